@@ -1,0 +1,237 @@
+//! Queue manager configuration: the analogue of z/OS's system parameter macros (CSQ6SYSP, LOGLOAD),
+//! log parameters (CSQ6LOGP: OUTBUFF, WRTHRSH, TWOACTV), archive parameters (CSQ6ARVP) and the
+//! CSQINP1 definitions of buffer pools and page sets.
+//!
+//! Stored as `qm.toml` in the queue manager's data directory, written on first use with the
+//! defaults below. Every value is checked against MQ's documented range before use.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{StorageError, StorageResult};
+
+/// Name of the configuration file inside the data directory.
+pub const CONFIG_FILE_NAME: &str = "qm.toml";
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct QueueManagerConfig {
+    /// Queue manager name, 1–48 characters of MQ's object-name alphabet.
+    pub name: String,
+    pub system: SystemParameters,
+    pub log: LogParameters,
+    pub archive: ArchiveParameters,
+    pub buffer_pools: Vec<BufferPoolDefinition>,
+    pub page_sets: Vec<PageSetDefinition>,
+}
+
+/// CSQ6SYSP analogue.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SystemParameters {
+    /// Log records written between checkpoints (200 – 16,000,000; MQ default 500,000).
+    pub logload: u64,
+    /// Maximum messages put or got in one unit of recovery (QMGR MAXUMSGS; MQ default 10,000).
+    pub maxumsgs: u32,
+}
+
+/// CSQ6LOGP analogue.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LogParameters {
+    /// Log output buffer size in KiB (OUTBUFF: 40 – 4000, a multiple of 4).
+    pub outbuff_kib: u32,
+    /// Full 4 KiB buffers that start a write before any commit asks (WRTHRSH: 1 – 256).
+    pub wrthrsh: u32,
+    /// Dual active logging (TWOACTV). Each copy is written before a commit returns.
+    pub twoactv: bool,
+    /// Number of active log files in the ring (2 – 310).
+    pub active_log_count: u32,
+    /// Size of each active log file in MiB (1 – 4096).
+    pub active_log_size_mib: u32,
+}
+
+/// CSQ6ARVP analogue.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveParameters {
+    /// Directory for archive logs; relative paths are inside the data directory.
+    pub directory: String,
+    /// Compress archive logs (deflate). MP16 warns that compressed media read slowly backwards.
+    pub compress: bool,
+    /// Write two archive copies (TWOARCH).
+    pub twoarch: bool,
+}
+
+/// `DEFINE BUFFPOOL(n) BUFFERS(m)` analogue.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BufferPoolDefinition {
+    pub id: u8,
+    /// Number of 4 KiB buffers (MQ minimum 100).
+    pub buffers: u32,
+}
+
+/// Page set expansion policy, EXPAND(USER|SYSTEM|NONE).
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Expand {
+    /// Grow by the secondary extent size.
+    User,
+    /// Grow by 10% of the current size (at least the secondary extent).
+    System,
+    /// Never grow.
+    None,
+}
+
+/// `DEFINE PSID(n) BUFFPOOL(m)` plus the data set allocation (primary and secondary extents).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PageSetDefinition {
+    pub id: u8,
+    pub buffer_pool: u8,
+    /// Size when formatted, in 4 KiB pages.
+    pub primary_pages: u32,
+    /// Growth per expansion, in 4 KiB pages.
+    pub secondary_pages: u32,
+    pub expand: Expand,
+    /// Maximum size in 4 KiB pages (MQ's limit is 64 GiB = 16,777,216 pages).
+    pub maximum_pages: u32,
+}
+
+/// Page set size limit of MQ 6 and later: 64 GiB of 4 KiB pages.
+pub const PAGE_SET_PAGES_MAX: u32 = 16 * 1024 * 1024;
+
+impl QueueManagerConfig {
+    /// The configuration a new queue manager gets: four buffer pools and four page sets,
+    /// as MP16 recommends (page set 0 for objects, 1 for system queues, 2 and 3 for applications).
+    pub fn with_defaults(name: &str) -> QueueManagerConfig {
+        let page_set = |id: u8, buffer_pool: u8| PageSetDefinition {
+            id,
+            buffer_pool,
+            primary_pages: 2048,
+            secondary_pages: 4096,
+            expand: Expand::System,
+            maximum_pages: PAGE_SET_PAGES_MAX,
+        };
+        QueueManagerConfig {
+            name: name.to_string(),
+            system: SystemParameters { logload: 500_000, maxumsgs: 10_000 },
+            log: LogParameters {
+                outbuff_kib: 4000,
+                wrthrsh: 20,
+                twoactv: false,
+                active_log_count: 4,
+                active_log_size_mib: 64,
+            },
+            archive: ArchiveParameters {
+                directory: "archive".to_string(),
+                compress: false,
+                twoarch: false,
+            },
+            buffer_pools: vec![
+                BufferPoolDefinition { id: 0, buffers: 1050 },
+                BufferPoolDefinition { id: 1, buffers: 1050 },
+                BufferPoolDefinition { id: 2, buffers: 20_000 },
+                BufferPoolDefinition { id: 3, buffers: 20_000 },
+            ],
+            page_sets: vec![page_set(0, 0), page_set(1, 1), page_set(2, 2), page_set(3, 3)],
+        }
+    }
+
+    pub fn from_toml(text: &str) -> StorageResult<QueueManagerConfig> {
+        let config: QueueManagerConfig = toml::from_str(text)
+            .map_err(|error| StorageError::invalid(format!("configuration: {error}")))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("configuration serialises")
+    }
+
+    /// Check every value against MQ's documented range.
+    pub fn validate(&self) -> StorageResult<()> {
+        let fail = |detail: String| Err(StorageError::invalid(detail));
+        if self.name.is_empty() || self.name.len() > 48 || !self.name.chars().all(is_object_name_char) {
+            return fail(format!("queue manager name '{}' must be 1-48 characters of A-Z a-z 0-9 . / _ %", self.name));
+        }
+        if !(200..=16_000_000).contains(&self.system.logload) {
+            return fail(format!("LOGLOAD {} is outside 200-16000000", self.system.logload));
+        }
+        if !(1..=999_999_999).contains(&self.system.maxumsgs) {
+            return fail(format!("MAXUMSGS {} is outside 1-999999999", self.system.maxumsgs));
+        }
+        if !(40..=4000).contains(&self.log.outbuff_kib) || self.log.outbuff_kib % 4 != 0 {
+            return fail(format!("OUTBUFF {} must be a multiple of 4 in 40-4000", self.log.outbuff_kib));
+        }
+        if !(1..=256).contains(&self.log.wrthrsh) || self.log.wrthrsh > self.log.outbuff_kib / 4 {
+            return fail(format!("WRTHRSH {} must be 1-256 and at most OUTBUFF/4", self.log.wrthrsh));
+        }
+        if !(2..=310).contains(&self.log.active_log_count) {
+            return fail(format!("{} active logs is outside 2-310", self.log.active_log_count));
+        }
+        if !(1..=4096).contains(&self.log.active_log_size_mib) {
+            return fail(format!("active log size {} MiB is outside 1-4096", self.log.active_log_size_mib));
+        }
+        let mut pools = [false; 100];
+        for pool in &self.buffer_pools {
+            if pool.id > 99 || pools[pool.id as usize] {
+                return fail(format!("buffer pool {} is out of range or defined twice", pool.id));
+            }
+            if pool.buffers < 100 {
+                return fail(format!("buffer pool {} has {} buffers; the minimum is 100", pool.id, pool.buffers));
+            }
+            pools[pool.id as usize] = true;
+        }
+        let mut page_sets = [false; 100];
+        for page_set in &self.page_sets {
+            if page_set.id > 99 || page_sets[page_set.id as usize] {
+                return fail(format!("page set {} is out of range or defined twice", page_set.id));
+            }
+            if page_set.buffer_pool > 99 || !pools[page_set.buffer_pool as usize] {
+                return fail(format!("page set {} uses undefined buffer pool {}", page_set.id, page_set.buffer_pool));
+            }
+            if page_set.primary_pages < 16 || page_set.primary_pages > page_set.maximum_pages {
+                return fail(format!("page set {} primary size {} pages must be 16 to its maximum", page_set.id, page_set.primary_pages));
+            }
+            if page_set.maximum_pages > PAGE_SET_PAGES_MAX {
+                return fail(format!("page set {} maximum exceeds 64 GiB", page_set.id));
+            }
+            page_sets[page_set.id as usize] = true;
+        }
+        if !page_sets[0] {
+            return fail("page set 0 (object definitions) must be defined".to_string());
+        }
+        Ok(())
+    }
+}
+
+/// Characters MQ allows in object names.
+pub fn is_object_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '_' | '%')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_round_trip_and_validate() {
+        let config = QueueManagerConfig::with_defaults("QM1");
+        let text = config.to_toml();
+        assert_eq!(QueueManagerConfig::from_toml(&text).unwrap(), config);
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused() {
+        let mut config = QueueManagerConfig::with_defaults("QM1");
+        config.system.logload = 100;
+        assert!(config.validate().unwrap_err().to_string().contains("LOGLOAD"));
+        let mut config = QueueManagerConfig::with_defaults("QM1");
+        config.page_sets[1].buffer_pool = 42;
+        assert!(config.validate().unwrap_err().to_string().contains("buffer pool 42"));
+        let mut config = QueueManagerConfig::with_defaults("bad name!");
+        config.name = "bad name!".into();
+        assert!(config.validate().is_err());
+    }
+}

@@ -1,0 +1,147 @@
+//! The file system interface of the storage engine.
+//!
+//! Every byte the engine reads or writes goes through [`FileSystem`] and [`StorageFile`], so a
+//! deterministic simulator (see `vfs::simulated`) can stand in for the disk and inject the faults
+//! that matter for durability: crashes that lose unsynced writes, torn writes, failed fsyncs,
+//! full disks and bit flips. [`RealFileSystem`] is the production implementation on Linux.
+//!
+//! Contract (both implementations):
+//! - `write_at` may be partially lost on crash unless followed by a successful `sync_data`.
+//! - After `sync_data` returns `Ok`, every earlier `write_at` on that file survives a crash.
+//! - `create`/`rename`/`remove_file` are durable once `sync_directory` on the parent returns `Ok`.
+//! - `read_at` fills the whole buffer or fails (reading past the end is an error).
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub mod simulated;
+
+/// How to open a file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OpenMode {
+    /// Create a new file; fail if it exists.
+    CreateNew,
+    /// Open an existing file for reading and writing; fail if it does not exist.
+    Existing,
+    /// Open an existing file read-only.
+    ReadOnly,
+}
+
+/// One open file. Positioned I/O only, so a file can be shared between threads.
+pub trait StorageFile: Send + Sync {
+    /// Read exactly `buffer.len()` bytes at `offset`.
+    fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<()>;
+    /// Write all of `buffer` at `offset`, extending the file if needed.
+    fn write_at(&self, buffer: &[u8], offset: u64) -> io::Result<()>;
+    /// Make every earlier write durable (fdatasync).
+    fn sync_data(&self) -> io::Result<()>;
+    /// Current length in bytes.
+    fn len(&self) -> io::Result<u64>;
+    /// Grow (zero-filled, space reserved where the platform can) or shrink the file.
+    fn set_len(&self, length: u64) -> io::Result<()>;
+    /// The path the file was opened with, for error messages.
+    fn path(&self) -> &Path;
+}
+
+/// Directory operations and file opening.
+pub trait FileSystem: Send + Sync {
+    fn open(&self, path: &Path, mode: OpenMode) -> io::Result<Arc<dyn StorageFile>>;
+    fn exists(&self, path: &Path) -> bool;
+    fn create_dir_all(&self, path: &Path) -> io::Result<()>;
+    fn remove_file(&self, path: &Path) -> io::Result<()>;
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()>;
+    /// Make creations, renames and removals in `directory` durable.
+    fn sync_directory(&self, directory: &Path) -> io::Result<()>;
+    /// File names (not paths) in `directory`, sorted.
+    fn list_directory(&self, directory: &Path) -> io::Result<Vec<String>>;
+}
+
+/// The real Linux file system.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RealFileSystem;
+
+struct RealFile {
+    file: File,
+    path: PathBuf,
+}
+
+impl StorageFile for RealFile {
+    fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<()> {
+        self.file.read_exact_at(buffer, offset)
+    }
+    fn write_at(&self, buffer: &[u8], offset: u64) -> io::Result<()> {
+        self.file.write_all_at(buffer, offset)
+    }
+    fn sync_data(&self) -> io::Result<()> {
+        self.file.sync_data()
+    }
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.file.metadata()?.len())
+    }
+    fn set_len(&self, length: u64) -> io::Result<()> {
+        let current = self.len()?;
+        if length > current {
+            // Reserve the blocks so a later write cannot fail for lack of space.
+            use std::os::unix::io::AsRawFd;
+            let result = unsafe {
+                libc::posix_fallocate(
+                    self.file.as_raw_fd(),
+                    current as libc::off_t,
+                    (length - current) as libc::off_t,
+                )
+            };
+            if result == 0 {
+                return Ok(());
+            }
+            if result != libc::EOPNOTSUPP && result != libc::EINVAL {
+                return Err(io::Error::from_raw_os_error(result));
+            }
+        }
+        self.file.set_len(length)
+    }
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl FileSystem for RealFileSystem {
+    fn open(&self, path: &Path, mode: OpenMode) -> io::Result<Arc<dyn StorageFile>> {
+        let mut options = OpenOptions::new();
+        match mode {
+            OpenMode::CreateNew => options.read(true).write(true).create_new(true),
+            OpenMode::Existing => options.read(true).write(true),
+            OpenMode::ReadOnly => options.read(true),
+        };
+        let file = options.open(path)?;
+        Ok(Arc::new(RealFile { file, path: path.to_path_buf() }))
+    }
+    fn exists(&self, path: &Path) -> bool {
+        path.exists()
+    }
+    fn create_dir_all(&self, path: &Path) -> io::Result<()> {
+        std::fs::create_dir_all(path)
+    }
+    fn remove_file(&self, path: &Path) -> io::Result<()> {
+        std::fs::remove_file(path)
+    }
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        std::fs::rename(from, to)
+    }
+    fn sync_directory(&self, directory: &Path) -> io::Result<()> {
+        File::open(directory)?.sync_all()
+    }
+    fn list_directory(&self, directory: &Path) -> io::Result<Vec<String>> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(directory)? {
+            let entry = entry?;
+            if let Some(name) = entry.file_name().to_str() {
+                names.push(name.to_string());
+            }
+        }
+        names.sort();
+        Ok(names)
+    }
+}
