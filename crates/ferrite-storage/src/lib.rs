@@ -20,10 +20,12 @@
 
 pub mod buffer_pool;
 pub mod config;
+pub mod data_manager;
 pub mod error;
 pub mod log;
 pub mod page;
 pub mod page_set;
+pub mod recovery;
 pub mod types;
 pub mod vfs;
 
