@@ -1,0 +1,30 @@
+//! MQOPEN options (`MQOO_*`), a bit mask passed to MQOPEN and used for MQPUT1 context checks.
+
+// Generated from IBM MQ 9.4 constant definitions (names and values only); see crate docs.
+
+pub const MQOO_BIND_AS_Q_DEF: i32 = 0x00000000;
+pub const MQOO_READ_AHEAD_AS_Q_DEF: i32 = 0x00000000;
+pub const MQOO_INPUT_AS_Q_DEF: i32 = 0x00000001;
+pub const MQOO_INPUT_SHARED: i32 = 0x00000002;
+pub const MQOO_INPUT_EXCLUSIVE: i32 = 0x00000004;
+pub const MQOO_BROWSE: i32 = 0x00000008;
+pub const MQOO_OUTPUT: i32 = 0x00000010;
+pub const MQOO_INQUIRE: i32 = 0x00000020;
+pub const MQOO_SET: i32 = 0x00000040;
+pub const MQOO_SAVE_ALL_CONTEXT: i32 = 0x00000080;
+pub const MQOO_PASS_IDENTITY_CONTEXT: i32 = 0x00000100;
+pub const MQOO_PASS_ALL_CONTEXT: i32 = 0x00000200;
+pub const MQOO_SET_IDENTITY_CONTEXT: i32 = 0x00000400;
+pub const MQOO_SET_ALL_CONTEXT: i32 = 0x00000800;
+pub const MQOO_ALTERNATE_USER_AUTHORITY: i32 = 0x00001000;
+pub const MQOO_FAIL_IF_QUIESCING: i32 = 0x00002000;
+pub const MQOO_BIND_ON_OPEN: i32 = 0x00004000;
+pub const MQOO_BIND_NOT_FIXED: i32 = 0x00008000;
+pub const MQOO_RESOLVE_NAMES: i32 = 0x00010000;
+pub const MQOO_CO_OP: i32 = 0x00020000;
+pub const MQOO_RESOLVE_LOCAL_Q: i32 = 0x00040000;
+pub const MQOO_RESOLVE_LOCAL_TOPIC: i32 = 0x00040000;
+pub const MQOO_NO_READ_AHEAD: i32 = 0x00080000;
+pub const MQOO_READ_AHEAD: i32 = 0x00100000;
+pub const MQOO_NO_MULTICAST: i32 = 0x00200000;
+pub const MQOO_BIND_ON_GROUP: i32 = 0x00400000;

@@ -1,0 +1,376 @@
+//! Programmable Command Format basics: structure types (`MQCFT_*`), command codes (`MQCMD_*`),
+//! PCF structure lengths (`MQCFH_STRUC_LENGTH`, `MQCFIN_STRUC_LENGTH`, ...), control options
+//! (`MQCFC_*`), filter operators (`MQCFOP_*`), command levels (`MQCMDL_*`) and command
+//! information values (`MQCMDI_*`). Used by the command server and by MQSC translation.
+
+// Generated from IBM MQ 9.4 constant definitions (names and values only); see crate docs.
+
+// MQCFT_*
+pub const MQCFT_NONE: i32 = 0;
+pub const MQCFT_COMMAND: i32 = 1;
+pub const MQCFT_RESPONSE: i32 = 2;
+pub const MQCFT_INTEGER: i32 = 3;
+pub const MQCFT_STRING: i32 = 4;
+pub const MQCFT_INTEGER_LIST: i32 = 5;
+pub const MQCFT_STRING_LIST: i32 = 6;
+pub const MQCFT_EVENT: i32 = 7;
+pub const MQCFT_USER: i32 = 8;
+pub const MQCFT_BYTE_STRING: i32 = 9;
+pub const MQCFT_TRACE_ROUTE: i32 = 10;
+pub const MQCFT_REPORT: i32 = 12;
+pub const MQCFT_INTEGER_FILTER: i32 = 13;
+pub const MQCFT_STRING_FILTER: i32 = 14;
+pub const MQCFT_BYTE_STRING_FILTER: i32 = 15;
+pub const MQCFT_COMMAND_XR: i32 = 16;
+pub const MQCFT_XR_MSG: i32 = 17;
+pub const MQCFT_XR_ITEM: i32 = 18;
+pub const MQCFT_XR_SUMMARY: i32 = 19;
+pub const MQCFT_GROUP: i32 = 20;
+pub const MQCFT_STATISTICS: i32 = 21;
+pub const MQCFT_ACCOUNTING: i32 = 22;
+pub const MQCFT_INTEGER64: i32 = 23;
+pub const MQCFT_INTEGER64_LIST: i32 = 25;
+pub const MQCFT_APP_ACTIVITY: i32 = 26;
+pub const MQCFT_STATUS: i32 = 27;
+
+// MQCMD_*
+pub const MQCMD_NONE: i32 = 0;
+pub const MQCMD_CHANGE_Q_MGR: i32 = 1;
+pub const MQCMD_INQUIRE_Q_MGR: i32 = 2;
+pub const MQCMD_CHANGE_PROCESS: i32 = 3;
+pub const MQCMD_COPY_PROCESS: i32 = 4;
+pub const MQCMD_CREATE_PROCESS: i32 = 5;
+pub const MQCMD_DELETE_PROCESS: i32 = 6;
+pub const MQCMD_INQUIRE_PROCESS: i32 = 7;
+pub const MQCMD_CHANGE_Q: i32 = 8;
+pub const MQCMD_CLEAR_Q: i32 = 9;
+pub const MQCMD_COPY_Q: i32 = 10;
+pub const MQCMD_CREATE_Q: i32 = 11;
+pub const MQCMD_DELETE_Q: i32 = 12;
+pub const MQCMD_INQUIRE_Q: i32 = 13;
+pub const MQCMD_REFRESH_Q_MGR: i32 = 16;
+pub const MQCMD_RESET_Q_STATS: i32 = 17;
+pub const MQCMD_INQUIRE_Q_NAMES: i32 = 18;
+pub const MQCMD_INQUIRE_PROCESS_NAMES: i32 = 19;
+pub const MQCMD_INQUIRE_CHANNEL_NAMES: i32 = 20;
+pub const MQCMD_CHANGE_CHANNEL: i32 = 21;
+pub const MQCMD_COPY_CHANNEL: i32 = 22;
+pub const MQCMD_CREATE_CHANNEL: i32 = 23;
+pub const MQCMD_DELETE_CHANNEL: i32 = 24;
+pub const MQCMD_INQUIRE_CHANNEL: i32 = 25;
+pub const MQCMD_PING_CHANNEL: i32 = 26;
+pub const MQCMD_RESET_CHANNEL: i32 = 27;
+pub const MQCMD_START_CHANNEL: i32 = 28;
+pub const MQCMD_STOP_CHANNEL: i32 = 29;
+pub const MQCMD_START_CHANNEL_INIT: i32 = 30;
+pub const MQCMD_START_CHANNEL_LISTENER: i32 = 31;
+pub const MQCMD_CHANGE_NAMELIST: i32 = 32;
+pub const MQCMD_COPY_NAMELIST: i32 = 33;
+pub const MQCMD_CREATE_NAMELIST: i32 = 34;
+pub const MQCMD_DELETE_NAMELIST: i32 = 35;
+pub const MQCMD_INQUIRE_NAMELIST: i32 = 36;
+pub const MQCMD_INQUIRE_NAMELIST_NAMES: i32 = 37;
+pub const MQCMD_ESCAPE: i32 = 38;
+pub const MQCMD_RESOLVE_CHANNEL: i32 = 39;
+pub const MQCMD_PING_Q_MGR: i32 = 40;
+pub const MQCMD_INQUIRE_Q_STATUS: i32 = 41;
+pub const MQCMD_INQUIRE_CHANNEL_STATUS: i32 = 42;
+pub const MQCMD_CONFIG_EVENT: i32 = 43;
+pub const MQCMD_Q_MGR_EVENT: i32 = 44;
+pub const MQCMD_PERFM_EVENT: i32 = 45;
+pub const MQCMD_CHANNEL_EVENT: i32 = 46;
+pub const MQCMD_DELETE_PUBLICATION: i32 = 60;
+pub const MQCMD_DEREGISTER_PUBLISHER: i32 = 61;
+pub const MQCMD_DEREGISTER_SUBSCRIBER: i32 = 62;
+pub const MQCMD_PUBLISH: i32 = 63;
+pub const MQCMD_REGISTER_PUBLISHER: i32 = 64;
+pub const MQCMD_REGISTER_SUBSCRIBER: i32 = 65;
+pub const MQCMD_REQUEST_UPDATE: i32 = 66;
+pub const MQCMD_BROKER_INTERNAL: i32 = 67;
+pub const MQCMD_ACTIVITY_MSG: i32 = 69;
+pub const MQCMD_INQUIRE_CLUSTER_Q_MGR: i32 = 70;
+pub const MQCMD_RESUME_Q_MGR_CLUSTER: i32 = 71;
+pub const MQCMD_SUSPEND_Q_MGR_CLUSTER: i32 = 72;
+pub const MQCMD_REFRESH_CLUSTER: i32 = 73;
+pub const MQCMD_RESET_CLUSTER: i32 = 74;
+pub const MQCMD_TRACE_ROUTE: i32 = 75;
+pub const MQCMD_REFRESH_SECURITY: i32 = 78;
+pub const MQCMD_CHANGE_AUTH_INFO: i32 = 79;
+pub const MQCMD_COPY_AUTH_INFO: i32 = 80;
+pub const MQCMD_CREATE_AUTH_INFO: i32 = 81;
+pub const MQCMD_DELETE_AUTH_INFO: i32 = 82;
+pub const MQCMD_INQUIRE_AUTH_INFO: i32 = 83;
+pub const MQCMD_INQUIRE_AUTH_INFO_NAMES: i32 = 84;
+pub const MQCMD_INQUIRE_CONNECTION: i32 = 85;
+pub const MQCMD_STOP_CONNECTION: i32 = 86;
+pub const MQCMD_INQUIRE_AUTH_RECS: i32 = 87;
+pub const MQCMD_INQUIRE_ENTITY_AUTH: i32 = 88;
+pub const MQCMD_DELETE_AUTH_REC: i32 = 89;
+pub const MQCMD_SET_AUTH_REC: i32 = 90;
+pub const MQCMD_LOGGER_EVENT: i32 = 91;
+pub const MQCMD_RESET_Q_MGR: i32 = 92;
+pub const MQCMD_CHANGE_LISTENER: i32 = 93;
+pub const MQCMD_COPY_LISTENER: i32 = 94;
+pub const MQCMD_CREATE_LISTENER: i32 = 95;
+pub const MQCMD_DELETE_LISTENER: i32 = 96;
+pub const MQCMD_INQUIRE_LISTENER: i32 = 97;
+pub const MQCMD_INQUIRE_LISTENER_STATUS: i32 = 98;
+pub const MQCMD_COMMAND_EVENT: i32 = 99;
+pub const MQCMD_CHANGE_SECURITY: i32 = 100;
+pub const MQCMD_CHANGE_CF_STRUC: i32 = 101;
+pub const MQCMD_CHANGE_STG_CLASS: i32 = 102;
+pub const MQCMD_CHANGE_TRACE: i32 = 103;
+pub const MQCMD_ARCHIVE_LOG: i32 = 104;
+pub const MQCMD_BACKUP_CF_STRUC: i32 = 105;
+pub const MQCMD_CREATE_BUFFER_POOL: i32 = 106;
+pub const MQCMD_CREATE_PAGE_SET: i32 = 107;
+pub const MQCMD_CREATE_CF_STRUC: i32 = 108;
+pub const MQCMD_CREATE_STG_CLASS: i32 = 109;
+pub const MQCMD_COPY_CF_STRUC: i32 = 110;
+pub const MQCMD_COPY_STG_CLASS: i32 = 111;
+pub const MQCMD_DELETE_CF_STRUC: i32 = 112;
+pub const MQCMD_DELETE_STG_CLASS: i32 = 113;
+pub const MQCMD_INQUIRE_ARCHIVE: i32 = 114;
+pub const MQCMD_INQUIRE_CF_STRUC: i32 = 115;
+pub const MQCMD_INQUIRE_CF_STRUC_STATUS: i32 = 116;
+pub const MQCMD_INQUIRE_CMD_SERVER: i32 = 117;
+pub const MQCMD_INQUIRE_CHANNEL_INIT: i32 = 118;
+pub const MQCMD_INQUIRE_QSG: i32 = 119;
+pub const MQCMD_INQUIRE_LOG: i32 = 120;
+pub const MQCMD_INQUIRE_SECURITY: i32 = 121;
+pub const MQCMD_INQUIRE_STG_CLASS: i32 = 122;
+pub const MQCMD_INQUIRE_SYSTEM: i32 = 123;
+pub const MQCMD_INQUIRE_THREAD: i32 = 124;
+pub const MQCMD_INQUIRE_TRACE: i32 = 125;
+pub const MQCMD_INQUIRE_USAGE: i32 = 126;
+pub const MQCMD_MOVE_Q: i32 = 127;
+pub const MQCMD_RECOVER_BSDS: i32 = 128;
+pub const MQCMD_RECOVER_CF_STRUC: i32 = 129;
+pub const MQCMD_RESET_TPIPE: i32 = 130;
+pub const MQCMD_RESOLVE_INDOUBT: i32 = 131;
+pub const MQCMD_RESUME_Q_MGR: i32 = 132;
+pub const MQCMD_REVERIFY_SECURITY: i32 = 133;
+pub const MQCMD_SET_ARCHIVE: i32 = 134;
+pub const MQCMD_SET_LOG: i32 = 136;
+pub const MQCMD_SET_SYSTEM: i32 = 137;
+pub const MQCMD_START_CMD_SERVER: i32 = 138;
+pub const MQCMD_START_Q_MGR: i32 = 139;
+pub const MQCMD_START_TRACE: i32 = 140;
+pub const MQCMD_STOP_CHANNEL_INIT: i32 = 141;
+pub const MQCMD_STOP_CHANNEL_LISTENER: i32 = 142;
+pub const MQCMD_STOP_CMD_SERVER: i32 = 143;
+pub const MQCMD_STOP_Q_MGR: i32 = 144;
+pub const MQCMD_STOP_TRACE: i32 = 145;
+pub const MQCMD_SUSPEND_Q_MGR: i32 = 146;
+pub const MQCMD_INQUIRE_CF_STRUC_NAMES: i32 = 147;
+pub const MQCMD_INQUIRE_STG_CLASS_NAMES: i32 = 148;
+pub const MQCMD_CHANGE_SERVICE: i32 = 149;
+pub const MQCMD_COPY_SERVICE: i32 = 150;
+pub const MQCMD_CREATE_SERVICE: i32 = 151;
+pub const MQCMD_DELETE_SERVICE: i32 = 152;
+pub const MQCMD_INQUIRE_SERVICE: i32 = 153;
+pub const MQCMD_INQUIRE_SERVICE_STATUS: i32 = 154;
+pub const MQCMD_START_SERVICE: i32 = 155;
+pub const MQCMD_STOP_SERVICE: i32 = 156;
+pub const MQCMD_DELETE_BUFFER_POOL: i32 = 157;
+pub const MQCMD_DELETE_PAGE_SET: i32 = 158;
+pub const MQCMD_CHANGE_BUFFER_POOL: i32 = 159;
+pub const MQCMD_CHANGE_PAGE_SET: i32 = 160;
+pub const MQCMD_INQUIRE_Q_MGR_STATUS: i32 = 161;
+pub const MQCMD_CREATE_LOG: i32 = 162;
+pub const MQCMD_STATISTICS_MQI: i32 = 164;
+pub const MQCMD_STATISTICS_Q: i32 = 165;
+pub const MQCMD_STATISTICS_CHANNEL: i32 = 166;
+pub const MQCMD_ACCOUNTING_MQI: i32 = 167;
+pub const MQCMD_ACCOUNTING_Q: i32 = 168;
+pub const MQCMD_INQUIRE_AUTH_SERVICE: i32 = 169;
+pub const MQCMD_CHANGE_TOPIC: i32 = 170;
+pub const MQCMD_COPY_TOPIC: i32 = 171;
+pub const MQCMD_CREATE_TOPIC: i32 = 172;
+pub const MQCMD_DELETE_TOPIC: i32 = 173;
+pub const MQCMD_INQUIRE_TOPIC: i32 = 174;
+pub const MQCMD_INQUIRE_TOPIC_NAMES: i32 = 175;
+pub const MQCMD_INQUIRE_SUBSCRIPTION: i32 = 176;
+pub const MQCMD_CREATE_SUBSCRIPTION: i32 = 177;
+pub const MQCMD_CHANGE_SUBSCRIPTION: i32 = 178;
+pub const MQCMD_DELETE_SUBSCRIPTION: i32 = 179;
+pub const MQCMD_COPY_SUBSCRIPTION: i32 = 181;
+pub const MQCMD_INQUIRE_SUB_STATUS: i32 = 182;
+pub const MQCMD_INQUIRE_TOPIC_STATUS: i32 = 183;
+pub const MQCMD_CLEAR_TOPIC_STRING: i32 = 184;
+pub const MQCMD_INQUIRE_PUBSUB_STATUS: i32 = 185;
+pub const MQCMD_INQUIRE_SMDS: i32 = 186;
+pub const MQCMD_CHANGE_SMDS: i32 = 187;
+pub const MQCMD_RESET_SMDS: i32 = 188;
+pub const MQCMD_CREATE_COMM_INFO: i32 = 190;
+pub const MQCMD_INQUIRE_COMM_INFO: i32 = 191;
+pub const MQCMD_CHANGE_COMM_INFO: i32 = 192;
+pub const MQCMD_COPY_COMM_INFO: i32 = 193;
+pub const MQCMD_DELETE_COMM_INFO: i32 = 194;
+pub const MQCMD_PURGE_CHANNEL: i32 = 195;
+pub const MQCMD_MQXR_DIAGNOSTICS: i32 = 196;
+pub const MQCMD_START_SMDSCONN: i32 = 197;
+pub const MQCMD_STOP_SMDSCONN: i32 = 198;
+pub const MQCMD_INQUIRE_SMDSCONN: i32 = 199;
+pub const MQCMD_INQUIRE_MQXR_STATUS: i32 = 200;
+pub const MQCMD_START_CLIENT_TRACE: i32 = 201;
+pub const MQCMD_STOP_CLIENT_TRACE: i32 = 202;
+pub const MQCMD_SET_CHLAUTH_REC: i32 = 203;
+pub const MQCMD_INQUIRE_CHLAUTH_RECS: i32 = 204;
+pub const MQCMD_INQUIRE_PROT_POLICY: i32 = 205;
+pub const MQCMD_CREATE_PROT_POLICY: i32 = 206;
+pub const MQCMD_DELETE_PROT_POLICY: i32 = 207;
+pub const MQCMD_CHANGE_PROT_POLICY: i32 = 208;
+pub const MQCMD_SET_PROT_POLICY: i32 = 208;
+pub const MQCMD_ACTIVITY_TRACE: i32 = 209;
+pub const MQCMD_RESET_CF_STRUC: i32 = 213;
+pub const MQCMD_INQUIRE_XR_CAPABILITY: i32 = 214;
+pub const MQCMD_INQUIRE_AMQP_CAPABILITY: i32 = 216;
+pub const MQCMD_AMQP_DIAGNOSTICS: i32 = 217;
+pub const MQCMD_INTER_Q_MGR_STATUS: i32 = 218;
+pub const MQCMD_INTER_Q_MGR_BALANCE: i32 = 219;
+pub const MQCMD_INQUIRE_APPL_STATUS: i32 = 220;
+pub const MQCMD_INQUIRE_ERROR_LOG: i32 = 221;
+
+// MQCFH_*
+pub const MQCFH_VERSION_1: i32 = 1;
+pub const MQCFH_VERSION_2: i32 = 2;
+pub const MQCFH_CURRENT_VERSION: i32 = 3;
+pub const MQCFH_VERSION_3: i32 = 3;
+pub const MQCFH_STRUC_LENGTH: i32 = 36;
+
+// MQCFIN_*
+pub const MQCFIN_STRUC_LENGTH: i32 = 16;
+
+// MQCFIN64_*
+pub const MQCFIN64_STRUC_LENGTH: i32 = 24;
+
+// MQCFST_*
+pub const MQCFST_STRUC_LENGTH_FIXED: i32 = 20;
+
+// MQCFIL_*
+pub const MQCFIL_STRUC_LENGTH_FIXED: i32 = 16;
+
+// MQCFIL64_*
+pub const MQCFIL64_STRUC_LENGTH_FIXED: i32 = 16;
+
+// MQCFSL_*
+pub const MQCFSL_STRUC_LENGTH_FIXED: i32 = 24;
+
+// MQCFBS_*
+pub const MQCFBS_STRUC_LENGTH_FIXED: i32 = 16;
+
+// MQCFBF_*
+pub const MQCFBF_STRUC_LENGTH_FIXED: i32 = 20;
+
+// MQCFGR_*
+pub const MQCFGR_STRUC_LENGTH: i32 = 16;
+
+// MQCFIF_*
+pub const MQCFIF_STRUC_LENGTH: i32 = 20;
+
+// MQCFSF_*
+pub const MQCFSF_STRUC_LENGTH_FIXED: i32 = 24;
+
+// MQCFC_*
+pub const MQCFC_NOT_LAST: i32 = 0;
+pub const MQCFC_LAST: i32 = 1;
+
+// MQCFR_*
+pub const MQCFR_NO: i32 = 0;
+pub const MQCFR_YES: i32 = 1;
+
+// MQCFOP_*
+pub const MQCFOP_LESS: i32 = 1;
+pub const MQCFOP_EQUAL: i32 = 2;
+pub const MQCFOP_NOT_GREATER: i32 = 3;
+pub const MQCFOP_GREATER: i32 = 4;
+pub const MQCFOP_NOT_EQUAL: i32 = 5;
+pub const MQCFOP_NOT_LESS: i32 = 6;
+pub const MQCFOP_CONTAINS: i32 = 10;
+pub const MQCFOP_EXCLUDES: i32 = 13;
+pub const MQCFOP_LIKE: i32 = 18;
+pub const MQCFOP_NOT_LIKE: i32 = 21;
+pub const MQCFOP_CONTAINS_GEN: i32 = 26;
+pub const MQCFOP_EXCLUDES_GEN: i32 = 29;
+
+// MQCMDL_*
+pub const MQCMDL_LEVEL_1: i32 = 100;
+pub const MQCMDL_LEVEL_101: i32 = 101;
+pub const MQCMDL_LEVEL_110: i32 = 110;
+pub const MQCMDL_LEVEL_114: i32 = 114;
+pub const MQCMDL_LEVEL_120: i32 = 120;
+pub const MQCMDL_LEVEL_200: i32 = 200;
+pub const MQCMDL_LEVEL_201: i32 = 201;
+pub const MQCMDL_LEVEL_210: i32 = 210;
+pub const MQCMDL_LEVEL_211: i32 = 211;
+pub const MQCMDL_LEVEL_220: i32 = 220;
+pub const MQCMDL_LEVEL_221: i32 = 221;
+pub const MQCMDL_LEVEL_230: i32 = 230;
+pub const MQCMDL_LEVEL_320: i32 = 320;
+pub const MQCMDL_LEVEL_420: i32 = 420;
+pub const MQCMDL_LEVEL_500: i32 = 500;
+pub const MQCMDL_LEVEL_510: i32 = 510;
+pub const MQCMDL_LEVEL_520: i32 = 520;
+pub const MQCMDL_LEVEL_530: i32 = 530;
+pub const MQCMDL_LEVEL_531: i32 = 531;
+pub const MQCMDL_LEVEL_600: i32 = 600;
+pub const MQCMDL_LEVEL_700: i32 = 700;
+pub const MQCMDL_LEVEL_701: i32 = 701;
+pub const MQCMDL_LEVEL_710: i32 = 710;
+pub const MQCMDL_LEVEL_711: i32 = 711;
+pub const MQCMDL_LEVEL_750: i32 = 750;
+pub const MQCMDL_LEVEL_800: i32 = 800;
+pub const MQCMDL_LEVEL_801: i32 = 801;
+pub const MQCMDL_LEVEL_802: i32 = 802;
+pub const MQCMDL_LEVEL_900: i32 = 900;
+pub const MQCMDL_LEVEL_901: i32 = 901;
+pub const MQCMDL_LEVEL_902: i32 = 902;
+pub const MQCMDL_LEVEL_903: i32 = 903;
+pub const MQCMDL_LEVEL_904: i32 = 904;
+pub const MQCMDL_LEVEL_905: i32 = 905;
+pub const MQCMDL_LEVEL_910: i32 = 910;
+pub const MQCMDL_LEVEL_911: i32 = 911;
+pub const MQCMDL_LEVEL_912: i32 = 912;
+pub const MQCMDL_LEVEL_913: i32 = 913;
+pub const MQCMDL_LEVEL_914: i32 = 914;
+pub const MQCMDL_LEVEL_915: i32 = 915;
+pub const MQCMDL_LEVEL_920: i32 = 920;
+pub const MQCMDL_LEVEL_921: i32 = 921;
+pub const MQCMDL_LEVEL_922: i32 = 922;
+pub const MQCMDL_LEVEL_923: i32 = 923;
+pub const MQCMDL_LEVEL_924: i32 = 924;
+pub const MQCMDL_LEVEL_925: i32 = 925;
+pub const MQCMDL_LEVEL_930: i32 = 930;
+pub const MQCMDL_LEVEL_931: i32 = 931;
+pub const MQCMDL_LEVEL_932: i32 = 932;
+pub const MQCMDL_LEVEL_933: i32 = 933;
+pub const MQCMDL_LEVEL_934: i32 = 934;
+pub const MQCMDL_LEVEL_935: i32 = 935;
+pub const MQCMDL_LEVEL_940: i32 = 940;
+pub const MQCMDL_LEVEL_941: i32 = 941;
+pub const MQCMDL_LEVEL_942: i32 = 942;
+pub const MQCMDL_LEVEL_943: i32 = 943;
+pub const MQCMDL_LEVEL_944: i32 = 944;
+pub const MQCMDL_CURRENT_LEVEL: i32 = 945;
+pub const MQCMDL_LEVEL_945: i32 = 945;
+
+// MQCMDI_*
+pub const MQCMDI_CMDSCOPE_ACCEPTED: i32 = 1;
+pub const MQCMDI_CMDSCOPE_GENERATED: i32 = 2;
+pub const MQCMDI_CMDSCOPE_COMPLETED: i32 = 3;
+pub const MQCMDI_QSG_DISP_COMPLETED: i32 = 4;
+pub const MQCMDI_COMMAND_ACCEPTED: i32 = 5;
+pub const MQCMDI_CLUSTER_REQUEST_QUEUED: i32 = 6;
+pub const MQCMDI_CHANNEL_INIT_STARTED: i32 = 7;
+pub const MQCMDI_RECOVER_STARTED: i32 = 11;
+pub const MQCMDI_BACKUP_STARTED: i32 = 12;
+pub const MQCMDI_RECOVER_COMPLETED: i32 = 13;
+pub const MQCMDI_SEC_TIMER_ZERO: i32 = 14;
+pub const MQCMDI_REFRESH_CONFIGURATION: i32 = 16;
+pub const MQCMDI_SEC_SIGNOFF_ERROR: i32 = 17;
+pub const MQCMDI_IMS_BRIDGE_SUSPENDED: i32 = 18;
+pub const MQCMDI_DB2_SUSPENDED: i32 = 19;
+pub const MQCMDI_DB2_OBSOLETE_MSGS: i32 = 20;
+pub const MQCMDI_SEC_UPPERCASE: i32 = 21;
+pub const MQCMDI_SEC_MIXEDCASE: i32 = 22;

@@ -1,0 +1,30 @@
+//! Report options (`MQRO_*`, the `MQMD.Report` bit mask).
+
+// Generated from IBM MQ 9.4 constant definitions (names and values only); see crate docs.
+
+pub const MQRO_ACCEPT_UNSUP_MASK: i32 = -270532353;
+pub const MQRO_COPY_MSG_ID_TO_CORREL_ID: i32 = 0x00000000;
+pub const MQRO_DEAD_LETTER_Q: i32 = 0x00000000;
+pub const MQRO_NEW_MSG_ID: i32 = 0x00000000;
+pub const MQRO_NONE: i32 = 0x00000000;
+pub const MQRO_PAN: i32 = 0x00000001;
+pub const MQRO_NAN: i32 = 0x00000002;
+pub const MQRO_ACTIVITY: i32 = 0x00000004;
+pub const MQRO_PASS_CORREL_ID: i32 = 0x00000040;
+pub const MQRO_PASS_MSG_ID: i32 = 0x00000080;
+pub const MQRO_COA: i32 = 0x00000100;
+pub const MQRO_COA_WITH_DATA: i32 = 0x00000300;
+pub const MQRO_COA_WITH_FULL_DATA: i32 = 0x00000700;
+pub const MQRO_COD: i32 = 0x00000800;
+pub const MQRO_COD_WITH_DATA: i32 = 0x00001800;
+pub const MQRO_COD_WITH_FULL_DATA: i32 = 0x00003800;
+pub const MQRO_PASS_DISCARD_AND_EXPIRY: i32 = 0x00004000;
+pub const MQRO_ACCEPT_UNSUP_IF_XMIT_MASK: i32 = 0x0003FF00;
+pub const MQRO_EXPIRATION: i32 = 0x00200000;
+pub const MQRO_EXPIRATION_WITH_DATA: i32 = 0x00600000;
+pub const MQRO_EXPIRATION_WITH_FULL_DATA: i32 = 0x00E00000;
+pub const MQRO_EXCEPTION: i32 = 0x01000000;
+pub const MQRO_EXCEPTION_WITH_DATA: i32 = 0x03000000;
+pub const MQRO_EXCEPTION_WITH_FULL_DATA: i32 = 0x07000000;
+pub const MQRO_DISCARD_MSG: i32 = 0x08000000;
+pub const MQRO_REJECT_UNSUP_MASK: i32 = 0x101C0000;
