@@ -29,6 +29,8 @@ pub enum StorageError {
     Invalid { detail: String },
     /// The queue manager is stopping or has failed; the request was not done.
     Stopping,
+    /// An MQ rule refused the request (queue full, put inhibited, unknown object, ...).
+    Mq { reason: i32, detail: String },
 }
 
 pub type StorageResult<T> = Result<T, StorageError>;
@@ -42,6 +44,10 @@ impl StorageError {
         StorageError::Invalid { detail: detail.into() }
     }
 
+    pub fn mq(reason: i32, detail: impl Into<String>) -> Self {
+        StorageError::Mq { reason, detail: detail.into() }
+    }
+
     /// The MQ reason code an application sees for this error.
     pub fn reason_code(&self) -> i32 {
         match self {
@@ -50,6 +56,7 @@ impl StorageError {
             StorageError::Stopping => reason::MQRC_Q_MGR_STOPPING,
             StorageError::ActiveLogsFull { .. } => reason::MQRC_RESOURCE_PROBLEM,
             StorageError::Invalid { .. } => reason::MQRC_UNEXPECTED_ERROR,
+            StorageError::Mq { reason, .. } => *reason,
             StorageError::Io { source, .. } if source.raw_os_error() == Some(libc::ENOSPC) => {
                 reason::MQRC_STORAGE_MEDIUM_FULL
             }
@@ -89,6 +96,10 @@ impl fmt::Display for StorageError {
             ),
             StorageError::Invalid { detail } => write!(f, "{detail}"),
             StorageError::Stopping => write!(f, "the queue manager is stopping (MQRC_Q_MGR_STOPPING 2162)"),
+            StorageError::Mq { reason, detail } => {
+                let name = ferrite_constants::reason_name(*reason).unwrap_or("MQRC_UNKNOWN");
+                write!(f, "{detail} ({name} {reason})")
+            }
         }
     }
 }

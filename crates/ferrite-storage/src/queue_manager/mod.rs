@@ -1,0 +1,1099 @@
+//! The queue manager: the facade over the storage engine that the MQI layer and the command
+//! line use. It owns the log manager, the buffer pools, the page sets and the data manager,
+//! keeps local queues in memory, runs units of recovery, takes checkpoints and restarts.
+//!
+//! Data directory of a queue manager (created on first use):
+//! ```text
+//! qm.toml            configuration (config.rs)
+//! QMID               16 hex digits: the queue manager's unique id, also in every page set header
+//! bsds/BSDS01, BSDS02 the dual bootstrap data set          (log/bsds.rs)
+//! active/LOGCOPYn.DSmm active log files                    (log/active.rs)
+//! archive/           archive logs                          (log/archive.rs)
+//! pagesets/PSIDnn.pageset page set files                   (page_set.rs)
+//! ```
+
+pub mod objects;
+pub mod queue;
+pub mod unit_of_work;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use ferrite_constants::reason;
+
+use crate::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
+use crate::config::{QueueManagerConfig, CONFIG_FILE_NAME};
+use crate::data_manager::message::{decode_descriptor, encode_image, MessageDescriptor};
+use crate::data_manager::{DataManager, PageSetSpace, SlotEffect, SLOT_KIND_MESSAGE_RECORD, SLOT_KIND_OBJECT};
+use crate::error::{StorageError, StorageResult};
+use crate::log::{CheckpointLocation, LogManager, LogStatistics};
+use crate::page_set::PageSet;
+use crate::recovery::log_records::{
+    encode_urid, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, UrOperation, UrReference,
+    UrSnapshot, UrState,
+};
+use crate::recovery::restart;
+use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
+use crate::vfs::{FileSystem, OpenMode};
+
+pub use objects::QueueDefinition;
+pub use queue::{LocalQueue, MessageEntry, MessageKey, MessageSelector, QueueStatus};
+pub use unit_of_work::UnitOfWork;
+
+/// Where operator messages (CSQR001I and friends) go.
+pub type MessageSink = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// How often the checkpoint task looks at LOGLOAD and log switches.
+pub const CHECKPOINT_POLL_INTERVAL_MS: u64 = 20;
+
+/// The page set file of page set `id` inside a data directory.
+pub fn page_set_path(directory: &Path, id: u8) -> PathBuf {
+    directory.join("pagesets").join(format!("PSID{id:02}.pageset"))
+}
+
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+struct LogForcer(Arc<LogManager>);
+
+impl WriteAheadLog for LogForcer {
+    fn force_through(&self, rba: Rba) -> StorageResult<()> {
+        self.0.force(rba)
+    }
+}
+
+/// A unit of recovery's operations as checkpoints see them.
+pub(crate) struct UrRecord {
+    pub state: UrState,
+    pub operations: Vec<UrOperation>,
+}
+
+/// A message got by a unit of work, with its queue (restored on backout).
+pub(crate) struct PendingGet {
+    pub queue: Arc<LocalQueue>,
+    pub entry: MessageEntry,
+}
+
+/// A message put by a unit of work (made available on commit).
+pub(crate) struct PendingPut {
+    pub queue: Arc<LocalQueue>,
+    pub entry: MessageEntry,
+}
+
+/// A message as a get or browse returns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RetrievedMessage {
+    pub descriptor: MessageDescriptor,
+    pub data: Vec<u8>,
+    pub backout_count: u16,
+    pub key: MessageKey,
+}
+
+pub struct QueueManager {
+    name: String,
+    directory: PathBuf,
+    config: QueueManagerConfig,
+    identity: u64,
+    log: Arc<LogManager>,
+    pools: Vec<Arc<BufferPool>>,
+    data: Arc<DataManager>,
+    queues: RwLock<HashMap<String, Arc<LocalQueue>>>,
+    queues_by_id: RwLock<HashMap<u32, Arc<LocalQueue>>>,
+    /// Where each object's definition is stored on page set 0: (location, sequence).
+    object_locations: Mutex<HashMap<u32, (MessageLocation, u64)>>,
+    next_message_sequence: AtomicU64,
+    next_object_id: AtomicU32,
+    pub(crate) units_of_recovery: Mutex<HashMap<Urid, Arc<Mutex<UrRecord>>>>,
+    /// Units of recovery left in doubt by restart, waiting for their coordinator.
+    in_doubt: Mutex<HashMap<Urid, UnitOfWork>>,
+    /// Held shared by every logged unit-of-recovery step, exclusively while a checkpoint takes
+    /// its snapshot, so a checkpoint sees each UR either before or after each step.
+    pub(crate) checkpoint_gate: RwLock<()>,
+    checkpoint_sequence: Mutex<u64>,
+    checkpoints_taken: AtomicU64,
+    stopping: AtomicBool,
+    failed: AtomicBool,
+    checkpoint_task: Mutex<Option<JoinHandle<()>>>,
+    messages: MessageSink,
+}
+
+impl QueueManager {
+    /// Create a new queue manager's data directory: configuration, logs, BSDS, page sets.
+    pub fn create(
+        fs: Arc<dyn FileSystem>,
+        directory: &Path,
+        config: &QueueManagerConfig,
+        progress: &mut dyn FnMut(&str, u64, u64),
+    ) -> StorageResult<()> {
+        config.validate()?;
+        let config_path = directory.join(CONFIG_FILE_NAME);
+        if fs.exists(&config_path) {
+            return Err(StorageError::invalid(format!(
+                "queue manager {} already exists in {}",
+                config.name,
+                directory.display()
+            )));
+        }
+        fs.create_dir_all(directory).map_err(|e| StorageError::io(directory, "create directory", e))?;
+        fs.create_dir_all(&directory.join("pagesets"))
+            .map_err(|e| StorageError::io(directory.join("pagesets"), "create directory", e))?;
+        let identity = {
+            let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(1);
+            (nanos as u64) ^ ((std::process::id() as u64) << 32) | 1
+        };
+        write_small_file(fs.as_ref(), &directory.join("QMID"), format!("{identity:016X}\n").as_bytes())?;
+        LogManager::create(fs.clone(), directory, &config.log, &config.archive)?;
+        for definition in &config.page_sets {
+            let path = page_set_path(directory, definition.id);
+            let label = format!("formatting page set {:02}", definition.id);
+            PageSet::format(
+                fs.as_ref(),
+                &path,
+                PageSetId(definition.id),
+                definition.primary_pages,
+                identity,
+                &mut |done, total| progress(&label, done, total),
+            )?;
+        }
+        // The configuration is written last: its presence means the queue manager is complete.
+        write_small_file(fs.as_ref(), &config_path, config.to_toml().as_bytes())?;
+        fs.sync_directory(directory).map_err(|e| StorageError::io(directory, "sync directory", e))?;
+        Ok(())
+    }
+
+    /// Whether `directory` holds a complete queue manager.
+    pub fn exists(fs: &dyn FileSystem, directory: &Path) -> bool {
+        fs.exists(&directory.join(CONFIG_FILE_NAME))
+    }
+
+    pub fn read_config(fs: &dyn FileSystem, directory: &Path) -> StorageResult<QueueManagerConfig> {
+        let path = directory.join(CONFIG_FILE_NAME);
+        let text = read_small_file(fs, &path)?;
+        let text = String::from_utf8(text)
+            .map_err(|_| StorageError::CorruptMetadata { path: path.clone(), detail: "not UTF-8".into() })?;
+        QueueManagerConfig::from_toml(&text).map_err(|error| StorageError::CorruptMetadata { path, detail: error.to_string() })
+    }
+
+    /// Start the queue manager: restart from the log in MQ's four phases, rebuild queues,
+    /// then start the checkpoint task.
+    pub fn open(fs: Arc<dyn FileSystem>, directory: &Path, messages: MessageSink) -> StorageResult<Arc<QueueManager>> {
+        let config = Self::read_config(fs.as_ref(), directory)?;
+        let identity_path = directory.join("QMID");
+        let identity_text = read_small_file(fs.as_ref(), &identity_path)?;
+        let identity = std::str::from_utf8(&identity_text)
+            .ok()
+            .and_then(|text| u64::from_str_radix(text.trim(), 16).ok())
+            .ok_or_else(|| StorageError::CorruptMetadata { path: identity_path.clone(), detail: "not a queue manager id".into() })?;
+
+        let log = LogManager::open(fs.clone(), directory, &config.log, &config.archive)?;
+        messages(&format!(
+            "CSQJ099I {} LOG RECORDING TO COMMENCE WITH STARTRBA={}",
+            config.name,
+            log.end_rba()
+        ));
+        let forcer: Arc<dyn WriteAheadLog> = Arc::new(LogForcer(log.clone()));
+        let mut pools = Vec::new();
+        for definition in &config.buffer_pools {
+            pools.push(BufferPool::new(BufferPoolId(definition.id), definition.buffers, forcer.clone()));
+        }
+        let mut spaces = Vec::new();
+        for definition in &config.page_sets {
+            let page_set = PageSet::open(
+                fs.as_ref(),
+                &page_set_path(directory, definition.id),
+                PageSetId(definition.id),
+                definition.expand,
+                definition.secondary_pages,
+                definition.maximum_pages,
+            )?;
+            if page_set.header().queue_manager_id != identity {
+                return Err(StorageError::CorruptMetadata {
+                    path: page_set.path(),
+                    detail: format!("page set belongs to another queue manager (id {:016X})", page_set.header().queue_manager_id),
+                });
+            }
+            let pool = pools
+                .iter()
+                .find(|pool| pool.id().0 == definition.buffer_pool)
+                .expect("configuration validated")
+                .clone();
+            pool.attach(page_set.clone());
+            spaces.push(PageSetSpace::new(page_set, pool));
+        }
+        let data = Arc::new(DataManager::new(log.clone(), spaces));
+        let queue_manager = Arc::new(QueueManager {
+            name: config.name.clone(),
+            directory: directory.to_path_buf(),
+            config,
+            identity,
+            log,
+            pools,
+            data,
+            queues: RwLock::new(HashMap::new()),
+            queues_by_id: RwLock::new(HashMap::new()),
+            object_locations: Mutex::new(HashMap::new()),
+            next_message_sequence: AtomicU64::new(1),
+            next_object_id: AtomicU32::new(1),
+            units_of_recovery: Mutex::new(HashMap::new()),
+            in_doubt: Mutex::new(HashMap::new()),
+            checkpoint_gate: RwLock::new(()),
+            checkpoint_sequence: Mutex::new(0),
+            checkpoints_taken: AtomicU64::new(0),
+            stopping: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
+            checkpoint_task: Mutex::new(None),
+            messages,
+        });
+        queue_manager.restart()?;
+        queue_manager.start_checkpoint_task();
+        Ok(queue_manager)
+    }
+
+    fn say(&self, text: &str) {
+        (self.messages)(text);
+    }
+
+    fn restart(self: &Arc<Self>) -> StorageResult<()> {
+        let state = restart::recover(&self.data, &self.log, &self.name, &*self.messages)?;
+        *self.checkpoint_sequence.lock().unwrap() = state.checkpoint_sequence;
+        self.next_message_sequence.store(state.next_message_sequence.max(1), Ordering::SeqCst);
+        self.next_object_id.store(state.next_object_id.max(1), Ordering::SeqCst);
+        // In-doubt units stay registered so checkpoints keep recording them.
+        let mut in_doubt_locations: HashMap<MessageLocation, (Urid, bool)> = HashMap::new();
+        for snapshot in &state.in_doubt {
+            self.units_of_recovery.lock().unwrap().insert(
+                snapshot.urid,
+                Arc::new(Mutex::new(UrRecord { state: UrState::InDoubt, operations: snapshot.operations.clone() })),
+            );
+            for operation in &snapshot.operations {
+                in_doubt_locations.insert(operation.location, (snapshot.urid, operation.is_put));
+            }
+        }
+        // A checkpoint now gives the space map corrections below an RBA to carry.
+        let checkpoint = self.checkpoint()?;
+
+        let mut objects: HashMap<u32, (MessageLocation, u64, Vec<u8>)> = HashMap::new();
+        let mut stale_objects: Vec<(MessageLocation, u32, u64)> = Vec::new();
+        let mut messages: Vec<(u32, MessageEntry)> = Vec::new();
+        let mut damaged = 0u64;
+        let mut highest_sequence = 0u64;
+        let mut highest_object = 0u32;
+        self.data.scan_and_rebuild(checkpoint.begin_rba, &mut |record| {
+            highest_sequence = highest_sequence.max(record.header.sequence);
+            if record.header.kind == SLOT_KIND_OBJECT {
+                highest_object = highest_object.max(record.header.object_id);
+                match objects.get(&record.header.object_id) {
+                    Some((_, sequence, _)) if *sequence > record.header.sequence => {
+                        stale_objects.push((record.location, record.header.object_id, record.header.sequence));
+                    }
+                    _ => {
+                        if let Some((location, sequence, _)) = objects.insert(
+                            record.header.object_id,
+                            (record.location, record.header.sequence, record.first_page_bytes.clone()),
+                        ) {
+                            stale_objects.push((location, record.header.object_id, sequence));
+                        }
+                    }
+                }
+                return;
+            }
+            match decode_descriptor(&record.first_page_bytes) {
+                Ok((descriptor, _)) => messages.push((
+                    record.header.object_id,
+                    MessageEntry {
+                        key: MessageKey::new(descriptor.priority, record.header.sequence),
+                        location: record.location,
+                        persistent: true,
+                        message_id: descriptor.message_id,
+                        correlation_id: descriptor.correlation_id,
+                        expires_at_ms: descriptor.expires_at_ms(),
+                        backout_count: record.header.backout_count,
+                    },
+                )),
+                Err(_) => damaged += 1,
+            }
+        })?;
+        if damaged > 0 {
+            self.say(&format!("CSQI010E {} {damaged} STORED MESSAGES HAVE A DAMAGED DESCRIPTOR AND WERE NOT RESTORED", self.name));
+        }
+        self.next_message_sequence.fetch_max(highest_sequence + 1, Ordering::SeqCst);
+        self.next_object_id.fetch_max(highest_object + 1, Ordering::SeqCst);
+        for (location, object_id, sequence) in stale_objects {
+            let record = GetRecord { ur: UrReference::None, location, object_id, sequence };
+            self.data.get_and_free(&record, true)?;
+        }
+        for (object_id, (location, sequence, image)) in objects {
+            // Objects are at most a few KiB, so the whole image is in the first page.
+            let definition = QueueDefinition::decode(&image)?;
+            let queue = Arc::new(LocalQueue::new(object_id, definition.clone()));
+            self.queues.write().unwrap().insert(definition.name.clone(), queue.clone());
+            self.queues_by_id.write().unwrap().insert(object_id, queue);
+            self.object_locations.lock().unwrap().insert(object_id, (location, sequence));
+        }
+        let mut in_doubt_units: HashMap<Urid, UnitOfWork> = HashMap::new();
+        let mut restored = 0u64;
+        let mut orphans = 0u64;
+        messages.sort_by_key(|(_, entry)| entry.key);
+        for (object_id, entry) in messages {
+            let queue = self.queues_by_id.read().unwrap().get(&object_id).cloned();
+            let Some(queue) = queue else {
+                orphans += 1;
+                let record = GetRecord { ur: UrReference::None, location: entry.location, object_id, sequence: entry.key.sequence };
+                self.data.get_and_free(&record, true)?;
+                continue;
+            };
+            match in_doubt_locations.get(&entry.location) {
+                Some((urid, true)) => {
+                    let unit = in_doubt_units.entry(*urid).or_insert_with(|| UnitOfWork::in_doubt(*urid));
+                    queue.reserve_put(u32::MAX);
+                    unit.puts.push(PendingPut { queue, entry });
+                }
+                Some((urid, false)) => {
+                    let unit = in_doubt_units.entry(*urid).or_insert_with(|| UnitOfWork::in_doubt(*urid));
+                    queue.insert(entry.clone(), false, 0);
+                    let mut expired = Vec::new();
+                    let selector = MessageSelector { message_id: Some(entry.message_id), ..Default::default() };
+                    // Take it straight back out: it stays locked by the in-doubt unit.
+                    let taken = queue.take(&selector, None, || 0, true, &mut expired);
+                    debug_assert!(taken.is_some());
+                    unit.gets.push(PendingGet { queue, entry });
+                }
+                None => {
+                    queue.insert(entry, false, 0);
+                    restored += 1;
+                }
+            }
+        }
+        if orphans > 0 {
+            self.say(&format!("CSQI011I {} {orphans} MESSAGES OF DELETED QUEUES WERE REMOVED", self.name));
+        }
+        for (urid, unit) in in_doubt_units {
+            self.in_doubt.lock().unwrap().insert(urid, unit);
+        }
+        for snapshot in &state.in_doubt {
+            self.in_doubt.lock().unwrap().entry(snapshot.urid).or_insert_with(|| UnitOfWork::in_doubt(snapshot.urid));
+        }
+        self.say(&format!(
+            "CSQI006I {} {} PERSISTENT MESSAGES RESTORED ON {} QUEUES",
+            self.name,
+            restored,
+            self.queues.read().unwrap().len()
+        ));
+        self.say(&format!("CSQR002I {} RESTART COMPLETED", self.name));
+        Ok(())
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn directory(&self) -> &Path {
+        &self.directory
+    }
+
+    pub fn config(&self) -> &QueueManagerConfig {
+        &self.config
+    }
+
+    pub fn identity(&self) -> u64 {
+        self.identity
+    }
+
+    pub fn log(&self) -> &Arc<LogManager> {
+        &self.log
+    }
+
+    pub fn data_manager(&self) -> &Arc<DataManager> {
+        &self.data
+    }
+
+    fn check_running(&self) -> StorageResult<()> {
+        if self.failed.load(Ordering::Acquire) {
+            return Err(StorageError::mq(reason::MQRC_Q_MGR_NOT_AVAILABLE, "the queue manager failed after an I/O error and must be restarted"));
+        }
+        if self.stopping.load(Ordering::Acquire) {
+            return Err(StorageError::Stopping);
+        }
+        Ok(())
+    }
+
+    /// A failed log force leaves the queue manager unable to promise durability: stop accepting
+    /// work rather than risk acknowledging what is not on disk.
+    fn fail_on<T>(&self, result: StorageResult<T>) -> StorageResult<T> {
+        if let Err(error) = &result {
+            if matches!(error, StorageError::Io { .. } | StorageError::CorruptLog { .. }) {
+                self.failed.store(true, Ordering::Release);
+                self.say(&format!("CSQJ103E {} LOG WRITE ERROR, QUEUE MANAGER STOPS ACCEPTING WORK: {error}", self.name));
+            }
+        }
+        result
+    }
+
+    // ----- objects -------------------------------------------------------------------------
+
+    /// DEFINE QLOCAL. The definition is stored on page set 0 and the log is forced.
+    pub fn define_queue(&self, definition: QueueDefinition, replace: bool) -> StorageResult<Arc<LocalQueue>> {
+        self.check_running()?;
+        definition.validate()?;
+        self.data.space(definition.page_set)?;
+        let mut locations = self.object_locations.lock().unwrap();
+        let existing = self.queues.read().unwrap().get(&definition.name).cloned();
+        if let Some(queue) = existing {
+            if !replace {
+                return Err(StorageError::mq(reason::MQRC_OBJECT_ALREADY_EXISTS, format!("queue {} already exists", definition.name)));
+            }
+            if queue.definition().page_set != definition.page_set && queue.status().current_depth > 0 {
+                return Err(StorageError::mq(reason::MQRC_OBJECT_IN_USE, format!("queue {} holds messages on page set {}", definition.name, queue.definition().page_set)));
+            }
+            self.store_object(&mut locations, queue.object_id, &definition)?;
+            queue.set_definition(definition);
+            return Ok(queue);
+        }
+        let object_id = self.next_object_id.fetch_add(1, Ordering::SeqCst);
+        self.store_object(&mut locations, object_id, &definition)?;
+        let queue = Arc::new(LocalQueue::new(object_id, definition.clone()));
+        self.queues.write().unwrap().insert(definition.name.clone(), queue.clone());
+        self.queues_by_id.write().unwrap().insert(object_id, queue.clone());
+        Ok(queue)
+    }
+
+    /// Write a new image of an object and free the old one (a log check follows, as MQ does at
+    /// object define, alter and delete).
+    fn store_object(
+        &self,
+        locations: &mut HashMap<u32, (MessageLocation, u64)>,
+        object_id: u32,
+        definition: &QueueDefinition,
+    ) -> StorageResult<()> {
+        let sequence = self.next_message_sequence.fetch_add(1, Ordering::SeqCst);
+        let image = definition.encode();
+        let outcome = self.data.put(UrReference::None, SLOT_KIND_OBJECT, object_id, sequence, PageSetId(0), true, &image)?;
+        if let Some((old_location, old_sequence)) = locations.insert(object_id, (outcome.location, sequence)) {
+            let record = GetRecord { ur: UrReference::None, location: old_location, object_id, sequence: old_sequence };
+            self.data.get_and_free(&record, true)?;
+        }
+        let end = self.log.end_rba();
+        self.fail_on(self.log.force(end))
+    }
+
+    /// ALTER QLOCAL.
+    pub fn alter_queue(&self, definition: QueueDefinition) -> StorageResult<Arc<LocalQueue>> {
+        if !self.queues.read().unwrap().contains_key(&definition.name) {
+            return Err(StorageError::mq(reason::MQRC_UNKNOWN_OBJECT_NAME, format!("queue {} does not exist", definition.name)));
+        }
+        self.define_queue(definition, true)
+    }
+
+    /// DELETE QLOCAL, with PURGE or NOPURGE.
+    pub fn delete_queue(&self, name: &str, purge: bool) -> StorageResult<()> {
+        self.check_running()?;
+        let mut locations = self.object_locations.lock().unwrap();
+        let queue = self
+            .queue(name)
+            .ok_or_else(|| StorageError::mq(reason::MQRC_UNKNOWN_OBJECT_NAME, format!("queue {name} does not exist")))?;
+        let status = queue.status();
+        if status.uncommitted > 0 {
+            return Err(StorageError::mq(reason::MQRC_Q_NOT_EMPTY, format!("queue {name} has uncommitted messages")));
+        }
+        if status.current_depth > 0 && !purge {
+            return Err(StorageError::mq(reason::MQRC_Q_NOT_EMPTY, format!("queue {name} is not empty; use PURGE")));
+        }
+        self.clear_queue(&queue)?;
+        if let Some((location, sequence)) = locations.remove(&queue.object_id) {
+            let record = GetRecord { ur: UrReference::None, location, object_id: queue.object_id, sequence };
+            self.data.get_and_free(&record, true)?;
+        }
+        self.queues.write().unwrap().remove(name);
+        self.queues_by_id.write().unwrap().remove(&queue.object_id);
+        let end = self.log.end_rba();
+        self.fail_on(self.log.force(end))
+    }
+
+    /// CLEAR QLOCAL: delete every committed message.
+    pub fn clear_queue(&self, queue: &LocalQueue) -> StorageResult<u64> {
+        let entries = queue.drain();
+        let count = entries.len() as u64;
+        for entry in entries {
+            let record = GetRecord { ur: UrReference::None, location: entry.location, object_id: queue.object_id, sequence: entry.key.sequence };
+            self.data.get_and_free(&record, entry.persistent)?;
+        }
+        let end = self.log.end_rba();
+        self.fail_on(self.log.force(end))?;
+        Ok(count)
+    }
+
+    pub fn queue(&self, name: &str) -> Option<Arc<LocalQueue>> {
+        self.queues.read().unwrap().get(name).cloned()
+    }
+
+    /// Every queue, by name.
+    pub fn queues(&self) -> Vec<Arc<LocalQueue>> {
+        let mut queues: Vec<_> = self.queues.read().unwrap().values().cloned().collect();
+        queues.sort_by_key(|queue| queue.name());
+        queues
+    }
+
+    // ----- messages ------------------------------------------------------------------------
+
+    /// MQPUT. Inside a unit of work the message becomes visible at commit; outside, a
+    /// persistent message is on disk before this returns.
+    pub fn put(
+        &self,
+        unit: Option<&mut UnitOfWork>,
+        queue: &Arc<LocalQueue>,
+        descriptor: &MessageDescriptor,
+        data: &[u8],
+    ) -> StorageResult<MessageEntry> {
+        self.check_running()?;
+        let definition = queue.definition();
+        if definition.put_inhibited {
+            return Err(StorageError::mq(reason::MQRC_PUT_INHIBITED, format!("puts to {} are inhibited", definition.name)));
+        }
+        if data.len() > definition.max_message_length as usize {
+            return Err(StorageError::mq(reason::MQRC_MSG_TOO_BIG_FOR_Q, format!("{} bytes exceeds MAXMSGL {} of {}", data.len(), definition.max_message_length, definition.name)));
+        }
+        if let Some(unit) = &unit {
+            if unit.message_count >= self.config.system.maxumsgs {
+                return Err(StorageError::SyncpointLimitReached { limit: self.config.system.maxumsgs });
+            }
+            if unit.prepared {
+                return Err(StorageError::mq(reason::MQRC_UOW_NOT_AVAILABLE, "the unit of work is prepared"));
+            }
+        }
+        if !queue.reserve_put(definition.max_depth) {
+            return Err(StorageError::mq(reason::MQRC_Q_FULL, format!("queue {} is at MAXDEPTH {}", definition.name, definition.max_depth)));
+        }
+        let result = self.put_reserved(unit, queue, &definition, descriptor, data);
+        if result.is_err() {
+            queue.release_put();
+        }
+        result
+    }
+
+    fn put_reserved(
+        &self,
+        unit: Option<&mut UnitOfWork>,
+        queue: &Arc<LocalQueue>,
+        definition: &QueueDefinition,
+        descriptor: &MessageDescriptor,
+        data: &[u8],
+    ) -> StorageResult<MessageEntry> {
+        let sequence = self.next_message_sequence.fetch_add(1, Ordering::Relaxed);
+        let image = encode_image(descriptor, data);
+        let persistent = descriptor.persistent;
+        let page_set = definition.page_set;
+        let object_id = queue.object_id;
+        let make_entry = |location| MessageEntry {
+            key: MessageKey::new(descriptor.priority, sequence),
+            location,
+            persistent,
+            message_id: descriptor.message_id,
+            correlation_id: descriptor.correlation_id,
+            expires_at_ms: descriptor.expires_at_ms(),
+            backout_count: 0,
+        };
+        match unit {
+            None => {
+                let outcome = self.data.put(UrReference::None, SLOT_KIND_MESSAGE_RECORD, object_id, sequence, page_set, persistent, &image)?;
+                if let Some((_, end)) = outcome.log_range {
+                    self.fail_on(self.log.force(end))?;
+                }
+                let entry = make_entry(outcome.location);
+                queue.insert(entry.clone(), true, now_ms());
+                Ok(entry)
+            }
+            Some(unit) => {
+                let entry = if persistent {
+                    let _gate = self.checkpoint_gate.read().unwrap();
+                    let ur = unit.ur_reference();
+                    let outcome = self.data.put(ur, SLOT_KIND_MESSAGE_RECORD, object_id, sequence, page_set, true, &image)?;
+                    let (rba, _) = outcome.log_range.expect("persistent puts are logged");
+                    self.record_operation(unit, rba, UrOperation { is_put: true, location: outcome.location, object_id, sequence });
+                    make_entry(outcome.location)
+                } else {
+                    let outcome = self.data.put(UrReference::None, SLOT_KIND_MESSAGE_RECORD, object_id, sequence, page_set, false, &image)?;
+                    make_entry(outcome.location)
+                };
+                unit.message_count += 1;
+                unit.puts.push(PendingPut { queue: queue.clone(), entry: entry.clone() });
+                Ok(entry)
+            }
+        }
+    }
+
+    /// Register a logged operation with its unit of recovery (under the checkpoint gate).
+    fn record_operation(&self, unit: &mut UnitOfWork, rba: Rba, operation: UrOperation) {
+        let record = match &unit.record {
+            Some(record) => record.clone(),
+            None => {
+                let urid = Urid(rba);
+                unit.urid = Some(urid);
+                let record = Arc::new(Mutex::new(UrRecord { state: UrState::InFlight, operations: Vec::new() }));
+                self.units_of_recovery.lock().unwrap().insert(urid, record.clone());
+                unit.record = Some(record.clone());
+                record
+            }
+        };
+        record.lock().unwrap().operations.push(operation);
+    }
+
+    /// MQGET (destructive). Returns `None` when no message matches within `wait`.
+    pub fn get(
+        &self,
+        unit: Option<&mut UnitOfWork>,
+        queue: &Arc<LocalQueue>,
+        selector: &MessageSelector,
+        wait: Option<Duration>,
+    ) -> StorageResult<Option<RetrievedMessage>> {
+        self.check_running()?;
+        let definition = queue.definition();
+        if definition.get_inhibited {
+            return Err(StorageError::mq(reason::MQRC_GET_INHIBITED, format!("gets from {} are inhibited", definition.name)));
+        }
+        if let Some(unit) = &unit {
+            if unit.message_count >= self.config.system.maxumsgs {
+                return Err(StorageError::SyncpointLimitReached { limit: self.config.system.maxumsgs });
+            }
+        }
+        let mut expired = Vec::new();
+        let taken = queue.take(selector, wait, now_ms, unit.is_some(), &mut expired);
+        for entry in expired {
+            self.delete_expired(queue, &entry)?;
+        }
+        let Some(entry) = taken else {
+            if self.stopping.load(Ordering::Acquire) {
+                return Err(StorageError::Stopping);
+            }
+            return Ok(None);
+        };
+        let image = match self.data.read_image(entry.location) {
+            Ok(image) => image,
+            Err(error) => {
+                // The message stays on the queue; the damaged page is reported, never served.
+                if unit.is_some() {
+                    queue.restore(entry);
+                } else {
+                    queue.insert(entry, false, 0);
+                }
+                return Err(error);
+            }
+        };
+        let (descriptor, data_offset) = decode_descriptor(&image).map_err(|error| StorageError::CorruptPage {
+            page_set: entry.location.page_set,
+            page: entry.location.page,
+            path: PathBuf::from(format!("page set {}", entry.location.page_set)),
+            detail: format!("message descriptor: {error}"),
+        })?;
+        let object_id = queue.object_id;
+        let record = GetRecord { ur: UrReference::None, location: entry.location, object_id, sequence: entry.key.sequence };
+        match unit {
+            None => {
+                let range = self.data.get_and_free(&record, entry.persistent)?;
+                if let Some((_, end)) = range {
+                    self.fail_on(self.log.force(end))?;
+                }
+            }
+            Some(unit) => {
+                if entry.persistent {
+                    let _gate = self.checkpoint_gate.read().unwrap();
+                    let record = GetRecord { ur: unit.ur_reference(), ..record };
+                    let (rba, _) = self.data.log_get(&record)?;
+                    self.record_operation(unit, rba, UrOperation { is_put: false, location: entry.location, object_id, sequence: entry.key.sequence });
+                }
+                unit.message_count += 1;
+                unit.gets.push(PendingGet { queue: queue.clone(), entry: entry.clone() });
+            }
+        }
+        Ok(Some(RetrievedMessage {
+            descriptor,
+            data: image[data_offset..].to_vec(),
+            backout_count: entry.backout_count,
+            key: entry.key,
+        }))
+    }
+
+    /// Browse: the next matching message after `after`, left on the queue.
+    pub fn browse(
+        &self,
+        queue: &Arc<LocalQueue>,
+        selector: &MessageSelector,
+        after: Option<MessageKey>,
+    ) -> StorageResult<Option<RetrievedMessage>> {
+        self.check_running()?;
+        loop {
+            let Some(entry) = queue.browse(selector, after) else { return Ok(None) };
+            match self.data.read_image(entry.location) {
+                Ok(image) => {
+                    let (descriptor, offset) = decode_descriptor(&image).map_err(|error| {
+                        StorageError::invalid(format!("message descriptor at {}: {error}", entry.location))
+                    })?;
+                    return Ok(Some(RetrievedMessage {
+                        descriptor,
+                        data: image[offset..].to_vec(),
+                        backout_count: entry.backout_count,
+                        key: entry.key,
+                    }));
+                }
+                // Got by someone else between the browse and the read: look again.
+                Err(_) if queue.browse(selector, after).map(|next| next.key) != Some(entry.key) => continue,
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
+    fn delete_expired(&self, queue: &LocalQueue, entry: &MessageEntry) -> StorageResult<()> {
+        let record = GetRecord { ur: UrReference::None, location: entry.location, object_id: queue.object_id, sequence: entry.key.sequence };
+        // Not forced: if the deletion is lost, the message is still expired after restart.
+        self.data.get_and_free(&record, entry.persistent)?;
+        Ok(())
+    }
+
+    /// MQCMIT (one-phase), or phase 2 after `prepare`.
+    pub fn commit(&self, unit: &mut UnitOfWork) -> StorageResult<()> {
+        if unit.is_empty() {
+            return Ok(());
+        }
+        self.check_running_or_in_doubt(unit)?;
+        let frees: Vec<SlotEffect> = unit
+            .gets
+            .iter()
+            .map(|get| SlotEffect { location: get.entry.location, persistent: get.entry.persistent })
+            .collect();
+        let range = {
+            let _gate = self.checkpoint_gate.read().unwrap();
+            let record = unit.urid.map(|urid| (kind::COMMIT, encode_urid(urid)));
+            let range = self.data.end_unit_of_recovery(record, &frees, &[])?;
+            if let Some(urid) = unit.urid {
+                self.units_of_recovery.lock().unwrap().remove(&urid);
+            }
+            range
+        };
+        if let Some((_, end)) = range {
+            self.fail_on(self.log.force(end))?;
+        }
+        let now = now_ms();
+        for put in unit.puts.drain(..) {
+            put.queue.insert(put.entry, true, now);
+        }
+        for get in unit.gets.drain(..) {
+            get.queue.get_committed();
+        }
+        unit.reset();
+        Ok(())
+    }
+
+    fn check_running_or_in_doubt(&self, _unit: &UnitOfWork) -> StorageResult<()> {
+        if self.failed.load(Ordering::Acquire) {
+            return Err(StorageError::mq(reason::MQRC_Q_MGR_NOT_AVAILABLE, "the queue manager failed after an I/O error"));
+        }
+        Ok(())
+    }
+
+    /// Two-phase commit, phase 1: the unit becomes in doubt; the log is forced.
+    pub fn prepare(&self, unit: &mut UnitOfWork) -> StorageResult<()> {
+        self.check_running()?;
+        if let (Some(urid), Some(record)) = (unit.urid, unit.record.clone()) {
+            let range = {
+                let _gate = self.checkpoint_gate.read().unwrap();
+                let range = self.data.append_log(kind::PREPARE, &[&encode_urid(urid)])?;
+                record.lock().unwrap().state = UrState::InDoubt;
+                range
+            };
+            self.fail_on(self.log.force(range.1))?;
+        }
+        unit.prepared = true;
+        Ok(())
+    }
+
+    /// MQBACK: undo the unit's puts and return its gets to their queues, backout count + 1.
+    pub fn backout(&self, unit: &mut UnitOfWork) -> StorageResult<()> {
+        if unit.is_empty() {
+            return Ok(());
+        }
+        self.check_running_or_in_doubt(unit)?;
+        let frees: Vec<SlotEffect> = unit
+            .puts
+            .iter()
+            .map(|put| SlotEffect { location: put.entry.location, persistent: put.entry.persistent })
+            .collect();
+        let counts: Vec<(SlotEffect, u16)> = unit
+            .gets
+            .iter()
+            .map(|get| {
+                let effect = SlotEffect { location: get.entry.location, persistent: get.entry.persistent };
+                (effect, get.entry.backout_count.saturating_add(1))
+            })
+            .collect();
+        {
+            let _gate = self.checkpoint_gate.read().unwrap();
+            let record = unit.urid.map(|urid| {
+                let backout_counts = counts
+                    .iter()
+                    .filter(|(effect, _)| effect.persistent)
+                    .map(|(effect, count)| (effect.location, *count))
+                    .collect();
+                (kind::BACKOUT, BackoutRecord { urid, backout_counts }.encode())
+            });
+            self.data.end_unit_of_recovery(record, &frees, &counts)?;
+            if let Some(urid) = unit.urid {
+                self.units_of_recovery.lock().unwrap().remove(&urid);
+            }
+        }
+        for put in unit.puts.drain(..) {
+            put.queue.release_put();
+        }
+        for mut get in unit.gets.drain(..) {
+            get.entry.backout_count = get.entry.backout_count.saturating_add(1);
+            get.queue.restore(get.entry);
+        }
+        unit.reset();
+        Ok(())
+    }
+
+    /// Units of recovery restart left in doubt.
+    pub fn in_doubt_units(&self) -> Vec<Urid> {
+        let mut urids: Vec<Urid> = self.in_doubt.lock().unwrap().keys().copied().collect();
+        urids.sort();
+        urids
+    }
+
+    /// RESOLVE INDOUBT: commit or back out a unit left in doubt.
+    pub fn resolve_in_doubt(&self, urid: Urid, commit: bool) -> StorageResult<()> {
+        let mut unit = self
+            .in_doubt
+            .lock()
+            .unwrap()
+            .remove(&urid)
+            .ok_or_else(|| StorageError::mq(reason::MQRC_UOW_NOT_AVAILABLE, format!("no in-doubt unit of recovery {urid}")))?;
+        unit.record = self.units_of_recovery.lock().unwrap().get(&urid).cloned();
+        if commit {
+            self.commit(&mut unit)
+        } else {
+            self.backout(&mut unit)
+        }
+    }
+
+    // ----- checkpoints, archive, shutdown ----------------------------------------------------
+
+    fn start_checkpoint_task(self: &Arc<Self>) {
+        let weak = Arc::downgrade(self);
+        let handle = std::thread::Builder::new()
+            .name("checkpoint".to_string())
+            .spawn(move || loop {
+                std::thread::sleep(Duration::from_millis(CHECKPOINT_POLL_INTERVAL_MS));
+                let Some(queue_manager) = weak.upgrade() else { return };
+                if queue_manager.stopping.load(Ordering::Acquire) || queue_manager.failed.load(Ordering::Acquire) {
+                    return;
+                }
+                let loaded = queue_manager.data.log_records_since_checkpoint.load(Ordering::Relaxed)
+                    >= queue_manager.config.system.logload;
+                if queue_manager.log.take_checkpoint_request() || loaded {
+                    if let Err(error) = queue_manager.checkpoint() {
+                        queue_manager.say(&format!("CSQP020E {} CHECKPOINT FAILED: {error}", queue_manager.name));
+                        let _ = queue_manager.fail_on::<()>(Err(error));
+                    }
+                }
+            })
+            .expect("spawn checkpoint task");
+        *self.checkpoint_task.lock().unwrap() = Some(handle);
+    }
+
+    /// Take a checkpoint: record the units of recovery and page set recovery RBAs in the log and
+    /// the BSDS, then write buffer pool pages first changed at least two checkpoints ago.
+    pub fn checkpoint(&self) -> StorageResult<CheckpointLocation> {
+        let mut sequence_guard = self.checkpoint_sequence.lock().unwrap();
+        let sequence = *sequence_guard + 1;
+        let (begin, end) = {
+            let _gate = self.checkpoint_gate.write().unwrap();
+            let horizon = self.log.end_rba();
+            let page_set_recovery_rbas = self
+                .data
+                .spaces()
+                .map(|space| {
+                    let rba = space.pool.recovery_rba(space.id()).unwrap_or(horizon).min(horizon);
+                    (space.id(), rba)
+                })
+                .collect();
+            let units_of_recovery = self
+                .units_of_recovery
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|(urid, record)| {
+                    let record = record.lock().unwrap();
+                    UrSnapshot { urid: *urid, state: record.state, operations: record.operations.clone() }
+                })
+                .collect();
+            let record = CheckpointRecord {
+                checkpoint_sequence: sequence,
+                next_message_sequence: self.next_message_sequence.load(Ordering::SeqCst),
+                next_object_id: self.next_object_id.load(Ordering::SeqCst),
+                page_set_recovery_rbas,
+                units_of_recovery,
+            };
+            let range = self.data.append_log(kind::CHECKPOINT, &[&record.encode()])?;
+            self.data.log_records_since_checkpoint.store(0, Ordering::Relaxed);
+            range
+        };
+        self.log.force(end)?;
+        let location = CheckpointLocation { begin_rba: begin, end_rba: end };
+        self.log.record_checkpoint(location)?;
+        *sequence_guard = sequence;
+        self.say(&format!("CSQP018I {} CSQPBCKW CHECKPOINT STARTED FOR ALL BUFFER POOLS", self.name));
+        for pool in &self.pools {
+            let written = pool.checkpoint(sequence)?;
+            self.say(&format!("CSQP019I {} CSQP1DWP CHECKPOINT COMPLETED FOR BUFFER POOL {}, {written} PAGES WRITTEN", self.name, pool.id()));
+        }
+        for space in self.data.spaces() {
+            let rba = space.pool.recovery_rba(space.id()).unwrap_or(begin).min(begin);
+            space.page_set.set_recovery_rba(rba)?;
+        }
+        self.checkpoints_taken.fetch_add(1, Ordering::Relaxed);
+        Ok(location)
+    }
+
+    /// ARCHIVE LOG: switch active logs now, offload the old one, take a checkpoint.
+    pub fn archive_log(&self) -> StorageResult<()> {
+        self.check_running()?;
+        self.log.archive_log()?;
+        self.checkpoint()?;
+        Ok(())
+    }
+
+    /// Normal shutdown: stop new work, take the shutdown checkpoint, write every changed
+    /// persistent page, close the log.
+    pub fn shutdown(&self) -> StorageResult<()> {
+        if self.stopping.swap(true, Ordering::AcqRel) {
+            return Ok(());
+        }
+        for queue in self.queues() {
+            queue.wake_all();
+        }
+        if let Some(handle) = self.checkpoint_task.lock().unwrap().take() {
+            let _ = handle.join();
+        }
+        if self.failed.load(Ordering::Acquire) {
+            for pool in &self.pools {
+                pool.shutdown();
+            }
+            return Ok(());
+        }
+        let checkpoint = self.checkpoint()?;
+        let mut written = 0;
+        for pool in &self.pools {
+            written += pool.flush_for_shutdown()?;
+        }
+        for space in self.data.spaces() {
+            let rba = space.pool.recovery_rba(space.id()).unwrap_or(checkpoint.begin_rba).min(checkpoint.begin_rba);
+            space.page_set.set_recovery_rba(rba)?;
+        }
+        self.log.shutdown()?;
+        for pool in &self.pools {
+            pool.shutdown();
+        }
+        self.say(&format!("CSQ9022I {} CSQYASCP ' STOP QMGR' NORMAL COMPLETION ({written} PAGES WRITTEN AT SHUTDOWN)", self.name));
+        Ok(())
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        self.stopping.load(Ordering::Acquire)
+    }
+
+    // ----- statistics ----------------------------------------------------------------------
+
+    pub fn buffer_pool_statistics(&self) -> Vec<(BufferPoolId, BufferPoolStatistics)> {
+        self.pools.iter().map(|pool| (pool.id(), pool.statistics())).collect()
+    }
+
+    pub fn log_statistics(&self) -> LogStatistics {
+        self.log.statistics()
+    }
+
+    pub fn checkpoints_taken(&self) -> u64 {
+        self.checkpoints_taken.load(Ordering::Relaxed)
+    }
+
+    /// DISPLAY USAGE: one line per page set, as MQ's CSQI010I table.
+    pub fn display_usage(&self) -> String {
+        let mut text = format!("CSQI010I {} Page set usage ...\n", self.name);
+        text.push_str(" Page   Buffer     Total     Unused   Expansion\n  set     pool     pages      pages      count\n");
+        for space in self.data.spaces() {
+            let (total, unused) = space.usage();
+            let definition = self.config.page_sets.iter().find(|p| p.id == space.id().0).expect("configured");
+            text.push_str(&format!(
+                "_  {:02} {:>8} {:>9} {:>10}   {:?} {}\n",
+                space.id().0,
+                definition.buffer_pool,
+                total,
+                unused,
+                definition.expand,
+                space.page_set.header().expansion_count
+            ));
+        }
+        text.push_str(&format!("CSQI065I {} Buffer pool attributes ...\n", self.name));
+        text.push_str(" Buffer  Available     Stealable    Stealable\n   pool    buffers       buffers   percentage\n");
+        for pool in &self.pools {
+            let statistics = pool.statistics();
+            let percentage = if statistics.qpstnbuf == 0 { 0 } else { statistics.qpstcbs * 100 / statistics.qpstnbuf };
+            text.push_str(&format!("_  {:>3} {:>10} {:>13} {:>12}\n", pool.id().0, statistics.qpstnbuf, statistics.qpstcbs, percentage));
+        }
+        text
+    }
+
+    /// DISPLAY LOG: the current RBA and the log manager counters.
+    pub fn display_log(&self) -> String {
+        let statistics = self.log.statistics();
+        format!(
+            "CSQJ322I {} DISPLAY LOG report ...\n Parameter   Initial value\n OUTBUFF     {}\n WRTHRSH     {}\n TWOACTV     {}\n LOGLOAD     {}\n\
+             CSQJ370I {} LOG status report ...\n Current RBA {}  Durable RBA {}\n Checkpoints {}\n\
+             Write_Wait {} Write_Nowait {} Write_Force {} WTB {}\n BFFL {} BFWR {} LOGW {:?} bytes {:?}\n CIs_Offload {} BSDS_Reqs {}\n",
+            self.name,
+            self.config.log.outbuff_kib,
+            self.config.log.wrthrsh,
+            if self.config.log.twoactv { "YES" } else { "NO" },
+            self.config.system.logload,
+            self.name,
+            self.log.end_rba(),
+            self.log.durable_rba(),
+            statistics.qjstllcp,
+            statistics.qjstwrw,
+            statistics.qjstwrnw,
+            statistics.qjstwrf,
+            statistics.qjstwtb,
+            statistics.qjstbffl,
+            statistics.qjstbfwr,
+            statistics.qjstlogw,
+            statistics.bytes_written,
+            statistics.qjstciof,
+            statistics.qjstbsds,
+        )
+    }
+}
+
+impl Drop for QueueManager {
+    fn drop(&mut self) {
+        self.stopping.store(true, Ordering::Release);
+    }
+}
+
+fn write_small_file(fs: &dyn FileSystem, path: &Path, bytes: &[u8]) -> StorageResult<()> {
+    let file = fs.open(path, OpenMode::CreateNew).map_err(|e| StorageError::io(path, "create", e))?;
+    file.write_at(bytes, 0).map_err(|e| StorageError::io(path, "write", e))?;
+    file.sync_data().map_err(|e| StorageError::io(path, "sync", e))
+}
+
+fn read_small_file(fs: &dyn FileSystem, path: &Path) -> StorageResult<Vec<u8>> {
+    let file = fs.open(path, OpenMode::ReadOnly).map_err(|e| StorageError::io(path, "open", e))?;
+    let length = file.len().map_err(|e| StorageError::io(path, "stat", e))?;
+    if length > 1024 * 1024 {
+        return Err(StorageError::CorruptMetadata { path: path.to_path_buf(), detail: "file too large".into() });
+    }
+    let mut bytes = vec![0u8; length as usize];
+    file.read_at(&mut bytes, 0).map_err(|e| StorageError::io(path, "read", e))?;
+    Ok(bytes)
+}
