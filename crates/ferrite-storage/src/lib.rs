@@ -25,6 +25,7 @@ pub mod error;
 pub mod log;
 pub mod page;
 pub mod page_set;
+pub mod queue_manager;
 pub mod recovery;
 pub mod types;
 pub mod vfs;

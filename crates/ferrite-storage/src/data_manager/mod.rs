@@ -372,7 +372,12 @@ impl DataManager {
         } else {
             space.pool.get_page(page_set, head)?
         };
-        let needed = !redo || guard.read(|page| page.page_rba() < record_rba);
+        let needed = !redo
+            || guard.read(|page| {
+                page.page_rba() < record_rba
+                    && (record.new_page
+                        || (page.page_type() == Some(PageType::Data) && page.flags() & PAGE_FLAG_NONPERSISTENT == 0))
+            });
         if needed {
             guard.update(change, |page| {
                 if record.new_page || page.page_type() != Some(PageType::Data) {
@@ -511,7 +516,12 @@ impl DataManager {
             PageChange::Logged(rba) => rba,
             PageChange::NonPersistent => Rba::ZERO,
         };
-        if redo && guard.read(|page| page.page_rba() >= rba) {
+        let stale = |page: &PageBytes| {
+            page.page_rba() >= rba
+                || page.page_type() != Some(PageType::Data)
+                || page.flags() & PAGE_FLAG_NONPERSISTENT != 0
+        };
+        if redo && guard.read(stale) {
             return Ok(());
         }
         guard.update(change, |page| {
@@ -532,7 +542,14 @@ impl DataManager {
             PageChange::Logged(rba) => rba,
             PageChange::NonPersistent => Rba::ZERO,
         };
-        if redo && guard.read(|page| page.page_rba() >= rba) {
+        let stale = |page: &PageBytes| {
+            page.page_rba() >= rba
+                || page.page_type() != Some(PageType::Data)
+                || page.flags() & PAGE_FLAG_NONPERSISTENT != 0
+        };
+        if redo && guard.read(stale) {
+            // Already applied, or the page has since been freed and reused for non-persistent
+            // data (which restart discards): nothing of this record's target remains.
             return Ok(());
         }
         let slot = guard.read(|page| data_page::read_slot(page, location.offset as usize));
@@ -610,6 +627,15 @@ impl DataManager {
     /// Redo a backout count update.
     pub fn redo_backout_count(&self, rba: Rba, location: MessageLocation, count: u16) -> StorageResult<()> {
         self.set_backout_count(location, count, PageChange::Logged(rba), true)
+    }
+
+    /// The backout count stored with the record at `location`.
+    pub fn backout_count_at(&self, location: MessageLocation) -> StorageResult<u16> {
+        let space = self.space(location.page_set)?;
+        let guard = space.pool.get_page(location.page_set, location.page)?;
+        Ok(guard
+            .read(|page| data_page::read_slot(page, location.offset as usize))
+            .map_or(0, |slot| slot.backout_count))
     }
 
     /// Restart: load the on-disk space maps into the allocators (a superset of what is live).

@@ -84,6 +84,9 @@ impl LogManager {
     pub fn last_checkpoint(&self) -> Option<CheckpointLocation> {
         todo!()
     }
+    pub fn checkpoint_history(&self) -> Vec<CheckpointLocation> {
+        todo!()
+    }
     pub fn record_checkpoint(&self, _location: CheckpointLocation) -> StorageResult<()> {
         todo!()
     }

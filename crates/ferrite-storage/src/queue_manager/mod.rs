@@ -472,11 +472,13 @@ impl QueueManager {
     ) -> StorageResult<()> {
         let sequence = self.next_message_sequence.fetch_add(1, Ordering::SeqCst);
         let image = definition.encode();
+        let _gate = self.checkpoint_gate.read().unwrap();
         let outcome = self.data.put(UrReference::None, SLOT_KIND_OBJECT, object_id, sequence, PageSetId(0), true, &image)?;
         if let Some((old_location, old_sequence)) = locations.insert(object_id, (outcome.location, sequence)) {
             let record = GetRecord { ur: UrReference::None, location: old_location, object_id, sequence: old_sequence };
             self.data.get_and_free(&record, true)?;
         }
+        drop(_gate);
         let end = self.log.end_rba();
         self.fail_on(self.log.force(end))
     }
@@ -506,6 +508,7 @@ impl QueueManager {
         self.clear_queue(&queue)?;
         if let Some((location, sequence)) = locations.remove(&queue.object_id) {
             let record = GetRecord { ur: UrReference::None, location, object_id: queue.object_id, sequence };
+            let _gate = self.checkpoint_gate.read().unwrap();
             self.data.get_and_free(&record, true)?;
         }
         self.queues.write().unwrap().remove(name);
@@ -520,6 +523,7 @@ impl QueueManager {
         let count = entries.len() as u64;
         for entry in entries {
             let record = GetRecord { ur: UrReference::None, location: entry.location, object_id: queue.object_id, sequence: entry.key.sequence };
+            let _gate = self.checkpoint_gate.read().unwrap();
             self.data.get_and_free(&record, entry.persistent)?;
         }
         let end = self.log.end_rba();
@@ -599,7 +603,9 @@ impl QueueManager {
         };
         match unit {
             None => {
+                let gate = persistent.then(|| self.checkpoint_gate.read().unwrap());
                 let outcome = self.data.put(UrReference::None, SLOT_KIND_MESSAGE_RECORD, object_id, sequence, page_set, persistent, &image)?;
+                drop(gate);
                 if let Some((_, end)) = outcome.log_range {
                     self.fail_on(self.log.force(end))?;
                 }
@@ -693,7 +699,9 @@ impl QueueManager {
         let record = GetRecord { ur: UrReference::None, location: entry.location, object_id, sequence: entry.key.sequence };
         match unit {
             None => {
+                let gate = entry.persistent.then(|| self.checkpoint_gate.read().unwrap());
                 let range = self.data.get_and_free(&record, entry.persistent)?;
+                drop(gate);
                 if let Some((_, end)) = range {
                     self.fail_on(self.log.force(end))?;
                 }
@@ -749,6 +757,7 @@ impl QueueManager {
     fn delete_expired(&self, queue: &LocalQueue, entry: &MessageEntry) -> StorageResult<()> {
         let record = GetRecord { ur: UrReference::None, location: entry.location, object_id: queue.object_id, sequence: entry.key.sequence };
         // Not forced: if the deletion is lost, the message is still expired after restart.
+        let _gate = self.checkpoint_gate.read().unwrap();
         self.data.get_and_free(&record, entry.persistent)?;
         Ok(())
     }

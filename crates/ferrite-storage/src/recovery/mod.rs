@@ -2,3 +2,4 @@
 
 pub mod codec;
 pub mod log_records;
+pub mod restart;

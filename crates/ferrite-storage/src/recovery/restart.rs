@@ -1,0 +1,258 @@
+//! Restart in the four phases MP16 describes (chapter 1, "Restart"):
+//!
+//! 1. **Log initialisation**: the log manager reads the BSDS and finds the end of the log
+//!    (done by `LogManager::open`; message CSQJ099I).
+//! 2. **Current status rebuild**: from the last checkpoint forward to the end of the log,
+//!    rebuild the table of units of recovery (CSQR003I, CSQR004I).
+//! 3. **Forward recovery**: from the lowest page set recovery RBA (read from page 0 of every
+//!    page set, CSQI049I) to the end, redo every change whose page is older than its record,
+//!    completing committed work and re-creating in-doubt work (CSQR030I, CSQR005I).
+//! 4. **Backward recovery**: back out every in-flight unit of recovery (CSQR032I, CSQR006I).
+//!
+//! Units of recovery that began before the scan's starting checkpoint are known from that
+//! checkpoint's record, which lists every active unit and its operations (our analogue of log
+//! shunting: a long-running unit never pins old log for transactional recovery). Backward
+//! recovery therefore works from that table rather than by reading the log backwards.
+
+use std::collections::BTreeMap;
+
+use crate::data_manager::{DataManager, SlotEffect};
+use crate::error::{StorageError, StorageResult};
+use crate::log::{CheckpointLocation, LogManager};
+use crate::recovery::log_records::{
+    kind, BackoutRecord, CheckpointRecord, RecoveryRecord, UrOperation, UrSnapshot, UrState,
+};
+use crate::types::{Rba, Urid};
+
+/// What restart hands to the queue manager.
+#[derive(Debug, Default)]
+pub struct RestartState {
+    pub checkpoint_sequence: u64,
+    pub next_message_sequence: u64,
+    pub next_object_id: u32,
+    /// Units of recovery left in doubt, with their locks (their messages stay unavailable).
+    pub in_doubt: Vec<UrSnapshot>,
+    pub forward_range: (Rba, Rba),
+    pub records_redone: u64,
+}
+
+struct UrEntry {
+    state: UrState,
+    operations: Vec<UrOperation>,
+}
+
+fn seed(table: &mut BTreeMap<Urid, UrEntry>, checkpoint: &CheckpointRecord) {
+    table.clear();
+    for ur in &checkpoint.units_of_recovery {
+        table.insert(ur.urid, UrEntry { state: ur.state, operations: ur.operations.clone() });
+    }
+}
+
+fn counts(table: &BTreeMap<Urid, UrEntry>) -> (usize, usize) {
+    let in_doubt = table.values().filter(|ur| ur.state == UrState::InDoubt).count();
+    (in_doubt, table.len() - in_doubt)
+}
+
+fn decode(record: &crate::log::LogRecord) -> StorageResult<Option<RecoveryRecord>> {
+    if record.kind >= 0xF0 {
+        return Ok(None); // the log manager's own records
+    }
+    RecoveryRecord::decode(record.kind, &record.payload).map(Some).map_err(|error| StorageError::CorruptLog {
+        path: "recovery log".into(),
+        rba: record.rba,
+        detail: format!("record of kind {}: {error}", record.kind),
+    })
+}
+
+/// Read the checkpoint record at `location`.
+fn read_checkpoint(log: &LogManager, location: CheckpointLocation) -> StorageResult<CheckpointRecord> {
+    let mut reader = log.read_forward(location.begin_rba)?;
+    let record = reader.next().ok_or_else(|| StorageError::CorruptLog {
+        path: "recovery log".into(),
+        rba: location.begin_rba,
+        detail: "the BSDS names a checkpoint past the end of the log".into(),
+    })??;
+    match decode(&record)? {
+        Some(RecoveryRecord::Checkpoint(checkpoint)) if record.kind == kind::CHECKPOINT => Ok(checkpoint),
+        _ => Err(StorageError::CorruptLog {
+            path: "recovery log".into(),
+            rba: location.begin_rba,
+            detail: "the BSDS names a record that is not a checkpoint".into(),
+        }),
+    }
+}
+
+/// Run phases 2 to 4. The log manager has done phase 1.
+pub fn recover(data: &DataManager, log: &LogManager, name: &str, say: &dyn Fn(&str)) -> StorageResult<RestartState> {
+    let end = log.end_rba();
+    let mut state = RestartState::default();
+    say(&format!("CSQR001I {name} RESTART INITIATED"));
+
+    // Phase 2: current status rebuild.
+    let last = log.last_checkpoint();
+    let mut status: BTreeMap<Urid, UrEntry> = BTreeMap::new();
+    let phase2_start = match last {
+        Some(location) => {
+            say(&format!("CSQR003I {name} RESTART - PRIOR CHECKPOINT RBA={}", location.begin_rba));
+            let checkpoint = read_checkpoint(log, location)?;
+            seed(&mut status, &checkpoint);
+            state.checkpoint_sequence = checkpoint.checkpoint_sequence;
+            state.next_message_sequence = checkpoint.next_message_sequence;
+            state.next_object_id = checkpoint.next_object_id;
+            location.end_rba
+        }
+        None => {
+            say(&format!("CSQR003I {name} RESTART - NO PRIOR CHECKPOINT, LOG READ FROM RBA={}", Rba::ZERO));
+            Rba::ZERO
+        }
+    };
+    for record in log.read_forward(phase2_start)? {
+        let record = record?;
+        match decode(&record)? {
+            Some(RecoveryRecord::Put { record: put, .. }) => {
+                if let Some(urid) = put.ur.urid(record.rba) {
+                    status.entry(urid).or_insert(UrEntry { state: UrState::InFlight, operations: Vec::new() });
+                }
+            }
+            Some(RecoveryRecord::Get(get)) => {
+                if let Some(urid) = get.ur.urid(record.rba) {
+                    status.entry(urid).or_insert(UrEntry { state: UrState::InFlight, operations: Vec::new() });
+                }
+            }
+            Some(RecoveryRecord::Commit(urid)) => {
+                status.remove(&urid);
+            }
+            Some(RecoveryRecord::Backout(backout)) => {
+                status.remove(&backout.urid);
+            }
+            Some(RecoveryRecord::Prepare(urid)) => {
+                if let Some(entry) = status.get_mut(&urid) {
+                    entry.state = UrState::InDoubt;
+                }
+            }
+            Some(RecoveryRecord::Checkpoint(_)) | None => {}
+        }
+    }
+    let (in_doubt, in_flight) = counts(&status);
+    say(&format!(
+        "CSQR004I {name} RESTART - PHASE 2 COMPLETE - INCOMMIT=0, INDOUBT={in_doubt}, INFLIGHT={in_flight}, INBACKOUT=0"
+    ));
+
+    // Phase 3: forward recovery.
+    let mut redo_start = end;
+    for space in data.spaces() {
+        let header = space.page_set.header();
+        say(&format!(
+            "CSQI049I {name} Page set {:02} has media recovery RBA={}, checkpoint RBA={}",
+            header.page_set.0,
+            header.recovery_rba,
+            last.map_or(Rba::ZERO, |location| location.begin_rba)
+        ));
+        redo_start = redo_start.min(header.recovery_rba);
+    }
+    let history = log.checkpoint_history();
+    let seed_checkpoint = history
+        .iter()
+        .filter(|location| location.begin_rba <= redo_start)
+        .max_by_key(|location| location.begin_rba)
+        .copied();
+    let scan_start = seed_checkpoint.map_or(Rba::ZERO, |location| location.begin_rba);
+    data.load_space_maps()?;
+    say(&format!("CSQR030I {name} FORWARD RECOVERY LOG RANGE FROM RBA={scan_start} TO RBA={end}"));
+    state.forward_range = (scan_start, end);
+    let mut table: BTreeMap<Urid, UrEntry> = BTreeMap::new();
+    let mut seeded = false;
+    for record in log.read_forward(scan_start)? {
+        let record = record?;
+        let rba = record.rba;
+        let Some(decoded) = decode(&record)? else { continue };
+        state.records_redone += 1;
+        match decoded {
+            RecoveryRecord::Checkpoint(checkpoint) => {
+                if !seeded {
+                    seed(&mut table, &checkpoint);
+                    seeded = true;
+                }
+                state.next_message_sequence = state.next_message_sequence.max(checkpoint.next_message_sequence);
+                state.next_object_id = state.next_object_id.max(checkpoint.next_object_id);
+            }
+            RecoveryRecord::Put { record: put, image } => {
+                state.next_message_sequence = state.next_message_sequence.max(put.sequence + 1);
+                state.next_object_id = state.next_object_id.max(put.object_id + 1);
+                data.redo_put(rba, &put, &image)?;
+                if let Some(urid) = put.ur.urid(rba) {
+                    table.entry(urid).or_insert(UrEntry { state: UrState::InFlight, operations: Vec::new() }).operations.push(
+                        UrOperation { is_put: true, location: put.location, object_id: put.object_id, sequence: put.sequence },
+                    );
+                }
+            }
+            RecoveryRecord::Get(get) => match get.ur.urid(rba) {
+                None => data.redo_free(rba, get.location)?,
+                Some(urid) => table
+                    .entry(urid)
+                    .or_insert(UrEntry { state: UrState::InFlight, operations: Vec::new() })
+                    .operations
+                    .push(UrOperation { is_put: false, location: get.location, object_id: get.object_id, sequence: get.sequence }),
+            },
+            RecoveryRecord::Commit(urid) => {
+                if let Some(entry) = table.remove(&urid) {
+                    for operation in entry.operations.iter().filter(|operation| !operation.is_put) {
+                        data.redo_free(rba, operation.location)?;
+                    }
+                }
+            }
+            RecoveryRecord::Backout(backout) => {
+                if let Some(entry) = table.remove(&backout.urid) {
+                    for (location, count) in &backout.backout_counts {
+                        data.redo_backout_count(rba, *location, *count)?;
+                    }
+                    for operation in entry.operations.iter().filter(|operation| operation.is_put) {
+                        data.redo_free(rba, operation.location)?;
+                    }
+                }
+            }
+            RecoveryRecord::Prepare(urid) => {
+                if let Some(entry) = table.get_mut(&urid) {
+                    entry.state = UrState::InDoubt;
+                }
+            }
+        }
+    }
+    let (in_doubt, in_flight) = counts(&table);
+    say(&format!("CSQR005I {name} RESTART - FORWARD RECOVERY COMPLETE - INCOMMIT=0, INDOUBT={in_doubt}"));
+
+    // Phase 4: backward recovery of in-flight units.
+    let in_flight_urids: Vec<Urid> =
+        table.iter().filter(|(_, entry)| entry.state == UrState::InFlight).map(|(urid, _)| *urid).collect();
+    if let Some(oldest) = in_flight_urids.first() {
+        say(&format!("CSQR032I {name} BACKWARD RECOVERY LOG RANGE FROM RBA={end} TO RBA={}", oldest.0));
+    }
+    debug_assert_eq!(in_flight_urids.len(), in_flight);
+    for urid in in_flight_urids {
+        let entry = table.remove(&urid).expect("listed above");
+        let frees: Vec<SlotEffect> = entry
+            .operations
+            .iter()
+            .filter(|operation| operation.is_put)
+            .map(|operation| SlotEffect { location: operation.location, persistent: true })
+            .collect();
+        let mut backout_counts = Vec::new();
+        for operation in entry.operations.iter().filter(|operation| !operation.is_put) {
+            let count = data.backout_count_at(operation.location)?.saturating_add(1);
+            backout_counts.push((SlotEffect { location: operation.location, persistent: true }, count));
+        }
+        let record = BackoutRecord {
+            urid,
+            backout_counts: backout_counts.iter().map(|(effect, count)| (effect.location, *count)).collect(),
+        };
+        data.end_unit_of_recovery(Some((kind::BACKOUT, record.encode())), &frees, &backout_counts)?;
+    }
+    let after = log.end_rba();
+    log.force(after)?;
+    say(&format!("CSQR006I {name} RESTART - BACKWARD RECOVERY COMPLETE - INBACKOUT=0"));
+    state.in_doubt = table
+        .into_iter()
+        .map(|(urid, entry)| UrSnapshot { urid, state: entry.state, operations: entry.operations })
+        .collect();
+    Ok(state)
+}

@@ -1,0 +1,259 @@
+//! The storage engine through the queue manager facade: durability across clean and dirty
+//! restarts, units of recovery, in-doubt resolution, page set limits, log volume.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use ferrite_storage::config::{Expand, QueueManagerConfig};
+use ferrite_storage::data_manager::message::MessageDescriptor;
+use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
+use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
+use ferrite_storage::vfs::{FileSystem, RealFileSystem};
+use ferrite_storage::{PageSetId, StorageError};
+
+fn small_config(name: &str) -> QueueManagerConfig {
+    let mut config = QueueManagerConfig::with_defaults(name);
+    config.log.active_log_size_mib = 1;
+    config.log.active_log_count = 3;
+    config.log.outbuff_kib = 256;
+    for pool in &mut config.buffer_pools {
+        pool.buffers = 200;
+    }
+    for page_set in &mut config.page_sets {
+        page_set.primary_pages = 256;
+        page_set.secondary_pages = 256;
+    }
+    config
+}
+
+fn quiet() -> Arc<dyn Fn(&str) + Send + Sync> {
+    Arc::new(|_line: &str| {})
+}
+
+fn recording() -> (Arc<dyn Fn(&str) + Send + Sync>, Arc<Mutex<Vec<String>>>) {
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let sink = lines.clone();
+    (Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())), lines)
+}
+
+fn create(fs: Arc<dyn FileSystem>, directory: &Path, config: &QueueManagerConfig) {
+    QueueManager::create(fs, directory, config, &mut |_, _, _| {}).unwrap();
+}
+
+fn descriptor(persistent: bool, tag: u32) -> MessageDescriptor {
+    let mut message_id = [0u8; 24];
+    message_id[..4].copy_from_slice(&tag.to_be_bytes());
+    MessageDescriptor { persistent, message_id, ..MessageDescriptor::default() }
+}
+
+fn drain(queue_manager: &QueueManager, queue: &str) -> Vec<Vec<u8>> {
+    let queue = queue_manager.queue(queue).expect("queue exists");
+    let mut out = Vec::new();
+    while let Some(message) = queue_manager.get(None, &queue, &MessageSelector::default(), None).unwrap() {
+        out.push(message.data);
+    }
+    out
+}
+
+#[test]
+fn persistent_messages_survive_clean_restart_and_nonpersistent_do_not() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    create(fs.clone(), directory.path(), &small_config("QM1"));
+    {
+        let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+        let queue = queue_manager.define_queue(QueueDefinition::local("APP.Q", PageSetId(1)), false).unwrap();
+        let mut unit = UnitOfWork::new();
+        for i in 0..50u32 {
+            let persistent = i % 2 == 0;
+            let data = format!("message {i}").into_bytes();
+            if i < 25 {
+                queue_manager.put(None, &queue, &descriptor(persistent, i), &data).unwrap();
+            } else {
+                queue_manager.put(Some(&mut unit), &queue, &descriptor(persistent, i), &data).unwrap();
+            }
+        }
+        queue_manager.commit(&mut unit).unwrap();
+        // An uncommitted put is never visible after restart.
+        let mut open_unit = UnitOfWork::new();
+        queue_manager.put(Some(&mut open_unit), &queue, &descriptor(true, 999), b"uncommitted").unwrap();
+        queue_manager.shutdown().unwrap();
+    }
+    let (sink, lines) = recording();
+    let queue_manager = QueueManager::open(fs.clone(), directory.path(), sink).unwrap();
+    let got = drain(&queue_manager, "APP.Q");
+    let expected: Vec<Vec<u8>> = (0..50u32).filter(|i| i % 2 == 0).map(|i| format!("message {i}").into_bytes()).collect();
+    assert_eq!(got, expected);
+    let lines = lines.lock().unwrap();
+    for id in ["CSQR001I", "CSQR004I", "CSQR030I", "CSQR005I", "CSQR006I", "CSQR002I"] {
+        assert!(lines.iter().any(|line| line.starts_with(id)), "missing {id} in {lines:?}");
+    }
+    queue_manager.shutdown().unwrap();
+}
+
+#[test]
+fn large_messages_span_pages_and_restart() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    create(fs.clone(), directory.path(), &small_config("QM2"));
+    let sizes = [0usize, 1, 4000, 4036, 4037, 10_000, 100_000, 300_000];
+    {
+        let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+        let queue = queue_manager.define_queue(QueueDefinition::local("BIG", PageSetId(2)), false).unwrap();
+        for (i, size) in sizes.iter().enumerate() {
+            let data: Vec<u8> = (0..*size).map(|b| (b * 7 + i) as u8).collect();
+            queue_manager.put(None, &queue, &descriptor(true, i as u32), &data).unwrap();
+        }
+        // No clean shutdown: the buffer pools are not flushed, so restart must redo from the log.
+        drop(queue_manager);
+    }
+    let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+    let got = drain(&queue_manager, "BIG");
+    assert_eq!(got.len(), sizes.len());
+    for (i, (data, size)) in got.iter().zip(sizes).enumerate() {
+        let expected: Vec<u8> = (0..size).map(|b| (b * 7 + i) as u8).collect();
+        assert_eq!(data, &expected, "message {i} of {size} bytes");
+    }
+    queue_manager.shutdown().unwrap();
+}
+
+#[test]
+fn backout_restores_messages_with_backout_count_across_restart() {
+    let fs = SimulatedFileSystem::new(7);
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    let directory = Path::new("/qm/QM3");
+    create(shared.clone(), directory, &small_config("QM3"));
+    let queue_manager = QueueManager::open(shared.clone(), directory, quiet()).unwrap();
+    let queue = queue_manager.define_queue(QueueDefinition::local("Q", PageSetId(1)), false).unwrap();
+    queue_manager.put(None, &queue, &descriptor(true, 1), b"one").unwrap();
+    let mut unit = UnitOfWork::new();
+    let got = queue_manager.get(Some(&mut unit), &queue, &MessageSelector::default(), None).unwrap().unwrap();
+    assert_eq!(got.backout_count, 0);
+    queue_manager.backout(&mut unit).unwrap();
+    let again = queue_manager.get(Some(&mut unit), &queue, &MessageSelector::default(), None).unwrap().unwrap();
+    assert_eq!(again.backout_count, 1);
+    queue_manager.backout(&mut unit).unwrap();
+    // Power loss after the backouts (which are not forced): force something else first.
+    queue_manager.put(None, &queue, &descriptor(true, 2), b"two").unwrap();
+    let after = fs.crash_with(CrashMode::LoseAllUnsynced);
+    drop(queue_manager);
+    let queue_manager = QueueManager::open(Arc::new(after), directory, quiet()).unwrap();
+    let queue = queue_manager.queue("Q").unwrap();
+    let first = queue_manager.get(None, &queue, &MessageSelector::default(), None).unwrap().unwrap();
+    assert_eq!(first.data, b"one");
+    assert_eq!(first.backout_count, 2);
+    assert_eq!(queue_manager.get(None, &queue, &MessageSelector::default(), None).unwrap().unwrap().data, b"two");
+}
+
+#[test]
+fn in_doubt_unit_stays_locked_until_resolved() {
+    let fs = SimulatedFileSystem::new(11);
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    let directory = Path::new("/qm/QM4");
+    create(shared.clone(), directory, &small_config("QM4"));
+    let queue_manager = QueueManager::open(shared, directory, quiet()).unwrap();
+    let queue = queue_manager.define_queue(QueueDefinition::local("Q", PageSetId(1)), false).unwrap();
+    queue_manager.put(None, &queue, &descriptor(true, 1), b"got by the in-doubt unit").unwrap();
+    let mut unit = UnitOfWork::new();
+    queue_manager.get(Some(&mut unit), &queue, &MessageSelector::default(), None).unwrap().unwrap();
+    queue_manager.put(Some(&mut unit), &queue, &descriptor(true, 2), b"put by the in-doubt unit").unwrap();
+    queue_manager.prepare(&mut unit).unwrap();
+    let urid = unit.urid().unwrap();
+    let after = fs.crash_with(CrashMode::LoseAllUnsynced);
+    drop(queue_manager);
+
+    let (sink, lines) = recording();
+    let restarted = QueueManager::open(Arc::new(after.clone()), directory, sink).unwrap();
+    assert!(lines.lock().unwrap().iter().any(|line| line.contains("INDOUBT=1")));
+    assert_eq!(restarted.in_doubt_units(), vec![urid]);
+    let queue = restarted.queue("Q").unwrap();
+    assert!(restarted.get(None, &queue, &MessageSelector::default(), None).unwrap().is_none(), "both messages are locked");
+    // Still in doubt after another restart.
+    restarted.checkpoint().unwrap();
+    let again = after.crash_with(CrashMode::LoseAllUnsynced);
+    drop(restarted);
+    let restarted = QueueManager::open(Arc::new(again), directory, quiet()).unwrap();
+    assert_eq!(restarted.in_doubt_units(), vec![urid]);
+    restarted.resolve_in_doubt(urid, true).unwrap();
+    assert_eq!(drain(&restarted, "Q"), vec![b"put by the in-doubt unit".to_vec()]);
+}
+
+#[test]
+fn full_page_set_gives_2192_and_loses_nothing() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    let mut config = small_config("QM5");
+    config.page_sets[3].expand = Expand::None;
+    config.page_sets[3].primary_pages = 64;
+    create(fs.clone(), directory.path(), &config);
+    let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+    let queue = queue_manager.define_queue(QueueDefinition::local("FULL", PageSetId(3)), false).unwrap();
+    let data = vec![0xAB; 3000];
+    let mut stored = 0u32;
+    let error = loop {
+        match queue_manager.put(None, &queue, &descriptor(true, stored), &data) {
+            Ok(_) => stored += 1,
+            Err(error) => break error,
+        }
+        assert!(stored < 1000, "a 64-page page set cannot hold 1000 messages");
+    };
+    assert!(matches!(error, StorageError::StorageMediumFull { .. }), "{error}");
+    assert_eq!(error.reason_code(), 2192);
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
+    assert_eq!(drain(&queue_manager, "FULL").len(), stored as usize);
+}
+
+#[test]
+fn page_set_expands_when_ninety_percent_full() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    let mut config = small_config("QM6");
+    config.page_sets[2].expand = Expand::User;
+    config.page_sets[2].primary_pages = 64;
+    config.page_sets[2].secondary_pages = 64;
+    create(fs.clone(), directory.path(), &config);
+    let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+    let queue = queue_manager.define_queue(QueueDefinition::local("GROW", PageSetId(2)), false).unwrap();
+    for i in 0..200u32 {
+        queue_manager.put(None, &queue, &descriptor(true, i), &vec![1u8; 3500]).unwrap();
+    }
+    let usage = queue_manager.display_usage();
+    assert!(usage.contains("User"), "{usage}");
+    queue_manager.shutdown().unwrap();
+    let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
+    assert_eq!(drain(&queue_manager, "GROW").len(), 200);
+}
+
+#[test]
+fn log_bytes_per_operation_beat_mp16() {
+    // MP16's table: 1 KiB persistent put+commit 2,088 bytes, get+commit 492 bytes.
+    // Goals: at most 1,300 and 200.
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    create(fs.clone(), directory.path(), &small_config("QM7"));
+    let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
+    let queue = queue_manager.define_queue(QueueDefinition::local("LOGQ", PageSetId(1)), false).unwrap();
+    let count = 100u64;
+    let data = vec![7u8; 1024];
+    let start = queue_manager.log().end_rba();
+    for i in 0..count {
+        let mut unit = UnitOfWork::new();
+        let mut descriptor = descriptor(true, i as u32 + 1);
+        descriptor.put_time_ms = 1_700_000_000_000;
+        queue_manager.put(Some(&mut unit), &queue, &descriptor, &data).unwrap();
+        queue_manager.commit(&mut unit).unwrap();
+    }
+    let put_bytes = (queue_manager.log().end_rba().0 - start.0) / count;
+    let start = queue_manager.log().end_rba();
+    for _ in 0..count {
+        let mut unit = UnitOfWork::new();
+        queue_manager.get(Some(&mut unit), &queue, &MessageSelector::default(), None).unwrap().unwrap();
+        queue_manager.commit(&mut unit).unwrap();
+    }
+    let get_bytes = (queue_manager.log().end_rba().0 - start.0) / count;
+    assert!(put_bytes <= 1300, "put+commit logged {put_bytes} bytes");
+    assert!(get_bytes <= 200, "get+commit logged {get_bytes} bytes");
+    queue_manager.shutdown().unwrap();
+}
