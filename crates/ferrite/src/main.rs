@@ -1,1 +1,383 @@
-fn main() {}
+//! `ferrite`: the command line of a Ferrite queue manager.
+//!
+//! `ferrite start QM` creates the queue manager on first use and runs it; `ferrite stop QM`
+//! stops it cleanly; `ferrite mqsc QM` runs MQSC commands; `ferrite put/get/browse` are the
+//! sample programs (amqsput, amqsget, amqsbcg); `ferrite pageset …` and `ferrite log …` are the
+//! storage utilities (CSQUTIL, CSQ1LOGP). Queue managers live under `$FERRITE_HOME/qmgrs/`
+//! (default `~/.ferrite`). Every failure exits non-zero with MQ's reason code in the message.
+
+mod mqsc;
+mod process;
+mod utilities;
+
+use std::io::{BufRead, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use ferrite_storage::config::QueueManagerConfig;
+use ferrite_storage::data_manager::message::MessageDescriptor;
+use ferrite_storage::queue_manager::{MessageSelector, QueueManager, UnitOfWork};
+use ferrite_storage::vfs::{FileSystem, RealFileSystem};
+use ferrite_storage::StorageError;
+
+#[derive(Parser)]
+#[command(name = "ferrite", version, about = "Ferrite: a queue manager built as IBM MQ for z/OS is built")]
+struct Arguments {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Create a queue manager with default parameters (qm.toml can be edited before first start).
+    Create { queue_manager: String },
+    /// Start a queue manager (creating it on first use); runs in the foreground unless --background.
+    Start {
+        queue_manager: String,
+        #[arg(long)]
+        background: bool,
+    },
+    /// Stop a running queue manager cleanly (shutdown checkpoint, buffer pools written).
+    Stop { queue_manager: String },
+    /// Show whether queue managers are running.
+    Status { queue_manager: Option<String> },
+    /// Run MQSC commands from a file, stdin, or an interactive prompt.
+    Mqsc {
+        queue_manager: String,
+        #[arg(short = 'f', long = "file")]
+        file: Option<PathBuf>,
+    },
+    /// Put messages (lines of stdin, or --count generated messages of --size bytes).
+    Put {
+        queue_manager: String,
+        queue: String,
+        #[arg(long)]
+        count: Option<u64>,
+        #[arg(long, default_value_t = 1024)]
+        size: usize,
+        #[arg(long)]
+        persistent: bool,
+        /// Commit every N messages (0: out of syncpoint).
+        #[arg(long, default_value_t = 0)]
+        syncpoint: u64,
+    },
+    /// Get (destructively) and print messages.
+    Get {
+        queue_manager: String,
+        queue: String,
+        /// Wait this many milliseconds for a message.
+        #[arg(long, default_value_t = 0)]
+        wait: u64,
+        #[arg(long)]
+        count: Option<u64>,
+    },
+    /// Browse messages without removing them, printing their descriptors and data.
+    Browse { queue_manager: String, queue: String },
+    /// Page set utilities (CSQUTIL analogues).
+    #[command(subcommand)]
+    Pageset(utilities::PageSetCommand),
+    /// Log utilities (CSQ1LOGP analogue).
+    #[command(subcommand)]
+    Log(utilities::LogCommand),
+}
+
+fn main() -> ExitCode {
+    let arguments = Arguments::parse();
+    match run(arguments.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn failure(error: StorageError) -> String {
+    format!("ferrite: {error} [reason {}]", error.reason_code())
+}
+
+fn print_line(line: &str) {
+    println!("{line}");
+}
+
+/// Open a stopped queue manager in this process (the embedded mode, like SQLite).
+fn open_embedded(name: &str) -> Result<(Arc<QueueManager>, process::QueueManagerLock), String> {
+    let directory = process::queue_manager_directory(name)?;
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    if !QueueManager::exists(fs.as_ref(), &directory) {
+        return Err(format!("ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"));
+    }
+    let lock = process::QueueManagerLock::acquire(&directory).map_err(|_| {
+        format!(
+            "ferrite: queue manager {name} is running in another process; this command opens the queue manager \
+             in-process and needs it stopped (connections to a running queue manager come with the bindings socket) \
+             [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"
+        )
+    })?;
+    let queue_manager = QueueManager::open(fs, &directory, Arc::new(|_: &str| {})).map_err(failure)?;
+    Ok((queue_manager, lock))
+}
+
+fn run(command: Command) -> Result<(), String> {
+    match command {
+        Command::Create { queue_manager } => {
+            let directory = process::queue_manager_directory(&queue_manager)?;
+            create(&queue_manager, &directory)?;
+            println!("Ferrite queue manager {queue_manager} created in {}", directory.display());
+            Ok(())
+        }
+        Command::Start { queue_manager, background } => {
+            let directory = process::queue_manager_directory(&queue_manager)?;
+            if !QueueManager::exists(&RealFileSystem, &directory) {
+                create(&queue_manager, &directory)?;
+                println!("Ferrite queue manager {queue_manager} created in {}", directory.display());
+            }
+            if background {
+                process::start_in_background(&queue_manager, &directory)
+            } else {
+                process::run_in_foreground(&queue_manager, &directory)
+            }
+        }
+        Command::Stop { queue_manager } => {
+            let directory = process::queue_manager_directory(&queue_manager)?;
+            process::stop(&queue_manager, &directory)
+        }
+        Command::Status { queue_manager } => process::status(queue_manager.as_deref()),
+        Command::Mqsc { queue_manager, file } => {
+            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
+            let result = run_mqsc(&queue_manager, file);
+            queue_manager.shutdown().map_err(failure)?;
+            result
+        }
+        Command::Put { queue_manager, queue, count, size, persistent, syncpoint } => {
+            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
+            let result = put(&queue_manager, &queue, count, size, persistent, syncpoint);
+            queue_manager.shutdown().map_err(failure)?;
+            result
+        }
+        Command::Get { queue_manager, queue, wait, count } => {
+            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
+            let result = get(&queue_manager, &queue, wait, count);
+            queue_manager.shutdown().map_err(failure)?;
+            result
+        }
+        Command::Browse { queue_manager, queue } => {
+            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
+            let result = browse(&queue_manager, &queue);
+            queue_manager.shutdown().map_err(failure)?;
+            result
+        }
+        Command::Pageset(command) => utilities::page_set_command(command),
+        Command::Log(command) => utilities::log_command(command),
+    }
+}
+
+fn create(name: &str, directory: &std::path::Path) -> Result<(), String> {
+    let config = QueueManagerConfig::with_defaults(name);
+    config.validate().map_err(failure)?;
+    let progress = utilities::ProgressBars::new();
+    QueueManager::create(Arc::new(RealFileSystem), directory, &config, &mut |label, done, total| {
+        progress.update(label, done, total)
+    })
+    .map_err(failure)?;
+    progress.finish();
+    // The default objects a queue manager has from the start.
+    let lock = process::QueueManagerLock::acquire(directory).map_err(|error| format!("ferrite: {error}"))?;
+    let queue_manager = QueueManager::open(Arc::new(RealFileSystem), directory, Arc::new(|_: &str| {})).map_err(failure)?;
+    for command in [
+        "DEFINE QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) STGCLASS(SYSTEM) DESCR('Default local queue')",
+        "DEFINE QLOCAL(SYSTEM.DEAD.LETTER.QUEUE) STGCLASS(SYSTEM) DESCR('Dead-letter queue')",
+        "DEFINE QLOCAL(SYSTEM.COMMAND.INPUT) STGCLASS(SYSTEM) DESCR('Command server input')",
+        "DEFINE QLOCAL(SYSTEM.ADMIN.COMMAND.QUEUE) STGCLASS(SYSTEM) DESCR('PCF command input')",
+    ] {
+        mqsc::run_command(&queue_manager, command)?;
+    }
+    queue_manager.shutdown().map_err(failure)?;
+    drop(lock);
+    Ok(())
+}
+
+fn run_mqsc(queue_manager: &Arc<QueueManager>, file: Option<PathBuf>) -> Result<(), String> {
+    let mut text = String::new();
+    let interactive = file.is_none() && is_terminal_stdin();
+    if let Some(path) = &file {
+        text = std::fs::read_to_string(path).map_err(|error| format!("ferrite: cannot read {}: {error}", path.display()))?;
+    } else if !interactive {
+        std::io::stdin().read_to_string(&mut text).map_err(|error| format!("ferrite: stdin: {error}"))?;
+    }
+    let mut failures = 0;
+    let mut run_one = |command: &str| {
+        let command = command.trim();
+        if command.is_empty() || command.starts_with('*') {
+            return;
+        }
+        println!("{command}");
+        match mqsc::run_command(queue_manager, command) {
+            Ok(output) => println!("{output}"),
+            Err(output) => {
+                failures += 1;
+                println!("{output}");
+            }
+        }
+    };
+    if interactive {
+        println!("Starting MQSC for queue manager {}. End with END or Ctrl-D.", queue_manager.name());
+        let stdin = std::io::stdin();
+        loop {
+            print!("{}> ", queue_manager.name());
+            std::io::stdout().flush().ok();
+            let mut line = String::new();
+            if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 || line.trim().eq_ignore_ascii_case("END") {
+                break;
+            }
+            run_one(&line);
+        }
+    } else {
+        for command in join_continuations(&text) {
+            run_one(&command);
+        }
+    }
+    if failures > 0 {
+        return Err(format!("ferrite: {failures} MQSC commands failed"));
+    }
+    Ok(())
+}
+
+/// MQSC continuation: a line ending in '+' or '-' continues on the next.
+fn join_continuations(text: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut current = String::new();
+    for line in text.lines() {
+        let trimmed = line.trim_end();
+        if let Some(stripped) = trimmed.strip_suffix('+').or_else(|| trimmed.strip_suffix('-')) {
+            current.push_str(stripped);
+            current.push(' ');
+        } else {
+            current.push_str(trimmed);
+            commands.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.trim().is_empty() {
+        commands.push(current);
+    }
+    commands
+}
+
+fn is_terminal_stdin() -> bool {
+    // SAFETY: isatty only inspects the file descriptor.
+    unsafe { libc::isatty(0) == 1 }
+}
+
+fn unknown_queue(queue: &str) -> String {
+    format!("ferrite: queue {queue} does not exist [reason 2085 MQRC_UNKNOWN_OBJECT_NAME]")
+}
+
+fn put(queue_manager: &Arc<QueueManager>, queue: &str, count: Option<u64>, size: usize, persistent: bool, syncpoint: u64) -> Result<(), String> {
+    let queue = queue_manager.queue(queue).ok_or_else(|| unknown_queue(queue))?;
+    let mut unit = UnitOfWork::new();
+    let mut in_unit = 0u64;
+    let mut put_one = |data: &[u8]| -> Result<(), String> {
+        let descriptor = MessageDescriptor {
+            persistent: persistent || queue.definition().default_persistent,
+            priority: queue.definition().default_priority,
+            message_id: new_message_id(),
+            put_time_ms: ferrite_storage::queue_manager::now_ms(),
+            ..MessageDescriptor::default()
+        };
+        if syncpoint == 0 {
+            queue_manager.put(None, &queue, &descriptor, data).map_err(failure)?;
+        } else {
+            queue_manager.put(Some(&mut unit), &queue, &descriptor, data).map_err(failure)?;
+            in_unit += 1;
+            if in_unit == syncpoint {
+                queue_manager.commit(&mut unit).map_err(failure)?;
+                in_unit = 0;
+            }
+        }
+        Ok(())
+    };
+    let mut total = 0u64;
+    match count {
+        Some(count) => {
+            let data = vec![b'F'; size];
+            for _ in 0..count {
+                put_one(&data)?;
+                total += 1;
+            }
+        }
+        None => {
+            for line in std::io::stdin().lock().lines() {
+                let line = line.map_err(|error| format!("ferrite: stdin: {error}"))?;
+                put_one(line.as_bytes())?;
+                total += 1;
+            }
+        }
+    }
+    queue_manager.commit(&mut unit).map_err(failure)?;
+    eprintln!("{total} messages put to {}", queue.name());
+    Ok(())
+}
+
+fn get(queue_manager: &Arc<QueueManager>, queue: &str, wait: u64, count: Option<u64>) -> Result<(), String> {
+    let queue = queue_manager.queue(queue).ok_or_else(|| unknown_queue(queue))?;
+    let mut got = 0u64;
+    while count.is_none_or(|count| got < count) {
+        let wait = (wait > 0).then(|| Duration::from_millis(wait));
+        match queue_manager.get(None, &queue, &MessageSelector::default(), wait).map_err(failure)? {
+            Some(message) => {
+                print_line(&String::from_utf8_lossy(&message.data));
+                got += 1;
+            }
+            None => break,
+        }
+    }
+    if got == 0 {
+        return Err("ferrite: no message available [reason 2033 MQRC_NO_MSG_AVAILABLE]".to_string());
+    }
+    Ok(())
+}
+
+fn browse(queue_manager: &Arc<QueueManager>, queue: &str) -> Result<(), String> {
+    let queue = queue_manager.queue(queue).ok_or_else(|| unknown_queue(queue))?;
+    let mut after = None;
+    let mut index = 0;
+    while let Some(message) = queue_manager.browse(&queue, &MessageSelector::default(), after).map_err(failure)? {
+        index += 1;
+        println!(
+            "Message {index}: MsgId X'{}' CorrelId X'{}' Priority {} Persistence {} BackoutCount {} Length {}",
+            hex(&message.descriptor.message_id),
+            hex(&message.descriptor.correlation_id),
+            message.descriptor.priority,
+            message.descriptor.persistent as u8,
+            message.backout_count,
+            message.data.len()
+        );
+        println!("  {}", String::from_utf8_lossy(&message.data));
+        after = Some(message.key);
+    }
+    if index == 0 {
+        println!("No more messages");
+    }
+    Ok(())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02X}")).collect()
+}
+
+/// A message id unique in this queue manager's life: "FRT " + time + counter, as MQ builds
+/// its ids from the queue manager name and a clock.
+fn new_message_id() -> [u8; 24] {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut id = [0u8; 24];
+    id[..4].copy_from_slice(b"FRT ");
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+    id[4..12].copy_from_slice(&nanos.to_be_bytes());
+    id[12..16].copy_from_slice(&std::process::id().to_be_bytes());
+    id[16..24].copy_from_slice(&COUNTER.fetch_add(1, Ordering::Relaxed).to_be_bytes());
+    id
+}
