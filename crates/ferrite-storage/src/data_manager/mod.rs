@@ -158,12 +158,12 @@ impl PageSetSpace {
         Ok(())
     }
 
-    fn free_page(&self, page: u32, change: PageChange) -> StorageResult<()> {
+    /// Free a page in memory. The on-disk space map keeps the page marked (a superset is
+    /// allowed) until restart verifies and clears it: this way every runtime space map change
+    /// is an allocation made under the insertion lock, in log order, so space map page RBAs
+    /// only grow.
+    fn free_page(&self, page: u32) {
         self.allocator().free(page);
-        if let PageChange::Logged(rba) = change {
-            self.space_map_mark(page, false, rba)?;
-        }
-        Ok(())
     }
 }
 
@@ -596,12 +596,12 @@ impl DataManager {
                     allocator.free(page);
                 }
             } else {
-                space.free_page(page, change)?;
+                space.free_page(page);
             }
         }
         let is_insertion = space.insertion_page.iter().any(|page| page.load(Ordering::Acquire) == location.page.0);
         if empty && !is_insertion && !redo {
-            space.free_page(location.page.0, change)?;
+            space.free_page(location.page.0);
         }
         Ok(())
     }
@@ -726,7 +726,8 @@ impl DataManager {
             }
             for page in candidates {
                 if !keep.contains(&page) {
-                    space.free_page(page, PageChange::Logged(rba))?;
+                    space.free_page(page);
+                    space.space_map_mark(page, false, rba)?;
                 }
             }
             // Persistent pages that are live but were missing from the on-disk space map.
