@@ -1,12 +1,104 @@
-//! The log manager. CONTRACT STUB: to be implemented; signatures are the agreed interface.
+//! The log manager: MQ's recovery log (MP16 §1.5–1.12) on Linux files.
+//!
+//! ```text
+//!  appenders ──append()──▶ log output buffer (OUTBUFF KiB = ring of 4 KiB log pages)
+//!                               │ logger thread: WRTHRSH full pages, or force(), or no free buffer
+//!                               ▼
+//!              active log ring  LOGCOPY1.DS01 … DSnn   (+ LOGCOPY2.* with TWOACTV)
+//!                               │ log switch: file full, or ARCHIVE LOG
+//!                               ▼ offload thread
+//!              archive logs     A<start RBA>.1.log[.z]  (+ .2 with TWOARCH)
+//!              bootstrap (BSDS) bsds/BSDS01, bsds/BSDS02: inventory + checkpoint history
+//! ```
+//!
+//! Module map: [`record`] framing; `buffer` the output buffer; `writer` the logger thread;
+//! [`active`] active log files; [`archive`] archive files and the offload thread; [`bsds`] the
+//! bootstrap data set; `restart` log initialisation (finding the end of the log, repairing
+//! dual copies); [`reader`] forward reading and offline verification; `statistics` the QJST
+//! counters.
+//!
+//! ## Threads and locks
+//!
+//! - **Appenders** (any thread) take the append lock only to reserve RBAs and copy bytes into the
+//!   buffer. They never do I/O under it. They wait (still holding it, since every later record
+//!   would have to wait too) only when the buffer is full (QJSTWTB) or when the next active log
+//!   is not yet archived.
+//! - **The logger thread** does every active log write. It never takes the append lock; it learns
+//!   how far the buffer is filled from an atomic, and about log switches from a queue under its
+//!   own small lock. One write I/O carries at most [`LOG_WRITE_PAGES_MAX`] pages (512 KiB).
+//! - **Forcers** (commit, log check) wait for `durable_rba`; those that arrive during a write are
+//!   all satisfied by the next one (group commit, MP16's "coat-tailing").
+//! - **The offload thread** archives full active logs and updates the BSDS.
+//!
+//! Lock order: append → ring → (nothing); append → logger; bsds → ring. Nobody holding the
+//! ring, logger or archive locks takes another lock.
+//!
+//! ## Durability rules
+//!
+//! - Every write I/O is followed by `sync_data` before `durable_rba` moves past it.
+//! - The partially filled current page is rewritten by each force until it is full.
+//! - **Dual logging (TWOACTV).** A write whose first page was written before (a *rewrite* of the
+//!   partial page, which holds records already reported durable) goes to copy 1, is synced, and
+//!   only then goes to copy 2: a torn write can damage at most one copy of a committed record,
+//!   and restart repairs it from the other. Writes of pages never written before go to both
+//!   copies in parallel (their records were never reported durable, so tearing both is safe).
+//!   This is MP16's rule: "the first write of a current page is parallel, a rewrite is serial".
+//! - **Single logging** relies on the device writing a 4 KiB page atomically when the partial
+//!   page is rewritten (as MQ with single logging is a single point of failure). Use TWOACTV
+//!   where that is not guaranteed.
+//! - An active log's header is rewritten (start RBA of its new use) and synced only after every
+//!   byte of the previous file is durable, before any byte of the new use is written.
 
-use std::path::Path;
-use std::sync::Arc;
+pub mod active;
+pub mod archive;
+pub mod bsds;
+mod buffer;
+pub mod reader;
+pub mod record;
+mod restart;
+mod statistics;
+mod writer;
 
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::buffer_pool::WriteAheadLog;
 use crate::config::{ArchiveParameters, LogParameters};
-use crate::error::StorageResult;
+use crate::error::{StorageError, StorageResult};
 use crate::types::Rba;
-use crate::vfs::FileSystem;
+use crate::vfs::{FileSystem, OpenMode};
+
+use self::active::{active_log_relative_path, ActiveLogFiles, ACTIVE_DIRECTORY};
+use self::bsds::{bsds_paths, ActiveLogEntry, ActiveLogStatus, ArchiveEntry, Bsds, BSDS_DIRECTORY};
+use self::buffer::LogBuffer;
+use self::reader::{LogSources, ReadLimit};
+use self::record::{LOG_RECORD_BYTES_MAX, LOG_RECORD_HEADER_BYTES, RECORD_KIND_END_OF_FILE};
+use self::statistics::{bump, LogCounters};
+
+pub use self::reader::{LogReader, LogVerifyReport, OfflineLog};
+
+/// Bytes in a log page (MQ's 4 KiB log buffer / VSAM CI).
+pub const LOG_PAGE_BYTES: usize = 4096;
+/// Most log pages written by one write I/O (MQ: "up to 128 log buffers at a time", 512 KiB).
+pub const LOG_WRITE_PAGES_MAX: usize = 128;
+/// How long appenders wait for an active log to be archived before failing with
+/// [`StorageError::ActiveLogsFull`], by default.
+pub const ACTIVE_LOG_FULL_WAIT_MS: u64 = 30_000;
+/// How often a waiting appender looks again for a reusable active log.
+pub const ACTIVE_LOG_FULL_RETRY_MS: u64 = 10;
+/// Pages zeroed beyond the end of the log at restart: more than one write I/O, so no record
+/// left by a write that was in flight at the failure can be mistaken for a later one.
+pub const RESTART_ZERO_AHEAD_PAGES: usize = LOG_WRITE_PAGES_MAX + 1;
+/// Smallest log output buffer, in pages.
+pub const LOG_BUFFER_PAGES_MIN: usize = 2;
+/// Safety-net timeout of the logger's idle wait (it is always woken explicitly).
+const LOGGER_IDLE_WAIT_MS: u64 = 1000;
+/// How long the offload thread waits before retrying a failed offload.
+const OFFLOAD_RETRY_MS: u64 = 1000;
 
 /// One record read back from the log.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,23 +110,49 @@ pub struct LogRecord {
     pub payload: Vec<u8>,
 }
 
+/// Log manager statistics, named as MQ's QJST fields (CSQDQJST).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LogStatistics {
+    /// Appends that had to wait (for a buffer or a reusable active log).
     pub qjstwrw: u64,
+    /// Appends that did not wait.
     pub qjstwrnw: u64,
+    /// Force (log check) requests.
     pub qjstwrf: u64,
+    /// Waits because no log buffer was free. Should be 0: raise OUTBUFF otherwise.
     pub qjstwtb: u64,
+    /// Log pages (CIs) created (first byte put in a page).
     pub qjstbffl: u64,
+    /// Calls to the log writer (write cycles of the logger thread).
     pub qjstbfwr: u64,
+    /// Write I/Os per active log copy.
     pub qjstlogw: [u64; 2],
+    /// Log pages (CIs) offloaded to archives.
     pub qjstciof: u64,
+    /// Checkpoints recorded in the BSDS.
     pub qjstllcp: u64,
+    /// BSDS accesses (reads and writes).
     pub qjstbsds: u64,
+    /// Force requests suspended waiting for a log write.
     pub qjstlsus: u64,
+    /// Archive log read allocations (archive files opened for reading).
     pub qjstalr: u64,
+    /// Archive log write allocations (archive copies written).
     pub qjstalw: u64,
+    /// Bytes written per active log copy (including rewrites of the partial page).
     pub bytes_written: [u64; 2],
+    /// Every write call on each copy (log writes, headers, restart zeroing and repairs).
     pub write_ios: [u64; 2],
+    /// Records read from active logs.
+    pub qjstract: u64,
+    /// Logger write cycles started by WRTHRSH (not by a force).
+    pub qjstthrw: u64,
+    /// Log pages written serially to the two copies (rewrites of the partial page).
+    pub qjstserw: u64,
+    /// Log pages written (including rewrites), per copy 1.
+    pub qjstciwr: u64,
+    /// Active log switches (new active logs started).
+    pub active_log_switches: u64,
 }
 
 /// Checkpoint location recorded in the BSDS.
@@ -44,62 +162,861 @@ pub struct CheckpointLocation {
     pub end_rba: Rba,
 }
 
-pub struct LogManager {
-    _private: (),
+/// Round down to a log page boundary.
+pub(crate) fn page_floor(rba: u64) -> u64 {
+    rba & !(LOG_PAGE_BYTES as u64 - 1)
 }
 
-pub struct LogReader {
-    _private: (),
+/// Round up to a log page boundary.
+pub(crate) fn page_ceil(rba: u64) -> u64 {
+    page_floor(rba + LOG_PAGE_BYTES as u64 - 1)
 }
 
-impl Iterator for LogReader {
-    type Item = StorageResult<LogRecord>;
-    fn next(&mut self) -> Option<Self::Item> {
-        todo!()
+/// In-memory state of one active log file (both copies).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RingEntry {
+    pub status: ActiveLogStatus,
+    pub start: Option<u64>,
+    /// End of the file's RBA range; `None` while current or never used.
+    pub end: Option<u64>,
+}
+
+/// Where appends go. Guarded by the append lock.
+#[derive(Debug)]
+pub(crate) struct AppendState {
+    /// RBA the next record gets.
+    pub next_rba: u64,
+    /// Current active log (ring index) and its RBA range.
+    pub file: usize,
+    pub file_start: u64,
+    /// End of the current file's RBA range: start + data bytes, or the truncation point set by
+    /// ARCHIVE LOG (or found at restart after an end-of-file marker).
+    pub file_limit: u64,
+    /// End of the real log bytes in the current file (before an end-of-file marker's padding).
+    pub used_end: u64,
+}
+
+/// A log switch the logger must carry out once the old file is durable through `used_end`.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct FileSwitch {
+    pub old_file: usize,
+    pub old_start: u64,
+    pub used_end: u64,
+    /// End of the old file's range = start of the new file's use.
+    pub end: u64,
+    pub new_file: usize,
+}
+
+/// Logger work and results. Guarded by the logger lock.
+#[derive(Debug, Default)]
+pub(crate) struct LoggerState {
+    /// Highest RBA a forcer waits for.
+    pub force_target: u64,
+    /// Full pages appenders waiting for buffer space want written.
+    pub space_target: u64,
+    pub switches: VecDeque<FileSwitch>,
+    pub shutdown: bool,
+    /// A write failed: the log is unusable (MQ would terminate the queue manager).
+    pub failure: Option<String>,
+}
+
+/// A full active log to archive.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct OffloadJob {
+    pub file: usize,
+    pub start: u64,
+    pub end: u64,
+    pub used_end: u64,
+    /// The switch to record in the BSDS first (new file and its start), if not yet recorded.
+    pub new_current: Option<(usize, u64)>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct OffloadQueue {
+    pub jobs: VecDeque<OffloadJob>,
+    pub shutdown: bool,
+    /// Last offload failure, reported in ActiveLogsFull errors.
+    pub last_error: Option<String>,
+    pub busy: bool,
+}
+
+/// Everything the log manager's threads share.
+pub(crate) struct LogShared {
+    pub fs: Arc<dyn FileSystem>,
+    pub directory: PathBuf,
+    pub archive_directory: PathBuf,
+    pub log: LogParameters,
+    pub archive: ArchiveParameters,
+    pub sources: Arc<LogSources>,
+    pub data_bytes: u64,
+    pub created_unix_seconds: u64,
+    pub buffer: LogBuffer,
+    pub append: Mutex<AppendState>,
+    /// End of the bytes copied into the buffer (logger may write below it).
+    pub filled: AtomicU64,
+    /// End RBA of the last completed append (`end_rba()`).
+    pub end: AtomicU64,
+    /// Every byte below is written and synced on every copy.
+    pub durable: Arc<AtomicU64>,
+    /// Mirror of `LoggerState::force_target` readable without the lock.
+    pub force_wanted: AtomicU64,
+    pub logger: Mutex<LoggerState>,
+    pub logger_work: Condvar,
+    pub progress: Condvar,
+    pub logger_idle: AtomicBool,
+    pub bsds: Mutex<Bsds>,
+    pub offload: Mutex<OffloadQueue>,
+    pub offload_work: Condvar,
+    pub offload_suspended: AtomicBool,
+    pub active_log_full_wait_ms: AtomicU64,
+    pub checkpoint_requested: AtomicBool,
+}
+
+impl LogShared {
+    pub fn counters(&self) -> &LogCounters {
+        &self.sources.counters
     }
+
+    pub fn copies(&self) -> usize {
+        self.sources.files.copies()
+    }
+
+    /// Write the BSDS (both copies), stamping the highest written RBA.
+    pub fn write_bsds(&self, bsds: &mut Bsds) -> StorageResult<()> {
+        bsds.highest_written_rba = self.durable.load(Ordering::Acquire);
+        bump(&self.counters().qjstbsds, 1);
+        bsds.write(&*self.fs, &self.directory)
+    }
+
+    fn failure(&self) -> Option<StorageError> {
+        let state = self.logger.lock().unwrap();
+        state
+            .failure
+            .as_ref()
+            .map(|failure| StorageError::CorruptLog {
+                path: self.directory.join(ACTIVE_DIRECTORY),
+                rba: Rba(self.durable.load(Ordering::Acquire)),
+                detail: format!("the log is unusable after a write failure: {failure}"),
+            })
+    }
+
+    /// Publish that the buffer is filled to `filled`; wake the logger if it is idle and has work.
+    fn publish_filled(&self, filled: u64) {
+        self.filled.store(filled, Ordering::SeqCst);
+        if self.logger_idle.load(Ordering::SeqCst) {
+            let durable = self.durable.load(Ordering::SeqCst);
+            let full_pages =
+                (page_floor(filled).saturating_sub(page_floor(durable))) / LOG_PAGE_BYTES as u64;
+            if full_pages >= u64::from(self.log.wrthrsh)
+                || self.force_wanted.load(Ordering::SeqCst) > durable
+            {
+                let _logger = self.logger.lock().unwrap();
+                self.logger_work.notify_one();
+            }
+        }
+    }
+
+    /// Wait until the buffer has room at `rba` (the logger has written enough).
+    fn wait_for_buffer(&self, rba: u64) -> StorageResult<()> {
+        bump(&self.counters().qjstwtb, 1);
+        let mut logger = self.logger.lock().unwrap();
+        logger.space_target = logger
+            .space_target
+            .max(page_floor(self.filled.load(Ordering::SeqCst)));
+        self.logger_work.notify_one();
+        loop {
+            if page_floor(self.durable.load(Ordering::Acquire)) + self.buffer.capacity() as u64
+                > rba
+            {
+                return Ok(());
+            }
+            if logger.failure.is_some() {
+                drop(logger);
+                return Err(self.failure().unwrap());
+            }
+            if logger.shutdown {
+                return Err(StorageError::Stopping);
+            }
+            logger = self.progress.wait(logger).unwrap();
+        }
+    }
+
+    /// Copy `bytes` into the buffer at the append position, waiting for space as needed (records
+    /// larger than the buffer stream through it).
+    fn copy_in(
+        &self,
+        state: &mut AppendState,
+        bytes: &[u8],
+        waited: &mut bool,
+    ) -> StorageResult<()> {
+        let capacity = self.buffer.capacity() as u64;
+        let mut done = 0usize;
+        while done < bytes.len() {
+            let limit = page_floor(self.durable.load(Ordering::Acquire)) + capacity;
+            if limit <= state.next_rba {
+                self.publish_filled(state.next_rba);
+                self.wait_for_buffer(state.next_rba)?;
+                *waited = true;
+                continue;
+            }
+            let count = ((limit - state.next_rba) as usize).min(bytes.len() - done);
+            // SAFETY: [next_rba, next_rba + count) is at or above `filled` and below the free
+            // limit; the append lock is held.
+            unsafe {
+                self.buffer
+                    .write(state.next_rba, &bytes[done..done + count])
+            };
+            let pages_started = page_ceil(state.next_rba + count as u64) / LOG_PAGE_BYTES as u64
+                - page_ceil(state.next_rba) / LOG_PAGE_BYTES as u64;
+            bump(&self.counters().qjstbffl, pages_started);
+            state.next_rba += count as u64;
+            done += count;
+        }
+        Ok(())
+    }
+
+    /// Switch the current active log: end the current file at the append position (with an
+    /// end-of-file marker unless it is exactly full), and move to the next file of the ring once
+    /// it is reusable, waiting up to the active-log-full time.
+    fn switch_active_log<'a>(
+        &'a self,
+        mut state: MutexGuard<'a, AppendState>,
+        waited: &mut bool,
+    ) -> StorageResult<MutexGuard<'a, AppendState>> {
+        let mut deadline: Option<Instant> = None;
+        loop {
+            if state.next_rba < state.file_limit {
+                let rba = state.next_rba;
+                let marker =
+                    record::encode_end_of_file_marker(Rba(rba), (state.file_limit - rba) as u32);
+                self.copy_in(&mut state, &marker, waited)?;
+                state.used_end = state.next_rba;
+                state.next_rba = state.file_limit;
+                self.publish_filled(state.used_end);
+            }
+            let count = self.sources.files.count();
+            let next = (state.file + 1) % count;
+            {
+                let mut ring = self.sources.ring.lock().unwrap();
+                if ring[next].status == ActiveLogStatus::Reusable {
+                    let end = state.file_limit;
+                    ring[state.file].status = ActiveLogStatus::NotArchived;
+                    ring[state.file].end = Some(end);
+                    ring[next] = RingEntry {
+                        status: ActiveLogStatus::Current,
+                        start: Some(end),
+                        end: None,
+                    };
+                    drop(ring);
+                    let switch = FileSwitch {
+                        old_file: state.file,
+                        old_start: state.file_start,
+                        used_end: state.used_end,
+                        end,
+                        new_file: next,
+                    };
+                    self.logger.lock().unwrap().switches.push_back(switch);
+                    state.file = next;
+                    state.file_start = end;
+                    state.file_limit = end + self.data_bytes;
+                    state.used_end = end;
+                    self.publish_filled(end);
+                    self.checkpoint_requested.store(true, Ordering::SeqCst);
+                    return Ok(state);
+                }
+            }
+            *waited = true;
+            let wait = Duration::from_millis(self.active_log_full_wait_ms.load(Ordering::Relaxed));
+            let deadline = *deadline.get_or_insert_with(|| Instant::now() + wait);
+            if Instant::now() >= deadline {
+                return Err(self.active_logs_full(next, wait));
+            }
+            drop(state);
+            std::thread::sleep(Duration::from_millis(ACTIVE_LOG_FULL_RETRY_MS));
+            if let Some(error) = self.failure() {
+                return Err(error);
+            }
+            state = self.append.lock().unwrap();
+        }
+    }
+
+    fn active_logs_full(&self, stuck: usize, waited: Duration) -> StorageError {
+        let entry = self.sources.ring.lock().unwrap()[stuck];
+        let offload = self.offload.lock().unwrap();
+        let why = match (
+            &offload.last_error,
+            self.offload_suspended.load(Ordering::Relaxed),
+        ) {
+            (_, true) => "offload is suspended".to_string(),
+            (Some(error), _) => format!("the last offload failed: {error}"),
+            (None, _) => format!(
+                "offload is {} with {} logs queued",
+                if offload.busy { "busy" } else { "idle" },
+                offload.jobs.len()
+            ),
+        };
+        StorageError::ActiveLogsFull {
+            detail: format!(
+                "active log {} (RBA {:016X}-{:016X}) is still not archived to {} after {} ms ({why}); \
+                 updates are suspended until it is archived: check the archive directory's space and \
+                 permissions, or add active logs",
+                self.sources.files.path(stuck, 0).display(),
+                entry.start.unwrap_or(0),
+                entry.end.unwrap_or(0),
+                self.archive_directory.display(),
+                waited.as_millis(),
+            ),
+        }
+    }
+}
+
+/// The log manager of one queue manager.
+pub struct LogManager {
+    shared: Arc<LogShared>,
+    threads: Mutex<Vec<JoinHandle<()>>>,
+    stopped: AtomicBool,
+}
+
+/// Resolve the archive directory (relative paths are inside the data directory).
+pub fn archive_directory(directory: &Path, archive: &ArchiveParameters) -> PathBuf {
+    let configured = Path::new(&archive.directory);
+    if configured.is_absolute() {
+        configured.to_path_buf()
+    } else {
+        directory.join(configured)
+    }
+}
+
+fn check_parameters(log: &LogParameters) -> StorageResult<()> {
+    if !(2..=310).contains(&log.active_log_count) {
+        return Err(StorageError::invalid(format!(
+            "{} active logs is outside 2-310",
+            log.active_log_count
+        )));
+    }
+    if !(1..=4096).contains(&log.active_log_size_mib) {
+        return Err(StorageError::invalid(format!(
+            "active log size {} MiB is outside 1-4096",
+            log.active_log_size_mib
+        )));
+    }
+    if (log.outbuff_kib as usize) < LOG_BUFFER_PAGES_MIN * 4 || log.outbuff_kib & 3 != 0 {
+        return Err(StorageError::invalid(format!(
+            "OUTBUFF {} KiB must be a multiple of 4, at least 8",
+            log.outbuff_kib
+        )));
+    }
+    if log.wrthrsh == 0 {
+        return Err(StorageError::invalid("WRTHRSH must be at least 1"));
+    }
+    Ok(())
 }
 
 impl LogManager {
-    pub fn create(_fs: Arc<dyn FileSystem>, _directory: &Path, _log: &LogParameters, _archive: &ArchiveParameters) -> StorageResult<()> {
-        todo!()
+    /// Create a new, empty recovery log in `directory`: pre-allocated active logs, the archive
+    /// directory and both BSDS copies. Fails if a log already exists there.
+    pub fn create(
+        fs: Arc<dyn FileSystem>,
+        directory: &Path,
+        log: &LogParameters,
+        archive: &ArchiveParameters,
+    ) -> StorageResult<()> {
+        check_parameters(log)?;
+        let bsds_files = bsds_paths(directory);
+        let first_log = active::active_log_path(directory, 0, 0);
+        for existing in [&bsds_files[0], &bsds_files[1], &first_log] {
+            if fs.exists(existing) {
+                return Err(StorageError::invalid(format!(
+                    "a recovery log already exists in {} ({} is present); refusing to overwrite it",
+                    directory.display(),
+                    existing.display()
+                )));
+            }
+        }
+        let archive_dir = archive_directory(directory, archive);
+        for path in [
+            directory.to_path_buf(),
+            directory.join(ACTIVE_DIRECTORY),
+            directory.join(BSDS_DIRECTORY),
+            archive_dir,
+        ] {
+            fs.create_dir_all(&path)
+                .map_err(|error| StorageError::io(&path, "create directory", error))?;
+        }
+        let copies = if log.twoactv { 2 } else { 1 };
+        let mut bsds = Bsds::new(log.active_log_count, log.active_log_size_mib, log.twoactv);
+        let data_bytes = u64::from(log.active_log_size_mib) * 1024 * 1024;
+        ActiveLogFiles::create(
+            &*fs,
+            directory,
+            log.active_log_count as usize,
+            copies,
+            data_bytes,
+            bsds.created_unix_seconds,
+        )?;
+        for number in 0..log.active_log_count as usize {
+            bsds.active_logs.push(ActiveLogEntry {
+                data_set_number: number as u32 + 1,
+                copies: (0..copies)
+                    .map(|copy| active_log_relative_path(copy, number))
+                    .collect(),
+                status: if number == 0 {
+                    ActiveLogStatus::Current
+                } else {
+                    ActiveLogStatus::Reusable
+                },
+                start_rba: (number == 0).then_some(0),
+                end_rba: None,
+            });
+        }
+        bsds.write(&*fs, directory)?;
+        fs.sync_directory(directory)
+            .map_err(|error| StorageError::io(directory, "sync directory", error))?;
+        Ok(())
     }
-    pub fn open(_fs: Arc<dyn FileSystem>, _directory: &Path, _log: &LogParameters, _archive: &ArchiveParameters) -> StorageResult<Arc<LogManager>> {
-        todo!()
+
+    /// Restart phase 1, log initialisation: read the BSDS (repairing a damaged copy), find the
+    /// end of the log (repairing a damaged dual copy), and start the logger and offload threads.
+    pub fn open(
+        fs: Arc<dyn FileSystem>,
+        directory: &Path,
+        log: &LogParameters,
+        archive: &ArchiveParameters,
+    ) -> StorageResult<Arc<LogManager>> {
+        check_parameters(log)?;
+        let outcome = Bsds::read_with_damage(&*fs, directory)?;
+        let mut bsds = outcome.bsds;
+        for (path, reason) in &outcome.damaged {
+            eprintln!(
+                "warning: BSDS copy {} is not usable ({reason}); rewriting it from the other copy",
+                path.display()
+            );
+            bsds.repair_copy(&*fs, path)?;
+        }
+        if bsds.active_log_count != log.active_log_count
+            || bsds.active_log_size_mib != log.active_log_size_mib
+            || bsds.twoactv != log.twoactv
+        {
+            return Err(StorageError::invalid(format!(
+                "the log parameters differ from the log's: it has {} active logs of {} MiB, TWOACTV {}; \
+                 the configuration asks for {} of {} MiB, TWOACTV {} (changing them is not supported)",
+                bsds.active_log_count,
+                bsds.active_log_size_mib,
+                bsds.twoactv,
+                log.active_log_count,
+                log.active_log_size_mib,
+                log.twoactv
+            )));
+        }
+        let copies = if log.twoactv { 2 } else { 1 };
+        let data_bytes = u64::from(log.active_log_size_mib) * 1024 * 1024;
+        let files = ActiveLogFiles::open(
+            &*fs,
+            directory,
+            log.active_log_count as usize,
+            copies,
+            data_bytes,
+            OpenMode::Existing,
+        )?;
+        let counters = LogCounters::default();
+        bump(&counters.qjstbsds, 1);
+        let recovered = restart::recover(&files, &bsds, true, &counters)?;
+        restart::reconcile_bsds(&mut bsds, &recovered);
+        let archive_dir = archive_directory(directory, archive);
+        if !fs.exists(&archive_dir) {
+            fs.create_dir_all(&archive_dir)
+                .map_err(|error| StorageError::io(&archive_dir, "create directory", error))?;
+        }
+        let buffer_pages = (log.outbuff_kib as usize / 4).max(LOG_BUFFER_PAGES_MIN);
+        let buffer = LogBuffer::new(buffer_pages);
+        let end = recovered.end_rba;
+        // SAFETY: no other thread exists yet.
+        unsafe { buffer.write(page_floor(end), &recovered.partial_page) };
+        let sources = Arc::new(LogSources {
+            fs: fs.clone(),
+            archive_directory: archive_dir.clone(),
+            files,
+            ring: Mutex::new(recovered.ring.clone()),
+            archives: RwLock::new(bsds.archives.clone()),
+            counters,
+        });
+        let created_unix_seconds = bsds.created_unix_seconds;
+        let shared = Arc::new(LogShared {
+            fs,
+            directory: directory.to_path_buf(),
+            archive_directory: archive_dir,
+            log: log.clone(),
+            archive: archive.clone(),
+            sources,
+            data_bytes,
+            created_unix_seconds,
+            buffer,
+            append: Mutex::new(AppendState {
+                next_rba: end,
+                file: recovered.current,
+                file_start: recovered.ring[recovered.current].start.unwrap_or(0),
+                file_limit: recovered.file_limit,
+                used_end: recovered.used_end,
+            }),
+            filled: AtomicU64::new(end),
+            end: AtomicU64::new(end),
+            durable: Arc::new(AtomicU64::new(end)),
+            force_wanted: AtomicU64::new(0),
+            logger: Mutex::new(LoggerState::default()),
+            logger_work: Condvar::new(),
+            progress: Condvar::new(),
+            logger_idle: AtomicBool::new(false),
+            bsds: Mutex::new(bsds),
+            offload: Mutex::new(OffloadQueue {
+                jobs: recovered.offload_jobs.iter().copied().collect(),
+                ..Default::default()
+            }),
+            offload_work: Condvar::new(),
+            offload_suspended: AtomicBool::new(false),
+            active_log_full_wait_ms: AtomicU64::new(ACTIVE_LOG_FULL_WAIT_MS),
+            checkpoint_requested: AtomicBool::new(false),
+        });
+        {
+            let mut bsds = shared.bsds.lock().unwrap();
+            let mut copy = bsds.clone();
+            shared.write_bsds(&mut copy)?;
+            *bsds = copy;
+        }
+        let logger = {
+            let shared = shared.clone();
+            let (file, start) = (
+                recovered.current,
+                recovered.ring[recovered.current].start.unwrap_or(0),
+            );
+            std::thread::Builder::new()
+                .name("ferrite-logger".into())
+                .spawn(move || writer::run_logger(shared, file, start))
+                .map_err(|error| StorageError::io(directory, "start the logger thread", error))?
+        };
+        let offload = {
+            let shared = shared.clone();
+            std::thread::Builder::new()
+                .name("ferrite-offload".into())
+                .spawn(move || archive::run_offload(shared))
+                .map_err(|error| StorageError::io(directory, "start the offload thread", error))?
+        };
+        Ok(Arc::new(LogManager {
+            shared,
+            threads: Mutex::new(vec![logger, offload]),
+            stopped: AtomicBool::new(false),
+        }))
     }
-    pub fn append(&self, _kind: u8, _parts: &[&[u8]]) -> StorageResult<(Rba, Rba)> {
-        todo!()
+
+    /// Frame one record (payload = the concatenation of `parts`) into the log buffer. Returns its
+    /// RBA range. Waits only if no buffer is free or the next active log is not yet archived.
+    pub fn append(&self, kind: u8, parts: &[&[u8]]) -> StorageResult<(Rba, Rba)> {
+        let shared = &*self.shared;
+        if kind == RECORD_KIND_END_OF_FILE {
+            return Err(StorageError::invalid(format!(
+                "log record kind {RECORD_KIND_END_OF_FILE:#04X} is reserved"
+            )));
+        }
+        let payload_len: usize = parts.iter().map(|part| part.len()).sum();
+        if payload_len > LOG_RECORD_BYTES_MAX {
+            return Err(StorageError::invalid(format!(
+                "log record of {payload_len} bytes exceeds the maximum of {LOG_RECORD_BYTES_MAX} bytes"
+            )));
+        }
+        let length = (payload_len + LOG_RECORD_HEADER_BYTES) as u64;
+        if length > shared.data_bytes {
+            return Err(StorageError::invalid(format!(
+                "log record of {length} bytes does not fit in an active log of {} MiB; a record may not span \
+                 active logs: use larger active logs",
+                shared.log.active_log_size_mib
+            )));
+        }
+        if self.stopped.load(Ordering::Acquire) {
+            return Err(StorageError::Stopping);
+        }
+        if let Some(error) = shared.failure() {
+            return Err(error);
+        }
+        let payload_crc = record::payload_checksum(parts);
+        let mut waited = false;
+        let mut state = shared.append.lock().unwrap();
+        loop {
+            let fits = state.next_rba + length == state.file_limit
+                || state.next_rba + length + LOG_RECORD_HEADER_BYTES as u64 <= state.file_limit;
+            if fits {
+                break;
+            }
+            state = shared.switch_active_log(state, &mut waited)?;
+        }
+        let rba = state.next_rba;
+        let header = record::encode_header(Rba(rba), kind, payload_len, payload_crc);
+        shared.copy_in(&mut state, &header, &mut waited)?;
+        for part in parts {
+            shared.copy_in(&mut state, part, &mut waited)?;
+        }
+        let end = state.next_rba;
+        state.used_end = end;
+        shared.publish_filled(end);
+        shared.end.store(end, Ordering::SeqCst);
+        drop(state);
+        bump(
+            if waited {
+                &shared.counters().qjstwrw
+            } else {
+                &shared.counters().qjstwrnw
+            },
+            1,
+        );
+        Ok((Rba(rba), Rba(end)))
     }
-    pub fn force(&self, _through: Rba) -> StorageResult<()> {
-        todo!()
+
+    /// Return once every log byte before `through` is written and synced on every active log
+    /// copy. Forcers that arrive during a write share the next one (group commit).
+    pub fn force(&self, through: Rba) -> StorageResult<()> {
+        let shared = &*self.shared;
+        bump(&shared.counters().qjstwrf, 1);
+        let end = shared.end.load(Ordering::SeqCst);
+        debug_assert!(
+            through.0 <= end,
+            "force through {through} beyond the end of the log {}",
+            Rba(end)
+        );
+        let through = through.0.min(end);
+        if shared.durable.load(Ordering::Acquire) >= through {
+            return Ok(());
+        }
+        let mut logger = shared.logger.lock().unwrap();
+        if logger.force_target < through {
+            logger.force_target = through;
+            shared.force_wanted.store(through, Ordering::SeqCst);
+        }
+        shared.logger_work.notify_one();
+        bump(&shared.counters().qjstlsus, 1);
+        loop {
+            if shared.durable.load(Ordering::Acquire) >= through {
+                return Ok(());
+            }
+            if logger.failure.is_some() {
+                drop(logger);
+                return Err(shared.failure().unwrap());
+            }
+            if logger.shutdown && self.stopped.load(Ordering::Acquire) {
+                return Err(StorageError::Stopping);
+            }
+            logger = shared.progress.wait(logger).unwrap();
+        }
     }
+
+    /// RBA the next record will get.
     pub fn end_rba(&self) -> Rba {
-        todo!()
+        Rba(self.shared.end.load(Ordering::SeqCst))
     }
+
+    /// Every log byte before this RBA is on stable storage.
     pub fn durable_rba(&self) -> Rba {
-        todo!()
+        Rba(self.shared.durable.load(Ordering::Acquire))
     }
-    pub fn read_forward(&self, _from: Rba) -> StorageResult<LogReader> {
-        todo!()
+
+    /// Read records forward from `from`, which must be the start of a record (or the end of the
+    /// log), through the current durable end of the log, from active logs or, where they have
+    /// been reused, from archives.
+    pub fn read_forward(&self, from: Rba) -> StorageResult<LogReader> {
+        LogReader::start(
+            self.shared.sources.clone(),
+            ReadLimit::Moving(self.shared.durable.clone()),
+            from,
+        )
     }
+
+    /// The most recent checkpoint recorded in the BSDS.
     pub fn last_checkpoint(&self) -> Option<CheckpointLocation> {
-        todo!()
+        self.shared.bsds.lock().unwrap().last_checkpoint()
     }
+
+    /// Every checkpoint the BSDS remembers, oldest first (restart picks the one to start from).
     pub fn checkpoint_history(&self) -> Vec<CheckpointLocation> {
-        todo!()
+        self.shared
+            .bsds
+            .lock()
+            .unwrap()
+            .checkpoints
+            .iter()
+            .map(|entry| CheckpointLocation { begin_rba: Rba(entry.begin_rba), end_rba: Rba(entry.end_rba) })
+            .collect()
     }
-    pub fn record_checkpoint(&self, _location: CheckpointLocation) -> StorageResult<()> {
-        todo!()
+
+    /// Record a completed checkpoint in the BSDS (forcing the log through its end first).
+    pub fn record_checkpoint(&self, location: CheckpointLocation) -> StorageResult<()> {
+        if location.begin_rba > location.end_rba || location.end_rba > self.end_rba() {
+            return Err(StorageError::invalid(format!(
+                "checkpoint {}-{} is not inside the log (end {})",
+                location.begin_rba,
+                location.end_rba,
+                self.end_rba()
+            )));
+        }
+        self.force(location.end_rba)?;
+        let mut bsds = self.shared.bsds.lock().unwrap();
+        let mut updated = bsds.clone();
+        updated.add_checkpoint(location);
+        self.shared.write_bsds(&mut updated)?;
+        *bsds = updated;
+        bump(&self.shared.counters().qjstllcp, 1);
+        Ok(())
     }
+
+    /// True once after each log switch (a switch asks for a checkpoint).
     pub fn take_checkpoint_request(&self) -> bool {
-        todo!()
+        self.shared
+            .checkpoint_requested
+            .swap(false, Ordering::SeqCst)
     }
+
+    /// The ARCHIVE LOG command: truncate the current active log at the current end of the log,
+    /// switch to the next one, have the truncated one archived, and request a checkpoint.
+    /// Returns once the switch is durable (the offload continues in the background).
     pub fn archive_log(&self) -> StorageResult<()> {
-        todo!()
+        let shared = &*self.shared;
+        if self.stopped.load(Ordering::Acquire) {
+            return Err(StorageError::Stopping);
+        }
+        let mut waited = false;
+        let mut state = shared.append.lock().unwrap();
+        if state.next_rba == state.file_start {
+            // Nothing written to the current log since the last switch: nothing to archive.
+            drop(state);
+            shared.checkpoint_requested.store(true, Ordering::SeqCst);
+            return Ok(());
+        }
+        if state.next_rba < state.file_limit {
+            state.file_limit = page_ceil(state.next_rba + LOG_RECORD_HEADER_BYTES as u64);
+        }
+        state = shared.switch_active_log(state, &mut waited)?;
+        let new_start = state.file_start;
+        shared.end.store(new_start, Ordering::SeqCst);
+        drop(state);
+        self.force(Rba(new_start))
     }
+
+    /// The QJST statistics.
     pub fn statistics(&self) -> LogStatistics {
-        todo!()
+        self.shared.counters().snapshot()
     }
+
+    /// Force everything, stop the logger, finish queued offloads (unless offload is suspended),
+    /// and record the end of the log in the BSDS.
     pub fn shutdown(&self) -> StorageResult<()> {
-        todo!()
+        if self.stopped.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let forced = self.force(self.end_rba());
+        self.stop_threads();
+        forced?;
+        let mut bsds = self.shared.bsds.lock().unwrap();
+        let mut updated = bsds.clone();
+        self.shared.write_bsds(&mut updated)?;
+        *bsds = updated;
+        Ok(())
+    }
+
+    /// Stop the threads without forcing the log (a test hook simulating a failure: records not
+    /// yet forced may or may not be on disk).
+    #[doc(hidden)]
+    pub fn abandon(&self) {
+        self.shared.offload_suspended.store(true, Ordering::SeqCst);
+        self.stop_threads();
+    }
+
+    fn stop_threads(&self) {
+        if self.stopped.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        {
+            let mut logger = self.shared.logger.lock().unwrap();
+            logger.shutdown = true;
+            self.shared.logger_work.notify_all();
+            self.shared.progress.notify_all();
+        }
+        {
+            let mut offload = self.shared.offload.lock().unwrap();
+            offload.shutdown = true;
+            self.shared.offload_work.notify_all();
+        }
+        for thread in self.threads.lock().unwrap().drain(..) {
+            let _ = thread.join();
+        }
+    }
+
+    /// Test hook: suspend (or resume) the offload thread, so active logs stay unarchived.
+    #[doc(hidden)]
+    pub fn set_offload_suspended(&self, suspended: bool) {
+        self.shared
+            .offload_suspended
+            .store(suspended, Ordering::SeqCst);
+        let _offload = self.shared.offload.lock().unwrap();
+        self.shared.offload_work.notify_all();
+    }
+
+    /// How long appenders wait for a reusable active log before `ActiveLogsFull`
+    /// (default [`ACTIVE_LOG_FULL_WAIT_MS`]).
+    pub fn set_active_log_full_wait(&self, wait: Duration) {
+        self.shared
+            .active_log_full_wait_ms
+            .store(wait.as_millis() as u64, Ordering::Relaxed);
+    }
+
+    /// Wait until no offload is queued or running (tests, orderly shutdown tooling).
+    pub fn wait_for_offload(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut offload = self.shared.offload.lock().unwrap();
+        while !offload.jobs.is_empty() || offload.busy {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            offload = self
+                .shared
+                .offload_work
+                .wait_timeout(offload, deadline - now)
+                .unwrap()
+                .0;
+        }
+        true
+    }
+
+    /// A copy of the BSDS as the log manager last wrote it.
+    pub fn bsds(&self) -> Bsds {
+        self.shared.bsds.lock().unwrap().clone()
+    }
+
+    /// The archive inventory.
+    pub fn archives(&self) -> Vec<ArchiveEntry> {
+        self.shared.sources.archives.read().unwrap().clone()
+    }
+
+    /// Verify a log offline (the CSQ1LOGP analogue's check): read the BSDS, every active log and
+    /// every archive, and check every record from the oldest available RBA to the end.
+    pub fn verify(
+        fs: Arc<dyn FileSystem>,
+        directory: &Path,
+        log: &LogParameters,
+        archive: &ArchiveParameters,
+    ) -> StorageResult<LogVerifyReport> {
+        let _ = log;
+        Ok(OfflineLog::open(fs, directory, archive)?.verify())
+    }
+}
+
+impl Drop for LogManager {
+    fn drop(&mut self) {
+        if !self.stopped.load(Ordering::Acquire) {
+            let _ = self.shutdown();
+        }
+    }
+}
+
+impl WriteAheadLog for LogManager {
+    /// The buffer manager's write-ahead rule: the log is durable before `rba`.
+    fn force_through(&self, rba: Rba) -> StorageResult<()> {
+        self.force(rba)
     }
 }

@@ -1,0 +1,557 @@
+//! Archive logs: copies of full active logs, made by the offload thread so the active log can be
+//! reused (MQ's archive log data sets). One file per archive copy (two with TWOARCH):
+//! `<archive directory>/A<start RBA, 16 hex digits>.<copy>.log`, or `.log.z` when compressed.
+//!
+//! ## Archive file format (little-endian)
+//!
+//! | Offset | Size | Field | Meaning |
+//! |---|---|---|---|
+//! | 0 | 8 | magic | `FERARCH1` |
+//! | 8 | 4 | format version | 1 |
+//! | 12 | 4 | flags | bit 0: content is deflate-compressed (raw deflate, RFC 1951) |
+//! | 16 | 8 | start RBA | first log byte archived |
+//! | 24 | 8 | end RBA | RBA just past the archived range (start of the next log) |
+//! | 32 | 8 | content bytes | log bytes stored (uncompressed); ≤ end − start, as the padding of an end-of-file marker is not stored |
+//! | 40 | 8 | stored bytes | bytes after the header (compressed size, or content bytes) |
+//! | 48 | 4 | content checksum | CRC-32C of the uncompressed content |
+//! | 52 | 4 | copy number | 1 or 2 |
+//! | 56 | 4 | header checksum | CRC-32C of bytes 0..56 |
+//! | 60 | 4 | zero | |
+//! | 64 | stored bytes | content | log bytes `[start, start + content bytes)`, as in the active log |
+//!
+//! An archive is written to `<name>.tmp`, synced, renamed and its directory synced before the
+//! BSDS records it, and only then is the active log marked reusable. A crash at any point leaves
+//! either no archive in the BSDS (the offload is redone at restart) or a complete one.
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use flate2::read::DeflateDecoder;
+use flate2::write::DeflateEncoder;
+use flate2::Compression;
+
+use crate::error::{StorageError, StorageResult};
+use crate::vfs::{FileSystem, OpenMode, StorageFile};
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use super::active::ACTIVE_LOG_HEADER_BYTES;
+use super::bsds::{ActiveLogStatus, ArchiveEntry};
+use super::statistics::bump;
+use super::{LogShared, OffloadJob, OFFLOAD_RETRY_MS};
+
+pub const ARCHIVE_MAGIC: [u8; 8] = *b"FERARCH1";
+pub const ARCHIVE_FORMAT_VERSION: u32 = 1;
+pub const ARCHIVE_HEADER_BYTES: u64 = 64;
+const ARCHIVE_FLAG_COMPRESSED: u32 = 1;
+/// Bytes read from the active log per offload step (128 log pages, the logger's maximum I/O).
+pub const OFFLOAD_CHUNK_BYTES: usize = 128 * 4096;
+
+pub fn archive_file_name(start_rba: u64, copy: usize, compressed: bool) -> String {
+    format!(
+        "A{start_rba:016X}.{}.log{}",
+        copy + 1,
+        if compressed { ".z" } else { "" }
+    )
+}
+
+/// The decoded archive header.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ArchiveHeader {
+    pub compressed: bool,
+    pub start_rba: u64,
+    pub end_rba: u64,
+    pub content_bytes: u64,
+    pub stored_bytes: u64,
+    pub content_checksum: u32,
+    pub copy_number: u32,
+}
+
+impl ArchiveHeader {
+    pub fn encode(&self) -> [u8; ARCHIVE_HEADER_BYTES as usize] {
+        let mut bytes = [0u8; ARCHIVE_HEADER_BYTES as usize];
+        bytes[0..8].copy_from_slice(&ARCHIVE_MAGIC);
+        bytes[8..12].copy_from_slice(&ARCHIVE_FORMAT_VERSION.to_le_bytes());
+        let flags = if self.compressed {
+            ARCHIVE_FLAG_COMPRESSED
+        } else {
+            0
+        };
+        bytes[12..16].copy_from_slice(&flags.to_le_bytes());
+        bytes[16..24].copy_from_slice(&self.start_rba.to_le_bytes());
+        bytes[24..32].copy_from_slice(&self.end_rba.to_le_bytes());
+        bytes[32..40].copy_from_slice(&self.content_bytes.to_le_bytes());
+        bytes[40..48].copy_from_slice(&self.stored_bytes.to_le_bytes());
+        bytes[48..52].copy_from_slice(&self.content_checksum.to_le_bytes());
+        bytes[52..56].copy_from_slice(&self.copy_number.to_le_bytes());
+        let checksum = crc32c::crc32c(&bytes[0..56]);
+        bytes[56..60].copy_from_slice(&checksum.to_le_bytes());
+        bytes
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<ArchiveHeader, String> {
+        if bytes.len() < ARCHIVE_HEADER_BYTES as usize || bytes[0..8] != ARCHIVE_MAGIC {
+            return Err("not an archive log (bad magic)".to_string());
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let double = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+        if crc32c::crc32c(&bytes[0..56]) != word(56) {
+            return Err("archive header checksum mismatch".to_string());
+        }
+        if word(8) != ARCHIVE_FORMAT_VERSION {
+            return Err(format!(
+                "archive format version {} is not supported",
+                word(8)
+            ));
+        }
+        let header = ArchiveHeader {
+            compressed: word(12) & ARCHIVE_FLAG_COMPRESSED != 0,
+            start_rba: double(16),
+            end_rba: double(24),
+            content_bytes: double(32),
+            stored_bytes: double(40),
+            content_checksum: word(48),
+            copy_number: word(52),
+        };
+        if header.end_rba < header.start_rba
+            || header.content_bytes > header.end_rba - header.start_rba
+        {
+            return Err("archive header has an impossible RBA range".to_string());
+        }
+        Ok(header)
+    }
+}
+
+/// `io::Write` over a `StorageFile`, appending at a running offset.
+struct FileWriter {
+    file: Arc<dyn StorageFile>,
+    offset: u64,
+}
+
+impl Write for FileWriter {
+    fn write(&mut self, buffer: &[u8]) -> io::Result<usize> {
+        self.file.write_at(buffer, self.offset)?;
+        self.offset += buffer.len() as u64;
+        Ok(buffer.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `io::Read` over a `StorageFile` from a running offset to a limit.
+struct FileReader {
+    file: Arc<dyn StorageFile>,
+    offset: u64,
+    limit: u64,
+}
+
+impl Read for FileReader {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let count = (buffer.len() as u64).min(self.limit - self.offset) as usize;
+        if count == 0 {
+            return Ok(0);
+        }
+        self.file.read_at(&mut buffer[..count], self.offset)?;
+        self.offset += count as u64;
+        Ok(count)
+    }
+}
+
+enum CopySink {
+    Plain(FileWriter),
+    Compressed(DeflateEncoder<FileWriter>),
+}
+
+/// Write the archive copies of log range `[start_rba, end_rba)`, of which the first
+/// `content_bytes` are read through `read_content(offset_in_range, buffer)`.
+/// Returns the BSDS entry. Every copy is durable (file and directory synced) on return.
+#[allow(clippy::too_many_arguments)]
+pub fn write_archive(
+    fs: &dyn FileSystem,
+    archive_directory: &Path,
+    start_rba: u64,
+    end_rba: u64,
+    content_bytes: u64,
+    compressed: bool,
+    copies: usize,
+    read_content: &mut dyn FnMut(u64, &mut [u8]) -> StorageResult<()>,
+) -> StorageResult<ArchiveEntry> {
+    let mut names = Vec::with_capacity(copies);
+    let mut temporaries = Vec::with_capacity(copies);
+    let mut sinks = Vec::with_capacity(copies);
+    for copy in 0..copies {
+        let name = archive_file_name(start_rba, copy, compressed);
+        let temporary = archive_directory.join(format!("{name}.tmp"));
+        if fs.exists(&temporary) {
+            fs.remove_file(&temporary).map_err(|error| {
+                StorageError::io(&temporary, "remove stale archive temp", error)
+            })?;
+        }
+        let file = fs
+            .open(&temporary, OpenMode::CreateNew)
+            .map_err(|error| StorageError::io(&temporary, "create archive", error))?;
+        let writer = FileWriter {
+            file,
+            offset: ARCHIVE_HEADER_BYTES,
+        };
+        sinks.push(if compressed {
+            CopySink::Compressed(DeflateEncoder::new(writer, Compression::fast()))
+        } else {
+            CopySink::Plain(writer)
+        });
+        names.push(name);
+        temporaries.push(temporary);
+    }
+    let mut chunk = vec![0u8; OFFLOAD_CHUNK_BYTES];
+    let mut checksum = 0u32;
+    let mut done = 0u64;
+    while done < content_bytes {
+        let length = (content_bytes - done).min(OFFLOAD_CHUNK_BYTES as u64) as usize;
+        read_content(done, &mut chunk[..length])?;
+        checksum = crc32c::crc32c_append(checksum, &chunk[..length]);
+        for (copy, sink) in sinks.iter_mut().enumerate() {
+            let result = match sink {
+                CopySink::Plain(writer) => writer.write_all(&chunk[..length]),
+                CopySink::Compressed(encoder) => encoder.write_all(&chunk[..length]),
+            };
+            result.map_err(|error| StorageError::io(&temporaries[copy], "write archive", error))?;
+        }
+        done += length as u64;
+    }
+    for (copy, sink) in sinks.into_iter().enumerate() {
+        let temporary = &temporaries[copy];
+        let writer = match sink {
+            CopySink::Plain(writer) => writer,
+            CopySink::Compressed(encoder) => encoder
+                .finish()
+                .map_err(|error| StorageError::io(temporary, "write archive", error))?,
+        };
+        let header = ArchiveHeader {
+            compressed,
+            start_rba,
+            end_rba,
+            content_bytes,
+            stored_bytes: writer.offset - ARCHIVE_HEADER_BYTES,
+            content_checksum: checksum,
+            copy_number: copy as u32 + 1,
+        };
+        let file = writer.file;
+        file.write_at(&header.encode(), 0)
+            .map_err(|error| StorageError::io(temporary, "write archive header", error))?;
+        file.sync_data()
+            .map_err(|error| StorageError::io(temporary, "sync archive", error))?;
+        drop(file);
+        let final_path = archive_directory.join(&names[copy]);
+        fs.rename(temporary, &final_path)
+            .map_err(|error| StorageError::io(&final_path, "rename archive", error))?;
+    }
+    fs.sync_directory(archive_directory)
+        .map_err(|error| StorageError::io(archive_directory, "sync archive directory", error))?;
+    Ok(ArchiveEntry {
+        start_rba,
+        end_rba,
+        content_bytes,
+        compressed,
+        copies: names,
+    })
+}
+
+/// An open archive copy, read forward (compressed archives are decompressed as a stream; a
+/// read behind the stream position restarts it).
+pub struct ArchiveFile {
+    file: Arc<dyn StorageFile>,
+    pub header: ArchiveHeader,
+    stream: Option<(DeflateDecoder<io::BufReader<FileReader>>, u64)>,
+}
+
+impl ArchiveFile {
+    pub fn open(fs: &dyn FileSystem, path: &Path) -> Result<ArchiveFile, String> {
+        let file = fs
+            .open(path, OpenMode::ReadOnly)
+            .map_err(|error| format!("cannot open: {error}"))?;
+        let mut bytes = [0u8; ARCHIVE_HEADER_BYTES as usize];
+        file.read_at(&mut bytes, 0)
+            .map_err(|error| format!("cannot read header: {error}"))?;
+        let header = ArchiveHeader::decode(&bytes)?;
+        let length = file
+            .len()
+            .map_err(|error| format!("cannot size: {error}"))?;
+        if length < ARCHIVE_HEADER_BYTES + header.stored_bytes {
+            return Err(format!(
+                "archive is {length} bytes, shorter than its header says ({})",
+                ARCHIVE_HEADER_BYTES + header.stored_bytes
+            ));
+        }
+        Ok(ArchiveFile {
+            file,
+            header,
+            stream: None,
+        })
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.file.path().to_path_buf()
+    }
+
+    /// Read log bytes `[rba, rba + out.len())`, which must lie in the stored content.
+    pub fn read(&mut self, rba: u64, out: &mut [u8]) -> Result<(), String> {
+        let header = self.header;
+        if rba < header.start_rba
+            || rba + out.len() as u64 > header.start_rba + header.content_bytes
+        {
+            return Err(format!(
+                "RBA range {rba:016X}+{} is outside the archived content {:016X}..{:016X}",
+                out.len(),
+                header.start_rba,
+                header.start_rba + header.content_bytes
+            ));
+        }
+        let position = rba - header.start_rba;
+        if !header.compressed {
+            return self
+                .file
+                .read_at(out, ARCHIVE_HEADER_BYTES + position)
+                .map_err(|error| format!("cannot read: {error}"));
+        }
+        let restart = match &self.stream {
+            Some((_, at)) => *at > position,
+            None => true,
+        };
+        if restart {
+            let reader = FileReader {
+                file: self.file.clone(),
+                offset: ARCHIVE_HEADER_BYTES,
+                limit: ARCHIVE_HEADER_BYTES + header.stored_bytes,
+            };
+            self.stream = Some((
+                DeflateDecoder::new(io::BufReader::with_capacity(
+                    OFFLOAD_CHUNK_BYTES / 4,
+                    reader,
+                )),
+                0,
+            ));
+        }
+        let (decoder, at) = self.stream.as_mut().unwrap();
+        let skip = position - *at;
+        if skip > 0 {
+            let skipped = io::copy(&mut decoder.by_ref().take(skip), &mut io::sink())
+                .map_err(|error| format!("cannot decompress: {error}"))?;
+            *at += skipped;
+            if skipped != skip {
+                self.stream = None;
+                return Err("compressed content ends early".to_string());
+            }
+        }
+        if let Err(error) = decoder.read_exact(out) {
+            self.stream = None;
+            return Err(format!("cannot decompress: {error}"));
+        }
+        *at += out.len() as u64;
+        Ok(())
+    }
+
+    /// Read the whole content and check its checksum.
+    pub fn verify_content(&mut self) -> Result<(), String> {
+        let mut chunk = vec![0u8; OFFLOAD_CHUNK_BYTES];
+        let mut checksum = 0u32;
+        let mut done = 0u64;
+        while done < self.header.content_bytes {
+            let length = (self.header.content_bytes - done).min(chunk.len() as u64) as usize;
+            self.read(self.header.start_rba + done, &mut chunk[..length])?;
+            checksum = crc32c::crc32c_append(checksum, &chunk[..length]);
+            done += length as u64;
+        }
+        if checksum != self.header.content_checksum {
+            return Err(format!(
+                "content checksum mismatch (stored {:08X}, computed {checksum:08X})",
+                self.header.content_checksum
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The offload thread: archives full active logs in RBA order, records them in the BSDS and
+/// marks the active logs reusable. A failed offload is retried every second (the active log
+/// stays unavailable meanwhile; appenders eventually report `ActiveLogsFull` naming it).
+pub(crate) fn run_offload(shared: Arc<LogShared>) {
+    loop {
+        let job = {
+            let mut queue = shared.offload.lock().unwrap();
+            loop {
+                let suspended = shared.offload_suspended.load(Ordering::SeqCst);
+                if queue.shutdown && (queue.jobs.is_empty() || suspended) {
+                    return;
+                }
+                if !suspended {
+                    if let Some(job) = queue.jobs.front().copied() {
+                        queue.busy = true;
+                        break job;
+                    }
+                }
+                queue = shared
+                    .offload_work
+                    .wait_timeout(queue, Duration::from_millis(100))
+                    .unwrap()
+                    .0;
+            }
+        };
+        let result = offload_one(&shared, job);
+        let mut queue = shared.offload.lock().unwrap();
+        queue.busy = false;
+        match result {
+            Ok(()) => {
+                queue.jobs.pop_front();
+                queue.last_error = None;
+            }
+            Err(error) => {
+                eprintln!(
+                    "warning: offload of active log {} (RBA {:016X}-{:016X}) failed: {error}; retrying",
+                    job.file + 1,
+                    job.start,
+                    job.end
+                );
+                queue.last_error = Some(error.to_string());
+                if queue.shutdown {
+                    shared.offload_work.notify_all();
+                    return;
+                }
+                queue = shared
+                    .offload_work
+                    .wait_timeout(queue, Duration::from_millis(OFFLOAD_RETRY_MS))
+                    .unwrap()
+                    .0;
+            }
+        }
+        drop(queue);
+        shared.offload_work.notify_all();
+    }
+}
+
+fn offload_one(shared: &LogShared, job: OffloadJob) -> StorageResult<()> {
+    if let Some((new_file, new_start)) = job.new_current {
+        let mut bsds = shared.bsds.lock().unwrap();
+        let mut updated = bsds.clone();
+        let old = &mut updated.active_logs[job.file];
+        old.status = ActiveLogStatus::NotArchived;
+        old.start_rba = Some(job.start);
+        old.end_rba = Some(job.end);
+        let new = &mut updated.active_logs[new_file];
+        if !matches!(new.start_rba, Some(start) if start > new_start) {
+            new.status = ActiveLogStatus::Current;
+            new.start_rba = Some(new_start);
+            new.end_rba = None;
+        }
+        shared.write_bsds(&mut updated)?;
+        *bsds = updated;
+    }
+    let files = &shared.sources.files;
+    let mut read_content = |offset: u64, buffer: &mut [u8]| -> StorageResult<()> {
+        let position = ACTIVE_LOG_HEADER_BYTES + offset;
+        let mut last_error = None;
+        for copy in 0..files.copies() {
+            match files.files[job.file][copy].read_at(buffer, position) {
+                Ok(()) => return Ok(()),
+                Err(error) => {
+                    last_error = Some(StorageError::io(
+                        files.path(job.file, copy),
+                        "read active log for offload",
+                        error,
+                    ))
+                }
+            }
+        }
+        Err(last_error.unwrap())
+    };
+    let copies = if shared.archive.twoarch { 2 } else { 1 };
+    let content_bytes = job.used_end - job.start;
+    let entry = write_archive(
+        &*shared.fs,
+        &shared.archive_directory,
+        job.start,
+        job.end,
+        content_bytes,
+        shared.archive.compress,
+        copies,
+        &mut read_content,
+    )?;
+    bump(&shared.counters().qjstalw, copies as u64);
+    bump(
+        &shared.counters().qjstciof,
+        content_bytes.div_ceil(super::LOG_PAGE_BYTES as u64),
+    );
+    let archives = {
+        let mut bsds = shared.bsds.lock().unwrap();
+        let mut updated = bsds.clone();
+        updated.add_archive(entry);
+        let old = &mut updated.active_logs[job.file];
+        old.status = ActiveLogStatus::Reusable;
+        old.start_rba = Some(job.start);
+        old.end_rba = Some(job.end);
+        shared.write_bsds(&mut updated)?;
+        let archives = updated.archives.clone();
+        *bsds = updated;
+        archives
+    };
+    // The archive is readable before the active log may be overwritten.
+    *shared.sources.archives.write().unwrap() = archives;
+    let mut ring = shared.sources.ring.lock().unwrap();
+    let entry = &mut ring[job.file];
+    assert_eq!(
+        entry.start,
+        Some(job.start),
+        "an active log was reused before it was archived"
+    );
+    entry.status = ActiveLogStatus::Reusable;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vfs::RealFileSystem;
+
+    #[test]
+    fn archives_round_trip_plain_and_compressed() {
+        let directory = tempfile::tempdir().unwrap();
+        let content: Vec<u8> = (0..1_300_000u32)
+            .map(|i| (i % 251) as u8 ^ (i >> 12) as u8)
+            .collect();
+        for compressed in [false, true] {
+            let start = if compressed { 8 * 1024 * 1024 } else { 0 };
+            let entry = write_archive(
+                &RealFileSystem,
+                directory.path(),
+                start,
+                start + 2 * 1024 * 1024,
+                content.len() as u64,
+                compressed,
+                2,
+                &mut |offset, buffer| {
+                    buffer
+                        .copy_from_slice(&content[offset as usize..offset as usize + buffer.len()]);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(entry.copies.len(), 2);
+            for name in &entry.copies {
+                let mut archive =
+                    ArchiveFile::open(&RealFileSystem, &directory.path().join(name)).unwrap();
+                archive.verify_content().unwrap();
+                let mut out = vec![0u8; 5000];
+                archive.read(start + 700_000, &mut out).unwrap();
+                assert_eq!(out, content[700_000..705_000]);
+                archive.read(start + 10, &mut out).unwrap(); // backwards: restarts the stream
+                assert_eq!(out, content[10..5010]);
+                assert!(archive
+                    .read(start + content.len() as u64 - 10, &mut out)
+                    .is_err());
+            }
+        }
+        assert!(directory.path().join("A0000000000800000.2.log.z").exists());
+    }
+}

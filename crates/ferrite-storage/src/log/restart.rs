@@ -1,0 +1,450 @@
+//! Log initialisation (restart phase 1): find the end of the log and repair dual copies.
+//!
+//! 1. Read every active log's header (either copy; a damaged or out-of-date copy header is
+//!    rewritten). The file with the highest start RBA is current; every other used file's range
+//!    ends where the next one (in RBA order, which must be ring order) begins.
+//! 2. Scan forward from the last checkpoint's begin RBA (or the oldest RBA still in the active
+//!    logs), verifying each record on every copy. A record valid on one copy but not the other is
+//!    copied to the bad copy. In the current file, the first position where no copy holds a valid
+//!    record (zero length, bad length, bad checksum: a torn write, or a stale record of the file's
+//!    previous use, whose checksum includes another RBA) is the end of the log. In a full file
+//!    that is damage: restart fails naming the file and RBA.
+//! 3. Rewrite the partial last page with zeros after the end, and zero the next
+//!    [`RESTART_ZERO_AHEAD_PAGES`] pages, on each copy in turn: a record left by a write that was
+//!    in flight at the failure could otherwise become valid again once new records reach exactly
+//!    its RBA.
+//! 4. Reconcile the active log inventory: full files not covered by an archive are queued for
+//!    offload.
+
+use crate::error::{StorageError, StorageResult};
+use crate::types::Rba;
+use crate::vfs::StorageFile;
+
+use super::active::{ActiveLogFiles, ActiveLogHeader, ACTIVE_LOG_HEADER_BYTES};
+use super::bsds::{ActiveLogStatus, Bsds};
+use super::record::{self, RecordHeader, LOG_RECORD_HEADER_BYTES};
+use super::statistics::{bump, LogCounters};
+use super::{page_floor, OffloadJob, RingEntry, LOG_PAGE_BYTES, RESTART_ZERO_AHEAD_PAGES};
+
+/// Bytes read at a time when verifying or copying a record.
+const SCAN_CHUNK_BYTES: usize = 512 * 1024;
+
+/// What log initialisation found.
+#[derive(Clone, Debug)]
+pub(crate) struct RecoveredLog {
+    pub ring: Vec<RingEntry>,
+    pub current: usize,
+    /// The end of the log: RBA of the next record.
+    pub end_rba: u64,
+    /// End of the current file's RBA range (its end-of-file marker's end if it has one).
+    pub file_limit: u64,
+    /// End of the real bytes in the current file.
+    pub used_end: u64,
+    /// Log bytes `[page_floor(end_rba), end_rba)` (the partial last page), when repairing.
+    pub partial_page: Vec<u8>,
+    pub offload_jobs: Vec<OffloadJob>,
+    /// Where the scan started.
+    pub scan_start: u64,
+    /// Damage found (and repaired, when repairing).
+    pub problems: Vec<String>,
+}
+
+/// Read and verify the record at `rba` in one copy of an active log whose current use starts at
+/// `file_start`; the payload is checksummed in chunks, never held whole.
+pub(crate) fn verify_record_in_file(
+    file: &dyn StorageFile,
+    file_start: u64,
+    data_bytes: u64,
+    rba: u64,
+    scratch: &mut [u8],
+) -> Result<RecordHeader, String> {
+    let available = file_start + data_bytes - rba;
+    if available < LOG_RECORD_HEADER_BYTES as u64 {
+        return Err(format!("only {available} bytes left in the file"));
+    }
+    let offset = ACTIVE_LOG_HEADER_BYTES + (rba - file_start);
+    let mut header_bytes = [0u8; LOG_RECORD_HEADER_BYTES];
+    file.read_at(&mut header_bytes, offset)
+        .map_err(|error| format!("cannot read: {error}"))?;
+    let header =
+        record::decode_header(&header_bytes, available).map_err(|defect| defect.to_string())?;
+    let mut crc = 0u32;
+    if !header.is_end_of_file() {
+        let payload_len = header.payload_len() as u64;
+        let mut done = 0u64;
+        while done < payload_len {
+            let count = (payload_len - done).min(scratch.len() as u64) as usize;
+            file.read_at(
+                &mut scratch[..count],
+                offset + LOG_RECORD_HEADER_BYTES as u64 + done,
+            )
+            .map_err(|error| format!("cannot read: {error}"))?;
+            crc = crc32c::crc32c_append(crc, &scratch[..count]);
+            done += count as u64;
+        }
+    }
+    record::verify(Rba(rba), &header, crc).map_err(|defect| defect.to_string())?;
+    Ok(header)
+}
+
+fn io_error(
+    file: &dyn StorageFile,
+    operation: &'static str,
+    error: std::io::Error,
+) -> StorageError {
+    StorageError::io(file.path(), operation, error)
+}
+
+/// Copy `length` bytes at file offset `offset` from one copy to another and sync the target.
+fn copy_bytes(
+    from: &dyn StorageFile,
+    to: &dyn StorageFile,
+    offset: u64,
+    length: u64,
+    scratch: &mut [u8],
+) -> StorageResult<()> {
+    let mut done = 0u64;
+    while done < length {
+        let count = (length - done).min(scratch.len() as u64) as usize;
+        from.read_at(&mut scratch[..count], offset + done)
+            .map_err(|error| io_error(from, "read active log", error))?;
+        to.write_at(&scratch[..count], offset + done)
+            .map_err(|error| io_error(to, "repair active log", error))?;
+        done += count as u64;
+    }
+    to.sync_data()
+        .map_err(|error| io_error(to, "sync active log", error))
+}
+
+/// Find the end of the log. With `repair`, damaged copies are rewritten from good ones and the
+/// region after the end is cleared; without, nothing is written (offline utilities).
+pub(crate) fn recover(
+    files: &ActiveLogFiles,
+    bsds: &Bsds,
+    repair: bool,
+    counters: &LogCounters,
+) -> StorageResult<RecoveredLog> {
+    let count = files.count();
+    let copies = files.copies();
+    let data_bytes = files.data_bytes;
+    let mut problems = Vec::new();
+
+    // 1. Headers.
+    let mut starts: Vec<Option<u64>> = vec![None; count];
+    for (number, start_slot) in starts.iter_mut().enumerate() {
+        let headers: Vec<Result<ActiveLogHeader, String>> = (0..copies)
+            .map(|copy| {
+                files.read_header(number, copy).and_then(|header| {
+                    if header.created_unix_seconds == bsds.created_unix_seconds {
+                        Ok(header)
+                    } else {
+                        Err(format!(
+                            "belongs to another log (created {}, the BSDS says {})",
+                            header.created_unix_seconds, bsds.created_unix_seconds
+                        ))
+                    }
+                })
+            })
+            .collect();
+        let best = headers
+            .iter()
+            .filter_map(|header| header.as_ref().ok())
+            .map(|header| header.start_rba)
+            .max();
+        let start = match best {
+            Some(start) => start,
+            None => {
+                let reasons: Vec<String> = headers
+                    .iter()
+                    .enumerate()
+                    .map(|(copy, h)| {
+                        format!(
+                            "{}: {}",
+                            files.path(number, copy).display(),
+                            h.as_ref().unwrap_err()
+                        )
+                    })
+                    .collect();
+                if bsds.active_logs[number].status != ActiveLogStatus::Reusable {
+                    return Err(StorageError::CorruptLog {
+                        path: files.path(number, 0).to_path_buf(),
+                        rba: Rba(bsds.active_logs[number].start_rba.unwrap_or(0)),
+                        detail: format!(
+                            "the header of every copy is unusable ({})",
+                            reasons.join("; ")
+                        ),
+                    });
+                }
+                // Archived (or never used): its content is not needed; treat it as unused.
+                problems.push(format!(
+                    "active log {} header unusable, treated as unused: {}",
+                    number + 1,
+                    reasons.join("; ")
+                ));
+                None
+            }
+        };
+        *start_slot = start;
+        for (copy, header) in headers.iter().enumerate() {
+            let needs = match header {
+                Ok(header) => header.start_rba != start,
+                Err(_) => true,
+            };
+            if needs {
+                problems.push(format!(
+                    "{}: header repaired",
+                    files.path(number, copy).display()
+                ));
+                if repair {
+                    let header = ActiveLogHeader {
+                        copy_number: copy as u32 + 1,
+                        data_set_number: number as u32 + 1,
+                        data_bytes,
+                        start_rba: start,
+                        created_unix_seconds: bsds.created_unix_seconds,
+                    };
+                    files.write_header(number, copy, &header)?;
+                    files.sync(number, copy)?;
+                    bump(&counters.write_ios[copy], 1);
+                }
+            }
+        }
+    }
+
+    // 2. Ranges.
+    let mut used: Vec<(u64, usize)> = starts
+        .iter()
+        .enumerate()
+        .filter_map(|(n, s)| s.map(|s| (s, n)))
+        .collect();
+    used.sort();
+    if used.is_empty() {
+        return Err(StorageError::CorruptLog {
+            path: files.path(0, 0).to_path_buf(),
+            rba: Rba::ZERO,
+            detail: "no active log has ever been used (every header says unused)".to_string(),
+        });
+    }
+    for pair in used.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if b.1 != (a.1 + 1) % count || b.0 > a.0 + data_bytes || b.0 <= a.0 {
+            return Err(StorageError::CorruptLog {
+                path: files.path(b.1, 0).to_path_buf(),
+                rba: Rba(b.0),
+                detail: format!(
+                    "active log headers are inconsistent: log {} starts at {:016X} after log {} at {:016X}",
+                    b.1 + 1,
+                    b.0,
+                    a.1 + 1,
+                    a.0
+                ),
+            });
+        }
+    }
+    let range_end = |index: usize| -> u64 {
+        if index + 1 < used.len() {
+            used[index + 1].0
+        } else {
+            used[index].0 + data_bytes
+        }
+    };
+    let last = used.len() - 1;
+    let current = used[last].1;
+
+    // 3. Scan.
+    let oldest = used[0].0;
+    let scan_start = match bsds.last_checkpoint() {
+        Some(checkpoint)
+            if checkpoint.begin_rba.0 >= oldest && checkpoint.begin_rba.0 < range_end(last) =>
+        {
+            checkpoint.begin_rba.0
+        }
+        _ => oldest,
+    };
+    let mut index = used
+        .iter()
+        .rposition(|(start, _)| *start <= scan_start)
+        .unwrap();
+    let mut position = scan_start;
+    let mut scratch = vec![0u8; SCAN_CHUNK_BYTES];
+    let (end_rba, file_limit, used_end);
+    loop {
+        let (start, number) = used[index];
+        let file_end = range_end(index);
+        let is_current = index == last;
+        if position >= file_end {
+            if is_current {
+                (end_rba, file_limit, used_end) = (position, position, position);
+                break;
+            }
+            index += 1;
+            continue;
+        }
+        let mut good: Option<(usize, RecordHeader)> = None;
+        let mut bad = Vec::new();
+        for copy in 0..copies {
+            match verify_record_in_file(
+                &*files.files[number][copy],
+                start,
+                data_bytes,
+                position,
+                &mut scratch,
+            ) {
+                Ok(header) if good.is_none() => good = Some((copy, header)),
+                Ok(_) => {}
+                Err(reason) => bad.push((copy, reason)),
+            }
+        }
+        let Some((good_copy, header)) = good else {
+            if is_current {
+                (end_rba, file_limit, used_end) = (position, start + data_bytes, position);
+                break;
+            }
+            return Err(StorageError::CorruptLog {
+                path: files.path(number, 0).to_path_buf(),
+                rba: Rba(position),
+                detail: format!(
+                    "the record is damaged on every copy of a full active log ({}); the log after it cannot be read",
+                    bad.iter().map(|(_, reason)| reason.as_str()).collect::<Vec<_>>().join("; ")
+                ),
+            });
+        };
+        let stored = if header.is_end_of_file() {
+            LOG_RECORD_HEADER_BYTES as u64
+        } else {
+            u64::from(header.length)
+        };
+        for (copy, reason) in &bad {
+            problems.push(format!(
+                "{} RBA {:016X}: {reason}; {} from copy {}",
+                files.path(number, *copy).display(),
+                position,
+                if repair { "repaired" } else { "valid" },
+                good_copy + 1
+            ));
+            if repair {
+                let offset = ACTIVE_LOG_HEADER_BYTES + (position - start);
+                copy_bytes(
+                    &*files.files[number][good_copy],
+                    &*files.files[number][*copy],
+                    offset,
+                    stored,
+                    &mut scratch,
+                )?;
+                bump(&counters.write_ios[*copy], 1);
+            }
+        }
+        let next = position + u64::from(header.length);
+        if header.is_end_of_file() {
+            if is_current {
+                // The file was ended but the switch to the next did not complete.
+                (end_rba, file_limit, used_end) =
+                    (next, next, position + LOG_RECORD_HEADER_BYTES as u64);
+                break;
+            }
+            if next != file_end {
+                return Err(StorageError::CorruptLog {
+                    path: files.path(number, 0).to_path_buf(),
+                    rba: Rba(position),
+                    detail: format!("end-of-file marker reaches {next:016X}, but the next active log starts at {file_end:016X}"),
+                });
+            }
+        }
+        position = next;
+    }
+
+    // 4. Clear after the end, and keep the partial last page.
+    let (current_start, _) = used[last];
+    let mut partial_page = Vec::new();
+    if repair && end_rba < current_start + data_bytes && end_rba == used_end {
+        let page_start = page_floor(end_rba);
+        let zero_end = (current_start + data_bytes)
+            .min(page_start + (RESTART_ZERO_AHEAD_PAGES * LOG_PAGE_BYTES) as u64);
+        let mut bytes = vec![0u8; (zero_end - page_start) as usize];
+        let kept = (end_rba - page_start) as usize;
+        let offset = ACTIVE_LOG_HEADER_BYTES + (page_start - current_start);
+        let first = &files.files[current][0];
+        first
+            .read_at(&mut bytes[..kept], offset)
+            .map_err(|error| io_error(&**first, "read active log", error))?;
+        for copy in 0..copies {
+            let file = &files.files[current][copy];
+            file.write_at(&bytes, offset)
+                .map_err(|error| io_error(&**file, "clear active log tail", error))?;
+            file.sync_data()
+                .map_err(|error| io_error(&**file, "sync active log", error))?;
+            bump(&counters.write_ios[copy], 1);
+        }
+        partial_page = bytes[..kept].to_vec();
+    }
+
+    // 5. Inventory.
+    let mut ring = vec![
+        RingEntry {
+            status: ActiveLogStatus::Reusable,
+            start: None,
+            end: None
+        };
+        count
+    ];
+    let mut offload_jobs = Vec::new();
+    for (index, &(start, number)) in used.iter().enumerate() {
+        if index == last {
+            ring[number] = RingEntry {
+                status: ActiveLogStatus::Current,
+                start: Some(start),
+                end: None,
+            };
+            continue;
+        }
+        let end = range_end(index);
+        let entry = &bsds.active_logs[number];
+        let archived = bsds
+            .archives
+            .iter()
+            .any(|archive| archive.start_rba == start && archive.end_rba == end)
+            || (entry.status == ActiveLogStatus::Reusable
+                && entry.start_rba == Some(start)
+                && entry.end_rba == Some(end));
+        let status = if archived {
+            ActiveLogStatus::Reusable
+        } else {
+            ActiveLogStatus::NotArchived
+        };
+        ring[number] = RingEntry {
+            status,
+            start: Some(start),
+            end: Some(end),
+        };
+        if !archived {
+            offload_jobs.push(OffloadJob {
+                file: number,
+                start,
+                end,
+                used_end: end,
+                new_current: None,
+            });
+        }
+    }
+    Ok(RecoveredLog {
+        ring,
+        current,
+        end_rba,
+        file_limit,
+        used_end,
+        partial_page,
+        offload_jobs,
+        scan_start,
+        problems,
+    })
+}
+
+/// Bring the BSDS's active log inventory in line with what restart found.
+pub(crate) fn reconcile_bsds(bsds: &mut Bsds, recovered: &RecoveredLog) {
+    for (entry, state) in bsds.active_logs.iter_mut().zip(&recovered.ring) {
+        entry.status = state.status;
+        entry.start_rba = state.start;
+        entry.end_rba = state.end;
+    }
+    bsds.highest_written_rba = recovered.end_rba;
+}

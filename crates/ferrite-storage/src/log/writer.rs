@@ -1,0 +1,224 @@
+//! The logger thread: the only writer of active logs (MQ's single logger task).
+//!
+//! Loop (MP16 §1.7–1.8):
+//! 1. Wait for work: a force (log check) beyond the durable RBA; at least WRTHRSH full pages not
+//!    yet written; an appender waiting for a free buffer; or a log switch whose old file is
+//!    complete.
+//! 2. Target = the highest forced RBA (the partial current page included), or else the end of the
+//!    last full page. Write from the page holding `durable` to the target in I/Os of at most
+//!    [`LOG_WRITE_PAGES_MAX`] pages, each followed by `sync_data` on every copy, then advance
+//!    `durable` and wake waiters. Forcers that arrived meanwhile are covered by the next cycle,
+//!    which takes the highest RBA then requested (group commit).
+//! 3. Dual logging: an I/O that starts with a previously written (partial) page is a rewrite:
+//!    copy 1 is written and synced before copy 2 is started. Any other I/O goes to both copies in
+//!    parallel (see the module documentation of `log` for why this is safe).
+//! 4. A log switch is carried out when the old file is durable through its last byte: the new
+//!    file's header (start RBA of its new use) is written and synced on every copy, the old file
+//!    is handed to the offload thread, and `durable` jumps over the old file's end-of-file padding.
+//!
+//! The bytes of one I/O are copied from the ring buffer into a private staging area (allocated
+//! once), with the unused tail of a partial page zeroed: the logger never reads bytes an appender
+//! may be writing, and never holds the append lock.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::error::{StorageError, StorageResult};
+use crate::vfs::StorageFile;
+
+use super::active::{ActiveLogHeader, ACTIVE_LOG_HEADER_BYTES};
+use super::statistics::bump;
+use super::{
+    page_ceil, page_floor, FileSwitch, LogShared, OffloadJob, LOGGER_IDLE_WAIT_MS, LOG_PAGE_BYTES,
+    LOG_WRITE_PAGES_MAX,
+};
+
+struct Logger {
+    shared: Arc<LogShared>,
+    /// The active log being written and the RBA its current use starts at.
+    file: usize,
+    file_start: u64,
+    staging: Vec<u8>,
+}
+
+pub(crate) fn run_logger(shared: Arc<LogShared>, file: usize, file_start: u64) {
+    let mut logger = Logger {
+        shared,
+        file,
+        file_start,
+        staging: vec![0u8; LOG_WRITE_PAGES_MAX * LOG_PAGE_BYTES],
+    };
+    logger.run();
+}
+
+impl Logger {
+    fn run(&mut self) {
+        let shared = self.shared.clone();
+        let mut state = shared.logger.lock().unwrap();
+        loop {
+            if state.failure.is_some() {
+                shared.progress.notify_all();
+                return;
+            }
+            let filled = shared.filled.load(Ordering::SeqCst);
+            let durable = shared.durable.load(Ordering::SeqCst);
+            if let Some(switch) = state.switches.front().copied() {
+                if durable >= switch.used_end {
+                    drop(state);
+                    let result = self.switch_file(switch);
+                    state = shared.logger.lock().unwrap();
+                    match result {
+                        Ok(()) => {
+                            state.switches.pop_front();
+                            shared.durable.store(switch.end, Ordering::SeqCst);
+                        }
+                        Err(error) => state.failure = Some(error.to_string()),
+                    }
+                    shared.progress.notify_all();
+                    continue;
+                }
+            }
+            let full_pages =
+                (page_floor(filled).saturating_sub(page_floor(durable))) / LOG_PAGE_BYTES as u64;
+            let threshold = full_pages >= u64::from(shared.log.wrthrsh);
+            let requested = state.force_target.max(state.space_target);
+            let mut target = requested;
+            if threshold {
+                target = target.max(page_floor(filled));
+            }
+            target = target.min(filled);
+            if let Some(switch) = state.switches.front() {
+                target = target.min(switch.used_end);
+            }
+            if target > durable {
+                drop(state);
+                let by_threshold = requested <= durable;
+                let result = self.write_through(durable, target);
+                bump(&shared.counters().qjstbfwr, 1);
+                if by_threshold {
+                    bump(&shared.counters().qjstthrw, 1);
+                }
+                state = shared.logger.lock().unwrap();
+                if let Err(error) = result {
+                    state.failure = Some(error.to_string());
+                }
+                shared.progress.notify_all();
+                continue;
+            }
+            if state.shutdown {
+                shared.progress.notify_all();
+                return;
+            }
+            // Idle. Announce it, then look once more at `filled` (appenders publish it before
+            // reading `logger_idle`, so one of the two sides sees the other).
+            shared.logger_idle.store(true, Ordering::SeqCst);
+            if shared.filled.load(Ordering::SeqCst) != filled {
+                shared.logger_idle.store(false, Ordering::SeqCst);
+                continue;
+            }
+            state = shared
+                .logger_work
+                .wait_timeout(state, Duration::from_millis(LOGGER_IDLE_WAIT_MS))
+                .unwrap()
+                .0;
+            shared.logger_idle.store(false, Ordering::SeqCst);
+        }
+    }
+
+    /// Write and sync log bytes `[durable, target)` (whole pages from the page holding
+    /// `durable`), advancing `durable` after each I/O.
+    fn write_through(&mut self, mut durable: u64, target: u64) -> StorageResult<()> {
+        let shared = self.shared.clone();
+        let copies = shared.copies();
+        while durable < target {
+            let start = page_floor(durable);
+            let end = target.min(start + (LOG_WRITE_PAGES_MAX * LOG_PAGE_BYTES) as u64);
+            assert!(
+                start >= self.file_start && end <= self.file_start + shared.data_bytes,
+                "log write {start:#X}..{end:#X} outside active log {} ({:#X}+{:#X})",
+                self.file + 1,
+                self.file_start,
+                shared.data_bytes
+            );
+            let length = (end - start) as usize;
+            let padded = page_ceil(end - start) as usize;
+            // SAFETY: [start, end) is below `filled` and at or above page_floor(durable): live
+            // bytes no appender writes until `durable` advances past them.
+            unsafe { shared.buffer.read(start, &mut self.staging[..length]) };
+            self.staging[length..padded].fill(0);
+            let bytes = &self.staging[..padded];
+            let offset = ACTIVE_LOG_HEADER_BYTES + (start - self.file_start);
+            let rewrite = durable != start;
+            let files = &shared.sources.files.files[self.file];
+            let pages = (padded / LOG_PAGE_BYTES) as u64;
+            let counters = shared.counters();
+            let write_copy = |copy: usize| -> StorageResult<()> {
+                let file: &Arc<dyn StorageFile> = &files[copy];
+                file.write_at(bytes, offset)
+                    .map_err(|error| StorageError::io(file.path(), "write active log", error))?;
+                file.sync_data()
+                    .map_err(|error| StorageError::io(file.path(), "sync active log", error))?;
+                bump(&counters.qjstlogw[copy], 1);
+                bump(&counters.write_ios[copy], 1);
+                bump(&counters.bytes_written[copy], padded as u64);
+                Ok(())
+            };
+            if copies == 1 {
+                write_copy(0)?;
+            } else if rewrite {
+                // The first page holds records already reported durable: one copy at a time.
+                write_copy(0)?;
+                write_copy(1)?;
+                bump(&counters.qjstserw, pages);
+            } else {
+                std::thread::scope(|scope| {
+                    let second = scope.spawn(|| write_copy(1));
+                    let first = write_copy(0);
+                    let second = second.join().expect("the copy 2 writer panicked");
+                    first.and(second)
+                })?;
+            }
+            bump(&counters.qjstciwr, pages);
+            durable = end;
+            shared.durable.store(end, Ordering::SeqCst);
+            let _state = shared.logger.lock().unwrap();
+            shared.progress.notify_all();
+        }
+        Ok(())
+    }
+
+    /// Start the new file of a log switch and hand the old one to the offload thread.
+    fn switch_file(&mut self, switch: FileSwitch) -> StorageResult<()> {
+        let shared = self.shared.clone();
+        let files = &shared.sources.files;
+        debug_assert_eq!(switch.old_file, self.file);
+        for copy in 0..files.copies() {
+            let header = ActiveLogHeader {
+                copy_number: copy as u32 + 1,
+                data_set_number: switch.new_file as u32 + 1,
+                data_bytes: shared.data_bytes,
+                start_rba: Some(switch.end),
+                created_unix_seconds: shared.created_unix_seconds,
+            };
+            files.write_header(switch.new_file, copy, &header)?;
+            bump(&shared.counters().write_ios[copy], 1);
+        }
+        for copy in 0..files.copies() {
+            files.sync(switch.new_file, copy)?;
+        }
+        self.file = switch.new_file;
+        self.file_start = switch.end;
+        bump(&shared.counters().active_log_switches, 1);
+        let mut offload = shared.offload.lock().unwrap();
+        offload.jobs.push_back(OffloadJob {
+            file: switch.old_file,
+            start: switch.old_start,
+            end: switch.end,
+            used_end: switch.used_end,
+            new_current: Some((switch.new_file, switch.end)),
+        });
+        shared.offload_work.notify_all();
+        Ok(())
+    }
+}

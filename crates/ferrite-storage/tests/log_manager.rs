@@ -1,0 +1,762 @@
+//! Integration tests of the log manager on the real file system.
+
+use std::fs::OpenOptions;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferrite_storage::config::{ArchiveParameters, LogParameters};
+use ferrite_storage::log::active::ACTIVE_LOG_HEADER_BYTES;
+use ferrite_storage::log::bsds::{bsds_paths, ActiveLogStatus, Bsds};
+use ferrite_storage::log::record::LOG_RECORD_HEADER_BYTES;
+use ferrite_storage::log::{CheckpointLocation, LogManager, LogRecord, LOG_PAGE_BYTES};
+use ferrite_storage::vfs::{FileSystem, RealFileSystem};
+use ferrite_storage::{Rba, StorageError};
+
+fn log_parameters(
+    active_log_size_mib: u32,
+    active_log_count: u32,
+    outbuff_kib: u32,
+    twoactv: bool,
+) -> LogParameters {
+    LogParameters {
+        outbuff_kib,
+        wrthrsh: 4,
+        twoactv,
+        active_log_count,
+        active_log_size_mib,
+    }
+}
+
+fn archive_parameters(compress: bool, twoarch: bool) -> ArchiveParameters {
+    ArchiveParameters {
+        directory: "archive".to_string(),
+        compress,
+        twoarch,
+    }
+}
+
+struct Fixture {
+    _temporary: tempfile::TempDir,
+    fs: Arc<dyn FileSystem>,
+    directory: PathBuf,
+    log: LogParameters,
+    archive: ArchiveParameters,
+}
+
+impl Fixture {
+    fn new(log: LogParameters, archive: ArchiveParameters) -> Fixture {
+        let temporary = tempfile::tempdir().unwrap();
+        let directory = temporary.path().join("QM1");
+        let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+        LogManager::create(fs.clone(), &directory, &log, &archive).unwrap();
+        Fixture {
+            _temporary: temporary,
+            fs,
+            directory,
+            log,
+            archive,
+        }
+    }
+
+    fn open(&self) -> Arc<LogManager> {
+        LogManager::open(self.fs.clone(), &self.directory, &self.log, &self.archive).unwrap()
+    }
+
+    fn active_path(&self, copy: usize, number: usize) -> PathBuf {
+        self.directory
+            .join("active")
+            .join(format!("LOGCOPY{}.DS{:02}", copy + 1, number + 1))
+    }
+}
+
+/// Deterministic payload bytes for (seed, length).
+fn payload(seed: u64, length: usize) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..length)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect()
+}
+
+fn read_all(manager: &LogManager, from: Rba) -> Vec<LogRecord> {
+    manager
+        .read_forward(from)
+        .unwrap()
+        .map(|record| record.unwrap())
+        .collect()
+}
+
+/// Overwrite bytes of a file directly (simulating damage).
+fn damage(path: &Path, offset: u64, bytes: &[u8]) {
+    let file = OpenOptions::new().write(true).open(path).unwrap();
+    file.write_all_at(bytes, offset).unwrap();
+    file.sync_all().unwrap();
+}
+
+fn read_file_range(path: &Path, offset: u64, length: usize) -> Vec<u8> {
+    let file = std::fs::File::open(path).unwrap();
+    let mut bytes = vec![0u8; length];
+    file.read_exact_at(&mut bytes, offset).unwrap();
+    bytes
+}
+
+#[test]
+fn append_force_reopen_reads_every_forced_record() {
+    let fixture = Fixture::new(
+        log_parameters(4, 3, 40, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    assert_eq!(manager.end_rba(), Rba(0));
+    let mut expected = Vec::new();
+    for index in 0..600u64 {
+        let body = payload(index, (index as usize * 37) % 2500);
+        let (start, end) = manager
+            .append(
+                (index % 7) as u8,
+                &[&body[..10.min(body.len())], &body[10.min(body.len())..]],
+            )
+            .unwrap();
+        assert_eq!(
+            end.0 - start.0,
+            (LOG_RECORD_HEADER_BYTES + body.len()) as u64
+        );
+        expected.push((start, (index % 7) as u8, body));
+        if index % 50 == 0 {
+            manager.force(end).unwrap();
+            assert!(manager.durable_rba() >= end);
+        }
+    }
+    let end = manager.end_rba();
+    manager.force(end).unwrap();
+    assert_eq!(manager.durable_rba(), end);
+    let statistics = manager.statistics();
+    assert_eq!(statistics.qjstwrnw + statistics.qjstwrw, 600);
+    assert!(statistics.qjstwrf >= 13);
+    assert!(statistics.qjstlogw[0] >= 1 && statistics.qjstbfwr >= 1);
+    assert_eq!(statistics.qjstbffl, end.0.div_ceil(LOG_PAGE_BYTES as u64));
+    manager.shutdown().unwrap();
+    drop(manager);
+
+    let manager = fixture.open();
+    assert_eq!(manager.end_rba(), end);
+    let records = read_all(&manager, Rba(0));
+    assert_eq!(records.len(), expected.len());
+    for (record, (start, kind, body)) in records.iter().zip(&expected) {
+        assert_eq!(
+            (record.rba, record.kind, &record.payload),
+            (*start, *kind, body)
+        );
+    }
+    // Appends continue in the same page after the restart.
+    let (start, _) = manager.append(1, &[b"after restart"]).unwrap();
+    assert_eq!(start, end);
+    manager.force(manager.end_rba()).unwrap();
+    drop(manager);
+    let manager = fixture.open();
+    let records = read_all(&manager, Rba(0));
+    assert_eq!(records.len(), expected.len() + 1);
+    assert_eq!(records.last().unwrap().payload, b"after restart");
+    // Reading from a position that is not a record boundary is refused.
+    assert!(manager.read_forward(Rba(1)).is_err());
+    // Reading from the middle works.
+    let middle = expected[300].0;
+    assert_eq!(read_all(&manager, middle).len(), expected.len() + 1 - 300);
+}
+
+#[test]
+fn a_torn_tail_ends_the_log_and_stale_records_beyond_it_never_return() {
+    let fixture = Fixture::new(
+        log_parameters(1, 2, 40, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    let first = manager.append(1, &[&payload(1, 100)]).unwrap();
+    // Record B ends exactly on a page boundary one page later, so record C starts a page.
+    let b_length = (2 * LOG_PAGE_BYTES as u64 - first.1 .0) as usize - LOG_RECORD_HEADER_BYTES;
+    let second = manager.append(2, &[&payload(2, b_length)]).unwrap();
+    assert_eq!(second.1 .0 % LOG_PAGE_BYTES as u64, 0);
+    let third = manager.append(3, &[&payload(3, 200)]).unwrap();
+    manager.force(third.1).unwrap();
+    manager.shutdown().unwrap();
+    drop(manager);
+
+    // Tear B: its last bytes are lost. C is intact (as if the write of C's page survived).
+    let path = fixture.active_path(0, 0);
+    damage(
+        &path,
+        ACTIVE_LOG_HEADER_BYTES + second.1 .0 - 100,
+        &[0u8; 100],
+    );
+    let manager = fixture.open();
+    assert_eq!(
+        manager.end_rba(),
+        second.0,
+        "the log ends at the torn record"
+    );
+    let records = read_all(&manager, Rba(0));
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].payload, payload(1, 100));
+    // A new record of B's length ends exactly where stale C starts. C must not come back.
+    let replacement = manager.append(4, &[&payload(4, b_length)]).unwrap();
+    assert_eq!(replacement.1, third.0);
+    manager.force(replacement.1).unwrap();
+    manager.shutdown().unwrap();
+    drop(manager);
+    let manager = fixture.open();
+    let records = read_all(&manager, Rba(0));
+    assert_eq!(
+        records.iter().map(|r| r.kind).collect::<Vec<_>>(),
+        vec![1, 4]
+    );
+    assert_eq!(manager.end_rba(), third.0);
+}
+
+#[test]
+fn unforced_records_are_lost_or_kept_whole_after_a_failure() {
+    let fixture = Fixture::new(
+        log_parameters(2, 3, 40, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    let mut appended = Vec::new();
+    for index in 0..200u64 {
+        let body = payload(index + 1000, 300 + index as usize);
+        appended.push(manager.append(9, &[&body]).unwrap());
+    }
+    manager.force(appended[99].1).unwrap();
+    manager.abandon();
+    drop(manager);
+    let manager = fixture.open();
+    let records = read_all(&manager, Rba(0));
+    assert!(
+        records.len() >= 100,
+        "a forced record was lost: {} records",
+        records.len()
+    );
+    for (index, record) in records.iter().enumerate() {
+        assert_eq!(record.rba, appended[index].0);
+        assert_eq!(record.payload, payload(index as u64 + 1000, 300 + index));
+    }
+    assert_eq!(manager.end_rba(), records.last().unwrap().end_rba);
+}
+
+#[test]
+fn records_larger_than_the_output_buffer_stream_through_it() {
+    let fixture = Fixture::new(
+        log_parameters(4, 2, 40, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    let sizes = [300 * 1024, 3 * 1024 * 1024 + 17, 10, 40 * 1024];
+    let mut ranges = Vec::new();
+    for (index, size) in sizes.iter().enumerate() {
+        ranges.push(manager.append(5, &[&payload(index as u64, *size)]).unwrap());
+    }
+    manager.force(manager.end_rba()).unwrap();
+    let statistics = manager.statistics();
+    assert!(
+        statistics.qjstwtb > 0,
+        "a record larger than OUTBUFF must wait for buffers"
+    );
+    assert!(statistics.qjstwrw > 0);
+    let records = read_all(&manager, Rba(0));
+    assert_eq!(records.len(), sizes.len());
+    for (index, record) in records.iter().enumerate() {
+        assert_eq!(record.payload, payload(index as u64, sizes[index]));
+    }
+    // A record that cannot fit in an active log is refused clearly.
+    let error = manager
+        .append(5, &[&vec![0u8; 4 * 1024 * 1024]])
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("does not fit in an active log"),
+        "{error}"
+    );
+    drop(manager);
+    let manager = fixture.open();
+    assert_eq!(read_all(&manager, Rba(0)).len(), sizes.len());
+}
+
+#[test]
+fn many_threads_append_and_force_concurrently() {
+    for twoactv in [false, true] {
+        let fixture = Fixture::new(
+            log_parameters(2, 4, 40, twoactv),
+            archive_parameters(false, false),
+        );
+        let manager = fixture.open();
+        const THREADS: u64 = 8;
+        const RECORDS: u64 = 400;
+        std::thread::scope(|scope| {
+            for thread in 0..THREADS {
+                let manager = manager.clone();
+                scope.spawn(move || {
+                    for sequence in 0..RECORDS {
+                        let seed = thread * 1_000_000 + sequence;
+                        let body = payload(seed, (seed as usize * 131) % 3000);
+                        let header = [thread.to_le_bytes(), sequence.to_le_bytes()].concat();
+                        let (_, end) = manager.append(thread as u8, &[&header, &body]).unwrap();
+                        if sequence % 3 == 0 {
+                            manager.force(end).unwrap();
+                            assert!(manager.durable_rba() >= end);
+                        }
+                    }
+                });
+            }
+        });
+        manager.force(manager.end_rba()).unwrap();
+        let statistics = manager.statistics();
+        // Group commit: fewer write I/Os than suspended forces (on all but the slowest disks).
+        eprintln!("twoactv {twoactv}: {statistics:?}");
+        manager.shutdown().unwrap();
+        drop(manager);
+        let manager = fixture.open();
+        let records = read_all(&manager, Rba(0));
+        assert_eq!(records.len() as u64, THREADS * RECORDS);
+        let mut next_sequence = [0u64; THREADS as usize];
+        let mut previous_end = Rba(0);
+        for record in &records {
+            assert_eq!(record.rba >= previous_end, true);
+            previous_end = record.end_rba;
+            let thread = u64::from_le_bytes(record.payload[0..8].try_into().unwrap());
+            let sequence = u64::from_le_bytes(record.payload[8..16].try_into().unwrap());
+            assert_eq!(record.kind as u64, thread);
+            assert_eq!(
+                sequence, next_sequence[thread as usize],
+                "thread {thread} records out of order"
+            );
+            next_sequence[thread as usize] += 1;
+            let seed = thread * 1_000_000 + sequence;
+            assert_eq!(
+                record.payload[16..],
+                payload(seed, (seed as usize * 131) % 3000)[..]
+            );
+        }
+    }
+}
+
+/// Fill small active logs several times over so the ring wraps; archives hold the old ranges.
+fn wrap_the_ring(compress: bool, twoarch: bool) {
+    let fixture = Fixture::new(
+        log_parameters(1, 3, 40, false),
+        archive_parameters(compress, twoarch),
+    );
+    let manager = fixture.open();
+    let mut expected = Vec::new();
+    let mut index = 0u64;
+    while manager.end_rba().0 < 7 * 1024 * 1024 {
+        let body = payload(index, 5000 + (index as usize * 53) % 9000);
+        let (start, end) = manager.append(2, &[&body]).unwrap();
+        expected.push((start, body));
+        if index % 10 == 0 {
+            manager.force(end).unwrap();
+        }
+        index += 1;
+    }
+    manager.force(manager.end_rba()).unwrap();
+    assert!(manager.wait_for_offload(Duration::from_secs(30)));
+    let statistics = manager.statistics();
+    assert!(statistics.active_log_switches >= 6, "{statistics:?}");
+    assert!(statistics.qjstciof >= 6 * 250, "{statistics:?}");
+    assert_eq!(
+        statistics.qjstalw,
+        statistics.active_log_switches * if twoarch { 2 } else { 1 }
+    );
+    assert!(manager.take_checkpoint_request());
+    assert!(!manager.take_checkpoint_request());
+    let archives = manager.archives();
+    assert!(archives.len() >= 6);
+    for pair in archives.windows(2) {
+        assert_eq!(
+            pair[0].end_rba, pair[1].start_rba,
+            "archives must cover the log without gaps"
+        );
+    }
+    let check = |manager: &LogManager| {
+        let records = read_all(manager, Rba(0));
+        assert_eq!(records.len(), expected.len());
+        for (record, (start, body)) in records.iter().zip(&expected) {
+            assert_eq!(record.rba, *start);
+            assert_eq!(&record.payload, body);
+        }
+    };
+    check(&manager);
+    assert!(
+        manager.statistics().qjstalr >= 1,
+        "the oldest records come from archives"
+    );
+    manager.shutdown().unwrap();
+    drop(manager);
+    let manager = fixture.open();
+    check(&manager);
+    let bsds = manager.bsds();
+    assert!(
+        bsds.active_logs
+            .iter()
+            .filter(|entry| entry.status == ActiveLogStatus::Current)
+            .count()
+            == 1
+    );
+    if twoarch {
+        // Lose copy 1 of the oldest archive: copy 2 serves.
+        let first = &manager.archives()[0];
+        std::fs::remove_file(fixture.directory.join("archive").join(&first.copies[0])).unwrap();
+        check(&manager);
+    }
+    let suffix = if compress { ".log.z" } else { ".log" };
+    assert!(manager
+        .archives()
+        .iter()
+        .all(|entry| entry.copies.iter().all(|name| name.ends_with(suffix))));
+    drop(manager);
+    let report = LogManager::verify(
+        fixture.fs.clone(),
+        &fixture.directory,
+        &fixture.log,
+        &fixture.archive,
+    )
+    .unwrap();
+    assert_eq!(report.records, expected.len() as u64);
+    assert_eq!(report.first_rba, Rba(0));
+    assert_eq!(report.is_healthy(), !twoarch, "{:?}", report.problems);
+}
+
+#[test]
+fn ring_wrap_reads_through_plain_archives() {
+    wrap_the_ring(false, false);
+}
+
+#[test]
+fn ring_wrap_reads_through_compressed_dual_archives() {
+    wrap_the_ring(true, true);
+}
+
+#[test]
+fn dual_logging_repairs_a_damaged_copy_from_the_other() {
+    for damaged_copy in [1usize, 0] {
+        let fixture = Fixture::new(
+            log_parameters(1, 2, 40, true),
+            archive_parameters(false, false),
+        );
+        let manager = fixture.open();
+        let mut ranges = Vec::new();
+        for index in 0..50u64 {
+            ranges.push(manager.append(1, &[&payload(index, 700)]).unwrap());
+            manager.force(ranges.last().unwrap().1).unwrap();
+        }
+        let statistics = manager.statistics();
+        assert!(
+            statistics.qjstserw > 0,
+            "partial-page rewrites are serial with dual logging"
+        );
+        assert_eq!(statistics.qjstlogw[0], statistics.qjstlogw[1]);
+        let end = manager.end_rba();
+        manager.shutdown().unwrap();
+        drop(manager);
+        let damaged = fixture.active_path(damaged_copy, 0);
+        let good = fixture.active_path(1 - damaged_copy, 0);
+        if damaged_copy == 1 {
+            // Copy 2's tail is lost (zeroed) from the middle of record 40.
+            let from = ranges[40].0 .0 + 100;
+            damage(
+                &damaged,
+                ACTIVE_LOG_HEADER_BYTES + from,
+                &vec![0u8; (end.0 - from) as usize],
+            );
+        } else {
+            // Copy 1 has garbage in records 10 and 45.
+            damage(
+                &damaged,
+                ACTIVE_LOG_HEADER_BYTES + ranges[10].0 .0 + 20,
+                b"garbage",
+            );
+            damage(
+                &damaged,
+                ACTIVE_LOG_HEADER_BYTES + ranges[45].0 .0 + 3,
+                b"x",
+            );
+        }
+        let report = LogManager::verify(
+            fixture.fs.clone(),
+            &fixture.directory,
+            &fixture.log,
+            &fixture.archive,
+        )
+        .unwrap();
+        assert!(!report.is_healthy(), "verify must report the damaged copy");
+        assert_eq!(report.records, 50);
+        let manager = fixture.open();
+        assert_eq!(manager.end_rba(), end);
+        let records = read_all(&manager, Rba(0));
+        assert_eq!(records.len(), 50);
+        for (index, record) in records.iter().enumerate() {
+            assert_eq!(record.payload, payload(index as u64, 700));
+        }
+        // The damaged copy was repaired: both copies hold the same log bytes.
+        let length = end.0 as usize;
+        assert_eq!(
+            read_file_range(&damaged, ACTIVE_LOG_HEADER_BYTES, length),
+            read_file_range(&good, ACTIVE_LOG_HEADER_BYTES, length)
+        );
+        drop(manager);
+        let report = LogManager::verify(
+            fixture.fs.clone(),
+            &fixture.directory,
+            &fixture.log,
+            &fixture.archive,
+        )
+        .unwrap();
+        assert!(report.is_healthy(), "{:?}", report.problems);
+    }
+}
+
+#[test]
+fn dual_logging_keeps_a_record_that_reached_only_one_copy() {
+    let fixture = Fixture::new(
+        log_parameters(1, 2, 40, true),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    let first = manager.append(1, &[b"one"]).unwrap();
+    let second = manager.append(1, &[b"two"]).unwrap();
+    manager.force(second.1).unwrap();
+    manager.shutdown().unwrap();
+    drop(manager);
+    // As if the last write reached copy 1 only: copy 2 lacks record two.
+    damage(
+        &fixture.active_path(1, 0),
+        ACTIVE_LOG_HEADER_BYTES + second.0 .0,
+        &[0u8; 12],
+    );
+    let manager = fixture.open();
+    assert_eq!(manager.end_rba(), second.1);
+    assert_eq!(read_all(&manager, first.0).len(), 2);
+}
+
+#[test]
+fn archive_log_switches_truncates_and_archives() {
+    let fixture = Fixture::new(
+        log_parameters(1, 2, 40, false),
+        archive_parameters(true, false),
+    );
+    let manager = fixture.open();
+    let mut expected = Vec::new();
+    for round in 0..5u64 {
+        for index in 0..20u64 {
+            let body = payload(round * 100 + index, 333);
+            expected.push(manager.append(3, &[&body]).unwrap().0);
+        }
+        assert!(!manager.take_checkpoint_request());
+        let before = manager.end_rba();
+        manager.archive_log().unwrap();
+        let after = manager.end_rba();
+        assert_eq!(after.0 % LOG_PAGE_BYTES as u64, 0);
+        assert!(
+            after > before
+                && after.0 - before.0 <= LOG_PAGE_BYTES as u64 + LOG_RECORD_HEADER_BYTES as u64
+        );
+        assert_eq!(manager.durable_rba(), after, "ARCHIVE LOG forces the log");
+        assert!(
+            manager.take_checkpoint_request(),
+            "a log switch requests a checkpoint"
+        );
+        assert!(manager.wait_for_offload(Duration::from_secs(30)));
+        let archives = manager.archives();
+        assert_eq!(archives.len() as u64, round + 1);
+        assert_eq!(archives.last().unwrap().end_rba, after.0);
+    }
+    // ARCHIVE LOG with nothing new written does not switch.
+    let end = manager.end_rba();
+    manager.archive_log().unwrap();
+    assert_eq!(manager.end_rba(), end);
+    assert_eq!(manager.archives().len(), 5);
+    let records = read_all(&manager, Rba(0));
+    assert_eq!(records.iter().map(|r| r.rba).collect::<Vec<_>>(), expected);
+    manager.shutdown().unwrap();
+    drop(manager);
+    let manager = fixture.open();
+    assert_eq!(manager.end_rba(), end);
+    assert_eq!(read_all(&manager, Rba(0)).len(), expected.len());
+    let (start, _) = manager.append(1, &[b"next"]).unwrap();
+    assert_eq!(start, end);
+}
+
+#[test]
+fn checkpoints_are_recorded_in_the_bsds() {
+    let fixture = Fixture::new(
+        log_parameters(1, 3, 40, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    assert_eq!(manager.last_checkpoint(), None);
+    let mut checkpoint = None;
+    while !manager.take_checkpoint_request() {
+        let (start, end) = manager.append(7, &[&payload(1, 10_000)]).unwrap();
+        checkpoint.get_or_insert(CheckpointLocation {
+            begin_rba: start,
+            end_rba: end,
+        });
+    }
+    assert!(manager.end_rba().0 > 1024 * 1024);
+    let (begin, _) = manager.append(8, &[b"begin checkpoint"]).unwrap();
+    let (_, end) = manager.append(9, &[b"end checkpoint"]).unwrap();
+    let location = CheckpointLocation {
+        begin_rba: begin,
+        end_rba: end,
+    };
+    manager.record_checkpoint(location).unwrap();
+    assert!(manager.durable_rba() >= end);
+    assert_eq!(manager.last_checkpoint(), Some(location));
+    assert_eq!(manager.statistics().qjstllcp, 1);
+    assert!(manager
+        .record_checkpoint(CheckpointLocation {
+            begin_rba: end,
+            end_rba: Rba(end.0 + 1_000_000)
+        })
+        .is_err());
+    let (_, last) = manager.append(1, &[b"after"]).unwrap();
+    manager.force(last).unwrap();
+    drop(manager);
+    let manager = fixture.open();
+    assert_eq!(manager.last_checkpoint(), Some(location));
+    assert_eq!(manager.end_rba(), last);
+    let bsds = Bsds::read(&*fixture.fs, &fixture.directory).unwrap();
+    assert_eq!(bsds.last_checkpoint(), Some(location));
+}
+
+#[test]
+fn stuck_offload_fills_every_active_log() {
+    let fixture = Fixture::new(
+        log_parameters(1, 2, 40, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    manager.set_offload_suspended(true);
+    manager.set_active_log_full_wait(Duration::from_millis(300));
+    let mut appended = 0u64;
+    let error = loop {
+        match manager.append(1, &[&payload(appended, 20_000)]) {
+            Ok(_) => appended += 1,
+            Err(error) => break error,
+        }
+        assert!(appended < 1000, "appends never failed");
+    };
+    assert!(
+        matches!(error, StorageError::ActiveLogsFull { .. }),
+        "{error}"
+    );
+    let text = error.to_string();
+    assert!(
+        text.contains("LOGCOPY1.DS01") && text.contains("suspended"),
+        "{text}"
+    );
+    // Two files of 1 MiB: the first is full and unarchived, the second is full too.
+    assert!(appended * 20_009 > 1024 * 1024 && appended * 20_009 < 2 * 1024 * 1024 + 20_009);
+    manager.set_offload_suspended(false);
+    manager.set_active_log_full_wait(Duration::from_secs(30));
+    manager
+        .append(1, &[b"after the offload caught up"])
+        .unwrap();
+    manager.force(manager.end_rba()).unwrap();
+    assert!(manager.wait_for_offload(Duration::from_secs(30)));
+    let records = read_all(&manager, Rba(0));
+    assert_eq!(records.len() as u64, appended + 1);
+}
+
+#[test]
+fn unarchived_logs_are_offloaded_after_a_restart() {
+    let fixture = Fixture::new(
+        log_parameters(1, 3, 40, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    manager.set_offload_suspended(true);
+    let mut count = 0;
+    while manager.end_rba().0 < 1024 * 1024 + 100_000 {
+        manager.append(1, &[&payload(count, 9000)]).unwrap();
+        count += 1;
+    }
+    manager.force(manager.end_rba()).unwrap();
+    manager.abandon();
+    drop(manager);
+    let manager = fixture.open();
+    assert!(manager.wait_for_offload(Duration::from_secs(30)));
+    assert_eq!(manager.archives().len(), 1);
+    assert_eq!(
+        manager.bsds().active_logs[0].status,
+        ActiveLogStatus::Reusable
+    );
+    assert_eq!(read_all(&manager, Rba(0)).len() as u64, count);
+}
+
+#[test]
+fn bsds_damage_at_open() {
+    let fixture = Fixture::new(
+        log_parameters(1, 2, 40, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    manager.append(1, &[b"x"]).unwrap();
+    drop(manager);
+    let paths = bsds_paths(&fixture.directory);
+    // One copy damaged: open uses the other and rewrites it.
+    damage(&paths[0], 30, b"!!");
+    let manager = fixture.open();
+    drop(manager);
+    assert!(Bsds::read_with_damage(&*fixture.fs, &fixture.directory)
+        .unwrap()
+        .damaged
+        .is_empty());
+    // Both damaged: a clear error naming both files.
+    damage(&paths[0], 30, b"!!");
+    std::fs::remove_file(&paths[1]).unwrap();
+    let error = LogManager::open(
+        fixture.fs.clone(),
+        &fixture.directory,
+        &fixture.log,
+        &fixture.archive,
+    )
+    .err()
+    .unwrap();
+    assert!(matches!(error, StorageError::CorruptMetadata { .. }));
+    let text = error.to_string();
+    assert!(
+        text.contains("BSDS01") && text.contains("BSDS02") && text.contains("missing"),
+        "{text}"
+    );
+    // And creating over an existing log is refused.
+    let error = LogManager::create(
+        fixture.fs.clone(),
+        &fixture.directory,
+        &fixture.log,
+        &fixture.archive,
+    )
+    .unwrap_err();
+    assert!(error.to_string().contains("already exists"), "{error}");
+}
+
+#[test]
+fn changed_log_shape_is_refused() {
+    let fixture = Fixture::new(
+        log_parameters(1, 2, 40, false),
+        archive_parameters(false, false),
+    );
+    let mut other = fixture.log.clone();
+    other.twoactv = true;
+    let error = LogManager::open(
+        fixture.fs.clone(),
+        &fixture.directory,
+        &other,
+        &fixture.archive,
+    )
+    .err()
+    .unwrap();
+    assert!(error.to_string().contains("TWOACTV"), "{error}");
+}
