@@ -595,3 +595,45 @@ fn a_get_that_finds_every_buffer_in_use_waits_for_a_release() {
     assert_eq!(statistics.qpstsos, 1, "{statistics:?}");
     assert_eq!(fixture.get_value(20), 20);
 }
+
+#[test]
+fn a_page_changed_again_while_it_is_being_written_stays_changed() {
+    let fixture = Arc::new(Fixture::new(100, 64));
+    fixture.put(4, 1);
+    fixture.log.hold.store(true, Ordering::SeqCst);
+    let flusher = {
+        let fixture = Arc::clone(&fixture);
+        std::thread::spawn(move || fixture.pool.flush_for_shutdown().unwrap())
+    };
+    // The flush has copied the page and is waiting for the log; the page can still be updated.
+    assert!(wait_until(Duration::from_secs(10), || fixture
+        .log
+        .holding
+        .load(Ordering::SeqCst)));
+    let guard = fixture.pool.get_page(PAGE_SET, PageNumber(4)).unwrap();
+    guard.update(PageChange::Logged(fixture.rba()), |bytes| {
+        set_payload(bytes, 2)
+    });
+    drop(guard);
+    fixture.log.hold.store(false, Ordering::SeqCst);
+    assert_eq!(
+        flusher.join().unwrap(),
+        1,
+        "the copy taken before the update was written"
+    );
+    assert_eq!(
+        fixture.pool.page_state_counts().changed_not_in_use,
+        1,
+        "the newer change is not lost"
+    );
+    assert!(fixture.pool.recovery_rba(PAGE_SET).is_some());
+    let mut on_disk = PageBytes::zeroed();
+    let page_set = open_page_set(fixture.fs.as_ref(), fixture.directory.path(), PAGE_SET.0);
+    page_set.read_page(PageNumber(4), &mut on_disk).unwrap();
+    assert_eq!(payload(&on_disk), 1);
+    assert_eq!(fixture.pool.flush_for_shutdown().unwrap(), 1);
+    page_set.read_page(PageNumber(4), &mut on_disk).unwrap();
+    assert_eq!(payload(&on_disk), 2);
+    assert_eq!(fixture.pool.recovery_rba(PAGE_SET), None);
+    fixture.assert_write_ahead_rule_held();
+}

@@ -82,7 +82,7 @@ fn concurrent_get_update_release_with_checkpoints_keeps_every_change() {
                 Arc::clone(&next_rba),
             );
             std::thread::spawn(move || {
-                let mut random = Random(0x9E37_79B9_7F4A_7C15 ^ (thread + 1) * 0x1234_5678);
+                let mut random = Random(0x9E37_79B9_7F4A_7C15 ^ ((thread + 1) * 0x1234_5678));
                 for _ in 0..OPERATIONS_PER_THREAD {
                     let page = random.below(u64::from(PAGES)) as u32 + 1;
                     match random.below(10) {

@@ -761,9 +761,7 @@ impl PoolShared {
                 continue;
             }
             if self
-                .transition(index, |state| {
-                    is_stealable(state).then_some(state | RESERVED)
-                })
+                .transition(index, |state| is_stealable(state).then_some(RESERVED))
                 .is_err()
             {
                 Counters::count(&self.counters.steal_contention, 1);

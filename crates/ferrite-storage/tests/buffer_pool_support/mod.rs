@@ -23,6 +23,10 @@ pub struct FakeLog {
     pub durable_through: AtomicU64,
     pub forces: AtomicU64,
     pub fail: AtomicBool,
+    /// While set, `force_through` waits (to hold a writer between its copy and its write).
+    pub hold: AtomicBool,
+    /// Set while a force is being held.
+    pub holding: AtomicBool,
 }
 
 impl WriteAheadLog for FakeLog {
@@ -32,6 +36,11 @@ impl WriteAheadLog for FakeLog {
                 "fake log: force failed",
             ));
         }
+        while self.hold.load(Ordering::SeqCst) {
+            self.holding.store(true, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.holding.store(false, Ordering::SeqCst);
         self.forces.fetch_add(1, Ordering::SeqCst);
         self.durable_through.fetch_max(rba.0, Ordering::SeqCst);
         Ok(())
