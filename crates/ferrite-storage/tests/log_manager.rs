@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferrite_storage::config::{ArchiveParameters, LogParameters};
-use ferrite_storage::log::active::ACTIVE_LOG_HEADER_BYTES;
+use ferrite_storage::log::active::{ActiveLogHeader, ACTIVE_LOG_HEADER_BYTES};
 use ferrite_storage::log::bsds::{bsds_paths, ActiveLogStatus, Bsds};
 use ferrite_storage::log::record::LOG_RECORD_HEADER_BYTES;
 use ferrite_storage::log::{CheckpointLocation, LogManager, LogRecord, LOG_PAGE_BYTES};
@@ -323,7 +323,7 @@ fn many_threads_append_and_force_concurrently() {
         let mut next_sequence = [0u64; THREADS as usize];
         let mut previous_end = Rba(0);
         for record in &records {
-            assert_eq!(record.rba >= previous_end, true);
+            assert!(record.rba >= previous_end);
             previous_end = record.end_rba;
             let thread = u64::from_le_bytes(record.payload[0..8].try_into().unwrap());
             let sequence = u64::from_le_bytes(record.payload[8..16].try_into().unwrap());
@@ -355,7 +355,7 @@ fn wrap_the_ring(compress: bool, twoarch: bool) {
         let body = payload(index, 5000 + (index as usize * 53) % 9000);
         let (start, end) = manager.append(2, &[&body]).unwrap();
         expected.push((start, body));
-        if index % 10 == 0 {
+        if index.is_multiple_of(10) {
             manager.force(end).unwrap();
         }
         index += 1;
@@ -759,4 +759,91 @@ fn changed_log_shape_is_refused() {
     .err()
     .unwrap();
     assert!(error.to_string().contains("TWOACTV"), "{error}");
+}
+
+#[test]
+fn an_interrupted_log_switch_completes_at_restart() {
+    let fixture = Fixture::new(
+        log_parameters(1, 3, 40, true),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    let (first, _) = manager.append(1, &[b"before the switch"]).unwrap();
+    manager.archive_log().unwrap();
+    let switched_at = manager.end_rba();
+    assert!(manager.wait_for_offload(Duration::from_secs(30)));
+    manager.shutdown().unwrap();
+    drop(manager);
+    // Undo the new file's header on both copies: as if the failure came after the end-of-file
+    // marker was durable but before the next active log was started.
+    let bsds = Bsds::read(&*fixture.fs, &fixture.directory).unwrap();
+    for copy in 0..2 {
+        let header = ActiveLogHeader {
+            copy_number: copy as u32 + 1,
+            data_set_number: 2,
+            data_bytes: 1024 * 1024,
+            start_rba: None,
+            created_unix_seconds: bsds.created_unix_seconds,
+        };
+        damage(&fixture.active_path(copy, 1), 0, &header.encode());
+    }
+    // And damage copy 2's header of the first file: restart rewrites it from copy 1.
+    damage(&fixture.active_path(1, 0), 40, b"\xFF");
+    let manager = fixture.open();
+    assert_eq!(
+        manager.end_rba(),
+        switched_at,
+        "the log ends at the marker's end"
+    );
+    let (next, _) = manager.append(2, &[b"after the switch"]).unwrap();
+    assert_eq!(next, switched_at);
+    manager.force(manager.end_rba()).unwrap();
+    assert!(manager.wait_for_offload(Duration::from_secs(30)));
+    let records = read_all(&manager, first);
+    assert_eq!(
+        records
+            .iter()
+            .map(|r| r.payload.as_slice())
+            .collect::<Vec<_>>(),
+        vec![&b"before the switch"[..], b"after the switch"]
+    );
+    drop(manager);
+    let report = LogManager::verify(
+        fixture.fs.clone(),
+        &fixture.directory,
+        &fixture.log,
+        &fixture.archive,
+    )
+    .unwrap();
+    assert!(report.is_healthy(), "{:?}", report.problems);
+    assert_eq!(report.records, 2);
+}
+
+#[test]
+fn throughput_measurement_groups_commits() {
+    let fixture = Fixture::new(
+        log_parameters(16, 3, 400, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    let single = ferrite_storage::log::measure_throughput(&manager, 1, 200, 1024, 1).unwrap();
+    let grouped = ferrite_storage::log::measure_throughput(&manager, 16, 200, 1024, 1).unwrap();
+    eprintln!(
+        "1 thread: {:.0} commits/s; 16 threads: {:.0} commits/s, {} forces in {} write I/Os",
+        single.records_per_second(),
+        grouped.records_per_second(),
+        grouped.statistics.qjstwrf,
+        grouped.statistics.qjstlogw[0]
+    );
+    assert_eq!(
+        single.log_bytes,
+        200 * (1024 + LOG_RECORD_HEADER_BYTES as u64)
+    );
+    assert_eq!(grouped.statistics.qjstwrf, 16 * 200);
+    // Group commit: concurrent forcers share write I/Os.
+    assert!(
+        grouped.statistics.qjstlogw[0] < grouped.statistics.qjstwrf,
+        "{:?}",
+        grouped.statistics
+    );
 }

@@ -80,6 +80,7 @@ use self::record::{LOG_RECORD_BYTES_MAX, LOG_RECORD_HEADER_BYTES, RECORD_KIND_EN
 use self::statistics::{bump, LogCounters};
 
 pub use self::reader::{LogReader, LogVerifyReport, OfflineLog};
+pub use self::statistics::{measure_throughput, ThroughputMeasurement};
 
 /// Bytes in a log page (MQ's 4 KiB log buffer / VSAM CI).
 pub const LOG_PAGE_BYTES: usize = 4096;
@@ -270,6 +271,8 @@ pub(crate) struct LogShared {
     pub offload_suspended: AtomicBool,
     pub active_log_full_wait_ms: AtomicU64,
     pub checkpoint_requested: AtomicBool,
+    /// Set (never cleared) when `LoggerState::failure` is set: lets appends check it cheaply.
+    pub failed: AtomicBool,
 }
 
 impl LogShared {
@@ -289,6 +292,9 @@ impl LogShared {
     }
 
     fn failure(&self) -> Option<StorageError> {
+        if !self.failed.load(Ordering::Acquire) {
+            return None;
+        }
         let state = self.logger.lock().unwrap();
         state
             .failure
@@ -675,6 +681,7 @@ impl LogManager {
             offload_suspended: AtomicBool::new(false),
             active_log_full_wait_ms: AtomicU64::new(ACTIVE_LOG_FULL_WAIT_MS),
             checkpoint_requested: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
         });
         {
             let mut bsds = shared.bsds.lock().unwrap();
@@ -736,7 +743,12 @@ impl LogManager {
         if let Some(error) = shared.failure() {
             return Err(error);
         }
-        let payload_crc = record::payload_checksum(parts);
+        let inline_checksum = payload_len <= record::INLINE_CHECKSUM_BYTES_MAX;
+        let payload_crc = if inline_checksum {
+            0
+        } else {
+            record::payload_checksum(parts)
+        };
         let mut waited = false;
         let mut state = shared.append.lock().unwrap();
         loop {
@@ -748,7 +760,13 @@ impl LogManager {
             state = shared.switch_active_log(state, &mut waited)?;
         }
         let rba = state.next_rba;
-        let header = record::encode_header(Rba(rba), kind, payload_len, payload_crc);
+        // `copy_in` fails only when the logger has failed or the log manager is stopping; then no
+        // later append succeeds, so a partly copied record is never followed by another.
+        let header = if inline_checksum {
+            record::encode_header_inline(Rba(rba), kind, parts, payload_len)
+        } else {
+            record::encode_header(Rba(rba), kind, payload_len, payload_crc)
+        };
         shared.copy_in(&mut state, &header, &mut waited)?;
         for part in parts {
             shared.copy_in(&mut state, part, &mut waited)?;

@@ -225,9 +225,30 @@ pub(crate) fn recover(
             detail: "no active log has ever been used (every header says unused)".to_string(),
         });
     }
+    // The used files must follow one another round the ring. A break is tolerated only where
+    // everything before it is archived (a reusable file whose headers were unusable): those
+    // older files are then simply not read from the active logs.
+    if let Some(gap) = used
+        .windows(2)
+        .rposition(|pair| pair[1].1 != (pair[0].1 + 1) % count)
+    {
+        let dropped: Vec<(u64, usize)> = used.drain(..=gap).collect();
+        for (start, number) in dropped {
+            if bsds.active_logs[number].status != ActiveLogStatus::Reusable {
+                return Err(StorageError::CorruptLog {
+                    path: files.path(number, 0).to_path_buf(),
+                    rba: Rba(start),
+                    detail:
+                        "active log headers are not in ring order, and this log is not archived"
+                            .to_string(),
+                });
+            }
+            problems.push(format!("active log {} is not in ring order after an unusable header; ignored (it is archived)", number + 1));
+        }
+    }
     for pair in used.windows(2) {
         let (a, b) = (pair[0], pair[1]);
-        if b.1 != (a.1 + 1) % count || b.0 > a.0 + data_bytes || b.0 <= a.0 {
+        if b.0 > a.0 + data_bytes || b.0 <= a.0 {
             return Err(StorageError::CorruptLog {
                 path: files.path(b.1, 0).to_path_buf(),
                 rba: Rba(b.0),

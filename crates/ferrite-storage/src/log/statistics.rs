@@ -64,3 +64,101 @@ impl LogCounters {
         }
     }
 }
+
+/// What [`measure_throughput`] measured.
+#[derive(Clone, Debug)]
+pub struct ThroughputMeasurement {
+    pub records: u64,
+    /// Log bytes appended (RBA delta), headers included.
+    pub log_bytes: u64,
+    pub elapsed: std::time::Duration,
+    /// Statistics accumulated during the run (the difference of two snapshots).
+    pub statistics: LogStatistics,
+}
+
+impl ThroughputMeasurement {
+    pub fn records_per_second(&self) -> f64 {
+        self.records as f64 / self.elapsed.as_secs_f64()
+    }
+    pub fn mib_per_second(&self) -> f64 {
+        self.log_bytes as f64 / (1024.0 * 1024.0) / self.elapsed.as_secs_f64()
+    }
+}
+
+/// A small benchmark: `threads` appenders each append `records_per_thread` records of
+/// `payload_bytes`, forcing after every `records_per_force` records (a commit), as a
+/// put-and-commit workload does.
+pub fn measure_throughput(
+    manager: &super::LogManager,
+    threads: usize,
+    records_per_thread: usize,
+    payload_bytes: usize,
+    records_per_force: usize,
+) -> crate::error::StorageResult<ThroughputMeasurement> {
+    assert!(
+        threads >= 1 && records_per_force >= 1,
+        "at least one thread and one record per force"
+    );
+    let before = manager.statistics();
+    let start_rba = manager.end_rba();
+    let payload = vec![0x5Au8; payload_bytes];
+    let started = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| -> crate::error::StorageResult<()> {
+                    for index in 0..records_per_thread {
+                        let (_, end) = manager.append(1, &[&payload])?;
+                        if (index + 1) % records_per_force == 0 || index + 1 == records_per_thread {
+                            manager.force(end)?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .try_for_each(|worker| worker.join().expect("benchmark thread panicked"))
+    })?;
+    let elapsed = started.elapsed();
+    let after = manager.statistics();
+    let difference = |a: u64, b: u64| a - b;
+    let statistics = LogStatistics {
+        qjstwrw: difference(after.qjstwrw, before.qjstwrw),
+        qjstwrnw: difference(after.qjstwrnw, before.qjstwrnw),
+        qjstwrf: difference(after.qjstwrf, before.qjstwrf),
+        qjstwtb: difference(after.qjstwtb, before.qjstwtb),
+        qjstbffl: difference(after.qjstbffl, before.qjstbffl),
+        qjstbfwr: difference(after.qjstbfwr, before.qjstbfwr),
+        qjstlogw: [
+            difference(after.qjstlogw[0], before.qjstlogw[0]),
+            difference(after.qjstlogw[1], before.qjstlogw[1]),
+        ],
+        qjstciof: difference(after.qjstciof, before.qjstciof),
+        qjstllcp: difference(after.qjstllcp, before.qjstllcp),
+        qjstbsds: difference(after.qjstbsds, before.qjstbsds),
+        qjstlsus: difference(after.qjstlsus, before.qjstlsus),
+        qjstalr: difference(after.qjstalr, before.qjstalr),
+        qjstalw: difference(after.qjstalw, before.qjstalw),
+        bytes_written: [
+            difference(after.bytes_written[0], before.bytes_written[0]),
+            difference(after.bytes_written[1], before.bytes_written[1]),
+        ],
+        write_ios: [
+            difference(after.write_ios[0], before.write_ios[0]),
+            difference(after.write_ios[1], before.write_ios[1]),
+        ],
+        qjstract: difference(after.qjstract, before.qjstract),
+        qjstthrw: difference(after.qjstthrw, before.qjstthrw),
+        qjstserw: difference(after.qjstserw, before.qjstserw),
+        qjstciwr: difference(after.qjstciwr, before.qjstciwr),
+        active_log_switches: difference(after.active_log_switches, before.active_log_switches),
+    };
+    Ok(ThroughputMeasurement {
+        records: (threads * records_per_thread) as u64,
+        log_bytes: manager.end_rba().0 - start_rba.0,
+        elapsed,
+        statistics,
+    })
+}

@@ -73,7 +73,10 @@ impl Logger {
                             state.switches.pop_front();
                             shared.durable.store(switch.end, Ordering::SeqCst);
                         }
-                        Err(error) => state.failure = Some(error.to_string()),
+                        Err(error) => {
+                            state.failure = Some(error.to_string());
+                            shared.failed.store(true, Ordering::Release);
+                        }
                     }
                     shared.progress.notify_all();
                     continue;
@@ -102,6 +105,7 @@ impl Logger {
                 state = shared.logger.lock().unwrap();
                 if let Err(error) = result {
                     state.failure = Some(error.to_string());
+                    shared.failed.store(true, Ordering::Release);
                 }
                 shared.progress.notify_all();
                 continue;
