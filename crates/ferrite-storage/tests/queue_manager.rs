@@ -84,7 +84,7 @@ fn persistent_messages_survive_clean_restart_and_nonpersistent_do_not() {
     let got = drain(&queue_manager, "APP.Q");
     let expected: Vec<Vec<u8>> = (0..50u32).filter(|i| i % 2 == 0).map(|i| format!("message {i}").into_bytes()).collect();
     assert_eq!(got, expected);
-    let lines = lines.lock().unwrap();
+    let lines = lines.lock().unwrap().clone();
     for id in ["CSQR001I", "CSQR004I", "CSQR030I", "CSQR005I", "CSQR006I", "CSQR002I"] {
         assert!(lines.iter().any(|line| line.starts_with(id)), "missing {id} in {lines:?}");
     }

@@ -321,6 +321,16 @@ impl QueueManager {
                 Err(_) => damaged += 1,
             }
         })?;
+        // The space map corrections above carry the restart checkpoint's RBA, which does not
+        // describe the allocations they record: write every changed page now, so no later
+        // restart needs them (MQ writes restored pages at the first checkpoint after restart).
+        for pool in &self.pools {
+            pool.flush_for_shutdown()?;
+        }
+        for space in self.data.spaces() {
+            let rba = space.pool.recovery_rba(space.id()).unwrap_or(checkpoint.begin_rba).min(checkpoint.begin_rba);
+            space.page_set.set_recovery_rba(rba)?;
+        }
         if damaged > 0 {
             self.say(&format!("CSQI010E {} {damaged} STORED MESSAGES HAVE A DAMAGED DESCRIPTOR AND WERE NOT RESTORED", self.name));
         }
