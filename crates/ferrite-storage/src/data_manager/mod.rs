@@ -338,8 +338,10 @@ impl DataManager {
         Ok(PutOutcome { location, log_range })
     }
 
-    /// Write a PUT's slot and continuation pages. With `redo`, pages whose RBA shows the change
-    /// is already there are left alone.
+    /// Write a PUT's slot and continuation pages. With `redo`, pages whose RBA shows a later
+    /// change are left alone. A page whose RBA equals the record's may have received part of
+    /// the record's effects (one record can change several slots of a page), so every effect
+    /// is written to be idempotent and is applied again.
     fn apply_put(
         &self,
         space: &PageSetSpace,
@@ -374,7 +376,7 @@ impl DataManager {
         };
         let needed = !redo
             || guard.read(|page| {
-                page.page_rba() < record_rba
+                page.page_rba() <= record_rba
                     && (record.new_page
                         || (page.page_type() == Some(PageType::Data) && page.flags() & PAGE_FLAG_NONPERSISTENT == 0))
             });
@@ -402,7 +404,7 @@ impl DataManager {
             } else {
                 space.pool.get_new_page(page_set, PageNumber(page_number))?
             };
-            let needed = !redo || guard.read(|page| page.page_rba() < record_rba);
+            let needed = !redo || guard.read(|page| page.page_rba() <= record_rba);
             if needed {
                 guard.update(change, |page| {
                     page.format(PageType::Continuation, page_set, PageNumber(page_number));
@@ -517,7 +519,7 @@ impl DataManager {
             PageChange::NonPersistent => Rba::ZERO,
         };
         let stale = |page: &PageBytes| {
-            page.page_rba() >= rba
+            page.page_rba() > rba
                 || page.page_type() != Some(PageType::Data)
                 || page.flags() & PAGE_FLAG_NONPERSISTENT != 0
         };
@@ -543,7 +545,7 @@ impl DataManager {
             PageChange::NonPersistent => Rba::ZERO,
         };
         let stale = |page: &PageBytes| {
-            page.page_rba() >= rba
+            page.page_rba() > rba
                 || page.page_type() != Some(PageType::Data)
                 || page.flags() & PAGE_FLAG_NONPERSISTENT != 0
         };
