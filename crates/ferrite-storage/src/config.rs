@@ -115,7 +115,10 @@ impl QueueManagerConfig {
         };
         QueueManagerConfig {
             name: name.to_string(),
-            system: SystemParameters { logload: 500_000, maxumsgs: 10_000 },
+            system: SystemParameters {
+                logload: 500_000,
+                maxumsgs: 10_000,
+            },
             log: LogParameters {
                 outbuff_kib: 4000,
                 wrthrsh: 20,
@@ -129,12 +132,29 @@ impl QueueManagerConfig {
                 twoarch: false,
             },
             buffer_pools: vec![
-                BufferPoolDefinition { id: 0, buffers: 1050 },
-                BufferPoolDefinition { id: 1, buffers: 1050 },
-                BufferPoolDefinition { id: 2, buffers: 20_000 },
-                BufferPoolDefinition { id: 3, buffers: 20_000 },
+                BufferPoolDefinition {
+                    id: 0,
+                    buffers: 1050,
+                },
+                BufferPoolDefinition {
+                    id: 1,
+                    buffers: 1050,
+                },
+                BufferPoolDefinition {
+                    id: 2,
+                    buffers: 20_000,
+                },
+                BufferPoolDefinition {
+                    id: 3,
+                    buffers: 20_000,
+                },
             ],
-            page_sets: vec![page_set(0, 0), page_set(1, 1), page_set(2, 2), page_set(3, 3)],
+            page_sets: vec![
+                page_set(0, 0),
+                page_set(1, 1),
+                page_set(2, 2),
+                page_set(3, 3),
+            ],
         }
     }
 
@@ -152,47 +172,86 @@ impl QueueManagerConfig {
     /// Check every value against MQ's documented range.
     pub fn validate(&self) -> StorageResult<()> {
         let fail = |detail: String| Err(StorageError::invalid(detail));
-        if self.name.is_empty() || self.name.len() > 48 || !self.name.chars().all(is_object_name_char) {
-            return fail(format!("queue manager name '{}' must be 1-48 characters of A-Z a-z 0-9 . / _ %", self.name));
+        if self.name.is_empty()
+            || self.name.len() > 48
+            || !self.name.chars().all(is_object_name_char)
+        {
+            return fail(format!(
+                "queue manager name '{}' must be 1-48 characters of A-Z a-z 0-9 . / _ %",
+                self.name
+            ));
         }
         if !(200..=16_000_000).contains(&self.system.logload) {
-            return fail(format!("LOGLOAD {} is outside 200-16000000", self.system.logload));
+            return fail(format!(
+                "LOGLOAD {} is outside 200-16000000",
+                self.system.logload
+            ));
         }
         if !(1..=999_999_999).contains(&self.system.maxumsgs) {
-            return fail(format!("MAXUMSGS {} is outside 1-999999999", self.system.maxumsgs));
+            return fail(format!(
+                "MAXUMSGS {} is outside 1-999999999",
+                self.system.maxumsgs
+            ));
         }
         if !(40..=4000).contains(&self.log.outbuff_kib) || self.log.outbuff_kib % 4 != 0 {
-            return fail(format!("OUTBUFF {} must be a multiple of 4 in 40-4000", self.log.outbuff_kib));
+            return fail(format!(
+                "OUTBUFF {} must be a multiple of 4 in 40-4000",
+                self.log.outbuff_kib
+            ));
         }
         if !(1..=256).contains(&self.log.wrthrsh) || self.log.wrthrsh > self.log.outbuff_kib / 4 {
-            return fail(format!("WRTHRSH {} must be 1-256 and at most OUTBUFF/4", self.log.wrthrsh));
+            return fail(format!(
+                "WRTHRSH {} must be 1-256 and at most OUTBUFF/4",
+                self.log.wrthrsh
+            ));
         }
         if !(2..=310).contains(&self.log.active_log_count) {
-            return fail(format!("{} active logs is outside 2-310", self.log.active_log_count));
+            return fail(format!(
+                "{} active logs is outside 2-310",
+                self.log.active_log_count
+            ));
         }
         if !(1..=4096).contains(&self.log.active_log_size_mib) {
-            return fail(format!("active log size {} MiB is outside 1-4096", self.log.active_log_size_mib));
+            return fail(format!(
+                "active log size {} MiB is outside 1-4096",
+                self.log.active_log_size_mib
+            ));
         }
         let mut pools = [false; 100];
         for pool in &self.buffer_pools {
             if pool.id > 99 || pools[pool.id as usize] {
-                return fail(format!("buffer pool {} is out of range or defined twice", pool.id));
+                return fail(format!(
+                    "buffer pool {} is out of range or defined twice",
+                    pool.id
+                ));
             }
             if pool.buffers < 100 {
-                return fail(format!("buffer pool {} has {} buffers; the minimum is 100", pool.id, pool.buffers));
+                return fail(format!(
+                    "buffer pool {} has {} buffers; the minimum is 100",
+                    pool.id, pool.buffers
+                ));
             }
             pools[pool.id as usize] = true;
         }
         let mut page_sets = [false; 100];
         for page_set in &self.page_sets {
             if page_set.id > 99 || page_sets[page_set.id as usize] {
-                return fail(format!("page set {} is out of range or defined twice", page_set.id));
+                return fail(format!(
+                    "page set {} is out of range or defined twice",
+                    page_set.id
+                ));
             }
             if page_set.buffer_pool > 99 || !pools[page_set.buffer_pool as usize] {
-                return fail(format!("page set {} uses undefined buffer pool {}", page_set.id, page_set.buffer_pool));
+                return fail(format!(
+                    "page set {} uses undefined buffer pool {}",
+                    page_set.id, page_set.buffer_pool
+                ));
             }
             if page_set.primary_pages < 16 || page_set.primary_pages > page_set.maximum_pages {
-                return fail(format!("page set {} primary size {} pages must be 16 to its maximum", page_set.id, page_set.primary_pages));
+                return fail(format!(
+                    "page set {} primary size {} pages must be 16 to its maximum",
+                    page_set.id, page_set.primary_pages
+                ));
             }
             if page_set.maximum_pages > PAGE_SET_PAGES_MAX {
                 return fail(format!("page set {} maximum exceeds 64 GiB", page_set.id));
@@ -226,10 +285,18 @@ mod tests {
     fn out_of_range_values_are_refused() {
         let mut config = QueueManagerConfig::with_defaults("QM1");
         config.system.logload = 100;
-        assert!(config.validate().unwrap_err().to_string().contains("LOGLOAD"));
+        assert!(config
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("LOGLOAD"));
         let mut config = QueueManagerConfig::with_defaults("QM1");
         config.page_sets[1].buffer_pool = 42;
-        assert!(config.validate().unwrap_err().to_string().contains("buffer pool 42"));
+        assert!(config
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("buffer pool 42"));
         let mut config = QueueManagerConfig::with_defaults("bad name!");
         config.name = "bad name!".into();
         assert!(config.validate().is_err());

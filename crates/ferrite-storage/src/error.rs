@@ -12,11 +12,24 @@ use crate::types::{PageNumber, PageSetId, Rba};
 #[derive(Debug)]
 pub enum StorageError {
     /// An I/O call failed on a named file.
-    Io { path: PathBuf, operation: &'static str, source: io::Error },
+    Io {
+        path: PathBuf,
+        operation: &'static str,
+        source: io::Error,
+    },
     /// A page failed its checksum or structural checks. It is never served.
-    CorruptPage { page_set: PageSetId, page: PageNumber, path: PathBuf, detail: String },
+    CorruptPage {
+        page_set: PageSetId,
+        page: PageNumber,
+        path: PathBuf,
+        detail: String,
+    },
     /// A log record or log file is damaged.
-    CorruptLog { path: PathBuf, rba: Rba, detail: String },
+    CorruptLog {
+        path: PathBuf,
+        rba: Rba,
+        detail: String,
+    },
     /// A bootstrap record (both copies) or a configuration file cannot be used.
     CorruptMetadata { path: PathBuf, detail: String },
     /// The page set is full and cannot expand (MQRC_STORAGE_MEDIUM_FULL, 2192).
@@ -37,15 +50,24 @@ pub type StorageResult<T> = Result<T, StorageError>;
 
 impl StorageError {
     pub fn io(path: impl Into<PathBuf>, operation: &'static str, source: io::Error) -> Self {
-        StorageError::Io { path: path.into(), operation, source }
+        StorageError::Io {
+            path: path.into(),
+            operation,
+            source,
+        }
     }
 
     pub fn invalid(detail: impl Into<String>) -> Self {
-        StorageError::Invalid { detail: detail.into() }
+        StorageError::Invalid {
+            detail: detail.into(),
+        }
     }
 
     pub fn mq(reason: i32, detail: impl Into<String>) -> Self {
-        StorageError::Mq { reason, detail: detail.into() }
+        StorageError::Mq {
+            reason,
+            detail: detail.into(),
+        }
     }
 
     /// The MQ reason code an application sees for this error.
@@ -68,17 +90,30 @@ impl StorageError {
 impl fmt::Display for StorageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StorageError::Io { path, operation, source } => {
+            StorageError::Io {
+                path,
+                operation,
+                source,
+            } => {
                 write!(f, "{operation} failed on {}: {source}", path.display())
             }
-            StorageError::CorruptPage { page_set, page, path, detail } => write!(
+            StorageError::CorruptPage {
+                page_set,
+                page,
+                path,
+                detail,
+            } => write!(
                 f,
                 "page set {page_set} page {page} in {} is damaged ({detail}); restore the page set \
                  from a backup and recover it from the log",
                 path.display()
             ),
             StorageError::CorruptLog { path, rba, detail } => {
-                write!(f, "log {} is damaged at RBA {rba} ({detail})", path.display())
+                write!(
+                    f,
+                    "log {} is damaged at RBA {rba} ({detail})",
+                    path.display()
+                )
             }
             StorageError::CorruptMetadata { path, detail } => {
                 write!(f, "{} cannot be used: {detail}", path.display())
@@ -95,7 +130,10 @@ impl fmt::Display for StorageError {
                 "unit of recovery exceeded MAXUMSGS {limit} (MQRC_SYNCPOINT_LIMIT_REACHED 2024)"
             ),
             StorageError::Invalid { detail } => write!(f, "{detail}"),
-            StorageError::Stopping => write!(f, "the queue manager is stopping (MQRC_Q_MGR_STOPPING 2162)"),
+            StorageError::Stopping => write!(
+                f,
+                "the queue manager is stopping (MQRC_Q_MGR_STOPPING 2162)"
+            ),
             StorageError::Mq { reason, detail } => {
                 let name = ferrite_constants::reason_name(*reason).unwrap_or("MQRC_UNKNOWN");
                 write!(f, "{detail} ({name} {reason})")

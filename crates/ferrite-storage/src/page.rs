@@ -85,13 +85,19 @@ impl std::fmt::Display for PageDefect {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PageDefect::Checksum { stored, computed } => {
-                write!(f, "checksum {stored:08X} does not match contents {computed:08X}")
+                write!(
+                    f,
+                    "checksum {stored:08X} does not match contents {computed:08X}"
+                )
             }
             PageDefect::Magic => write!(f, "not a Ferrite page (bad magic)"),
             PageDefect::Version(v) => write!(f, "unknown page format version {v}"),
             PageDefect::PageType(t) => write!(f, "unknown page type {t}"),
             PageDefect::WrongPageNumber { expected, found } => {
-                write!(f, "page claims to be page {found}, expected {expected} (misdirected write)")
+                write!(
+                    f,
+                    "page claims to be page {found}, expected {expected} (misdirected write)"
+                )
             }
             PageDefect::WrongPageSet { expected, found } => {
                 write!(f, "page claims page set {found}, expected {expected}")
@@ -178,10 +184,16 @@ impl PageBytes {
         }
         let found = read_u32(&self.0, 16);
         if found != page.0 {
-            return Err(PageDefect::WrongPageNumber { expected: page.0, found });
+            return Err(PageDefect::WrongPageNumber {
+                expected: page.0,
+                found,
+            });
         }
         if self.0[20] != page_set.0 {
-            return Err(PageDefect::WrongPageSet { expected: page_set.0, found: self.0[20] });
+            return Err(PageDefect::WrongPageSet {
+                expected: page_set.0,
+                found: self.0[20],
+            });
         }
         Ok(())
     }
@@ -202,7 +214,10 @@ mod tests {
         for bit in [0usize, 37, 8 * 100, 8 * 4095 + 7] {
             let mut damaged = page.clone();
             damaged.0[bit / 8] ^= 1 << (bit % 8);
-            assert!(damaged.verify(PageSetId(3), PageNumber(77)).is_err(), "bit {bit}");
+            assert!(
+                damaged.verify(PageSetId(3), PageNumber(77)).is_err(),
+                "bit {bit}"
+            );
         }
         assert!(matches!(
             page.verify(PageSetId(3), PageNumber(78)),

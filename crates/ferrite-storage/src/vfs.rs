@@ -116,7 +116,10 @@ impl FileSystem for RealFileSystem {
             OpenMode::ReadOnly => options.read(true),
         };
         let file = options.open(path)?;
-        Ok(Arc::new(RealFile { file, path: path.to_path_buf() }))
+        Ok(Arc::new(RealFile {
+            file,
+            path: path.to_path_buf(),
+        }))
     }
     fn exists(&self, path: &Path) -> bool {
         path.exists()

@@ -10,7 +10,9 @@ use std::sync::Arc;
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::message::MessageDescriptor;
 use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
-use ferrite_storage::vfs::simulated::{CrashEffect, CrashMode, CrashPoint, OpClass, PathFilter, SimulatedFileSystem};
+use ferrite_storage::vfs::simulated::{
+    CrashEffect, CrashMode, CrashPoint, OpClass, PathFilter, SimulatedFileSystem,
+};
 use ferrite_storage::vfs::FileSystem;
 use ferrite_storage::PageSetId;
 
@@ -36,7 +38,11 @@ fn config() -> QueueManagerConfig {
 fn descriptor(tag: u32) -> MessageDescriptor {
     let mut message_id = [0u8; 24];
     message_id[..4].copy_from_slice(&tag.to_be_bytes());
-    MessageDescriptor { persistent: true, message_id, ..MessageDescriptor::default() }
+    MessageDescriptor {
+        persistent: true,
+        message_id,
+        ..MessageDescriptor::default()
+    }
 }
 
 fn payload(tag: u32) -> Vec<u8> {
@@ -79,7 +85,10 @@ fn workload(queue_manager: &QueueManager, model: &mut Model, seed: u64, steps: u
                 let tag = next_tag;
                 next_tag += 1;
                 model.uncertain.insert(tag);
-                if queue_manager.put(None, &queue, &descriptor(tag), &payload(tag)).is_err() {
+                if queue_manager
+                    .put(None, &queue, &descriptor(tag), &payload(tag))
+                    .is_err()
+                {
                     return;
                 }
                 model.uncertain.remove(&tag);
@@ -92,7 +101,10 @@ fn workload(queue_manager: &QueueManager, model: &mut Model, seed: u64, steps: u
                 for _ in 0..count {
                     let tag = next_tag;
                     next_tag += 1;
-                    if queue_manager.put(Some(&mut unit), &queue, &descriptor(tag), &payload(tag)).is_err() {
+                    if queue_manager
+                        .put(Some(&mut unit), &queue, &descriptor(tag), &payload(tag))
+                        .is_err()
+                    {
                         return;
                     }
                     tags.push(tag);
@@ -115,9 +127,16 @@ fn workload(queue_manager: &QueueManager, model: &mut Model, seed: u64, steps: u
                 let mut unit = UnitOfWork::new();
                 let mut got = Vec::new();
                 for _ in 0..1 + random.next() % 2 {
-                    match queue_manager.get(Some(&mut unit), &queue, &MessageSelector::default(), None) {
+                    match queue_manager.get(
+                        Some(&mut unit),
+                        &queue,
+                        &MessageSelector::default(),
+                        None,
+                    ) {
                         Ok(Some(message)) => {
-                            let tag = u32::from_be_bytes(message.descriptor.message_id[..4].try_into().unwrap());
+                            let tag = u32::from_be_bytes(
+                                message.descriptor.message_id[..4].try_into().unwrap(),
+                            );
                             assert_eq!(message.data, payload(tag), "message {tag} damaged");
                             got.push(tag);
                         }
@@ -156,20 +175,42 @@ fn workload(queue_manager: &QueueManager, model: &mut Model, seed: u64, steps: u
 fn fresh(seed: u64) -> (SimulatedFileSystem, Arc<QueueManager>) {
     let fs = SimulatedFileSystem::new(seed);
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
-    QueueManager::create(shared.clone(), Path::new(DIRECTORY), &config(), &mut |_, _, _| {}).unwrap();
-    let queue_manager = QueueManager::open(shared, Path::new(DIRECTORY), Arc::new(|_: &str| {})).unwrap();
-    queue_manager.define_queue(QueueDefinition::local("TORTURE", PageSetId(1)), false).unwrap();
+    QueueManager::create(
+        shared.clone(),
+        Path::new(DIRECTORY),
+        &config(),
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    let queue_manager =
+        QueueManager::open(shared, Path::new(DIRECTORY), Arc::new(|_: &str| {})).unwrap();
+    queue_manager
+        .define_queue(QueueDefinition::local("TORTURE", PageSetId(1)), false)
+        .unwrap();
     (fs, queue_manager)
 }
 
 fn verify(after: SimulatedFileSystem, model: &Model, context: &str) {
-    let queue_manager = QueueManager::open(Arc::new(after), Path::new(DIRECTORY), Arc::new(|_: &str| {}))
-        .unwrap_or_else(|error| panic!("{context}: restart failed: {error}"));
-    let queue = queue_manager.queue("TORTURE").unwrap_or_else(|| panic!("{context}: queue definition lost"));
+    let queue_manager = QueueManager::open(
+        Arc::new(after),
+        Path::new(DIRECTORY),
+        Arc::new(|_: &str| {}),
+    )
+    .unwrap_or_else(|error| panic!("{context}: restart failed: {error}"));
+    let queue = queue_manager
+        .queue("TORTURE")
+        .unwrap_or_else(|| panic!("{context}: queue definition lost"));
     let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
-    while let Some(message) = queue_manager.get(None, &queue, &MessageSelector::default(), None).unwrap() {
+    while let Some(message) = queue_manager
+        .get(None, &queue, &MessageSelector::default(), None)
+        .unwrap()
+    {
         let tag = u32::from_be_bytes(message.descriptor.message_id[..4].try_into().unwrap());
-        assert_eq!(message.data, payload(tag), "{context}: message {tag} damaged");
+        assert_eq!(
+            message.data,
+            payload(tag),
+            "{context}: message {tag} damaged"
+        );
         *seen.entry(tag).or_default() += 1;
     }
     for (tag, count) in &seen {
@@ -180,7 +221,10 @@ fn verify(after: SimulatedFileSystem, model: &Model, context: &str) {
         );
     }
     for tag in &model.present {
-        assert!(seen.contains_key(tag), "{context}: committed message {tag} lost");
+        assert!(
+            seen.contains_key(tag),
+            "{context}: committed message {tag} lost"
+        );
     }
     queue_manager.shutdown().unwrap();
 }
@@ -203,12 +247,21 @@ fn crash_at_every_step(seed: u64, steps: usize, mode: CrashMode, stride: u64) ->
             1 => CrashEffect::Torn,
             _ => CrashEffect::Applied,
         };
-        fs.set_crash_point(CrashPoint { after: step, class: OpClass::Mutating, paths: PathFilter::Any, effect });
+        fs.set_crash_point(CrashPoint {
+            after: step,
+            class: OpClass::Mutating,
+            paths: PathFilter::Any,
+            effect,
+        });
         let mut model = Model::default();
         workload(&queue_manager, &mut model, seed, steps);
         let after = fs.crash_with(mode);
         drop(queue_manager);
-        verify(after, &model, &format!("seed {seed} crash at mutating step {step}/{total} ({effect:?}, {mode:?})"));
+        verify(
+            after,
+            &model,
+            &format!("seed {seed} crash at mutating step {step}/{total} ({effect:?}, {mode:?})"),
+        );
         crashes += 1;
         step += stride;
     }

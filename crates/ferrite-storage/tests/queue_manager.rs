@@ -33,7 +33,10 @@ fn quiet() -> Arc<dyn Fn(&str) + Send + Sync> {
 fn recording() -> (Arc<dyn Fn(&str) + Send + Sync>, Arc<Mutex<Vec<String>>>) {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let sink = lines.clone();
-    (Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())), lines)
+    (
+        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+        lines,
+    )
 }
 
 fn create(fs: Arc<dyn FileSystem>, directory: &Path, config: &QueueManagerConfig) {
@@ -43,13 +46,20 @@ fn create(fs: Arc<dyn FileSystem>, directory: &Path, config: &QueueManagerConfig
 fn descriptor(persistent: bool, tag: u32) -> MessageDescriptor {
     let mut message_id = [0u8; 24];
     message_id[..4].copy_from_slice(&tag.to_be_bytes());
-    MessageDescriptor { persistent, message_id, ..MessageDescriptor::default() }
+    MessageDescriptor {
+        persistent,
+        message_id,
+        ..MessageDescriptor::default()
+    }
 }
 
 fn drain(queue_manager: &QueueManager, queue: &str) -> Vec<Vec<u8>> {
     let queue = queue_manager.queue(queue).expect("queue exists");
     let mut out = Vec::new();
-    while let Some(message) = queue_manager.get(None, &queue, &MessageSelector::default(), None).unwrap() {
+    while let Some(message) = queue_manager
+        .get(None, &queue, &MessageSelector::default(), None)
+        .unwrap()
+    {
         out.push(message.data);
     }
     out
@@ -62,31 +72,52 @@ fn persistent_messages_survive_clean_restart_and_nonpersistent_do_not() {
     create(fs.clone(), directory.path(), &small_config("QM1"));
     {
         let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
-        let queue = queue_manager.define_queue(QueueDefinition::local("APP.Q", PageSetId(1)), false).unwrap();
+        let queue = queue_manager
+            .define_queue(QueueDefinition::local("APP.Q", PageSetId(1)), false)
+            .unwrap();
         let mut unit = UnitOfWork::new();
         for i in 0..50u32 {
             let persistent = i % 2 == 0;
             let data = format!("message {i}").into_bytes();
             if i < 25 {
-                queue_manager.put(None, &queue, &descriptor(persistent, i), &data).unwrap();
+                queue_manager
+                    .put(None, &queue, &descriptor(persistent, i), &data)
+                    .unwrap();
             } else {
-                queue_manager.put(Some(&mut unit), &queue, &descriptor(persistent, i), &data).unwrap();
+                queue_manager
+                    .put(Some(&mut unit), &queue, &descriptor(persistent, i), &data)
+                    .unwrap();
             }
         }
         queue_manager.commit(&mut unit).unwrap();
         // An uncommitted put is never visible after restart.
         let mut open_unit = UnitOfWork::new();
-        queue_manager.put(Some(&mut open_unit), &queue, &descriptor(true, 999), b"uncommitted").unwrap();
+        queue_manager
+            .put(
+                Some(&mut open_unit),
+                &queue,
+                &descriptor(true, 999),
+                b"uncommitted",
+            )
+            .unwrap();
         queue_manager.shutdown().unwrap();
     }
     let (sink, lines) = recording();
     let queue_manager = QueueManager::open(fs.clone(), directory.path(), sink).unwrap();
     let got = drain(&queue_manager, "APP.Q");
-    let expected: Vec<Vec<u8>> = (0..50u32).filter(|i| i % 2 == 0).map(|i| format!("message {i}").into_bytes()).collect();
+    let expected: Vec<Vec<u8>> = (0..50u32)
+        .filter(|i| i % 2 == 0)
+        .map(|i| format!("message {i}").into_bytes())
+        .collect();
     assert_eq!(got, expected);
     let lines = lines.lock().unwrap().clone();
-    for id in ["CSQR001I", "CSQR004I", "CSQR030I", "CSQR005I", "CSQR006I", "CSQR002I"] {
-        assert!(lines.iter().any(|line| line.starts_with(id)), "missing {id} in {lines:?}");
+    for id in [
+        "CSQR001I", "CSQR004I", "CSQR030I", "CSQR005I", "CSQR006I", "CSQR002I",
+    ] {
+        assert!(
+            lines.iter().any(|line| line.starts_with(id)),
+            "missing {id} in {lines:?}"
+        );
     }
     queue_manager.shutdown().unwrap();
 }
@@ -99,10 +130,14 @@ fn large_messages_span_pages_and_restart() {
     let sizes = [0usize, 1, 4000, 4036, 4037, 10_000, 100_000, 300_000];
     {
         let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
-        let queue = queue_manager.define_queue(QueueDefinition::local("BIG", PageSetId(2)), false).unwrap();
+        let queue = queue_manager
+            .define_queue(QueueDefinition::local("BIG", PageSetId(2)), false)
+            .unwrap();
         for (i, size) in sizes.iter().enumerate() {
             let data: Vec<u8> = (0..*size).map(|b| (b * 7 + i) as u8).collect();
-            queue_manager.put(None, &queue, &descriptor(true, i as u32), &data).unwrap();
+            queue_manager
+                .put(None, &queue, &descriptor(true, i as u32), &data)
+                .unwrap();
         }
         // No clean shutdown: the buffer pools are not flushed, so restart must redo from the log.
         drop(queue_manager);
@@ -124,25 +159,47 @@ fn backout_restores_messages_with_backout_count_across_restart() {
     let directory = Path::new("/qm/QM3");
     create(shared.clone(), directory, &small_config("QM3"));
     let queue_manager = QueueManager::open(shared.clone(), directory, quiet()).unwrap();
-    let queue = queue_manager.define_queue(QueueDefinition::local("Q", PageSetId(1)), false).unwrap();
-    queue_manager.put(None, &queue, &descriptor(true, 1), b"one").unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)
+        .unwrap();
+    queue_manager
+        .put(None, &queue, &descriptor(true, 1), b"one")
+        .unwrap();
     let mut unit = UnitOfWork::new();
-    let got = queue_manager.get(Some(&mut unit), &queue, &MessageSelector::default(), None).unwrap().unwrap();
+    let got = queue_manager
+        .get(Some(&mut unit), &queue, &MessageSelector::default(), None)
+        .unwrap()
+        .unwrap();
     assert_eq!(got.backout_count, 0);
     queue_manager.backout(&mut unit).unwrap();
-    let again = queue_manager.get(Some(&mut unit), &queue, &MessageSelector::default(), None).unwrap().unwrap();
+    let again = queue_manager
+        .get(Some(&mut unit), &queue, &MessageSelector::default(), None)
+        .unwrap()
+        .unwrap();
     assert_eq!(again.backout_count, 1);
     queue_manager.backout(&mut unit).unwrap();
     // Power loss after the backouts (which are not forced): force something else first.
-    queue_manager.put(None, &queue, &descriptor(true, 2), b"two").unwrap();
+    queue_manager
+        .put(None, &queue, &descriptor(true, 2), b"two")
+        .unwrap();
     let after = fs.crash_with(CrashMode::LoseAllUnsynced);
     drop(queue_manager);
     let queue_manager = QueueManager::open(Arc::new(after), directory, quiet()).unwrap();
     let queue = queue_manager.queue("Q").unwrap();
-    let first = queue_manager.get(None, &queue, &MessageSelector::default(), None).unwrap().unwrap();
+    let first = queue_manager
+        .get(None, &queue, &MessageSelector::default(), None)
+        .unwrap()
+        .unwrap();
     assert_eq!(first.data, b"one");
     assert_eq!(first.backout_count, 2);
-    assert_eq!(queue_manager.get(None, &queue, &MessageSelector::default(), None).unwrap().unwrap().data, b"two");
+    assert_eq!(
+        queue_manager
+            .get(None, &queue, &MessageSelector::default(), None)
+            .unwrap()
+            .unwrap()
+            .data,
+        b"two"
+    );
 }
 
 #[test]
@@ -152,11 +209,30 @@ fn in_doubt_unit_stays_locked_until_resolved() {
     let directory = Path::new("/qm/QM4");
     create(shared.clone(), directory, &small_config("QM4"));
     let queue_manager = QueueManager::open(shared, directory, quiet()).unwrap();
-    let queue = queue_manager.define_queue(QueueDefinition::local("Q", PageSetId(1)), false).unwrap();
-    queue_manager.put(None, &queue, &descriptor(true, 1), b"got by the in-doubt unit").unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)
+        .unwrap();
+    queue_manager
+        .put(
+            None,
+            &queue,
+            &descriptor(true, 1),
+            b"got by the in-doubt unit",
+        )
+        .unwrap();
     let mut unit = UnitOfWork::new();
-    queue_manager.get(Some(&mut unit), &queue, &MessageSelector::default(), None).unwrap().unwrap();
-    queue_manager.put(Some(&mut unit), &queue, &descriptor(true, 2), b"put by the in-doubt unit").unwrap();
+    queue_manager
+        .get(Some(&mut unit), &queue, &MessageSelector::default(), None)
+        .unwrap()
+        .unwrap();
+    queue_manager
+        .put(
+            Some(&mut unit),
+            &queue,
+            &descriptor(true, 2),
+            b"put by the in-doubt unit",
+        )
+        .unwrap();
     queue_manager.prepare(&mut unit).unwrap();
     let urid = unit.urid().unwrap();
     let after = fs.crash_with(CrashMode::LoseAllUnsynced);
@@ -164,10 +240,20 @@ fn in_doubt_unit_stays_locked_until_resolved() {
 
     let (sink, lines) = recording();
     let restarted = QueueManager::open(Arc::new(after.clone()), directory, sink).unwrap();
-    assert!(lines.lock().unwrap().iter().any(|line| line.contains("INDOUBT=1")));
+    assert!(lines
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|line| line.contains("INDOUBT=1")));
     assert_eq!(restarted.in_doubt_units(), vec![urid]);
     let queue = restarted.queue("Q").unwrap();
-    assert!(restarted.get(None, &queue, &MessageSelector::default(), None).unwrap().is_none(), "both messages are locked");
+    assert!(
+        restarted
+            .get(None, &queue, &MessageSelector::default(), None)
+            .unwrap()
+            .is_none(),
+        "both messages are locked"
+    );
     // Still in doubt after another restart.
     restarted.checkpoint().unwrap();
     let again = after.crash_with(CrashMode::LoseAllUnsynced);
@@ -175,7 +261,10 @@ fn in_doubt_unit_stays_locked_until_resolved() {
     let restarted = QueueManager::open(Arc::new(again), directory, quiet()).unwrap();
     assert_eq!(restarted.in_doubt_units(), vec![urid]);
     restarted.resolve_in_doubt(urid, true).unwrap();
-    assert_eq!(drain(&restarted, "Q"), vec![b"put by the in-doubt unit".to_vec()]);
+    assert_eq!(
+        drain(&restarted, "Q"),
+        vec![b"put by the in-doubt unit".to_vec()]
+    );
 }
 
 #[test]
@@ -187,7 +276,9 @@ fn full_page_set_gives_2192_and_loses_nothing() {
     config.page_sets[3].primary_pages = 64;
     create(fs.clone(), directory.path(), &config);
     let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
-    let queue = queue_manager.define_queue(QueueDefinition::local("FULL", PageSetId(3)), false).unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("FULL", PageSetId(3)), false)
+        .unwrap();
     let data = vec![0xAB; 3000];
     let mut stored = 0u32;
     let error = loop {
@@ -195,9 +286,15 @@ fn full_page_set_gives_2192_and_loses_nothing() {
             Ok(_) => stored += 1,
             Err(error) => break error,
         }
-        assert!(stored < 1000, "a 64-page page set cannot hold 1000 messages");
+        assert!(
+            stored < 1000,
+            "a 64-page page set cannot hold 1000 messages"
+        );
     };
-    assert!(matches!(error, StorageError::StorageMediumFull { .. }), "{error}");
+    assert!(
+        matches!(error, StorageError::StorageMediumFull { .. }),
+        "{error}"
+    );
     assert_eq!(error.reason_code(), 2192);
     queue_manager.shutdown().unwrap();
     drop(queue_manager);
@@ -215,9 +312,13 @@ fn page_set_expands_when_ninety_percent_full() {
     config.page_sets[2].secondary_pages = 64;
     create(fs.clone(), directory.path(), &config);
     let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
-    let queue = queue_manager.define_queue(QueueDefinition::local("GROW", PageSetId(2)), false).unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("GROW", PageSetId(2)), false)
+        .unwrap();
     for i in 0..200u32 {
-        queue_manager.put(None, &queue, &descriptor(true, i), &vec![1u8; 3500]).unwrap();
+        queue_manager
+            .put(None, &queue, &descriptor(true, i), &vec![1u8; 3500])
+            .unwrap();
     }
     let usage = queue_manager.display_usage();
     assert!(usage.contains("User"), "{usage}");
@@ -234,7 +335,9 @@ fn log_bytes_per_operation_beat_mp16() {
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
     create(fs.clone(), directory.path(), &small_config("QM7"));
     let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
-    let queue = queue_manager.define_queue(QueueDefinition::local("LOGQ", PageSetId(1)), false).unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("LOGQ", PageSetId(1)), false)
+        .unwrap();
     let count = 100u64;
     let data = vec![7u8; 1024];
     let start = queue_manager.log().end_rba();
@@ -242,14 +345,19 @@ fn log_bytes_per_operation_beat_mp16() {
         let mut unit = UnitOfWork::new();
         let mut descriptor = descriptor(true, i as u32 + 1);
         descriptor.put_time_ms = 1_700_000_000_000;
-        queue_manager.put(Some(&mut unit), &queue, &descriptor, &data).unwrap();
+        queue_manager
+            .put(Some(&mut unit), &queue, &descriptor, &data)
+            .unwrap();
         queue_manager.commit(&mut unit).unwrap();
     }
     let put_bytes = (queue_manager.log().end_rba().0 - start.0) / count;
     let start = queue_manager.log().end_rba();
     for _ in 0..count {
         let mut unit = UnitOfWork::new();
-        queue_manager.get(Some(&mut unit), &queue, &MessageSelector::default(), None).unwrap().unwrap();
+        queue_manager
+            .get(Some(&mut unit), &queue, &MessageSelector::default(), None)
+            .unwrap()
+            .unwrap();
         queue_manager.commit(&mut unit).unwrap();
     }
     let get_bytes = (queue_manager.log().end_rba().0 - start.0) / count;

@@ -24,7 +24,11 @@ use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::StorageError;
 
 #[derive(Parser)]
-#[command(name = "ferrite", version, about = "Ferrite: a queue manager built as IBM MQ for z/OS is built")]
+#[command(
+    name = "ferrite",
+    version,
+    about = "Ferrite: a queue manager built as IBM MQ for z/OS is built"
+)]
 struct Arguments {
     #[command(subcommand)]
     command: Command,
@@ -75,7 +79,10 @@ enum Command {
         count: Option<u64>,
     },
     /// Browse messages without removing them, printing their descriptors and data.
-    Browse { queue_manager: String, queue: String },
+    Browse {
+        queue_manager: String,
+        queue: String,
+    },
     /// Page set utilities (CSQUTIL analogues).
     #[command(subcommand)]
     Pageset(utilities::PageSetCommand),
@@ -108,7 +115,9 @@ fn open_embedded(name: &str) -> Result<(Arc<QueueManager>, process::QueueManager
     let directory = process::queue_manager_directory(name)?;
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
     if !QueueManager::exists(fs.as_ref(), &directory) {
-        return Err(format!("ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"));
+        return Err(format!(
+            "ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
+        ));
     }
     let lock = process::QueueManagerLock::acquire(&directory).map_err(|_| {
         format!(
@@ -117,7 +126,8 @@ fn open_embedded(name: &str) -> Result<(Arc<QueueManager>, process::QueueManager
              [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"
         )
     })?;
-    let queue_manager = QueueManager::open(fs, &directory, Arc::new(|_: &str| {})).map_err(failure)?;
+    let queue_manager =
+        QueueManager::open(fs, &directory, Arc::new(|_: &str| {})).map_err(failure)?;
     Ok((queue_manager, lock))
 }
 
@@ -126,14 +136,23 @@ fn run(command: Command) -> Result<(), String> {
         Command::Create { queue_manager } => {
             let directory = process::queue_manager_directory(&queue_manager)?;
             create(&queue_manager, &directory)?;
-            println!("Ferrite queue manager {queue_manager} created in {}", directory.display());
+            println!(
+                "Ferrite queue manager {queue_manager} created in {}",
+                directory.display()
+            );
             Ok(())
         }
-        Command::Start { queue_manager, background } => {
+        Command::Start {
+            queue_manager,
+            background,
+        } => {
             let directory = process::queue_manager_directory(&queue_manager)?;
             if !QueueManager::exists(&RealFileSystem, &directory) {
                 create(&queue_manager, &directory)?;
-                println!("Ferrite queue manager {queue_manager} created in {}", directory.display());
+                println!(
+                    "Ferrite queue manager {queue_manager} created in {}",
+                    directory.display()
+                );
             }
             if background {
                 process::start_in_background(&queue_manager, &directory)
@@ -146,25 +165,43 @@ fn run(command: Command) -> Result<(), String> {
             process::stop(&queue_manager, &directory)
         }
         Command::Status { queue_manager } => process::status(queue_manager.as_deref()),
-        Command::Mqsc { queue_manager, file } => {
+        Command::Mqsc {
+            queue_manager,
+            file,
+        } => {
             let (queue_manager, _lock) = open_embedded(&queue_manager)?;
             let result = run_mqsc(&queue_manager, file);
             queue_manager.shutdown().map_err(failure)?;
             result
         }
-        Command::Put { queue_manager, queue, count, size, persistent, syncpoint } => {
+        Command::Put {
+            queue_manager,
+            queue,
+            count,
+            size,
+            persistent,
+            syncpoint,
+        } => {
             let (queue_manager, _lock) = open_embedded(&queue_manager)?;
             let result = put(&queue_manager, &queue, count, size, persistent, syncpoint);
             queue_manager.shutdown().map_err(failure)?;
             result
         }
-        Command::Get { queue_manager, queue, wait, count } => {
+        Command::Get {
+            queue_manager,
+            queue,
+            wait,
+            count,
+        } => {
             let (queue_manager, _lock) = open_embedded(&queue_manager)?;
             let result = get(&queue_manager, &queue, wait, count);
             queue_manager.shutdown().map_err(failure)?;
             result
         }
-        Command::Browse { queue_manager, queue } => {
+        Command::Browse {
+            queue_manager,
+            queue,
+        } => {
             let (queue_manager, _lock) = open_embedded(&queue_manager)?;
             let result = browse(&queue_manager, &queue);
             queue_manager.shutdown().map_err(failure)?;
@@ -179,14 +216,20 @@ fn create(name: &str, directory: &std::path::Path) -> Result<(), String> {
     let config = QueueManagerConfig::with_defaults(name);
     config.validate().map_err(failure)?;
     let progress = utilities::ProgressBars::new();
-    QueueManager::create(Arc::new(RealFileSystem), directory, &config, &mut |label, done, total| {
-        progress.update(label, done, total)
-    })
+    QueueManager::create(
+        Arc::new(RealFileSystem),
+        directory,
+        &config,
+        &mut |label, done, total| progress.update(label, done, total),
+    )
     .map_err(failure)?;
     progress.finish();
     // The default objects a queue manager has from the start.
-    let lock = process::QueueManagerLock::acquire(directory).map_err(|error| format!("ferrite: {error}"))?;
-    let queue_manager = QueueManager::open(Arc::new(RealFileSystem), directory, Arc::new(|_: &str| {})).map_err(failure)?;
+    let lock = process::QueueManagerLock::acquire(directory)
+        .map_err(|error| format!("ferrite: {error}"))?;
+    let queue_manager =
+        QueueManager::open(Arc::new(RealFileSystem), directory, Arc::new(|_: &str| {}))
+            .map_err(failure)?;
     for command in [
         "DEFINE QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) STGCLASS(SYSTEM) DESCR('Default local queue')",
         "DEFINE QLOCAL(SYSTEM.DEAD.LETTER.QUEUE) STGCLASS(SYSTEM) DESCR('Dead-letter queue')",
@@ -204,9 +247,12 @@ fn run_mqsc(queue_manager: &Arc<QueueManager>, file: Option<PathBuf>) -> Result<
     let mut text = String::new();
     let interactive = file.is_none() && is_terminal_stdin();
     if let Some(path) = &file {
-        text = std::fs::read_to_string(path).map_err(|error| format!("ferrite: cannot read {}: {error}", path.display()))?;
+        text = std::fs::read_to_string(path)
+            .map_err(|error| format!("ferrite: cannot read {}: {error}", path.display()))?;
     } else if !interactive {
-        std::io::stdin().read_to_string(&mut text).map_err(|error| format!("ferrite: stdin: {error}"))?;
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|error| format!("ferrite: stdin: {error}"))?;
     }
     let mut failures = 0;
     let mut run_one = |command: &str| {
@@ -224,13 +270,18 @@ fn run_mqsc(queue_manager: &Arc<QueueManager>, file: Option<PathBuf>) -> Result<
         }
     };
     if interactive {
-        println!("Starting MQSC for queue manager {}. End with END or Ctrl-D.", queue_manager.name());
+        println!(
+            "Starting MQSC for queue manager {}. End with END or Ctrl-D.",
+            queue_manager.name()
+        );
         let stdin = std::io::stdin();
         loop {
             print!("{}> ", queue_manager.name());
             std::io::stdout().flush().ok();
             let mut line = String::new();
-            if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 || line.trim().eq_ignore_ascii_case("END") {
+            if stdin.lock().read_line(&mut line).unwrap_or(0) == 0
+                || line.trim().eq_ignore_ascii_case("END")
+            {
                 break;
             }
             run_one(&line);
@@ -252,7 +303,10 @@ fn join_continuations(text: &str) -> Vec<String> {
     let mut current = String::new();
     for line in text.lines() {
         let trimmed = line.trim_end();
-        if let Some(stripped) = trimmed.strip_suffix('+').or_else(|| trimmed.strip_suffix('-')) {
+        if let Some(stripped) = trimmed
+            .strip_suffix('+')
+            .or_else(|| trimmed.strip_suffix('-'))
+        {
             current.push_str(stripped);
             current.push(' ');
         } else {
@@ -275,8 +329,17 @@ fn unknown_queue(queue: &str) -> String {
     format!("ferrite: queue {queue} does not exist [reason 2085 MQRC_UNKNOWN_OBJECT_NAME]")
 }
 
-fn put(queue_manager: &Arc<QueueManager>, queue: &str, count: Option<u64>, size: usize, persistent: bool, syncpoint: u64) -> Result<(), String> {
-    let queue = queue_manager.queue(queue).ok_or_else(|| unknown_queue(queue))?;
+fn put(
+    queue_manager: &Arc<QueueManager>,
+    queue: &str,
+    count: Option<u64>,
+    size: usize,
+    persistent: bool,
+    syncpoint: u64,
+) -> Result<(), String> {
+    let queue = queue_manager
+        .queue(queue)
+        .ok_or_else(|| unknown_queue(queue))?;
     let mut unit = UnitOfWork::new();
     let mut in_unit = 0u64;
     let mut put_one = |data: &[u8]| -> Result<(), String> {
@@ -288,9 +351,13 @@ fn put(queue_manager: &Arc<QueueManager>, queue: &str, count: Option<u64>, size:
             ..MessageDescriptor::default()
         };
         if syncpoint == 0 {
-            queue_manager.put(None, &queue, &descriptor, data).map_err(failure)?;
+            queue_manager
+                .put(None, &queue, &descriptor, data)
+                .map_err(failure)?;
         } else {
-            queue_manager.put(Some(&mut unit), &queue, &descriptor, data).map_err(failure)?;
+            queue_manager
+                .put(Some(&mut unit), &queue, &descriptor, data)
+                .map_err(failure)?;
             in_unit += 1;
             if in_unit == syncpoint {
                 queue_manager.commit(&mut unit).map_err(failure)?;
@@ -321,12 +388,22 @@ fn put(queue_manager: &Arc<QueueManager>, queue: &str, count: Option<u64>, size:
     Ok(())
 }
 
-fn get(queue_manager: &Arc<QueueManager>, queue: &str, wait: u64, count: Option<u64>) -> Result<(), String> {
-    let queue = queue_manager.queue(queue).ok_or_else(|| unknown_queue(queue))?;
+fn get(
+    queue_manager: &Arc<QueueManager>,
+    queue: &str,
+    wait: u64,
+    count: Option<u64>,
+) -> Result<(), String> {
+    let queue = queue_manager
+        .queue(queue)
+        .ok_or_else(|| unknown_queue(queue))?;
     let mut got = 0u64;
     while count.is_none_or(|count| got < count) {
         let wait = (wait > 0).then(|| Duration::from_millis(wait));
-        match queue_manager.get(None, &queue, &MessageSelector::default(), wait).map_err(failure)? {
+        match queue_manager
+            .get(None, &queue, &MessageSelector::default(), wait)
+            .map_err(failure)?
+        {
             Some(message) => {
                 print_line(&String::from_utf8_lossy(&message.data));
                 got += 1;
@@ -335,16 +412,23 @@ fn get(queue_manager: &Arc<QueueManager>, queue: &str, wait: u64, count: Option<
         }
     }
     if got == 0 {
-        return Err("ferrite: no message available [reason 2033 MQRC_NO_MSG_AVAILABLE]".to_string());
+        return Err(
+            "ferrite: no message available [reason 2033 MQRC_NO_MSG_AVAILABLE]".to_string(),
+        );
     }
     Ok(())
 }
 
 fn browse(queue_manager: &Arc<QueueManager>, queue: &str) -> Result<(), String> {
-    let queue = queue_manager.queue(queue).ok_or_else(|| unknown_queue(queue))?;
+    let queue = queue_manager
+        .queue(queue)
+        .ok_or_else(|| unknown_queue(queue))?;
     let mut after = None;
     let mut index = 0;
-    while let Some(message) = queue_manager.browse(&queue, &MessageSelector::default(), after).map_err(failure)? {
+    while let Some(message) = queue_manager
+        .browse(&queue, &MessageSelector::default(), after)
+        .map_err(failure)?
+    {
         index += 1;
         println!(
             "Message {index}: MsgId X'{}' CorrelId X'{}' Priority {} Persistence {} BackoutCount {} Length {}",
@@ -375,7 +459,10 @@ fn new_message_id() -> [u8; 24] {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut id = [0u8; 24];
     id[..4].copy_from_slice(b"FRT ");
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
     id[4..12].copy_from_slice(&nanos.to_be_bytes());
     id[12..16].copy_from_slice(&std::process::id().to_be_bytes());
     id[16..24].copy_from_slice(&COUNTER.fetch_add(1, Ordering::Relaxed).to_be_bytes());

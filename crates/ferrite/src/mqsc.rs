@@ -10,10 +10,18 @@ use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::{PageSetId, StorageError};
 
 /// Storage classes defined at creation, as MQ's supplied CSQ4INYS sample defines them.
-pub const STORAGE_CLASSES: [(&str, u8); 4] = [("SYSTEM", 0), ("DEFAULT", 1), ("NODEFINE", 1), ("REMOTE", 3)];
+pub const STORAGE_CLASSES: [(&str, u8); 4] = [
+    ("SYSTEM", 0),
+    ("DEFAULT", 1),
+    ("NODEFINE", 1),
+    ("REMOTE", 3),
+];
 
 pub fn storage_class_page_set(name: &str) -> Option<u8> {
-    STORAGE_CLASSES.iter().find(|(class, _)| *class == name).map(|(_, page_set)| *page_set)
+    STORAGE_CLASSES
+        .iter()
+        .find(|(class, _)| *class == name)
+        .map(|(_, page_set)| *page_set)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +50,10 @@ fn tokenize(command: &str) -> Result<Vec<Token>, String> {
             && characters[index] != ','
         {
             if characters[index] == ')' {
-                return Err(format!("CSQ9002E Unbalanced parentheses following '{word}' at position {}", index + 1));
+                return Err(format!(
+                    "CSQ9002E Unbalanced parentheses following '{word}' at position {}",
+                    index + 1
+                ));
             }
             word.push(characters[index].to_ascii_uppercase());
             index += 1;
@@ -54,7 +65,10 @@ fn tokenize(command: &str) -> Result<Vec<Token>, String> {
             let mut quoted = false;
             loop {
                 if index >= characters.len() {
-                    return Err(format!("CSQ9002E Unbalanced parentheses following '{word}' at position {}", start + 1));
+                    return Err(format!(
+                        "CSQ9002E Unbalanced parentheses following '{word}' at position {}",
+                        start + 1
+                    ));
                 }
                 let character = characters[index];
                 if character == '\'' {
@@ -71,15 +85,26 @@ fn tokenize(command: &str) -> Result<Vec<Token>, String> {
                     index += 1;
                     break;
                 }
-                text.push(if quoted { character } else { character.to_ascii_uppercase() });
+                text.push(if quoted {
+                    character
+                } else {
+                    character.to_ascii_uppercase()
+                });
                 index += 1;
             }
             value = Some(text.trim().to_string());
         }
         if word.is_empty() {
-            return Err(format!("CSQ9001E Keyword missing at position {}", start + 1));
+            return Err(format!(
+                "CSQ9001E Keyword missing at position {}",
+                start + 1
+            ));
         }
-        tokens.push(Token { text: word, value, position: start + 1 });
+        tokens.push(Token {
+            text: word,
+            value,
+            position: start + 1,
+        });
     }
     Ok(tokens)
 }
@@ -89,11 +114,18 @@ fn keyword_is(token: &Token, full: &str, minimum: usize) -> bool {
 }
 
 fn error_at(token: &Token, detail: &str) -> String {
-    format!("CSQ9003E {detail}: '{}' at position {}", token.text, token.position)
+    format!(
+        "CSQ9003E {detail}: '{}' at position {}",
+        token.text, token.position
+    )
 }
 
 fn reason_message(queue_manager: &QueueManager, error: StorageError) -> String {
-    format!("CSQN205I {} COMMAND FAILED, REASON={:08X} ({error})", queue_manager.name(), error.reason_code())
+    format!(
+        "CSQN205I {} COMMAND FAILED, REASON={:08X} ({error})",
+        queue_manager.name(),
+        error.reason_code()
+    )
 }
 
 fn generic_match(pattern: &str, name: &str) -> bool {
@@ -125,16 +157,25 @@ fn display_queue(definition: &QueueDefinition, depth: u64) -> String {
 fn apply_attributes(definition: &mut QueueDefinition, tokens: &[Token]) -> Result<bool, String> {
     let mut replace = false;
     for token in tokens {
-        let value = || token.value.clone().ok_or_else(|| error_at(token, "Value missing"));
+        let value = || {
+            token
+                .value
+                .clone()
+                .ok_or_else(|| error_at(token, "Value missing"))
+        };
         let number = |limit: u64| -> Result<u64, String> {
             let text = value()?;
-            text.parse::<u64>().ok().filter(|n| *n <= limit).ok_or_else(|| error_at(token, "Value not valid"))
+            text.parse::<u64>()
+                .ok()
+                .filter(|n| *n <= limit)
+                .ok_or_else(|| error_at(token, "Value not valid"))
         };
         match token.text.as_str() {
             "DESCR" => definition.description = value()?,
             "STGCLASS" => {
                 let class = value()?;
-                let page_set = storage_class_page_set(&class).ok_or_else(|| error_at(token, "Storage class not defined"))?;
+                let page_set = storage_class_page_set(&class)
+                    .ok_or_else(|| error_at(token, "Storage class not defined"))?;
                 definition.storage_class = class;
                 definition.page_set = PageSetId(page_set);
             }
@@ -178,36 +219,67 @@ fn apply_attributes(definition: &mut QueueDefinition, tokens: &[Token]) -> Resul
 /// Run one MQSC command; returns the response lines.
 pub fn run_command(queue_manager: &Arc<QueueManager>, command: &str) -> Result<String, String> {
     let tokens = tokenize(command)?;
-    let Some(verb) = tokens.first() else { return Ok(String::new()) };
+    let Some(verb) = tokens.first() else {
+        return Ok(String::new());
+    };
     let object = tokens.get(1);
     let name = queue_manager.name().to_string();
-    let object_is = |full: &str, minimum: usize| object.is_some_and(|token| keyword_is(token, full, minimum));
+    let object_is =
+        |full: &str, minimum: usize| object.is_some_and(|token| keyword_is(token, full, minimum));
     let verb_is = |full: &str, minimum: usize| keyword_is(verb, full, minimum);
 
-    if (verb_is("DEFINE", 3) || verb_is("ALTER", 3)) && (object_is("QLOCAL", 2) || object_is("QL", 2)) {
+    if (verb_is("DEFINE", 3) || verb_is("ALTER", 3))
+        && (object_is("QLOCAL", 2) || object_is("QL", 2))
+    {
         let object = object.unwrap();
-        let queue_name = object.value.clone().ok_or_else(|| error_at(object, "Queue name missing"))?;
-        let existing = queue_manager.queue(&queue_name).map(|queue| queue.definition());
+        let queue_name = object
+            .value
+            .clone()
+            .ok_or_else(|| error_at(object, "Queue name missing"))?;
+        let existing = queue_manager
+            .queue(&queue_name)
+            .map(|queue| queue.definition());
         let mut definition = match (&existing, verb_is("ALTER", 3)) {
             (Some(current), true) => current.clone(),
-            (None, true) => return Err(format!("CSQM125I {name} QLOCAL({queue_name}) WAS NOT FOUND")),
-            _ => QueueDefinition::local(&queue_name, PageSetId(storage_class_page_set("DEFAULT").unwrap())),
+            (None, true) => {
+                return Err(format!(
+                    "CSQM125I {name} QLOCAL({queue_name}) WAS NOT FOUND"
+                ))
+            }
+            _ => QueueDefinition::local(
+                &queue_name,
+                PageSetId(storage_class_page_set("DEFAULT").unwrap()),
+            ),
         };
         let replace = apply_attributes(&mut definition, &tokens[2..])?;
-        definition.validate().map_err(|error| reason_message(queue_manager, error))?;
+        definition
+            .validate()
+            .map_err(|error| reason_message(queue_manager, error))?;
         if verb_is("ALTER", 3) {
-            queue_manager.alter_queue(definition).map_err(|error| reason_message(queue_manager, error))?;
+            queue_manager
+                .alter_queue(definition)
+                .map_err(|error| reason_message(queue_manager, error))?;
         } else {
             if existing.is_some() && !replace {
-                return Err(format!("CSQM095I {name} QLOCAL({queue_name}) ALREADY EXISTS"));
+                return Err(format!(
+                    "CSQM095I {name} QLOCAL({queue_name}) ALREADY EXISTS"
+                ));
             }
-            queue_manager.define_queue(definition, replace).map_err(|error| reason_message(queue_manager, error))?;
+            queue_manager
+                .define_queue(definition, replace)
+                .map_err(|error| reason_message(queue_manager, error))?;
         }
-        return Ok(format!("CSQ9022I {name} CSQMMSGP ' {} QLOCAL' NORMAL COMPLETION", verb.text));
+        return Ok(format!(
+            "CSQ9022I {name} CSQMMSGP ' {} QLOCAL' NORMAL COMPLETION",
+            verb.text
+        ));
     }
     if verb_is("DELETE", 3) && object_is("QLOCAL", 2) {
         let object = object.unwrap();
-        let queue_name = object.value.clone().ok_or_else(|| error_at(object, "Queue name missing"))?;
+        let queue_name = object
+            .value
+            .clone()
+            .ok_or_else(|| error_at(object, "Queue name missing"))?;
         let mut purge = false;
         for token in &tokens[2..] {
             match token.text.as_str() {
@@ -216,17 +288,28 @@ pub fn run_command(queue_manager: &Arc<QueueManager>, command: &str) -> Result<S
                 _ => return Err(error_at(token, "Keyword not valid for this command")),
             }
         }
-        queue_manager.delete_queue(&queue_name, purge).map_err(|error| reason_message(queue_manager, error))?;
-        return Ok(format!("CSQ9022I {name} CSQMMSGP ' DELETE QLOCAL' NORMAL COMPLETION"));
+        queue_manager
+            .delete_queue(&queue_name, purge)
+            .map_err(|error| reason_message(queue_manager, error))?;
+        return Ok(format!(
+            "CSQ9022I {name} CSQMMSGP ' DELETE QLOCAL' NORMAL COMPLETION"
+        ));
     }
     if verb_is("CLEAR", 3) && object_is("QLOCAL", 2) {
         let object = object.unwrap();
-        let queue_name = object.value.clone().ok_or_else(|| error_at(object, "Queue name missing"))?;
+        let queue_name = object
+            .value
+            .clone()
+            .ok_or_else(|| error_at(object, "Queue name missing"))?;
         let queue = queue_manager
             .queue(&queue_name)
             .ok_or_else(|| format!("CSQM125I {name} QLOCAL({queue_name}) WAS NOT FOUND"))?;
-        let count = queue_manager.clear_queue(&queue).map_err(|error| reason_message(queue_manager, error))?;
-        return Ok(format!("CSQM152I {name} CSQMCLMQ QLOCAL({queue_name}) CLEARED, {count} MESSAGES DELETED"));
+        let count = queue_manager
+            .clear_queue(&queue)
+            .map_err(|error| reason_message(queue_manager, error))?;
+        return Ok(format!(
+            "CSQM152I {name} CSQMCLMQ QLOCAL({queue_name}) CLEARED, {count} MESSAGES DELETED"
+        ));
     }
     if verb_is("DISPLAY", 3) && (object_is("QLOCAL", 2) || object_is("QUEUE", 1)) {
         let object = object.unwrap();
@@ -234,13 +317,20 @@ pub fn run_command(queue_manager: &Arc<QueueManager>, command: &str) -> Result<S
         let mut lines = Vec::new();
         for queue in queue_manager.queues() {
             if generic_match(&pattern, &queue.name()) {
-                lines.push(display_queue(&queue.definition(), queue.status().current_depth));
+                lines.push(display_queue(
+                    &queue.definition(),
+                    queue.status().current_depth,
+                ));
             }
         }
         if lines.is_empty() {
-            return Err(format!("CSQM297I {name} CSQMDRTS NO QUEUE FOUND MATCHING REQUEST CRITERIA"));
+            return Err(format!(
+                "CSQM297I {name} CSQMDRTS NO QUEUE FOUND MATCHING REQUEST CRITERIA"
+            ));
         }
-        lines.push(format!("CSQ9022I {name} CSQMDRTS ' DISPLAY QUEUE' NORMAL COMPLETION"));
+        lines.push(format!(
+            "CSQ9022I {name} CSQMDRTS ' DISPLAY QUEUE' NORMAL COMPLETION"
+        ));
         return Ok(lines.join("\n"));
     }
     if verb_is("DISPLAY", 3) && object_is("QSTATUS", 2) {
@@ -260,20 +350,33 @@ pub fn run_command(queue_manager: &Arc<QueueManager>, command: &str) -> Result<S
                 ));
             }
         }
-        lines.push(format!("CSQ9022I {name} CSQMDRTC ' DISPLAY QSTATUS' NORMAL COMPLETION"));
+        lines.push(format!(
+            "CSQ9022I {name} CSQMDRTC ' DISPLAY QSTATUS' NORMAL COMPLETION"
+        ));
         return Ok(lines.join("\n"));
     }
     if verb_is("DISPLAY", 3) && object_is("USAGE", 5) {
-        return Ok(format!("{}CSQ9022I {name} CSQIDUSE ' DISPLAY USAGE' NORMAL COMPLETION", queue_manager.display_usage()));
+        return Ok(format!(
+            "{}CSQ9022I {name} CSQIDUSE ' DISPLAY USAGE' NORMAL COMPLETION",
+            queue_manager.display_usage()
+        ));
     }
     if verb_is("DISPLAY", 3) && object_is("LOG", 3) {
-        return Ok(format!("{}CSQ9022I {name} CSQJC001 ' DISPLAY LOG' NORMAL COMPLETION", queue_manager.display_log()));
+        return Ok(format!(
+            "{}CSQ9022I {name} CSQJC001 ' DISPLAY LOG' NORMAL COMPLETION",
+            queue_manager.display_log()
+        ));
     }
     if verb_is("ARCHIVE", 3) && object_is("LOG", 3) {
-        queue_manager.archive_log().map_err(|error| reason_message(queue_manager, error))?;
+        queue_manager
+            .archive_log()
+            .map_err(|error| reason_message(queue_manager, error))?;
         return Ok(format!("CSQJ311I {name} CSQJC001 LOG ARCHIVE (OFFLOAD) TASK INITIATED\nCSQ9022I {name} CSQJC001 ' ARCHIVE LOG' NORMAL COMPLETION"));
     }
-    Err(format!("CSQ9016E {name} '{}' COMMAND REQUEST NOT AUTHORIZED OR NOT RECOGNIZED at position {}", verb.text, verb.position))
+    Err(format!(
+        "CSQ9016E {name} '{}' COMMAND REQUEST NOT AUTHORIZED OR NOT RECOGNIZED at position {}",
+        verb.text, verb.position
+    ))
 }
 
 #[cfg(test)]
@@ -286,16 +389,24 @@ mod tests {
         assert_eq!(tokens[1].value.as_deref(), Some("APP.Q"));
         assert_eq!(tokens[2].value.as_deref(), Some("Hello, World"));
         assert_eq!(tokens[3].position, 48);
-        assert!(tokenize("DEFINE QLOCAL(A").unwrap_err().contains("Unbalanced"));
-        assert!(tokenize("DEFINE QLOCAL)A").unwrap_err().contains("position 14"));
+        assert!(tokenize("DEFINE QLOCAL(A")
+            .unwrap_err()
+            .contains("Unbalanced"));
+        assert!(tokenize("DEFINE QLOCAL)A")
+            .unwrap_err()
+            .contains("position 14"));
     }
 
     #[test]
     fn attributes_are_checked_before_anything_changes() {
         let mut definition = QueueDefinition::local("Q", PageSetId(1));
         let tokens = tokenize("X Y MAXDEPTH(10) DEFPRTY(12)").unwrap();
-        assert!(apply_attributes(&mut definition, &tokens[2..]).unwrap_err().contains("DEFPRTY"));
+        assert!(apply_attributes(&mut definition, &tokens[2..])
+            .unwrap_err()
+            .contains("DEFPRTY"));
         let tokens = tokenize("X Y STGCLASS(NOSUCH)").unwrap();
-        assert!(apply_attributes(&mut definition, &tokens[2..]).unwrap_err().contains("Storage class"));
+        assert!(apply_attributes(&mut definition, &tokens[2..])
+            .unwrap_err()
+            .contains("Storage class"));
     }
 }

@@ -21,12 +21,18 @@ pub fn home() -> Result<PathBuf, String> {
     if let Some(home) = std::env::var_os("FERRITE_HOME") {
         return Ok(PathBuf::from(home));
     }
-    let user_home = std::env::var_os("HOME").ok_or("ferrite: neither FERRITE_HOME nor HOME is set")?;
+    let user_home =
+        std::env::var_os("HOME").ok_or("ferrite: neither FERRITE_HOME nor HOME is set")?;
     Ok(PathBuf::from(user_home).join(".ferrite"))
 }
 
 pub fn queue_manager_directory(name: &str) -> Result<PathBuf, String> {
-    if name.is_empty() || name.len() > 48 || !name.chars().all(ferrite_storage::config::is_object_name_char) {
+    if name.is_empty()
+        || name.len() > 48
+        || !name
+            .chars()
+            .all(ferrite_storage::config::is_object_name_char)
+    {
         return Err(format!(
             "ferrite: '{name}' is not a valid queue manager name (1-48 of A-Z a-z 0-9 . / _ %) [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
         ));
@@ -42,7 +48,12 @@ pub struct QueueManagerLock {
 impl QueueManagerLock {
     pub fn acquire(directory: &Path) -> std::io::Result<QueueManagerLock> {
         std::fs::create_dir_all(directory)?;
-        let file = OpenOptions::new().create(true).truncate(false).read(true).write(true).open(directory.join("qm.lock"))?;
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(directory.join("qm.lock"))?;
         // SAFETY: flock on a file descriptor we own.
         let result = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
         if result != 0 {
@@ -71,19 +82,36 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
         .map_err(|_| format!("ferrite: queue manager {name} is already running [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"))?;
     // SAFETY: installing a handler that only stores to an atomic.
     unsafe {
-        libc::signal(libc::SIGTERM, request_stop as *const () as libc::sighandler_t);
-        libc::signal(libc::SIGINT, request_stop as *const () as libc::sighandler_t);
+        libc::signal(
+            libc::SIGTERM,
+            request_stop as *const () as libc::sighandler_t,
+        );
+        libc::signal(
+            libc::SIGINT,
+            request_stop as *const () as libc::sighandler_t,
+        );
     }
     let sink: Arc<dyn Fn(&str) + Send + Sync> = Arc::new(|line: &str| {
         println!("{line}");
         std::io::stdout().flush().ok();
     });
-    let queue_manager = QueueManager::open(Arc::new(RealFileSystem), directory, sink)
-        .map_err(|error| format!("ferrite: queue manager {name} could not start: {error} [reason {}]", error.reason_code()))?;
-    std::fs::write(directory.join("qm.pid"), format!("{}\n", std::process::id()))
-        .map_err(|error| format!("ferrite: cannot write qm.pid: {error}"))?;
+    let queue_manager =
+        QueueManager::open(Arc::new(RealFileSystem), directory, sink).map_err(|error| {
+            format!(
+                "ferrite: queue manager {name} could not start: {error} [reason {}]",
+                error.reason_code()
+            )
+        })?;
+    std::fs::write(
+        directory.join("qm.pid"),
+        format!("{}\n", std::process::id()),
+    )
+    .map_err(|error| format!("ferrite: cannot write qm.pid: {error}"))?;
     println!("CSQY022I {name} QUEUE MANAGER INITIALIZATION COMPLETE");
-    println!("Ferrite queue manager {name} running (pid {}); stop it with: ferrite stop {name}", std::process::id());
+    println!(
+        "Ferrite queue manager {name} running (pid {}); stop it with: ferrite stop {name}",
+        std::process::id()
+    );
     std::io::stdout().flush().ok();
     while !STOP_REQUESTED.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(100));
@@ -91,7 +119,12 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
     println!("CSQY009I {name} ' STOP QMGR' COMMAND ACCEPTED");
     let result = queue_manager.shutdown();
     std::fs::remove_file(directory.join("qm.pid")).ok();
-    result.map_err(|error| format!("ferrite: shutdown of {name} failed: {error} [reason {}]", error.reason_code()))
+    result.map_err(|error| {
+        format!(
+            "ferrite: shutdown of {name} failed: {error} [reason {}]",
+            error.reason_code()
+        )
+    })
 }
 
 /// Start `ferrite start QM` detached, its output in `qmgr.log`, and wait for it to be ready.
@@ -100,14 +133,18 @@ pub fn start_in_background(name: &str, directory: &Path) -> Result<(), String> {
         return Err(format!("ferrite: queue manager {name} is already running [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"));
     }
     let log_path = directory.join("qmgr.log");
-    let log = File::create(&log_path).map_err(|error| format!("ferrite: cannot create {}: {error}", log_path.display()))?;
+    let log = File::create(&log_path)
+        .map_err(|error| format!("ferrite: cannot create {}: {error}", log_path.display()))?;
     let executable = std::env::current_exe().map_err(|error| format!("ferrite: {error}"))?;
     let mut command = std::process::Command::new(executable);
     command
         .arg("start")
         .arg(name)
         .stdin(std::process::Stdio::null())
-        .stdout(log.try_clone().map_err(|error| format!("ferrite: {error}"))?)
+        .stdout(
+            log.try_clone()
+                .map_err(|error| format!("ferrite: {error}"))?,
+        )
         .stderr(log);
     use std::os::unix::process::CommandExt;
     // SAFETY: setsid in the child only detaches it from our session.
@@ -117,20 +154,28 @@ pub fn start_in_background(name: &str, directory: &Path) -> Result<(), String> {
             Ok(())
         });
     }
-    let mut child = command.spawn().map_err(|error| format!("ferrite: cannot start {name}: {error}"))?;
+    let mut child = command
+        .spawn()
+        .map_err(|error| format!("ferrite: cannot start {name}: {error}"))?;
     let deadline = Instant::now() + Duration::from_secs(START_WAIT_SECONDS);
     loop {
         if let Ok(file) = File::open(&log_path) {
             for line in BufReader::new(file).lines().map_while(Result::ok) {
                 if line.starts_with("CSQY022I") {
-                    println!("Ferrite queue manager {name} started (pid {}); output in {}", child.id(), log_path.display());
+                    println!(
+                        "Ferrite queue manager {name} started (pid {}); output in {}",
+                        child.id(),
+                        log_path.display()
+                    );
                     return Ok(());
                 }
             }
         }
         if let Ok(Some(status)) = child.try_wait() {
             let output = std::fs::read_to_string(&log_path).unwrap_or_default();
-            return Err(format!("ferrite: queue manager {name} ended during start ({status}):\n{output}"));
+            return Err(format!(
+                "ferrite: queue manager {name} ended during start ({status}):\n{output}"
+            ));
         }
         if Instant::now() > deadline {
             return Err(format!("ferrite: queue manager {name} did not finish starting in {START_WAIT_SECONDS} s; see {}", log_path.display()));
@@ -141,19 +186,30 @@ pub fn start_in_background(name: &str, directory: &Path) -> Result<(), String> {
 
 pub fn stop(name: &str, directory: &Path) -> Result<(), String> {
     if !QueueManagerLock::is_held(directory) {
-        return Err(format!("ferrite: queue manager {name} is not running [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"));
+        return Err(format!(
+            "ferrite: queue manager {name} is not running [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"
+        ));
     }
-    let pid_text = std::fs::read_to_string(directory.join("qm.pid"))
-        .map_err(|error| format!("ferrite: queue manager {name} is running but its qm.pid cannot be read: {error}"))?;
-    let pid: libc::pid_t = pid_text.trim().parse().map_err(|_| format!("ferrite: qm.pid of {name} is damaged"))?;
+    let pid_text = std::fs::read_to_string(directory.join("qm.pid")).map_err(|error| {
+        format!("ferrite: queue manager {name} is running but its qm.pid cannot be read: {error}")
+    })?;
+    let pid: libc::pid_t = pid_text
+        .trim()
+        .parse()
+        .map_err(|_| format!("ferrite: qm.pid of {name} is damaged"))?;
     // SAFETY: sending a signal to a process id.
     if unsafe { libc::kill(pid, libc::SIGTERM) } != 0 {
-        return Err(format!("ferrite: cannot signal process {pid}: {}", std::io::Error::last_os_error()));
+        return Err(format!(
+            "ferrite: cannot signal process {pid}: {}",
+            std::io::Error::last_os_error()
+        ));
     }
     let deadline = Instant::now() + Duration::from_secs(STOP_WAIT_SECONDS);
     while QueueManagerLock::is_held(directory) {
         if Instant::now() > deadline {
-            return Err(format!("ferrite: queue manager {name} did not stop within {STOP_WAIT_SECONDS} s"));
+            return Err(format!(
+                "ferrite: queue manager {name} did not stop within {STOP_WAIT_SECONDS} s"
+            ));
         }
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -167,7 +223,11 @@ pub fn status(name: Option<&str>) -> Result<(), String> {
         Some(name) => vec![name.to_string()],
         None => {
             let mut names: Vec<String> = std::fs::read_dir(&root)
-                .map(|entries| entries.filter_map(|entry| entry.ok()?.file_name().into_string().ok()).collect())
+                .map(|entries| {
+                    entries
+                        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+                        .collect()
+                })
                 .unwrap_or_default();
             names.sort();
             names
@@ -179,10 +239,19 @@ pub fn status(name: Option<&str>) -> Result<(), String> {
     for name in names {
         let directory = queue_manager_directory(&name)?;
         if !QueueManager::exists(&RealFileSystem, &directory) {
-            return Err(format!("ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"));
+            return Err(format!(
+                "ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
+            ));
         }
-        let state = if QueueManagerLock::is_held(&directory) { "Running" } else { "Ended normally or not started" };
-        println!("QMNAME({name})    STATUS({state})    DIRECTORY({})", directory.display());
+        let state = if QueueManagerLock::is_held(&directory) {
+            "Running"
+        } else {
+            "Ended normally or not started"
+        };
+        println!(
+            "QMNAME({name})    STATUS({state})    DIRECTORY({})",
+            directory.display()
+        );
     }
     Ok(())
 }

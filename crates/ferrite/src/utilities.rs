@@ -37,10 +37,18 @@ pub enum PageSetCommand {
     },
     /// COPYPAGE: back up a page set, also while the queue manager runs (a fuzzy copy; restore
     /// and restart recover it from the log starting at the RBA in its header).
-    Backup { queue_manager: String, psid: u8, file: PathBuf },
+    Backup {
+        queue_manager: String,
+        psid: u8,
+        file: PathBuf,
+    },
     /// Restore a page set from a backup (queue manager stopped); the next start recovers it
     /// from the log.
-    Restore { queue_manager: String, psid: u8, file: PathBuf },
+    Restore {
+        queue_manager: String,
+        psid: u8,
+        file: PathBuf,
+    },
     /// RESETPAGE FORCE: accept the page set's contents as they are; no earlier log record will be
     /// applied to it (queue manager stopped).
     Reset { queue_manager: String, psid: u8 },
@@ -69,7 +77,9 @@ pub struct ProgressBars {
 
 impl ProgressBars {
     pub fn new() -> ProgressBars {
-        ProgressBars { current: RefCell::new(None) }
+        ProgressBars {
+            current: RefCell::new(None),
+        }
     }
 
     pub fn update(&self, label: &str, done: u64, total: u64) {
@@ -107,7 +117,9 @@ fn failure(error: StorageError) -> String {
 fn stopped(name: &str) -> Result<(PathBuf, QueueManagerLock), String> {
     let directory = queue_manager_directory(name)?;
     if !QueueManager::exists(&RealFileSystem, &directory) {
-        return Err(format!("ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"));
+        return Err(format!(
+            "ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
+        ));
     }
     let lock = QueueManagerLock::acquire(&directory)
         .map_err(|_| format!("ferrite: queue manager {name} is running; stop it first [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"))?;
@@ -115,14 +127,19 @@ fn stopped(name: &str) -> Result<(PathBuf, QueueManagerLock), String> {
 }
 
 fn identity(directory: &Path) -> Result<u64, String> {
-    let text = std::fs::read_to_string(directory.join("QMID")).map_err(|error| format!("ferrite: QMID: {error}"))?;
+    let text = std::fs::read_to_string(directory.join("QMID"))
+        .map_err(|error| format!("ferrite: QMID: {error}"))?;
     u64::from_str_radix(text.trim(), 16).map_err(|_| "ferrite: QMID is damaged".to_string())
 }
 
 pub fn page_set_command(command: PageSetCommand) -> Result<(), String> {
     let fs = RealFileSystem;
     match command {
-        PageSetCommand::Format { queue_manager, psid, pages } => {
+        PageSetCommand::Format {
+            queue_manager,
+            psid,
+            pages,
+        } => {
             let (directory, _lock) = stopped(&queue_manager)?;
             let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
             let definition = config
@@ -145,11 +162,18 @@ pub fn page_set_command(command: PageSetCommand) -> Result<(), String> {
             println!("CSQU012I Page set {psid:02} formatted");
             Ok(())
         }
-        PageSetCommand::Verify { queue_manager, psid } => {
+        PageSetCommand::Verify {
+            queue_manager,
+            psid,
+        } => {
             let (directory, _lock) = stopped(&queue_manager)?;
             let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
             let mut damaged = 0u64;
-            for definition in config.page_sets.iter().filter(|definition| psid.is_none_or(|id| id == definition.id)) {
+            for definition in config
+                .page_sets
+                .iter()
+                .filter(|definition| psid.is_none_or(|id| id == definition.id))
+            {
                 let page_set = PageSet::open(
                     &fs,
                     &page_set_path(&directory, definition.id),
@@ -173,32 +197,64 @@ pub fn page_set_command(command: PageSetCommand) -> Result<(), String> {
                     }
                 }
                 progress.finish();
-                println!("Page set {:02}: {total} pages verified, recovery RBA {}", definition.id, page_set.header().recovery_rba);
+                println!(
+                    "Page set {:02}: {total} pages verified, recovery RBA {}",
+                    definition.id,
+                    page_set.header().recovery_rba
+                );
             }
             if damaged > 0 {
                 return Err(format!("ferrite: {damaged} damaged pages"));
             }
             Ok(())
         }
-        PageSetCommand::Backup { queue_manager, psid, file } => {
+        PageSetCommand::Backup {
+            queue_manager,
+            psid,
+            file,
+        } => {
             let directory = queue_manager_directory(&queue_manager)?;
-            copy_pages(&page_set_path(&directory, psid), &file, &format!("backing up page set {psid:02}"))?;
+            copy_pages(
+                &page_set_path(&directory, psid),
+                &file,
+                &format!("backing up page set {psid:02}"),
+            )?;
             println!("CSQU150I Page set {psid:02} copied to {}", file.display());
             Ok(())
         }
-        PageSetCommand::Restore { queue_manager, psid, file } => {
+        PageSetCommand::Restore {
+            queue_manager,
+            psid,
+            file,
+        } => {
             let (directory, _lock) = stopped(&queue_manager)?;
             let mut header = PageBytes::zeroed();
-            let source = fs.open(&file, ferrite_storage::vfs::OpenMode::ReadOnly).map_err(|error| format!("ferrite: {}: {error}", file.display()))?;
-            source.read_at(&mut header.0, 0).map_err(|error| format!("ferrite: {}: {error}", file.display()))?;
+            let source = fs
+                .open(&file, ferrite_storage::vfs::OpenMode::ReadOnly)
+                .map_err(|error| format!("ferrite: {}: {error}", file.display()))?;
+            source
+                .read_at(&mut header.0, 0)
+                .map_err(|error| format!("ferrite: {}: {error}", file.display()))?;
             header
                 .verify(PageSetId(psid), PageNumber(0))
-                .map_err(|defect| format!("ferrite: {} is not a backup of page set {psid:02}: {defect}", file.display()))?;
-            copy_pages(&file, &page_set_path(&directory, psid), &format!("restoring page set {psid:02}"))?;
+                .map_err(|defect| {
+                    format!(
+                        "ferrite: {} is not a backup of page set {psid:02}: {defect}",
+                        file.display()
+                    )
+                })?;
+            copy_pages(
+                &file,
+                &page_set_path(&directory, psid),
+                &format!("restoring page set {psid:02}"),
+            )?;
             println!("Page set {psid:02} restored; the next start recovers it from the log");
             Ok(())
         }
-        PageSetCommand::Reset { queue_manager, psid } => {
+        PageSetCommand::Reset {
+            queue_manager,
+            psid,
+        } => {
             let (directory, _lock) = stopped(&queue_manager)?;
             let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
             let definition = config
@@ -207,7 +263,8 @@ pub fn page_set_command(command: PageSetCommand) -> Result<(), String> {
                 .find(|definition| definition.id == psid)
                 .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))?;
             let shared: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-            let log = LogManager::open(shared, &directory, &config.log, &config.archive).map_err(failure)?;
+            let log = LogManager::open(shared, &directory, &config.log, &config.archive)
+                .map_err(failure)?;
             let end = log.end_rba();
             log.shutdown().map_err(failure)?;
             let page_set = PageSet::open(
@@ -224,10 +281,14 @@ pub fn page_set_command(command: PageSetCommand) -> Result<(), String> {
             let label = format!("resetting page set {psid:02}");
             let mut page = PageBytes::zeroed();
             for number in 1..total {
-                page_set.read_page(PageNumber(number), &mut page).map_err(failure)?;
+                page_set
+                    .read_page(PageNumber(number), &mut page)
+                    .map_err(failure)?;
                 if !page.is_all_zero() && page.page_rba() != Rba::ZERO {
                     page.set_page_rba(Rba::ZERO);
-                    page_set.write_pages(PageNumber(number), &[&page]).map_err(failure)?;
+                    page_set
+                        .write_pages(PageNumber(number), &[&page])
+                        .map_err(failure)?;
                 }
                 if number % 1024 == 0 || number + 1 == total {
                     progress.update(&label, number as u64 + 1, total as u64);
@@ -247,9 +308,14 @@ fn copy_pages(from: &Path, to: &Path, label: &str) -> Result<(), String> {
     let source = fs
         .open(from, ferrite_storage::vfs::OpenMode::ReadOnly)
         .map_err(|error| format!("ferrite: {}: {error}", from.display()))?;
-    let length = source.len().map_err(|error| format!("ferrite: {}: {error}", from.display()))?;
+    let length = source
+        .len()
+        .map_err(|error| format!("ferrite: {}: {error}", from.display()))?;
     if length % PAGE_SIZE as u64 != 0 {
-        return Err(format!("ferrite: {} is not a whole number of 4 KiB pages", from.display()));
+        return Err(format!(
+            "ferrite: {} is not a whole number of 4 KiB pages",
+            from.display()
+        ));
     }
     let temporary = to.with_extension("copying");
     std::fs::remove_file(&temporary).ok();
@@ -265,30 +331,43 @@ fn copy_pages(from: &Path, to: &Path, label: &str) -> Result<(), String> {
     while page < total_pages {
         let pages = chunk_pages.min(total_pages - page);
         let bytes = &mut buffer[..(pages as usize * PAGE_SIZE)];
-        source.read_at(bytes, page * PAGE_SIZE as u64).map_err(|error| format!("ferrite: read {}: {error}", from.display()))?;
-        target.write_at(bytes, page * PAGE_SIZE as u64).map_err(|error| format!("ferrite: write {}: {error}", temporary.display()))?;
+        source
+            .read_at(bytes, page * PAGE_SIZE as u64)
+            .map_err(|error| format!("ferrite: read {}: {error}", from.display()))?;
+        target
+            .write_at(bytes, page * PAGE_SIZE as u64)
+            .map_err(|error| format!("ferrite: write {}: {error}", temporary.display()))?;
         page += pages;
         progress.update(label, page, total_pages);
     }
-    target.sync_data().map_err(|error| format!("ferrite: sync {}: {error}", temporary.display()))?;
-    std::fs::rename(&temporary, to).map_err(|error| format!("ferrite: rename to {}: {error}", to.display()))?;
+    target
+        .sync_data()
+        .map_err(|error| format!("ferrite: sync {}: {error}", temporary.display()))?;
+    std::fs::rename(&temporary, to)
+        .map_err(|error| format!("ferrite: rename to {}: {error}", to.display()))?;
     progress.finish();
     Ok(())
 }
 
 pub fn log_command(command: LogCommand) -> Result<(), String> {
     let (queue_manager, verify_only, from, limit) = match command {
-        LogCommand::Print { queue_manager, from, limit } => (queue_manager, false, from, limit),
+        LogCommand::Print {
+            queue_manager,
+            from,
+            limit,
+        } => (queue_manager, false, from, limit),
         LogCommand::Verify { queue_manager } => (queue_manager, true, None, None),
     };
     let (directory, _lock) = stopped(&queue_manager)?;
     let config = QueueManager::read_config(&RealFileSystem, &directory).map_err(failure)?;
     let from = match from {
-        Some(text) => Rba(u64::from_str_radix(text.trim_start_matches("0x"), 16).map_err(|_| format!("ferrite: '{text}' is not a hex RBA"))?),
+        Some(text) => Rba(u64::from_str_radix(text.trim_start_matches("0x"), 16)
+            .map_err(|_| format!("ferrite: '{text}' is not a hex RBA"))?),
         None => Rba::ZERO,
     };
     let shared: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    let log = LogManager::open(shared, &directory, &config.log, &config.archive).map_err(failure)?;
+    let log =
+        LogManager::open(shared, &directory, &config.log, &config.archive).map_err(failure)?;
     let end = log.end_rba();
     let progress = ProgressBars::new();
     let mut records = 0u64;
@@ -304,11 +383,18 @@ pub fn log_command(command: LogCommand) -> Result<(), String> {
             Ok(_) => {}
             Err(error) => {
                 problems += 1;
-                eprintln!("{} record of kind {} does not decode: {error}", record.rba, record.kind);
+                eprintln!(
+                    "{} record of kind {} does not decode: {error}",
+                    record.rba, record.kind
+                );
             }
         }
         if verify_only && records % 4096 == 0 {
-            progress.update("verifying log", record.rba.0 - from.0, end.0.saturating_sub(from.0));
+            progress.update(
+                "verifying log",
+                record.rba.0 - from.0,
+                end.0.saturating_sub(from.0),
+            );
         }
         if limit.is_some_and(|limit| records >= limit) {
             break;

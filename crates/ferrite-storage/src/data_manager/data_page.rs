@@ -143,7 +143,10 @@ pub fn slot_bytes<'a>(page: &'a PageBytes, offset: usize, header: &SlotHeader) -
 pub fn write_slot(page: &mut PageBytes, offset: usize, header: &SlotHeader, bytes: &[u8]) {
     assert_eq!(bytes.len(), header.length_here as usize);
     let end = offset + SLOT_HEADER_SIZE + bytes.len();
-    assert!(offset >= PAGE_HEADER_SIZE && end <= PAGE_SIZE, "slot outside the page");
+    assert!(
+        offset >= PAGE_HEADER_SIZE && end <= PAGE_SIZE,
+        "slot outside the page"
+    );
     page.0[offset] = header.state;
     page.0[offset + 1] = header.kind;
     put_u16(page, offset + 2, header.backout_count);
@@ -174,7 +177,9 @@ pub fn slots(page: &PageBytes) -> Vec<(usize, SlotHeader)> {
     let end = slot_area_end(page).min(PAGE_SIZE);
     let mut offset = PAGE_HEADER_SIZE;
     while offset + SLOT_HEADER_SIZE <= end {
-        let Some(header) = read_slot(page, offset) else { break };
+        let Some(header) = read_slot(page, offset) else {
+            break;
+        };
         result.push((offset, header));
         offset += SLOT_HEADER_SIZE + header.length_here as usize;
     }
@@ -183,7 +188,9 @@ pub fn slots(page: &PageBytes) -> Vec<(usize, SlotHeader)> {
 
 /// True when no slot in the page is live.
 pub fn is_empty(page: &PageBytes) -> bool {
-    slots(page).iter().all(|(_, slot)| slot.state != SLOT_STATE_LIVE)
+    slots(page)
+        .iter()
+        .all(|(_, slot)| slot.state != SLOT_STATE_LIVE)
 }
 
 /// Continuation page accessors.
@@ -246,8 +253,14 @@ mod tests {
         assert_eq!(pages_for_image(0), 1);
         assert_eq!(pages_for_image(FIRST_PAGE_CAPACITY), 1);
         assert_eq!(pages_for_image(FIRST_PAGE_CAPACITY + 1), 2);
-        assert_eq!(pages_for_image(FIRST_PAGE_CAPACITY + CONTINUATION_CAPACITY), 2);
-        assert_eq!(pages_for_image(FIRST_PAGE_CAPACITY + CONTINUATION_CAPACITY + 1), 3);
+        assert_eq!(
+            pages_for_image(FIRST_PAGE_CAPACITY + CONTINUATION_CAPACITY),
+            2
+        );
+        assert_eq!(
+            pages_for_image(FIRST_PAGE_CAPACITY + CONTINUATION_CAPACITY + 1),
+            3
+        );
     }
 }
 

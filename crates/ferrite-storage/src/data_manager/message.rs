@@ -68,7 +68,8 @@ impl Default for MessageDescriptor {
 impl MessageDescriptor {
     /// Expiry time in milliseconds since the epoch, if the message can expire.
     pub fn expires_at_ms(&self) -> Option<u64> {
-        self.expiry_tenths.map(|tenths| self.put_time_ms + tenths as u64 * 100)
+        self.expiry_tenths
+            .map(|tenths| self.put_time_ms + tenths as u64 * 100)
     }
 }
 
@@ -76,7 +77,8 @@ impl MessageDescriptor {
 pub fn encode_image(descriptor: &MessageDescriptor, data: &[u8]) -> Vec<u8> {
     assert!(descriptor.priority <= 9, "priority outside 0-9");
     assert!(descriptor.descriptor_extension.len() <= DESCRIPTOR_EXTENSION_BYTES_MAX);
-    let mut encoder = Encoder::with_capacity(64 + descriptor.descriptor_extension.len() + data.len());
+    let mut encoder =
+        Encoder::with_capacity(64 + descriptor.descriptor_extension.len() + data.len());
     let mut flags = 0;
     if descriptor.persistent {
         flags |= FLAG_PERSISTENT;
@@ -98,9 +100,15 @@ pub fn encode_image(descriptor: &MessageDescriptor, data: &[u8]) -> Vec<u8> {
         encoder.raw(&descriptor.correlation_id);
     }
     if flags & FLAG_GROUP_ID != 0 {
-        encoder.raw(&descriptor.group_id).varint(descriptor.sequence_in_group as u64);
+        encoder
+            .raw(&descriptor.group_id)
+            .varint(descriptor.sequence_in_group as u64);
     }
-    encoder.varint(descriptor.expiry_tenths.map_or(0, |tenths| tenths as u64 + 1));
+    encoder.varint(
+        descriptor
+            .expiry_tenths
+            .map_or(0, |tenths| tenths as u64 + 1),
+    );
     encoder.varint(descriptor.put_time_ms);
     encoder.bytes(&descriptor.descriptor_extension);
     encoder.raw(data);
@@ -125,13 +133,19 @@ pub fn decode_descriptor(image: &[u8]) -> Result<(MessageDescriptor, usize), Dec
         ..MessageDescriptor::default()
     };
     if flags & FLAG_MESSAGE_ID != 0 {
-        descriptor.message_id.copy_from_slice(decoder.raw(IDENTIFIER_LENGTH)?);
+        descriptor
+            .message_id
+            .copy_from_slice(decoder.raw(IDENTIFIER_LENGTH)?);
     }
     if flags & FLAG_CORRELATION_ID != 0 {
-        descriptor.correlation_id.copy_from_slice(decoder.raw(IDENTIFIER_LENGTH)?);
+        descriptor
+            .correlation_id
+            .copy_from_slice(decoder.raw(IDENTIFIER_LENGTH)?);
     }
     if flags & FLAG_GROUP_ID != 0 {
-        descriptor.group_id.copy_from_slice(decoder.raw(IDENTIFIER_LENGTH)?);
+        descriptor
+            .group_id
+            .copy_from_slice(decoder.raw(IDENTIFIER_LENGTH)?);
         descriptor.sequence_in_group = decoder.varint_u32()?;
     }
     let expiry = decoder.varint()?;
@@ -160,7 +174,11 @@ mod tests {
             ..MessageDescriptor::default()
         };
         let image = encode_image(&descriptor, &[1u8; 1024]);
-        assert!(image.len() < 1024 + 40, "image overhead {}", image.len() - 1024);
+        assert!(
+            image.len() < 1024 + 40,
+            "image overhead {}",
+            image.len() - 1024
+        );
         let (decoded, offset) = decode_descriptor(&image).unwrap();
         assert_eq!(decoded, descriptor);
         assert_eq!(&image[offset..], &[1u8; 1024][..]);

@@ -28,7 +28,9 @@ use crate::page_set::PageSet;
 use crate::recovery::log_records::{kind, GetRecord, MessageLocation, PutRecord, UrReference};
 use crate::types::{PageNumber, PageSetId, Rba};
 
-use data_page::{SlotHeader, SLOT_HEADER_SIZE, SLOT_KIND_MESSAGE, SLOT_STATE_FREE, SLOT_STATE_LIVE};
+use data_page::{
+    SlotHeader, SLOT_HEADER_SIZE, SLOT_KIND_MESSAGE, SLOT_STATE_FREE, SLOT_STATE_LIVE,
+};
 use space_map::SpaceAllocator;
 
 /// Number of page update stripe locks.
@@ -81,7 +83,10 @@ impl PageSetSpace {
     /// Usage for DISPLAY USAGE: (total pages, unused pages).
     pub fn usage(&self) -> (u32, u32) {
         let allocator = self.allocator();
-        (allocator.page_count(), allocator.data_pages() - allocator.allocated_data_pages())
+        (
+            allocator.page_count(),
+            allocator.data_pages() - allocator.allocated_data_pages(),
+        )
     }
 
     pub fn expansions_this_run(&self) -> u64 {
@@ -114,7 +119,9 @@ impl PageSetSpace {
                 continue;
             }
             if Instant::now() > deadline {
-                return Err(StorageError::StorageMediumFull { page_set: self.id() });
+                return Err(StorageError::StorageMediumFull {
+                    page_set: self.id(),
+                });
             }
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -203,7 +210,11 @@ impl DataManager {
         let mut by_id: Vec<Option<Arc<PageSetSpace>>> = vec![None; 100];
         for space in spaces {
             let index = space.id().0 as usize;
-            assert!(by_id[index].is_none(), "page set {} attached twice", space.id());
+            assert!(
+                by_id[index].is_none(),
+                "page set {} attached twice",
+                space.id()
+            );
             by_id[index] = Some(space);
         }
         DataManager {
@@ -235,15 +246,24 @@ impl DataManager {
     }
 
     /// Lock the update stripes of `pages`, in ascending stripe order (no deadlock).
-    fn lock_stripes(&self, pages: impl Iterator<Item = (PageSetId, u32)>) -> Vec<MutexGuard<'_, ()>> {
-        let indexes: BTreeSet<usize> = pages.map(|(set, page)| Self::stripe_index(set, page)).collect();
-        indexes.into_iter().map(|index| self.stripes[index].lock().unwrap()).collect()
+    fn lock_stripes(
+        &self,
+        pages: impl Iterator<Item = (PageSetId, u32)>,
+    ) -> Vec<MutexGuard<'_, ()>> {
+        let indexes: BTreeSet<usize> = pages
+            .map(|(set, page)| Self::stripe_index(set, page))
+            .collect();
+        indexes
+            .into_iter()
+            .map(|index| self.stripes[index].lock().unwrap())
+            .collect()
     }
 
     /// Append a log record, counting it towards LOGLOAD.
     pub fn append_log(&self, kind: u8, parts: &[&[u8]]) -> StorageResult<(Rba, Rba)> {
         let range = self.log.append(kind, parts)?;
-        self.log_records_since_checkpoint.fetch_add(1, Ordering::Relaxed);
+        self.log_records_since_checkpoint
+            .fetch_add(1, Ordering::Relaxed);
         Ok(range)
     }
 
@@ -261,7 +281,11 @@ impl DataManager {
         image: &[u8],
     ) -> StorageResult<PutOutcome> {
         let space = self.space(page_set)?;
-        let class = if persistent { CLASS_PERSISTENT } else { CLASS_NONPERSISTENT };
+        let class = if persistent {
+            CLASS_PERSISTENT
+        } else {
+            CLASS_NONPERSISTENT
+        };
         let mut insertion = space.insertion[class].lock().unwrap();
         let slot_length = SLOT_HEADER_SIZE + image.len();
 
@@ -269,7 +293,8 @@ impl DataManager {
         let mut head: Option<(u32, usize, bool)> = None;
         if *insertion != NO_PAGE {
             let guard = space.pool.get_page(page_set, PageNumber(*insertion))?;
-            let (free, empty) = guard.read(|page| (data_page::free_space(page), data_page::is_empty(page)));
+            let (free, empty) =
+                guard.read(|page| (data_page::free_space(page), data_page::is_empty(page)));
             if empty {
                 head = Some((*insertion, PAGE_HEADER_SIZE, true));
             } else if slot_length <= free {
@@ -280,9 +305,12 @@ impl DataManager {
             Some(choice) => choice,
             None => (space.allocate_page()?, PAGE_HEADER_SIZE, true),
         };
-        let length_here = image.len().min(data_page::FIRST_PAGE_CAPACITY - (offset - PAGE_HEADER_SIZE));
+        let length_here = image
+            .len()
+            .min(data_page::FIRST_PAGE_CAPACITY - (offset - PAGE_HEADER_SIZE));
         let remaining = image.len() - length_here;
-        let mut continuation_pages = Vec::with_capacity(remaining.div_ceil(data_page::CONTINUATION_CAPACITY));
+        let mut continuation_pages =
+            Vec::with_capacity(remaining.div_ceil(data_page::CONTINUATION_CAPACITY));
         for _ in 0..remaining.div_ceil(data_page::CONTINUATION_CAPACITY) {
             match space.allocate_page() {
                 Ok(page) => continuation_pages.push(page),
@@ -298,7 +326,11 @@ impl DataManager {
                 }
             }
         }
-        let location = MessageLocation { page_set, page: PageNumber(head_page), offset: offset as u16 };
+        let location = MessageLocation {
+            page_set,
+            page: PageNumber(head_page),
+            offset: offset as u16,
+        };
         let record = PutRecord {
             ur,
             slot_kind,
@@ -335,7 +367,10 @@ impl DataManager {
             *insertion = next_insertion;
             space.insertion_page[class].store(next_insertion, Ordering::Release);
         }
-        Ok(PutOutcome { location, log_range })
+        Ok(PutOutcome {
+            location,
+            log_range,
+        })
     }
 
     /// Write a PUT's slot and continuation pages. With `redo`, pages whose RBA shows a later
@@ -356,7 +391,9 @@ impl DataManager {
             PageChange::NonPersistent => Rba::ZERO,
         };
         let offset = record.location.offset as usize;
-        let length_here = image.len().min(data_page::FIRST_PAGE_CAPACITY - (offset - PAGE_HEADER_SIZE));
+        let length_here = image
+            .len()
+            .min(data_page::FIRST_PAGE_CAPACITY - (offset - PAGE_HEADER_SIZE));
         let header = SlotHeader {
             state: SLOT_STATE_LIVE,
             kind: record.slot_kind,
@@ -378,14 +415,19 @@ impl DataManager {
             || guard.read(|page| {
                 page.page_rba() <= record_rba
                     && (record.new_page
-                        || (page.page_type() == Some(PageType::Data) && page.flags() & PAGE_FLAG_NONPERSISTENT == 0))
+                        || (page.page_type() == Some(PageType::Data)
+                            && page.flags() & PAGE_FLAG_NONPERSISTENT == 0))
             });
         if needed {
             guard.update(change, |page| {
                 if record.new_page || page.page_type() != Some(PageType::Data) {
                     page.format(PageType::Data, page_set, head);
                 }
-                page.set_flags(if persistent { 0 } else { PAGE_FLAG_NONPERSISTENT });
+                page.set_flags(if persistent {
+                    0
+                } else {
+                    PAGE_FLAG_NONPERSISTENT
+                });
                 if persistent {
                     page.set_page_rba(record_rba);
                 }
@@ -398,7 +440,11 @@ impl DataManager {
             let chunk_length = rest.len().min(data_page::CONTINUATION_CAPACITY);
             let (chunk, after) = rest.split_at(chunk_length);
             rest = after;
-            let next = record.continuation_pages.get(index + 1).copied().unwrap_or(0);
+            let next = record
+                .continuation_pages
+                .get(index + 1)
+                .copied()
+                .unwrap_or(0);
             let guard = if redo {
                 space.pool.get_page(page_set, PageNumber(page_number))?
             } else {
@@ -408,7 +454,11 @@ impl DataManager {
             if needed {
                 guard.update(change, |page| {
                     page.format(PageType::Continuation, page_set, PageNumber(page_number));
-                    page.set_flags(if persistent { 0 } else { PAGE_FLAG_NONPERSISTENT });
+                    page.set_flags(if persistent {
+                        0
+                    } else {
+                        PAGE_FLAG_NONPERSISTENT
+                    });
                     if persistent {
                         page.set_page_rba(record_rba);
                     }
@@ -434,13 +484,20 @@ impl DataManager {
             .read(|page| {
                 let header = data_page::read_slot(page, location.offset as usize)?;
                 let mut image = Vec::with_capacity(header.total_length as usize);
-                image.extend_from_slice(data_page::slot_bytes(page, location.offset as usize, &header));
+                image.extend_from_slice(data_page::slot_bytes(
+                    page,
+                    location.offset as usize,
+                    &header,
+                ));
                 Some((header, image))
             })
             .ok_or_else(|| corrupt(location.page.0, "no record at this slot"))?;
         drop(guard);
         if header.state != SLOT_STATE_LIVE {
-            return Err(corrupt(location.page.0, "slot is free; the record was already removed"));
+            return Err(corrupt(
+                location.page.0,
+                "slot is free; the record was already removed",
+            ));
         }
         let mut next = header.first_continuation;
         let mut pages_followed = 0usize;
@@ -460,7 +517,10 @@ impl DataManager {
             pages_followed += 1;
         }
         if image.len() != header.total_length as usize {
-            return Err(corrupt(location.page.0, "record longer than its stated length"));
+            return Err(corrupt(
+                location.page.0,
+                "record longer than its stated length",
+            ));
         }
         Ok(image)
     }
@@ -471,12 +531,22 @@ impl DataManager {
     }
 
     /// An out-of-syncpoint get or an object deletion: log it (if persistent) and free the slot.
-    pub fn get_and_free(&self, record: &GetRecord, persistent: bool) -> StorageResult<Option<(Rba, Rba)>> {
+    pub fn get_and_free(
+        &self,
+        record: &GetRecord,
+        persistent: bool,
+    ) -> StorageResult<Option<(Rba, Rba)>> {
         assert_eq!(record.ur, UrReference::None);
         let location = record.location;
         let _stripes = self.lock_stripes(std::iter::once((location.page_set, location.page.0)));
-        let range = if persistent { Some(self.log_get(record)?) } else { None };
-        let change = range.map_or(PageChange::NonPersistent, |(rba, _)| PageChange::Logged(rba));
+        let range = if persistent {
+            Some(self.log_get(record)?)
+        } else {
+            None
+        };
+        let change = range.map_or(PageChange::NonPersistent, |(rba, _)| {
+            PageChange::Logged(rba)
+        });
         self.free_slot(location, change, false)?;
         Ok(range)
     }
@@ -511,7 +581,13 @@ impl DataManager {
         Ok(range)
     }
 
-    fn set_backout_count(&self, location: MessageLocation, count: u16, change: PageChange, redo: bool) -> StorageResult<()> {
+    fn set_backout_count(
+        &self,
+        location: MessageLocation,
+        count: u16,
+        change: PageChange,
+        redo: bool,
+    ) -> StorageResult<()> {
         let space = self.space(location.page_set)?;
         let guard = space.pool.get_page(location.page_set, location.page)?;
         let rba = match change {
@@ -537,7 +613,12 @@ impl DataManager {
 
     /// Free the slot at `location` and its continuation pages; free the head page too when it
     /// holds no other live slot and is not an insertion page.
-    fn free_slot(&self, location: MessageLocation, change: PageChange, redo: bool) -> StorageResult<()> {
+    fn free_slot(
+        &self,
+        location: MessageLocation,
+        change: PageChange,
+        redo: bool,
+    ) -> StorageResult<()> {
         let space = self.space(location.page_set)?;
         let guard = space.pool.get_page(location.page_set, location.page)?;
         let rba = match change {
@@ -601,7 +682,10 @@ impl DataManager {
                 space.free_page(page);
             }
         }
-        let is_insertion = space.insertion_page.iter().any(|page| page.load(Ordering::Acquire) == location.page.0);
+        let is_insertion = space
+            .insertion_page
+            .iter()
+            .any(|page| page.load(Ordering::Acquire) == location.page.0);
         if empty && !is_insertion && !redo {
             space.free_page(location.page.0);
         }
@@ -627,7 +711,12 @@ impl DataManager {
     }
 
     /// Redo a backout count update.
-    pub fn redo_backout_count(&self, rba: Rba, location: MessageLocation, count: u16) -> StorageResult<()> {
+    pub fn redo_backout_count(
+        &self,
+        rba: Rba,
+        location: MessageLocation,
+        count: u16,
+    ) -> StorageResult<()> {
         self.set_backout_count(location, count, PageChange::Logged(rba), true)
     }
 
@@ -646,7 +735,9 @@ impl DataManager {
             let page_count = space.page_set.page_count();
             let mut marked = Vec::new();
             for space_map_page in space_map::space_map_pages(page_count) {
-                let guard = space.pool.get_page(space.id(), PageNumber(space_map_page))?;
+                let guard = space
+                    .pool
+                    .get_page(space.id(), PageNumber(space_map_page))?;
                 guard.read(|page| {
                     if page.page_type() != Some(PageType::SpaceMap) {
                         return;
@@ -674,7 +765,11 @@ impl DataManager {
     /// Restart: read every page the allocator marks, keep the pages that hold live persistent
     /// records (and their continuation pages), free the rest, and report every live record.
     /// Non-persistent pages are discarded. `rba` stamps the space map pages this corrects.
-    pub fn scan_and_rebuild(&self, rba: Rba, on_record: &mut dyn FnMut(ScannedRecord)) -> StorageResult<u64> {
+    pub fn scan_and_rebuild(
+        &self,
+        rba: Rba,
+        on_record: &mut dyn FnMut(ScannedRecord),
+    ) -> StorageResult<u64> {
         let mut records = 0u64;
         for space in self.spaces() {
             let page_set = space.id();
@@ -683,7 +778,8 @@ impl DataManager {
             let mut continuation_chains: Vec<u32> = Vec::new();
             for (index, &page_number) in candidates.iter().enumerate() {
                 if index % 64 == 0 {
-                    let ahead: Vec<PageNumber> = candidates[index..(index + 64).min(candidates.len())]
+                    let ahead: Vec<PageNumber> = candidates
+                        [index..(index + 64).min(candidates.len())]
                         .iter()
                         .map(|&page| PageNumber(page))
                         .collect();
@@ -691,7 +787,9 @@ impl DataManager {
                 }
                 let guard = space.pool.get_page(page_set, PageNumber(page_number))?;
                 guard.read(|page| {
-                    if page.page_type() != Some(PageType::Data) || page.flags() & PAGE_FLAG_NONPERSISTENT != 0 {
+                    if page.page_type() != Some(PageType::Data)
+                        || page.flags() & PAGE_FLAG_NONPERSISTENT != 0
+                    {
                         return;
                     }
                     for (offset, header) in data_page::slots(page) {
@@ -704,7 +802,11 @@ impl DataManager {
                         }
                         records += 1;
                         on_record(ScannedRecord {
-                            location: MessageLocation { page_set, page: PageNumber(page_number), offset: offset as u16 },
+                            location: MessageLocation {
+                                page_set,
+                                page: PageNumber(page_number),
+                                offset: offset as u16,
+                            },
                             header,
                             first_page_bytes: data_page::slot_bytes(page, offset, &header).to_vec(),
                         });
@@ -714,7 +816,8 @@ impl DataManager {
             for first in continuation_chains {
                 let mut next = first;
                 let mut followed = 0;
-                while next != 0 && followed <= log_records_continuation_limit() && keep.insert(next) {
+                while next != 0 && followed <= log_records_continuation_limit() && keep.insert(next)
+                {
                     let guard = space.pool.get_page(page_set, PageNumber(next))?;
                     next = guard.read(|page| {
                         if page.page_type() == Some(PageType::Continuation) {

@@ -31,7 +31,9 @@ pub fn space_map_position(page: u32) -> (u32, usize) {
 
 /// Space map pages of a page set of `page_count` pages.
 pub fn space_map_pages(page_count: u32) -> impl Iterator<Item = u32> {
-    (0..).map(|k| 1 + k * SPACE_MAP_STRIDE).take_while(move |&page| page < page_count)
+    (0..)
+        .map(|k| 1 + k * SPACE_MAP_STRIDE)
+        .take_while(move |&page| page < page_count)
 }
 
 /// Bit operations on a space map page's bitmap.
@@ -137,7 +139,10 @@ impl SpaceAllocator {
 
     /// Mark `page` allocated (restart: a record or the on-disk space map says so).
     pub fn mark_allocated(&mut self, page: u32) {
-        assert!(page < self.page_count && !is_reserved_page(page), "page {page} out of range");
+        assert!(
+            page < self.page_count && !is_reserved_page(page),
+            "page {page} out of range"
+        );
         let word = &mut self.words[page as usize / 64];
         if *word & (1 << (page % 64)) == 0 {
             *word |= 1 << (page % 64);
@@ -146,7 +151,10 @@ impl SpaceAllocator {
     }
 
     pub fn free(&mut self, page: u32) {
-        assert!(page < self.page_count && !is_reserved_page(page), "page {page} out of range");
+        assert!(
+            page < self.page_count && !is_reserved_page(page),
+            "page {page} out of range"
+        );
         let word = &mut self.words[page as usize / 64];
         assert!(*word & (1 << (page % 64)) != 0, "page {page} freed twice");
         *word &= !(1 << (page % 64));
@@ -158,7 +166,9 @@ impl SpaceAllocator {
 
     /// Allocated data pages, ascending.
     pub fn allocated_pages(&self) -> Vec<u32> {
-        (1..self.page_count).filter(|&page| !is_reserved_page(page) && self.is_allocated(page)).collect()
+        (1..self.page_count)
+            .filter(|&page| !is_reserved_page(page) && self.is_allocated(page))
+            .collect()
     }
 }
 
@@ -173,7 +183,10 @@ mod tests {
         assert!(!is_reserved_page(2));
         assert!(is_reserved_page(1 + SPACE_MAP_STRIDE));
         assert_eq!(space_map_position(2), (1, 0));
-        assert_eq!(space_map_position(1 + SPACE_MAP_STRIDE + 5), (1 + SPACE_MAP_STRIDE, 4));
+        assert_eq!(
+            space_map_position(1 + SPACE_MAP_STRIDE + 5),
+            (1 + SPACE_MAP_STRIDE, 4)
+        );
         assert_eq!(space_map_pages(100).collect::<Vec<_>>(), vec![1]);
     }
 

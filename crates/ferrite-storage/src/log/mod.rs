@@ -858,7 +858,10 @@ impl LogManager {
             .unwrap()
             .checkpoints
             .iter()
-            .map(|entry| CheckpointLocation { begin_rba: Rba(entry.begin_rba), end_rba: Rba(entry.end_rba) })
+            .map(|entry| CheckpointLocation {
+                begin_rba: Rba(entry.begin_rba),
+                end_rba: Rba(entry.end_rba),
+            })
             .collect()
     }
 

@@ -28,13 +28,15 @@ use ferrite_constants::reason;
 use crate::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
 use crate::config::{QueueManagerConfig, CONFIG_FILE_NAME};
 use crate::data_manager::message::{decode_descriptor, encode_image, MessageDescriptor};
-use crate::data_manager::{DataManager, PageSetSpace, SlotEffect, SLOT_KIND_MESSAGE_RECORD, SLOT_KIND_OBJECT};
+use crate::data_manager::{
+    DataManager, PageSetSpace, SlotEffect, SLOT_KIND_MESSAGE_RECORD, SLOT_KIND_OBJECT,
+};
 use crate::error::{StorageError, StorageResult};
 use crate::log::{CheckpointLocation, LogManager, LogStatistics};
 use crate::page_set::PageSet;
 use crate::recovery::log_records::{
-    encode_urid, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, UrOperation, UrReference,
-    UrSnapshot, UrState,
+    encode_urid, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, UrOperation,
+    UrReference, UrSnapshot, UrState,
 };
 use crate::recovery::restart;
 use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
@@ -52,11 +54,16 @@ pub const CHECKPOINT_POLL_INTERVAL_MS: u64 = 20;
 
 /// The page set file of page set `id` inside a data directory.
 pub fn page_set_path(directory: &Path, id: u8) -> PathBuf {
-    directory.join("pagesets").join(format!("PSID{id:02}.pageset"))
+    directory
+        .join("pagesets")
+        .join(format!("PSID{id:02}.pageset"))
 }
 
 pub fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
 }
 
 struct LogForcer(Arc<LogManager>);
@@ -142,14 +149,22 @@ impl QueueManager {
                 directory.display()
             )));
         }
-        fs.create_dir_all(directory).map_err(|e| StorageError::io(directory, "create directory", e))?;
+        fs.create_dir_all(directory)
+            .map_err(|e| StorageError::io(directory, "create directory", e))?;
         fs.create_dir_all(&directory.join("pagesets"))
             .map_err(|e| StorageError::io(directory.join("pagesets"), "create directory", e))?;
         let identity = {
-            let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(1);
+            let nanos = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(1);
             (nanos as u64) ^ ((std::process::id() as u64) << 32) | 1
         };
-        write_small_file(fs.as_ref(), &directory.join("QMID"), format!("{identity:016X}\n").as_bytes())?;
+        write_small_file(
+            fs.as_ref(),
+            &directory.join("QMID"),
+            format!("{identity:016X}\n").as_bytes(),
+        )?;
         LogManager::create(fs.clone(), directory, &config.log, &config.archive)?;
         for definition in &config.page_sets {
             let path = page_set_path(directory, definition.id);
@@ -165,7 +180,8 @@ impl QueueManager {
         }
         // The configuration is written last: its presence means the queue manager is complete.
         write_small_file(fs.as_ref(), &config_path, config.to_toml().as_bytes())?;
-        fs.sync_directory(directory).map_err(|e| StorageError::io(directory, "sync directory", e))?;
+        fs.sync_directory(directory)
+            .map_err(|e| StorageError::io(directory, "sync directory", e))?;
         Ok(())
     }
 
@@ -177,21 +193,33 @@ impl QueueManager {
     pub fn read_config(fs: &dyn FileSystem, directory: &Path) -> StorageResult<QueueManagerConfig> {
         let path = directory.join(CONFIG_FILE_NAME);
         let text = read_small_file(fs, &path)?;
-        let text = String::from_utf8(text)
-            .map_err(|_| StorageError::CorruptMetadata { path: path.clone(), detail: "not UTF-8".into() })?;
-        QueueManagerConfig::from_toml(&text).map_err(|error| StorageError::CorruptMetadata { path, detail: error.to_string() })
+        let text = String::from_utf8(text).map_err(|_| StorageError::CorruptMetadata {
+            path: path.clone(),
+            detail: "not UTF-8".into(),
+        })?;
+        QueueManagerConfig::from_toml(&text).map_err(|error| StorageError::CorruptMetadata {
+            path,
+            detail: error.to_string(),
+        })
     }
 
     /// Start the queue manager: restart from the log in MQ's four phases, rebuild queues,
     /// then start the checkpoint task.
-    pub fn open(fs: Arc<dyn FileSystem>, directory: &Path, messages: MessageSink) -> StorageResult<Arc<QueueManager>> {
+    pub fn open(
+        fs: Arc<dyn FileSystem>,
+        directory: &Path,
+        messages: MessageSink,
+    ) -> StorageResult<Arc<QueueManager>> {
         let config = Self::read_config(fs.as_ref(), directory)?;
         let identity_path = directory.join("QMID");
         let identity_text = read_small_file(fs.as_ref(), &identity_path)?;
         let identity = std::str::from_utf8(&identity_text)
             .ok()
             .and_then(|text| u64::from_str_radix(text.trim(), 16).ok())
-            .ok_or_else(|| StorageError::CorruptMetadata { path: identity_path.clone(), detail: "not a queue manager id".into() })?;
+            .ok_or_else(|| StorageError::CorruptMetadata {
+                path: identity_path.clone(),
+                detail: "not a queue manager id".into(),
+            })?;
 
         let log = LogManager::open(fs.clone(), directory, &config.log, &config.archive)?;
         messages(&format!(
@@ -202,7 +230,11 @@ impl QueueManager {
         let forcer: Arc<dyn WriteAheadLog> = Arc::new(LogForcer(log.clone()));
         let mut pools = Vec::new();
         for definition in &config.buffer_pools {
-            pools.push(BufferPool::new(BufferPoolId(definition.id), definition.buffers, forcer.clone()));
+            pools.push(BufferPool::new(
+                BufferPoolId(definition.id),
+                definition.buffers,
+                forcer.clone(),
+            ));
         }
         let mut spaces = Vec::new();
         for definition in &config.page_sets {
@@ -217,7 +249,10 @@ impl QueueManager {
             if page_set.header().queue_manager_id != identity {
                 return Err(StorageError::CorruptMetadata {
                     path: page_set.path(),
-                    detail: format!("page set belongs to another queue manager (id {:016X})", page_set.header().queue_manager_id),
+                    detail: format!(
+                        "page set belongs to another queue manager (id {:016X})",
+                        page_set.header().queue_manager_id
+                    ),
                 });
             }
             let pool = pools
@@ -264,14 +299,19 @@ impl QueueManager {
     fn restart(self: &Arc<Self>) -> StorageResult<()> {
         let state = restart::recover(&self.data, &self.log, &self.name, &*self.messages)?;
         *self.checkpoint_sequence.lock().unwrap() = state.checkpoint_sequence;
-        self.next_message_sequence.store(state.next_message_sequence.max(1), Ordering::SeqCst);
-        self.next_object_id.store(state.next_object_id.max(1), Ordering::SeqCst);
+        self.next_message_sequence
+            .store(state.next_message_sequence.max(1), Ordering::SeqCst);
+        self.next_object_id
+            .store(state.next_object_id.max(1), Ordering::SeqCst);
         // In-doubt units stay registered so checkpoints keep recording them.
         let mut in_doubt_locations: HashMap<MessageLocation, (Urid, bool)> = HashMap::new();
         for snapshot in &state.in_doubt {
             self.units_of_recovery.lock().unwrap().insert(
                 snapshot.urid,
-                Arc::new(Mutex::new(UrRecord { state: UrState::InDoubt, operations: snapshot.operations.clone() })),
+                Arc::new(Mutex::new(UrRecord {
+                    state: UrState::InDoubt,
+                    operations: snapshot.operations.clone(),
+                })),
             );
             for operation in &snapshot.operations {
                 in_doubt_locations.insert(operation.location, (snapshot.urid, operation.is_put));
@@ -286,41 +326,50 @@ impl QueueManager {
         let mut damaged = 0u64;
         let mut highest_sequence = 0u64;
         let mut highest_object = 0u32;
-        self.data.scan_and_rebuild(checkpoint.begin_rba, &mut |record| {
-            highest_sequence = highest_sequence.max(record.header.sequence);
-            if record.header.kind == SLOT_KIND_OBJECT {
-                highest_object = highest_object.max(record.header.object_id);
-                match objects.get(&record.header.object_id) {
-                    Some((_, sequence, _)) if *sequence > record.header.sequence => {
-                        stale_objects.push((record.location, record.header.object_id, record.header.sequence));
-                    }
-                    _ => {
-                        if let Some((location, sequence, _)) = objects.insert(
-                            record.header.object_id,
-                            (record.location, record.header.sequence, record.first_page_bytes.clone()),
-                        ) {
-                            stale_objects.push((location, record.header.object_id, sequence));
+        self.data
+            .scan_and_rebuild(checkpoint.begin_rba, &mut |record| {
+                highest_sequence = highest_sequence.max(record.header.sequence);
+                if record.header.kind == SLOT_KIND_OBJECT {
+                    highest_object = highest_object.max(record.header.object_id);
+                    match objects.get(&record.header.object_id) {
+                        Some((_, sequence, _)) if *sequence > record.header.sequence => {
+                            stale_objects.push((
+                                record.location,
+                                record.header.object_id,
+                                record.header.sequence,
+                            ));
+                        }
+                        _ => {
+                            if let Some((location, sequence, _)) = objects.insert(
+                                record.header.object_id,
+                                (
+                                    record.location,
+                                    record.header.sequence,
+                                    record.first_page_bytes.clone(),
+                                ),
+                            ) {
+                                stale_objects.push((location, record.header.object_id, sequence));
+                            }
                         }
                     }
+                    return;
                 }
-                return;
-            }
-            match decode_descriptor(&record.first_page_bytes) {
-                Ok((descriptor, _)) => messages.push((
-                    record.header.object_id,
-                    MessageEntry {
-                        key: MessageKey::new(descriptor.priority, record.header.sequence),
-                        location: record.location,
-                        persistent: true,
-                        message_id: descriptor.message_id,
-                        correlation_id: descriptor.correlation_id,
-                        expires_at_ms: descriptor.expires_at_ms(),
-                        backout_count: record.header.backout_count,
-                    },
-                )),
-                Err(_) => damaged += 1,
-            }
-        })?;
+                match decode_descriptor(&record.first_page_bytes) {
+                    Ok((descriptor, _)) => messages.push((
+                        record.header.object_id,
+                        MessageEntry {
+                            key: MessageKey::new(descriptor.priority, record.header.sequence),
+                            location: record.location,
+                            persistent: true,
+                            message_id: descriptor.message_id,
+                            correlation_id: descriptor.correlation_id,
+                            expires_at_ms: descriptor.expires_at_ms(),
+                            backout_count: record.header.backout_count,
+                        },
+                    )),
+                    Err(_) => damaged += 1,
+                }
+            })?;
         // The space map corrections above carry the restart checkpoint's RBA, which does not
         // describe the allocations they record: write every changed page now, so no later
         // restart needs them (MQ writes restored pages at the first checkpoint after restart).
@@ -328,25 +377,42 @@ impl QueueManager {
             pool.flush_for_shutdown()?;
         }
         for space in self.data.spaces() {
-            let rba = space.pool.recovery_rba(space.id()).unwrap_or(checkpoint.begin_rba).min(checkpoint.begin_rba);
+            let rba = space
+                .pool
+                .recovery_rba(space.id())
+                .unwrap_or(checkpoint.begin_rba)
+                .min(checkpoint.begin_rba);
             space.page_set.set_recovery_rba(rba)?;
         }
         if damaged > 0 {
             self.say(&format!("CSQI010E {} {damaged} STORED MESSAGES HAVE A DAMAGED DESCRIPTOR AND WERE NOT RESTORED", self.name));
         }
-        self.next_message_sequence.fetch_max(highest_sequence + 1, Ordering::SeqCst);
-        self.next_object_id.fetch_max(highest_object + 1, Ordering::SeqCst);
+        self.next_message_sequence
+            .fetch_max(highest_sequence + 1, Ordering::SeqCst);
+        self.next_object_id
+            .fetch_max(highest_object + 1, Ordering::SeqCst);
         for (location, object_id, sequence) in stale_objects {
-            let record = GetRecord { ur: UrReference::None, location, object_id, sequence };
+            let record = GetRecord {
+                ur: UrReference::None,
+                location,
+                object_id,
+                sequence,
+            };
             self.data.get_and_free(&record, true)?;
         }
         for (object_id, (location, sequence, image)) in objects {
             // Objects are at most a few KiB, so the whole image is in the first page.
             let definition = QueueDefinition::decode(&image)?;
             let queue = Arc::new(LocalQueue::new(object_id, definition.clone()));
-            self.queues.write().unwrap().insert(definition.name.clone(), queue.clone());
+            self.queues
+                .write()
+                .unwrap()
+                .insert(definition.name.clone(), queue.clone());
             self.queues_by_id.write().unwrap().insert(object_id, queue);
-            self.object_locations.lock().unwrap().insert(object_id, (location, sequence));
+            self.object_locations
+                .lock()
+                .unwrap()
+                .insert(object_id, (location, sequence));
         }
         let mut in_doubt_units: HashMap<Urid, UnitOfWork> = HashMap::new();
         let mut restored = 0u64;
@@ -356,21 +422,33 @@ impl QueueManager {
             let queue = self.queues_by_id.read().unwrap().get(&object_id).cloned();
             let Some(queue) = queue else {
                 orphans += 1;
-                let record = GetRecord { ur: UrReference::None, location: entry.location, object_id, sequence: entry.key.sequence };
+                let record = GetRecord {
+                    ur: UrReference::None,
+                    location: entry.location,
+                    object_id,
+                    sequence: entry.key.sequence,
+                };
                 self.data.get_and_free(&record, true)?;
                 continue;
             };
             match in_doubt_locations.get(&entry.location) {
                 Some((urid, true)) => {
-                    let unit = in_doubt_units.entry(*urid).or_insert_with(|| UnitOfWork::in_doubt(*urid));
+                    let unit = in_doubt_units
+                        .entry(*urid)
+                        .or_insert_with(|| UnitOfWork::in_doubt(*urid));
                     queue.reserve_put(u32::MAX);
                     unit.puts.push(PendingPut { queue, entry });
                 }
                 Some((urid, false)) => {
-                    let unit = in_doubt_units.entry(*urid).or_insert_with(|| UnitOfWork::in_doubt(*urid));
+                    let unit = in_doubt_units
+                        .entry(*urid)
+                        .or_insert_with(|| UnitOfWork::in_doubt(*urid));
                     queue.insert(entry.clone(), false, 0);
                     let mut expired = Vec::new();
-                    let selector = MessageSelector { message_id: Some(entry.message_id), ..Default::default() };
+                    let selector = MessageSelector {
+                        message_id: Some(entry.message_id),
+                        ..Default::default()
+                    };
                     // Take it straight back out: it stays locked by the in-doubt unit.
                     let taken = queue.take(&selector, None, || 0, true, &mut expired);
                     debug_assert!(taken.is_some());
@@ -383,13 +461,20 @@ impl QueueManager {
             }
         }
         if orphans > 0 {
-            self.say(&format!("CSQI011I {} {orphans} MESSAGES OF DELETED QUEUES WERE REMOVED", self.name));
+            self.say(&format!(
+                "CSQI011I {} {orphans} MESSAGES OF DELETED QUEUES WERE REMOVED",
+                self.name
+            ));
         }
         for (urid, unit) in in_doubt_units {
             self.in_doubt.lock().unwrap().insert(urid, unit);
         }
         for snapshot in &state.in_doubt {
-            self.in_doubt.lock().unwrap().entry(snapshot.urid).or_insert_with(|| UnitOfWork::in_doubt(snapshot.urid));
+            self.in_doubt
+                .lock()
+                .unwrap()
+                .entry(snapshot.urid)
+                .or_insert_with(|| UnitOfWork::in_doubt(snapshot.urid));
         }
         self.say(&format!(
             "CSQI006I {} {} PERSISTENT MESSAGES RESTORED ON {} QUEUES",
@@ -427,7 +512,10 @@ impl QueueManager {
 
     fn check_running(&self) -> StorageResult<()> {
         if self.failed.load(Ordering::Acquire) {
-            return Err(StorageError::mq(reason::MQRC_Q_MGR_NOT_AVAILABLE, "the queue manager failed after an I/O error and must be restarted"));
+            return Err(StorageError::mq(
+                reason::MQRC_Q_MGR_NOT_AVAILABLE,
+                "the queue manager failed after an I/O error and must be restarted",
+            ));
         }
         if self.stopping.load(Ordering::Acquire) {
             return Err(StorageError::Stopping);
@@ -439,9 +527,15 @@ impl QueueManager {
     /// work rather than risk acknowledging what is not on disk.
     fn fail_on<T>(&self, result: StorageResult<T>) -> StorageResult<T> {
         if let Err(error) = &result {
-            if matches!(error, StorageError::Io { .. } | StorageError::CorruptLog { .. }) {
+            if matches!(
+                error,
+                StorageError::Io { .. } | StorageError::CorruptLog { .. }
+            ) {
                 self.failed.store(true, Ordering::Release);
-                self.say(&format!("CSQJ103E {} LOG WRITE ERROR, QUEUE MANAGER STOPS ACCEPTING WORK: {error}", self.name));
+                self.say(&format!(
+                    "CSQJ103E {} LOG WRITE ERROR, QUEUE MANAGER STOPS ACCEPTING WORK: {error}",
+                    self.name
+                ));
             }
         }
         result
@@ -450,7 +544,11 @@ impl QueueManager {
     // ----- objects -------------------------------------------------------------------------
 
     /// DEFINE QLOCAL. The definition is stored on page set 0 and the log is forced.
-    pub fn define_queue(&self, definition: QueueDefinition, replace: bool) -> StorageResult<Arc<LocalQueue>> {
+    pub fn define_queue(
+        &self,
+        definition: QueueDefinition,
+        replace: bool,
+    ) -> StorageResult<Arc<LocalQueue>> {
         self.check_running()?;
         definition.validate()?;
         self.data.space(definition.page_set)?;
@@ -458,10 +556,22 @@ impl QueueManager {
         let existing = self.queues.read().unwrap().get(&definition.name).cloned();
         if let Some(queue) = existing {
             if !replace {
-                return Err(StorageError::mq(reason::MQRC_OBJECT_ALREADY_EXISTS, format!("queue {} already exists", definition.name)));
+                return Err(StorageError::mq(
+                    reason::MQRC_OBJECT_ALREADY_EXISTS,
+                    format!("queue {} already exists", definition.name),
+                ));
             }
-            if queue.definition().page_set != definition.page_set && queue.status().current_depth > 0 {
-                return Err(StorageError::mq(reason::MQRC_OBJECT_IN_USE, format!("queue {} holds messages on page set {}", definition.name, queue.definition().page_set)));
+            if queue.definition().page_set != definition.page_set
+                && queue.status().current_depth > 0
+            {
+                return Err(StorageError::mq(
+                    reason::MQRC_OBJECT_IN_USE,
+                    format!(
+                        "queue {} holds messages on page set {}",
+                        definition.name,
+                        queue.definition().page_set
+                    ),
+                ));
             }
             self.store_object(&mut locations, queue.object_id, &definition)?;
             queue.set_definition(definition);
@@ -470,8 +580,14 @@ impl QueueManager {
         let object_id = self.next_object_id.fetch_add(1, Ordering::SeqCst);
         self.store_object(&mut locations, object_id, &definition)?;
         let queue = Arc::new(LocalQueue::new(object_id, definition.clone()));
-        self.queues.write().unwrap().insert(definition.name.clone(), queue.clone());
-        self.queues_by_id.write().unwrap().insert(object_id, queue.clone());
+        self.queues
+            .write()
+            .unwrap()
+            .insert(definition.name.clone(), queue.clone());
+        self.queues_by_id
+            .write()
+            .unwrap()
+            .insert(object_id, queue.clone());
         Ok(queue)
     }
 
@@ -486,9 +602,24 @@ impl QueueManager {
         let sequence = self.next_message_sequence.fetch_add(1, Ordering::SeqCst);
         let image = definition.encode();
         let _gate = self.checkpoint_gate.read().unwrap();
-        let outcome = self.data.put(UrReference::None, SLOT_KIND_OBJECT, object_id, sequence, PageSetId(0), true, &image)?;
-        if let Some((old_location, old_sequence)) = locations.insert(object_id, (outcome.location, sequence)) {
-            let record = GetRecord { ur: UrReference::None, location: old_location, object_id, sequence: old_sequence };
+        let outcome = self.data.put(
+            UrReference::None,
+            SLOT_KIND_OBJECT,
+            object_id,
+            sequence,
+            PageSetId(0),
+            true,
+            &image,
+        )?;
+        if let Some((old_location, old_sequence)) =
+            locations.insert(object_id, (outcome.location, sequence))
+        {
+            let record = GetRecord {
+                ur: UrReference::None,
+                location: old_location,
+                object_id,
+                sequence: old_sequence,
+            };
             self.data.get_and_free(&record, true)?;
         }
         drop(_gate);
@@ -499,7 +630,10 @@ impl QueueManager {
     /// ALTER QLOCAL.
     pub fn alter_queue(&self, definition: QueueDefinition) -> StorageResult<Arc<LocalQueue>> {
         if !self.queues.read().unwrap().contains_key(&definition.name) {
-            return Err(StorageError::mq(reason::MQRC_UNKNOWN_OBJECT_NAME, format!("queue {} does not exist", definition.name)));
+            return Err(StorageError::mq(
+                reason::MQRC_UNKNOWN_OBJECT_NAME,
+                format!("queue {} does not exist", definition.name),
+            ));
         }
         self.define_queue(definition, true)
     }
@@ -508,19 +642,33 @@ impl QueueManager {
     pub fn delete_queue(&self, name: &str, purge: bool) -> StorageResult<()> {
         self.check_running()?;
         let mut locations = self.object_locations.lock().unwrap();
-        let queue = self
-            .queue(name)
-            .ok_or_else(|| StorageError::mq(reason::MQRC_UNKNOWN_OBJECT_NAME, format!("queue {name} does not exist")))?;
+        let queue = self.queue(name).ok_or_else(|| {
+            StorageError::mq(
+                reason::MQRC_UNKNOWN_OBJECT_NAME,
+                format!("queue {name} does not exist"),
+            )
+        })?;
         let status = queue.status();
         if status.uncommitted > 0 {
-            return Err(StorageError::mq(reason::MQRC_Q_NOT_EMPTY, format!("queue {name} has uncommitted messages")));
+            return Err(StorageError::mq(
+                reason::MQRC_Q_NOT_EMPTY,
+                format!("queue {name} has uncommitted messages"),
+            ));
         }
         if status.current_depth > 0 && !purge {
-            return Err(StorageError::mq(reason::MQRC_Q_NOT_EMPTY, format!("queue {name} is not empty; use PURGE")));
+            return Err(StorageError::mq(
+                reason::MQRC_Q_NOT_EMPTY,
+                format!("queue {name} is not empty; use PURGE"),
+            ));
         }
         self.clear_queue(&queue)?;
         if let Some((location, sequence)) = locations.remove(&queue.object_id) {
-            let record = GetRecord { ur: UrReference::None, location, object_id: queue.object_id, sequence };
+            let record = GetRecord {
+                ur: UrReference::None,
+                location,
+                object_id: queue.object_id,
+                sequence,
+            };
             let _gate = self.checkpoint_gate.read().unwrap();
             self.data.get_and_free(&record, true)?;
         }
@@ -535,7 +683,12 @@ impl QueueManager {
         let entries = queue.drain();
         let count = entries.len() as u64;
         for entry in entries {
-            let record = GetRecord { ur: UrReference::None, location: entry.location, object_id: queue.object_id, sequence: entry.key.sequence };
+            let record = GetRecord {
+                ur: UrReference::None,
+                location: entry.location,
+                object_id: queue.object_id,
+                sequence: entry.key.sequence,
+            };
             let _gate = self.checkpoint_gate.read().unwrap();
             self.data.get_and_free(&record, entry.persistent)?;
         }
@@ -569,21 +722,43 @@ impl QueueManager {
         self.check_running()?;
         let definition = queue.definition();
         if definition.put_inhibited {
-            return Err(StorageError::mq(reason::MQRC_PUT_INHIBITED, format!("puts to {} are inhibited", definition.name)));
+            return Err(StorageError::mq(
+                reason::MQRC_PUT_INHIBITED,
+                format!("puts to {} are inhibited", definition.name),
+            ));
         }
         if data.len() > definition.max_message_length as usize {
-            return Err(StorageError::mq(reason::MQRC_MSG_TOO_BIG_FOR_Q, format!("{} bytes exceeds MAXMSGL {} of {}", data.len(), definition.max_message_length, definition.name)));
+            return Err(StorageError::mq(
+                reason::MQRC_MSG_TOO_BIG_FOR_Q,
+                format!(
+                    "{} bytes exceeds MAXMSGL {} of {}",
+                    data.len(),
+                    definition.max_message_length,
+                    definition.name
+                ),
+            ));
         }
         if let Some(unit) = &unit {
             if unit.message_count >= self.config.system.maxumsgs {
-                return Err(StorageError::SyncpointLimitReached { limit: self.config.system.maxumsgs });
+                return Err(StorageError::SyncpointLimitReached {
+                    limit: self.config.system.maxumsgs,
+                });
             }
             if unit.prepared {
-                return Err(StorageError::mq(reason::MQRC_UOW_NOT_AVAILABLE, "the unit of work is prepared"));
+                return Err(StorageError::mq(
+                    reason::MQRC_UOW_NOT_AVAILABLE,
+                    "the unit of work is prepared",
+                ));
             }
         }
         if !queue.reserve_put(definition.max_depth) {
-            return Err(StorageError::mq(reason::MQRC_Q_FULL, format!("queue {} is at MAXDEPTH {}", definition.name, definition.max_depth)));
+            return Err(StorageError::mq(
+                reason::MQRC_Q_FULL,
+                format!(
+                    "queue {} is at MAXDEPTH {}",
+                    definition.name, definition.max_depth
+                ),
+            ));
         }
         let result = self.put_reserved(unit, queue, &definition, descriptor, data);
         if result.is_err() {
@@ -617,7 +792,15 @@ impl QueueManager {
         match unit {
             None => {
                 let gate = persistent.then(|| self.checkpoint_gate.read().unwrap());
-                let outcome = self.data.put(UrReference::None, SLOT_KIND_MESSAGE_RECORD, object_id, sequence, page_set, persistent, &image)?;
+                let outcome = self.data.put(
+                    UrReference::None,
+                    SLOT_KIND_MESSAGE_RECORD,
+                    object_id,
+                    sequence,
+                    page_set,
+                    persistent,
+                    &image,
+                )?;
                 drop(gate);
                 if let Some((_, end)) = outcome.log_range {
                     self.fail_on(self.log.force(end))?;
@@ -630,16 +813,44 @@ impl QueueManager {
                 let entry = if persistent {
                     let _gate = self.checkpoint_gate.read().unwrap();
                     let ur = unit.ur_reference();
-                    let outcome = self.data.put(ur, SLOT_KIND_MESSAGE_RECORD, object_id, sequence, page_set, true, &image)?;
+                    let outcome = self.data.put(
+                        ur,
+                        SLOT_KIND_MESSAGE_RECORD,
+                        object_id,
+                        sequence,
+                        page_set,
+                        true,
+                        &image,
+                    )?;
                     let (rba, _) = outcome.log_range.expect("persistent puts are logged");
-                    self.record_operation(unit, rba, UrOperation { is_put: true, location: outcome.location, object_id, sequence });
+                    self.record_operation(
+                        unit,
+                        rba,
+                        UrOperation {
+                            is_put: true,
+                            location: outcome.location,
+                            object_id,
+                            sequence,
+                        },
+                    );
                     make_entry(outcome.location)
                 } else {
-                    let outcome = self.data.put(UrReference::None, SLOT_KIND_MESSAGE_RECORD, object_id, sequence, page_set, false, &image)?;
+                    let outcome = self.data.put(
+                        UrReference::None,
+                        SLOT_KIND_MESSAGE_RECORD,
+                        object_id,
+                        sequence,
+                        page_set,
+                        false,
+                        &image,
+                    )?;
                     make_entry(outcome.location)
                 };
                 unit.message_count += 1;
-                unit.puts.push(PendingPut { queue: queue.clone(), entry: entry.clone() });
+                unit.puts.push(PendingPut {
+                    queue: queue.clone(),
+                    entry: entry.clone(),
+                });
                 Ok(entry)
             }
         }
@@ -652,8 +863,14 @@ impl QueueManager {
             None => {
                 let urid = Urid(rba);
                 unit.urid = Some(urid);
-                let record = Arc::new(Mutex::new(UrRecord { state: UrState::InFlight, operations: Vec::new() }));
-                self.units_of_recovery.lock().unwrap().insert(urid, record.clone());
+                let record = Arc::new(Mutex::new(UrRecord {
+                    state: UrState::InFlight,
+                    operations: Vec::new(),
+                }));
+                self.units_of_recovery
+                    .lock()
+                    .unwrap()
+                    .insert(urid, record.clone());
                 unit.record = Some(record.clone());
                 record
             }
@@ -672,11 +889,16 @@ impl QueueManager {
         self.check_running()?;
         let definition = queue.definition();
         if definition.get_inhibited {
-            return Err(StorageError::mq(reason::MQRC_GET_INHIBITED, format!("gets from {} are inhibited", definition.name)));
+            return Err(StorageError::mq(
+                reason::MQRC_GET_INHIBITED,
+                format!("gets from {} are inhibited", definition.name),
+            ));
         }
         if let Some(unit) = &unit {
             if unit.message_count >= self.config.system.maxumsgs {
-                return Err(StorageError::SyncpointLimitReached { limit: self.config.system.maxumsgs });
+                return Err(StorageError::SyncpointLimitReached {
+                    limit: self.config.system.maxumsgs,
+                });
             }
         }
         let mut expired = Vec::new();
@@ -702,17 +924,25 @@ impl QueueManager {
                 return Err(error);
             }
         };
-        let (descriptor, data_offset) = decode_descriptor(&image).map_err(|error| StorageError::CorruptPage {
-            page_set: entry.location.page_set,
-            page: entry.location.page,
-            path: PathBuf::from(format!("page set {}", entry.location.page_set)),
-            detail: format!("message descriptor: {error}"),
-        })?;
+        let (descriptor, data_offset) =
+            decode_descriptor(&image).map_err(|error| StorageError::CorruptPage {
+                page_set: entry.location.page_set,
+                page: entry.location.page,
+                path: PathBuf::from(format!("page set {}", entry.location.page_set)),
+                detail: format!("message descriptor: {error}"),
+            })?;
         let object_id = queue.object_id;
-        let record = GetRecord { ur: UrReference::None, location: entry.location, object_id, sequence: entry.key.sequence };
+        let record = GetRecord {
+            ur: UrReference::None,
+            location: entry.location,
+            object_id,
+            sequence: entry.key.sequence,
+        };
         match unit {
             None => {
-                let gate = entry.persistent.then(|| self.checkpoint_gate.read().unwrap());
+                let gate = entry
+                    .persistent
+                    .then(|| self.checkpoint_gate.read().unwrap());
                 let range = self.data.get_and_free(&record, entry.persistent)?;
                 drop(gate);
                 if let Some((_, end)) = range {
@@ -722,12 +952,27 @@ impl QueueManager {
             Some(unit) => {
                 if entry.persistent {
                     let _gate = self.checkpoint_gate.read().unwrap();
-                    let record = GetRecord { ur: unit.ur_reference(), ..record };
+                    let record = GetRecord {
+                        ur: unit.ur_reference(),
+                        ..record
+                    };
                     let (rba, _) = self.data.log_get(&record)?;
-                    self.record_operation(unit, rba, UrOperation { is_put: false, location: entry.location, object_id, sequence: entry.key.sequence });
+                    self.record_operation(
+                        unit,
+                        rba,
+                        UrOperation {
+                            is_put: false,
+                            location: entry.location,
+                            object_id,
+                            sequence: entry.key.sequence,
+                        },
+                    );
                 }
                 unit.message_count += 1;
-                unit.gets.push(PendingGet { queue: queue.clone(), entry: entry.clone() });
+                unit.gets.push(PendingGet {
+                    queue: queue.clone(),
+                    entry: entry.clone(),
+                });
             }
         }
         Ok(Some(RetrievedMessage {
@@ -747,11 +992,16 @@ impl QueueManager {
     ) -> StorageResult<Option<RetrievedMessage>> {
         self.check_running()?;
         loop {
-            let Some(entry) = queue.browse(selector, after) else { return Ok(None) };
+            let Some(entry) = queue.browse(selector, after) else {
+                return Ok(None);
+            };
             match self.data.read_image(entry.location) {
                 Ok(image) => {
                     let (descriptor, offset) = decode_descriptor(&image).map_err(|error| {
-                        StorageError::invalid(format!("message descriptor at {}: {error}", entry.location))
+                        StorageError::invalid(format!(
+                            "message descriptor at {}: {error}",
+                            entry.location
+                        ))
                     })?;
                     return Ok(Some(RetrievedMessage {
                         descriptor,
@@ -761,14 +1011,21 @@ impl QueueManager {
                     }));
                 }
                 // Got by someone else between the browse and the read: look again.
-                Err(_) if queue.browse(selector, after).map(|next| next.key) != Some(entry.key) => continue,
+                Err(_) if queue.browse(selector, after).map(|next| next.key) != Some(entry.key) => {
+                    continue
+                }
                 Err(error) => return Err(error),
             }
         }
     }
 
     fn delete_expired(&self, queue: &LocalQueue, entry: &MessageEntry) -> StorageResult<()> {
-        let record = GetRecord { ur: UrReference::None, location: entry.location, object_id: queue.object_id, sequence: entry.key.sequence };
+        let record = GetRecord {
+            ur: UrReference::None,
+            location: entry.location,
+            object_id: queue.object_id,
+            sequence: entry.key.sequence,
+        };
         // Not forced: if the deletion is lost, the message is still expired after restart.
         let _gate = self.checkpoint_gate.read().unwrap();
         self.data.get_and_free(&record, entry.persistent)?;
@@ -784,7 +1041,10 @@ impl QueueManager {
         let frees: Vec<SlotEffect> = unit
             .gets
             .iter()
-            .map(|get| SlotEffect { location: get.entry.location, persistent: get.entry.persistent })
+            .map(|get| SlotEffect {
+                location: get.entry.location,
+                persistent: get.entry.persistent,
+            })
             .collect();
         let range = {
             let _gate = self.checkpoint_gate.read().unwrap();
@@ -811,7 +1071,10 @@ impl QueueManager {
 
     fn check_running_or_in_doubt(&self, _unit: &UnitOfWork) -> StorageResult<()> {
         if self.failed.load(Ordering::Acquire) {
-            return Err(StorageError::mq(reason::MQRC_Q_MGR_NOT_AVAILABLE, "the queue manager failed after an I/O error"));
+            return Err(StorageError::mq(
+                reason::MQRC_Q_MGR_NOT_AVAILABLE,
+                "the queue manager failed after an I/O error",
+            ));
         }
         Ok(())
     }
@@ -841,13 +1104,19 @@ impl QueueManager {
         let frees: Vec<SlotEffect> = unit
             .puts
             .iter()
-            .map(|put| SlotEffect { location: put.entry.location, persistent: put.entry.persistent })
+            .map(|put| SlotEffect {
+                location: put.entry.location,
+                persistent: put.entry.persistent,
+            })
             .collect();
         let counts: Vec<(SlotEffect, u16)> = unit
             .gets
             .iter()
             .map(|get| {
-                let effect = SlotEffect { location: get.entry.location, persistent: get.entry.persistent };
+                let effect = SlotEffect {
+                    location: get.entry.location,
+                    persistent: get.entry.persistent,
+                };
                 (effect, get.entry.backout_count.saturating_add(1))
             })
             .collect();
@@ -859,7 +1128,14 @@ impl QueueManager {
                     .filter(|(effect, _)| effect.persistent)
                     .map(|(effect, count)| (effect.location, *count))
                     .collect();
-                (kind::BACKOUT, BackoutRecord { urid, backout_counts }.encode())
+                (
+                    kind::BACKOUT,
+                    BackoutRecord {
+                        urid,
+                        backout_counts,
+                    }
+                    .encode(),
+                )
             });
             self.data.end_unit_of_recovery(record, &frees, &counts)?;
             if let Some(urid) = unit.urid {
@@ -886,12 +1162,12 @@ impl QueueManager {
 
     /// RESOLVE INDOUBT: commit or back out a unit left in doubt.
     pub fn resolve_in_doubt(&self, urid: Urid, commit: bool) -> StorageResult<()> {
-        let mut unit = self
-            .in_doubt
-            .lock()
-            .unwrap()
-            .remove(&urid)
-            .ok_or_else(|| StorageError::mq(reason::MQRC_UOW_NOT_AVAILABLE, format!("no in-doubt unit of recovery {urid}")))?;
+        let mut unit = self.in_doubt.lock().unwrap().remove(&urid).ok_or_else(|| {
+            StorageError::mq(
+                reason::MQRC_UOW_NOT_AVAILABLE,
+                format!("no in-doubt unit of recovery {urid}"),
+            )
+        })?;
         unit.record = self.units_of_recovery.lock().unwrap().get(&urid).cloned();
         if commit {
             self.commit(&mut unit)
@@ -908,15 +1184,25 @@ impl QueueManager {
             .name("checkpoint".to_string())
             .spawn(move || loop {
                 std::thread::sleep(Duration::from_millis(CHECKPOINT_POLL_INTERVAL_MS));
-                let Some(queue_manager) = weak.upgrade() else { return };
-                if queue_manager.stopping.load(Ordering::Acquire) || queue_manager.failed.load(Ordering::Acquire) {
+                let Some(queue_manager) = weak.upgrade() else {
+                    return;
+                };
+                if queue_manager.stopping.load(Ordering::Acquire)
+                    || queue_manager.failed.load(Ordering::Acquire)
+                {
                     return;
                 }
-                let loaded = queue_manager.data.log_records_since_checkpoint.load(Ordering::Relaxed)
+                let loaded = queue_manager
+                    .data
+                    .log_records_since_checkpoint
+                    .load(Ordering::Relaxed)
                     >= queue_manager.config.system.logload;
                 if queue_manager.log.take_checkpoint_request() || loaded {
                     if let Err(error) = queue_manager.checkpoint() {
-                        queue_manager.say(&format!("CSQP020E {} CHECKPOINT FAILED: {error}", queue_manager.name));
+                        queue_manager.say(&format!(
+                            "CSQP020E {} CHECKPOINT FAILED: {error}",
+                            queue_manager.name
+                        ));
                         let _ = queue_manager.fail_on::<()>(Err(error));
                     }
                 }
@@ -937,7 +1223,11 @@ impl QueueManager {
                 .data
                 .spaces()
                 .map(|space| {
-                    let rba = space.pool.recovery_rba(space.id()).unwrap_or(horizon).min(horizon);
+                    let rba = space
+                        .pool
+                        .recovery_rba(space.id())
+                        .unwrap_or(horizon)
+                        .min(horizon);
                     (space.id(), rba)
                 })
                 .collect();
@@ -948,7 +1238,11 @@ impl QueueManager {
                 .iter()
                 .map(|(urid, record)| {
                     let record = record.lock().unwrap();
-                    UrSnapshot { urid: *urid, state: record.state, operations: record.operations.clone() }
+                    UrSnapshot {
+                        urid: *urid,
+                        state: record.state,
+                        operations: record.operations.clone(),
+                    }
                 })
                 .collect();
             let record = CheckpointRecord {
@@ -958,21 +1252,35 @@ impl QueueManager {
                 page_set_recovery_rbas,
                 units_of_recovery,
             };
-            let range = self.data.append_log(kind::CHECKPOINT, &[&record.encode()])?;
-            self.data.log_records_since_checkpoint.store(0, Ordering::Relaxed);
+            let range = self
+                .data
+                .append_log(kind::CHECKPOINT, &[&record.encode()])?;
+            self.data
+                .log_records_since_checkpoint
+                .store(0, Ordering::Relaxed);
             range
         };
         self.log.force(end)?;
-        let location = CheckpointLocation { begin_rba: begin, end_rba: end };
+        let location = CheckpointLocation {
+            begin_rba: begin,
+            end_rba: end,
+        };
         self.log.record_checkpoint(location)?;
         *sequence_guard = sequence;
-        self.say(&format!("CSQP018I {} CSQPBCKW CHECKPOINT STARTED FOR ALL BUFFER POOLS", self.name));
+        self.say(&format!(
+            "CSQP018I {} CSQPBCKW CHECKPOINT STARTED FOR ALL BUFFER POOLS",
+            self.name
+        ));
         for pool in &self.pools {
             let written = pool.checkpoint(sequence)?;
             self.say(&format!("CSQP019I {} CSQP1DWP CHECKPOINT COMPLETED FOR BUFFER POOL {}, {written} PAGES WRITTEN", self.name, pool.id()));
         }
         for space in self.data.spaces() {
-            let rba = space.pool.recovery_rba(space.id()).unwrap_or(begin).min(begin);
+            let rba = space
+                .pool
+                .recovery_rba(space.id())
+                .unwrap_or(begin)
+                .min(begin);
             space.page_set.set_recovery_rba(rba)?;
         }
         self.checkpoints_taken.fetch_add(1, Ordering::Relaxed);
@@ -1011,7 +1319,11 @@ impl QueueManager {
             written += pool.flush_for_shutdown()?;
         }
         for space in self.data.spaces() {
-            let rba = space.pool.recovery_rba(space.id()).unwrap_or(checkpoint.begin_rba).min(checkpoint.begin_rba);
+            let rba = space
+                .pool
+                .recovery_rba(space.id())
+                .unwrap_or(checkpoint.begin_rba)
+                .min(checkpoint.begin_rba);
             space.page_set.set_recovery_rba(rba)?;
         }
         self.log.shutdown()?;
@@ -1029,7 +1341,10 @@ impl QueueManager {
     // ----- statistics ----------------------------------------------------------------------
 
     pub fn buffer_pool_statistics(&self) -> Vec<(BufferPoolId, BufferPoolStatistics)> {
-        self.pools.iter().map(|pool| (pool.id(), pool.statistics())).collect()
+        self.pools
+            .iter()
+            .map(|pool| (pool.id(), pool.statistics()))
+            .collect()
     }
 
     pub fn log_statistics(&self) -> LogStatistics {
@@ -1046,7 +1361,12 @@ impl QueueManager {
         text.push_str(" Page   Buffer     Total     Unused   Expansion\n  set     pool     pages      pages      count\n");
         for space in self.data.spaces() {
             let (total, unused) = space.usage();
-            let definition = self.config.page_sets.iter().find(|p| p.id == space.id().0).expect("configured");
+            let definition = self
+                .config
+                .page_sets
+                .iter()
+                .find(|p| p.id == space.id().0)
+                .expect("configured");
             text.push_str(&format!(
                 "_  {:02} {:>8} {:>9} {:>10}   {:?} {}\n",
                 space.id().0,
@@ -1057,12 +1377,25 @@ impl QueueManager {
                 space.page_set.header().expansion_count
             ));
         }
-        text.push_str(&format!("CSQI065I {} Buffer pool attributes ...\n", self.name));
+        text.push_str(&format!(
+            "CSQI065I {} Buffer pool attributes ...\n",
+            self.name
+        ));
         text.push_str(" Buffer  Available     Stealable    Stealable\n   pool    buffers       buffers   percentage\n");
         for pool in &self.pools {
             let statistics = pool.statistics();
-            let percentage = if statistics.qpstnbuf == 0 { 0 } else { statistics.qpstcbs * 100 / statistics.qpstnbuf };
-            text.push_str(&format!("_  {:>3} {:>10} {:>13} {:>12}\n", pool.id().0, statistics.qpstnbuf, statistics.qpstcbs, percentage));
+            let percentage = if statistics.qpstnbuf == 0 {
+                0
+            } else {
+                statistics.qpstcbs * 100 / statistics.qpstnbuf
+            };
+            text.push_str(&format!(
+                "_  {:>3} {:>10} {:>13} {:>12}\n",
+                pool.id().0,
+                statistics.qpstnbuf,
+                statistics.qpstcbs,
+                percentage
+            ));
         }
         text
     }
@@ -1104,18 +1437,28 @@ impl Drop for QueueManager {
 }
 
 fn write_small_file(fs: &dyn FileSystem, path: &Path, bytes: &[u8]) -> StorageResult<()> {
-    let file = fs.open(path, OpenMode::CreateNew).map_err(|e| StorageError::io(path, "create", e))?;
-    file.write_at(bytes, 0).map_err(|e| StorageError::io(path, "write", e))?;
-    file.sync_data().map_err(|e| StorageError::io(path, "sync", e))
+    let file = fs
+        .open(path, OpenMode::CreateNew)
+        .map_err(|e| StorageError::io(path, "create", e))?;
+    file.write_at(bytes, 0)
+        .map_err(|e| StorageError::io(path, "write", e))?;
+    file.sync_data()
+        .map_err(|e| StorageError::io(path, "sync", e))
 }
 
 fn read_small_file(fs: &dyn FileSystem, path: &Path) -> StorageResult<Vec<u8>> {
-    let file = fs.open(path, OpenMode::ReadOnly).map_err(|e| StorageError::io(path, "open", e))?;
+    let file = fs
+        .open(path, OpenMode::ReadOnly)
+        .map_err(|e| StorageError::io(path, "open", e))?;
     let length = file.len().map_err(|e| StorageError::io(path, "stat", e))?;
     if length > 1024 * 1024 {
-        return Err(StorageError::CorruptMetadata { path: path.to_path_buf(), detail: "file too large".into() });
+        return Err(StorageError::CorruptMetadata {
+            path: path.to_path_buf(),
+            detail: "file too large".into(),
+        });
     }
     let mut bytes = vec![0u8; length as usize];
-    file.read_at(&mut bytes, 0).map_err(|e| StorageError::io(path, "read", e))?;
+    file.read_at(&mut bytes, 0)
+        .map_err(|e| StorageError::io(path, "read", e))?;
     Ok(bytes)
 }

@@ -62,13 +62,20 @@ impl QueueDefinition {
             || self.name.len() > 48
             || !self.name.chars().all(crate::config::is_object_name_char)
         {
-            return Err(StorageError::invalid(format!("queue name '{}' is not a valid MQ object name", self.name)));
+            return Err(StorageError::invalid(format!(
+                "queue name '{}' is not a valid MQ object name",
+                self.name
+            )));
         }
         if self.default_priority > 9 {
             return Err(StorageError::invalid("DEFPRTY must be 0-9"));
         }
-        if !["NONE", "MSGID", "CORRELID", "GROUPID", "MSGTOKEN"].contains(&self.index_type.as_str()) {
-            return Err(StorageError::invalid(format!("INDXTYPE({}) is not valid", self.index_type)));
+        if !["NONE", "MSGID", "CORRELID", "GROUPID", "MSGTOKEN"].contains(&self.index_type.as_str())
+        {
+            return Err(StorageError::invalid(format!(
+                "INDXTYPE({}) is not valid",
+                self.index_type
+            )));
         }
         if self.max_depth > 999_999_999 || self.max_message_length > 104_857_600 {
             return Err(StorageError::invalid("MAXDEPTH or MAXMSGL out of range"));
@@ -90,17 +97,35 @@ impl QueueDefinition {
         line("STGCLASS", &self.storage_class);
         line("MAXDEPTH", &self.max_depth.to_string());
         line("MAXMSGL", &self.max_message_length.to_string());
-        line("DEFPSIST", if self.default_persistent { "YES" } else { "NO" });
+        line(
+            "DEFPSIST",
+            if self.default_persistent { "YES" } else { "NO" },
+        );
         line("DEFPRTY", &self.default_priority.to_string());
         line("INDXTYPE", &self.index_type);
-        line("PUT", if self.put_inhibited { "DISABLED" } else { "ENABLED" });
-        line("GET", if self.get_inhibited { "DISABLED" } else { "ENABLED" });
+        line(
+            "PUT",
+            if self.put_inhibited {
+                "DISABLED"
+            } else {
+                "ENABLED"
+            },
+        );
+        line(
+            "GET",
+            if self.get_inhibited {
+                "DISABLED"
+            } else {
+                "ENABLED"
+            },
+        );
         assert!(text.len() <= OBJECT_IMAGE_BYTES_MAX);
         text.into_bytes()
     }
 
     pub fn decode(image: &[u8]) -> StorageResult<QueueDefinition> {
-        let bad = |detail: String| StorageError::invalid(format!("stored object definition: {detail}"));
+        let bad =
+            |detail: String| StorageError::invalid(format!("stored object definition: {detail}"));
         let text = std::str::from_utf8(image).map_err(|_| bad("not UTF-8".into()))?;
         let mut lines = text.lines();
         if lines.next() != Some("FERRITE-OBJECT 1 QLOCAL") {
@@ -109,9 +134,15 @@ impl QueueDefinition {
         let mut definition = QueueDefinition::local("X", PageSetId(0));
         definition.name.clear();
         for line in lines {
-            let (key, raw) = line.split_once('=').ok_or_else(|| bad(format!("line '{line}'")))?;
+            let (key, raw) = line
+                .split_once('=')
+                .ok_or_else(|| bad(format!("line '{line}'")))?;
             let value = raw.replace("\\n", "\n").replace("\\\\", "\\");
-            let number = |value: &str| value.parse::<u32>().map_err(|_| bad(format!("{key}={value}")));
+            let number = |value: &str| {
+                value
+                    .parse::<u32>()
+                    .map_err(|_| bad(format!("{key}={value}")))
+            };
             match key {
                 "QUEUE" => definition.name = value,
                 "DESCR" => definition.description = value,
@@ -145,7 +176,10 @@ mod tests {
         definition.description = "line one\nback\\slash".into();
         definition.index_type = "CORRELID".into();
         definition.default_persistent = true;
-        assert_eq!(QueueDefinition::decode(&definition.encode()).unwrap(), definition);
+        assert_eq!(
+            QueueDefinition::decode(&definition.encode()).unwrap(),
+            definition
+        );
         assert!(QueueDefinition::decode(b"FERRITE-OBJECT 1 QLOCAL\nBOGUS=1\n").is_err());
         assert!(QueueDefinition::decode(b"garbage").is_err());
     }

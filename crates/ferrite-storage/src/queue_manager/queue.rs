@@ -24,7 +24,10 @@ pub struct MessageKey {
 impl MessageKey {
     pub fn new(priority: u8, sequence: u64) -> MessageKey {
         assert!(priority <= 9);
-        MessageKey { inverted_priority: 9 - priority, sequence }
+        MessageKey {
+            inverted_priority: 9 - priority,
+            sequence,
+        }
     }
     pub fn priority(&self) -> u8 {
         9 - self.inverted_priority
@@ -53,7 +56,9 @@ pub struct MessageSelector {
 impl MessageSelector {
     pub fn matches(&self, entry: &MessageEntry) -> bool {
         self.message_id.is_none_or(|id| id == entry.message_id)
-            && self.correlation_id.is_none_or(|id| id == entry.correlation_id)
+            && self
+                .correlation_id
+                .is_none_or(|id| id == entry.correlation_id)
     }
 }
 
@@ -100,7 +105,8 @@ impl LocalQueue {
             // Gets by message id are common (request/reply); indexing them always costs one hash
             // insert per message and makes the get independent of depth.
             index_message_id: true,
-            index_correlation_id: definition.index_type == "CORRELID" || definition.index_type == "NONE",
+            index_correlation_id: definition.index_type == "CORRELID"
+                || definition.index_type == "NONE",
             definition: RwLock::new(definition),
             state: Mutex::new(QueueState::default()),
             arrived: Condvar::new(),
@@ -125,10 +131,18 @@ impl LocalQueue {
 
     fn index(state: &mut QueueState, entry: &MessageEntry, message_id: bool, correlation_id: bool) {
         if message_id && entry.message_id != NO_IDENTIFIER {
-            state.by_message_id.entry(entry.message_id).or_default().insert(entry.key);
+            state
+                .by_message_id
+                .entry(entry.message_id)
+                .or_default()
+                .insert(entry.key);
         }
         if correlation_id && entry.correlation_id != NO_IDENTIFIER {
-            state.by_correlation_id.entry(entry.correlation_id).or_default().insert(entry.key);
+            state
+                .by_correlation_id
+                .entry(entry.correlation_id)
+                .or_default()
+                .insert(entry.key);
         }
     }
 
@@ -149,7 +163,9 @@ impl LocalQueue {
     /// Reserve room for an uncommitted put; false when MAXDEPTH is reached (MQRC_Q_FULL).
     pub fn reserve_put(&self, max_depth: u32) -> bool {
         let mut state = self.state();
-        if state.messages.len() as u64 + state.uncommitted_puts + state.uncommitted_gets >= max_depth as u64 {
+        if state.messages.len() as u64 + state.uncommitted_puts + state.uncommitted_gets
+            >= max_depth as u64
+        {
             return false;
         }
         state.uncommitted_puts += 1;
@@ -159,16 +175,27 @@ impl LocalQueue {
     /// Undo a reservation whose put failed or was backed out.
     pub fn release_put(&self) {
         let mut state = self.state();
-        state.uncommitted_puts = state.uncommitted_puts.checked_sub(1).expect("put reservations balance");
+        state.uncommitted_puts = state
+            .uncommitted_puts
+            .checked_sub(1)
+            .expect("put reservations balance");
     }
 
     /// A committed message becomes available; wakes waiting getters.
     pub fn insert(&self, entry: MessageEntry, was_reserved: bool, now_ms: u64) {
         let mut state = self.state();
         if was_reserved {
-            state.uncommitted_puts = state.uncommitted_puts.checked_sub(1).expect("put reservations balance");
+            state.uncommitted_puts = state
+                .uncommitted_puts
+                .checked_sub(1)
+                .expect("put reservations balance");
         }
-        Self::index(&mut state, &entry, self.index_message_id, self.index_correlation_id);
+        Self::index(
+            &mut state,
+            &entry,
+            self.index_message_id,
+            self.index_correlation_id,
+        );
         state.last_put_ms = state.last_put_ms.max(now_ms);
         state.messages.insert(entry.key, entry);
         drop(state);
@@ -178,8 +205,16 @@ impl LocalQueue {
     /// Restore a message whose getter backed out (it was counted as an uncommitted get).
     pub fn restore(&self, entry: MessageEntry) {
         let mut state = self.state();
-        state.uncommitted_gets = state.uncommitted_gets.checked_sub(1).expect("get counts balance");
-        Self::index(&mut state, &entry, self.index_message_id, self.index_correlation_id);
+        state.uncommitted_gets = state
+            .uncommitted_gets
+            .checked_sub(1)
+            .expect("get counts balance");
+        Self::index(
+            &mut state,
+            &entry,
+            self.index_message_id,
+            self.index_correlation_id,
+        );
         state.messages.insert(entry.key, entry);
         drop(state);
         self.arrived.notify_all();
@@ -188,10 +223,17 @@ impl LocalQueue {
     /// The uncommitted get of a message was committed.
     pub fn get_committed(&self) {
         let mut state = self.state();
-        state.uncommitted_gets = state.uncommitted_gets.checked_sub(1).expect("get counts balance");
+        state.uncommitted_gets = state
+            .uncommitted_gets
+            .checked_sub(1)
+            .expect("get counts balance");
     }
 
-    fn first_match(state: &QueueState, selector: &MessageSelector, after: Option<MessageKey>) -> Option<MessageKey> {
+    fn first_match(
+        state: &QueueState,
+        selector: &MessageSelector,
+        after: Option<MessageKey>,
+    ) -> Option<MessageKey> {
         let lower = match after {
             Some(key) => std::ops::Bound::Excluded(key),
             None => std::ops::Bound::Unbounded,
@@ -199,11 +241,20 @@ impl LocalQueue {
         let indexed = selector
             .message_id
             .map(|id| state.by_message_id.get(&id))
-            .or_else(|| selector.correlation_id.map(|id| state.by_correlation_id.get(&id)));
+            .or_else(|| {
+                selector
+                    .correlation_id
+                    .map(|id| state.by_correlation_id.get(&id))
+            });
         match indexed {
             Some(Some(keys)) => keys
                 .range((lower, std::ops::Bound::Unbounded))
-                .find(|key| state.messages.get(key).is_some_and(|entry| selector.matches(entry)))
+                .find(|key| {
+                    state
+                        .messages
+                        .get(key)
+                        .is_some_and(|entry| selector.matches(entry))
+                })
                 .copied(),
             Some(None) if selector.message_id.is_some() => None,
             Some(None) => state
@@ -254,7 +305,11 @@ impl LocalQueue {
     }
 
     /// The next matching message after `after` (browse), without removing it.
-    pub fn browse(&self, selector: &MessageSelector, after: Option<MessageKey>) -> Option<MessageEntry> {
+    pub fn browse(
+        &self,
+        selector: &MessageSelector,
+        after: Option<MessageKey>,
+    ) -> Option<MessageEntry> {
         let state = self.state();
         Self::first_match(&state, selector, after).map(|key| state.messages[&key].clone())
     }
@@ -299,7 +354,11 @@ mod tests {
     fn entry(priority: u8, sequence: u64, correlation: u8) -> MessageEntry {
         MessageEntry {
             key: MessageKey::new(priority, sequence),
-            location: MessageLocation { page_set: PageSetId(1), page: PageNumber(sequence as u32 + 2), offset: 32 },
+            location: MessageLocation {
+                page_set: PageSetId(1),
+                page: PageNumber(sequence as u32 + 2),
+                offset: 32,
+            },
             persistent: false,
             message_id: [sequence as u8 + 1; 24],
             correlation_id: [correlation; 24],
@@ -312,13 +371,22 @@ mod tests {
     fn priority_then_fifo_and_selection() {
         let queue = LocalQueue::new(1, QueueDefinition::local("Q", PageSetId(1)));
         for (priority, sequence) in [(0, 1), (5, 2), (0, 3), (5, 4)] {
-            queue.insert(entry(priority, sequence, (sequence % 2) as u8 + 1), false, 0);
+            queue.insert(
+                entry(priority, sequence, (sequence % 2) as u8 + 1),
+                false,
+                0,
+            );
         }
         let mut expired = Vec::new();
         let take = |selector: &MessageSelector, expired: &mut Vec<MessageEntry>| {
-            queue.take(selector, None, || 0, false, expired).map(|entry| entry.key.sequence)
+            queue
+                .take(selector, None, || 0, false, expired)
+                .map(|entry| entry.key.sequence)
         };
-        let by_correlation = MessageSelector { correlation_id: Some([1; 24]), ..Default::default() };
+        let by_correlation = MessageSelector {
+            correlation_id: Some([1; 24]),
+            ..Default::default()
+        };
         assert_eq!(take(&by_correlation, &mut expired), Some(2));
         assert_eq!(take(&MessageSelector::default(), &mut expired), Some(4));
         assert_eq!(take(&MessageSelector::default(), &mut expired), Some(1));
@@ -334,19 +402,34 @@ mod tests {
         queue.insert(old, false, 0);
         queue.insert(entry(0, 2, 1), false, 0);
         let mut expired = Vec::new();
-        let got = queue.take(&MessageSelector::default(), None, || 100, false, &mut expired);
+        let got = queue.take(
+            &MessageSelector::default(),
+            None,
+            || 100,
+            false,
+            &mut expired,
+        );
         assert_eq!(got.unwrap().key.sequence, 2);
         assert_eq!(expired.len(), 1);
     }
 
     #[test]
     fn waiting_getter_is_woken_by_a_put() {
-        let queue = std::sync::Arc::new(LocalQueue::new(1, QueueDefinition::local("Q", PageSetId(1))));
+        let queue = std::sync::Arc::new(LocalQueue::new(
+            1,
+            QueueDefinition::local("Q", PageSetId(1)),
+        ));
         let getter = {
             let queue = queue.clone();
             std::thread::spawn(move || {
                 let mut expired = Vec::new();
-                queue.take(&MessageSelector::default(), Some(Duration::from_secs(10)), || 0, false, &mut expired)
+                queue.take(
+                    &MessageSelector::default(),
+                    Some(Duration::from_secs(10)),
+                    || 0,
+                    false,
+                    &mut expired,
+                )
             })
         };
         std::thread::sleep(Duration::from_millis(20));

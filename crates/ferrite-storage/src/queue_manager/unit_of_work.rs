@@ -27,7 +27,11 @@ impl UnitOfWork {
     }
 
     pub(crate) fn in_doubt(urid: Urid) -> UnitOfWork {
-        UnitOfWork { urid: Some(urid), prepared: true, ..UnitOfWork::default() }
+        UnitOfWork {
+            urid: Some(urid),
+            prepared: true,
+            ..UnitOfWork::default()
+        }
     }
 
     /// How the next persistent log record refers to this unit of recovery.

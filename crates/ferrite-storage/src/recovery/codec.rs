@@ -9,7 +9,9 @@ pub struct Encoder {
 
 impl Encoder {
     pub fn with_capacity(capacity: usize) -> Encoder {
-        Encoder { bytes: Vec::with_capacity(capacity) }
+        Encoder {
+            bytes: Vec::with_capacity(capacity),
+        }
     }
     pub fn u8(&mut self, value: u8) -> &mut Self {
         self.bytes.push(value);

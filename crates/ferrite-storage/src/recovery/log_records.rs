@@ -81,14 +81,22 @@ impl UrReference {
 }
 
 fn encode_location(encoder: &mut Encoder, location: &MessageLocation) {
-    encoder.u8(location.page_set.0).varint(location.page.0 as u64).varint(location.offset as u64);
+    encoder
+        .u8(location.page_set.0)
+        .varint(location.page.0 as u64)
+        .varint(location.offset as u64);
 }
 
 fn decode_location(decoder: &mut Decoder) -> Result<MessageLocation, DecodeError> {
     let page_set = PageSetId::new(decoder.u8()?).ok_or(DecodeError("page set id above 99"))?;
     let page = PageNumber(decoder.varint_u32()?);
-    let offset = u16::try_from(decoder.varint()?).map_err(|_| DecodeError("slot offset too large"))?;
-    Ok(MessageLocation { page_set, page, offset })
+    let offset =
+        u16::try_from(decoder.varint()?).map_err(|_| DecodeError("slot offset too large"))?;
+    Ok(MessageLocation {
+        page_set,
+        page,
+        offset,
+    })
 }
 
 /// PUT: a message (or object definition) placed in a slot.
@@ -112,7 +120,10 @@ impl PutRecord {
         self.ur.encode(&mut encoder);
         encoder.u8(self.slot_kind);
         encode_location(&mut encoder, &self.location);
-        encoder.varint(self.object_id as u64).varint(self.sequence).u8(self.new_page as u8);
+        encoder
+            .varint(self.object_id as u64)
+            .varint(self.sequence)
+            .u8(self.new_page as u8);
         encoder.varint(self.continuation_pages.len() as u64);
         for page in &self.continuation_pages {
             encoder.varint(*page as u64);
@@ -141,7 +152,18 @@ impl PutRecord {
         if image.len() > IMAGE_BYTES_MAX {
             return Err(DecodeError("image larger than the maximum message length"));
         }
-        Ok((PutRecord { ur, slot_kind, location, object_id, sequence, new_page, continuation_pages }, image))
+        Ok((
+            PutRecord {
+                ur,
+                slot_kind,
+                location,
+                object_id,
+                sequence,
+                new_page,
+                continuation_pages,
+            },
+            image,
+        ))
     }
 }
 
@@ -168,7 +190,12 @@ impl GetRecord {
         let location = decode_location(&mut decoder)?;
         let object_id = decoder.varint_u32()?;
         let sequence = decoder.varint()?;
-        Ok(GetRecord { ur, location, object_id, sequence })
+        Ok(GetRecord {
+            ur,
+            location,
+            object_id,
+            sequence,
+        })
     }
 }
 
@@ -193,7 +220,9 @@ pub struct BackoutRecord {
 impl BackoutRecord {
     pub fn encode(&self) -> Vec<u8> {
         let mut encoder = Encoder::with_capacity(16 + 12 * self.backout_counts.len());
-        encoder.varint(self.urid.0 .0).varint(self.backout_counts.len() as u64);
+        encoder
+            .varint(self.urid.0 .0)
+            .varint(self.backout_counts.len() as u64);
         for (location, count) in &self.backout_counts {
             encode_location(&mut encoder, location);
             encoder.varint(*count as u64);
@@ -210,10 +239,14 @@ impl BackoutRecord {
         let mut backout_counts = Vec::with_capacity(count);
         for _ in 0..count {
             let location = decode_location(&mut decoder)?;
-            let value = u16::try_from(decoder.varint()?).map_err(|_| DecodeError("backout count too large"))?;
+            let value = u16::try_from(decoder.varint()?)
+                .map_err(|_| DecodeError("backout count too large"))?;
             backout_counts.push((location, value));
         }
-        Ok(BackoutRecord { urid, backout_counts })
+        Ok(BackoutRecord {
+            urid,
+            backout_counts,
+        })
     }
 }
 
@@ -256,7 +289,9 @@ pub struct CheckpointRecord {
 impl CheckpointRecord {
     pub fn encode(&self) -> Vec<u8> {
         let mut encoder = Encoder::with_capacity(64);
-        encoder.varint(self.checkpoint_sequence).varint(self.next_message_sequence);
+        encoder
+            .varint(self.checkpoint_sequence)
+            .varint(self.next_message_sequence);
         encoder.varint(self.next_object_id as u64);
         encoder.varint(self.page_set_recovery_rbas.len() as u64);
         for (page_set, rba) in &self.page_set_recovery_rbas {
@@ -264,12 +299,16 @@ impl CheckpointRecord {
         }
         encoder.varint(self.units_of_recovery.len() as u64);
         for ur in &self.units_of_recovery {
-            encoder.varint(ur.urid.0 .0).u8(matches!(ur.state, UrState::InDoubt) as u8);
+            encoder
+                .varint(ur.urid.0 .0)
+                .u8(matches!(ur.state, UrState::InDoubt) as u8);
             encoder.varint(ur.operations.len() as u64);
             for operation in &ur.operations {
                 encoder.u8(operation.is_put as u8);
                 encode_location(&mut encoder, &operation.location);
-                encoder.varint(operation.object_id as u64).varint(operation.sequence);
+                encoder
+                    .varint(operation.object_id as u64)
+                    .varint(operation.sequence);
             }
         }
         encoder.bytes
@@ -288,8 +327,11 @@ impl CheckpointRecord {
             return Err(DecodeError("more than 100 page sets"));
         }
         for _ in 0..count {
-            let page_set = PageSetId::new(decoder.u8()?).ok_or(DecodeError("page set id above 99"))?;
-            record.page_set_recovery_rbas.push((page_set, Rba(decoder.varint()?)));
+            let page_set =
+                PageSetId::new(decoder.u8()?).ok_or(DecodeError("page set id above 99"))?;
+            record
+                .page_set_recovery_rbas
+                .push((page_set, Rba(decoder.varint()?)));
         }
         let count = decoder.varint()? as usize;
         if count > decoder.remaining() {
@@ -297,7 +339,11 @@ impl CheckpointRecord {
         }
         for _ in 0..count {
             let urid = Urid(Rba(decoder.varint()?));
-            let state = if decoder.u8()? != 0 { UrState::InDoubt } else { UrState::InFlight };
+            let state = if decoder.u8()? != 0 {
+                UrState::InDoubt
+            } else {
+                UrState::InFlight
+            };
             let operation_count = decoder.varint()? as usize;
             if operation_count > decoder.remaining() {
                 return Err(DecodeError("operation list longer than the record"));
@@ -308,9 +354,18 @@ impl CheckpointRecord {
                 let location = decode_location(&mut decoder)?;
                 let object_id = decoder.varint_u32()?;
                 let sequence = decoder.varint()?;
-                operations.push(UrOperation { is_put, location, object_id, sequence });
+                operations.push(UrOperation {
+                    is_put,
+                    location,
+                    object_id,
+                    sequence,
+                });
             }
-            record.units_of_recovery.push(UrSnapshot { urid, state, operations });
+            record.units_of_recovery.push(UrSnapshot {
+                urid,
+                state,
+                operations,
+            });
         }
         Ok(record)
     }
@@ -332,7 +387,10 @@ impl RecoveryRecord {
         Ok(match kind {
             kind::PUT => {
                 let (record, image) = PutRecord::decode(payload)?;
-                RecoveryRecord::Put { record, image: image.to_vec() }
+                RecoveryRecord::Put {
+                    record,
+                    image: image.to_vec(),
+                }
             }
             kind::GET => RecoveryRecord::Get(GetRecord::decode(payload)?),
             kind::COMMIT => RecoveryRecord::Commit(decode_urid(payload)?),
@@ -380,7 +438,11 @@ mod tests {
     use super::*;
 
     fn location() -> MessageLocation {
-        MessageLocation { page_set: PageSetId(3), page: PageNumber(4711), offset: 88 }
+        MessageLocation {
+            page_set: PageSetId(3),
+            page: PageNumber(4711),
+            offset: 88,
+        }
     }
 
     #[test]
@@ -397,9 +459,17 @@ mod tests {
         let mut payload = put.encode_header();
         payload.extend_from_slice(b"image");
         assert_eq!(PutRecord::decode(&payload).unwrap(), (put, &b"image"[..]));
-        let get = GetRecord { ur: UrReference::Begins, location: location(), object_id: 1, sequence: 2 };
+        let get = GetRecord {
+            ur: UrReference::Begins,
+            location: location(),
+            object_id: 1,
+            sequence: 2,
+        };
         assert_eq!(GetRecord::decode(&get.encode()).unwrap(), get);
-        let backout = BackoutRecord { urid: Urid(Rba(77)), backout_counts: vec![(location(), 3)] };
+        let backout = BackoutRecord {
+            urid: Urid(Rba(77)),
+            backout_counts: vec![(location(), 3)],
+        };
         assert_eq!(BackoutRecord::decode(&backout.encode()).unwrap(), backout);
         let checkpoint = CheckpointRecord {
             checkpoint_sequence: 5,
@@ -409,7 +479,12 @@ mod tests {
             units_of_recovery: vec![UrSnapshot {
                 urid: Urid(Rba(8192)),
                 state: UrState::InDoubt,
-                operations: vec![UrOperation { is_put: true, location: location(), object_id: 3, sequence: 4 }],
+                operations: vec![UrOperation {
+                    is_put: true,
+                    location: location(),
+                    object_id: 3,
+                    sequence: 4,
+                }],
             }],
         };
         let encoded = checkpoint.encode();

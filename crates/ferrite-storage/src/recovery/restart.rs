@@ -44,12 +44,21 @@ struct UrEntry {
 fn seed(table: &mut BTreeMap<Urid, UrEntry>, checkpoint: &CheckpointRecord) {
     table.clear();
     for ur in &checkpoint.units_of_recovery {
-        table.insert(ur.urid, UrEntry { state: ur.state, operations: ur.operations.clone() });
+        table.insert(
+            ur.urid,
+            UrEntry {
+                state: ur.state,
+                operations: ur.operations.clone(),
+            },
+        );
     }
 }
 
 fn counts(table: &BTreeMap<Urid, UrEntry>) -> (usize, usize) {
-    let in_doubt = table.values().filter(|ur| ur.state == UrState::InDoubt).count();
+    let in_doubt = table
+        .values()
+        .filter(|ur| ur.state == UrState::InDoubt)
+        .count();
     (in_doubt, table.len() - in_doubt)
 }
 
@@ -57,15 +66,20 @@ fn decode(record: &crate::log::LogRecord) -> StorageResult<Option<RecoveryRecord
     if record.kind >= 0xF0 {
         return Ok(None); // the log manager's own records
     }
-    RecoveryRecord::decode(record.kind, &record.payload).map(Some).map_err(|error| StorageError::CorruptLog {
-        path: "recovery log".into(),
-        rba: record.rba,
-        detail: format!("record of kind {}: {error}", record.kind),
-    })
+    RecoveryRecord::decode(record.kind, &record.payload)
+        .map(Some)
+        .map_err(|error| StorageError::CorruptLog {
+            path: "recovery log".into(),
+            rba: record.rba,
+            detail: format!("record of kind {}: {error}", record.kind),
+        })
 }
 
 /// Read the checkpoint record at `location`.
-fn read_checkpoint(log: &LogManager, location: CheckpointLocation) -> StorageResult<CheckpointRecord> {
+fn read_checkpoint(
+    log: &LogManager,
+    location: CheckpointLocation,
+) -> StorageResult<CheckpointRecord> {
     let mut reader = log.read_forward(location.begin_rba)?;
     let record = reader.next().ok_or_else(|| StorageError::CorruptLog {
         path: "recovery log".into(),
@@ -73,7 +87,9 @@ fn read_checkpoint(log: &LogManager, location: CheckpointLocation) -> StorageRes
         detail: "the BSDS names a checkpoint past the end of the log".into(),
     })??;
     match decode(&record)? {
-        Some(RecoveryRecord::Checkpoint(checkpoint)) if record.kind == kind::CHECKPOINT => Ok(checkpoint),
+        Some(RecoveryRecord::Checkpoint(checkpoint)) if record.kind == kind::CHECKPOINT => {
+            Ok(checkpoint)
+        }
         _ => Err(StorageError::CorruptLog {
             path: "recovery log".into(),
             rba: location.begin_rba,
@@ -83,7 +99,12 @@ fn read_checkpoint(log: &LogManager, location: CheckpointLocation) -> StorageRes
 }
 
 /// Run phases 2 to 4. The log manager has done phase 1.
-pub fn recover(data: &DataManager, log: &LogManager, name: &str, say: &dyn Fn(&str)) -> StorageResult<RestartState> {
+pub fn recover(
+    data: &DataManager,
+    log: &LogManager,
+    name: &str,
+    say: &dyn Fn(&str),
+) -> StorageResult<RestartState> {
     let end = log.end_rba();
     let mut state = RestartState::default();
     say(&format!("CSQR001I {name} RESTART INITIATED"));
@@ -93,7 +114,10 @@ pub fn recover(data: &DataManager, log: &LogManager, name: &str, say: &dyn Fn(&s
     let mut status: BTreeMap<Urid, UrEntry> = BTreeMap::new();
     let phase2_start = match last {
         Some(location) => {
-            say(&format!("CSQR003I {name} RESTART - PRIOR CHECKPOINT RBA={}", location.begin_rba));
+            say(&format!(
+                "CSQR003I {name} RESTART - PRIOR CHECKPOINT RBA={}",
+                location.begin_rba
+            ));
             let checkpoint = read_checkpoint(log, location)?;
             seed(&mut status, &checkpoint);
             state.checkpoint_sequence = checkpoint.checkpoint_sequence;
@@ -102,7 +126,10 @@ pub fn recover(data: &DataManager, log: &LogManager, name: &str, say: &dyn Fn(&s
             location.end_rba
         }
         None => {
-            say(&format!("CSQR003I {name} RESTART - NO PRIOR CHECKPOINT, LOG READ FROM RBA={}", Rba::ZERO));
+            say(&format!(
+                "CSQR003I {name} RESTART - NO PRIOR CHECKPOINT, LOG READ FROM RBA={}",
+                Rba::ZERO
+            ));
             Rba::ZERO
         }
     };
@@ -111,12 +138,18 @@ pub fn recover(data: &DataManager, log: &LogManager, name: &str, say: &dyn Fn(&s
         match decode(&record)? {
             Some(RecoveryRecord::Put { record: put, .. }) => {
                 if let Some(urid) = put.ur.urid(record.rba) {
-                    status.entry(urid).or_insert(UrEntry { state: UrState::InFlight, operations: Vec::new() });
+                    status.entry(urid).or_insert(UrEntry {
+                        state: UrState::InFlight,
+                        operations: Vec::new(),
+                    });
                 }
             }
             Some(RecoveryRecord::Get(get)) => {
                 if let Some(urid) = get.ur.urid(record.rba) {
-                    status.entry(urid).or_insert(UrEntry { state: UrState::InFlight, operations: Vec::new() });
+                    status.entry(urid).or_insert(UrEntry {
+                        state: UrState::InFlight,
+                        operations: Vec::new(),
+                    });
                 }
             }
             Some(RecoveryRecord::Commit(urid)) => {
@@ -158,14 +191,18 @@ pub fn recover(data: &DataManager, log: &LogManager, name: &str, say: &dyn Fn(&s
         .copied();
     let scan_start = seed_checkpoint.map_or(Rba::ZERO, |location| location.begin_rba);
     data.load_space_maps()?;
-    say(&format!("CSQR030I {name} FORWARD RECOVERY LOG RANGE FROM RBA={scan_start} TO RBA={end}"));
+    say(&format!(
+        "CSQR030I {name} FORWARD RECOVERY LOG RANGE FROM RBA={scan_start} TO RBA={end}"
+    ));
     state.forward_range = (scan_start, end);
     let mut table: BTreeMap<Urid, UrEntry> = BTreeMap::new();
     let mut seeded = false;
     for record in log.read_forward(scan_start)? {
         let record = record?;
         let rba = record.rba;
-        let Some(decoded) = decode(&record)? else { continue };
+        let Some(decoded) = decode(&record)? else {
+            continue;
+        };
         state.records_redone += 1;
         match decoded {
             RecoveryRecord::Checkpoint(checkpoint) => {
@@ -173,7 +210,9 @@ pub fn recover(data: &DataManager, log: &LogManager, name: &str, say: &dyn Fn(&s
                     seed(&mut table, &checkpoint);
                     seeded = true;
                 }
-                state.next_message_sequence = state.next_message_sequence.max(checkpoint.next_message_sequence);
+                state.next_message_sequence = state
+                    .next_message_sequence
+                    .max(checkpoint.next_message_sequence);
                 state.next_object_id = state.next_object_id.max(checkpoint.next_object_id);
             }
             RecoveryRecord::Put { record: put, image } => {
@@ -181,22 +220,44 @@ pub fn recover(data: &DataManager, log: &LogManager, name: &str, say: &dyn Fn(&s
                 state.next_object_id = state.next_object_id.max(put.object_id + 1);
                 data.redo_put(rba, &put, &image)?;
                 if let Some(urid) = put.ur.urid(rba) {
-                    table.entry(urid).or_insert(UrEntry { state: UrState::InFlight, operations: Vec::new() }).operations.push(
-                        UrOperation { is_put: true, location: put.location, object_id: put.object_id, sequence: put.sequence },
-                    );
+                    table
+                        .entry(urid)
+                        .or_insert(UrEntry {
+                            state: UrState::InFlight,
+                            operations: Vec::new(),
+                        })
+                        .operations
+                        .push(UrOperation {
+                            is_put: true,
+                            location: put.location,
+                            object_id: put.object_id,
+                            sequence: put.sequence,
+                        });
                 }
             }
             RecoveryRecord::Get(get) => match get.ur.urid(rba) {
                 None => data.redo_free(rba, get.location)?,
                 Some(urid) => table
                     .entry(urid)
-                    .or_insert(UrEntry { state: UrState::InFlight, operations: Vec::new() })
+                    .or_insert(UrEntry {
+                        state: UrState::InFlight,
+                        operations: Vec::new(),
+                    })
                     .operations
-                    .push(UrOperation { is_put: false, location: get.location, object_id: get.object_id, sequence: get.sequence }),
+                    .push(UrOperation {
+                        is_put: false,
+                        location: get.location,
+                        object_id: get.object_id,
+                        sequence: get.sequence,
+                    }),
             },
             RecoveryRecord::Commit(urid) => {
                 if let Some(entry) = table.remove(&urid) {
-                    for operation in entry.operations.iter().filter(|operation| !operation.is_put) {
+                    for operation in entry
+                        .operations
+                        .iter()
+                        .filter(|operation| !operation.is_put)
+                    {
                         data.redo_free(rba, operation.location)?;
                     }
                 }
@@ -219,13 +280,21 @@ pub fn recover(data: &DataManager, log: &LogManager, name: &str, say: &dyn Fn(&s
         }
     }
     let (in_doubt, in_flight) = counts(&table);
-    say(&format!("CSQR005I {name} RESTART - FORWARD RECOVERY COMPLETE - INCOMMIT=0, INDOUBT={in_doubt}"));
+    say(&format!(
+        "CSQR005I {name} RESTART - FORWARD RECOVERY COMPLETE - INCOMMIT=0, INDOUBT={in_doubt}"
+    ));
 
     // Phase 4: backward recovery of in-flight units.
-    let in_flight_urids: Vec<Urid> =
-        table.iter().filter(|(_, entry)| entry.state == UrState::InFlight).map(|(urid, _)| *urid).collect();
+    let in_flight_urids: Vec<Urid> = table
+        .iter()
+        .filter(|(_, entry)| entry.state == UrState::InFlight)
+        .map(|(urid, _)| *urid)
+        .collect();
     if let Some(oldest) = in_flight_urids.first() {
-        say(&format!("CSQR032I {name} BACKWARD RECOVERY LOG RANGE FROM RBA={end} TO RBA={}", oldest.0));
+        say(&format!(
+            "CSQR032I {name} BACKWARD RECOVERY LOG RANGE FROM RBA={end} TO RBA={}",
+            oldest.0
+        ));
     }
     debug_assert_eq!(in_flight_urids.len(), in_flight);
     for urid in in_flight_urids {
@@ -234,25 +303,51 @@ pub fn recover(data: &DataManager, log: &LogManager, name: &str, say: &dyn Fn(&s
             .operations
             .iter()
             .filter(|operation| operation.is_put)
-            .map(|operation| SlotEffect { location: operation.location, persistent: true })
+            .map(|operation| SlotEffect {
+                location: operation.location,
+                persistent: true,
+            })
             .collect();
         let mut backout_counts = Vec::new();
-        for operation in entry.operations.iter().filter(|operation| !operation.is_put) {
+        for operation in entry
+            .operations
+            .iter()
+            .filter(|operation| !operation.is_put)
+        {
             let count = data.backout_count_at(operation.location)?.saturating_add(1);
-            backout_counts.push((SlotEffect { location: operation.location, persistent: true }, count));
+            backout_counts.push((
+                SlotEffect {
+                    location: operation.location,
+                    persistent: true,
+                },
+                count,
+            ));
         }
         let record = BackoutRecord {
             urid,
-            backout_counts: backout_counts.iter().map(|(effect, count)| (effect.location, *count)).collect(),
+            backout_counts: backout_counts
+                .iter()
+                .map(|(effect, count)| (effect.location, *count))
+                .collect(),
         };
-        data.end_unit_of_recovery(Some((kind::BACKOUT, record.encode())), &frees, &backout_counts)?;
+        data.end_unit_of_recovery(
+            Some((kind::BACKOUT, record.encode())),
+            &frees,
+            &backout_counts,
+        )?;
     }
     let after = log.end_rba();
     log.force(after)?;
-    say(&format!("CSQR006I {name} RESTART - BACKWARD RECOVERY COMPLETE - INBACKOUT=0"));
+    say(&format!(
+        "CSQR006I {name} RESTART - BACKWARD RECOVERY COMPLETE - INBACKOUT=0"
+    ));
     state.in_doubt = table
         .into_iter()
-        .map(|(urid, entry)| UrSnapshot { urid, state: entry.state, operations: entry.operations })
+        .map(|(urid, entry)| UrSnapshot {
+            urid,
+            state: entry.state,
+            operations: entry.operations,
+        })
         .collect();
     Ok(state)
 }
