@@ -193,7 +193,7 @@ impl QueueManagerConfig {
                 self.system.maxumsgs
             ));
         }
-        if !(40..=4000).contains(&self.log.outbuff_kib) || self.log.outbuff_kib % 4 != 0 {
+        if !(40..=4000).contains(&self.log.outbuff_kib) || !self.log.outbuff_kib.is_multiple_of(4) {
             return fail(format!(
                 "OUTBUFF {} must be a multiple of 4 in 40-4000",
                 self.log.outbuff_kib

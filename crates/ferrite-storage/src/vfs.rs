@@ -40,6 +40,10 @@ pub trait StorageFile: Send + Sync {
     fn sync_data(&self) -> io::Result<()>;
     /// Current length in bytes.
     fn len(&self) -> io::Result<u64>;
+    /// True when the file holds no bytes.
+    fn is_empty(&self) -> io::Result<bool> {
+        Ok(self.len()? == 0)
+    }
     /// Grow (zero-filled, space reserved where the platform can) or shrink the file.
     fn set_len(&self, length: u64) -> io::Result<()>;
     /// The path the file was opened with, for error messages.

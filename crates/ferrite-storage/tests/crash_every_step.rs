@@ -109,7 +109,7 @@ fn workload(queue_manager: &QueueManager, model: &mut Model, seed: u64, steps: u
                     }
                     tags.push(tag);
                 }
-                let commit = random.next() % 4 != 0;
+                let commit = !random.next().is_multiple_of(4);
                 if commit {
                     model.uncertain.extend(&tags);
                     if queue_manager.commit(&mut unit).is_err() {
@@ -144,7 +144,7 @@ fn workload(queue_manager: &QueueManager, model: &mut Model, seed: u64, steps: u
                         Err(_) => return,
                     }
                 }
-                if random.next() % 3 != 0 {
+                if !random.next().is_multiple_of(3) {
                     for tag in &got {
                         model.present.remove(tag);
                         model.uncertain.insert(*tag);
@@ -160,7 +160,7 @@ fn workload(queue_manager: &QueueManager, model: &mut Model, seed: u64, steps: u
                 }
             }
             _ => {
-                if random.next() % 2 == 0 {
+                if random.next().is_multiple_of(2) {
                     if queue_manager.checkpoint().is_err() {
                         return;
                     }

@@ -26,11 +26,13 @@ fn small_config(name: &str) -> QueueManagerConfig {
     config
 }
 
-fn quiet() -> Arc<dyn Fn(&str) + Send + Sync> {
+fn quiet() -> Sink {
     Arc::new(|_line: &str| {})
 }
 
-fn recording() -> (Arc<dyn Fn(&str) + Send + Sync>, Arc<Mutex<Vec<String>>>) {
+type Sink = Arc<dyn Fn(&str) + Send + Sync>;
+
+fn recording() -> (Sink, Arc<Mutex<Vec<String>>>) {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let sink = lines.clone();
     (

@@ -192,7 +192,7 @@ pub fn page_set_command(command: PageSetCommand) -> Result<(), String> {
                         damaged += 1;
                         eprintln!("{error}");
                     }
-                    if number % 1024 == 0 || number + 1 == total {
+                    if number.is_multiple_of(1024) || number + 1 == total {
                         progress.update(&label, number as u64 + 1, total as u64);
                     }
                 }
@@ -290,7 +290,7 @@ pub fn page_set_command(command: PageSetCommand) -> Result<(), String> {
                         .write_pages(PageNumber(number), &[&page])
                         .map_err(failure)?;
                 }
-                if number % 1024 == 0 || number + 1 == total {
+                if number.is_multiple_of(1024) || number + 1 == total {
                     progress.update(&label, number as u64 + 1, total as u64);
                 }
             }
@@ -389,7 +389,7 @@ pub fn log_command(command: LogCommand) -> Result<(), String> {
                 );
             }
         }
-        if verify_only && records % 4096 == 0 {
+        if verify_only && records.is_multiple_of(4096) {
             progress.update(
                 "verifying log",
                 record.rba.0 - from.0,

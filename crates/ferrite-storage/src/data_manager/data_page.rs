@@ -263,13 +263,3 @@ mod tests {
         );
     }
 }
-
-/// Something that can report a data page's `slot_area_end` (a pinned page).
-pub trait SlotAreaEnd {
-    fn slot_area_end(&self) -> usize;
-}
-
-/// The offset where the next slot goes in a pinned page.
-pub fn slot_area_end_for(page: &impl SlotAreaEnd) -> usize {
-    page.slot_area_end()
-}

@@ -298,7 +298,7 @@ impl DataManager {
             if empty {
                 head = Some((*insertion, PAGE_HEADER_SIZE, true));
             } else if slot_length <= free {
-                head = Some((*insertion, data_page::slot_area_end_for(&guard), false));
+                head = Some((*insertion, guard.read(data_page::slot_area_end), false));
             }
         }
         let (head_page, offset, new_page) = match head {
@@ -848,15 +848,6 @@ impl DataManager {
 fn log_records_continuation_limit() -> usize {
     crate::recovery::log_records::CONTINUATION_PAGES_MAX
 }
-
-impl data_page::SlotAreaEnd for crate::buffer_pool::PageGuard {
-    fn slot_area_end(&self) -> usize {
-        self.read(data_page::slot_area_end)
-    }
-}
-
-#[allow(dead_code)]
-fn _assert_page_bytes_is_send(_: &PageBytes) {}
 
 pub use data_page::SLOT_KIND_OBJECT;
 pub const SLOT_KIND_MESSAGE_RECORD: u8 = SLOT_KIND_MESSAGE;

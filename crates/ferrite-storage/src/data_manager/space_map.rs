@@ -18,7 +18,7 @@ const SPACE_MAP_STRIDE: u32 = PAGES_PER_SPACE_MAP + 1;
 
 /// True for page 0 and the space map pages.
 pub fn is_reserved_page(page: u32) -> bool {
-    page == 0 || (page - 1) % SPACE_MAP_STRIDE == 0
+    page == 0 || (page - 1).is_multiple_of(SPACE_MAP_STRIDE)
 }
 
 /// The space map page that covers `page`, and the bit index of `page` in it.

@@ -1384,11 +1384,9 @@ impl QueueManager {
         text.push_str(" Buffer  Available     Stealable    Stealable\n   pool    buffers       buffers   percentage\n");
         for pool in &self.pools {
             let statistics = pool.statistics();
-            let percentage = if statistics.qpstnbuf == 0 {
-                0
-            } else {
-                statistics.qpstcbs * 100 / statistics.qpstnbuf
-            };
+            let percentage = (statistics.qpstcbs * 100)
+                .checked_div(statistics.qpstnbuf)
+                .unwrap_or(0);
             text.push_str(&format!(
                 "_  {:>3} {:>10} {:>13} {:>12}\n",
                 pool.id().0,
