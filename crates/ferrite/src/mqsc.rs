@@ -388,7 +388,7 @@ mod tests {
         let tokens = tokenize("define qlocal(app.q) descr('Hello, World') maxdepth(5)").unwrap();
         assert_eq!(tokens[1].value.as_deref(), Some("APP.Q"));
         assert_eq!(tokens[2].value.as_deref(), Some("Hello, World"));
-        assert_eq!(tokens[3].position, 48);
+        assert_eq!(tokens[3].position, 44);
         assert!(tokenize("DEFINE QLOCAL(A")
             .unwrap_err()
             .contains("Unbalanced"));
