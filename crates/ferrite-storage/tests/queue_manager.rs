@@ -367,3 +367,196 @@ fn log_bytes_per_operation_beat_mp16() {
     assert!(get_bytes <= 200, "get+commit logged {get_bytes} bytes");
     queue_manager.shutdown().unwrap();
 }
+
+#[test]
+fn checkpoints_follow_logload_and_nonpersistent_work_is_never_logged() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    let mut config = small_config("QM8");
+    config.system.logload = 200;
+    create(fs.clone(), directory.path(), &config);
+    let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)
+        .unwrap();
+    // Non-persistent puts and gets, in and out of syncpoint, write nothing to the log.
+    let before = queue_manager.log().end_rba();
+    let mut unit = UnitOfWork::new();
+    for i in 0..100u32 {
+        queue_manager
+            .put(None, &queue, &descriptor(false, i), b"np")
+            .unwrap();
+        queue_manager
+            .put(Some(&mut unit), &queue, &descriptor(false, i), b"np")
+            .unwrap();
+    }
+    queue_manager.commit(&mut unit).unwrap();
+    while queue_manager
+        .get(Some(&mut unit), &queue, &MessageSelector::default(), None)
+        .unwrap()
+        .is_some()
+    {}
+    queue_manager.commit(&mut unit).unwrap();
+    assert_eq!(
+        queue_manager.log().end_rba(),
+        before,
+        "non-persistent work was logged"
+    );
+    // Persistent work past LOGLOAD records triggers checkpoints.
+    let checkpoints = queue_manager.checkpoints_taken();
+    for i in 0..1000u32 {
+        queue_manager
+            .put(None, &queue, &descriptor(true, i), b"p")
+            .unwrap();
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while queue_manager.checkpoints_taken() < checkpoints + 3
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(
+        queue_manager.checkpoints_taken() >= checkpoints + 3,
+        "1000 records with LOGLOAD 200 took too few checkpoints"
+    );
+    let report = queue_manager.display_log();
+    assert!(
+        report.contains("Write_Force") && report.contains("LOGLOAD     200"),
+        "{report}"
+    );
+    queue_manager.shutdown().unwrap();
+}
+
+#[test]
+fn maxumsgs_limits_a_unit_of_work() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    let mut config = small_config("QM9");
+    config.system.maxumsgs = 5;
+    create(fs.clone(), directory.path(), &config);
+    let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)
+        .unwrap();
+    let mut unit = UnitOfWork::new();
+    for i in 0..5u32 {
+        queue_manager
+            .put(Some(&mut unit), &queue, &descriptor(true, i), b"x")
+            .unwrap();
+    }
+    let error = queue_manager
+        .put(Some(&mut unit), &queue, &descriptor(true, 9), b"x")
+        .unwrap_err();
+    assert_eq!(error.reason_code(), 2024, "{error}");
+    queue_manager.commit(&mut unit).unwrap();
+    assert_eq!(drain(&queue_manager, "Q").len(), 5);
+    queue_manager.shutdown().unwrap();
+}
+
+#[test]
+fn dual_logging_survives_the_loss_of_one_copy() {
+    let fs = SimulatedFileSystem::new(21);
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    let directory = Path::new("/qm/DUALQM");
+    let mut config = small_config("DUALQM");
+    config.log.twoactv = true;
+    create(shared.clone(), directory, &config);
+    let queue_manager = QueueManager::open(shared, directory, quiet()).unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)
+        .unwrap();
+    for i in 0..200u32 {
+        let mut unit = UnitOfWork::new();
+        queue_manager
+            .put(
+                Some(&mut unit),
+                &queue,
+                &descriptor(true, i),
+                &vec![i as u8; 700],
+            )
+            .unwrap();
+        queue_manager.commit(&mut unit).unwrap();
+    }
+    let after = fs.crash_with(CrashMode::LoseAllUnsynced);
+    drop(queue_manager);
+    // Destroy the tail of copy 1 of every active log: copy 2 must carry the committed work.
+    for path in after.files() {
+        let name = path.to_string_lossy().to_string();
+        if name.contains("LOGCOPY1") {
+            let length = after.contents(&path).unwrap().len() as u64;
+            after
+                .corrupt_range(&path, 8192, length.saturating_sub(8192).min(1 << 20))
+                .unwrap();
+        }
+    }
+    let queue_manager = QueueManager::open(Arc::new(after), directory, quiet()).unwrap();
+    let got = drain(&queue_manager, "Q");
+    assert_eq!(got.len(), 200);
+    for (i, data) in got.iter().enumerate() {
+        assert_eq!(data, &vec![i as u8; 700]);
+    }
+}
+
+#[test]
+fn page_set_restored_from_backup_is_recovered_from_the_log() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    create(fs.clone(), directory.path(), &small_config("QM10"));
+    let page_set_file = ferrite_storage::queue_manager::page_set_path(directory.path(), 2);
+    let backup = directory.path().join("ps02.backup");
+    {
+        let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+        let queue = queue_manager
+            .define_queue(QueueDefinition::local("MEDIA", PageSetId(2)), false)
+            .unwrap();
+        for i in 0..50u32 {
+            queue_manager
+                .put(
+                    None,
+                    &queue,
+                    &descriptor(true, i),
+                    format!("before {i}").as_bytes(),
+                )
+                .unwrap();
+        }
+        queue_manager.checkpoint().unwrap();
+        // A fuzzy backup while the queue manager runs (COPYPAGE analogue): header page first.
+        std::fs::copy(&page_set_file, &backup).unwrap();
+        for i in 50..120u32 {
+            queue_manager
+                .put(
+                    None,
+                    &queue,
+                    &descriptor(true, i),
+                    format!("after {i}").as_bytes(),
+                )
+                .unwrap();
+        }
+        let mut unit = UnitOfWork::new();
+        for _ in 0..10 {
+            queue_manager
+                .get(Some(&mut unit), &queue, &MessageSelector::default(), None)
+                .unwrap()
+                .unwrap();
+        }
+        queue_manager.commit(&mut unit).unwrap();
+        queue_manager.archive_log().unwrap();
+        queue_manager.shutdown().unwrap();
+    }
+    // Media failure: the page set is lost; restore the backup and restart.
+    std::fs::copy(&backup, &page_set_file).unwrap();
+    let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
+    let got = drain(&queue_manager, "MEDIA");
+    let expected: Vec<Vec<u8>> = (10..120u32)
+        .map(|i| {
+            if i < 50 {
+                format!("before {i}")
+            } else {
+                format!("after {i}")
+            }
+            .into_bytes()
+        })
+        .collect();
+    assert_eq!(got, expected);
+    queue_manager.shutdown().unwrap();
+}
