@@ -560,3 +560,50 @@ fn page_set_restored_from_backup_is_recovered_from_the_log() {
     assert_eq!(got, expected);
     queue_manager.shutdown().unwrap();
 }
+
+#[test]
+fn deep_queue_beyond_the_buffer_pool_drains_in_order_with_statistics() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    let mut config = small_config("QM11");
+    config.buffer_pools[2].buffers = 100;
+    config.page_sets[2].primary_pages = 2048;
+    create(fs.clone(), directory.path(), &config);
+    let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("DEEP", PageSetId(2)), false)
+        .unwrap();
+    let count = 1500u32;
+    for i in 0..count {
+        let persistent = i % 3 != 0;
+        queue_manager
+            .put(
+                None,
+                &queue,
+                &descriptor(persistent, i),
+                &vec![(i % 251) as u8; 3000],
+            )
+            .unwrap();
+    }
+    for i in 0..count {
+        let message = queue_manager
+            .get(None, &queue, &MessageSelector::default(), None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(message.data, vec![(i % 251) as u8; 3000], "message {i}");
+    }
+    let statistics = queue_manager.buffer_pool_statistics()[2].1.clone();
+    assert!(
+        statistics.qpstdwt > 0,
+        "the deferred write process never started: {statistics:?}"
+    );
+    assert!(
+        statistics.qpstrio > 0 && statistics.qpststl > 0,
+        "{statistics:?}"
+    );
+    assert_eq!(statistics.qpstsos, 0, "{statistics:?}");
+    assert!(queue_manager
+        .display_buffer_pool_statistics()
+        .contains("QPSTDWT"));
+    queue_manager.shutdown().unwrap();
+}

@@ -357,8 +357,9 @@ pub fn run_command(queue_manager: &Arc<QueueManager>, command: &str) -> Result<S
     }
     if verb_is("DISPLAY", 3) && object_is("USAGE", 5) {
         return Ok(format!(
-            "{}CSQ9022I {name} CSQIDUSE ' DISPLAY USAGE' NORMAL COMPLETION",
-            queue_manager.display_usage()
+            "{}{}CSQ9022I {name} CSQIDUSE ' DISPLAY USAGE' NORMAL COMPLETION",
+            queue_manager.display_usage(),
+            queue_manager.display_buffer_pool_statistics()
         ));
     }
     if verb_is("DISPLAY", 3) && object_is("LOG", 3) {

@@ -56,11 +56,14 @@ pub struct PageSetSpace {
     insertion_page: [AtomicU32; 2],
     expanding: AtomicBool,
     expansion_count: AtomicU64,
+    /// Buffers in the pool serving this page set (for the read-ahead decision).
+    pub pool_buffers: u64,
 }
 
 impl PageSetSpace {
     pub fn new(page_set: Arc<PageSet>, pool: Arc<BufferPool>) -> Arc<PageSetSpace> {
         let page_count = page_set.page_count();
+        let pool_buffers = pool.statistics().qpstnbuf;
         Arc::new(PageSetSpace {
             page_set,
             pool,
@@ -69,6 +72,7 @@ impl PageSetSpace {
             insertion_page: [AtomicU32::new(NO_PAGE), AtomicU32::new(NO_PAGE)],
             expanding: AtomicBool::new(false),
             expansion_count: AtomicU64::new(0),
+            pool_buffers,
         })
     }
 
@@ -523,6 +527,22 @@ impl DataManager {
             ));
         }
         Ok(image)
+    }
+
+    /// Read-ahead for sequential gets (MP16: an internal task reads the next messages' pages
+    /// while the getter waits for its log I/O). `next` are the queue's next messages.
+    pub fn read_ahead(&self, next: &[MessageLocation]) {
+        let Some(first) = next.first() else { return };
+        let Ok(space) = self.space(first.page_set) else {
+            return;
+        };
+        let mut pages: Vec<PageNumber> = next
+            .iter()
+            .filter(|location| location.page_set == first.page_set)
+            .map(|location| location.page)
+            .collect();
+        pages.dedup();
+        space.pool.read_ahead(first.page_set, &pages);
     }
 
     /// Log a GET inside a unit of recovery (the page is not changed until commit).

@@ -49,6 +49,9 @@ pub use unit_of_work::UnitOfWork;
 /// Where operator messages (CSQR001I and friends) go.
 pub type MessageSink = Arc<dyn Fn(&str) + Send + Sync>;
 
+/// Messages whose pages a sequential get asks the buffer pool to read ahead.
+pub const READ_AHEAD_MESSAGES: usize = 8;
+
 /// How often the checkpoint task looks at LOGLOAD and log switches.
 pub const CHECKPOINT_POLL_INTERVAL_MS: u64 = 20;
 
@@ -912,6 +915,9 @@ impl QueueManager {
             }
             return Ok(None);
         };
+        if selector.message_id.is_none() && selector.correlation_id.is_none() {
+            self.read_ahead_after(queue, &entry);
+        }
         let image = match self.data.read_image(entry.location) {
             Ok(image) => image,
             Err(error) => {
@@ -981,6 +987,27 @@ impl QueueManager {
             backout_count: entry.backout_count,
             key: entry.key,
         }))
+    }
+
+    /// A sequential getter on a queue deeper than its buffer pool can hold will soon need
+    /// pages that are on disk only: ask the buffer pool to read the next few ahead.
+    fn read_ahead_after(&self, queue: &LocalQueue, entry: &MessageEntry) {
+        let Ok(space) = self.data.space(entry.location.page_set) else {
+            return;
+        };
+        if queue.depth() < space.pool_buffers / 2 {
+            return;
+        }
+        let mut next = Vec::with_capacity(READ_AHEAD_MESSAGES);
+        let mut after = Some(entry.key);
+        while next.len() < READ_AHEAD_MESSAGES {
+            let Some(following) = queue.browse(&MessageSelector::default(), after) else {
+                break;
+            };
+            next.push(following.location);
+            after = Some(following.key);
+        }
+        self.data.read_ahead(&next);
     }
 
     /// Browse: the next matching message after `after`, left on the queue.
@@ -1393,6 +1420,20 @@ impl QueueManager {
                 statistics.qpstnbuf,
                 statistics.qpstcbs,
                 percentage
+            ));
+        }
+        text
+    }
+
+    /// Buffer pool statistics with MP16's field names (SMF 115 QPST), one block per pool.
+    pub fn display_buffer_pool_statistics(&self) -> String {
+        let mut text = String::new();
+        for (id, s) in self.buffer_pool_statistics() {
+            text.push_str(&format!(
+                "CSQP054I {} Buffer pool {id} statistics (QPST)\n                  QPSTNBUF {} QPSTCBSL {} QPSTCBS {} QPSTGETP {} QPSTGETN {} QPSTSTW {} QPSTRIO {}\n                  QPSTDWT {} QPSTTPW {} QPSTWIO {} QPSTIMW {} QPSTDMC {} QPSTSTL {} QPSTSTLA {} QPSTSOS {}\n",
+                self.name,
+                s.qpstnbuf, s.qpstcbsl, s.qpstcbs, s.qpstgetp, s.qpstgetn, s.qpststw, s.qpstrio,
+                s.qpstdwt, s.qpsttpw, s.qpstwio, s.qpstimw, s.qpstdmc, s.qpststl, s.qpststla, s.qpstsos,
             ));
         }
         text
