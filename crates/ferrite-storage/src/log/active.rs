@@ -6,7 +6,8 @@
 //! ## Active log file layout
 //!
 //! A 4 KiB header page, then the data area of `active_log_size_mib` MiB, reserved at creation
-//! (`set_len`, which pre-allocates blocks so a log write never fails for space). The data area
+//! (`set_len`, which pre-allocates blocks so a log write never fails for space, then zero writes
+//! over the data area, as MQ's CSQ4LFMT pre-formats). The data area
 //! holds the log bytes of the file's current use: log RBA `r` is at file offset
 //! `4096 + (r − start_rba)`. Because every use starts on a 4 KiB RBA boundary, log pages are
 //! file pages.
@@ -113,6 +114,9 @@ impl ActiveLogHeader {
     }
 }
 
+/// Size of each zero write when pre-formatting an active log.
+pub const PREFORMAT_CHUNK_BYTES: usize = 1024 * 1024;
+
 /// The open files of the ring: `files[number][copy]`.
 pub struct ActiveLogFiles {
     pub files: Vec<Vec<Arc<dyn StorageFile>>>,
@@ -127,7 +131,7 @@ impl ActiveLogFiles {
         self.files.len()
     }
 
-    /// Create and pre-allocate every file of the ring; file 1 starts at RBA 0, the others are
+    /// Create, pre-allocate and pre-format every file of the ring; file 1 starts at RBA 0, the others are
     /// marked never used.
     pub fn create(
         fs: &dyn FileSystem,
@@ -145,6 +149,17 @@ impl ActiveLogFiles {
                     .map_err(|error| StorageError::io(&path, "create active log", error))?;
                 file.set_len(ACTIVE_LOG_HEADER_BYTES + data_bytes)
                     .map_err(|error| StorageError::io(&path, "allocate active log", error))?;
+                // Pre-format (MQ's CSQ4LFMT): write zeros over the whole data area, so a log
+                // write never converts unwritten extents, which would add file system journal
+                // I/O to every commit (MP16: up to 50% of the data rate lost on first use).
+                let zeros = vec![0u8; PREFORMAT_CHUNK_BYTES];
+                let mut offset = 0u64;
+                while offset < data_bytes {
+                    let length = (data_bytes - offset).min(PREFORMAT_CHUNK_BYTES as u64) as usize;
+                    file.write_at(&zeros[..length], ACTIVE_LOG_HEADER_BYTES + offset)
+                        .map_err(|error| StorageError::io(&path, "pre-format active log", error))?;
+                    offset += length as u64;
+                }
                 let header = ActiveLogHeader {
                     copy_number: copy as u32 + 1,
                     data_set_number: number as u32 + 1,
