@@ -18,18 +18,33 @@ use ferrite_storage::PageSetId;
 
 const DIRECTORY: &str = "/qm/CRASHQM";
 
-fn config() -> QueueManagerConfig {
+#[derive(Copy, Clone, Debug)]
+enum Variant {
+    /// Single logging, default-sized buffer pools.
+    Single,
+    /// Dual logging (TWOACTV): crashes land between and during the two copies' writes.
+    Dual,
+    /// The smallest buffer pools, so the deferred write process and synchronous writes run.
+    SmallPools,
+}
+
+fn config(variant: Variant) -> QueueManagerConfig {
     let mut config = QueueManagerConfig::with_defaults("CRASHQM");
     config.log.active_log_size_mib = 1;
     config.log.active_log_count = 3;
     config.log.outbuff_kib = 64;
     config.log.wrthrsh = 4;
+    config.log.twoactv = matches!(variant, Variant::Dual);
     config.system.logload = 200;
     for pool in &mut config.buffer_pools {
-        pool.buffers = 100;
+        pool.buffers = if matches!(variant, Variant::SmallPools) {
+            100
+        } else {
+            400
+        };
     }
     for page_set in &mut config.page_sets {
-        page_set.primary_pages = 128;
+        page_set.primary_pages = 256;
         page_set.secondary_pages = 128;
     }
     config
@@ -172,13 +187,13 @@ fn workload(queue_manager: &QueueManager, model: &mut Model, seed: u64, steps: u
     }
 }
 
-fn fresh(seed: u64) -> (SimulatedFileSystem, Arc<QueueManager>) {
+fn fresh(seed: u64, variant: Variant) -> (SimulatedFileSystem, Arc<QueueManager>) {
     let fs = SimulatedFileSystem::new(seed);
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
     QueueManager::create(
         shared.clone(),
         Path::new(DIRECTORY),
-        &config(),
+        &config(variant),
         &mut |_, _, _| {},
     )
     .unwrap();
@@ -229,19 +244,27 @@ fn verify(after: SimulatedFileSystem, model: &Model, context: &str) {
     queue_manager.shutdown().unwrap();
 }
 
-fn crash_at_every_step(seed: u64, steps: usize, mode: CrashMode, stride: u64) -> u64 {
+/// Crash at every mutating I/O step (or at most `crashes_max` steps spread evenly over them).
+fn crash_at_every_step(
+    seed: u64,
+    steps: usize,
+    mode: CrashMode,
+    variant: Variant,
+    crashes_max: u64,
+) -> u64 {
     // Count the mutating I/O operations of the workload without crashing.
-    let (fs, queue_manager) = fresh(seed);
+    let (fs, queue_manager) = fresh(seed, variant);
     let counter = fs.count_operations(OpClass::Mutating, PathFilter::Any);
     let mut model = Model::default();
     workload(&queue_manager, &mut model, seed, steps);
     queue_manager.shutdown().unwrap();
     let total = counter.get();
     assert!(total > 20, "workload did too little I/O ({total})");
+    let stride = total.div_ceil(crashes_max).max(1);
     let mut crashes = 0;
     let mut step = 0;
     while step < total {
-        let (fs, queue_manager) = fresh(seed);
+        let (fs, queue_manager) = fresh(seed, variant);
         let effect = match step % 3 {
             0 => CrashEffect::NotApplied,
             1 => CrashEffect::Torn,
@@ -260,7 +283,7 @@ fn crash_at_every_step(seed: u64, steps: usize, mode: CrashMode, stride: u64) ->
         verify(
             after,
             &model,
-            &format!("seed {seed} crash at mutating step {step}/{total} ({effect:?}, {mode:?})"),
+            &format!("seed {seed} {variant:?} crash at mutating step {step}/{total} ({effect:?}, {mode:?})"),
         );
         crashes += 1;
         step += stride;
@@ -270,16 +293,26 @@ fn crash_at_every_step(seed: u64, steps: usize, mode: CrashMode, stride: u64) ->
 
 #[test]
 fn crash_at_every_io_step_power_loss() {
-    let crashes = crash_at_every_step(1, 40, CrashMode::LoseAllUnsynced, 1);
+    let crashes = crash_at_every_step(1, 40, CrashMode::LoseAllUnsynced, Variant::Single, u64::MAX);
     eprintln!("{crashes} crashes survived");
 }
 
 #[test]
 fn crash_at_every_io_step_torn_and_reordered() {
-    crash_at_every_step(2, 40, CrashMode::Random, 1);
+    crash_at_every_step(2, 40, CrashMode::Random, Variant::Single, u64::MAX);
 }
 
 #[test]
 fn crash_at_every_io_step_kill_nine() {
-    crash_at_every_step(3, 40, CrashMode::KeepAllUnsynced, 1);
+    crash_at_every_step(3, 40, CrashMode::KeepAllUnsynced, Variant::Single, u64::MAX);
+}
+
+#[test]
+fn crash_during_dual_log_writes() {
+    crash_at_every_step(4, 40, CrashMode::Random, Variant::Dual, 400);
+}
+
+#[test]
+fn crash_during_deferred_writes_with_small_buffer_pools() {
+    crash_at_every_step(5, 160, CrashMode::Random, Variant::SmallPools, 400);
 }
