@@ -610,16 +610,7 @@ impl DataManager {
     ) -> StorageResult<()> {
         let space = self.space(location.page_set)?;
         let guard = space.pool.get_page(location.page_set, location.page)?;
-        let rba = match change {
-            PageChange::Logged(rba) => rba,
-            PageChange::NonPersistent => Rba::ZERO,
-        };
-        let stale = |page: &PageBytes| {
-            page.page_rba() > rba
-                || page.page_type() != Some(PageType::Data)
-                || page.flags() & PAGE_FLAG_NONPERSISTENT != 0
-        };
-        if redo && guard.read(stale) {
+        if redo && guard.read(|page| redo_target_gone(page, change)) {
             return Ok(());
         }
         guard.update(change, |page| {
@@ -641,16 +632,7 @@ impl DataManager {
     ) -> StorageResult<()> {
         let space = self.space(location.page_set)?;
         let guard = space.pool.get_page(location.page_set, location.page)?;
-        let rba = match change {
-            PageChange::Logged(rba) => rba,
-            PageChange::NonPersistent => Rba::ZERO,
-        };
-        let stale = |page: &PageBytes| {
-            page.page_rba() > rba
-                || page.page_type() != Some(PageType::Data)
-                || page.flags() & PAGE_FLAG_NONPERSISTENT != 0
-        };
-        if redo && guard.read(stale) {
+        if redo && guard.read(|page| redo_target_gone(page, change)) {
             // Already applied, or the page has since been freed and reused for non-persistent
             // data (which restart discards): nothing of this record's target remains.
             return Ok(());
@@ -862,6 +844,20 @@ impl DataManager {
         }
         Ok(records)
     }
+}
+
+/// At redo, whether a slot change no longer applies to `page`: the page holds a later change
+/// (its RBA is higher than the record's), or it has since been freed and reused for something
+/// other than persistent data (restart discards that). At an equal RBA the change is applied
+/// again, which every slot change allows.
+fn redo_target_gone(page: &PageBytes, change: PageChange) -> bool {
+    let rba = match change {
+        PageChange::Logged(rba) => rba,
+        PageChange::NonPersistent => Rba::ZERO,
+    };
+    page.page_rba() > rba
+        || page.page_type() != Some(PageType::Data)
+        || page.flags() & PAGE_FLAG_NONPERSISTENT != 0
 }
 
 /// Longest continuation chain followed before a chain counts as damaged (a 100 MiB record).
