@@ -67,6 +67,10 @@ enum Command {
         /// Commit every N messages (0: out of syncpoint).
         #[arg(long, default_value_t = 0)]
         syncpoint: u64,
+        /// Print each generated message's number once its put (or its commit) has returned;
+        /// generated messages start with their number, so a test can check what survived.
+        #[arg(long)]
+        echo: bool,
     },
     /// Get (destructively) and print messages.
     Get {
@@ -181,9 +185,17 @@ fn run(command: Command) -> Result<(), String> {
             size,
             persistent,
             syncpoint,
+            echo,
         } => {
             let (queue_manager, _lock) = open_embedded(&queue_manager)?;
-            let result = put(&queue_manager, &queue, count, size, persistent, syncpoint);
+            let options = PutOptions {
+                count,
+                size,
+                persistent,
+                syncpoint,
+                echo,
+            };
+            let result = put(&queue_manager, &queue, &options);
             queue_manager.shutdown().map_err(failure)?;
             result
         }
@@ -329,20 +341,40 @@ fn unknown_queue(queue: &str) -> String {
     format!("ferrite: queue {queue} does not exist [reason 2085 MQRC_UNKNOWN_OBJECT_NAME]")
 }
 
-fn put(
-    queue_manager: &Arc<QueueManager>,
-    queue: &str,
+struct PutOptions {
     count: Option<u64>,
     size: usize,
     persistent: bool,
     syncpoint: u64,
-) -> Result<(), String> {
+    echo: bool,
+}
+
+fn put(queue_manager: &Arc<QueueManager>, queue: &str, options: &PutOptions) -> Result<(), String> {
+    let PutOptions {
+        count,
+        size,
+        persistent,
+        syncpoint,
+        echo,
+    } = *options;
     let queue = queue_manager
         .queue(queue)
         .ok_or_else(|| unknown_queue(queue))?;
     let mut unit = UnitOfWork::new();
     let mut in_unit = 0u64;
-    let mut put_one = |data: &[u8]| -> Result<(), String> {
+    let mut uncommitted: Vec<u64> = Vec::new();
+    let acknowledge = |numbers: &mut Vec<u64>| {
+        if echo {
+            let mut out = std::io::stdout().lock();
+            for number in numbers.drain(..) {
+                let _ = writeln!(out, "{number}");
+            }
+            let _ = out.flush();
+        } else {
+            numbers.clear();
+        }
+    };
+    let mut put_one = |number: u64, data: &[u8]| -> Result<(), String> {
         let descriptor = MessageDescriptor {
             persistent: persistent || queue.definition().default_persistent,
             priority: queue.definition().default_priority,
@@ -350,10 +382,12 @@ fn put(
             put_time_ms: ferrite_storage::queue_manager::now_ms(),
             ..MessageDescriptor::default()
         };
+        uncommitted.push(number);
         if syncpoint == 0 {
             queue_manager
                 .put(None, &queue, &descriptor, data)
                 .map_err(failure)?;
+            acknowledge(&mut uncommitted);
         } else {
             queue_manager
                 .put(Some(&mut unit), &queue, &descriptor, data)
@@ -361,6 +395,7 @@ fn put(
             in_unit += 1;
             if in_unit == syncpoint {
                 queue_manager.commit(&mut unit).map_err(failure)?;
+                acknowledge(&mut uncommitted);
                 in_unit = 0;
             }
         }
@@ -369,21 +404,24 @@ fn put(
     let mut total = 0u64;
     match count {
         Some(count) => {
-            let data = vec![b'F'; size];
-            for _ in 0..count {
-                put_one(&data)?;
+            let mut data = vec![b'F'; size.max(10)];
+            for number in 0..count {
+                let digits = format!("{number:010}");
+                data[..10].copy_from_slice(digits.as_bytes());
+                put_one(number, &data[..size.max(10)])?;
                 total += 1;
             }
         }
         None => {
             for line in std::io::stdin().lock().lines() {
                 let line = line.map_err(|error| format!("ferrite: stdin: {error}"))?;
-                put_one(line.as_bytes())?;
+                put_one(total, line.as_bytes())?;
                 total += 1;
             }
         }
     }
     queue_manager.commit(&mut unit).map_err(failure)?;
+    acknowledge(&mut uncommitted);
     eprintln!("{total} messages put to {}", queue.name());
     Ok(())
 }
