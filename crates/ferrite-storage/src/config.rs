@@ -32,6 +32,10 @@ pub struct SystemParameters {
     pub logload: u64,
     /// Maximum messages put or got in one unit of recovery (QMGR MAXUMSGS; MQ default 10,000).
     pub maxumsgs: u32,
+    /// Seconds between scans that delete expired messages (QMGR EXPRYINT): 0 = off (MQ's
+    /// default), otherwise 5 – 99,999,999.
+    #[serde(default)]
+    pub expryint: u32,
 }
 
 /// CSQ6LOGP analogue.
@@ -118,6 +122,7 @@ impl QueueManagerConfig {
             system: SystemParameters {
                 logload: 500_000,
                 maxumsgs: 10_000,
+                expryint: 0,
             },
             log: LogParameters {
                 outbuff_kib: 4000,
@@ -191,6 +196,12 @@ impl QueueManagerConfig {
             return fail(format!(
                 "MAXUMSGS {} is outside 1-999999999",
                 self.system.maxumsgs
+            ));
+        }
+        if self.system.expryint != 0 && !(5..=99_999_999).contains(&self.system.expryint) {
+            return fail(format!(
+                "EXPRYINT {} must be 0 (off) or 5-99999999 seconds",
+                self.system.expryint
             ));
         }
         if !(40..=4000).contains(&self.log.outbuff_kib) || !self.log.outbuff_kib.is_multiple_of(4) {

@@ -607,3 +607,32 @@ fn deep_queue_beyond_the_buffer_pool_drains_in_order_with_statistics() {
         .contains("QPSTDWT"));
     queue_manager.shutdown().unwrap();
 }
+
+#[test]
+fn expiry_scan_deletes_expired_messages_and_restart_keeps_them_deleted() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    let mut config = small_config("QM12");
+    config.system.expryint = 5;
+    create(fs.clone(), directory.path(), &config);
+    let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("EXP", PageSetId(1)), false)
+        .unwrap();
+    let now = ferrite_storage::queue_manager::now_ms();
+    for i in 0..20u32 {
+        let mut descriptor = descriptor(true, i);
+        descriptor.put_time_ms = now;
+        // Even messages expire after 0.1 s; odd ones never.
+        descriptor.expiry_tenths = (i % 2 == 0).then_some(1);
+        queue_manager.put(None, &queue, &descriptor, b"x").unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    assert_eq!(queue_manager.expire_messages().unwrap(), 10);
+    assert_eq!(queue_manager.expire_messages().unwrap(), 0);
+    assert_eq!(queue.depth(), 10);
+    queue_manager.shutdown().unwrap();
+    let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
+    assert_eq!(queue_manager.queue("EXP").unwrap().depth(), 10);
+    queue_manager.shutdown().unwrap();
+}

@@ -368,6 +368,24 @@ pub fn run_command(queue_manager: &Arc<QueueManager>, command: &str) -> Result<S
             queue_manager.display_log()
         ));
     }
+    if verb_is("REFRESH", 3) && object_is("QMGR", 4) {
+        let typed = tokens[2..]
+            .iter()
+            .any(|token| token.text == "TYPE" && token.value.as_deref() == Some("EXPIRY"));
+        if !typed {
+            return Err(error_at(
+                object.unwrap(),
+                "Only REFRESH QMGR TYPE(EXPIRY) is supported",
+            ));
+        }
+        let deleted = queue_manager
+            .expire_messages()
+            .map_err(|error| reason_message(queue_manager, error))?;
+        return Ok(format!(
+            "CSQM572I {name} CSQMREFR EXPIRY SCAN COMPLETE, {deleted} EXPIRED MESSAGES DELETED\n\
+             CSQ9022I {name} CSQMREFR ' REFRESH QMGR' NORMAL COMPLETION"
+        ));
+    }
     if verb_is("ARCHIVE", 3) && object_is("LOG", 3) {
         queue_manager
             .archive_log()

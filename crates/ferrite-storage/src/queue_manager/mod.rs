@@ -1209,33 +1209,62 @@ impl QueueManager {
         let weak = Arc::downgrade(self);
         let handle = std::thread::Builder::new()
             .name("checkpoint".to_string())
-            .spawn(move || loop {
-                std::thread::sleep(Duration::from_millis(CHECKPOINT_POLL_INTERVAL_MS));
-                let Some(queue_manager) = weak.upgrade() else {
-                    return;
-                };
-                if queue_manager.stopping.load(Ordering::Acquire)
-                    || queue_manager.failed.load(Ordering::Acquire)
-                {
-                    return;
-                }
-                let loaded = queue_manager
-                    .data
-                    .log_records_since_checkpoint
-                    .load(Ordering::Relaxed)
-                    >= queue_manager.config.system.logload;
-                if queue_manager.log.take_checkpoint_request() || loaded {
-                    if let Err(error) = queue_manager.checkpoint() {
-                        queue_manager.say(&format!(
-                            "CSQP020E {} CHECKPOINT FAILED: {error}",
-                            queue_manager.name
-                        ));
-                        let _ = queue_manager.fail_on::<()>(Err(error));
+            .spawn(move || {
+                let mut next_expiry_scan_ms = 0u64;
+                loop {
+                    std::thread::sleep(Duration::from_millis(CHECKPOINT_POLL_INTERVAL_MS));
+                    let Some(queue_manager) = weak.upgrade() else {
+                        return;
+                    };
+                    if queue_manager.stopping.load(Ordering::Acquire)
+                        || queue_manager.failed.load(Ordering::Acquire)
+                    {
+                        return;
+                    }
+                    let loaded = queue_manager
+                        .data
+                        .log_records_since_checkpoint
+                        .load(Ordering::Relaxed)
+                        >= queue_manager.config.system.logload;
+                    let expiry_interval_ms = u64::from(queue_manager.config.system.expryint) * 1000;
+                    if expiry_interval_ms > 0 && now_ms() >= next_expiry_scan_ms {
+                        next_expiry_scan_ms = now_ms() + expiry_interval_ms;
+                        if let Err(error) = queue_manager.expire_messages() {
+                            queue_manager.say(&format!(
+                                "CSQE001E {} EXPIRY SCAN FAILED: {error}",
+                                queue_manager.name
+                            ));
+                        }
+                    }
+                    if queue_manager.log.take_checkpoint_request() || loaded {
+                        if let Err(error) = queue_manager.checkpoint() {
+                            queue_manager.say(&format!(
+                                "CSQP020E {} CHECKPOINT FAILED: {error}",
+                                queue_manager.name
+                            ));
+                            let _ = queue_manager.fail_on::<()>(Err(error));
+                        }
                     }
                 }
             })
             .expect("spawn checkpoint task");
         *self.checkpoint_task.lock().unwrap() = Some(handle);
+    }
+
+    /// The expiry scan (EXPRYINT, and REFRESH QMGR TYPE(EXPIRY)): delete every expired
+    /// committed message. Queues where nothing can have expired yet cost one comparison.
+    /// Returns the number of messages deleted.
+    pub fn expire_messages(&self) -> StorageResult<u64> {
+        self.check_running()?;
+        let now = now_ms();
+        let mut deleted = 0u64;
+        for queue in self.queues() {
+            for entry in queue.remove_expired(now) {
+                self.delete_expired(&queue, &entry)?;
+                deleted += 1;
+            }
+        }
+        Ok(deleted)
     }
 
     /// Take a checkpoint: record the units of recovery and page set recovery RBAs in the log and

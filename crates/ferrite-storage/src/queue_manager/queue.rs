@@ -75,6 +75,9 @@ struct QueueState {
     open_output_count: u64,
     last_put_ms: u64,
     last_get_ms: u64,
+    /// No committed message expires before this time (u64::MAX: none can expire), so the
+    /// expiry scan skips a queue without looking at its messages.
+    earliest_expiry_ms: u64,
 }
 
 pub struct LocalQueue {
@@ -197,6 +200,9 @@ impl LocalQueue {
             self.index_correlation_id,
         );
         state.last_put_ms = state.last_put_ms.max(now_ms);
+        if let Some(at) = entry.expires_at_ms {
+            state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
+        }
         state.messages.insert(entry.key, entry);
         drop(state);
         self.arrived.notify_all();
@@ -205,6 +211,9 @@ impl LocalQueue {
     /// Restore a message whose getter backed out (it was counted as an uncommitted get).
     pub fn restore(&self, entry: MessageEntry) {
         let mut state = self.state();
+        if let Some(at) = entry.expires_at_ms {
+            state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
+        }
         state.uncommitted_gets = state
             .uncommitted_gets
             .checked_sub(1)
@@ -312,6 +321,34 @@ impl LocalQueue {
     ) -> Option<MessageEntry> {
         let state = self.state();
         Self::first_match(&state, selector, after).map(|key| state.messages[&key].clone())
+    }
+
+    /// Remove the committed messages that have expired by `now_ms` (the EXPRYINT scan);
+    /// returns them for deletion. Costs nothing when no message can have expired yet.
+    pub fn remove_expired(&self, now_ms: u64) -> Vec<MessageEntry> {
+        let mut state = self.state();
+        if state.earliest_expiry_ms > now_ms {
+            return Vec::new();
+        }
+        let expired: Vec<MessageKey> = state
+            .messages
+            .values()
+            .filter(|entry| entry.expires_at_ms.is_some_and(|at| at <= now_ms))
+            .map(|entry| entry.key)
+            .collect();
+        let mut removed = Vec::with_capacity(expired.len());
+        for key in expired {
+            let entry = state.messages.remove(&key).expect("key from the map");
+            Self::unindex(&mut state, &entry);
+            removed.push(entry);
+        }
+        state.earliest_expiry_ms = state
+            .messages
+            .values()
+            .filter_map(|entry| entry.expires_at_ms)
+            .min()
+            .unwrap_or(u64::MAX);
+        removed
     }
 
     /// Remove every committed message (CLEAR QLOCAL); returns them for deletion.
