@@ -214,13 +214,13 @@ fn in_doubt_unit_stays_locked_until_resolved() {
     let queue = queue_manager
         .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)
         .unwrap();
+    // No message id: restart must lock it for the in-doubt unit without looking it up by id.
+    let anonymous = MessageDescriptor {
+        persistent: true,
+        ..MessageDescriptor::default()
+    };
     queue_manager
-        .put(
-            None,
-            &queue,
-            &descriptor(true, 1),
-            b"got by the in-doubt unit",
-        )
+        .put(None, &queue, &anonymous, b"got by the in-doubt unit")
         .unwrap();
     let mut unit = UnitOfWork::new();
     queue_manager

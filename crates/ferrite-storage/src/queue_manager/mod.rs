@@ -446,15 +446,7 @@ impl QueueManager {
                     let unit = in_doubt_units
                         .entry(*urid)
                         .or_insert_with(|| UnitOfWork::in_doubt(*urid));
-                    queue.insert(entry.clone(), false, 0);
-                    let mut expired = Vec::new();
-                    let selector = MessageSelector {
-                        message_id: Some(entry.message_id),
-                        ..Default::default()
-                    };
-                    // Take it straight back out: it stays locked by the in-doubt unit.
-                    let taken = queue.take(&selector, None, || 0, true, &mut expired);
-                    debug_assert!(taken.is_some());
+                    queue.hold_for_in_doubt_get();
                     unit.gets.push(PendingGet { queue, entry });
                 }
                 None => {

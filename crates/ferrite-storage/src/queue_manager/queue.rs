@@ -229,6 +229,12 @@ impl LocalQueue {
         self.arrived.notify_all();
     }
 
+    /// Restart: a message got by a unit of recovery left in doubt stays out of the queue,
+    /// counted as an uncommitted get, until the unit is resolved.
+    pub fn hold_for_in_doubt_get(&self) {
+        self.state().uncommitted_gets += 1;
+    }
+
     /// The uncommitted get of a message was committed.
     pub fn get_committed(&self) {
         let mut state = self.state();
