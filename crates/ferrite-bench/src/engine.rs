@@ -185,6 +185,8 @@ pub struct LogDelta {
     pub buffer_waits: u64,
     pub switches: u64,
     pub checkpoints: u64,
+    /// Pages written to the copies one after the other (dual logging rewrites, QJSTSERW).
+    pub serialised_pages: u64,
 }
 
 pub fn log_delta(before: &LogStatistics, after: &LogStatistics) -> LogDelta {
@@ -203,6 +205,7 @@ pub fn log_delta(before: &LogStatistics, after: &LogStatistics) -> LogDelta {
         buffer_waits: after.qjstwtb - before.qjstwtb,
         switches: after.active_log_switches - before.active_log_switches,
         checkpoints: after.qjstllcp - before.qjstllcp,
+        serialised_pages: after.qjstserw - before.qjstserw,
     }
 }
 
@@ -214,7 +217,7 @@ impl LogDelta {
             self.bytes_written[0] as f64 / self.write_ios[0] as f64 / 1024.0
         };
         format!(
-            "log: forces={} suspended={} write cycles={} I/Os={:?} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} checkpoints={}",
+            "log: forces={} suspended={} write cycles={} I/Os={:?} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} checkpoints={} serialised pages(QJSTSERW)={}",
             self.forces,
             self.suspended,
             self.write_cycles,
@@ -222,7 +225,8 @@ impl LogDelta {
             self.bytes_written,
             self.buffer_waits,
             self.switches,
-            self.checkpoints
+            self.checkpoints,
+            self.serialised_pages
         )
     }
 }
