@@ -1,0 +1,232 @@
+//! Driving the storage engine: the benchmark configuration, fresh queue managers, messages,
+//! and an operator-message sink that timestamps every line (restart phases are timed from it).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use ferrite_storage::buffer_pool::BufferPoolStatistics;
+use ferrite_storage::config::{Expand, QueueManagerConfig};
+use ferrite_storage::data_manager::message::MessageDescriptor;
+use ferrite_storage::log::LogStatistics;
+use ferrite_storage::queue_manager::{MessageSink, QueueManager};
+use ferrite_storage::vfs::{FileSystem, RealFileSystem};
+
+/// The configuration every benchmark starts from; each benchmark states what it changes.
+pub fn bench_config(name: &str) -> QueueManagerConfig {
+    let mut config = QueueManagerConfig::with_defaults(name);
+    config.system.logload = 500_000; // MQ's CSQ6SYSP default
+    config.system.maxumsgs = 10_000;
+    config.log.outbuff_kib = 4000; // OUTBUFF maximum, as MP16 recommends
+    config.log.wrthrsh = 20;
+    config.log.twoactv = false;
+    config.log.active_log_count = 4;
+    config.log.active_log_size_mib = 256;
+    for pool in &mut config.buffer_pools {
+        pool.buffers = match pool.id {
+            0 | 1 => 1050,
+            2 => 200_000,
+            _ => 50_000,
+        };
+    }
+    for page_set in &mut config.page_sets {
+        page_set.primary_pages = match page_set.id {
+            0 | 1 => 2048,
+            _ => 262_144, // 1 GiB
+        };
+        page_set.secondary_pages = 65_536;
+        page_set.expand = Expand::System;
+    }
+    config
+}
+
+/// One line describing a configuration, for the output.
+pub fn describe(config: &QueueManagerConfig) -> String {
+    let pools: Vec<String> = config
+        .buffer_pools
+        .iter()
+        .map(|p| format!("BP{}={}", p.id, p.buffers))
+        .collect();
+    let page_sets: Vec<String> = config
+        .page_sets
+        .iter()
+        .map(|p| format!("PS{:02}={}p/BP{}", p.id, p.primary_pages, p.buffer_pool))
+        .collect();
+    format!(
+        "LOGLOAD={} MAXUMSGS={} OUTBUFF={}K WRTHRSH={} TWOACTV={} active logs={}x{}MiB {} {}",
+        config.system.logload,
+        config.system.maxumsgs,
+        config.log.outbuff_kib,
+        config.log.wrthrsh,
+        if config.log.twoactv { "YES" } else { "NO" },
+        config.log.active_log_count,
+        config.log.active_log_size_mib,
+        pools.join(","),
+        page_sets.join(",")
+    )
+}
+
+pub fn fs() -> Arc<dyn FileSystem> {
+    Arc::new(RealFileSystem)
+}
+
+/// A fresh data directory under the benchmark directory.
+pub fn fresh_directory(base: &Path, label: &str) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let directory = base.join(format!("qm-{label}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&directory);
+    directory
+}
+
+pub fn create(directory: &Path, config: &QueueManagerConfig) {
+    QueueManager::create(fs(), directory, config, &mut |_, _, _| {})
+        .unwrap_or_else(|error| panic!("create queue manager in {}: {error}", directory.display()));
+}
+
+/// Create and open a queue manager in a fresh directory.
+pub fn fresh(
+    base: &Path,
+    label: &str,
+    config: &QueueManagerConfig,
+) -> (Arc<QueueManager>, PathBuf) {
+    let directory = fresh_directory(base, label);
+    create(&directory, config);
+    let queue_manager = QueueManager::open(fs(), &directory, quiet())
+        .unwrap_or_else(|error| panic!("open queue manager: {error}"));
+    (queue_manager, directory)
+}
+
+pub fn quiet() -> MessageSink {
+    Arc::new(|_line: &str| {})
+}
+
+/// Operator messages with the instant each was issued.
+pub type Transcript = Arc<Mutex<Vec<(Instant, String)>>>;
+
+pub fn recording() -> (MessageSink, Transcript) {
+    let lines: Transcript = Arc::new(Mutex::new(Vec::new()));
+    let sink = lines.clone();
+    (
+        Arc::new(move |line: &str| {
+            sink.lock()
+                .unwrap()
+                .push((Instant::now(), line.to_string()))
+        }),
+        lines,
+    )
+}
+
+/// A persistent message descriptor as the MQI layer would pass it: MQ always generates a
+/// MSGID, and every message has a put time.
+pub fn descriptor(persistent: bool, tag: u64) -> MessageDescriptor {
+    let mut message_id = [0u8; 24];
+    message_id[..4].copy_from_slice(b"FBEN");
+    message_id[8..16].copy_from_slice(&tag.to_be_bytes());
+    MessageDescriptor {
+        persistent,
+        message_id,
+        put_time_ms: ferrite_storage::queue_manager::now_ms(),
+        ..MessageDescriptor::default()
+    }
+}
+
+pub fn payload(size: usize) -> Vec<u8> {
+    (0..size).map(|i| (i * 13 + 5) as u8).collect()
+}
+
+/// Remove a data directory (ignore failures: it is scratch space).
+pub fn remove(directory: &Path) {
+    let _ = std::fs::remove_dir_all(directory);
+}
+
+/// Buffer pool statistics of pool `id`: after − before, except the gauges.
+pub fn pool_delta(
+    before: &BufferPoolStatistics,
+    after: &BufferPoolStatistics,
+) -> BufferPoolStatistics {
+    BufferPoolStatistics {
+        qpstnbuf: after.qpstnbuf,
+        qpstcbsl: after.qpstcbsl,
+        qpstcbs: after.qpstcbs,
+        qpstgetp: after.qpstgetp - before.qpstgetp,
+        qpstgetn: after.qpstgetn - before.qpstgetn,
+        qpststw: after.qpststw - before.qpststw,
+        qpstrio: after.qpstrio - before.qpstrio,
+        qpstdwt: after.qpstdwt - before.qpstdwt,
+        qpsttpw: after.qpsttpw - before.qpsttpw,
+        qpstwio: after.qpstwio - before.qpstwio,
+        qpstimw: after.qpstimw - before.qpstimw,
+        qpstdmc: after.qpstdmc - before.qpstdmc,
+        qpststl: after.qpststl - before.qpststl,
+        qpststla: after.qpststla - before.qpststla,
+        qpstsos: after.qpstsos - before.qpstsos,
+    }
+}
+
+pub fn pool_statistics(queue_manager: &QueueManager, id: u8) -> BufferPoolStatistics {
+    queue_manager
+        .buffer_pool_statistics()
+        .into_iter()
+        .find(|(pool, _)| pool.0 == id)
+        .map(|(_, statistics)| statistics)
+        .unwrap_or_default()
+}
+
+/// The log counters that matter for throughput, after − before.
+#[derive(Clone, Debug, Default)]
+pub struct LogDelta {
+    pub forces: u64,
+    pub suspended: u64,
+    pub write_cycles: u64,
+    pub write_ios: [u64; 2],
+    pub bytes_written: [u64; 2],
+    pub buffer_waits: u64,
+    pub switches: u64,
+    pub checkpoints: u64,
+    /// Pages written to the copies one after the other (dual logging rewrites, QJSTSERW).
+    pub serialised_pages: u64,
+}
+
+pub fn log_delta(before: &LogStatistics, after: &LogStatistics) -> LogDelta {
+    LogDelta {
+        forces: after.qjstwrf - before.qjstwrf,
+        suspended: after.qjstlsus - before.qjstlsus,
+        write_cycles: after.qjstbfwr - before.qjstbfwr,
+        write_ios: [
+            after.qjstlogw[0] - before.qjstlogw[0],
+            after.qjstlogw[1] - before.qjstlogw[1],
+        ],
+        bytes_written: [
+            after.bytes_written[0] - before.bytes_written[0],
+            after.bytes_written[1] - before.bytes_written[1],
+        ],
+        buffer_waits: after.qjstwtb - before.qjstwtb,
+        switches: after.active_log_switches - before.active_log_switches,
+        checkpoints: after.qjstllcp - before.qjstllcp,
+        serialised_pages: after.qjstserw - before.qjstserw,
+    }
+}
+
+impl LogDelta {
+    pub fn describe(&self) -> String {
+        let per_io = if self.write_ios[0] == 0 {
+            0.0
+        } else {
+            self.bytes_written[0] as f64 / self.write_ios[0] as f64 / 1024.0
+        };
+        format!(
+            "log: forces={} suspended={} write cycles={} I/Os={:?} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} checkpoints={} serialised pages(QJSTSERW)={}",
+            self.forces,
+            self.suspended,
+            self.write_cycles,
+            self.write_ios,
+            self.bytes_written,
+            self.buffer_waits,
+            self.switches,
+            self.checkpoints,
+            self.serialised_pages
+        )
+    }
+}

@@ -1,0 +1,196 @@
+//! `ferrite-bench`: the storage engine measured against this machine's physical limits (measured
+//! in the same run, on the same file system) and against IBM MQ for z/OS's published figures
+//! (MP16). See BENCHMARKS.md at the repository root for the figures and how to read them.
+
+mod benches;
+mod engine;
+mod physical;
+mod report;
+mod stats;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use clap::{Parser, ValueEnum};
+
+use report::Report;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ferrite-bench",
+    about = "Storage-engine benchmarks against this machine's limits and MQ's published figures"
+)]
+struct Cli {
+    /// Which benchmark to run.
+    #[arg(value_enum, default_value = "all")]
+    bench: Bench,
+    /// Short runs: the whole suite in a couple of minutes.
+    #[arg(long)]
+    quick: bool,
+    /// Tiny counts for CI (< 30 s); the figures mean little.
+    #[arg(long, conflicts_with = "quick")]
+    smoke: bool,
+    /// Scratch directory for queue managers and test files (not tmpfs). Default:
+    /// $FERRITE_BENCH_DIR, else $TMPDIR, else /var/tmp.
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Append machine-readable results (JSON lines) here.
+    #[arg(long, default_value = "ferrite-bench-results.jsonl")]
+    results: PathBuf,
+    /// Messages for the restart benchmark (default: 1,000,000 full, 100,000 quick, 5,000 smoke).
+    #[arg(long)]
+    restart_messages: Option<u64>,
+    /// Seconds each throughput phase of `commit` and `dual` runs (default 10 full, 3 quick).
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// Concurrent committers in `commit` and `dual`.
+    #[arg(long, default_value_t = 64)]
+    committers: usize,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Bench {
+    All,
+    Physical,
+    LogBytes,
+    PagesPerMessage,
+    Commit,
+    Dual,
+    Restart,
+    DeepQueue,
+}
+
+/// Size of the run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Smoke,
+    Quick,
+    Full,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Smoke => "smoke",
+            Mode::Quick => "quick",
+            Mode::Full => "full",
+        }
+    }
+    /// Pick the value for this mode.
+    pub fn pick<T>(self, smoke: T, quick: T, full: T) -> T {
+        match self {
+            Mode::Smoke => smoke,
+            Mode::Quick => quick,
+            Mode::Full => full,
+        }
+    }
+}
+
+/// What every benchmark gets.
+pub struct Context {
+    pub mode: Mode,
+    pub dir: PathBuf,
+    pub seconds: f64,
+    pub committers: usize,
+    pub restart_messages: u64,
+    pub report: Report,
+    /// Physical limits measured so far in this run, reused by later benchmarks.
+    pub limits: benches::Limits,
+}
+
+impl Context {
+    pub fn duration(&self) -> Duration {
+        Duration::from_secs_f64(self.seconds)
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let mode = if cli.smoke {
+        Mode::Smoke
+    } else if cli.quick {
+        Mode::Quick
+    } else {
+        Mode::Full
+    };
+    let base = cli
+        .dir
+        .clone()
+        .or_else(|| std::env::var_os("FERRITE_BENCH_DIR").map(PathBuf::from))
+        .or_else(|| std::env::var_os("TMPDIR").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("/var/tmp"));
+    let dir = base.join(format!("ferrite-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|error| panic!("create {}: {error}", dir.display()));
+    let run = format!(
+        "{}-{}",
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0),
+        std::process::id()
+    );
+    println!("ferrite-bench {} run {run}", mode.name());
+    for line in benches::machine_description(&dir) {
+        println!("  {line}");
+    }
+    if benches::is_tmpfs(&dir) {
+        eprintln!(
+            "WARNING: {} is on tmpfs: fdatasync is free there and the figures mean nothing. Use --dir on a disk.",
+            dir.display()
+        );
+    }
+    let mut context = Context {
+        mode,
+        dir: dir.clone(),
+        seconds: cli.seconds.unwrap_or(mode.pick(1.0, 3.0, 10.0)),
+        committers: cli.committers,
+        restart_messages: cli
+            .restart_messages
+            .unwrap_or(mode.pick(5_000, 100_000, 1_000_000)),
+        report: Report::default(),
+        limits: benches::Limits::default(),
+    };
+    let started = Instant::now();
+    let all = cli.bench == Bench::All;
+    let selected = |bench: Bench| all || cli.bench == bench;
+    if selected(Bench::Physical) {
+        benches::physical(&mut context);
+    }
+    if selected(Bench::LogBytes) {
+        benches::log_bytes(&mut context);
+    }
+    if selected(Bench::PagesPerMessage) {
+        benches::pages_per_message(&mut context);
+    }
+    if selected(Bench::Commit) {
+        benches::commit(&mut context);
+    }
+    if selected(Bench::Dual) {
+        benches::dual(&mut context);
+    }
+    if selected(Bench::Restart) {
+        benches::restart(&mut context);
+    }
+    if selected(Bench::DeepQueue) {
+        benches::deep_queue(&mut context);
+    }
+    println!(
+        "\nferrite-bench {} finished in {:.1} s",
+        mode.name(),
+        started.elapsed().as_secs_f64()
+    );
+    context.report.print_table();
+    match context
+        .report
+        .append_json_lines(&cli.results, &run, mode.name())
+    {
+        Ok(()) => println!(
+            "{} result lines appended to {}",
+            context.report.rows.len(),
+            cli.results.display()
+        ),
+        Err(error) => eprintln!("cannot write {}: {error}", cli.results.display()),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

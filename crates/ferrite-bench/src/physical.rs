@@ -1,0 +1,133 @@
+//! This machine's physical limits, measured on the benchmark file system with the same system
+//! calls the queue manager uses (`pwrite` + `fdatasync`).
+
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::FileExt;
+use std::os::unix::io::AsRawFd;
+use std::path::Path;
+use std::time::Instant;
+
+use crate::stats::Latencies;
+
+/// How the file written was prepared.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Preparation {
+    /// Every block written with zeros and synced first (a pre-formatted log, CSQ4LFMT).
+    Formatted,
+    /// Blocks reserved with `posix_fallocate` only (what Ferrite does to new active logs and
+    /// page sets): on ext4 the first write to each block also converts an unwritten extent.
+    Fallocated,
+}
+
+impl Preparation {
+    pub fn label(self) -> &'static str {
+        match self {
+            Preparation::Formatted => "pre-written file",
+            Preparation::Fallocated => "fallocated file",
+        }
+    }
+}
+
+fn prepare(path: &Path, bytes: u64, preparation: Preparation) -> std::io::Result<File> {
+    let _ = std::fs::remove_file(path);
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    match preparation {
+        Preparation::Formatted => {
+            let chunk = vec![0u8; 1 << 20];
+            let mut offset = 0;
+            while offset < bytes {
+                let length = chunk.len().min((bytes - offset) as usize);
+                file.write_all_at(&chunk[..length], offset)?;
+                offset += length as u64;
+            }
+            file.sync_all()?;
+        }
+        Preparation::Fallocated => {
+            let result =
+                unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, bytes as libc::off_t) };
+            if result != 0 {
+                return Err(std::io::Error::from_raw_os_error(result));
+            }
+            file.sync_all()?;
+        }
+    }
+    Ok(file)
+}
+
+/// `count` writes of `write_bytes` at consecutive offsets, each followed by `fdatasync`.
+/// Returns the latency of each write+sync.
+pub fn synced_writes(
+    directory: &Path,
+    write_bytes: usize,
+    count: usize,
+    preparation: Preparation,
+) -> std::io::Result<Latencies> {
+    let path = directory.join(format!("physical-{write_bytes}-{preparation:?}.dat"));
+    let total = (write_bytes * count) as u64;
+    let file = prepare(&path, total, preparation)?;
+    let buffer: Vec<u8> = (0..write_bytes).map(|i| (i * 31 + 7) as u8).collect();
+    let mut latencies = Latencies::with_capacity(count);
+    for index in 0..count {
+        let started = Instant::now();
+        file.write_all_at(&buffer, (index * write_bytes) as u64)?;
+        file.sync_data()?;
+        latencies.record(started.elapsed());
+    }
+    drop(file);
+    std::fs::remove_file(&path)?;
+    Ok(latencies)
+}
+
+/// The log's commit pattern at low concurrency: the same 4 KiB page rewritten and synced
+/// until it fills, then the next page.
+pub fn rewrite_same_page(
+    directory: &Path,
+    rewrites_per_page: usize,
+    count: usize,
+) -> std::io::Result<Latencies> {
+    let path = directory.join("physical-rewrite.dat");
+    let pages = count.div_ceil(rewrites_per_page) as u64 + 1;
+    let file = prepare(&path, pages * 4096, Preparation::Formatted)?;
+    let buffer = vec![0xA5u8; 4096];
+    let mut latencies = Latencies::with_capacity(count);
+    for index in 0..count {
+        let page = (index / rewrites_per_page) as u64;
+        let started = Instant::now();
+        file.write_all_at(&buffer, page * 4096)?;
+        file.sync_data()?;
+        latencies.record(started.elapsed());
+    }
+    drop(file);
+    std::fs::remove_file(&path)?;
+    Ok(latencies)
+}
+
+/// Synced sequential write bandwidth in bytes/s: `total` bytes in writes of `write_bytes`,
+/// each followed by `fdatasync`.
+pub fn synced_bandwidth(
+    directory: &Path,
+    write_bytes: usize,
+    total: u64,
+    preparation: Preparation,
+) -> std::io::Result<f64> {
+    let count = (total / write_bytes as u64).max(1) as usize;
+    let latencies = synced_writes(directory, write_bytes, count, preparation)?;
+    Ok((count * write_bytes) as f64 / latencies.total().as_secs_f64())
+}
+
+/// Memory copy bandwidth in bytes/s (bytes copied per second, one thread).
+pub fn memory_copy_bandwidth(bytes: usize, repeats: usize) -> f64 {
+    let source: Vec<u8> = (0..bytes).map(|i| i as u8).collect();
+    let mut target = vec![0u8; bytes];
+    target.copy_from_slice(&source); // fault the pages in
+    let started = Instant::now();
+    for round in 0..repeats {
+        target.copy_from_slice(&source);
+        std::hint::black_box(&mut target[round % bytes]);
+    }
+    (bytes * repeats) as f64 / started.elapsed().as_secs_f64()
+}
