@@ -118,6 +118,16 @@ pub fn encode_image(descriptor: &MessageDescriptor, data: &[u8]) -> Vec<u8> {
 /// Decode the descriptor at the start of an image; returns it and the offset of the data.
 /// Only the descriptor part of the image is needed (it always lies in the first page).
 pub fn decode_descriptor(image: &[u8]) -> Result<(MessageDescriptor, usize), DecodeError> {
+    decode(image, true)
+}
+
+/// Decode the fields the engine indexes and orders by (restart's rebuild of a queue): like
+/// [`decode_descriptor`] but the descriptor extension is checked and skipped, not copied.
+pub fn decode_index_fields(image: &[u8]) -> Result<MessageDescriptor, DecodeError> {
+    decode(image, false).map(|(descriptor, _)| descriptor)
+}
+
+fn decode(image: &[u8], with_extension: bool) -> Result<(MessageDescriptor, usize), DecodeError> {
     let mut decoder = Decoder::new(image);
     if decoder.u8()? != IMAGE_VERSION {
         return Err(DecodeError("unknown message image version"));
@@ -155,7 +165,10 @@ pub fn decode_descriptor(image: &[u8]) -> Result<(MessageDescriptor, usize), Dec
         Some(u32::try_from(expiry - 1).map_err(|_| DecodeError("expiry too large"))?)
     };
     descriptor.put_time_ms = decoder.varint()?;
-    descriptor.descriptor_extension = decoder.bytes(DESCRIPTOR_EXTENSION_BYTES_MAX)?.to_vec();
+    let extension = decoder.bytes(DESCRIPTOR_EXTENSION_BYTES_MAX)?;
+    if with_extension {
+        descriptor.descriptor_extension = extension.to_vec();
+    }
     let data_offset = image.len() - decoder.remaining();
     Ok((descriptor, data_offset))
 }

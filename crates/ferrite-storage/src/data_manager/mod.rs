@@ -187,11 +187,11 @@ pub struct PutOutcome {
 
 /// A live record found by the restart scan of a page set.
 #[derive(Clone, Debug)]
-pub struct ScannedRecord {
+pub struct ScannedRecord<'a> {
     pub location: MessageLocation,
     pub header: SlotHeader,
     /// The bytes of the record stored in its first page (the descriptor is always there).
-    pub first_page_bytes: Vec<u8>,
+    pub first_page_bytes: &'a [u8],
 }
 
 /// A message or object to free or update when a unit of recovery ends.
@@ -770,7 +770,7 @@ impl DataManager {
     pub fn scan_and_rebuild(
         &self,
         rba: Rba,
-        on_record: &mut dyn FnMut(ScannedRecord),
+        on_record: &mut dyn FnMut(ScannedRecord<'_>),
     ) -> StorageResult<u64> {
         let mut records = 0u64;
         for space in self.spaces() {
@@ -810,7 +810,7 @@ impl DataManager {
                                 offset: offset as u16,
                             },
                             header,
-                            first_page_bytes: data_page::slot_bytes(page, offset, &header).to_vec(),
+                            first_page_bytes: data_page::slot_bytes(page, offset, &header),
                         });
                     }
                 });

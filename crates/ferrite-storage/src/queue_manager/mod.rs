@@ -27,7 +27,9 @@ use ferrite_constants::reason;
 
 use crate::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
 use crate::config::{QueueManagerConfig, CONFIG_FILE_NAME};
-use crate::data_manager::message::{decode_descriptor, encode_image, MessageDescriptor};
+use crate::data_manager::message::{
+    decode_descriptor, decode_index_fields, encode_image, MessageDescriptor,
+};
 use crate::data_manager::{
     DataManager, PageSetSpace, SlotEffect, SLOT_KIND_MESSAGE_RECORD, SLOT_KIND_OBJECT,
 };
@@ -348,7 +350,7 @@ impl QueueManager {
                                 (
                                     record.location,
                                     record.header.sequence,
-                                    record.first_page_bytes.clone(),
+                                    record.first_page_bytes.to_vec(),
                                 ),
                             ) {
                                 stale_objects.push((location, record.header.object_id, sequence));
@@ -357,8 +359,8 @@ impl QueueManager {
                     }
                     return;
                 }
-                match decode_descriptor(&record.first_page_bytes) {
-                    Ok((descriptor, _)) => messages.push((
+                match decode_index_fields(record.first_page_bytes) {
+                    Ok(descriptor) => messages.push((
                         record.header.object_id,
                         MessageEntry {
                             key: MessageKey::new(descriptor.priority, record.header.sequence),
@@ -420,9 +422,19 @@ impl QueueManager {
         let mut in_doubt_units: HashMap<Urid, UnitOfWork> = HashMap::new();
         let mut restored = 0u64;
         let mut orphans = 0u64;
-        messages.sort_by_key(|(_, entry)| entry.key);
+        messages.sort_unstable_by_key(|(object_id, entry)| (*object_id, entry.key));
+        let queues_by_id = self.queues_by_id.read().unwrap().clone();
+        let mut batch: Vec<MessageEntry> = Vec::new();
+        let mut batch_queue: Option<Arc<LocalQueue>> = None;
         for (object_id, entry) in messages {
-            let queue = self.queues_by_id.read().unwrap().get(&object_id).cloned();
+            if batch_queue
+                .as_ref()
+                .is_some_and(|queue| queue.object_id != object_id)
+            {
+                let queue = batch_queue.take().expect("checked above");
+                queue.insert_restored(std::mem::take(&mut batch));
+            }
+            let queue = queues_by_id.get(&object_id).cloned();
             let Some(queue) = queue else {
                 orphans += 1;
                 let record = GetRecord {
@@ -450,10 +462,14 @@ impl QueueManager {
                     unit.gets.push(PendingGet { queue, entry });
                 }
                 None => {
-                    queue.insert(entry, false, 0);
+                    batch.push(entry);
+                    batch_queue = Some(queue);
                     restored += 1;
                 }
             }
+        }
+        if let Some(queue) = batch_queue {
+            queue.insert_restored(batch);
         }
         if orphans > 0 {
             self.say(&format!(

@@ -65,8 +65,8 @@ impl MessageSelector {
 #[derive(Default)]
 struct QueueState {
     messages: BTreeMap<MessageKey, MessageEntry>,
-    by_message_id: HashMap<Identifier, BTreeSet<MessageKey>>,
-    by_correlation_id: HashMap<Identifier, BTreeSet<MessageKey>>,
+    by_message_id: IdentifierIndex,
+    by_correlation_id: IdentifierIndex,
     /// Uncommitted puts (they count towards MAXDEPTH and CURDEPTH).
     uncommitted_puts: u64,
     /// Uncommitted gets (the messages are out of the map).
@@ -78,6 +78,59 @@ struct QueueState {
     /// No committed message expires before this time (u64::MAX: none can expire), so the
     /// expiry scan skips a queue without looking at its messages.
     earliest_expiry_ms: u64,
+}
+
+/// Messages by identifier. Most identifiers (every MSGID, most CORRELIDs) belong to one
+/// message, which takes no allocation beyond the hash entry; shared identifiers keep their
+/// messages in delivery order, so a get by CORRELID stays cheap with thousands sharing it.
+#[derive(Default)]
+struct IdentifierIndex {
+    map: HashMap<Identifier, KeySet>,
+}
+
+enum KeySet {
+    One(MessageKey),
+    Many(BTreeSet<MessageKey>),
+}
+
+impl IdentifierIndex {
+    fn insert(&mut self, id: Identifier, key: MessageKey) {
+        match self.map.get_mut(&id) {
+            None => {
+                self.map.insert(id, KeySet::One(key));
+            }
+            Some(KeySet::One(existing)) => {
+                let existing = *existing;
+                self.map
+                    .insert(id, KeySet::Many(BTreeSet::from([existing, key])));
+            }
+            Some(KeySet::Many(keys)) => {
+                keys.insert(key);
+            }
+        }
+    }
+
+    fn remove(&mut self, id: &Identifier, key: MessageKey) {
+        let empty = match self.map.get_mut(id) {
+            None => return,
+            Some(KeySet::One(existing)) => *existing == key,
+            Some(KeySet::Many(keys)) => {
+                keys.remove(&key);
+                keys.is_empty()
+            }
+        };
+        if empty {
+            self.map.remove(id);
+        }
+    }
+
+    /// The first key for `id`, in delivery order, that `accept` takes.
+    fn first(&self, id: &Identifier, accept: impl Fn(&MessageKey) -> bool) -> Option<MessageKey> {
+        match self.map.get(id)? {
+            KeySet::One(key) => accept(key).then_some(*key),
+            KeySet::Many(keys) => keys.iter().find(|key| accept(key)).copied(),
+        }
+    }
 }
 
 pub struct LocalQueue {
@@ -134,33 +187,20 @@ impl LocalQueue {
 
     fn index(state: &mut QueueState, entry: &MessageEntry, message_id: bool, correlation_id: bool) {
         if message_id && entry.message_id != NO_IDENTIFIER {
-            state
-                .by_message_id
-                .entry(entry.message_id)
-                .or_default()
-                .insert(entry.key);
+            state.by_message_id.insert(entry.message_id, entry.key);
         }
         if correlation_id && entry.correlation_id != NO_IDENTIFIER {
             state
                 .by_correlation_id
-                .entry(entry.correlation_id)
-                .or_default()
-                .insert(entry.key);
+                .insert(entry.correlation_id, entry.key);
         }
     }
 
     fn unindex(state: &mut QueueState, entry: &MessageEntry) {
-        for (map, id) in [
-            (&mut state.by_message_id, entry.message_id),
-            (&mut state.by_correlation_id, entry.correlation_id),
-        ] {
-            if let Some(keys) = map.get_mut(&id) {
-                keys.remove(&entry.key);
-                if keys.is_empty() {
-                    map.remove(&id);
-                }
-            }
-        }
+        state.by_message_id.remove(&entry.message_id, entry.key);
+        state
+            .by_correlation_id
+            .remove(&entry.correlation_id, entry.key);
     }
 
     /// Reserve room for an uncommitted put; false when MAXDEPTH is reached (MQRC_Q_FULL).
@@ -208,6 +248,23 @@ impl LocalQueue {
         self.arrived.notify_all();
     }
 
+    /// Restart: add a queue's restored messages, in delivery order, under one lock.
+    pub fn insert_restored(&self, entries: Vec<MessageEntry>) {
+        let mut state = self.state();
+        for entry in entries {
+            Self::index(
+                &mut state,
+                &entry,
+                self.index_message_id,
+                self.index_correlation_id,
+            );
+            if let Some(at) = entry.expires_at_ms {
+                state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
+            }
+            state.messages.insert(entry.key, entry);
+        }
+    }
+
     /// Restore a message whose getter backed out (it was counted as an uncommitted get).
     pub fn restore(&self, entry: MessageEntry) {
         let mut state = self.state();
@@ -245,6 +302,7 @@ impl LocalQueue {
     }
 
     fn first_match(
+        &self,
         state: &QueueState,
         selector: &MessageSelector,
         after: Option<MessageKey>,
@@ -253,36 +311,28 @@ impl LocalQueue {
             Some(key) => std::ops::Bound::Excluded(key),
             None => std::ops::Bound::Unbounded,
         };
-        let indexed = selector
-            .message_id
-            .map(|id| state.by_message_id.get(&id))
-            .or_else(|| {
-                selector
-                    .correlation_id
-                    .map(|id| state.by_correlation_id.get(&id))
-            });
-        match indexed {
-            Some(Some(keys)) => keys
-                .range((lower, std::ops::Bound::Unbounded))
-                .find(|key| {
-                    state
-                        .messages
-                        .get(key)
-                        .is_some_and(|entry| selector.matches(entry))
-                })
-                .copied(),
-            Some(None) if selector.message_id.is_some() => None,
-            Some(None) => state
-                .messages
-                .range((lower, std::ops::Bound::Unbounded))
-                .find(|(_, entry)| selector.matches(entry))
-                .map(|(key, _)| *key),
-            None => state
-                .messages
-                .range((lower, std::ops::Bound::Unbounded))
-                .find(|(_, entry)| selector.matches(entry))
-                .map(|(key, _)| *key),
+        let accept = |key: &MessageKey| {
+            after.is_none_or(|after| *key > after)
+                && state
+                    .messages
+                    .get(key)
+                    .is_some_and(|entry| selector.matches(entry))
+        };
+        // An indexed identifier is answered from its index, at the same cost at any depth.
+        if let Some(id) = selector.message_id.filter(|_| self.index_message_id) {
+            return state.by_message_id.first(&id, accept);
         }
+        if let Some(id) = selector
+            .correlation_id
+            .filter(|_| self.index_correlation_id)
+        {
+            return state.by_correlation_id.first(&id, accept);
+        }
+        state
+            .messages
+            .range((lower, std::ops::Bound::Unbounded))
+            .find(|(_, entry)| selector.matches(entry))
+            .map(|(key, _)| *key)
     }
 
     /// Take the first matching message for a get, waiting up to `wait` for one to arrive.
@@ -300,7 +350,7 @@ impl LocalQueue {
         let mut state = self.state();
         loop {
             let now = now_ms();
-            while let Some(key) = Self::first_match(&state, selector, None) {
+            while let Some(key) = self.first_match(&state, selector, None) {
                 let entry = state.messages.remove(&key).expect("key from the map");
                 Self::unindex(&mut state, &entry);
                 if entry.expires_at_ms.is_some_and(|at| at <= now) {
@@ -326,7 +376,8 @@ impl LocalQueue {
         after: Option<MessageKey>,
     ) -> Option<MessageEntry> {
         let state = self.state();
-        Self::first_match(&state, selector, after).map(|key| state.messages[&key].clone())
+        self.first_match(&state, selector, after)
+            .map(|key| state.messages[&key].clone())
     }
 
     /// Remove the committed messages that have expired by `now_ms` (the EXPRYINT scan);
@@ -360,8 +411,8 @@ impl LocalQueue {
     /// Remove every committed message (CLEAR QLOCAL); returns them for deletion.
     pub fn drain(&self) -> Vec<MessageEntry> {
         let mut state = self.state();
-        state.by_message_id.clear();
-        state.by_correlation_id.clear();
+        state.by_message_id = IdentifierIndex::default();
+        state.by_correlation_id = IdentifierIndex::default();
         std::mem::take(&mut state.messages).into_values().collect()
     }
 
