@@ -26,7 +26,7 @@
 //! | MQPUT1 / MQPUT1_REPLY | [`MqPut1`]: MQOD + MQMD + MQPMO + DataLength(4) + data |
 //! | MQGET / MQGET_REPLY | [`MqGet`]: MQMD + MQGMO + Length(4) (+ data in the reply) |
 //! | MQINQ | [`MqInq`]: SelectorCount, IntAttrCount, CharAttrLength, Selectors[] |
-//! | MQINQ_REPLY, MQSET | [`MqInq`] + IntAttrs[IntAttrCount] + CharAttrs[CharAttrLength] |
+//! | MQINQ_REPLY, MQSET | [`MqInq`] + IntAttrs (IntAttrCount of them) + CharAttrs (CharAttrLength bytes) |
 //!
 //! Known gaps: the exact content servers put in MQCONN_REPLY's FCNO (and its PCF parameters),
 //! the meaning of FCMI and of FOPA beyond its four named fields, whether MQPUT replies echo the
