@@ -1274,3 +1274,67 @@ fn persistent_messages_survive_restart_through_the_mqi() {
 
 #[allow(dead_code)]
 fn assert_send(_: &Arc<Connection>) {}
+
+/// Engine bug found by the model test (ignored until the storage engine is fixed): put a
+/// persistent message, restart, get it outside syncpoint (the get is logged and forced), put a
+/// non-persistent message to the same queue, restart: the got message is back. Without the
+/// non-persistent put it stays gone. The likely cause: the freed page is reused for
+/// non-persistent data, which is never written at shutdown, so the page on disk still holds the
+/// persistent message that restart's page scan then restores.
+#[test]
+#[ignore = "engine bug: got persistent message reappears after restart"]
+fn engine_bug_got_persistent_message_returns_after_restart() {
+    let (directory, qm) = queue_manager(&["Q1"]);
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT)
+        .unwrap();
+    let mut md = Mqmd {
+        persistence: MQPER_PERSISTENT,
+        ..Mqmd::default()
+    };
+    connection
+        .put(
+            hobj,
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            b"P1",
+        )
+        .unwrap();
+    qm.shutdown().unwrap();
+    drop((connection, qm));
+    let qm = open(directory.path());
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
+        .unwrap();
+    assert_eq!(
+        get(&mut connection, hobj, MQGMO_NO_SYNCPOINT).unwrap().1,
+        b"P1"
+    );
+    let mut md = Mqmd {
+        persistence: MQPER_NOT_PERSISTENT,
+        ..Mqmd::default()
+    };
+    connection
+        .put(
+            hobj,
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            b"N",
+        )
+        .unwrap();
+    qm.shutdown().unwrap();
+    drop((connection, qm));
+    let qm = open(directory.path());
+    let mut connection = Connection::connect(qm, "").unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue("Q1"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let result = get(&mut connection, hobj, MQGMO_NO_SYNCPOINT).map(|(_, data)| data);
+    assert_eq!(
+        reason(result),
+        MQRC_NO_MSG_AVAILABLE,
+        "the got message came back"
+    );
+}
