@@ -1051,7 +1051,7 @@ pub fn restart(context: &mut Context) {
         let wanted = engine::descriptor(true, messages / 2 / threads).message_id;
         let selector = MessageSelector {
             message_id: Some(wanted),
-            correlation_id: None,
+            ..MessageSelector::default()
         };
         let started = Instant::now();
         let got = restarted

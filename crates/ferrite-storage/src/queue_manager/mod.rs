@@ -100,6 +100,35 @@ pub(crate) struct PendingPut {
     pub entry: MessageEntry,
 }
 
+/// What the MQI asks of a get beyond a selector and a wait ([`QueueManager::get_with`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GetControls {
+    /// MQGMO_FAIL_IF_QUIESCING: a waiting get ends when [`QueueManager::quiesce`] is called
+    /// (MQRC_Q_MGR_QUIESCING), and none starts once the queue manager is quiescing.
+    pub fail_if_quiescing: bool,
+    /// MQGMO_SYNCPOINT_IF_PERSISTENT: the unit of work given takes the message only if it is
+    /// persistent; a non-persistent message is got outside it.
+    pub syncpoint_if_persistent: bool,
+    /// Without MQGMO_ACCEPT_TRUNCATED_MSG: a message whose data is longer than this stays on
+    /// the queue (MQRC_TRUNCATED_MSG_FAILED) and is returned as [`GetOutcome::LeftOnQueue`].
+    pub leave_if_longer_than: Option<usize>,
+}
+
+/// The result of [`QueueManager::get_with`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GetOutcome {
+    /// The message was got (inside the unit of work when `in_unit_of_work`).
+    Got {
+        message: RetrievedMessage,
+        in_unit_of_work: bool,
+    },
+    /// The first matching message was longer than `leave_if_longer_than`; it is still on the
+    /// queue, in its place.
+    LeftOnQueue(RetrievedMessage),
+    /// No matching message arrived within the wait.
+    NoMessage,
+}
+
 /// A message as a get or browse returns it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RetrievedMessage {
@@ -132,6 +161,8 @@ pub struct QueueManager {
     checkpoint_sequence: Mutex<u64>,
     checkpoints_taken: AtomicU64,
     stopping: AtomicBool,
+    /// STOP QMGR MODE(QUIESCE) has begun: calls with FAIL_IF_QUIESCING are refused.
+    quiescing: AtomicBool,
     failed: AtomicBool,
     checkpoint_task: Mutex<Option<JoinHandle<()>>>,
     messages: MessageSink,
@@ -288,6 +319,7 @@ impl QueueManager {
             checkpoint_sequence: Mutex::new(0),
             checkpoints_taken: AtomicU64::new(0),
             stopping: AtomicBool::new(false),
+            quiescing: AtomicBool::new(false),
             failed: AtomicBool::new(false),
             checkpoint_task: Mutex::new(None),
             messages,
@@ -897,7 +929,33 @@ impl QueueManager {
         selector: &MessageSelector,
         wait: Option<Duration>,
     ) -> StorageResult<Option<RetrievedMessage>> {
+        match self.get_with(unit, queue, selector, wait, &GetControls::default())? {
+            GetOutcome::Got { message, .. } => Ok(Some(message)),
+            GetOutcome::LeftOnQueue(_) | GetOutcome::NoMessage => Ok(None),
+        }
+    }
+
+    /// MQGET with the MQI's controls (quiescing, SYNCPOINT_IF_PERSISTENT, truncation). A
+    /// waiting get ends at once when the queue manager stops (MQRC_Q_MGR_STOPPING) or, with
+    /// `fail_if_quiescing`, quiesces (MQRC_Q_MGR_QUIESCING).
+    pub fn get_with(
+        &self,
+        unit: Option<&mut UnitOfWork>,
+        queue: &Arc<LocalQueue>,
+        selector: &MessageSelector,
+        wait: Option<Duration>,
+        controls: &GetControls,
+    ) -> StorageResult<GetOutcome> {
         self.check_running()?;
+        let quiesce_error = || {
+            StorageError::mq(
+                reason::MQRC_Q_MGR_QUIESCING,
+                "the queue manager is quiescing",
+            )
+        };
+        if controls.fail_if_quiescing && self.is_quiescing() {
+            return Err(quiesce_error());
+        }
         let definition = queue.definition();
         if definition.get_inhibited {
             return Err(StorageError::mq(
@@ -913,7 +971,18 @@ impl QueueManager {
             }
         }
         let mut expired = Vec::new();
-        let taken = queue.take(selector, wait, now_ms, unit.is_some(), &mut expired);
+        let interrupted = || {
+            self.stopping.load(Ordering::Acquire)
+                || (controls.fail_if_quiescing && self.quiescing.load(Ordering::Acquire))
+        };
+        let taken = queue.take_unless(
+            selector,
+            wait,
+            now_ms,
+            unit.is_some(),
+            &mut expired,
+            interrupted,
+        );
         for entry in expired {
             self.delete_expired(queue, &entry)?;
         }
@@ -921,7 +990,18 @@ impl QueueManager {
             if self.stopping.load(Ordering::Acquire) {
                 return Err(StorageError::Stopping);
             }
-            return Ok(None);
+            if controls.fail_if_quiescing && self.is_quiescing() {
+                return Err(quiesce_error());
+            }
+            return Ok(GetOutcome::NoMessage);
+        };
+        // SYNCPOINT_IF_PERSISTENT: a non-persistent message is got outside the unit of work.
+        let unit = match unit {
+            Some(_) if controls.syncpoint_if_persistent && !entry.persistent => {
+                queue.get_committed();
+                None
+            }
+            unit => unit,
         };
         if selector.message_id.is_none() && selector.correlation_id.is_none() {
             self.read_ahead_after(queue, &entry);
@@ -945,6 +1025,24 @@ impl QueueManager {
                 path: PathBuf::from(format!("page set {}", entry.location.page_set)),
                 detail: format!("message descriptor: {error}"),
             })?;
+        if controls
+            .leave_if_longer_than
+            .is_some_and(|limit| image.len() - data_offset > limit)
+        {
+            // Back in its place, untouched (MQRC_TRUNCATED_MSG_FAILED).
+            if unit.is_some() {
+                queue.restore(entry.clone());
+            } else {
+                queue.insert(entry.clone(), false, 0);
+            }
+            return Ok(GetOutcome::LeftOnQueue(RetrievedMessage {
+                descriptor,
+                data: image[data_offset..].to_vec(),
+                backout_count: entry.backout_count,
+                key: entry.key,
+            }));
+        }
+        let in_unit_of_work = unit.is_some();
         let object_id = queue.object_id;
         let record = GetRecord {
             ur: UrReference::None,
@@ -989,12 +1087,15 @@ impl QueueManager {
                 });
             }
         }
-        Ok(Some(RetrievedMessage {
-            descriptor,
-            data: image[data_offset..].to_vec(),
-            backout_count: entry.backout_count,
-            key: entry.key,
-        }))
+        Ok(GetOutcome::Got {
+            message: RetrievedMessage {
+                descriptor,
+                data: image[data_offset..].to_vec(),
+                backout_count: entry.backout_count,
+                key: entry.key,
+            },
+            in_unit_of_work,
+        })
     }
 
     /// A sequential getter on a queue deeper than its buffer pool can hold will soon need
@@ -1400,6 +1501,21 @@ impl QueueManager {
 
     pub fn is_stopping(&self) -> bool {
         self.stopping.load(Ordering::Acquire)
+    }
+
+    /// STOP QMGR MODE(QUIESCE), first step: from now on MQI calls with FAIL_IF_QUIESCING are
+    /// refused with MQRC_Q_MGR_QUIESCING, and gets waiting with it end at once. Other work
+    /// continues until [`QueueManager::shutdown`].
+    pub fn quiesce(&self) {
+        self.quiescing.store(true, Ordering::Release);
+        for queue in self.queues() {
+            queue.wake_all();
+        }
+    }
+
+    /// Whether [`QueueManager::quiesce`] has been called.
+    pub fn is_quiescing(&self) -> bool {
+        self.quiescing.load(Ordering::Acquire)
     }
 
     // ----- statistics ----------------------------------------------------------------------

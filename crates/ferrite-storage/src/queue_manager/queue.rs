@@ -51,11 +51,14 @@ pub struct MessageEntry {
 pub struct MessageSelector {
     pub message_id: Option<Identifier>,
     pub correlation_id: Option<Identifier>,
+    /// Exactly this message (MQGMO_MSG_UNDER_CURSOR: the message a browse cursor is on).
+    pub key: Option<MessageKey>,
 }
 
 impl MessageSelector {
     pub fn matches(&self, entry: &MessageEntry) -> bool {
-        self.message_id.is_none_or(|id| id == entry.message_id)
+        self.key.is_none_or(|key| key == entry.key)
+            && self.message_id.is_none_or(|id| id == entry.message_id)
             && self
                 .correlation_id
                 .is_none_or(|id| id == entry.correlation_id)
@@ -73,6 +76,8 @@ struct QueueState {
     uncommitted_gets: u64,
     open_input_count: u64,
     open_output_count: u64,
+    /// An MQOPEN handle holds the queue with MQOO_INPUT_EXCLUSIVE.
+    open_input_exclusive: bool,
     last_put_ms: u64,
     last_get_ms: u64,
     /// No committed message expires before this time (u64::MAX: none can expire), so the
@@ -307,6 +312,11 @@ impl LocalQueue {
         selector: &MessageSelector,
         after: Option<MessageKey>,
     ) -> Option<MessageKey> {
+        if let Some(key) = selector.key {
+            let entry = state.messages.get(&key)?;
+            let beyond = after.is_none_or(|after| key > after);
+            return (beyond && selector.matches(entry)).then_some(key);
+        }
         let lower = match after {
             Some(key) => std::ops::Bound::Excluded(key),
             None => std::ops::Bound::Unbounded,
@@ -346,6 +356,20 @@ impl LocalQueue {
         in_unit_of_work: bool,
         expired: &mut Vec<MessageEntry>,
     ) -> Option<MessageEntry> {
+        self.take_unless(selector, wait, now_ms, in_unit_of_work, expired, || false)
+    }
+
+    /// `take`, but a waiting getter gives up as soon as `interrupted` is true when it is woken
+    /// (queue manager quiescing or stopping: [`LocalQueue::wake_all`] wakes it).
+    pub fn take_unless(
+        &self,
+        selector: &MessageSelector,
+        wait: Option<Duration>,
+        now_ms: impl Fn() -> u64,
+        in_unit_of_work: bool,
+        expired: &mut Vec<MessageEntry>,
+        interrupted: impl Fn() -> bool,
+    ) -> Option<MessageEntry> {
         let deadline = wait.map(|wait| Instant::now() + wait);
         let mut state = self.state();
         loop {
@@ -364,6 +388,9 @@ impl LocalQueue {
                 return Some(entry);
             }
             let deadline = deadline?;
+            if interrupted() {
+                return None;
+            }
             let remaining = deadline.checked_duration_since(Instant::now())?;
             state = self.arrived.wait_timeout(state, remaining).unwrap().0;
         }
@@ -408,6 +435,39 @@ impl LocalQueue {
         removed
     }
 
+    /// MQOPEN registers a handle: `input` is `Some(exclusive)` for MQOO_INPUT_*, `output` for
+    /// MQOO_OUTPUT (IPPROCS and OPPROCS). False, and nothing registered, when the input mode
+    /// conflicts with another handle's (MQRC_OBJECT_IN_USE): an exclusive opener excludes every
+    /// other input opener.
+    pub fn open_handle(&self, input: Option<bool>, output: bool) -> bool {
+        let mut state = self.state();
+        if let Some(exclusive) = input {
+            if state.open_input_exclusive || (exclusive && state.open_input_count > 0) {
+                return false;
+            }
+            state.open_input_count += 1;
+            state.open_input_exclusive = exclusive;
+        }
+        if output {
+            state.open_output_count += 1;
+        }
+        true
+    }
+
+    /// MQCLOSE (or the end of a connection) releases what `open_handle` registered.
+    pub fn close_handle(&self, input: Option<bool>, output: bool) {
+        let mut state = self.state();
+        if let Some(exclusive) = input {
+            state.open_input_count = state.open_input_count.saturating_sub(1);
+            if exclusive {
+                state.open_input_exclusive = false;
+            }
+        }
+        if output {
+            state.open_output_count = state.open_output_count.saturating_sub(1);
+        }
+    }
+
     /// Remove every committed message (CLEAR QLOCAL); returns them for deletion.
     pub fn drain(&self) -> Vec<MessageEntry> {
         let mut state = self.state();
@@ -436,6 +496,9 @@ impl LocalQueue {
 
     /// Wake every waiting getter (queue manager stopping).
     pub fn wake_all(&self) {
+        // Taking the lock orders this after any getter's check of its interruption condition,
+        // so a getter that saw "not interrupted" is already waiting and gets this notification.
+        drop(self.state());
         self.arrived.notify_all();
     }
 }

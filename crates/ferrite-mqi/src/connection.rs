@@ -1,0 +1,1063 @@
+//! A connection to an in-process queue manager (MQCONN/MQCONNX) and the MQI calls on it.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferrite_constants::{
+    appl_type::MQAT_DEFAULT,
+    ccsid::MQCCSI_Q_MGR,
+    close_options::{MQCO_DELETE, MQCO_DELETE_PURGE, MQCO_KEEP_SUB, MQCO_QUIESCE, MQCO_REMOVE_SUB},
+    connect_options::*,
+    expiry::MQEI_UNLIMITED,
+    get_options::*,
+    ids::{MQCI_NONE, MQGI_NONE, MQMI_NONE},
+    index_type::{MQIT_CORREL_ID, MQIT_GROUP_ID, MQIT_MSG_ID, MQIT_MSG_TOKEN, MQIT_NONE},
+    match_options::*,
+    message_delivery_sequence::MQMDS_PRIORITY,
+    message_type::{MQMT_APPL_FIRST, MQMT_APPL_LAST, MQMT_REQUEST},
+    object_type::{MQOT_Q, MQOT_Q_MGR},
+    open_options::*,
+    pcf::MQCMDL_CURRENT_LEVEL,
+    persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENCE_AS_Q_DEF, MQPER_PERSISTENT},
+    platform::MQPL_UNIX,
+    priority::MQPRI_PRIORITY_AS_Q_DEF,
+    put_options::*,
+    queue_type::MQQT_LOCAL,
+    reason::*,
+    selector::*,
+    shareability::{MQQA_GET_INHIBITED, MQQA_PUT_INHIBITED, MQQA_SHAREABLE},
+    structs::MQGMO_VERSION_2,
+    syncpoint::MQSP_AVAILABLE,
+    wait::MQWI_UNLIMITED,
+};
+use ferrite_storage::data_manager::message::Identifier;
+use ferrite_storage::queue_manager::{
+    now_ms, GetControls, GetOutcome, LocalQueue, MessageKey, MessageSelector, QueueManager,
+    RetrievedMessage, UnitOfWork,
+};
+
+use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
+use crate::error::{MqError, MqResult};
+use crate::structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+
+/// An object handle (MQHOBJ) returned by MQOPEN, valid on its connection until MQCLOSE.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Hobj(pub i32);
+
+/// What MQGET returned besides the message data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GetResult {
+    /// DataLength: the length of the message data (more than was returned if truncated).
+    pub data_length: usize,
+    /// Bytes placed in the buffer.
+    pub returned_length: usize,
+    /// MQCC_WARNING and its reason (MQRC_TRUNCATED_MSG_ACCEPTED), or `None` for MQCC_OK.
+    pub warning: Option<MqError>,
+}
+
+/// An attribute value for MQINQ and MQSET.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AttributeValue {
+    /// An MQIA_* integer attribute.
+    Integer(i32),
+    /// An MQCA_* character attribute, without trailing blanks.
+    Text(String),
+}
+
+/// The greatest message priority (the queue manager's MAXPRTY).
+pub const MAX_PRIORITY: i32 = 9;
+
+/// MQINQ selectors a local queue answers.
+pub const QUEUE_SELECTORS: &[i32] = &[
+    MQCA_Q_NAME,
+    MQCA_Q_DESC,
+    MQCA_STORAGE_CLASS,
+    MQIA_Q_TYPE,
+    MQIA_CURRENT_Q_DEPTH,
+    MQIA_MAX_Q_DEPTH,
+    MQIA_MAX_MSG_LENGTH,
+    MQIA_DEF_PERSISTENCE,
+    MQIA_DEF_PRIORITY,
+    MQIA_INHIBIT_PUT,
+    MQIA_INHIBIT_GET,
+    MQIA_OPEN_INPUT_COUNT,
+    MQIA_OPEN_OUTPUT_COUNT,
+    MQIA_SHAREABILITY,
+    MQIA_DEF_INPUT_OPEN_OPTION,
+    MQIA_MSG_DELIVERY_SEQUENCE,
+    MQIA_INDEX_TYPE,
+    MQIA_PAGESET_ID,
+];
+
+/// MQINQ selectors the queue manager object answers.
+pub const QUEUE_MANAGER_SELECTORS: &[i32] = &[
+    MQCA_Q_MGR_NAME,
+    MQIA_CODED_CHAR_SET_ID,
+    MQIA_MAX_PRIORITY,
+    MQIA_SYNCPOINT,
+    MQIA_MAX_UNCOMMITTED_MSGS,
+    MQIA_PLATFORM,
+    MQIA_COMMAND_LEVEL,
+];
+
+/// Every MQOO_* bit MQOPEN knows.
+const KNOWN_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
+    | MQOO_INPUT_SHARED
+    | MQOO_INPUT_EXCLUSIVE
+    | MQOO_BROWSE
+    | MQOO_OUTPUT
+    | MQOO_INQUIRE
+    | MQOO_SET
+    | MQOO_SAVE_ALL_CONTEXT
+    | MQOO_PASS_IDENTITY_CONTEXT
+    | MQOO_PASS_ALL_CONTEXT
+    | MQOO_SET_IDENTITY_CONTEXT
+    | MQOO_SET_ALL_CONTEXT
+    | MQOO_ALTERNATE_USER_AUTHORITY
+    | MQOO_FAIL_IF_QUIESCING
+    | MQOO_BIND_ON_OPEN
+    | MQOO_BIND_NOT_FIXED
+    | MQOO_BIND_ON_GROUP
+    | MQOO_RESOLVE_NAMES
+    | MQOO_CO_OP
+    | MQOO_RESOLVE_LOCAL_Q
+    | MQOO_NO_READ_AHEAD
+    | MQOO_READ_AHEAD
+    | MQOO_NO_MULTICAST;
+
+/// Every MQGMO_* bit MQGET knows.
+const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
+    | MQGMO_SYNCPOINT
+    | MQGMO_NO_SYNCPOINT
+    | MQGMO_BROWSE_FIRST
+    | MQGMO_BROWSE_NEXT
+    | MQGMO_ACCEPT_TRUNCATED_MSG
+    | MQGMO_MSG_UNDER_CURSOR
+    | MQGMO_BROWSE_MSG_UNDER_CURSOR
+    | MQGMO_SYNCPOINT_IF_PERSISTENT
+    | MQGMO_FAIL_IF_QUIESCING
+    | MQGMO_CONVERT
+    | MQGMO_NO_PROPERTIES
+    | UNSUPPORTED_GET_OPTIONS;
+
+/// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
+const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
+    | MQGMO_MARK_SKIP_BACKOUT
+    | MQGMO_LOCK
+    | MQGMO_UNLOCK
+    | MQGMO_LOGICAL_ORDER
+    | MQGMO_COMPLETE_MSG
+    | MQGMO_ALL_MSGS_AVAILABLE
+    | MQGMO_ALL_SEGMENTS_AVAILABLE
+    | MQGMO_MARK_BROWSE_HANDLE
+    | MQGMO_MARK_BROWSE_CO_OP
+    | MQGMO_UNMARK_BROWSE_CO_OP
+    | MQGMO_UNMARK_BROWSE_HANDLE
+    | MQGMO_UNMARKED_BROWSE_MSG
+    | MQGMO_PROPERTIES_IN_HANDLE
+    | MQGMO_PROPERTIES_FORCE_MQRFH2
+    | MQGMO_PROPERTIES_COMPATIBILITY;
+
+/// Every MQPMO_* bit MQPUT knows.
+const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
+    | MQPMO_NO_SYNCPOINT
+    | MQPMO_DEFAULT_CONTEXT
+    | MQPMO_NEW_MSG_ID
+    | MQPMO_NEW_CORREL_ID
+    | MQPMO_PASS_IDENTITY_CONTEXT
+    | MQPMO_PASS_ALL_CONTEXT
+    | MQPMO_SET_IDENTITY_CONTEXT
+    | MQPMO_SET_ALL_CONTEXT
+    | MQPMO_ALTERNATE_USER_AUTHORITY
+    | MQPMO_FAIL_IF_QUIESCING
+    | MQPMO_NO_CONTEXT
+    | MQPMO_LOGICAL_ORDER
+    | MQPMO_ASYNC_RESPONSE
+    | MQPMO_SYNC_RESPONSE
+    | MQPMO_RESOLVE_LOCAL_Q
+    | MQPMO_WARN_IF_NO_SUBS_MATCHED
+    | MQPMO_RETAIN
+    | MQPMO_MD_FOR_OUTPUT_ONLY
+    | MQPMO_SCOPE_QMGR
+    | MQPMO_SUPPRESS_REPLYTO
+    | MQPMO_NOT_OWN_SUBS;
+
+/// MQPMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
+const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_PASS_IDENTITY_CONTEXT
+    | MQPMO_PASS_ALL_CONTEXT
+    | MQPMO_LOGICAL_ORDER
+    | MQPMO_RETAIN
+    | MQPMO_MD_FOR_OUTPUT_ONLY;
+
+/// Generator of unique message and correlation ids: "CSQ " + the first four characters of the
+/// queue manager name + 16 bytes of a counter seeded from the clock in nanoseconds (so ids stay
+/// unique across restarts).
+fn new_identifier(queue_manager: &str) -> Identifier {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    if COUNTER.load(Ordering::Relaxed) == 0 {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1);
+        let _ = COUNTER.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
+    }
+    let value = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let mut id = [b' '; 24];
+    id[..4].copy_from_slice(b"CSQ ");
+    for (slot, byte) in id[4..8].iter_mut().zip(queue_manager.bytes()) {
+        *slot = byte;
+    }
+    id[8..16].copy_from_slice(&std::process::id().to_be_bytes().repeat(2));
+    id[16..24].copy_from_slice(&value.to_be_bytes());
+    id
+}
+
+enum Target {
+    Queue(Arc<LocalQueue>),
+    QueueManager,
+}
+
+struct ObjectHandle {
+    target: Target,
+    options: i32,
+    /// Some(exclusive) when open for input.
+    input: Option<bool>,
+    output: bool,
+    /// The browse cursor: the message last browsed.
+    cursor: Option<MessageKey>,
+}
+
+/// A connection (MQHCONN) to an in-process queue manager. One thread uses a connection at a
+/// time, as MQ's default handle-sharing (MQCNO_HANDLE_SHARE_NONE) requires; it may move
+/// between threads. Its unit of work holds everything put and got in syncpoint since the last
+/// MQCMIT or MQBACK.
+///
+/// Syncpoint default: an MQPUT or MQGET that names neither SYNCPOINT nor NO_SYNCPOINT is in the
+/// unit of work, as on z/OS (distributed MQ puts it outside).
+///
+/// MQDISC commits the unit of work, as both z/OS batch and distributed MQ do at a normal
+/// disconnect; a connection dropped without MQDISC (the application ended abnormally) is
+/// backed out.
+pub struct Connection {
+    queue_manager: Arc<QueueManager>,
+    unit: UnitOfWork,
+    handles: HashMap<i32, ObjectHandle>,
+    next_handle: i32,
+    user_identifier: String,
+    appl_name: String,
+}
+
+fn failed<T>(reason: i32) -> MqResult<T> {
+    Err(MqError::failed(reason))
+}
+
+impl Connection {
+    /// MQCONN: connect to `queue_manager`. `q_mgr_name` must be blank or its name
+    /// (MQRC_Q_MGR_NAME_ERROR otherwise).
+    pub fn connect(queue_manager: Arc<QueueManager>, q_mgr_name: &str) -> MqResult<Connection> {
+        Self::connect_with(queue_manager, q_mgr_name, &Mqcno::default())
+    }
+
+    /// MQCONNX: connect with connect options. Refused with MQRC_Q_MGR_QUIESCING while the
+    /// queue manager quiesces and MQRC_Q_MGR_NOT_AVAILABLE once it has stopped.
+    pub fn connect_with(
+        queue_manager: Arc<QueueManager>,
+        q_mgr_name: &str,
+        cno: &Mqcno,
+    ) -> MqResult<Connection> {
+        let name = trim(q_mgr_name);
+        if !name.is_empty() && name != queue_manager.name() {
+            return failed(MQRC_Q_MGR_NAME_ERROR);
+        }
+        let share = cno.options
+            & (MQCNO_HANDLE_SHARE_NONE | MQCNO_HANDLE_SHARE_BLOCK | MQCNO_HANDLE_SHARE_NO_BLOCK);
+        let binding = cno.options
+            & (MQCNO_FASTPATH_BINDING
+                | MQCNO_SHARED_BINDING
+                | MQCNO_ISOLATED_BINDING
+                | MQCNO_LOCAL_BINDING
+                | MQCNO_CLIENT_BINDING);
+        if share.count_ones() > 1 || binding.count_ones() > 1 {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        if cno.options & MQCNO_CLIENT_BINDING != 0 {
+            return failed(MQRC_ENVIRONMENT_ERROR);
+        }
+        if queue_manager.is_stopping() {
+            return failed(MQRC_Q_MGR_NOT_AVAILABLE);
+        }
+        if queue_manager.is_quiescing() {
+            return failed(MQRC_Q_MGR_QUIESCING);
+        }
+        let user_identifier: String = std::env::var("USER")
+            .unwrap_or_default()
+            .chars()
+            .take(12)
+            .collect();
+        let appl_name = if cno.appl_name.is_empty() {
+            std::env::current_exe()
+                .ok()
+                .and_then(|path| path.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_default()
+        } else {
+            cno.appl_name.clone()
+        };
+        // PutApplName holds the last 28 characters of the program name, as MQ does.
+        let skip = appl_name.chars().count().saturating_sub(28);
+        Ok(Connection {
+            queue_manager,
+            unit: UnitOfWork::new(),
+            handles: HashMap::new(),
+            next_handle: 1,
+            user_identifier,
+            appl_name: appl_name.chars().skip(skip).collect(),
+        })
+    }
+
+    /// The queue manager this connection is to.
+    pub fn queue_manager(&self) -> &Arc<QueueManager> {
+        &self.queue_manager
+    }
+
+    /// Whether the unit of work holds uncommitted puts or gets.
+    pub fn in_unit_of_work(&self) -> bool {
+        !self.unit.is_empty()
+    }
+
+    fn check_running(&self) -> MqResult<()> {
+        if self.queue_manager.is_stopping() {
+            return failed(MQRC_Q_MGR_STOPPING);
+        }
+        Ok(())
+    }
+
+    fn check_quiescing(&self, fail_if_quiescing: bool) -> MqResult<()> {
+        self.check_running()?;
+        if fail_if_quiescing && self.queue_manager.is_quiescing() {
+            return failed(MQRC_Q_MGR_QUIESCING);
+        }
+        Ok(())
+    }
+
+    // ----- MQOPEN / MQCLOSE ----------------------------------------------------------------
+
+    /// MQOPEN: open a local queue (MQOT_Q) or the queue manager (MQOT_Q_MGR, for MQINQ).
+    ///
+    /// Input options: MQOO_INPUT_AS_Q_DEF (the queue's DEFSOPT; SHARED until queue definitions
+    /// carry DEFSOPT), MQOO_INPUT_SHARED, MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
+    /// handle has the queue open for input, or any handle has it exclusively).
+    pub fn open(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
+        self.check_quiescing(options & MQOO_FAIL_IF_QUIESCING != 0)?;
+        if options & !KNOWN_OPEN_OPTIONS != 0 {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        let input_options =
+            options & (MQOO_INPUT_AS_Q_DEF | MQOO_INPUT_SHARED | MQOO_INPUT_EXCLUSIVE);
+        let access = MQOO_INPUT_AS_Q_DEF
+            | MQOO_INPUT_SHARED
+            | MQOO_INPUT_EXCLUSIVE
+            | MQOO_BROWSE
+            | MQOO_OUTPUT
+            | MQOO_INQUIRE
+            | MQOO_SET;
+        let context_options = MQOO_PASS_IDENTITY_CONTEXT
+            | MQOO_PASS_ALL_CONTEXT
+            | MQOO_SET_IDENTITY_CONTEXT
+            | MQOO_SET_ALL_CONTEXT;
+        let bind = options & (MQOO_BIND_ON_OPEN | MQOO_BIND_NOT_FIXED | MQOO_BIND_ON_GROUP);
+        let read_ahead = options & (MQOO_NO_READ_AHEAD | MQOO_READ_AHEAD);
+        if input_options.count_ones() > 1
+            || options & access == 0
+            || bind.count_ones() > 1
+            || read_ahead.count_ones() > 1
+            || (options & context_options != 0 && options & MQOO_OUTPUT == 0)
+            || (options & MQOO_SAVE_ALL_CONTEXT != 0 && input_options == 0)
+        {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        let name = trim(&od.object_name).to_string();
+        let q_mgr_name = trim(&od.object_q_mgr_name);
+        let target = match od.object_type {
+            MQOT_Q => {
+                if !q_mgr_name.is_empty() && q_mgr_name != self.queue_manager.name() {
+                    return failed(MQRC_UNKNOWN_OBJECT_Q_MGR);
+                }
+                if name.is_empty() || name.len() > 48 {
+                    return failed(MQRC_OBJECT_NAME_ERROR);
+                }
+                let Some(queue) = self.queue_manager.queue(&name) else {
+                    return failed(MQRC_UNKNOWN_OBJECT_NAME);
+                };
+                Target::Queue(queue)
+            }
+            MQOT_Q_MGR => {
+                if !name.is_empty() && name != self.queue_manager.name() {
+                    return failed(MQRC_OBJECT_NAME_ERROR);
+                }
+                if options & !(MQOO_INQUIRE | MQOO_FAIL_IF_QUIESCING) != 0 {
+                    return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+                }
+                Target::QueueManager
+            }
+            _ => return failed(MQRC_OBJECT_TYPE_ERROR),
+        };
+        let input = (input_options != 0).then_some(options & MQOO_INPUT_EXCLUSIVE != 0);
+        let output = options & MQOO_OUTPUT != 0;
+        if let Target::Queue(queue) = &target {
+            if !queue.open_handle(input, output) {
+                return failed(MQRC_OBJECT_IN_USE);
+            }
+            od.resolved_q_name = name;
+        }
+        od.resolved_q_mgr_name = self.queue_manager.name().to_string();
+        let hobj = self.next_handle;
+        self.next_handle += 1;
+        self.handles.insert(
+            hobj,
+            ObjectHandle {
+                target,
+                options,
+                input,
+                output,
+                cursor: None,
+            },
+        );
+        Ok(Hobj(hobj))
+    }
+
+    /// MQCLOSE. MQCO_NONE only: MQCO_DELETE and MQCO_DELETE_PURGE apply to dynamic queues,
+    /// which do not exist yet (MQRC_OPTION_NOT_VALID_FOR_TYPE).
+    pub fn close(&mut self, hobj: Hobj, options: i32) -> MqResult<()> {
+        if options
+            & !(MQCO_DELETE | MQCO_DELETE_PURGE | MQCO_KEEP_SUB | MQCO_REMOVE_SUB | MQCO_QUIESCE)
+            != 0
+            || (options & MQCO_DELETE != 0 && options & MQCO_DELETE_PURGE != 0)
+        {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        if !self.handles.contains_key(&hobj.0) {
+            return failed(MQRC_HOBJ_ERROR);
+        }
+        if options & (MQCO_DELETE | MQCO_DELETE_PURGE | MQCO_KEEP_SUB | MQCO_REMOVE_SUB) != 0 {
+            return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+        }
+        let handle = self.handles.remove(&hobj.0).expect("checked");
+        if let Target::Queue(queue) = &handle.target {
+            queue.close_handle(handle.input, handle.output);
+        }
+        Ok(())
+    }
+
+    fn handle(&self, hobj: Hobj) -> MqResult<&ObjectHandle> {
+        self.handles
+            .get(&hobj.0)
+            .ok_or(MqError::failed(MQRC_HOBJ_ERROR))
+    }
+
+    /// The queue of a handle, checking it still exists (MQRC_Q_DELETED).
+    fn queue_of(&self, handle: &ObjectHandle) -> MqResult<Arc<LocalQueue>> {
+        match &handle.target {
+            Target::QueueManager => failed(MQRC_OBJECT_TYPE_ERROR),
+            Target::Queue(queue) => match self.queue_manager.queue(&queue.name()) {
+                Some(current) if Arc::ptr_eq(&current, queue) => Ok(current),
+                _ => failed(MQRC_Q_DELETED),
+            },
+        }
+    }
+
+    // ----- MQPUT / MQPUT1 ------------------------------------------------------------------
+
+    /// MQPUT. Fills in MsgId (when MQMI_NONE or with MQPMO_NEW_MSG_ID), CorrelId (with
+    /// MQPMO_NEW_CORREL_ID) and the context fields the put options make the queue manager set.
+    /// Returns a warning (MQCC_WARNING) when MQ completes the put with one:
+    /// MQRC_PRIORITY_EXCEEDS_MAXIMUM (the message is put with priority 9).
+    pub fn put(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>> {
+        let handle = self.handle(hobj)?;
+        self.check_quiescing(pmo.options & MQPMO_FAIL_IF_QUIESCING != 0)?;
+        if !handle.output {
+            return failed(MQRC_NOT_OPEN_FOR_OUTPUT);
+        }
+        let open_options = handle.options;
+        let queue = self.queue_of(handle)?;
+        self.put_to(&queue, open_options, md, pmo, data)
+    }
+
+    /// MQPUT1: open the queue for output, put one message, close it.
+    pub fn put1(
+        &mut self,
+        od: &mut Mqod,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>> {
+        let mut options = MQOO_OUTPUT;
+        if pmo.options & MQPMO_FAIL_IF_QUIESCING != 0 {
+            options |= MQOO_FAIL_IF_QUIESCING;
+        }
+        if pmo.options & MQPMO_SET_ALL_CONTEXT != 0 {
+            options |= MQOO_SET_ALL_CONTEXT;
+        } else if pmo.options & MQPMO_SET_IDENTITY_CONTEXT != 0 {
+            options |= MQOO_SET_IDENTITY_CONTEXT;
+        }
+        if od.object_type != MQOT_Q {
+            return failed(MQRC_OBJECT_TYPE_ERROR);
+        }
+        let hobj = self.open(od, options)?;
+        let result = self.put(hobj, md, pmo, data);
+        self.close(hobj, 0)?;
+        result
+    }
+
+    fn put_to(
+        &mut self,
+        queue: &Arc<LocalQueue>,
+        open_options: i32,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>> {
+        let options = pmo.options;
+        let context = options
+            & (MQPMO_DEFAULT_CONTEXT
+                | MQPMO_NO_CONTEXT
+                | MQPMO_SET_IDENTITY_CONTEXT
+                | MQPMO_SET_ALL_CONTEXT
+                | MQPMO_PASS_IDENTITY_CONTEXT
+                | MQPMO_PASS_ALL_CONTEXT);
+        if options & !KNOWN_PUT_OPTIONS != 0
+            || (options & MQPMO_SYNCPOINT != 0 && options & MQPMO_NO_SYNCPOINT != 0)
+            || (options & MQPMO_ASYNC_RESPONSE != 0 && options & MQPMO_SYNC_RESPONSE != 0)
+            || context.count_ones() > 1
+        {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        if options & UNSUPPORTED_PUT_OPTIONS != 0 {
+            return failed(MQRC_FUNCTION_NOT_SUPPORTED);
+        }
+        if options & MQPMO_SET_ALL_CONTEXT != 0 && open_options & MQOO_SET_ALL_CONTEXT == 0 {
+            return failed(MQRC_NOT_OPEN_FOR_SET_ALL);
+        }
+        if options & MQPMO_SET_IDENTITY_CONTEXT != 0
+            && open_options & (MQOO_SET_IDENTITY_CONTEXT | MQOO_SET_ALL_CONTEXT) == 0
+        {
+            return failed(MQRC_NOT_OPEN_FOR_SET_IDENT);
+        }
+        // Descriptor checks, in MQ's terms.
+        let text_fits = [
+            (&md.reply_to_q, 48),
+            (&md.reply_to_q_mgr, 48),
+            (&md.user_identifier, 12),
+            (&md.appl_identity_data, 32),
+            (&md.put_appl_name, 28),
+            (&md.put_date, 8),
+            (&md.put_time, 8),
+            (&md.appl_origin_data, 4),
+        ]
+        .iter()
+        .all(|(text, max)| trim(text).len() <= *max);
+        if !text_fits || !md.format.is_ascii() || md.version < 1 || md.version > 2 {
+            return failed(MQRC_MD_ERROR);
+        }
+        if ![
+            MQPER_NOT_PERSISTENT,
+            MQPER_PERSISTENT,
+            MQPER_PERSISTENCE_AS_Q_DEF,
+        ]
+        .contains(&md.persistence)
+        {
+            return failed(MQRC_PERSISTENCE_ERROR);
+        }
+        if md.priority < MQPRI_PRIORITY_AS_Q_DEF {
+            return failed(MQRC_PRIORITY_ERROR);
+        }
+        if md.expiry <= 0 && md.expiry != MQEI_UNLIMITED {
+            return failed(MQRC_EXPIRY_ERROR);
+        }
+        let known_type = [1, 2, 4, 8, 112, 113].contains(&md.msg_type)
+            || (MQMT_APPL_FIRST..=MQMT_APPL_LAST).contains(&md.msg_type);
+        if !known_type {
+            return failed(MQRC_MSG_TYPE_ERROR);
+        }
+        if md.msg_type == MQMT_REQUEST && trim(&md.reply_to_q).is_empty() {
+            return failed(MQRC_MISSING_REPLY_TO_Q);
+        }
+        let definition = queue.definition();
+        let mut warning = None;
+        let mut stored = md.clone();
+        if md.priority == MQPRI_PRIORITY_AS_Q_DEF {
+            stored.priority = definition.default_priority as i32;
+        } else if md.priority > MAX_PRIORITY {
+            stored.priority = MAX_PRIORITY;
+            warning = Some(MqError::warning(MQRC_PRIORITY_EXCEEDS_MAXIMUM));
+        }
+        if md.persistence == MQPER_PERSISTENCE_AS_Q_DEF {
+            stored.persistence = if definition.default_persistent {
+                MQPER_PERSISTENT
+            } else {
+                MQPER_NOT_PERSISTENT
+            };
+        }
+        if md.coded_char_set_id == MQCCSI_Q_MGR {
+            stored.coded_char_set_id = QUEUE_MANAGER_CCSID;
+        }
+        if md.msg_id == MQMI_NONE || options & MQPMO_NEW_MSG_ID != 0 {
+            stored.msg_id = new_identifier(self.queue_manager.name());
+        }
+        if options & MQPMO_NEW_CORREL_ID != 0 {
+            stored.correl_id = new_identifier(self.queue_manager.name());
+        }
+        if !trim(&md.reply_to_q).is_empty() && trim(&md.reply_to_q_mgr).is_empty() {
+            stored.reply_to_q_mgr = self.queue_manager.name().to_string();
+        }
+        let put_time_ms = now_ms();
+        let (date, time) = descriptor::put_date_time(put_time_ms);
+        if options & MQPMO_NO_CONTEXT != 0 {
+            stored.user_identifier.clear();
+            stored.accounting_token = [0; 32];
+            stored.appl_identity_data.clear();
+            stored.put_appl_type = ferrite_constants::appl_type::MQAT_NO_CONTEXT;
+            stored.put_appl_name.clear();
+            stored.put_date.clear();
+            stored.put_time.clear();
+            stored.appl_origin_data.clear();
+        } else if options & MQPMO_SET_ALL_CONTEXT == 0 {
+            if options & MQPMO_SET_IDENTITY_CONTEXT == 0 {
+                stored.user_identifier = self.user_identifier.clone();
+                stored.accounting_token = [0; 32];
+                stored.appl_identity_data.clear();
+            }
+            stored.put_appl_type = MQAT_DEFAULT;
+            stored.put_appl_name = self.appl_name.clone();
+            stored.put_date = date;
+            stored.put_time = time;
+            stored.appl_origin_data.clear();
+        }
+        let engine = descriptor::to_engine(&stored, put_time_ms);
+        let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
+        let unit = syncpoint.then_some(&mut self.unit);
+        self.queue_manager.put(unit, queue, &engine, data)?;
+        // Output fields: ids and the context the queue manager set (Priority and Persistence
+        // are input only).
+        md.msg_id = stored.msg_id;
+        md.correl_id = stored.correl_id;
+        md.coded_char_set_id = stored.coded_char_set_id;
+        md.reply_to_q_mgr = stored.reply_to_q_mgr;
+        md.user_identifier = stored.user_identifier;
+        md.accounting_token = stored.accounting_token;
+        md.appl_identity_data = stored.appl_identity_data;
+        md.put_appl_type = stored.put_appl_type;
+        md.put_appl_name = stored.put_appl_name;
+        md.put_date = stored.put_date;
+        md.put_time = stored.put_time;
+        md.appl_origin_data = stored.appl_origin_data;
+        pmo.resolved_q_name = queue.name();
+        pmo.resolved_q_mgr_name = self.queue_manager.name().to_string();
+        Ok(warning)
+    }
+
+    // ----- MQGET ---------------------------------------------------------------------------
+
+    /// MQGET: get or browse a message into `buffer`.
+    ///
+    /// Matching: with MQGMO version 1, on the MQMD's MsgId and CorrelId when they are not none;
+    /// from version 2, on those MatchOptions names (MQMO_MATCH_MSG_ID, MQMO_MATCH_CORREL_ID).
+    /// MQMO_MATCH_GROUP_ID / MSG_SEQ_NUMBER / OFFSET / MSG_TOKEN with a value to match are not
+    /// supported yet (MQRC_FUNCTION_NOT_SUPPORTED).
+    ///
+    /// A message longer than the buffer: with MQGMO_ACCEPT_TRUNCATED_MSG it is got and the
+    /// result carries the MQRC_TRUNCATED_MSG_ACCEPTED warning; without, the call fails with
+    /// MQRC_TRUNCATED_MSG_FAILED, the message stays on the queue and the MQMD and DataLength
+    /// (in the error) describe it. A browse that fails so still moves the browse cursor to the
+    /// message, so MQGMO_BROWSE_MSG_UNDER_CURSOR can fetch it with a bigger buffer.
+    pub fn get(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        buffer: &mut [u8],
+    ) -> MqResult<GetResult> {
+        let handle = self.handle(hobj)?;
+        let options = gmo.options;
+        self.check_quiescing(options & MQGMO_FAIL_IF_QUIESCING != 0)?;
+        let browse = MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT | MQGMO_BROWSE_MSG_UNDER_CURSOR;
+        let positional = options & (browse | MQGMO_MSG_UNDER_CURSOR);
+        let syncpoint_options =
+            options & (MQGMO_SYNCPOINT | MQGMO_NO_SYNCPOINT | MQGMO_SYNCPOINT_IF_PERSISTENT);
+        let browsing = options & browse != 0;
+        if options & !KNOWN_GET_OPTIONS != 0
+            || positional.count_ones() > 1
+            || syncpoint_options.count_ones() > 1
+            || (browsing && options & (MQGMO_SYNCPOINT | MQGMO_SYNCPOINT_IF_PERSISTENT) != 0)
+        {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        if gmo.version < 1 || gmo.version > 4 {
+            return failed(MQRC_GMO_ERROR);
+        }
+        if options & UNSUPPORTED_GET_OPTIONS != 0 {
+            return failed(MQRC_FUNCTION_NOT_SUPPORTED);
+        }
+        let wait = if options & MQGMO_WAIT != 0 {
+            if gmo.wait_interval < 0 && gmo.wait_interval != MQWI_UNLIMITED {
+                return failed(MQRC_WAIT_INTERVAL_ERROR);
+            }
+            if browsing {
+                // A waiting browse needs the engine to wait without taking (not done yet).
+                return failed(MQRC_FUNCTION_NOT_SUPPORTED);
+            }
+            Some(if gmo.wait_interval == MQWI_UNLIMITED {
+                Duration::from_secs(u32::MAX as u64)
+            } else {
+                Duration::from_millis(gmo.wait_interval as u64)
+            })
+        } else {
+            None
+        };
+        if browsing {
+            if handle.options & MQOO_BROWSE == 0 {
+                return failed(MQRC_NOT_OPEN_FOR_BROWSE);
+            }
+        } else if handle.input.is_none() {
+            return failed(MQRC_NOT_OPEN_FOR_INPUT);
+        }
+        // Which messages match.
+        let match_options = if gmo.version >= MQGMO_VERSION_2 {
+            if gmo.match_options
+                & !(MQMO_MATCH_MSG_ID
+                    | MQMO_MATCH_CORREL_ID
+                    | MQMO_MATCH_GROUP_ID
+                    | MQMO_MATCH_MSG_SEQ_NUMBER
+                    | MQMO_MATCH_OFFSET
+                    | MQMO_MATCH_MSG_TOKEN)
+                != 0
+            {
+                return failed(MQRC_MATCH_OPTIONS_ERROR);
+            }
+            let unsupported = (gmo.match_options & MQMO_MATCH_GROUP_ID != 0
+                && md.group_id != MQGI_NONE)
+                || gmo.match_options
+                    & (MQMO_MATCH_MSG_SEQ_NUMBER | MQMO_MATCH_OFFSET | MQMO_MATCH_MSG_TOKEN)
+                    != 0;
+            if unsupported {
+                return failed(MQRC_FUNCTION_NOT_SUPPORTED);
+            }
+            gmo.match_options
+        } else {
+            MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID
+        };
+        let mut selector = MessageSelector {
+            message_id: (match_options & MQMO_MATCH_MSG_ID != 0 && md.msg_id != MQMI_NONE)
+                .then_some(md.msg_id),
+            correlation_id: (match_options & MQMO_MATCH_CORREL_ID != 0
+                && md.correl_id != MQCI_NONE)
+                .then_some(md.correl_id),
+            key: None,
+        };
+        let queue = self.queue_of(handle)?;
+        let cursor = handle.cursor;
+        if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) != 0 {
+            if handle.options & MQOO_BROWSE == 0 {
+                return failed(MQRC_NOT_OPEN_FOR_BROWSE);
+            }
+            let Some(key) = cursor else {
+                return failed(MQRC_NO_MSG_UNDER_CURSOR);
+            };
+            // The message under the cursor, whatever the match fields say.
+            selector = MessageSelector {
+                key: Some(key),
+                ..MessageSelector::default()
+            };
+        }
+        let accept_truncated = options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
+        let now = now_ms();
+        if browsing {
+            let after = match options & browse {
+                MQGMO_BROWSE_FIRST => None,
+                MQGMO_BROWSE_NEXT => cursor,
+                _ => None, // under the cursor: the key selector finds it
+            };
+            let message = self.browse_unexpired(&queue, &selector, after, now)?;
+            let Some(message) = message else {
+                return failed(if options & MQGMO_BROWSE_MSG_UNDER_CURSOR != 0 {
+                    MQRC_NO_MSG_UNDER_CURSOR
+                } else {
+                    MQRC_NO_MSG_AVAILABLE
+                });
+            };
+            self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
+            return Self::deliver(&message, md, gmo, buffer, accept_truncated, now, &queue);
+        }
+        // Destructive get: in the unit of work unless NO_SYNCPOINT (z/OS default: syncpoint).
+        let in_unit = options & MQGMO_NO_SYNCPOINT == 0;
+        let controls = GetControls {
+            fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
+            syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
+            leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
+        };
+        let unit = in_unit.then_some(&mut self.unit);
+        let outcome = self
+            .queue_manager
+            .get_with(unit, &queue, &selector, wait, &controls)?;
+        match outcome {
+            GetOutcome::Got { message, .. } => {
+                Self::deliver(&message, md, gmo, buffer, true, now_ms(), &queue)
+            }
+            GetOutcome::LeftOnQueue(message) => {
+                Self::deliver(&message, md, gmo, buffer, false, now_ms(), &queue)
+            }
+            GetOutcome::NoMessage => failed(if options & MQGMO_MSG_UNDER_CURSOR != 0 {
+                MQRC_NO_MSG_UNDER_CURSOR
+            } else {
+                MQRC_NO_MSG_AVAILABLE
+            }),
+        }
+    }
+
+    /// The next matching message after `after` that has not expired.
+    fn browse_unexpired(
+        &self,
+        queue: &Arc<LocalQueue>,
+        selector: &MessageSelector,
+        mut after: Option<MessageKey>,
+        now: u64,
+    ) -> MqResult<Option<RetrievedMessage>> {
+        loop {
+            let Some(message) = self.queue_manager.browse(queue, selector, after)? else {
+                return Ok(None);
+            };
+            if message
+                .descriptor
+                .expires_at_ms()
+                .is_some_and(|at| at <= now)
+            {
+                after = Some(message.key);
+                continue;
+            }
+            return Ok(Some(message));
+        }
+    }
+
+    /// Fill the MQMD, MQGMO outputs and the buffer from a message.
+    fn deliver(
+        message: &RetrievedMessage,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        buffer: &mut [u8],
+        accept_truncated: bool,
+        now: u64,
+        queue: &LocalQueue,
+    ) -> MqResult<GetResult> {
+        *md = descriptor::from_engine(&message.descriptor, message.backout_count, now, md.version)
+            .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
+        gmo.resolved_q_name = queue.name();
+        gmo.group_status =
+            if md.msg_flags & ferrite_constants::message_flags::MQMF_LAST_MSG_IN_GROUP != 0 {
+                MQGS_LAST_MSG_IN_GROUP
+            } else if md.msg_flags & ferrite_constants::message_flags::MQMF_MSG_IN_GROUP != 0 {
+                MQGS_MSG_IN_GROUP
+            } else {
+                MQGS_NOT_IN_GROUP
+            };
+        let data_length = message.data.len();
+        if data_length > buffer.len() && !accept_truncated {
+            gmo.returned_length = 0;
+            return Err(MqError {
+                data_length: Some(data_length),
+                ..MqError::failed(MQRC_TRUNCATED_MSG_FAILED)
+            });
+        }
+        let returned_length = data_length.min(buffer.len());
+        buffer[..returned_length].copy_from_slice(&message.data[..returned_length]);
+        gmo.returned_length = returned_length as i32;
+        Ok(GetResult {
+            data_length,
+            returned_length,
+            warning: (returned_length < data_length)
+                .then_some(MqError::warning(MQRC_TRUNCATED_MSG_ACCEPTED)),
+        })
+    }
+
+    // ----- MQCMIT / MQBACK / MQDISC --------------------------------------------------------
+
+    /// MQCMIT: commit the unit of work (its puts become visible, its gets final).
+    pub fn commit(&mut self) -> MqResult<()> {
+        self.check_running()?;
+        self.queue_manager.commit(&mut self.unit)?;
+        Ok(())
+    }
+
+    /// MQBACK: back out the unit of work (its puts vanish, its gets return to their queues in
+    /// their places with BackoutCount + 1).
+    pub fn backout(&mut self) -> MqResult<()> {
+        self.check_running()?;
+        self.queue_manager.backout(&mut self.unit)?;
+        Ok(())
+    }
+
+    /// MQDISC: close every handle and commit the unit of work (MQ's behaviour at a normal
+    /// disconnect). If the commit fails the work is backed out and the failure returned.
+    pub fn disconnect(mut self) -> MqResult<()> {
+        self.close_all();
+        if self.queue_manager.is_stopping() {
+            // Restart backs the unit of work out.
+            self.unit = UnitOfWork::new();
+            return failed(MQRC_Q_MGR_STOPPING);
+        }
+        let result = self.queue_manager.commit(&mut self.unit);
+        if result.is_err() {
+            let _ = self.queue_manager.backout(&mut self.unit);
+        }
+        result.map_err(MqError::from)
+    }
+
+    fn close_all(&mut self) {
+        for (_, handle) in self.handles.drain() {
+            if let Target::Queue(queue) = &handle.target {
+                queue.close_handle(handle.input, handle.output);
+            }
+        }
+    }
+
+    // ----- MQINQ / MQSET -------------------------------------------------------------------
+
+    /// MQINQ: the values of `selectors`, in order (MQRC_SELECTOR_ERROR for a selector the
+    /// object does not have: see [`QUEUE_SELECTORS`] and [`QUEUE_MANAGER_SELECTORS`]).
+    pub fn inquire(&mut self, hobj: Hobj, selectors: &[i32]) -> MqResult<Vec<AttributeValue>> {
+        self.check_running()?;
+        let handle = self.handle(hobj)?;
+        if handle.options & MQOO_INQUIRE == 0 {
+            return failed(MQRC_NOT_OPEN_FOR_INQUIRE);
+        }
+        if selectors.len() > 256 {
+            return failed(MQRC_SELECTOR_COUNT_ERROR);
+        }
+        let mut values = Vec::with_capacity(selectors.len());
+        match &handle.target {
+            Target::QueueManager => {
+                let config = self.queue_manager.config();
+                for &selector in selectors {
+                    values.push(match selector {
+                        MQCA_Q_MGR_NAME => {
+                            AttributeValue::Text(self.queue_manager.name().to_string())
+                        }
+                        MQIA_CODED_CHAR_SET_ID => AttributeValue::Integer(QUEUE_MANAGER_CCSID),
+                        MQIA_MAX_PRIORITY => AttributeValue::Integer(MAX_PRIORITY),
+                        MQIA_SYNCPOINT => AttributeValue::Integer(MQSP_AVAILABLE),
+                        MQIA_MAX_UNCOMMITTED_MSGS => {
+                            AttributeValue::Integer(config.system.maxumsgs as i32)
+                        }
+                        MQIA_PLATFORM => AttributeValue::Integer(MQPL_UNIX),
+                        MQIA_COMMAND_LEVEL => AttributeValue::Integer(MQCMDL_CURRENT_LEVEL),
+                        _ => return failed(MQRC_SELECTOR_ERROR),
+                    });
+                }
+            }
+            Target::Queue(_) => {
+                let queue = self.queue_of(handle)?;
+                let definition = queue.definition();
+                let status = queue.status();
+                for &selector in selectors {
+                    let integer = |value: i64| AttributeValue::Integer(value as i32);
+                    values.push(match selector {
+                        MQCA_Q_NAME => AttributeValue::Text(definition.name.clone()),
+                        MQCA_Q_DESC => AttributeValue::Text(definition.description.clone()),
+                        MQCA_STORAGE_CLASS => {
+                            AttributeValue::Text(definition.storage_class.clone())
+                        }
+                        MQIA_Q_TYPE => integer(MQQT_LOCAL as i64),
+                        MQIA_CURRENT_Q_DEPTH => integer(status.current_depth as i64),
+                        MQIA_MAX_Q_DEPTH => integer(definition.max_depth as i64),
+                        MQIA_MAX_MSG_LENGTH => integer(definition.max_message_length as i64),
+                        MQIA_DEF_PERSISTENCE => integer(if definition.default_persistent {
+                            MQPER_PERSISTENT as i64
+                        } else {
+                            MQPER_NOT_PERSISTENT as i64
+                        }),
+                        MQIA_DEF_PRIORITY => integer(definition.default_priority as i64),
+                        MQIA_INHIBIT_PUT => integer(definition.put_inhibited as i64),
+                        MQIA_INHIBIT_GET => integer(definition.get_inhibited as i64),
+                        MQIA_OPEN_INPUT_COUNT => integer(status.open_input_count as i64),
+                        MQIA_OPEN_OUTPUT_COUNT => integer(status.open_output_count as i64),
+                        MQIA_SHAREABILITY => integer(MQQA_SHAREABLE as i64),
+                        MQIA_DEF_INPUT_OPEN_OPTION => integer(MQOO_INPUT_SHARED as i64),
+                        MQIA_MSG_DELIVERY_SEQUENCE => integer(MQMDS_PRIORITY as i64),
+                        MQIA_INDEX_TYPE => integer(match definition.index_type.as_str() {
+                            "MSGID" => MQIT_MSG_ID,
+                            "CORRELID" => MQIT_CORREL_ID,
+                            "GROUPID" => MQIT_GROUP_ID,
+                            "MSGTOKEN" => MQIT_MSG_TOKEN,
+                            _ => MQIT_NONE,
+                        } as i64),
+                        MQIA_PAGESET_ID => integer(definition.page_set.0 as i64),
+                        _ => return failed(MQRC_SELECTOR_ERROR),
+                    });
+                }
+            }
+        }
+        Ok(values)
+    }
+
+    /// MQSET: MQIA_INHIBIT_PUT and MQIA_INHIBIT_GET (MQQA_*_ALLOWED or MQQA_*_INHIBITED) of a
+    /// local queue. The new definition is stored (it survives restart). Nothing is changed
+    /// unless every selector and value is valid.
+    pub fn set(&mut self, hobj: Hobj, attributes: &[(i32, AttributeValue)]) -> MqResult<()> {
+        self.check_running()?;
+        let handle = self.handle(hobj)?;
+        if handle.options & MQOO_SET == 0 {
+            return failed(MQRC_NOT_OPEN_FOR_SET);
+        }
+        if attributes.len() > 256 {
+            return failed(MQRC_SELECTOR_COUNT_ERROR);
+        }
+        let queue = self.queue_of(handle)?;
+        let mut definition = queue.definition();
+        for (selector, value) in attributes {
+            if ![MQIA_INHIBIT_PUT, MQIA_INHIBIT_GET].contains(selector) {
+                return failed(MQRC_SELECTOR_ERROR);
+            }
+            let inhibited = match value {
+                AttributeValue::Integer(0) => false,
+                AttributeValue::Integer(1) => true,
+                _ => return failed(MQRC_INHIBIT_VALUE_ERROR),
+            };
+            match *selector {
+                MQIA_INHIBIT_PUT => definition.put_inhibited = inhibited,
+                MQIA_INHIBIT_GET => definition.get_inhibited = inhibited,
+                _ => return failed(MQRC_SELECTOR_ERROR),
+            }
+        }
+        debug_assert_eq!(MQQA_PUT_INHIBITED, 1);
+        debug_assert_eq!(MQQA_GET_INHIBITED, 1);
+        self.queue_manager.alter_queue(definition)?;
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("queue_manager", &self.queue_manager.name())
+            .field("handles", &self.handles.len())
+            .field("unit", &self.unit)
+            .finish()
+    }
+}
+
+impl Drop for Connection {
+    /// Ending without MQDISC is an abnormal end: handles are closed and the unit of work is
+    /// backed out (restart does it if the queue manager has stopped).
+    fn drop(&mut self) {
+        self.close_all();
+        if !self.unit.is_empty() && !self.queue_manager.is_stopping() {
+            let _ = self.queue_manager.backout(&mut self.unit);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! # ferrite-mqi
+//!
+//! The MQI of a Ferrite queue manager, in-process: an application embeds the queue manager (as
+//! it would SQLite) and calls MQCONN, MQOPEN, MQPUT, MQPUT1, MQGET, MQINQ, MQSET, MQCMIT,
+//! MQBACK, MQCLOSE and MQDISC on it with IBM MQ's structures, options, completion and reason
+//! codes and semantics (z/OS's where they differ).
+//!
+//! - [`structures`]: MQMD (version 2), MQOD, MQPMO, MQGMO, MQCNO with MQ's defaults.
+//! - [`descriptor`]: MQMD to and from the storage engine's message descriptor, and the
+//!   documented encoding of the MQMD fields the engine does not keep itself.
+//! - [`connection`]: [`Connection`] (an MQHCONN) and the calls.
+//! - [`error`]: [`MqError`], a completion code and reason code.
+//!
+//! ```no_run
+//! # use std::sync::Arc;
+//! # use ferrite_mqi::*;
+//! # use ferrite_constants::{open_options::*, put_options::*, get_options::*};
+//! # fn demo(queue_manager: Arc<ferrite_storage::queue_manager::QueueManager>) -> MqResult<()> {
+//! let mut connection = Connection::connect(queue_manager, "")?;
+//! let hobj = connection.open(&mut Mqod::queue("APP.Q"), MQOO_OUTPUT | MQOO_INPUT_SHARED)?;
+//! connection.put(hobj, &mut Mqmd::default(), &mut Mqpmo::with_options(MQPMO_SYNCPOINT), b"hello")?;
+//! connection.commit()?;
+//! let mut buffer = [0u8; 100];
+//! let got = connection.get(hobj, &mut Mqmd::default(), &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT), &mut buffer)?;
+//! assert_eq!(&buffer[..got.data_length], b"hello");
+//! connection.disconnect()
+//! # }
+//! ```
+
+pub mod connection;
+pub mod descriptor;
+pub mod error;
+pub mod structures;
+
+pub use connection::{AttributeValue, Connection, GetResult, Hobj};
+pub use error::{MqError, MqResult};
+pub use structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};

@@ -1,0 +1,300 @@
+//! The MQI's structures: MQMD (version 2), MQOD, MQPMO, MQGMO and MQCNO, with MQ's field names
+//! (in Rust case) and MQ's default values (`MQMD_DEFAULT`, `MQOD_DEFAULT`, ... as `Default`).
+//!
+//! Character fields (`MQCHAR`) are Rust strings: MQ pads them with blanks to their fixed length,
+//! Ferrite keeps them without the trailing blanks (a blank field is the empty string). Binary
+//! fields (`MQBYTE24`, `MQBYTE32`) and the 8-character `Format` keep MQ's fixed-size arrays, so
+//! the constants of `ferrite_constants` (`MQMI_NONE`, `MQFMT_STRING`, ...) apply directly.
+//! StrucId and the structure lengths are implied by the type.
+
+use ferrite_constants::{
+    appl_type::MQAT_NO_CONTEXT,
+    ccsid::MQCCSI_Q_MGR,
+    encoding::MQENC_NATIVE,
+    expiry::MQEI_UNLIMITED,
+    feedback::MQFB_NONE,
+    format::MQFMT_NONE,
+    get_options::{MQGMO_NO_WAIT, MQGS_NOT_IN_GROUP, MQSEG_INHIBITED, MQSS_NOT_A_SEGMENT},
+    ids::{MQACT_NONE, MQCI_NONE, MQGI_NONE, MQMI_NONE, MQMTOK_NONE},
+    match_options::{MQMO_MATCH_CORREL_ID, MQMO_MATCH_MSG_ID},
+    message_flags::MQMF_NONE,
+    message_type::MQMT_DATAGRAM,
+    misc::MQOL_UNDEFINED,
+    object_type::MQOT_Q,
+    persistence::MQPER_PERSISTENCE_AS_Q_DEF,
+    priority::MQPRI_PRIORITY_AS_Q_DEF,
+    put_options::MQPMO_NONE,
+    report::MQRO_NONE,
+    structs::{MQCNO_VERSION_1, MQGMO_VERSION_1, MQMD_VERSION_2, MQOD_VERSION_1, MQPMO_VERSION_1},
+    wait::MQWI_UNLIMITED,
+};
+
+/// MQMD, the message descriptor, version 2 (every field). `Default` is `MQMD_DEFAULT` except
+/// `Version`, which is 2 (MQMD_DEFAULT has 1; every field here is present either way).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mqmd {
+    /// Version: MQMD_VERSION_1 or MQMD_VERSION_2 (the version 2 fields are kept either way).
+    pub version: i32,
+    /// Report: MQRO_* report options (MQRO_NONE).
+    pub report: i32,
+    /// MsgType: MQMT_* (MQMT_DATAGRAM).
+    pub msg_type: i32,
+    /// Expiry: lifetime in tenths of a second, or MQEI_UNLIMITED (-1). On MQGET, what is left of it.
+    pub expiry: i32,
+    /// Feedback: MQFB_* (MQFB_NONE).
+    pub feedback: i32,
+    /// Encoding of numeric data in the message (MQENC_NATIVE).
+    pub encoding: i32,
+    /// CodedCharSetId of character data (MQCCSI_Q_MGR: the queue manager's, filled in at put).
+    pub coded_char_set_id: i32,
+    /// Format name, 8 characters blank padded (MQFMT_NONE).
+    pub format: [u8; 8],
+    /// Priority 0–9, or MQPRI_PRIORITY_AS_Q_DEF (-1: DEFPRTY of the queue).
+    pub priority: i32,
+    /// Persistence: MQPER_NOT_PERSISTENT, MQPER_PERSISTENT or MQPER_PERSISTENCE_AS_Q_DEF.
+    pub persistence: i32,
+    /// MsgId (MQMI_NONE: the queue manager generates one at put; matches any at get).
+    pub msg_id: [u8; 24],
+    /// CorrelId (MQCI_NONE).
+    pub correl_id: [u8; 24],
+    /// BackoutCount: times the message was got in a unit of work that was backed out (output).
+    pub backout_count: i32,
+    /// ReplyToQ (≤ 48 characters).
+    pub reply_to_q: String,
+    /// ReplyToQMgr (≤ 48 characters; blank with a ReplyToQ means this queue manager).
+    pub reply_to_q_mgr: String,
+    /// UserIdentifier, identity context (≤ 12 characters).
+    pub user_identifier: String,
+    /// AccountingToken, identity context (MQACT_NONE).
+    pub accounting_token: [u8; 32],
+    /// ApplIdentityData, identity context (≤ 32 characters).
+    pub appl_identity_data: String,
+    /// PutApplType, origin context: MQAT_* (MQAT_NO_CONTEXT).
+    pub put_appl_type: i32,
+    /// PutApplName, origin context (≤ 28 characters).
+    pub put_appl_name: String,
+    /// PutDate, origin context: YYYYMMDD (GMT).
+    pub put_date: String,
+    /// PutTime, origin context: HHMMSSTH (GMT, hundredths of a second).
+    pub put_time: String,
+    /// ApplOriginData, origin context (≤ 4 characters).
+    pub appl_origin_data: String,
+    /// GroupId (version 2; MQGI_NONE).
+    pub group_id: [u8; 24],
+    /// MsgSeqNumber: position in the group (version 2; 1).
+    pub msg_seq_number: i32,
+    /// Offset of a segment's data in the logical message (version 2; 0).
+    pub offset: i32,
+    /// MsgFlags: MQMF_* (version 2; MQMF_NONE).
+    pub msg_flags: i32,
+    /// OriginalLength of a segmented message (version 2; MQOL_UNDEFINED).
+    pub original_length: i32,
+}
+
+impl Default for Mqmd {
+    fn default() -> Mqmd {
+        Mqmd {
+            version: MQMD_VERSION_2,
+            report: MQRO_NONE,
+            msg_type: MQMT_DATAGRAM,
+            expiry: MQEI_UNLIMITED,
+            feedback: MQFB_NONE,
+            encoding: MQENC_NATIVE,
+            coded_char_set_id: MQCCSI_Q_MGR,
+            format: MQFMT_NONE,
+            priority: MQPRI_PRIORITY_AS_Q_DEF,
+            persistence: MQPER_PERSISTENCE_AS_Q_DEF,
+            msg_id: MQMI_NONE,
+            correl_id: MQCI_NONE,
+            backout_count: 0,
+            reply_to_q: String::new(),
+            reply_to_q_mgr: String::new(),
+            user_identifier: String::new(),
+            accounting_token: MQACT_NONE,
+            appl_identity_data: String::new(),
+            put_appl_type: MQAT_NO_CONTEXT,
+            put_appl_name: String::new(),
+            put_date: String::new(),
+            put_time: String::new(),
+            appl_origin_data: String::new(),
+            group_id: MQGI_NONE,
+            msg_seq_number: 1,
+            offset: 0,
+            msg_flags: MQMF_NONE,
+            original_length: MQOL_UNDEFINED,
+        }
+    }
+}
+
+/// MQOD, the object descriptor (the fields that apply to local queues and the queue manager).
+/// `Default` is `MQOD_DEFAULT`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mqod {
+    /// Version (MQOD_VERSION_1).
+    pub version: i32,
+    /// ObjectType: MQOT_Q or MQOT_Q_MGR (MQOT_Q).
+    pub object_type: i32,
+    /// ObjectName (≤ 48 characters; blank for MQOT_Q_MGR).
+    pub object_name: String,
+    /// ObjectQMgrName: blank or this queue manager's name.
+    pub object_q_mgr_name: String,
+    /// DynamicQName, used when ObjectName names a model queue ("AMQ.*").
+    pub dynamic_q_name: String,
+    /// AlternateUserId (used with MQOO_ALTERNATE_USER_AUTHORITY).
+    pub alternate_user_id: String,
+    /// ResolvedQName (output, version 3): the local queue opened.
+    pub resolved_q_name: String,
+    /// ResolvedQMgrName (output, version 3).
+    pub resolved_q_mgr_name: String,
+}
+
+impl Default for Mqod {
+    fn default() -> Mqod {
+        Mqod {
+            version: MQOD_VERSION_1,
+            object_type: MQOT_Q,
+            object_name: String::new(),
+            object_q_mgr_name: String::new(),
+            dynamic_q_name: "AMQ.*".to_string(),
+            alternate_user_id: String::new(),
+            resolved_q_name: String::new(),
+            resolved_q_mgr_name: String::new(),
+        }
+    }
+}
+
+impl Mqod {
+    /// An MQOD for the local queue `name`.
+    pub fn queue(name: &str) -> Mqod {
+        Mqod {
+            object_name: name.to_string(),
+            ..Mqod::default()
+        }
+    }
+}
+
+/// MQPMO, put-message options. `Default` is `MQPMO_DEFAULT`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mqpmo {
+    /// Version (MQPMO_VERSION_1).
+    pub version: i32,
+    /// Options: MQPMO_* (MQPMO_NONE: in a unit of work, as on z/OS; default context).
+    pub options: i32,
+    /// Context: the object handle whose saved context MQPMO_PASS_*_CONTEXT passes.
+    pub context: i32,
+    /// ResolvedQName (output).
+    pub resolved_q_name: String,
+    /// ResolvedQMgrName (output).
+    pub resolved_q_mgr_name: String,
+}
+
+impl Default for Mqpmo {
+    fn default() -> Mqpmo {
+        Mqpmo {
+            version: MQPMO_VERSION_1,
+            options: MQPMO_NONE,
+            context: 0,
+            resolved_q_name: String::new(),
+            resolved_q_mgr_name: String::new(),
+        }
+    }
+}
+
+impl Mqpmo {
+    /// MQPMO_DEFAULT with `options`.
+    pub fn with_options(options: i32) -> Mqpmo {
+        Mqpmo {
+            options,
+            ..Mqpmo::default()
+        }
+    }
+}
+
+/// MQGMO, get-message options. `Default` is `MQGMO_DEFAULT` (version 1: matching on MsgId and
+/// CorrelId of the MQMD whenever they are not none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mqgmo {
+    /// Version (MQGMO_VERSION_1). MatchOptions is used from version 2.
+    pub version: i32,
+    /// Options: MQGMO_* (MQGMO_NO_WAIT; in a unit of work, as on z/OS).
+    pub options: i32,
+    /// WaitInterval in milliseconds with MQGMO_WAIT, or MQWI_UNLIMITED.
+    pub wait_interval: i32,
+    /// ResolvedQName (output).
+    pub resolved_q_name: String,
+    /// MatchOptions (version 2): MQMO_* (MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID).
+    pub match_options: i32,
+    /// GroupStatus (output, version 2): MQGS_*.
+    pub group_status: u8,
+    /// SegmentStatus (output, version 2): MQSS_*.
+    pub segment_status: u8,
+    /// Segmentation (output, version 2): MQSEG_*.
+    pub segmentation: u8,
+    /// MsgToken (version 3).
+    pub msg_token: [u8; 16],
+    /// ReturnedLength (output, version 3): bytes of message data placed in the buffer.
+    pub returned_length: i32,
+}
+
+impl Default for Mqgmo {
+    fn default() -> Mqgmo {
+        Mqgmo {
+            version: MQGMO_VERSION_1,
+            options: MQGMO_NO_WAIT,
+            wait_interval: 0,
+            resolved_q_name: String::new(),
+            match_options: MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID,
+            group_status: MQGS_NOT_IN_GROUP,
+            segment_status: MQSS_NOT_A_SEGMENT,
+            segmentation: MQSEG_INHIBITED,
+            msg_token: MQMTOK_NONE,
+            returned_length: -1,
+        }
+    }
+}
+
+impl Mqgmo {
+    /// MQGMO_DEFAULT with `options`.
+    pub fn with_options(options: i32) -> Mqgmo {
+        Mqgmo {
+            options,
+            ..Mqgmo::default()
+        }
+    }
+
+    /// Version 2 options matching with `match_options` (MQMO_*).
+    pub fn matching(options: i32, match_options: i32) -> Mqgmo {
+        Mqgmo {
+            version: ferrite_constants::structs::MQGMO_VERSION_2,
+            options,
+            match_options,
+            ..Mqgmo::default()
+        }
+    }
+
+    /// Whether WaitInterval is unlimited.
+    pub fn waits_forever(&self) -> bool {
+        self.wait_interval == MQWI_UNLIMITED
+    }
+}
+
+/// MQCNO, connect options (MQCONNX). `Default` is `MQCNO_DEFAULT`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mqcno {
+    /// Version (MQCNO_VERSION_1).
+    pub version: i32,
+    /// Options: MQCNO_* (MQCNO_NONE).
+    pub options: i32,
+    /// ApplName (version 7): overrides the PutApplName the connection's messages carry.
+    pub appl_name: String,
+}
+
+impl Default for Mqcno {
+    fn default() -> Mqcno {
+        Mqcno {
+            version: MQCNO_VERSION_1,
+            options: 0,
+            appl_name: String::new(),
+        }
+    }
+}
