@@ -425,12 +425,10 @@ proptest! {
         run(&ops)?;
     }
 
-    /// Restarts with persistent and non-persistent messages. Ignored: it finds an engine bug —
-    /// a persistent message got outside syncpoint comes back at the next restart when a
-    /// non-persistent message was put to the queue after it (see
-    /// `engine_bug_got_persistent_message_returns_after_restart` in tests/mqi.rs).
+    /// Restarts with persistent and non-persistent messages. This test found the engine bug
+    /// where a page freed by a persistent get and reused for non-persistent data brought the
+    /// got message back at restart (regression test in tests/mqi.rs).
     #[test]
-    #[ignore = "engine bug: got persistent message reappears after restart (page reused for non-persistent data)"]
     fn mqi_agrees_with_the_model_mixed_persistence_across_restarts(ops in prop::collection::vec(op(true, 1), 1..60)) {
         run(&ops)?;
     }

@@ -1275,15 +1275,9 @@ fn persistent_messages_survive_restart_through_the_mqi() {
 #[allow(dead_code)]
 fn assert_send(_: &Arc<Connection>) {}
 
-/// Engine bug found by the model test (ignored until the storage engine is fixed): put a
-/// persistent message, restart, get it outside syncpoint (the get is logged and forced), put a
-/// non-persistent message to the same queue, restart: the got message is back. Without the
-/// non-persistent put it stays gone. The likely cause: the freed page is reused for
-/// non-persistent data, which is never written at shutdown, so the page on disk still holds the
-/// persistent message that restart's page scan then restores.
-#[test]
-#[ignore = "engine bug: got persistent message reappears after restart"]
-fn engine_bug_got_persistent_message_returns_after_restart() {
+/// Regression: a page freed by a persistent get and reused for non-persistent data must not
+/// bring the got message back after restart.
+fn got_persistent_message_stays_gone_when_its_page_is_reused_for_nonpersistent_data() {
     let (directory, qm) = queue_manager(&["Q1"]);
     let mut connection = Connection::connect(qm.clone(), "").unwrap();
     let hobj = connection

@@ -244,7 +244,8 @@ impl PageGuard {
     ///   frame's recovery RBA becomes the lowest logged RBA since the page was last written.
     /// - `PageChange::NonPersistent`: after `f` runs, the page's non-persistent flag
     ///   ([`PAGE_FLAG_NONPERSISTENT`]) is set and its RBA is left alone. Checkpoint and
-    ///   shutdown do not write such pages.
+    ///   shutdown do not write such pages, unless logged changes made before are still
+    ///   unwritten (then the page is written, with its non-persistent flag).
     ///
     /// The kind of the latest change decides which one the page is.
     pub fn update<R>(&self, change: PageChange, f: impl FnOnce(&mut PageBytes) -> R) -> R {
@@ -271,7 +272,15 @@ impl PageGuard {
             }
             PageChange::NonPersistent => {
                 page.set_flags(page.flags() | PAGE_FLAG_NONPERSISTENT);
-                frame.nonpersistent.store(true, Ordering::Relaxed);
+                // A page whose logged changes are not yet on disk (say, the GET that freed its
+                // last persistent message) and that is now reused for non-persistent data must
+                // still be written at checkpoint and shutdown, and keep holding back the
+                // page set's recovery RBA: otherwise the stale persistent image on disk would
+                // outlive the log records that empty it. Written, it carries the
+                // non-persistent flag, which restart discards.
+                if frame.recovery_rba.load(Ordering::Relaxed) == NO_RECOVERY_RBA {
+                    frame.nonpersistent.store(true, Ordering::Relaxed);
+                }
             }
         }
         frame.change_version.fetch_add(1, Ordering::Relaxed);
