@@ -83,7 +83,7 @@ fn benchmark_deferred_write_under_pressure() {
     const BUFFERS: u32 = 2048;
     const PAGES: u32 = 32768;
     let mut samples = Vec::new();
-    let mut written = 0;
+    let mut shape = (0, 0, 0, 0);
     for _ in 0..ROUNDS {
         let directory = tempfile::tempdir().unwrap();
         let page_set = create_page_set(&RealFileSystem, directory.path(), PAGE_SET.0, PAGES + 1);
@@ -100,13 +100,23 @@ fn benchmark_deferred_write_under_pressure() {
         pool.flush_for_shutdown().unwrap();
         samples.push(started.elapsed());
         let statistics = pool.statistics();
-        written = statistics.qpsttpw;
+        shape = (
+            statistics.qpsttpw,
+            statistics.qpstdwt,
+            statistics.qpstimw,
+            statistics.qpstsos,
+        );
         pool.shutdown();
     }
     let elapsed = median(samples);
     println!(
-        "deferred write under pressure: {PAGES} new pages through {BUFFERS} buffers, {written} \
-         pages written, median {:.1} ms, {:.0} MiB/s",
+        "deferred write under pressure: {PAGES} new pages through {BUFFERS} buffers, {} \
+         pages written (DWP starts {}, synchronous writes {}, short on storage {}), median \
+         {:.1} ms, {:.0} MiB/s",
+        shape.0,
+        shape.1,
+        shape.2,
+        shape.3,
         elapsed.as_secs_f64() * 1e3,
         mib_per_second(u64::from(PAGES), elapsed)
     );
