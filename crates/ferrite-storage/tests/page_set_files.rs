@@ -141,9 +141,11 @@ fn a_page_set_opened_under_the_wrong_id_or_unformatted_is_refused() {
         PageSet::open(&RealFileSystem, &path, PageSetId(3), Expand::None, 0, 16).unwrap_err();
     assert!(error.to_string().contains("truncated"), "{error}");
 
-    // A damaged header page is a corrupt page.
+    // A damaged header page with no double-write copy is a corrupt page (with a copy, open
+    // repairs it: tests/torn_page_*.rs).
     let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
     file.set_len(16 * PAGE_SIZE as u64).unwrap();
+    std::fs::remove_file(ferrite_storage::page_set::double_write_path(&path)).unwrap();
     flip_byte(&path, 50);
     let error =
         PageSet::open(&RealFileSystem, &path, PageSetId(3), Expand::None, 0, 16).unwrap_err();

@@ -16,11 +16,15 @@
 //!    version. A batch holds at most [`DEFERRED_WRITE_BATCH_PAGES_MAX`] pages.
 //! 4. **Force** the log once, through the highest page RBA of the batch's persistent pages
 //!    (the write-ahead rule).
-//! 5. **Write** runs of up to [`DEFERRED_WRITE_PAGES_PER_IO_MAX`] contiguous pages of one page
-//!    set, each in one I/O. Up to [`DEFERRED_WRITE_WRITER_THREADS`] threads issue the I/Os
-//!    concurrently. A batch has at most [`DEFERRED_WRITE_IOS_IN_FLIGHT_MAX`] full runs.
-//! 6. **Sync** each page set written to, once.
-//! 7. **Complete**: a frame whose write and sync succeeded, and whose change version has not
+//! 5. **Stage** the pages of each page set in the batch in that page set's double-write file
+//!    ([`PageSet::stage_pages`]: one write and one sync per page set; see `page_set` for the
+//!    torn-write protection). The page sets are staged in ascending order, and each stays
+//!    locked for double-write until its sync in step 7.
+//! 6. **Write** runs of up to [`DEFERRED_WRITE_PAGES_PER_IO_MAX`] contiguous pages of one page
+//!    set in place, each in one I/O. Up to [`DEFERRED_WRITE_WRITER_THREADS`] threads issue the
+//!    I/Os concurrently. A batch has at most [`DEFERRED_WRITE_IOS_IN_FLIGHT_MAX`] full runs.
+//! 7. **Sync** each page set written to, once.
+//! 8. **Complete**: a frame whose write and sync succeeded, and whose change version has not
 //!    moved, becomes unchanged. If it is not in use, it is now stealable. Every other frame
 //!    stays changed.
 //!
@@ -28,7 +32,7 @@
 //! changed, so its recovery RBA still holds back the page set's media recovery RBA.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::frame::{
@@ -43,6 +47,7 @@ use super::{
 };
 use crate::error::{StorageError, StorageResult};
 use crate::page::PageBytes;
+use crate::page_set::{PageSet, StagedWrite, DOUBLE_WRITE_SLOTS};
 use crate::types::{PageNumber, PageSetId, Rba};
 
 /// How often an idle deferred write thread checks the thresholds by itself, in case a request
@@ -58,6 +63,8 @@ const _: () = assert!(
     DEFERRED_WRITE_BATCH_PAGES_MAX / DEFERRED_WRITE_PAGES_PER_IO_MAX
         <= DEFERRED_WRITE_IOS_IN_FLIGHT_MAX
 );
+// A batch's pages of one page set are staged in its double-write file in one piece.
+const _: () = assert!(DEFERRED_WRITE_BATCH_PAGES_MAX <= DOUBLE_WRITE_SLOTS);
 
 /// Why a page is written synchronously by an application thread (all count QPSTIMW).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -138,9 +145,34 @@ struct Slot {
 struct Run {
     start: usize,
     length: usize,
-    page_set: PageSetId,
+    /// Index of the run's page set in the batch's groups.
+    group: usize,
     first: PageNumber,
-    error: Option<StorageError>,
+    outcome: RunOutcome,
+}
+
+/// What became of a run's in-place write.
+#[derive(Debug, Default)]
+enum RunOutcome {
+    /// Not written: its page set was not staged.
+    #[default]
+    NotIssued,
+    Written,
+    Failed(StorageError),
+}
+
+impl RunOutcome {
+    fn take(&mut self) -> RunOutcome {
+        std::mem::take(self)
+    }
+}
+
+/// The pages of one page set in a batch: staging slots `start..end`.
+#[derive(Debug)]
+struct Group {
+    page_set: PageSetId,
+    start: usize,
+    end: usize,
 }
 
 /// Preallocated buffers for batch writes.
@@ -149,6 +181,9 @@ pub(super) struct BatchWriter {
     candidates: Vec<Candidate>,
     slots: Vec<Slot>,
     runs: Vec<Run>,
+    /// Page number of each staging slot.
+    numbers: Vec<PageNumber>,
+    groups: Vec<Group>,
 }
 
 impl BatchWriter {
@@ -159,8 +194,20 @@ impl BatchWriter {
             candidates: Vec::with_capacity(frame_count),
             slots: Vec::with_capacity(staging_pages),
             runs: Vec::with_capacity(staging_pages),
+            numbers: Vec::with_capacity(staging_pages),
+            groups: Vec::with_capacity(usize::from(PageSetId::MAX) + 1),
         }
     }
+}
+
+/// The state of one page set's part of a batch while it is written.
+enum GroupWrite<'a> {
+    /// Staged in the double-write file: its runs may be written in place.
+    Staged(StagedWrite<'a>),
+    /// Not attached, not staged, or its sync failed: none of its pages is durable.
+    Failed,
+    /// Written and synced.
+    Done,
 }
 
 impl PoolShared {
@@ -311,6 +358,8 @@ impl PoolShared {
             candidates,
             slots,
             runs,
+            numbers,
+            groups,
         } = writer;
         let mut written = 0;
         let mut first_error = None;
@@ -330,7 +379,7 @@ impl PoolShared {
             if slots.is_empty() {
                 continue;
             }
-            match self.write_slots(&mut staging[..slots.len()], slots, runs) {
+            match self.write_slots(&mut staging[..slots.len()], slots, runs, numbers, groups) {
                 Ok(pages) => written += pages,
                 Err(error) => {
                     first_error.get_or_insert(error);
@@ -404,12 +453,15 @@ impl PoolShared {
         })
     }
 
-    /// Force the log, write the runs, sync, and complete every slot. Returns pages written.
+    /// Force the log, stage each page set's pages in its double-write file, write the runs,
+    /// sync, and complete every slot. Returns pages written.
     fn write_slots(
         &self,
         staging: &mut [PageBytes],
         slots: &[Slot],
         runs: &mut Vec<Run>,
+        numbers: &mut Vec<PageNumber>,
+        groups: &mut Vec<Group>,
     ) -> StorageResult<u64> {
         debug_assert_eq!(staging.len(), slots.len());
         if let Some(highest) = slots
@@ -429,12 +481,24 @@ impl PoolShared {
             }
         }
         runs.clear();
+        numbers.clear();
+        groups.clear();
         for (position, slot) in slots.iter().enumerate() {
             let page_set = key_page_set(slot.key);
             let page = key_page(slot.key);
+            numbers.push(page);
+            match groups.last_mut() {
+                Some(group) if group.page_set == page_set => group.end = position + 1,
+                _ => groups.push(Group {
+                    page_set,
+                    start: position,
+                    end: position + 1,
+                }),
+            }
+            let group = groups.len() - 1;
             match runs.last_mut() {
                 Some(run)
-                    if run.page_set == page_set
+                    if run.group == group
                         && u64::from(run.first.0) + run.length as u64 == u64::from(page.0)
                         && run.length < DEFERRED_WRITE_PAGES_PER_IO_MAX =>
                 {
@@ -443,38 +507,81 @@ impl PoolShared {
                 _ => runs.push(Run {
                     start: position,
                     length: 1,
-                    page_set,
+                    group,
                     first: page,
-                    error: None,
+                    outcome: RunOutcome::NotIssued,
                 }),
             }
         }
-        self.issue_runs(staging, runs);
         let mut first_error = None;
-        let mut synced = [false; PageSetId::MAX as usize + 1];
-        let mut sync_failed = [false; PageSetId::MAX as usize + 1];
-        for run in runs.iter() {
-            let id = usize::from(run.page_set.0);
-            if run.error.is_none() && !synced[id] {
-                synced[id] = true;
-                if let Err(error) = self
-                    .attached(run.page_set)
-                    .and_then(|page_set| page_set.sync())
-                {
-                    sync_failed[id] = true;
+        // Slots are in (page set, page) order, so each page set is one group, and groups are
+        // staged (their double-write mutexes taken) in ascending page set order.
+        let mut page_sets: Vec<Option<Arc<PageSet>>> = Vec::with_capacity(groups.len());
+        for (index, group) in groups.iter().enumerate() {
+            let attached = if index > 0 && groups[index - 1].page_set >= group.page_set {
+                Err(StorageError::invalid(format!(
+                    "buffer pool {}: a write batch is not in page set order",
+                    self.id
+                )))
+            } else {
+                self.attached(group.page_set)
+            };
+            match attached {
+                Ok(page_set) => page_sets.push(Some(page_set)),
+                Err(error) => {
                     first_error.get_or_insert(error);
+                    page_sets.push(None);
+                }
+            }
+        }
+        let mut writes: Vec<GroupWrite<'_>> = Vec::with_capacity(groups.len());
+        for (group, page_set) in groups.iter().zip(&page_sets) {
+            let Some(page_set) = page_set else {
+                writes.push(GroupWrite::Failed);
+                continue;
+            };
+            match page_set.stage_pages(
+                &mut staging[group.start..group.end],
+                &numbers[group.start..group.end],
+            ) {
+                Ok(staged) => writes.push(GroupWrite::Staged(staged)),
+                Err(error) => {
+                    first_error.get_or_insert(error);
+                    writes.push(GroupWrite::Failed);
+                }
+            }
+        }
+        self.issue_runs(staging, runs, &writes);
+        // Sync each staged page set (this also releases its double-write area), even if some of
+        // its runs failed: the others are then durable.
+        for write in writes.iter_mut() {
+            if let GroupWrite::Staged(_) = write {
+                let GroupWrite::Staged(staged) = std::mem::replace(write, GroupWrite::Failed)
+                else {
+                    unreachable!("matched above")
+                };
+                match staged.finish() {
+                    Ok(()) => *write = GroupWrite::Done,
+                    Err(error) => {
+                        first_error.get_or_insert(error);
+                    }
                 }
             }
         }
         let mut written = 0;
         for run in runs.iter_mut() {
-            let write_error = run.error.take();
-            let durable = write_error.is_none() && !sync_failed[usize::from(run.page_set.0)];
-            if let Some(error) = write_error {
-                first_error.get_or_insert(error);
-            } else {
-                Counters::count(&self.counters.write_ios, 1);
-            }
+            let issued = match run.outcome.take() {
+                RunOutcome::NotIssued => false,
+                RunOutcome::Written => {
+                    Counters::count(&self.counters.write_ios, 1);
+                    true
+                }
+                RunOutcome::Failed(error) => {
+                    first_error.get_or_insert(error);
+                    false
+                }
+            };
+            let durable = issued && matches!(writes[run.group], GroupWrite::Done);
             if durable {
                 Counters::count(&self.counters.pages_written, run.length as u64);
                 written += run.length as u64;
@@ -486,20 +593,29 @@ impl PoolShared {
         first_error.map_or(Ok(written), Err)
     }
 
-    /// Issue the runs' write I/Os, up to [`DEFERRED_WRITE_WRITER_THREADS`] at a time. Each run's
-    /// outcome is left in `run.error`.
-    fn issue_runs(&self, staging: &mut [PageBytes], runs: &mut [Run]) {
-        let mut work: Vec<(&mut Run, &mut [PageBytes])> = Vec::with_capacity(runs.len());
-        let mut rest = staging;
+    /// Issue the runs' in-place write I/Os, up to [`DEFERRED_WRITE_WRITER_THREADS`] at a time.
+    /// A run whose page set was not staged is not issued. Each run's outcome is left in
+    /// `run.outcome`.
+    fn issue_runs(&self, staging: &[PageBytes], runs: &mut [Run], writes: &[GroupWrite<'_>]) {
+        fn write(run: &mut Run, staged: &StagedWrite<'_>, pages: &[PageBytes]) {
+            run.outcome = match staged.write_in_place(run.first, pages) {
+                Ok(()) => RunOutcome::Written,
+                Err(error) => RunOutcome::Failed(error),
+            };
+        }
+        let mut work: Vec<(&mut Run, &StagedWrite<'_>, &[PageBytes])> =
+            Vec::with_capacity(runs.len());
         for run in runs.iter_mut() {
-            let (pages, tail) = std::mem::take(&mut rest).split_at_mut(run.length);
-            work.push((run, pages));
-            rest = tail;
+            run.outcome = RunOutcome::NotIssued;
+            if let GroupWrite::Staged(staged) = &writes[run.group] {
+                let pages = &staging[run.start..run.start + run.length];
+                work.push((run, staged, pages));
+            }
         }
         let threads = work.len().min(DEFERRED_WRITE_WRITER_THREADS);
         if threads <= 1 {
-            for (run, pages) in work {
-                run.error = self.write_run(run, pages).err();
+            for (run, staged, pages) in work {
+                write(run, staged, pages);
             }
             return;
         }
@@ -508,16 +624,13 @@ impl PoolShared {
             for _ in 0..threads {
                 scope.spawn(|| loop {
                     let next = lock(&queue).next();
-                    let Some((run, pages)) = next else { break };
-                    run.error = self.write_run(run, pages).err();
+                    let Some((run, staged, pages)) = next else {
+                        break;
+                    };
+                    write(run, staged, pages);
                 });
             }
         });
-    }
-
-    fn write_run(&self, run: &Run, pages: &mut [PageBytes]) -> StorageResult<()> {
-        self.attached(run.page_set)?
-            .write_staged_pages(run.first, pages)
     }
 
     /// End a frame's write. If the page reached disk durably and was not changed meanwhile,
@@ -544,7 +657,8 @@ impl PoolShared {
         }
     }
 
-    /// Write one changed frame now, on this thread: claim, copy, force the log, write, sync.
+    /// Write one changed frame now, on this thread: claim, copy, force the log, then write it
+    /// with the page set's double-write protocol (double-write file, sync, in place, sync).
     /// Returns `Ok(false)` if another writer owns the frame or it is no longer changed.
     pub(super) fn write_frame_synchronously(
         &self,
@@ -563,10 +677,11 @@ impl PoolShared {
                 self.write_ahead
                     .force_through(Rba(slot.page_rba.saturating_add(1)))?;
             }
+            // The whole double-write protocol: staged, written in place and synced.
             let page_set = self.attached(key_page_set(slot.key))?;
             page_set.write_staged_pages(key_page(slot.key), std::slice::from_mut(&mut staging))?;
             Counters::count(&self.counters.write_ios, 1);
-            page_set.sync()
+            Ok(())
         })();
         self.complete_write(&slot, result.is_ok());
         result?;

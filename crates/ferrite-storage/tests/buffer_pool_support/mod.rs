@@ -114,6 +114,16 @@ impl StorageFile for RecordingFile {
         if self.faults.fail_writes.load(Ordering::SeqCst) {
             return Err(io::Error::from_raw_os_error(libc::EIO));
         }
+        if self
+            .inner
+            .path()
+            .extension()
+            .is_some_and(|extension| extension == "dw")
+        {
+            // A page set's double-write file: neither recorded nor checked here; the
+            // in-place writes that follow it are.
+            return self.inner.write_at(buffer, offset);
+        }
         assert_eq!(offset % PAGE_SIZE as u64, 0, "page writes are page aligned");
         assert_eq!(buffer.len() % PAGE_SIZE, 0, "page writes are whole pages");
         let mut page_rbas = Vec::new();
