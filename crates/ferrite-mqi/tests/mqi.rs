@@ -1277,6 +1277,7 @@ fn assert_send(_: &Arc<Connection>) {}
 
 /// Regression: a page freed by a persistent get and reused for non-persistent data must not
 /// bring the got message back after restart.
+#[test]
 fn got_persistent_message_stays_gone_when_its_page_is_reused_for_nonpersistent_data() {
     let (directory, qm) = queue_manager(&["Q1"]);
     let mut connection = Connection::connect(qm.clone(), "").unwrap();
