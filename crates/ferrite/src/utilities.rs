@@ -243,6 +243,14 @@ pub fn page_set_command(command: PageSetCommand) -> Result<(), String> {
                         file.display()
                     )
                 })?;
+            // The double-write file belongs to the page set being replaced: drop it, so no image
+            // of it is ever applied to the restored copy (open creates a fresh one).
+            let double_write =
+                ferrite_storage::page_set::double_write_path(&page_set_path(&directory, psid));
+            if double_write.exists() {
+                std::fs::remove_file(&double_write)
+                    .map_err(|error| format!("ferrite: {}: {error}", double_write.display()))?;
+            }
             copy_pages(
                 &file,
                 &page_set_path(&directory, psid),
