@@ -79,7 +79,7 @@ use self::reader::{LogSources, ReadLimit};
 use self::record::{LOG_RECORD_BYTES_MAX, LOG_RECORD_HEADER_BYTES, RECORD_KIND_END_OF_FILE};
 use self::statistics::{bump, LogCounters};
 
-pub use self::reader::{LogReader, LogVerifyReport, OfflineLog};
+pub use self::reader::{LogReader, LogRecordRef, LogVerifyReport, OfflineLog};
 pub use self::statistics::{measure_throughput, ThroughputMeasurement};
 
 /// Bytes in a log page (MQ's 4 KiB log buffer / VSAM CI).
