@@ -995,3 +995,56 @@ fn chunked_reader_falls_back_to_copy_2_for_a_damaged_record() {
     assert!(reader.next().is_none());
     manager.abandon();
 }
+
+/// Forcers park individually and are woken when their RBA is durable; when the logger fails,
+/// every parked forcer (and every later one) gets the error instead of waiting forever.
+#[test]
+fn parked_forcers_return_when_durable_or_when_the_logger_fails() {
+    use ferrite_storage::vfs::simulated::{PathFilter, SimulatedFileSystem};
+    let fs = SimulatedFileSystem::new(11);
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    let directory = Path::new("/qm/FORCEQM");
+    let log = log_parameters(1, 3, 64, false);
+    let archive = archive_parameters(false, false);
+    LogManager::create(shared.clone(), directory, &log, &archive).unwrap();
+    let manager = LogManager::open(shared, directory, &log, &archive).unwrap();
+    // Many forcers of different RBAs: each returns with its own RBA durable.
+    std::thread::scope(|scope| {
+        for thread in 0..16u64 {
+            let manager = &manager;
+            scope.spawn(move || {
+                for index in 0..50u64 {
+                    let body = payload(thread * 1000 + index, 50 + (index as usize % 7) * 300);
+                    let (_, end) = manager.append(1, &[&body]).unwrap();
+                    manager.force(end).unwrap();
+                    assert!(manager.durable_rba() >= end);
+                }
+            });
+        }
+    });
+    // Then the next log sync fails: the forcers parked at that moment and every later one fail.
+    fs.fsync_error_at_matching(0, PathFilter::prefix("/qm/FORCEQM/active/"));
+    let failures = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for thread in 0..8u64 {
+            let (manager, failures) = (&manager, &failures);
+            scope.spawn(move || {
+                for index in 0..20u64 {
+                    let Ok((_, end)) = manager.append(1, &[&payload(thread + index, 200)]) else {
+                        failures.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    };
+                    if manager.force(end).is_err() {
+                        failures.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    assert_eq!(failures.into_inner(), 8, "every forcer sees the failure");
+    assert!(
+        manager.force(manager.end_rba()).is_err() || manager.durable_rba() == manager.end_rba()
+    );
+    manager.abandon();
+}
