@@ -847,3 +847,204 @@ fn throughput_measurement_groups_commits() {
         grouped.statistics
     );
 }
+
+/// Readers read active logs 1 MiB at a time (`log::reader::READ_CHUNK_BYTES`) and decode
+/// records from memory. Records of every size around that window: straddling its end, larger
+/// than it, ending exactly at it, and crossing into the next active log after an end-of-file
+/// marker; read whole (owned and borrowed), from the start, from the middle, and while new
+/// records are appended behind the reader.
+#[test]
+fn chunked_reads_cross_window_and_file_ends() {
+    const CHUNK: usize = 1024 * 1024;
+    let fixture = Fixture::new(
+        log_parameters(3, 4, 64, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    let mut expected: Vec<(Rba, Vec<u8>)> = Vec::new();
+    let mut append = |manager: &LogManager, index: u64, length: usize| {
+        let body = payload(index, length);
+        let (start, _) = manager.append(2, &[&body]).unwrap();
+        expected.push((start, body));
+    };
+    let mut index = 0u64;
+    // Small records up to just before the first window end, then one straddling it.
+    while manager.end_rba().0 < (CHUNK - 3000) as u64 {
+        append(&manager, index, 100 + (index as usize * 131) % 2000);
+        index += 1;
+    }
+    append(&manager, index, 6000);
+    index += 1;
+    // A record larger than a window, then one ending exactly at a window end (relative to the
+    // window the reader will have started at that record), then one whose header straddles.
+    append(&manager, index, CHUNK + 12_345);
+    index += 1;
+    append(&manager, index, CHUNK - LOG_RECORD_HEADER_BYTES);
+    index += 1;
+    append(&manager, index, 1);
+    index += 1;
+    // Fill past the end of the 3 MiB active log: an end-of-file marker, then the next file.
+    while manager.end_rba().0 < 4 * 1024 * 1024 {
+        append(&manager, index, 50_000 + (index as usize * 7919) % 40_000);
+        index += 1;
+    }
+    manager.force(manager.end_rba()).unwrap();
+    assert!(manager.statistics().active_log_switches >= 1);
+
+    let check = |manager: &LogManager, from_index: usize, expected: &[(Rba, Vec<u8>)]| {
+        let records = read_all(manager, expected[from_index].0);
+        assert_eq!(records.len(), expected.len() - from_index);
+        for (record, (start, body)) in records.iter().zip(&expected[from_index..]) {
+            assert_eq!(record.rba, *start);
+            assert_eq!(record.payload.len(), body.len(), "record at {start}");
+            assert!(record.payload == *body, "record at {start} differs");
+            assert_eq!(
+                record.end_rba.0,
+                start.0 + (LOG_RECORD_HEADER_BYTES + body.len()) as u64
+            );
+        }
+        let mut reader = manager.read_forward(expected[from_index].0).unwrap();
+        let mut count = 0;
+        while let Some(record) = reader.next_ref() {
+            let record = record.unwrap();
+            let (start, body) = &expected[from_index + count];
+            assert_eq!((record.rba, record.payload), (*start, &body[..]));
+            count += 1;
+        }
+        assert_eq!(count, expected.len() - from_index);
+    };
+    check(&manager, 0, &expected);
+    for from in [
+        1,
+        expected.len() / 3,
+        expected.len() / 2,
+        expected.len() - 1,
+    ] {
+        check(&manager, from, &expected);
+    }
+
+    // A reader at the end of the durable log sees records appended behind it once they are
+    // forced, and nothing before (bytes beyond the durable RBA are never kept).
+    let mut reader = manager.read_forward(manager.end_rba()).unwrap();
+    assert!(reader.next().is_none());
+    let mut tail = Vec::new();
+    for round in 0..5u64 {
+        let body = payload(1000 + round, 300);
+        let (start, end) = manager.append(3, &[&body]).unwrap();
+        manager.force(end).unwrap();
+        tail.push((start, body));
+    }
+    let mut reader = manager.read_forward(tail[0].0).unwrap();
+    for (start, body) in &tail {
+        let record = reader.next().unwrap().unwrap();
+        assert_eq!((record.rba, &record.payload), (*start, body));
+    }
+    assert!(reader.next().is_none());
+    let (start, end) = manager.append(3, &[b"later"]).unwrap();
+    manager.force(end).unwrap();
+    let record = reader.next().unwrap().unwrap();
+    assert_eq!((record.rba, &record.payload[..]), (start, &b"later"[..]));
+    manager.shutdown().unwrap();
+    drop(manager);
+
+    // After a restart (whose end-of-log scan also reads in windows) every record is still there.
+    let manager = fixture.open();
+    expected.extend(tail);
+    expected.push((start, b"later".to_vec()));
+    check(&manager, 0, &expected);
+}
+
+/// A record damaged in copy 1 while the log manager runs (so restart has not repaired it) is
+/// read from copy 2; the records around it still come from copy 1's window.
+#[test]
+fn chunked_reader_falls_back_to_copy_2_for_a_damaged_record() {
+    let fixture = Fixture::new(
+        log_parameters(1, 2, 40, true),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    let mut ranges = Vec::new();
+    for index in 0..40u64 {
+        ranges.push(manager.append(1, &[&payload(index, 900)]).unwrap());
+    }
+    manager.force(manager.end_rba()).unwrap();
+    damage(
+        &fixture.active_path(0, 0),
+        ACTIVE_LOG_HEADER_BYTES + ranges[17].0 .0 + 30,
+        b"damage",
+    );
+    let records = read_all(&manager, Rba(0));
+    assert_eq!(records.len(), 40);
+    for (index, record) in records.iter().enumerate() {
+        assert_eq!(record.payload, payload(index as u64, 900));
+    }
+    // Damage on both copies: the reader reports the RBA.
+    damage(
+        &fixture.active_path(1, 0),
+        ACTIVE_LOG_HEADER_BYTES + ranges[17].0 .0 + 30,
+        b"damage",
+    );
+    let mut reader = manager.read_forward(Rba(0)).unwrap();
+    for _ in 0..17 {
+        reader.next().unwrap().unwrap();
+    }
+    match reader.next().unwrap() {
+        Err(StorageError::CorruptLog { rba, .. }) => assert_eq!(rba, ranges[17].0),
+        other => panic!("expected a corrupt-log error, got {other:?}"),
+    }
+    assert!(reader.next().is_none());
+    manager.abandon();
+}
+
+/// Forcers park individually and are woken when their RBA is durable; when the logger fails,
+/// every parked forcer (and every later one) gets the error instead of waiting forever.
+#[test]
+fn parked_forcers_return_when_durable_or_when_the_logger_fails() {
+    use ferrite_storage::vfs::simulated::{PathFilter, SimulatedFileSystem};
+    let fs = SimulatedFileSystem::new(11);
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    let directory = Path::new("/qm/FORCEQM");
+    let log = log_parameters(1, 3, 64, false);
+    let archive = archive_parameters(false, false);
+    LogManager::create(shared.clone(), directory, &log, &archive).unwrap();
+    let manager = LogManager::open(shared, directory, &log, &archive).unwrap();
+    // Many forcers of different RBAs: each returns with its own RBA durable.
+    std::thread::scope(|scope| {
+        for thread in 0..16u64 {
+            let manager = &manager;
+            scope.spawn(move || {
+                for index in 0..50u64 {
+                    let body = payload(thread * 1000 + index, 50 + (index as usize % 7) * 300);
+                    let (_, end) = manager.append(1, &[&body]).unwrap();
+                    manager.force(end).unwrap();
+                    assert!(manager.durable_rba() >= end);
+                }
+            });
+        }
+    });
+    // Then the next log sync fails: the forcers parked at that moment and every later one fail.
+    fs.fsync_error_at_matching(0, PathFilter::prefix("/qm/FORCEQM/active/"));
+    let failures = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for thread in 0..8u64 {
+            let (manager, failures) = (&manager, &failures);
+            scope.spawn(move || {
+                for index in 0..20u64 {
+                    let Ok((_, end)) = manager.append(1, &[&payload(thread + index, 200)]) else {
+                        failures.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    };
+                    if manager.force(end).is_err() {
+                        failures.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    assert_eq!(failures.into_inner(), 8, "every forcer sees the failure");
+    assert!(
+        manager.force(manager.end_rba()).is_err() || manager.durable_rba() == manager.end_rba()
+    );
+    manager.abandon();
+}

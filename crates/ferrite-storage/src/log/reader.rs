@@ -7,6 +7,20 @@
 //! RBA, so a read that races with the reuse of an active log simply fails verification there and
 //! is satisfied from the archive, which is always recorded before an active log becomes
 //! reusable. End-of-file markers are skipped: readers see only the callers' records.
+//!
+//! ## Reading active logs in chunks
+//!
+//! Active logs are read the way MQ reads a log forward: sequentially, in large pieces. A reader
+//! keeps one window of [`READ_CHUNK_BYTES`] (1 MiB, allocated once and reused) of copy 1 of the
+//! active log it is in, and decodes records from it: no system call, no lock and (with
+//! [`LogReader::next_ref`]) no allocation per record. The window is refilled starting at the
+//! record that does not fit in it, so a record straddling the end of a window is read again
+//! whole; a record larger than the window grows it. Bytes beyond the reader's limit (the durable
+//! RBA, loaded before the read) are never kept for later records: they may still be written.
+//! The window is trusted only as far as each record verifies (its checksum covers its RBA), so
+//! a window read before its active log was reused still yields only valid records. A record
+//! that does not verify from the window is looked up the slow way described above (copy 1,
+//! copy 2, archives), which is also how archives are read.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,6 +39,145 @@ use super::record::{self, LOG_RECORD_HEADER_BYTES};
 use super::restart;
 use super::statistics::{bump, LogCounters};
 use super::{archive_directory, LogRecord, RingEntry};
+use crate::vfs::StorageFile;
+
+/// Bytes read at a time from an active log by readers and by the end-of-log scan.
+pub const READ_CHUNK_BYTES: usize = 1024 * 1024;
+
+/// One record read back from the log, borrowed from the reader's buffer
+/// ([`LogReader::next_ref`]): valid until the reader moves on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LogRecordRef<'a> {
+    pub rba: Rba,
+    /// RBA just past this record.
+    pub end_rba: Rba,
+    pub kind: u8,
+    pub payload: &'a [u8],
+}
+
+impl LogRecordRef<'_> {
+    pub fn to_owned_record(&self) -> LogRecord {
+        LogRecord {
+            rba: self.rba,
+            end_rba: self.end_rba,
+            kind: self.kind,
+            payload: self.payload.to_vec(),
+        }
+    }
+}
+
+/// A window of one active log copy held in memory (see the module documentation).
+pub(crate) struct ActiveChunk {
+    buffer: Vec<u8>,
+    /// (file number, copy, start RBA of the file's use) the window was read from.
+    source: Option<(usize, usize, u64)>,
+    /// RBA of `buffer[0]`.
+    rba: u64,
+    /// Bytes of `buffer` that may be used.
+    valid: usize,
+    chunk_bytes: usize,
+}
+
+impl ActiveChunk {
+    pub fn new(chunk_bytes: usize) -> ActiveChunk {
+        ActiveChunk {
+            buffer: Vec::new(),
+            source: None,
+            rba: 0,
+            valid: 0,
+            chunk_bytes,
+        }
+    }
+
+    /// Forget the window (its file was written).
+    pub fn invalidate(&mut self) {
+        self.source = None;
+        self.valid = 0;
+    }
+
+    /// The log bytes from `rba` to the end of the window, at least `need` of them, read from
+    /// `file` (the copy `source` names: file number, copy, start RBA of its use) if the window
+    /// does not hold them. Bytes at or beyond `keep_below` are returned for this call (when
+    /// `need` reaches them) but not kept for later ones. The caller checks that
+    /// `[rba, rba + need)` lies inside the file's data area.
+    pub fn window(
+        &mut self,
+        file: &dyn StorageFile,
+        source: (usize, usize, u64),
+        data_bytes: u64,
+        rba: u64,
+        need: usize,
+        keep_below: u64,
+    ) -> Result<&[u8], String> {
+        let start = source.2;
+        let file_end = start + data_bytes;
+        debug_assert!(rba >= start && rba + need as u64 <= file_end);
+        if self.source == Some(source)
+            && rba >= self.rba
+            && rba + need as u64 <= self.rba + self.valid as u64
+        {
+            let from = (rba - self.rba) as usize;
+            return Ok(&self.buffer[from..self.valid]);
+        }
+        let trusted = keep_below.saturating_sub(rba).min(file_end - rba);
+        let want = (need as u64).max(trusted.min(self.chunk_bytes as u64)) as usize;
+        if self.buffer.len() < want {
+            self.buffer.resize(want.max(self.chunk_bytes), 0);
+        }
+        self.source = None;
+        file.read_at(
+            &mut self.buffer[..want],
+            ACTIVE_LOG_HEADER_BYTES + (rba - start),
+        )
+        .map_err(|error| format!("cannot read: {error}"))?;
+        self.source = Some(source);
+        self.rba = rba;
+        self.valid = want;
+        Ok(&self.buffer[..want])
+    }
+}
+
+/// Decode and verify the record at `rba` in a window of its active log copy. Returns the header
+/// and the offset of the record in the window's buffer.
+pub(crate) fn verify_in_chunk(
+    chunk: &mut ActiveChunk,
+    file: &dyn StorageFile,
+    source: (usize, usize, u64),
+    data_bytes: u64,
+    rba: u64,
+    keep_below: u64,
+) -> Result<record::RecordHeader, String> {
+    let available = source.2 + data_bytes - rba;
+    if available < LOG_RECORD_HEADER_BYTES as u64 {
+        return Err(format!("only {available} bytes left in the file"));
+    }
+    let window = chunk.window(
+        file,
+        source,
+        data_bytes,
+        rba,
+        LOG_RECORD_HEADER_BYTES,
+        keep_below,
+    )?;
+    let header = record::decode_header(
+        window[..LOG_RECORD_HEADER_BYTES].try_into().unwrap(),
+        available,
+    )
+    .map_err(|defect| defect.to_string())?;
+    let length = if header.is_end_of_file() {
+        LOG_RECORD_HEADER_BYTES
+    } else {
+        header.length as usize
+    };
+    let window = if window.len() >= length {
+        window
+    } else {
+        chunk.window(file, source, data_bytes, rba, length, keep_below)?
+    };
+    record::verify_payload(Rba(rba), &header, &window[LOG_RECORD_HEADER_BYTES..length])
+        .map_err(|defect| defect.to_string())?;
+    Ok(header)
+}
 
 /// Where log bytes can be read from: the active logs and the archives.
 pub(crate) struct LogSources {
@@ -46,8 +199,17 @@ pub(crate) enum ReadLimit {
 
 enum Found {
     Record(LogRecord),
+    /// A record verified in the reader's window: (rba, header). Its bytes start at `rba` in the
+    /// window.
+    InChunk(u64, record::RecordHeader),
     /// An end-of-file marker: continue at this RBA.
     Skip(u64),
+}
+
+/// What the reader returns next, before the caller chooses owned or borrowed.
+enum Next {
+    Owned(LogRecord),
+    InChunk(u64, record::RecordHeader),
 }
 
 /// Iterator over log records from a record boundary to the end of the written log.
@@ -59,6 +221,13 @@ pub struct LogReader {
     open_archives: Vec<(u64, usize, ArchiveFile)>,
     peeked: Option<LogRecord>,
     failed: bool,
+    /// The window of copy 1 of the active log being read.
+    chunk: ActiveChunk,
+    /// The active log the window is in: (file number, start RBA of its use). Looked up in the
+    /// ring only when a record is outside it.
+    active_hint: Option<(usize, u64)>,
+    /// The last record returned by `next_ref` when it did not come from the window.
+    owned: Option<LogRecord>,
 }
 
 /// Archive files kept open by one reader.
@@ -77,10 +246,13 @@ impl LogReader {
             open_archives: Vec::new(),
             peeked: None,
             failed: false,
+            chunk: ActiveChunk::new(READ_CHUNK_BYTES),
+            active_hint: None,
+            owned: None,
         };
         // The first record must be valid: `from` must be a record boundary.
         match reader.read_next() {
-            Ok(record) => reader.peeked = record,
+            Ok(record) => reader.peeked = record.map(|next| reader.materialise(next)),
             Err(error) => {
                 return Err(StorageError::invalid(format!(
                     "RBA {from} is not the start of a readable log record: {error}"
@@ -105,35 +277,95 @@ impl LogReader {
         }
     }
 
-    fn read_next(&mut self) -> StorageResult<Option<LogRecord>> {
+    fn read_next(&mut self) -> StorageResult<Option<Next>> {
         loop {
-            if self.position >= self.limit() {
+            let limit = self.limit();
+            if self.position >= limit {
                 return Ok(None);
             }
-            match self.read_at(self.position)? {
+            match self.read_at(self.position, limit)? {
                 Found::Record(record) => {
                     self.position = record.end_rba.0;
-                    return Ok(Some(record));
+                    return Ok(Some(Next::Owned(record)));
+                }
+                Found::InChunk(rba, header) => {
+                    self.position = rba + u64::from(header.length);
+                    return Ok(Some(Next::InChunk(rba, header)));
                 }
                 Found::Skip(next) => self.position = next,
             }
         }
     }
 
-    /// Read the record at `rba` from the first source where it verifies.
-    fn read_at(&mut self, rba: u64) -> StorageResult<Found> {
-        let mut defects: Vec<String> = Vec::new();
-        let active = {
-            let ring = self.sources.ring.lock().unwrap();
-            ring.iter()
-                .enumerate()
-                .find_map(|(number, entry)| match (entry.start, entry.end) {
-                    (Some(start), end) if start <= rba && end.is_none_or_past(rba) => {
-                        Some((number, start))
-                    }
-                    _ => None,
-                })
+    /// A record as an owned `LogRecord`.
+    fn materialise(&self, next: Next) -> LogRecord {
+        match next {
+            Next::Owned(record) => record,
+            Next::InChunk(rba, header) => self.view(rba, header).to_owned_record(),
+        }
+    }
+
+    fn view(&self, rba: u64, header: record::RecordHeader) -> LogRecordRef<'_> {
+        let from = (rba - self.chunk.rba) as usize + LOG_RECORD_HEADER_BYTES;
+        let to = from + header.payload_len();
+        LogRecordRef {
+            rba: Rba(rba),
+            end_rba: Rba(rba + u64::from(header.length)),
+            kind: header.kind,
+            payload: &self.chunk.buffer[from..to],
+        }
+    }
+
+    /// The active log whose current use holds `rba`: (file number, start RBA).
+    fn find_active(&self, rba: u64) -> Option<(usize, u64)> {
+        let ring = self.sources.ring.lock().unwrap();
+        ring.iter()
+            .enumerate()
+            .find_map(|(number, entry)| match (entry.start, entry.end) {
+                (Some(start), end) if start <= rba && end.is_none_or_past(rba) => {
+                    Some((number, start))
+                }
+                _ => None,
+            })
+    }
+
+    /// The fast path: the record at `rba` from the window of copy 1 of its active log.
+    fn read_chunked(&mut self, rba: u64, limit: u64) -> Option<Found> {
+        let data_bytes = self.sources.files.data_bytes;
+        let (number, start) = match self.active_hint {
+            Some((number, start)) if start <= rba && rba < start + data_bytes => (number, start),
+            _ => {
+                let found = self.find_active(rba)?;
+                self.active_hint = Some(found);
+                found
+            }
         };
+        let file = &*self.sources.files.files[number][0];
+        let header = verify_in_chunk(
+            &mut self.chunk,
+            file,
+            (number, 0, start),
+            data_bytes,
+            rba,
+            limit,
+        )
+        .ok()?;
+        bump(&self.sources.counters.qjstract, 1);
+        Some(if header.is_end_of_file() {
+            Found::Skip(rba + u64::from(header.length))
+        } else {
+            Found::InChunk(rba, header)
+        })
+    }
+
+    /// Read the record at `rba` from the first source where it verifies.
+    fn read_at(&mut self, rba: u64, limit: u64) -> StorageResult<Found> {
+        if let Some(found) = self.read_chunked(rba, limit) {
+            return Ok(found);
+        }
+        let mut defects: Vec<String> = Vec::new();
+        let active = self.find_active(rba);
+        self.active_hint = active;
         if let Some((number, start)) = active {
             for copy in 0..self.sources.files.copies() {
                 match self.read_active(number, copy, start, rba) {
@@ -279,8 +511,7 @@ fn finish_record(
     }
     let mut payload = vec![0u8; header.payload_len()];
     read_payload(&mut payload)?;
-    record::verify(Rba(rba), &header, crc32c::crc32c(&payload))
-        .map_err(|defect| defect.to_string())?;
+    record::verify_payload(Rba(rba), &header, &payload).map_err(|defect| defect.to_string())?;
     Ok(Found::Record(LogRecord {
         rba: Rba(rba),
         end_rba: Rba(rba + u64::from(header.length)),
@@ -289,22 +520,46 @@ fn finish_record(
     }))
 }
 
-impl Iterator for LogReader {
-    type Item = StorageResult<LogRecord>;
-    fn next(&mut self) -> Option<Self::Item> {
+impl LogReader {
+    fn next_located(&mut self) -> Option<StorageResult<Next>> {
         if let Some(record) = self.peeked.take() {
-            return Some(Ok(record));
+            return Some(Ok(Next::Owned(record)));
         }
         if self.failed {
             return None;
         }
         match self.read_next() {
-            Ok(record) => record.map(Ok),
+            Ok(next) => next.map(Ok),
             Err(error) => {
                 self.failed = true;
                 Some(Err(error))
             }
         }
+    }
+
+    /// The next record, borrowed from the reader's buffer: like `next()` without copying the
+    /// payload (restart reads every record this way).
+    pub fn next_ref(&mut self) -> Option<StorageResult<LogRecordRef<'_>>> {
+        match self.next_located()? {
+            Err(error) => Some(Err(error)),
+            Ok(Next::InChunk(rba, header)) => Some(Ok(self.view(rba, header))),
+            Ok(Next::Owned(record)) => {
+                let record = self.owned.insert(record);
+                Some(Ok(LogRecordRef {
+                    rba: record.rba,
+                    end_rba: record.end_rba,
+                    kind: record.kind,
+                    payload: &record.payload,
+                }))
+            }
+        }
+    }
+}
+
+impl Iterator for LogReader {
+    type Item = StorageResult<LogRecord>;
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(self.next_located()?.map(|next| self.materialise(next)))
     }
 }
 
@@ -478,6 +733,9 @@ impl OfflineLog {
                 open_archives: Vec::new(),
                 peeked: None,
                 failed: false,
+                chunk: ActiveChunk::new(READ_CHUNK_BYTES),
+                active_hint: None,
+                owned: None,
             };
             let mut failure = None;
             for record in reader.by_ref() {

@@ -215,6 +215,25 @@ pub fn verify(rba: Rba, header: &RecordHeader, payload_crc: u32) -> Result<(), R
     Ok(())
 }
 
+/// Check a decoded header against its payload, held whole in memory: the payload is appended
+/// to the checksum of the fields before it (cheaper than [`verify`], which must combine two
+/// checksums). An end-of-file marker's payload is empty.
+pub fn verify_payload(rba: Rba, header: &RecordHeader, payload: &[u8]) -> Result<(), RecordDefect> {
+    let prefix = prefix_checksum(rba, header.length, header.kind);
+    let computed = if header.is_end_of_file() {
+        prefix
+    } else {
+        crc32c::crc32c_append(prefix, payload)
+    };
+    if computed != header.checksum {
+        return Err(RecordDefect::Checksum {
+            stored: header.checksum,
+            computed,
+        });
+    }
+    Ok(())
+}
+
 /// Frame one record into a new vector (tools and tests; the log manager frames in place).
 pub fn encode_record(rba: Rba, kind: u8, payload: &[u8]) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(LOG_RECORD_HEADER_BYTES + payload.len());

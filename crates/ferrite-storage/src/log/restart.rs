@@ -4,7 +4,8 @@
 //!    rewritten). The file with the highest start RBA is current; every other used file's range
 //!    ends where the next one (in RBA order, which must be ring order) begins.
 //! 2. Scan forward from the last checkpoint's begin RBA (or the oldest RBA still in the active
-//!    logs), verifying each record on every copy. A record valid on one copy but not the other is
+//!    logs), verifying each record on every copy (each copy read 1 MiB at a time, records
+//!    verified from memory). A record valid on one copy but not the other is
 //!    copied to the bad copy. In the current file, the first position where no copy holds a valid
 //!    record (zero length, bad length, bad checksum: a torn write, or a stale record of the file's
 //!    previous use, whose checksum includes another RBA) is the end of the log. In a full file
@@ -22,7 +23,8 @@ use crate::vfs::StorageFile;
 
 use super::active::{ActiveLogFiles, ActiveLogHeader, ACTIVE_LOG_HEADER_BYTES};
 use super::bsds::{ActiveLogStatus, Bsds};
-use super::record::{self, RecordHeader, LOG_RECORD_HEADER_BYTES};
+use super::reader::{verify_in_chunk, ActiveChunk, READ_CHUNK_BYTES};
+use super::record::{RecordHeader, LOG_RECORD_HEADER_BYTES};
 use super::statistics::{bump, LogCounters};
 use super::{page_floor, OffloadJob, RingEntry, LOG_PAGE_BYTES, RESTART_ZERO_AHEAD_PAGES};
 
@@ -47,44 +49,6 @@ pub(crate) struct RecoveredLog {
     pub scan_start: u64,
     /// Damage found (and repaired, when repairing).
     pub problems: Vec<String>,
-}
-
-/// Read and verify the record at `rba` in one copy of an active log whose current use starts at
-/// `file_start`; the payload is checksummed in chunks, never held whole.
-pub(crate) fn verify_record_in_file(
-    file: &dyn StorageFile,
-    file_start: u64,
-    data_bytes: u64,
-    rba: u64,
-    scratch: &mut [u8],
-) -> Result<RecordHeader, String> {
-    let available = file_start + data_bytes - rba;
-    if available < LOG_RECORD_HEADER_BYTES as u64 {
-        return Err(format!("only {available} bytes left in the file"));
-    }
-    let offset = ACTIVE_LOG_HEADER_BYTES + (rba - file_start);
-    let mut header_bytes = [0u8; LOG_RECORD_HEADER_BYTES];
-    file.read_at(&mut header_bytes, offset)
-        .map_err(|error| format!("cannot read: {error}"))?;
-    let header =
-        record::decode_header(&header_bytes, available).map_err(|defect| defect.to_string())?;
-    let mut crc = 0u32;
-    if !header.is_end_of_file() {
-        let payload_len = header.payload_len() as u64;
-        let mut done = 0u64;
-        while done < payload_len {
-            let count = (payload_len - done).min(scratch.len() as u64) as usize;
-            file.read_at(
-                &mut scratch[..count],
-                offset + LOG_RECORD_HEADER_BYTES as u64 + done,
-            )
-            .map_err(|error| format!("cannot read: {error}"))?;
-            crc = crc32c::crc32c_append(crc, &scratch[..count]);
-            done += count as u64;
-        }
-    }
-    record::verify(Rba(rba), &header, crc).map_err(|defect| defect.to_string())?;
-    Ok(header)
 }
 
 fn io_error(
@@ -288,6 +252,10 @@ pub(crate) fn recover(
         .unwrap();
     let mut position = scan_start;
     let mut scratch = vec![0u8; SCAN_CHUNK_BYTES];
+    // One window per copy: records are verified from memory, read 1 MiB at a time.
+    let mut chunks: Vec<ActiveChunk> = (0..copies)
+        .map(|_| ActiveChunk::new(READ_CHUNK_BYTES))
+        .collect();
     let (end_rba, file_limit, used_end);
     loop {
         let (start, number) = used[index];
@@ -303,13 +271,14 @@ pub(crate) fn recover(
         }
         let mut good: Option<(usize, RecordHeader)> = None;
         let mut bad = Vec::new();
-        for copy in 0..copies {
-            match verify_record_in_file(
+        for (copy, chunk) in chunks.iter_mut().enumerate() {
+            match verify_in_chunk(
+                chunk,
                 &*files.files[number][copy],
-                start,
+                (number, copy, start),
                 data_bytes,
                 position,
-                &mut scratch,
+                u64::MAX,
             ) {
                 Ok(header) if good.is_none() => good = Some((copy, header)),
                 Ok(_) => {}
@@ -352,6 +321,7 @@ pub(crate) fn recover(
                     stored,
                     &mut scratch,
                 )?;
+                chunks[*copy].invalidate();
                 bump(&counters.write_ios[*copy], 1);
             }
         }

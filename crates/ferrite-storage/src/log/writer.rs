@@ -7,8 +7,9 @@
 //! 2. Target = the highest forced RBA (the partial current page included), or else the end of the
 //!    last full page. Write from the page holding `durable` to the target in I/Os of at most
 //!    [`LOG_WRITE_PAGES_MAX`] pages, each followed by `sync_data` on every copy, then advance
-//!    `durable` and wake waiters. Forcers that arrived meanwhile are covered by the next cycle,
-//!    which takes the highest RBA then requested (group commit).
+//!    `durable` and wake the forcers it satisfies (only those: see `ForceWaiters`). Forcers
+//!    that arrived meanwhile are covered by the next cycle, which starts at once and takes the
+//!    highest RBA then requested (group commit).
 //! 3. Dual logging: an I/O that starts with a previously written (partial) page is a rewrite:
 //!    copy 1 is written and synced before copy 2 is started. Any other I/O goes to both copies in
 //!    parallel (see the module documentation of `log` for why this is safe).
@@ -58,7 +59,7 @@ impl Logger {
         let mut state = shared.logger.lock().unwrap();
         loop {
             if state.failure.is_some() {
-                shared.progress.notify_all();
+                shared.wake_everyone();
                 return;
             }
             let filled = shared.filled.load(Ordering::SeqCst);
@@ -72,10 +73,12 @@ impl Logger {
                         Ok(()) => {
                             state.switches.pop_front();
                             shared.durable.store(switch.end, Ordering::SeqCst);
+                            shared.waiters.wake_through(switch.end);
                         }
                         Err(error) => {
                             state.failure = Some(error.to_string());
                             shared.failed.store(true, Ordering::Release);
+                            shared.waiters.wake_all();
                         }
                     }
                     shared.progress.notify_all();
@@ -106,12 +109,12 @@ impl Logger {
                 if let Err(error) = result {
                     state.failure = Some(error.to_string());
                     shared.failed.store(true, Ordering::Release);
+                    shared.wake_everyone();
                 }
-                shared.progress.notify_all();
                 continue;
             }
             if state.shutdown {
-                shared.progress.notify_all();
+                shared.wake_everyone();
                 return;
             }
             // Idle. Announce it, then look once more at `filled` (appenders publish it before
@@ -186,8 +189,7 @@ impl Logger {
             bump(&counters.qjstciwr, pages);
             durable = end;
             shared.durable.store(end, Ordering::SeqCst);
-            let _state = shared.logger.lock().unwrap();
-            shared.progress.notify_all();
+            shared.wake_durable(end);
         }
         Ok(())
     }

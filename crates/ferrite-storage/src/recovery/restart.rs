@@ -13,14 +13,23 @@
 //! checkpoint's record, which lists every active unit and its operations (our analogue of log
 //! shunting: a long-running unit never pins old log for transactional recovery). Backward
 //! recovery therefore works from that table rather than by reading the log backwards.
+//!
+//! **Reading the log.** Phases 2 and 3 read records with [`crate::log::LogReader::next_ref`]:
+//! the active log is read 1 MiB at a time and records are decoded where they lie, so a PUT's
+//! image is never copied (phase 3 hands the borrowed image to the redo). Phase 2 builds only
+//! the table of units of recovery. The two phases still read their ranges separately, with the
+//! same meaning as before: phase 2 must be complete (CSQR004I) before phase 3 chooses its
+//! starting checkpoint, and phase 3 usually starts earlier in the log. With the log in memory a
+//! second read of phase 2's range costs a few milliseconds per 10 MB.
 
 use std::collections::BTreeMap;
 
 use crate::data_manager::{DataManager, SlotEffect};
 use crate::error::{StorageError, StorageResult};
-use crate::log::{CheckpointLocation, LogManager};
+use crate::log::{CheckpointLocation, LogManager, LogRecordRef};
 use crate::recovery::log_records::{
-    kind, BackoutRecord, CheckpointRecord, RecoveryRecord, UrOperation, UrSnapshot, UrState,
+    kind, BackoutRecord, CheckpointRecord, PutRecord, RecoveryRecord, UrOperation, UrSnapshot,
+    UrState,
 };
 use crate::types::{Rba, Urid};
 
@@ -62,17 +71,27 @@ fn counts(table: &BTreeMap<Urid, UrEntry>) -> (usize, usize) {
     (in_doubt, table.len() - in_doubt)
 }
 
-fn decode(record: &crate::log::LogRecord) -> StorageResult<Option<RecoveryRecord>> {
+/// A recovery record decoded from a log record borrowed from the reader: a PUT's image stays in
+/// the reader's buffer (restart never copies it).
+enum Decoded<'a> {
+    Put { record: PutRecord, image: &'a [u8] },
+    Other(RecoveryRecord),
+}
+
+fn decode<'a>(record: &LogRecordRef<'a>) -> StorageResult<Option<Decoded<'a>>> {
     if record.kind >= 0xF0 {
         return Ok(None); // the log manager's own records
     }
-    RecoveryRecord::decode(record.kind, &record.payload)
-        .map(Some)
-        .map_err(|error| StorageError::CorruptLog {
-            path: "recovery log".into(),
-            rba: record.rba,
-            detail: format!("record of kind {}: {error}", record.kind),
-        })
+    let decoded = if record.kind == kind::PUT {
+        PutRecord::decode(record.payload).map(|(put, image)| Decoded::Put { record: put, image })
+    } else {
+        RecoveryRecord::decode(record.kind, record.payload).map(Decoded::Other)
+    };
+    decoded.map(Some).map_err(|error| StorageError::CorruptLog {
+        path: "recovery log".into(),
+        rba: record.rba,
+        detail: format!("record of kind {}: {error}", record.kind),
+    })
 }
 
 /// Read the checkpoint record at `location`.
@@ -81,13 +100,15 @@ fn read_checkpoint(
     location: CheckpointLocation,
 ) -> StorageResult<CheckpointRecord> {
     let mut reader = log.read_forward(location.begin_rba)?;
-    let record = reader.next().ok_or_else(|| StorageError::CorruptLog {
+    let record = reader.next_ref().ok_or_else(|| StorageError::CorruptLog {
         path: "recovery log".into(),
         rba: location.begin_rba,
         detail: "the BSDS names a checkpoint past the end of the log".into(),
     })??;
     match decode(&record)? {
-        Some(RecoveryRecord::Checkpoint(checkpoint)) if record.kind == kind::CHECKPOINT => {
+        Some(Decoded::Other(RecoveryRecord::Checkpoint(checkpoint)))
+            if record.kind == kind::CHECKPOINT =>
+        {
             Ok(checkpoint)
         }
         _ => Err(StorageError::CorruptLog {
@@ -133,17 +154,23 @@ pub fn recover(
             Rba::ZERO
         }
     };
-    for record in log.read_forward(phase2_start)? {
+    let mut reader = log.read_forward(phase2_start)?;
+    while let Some(record) = reader.next_ref() {
         let record = record?;
-        match decode(&record)? {
-            Some(RecoveryRecord::Put { record: put, .. }) => {
+        let decoded = match decode(&record)? {
+            Some(Decoded::Put { record: put, .. }) => {
                 if let Some(urid) = put.ur.urid(record.rba) {
                     status.entry(urid).or_insert(UrEntry {
                         state: UrState::InFlight,
                         operations: Vec::new(),
                     });
                 }
+                continue;
             }
+            Some(Decoded::Other(other)) => Some(other),
+            None => None,
+        };
+        match decoded {
             Some(RecoveryRecord::Get(get)) => {
                 if let Some(urid) = get.ur.urid(record.rba) {
                     status.entry(urid).or_insert(UrEntry {
@@ -163,7 +190,7 @@ pub fn recover(
                     entry.state = UrState::InDoubt;
                 }
             }
-            Some(RecoveryRecord::Checkpoint(_)) | None => {}
+            Some(RecoveryRecord::Checkpoint(_) | RecoveryRecord::Put { .. }) | None => {}
         }
     }
     let (in_doubt, in_flight) = counts(&status);
@@ -197,28 +224,19 @@ pub fn recover(
     state.forward_range = (scan_start, end);
     let mut table: BTreeMap<Urid, UrEntry> = BTreeMap::new();
     let mut seeded = false;
-    for record in log.read_forward(scan_start)? {
+    let mut reader = log.read_forward(scan_start)?;
+    while let Some(record) = reader.next_ref() {
         let record = record?;
         let rba = record.rba;
         let Some(decoded) = decode(&record)? else {
             continue;
         };
         state.records_redone += 1;
-        match decoded {
-            RecoveryRecord::Checkpoint(checkpoint) => {
-                if !seeded {
-                    seed(&mut table, &checkpoint);
-                    seeded = true;
-                }
-                state.next_message_sequence = state
-                    .next_message_sequence
-                    .max(checkpoint.next_message_sequence);
-                state.next_object_id = state.next_object_id.max(checkpoint.next_object_id);
-            }
-            RecoveryRecord::Put { record: put, image } => {
+        let decoded = match decoded {
+            Decoded::Put { record: put, image } => {
                 state.next_message_sequence = state.next_message_sequence.max(put.sequence + 1);
                 state.next_object_id = state.next_object_id.max(put.object_id + 1);
-                data.redo_put(rba, &put, &image)?;
+                data.redo_put(rba, &put, image)?;
                 if let Some(urid) = put.ur.urid(rba) {
                     table
                         .entry(urid)
@@ -234,7 +252,22 @@ pub fn recover(
                             sequence: put.sequence,
                         });
                 }
+                continue;
             }
+            Decoded::Other(other) => other,
+        };
+        match decoded {
+            RecoveryRecord::Checkpoint(checkpoint) => {
+                if !seeded {
+                    seed(&mut table, &checkpoint);
+                    seeded = true;
+                }
+                state.next_message_sequence = state
+                    .next_message_sequence
+                    .max(checkpoint.next_message_sequence);
+                state.next_object_id = state.next_object_id.max(checkpoint.next_object_id);
+            }
+            RecoveryRecord::Put { .. } => unreachable!("PUT records are redone above"),
             RecoveryRecord::Get(get) => match get.ur.urid(rba) {
                 None => data.redo_free(rba, get.location)?,
                 Some(urid) => table
