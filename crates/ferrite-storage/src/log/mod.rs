@@ -39,12 +39,14 @@
 //!
 //! - Every write I/O is followed by `sync_data` before `durable_rba` moves past it.
 //! - The partially filled current page is rewritten by each force until it is full.
-//! - **Dual logging (TWOACTV).** A write whose first page was written before (a *rewrite* of the
-//!   partial page, which holds records already reported durable) goes to copy 1, is synced, and
-//!   only then goes to copy 2: a torn write can damage at most one copy of a committed record,
-//!   and restart repairs it from the other. Writes of pages never written before go to both
-//!   copies in parallel (their records were never reported durable, so tearing both is safe).
-//!   This is MP16's rule: "the first write of a current page is parallel, a rewrite is serial".
+//! - **Dual logging (TWOACTV).** When a write's first page was written before (a *rewrite* of
+//!   the partial page, which holds records already reported durable), that page goes to copy 1,
+//!   is synced, and only then goes to copy 2: a torn write can damage at most one copy of a
+//!   committed record, and restart repairs it from the other. Every page never written before
+//!   (the rest of the same I/O included) goes to both copies in parallel (its records were
+//!   never reported durable, so tearing both is safe). This is MP16's rule: "the first write of
+//!   a current page is parallel, a rewrite is serial". Copy 2 has its own persistent writer
+//!   thread; `durable` moves only when both copies are synced.
 //! - **Single logging** relies on the device writing a 4 KiB page atomically when the partial
 //!   page is rewritten (as MQ with single logging is a single point of failure). Use TWOACTV
 //!   where that is not guaranteed.

@@ -1,0 +1,355 @@
+//! Dual logging (TWOACTV) write order under crashes, on the simulated file system.
+//!
+//! A force whose first page is the partial page already written by an earlier force rewrites
+//! records already reported durable. Only that page is written serially (copy 1, synced, then
+//! copy 2); the I/O's other pages go to both copies in parallel. A crash at any I/O step of such
+//! a write, with the operation applied, not applied or torn, and with every unsynced write kept,
+//! lost or (randomly) kept and torn, must never lose a record whose force returned.
+//!
+//! The simulator tears writes at sector granularity with whole sectors (what drives
+//! guarantee), so rewriting a page with the same leading bytes can never damage them there. The
+//! order itself is therefore also checked directly, on a recording file system: at no moment
+//! may both copies have an unsynced write of the page holding durable records.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use ferrite_storage::config::{ArchiveParameters, LogParameters};
+use ferrite_storage::log::LogManager;
+use ferrite_storage::vfs::simulated::{
+    CrashEffect, CrashMode, CrashPoint, OpClass, PathFilter, SimulatedFileSystem,
+};
+use ferrite_storage::vfs::{FileSystem, OpenMode, RealFileSystem, StorageFile};
+use ferrite_storage::Rba;
+
+const DIRECTORY: &str = "/qm/DUALQM";
+
+fn parameters() -> (LogParameters, ArchiveParameters) {
+    (
+        LogParameters {
+            outbuff_kib: 64,
+            wrthrsh: 4,
+            twoactv: true,
+            active_log_count: 2,
+            active_log_size_mib: 1,
+        },
+        ArchiveParameters {
+            directory: "archive".to_string(),
+            compress: false,
+            twoarch: false,
+        },
+    )
+}
+
+fn body(tag: u8, length: usize) -> Vec<u8> {
+    (0..length)
+        .map(|i| tag ^ (i as u8).wrapping_mul(31))
+        .collect()
+}
+
+fn open(fs: &SimulatedFileSystem) -> Arc<LogManager> {
+    let (log, archive) = parameters();
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    LogManager::open(shared, Path::new(DIRECTORY), &log, &archive).unwrap()
+}
+
+/// A log with one forced record `A` ending part-way into the first page. Returns the file
+/// system and `A`.
+fn with_partial_page(seed: u64) -> (SimulatedFileSystem, Arc<LogManager>, (Rba, Vec<u8>)) {
+    let fs = SimulatedFileSystem::new(seed);
+    let (log, archive) = parameters();
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    LogManager::create(shared, Path::new(DIRECTORY), &log, &archive).unwrap();
+    let manager = open(&fs);
+    let first = body(1, 1500);
+    let (start, end) = manager.append(1, &[&first]).unwrap();
+    manager.force(end).unwrap();
+    (fs, manager, (start, first))
+}
+
+/// Crash at `step` (counted over the active logs' mutating operations) of the force of a record
+/// of `length` bytes appended after `A`; then restart and check.
+fn crash_during_rewrite(seed: u64, length: usize, step: u64, effect: CrashEffect, mode: CrashMode) {
+    let (fs, manager, first) = with_partial_page(seed);
+    fs.set_crash_point(CrashPoint {
+        after: step,
+        class: OpClass::Mutating,
+        paths: PathFilter::prefix(format!("{DIRECTORY}/active/")),
+        effect,
+    });
+    let second = body(2, length);
+    let (start, end) = manager.append(2, &[&second]).unwrap();
+    let forced = manager.force(end).is_ok();
+    let after = fs.crash_with(mode);
+    manager.abandon();
+    drop(manager);
+    let context = format!(
+        "seed {seed}, second record {length} bytes, crash at step {step} ({effect:?}, {mode:?}), force {}",
+        if forced { "returned" } else { "failed" }
+    );
+    let manager = open(&after);
+    let records: Vec<_> = manager
+        .read_forward(Rba::ZERO)
+        .unwrap_or_else(|error| panic!("{context}: {error}"))
+        .map(|record| record.unwrap_or_else(|error| panic!("{context}: {error}")))
+        .collect();
+    assert!(
+        !records.is_empty(),
+        "{context}: record A (forced before the crash) lost"
+    );
+    assert_eq!(
+        (records[0].rba, &records[0].payload),
+        (first.0, &first.1),
+        "{context}: record A damaged"
+    );
+    if forced {
+        assert_eq!(records.len(), 2, "{context}: forced record B lost");
+    }
+    if records.len() > 1 {
+        assert_eq!(
+            (records[1].rba, &records[1].payload),
+            (start, &second),
+            "{context}: record B damaged"
+        );
+    }
+    assert!(
+        records.len() <= 2,
+        "{context}: records that were never written"
+    );
+    manager.shutdown().unwrap();
+}
+
+#[test]
+fn a_crash_during_a_dual_rewrite_never_loses_a_forced_record() {
+    // The I/O counts of the second force: a rewrite of the partial page alone (500 bytes), and
+    // a rewrite followed by new pages (9,000 bytes: the rewritten page is serial, the others
+    // parallel).
+    for length in [500usize, 9000] {
+        let (fs, manager, _) = with_partial_page(0);
+        let counter = fs.count_operations(
+            OpClass::Mutating,
+            PathFilter::prefix(format!("{DIRECTORY}/active/")),
+        );
+        let (_, end) = manager.append(2, &[&body(2, length)]).unwrap();
+        manager.force(end).unwrap();
+        let steps = counter.get();
+        // Copy 1 write + sync; copy 2 write(s) + sync.
+        assert!(steps >= 4, "{steps} I/O steps for a dual write");
+        manager.shutdown().unwrap();
+        for step in 0..=steps {
+            for effect in [
+                CrashEffect::Torn,
+                CrashEffect::NotApplied,
+                CrashEffect::Applied,
+            ] {
+                for mode in [
+                    CrashMode::LoseAllUnsynced,
+                    CrashMode::KeepAllUnsynced,
+                    CrashMode::Random,
+                ] {
+                    let seeds = if mode == CrashMode::Random {
+                        0..12
+                    } else {
+                        0..1
+                    };
+                    for seed in seeds {
+                        crash_during_rewrite(seed, length, step, effect, mode);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The rewritten page is the only serial one: one page per rewrite I/O, counted by QJSTSERW,
+/// while both copies get every page.
+#[test]
+fn only_the_rewritten_page_is_serial() {
+    let (_fs, manager, _) = with_partial_page(7);
+    let before = manager.statistics();
+    for round in 0..20u8 {
+        let (_, end) = manager.append(3, &[&body(round, 6000)]).unwrap();
+        manager.force(end).unwrap();
+    }
+    let after = manager.statistics();
+    let ios = after.qjstlogw[0] - before.qjstlogw[0];
+    assert_eq!(ios, 20);
+    assert_eq!(after.qjstlogw[1] - before.qjstlogw[1], 20);
+    assert_eq!(
+        after.bytes_written[0] - before.bytes_written[0],
+        after.bytes_written[1] - before.bytes_written[1]
+    );
+    // Each force rewrites the page the previous one ended in: exactly one serial page each.
+    assert_eq!(after.qjstserw - before.qjstserw, 20);
+    assert!(after.qjstciwr - before.qjstciwr >= 20 * 2);
+    manager.shutdown().unwrap();
+}
+
+/// One operation on an active log, in the order the file system saw them.
+#[derive(Clone, Debug)]
+enum Recorded {
+    /// Copy (0 or 1), file offset, length; `done` is false at the start of the call.
+    Write(usize, u64, u64, bool),
+    Sync(usize, bool),
+}
+
+#[derive(Clone, Default)]
+struct Recorder(Arc<Mutex<Vec<Recorded>>>);
+
+struct RecordingFileSystem {
+    inner: RealFileSystem,
+    recorder: Recorder,
+}
+
+struct RecordingFile {
+    inner: Arc<dyn StorageFile>,
+    copy: Option<usize>,
+    recorder: Recorder,
+}
+
+impl FileSystem for RecordingFileSystem {
+    fn open(&self, path: &Path, mode: OpenMode) -> io::Result<Arc<dyn StorageFile>> {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let copy = if name.starts_with("LOGCOPY1.DS01") {
+            Some(0)
+        } else if name.starts_with("LOGCOPY2.DS01") {
+            Some(1)
+        } else {
+            None
+        };
+        Ok(Arc::new(RecordingFile {
+            inner: self.inner.open(path, mode)?,
+            copy,
+            recorder: self.recorder.clone(),
+        }))
+    }
+    fn exists(&self, path: &Path) -> bool {
+        self.inner.exists(path)
+    }
+    fn create_dir_all(&self, path: &Path) -> io::Result<()> {
+        self.inner.create_dir_all(path)
+    }
+    fn remove_file(&self, path: &Path) -> io::Result<()> {
+        self.inner.remove_file(path)
+    }
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        self.inner.rename(from, to)
+    }
+    fn sync_directory(&self, directory: &Path) -> io::Result<()> {
+        self.inner.sync_directory(directory)
+    }
+    fn list_directory(&self, directory: &Path) -> io::Result<Vec<String>> {
+        self.inner.list_directory(directory)
+    }
+}
+
+impl StorageFile for RecordingFile {
+    fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<()> {
+        self.inner.read_at(buffer, offset)
+    }
+    fn write_at(&self, buffer: &[u8], offset: u64) -> io::Result<()> {
+        let record = |done| {
+            if let Some(copy) = self.copy {
+                let entry = Recorded::Write(copy, offset, buffer.len() as u64, done);
+                self.recorder.0.lock().unwrap().push(entry);
+            }
+        };
+        record(false);
+        // Widen the window in which a concurrent write of the other copy would overlap.
+        std::thread::sleep(std::time::Duration::from_micros(200));
+        let result = self.inner.write_at(buffer, offset);
+        record(true);
+        result
+    }
+    fn sync_data(&self) -> io::Result<()> {
+        let record = |done| {
+            if let Some(copy) = self.copy {
+                self.recorder
+                    .0
+                    .lock()
+                    .unwrap()
+                    .push(Recorded::Sync(copy, done));
+            }
+        };
+        record(false);
+        let result = self.inner.sync_data();
+        record(true);
+        result
+    }
+    fn len(&self) -> io::Result<u64> {
+        self.inner.len()
+    }
+    fn set_len(&self, length: u64) -> io::Result<()> {
+        self.inner.set_len(length)
+    }
+    fn path(&self) -> &Path {
+        self.inner.path()
+    }
+}
+
+/// Check the recorded operations: from the start of a write touching `page` (file offset) on
+/// one copy until the end of that copy's next sync, the other copy never writes that page.
+fn assert_never_both_exposed(operations: &[Recorded], page: u64, context: &str) {
+    let touches = |offset: u64, length: u64| offset < page + 4096 && page < offset + length;
+    let mut exposed = [false, false];
+    for (index, operation) in operations.iter().enumerate() {
+        match *operation {
+            Recorded::Write(copy, offset, length, false) if touches(offset, length) => {
+                assert!(
+                    !exposed[1 - copy],
+                    "{context}: operation {index}: copy {} writes the partial page while copy {}'s \
+                     write of it is not yet synced: {operations:?}",
+                    copy + 1,
+                    2 - copy
+                );
+                exposed[copy] = true;
+            }
+            Recorded::Sync(copy, true) => exposed[copy] = false,
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn the_partial_page_is_never_exposed_on_both_copies_at_once() {
+    let temporary = tempfile::tempdir().unwrap();
+    let directory: PathBuf = temporary.path().join("QM");
+    let recorder = Recorder::default();
+    let fs: Arc<dyn FileSystem> = Arc::new(RecordingFileSystem {
+        inner: RealFileSystem,
+        recorder: recorder.clone(),
+    });
+    let (log, archive) = parameters();
+    LogManager::create(fs.clone(), &directory, &log, &archive).unwrap();
+    let manager = LogManager::open(fs, &directory, &log, &archive).unwrap();
+    let mut serial = 0;
+    for (round, length) in [700usize, 300, 9000, 5000, 20, 13_000, 4087, 1]
+        .into_iter()
+        .enumerate()
+    {
+        let durable = manager.durable_rba().0;
+        let page = 4096 + (durable & !4095);
+        recorder.0.lock().unwrap().clear();
+        let (_, end) = manager.append(4, &[&body(round as u8, length)]).unwrap();
+        let before = manager.statistics().qjstserw;
+        manager.force(end).unwrap();
+        serial += manager.statistics().qjstserw - before;
+        let operations = recorder.0.lock().unwrap().clone();
+        let context = format!("round {round} ({length} bytes after durable {durable:#X})");
+        assert!(
+            operations
+                .iter()
+                .any(|operation| matches!(operation, Recorded::Write(1, ..))),
+            "{context}: copy 2 not written"
+        );
+        if !durable.is_multiple_of(4096) {
+            assert_never_both_exposed(&operations, page, &context);
+        }
+    }
+    assert!(
+        serial >= 6,
+        "rewrites of the partial page are serial ({serial})"
+    );
+    manager.shutdown().unwrap();
+}
