@@ -9,6 +9,8 @@
 //!    completing committed work and re-creating in-doubt work (CSQR030I, CSQR005I).
 //! 4. **Backward recovery**: back out every in-flight unit of recovery (CSQR032I, CSQR006I).
 //!
+//! Long phases report progress every [`RESTART_PROGRESS_INTERVAL`] (CSQR031I, CSQR033I).
+//!
 //! Units of recovery that began before the scan's starting checkpoint are known from that
 //! checkpoint's record, which lists every active unit and its operations (our analogue of log
 //! shunting: a long-running unit never pins old log for transactional recovery). Backward
@@ -23,6 +25,7 @@
 //! second read of phase 2's range costs a few milliseconds per 10 MB.
 
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
 use crate::data_manager::{DataManager, SlotEffect};
 use crate::error::{StorageError, StorageResult};
@@ -32,6 +35,10 @@ use crate::recovery::log_records::{
     UrState,
 };
 use crate::types::{Rba, Urid};
+
+/// How often a long forward or backward recovery reports its progress (CSQR031I, CSQR033I).
+/// MQ reports about every two minutes; a shorter interval keeps operators informed.
+pub const RESTART_PROGRESS_INTERVAL: Duration = Duration::from_secs(10);
 
 /// What restart hands to the queue manager.
 #[derive(Debug, Default)]
@@ -225,9 +232,17 @@ pub fn recover(
     let mut table: BTreeMap<Urid, UrEntry> = BTreeMap::new();
     let mut seeded = false;
     let mut reader = log.read_forward(scan_start)?;
+    let mut next_progress = Instant::now() + RESTART_PROGRESS_INTERVAL;
     while let Some(record) = reader.next_ref() {
         let record = record?;
         let rba = record.rba;
+        if Instant::now() >= next_progress {
+            next_progress = Instant::now() + RESTART_PROGRESS_INTERVAL;
+            say(&format!(
+                "CSQR031I {name} FORWARD RECOVERY LOG RANGE FROM RBA={scan_start} TO RBA={end}, \
+                 PROCESSING RBA={rba}"
+            ));
+        }
         let Some(decoded) = decode(&record)? else {
             continue;
         };
@@ -330,7 +345,16 @@ pub fn recover(
         ));
     }
     debug_assert_eq!(in_flight_urids.len(), in_flight);
-    for urid in in_flight_urids {
+    let backward_total = in_flight_urids.len();
+    let mut next_progress = Instant::now() + RESTART_PROGRESS_INTERVAL;
+    for (done, urid) in in_flight_urids.into_iter().enumerate() {
+        if Instant::now() >= next_progress {
+            next_progress = Instant::now() + RESTART_PROGRESS_INTERVAL;
+            say(&format!(
+                "CSQR033I {name} BACKWARD RECOVERY OF {backward_total} UNITS OF RECOVERY, \
+                 {done} DONE, NOW URID={urid}"
+            ));
+        }
         let entry = table.remove(&urid).expect("listed above");
         let frees: Vec<SlotEffect> = entry
             .operations
