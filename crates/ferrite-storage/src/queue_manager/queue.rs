@@ -658,6 +658,44 @@ mod tests {
     }
 
     #[test]
+    fn statistics_oldest_entry_and_time_on_queue() {
+        let queue = LocalQueue::new(1, QueueDefinition::local("Q", PageSetId(1)));
+        for (priority, sequence) in [(0, 5), (9, 7)] {
+            assert!(queue.reserve_put(100));
+            queue.insert(entry(priority, sequence, 1), true, 10);
+        }
+        // The oldest is the first put, not the first in delivery order.
+        assert_eq!(queue.oldest_entry().unwrap().key.sequence, 5);
+        let mut expired = Vec::new();
+        queue
+            .take(&MessageSelector::default(), None, || 0, false, &mut expired)
+            .unwrap();
+        let statistics = queue.reset_statistics(1_000);
+        assert_eq!(
+            (
+                statistics.messages_in,
+                statistics.messages_out,
+                statistics.high_depth
+            ),
+            (2, 1, 2)
+        );
+        let statistics = queue.statistics();
+        assert_eq!(
+            (
+                statistics.messages_in,
+                statistics.messages_out,
+                statistics.high_depth
+            ),
+            (0, 0, 1)
+        );
+        assert_eq!(statistics.reset_ms, 1_000);
+        assert_eq!(queue.status().time_on_queue_us, None);
+        queue.record_time_on_queue(800);
+        queue.record_time_on_queue(0);
+        assert_eq!(queue.status().time_on_queue_us, Some((600, 775)));
+    }
+
+    #[test]
     fn waiting_getter_is_woken_by_a_put() {
         let queue = std::sync::Arc::new(LocalQueue::new(
             1,
