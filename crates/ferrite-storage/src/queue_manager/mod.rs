@@ -45,7 +45,9 @@ use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
 use crate::vfs::{FileSystem, OpenMode};
 
 pub use objects::QueueDefinition;
-pub use queue::{LocalQueue, MessageEntry, MessageKey, MessageSelector, QueueStatus};
+pub use queue::{
+    LocalQueue, MessageEntry, MessageKey, MessageSelector, QueueStatistics, QueueStatus,
+};
 pub use unit_of_work::UnitOfWork;
 
 /// Where operator messages (CSQR001I and friends) go.
@@ -1086,6 +1088,14 @@ impl QueueManager {
                     entry: entry.clone(),
                 });
             }
+        }
+        // QTIME (DISPLAY QSTATUS): how long the message waited on the queue.
+        if descriptor.put_time_ms > 0 {
+            queue.record_time_on_queue(
+                now_ms()
+                    .saturating_sub(descriptor.put_time_ms)
+                    .saturating_mul(1000),
+            );
         }
         Ok(GetOutcome::Got {
             message: RetrievedMessage {

@@ -83,6 +83,27 @@ struct QueueState {
     /// No committed message expires before this time (u64::MAX: none can expire), so the
     /// expiry scan skips a queue without looking at its messages.
     earliest_expiry_ms: u64,
+    /// RESET QSTATS counters since `statistics_reset_ms`.
+    statistics: QueueStatistics,
+    /// QTIME: time on queue of recently got messages, in microseconds (short-term and
+    /// long-term moving averages; `None` until a message with a put time has been got).
+    time_on_queue_short_us: Option<u64>,
+    time_on_queue_long_us: Option<u64>,
+}
+
+/// The counters RESET QSTATS reports (and resets), MQ's names in the comments.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct QueueStatistics {
+    /// MSGSIN: messages made available on the queue (committed puts; a backed-out get that
+    /// returns a message is not counted again).
+    pub messages_in: u64,
+    /// MSGSOUT: messages got (destructively), including gets later backed out.
+    pub messages_out: u64,
+    /// HIQDEPTH: the greatest CURDEPTH (uncommitted puts included) seen.
+    pub high_depth: u64,
+    /// When the counters were last reset (the queue's creation or restart before any reset),
+    /// milliseconds since the Unix epoch; RESETINT is measured from here.
+    pub reset_ms: u64,
 }
 
 /// Messages by identifier. Most identifiers (every MSGID, most CORRELIDs) belong to one
@@ -157,6 +178,8 @@ pub struct QueueStatus {
     pub last_put_ms: u64,
     pub last_get_ms: u64,
     pub oldest_message_sequence: Option<u64>,
+    /// QTIME: short-term and long-term average time on queue of got messages, microseconds.
+    pub time_on_queue_us: Option<(u64, u64)>,
 }
 
 impl LocalQueue {
@@ -169,7 +192,13 @@ impl LocalQueue {
             index_correlation_id: definition.index_type == "CORRELID"
                 || definition.index_type == "NONE",
             definition: RwLock::new(definition),
-            state: Mutex::new(QueueState::default()),
+            state: Mutex::new(QueueState {
+                statistics: QueueStatistics {
+                    reset_ms: super::now_ms(),
+                    ..QueueStatistics::default()
+                },
+                ..QueueState::default()
+            }),
             arrived: Condvar::new(),
         }
     }
@@ -217,6 +246,8 @@ impl LocalQueue {
             return false;
         }
         state.uncommitted_puts += 1;
+        let depth = state.messages.len() as u64 + state.uncommitted_puts;
+        state.statistics.high_depth = state.statistics.high_depth.max(depth);
         true
     }
 
@@ -245,6 +276,9 @@ impl LocalQueue {
             self.index_correlation_id,
         );
         state.last_put_ms = state.last_put_ms.max(now_ms);
+        if was_reserved {
+            state.statistics.messages_in += 1;
+        }
         if let Some(at) = entry.expires_at_ms {
             state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
         }
@@ -268,6 +302,7 @@ impl LocalQueue {
             }
             state.messages.insert(entry.key, entry);
         }
+        state.statistics.high_depth = state.statistics.high_depth.max(state.messages.len() as u64);
     }
 
     /// Restore a message whose getter backed out (it was counted as an uncommitted get).
@@ -384,6 +419,7 @@ impl LocalQueue {
                 if in_unit_of_work {
                     state.uncommitted_gets += 1;
                 }
+                state.statistics.messages_out += 1;
                 state.last_get_ms = now;
                 return Some(entry);
             }
@@ -486,7 +522,58 @@ impl LocalQueue {
             last_put_ms: state.last_put_ms,
             last_get_ms: state.last_get_ms,
             oldest_message_sequence: state.messages.keys().map(|key| key.sequence).min(),
+            time_on_queue_us: state
+                .time_on_queue_short_us
+                .zip(state.time_on_queue_long_us),
         }
+    }
+
+    /// The committed message put first (smallest put sequence), whatever its priority: the
+    /// message MSGAGE describes.
+    pub fn oldest_entry(&self) -> Option<MessageEntry> {
+        let state = self.state();
+        state
+            .messages
+            .values()
+            .min_by_key(|entry| entry.key.sequence)
+            .cloned()
+    }
+
+    /// QTIME: record the time on queue of a message just got. The short-term average follows
+    /// the last few messages (weight 1/4), the long-term one a larger sample (weight 1/32).
+    pub fn record_time_on_queue(&self, microseconds: u64) {
+        let mut state = self.state();
+        let blend = |average: Option<u64>, weight: u64| {
+            Some(match average {
+                None => microseconds,
+                Some(average) => {
+                    ((average as u128 * (weight - 1) as u128 + microseconds as u128)
+                        / weight as u128) as u64
+                }
+            })
+        };
+        state.time_on_queue_short_us = blend(state.time_on_queue_short_us, 4);
+        state.time_on_queue_long_us = blend(state.time_on_queue_long_us, 32);
+    }
+
+    /// The RESET QSTATS counters, without resetting them.
+    pub fn statistics(&self) -> QueueStatistics {
+        self.state().statistics.clone()
+    }
+
+    /// RESET QSTATS: return the counters and start new ones at `now_ms` (HIQDEPTH restarts
+    /// from the current depth, as MQ's does).
+    pub fn reset_statistics(&self, now_ms: u64) -> QueueStatistics {
+        let mut state = self.state();
+        let depth = state.messages.len() as u64 + state.uncommitted_puts;
+        std::mem::replace(
+            &mut state.statistics,
+            QueueStatistics {
+                high_depth: depth,
+                reset_ms: now_ms,
+                ..QueueStatistics::default()
+            },
+        )
     }
 
     /// Committed messages available now.
@@ -568,6 +655,44 @@ mod tests {
         );
         assert_eq!(got.unwrap().key.sequence, 2);
         assert_eq!(expired.len(), 1);
+    }
+
+    #[test]
+    fn statistics_oldest_entry_and_time_on_queue() {
+        let queue = LocalQueue::new(1, QueueDefinition::local("Q", PageSetId(1)));
+        for (priority, sequence) in [(0, 5), (9, 7)] {
+            assert!(queue.reserve_put(100));
+            queue.insert(entry(priority, sequence, 1), true, 10);
+        }
+        // The oldest is the first put, not the first in delivery order.
+        assert_eq!(queue.oldest_entry().unwrap().key.sequence, 5);
+        let mut expired = Vec::new();
+        queue
+            .take(&MessageSelector::default(), None, || 0, false, &mut expired)
+            .unwrap();
+        let statistics = queue.reset_statistics(1_000);
+        assert_eq!(
+            (
+                statistics.messages_in,
+                statistics.messages_out,
+                statistics.high_depth
+            ),
+            (2, 1, 2)
+        );
+        let statistics = queue.statistics();
+        assert_eq!(
+            (
+                statistics.messages_in,
+                statistics.messages_out,
+                statistics.high_depth
+            ),
+            (0, 0, 1)
+        );
+        assert_eq!(statistics.reset_ms, 1_000);
+        assert_eq!(queue.status().time_on_queue_us, None);
+        queue.record_time_on_queue(800);
+        queue.record_time_on_queue(0);
+        assert_eq!(queue.status().time_on_queue_us, Some((600, 775)));
     }
 
     #[test]

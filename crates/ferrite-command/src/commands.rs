@@ -1,0 +1,1236 @@
+//! The commands: parse and check everything, then act, then answer in MQ for z/OS's style.
+
+use std::sync::Arc;
+
+use ferrite_constants::reason;
+use ferrite_storage::queue_manager::{
+    now_ms, LocalQueue, MessageSelector, QueueDefinition, QueueManager,
+};
+use ferrite_storage::{PageSetId, StorageError};
+
+use crate::attributes::{date_time, generic_match, AttributeValue, Filter};
+use crate::parser::{split_commands, tokenize, SyntaxError, Token, Value};
+use crate::{storage_class_page_set, CommandResponse};
+
+/// Verbs with MQ's synonyms.
+const VERBS: &[(&str, &str)] = &[
+    ("ALTER", "ALT"),
+    ("ARCHIVE", "ARC"),
+    ("CLEAR", "CLEAR"),
+    ("DEFINE", "DEF"),
+    ("DELETE", "DELETE"),
+    ("DISPLAY", "DIS"),
+    ("REFRESH", "REF"),
+    ("RESET", "RESET"),
+    ("START", "STA"),
+    ("STOP", "STOP"),
+];
+
+/// Object keywords with MQ's synonyms.
+const OBJECTS: &[(&str, &str)] = &[
+    ("QLOCAL", "QL"),
+    ("QUEUE", "Q"),
+    ("QSTATUS", "QS"),
+    ("QSTATS", "QSTATS"),
+    ("QMGR", "QMGR"),
+    ("USAGE", "USAGE"),
+    ("LOG", "LOG"),
+    ("SYSTEM", "SYSTEM"),
+    ("CONN", "CONN"),
+    ("QMODEL", "QM"),
+    ("QALIAS", "QA"),
+    ("QREMOTE", "QR"),
+    ("STGCLASS", "STGCLASS"),
+    ("PROCESS", "PRO"),
+    ("NAMELIST", "NL"),
+    ("CHANNEL", "CHL"),
+    ("TOPIC", "TOPIC"),
+    ("SUB", "SUB"),
+    ("PSID", "PSID"),
+    ("BUFFPOOL", "BUFFPOOL"),
+    ("CMDSERV", "CMDSERV"),
+    ("CHSTATUS", "CHS"),
+    ("THREAD", "THREAD"),
+    ("TRACE", "TRACE"),
+];
+
+fn canonical(table: &[(&'static str, &'static str)], word: &str) -> Option<&'static str> {
+    table
+        .iter()
+        .find(|(full, synonym)| word == *full || word == *synonym)
+        .map(|(full, _)| *full)
+}
+
+/// What a command produces before its completion message.
+#[derive(Default)]
+struct Output {
+    messages: Vec<Message>,
+}
+
+enum Message {
+    /// `head` then the attributes: on the console the first attribute follows the head and the
+    /// others are on lines of their own; for a program, one line. `tail` ends the block.
+    Attributes {
+        head: String,
+        attributes: Vec<String>,
+        tail: Option<String>,
+    },
+    /// As `Attributes`, but on the console every attribute is on a line of its own
+    /// (`CSQM201I ... DISPLAY QSTATUS DETAILS`, then `QSTATUS(name)`, ...).
+    Details {
+        head: String,
+        attributes: Vec<String>,
+        tail: String,
+    },
+    /// A multi-line report.
+    Text(Vec<String>),
+}
+
+impl Output {
+    fn line(&mut self, line: String) {
+        self.messages.push(Message::Text(vec![line]));
+    }
+
+    /// A report from the storage engine: one message per line that starts with a message id.
+    fn report(&mut self, text: &str) {
+        for line in text.lines() {
+            let starts_message =
+                line.starts_with("CSQ") || !matches!(self.messages.last(), Some(Message::Text(_)));
+            if starts_message {
+                self.messages.push(Message::Text(vec![line.to_string()]));
+            } else if let Some(Message::Text(lines)) = self.messages.last_mut() {
+                lines.push(line.to_string());
+            }
+        }
+    }
+
+    fn attributes(&mut self, head: String, attributes: Vec<String>, tail: Option<String>) {
+        self.messages.push(Message::Attributes {
+            head,
+            attributes,
+            tail,
+        });
+    }
+
+    fn details(&mut self, head: String, attributes: Vec<String>, tail: &str) {
+        self.messages.push(Message::Details {
+            head,
+            attributes,
+            tail: tail.to_string(),
+        });
+    }
+
+    fn finish(self, completion: String, success: bool) -> CommandResponse {
+        let mut lines = Vec::new();
+        let mut messages = Vec::new();
+        for message in self.messages {
+            match message {
+                Message::Attributes {
+                    head,
+                    attributes,
+                    tail,
+                } => {
+                    let mut iterator = attributes.iter();
+                    match iterator.next() {
+                        Some(first) => lines.push(format!("{head} {first}")),
+                        None => lines.push(head.clone()),
+                    }
+                    lines.extend(iterator.map(|attribute| format!(" {attribute}")));
+                    let mut one = head;
+                    for attribute in &attributes {
+                        one.push(' ');
+                        one.push_str(attribute);
+                    }
+                    if let Some(tail) = tail {
+                        lines.push(format!(" {tail}"));
+                        one.push(' ');
+                        one.push_str(&tail);
+                    }
+                    messages.push(one);
+                }
+                Message::Details {
+                    head,
+                    attributes,
+                    tail,
+                } => {
+                    lines.push(head.clone());
+                    lines.extend(attributes.iter().map(|attribute| format!(" {attribute}")));
+                    lines.push(format!(" {tail}"));
+                    messages.push(format!("{head} {} {tail}", attributes.join(" ")));
+                }
+                Message::Text(text) => {
+                    messages.push(text.join("\n"));
+                    lines.extend(text);
+                }
+            }
+        }
+        lines.push(completion.clone());
+        messages.push(completion);
+        CommandResponse {
+            lines,
+            messages,
+            success,
+        }
+    }
+}
+
+/// Why a command failed: messages before the CSQ9023E.
+struct Failure(Vec<String>);
+
+impl From<String> for Failure {
+    fn from(line: String) -> Failure {
+        Failure(vec![line])
+    }
+}
+
+type Outcome = Result<Output, Failure>;
+
+/// Keywords found in a command, with their values, in the order given.
+type Found<'t> = Vec<(&'t Token, Option<&'t Value>)>;
+
+struct Context<'a> {
+    queue_manager: &'a Arc<QueueManager>,
+    name: String,
+}
+
+impl Context<'_> {
+    fn syntax(&self, error: SyntaxError) -> Failure {
+        Failure(vec![error.line(&self.name)])
+    }
+
+    fn not_found(&self, csect: &str, object: &str, name: &str) -> Failure {
+        Failure(vec![
+            format!(
+                "CSQM125I {} {csect} {object}({name}) QSGDISP(QMGR) WAS NOT FOUND",
+                self.name
+            ),
+            format!(
+                "CSQM090E {} {csect} FAILURE REASON CODE X'00D44002'",
+                self.name
+            ),
+        ])
+    }
+
+    fn storage(&self, csect: &str, error: StorageError) -> Failure {
+        let code = error.reason_code();
+        Failure(vec![format!(
+            "CSQM090E {} {csect} FAILURE REASON CODE X'{code:08X}': {error}",
+            self.name
+        )])
+    }
+}
+
+pub fn run(queue_manager: &Arc<QueueManager>, text: &str) -> CommandResponse {
+    let context = Context {
+        queue_manager,
+        name: queue_manager.name().to_string(),
+    };
+    let commands = split_commands(text);
+    let command = match commands.as_slice() {
+        [] => {
+            return CommandResponse {
+                success: true,
+                ..CommandResponse::default()
+            }
+        }
+        [command] => command.text.clone(),
+        [_, second, ..] => {
+            let output = Output::default();
+            return output.finish(
+                format!(
+                    "CSQ9001E {} Only one command is allowed; a second starts on line {}\n",
+                    context.name, second.line
+                )
+                .trim_end()
+                .to_string(),
+                false,
+            );
+        }
+    };
+    let tokens = match tokenize(&command) {
+        Ok(tokens) => tokens,
+        Err(error) => {
+            // The verb and object as far as they can be recognised.
+            let label = command
+                .split_whitespace()
+                .take(2)
+                .map(|word| {
+                    let word = word.split('(').next().unwrap_or("").to_uppercase();
+                    canonical(VERBS, &word)
+                        .or_else(|| canonical(OBJECTS, &word))
+                        .map(str::to_string)
+                        .unwrap_or(word)
+                })
+                .filter(|word| !word.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            return fail(&context, "CSQ9SCND", &label, context.syntax(error));
+        }
+    };
+    let Some(verb_token) = tokens.first() else {
+        return CommandResponse {
+            success: true,
+            ..CommandResponse::default()
+        };
+    };
+    let Some(verb) = canonical(VERBS, &verb_token.keyword).filter(|_| verb_token.value.is_none())
+    else {
+        return fail(
+            &context,
+            "CSQ9SCND",
+            &verb_token.keyword,
+            context.syntax(SyntaxError::new(
+                format!("CSQ9001E '{}' is invalid", verb_token.keyword),
+                verb_token.position,
+            )),
+        );
+    };
+    let Some(object_token) = tokens.get(1) else {
+        return fail(
+            &context,
+            "CSQ9SCND",
+            verb,
+            context.syntax(SyntaxError::new(
+                format!("CSQ9010E Required parameter for '{verb}' is missing"),
+                verb_token.position + verb_token.keyword.chars().count(),
+            )),
+        );
+    };
+    let Some(object) = canonical(OBJECTS, &object_token.keyword) else {
+        return fail(
+            &context,
+            "CSQ9SCND",
+            verb,
+            context.syntax(SyntaxError::new(
+                format!("CSQ9001E '{}' is invalid", object_token.keyword),
+                object_token.position,
+            )),
+        );
+    };
+    let rest = &tokens[2..];
+    let label = format!("{verb} {object}");
+    let (csect, outcome): (&str, Outcome) = match (verb, object) {
+        ("DEFINE" | "ALTER", "QLOCAL") => (
+            "CSQMMSGP",
+            define_or_alter(&context, verb == "ALTER", object_token, rest),
+        ),
+        ("DELETE", "QLOCAL") => ("CSQMUQLC", delete(&context, object_token, rest)),
+        ("CLEAR", "QLOCAL") => ("CSQMUQLC", clear(&context, object_token, rest)),
+        ("DISPLAY", "QLOCAL" | "QUEUE") => (
+            "CSQMDRTS",
+            display_queue(&context, object == "QLOCAL", object_token, rest),
+        ),
+        ("DISPLAY", "QSTATUS") => ("CSQMDRTC", display_status(&context, object_token, rest)),
+        ("DISPLAY", "QMGR") => ("CSQMDRTS", display_qmgr(&context, object_token, rest)),
+        ("DISPLAY", "USAGE") => ("CSQIDUSE", display_usage(&context, object_token, rest)),
+        ("DISPLAY", "LOG") => ("CSQJC001", display_log(&context, object_token, rest)),
+        ("DISPLAY", "SYSTEM") => ("CSQJC001", display_system(&context, object_token, rest)),
+        ("ARCHIVE", "LOG") => ("CSQJC001", archive_log(&context, object_token, rest)),
+        ("REFRESH", "QMGR") => ("CSQMREFR", refresh_qmgr(&context, object_token, rest)),
+        ("RESET", "QSTATS") => ("CSQMRQST", reset_qstats(&context, object_token, rest)),
+        _ => (
+            "CSQ9SCND",
+            Err(Failure(vec![format!(
+                "CSQ9032E {} CSQ9SCND Requested function is not available: '{label}' is not implemented yet",
+                context.name
+            )])),
+        ),
+    };
+    match outcome {
+        Ok(output) => output.finish(
+            format!(
+                "CSQ9022I {} {csect} ' {label}' NORMAL COMPLETION",
+                context.name
+            ),
+            true,
+        ),
+        Err(failure) => fail(&context, csect, &label, failure),
+    }
+}
+
+fn fail(context: &Context, csect: &str, label: &str, failure: Failure) -> CommandResponse {
+    let mut output = Output::default();
+    for line in failure.0 {
+        output.line(line);
+    }
+    output.finish(
+        format!(
+            "CSQ9023E {} {csect} ' {label}' ABNORMAL COMPLETION",
+            context.name
+        ),
+        false,
+    )
+}
+
+// ----- keyword checking -----------------------------------------------------------------------
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Takes {
+    Value,
+    Nothing,
+}
+
+/// The keywords after the object, checked against what the command allows: each known,
+/// given once, with a value exactly when it takes one. Returns them in the order given.
+fn keywords<'t>(tokens: &'t [Token], allowed: &[(&str, Takes)]) -> Result<Found<'t>, SyntaxError> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut result = Vec::new();
+    for token in tokens {
+        let Some((name, takes)) = allowed.iter().find(|(name, _)| *name == token.keyword) else {
+            return Err(SyntaxError::new(
+                format!("CSQ9001E '{}' is invalid", token.keyword),
+                token.position,
+            ));
+        };
+        if seen.contains(name) {
+            return Err(SyntaxError::new(
+                format!("CSQ9000E '{}' repeated", token.keyword),
+                token.position,
+            ));
+        }
+        seen.push(name);
+        match (takes, &token.value) {
+            (Takes::Value, None) => {
+                return Err(SyntaxError::new(
+                    format!("CSQ9004E '{}' needs a value in parentheses", token.keyword),
+                    token.position + token.keyword.chars().count(),
+                ))
+            }
+            (Takes::Nothing, Some(value)) => {
+                return Err(SyntaxError::new(
+                    format!("CSQ9004E '{}' does not take a value", token.keyword),
+                    value.position.saturating_sub(1),
+                ))
+            }
+            _ => {}
+        }
+        result.push((token, token.value.as_ref()));
+    }
+    Ok(result)
+}
+
+fn exclusive(found: &[(&Token, Option<&Value>)], a: &str, b: &str) -> Result<(), SyntaxError> {
+    let has = |name: &str| found.iter().find(|(token, _)| token.keyword == name);
+    if let (Some(_), Some((second, _))) = (has(a), has(b)) {
+        return Err(SyntaxError::new(
+            format!("CSQ9011E '{a}' and '{b}' cannot both be specified"),
+            second.position,
+        ));
+    }
+    Ok(())
+}
+
+/// The object's name: required, a valid MQ object name (a trailing `*` when `generic`).
+fn object_name(object: &Token, generic: bool) -> Result<String, SyntaxError> {
+    let Some(value) = &object.value else {
+        return Err(SyntaxError::new(
+            format!(
+                "CSQ9010E Required parameter '{}' name is missing",
+                object.keyword
+            ),
+            object.position + object.keyword.chars().count(),
+        ));
+    };
+    let name = value.text.as_str();
+    let stem = if generic {
+        name.strip_suffix('*').unwrap_or(name)
+    } else {
+        name
+    };
+    let valid = name.len() <= 48
+        && (!stem.is_empty() || (generic && name == "*"))
+        && stem
+            .chars()
+            .all(ferrite_storage::config::is_object_name_char);
+    if !valid {
+        return Err(SyntaxError::new(
+            format!(
+                "CSQ9004E '{}' value '{name}' is not a valid {}name",
+                object.keyword,
+                if generic { "or generic " } else { "" }
+            ),
+            value.position,
+        ));
+    }
+    Ok(name.to_string())
+}
+
+fn value_error(token: &Token, value: &Value, why: &str) -> SyntaxError {
+    SyntaxError::new(
+        format!(
+            "CSQ9004E '{}' value '{}' is not valid: {why}",
+            token.keyword, value.text
+        ),
+        value.position,
+    )
+}
+
+fn number(token: &Token, value: &Value, limit: u64) -> Result<u64, SyntaxError> {
+    value
+        .text
+        .parse::<u64>()
+        .ok()
+        .filter(|number| *number <= limit)
+        .ok_or_else(|| {
+            value_error(
+                token,
+                value,
+                &format!("a number from 0 to {limit} is needed"),
+            )
+        })
+}
+
+fn choice(token: &Token, value: &Value, choices: &[&str]) -> Result<usize, SyntaxError> {
+    choices
+        .iter()
+        .position(|choice| *choice == value.text)
+        .ok_or_else(|| {
+            value_error(
+                token,
+                value,
+                &format!("one of {} is needed", choices.join(", ")),
+            )
+        })
+}
+
+// ----- DEFINE / ALTER / DELETE / CLEAR QLOCAL --------------------------------------------------
+
+const QLOCAL_ATTRIBUTES: &[(&str, Takes)] = &[
+    ("DESCR", Takes::Value),
+    ("STGCLASS", Takes::Value),
+    ("MAXDEPTH", Takes::Value),
+    ("MAXMSGL", Takes::Value),
+    ("DEFPSIST", Takes::Value),
+    ("DEFPRTY", Takes::Value),
+    ("INDXTYPE", Takes::Value),
+    ("PUT", Takes::Value),
+    ("GET", Takes::Value),
+    ("QSGDISP", Takes::Value),
+];
+
+/// Apply the attributes to `definition`; every value is checked (nothing is stored here).
+fn apply_attributes(
+    context: &Context,
+    definition: &mut QueueDefinition,
+    found: &[(&Token, Option<&Value>)],
+) -> Result<(), SyntaxError> {
+    for (token, value) in found {
+        let Some(value) = value else { continue };
+        match token.keyword.as_str() {
+            "DESCR" => {
+                if value.text.chars().count() > 64 {
+                    return Err(value_error(token, value, "at most 64 characters"));
+                }
+                definition.description = value.text.clone();
+            }
+            "STGCLASS" => {
+                let page_set = storage_class_page_set(&value.text)
+                    .ok_or_else(|| value_error(token, value, "storage class not defined"))?;
+                let configured = context
+                    .queue_manager
+                    .config()
+                    .page_sets
+                    .iter()
+                    .any(|definition| definition.id == page_set);
+                if !configured {
+                    return Err(value_error(
+                        token,
+                        value,
+                        &format!("its page set {page_set:02} is not defined"),
+                    ));
+                }
+                definition.storage_class = value.text.clone();
+                definition.page_set = PageSetId(page_set);
+            }
+            "MAXDEPTH" => definition.max_depth = number(token, value, 999_999_999)? as u32,
+            "MAXMSGL" => definition.max_message_length = number(token, value, 104_857_600)? as u32,
+            "DEFPSIST" => {
+                definition.default_persistent = choice(token, value, &["NO", "YES"])? == 1
+            }
+            "DEFPRTY" => definition.default_priority = number(token, value, 9)? as u8,
+            "INDXTYPE" => {
+                let choices = ["NONE", "MSGID", "CORRELID", "GROUPID", "MSGTOKEN"];
+                definition.index_type = choices[choice(token, value, &choices)?].to_string();
+            }
+            "PUT" => {
+                definition.put_inhibited = choice(token, value, &["ENABLED", "DISABLED"])? == 1
+            }
+            "GET" => {
+                definition.get_inhibited = choice(token, value, &["ENABLED", "DISABLED"])? == 1
+            }
+            "QSGDISP" => {
+                choice(token, value, &["QMGR"])?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn define_or_alter(context: &Context, alter: bool, object: &Token, rest: &[Token]) -> Outcome {
+    let queue_manager = context.queue_manager;
+    let name = object_name(object, false).map_err(|e| context.syntax(e))?;
+    let mut allowed = QLOCAL_ATTRIBUTES.to_vec();
+    if !alter {
+        allowed.extend([
+            ("LIKE", Takes::Value),
+            ("REPLACE", Takes::Nothing),
+            ("NOREPLACE", Takes::Nothing),
+        ]);
+    }
+    let found = keywords(rest, &allowed).map_err(|e| context.syntax(e))?;
+    exclusive(&found, "REPLACE", "NOREPLACE").map_err(|e| context.syntax(e))?;
+    let replace = found.iter().any(|(token, _)| token.keyword == "REPLACE");
+    let existing = queue_manager.queue(&name).map(|queue| queue.definition());
+    let mut definition = if alter {
+        existing
+            .clone()
+            .ok_or_else(|| context.not_found("CSQMMSGP", "QLOCAL", &name))?
+    } else {
+        if existing.is_some() && !replace {
+            return Err(Failure(vec![
+                format!(
+                    "CSQM095I {} CSQMMSGP QLOCAL({name}) QSGDISP(QMGR) ALREADY EXISTS",
+                    context.name
+                ),
+                format!(
+                    "CSQM090E {} CSQMMSGP FAILURE REASON CODE X'00D44003'",
+                    context.name
+                ),
+            ]));
+        }
+        let like = found
+            .iter()
+            .find(|(token, _)| token.keyword == "LIKE")
+            .and_then(|(_, value)| *value);
+        match like {
+            Some(like) => {
+                let like_name = &like.text;
+                let source = queue_manager
+                    .queue(like_name)
+                    .ok_or_else(|| context.not_found("CSQMMSGP", "QLOCAL", like_name))?;
+                let mut definition = source.definition();
+                definition.name = name.clone();
+                definition
+            }
+            None => QueueDefinition::local(
+                &name,
+                PageSetId(storage_class_page_set("DEFAULT").expect("DEFAULT is defined")),
+            ),
+        }
+    };
+    apply_attributes(context, &mut definition, &found).map_err(|e| context.syntax(e))?;
+    definition
+        .validate()
+        .map_err(|error| context.storage("CSQMMSGP", error))?;
+    // Everything is checked: now the one change.
+    let result = if alter {
+        queue_manager.alter_queue(definition)
+    } else {
+        queue_manager.define_queue(definition, replace)
+    };
+    result.map_err(|error| context.storage("CSQMMSGP", error))?;
+    Ok(Output::default())
+}
+
+fn delete(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    let name = object_name(object, false).map_err(|e| context.syntax(e))?;
+    let found = keywords(
+        rest,
+        &[
+            ("PURGE", Takes::Nothing),
+            ("NOPURGE", Takes::Nothing),
+            ("QSGDISP", Takes::Value),
+        ],
+    )
+    .map_err(|e| context.syntax(e))?;
+    exclusive(&found, "PURGE", "NOPURGE").map_err(|e| context.syntax(e))?;
+    let purge = found.iter().any(|(token, _)| token.keyword == "PURGE");
+    if context.queue_manager.queue(&name).is_none() {
+        return Err(context.not_found("CSQMUQLC", "QLOCAL", &name));
+    }
+    context
+        .queue_manager
+        .delete_queue(&name, purge)
+        .map_err(|error| context.storage("CSQMUQLC", error))?;
+    Ok(Output::default())
+}
+
+fn clear(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    let name = object_name(object, false).map_err(|e| context.syntax(e))?;
+    keywords(rest, &[("QSGDISP", Takes::Value)]).map_err(|e| context.syntax(e))?;
+    let queue = context
+        .queue_manager
+        .queue(&name)
+        .ok_or_else(|| context.not_found("CSQMUQLC", "QLOCAL", &name))?;
+    // As MQ: not while an application has the queue open or messages are uncommitted.
+    let status = queue.status();
+    if status.open_input_count + status.open_output_count > 0 || status.uncommitted > 0 {
+        return Err(context.storage(
+            "CSQMUQLC",
+            StorageError::mq(
+                reason::MQRC_OBJECT_IN_USE,
+                format!(
+                    "queue {name} is open (IPPROCS {}, OPPROCS {}) or has uncommitted messages ({})",
+                    status.open_input_count, status.open_output_count, status.uncommitted
+                ),
+            ),
+        ));
+    }
+    context
+        .queue_manager
+        .clear_queue(&queue)
+        .map_err(|error| context.storage("CSQMUQLC", error))?;
+    Ok(Output::default())
+}
+
+// ----- DISPLAY QUEUE / QSTATUS / RESET QSTATS --------------------------------------------------
+
+fn yes_no(value: bool) -> AttributeValue {
+    AttributeValue::Keyword(if value { "YES" } else { "NO" })
+}
+
+fn enabled(inhibited: bool) -> AttributeValue {
+    AttributeValue::Keyword(if inhibited { "DISABLED" } else { "ENABLED" })
+}
+
+fn index_type(text: &str) -> &'static str {
+    match text {
+        "MSGID" => "MSGID",
+        "CORRELID" => "CORRELID",
+        "GROUPID" => "GROUPID",
+        "MSGTOKEN" => "MSGTOKEN",
+        _ => "NONE",
+    }
+}
+
+/// A local queue's attributes for DISPLAY QUEUE, in display order.
+fn queue_attributes(queue: Option<&LocalQueue>) -> Vec<(&'static str, AttributeValue)> {
+    let definition = queue
+        .map(|queue| queue.definition())
+        .unwrap_or_else(|| QueueDefinition::local("", PageSetId(1)));
+    let status = queue.map(|queue| queue.status()).unwrap_or_default();
+    let text = |text: &str| AttributeValue::Text(text.to_string());
+    vec![
+        ("QUEUE", text(&definition.name)),
+        ("TYPE", AttributeValue::Keyword("QLOCAL")),
+        ("QSGDISP", AttributeValue::Keyword("QMGR")),
+        ("STGCLASS", text(&definition.storage_class)),
+        ("DESCR", text(&definition.description)),
+        ("PUT", enabled(definition.put_inhibited)),
+        (
+            "DEFPRTY",
+            AttributeValue::Integer(definition.default_priority.into()),
+        ),
+        ("DEFPSIST", yes_no(definition.default_persistent)),
+        ("GET", enabled(definition.get_inhibited)),
+        (
+            "MAXDEPTH",
+            AttributeValue::Integer(definition.max_depth.into()),
+        ),
+        (
+            "MAXMSGL",
+            AttributeValue::Integer(definition.max_message_length.into()),
+        ),
+        ("DEFSOPT", AttributeValue::Keyword("SHARED")),
+        ("MSGDLVSQ", AttributeValue::Keyword("PRIORITY")),
+        ("USAGE", AttributeValue::Keyword("NORMAL")),
+        ("DEFTYPE", AttributeValue::Keyword("PREDEFINED")),
+        (
+            "INDXTYPE",
+            AttributeValue::Keyword(index_type(&definition.index_type)),
+        ),
+        (
+            "CURDEPTH",
+            AttributeValue::Integer(status.current_depth as i64),
+        ),
+        (
+            "IPPROCS",
+            AttributeValue::Integer(status.open_input_count as i64),
+        ),
+        (
+            "OPPROCS",
+            AttributeValue::Integer(status.open_output_count as i64),
+        ),
+    ]
+}
+
+/// What a DISPLAY asks to see: ALL, named attributes, a WHERE filter.
+struct Selection {
+    all: bool,
+    named: Vec<&'static str>,
+    filter: Option<Filter>,
+}
+
+impl Selection {
+    /// Parse the keywords after the object: `extra` are further keywords the command takes
+    /// (returned with their values), the rest must be ALL, WHERE or attribute names.
+    fn parse<'t>(
+        rest: &'t [Token],
+        attributes: &[(&'static str, AttributeValue)],
+        extra: &[(&str, Takes)],
+    ) -> Result<(Selection, Found<'t>), SyntaxError> {
+        let mut allowed: Vec<(&str, Takes)> =
+            vec![("ALL", Takes::Nothing), ("WHERE", Takes::Value)];
+        allowed.extend_from_slice(extra);
+        allowed.extend(
+            attributes
+                .iter()
+                .filter(|(name, _)| !extra.iter().any(|(e, _)| e == name))
+                .map(|(name, _)| (*name, Takes::Nothing)),
+        );
+        let found = keywords(rest, &allowed)?;
+        let mut selection = Selection {
+            all: false,
+            named: Vec::new(),
+            filter: None,
+        };
+        let mut extras = Vec::new();
+        for (token, value) in found {
+            match token.keyword.as_str() {
+                "ALL" => selection.all = true,
+                "WHERE" => {
+                    let filter = Filter::parse(value.expect("checked"), attributes)?;
+                    selection.named.push(filter.attribute);
+                    selection.filter = Some(filter);
+                }
+                keyword => match attributes.iter().find(|(name, _)| *name == keyword) {
+                    Some((name, _)) if !extra.iter().any(|(e, _)| *e == keyword) => {
+                        selection.named.push(name)
+                    }
+                    _ => extras.push((token, value)),
+                },
+            }
+        }
+        Ok((selection, extras))
+    }
+
+    fn passes(&self, attributes: &[(&'static str, AttributeValue)]) -> bool {
+        let Some(filter) = &self.filter else {
+            return true;
+        };
+        attributes
+            .iter()
+            .find(|(name, _)| *name == filter.attribute)
+            .is_some_and(|(_, value)| filter.matches(value))
+    }
+
+    fn render(&self, attributes: &[(&'static str, AttributeValue)], always: usize) -> Vec<String> {
+        attributes
+            .iter()
+            .enumerate()
+            .filter(|(index, (name, _))| *index < always || self.all || self.named.contains(name))
+            .map(|(_, (name, value))| value.render(name))
+            .collect()
+    }
+
+    fn wants(&self, attribute: &str) -> bool {
+        self.all
+            || self.named.contains(&attribute)
+            || self
+                .filter
+                .as_ref()
+                .is_some_and(|f| f.attribute == attribute)
+    }
+}
+
+fn is_generic(name: &str) -> bool {
+    name.ends_with('*')
+}
+
+fn display_queue(context: &Context, qlocal: bool, object: &Token, rest: &[Token]) -> Outcome {
+    let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
+    let sample = queue_attributes(None);
+    let extra: &[(&str, Takes)] = if qlocal {
+        &[]
+    } else {
+        &[("TYPE", Takes::Value)]
+    };
+    let (selection, extras) =
+        Selection::parse(rest, &sample, extra).map_err(|e| context.syntax(e))?;
+    let mut local_wanted = true;
+    for (token, value) in extras {
+        if token.keyword == "TYPE" {
+            let value = value.expect("checked");
+            let types = ["QLOCAL", "ALL", "QALIAS", "QMODEL", "QREMOTE", "QCLUSTER"];
+            local_wanted = choice(token, value, &types).map_err(|e| context.syntax(e))? < 2;
+        }
+    }
+    let mut output = Output::default();
+    let mut count = 0;
+    for queue in context.queue_manager.queues() {
+        if !local_wanted || !generic_match(&pattern, &queue.name()) {
+            continue;
+        }
+        let attributes = queue_attributes(Some(&queue));
+        if !selection.passes(&attributes) {
+            continue;
+        }
+        count += 1;
+        output.attributes(
+            format!("CSQM401I {}", context.name),
+            selection.render(&attributes, 3),
+            None,
+        );
+    }
+    if count == 0 {
+        if !is_generic(&pattern) && selection.filter.is_none() && local_wanted {
+            return Err(context.not_found("CSQMDRTS", "QUEUE", &pattern));
+        }
+        output.line(format!(
+            "CSQM297I {} CSQMDRTS NO QUEUE FOUND MATCHING REQUEST CRITERIA",
+            context.name
+        ));
+    }
+    Ok(output)
+}
+
+/// DISPLAY QSTATUS attributes of a queue; MSGAGE needs a read of the oldest message, done only
+/// when `message_age` is true.
+fn status_attributes(
+    context: &Context,
+    queue: Option<&Arc<LocalQueue>>,
+    message_age: bool,
+) -> Vec<(&'static str, AttributeValue)> {
+    let status = queue.map(|queue| queue.status()).unwrap_or_default();
+    let now = now_ms();
+    let date = |ms: u64, time: bool| {
+        if ms == 0 {
+            return AttributeValue::Blank;
+        }
+        let (date, clock) = date_time(ms);
+        AttributeValue::Text(if time { clock } else { date })
+    };
+    let age = match (queue, message_age) {
+        (Some(queue), true) => queue
+            .oldest_entry()
+            .and_then(|entry| {
+                let selector = MessageSelector {
+                    key: Some(entry.key),
+                    ..MessageSelector::default()
+                };
+                context
+                    .queue_manager
+                    .browse(queue, &selector, None)
+                    .ok()
+                    .flatten()
+            })
+            .map(|message| {
+                AttributeValue::Integer(
+                    (now.saturating_sub(message.descriptor.put_time_ms) / 1000) as i64,
+                )
+            })
+            .unwrap_or(AttributeValue::Blank),
+        (None, _) => AttributeValue::Integer(0),
+        _ => AttributeValue::Blank,
+    };
+    vec![
+        (
+            "QSTATUS",
+            AttributeValue::Text(queue.map(|queue| queue.name()).unwrap_or_default()),
+        ),
+        ("TYPE", AttributeValue::Keyword("QUEUE")),
+        ("QSGDISP", AttributeValue::Keyword("QMGR")),
+        (
+            "CURDEPTH",
+            AttributeValue::Integer(status.current_depth as i64),
+        ),
+        (
+            "IPPROCS",
+            AttributeValue::Integer(status.open_input_count as i64),
+        ),
+        (
+            "OPPROCS",
+            AttributeValue::Integer(status.open_output_count as i64),
+        ),
+        ("UNCOM", yes_no(status.uncommitted > 0)),
+        ("MSGAGE", age),
+        ("QTIME", AttributeValue::Pair(status.time_on_queue_us)),
+        ("LPUTDATE", date(status.last_put_ms, false)),
+        ("LPUTTIME", date(status.last_put_ms, true)),
+        ("LGETDATE", date(status.last_get_ms, false)),
+        ("LGETTIME", date(status.last_get_ms, true)),
+    ]
+}
+
+fn display_status(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
+    let sample = status_attributes(context, None, false);
+    // TYPE is an attribute shown, and also the keyword choosing QUEUE or HANDLE status.
+    let (selection, extras) = Selection::parse(rest, &sample, &[("TYPE", Takes::Value)])
+        .map_err(|e| context.syntax(e))?;
+    for (token, value) in extras {
+        let value = value.expect("checked");
+        if choice(token, value, &["QUEUE", "HANDLE"]).map_err(|e| context.syntax(e))? == 1 {
+            return Err(Failure(vec![format!(
+                "CSQ9032E {} CSQMDRTC Requested function is not available: TYPE(HANDLE) needs connection tracking",
+                context.name
+            )]));
+        }
+    }
+    let message_age = selection.wants("MSGAGE");
+    let mut details = Vec::new();
+    for queue in context.queue_manager.queues() {
+        if !generic_match(&pattern, &queue.name()) {
+            continue;
+        }
+        let attributes = status_attributes(context, Some(&queue), message_age);
+        if selection.passes(&attributes) {
+            details.push(selection.render(&attributes, 4));
+        }
+    }
+    let mut output = Output::default();
+    if details.is_empty() {
+        output.line(format!(
+            "CSQM297I {} CSQMDRTC NO QSTATUS FOUND MATCHING REQUEST CRITERIA",
+            context.name
+        ));
+        return Ok(output);
+    }
+    output.line(format!(
+        "CSQM293I {} CSQMDRTC {} QSTATUS FOUND MATCHING REQUEST CRITERIA",
+        context.name,
+        details.len()
+    ));
+    for attributes in details {
+        output.details(
+            format!("CSQM201I {} CSQMDRTC DISPLAY QSTATUS DETAILS", context.name),
+            attributes,
+            "END QSTATUS DETAILS",
+        );
+    }
+    Ok(output)
+}
+
+fn reset_qstats(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
+    keywords(rest, &[]).map_err(|e| context.syntax(e))?;
+    let queues: Vec<_> = context
+        .queue_manager
+        .queues()
+        .into_iter()
+        .filter(|queue| generic_match(&pattern, &queue.name()))
+        .collect();
+    let mut output = Output::default();
+    if queues.is_empty() {
+        if !is_generic(&pattern) {
+            return Err(context.not_found("CSQMRQST", "QLOCAL", &pattern));
+        }
+        output.line(format!(
+            "CSQM297I {} CSQMRQST NO QLOCAL FOUND MATCHING REQUEST CRITERIA",
+            context.name
+        ));
+        return Ok(output);
+    }
+    let now = now_ms();
+    for queue in queues {
+        let statistics = queue.reset_statistics(now);
+        output.details(
+            format!("CSQM201I {} CSQMRQST RESET QSTATS DETAILS", context.name),
+            vec![
+                format!("QSTATS({})", queue.name()),
+                "QSGDISP(QMGR)".to_string(),
+                format!(
+                    "RESETINT({})",
+                    now.saturating_sub(statistics.reset_ms) / 1000
+                ),
+                format!("HIQDEPTH({})", statistics.high_depth),
+                format!("MSGSIN({})", statistics.messages_in),
+                format!("MSGSOUT({})", statistics.messages_out),
+            ],
+            "END QSTATS DETAILS",
+        );
+    }
+    Ok(output)
+}
+
+// ----- queue manager, usage, log, system -------------------------------------------------------
+
+fn no_object_value(context: &Context, object: &Token) -> Result<(), Failure> {
+    match &object.value {
+        Some(value) => Err(context.syntax(SyntaxError::new(
+            format!("CSQ9004E '{}' does not take a value", object.keyword),
+            value.position.saturating_sub(1),
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn display_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    no_object_value(context, object)?;
+    let queue_manager = context.queue_manager;
+    let config = queue_manager.config();
+    let attributes = vec![
+        ("QMNAME", AttributeValue::Text(context.name.clone())),
+        ("PLATFORM", AttributeValue::Keyword("UNIX")),
+        (
+            "CMDLEVEL",
+            AttributeValue::Integer(ferrite_constants::pcf::MQCMDL_CURRENT_LEVEL.into()),
+        ),
+        (
+            "CCSID",
+            AttributeValue::Integer(ferrite_mqi::descriptor::QUEUE_MANAGER_CCSID.into()),
+        ),
+        (
+            "QMID",
+            AttributeValue::Text(format!("{:016X}", queue_manager.identity())),
+        ),
+        (
+            "COMMANDQ",
+            AttributeValue::Text(crate::COMMAND_QUEUE.to_string()),
+        ),
+        ("MAXPRTY", AttributeValue::Integer(9)),
+        ("MAXMSGL", AttributeValue::Integer(104_857_600)),
+        (
+            "MAXUMSGS",
+            AttributeValue::Integer(config.system.maxumsgs.into()),
+        ),
+        (
+            "EXPRYINT",
+            if config.system.expryint == 0 {
+                AttributeValue::Keyword("OFF")
+            } else {
+                AttributeValue::Integer(config.system.expryint.into())
+            },
+        ),
+        ("SYNCPT", AttributeValue::Blank),
+    ];
+    let (mut selection, _) =
+        Selection::parse(rest, &attributes, &[]).map_err(|e| context.syntax(e))?;
+    // DISPLAY QMGR with no attributes named shows them all, as MQ does.
+    if selection.named.is_empty() {
+        selection.all = true;
+    }
+    let mut output = Output::default();
+    if selection.passes(&attributes) {
+        let rendered = selection
+            .render(&attributes, 1)
+            .into_iter()
+            .map(|attribute| {
+                if attribute == "SYNCPT( )" {
+                    "SYNCPT".to_string()
+                } else {
+                    attribute
+                }
+            })
+            .collect();
+        output.attributes(format!("CSQM409I {}", context.name), rendered, None);
+    }
+    Ok(output)
+}
+
+fn display_usage(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    no_object_value(context, object)?;
+    let found = keywords(rest, &[("PSID", Takes::Value), ("TYPE", Takes::Value)])
+        .map_err(|e| context.syntax(e))?;
+    for (token, value) in found {
+        let value = value.expect("checked");
+        let valid = match token.keyword.as_str() {
+            "PSID" => value.text == "*",
+            _ => value.text == "ALL" || value.text == "PAGESET",
+        };
+        if !valid {
+            return Err(context.syntax(value_error(
+                token,
+                value,
+                "only PSID(*) and TYPE(ALL|PAGESET) are supported",
+            )));
+        }
+    }
+    let mut output = Output::default();
+    output.report(&context.queue_manager.display_usage());
+    output.report(&context.queue_manager.display_buffer_pool_statistics());
+    Ok(output)
+}
+
+fn display_log(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    no_object_value(context, object)?;
+    keywords(rest, &[]).map_err(|e| context.syntax(e))?;
+    let mut output = Output::default();
+    output.report(&context.queue_manager.display_log());
+    Ok(output)
+}
+
+fn display_system(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    no_object_value(context, object)?;
+    keywords(rest, &[]).map_err(|e| context.syntax(e))?;
+    let config = context.queue_manager.config();
+    let mut lines = vec![
+        format!("CSQJ322I {} DISPLAY SYSTEM report ...", context.name),
+        " Parameter                    Initial value".to_string(),
+    ];
+    let mut row = |name: &str, value: String| lines.push(format!(" {name:<28} {value}"));
+    row("LOGLOAD", config.system.logload.to_string());
+    row("MAXUMSGS", config.system.maxumsgs.to_string());
+    row(
+        "EXPRYINT",
+        if config.system.expryint == 0 {
+            "OFF".to_string()
+        } else {
+            config.system.expryint.to_string()
+        },
+    );
+    row(
+        "QMCCSID",
+        ferrite_mqi::descriptor::QUEUE_MANAGER_CCSID.to_string(),
+    );
+    row("BUFFER POOLS", config.buffer_pools.len().to_string());
+    row("PAGE SETS", config.page_sets.len().to_string());
+    lines.push(" End of SYSTEM report".to_string());
+    let mut output = Output::default();
+    output.messages.push(Message::Text(lines));
+    Ok(output)
+}
+
+fn archive_log(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    no_object_value(context, object)?;
+    keywords(rest, &[]).map_err(|e| context.syntax(e))?;
+    context
+        .queue_manager
+        .archive_log()
+        .map_err(|error| context.storage("CSQJC001", error))?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQJ311I {} CSQJC001 LOG ARCHIVE (OFFLOAD) TASK INITIATED",
+        context.name
+    ));
+    Ok(output)
+}
+
+fn refresh_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    no_object_value(context, object)?;
+    let found = keywords(rest, &[("TYPE", Takes::Value), ("NAME", Takes::Value)])
+        .map_err(|e| context.syntax(e))?;
+    let Some((token, Some(value))) = found.iter().find(|(token, _)| token.keyword == "TYPE") else {
+        return Err(context.syntax(SyntaxError::new(
+            "CSQ9010E Required parameter 'TYPE' is missing",
+            object.position + object.keyword.chars().count(),
+        )));
+    };
+    let types = ["EXPIRY", "CONFIGEV", "EARLY", "PROXYSUB"];
+    if choice(token, value, &types).map_err(|e| context.syntax(e))? != 0 {
+        return Err(Failure(vec![format!(
+            "CSQ9032E {} CSQMREFR Requested function is not available: TYPE({})",
+            context.name, value.text
+        )]));
+    }
+    if let Some((token, Some(value))) = found.iter().find(|(token, _)| token.keyword == "NAME") {
+        if value.text != "*" {
+            return Err(context.syntax(value_error(
+                token,
+                value,
+                "the expiry scan covers every queue: only NAME(*) is supported",
+            )));
+        }
+    }
+    let deleted = context
+        .queue_manager
+        .expire_messages()
+        .map_err(|error| context.storage("CSQMREFR", error))?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQM572I {} CSQMREFR EXPIRY SCAN COMPLETE, {deleted} EXPIRED MESSAGES DELETED",
+        context.name
+    ));
+    Ok(output)
+}
