@@ -113,7 +113,16 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
         ferrite_server::ServerConfig::default(),
         sink.clone(),
     ) {
-        Ok(server) => server,
+        Ok(server) => Some(server),
+        // A Unix socket path holds at most 107 bytes: a queue manager in a deeper directory
+        // runs without the bindings socket rather than not at all.
+        Err(error) if error.kind() == std::io::ErrorKind::InvalidInput => {
+            println!(
+                "ferrite: no bindings socket for {name} ({}: {error}); put/get/browse cannot connect while it runs",
+                socket_path.display()
+            );
+            None
+        }
         Err(error) => {
             let _ = queue_manager.shutdown();
             return Err(format!(
@@ -138,7 +147,9 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
     }
     println!("CSQY009I {name} ' STOP QMGR' COMMAND ACCEPTED");
     // Connections end first: their units of work are backed out while the queue manager runs.
-    server.stop();
+    if let Some(server) = server {
+        server.stop();
+    }
     let result = queue_manager.shutdown();
     std::fs::remove_file(directory.join("qm.pid")).ok();
     result.map_err(|error| {
