@@ -321,6 +321,14 @@ impl Connection {
         &self.queue_manager
     }
 
+    /// Sets the UserIdentifier the connection's messages carry in their identity context
+    /// (at most 12 characters kept). An in-process connection takes it from the environment;
+    /// a connection made for another process (bindings socket, client channel) is given the
+    /// identity the channel established instead.
+    pub fn set_user_identifier(&mut self, user_identifier: &str) {
+        self.user_identifier = user_identifier.chars().take(12).collect();
+    }
+
     /// Whether the unit of work holds uncommitted puts or gets.
     pub fn in_unit_of_work(&self) -> bool {
         !self.unit.is_empty()

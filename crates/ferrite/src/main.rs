@@ -17,6 +17,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
+use ferrite_constants::{
+    get_options::*, open_options::*, persistence::*, put_options::*, reason::*,
+};
+use ferrite_mqi::{Hobj, MqError, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::message::MessageDescriptor;
 use ferrite_storage::queue_manager::{MessageSelector, QueueManager, UnitOfWork};
@@ -187,7 +191,6 @@ fn run(command: Command) -> Result<(), String> {
             syncpoint,
             echo,
         } => {
-            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
             let options = PutOptions {
                 count,
                 size,
@@ -195,6 +198,10 @@ fn run(command: Command) -> Result<(), String> {
                 syncpoint,
                 echo,
             };
+            if let Some(socket) = running_socket(&queue_manager)? {
+                return client_put(&socket, &queue_manager, &queue, &options);
+            }
+            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
             let result = put(&queue_manager, &queue, &options);
             queue_manager.shutdown().map_err(failure)?;
             result
@@ -205,6 +212,9 @@ fn run(command: Command) -> Result<(), String> {
             wait,
             count,
         } => {
+            if let Some(socket) = running_socket(&queue_manager)? {
+                return client_get(&socket, &queue_manager, &queue, wait, count);
+            }
             let (queue_manager, _lock) = open_embedded(&queue_manager)?;
             let result = get(&queue_manager, &queue, wait, count);
             queue_manager.shutdown().map_err(failure)?;
@@ -214,6 +224,9 @@ fn run(command: Command) -> Result<(), String> {
             queue_manager,
             queue,
         } => {
+            if let Some(socket) = running_socket(&queue_manager)? {
+                return client_browse(&socket, &queue_manager, &queue);
+            }
             let (queue_manager, _lock) = open_embedded(&queue_manager)?;
             let result = browse(&queue_manager, &queue);
             queue_manager.shutdown().map_err(failure)?;
@@ -484,6 +497,224 @@ fn browse(queue_manager: &Arc<QueueManager>, queue: &str) -> Result<(), String> 
         println!("No more messages");
     }
     Ok(())
+}
+
+// ----- put/get/browse through the bindings socket of a running queue manager ---------------
+
+/// The bindings socket of `name` when it is running (its qm.lock is held), `None` when it is
+/// stopped (the commands then open it in-process).
+fn running_socket(name: &str) -> Result<Option<PathBuf>, String> {
+    let directory = process::queue_manager_directory(name)?;
+    if !QueueManager::exists(&RealFileSystem, &directory) {
+        return Err(format!(
+            "ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
+        ));
+    }
+    Ok(process::QueueManagerLock::is_held(&directory).then(|| directory.join("qm.sock")))
+}
+
+fn mq_failure(call: &str, error: MqError) -> String {
+    format!(
+        "ferrite: {call} failed with MQCC={} [reason {} {}]",
+        error.completion_code,
+        error.reason,
+        error.reason_name()
+    )
+}
+
+fn client_open(
+    socket: &std::path::Path,
+    name: &str,
+    queue: &str,
+    options: i32,
+) -> Result<(ferrite_client::Connection, Hobj), String> {
+    let mut connection =
+        ferrite_client::Connection::connect(socket, name).map_err(|e| mq_failure("MQCONN", e))?;
+    let hobj = connection
+        .open(&mut Mqod::queue(queue), options | MQOO_FAIL_IF_QUIESCING)
+        .map_err(|error| {
+            if error.reason == MQRC_UNKNOWN_OBJECT_NAME {
+                unknown_queue(queue)
+            } else {
+                mq_failure("MQOPEN", error)
+            }
+        })?;
+    Ok((connection, hobj))
+}
+
+/// `put` through the bindings socket (amqsput as a client): same messages, same output.
+fn client_put(
+    socket: &std::path::Path,
+    name: &str,
+    queue: &str,
+    options: &PutOptions,
+) -> Result<(), String> {
+    let PutOptions {
+        count,
+        size,
+        persistent,
+        syncpoint,
+        echo,
+    } = *options;
+    let (mut connection, hobj) = client_open(socket, name, queue, MQOO_OUTPUT)?;
+    let mut in_unit = 0u64;
+    let mut uncommitted: Vec<u64> = Vec::new();
+    let acknowledge = |numbers: &mut Vec<u64>| {
+        if echo {
+            let mut out = std::io::stdout().lock();
+            for number in numbers.drain(..) {
+                let _ = writeln!(out, "{number}");
+            }
+            let _ = out.flush();
+        } else {
+            numbers.clear();
+        }
+    };
+    let put_options = if syncpoint == 0 {
+        MQPMO_NO_SYNCPOINT
+    } else {
+        MQPMO_SYNCPOINT
+    } | MQPMO_FAIL_IF_QUIESCING;
+    let mut put_one = |connection: &mut ferrite_client::Connection,
+                       number: u64,
+                       data: &[u8]|
+     -> Result<(), String> {
+        let mut md = Mqmd {
+            persistence: if persistent {
+                MQPER_PERSISTENT
+            } else {
+                MQPER_PERSISTENCE_AS_Q_DEF
+            },
+            ..Mqmd::default()
+        };
+        uncommitted.push(number);
+        connection
+            .put(hobj, &mut md, &mut Mqpmo::with_options(put_options), data)
+            .map_err(|e| mq_failure("MQPUT", e))?;
+        if syncpoint == 0 {
+            acknowledge(&mut uncommitted);
+        } else {
+            in_unit += 1;
+            if in_unit == syncpoint {
+                connection.commit().map_err(|e| mq_failure("MQCMIT", e))?;
+                acknowledge(&mut uncommitted);
+                in_unit = 0;
+            }
+        }
+        Ok(())
+    };
+    let mut total = 0u64;
+    match count {
+        Some(count) => {
+            let mut data = vec![b'F'; size.max(10)];
+            for number in 0..count {
+                let digits = format!("{number:010}");
+                data[..10].copy_from_slice(digits.as_bytes());
+                put_one(&mut connection, number, &data[..size.max(10)])?;
+                total += 1;
+            }
+        }
+        None => {
+            for line in std::io::stdin().lock().lines() {
+                let line = line.map_err(|error| format!("ferrite: stdin: {error}"))?;
+                put_one(&mut connection, total, line.as_bytes())?;
+                total += 1;
+            }
+        }
+    }
+    connection.commit().map_err(|e| mq_failure("MQCMIT", e))?;
+    acknowledge(&mut uncommitted);
+    connection
+        .disconnect()
+        .map_err(|e| mq_failure("MQDISC", e))?;
+    eprintln!("{total} messages put to {queue}");
+    Ok(())
+}
+
+/// `get` through the bindings socket (amqsget as a client).
+fn client_get(
+    socket: &std::path::Path,
+    name: &str,
+    queue: &str,
+    wait: u64,
+    count: Option<u64>,
+) -> Result<(), String> {
+    let (mut connection, hobj) = client_open(socket, name, queue, MQOO_INPUT_AS_Q_DEF)?;
+    let mut buffer = vec![0u8; 64 * 1024];
+    let mut got = 0u64;
+    while count.is_none_or(|count| got < count) {
+        let mut gmo = Mqgmo::with_options(MQGMO_NO_SYNCPOINT | MQGMO_FAIL_IF_QUIESCING);
+        if wait > 0 {
+            gmo.options |= MQGMO_WAIT;
+            gmo.wait_interval = wait.min(i32::MAX as u64) as i32;
+        }
+        match connection.get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer) {
+            Ok(result) => {
+                print_line(&String::from_utf8_lossy(&buffer[..result.returned_length]));
+                got += 1;
+            }
+            Err(error) if error.reason == MQRC_TRUNCATED_MSG_FAILED => {
+                let length = error.data_length.unwrap_or(buffer.len() * 2);
+                buffer.resize(length.max(buffer.len() + 1), 0);
+            }
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
+            Err(error) => return Err(mq_failure("MQGET", error)),
+        }
+    }
+    connection
+        .disconnect()
+        .map_err(|e| mq_failure("MQDISC", e))?;
+    if got == 0 {
+        return Err(
+            "ferrite: no message available [reason 2033 MQRC_NO_MSG_AVAILABLE]".to_string(),
+        );
+    }
+    Ok(())
+}
+
+/// `browse` through the bindings socket (amqsbcg as a client).
+fn client_browse(socket: &std::path::Path, name: &str, queue: &str) -> Result<(), String> {
+    let (mut connection, hobj) = client_open(socket, name, queue, MQOO_BROWSE)?;
+    let mut buffer = vec![0u8; 64 * 1024];
+    let mut position = MQGMO_BROWSE_FIRST;
+    let mut index = 0;
+    loop {
+        let mut md = Mqmd::default();
+        let mut gmo = Mqgmo::with_options(position | MQGMO_ACCEPT_TRUNCATED_MSG);
+        let mut result = match connection.get(hobj, &mut md, &mut gmo, &mut buffer) {
+            Ok(result) => result,
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
+            Err(error) => return Err(mq_failure("MQGET", error)),
+        };
+        if result.returned_length < result.data_length {
+            // Longer than the buffer: browse the same message again with room for it.
+            buffer.resize(result.data_length, 0);
+            md = Mqmd::default();
+            gmo = Mqgmo::with_options(MQGMO_BROWSE_MSG_UNDER_CURSOR | MQGMO_ACCEPT_TRUNCATED_MSG);
+            result = connection
+                .get(hobj, &mut md, &mut gmo, &mut buffer)
+                .map_err(|e| mq_failure("MQGET", e))?;
+        }
+        index += 1;
+        println!(
+            "Message {index}: MsgId X'{}' CorrelId X'{}' Priority {} Persistence {} BackoutCount {} Length {}",
+            hex(&md.msg_id),
+            hex(&md.correl_id),
+            md.priority,
+            md.persistence,
+            md.backout_count,
+            result.data_length
+        );
+        println!(
+            "  {}",
+            String::from_utf8_lossy(&buffer[..result.returned_length])
+        );
+        position = MQGMO_BROWSE_NEXT;
+    }
+    if index == 0 {
+        println!("No more messages");
+    }
+    connection.disconnect().map_err(|e| mq_failure("MQDISC", e))
 }
 
 fn hex(bytes: &[u8]) -> String {

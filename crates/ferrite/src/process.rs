@@ -95,13 +95,42 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
         println!("{line}");
         std::io::stdout().flush().ok();
     });
-    let queue_manager =
-        QueueManager::open(Arc::new(RealFileSystem), directory, sink).map_err(|error| {
+    let queue_manager = QueueManager::open(Arc::new(RealFileSystem), directory, sink.clone())
+        .map_err(|error| {
             format!(
                 "ferrite: queue manager {name} could not start: {error} [reason {}]",
                 error.reason_code()
             )
         })?;
+    // The bindings socket: connections from other processes (ferrite put/get/browse, the
+    // ferrite-client library). The qm.lock flock proves no other process serves this queue
+    // manager, so a socket file left by one that ended abnormally is stale.
+    let socket_path = directory.join("qm.sock");
+    let _ = std::fs::remove_file(&socket_path);
+    let server = match ferrite_server::Server::start(
+        queue_manager.clone(),
+        &socket_path,
+        ferrite_server::ServerConfig::default(),
+        sink.clone(),
+    ) {
+        Ok(server) => Some(server),
+        // A Unix socket path holds at most 107 bytes: a queue manager in a deeper directory
+        // runs without the bindings socket rather than not at all.
+        Err(error) if error.kind() == std::io::ErrorKind::InvalidInput => {
+            println!(
+                "ferrite: no bindings socket for {name} ({}: {error}); put/get/browse cannot connect while it runs",
+                socket_path.display()
+            );
+            None
+        }
+        Err(error) => {
+            let _ = queue_manager.shutdown();
+            return Err(format!(
+                "ferrite: queue manager {name} cannot listen on {}: {error}",
+                socket_path.display()
+            ));
+        }
+    };
     std::fs::write(
         directory.join("qm.pid"),
         format!("{}\n", std::process::id()),
@@ -117,6 +146,10 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(100));
     }
     println!("CSQY009I {name} ' STOP QMGR' COMMAND ACCEPTED");
+    // Connections end first: their units of work are backed out while the queue manager runs.
+    if let Some(server) = server {
+        server.stop();
+    }
     let result = queue_manager.shutdown();
     std::fs::remove_file(directory.join("qm.pid")).ok();
     result.map_err(|error| {

@@ -1,0 +1,356 @@
+//! What both ends of a bindings connection agree on: the values Ferrite negotiates in
+//! INITIAL_DATA, and the mapping between the MQI's structures (`ferrite_mqi::Mqmd`, ...) and
+//! their wire form (`ferrite_protocol::mqi::Md`, ...). The queue manager's listener
+//! (`ferrite-server`) uses this module too, so both sides map fields identically.
+//!
+//! Character fields: the MQI keeps them as strings without trailing blanks, the wire as
+//! fixed-length blank-padded bytes. [`chars`] pads (and, for values the MQI produced, cuts at
+//! the field length on a character boundary); a client checks lengths before it sends
+//! ([`check_length`]), so an over-long name is refused with MQ's reason code instead of being
+//! cut into another name.
+
+use ferrite_constants::{reason::*, selector::*, structs::MQGMO_VERSION_3};
+use ferrite_mqi::{MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_protocol::initial_data::{CAP1_MQREQUEST, CAP1_SPLIT_MESSAGES};
+use ferrite_protocol::mqi::{Gmo, Md, Od, Pmo};
+use ferrite_protocol::MqChars;
+
+/// The FAP level Ferrite offers (and the highest it accepts): 13, whose ID is the full
+/// 240-byte layout and whose MQCONN carries an FCNO. Lower proposals down to
+/// [`MIN_FAP_LEVEL`] are accepted as proposed.
+pub const FAP_LEVEL: u8 = 13;
+/// The lowest FAP level accepted: 9, the first whose ID carries ConvPerSocket (SHARECNV).
+pub const MIN_FAP_LEVEL: u8 = 9;
+/// The largest segment (header included) the listener accepts: 1 MiB. The client proposes
+/// it; the negotiated value is the smaller of the two proposals.
+pub const MAX_TRANSMISSION_SIZE: u32 = 1024 * 1024;
+/// The smallest MaxTransmissionSize accepted (smaller proposals are answered with a
+/// renegotiation request).
+pub const MIN_TRANSMISSION_SIZE: u32 = 2048;
+/// The largest message: 100 MiB, MQ's limit for MAXMSGL.
+pub const MAX_MESSAGE_SIZE: u32 = 100 * 1024 * 1024;
+/// Bytes a flow carries besides message data (API header, MQOD, MQMD, MQPMO/MQGMO, lengths):
+/// the reassembly limit is MaxMessageSize plus this.
+pub const FLOW_OVERHEAD: usize = 4096;
+/// CapFlags1 Ferrite sets: split messages (flows across several segments) and MQ requests
+/// (MQI verbs). Nothing else (no message channels, no security exchange).
+pub const CAPABILITIES1: u8 = CAP1_SPLIT_MESSAGES | CAP1_MQREQUEST;
+/// The one conversation a bindings socket carries (TSHM ConversationId once ConvPerSocket
+/// is negotiated to 1).
+pub const CONVERSATION_ID: u32 = 1;
+/// ProductId in Ferrite's IDs (12 characters).
+pub const PRODUCT_ID: &str = "FRT000000100";
+/// Coded character sets accepted for the flows' character data (ASCII-compatible: the codec
+/// does not convert EBCDIC yet). Others get a renegotiation request with 1208.
+pub const ACCEPTED_CCSIDS: &[u16] = &[819, 1208, 437, 850, 1252, 367, 923, 1051];
+
+/// The text as a fixed-length field: blank padded, cut at `N` bytes on a character boundary.
+pub fn chars<const N: usize>(text: &str) -> MqChars<N> {
+    let mut bytes = [b' '; N];
+    let mut end = text.len().min(N);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    bytes[..end].copy_from_slice(&text.as_bytes()[..end]);
+    MqChars(bytes)
+}
+
+/// Refuses `text` with `reason` when it does not fit a field of `length` bytes.
+pub fn check_length(text: &str, length: usize, reason: i32) -> MqResult<()> {
+    if text.trim_end_matches(' ').len() > length {
+        return Err(MqError::failed(reason));
+    }
+    Ok(())
+}
+
+/// MQMD to its wire form (version as given: 1 or 2).
+pub fn md_to_wire(md: &Mqmd) -> Md {
+    Md {
+        version: md.version,
+        report: md.report,
+        msg_type: md.msg_type,
+        expiry: md.expiry,
+        feedback: md.feedback,
+        encoding: md.encoding,
+        coded_char_set_id: md.coded_char_set_id,
+        format: MqChars(md.format),
+        priority: md.priority,
+        persistence: md.persistence,
+        msg_id: md.msg_id,
+        correl_id: md.correl_id,
+        backout_count: md.backout_count,
+        reply_to_q: chars(&md.reply_to_q),
+        reply_to_q_mgr: chars(&md.reply_to_q_mgr),
+        user_identifier: chars(&md.user_identifier),
+        accounting_token: md.accounting_token,
+        appl_identity_data: chars(&md.appl_identity_data),
+        put_appl_type: md.put_appl_type,
+        put_appl_name: chars(&md.put_appl_name),
+        put_date: chars(&md.put_date),
+        put_time: chars(&md.put_time),
+        appl_origin_data: chars(&md.appl_origin_data),
+        group_id: md.group_id,
+        msg_seq_number: md.msg_seq_number,
+        offset: md.offset,
+        msg_flags: md.msg_flags,
+        original_length: md.original_length,
+    }
+}
+
+/// Checks the MQMD's character fields fit their wire fields (MQRC_MD_ERROR otherwise).
+pub fn check_md(md: &Mqmd) -> MqResult<()> {
+    if !(1..=2).contains(&md.version) {
+        return Err(MqError::failed(MQRC_MD_ERROR));
+    }
+    for (text, length) in [
+        (&md.reply_to_q, 48),
+        (&md.reply_to_q_mgr, 48),
+        (&md.user_identifier, 12),
+        (&md.appl_identity_data, 32),
+        (&md.put_appl_name, 28),
+        (&md.put_date, 8),
+        (&md.put_time, 8),
+        (&md.appl_origin_data, 4),
+    ] {
+        check_length(text, length, MQRC_MD_ERROR)?;
+    }
+    Ok(())
+}
+
+/// MQMD from its wire form.
+pub fn md_from_wire(md: &Md) -> Mqmd {
+    Mqmd {
+        version: md.version,
+        report: md.report,
+        msg_type: md.msg_type,
+        expiry: md.expiry,
+        feedback: md.feedback,
+        encoding: md.encoding,
+        coded_char_set_id: md.coded_char_set_id,
+        format: md.format.0,
+        priority: md.priority,
+        persistence: md.persistence,
+        msg_id: md.msg_id,
+        correl_id: md.correl_id,
+        backout_count: md.backout_count,
+        reply_to_q: md.reply_to_q.trimmed(),
+        reply_to_q_mgr: md.reply_to_q_mgr.trimmed(),
+        user_identifier: md.user_identifier.trimmed(),
+        accounting_token: md.accounting_token,
+        appl_identity_data: md.appl_identity_data.trimmed(),
+        put_appl_type: md.put_appl_type,
+        put_appl_name: md.put_appl_name.trimmed(),
+        put_date: md.put_date.trimmed(),
+        put_time: md.put_time.trimmed(),
+        appl_origin_data: md.appl_origin_data.trimmed(),
+        group_id: md.group_id,
+        msg_seq_number: md.msg_seq_number,
+        offset: md.offset,
+        msg_flags: md.msg_flags,
+        original_length: md.original_length,
+    }
+}
+
+/// MQOD to its wire form. The wire version is at least 3, so the reply carries
+/// ResolvedQName and ResolvedQMgrName, which the MQI fills in whatever the version.
+pub fn od_to_wire(od: &Mqod) -> Od {
+    Od {
+        version: od.version.clamp(3, 4),
+        object_type: od.object_type,
+        object_name: chars(&od.object_name),
+        object_q_mgr_name: chars(&od.object_q_mgr_name),
+        dynamic_q_name: chars(&od.dynamic_q_name),
+        alternate_user_id: chars(&od.alternate_user_id),
+        resolved_q_name: chars(&od.resolved_q_name),
+        resolved_q_mgr_name: chars(&od.resolved_q_mgr_name),
+        ..Od::default()
+    }
+}
+
+/// Checks the MQOD's names fit (MQRC_OBJECT_NAME_ERROR for the object name, MQRC_OD_ERROR
+/// otherwise).
+pub fn check_od(od: &Mqod) -> MqResult<()> {
+    check_length(&od.object_name, 48, MQRC_OBJECT_NAME_ERROR)?;
+    check_length(&od.object_q_mgr_name, 48, MQRC_OD_ERROR)?;
+    check_length(&od.dynamic_q_name, 48, MQRC_OD_ERROR)?;
+    check_length(&od.alternate_user_id, 12, MQRC_OD_ERROR)
+}
+
+/// MQOD from its wire form (version as on the wire).
+pub fn od_from_wire(od: &Od) -> Mqod {
+    Mqod {
+        version: od.version,
+        object_type: od.object_type,
+        object_name: od.object_name.trimmed(),
+        object_q_mgr_name: od.object_q_mgr_name.trimmed(),
+        dynamic_q_name: od.dynamic_q_name.trimmed(),
+        alternate_user_id: od.alternate_user_id.trimmed(),
+        resolved_q_name: od.resolved_q_name.trimmed(),
+        resolved_q_mgr_name: od.resolved_q_mgr_name.trimmed(),
+    }
+}
+
+/// MQPMO to its wire form (version 1 to 3).
+pub fn pmo_to_wire(pmo: &Mqpmo) -> Pmo {
+    Pmo {
+        version: pmo.version.clamp(1, 3),
+        options: pmo.options,
+        context: pmo.context,
+        resolved_q_name: chars(&pmo.resolved_q_name),
+        resolved_q_mgr_name: chars(&pmo.resolved_q_mgr_name),
+        ..Pmo::default()
+    }
+}
+
+/// MQPMO from its wire form.
+pub fn pmo_from_wire(pmo: &Pmo) -> Mqpmo {
+    Mqpmo {
+        version: pmo.version,
+        options: pmo.options,
+        context: pmo.context,
+        resolved_q_name: pmo.resolved_q_name.trimmed(),
+        resolved_q_mgr_name: pmo.resolved_q_mgr_name.trimmed(),
+    }
+}
+
+/// MQGMO to its wire form. A version 1 MQGMO travels as version 3 with MatchOptions
+/// MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID, which is exactly how version 1 matches, so the
+/// reply carries ReturnedLength and the group and segment status (the MQI fills them in
+/// whatever the version). Versions 2 and up travel as they are (at least 3).
+pub fn gmo_to_wire(gmo: &Mqgmo) -> Gmo {
+    use ferrite_constants::match_options::{MQMO_MATCH_CORREL_ID, MQMO_MATCH_MSG_ID};
+    let match_options = if gmo.version < 2 {
+        MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID
+    } else {
+        gmo.match_options
+    };
+    Gmo {
+        version: gmo.version.clamp(MQGMO_VERSION_3, 4),
+        options: gmo.options,
+        wait_interval: gmo.wait_interval,
+        resolved_q_name: chars(&gmo.resolved_q_name),
+        match_options,
+        group_status: gmo.group_status,
+        segment_status: gmo.segment_status,
+        segmentation: gmo.segmentation,
+        msg_token: gmo.msg_token,
+        returned_length: gmo.returned_length,
+        ..Gmo::default()
+    }
+}
+
+/// MQGMO from its wire form.
+pub fn gmo_from_wire(gmo: &Gmo) -> Mqgmo {
+    Mqgmo {
+        version: gmo.version,
+        options: gmo.options,
+        wait_interval: gmo.wait_interval,
+        resolved_q_name: gmo.resolved_q_name.trimmed(),
+        match_options: gmo.match_options,
+        group_status: gmo.group_status,
+        segment_status: gmo.segment_status,
+        segmentation: gmo.segmentation,
+        msg_token: gmo.msg_token,
+        returned_length: gmo.returned_length,
+    }
+}
+
+/// Whether an MQINQ/MQSET selector names an integer attribute (MQIA_*: 1..=2000); the others
+/// (MQCA_*) are character attributes.
+pub fn is_integer_selector(selector: i32) -> bool {
+    (MQIA_FIRST..=MQIA_LAST).contains(&selector)
+}
+
+/// The length of a character attribute in MQINQ's CharAttrs (MQ's documented lengths for the
+/// attributes Ferrite has; 48 for the others).
+pub fn character_attribute_length(selector: i32) -> usize {
+    use ferrite_constants::lengths::*;
+    (match selector {
+        MQCA_Q_NAME => MQ_Q_NAME_LENGTH,
+        MQCA_Q_DESC => MQ_Q_DESC_LENGTH,
+        MQCA_STORAGE_CLASS => MQ_STORAGE_CLASS_LENGTH,
+        MQCA_Q_MGR_NAME => MQ_Q_MGR_NAME_LENGTH,
+        _ => 48,
+    }) as usize
+}
+
+/// IntAttrCount and CharAttrLength that hold every value `selectors` ask for.
+pub fn attribute_space(selectors: &[i32]) -> (usize, usize) {
+    let integers = selectors
+        .iter()
+        .filter(|s| is_integer_selector(**s))
+        .count();
+    let characters = selectors
+        .iter()
+        .filter(|s| !is_integer_selector(**s))
+        .map(|s| character_attribute_length(*s))
+        .sum();
+    (integers, characters)
+}
+
+/// A character attribute value padded to its field length.
+pub fn character_attribute(selector: i32, text: &str) -> Vec<u8> {
+    let length = character_attribute_length(selector);
+    let mut bytes = vec![b' '; length];
+    let mut end = text.len().min(length);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    bytes[..end].copy_from_slice(&text.as_bytes()[..end]);
+    bytes
+}
+
+/// Text of a character attribute field, without trailing blanks and NULs.
+pub fn attribute_text(bytes: &[u8]) -> String {
+    let end = bytes
+        .iter()
+        .rposition(|&c| c != b' ' && c != 0)
+        .map_or(0, |p| p + 1);
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structures_survive_the_wire() {
+        let md = Mqmd {
+            reply_to_q: "REPLY.Q".into(),
+            user_identifier: "alice".into(),
+            msg_id: [7; 24],
+            persistence: 1,
+            ..Mqmd::default()
+        };
+        assert_eq!(md_from_wire(&md_to_wire(&md)), md);
+        let od = Mqod {
+            version: 3,
+            ..Mqod::queue("APP.Q")
+        };
+        assert_eq!(od_from_wire(&od_to_wire(&od)), od);
+        let pmo = Mqpmo::with_options(2);
+        assert_eq!(pmo_from_wire(&pmo_to_wire(&pmo)), pmo);
+        let gmo = Mqgmo {
+            version: 3,
+            ..Mqgmo::with_options(1)
+        };
+        assert_eq!(gmo_from_wire(&gmo_to_wire(&gmo)), gmo);
+    }
+
+    #[test]
+    fn over_long_names_are_refused_not_cut() {
+        let od = Mqod::queue(&"Q".repeat(49));
+        assert_eq!(check_od(&od).unwrap_err().reason, MQRC_OBJECT_NAME_ERROR);
+        assert_eq!(chars::<4>("abcdef").0, *b"abcd");
+        assert_eq!(chars::<3>("aé").0, *b"a\xc3\xa9");
+        assert_eq!(chars::<2>("aé").0, *b"a ");
+    }
+
+    #[test]
+    fn attribute_space_counts_both_kinds() {
+        assert_eq!(
+            attribute_space(&[MQIA_CURRENT_Q_DEPTH, MQCA_Q_NAME, MQCA_Q_DESC]),
+            (1, 112)
+        );
+    }
+}

@@ -1,0 +1,87 @@
+//! A queue manager on a temporary directory with the bindings listener on a temporary socket.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use ferrite_server::{Server, ServerConfig};
+use ferrite_storage::config::QueueManagerConfig;
+use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
+use ferrite_storage::vfs::RealFileSystem;
+use ferrite_storage::PageSetId;
+
+pub struct Fixture {
+    pub directory: tempfile::TempDir,
+    pub queue_manager: Arc<QueueManager>,
+    pub server: Option<Server>,
+    pub socket: PathBuf,
+    pub log: Arc<Mutex<Vec<String>>>,
+}
+
+pub fn small_config(name: &str) -> QueueManagerConfig {
+    let mut config = QueueManagerConfig::with_defaults(name);
+    config.log.active_log_size_mib = 1;
+    config.log.active_log_count = 3;
+    config.log.outbuff_kib = 256;
+    for pool in &mut config.buffer_pools {
+        pool.buffers = 400;
+    }
+    for page_set in &mut config.page_sets {
+        page_set.primary_pages = 512;
+        page_set.secondary_pages = 512;
+    }
+    config
+}
+
+/// QM1 with local queues `queues`, its listener started with `config`.
+pub fn start_with(queues: &[&str], config: ServerConfig) -> Fixture {
+    let directory = tempfile::tempdir().unwrap();
+    QueueManager::create(
+        Arc::new(RealFileSystem),
+        directory.path(),
+        &small_config("QM1"),
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    let queue_manager = QueueManager::open(
+        Arc::new(RealFileSystem),
+        directory.path(),
+        Arc::new(|_: &str| {}),
+    )
+    .unwrap();
+    for name in queues {
+        queue_manager
+            .define_queue(QueueDefinition::local(name, PageSetId(1)), false)
+            .unwrap();
+    }
+    let socket = directory.path().join("qm.sock");
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = log.clone();
+    let server = Server::start(
+        queue_manager.clone(),
+        &socket,
+        config,
+        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+    )
+    .unwrap();
+    Fixture {
+        directory,
+        queue_manager,
+        server: Some(server),
+        socket,
+        log,
+    }
+}
+
+pub fn start(queues: &[&str]) -> Fixture {
+    start_with(queues, ServerConfig::default())
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        if let Some(server) = self.server.take() {
+            server.stop();
+        }
+        let _ = self.queue_manager.shutdown();
+    }
+}
