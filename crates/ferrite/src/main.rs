@@ -177,8 +177,17 @@ fn run(command: Command) -> Result<(), String> {
             queue_manager,
             file,
         } => {
+            if let Some(socket) = running_socket(&queue_manager)? {
+                // The queue manager runs: send each command to its command server.
+                let mut console = RemoteConsole::connect(&socket, &queue_manager)?;
+                let result = run_mqsc(&queue_manager, file, &mut |command| console.run(command));
+                console.close()?;
+                return result;
+            }
             let (queue_manager, _lock) = open_embedded(&queue_manager)?;
-            let result = run_mqsc(&queue_manager, file);
+            let result = run_mqsc(queue_manager.name(), file, &mut |command| {
+                mqsc::run_command(&queue_manager, command)
+            });
             queue_manager.shutdown().map_err(failure)?;
             result
         }
@@ -260,6 +269,7 @@ fn create(name: &str, directory: &std::path::Path) -> Result<(), String> {
         "DEFINE QLOCAL(SYSTEM.DEAD.LETTER.QUEUE) STGCLASS(SYSTEM) DESCR('Dead-letter queue')",
         "DEFINE QLOCAL(SYSTEM.COMMAND.INPUT) STGCLASS(SYSTEM) DESCR('Command server input')",
         "DEFINE QLOCAL(SYSTEM.ADMIN.COMMAND.QUEUE) STGCLASS(SYSTEM) DESCR('PCF command input')",
+        "DEFINE QLOCAL(SYSTEM.MQSC.REPLY.QUEUE) STGCLASS(SYSTEM) DESCR('Replies to the MQSC console')",
     ] {
         mqsc::run_command(&queue_manager, command)?;
     }
@@ -268,7 +278,13 @@ fn create(name: &str, directory: &std::path::Path) -> Result<(), String> {
     Ok(())
 }
 
-fn run_mqsc(queue_manager: &Arc<QueueManager>, file: Option<PathBuf>) -> Result<(), String> {
+/// The MQSC console: commands from a file, stdin or an interactive prompt, each run by
+/// `runner` (in-process, or through the command server of a running queue manager).
+fn run_mqsc(
+    name: &str,
+    file: Option<PathBuf>,
+    runner: &mut dyn FnMut(&str) -> Result<String, String>,
+) -> Result<(), String> {
     let mut text = String::new();
     let interactive = file.is_none() && is_terminal_stdin();
     if let Some(path) = &file {
@@ -286,7 +302,7 @@ fn run_mqsc(queue_manager: &Arc<QueueManager>, file: Option<PathBuf>) -> Result<
             return;
         }
         println!("{command}");
-        match mqsc::run_command(queue_manager, command) {
+        match runner(command) {
             Ok(output) => println!("{output}"),
             Err(output) => {
                 failures += 1;
@@ -295,13 +311,10 @@ fn run_mqsc(queue_manager: &Arc<QueueManager>, file: Option<PathBuf>) -> Result<
         }
     };
     if interactive {
-        println!(
-            "Starting MQSC for queue manager {}. End with END or Ctrl-D.",
-            queue_manager.name()
-        );
+        println!("Starting MQSC for queue manager {name}. End with END or Ctrl-D.");
         let stdin = std::io::stdin();
         loop {
-            print!("{}> ", queue_manager.name());
+            print!("{name}> ");
             std::io::stdout().flush().ok();
             let mut line = String::new();
             if stdin.lock().read_line(&mut line).unwrap_or(0) == 0
@@ -497,6 +510,104 @@ fn browse(queue_manager: &Arc<QueueManager>, queue: &str) -> Result<(), String> 
         println!("No more messages");
     }
     Ok(())
+}
+
+// ----- MQSC through the command server of a running queue manager ----------------------------
+
+/// The queue the console's replies come back on (MQ for z/OS's CSQUTIL uses a model queue of
+/// this name; here it is a local queue, and each console takes its own replies by CorrelId).
+pub const MQSC_REPLY_QUEUE: &str = "SYSTEM.MQSC.REPLY.QUEUE";
+/// How long the console waits for the command server's first reply.
+const MQSC_REPLY_WAIT_MS: i32 = 60_000;
+
+/// A console connected through the bindings socket: puts each command on
+/// SYSTEM.COMMAND.INPUT and gets the command server's replies by CorrelId.
+struct RemoteConsole {
+    connection: ferrite_client::Connection,
+    command_queue: Hobj,
+    reply_queue: Hobj,
+}
+
+impl RemoteConsole {
+    fn connect(socket: &std::path::Path, name: &str) -> Result<RemoteConsole, String> {
+        let (mut connection, command_queue) =
+            client_open(socket, name, "SYSTEM.COMMAND.INPUT", MQOO_OUTPUT)?;
+        let reply_queue = connection
+            .open(
+                &mut Mqod::queue(MQSC_REPLY_QUEUE),
+                MQOO_INPUT_SHARED | MQOO_FAIL_IF_QUIESCING,
+            )
+            .map_err(|e| mq_failure("MQOPEN", e))?;
+        Ok(RemoteConsole {
+            connection,
+            command_queue,
+            reply_queue,
+        })
+    }
+
+    fn run(&mut self, command: &str) -> Result<String, String> {
+        let mut md = Mqmd {
+            reply_to_q: MQSC_REPLY_QUEUE.to_string(),
+            format: *b"MQSTR   ",
+            msg_type: ferrite_constants::message_type::MQMT_REQUEST,
+            ..Mqmd::default()
+        };
+        let mut pmo =
+            Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_NEW_MSG_ID | MQPMO_FAIL_IF_QUIESCING);
+        self.connection
+            .put(self.command_queue, &mut md, &mut pmo, command.as_bytes())
+            .map_err(|e| mq_failure("MQPUT", e))?;
+        let correlation = md.msg_id;
+        let mut replies: Vec<String> = Vec::new();
+        let mut expected = 1usize;
+        let mut success = true;
+        let mut buffer = vec![0u8; 256 * 1024];
+        while replies.len() < expected {
+            let mut reply = Mqmd {
+                correl_id: correlation,
+                ..Mqmd::default()
+            };
+            let mut gmo =
+                Mqgmo::with_options(MQGMO_NO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING);
+            gmo.version = 2;
+            gmo.match_options = ferrite_constants::match_options::MQMO_MATCH_CORREL_ID;
+            gmo.wait_interval = MQSC_REPLY_WAIT_MS;
+            let result = self
+                .connection
+                .get(self.reply_queue, &mut reply, &mut gmo, &mut buffer)
+                .map_err(|error| {
+                    if error.reason == MQRC_NO_MSG_AVAILABLE {
+                        "ferrite: the command server did not reply within 60 s [reason 2033 MQRC_NO_MSG_AVAILABLE]".to_string()
+                    } else {
+                        mq_failure("MQGET", error)
+                    }
+                })?;
+            let text = String::from_utf8_lossy(&buffer[..result.returned_length]).to_string();
+            if replies.is_empty() {
+                // CSQN205I COUNT=n, RETURN=rrrrrrrr, REASON=ssssssss: n replies in all.
+                expected = text
+                    .split("COUNT=")
+                    .nth(1)
+                    .and_then(|rest| rest.split(',').next())
+                    .and_then(|count| count.trim().parse().ok())
+                    .unwrap_or(1);
+                success = text.contains("RETURN=00000000");
+            }
+            replies.push(text);
+        }
+        let output = replies[1..].join("\n");
+        if success {
+            Ok(output)
+        } else {
+            Err(output)
+        }
+    }
+
+    fn close(self) -> Result<(), String> {
+        self.connection
+            .disconnect()
+            .map_err(|e| mq_failure("MQDISC", e))
+    }
 }
 
 // ----- put/get/browse through the bindings socket of a running queue manager ---------------

@@ -102,6 +102,25 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
                 error.reason_code()
             )
         })?;
+    // The command server reads MQSC requests from SYSTEM.COMMAND.INPUT (the console of
+    // `ferrite mqsc` uses it while the queue manager runs, replying on SYSTEM.MQSC.REPLY.QUEUE).
+    for (queue, description) in [
+        ("SYSTEM.COMMAND.INPUT", "Command server input"),
+        (crate::MQSC_REPLY_QUEUE, "Replies to the MQSC console"),
+    ] {
+        if queue_manager.queue(queue).is_none() {
+            crate::mqsc::run_command(
+                &queue_manager,
+                &format!("DEFINE QLOCAL({queue}) STGCLASS(SYSTEM) DESCR('{description}')"),
+            )
+            .map_err(|error| format!("ferrite: cannot define {queue}: {error}"))?;
+        }
+    }
+    let command_server = ferrite_command::CommandServer::start_with(
+        queue_manager.clone(),
+        "SYSTEM.COMMAND.INPUT",
+        sink.clone(),
+    );
     // The bindings socket: connections from other processes (ferrite put/get/browse, the
     // ferrite-client library). The qm.lock flock proves no other process serves this queue
     // manager, so a socket file left by one that ended abnormally is stale.
@@ -150,6 +169,7 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
     if let Some(server) = server {
         server.stop();
     }
+    command_server.stop();
     let result = queue_manager.shutdown();
     std::fs::remove_file(directory.join("qm.pid")).ok();
     result.map_err(|error| {
@@ -194,7 +214,7 @@ pub fn start_in_background(name: &str, directory: &Path) -> Result<(), String> {
     loop {
         if let Ok(file) = File::open(&log_path) {
             for line in BufReader::new(file).lines().map_while(Result::ok) {
-                if line.starts_with("CSQY022I") {
+                if line.contains("CSQY022I") {
                     println!(
                         "Ferrite queue manager {name} started (pid {}); output in {}",
                         child.id(),
