@@ -129,8 +129,8 @@ fn open_embedded(name: &str) -> Result<(Arc<QueueManager>, process::QueueManager
     }
     let lock = process::QueueManagerLock::acquire(&directory).map_err(|_| {
         format!(
-            "ferrite: queue manager {name} is running in another process; this command opens the queue manager \
-             in-process and needs it stopped (connections to a running queue manager come with the bindings socket) \
+            "ferrite: queue manager {name} started while this command was opening it in-process; \
+             run the command again to connect through its bindings socket \
              [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"
         )
     })?;
