@@ -4,6 +4,7 @@
 
 mod benches;
 mod engine;
+mod mqi_workloads;
 mod physical;
 mod report;
 mod stats;
@@ -58,6 +59,7 @@ enum Bench {
     Dual,
     Restart,
     DeepQueue,
+    SingleQueue,
 }
 
 /// Size of the run.
@@ -174,6 +176,9 @@ fn main() {
     }
     if selected(Bench::DeepQueue) {
         benches::deep_queue(&mut context);
+    }
+    if selected(Bench::SingleQueue) {
+        mqi_workloads::single_queue(&mut context);
     }
     println!(
         "\nferrite-bench {} finished in {:.1} s",
