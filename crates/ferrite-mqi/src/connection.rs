@@ -192,10 +192,11 @@ const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_PASS_IDENTITY_CONTEXT
     | MQPMO_MD_FOR_OUTPUT_ONLY;
 
 /// Generator of unique message and correlation ids: "CSQ " + the first four characters of the
-/// queue manager name + 16 bytes of a counter seeded from the clock in nanoseconds (so ids stay
-/// unique across restarts).
+/// queue manager name + the process id (twice, 8 bytes) + 8 bytes of a counter seeded from the
+/// clock in nanoseconds (so ids stay unique across restarts).
 fn new_identifier(queue_manager: &str) -> Identifier {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
+    static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
     if COUNTER.load(Ordering::Relaxed) == 0 {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -209,7 +210,9 @@ fn new_identifier(queue_manager: &str) -> Identifier {
     for (slot, byte) in id[4..8].iter_mut().zip(queue_manager.bytes()) {
         *slot = byte;
     }
-    id[8..16].copy_from_slice(&std::process::id().to_be_bytes().repeat(2));
+    let process_id = PROCESS_ID.get_or_init(|| std::process::id().to_be_bytes());
+    id[8..12].copy_from_slice(process_id);
+    id[12..16].copy_from_slice(process_id);
     id[16..24].copy_from_slice(&value.to_be_bytes());
     id
 }
