@@ -659,7 +659,7 @@ fn frame_bsds(template: &[u8], body: &[u8]) -> Vec<u8> {
 }
 
 fn sample_bsds(sequence: u64, checkpoints: u8) -> Bsds {
-    let mut bsds = Bsds::new(3, 1, sequence % 2 == 0);
+    let mut bsds = Bsds::new(3, 1, sequence & 1 == 0);
     bsds.update_sequence = sequence;
     bsds.created_unix_seconds = 1_700_000_000;
     for i in 0..checkpoints as u64 {
