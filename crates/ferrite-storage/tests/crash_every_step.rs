@@ -299,20 +299,24 @@ fn crash_at_every_io_step_power_loss() {
 
 #[test]
 fn crash_at_every_io_step_torn_and_reordered() {
-    crash_at_every_step(2, 40, CrashMode::Random, Variant::Single, u64::MAX);
+    let crashes = crash_at_every_step(2, 40, CrashMode::Random, Variant::Single, u64::MAX);
+    eprintln!("{crashes} crashes survived");
 }
 
 #[test]
 fn crash_at_every_io_step_kill_nine() {
-    crash_at_every_step(3, 40, CrashMode::KeepAllUnsynced, Variant::Single, u64::MAX);
+    let crashes = crash_at_every_step(3, 40, CrashMode::KeepAllUnsynced, Variant::Single, u64::MAX);
+    eprintln!("{crashes} crashes survived");
 }
 
 #[test]
 fn crash_during_dual_log_writes() {
-    crash_at_every_step(4, 40, CrashMode::Random, Variant::Dual, 400);
+    let crashes = crash_at_every_step(4, 40, CrashMode::Random, Variant::Dual, 400);
+    eprintln!("{crashes} crashes survived");
 }
 
 #[test]
 fn crash_during_deferred_writes_with_small_buffer_pools() {
-    crash_at_every_step(5, 160, CrashMode::Random, Variant::SmallPools, 400);
+    let crashes = crash_at_every_step(5, 160, CrashMode::Random, Variant::SmallPools, 400);
+    eprintln!("{crashes} crashes survived");
 }

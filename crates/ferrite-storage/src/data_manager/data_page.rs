@@ -106,7 +106,8 @@ pub fn slot_count(page: &PageBytes) -> u16 {
 
 /// Free bytes after the last slot.
 pub fn free_space(page: &PageBytes) -> usize {
-    PAGE_SIZE - slot_area_end(page)
+    // Saturating: a damaged page may claim a slot area end beyond the page.
+    PAGE_SIZE.saturating_sub(slot_area_end(page))
 }
 
 /// Read the slot header at `offset`, checking that it lies inside the page.

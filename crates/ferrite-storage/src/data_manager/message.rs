@@ -68,8 +68,9 @@ impl Default for MessageDescriptor {
 impl MessageDescriptor {
     /// Expiry time in milliseconds since the epoch, if the message can expire.
     pub fn expires_at_ms(&self) -> Option<u64> {
+        // Saturating: a damaged image may carry any put time.
         self.expiry_tenths
-            .map(|tenths| self.put_time_ms + tenths as u64 * 100)
+            .map(|tenths| self.put_time_ms.saturating_add(tenths as u64 * 100))
     }
 }
 

@@ -127,7 +127,8 @@ impl QueueDefinition {
         let bad =
             |detail: String| StorageError::invalid(format!("stored object definition: {detail}"));
         let text = std::str::from_utf8(image).map_err(|_| bad("not UTF-8".into()))?;
-        let mut lines = text.lines();
+        // Split on `\n` only: `lines()` would also drop a `\r` that ends a value.
+        let mut lines = text.split_terminator('\n');
         if lines.next() != Some("FERRITE-OBJECT 1 QLOCAL") {
             return Err(bad("unknown object type or version".into()));
         }
@@ -137,7 +138,7 @@ impl QueueDefinition {
             let (key, raw) = line
                 .split_once('=')
                 .ok_or_else(|| bad(format!("line '{line}'")))?;
-            let value = raw.replace("\\n", "\n").replace("\\\\", "\\");
+            let value = unescape(raw);
             let number = |value: &str| {
                 value
                     .parse::<u32>()
@@ -164,6 +165,25 @@ impl QueueDefinition {
         definition.validate()?;
         Ok(definition)
     }
+}
+
+/// Undo `encode`'s escapes in one pass (`\\` is a backslash, `\n` a newline), so that a
+/// value holding a backslash followed by `n` reads back as written.
+fn unescape(raw: &str) -> String {
+    let mut value = String::with_capacity(raw.len());
+    let mut characters = raw.chars();
+    while let Some(character) = characters.next() {
+        if character != '\\' {
+            value.push(character);
+            continue;
+        }
+        match characters.next() {
+            Some('n') => value.push('\n'),
+            Some(other) => value.push(other),
+            None => value.push('\\'),
+        }
+    }
+    value
 }
 
 #[cfg(test)]
