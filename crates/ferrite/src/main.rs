@@ -367,6 +367,39 @@ fn unknown_queue(queue: &str) -> String {
     format!("ferrite: queue {queue} does not exist [reason 2085 MQRC_UNKNOWN_OBJECT_NAME]")
 }
 
+/// Puts one message of the put sample: its number and its data.
+type PutOne<'a> = dyn FnMut(u64, &[u8]) -> Result<(), String> + 'a;
+
+/// The messages of the put sample: `count` generated messages of `size` bytes (at least 10),
+/// each starting with its number in 10 digits, or one message per line of stdin. Returns how
+/// many were passed to `put_one`.
+fn for_each_message(
+    count: Option<u64>,
+    size: usize,
+    put_one: &mut PutOne<'_>,
+) -> Result<u64, String> {
+    let mut total = 0u64;
+    match count {
+        Some(count) => {
+            let mut data = vec![b'F'; size.max(10)];
+            for number in 0..count {
+                let digits = format!("{number:010}");
+                data[..10].copy_from_slice(digits.as_bytes());
+                put_one(number, &data)?;
+                total += 1;
+            }
+        }
+        None => {
+            for line in std::io::stdin().lock().lines() {
+                let line = line.map_err(|error| format!("ferrite: stdin: {error}"))?;
+                put_one(total, line.as_bytes())?;
+                total += 1;
+            }
+        }
+    }
+    Ok(total)
+}
+
 struct PutOptions {
     count: Option<u64>,
     size: usize,
@@ -427,25 +460,7 @@ fn put(queue_manager: &Arc<QueueManager>, queue: &str, options: &PutOptions) -> 
         }
         Ok(())
     };
-    let mut total = 0u64;
-    match count {
-        Some(count) => {
-            let mut data = vec![b'F'; size.max(10)];
-            for number in 0..count {
-                let digits = format!("{number:010}");
-                data[..10].copy_from_slice(digits.as_bytes());
-                put_one(number, &data[..size.max(10)])?;
-                total += 1;
-            }
-        }
-        None => {
-            for line in std::io::stdin().lock().lines() {
-                let line = line.map_err(|error| format!("ferrite: stdin: {error}"))?;
-                put_one(total, line.as_bytes())?;
-                total += 1;
-            }
-        }
-    }
+    let total = for_each_message(count, size, &mut put_one)?;
     queue_manager.commit(&mut unit).map_err(failure)?;
     acknowledge(&mut uncommitted);
     eprintln!("{total} messages put to {}", queue.name());
@@ -714,25 +729,9 @@ fn client_put(
         }
         Ok(())
     };
-    let mut total = 0u64;
-    match count {
-        Some(count) => {
-            let mut data = vec![b'F'; size.max(10)];
-            for number in 0..count {
-                let digits = format!("{number:010}");
-                data[..10].copy_from_slice(digits.as_bytes());
-                put_one(&mut connection, number, &data[..size.max(10)])?;
-                total += 1;
-            }
-        }
-        None => {
-            for line in std::io::stdin().lock().lines() {
-                let line = line.map_err(|error| format!("ferrite: stdin: {error}"))?;
-                put_one(&mut connection, total, line.as_bytes())?;
-                total += 1;
-            }
-        }
-    }
+    let total = for_each_message(count, size, &mut |number, data| {
+        put_one(&mut connection, number, data)
+    })?;
     connection.commit().map_err(|e| mq_failure("MQCMIT", e))?;
     acknowledge(&mut uncommitted);
     connection
