@@ -312,17 +312,50 @@ fn run_mqsc(
     };
     if interactive {
         println!("Starting MQSC for queue manager {name}. End with END or Ctrl-D.");
-        let stdin = std::io::stdin();
+        // Line editing, with the history kept across sessions in $FERRITE_HOME/mqsc_history.
+        let history = process::home().ok().map(|home| home.join("mqsc_history"));
+        let mut editor = rustyline::DefaultEditor::new()
+            .map_err(|error| format!("ferrite: cannot start the console: {error}"))?;
+        if let Some(history) = &history {
+            let _ = editor.load_history(history);
+        }
+        let mut pending = String::new();
         loop {
-            print!("{name}> ");
-            std::io::stdout().flush().ok();
-            let mut line = String::new();
-            if stdin.lock().read_line(&mut line).unwrap_or(0) == 0
-                || line.trim().eq_ignore_ascii_case("END")
-            {
+            let prompt = if pending.is_empty() {
+                format!("{name}> ")
+            } else {
+                "   ...> ".to_string()
+            };
+            let line = match editor.readline(&prompt) {
+                Ok(line) => line,
+                Err(rustyline::error::ReadlineError::Interrupted) => {
+                    pending.clear();
+                    continue;
+                }
+                Err(_) => break,
+            };
+            if pending.is_empty() && line.trim().eq_ignore_ascii_case("END") {
                 break;
             }
-            run_one(&line);
+            // MQSC continuation: a line ending in '+' or '-' goes on.
+            let trimmed = line.trim_end();
+            if let Some(stripped) = trimmed
+                .strip_suffix('+')
+                .or_else(|| trimmed.strip_suffix('-'))
+            {
+                pending.push_str(stripped);
+                pending.push(' ');
+                continue;
+            }
+            pending.push_str(trimmed);
+            let command = std::mem::take(&mut pending);
+            if !command.trim().is_empty() {
+                let _ = editor.add_history_entry(command.trim());
+            }
+            run_one(&command);
+        }
+        if let Some(history) = &history {
+            let _ = editor.save_history(history);
         }
     } else {
         for command in join_continuations(&text) {
