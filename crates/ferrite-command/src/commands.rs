@@ -235,14 +235,13 @@ pub fn run(queue_manager: &Arc<QueueManager>, text: &str) -> CommandResponse {
         }
         [command] => command.text.clone(),
         [_, second, ..] => {
-            let output = Output::default();
+            let mut output = Output::default();
+            output.line(format!(
+                "CSQ9001E {} Only one command is allowed; a second starts on line {}",
+                context.name, second.line
+            ));
             return output.finish(
-                format!(
-                    "CSQ9001E {} Only one command is allowed; a second starts on line {}\n",
-                    context.name, second.line
-                )
-                .trim_end()
-                .to_string(),
+                format!("CSQ9023E {} CSQ9SCND ' ' ABNORMAL COMPLETION", context.name),
                 false,
             );
         }
