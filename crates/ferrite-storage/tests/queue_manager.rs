@@ -678,3 +678,71 @@ fn damaged_page_is_reported_never_served_and_media_recovery_repairs_it() {
     assert_eq!(drain(&queue_manager, "ROT"), vec![b"precious".to_vec()]);
     queue_manager.shutdown().unwrap();
 }
+
+#[test]
+fn full_disk_stops_updates_with_a_reason_code_and_loses_nothing() {
+    // Small page sets: expansion meets the full disk first (2192). Large page sets: the log
+    // wraps and cannot archive, so all active logs fill (2102, MQRC_RESOURCE_PROBLEM).
+    for (primary_pages, expected_reason) in [(256u32, 2192), (8192, 2102)] {
+        full_disk_case(primary_pages, expected_reason);
+    }
+}
+
+fn full_disk_case(primary_pages: u32, expected_reason: i32) {
+    let fs = SimulatedFileSystem::new(31);
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    let directory = Path::new("/qm/FULLQM");
+    let mut config = small_config("FULLQM");
+    config.page_sets[1].primary_pages = primary_pages;
+    create(shared.clone(), directory, &config);
+    let queue_manager = QueueManager::open(shared, directory, quiet()).unwrap();
+    queue_manager
+        .log()
+        .set_active_log_full_wait(std::time::Duration::from_millis(300));
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)
+        .unwrap();
+    // The disk fills up: archives of full active logs cannot be written any more.
+    fs.capacity_bytes(fs.used_bytes() + 64 * 1024);
+    let data = vec![5u8; 2000];
+    let mut committed = 0u32;
+    let error = loop {
+        match queue_manager.put(None, &queue, &descriptor(true, committed), &data) {
+            Ok(_) => committed += 1,
+            Err(error) => break error,
+        }
+        assert!(committed < 20_000, "a full disk never stopped the puts");
+    };
+    eprintln!(
+        "after {committed} puts: {error} [reason {}]",
+        error.reason_code()
+    );
+    // A clear refusal with MQ's reason code, and the queue manager is still up.
+    assert_eq!(error.reason_code(), expected_reason, "{error}");
+    assert!(!queue_manager.is_stopping());
+    // Space is freed: work continues without a restart.
+    fs.unlimited_capacity();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        match queue_manager.put(None, &queue, &descriptor(true, committed), &data) {
+            Ok(_) => {
+                committed += 1;
+                break;
+            }
+            Err(error) if std::time::Instant::now() < deadline => {
+                let _ = error;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(error) => panic!("work did not continue after space was freed: {error}"),
+        }
+    }
+    queue_manager.shutdown().unwrap();
+    let after = fs.crash_with(CrashMode::LoseAllUnsynced);
+    drop(queue_manager);
+    let queue_manager = QueueManager::open(Arc::new(after), directory, quiet()).unwrap();
+    assert_eq!(
+        drain(&queue_manager, "Q").len(),
+        committed as usize,
+        "committed messages lost"
+    );
+}
