@@ -746,3 +746,44 @@ fn full_disk_case(primary_pages: u32, expected_reason: i32) {
         "committed messages lost"
     );
 }
+
+#[test]
+fn failed_log_fsync_is_never_acknowledged_and_stops_updates() {
+    use ferrite_storage::vfs::simulated::PathFilter;
+    let fs = SimulatedFileSystem::new(41);
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    let directory = Path::new("/qm/FSYNCQM");
+    create(shared.clone(), directory, &small_config("FSYNCQM"));
+    let queue_manager = QueueManager::open(shared, directory, quiet()).unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)
+        .unwrap();
+    for i in 0..10u32 {
+        queue_manager
+            .put(None, &queue, &descriptor(true, i), b"before")
+            .unwrap();
+    }
+    // The next fdatasync of an active log fails (Linux: the written pages may be lost).
+    fs.fsync_error_at_matching(0, PathFilter::prefix("/qm/FSYNCQM/active/"));
+    let error = queue_manager
+        .put(None, &queue, &descriptor(true, 10), b"not durable")
+        .unwrap_err();
+    eprintln!("failed put: {error} [reason {}]", error.reason_code());
+    // Nothing after the failure is acknowledged: the queue manager refuses updates.
+    let refused = queue_manager
+        .put(None, &queue, &descriptor(true, 11), b"after")
+        .unwrap_err();
+    assert!(
+        [2059, 2162, 2102].contains(&refused.reason_code()),
+        "{refused}"
+    );
+    let after = fs.crash_with(CrashMode::LoseAllUnsynced);
+    drop(queue_manager);
+    let queue_manager = QueueManager::open(Arc::new(after), directory, quiet()).unwrap();
+    let got = drain(&queue_manager, "Q");
+    assert_eq!(
+        got,
+        vec![b"before".to_vec(); 10],
+        "acknowledged messages lost or unacknowledged ones present"
+    );
+}
