@@ -60,6 +60,7 @@ enum Bench {
     Restart,
     DeepQueue,
     SingleQueue,
+    RequestReply,
 }
 
 /// Size of the run.
@@ -179,6 +180,9 @@ fn main() {
     }
     if selected(Bench::SingleQueue) {
         mqi_workloads::single_queue(&mut context);
+    }
+    if selected(Bench::RequestReply) {
+        mqi_workloads::request_reply(&mut context);
     }
     println!(
         "\nferrite-bench {} finished in {:.1} s",

@@ -127,3 +127,155 @@ pub fn single_queue(context: &mut Context) {
     queue_manager.shutdown().expect("shutdown");
     engine::remove(&directory);
 }
+
+/// MP16's local request/reply (ch. 7, L7846-7862): 1 requester and 1 replier on one common
+/// server queue and one common reply queue indexed by MSGID, 1,000-byte non-persistent
+/// messages. The requester puts a request out of syncpoint and gets its reply by MsgId; the
+/// replier gets a request, puts the reply (same MsgId) and commits. MQ: 33,332 transactions/s
+/// at 34 CPU µs per transaction; the MQI issue's goals: ≥ 100,000 tx/s and ≤ 10 CPU µs/tx.
+pub fn request_reply(context: &mut Context) {
+    use ferrite_constants::get_options::MQGMO_NO_SYNCPOINT;
+    use ferrite_constants::match_options::MQMO_MATCH_MSG_ID;
+    use ferrite_constants::put_options::{MQPMO_NEW_MSG_ID, MQPMO_NO_SYNCPOINT};
+    println!("\n== request-reply: MP16 local request/reply, 1 requester + 1 replier, 1,000 B non-persistent ==");
+    let config = engine::bench_config("REQREP");
+    println!("  config: {}", engine::describe(&config));
+    let (queue_manager, directory) = engine::fresh(&context.dir, "reqrep", &config);
+    queue_manager
+        .define_queue(QueueDefinition::local("SERVER.Q", PageSetId(2)), false)
+        .expect("define");
+    let mut reply_queue = QueueDefinition::local("REPLY.Q", PageSetId(2));
+    reply_queue.index_type = "MSGID".to_string();
+    queue_manager
+        .define_queue(reply_queue, false)
+        .expect("define");
+    let stop = Arc::new(AtomicBool::new(false));
+    let transactions = Arc::new(AtomicU64::new(0));
+    let cpu_before = process_cpu_seconds();
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        {
+            let queue_manager = queue_manager.clone();
+            let stop = stop.clone();
+            scope.spawn(move || {
+                let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
+                let input = connection
+                    .open(&mut Mqod::queue("SERVER.Q"), MQOO_INPUT_SHARED)
+                    .expect("MQOPEN");
+                let output = connection
+                    .open(&mut Mqod::queue("REPLY.Q"), MQOO_OUTPUT)
+                    .expect("MQOPEN");
+                let mut buffer = vec![0u8; 2048];
+                while !stop.load(Ordering::Relaxed) {
+                    let mut md = Mqmd::default();
+                    let mut gmo =
+                        Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING);
+                    gmo.wait_interval = 100;
+                    let Ok(result) = connection.get(input, &mut md, &mut gmo, &mut buffer) else {
+                        continue;
+                    };
+                    let mut reply = Mqmd {
+                        msg_id: md.msg_id,
+                        persistence: MQPER_NOT_PERSISTENT,
+                        ..Mqmd::default()
+                    };
+                    connection
+                        .put(
+                            output,
+                            &mut reply,
+                            &mut Mqpmo::with_options(MQPMO_SYNCPOINT),
+                            &buffer[..result.returned_length],
+                        )
+                        .expect("MQPUT reply");
+                    connection.commit().expect("MQCMIT");
+                }
+                let _ = connection.disconnect();
+            });
+        }
+        {
+            let queue_manager = queue_manager.clone();
+            let stop = stop.clone();
+            let transactions = transactions.clone();
+            scope.spawn(move || {
+                let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
+                let output = connection
+                    .open(&mut Mqod::queue("SERVER.Q"), MQOO_OUTPUT)
+                    .expect("MQOPEN");
+                let input = connection
+                    .open(&mut Mqod::queue("REPLY.Q"), MQOO_INPUT_SHARED)
+                    .expect("MQOPEN");
+                let request = engine::payload(1_000);
+                let mut buffer = vec![0u8; 2048];
+                while !stop.load(Ordering::Relaxed) {
+                    let mut md = Mqmd {
+                        persistence: MQPER_NOT_PERSISTENT,
+                        ..Mqmd::default()
+                    };
+                    connection
+                        .put(
+                            output,
+                            &mut md,
+                            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_NEW_MSG_ID),
+                            &request,
+                        )
+                        .expect("MQPUT request");
+                    let mut reply = Mqmd {
+                        msg_id: md.msg_id,
+                        ..Mqmd::default()
+                    };
+                    let mut gmo = Mqgmo::with_options(
+                        MQGMO_NO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING,
+                    );
+                    gmo.match_options = MQMO_MATCH_MSG_ID;
+                    gmo.wait_interval = 5_000;
+                    if connection
+                        .get(input, &mut reply, &mut gmo, &mut buffer)
+                        .is_ok()
+                    {
+                        transactions.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                let _ = connection.disconnect();
+            });
+        }
+        std::thread::sleep(context.duration());
+        stop.store(true, Ordering::Relaxed);
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let cpu = process_cpu_seconds() - cpu_before;
+    let count = transactions.load(Ordering::Relaxed).max(1) as f64;
+    let rate = count / seconds;
+    let cpu_us = cpu * 1e6 / count;
+    println!("  {rate:.0} transactions/s, {cpu_us:.1} CPU µs per transaction (process CPU)");
+    context.report.push(
+        Row::new(
+            "request-reply",
+            "1 requester + 1 replier, 1,000 B non-persistent: transactions/s",
+            rate,
+            "tx/s",
+        )
+        .against("MQ 9.3, 6-way z/OS (MP16 ch7 L7846-7862)", 33_332.0)
+        .goal(">= 100,000 tx/s", rate >= 100_000.0),
+    );
+    context.report.push(
+        Row::new(
+            "request-reply",
+            "CPU per transaction (whole process)",
+            cpu_us,
+            "us",
+        )
+        .against("MQ 9.3 (MP16 ch7 L7846-7862)", 34.0)
+        .goal("<= 10 CPU us", cpu_us <= 10.0),
+    );
+    queue_manager.shutdown().expect("shutdown");
+    engine::remove(&directory);
+}
+
+/// User plus system CPU time of this process, in seconds.
+fn process_cpu_seconds() -> f64 {
+    // SAFETY: getrusage fills the struct we pass.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
