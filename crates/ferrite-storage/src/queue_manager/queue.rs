@@ -6,6 +6,7 @@
 //! Delivery order is priority (9 first) then put order, as MSGDLVSQ(PRIORITY).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
@@ -166,6 +167,11 @@ pub struct LocalQueue {
     index_correlation_id: bool,
     state: Mutex<QueueState>,
     arrived: Condvar,
+    /// Getters parked on `arrived`: a put notifies only when someone waits (no system call
+    /// on the put path otherwise).
+    waiting: AtomicUsize,
+    /// Bumped by every arrival, so a getter spinning before it parks sees one without the lock.
+    arrivals: AtomicU64,
 }
 
 /// Figures for DISPLAY QSTATUS.
@@ -200,6 +206,8 @@ impl LocalQueue {
                 ..QueueState::default()
             }),
             arrived: Condvar::new(),
+            waiting: AtomicUsize::new(0),
+            arrivals: AtomicU64::new(0),
         }
     }
 
@@ -283,8 +291,9 @@ impl LocalQueue {
             state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
         }
         state.messages.insert(entry.key, entry);
+        self.arrivals.fetch_add(1, Ordering::Release);
         drop(state);
-        self.arrived.notify_all();
+        self.notify_arrival();
     }
 
     /// Restart: add a queue's restored messages, in delivery order, under one lock.
@@ -322,8 +331,9 @@ impl LocalQueue {
             self.index_correlation_id,
         );
         state.messages.insert(entry.key, entry);
+        self.arrivals.fetch_add(1, Ordering::Release);
         drop(state);
-        self.arrived.notify_all();
+        self.notify_arrival();
     }
 
     /// Restart: a message got by a unit of recovery left in doubt stays out of the queue,
@@ -407,6 +417,7 @@ impl LocalQueue {
     ) -> Option<MessageEntry> {
         let deadline = wait.map(|wait| Instant::now() + wait);
         let mut state = self.state();
+        let mut spun = false;
         loop {
             let now = now_ms();
             while let Some(key) = self.first_match(&state, selector, None) {
@@ -428,7 +439,18 @@ impl LocalQueue {
                 return None;
             }
             let remaining = deadline.checked_duration_since(Instant::now())?;
+            if !spun {
+                spun = true;
+                let seen = self.arrivals.load(Ordering::Acquire);
+                drop(state);
+                self.spin_for_arrival(seen, deadline);
+                state = self.state();
+                continue;
+            }
+            spun = false;
+            self.waiting.fetch_add(1, Ordering::SeqCst);
             state = self.arrived.wait_timeout(state, remaining).unwrap().0;
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
         }
     }
 
@@ -579,6 +601,38 @@ impl LocalQueue {
     /// Committed messages available now.
     pub fn depth(&self) -> u64 {
         self.state().messages.len() as u64
+    }
+
+    /// Wake parked getters after an arrival, when there are any.
+    fn notify_arrival(&self) {
+        if self.waiting.load(Ordering::SeqCst) > 0 {
+            self.arrived.notify_all();
+        }
+    }
+
+    /// Before parking, a getter spins this long for an arrival: a request/reply partner on the
+    /// other core usually answers within it, and a parked thread costs a system call and an
+    /// inter-processor interrupt to wake.
+    const SPIN_BEFORE_PARK: Duration = Duration::from_micros(30);
+
+    /// Spin (yielding now and then) until an arrival after `seen`, or `SPIN_BEFORE_PARK`.
+    fn spin_for_arrival(&self, seen: u64, until: Instant) -> bool {
+        let spin_end = (Instant::now() + Self::SPIN_BEFORE_PARK).min(until);
+        let mut round = 0u32;
+        loop {
+            if self.arrivals.load(Ordering::Acquire) != seen {
+                return true;
+            }
+            round += 1;
+            if round.is_multiple_of(64) {
+                if Instant::now() >= spin_end {
+                    return false;
+                }
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
     }
 
     /// Wake every waiting getter (queue manager stopping).
