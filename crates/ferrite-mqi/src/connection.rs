@@ -600,17 +600,19 @@ impl Connection {
         if md.msg_type == MQMT_REQUEST && trim(&md.reply_to_q).is_empty() {
             return failed(MQRC_MISSING_REPLY_TO_Q);
         }
-        let definition = queue.definition();
+        let (default_priority, default_persistent) = queue.with_definition(|definition| {
+            (definition.default_priority, definition.default_persistent)
+        });
         let mut warning = None;
         let mut stored = md.clone();
         if md.priority == MQPRI_PRIORITY_AS_Q_DEF {
-            stored.priority = definition.default_priority as i32;
+            stored.priority = default_priority as i32;
         } else if md.priority > MAX_PRIORITY {
             stored.priority = MAX_PRIORITY;
             warning = Some(MqError::warning(MQRC_PRIORITY_EXCEEDS_MAXIMUM));
         }
         if md.persistence == MQPER_PERSISTENCE_AS_Q_DEF {
-            stored.persistence = if definition.default_persistent {
+            stored.persistence = if default_persistent {
                 MQPER_PERSISTENT
             } else {
                 MQPER_NOT_PERSISTENT

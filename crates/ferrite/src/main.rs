@@ -466,10 +466,12 @@ fn put(queue_manager: &Arc<QueueManager>, queue: &str, options: &PutOptions) -> 
             numbers.clear();
         }
     };
+    let (default_persistent, default_priority) = queue
+        .with_definition(|definition| (definition.default_persistent, definition.default_priority));
     let mut put_one = |number: u64, data: &[u8]| -> Result<(), String> {
         let descriptor = MessageDescriptor {
-            persistent: persistent || queue.definition().default_persistent,
-            priority: queue.definition().default_priority,
+            persistent: persistent || default_persistent,
+            priority: default_priority,
             message_id: new_message_id(),
             put_time_ms: ferrite_storage::queue_manager::now_ms(),
             ..MessageDescriptor::default()

@@ -765,21 +765,29 @@ impl QueueManager {
         data: &[u8],
     ) -> StorageResult<MessageEntry> {
         self.check_running()?;
-        let definition = queue.definition();
-        if definition.put_inhibited {
+        let (put_inhibited, max_message_length, max_depth, page_set) =
+            queue.with_definition(|definition| {
+                (
+                    definition.put_inhibited,
+                    definition.max_message_length,
+                    definition.max_depth,
+                    definition.page_set,
+                )
+            });
+        if put_inhibited {
             return Err(StorageError::mq(
                 reason::MQRC_PUT_INHIBITED,
-                format!("puts to {} are inhibited", definition.name),
+                format!("puts to {} are inhibited", queue.name()),
             ));
         }
-        if data.len() > definition.max_message_length as usize {
+        if data.len() > max_message_length as usize {
             return Err(StorageError::mq(
                 reason::MQRC_MSG_TOO_BIG_FOR_Q,
                 format!(
                     "{} bytes exceeds MAXMSGL {} of {}",
                     data.len(),
-                    definition.max_message_length,
-                    definition.name
+                    max_message_length,
+                    queue.name()
                 ),
             ));
         }
@@ -796,16 +804,13 @@ impl QueueManager {
                 ));
             }
         }
-        if !queue.reserve_put(definition.max_depth) {
+        if !queue.reserve_put(max_depth) {
             return Err(StorageError::mq(
                 reason::MQRC_Q_FULL,
-                format!(
-                    "queue {} is at MAXDEPTH {}",
-                    definition.name, definition.max_depth
-                ),
+                format!("queue {} is at MAXDEPTH {max_depth}", queue.name()),
             ));
         }
-        let result = self.put_reserved(unit, queue, &definition, descriptor, data);
+        let result = self.put_reserved(unit, queue, page_set, descriptor, data);
         if result.is_err() {
             queue.release_put();
         }
@@ -816,14 +821,13 @@ impl QueueManager {
         &self,
         unit: Option<&mut UnitOfWork>,
         queue: &Arc<LocalQueue>,
-        definition: &QueueDefinition,
+        page_set: PageSetId,
         descriptor: &MessageDescriptor,
         data: &[u8],
     ) -> StorageResult<MessageEntry> {
         let sequence = self.next_message_sequence.fetch_add(1, Ordering::Relaxed);
         let image = encode_image(descriptor, data);
         let persistent = descriptor.persistent;
-        let page_set = definition.page_set;
         let object_id = queue.object_id;
         let make_entry = |location| MessageEntry {
             key: MessageKey::new(descriptor.priority, sequence),
@@ -958,11 +962,10 @@ impl QueueManager {
         if controls.fail_if_quiescing && self.is_quiescing() {
             return Err(quiesce_error());
         }
-        let definition = queue.definition();
-        if definition.get_inhibited {
+        if queue.with_definition(|definition| definition.get_inhibited) {
             return Err(StorageError::mq(
                 reason::MQRC_GET_INHIBITED,
-                format!("gets from {} are inhibited", definition.name),
+                format!("gets from {} are inhibited", queue.name()),
             ));
         }
         if let Some(unit) = &unit {
@@ -1183,14 +1186,11 @@ impl QueueManager {
         if unit.is_empty() {
             return Ok(());
         }
-        self.check_running_or_in_doubt(unit)?;
+        self.check_not_failed()?;
         let frees: Vec<SlotEffect> = unit
             .gets
             .iter()
-            .map(|get| SlotEffect {
-                location: get.entry.location,
-                persistent: get.entry.persistent,
-            })
+            .map(|get| get.entry.slot_effect())
             .collect();
         let range = {
             let _gate = self.checkpoint_gate.read().unwrap();
@@ -1215,7 +1215,9 @@ impl QueueManager {
         Ok(())
     }
 
-    fn check_running_or_in_doubt(&self, _unit: &UnitOfWork) -> StorageResult<()> {
+    /// Commit and backout still run while stopping (they end work); only a failed queue
+    /// manager refuses them.
+    fn check_not_failed(&self) -> StorageResult<()> {
         if self.failed.load(Ordering::Acquire) {
             return Err(StorageError::mq(
                 reason::MQRC_Q_MGR_NOT_AVAILABLE,
@@ -1246,23 +1248,17 @@ impl QueueManager {
         if unit.is_empty() {
             return Ok(());
         }
-        self.check_running_or_in_doubt(unit)?;
+        self.check_not_failed()?;
         let frees: Vec<SlotEffect> = unit
             .puts
             .iter()
-            .map(|put| SlotEffect {
-                location: put.entry.location,
-                persistent: put.entry.persistent,
-            })
+            .map(|put| put.entry.slot_effect())
             .collect();
         let counts: Vec<(SlotEffect, u16)> = unit
             .gets
             .iter()
             .map(|get| {
-                let effect = SlotEffect {
-                    location: get.entry.location,
-                    persistent: get.entry.persistent,
-                };
+                let effect = get.entry.slot_effect();
                 (effect, get.entry.backout_count.saturating_add(1))
             })
             .collect();

@@ -47,6 +47,16 @@ pub struct MessageEntry {
     pub backout_count: u16,
 }
 
+impl MessageEntry {
+    /// The slot the message occupies, as the end of a unit of recovery frees or updates it.
+    pub fn slot_effect(&self) -> crate::data_manager::SlotEffect {
+        crate::data_manager::SlotEffect {
+            location: self.location,
+            persistent: self.persistent,
+        }
+    }
+}
+
 /// Which messages a get or browse may return.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MessageSelector {
@@ -213,6 +223,11 @@ impl LocalQueue {
 
     pub fn definition(&self) -> QueueDefinition {
         self.definition.read().unwrap().clone()
+    }
+
+    /// Read attributes of the definition without copying it (the put and get paths).
+    pub fn with_definition<R>(&self, f: impl FnOnce(&QueueDefinition) -> R) -> R {
+        f(&self.definition.read().unwrap())
     }
 
     pub fn set_definition(&self, definition: QueueDefinition) {
