@@ -28,9 +28,7 @@ use crate::page_set::PageSet;
 use crate::recovery::log_records::{kind, GetRecord, MessageLocation, PutRecord, UrReference};
 use crate::types::{PageNumber, PageSetId, Rba};
 
-use data_page::{
-    SlotHeader, SLOT_HEADER_SIZE, SLOT_KIND_MESSAGE, SLOT_STATE_FREE, SLOT_STATE_LIVE,
-};
+use data_page::{SlotHeader, SLOT_HEADER_SIZE, SLOT_STATE_FREE, SLOT_STATE_LIVE};
 use space_map::SpaceAllocator;
 
 /// Number of page update stripe locks.
@@ -865,5 +863,4 @@ fn log_records_continuation_limit() -> usize {
     crate::recovery::log_records::CONTINUATION_PAGES_MAX
 }
 
-pub use data_page::SLOT_KIND_OBJECT;
-pub const SLOT_KIND_MESSAGE_RECORD: u8 = SLOT_KIND_MESSAGE;
+pub use data_page::{SLOT_KIND_MESSAGE, SLOT_KIND_OBJECT};

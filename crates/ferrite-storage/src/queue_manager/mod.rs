@@ -31,7 +31,7 @@ use crate::data_manager::message::{
     decode_descriptor, decode_index_fields, encode_image, MessageDescriptor,
 };
 use crate::data_manager::{
-    DataManager, PageSetSpace, SlotEffect, SLOT_KIND_MESSAGE_RECORD, SLOT_KIND_OBJECT,
+    DataManager, PageSetSpace, SlotEffect, SLOT_KIND_MESSAGE, SLOT_KIND_OBJECT,
 };
 use crate::error::{StorageError, StorageResult};
 use crate::log::{CheckpointLocation, LogManager, LogStatistics};
@@ -843,7 +843,7 @@ impl QueueManager {
                 let gate = persistent.then(|| self.checkpoint_gate.read().unwrap());
                 let outcome = self.data.put(
                     UrReference::None,
-                    SLOT_KIND_MESSAGE_RECORD,
+                    SLOT_KIND_MESSAGE,
                     object_id,
                     sequence,
                     page_set,
@@ -864,7 +864,7 @@ impl QueueManager {
                     let ur = unit.ur_reference();
                     let outcome = self.data.put(
                         ur,
-                        SLOT_KIND_MESSAGE_RECORD,
+                        SLOT_KIND_MESSAGE,
                         object_id,
                         sequence,
                         page_set,
@@ -886,7 +886,7 @@ impl QueueManager {
                 } else {
                     let outcome = self.data.put(
                         UrReference::None,
-                        SLOT_KIND_MESSAGE_RECORD,
+                        SLOT_KIND_MESSAGE,
                         object_id,
                         sequence,
                         page_set,
