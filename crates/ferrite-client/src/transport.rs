@@ -2,10 +2,13 @@
 //! (limited to the negotiated MaxTransmissionSize, never more than the codec's hard cap),
 //! split flows reassembled (limited to MaxMessageSize plus [`FLOW_OVERHEAD`]), and flows
 //! written split into segments of at most MaxTransmissionSize. Both ends of a bindings
-//! connection use it.
+//! connection (Unix domain socket) and of a client connection (TCP) use it.
 
 use std::io::{self, Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::os::unix::io::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
+use std::time::Duration;
 
 use ferrite_protocol::segment::{
     split_into_segments, Reassembler, Segment, SegmentDecoder, SegmentHeader,
@@ -50,10 +53,100 @@ impl From<ProtocolError> for TransportError {
     }
 }
 
+/// A connected stream socket: a bindings connection's Unix domain socket or a client
+/// connection's TCP socket.
+#[derive(Debug)]
+pub enum Stream {
+    /// Bindings mode: `<queue manager directory>/qm.sock`.
+    Unix(UnixStream),
+    /// Client mode: a TCP connection to the channel initiator's listener.
+    Tcp(TcpStream),
+}
+
+impl Stream {
+    /// A second handle on the same socket (for a writer beside a reader, or to shut it down).
+    pub fn try_clone(&self) -> io::Result<Stream> {
+        Ok(match self {
+            Stream::Unix(stream) => Stream::Unix(stream.try_clone()?),
+            Stream::Tcp(stream) => Stream::Tcp(stream.try_clone()?),
+        })
+    }
+
+    /// Bounds each read (`None`: reads wait for ever).
+    pub fn set_read_timeout(&self, timeout: Option<Duration>) -> io::Result<()> {
+        match self {
+            Stream::Unix(stream) => stream.set_read_timeout(timeout),
+            Stream::Tcp(stream) => stream.set_read_timeout(timeout),
+        }
+    }
+
+    /// Bounds each write (`None`: writes wait for ever).
+    pub fn set_write_timeout(&self, timeout: Option<Duration>) -> io::Result<()> {
+        match self {
+            Stream::Unix(stream) => stream.set_write_timeout(timeout),
+            Stream::Tcp(stream) => stream.set_write_timeout(timeout),
+        }
+    }
+
+    /// Shuts the socket down in one or both directions.
+    pub fn shutdown(&self, how: Shutdown) -> io::Result<()> {
+        match self {
+            Stream::Unix(stream) => stream.shutdown(how),
+            Stream::Tcp(stream) => stream.shutdown(how),
+        }
+    }
+}
+
+impl AsRawFd for Stream {
+    fn as_raw_fd(&self) -> RawFd {
+        match self {
+            Stream::Unix(stream) => stream.as_raw_fd(),
+            Stream::Tcp(stream) => stream.as_raw_fd(),
+        }
+    }
+}
+
+impl Read for Stream {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Stream::Unix(stream) => stream.read(buffer),
+            Stream::Tcp(stream) => stream.read(buffer),
+        }
+    }
+}
+
+impl Write for Stream {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match self {
+            Stream::Unix(stream) => stream.write(bytes),
+            Stream::Tcp(stream) => stream.write(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Stream::Unix(stream) => stream.flush(),
+            Stream::Tcp(stream) => stream.flush(),
+        }
+    }
+}
+
+impl From<UnixStream> for Stream {
+    fn from(stream: UnixStream) -> Stream {
+        Stream::Unix(stream)
+    }
+}
+
+impl From<TcpStream> for Stream {
+    fn from(stream: TcpStream) -> Stream {
+        Stream::Tcp(stream)
+    }
+}
+
 /// One end of a connection: the socket, the segment decoder and the reassembler.
 #[derive(Debug)]
 pub struct Transport {
-    stream: UnixStream,
+    stream: Stream,
     decoder: SegmentDecoder,
     reassembler: Reassembler,
     max_transmission_size: u32,
@@ -63,9 +156,9 @@ pub struct Transport {
 impl Transport {
     /// A transport with the limits in force before INITIAL_DATA: 32 KiB segments, and flows
     /// no larger than one segment's worth of overhead.
-    pub fn new(stream: UnixStream) -> Transport {
+    pub fn new(stream: impl Into<Stream>) -> Transport {
         Transport {
-            stream,
+            stream: stream.into(),
             decoder: SegmentDecoder::new(DEFAULT_MAX_TRANSMISSION_SIZE),
             reassembler: Reassembler::new(FLOW_OVERHEAD + DEFAULT_MAX_TRANSMISSION_SIZE as usize),
             max_transmission_size: DEFAULT_MAX_TRANSMISSION_SIZE,
@@ -74,7 +167,7 @@ impl Transport {
     }
 
     /// The socket.
-    pub fn stream(&self) -> &UnixStream {
+    pub fn stream(&self) -> &Stream {
         &self.stream
     }
 
@@ -126,6 +219,62 @@ impl Transport {
             bytes.extend_from_slice(&segment.encode()?);
         }
         self.stream.write_all(&bytes)?;
+        Ok(())
+    }
+}
+
+/// The writing half of a connection whose reads happen elsewhere (a channel's socket, read by
+/// its receiver thread while each conversation writes its own replies): flows split into
+/// segments of at most the negotiated size and written whole, one flow at a time (callers
+/// hold it behind a lock so that segments of two flows never interleave).
+#[derive(Debug)]
+pub struct FlowWriter {
+    stream: Stream,
+    max_transmission_size: u32,
+    bytes: Vec<u8>,
+    bytes_written: u64,
+}
+
+impl FlowWriter {
+    /// A writer on `stream` (usually a second handle from [`Stream::try_clone`]) with the
+    /// segment size in force before INITIAL_DATA.
+    pub fn new(stream: Stream) -> FlowWriter {
+        FlowWriter {
+            stream,
+            max_transmission_size: DEFAULT_MAX_TRANSMISSION_SIZE,
+            bytes: Vec::new(),
+            bytes_written: 0,
+        }
+    }
+
+    /// The negotiated segment size limit.
+    pub fn set_max_transmission_size(&mut self, max_transmission_size: u32) {
+        self.max_transmission_size = max_transmission_size;
+    }
+
+    /// Bytes written so far.
+    pub fn bytes_written(&self) -> u64 {
+        self.bytes_written
+    }
+
+    /// The socket.
+    pub fn stream(&self) -> &Stream {
+        &self.stream
+    }
+
+    /// Writes a flow, as [`Transport::write_flow`] does.
+    pub fn write_flow(
+        &mut self,
+        header: &SegmentHeader,
+        payload: &[u8],
+    ) -> Result<(), TransportError> {
+        let segments = split_into_segments(header, payload, self.max_transmission_size)?;
+        self.bytes.clear();
+        for segment in &segments {
+            self.bytes.extend_from_slice(&segment.encode()?);
+        }
+        self.stream.write_all(&self.bytes)?;
+        self.bytes_written += self.bytes.len() as u64;
         Ok(())
     }
 }

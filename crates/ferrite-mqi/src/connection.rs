@@ -969,6 +969,20 @@ impl Connection {
                         }
                         MQIA_PLATFORM => AttributeValue::Integer(MQPL_UNIX),
                         MQIA_COMMAND_LEVEL => AttributeValue::Integer(MQCMDL_CURRENT_LEVEL),
+                        MQCA_Q_MGR_IDENTIFIER => AttributeValue::Text(
+                            crate::queue_manager_identifier(&self.queue_manager),
+                        ),
+                        MQCA_Q_MGR_DESC => AttributeValue::Text(String::new()),
+                        MQCA_COMMAND_INPUT_Q_NAME => {
+                            AttributeValue::Text("SYSTEM.COMMAND.INPUT".to_string())
+                        }
+                        MQIA_MAX_MSG_LENGTH => AttributeValue::Integer(104_857_600),
+                        // Advanced Message Security and the like: not supported (MQCAP_NOT_SUPPORTED).
+                        MQIA_ADVANCED_CAPABILITY => AttributeValue::Integer(0),
+                        MQCA_DEAD_LETTER_Q_NAME => AttributeValue::Text(String::new()),
+                        MQIA_DIST_LISTS => {
+                            AttributeValue::Integer(ferrite_constants::misc::MQDL_NOT_SUPPORTED)
+                        }
                         _ => return failed(MQRC_SELECTOR_ERROR),
                     });
                 }

@@ -35,3 +35,12 @@ pub mod structures;
 pub use connection::{AttributeValue, Connection, GetResult, Hobj};
 pub use error::{MqError, MqResult};
 pub use structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+
+/// The queue manager's identifier (MQCA_Q_MGR_IDENTIFIER, and QMgrId in a client channel's
+/// INITIAL_DATA): its name, an underscore and its 64-bit identity in hex, unique per queue
+/// manager as MQ's name-and-timestamp form is.
+pub fn queue_manager_identifier(
+    queue_manager: &ferrite_storage::queue_manager::QueueManager,
+) -> String {
+    format!("{}_{:016X}", queue_manager.name(), queue_manager.identity())
+}

@@ -37,6 +37,7 @@ pub mod control;
 pub mod initial_data;
 pub mod mqi;
 pub mod segment;
+pub mod spi;
 pub mod uid;
 
 pub use codec::{ByteOrder, MqChars, ProtocolError, Result};

@@ -22,7 +22,11 @@
 //! a connection ends without MQDISC, its MQI connection is dropped, which backs out its unit of
 //! work and closes its handles; the queue manager and the other connections carry on.
 
+pub mod channel;
+pub mod channel_initiator;
 pub mod conversation;
+pub mod session;
+pub mod trace;
 
 use std::collections::HashMap;
 use std::io;

@@ -22,6 +22,35 @@ pub struct QueueManagerConfig {
     pub archive: ArchiveParameters,
     pub buffer_pools: Vec<BufferPoolDefinition>,
     pub page_sets: Vec<PageSetDefinition>,
+    /// The channel initiator (client connections over TCP). Absent in files written before it
+    /// existed: the defaults apply.
+    #[serde(default)]
+    pub channel_initiator: ChannelInitiatorParameters,
+}
+
+/// CSQ6CHIP analogue plus the listener that `START LISTENER` would start.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelInitiatorParameters {
+    /// Start the TCP listener with the queue manager.
+    pub listener: bool,
+    /// Address the listener binds: "0.0.0.0" (every interface, MQ's behaviour) or one address.
+    pub address: String,
+    /// TCP port (MQ's default 1414); 0 picks a free port, written to `listener.port`.
+    pub port: u16,
+    /// Client sockets served at once (MAXCHL: 1 – 9,999).
+    pub max_channels: u32,
+}
+
+impl Default for ChannelInitiatorParameters {
+    fn default() -> ChannelInitiatorParameters {
+        ChannelInitiatorParameters {
+            listener: true,
+            address: "0.0.0.0".to_string(),
+            port: 1414,
+            max_channels: 2048,
+        }
+    }
 }
 
 /// CSQ6SYSP analogue.
@@ -160,6 +189,7 @@ impl QueueManagerConfig {
                 page_set(2, 2),
                 page_set(3, 3),
             ],
+            channel_initiator: ChannelInitiatorParameters::default(),
         }
     }
 
@@ -202,6 +232,19 @@ impl QueueManagerConfig {
             return fail(format!(
                 "EXPRYINT {} must be 0 (off) or 5-99999999 seconds",
                 self.system.expryint
+            ));
+        }
+        let chinit = &self.channel_initiator;
+        if chinit.address.parse::<std::net::IpAddr>().is_err() {
+            return fail(format!(
+                "channel_initiator address '{}' is not an IP address (e.g. 0.0.0.0 or 127.0.0.1)",
+                chinit.address
+            ));
+        }
+        if !(1..=9_999).contains(&chinit.max_channels) {
+            return fail(format!(
+                "channel_initiator max_channels (MAXCHL) {} is outside 1-9999",
+                chinit.max_channels
             ));
         }
         if !(40..=4000).contains(&self.log.outbuff_kib) || !self.log.outbuff_kib.is_multiple_of(4) {

@@ -47,6 +47,10 @@ enum Command {
         queue_manager: String,
         #[arg(long)]
         background: bool,
+        /// TCP port of the client listener (default: channel_initiator.port in qm.toml, 1414;
+        /// 0 picks a free port, written to listener.port in the queue manager's directory).
+        #[arg(long)]
+        port: Option<u16>,
     },
     /// Stop a running queue manager cleanly (shutdown checkpoint, buffer pools written).
     Stop { queue_manager: String },
@@ -153,6 +157,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Start {
             queue_manager,
             background,
+            port,
         } => {
             let directory = process::queue_manager_directory(&queue_manager)?;
             if !QueueManager::exists(&RealFileSystem, &directory) {
@@ -163,9 +168,9 @@ fn run(command: Command) -> Result<(), String> {
                 );
             }
             if background {
-                process::start_in_background(&queue_manager, &directory)
+                process::start_in_background(&queue_manager, &directory, port)
             } else {
-                process::run_in_foreground(&queue_manager, &directory)
+                process::run_in_foreground(&queue_manager, &directory, port)
             }
         }
         Command::Stop { queue_manager } => {

@@ -77,7 +77,11 @@ extern "C" fn request_stop(_signal: libc::c_int) {
 }
 
 /// Run the queue manager until SIGTERM or SIGINT, then shut it down cleanly.
-pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
+pub fn run_in_foreground(
+    name: &str,
+    directory: &Path,
+    listener_port: Option<u16>,
+) -> Result<(), String> {
     let _lock = QueueManagerLock::acquire(directory)
         .map_err(|_| format!("ferrite: queue manager {name} is already running [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"))?;
     // SAFETY: installing a handler that only stores to an atomic.
@@ -150,6 +154,45 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
             ));
         }
     };
+    // The channel initiator's listener: client connections over TCP (IBM's MQ classes for Java
+    // and JMS, the ferrite client in client mode). A port in use leaves the queue manager
+    // running without it, as MQ does when a listener cannot start.
+    let chinit_parameters = &queue_manager.config().channel_initiator;
+    let listener_port_file = directory.join("listener.port");
+    let _ = std::fs::remove_file(&listener_port_file);
+    let channel_initiator = if chinit_parameters.listener {
+        let config = ferrite_server::channel_initiator::ChannelInitiatorConfig {
+            address: chinit_parameters
+                .address
+                .parse()
+                .expect("address validated with the configuration"),
+            port: listener_port.unwrap_or(chinit_parameters.port),
+            max_channels: chinit_parameters.max_channels as usize,
+            ..Default::default()
+        };
+        let port = config.port;
+        match ferrite_server::channel_initiator::ChannelInitiator::start(
+            queue_manager.clone(),
+            config,
+            sink.clone(),
+        ) {
+            Ok(chinit) => {
+                let _ = std::fs::write(
+                    &listener_port_file,
+                    format!("{}\n", chinit.local_address().port()),
+                );
+                Some(chinit)
+            }
+            Err(error) => {
+                println!(
+                    "CSQX028E {name} ferrite listener cannot listen on port {port}: {error}; client connections cannot connect (set channel_initiator.port in qm.toml or use --port)"
+                );
+                None
+            }
+        }
+    } else {
+        None
+    };
     std::fs::write(
         directory.join("qm.pid"),
         format!("{}\n", std::process::id()),
@@ -166,6 +209,10 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
     }
     println!("CSQY009I {name} ' STOP QMGR' COMMAND ACCEPTED");
     // Connections end first: their units of work are backed out while the queue manager runs.
+    if let Some(chinit) = channel_initiator {
+        chinit.stop();
+    }
+    let _ = std::fs::remove_file(&listener_port_file);
     if let Some(server) = server {
         server.stop();
     }
@@ -181,7 +228,11 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
 }
 
 /// Start `ferrite start QM` detached, its output in `qmgr.log`, and wait for it to be ready.
-pub fn start_in_background(name: &str, directory: &Path) -> Result<(), String> {
+pub fn start_in_background(
+    name: &str,
+    directory: &Path,
+    listener_port: Option<u16>,
+) -> Result<(), String> {
     if QueueManagerLock::is_held(directory) {
         return Err(format!("ferrite: queue manager {name} is already running [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"));
     }
@@ -193,6 +244,7 @@ pub fn start_in_background(name: &str, directory: &Path) -> Result<(), String> {
     command
         .arg("start")
         .arg(name)
+        .args(listener_port.map(|port| format!("--port={port}")))
         .stdin(std::process::Stdio::null())
         .stdout(
             log.try_clone()

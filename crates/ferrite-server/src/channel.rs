@@ -1,0 +1,548 @@
+//! One client socket of the channel initiator: a running instance of a SVRCONN channel.
+//!
+//! ## States
+//! *Negotiating*: only INITIAL_DATA is accepted. The proposal names the channel; an unknown
+//! name gets STATUS_DATA NO_CHANNEL (the client reports MQRC_UNKNOWN_CHANNEL_NAME, 2540). Values
+//! Ferrite cannot accept are answered with ERROR and the IniErrFlags1 bits, and the client may
+//! propose again, [`NEGOTIATION_ATTEMPTS`] times in all. Agreed: FAP level (the lower of the
+//! two), MaxTransmissionSize (the lower), MaxMessageSize (the lower of the client's and the
+//! channel's MAXMSGL), heartbeat interval (the higher of the client's and the channel's HBINT,
+//! as MQ does), conversations per socket (the lower of the client's and the channel's SHARECNV).
+//!
+//! *Running*: with SHARECNV > 0 every conversation flow comes in a TSHM header carrying its
+//! ConversationId; the first conversation (id 1) exists from the negotiation on, others are
+//! started by SOCKET_ACTION START_CONV (answered ACCEPT_CONV) and ended by END_CONV. With
+//! SHARECNV 0, flows come in TSH headers and there is one conversation. Heartbeats (TSHC or
+//! TSH with CONFIRM_REQUEST) are answered by the receiver thread at once. Every other flow goes
+//! to its conversation's thread, which serves USERID_DATA, CONAUTH_INFO and the MQI verbs in
+//! order and writes the replies.
+//!
+//! A peer that breaks the protocol has its socket closed; its conversations end, their MQI
+//! connections are dropped (units of work backed out, handles closed), and the queue manager
+//! and every other socket carry on.
+
+use std::collections::HashMap;
+use std::net::TcpStream;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+
+use ferrite_client::transport::{FlowWriter, Stream, Transport, TransportError};
+use ferrite_client::wire::{self, chars};
+use ferrite_constants::reason::*;
+use ferrite_protocol::control::{socket_action_type, status_code, SocketAction, Status};
+use ferrite_protocol::initial_data::*;
+use ferrite_protocol::segment::{ControlFlags1, HeaderKind, Segment, SegmentHeader, SegmentType};
+use ferrite_protocol::uid::{Caut, Uid};
+use ferrite_protocol::ByteOrder;
+
+use crate::channel_initiator::{ChannelInstance, ChinitShared, CONVERSATION_STACK_BYTES};
+use crate::session::{MqiSession, SessionEnd};
+use crate::trace;
+
+/// Proposals refused this many times end the socket.
+const NEGOTIATION_ATTEMPTS: u32 = 3;
+/// Conversations one socket may carry at most, whatever SHARECNV says (MQ's limit is 999).
+pub const CONVERSATIONS_PER_SOCKET_MAX: u32 = 999;
+/// The highest FAP level Ferrite speaks on client channels.
+pub const CLIENT_FAP_LEVEL: u8 = 13;
+
+/// A SVRCONN channel's settings that the negotiation uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SvrconnSettings {
+    /// Channel name.
+    pub name: String,
+    /// MAXMSGL.
+    pub max_message_length: u32,
+    /// HBINT, seconds.
+    pub heartbeat_interval: u32,
+    /// SHARECNV.
+    pub sharing_conversations: u32,
+}
+
+/// The SVRCONN channels a client may name: MQ's default objects.
+pub fn svrconn_channel(name: &str) -> Option<SvrconnSettings> {
+    const DEFINED: &[&str] = &[
+        "SYSTEM.DEF.SVRCONN",
+        "SYSTEM.ADMIN.SVRCONN",
+        "DEV.APP.SVRCONN",
+        "DEV.ADMIN.SVRCONN",
+    ];
+    DEFINED.contains(&name).then(|| SvrconnSettings {
+        name: name.to_string(),
+        max_message_length: 4 * 1024 * 1024,
+        heartbeat_interval: 300,
+        sharing_conversations: 10,
+    })
+}
+
+/// The password protection algorithm list (PAL) of the server's ID: ten 2-byte big-endian
+/// entries, unused ones 0xFFFF. The client lists the algorithms it offers, preferred first (the
+/// 9.4.5 Java client offers 1, then 0); the server answers with the one it chose. Observed: an
+/// answer of 0 alone, or of no entry, fails the client's check (MQRC 2594), an answer of its
+/// first entry is accepted. Ferrite answers the client's first entry. It does not check
+/// passwords yet (CONAUTH_INFO is accepted unread), so which algorithm protects them does
+/// not matter to it.
+fn password_protection_reply(offered: &[u8; 20]) -> [u8; 20] {
+    let mut pal = [0xFF; 20];
+    pal[..2].copy_from_slice(&offered[..2]);
+    pal
+}
+
+/// Why a socket ended.
+#[derive(Debug)]
+enum End {
+    Closed,
+    Error(String),
+}
+
+impl From<TransportError> for End {
+    fn from(error: TransportError) -> End {
+        match error {
+            TransportError::Closed => End::Closed,
+            other => End::Error(other.to_string()),
+        }
+    }
+}
+
+fn protocol(what: impl std::fmt::Display) -> End {
+    End::Error(format!("protocol error: {what}"))
+}
+
+/// What the negotiation settled.
+#[derive(Clone, Debug)]
+struct Agreed {
+    max_message_size: u32,
+    conversations_per_socket: u32,
+}
+
+/// A conversation as the receiver sees it: where its flows go.
+struct ConversationHandle {
+    flows: Sender<Segment>,
+    gone: Arc<AtomicBool>,
+}
+
+/// Everything a conversation thread needs.
+struct ConversationContext {
+    shared: Arc<ChinitShared>,
+    instance: Arc<ChannelInstance>,
+    writer: Arc<Mutex<FlowWriter>>,
+    gone: Arc<AtomicBool>,
+    max_message_size: u32,
+}
+
+struct Channel<'a> {
+    shared: &'a Arc<ChinitShared>,
+    instance: &'a Arc<ChannelInstance>,
+    reader: Transport,
+    writer: Arc<Mutex<FlowWriter>>,
+    agreed: Option<Agreed>,
+    attempts: u32,
+    conversations: HashMap<u32, ConversationHandle>,
+}
+
+/// Serves one accepted socket until it ends.
+pub(crate) fn serve(
+    shared: &Arc<ChinitShared>,
+    instance: &Arc<ChannelInstance>,
+    stream: TcpStream,
+) {
+    let _ = stream.set_nodelay(true);
+    if stream
+        .set_read_timeout(Some(shared.config.handshake_timeout))
+        .is_err()
+    {
+        return;
+    }
+    let stream = Stream::Tcp(stream);
+    let Ok(write_stream) = stream.try_clone() else {
+        return;
+    };
+    let mut channel = Channel {
+        shared,
+        instance,
+        reader: Transport::new(stream),
+        writer: Arc::new(Mutex::new(FlowWriter::new(write_stream))),
+        agreed: None,
+        attempts: 0,
+        conversations: HashMap::new(),
+    };
+    let end = channel.run();
+    if let End::Error(error) = end {
+        if !shared.stopping.load(Ordering::Acquire) && !instance.stopping.load(Ordering::Acquire) {
+            (shared.log)(&format!(
+                "CSQX208E ferrite channel {} from {}: ended: {error}",
+                instance.channel_name.lock().unwrap(),
+                instance.peer
+            ));
+        }
+    }
+    for (_, conversation) in channel.conversations.drain() {
+        conversation.gone.store(true, Ordering::Release);
+    }
+    let _ = channel.reader.stream().shutdown(std::net::Shutdown::Both);
+}
+
+/// The reply header for a request: same header kind and ids, the reply's type, FIRST|LAST.
+fn reply_header(request: &SegmentHeader, segment_type: SegmentType) -> SegmentHeader {
+    let mut header = SegmentHeader::new(request.kind, segment_type, request.byte_order);
+    header.ccsid = request.ccsid;
+    header.encoding = request.encoding;
+    header
+}
+
+fn write(
+    writer: &Mutex<FlowWriter>,
+    instance: &ChannelInstance,
+    header: &SegmentHeader,
+    payload: &[u8],
+) -> Result<(), TransportError> {
+    trace::flow(instance.id, "send", header, payload);
+    let mut writer = writer.lock().unwrap();
+    let before = writer.bytes_written();
+    let result = writer.write_flow(header, payload);
+    instance
+        .bytes_sent
+        .fetch_add(writer.bytes_written() - before, Ordering::Relaxed);
+    result
+}
+
+impl Channel<'_> {
+    fn run(&mut self) -> End {
+        loop {
+            if self.shared.stopping.load(Ordering::Acquire)
+                || self.instance.stopping.load(Ordering::Acquire)
+            {
+                return End::Closed;
+            }
+            let flow = match self.reader.read_flow() {
+                Ok(flow) => flow,
+                Err(error) => return error.into(),
+            };
+            self.instance.bytes_received.fetch_add(
+                (flow.header.header_length() + flow.payload.len()) as u64,
+                Ordering::Relaxed,
+            );
+            trace::flow(self.instance.id, "recv", &flow.header, &flow.payload);
+            if let Err(end) = self.handle(flow) {
+                return end;
+            }
+        }
+    }
+
+    fn send(&self, header: &SegmentHeader, payload: &[u8]) -> Result<(), End> {
+        write(&self.writer, self.instance, header, payload).map_err(End::from)
+    }
+
+    fn handle(&mut self, flow: Segment) -> Result<(), End> {
+        let segment_type = flow.header.segment_type;
+        let order = flow.header.byte_order;
+        match segment_type {
+            SegmentType::InitialData => return self.negotiate(&flow),
+            _ if self.agreed.is_none() => {
+                return Err(protocol(format!("{segment_type:?} before INITIAL_DATA")));
+            }
+            SegmentType::Heartbeat => {
+                if flow.header.flags1.contains(ControlFlags1::CONFIRM_REQUEST) {
+                    let header = reply_header(&flow.header, SegmentType::Heartbeat);
+                    self.send(&header, &flow.payload)?;
+                }
+                return Ok(());
+            }
+            SegmentType::SocketAction => {
+                let action = SocketAction::decode(&flow.payload, order).map_err(protocol)?;
+                return self.socket_action(&flow.header, action);
+            }
+            _ => {}
+        }
+        let conversation_id = match flow.header.kind {
+            HeaderKind::Tshm {
+                conversation_id, ..
+            } => conversation_id,
+            HeaderKind::Tsh | HeaderKind::Tshc => 0,
+        };
+        let Some(conversation) = self.conversations.get(&conversation_id) else {
+            return Err(protocol(format!(
+                "{segment_type:?} for conversation {conversation_id}, which is not started"
+            )));
+        };
+        if conversation.flows.send(flow).is_err() {
+            // The conversation's thread has ended (a protocol error of its own).
+            self.conversations.remove(&conversation_id);
+            return Err(protocol(format!("conversation {conversation_id} failed")));
+        }
+        Ok(())
+    }
+
+    fn socket_action(&mut self, request: &SegmentHeader, action: SocketAction) -> Result<(), End> {
+        let order = request.byte_order;
+        match action.action_type {
+            socket_action_type::START_CONV => {
+                let agreed = self.agreed.clone().expect("negotiated");
+                let id = action.conversation_id;
+                if self.conversations.contains_key(&id)
+                    || self.conversations.len() as u32 >= agreed.conversations_per_socket
+                {
+                    return Err(protocol(format!(
+                        "START_CONV {id}: already started or SHARECNV({}) reached",
+                        agreed.conversations_per_socket
+                    )));
+                }
+                self.start_conversation(id, agreed.max_message_size)?;
+                // Answered on the new conversation's TSHM (as observed of MQ servers), with
+                // flags clear.
+                let mut header = SegmentHeader::new(
+                    HeaderKind::Tshm {
+                        conversation_id: id,
+                        request_id: action.request_id,
+                    },
+                    SegmentType::SocketAction,
+                    order,
+                );
+                header.flags1 = ControlFlags1(0);
+                header.ccsid = request.ccsid;
+                header.encoding = request.encoding;
+                let reply = SocketAction {
+                    action_type: socket_action_type::ACCEPT_CONV,
+                    ..action
+                };
+                self.send(&header, &reply.encode(order))
+            }
+            socket_action_type::END_CONV => {
+                if let Some(conversation) = self.conversations.remove(&action.conversation_id) {
+                    conversation.gone.store(true, Ordering::Release);
+                }
+                if self.conversations.is_empty() {
+                    return Err(End::Closed);
+                }
+                Ok(())
+            }
+            other => Err(protocol(format!("SOCKET_ACTION type {other}"))),
+        }
+    }
+
+    fn start_conversation(&mut self, id: u32, max_message_size: u32) -> Result<(), End> {
+        let (flows, receiver) = mpsc::channel();
+        let gone = Arc::new(AtomicBool::new(false));
+        let context = ConversationContext {
+            shared: self.shared.clone(),
+            instance: self.instance.clone(),
+            writer: self.writer.clone(),
+            gone: gone.clone(),
+            max_message_size,
+        };
+        let thread = std::thread::Builder::new()
+            .name(format!("ferrite-conv-{}-{id}", self.instance.id))
+            .stack_size(CONVERSATION_STACK_BYTES)
+            .spawn(move || conversation_thread(context, receiver))
+            .map_err(|error| End::Error(format!("cannot start a conversation thread: {error}")))?;
+        self.shared.register_thread(thread);
+        self.conversations
+            .insert(id, ConversationHandle { flows, gone });
+        self.instance.conversations.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    fn negotiate(&mut self, flow: &Segment) -> Result<(), End> {
+        if self.agreed.is_some() {
+            return Err(protocol("INITIAL_DATA after the negotiation"));
+        }
+        let order = flow.header.byte_order;
+        let proposal = InitialData::decode(&flow.payload, order).map_err(protocol)?;
+        let channel_name = proposal.channel_name.trimmed();
+        let Some(channel) = svrconn_channel(&channel_name) else {
+            (self.shared.log)(&format!(
+                "CSQX520E ferrite listener: remote channel {channel_name} not defined (client {})",
+                self.instance.peer
+            ));
+            self.status(flow, status_code::NO_CHANNEL, MQRC_UNKNOWN_CHANNEL_NAME)?;
+            return Err(End::Closed);
+        };
+        *self.instance.channel_name.lock().unwrap() = channel.name.clone();
+        let config = &self.shared.config;
+        let mut errors = 0u8;
+        let mut fap_level = proposal.fap_level.min(CLIENT_FAP_LEVEL);
+        if fap_level < wire::MIN_FAP_LEVEL {
+            errors |= ERR1_FAP_LEVEL;
+            fap_level = wire::MIN_FAP_LEVEL;
+        }
+        let mut max_transmission_size = proposal
+            .max_transmission_size
+            .min(config.max_transmission_size);
+        if max_transmission_size < wire::MIN_TRANSMISSION_SIZE {
+            errors |= ERR1_MAX_TRANSMISSION_SIZE;
+            max_transmission_size = wire::MIN_TRANSMISSION_SIZE;
+        }
+        let mut max_message_size = proposal.max_message_size.min(channel.max_message_length);
+        if max_message_size == 0 {
+            errors |= ERR1_MAX_MSG_SIZE;
+            max_message_size = channel.max_message_length;
+        }
+        let mut ccsid = proposal.ccsid;
+        if ccsid != 0 && !wire::ACCEPTED_CCSIDS.contains(&ccsid) {
+            errors |= ERR1_CCSID;
+            ccsid = 1208;
+        }
+        let heartbeat_interval = proposal.heartbeat_interval.max(channel.heartbeat_interval);
+        let conversations_per_socket = (proposal.conv_per_socket.max(0) as u32)
+            .min(channel.sharing_conversations)
+            .min(CONVERSATIONS_PER_SOCKET_MAX);
+        let queue_manager = &self.shared.queue_manager;
+        let mut reply = InitialData::new(fap_level);
+        reply.cap_flags1 = proposal.cap_flags1 & wire::CAPABILITIES1;
+        reply.ini_err_flags1 = errors;
+        reply.max_msgs_per_batch = proposal.max_msgs_per_batch;
+        reply.max_transmission_size = max_transmission_size;
+        reply.max_message_size = max_message_size;
+        reply.sequence_wrap_value = proposal.sequence_wrap_value;
+        reply.channel_name = proposal.channel_name;
+        reply.ccsid = ccsid;
+        reply.qmgr_name = chars(queue_manager.name());
+        reply.heartbeat_interval = heartbeat_interval;
+        reply.conv_per_socket = conversations_per_socket as i32;
+        reply.process_id = std::process::id();
+        reply.product_id = chars(wire::PRODUCT_ID);
+        reply.pal = password_protection_reply(&proposal.pal);
+        reply.qmgr_id = chars(&ferrite_mqi::queue_manager_identifier(queue_manager));
+        let mut header = reply_header(&flow.header, SegmentType::InitialData);
+        if errors != 0 {
+            header.flags1 = ControlFlags1(header.flags1.0 | ControlFlags1::ERROR);
+        }
+        self.send(&header, &reply.encode(order))?;
+        if errors != 0 {
+            self.attempts += 1;
+            if self.attempts >= NEGOTIATION_ATTEMPTS {
+                return Err(End::Error(format!(
+                    "INITIAL_DATA negotiation failed {NEGOTIATION_ATTEMPTS} times (IniErrFlags1 {errors:#04x})"
+                )));
+            }
+            return Ok(());
+        }
+        self.reader
+            .set_limits(max_transmission_size, max_message_size);
+        self.writer
+            .lock()
+            .unwrap()
+            .set_max_transmission_size(max_transmission_size);
+        let _ = self.reader.stream().set_read_timeout(None);
+        let instance = self.instance;
+        instance
+            .heartbeat_interval
+            .store(heartbeat_interval, Ordering::Relaxed);
+        instance
+            .max_message_length
+            .store(max_message_size, Ordering::Relaxed);
+        instance
+            .max_conversations
+            .store(conversations_per_socket.max(1), Ordering::Relaxed);
+        self.agreed = Some(Agreed {
+            max_message_size,
+            conversations_per_socket: conversations_per_socket.max(1),
+        });
+        let first = if conversations_per_socket == 0 { 0 } else { 1 };
+        self.start_conversation(first, max_message_size)
+    }
+
+    fn status(&self, flow: &Segment, code: i32, reason: i32) -> Result<(), End> {
+        let order = flow.header.byte_order;
+        let status = Status {
+            code,
+            value: Some(reason),
+            extra: Vec::new(),
+            trailing: Vec::new(),
+        };
+        let header = SegmentHeader::new(flow.header.kind, SegmentType::StatusData, order);
+        self.send(&header, &status.encode(order))
+    }
+}
+
+/// A conversation's thread: serves its flows in order until the receiver drops its sender or
+/// marks it gone. Dropping the session at the end backs out its unit of work.
+fn conversation_thread(context: ConversationContext, flows: Receiver<Segment>) {
+    let mut session = MqiSession::new(
+        context.shared.queue_manager.clone(),
+        context.max_message_size,
+    );
+    while let Ok(flow) = flows.recv() {
+        if context.gone.load(Ordering::Acquire) {
+            break;
+        }
+        match serve_flow(&context, &mut session, &flow) {
+            Ok(()) => {}
+            Err(end) => {
+                if let End::Error(error) = end {
+                    if !context.gone.load(Ordering::Acquire) {
+                        (context.shared.log)(&format!(
+                            "CSQX208E ferrite channel {} from {}: conversation ended: {error}",
+                            context.instance.channel_name.lock().unwrap(),
+                            context.instance.peer
+                        ));
+                        // A broken conversation ends the socket: the peer cannot resynchronise.
+                        context.instance.stop();
+                    }
+                }
+                break;
+            }
+        }
+    }
+    context
+        .instance
+        .conversations
+        .fetch_sub(1, Ordering::Relaxed);
+    drop(session);
+}
+
+fn serve_flow(
+    context: &ConversationContext,
+    session: &mut MqiSession,
+    flow: &Segment,
+) -> Result<(), End> {
+    let order: ByteOrder = flow.header.byte_order;
+    let send = |header: &SegmentHeader, payload: &[u8]| {
+        write(&context.writer, &context.instance, header, payload).map_err(End::from)
+    };
+    match flow.header.segment_type {
+        SegmentType::UseridData => {
+            let uid = Uid::decode(&flow.payload, order).map_err(protocol)?;
+            let long = uid
+                .extension
+                .as_ref()
+                .map(|extension| extension.long_user_id.trimmed())
+                .unwrap_or_default();
+            session.user = if long.is_empty() {
+                uid.user_id.trimmed()
+            } else {
+                long
+            };
+            // No reply: the client goes straight on to CONAUTH_INFO or MQCONN.
+            Ok(())
+        }
+        SegmentType::ConauthInfo => {
+            Caut::decode(&flow.payload, order).map_err(protocol)?;
+            let header = reply_header(&flow.header, SegmentType::ConauthInfo);
+            send(&header, &flow.payload)
+        }
+        t if t.has_api_header() && !t.is_reply() => {
+            let Some(reply_type) = t.reply() else {
+                return Err(protocol(format!("{t:?} has no reply")));
+            };
+            context.instance.note_message();
+            let header = reply_header(&flow.header, reply_type);
+            let shared = &context.shared;
+            let instance = &context.instance;
+            let gone_flag = &context.gone;
+            let mut gone = || {
+                gone_flag.load(Ordering::Acquire)
+                    || shared.stopping.load(Ordering::Acquire)
+                    || instance.stopping.load(Ordering::Acquire)
+            };
+            let (_, payload) = match session.call(flow, header.header_length(), &mut gone) {
+                Ok(reply) => reply,
+                Err(SessionEnd::Gone) => return Err(End::Closed),
+                Err(SessionEnd::Protocol(error)) => return Err(End::Error(error)),
+            };
+            send(&header, &payload)
+        }
+        other => Err(protocol(format!("unexpected segment type {other:?}"))),
+    }
+}

@@ -1,0 +1,362 @@
+//! The channel initiator: client connections over TCP through server-connection (SVRCONN)
+//! channels, speaking IBM MQ's client protocol, so that IBM's own MQ classes for Java and JMS
+//! (and Ferrite's client) connect unmodified.
+//!
+//! - [`ChannelInitiator`]: the TCP listener (default port 1414) and the registry of running
+//!   channel instances (one per socket), with their counters for DISPLAY CHSTATUS.
+//! - [`crate::channel`]: one socket: INITIAL_DATA negotiation against the SVRCONN channel's
+//!   definition (MAXMSGL, HBINT, SHARECNV), then its conversations. Each conversation (one per
+//!   TSHM ConversationId when sharing conversations, SHARECNV > 0) has a thread of its own that
+//!   serves its MQI calls ([`crate::session::MqiSession`]), so a waiting MQGET on one
+//!   conversation never holds up another conversation on the same socket; the socket's receiver
+//!   thread answers heartbeats and SOCKET_ACTION flows itself.
+//!
+//! Threads: one accept thread, one receiver thread per socket, one thread per conversation.
+//! Their stacks are [`CONVERSATION_STACK_BYTES`] so that thousands of idle connections cost
+//! little memory.
+
+use std::collections::HashMap;
+use std::io;
+use std::net::{IpAddr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, SystemTime};
+
+use ferrite_storage::queue_manager::QueueManager;
+
+use crate::MessageSink;
+
+/// MQ's default listener port.
+pub const DEFAULT_PORT: u16 = 1414;
+/// Sockets (channel instances) served at once unless configured otherwise (z/OS MAXCHL).
+pub const MAX_CHANNELS_DEFAULT: usize = 2048;
+/// Stack size of the receiver and conversation threads.
+pub const CONVERSATION_STACK_BYTES: usize = 256 * 1024;
+
+/// The channel initiator's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChannelInitiatorConfig {
+    /// Address the listener binds (127.0.0.1 for tests, 0.0.0.0 to serve the network).
+    pub address: IpAddr,
+    /// TCP port; 0 picks a free one (see [`ChannelInitiator::local_address`]).
+    pub port: u16,
+    /// Channel instances (sockets) at once; more are refused.
+    pub max_channels: usize,
+    /// How long a socket may take from accept to a negotiated INITIAL_DATA.
+    pub handshake_timeout: Duration,
+    /// The largest segment agreed to.
+    pub max_transmission_size: u32,
+}
+
+impl Default for ChannelInitiatorConfig {
+    fn default() -> ChannelInitiatorConfig {
+        ChannelInitiatorConfig {
+            address: IpAddr::from([0, 0, 0, 0]),
+            port: DEFAULT_PORT,
+            max_channels: MAX_CHANNELS_DEFAULT,
+            handshake_timeout: Duration::from_secs(30),
+            max_transmission_size: ferrite_client::wire::MAX_TRANSMISSION_SIZE,
+        }
+    }
+}
+
+/// A running channel instance (one socket) and its counters.
+#[derive(Debug)]
+pub struct ChannelInstance {
+    /// Registry key.
+    pub id: u64,
+    /// The client's address.
+    pub peer: SocketAddr,
+    /// When the socket was accepted.
+    pub started: SystemTime,
+    pub(crate) channel_name: Mutex<String>,
+    pub(crate) conversations: AtomicU32,
+    pub(crate) max_conversations: AtomicU32,
+    pub(crate) heartbeat_interval: AtomicU32,
+    pub(crate) max_message_length: AtomicU32,
+    pub(crate) messages: AtomicU64,
+    pub(crate) bytes_received: AtomicU64,
+    pub(crate) bytes_sent: AtomicU64,
+    /// Milliseconds since the epoch of the last MQI call, 0 if none.
+    pub(crate) last_message_ms: AtomicU64,
+    pub(crate) stopping: AtomicBool,
+    socket: TcpStream,
+}
+
+/// A snapshot of one channel instance, for DISPLAY CHSTATUS.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChannelInstanceSnapshot {
+    /// CHANNEL.
+    pub channel: String,
+    /// CONNAME, MQ style: `127.0.0.1(50234)`.
+    pub connection_name: String,
+    /// RUNNING or STOPPING.
+    pub status: &'static str,
+    /// CURSHCNV.
+    pub current_conversations: u32,
+    /// MAXSHCNV.
+    pub max_shared_conversations: u32,
+    /// MSGS (MQI calls).
+    pub messages: u64,
+    /// BYTSSENT.
+    pub bytes_sent: u64,
+    /// BYTSRCVD.
+    pub bytes_received: u64,
+    /// CHSTADA/CHSTATI.
+    pub started: SystemTime,
+    /// LSTMSGDA/LSTMSGTI.
+    pub last_message: Option<SystemTime>,
+    /// HBINT.
+    pub heartbeat_interval: u32,
+    /// MAXMSGL.
+    pub max_message_length: u32,
+}
+
+impl ChannelInstance {
+    /// What DISPLAY CHSTATUS shows of it.
+    pub fn snapshot(&self) -> ChannelInstanceSnapshot {
+        let last = self.last_message_ms.load(Ordering::Relaxed);
+        ChannelInstanceSnapshot {
+            channel: self.channel_name.lock().unwrap().clone(),
+            connection_name: format!("{}({})", self.peer.ip(), self.peer.port()),
+            status: if self.stopping.load(Ordering::Relaxed) {
+                "STOPPING"
+            } else {
+                "RUNNING"
+            },
+            current_conversations: self.conversations.load(Ordering::Relaxed),
+            max_shared_conversations: self.max_conversations.load(Ordering::Relaxed),
+            messages: self.messages.load(Ordering::Relaxed),
+            bytes_sent: self.bytes_sent.load(Ordering::Relaxed),
+            bytes_received: self.bytes_received.load(Ordering::Relaxed),
+            started: self.started,
+            last_message: (last != 0).then(|| SystemTime::UNIX_EPOCH + Duration::from_millis(last)),
+            heartbeat_interval: self.heartbeat_interval.load(Ordering::Relaxed),
+            max_message_length: self.max_message_length.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Ends the instance: its socket is shut down, its conversations end and their units of
+    /// work are backed out.
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::Release);
+        let _ = self.socket.shutdown(Shutdown::Both);
+    }
+
+    pub(crate) fn note_message(&self) {
+        self.messages.fetch_add(1, Ordering::Relaxed);
+        let now = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(1, |since| since.as_millis() as u64);
+        self.last_message_ms.store(now, Ordering::Relaxed);
+    }
+}
+
+/// State the accept thread and the channel threads share.
+pub(crate) struct ChinitShared {
+    pub(crate) queue_manager: Arc<QueueManager>,
+    pub(crate) config: ChannelInitiatorConfig,
+    pub(crate) log: MessageSink,
+    pub(crate) stopping: AtomicBool,
+    instances: Mutex<HashMap<u64, Arc<ChannelInstance>>>,
+    next_id: AtomicU64,
+    threads: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl ChinitShared {
+    pub(crate) fn register_thread(&self, thread: JoinHandle<()>) {
+        let mut threads = self.threads.lock().unwrap();
+        threads.retain(|thread| !thread.is_finished());
+        threads.push(thread);
+    }
+}
+
+/// The channel initiator: a TCP listener and its channel instances. Stop it with
+/// [`ChannelInitiator::stop`] (or by dropping it) before the queue manager shuts down.
+pub struct ChannelInitiator {
+    shared: Arc<ChinitShared>,
+    local_address: SocketAddr,
+    accept_thread: Option<JoinHandle<()>>,
+}
+
+impl ChannelInitiator {
+    /// Binds the listener and starts accepting client connections.
+    pub fn start(
+        queue_manager: Arc<QueueManager>,
+        config: ChannelInitiatorConfig,
+        log: MessageSink,
+    ) -> io::Result<ChannelInitiator> {
+        let listener = TcpListener::bind((config.address, config.port))?;
+        let local_address = listener.local_addr()?;
+        let shared = Arc::new(ChinitShared {
+            queue_manager,
+            config,
+            log,
+            stopping: AtomicBool::new(false),
+            instances: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            threads: Mutex::new(Vec::new()),
+        });
+        let accept_shared = shared.clone();
+        let accept_thread = std::thread::Builder::new()
+            .name("ferrite-chinit-listener".into())
+            .spawn(move || accept_loop(&accept_shared, listener))?;
+        (shared.log)(&format!(
+            "CSQX022I {} ferrite listener started for port {} address {}",
+            shared.queue_manager.name(),
+            local_address.port(),
+            local_address.ip()
+        ));
+        Ok(ChannelInitiator {
+            shared,
+            local_address,
+            accept_thread: Some(accept_thread),
+        })
+    }
+
+    /// The address and port the listener is bound to.
+    pub fn local_address(&self) -> SocketAddr {
+        self.local_address
+    }
+
+    /// The running channel instances.
+    pub fn instances(&self) -> Vec<Arc<ChannelInstance>> {
+        let mut instances: Vec<_> = self
+            .shared
+            .instances
+            .lock()
+            .unwrap()
+            .values()
+            .cloned()
+            .collect();
+        instances.sort_by_key(|instance| instance.id);
+        instances
+    }
+
+    /// Stops every running instance of the channel `name`; returns how many.
+    pub fn stop_channel(&self, name: &str) -> usize {
+        let mut stopped = 0;
+        for instance in self.instances() {
+            if *instance.channel_name.lock().unwrap() == name {
+                instance.stop();
+                stopped += 1;
+            }
+        }
+        stopped
+    }
+
+    /// Stops listening, ends every channel instance (units of work backed out) and waits for
+    /// their threads.
+    pub fn stop(mut self) {
+        self.stop_now();
+    }
+
+    fn stop_now(&mut self) {
+        let Some(accept_thread) = self.accept_thread.take() else {
+            return;
+        };
+        self.shared.stopping.store(true, Ordering::Release);
+        let wake_address = match self.local_address.ip() {
+            ip if ip.is_unspecified() => {
+                SocketAddr::from(([127, 0, 0, 1], self.local_address.port()))
+            }
+            _ => self.local_address,
+        };
+        drop(TcpStream::connect_timeout(
+            &wake_address,
+            Duration::from_secs(1),
+        ));
+        let _ = accept_thread.join();
+        for instance in self.instances() {
+            instance.stop();
+        }
+        let threads = std::mem::take(&mut *self.shared.threads.lock().unwrap());
+        for thread in threads {
+            let _ = thread.join();
+        }
+        (self.shared.log)(&format!(
+            "CSQX023I {} ferrite listener stopped for port {}",
+            self.shared.queue_manager.name(),
+            self.local_address.port()
+        ));
+    }
+}
+
+impl Drop for ChannelInitiator {
+    fn drop(&mut self) {
+        self.stop_now();
+    }
+}
+
+fn accept_loop(shared: &Arc<ChinitShared>, listener: TcpListener) {
+    for stream in listener.incoming() {
+        if shared.stopping.load(Ordering::Acquire) {
+            break;
+        }
+        let stream = match stream {
+            Ok(stream) => stream,
+            Err(error) => {
+                (shared.log)(&format!("ferrite listener: accept failed: {error}"));
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+        };
+        let Ok(peer) = stream.peer_addr() else {
+            continue;
+        };
+        let count = shared.instances.lock().unwrap().len();
+        if count >= shared.config.max_channels {
+            (shared.log)(&format!(
+                "CSQX014E ferrite listener: connection from {peer} refused, {count} channel instances already (MAXCHL), reason 2025 MQRC_MAX_CONNS_LIMIT_REACHED"
+            ));
+            crate::conversation::refuse(
+                stream,
+                ferrite_constants::reason::MQRC_MAX_CONNS_LIMIT_REACHED,
+            );
+            continue;
+        }
+        let Ok(socket) = stream.try_clone() else {
+            continue;
+        };
+        let id = shared.next_id.fetch_add(1, Ordering::Relaxed);
+        let instance = Arc::new(ChannelInstance {
+            id,
+            peer,
+            started: SystemTime::now(),
+            channel_name: Mutex::new(String::new()),
+            conversations: AtomicU32::new(0),
+            max_conversations: AtomicU32::new(0),
+            heartbeat_interval: AtomicU32::new(0),
+            max_message_length: AtomicU32::new(0),
+            messages: AtomicU64::new(0),
+            bytes_received: AtomicU64::new(0),
+            bytes_sent: AtomicU64::new(0),
+            last_message_ms: AtomicU64::new(0),
+            stopping: AtomicBool::new(false),
+            socket,
+        });
+        shared
+            .instances
+            .lock()
+            .unwrap()
+            .insert(id, instance.clone());
+        let thread_shared = shared.clone();
+        let spawned = std::thread::Builder::new()
+            .name(format!("ferrite-channel-{id}"))
+            .stack_size(CONVERSATION_STACK_BYTES)
+            .spawn(move || {
+                crate::channel::serve(&thread_shared, &instance, stream);
+                thread_shared.instances.lock().unwrap().remove(&id);
+            });
+        match spawned {
+            Ok(thread) => shared.register_thread(thread),
+            Err(error) => {
+                (shared.log)(&format!(
+                    "ferrite listener: cannot start a channel thread: {error}"
+                ));
+                shared.instances.lock().unwrap().remove(&id);
+            }
+        }
+    }
+}

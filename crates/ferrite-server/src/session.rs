@@ -1,0 +1,423 @@
+//! The MQI side of one conversation, independent of the socket that carries it: an MQI flow
+//! (MQCONN ... MQDISC) in, its reply flow out. Bindings conversations (`conversation`) and
+//! client conversations over TCP (`channel_initiator`) both serve their MQI calls here, so
+//! options, semantics and reason codes are the in-process MQI's (`ferrite_mqi::Connection`).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ferrite_client::wire::{self, chars};
+use ferrite_constants::{
+    completion::*, get_options::MQGMO_WAIT, reason::*, structs::MQCNO_VERSION_7,
+    wait::MQWI_UNLIMITED,
+};
+use ferrite_mqi::{AttributeValue, Connection, Hobj, MqError, MqResult, Mqcno};
+use ferrite_protocol::api::{
+    ApiBody, ApiFlow, ApiHeader, MqConn, MqGet, MqInq, MqOpen, MqPut, MqPut1,
+};
+use ferrite_protocol::mqi::{Gmo, Od, Pmo};
+use ferrite_protocol::segment::{Segment, SegmentType};
+use ferrite_storage::queue_manager::QueueManager;
+
+/// How long a waiting MQGET waits at a time before asking its caller whether the client is
+/// still there and the listener is not stopping. A client that goes away while waiting is
+/// noticed within this time, before a message is taken for it.
+pub const WAIT_SLICE: Duration = Duration::from_millis(200);
+
+/// Why an MQI flow could not be served: the conversation must end.
+#[derive(Debug)]
+pub enum SessionEnd {
+    /// The client went away (or the listener is stopping) during a waiting call.
+    Gone,
+    /// The flow broke the protocol.
+    Protocol(String),
+}
+
+fn protocol(what: impl std::fmt::Display) -> SessionEnd {
+    SessionEnd::Protocol(format!("protocol error: {what}"))
+}
+
+/// One conversation's MQI state: its connection (after MQCONN) and what the handshake told.
+pub struct MqiSession {
+    queue_manager: Arc<QueueManager>,
+    connection: Option<Connection>,
+    /// The user identifier from USERID_DATA (long user id preferred), given to MQCONN.
+    pub user: String,
+    /// The negotiated MaxMessageSize: the largest message a get returns.
+    pub max_message_size: u32,
+}
+
+fn api_header(hobj: i32, outcome: Option<MqError>) -> ApiHeader {
+    let (comp_code, reason) = match outcome {
+        None => (MQCC_OK, MQRC_NONE),
+        Some(error) => (error.completion_code, error.reason),
+    };
+    ApiHeader {
+        reply_length: 0,
+        comp_code,
+        reason,
+        hobj,
+    }
+}
+
+fn outcome<T>(result: &MqResult<T>) -> Option<MqError> {
+    result.as_ref().err().copied()
+}
+
+impl MqiSession {
+    /// A session before MQCONN.
+    pub fn new(queue_manager: Arc<QueueManager>, max_message_size: u32) -> MqiSession {
+        MqiSession {
+            queue_manager,
+            connection: None,
+            user: String::new(),
+            max_message_size,
+        }
+    }
+
+    /// Whether MQCONN has succeeded (and MQDISC not yet come).
+    pub fn is_connected(&self) -> bool {
+        self.connection.is_some()
+    }
+
+    /// The MQI connection, once connected.
+    pub fn connection_mut(&mut self) -> Option<&mut Connection> {
+        self.connection.as_mut()
+    }
+
+    /// Serves one MQI flow (a request type with an API header) and returns the reply's type
+    /// and payload (API header with ReplyLength filled in for a header of
+    /// `reply_header_length` bytes, then the body). `gone` is asked between the slices of a
+    /// waiting MQGET whether the client is still there.
+    pub fn call(
+        &mut self,
+        flow: &Segment,
+        reply_header_length: usize,
+        gone: &mut dyn FnMut() -> bool,
+    ) -> Result<(SegmentType, Vec<u8>), SessionEnd> {
+        let segment_type = flow.header.segment_type;
+        let order = flow.header.byte_order;
+        let request = ApiFlow::decode(segment_type, order, &flow.payload).map_err(protocol)?;
+        let hobj = request.header.hobj;
+        let Some(reply_type) = segment_type.reply() else {
+            return Err(protocol(format!("{segment_type:?} has no reply")));
+        };
+        let (header, body) = match (segment_type, request.body) {
+            (SegmentType::MqConn, ApiBody::Conn(conn)) => self.mqconn(conn),
+            (SegmentType::MqDisc, body) => match self.connection.take() {
+                Some(connection) => (api_header(0, outcome(&connection.disconnect())), body),
+                None => (api_header(0, Some(MqError::failed(MQRC_HCONN_ERROR))), body),
+            },
+            (SegmentType::Spi, ApiBody::Raw(body)) => {
+                self.spi(hobj, &body, order).map_err(protocol)?
+            }
+            (SegmentType::MqStat | SegmentType::MqSub | SegmentType::MqSubRq, _) => (
+                api_header(hobj, Some(MqError::failed(MQRC_FUNCTION_NOT_SUPPORTED))),
+                ApiBody::Empty(Vec::new()),
+            ),
+            (_, body) if self.connection.is_none() => (
+                api_header(hobj, Some(MqError::failed(MQRC_HCONN_ERROR))),
+                body,
+            ),
+            (SegmentType::MqOpen, ApiBody::Open(open)) => self.mqopen(open),
+            (SegmentType::MqClose, body) => {
+                let connection = self.connection.as_mut().expect("connected");
+                let options = match &body {
+                    ApiBody::Close(close) => close.options,
+                    _ => 0,
+                };
+                let result = connection.close(Hobj(hobj), options);
+                (api_header(hobj, outcome(&result)), body)
+            }
+            (SegmentType::MqPut, ApiBody::Put(put)) => self.mqput(hobj, put),
+            (SegmentType::MqPut1, ApiBody::Put1(put1)) => self.mqput1(put1),
+            (SegmentType::MqGet, ApiBody::Get(get)) => self.mqget(hobj, get, gone)?,
+            (SegmentType::MqInq, ApiBody::Inq(inq)) => self.mqinq(hobj, inq),
+            (SegmentType::MqSet, ApiBody::Inq(set)) => {
+                let result = self.mqset(hobj, &set);
+                (
+                    api_header(hobj, outcome(&result)),
+                    ApiBody::Empty(Vec::new()),
+                )
+            }
+            (SegmentType::MqCmit, body) => {
+                let connection = self.connection.as_mut().expect("connected");
+                (api_header(0, outcome(&connection.commit())), body)
+            }
+            (SegmentType::MqBack, body) => {
+                let connection = self.connection.as_mut().expect("connected");
+                (api_header(0, outcome(&connection.backout())), body)
+            }
+            (other, _) => return Err(protocol(format!("{other:?} body"))),
+        };
+        let mut payload = ApiFlow { header, body }
+            .encode(order)
+            .map_err(|error| SessionEnd::Protocol(format!("cannot encode a reply: {error}")))?;
+        let total = (reply_header_length + payload.len()) as u32;
+        payload[..4].copy_from_slice(&total.to_be_bytes());
+        Ok((reply_type, payload))
+    }
+
+    /// SPI verbs. QUERYSPI is answered with the verbs Ferrite serves (none yet: the client
+    /// then uses the MQI verbs); any other verb fails with MQRC_FUNCTION_NOT_SUPPORTED.
+    fn spi(
+        &mut self,
+        hobj: i32,
+        body: &[u8],
+        order: ferrite_protocol::ByteOrder,
+    ) -> Result<(ApiHeader, ApiBody), ferrite_protocol::ProtocolError> {
+        use ferrite_protocol::spi::{query_reply_structure, verb, SpiFlow};
+        let request = SpiFlow::decode(body, order)?;
+        if request.verb != verb::QUERYSPI {
+            return Ok((
+                api_header(hobj, Some(MqError::failed(MQRC_FUNCTION_NOT_SUPPORTED))),
+                ApiBody::Empty(Vec::new()),
+            ));
+        }
+        let mut reply = SpiFlow {
+            structures: request
+                .structures
+                .into_iter()
+                .filter(|structure| &structure.struct_id == b"SPQU")
+                .collect(),
+            ..request
+        };
+        reply.structures.push(query_reply_structure(&[], order));
+        Ok((api_header(hobj, None), ApiBody::Empty(reply.encode(order))))
+    }
+
+    fn mqconn(&mut self, mut conn: MqConn) -> (ApiHeader, ApiBody) {
+        let queue_manager = &self.queue_manager;
+        let result = if self.connection.is_some() {
+            Err(MqError::warning(MQRC_ALREADY_CONNECTED))
+        } else {
+            let cno = Mqcno {
+                version: MQCNO_VERSION_7,
+                options: conn.fcno.as_ref().map_or(0, |fcno| fcno.cap_flags),
+                appl_name: conn.appl_name.trimmed(),
+            };
+            Connection::connect_with(queue_manager.clone(), &conn.qmgr_name.trimmed(), &cno).map(
+                |mut connection| {
+                    if !self.user.is_empty() {
+                        connection.set_user_identifier(&self.user);
+                    }
+                    self.connection = Some(connection);
+                },
+            )
+        };
+        conn.qmgr_name = chars(queue_manager.name());
+        (api_header(0, outcome(&result)), ApiBody::Conn(conn))
+    }
+
+    fn mqopen(&mut self, mut open: MqOpen) -> (ApiHeader, ApiBody) {
+        let connection = self.connection.as_mut().expect("connected");
+        let mut od = wire::od_from_wire(&open.od);
+        let result = connection.open(&mut od, open.options);
+        set_resolved(&mut open.od, &od);
+        let hobj = result.as_ref().map_or(-1, |hobj| hobj.0);
+        (api_header(hobj, outcome(&result)), ApiBody::Open(open))
+    }
+
+    fn mqput(&mut self, hobj: i32, mut put: MqPut) -> (ApiHeader, ApiBody) {
+        let connection = self.connection.as_mut().expect("connected");
+        let result = if put.data_length as usize != put.data.len() {
+            Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
+        } else {
+            let mut md = wire::md_from_wire(&put.md);
+            let mut pmo = wire::pmo_from_wire(&put.pmo);
+            let result = connection.put(Hobj(hobj), &mut md, &mut pmo, &put.data);
+            put.md = wire::md_to_wire(&md);
+            set_pmo_outputs(&mut put.pmo, &pmo);
+            result
+        };
+        put.data = Vec::new();
+        (
+            api_header(hobj, warning_outcome(&result)),
+            ApiBody::Put(put),
+        )
+    }
+
+    fn mqput1(&mut self, mut put1: MqPut1) -> (ApiHeader, ApiBody) {
+        let connection = self.connection.as_mut().expect("connected");
+        let result = if put1.data_length as usize != put1.data.len() {
+            Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
+        } else {
+            let mut od = wire::od_from_wire(&put1.od);
+            let mut md = wire::md_from_wire(&put1.md);
+            let mut pmo = wire::pmo_from_wire(&put1.pmo);
+            let result = connection.put1(&mut od, &mut md, &mut pmo, &put1.data);
+            set_resolved(&mut put1.od, &od);
+            put1.md = wire::md_to_wire(&md);
+            set_pmo_outputs(&mut put1.pmo, &pmo);
+            result
+        };
+        put1.data = Vec::new();
+        (api_header(0, warning_outcome(&result)), ApiBody::Put1(put1))
+    }
+
+    /// MQGET. A wait is served in slices of [`WAIT_SLICE`], checking between slices that the
+    /// client is still connected and the listener is not stopping: a get never takes a message
+    /// for a client that has gone.
+    fn mqget(
+        &mut self,
+        hobj: i32,
+        mut get: MqGet,
+        gone: &mut dyn FnMut() -> bool,
+    ) -> Result<(ApiHeader, ApiBody), SessionEnd> {
+        let connection = self.connection.as_mut().expect("connected");
+        let requested = get.length.max(0) as usize;
+        let capped = requested.min(self.max_message_size as usize);
+        let mut buffer = vec![0u8; capped];
+        let mut md = wire::md_from_wire(&get.md);
+        let mut gmo = wire::gmo_from_wire(&get.gmo);
+        let wait_interval = gmo.wait_interval;
+        let sliced =
+            gmo.options & MQGMO_WAIT != 0 && (wait_interval > 0 || wait_interval == MQWI_UNLIMITED);
+        let result = if !sliced {
+            connection.get(Hobj(hobj), &mut md, &mut gmo, &mut buffer)
+        } else {
+            let deadline = (wait_interval != MQWI_UNLIMITED)
+                .then(|| Instant::now() + Duration::from_millis(wait_interval as u64));
+            let original = md.clone();
+            loop {
+                let slice = match deadline {
+                    None => WAIT_SLICE,
+                    Some(deadline) => deadline
+                        .saturating_duration_since(Instant::now())
+                        .min(WAIT_SLICE),
+                };
+                gmo.wait_interval = slice.as_millis() as i32;
+                md = original.clone();
+                let result = connection.get(Hobj(hobj), &mut md, &mut gmo, &mut buffer);
+                match &result {
+                    Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => {
+                        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                            break result;
+                        }
+                        if gone() {
+                            return Err(SessionEnd::Gone);
+                        }
+                    }
+                    _ => break result,
+                }
+            }
+        };
+        gmo.wait_interval = wait_interval;
+        let delivered = match &result {
+            Ok(_) => true,
+            Err(error) => error.reason == MQRC_TRUNCATED_MSG_FAILED,
+        };
+        if delivered {
+            get.md = wire::md_to_wire(&md);
+            set_gmo_outputs(&mut get.gmo, &gmo);
+        }
+        let header;
+        match result {
+            Ok(got) => {
+                header = api_header(hobj, got.warning);
+                get.length = got.data_length as i32;
+                buffer.truncate(got.returned_length);
+                get.data = buffer;
+            }
+            Err(mut error) => {
+                get.length = error.data_length.unwrap_or(0) as i32;
+                if error.reason == MQRC_TRUNCATED_MSG_FAILED && requested > capped {
+                    // The client's buffer was large enough; the channel's limit was not.
+                    error = MqError::failed(MQRC_MSG_TOO_BIG_FOR_CHANNEL);
+                }
+                header = api_header(hobj, Some(error));
+                get.data = Vec::new();
+            }
+        }
+        Ok((header, ApiBody::Get(get)))
+    }
+
+    fn mqinq(&mut self, hobj: i32, mut inq: MqInq) -> (ApiHeader, ApiBody) {
+        let connection = self.connection.as_mut().expect("connected");
+        inq.with_values = true;
+        inq.int_attrs.clear();
+        inq.char_attrs.clear();
+        let result = connection.inquire(Hobj(hobj), &inq.selectors);
+        let outcome = match result {
+            Err(error) => {
+                inq.int_attr_count = 0;
+                inq.char_attr_length = 0;
+                Some(error)
+            }
+            Ok(values) => {
+                let mut warning = None;
+                for (selector, value) in inq.selectors.iter().zip(values) {
+                    match value {
+                        AttributeValue::Integer(value) => inq.int_attrs.push(value),
+                        AttributeValue::Text(text) => inq
+                            .char_attrs
+                            .extend(wire::character_attribute(*selector, &text)),
+                    }
+                }
+                if inq.int_attrs.len() > inq.int_attr_count as usize {
+                    inq.int_attrs.truncate(inq.int_attr_count as usize);
+                    warning = Some(MqError::warning(MQRC_INT_ATTR_COUNT_TOO_SMALL));
+                }
+                if inq.char_attrs.len() > inq.char_attr_length as usize {
+                    inq.char_attrs.truncate(inq.char_attr_length as usize);
+                    warning = Some(MqError::warning(MQRC_CHAR_ATTRS_TOO_SHORT));
+                }
+                inq.int_attr_count = inq.int_attrs.len() as u32;
+                inq.char_attr_length = inq.char_attrs.len() as u32;
+                warning
+            }
+        };
+        (api_header(hobj, outcome), ApiBody::Inq(inq))
+    }
+
+    fn mqset(&mut self, hobj: i32, set: &MqInq) -> MqResult<()> {
+        let connection = self.connection.as_mut().expect("connected");
+        let mut integers = set.int_attrs.iter();
+        let mut characters = &set.char_attrs[..];
+        let mut attributes = Vec::with_capacity(set.selectors.len());
+        for &selector in &set.selectors {
+            if wire::is_integer_selector(selector) {
+                let value = integers
+                    .next()
+                    .ok_or(MqError::failed(MQRC_INT_ATTR_COUNT_ERROR))?;
+                attributes.push((selector, AttributeValue::Integer(*value)));
+            } else {
+                let length = wire::character_attribute_length(selector);
+                if characters.len() < length {
+                    return Err(MqError::failed(MQRC_CHAR_ATTR_LENGTH_ERROR));
+                }
+                let (field, rest) = characters.split_at(length);
+                characters = rest;
+                attributes.push((selector, AttributeValue::Text(wire::attribute_text(field))));
+            }
+        }
+        connection.set(Hobj(hobj), &attributes)
+    }
+}
+
+/// The outcome of a call that may complete with a warning.
+fn warning_outcome(result: &MqResult<Option<MqError>>) -> Option<MqError> {
+    match result {
+        Ok(warning) => *warning,
+        Err(error) => Some(*error),
+    }
+}
+
+fn set_resolved(wire_od: &mut Od, od: &ferrite_mqi::Mqod) {
+    wire_od.resolved_q_name = chars(&od.resolved_q_name);
+    wire_od.resolved_q_mgr_name = chars(&od.resolved_q_mgr_name);
+}
+
+fn set_pmo_outputs(wire_pmo: &mut Pmo, pmo: &ferrite_mqi::Mqpmo) {
+    wire_pmo.resolved_q_name = chars(&pmo.resolved_q_name);
+    wire_pmo.resolved_q_mgr_name = chars(&pmo.resolved_q_mgr_name);
+}
+
+fn set_gmo_outputs(wire_gmo: &mut Gmo, gmo: &ferrite_mqi::Mqgmo) {
+    wire_gmo.resolved_q_name = chars(&gmo.resolved_q_name);
+    wire_gmo.group_status = gmo.group_status;
+    wire_gmo.segment_status = gmo.segment_status;
+    wire_gmo.segmentation = gmo.segmentation;
+    wire_gmo.msg_token = gmo.msg_token;
+    wire_gmo.returned_length = gmo.returned_length;
+}
