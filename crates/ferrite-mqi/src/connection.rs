@@ -140,6 +140,10 @@ const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
     | MQGMO_FAIL_IF_QUIESCING
     | MQGMO_CONVERT
     | MQGMO_NO_PROPERTIES
+    // Messages keep their properties in the MQRFH2 they were put with (the queue manager
+    // stores no properties apart from the body yet), which is what both of these return.
+    | MQGMO_PROPERTIES_FORCE_MQRFH2
+    | MQGMO_PROPERTIES_COMPATIBILITY
     | UNSUPPORTED_GET_OPTIONS;
 
 /// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
@@ -156,9 +160,7 @@ const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
     | MQGMO_UNMARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_HANDLE
     | MQGMO_UNMARKED_BROWSE_MSG
-    | MQGMO_PROPERTIES_IN_HANDLE
-    | MQGMO_PROPERTIES_FORCE_MQRFH2
-    | MQGMO_PROPERTIES_COMPATIBILITY;
+    | MQGMO_PROPERTIES_IN_HANDLE;
 
 /// Every MQPMO_* bit MQPUT knows.
 const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
@@ -190,6 +192,30 @@ const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_PASS_IDENTITY_CONTEXT
     | MQPMO_LOGICAL_ORDER
     | MQPMO_RETAIN
     | MQPMO_MD_FOR_OUTPUT_ONLY;
+
+/// The MsgToken of a message: a 16-byte name of the message while it is on its queue,
+/// returned by every get and browse, and matched with MQMO_MATCH_MSG_TOKEN (IBM's Java client
+/// uses it to fetch a message again after a get failed with MQRC_TRUNCATED_MSG_FAILED).
+///
+/// ```text
+/// 0 1 'F'   1 1 inverted priority (9 - Priority)   2 6 zero   8 8 arrival sequence, big-endian
+/// ```
+fn message_token(key: MessageKey) -> [u8; 16] {
+    let mut token = [0u8; 16];
+    token[0] = b'F';
+    token[1] = key.inverted_priority;
+    token[8..].copy_from_slice(&key.sequence.to_be_bytes());
+    token
+}
+
+/// The message a token names, or `None` for bytes that are not a Ferrite token.
+fn key_of_message_token(token: &[u8; 16]) -> Option<MessageKey> {
+    if token[0] != b'F' || token[1] > 9 || token[2..8] != [0; 6] {
+        return None;
+    }
+    let sequence = u64::from_be_bytes(token[8..].try_into().expect("8 bytes"));
+    Some(MessageKey::new(9 - token[1], sequence))
+}
 
 /// Generator of unique message and correlation ids: "CSQ " + the first four characters of the
 /// queue manager name + the process id (twice, 8 bytes) + 8 bytes of a counter seeded from the
@@ -756,9 +782,7 @@ impl Connection {
             }
             let unsupported = (gmo.match_options & MQMO_MATCH_GROUP_ID != 0
                 && md.group_id != MQGI_NONE)
-                || gmo.match_options
-                    & (MQMO_MATCH_MSG_SEQ_NUMBER | MQMO_MATCH_OFFSET | MQMO_MATCH_MSG_TOKEN)
-                    != 0;
+                || gmo.match_options & (MQMO_MATCH_MSG_SEQ_NUMBER | MQMO_MATCH_OFFSET) != 0;
             if unsupported {
                 return failed(MQRC_FUNCTION_NOT_SUPPORTED);
             }
@@ -774,6 +798,13 @@ impl Connection {
                 .then_some(md.correl_id),
             key: None,
         };
+        if match_options & MQMO_MATCH_MSG_TOKEN != 0 && gmo.msg_token != [0; 16] {
+            // A token names one message; one this queue manager never issued matches nothing.
+            let Some(key) = key_of_message_token(&gmo.msg_token) else {
+                return failed(MQRC_NO_MSG_AVAILABLE);
+            };
+            selector.key = Some(key);
+        }
         let queue = self.queue_of(handle)?;
         let cursor = handle.cursor;
         if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) != 0 {
@@ -871,6 +902,7 @@ impl Connection {
         *md = descriptor::from_engine(&message.descriptor, message.backout_count, now, md.version)
             .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
         gmo.resolved_q_name = queue.name();
+        gmo.msg_token = message_token(message.key);
         gmo.group_status =
             if md.msg_flags & ferrite_constants::message_flags::MQMF_LAST_MSG_IN_GROUP != 0 {
                 MQGS_LAST_MSG_IN_GROUP

@@ -677,9 +677,11 @@ fn priority_then_fifo_and_matching() {
         MQRC_MATCH_OPTIONS_ERROR
     );
     let mut token = Mqgmo::matching(MQGMO_NO_SYNCPOINT, MQMO_MATCH_MSG_TOKEN);
+    token.msg_token = *b"not a real token";
     assert_eq!(
         reason(connection.get(hobj, &mut Mqmd::default(), &mut token, &mut buffer)),
-        MQRC_FUNCTION_NOT_SUPPORTED
+        MQRC_NO_MSG_AVAILABLE,
+        "a token the queue manager never issued matches nothing"
     );
     let mut version = Mqgmo {
         version: 9,
@@ -688,6 +690,60 @@ fn priority_then_fifo_and_matching() {
     assert_eq!(
         reason(connection.get(hobj, &mut Mqmd::default(), &mut version, &mut buffer)),
         MQRC_GMO_ERROR
+    );
+}
+
+#[test]
+fn message_token_names_one_message() {
+    let (_dir, qm) = queue_manager(&["Q1"]);
+    let mut connection = Connection::connect(qm, "").unwrap();
+    let hobj = connection.open(&mut Mqod::queue("Q1"), ALL).unwrap();
+    for data in [b"one", b"two", b"six"] {
+        put(&mut connection, hobj, MQPMO_NO_SYNCPOINT, data);
+    }
+    // A get too small for the message fails and returns the message's token (what IBM's Java
+    // client does before it asks again with a bigger buffer).
+    let mut small = [0u8; 1];
+    let mut browse = Mqgmo::matching(MQGMO_BROWSE_FIRST, 0);
+    browse.version = 3;
+    connection
+        .get(hobj, &mut Mqmd::default(), &mut browse, &mut [0u8; 16])
+        .unwrap();
+    let mut next = Mqgmo::matching(MQGMO_BROWSE_NEXT, 0);
+    next.version = 3;
+    connection
+        .get(hobj, &mut Mqmd::default(), &mut next, &mut [0u8; 16])
+        .unwrap();
+    assert_ne!(
+        browse.msg_token, next.msg_token,
+        "tokens differ per message"
+    );
+    let mut first_try = Mqgmo::matching(MQGMO_NO_SYNCPOINT, 0);
+    first_try.version = 3;
+    assert_eq!(
+        reason(connection.get(hobj, &mut Mqmd::default(), &mut first_try, &mut small)),
+        MQRC_TRUNCATED_MSG_FAILED
+    );
+    assert_eq!(
+        first_try.msg_token, browse.msg_token,
+        "the failed get names the first message"
+    );
+    let mut by_token = Mqgmo::matching(MQGMO_NO_SYNCPOINT, MQMO_MATCH_MSG_TOKEN);
+    by_token.version = 3;
+    by_token.msg_token = next.msg_token;
+    let mut buffer = [0u8; 16];
+    let got = connection
+        .get(hobj, &mut Mqmd::default(), &mut by_token, &mut buffer)
+        .unwrap();
+    assert_eq!(
+        &buffer[..got.returned_length],
+        b"two",
+        "the second message, by its token"
+    );
+    assert_eq!(
+        reason(connection.get(hobj, &mut Mqmd::default(), &mut by_token, &mut buffer)),
+        MQRC_NO_MSG_AVAILABLE,
+        "a token names its message only while it is on the queue"
     );
 }
 

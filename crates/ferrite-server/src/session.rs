@@ -24,6 +24,11 @@ use ferrite_storage::queue_manager::QueueManager;
 /// noticed within this time, before a message is taken for it.
 pub const WAIT_SLICE: Duration = Duration::from_millis(200);
 
+/// The most integer attributes one MQINQ may ask room for (MQ allows 256 selectors).
+pub const INQUIRE_INTEGERS_MAX: u32 = 256;
+/// The most character attribute bytes one MQINQ may ask room for.
+pub const INQUIRE_CHARACTER_BYTES_MAX: u32 = 256 * 1024;
+
 /// Why an MQI flow could not be served: the conversation must end.
 #[derive(Debug)]
 pub enum SessionEnd {
@@ -168,6 +173,9 @@ impl MqiSession {
     ) -> Result<(ApiHeader, ApiBody), ferrite_protocol::ProtocolError> {
         use ferrite_protocol::spi::{query_reply_structure, verb, SpiFlow};
         let request = SpiFlow::decode(body, order)?;
+        if request.verb == verb::OPEN {
+            return self.spi_open(request, order);
+        }
         if request.verb != verb::QUERYSPI {
             return Ok((
                 api_header(hobj, Some(MqError::failed(MQRC_FUNCTION_NOT_SUPPORTED))),
@@ -184,6 +192,94 @@ impl MqiSession {
         };
         reply.structures.push(query_reply_structure(&[], order));
         Ok((api_header(hobj, None), ApiBody::Empty(reply.encode(order))))
+    }
+
+    /// SPI OPEN: MQOPEN plus the queue's defaults the client resolves itself (LPOO).
+    ///
+    /// ```text
+    /// request:  SPOU(12) SPOI: "SPOI" Version Length, then LPOO, then MQOD (version 1-4)
+    /// LPOO v1 (32 bytes, observed from the 9.4.5 Java client):
+    ///   0 4 "LPOO"   4 4 Version   8 4 open Options (MQOO_*)   12 4 LPI options
+    ///  16 4 DefPersistence  20 4 DefPutResponseType  24 4 DefReadAhead  28 4 PropertyControl
+    ///   (the four defaults are -1 in the request: "tell me")
+    /// reply:    SPOU(12) SPOO: "SPOO" 1 Length, then the LPOO with the defaults filled in,
+    ///           then the MQOD with the resolved names; the Hobj in the API header.
+    /// ```
+    fn spi_open(
+        &mut self,
+        request: ferrite_protocol::spi::SpiFlow,
+        order: ferrite_protocol::ByteOrder,
+    ) -> Result<(ApiHeader, ApiBody), ferrite_protocol::ProtocolError> {
+        use ferrite_protocol::codec::{Reader, Writer};
+        use ferrite_protocol::spi::{SpiFlow, SpiStructure, SPI_STRUCTURE_HEADER_LENGTH};
+        use ferrite_protocol::ProtocolError;
+        const LPOO_FIXED_LENGTH: usize = 32;
+        let malformed = |what: &'static str| ProtocolError::InvalidLength { what, value: 0 };
+        let spoi = request
+            .structures
+            .iter()
+            .find(|structure| &structure.struct_id == b"SPOI")
+            .ok_or(malformed("SPI OPEN without SPOI"))?;
+        let inner = &spoi.bytes[SPI_STRUCTURE_HEADER_LENGTH..];
+        if inner.len() < LPOO_FIXED_LENGTH || &inner[..4] != b"LPOO" {
+            return Err(malformed("SPI OPEN: LPOO"));
+        }
+        let od_at = inner
+            .windows(4)
+            .position(|window| window == b"OD  ")
+            .filter(|&at| at >= LPOO_FIXED_LENGTH)
+            .ok_or(malformed("SPI OPEN: MQOD"))?;
+        let mut lpoo = inner[..od_at].to_vec();
+        let mut reader = Reader::new(&lpoo, order, "LPOO");
+        reader.bytes(8)?;
+        let options = reader.i32()?;
+        let mut od_reader = Reader::new(&inner[od_at..], order, "MQOD");
+        let mut wire_od = Od::decode(&mut od_reader)?;
+        let connection = self.connection.as_mut().expect("connected");
+        let mut od = wire::od_from_wire(&wire_od);
+        let result = connection.open(&mut od, options);
+        set_resolved(&mut wire_od, &od);
+        let hobj = result.as_ref().map_or(-1, |hobj| hobj.0);
+        let default_persistence = self
+            .queue_manager
+            .queue(&od.resolved_q_name)
+            .map_or(0, |queue| {
+                queue.with_definition(|definition| definition.default_persistent as i32)
+            });
+        let mut defaults = Writer::new(order);
+        defaults.i32(default_persistence);
+        defaults.i32(ferrite_constants::misc::MQPRT_SYNC_RESPONSE);
+        defaults.i32(ferrite_constants::misc::MQREADA_NO);
+        defaults.i32(ferrite_constants::misc::MQPROP_COMPATIBILITY);
+        lpoo[16..32].copy_from_slice(&defaults.into_bytes());
+        let mut od_bytes = Writer::new(order);
+        wire_od.encode(&mut od_bytes)?;
+        let od_bytes = od_bytes.into_bytes();
+        let mut spoo = Writer::new(order);
+        spoo.bytes(b"SPOO");
+        spoo.i32(1);
+        spoo.u32((SPI_STRUCTURE_HEADER_LENGTH + lpoo.len() + od_bytes.len()) as u32);
+        spoo.bytes(&lpoo);
+        spoo.bytes(&od_bytes);
+        let mut structures: Vec<SpiStructure> = request
+            .structures
+            .iter()
+            .filter(|structure| &structure.struct_id == b"SPOU")
+            .cloned()
+            .collect();
+        structures.push(SpiStructure {
+            struct_id: *b"SPOO",
+            version: 1,
+            bytes: spoo.into_bytes(),
+        });
+        let reply = SpiFlow {
+            structures,
+            ..request
+        };
+        Ok((
+            api_header(hobj, outcome(&result)),
+            ApiBody::Empty(reply.encode(order)),
+        ))
     }
 
     fn mqconn(&mut self, mut conn: MqConn) -> (ApiHeader, ApiBody) {
@@ -220,7 +316,7 @@ impl MqiSession {
 
     fn mqput(&mut self, hobj: i32, mut put: MqPut) -> (ApiHeader, ApiBody) {
         let connection = self.connection.as_mut().expect("connected");
-        let result = if put.data_length as usize != put.data.len() {
+        let result = if !strip_padding(&mut put.data, put.data_length) {
             Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
         } else {
             let mut md = wire::md_from_wire(&put.md);
@@ -239,7 +335,7 @@ impl MqiSession {
 
     fn mqput1(&mut self, mut put1: MqPut1) -> (ApiHeader, ApiBody) {
         let connection = self.connection.as_mut().expect("connected");
-        let result = if put1.data_length as usize != put1.data.len() {
+        let result = if !strip_padding(&mut put1.data, put1.data_length) {
             Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
         } else {
             let mut od = wire::od_from_wire(&put1.od);
@@ -337,7 +433,13 @@ impl MqiSession {
         inq.with_values = true;
         inq.int_attrs.clear();
         inq.char_attrs.clear();
-        let result = connection.inquire(Hobj(hobj), &inq.selectors);
+        let result = if inq.int_attr_count > INQUIRE_INTEGERS_MAX {
+            Err(MqError::failed(MQRC_INT_ATTR_COUNT_ERROR))
+        } else if inq.char_attr_length > INQUIRE_CHARACTER_BYTES_MAX {
+            Err(MqError::failed(MQRC_CHAR_ATTR_LENGTH_ERROR))
+        } else {
+            connection.inquire(Hobj(hobj), &inq.selectors)
+        };
         let outcome = match result {
             Err(error) => {
                 inq.int_attr_count = 0;
@@ -362,8 +464,10 @@ impl MqiSession {
                     inq.char_attrs.truncate(inq.char_attr_length as usize);
                     warning = Some(MqError::warning(MQRC_CHAR_ATTRS_TOO_SHORT));
                 }
-                inq.int_attr_count = inq.int_attrs.len() as u32;
-                inq.char_attr_length = inq.char_attrs.len() as u32;
+                // The reply carries IntAttrCount integers and CharAttrLength bytes, as asked:
+                // the client reads the character data after that many integers.
+                inq.int_attrs.resize(inq.int_attr_count as usize, 0);
+                inq.char_attrs.resize(inq.char_attr_length as usize, b' ');
                 warning
             }
         };
@@ -393,6 +497,17 @@ impl MqiSession {
         }
         connection.set(Hobj(hobj), &attributes)
     }
+}
+
+/// Cuts message data to its DataLength. IBM's Java client pads a flow to a multiple of four
+/// bytes, so up to three bytes may follow the data; anything else is a length error.
+fn strip_padding(data: &mut Vec<u8>, data_length: i32) -> bool {
+    let length = data_length.max(0) as usize;
+    if data.len() < length || data.len() - length > 3 {
+        return false;
+    }
+    data.truncate(length);
+    true
 }
 
 /// The outcome of a call that may complete with a warning.

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use ferrite_protocol::segment::{HeaderKind, SegmentHeader};
 
 /// Payload bytes shown per traced flow.
-pub const TRACE_PAYLOAD_BYTES_MAX: usize = 512;
+pub const TRACE_PAYLOAD_BYTES_MAX: usize = 2048;
 
 /// Whether tracing is on (read once from `FERRITE_TRACE_FLOWS`).
 pub fn enabled() -> bool {

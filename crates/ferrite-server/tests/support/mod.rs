@@ -35,11 +35,20 @@ pub fn small_config(name: &str) -> QueueManagerConfig {
 
 /// QM1 with local queues `queues`, its listener started with `config`.
 pub fn start_with(queues: &[&str], config: ServerConfig) -> Fixture {
+    start_configured(queues, config, small_config("QM1"))
+}
+
+/// As [`start_with`], with the queue manager configured by `qm_config`.
+pub fn start_configured(
+    queues: &[&str],
+    config: ServerConfig,
+    qm_config: QueueManagerConfig,
+) -> Fixture {
     let directory = tempfile::tempdir().unwrap();
     QueueManager::create(
         Arc::new(RealFileSystem),
         directory.path(),
-        &small_config("QM1"),
+        &qm_config,
         &mut |_, _, _| {},
     )
     .unwrap();
