@@ -270,6 +270,8 @@ pub fn character_attribute_length(selector: i32) -> usize {
         MQCA_Q_DESC => MQ_Q_DESC_LENGTH,
         MQCA_STORAGE_CLASS => MQ_STORAGE_CLASS_LENGTH,
         MQCA_Q_MGR_NAME => MQ_Q_MGR_NAME_LENGTH,
+        MQCA_Q_MGR_DESC => MQ_Q_MGR_DESC_LENGTH,
+        MQCA_Q_MGR_IDENTIFIER => MQ_Q_MGR_IDENTIFIER_LENGTH,
         _ => 48,
     }) as usize
 }

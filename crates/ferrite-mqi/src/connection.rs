@@ -89,6 +89,10 @@ pub const QUEUE_SELECTORS: &[i32] = &[
     MQIA_MSG_DELIVERY_SEQUENCE,
     MQIA_INDEX_TYPE,
     MQIA_PAGESET_ID,
+    MQIA_BACKOUT_THRESHOLD,
+    MQCA_BACKOUT_REQ_Q_NAME,
+    MQIA_HARDEN_GET_BACKOUT,
+    MQCA_BASE_Q_NAME,
 ];
 
 /// MQINQ selectors the queue manager object answers.
@@ -100,6 +104,13 @@ pub const QUEUE_MANAGER_SELECTORS: &[i32] = &[
     MQIA_MAX_UNCOMMITTED_MSGS,
     MQIA_PLATFORM,
     MQIA_COMMAND_LEVEL,
+    MQCA_Q_MGR_IDENTIFIER,
+    MQCA_Q_MGR_DESC,
+    MQCA_COMMAND_INPUT_Q_NAME,
+    MQIA_MAX_MSG_LENGTH,
+    MQIA_ADVANCED_CAPABILITY,
+    MQCA_DEAD_LETTER_Q_NAME,
+    MQIA_DIST_LISTS,
 ];
 
 /// Every MQOO_* bit MQOPEN knows.
@@ -1056,6 +1067,16 @@ impl Connection {
                             _ => MQIT_NONE,
                         } as i64),
                         MQIA_PAGESET_ID => integer(definition.page_set.0 as i64),
+                        // No backout requeue yet: BOTHRESH(0) and no BOQNAME, so IBM's JMS
+                        // client redelivers a rolled-back message without requeuing it.
+                        MQIA_BACKOUT_THRESHOLD => integer(0),
+                        MQCA_BACKOUT_REQ_Q_NAME => AttributeValue::Text(String::new()),
+                        MQIA_HARDEN_GET_BACKOUT => {
+                            integer(ferrite_constants::shareability::MQQA_BACKOUT_HARDENED as i64)
+                        }
+                        // BaseQName belongs to alias queues; a local queue has none (blank,
+                        // where MQ adds the MQRC_SELECTOR_NOT_FOR_TYPE warning).
+                        MQCA_BASE_Q_NAME => AttributeValue::Text(String::new()),
                         _ => return failed(MQRC_SELECTOR_ERROR),
                     });
                 }

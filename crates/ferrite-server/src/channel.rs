@@ -24,18 +24,21 @@
 use std::collections::HashMap;
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 
 use ferrite_client::transport::{FlowWriter, Stream, Transport, TransportError};
 use ferrite_client::wire::{self, chars};
 use ferrite_constants::reason::*;
-use ferrite_protocol::control::{socket_action_type, status_code, SocketAction, Status};
+use ferrite_protocol::control::{
+    socket_action_type, status_code, Notification, RequestMsgs, SocketAction, Status,
+};
 use ferrite_protocol::initial_data::*;
 use ferrite_protocol::segment::{ControlFlags1, HeaderKind, Segment, SegmentHeader, SegmentType};
 use ferrite_protocol::uid::{Caut, Uid};
 use ferrite_protocol::ByteOrder;
 
+use crate::async_consume::{Consumers, CONSUMER_WAIT_SLICE};
 use crate::channel_initiator::{ChannelInstance, ChinitShared, CONVERSATION_STACK_BYTES};
 use crate::session::{MqiSession, SessionEnd};
 use crate::trace;
@@ -463,11 +466,42 @@ fn conversation_thread(context: ConversationContext, flows: Receiver<Segment>) {
         context.shared.queue_manager.clone(),
         context.max_message_size,
     );
-    while let Ok(flow) = flows.recv() {
+    let mut consumers = Consumers::default();
+    loop {
+        let flow = if consumers.has_demand() {
+            match flows.try_recv() {
+                Ok(flow) => flow,
+                Err(TryRecvError::Disconnected) => break,
+                Err(TryRecvError::Empty) => {
+                    if context.gone.load(Ordering::Acquire) {
+                        break;
+                    }
+                    if let Some(outgoing) = consumers.deliver(&mut session, CONSUMER_WAIT_SLICE) {
+                        context.instance.note_message();
+                        if write(
+                            &context.writer,
+                            &context.instance,
+                            &outgoing.header,
+                            &outgoing.payload,
+                        )
+                        .is_err()
+                        {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+            }
+        } else {
+            match flows.recv() {
+                Ok(flow) => flow,
+                Err(_) => break,
+            }
+        };
         if context.gone.load(Ordering::Acquire) {
             break;
         }
-        match serve_flow(&context, &mut session, &flow) {
+        match serve_flow(&context, &mut session, &mut consumers, &flow) {
             Ok(()) => {}
             Err(end) => {
                 if let End::Error(error) = end {
@@ -495,6 +529,7 @@ fn conversation_thread(context: ConversationContext, flows: Receiver<Segment>) {
 fn serve_flow(
     context: &ConversationContext,
     session: &mut MqiSession,
+    consumers: &mut Consumers,
     flow: &Segment,
 ) -> Result<(), End> {
     let order: ByteOrder = flow.header.byte_order;
@@ -522,7 +557,26 @@ fn serve_flow(
             let header = reply_header(&flow.header, SegmentType::ConauthInfo);
             send(&header, &flow.payload)
         }
+        SegmentType::Notification => {
+            let notification = Notification::decode(&flow.payload, order).map_err(protocol)?;
+            match consumers.notification(&flow.header, notification) {
+                Some(reply) => send(&reply.header, &reply.payload),
+                None => Ok(()),
+            }
+        }
+        SegmentType::RequestMsgs => {
+            let request = RequestMsgs::decode(&flow.payload, order).map_err(protocol)?;
+            consumers.request(&flow.header, request).map_err(protocol)
+        }
         t if t.has_api_header() && !t.is_reply() => {
+            if t == SegmentType::MqClose && flow.payload.len() >= 16 {
+                let mut hobj = [0u8; 4];
+                hobj.copy_from_slice(&flow.payload[12..16]);
+                consumers.remove(match order {
+                    ByteOrder::Big => i32::from_be_bytes(hobj),
+                    ByteOrder::Little => i32::from_le_bytes(hobj),
+                });
+            }
             let Some(reply_type) = t.reply() else {
                 return Err(protocol(format!("{t:?} has no reply")));
             };

@@ -22,6 +22,7 @@
 //! a connection ends without MQDISC, its MQI connection is dropped, which backs out its unit of
 //! work and closes its handles; the queue manager and the other connections carry on.
 
+pub mod async_consume;
 pub mod channel;
 pub mod channel_initiator;
 pub mod conversation;

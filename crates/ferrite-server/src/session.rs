@@ -116,7 +116,8 @@ impl MqiSession {
             (SegmentType::Spi, ApiBody::Raw(body)) => {
                 self.spi(hobj, &body, order).map_err(protocol)?
             }
-            (SegmentType::MqStat | SegmentType::MqSub | SegmentType::MqSubRq, _) => (
+            (SegmentType::MqStat, ApiBody::Raw(body)) => mqstat(&body, order).map_err(protocol)?,
+            (SegmentType::MqSub | SegmentType::MqSubRq, _) => (
                 api_header(hobj, Some(MqError::failed(MQRC_FUNCTION_NOT_SUPPORTED))),
                 ApiBody::Empty(Vec::new()),
             ),
@@ -237,7 +238,14 @@ impl MqiSession {
         let mut wire_od = Od::decode(&mut od_reader)?;
         let connection = self.connection.as_mut().expect("connected");
         let mut od = wire::od_from_wire(&wire_od);
-        let result = connection.open(&mut od, options);
+        let result = if has_selection_string(&wire_od) {
+            Err(MqError::failed(MQRC_SELECTION_NOT_AVAILABLE))
+        } else {
+            connection.open(&mut od, options)
+        };
+        // The reply's MQOD carries no string data.
+        wire_od.selection_string.vs_length = 0;
+        wire_od.object_string.vs_length = 0;
         set_resolved(&mut wire_od, &od);
         let hobj = result.as_ref().map_or(-1, |hobj| hobj.0);
         let default_persistence = self
@@ -308,7 +316,11 @@ impl MqiSession {
     fn mqopen(&mut self, mut open: MqOpen) -> (ApiHeader, ApiBody) {
         let connection = self.connection.as_mut().expect("connected");
         let mut od = wire::od_from_wire(&open.od);
-        let result = connection.open(&mut od, open.options);
+        let result = if has_selection_string(&open.od) {
+            Err(MqError::failed(MQRC_SELECTION_NOT_AVAILABLE))
+        } else {
+            connection.open(&mut od, open.options)
+        };
         set_resolved(&mut open.od, &od);
         let hobj = result.as_ref().map_or(-1, |hobj| hobj.0);
         (api_header(hobj, outcome(&result)), ApiBody::Open(open))
@@ -497,6 +509,47 @@ impl MqiSession {
         }
         connection.set(Hobj(hobj), &attributes)
     }
+}
+
+/// MQSTAT(MQSTAT_TYPE_ASYNC_ERROR): the outcome of asynchronous puts since the last MQSTAT.
+/// Ferrite serves every MQPUT synchronously (its reply carries the outcome), so there is no
+/// asynchronous error to report: the MQSTS comes back with MQCC_OK, MQRC_NONE and zero counts.
+///
+/// ```text
+/// request and reply after the API header: StatusType(4), then MQSTS:
+///   0 4 "STAT"  4 4 Version  8 4 CompCode  12 4 Reason  16 4 PutSuccessCount
+///  20 4 PutWarningCount  24 4 PutFailureCount  28 4 ObjectType  32 48 ObjectName
+///  80 48 ObjectQMgrName  128 48 ResolvedObjectName  176 48 ResolvedQMgrName (version 1: 224)
+/// ```
+fn mqstat(
+    body: &[u8],
+    order: ferrite_protocol::ByteOrder,
+) -> Result<(ApiHeader, ApiBody), ferrite_protocol::ProtocolError> {
+    use ferrite_protocol::codec::{Reader, Writer};
+    const MQSTS_VERSION_1_LENGTH: usize = 224;
+    let mut reader = Reader::new(body, order, "MQSTAT");
+    reader.i32()?; // StatusType: MQSTAT_TYPE_ASYNC_ERROR (the others are reconnection states)
+    reader.expect_struct_id(b"STAT")?;
+    if body.len() < 4 + MQSTS_VERSION_1_LENGTH {
+        return Err(ferrite_protocol::ProtocolError::InvalidLength {
+            what: "MQSTS",
+            value: body.len() as i64,
+        });
+    }
+    let mut reply = body.to_vec();
+    let mut outputs = Writer::new(order);
+    for _ in 0..5 {
+        outputs.i32(0); // CompCode, Reason, PutSuccessCount, PutWarningCount, PutFailureCount
+    }
+    reply[12..32].copy_from_slice(&outputs.into_bytes());
+    Ok((api_header(0, None), ApiBody::Empty(reply)))
+}
+
+/// Whether an MQOD (version 4) carries a SelectionString. Message selection is not served
+/// yet: such an open fails with MQRC_SELECTION_NOT_AVAILABLE rather than deliver messages the
+/// selector would not have chosen.
+fn has_selection_string(od: &Od) -> bool {
+    od.version >= 4 && od.selection_string.vs_length != 0
 }
 
 /// Cuts message data to its DataLength. IBM's Java client pads a flow to a multiple of four
