@@ -20,7 +20,10 @@ use ferrite_protocol::segment::{ControlFlags1, HeaderKind, SegmentHeader, Segmen
 use ferrite_protocol::uid::{Uid, UidExtension};
 use ferrite_protocol::ByteOrder;
 
-use crate::transport::{Transport, TransportError};
+use crate::transport::{Stream, Transport, TransportError};
+
+/// The channel name a bindings connection gives in INITIAL_DATA.
+pub const BINDINGS_CHANNEL: &str = "FERRITE.BINDINGS";
 use crate::wire::{self, chars};
 
 /// How long the handshake (INITIAL_DATA, UID, MQCONN) may take before the connection is given
@@ -122,6 +125,52 @@ impl Connection {
         wire::check_length(&cno.appl_name, 28, MQRC_CNO_ERROR)?;
         let stream = UnixStream::connect(socket_path.as_ref())
             .map_err(|_| MqError::failed(MQRC_Q_MGR_NOT_AVAILABLE))?;
+        Self::establish(
+            Stream::Unix(stream),
+            BINDINGS_CHANNEL,
+            q_mgr_name,
+            cno,
+            options,
+        )
+    }
+
+    /// MQCONNX in client mode: over TCP to a queue manager's listener at `address`
+    /// (`host:port`, MQ's CONNAME `host(port)` written the Rust way) through the
+    /// server-connection channel `channel` (e.g. `DEV.APP.SVRCONN`). MQRC_HOST_NOT_AVAILABLE
+    /// (2538) when nothing listens there, MQRC_UNKNOWN_CHANNEL_NAME (2540) for a channel the
+    /// queue manager does not define.
+    pub fn connect_client(
+        address: &str,
+        channel: &str,
+        q_mgr_name: &str,
+        cno: &Mqcno,
+        options: &ClientOptions,
+    ) -> MqResult<Connection> {
+        wire::check_length(q_mgr_name, 48, MQRC_Q_MGR_NAME_ERROR)?;
+        wire::check_length(&cno.appl_name, 28, MQRC_CNO_ERROR)?;
+        wire::check_length(channel, 20, MQRC_CHANNEL_CONFIG_ERROR)?;
+        let addresses: Vec<std::net::SocketAddr> =
+            std::net::ToSocketAddrs::to_socket_addrs(address)
+                .map_err(|_| MqError::failed(MQRC_HOST_NOT_AVAILABLE))?
+                .collect();
+        let stream = addresses
+            .iter()
+            .find_map(|address| {
+                std::net::TcpStream::connect_timeout(address, HANDSHAKE_TIMEOUT).ok()
+            })
+            .ok_or(MqError::failed(MQRC_HOST_NOT_AVAILABLE))?;
+        let _ = stream.set_nodelay(true);
+        Self::establish(Stream::Tcp(stream), channel, q_mgr_name, cno, options)
+    }
+
+    /// INITIAL_DATA, USERID_DATA and MQCONN over a connected socket.
+    fn establish(
+        stream: Stream,
+        channel: &str,
+        q_mgr_name: &str,
+        cno: &Mqcno,
+        options: &ClientOptions,
+    ) -> MqResult<Connection> {
         stream
             .set_read_timeout(Some(HANDSHAKE_TIMEOUT))
             .map_err(|_| MqError::failed(MQRC_Q_MGR_NOT_AVAILABLE))?;
@@ -144,7 +193,7 @@ impl Connection {
             },
             q_mgr_name: String::new(),
         };
-        connection.negotiate(options)?;
+        connection.negotiate(options, channel)?;
         connection.identify()?;
         connection.mqconn(q_mgr_name, cno)?;
         if let Some(transport) = &connection.transport {
@@ -239,7 +288,7 @@ impl Connection {
     }
 
     /// INITIAL_DATA: propose, accept the queue manager's values, renegotiate once if asked.
-    fn negotiate(&mut self, options: &ClientOptions) -> MqResult<()> {
+    fn negotiate(&mut self, options: &ClientOptions, channel: &str) -> MqResult<()> {
         let not_available = || MqError::failed(MQRC_Q_MGR_NOT_AVAILABLE);
         let mut proposal = InitialData::new(options.fap_level);
         proposal.cap_flags1 = wire::CAPABILITIES1;
@@ -247,7 +296,7 @@ impl Connection {
         proposal.max_transmission_size = options.max_transmission_size;
         proposal.max_message_size = options.max_message_size;
         proposal.sequence_wrap_value = 999_999_999;
-        proposal.channel_name = chars("FERRITE.BINDINGS");
+        proposal.channel_name = chars(channel);
         proposal.ccsid = self.ccsid;
         proposal.heartbeat_interval = 0;
         proposal.conv_per_socket = 1;
@@ -332,7 +381,11 @@ impl Connection {
         };
         let header = self.header(SegmentType::UseridData, false);
         let payload = uid.encode(self.byte_order);
-        self.exchange(&header, &payload, SegmentType::UseridData)?;
+        // No reply comes (as with IBM MQ): MQCONN follows at once.
+        let transport = self.transport.as_mut().ok_or_else(broken)?;
+        if transport.write_flow(&header, &payload).is_err() {
+            return Err(self.fail());
+        }
         Ok(())
     }
 

@@ -178,8 +178,7 @@ impl Conversation<'_> {
                 } else {
                     long
                 };
-                let header = reply_header(&flow.header, SegmentType::UseridData);
-                self.transport.write_flow(&header, &flow.payload)?;
+                // No reply, as IBM MQ: the client goes straight on to MQCONN.
                 Ok(())
             }
             SegmentType::ConauthInfo => {

@@ -1,0 +1,420 @@
+//! The channel initiator over TCP with Ferrite's Rust client and with raw, hostile peers:
+//! MQI verbs through a SVRCONN channel, channel names, shared conversations, split messages,
+//! a client that dies in a unit of work, and peers that break the protocol.
+
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ferrite_client::{ClientOptions, Connection};
+use ferrite_constants::{
+    get_options::*, open_options::*, persistence::*, put_options::*, reason::*,
+};
+use ferrite_mqi::{Hobj, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_protocol::initial_data::InitialData;
+use ferrite_protocol::segment::{
+    ControlFlags1, HeaderKind, Segment, SegmentDecoder, SegmentHeader, SegmentType,
+};
+use ferrite_protocol::ByteOrder;
+use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
+use ferrite_server::ServerConfig;
+
+struct Listener {
+    fixture: support::Fixture,
+    chinit: Option<ChannelInitiator>,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Listener {
+    fn address(&self) -> String {
+        format!(
+            "127.0.0.1:{}",
+            self.chinit.as_ref().unwrap().local_address().port()
+        )
+    }
+
+    fn connect(&self) -> Connection {
+        Connection::connect_client(
+            &self.address(),
+            "DEV.APP.SVRCONN",
+            "QM1",
+            &Mqcno::default(),
+            &ClientOptions::default(),
+        )
+        .unwrap()
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        if let Some(chinit) = self.chinit.take() {
+            chinit.stop();
+        }
+    }
+}
+
+fn start(queues: &[&str]) -> Listener {
+    let fixture = support::start_with(queues, ServerConfig::default());
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = log.clone();
+    let chinit = ChannelInitiator::start(
+        fixture.queue_manager.clone(),
+        ChannelInitiatorConfig {
+            address: [127, 0, 0, 1].into(),
+            port: 0,
+            ..ChannelInitiatorConfig::default()
+        },
+        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+    )
+    .unwrap();
+    Listener {
+        fixture,
+        chinit: Some(chinit),
+        log,
+    }
+}
+
+fn put(connection: &mut Connection, hobj: Hobj, options: i32, data: &[u8]) {
+    let mut md = Mqmd {
+        persistence: MQPER_PERSISTENT,
+        ..Mqmd::default()
+    };
+    connection
+        .put(hobj, &mut md, &mut Mqpmo::with_options(options), data)
+        .unwrap();
+}
+
+fn get(connection: &mut Connection, hobj: Hobj, options: i32) -> MqResult<Vec<u8>> {
+    let mut buffer = vec![0u8; 2 * 1024 * 1024];
+    let result = connection.get(
+        hobj,
+        &mut Mqmd::default(),
+        &mut Mqgmo::with_options(options),
+        &mut buffer,
+    )?;
+    buffer.truncate(result.returned_length);
+    Ok(buffer)
+}
+
+#[test]
+fn rust_client_over_tcp_put_get_commit_and_long_messages() {
+    let listener = start(&["Q1"]);
+    let mut connection = listener.connect();
+    assert_eq!(connection.q_mgr_name(), "QM1");
+    let hobj = connection
+        .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
+        .unwrap();
+    put(&mut connection, hobj, MQPMO_SYNCPOINT, b"over tcp");
+    connection.backout().unwrap();
+    assert_eq!(
+        get(&mut connection, hobj, MQGMO_NO_SYNCPOINT)
+            .unwrap_err()
+            .reason,
+        MQRC_NO_MSG_AVAILABLE
+    );
+    put(&mut connection, hobj, MQPMO_SYNCPOINT, b"over tcp");
+    connection.commit().unwrap();
+    assert_eq!(
+        get(&mut connection, hobj, MQGMO_NO_SYNCPOINT).unwrap(),
+        b"over tcp"
+    );
+    // Longer than the negotiated transmission size: split into segments both ways.
+    let long: Vec<u8> = (0..1_000_000u32).map(|i| (i % 251) as u8).collect();
+    put(&mut connection, hobj, MQPMO_NO_SYNCPOINT, &long);
+    assert_eq!(
+        get(&mut connection, hobj, MQGMO_NO_SYNCPOINT).unwrap(),
+        long
+    );
+    connection.disconnect().unwrap();
+}
+
+#[test]
+fn channel_names_and_unreachable_hosts_have_reason_codes() {
+    let listener = start(&["Q1"]);
+    let unknown = Connection::connect_client(
+        &listener.address(),
+        "NO.SUCH.CHANNEL",
+        "QM1",
+        &Mqcno::default(),
+        &ClientOptions::default(),
+    );
+    assert_eq!(unknown.unwrap_err().reason, MQRC_UNKNOWN_CHANNEL_NAME);
+    // A port nothing listens on (the listener's, after it stopped).
+    let address = listener.address();
+    drop(listener);
+    let nobody = Connection::connect_client(
+        &address,
+        "DEV.APP.SVRCONN",
+        "QM1",
+        &Mqcno::default(),
+        &ClientOptions::default(),
+    );
+    assert_eq!(nobody.unwrap_err().reason, MQRC_HOST_NOT_AVAILABLE);
+}
+
+#[test]
+fn a_client_that_dies_in_a_unit_of_work_is_backed_out() {
+    let listener = start(&["Q1"]);
+    let mut setup = listener.connect();
+    let s = setup
+        .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
+        .unwrap();
+    put(&mut setup, s, MQPMO_NO_SYNCPOINT, b"survivor");
+    {
+        let mut doomed = listener.connect();
+        let d = doomed
+            .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
+            .unwrap();
+        assert_eq!(get(&mut doomed, d, MQGMO_SYNCPOINT).unwrap(), b"survivor");
+        put(&mut doomed, d, MQPMO_SYNCPOINT, b"never committed");
+        // Dropped without MQDISC: the socket closes abruptly.
+    }
+    let mut found = None;
+    for _ in 0..200 {
+        if let Ok(data) = get(&mut setup, s, MQGMO_NO_SYNCPOINT) {
+            found = Some(data);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    assert_eq!(
+        found.as_deref(),
+        Some(&b"survivor"[..]),
+        "the got message came back"
+    );
+    assert_eq!(
+        get(&mut setup, s, MQGMO_NO_SYNCPOINT).unwrap_err().reason,
+        MQRC_NO_MSG_AVAILABLE,
+        "the uncommitted put vanished"
+    );
+    let log = listener.log.lock().unwrap().join("\n");
+    assert!(
+        !log.contains("CSQX208E"),
+        "a client going away is not an error: {log}"
+    );
+}
+
+fn initial_data_segment(channel: &str) -> Vec<u8> {
+    let mut id = InitialData::new(13);
+    id.max_transmission_size = 8 * 1024;
+    id.max_message_size = 1024 * 1024;
+    id.ccsid = 819;
+    id.conv_per_socket = 10;
+    id.channel_name = ferrite_client::wire::chars(channel);
+    let mut header = SegmentHeader::new(HeaderKind::Tsh, SegmentType::InitialData, ByteOrder::Big);
+    header.flags1 = ControlFlags1(0x31);
+    Segment::new(header, id.encode(ByteOrder::Big))
+        .encode()
+        .unwrap()
+}
+
+fn tshm_segment(
+    conversation_id: u32,
+    segment_type: u8,
+    declared_length: Option<u32>,
+    payload: &[u8],
+) -> Vec<u8> {
+    let header = SegmentHeader::new(
+        HeaderKind::Tshm {
+            conversation_id,
+            request_id: 1,
+        },
+        SegmentType::from_u8(segment_type),
+        ByteOrder::Big,
+    );
+    let mut bytes = Segment::new(header, payload.to_vec()).encode().unwrap();
+    if let Some(length) = declared_length {
+        bytes[4..8].copy_from_slice(&length.to_be_bytes());
+    }
+    bytes
+}
+
+fn read_one_segment(stream: &mut TcpStream) -> Segment {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut decoder = SegmentDecoder::default();
+    let mut buffer = [0u8; 4096];
+    loop {
+        if let Some(segment) = decoder.next_segment().unwrap() {
+            return segment;
+        }
+        let read = stream.read(&mut buffer).unwrap();
+        assert!(read > 0, "closed before a segment");
+        decoder.push(&buffer[..read]);
+    }
+}
+
+fn assert_closed_by_queue_manager(mut stream: TcpStream) {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut buffer = [0u8; 4096];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => return,
+            Ok(_) => continue,
+            Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => return,
+            Err(error) => panic!("the queue manager did not close the connection: {error}"),
+        }
+    }
+}
+
+#[test]
+fn hostile_peers_are_closed_and_others_carry_on() {
+    let listener = start(&["Q1"]);
+    let mut bystander = listener.connect();
+    let b = bystander
+        .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
+        .unwrap();
+    put(&mut bystander, b, MQPMO_SYNCPOINT, b"in flight");
+    let address = listener.address();
+
+    // Garbage instead of a segment header.
+    let mut stream = TcpStream::connect(&address).unwrap();
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    assert_closed_by_queue_manager(stream);
+
+    // A length beyond every limit, and one shorter than its own header.
+    for length in [0x7fff_ffffu32, 10] {
+        let mut stream = TcpStream::connect(&address).unwrap();
+        let mut segment = initial_data_segment("DEV.APP.SVRCONN");
+        segment[4..8].copy_from_slice(&length.to_be_bytes());
+        stream.write_all(&segment[..40]).unwrap();
+        assert_closed_by_queue_manager(stream);
+    }
+
+    // A truncated segment, then the peer goes away.
+    let mut stream = TcpStream::connect(&address).unwrap();
+    let segment = initial_data_segment("DEV.APP.SVRCONN");
+    stream.write_all(&segment[..segment.len() / 2]).unwrap();
+    drop(stream);
+
+    // An MQI verb before INITIAL_DATA; an unknown channel.
+    let mut stream = TcpStream::connect(&address).unwrap();
+    stream
+        .write_all(&tshm_segment(1, 0x8A, None, &[0; 16]))
+        .unwrap();
+    assert_closed_by_queue_manager(stream);
+    let mut stream = TcpStream::connect(&address).unwrap();
+    stream
+        .write_all(&initial_data_segment("NO.SUCH.CHANNEL"))
+        .unwrap();
+    let status = read_one_segment(&mut stream);
+    assert_eq!(
+        status.header.segment_type,
+        SegmentType::StatusData,
+        "refused with STATUS_DATA"
+    );
+    assert_closed_by_queue_manager(stream);
+
+    // After a good INITIAL_DATA: an unknown segment type, a malformed MQOPEN, a segment longer
+    // than the negotiated 8 KiB, a reply type sent as a request, a flow for a conversation
+    // that was never started, a malformed SOCKET_ACTION.
+    for bad in [
+        tshm_segment(1, 0x42, None, b"????"),
+        tshm_segment(1, 0x83, None, &[0xAB; 40]),
+        tshm_segment(1, 0x86, Some(16 * 1024), &[0; 100]),
+        tshm_segment(1, 0x91, None, &[0; 16]),
+        tshm_segment(7, 0x8A, None, &[0; 16]),
+        tshm_segment(1, 0x0C, None, &[1, 2, 3]),
+    ] {
+        let mut stream = TcpStream::connect(&address).unwrap();
+        stream
+            .write_all(&initial_data_segment("DEV.APP.SVRCONN"))
+            .unwrap();
+        let reply = read_one_segment(&mut stream);
+        assert_eq!(reply.header.segment_type, SegmentType::InitialData);
+        assert!(
+            !reply.header.flags1.contains(ControlFlags1::ERROR),
+            "proposal accepted"
+        );
+        stream.write_all(&bad).unwrap();
+        assert_closed_by_queue_manager(stream);
+    }
+
+    // A peer that goes quiet after connecting does not stop others.
+    let _quiet = TcpStream::connect(&address).unwrap();
+
+    bystander.commit().unwrap();
+    let mut other = listener.connect();
+    let o = other
+        .open(&mut Mqod::queue("Q1"), MQOO_INPUT_SHARED)
+        .unwrap();
+    assert_eq!(
+        get(&mut other, o, MQGMO_NO_SYNCPOINT).unwrap(),
+        b"in flight"
+    );
+    bystander.disconnect().unwrap();
+    other.disconnect().unwrap();
+    let log = listener.log.lock().unwrap().join("\n");
+    assert!(
+        log.contains("protocol error"),
+        "protocol errors are logged: {log}"
+    );
+    assert!(
+        log.contains("NO.SUCH.CHANNEL"),
+        "unknown channels are logged: {log}"
+    );
+}
+
+#[test]
+fn many_clients_at_once() {
+    let listener = start(&["Q1"]);
+    let address = listener.address();
+    const CLIENTS: usize = 16;
+    const MESSAGES: usize = 50;
+    let threads: Vec<_> = (0..CLIENTS)
+        .map(|client| {
+            let address = address.clone();
+            std::thread::spawn(move || {
+                let mut connection = Connection::connect_client(
+                    &address,
+                    "DEV.APP.SVRCONN",
+                    "QM1",
+                    &Mqcno::default(),
+                    &ClientOptions::default(),
+                )
+                .unwrap();
+                let hobj = connection
+                    .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT)
+                    .unwrap();
+                for message in 0..MESSAGES {
+                    put(
+                        &mut connection,
+                        hobj,
+                        MQPMO_NO_SYNCPOINT,
+                        format!("{client}:{message}").as_bytes(),
+                    );
+                }
+                connection.disconnect().unwrap();
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    let depth = listener
+        .fixture
+        .queue_manager
+        .queue("Q1")
+        .unwrap()
+        .status()
+        .current_depth;
+    assert_eq!(depth, (CLIENTS * MESSAGES) as u64);
+    let mut reader = listener.connect();
+    let r = reader
+        .open(&mut Mqod::queue("Q1"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let mut count = 0;
+    while get(&mut reader, r, MQGMO_NO_SYNCPOINT).is_ok() {
+        count += 1;
+    }
+    assert_eq!(count, CLIENTS * MESSAGES);
+    reader.disconnect().unwrap();
+}
