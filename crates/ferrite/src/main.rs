@@ -38,6 +38,19 @@ struct Arguments {
     command: Command,
 }
 
+/// Where a command connects when it does not use the local queue manager: MQ's client mode.
+#[derive(clap::Args, Clone, Debug, Default)]
+struct RemoteArguments {
+    /// Connect in client mode to a queue manager's listener at HOST:PORT (or MQ's HOST(PORT))
+    /// instead of the local one. The MQSERVER environment variable (CHANNEL/TCP/HOST(PORT))
+    /// does the same, as for IBM's sample programs.
+    #[arg(long, value_name = "HOST:PORT")]
+    client: Option<String>,
+    /// The server-connection channel for --client.
+    #[arg(long, default_value = "SYSTEM.DEF.SVRCONN")]
+    channel: String,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Create a queue manager with default parameters (qm.toml can be edited before first start).
@@ -61,6 +74,8 @@ enum Command {
         queue_manager: String,
         #[arg(short = 'f', long = "file")]
         file: Option<PathBuf>,
+        #[command(flatten)]
+        remote: RemoteArguments,
     },
     /// Put messages (lines of stdin, or --count generated messages of --size bytes).
     Put {
@@ -79,6 +94,8 @@ enum Command {
         /// generated messages start with their number, so a test can check what survived.
         #[arg(long)]
         echo: bool,
+        #[command(flatten)]
+        remote: RemoteArguments,
     },
     /// Get (destructively) and print messages.
     Get {
@@ -89,11 +106,15 @@ enum Command {
         wait: u64,
         #[arg(long)]
         count: Option<u64>,
+        #[command(flatten)]
+        remote: RemoteArguments,
     },
     /// Browse messages without removing them, printing their descriptors and data.
     Browse {
         queue_manager: String,
         queue: String,
+        #[command(flatten)]
+        remote: RemoteArguments,
     },
     /// Page set utilities (CSQUTIL analogues).
     #[command(subcommand)]
@@ -181,8 +202,9 @@ fn run(command: Command) -> Result<(), String> {
         Command::Mqsc {
             queue_manager,
             file,
+            remote,
         } => {
-            if let Some(socket) = running_socket(&queue_manager)? {
+            if let Some(socket) = endpoint(&queue_manager, &remote)? {
                 // The queue manager runs: send each command to its command server.
                 let mut console = RemoteConsole::connect(&socket, &queue_manager)?;
                 let result = run_mqsc(&queue_manager, file, &mut |command| console.run(command));
@@ -204,6 +226,7 @@ fn run(command: Command) -> Result<(), String> {
             persistent,
             syncpoint,
             echo,
+            remote,
         } => {
             let options = PutOptions {
                 count,
@@ -212,7 +235,7 @@ fn run(command: Command) -> Result<(), String> {
                 syncpoint,
                 echo,
             };
-            if let Some(socket) = running_socket(&queue_manager)? {
+            if let Some(socket) = endpoint(&queue_manager, &remote)? {
                 return client_put(&socket, &queue_manager, &queue, &options);
             }
             let (queue_manager, _lock) = open_embedded(&queue_manager)?;
@@ -225,8 +248,9 @@ fn run(command: Command) -> Result<(), String> {
             queue,
             wait,
             count,
+            remote,
         } => {
-            if let Some(socket) = running_socket(&queue_manager)? {
+            if let Some(socket) = endpoint(&queue_manager, &remote)? {
                 return client_get(&socket, &queue_manager, &queue, wait, count);
             }
             let (queue_manager, _lock) = open_embedded(&queue_manager)?;
@@ -237,8 +261,9 @@ fn run(command: Command) -> Result<(), String> {
         Command::Browse {
             queue_manager,
             queue,
+            remote,
         } => {
-            if let Some(socket) = running_socket(&queue_manager)? {
+            if let Some(socket) = endpoint(&queue_manager, &remote)? {
                 return client_browse(&socket, &queue_manager, &queue);
             }
             let (queue_manager, _lock) = open_embedded(&queue_manager)?;
@@ -584,7 +609,7 @@ struct RemoteConsole {
 }
 
 impl RemoteConsole {
-    fn connect(socket: &std::path::Path, name: &str) -> Result<RemoteConsole, String> {
+    fn connect(socket: &Endpoint, name: &str) -> Result<RemoteConsole, String> {
         let (mut connection, command_queue) =
             client_open(socket, name, "SYSTEM.COMMAND.INPUT", MQOO_OUTPUT)?;
         let reply_queue = connection
@@ -667,16 +692,79 @@ impl RemoteConsole {
 
 // ----- put/get/browse through the bindings socket of a running queue manager ---------------
 
-/// The bindings socket of `name` when it is running (its qm.lock is held), `None` when it is
+/// How a command reaches a running queue manager.
+#[derive(Clone, Debug)]
+enum Endpoint {
+    /// The bindings socket of a local queue manager.
+    Bindings(PathBuf),
+    /// Client mode: a listener at `address` (HOST:PORT) through `channel`.
+    Client { address: String, channel: String },
+}
+
+impl Endpoint {
+    fn connect(&self, name: &str) -> Result<ferrite_client::Connection, MqError> {
+        match self {
+            Endpoint::Bindings(socket) => ferrite_client::Connection::connect(socket, name),
+            Endpoint::Client { address, channel } => ferrite_client::Connection::connect_client(
+                address,
+                channel,
+                name,
+                &ferrite_mqi::Mqcno::default(),
+                &ferrite_client::ClientOptions::default(),
+            ),
+        }
+    }
+}
+
+/// `HOST(PORT)` (MQ's CONNAME) or `HOST:PORT` as `HOST:PORT`.
+fn socket_address(connection_name: &str) -> Result<String, String> {
+    let text = connection_name.trim();
+    if let Some((host, rest)) = text.split_once('(') {
+        let port = rest.trim_end_matches(')');
+        if port.parse::<u16>().is_ok() && !host.is_empty() {
+            return Ok(format!("{host}:{port}"));
+        }
+    } else if let Some((host, port)) = text.rsplit_once(':') {
+        if port.parse::<u16>().is_ok() && !host.is_empty() {
+            return Ok(text.to_string());
+        }
+    }
+    Err(format!(
+        "ferrite: '{connection_name}' is not HOST:PORT or HOST(PORT) [reason 2538 MQRC_HOST_NOT_AVAILABLE]"
+    ))
+}
+
+/// Where a command on `name` connects: a remote listener (--client, or MQSERVER), the
+/// bindings socket of `name` when it runs here (its qm.lock is held), or `None` when it is
 /// stopped (the commands then open it in-process).
-fn running_socket(name: &str) -> Result<Option<PathBuf>, String> {
+fn endpoint(name: &str, remote: &RemoteArguments) -> Result<Option<Endpoint>, String> {
+    if let Some(address) = &remote.client {
+        return Ok(Some(Endpoint::Client {
+            address: socket_address(address)?,
+            channel: remote.channel.clone(),
+        }));
+    }
+    if let Ok(server) = std::env::var("MQSERVER") {
+        // CHANNEL/TCP/HOST(PORT)
+        let parts: Vec<&str> = server.splitn(3, '/').collect();
+        if parts.len() != 3 || !parts[1].eq_ignore_ascii_case("TCP") {
+            return Err(format!(
+                "ferrite: MQSERVER '{server}' is not CHANNEL/TCP/HOST(PORT) [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
+            ));
+        }
+        return Ok(Some(Endpoint::Client {
+            address: socket_address(parts[2])?,
+            channel: parts[0].to_string(),
+        }));
+    }
     let directory = process::queue_manager_directory(name)?;
     if !QueueManager::exists(&RealFileSystem, &directory) {
         return Err(format!(
             "ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
         ));
     }
-    Ok(process::QueueManagerLock::is_held(&directory).then(|| directory.join("qm.sock")))
+    Ok(process::QueueManagerLock::is_held(&directory)
+        .then(|| Endpoint::Bindings(directory.join("qm.sock"))))
 }
 
 fn mq_failure(call: &str, error: MqError) -> String {
@@ -689,13 +777,12 @@ fn mq_failure(call: &str, error: MqError) -> String {
 }
 
 fn client_open(
-    socket: &std::path::Path,
+    socket: &Endpoint,
     name: &str,
     queue: &str,
     options: i32,
 ) -> Result<(ferrite_client::Connection, Hobj), String> {
-    let mut connection =
-        ferrite_client::Connection::connect(socket, name).map_err(|e| mq_failure("MQCONN", e))?;
+    let mut connection = socket.connect(name).map_err(|e| mq_failure("MQCONN", e))?;
     let hobj = connection
         .open(&mut Mqod::queue(queue), options | MQOO_FAIL_IF_QUIESCING)
         .map_err(|error| {
@@ -710,7 +797,7 @@ fn client_open(
 
 /// `put` through the bindings socket (amqsput as a client): same messages, same output.
 fn client_put(
-    socket: &std::path::Path,
+    socket: &Endpoint,
     name: &str,
     queue: &str,
     options: &PutOptions,
@@ -783,7 +870,7 @@ fn client_put(
 
 /// `get` through the bindings socket (amqsget as a client).
 fn client_get(
-    socket: &std::path::Path,
+    socket: &Endpoint,
     name: &str,
     queue: &str,
     wait: u64,
@@ -823,7 +910,7 @@ fn client_get(
 }
 
 /// `browse` through the bindings socket (amqsbcg as a client).
-fn client_browse(socket: &std::path::Path, name: &str, queue: &str) -> Result<(), String> {
+fn client_browse(socket: &Endpoint, name: &str, queue: &str) -> Result<(), String> {
     let (mut connection, hobj) = client_open(socket, name, queue, MQOO_BROWSE)?;
     let mut buffer = vec![0u8; 64 * 1024];
     let mut position = MQGMO_BROWSE_FIRST;
