@@ -494,7 +494,8 @@ impl QueueDefinition {
 pub struct AliasDefinition {
     pub name: String,
     pub description: String,
-    /// TARGET: the queue the alias resolves to (checked at MQOPEN, not at DEFINE, as MQ does).
+    /// TARGET: the queue the alias resolves to (checked at MQOPEN, not at DEFINE, as MQ does;
+    /// blank in SYSTEM.DEFAULT.ALIAS.QUEUE).
     pub target: String,
     pub put_inhibited: bool,
     pub get_inhibited: bool,
@@ -743,7 +744,11 @@ impl ObjectDefinition {
             ObjectDefinition::Alias(definition) => {
                 check_name("queue", &definition.name, OBJECT_NAME_LENGTH_MAX)?;
                 check_description(&definition.description)?;
-                check_name("TARGET", &definition.target, OBJECT_NAME_LENGTH_MAX)?;
+                // A blank TARGET is allowed (SYSTEM.DEFAULT.ALIAS.QUEUE has one); MQOPEN of
+                // such an alias fails with MQRC_UNKNOWN_ALIAS_BASE_Q.
+                if !definition.target.is_empty() {
+                    check_name("TARGET", &definition.target, OBJECT_NAME_LENGTH_MAX)?;
+                }
                 priority(definition.default_priority)
             }
             ObjectDefinition::Remote(definition) => {
