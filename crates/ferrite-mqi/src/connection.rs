@@ -404,7 +404,15 @@ impl Connection {
 
     // ----- MQOPEN / MQCLOSE ----------------------------------------------------------------
 
-    /// MQOPEN: open a local queue (MQOT_Q) or the queue manager (MQOT_Q_MGR, for MQINQ).
+    /// MQOPEN: open a queue (MQOT_Q), the queue manager (MQOT_Q_MGR, for MQINQ), or a process
+    /// or namelist (MQOT_PROCESS, MQOT_NAMELIST, for MQINQ).
+    ///
+    /// A queue name resolves as in MQ: a local queue is opened; a model queue creates a
+    /// dynamic queue from DynamicQName (a trailing `*` becomes 16 hexadecimal digits; ObjectName
+    /// returns the name; MQRC_DYNAMIC_Q_NAME_ERROR, MQRC_OBJECT_ALREADY_EXISTS); an alias
+    /// opens its TARGET (MQRC_UNKNOWN_ALIAS_BASE_Q, MQRC_ALIAS_BASE_Q_TYPE_ERROR); a remote
+    /// queue needs its transmission queue (MQRC_UNKNOWN_XMIT_Q; with one, channels are still
+    /// needed: MQRC_FUNCTION_NOT_SUPPORTED) and opens for output only.
     ///
     /// Input options: MQOO_INPUT_AS_Q_DEF (the queue's DEFSOPT; SHARED until queue definitions
     /// carry DEFSOPT), MQOO_INPUT_SHARED, MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another

@@ -117,6 +117,18 @@ fn temporary_dynamic_queue_lives_as_long_as_its_creator() {
         MQRC_OPTION_NOT_VALID_FOR_TYPE
     );
     assert_eq!(get(&mut creator, hobj).unwrap().1, b"reply");
+    // DEFINE ... REPLACE of the queue does not make it predefined (nor stored).
+    qm.define_queue(
+        QueueDefinition {
+            max_depth: 10,
+            ..QueueDefinition::local(&name, PageSetId(1))
+        },
+        true,
+    )
+    .unwrap();
+    let replaced = qm.queue(&name).unwrap().definition();
+    assert_eq!(replaced.max_depth, 10);
+    assert_eq!(replaced.definition_type, DefinitionType::TemporaryDynamic);
     // A second queue from the same model gets another name.
     let mut second = model_od("SYSTEM.DEFAULT.MODEL.QUEUE", "AMQ.*");
     let second_hobj = creator.open(&mut second, MQOO_INPUT_SHARED).unwrap();

@@ -102,23 +102,21 @@ pub fn run_in_foreground(name: &str, directory: &Path) -> Result<(), String> {
                 error.reason_code()
             )
         })?;
-    // The command server reads MQSC requests from SYSTEM.COMMAND.INPUT (the console of
-    // `ferrite mqsc` uses it while the queue manager runs, replying on SYSTEM.MQSC.REPLY.QUEUE).
-    for (queue, description) in [
-        ("SYSTEM.COMMAND.INPUT", "Command server input"),
-        (crate::MQSC_REPLY_QUEUE, "Replies to the MQSC console"),
-    ] {
-        if queue_manager.queue(queue).is_none() {
-            crate::mqsc::run_command(
-                &queue_manager,
-                &format!("DEFINE QLOCAL({queue}) STGCLASS(SYSTEM) DESCR('{description}')"),
-            )
-            .map_err(|error| format!("ferrite: cannot define {queue}: {error}"))?;
-        }
-    }
-    let command_server = ferrite_command::CommandServer::start_with(
+    // The default objects (ferrite_command::default_objects), including the command queues:
+    // the command server reads requests from SYSTEM.COMMAND.INPUT (the console of `ferrite
+    // mqsc` uses it while the queue manager runs, replying on SYSTEM.MQSC.REPLY.QUEUE) and
+    // SYSTEM.ADMIN.COMMAND.QUEUE (remote administration: MQSC, and PCF answered with an error).
+    ferrite_command::define_default_objects(&queue_manager)
+        .map_err(|error| format!("ferrite: cannot define the default objects: {error}"))?;
+    let command_processor = Arc::new(ferrite_command::CommandProcessor::new(
         queue_manager.clone(),
-        "SYSTEM.COMMAND.INPUT",
+    ));
+    let command_server = ferrite_command::CommandServer::start_processor(
+        command_processor,
+        &[
+            ferrite_command::COMMAND_QUEUE,
+            ferrite_command::ADMIN_COMMAND_QUEUE,
+        ],
         sink.clone(),
     );
     // The bindings socket: connections from other processes (ferrite put/get/browse, the

@@ -633,9 +633,12 @@ impl QueueManager {
     /// DEFINE QLOCAL, and the local queue MQOPEN makes from a model queue. The definition is
     /// stored on page set 0 and the log is forced; a temporary dynamic queue
     /// (DEFTYPE(TEMPDYN)) is not stored, so restart does not bring it back.
+    ///
+    /// Replacing a queue keeps its DEFTYPE: how a queue came to exist does not change (a
+    /// temporary dynamic queue stays temporary, and unstored).
     pub fn define_queue(
         &self,
-        definition: QueueDefinition,
+        mut definition: QueueDefinition,
         replace: bool,
     ) -> StorageResult<Arc<LocalQueue>> {
         self.check_running()?;
@@ -652,8 +655,11 @@ impl QueueManager {
                 ))
             }
         }
-        let stored = definition.definition_type != DefinitionType::TemporaryDynamic;
         let existing = self.queues.read().unwrap().get(&definition.name).cloned();
+        if let Some(queue) = &existing {
+            definition.definition_type = queue.with_definition(|d| d.definition_type);
+        }
+        let stored = definition.definition_type != DefinitionType::TemporaryDynamic;
         if let Some(queue) = existing {
             if !replace {
                 return Err(StorageError::mq(
