@@ -560,3 +560,29 @@ fn inquire_on_process_and_namelist() {
     );
     let _ = MQOT_Q;
 }
+
+#[test]
+fn a_getter_waiting_on_a_deleted_dynamic_queue_is_told_at_once() {
+    let (_directory, qm) = queue_manager(&[]);
+    define_model(&qm, "MODEL", DefinitionType::TemporaryDynamic);
+    let mut creator = Connection::connect(qm.clone(), "").unwrap();
+    let mut od = model_od("MODEL", "AMQ.*");
+    let hobj = creator.open(&mut od, MQOO_OUTPUT).unwrap();
+    let name = od.object_name.clone();
+    let mut waiter = Connection::connect(qm.clone(), "").unwrap();
+    let waiting_hobj = waiter
+        .open(&mut Mqod::queue(&name), MQOO_INPUT_SHARED)
+        .unwrap();
+    let started = std::time::Instant::now();
+    let getter = std::thread::spawn(move || {
+        let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
+        gmo.wait_interval = 30_000;
+        let mut buffer = [0u8; 16];
+        let result = waiter.get(waiting_hobj, &mut Mqmd::default(), &mut gmo, &mut buffer);
+        result.map(|_| ()).map_err(|error| error.reason)
+    });
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    creator.close(hobj, MQCO_NONE).unwrap();
+    assert_eq!(getter.join().unwrap(), Err(MQRC_Q_DELETED));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}

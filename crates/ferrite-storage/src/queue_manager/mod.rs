@@ -984,6 +984,7 @@ impl QueueManager {
         self.free_object_image(&mut locations, queue.object_id)?;
         self.queues.write().unwrap().remove(name);
         self.queues_by_id.write().unwrap().remove(&queue.object_id);
+        queue.mark_deleted();
         let end = self.log.end_rba();
         self.fail_on(self.log.force(end))
     }
@@ -1011,7 +1012,7 @@ impl QueueManager {
             }
         }
         self.queues_by_id.write().unwrap().remove(&queue.object_id);
-        queue.wake_all();
+        queue.mark_deleted();
         for entry in queue.drain() {
             let record = GetRecord {
                 ur: UrReference::None,
@@ -1289,6 +1290,7 @@ impl QueueManager {
         let mut expired = Vec::new();
         let interrupted = || {
             self.stopping.load(Ordering::Acquire)
+                || queue.is_deleted()
                 || (controls.fail_if_quiescing && self.quiescing.load(Ordering::Acquire))
         };
         let taken = queue.take_unless(
@@ -1308,6 +1310,12 @@ impl QueueManager {
             }
             if controls.fail_if_quiescing && self.is_quiescing() {
                 return Err(quiesce_error());
+            }
+            if queue.is_deleted() {
+                return Err(StorageError::mq(
+                    reason::MQRC_Q_DELETED,
+                    format!("queue {} was deleted", queue.name()),
+                ));
             }
             return Ok(GetOutcome::NoMessage);
         };
