@@ -488,6 +488,8 @@ impl Connection {
         check(&header)?;
         if let ApiBody::Open(reply) = body {
             let resolved = wire::od_from_wire(&reply.od);
+            // A model queue's MQOPEN returns the dynamic queue's name in ObjectName.
+            od.object_name = resolved.object_name;
             od.resolved_q_name = resolved.resolved_q_name;
             od.resolved_q_mgr_name = resolved.resolved_q_mgr_name;
         }

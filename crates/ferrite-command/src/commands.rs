@@ -4,16 +4,19 @@ use std::sync::Arc;
 
 use ferrite_constants::reason;
 use ferrite_storage::queue_manager::{
-    now_ms, LocalQueue, MessageSelector, QueueDefinition, QueueManager,
+    now_ms, LocalQueue, MessageSelector, ObjectType, QueueDefinition, QueueManager,
 };
 use ferrite_storage::{PageSetId, StorageError};
 
 use crate::attributes::{date_time, generic_match, AttributeValue, Filter};
+use crate::channel_commands;
+use crate::channel_initiator::ChannelInitiator;
+use crate::object_commands;
 use crate::parser::{split_commands, tokenize, SyntaxError, Token, Value};
 use crate::{storage_class_page_set, CommandResponse};
 
 /// Verbs with MQ's synonyms.
-const VERBS: &[(&str, &str)] = &[
+pub(crate) const VERBS: &[(&str, &str)] = &[
     ("ALTER", "ALT"),
     ("ARCHIVE", "ARC"),
     ("CLEAR", "CLEAR"),
@@ -27,7 +30,7 @@ const VERBS: &[(&str, &str)] = &[
 ];
 
 /// Object keywords with MQ's synonyms.
-const OBJECTS: &[(&str, &str)] = &[
+pub(crate) const OBJECTS: &[(&str, &str)] = &[
     ("QLOCAL", "QL"),
     ("QUEUE", "Q"),
     ("QSTATUS", "QS"),
@@ -52,6 +55,9 @@ const OBJECTS: &[(&str, &str)] = &[
     ("CHSTATUS", "CHS"),
     ("THREAD", "THREAD"),
     ("TRACE", "TRACE"),
+    ("LISTENER", "LSTR"),
+    ("LSSTATUS", "LSSTATUS"),
+    ("CHINIT", "CHI"),
 ];
 
 fn canonical(table: &[(&'static str, &'static str)], word: &str) -> Option<&'static str> {
@@ -63,11 +69,11 @@ fn canonical(table: &[(&'static str, &'static str)], word: &str) -> Option<&'sta
 
 /// What a command produces before its completion message.
 #[derive(Default)]
-struct Output {
-    messages: Vec<Message>,
+pub(crate) struct Output {
+    pub(crate) messages: Vec<Message>,
 }
 
-enum Message {
+pub(crate) enum Message {
     /// `head` then the attributes: on the console the first attribute follows the head and the
     /// others are on lines of their own; for a program, one line. `tail` ends the block.
     Attributes {
@@ -87,12 +93,12 @@ enum Message {
 }
 
 impl Output {
-    fn line(&mut self, line: String) {
+    pub(crate) fn line(&mut self, line: String) {
         self.messages.push(Message::Text(vec![line]));
     }
 
     /// A report from the storage engine: one message per line that starts with a message id.
-    fn report(&mut self, text: &str) {
+    pub(crate) fn report(&mut self, text: &str) {
         for line in text.lines() {
             let starts_message =
                 line.starts_with("CSQ") || !matches!(self.messages.last(), Some(Message::Text(_)));
@@ -104,7 +110,12 @@ impl Output {
         }
     }
 
-    fn attributes(&mut self, head: String, attributes: Vec<String>, tail: Option<String>) {
+    pub(crate) fn attributes(
+        &mut self,
+        head: String,
+        attributes: Vec<String>,
+        tail: Option<String>,
+    ) {
         self.messages.push(Message::Attributes {
             head,
             attributes,
@@ -112,7 +123,7 @@ impl Output {
         });
     }
 
-    fn details(&mut self, head: String, attributes: Vec<String>, tail: &str) {
+    pub(crate) fn details(&mut self, head: String, attributes: Vec<String>, tail: &str) {
         self.messages.push(Message::Details {
             head,
             attributes,
@@ -120,7 +131,7 @@ impl Output {
         });
     }
 
-    fn finish(self, completion: String, success: bool) -> CommandResponse {
+    pub(crate) fn finish(self, completion: String, success: bool) -> CommandResponse {
         let mut lines = Vec::new();
         let mut messages = Vec::new();
         for message in self.messages {
@@ -175,7 +186,7 @@ impl Output {
 }
 
 /// Why a command failed: messages before the CSQ9023E.
-struct Failure(Vec<String>);
+pub(crate) struct Failure(pub(crate) Vec<String>);
 
 impl From<String> for Failure {
     fn from(line: String) -> Failure {
@@ -183,22 +194,24 @@ impl From<String> for Failure {
     }
 }
 
-type Outcome = Result<Output, Failure>;
+pub(crate) type Outcome = Result<Output, Failure>;
 
 /// Keywords found in a command, with their values, in the order given.
-type Found<'t> = Vec<(&'t Token, Option<&'t Value>)>;
+pub(crate) type Found<'t> = Vec<(&'t Token, Option<&'t Value>)>;
 
-struct Context<'a> {
-    queue_manager: &'a Arc<QueueManager>,
-    name: String,
+pub(crate) struct Context<'a> {
+    pub(crate) queue_manager: &'a Arc<QueueManager>,
+    pub(crate) name: String,
+    /// The channel initiator, when one is attached (channel status and listener commands).
+    pub(crate) initiator: Option<&'a dyn ChannelInitiator>,
 }
 
 impl Context<'_> {
-    fn syntax(&self, error: SyntaxError) -> Failure {
+    pub(crate) fn syntax(&self, error: SyntaxError) -> Failure {
         Failure(vec![error.line(&self.name)])
     }
 
-    fn not_found(&self, csect: &str, object: &str, name: &str) -> Failure {
+    pub(crate) fn not_found(&self, csect: &str, object: &str, name: &str) -> Failure {
         Failure(vec![
             format!(
                 "CSQM125I {} {csect} {object}({name}) QSGDISP(QMGR) WAS NOT FOUND",
@@ -211,7 +224,7 @@ impl Context<'_> {
         ])
     }
 
-    fn storage(&self, csect: &str, error: StorageError) -> Failure {
+    pub(crate) fn storage(&self, csect: &str, error: StorageError) -> Failure {
         let code = error.reason_code();
         Failure(vec![format!(
             "CSQM090E {} {csect} FAILURE REASON CODE X'{code:08X}': {error}",
@@ -220,10 +233,15 @@ impl Context<'_> {
     }
 }
 
-pub fn run(queue_manager: &Arc<QueueManager>, text: &str) -> CommandResponse {
+pub fn run(
+    queue_manager: &Arc<QueueManager>,
+    initiator: Option<&dyn ChannelInitiator>,
+    text: &str,
+) -> CommandResponse {
     let context = Context {
         queue_manager,
         name: queue_manager.name().to_string(),
+        initiator,
     };
     let commands = split_commands(text);
     let command = match commands.as_slice() {
@@ -308,25 +326,68 @@ pub fn run(queue_manager: &Arc<QueueManager>, text: &str) -> CommandResponse {
     };
     let rest = &tokens[2..];
     let label = format!("{verb} {object}");
-    let (csect, outcome): (&str, Outcome) = match (verb, object) {
-        ("DEFINE" | "ALTER", "QLOCAL") => (
+    let object_type = ObjectType::from_keyword(object);
+    let (csect, outcome): (&str, Outcome) = match (verb, object, object_type) {
+        ("DEFINE" | "ALTER", _, Some(object_type)) => (
             "CSQMMSGP",
-            define_or_alter(&context, verb == "ALTER", object_token, rest),
+            object_commands::define_or_alter(
+                &context,
+                verb == "ALTER",
+                object_type,
+                object_token,
+                rest,
+            ),
         ),
-        ("DELETE", "QLOCAL") => ("CSQMUQLC", delete(&context, object_token, rest)),
-        ("CLEAR", "QLOCAL") => ("CSQMUQLC", clear(&context, object_token, rest)),
-        ("DISPLAY", "QLOCAL" | "QUEUE") => (
+        ("DELETE", "QLOCAL", _) => ("CSQMUQLC", delete(&context, object_token, rest)),
+        ("DELETE", _, Some(object_type)) => (
+            "CSQMUQLC",
+            object_commands::delete(&context, object_type, object_token, rest),
+        ),
+        ("CLEAR", "QLOCAL", _) => ("CSQMUQLC", clear(&context, object_token, rest)),
+        ("DISPLAY", "QUEUE", _) => (
             "CSQMDRTS",
-            display_queue(&context, object == "QLOCAL", object_token, rest),
+            display_queue(&context, None, object_token, rest),
         ),
-        ("DISPLAY", "QSTATUS") => ("CSQMDRTC", display_status(&context, object_token, rest)),
-        ("DISPLAY", "QMGR") => ("CSQMDRTS", display_qmgr(&context, object_token, rest)),
-        ("DISPLAY", "USAGE") => ("CSQIDUSE", display_usage(&context, object_token, rest)),
-        ("DISPLAY", "LOG") => ("CSQJC001", display_log(&context, object_token, rest)),
-        ("DISPLAY", "SYSTEM") => ("CSQJC001", display_system(&context, object_token, rest)),
-        ("ARCHIVE", "LOG") => ("CSQJC001", archive_log(&context, object_token, rest)),
-        ("REFRESH", "QMGR") => ("CSQMREFR", refresh_qmgr(&context, object_token, rest)),
-        ("RESET", "QSTATS") => ("CSQMRQST", reset_qstats(&context, object_token, rest)),
+        ("DISPLAY", _, Some(object_type)) if object_type.is_queue() => (
+            "CSQMDRTS",
+            display_queue(&context, Some(object_type), object_token, rest),
+        ),
+        ("DISPLAY", _, Some(object_type)) => (
+            "CSQMDRTS",
+            object_commands::display(&context, object_type, object_token, rest),
+        ),
+        ("DISPLAY", "CHSTATUS", _) => (
+            "CSQXDRTS",
+            channel_commands::display_channel_status(&context, object_token, rest),
+        ),
+        ("STOP", "CHANNEL", _) => (
+            "CSQXCRPS",
+            channel_commands::stop_channel(&context, object_token, rest),
+        ),
+        ("START", "LISTENER", _) => (
+            "CSQXCRPS",
+            channel_commands::start_listener(&context, object_token, rest),
+        ),
+        ("STOP", "LISTENER", _) => (
+            "CSQXCRPS",
+            channel_commands::stop_listener(&context, object_token, rest),
+        ),
+        ("DISPLAY", "LSSTATUS", _) => (
+            "CSQXDRTS",
+            channel_commands::display_listener_status(&context, object_token, rest),
+        ),
+        ("DISPLAY", "CHINIT", _) => (
+            "CSQXCRPS",
+            channel_commands::display_channel_initiator(&context, object_token, rest),
+        ),
+        ("DISPLAY", "QSTATUS", _) => ("CSQMDRTC", display_status(&context, object_token, rest)),
+        ("DISPLAY", "QMGR", _) => ("CSQMDRTS", display_qmgr(&context, object_token, rest)),
+        ("DISPLAY", "USAGE", _) => ("CSQIDUSE", display_usage(&context, object_token, rest)),
+        ("DISPLAY", "LOG", _) => ("CSQJC001", display_log(&context, object_token, rest)),
+        ("DISPLAY", "SYSTEM", _) => ("CSQJC001", display_system(&context, object_token, rest)),
+        ("ARCHIVE", "LOG", _) => ("CSQJC001", archive_log(&context, object_token, rest)),
+        ("REFRESH", "QMGR", _) => ("CSQMREFR", refresh_qmgr(&context, object_token, rest)),
+        ("RESET", "QSTATS", _) => ("CSQMRQST", reset_qstats(&context, object_token, rest)),
         _ => (
             "CSQ9SCND",
             Err(Failure(vec![format!(
@@ -347,7 +408,12 @@ pub fn run(queue_manager: &Arc<QueueManager>, text: &str) -> CommandResponse {
     }
 }
 
-fn fail(context: &Context, csect: &str, label: &str, failure: Failure) -> CommandResponse {
+pub(crate) fn fail(
+    context: &Context,
+    csect: &str,
+    label: &str,
+    failure: Failure,
+) -> CommandResponse {
     let mut output = Output::default();
     for line in failure.0 {
         output.line(line);
@@ -364,14 +430,17 @@ fn fail(context: &Context, csect: &str, label: &str, failure: Failure) -> Comman
 // ----- keyword checking -----------------------------------------------------------------------
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Takes {
+pub(crate) enum Takes {
     Value,
     Nothing,
 }
 
 /// The keywords after the object, checked against what the command allows: each known,
 /// given once, with a value exactly when it takes one. Returns them in the order given.
-fn keywords<'t>(tokens: &'t [Token], allowed: &[(&str, Takes)]) -> Result<Found<'t>, SyntaxError> {
+pub(crate) fn keywords<'t>(
+    tokens: &'t [Token],
+    allowed: &[(&str, Takes)],
+) -> Result<Found<'t>, SyntaxError> {
     let mut seen: Vec<&str> = Vec::new();
     let mut result = Vec::new();
     for token in tokens {
@@ -408,7 +477,11 @@ fn keywords<'t>(tokens: &'t [Token], allowed: &[(&str, Takes)]) -> Result<Found<
     Ok(result)
 }
 
-fn exclusive(found: &[(&Token, Option<&Value>)], a: &str, b: &str) -> Result<(), SyntaxError> {
+pub(crate) fn exclusive(
+    found: &[(&Token, Option<&Value>)],
+    a: &str,
+    b: &str,
+) -> Result<(), SyntaxError> {
     let has = |name: &str| found.iter().find(|(token, _)| token.keyword == name);
     if let (Some(_), Some((second, _))) = (has(a), has(b)) {
         return Err(SyntaxError::new(
@@ -420,7 +493,7 @@ fn exclusive(found: &[(&Token, Option<&Value>)], a: &str, b: &str) -> Result<(),
 }
 
 /// The object's name: required, a valid MQ object name (a trailing `*` when `generic`).
-fn object_name(object: &Token, generic: bool) -> Result<String, SyntaxError> {
+pub(crate) fn object_name(object: &Token, generic: bool) -> Result<String, SyntaxError> {
     let Some(value) = &object.value else {
         return Err(SyntaxError::new(
             format!(
@@ -454,7 +527,7 @@ fn object_name(object: &Token, generic: bool) -> Result<String, SyntaxError> {
     Ok(name.to_string())
 }
 
-fn value_error(token: &Token, value: &Value, why: &str) -> SyntaxError {
+pub(crate) fn value_error(token: &Token, value: &Value, why: &str) -> SyntaxError {
     SyntaxError::new(
         format!(
             "CSQ9004E '{}' value '{}' is not valid: {why}",
@@ -464,7 +537,7 @@ fn value_error(token: &Token, value: &Value, why: &str) -> SyntaxError {
     )
 }
 
-fn number(token: &Token, value: &Value, limit: u64) -> Result<u64, SyntaxError> {
+pub(crate) fn number(token: &Token, value: &Value, limit: u64) -> Result<u64, SyntaxError> {
     value
         .text
         .parse::<u64>()
@@ -479,7 +552,7 @@ fn number(token: &Token, value: &Value, limit: u64) -> Result<u64, SyntaxError> 
         })
 }
 
-fn choice(token: &Token, value: &Value, choices: &[&str]) -> Result<usize, SyntaxError> {
+pub(crate) fn choice(token: &Token, value: &Value, choices: &[&str]) -> Result<usize, SyntaxError> {
     choices
         .iter()
         .position(|choice| *choice == value.text)
@@ -494,7 +567,7 @@ fn choice(token: &Token, value: &Value, choices: &[&str]) -> Result<usize, Synta
 
 // ----- DEFINE / ALTER / DELETE / CLEAR QLOCAL --------------------------------------------------
 
-const QLOCAL_ATTRIBUTES: &[(&str, Takes)] = &[
+pub(crate) const QLOCAL_ATTRIBUTES: &[(&str, Takes)] = &[
     ("DESCR", Takes::Value),
     ("STGCLASS", Takes::Value),
     ("MAXDEPTH", Takes::Value),
@@ -508,7 +581,7 @@ const QLOCAL_ATTRIBUTES: &[(&str, Takes)] = &[
 ];
 
 /// Apply the attributes to `definition`; every value is checked (nothing is stored here).
-fn apply_attributes(
+pub(crate) fn apply_attributes(
     context: &Context,
     definition: &mut QueueDefinition,
     found: &[(&Token, Option<&Value>)],
@@ -523,7 +596,11 @@ fn apply_attributes(
                 definition.description = value.text.clone();
             }
             "STGCLASS" => {
-                let page_set = storage_class_page_set(&value.text)
+                let page_set = context
+                    .queue_manager
+                    .storage_class_page_set(&value.text)
+                    .map(|page_set| page_set.0)
+                    .or_else(|| storage_class_page_set(&value.text))
                     .ok_or_else(|| value_error(token, value, "storage class not defined"))?;
                 let configured = context
                     .queue_manager
@@ -566,73 +643,7 @@ fn apply_attributes(
     Ok(())
 }
 
-fn define_or_alter(context: &Context, alter: bool, object: &Token, rest: &[Token]) -> Outcome {
-    let queue_manager = context.queue_manager;
-    let name = object_name(object, false).map_err(|e| context.syntax(e))?;
-    let mut allowed = QLOCAL_ATTRIBUTES.to_vec();
-    if !alter {
-        allowed.extend([
-            ("LIKE", Takes::Value),
-            ("REPLACE", Takes::Nothing),
-            ("NOREPLACE", Takes::Nothing),
-        ]);
-    }
-    let found = keywords(rest, &allowed).map_err(|e| context.syntax(e))?;
-    exclusive(&found, "REPLACE", "NOREPLACE").map_err(|e| context.syntax(e))?;
-    let replace = found.iter().any(|(token, _)| token.keyword == "REPLACE");
-    let existing = queue_manager.queue(&name).map(|queue| queue.definition());
-    let mut definition = if alter {
-        existing
-            .clone()
-            .ok_or_else(|| context.not_found("CSQMMSGP", "QLOCAL", &name))?
-    } else {
-        if existing.is_some() && !replace {
-            return Err(Failure(vec![
-                format!(
-                    "CSQM095I {} CSQMMSGP QLOCAL({name}) QSGDISP(QMGR) ALREADY EXISTS",
-                    context.name
-                ),
-                format!(
-                    "CSQM090E {} CSQMMSGP FAILURE REASON CODE X'00D44003'",
-                    context.name
-                ),
-            ]));
-        }
-        let like = found
-            .iter()
-            .find(|(token, _)| token.keyword == "LIKE")
-            .and_then(|(_, value)| *value);
-        match like {
-            Some(like) => {
-                let like_name = &like.text;
-                let source = queue_manager
-                    .queue(like_name)
-                    .ok_or_else(|| context.not_found("CSQMMSGP", "QLOCAL", like_name))?;
-                let mut definition = source.definition();
-                definition.name = name.clone();
-                definition
-            }
-            None => QueueDefinition::local(
-                &name,
-                PageSetId(storage_class_page_set("DEFAULT").expect("DEFAULT is defined")),
-            ),
-        }
-    };
-    apply_attributes(context, &mut definition, &found).map_err(|e| context.syntax(e))?;
-    definition
-        .validate()
-        .map_err(|error| context.storage("CSQMMSGP", error))?;
-    // Everything is checked: now the one change.
-    let result = if alter {
-        queue_manager.alter_queue(definition)
-    } else {
-        queue_manager.define_queue(definition, replace)
-    };
-    result.map_err(|error| context.storage("CSQMMSGP", error))?;
-    Ok(Output::default())
-}
-
-fn delete(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+pub(crate) fn delete(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     let name = object_name(object, false).map_err(|e| context.syntax(e))?;
     let found = keywords(
         rest,
@@ -655,7 +666,7 @@ fn delete(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     Ok(Output::default())
 }
 
-fn clear(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+pub(crate) fn clear(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     let name = object_name(object, false).map_err(|e| context.syntax(e))?;
     keywords(rest, &[("QSGDISP", Takes::Value)]).map_err(|e| context.syntax(e))?;
     let queue = context
@@ -685,15 +696,15 @@ fn clear(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
 
 // ----- DISPLAY QUEUE / QSTATUS / RESET QSTATS --------------------------------------------------
 
-fn yes_no(value: bool) -> AttributeValue {
+pub(crate) fn yes_no(value: bool) -> AttributeValue {
     AttributeValue::Keyword(if value { "YES" } else { "NO" })
 }
 
-fn enabled(inhibited: bool) -> AttributeValue {
+pub(crate) fn enabled(inhibited: bool) -> AttributeValue {
     AttributeValue::Keyword(if inhibited { "DISABLED" } else { "ENABLED" })
 }
 
-fn index_type(text: &str) -> &'static str {
+pub(crate) fn index_type(text: &str) -> &'static str {
     match text {
         "MSGID" => "MSGID",
         "CORRELID" => "CORRELID",
@@ -704,7 +715,7 @@ fn index_type(text: &str) -> &'static str {
 }
 
 /// A local queue's attributes for DISPLAY QUEUE, in display order.
-fn queue_attributes(queue: Option<&LocalQueue>) -> Vec<(&'static str, AttributeValue)> {
+pub(crate) fn queue_attributes(queue: Option<&LocalQueue>) -> Vec<(&'static str, AttributeValue)> {
     let definition = queue
         .map(|queue| queue.definition())
         .unwrap_or_else(|| QueueDefinition::local("", PageSetId(1)));
@@ -734,7 +745,10 @@ fn queue_attributes(queue: Option<&LocalQueue>) -> Vec<(&'static str, AttributeV
         ("DEFSOPT", AttributeValue::Keyword("SHARED")),
         ("MSGDLVSQ", AttributeValue::Keyword("PRIORITY")),
         ("USAGE", AttributeValue::Keyword("NORMAL")),
-        ("DEFTYPE", AttributeValue::Keyword("PREDEFINED")),
+        (
+            "DEFTYPE",
+            AttributeValue::Keyword(definition.definition_type.keyword()),
+        ),
         (
             "INDXTYPE",
             AttributeValue::Keyword(index_type(&definition.index_type)),
@@ -755,16 +769,16 @@ fn queue_attributes(queue: Option<&LocalQueue>) -> Vec<(&'static str, AttributeV
 }
 
 /// What a DISPLAY asks to see: ALL, named attributes, a WHERE filter.
-struct Selection {
-    all: bool,
-    named: Vec<&'static str>,
-    filter: Option<Filter>,
+pub(crate) struct Selection {
+    pub(crate) all: bool,
+    pub(crate) named: Vec<&'static str>,
+    pub(crate) filter: Option<Filter>,
 }
 
 impl Selection {
     /// Parse the keywords after the object: `extra` are further keywords the command takes
     /// (returned with their values), the rest must be ALL, WHERE or attribute names.
-    fn parse<'t>(
+    pub(crate) fn parse<'t>(
         rest: &'t [Token],
         attributes: &[(&'static str, AttributeValue)],
         extra: &[(&str, Takes)],
@@ -804,7 +818,7 @@ impl Selection {
         Ok((selection, extras))
     }
 
-    fn passes(&self, attributes: &[(&'static str, AttributeValue)]) -> bool {
+    pub(crate) fn passes(&self, attributes: &[(&'static str, AttributeValue)]) -> bool {
         let Some(filter) = &self.filter else {
             return true;
         };
@@ -814,7 +828,11 @@ impl Selection {
             .is_some_and(|(_, value)| filter.matches(value))
     }
 
-    fn render(&self, attributes: &[(&'static str, AttributeValue)], always: usize) -> Vec<String> {
+    pub(crate) fn render(
+        &self,
+        attributes: &[(&'static str, AttributeValue)],
+        always: usize,
+    ) -> Vec<String> {
         attributes
             .iter()
             .enumerate()
@@ -823,7 +841,7 @@ impl Selection {
             .collect()
     }
 
-    fn wants(&self, attribute: &str) -> bool {
+    pub(crate) fn wants(&self, attribute: &str) -> bool {
         self.all
             || self.named.contains(&attribute)
             || self
@@ -833,35 +851,75 @@ impl Selection {
     }
 }
 
-fn is_generic(name: &str) -> bool {
+pub(crate) fn is_generic(name: &str) -> bool {
     name.ends_with('*')
 }
 
-fn display_queue(context: &Context, qlocal: bool, object: &Token, rest: &[Token]) -> Outcome {
+/// DISPLAY QUEUE (every queue type, or those TYPE names) and DISPLAY QLOCAL / QMODEL / QALIAS /
+/// QREMOTE (`only` that type). Objects are listed by name.
+pub(crate) fn display_queue(
+    context: &Context,
+    only: Option<ObjectType>,
+    object: &Token,
+    rest: &[Token],
+) -> Outcome {
     let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
-    let sample = queue_attributes(None);
-    let extra: &[(&str, Takes)] = if qlocal {
+    let sample = match only {
+        Some(ObjectType::LocalQueue) => queue_attributes(None),
+        Some(object_type) => object_commands::queue_sample(object_type),
+        None => object_commands::every_queue_sample(),
+    };
+    let extra: &[(&str, Takes)] = if only.is_some() {
         &[]
     } else {
         &[("TYPE", Takes::Value)]
     };
     let (selection, extras) =
         Selection::parse(rest, &sample, extra).map_err(|e| context.syntax(e))?;
-    let mut local_wanted = true;
+    let mut wanted: Vec<ObjectType> = match only {
+        Some(object_type) => vec![object_type],
+        None => vec![
+            ObjectType::LocalQueue,
+            ObjectType::ModelQueue,
+            ObjectType::AliasQueue,
+            ObjectType::RemoteQueue,
+        ],
+    };
     for (token, value) in extras {
         if token.keyword == "TYPE" {
             let value = value.expect("checked");
             let types = ["QLOCAL", "ALL", "QALIAS", "QMODEL", "QREMOTE", "QCLUSTER"];
-            local_wanted = choice(token, value, &types).map_err(|e| context.syntax(e))? < 2;
+            let chosen = types[choice(token, value, &types).map_err(|e| context.syntax(e))?];
+            wanted = match chosen {
+                "ALL" => wanted,
+                "QCLUSTER" => Vec::new(),
+                keyword => ObjectType::from_keyword(keyword).into_iter().collect(),
+            };
         }
     }
-    let mut output = Output::default();
-    let mut count = 0;
-    for queue in context.queue_manager.queues() {
-        if !local_wanted || !generic_match(&pattern, &queue.name()) {
+    let mut found: Vec<(String, Vec<(&'static str, AttributeValue)>)> = Vec::new();
+    for object_type in &wanted {
+        if *object_type == ObjectType::LocalQueue {
+            for queue in context.queue_manager.queues() {
+                if generic_match(&pattern, &queue.name()) {
+                    found.push((queue.name(), queue_attributes(Some(&queue))));
+                }
+            }
             continue;
         }
-        let attributes = queue_attributes(Some(&queue));
+        for definition in context.queue_manager.objects(*object_type) {
+            if generic_match(&pattern, definition.name()) {
+                found.push((
+                    definition.name().to_string(),
+                    object_commands::attributes(&definition),
+                ));
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut output = Output::default();
+    let mut count = 0;
+    for (_, attributes) in found {
         if !selection.passes(&attributes) {
             continue;
         }
@@ -873,7 +931,7 @@ fn display_queue(context: &Context, qlocal: bool, object: &Token, rest: &[Token]
         );
     }
     if count == 0 {
-        if !is_generic(&pattern) && selection.filter.is_none() && local_wanted {
+        if !is_generic(&pattern) && selection.filter.is_none() && !wanted.is_empty() {
             return Err(context.not_found("CSQMDRTS", "QUEUE", &pattern));
         }
         output.line(format!(
@@ -886,7 +944,7 @@ fn display_queue(context: &Context, qlocal: bool, object: &Token, rest: &[Token]
 
 /// DISPLAY QSTATUS attributes of a queue; MSGAGE needs a read of the oldest message, done only
 /// when `message_age` is true.
-fn status_attributes(
+pub(crate) fn status_attributes(
     context: &Context,
     queue: Option<&Arc<LocalQueue>>,
     message_age: bool,
@@ -952,7 +1010,7 @@ fn status_attributes(
     ]
 }
 
-fn display_status(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+pub(crate) fn display_status(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
     let sample = status_attributes(context, None, false);
     // TYPE is an attribute shown, and also the keyword choosing QUEUE or HANDLE status.
@@ -1001,7 +1059,7 @@ fn display_status(context: &Context, object: &Token, rest: &[Token]) -> Outcome 
     Ok(output)
 }
 
-fn reset_qstats(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+pub(crate) fn reset_qstats(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
     keywords(rest, &[]).map_err(|e| context.syntax(e))?;
     let queues: Vec<_> = context
@@ -1045,7 +1103,7 @@ fn reset_qstats(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
 
 // ----- queue manager, usage, log, system -------------------------------------------------------
 
-fn no_object_value(context: &Context, object: &Token) -> Result<(), Failure> {
+pub(crate) fn no_object_value(context: &Context, object: &Token) -> Result<(), Failure> {
     match &object.value {
         Some(value) => Err(context.syntax(SyntaxError::new(
             format!("CSQ9004E '{}' does not take a value", object.keyword),
@@ -1055,7 +1113,7 @@ fn no_object_value(context: &Context, object: &Token) -> Result<(), Failure> {
     }
 }
 
-fn display_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+pub(crate) fn display_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     no_object_value(context, object)?;
     let queue_manager = context.queue_manager;
     let config = queue_manager.config();
@@ -1118,7 +1176,7 @@ fn display_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     Ok(output)
 }
 
-fn display_usage(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+pub(crate) fn display_usage(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     no_object_value(context, object)?;
     let found = keywords(rest, &[("PSID", Takes::Value), ("TYPE", Takes::Value)])
         .map_err(|e| context.syntax(e))?;
@@ -1142,7 +1200,7 @@ fn display_usage(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     Ok(output)
 }
 
-fn display_log(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+pub(crate) fn display_log(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     no_object_value(context, object)?;
     keywords(rest, &[]).map_err(|e| context.syntax(e))?;
     let mut output = Output::default();
@@ -1150,7 +1208,7 @@ fn display_log(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     Ok(output)
 }
 
-fn display_system(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+pub(crate) fn display_system(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     no_object_value(context, object)?;
     keywords(rest, &[]).map_err(|e| context.syntax(e))?;
     let config = context.queue_manager.config();
@@ -1181,7 +1239,7 @@ fn display_system(context: &Context, object: &Token, rest: &[Token]) -> Outcome 
     Ok(output)
 }
 
-fn archive_log(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+pub(crate) fn archive_log(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     no_object_value(context, object)?;
     keywords(rest, &[]).map_err(|e| context.syntax(e))?;
     context
@@ -1196,7 +1254,7 @@ fn archive_log(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     Ok(output)
 }
 
-fn refresh_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+pub(crate) fn refresh_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     no_object_value(context, object)?;
     let found = keywords(rest, &[("TYPE", Takes::Value), ("NAME", Takes::Value)])
         .map_err(|e| context.syntax(e))?;

@@ -4,7 +4,14 @@
 //! semantics and MQ for z/OS's response messages (`CSQM401I`, `CSQ9022I`, ...), and the
 //! command server that runs commands arriving as messages on SYSTEM.COMMAND.INPUT.
 //!
-//! - [`run_command`]: one MQSC command against an in-process queue manager.
+//! - [`run_command`]: one MQSC command against an in-process queue manager; a
+//!   [`CommandProcessor`] does the same with a channel initiator attached
+//!   ([`CommandProcessor::set_channel_initiator`]), for the channel commands.
+//! - [`channel_initiator`]: the [`ChannelInitiator`] trait the server's channel initiator
+//!   implements (DISPLAY CHSTATUS, STOP CHANNEL, START/STOP LISTENER, DISPLAY LSSTATUS,
+//!   DISPLAY CHINIT).
+//! - [`default_objects`]: the objects every queue manager has (SYSTEM.DEFAULT.*, the command
+//!   queues, SYSTEM.DEF.SVRCONN, DEV.APP.SVRCONN, ...).
 //! - [`parser`]: scripts into commands (comments, `+`/`-` continuation), commands into
 //!   keywords and values; syntax errors name the token and its position.
 //! - [`server`]: [`CommandServer::start`] and its [`CommandServerHandle`].
@@ -24,16 +31,23 @@
 //! ```
 
 mod attributes;
+mod channel_commands;
+pub mod channel_initiator;
 mod commands;
+pub mod default_objects;
+mod object_commands;
 pub mod parser;
 pub mod server;
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use ferrite_storage::queue_manager::QueueManager;
 
+pub use channel_commands::LISTENER_NAME;
+pub use channel_initiator::{ChannelInitiator, ChannelInstanceStatus, ListenerStatus};
+pub use default_objects::define_default_objects;
 pub use parser::{split_commands, ScriptCommand, SyntaxError};
-pub use server::{CommandServer, CommandServerHandle, COMMAND_QUEUE};
+pub use server::{CommandServer, CommandServerHandle, ADMIN_COMMAND_QUEUE, COMMAND_QUEUE};
 
 /// Storage classes and their page sets, as MQ's supplied CSQ4INYS sample defines them.
 pub const STORAGE_CLASSES: [(&str, u8); 4] = [
@@ -76,5 +90,59 @@ impl CommandResponse {
 /// Run one MQSC command (continuation lines allowed; comment lines ignored) against
 /// `queue_manager`. An empty command (only blanks or comments) succeeds with no output.
 pub fn run_command(queue_manager: &Arc<QueueManager>, command: &str) -> CommandResponse {
-    commands::run(queue_manager, command)
+    commands::run(queue_manager, None, command)
+}
+
+/// What runs MQSC commands for a queue manager: its command server and its console use one.
+/// The channel commands need the channel initiator, which the server attaches once its
+/// listener is built:
+///
+/// ```no_run
+/// # use std::sync::Arc;
+/// # fn demo(queue_manager: Arc<ferrite_storage::queue_manager::QueueManager>,
+/// #         initiator: Arc<dyn ferrite_command::ChannelInitiator>) {
+/// let processor = Arc::new(ferrite_command::CommandProcessor::new(queue_manager.clone()));
+/// processor.set_channel_initiator(Some(initiator));
+/// let command_server = ferrite_command::CommandServer::start_processor(
+///     processor.clone(),
+///     &[ferrite_command::COMMAND_QUEUE, ferrite_command::ADMIN_COMMAND_QUEUE],
+///     Arc::new(|line: &str| eprintln!("{line}")),
+/// );
+/// let response = processor.run("DISPLAY CHSTATUS(*)");
+/// # }
+/// ```
+pub struct CommandProcessor {
+    queue_manager: Arc<QueueManager>,
+    initiator: RwLock<Option<Arc<dyn ChannelInitiator>>>,
+}
+
+impl CommandProcessor {
+    /// A processor for `queue_manager` with no channel initiator attached.
+    pub fn new(queue_manager: Arc<QueueManager>) -> CommandProcessor {
+        CommandProcessor {
+            queue_manager,
+            initiator: RwLock::new(None),
+        }
+    }
+
+    /// Attach the channel initiator (`None` detaches it, as when the channel initiator
+    /// stops: the channel commands then answer CSQM131I).
+    pub fn set_channel_initiator(&self, initiator: Option<Arc<dyn ChannelInitiator>>) {
+        *self.initiator.write().unwrap() = initiator;
+    }
+
+    /// The attached channel initiator.
+    pub fn channel_initiator(&self) -> Option<Arc<dyn ChannelInitiator>> {
+        self.initiator.read().unwrap().clone()
+    }
+
+    pub fn queue_manager(&self) -> &Arc<QueueManager> {
+        &self.queue_manager
+    }
+
+    /// Run one MQSC command, as [`run_command`] does.
+    pub fn run(&self, command: &str) -> CommandResponse {
+        let initiator = self.channel_initiator();
+        commands::run(&self.queue_manager, initiator.as_deref(), command)
+    }
 }

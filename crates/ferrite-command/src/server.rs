@@ -1,5 +1,6 @@
-//! The command server: a thread that gets MQSC commands from SYSTEM.COMMAND.INPUT, runs each,
-//! and sends the response to the request's reply-to queue, as MQ for z/OS's command server does.
+//! The command server: threads that get MQSC commands from SYSTEM.COMMAND.INPUT and
+//! SYSTEM.ADMIN.COMMAND.QUEUE (one thread per queue), run each, and send the response to the
+//! request's reply-to queue, as MQ for z/OS's command server does.
 //!
 //! To run it inside a queue manager process, once the queue manager is open:
 //!
@@ -30,6 +31,16 @@
 //!   CorrelId with MQRO_PASS_CORREL_ID; a new MsgId, or the request's with MQRO_PASS_MSG_ID;
 //!   Expiry unlimited, or the request's remaining expiry with MQRO_PASS_DISCARD_AND_EXPIRY.
 //!
+//! ## PCF requests
+//! A request whose Format is MQADMIN (or MQPCF), or whose data starts like an MQCFH (Type
+//! MQCFT_COMMAND or MQCFT_COMMAND_XR, StrucLength 36), is a PCF command. PCF commands are not
+//! run yet; each gets one reply (Format MQADMIN, MsgType MQMT_REPLY, CorrelId as above): an
+//! MQCFH in the request's Encoding with Type MQCFT_RESPONSE (MQCFT_XR_SUMMARY for
+//! MQCFT_COMMAND_XR), the request's Command, MsgSeqNumber 1, Control MQCFC_LAST,
+//! CompCode MQCC_FAILED and Reason MQRCCF_CFH_TYPE_ERROR / MQRCCF_CFH_LENGTH_ERROR /
+//! MQRCCF_CFH_VERSION_ERROR for a header that is not valid, MQRCCF_COMMAND_FAILED otherwise;
+//! ParameterCount 0.
+//!
 //! The server waits for requests with MQGMO_WAIT and a short interval ([`WAIT_INTERVAL_MS`]),
 //! so it notices [`CommandServerHandle::stop`] within that time without polling in between;
 //! it also ends when the queue manager quiesces or stops.
@@ -40,16 +51,34 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use ferrite_constants::{
-    format::MQFMT_STRING, get_options::*, message_type::MQMT_REPLY, open_options::*,
-    put_options::*, reason::*, report::*,
+    completion::MQCC_FAILED,
+    encoding::MQENC_INTEGER_REVERSED,
+    format::{MQFMT_ADMIN, MQFMT_PCF, MQFMT_STRING},
+    get_options::*,
+    message_type::MQMT_REPLY,
+    open_options::*,
+    pcf::{
+        MQCFC_LAST, MQCFH_STRUC_LENGTH, MQCFH_VERSION_3, MQCFT_COMMAND, MQCFT_COMMAND_XR,
+        MQCFT_RESPONSE, MQCFT_XR_SUMMARY,
+    },
+    pcf_reason::{
+        MQRCCF_CFH_LENGTH_ERROR, MQRCCF_CFH_TYPE_ERROR, MQRCCF_CFH_VERSION_ERROR,
+        MQRCCF_COMMAND_FAILED,
+    },
+    put_options::*,
+    reason::*,
+    report::*,
 };
 use ferrite_mqi::{Connection, Hobj, MqError, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_storage::queue_manager::{MessageSink, QueueManager};
 
-use crate::{run_command, CommandResponse};
+use crate::{CommandProcessor, CommandResponse};
 
 /// The queue MQSC requests arrive on.
 pub const COMMAND_QUEUE: &str = "SYSTEM.COMMAND.INPUT";
+
+/// The queue MQSC and PCF requests from remote administration tools arrive on.
+pub const ADMIN_COMMAND_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.QUEUE";
 
 /// How long one MQGET waits before the server looks at its stop flag again.
 pub const WAIT_INTERVAL_MS: i32 = 200;
@@ -63,7 +92,7 @@ pub struct CommandServer;
 /// A running command server; stops it when dropped.
 pub struct CommandServerHandle {
     stop: Arc<StopSignal>,
-    thread: Option<JoinHandle<()>>,
+    threads: Vec<JoinHandle<()>>,
     processed: Arc<std::sync::atomic::AtomicU64>,
 }
 
@@ -94,20 +123,35 @@ impl StopSignal {
 }
 
 impl CommandServer {
-    /// Start the command server on SYSTEM.COMMAND.INPUT of `queue_manager`; its operator
-    /// messages (CSQN…) go to standard error.
+    /// Start the command server on SYSTEM.COMMAND.INPUT and SYSTEM.ADMIN.COMMAND.QUEUE of
+    /// `queue_manager`; its operator messages (CSQN…) go to standard error.
     pub fn start(queue_manager: Arc<QueueManager>) -> CommandServerHandle {
-        Self::start_with(
-            queue_manager,
-            COMMAND_QUEUE,
+        Self::start_processor(
+            Arc::new(CommandProcessor::new(queue_manager)),
+            &[COMMAND_QUEUE, ADMIN_COMMAND_QUEUE],
             Arc::new(|line: &str| eprintln!("{line}")),
         )
     }
 
-    /// Start a command server on `queue`, with its operator messages to `messages`.
+    /// Start a command server on `queue` alone, with its operator messages to `messages`.
     pub fn start_with(
         queue_manager: Arc<QueueManager>,
         queue: &str,
+        messages: MessageSink,
+    ) -> CommandServerHandle {
+        Self::start_processor(
+            Arc::new(CommandProcessor::new(queue_manager)),
+            &[queue],
+            messages,
+        )
+    }
+
+    /// Start a command server that runs the requests arriving on each of `queues` (one
+    /// thread per queue) with `processor`, so the channel commands reach the channel
+    /// initiator attached to it.
+    pub fn start_processor(
+        processor: Arc<CommandProcessor>,
+        queues: &[&str],
         messages: MessageSink,
     ) -> CommandServerHandle {
         let stop = Arc::new(StopSignal {
@@ -116,18 +160,23 @@ impl CommandServer {
             wake: Condvar::new(),
         });
         let processed = Arc::new(std::sync::atomic::AtomicU64::new(0));
-        let queue = queue.to_string();
-        let thread = {
-            let stop = stop.clone();
-            let processed = processed.clone();
-            std::thread::Builder::new()
-                .name("command-server".to_string())
-                .spawn(move || serve(queue_manager, &queue, &stop, &processed, &messages))
-                .expect("spawn the command server thread")
-        };
+        let threads = queues
+            .iter()
+            .map(|queue| {
+                let queue = queue.to_string();
+                let stop = stop.clone();
+                let processed = processed.clone();
+                let processor = processor.clone();
+                let messages = messages.clone();
+                std::thread::Builder::new()
+                    .name("command-server".to_string())
+                    .spawn(move || serve(&processor, &queue, &stop, &processed, &messages))
+                    .expect("spawn the command server thread")
+            })
+            .collect();
         CommandServerHandle {
             stop,
-            thread: Some(thread),
+            threads,
             processed,
         }
     }
@@ -142,9 +191,7 @@ impl CommandServerHandle {
 
     /// Whether the server thread is still running.
     pub fn is_running(&self) -> bool {
-        self.thread
-            .as_ref()
-            .is_some_and(|thread| !thread.is_finished())
+        self.threads.iter().any(|thread| !thread.is_finished())
     }
 
     /// Requests processed so far.
@@ -154,7 +201,7 @@ impl CommandServerHandle {
 
     fn shutdown(&mut self) {
         self.stop.set();
-        if let Some(thread) = self.thread.take() {
+        for thread in self.threads.drain(..) {
             let _ = thread.join();
         }
     }
@@ -174,12 +221,13 @@ fn ends_server(error: &MqError) -> bool {
 }
 
 fn serve(
-    queue_manager: Arc<QueueManager>,
+    processor: &CommandProcessor,
     queue: &str,
     stop: &StopSignal,
     processed: &std::sync::atomic::AtomicU64,
     say: &MessageSink,
 ) {
+    let queue_manager = processor.queue_manager();
     let name = queue_manager.name().to_string();
     let mut connection = match Connection::connect(queue_manager.clone(), "") {
         Ok(connection) => connection,
@@ -244,17 +292,29 @@ fn serve(
                 continue;
             }
         };
-        let response = if got.data_length > REQUEST_BYTES_MAX {
-            too_long(&name, got.data_length)
-        } else {
-            let data = &buffer[..got.data_length];
-            let text = String::from_utf8_lossy(data);
-            run_command(
-                &queue_manager,
-                text.trim_end_matches(|c: char| c == '\0' || c.is_whitespace()),
+        let returned = &buffer[..got.returned_length];
+        let result = if is_pcf(&request, returned) {
+            reply(
+                &mut connection,
+                &name,
+                &request,
+                MQFMT_ADMIN,
+                &[pcf_failure(&request, returned)],
             )
+        } else {
+            let response = if got.data_length > REQUEST_BYTES_MAX {
+                too_long(&name, got.data_length)
+            } else {
+                let text = String::from_utf8_lossy(returned);
+                processor.run(text.trim_end_matches(|c: char| c == '\0' || c.is_whitespace()))
+            };
+            let messages: Vec<Vec<u8>> = reply_messages(&response)
+                .into_iter()
+                .map(String::into_bytes)
+                .collect();
+            reply(&mut connection, &name, &request, MQFMT_STRING, &messages)
         };
-        if let Err(error) = reply(&mut connection, &name, &request, &response) {
+        if let Err(error) = result {
             say(&format!(
                 "CSQN206I {name} COMMAND SERVER REPLY TO {} FAILED, REPLY DISCARDED: {} ({})",
                 request.reply_to_q.trim(),
@@ -318,11 +378,105 @@ pub fn reply_messages(response: &CommandResponse) -> Vec<String> {
     messages
 }
 
+/// Whether a request is a PCF command: by its Format, or by data that starts like an MQCFH.
+fn is_pcf(request: &Mqmd, data: &[u8]) -> bool {
+    if request.format == MQFMT_ADMIN || request.format == MQFMT_PCF {
+        return true;
+    }
+    let header = PcfHeader::read(request, data);
+    data.len() >= MQCFH_STRUC_LENGTH as usize
+        && matches!(header.kind, MQCFT_COMMAND | MQCFT_COMMAND_XR)
+        && header.length == MQCFH_STRUC_LENGTH
+}
+
+/// The first fields of an MQCFH, read in the request's integer encoding.
+struct PcfHeader {
+    kind: i32,
+    length: i32,
+    version: i32,
+    command: i32,
+}
+
+impl PcfHeader {
+    fn read(request: &Mqmd, data: &[u8]) -> PcfHeader {
+        let field = |index: usize| -> i32 {
+            let Some(bytes) = data.get(index * 4..index * 4 + 4) else {
+                return 0;
+            };
+            let bytes: [u8; 4] = bytes.try_into().expect("four bytes");
+            if big_endian(request) {
+                i32::from_be_bytes(bytes)
+            } else {
+                i32::from_le_bytes(bytes)
+            }
+        };
+        PcfHeader {
+            kind: field(0),
+            length: field(1),
+            version: field(2),
+            command: field(3),
+        }
+    }
+}
+
+/// MQENC_INTEGER_NORMAL (big-endian) unless the Encoding says reversed.
+fn big_endian(request: &Mqmd) -> bool {
+    request.encoding & MQENC_INTEGER_REVERSED == 0
+}
+
+/// The one reply to a PCF request: an MQCFH saying it failed, and why.
+fn pcf_failure(request: &Mqmd, data: &[u8]) -> Vec<u8> {
+    let header = PcfHeader::read(request, data);
+    let reason = if data.len() < MQCFH_STRUC_LENGTH as usize
+        || !matches!(header.kind, MQCFT_COMMAND | MQCFT_COMMAND_XR)
+    {
+        MQRCCF_CFH_TYPE_ERROR
+    } else if header.length != MQCFH_STRUC_LENGTH {
+        MQRCCF_CFH_LENGTH_ERROR
+    } else if !(1..=MQCFH_VERSION_3).contains(&header.version) {
+        MQRCCF_CFH_VERSION_ERROR
+    } else {
+        MQRCCF_COMMAND_FAILED
+    };
+    let kind = if header.kind == MQCFT_COMMAND_XR {
+        MQCFT_XR_SUMMARY
+    } else {
+        MQCFT_RESPONSE
+    };
+    let version = if (1..=MQCFH_VERSION_3).contains(&header.version) {
+        header.version
+    } else {
+        1
+    };
+    let fields = [
+        kind,
+        MQCFH_STRUC_LENGTH,
+        version,
+        header.command,
+        1, // MsgSeqNumber
+        MQCFC_LAST,
+        MQCC_FAILED,
+        reason,
+        0, // ParameterCount
+    ];
+    let mut bytes = Vec::with_capacity(MQCFH_STRUC_LENGTH as usize);
+    for field in fields {
+        if big_endian(request) {
+            bytes.extend_from_slice(&field.to_be_bytes());
+        } else {
+            bytes.extend_from_slice(&field.to_le_bytes());
+        }
+    }
+    debug_assert_eq!(bytes.len(), MQCFH_STRUC_LENGTH as usize);
+    bytes
+}
+
 fn reply(
     connection: &mut Connection,
     queue_manager: &str,
     request: &Mqmd,
-    response: &CommandResponse,
+    format: [u8; 8],
+    messages: &[Vec<u8>],
 ) -> Result<(), MqError> {
     let reply_to = request.reply_to_q.trim();
     if reply_to.is_empty() {
@@ -335,10 +489,11 @@ fn reply(
     }
     let hobj = connection.open(&mut Mqod::queue(reply_to), MQOO_OUTPUT)?;
     let result = (|| {
-        for text in reply_messages(response) {
+        for data in messages {
             let mut md = Mqmd {
                 msg_type: MQMT_REPLY,
-                format: MQFMT_STRING,
+                format,
+                encoding: request.encoding,
                 persistence: request.persistence,
                 priority: request.priority,
                 ..Mqmd::default()
@@ -357,12 +512,7 @@ fn reply(
             if request.report & MQRO_PASS_DISCARD_AND_EXPIRY != 0 {
                 md.expiry = request.expiry;
             }
-            connection.put(
-                hobj,
-                &mut md,
-                &mut Mqpmo::with_options(options),
-                text.as_bytes(),
-            )?;
+            connection.put(hobj, &mut md, &mut Mqpmo::with_options(options), data)?;
         }
         Ok(())
     })();

@@ -6,7 +6,8 @@
 //! Script format: MQSC (comments, continuation lines), plus test directives on lines starting
 //! with `*!` that the MQSC parser would take as comments:
 //! `*! PUT queue count [PERSISTENT]`, `*! GET queue count`, `*! OPEN queue INPUT|OUTPUT` (held
-//! open until the script ends).
+//! open until the script ends), `*! CHINIT port` (attach a channel initiator double with a
+//! listener on `port` and two instances of APP.SVRCONN, see `support::FakeInitiator`).
 
 mod support;
 
@@ -71,6 +72,7 @@ fn normalise(line: &str) -> String {
 
 fn run_script(path: &Path) -> Vec<String> {
     let (_directory, queue_manager) = support::queue_manager();
+    let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());
     let script = std::fs::read_to_string(path).unwrap();
     let mut output = Vec::new();
     let mut held = Vec::new();
@@ -84,7 +86,7 @@ fn run_script(path: &Path) -> Vec<String> {
                 from + command.line - 1,
                 command.text.trim_end()
             ));
-            let response = ferrite_command::run_command(&queue_manager, &command.text);
+            let response = processor.run(&command.text);
             output.extend(response.lines.iter().cloned());
         }
         pending.clear();
@@ -102,6 +104,9 @@ fn run_script(path: &Path) -> Vec<String> {
                     count.parse().unwrap(),
                     rest.contains(&"PERSISTENT"),
                 ),
+                ["CHINIT", port] => processor.set_channel_initiator(Some(std::sync::Arc::new(
+                    support::FakeInitiator::new(port.parse().unwrap()),
+                ))),
                 ["GET", queue, count] => {
                     support::get(&queue_manager, queue, count.parse().unwrap())
                 }

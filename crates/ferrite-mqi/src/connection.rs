@@ -17,14 +17,14 @@ use ferrite_constants::{
     match_options::*,
     message_delivery_sequence::MQMDS_PRIORITY,
     message_type::{MQMT_APPL_FIRST, MQMT_APPL_LAST, MQMT_REQUEST},
-    object_type::{MQOT_Q, MQOT_Q_MGR},
+    object_type::{MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q, MQOT_Q_MGR},
     open_options::*,
     pcf::MQCMDL_CURRENT_LEVEL,
     persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENCE_AS_Q_DEF, MQPER_PERSISTENT},
     platform::MQPL_UNIX,
     priority::MQPRI_PRIORITY_AS_Q_DEF,
     put_options::*,
-    queue_type::MQQT_LOCAL,
+    queue_type::{MQQT_ALIAS, MQQT_LOCAL},
     reason::*,
     selector::*,
     shareability::{MQQA_GET_INHIBITED, MQQA_PUT_INHIBITED, MQQA_SHAREABLE},
@@ -34,8 +34,9 @@ use ferrite_constants::{
 };
 use ferrite_storage::data_manager::message::Identifier;
 use ferrite_storage::queue_manager::{
-    now_ms, GetControls, GetOutcome, LocalQueue, MessageKey, MessageSelector, QueueManager,
-    RetrievedMessage, UnitOfWork,
+    now_ms, AliasDefinition, DefinitionType, GetControls, GetOutcome, LocalQueue, MessageKey,
+    MessageSelector, ObjectDefinition, ObjectType, QueueDefinition, QueueManager, RetrievedMessage,
+    UnitOfWork,
 };
 
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
@@ -93,7 +94,44 @@ pub const QUEUE_SELECTORS: &[i32] = &[
     MQCA_BACKOUT_REQ_Q_NAME,
     MQIA_HARDEN_GET_BACKOUT,
     MQCA_BASE_Q_NAME,
+    MQIA_DEFINITION_TYPE,
 ];
+
+/// MQINQ selectors an alias queue answers (a handle opened through an alias inquires the
+/// alias, as in MQ).
+pub const ALIAS_SELECTORS: &[i32] = &[
+    MQCA_Q_NAME,
+    MQCA_Q_DESC,
+    MQCA_BASE_Q_NAME,
+    MQIA_Q_TYPE,
+    MQIA_INHIBIT_PUT,
+    MQIA_INHIBIT_GET,
+    MQIA_DEF_PERSISTENCE,
+    MQIA_DEF_PRIORITY,
+];
+
+/// MQINQ selectors a process definition answers.
+pub const PROCESS_SELECTORS: &[i32] = &[
+    MQCA_PROCESS_NAME,
+    MQCA_PROCESS_DESC,
+    MQCA_APPL_ID,
+    MQIA_APPL_TYPE,
+    MQCA_USER_DATA,
+    MQCA_ENV_DATA,
+];
+
+/// MQINQ selectors a namelist answers (MQCA_NAMES: every name blank-padded to 48
+/// characters, concatenated, as MQ returns them).
+pub const NAMELIST_SELECTORS: &[i32] = &[
+    MQCA_NAMELIST_NAME,
+    MQCA_NAMELIST_DESC,
+    MQIA_NAME_COUNT,
+    MQCA_NAMES,
+];
+
+/// The longest DynamicQName prefix before the `*`: the generated suffix is 16 hexadecimal
+/// digits and a queue name at most 48 characters.
+pub const DYNAMIC_Q_NAME_PREFIX_MAX: usize = 32;
 
 /// MQINQ selectors the queue manager object answers.
 pub const QUEUE_MANAGER_SELECTORS: &[i32] = &[
@@ -257,10 +295,18 @@ fn new_identifier(queue_manager: &str) -> Identifier {
 enum Target {
     Queue(Arc<LocalQueue>),
     QueueManager,
+    /// A process or namelist, opened for MQINQ.
+    Definition(ObjectType, String),
 }
 
 struct ObjectHandle {
     target: Target,
+    /// The alias queue the handle was opened through: its PUT/GET inhibits and message
+    /// defaults apply, and MQINQ answers for it.
+    alias: Option<String>,
+    /// This handle's MQOPEN created the temporary dynamic queue it refers to: MQCLOSE of the
+    /// handle deletes the queue.
+    created_temporary: bool,
     options: i32,
     /// Some(exclusive) when open for input.
     input: Option<bool>,
@@ -287,6 +333,9 @@ pub struct Connection {
     next_handle: i32,
     user_identifier: String,
     appl_name: String,
+    /// Temporary dynamic queues this connection created and has not deleted yet: deleted
+    /// when the connection ends.
+    temporary_queues: Vec<Arc<LocalQueue>>,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -353,6 +402,7 @@ impl Connection {
             next_handle: 1,
             user_identifier,
             appl_name: appl_name.chars().skip(skip).collect(),
+            temporary_queues: Vec::new(),
         })
     }
 
@@ -391,7 +441,15 @@ impl Connection {
 
     // ----- MQOPEN / MQCLOSE ----------------------------------------------------------------
 
-    /// MQOPEN: open a local queue (MQOT_Q) or the queue manager (MQOT_Q_MGR, for MQINQ).
+    /// MQOPEN: open a queue (MQOT_Q), the queue manager (MQOT_Q_MGR, for MQINQ), or a process
+    /// or namelist (MQOT_PROCESS, MQOT_NAMELIST, for MQINQ).
+    ///
+    /// A queue name resolves as in MQ: a local queue is opened; a model queue creates a
+    /// dynamic queue from DynamicQName (a trailing `*` becomes 16 hexadecimal digits; ObjectName
+    /// returns the name; MQRC_DYNAMIC_Q_NAME_ERROR, MQRC_OBJECT_ALREADY_EXISTS); an alias
+    /// opens its TARGET (MQRC_UNKNOWN_ALIAS_BASE_Q, MQRC_ALIAS_BASE_Q_TYPE_ERROR); a remote
+    /// queue needs its transmission queue (MQRC_UNKNOWN_XMIT_Q; with one, channels are still
+    /// needed: MQRC_FUNCTION_NOT_SUPPORTED) and opens for output only.
     ///
     /// Input options: MQOO_INPUT_AS_Q_DEF (the queue's DEFSOPT; SHARED until queue definitions
     /// carry DEFSOPT), MQOO_INPUT_SHARED, MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
@@ -427,6 +485,8 @@ impl Connection {
         }
         let name = trim(&od.object_name).to_string();
         let q_mgr_name = trim(&od.object_q_mgr_name);
+        let mut alias = None;
+        let mut created_temporary = false;
         let target = match od.object_type {
             MQOT_Q => {
                 if !q_mgr_name.is_empty() && q_mgr_name != self.queue_manager.name() {
@@ -435,10 +495,30 @@ impl Connection {
                 if name.is_empty() || name.len() > 48 {
                     return failed(MQRC_OBJECT_NAME_ERROR);
                 }
-                let Some(queue) = self.queue_manager.queue(&name) else {
-                    return failed(MQRC_UNKNOWN_OBJECT_NAME);
-                };
+                let (queue, via_alias, temporary) = self.resolve_queue(od, &name, options)?;
+                alias = via_alias;
+                created_temporary = temporary;
                 Target::Queue(queue)
+            }
+            MQOT_PROCESS | MQOT_NAMELIST => {
+                let object_type = if od.object_type == MQOT_PROCESS {
+                    ObjectType::Process
+                } else {
+                    ObjectType::Namelist
+                };
+                if !q_mgr_name.is_empty() && q_mgr_name != self.queue_manager.name() {
+                    return failed(MQRC_UNKNOWN_OBJECT_Q_MGR);
+                }
+                if name.is_empty() || name.len() > 48 {
+                    return failed(MQRC_OBJECT_NAME_ERROR);
+                }
+                if options & !(MQOO_INQUIRE | MQOO_FAIL_IF_QUIESCING) != 0 {
+                    return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+                }
+                if self.queue_manager.object(object_type, &name).is_none() {
+                    return failed(MQRC_UNKNOWN_OBJECT_NAME);
+                }
+                Target::Definition(object_type, name.clone())
             }
             MQOT_Q_MGR => {
                 if !name.is_empty() && name != self.queue_manager.name() {
@@ -457,7 +537,7 @@ impl Connection {
             if !queue.open_handle(input, output) {
                 return failed(MQRC_OBJECT_IN_USE);
             }
-            od.resolved_q_name = name;
+            od.resolved_q_name = queue.name();
         }
         od.resolved_q_mgr_name = self.queue_manager.name().to_string();
         let hobj = self.next_handle;
@@ -470,13 +550,123 @@ impl Connection {
                 input,
                 output,
                 cursor: None,
+                alias,
+                created_temporary,
             },
         );
         Ok(Hobj(hobj))
     }
 
-    /// MQCLOSE. MQCO_NONE only: MQCO_DELETE and MQCO_DELETE_PURGE apply to dynamic queues,
-    /// which do not exist yet (MQRC_OPTION_NOT_VALID_FOR_TYPE).
+    /// The local queue an MQOPEN of the queue `name` reaches: the queue itself, a new dynamic
+    /// queue made from a model (ObjectName becomes its name), or an alias's target. Returns
+    /// the queue, the alias it was reached through, and whether a temporary dynamic queue was
+    /// created.
+    fn resolve_queue(
+        &mut self,
+        od: &mut Mqod,
+        name: &str,
+        options: i32,
+    ) -> MqResult<(Arc<LocalQueue>, Option<String>, bool)> {
+        let object_type = self.queue_manager.queue_object_type(name);
+        let definition = object_type.and_then(|kind| self.queue_manager.object(kind, name));
+        match definition {
+            Some(ObjectDefinition::Local(_)) => match self.queue_manager.queue(name) {
+                Some(queue) => Ok((queue, None, false)),
+                None => failed(MQRC_UNKNOWN_OBJECT_NAME),
+            },
+            Some(ObjectDefinition::Model(model)) => {
+                let dynamic_name = self.dynamic_queue_name(&od.dynamic_q_name)?;
+                let temporary = model.definition_type == DefinitionType::TemporaryDynamic;
+                let definition = QueueDefinition {
+                    name: dynamic_name.clone(),
+                    ..model
+                };
+                let queue = self.queue_manager.define_queue(definition, false)?;
+                if temporary {
+                    self.temporary_queues.push(queue.clone());
+                }
+                od.object_name = dynamic_name;
+                Ok((queue, None, temporary))
+            }
+            Some(ObjectDefinition::Alias(alias)) => {
+                match self.queue_manager.queue_object_type(&alias.target) {
+                    Some(ObjectType::LocalQueue) => match self.queue_manager.queue(&alias.target) {
+                        Some(queue) => Ok((queue, Some(alias.name), false)),
+                        None => failed(MQRC_UNKNOWN_ALIAS_BASE_Q),
+                    },
+                    None => failed(MQRC_UNKNOWN_ALIAS_BASE_Q),
+                    // An alias of a model, alias or remote queue: not a queue MQOPEN can use.
+                    Some(_) => failed(MQRC_ALIAS_BASE_Q_TYPE_ERROR),
+                }
+            }
+            Some(ObjectDefinition::Remote(remote)) => {
+                let input_or_more = MQOO_INPUT_AS_Q_DEF
+                    | MQOO_INPUT_SHARED
+                    | MQOO_INPUT_EXCLUSIVE
+                    | MQOO_BROWSE
+                    | MQOO_SET;
+                if options & input_or_more != 0 || options & MQOO_OUTPUT == 0 {
+                    return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+                }
+                let transmission_queue = if remote.transmission_queue.is_empty() {
+                    &remote.remote_queue_manager
+                } else {
+                    &remote.transmission_queue
+                };
+                if transmission_queue.is_empty()
+                    || self.queue_manager.queue(transmission_queue).is_none()
+                {
+                    return failed(MQRC_UNKNOWN_XMIT_Q);
+                }
+                // Messages for another queue manager need the channels that move them.
+                failed(MQRC_FUNCTION_NOT_SUPPORTED)
+            }
+            _ => failed(MQRC_UNKNOWN_OBJECT_NAME),
+        }
+    }
+
+    /// The name of a dynamic queue from DynamicQName: a trailing `*` is replaced by 16
+    /// hexadecimal digits that make the name unique (`AMQ.*` gives `AMQ.5F3A...`); a name
+    /// without `*` is used as it is. MQRC_DYNAMIC_Q_NAME_ERROR for anything else.
+    fn dynamic_queue_name(&self, pattern: &str) -> MqResult<String> {
+        static SUFFIX: AtomicU64 = AtomicU64::new(0);
+        let pattern = trim(pattern);
+        let Some(prefix) = pattern.strip_suffix('*') else {
+            if !ferrite_storage::queue_manager::objects::is_valid_object_name(pattern, 48) {
+                return failed(MQRC_DYNAMIC_Q_NAME_ERROR);
+            }
+            return Ok(pattern.to_string());
+        };
+        if prefix.len() > DYNAMIC_Q_NAME_PREFIX_MAX
+            || !prefix
+                .chars()
+                .all(ferrite_storage::config::is_object_name_char)
+        {
+            return failed(MQRC_DYNAMIC_Q_NAME_ERROR);
+        }
+        if SUFFIX.load(Ordering::Relaxed) == 0 {
+            let seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+                | 1;
+            let _ = SUFFIX.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
+        }
+        // A name some queue already has is skipped; 64 bits of counter do not wrap in practice.
+        loop {
+            let name = format!("{prefix}{:016X}", SUFFIX.fetch_add(1, Ordering::Relaxed));
+            if self.queue_manager.queue_object_type(&name).is_none() {
+                return Ok(name);
+            }
+        }
+    }
+
+    /// MQCLOSE. Closing the handle whose MQOPEN created a temporary dynamic queue deletes the
+    /// queue and its messages, whatever the options. MQCO_DELETE deletes a permanent dynamic
+    /// queue that is empty with nothing uncommitted (MQRC_Q_NOT_EMPTY otherwise, and the
+    /// handle stays open); MQCO_DELETE_PURGE deletes it with its committed messages. Delete
+    /// options on any other queue, or on a temporary dynamic queue through a handle that did
+    /// not create it: MQRC_OPTION_NOT_VALID_FOR_TYPE.
     pub fn close(&mut self, hobj: Hobj, options: i32) -> MqResult<()> {
         if options
             & !(MQCO_DELETE | MQCO_DELETE_PURGE | MQCO_KEEP_SUB | MQCO_REMOVE_SUB | MQCO_QUIESCE)
@@ -488,14 +678,60 @@ impl Connection {
         if !self.handles.contains_key(&hobj.0) {
             return failed(MQRC_HOBJ_ERROR);
         }
-        if options & (MQCO_DELETE | MQCO_DELETE_PURGE | MQCO_KEEP_SUB | MQCO_REMOVE_SUB) != 0 {
+        if options & (MQCO_KEEP_SUB | MQCO_REMOVE_SUB) != 0 {
             return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+        }
+        if options & (MQCO_DELETE | MQCO_DELETE_PURGE) != 0 {
+            let handle = &self.handles[&hobj.0];
+            let Target::Queue(queue) = &handle.target else {
+                return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+            };
+            if handle.alias.is_some() {
+                return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+            }
+            match queue.with_definition(|d| d.definition_type) {
+                DefinitionType::Predefined => return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE),
+                DefinitionType::TemporaryDynamic if !handle.created_temporary => {
+                    return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE)
+                }
+                DefinitionType::TemporaryDynamic => {}
+                DefinitionType::PermanentDynamic => {
+                    let current = self.queue_manager.queue(&queue.name());
+                    if current.is_some_and(|current| Arc::ptr_eq(&current, queue)) {
+                        self.queue_manager
+                            .delete_queue(&queue.name(), options & MQCO_DELETE_PURGE != 0)?;
+                    }
+                }
+            }
         }
         let handle = self.handles.remove(&hobj.0).expect("checked");
         if let Target::Queue(queue) = &handle.target {
             queue.close_handle(handle.input, handle.output);
+            if handle.created_temporary {
+                self.delete_temporary_queue(queue)?;
+            }
         }
         Ok(())
+    }
+
+    /// Delete a temporary dynamic queue this connection created.
+    fn delete_temporary_queue(&mut self, queue: &Arc<LocalQueue>) -> MqResult<()> {
+        self.temporary_queues
+            .retain(|created| !Arc::ptr_eq(created, queue));
+        if self.queue_manager.is_stopping() {
+            return Ok(());
+        }
+        self.queue_manager.delete_temporary_queue(queue)?;
+        Ok(())
+    }
+
+    /// At the end of the connection: delete the temporary dynamic queues it created.
+    fn delete_temporary_queues(&mut self) {
+        for queue in std::mem::take(&mut self.temporary_queues) {
+            if !self.queue_manager.is_stopping() {
+                let _ = self.queue_manager.delete_temporary_queue(&queue);
+            }
+        }
     }
 
     fn handle(&self, hobj: Hobj) -> MqResult<&ObjectHandle> {
@@ -507,7 +743,7 @@ impl Connection {
     /// The queue of a handle, checking it still exists (MQRC_Q_DELETED).
     fn queue_of(&self, handle: &ObjectHandle) -> MqResult<Arc<LocalQueue>> {
         match &handle.target {
-            Target::QueueManager => failed(MQRC_OBJECT_TYPE_ERROR),
+            Target::QueueManager | Target::Definition(..) => failed(MQRC_OBJECT_TYPE_ERROR),
             Target::Queue(queue) => match self.queue_manager.queue(&queue.name()) {
                 Some(current) if Arc::ptr_eq(&current, queue) => Ok(current),
                 _ => failed(MQRC_Q_DELETED),
@@ -535,7 +771,24 @@ impl Connection {
         }
         let open_options = handle.options;
         let queue = self.queue_of(handle)?;
-        self.put_to(&queue, open_options, md, pmo, data)
+        let alias = self.alias_of(handle);
+        if alias.as_ref().is_some_and(|alias| alias.put_inhibited) {
+            return failed(MQRC_PUT_INHIBITED);
+        }
+        let defaults = alias
+            .as_ref()
+            .map(|alias| (alias.default_priority, alias.default_persistent));
+        self.put_to(&queue, open_options, defaults, md, pmo, data)
+    }
+
+    /// The current definition of the alias a handle was opened through (an alias deleted
+    /// since no longer constrains the handle).
+    fn alias_of(&self, handle: &ObjectHandle) -> Option<AliasDefinition> {
+        let name = handle.alias.as_ref()?;
+        match self.queue_manager.object(ObjectType::AliasQueue, name) {
+            Some(ObjectDefinition::Alias(alias)) => Some(alias),
+            _ => None,
+        }
     }
 
     /// MQPUT1: open the queue for output, put one message, close it.
@@ -558,6 +811,11 @@ impl Connection {
         if od.object_type != MQOT_Q {
             return failed(MQRC_OBJECT_TYPE_ERROR);
         }
+        if self.queue_manager.queue_object_type(trim(&od.object_name))
+            == Some(ObjectType::ModelQueue)
+        {
+            return failed(MQRC_Q_TYPE_ERROR);
+        }
         let hobj = self.open(od, options)?;
         let result = self.put(hobj, md, pmo, data);
         self.close(hobj, 0)?;
@@ -568,6 +826,7 @@ impl Connection {
         &mut self,
         queue: &Arc<LocalQueue>,
         open_options: i32,
+        defaults: Option<(u8, bool)>,
         md: &mut Mqmd,
         pmo: &mut Mqpmo,
         data: &[u8],
@@ -637,8 +896,11 @@ impl Connection {
         if md.msg_type == MQMT_REQUEST && trim(&md.reply_to_q).is_empty() {
             return failed(MQRC_MISSING_REPLY_TO_Q);
         }
-        let (default_priority, default_persistent) = queue.with_definition(|definition| {
-            (definition.default_priority, definition.default_persistent)
+        // DEFPRTY and DEFPSIST of the first definition in the name resolution (an alias's).
+        let (default_priority, default_persistent) = defaults.unwrap_or_else(|| {
+            queue.with_definition(|definition| {
+                (definition.default_priority, definition.default_persistent)
+            })
         });
         let mut warning = None;
         let mut stored = md.clone();
@@ -777,6 +1039,13 @@ impl Connection {
             }
         } else if handle.input.is_none() {
             return failed(MQRC_NOT_OPEN_FOR_INPUT);
+        }
+        if !browsing
+            && self
+                .alias_of(handle)
+                .is_some_and(|alias| alias.get_inhibited)
+        {
+            return failed(MQRC_GET_INHIBITED);
         }
         // Which messages match.
         let match_options = if gmo.version >= MQGMO_VERSION_2 {
@@ -971,6 +1240,7 @@ impl Connection {
         if result.is_err() {
             let _ = self.queue_manager.backout(&mut self.unit);
         }
+        self.delete_temporary_queues();
         result.map_err(MqError::from)
     }
 
@@ -1030,6 +1300,23 @@ impl Connection {
                     });
                 }
             }
+            Target::Definition(object_type, name) => {
+                let Some(definition) = self.queue_manager.object(*object_type, name) else {
+                    return failed(MQRC_OBJECT_CHANGED);
+                };
+                for &selector in selectors {
+                    values.push(definition_attribute(&definition, selector)?);
+                }
+            }
+            Target::Queue(_) if handle.alias.is_some() => {
+                let Some(alias) = self.alias_of(handle) else {
+                    return failed(MQRC_OBJECT_CHANGED);
+                };
+                let definition = ObjectDefinition::Alias(alias);
+                for &selector in selectors {
+                    values.push(definition_attribute(&definition, selector)?);
+                }
+            }
             Target::Queue(_) => {
                 let queue = self.queue_of(handle)?;
                 let definition = queue.definition();
@@ -1077,6 +1364,7 @@ impl Connection {
                         // BaseQName belongs to alias queues; a local queue has none (blank,
                         // where MQ adds the MQRC_SELECTOR_NOT_FOR_TYPE warning).
                         MQCA_BASE_Q_NAME => AttributeValue::Text(String::new()),
+                        MQIA_DEFINITION_TYPE => integer(definition.definition_type.mqqdt() as i64),
                         _ => return failed(MQRC_SELECTOR_ERROR),
                     });
                 }
@@ -1098,7 +1386,12 @@ impl Connection {
             return failed(MQRC_SELECTOR_COUNT_ERROR);
         }
         let queue = self.queue_of(handle)?;
+        let alias = self.alias_of(handle);
         let mut definition = queue.definition();
+        if let Some(alias) = &alias {
+            definition.put_inhibited = alias.put_inhibited;
+            definition.get_inhibited = alias.get_inhibited;
+        }
         for (selector, value) in attributes {
             if ![MQIA_INHIBIT_PUT, MQIA_INHIBIT_GET].contains(selector) {
                 return failed(MQRC_SELECTOR_ERROR);
@@ -1116,6 +1409,14 @@ impl Connection {
         }
         debug_assert_eq!(MQQA_PUT_INHIBITED, 1);
         debug_assert_eq!(MQQA_GET_INHIBITED, 1);
+        if let Some(mut alias) = alias {
+            // Through an alias, MQSET changes the alias (as MQ does).
+            alias.put_inhibited = definition.put_inhibited;
+            alias.get_inhibited = definition.get_inhibited;
+            self.queue_manager
+                .alter_object(ObjectDefinition::Alias(alias))?;
+            return Ok(());
+        }
         self.queue_manager.alter_queue(definition)?;
         Ok(())
     }
@@ -1139,5 +1440,68 @@ impl Drop for Connection {
         if !self.unit.is_empty() && !self.queue_manager.is_stopping() {
             let _ = self.queue_manager.backout(&mut self.unit);
         }
+        self.delete_temporary_queues();
+    }
+}
+
+/// One MQINQ selector of an alias, process or namelist definition.
+fn definition_attribute(definition: &ObjectDefinition, selector: i32) -> MqResult<AttributeValue> {
+    let text = |value: &str| Ok(AttributeValue::Text(value.to_string()));
+    let integer = |value: i32| Ok(AttributeValue::Integer(value));
+    match (definition, selector) {
+        (ObjectDefinition::Alias(alias), _) => match selector {
+            MQCA_Q_NAME => text(&alias.name),
+            MQCA_Q_DESC => text(&alias.description),
+            MQCA_BASE_Q_NAME => text(&alias.target),
+            MQIA_Q_TYPE => integer(MQQT_ALIAS),
+            MQIA_INHIBIT_PUT => integer(alias.put_inhibited as i32),
+            MQIA_INHIBIT_GET => integer(alias.get_inhibited as i32),
+            MQIA_DEF_PERSISTENCE => integer(if alias.default_persistent {
+                MQPER_PERSISTENT
+            } else {
+                MQPER_NOT_PERSISTENT
+            }),
+            MQIA_DEF_PRIORITY => integer(alias.default_priority.into()),
+            _ => failed(MQRC_SELECTOR_ERROR),
+        },
+        (ObjectDefinition::Process(process), _) => match selector {
+            MQCA_PROCESS_NAME => text(&process.name),
+            MQCA_PROCESS_DESC => text(&process.description),
+            MQCA_APPL_ID => text(&process.application_id),
+            MQIA_APPL_TYPE => integer(application_type_number(&process.application_type)),
+            MQCA_USER_DATA => text(&process.user_data),
+            MQCA_ENV_DATA => text(&process.environment_data),
+            _ => failed(MQRC_SELECTOR_ERROR),
+        },
+        (ObjectDefinition::Namelist(namelist), _) => match selector {
+            MQCA_NAMELIST_NAME => text(&namelist.name),
+            MQCA_NAMELIST_DESC => text(&namelist.description),
+            MQIA_NAME_COUNT => integer(namelist.names.len() as i32),
+            MQCA_NAMES => text(
+                namelist
+                    .names
+                    .iter()
+                    .map(|name| format!("{name:<48}"))
+                    .collect::<String>()
+                    .trim_end(),
+            ),
+            _ => failed(MQRC_SELECTOR_ERROR),
+        },
+        _ => failed(MQRC_SELECTOR_ERROR),
+    }
+}
+
+/// APPLTYPE's MQAT_* value: a keyword MQSC accepts, or the number itself.
+pub fn application_type_number(application_type: &str) -> i32 {
+    use ferrite_constants::appl_type::*;
+    match application_type {
+        "CICS" => MQAT_CICS,
+        "IMS" => MQAT_IMS,
+        "MVS" | "ZOS" => MQAT_ZOS,
+        "UNIX" => MQAT_UNIX,
+        "WINDOWS" | "WINDOWSNT" => MQAT_WINDOWS_NT,
+        "DEF" => MQAT_DEFAULT,
+        "OS400" => MQAT_OS400,
+        number => number.parse().unwrap_or(MQAT_DEFAULT),
     }
 }

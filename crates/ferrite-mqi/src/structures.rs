@@ -132,7 +132,7 @@ impl Default for Mqmd {
 pub struct Mqod {
     /// Version (MQOD_VERSION_1).
     pub version: i32,
-    /// ObjectType: MQOT_Q or MQOT_Q_MGR (MQOT_Q).
+    /// ObjectType: MQOT_Q, MQOT_Q_MGR, MQOT_PROCESS or MQOT_NAMELIST (MQOT_Q).
     pub object_type: i32,
     /// ObjectName (≤ 48 characters; blank for MQOT_Q_MGR).
     pub object_name: String,
@@ -142,7 +142,8 @@ pub struct Mqod {
     pub dynamic_q_name: String,
     /// AlternateUserId (used with MQOO_ALTERNATE_USER_AUTHORITY).
     pub alternate_user_id: String,
-    /// ResolvedQName (output, version 3): the local queue opened.
+    /// ResolvedQName (output, version 3): the local queue opened (an alias's target, the
+    /// dynamic queue created from a model).
     pub resolved_q_name: String,
     /// ResolvedQMgrName (output, version 3).
     pub resolved_q_mgr_name: String,

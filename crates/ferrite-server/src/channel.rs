@@ -50,35 +50,6 @@ pub const CONVERSATIONS_PER_SOCKET_MAX: u32 = 999;
 /// The highest FAP level Ferrite speaks on client channels.
 pub const CLIENT_FAP_LEVEL: u8 = 13;
 
-/// A SVRCONN channel's settings that the negotiation uses.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SvrconnSettings {
-    /// Channel name.
-    pub name: String,
-    /// MAXMSGL.
-    pub max_message_length: u32,
-    /// HBINT, seconds.
-    pub heartbeat_interval: u32,
-    /// SHARECNV.
-    pub sharing_conversations: u32,
-}
-
-/// The SVRCONN channels a client may name: MQ's default objects.
-pub fn svrconn_channel(name: &str) -> Option<SvrconnSettings> {
-    const DEFINED: &[&str] = &[
-        "SYSTEM.DEF.SVRCONN",
-        "SYSTEM.ADMIN.SVRCONN",
-        "DEV.APP.SVRCONN",
-        "DEV.ADMIN.SVRCONN",
-    ];
-    DEFINED.contains(&name).then(|| SvrconnSettings {
-        name: name.to_string(),
-        max_message_length: 4 * 1024 * 1024,
-        heartbeat_interval: 300,
-        sharing_conversations: 10,
-    })
-}
-
 /// The password protection algorithm list (PAL) of the server's ID: ten 2-byte big-endian
 /// entries, unused ones 0xFFFF. The client lists the algorithms it offers, preferred first (the
 /// 9.4.5 Java client offers 1, then 0); the server answers with the one it chose. Observed: an
@@ -353,7 +324,7 @@ impl Channel<'_> {
         let order = flow.header.byte_order;
         let proposal = InitialData::decode(&flow.payload, order).map_err(protocol)?;
         let channel_name = proposal.channel_name.trimmed();
-        let Some(channel) = svrconn_channel(&channel_name) else {
+        let Some(channel) = self.shared.queue_manager.channel(&channel_name) else {
             (self.shared.log)(&format!(
                 "CSQX520E ferrite listener: remote channel {channel_name} not defined (client {})",
                 self.instance.peer
@@ -361,7 +332,27 @@ impl Channel<'_> {
             self.status(flow, status_code::NO_CHANNEL, MQRC_UNKNOWN_CHANNEL_NAME)?;
             return Err(End::Closed);
         };
+        let (instances, from_client) = self
+            .shared
+            .instance_counts(&channel.name, self.instance.peer.ip());
+        if instances >= channel.max_instances || from_client >= channel.max_instances_per_client {
+            (self.shared.log)(&format!(
+                "CSQX209E ferrite channel {} from {}: MAXINST({}) or MAXINSTC({}) reached, reason 2025 MQRC_MAX_CONNS_LIMIT_REACHED",
+                channel.name, self.instance.peer, channel.max_instances, channel.max_instances_per_client
+            ));
+            self.status(
+                flow,
+                status_code::CHANNEL_UNAVAILABLE,
+                MQRC_MAX_CONNS_LIMIT_REACHED,
+            )?;
+            return Err(End::Closed);
+        }
         *self.instance.channel_name.lock().unwrap() = channel.name.clone();
+        // MAXMSGL(0) means the queue manager's limit.
+        let channel_max_message_length = match channel.max_message_length {
+            0 => wire::MAX_MESSAGE_SIZE,
+            length => length,
+        };
         let config = &self.shared.config;
         let mut errors = 0u8;
         let mut fap_level = proposal.fap_level.min(CLIENT_FAP_LEVEL);
@@ -376,10 +367,10 @@ impl Channel<'_> {
             errors |= ERR1_MAX_TRANSMISSION_SIZE;
             max_transmission_size = wire::MIN_TRANSMISSION_SIZE;
         }
-        let mut max_message_size = proposal.max_message_size.min(channel.max_message_length);
+        let mut max_message_size = proposal.max_message_size.min(channel_max_message_length);
         if max_message_size == 0 {
             errors |= ERR1_MAX_MSG_SIZE;
-            max_message_size = channel.max_message_length;
+            max_message_size = channel_max_message_length;
         }
         let mut ccsid = proposal.ccsid;
         if ccsid != 0 && !wire::ACCEPTED_CCSIDS.contains(&ccsid) {

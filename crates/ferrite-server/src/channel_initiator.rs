@@ -165,6 +165,23 @@ pub(crate) struct ChinitShared {
 }
 
 impl ChinitShared {
+    /// Running instances of channel `name`, in all and from `ip` (MAXINST, MAXINSTC). The
+    /// instance asking counts itself once it has named its channel.
+    pub(crate) fn instance_counts(&self, name: &str, ip: IpAddr) -> (u32, u32) {
+        let instances = self.instances.lock().unwrap();
+        let mut all = 0;
+        let mut from_client = 0;
+        for instance in instances.values() {
+            if *instance.channel_name.lock().unwrap() == name {
+                all += 1;
+                if instance.peer.ip() == ip {
+                    from_client += 1;
+                }
+            }
+        }
+        (all, from_client)
+    }
+
     pub(crate) fn register_thread(&self, thread: JoinHandle<()>) {
         let mut threads = self.threads.lock().unwrap();
         threads.retain(|thread| !thread.is_finished());
@@ -172,52 +189,143 @@ impl ChinitShared {
     }
 }
 
-/// The channel initiator: a TCP listener and its channel instances. Stop it with
-/// [`ChannelInitiator::stop`] (or by dropping it) before the queue manager shuts down.
+/// The channel initiator: a TCP listener (which START/STOP LISTENER start and stop) and its
+/// channel instances. Stop it with [`ChannelInitiator::stop`] before the queue manager shuts
+/// down.
 pub struct ChannelInitiator {
     shared: Arc<ChinitShared>,
+    listener: Mutex<Option<RunningListener>>,
+}
+
+/// A listening socket and its accept thread.
+struct RunningListener {
     local_address: SocketAddr,
-    accept_thread: Option<JoinHandle<()>>,
+    started: SystemTime,
+    stop: Arc<AtomicBool>,
+    accept_thread: JoinHandle<()>,
+}
+
+impl RunningListener {
+    fn stop(self) {
+        self.stop.store(true, Ordering::Release);
+        let wake_address = match self.local_address.ip() {
+            ip if ip.is_unspecified() => {
+                SocketAddr::from(([127, 0, 0, 1], self.local_address.port()))
+            }
+            _ => self.local_address,
+        };
+        drop(TcpStream::connect_timeout(
+            &wake_address,
+            Duration::from_secs(1),
+        ));
+        let _ = self.accept_thread.join();
+    }
 }
 
 impl ChannelInitiator {
-    /// Binds the listener and starts accepting client connections.
+    /// Starts the channel initiator with its listener on the configured address and port.
     pub fn start(
         queue_manager: Arc<QueueManager>,
         config: ChannelInitiatorConfig,
         log: MessageSink,
-    ) -> io::Result<ChannelInitiator> {
-        let listener = TcpListener::bind((config.address, config.port))?;
+    ) -> io::Result<Arc<ChannelInitiator>> {
+        let port = config.port;
+        let chinit = ChannelInitiator::new(queue_manager, config, log);
+        chinit.start_listener(Some(port))?;
+        Ok(chinit)
+    }
+
+    /// The channel initiator without a listener (START LISTENER starts one).
+    pub fn new(
+        queue_manager: Arc<QueueManager>,
+        config: ChannelInitiatorConfig,
+        log: MessageSink,
+    ) -> Arc<ChannelInitiator> {
+        Arc::new(ChannelInitiator {
+            shared: Arc::new(ChinitShared {
+                queue_manager,
+                config,
+                log,
+                stopping: AtomicBool::new(false),
+                instances: Mutex::new(HashMap::new()),
+                next_id: AtomicU64::new(1),
+                threads: Mutex::new(Vec::new()),
+            }),
+            listener: Mutex::new(None),
+        })
+    }
+
+    /// START LISTENER: listens on `port` (the configured port when `None`; 0 picks a free
+    /// one). Fails when a listener already runs or the port cannot be bound.
+    pub fn start_listener(&self, port: Option<u16>) -> io::Result<SocketAddr> {
+        let mut slot = self.listener.lock().unwrap();
+        if let Some(running) = slot.as_ref() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "a listener already runs on port {}",
+                    running.local_address.port()
+                ),
+            ));
+        }
+        let shared = &self.shared;
+        let port = port.unwrap_or(shared.config.port);
+        let listener = TcpListener::bind((shared.config.address, port))?;
         let local_address = listener.local_addr()?;
-        let shared = Arc::new(ChinitShared {
-            queue_manager,
-            config,
-            log,
-            stopping: AtomicBool::new(false),
-            instances: Mutex::new(HashMap::new()),
-            next_id: AtomicU64::new(1),
-            threads: Mutex::new(Vec::new()),
-        });
+        let stop = Arc::new(AtomicBool::new(false));
         let accept_shared = shared.clone();
+        let accept_stop = stop.clone();
         let accept_thread = std::thread::Builder::new()
             .name("ferrite-chinit-listener".into())
-            .spawn(move || accept_loop(&accept_shared, listener))?;
+            .spawn(move || accept_loop(&accept_shared, &accept_stop, listener))?;
         (shared.log)(&format!(
             "CSQX022I {} ferrite listener started for port {} address {}",
             shared.queue_manager.name(),
             local_address.port(),
             local_address.ip()
         ));
-        Ok(ChannelInitiator {
-            shared,
+        *slot = Some(RunningListener {
             local_address,
-            accept_thread: Some(accept_thread),
-        })
+            started: SystemTime::now(),
+            stop,
+            accept_thread,
+        });
+        Ok(local_address)
     }
 
-    /// The address and port the listener is bound to.
-    pub fn local_address(&self) -> SocketAddr {
-        self.local_address
+    /// STOP LISTENER: no new connections; running channel instances carry on.
+    pub fn stop_listener(&self) -> bool {
+        let running = self.listener.lock().unwrap().take();
+        match running {
+            Some(running) => {
+                let port = running.local_address.port();
+                running.stop();
+                (self.shared.log)(&format!(
+                    "CSQX023I {} ferrite listener stopped for port {port}",
+                    self.shared.queue_manager.name()
+                ));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The address and port the listener is bound to, while it runs.
+    pub fn local_address(&self) -> Option<SocketAddr> {
+        self.listener
+            .lock()
+            .unwrap()
+            .as_ref()
+            .map(|running| running.local_address)
+    }
+
+    /// When the running listener started.
+    pub fn listener_started(&self) -> Option<SystemTime> {
+        self.listener
+            .lock()
+            .unwrap()
+            .as_ref()
+            .map(|running| running.started)
     }
 
     /// The running channel instances.
@@ -247,27 +355,10 @@ impl ChannelInitiator {
     }
 
     /// Stops listening, ends every channel instance (units of work backed out) and waits for
-    /// their threads.
-    pub fn stop(mut self) {
-        self.stop_now();
-    }
-
-    fn stop_now(&mut self) {
-        let Some(accept_thread) = self.accept_thread.take() else {
-            return;
-        };
+    /// their threads. Idempotent.
+    pub fn stop(&self) {
+        self.stop_listener();
         self.shared.stopping.store(true, Ordering::Release);
-        let wake_address = match self.local_address.ip() {
-            ip if ip.is_unspecified() => {
-                SocketAddr::from(([127, 0, 0, 1], self.local_address.port()))
-            }
-            _ => self.local_address,
-        };
-        drop(TcpStream::connect_timeout(
-            &wake_address,
-            Duration::from_secs(1),
-        ));
-        let _ = accept_thread.join();
         for instance in self.instances() {
             instance.stop();
         }
@@ -275,23 +366,18 @@ impl ChannelInitiator {
         for thread in threads {
             let _ = thread.join();
         }
-        (self.shared.log)(&format!(
-            "CSQX023I {} ferrite listener stopped for port {}",
-            self.shared.queue_manager.name(),
-            self.local_address.port()
-        ));
     }
 }
 
 impl Drop for ChannelInitiator {
     fn drop(&mut self) {
-        self.stop_now();
+        self.stop();
     }
 }
 
-fn accept_loop(shared: &Arc<ChinitShared>, listener: TcpListener) {
+fn accept_loop(shared: &Arc<ChinitShared>, stop: &AtomicBool, listener: TcpListener) {
     for stream in listener.incoming() {
-        if shared.stopping.load(Ordering::Acquire) {
+        if shared.stopping.load(Ordering::Acquire) || stop.load(Ordering::Acquire) {
             break;
         }
         let stream = match stream {
@@ -357,6 +443,65 @@ fn accept_loop(shared: &Arc<ChinitShared>, listener: TcpListener) {
                 ));
                 shared.instances.lock().unwrap().remove(&id);
             }
+        }
+    }
+}
+
+/// The command processor's view (DISPLAY CHSTATUS, STOP CHANNEL, START/STOP LISTENER,
+/// DISPLAY LSSTATUS/CHINIT).
+impl ferrite_command::ChannelInitiator for ChannelInitiator {
+    fn channel_statuses(&self) -> Vec<ferrite_command::ChannelInstanceStatus> {
+        self.instances()
+            .iter()
+            .map(|instance| {
+                let snapshot = instance.snapshot();
+                ferrite_command::ChannelInstanceStatus {
+                    channel: snapshot.channel,
+                    connection_name: snapshot.connection_name,
+                    status: snapshot.status.to_string(),
+                    current_conversations: snapshot.current_conversations,
+                    messages: snapshot.messages,
+                    bytes_sent: snapshot.bytes_sent,
+                    bytes_received: snapshot.bytes_received,
+                    started: snapshot.started,
+                    last_message: snapshot.last_message,
+                    heartbeat_interval: snapshot.heartbeat_interval,
+                    max_message_length: snapshot.max_message_length,
+                    max_shared_conversations: snapshot.max_shared_conversations,
+                }
+            })
+            .filter(|status| !status.channel.is_empty())
+            .collect()
+    }
+
+    fn stop_channel(&self, name: &str) -> Result<usize, String> {
+        Ok(ChannelInitiator::stop_channel(self, name))
+    }
+
+    fn start_listener(&self, port: Option<u16>) -> Result<ferrite_command::ListenerStatus, String> {
+        ChannelInitiator::start_listener(self, port)
+            .map_err(|error| format!("cannot listen: {error}"))?;
+        Ok(ferrite_command::ChannelInitiator::listener_status(self))
+    }
+
+    fn stop_listener(&self) -> Result<(), String> {
+        if ChannelInitiator::stop_listener(self) {
+            Ok(())
+        } else {
+            Err("no listener is running".to_string())
+        }
+    }
+
+    fn listener_status(&self) -> ferrite_command::ListenerStatus {
+        let address = self.local_address();
+        ferrite_command::ListenerStatus {
+            port: address.map_or(self.shared.config.port, |address| address.port()),
+            ip_address: address.map_or_else(
+                || self.shared.config.address.to_string(),
+                |address| address.ip().to_string(),
+            ),
+            running: address.is_some(),
+            started: self.listener_started(),
         }
     }
 }

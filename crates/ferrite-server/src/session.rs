@@ -572,6 +572,8 @@ fn warning_outcome(result: &MqResult<Option<MqError>>) -> Option<MqError> {
 }
 
 fn set_resolved(wire_od: &mut Od, od: &ferrite_mqi::Mqod) {
+    // ObjectName is output too: the name of a dynamic queue MQOPEN created from a model.
+    wire_od.object_name = chars(&od.object_name);
     wire_od.resolved_q_name = chars(&od.resolved_q_name);
     wire_od.resolved_q_mgr_name = chars(&od.resolved_q_mgr_name);
 }

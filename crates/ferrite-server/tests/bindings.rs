@@ -927,3 +927,36 @@ fn a_killed_client_is_backed_out_even_while_waiting() {
     );
     other.disconnect().unwrap();
 }
+
+#[test]
+fn a_model_queue_opened_over_the_socket_returns_the_dynamic_queue_name() {
+    // SYSTEM.DEFAULT.MODEL.QUEUE is one of the default objects the fixture defines.
+    let fixture = start(&[]);
+    let mut connection = connect(&fixture);
+    let mut od = Mqod {
+        dynamic_q_name: "AMQ.*".into(),
+        ..Mqod::queue("SYSTEM.DEFAULT.MODEL.QUEUE")
+    };
+    let hobj = connection
+        .open(&mut od, MQOO_INPUT_EXCLUSIVE | MQOO_OUTPUT)
+        .unwrap();
+    assert!(od.object_name.starts_with("AMQ."), "{}", od.object_name);
+    assert_eq!(od.resolved_q_name, od.object_name);
+    assert!(fixture.queue_manager.queue(&od.object_name).is_some());
+    put(
+        &mut connection,
+        hobj,
+        MQPMO_NO_SYNCPOINT,
+        MQPER_NOT_PERSISTENT,
+        b"reply",
+    );
+    assert_eq!(
+        get(&mut connection, hobj, MQGMO_NO_SYNCPOINT).unwrap().1,
+        b"reply"
+    );
+    // The client's end deletes its temporary dynamic queue.
+    connection.disconnect().unwrap();
+    eventually("the temporary dynamic queue is deleted", || {
+        fixture.queue_manager.queue(&od.object_name).is_none()
+    });
+}

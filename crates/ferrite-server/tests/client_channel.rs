@@ -24,16 +24,13 @@ use ferrite_server::ServerConfig;
 
 struct Listener {
     fixture: support::Fixture,
-    chinit: Option<ChannelInitiator>,
+    chinit: Arc<ChannelInitiator>,
     log: Arc<Mutex<Vec<String>>>,
 }
 
 impl Listener {
     fn address(&self) -> String {
-        format!(
-            "127.0.0.1:{}",
-            self.chinit.as_ref().unwrap().local_address().port()
-        )
+        format!("127.0.0.1:{}", self.chinit.local_address().unwrap().port())
     }
 
     fn connect(&self) -> Connection {
@@ -50,9 +47,7 @@ impl Listener {
 
 impl Drop for Listener {
     fn drop(&mut self) {
-        if let Some(chinit) = self.chinit.take() {
-            chinit.stop();
-        }
+        self.chinit.stop();
     }
 }
 
@@ -72,7 +67,7 @@ fn start(queues: &[&str]) -> Listener {
     .unwrap();
     Listener {
         fixture,
-        chinit: Some(chinit),
+        chinit,
         log,
     }
 }
@@ -417,4 +412,49 @@ fn many_clients_at_once() {
     }
     assert_eq!(count, CLIENTS * MESSAGES);
     reader.disconnect().unwrap();
+}
+
+#[test]
+fn channel_commands_see_and_stop_running_channels() {
+    let listener = start(&["Q1"]);
+    let processor = ferrite_command::CommandProcessor::new(listener.fixture.queue_manager.clone());
+    let none = processor.run("DISPLAY CHSTATUS(*)");
+    assert!(
+        !none.success && none.text().contains("CSQM131I"),
+        "without a channel initiator: {}",
+        none.text()
+    );
+    processor.set_channel_initiator(Some(listener.chinit.clone()));
+    let mut client = listener.connect();
+    let hobj = client.open(&mut Mqod::queue("Q1"), MQOO_OUTPUT).unwrap();
+    put(&mut client, hobj, MQPMO_NO_SYNCPOINT, b"counted");
+    let status = processor.run("DISPLAY CHSTATUS(DEV.*) ALL").text();
+    assert!(status.contains("CHSTATUS(DEV.APP.SVRCONN)"), "{status}");
+    assert!(status.contains("CONNAME(127.0.0.1("), "{status}");
+    assert!(status.contains("STATUS(RUNNING)"), "{status}");
+    let listener_status = processor.run("DISPLAY LSSTATUS(*)").text();
+    assert!(listener_status.contains("RUNNING"), "{listener_status}");
+    let stopped = processor.run("STOP CHANNEL(DEV.APP.SVRCONN)");
+    assert!(stopped.success, "{}", stopped.text());
+    let mut md = Mqmd::default();
+    let broken = client.put(
+        hobj,
+        &mut md,
+        &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+        b"x",
+    );
+    assert_eq!(
+        broken.unwrap_err().reason,
+        MQRC_CONNECTION_BROKEN,
+        "a stopped channel's client sees 2009"
+    );
+    // STOP LISTENER: no new connections; START LISTENER: new ones again.
+    let stop = processor.run("STOP LISTENER");
+    assert!(stop.success, "{}", stop.text());
+    assert!(listener.chinit.local_address().is_none());
+    // Without PORT, the configured port (0 here: any free port).
+    let start = processor.run("START LISTENER");
+    assert!(start.success, "{}", start.text());
+    let again = listener.connect();
+    again.disconnect().unwrap();
 }

@@ -294,15 +294,8 @@ fn create(name: &str, directory: &std::path::Path) -> Result<(), String> {
     let queue_manager =
         QueueManager::open(Arc::new(RealFileSystem), directory, Arc::new(|_: &str| {}))
             .map_err(failure)?;
-    for command in [
-        "DEFINE QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) STGCLASS(SYSTEM) DESCR('Default local queue')",
-        "DEFINE QLOCAL(SYSTEM.DEAD.LETTER.QUEUE) STGCLASS(SYSTEM) DESCR('Dead-letter queue')",
-        "DEFINE QLOCAL(SYSTEM.COMMAND.INPUT) STGCLASS(SYSTEM) DESCR('Command server input')",
-        "DEFINE QLOCAL(SYSTEM.ADMIN.COMMAND.QUEUE) STGCLASS(SYSTEM) DESCR('PCF command input')",
-        "DEFINE QLOCAL(SYSTEM.MQSC.REPLY.QUEUE) STGCLASS(SYSTEM) DESCR('Replies to the MQSC console')",
-    ] {
-        mqsc::run_command(&queue_manager, command)?;
-    }
+    ferrite_command::define_default_objects(&queue_manager)
+        .map_err(|error| format!("ferrite: cannot define the default objects: {error}"))?;
     queue_manager.shutdown().map_err(failure)?;
     drop(lock);
     Ok(())

@@ -106,23 +106,21 @@ pub fn run_in_foreground(
                 error.reason_code()
             )
         })?;
-    // The command server reads MQSC requests from SYSTEM.COMMAND.INPUT (the console of
-    // `ferrite mqsc` uses it while the queue manager runs, replying on SYSTEM.MQSC.REPLY.QUEUE).
-    for (queue, description) in [
-        ("SYSTEM.COMMAND.INPUT", "Command server input"),
-        (crate::MQSC_REPLY_QUEUE, "Replies to the MQSC console"),
-    ] {
-        if queue_manager.queue(queue).is_none() {
-            crate::mqsc::run_command(
-                &queue_manager,
-                &format!("DEFINE QLOCAL({queue}) STGCLASS(SYSTEM) DESCR('{description}')"),
-            )
-            .map_err(|error| format!("ferrite: cannot define {queue}: {error}"))?;
-        }
-    }
-    let command_server = ferrite_command::CommandServer::start_with(
+    // The default objects (ferrite_command::default_objects), including the command queues:
+    // the command server reads requests from SYSTEM.COMMAND.INPUT (the console of `ferrite
+    // mqsc` uses it while the queue manager runs, replying on SYSTEM.MQSC.REPLY.QUEUE) and
+    // SYSTEM.ADMIN.COMMAND.QUEUE (remote administration: MQSC, and PCF answered with an error).
+    ferrite_command::define_default_objects(&queue_manager)
+        .map_err(|error| format!("ferrite: cannot define the default objects: {error}"))?;
+    let command_processor = Arc::new(ferrite_command::CommandProcessor::new(
         queue_manager.clone(),
-        "SYSTEM.COMMAND.INPUT",
+    ));
+    let command_server = ferrite_command::CommandServer::start_processor(
+        command_processor.clone(),
+        &[
+            ferrite_command::COMMAND_QUEUE,
+            ferrite_command::ADMIN_COMMAND_QUEUE,
+        ],
         sink.clone(),
     );
     // The bindings socket: connections from other processes (ferrite put/get/browse, the
@@ -160,39 +158,32 @@ pub fn run_in_foreground(
     let chinit_parameters = &queue_manager.config().channel_initiator;
     let listener_port_file = directory.join("listener.port");
     let _ = std::fs::remove_file(&listener_port_file);
-    let channel_initiator = if chinit_parameters.listener {
-        let config = ferrite_server::channel_initiator::ChannelInitiatorConfig {
-            address: chinit_parameters
-                .address
-                .parse()
-                .expect("address validated with the configuration"),
-            port: listener_port.unwrap_or(chinit_parameters.port),
-            max_channels: chinit_parameters.max_channels as usize,
-            ..Default::default()
-        };
-        let port = config.port;
-        match ferrite_server::channel_initiator::ChannelInitiator::start(
-            queue_manager.clone(),
-            config,
-            sink.clone(),
-        ) {
-            Ok(chinit) => {
-                let _ = std::fs::write(
-                    &listener_port_file,
-                    format!("{}\n", chinit.local_address().port()),
-                );
-                Some(chinit)
-            }
-            Err(error) => {
-                println!(
-                    "CSQX028E {name} ferrite listener cannot listen on port {port}: {error}; client connections cannot connect (set channel_initiator.port in qm.toml or use --port)"
-                );
-                None
-            }
-        }
-    } else {
-        None
+    let config = ferrite_server::channel_initiator::ChannelInitiatorConfig {
+        address: chinit_parameters
+            .address
+            .parse()
+            .expect("address validated with the configuration"),
+        port: listener_port.unwrap_or(chinit_parameters.port),
+        max_channels: chinit_parameters.max_channels as usize,
+        ..Default::default()
     };
+    let port = config.port;
+    let channel_initiator = ferrite_server::channel_initiator::ChannelInitiator::new(
+        queue_manager.clone(),
+        config,
+        sink.clone(),
+    );
+    command_processor.set_channel_initiator(Some(channel_initiator.clone()));
+    if chinit_parameters.listener {
+        match channel_initiator.start_listener(Some(port)) {
+            Ok(address) => {
+                let _ = std::fs::write(&listener_port_file, format!("{}\n", address.port()));
+            }
+            Err(error) => println!(
+                "CSQX028E {name} ferrite listener cannot listen on port {port}: {error}; client connections cannot connect until START LISTENER succeeds (or set channel_initiator.port in qm.toml, or use --port)"
+            ),
+        }
+    }
     std::fs::write(
         directory.join("qm.pid"),
         format!("{}\n", std::process::id()),
@@ -209,9 +200,8 @@ pub fn run_in_foreground(
     }
     println!("CSQY009I {name} ' STOP QMGR' COMMAND ACCEPTED");
     // Connections end first: their units of work are backed out while the queue manager runs.
-    if let Some(chinit) = channel_initiator {
-        chinit.stop();
-    }
+    command_processor.set_channel_initiator(None);
+    channel_initiator.stop();
     let _ = std::fs::remove_file(&listener_port_file);
     if let Some(server) = server {
         server.stop();

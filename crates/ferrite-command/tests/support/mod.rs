@@ -89,3 +89,91 @@ pub fn get(queue_manager: &Arc<QueueManager>, queue: &str, count: usize) {
     }
     connection.disconnect().unwrap();
 }
+
+/// A channel initiator double for the channel commands: two instances of APP.SVRCONN, a TCP
+/// listener running on `port`; stopping a channel removes its instances, the listener can be
+/// stopped and started again (starting it while it runs fails, as a port in use would).
+pub struct FakeInitiator {
+    state: std::sync::Mutex<(Vec<ChannelInstanceStatus>, ListenerStatus)>,
+}
+
+use ferrite_command::{ChannelInitiator, ChannelInstanceStatus, ListenerStatus};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+impl FakeInitiator {
+    pub fn new(port: u16) -> FakeInitiator {
+        let started = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let instance = |connection_name: &str, messages: u64| ChannelInstanceStatus {
+            channel: "APP.SVRCONN".to_string(),
+            connection_name: connection_name.to_string(),
+            status: "RUNNING".to_string(),
+            current_conversations: 2,
+            messages,
+            bytes_sent: messages * 1000,
+            bytes_received: messages * 900,
+            started,
+            last_message: (messages > 0).then(|| started + Duration::from_secs(60)),
+            heartbeat_interval: 300,
+            max_message_length: 4_194_304,
+            max_shared_conversations: 10,
+        };
+        FakeInitiator {
+            state: std::sync::Mutex::new((
+                vec![
+                    instance("192.0.2.7(51234)", 42),
+                    instance("192.0.2.8(40000)", 0),
+                ],
+                ListenerStatus {
+                    port,
+                    ip_address: String::new(),
+                    running: true,
+                    started: Some(started),
+                },
+            )),
+        }
+    }
+}
+
+impl ChannelInitiator for FakeInitiator {
+    fn channel_statuses(&self) -> Vec<ChannelInstanceStatus> {
+        self.state.lock().unwrap().0.clone()
+    }
+
+    fn stop_channel(&self, name: &str) -> Result<usize, String> {
+        let mut state = self.state.lock().unwrap();
+        let before = state.0.len();
+        state.0.retain(|instance| instance.channel != name);
+        Ok(before - state.0.len())
+    }
+
+    fn start_listener(&self, port: Option<u16>) -> Result<ListenerStatus, String> {
+        let mut state = self.state.lock().unwrap();
+        if state.1.running {
+            return Err(format!(
+                "the listener is already running on port {}",
+                state.1.port
+            ));
+        }
+        state.1 = ListenerStatus {
+            port: port.unwrap_or(state.1.port),
+            ip_address: String::new(),
+            running: true,
+            started: Some(SystemTime::now()),
+        };
+        Ok(state.1.clone())
+    }
+
+    fn stop_listener(&self) -> Result<(), String> {
+        let mut state = self.state.lock().unwrap();
+        if !state.1.running {
+            return Err("the listener is not running".to_string());
+        }
+        state.1.running = false;
+        state.1.started = None;
+        Ok(())
+    }
+
+    fn listener_status(&self) -> ListenerStatus {
+        self.state.lock().unwrap().1.clone()
+    }
+}

@@ -58,6 +58,8 @@ pub fn start_configured(
         Arc::new(|_: &str| {}),
     )
     .unwrap();
+    // MQ's default objects, the SVRCONN channels among them.
+    ferrite_command::define_default_objects(&queue_manager).unwrap();
     for name in queues {
         queue_manager
             .define_queue(QueueDefinition::local(name, PageSetId(1)), false)

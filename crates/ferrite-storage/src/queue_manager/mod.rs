@@ -16,7 +16,7 @@ pub mod objects;
 pub mod queue;
 pub mod unit_of_work;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -44,7 +44,11 @@ use crate::recovery::restart;
 use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
 use crate::vfs::{FileSystem, OpenMode};
 
-pub use objects::QueueDefinition;
+pub use objects::{
+    AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
+    ObjectType, ProcessDefinition, QueueDefinition, RemoteDefinition, StorageClassDefinition,
+    KEEPALIVE_AUTO,
+};
 pub use queue::{
     LocalQueue, MessageEntry, MessageKey, MessageSelector, QueueStatistics, QueueStatus,
 };
@@ -150,6 +154,8 @@ pub struct QueueManager {
     data: Arc<DataManager>,
     queues: RwLock<HashMap<String, Arc<LocalQueue>>>,
     queues_by_id: RwLock<HashMap<u32, Arc<LocalQueue>>>,
+    /// Every stored object that is not a local queue, by type and name, with its object id.
+    definitions: RwLock<BTreeMap<(ObjectType, String), (u32, ObjectDefinition)>>,
     /// Where each object's definition is stored on page set 0: (location, sequence).
     object_locations: Mutex<HashMap<u32, (MessageLocation, u64)>>,
     next_message_sequence: AtomicU64,
@@ -312,6 +318,7 @@ impl QueueManager {
             data,
             queues: RwLock::new(HashMap::new()),
             queues_by_id: RwLock::new(HashMap::new()),
+            definitions: RwLock::new(BTreeMap::new()),
             object_locations: Mutex::new(HashMap::new()),
             next_message_sequence: AtomicU64::new(1),
             next_object_id: AtomicU32::new(1),
@@ -441,13 +448,22 @@ impl QueueManager {
         }
         for (object_id, (location, sequence, image)) in objects {
             // Objects are at most a few KiB, so the whole image is in the first page.
-            let definition = QueueDefinition::decode(&image)?;
-            let queue = Arc::new(LocalQueue::new(object_id, definition.clone()));
-            self.queues
-                .write()
-                .unwrap()
-                .insert(definition.name.clone(), queue.clone());
-            self.queues_by_id.write().unwrap().insert(object_id, queue);
+            match ObjectDefinition::decode(&image)? {
+                ObjectDefinition::Local(definition) => {
+                    let queue = Arc::new(LocalQueue::new(object_id, definition.clone()));
+                    self.queues
+                        .write()
+                        .unwrap()
+                        .insert(definition.name.clone(), queue.clone());
+                    self.queues_by_id.write().unwrap().insert(object_id, queue);
+                }
+                other => {
+                    self.definitions.write().unwrap().insert(
+                        (other.object_type(), other.name().to_string()),
+                        (object_id, other),
+                    );
+                }
+            }
             self.object_locations
                 .lock()
                 .unwrap()
@@ -588,17 +604,62 @@ impl QueueManager {
 
     // ----- objects -------------------------------------------------------------------------
 
-    /// DEFINE QLOCAL. The definition is stored on page set 0 and the log is forced.
+    /// The type of the queue called `name`, whatever its type (queues share one name space).
+    pub fn queue_object_type(&self, name: &str) -> Option<ObjectType> {
+        if self.queues.read().unwrap().contains_key(name) {
+            return Some(ObjectType::LocalQueue);
+        }
+        let definitions = self.definitions.read().unwrap();
+        [
+            ObjectType::ModelQueue,
+            ObjectType::AliasQueue,
+            ObjectType::RemoteQueue,
+        ]
+        .into_iter()
+        .find(|object_type| definitions.contains_key(&(*object_type, name.to_string())))
+    }
+
+    fn name_taken(object_type: ObjectType, existing: ObjectType, name: &str) -> StorageError {
+        StorageError::mq(
+            reason::MQRC_OBJECT_ALREADY_EXISTS,
+            format!(
+                "{}({name}) cannot be defined: {name} is already a {}",
+                object_type.keyword(),
+                existing.keyword()
+            ),
+        )
+    }
+
+    /// DEFINE QLOCAL, and the local queue MQOPEN makes from a model queue. The definition is
+    /// stored on page set 0 and the log is forced; a temporary dynamic queue
+    /// (DEFTYPE(TEMPDYN)) is not stored, so restart does not bring it back.
+    ///
+    /// Replacing a queue keeps its DEFTYPE: how a queue came to exist does not change (a
+    /// temporary dynamic queue stays temporary, and unstored).
     pub fn define_queue(
         &self,
-        definition: QueueDefinition,
+        mut definition: QueueDefinition,
         replace: bool,
     ) -> StorageResult<Arc<LocalQueue>> {
         self.check_running()?;
         definition.validate()?;
         self.data.space(definition.page_set)?;
         let mut locations = self.object_locations.lock().unwrap();
+        match self.queue_object_type(&definition.name) {
+            Some(ObjectType::LocalQueue) | None => {}
+            Some(other) => {
+                return Err(Self::name_taken(
+                    ObjectType::LocalQueue,
+                    other,
+                    &definition.name,
+                ))
+            }
+        }
         let existing = self.queues.read().unwrap().get(&definition.name).cloned();
+        if let Some(queue) = &existing {
+            definition.definition_type = queue.with_definition(|d| d.definition_type);
+        }
+        let stored = definition.definition_type != DefinitionType::TemporaryDynamic;
         if let Some(queue) = existing {
             if !replace {
                 return Err(StorageError::mq(
@@ -618,12 +679,16 @@ impl QueueManager {
                     ),
                 ));
             }
-            self.store_object(&mut locations, queue.object_id, &definition)?;
+            if stored {
+                self.store_object(&mut locations, queue.object_id, &definition.encode())?;
+            }
             queue.set_definition(definition);
             return Ok(queue);
         }
         let object_id = self.next_object_id.fetch_add(1, Ordering::SeqCst);
-        self.store_object(&mut locations, object_id, &definition)?;
+        if stored {
+            self.store_object(&mut locations, object_id, &definition.encode())?;
+        }
         let queue = Arc::new(LocalQueue::new(object_id, definition.clone()));
         self.queues
             .write()
@@ -636,16 +701,205 @@ impl QueueManager {
         Ok(queue)
     }
 
+    /// DEFINE of any object type (QLOCAL goes to [`QueueManager::define_queue`]). With
+    /// `replace`, an existing object of the same type and name is replaced; a queue name held
+    /// by a queue of another type is refused (MQRC_OBJECT_ALREADY_EXISTS) either way.
+    pub fn define_object(&self, definition: ObjectDefinition, replace: bool) -> StorageResult<()> {
+        let definition = match definition {
+            ObjectDefinition::Local(local) => {
+                return self.define_queue(local, replace).map(|_| ());
+            }
+            other => other,
+        };
+        self.check_running()?;
+        definition.validate()?;
+        let object_type = definition.object_type();
+        let name = definition.name().to_string();
+        match &definition {
+            ObjectDefinition::Model(model) => {
+                self.data.space(model.page_set)?;
+            }
+            ObjectDefinition::StorageClass(class) => {
+                self.data.space(class.page_set).map_err(|_| {
+                    StorageError::mq(
+                        reason::MQRC_PAGESET_ERROR,
+                        format!(
+                            "STGCLASS({name}) names page set {:02}, which is not defined",
+                            class.page_set.0
+                        ),
+                    )
+                })?;
+            }
+            _ => {}
+        }
+        let mut locations = self.object_locations.lock().unwrap();
+        if object_type.is_queue() {
+            if let Some(existing) = self.queue_object_type(&name) {
+                if existing != object_type {
+                    return Err(Self::name_taken(object_type, existing, &name));
+                }
+            }
+        }
+        let key = (object_type, name.clone());
+        let existing_id = self
+            .definitions
+            .read()
+            .unwrap()
+            .get(&key)
+            .map(|(object_id, _)| *object_id);
+        if existing_id.is_some() && !replace {
+            return Err(StorageError::mq(
+                reason::MQRC_OBJECT_ALREADY_EXISTS,
+                format!("{}({name}) already exists", object_type.keyword()),
+            ));
+        }
+        if let (ObjectDefinition::StorageClass(class), Some(_)) = (&definition, existing_id) {
+            // A queue's messages stay where they are: a storage class in use keeps its page set.
+            let old = self.object(ObjectType::StorageClass, &name);
+            let moved = matches!(old, Some(ObjectDefinition::StorageClass(old)) if old.page_set != class.page_set);
+            if moved && !self.queues_using_storage_class(&name).is_empty() {
+                return Err(StorageError::mq(
+                    reason::MQRC_OBJECT_IN_USE,
+                    format!("STGCLASS({name}) is used by queues; its PSID cannot change"),
+                ));
+            }
+        }
+        let object_id =
+            existing_id.unwrap_or_else(|| self.next_object_id.fetch_add(1, Ordering::SeqCst));
+        self.store_object(&mut locations, object_id, &definition.encode())?;
+        self.definitions
+            .write()
+            .unwrap()
+            .insert(key, (object_id, definition));
+        Ok(())
+    }
+
+    /// ALTER of any object type: the object must exist (MQRC_UNKNOWN_OBJECT_NAME).
+    pub fn alter_object(&self, definition: ObjectDefinition) -> StorageResult<()> {
+        let object_type = definition.object_type();
+        if self.object(object_type, definition.name()).is_none() {
+            return Err(StorageError::mq(
+                reason::MQRC_UNKNOWN_OBJECT_NAME,
+                format!(
+                    "{}({}) does not exist",
+                    object_type.keyword(),
+                    definition.name()
+                ),
+            ));
+        }
+        self.define_object(definition, true)
+    }
+
+    /// Local and model queues whose STGCLASS is `name`.
+    pub fn queues_using_storage_class(&self, name: &str) -> Vec<String> {
+        let mut users: Vec<String> = self
+            .queues()
+            .into_iter()
+            .filter(|queue| queue.with_definition(|d| d.storage_class == name))
+            .map(|queue| queue.name())
+            .collect();
+        for definition in self.objects(ObjectType::ModelQueue) {
+            if let ObjectDefinition::Model(model) = definition {
+                if model.storage_class == name {
+                    users.push(model.name);
+                }
+            }
+        }
+        users
+    }
+
+    /// DELETE of an object that is not a local queue (those go to
+    /// [`QueueManager::delete_queue`]). A storage class that queues use is not deleted
+    /// (MQRC_OBJECT_IN_USE).
+    pub fn delete_object(&self, object_type: ObjectType, name: &str) -> StorageResult<()> {
+        if object_type == ObjectType::LocalQueue {
+            return self.delete_queue(name, false);
+        }
+        self.check_running()?;
+        let mut locations = self.object_locations.lock().unwrap();
+        let key = (object_type, name.to_string());
+        let Some((object_id, _)) = self.definitions.read().unwrap().get(&key).cloned() else {
+            return Err(StorageError::mq(
+                reason::MQRC_UNKNOWN_OBJECT_NAME,
+                format!("{}({name}) does not exist", object_type.keyword()),
+            ));
+        };
+        if object_type == ObjectType::StorageClass {
+            let users = self.queues_using_storage_class(name);
+            if !users.is_empty() {
+                return Err(StorageError::mq(
+                    reason::MQRC_OBJECT_IN_USE,
+                    format!(
+                        "STGCLASS({name}) is used by {} queues (first {})",
+                        users.len(),
+                        users[0]
+                    ),
+                ));
+            }
+        }
+        self.free_object_image(&mut locations, object_id)?;
+        self.definitions.write().unwrap().remove(&key);
+        let end = self.log.end_rba();
+        self.fail_on(self.log.force(end))
+    }
+
+    /// The definition of `object_type` called `name` (local queues included).
+    pub fn object(&self, object_type: ObjectType, name: &str) -> Option<ObjectDefinition> {
+        if object_type == ObjectType::LocalQueue {
+            return self
+                .queue(name)
+                .map(|queue| ObjectDefinition::Local(queue.definition()));
+        }
+        self.definitions
+            .read()
+            .unwrap()
+            .get(&(object_type, name.to_string()))
+            .map(|(_, definition)| definition.clone())
+    }
+
+    /// Every object of `object_type`, by name.
+    pub fn objects(&self, object_type: ObjectType) -> Vec<ObjectDefinition> {
+        if object_type == ObjectType::LocalQueue {
+            return self
+                .queues()
+                .into_iter()
+                .map(|queue| ObjectDefinition::Local(queue.definition()))
+                .collect();
+        }
+        self.definitions
+            .read()
+            .unwrap()
+            .range((object_type, String::new())..)
+            .take_while(|((kind, _), _)| *kind == object_type)
+            .map(|(_, (_, definition))| definition.clone())
+            .collect()
+    }
+
+    /// The SVRCONN channel called `name` (what the channel initiator accepts connections for).
+    pub fn channel(&self, name: &str) -> Option<ChannelDefinition> {
+        match self.object(ObjectType::Channel, name) {
+            Some(ObjectDefinition::Channel(channel)) => Some(channel),
+            _ => None,
+        }
+    }
+
+    /// The page set of storage class `name`, if a STGCLASS object of that name is defined.
+    pub fn storage_class_page_set(&self, name: &str) -> Option<PageSetId> {
+        match self.object(ObjectType::StorageClass, name) {
+            Some(ObjectDefinition::StorageClass(class)) => Some(class.page_set),
+            _ => None,
+        }
+    }
+
     /// Write a new image of an object and free the old one (a log check follows, as MQ does at
     /// object define, alter and delete).
     fn store_object(
         &self,
         locations: &mut HashMap<u32, (MessageLocation, u64)>,
         object_id: u32,
-        definition: &QueueDefinition,
+        image: &[u8],
     ) -> StorageResult<()> {
         let sequence = self.next_message_sequence.fetch_add(1, Ordering::SeqCst);
-        let image = definition.encode();
         let _gate = self.checkpoint_gate.read().unwrap();
         let outcome = self.data.put(
             UrReference::None,
@@ -654,7 +908,7 @@ impl QueueManager {
             sequence,
             PageSetId(0),
             true,
-            &image,
+            image,
         )?;
         if let Some((old_location, old_sequence)) =
             locations.insert(object_id, (outcome.location, sequence))
@@ -672,6 +926,25 @@ impl QueueManager {
         self.fail_on(self.log.force(end))
     }
 
+    /// Free an object's stored image (the caller forces the log).
+    fn free_object_image(
+        &self,
+        locations: &mut HashMap<u32, (MessageLocation, u64)>,
+        object_id: u32,
+    ) -> StorageResult<()> {
+        if let Some((location, sequence)) = locations.remove(&object_id) {
+            let record = GetRecord {
+                ur: UrReference::None,
+                location,
+                object_id,
+                sequence,
+            };
+            let _gate = self.checkpoint_gate.read().unwrap();
+            self.data.get_and_free(&record, true)?;
+        }
+        Ok(())
+    }
+
     /// ALTER QLOCAL.
     pub fn alter_queue(&self, definition: QueueDefinition) -> StorageResult<Arc<LocalQueue>> {
         if !self.queues.read().unwrap().contains_key(&definition.name) {
@@ -683,7 +956,8 @@ impl QueueManager {
         self.define_queue(definition, true)
     }
 
-    /// DELETE QLOCAL, with PURGE or NOPURGE.
+    /// DELETE QLOCAL, with PURGE or NOPURGE (and MQCLOSE with MQCO_DELETE or
+    /// MQCO_DELETE_PURGE of a dynamic queue).
     pub fn delete_queue(&self, name: &str, purge: bool) -> StorageResult<()> {
         self.check_running()?;
         let mut locations = self.object_locations.lock().unwrap();
@@ -707,20 +981,48 @@ impl QueueManager {
             ));
         }
         self.clear_queue(&queue)?;
-        if let Some((location, sequence)) = locations.remove(&queue.object_id) {
-            let record = GetRecord {
-                ur: UrReference::None,
-                location,
-                object_id: queue.object_id,
-                sequence,
-            };
-            let _gate = self.checkpoint_gate.read().unwrap();
-            self.data.get_and_free(&record, true)?;
-        }
+        self.free_object_image(&mut locations, queue.object_id)?;
         self.queues.write().unwrap().remove(name);
         self.queues_by_id.write().unwrap().remove(&queue.object_id);
+        queue.mark_deleted();
         let end = self.log.end_rba();
         self.fail_on(self.log.force(end))
+    }
+
+    /// Delete a temporary dynamic queue when its creator closes it or ends: its committed
+    /// messages go with it (they are non-persistent, so nothing is logged). Handles other
+    /// connections hold get MQRC_Q_DELETED. Messages still uncommitted in some unit of work
+    /// are dropped with the queue when that unit ends; their non-persistent pages are
+    /// reclaimed at the next restart.
+    pub fn delete_temporary_queue(&self, queue: &Arc<LocalQueue>) -> StorageResult<()> {
+        assert_eq!(
+            queue.with_definition(|d| d.definition_type),
+            DefinitionType::TemporaryDynamic,
+            "only temporary dynamic queues are deleted this way"
+        );
+        let _locations = self.object_locations.lock().unwrap();
+        let name = queue.name();
+        {
+            let mut queues = self.queues.write().unwrap();
+            match queues.get(&name) {
+                Some(current) if Arc::ptr_eq(current, queue) => {
+                    queues.remove(&name);
+                }
+                _ => return Ok(()),
+            }
+        }
+        self.queues_by_id.write().unwrap().remove(&queue.object_id);
+        queue.mark_deleted();
+        for entry in queue.drain() {
+            let record = GetRecord {
+                ur: UrReference::None,
+                location: entry.location,
+                object_id: queue.object_id,
+                sequence: entry.key.sequence,
+            };
+            self.data.get_and_free(&record, false)?;
+        }
+        Ok(())
     }
 
     /// CLEAR QLOCAL: delete every committed message.
@@ -765,19 +1067,29 @@ impl QueueManager {
         data: &[u8],
     ) -> StorageResult<MessageEntry> {
         self.check_running()?;
-        let (put_inhibited, max_message_length, max_depth, page_set) =
-            queue.with_definition(|definition| {
+        let (put_inhibited, max_message_length, max_depth, page_set, temporary) = queue
+            .with_definition(|definition| {
                 (
                     definition.put_inhibited,
                     definition.max_message_length,
                     definition.max_depth,
                     definition.page_set,
+                    definition.definition_type == DefinitionType::TemporaryDynamic,
                 )
             });
         if put_inhibited {
             return Err(StorageError::mq(
                 reason::MQRC_PUT_INHIBITED,
                 format!("puts to {} are inhibited", queue.name()),
+            ));
+        }
+        if temporary && descriptor.persistent {
+            return Err(StorageError::mq(
+                reason::MQRC_PERSISTENT_NOT_ALLOWED,
+                format!(
+                    "{} is a temporary dynamic queue: it takes non-persistent messages only",
+                    queue.name()
+                ),
             ));
         }
         if data.len() > max_message_length as usize {
@@ -978,6 +1290,7 @@ impl QueueManager {
         let mut expired = Vec::new();
         let interrupted = || {
             self.stopping.load(Ordering::Acquire)
+                || queue.is_deleted()
                 || (controls.fail_if_quiescing && self.quiescing.load(Ordering::Acquire))
         };
         let taken = queue.take_unless(
@@ -997,6 +1310,12 @@ impl QueueManager {
             }
             if controls.fail_if_quiescing && self.is_quiescing() {
                 return Err(quiesce_error());
+            }
+            if queue.is_deleted() {
+                return Err(StorageError::mq(
+                    reason::MQRC_Q_DELETED,
+                    format!("queue {} was deleted", queue.name()),
+                ));
             }
             return Ok(GetOutcome::NoMessage);
         };

@@ -1,10 +1,30 @@
-//! Object definitions kept on page set 0 (the analogue of MQ's object records in PSID00).
+//! Object definitions kept on page set 0 (the analogue of MQ's object records in PSID00): the
+//! generic object store's image format, and one definition type per MQ object type.
 //!
-//! ## Stored image of an object definition, version 1
-//! UTF-8 text: a first line `FERRITE-OBJECT 1 <type>`, then one `ATTRIBUTE=value` line per
-//! attribute, values with `\` escapes for newline and backslash. Text keeps definitions readable
-//! in log prints and lets later versions add attributes without a format change; unknown
-//! attributes are refused so that nothing is silently dropped.
+//! ## Stored image of an object definition
+//! UTF-8 text: a first line `FERRITE-OBJECT <version> <type>`, then one `ATTRIBUTE=value` line
+//! per attribute, values with `\` escapes for newline and backslash. Text keeps definitions
+//! readable in log prints and lets later versions add attributes; a reader refuses an unknown
+//! type, a version newer than it knows and an unknown attribute, so nothing is silently
+//! dropped. An attribute an older version did not write takes MQ's default.
+//!
+//! | type       | version | attributes (MQ's names)                                              |
+//! |------------|---------|----------------------------------------------------------------------|
+//! | `QLOCAL`   | 2       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED) |
+//! | `QMODEL`   | 1       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN                              |
+//! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE PUT GET DEFPSIST DEFPRTY                 |
+//! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
+//! | `CHANNEL`  | 1       | CHANNEL CHLTYPE DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL |
+//! | `PROCESS`  | 1       | PROCESS DESCR APPLICID APPLTYPE USERDATA ENVRDATA                    |
+//! | `NAMELIST` | 1       | NAMELIST DESCR NAMES (names separated by `,`)                        |
+//! | `STGCLASS` | 1       | STGCLASS DESCR PSID                                                  |
+//!
+//! Each image is one object slot (`SLOT_KIND_OBJECT`) with the object's id; a new image of the
+//! same id replaces the old one (the higher sequence wins at restart). Temporary dynamic queues
+//! are never stored: they do not survive a restart, as in MQ.
+//!
+//! Queues of every type (QLOCAL, QMODEL, QALIAS, QREMOTE) share one name space; channels,
+//! processes, namelists and storage classes each have their own.
 
 use crate::error::{StorageError, StorageResult};
 use crate::types::PageSetId;
@@ -12,7 +32,311 @@ use crate::types::PageSetId;
 /// Maximum stored size of one object definition.
 pub const OBJECT_IMAGE_BYTES_MAX: usize = 16 * 1024;
 
-/// A local queue's definition: the attributes the storage engine needs, in MQ's names.
+/// The first word of every stored object image.
+pub const OBJECT_IMAGE_MAGIC: &str = "FERRITE-OBJECT";
+
+/// Longest object name (MQ_Q_NAME_LENGTH, MQ_PROCESS_NAME_LENGTH, MQ_NAMELIST_NAME_LENGTH).
+pub const OBJECT_NAME_LENGTH_MAX: usize = 48;
+
+/// Longest channel name (MQ_CHANNEL_NAME_LENGTH).
+pub const CHANNEL_NAME_LENGTH_MAX: usize = 20;
+
+/// Longest storage class name (MQ_STORAGE_CLASS_LENGTH).
+pub const STORAGE_CLASS_NAME_LENGTH_MAX: usize = 8;
+
+/// Most names a namelist holds (MQ's limit is 256).
+pub const NAMELIST_NAMES_MAX: usize = 256;
+
+/// Longest DESCR (MQ_Q_DESC_LENGTH and friends).
+pub const DESCRIPTION_LENGTH_MAX: usize = 64;
+
+/// The MQ object types the store keeps, each with its image format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObjectType {
+    LocalQueue,
+    ModelQueue,
+    AliasQueue,
+    RemoteQueue,
+    Channel,
+    Process,
+    Namelist,
+    StorageClass,
+}
+
+impl ObjectType {
+    pub const ALL: [ObjectType; 8] = [
+        ObjectType::LocalQueue,
+        ObjectType::ModelQueue,
+        ObjectType::AliasQueue,
+        ObjectType::RemoteQueue,
+        ObjectType::Channel,
+        ObjectType::Process,
+        ObjectType::Namelist,
+        ObjectType::StorageClass,
+    ];
+
+    /// MQSC's keyword for the type, also the type word of the image.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ObjectType::LocalQueue => "QLOCAL",
+            ObjectType::ModelQueue => "QMODEL",
+            ObjectType::AliasQueue => "QALIAS",
+            ObjectType::RemoteQueue => "QREMOTE",
+            ObjectType::Channel => "CHANNEL",
+            ObjectType::Process => "PROCESS",
+            ObjectType::Namelist => "NAMELIST",
+            ObjectType::StorageClass => "STGCLASS",
+        }
+    }
+
+    pub fn from_keyword(keyword: &str) -> Option<ObjectType> {
+        ObjectType::ALL
+            .into_iter()
+            .find(|object_type| object_type.keyword() == keyword)
+    }
+
+    /// The image version this build writes.
+    pub fn image_version(self) -> u32 {
+        match self {
+            ObjectType::LocalQueue => 2,
+            _ => 1,
+        }
+    }
+
+    /// Whether the type is a queue (queues share one name space).
+    pub fn is_queue(self) -> bool {
+        matches!(
+            self,
+            ObjectType::LocalQueue
+                | ObjectType::ModelQueue
+                | ObjectType::AliasQueue
+                | ObjectType::RemoteQueue
+        )
+    }
+
+    /// The keyword naming an object of this type in MQSC (`QUEUE(...)`, `CHANNEL(...)`).
+    pub fn name_keyword(self) -> &'static str {
+        if self.is_queue() {
+            "QUEUE"
+        } else {
+            self.keyword()
+        }
+    }
+}
+
+/// Writes an object image: the header line, then one line per attribute.
+pub struct ImageWriter {
+    text: String,
+}
+
+impl ImageWriter {
+    pub fn new(object_type: ObjectType) -> ImageWriter {
+        ImageWriter {
+            text: format!(
+                "{OBJECT_IMAGE_MAGIC} {} {}\n",
+                object_type.image_version(),
+                object_type.keyword()
+            ),
+        }
+    }
+
+    pub fn line(&mut self, key: &str, value: &str) -> &mut ImageWriter {
+        debug_assert!(!key.contains('=') && !key.contains('\n'));
+        self.text.push_str(key);
+        self.text.push('=');
+        self.text
+            .push_str(&value.replace('\\', "\\\\").replace('\n', "\\n"));
+        self.text.push('\n');
+        self
+    }
+
+    pub fn finish(self) -> Vec<u8> {
+        assert!(
+            self.text.len() <= OBJECT_IMAGE_BYTES_MAX,
+            "an object image is at most {OBJECT_IMAGE_BYTES_MAX} bytes"
+        );
+        self.text.into_bytes()
+    }
+}
+
+/// A parsed object image: its type, version and attributes in stored order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectImage {
+    pub object_type: ObjectType,
+    pub version: u32,
+    pub attributes: Vec<(String, String)>,
+}
+
+fn image_error(detail: String) -> StorageError {
+    StorageError::invalid(format!("stored object definition: {detail}"))
+}
+
+impl ObjectImage {
+    pub fn parse(image: &[u8]) -> StorageResult<ObjectImage> {
+        let text = std::str::from_utf8(image).map_err(|_| image_error("not UTF-8".into()))?;
+        // Split on `\n` only: `lines()` would also drop a `\r` that ends a value.
+        let mut lines = text.split_terminator('\n');
+        let header = lines.next().unwrap_or("");
+        let mut words = header.split(' ');
+        let (Some(OBJECT_IMAGE_MAGIC), Some(version), Some(type_word), None) =
+            (words.next(), words.next(), words.next(), words.next())
+        else {
+            return Err(image_error(format!("header '{header}'")));
+        };
+        let object_type = ObjectType::from_keyword(type_word)
+            .ok_or_else(|| image_error(format!("unknown object type {type_word}")))?;
+        let version: u32 = version
+            .parse()
+            .map_err(|_| image_error(format!("version '{version}'")))?;
+        if version == 0 || version > object_type.image_version() {
+            return Err(image_error(format!(
+                "{type_word} image version {version} is newer than this build reads ({})",
+                object_type.image_version()
+            )));
+        }
+        let mut attributes = Vec::new();
+        for line in lines {
+            let (key, raw) = line
+                .split_once('=')
+                .ok_or_else(|| image_error(format!("line '{line}'")))?;
+            attributes.push((key.to_string(), unescape(raw)));
+        }
+        Ok(ObjectImage {
+            object_type,
+            version,
+            attributes,
+        })
+    }
+}
+
+/// Field parsers shared by the decoders.
+fn number(key: &str, value: &str) -> StorageResult<u32> {
+    value
+        .parse::<u32>()
+        .map_err(|_| image_error(format!("{key}={value}")))
+}
+
+fn signed(key: &str, value: &str) -> StorageResult<i32> {
+    value
+        .parse::<i32>()
+        .map_err(|_| image_error(format!("{key}={value}")))
+}
+
+fn unknown(object_type: ObjectType, key: &str) -> StorageError {
+    image_error(format!("unknown {} attribute {key}", object_type.keyword()))
+}
+
+fn yes(value: &str) -> bool {
+    value == "YES"
+}
+
+fn yes_no(value: bool) -> &'static str {
+    if value {
+        "YES"
+    } else {
+        "NO"
+    }
+}
+
+fn disabled(value: &str) -> bool {
+    value == "DISABLED"
+}
+
+fn enabled_disabled(inhibited: bool) -> &'static str {
+    if inhibited {
+        "DISABLED"
+    } else {
+        "ENABLED"
+    }
+}
+
+/// Whether `name` is a valid MQ object name of at most `length_max` characters.
+pub fn is_valid_object_name(name: &str, length_max: usize) -> bool {
+    !name.is_empty()
+        && name.len() <= length_max
+        && name.chars().all(crate::config::is_object_name_char)
+}
+
+fn check_name(kind: &str, name: &str, length_max: usize) -> StorageResult<()> {
+    if !is_valid_object_name(name, length_max) {
+        return Err(StorageError::invalid(format!(
+            "{kind} name '{name}' is not a valid MQ object name (1-{length_max} characters of A-Z a-z 0-9 . / _ %)"
+        )));
+    }
+    Ok(())
+}
+
+fn check_description(description: &str) -> StorageResult<()> {
+    if description.chars().count() > DESCRIPTION_LENGTH_MAX {
+        return Err(StorageError::invalid(format!(
+            "DESCR is at most {DESCRIPTION_LENGTH_MAX} characters"
+        )));
+    }
+    Ok(())
+}
+
+/// Undo the writer's escapes in one pass (`\\` is a backslash, `\n` a newline), so that a
+/// value holding a backslash followed by `n` reads back as written.
+fn unescape(raw: &str) -> String {
+    let mut value = String::with_capacity(raw.len());
+    let mut characters = raw.chars();
+    while let Some(character) = characters.next() {
+        if character != '\\' {
+            value.push(character);
+            continue;
+        }
+        match characters.next() {
+            Some('n') => value.push('\n'),
+            Some(other) => value.push(other),
+            None => value.push('\\'),
+        }
+    }
+    value
+}
+
+// ----- queues ------------------------------------------------------------------------------------
+
+/// DEFTYPE: how a local queue came to exist, or what a model queue creates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DefinitionType {
+    /// PREDEFINED: defined by a command (local queues only).
+    Predefined,
+    /// PERMDYN: created by MQOPEN of a model; survives restart, deleted by MQCO_DELETE.
+    PermanentDynamic,
+    /// TEMPDYN: created by MQOPEN of a model; non-persistent messages only, deleted when its
+    /// creator closes it or disconnects, never recovered at restart.
+    TemporaryDynamic,
+}
+
+impl DefinitionType {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            DefinitionType::Predefined => "PREDEFINED",
+            DefinitionType::PermanentDynamic => "PERMDYN",
+            DefinitionType::TemporaryDynamic => "TEMPDYN",
+        }
+    }
+
+    pub fn from_keyword(keyword: &str) -> Option<DefinitionType> {
+        match keyword {
+            "PREDEFINED" => Some(DefinitionType::Predefined),
+            "PERMDYN" => Some(DefinitionType::PermanentDynamic),
+            "TEMPDYN" => Some(DefinitionType::TemporaryDynamic),
+            _ => None,
+        }
+    }
+
+    /// MQIA_DEFINITION_TYPE's value (MQQDT_*).
+    pub fn mqqdt(self) -> i32 {
+        match self {
+            DefinitionType::Predefined => 1,
+            DefinitionType::PermanentDynamic => 2,
+            DefinitionType::TemporaryDynamic => 3,
+        }
+    }
+}
+
+/// A local or model queue's definition: the attributes the storage engine needs, in MQ's names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueueDefinition {
     /// QUEUE name, 1–48 characters.
@@ -37,6 +361,9 @@ pub struct QueueDefinition {
     pub put_inhibited: bool,
     /// GET(DISABLED).
     pub get_inhibited: bool,
+    /// DEFTYPE: PREDEFINED for a defined local queue; TEMPDYN or PERMDYN for a model queue and
+    /// the dynamic queues made from it.
+    pub definition_type: DefinitionType,
 }
 
 impl QueueDefinition {
@@ -54,19 +381,21 @@ impl QueueDefinition {
             index_type: "NONE".to_string(),
             put_inhibited: false,
             get_inhibited: false,
+            definition_type: DefinitionType::Predefined,
+        }
+    }
+
+    /// A QMODEL with MQ's defaults (DEFTYPE(TEMPDYN)) on `page_set`.
+    pub fn model(name: &str, page_set: PageSetId) -> QueueDefinition {
+        QueueDefinition {
+            definition_type: DefinitionType::TemporaryDynamic,
+            ..QueueDefinition::local(name, page_set)
         }
     }
 
     pub fn validate(&self) -> StorageResult<()> {
-        if self.name.is_empty()
-            || self.name.len() > 48
-            || !self.name.chars().all(crate::config::is_object_name_char)
-        {
-            return Err(StorageError::invalid(format!(
-                "queue name '{}' is not a valid MQ object name",
-                self.name
-            )));
-        }
+        check_name("queue", &self.name, OBJECT_NAME_LENGTH_MAX)?;
+        check_description(&self.description)?;
         if self.default_priority > 9 {
             return Err(StorageError::invalid("DEFPRTY must be 0-9"));
         }
@@ -83,107 +412,586 @@ impl QueueDefinition {
         Ok(())
     }
 
+    /// The image of a local queue (`QLOCAL`); [`ObjectDefinition::encode`] writes models.
     pub fn encode(&self) -> Vec<u8> {
-        let mut text = String::from("FERRITE-OBJECT 1 QLOCAL\n");
-        let mut line = |key: &str, value: &str| {
-            text.push_str(key);
-            text.push('=');
-            text.push_str(&value.replace('\\', "\\\\").replace('\n', "\\n"));
-            text.push('\n');
-        };
-        line("QUEUE", &self.name);
-        line("DESCR", &self.description);
-        line("PSID", &self.page_set.0.to_string());
-        line("STGCLASS", &self.storage_class);
-        line("MAXDEPTH", &self.max_depth.to_string());
-        line("MAXMSGL", &self.max_message_length.to_string());
-        line(
-            "DEFPSIST",
-            if self.default_persistent { "YES" } else { "NO" },
-        );
-        line("DEFPRTY", &self.default_priority.to_string());
-        line("INDXTYPE", &self.index_type);
-        line(
-            "PUT",
-            if self.put_inhibited {
-                "DISABLED"
-            } else {
-                "ENABLED"
-            },
-        );
-        line(
-            "GET",
-            if self.get_inhibited {
-                "DISABLED"
-            } else {
-                "ENABLED"
-            },
-        );
-        assert!(text.len() <= OBJECT_IMAGE_BYTES_MAX);
-        text.into_bytes()
+        self.encode_as(ObjectType::LocalQueue)
     }
 
+    fn encode_as(&self, object_type: ObjectType) -> Vec<u8> {
+        let mut image = ImageWriter::new(object_type);
+        image
+            .line("QUEUE", &self.name)
+            .line("DESCR", &self.description)
+            .line("PSID", &self.page_set.0.to_string())
+            .line("STGCLASS", &self.storage_class)
+            .line("MAXDEPTH", &self.max_depth.to_string())
+            .line("MAXMSGL", &self.max_message_length.to_string())
+            .line("DEFPSIST", yes_no(self.default_persistent))
+            .line("DEFPRTY", &self.default_priority.to_string())
+            .line("INDXTYPE", &self.index_type)
+            .line("PUT", enabled_disabled(self.put_inhibited))
+            .line("GET", enabled_disabled(self.get_inhibited))
+            .line("DEFTYPE", self.definition_type.keyword());
+        image.finish()
+    }
+
+    /// A local queue's image (`QLOCAL`, versions 1 and 2).
     pub fn decode(image: &[u8]) -> StorageResult<QueueDefinition> {
-        let bad =
-            |detail: String| StorageError::invalid(format!("stored object definition: {detail}"));
-        let text = std::str::from_utf8(image).map_err(|_| bad("not UTF-8".into()))?;
-        // Split on `\n` only: `lines()` would also drop a `\r` that ends a value.
-        let mut lines = text.split_terminator('\n');
-        if lines.next() != Some("FERRITE-OBJECT 1 QLOCAL") {
-            return Err(bad("unknown object type or version".into()));
+        match ObjectDefinition::decode(image)? {
+            ObjectDefinition::Local(definition) => Ok(definition),
+            other => Err(image_error(format!(
+                "{} is not a local queue",
+                other.object_type().keyword()
+            ))),
         }
-        let mut definition = QueueDefinition::local("X", PageSetId(0));
+    }
+
+    fn from_image(image: &ObjectImage) -> StorageResult<QueueDefinition> {
+        let model = image.object_type == ObjectType::ModelQueue;
+        let mut definition = if model {
+            QueueDefinition::model("X", PageSetId(0))
+        } else {
+            QueueDefinition::local("X", PageSetId(0))
+        };
         definition.name.clear();
-        for line in lines {
-            let (key, raw) = line
-                .split_once('=')
-                .ok_or_else(|| bad(format!("line '{line}'")))?;
-            let value = unescape(raw);
-            let number = |value: &str| {
-                value
-                    .parse::<u32>()
-                    .map_err(|_| bad(format!("{key}={value}")))
-            };
-            match key {
+        for (key, value) in &image.attributes {
+            let value = value.clone();
+            match key.as_str() {
                 "QUEUE" => definition.name = value,
                 "DESCR" => definition.description = value,
                 "PSID" => {
-                    definition.page_set = PageSetId::new(number(&value)?.min(255) as u8)
-                        .ok_or_else(|| bad(format!("PSID={value}")))?
+                    definition.page_set = PageSetId::new(number(key, &value)?.min(255) as u8)
+                        .ok_or_else(|| image_error(format!("PSID={value}")))?
                 }
                 "STGCLASS" => definition.storage_class = value,
-                "MAXDEPTH" => definition.max_depth = number(&value)?,
-                "MAXMSGL" => definition.max_message_length = number(&value)?,
-                "DEFPSIST" => definition.default_persistent = value == "YES",
-                "DEFPRTY" => definition.default_priority = number(&value)?.min(255) as u8,
+                "MAXDEPTH" => definition.max_depth = number(key, &value)?,
+                "MAXMSGL" => definition.max_message_length = number(key, &value)?,
+                "DEFPSIST" => definition.default_persistent = yes(&value),
+                "DEFPRTY" => definition.default_priority = number(key, &value)?.min(255) as u8,
                 "INDXTYPE" => definition.index_type = value,
-                "PUT" => definition.put_inhibited = value == "DISABLED",
-                "GET" => definition.get_inhibited = value == "DISABLED",
-                _ => return Err(bad(format!("unknown attribute {key}"))),
+                "PUT" => definition.put_inhibited = disabled(&value),
+                "GET" => definition.get_inhibited = disabled(&value),
+                "DEFTYPE" if image.version >= 2 || model => {
+                    definition.definition_type = DefinitionType::from_keyword(&value)
+                        .ok_or_else(|| image_error(format!("DEFTYPE={value}")))?
+                }
+                _ => return Err(unknown(image.object_type, key)),
             }
+        }
+        if model && definition.definition_type == DefinitionType::Predefined {
+            return Err(image_error(
+                "a model queue's DEFTYPE is TEMPDYN or PERMDYN".into(),
+            ));
         }
         definition.validate()?;
         Ok(definition)
     }
 }
 
-/// Undo `encode`'s escapes in one pass (`\\` is a backslash, `\n` a newline), so that a
-/// value holding a backslash followed by `n` reads back as written.
-fn unescape(raw: &str) -> String {
-    let mut value = String::with_capacity(raw.len());
-    let mut characters = raw.chars();
-    while let Some(character) = characters.next() {
-        if character != '\\' {
-            value.push(character);
-            continue;
-        }
-        match characters.next() {
-            Some('n') => value.push('\n'),
-            Some(other) => value.push(other),
-            None => value.push('\\'),
+/// A QALIAS: another name for a queue (TARGTYPE(QUEUE)), with its own PUT/GET inhibits and
+/// message defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AliasDefinition {
+    pub name: String,
+    pub description: String,
+    /// TARGET: the queue the alias resolves to (checked at MQOPEN, not at DEFINE, as MQ does;
+    /// blank in SYSTEM.DEFAULT.ALIAS.QUEUE).
+    pub target: String,
+    pub put_inhibited: bool,
+    pub get_inhibited: bool,
+    pub default_persistent: bool,
+    pub default_priority: u8,
+}
+
+impl AliasDefinition {
+    /// MQ's defaults (SYSTEM.DEFAULT.ALIAS.QUEUE's attributes).
+    pub fn new(name: &str, target: &str) -> AliasDefinition {
+        AliasDefinition {
+            name: name.to_string(),
+            description: String::new(),
+            target: target.to_string(),
+            put_inhibited: false,
+            get_inhibited: false,
+            default_persistent: false,
+            default_priority: 0,
         }
     }
-    value
+}
+
+/// A QREMOTE: a queue on another queue manager, reached through a transmission queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoteDefinition {
+    pub name: String,
+    pub description: String,
+    /// RNAME: the queue's name on the remote queue manager.
+    pub remote_name: String,
+    /// RQMNAME: the remote queue manager.
+    pub remote_queue_manager: String,
+    /// XMITQ: the transmission queue (blank: the one named like RQMNAME).
+    pub transmission_queue: String,
+    pub put_inhibited: bool,
+    pub default_persistent: bool,
+    pub default_priority: u8,
+}
+
+impl RemoteDefinition {
+    pub fn new(name: &str) -> RemoteDefinition {
+        RemoteDefinition {
+            name: name.to_string(),
+            description: String::new(),
+            remote_name: String::new(),
+            remote_queue_manager: String::new(),
+            transmission_queue: String::new(),
+            put_inhibited: false,
+            default_persistent: false,
+            default_priority: 0,
+        }
+    }
+}
+
+// ----- channels, processes, namelists, storage classes -------------------------------------------
+
+/// KAINT(AUTO) as [`ChannelDefinition::keepalive_interval`] holds it.
+pub const KEEPALIVE_AUTO: i32 = -1;
+
+/// A CHLTYPE(SVRCONN) channel: what the channel initiator needs to accept client connections.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChannelDefinition {
+    pub name: String,
+    /// DESCR.
+    pub description: String,
+    /// MAXMSGL (default 4,194,304; 0 means the queue manager's MAXMSGL).
+    pub max_message_length: u32,
+    /// HBINT, seconds (default 300).
+    pub heartbeat_interval: u32,
+    /// KAINT, seconds, or [`KEEPALIVE_AUTO`] (-1, the default).
+    pub keepalive_interval: i32,
+    /// SHARECNV (default 10).
+    pub sharing_conversations: u32,
+    /// MAXINST (default 999,999,999).
+    pub max_instances: u32,
+    /// MAXINSTC (default 999,999,999).
+    pub max_instances_per_client: u32,
+    /// DISCINT, seconds (default 0: never).
+    pub disconnect_interval: u32,
+    /// MONCHL: QMGR (default), OFF, LOW, MEDIUM, HIGH.
+    pub monitoring: String,
+}
+
+/// Channel attribute limits (MQ's ranges).
+pub const CHANNEL_INTERVAL_SECONDS_MAX: u32 = 999_999;
+pub const CHANNEL_INSTANCES_MAX: u32 = 999_999_999;
+pub const SHARING_CONVERSATIONS_MAX: u32 = 999_999_999;
+pub const MESSAGE_LENGTH_MAX: u32 = 104_857_600;
+
+impl ChannelDefinition {
+    /// A SVRCONN channel with MQ's defaults.
+    pub fn server_connection(name: &str) -> ChannelDefinition {
+        ChannelDefinition {
+            name: name.to_string(),
+            description: String::new(),
+            max_message_length: 4_194_304,
+            heartbeat_interval: 300,
+            keepalive_interval: KEEPALIVE_AUTO,
+            sharing_conversations: 10,
+            max_instances: CHANNEL_INSTANCES_MAX,
+            max_instances_per_client: CHANNEL_INSTANCES_MAX,
+            disconnect_interval: 0,
+            monitoring: "QMGR".to_string(),
+        }
+    }
+
+    pub fn validate(&self) -> StorageResult<()> {
+        check_name("channel", &self.name, CHANNEL_NAME_LENGTH_MAX)?;
+        check_description(&self.description)?;
+        let fail = |what: &str| Err(StorageError::invalid(what.to_string()));
+        if self.max_message_length > MESSAGE_LENGTH_MAX {
+            return fail("MAXMSGL must be 0-104857600");
+        }
+        if self.heartbeat_interval > CHANNEL_INTERVAL_SECONDS_MAX
+            || self.disconnect_interval > CHANNEL_INTERVAL_SECONDS_MAX
+        {
+            return fail("HBINT and DISCINT must be 0-999999");
+        }
+        if self.keepalive_interval < KEEPALIVE_AUTO
+            || self.keepalive_interval > CHANNEL_INTERVAL_SECONDS_MAX as i32
+        {
+            return fail("KAINT must be AUTO or 0-999999");
+        }
+        if self.sharing_conversations > SHARING_CONVERSATIONS_MAX
+            || self.max_instances > CHANNEL_INSTANCES_MAX
+            || self.max_instances_per_client > CHANNEL_INSTANCES_MAX
+        {
+            return fail("SHARECNV, MAXINST and MAXINSTC must be 0-999999999");
+        }
+        if !["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"].contains(&self.monitoring.as_str()) {
+            return fail("MONCHL must be QMGR, OFF, LOW, MEDIUM or HIGH");
+        }
+        Ok(())
+    }
+}
+
+/// A PROCESS: the application a trigger monitor starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcessDefinition {
+    pub name: String,
+    pub description: String,
+    /// APPLICID (≤ 256 characters).
+    pub application_id: String,
+    /// APPLTYPE: a keyword (UNIX, CICS, ...) or a number.
+    pub application_type: String,
+    /// USERDATA (≤ 128 characters).
+    pub user_data: String,
+    /// ENVRDATA (≤ 128 characters).
+    pub environment_data: String,
+}
+
+impl ProcessDefinition {
+    pub fn new(name: &str) -> ProcessDefinition {
+        ProcessDefinition {
+            name: name.to_string(),
+            description: String::new(),
+            application_id: String::new(),
+            application_type: "UNIX".to_string(),
+            user_data: String::new(),
+            environment_data: String::new(),
+        }
+    }
+}
+
+/// A NAMELIST: a list of names (of queues, clusters, ...).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamelistDefinition {
+    pub name: String,
+    pub description: String,
+    pub names: Vec<String>,
+}
+
+/// A STGCLASS: which page set holds the messages of the queues that name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StorageClassDefinition {
+    pub name: String,
+    pub description: String,
+    /// PSID.
+    pub page_set: PageSetId,
+}
+
+/// Any stored object definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObjectDefinition {
+    Local(QueueDefinition),
+    Model(QueueDefinition),
+    Alias(AliasDefinition),
+    Remote(RemoteDefinition),
+    Channel(ChannelDefinition),
+    Process(ProcessDefinition),
+    Namelist(NamelistDefinition),
+    StorageClass(StorageClassDefinition),
+}
+
+impl ObjectDefinition {
+    pub fn object_type(&self) -> ObjectType {
+        match self {
+            ObjectDefinition::Local(_) => ObjectType::LocalQueue,
+            ObjectDefinition::Model(_) => ObjectType::ModelQueue,
+            ObjectDefinition::Alias(_) => ObjectType::AliasQueue,
+            ObjectDefinition::Remote(_) => ObjectType::RemoteQueue,
+            ObjectDefinition::Channel(_) => ObjectType::Channel,
+            ObjectDefinition::Process(_) => ObjectType::Process,
+            ObjectDefinition::Namelist(_) => ObjectType::Namelist,
+            ObjectDefinition::StorageClass(_) => ObjectType::StorageClass,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            ObjectDefinition::Local(d) | ObjectDefinition::Model(d) => &d.name,
+            ObjectDefinition::Alias(d) => &d.name,
+            ObjectDefinition::Remote(d) => &d.name,
+            ObjectDefinition::Channel(d) => &d.name,
+            ObjectDefinition::Process(d) => &d.name,
+            ObjectDefinition::Namelist(d) => &d.name,
+            ObjectDefinition::StorageClass(d) => &d.name,
+        }
+    }
+
+    /// Check every attribute against MQ's rules; the store refuses what does not pass.
+    pub fn validate(&self) -> StorageResult<()> {
+        let priority = |priority: u8| {
+            if priority > 9 {
+                Err(StorageError::invalid("DEFPRTY must be 0-9"))
+            } else {
+                Ok(())
+            }
+        };
+        match self {
+            ObjectDefinition::Local(definition) => {
+                if definition.definition_type == DefinitionType::TemporaryDynamic {
+                    return Err(StorageError::invalid(
+                        "temporary dynamic queues are not stored",
+                    ));
+                }
+                definition.validate()
+            }
+            ObjectDefinition::Model(definition) => {
+                if definition.definition_type == DefinitionType::Predefined {
+                    return Err(StorageError::invalid(
+                        "a model queue's DEFTYPE is TEMPDYN or PERMDYN",
+                    ));
+                }
+                definition.validate()
+            }
+            ObjectDefinition::Alias(definition) => {
+                check_name("queue", &definition.name, OBJECT_NAME_LENGTH_MAX)?;
+                check_description(&definition.description)?;
+                // A blank TARGET is allowed (SYSTEM.DEFAULT.ALIAS.QUEUE has one); MQOPEN of
+                // such an alias fails with MQRC_UNKNOWN_ALIAS_BASE_Q.
+                if !definition.target.is_empty() {
+                    check_name("TARGET", &definition.target, OBJECT_NAME_LENGTH_MAX)?;
+                }
+                priority(definition.default_priority)
+            }
+            ObjectDefinition::Remote(definition) => {
+                check_name("queue", &definition.name, OBJECT_NAME_LENGTH_MAX)?;
+                check_description(&definition.description)?;
+                for (what, value) in [
+                    ("RNAME", &definition.remote_name),
+                    ("RQMNAME", &definition.remote_queue_manager),
+                    ("XMITQ", &definition.transmission_queue),
+                ] {
+                    if !value.is_empty() {
+                        check_name(what, value, OBJECT_NAME_LENGTH_MAX)?;
+                    }
+                }
+                priority(definition.default_priority)
+            }
+            ObjectDefinition::Channel(definition) => definition.validate(),
+            ObjectDefinition::Process(definition) => {
+                check_name("process", &definition.name, OBJECT_NAME_LENGTH_MAX)?;
+                check_description(&definition.description)?;
+                if definition.application_id.chars().count() > 256
+                    || definition.user_data.chars().count() > 128
+                    || definition.environment_data.chars().count() > 128
+                {
+                    return Err(StorageError::invalid(
+                        "APPLICID is at most 256 characters, USERDATA and ENVRDATA 128",
+                    ));
+                }
+                Ok(())
+            }
+            ObjectDefinition::Namelist(definition) => {
+                check_name("namelist", &definition.name, OBJECT_NAME_LENGTH_MAX)?;
+                check_description(&definition.description)?;
+                if definition.names.len() > NAMELIST_NAMES_MAX {
+                    return Err(StorageError::invalid(format!(
+                        "a namelist holds at most {NAMELIST_NAMES_MAX} names"
+                    )));
+                }
+                for name in &definition.names {
+                    check_name("NAMES entry", name, OBJECT_NAME_LENGTH_MAX)?;
+                }
+                Ok(())
+            }
+            ObjectDefinition::StorageClass(definition) => {
+                check_name(
+                    "storage class",
+                    &definition.name,
+                    STORAGE_CLASS_NAME_LENGTH_MAX,
+                )?;
+                check_description(&definition.description)?;
+                if definition.page_set.0 > 99 {
+                    return Err(StorageError::invalid("PSID must be 0-99"));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    pub fn encode(&self) -> Vec<u8> {
+        let mut image = ImageWriter::new(self.object_type());
+        match self {
+            ObjectDefinition::Local(definition) => return definition.encode(),
+            ObjectDefinition::Model(definition) => {
+                return definition.encode_as(ObjectType::ModelQueue)
+            }
+            ObjectDefinition::Alias(d) => {
+                image
+                    .line("QUEUE", &d.name)
+                    .line("DESCR", &d.description)
+                    .line("TARGET", &d.target)
+                    .line("TARGTYPE", "QUEUE")
+                    .line("PUT", enabled_disabled(d.put_inhibited))
+                    .line("GET", enabled_disabled(d.get_inhibited))
+                    .line("DEFPSIST", yes_no(d.default_persistent))
+                    .line("DEFPRTY", &d.default_priority.to_string());
+            }
+            ObjectDefinition::Remote(d) => {
+                image
+                    .line("QUEUE", &d.name)
+                    .line("DESCR", &d.description)
+                    .line("RNAME", &d.remote_name)
+                    .line("RQMNAME", &d.remote_queue_manager)
+                    .line("XMITQ", &d.transmission_queue)
+                    .line("PUT", enabled_disabled(d.put_inhibited))
+                    .line("DEFPSIST", yes_no(d.default_persistent))
+                    .line("DEFPRTY", &d.default_priority.to_string());
+            }
+            ObjectDefinition::Channel(d) => {
+                image
+                    .line("CHANNEL", &d.name)
+                    .line("CHLTYPE", "SVRCONN")
+                    .line("DESCR", &d.description)
+                    .line("MAXMSGL", &d.max_message_length.to_string())
+                    .line("HBINT", &d.heartbeat_interval.to_string())
+                    .line("KAINT", &d.keepalive_interval.to_string())
+                    .line("SHARECNV", &d.sharing_conversations.to_string())
+                    .line("MAXINST", &d.max_instances.to_string())
+                    .line("MAXINSTC", &d.max_instances_per_client.to_string())
+                    .line("DISCINT", &d.disconnect_interval.to_string())
+                    .line("MONCHL", &d.monitoring);
+            }
+            ObjectDefinition::Process(d) => {
+                image
+                    .line("PROCESS", &d.name)
+                    .line("DESCR", &d.description)
+                    .line("APPLICID", &d.application_id)
+                    .line("APPLTYPE", &d.application_type)
+                    .line("USERDATA", &d.user_data)
+                    .line("ENVRDATA", &d.environment_data);
+            }
+            ObjectDefinition::Namelist(d) => {
+                image
+                    .line("NAMELIST", &d.name)
+                    .line("DESCR", &d.description)
+                    .line("NAMES", &d.names.join(","));
+            }
+            ObjectDefinition::StorageClass(d) => {
+                image
+                    .line("STGCLASS", &d.name)
+                    .line("DESCR", &d.description)
+                    .line("PSID", &d.page_set.0.to_string());
+            }
+        }
+        image.finish()
+    }
+
+    pub fn decode(bytes: &[u8]) -> StorageResult<ObjectDefinition> {
+        let image = ObjectImage::parse(bytes)?;
+        let object_type = image.object_type;
+        let definition = match object_type {
+            ObjectType::LocalQueue => ObjectDefinition::Local(QueueDefinition::from_image(&image)?),
+            ObjectType::ModelQueue => ObjectDefinition::Model(QueueDefinition::from_image(&image)?),
+            ObjectType::AliasQueue => {
+                let mut d = AliasDefinition::new("", "");
+                for (key, value) in &image.attributes {
+                    match key.as_str() {
+                        "QUEUE" => d.name = value.clone(),
+                        "DESCR" => d.description = value.clone(),
+                        "TARGET" => d.target = value.clone(),
+                        "TARGTYPE" if value == "QUEUE" => {}
+                        "PUT" => d.put_inhibited = disabled(value),
+                        "GET" => d.get_inhibited = disabled(value),
+                        "DEFPSIST" => d.default_persistent = yes(value),
+                        "DEFPRTY" => d.default_priority = number(key, value)?.min(255) as u8,
+                        _ => return Err(unknown(object_type, key)),
+                    }
+                }
+                ObjectDefinition::Alias(d)
+            }
+            ObjectType::RemoteQueue => {
+                let mut d = RemoteDefinition::new("");
+                for (key, value) in &image.attributes {
+                    match key.as_str() {
+                        "QUEUE" => d.name = value.clone(),
+                        "DESCR" => d.description = value.clone(),
+                        "RNAME" => d.remote_name = value.clone(),
+                        "RQMNAME" => d.remote_queue_manager = value.clone(),
+                        "XMITQ" => d.transmission_queue = value.clone(),
+                        "PUT" => d.put_inhibited = disabled(value),
+                        "DEFPSIST" => d.default_persistent = yes(value),
+                        "DEFPRTY" => d.default_priority = number(key, value)?.min(255) as u8,
+                        _ => return Err(unknown(object_type, key)),
+                    }
+                }
+                ObjectDefinition::Remote(d)
+            }
+            ObjectType::Channel => {
+                let mut d = ChannelDefinition::server_connection("");
+                for (key, value) in &image.attributes {
+                    match key.as_str() {
+                        "CHANNEL" => d.name = value.clone(),
+                        "CHLTYPE" if value == "SVRCONN" => {}
+                        "DESCR" => d.description = value.clone(),
+                        "MAXMSGL" => d.max_message_length = number(key, value)?,
+                        "HBINT" => d.heartbeat_interval = number(key, value)?,
+                        "KAINT" => d.keepalive_interval = signed(key, value)?,
+                        "SHARECNV" => d.sharing_conversations = number(key, value)?,
+                        "MAXINST" => d.max_instances = number(key, value)?,
+                        "MAXINSTC" => d.max_instances_per_client = number(key, value)?,
+                        "DISCINT" => d.disconnect_interval = number(key, value)?,
+                        "MONCHL" => d.monitoring = value.clone(),
+                        _ => return Err(unknown(object_type, key)),
+                    }
+                }
+                ObjectDefinition::Channel(d)
+            }
+            ObjectType::Process => {
+                let mut d = ProcessDefinition::new("");
+                for (key, value) in &image.attributes {
+                    match key.as_str() {
+                        "PROCESS" => d.name = value.clone(),
+                        "DESCR" => d.description = value.clone(),
+                        "APPLICID" => d.application_id = value.clone(),
+                        "APPLTYPE" => d.application_type = value.clone(),
+                        "USERDATA" => d.user_data = value.clone(),
+                        "ENVRDATA" => d.environment_data = value.clone(),
+                        _ => return Err(unknown(object_type, key)),
+                    }
+                }
+                ObjectDefinition::Process(d)
+            }
+            ObjectType::Namelist => {
+                let mut d = NamelistDefinition {
+                    name: String::new(),
+                    description: String::new(),
+                    names: Vec::new(),
+                };
+                for (key, value) in &image.attributes {
+                    match key.as_str() {
+                        "NAMELIST" => d.name = value.clone(),
+                        "DESCR" => d.description = value.clone(),
+                        "NAMES" => {
+                            d.names = value
+                                .split(',')
+                                .filter(|name| !name.is_empty())
+                                .map(str::to_string)
+                                .collect()
+                        }
+                        _ => return Err(unknown(object_type, key)),
+                    }
+                }
+                ObjectDefinition::Namelist(d)
+            }
+            ObjectType::StorageClass => {
+                let mut d = StorageClassDefinition {
+                    name: String::new(),
+                    description: String::new(),
+                    page_set: PageSetId(0),
+                };
+                for (key, value) in &image.attributes {
+                    match key.as_str() {
+                        "STGCLASS" => d.name = value.clone(),
+                        "DESCR" => d.description = value.clone(),
+                        "PSID" => d.page_set = PageSetId(number(key, value)?.min(255) as u8),
+                        _ => return Err(unknown(object_type, key)),
+                    }
+                }
+                ObjectDefinition::StorageClass(d)
+            }
+        };
+        definition.validate()?;
+        Ok(definition)
+    }
 }
 
 #[cfg(test)]
@@ -202,5 +1010,88 @@ mod tests {
         );
         assert!(QueueDefinition::decode(b"FERRITE-OBJECT 1 QLOCAL\nBOGUS=1\n").is_err());
         assert!(QueueDefinition::decode(b"garbage").is_err());
+    }
+
+    #[test]
+    fn version_one_local_queue_images_still_read() {
+        let image = b"FERRITE-OBJECT 1 QLOCAL\nQUEUE=OLD.Q\nDESCR=\nPSID=1\nSTGCLASS=DEFAULT\nMAXDEPTH=5\nMAXMSGL=100\nDEFPSIST=YES\nDEFPRTY=4\nINDXTYPE=MSGID\nPUT=ENABLED\nGET=DISABLED\n";
+        let definition = QueueDefinition::decode(image).unwrap();
+        assert_eq!(definition.max_depth, 5);
+        assert_eq!(definition.definition_type, DefinitionType::Predefined);
+        assert!(definition.get_inhibited);
+        // DEFTYPE was not part of version 1.
+        let mut with_deftype = image.to_vec();
+        with_deftype.extend_from_slice(b"DEFTYPE=PERMDYN\n");
+        assert!(QueueDefinition::decode(&with_deftype).is_err());
+        // A version this build does not know is refused, not guessed at.
+        assert!(ObjectDefinition::decode(b"FERRITE-OBJECT 9 QLOCAL\nQUEUE=A\n").is_err());
+        assert!(ObjectDefinition::decode(b"FERRITE-OBJECT 1 TOPIC\nTOPIC=A\n").is_err());
+    }
+
+    #[test]
+    fn every_object_type_round_trips() {
+        let mut model = QueueDefinition::model("MODEL.Q", PageSetId(1));
+        model.definition_type = DefinitionType::PermanentDynamic;
+        let mut channel = ChannelDefinition::server_connection("DEV.APP.SVRCONN");
+        channel.keepalive_interval = 60;
+        channel.description = "App = channel".into();
+        let definitions = vec![
+            ObjectDefinition::Local(QueueDefinition::local("L", PageSetId(1))),
+            ObjectDefinition::Model(model),
+            ObjectDefinition::Alias(AliasDefinition {
+                get_inhibited: true,
+                default_priority: 7,
+                ..AliasDefinition::new("A", "L")
+            }),
+            ObjectDefinition::Remote(RemoteDefinition {
+                remote_name: "R".into(),
+                remote_queue_manager: "QM2".into(),
+                ..RemoteDefinition::new("REMOTE")
+            }),
+            ObjectDefinition::Channel(channel),
+            ObjectDefinition::Process(ProcessDefinition {
+                application_id: "/usr/bin/app -x".into(),
+                ..ProcessDefinition::new("P")
+            }),
+            ObjectDefinition::Namelist(NamelistDefinition {
+                name: "N".into(),
+                description: String::new(),
+                names: vec!["A".into(), "B.C".into()],
+            }),
+            ObjectDefinition::StorageClass(StorageClassDefinition {
+                name: "FAST".into(),
+                description: "x".into(),
+                page_set: PageSetId(2),
+            }),
+        ];
+        for definition in definitions {
+            let image = definition.encode();
+            let text = String::from_utf8(image.clone()).unwrap();
+            assert!(
+                text.starts_with(&format!(
+                    "FERRITE-OBJECT {} {}\n",
+                    definition.object_type().image_version(),
+                    definition.object_type().keyword()
+                )),
+                "{text}"
+            );
+            assert_eq!(ObjectDefinition::decode(&image).unwrap(), definition);
+        }
+    }
+
+    #[test]
+    fn invalid_definitions_are_refused() {
+        let mut channel = ChannelDefinition::server_connection("A.NAME.LONGER.THAN.20");
+        assert!(channel.validate().is_err());
+        channel.name = "OK".into();
+        channel.monitoring = "SOMETIMES".into();
+        assert!(channel.validate().is_err());
+        let temporary = QueueDefinition {
+            definition_type: DefinitionType::TemporaryDynamic,
+            ..QueueDefinition::local("T", PageSetId(1))
+        };
+        assert!(ObjectDefinition::Local(temporary).validate().is_err());
+        let model = QueueDefinition::local("M", PageSetId(1));
+        assert!(ObjectDefinition::Model(model).validate().is_err());
     }
 }

@@ -6,7 +6,7 @@
 //! Delivery order is priority (9 first) then put order, as MSGDLVSQ(PRIORITY).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
@@ -182,6 +182,9 @@ pub struct LocalQueue {
     waiting: AtomicUsize,
     /// Bumped by every arrival, so a getter spinning before it parks sees one without the lock.
     arrivals: AtomicU64,
+    /// The queue was deleted (DELETE QLOCAL, a dynamic queue's MQCLOSE or its creator's end):
+    /// handles still holding it get MQRC_Q_DELETED, waiting getters stop waiting.
+    deleted: AtomicBool,
 }
 
 /// Figures for DISPLAY QSTATUS.
@@ -218,6 +221,7 @@ impl LocalQueue {
             arrived: Condvar::new(),
             waiting: AtomicUsize::new(0),
             arrivals: AtomicU64::new(0),
+            deleted: AtomicBool::new(false),
         }
     }
 
@@ -651,6 +655,16 @@ impl LocalQueue {
     }
 
     /// Wake every waiting getter (queue manager stopping).
+    /// Mark the queue deleted and wake its waiting getters.
+    pub fn mark_deleted(&self) {
+        self.deleted.store(true, Ordering::Release);
+        self.wake_all();
+    }
+
+    pub fn is_deleted(&self) -> bool {
+        self.deleted.load(Ordering::Acquire)
+    }
+
     pub fn wake_all(&self) {
         // Taking the lock orders this after any getter's check of its interruption condition,
         // so a getter that saw "not interrupted" is already waiting and gets this notification.

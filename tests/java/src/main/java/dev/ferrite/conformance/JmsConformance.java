@@ -285,11 +285,13 @@ public final class JmsConformance {
         TextMessage reply = serving.createTextMessage("pong");
         reply.setJMSCorrelationID(received.getJMSMessageID());
         serving.createProducer(received.getJMSReplyTo()).send(reply);
-        Message answer = session.createConsumer(replies).receive(RECEIVE_TIMEOUT_MS);
+        MessageConsumer replyConsumer = session.createConsumer(replies);
+        Message answer = replyConsumer.receive(RECEIVE_TIMEOUT_MS);
         require(answer instanceof TextMessage, "reply arrives on the temporary queue");
         equal("pong", ((TextMessage) answer).getText(), "reply text");
         equal(request.getJMSMessageID(), answer.getJMSCorrelationID(), "correlated");
         serving.close();
+        replyConsumer.close();
         replies.delete();
         session.close();
     }

@@ -1,0 +1,422 @@
+//! The commands answered by the channel initiator: DISPLAY CHSTATUS, STOP CHANNEL, START
+//! LISTENER, STOP LISTENER, DISPLAY LSSTATUS and DISPLAY CHINIT. Each is checked completely
+//! first (syntax, the channel definition); then, without a channel initiator attached, it
+//! fails with `CSQM131I ... CHANNEL INITIATOR NOT ACTIVE, COMMAND NOT PROCESSED`, as MQ for
+//! z/OS answers while the CHIN address space is down.
+//!
+//! Responses (z/OS message ids where MQ for z/OS has the message, in its style otherwise):
+//! - DISPLAY CHSTATUS: `CSQM293I ... n CHSTATUS FOUND MATCHING REQUEST CRITERIA`, then per
+//!   instance `CSQM201I ... DISPLAY CHSTATUS DETAILS` ... `END CHSTATUS DETAILS`; none:
+//!   `CSQM297I ... NO CHSTATUS FOUND MATCHING REQUEST CRITERIA`.
+//! - STOP CHANNEL: `CSQM134I ... STOP CHANNEL(name) COMMAND ACCEPTED` and `CSQX501I Channel
+//!   name is no longer active (n instances)`; no instance running: `CSQX533I Channel name is
+//!   not currently active` (a failure).
+//! - START / STOP LISTENER: `CSQM134I ... COMMAND ACCEPTED`, then `CSQX023I Listener started
+//!   for port p address a` or `CSQX021I Listener stopped for port p address a`.
+//! - DISPLAY LSSTATUS: one `CSQM201I ... DISPLAY LSSTATUS DETAILS` block for the TCP listener,
+//!   named [`LISTENER_NAME`] as on MQ for Multiplatforms.
+//! - DISPLAY CHINIT: `CSQM137I`, `CSQX830I Channel initiator active`, `CSQX847I` (the TCP
+//!   listener), `CSQX845I` (channel instances and conversations).
+//!
+//! A failure the channel initiator reports is `CSQM134E ... verb FAILED: reason`.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::attributes::{date_time, generic_match, AttributeValue};
+use crate::channel_initiator::{ChannelInitiator, ChannelInstanceStatus, ListenerStatus};
+use crate::commands::{
+    choice, is_generic, keywords, no_object_value, number, object_name, value_error, Context,
+    Failure, Outcome, Output, Selection, Takes,
+};
+
+/// The name DISPLAY LSSTATUS gives the one TCP listener.
+pub const LISTENER_NAME: &str = "SYSTEM.LISTENER.TCP.1";
+
+fn initiator<'a>(context: &Context<'a>, csect: &str) -> Result<&'a dyn ChannelInitiator, Failure> {
+    context.initiator.ok_or_else(|| {
+        Failure(vec![format!(
+            "CSQM131I {} {csect} CHANNEL INITIATOR NOT ACTIVE, COMMAND NOT PROCESSED",
+            context.name
+        )])
+    })
+}
+
+fn milliseconds(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+fn date(time: Option<SystemTime>, clock: bool) -> AttributeValue {
+    match time {
+        None => AttributeValue::Blank,
+        Some(time) => {
+            let (date, time) = date_time(milliseconds(time));
+            AttributeValue::Text(if clock { time } else { date })
+        }
+    }
+}
+
+fn status_attributes(
+    status: Option<&ChannelInstanceStatus>,
+) -> Vec<(&'static str, AttributeValue)> {
+    let integer = |value: u64| AttributeValue::Integer(value as i64);
+    let text = |value: &str| AttributeValue::Text(value.to_string());
+    let started = status.map(|status| status.started);
+    let last = status.and_then(|status| status.last_message);
+    vec![
+        (
+            "CHSTATUS",
+            text(status.map(|s| s.channel.as_str()).unwrap_or("")),
+        ),
+        ("CHLTYPE", AttributeValue::Keyword("SVRCONN")),
+        (
+            "CONNAME",
+            text(status.map(|s| s.connection_name.as_str()).unwrap_or("")),
+        ),
+        ("CURRENT", AttributeValue::Blank),
+        (
+            "STATUS",
+            match status.map(|s| s.status.as_str()) {
+                Some("STOPPING") => AttributeValue::Keyword("STOPPING"),
+                _ => AttributeValue::Keyword("RUNNING"),
+            },
+        ),
+        ("MSGS", integer(status.map(|s| s.messages).unwrap_or(0))),
+        (
+            "BYTSSENT",
+            integer(status.map(|s| s.bytes_sent).unwrap_or(0)),
+        ),
+        (
+            "BYTSRCVD",
+            integer(status.map(|s| s.bytes_received).unwrap_or(0)),
+        ),
+        ("CHSTADA", date(started, false)),
+        ("CHSTATI", date(started, true)),
+        ("LSTMSGDA", date(last, false)),
+        ("LSTMSGTI", date(last, true)),
+        (
+            "HBINT",
+            integer(status.map(|s| s.heartbeat_interval.into()).unwrap_or(0)),
+        ),
+        (
+            "MAXMSGL",
+            integer(status.map(|s| s.max_message_length.into()).unwrap_or(0)),
+        ),
+        (
+            "MAXSHCNV",
+            integer(
+                status
+                    .map(|s| s.max_shared_conversations.into())
+                    .unwrap_or(0),
+            ),
+        ),
+        (
+            "CURSHCNV",
+            integer(status.map(|s| s.current_conversations.into()).unwrap_or(0)),
+        ),
+    ]
+}
+
+/// DISPLAY CHSTATUS(generic) [ALL] [attributes] [WHERE(...)] [CHLTYPE(SVRCONN)].
+pub(crate) fn display_channel_status(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
+    let sample = status_attributes(None);
+    let (selection, extras) = Selection::parse(rest, &sample, &[("CHLTYPE", Takes::Value)])
+        .map_err(|e| context.syntax(e))?;
+    for (token, value) in extras {
+        choice(token, value.expect("checked"), &["SVRCONN"]).map_err(|e| context.syntax(e))?;
+    }
+    let initiator = initiator(context, "CSQXDRTS")?;
+    let mut statuses = initiator.channel_statuses();
+    statuses.sort_by(|a, b| (a.channel.as_str(), a.started).cmp(&(b.channel.as_str(), b.started)));
+    let mut details = Vec::new();
+    for status in &statuses {
+        if !generic_match(&pattern, &status.channel) {
+            continue;
+        }
+        let attributes = status_attributes(Some(status));
+        if !selection.passes(&attributes) {
+            continue;
+        }
+        let rendered: Vec<String> = selection
+            .render(&attributes, 5)
+            .into_iter()
+            .map(|attribute| {
+                if attribute == "CURRENT( )" {
+                    "CURRENT".to_string()
+                } else {
+                    attribute
+                }
+            })
+            .collect();
+        details.push(rendered);
+    }
+    let mut output = Output::default();
+    if details.is_empty() {
+        output.line(format!(
+            "CSQM297I {} CSQXDRTS NO CHSTATUS FOUND MATCHING REQUEST CRITERIA",
+            context.name
+        ));
+        return Ok(output);
+    }
+    output.line(format!(
+        "CSQM293I {} CSQXDRTS {} CHSTATUS FOUND MATCHING REQUEST CRITERIA",
+        context.name,
+        details.len()
+    ));
+    for attributes in details {
+        output.details(
+            format!(
+                "CSQM201I {} CSQXDRTS DISPLAY CHSTATUS DETAILS",
+                context.name
+            ),
+            attributes,
+            "END CHSTATUS DETAILS",
+        );
+    }
+    Ok(output)
+}
+
+/// STOP CHANNEL(name): every instance of a defined channel ends.
+pub(crate) fn stop_channel(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    let name = object_name(object, false).map_err(|e| context.syntax(e))?;
+    let found = keywords(
+        rest,
+        &[("QSGDISP", Takes::Value), ("CHLTYPE", Takes::Value)],
+    )
+    .map_err(|e| context.syntax(e))?;
+    for (token, value) in found {
+        let choices: &[&str] = if token.keyword == "CHLTYPE" {
+            &["SVRCONN"]
+        } else {
+            &["QMGR"]
+        };
+        choice(token, value.expect("checked"), choices).map_err(|e| context.syntax(e))?;
+    }
+    if context.queue_manager.channel(&name).is_none() {
+        return Err(context.not_found("CSQXCRPS", "CHANNEL", &name));
+    }
+    let initiator = initiator(context, "CSQXCRPS")?;
+    let stopped = initiator.stop_channel(&name).map_err(|reason| {
+        Failure(vec![format!(
+            "CSQM134E {} CSQXCRPS STOP CHANNEL({name}) FAILED: {reason}",
+            context.name
+        )])
+    })?;
+    if stopped == 0 {
+        return Err(Failure(vec![format!(
+            "CSQX533I {} CSQXCRPS Channel {name} is not currently active",
+            context.name
+        )]));
+    }
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQM134I {} CSQXCRPS STOP CHANNEL({name}) COMMAND ACCEPTED",
+        context.name
+    ));
+    output.line(format!(
+        "CSQX501I {} CSQXCRPS Channel {name} is no longer active ({stopped} instances)",
+        context.name
+    ));
+    Ok(output)
+}
+
+fn listener_address(status: &ListenerStatus) -> &str {
+    if status.ip_address.is_empty() {
+        "*"
+    } else {
+        &status.ip_address
+    }
+}
+
+/// START LISTENER [PORT(n)] [TRPTYPE(TCP)].
+pub(crate) fn start_listener(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    no_object_value(context, object)?;
+    let found = keywords(rest, &[("PORT", Takes::Value), ("TRPTYPE", Takes::Value)])
+        .map_err(|e| context.syntax(e))?;
+    let mut port = None;
+    for (token, value) in found {
+        let value = value.expect("checked");
+        if token.keyword == "PORT" {
+            let number = number(token, value, u16::MAX.into())
+                .ok()
+                .filter(|number| *number > 0)
+                .ok_or_else(|| {
+                    context.syntax(value_error(
+                        token,
+                        value,
+                        "a port from 1 to 65535 is needed",
+                    ))
+                })?;
+            port = Some(number as u16);
+        } else {
+            choice(token, value, &["TCP"]).map_err(|e| context.syntax(e))?;
+        }
+    }
+    let initiator = initiator(context, "CSQXCRPS")?;
+    let status = initiator.start_listener(port).map_err(|reason| {
+        Failure(vec![format!(
+            "CSQM134E {} CSQXCRPS START LISTENER FAILED: {reason}",
+            context.name
+        )])
+    })?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQM134I {} CSQXCRPS START LISTENER COMMAND ACCEPTED",
+        context.name
+    ));
+    output.line(format!(
+        "CSQX023I {} CSQXCLSN Listener started for port {} address {}",
+        context.name,
+        status.port,
+        listener_address(&status)
+    ));
+    Ok(output)
+}
+
+/// STOP LISTENER [TRPTYPE(TCP)].
+pub(crate) fn stop_listener(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    no_object_value(context, object)?;
+    let found = keywords(rest, &[("TRPTYPE", Takes::Value)]).map_err(|e| context.syntax(e))?;
+    for (token, value) in found {
+        choice(token, value.expect("checked"), &["TCP"]).map_err(|e| context.syntax(e))?;
+    }
+    let initiator = initiator(context, "CSQXCRPS")?;
+    let before = initiator.listener_status();
+    initiator.stop_listener().map_err(|reason| {
+        Failure(vec![format!(
+            "CSQM134E {} CSQXCRPS STOP LISTENER FAILED: {reason}",
+            context.name
+        )])
+    })?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQM134I {} CSQXCRPS STOP LISTENER COMMAND ACCEPTED",
+        context.name
+    ));
+    output.line(format!(
+        "CSQX021I {} CSQXCLSN Listener stopped for port {} address {}",
+        context.name,
+        before.port,
+        listener_address(&before)
+    ));
+    Ok(output)
+}
+
+/// DISPLAY LSSTATUS[(generic)] [ALL]: the TCP listener.
+pub(crate) fn display_listener_status(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    let pattern = match &object.value {
+        Some(_) => object_name(object, true).map_err(|e| context.syntax(e))?,
+        None => "*".to_string(),
+    };
+    let listener_attributes = |status: &ListenerStatus| {
+        vec![
+            ("LISTENER", AttributeValue::Text(LISTENER_NAME.to_string())),
+            (
+                "STATUS",
+                AttributeValue::Keyword(if status.running { "RUNNING" } else { "STOPPED" }),
+            ),
+            ("TRPTYPE", AttributeValue::Keyword("TCP")),
+            ("PORT", AttributeValue::Integer(status.port.into())),
+            (
+                "IPADDR",
+                AttributeValue::Text(listener_address(status).to_string()),
+            ),
+            ("STARTDA", date(status.started, false)),
+            ("STARTTI", date(status.started, true)),
+        ]
+    };
+    let sample = listener_attributes(&ListenerStatus {
+        port: 0,
+        ip_address: String::new(),
+        running: false,
+        started: None,
+    });
+    let (selection, _) = Selection::parse(rest, &sample, &[]).map_err(|e| context.syntax(e))?;
+    let initiator = initiator(context, "CSQXDRTS")?;
+    let attributes = listener_attributes(&initiator.listener_status());
+    let mut output = Output::default();
+    if !generic_match(&pattern, LISTENER_NAME) || !selection.passes(&attributes) {
+        if !is_generic(&pattern) && selection.filter.is_none() {
+            return Err(context.not_found("CSQXDRTS", "LISTENER", &pattern));
+        }
+        output.line(format!(
+            "CSQM297I {} CSQXDRTS NO LSSTATUS FOUND MATCHING REQUEST CRITERIA",
+            context.name
+        ));
+        return Ok(output);
+    }
+    output.details(
+        format!(
+            "CSQM201I {} CSQXDRTS DISPLAY LSSTATUS DETAILS",
+            context.name
+        ),
+        selection.render(&attributes, 4),
+        "END LSSTATUS DETAILS",
+    );
+    Ok(output)
+}
+
+/// DISPLAY CHINIT: whether the channel initiator runs, its listener, its channel instances.
+pub(crate) fn display_channel_initiator(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    no_object_value(context, object)?;
+    keywords(rest, &[]).map_err(|e| context.syntax(e))?;
+    let initiator = initiator(context, "CSQXCRPS")?;
+    let listener = initiator.listener_status();
+    let statuses = initiator.channel_statuses();
+    let conversations: u64 = statuses
+        .iter()
+        .map(|status| u64::from(status.current_conversations))
+        .sum();
+    let stopping = statuses
+        .iter()
+        .filter(|status| status.status == "STOPPING")
+        .count();
+    let mut output = Output::default();
+    let name = &context.name;
+    output.line(format!(
+        "CSQM137I {name} CSQXCRPS DISPLAY CHINIT COMMAND ACCEPTED"
+    ));
+    output.line(format!("CSQX830I {name} CSQXRDQM Channel initiator active"));
+    output.line(format!(
+        "CSQX847I {name} CSQXRDQM TCP/IP listener INDISP=QMGR, port {} address {}, status {}",
+        listener.port,
+        listener_address(&listener),
+        if listener.running {
+            "RUNNING"
+        } else {
+            "STOPPED"
+        }
+    ));
+    output.line(format!(
+        "CSQX845I {name} CSQXRDQM {} current channel instances, {} stopping, {conversations} conversations",
+        statuses.len(),
+        stopping
+    ));
+    Ok(output)
+}

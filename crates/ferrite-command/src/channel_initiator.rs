@@ -1,0 +1,71 @@
+//! The command processor's view of the channel initiator: what DISPLAY CHSTATUS, STOP
+//! CHANNEL, START/STOP LISTENER, DISPLAY LSSTATUS and DISPLAY CHINIT ask of it.
+//!
+//! The channel initiator itself (the TCP listener and the SVRCONN channel instances) lives in
+//! the server and implements [`ChannelInitiator`]; it is given to the command processor with
+//! [`crate::CommandProcessor::set_channel_initiator`]. Until one is attached, those commands
+//! answer as MQ for z/OS does when the channel initiator address space is not started:
+//! `CSQM131I ... CHANNEL INITIATOR NOT ACTIVE, COMMAND NOT PROCESSED`.
+//!
+//! Channel definitions (DEFINE CHANNEL ...) do not need the channel initiator: they are objects
+//! of the queue manager (`QueueManager::channel`).
+
+use std::time::SystemTime;
+
+/// One running instance of a channel, as DISPLAY CHSTATUS shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChannelInstanceStatus {
+    /// CHSTATUS: the channel's name.
+    pub channel: String,
+    /// CONNAME: the partner's address (`192.0.2.7(51234)`).
+    pub connection_name: String,
+    /// STATUS: RUNNING or STOPPING.
+    pub status: String,
+    /// CURSHCNV: conversations sharing this instance.
+    pub current_conversations: u32,
+    /// MSGS: MQI calls that moved a message (puts and gets).
+    pub messages: u64,
+    /// BYTSSENT.
+    pub bytes_sent: u64,
+    /// BYTSRCVD.
+    pub bytes_received: u64,
+    /// CHSTADA and CHSTATI: when the instance started.
+    pub started: SystemTime,
+    /// LSTMSGDA and LSTMSGTI: when it last moved a message.
+    pub last_message: Option<SystemTime>,
+    /// HBINT negotiated with the partner, seconds.
+    pub heartbeat_interval: u32,
+    /// MAXMSGL negotiated with the partner.
+    pub max_message_length: u32,
+    /// MAXSHCNV: SHARECNV negotiated with the partner.
+    pub max_shared_conversations: u32,
+}
+
+/// The TCP listener's state, as DISPLAY LSSTATUS and DISPLAY CHINIT show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListenerStatus {
+    /// PORT.
+    pub port: u16,
+    /// IPADDR: the address listened on (blank or `*` for every address).
+    pub ip_address: String,
+    /// STATUS(RUNNING) when true, STOPPED otherwise.
+    pub running: bool,
+    /// STARTDA and STARTTI.
+    pub started: Option<SystemTime>,
+}
+
+/// What the command processor asks of the channel initiator. Implementations are called from
+/// the thread running a command and must not block for long.
+pub trait ChannelInitiator: Send + Sync {
+    /// Every running channel instance.
+    fn channel_statuses(&self) -> Vec<ChannelInstanceStatus>;
+    /// STOP CHANNEL(name): end every instance of the channel; returns how many were stopped
+    /// (0 when none was running), or why the request failed.
+    fn stop_channel(&self, name: &str) -> Result<usize, String>;
+    /// START LISTENER: start listening, on `port` or the configured port.
+    fn start_listener(&self, port: Option<u16>) -> Result<ListenerStatus, String>;
+    /// STOP LISTENER.
+    fn stop_listener(&self) -> Result<(), String>;
+    /// The listener's state.
+    fn listener_status(&self) -> ListenerStatus;
+}

@@ -1,0 +1,145 @@
+//! The objects every queue manager has, as MQ's supplied definitions (CSQ4INSG, CSQ4INYS and
+//! the defaults of MQ for Multiplatforms) give them: applications, tools and IBM's clients look
+//! for these names.
+//!
+//! [`define_default_objects`] defines each one that does not exist yet (an existing object,
+//! whatever its attributes, is left alone: an operator may have altered it), through the
+//! same MQSC commands an operator would type. `ferrite create` runs it once and `ferrite
+//! start` runs it at every start, so queue managers created by older versions gain the
+//! objects added since.
+
+use std::sync::Arc;
+
+use ferrite_storage::queue_manager::{ObjectType, QueueManager};
+
+use crate::run_command;
+
+/// Each default object: its type, its name, and the DEFINE command's attributes.
+pub const DEFAULT_OBJECTS: &[(ObjectType, &str, &str)] = &[
+    // Storage classes first: queues name them (CSQ4INYS's page sets).
+    (
+        ObjectType::StorageClass,
+        "SYSTEM",
+        "PSID(00) DESCR('System objects')",
+    ),
+    (
+        ObjectType::StorageClass,
+        "DEFAULT",
+        "PSID(01) DESCR('Application queues')",
+    ),
+    (
+        ObjectType::StorageClass,
+        "NODEFINE",
+        "PSID(01) DESCR('Queues defined without a class')",
+    ),
+    (
+        ObjectType::StorageClass,
+        "REMOTE",
+        "PSID(03) DESCR('Transmission queues')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.DEFAULT.LOCAL.QUEUE",
+        "STGCLASS(SYSTEM) DESCR('Default local queue')",
+    ),
+    (
+        ObjectType::ModelQueue,
+        "SYSTEM.DEFAULT.MODEL.QUEUE",
+        "DEFTYPE(TEMPDYN) DESCR('Default model queue')",
+    ),
+    (
+        ObjectType::AliasQueue,
+        "SYSTEM.DEFAULT.ALIAS.QUEUE",
+        "TARGET(' ') DESCR('Default alias queue')",
+    ),
+    (
+        ObjectType::RemoteQueue,
+        "SYSTEM.DEFAULT.REMOTE.QUEUE",
+        "DESCR('Default remote queue')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.DEAD.LETTER.QUEUE",
+        "STGCLASS(SYSTEM) DESCR('Dead-letter queue')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.COMMAND.INPUT",
+        "STGCLASS(SYSTEM) DESCR('Command server input')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.ADMIN.COMMAND.QUEUE",
+        "STGCLASS(SYSTEM) DESCR('Command server input (MQSC and PCF)')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.MQSC.REPLY.QUEUE",
+        "STGCLASS(SYSTEM) DESCR('Replies to the MQSC console')",
+    ),
+    (
+        ObjectType::ModelQueue,
+        "SYSTEM.COMMAND.REPLY.MODEL",
+        "DEFTYPE(TEMPDYN) STGCLASS(SYSTEM) DESCR('Command server replies')",
+    ),
+    (
+        ObjectType::Process,
+        "SYSTEM.DEFAULT.PROCESS",
+        "DESCR('Default process')",
+    ),
+    (
+        ObjectType::Namelist,
+        "SYSTEM.DEFAULT.NAMELIST",
+        "DESCR('Default namelist')",
+    ),
+    (
+        ObjectType::Channel,
+        "SYSTEM.DEF.SVRCONN",
+        "CHLTYPE(SVRCONN) DESCR('Default server-connection channel')",
+    ),
+    (
+        ObjectType::Channel,
+        "SYSTEM.ADMIN.SVRCONN",
+        "CHLTYPE(SVRCONN) DESCR('Administration channel')",
+    ),
+    (
+        ObjectType::Channel,
+        "DEV.APP.SVRCONN",
+        "CHLTYPE(SVRCONN) DESCR('Application channel')",
+    ),
+];
+
+/// Define every default object that does not exist yet; returns the names defined. A storage
+/// class whose page set is not configured is skipped. Fails with the command's response if a
+/// DEFINE fails.
+pub fn define_default_objects(queue_manager: &Arc<QueueManager>) -> Result<Vec<String>, String> {
+    let mut defined = Vec::new();
+    for (object_type, name, attributes) in DEFAULT_OBJECTS {
+        let exists = if object_type.is_queue() {
+            queue_manager.queue_object_type(name).is_some()
+        } else {
+            queue_manager.object(*object_type, name).is_some()
+        };
+        if exists {
+            continue;
+        }
+        if *object_type == ObjectType::StorageClass {
+            let page_set: u8 = attributes[5..7].parse().expect("PSID(nn) first");
+            let configured = queue_manager
+                .config()
+                .page_sets
+                .iter()
+                .any(|definition| definition.id == page_set);
+            if !configured {
+                continue;
+            }
+        }
+        let command = format!("DEFINE {}({name}) {attributes}", object_type.keyword());
+        let response = run_command(queue_manager, &command);
+        if !response.success {
+            return Err(format!("{command}: {}", response.text()));
+        }
+        defined.push(name.to_string());
+    }
+    Ok(defined)
+}

@@ -1,0 +1,680 @@
+//! DEFINE, ALTER, DELETE and DISPLAY of every object type the queue manager stores: QLOCAL,
+//! QMODEL, QALIAS, QREMOTE, CHANNEL (SVRCONN), PROCESS, NAMELIST and STGCLASS, with MQ's
+//! attribute names and defaults.
+//!
+//! DEFINE takes LIKE(name) (an object of the same type to copy), REPLACE and NOREPLACE (the
+//! default: an existing object is an error, `CSQM095I ... ALREADY EXISTS`); ALTER changes only
+//! the attributes given. Every value is checked before anything is stored, so a command that
+//! fails changes nothing. DISPLAY takes a generic name (`APP.*`), ALL, attribute names and
+//! WHERE(attribute operator value), and answers one message per object:
+//!
+//! | object                     | message  |
+//! |----------------------------|----------|
+//! | QUEUE (every queue type)   | CSQM401I |
+//! | CHANNEL                    | CSQM406I |
+//! | NAMELIST                   | CSQM407I |
+//! | PROCESS                    | CSQM408I |
+//! | STGCLASS                   | CSQM410I |
+
+use ferrite_storage::queue_manager::objects::{
+    CHANNEL_NAME_LENGTH_MAX, DESCRIPTION_LENGTH_MAX, NAMELIST_NAMES_MAX,
+    STORAGE_CLASS_NAME_LENGTH_MAX,
+};
+use ferrite_storage::queue_manager::{
+    AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
+    ObjectType, ProcessDefinition, QueueDefinition, RemoteDefinition, StorageClassDefinition,
+    KEEPALIVE_AUTO,
+};
+use ferrite_storage::PageSetId;
+
+use crate::attributes::{generic_match, AttributeValue};
+use crate::commands::{
+    apply_attributes, choice, enabled, exclusive, is_generic, keywords, number, object_name,
+    queue_attributes, value_error, yes_no, Context, Failure, Found, Outcome, Output, Selection,
+    Takes, QLOCAL_ATTRIBUTES,
+};
+use crate::parser::{words, SyntaxError, Token, Value};
+use crate::storage_class_page_set;
+
+/// The attributes DEFINE and ALTER take for `object_type` (besides LIKE, REPLACE, NOREPLACE).
+fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
+    let value = |names: &[&'static str]| -> Vec<(&'static str, Takes)> {
+        names.iter().map(|name| (*name, Takes::Value)).collect()
+    };
+    match object_type {
+        ObjectType::LocalQueue => QLOCAL_ATTRIBUTES.to_vec(),
+        ObjectType::ModelQueue => {
+            let mut attributes = QLOCAL_ATTRIBUTES.to_vec();
+            attributes.push(("DEFTYPE", Takes::Value));
+            attributes
+        }
+        ObjectType::AliasQueue => value(&[
+            "DESCR", "TARGET", "TARGQ", "TARGTYPE", "PUT", "GET", "DEFPSIST", "DEFPRTY", "QSGDISP",
+        ]),
+        ObjectType::RemoteQueue => value(&[
+            "DESCR", "RNAME", "RQMNAME", "XMITQ", "PUT", "DEFPSIST", "DEFPRTY", "QSGDISP",
+        ]),
+        ObjectType::Channel => value(&[
+            "CHLTYPE", "TRPTYPE", "DESCR", "MAXMSGL", "HBINT", "KAINT", "SHARECNV", "MAXINST",
+            "MAXINSTC", "DISCINT", "MONCHL", "QSGDISP",
+        ]),
+        ObjectType::Process => value(&[
+            "DESCR", "APPLICID", "APPLTYPE", "USERDATA", "ENVRDATA", "QSGDISP",
+        ]),
+        ObjectType::Namelist => value(&["DESCR", "NAMES", "NLTYPE", "QSGDISP"]),
+        ObjectType::StorageClass => value(&["DESCR", "PSID", "QSGDISP"]),
+    }
+}
+
+/// A new object of `object_type` with MQ's defaults (the attributes of MQ's SYSTEM.DEFAULT.*
+/// and SYSTEM.DEF.* objects as supplied).
+fn default_definition(object_type: ObjectType, name: &str) -> ObjectDefinition {
+    let default_page_set =
+        PageSetId(storage_class_page_set("DEFAULT").expect("DEFAULT is a built-in class"));
+    match object_type {
+        ObjectType::LocalQueue => {
+            ObjectDefinition::Local(QueueDefinition::local(name, default_page_set))
+        }
+        ObjectType::ModelQueue => {
+            ObjectDefinition::Model(QueueDefinition::model(name, default_page_set))
+        }
+        ObjectType::AliasQueue => ObjectDefinition::Alias(AliasDefinition::new(name, "")),
+        ObjectType::RemoteQueue => ObjectDefinition::Remote(RemoteDefinition::new(name)),
+        ObjectType::Channel => {
+            ObjectDefinition::Channel(ChannelDefinition::server_connection(name))
+        }
+        ObjectType::Process => ObjectDefinition::Process(ProcessDefinition::new(name)),
+        ObjectType::Namelist => ObjectDefinition::Namelist(NamelistDefinition {
+            name: name.to_string(),
+            description: String::new(),
+            names: Vec::new(),
+        }),
+        ObjectType::StorageClass => ObjectDefinition::StorageClass(StorageClassDefinition {
+            name: name.to_string(),
+            description: String::new(),
+            page_set: default_page_set,
+        }),
+    }
+}
+
+fn rename(definition: &mut ObjectDefinition, name: &str) {
+    let name = name.to_string();
+    match definition {
+        ObjectDefinition::Local(d) | ObjectDefinition::Model(d) => d.name = name,
+        ObjectDefinition::Alias(d) => d.name = name,
+        ObjectDefinition::Remote(d) => d.name = name,
+        ObjectDefinition::Channel(d) => d.name = name,
+        ObjectDefinition::Process(d) => d.name = name,
+        ObjectDefinition::Namelist(d) => d.name = name,
+        ObjectDefinition::StorageClass(d) => d.name = name,
+    }
+}
+
+/// The longest name an object of `object_type` may have.
+fn name_length_max(object_type: ObjectType) -> usize {
+    match object_type {
+        ObjectType::Channel => CHANNEL_NAME_LENGTH_MAX,
+        ObjectType::StorageClass => STORAGE_CLASS_NAME_LENGTH_MAX,
+        _ => 48,
+    }
+}
+
+fn check_name_length(
+    object_type: ObjectType,
+    object: &Token,
+    name: &str,
+) -> Result<(), SyntaxError> {
+    let max = name_length_max(object_type);
+    if name.chars().count() > max {
+        let value = object.value.as_ref().expect("object_name found a name");
+        return Err(value_error(
+            object,
+            value,
+            &format!(
+                "a {} name has at most {max} characters",
+                object_type.keyword()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn text(token: &Token, value: &Value, max: usize) -> Result<String, SyntaxError> {
+    if value.text.chars().count() > max {
+        return Err(value_error(
+            token,
+            value,
+            &format!("at most {max} characters"),
+        ));
+    }
+    Ok(value.text.clone())
+}
+
+/// A queue or queue manager name, or blank.
+fn name_or_blank(token: &Token, value: &Value) -> Result<String, SyntaxError> {
+    let name = value.text.as_str();
+    let valid = name.is_empty()
+        || (name.len() <= 48
+            && name
+                .chars()
+                .all(ferrite_storage::config::is_object_name_char));
+    if !valid {
+        return Err(value_error(token, value, "not a valid MQ object name"));
+    }
+    Ok(name.to_string())
+}
+
+fn interval(token: &Token, value: &Value) -> Result<u32, SyntaxError> {
+    Ok(number(token, value, 999_999)? as u32)
+}
+
+/// Apply one keyword's value to a definition (everything checked, nothing stored).
+fn apply(
+    context: &Context,
+    definition: &mut ObjectDefinition,
+    token: &Token,
+    value: &Value,
+) -> Result<(), SyntaxError> {
+    let keyword = token.keyword.as_str();
+    if keyword == "QSGDISP" {
+        choice(token, value, &["QMGR"])?;
+        return Ok(());
+    }
+    let enabled_choice = |token, value| -> Result<bool, SyntaxError> {
+        Ok(choice(token, value, &["ENABLED", "DISABLED"])? == 1)
+    };
+    let persistence = |token, value| -> Result<bool, SyntaxError> {
+        Ok(choice(token, value, &["NO", "YES"])? == 1)
+    };
+    match definition {
+        ObjectDefinition::Local(queue) | ObjectDefinition::Model(queue) => {
+            if keyword == "DEFTYPE" {
+                queue.definition_type = match choice(token, value, &["TEMPDYN", "PERMDYN"])? {
+                    0 => DefinitionType::TemporaryDynamic,
+                    _ => DefinitionType::PermanentDynamic,
+                };
+                return Ok(());
+            }
+            apply_attributes(context, queue, &[(token, Some(value))])?;
+        }
+        ObjectDefinition::Alias(alias) => match keyword {
+            "DESCR" => alias.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+            "TARGET" | "TARGQ" => alias.target = name_or_blank(token, value)?,
+            "TARGTYPE" => {
+                choice(token, value, &["QUEUE"])?;
+            }
+            "PUT" => alias.put_inhibited = enabled_choice(token, value)?,
+            "GET" => alias.get_inhibited = enabled_choice(token, value)?,
+            "DEFPSIST" => alias.default_persistent = persistence(token, value)?,
+            "DEFPRTY" => alias.default_priority = number(token, value, 9)? as u8,
+            _ => unreachable!("keywords checked against settable()"),
+        },
+        ObjectDefinition::Remote(remote) => match keyword {
+            "DESCR" => remote.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+            "RNAME" => remote.remote_name = name_or_blank(token, value)?,
+            "RQMNAME" => remote.remote_queue_manager = name_or_blank(token, value)?,
+            "XMITQ" => remote.transmission_queue = name_or_blank(token, value)?,
+            "PUT" => remote.put_inhibited = enabled_choice(token, value)?,
+            "DEFPSIST" => remote.default_persistent = persistence(token, value)?,
+            "DEFPRTY" => remote.default_priority = number(token, value, 9)? as u8,
+            _ => unreachable!("keywords checked against settable()"),
+        },
+        ObjectDefinition::Channel(channel) => match keyword {
+            "CHLTYPE" => {
+                let types = [
+                    "SVRCONN", "SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR",
+                    "AMQP",
+                ];
+                if choice(token, value, &types)? != 0 {
+                    return Err(value_error(
+                        token,
+                        value,
+                        "only SVRCONN channels are supported (client connections)",
+                    ));
+                }
+            }
+            "TRPTYPE" => {
+                choice(token, value, &["TCP"])?;
+            }
+            "DESCR" => channel.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+            "MAXMSGL" => channel.max_message_length = number(token, value, 104_857_600)? as u32,
+            "HBINT" => channel.heartbeat_interval = interval(token, value)?,
+            "KAINT" => {
+                channel.keepalive_interval = if value.text == "AUTO" {
+                    KEEPALIVE_AUTO
+                } else {
+                    interval(token, value).map_err(|_| {
+                        value_error(token, value, "AUTO or a number from 0 to 999999 is needed")
+                    })? as i32
+                }
+            }
+            "SHARECNV" => channel.sharing_conversations = number(token, value, 999_999_999)? as u32,
+            "MAXINST" => channel.max_instances = number(token, value, 999_999_999)? as u32,
+            "MAXINSTC" => {
+                channel.max_instances_per_client = number(token, value, 999_999_999)? as u32
+            }
+            "DISCINT" => channel.disconnect_interval = interval(token, value)?,
+            "MONCHL" => {
+                let choices = ["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"];
+                channel.monitoring = choices[choice(token, value, &choices)?].to_string();
+            }
+            _ => unreachable!("keywords checked against settable()"),
+        },
+        ObjectDefinition::Process(process) => match keyword {
+            "DESCR" => process.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+            "APPLICID" => process.application_id = text(token, value, 256)?,
+            "APPLTYPE" => {
+                let keywords = [
+                    "CICS",
+                    "IMS",
+                    "MVS",
+                    "UNIX",
+                    "WINDOWS",
+                    "WINDOWSNT",
+                    "DEF",
+                    "OS400",
+                    "ZOS",
+                ];
+                let valid = keywords.contains(&value.text.as_str())
+                    || value
+                        .text
+                        .parse::<u32>()
+                        .is_ok_and(|number| number <= 999_999_999);
+                if !valid {
+                    return Err(value_error(
+                        token,
+                        value,
+                        &format!("one of {} or a number is needed", keywords.join(", ")),
+                    ));
+                }
+                process.application_type = value.text.clone();
+            }
+            "USERDATA" => process.user_data = text(token, value, 128)?,
+            "ENVRDATA" => process.environment_data = text(token, value, 128)?,
+            _ => unreachable!("keywords checked against settable()"),
+        },
+        ObjectDefinition::Namelist(namelist) => match keyword {
+            "DESCR" => namelist.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+            "NLTYPE" => {
+                choice(token, value, &["NONE", "QUEUE", "Q", "CLUSTER", "AUTHINFO"])?;
+            }
+            "NAMES" => {
+                let names: Vec<String> = words(&value.raw, value.position)?
+                    .into_iter()
+                    .map(|(name, _, _)| name)
+                    .collect();
+                if names.len() > NAMELIST_NAMES_MAX {
+                    return Err(value_error(
+                        token,
+                        value,
+                        &format!("at most {NAMELIST_NAMES_MAX} names"),
+                    ));
+                }
+                for (name, _, position) in words(&value.raw, value.position)? {
+                    let valid = name.len() <= 48
+                        && !name.is_empty()
+                        && name
+                            .chars()
+                            .all(ferrite_storage::config::is_object_name_char);
+                    if !valid {
+                        return Err(SyntaxError::new(
+                            format!("CSQ9004E 'NAMES' value '{name}' is not a valid name"),
+                            position,
+                        ));
+                    }
+                }
+                namelist.names = names;
+            }
+            _ => unreachable!("keywords checked against settable()"),
+        },
+        ObjectDefinition::StorageClass(class) => match keyword {
+            "DESCR" => class.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+            "PSID" => {
+                let page_set = number(token, value, 99)? as u8;
+                let configured = context
+                    .queue_manager
+                    .config()
+                    .page_sets
+                    .iter()
+                    .any(|definition| definition.id == page_set);
+                if !configured {
+                    return Err(value_error(
+                        token,
+                        value,
+                        &format!("page set {page_set:02} is not defined"),
+                    ));
+                }
+                class.page_set = PageSetId(page_set);
+            }
+            _ => unreachable!("keywords checked against settable()"),
+        },
+    }
+    Ok(())
+}
+
+fn already_exists(context: &Context, object_type: ObjectType, name: &str) -> Failure {
+    Failure(vec![
+        format!(
+            "CSQM095I {} CSQMMSGP {}({name}) QSGDISP(QMGR) ALREADY EXISTS",
+            context.name,
+            object_type.keyword()
+        ),
+        format!(
+            "CSQM090E {} CSQMMSGP FAILURE REASON CODE X'00D44003'",
+            context.name
+        ),
+    ])
+}
+
+/// DEFINE or ALTER of any object type.
+pub(crate) fn define_or_alter(
+    context: &Context,
+    alter: bool,
+    object_type: ObjectType,
+    object: &Token,
+    rest: &[Token],
+) -> Outcome {
+    let queue_manager = context.queue_manager;
+    let name = object_name(object, false).map_err(|e| context.syntax(e))?;
+    check_name_length(object_type, object, &name).map_err(|e| context.syntax(e))?;
+    let mut allowed = settable(object_type);
+    if !alter {
+        allowed.extend([
+            ("LIKE", Takes::Value),
+            ("REPLACE", Takes::Nothing),
+            ("NOREPLACE", Takes::Nothing),
+        ]);
+    }
+    let found: Found = keywords(rest, &allowed).map_err(|e| context.syntax(e))?;
+    exclusive(&found, "REPLACE", "NOREPLACE").map_err(|e| context.syntax(e))?;
+    exclusive(&found, "TARGET", "TARGQ").map_err(|e| context.syntax(e))?;
+    let replace = found.iter().any(|(token, _)| token.keyword == "REPLACE");
+    if object_type == ObjectType::Channel
+        && !alter
+        && !found.iter().any(|(token, _)| token.keyword == "CHLTYPE")
+    {
+        return Err(context.syntax(SyntaxError::new(
+            "CSQ9010E Required parameter 'CHLTYPE' is missing",
+            object.position + object.keyword.chars().count(),
+        )));
+    }
+    let existing = queue_manager.object(object_type, &name);
+    let mut definition = if alter {
+        existing.ok_or_else(|| context.not_found("CSQMMSGP", object_type.keyword(), &name))?
+    } else {
+        if existing.is_some() && !replace {
+            return Err(already_exists(context, object_type, &name));
+        }
+        let like = found
+            .iter()
+            .find(|(token, _)| token.keyword == "LIKE")
+            .and_then(|(_, value)| *value);
+        match like {
+            Some(like) => {
+                let mut source =
+                    queue_manager
+                        .object(object_type, &like.text)
+                        .ok_or_else(|| {
+                            context.not_found("CSQMMSGP", object_type.keyword(), &like.text)
+                        })?;
+                rename(&mut source, &name);
+                if let ObjectDefinition::Local(queue) = &mut source {
+                    // A queue defined like a dynamic queue is a predefined queue.
+                    queue.definition_type = DefinitionType::Predefined;
+                }
+                source
+            }
+            None => default_definition(object_type, &name),
+        }
+    };
+    for (token, value) in &found {
+        let Some(value) = value else { continue };
+        if token.keyword == "LIKE" {
+            continue;
+        }
+        apply(context, &mut definition, token, value).map_err(|e| context.syntax(e))?;
+    }
+    definition
+        .validate()
+        .map_err(|error| context.storage("CSQMMSGP", error))?;
+    // Everything is checked: now the one change.
+    let result = match (definition, alter) {
+        (ObjectDefinition::Local(queue), true) => queue_manager.alter_queue(queue).map(|_| ()),
+        (ObjectDefinition::Local(queue), false) => {
+            queue_manager.define_queue(queue, replace).map(|_| ())
+        }
+        (other, true) => queue_manager.alter_object(other),
+        (other, false) => queue_manager.define_object(other, replace),
+    };
+    result.map_err(|error| context.storage("CSQMMSGP", error))?;
+    Ok(Output::default())
+}
+
+/// DELETE of an object that is not a local queue.
+pub(crate) fn delete(
+    context: &Context,
+    object_type: ObjectType,
+    object: &Token,
+    rest: &[Token],
+) -> Outcome {
+    let name = object_name(object, false).map_err(|e| context.syntax(e))?;
+    let mut allowed = vec![("QSGDISP", Takes::Value)];
+    if object_type == ObjectType::Channel {
+        allowed.push(("CHLTYPE", Takes::Value));
+    }
+    let found = keywords(rest, &allowed).map_err(|e| context.syntax(e))?;
+    for (token, value) in &found {
+        let value = value.expect("checked");
+        let choices: &[&str] = if token.keyword == "CHLTYPE" {
+            &["SVRCONN"]
+        } else {
+            &["QMGR"]
+        };
+        choice(token, value, choices).map_err(|e| context.syntax(e))?;
+    }
+    if context.queue_manager.object(object_type, &name).is_none() {
+        return Err(context.not_found("CSQMUQLC", object_type.keyword(), &name));
+    }
+    context
+        .queue_manager
+        .delete_object(object_type, &name)
+        .map_err(|error| context.storage("CSQMUQLC", error))?;
+    Ok(Output::default())
+}
+
+fn keyword_of(value: &str, choices: &[&'static str]) -> AttributeValue {
+    choices
+        .iter()
+        .find(|choice| **choice == value)
+        .map(|choice| AttributeValue::Keyword(choice))
+        .unwrap_or_else(|| AttributeValue::Text(value.to_string()))
+}
+
+/// A stored object's attributes for DISPLAY, in display order; the first are always shown
+/// (the name, TYPE or CHLTYPE, QSGDISP).
+pub(crate) fn attributes(definition: &ObjectDefinition) -> Vec<(&'static str, AttributeValue)> {
+    let text = |value: &str| AttributeValue::Text(value.to_string());
+    let integer = |value: u32| AttributeValue::Integer(value.into());
+    let qmgr = ("QSGDISP", AttributeValue::Keyword("QMGR"));
+    match definition {
+        ObjectDefinition::Local(_) => {
+            unreachable!("local queues are displayed with their status")
+        }
+        ObjectDefinition::Model(d) => {
+            let mut attributes = queue_attributes(None);
+            attributes.truncate(attributes.len() - 3); // CURDEPTH, IPPROCS, OPPROCS
+            for (name, value) in attributes.iter_mut() {
+                *value = match *name {
+                    "QUEUE" => text(&d.name),
+                    "TYPE" => AttributeValue::Keyword("QMODEL"),
+                    "STGCLASS" => text(&d.storage_class),
+                    "DESCR" => text(&d.description),
+                    "PUT" => enabled(d.put_inhibited),
+                    "DEFPRTY" => integer(d.default_priority.into()),
+                    "DEFPSIST" => yes_no(d.default_persistent),
+                    "GET" => enabled(d.get_inhibited),
+                    "MAXDEPTH" => integer(d.max_depth),
+                    "MAXMSGL" => integer(d.max_message_length),
+                    "DEFTYPE" => AttributeValue::Keyword(d.definition_type.keyword()),
+                    "INDXTYPE" => keyword_of(
+                        &d.index_type,
+                        &["NONE", "MSGID", "CORRELID", "GROUPID", "MSGTOKEN"],
+                    ),
+                    _ => value.clone(),
+                };
+            }
+            attributes
+        }
+        ObjectDefinition::Alias(d) => vec![
+            ("QUEUE", text(&d.name)),
+            ("TYPE", AttributeValue::Keyword("QALIAS")),
+            qmgr,
+            ("DESCR", text(&d.description)),
+            ("PUT", enabled(d.put_inhibited)),
+            ("DEFPRTY", integer(d.default_priority.into())),
+            ("DEFPSIST", yes_no(d.default_persistent)),
+            ("GET", enabled(d.get_inhibited)),
+            ("TARGET", text(&d.target)),
+            ("TARGTYPE", AttributeValue::Keyword("QUEUE")),
+        ],
+        ObjectDefinition::Remote(d) => vec![
+            ("QUEUE", text(&d.name)),
+            ("TYPE", AttributeValue::Keyword("QREMOTE")),
+            qmgr,
+            ("DESCR", text(&d.description)),
+            ("PUT", enabled(d.put_inhibited)),
+            ("DEFPRTY", integer(d.default_priority.into())),
+            ("DEFPSIST", yes_no(d.default_persistent)),
+            ("RNAME", text(&d.remote_name)),
+            ("RQMNAME", text(&d.remote_queue_manager)),
+            ("XMITQ", text(&d.transmission_queue)),
+        ],
+        ObjectDefinition::Channel(d) => vec![
+            ("CHANNEL", text(&d.name)),
+            ("CHLTYPE", AttributeValue::Keyword("SVRCONN")),
+            qmgr,
+            ("TRPTYPE", AttributeValue::Keyword("TCP")),
+            ("DESCR", text(&d.description)),
+            ("MAXMSGL", integer(d.max_message_length)),
+            ("HBINT", integer(d.heartbeat_interval)),
+            (
+                "KAINT",
+                if d.keepalive_interval == KEEPALIVE_AUTO {
+                    text("AUTO")
+                } else {
+                    text(&d.keepalive_interval.to_string())
+                },
+            ),
+            ("SHARECNV", integer(d.sharing_conversations)),
+            ("MAXINST", integer(d.max_instances)),
+            ("MAXINSTC", integer(d.max_instances_per_client)),
+            ("DISCINT", integer(d.disconnect_interval)),
+            (
+                "MONCHL",
+                keyword_of(&d.monitoring, &["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"]),
+            ),
+        ],
+        ObjectDefinition::Process(d) => vec![
+            ("PROCESS", text(&d.name)),
+            qmgr,
+            ("DESCR", text(&d.description)),
+            ("APPLICID", text(&d.application_id)),
+            ("APPLTYPE", text(&d.application_type)),
+            ("USERDATA", text(&d.user_data)),
+            ("ENVRDATA", text(&d.environment_data)),
+        ],
+        ObjectDefinition::Namelist(d) => vec![
+            ("NAMELIST", text(&d.name)),
+            qmgr,
+            ("DESCR", text(&d.description)),
+            ("NLTYPE", AttributeValue::Keyword("NONE")),
+            ("NAMCOUNT", integer(d.names.len() as u32)),
+            ("NAMES", text(&d.names.join(","))),
+        ],
+        ObjectDefinition::StorageClass(d) => vec![
+            ("STGCLASS", text(&d.name)),
+            qmgr,
+            ("PSID", integer(d.page_set.0.into())),
+            ("DESCR", text(&d.description)),
+        ],
+    }
+}
+
+/// Attributes shown whatever is asked: the name, the type, QSGDISP.
+fn always_shown(object_type: ObjectType) -> usize {
+    match object_type {
+        ObjectType::Process | ObjectType::Namelist => 2,
+        _ => 3,
+    }
+}
+
+fn message_id(object_type: ObjectType) -> &'static str {
+    match object_type {
+        ObjectType::Channel => "CSQM406I",
+        ObjectType::Namelist => "CSQM407I",
+        ObjectType::Process => "CSQM408I",
+        ObjectType::StorageClass => "CSQM410I",
+        _ => "CSQM401I",
+    }
+}
+
+/// The displayable attributes of a queue type (for WHERE and attribute names).
+pub(crate) fn queue_sample(object_type: ObjectType) -> Vec<(&'static str, AttributeValue)> {
+    match object_type {
+        ObjectType::LocalQueue => queue_attributes(None),
+        other => attributes(&default_definition(other, "")),
+    }
+}
+
+/// Every attribute any queue type displays, once each (DISPLAY QUEUE without a TYPE).
+pub(crate) fn every_queue_sample() -> Vec<(&'static str, AttributeValue)> {
+    let mut sample = queue_attributes(None);
+    for object_type in [ObjectType::AliasQueue, ObjectType::RemoteQueue] {
+        for (name, value) in queue_sample(object_type) {
+            if !sample.iter().any(|(known, _)| *known == name) {
+                sample.push((name, value));
+            }
+        }
+    }
+    sample
+}
+
+/// DISPLAY CHANNEL / PROCESS / NAMELIST / STGCLASS.
+pub(crate) fn display(
+    context: &Context,
+    object_type: ObjectType,
+    object: &Token,
+    rest: &[Token],
+) -> Outcome {
+    let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
+    let sample = attributes(&default_definition(object_type, ""));
+    let (selection, _) = Selection::parse(rest, &sample, &[]).map_err(|e| context.syntax(e))?;
+    let mut output = Output::default();
+    let mut count = 0;
+    for definition in context.queue_manager.objects(object_type) {
+        if !generic_match(&pattern, definition.name()) {
+            continue;
+        }
+        let attributes = attributes(&definition);
+        if !selection.passes(&attributes) {
+            continue;
+        }
+        count += 1;
+        output.attributes(
+            format!("{} {}", message_id(object_type), context.name),
+            selection.render(&attributes, always_shown(object_type)),
+            None,
+        );
+    }
+    if count == 0 {
+        if !is_generic(&pattern) && selection.filter.is_none() {
+            return Err(context.not_found("CSQMDRTS", object_type.keyword(), &pattern));
+        }
+        output.line(format!(
+            "CSQM297I {} CSQMDRTS NO {} FOUND MATCHING REQUEST CRITERIA",
+            context.name,
+            object_type.keyword()
+        ));
+    }
+    Ok(output)
+}
