@@ -7,7 +7,7 @@
 //! | JMSReplyTo         | `jms.Rto` + MQMD ReplyToQ/ReplyToQMgr      | `jms.Rto`, else `queue://QMGR/Q` from the MQMD |
 //! | JMSCorrelationID   | MQMD CorrelId; `jms.Cid` too unless `ID:<hex>` | `jms.Cid`, else `ID:` + hex of CorrelId (null if MQCI_NONE) |
 //! | JMSMessageID       | MQMD MsgId (set by the queue manager)      | `ID:` + 48 hex digits of MsgId       |
-//! | JMSDeliveryMode    | `jms.Dlv` + MQMD Persistence (1 = NON_PERSISTENT, 2 = PERSISTENT) | MQMD Persistence |
+//! | JMSDeliveryMode    | `jms.Dlv` (JMS's 1 = NON_PERSISTENT, 2 = PERSISTENT) + MQMD Persistence (0 / 1) | MQMD Persistence |
 //! | JMSPriority        | `jms.Pri` + MQMD Priority                  | MQMD Priority                        |
 //! | JMSExpiration      | `jms.Exp` (ms since 1970) + MQMD Expiry (tenths of a second to live) | `jms.Exp`, else 0 |
 //! | JMSTimestamp       | `jms.Tms` (ms since 1970)                  | `jms.Tms`, else MQMD PutDate+PutTime |
@@ -43,6 +43,11 @@ use crate::properties::{
 pub const DELIVERY_MODE_PERSISTENT: &str = "PERSISTENT";
 /// `JMSDeliveryMode` of a non-persistent message, as a selector sees it.
 pub const DELIVERY_MODE_NON_PERSISTENT: &str = "NON_PERSISTENT";
+
+/// JMS `DeliveryMode.NON_PERSISTENT`, the value of `jms.Dlv` for a non-persistent message.
+pub const JMS_DELIVERY_MODE_NON_PERSISTENT: i32 = 1;
+/// JMS `DeliveryMode.PERSISTENT`, the value of `jms.Dlv` for a persistent message.
+pub const JMS_DELIVERY_MODE_PERSISTENT: i32 = 2;
 
 /// The JMS header fields a selector may name (JMS 2.0 section 3.8.1.1); the others
 /// (JMSDestination, JMSReplyTo, JMSExpiration, JMSRedelivered ...) are NULL in a selector.
@@ -136,7 +141,8 @@ pub struct JmsHeaders {
     pub correlation_id: Option<String>,
     /// JMSType.
     pub jms_type: Option<String>,
-    /// JMSDeliveryMode: MQPER_PERSISTENT or MQPER_NOT_PERSISTENT.
+    /// JMSDeliveryMode: JMS_DELIVERY_MODE_PERSISTENT (2) or JMS_DELIVERY_MODE_NON_PERSISTENT
+    /// (1); MQMD Persistence becomes MQPER_PERSISTENT (1) or MQPER_NOT_PERSISTENT (0).
     pub delivery_mode: Option<i32>,
     /// JMSPriority 0..9.
     pub priority: Option<i32>,
@@ -149,13 +155,15 @@ pub struct JmsHeaders {
 }
 
 impl JmsHeaders {
-    /// Writes the fields onto `md` and `properties` as MQ JMS does at send.
+    /// Writes the fields onto `md` and `properties` as MQ JMS does at send. The `jms` folder's
+    /// numbers are untyped text, as IBM's client writes them (`<Dlv>2</Dlv>`).
     pub fn apply(
         &self,
         md: &mut Md,
         properties: &mut MessageProperties,
     ) -> Result<(), PropertyError> {
         let string = |s: &String| PropertyValue::String(s.clone());
+        let number = |v: i64| PropertyValue::String(v.to_string());
         if let Some(domain) = self.domain {
             properties
                 .set_unchecked_jms("mcd.Msd", PropertyValue::String(domain.as_str().into()))?;
@@ -174,10 +182,10 @@ impl JmsHeaders {
             }
         }
         if let Some(timestamp) = self.timestamp_ms {
-            properties.set_unchecked_jms("jms.Tms", PropertyValue::Int64(timestamp))?;
+            properties.set_unchecked_jms("jms.Tms", number(timestamp))?;
         }
         if let Some(expiration) = self.expiration_ms.filter(|e| *e != 0) {
-            properties.set_unchecked_jms("jms.Exp", PropertyValue::Int64(expiration))?;
+            properties.set_unchecked_jms("jms.Exp", number(expiration))?;
             if let Some(timestamp) = self.timestamp_ms {
                 let tenths = ((expiration - timestamp).max(1) + 99) / 100;
                 md.expiry = i32::try_from(tenths).unwrap_or(i32::MAX);
@@ -190,11 +198,15 @@ impl JmsHeaders {
             }
         }
         if let Some(mode) = self.delivery_mode {
-            properties.set_unchecked_jms("jms.Dlv", PropertyValue::Int32(mode))?;
-            md.persistence = mode;
+            properties.set_unchecked_jms("jms.Dlv", number(i64::from(mode)))?;
+            md.persistence = if mode == JMS_DELIVERY_MODE_PERSISTENT {
+                MQPER_PERSISTENT
+            } else {
+                MQPER_NOT_PERSISTENT
+            };
         }
         if let Some(priority) = self.priority {
-            properties.set_unchecked_jms("jms.Pri", PropertyValue::Int32(priority))?;
+            properties.set_unchecked_jms("jms.Pri", number(i64::from(priority)))?;
             md.priority = priority;
         }
         Ok(())
@@ -341,15 +353,6 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     era * 146_097 + day_of_era - 719_468
 }
 
-/// MQPER_* for a JMSDeliveryMode string, if it is one.
-pub fn persistence_of_delivery_mode(mode: &str) -> Option<i32> {
-    match mode {
-        DELIVERY_MODE_PERSISTENT => Some(MQPER_PERSISTENT),
-        DELIVERY_MODE_NON_PERSISTENT => Some(MQPER_NOT_PERSISTENT),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -393,7 +396,7 @@ mod tests {
             reply_to: Some("queue://QM1/REPLY".into()),
             correlation_id: Some("order-17".into()),
             jms_type: Some("Invoice".into()),
-            delivery_mode: Some(MQPER_PERSISTENT),
+            delivery_mode: Some(JMS_DELIVERY_MODE_PERSISTENT),
             priority: Some(7),
             expiration_ms: Some(1_700_000_060_000),
             timestamp_ms: Some(1_700_000_000_000),
@@ -404,6 +407,11 @@ mod tests {
         assert_eq!(md.reply_to_q_mgr.trimmed(), "QM1");
         assert_eq!(md.expiry, 600);
         assert_eq!(md.priority, 7);
+        assert_eq!(md.persistence, MQPER_PERSISTENT);
+        assert_eq!(
+            properties.get("jms.Dlv"),
+            Some(&PropertyValue::String("2".into()))
+        );
         assert_eq!(&md.correl_id[..8], b"order-17");
         md.msg_id = [0x11; 24];
         md.backout_count = 2;
