@@ -194,7 +194,7 @@ impl PropertyValue {
             ),
             Some("i8") | Some("int") => PropertyValue::Int64(integer("a 64-bit integer")?),
             Some("r4") => PropertyValue::Float32(
-                parse_java_float(text.trim()).ok_or_else(|| bad("a floating point number"))? as f32,
+                parse_java_float(text.trim()).ok_or_else(|| bad("a floating point number"))?,
             ),
             Some("r8") => PropertyValue::Float64(
                 parse_java_float(text.trim()).ok_or_else(|| bad("a floating point number"))?,
@@ -249,20 +249,20 @@ fn java_float(value: f64, finite: String) -> String {
     }
 }
 
-fn parse_java_float(text: &str) -> Option<f64> {
-    match text {
-        "NaN" => Some(f64::NAN),
-        "Infinity" | "+Infinity" => Some(f64::INFINITY),
-        "-Infinity" => Some(f64::NEG_INFINITY),
-        // Rust also accepts "inf" and "nan" spelled any way; Java does not, so neither do we.
-        t if t
+/// Parses Java's float syntax (what `Float.toString`/`Double.toString` write: digits with an
+/// optional exponent, `NaN`, `Infinity`, `-Infinity`) straight into `T`, so that an `r4`
+/// value is rounded once, to f32.
+fn parse_java_float<T: std::str::FromStr>(text: &str) -> Option<T> {
+    let special = matches!(text, "NaN" | "Infinity" | "+Infinity" | "-Infinity");
+    // Rust also accepts "inf" and "nan" spelled any way; Java does not, so neither do we.
+    if !special
+        && text
             .chars()
-            .any(|c| c.is_ascii_alphabetic() && !matches!(c, 'e' | 'E')) =>
-        {
-            None
-        }
-        t => t.parse().ok(),
+            .any(|c| c.is_ascii_alphabetic() && !matches!(c, 'e' | 'E'))
+    {
+        return None;
     }
+    text.parse().ok()
 }
 
 /// Checks `name` against MQ's rules for property names (see the module documentation).
