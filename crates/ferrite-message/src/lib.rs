@@ -13,6 +13,7 @@
 //!   folder mapping, and [`properties::PropertySource`], what selectors evaluate against.
 //! - [`jms`]: the JMS header fields mapped onto the MQMD and the `jms`/`mcd` folders.
 //! - [`selector`]: MQ's message selector language, with the get-by-CORRELID/MSGID shortcut.
+//! - [`property_control`]: where properties go at MQPUT and MQGET (PROPCTL, MQGMO options).
 //! - [`dead_letter_header`] (MQDLH) and [`transmission_header`] (MQXQH).
 //!
 //! Every decoder is total: malformed input gives an error carrying MQ's reason code, never a
@@ -24,6 +25,7 @@ pub mod dead_letter_header;
 pub mod folder;
 pub mod jms;
 pub mod properties;
+pub mod property_control;
 pub mod rfh2;
 pub mod selector;
 pub mod transmission_header;
