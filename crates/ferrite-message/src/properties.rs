@@ -41,6 +41,7 @@ use ferrite_constants::{
     },
     reason::{
         MQRC_PROPERTIES_TOO_BIG, MQRC_PROPERTY_NAME_ERROR, MQRC_PROPERTY_NAME_LENGTH_ERR,
+        MQRC_PROPERTY_VALUE_TOO_BIG, MQRC_PROP_CONV_NOT_SUPPORTED, MQRC_PROP_NUMBER_FORMAT_ERROR,
         MQRC_RFH_FORMAT_ERROR,
     },
 };
@@ -208,6 +209,111 @@ impl PropertyValue {
     }
 }
 
+impl PropertyValue {
+    /// The value converted to `mq_type` (MQTYPE_*), for MQINQMP with MQIMPO_CONVERT_TYPE. This
+    /// follows the outline of IBM's conversion rules; cells of IBM's table not confirmed here
+    /// (boolean to integer, float to integer) are refused rather than guessed. Integers to wider or narrower integers when the value fits
+    /// (MQRC_PROPERTY_VALUE_TOO_BIG otherwise), numbers and booleans to and from their text,
+    /// integers to floats, FLOAT32 and FLOAT64 to each other, byte strings to and from hex
+    /// text. A string that does not parse gives MQRC_PROP_NUMBER_FORMAT_ERROR; any other pair
+    /// (NULL to anything but NULL, for one) gives MQRC_PROP_CONV_NOT_SUPPORTED.
+    pub fn convert(&self, mq_type: i32) -> Result<PropertyValue, ConversionError> {
+        use PropertyValue as P;
+        if self.mq_type() == mq_type {
+            return Ok(self.clone());
+        }
+        let integer = match self {
+            P::Int8(v) => Some(i64::from(*v)),
+            P::Int16(v) => Some(i64::from(*v)),
+            P::Int32(v) => Some(i64::from(*v)),
+            P::Int64(v) => Some(*v),
+            _ => None,
+        };
+        let too_big = ConversionError::ValueTooBig;
+        let format = ConversionError::NumberFormat;
+        let parsed_integer = |text: &str| text.trim().parse::<i64>().map_err(|_| format);
+        Ok(match (self, mq_type) {
+            (_, MQTYPE_STRING) => match self {
+                P::Boolean(b) => P::String(if *b { "TRUE" } else { "FALSE" }.into()),
+                P::ByteString(bytes) => P::String(hex_upper(bytes)),
+                P::Float32(v) => P::String(v.to_string()),
+                P::Float64(v) => P::String(v.to_string()),
+                _ => P::String(integer.ok_or(ConversionError::NotSupported)?.to_string()),
+            },
+            (P::String(text), MQTYPE_BOOLEAN) => match text.trim() {
+                t if t.eq_ignore_ascii_case("true") || t == "1" => P::Boolean(true),
+                t if t.eq_ignore_ascii_case("false") || t == "0" => P::Boolean(false),
+                _ => return Err(format),
+            },
+            (P::String(text), MQTYPE_BYTE_STRING) => {
+                P::ByteString(from_hex(text.trim()).ok_or(format)?)
+            }
+            (P::String(text), MQTYPE_FLOAT32) => {
+                P::Float32(parse_java_float(text.trim()).ok_or(format)?)
+            }
+            (P::String(text), MQTYPE_FLOAT64) => {
+                P::Float64(parse_java_float(text.trim()).ok_or(format)?)
+            }
+            (P::String(text), _) => P::Int64(parsed_integer(text)?).convert(mq_type)?,
+            (P::Float32(v), MQTYPE_FLOAT64) => P::Float64(f64::from(*v)),
+            (P::Float64(v), MQTYPE_FLOAT32) => P::Float32(*v as f32),
+            (_, MQTYPE_FLOAT32) if integer.is_some() => P::Float32(integer.unwrap_or(0) as f32),
+            (_, MQTYPE_FLOAT64) if integer.is_some() => P::Float64(integer.unwrap_or(0) as f64),
+            (_, MQTYPE_INT8) if integer.is_some() => {
+                P::Int8(i8::try_from(integer.unwrap_or(0)).map_err(|_| too_big)?)
+            }
+            (_, MQTYPE_INT16) if integer.is_some() => {
+                P::Int16(i16::try_from(integer.unwrap_or(0)).map_err(|_| too_big)?)
+            }
+            (_, MQTYPE_INT32) if integer.is_some() => {
+                P::Int32(i32::try_from(integer.unwrap_or(0)).map_err(|_| too_big)?)
+            }
+            (_, MQTYPE_INT64) if integer.is_some() => P::Int64(integer.unwrap_or(0)),
+            _ => return Err(ConversionError::NotSupported),
+        })
+    }
+}
+
+/// Why [`PropertyValue::convert`] failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConversionError {
+    /// The value does not fit the target type: MQRC_PROPERTY_VALUE_TOO_BIG (2469).
+    ValueTooBig,
+    /// A string is not a number (or boolean, or hex) of the target type:
+    /// MQRC_PROP_NUMBER_FORMAT_ERROR (2472).
+    NumberFormat,
+    /// MQ does not convert between these types: MQRC_PROP_CONV_NOT_SUPPORTED (2470).
+    NotSupported,
+}
+
+impl ConversionError {
+    /// MQ's reason code.
+    pub fn reason_code(self) -> i32 {
+        match self {
+            ConversionError::ValueTooBig => MQRC_PROPERTY_VALUE_TOO_BIG,
+            ConversionError::NumberFormat => MQRC_PROP_NUMBER_FORMAT_ERROR,
+            ConversionError::NotSupported => MQRC_PROP_CONV_NOT_SUPPORTED,
+        }
+    }
+}
+
+impl fmt::Display for ConversionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self {
+            ConversionError::ValueTooBig => "the value does not fit the requested type",
+            ConversionError::NumberFormat => "the string is not a value of the requested type",
+            ConversionError::NotSupported => "MQ does not convert between these types",
+        };
+        write!(
+            f,
+            "{what} ({})",
+            ferrite_constants::reason_name(self.reason_code()).unwrap_or("?")
+        )
+    }
+}
+
+impl std::error::Error for ConversionError {}
+
 fn hex_upper(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(bytes.len() * 2);
@@ -374,6 +480,23 @@ impl MessageProperties {
         }
         self.entries.push((name.to_owned(), value));
         Ok(())
+    }
+
+    /// MQINQMP's lookup: the first property at or after position `from` whose name matches
+    /// `pattern`, with its position (pass `position + 1` for MQIMPO_INQ_NEXT). A pattern ending
+    /// in `%` matches every name with that prefix (`%` alone matches all); `usr.` is optional.
+    pub fn inquire(&self, pattern: &str, from: usize) -> Option<(usize, &str, &PropertyValue)> {
+        let pattern = canonical_name(pattern);
+        let matches = |name: &str| match pattern.strip_suffix('%') {
+            Some(prefix) => name.starts_with(prefix),
+            None => name == pattern,
+        };
+        self.entries
+            .iter()
+            .enumerate()
+            .skip(from)
+            .find(|(_, (name, _))| matches(name))
+            .map(|(index, (name, value))| (index, name.as_str(), value))
     }
 
     /// Removes `name`, returning its value.
@@ -721,6 +844,93 @@ mod tests {
         let (back, others) = MessageProperties::from_folders(&reparsed).unwrap();
         assert!(others.is_empty());
         assert_eq!(back, set);
+    }
+
+    #[test]
+    fn inquire_with_wildcards_and_cursor() {
+        let mut set = MessageProperties::new();
+        for name in ["Order.Id", "Colour", "Order.Size"] {
+            set.set(name, PropertyValue::Int32(1)).unwrap();
+        }
+        assert_eq!(set.inquire("Colour", 0).map(|f| f.0), Some(1));
+        assert_eq!(set.inquire("usr.Colour", 0).map(|f| f.0), Some(1));
+        let first = set.inquire("Order.%", 0).unwrap();
+        assert_eq!((first.0, first.1), (0, "Order.Id"));
+        let next = set.inquire("Order.%", first.0 + 1).unwrap();
+        assert_eq!(next.1, "Order.Size");
+        assert_eq!(set.inquire("Order.%", next.0 + 1), None);
+        assert_eq!(set.inquire("%", 0).map(|f| f.1), Some("Order.Id"));
+        assert_eq!(set.inquire("Missing", 0), None);
+    }
+
+    #[test]
+    fn conversions_follow_mqinqmp() {
+        use PropertyValue as P;
+        let convert = |v: P, t| v.convert(t);
+        assert_eq!(convert(P::Int32(5), MQTYPE_INT8), Ok(P::Int8(5)));
+        assert_eq!(
+            convert(P::Int32(300), MQTYPE_INT8)
+                .unwrap_err()
+                .reason_code(),
+            2469
+        );
+        assert_eq!(convert(P::Int8(-3), MQTYPE_INT64), Ok(P::Int64(-3)));
+        assert_eq!(convert(P::Int16(7), MQTYPE_FLOAT64), Ok(P::Float64(7.0)));
+        assert_eq!(
+            convert(P::Int64(42), MQTYPE_STRING),
+            Ok(P::String("42".into()))
+        );
+        assert_eq!(
+            convert(P::String(" 42 ".into()), MQTYPE_INT16),
+            Ok(P::Int16(42))
+        );
+        assert_eq!(
+            convert(P::String("x".into()), MQTYPE_INT32)
+                .unwrap_err()
+                .reason_code(),
+            2472
+        );
+        assert_eq!(
+            convert(P::String("TRUE".into()), MQTYPE_BOOLEAN),
+            Ok(P::Boolean(true))
+        );
+        assert_eq!(
+            convert(P::Boolean(false), MQTYPE_STRING),
+            Ok(P::String("FALSE".into()))
+        );
+        assert_eq!(
+            convert(P::ByteString(vec![1, 0xAB]), MQTYPE_STRING),
+            Ok(P::String("01AB".into()))
+        );
+        assert_eq!(
+            convert(P::String("01ab".into()), MQTYPE_BYTE_STRING),
+            Ok(P::ByteString(vec![1, 0xAB]))
+        );
+        assert_eq!(
+            convert(P::Float32(1.5), MQTYPE_FLOAT64),
+            Ok(P::Float64(1.5))
+        );
+        assert_eq!(
+            convert(P::String("2.5".into()), MQTYPE_FLOAT32),
+            Ok(P::Float32(2.5))
+        );
+        assert_eq!(
+            convert(P::Null, MQTYPE_INT32).unwrap_err().reason_code(),
+            2470
+        );
+        assert_eq!(convert(P::Null, MQTYPE_NULL), Ok(P::Null));
+        assert_eq!(
+            convert(P::Boolean(true), MQTYPE_INT32)
+                .unwrap_err()
+                .reason_code(),
+            2470
+        );
+        assert_eq!(
+            convert(P::Float64(1.0), MQTYPE_INT32)
+                .unwrap_err()
+                .reason_code(),
+            2470
+        );
     }
 
     #[test]
