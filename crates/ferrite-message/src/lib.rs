@@ -19,6 +19,25 @@
 //! Every decoder is total: malformed input gives an error carrying MQ's reason code, never a
 //! panic. The `fuzz_*` functions below drive each decoder from arbitrary bytes, for cargo-fuzz
 //! targets and the corpus replay in `tests/corpus.rs`.
+//!
+//! # How the queue manager is meant to use it (not wired in yet)
+//!
+//! - MQPUT: if MQMD.Format is `MQHRF2  ` (or the put supplies a message handle),
+//!   [`property_control::split_message_data`] yields the properties; the queue manager stores
+//!   them beside the message (or keeps the RFH2 bytes and parses on demand), so that selection
+//!   never re-parses message bodies.
+//! - MQOPEN with a SelectionString: [`Selector::parse`] (MQRC_SELECTOR_SYNTAX_ERROR on error;
+//!   [`Selector::constant_value`] gives MQRC_SELECTOR_ALWAYS_FALSE). MQGET on that handle:
+//!   if [`Selector::correlation_id_equality`] (or `message_id_equality`) gives a key, walk only
+//!   the CORRELID (MSGID) index entries for it; otherwise walk the queue in delivery order.
+//!   Either way, a message is eligible when [`Selector::matches`] is true for a
+//!   [`MessageView`] over its MQMD and stored properties.
+//! - MQGET: [`property_control::property_delivery`] with the getter's MQGMO options, whether it
+//!   passed a message handle and the queue's PROPCTL; then either hand the properties to the
+//!   handle or [`property_control::join_message_data`] them back in front of the body.
+//! - Dead-letter queue and transmission queues: [`DeadLetterHeader`] and
+//!   [`TransmissionHeader`] in front of the message data, with the MQMD Format set to
+//!   `MQDEAD  ` or `MQXMIT  `.
 
 mod codec;
 pub mod dead_letter_header;

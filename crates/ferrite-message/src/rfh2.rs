@@ -211,12 +211,12 @@ impl Rfh2 {
         out.extend_from_slice(&self.format);
         put_i32(&mut out, self.flags, order);
         put_i32(&mut out, self.name_value_ccsid, order);
-        for (offset, data) in self.name_value_data.iter().enumerate() {
-            if data.len() % 4 != 0 {
+        for data in &self.name_value_data {
+            if !data.len().is_multiple_of(4) {
                 return Err(Rfh2Error::BadNameValueLength {
-                    offset,
+                    offset: out.len(),
                     value: i32::try_from(data.len()).unwrap_or(i32::MAX),
-                    remaining: data.len(),
+                    remaining: length - out.len() - 4,
                 });
             }
             put_i32(&mut out, data.len() as i32, order);
@@ -619,6 +619,24 @@ mod tests {
         let (parsed, _) = Rfh2::parse(&bad_folder, ByteOrder::Little).unwrap();
         let error = parsed.folders(ByteOrder::Little).unwrap_err();
         assert_eq!(error.reason_code(), 2421);
+    }
+
+    #[test]
+    fn build_refuses_unpadded_folders() {
+        let mut header = Rfh2::new(MQENC_NATIVE, 1208, MQFMT_STRING);
+        header.name_value_data.push(b"<usr></usr>".to_vec());
+        let error = header.build(ByteOrder::Big).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                Rfh2Error::BadNameValueLength {
+                    offset: 36,
+                    value: 11,
+                    ..
+                }
+            ),
+            "{error}"
+        );
     }
 
     #[test]
