@@ -29,6 +29,11 @@
 //! `mcd.Msd`, `jms.Cid`, `mqps.Top`), and any folder with the attribute `content='properties'`.
 //! A dotted name in `usr` is a group: `Order.Colour` is `<usr><Order><Colour>`. Other folders
 //! (`psc`, application name/value folders) carry no properties and stay in the MQRFH2.
+//!
+//! One asymmetry: properties read from a folder that is a property folder only through
+//! `content='properties'` (say `<app content='properties'><x>`) are named `app.x`; written
+//! back, such a name goes to `usr` as the group `<usr><app><x>`, because a prefix that is not
+//! a known folder names a group. IBM's handling of such folders is not confirmed here.
 
 use std::collections::HashSet;
 use std::fmt;
