@@ -65,11 +65,15 @@ fn corpus_rfh2() {
     for path in corpus("rfh2") {
         let bytes = std::fs::read(&path).unwrap();
         fuzz_rfh2(&bytes);
-        if is_valid_seed(&path) {
-            let (header, _) = Rfh2::parse(&bytes[1..], order(bytes[0]))
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            header.folders(order(bytes[0])).unwrap();
-        }
+        let decoded = bytes.split_first().map(|(first, rest)| {
+            Rfh2::parse(rest, order(*first)).and_then(|(header, _)| header.folders(order(*first)))
+        });
+        assert_eq!(
+            decoded.as_ref().is_some_and(|d| d.is_ok()),
+            is_valid_seed(&path),
+            "{}: {decoded:?}",
+            path.display()
+        );
     }
 }
 
