@@ -25,6 +25,10 @@
 //! MQMD CorrelId ([`correlation_id_bytes`]). That is what lets the queue manager turn a
 //! selector on `JMSCorrelationID` into a get by CORRELID.
 //!
+//! The "Sent as" column is IBM's mapping as summarised here; [`JmsHeaders::apply`] writes the
+//! fields it carries (not the JMSX group fields yet). The "Read from" order (folder first, then
+//! MQMD) is this crate's choice where IBM's documentation leaves it open.
+//!
 //! Not done: the `mcd://domain/set/type?format=fmt` URI form of JMSType (`mcd.Set`, `mcd.Fmt`),
 //! JMS_IBM_Report_* and JMS_IBM_ArmCorrelationId/WrmCorrelationId (`mqext.Arm`, `mqext.Wrm`).
 
