@@ -65,35 +65,43 @@ pub fn check_length(text: &str, length: usize, reason: i32) -> MqResult<()> {
 
 /// MQMD to its wire form (version as given: 1 or 2).
 pub fn md_to_wire(md: &Mqmd) -> Md {
-    Md {
-        version: md.version,
-        report: md.report,
-        msg_type: md.msg_type,
-        expiry: md.expiry,
-        feedback: md.feedback,
-        encoding: md.encoding,
-        coded_char_set_id: md.coded_char_set_id,
-        format: MqChars(md.format),
-        priority: md.priority,
-        persistence: md.persistence,
-        msg_id: md.msg_id,
-        correl_id: md.correl_id,
-        backout_count: md.backout_count,
-        reply_to_q: chars(&md.reply_to_q),
-        reply_to_q_mgr: chars(&md.reply_to_q_mgr),
-        user_identifier: chars(&md.user_identifier),
-        accounting_token: md.accounting_token,
-        appl_identity_data: chars(&md.appl_identity_data),
-        put_appl_type: md.put_appl_type,
-        put_appl_name: chars(&md.put_appl_name),
-        put_date: chars(&md.put_date),
-        put_time: chars(&md.put_time),
-        appl_origin_data: chars(&md.appl_origin_data),
-        group_id: md.group_id,
-        msg_seq_number: md.msg_seq_number,
-        offset: md.offset,
-        msg_flags: md.msg_flags,
-        original_length: md.original_length,
+    md.to_wire()
+}
+
+/// The text of an MQCHARV of an MQOD (ObjectString, SelectionString): `od_and_after` starts at
+/// the MQOD, whose VSOffset counts from there. UTF-8 and ASCII-compatible CCSIDs, and UCS-2 /
+/// UTF-16 (1200, 13488, 17584, big-endian), are understood. `Err` with MQ's reason code when
+/// the offset or length points outside the flow, or the text does not decode.
+pub fn od_string(od_and_after: &[u8], value: &ferrite_protocol::mqi::CharV) -> MqResult<String> {
+    /// The longest string accepted (MQ's selection strings are limited to 10 KiB).
+    const CHARV_LENGTH_MAX: usize = 64 * 1024;
+    if value.vs_length == 0 {
+        return Ok(String::new());
+    }
+    let (Ok(offset), Ok(length)) = (
+        usize::try_from(value.vs_offset),
+        usize::try_from(value.vs_length),
+    ) else {
+        return Err(MqError::failed(MQRC_SELECTION_STRING_ERROR));
+    };
+    if length > CHARV_LENGTH_MAX || offset.saturating_add(length) > od_and_after.len() {
+        return Err(MqError::failed(MQRC_SELECTION_STRING_ERROR));
+    }
+    let bytes = &od_and_after[offset..offset + length];
+    match value.vs_ccsid {
+        1200 | 13488 | 17584 => {
+            if length % 2 != 0 {
+                return Err(MqError::failed(MQRC_UCS2_CONVERSION_ERROR));
+            }
+            let units: Vec<u16> = bytes
+                .chunks_exact(2)
+                .map(|pair| u16::from_be_bytes([pair[0], pair[1]]))
+                .collect();
+            String::from_utf16(&units).map_err(|_| MqError::failed(MQRC_UCS2_CONVERSION_ERROR))
+        }
+        _ => {
+            String::from_utf8(bytes.to_vec()).map_err(|_| MqError::failed(MQRC_SOURCE_CCSID_ERROR))
+        }
     }
 }
 
@@ -187,6 +195,8 @@ pub fn od_from_wire(od: &Od) -> Mqod {
         alternate_user_id: od.alternate_user_id.trimmed(),
         resolved_q_name: od.resolved_q_name.trimmed(),
         resolved_q_mgr_name: od.resolved_q_mgr_name.trimmed(),
+        // The string data follows the MQOD in the flow: see [`od_string`].
+        selection_string: String::new(),
     }
 }
 

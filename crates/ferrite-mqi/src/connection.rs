@@ -41,6 +41,7 @@ use ferrite_storage::queue_manager::{
 
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::error::{MqError, MqResult};
+use crate::selection::Selection;
 use crate::structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
 
 /// An object handle (MQHOBJ) returned by MQOPEN, valid on its connection until MQCLOSE.
@@ -242,6 +243,10 @@ const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_PASS_IDENTITY_CONTEXT
     | MQPMO_RETAIN
     | MQPMO_MD_FOR_OUTPUT_ONLY;
 
+/// How often a waiting MQGET with a selector looks at its queue again. Waiting getters without
+/// a selector are woken by the put itself; selection does not have that yet.
+pub const SELECTION_RETRY_INTERVAL: Duration = Duration::from_millis(20);
+
 /// The MsgToken of a message: a 16-byte name of the message while it is on its queue,
 /// returned by every get and browse, and matched with MQMO_MATCH_MSG_TOKEN (IBM's Java client
 /// uses it to fetch a message again after a get failed with MQRC_TRUNCATED_MSG_FAILED).
@@ -313,6 +318,8 @@ struct ObjectHandle {
     output: bool,
     /// The browse cursor: the message last browsed.
     cursor: Option<MessageKey>,
+    /// The selector the handle was opened with (MQOD SelectionString).
+    selection: Option<Selection>,
 }
 
 /// A connection (MQHCONN) to an in-process queue manager. One thread uses a connection at a
@@ -483,6 +490,10 @@ impl Connection {
         {
             return failed(MQRC_OPTIONS_ERROR);
         }
+        let selection = match trim(&od.selection_string) {
+            "" => None,
+            text => Some(Selection::parse(text).map_err(MqError::failed)?),
+        };
         let name = trim(&od.object_name).to_string();
         let q_mgr_name = trim(&od.object_q_mgr_name);
         let mut alias = None;
@@ -552,6 +563,7 @@ impl Connection {
                 cursor: None,
                 alias,
                 created_temporary,
+                selection,
             },
         );
         Ok(Hobj(hobj))
@@ -1102,6 +1114,12 @@ impl Connection {
         }
         let accept_truncated = options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
         let now = now_ms();
+        if let Some(selection) = handle.selection.clone() {
+            if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) == 0 {
+                return self
+                    .get_selected(hobj, &queue, &selection, selector, md, gmo, buffer, wait);
+            }
+        }
         if browsing {
             let after = match options & browse {
                 MQGMO_BROWSE_FIRST => None,
@@ -1142,6 +1160,101 @@ impl Connection {
             } else {
                 MQRC_NO_MSG_AVAILABLE
             }),
+        }
+    }
+
+    /// MQGET on a handle opened with a selector: the first message in delivery order (after
+    /// the browse cursor for BROWSE_NEXT) that the selector and the match fields select. The
+    /// candidates are browsed (through the CorrelId or MsgId index when the selector fixes
+    /// one) and the chosen one is then got by its key; if another getter took it meanwhile the
+    /// search starts again. A wait is served by looking again every [`SELECTION_RETRY_INTERVAL`].
+    #[allow(clippy::too_many_arguments)]
+    fn get_selected(
+        &mut self,
+        hobj: Hobj,
+        queue: &Arc<LocalQueue>,
+        selection: &Selection,
+        mut selector: MessageSelector,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        buffer: &mut [u8],
+        wait: Option<Duration>,
+    ) -> MqResult<GetResult> {
+        let options = gmo.options;
+        for (fixed, matched) in [
+            (selection.correlation_id, &mut selector.correlation_id),
+            (selection.message_id, &mut selector.message_id),
+        ] {
+            if let Some(id) = fixed {
+                if matched.is_some_and(|wanted| wanted != id) {
+                    return failed(MQRC_NO_MSG_AVAILABLE);
+                }
+                *matched = Some(id);
+            }
+        }
+        let browsing = options & (MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT) != 0;
+        let accept_truncated = options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
+        let deadline = wait.map(|wait| std::time::Instant::now() + wait);
+        loop {
+            let now = now_ms();
+            let mut after = if options & MQGMO_BROWSE_NEXT != 0 {
+                self.handle(hobj)?.cursor
+            } else {
+                None
+            };
+            let chosen = loop {
+                let Some(message) = self.browse_unexpired(queue, &selector, after, now)? else {
+                    break None;
+                };
+                let candidate = descriptor::from_engine(
+                    &message.descriptor,
+                    message.backout_count,
+                    now,
+                    ferrite_constants::structs::MQMD_VERSION_2,
+                )
+                .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
+                if selection.matches(&candidate, &message.data) {
+                    break Some(message);
+                }
+                after = Some(message.key);
+            };
+            if let Some(message) = chosen {
+                if browsing {
+                    self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
+                    return Self::deliver(&message, md, gmo, buffer, accept_truncated, now, queue);
+                }
+                let keyed = MessageSelector {
+                    key: Some(message.key),
+                    ..MessageSelector::default()
+                };
+                let controls = GetControls {
+                    fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
+                    syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
+                    leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
+                };
+                let unit = (options & MQGMO_NO_SYNCPOINT == 0).then_some(&mut self.unit);
+                match self
+                    .queue_manager
+                    .get_with(unit, queue, &keyed, None, &controls)?
+                {
+                    GetOutcome::Got { message, .. } => {
+                        return Self::deliver(&message, md, gmo, buffer, true, now_ms(), queue);
+                    }
+                    GetOutcome::LeftOnQueue(message) => {
+                        return Self::deliver(&message, md, gmo, buffer, false, now_ms(), queue);
+                    }
+                    // Another getter took it between the browse and the get: look again.
+                    GetOutcome::NoMessage => continue,
+                }
+            }
+            let remaining = deadline
+                .map(|deadline| deadline.saturating_duration_since(std::time::Instant::now()))
+                .unwrap_or_default();
+            if remaining.is_zero() {
+                return failed(MQRC_NO_MSG_AVAILABLE);
+            }
+            self.check_quiescing(options & MQGMO_FAIL_IF_QUIESCING != 0)?;
+            std::thread::sleep(remaining.min(SELECTION_RETRY_INTERVAL));
         }
     }
 

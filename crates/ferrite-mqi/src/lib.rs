@@ -10,6 +10,7 @@
 //!   documented encoding of the MQMD fields the engine does not keep itself.
 //! - [`connection`]: [`Connection`] (an MQHCONN) and the calls.
 //! - [`error`]: [`MqError`], a completion code and reason code.
+//! - [`selection`]: message selectors (MQOD SelectionString) on a handle.
 //!
 //! ```no_run
 //! # use std::sync::Arc;
@@ -30,6 +31,7 @@
 pub mod connection;
 pub mod descriptor;
 pub mod error;
+pub mod selection;
 pub mod structures;
 
 pub use connection::{AttributeValue, Connection, GetResult, Hobj};

@@ -147,6 +147,9 @@ pub struct Mqod {
     pub resolved_q_name: String,
     /// ResolvedQMgrName (output, version 3).
     pub resolved_q_mgr_name: String,
+    /// SelectionString (version 4): a message selector; the handle's gets return only the
+    /// messages it selects. Empty: no selection.
+    pub selection_string: String,
 }
 
 impl Default for Mqod {
@@ -160,6 +163,7 @@ impl Default for Mqod {
             alternate_user_id: String::new(),
             resolved_q_name: String::new(),
             resolved_q_mgr_name: String::new(),
+            selection_string: String::new(),
         }
     }
 }

@@ -125,7 +125,10 @@ impl MqiSession {
                 api_header(hobj, Some(MqError::failed(MQRC_HCONN_ERROR))),
                 body,
             ),
-            (SegmentType::MqOpen, ApiBody::Open(open)) => self.mqopen(open),
+            (SegmentType::MqOpen, ApiBody::Open(open)) => self.mqopen(
+                open,
+                flow.payload.get(API_HEADER_LENGTH..).unwrap_or_default(),
+            ),
             (SegmentType::MqClose, body) => {
                 let connection = self.connection.as_mut().expect("connected");
                 let options = match &body {
@@ -238,11 +241,8 @@ impl MqiSession {
         let mut wire_od = Od::decode(&mut od_reader)?;
         let connection = self.connection.as_mut().expect("connected");
         let mut od = wire::od_from_wire(&wire_od);
-        let result = if has_selection_string(&wire_od) {
-            Err(MqError::failed(MQRC_SELECTION_NOT_AVAILABLE))
-        } else {
-            connection.open(&mut od, options)
-        };
+        let result = with_selection(&mut od, &wire_od, &inner[od_at..])
+            .and_then(|()| connection.open(&mut od, options));
         // The reply's MQOD carries no string data.
         wire_od.selection_string.vs_length = 0;
         wire_od.object_string.vs_length = 0;
@@ -313,14 +313,12 @@ impl MqiSession {
         (api_header(0, outcome(&result)), ApiBody::Conn(conn))
     }
 
-    fn mqopen(&mut self, mut open: MqOpen) -> (ApiHeader, ApiBody) {
+    /// MQOPEN; `od_and_after` is the flow from the MQOD on (its strings follow it).
+    fn mqopen(&mut self, mut open: MqOpen, od_and_after: &[u8]) -> (ApiHeader, ApiBody) {
         let connection = self.connection.as_mut().expect("connected");
         let mut od = wire::od_from_wire(&open.od);
-        let result = if has_selection_string(&open.od) {
-            Err(MqError::failed(MQRC_SELECTION_NOT_AVAILABLE))
-        } else {
-            connection.open(&mut od, open.options)
-        };
+        let result = with_selection(&mut od, &open.od, od_and_after)
+            .and_then(|()| connection.open(&mut od, open.options));
         set_resolved(&mut open.od, &od);
         let hobj = result.as_ref().map_or(-1, |hobj| hobj.0);
         (api_header(hobj, outcome(&result)), ApiBody::Open(open))
@@ -545,11 +543,16 @@ fn mqstat(
     Ok((api_header(0, None), ApiBody::Empty(reply)))
 }
 
-/// Whether an MQOD (version 4) carries a SelectionString. Message selection is not served
-/// yet: such an open fails with MQRC_SELECTION_NOT_AVAILABLE rather than deliver messages the
-/// selector would not have chosen.
-fn has_selection_string(od: &Od) -> bool {
-    od.version >= 4 && od.selection_string.vs_length != 0
+/// Length of the API header that opens every MQI flow.
+const API_HEADER_LENGTH: usize = 16;
+
+/// Copies an MQOD's SelectionString (version 4; its text follows the MQOD in the flow, at
+/// VSOffset from the MQOD's start) into the MQI's MQOD.
+fn with_selection(od: &mut ferrite_mqi::Mqod, wire_od: &Od, od_and_after: &[u8]) -> MqResult<()> {
+    if wire_od.version >= 4 {
+        od.selection_string = wire::od_string(od_and_after, &wire_od.selection_string)?;
+    }
+    Ok(())
 }
 
 /// Cuts message data to its DataLength. IBM's Java client pads a flow to a multiple of four

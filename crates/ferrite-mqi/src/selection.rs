@@ -1,0 +1,105 @@
+//! Message selection (MQOD SelectionString, a JMS message selector): which messages an MQGET
+//! on a handle opened with a selector may return.
+//!
+//! The selector is parsed at MQOPEN (`ferrite_message::Selector`; MQRC_SELECTOR_SYNTAX_ERROR
+//! for one that does not parse, MQRC_SELECTOR_ALWAYS_FALSE for one that can never match). At
+//! MQGET the candidates are the queue's messages in delivery order; when the selector's
+//! top-level terms fix the CorrelId (`JMSCorrelationID = '...'`) or the MsgId, only messages
+//! with that id are candidates, found through the queue's index as for a get by CORRELID. A
+//! candidate is eligible when the selector is true for its MQMD and the properties of its
+//! MQRFH2 (unknown properties are NULL, so comparisons with them are not true).
+
+use std::sync::Arc;
+
+use ferrite_message::property_control::split_message_data;
+use ferrite_message::{MessageProperties, MessageView, Selector};
+use ferrite_protocol::mqi::Md;
+use ferrite_protocol::MqChars;
+
+use crate::structures::Mqmd;
+
+/// A parsed selection string, as a handle keeps it.
+#[derive(Debug, Clone)]
+pub struct Selection {
+    /// The selector.
+    pub selector: Arc<Selector>,
+    /// The CorrelId every selected message has, if the selector fixes it.
+    pub correlation_id: Option<[u8; 24]>,
+    /// The MsgId every selected message has, if the selector fixes it.
+    pub message_id: Option<[u8; 24]>,
+}
+
+impl Selection {
+    /// Parses `text`; `Err(reason)` with MQ's reason code when it cannot be used.
+    pub fn parse(text: &str) -> Result<Selection, i32> {
+        let selector = Selector::parse(text)
+            .map_err(|_| ferrite_constants::reason::MQRC_SELECTOR_SYNTAX_ERROR)?;
+        if selector.constant_value() == Some(false) {
+            return Err(ferrite_constants::reason::MQRC_SELECTOR_ALWAYS_FALSE);
+        }
+        Ok(Selection {
+            correlation_id: selector.correlation_id_equality(),
+            message_id: selector.message_id_equality(),
+            selector: Arc::new(selector),
+        })
+    }
+
+    /// Whether the message (its MQMD and data) is selected.
+    pub fn matches(&self, md: &Mqmd, data: &[u8]) -> bool {
+        let descriptor = md.to_wire();
+        let properties = split_message_data(md.encoding, md.coded_char_set_id, md.format, data)
+            .map(|split| split.properties)
+            .unwrap_or_else(|_| MessageProperties::default());
+        self.selector.matches(&MessageView {
+            descriptor: &descriptor,
+            properties: &properties,
+        })
+    }
+}
+
+/// A character field of the wire MQMD: blank padded, cut at `N` bytes on a character boundary.
+fn padded<const N: usize>(text: &str) -> MqChars<N> {
+    let mut bytes = [b' '; N];
+    let mut end = text.len().min(N);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    bytes[..end].copy_from_slice(&text.as_bytes()[..end]);
+    MqChars(bytes)
+}
+
+impl Mqmd {
+    /// The MQMD in its wire form (the layout IBM documents; version as given).
+    pub fn to_wire(&self) -> Md {
+        Md {
+            version: self.version,
+            report: self.report,
+            msg_type: self.msg_type,
+            expiry: self.expiry,
+            feedback: self.feedback,
+            encoding: self.encoding,
+            coded_char_set_id: self.coded_char_set_id,
+            format: MqChars(self.format),
+            priority: self.priority,
+            persistence: self.persistence,
+            msg_id: self.msg_id,
+            correl_id: self.correl_id,
+            backout_count: self.backout_count,
+            reply_to_q: padded(&self.reply_to_q),
+            reply_to_q_mgr: padded(&self.reply_to_q_mgr),
+            user_identifier: padded(&self.user_identifier),
+            accounting_token: self.accounting_token,
+            appl_identity_data: padded(&self.appl_identity_data),
+            put_appl_type: self.put_appl_type,
+            put_appl_name: padded(&self.put_appl_name),
+            put_date: padded(&self.put_date),
+            put_time: padded(&self.put_time),
+            appl_origin_data: padded(&self.appl_origin_data),
+            group_id: self.group_id,
+            msg_seq_number: self.msg_seq_number,
+            offset: self.offset,
+            msg_flags: self.msg_flags,
+            original_length: self.original_length,
+        }
+    }
+}
