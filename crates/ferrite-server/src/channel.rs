@@ -63,6 +63,40 @@ fn password_protection_reply(offered: &[u8; 20]) -> [u8; 20] {
     pal
 }
 
+/// How long a write to a client may block before the channel ends.
+pub const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+fn set_keepalive(stream: &TcpStream) {
+    use std::os::unix::io::AsRawFd;
+    let enable: libc::c_int = 1;
+    // SAFETY: setting an integer socket option on a socket we own.
+    unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_KEEPALIVE,
+            &enable as *const libc::c_int as *const libc::c_void,
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        );
+    }
+}
+
+/// Marks a conversation as waiting on the queue manager while it lives.
+struct Busy<'a>(&'a ChannelInstance);
+
+impl<'a> Busy<'a> {
+    fn new(instance: &'a ChannelInstance) -> Busy<'a> {
+        instance.busy_conversations.fetch_add(1, Ordering::AcqRel);
+        Busy(instance)
+    }
+}
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.busy_conversations.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// Why a socket ended.
 #[derive(Debug)]
 enum End {
@@ -122,6 +156,11 @@ pub(crate) fn serve(
     stream: TcpStream,
 ) {
     let _ = stream.set_nodelay(true);
+    // KAINT(AUTO): the operating system's TCP keepalive finds peers that vanished without a
+    // FIN; a write that cannot complete in WRITE_TIMEOUT (a client that stopped reading)
+    // ends the channel instead of holding its conversations for ever.
+    set_keepalive(&stream);
+    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
     if stream
         .set_read_timeout(Some(shared.config.handshake_timeout))
         .is_err()
@@ -183,6 +222,10 @@ fn write(
 
 impl Channel<'_> {
     fn run(&mut self) -> End {
+        // Heartbeats: after a heartbeat interval with nothing from the client, the queue
+        // manager sends a HEARTBEAT asking for confirmation; a second interval of silence
+        // means the client (or the network to it) is gone, and the channel ends.
+        let mut heartbeat_outstanding = false;
         loop {
             if self.shared.stopping.load(Ordering::Acquire)
                 || self.instance.stopping.load(Ordering::Acquire)
@@ -191,8 +234,42 @@ impl Channel<'_> {
             }
             let flow = match self.reader.read_flow() {
                 Ok(flow) => flow,
+                Err(TransportError::Io(error))
+                    if self.agreed.is_some()
+                        && matches!(
+                            error.kind(),
+                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                        ) =>
+                {
+                    // As MQ: heartbeats flow only while the client waits for the queue
+                    // manager (a waiting MQGET, a consumer waiting for messages).
+                    if self.instance.busy_conversations.load(Ordering::Acquire) == 0 {
+                        heartbeat_outstanding = false;
+                        continue;
+                    }
+                    if heartbeat_outstanding {
+                        return End::Error(format!(
+                            "no answer to a heartbeat within {} s: the client is gone",
+                            self.instance.heartbeat_interval.load(Ordering::Relaxed)
+                        ));
+                    }
+                    let mut header = SegmentHeader::new(
+                        HeaderKind::Tshc,
+                        SegmentType::Heartbeat,
+                        ByteOrder::Big,
+                    );
+                    header.flags1 = ControlFlags1(
+                        ControlFlags1::CONFIRM_REQUEST | ControlFlags1::FIRST | ControlFlags1::LAST,
+                    );
+                    if let Err(end) = self.send(&header, &[]) {
+                        return end;
+                    }
+                    heartbeat_outstanding = true;
+                    continue;
+                }
                 Err(error) => return error.into(),
             };
+            heartbeat_outstanding = false;
             self.instance.bytes_received.fetch_add(
                 (flow.header.header_length() + flow.payload.len()) as u64,
                 Ordering::Relaxed,
@@ -418,7 +495,10 @@ impl Channel<'_> {
             .lock()
             .unwrap()
             .set_max_transmission_size(max_transmission_size);
-        let _ = self.reader.stream().set_read_timeout(None);
+        // HBINT(0): no heartbeats; reads then wait for ever (TCP keepalive still applies).
+        let heartbeat_wait = (heartbeat_interval > 0)
+            .then(|| std::time::Duration::from_secs(u64::from(heartbeat_interval)));
+        let _ = self.reader.stream().set_read_timeout(heartbeat_wait);
         let instance = self.instance;
         instance
             .heartbeat_interval
@@ -467,7 +547,10 @@ fn conversation_thread(context: ConversationContext, flows: Receiver<Segment>) {
                     if context.gone.load(Ordering::Acquire) {
                         break;
                     }
-                    if let Some(outgoing) = consumers.deliver(&mut session, CONSUMER_WAIT_SLICE) {
+                    let busy = Busy::new(&context.instance);
+                    let delivered = consumers.deliver(&mut session, CONSUMER_WAIT_SLICE);
+                    drop(busy);
+                    if let Some(outgoing) = delivered {
                         context.instance.note_message();
                         if write(
                             &context.writer,
@@ -492,7 +575,10 @@ fn conversation_thread(context: ConversationContext, flows: Receiver<Segment>) {
         if context.gone.load(Ordering::Acquire) {
             break;
         }
-        match serve_flow(&context, &mut session, &mut consumers, &flow) {
+        let busy = Busy::new(&context.instance);
+        let served = serve_flow(&context, &mut session, &mut consumers, &flow);
+        drop(busy);
+        match served {
             Ok(()) => {}
             Err(end) => {
                 if let End::Error(error) = end {

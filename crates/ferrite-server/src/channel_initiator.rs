@@ -81,6 +81,8 @@ pub struct ChannelInstance {
     /// Milliseconds since the epoch of the last MQI call, 0 if none.
     pub(crate) last_message_ms: AtomicU64,
     pub(crate) stopping: AtomicBool,
+    /// Conversations in an MQI call or waiting for messages (heartbeats flow only then).
+    pub(crate) busy_conversations: AtomicU32,
     socket: TcpStream,
 }
 
@@ -420,6 +422,7 @@ fn accept_loop(shared: &Arc<ChinitShared>, stop: &AtomicBool, listener: TcpListe
             bytes_sent: AtomicU64::new(0),
             last_message_ms: AtomicU64::new(0),
             stopping: AtomicBool::new(false),
+            busy_conversations: AtomicU32::new(0),
             socket,
         });
         shared

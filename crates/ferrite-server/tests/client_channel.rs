@@ -458,3 +458,127 @@ fn channel_commands_see_and_stop_running_channels() {
     let again = listener.connect();
     again.disconnect().unwrap();
 }
+
+/// Starts a listener whose DEV.APP.SVRCONN has HBINT(1).
+fn start_with_heartbeat_of_one_second() -> Listener {
+    let listener = start(&["Q1"]);
+    let mut channel = listener
+        .fixture
+        .queue_manager
+        .channel("DEV.APP.SVRCONN")
+        .unwrap();
+    channel.heartbeat_interval = 1;
+    listener
+        .fixture
+        .queue_manager
+        .define_object(
+            ferrite_storage::queue_manager::ObjectDefinition::Channel(channel),
+            true,
+        )
+        .unwrap();
+    listener
+}
+
+#[test]
+fn heartbeats_during_a_waiting_get_keep_a_live_client_and_end_a_dead_one() {
+    use ferrite_protocol::api::{ApiBody, ApiFlow, ApiHeader, MqConn, MqGet, MqOpen};
+    use ferrite_protocol::mqi::{Gmo, Md, Od};
+
+    let listener = start_with_heartbeat_of_one_second();
+    // A live client: its waiting get outlasts several heartbeat intervals; it answers the
+    // queue manager's heartbeats and the get ends normally.
+    let mut live = listener.connect();
+    let hobj = live
+        .open(&mut Mqod::queue("Q1"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
+    gmo.wait_interval = 3_500;
+    let mut buffer = [0u8; 16];
+    let waited = live.get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer);
+    assert_eq!(waited.unwrap_err().reason, MQRC_NO_MSG_AVAILABLE);
+    live.disconnect().unwrap();
+
+    // A dead client: it starts a waiting get and never reads again; after an unanswered
+    // heartbeat the queue manager ends the channel.
+    let mut stream = TcpStream::connect(listener.address()).unwrap();
+    stream
+        .write_all(&initial_data_segment("DEV.APP.SVRCONN"))
+        .unwrap();
+    let reply = read_one_segment(&mut stream);
+    assert_eq!(reply.header.segment_type, SegmentType::InitialData);
+    let flow = |segment_type: SegmentType, body: ApiBody, hobj: i32| {
+        let header = SegmentHeader::new(
+            HeaderKind::Tshm {
+                conversation_id: 1,
+                request_id: 1,
+            },
+            segment_type,
+            ByteOrder::Big,
+        );
+        let api = ApiFlow {
+            header: ApiHeader {
+                reply_length: 0,
+                comp_code: 0,
+                reason: 0,
+                hobj,
+            },
+            body,
+        };
+        Segment::new(header, api.encode(ByteOrder::Big).unwrap())
+            .encode()
+            .unwrap()
+    };
+    let conn = MqConn {
+        qmgr_name: ferrite_client::wire::chars("QM1"),
+        appl_name: ferrite_client::wire::chars("dead client"),
+        appl_type: 0,
+        accounting_token: [0; 32],
+        options: 3,
+        x_options: 0,
+        fcno: None,
+        trailing: Vec::new(),
+    };
+    stream
+        .write_all(&flow(SegmentType::MqConn, ApiBody::Conn(conn), 0))
+        .unwrap();
+    assert_eq!(
+        read_one_segment(&mut stream).header.segment_type,
+        SegmentType::MqConnReply
+    );
+    let mut od = Od::default();
+    od.object_name = ferrite_client::wire::chars("Q1");
+    let open = MqOpen {
+        od,
+        options: MQOO_INPUT_SHARED,
+        fopa: None,
+        fcmi: None,
+        trailing: Vec::new(),
+    };
+    stream
+        .write_all(&flow(SegmentType::MqOpen, ApiBody::Open(open), 0))
+        .unwrap();
+    let opened = read_one_segment(&mut stream);
+    assert_eq!(opened.header.segment_type, SegmentType::MqOpenReply);
+    let hobj = i32::from_be_bytes(opened.payload[12..16].try_into().unwrap());
+    let mut gmo = Gmo::default();
+    gmo.options = MQGMO_WAIT | MQGMO_NO_SYNCPOINT;
+    gmo.wait_interval = -1;
+    let get = MqGet {
+        md: Md::default(),
+        gmo,
+        length: 100,
+        data: Vec::new(),
+    };
+    stream
+        .write_all(&flow(SegmentType::MqGet, ApiBody::Get(get), hobj))
+        .unwrap();
+    // Read nothing, answer nothing: the queue manager sends a heartbeat, then closes.
+    let started = std::time::Instant::now();
+    assert_closed_by_queue_manager(stream);
+    assert!(
+        started.elapsed() < Duration::from_secs(9),
+        "closed after about two intervals"
+    );
+    let log = listener.log.lock().unwrap().join("\n");
+    assert!(log.contains("no answer to a heartbeat"), "{log}");
+}
