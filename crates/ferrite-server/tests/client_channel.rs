@@ -545,8 +545,10 @@ fn heartbeats_during_a_waiting_get_keep_a_live_client_and_end_a_dead_one() {
         read_one_segment(&mut stream).header.segment_type,
         SegmentType::MqConnReply
     );
-    let mut od = Od::default();
-    od.object_name = ferrite_client::wire::chars("Q1");
+    let od = Od {
+        object_name: ferrite_client::wire::chars("Q1"),
+        ..Od::default()
+    };
     let open = MqOpen {
         od,
         options: MQOO_INPUT_SHARED,
@@ -560,9 +562,11 @@ fn heartbeats_during_a_waiting_get_keep_a_live_client_and_end_a_dead_one() {
     let opened = read_one_segment(&mut stream);
     assert_eq!(opened.header.segment_type, SegmentType::MqOpenReply);
     let hobj = i32::from_be_bytes(opened.payload[12..16].try_into().unwrap());
-    let mut gmo = Gmo::default();
-    gmo.options = MQGMO_WAIT | MQGMO_NO_SYNCPOINT;
-    gmo.wait_interval = -1;
+    let gmo = Gmo {
+        options: MQGMO_WAIT | MQGMO_NO_SYNCPOINT,
+        wait_interval: -1,
+        ..Gmo::default()
+    };
     let get = MqGet {
         md: Md::default(),
         gmo,
