@@ -3,6 +3,7 @@
 //! (MP16). See BENCHMARKS.md at the repository root for the figures and how to read them.
 
 mod benches;
+mod client;
 mod engine;
 mod mqi_workloads;
 mod physical;
@@ -61,6 +62,8 @@ enum Bench {
     DeepQueue,
     SingleQueue,
     RequestReply,
+    ClientRequestReply,
+    ClientConnections,
 }
 
 /// Size of the run.
@@ -183,6 +186,12 @@ fn main() {
     }
     if selected(Bench::RequestReply) {
         mqi_workloads::request_reply(&mut context);
+    }
+    if selected(Bench::ClientRequestReply) {
+        client::client_request_reply(&mut context);
+    }
+    if selected(Bench::ClientConnections) {
+        client::client_connections(&mut context);
     }
     println!(
         "\nferrite-bench {} finished in {:.1} s",

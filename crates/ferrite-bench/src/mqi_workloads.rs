@@ -272,7 +272,7 @@ pub fn request_reply(context: &mut Context) {
 }
 
 /// User plus system CPU time of this process, in seconds.
-fn process_cpu_seconds() -> f64 {
+pub fn process_cpu_seconds() -> f64 {
     // SAFETY: getrusage fills the struct we pass.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };

@@ -143,6 +143,9 @@ impl From<TcpStream> for Stream {
     }
 }
 
+/// Bytes read from the socket at a time by default.
+pub const READ_BUFFER_BYTES: usize = 64 * 1024;
+
 /// One end of a connection: the socket, the segment decoder and the reassembler.
 #[derive(Debug)]
 pub struct Transport {
@@ -157,12 +160,22 @@ impl Transport {
     /// A transport with the limits in force before INITIAL_DATA: 32 KiB segments, and flows
     /// no larger than one segment's worth of overhead.
     pub fn new(stream: impl Into<Stream>) -> Transport {
+        Transport::with_read_buffer(stream, READ_BUFFER_BYTES)
+    }
+
+    /// As [`Transport::new`], reading at most `read_buffer_bytes` at a time (a queue manager
+    /// with thousands of idle client sockets keeps this small).
+    pub fn with_read_buffer(stream: impl Into<Stream>, read_buffer_bytes: usize) -> Transport {
+        assert!(
+            read_buffer_bytes >= 1024,
+            "a read buffer holds at least a segment header"
+        );
         Transport {
             stream: stream.into(),
             decoder: SegmentDecoder::new(DEFAULT_MAX_TRANSMISSION_SIZE),
             reassembler: Reassembler::new(FLOW_OVERHEAD + DEFAULT_MAX_TRANSMISSION_SIZE as usize),
             max_transmission_size: DEFAULT_MAX_TRANSMISSION_SIZE,
-            buffer: vec![0; 64 * 1024],
+            buffer: vec![0; read_buffer_bytes],
         }
     }
 

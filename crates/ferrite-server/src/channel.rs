@@ -63,6 +63,10 @@ fn password_protection_reply(offered: &[u8; 20]) -> [u8; 20] {
     pal
 }
 
+/// Bytes a channel's receiver reads at a time: small, because an idle client socket keeps its
+/// buffer (longer flows are read in several reads).
+pub const CHANNEL_READ_BUFFER_BYTES: usize = 8 * 1024;
+
 /// How long a write to a client may block before the channel ends.
 pub const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -174,7 +178,7 @@ pub(crate) fn serve(
     let mut channel = Channel {
         shared,
         instance,
-        reader: Transport::new(stream),
+        reader: Transport::with_read_buffer(stream, CHANNEL_READ_BUFFER_BYTES),
         writer: Arc::new(Mutex::new(FlowWriter::new(write_stream))),
         agreed: None,
         attempts: 0,

@@ -6,8 +6,8 @@
 //! Delivery order is priority (9 first) then put order, as MSGDLVSQ(PRIORITY).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::data_manager::message::{Identifier, NO_IDENTIFIER};
@@ -100,6 +100,17 @@ struct QueueState {
     /// long-term moving averages; `None` until a message with a put time has been got).
     time_on_queue_short_us: Option<u64>,
     time_on_queue_long_us: Option<u64>,
+    /// Getters parked waiting for a message, each with the selector it waits for: an arrival
+    /// wakes only the getters it can satisfy, so a reply put for one of 64 requesters waiting
+    /// by CorrelId wakes one thread, not 64.
+    parked: Vec<Arc<ParkedGetter>>,
+}
+
+/// A getter waiting for a message it can take.
+#[derive(Debug)]
+struct ParkedGetter {
+    selector: MessageSelector,
+    woken: Condvar,
 }
 
 /// The counters RESET QSTATS reports (and resets), MQ's names in the comments.
@@ -176,10 +187,6 @@ pub struct LocalQueue {
     index_message_id: bool,
     index_correlation_id: bool,
     state: Mutex<QueueState>,
-    arrived: Condvar,
-    /// Getters parked on `arrived`: a put notifies only when someone waits (no system call
-    /// on the put path otherwise).
-    waiting: AtomicUsize,
     /// Bumped by every arrival, so a getter spinning before it parks sees one without the lock.
     arrivals: AtomicU64,
     /// The queue was deleted (DELETE QLOCAL, a dynamic queue's MQCLOSE or its creator's end):
@@ -218,8 +225,6 @@ impl LocalQueue {
                 },
                 ..QueueState::default()
             }),
-            arrived: Condvar::new(),
-            waiting: AtomicUsize::new(0),
             arrivals: AtomicU64::new(0),
             deleted: AtomicBool::new(false),
         }
@@ -309,10 +314,10 @@ impl LocalQueue {
         if let Some(at) = entry.expires_at_ms {
             state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
         }
+        Self::wake_parked_for(&state, &entry);
         state.messages.insert(entry.key, entry);
         self.arrivals.fetch_add(1, Ordering::Release);
         drop(state);
-        self.notify_arrival();
     }
 
     /// Restart: add a queue's restored messages, in delivery order, under one lock.
@@ -349,10 +354,10 @@ impl LocalQueue {
             self.index_message_id,
             self.index_correlation_id,
         );
+        Self::wake_parked_for(&state, &entry);
         state.messages.insert(entry.key, entry);
         self.arrivals.fetch_add(1, Ordering::Release);
         drop(state);
-        self.notify_arrival();
     }
 
     /// Restart: a message got by a unit of recovery left in doubt stays out of the queue,
@@ -467,9 +472,13 @@ impl LocalQueue {
                 continue;
             }
             spun = false;
-            self.waiting.fetch_add(1, Ordering::SeqCst);
-            state = self.arrived.wait_timeout(state, remaining).unwrap().0;
-            self.waiting.fetch_sub(1, Ordering::SeqCst);
+            let parked = Arc::new(ParkedGetter {
+                selector: selector.clone(),
+                woken: Condvar::new(),
+            });
+            state.parked.push(parked.clone());
+            state = parked.woken.wait_timeout(state, remaining).unwrap().0;
+            state.parked.retain(|other| !Arc::ptr_eq(other, &parked));
         }
     }
 
@@ -622,10 +631,13 @@ impl LocalQueue {
         self.state().messages.len() as u64
     }
 
-    /// Wake parked getters after an arrival, when there are any.
-    fn notify_arrival(&self) {
-        if self.waiting.load(Ordering::SeqCst) > 0 {
-            self.arrived.notify_all();
+    /// Under the queue lock, as `entry` arrives: wake the parked getters it can satisfy (no
+    /// system call when none waits for it).
+    fn wake_parked_for(state: &QueueState, entry: &MessageEntry) {
+        for parked in &state.parked {
+            if parked.selector.matches(entry) {
+                parked.woken.notify_one();
+            }
         }
     }
 
@@ -668,8 +680,11 @@ impl LocalQueue {
     pub fn wake_all(&self) {
         // Taking the lock orders this after any getter's check of its interruption condition,
         // so a getter that saw "not interrupted" is already waiting and gets this notification.
-        drop(self.state());
-        self.arrived.notify_all();
+        let state = self.state();
+        for parked in &state.parked {
+            parked.woken.notify_one();
+        }
+        drop(state);
     }
 }
 
