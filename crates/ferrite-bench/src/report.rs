@@ -25,6 +25,9 @@ pub struct Row {
     pub ratio: Option<f64>,
     pub goal: Option<String>,
     pub met: Option<bool>,
+    /// The workload's parameters as numbers (size, requesters, ...), written to the JSON line
+    /// beside the other fields so plots can be drawn against them.
+    pub fields: Vec<(&'static str, f64)>,
 }
 
 impl Row {
@@ -43,7 +46,14 @@ impl Row {
             ratio: None,
             goal: None,
             met: None,
+            fields: Vec::new(),
         }
+    }
+
+    /// A named workload parameter (e.g. `("requesters", 16.0)`), written to the JSON line.
+    pub fn field(mut self, name: &'static str, value: f64) -> Row {
+        self.fields.push((name, value));
+        self
     }
 
     /// Compare with `reference`: ratio = value / reference.
@@ -174,6 +184,11 @@ impl Report {
             }
             if let Some(met) = row.met {
                 let _ = write!(text, ",\"met\":{met}");
+            }
+            // Every figure of this tool is Ferrite's, measured in-process.
+            text.push_str(",\"system\":\"ferrite (in-process)\"");
+            for (name, value) in &row.fields {
+                let _ = write!(text, ",{}:{}", json_string(name), json_number(*value));
             }
             text.push_str("}\n");
         }
