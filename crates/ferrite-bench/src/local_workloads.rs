@@ -93,9 +93,9 @@ pub fn request_reply_matrix(context: &mut Context) {
             .iter()
             .map(|&i| MP16_REQUEST_REPLY[i])
             .collect(),
-        Mode::Smoke => [0, 6].iter().map(|&i| MP16_REQUEST_REPLY[i]).collect(),
+        Mode::Smoke => vec![MP16_REQUEST_REPLY[6]],
     };
-    let config = engine::bench_config("RRMATRIX");
+    let config = engine::config_for("RRMATRIX", context.mode);
     println!("  config: {}", engine::describe(&config));
     let (queue_manager, directory) = engine::fresh(&context.dir, "rrmatrix", &config);
     for pair in 0..4 {
@@ -324,7 +324,7 @@ pub fn common_correlid(context: &mut Context) {
         vec![10, 100, 1_100, 10_000, 25_000],
     );
     let gets_per_cell = context.mode.pick(100u64, 2_000, 10_000);
-    let config = engine::bench_config("CORRELID");
+    let config = engine::config_for("CORRELID", context.mode);
     println!("  config: {}", engine::describe(&config));
     let (queue_manager, directory) = engine::fresh(&context.dir, "correlid", &config);
     let mut definition = QueueDefinition::local("DEEP.CORREL.Q", PageSetId(2));
@@ -472,7 +472,7 @@ pub const LARGE_UOW_MESSAGES: u64 = 10_000;
 pub fn large_uow(context: &mut Context) {
     println!("\n== large-uow: {LARGE_UOW_MESSAGES} persistent 1 KiB puts per commit, then {LARGE_UOW_MESSAGES} gets per commit ==");
     let units = context.mode.pick(1u64, 5, 20);
-    let config = engine::bench_config("LARGEUOW");
+    let config = engine::config_for("LARGEUOW", context.mode);
     println!("  config: {}", engine::describe(&config));
     let (queue_manager, directory) = engine::fresh(&context.dir, "largeuow", &config);
     queue_manager
