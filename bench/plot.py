@@ -77,6 +77,23 @@ def limits(rows):
     return found
 
 
+def in_process(rows, cell):
+    """Ferrite's in-process figure (ferrite-bench) for the same shape as a JMS cell, or None."""
+    for row in rows:
+        bench = row.get("bench")
+        if cell["bench"] == "jms-request-reply" and row.get("unit") == "tx/s":
+            same = (row.get("repliers") == cell.get("repliers") and row.get("requesters") == cell.get("requesters"))
+            if cell.get("persistent") and bench == "request-reply-persistent" and same \
+                    and row.get("size") == cell.get("size"):
+                return row["value"]
+            if not cell.get("persistent") and bench == "request-reply-matrix" and same and row.get("pairs") == 1:
+                return row["value"]
+        if (cell["bench"] == "jms-stream" and not cell.get("persistent") and bench == "single-queue"
+                and row.get("unit") == "msgs/s" and row["metric"].startswith(f"{cell.get('size')} B ")):
+            return row["value"]
+    return None
+
+
 def request_reply_series(rows, persistent, size, unit_suffix):
     """{system: [(requesters, value)]} for JMS request/reply with 4 repliers."""
     series = defaultdict(list)
@@ -87,6 +104,11 @@ def request_reply_series(rows, persistent, size, unit_suffix):
             continue
         if metric_is(row, unit_suffix):
             series[row["system"]].append((row["requesters"], row["value"]))
+    if persistent:
+        for row in rows:  # Ferrite in-process, the same shapes
+            if (row.get("bench") == "request-reply-persistent" and row.get("repliers") == 4
+                    and row.get("size") == size and metric_is(row, unit_suffix)):
+                series["ferrite (in-process)"].append((row["requesters"], row["value"]))
     if not persistent and size == 1000:
         for row in rows:  # Ferrite in-process, MP16's 1 pair x 4 repliers shapes
             if row.get("bench") != "request-reply-matrix" or row.get("pairs") != 1 or row.get("repliers") != 4:
@@ -226,15 +248,17 @@ def summary(rows, found):
                 cells[key][row["system"] + " p50"] = other["value"]
         cells[key]["persistent"] = row.get("persistent")
         cells[key]["bench"] = row["bench"]
+        cells[key]["in-process"] = in_process(rows, row)
         if row.get("reference_value"):
             references[key] = row["reference_value"]
     lines.append("| Workload (JMS, 127.0.0.1) | Ferrite | RabbitMQ | Artemis | Ferrite/RabbitMQ | Ferrite/Artemis "
-                 "| best / limit | MQ published | best / MQ |")
-    lines.append("|---|---|---|---|---|---|---|---|---|")
+                 "| best / limit | MQ published | best / MQ | Ferrite in-process (same shape) | in-process / best peer |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for key in order:
         cell = cells[key]
         ferrite, rabbit, artemis = cell.get("ferrite"), cell.get("rabbitmq"), cell.get("artemis")
         best = max([v for v in (ferrite, rabbit, artemis) if v is not None], default=None)
+        peer = max([v for v in (rabbit, artemis) if v is not None], default=None)
         limit_text = "—"
         if best is not None:
             if cell["persistent"] and found.get("sync_rate"):
@@ -251,7 +275,8 @@ def summary(rows, found):
         lines.append(
             f"| {key} | {with_latency('ferrite')} | {with_latency('rabbitmq')} | {with_latency('artemis')} "
             f"| {fmt(ferrite / rabbit) if ferrite and rabbit else '—'} | {fmt(ferrite / artemis) if ferrite and artemis else '—'} "
-            f"| {limit_text} | {fmt(mq)} | {fmt(best / mq) if best and mq else '—'} |")
+            f"| {limit_text} | {fmt(mq)} | {fmt(best / mq) if best and mq else '—'} "
+            f"| {fmt(cell['in-process'])} | {fmt(cell['in-process'] / peer) if cell['in-process'] and peer else '—'} |")
     return "\n".join(lines) + "\n"
 
 

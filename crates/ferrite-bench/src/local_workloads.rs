@@ -4,6 +4,9 @@
 //!   pairs, each a common server queue and a common reply queue indexed by MSGID, with its
 //!   repliers (MQGET, MQPUT, MQCMIT) and requesters (out-of-syncpoint MQPUT, then MQGET by MsgId),
 //!   1,000-byte non-persistent messages.
+//! - `request-reply-persistent`: the workload 3 in-process: persistent requests and
+//!   replies, every MQPUT and MQGET committed, 1 KB and 10 KB, 1 to 64 requesters with 4 repliers,
+//!   and MP16's strict-ordering case (1 replier, 12 requesters, 10 KB; ch. 7, L7920-7935).
 //! - `common-correlid`: many messages sharing one CORRELID on a deep queue indexed by CORRELID,
 //!   got by that CORRELID (MP16 ch. 6, L7211-7248: MQ's get cost rises in steps at about 50,
 //!   1,100 and each further 1,000 sharers, to more than 9 times a unique-key get).
@@ -74,6 +77,22 @@ pub const MP16_REQUEST_REPLY: [MatrixRow; 12] = [
     row(4, 1, 1, 72_845.0, "3-way"),
 ];
 
+/// The messages of a request/reply cell.
+#[derive(Copy, Clone, Debug)]
+pub struct Exchange {
+    /// Bytes of each request and reply.
+    pub size: usize,
+    /// Persistent messages, every put and get committed (workload 3); else MP16's
+    /// non-persistent shape (requests out of syncpoint, replier commits get+put).
+    pub persistent: bool,
+}
+
+/// MP16's local request/reply messages: 1,000 bytes, non-persistent.
+pub const MP16_EXCHANGE: Exchange = Exchange {
+    size: 1_000,
+    persistent: false,
+};
+
 /// Reply wait of a requester before it counts a lost transaction (ms).
 const REPLY_WAIT_MS: i32 = 5_000;
 
@@ -112,7 +131,7 @@ pub fn request_reply_matrix(context: &mut Context) {
             .expect("define reply queue");
     }
     for shape in rows {
-        let mut run = run_request_reply(&queue_manager, shape, context.duration());
+        let mut run = run_request_reply(&queue_manager, shape, MP16_EXCHANGE, context.duration());
         let seconds = run.elapsed.as_secs_f64();
         let rate = run.transactions as f64 / seconds;
         let cpu_us = run.cpu_seconds * 1e6 / run.transactions.max(1) as f64;
@@ -177,6 +196,7 @@ fn reply_queue(pair: usize) -> String {
 pub fn run_request_reply(
     queue_manager: &Arc<QueueManager>,
     shape: MatrixRow,
+    exchange: Exchange,
     duration: Duration,
 ) -> RequestReplyRun {
     let stop_requesters = Arc::new(AtomicBool::new(false));
@@ -191,7 +211,7 @@ pub fn run_request_reply(
             for _ in 0..shape.repliers {
                 let queue_manager = queue_manager.clone();
                 let stop = stop_repliers.clone();
-                scope.spawn(move || replier(queue_manager, pair, &stop));
+                scope.spawn(move || replier(queue_manager, pair, exchange, &stop));
             }
         }
         let mut requesters = Vec::new();
@@ -202,7 +222,7 @@ pub fn run_request_reply(
                 let transactions = transactions.clone();
                 let round_trip = round_trip.clone();
                 requesters.push(scope.spawn(move || {
-                    let mine = requester(queue_manager, pair, &stop, &transactions);
+                    let mine = requester(queue_manager, pair, exchange, &stop, &transactions);
                     round_trip.lock().expect("latencies").merge(mine);
                 }));
             }
@@ -226,11 +246,11 @@ pub fn run_request_reply(
 
 /// MP16's replier: MQGET from the server queue, MQPUT the reply with the request's MsgId to
 /// the pair's reply queue, MQCMIT.
-fn replier(queue_manager: Arc<QueueManager>, pair: usize, stop: &AtomicBool) {
+fn replier(queue_manager: Arc<QueueManager>, pair: usize, exchange: Exchange, stop: &AtomicBool) {
     let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
     let input = open(&mut connection, &server_queue(pair), MQOO_INPUT_SHARED);
     let output = open(&mut connection, &reply_queue(pair), MQOO_OUTPUT);
-    let mut buffer = vec![0u8; 2048];
+    let mut buffer = vec![0u8; exchange.size + 1024];
     while !stop.load(Ordering::Relaxed) {
         let mut md = Mqmd::default();
         let mut gmo = Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING);
@@ -240,7 +260,7 @@ fn replier(queue_manager: Arc<QueueManager>, pair: usize, stop: &AtomicBool) {
         };
         let mut reply = Mqmd {
             msg_id: md.msg_id,
-            persistence: MQPER_NOT_PERSISTENT,
+            persistence: persistence(exchange),
             ..Mqmd::default()
         };
         connection
@@ -257,51 +277,158 @@ fn replier(queue_manager: Arc<QueueManager>, pair: usize, stop: &AtomicBool) {
 }
 
 /// MP16's requester: out-of-syncpoint MQPUT of a request with a new MsgId, then MQGET of the
-/// reply by that MsgId from the pair's common reply queue.
+/// reply by that MsgId from the pair's common reply queue. Persistent: the put and the get are
+/// each in syncpoint and committed.
 fn requester(
     queue_manager: Arc<QueueManager>,
     pair: usize,
+    exchange: Exchange,
     stop: &AtomicBool,
     transactions: &AtomicU64,
 ) -> Latencies {
     let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
     let output = open(&mut connection, &server_queue(pair), MQOO_OUTPUT);
     let input = open(&mut connection, &reply_queue(pair), MQOO_INPUT_SHARED);
-    let request = engine::payload(1_000);
-    let mut buffer = vec![0u8; 2048];
+    let request = engine::payload(exchange.size);
+    let mut buffer = vec![0u8; exchange.size + 1024];
     let mut latencies = Latencies::with_capacity(1 << 16);
+    let (put_syncpoint, get_syncpoint) = if exchange.persistent {
+        (MQPMO_SYNCPOINT, MQGMO_SYNCPOINT)
+    } else {
+        (MQPMO_NO_SYNCPOINT, MQGMO_NO_SYNCPOINT)
+    };
     while !stop.load(Ordering::Relaxed) {
         let started = Instant::now();
         let mut md = Mqmd {
-            persistence: MQPER_NOT_PERSISTENT,
+            persistence: persistence(exchange),
             ..Mqmd::default()
         };
         connection
             .put(
                 output,
                 &mut md,
-                &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_NEW_MSG_ID),
+                &mut Mqpmo::with_options(put_syncpoint | MQPMO_NEW_MSG_ID),
                 &request,
             )
             .expect("MQPUT request");
+        if exchange.persistent {
+            connection.commit().expect("MQCMIT request");
+        }
         let mut reply = Mqmd {
             msg_id: md.msg_id,
             ..Mqmd::default()
         };
-        let mut gmo =
-            Mqgmo::with_options(MQGMO_NO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING);
+        let mut gmo = Mqgmo::with_options(get_syncpoint | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING);
         gmo.match_options = MQMO_MATCH_MSG_ID;
         gmo.wait_interval = REPLY_WAIT_MS;
-        if connection
-            .get(input, &mut reply, &mut gmo, &mut buffer)
-            .is_ok()
-        {
+        let got = connection.get(input, &mut reply, &mut gmo, &mut buffer);
+        if exchange.persistent {
+            connection.commit().expect("MQCMIT reply");
+        }
+        if got.is_ok() {
             transactions.fetch_add(1, Ordering::Relaxed);
             latencies.record(started.elapsed());
         }
     }
     let _ = connection.disconnect();
     latencies
+}
+
+fn persistence(exchange: Exchange) -> i32 {
+    if exchange.persistent {
+        MQPER_PERSISTENT
+    } else {
+        MQPER_NOT_PERSISTENT
+    }
+}
+
+/// MP16's persistent single-replier case (ch. 7, L7920-7935): 12 requesters, 10 KB, one reply
+/// application for strict ordering, every MQPUT and MQGET committed; 2,216 tx/s on a 3931-703
+/// with DS8900F, bounded by the 425 µs log force per commit.
+const MQ_PERSISTENT_SINGLE_REPLIER: f64 = 2_216.0;
+
+pub fn request_reply_persistent(context: &mut Context) {
+    println!("\n== request-reply-persistent: persistent request/reply, commit per put and per get, reply queue indexed by MSGID ==");
+    let requester_counts: Vec<usize> =
+        context
+            .mode
+            .pick(vec![1, 4], vec![1, 4, 16, 64], vec![1, 2, 4, 8, 16, 32, 64]);
+    let sizes: Vec<usize> =
+        context
+            .mode
+            .pick(vec![1_000], vec![1_000, 10_000], vec![1_000, 10_000]);
+    let config = engine::config_for("RRPERSIST", context.mode);
+    println!("  config: {}", engine::describe(&config));
+    let (queue_manager, directory) = engine::fresh(&context.dir, "rrpersist", &config);
+    queue_manager
+        .define_queue(
+            QueueDefinition::local(&server_queue(0), PageSetId(2)),
+            false,
+        )
+        .expect("define server queue");
+    let mut reply = QueueDefinition::local(&reply_queue(0), PageSetId(2));
+    reply.index_type = "MSGID".to_string();
+    queue_manager
+        .define_queue(reply, false)
+        .expect("define reply queue");
+    let mut cells: Vec<(usize, usize, usize)> = Vec::new();
+    for &size in &sizes {
+        for &requesters in &requester_counts {
+            cells.push((size, 4, requesters));
+        }
+    }
+    cells.push((10_000, 1, context.mode.pick(2, 12, 12)));
+    for (size, repliers, requesters) in cells {
+        let shape = row(1, repliers, requesters, 0.0, "");
+        let exchange = Exchange {
+            size,
+            persistent: true,
+        };
+        let mut run = run_request_reply(&queue_manager, shape, exchange, context.duration());
+        let rate = run.transactions as f64 / run.elapsed.as_secs_f64();
+        let label = format!(
+            "{size} B persistent, commit per put and get, {repliers} replier(s), {requesters} requester(s)"
+        );
+        println!(
+            "  {label}: {rate:.0} tx/s, round trip p50 {:.0} us p99 {:.0} us",
+            run.round_trip.percentile_us(50.0),
+            run.round_trip.percentile_us(99.0)
+        );
+        let with_fields = |row: Row| {
+            row.field("size", size as f64)
+                .field("repliers", repliers as f64)
+                .field("requesters", requesters as f64)
+        };
+        let mut rate_row = Row::new(
+            "request-reply-persistent",
+            format!("{label}: transactions/s"),
+            rate,
+            "tx/s",
+        );
+        if repliers == 1 && size == 10_000 {
+            rate_row = rate_row.against(
+                "MQ 9.3 single replier, 12 requesters, 10 KB (MP16 ch7 L7920-7935)",
+                MQ_PERSISTENT_SINGLE_REPLIER,
+            );
+        } else if let Some(sync_rate) = context.limits.sync_rate {
+            rate_row = rate_row.against("4K write+fdatasync/s, pre-written (this run)", sync_rate);
+        }
+        context.report.push(with_fields(rate_row));
+        context.report.push(with_fields(Row::new(
+            "request-reply-persistent",
+            format!("{label}: round trip p50"),
+            run.round_trip.percentile_us(50.0),
+            "us",
+        )));
+        context.report.push(with_fields(Row::new(
+            "request-reply-persistent",
+            format!("{label}: round trip p99"),
+            run.round_trip.percentile_us(99.0),
+            "us",
+        )));
+    }
+    queue_manager.shutdown().expect("shutdown");
+    engine::remove(&directory);
 }
 
 fn open(connection: &mut Connection, queue: &str, options: i32) -> Hobj {

@@ -67,6 +67,7 @@ enum Bench {
     SingleQueue,
     RequestReply,
     RequestReplyMatrix,
+    RequestReplyPersistent,
     CommonCorrelid,
     LargeUow,
 }
@@ -196,6 +197,9 @@ fn main() {
     }
     if selected(Bench::RequestReplyMatrix) {
         local_workloads::request_reply_matrix(&mut context);
+    }
+    if selected(Bench::RequestReplyPersistent) {
+        local_workloads::request_reply_persistent(&mut context);
     }
     if selected(Bench::CommonCorrelid) {
         local_workloads::common_correlid(&mut context);
