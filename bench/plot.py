@@ -155,6 +155,7 @@ def draw(axis, series, title, xlabel, ylabel, log_x=0, log_y=True):
     elif log_y:
         axis.set_yscale("log")
         axis.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:,.0f}"))
+        axis.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     axis.grid(True, which="both", alpha=0.3)
     if axis.get_legend_handles_labels()[0]:
         axis.legend(fontsize=8)
