@@ -174,3 +174,16 @@ pub fn loopback_round_trips(count: usize) -> std::io::Result<Latencies> {
         .map_err(|_| std::io::Error::other("loopback echo thread panicked"))??;
     Ok(latencies)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_round_trips_are_timed_one_by_one() {
+        let mut latencies = loopback_round_trips(50).expect("loopback");
+        assert_eq!(latencies.count(), 50);
+        assert!(latencies.percentile_us(50.0) > 0.0);
+        assert!(latencies.rate() > 0.0);
+    }
+}

@@ -262,3 +262,46 @@ fn json_string(text: &str) -> String {
     out.push('"');
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_line_carries_the_system_and_the_workload_fields() {
+        let mut report = Report::default();
+        report.rows.push(
+            Row::new(
+                "request-reply-matrix",
+                "1x1x1: transactions/s",
+                35_000.5,
+                "tx/s",
+            )
+            .against("MQ", 33_332.0)
+            .field("pairs", 1.0)
+            .field("requesters", 4.0),
+        );
+        let path = std::env::temp_dir().join(format!(
+            "ferrite-bench-report-test-{}.jsonl",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&path);
+        report
+            .append_json_lines(&path, "run-1", "smoke")
+            .expect("write");
+        let text = std::fs::read_to_string(&path).expect("read");
+        std::fs::remove_file(&path).expect("remove");
+        assert_eq!(text.lines().count(), 1);
+        let line = text.lines().next().unwrap();
+        assert!(
+            line.starts_with("{\"run\":\"run-1\",\"mode\":\"smoke\""),
+            "{line}"
+        );
+        assert!(
+            line.contains("\"system\":\"ferrite (in-process)\""),
+            "{line}"
+        );
+        assert!(line.contains("\"pairs\":1,\"requesters\":4}"), "{line}");
+        assert!(line.contains("\"reference_value\":33332"), "{line}");
+    }
+}
