@@ -26,6 +26,11 @@ const MP16_LOG_BYTES: &str = "MQ V9 local (MP16 ch1 L703-758)";
 pub struct Limits {
     /// Synced sequential write bandwidth, 512 KiB writes, pre-written file (bytes/s).
     pub sequential: Option<f64>,
+    /// 4 KiB write+fdatasync rate on a pre-written file (syncs/s): the most commits one
+    /// committer could make if each cost exactly one sync.
+    pub sync_rate: Option<f64>,
+    /// Loopback TCP round trips per second, 1,000 bytes each way (one client, one echo thread).
+    pub loopback_rate: Option<f64>,
 }
 
 // ----- machine ------------------------------------------------------------------------------
@@ -150,6 +155,9 @@ pub fn physical(context: &mut Context) {
             latencies.percentile_us(99.0),
             "us",
         ));
+        if preparation == Preparation::Formatted {
+            context.limits.sync_rate = Some(latencies.rate());
+        }
         context.report.push(Row::new(
             "physical",
             format!("4K write+fdatasync rate ({label})"),
@@ -199,6 +207,32 @@ pub fn physical(context: &mut Context) {
             "MB/s",
         ));
     }
+    println!(
+        "  loopback TCP round trips, {} B each way ...",
+        physical::LOOPBACK_MESSAGE_BYTES
+    );
+    let mut loopback = io(physical::loopback_round_trips(
+        context.mode.pick(2_000, 20_000, 100_000),
+    ));
+    context.limits.loopback_rate = Some(loopback.rate());
+    context.report.push(Row::new(
+        "physical",
+        "loopback TCP round trip p50 (1,000 B each way)",
+        loopback.percentile_us(50.0),
+        "us",
+    ));
+    context.report.push(Row::new(
+        "physical",
+        "loopback TCP round trip mean (1,000 B each way)",
+        loopback.mean_us(),
+        "us",
+    ));
+    context.report.push(Row::new(
+        "physical",
+        "loopback TCP round trips (1,000 B each way, 1 client)",
+        loopback.rate(),
+        "ops/s",
+    ));
     println!("  memory copy ...");
     let copy = physical::memory_copy_bandwidth(64 << 20, context.mode.pick(4, 16, 32));
     context.report.push(Row::new(

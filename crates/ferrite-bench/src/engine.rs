@@ -41,6 +41,19 @@ pub fn bench_config(name: &str) -> QueueManagerConfig {
     config
 }
 
+/// [`bench_config`], with smaller active logs and page sets in smoke runs (creating the full-size
+/// files takes seconds, and CI runs the smoke suite on every change).
+pub fn config_for(name: &str, mode: crate::Mode) -> QueueManagerConfig {
+    let mut config = bench_config(name);
+    if mode == crate::Mode::Smoke {
+        config.log.active_log_size_mib = 16;
+        for page_set in &mut config.page_sets {
+            page_set.primary_pages = page_set.primary_pages.min(8_192); // 32 MiB
+        }
+    }
+    config
+}
+
 /// One line describing a configuration, for the output.
 pub fn describe(config: &QueueManagerConfig) -> String {
     let pools: Vec<String> = config

@@ -5,6 +5,7 @@
 mod benches;
 mod client;
 mod engine;
+mod local_workloads;
 mod mqi_workloads;
 mod physical;
 mod report;
@@ -39,6 +40,10 @@ struct Cli {
     /// Append machine-readable results (JSON lines) here.
     #[arg(long, default_value = "ferrite-bench-results.jsonl")]
     results: PathBuf,
+    /// The run id written to every result line (default: start time and process id). scripts/bench
+    /// passes one id to ferrite-bench and to the JMS load generator, so one run reads as one.
+    #[arg(long)]
+    run: Option<String>,
     /// Messages for the restart benchmark (default: 1,000,000 full, 100,000 quick, 5,000 smoke).
     #[arg(long)]
     restart_messages: Option<u64>,
@@ -62,6 +67,10 @@ enum Bench {
     DeepQueue,
     SingleQueue,
     RequestReply,
+    RequestReplyMatrix,
+    RequestReplyPersistent,
+    CommonCorrelid,
+    LargeUow,
     ClientRequestReply,
     ClientConnections,
 }
@@ -128,14 +137,16 @@ fn main() {
     let dir = base.join(format!("ferrite-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)
         .unwrap_or_else(|error| panic!("create {}: {error}", dir.display()));
-    let run = format!(
-        "{}-{}",
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0),
-        std::process::id()
-    );
+    let run = cli.run.clone().unwrap_or_else(|| {
+        format!(
+            "{}-{}",
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+            std::process::id()
+        )
+    });
     println!("ferrite-bench {} run {run}", mode.name());
     for line in benches::machine_description(&dir) {
         println!("  {line}");
@@ -186,6 +197,18 @@ fn main() {
     }
     if selected(Bench::RequestReply) {
         mqi_workloads::request_reply(&mut context);
+    }
+    if selected(Bench::RequestReplyMatrix) {
+        local_workloads::request_reply_matrix(&mut context);
+    }
+    if selected(Bench::RequestReplyPersistent) {
+        local_workloads::request_reply_persistent(&mut context);
+    }
+    if selected(Bench::CommonCorrelid) {
+        local_workloads::common_correlid(&mut context);
+    }
+    if selected(Bench::LargeUow) {
+        local_workloads::large_uow(&mut context);
     }
     if selected(Bench::ClientRequestReply) {
         client::client_request_reply(&mut context);

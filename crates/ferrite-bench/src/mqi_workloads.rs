@@ -33,9 +33,11 @@ const MQ_SINGLE_QUEUE: [(usize, f64, &str); 5] = [
 
 pub fn single_queue(context: &mut Context) {
     println!("\n== single-queue: MP16 single private queue, non-persistent, 4 putters + 4 getters, commit per message ==");
+    // Quick runs take the sizes the JMS load generator's quick run takes, so the two line up.
     let sizes: Vec<(usize, f64, &str)> = match context.mode {
         crate::Mode::Full => MQ_SINGLE_QUEUE.to_vec(),
-        _ => MQ_SINGLE_QUEUE[..1].to_vec(),
+        crate::Mode::Quick => [0, 2, 4].iter().map(|&i| MQ_SINGLE_QUEUE[i]).collect(),
+        crate::Mode::Smoke => MQ_SINGLE_QUEUE[..1].to_vec(),
     };
     let config = engine::bench_config("SINGLE");
     println!("  config: {}", engine::describe(&config));

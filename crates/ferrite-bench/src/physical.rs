@@ -131,3 +131,59 @@ pub fn memory_copy_bandwidth(bytes: usize, repeats: usize) -> f64 {
     }
     (bytes * repeats) as f64 / started.elapsed().as_secs_f64()
 }
+
+/// Bytes each way in one loopback round trip: a 1,000-byte request and its echo, the size of
+/// MP16's request/reply messages.
+pub const LOOPBACK_MESSAGE_BYTES: usize = 1_000;
+
+/// Loopback TCP round trips (127.0.0.1, TCP_NODELAY): a client thread writes
+/// [`LOOPBACK_MESSAGE_BYTES`] and waits for the same bytes echoed by a server thread, `count`
+/// times. This is the floor under any request/reply over the network on this machine: two
+/// thread hand-offs through the kernel's TCP stack and no queue manager at all.
+pub fn loopback_round_trips(count: usize) -> std::io::Result<Latencies> {
+    use std::io::{Read, Write};
+    use std::net::{TcpListener, TcpStream};
+    let listener = TcpListener::bind("127.0.0.1:0")?;
+    let address = listener.local_addr()?;
+    let server = std::thread::spawn(move || -> std::io::Result<()> {
+        let (mut stream, _) = listener.accept()?;
+        stream.set_nodelay(true)?;
+        let mut buffer = vec![0u8; LOOPBACK_MESSAGE_BYTES];
+        loop {
+            match stream.read_exact(&mut buffer) {
+                Ok(()) => stream.write_all(&buffer)?,
+                Err(error) if error.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(()),
+                Err(error) => return Err(error),
+            }
+        }
+    });
+    let mut client = TcpStream::connect(address)?;
+    client.set_nodelay(true)?;
+    let request = vec![0x5au8; LOOPBACK_MESSAGE_BYTES];
+    let mut reply = vec![0u8; LOOPBACK_MESSAGE_BYTES];
+    let mut latencies = Latencies::with_capacity(count);
+    for _ in 0..count {
+        let started = Instant::now();
+        client.write_all(&request)?;
+        client.read_exact(&mut reply)?;
+        latencies.record(started.elapsed());
+    }
+    drop(client);
+    server
+        .join()
+        .map_err(|_| std::io::Error::other("loopback echo thread panicked"))??;
+    Ok(latencies)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_round_trips_are_timed_one_by_one() {
+        let mut latencies = loopback_round_trips(50).expect("loopback");
+        assert_eq!(latencies.count(), 50);
+        assert!(latencies.percentile_us(50.0) > 0.0);
+        assert!(latencies.rate() > 0.0);
+    }
+}

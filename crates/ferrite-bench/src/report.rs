@@ -25,6 +25,9 @@ pub struct Row {
     pub ratio: Option<f64>,
     pub goal: Option<String>,
     pub met: Option<bool>,
+    /// The workload's parameters as numbers (size, requesters, ...), written to the JSON line
+    /// beside the other fields so plots can be drawn against them.
+    pub fields: Vec<(&'static str, f64)>,
 }
 
 impl Row {
@@ -43,7 +46,14 @@ impl Row {
             ratio: None,
             goal: None,
             met: None,
+            fields: Vec::new(),
         }
+    }
+
+    /// A named workload parameter (e.g. `("requesters", 16.0)`), written to the JSON line.
+    pub fn field(mut self, name: &'static str, value: f64) -> Row {
+        self.fields.push((name, value));
+        self
     }
 
     /// Compare with `reference`: ratio = value / reference.
@@ -175,6 +185,11 @@ impl Report {
             if let Some(met) = row.met {
                 let _ = write!(text, ",\"met\":{met}");
             }
+            // Every figure of this tool is Ferrite's, measured in-process.
+            text.push_str(",\"system\":\"ferrite (in-process)\"");
+            for (name, value) in &row.fields {
+                let _ = write!(text, ",{}:{}", json_string(name), json_number(*value));
+            }
             text.push_str("}\n");
         }
         file.write_all(text.as_bytes())
@@ -246,4 +261,47 @@ fn json_string(text: &str) -> String {
     }
     out.push('"');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_line_carries_the_system_and_the_workload_fields() {
+        let mut report = Report::default();
+        report.rows.push(
+            Row::new(
+                "request-reply-matrix",
+                "1x1x1: transactions/s",
+                35_000.5,
+                "tx/s",
+            )
+            .against("MQ", 33_332.0)
+            .field("pairs", 1.0)
+            .field("requesters", 4.0),
+        );
+        let path = std::env::temp_dir().join(format!(
+            "ferrite-bench-report-test-{}.jsonl",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&path);
+        report
+            .append_json_lines(&path, "run-1", "smoke")
+            .expect("write");
+        let text = std::fs::read_to_string(&path).expect("read");
+        std::fs::remove_file(&path).expect("remove");
+        assert_eq!(text.lines().count(), 1);
+        let line = text.lines().next().unwrap();
+        assert!(
+            line.starts_with("{\"run\":\"run-1\",\"mode\":\"smoke\""),
+            "{line}"
+        );
+        assert!(
+            line.contains("\"system\":\"ferrite (in-process)\""),
+            "{line}"
+        );
+        assert!(line.contains("\"pairs\":1,\"requesters\":4}"), "{line}");
+        assert!(line.contains("\"reference_value\":33332"), "{line}");
+    }
 }
