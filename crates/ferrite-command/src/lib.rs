@@ -2,7 +2,9 @@
 //!
 //! The command processor of a Ferrite queue manager: MQSC commands with IBM MQ's syntax and
 //! semantics and MQ for z/OS's response messages (`CSQM401I`, `CSQ9022I`, ...), and the
-//! command server that runs commands arriving as messages on SYSTEM.COMMAND.INPUT.
+//! command server that runs commands arriving as messages on SYSTEM.COMMAND.INPUT and
+//! SYSTEM.ADMIN.COMMAND.QUEUE. The objects it manages are those of the storage engine's object
+//! store (QLOCAL, QMODEL, QALIAS, QREMOTE, CHANNEL, PROCESS, NAMELIST, STGCLASS).
 //!
 //! - [`run_command`]: one MQSC command against an in-process queue manager; a
 //!   [`CommandProcessor`] does the same with a channel initiator attached

@@ -648,10 +648,32 @@ pub(crate) fn display(
 ) -> Outcome {
     let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
     let sample = attributes(&default_definition(object_type, ""));
-    let (selection, _) = Selection::parse(rest, &sample, &[]).map_err(|e| context.syntax(e))?;
+    // DISPLAY CHANNEL(*) CHLTYPE(type) selects channels by type (all are SVRCONN here).
+    let extra: &[(&str, Takes)] = if object_type == ObjectType::Channel {
+        &[("CHLTYPE", Takes::Value)]
+    } else {
+        &[]
+    };
+    let (selection, extras) =
+        Selection::parse(rest, &sample, extra).map_err(|e| context.syntax(e))?;
+    let mut type_wanted = true;
+    for (token, value) in extras {
+        let types = [
+            "SVRCONN", "SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR", "AMQP",
+            "ALL",
+        ];
+        let chosen =
+            choice(token, value.expect("checked"), &types).map_err(|e| context.syntax(e))?;
+        type_wanted = matches!(types[chosen], "SVRCONN" | "ALL");
+    }
     let mut output = Output::default();
     let mut count = 0;
-    for definition in context.queue_manager.objects(object_type) {
+    for definition in context
+        .queue_manager
+        .objects(object_type)
+        .into_iter()
+        .filter(|_| type_wanted)
+    {
         if !generic_match(&pattern, definition.name()) {
             continue;
         }
@@ -667,7 +689,7 @@ pub(crate) fn display(
         );
     }
     if count == 0 {
-        if !is_generic(&pattern) && selection.filter.is_none() {
+        if !is_generic(&pattern) && selection.filter.is_none() && type_wanted {
             return Err(context.not_found("CSQMDRTS", object_type.keyword(), &pattern));
         }
         output.line(format!(

@@ -1019,6 +1019,14 @@ mod tests {
         assert_eq!(definition.max_depth, 5);
         assert_eq!(definition.definition_type, DefinitionType::Predefined);
         assert!(definition.get_inhibited);
+        // Images written by version 1 builds, kept in the decoder corpus.
+        for image in [
+            &include_bytes!("../../tests/corpus/object_definition/found-v1-backslash-n")[..],
+            &include_bytes!("../../tests/corpus/object_definition/found-v1-carriage-return")[..],
+        ] {
+            let definition = QueueDefinition::decode(image).unwrap();
+            assert_eq!(definition.definition_type, DefinitionType::Predefined);
+        }
         // DEFTYPE was not part of version 1.
         let mut with_deftype = image.to_vec();
         with_deftype.extend_from_slice(b"DEFTYPE=PERMDYN\n");
