@@ -762,6 +762,30 @@ impl DataManager {
         Ok(())
     }
 
+    /// Restart, after forward and backward recovery and before the checkpoint that moves the
+    /// page sets' recovery RBA past the redone records: write into the on-disk space maps every
+    /// page the allocator marks (redo marks pages in memory only), and write and sync them.
+    ///
+    /// Without this, a redone PUT's page bit could exist only in memory while the checkpoint
+    /// records a recovery RBA past that PUT; a crash then leaves a restart that neither redoes
+    /// the PUT nor finds the page in the space map, and loses its messages (found by the crash
+    /// torture with kills during restart). `rba` (the log's end) stamps the space map pages.
+    pub fn harden_allocations(&self, rba: Rba) -> StorageResult<()> {
+        let mut pools: Vec<Arc<crate::buffer_pool::BufferPool>> = Vec::new();
+        for space in self.spaces() {
+            for page in space.allocator().allocated_pages() {
+                space.space_map_mark(page, true, rba)?;
+            }
+            if !pools.iter().any(|pool| Arc::ptr_eq(pool, &space.pool)) {
+                pools.push(space.pool.clone());
+            }
+        }
+        for pool in pools {
+            pool.flush_for_shutdown()?;
+        }
+        Ok(())
+    }
+
     /// Restart: read every page the allocator marks, keep the pages that hold live persistent
     /// records (and their continuation pages), free the rest, and report every live record.
     /// Non-persistent pages are discarded. `rba` stamps the space map pages this corrects.

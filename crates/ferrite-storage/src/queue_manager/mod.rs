@@ -363,6 +363,9 @@ impl QueueManager {
                 in_doubt_locations.insert(operation.location, (snapshot.urid, operation.is_put));
             }
         }
+        // The pages redo allocated reach the on-disk space maps before any checkpoint moves
+        // the recovery RBA past the records that allocated them.
+        self.data.harden_allocations(self.log.end_rba())?;
         // A checkpoint now gives the space map corrections below an RBA to carry.
         let checkpoint = self.checkpoint()?;
 
