@@ -1,0 +1,65 @@
+//! The short crash torture of the test suite: a few SIGKILLs of the real `ferrite` binary
+//! under the mixed workload, each followed by a restart and a full check against the model;
+//! storage checks on killed queue managers; a clean stop, restart and drain at the end.
+//! No timing assertions: on a loaded machine the workload just does less between kills.
+//! The long version is `cargo run --release -p ferrite-torture -- --crashes 2000`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use ferrite_torture::torture::{run, TortureOptions};
+
+/// The `ferrite` binary of this build, built first if needed (`cargo test -p
+/// ferrite-torture` alone does not build other packages' binaries).
+fn ferrite_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_directory = exe.parent().unwrap().parent().unwrap().to_path_buf();
+    let profile = match profile_directory.file_name().unwrap().to_str().unwrap() {
+        "debug" => "dev".to_string(),
+        other => other.to_string(),
+    };
+    let target_directory = profile_directory.parent().unwrap();
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "-p", "ferrite", "--profile", &profile])
+        .env("CARGO_TARGET_DIR", target_directory)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building the ferrite binary failed");
+    let binary = profile_directory.join("ferrite");
+    assert!(
+        binary.is_file(),
+        "no ferrite binary at {}",
+        binary.display()
+    );
+    binary
+}
+
+#[test]
+fn committed_messages_survive_sigkill_of_the_real_queue_manager() {
+    let options = TortureOptions {
+        crashes: 8,
+        seed: 20261121,
+        connections: 3,
+        ferrite: ferrite_binary(),
+        work_directory: None,
+        run_ms_max: 700,
+        crashes_per_queue_manager: 8,
+        storage_check_every: 4,
+        deep_depth_target: 300,
+    };
+    let report =
+        run(&options, &mut |line| eprintln!("{line}")).unwrap_or_else(|error| panic!("{error}"));
+    eprintln!("{}", report.summary());
+    assert_eq!(report.crashes_survived, 8);
+    assert_eq!(report.lost, 0);
+    assert_eq!(report.duplicated, 0);
+    assert_eq!(report.phantom, 0);
+    assert_eq!(report.order_violations, 0);
+    // The checks ran on something: every restart check and the drain saw messages.
+    assert!(report.verifications >= 3, "{report:?}");
+    assert!(report.totals.puts_acknowledged > 0, "{report:?}");
+    assert!(report.totals.commits > 0, "{report:?}");
+    assert!(report.messages_verified > 0, "{report:?}");
+    assert!(report.storage_checks >= 3, "{report:?}");
+}
