@@ -340,18 +340,45 @@ impl Drop for RunningQueueManager {
     }
 }
 
-/// The `ferrite` binary: `explicit` when given, otherwise the one built beside this program
-/// (cargo puts the workspace's binaries and tests in one directory per profile).
+/// The `ferrite` binary: `explicit` when given, otherwise the one of this build, which is
+/// built (or found up to date) first with the same cargo and profile as this program, so that
+/// `cargo run -p ferrite-torture` and `cargo test -p ferrite-torture` never test a stale or
+/// missing queue manager. Cargo puts a profile's binaries, and its tests under `deps/`, in
+/// one directory per profile.
 pub fn locate_ferrite(explicit: Option<&Path>) -> Result<PathBuf, String> {
     if let Some(path) = explicit {
         return Ok(path.to_path_buf());
     }
     let exe = std::env::current_exe().map_err(|error| format!("current_exe: {error}"))?;
-    let mut directory = exe.parent().map(Path::to_path_buf).unwrap_or_default();
-    if directory.ends_with("deps") {
-        directory.pop();
+    let mut profile_directory = exe.parent().map(Path::to_path_buf).unwrap_or_default();
+    if profile_directory.ends_with("deps") {
+        profile_directory.pop();
     }
-    let candidate = directory.join("ferrite");
+    let candidate = profile_directory.join("ferrite");
+    let manifest_directory = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if let (Some(profile_name), Some(target_directory)) = (
+        profile_directory.file_name().and_then(|name| name.to_str()),
+        profile_directory.parent(),
+    ) {
+        if manifest_directory.is_dir() {
+            let profile = if profile_name == "debug" {
+                "dev"
+            } else {
+                profile_name
+            };
+            let status = Command::new(env!("CARGO"))
+                .args(["build", "--quiet", "-p", "ferrite", "--profile", profile])
+                .env("CARGO_TARGET_DIR", target_directory)
+                .current_dir(manifest_directory)
+                .status()
+                .map_err(|error| format!("cannot run cargo to build ferrite: {error}"))?;
+            if !status.success() {
+                return Err(format!(
+                    "building the ferrite binary failed ({status}); pass --ferrite PATH to use another"
+                ));
+            }
+        }
+    }
     if candidate.is_file() {
         Ok(candidate)
     } else {

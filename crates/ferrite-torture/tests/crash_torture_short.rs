@@ -4,36 +4,8 @@
 //! No timing assertions: on a loaded machine the workload just does less between kills.
 //! The long version is `cargo run --release -p ferrite-torture -- --crashes 2000`.
 
-use std::path::PathBuf;
-use std::process::Command;
-
+use ferrite_torture::queue_manager::locate_ferrite;
 use ferrite_torture::torture::{run, TortureOptions};
-
-/// The `ferrite` binary of this build, built first if needed (`cargo test -p
-/// ferrite-torture` alone does not build other packages' binaries).
-fn ferrite_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_directory = exe.parent().unwrap().parent().unwrap().to_path_buf();
-    let profile = match profile_directory.file_name().unwrap().to_str().unwrap() {
-        "debug" => "dev".to_string(),
-        other => other.to_string(),
-    };
-    let target_directory = profile_directory.parent().unwrap();
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", "ferrite", "--profile", &profile])
-        .env("CARGO_TARGET_DIR", target_directory)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "building the ferrite binary failed");
-    let binary = profile_directory.join("ferrite");
-    assert!(
-        binary.is_file(),
-        "no ferrite binary at {}",
-        binary.display()
-    );
-    binary
-}
 
 #[test]
 fn committed_messages_survive_sigkill_of_the_real_queue_manager() {
@@ -41,7 +13,8 @@ fn committed_messages_survive_sigkill_of_the_real_queue_manager() {
         crashes: 8,
         seed: 20261121,
         connections: 3,
-        ferrite: ferrite_binary(),
+        // The ferrite binary of this build and profile, built first if needed.
+        ferrite: locate_ferrite(None).unwrap(),
         work_directory: None,
         run_ms_max: 700,
         crashes_per_queue_manager: 8,
