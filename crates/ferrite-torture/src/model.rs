@@ -39,8 +39,10 @@ struct Message {
     queue: usize,
     identity: MessageIdentity,
     state: State,
-    /// An out-of-syncpoint MQGET by this message's CorrelId is in flight.
-    nosync_get_pending: bool,
+    /// Out-of-syncpoint MQGETs by this message's CorrelId in flight. A count, not a flag:
+    /// when two connections go for the same message, one may be told MQRC_NO_MSG_AVAILABLE
+    /// while the other's get (which took it) has not returned.
+    nosync_gets_pending: u32,
 }
 
 /// A unit of work of one worker: the messages it put and got.
@@ -186,7 +188,7 @@ impl Model {
                 queue,
                 identity,
                 state,
-                nosync_get_pending: false,
+                nosync_gets_pending: 0,
             },
         );
         assert!(previous.is_none(), "message {} put twice", identity.number);
@@ -371,14 +373,14 @@ impl Model {
     /// Before an out-of-syncpoint MQGET by the CorrelId of `number`.
     pub fn get_no_sync_begin(&mut self, number: u64) {
         if let Some(message) = self.messages.get_mut(&number) {
-            message.nosync_get_pending = true;
+            message.nosync_gets_pending += 1;
         }
     }
 
     /// The out-of-syncpoint MQGET by CorrelId found no message.
     pub fn get_no_sync_not_found(&mut self, number: u64) {
         if let Some(message) = self.messages.get_mut(&number) {
-            message.nosync_get_pending = false;
+            message.nosync_gets_pending = message.nosync_gets_pending.saturating_sub(1);
         }
     }
 
@@ -611,7 +613,7 @@ impl Model {
                 State::PutOpen(_) => Some(false),
                 State::PutCommitting(unit) => Some(outcomes.get(&unit).copied().unwrap_or(false)),
                 State::PutNoSyncPending => None,
-                State::Available if message.nosync_get_pending => None,
+                State::Available if message.nosync_gets_pending > 0 => None,
                 State::Available | State::Locked(_) => Some(true),
                 State::GetCommitting(unit) => Some(!outcomes.get(&unit).copied().unwrap_or(false)),
             };
@@ -646,7 +648,7 @@ impl Model {
             if is_present {
                 let message = self.messages.get_mut(&number).expect("known");
                 message.state = State::Available;
-                message.nosync_get_pending = false;
+                message.nosync_gets_pending = message.nosync_gets_pending.saturating_sub(1);
                 result.present += 1;
             } else {
                 let consumed = matches!(message.state, State::GetCommitting(_) | State::Available);
@@ -892,6 +894,26 @@ mod tests {
         model.commit_done(&unit);
         let verification = model.verify_restart(&[vec![seen(&low), seen(&high)]]);
         assert_eq!(verification.order_violations, 1);
+    }
+
+    #[test]
+    fn a_message_two_connections_get_out_of_syncpoint_may_be_gone_after_a_crash() {
+        let mut model = model();
+        let messages = committed(&mut model, 1);
+        let number = messages[0].number;
+        // Both go for it; one is told there is no such message while the other's MQGET,
+        // which took it, is still in flight when the queue manager is killed.
+        model.get_no_sync_begin(number);
+        model.get_no_sync_begin(number);
+        model.get_no_sync_not_found(number);
+        let verification = model.verify_restart(&[vec![]]);
+        assert!(verification.is_clean(), "{:?}", verification.problems);
+        // Without a get in flight, the same absence is a loss.
+        let mut model = self::model();
+        let messages = committed(&mut model, 1);
+        model.get_no_sync_begin(messages[0].number);
+        model.get_no_sync_not_found(messages[0].number);
+        assert_eq!(model.verify_restart(&[vec![]]).lost, 1);
     }
 
     #[test]
