@@ -138,8 +138,17 @@ impl QueueManagerHome {
 
     /// Start `ferrite start NAME` in the foreground as a child process.
     pub fn spawn(&self) -> Result<RunningQueueManager, String> {
-        let mut child = self
-            .command()
+        let mut command = self.command();
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl in the child before exec only sets its parent-death signal, so that a
+        // harness stopped by a signal does not leave its queue manager running.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let mut child = command
             .args(["start", &self.name])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
