@@ -12,6 +12,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -103,6 +104,13 @@ struct SoakArguments {
     common: Common,
 }
 
+/// Set by SIGINT or SIGTERM: the torture ends after the current crash, with the full checks.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn interrupt(_signal: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
 fn seed_or_clock(seed: Option<u64>) -> u64 {
     seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -140,7 +148,13 @@ fn run_torture(arguments: TortureArguments) -> Result<(), String> {
         crashes_per_queue_manager: arguments.crashes_per_queue_manager.max(1),
         storage_check_every: arguments.storage_check_every,
         deep_depth_target: arguments.common.deep_depth,
+        interrupt: &INTERRUPTED,
     };
+    // SAFETY: installing a handler that only stores to an atomic.
+    unsafe {
+        libc::signal(libc::SIGINT, interrupt as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGTERM, interrupt as *const () as libc::sighandler_t);
+    }
     println!(
         "ferrite-torture: {} crashes, seed {seed}, {} connections, ferrite at {}",
         options.crashes,
@@ -149,7 +163,11 @@ fn run_torture(arguments: TortureArguments) -> Result<(), String> {
     );
     let report = torture::run(&options, &mut |line| println!("{line}"))?;
     println!("\n{}", report.summary());
-    println!("seed {seed}: PASSED");
+    if report.interrupted {
+        println!("seed {seed}: PASSED as far as it went (interrupted)");
+    } else {
+        println!("seed {seed}: PASSED");
+    }
     Ok(())
 }
 

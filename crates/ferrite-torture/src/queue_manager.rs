@@ -140,11 +140,14 @@ impl QueueManagerHome {
     pub fn spawn(&self) -> Result<RunningQueueManager, String> {
         let mut command = self.command();
         use std::os::unix::process::CommandExt;
-        // SAFETY: prctl in the child before exec only sets its parent-death signal, so that a
-        // harness stopped by a signal does not leave its queue manager running.
+        // SAFETY: in the child before exec: prctl sets its parent-death signal, so that a
+        // harness stopped by a signal does not leave its queue manager running; setpgid puts
+        // it in a process group of its own, so that Ctrl-C at the harness's terminal reaches
+        // the harness (which then finishes cleanly) and not the queue manager.
         unsafe {
             command.pre_exec(|| {
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                libc::setpgid(0, 0);
                 Ok(())
             });
         }

@@ -37,6 +37,8 @@ pub struct SoakOptions {
     pub thread_growth_max: u64,
 }
 
+static NEVER: AtomicBool = AtomicBool::new(false);
+
 /// RSS may grow this much over the warm-up figure: buffer pools and log buffers are
 /// allocated at start, so what grows is queue indexes and caches, bounded by the workload's
 /// depth targets.
@@ -142,6 +144,7 @@ fn soak(
         crashes_per_queue_manager: 1,
         storage_check_every: 0,
         deep_depth_target: options.deep_depth_target,
+        interrupt: &NEVER,
     };
     let stop = Arc::new(AtomicBool::new(false));
     let mut random = Random::new(options.seed);

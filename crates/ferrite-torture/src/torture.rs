@@ -40,10 +40,15 @@ pub struct TortureOptions {
     /// every this many crashes.
     pub storage_check_every: u64,
     pub deep_depth_target: usize,
+    /// Set (by a signal handler) to end the run early: the current queue manager still ends
+    /// its life with the full checks, and the report covers the crashes survived so far.
+    pub interrupt: &'static AtomicBool,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct TortureReport {
+    /// The run ended early on `interrupt`.
+    pub interrupted: bool,
     pub crashes_survived: u64,
     pub kills_during_restart: u64,
     pub queue_managers: u64,
@@ -94,13 +99,18 @@ impl TortureReport {
             0.0
         };
         format!(
-            "crashes survived: {} ({} during restart) on {} queue managers in {:.0} s\n\
+            "{}crashes survived: {} ({} during restart) on {} queue managers in {:.0} s\n\
              messages verified: {} in {} restart checks, plus {} drained one by one at the end of each queue manager and {} checked as the workload got or browsed them\n\
              lost: {}, duplicated: {}, phantom: {}, order violations: {}\n\
              acknowledged: {} puts, {} gets, {} commits; {} backouts; {} browsed messages\n\
              units of work with MQCMIT in flight at a kill: {} ({} of them had committed)\n\
              checkpoints: {}, archive logs written: {}, storage checks (pageset verify + log verify): {}\n\
              restart time: average {:.2} s, longest {:.2} s",
+            if self.interrupted {
+                "interrupted; "
+            } else {
+                ""
+            },
             self.crashes_survived,
             self.kills_during_restart,
             self.queue_managers,
@@ -146,7 +156,7 @@ pub fn run(
     let started = Instant::now();
     let mut random = Random::new(options.seed);
     let mut report = TortureReport::default();
-    while report.crashes_survived < options.crashes {
+    while report.crashes_survived < options.crashes && !options.interrupt.load(Ordering::SeqCst) {
         let crashes =
             (options.crashes - report.crashes_survived).min(options.crashes_per_queue_manager);
         let directory = match &options.work_directory {
@@ -178,6 +188,7 @@ pub fn run(
             }
         }
     }
+    report.interrupted = report.crashes_survived < options.crashes;
     report.elapsed = started.elapsed();
     Ok(report)
 }
@@ -204,6 +215,10 @@ fn torture_one_queue_manager(
     };
     let total = options.crashes;
     for _ in 0..crashes {
+        if options.interrupt.load(Ordering::SeqCst) {
+            progress("interrupted: ending the current queue manager with the full checks");
+            break;
+        }
         let crash = report.crashes_survived + 1;
         if random.percent(KILL_DURING_RESTART_PERCENT) {
             let mut running = home.spawn()?;

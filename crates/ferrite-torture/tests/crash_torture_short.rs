@@ -4,8 +4,12 @@
 //! No timing assertions: on a loaded machine the workload just does less between kills.
 //! The long version is `cargo run --release -p ferrite-torture -- --crashes 2000`.
 
+use std::sync::atomic::AtomicBool;
+
 use ferrite_torture::queue_manager::locate_ferrite;
 use ferrite_torture::torture::{run, TortureOptions};
+
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 #[test]
 fn committed_messages_survive_sigkill_of_the_real_queue_manager() {
@@ -20,6 +24,7 @@ fn committed_messages_survive_sigkill_of_the_real_queue_manager() {
         crashes_per_queue_manager: 8,
         storage_check_every: 4,
         deep_depth_target: 300,
+        interrupt: &NEVER,
     };
     let report =
         run(&options, &mut |line| eprintln!("{line}")).unwrap_or_else(|error| panic!("{error}"));
