@@ -74,6 +74,9 @@ struct TortureArguments {
     /// every this many crashes (0: only at the end of each queue manager).
     #[arg(long, default_value_t = 10)]
     storage_check_every: u64,
+    /// Percentage of kills that land 0-400 ms into a restart instead of into the workload.
+    #[arg(long, default_value_t = 10)]
+    kill_during_restart_percent: u64,
     #[command(flatten)]
     common: Common,
 }
@@ -148,6 +151,7 @@ fn run_torture(arguments: TortureArguments) -> Result<(), String> {
         crashes_per_queue_manager: arguments.crashes_per_queue_manager.max(1),
         storage_check_every: arguments.storage_check_every,
         deep_depth_target: arguments.common.deep_depth,
+        kill_during_restart_percent: arguments.kill_during_restart_percent.min(100),
         interrupt: &INTERRUPTED,
     };
     // SAFETY: installing a handler that only stores to an atomic.

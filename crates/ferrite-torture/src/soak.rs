@@ -144,6 +144,7 @@ fn soak(
         crashes_per_queue_manager: 1,
         storage_check_every: 0,
         deep_depth_target: options.deep_depth_target,
+        kill_during_restart_percent: 0,
         interrupt: &NEVER,
     };
     let stop = Arc::new(AtomicBool::new(false));

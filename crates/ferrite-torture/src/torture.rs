@@ -1,7 +1,7 @@
 //! The crash torture: start the queue manager, check everything it holds against the model,
 //! run the workload from several connections, SIGKILL the queue manager at a seeded random
-//! moment, and again, thousands of times. One kill in ten lands while the queue manager is
-//! still restarting. Every few crashes the page sets and logs left by the kill are checked
+//! moment, and again, thousands of times. One kill in ten (by default) lands while the queue
+//! manager is still restarting. Every few crashes the page sets and logs left by the kill are checked
 //! with `ferrite pageset verify` and `ferrite log verify`; every
 //! `crashes_per_queue_manager` crashes the queue manager is stopped cleanly, checked,
 //! restarted, checked again, drained message by message and replaced by a new one (so the
@@ -22,8 +22,6 @@ use crate::workload::{self, Worker, WorkerEnd, WorkloadSettings};
 pub const QUEUE_MANAGER_NAME: &str = "TORTURE";
 /// Longest a kill during restart waits after the process starts.
 const KILL_DURING_RESTART_MS_MAX: u64 = 400;
-/// Percentage of kills that land during restart.
-const KILL_DURING_RESTART_PERCENT: u64 = 10;
 
 #[derive(Clone, Debug)]
 pub struct TortureOptions {
@@ -40,6 +38,8 @@ pub struct TortureOptions {
     /// every this many crashes.
     pub storage_check_every: u64,
     pub deep_depth_target: usize,
+    /// Percentage of kills that land during a restart (0–100).
+    pub kill_during_restart_percent: u64,
     /// Set (by a signal handler) to end the run early: the current queue manager still ends
     /// its life with the full checks, and the report covers the crashes survived so far.
     pub interrupt: &'static AtomicBool,
@@ -220,7 +220,7 @@ fn torture_one_queue_manager(
             break;
         }
         let crash = report.crashes_survived + 1;
-        if random.percent(KILL_DURING_RESTART_PERCENT) {
+        if random.percent(options.kill_during_restart_percent) {
             let mut running = home.spawn()?;
             let delay = random.below(KILL_DURING_RESTART_MS_MAX + 1);
             std::thread::sleep(Duration::from_millis(delay));

@@ -24,6 +24,7 @@ fn committed_messages_survive_sigkill_of_the_real_queue_manager() {
         crashes_per_queue_manager: 8,
         storage_check_every: 4,
         deep_depth_target: 300,
+        kill_during_restart_percent: 10,
         interrupt: &NEVER,
     };
     let report =
