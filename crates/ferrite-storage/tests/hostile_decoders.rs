@@ -193,6 +193,11 @@ fn check_image(image: &[u8]) {
         let mut without_extension = descriptor.clone();
         without_extension.descriptor_extension.clear();
         assert_eq!(index.unwrap(), without_extension);
+        // What decodes re-encodes to the same descriptor and data.
+        let again = encode_image(&descriptor, &image[offset..]);
+        let (decoded, again_offset) = decode_descriptor(&again).expect("re-encoded image decodes");
+        assert_eq!(decoded, descriptor);
+        assert_eq!(&again[again_offset..], &image[offset..]);
     }
 }
 

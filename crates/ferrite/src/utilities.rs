@@ -369,13 +369,20 @@ pub fn log_command(command: LogCommand) -> Result<(), String> {
     let (directory, _lock) = stopped(&queue_manager)?;
     let config = QueueManager::read_config(&RealFileSystem, &directory).map_err(failure)?;
     let from = match from {
-        Some(text) => Rba(u64::from_str_radix(text.trim_start_matches("0x"), 16)
-            .map_err(|_| format!("ferrite: '{text}' is not a hex RBA"))?),
-        None => Rba::ZERO,
+        Some(text) => Some(Rba(u64::from_str_radix(text.trim_start_matches("0x"), 16)
+            .map_err(|_| format!("ferrite: '{text}' is not a hex RBA"))?)),
+        None => None,
     };
     let shared: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
     let log =
         LogManager::open(shared, &directory, &config.log, &config.archive).map_err(failure)?;
+    // The oldest available record: the start of the oldest archive the BSDS still lists (it
+    // forgets the oldest beyond MAXARCH), or RBA 0 while nothing has been archived.
+    let from = from.unwrap_or_else(|| {
+        log.archives()
+            .first()
+            .map_or(Rba::ZERO, |archive| Rba(archive.start_rba))
+    });
     let end = log.end_rba();
     let progress = ProgressBars::new();
     let mut records = 0u64;

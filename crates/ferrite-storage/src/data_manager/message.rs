@@ -157,6 +157,11 @@ fn decode(image: &[u8], with_extension: bool) -> Result<(MessageDescriptor, usiz
         descriptor
             .group_id
             .copy_from_slice(decoder.raw(IDENTIFIER_LENGTH)?);
+        // The encoder writes a group only for a group id that is not null; a null one here
+        // would come back with a sequence number the encoder cannot keep (found by fuzzing).
+        if descriptor.group_id == NO_IDENTIFIER {
+            return Err(DecodeError("group id flag with a null group id"));
+        }
         descriptor.sequence_in_group = decoder.varint_u32()?;
     }
     let expiry = decoder.varint()?;
