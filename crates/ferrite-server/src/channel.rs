@@ -26,6 +26,7 @@ use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use ferrite_client::transport::{FlowWriter, Stream, Transport, TransportError};
 use ferrite_client::wire::{self, chars};
@@ -151,6 +152,10 @@ struct Channel<'a> {
     agreed: Option<Agreed>,
     attempts: u32,
     conversations: HashMap<u32, ConversationHandle>,
+    /// HBINT negotiated, seconds (0: none).
+    heartbeat_seconds: u64,
+    /// DISCINT of the channel, seconds (0: never).
+    disconnect_seconds: u64,
 }
 
 /// Serves one accepted socket until it ends.
@@ -183,6 +188,8 @@ pub(crate) fn serve(
         agreed: None,
         attempts: 0,
         conversations: HashMap::new(),
+        heartbeat_seconds: 0,
+        disconnect_seconds: 0,
     };
     let end = channel.run();
     if let End::Error(error) = end {
@@ -229,7 +236,10 @@ impl Channel<'_> {
         // Heartbeats: after a heartbeat interval with nothing from the client, the queue
         // manager sends a HEARTBEAT asking for confirmation; a second interval of silence
         // means the client (or the network to it) is gone, and the channel ends.
-        let mut heartbeat_outstanding = false;
+        // Disconnect interval: a channel whose conversations made no MQI call for DISCINT
+        // seconds, and are not waiting on the queue manager, is ended (as MQ's SVRCONN).
+        let mut heartbeat_sent: Option<Instant> = None;
+        let mut last_received = Instant::now();
         loop {
             if self.shared.stopping.load(Ordering::Acquire)
                 || self.instance.stopping.load(Ordering::Acquire)
@@ -245,17 +255,34 @@ impl Channel<'_> {
                             std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
                         ) =>
                 {
+                    let busy = self.instance.busy_conversations.load(Ordering::Acquire) > 0;
+                    if !busy && self.disconnect_interval_expired() {
+                        (self.shared.log)(&format!(
+                            "CSQX259E ferrite channel {} from {}: no MQI call for DISCINT({}) seconds, channel ended",
+                            self.instance.channel_name.lock().unwrap(),
+                            self.instance.peer,
+                            self.disconnect_seconds
+                        ));
+                        return End::Closed;
+                    }
                     // As MQ: heartbeats flow only while the client waits for the queue
                     // manager (a waiting MQGET, a consumer waiting for messages).
-                    if self.instance.busy_conversations.load(Ordering::Acquire) == 0 {
-                        heartbeat_outstanding = false;
+                    let heartbeat = Duration::from_secs(self.heartbeat_seconds);
+                    if !busy || self.heartbeat_seconds == 0 {
+                        heartbeat_sent = None;
                         continue;
                     }
-                    if heartbeat_outstanding {
-                        return End::Error(format!(
-                            "no answer to a heartbeat within {} s: the client is gone",
-                            self.instance.heartbeat_interval.load(Ordering::Relaxed)
-                        ));
+                    if let Some(sent) = heartbeat_sent {
+                        if sent.elapsed() >= heartbeat {
+                            return End::Error(format!(
+                                "no answer to a heartbeat within {} s: the client is gone",
+                                self.heartbeat_seconds
+                            ));
+                        }
+                        continue;
+                    }
+                    if last_received.elapsed() < heartbeat {
+                        continue;
                     }
                     let mut header = SegmentHeader::new(
                         HeaderKind::Tshc,
@@ -268,12 +295,13 @@ impl Channel<'_> {
                     if let Err(end) = self.send(&header, &[]) {
                         return end;
                     }
-                    heartbeat_outstanding = true;
+                    heartbeat_sent = Some(Instant::now());
                     continue;
                 }
                 Err(error) => return error.into(),
             };
-            heartbeat_outstanding = false;
+            heartbeat_sent = None;
+            last_received = Instant::now();
             self.instance.bytes_received.fetch_add(
                 (flow.header.header_length() + flow.payload.len()) as u64,
                 Ordering::Relaxed,
@@ -283,6 +311,21 @@ impl Channel<'_> {
                 return end;
             }
         }
+    }
+
+    /// Whether DISCINT has passed since the channel's last MQI call (or its start).
+    fn disconnect_interval_expired(&self) -> bool {
+        if self.disconnect_seconds == 0 {
+            return false;
+        }
+        let last_ms = self.instance.last_message_ms.load(Ordering::Relaxed);
+        let last = if last_ms == 0 {
+            self.instance.started
+        } else {
+            std::time::SystemTime::UNIX_EPOCH + Duration::from_millis(last_ms)
+        };
+        last.elapsed()
+            .is_ok_and(|idle| idle >= Duration::from_secs(self.disconnect_seconds))
     }
 
     fn send(&self, header: &SegmentHeader, payload: &[u8]) -> Result<(), End> {
@@ -499,10 +542,19 @@ impl Channel<'_> {
             .lock()
             .unwrap()
             .set_max_transmission_size(max_transmission_size);
-        // HBINT(0): no heartbeats; reads then wait for ever (TCP keepalive still applies).
-        let heartbeat_wait = (heartbeat_interval > 0)
-            .then(|| std::time::Duration::from_secs(u64::from(heartbeat_interval)));
-        let _ = self.reader.stream().set_read_timeout(heartbeat_wait);
+        // Reads wake at least every HBINT and DISCINT (the smaller one that is not 0) to send
+        // heartbeats and end idle channels; with neither, they wait for ever (TCP keepalive
+        // still applies).
+        self.heartbeat_seconds = u64::from(heartbeat_interval);
+        self.disconnect_seconds = u64::from(channel.disconnect_interval);
+        let wake = [self.heartbeat_seconds, self.disconnect_seconds]
+            .into_iter()
+            .filter(|&seconds| seconds > 0)
+            .min()
+            .map(|seconds| {
+                Duration::from_millis(seconds * 1000 / 2).max(Duration::from_millis(100))
+            });
+        let _ = self.reader.stream().set_read_timeout(wake);
         let instance = self.instance;
         instance
             .heartbeat_interval

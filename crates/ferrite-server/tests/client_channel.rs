@@ -586,3 +586,58 @@ fn heartbeats_during_a_waiting_get_keep_a_live_client_and_end_a_dead_one() {
     let log = listener.log.lock().unwrap().join("\n");
     assert!(log.contains("no answer to a heartbeat"), "{log}");
 }
+
+#[test]
+fn an_idle_channel_ends_after_its_disconnect_interval() {
+    let listener = start(&["Q1"]);
+    let mut channel = listener
+        .fixture
+        .queue_manager
+        .channel("DEV.APP.SVRCONN")
+        .unwrap();
+    channel.disconnect_interval = 1;
+    listener
+        .fixture
+        .queue_manager
+        .define_object(
+            ferrite_storage::queue_manager::ObjectDefinition::Channel(channel),
+            true,
+        )
+        .unwrap();
+    let mut idle = listener.connect();
+    let hobj = idle.open(&mut Mqod::queue("Q1"), MQOO_OUTPUT).unwrap();
+    put(&mut idle, hobj, MQPMO_NO_SYNCPOINT, b"before the interval");
+    // No MQI call for DISCINT(1): the queue manager ends the channel.
+    let mut ended = false;
+    for _ in 0..100 {
+        if listener.chinit.instances().is_empty() {
+            ended = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(ended, "the idle channel instance ended");
+    let mut md = Mqmd::default();
+    let broken = idle.put(
+        hobj,
+        &mut md,
+        &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+        b"after",
+    );
+    assert_eq!(broken.unwrap_err().reason, MQRC_CONNECTION_BROKEN);
+    let log = listener.log.lock().unwrap().join("\n");
+    assert!(log.contains("DISCINT(1)"), "{log}");
+    // A client that keeps calling (more often than DISCINT) is not ended.
+    let mut busy = listener.connect();
+    let b = busy
+        .open(&mut Mqod::queue("Q1"), MQOO_INPUT_SHARED)
+        .unwrap();
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(100));
+        match get(&mut busy, b, MQGMO_NO_SYNCPOINT) {
+            Ok(_) => {}
+            Err(error) => assert_eq!(error.reason, MQRC_NO_MSG_AVAILABLE, "still connected"),
+        }
+    }
+    busy.disconnect().unwrap();
+}
