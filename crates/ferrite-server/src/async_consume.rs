@@ -35,6 +35,7 @@ use ferrite_protocol::codec::Writer;
 use ferrite_protocol::control::{Notification, RequestMsgs};
 use ferrite_protocol::segment::{ControlFlags1, SegmentHeader, SegmentType};
 
+use crate::flows::reply_header;
 use crate::session::MqiSession;
 
 /// NOTIFICATION codes used here.
@@ -270,11 +271,4 @@ impl Consumers {
             payload: md_writer.into_bytes(),
         })
     }
-}
-
-fn reply_header(request: &SegmentHeader, segment_type: SegmentType) -> SegmentHeader {
-    let mut header = SegmentHeader::new(request.kind, segment_type, request.byte_order);
-    header.ccsid = request.ccsid;
-    header.encoding = request.encoding;
-    header
 }

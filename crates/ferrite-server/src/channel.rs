@@ -41,6 +41,7 @@ use ferrite_protocol::ByteOrder;
 
 use crate::async_consume::{Consumers, CONSUMER_WAIT_SLICE};
 use crate::channel_initiator::{ChannelInstance, ChinitShared, CONVERSATION_STACK_BYTES};
+use crate::flows::{protocol, reply_header, End};
 use crate::session::{MqiSession, SessionEnd};
 use crate::trace;
 
@@ -100,26 +101,6 @@ impl Drop for Busy<'_> {
     fn drop(&mut self) {
         self.0.busy_conversations.fetch_sub(1, Ordering::AcqRel);
     }
-}
-
-/// Why a socket ended.
-#[derive(Debug)]
-enum End {
-    Closed,
-    Error(String),
-}
-
-impl From<TransportError> for End {
-    fn from(error: TransportError) -> End {
-        match error {
-            TransportError::Closed => End::Closed,
-            other => End::Error(other.to_string()),
-        }
-    }
-}
-
-fn protocol(what: impl std::fmt::Display) -> End {
-    End::Error(format!("protocol error: {what}"))
 }
 
 /// What the negotiation settled.
@@ -205,14 +186,6 @@ pub(crate) fn serve(
         conversation.gone.store(true, Ordering::Release);
     }
     let _ = channel.reader.stream().shutdown(std::net::Shutdown::Both);
-}
-
-/// The reply header for a request: same header kind and ids, the reply's type, FIRST|LAST.
-fn reply_header(request: &SegmentHeader, segment_type: SegmentType) -> SegmentHeader {
-    let mut header = SegmentHeader::new(request.kind, segment_type, request.byte_order);
-    header.ccsid = request.ccsid;
-    header.encoding = request.encoding;
-    header
 }
 
 fn write(

@@ -25,6 +25,8 @@ use std::time::{Duration, SystemTime};
 
 use ferrite_storage::queue_manager::QueueManager;
 
+use ferrite_command::ChannelInstanceStatus;
+
 use crate::MessageSink;
 
 /// MQ's default listener port.
@@ -86,47 +88,19 @@ pub struct ChannelInstance {
     socket: TcpStream,
 }
 
-/// A snapshot of one channel instance, for DISPLAY CHSTATUS.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChannelInstanceSnapshot {
-    /// CHANNEL.
-    pub channel: String,
-    /// CONNAME, MQ style: `127.0.0.1(50234)`.
-    pub connection_name: String,
-    /// RUNNING or STOPPING.
-    pub status: &'static str,
-    /// CURSHCNV.
-    pub current_conversations: u32,
-    /// MAXSHCNV.
-    pub max_shared_conversations: u32,
-    /// MSGS (MQI calls).
-    pub messages: u64,
-    /// BYTSSENT.
-    pub bytes_sent: u64,
-    /// BYTSRCVD.
-    pub bytes_received: u64,
-    /// CHSTADA/CHSTATI.
-    pub started: SystemTime,
-    /// LSTMSGDA/LSTMSGTI.
-    pub last_message: Option<SystemTime>,
-    /// HBINT.
-    pub heartbeat_interval: u32,
-    /// MAXMSGL.
-    pub max_message_length: u32,
-}
-
 impl ChannelInstance {
     /// What DISPLAY CHSTATUS shows of it.
-    pub fn snapshot(&self) -> ChannelInstanceSnapshot {
+    pub fn snapshot(&self) -> ChannelInstanceStatus {
         let last = self.last_message_ms.load(Ordering::Relaxed);
-        ChannelInstanceSnapshot {
+        ChannelInstanceStatus {
             channel: self.channel_name.lock().unwrap().clone(),
             connection_name: format!("{}({})", self.peer.ip(), self.peer.port()),
             status: if self.stopping.load(Ordering::Relaxed) {
                 "STOPPING"
             } else {
                 "RUNNING"
-            },
+            }
+            .to_string(),
             current_conversations: self.conversations.load(Ordering::Relaxed),
             max_shared_conversations: self.max_conversations.load(Ordering::Relaxed),
             messages: self.messages.load(Ordering::Relaxed),
@@ -456,23 +430,7 @@ impl ferrite_command::ChannelInitiator for ChannelInitiator {
     fn channel_statuses(&self) -> Vec<ferrite_command::ChannelInstanceStatus> {
         self.instances()
             .iter()
-            .map(|instance| {
-                let snapshot = instance.snapshot();
-                ferrite_command::ChannelInstanceStatus {
-                    channel: snapshot.channel,
-                    connection_name: snapshot.connection_name,
-                    status: snapshot.status.to_string(),
-                    current_conversations: snapshot.current_conversations,
-                    messages: snapshot.messages,
-                    bytes_sent: snapshot.bytes_sent,
-                    bytes_received: snapshot.bytes_received,
-                    started: snapshot.started,
-                    last_message: snapshot.last_message,
-                    heartbeat_interval: snapshot.heartbeat_interval,
-                    max_message_length: snapshot.max_message_length,
-                    max_shared_conversations: snapshot.max_shared_conversations,
-                }
-            })
+            .map(|instance| instance.snapshot())
             .filter(|status| !status.channel.is_empty())
             .collect()
     }

@@ -24,33 +24,12 @@ use ferrite_protocol::ByteOrder;
 
 use crate::Shared;
 
+use crate::flows::{protocol, reply_header, End};
 pub use crate::session::WAIT_SLICE;
 use crate::session::{MqiSession, SessionEnd};
 
 /// Proposals refused this many times end the connection.
 const NEGOTIATION_ATTEMPTS: u32 = 3;
-
-/// Why a conversation ended.
-#[derive(Debug)]
-enum End {
-    /// The peer closed, ended the conversation, or the listener is stopping.
-    Closed,
-    /// The peer broke the protocol (or the socket failed).
-    Error(String),
-}
-
-impl From<TransportError> for End {
-    fn from(error: TransportError) -> End {
-        match error {
-            TransportError::Closed => End::Closed,
-            other => End::Error(other.to_string()),
-        }
-    }
-}
-
-fn protocol(what: impl std::fmt::Display) -> End {
-    End::Error(format!("protocol error: {what}"))
-}
 
 /// Refuses a connection: STATUS_DATA with `reason` in Value, then close.
 pub(crate) fn refuse(stream: impl Into<Stream>, reason: i32) {
@@ -121,13 +100,6 @@ struct Conversation<'a> {
     negotiated: bool,
     attempts: u32,
     session: MqiSession,
-}
-
-/// The reply header for a request: same header kind and ids, the reply's type, FIRST|LAST.
-fn reply_header(request: &SegmentHeader, segment_type: SegmentType) -> SegmentHeader {
-    let mut header = SegmentHeader::new(request.kind, segment_type, request.byte_order);
-    header.ccsid = request.ccsid;
-    header
 }
 
 impl Conversation<'_> {

@@ -26,6 +26,7 @@ pub mod async_consume;
 pub mod channel;
 pub mod channel_initiator;
 pub mod conversation;
+mod flows;
 pub mod session;
 pub mod trace;
 

@@ -6,7 +6,6 @@ mod support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ferrite_client::{ClientOptions, Connection};
@@ -19,57 +18,24 @@ use ferrite_protocol::segment::{
     ControlFlags1, HeaderKind, Segment, SegmentDecoder, SegmentHeader, SegmentType,
 };
 use ferrite_protocol::ByteOrder;
-use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
 use ferrite_server::ServerConfig;
 
-struct Listener {
-    fixture: support::Fixture,
-    chinit: Arc<ChannelInitiator>,
-    log: Arc<Mutex<Vec<String>>>,
-}
+use support::{listen, Listener};
 
-impl Listener {
-    fn address(&self) -> String {
-        format!("127.0.0.1:{}", self.chinit.local_address().unwrap().port())
-    }
-
-    fn connect(&self) -> Connection {
-        Connection::connect_client(
-            &self.address(),
-            "DEV.APP.SVRCONN",
-            "QM1",
-            &Mqcno::default(),
-            &ClientOptions::default(),
-        )
-        .unwrap()
-    }
-}
-
-impl Drop for Listener {
-    fn drop(&mut self) {
-        self.chinit.stop();
-    }
+/// Ferrite's Rust client through DEV.APP.SVRCONN.
+fn connect(listener: &Listener) -> Connection {
+    Connection::connect_client(
+        &listener.address(),
+        "DEV.APP.SVRCONN",
+        "QM1",
+        &Mqcno::default(),
+        &ClientOptions::default(),
+    )
+    .unwrap()
 }
 
 fn start(queues: &[&str]) -> Listener {
-    let fixture = support::start_with(queues, ServerConfig::default());
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let sink = log.clone();
-    let chinit = ChannelInitiator::start(
-        fixture.queue_manager.clone(),
-        ChannelInitiatorConfig {
-            address: [127, 0, 0, 1].into(),
-            port: 0,
-            ..ChannelInitiatorConfig::default()
-        },
-        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
-    )
-    .unwrap();
-    Listener {
-        fixture,
-        chinit,
-        log,
-    }
+    listen(support::start_with(queues, ServerConfig::default()))
 }
 
 fn put(connection: &mut Connection, hobj: Hobj, options: i32, data: &[u8]) {
@@ -97,7 +63,7 @@ fn get(connection: &mut Connection, hobj: Hobj, options: i32) -> MqResult<Vec<u8
 #[test]
 fn rust_client_over_tcp_put_get_commit_and_long_messages() {
     let listener = start(&["Q1"]);
-    let mut connection = listener.connect();
+    let mut connection = connect(&listener);
     assert_eq!(connection.q_mgr_name(), "QM1");
     let hobj = connection
         .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
@@ -153,13 +119,13 @@ fn channel_names_and_unreachable_hosts_have_reason_codes() {
 #[test]
 fn a_client_that_dies_in_a_unit_of_work_is_backed_out() {
     let listener = start(&["Q1"]);
-    let mut setup = listener.connect();
+    let mut setup = connect(&listener);
     let s = setup
         .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
         .unwrap();
     put(&mut setup, s, MQPMO_NO_SYNCPOINT, b"survivor");
     {
-        let mut doomed = listener.connect();
+        let mut doomed = connect(&listener);
         let d = doomed
             .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
             .unwrap();
@@ -261,7 +227,7 @@ fn assert_closed_by_queue_manager(mut stream: TcpStream) {
 #[test]
 fn hostile_peers_are_closed_and_others_carry_on() {
     let listener = start(&["Q1"]);
-    let mut bystander = listener.connect();
+    let mut bystander = connect(&listener);
     let b = bystander
         .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
         .unwrap();
@@ -337,7 +303,7 @@ fn hostile_peers_are_closed_and_others_carry_on() {
     let _quiet = TcpStream::connect(&address).unwrap();
 
     bystander.commit().unwrap();
-    let mut other = listener.connect();
+    let mut other = connect(&listener);
     let o = other
         .open(&mut Mqod::queue("Q1"), MQOO_INPUT_SHARED)
         .unwrap();
@@ -402,7 +368,7 @@ fn many_clients_at_once() {
         .status()
         .current_depth;
     assert_eq!(depth, (CLIENTS * MESSAGES) as u64);
-    let mut reader = listener.connect();
+    let mut reader = connect(&listener);
     let r = reader
         .open(&mut Mqod::queue("Q1"), MQOO_INPUT_SHARED)
         .unwrap();
@@ -425,7 +391,7 @@ fn channel_commands_see_and_stop_running_channels() {
         none.text()
     );
     processor.set_channel_initiator(Some(listener.chinit.clone()));
-    let mut client = listener.connect();
+    let mut client = connect(&listener);
     let hobj = client.open(&mut Mqod::queue("Q1"), MQOO_OUTPUT).unwrap();
     put(&mut client, hobj, MQPMO_NO_SYNCPOINT, b"counted");
     let status = processor.run("DISPLAY CHSTATUS(DEV.*) ALL").text();
@@ -455,7 +421,7 @@ fn channel_commands_see_and_stop_running_channels() {
     // Without PORT, the configured port (0 here: any free port).
     let start = processor.run("START LISTENER");
     assert!(start.success, "{}", start.text());
-    let again = listener.connect();
+    let again = connect(&listener);
     again.disconnect().unwrap();
 }
 
@@ -487,7 +453,7 @@ fn heartbeats_during_a_waiting_get_keep_a_live_client_and_end_a_dead_one() {
     let listener = start_with_heartbeat_of_one_second();
     // A live client: its waiting get outlasts several heartbeat intervals; it answers the
     // queue manager's heartbeats and the get ends normally.
-    let mut live = listener.connect();
+    let mut live = connect(&listener);
     let hobj = live
         .open(&mut Mqod::queue("Q1"), MQOO_INPUT_SHARED)
         .unwrap();
@@ -604,7 +570,7 @@ fn an_idle_channel_ends_after_its_disconnect_interval() {
             true,
         )
         .unwrap();
-    let mut idle = listener.connect();
+    let mut idle = connect(&listener);
     let hobj = idle.open(&mut Mqod::queue("Q1"), MQOO_OUTPUT).unwrap();
     put(&mut idle, hobj, MQPMO_NO_SYNCPOINT, b"before the interval");
     // No MQI call for DISCINT(1): the queue manager ends the channel.
@@ -628,7 +594,7 @@ fn an_idle_channel_ends_after_its_disconnect_interval() {
     let log = listener.log.lock().unwrap().join("\n");
     assert!(log.contains("DISCINT(1)"), "{log}");
     // A client that keeps calling (more often than DISCINT) is not ended.
-    let mut busy = listener.connect();
+    let mut busy = connect(&listener);
     let b = busy
         .open(&mut Mqod::queue("Q1"), MQOO_INPUT_SHARED)
         .unwrap();

@@ -10,9 +10,8 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 
-use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
 use ferrite_server::ServerConfig;
 use ferrite_storage::queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
@@ -77,23 +76,7 @@ fn run_java(class: &str, arguments: &[String]) -> String {
     text
 }
 
-struct Listener {
-    fixture: support::Fixture,
-    chinit: Arc<ChannelInitiator>,
-    log: Arc<Mutex<Vec<String>>>,
-}
-
-impl Listener {
-    fn port(&self) -> u16 {
-        self.chinit.local_address().unwrap().port()
-    }
-}
-
-impl Drop for Listener {
-    fn drop(&mut self) {
-        self.chinit.stop();
-    }
-}
+use support::{listen, Listener};
 
 fn start_listener() -> Listener {
     // Active logs larger than the biggest message the checks put (1 MiB, persistent): a log
@@ -104,23 +87,7 @@ fn start_listener() -> Listener {
     let mut indexed = QueueDefinition::local("FERRITE.TEST.INDEXED", PageSetId(1));
     indexed.index_type = "CORRELID".to_string();
     fixture.queue_manager.define_queue(indexed, false).unwrap();
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let sink = log.clone();
-    let chinit = ChannelInitiator::start(
-        fixture.queue_manager.clone(),
-        ChannelInitiatorConfig {
-            address: [127, 0, 0, 1].into(),
-            port: 0,
-            ..ChannelInitiatorConfig::default()
-        },
-        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
-    )
-    .unwrap();
-    Listener {
-        fixture,
-        chinit,
-        log,
-    }
+    listen(fixture)
 }
 
 #[test]

@@ -96,3 +96,50 @@ impl Drop for Fixture {
         let _ = self.queue_manager.shutdown();
     }
 }
+
+/// A fixture with the channel initiator listening on 127.0.0.1 (any free port); its messages
+/// are kept in `log`. Dropping it stops the listener and its channels, then the queue manager.
+pub struct Listener {
+    pub fixture: Fixture,
+    pub chinit: Arc<ferrite_server::channel_initiator::ChannelInitiator>,
+    pub log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Listener {
+    /// `127.0.0.1:port`.
+    pub fn address(&self) -> String {
+        format!("127.0.0.1:{}", self.port())
+    }
+
+    pub fn port(&self) -> u16 {
+        self.chinit.local_address().expect("listening").port()
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        self.chinit.stop();
+    }
+}
+
+/// Starts the channel initiator of `fixture` on 127.0.0.1.
+pub fn listen(fixture: Fixture) -> Listener {
+    use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = log.clone();
+    let chinit = ChannelInitiator::start(
+        fixture.queue_manager.clone(),
+        ChannelInitiatorConfig {
+            address: [127, 0, 0, 1].into(),
+            port: 0,
+            ..ChannelInitiatorConfig::default()
+        },
+        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+    )
+    .unwrap();
+    Listener {
+        fixture,
+        chinit,
+        log,
+    }
+}
