@@ -14,7 +14,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use ferrite_client::transport::{Stream, Transport, TransportError};
-use ferrite_client::wire::{self, chars};
+use ferrite_client::wire;
 use ferrite_constants::reason::*;
 use ferrite_protocol::control::{socket_action_type, status_code, SocketAction, Status};
 use ferrite_protocol::initial_data::*;
@@ -24,7 +24,7 @@ use ferrite_protocol::ByteOrder;
 
 use crate::Shared;
 
-use crate::flows::{protocol, reply_header, End};
+use crate::flows::{answer_initial_data, protocol, reply_header, Acceptable, End};
 pub use crate::session::WAIT_SLICE;
 use crate::session::{MqiSession, SessionEnd};
 
@@ -184,45 +184,20 @@ impl Conversation<'_> {
         let order = flow.header.byte_order;
         let proposal = InitialData::decode(&flow.payload, order).map_err(protocol)?;
         let config = &self.shared.config;
-        let mut errors = 0u8;
-        let mut fap_level = proposal.fap_level.min(wire::FAP_LEVEL);
-        if fap_level < wire::MIN_FAP_LEVEL {
-            errors |= ERR1_FAP_LEVEL;
-            fap_level = wire::MIN_FAP_LEVEL;
-        }
-        let mut max_transmission_size = proposal
-            .max_transmission_size
-            .min(config.max_transmission_size);
-        if max_transmission_size < wire::MIN_TRANSMISSION_SIZE {
-            errors |= ERR1_MAX_TRANSMISSION_SIZE;
-            max_transmission_size = wire::MIN_TRANSMISSION_SIZE;
-        }
-        let mut max_message_size = proposal.max_message_size.min(config.max_message_size);
-        if max_message_size == 0 {
-            errors |= ERR1_MAX_MSG_SIZE;
-            max_message_size = config.max_message_size;
-        }
-        let mut ccsid = proposal.ccsid;
-        if ccsid != 0 && !wire::ACCEPTED_CCSIDS.contains(&ccsid) {
-            errors |= ERR1_CCSID;
-            ccsid = 1208;
-        }
-        let queue_manager = &self.shared.queue_manager;
-        let mut reply = InitialData::new(fap_level);
-        reply.cap_flags1 = proposal.cap_flags1 & wire::CAPABILITIES1;
-        reply.ini_err_flags1 = errors;
-        reply.max_msgs_per_batch = proposal.max_msgs_per_batch;
-        reply.max_transmission_size = max_transmission_size;
-        reply.max_message_size = max_message_size;
-        reply.sequence_wrap_value = proposal.sequence_wrap_value;
-        reply.channel_name = proposal.channel_name;
-        reply.ccsid = ccsid;
-        reply.qmgr_name = chars(queue_manager.name());
-        reply.heartbeat_interval = 0;
-        reply.conv_per_socket = proposal.conv_per_socket.clamp(0, 1);
-        reply.process_id = std::process::id();
-        reply.product_id = chars(wire::PRODUCT_ID);
-        reply.qmgr_id = chars(&ferrite_mqi::queue_manager_identifier(queue_manager));
+        let reply = answer_initial_data(
+            &proposal,
+            &Acceptable {
+                fap_level: wire::FAP_LEVEL,
+                max_transmission_size: config.max_transmission_size,
+                max_message_size: config.max_message_size,
+                heartbeat_interval: 0,
+                conversations_per_socket: proposal.conv_per_socket.clamp(0, 1) as u32,
+            },
+            &self.shared.queue_manager,
+        );
+        let errors = reply.ini_err_flags1;
+        let (max_transmission_size, max_message_size) =
+            (reply.max_transmission_size, reply.max_message_size);
         let mut header = reply_header(&flow.header, SegmentType::InitialData);
         if errors != 0 {
             header.flags1 = ControlFlags1(header.flags1.0 | ControlFlags1::ERROR);
