@@ -66,6 +66,7 @@ enum Bench {
     Restart,
     DeepQueue,
     SingleQueue,
+    Connect,
     RequestReply,
     RequestReplyMatrix,
     RequestReplyPersistent,
@@ -191,6 +192,9 @@ fn main() {
     }
     if selected(Bench::DeepQueue) {
         benches::deep_queue(&mut context);
+    }
+    if selected(Bench::Connect) {
+        mqi_workloads::connect(&mut context);
     }
     if selected(Bench::SingleQueue) {
         mqi_workloads::single_queue(&mut context);

@@ -281,3 +281,49 @@ pub fn process_cpu_seconds() -> f64 {
     let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
+
+/// `connect`: MQCONN + MQDISC in-process, the MQI issue's "connect is cheap" goal (≤ 5 µs).
+/// One thread connects and disconnects in a loop; the figure is the mean wall time per pair.
+pub fn connect(context: &mut Context) {
+    println!("\n== connect: MQCONN + MQDISC in-process ==");
+    let config = engine::bench_config("CONNECT");
+    let (queue_manager, directory) = engine::fresh(&context.dir, "connect", &config);
+    let duration = context.duration();
+    // Warm up the allocator and the caches.
+    for _ in 0..1_000 {
+        Connection::connect(queue_manager.clone(), "")
+            .expect("MQCONN")
+            .disconnect()
+            .expect("MQDISC");
+    }
+    let started = Instant::now();
+    let cpu_before = process_cpu_seconds();
+    let mut pairs = 0u64;
+    while started.elapsed() < duration {
+        for _ in 0..1_000 {
+            Connection::connect(queue_manager.clone(), "")
+                .expect("MQCONN")
+                .disconnect()
+                .expect("MQDISC");
+        }
+        pairs += 1_000;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let cpu = process_cpu_seconds() - cpu_before;
+    let micros = seconds * 1e6 / pairs as f64;
+    println!(
+        "  {pairs} MQCONN+MQDISC pairs: {micros:.2} µs each ({:.2} CPU µs)",
+        cpu * 1e6 / pairs as f64
+    );
+    context.report.push(
+        Row::new(
+            "connect",
+            "MQCONN + MQDISC in-process, mean per pair",
+            micros,
+            "us",
+        )
+        .goal("<= 5 us", micros <= 5.0),
+    );
+    queue_manager.shutdown().expect("shutdown");
+    engine::remove(&directory);
+}

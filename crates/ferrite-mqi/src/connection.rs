@@ -243,6 +243,26 @@ const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_PASS_IDENTITY_CONTEXT
     | MQPMO_RETAIN
     | MQPMO_MD_FOR_OUTPUT_ONLY;
 
+/// This process's user (the first 12 characters of $USER) and program name (the last 28
+/// characters of its executable's name, as MQ keeps PutApplName), read once: MQCONN is on the
+/// path of applications that connect per request, and neither changes while the process runs.
+fn process_identity() -> &'static (String, String) {
+    static IDENTITY: std::sync::OnceLock<(String, String)> = std::sync::OnceLock::new();
+    IDENTITY.get_or_init(|| {
+        let user: String = std::env::var("USER")
+            .unwrap_or_default()
+            .chars()
+            .take(12)
+            .collect();
+        let program = std::env::current_exe()
+            .ok()
+            .and_then(|path| path.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default();
+        let skip = program.chars().count().saturating_sub(28);
+        (user, program.chars().skip(skip).collect())
+    })
+}
+
 /// How often a waiting MQGET with a selector looks at its queue again. Waiting getters without
 /// a selector are woken by the put itself; selection does not have that yet.
 pub const SELECTION_RETRY_INTERVAL: Duration = Duration::from_millis(20);
@@ -387,28 +407,21 @@ impl Connection {
         if queue_manager.is_quiescing() {
             return failed(MQRC_Q_MGR_QUIESCING);
         }
-        let user_identifier: String = std::env::var("USER")
-            .unwrap_or_default()
-            .chars()
-            .take(12)
-            .collect();
+        let (user_identifier, program_name) = process_identity();
         let appl_name = if cno.appl_name.is_empty() {
-            std::env::current_exe()
-                .ok()
-                .and_then(|path| path.file_name().map(|n| n.to_string_lossy().into_owned()))
-                .unwrap_or_default()
+            program_name.clone()
         } else {
-            cno.appl_name.clone()
+            // PutApplName holds the last 28 characters of the program name, as MQ does.
+            let skip = cno.appl_name.chars().count().saturating_sub(28);
+            cno.appl_name.chars().skip(skip).collect()
         };
-        // PutApplName holds the last 28 characters of the program name, as MQ does.
-        let skip = appl_name.chars().count().saturating_sub(28);
         Ok(Connection {
             queue_manager,
             unit: UnitOfWork::new(),
             handles: HashMap::new(),
             next_handle: 1,
-            user_identifier,
-            appl_name: appl_name.chars().skip(skip).collect(),
+            user_identifier: user_identifier.clone(),
+            appl_name,
             temporary_queues: Vec::new(),
         })
     }
