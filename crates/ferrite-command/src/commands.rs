@@ -11,6 +11,7 @@ use ferrite_storage::{PageSetId, StorageError};
 use crate::attributes::{date_time, generic_match, AttributeValue, Filter};
 use crate::channel_commands;
 use crate::channel_initiator::ChannelInitiator;
+use crate::connection_commands;
 use crate::object_commands;
 use crate::parser::{split_commands, tokenize, SyntaxError, Token, Value};
 use crate::{storage_class_page_set, CommandResponse};
@@ -381,6 +382,10 @@ pub fn run(
             channel_commands::display_channel_initiator(&context, object_token, rest),
         ),
         ("DISPLAY", "QSTATUS", _) => ("CSQMDRTC", display_status(&context, object_token, rest)),
+        ("DISPLAY", "CONN", _) => (
+            "CSQMDRTC",
+            connection_commands::display_connections(&context, object_token, rest),
+        ),
         ("DISPLAY", "QMGR", _) => ("CSQMDRTS", display_qmgr(&context, object_token, rest)),
         ("DISPLAY", "USAGE", _) => ("CSQIDUSE", display_usage(&context, object_token, rest)),
         ("DISPLAY", "LOG", _) => ("CSQJC001", display_log(&context, object_token, rest)),

@@ -36,6 +36,7 @@ mod attributes;
 mod channel_commands;
 pub mod channel_initiator;
 mod commands;
+mod connection_commands;
 pub mod default_objects;
 mod object_commands;
 pub mod parser;

@@ -34,9 +34,9 @@ use ferrite_constants::{
 };
 use ferrite_storage::data_manager::message::Identifier;
 use ferrite_storage::queue_manager::{
-    now_ms, AliasDefinition, DefinitionType, GetControls, GetOutcome, LocalQueue, MessageKey,
-    MessageSelector, ObjectDefinition, ObjectType, QueueDefinition, QueueManager, RetrievedMessage,
-    UnitOfWork,
+    now_ms, AliasDefinition, ConnectionRecord, DefinitionType, GetControls, GetOutcome, LocalQueue,
+    MessageKey, MessageSelector, ObjectDefinition, ObjectType, QueueDefinition, QueueManager,
+    RetrievedMessage, UnitOfWork,
 };
 
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
@@ -357,6 +357,8 @@ pub struct Connection {
     queue_manager: Arc<QueueManager>,
     unit: UnitOfWork,
     handles: HashMap<i32, ObjectHandle>,
+    /// This connection in the queue manager's registry (DISPLAY CONN).
+    record: Arc<ConnectionRecord>,
     next_handle: i32,
     user_identifier: String,
     appl_name: String,
@@ -415,6 +417,10 @@ impl Connection {
             let skip = cno.appl_name.chars().count().saturating_sub(28);
             cno.appl_name.chars().skip(skip).collect()
         };
+        let record = queue_manager
+            .connections()
+            .register(&appl_name, MQAT_DEFAULT, user_identifier, now_ms())
+            .ok_or(MqError::failed(MQRC_MAX_CONNS_LIMIT_REACHED))?;
         Ok(Connection {
             queue_manager,
             unit: UnitOfWork::new(),
@@ -423,6 +429,7 @@ impl Connection {
             user_identifier: user_identifier.clone(),
             appl_name,
             temporary_queues: Vec::new(),
+            record,
         })
     }
 
@@ -437,6 +444,7 @@ impl Connection {
     /// identity the channel established instead.
     pub fn set_user_identifier(&mut self, user_identifier: &str) {
         self.user_identifier = user_identifier.chars().take(12).collect();
+        self.record.set_user(&self.user_identifier);
     }
 
     /// Whether the unit of work holds uncommitted puts or gets.
@@ -579,6 +587,7 @@ impl Connection {
                 selection,
             },
         );
+        self.note_handles();
         Ok(Hobj(hobj))
     }
 
@@ -730,6 +739,7 @@ impl Connection {
             }
         }
         let handle = self.handles.remove(&hobj.0).expect("checked");
+        self.note_handles();
         if let Target::Queue(queue) = &handle.target {
             queue.close_handle(handle.input, handle.output);
             if handle.created_temporary {
@@ -789,6 +799,18 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        let result = self.put_on_handle(hobj, md, pmo, data);
+        self.note_unit_of_work();
+        result
+    }
+
+    fn put_on_handle(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>> {
         let handle = self.handle(hobj)?;
         self.check_quiescing(pmo.options & MQPMO_FAIL_IF_QUIESCING != 0)?;
         if !handle.output {
@@ -818,6 +840,19 @@ impl Connection {
 
     /// MQPUT1: open the queue for output, put one message, close it.
     pub fn put1(
+        &mut self,
+        od: &mut Mqod,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>> {
+        let result = self.put1_inner(od, md, pmo, data);
+        self.note_unit_of_work();
+        self.note_handles();
+        result
+    }
+
+    fn put1_inner(
         &mut self,
         od: &mut Mqod,
         md: &mut Mqmd,
@@ -1015,6 +1050,18 @@ impl Connection {
     /// (in the error) describe it. A browse that fails so still moves the browse cursor to the
     /// message, so MQGMO_BROWSE_MSG_UNDER_CURSOR can fetch it with a bigger buffer.
     pub fn get(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        buffer: &mut [u8],
+    ) -> MqResult<GetResult> {
+        let result = self.get_from_handle(hobj, md, gmo, buffer);
+        self.note_unit_of_work();
+        result
+    }
+
+    fn get_from_handle(
         &mut self,
         hobj: Hobj,
         md: &mut Mqmd,
@@ -1341,7 +1388,9 @@ impl Connection {
     /// MQCMIT: commit the unit of work (its puts become visible, its gets final).
     pub fn commit(&mut self) -> MqResult<()> {
         self.check_running()?;
-        self.queue_manager.commit(&mut self.unit)?;
+        let result = self.queue_manager.commit(&mut self.unit);
+        self.note_unit_of_work();
+        result?;
         Ok(())
     }
 
@@ -1349,7 +1398,9 @@ impl Connection {
     /// their places with BackoutCount + 1).
     pub fn backout(&mut self) -> MqResult<()> {
         self.check_running()?;
-        self.queue_manager.backout(&mut self.unit)?;
+        let result = self.queue_manager.backout(&mut self.unit);
+        self.note_unit_of_work();
+        result?;
         Ok(())
     }
 
@@ -1376,6 +1427,22 @@ impl Connection {
                 queue.close_handle(handle.input, handle.output);
             }
         }
+        self.note_handles();
+    }
+
+    /// DISPLAY CONN's UOWSTATE follows the unit of work.
+    fn note_unit_of_work(&self) {
+        self.record.set_unit_of_work_active(!self.unit.is_empty());
+    }
+
+    /// The connection's open handles, for DISPLAY CONN.
+    fn note_handles(&self) {
+        self.record.set_open_handles(self.handles.len() as u32);
+    }
+
+    /// This connection's entry in the queue manager's connection registry (DISPLAY CONN).
+    pub fn record(&self) -> &Arc<ConnectionRecord> {
+        &self.record
     }
 
     // ----- MQINQ / MQSET -------------------------------------------------------------------
@@ -1567,6 +1634,7 @@ impl Drop for Connection {
             let _ = self.queue_manager.backout(&mut self.unit);
         }
         self.delete_temporary_queues();
+        self.queue_manager.connections().deregister(self.record.id);
     }
 }
 

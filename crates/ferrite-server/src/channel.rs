@@ -675,6 +675,15 @@ fn serve_flow(
                 Err(SessionEnd::Gone) => return Err(End::Closed),
                 Err(SessionEnd::Protocol(error)) => return Err(End::Error(error)),
             };
+            if t == SegmentType::MqConn {
+                if let Some(connection) = session.connection_mut() {
+                    let instance = &context.instance;
+                    connection.record().set_channel(
+                        &instance.channel_name.lock().unwrap(),
+                        &format!("{}({})", instance.peer.ip(), instance.peer.port()),
+                    );
+                }
+            }
             send(&header, &payload)
         }
         other => Err(protocol(format!("unexpected segment type {other:?}"))),

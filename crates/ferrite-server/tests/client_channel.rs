@@ -607,3 +607,43 @@ fn an_idle_channel_ends_after_its_disconnect_interval() {
     }
     busy.disconnect().unwrap();
 }
+
+#[test]
+fn display_conn_shows_client_connections_and_their_units_of_work() {
+    let listener = start(&["Q1"]);
+    let processor = ferrite_command::CommandProcessor::new(listener.fixture.queue_manager.clone());
+    let mut client = connect(&listener);
+    let hobj = client.open(&mut Mqod::queue("Q1"), MQOO_OUTPUT).unwrap();
+    put(&mut client, hobj, MQPMO_SYNCPOINT, b"uncommitted");
+    let shown = processor
+        .run("DISPLAY CONN(*) ALL WHERE(CHANNEL EQ DEV.APP.SVRCONN)")
+        .text();
+    assert!(shown.contains("1 CONN FOUND"), "{shown}");
+    assert!(shown.contains("CONNAME(127.0.0.1("), "{shown}");
+    assert!(shown.contains("UOWSTATE(ACTIVE)"), "{shown}");
+    assert!(shown.contains("NOPENS(1)"), "{shown}");
+    client.commit().unwrap();
+    let committed = processor
+        .run("DISPLAY CONN(*) UOWSTATE WHERE(CHANNEL EQ DEV.APP.SVRCONN)")
+        .text();
+    assert!(committed.contains("UOWSTATE(NONE)"), "{committed}");
+    client.disconnect().unwrap();
+    let mut gone = false;
+    for _ in 0..100 {
+        let after = processor
+            .run("DISPLAY CONN(*) WHERE(CHANNEL EQ DEV.APP.SVRCONN)")
+            .text();
+        if after.contains("NO CONN FOUND") {
+            gone = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(gone, "a disconnected client leaves the registry");
+    let handles = processor.run("DISPLAY CONN(*) TYPE(HANDLE)");
+    assert!(
+        !handles.success && handles.text().contains("CSQ9032E"),
+        "{}",
+        handles.text()
+    );
+}

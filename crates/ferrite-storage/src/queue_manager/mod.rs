@@ -12,6 +12,7 @@
 //! pagesets/PSIDnn.pageset page set files                   (page_set.rs)
 //! ```
 
+pub mod connections;
 pub mod objects;
 pub mod queue;
 pub mod unit_of_work;
@@ -44,6 +45,7 @@ use crate::recovery::restart;
 use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
 use crate::vfs::{FileSystem, OpenMode};
 
+pub use connections::{ConnectionRecord, Connections};
 pub use objects::{
     AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
     ObjectType, ProcessDefinition, QueueDefinition, RemoteDefinition, StorageClassDefinition,
@@ -174,6 +176,8 @@ pub struct QueueManager {
     failed: AtomicBool,
     checkpoint_task: Mutex<Option<JoinHandle<()>>>,
     messages: MessageSink,
+    /// The connections (DISPLAY CONN).
+    connections: Connections,
 }
 
 impl QueueManager {
@@ -332,6 +336,7 @@ impl QueueManager {
             failed: AtomicBool::new(false),
             checkpoint_task: Mutex::new(None),
             messages,
+            connections: Connections::default(),
         });
         queue_manager.restart()?;
         queue_manager.start_checkpoint_task();
@@ -560,6 +565,11 @@ impl QueueManager {
 
     pub fn config(&self) -> &QueueManagerConfig {
         &self.config
+    }
+
+    /// The registry of this queue manager's connections.
+    pub fn connections(&self) -> &Connections {
+        &self.connections
     }
 
     pub fn identity(&self) -> u64 {
