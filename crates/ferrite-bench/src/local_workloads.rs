@@ -451,7 +451,10 @@ pub fn common_correlid(context: &mut Context) {
         vec![10, 100, 1_100, 10_000, 25_000],
     );
     let gets_per_cell = context.mode.pick(100u64, 2_000, 10_000);
-    let config = engine::config_for("CORRELID", context.mode);
+    let mut config = engine::config_for("CORRELID", context.mode);
+    // The sharers are put, and the last of them got, in one unit of work each: up to 25,000
+    // messages, beyond MQ's default MAXUMSGS of 10,000 (MQRC_SYNCPOINT_LIMIT_REACHED).
+    config.system.maxumsgs = config.system.maxumsgs.max(100_000);
     println!("  config: {}", engine::describe(&config));
     let (queue_manager, directory) = engine::fresh(&context.dir, "correlid", &config);
     let mut definition = QueueDefinition::local("DEEP.CORREL.Q", PageSetId(2));
