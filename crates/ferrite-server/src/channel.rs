@@ -74,16 +74,39 @@ pub const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60
 
 fn set_keepalive(stream: &TcpStream) {
     use std::os::unix::io::AsRawFd;
-    let enable: libc::c_int = 1;
+    set_socket_option(stream.as_raw_fd(), libc::SOL_SOCKET, libc::SO_KEEPALIVE, 1);
+}
+
+/// Sets an integer socket option (failures leave the system's value: nothing depends on it).
+fn set_socket_option(
+    fd: std::os::unix::io::RawFd,
+    level: libc::c_int,
+    name: libc::c_int,
+    value: i32,
+) {
+    let value: libc::c_int = value;
     // SAFETY: setting an integer socket option on a socket we own.
     unsafe {
         libc::setsockopt(
-            stream.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_KEEPALIVE,
-            &enable as *const libc::c_int as *const libc::c_void,
+            fd,
+            level,
+            name,
+            &value as *const libc::c_int as *const libc::c_void,
             std::mem::size_of::<libc::c_int>() as libc::socklen_t,
         );
+    }
+}
+
+/// KAINT: the seconds of silence before TCP probes the partner, and between probes. AUTO
+/// (-1) is the negotiated heartbeat interval plus 60 seconds, as MQ does; 0 leaves the
+/// system's keepalive timing.
+fn keepalive_seconds(kaint: i32, heartbeat_interval: u32) -> Option<i32> {
+    match kaint {
+        ferrite_storage::queue_manager::KEEPALIVE_AUTO if heartbeat_interval > 0 => {
+            Some(heartbeat_interval.saturating_add(60).min(i32::MAX as u32) as i32)
+        }
+        seconds if seconds > 0 => Some(seconds),
+        _ => None,
     }
 }
 
@@ -492,6 +515,12 @@ impl Channel<'_> {
         // Reads wake at least every HBINT and DISCINT (the smaller one that is not 0) to send
         // heartbeats and end idle channels; with neither, they wait for ever (TCP keepalive
         // still applies).
+        if let Some(seconds) = keepalive_seconds(channel.keepalive_interval, heartbeat_interval) {
+            use std::os::unix::io::AsRawFd;
+            let fd = self.reader.stream().as_raw_fd();
+            set_socket_option(fd, libc::IPPROTO_TCP, libc::TCP_KEEPIDLE, seconds);
+            set_socket_option(fd, libc::IPPROTO_TCP, libc::TCP_KEEPINTVL, seconds);
+        }
         self.heartbeat_seconds = u64::from(heartbeat_interval);
         self.disconnect_seconds = u64::from(channel.disconnect_interval);
         let wake = [self.heartbeat_seconds, self.disconnect_seconds]

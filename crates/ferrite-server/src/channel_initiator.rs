@@ -113,6 +113,24 @@ impl ChannelInstance {
         }
     }
 
+    /// The TCP keepalive idle time of the socket (KAINT), in seconds, as the system reports it.
+    pub fn keepalive_idle_seconds(&self) -> Option<i32> {
+        use std::os::unix::io::AsRawFd;
+        let mut value: libc::c_int = 0;
+        let mut length = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+        // SAFETY: reading an integer socket option into a variable we own.
+        let result = unsafe {
+            libc::getsockopt(
+                self.socket.as_raw_fd(),
+                libc::IPPROTO_TCP,
+                libc::TCP_KEEPIDLE,
+                &mut value as *mut libc::c_int as *mut libc::c_void,
+                &mut length,
+            )
+        };
+        (result == 0).then_some(value)
+    }
+
     /// Ends the instance: its socket is shut down, its conversations end and their units of
     /// work are backed out.
     pub fn stop(&self) {

@@ -647,3 +647,36 @@ fn display_conn_shows_client_connections_and_their_units_of_work() {
         handles.text()
     );
 }
+
+#[test]
+fn kaint_sets_the_tcp_keepalive_timing() {
+    let listener = start(&["Q1"]);
+    // KAINT(AUTO) with HBINT(300): 300 + 60 seconds, as MQ derives it.
+    let auto = connect(&listener);
+    let instance = listener.chinit.instances().pop().expect("one instance");
+    assert_eq!(instance.keepalive_idle_seconds(), Some(360));
+    drop(auto);
+    let mut channel = listener
+        .fixture
+        .queue_manager
+        .channel("DEV.APP.SVRCONN")
+        .unwrap();
+    channel.keepalive_interval = 45;
+    listener
+        .fixture
+        .queue_manager
+        .define_object(
+            ferrite_storage::queue_manager::ObjectDefinition::Channel(channel),
+            true,
+        )
+        .unwrap();
+    let explicit = connect(&listener);
+    let newest = listener
+        .chinit
+        .instances()
+        .into_iter()
+        .max_by_key(|instance| instance.id)
+        .expect("an instance");
+    assert_eq!(newest.keepalive_idle_seconds(), Some(45));
+    drop(explicit);
+}
