@@ -46,13 +46,7 @@ pub const ACCEPTED_CCSIDS: &[u16] = &[819, 1208, 437, 850, 1252, 367, 923, 1051]
 
 /// The text as a fixed-length field: blank padded, cut at `N` bytes on a character boundary.
 pub fn chars<const N: usize>(text: &str) -> MqChars<N> {
-    let mut bytes = [b' '; N];
-    let mut end = text.len().min(N);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    bytes[..end].copy_from_slice(&text.as_bytes()[..end]);
-    MqChars(bytes)
+    MqChars::padded(text)
 }
 
 /// Refuses `text` with `reason` when it does not fit a field of `length` bytes.

@@ -218,10 +218,7 @@ impl JmsHeaders {
 }
 
 fn chars<const N: usize>(text: &str) -> MqChars<N> {
-    let mut field = [b' '; N];
-    let n = text.len().min(N);
-    field[..n].copy_from_slice(&text.as_bytes()[..n]);
-    MqChars(field)
+    MqChars::padded(text)
 }
 
 /// Splits `queue://QMGR/NAME` (QMGR may be empty: `queue:///NAME`) into (QMGR, NAME), ignoring

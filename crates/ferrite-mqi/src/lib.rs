@@ -47,46 +47,20 @@ pub fn queue_manager_identifier(
     queue_manager: &ferrite_storage::queue_manager::QueueManager,
 ) -> String {
     const SECONDS_PER_DAY: u64 = 86_400;
-    // A day number in 2000-2099 and a second of that day, both from the identity.
+    const YEAR_2000_DAYS: u64 = 10_957;
+    // A day in 2000-2099 and a second of that day, both from the identity.
     let identity = queue_manager.identity();
-    let days = (identity >> 20) % 36_524;
+    let days = YEAR_2000_DAYS + (identity >> 20) % 36_524;
     let seconds = (identity >> 4) % SECONDS_PER_DAY;
-    let (year, month, day) = civil_from_days(days as i64 + 10_957);
+    let (date, time) = descriptor::put_date_time((days * SECONDS_PER_DAY + seconds) * 1000);
     format!(
-        "{}_{year:04}-{month:02}-{day:02}_{:02}.{:02}.{:02}",
+        "{}_{}-{}-{}_{}.{}.{}",
         queue_manager.name(),
-        seconds / 3600,
-        seconds / 60 % 60,
-        seconds % 60
+        &date[..4],
+        &date[4..6],
+        &date[6..8],
+        &time[..2],
+        &time[2..4],
+        &time[4..6]
     )
-}
-
-/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_index + 2) / 5 + 1) as u32;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-#[cfg(test)]
-mod identifier_tests {
-    #[test]
-    fn civil_dates() {
-        assert_eq!(super::civil_from_days(0), (1970, 1, 1));
-        assert_eq!(super::civil_from_days(10_957), (2000, 1, 1));
-        assert_eq!(super::civil_from_days(20_778), (2026, 11, 21));
-        assert_eq!(super::civil_from_days(11_016), (2000, 2, 29));
-    }
 }

@@ -57,17 +57,6 @@ impl Selection {
     }
 }
 
-/// A character field of the wire MQMD: blank padded, cut at `N` bytes on a character boundary.
-fn padded<const N: usize>(text: &str) -> MqChars<N> {
-    let mut bytes = [b' '; N];
-    let mut end = text.len().min(N);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    bytes[..end].copy_from_slice(&text.as_bytes()[..end]);
-    MqChars(bytes)
-}
-
 impl Mqmd {
     /// The MQMD in its wire form (the layout IBM documents; version as given).
     pub fn to_wire(&self) -> Md {
@@ -85,16 +74,16 @@ impl Mqmd {
             msg_id: self.msg_id,
             correl_id: self.correl_id,
             backout_count: self.backout_count,
-            reply_to_q: padded(&self.reply_to_q),
-            reply_to_q_mgr: padded(&self.reply_to_q_mgr),
-            user_identifier: padded(&self.user_identifier),
+            reply_to_q: MqChars::padded(&self.reply_to_q),
+            reply_to_q_mgr: MqChars::padded(&self.reply_to_q_mgr),
+            user_identifier: MqChars::padded(&self.user_identifier),
             accounting_token: self.accounting_token,
-            appl_identity_data: padded(&self.appl_identity_data),
+            appl_identity_data: MqChars::padded(&self.appl_identity_data),
             put_appl_type: self.put_appl_type,
-            put_appl_name: padded(&self.put_appl_name),
-            put_date: padded(&self.put_date),
-            put_time: padded(&self.put_time),
-            appl_origin_data: padded(&self.appl_origin_data),
+            put_appl_name: MqChars::padded(&self.put_appl_name),
+            put_date: MqChars::padded(&self.put_date),
+            put_time: MqChars::padded(&self.put_time),
+            appl_origin_data: MqChars::padded(&self.appl_origin_data),
             group_id: self.group_id,
             msg_seq_number: self.msg_seq_number,
             offset: self.offset,

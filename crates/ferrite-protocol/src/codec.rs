@@ -451,6 +451,18 @@ impl<const N: usize> MqChars<N> {
         Ok(MqChars(b))
     }
 
+    /// Blank-pads `text`, cutting it at `N` bytes on a character boundary: for values the
+    /// caller has already checked or produced (names, dates), where cutting is the intent.
+    pub fn padded(text: &str) -> Self {
+        let mut bytes = [b' '; N];
+        let mut end = text.len().min(N);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        bytes[..end].copy_from_slice(&text.as_bytes()[..end]);
+        MqChars(bytes)
+    }
+
     /// The raw bytes.
     pub fn as_bytes(&self) -> &[u8; N] {
         &self.0

@@ -71,6 +71,19 @@ struct Consumer {
     header: SegmentHeader,
 }
 
+impl Consumer {
+    /// Bytes are still wanted, or the request has not had its one message yet.
+    fn wants_messages(&self) -> bool {
+        self.demand_bytes > 0 || self.sent_since_request == 0
+    }
+
+    /// MQCTL stopped the consumers: no more messages until the next REQUEST_MSGS.
+    fn stop(&mut self) {
+        self.demand_bytes = 0;
+        self.sent_since_request = self.sent_since_request.max(1);
+    }
+}
+
 /// The consumers of one conversation.
 #[derive(Debug, Default)]
 pub struct Consumers {
@@ -89,9 +102,7 @@ pub struct Outgoing {
 impl Consumers {
     /// Whether some consumer still wants messages.
     pub fn has_demand(&self) -> bool {
-        self.by_hobj
-            .values()
-            .any(|consumer| consumer.demand_bytes > 0 || consumer.sent_since_request == 0)
+        self.by_hobj.values().any(Consumer::wants_messages)
     }
 
     /// A NOTIFICATION from the client (consumer and connection state changes: MQCB, MQCTL).
@@ -109,10 +120,7 @@ impl Consumers {
         }
         let reply_code = match notification.code {
             notification::CONN_STATE => {
-                for consumer in self.by_hobj.values_mut() {
-                    consumer.demand_bytes = 0;
-                    consumer.sent_since_request = 1;
-                }
+                self.by_hobj.values_mut().for_each(Consumer::stop);
                 notification::CONN_STATE_REPLY
             }
             notification::Q_STATE => notification::Q_STATE_REPLY,
@@ -168,7 +176,7 @@ impl Consumers {
         let wanting: Vec<i32> = self
             .by_hobj
             .iter()
-            .filter(|(_, consumer)| consumer.demand_bytes > 0 || consumer.sent_since_request == 0)
+            .filter(|(_, consumer)| consumer.wants_messages())
             .map(|(&hobj, _)| hobj)
             .collect();
         let slice = if wanting.len() <= 1 {

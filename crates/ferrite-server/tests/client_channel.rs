@@ -34,6 +34,22 @@ fn connect(listener: &Listener) -> Connection {
     .unwrap()
 }
 
+/// Changes the stored definition of DEV.APP.SVRCONN (new instances use it).
+fn redefine_channel(
+    listener: &Listener,
+    change: impl FnOnce(&mut ferrite_storage::queue_manager::ChannelDefinition),
+) {
+    let queue_manager = &listener.fixture.queue_manager;
+    let mut channel = queue_manager.channel("DEV.APP.SVRCONN").unwrap();
+    change(&mut channel);
+    queue_manager
+        .define_object(
+            ferrite_storage::queue_manager::ObjectDefinition::Channel(channel),
+            true,
+        )
+        .unwrap();
+}
+
 fn start(queues: &[&str]) -> Listener {
     listen(support::start_with(queues, ServerConfig::default()))
 }
@@ -428,20 +444,7 @@ fn channel_commands_see_and_stop_running_channels() {
 /// Starts a listener whose DEV.APP.SVRCONN has HBINT(1).
 fn start_with_heartbeat_of_one_second() -> Listener {
     let listener = start(&["Q1"]);
-    let mut channel = listener
-        .fixture
-        .queue_manager
-        .channel("DEV.APP.SVRCONN")
-        .unwrap();
-    channel.heartbeat_interval = 1;
-    listener
-        .fixture
-        .queue_manager
-        .define_object(
-            ferrite_storage::queue_manager::ObjectDefinition::Channel(channel),
-            true,
-        )
-        .unwrap();
+    redefine_channel(&listener, |channel| channel.heartbeat_interval = 1);
     listener
 }
 
@@ -556,20 +559,7 @@ fn heartbeats_during_a_waiting_get_keep_a_live_client_and_end_a_dead_one() {
 #[test]
 fn an_idle_channel_ends_after_its_disconnect_interval() {
     let listener = start(&["Q1"]);
-    let mut channel = listener
-        .fixture
-        .queue_manager
-        .channel("DEV.APP.SVRCONN")
-        .unwrap();
-    channel.disconnect_interval = 1;
-    listener
-        .fixture
-        .queue_manager
-        .define_object(
-            ferrite_storage::queue_manager::ObjectDefinition::Channel(channel),
-            true,
-        )
-        .unwrap();
+    redefine_channel(&listener, |channel| channel.disconnect_interval = 1);
     let mut idle = connect(&listener);
     let hobj = idle.open(&mut Mqod::queue("Q1"), MQOO_OUTPUT).unwrap();
     put(&mut idle, hobj, MQPMO_NO_SYNCPOINT, b"before the interval");
@@ -656,20 +646,7 @@ fn kaint_sets_the_tcp_keepalive_timing() {
     let instance = listener.chinit.instances().pop().expect("one instance");
     assert_eq!(instance.keepalive_idle_seconds(), Some(360));
     drop(auto);
-    let mut channel = listener
-        .fixture
-        .queue_manager
-        .channel("DEV.APP.SVRCONN")
-        .unwrap();
-    channel.keepalive_interval = 45;
-    listener
-        .fixture
-        .queue_manager
-        .define_object(
-            ferrite_storage::queue_manager::ObjectDefinition::Channel(channel),
-            true,
-        )
-        .unwrap();
+    redefine_channel(&listener, |channel| channel.keepalive_interval = 45);
     let explicit = connect(&listener);
     let newest = listener
         .chinit
