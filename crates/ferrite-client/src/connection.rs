@@ -5,7 +5,13 @@ use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::time::Duration;
 
-use ferrite_constants::{appl_type::MQAT_DEFAULT, completion::*, reason::*};
+use ferrite_constants::{
+    appl_type::MQAT_DEFAULT,
+    completion::*,
+    ids::MQMI_NONE,
+    put_options::{MQPMO_ASYNC_RESPONSE, MQPMO_NEW_MSG_ID, MQPMO_SYNC_RESPONSE},
+    reason::*,
+};
 use ferrite_mqi::{
     AttributeValue, GetResult, Hobj, MqError, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo,
 };
@@ -20,6 +26,7 @@ use ferrite_protocol::segment::{ControlFlags1, HeaderKind, SegmentHeader, Segmen
 use ferrite_protocol::uid::{Uid, UidExtension};
 use ferrite_protocol::ByteOrder;
 
+use crate::async_put::MessageIdRange;
 use crate::transport::{Stream, Transport, TransportError};
 
 /// The channel name a bindings connection gives in INITIAL_DATA.
@@ -81,6 +88,8 @@ pub struct Connection {
     next_request_id: u32,
     negotiated: Negotiated,
     q_mgr_name: String,
+    /// Message identifiers reserved for asynchronous puts (`async_put`).
+    pub(crate) message_ids: Option<MessageIdRange>,
 }
 
 fn broken() -> MqError {
@@ -192,6 +201,7 @@ impl Connection {
                 conversations_per_socket: 1,
             },
             q_mgr_name: String::new(),
+            message_ids: None,
         };
         connection.negotiate(options, channel)?;
         connection.identify()?;
@@ -203,6 +213,11 @@ impl Connection {
                 .map_err(|_| broken())?;
         }
         Ok(connection)
+    }
+
+    /// The byte order of this connection's flows.
+    pub(crate) fn byte_order(&self) -> ByteOrder {
+        self.byte_order
     }
 
     /// What INITIAL_DATA settled.
@@ -427,31 +442,13 @@ impl Connection {
 
     /// One MQI flow and its reply. Fails only for transport failures (MQRC_CONNECTION_BROKEN)
     /// and replies that are not the request's; the reply's completion code is the caller's.
-    fn call(
+    pub(crate) fn call(
         &mut self,
         request: SegmentType,
         hobj: i32,
         body: ApiBody,
     ) -> MqResult<(ApiHeader, ApiBody)> {
-        if self.transport.is_none() {
-            return Err(broken());
-        }
-        let header = self.header(request, true);
-        let flow = ApiFlow {
-            header: ApiHeader {
-                reply_length: 0,
-                comp_code: MQCC_OK,
-                reason: MQRC_NONE,
-                hobj,
-            },
-            body,
-        };
-        let mut payload = flow
-            .encode(self.byte_order)
-            .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
-        // ReplyLength: the length of the whole flow, as Wireshark's reassembly reads it.
-        let total = (header.header_length() + payload.len()) as u32;
-        payload[..4].copy_from_slice(&total.to_be_bytes());
+        let (header, payload) = self.request_flow(request, hobj, body)?;
         let Some(expect) = request.reply() else {
             return Err(MqError::failed(MQRC_UNEXPECTED_ERROR));
         };
@@ -472,6 +469,64 @@ impl Connection {
             Ok(flow) => Ok((flow.header, flow.body)),
             Err(_) => Err(self.fail()),
         }
+    }
+
+    /// The header and payload of an MQI request flow.
+    fn request_flow(
+        &mut self,
+        request: SegmentType,
+        hobj: i32,
+        body: ApiBody,
+    ) -> MqResult<(SegmentHeader, Vec<u8>)> {
+        if self.transport.is_none() {
+            return Err(broken());
+        }
+        let header = self.header(request, true);
+        let flow = ApiFlow {
+            header: ApiHeader {
+                reply_length: 0,
+                comp_code: MQCC_OK,
+                reason: MQRC_NONE,
+                hobj,
+            },
+            body,
+        };
+        let mut payload = flow
+            .encode(self.byte_order)
+            .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
+        // ReplyLength: the length of the whole flow, as Wireshark's reassembly reads it.
+        let total = (header.header_length() + payload.len()) as u32;
+        payload[..4].copy_from_slice(&total.to_be_bytes());
+        Ok((header, payload))
+    }
+
+    /// Writes an MQI flow that gets no reply (an asynchronous put).
+    fn send_without_reply(
+        &mut self,
+        request: SegmentType,
+        hobj: i32,
+        body: ApiBody,
+    ) -> MqResult<()> {
+        let (header, payload) = self.request_flow(request, hobj, body)?;
+        let transport = self.transport.as_mut().ok_or_else(broken)?;
+        if transport.write_flow(&header, &payload).is_err() {
+            return Err(self.fail());
+        }
+        Ok(())
+    }
+
+    /// Prepares an asynchronous put (MQPMO_ASYNC_RESPONSE): stamps a reserved MsgId when the
+    /// queue manager would have generated one, since no reply brings it back.
+    fn prepare_asynchronous(&mut self, md: &mut Mqmd, pmo: &Mqpmo) -> MqResult<Option<i32>> {
+        if pmo.options & MQPMO_ASYNC_RESPONSE == 0 || pmo.options & MQPMO_SYNC_RESPONSE != 0 {
+            return Ok(None);
+        }
+        let mut wire_options = pmo.options;
+        if md.msg_id == MQMI_NONE || pmo.options & MQPMO_NEW_MSG_ID != 0 {
+            md.msg_id = self.next_message_id()?;
+            wire_options &= !MQPMO_NEW_MSG_ID;
+        }
+        Ok(Some(wire_options))
     }
 
     /// MQOPEN.
@@ -515,6 +570,10 @@ impl Connection {
     }
 
     /// MQPUT. Fills in the MQMD (MsgId, context) and MQPMO outputs as the MQI does.
+    ///
+    /// With MQPMO_ASYNC_RESPONSE the put is sent and not answered (`async_put`): it returns
+    /// MQCC_OK at once with the MsgId set (from a reserved range when the queue manager would
+    /// have generated it) and no other output; MQSTAT reports how it went.
     pub fn put(
         &mut self,
         hobj: Hobj,
@@ -524,6 +583,18 @@ impl Connection {
     ) -> MqResult<Option<MqError>> {
         wire::check_md(md)?;
         self.check_message(data)?;
+        if let Some(options) = self.prepare_asynchronous(md, pmo)? {
+            let mut wire_pmo = wire::pmo_to_wire(pmo);
+            wire_pmo.options = options;
+            let body = ApiBody::Put(MqPut {
+                md: wire::md_to_wire(md),
+                pmo: wire_pmo,
+                data_length: data.len() as i32,
+                data: data.to_vec(),
+            });
+            self.send_without_reply(SegmentType::MqPut, hobj.0, body)?;
+            return Ok(None);
+        }
         let body = ApiBody::Put(MqPut {
             md: wire::md_to_wire(md),
             pmo: wire::pmo_to_wire(pmo),
@@ -550,6 +621,19 @@ impl Connection {
         wire::check_od(od)?;
         wire::check_md(md)?;
         self.check_message(data)?;
+        if let Some(options) = self.prepare_asynchronous(md, pmo)? {
+            let mut wire_pmo = wire::pmo_to_wire(pmo);
+            wire_pmo.options = options;
+            let body = ApiBody::Put1(MqPut1 {
+                od: wire::od_to_wire(od),
+                md: wire::md_to_wire(md),
+                pmo: wire_pmo,
+                data_length: data.len() as i32,
+                data: data.to_vec(),
+            });
+            self.send_without_reply(SegmentType::MqPut1, 0, body)?;
+            return Ok(None);
+        }
         let body = ApiBody::Put1(MqPut1 {
             od: wire::od_to_wire(od),
             md: wire::md_to_wire(md),

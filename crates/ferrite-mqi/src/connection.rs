@@ -39,6 +39,7 @@ use ferrite_storage::queue_manager::{
     RetrievedMessage, UnitOfWork,
 };
 
+use crate::async_status::{AsyncPutStatus, PutTarget};
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::error::{MqError, MqResult};
 use crate::selection::Selection;
@@ -294,17 +295,39 @@ fn key_of_message_token(token: &[u8; 16]) -> Option<MessageKey> {
 /// Generator of unique message and correlation ids: "CSQ " + the first four characters of the
 /// queue manager name + the process id (twice, 8 bytes) + 8 bytes of a counter seeded from the
 /// clock in nanoseconds (so ids stay unique across restarts).
-fn new_identifier(queue_manager: &str) -> Identifier {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
-    if COUNTER.load(Ordering::Relaxed) == 0 {
+static IDENTIFIER_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn identifier_counter() -> &'static AtomicU64 {
+    if IDENTIFIER_COUNTER.load(Ordering::Relaxed) == 0 {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1);
-        let _ = COUNTER.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
+        let _ = IDENTIFIER_COUNTER.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
     }
-    let value = COUNTER.fetch_add(1, Ordering::Relaxed);
+    &IDENTIFIER_COUNTER
+}
+
+fn new_identifier(queue_manager: &str) -> Identifier {
+    identifier_from(
+        queue_manager,
+        identifier_counter().fetch_add(1, Ordering::Relaxed),
+    )
+}
+
+/// The first of 2^`bits` consecutive identifiers no other call hands out (for a client's
+/// asynchronous puts, `async_status::reserve_message_ids`): its low `bits` bits are zero.
+pub(crate) fn reserve_identifier_range(queue_manager: &str, bits: u32) -> Identifier {
+    assert!((1..=32).contains(&bits), "identifier range of {bits} bits");
+    let size = 1u64 << bits;
+    // Twice the range from the shared counter always contains one whole aligned range.
+    let start = identifier_counter().fetch_add(2 * size, Ordering::Relaxed);
+    let aligned = start.wrapping_add(size - 1) & !(size - 1);
+    identifier_from(queue_manager, aligned)
+}
+
+fn identifier_from(queue_manager: &str, value: u64) -> Identifier {
+    static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
     let mut id = [b' '; 24];
     id[..4].copy_from_slice(b"CSQ ");
     for (slot, byte) in id[4..8].iter_mut().zip(queue_manager.bytes()) {
@@ -365,6 +388,8 @@ pub struct Connection {
     /// Temporary dynamic queues this connection created and has not deleted yet: deleted
     /// when the connection ends.
     temporary_queues: Vec<Arc<LocalQueue>>,
+    /// Outcomes of asynchronous puts since the last MQSTAT (`async_status`).
+    pub(crate) async_status: AsyncPutStatus,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -429,6 +454,7 @@ impl Connection {
             user_identifier: user_identifier.clone(),
             appl_name,
             temporary_queues: Vec::new(),
+            async_status: AsyncPutStatus::default(),
             record,
         })
     }
@@ -801,7 +827,35 @@ impl Connection {
     ) -> MqResult<Option<MqError>> {
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.note_unit_of_work();
+        if self.put_is_asynchronous(Some(hobj), pmo) {
+            let target = self.put_target(hobj);
+            let queue_manager = self.queue_manager.name().to_string();
+            self.async_status.record(&result, &target, &queue_manager);
+        }
         result
+    }
+
+    /// Whether a put is asynchronous (its outcome counted for MQSTAT): MQPMO_ASYNC_RESPONSE.
+    fn put_is_asynchronous(&self, _hobj: Option<Hobj>, pmo: &Mqpmo) -> bool {
+        pmo.options & MQPMO_ASYNC_RESPONSE != 0 && pmo.options & MQPMO_SYNC_RESPONSE == 0
+    }
+
+    /// The object a put on `hobj` goes to, for the asynchronous put status.
+    fn put_target(&self, hobj: Hobj) -> PutTarget {
+        let Some(handle) = self.handles.get(&hobj.0) else {
+            return PutTarget::default();
+        };
+        let resolved_name = match &handle.target {
+            Target::Queue(queue) => queue.name(),
+            _ => String::new(),
+        };
+        PutTarget {
+            object_name: handle
+                .alias
+                .clone()
+                .unwrap_or_else(|| resolved_name.clone()),
+            resolved_name,
+        }
     }
 
     fn put_on_handle(
@@ -849,6 +903,14 @@ impl Connection {
         let result = self.put1_inner(od, md, pmo, data);
         self.note_unit_of_work();
         self.note_handles();
+        if self.put_is_asynchronous(None, pmo) {
+            let target = PutTarget {
+                object_name: trim(&od.object_name).to_string(),
+                resolved_name: trim(&od.resolved_q_name).to_string(),
+            };
+            let queue_manager = self.queue_manager.name().to_string();
+            self.async_status.record(&result, &target, &queue_manager);
+        }
         result
     }
 
@@ -877,7 +939,8 @@ impl Connection {
             return failed(MQRC_Q_TYPE_ERROR);
         }
         let hobj = self.open(od, options)?;
-        let result = self.put(hobj, md, pmo, data);
+        // put_on_handle, not put: MQPUT1 counts an asynchronous outcome once, itself.
+        let result = self.put_on_handle(hobj, md, pmo, data);
         self.close(hobj, 0)?;
         result
     }

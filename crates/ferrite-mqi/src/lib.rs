@@ -9,6 +9,7 @@
 //! - [`descriptor`]: MQMD to and from the storage engine's message descriptor, and the
 //!   documented encoding of the MQMD fields the engine does not keep itself.
 //! - [`connection`]: [`Connection`] (an MQHCONN) and the calls.
+//! - [`async_status`]: asynchronous put outcomes and MQSTAT ([`Connection::stat`]).
 //! - [`error`]: [`MqError`], a completion code and reason code.
 //! - [`selection`]: message selectors (MQOD SelectionString) on a handle.
 //!
@@ -28,12 +29,14 @@
 //! # }
 //! ```
 
+pub mod async_status;
 pub mod connection;
 pub mod descriptor;
 pub mod error;
 pub mod selection;
 pub mod structures;
 
+pub use async_status::Mqsts;
 pub use connection::{AttributeValue, Connection, GetResult, Hobj};
 pub use error::{MqError, MqResult};
 pub use structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
