@@ -161,3 +161,30 @@ fn ibm_mq_classes_for_jms() {
         .collect();
     assert!(errors.is_empty(), "no channel ended in error: {errors:?}");
 }
+
+/// Asynchronous put through IBM's clients (tests/java AsyncPutConformance): MQPMO_ASYNC_RESPONSE
+/// with MQSTAT from the MQ classes for Java, JMS non-persistent sends put asynchronously, and
+/// their failures reported to the JMS exception listener instead of send().
+#[test]
+fn ibm_clients_asynchronous_put() {
+    let listener = start_listener();
+    let output = run_java(
+        "AsyncPutConformance",
+        &[
+            "QM1".to_string(),
+            "127.0.0.1".to_string(),
+            listener.port().to_string(),
+            "DEV.APP.SVRCONN".to_string(),
+            "FERRITE.TEST.Q1".to_string(),
+        ],
+    );
+    assert!(output.contains(" passed, 0 failed"), "every check passed");
+    let depth = listener
+        .fixture
+        .queue_manager
+        .queue("FERRITE.TEST.Q1")
+        .unwrap()
+        .status()
+        .current_depth;
+    assert_eq!(depth, 0, "the queue is left empty");
+}
