@@ -13,8 +13,16 @@
 //!
 //! QUERYSPI reply "SPQO": StrucId "SPQO", Version 1, Length (16 + 20 * NumVerbs),
 //!   NumVerbs(4), then per verb 5 integers: Verb, and four version/capability numbers
-//!   (observed canned replies list e.g. OPEN as 12,1,2,2,1). Ferrite lists the verbs it serves;
-//!   a client told of none uses the MQI verbs instead.
+//!   (observed canned replies list e.g. OPEN as 12,1,2,2,1). Ferrite lists none; the client
+//!   then uses the MQI verbs for everything but OPEN and RESERVE, which it sends regardless.
+//!
+//! What the 9.4.5 Java and JMS clients use (observed 2026-11, QUERYSPI answered once with no
+//! verb and once with every verb 1-8, 11, 12 at the versions a z/OS queue manager lists): the
+//! same flows either way. Sends and receives (persistent, non-persistent, transacted, client
+//! acknowledge, selectors, MessageListener, request/reply with temporary queues) use QUERYSPI,
+//! OPEN and the MQI verbs; asynchronous puts add RESERVE. SPI PUT (2), GET (3), ACTIVATE (4),
+//! SYNCPOINT (5), SUBSCRIBE (7), UNSUBSCRIBE (8) and NOTIFY (11) were never sent, so Ferrite
+//! does not serve them (MQRC_FUNCTION_NOT_SUPPORTED).
 //!
 //! RESERVE (verb 6), observed from the 9.4.5 Java client before its first asynchronous put
 //! (a client learns no MsgId from an asynchronous put's reply, so it reserves a range of
