@@ -47,6 +47,10 @@ pub struct ClientOptions {
     pub max_message_size: u32,
     /// FAP level proposed.
     pub fap_level: u8,
+    /// The byte order of the connection's flows and of the MQI structures in them: the
+    /// machine's own unless set (tests use both; the queue manager answers in the order it
+    /// receives).
+    pub byte_order: Option<ByteOrder>,
 }
 
 impl Default for ClientOptions {
@@ -55,6 +59,7 @@ impl Default for ClientOptions {
             max_transmission_size: wire::MAX_TRANSMISSION_SIZE,
             max_message_size: wire::MAX_MESSAGE_SIZE,
             fap_level: wire::FAP_LEVEL,
+            byte_order: None,
         }
     }
 }
@@ -183,11 +188,13 @@ impl Connection {
         stream
             .set_read_timeout(Some(HANDSHAKE_TIMEOUT))
             .map_err(|_| MqError::failed(MQRC_Q_MGR_NOT_AVAILABLE))?;
-        let byte_order = if cfg!(target_endian = "big") {
-            ByteOrder::Big
-        } else {
-            ByteOrder::Little
-        };
+        let byte_order = options
+            .byte_order
+            .unwrap_or(if cfg!(target_endian = "big") {
+                ByteOrder::Big
+            } else {
+                ByteOrder::Little
+            });
         let mut connection = Connection {
             transport: Some(Transport::new(stream)),
             conversation: false,

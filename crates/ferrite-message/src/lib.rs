@@ -15,6 +15,8 @@
 //! - [`selector`]: MQ's message selector language, with the get-by-CORRELID/MSGID shortcut.
 //! - [`property_control`]: where properties go at MQPUT and MQGET (PROPCTL, MQGMO options).
 //! - [`dead_letter_header`] (MQDLH) and [`transmission_header`] (MQXQH).
+//! - [`conversion`]: data conversion for MQGMO_CONVERT (MQSTR, MQRFH2, MQDLH between the
+//!   CCSIDs of [`code_pages`], UTF-8 and UTF-16, in both byte orders).
 //!
 //! Every decoder is total: malformed input gives an error carrying MQ's reason code, never a
 //! panic. The `fuzz_*` functions below drive each decoder from arbitrary bytes, for cargo-fuzz
@@ -39,7 +41,9 @@
 //!   [`TransmissionHeader`] in front of the message data, with the MQMD Format set to
 //!   `MQDEAD  ` or `MQXMIT  `.
 
+pub mod code_pages;
 mod codec;
+pub mod conversion;
 pub mod dead_letter_header;
 pub mod folder;
 pub mod jms;

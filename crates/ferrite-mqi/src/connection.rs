@@ -1119,8 +1119,13 @@ impl Connection {
         gmo: &mut Mqgmo,
         buffer: &mut [u8],
     ) -> MqResult<GetResult> {
+        let requested = crate::data_conversion::Requested::from_md(md);
         let result = self.get_from_handle(hobj, md, gmo, buffer);
         self.note_unit_of_work();
+        if gmo.options & MQGMO_CONVERT != 0 {
+            // Gets and browses alike: the data returned is the caller's copy.
+            return crate::data_conversion::convert_got(requested, md, gmo, buffer, result);
+        }
         result
     }
 

@@ -9,6 +9,7 @@
 //! - [`descriptor`]: MQMD to and from the storage engine's message descriptor, and the
 //!   documented encoding of the MQMD fields the engine does not keep itself.
 //! - [`connection`]: [`Connection`] (an MQHCONN) and the calls.
+//! - [`data_conversion`]: MQGMO_CONVERT on MQGET.
 //! - [`async_status`]: asynchronous put outcomes and MQSTAT ([`Connection::stat`]).
 //! - [`error`]: [`MqError`], a completion code and reason code.
 //! - [`selection`]: message selectors (MQOD SelectionString) on a handle.
@@ -31,6 +32,7 @@
 
 pub mod async_status;
 pub mod connection;
+pub mod data_conversion;
 pub mod descriptor;
 pub mod error;
 pub mod selection;
