@@ -188,3 +188,21 @@ fn ibm_clients_asynchronous_put() {
         .current_depth;
     assert_eq!(depth, 0, "the queue is left empty");
 }
+
+/// Data conversion for IBM's clients (tests/java DataConversionConformance): a UTF-8 string
+/// message got as EBCDIC CCSID 37 with MQGMO_CONVERT by the MQ classes for Java and by JMS.
+#[test]
+fn ibm_clients_data_conversion() {
+    let listener = start_listener();
+    let output = run_java(
+        "DataConversionConformance",
+        &[
+            "QM1".to_string(),
+            "127.0.0.1".to_string(),
+            listener.port().to_string(),
+            "DEV.APP.SVRCONN".to_string(),
+            "FERRITE.TEST.Q1".to_string(),
+        ],
+    );
+    assert!(output.contains(" passed, 0 failed"), "every check passed");
+}
