@@ -83,7 +83,26 @@ impl std::fmt::Display for ConversionError {
 enum CodePage {
     Utf8,
     Utf16,
-    SingleByte(&'static [u16; 256], bool),
+    /// Index in SINGLE_BYTE_CODE_PAGES, and whether the page is EBCDIC.
+    SingleByte(usize, bool),
+}
+
+/// For each single-byte page, Unicode code point -> byte, built once.
+fn reverse_tables() -> &'static [std::collections::HashMap<u16, u8>] {
+    static TABLES: std::sync::OnceLock<Vec<std::collections::HashMap<u16, u8>>> =
+        std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        SINGLE_BYTE_CODE_PAGES
+            .iter()
+            .map(|(_, _, table)| {
+                table
+                    .iter()
+                    .enumerate()
+                    .map(|(byte, &point)| (point, byte as u8))
+                    .collect()
+            })
+            .collect()
+    })
 }
 
 fn code_page(ccsid: i32) -> Option<CodePage> {
@@ -92,9 +111,11 @@ fn code_page(ccsid: i32) -> Option<CodePage> {
         1200 | 13488 => Some(CodePage::Utf16),
         _ => SINGLE_BYTE_CODE_PAGES
             .iter()
-            .find(|(number, _, _)| *number == ccsid)
+            .position(|(number, _, _)| *number == ccsid)
             // EBCDIC pages put 'A' (U+0041) at 0xC1.
-            .map(|(_, _, table)| CodePage::SingleByte(table, table[0xC1] == 0x41)),
+            .map(|index| {
+                CodePage::SingleByte(index, SINGLE_BYTE_CODE_PAGES[index].2[0xC1] == 0x41)
+            }),
     }
 }
 
@@ -127,9 +148,12 @@ fn decode(bytes: &[u8], page: CodePage, encoding: i32) -> Result<Vec<char>, Conv
                 .collect::<Result<Vec<char>, _>>()
                 .map_err(|_| ConversionError::NotConverted)
         }
-        CodePage::SingleByte(table, _) => Ok(bytes
+        CodePage::SingleByte(index, _) => Ok(bytes
             .iter()
-            .map(|&byte| char::from_u32(table[byte as usize] as u32).expect("BMP code point"))
+            .map(|&byte| {
+                let point = SINGLE_BYTE_CODE_PAGES[index].2[byte as usize];
+                char::from_u32(point as u32).expect("BMP code point")
+            })
             .collect()),
     }
 }
@@ -151,19 +175,15 @@ fn encode(text: &[char], page: CodePage, encoding: i32) -> Vec<u8> {
             }
             out
         }
-        CodePage::SingleByte(table, ebcdic) => {
+        CodePage::SingleByte(index, ebcdic) => {
             let substitute = if ebcdic { 0x3F } else { 0x1A };
+            let reverse = &reverse_tables()[index];
             text.iter()
                 .map(|&character| {
-                    let code = character as u32;
-                    // ASCII-compatible pages map the first 128 bytes to themselves.
-                    if !ebcdic && code < 0x80 && table[code as usize] as u32 == code {
-                        return code as u8;
-                    }
-                    table
-                        .iter()
-                        .position(|&point| point as u32 == code)
-                        .map_or(substitute, |byte| byte as u8)
+                    u16::try_from(character as u32)
+                        .ok()
+                        .and_then(|point| reverse.get(&point).copied())
+                        .unwrap_or(substitute)
                 })
                 .collect()
         }
