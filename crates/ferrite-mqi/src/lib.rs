@@ -35,6 +35,7 @@ pub mod connection;
 pub mod data_conversion;
 pub mod descriptor;
 pub mod error;
+pub mod inquire;
 pub mod selection;
 pub mod structures;
 
