@@ -12,6 +12,9 @@
 //! - ObjectType, ObjectName, ObjectQMgrName, ResolvedObjectName, ResolvedQMgrName: the queue
 //!   of that first failure or warning.
 //!
+//! A client resolves MQPMO_RESPONSE_AS_Q_DEF itself (IBM's from the SPI OPEN reply's
+//! DefPutResponseType); the queue manager serves a put it answers as synchronous.
+//!
 //! In-process, an asynchronous put still returns its outcome to the caller (the call is in the
 //! caller's thread; there is no reply to save) and is counted here as well, so MQSTAT reports
 //! the same numbers for an in-process connection as for a client's.

@@ -833,7 +833,7 @@ impl Connection {
     ) -> MqResult<Option<MqError>> {
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.note_unit_of_work();
-        if self.put_is_asynchronous(Some(hobj), pmo) {
+        if self.put_is_asynchronous(self.handle_queue(hobj).as_ref(), pmo) {
             let target = self.put_target(hobj);
             let queue_manager = self.queue_manager.name().to_string();
             self.async_status.record(&result, &target, &queue_manager);
@@ -841,9 +841,27 @@ impl Connection {
         result
     }
 
-    /// Whether a put is asynchronous (its outcome counted for MQSTAT): MQPMO_ASYNC_RESPONSE.
-    fn put_is_asynchronous(&self, _hobj: Option<Hobj>, pmo: &Mqpmo) -> bool {
-        pmo.options & MQPMO_ASYNC_RESPONSE != 0 && pmo.options & MQPMO_SYNC_RESPONSE == 0
+    /// Whether a put is asynchronous (its outcome counted for MQSTAT): MQPMO_ASYNC_RESPONSE,
+    /// or MQPMO_RESPONSE_AS_Q_DEF (neither response option) on a queue defined
+    /// DEFPRESP(ASYNC). `queue` is the queue the put went to, when known.
+    fn put_is_asynchronous(&self, queue: Option<&Arc<LocalQueue>>, pmo: &Mqpmo) -> bool {
+        if pmo.options & MQPMO_SYNC_RESPONSE != 0 {
+            return false;
+        }
+        if pmo.options & MQPMO_ASYNC_RESPONSE != 0 {
+            return true;
+        }
+        queue.is_some_and(|queue| {
+            queue.with_definition(|definition| definition.default_put_response == "ASYNC")
+        })
+    }
+
+    /// The local queue a handle refers to, if any.
+    fn handle_queue(&self, hobj: Hobj) -> Option<Arc<LocalQueue>> {
+        match &self.handles.get(&hobj.0)?.target {
+            Target::Queue(queue) => Some(queue.clone()),
+            _ => None,
+        }
     }
 
     /// The object a put on `hobj` goes to, for the asynchronous put status.
@@ -909,7 +927,8 @@ impl Connection {
         let result = self.put1_inner(od, md, pmo, data);
         self.note_unit_of_work();
         self.note_handles();
-        if self.put_is_asynchronous(None, pmo) {
+        let queue = self.queue_manager.queue(trim(&od.resolved_q_name));
+        if self.put_is_asynchronous(queue.as_ref(), pmo) {
             let target = PutTarget {
                 object_name: trim(&od.object_name).to_string(),
                 resolved_name: trim(&od.resolved_q_name).to_string(),

@@ -237,6 +237,7 @@ impl MqiSession {
         request: ferrite_protocol::spi::SpiFlow,
         order: ferrite_protocol::ByteOrder,
     ) -> Result<(ApiHeader, ApiBody), ferrite_protocol::ProtocolError> {
+        use ferrite_constants::misc::{MQPRT_ASYNC_RESPONSE, MQPRT_SYNC_RESPONSE};
         use ferrite_protocol::codec::{Reader, Writer};
         use ferrite_protocol::spi::{SpiFlow, SpiStructure, SPI_STRUCTURE_HEADER_LENGTH};
         use ferrite_protocol::ProtocolError;
@@ -271,15 +272,24 @@ impl MqiSession {
         wire_od.object_string.vs_length = 0;
         set_resolved(&mut wire_od, &od);
         let hobj = result.as_ref().map_or(-1, |hobj| hobj.0);
-        let default_persistence = self
+        let (default_persistence, default_put_response) = self
             .queue_manager
             .queue(&od.resolved_q_name)
-            .map_or(0, |queue| {
-                queue.with_definition(|definition| definition.default_persistent as i32)
+            .map_or((0, MQPRT_SYNC_RESPONSE), |queue| {
+                queue.with_definition(|definition| {
+                    let response = if definition.default_put_response == "ASYNC" {
+                        MQPRT_ASYNC_RESPONSE
+                    } else {
+                        MQPRT_SYNC_RESPONSE
+                    };
+                    (definition.default_persistent as i32, response)
+                })
             });
         let mut defaults = Writer::new(order);
         defaults.i32(default_persistence);
-        defaults.i32(ferrite_constants::misc::MQPRT_SYNC_RESPONSE);
+        // The client resolves MQPMO_RESPONSE_AS_Q_DEF with this (DEFPRESP): ASYNC makes IBM's
+        // JMS client put non-persistent messages outside a unit of work asynchronously.
+        defaults.i32(default_put_response);
         defaults.i32(ferrite_constants::misc::MQREADA_NO);
         defaults.i32(ferrite_constants::misc::MQPROP_COMPATIBILITY);
         lpoo[16..32].copy_from_slice(&defaults.into_bytes());
@@ -426,7 +436,7 @@ impl MqiSession {
             Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
         } else {
             let mut md = wire::md_from_wire(&put.md);
-            let mut pmo = wire::pmo_from_wire(&put.pmo);
+            let mut pmo = answered_as_synchronous(wire::pmo_from_wire(&put.pmo));
             let result = connection.put(Hobj(hobj), &mut md, &mut pmo, &put.data);
             put.md = wire::md_to_wire(&md);
             set_pmo_outputs(&mut put.pmo, &pmo);
@@ -446,7 +456,7 @@ impl MqiSession {
         } else {
             let mut od = wire::od_from_wire(&put1.od);
             let mut md = wire::md_from_wire(&put1.md);
-            let mut pmo = wire::pmo_from_wire(&put1.pmo);
+            let mut pmo = answered_as_synchronous(wire::pmo_from_wire(&put1.pmo));
             let result = connection.put1(&mut od, &mut md, &mut pmo, &put1.data);
             set_resolved(&mut put1.od, &od);
             put1.md = wire::md_to_wire(&md);
@@ -603,6 +613,16 @@ impl MqiSession {
         }
         connection.set(Hobj(hobj), &attributes)
     }
+}
+
+/// A put the session answers is synchronous whatever the queue's DEFPRESP: the client resolved
+/// MQPMO_RESPONSE_AS_Q_DEF itself (or does not do asynchronous put) and waits for the reply.
+fn answered_as_synchronous(mut pmo: ferrite_mqi::Mqpmo) -> ferrite_mqi::Mqpmo {
+    use ferrite_constants::put_options::{MQPMO_ASYNC_RESPONSE, MQPMO_SYNC_RESPONSE};
+    if pmo.options & MQPMO_ASYNC_RESPONSE == 0 {
+        pmo.options |= MQPMO_SYNC_RESPONSE;
+    }
+    pmo
 }
 
 /// Whether a put's options ask for no reply (the client resolved them: MQPMO_ASYNC_RESPONSE).

@@ -260,3 +260,82 @@ fn in_process_asynchronous_puts_are_counted_too() {
     );
     connection.disconnect().unwrap();
 }
+
+#[test]
+fn defpresp_async_makes_response_as_q_def_asynchronous_in_process_only() {
+    let fixture = support::start(&[QUEUE]);
+    let mut definition = ferrite_storage::queue_manager::QueueDefinition::local(
+        "FERRITE.ASYNC.DEF",
+        ferrite_storage::PageSetId(1),
+    );
+    definition.default_put_response = "ASYNC".into();
+    fixture
+        .queue_manager
+        .define_queue(definition, false)
+        .unwrap();
+    let mut connection =
+        ferrite_mqi::Connection::connect(fixture.queue_manager.clone(), "QM1").unwrap();
+    let as_q_def = || Mqpmo::with_options(MQPMO_RESPONSE_AS_Q_DEF | MQPMO_NO_SYNCPOINT);
+    let hobj = connection
+        .open(&mut Mqod::queue("FERRITE.ASYNC.DEF"), MQOO_OUTPUT)
+        .unwrap();
+    connection
+        .put(
+            hobj,
+            &mut Mqmd::default(),
+            &mut as_q_def(),
+            b"async by DEFPRESP",
+        )
+        .unwrap();
+    connection
+        .put1(
+            &mut Mqod::queue("FERRITE.ASYNC.DEF"),
+            &mut Mqmd::default(),
+            &mut as_q_def(),
+            b"async by DEFPRESP, MQPUT1",
+        )
+        .unwrap();
+    let sync_queue = connection
+        .open(&mut Mqod::queue(QUEUE), MQOO_OUTPUT)
+        .unwrap();
+    connection
+        .put(
+            sync_queue,
+            &mut Mqmd::default(),
+            &mut as_q_def(),
+            b"sync by DEFPRESP",
+        )
+        .unwrap();
+    let mut explicit = Mqpmo::with_options(MQPMO_SYNC_RESPONSE | MQPMO_NO_SYNCPOINT);
+    connection
+        .put(hobj, &mut Mqmd::default(), &mut explicit, b"sync by option")
+        .unwrap();
+    assert_eq!(
+        connection
+            .stat(MQSTAT_TYPE_ASYNC_ERROR)
+            .unwrap()
+            .put_success_count,
+        2,
+        "the two puts DEFPRESP(ASYNC) made asynchronous"
+    );
+    connection.disconnect().unwrap();
+
+    // Through a channel the client resolves MQPMO_RESPONSE_AS_Q_DEF: a put the queue manager
+    // answers is synchronous and not counted.
+    let listener = listen(fixture);
+    let mut client = connect(&listener);
+    let hobj = client
+        .open(&mut Mqod::queue("FERRITE.ASYNC.DEF"), MQOO_OUTPUT)
+        .unwrap();
+    client
+        .put(hobj, &mut Mqmd::default(), &mut as_q_def(), b"answered")
+        .unwrap();
+    assert_eq!(
+        client
+            .stat(MQSTAT_TYPE_ASYNC_ERROR)
+            .unwrap()
+            .put_success_count,
+        0
+    );
+    client.disconnect().unwrap();
+}

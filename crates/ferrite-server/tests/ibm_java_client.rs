@@ -168,6 +168,13 @@ fn ibm_mq_classes_for_jms() {
 #[test]
 fn ibm_clients_asynchronous_put() {
     let listener = start_listener();
+    let mut asynchronous = QueueDefinition::local("FERRITE.TEST.ASYNC", PageSetId(1));
+    asynchronous.default_put_response = "ASYNC".to_string();
+    listener
+        .fixture
+        .queue_manager
+        .define_queue(asynchronous, false)
+        .unwrap();
     let output = run_java(
         "AsyncPutConformance",
         &[
@@ -176,17 +183,23 @@ fn ibm_clients_asynchronous_put() {
             listener.port().to_string(),
             "DEV.APP.SVRCONN".to_string(),
             "FERRITE.TEST.Q1".to_string(),
+            "FERRITE.TEST.ASYNC".to_string(),
         ],
     );
-    assert!(output.contains(" passed, 0 failed"), "every check passed");
-    let depth = listener
-        .fixture
-        .queue_manager
-        .queue("FERRITE.TEST.Q1")
-        .unwrap()
-        .status()
-        .current_depth;
-    assert_eq!(depth, 0, "the queue is left empty");
+    assert!(
+        output.contains("6 passed, 0 failed"),
+        "every check ran and passed"
+    );
+    for queue in ["FERRITE.TEST.Q1", "FERRITE.TEST.ASYNC"] {
+        let depth = listener
+            .fixture
+            .queue_manager
+            .queue(queue)
+            .unwrap()
+            .status()
+            .current_depth;
+        assert_eq!(depth, 0, "{queue} is left empty");
+    }
 }
 
 /// Data conversion for IBM's clients (tests/java DataConversionConformance): a UTF-8 string
