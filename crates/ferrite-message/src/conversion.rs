@@ -685,6 +685,27 @@ mod tests {
     }
 
     #[test]
+    fn arbitrary_bytes_convert_or_fail_cleanly() {
+        // The fuzz target's entry point on pseudo-random inputs (cargo-fuzz runs it for real).
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            let length = (state % 300) as usize;
+            let mut input = Vec::with_capacity(length);
+            for _ in 0..length {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                input.push(state as u8);
+            }
+            crate::fuzz_conversion(&input);
+        }
+        // Well-formed headers with random bodies.
+        let mut with_rfh2 = vec![1, 1, 5, 0];
+        with_rfh2.extend(rfh2(ByteOrder::Big, MQENC_NORMAL));
+        crate::fuzz_conversion(&with_rfh2);
+    }
+
+    #[test]
     fn hostile_headers_are_refused_not_panicked_on() {
         let mut big = rfh2(ByteOrder::Big, MQENC_NORMAL);
         big[8..12].copy_from_slice(&10_000i32.to_be_bytes());

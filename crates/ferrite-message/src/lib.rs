@@ -188,3 +188,41 @@ pub fn fuzz_transmission_header(data: &[u8]) {
         }
     }
 }
+
+/// Fuzz entry point for data conversion: byte 0 picks the format (MQSTR, MQHRF2, MQDEAD,
+/// none), bytes 1 and 2 the source and target CCSIDs (from the supported ones and two unknown),
+/// byte 3 the two encodings; the rest is the message. Whatever it is must convert or fail with
+/// one of MQ's conversion reasons, never panic; a string converted to UTF-8 is valid UTF-8.
+pub fn fuzz_conversion(data: &[u8]) {
+    use ferrite_constants::format::{MQFMT_DEAD_LETTER_HEADER, MQFMT_NONE, MQFMT_STRING};
+    const CCSIDS: [i32; 13] = [
+        819, 1208, 437, 850, 1252, 37, 500, 1047, 1140, 1200, 13488, 0, 4321,
+    ];
+    let [format, from, to, encodings, rest @ ..] = data else {
+        return;
+    };
+    let format = [
+        MQFMT_STRING,
+        MQFMT_RF_HEADER_2,
+        MQFMT_DEAD_LETTER_HEADER,
+        MQFMT_NONE,
+    ][*format as usize % 4];
+    let from = CCSIDS[*from as usize % CCSIDS.len()];
+    let to = CCSIDS[*to as usize % CCSIDS.len()];
+    let encoding = |bits: u8| if bits & 1 == 0 { 0x111 } else { 0x222 };
+    match conversion::convert_message(
+        &format,
+        from,
+        encoding(*encodings),
+        rest,
+        to,
+        encoding(encodings >> 1),
+    ) {
+        Ok(converted) => {
+            if format == MQFMT_STRING && to == 1208 {
+                assert!(std::str::from_utf8(&converted.data).is_ok(), "UTF-8 out");
+            }
+        }
+        Err(error) => assert!((2110..=2120).contains(&error.reason_code())),
+    }
+}
