@@ -339,3 +339,29 @@ fn defpresp_async_makes_response_as_q_def_asynchronous_in_process_only() {
     );
     client.disconnect().unwrap();
 }
+
+#[test]
+fn asynchronous_puts_over_the_bindings_socket() {
+    let fixture = support::start(&[QUEUE]);
+    let mut connection = Connection::connect(&fixture.socket, "QM1").unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue(QUEUE), MQOO_OUTPUT | MQOO_INPUT_SHARED)
+        .unwrap();
+    let first = put_async(&mut connection, hobj, b"one");
+    let second = put_async(&mut connection, hobj, b"two");
+    assert_ne!(first, second);
+    let status = connection.stat(MQSTAT_TYPE_ASYNC_ERROR).unwrap();
+    assert_eq!((status.put_success_count, status.put_failure_count), (2, 0));
+    let mut md = Mqmd::default();
+    let mut buffer = [0u8; 8];
+    connection
+        .get(
+            hobj,
+            &mut md,
+            &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
+            &mut buffer,
+        )
+        .unwrap();
+    assert_eq!(md.msg_id, first);
+    connection.disconnect().unwrap();
+}
