@@ -183,11 +183,11 @@ const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
     | MQGMO_SYNCPOINT_IF_PERSISTENT
     | MQGMO_FAIL_IF_QUIESCING
     | MQGMO_CONVERT
+    // Where properties go: message_handles.rs with the queue's PROPCTL.
     | MQGMO_NO_PROPERTIES
-    // Messages keep their properties in the MQRFH2 they were put with (the queue manager
-    // stores no properties apart from the body yet), which is what both of these return.
     | MQGMO_PROPERTIES_FORCE_MQRFH2
     | MQGMO_PROPERTIES_COMPATIBILITY
+    | MQGMO_PROPERTIES_IN_HANDLE
     | UNSUPPORTED_GET_OPTIONS;
 
 /// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
@@ -203,8 +203,7 @@ const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
     | MQGMO_MARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_HANDLE
-    | MQGMO_UNMARKED_BROWSE_MSG
-    | MQGMO_PROPERTIES_IN_HANDLE;
+    | MQGMO_UNMARKED_BROWSE_MSG;
 
 /// Every MQPMO_* bit MQPUT knows.
 const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
@@ -359,6 +358,8 @@ pub struct Connection {
     /// Temporary dynamic queues this connection created and has not deleted yet: deleted
     /// when the connection ends.
     temporary_queues: Vec<Arc<LocalQueue>>,
+    /// Message handles (MQCRTMH), see `message_handles.rs`.
+    pub(crate) message_handles: crate::message_handles::MessageHandles,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -423,6 +424,7 @@ impl Connection {
             user_identifier: user_identifier.clone(),
             appl_name,
             temporary_queues: Vec::new(),
+            message_handles: Default::default(),
             record,
         })
     }
@@ -805,6 +807,14 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        let with_properties = crate::message_handles::attach_properties(
+            &self.message_handles,
+            pmo.original_msg_handle,
+            pmo.new_msg_handle,
+            md,
+            data,
+        )?;
+        let data = with_properties.as_deref().unwrap_or(data);
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.note_unit_of_work();
         result
@@ -1062,6 +1072,13 @@ impl Connection {
         gmo: &mut Mqgmo,
         buffer: &mut [u8],
     ) -> MqResult<GetResult> {
+        // A bad MsgHandle fails the call before any message is taken.
+        if let Some(hmsg) = gmo
+            .msg_handle
+            .filter(|hmsg| hmsg.0 != crate::message_handles::MQHM_NONE)
+        {
+            self.message_handles.properties(hmsg)?;
+        }
         let result = self.get_from_handle(hobj, md, gmo, buffer);
         self.note_unit_of_work();
         result
@@ -1201,7 +1218,16 @@ impl Connection {
                 });
             };
             self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-            return Self::deliver(&message, md, gmo, buffer, accept_truncated, now, &queue);
+            return Self::deliver(
+                &mut self.message_handles,
+                &message,
+                md,
+                gmo,
+                buffer,
+                accept_truncated,
+                now,
+                &queue,
+            );
         }
         // Destructive get: in the unit of work unless NO_SYNCPOINT (z/OS default: syncpoint).
         let in_unit = options & MQGMO_NO_SYNCPOINT == 0;
@@ -1215,12 +1241,26 @@ impl Connection {
             .queue_manager
             .get_with(unit, &queue, &selector, wait, &controls)?;
         match outcome {
-            GetOutcome::Got { message, .. } => {
-                Self::deliver(&message, md, gmo, buffer, true, now_ms(), &queue)
-            }
-            GetOutcome::LeftOnQueue(message) => {
-                Self::deliver(&message, md, gmo, buffer, false, now_ms(), &queue)
-            }
+            GetOutcome::Got { message, .. } => Self::deliver(
+                &mut self.message_handles,
+                &message,
+                md,
+                gmo,
+                buffer,
+                true,
+                now_ms(),
+                &queue,
+            ),
+            GetOutcome::LeftOnQueue(message) => Self::deliver(
+                &mut self.message_handles,
+                &message,
+                md,
+                gmo,
+                buffer,
+                false,
+                now_ms(),
+                &queue,
+            ),
             GetOutcome::NoMessage => failed(if options & MQGMO_MSG_UNDER_CURSOR != 0 {
                 MQRC_NO_MSG_UNDER_CURSOR
             } else {
@@ -1287,7 +1327,16 @@ impl Connection {
             if let Some(message) = chosen {
                 if browsing {
                     self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-                    return Self::deliver(&message, md, gmo, buffer, accept_truncated, now, queue);
+                    return Self::deliver(
+                        &mut self.message_handles,
+                        &message,
+                        md,
+                        gmo,
+                        buffer,
+                        accept_truncated,
+                        now,
+                        queue,
+                    );
                 }
                 let keyed = MessageSelector {
                     key: Some(message.key),
@@ -1304,10 +1353,28 @@ impl Connection {
                     .get_with(unit, queue, &keyed, None, &controls)?
                 {
                     GetOutcome::Got { message, .. } => {
-                        return Self::deliver(&message, md, gmo, buffer, true, now_ms(), queue);
+                        return Self::deliver(
+                            &mut self.message_handles,
+                            &message,
+                            md,
+                            gmo,
+                            buffer,
+                            true,
+                            now_ms(),
+                            queue,
+                        );
                     }
                     GetOutcome::LeftOnQueue(message) => {
-                        return Self::deliver(&message, md, gmo, buffer, false, now_ms(), queue);
+                        return Self::deliver(
+                            &mut self.message_handles,
+                            &message,
+                            md,
+                            gmo,
+                            buffer,
+                            false,
+                            now_ms(),
+                            queue,
+                        );
                     }
                     // Another getter took it between the browse and the get: look again.
                     GetOutcome::NoMessage => continue,
@@ -1349,7 +1416,9 @@ impl Connection {
     }
 
     /// Fill the MQMD, MQGMO outputs and the buffer from a message.
+    #[allow(clippy::too_many_arguments)]
     fn deliver(
+        message_handles: &mut crate::message_handles::MessageHandles,
         message: &RetrievedMessage,
         md: &mut Mqmd,
         gmo: &mut Mqgmo,
@@ -1360,6 +1429,27 @@ impl Connection {
     ) -> MqResult<GetResult> {
         *md = descriptor::from_engine(&message.descriptor, message.backout_count, now, md.version)
             .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
+        // Properties: left in the MQRFH2, into the getter's handle, or away (PROPCTL).
+        let handle = gmo
+            .msg_handle
+            .filter(|hmsg| hmsg.0 != crate::message_handles::MQHM_NONE);
+        if let Some(hmsg) = handle {
+            message_handles.properties(hmsg)?;
+        }
+        let control = queue.with_definition(|definition| {
+            crate::message_handles::property_control(&definition.property_control)
+        });
+        let (data, properties) = crate::message_handles::deliver_properties(
+            gmo.options,
+            handle.is_some(),
+            control,
+            md,
+            &message.data,
+        );
+        if let (Some(hmsg), Some(properties)) = (handle, properties) {
+            message_handles.replace_properties(hmsg, properties)?;
+        }
+        let message_data: &[u8] = &data;
         gmo.resolved_q_name = queue.name();
         gmo.msg_token = message_token(message.key);
         gmo.group_status =
@@ -1370,7 +1460,7 @@ impl Connection {
             } else {
                 MQGS_NOT_IN_GROUP
             };
-        let data_length = message.data.len();
+        let data_length = message_data.len();
         if data_length > buffer.len() && !accept_truncated {
             gmo.returned_length = 0;
             return Err(MqError {
@@ -1379,7 +1469,7 @@ impl Connection {
             });
         }
         let returned_length = data_length.min(buffer.len());
-        buffer[..returned_length].copy_from_slice(&message.data[..returned_length]);
+        buffer[..returned_length].copy_from_slice(&message_data[..returned_length]);
         gmo.returned_length = returned_length as i32;
         Ok(GetResult {
             data_length,
