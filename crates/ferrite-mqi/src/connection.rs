@@ -256,10 +256,6 @@ fn process_identity() -> &'static (String, String) {
     })
 }
 
-/// How often a waiting MQGET with a selector looks at its queue again. Waiting getters without
-/// a selector are woken by the put itself; selection does not have that yet.
-pub const SELECTION_RETRY_INTERVAL: Duration = Duration::from_millis(20);
-
 /// The MsgToken of a message: a 16-byte name of the message while it is on its queue,
 /// returned by every get and browse, and matched with MQMO_MATCH_MSG_TOKEN (IBM's Java client
 /// uses it to fetch a message again after a get failed with MQRC_TRUNCATED_MSG_FAILED).
@@ -1273,7 +1269,8 @@ impl Connection {
     /// the browse cursor for BROWSE_NEXT) that the selector and the match fields select. The
     /// candidates are browsed (through the CorrelId or MsgId index when the selector fixes
     /// one) and the chosen one is then got by its key; if another getter took it meanwhile the
-    /// search starts again. A wait is served by looking again every [`SELECTION_RETRY_INTERVAL`].
+    /// search starts again. A wait parks until a message arrives on the queue (never polls),
+    /// then searches again.
     #[allow(clippy::too_many_arguments)]
     fn get_selected(
         &mut self,
@@ -1302,6 +1299,8 @@ impl Connection {
         let accept_truncated = options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
         let deadline = wait.map(|wait| std::time::Instant::now() + wait);
         loop {
+            // Counted before the search: an arrival during it ends the wait below at once.
+            let seen = queue.arrivals();
             let now = now_ms();
             let mut after = if options & MQGMO_BROWSE_NEXT != 0 {
                 self.handle(hobj)?.cursor
@@ -1387,7 +1386,13 @@ impl Connection {
                 return failed(MQRC_NO_MSG_AVAILABLE);
             }
             self.check_quiescing(options & MQGMO_FAIL_IF_QUIESCING != 0)?;
-            std::thread::sleep(remaining.min(SELECTION_RETRY_INTERVAL));
+            let queue_manager = &self.queue_manager;
+            let fail_if_quiescing = options & MQGMO_FAIL_IF_QUIESCING != 0;
+            queue.wait_for_arrival(seen, remaining, || {
+                queue_manager.is_stopping()
+                    || queue.is_deleted()
+                    || (fail_if_quiescing && queue_manager.is_quiescing())
+            });
         }
     }
 
