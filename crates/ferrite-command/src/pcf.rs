@@ -39,6 +39,9 @@ pub const PARAMETERS_MAX: usize = 4_096;
 /// Values in one MQCFIL or strings in one MQCFSL, at most.
 pub const LIST_VALUES_MAX: usize = 65_536;
 
+/// Bytes of one string of an MQCFSL, at most.
+pub const STRING_LENGTH_MAX: i32 = 65_536;
+
 /// Nesting of MQCFGR groups, at most.
 pub const GROUP_DEPTH_MAX: usize = 4;
 
@@ -432,7 +435,7 @@ fn read_parameter(
             if count < 0 || count as usize > LIST_VALUES_MAX {
                 return Err((MQRCCF_CFSL_COUNT_ERROR, Some(parameter)));
             }
-            if string_length < 0 || string_length > 65_536 {
+            if !(0..=STRING_LENGTH_MAX).contains(&string_length) {
                 return Err((MQRCCF_CFSL_STRING_LENGTH_ERR, Some(parameter)));
             }
             let total = count as usize * string_length as usize;
@@ -539,7 +542,7 @@ pub fn encode(message: &PcfMessage, order: ByteOrder) -> Vec<u8> {
 }
 
 fn pad_to_4(out: &mut Vec<u8>, fill: u8) {
-    while out.len() % 4 != 0 {
+    while !out.len().is_multiple_of(4) {
         out.push(fill);
     }
 }
