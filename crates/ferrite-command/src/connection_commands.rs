@@ -25,7 +25,7 @@ fn appl_type(value: i32) -> AttributeValue {
     }
 }
 
-fn attributes(record: Option<&ConnectionRecord>) -> Vec<(&'static str, AttributeValue)> {
+pub(crate) fn attributes(record: Option<&ConnectionRecord>) -> Vec<(&'static str, AttributeValue)> {
     let text = |value: String| AttributeValue::Text(value);
     let (date, time) = record
         .map(|record| date_time(record.started_ms))

@@ -41,6 +41,7 @@ pub mod default_objects;
 mod object_commands;
 pub mod parser;
 pub mod pcf;
+pub mod pcf_commands;
 pub mod server;
 
 use std::sync::{Arc, RwLock};

@@ -238,8 +238,28 @@ impl Reader<'_> {
     }
 }
 
-/// Decode a PCF command message whose integers are in `order`.
+/// Decode a PCF command message (MQCFT_COMMAND or MQCFT_COMMAND_XR) whose integers are in
+/// `order`.
 pub fn decode(data: &[u8], order: ByteOrder) -> Result<PcfMessage, DecodeError> {
+    decode_kinds(data, order, &[MQCFT_COMMAND, MQCFT_COMMAND_XR])
+}
+
+/// Decode a PCF response message (MQCFT_RESPONSE or MQCFT_XR_*), as an administration
+/// program reads the command server's replies.
+pub fn decode_response(data: &[u8], order: ByteOrder) -> Result<PcfMessage, DecodeError> {
+    decode_kinds(
+        data,
+        order,
+        &[
+            MQCFT_RESPONSE,
+            MQCFT_XR_MSG,
+            MQCFT_XR_ITEM,
+            MQCFT_XR_SUMMARY,
+        ],
+    )
+}
+
+fn decode_kinds(data: &[u8], order: ByteOrder, kinds: &[i32]) -> Result<PcfMessage, DecodeError> {
     let mut reader = Reader {
         data,
         offset: 0,
@@ -254,15 +274,11 @@ pub fn decode(data: &[u8], order: ByteOrder) -> Result<PcfMessage, DecodeError> 
         version,
         command,
     };
-    if data.len() < MQCFH_STRUC_LENGTH as usize {
-        return Err(error(if data.len() < 8 {
-            MQRCCF_CFH_TYPE_ERROR
-        } else {
-            MQRCCF_MSG_LENGTH_ERROR
-        }));
-    }
-    if !matches!(kind, MQCFT_COMMAND | MQCFT_COMMAND_XR) {
+    if !kinds.contains(&kind) {
         return Err(error(MQRCCF_CFH_TYPE_ERROR));
+    }
+    if data.len() < MQCFH_STRUC_LENGTH as usize {
+        return Err(error(MQRCCF_MSG_LENGTH_ERROR));
     }
     if length != MQCFH_STRUC_LENGTH {
         return Err(error(MQRCCF_CFH_LENGTH_ERROR));
