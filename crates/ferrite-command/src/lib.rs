@@ -42,6 +42,7 @@ mod object_commands;
 pub mod parser;
 pub mod pcf;
 pub mod pcf_commands;
+mod qmgr_commands;
 pub mod server;
 
 use std::sync::{Arc, RwLock};

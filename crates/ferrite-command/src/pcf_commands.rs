@@ -49,11 +49,12 @@ use ferrite_storage::StorageError;
 
 use crate::attributes::{generic_match, AttributeValue};
 use crate::channel_commands;
-use crate::commands::{queue_attributes, status_attributes, Context};
+use crate::commands::{apply_attributes, queue_attributes, status_attributes, Context};
 use crate::connection_commands;
 use crate::object_commands;
 use crate::parser::{Token, Value};
 use crate::pcf::{decode, encode, ByteOrder, Parameter, PcfHeader, PcfMessage};
+use crate::qmgr_commands;
 use crate::CommandProcessor;
 
 // ----- attribute mappings ---------------------------------------------------------------------
@@ -71,6 +72,8 @@ pub(crate) enum Kind {
     Pair,
     /// MQCFBS: a connection identifier shown as 16 hexadecimal digits.
     ConnectionId,
+    /// MQCFIN from a keyword shown alone (SHARE or NOSHARE): the values are the keywords.
+    Flag(&'static [(&'static str, i32)]),
 }
 
 /// One attribute: its MQSC keyword, its PCF parameter identifier, how its value maps.
@@ -94,6 +97,18 @@ const fn integer(keyword: &'static str, selector: i32) -> Mapping {
         keyword,
         selector,
         kind: Kind::Integer(&[]),
+    }
+}
+
+const fn flag(
+    keyword: &'static str,
+    selector: i32,
+    values: &'static [(&'static str, i32)],
+) -> Mapping {
+    Mapping {
+        keyword,
+        selector,
+        kind: Kind::Flag(values),
     }
 }
 
@@ -232,7 +247,7 @@ pub(crate) const QUEUE_MAP: &[Mapping] = &[
     // Backout, sharing, retention, read ahead, put response, properties.
     integer("BOTHRESH", MQIA_BACKOUT_THRESHOLD),
     text("BOQNAME", MQCA_BACKOUT_REQ_Q_NAME),
-    choice(
+    flag(
         "HARDENBO",
         MQIA_HARDEN_GET_BACKOUT,
         &[
@@ -240,7 +255,7 @@ pub(crate) const QUEUE_MAP: &[Mapping] = &[
             ("HARDENBO", MQQA_BACKOUT_HARDENED),
         ],
     ),
-    choice(
+    flag(
         "SHARE",
         MQIA_SHAREABILITY,
         &[("NOSHARE", MQQA_NOT_SHAREABLE), ("SHARE", MQQA_SHAREABLE)],
@@ -278,7 +293,7 @@ pub(crate) const QUEUE_MAP: &[Mapping] = &[
     choice("MONQ", MQIA_MONITORING_Q, MONITORING),
     choice("STATQ", MQIA_STATISTICS_Q, MONITORING),
     // Triggering.
-    choice(
+    flag(
         "TRIGGER",
         MQIA_TRIGGER_CONTROL,
         &[("NOTRIGGER", MQTC_OFF), ("TRIGGER", MQTC_ON)],
@@ -554,6 +569,10 @@ fn to_parameter(
             Parameter::integer(parameter, value)
         }
         (Kind::Integer(_), AttributeValue::Blank) => Parameter::integer(parameter, -1),
+        (Kind::Flag(values), AttributeValue::Flag(word)) => {
+            let (_, value) = values.iter().find(|(keyword, _)| keyword == word)?;
+            Parameter::integer(parameter, *value)
+        }
         (Kind::TextList, AttributeValue::Text(list)) => Parameter::StringList {
             parameter,
             values: list
@@ -1061,6 +1080,41 @@ fn inquire_names(context: &Context, request: &Request, types: Option<ObjectType>
     Ok(vec![parameters])
 }
 
+/// The MQSC keyword and value a PCF parameter stands for (not a flag).
+fn mqsc_value(mapping: &Mapping, parameter: &Parameter) -> Result<(Token, Value), PcfFailure> {
+    let value_error = || PcfFailure::parameter(MQRCCF_PARM_VALUE_ERROR, parameter.id());
+    let (text, raw) = match (mapping.kind, parameter) {
+        (Kind::Text, Parameter::String { value, .. }) => (value.clone(), value.clone()),
+        (Kind::Integer(values), Parameter::Integer { value, .. }) => {
+            let text = values
+                .iter()
+                .find(|(_, known)| known == value)
+                .map(|(keyword, _)| keyword.to_string())
+                .unwrap_or_else(|| value.to_string());
+            if text.starts_with('-') {
+                return Err(value_error());
+            }
+            (text.clone(), text)
+        }
+        (Kind::TextList, Parameter::StringList { values, .. }) => {
+            (values.join(","), values.join(","))
+        }
+        _ => return Err(unknown_parameter(parameter)),
+    };
+    Ok((
+        Token {
+            keyword: mapping.keyword.to_string(),
+            value: None,
+            position: 1,
+        },
+        Value {
+            text,
+            raw,
+            position: 1,
+        },
+    ))
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
     Create,
@@ -1188,34 +1242,30 @@ fn create_or_change(
             continue;
         };
         let value_error = || PcfFailure::parameter(MQRCCF_PARM_VALUE_ERROR, parameter.id());
-        let (text, raw) = match (mapping.kind, parameter) {
-            (Kind::Text, Parameter::String { value, .. }) => (value.clone(), value.clone()),
-            (Kind::Integer(values), Parameter::Integer { value, .. }) => {
-                let text = values
-                    .iter()
-                    .find(|(_, known)| known == value)
-                    .map(|(keyword, _)| keyword.to_string())
-                    .unwrap_or_else(|| value.to_string());
-                if text.starts_with('-') {
-                    return Err(value_error());
+        if let Kind::Flag(values) = mapping.kind {
+            // The keyword alone (SHARE, NOSHARE), as DEFINE takes it.
+            let Parameter::Integer { value, .. } = parameter else {
+                return Err(unknown_parameter(parameter));
+            };
+            let (keyword, _) = values
+                .iter()
+                .find(|(_, known)| known == value)
+                .ok_or_else(value_error)?;
+            let token = Token {
+                keyword: keyword.to_string(),
+                value: None,
+                position: 1,
+            };
+            match &mut definition {
+                ObjectDefinition::Local(queue) | ObjectDefinition::Model(queue) => {
+                    apply_attributes(context, queue, &[(&token, None)])
+                        .map_err(|_| value_error())?
                 }
-                (text.clone(), text)
+                _ => return Err(unknown_parameter(parameter)),
             }
-            (Kind::TextList, Parameter::StringList { values, .. }) => {
-                (values.join(","), values.join(","))
-            }
-            _ => return Err(unknown_parameter(parameter)),
-        };
-        let token = Token {
-            keyword: mapping.keyword.to_string(),
-            value: None,
-            position: 1,
-        };
-        let value = Value {
-            text,
-            raw,
-            position: 1,
-        };
+            continue;
+        }
+        let (token, value) = mqsc_value(mapping, parameter)?;
         object_commands::apply(context, &mut definition, &token, &value)
             .map_err(|_| value_error())?;
     }
@@ -1428,36 +1478,42 @@ fn reset_queue_statistics(context: &Context, request: &Request) -> Responses {
 
 // ----- queue manager --------------------------------------------------------------------------
 
-/// The queue manager's attributes as INQUIRE_Q_MGR returns them.
-fn queue_manager_parameters(context: &Context) -> Vec<Parameter> {
-    let queue_manager = context.queue_manager;
-    let config = queue_manager.config();
-    vec![
-        Parameter::string(MQCA_Q_MGR_NAME, context.name.clone()),
-        Parameter::integer(MQIA_PLATFORM, MQPL_UNIX),
-        Parameter::integer(MQIA_COMMAND_LEVEL, MQCMDL_CURRENT_LEVEL),
-        Parameter::integer(
-            MQIA_CODED_CHAR_SET_ID,
-            ferrite_mqi::descriptor::QUEUE_MANAGER_CCSID,
-        ),
-        Parameter::string(
-            MQCA_Q_MGR_IDENTIFIER,
-            format!("{:016X}", queue_manager.identity()),
-        ),
-        Parameter::string(MQCA_COMMAND_INPUT_Q_NAME, crate::COMMAND_QUEUE),
-        Parameter::integer(MQIA_MAX_PRIORITY, 9),
-        Parameter::integer(MQIA_MAX_MSG_LENGTH, 104_857_600),
-        Parameter::integer(
-            MQIA_MAX_UNCOMMITTED_MSGS,
-            config.system.maxumsgs.min(i32::MAX as u32) as i32,
-        ),
-        Parameter::integer(
-            MQIA_EXPIRY_INTERVAL,
-            config.system.expryint.min(i32::MAX as u32) as i32,
-        ),
-        Parameter::integer(MQIA_SYNCPOINT, MQSP_AVAILABLE),
-    ]
-}
+/// DISPLAY QMGR.
+const QUEUE_MANAGER_MAP: &[Mapping] = &[
+    text("QMNAME", MQCA_Q_MGR_NAME),
+    text("DESCR", MQCA_Q_MGR_DESC),
+    text("DEADQ", MQCA_DEAD_LETTER_Q_NAME),
+    integer("MAXMSGL", MQIA_MAX_MSG_LENGTH),
+    integer("MAXUMSGS", MQIA_MAX_UNCOMMITTED_MSGS),
+    choice("EXPRYINT", MQIA_EXPIRY_INTERVAL, &[("OFF", 0)]),
+    integer("TRIGINT", MQIA_TRIGGER_INTERVAL),
+    choice("PERFMEV", MQIA_PERFORMANCE_EVENT, ENABLED_EVENT),
+    choice("INHIBTEV", MQIA_INHIBIT_EVENT, ENABLED_EVENT),
+    choice("LOCALEV", MQIA_LOCAL_EVENT, ENABLED_EVENT),
+    choice("CMDEV", MQIA_COMMAND_EVENT, ENABLED_EVENT),
+    choice("CONFIGEV", MQIA_CONFIGURATION_EVENT, ENABLED_EVENT),
+    choice("STRSTPEV", MQIA_START_STOP_EVENT, ENABLED_EVENT),
+    choice("ACCTQ", MQIA_ACCOUNTING_Q, QUEUE_MANAGER_MONITORING),
+    choice("MONQ", MQIA_MONITORING_Q, QUEUE_MANAGER_MONITORING),
+    choice("STATQ", MQIA_STATISTICS_Q, QUEUE_MANAGER_MONITORING),
+    choice("PLATFORM", MQIA_PLATFORM, &[("UNIX", MQPL_UNIX)]),
+    integer("CMDLEVEL", MQIA_COMMAND_LEVEL),
+    integer("CCSID", MQIA_CODED_CHAR_SET_ID),
+    text("QMID", MQCA_Q_MGR_IDENTIFIER),
+    text("COMMANDQ", MQCA_COMMAND_INPUT_Q_NAME),
+    integer("MAXPRTY", MQIA_MAX_PRIORITY),
+    flag("SYNCPT", MQIA_SYNCPOINT, &[("SYNCPT", MQSP_AVAILABLE)]),
+];
+
+/// ACCTQ, MONQ and STATQ of the queue manager.
+const QUEUE_MANAGER_MONITORING: &[(&str, i32)] = &[
+    ("NONE", MQMON_NONE),
+    ("OFF", MQMON_OFF),
+    ("ON", MQMON_ON),
+    ("LOW", MQMON_LOW),
+    ("MEDIUM", MQMON_MEDIUM),
+    ("HIGH", MQMON_HIGH),
+];
 
 fn inquire_queue_manager(context: &Context, request: &Request) -> Responses {
     request.check(|p| ignorable(p) || p.id() == MQIACF_Q_MGR_ATTRS)?;
@@ -1466,10 +1522,42 @@ fn inquire_queue_manager(context: &Context, request: &Request) -> Responses {
         always: &[MQCA_Q_MGR_NAME],
         filter: request.filter()?,
     };
-    match inquiry.select(queue_manager_parameters(context))? {
+    let attributes = qmgr_commands::all_attributes(context);
+    match inquiry.select(to_parameters(&context.name, QUEUE_MANAGER_MAP, &attributes))? {
         Some(parameters) => Ok(vec![parameters]),
         None => Err(PcfFailure::new(MQRCCF_NONE_FOUND)),
     }
+}
+
+/// CHANGE_Q_MGR: every parameter applied with ALTER QMGR's checks, then one store.
+fn change_queue_manager(context: &Context, request: &Request) -> Responses {
+    let attribute = |parameter: &Parameter| {
+        QUEUE_MANAGER_MAP.iter().find(|mapping| {
+            mapping.selector == parameter.id()
+                && qmgr_commands::ALTERABLE
+                    .iter()
+                    .any(|(keyword, _)| *keyword == mapping.keyword)
+        })
+    };
+    request.check(|p| ignorable(p) || p.id() == MQIACF_FORCE || attribute(p).is_some())?;
+    if let Some(filter) = request.filter()? {
+        return Err(unknown_parameter(filter));
+    }
+    let mut attributes = context.queue_manager.queue_manager_attributes();
+    for parameter in request.parameters {
+        let Some(mapping) = attribute(parameter) else {
+            continue;
+        };
+        let (token, value) = mqsc_value(mapping, parameter)?;
+        qmgr_commands::apply_qmgr_attribute(&mut attributes, &token, &value)
+            .map_err(|_| PcfFailure::parameter(MQRCCF_PARM_VALUE_ERROR, parameter.id()))?;
+    }
+    attributes.validate().map_err(PcfFailure::storage)?;
+    context
+        .queue_manager
+        .alter_queue_manager(attributes)
+        .map_err(PcfFailure::storage)?;
+    Ok(Vec::new())
 }
 
 // ----- channels, connections, listener --------------------------------------------------------
@@ -1665,6 +1753,7 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
             Ok(Vec::new())
         }
         MQCMD_INQUIRE_Q_MGR => inquire_queue_manager(context, request),
+        MQCMD_CHANGE_Q_MGR => change_queue_manager(context, request),
         MQCMD_INQUIRE_Q => inquire_objects(context, request, queue),
         MQCMD_INQUIRE_Q_NAMES => inquire_names(context, request, queue),
         MQCMD_CREATE_Q => create_or_change(context, request, queue, Create),
