@@ -28,9 +28,9 @@ use ferrite_constants::{
 };
 use ferrite_storage::data_manager::message::Identifier;
 use ferrite_storage::queue_manager::{
-    now_ms, AliasDefinition, ConnectionRecord, DefinitionType, GetControls, GetOutcome, LocalQueue,
-    MessageKey, MessageSelector, ObjectDefinition, ObjectType, QueueDefinition, QueueManager,
-    RetrievedMessage, UnitOfWork,
+    now_ms, thread_number, AliasDefinition, ConnectionRecord, DefinitionType, GetControls,
+    GetOutcome, HandleRecord, LocalQueue, MessageKey, MessageSelector, ObjectDefinition,
+    ObjectType, QueueDefinition, QueueManager, RetrievedMessage, UnitOfWork,
 };
 
 use crate::async_status::{AsyncPutStatus, PutTarget};
@@ -604,6 +604,18 @@ impl Connection {
         od.resolved_q_mgr_name = self.queue_manager.name().to_string();
         let hobj = self.next_handle;
         self.next_handle += 1;
+        // The handle registry (DISPLAY QSTATUS TYPE(HANDLE), DISPLAY CONN TYPE(HANDLE)).
+        self.record.handle_opened(HandleRecord {
+            hobj,
+            object_name: trim(&od.object_name).to_string(),
+            object_type: od.object_type,
+            queue: match &target {
+                Target::Queue(queue) => queue.name(),
+                _ => String::new(),
+            },
+            open_options: options,
+            thread: thread_number(),
+        });
         self.handles.insert(
             hobj,
             ObjectHandle {
@@ -769,6 +781,7 @@ impl Connection {
             }
         }
         let handle = self.handles.remove(&hobj.0).expect("checked");
+        self.record.handle_closed(hobj.0);
         self.note_handles();
         if let Target::Queue(queue) = &handle.target {
             queue.close_handle(handle.input, handle.output);
@@ -1615,6 +1628,7 @@ impl Connection {
                 queue.close_handle(handle.input, handle.output);
             }
         }
+        self.record.handles_closed();
         self.note_handles();
     }
 

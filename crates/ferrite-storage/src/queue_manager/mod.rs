@@ -45,7 +45,7 @@ use crate::recovery::restart;
 use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
 use crate::vfs::{FileSystem, OpenMode};
 
-pub use connections::{ConnectionRecord, Connections};
+pub use connections::{thread_number, ConnectionRecord, Connections, HandleRecord};
 pub use objects::{
     AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
     ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes, RemoteDefinition,
