@@ -14,6 +14,7 @@
 
 pub mod connections;
 pub mod objects;
+pub mod page_set_errors;
 pub mod queue;
 pub mod unit_of_work;
 
@@ -174,6 +175,12 @@ pub struct QueueManager {
     /// STOP QMGR MODE(QUIESCE) has begun: calls with FAIL_IF_QUIESCING are refused.
     quiescing: AtomicBool,
     failed: AtomicBool,
+    /// Page set write errors: reported as CSQP004E (see `page_set_errors`).
+    page_set_errors: Arc<page_set_errors::PageSetErrorReporter>,
+    /// Consecutive checkpoints whose page writes failed.
+    failed_checkpoints: AtomicU64,
+    /// The last checkpoint failed only because page set writes failed (the log is fine).
+    checkpoint_failed_in_page_writes: AtomicBool,
     checkpoint_task: Mutex<Option<JoinHandle<()>>>,
     messages: MessageSink,
     /// The connections (DISPLAY CONN).
@@ -312,6 +319,16 @@ impl QueueManager {
             spaces.push(PageSetSpace::new(page_set, pool));
         }
         let data = Arc::new(DataManager::new(log.clone(), spaces));
+        let page_set_errors = Arc::new(page_set_errors::PageSetErrorReporter::new(
+            &config.name,
+            messages.clone(),
+        ));
+        for pool in &pools {
+            let reporter = page_set_errors.clone();
+            pool.set_write_error_observer(Arc::new(move |pool, error| {
+                reporter.report(pool, error)
+            }));
+        }
         let queue_manager = Arc::new(QueueManager {
             name: config.name.clone(),
             directory: directory.to_path_buf(),
@@ -334,6 +351,9 @@ impl QueueManager {
             stopping: AtomicBool::new(false),
             quiescing: AtomicBool::new(false),
             failed: AtomicBool::new(false),
+            page_set_errors,
+            failed_checkpoints: AtomicU64::new(0),
+            checkpoint_failed_in_page_writes: AtomicBool::new(false),
             checkpoint_task: Mutex::new(None),
             messages,
             connections: Connections::default(),
@@ -1685,11 +1705,7 @@ impl QueueManager {
                     }
                     if queue_manager.log.take_checkpoint_request() || loaded {
                         if let Err(error) = queue_manager.checkpoint() {
-                            queue_manager.say(&format!(
-                                "CSQP020E {} CHECKPOINT FAILED: {error}",
-                                queue_manager.name
-                            ));
-                            let _ = queue_manager.fail_on::<()>(Err(error));
+                            queue_manager.checkpoint_failed(error);
                         }
                     }
                 }
@@ -1718,6 +1734,8 @@ impl QueueManager {
     /// the BSDS, then write buffer pool pages first changed at least two checkpoints ago.
     pub fn checkpoint(&self) -> StorageResult<CheckpointLocation> {
         let mut sequence_guard = self.checkpoint_sequence.lock().unwrap();
+        self.checkpoint_failed_in_page_writes
+            .store(false, Ordering::Relaxed);
         let sequence = *sequence_guard + 1;
         let (begin, end) = {
             let _gate = self.checkpoint_gate.write().unwrap();
@@ -1774,9 +1792,16 @@ impl QueueManager {
             "CSQP018I {} CSQPBCKW CHECKPOINT STARTED FOR ALL BUFFER POOLS",
             self.name
         ));
+        // A pool whose page writes fail does not stop the others; its unwritten pages stay
+        // changed and keep holding back their page sets' recovery RBAs (set below).
+        let mut page_write_error = None;
         for pool in &self.pools {
-            let written = pool.checkpoint(sequence)?;
-            self.say(&format!("CSQP019I {} CSQP1DWP CHECKPOINT COMPLETED FOR BUFFER POOL {}, {written} PAGES WRITTEN", self.name, pool.id()));
+            match pool.checkpoint(sequence) {
+                Ok(written) => self.say(&format!("CSQP019I {} CSQP1DWP CHECKPOINT COMPLETED FOR BUFFER POOL {}, {written} PAGES WRITTEN", self.name, pool.id())),
+                Err(error) => {
+                    page_write_error.get_or_insert(error);
+                }
+            }
         }
         for space in self.data.spaces() {
             let rba = space
@@ -1784,10 +1809,64 @@ impl QueueManager {
                 .recovery_rba(space.id())
                 .unwrap_or(begin)
                 .min(begin);
-            space.page_set.set_recovery_rba(rba)?;
+            if let Err(error) = space.page_set.set_recovery_rba(rba) {
+                self.page_set_errors.report(space.pool.id(), &error);
+                page_write_error.get_or_insert(error);
+            }
         }
         self.checkpoints_taken.fetch_add(1, Ordering::Relaxed);
-        Ok(location)
+        match page_write_error {
+            None => {
+                self.failed_checkpoints.store(0, Ordering::Relaxed);
+                Ok(location)
+            }
+            Some(error) => {
+                self.failed_checkpoints.fetch_add(1, Ordering::Relaxed);
+                self.checkpoint_failed_in_page_writes
+                    .store(true, Ordering::Relaxed);
+                Err(error)
+            }
+        }
+    }
+
+    /// Page set write errors (deferred, synchronous and checkpoint writes) since start.
+    pub fn page_set_write_errors(&self) -> u64 {
+        self.page_set_errors.total()
+    }
+
+    /// The checkpoint task's answer to a failed checkpoint: a log failure stops the queue
+    /// manager at once; a page set write failure is retried by later writes and checkpoints,
+    /// until [`page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX`] checkpoints in a row failed.
+    fn checkpoint_failed(&self, error: StorageError) {
+        let failed_checkpoints = self.failed_checkpoints.load(Ordering::Relaxed);
+        if !self
+            .checkpoint_failed_in_page_writes
+            .load(Ordering::Relaxed)
+        {
+            // Not a page write: the checkpoint record or the BSDS could not be written.
+            self.say(&format!(
+                "CSQP020E {} CHECKPOINT FAILED: {error}",
+                self.name
+            ));
+            let _ = self.fail_on::<()>(Err(error));
+            return;
+        }
+        if failed_checkpoints < page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX {
+            self.say(&format!(
+                "CSQP020E {} CHECKPOINT INCOMPLETE ({failed_checkpoints} of {} allowed in a row): \
+                 page set writes failed: {error}; the queue manager continues and writes the pages again",
+                self.name,
+                page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX
+            ));
+            return;
+        }
+        self.failed.store(true, Ordering::Release);
+        self.say(&format!(
+            "CSQP004E {} PAGE SET WRITES FAILED AT {failed_checkpoints} CHECKPOINTS IN A ROW, QUEUE MANAGER \
+             STOPS ACCEPTING WORK: {error}; restart it once the page set's device is repaired (restart \
+             recovers every committed message from the log)",
+            self.name
+        ));
     }
 
     /// ARCHIVE LOG: switch active logs now, offload the old one, take a checkpoint.
