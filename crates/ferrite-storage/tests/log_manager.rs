@@ -34,6 +34,8 @@ fn archive_parameters(compress: bool, twoarch: bool) -> ArchiveParameters {
         directory: "archive".to_string(),
         compress,
         twoarch,
+        retention_days: 9999,
+        max_archives: 500,
     }
 }
 

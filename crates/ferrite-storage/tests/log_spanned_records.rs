@@ -35,6 +35,8 @@ fn archive_parameters(compress: bool) -> ArchiveParameters {
         directory: "archive".to_string(),
         compress,
         twoarch: false,
+        retention_days: 9999,
+        max_archives: 500,
     }
 }
 

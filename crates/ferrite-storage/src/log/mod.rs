@@ -60,6 +60,7 @@ mod buffer;
 pub mod reader;
 pub mod record;
 mod restart;
+pub mod retention;
 mod statistics;
 mod writer;
 
@@ -345,6 +346,18 @@ pub(crate) struct LogShared {
     pub checkpoint_requested: AtomicBool,
     /// Set (never cleared) when `LoggerState::failure` is set: lets appends check it cheaply.
     pub failed: AtomicBool,
+    /// Archive retention: the last floor applied, and archives deleted since start.
+    pub retention: Mutex<RetentionState>,
+}
+
+/// What archive retention last did (DISPLAY LOG shows it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RetentionState {
+    /// The retention floor last applied: no archive reaching at or above it is deleted.
+    /// `None` until the queue manager first sets it (nothing is deleted before).
+    pub floor: Option<Rba>,
+    /// Archives deleted since the log manager started.
+    pub deleted: u64,
 }
 
 impl LogShared {
@@ -792,6 +805,7 @@ impl LogManager {
             active_log_full_wait_ms: AtomicU64::new(ACTIVE_LOG_FULL_WAIT_MS),
             checkpoint_requested: AtomicBool::new(false),
             failed: AtomicBool::new(false),
+            retention: Mutex::new(RetentionState::default()),
         });
         {
             let mut bsds = shared.bsds.lock().unwrap();
@@ -1214,6 +1228,68 @@ impl LogManager {
                 .0;
         }
         true
+    }
+
+    /// Apply archive retention (ARCRETN, MAXARCH; see [`retention`]) below `floor`, the lowest
+    /// RBA restart or media recovery may still read: the BSDS forgets the archives deleted, then
+    /// their files are removed. Returns each archive deleted and why.
+    pub fn apply_archive_retention(
+        &self,
+        floor: Rba,
+    ) -> StorageResult<Vec<(ArchiveEntry, retention::DeletionReason)>> {
+        let shared = &*self.shared;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_secs());
+        let deleted = {
+            let mut bsds = shared.bsds.lock().unwrap();
+            let chosen = retention::archives_to_delete(&bsds.archives, &shared.archive, floor, now);
+            shared.retention.lock().unwrap().floor = Some(floor);
+            if chosen.is_empty() {
+                return Ok(Vec::new());
+            }
+            let deleted: Vec<(ArchiveEntry, retention::DeletionReason)> = chosen
+                .iter()
+                .map(|(index, reason)| (bsds.archives[*index].clone(), *reason))
+                .collect();
+            let mut updated = bsds.clone();
+            updated.archives.retain(|archive| {
+                !deleted
+                    .iter()
+                    .any(|(gone, _)| gone.start_rba == archive.start_rba)
+            });
+            shared.write_bsds(&mut updated)?;
+            *shared.sources.archives.write().unwrap() = updated.archives.clone();
+            *bsds = updated;
+            deleted
+        };
+        for (archive, _) in &deleted {
+            for name in &archive.copies {
+                let path = shared.archive_directory.join(name);
+                shared
+                    .fs
+                    .remove_file(&path)
+                    .map_err(|error| StorageError::io(&path, "delete archive log", error))?;
+            }
+        }
+        shared
+            .fs
+            .sync_directory(&shared.archive_directory)
+            .map_err(|error| {
+                StorageError::io(&shared.archive_directory, "sync archive directory", error)
+            })?;
+        shared.retention.lock().unwrap().deleted += deleted.len() as u64;
+        Ok(deleted)
+    }
+
+    /// What archive retention last did.
+    pub fn retention_state(&self) -> RetentionState {
+        self.shared.retention.lock().unwrap().clone()
+    }
+
+    /// The archive parameters (ARCRETN, MAXARCH, ...) the log manager runs with.
+    pub fn archive_parameters(&self) -> &ArchiveParameters {
+        &self.shared.archive
     }
 
     /// A copy of the BSDS as the log manager last wrote it.

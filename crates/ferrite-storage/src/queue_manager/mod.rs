@@ -181,6 +181,8 @@ pub struct QueueManager {
     failed_checkpoints: AtomicU64,
     /// The last checkpoint failed only because page set writes failed (the log is fine).
     checkpoint_failed_in_page_writes: AtomicBool,
+    /// The file system (archive retention reads the page set backup registry through it).
+    fs: Arc<dyn FileSystem>,
     checkpoint_task: Mutex<Option<JoinHandle<()>>>,
     messages: MessageSink,
     /// The connections (DISPLAY CONN).
@@ -354,6 +356,7 @@ impl QueueManager {
             page_set_errors,
             failed_checkpoints: AtomicU64::new(0),
             checkpoint_failed_in_page_writes: AtomicBool::new(false),
+            fs: fs.clone(),
             checkpoint_task: Mutex::new(None),
             messages,
             connections: Connections::default(),
@@ -1815,6 +1818,12 @@ impl QueueManager {
             }
         }
         self.checkpoints_taken.fetch_add(1, Ordering::Relaxed);
+        if let Err(error) = self.apply_archive_retention() {
+            self.say(&format!(
+                "CSQJ152E {} ARCHIVE LOG RETENTION FAILED: {error}; the archives are kept",
+                self.name
+            ));
+        }
         match page_write_error {
             None => {
                 self.failed_checkpoints.store(0, Ordering::Relaxed);
@@ -1827,6 +1836,60 @@ impl QueueManager {
                 Err(error)
             }
         }
+    }
+
+    /// The lowest log RBA restart or media recovery may still read (see `log/retention.rs`):
+    /// (floor, restart RBA, lowest registered backup's recovery RBA).
+    pub fn archive_retention_floor(&self) -> StorageResult<(Rba, Rba, Option<Rba>)> {
+        let lowest_page_set = self
+            .data
+            .spaces()
+            .map(|space| space.page_set.header().recovery_rba)
+            .min()
+            .unwrap_or(Rba::ZERO);
+        let restart = self
+            .log
+            .checkpoint_history()
+            .iter()
+            .filter(|location| location.begin_rba <= lowest_page_set)
+            .map(|location| location.begin_rba)
+            .max()
+            .unwrap_or(Rba::ZERO);
+        let media = crate::log::retention::registered_backups(&*self.fs, &self.directory)?
+            .into_iter()
+            .map(|(_, rba)| rba)
+            .min();
+        Ok((restart.min(media.unwrap_or(restart)), restart, media))
+    }
+
+    /// Delete the archives ARCRETN and MAXARCH let go of, below the retention floor.
+    fn apply_archive_retention(&self) -> StorageResult<()> {
+        let (floor, _, _) = self.archive_retention_floor()?;
+        for (archive, why) in self.log.apply_archive_retention(floor)? {
+            self.say(&format!(
+                "CSQJ151I {} ARCHIVE LOG {} RBA {}-{} DELETED ({why}; the log is needed from RBA {floor})",
+                self.name,
+                archive.copies.join(", "),
+                Rba(archive.start_rba),
+                Rba(archive.end_rba)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Register a backup of page set `page_set` whose media recovery starts at `recovery_rba`
+    /// (the backup's header recovery RBA): the archives it needs are kept.
+    pub fn record_page_set_backup(
+        &self,
+        page_set: PageSetId,
+        recovery_rba: Rba,
+    ) -> StorageResult<()> {
+        crate::log::retention::record_page_set_backup(
+            &*self.fs,
+            &self.directory,
+            page_set,
+            recovery_rba,
+        )
     }
 
     /// Page set write errors (deferred, synchronous and checkpoint writes) since start.
@@ -2015,7 +2078,7 @@ impl QueueManager {
         format!(
             "CSQJ322I {} DISPLAY LOG report ...\n Parameter   Initial value\n OUTBUFF     {}\n WRTHRSH     {}\n TWOACTV     {}\n LOGLOAD     {}\n\
              CSQJ370I {} LOG status report ...\n Current RBA {}  Durable RBA {}\n Checkpoints {}\n\
-             Write_Wait {} Write_Nowait {} Write_Force {} WTB {}\n BFFL {} BFWR {} LOGW {:?} bytes {:?}\n CIs_Offload {} BSDS_Reqs {}\n",
+             Write_Wait {} Write_Nowait {} Write_Force {} WTB {}\n BFFL {} BFWR {} LOGW {:?} bytes {:?}\n CIs_Offload {} BSDS_Reqs {}\n{}",
             self.name,
             self.config.log.outbuff_kib,
             self.config.log.wrthrsh,
@@ -2035,7 +2098,46 @@ impl QueueManager {
             statistics.bytes_written,
             statistics.qjstciof,
             statistics.qjstbsds,
+            self.display_archive_retention(),
         )
+    }
+
+    /// DISPLAY LOG's archive lines: what is kept, under which limits, and why.
+    fn display_archive_retention(&self) -> String {
+        let archives = self.log.archives();
+        let parameters = self.log.archive_parameters();
+        let state = self.log.retention_state();
+        let needed = match self.archive_retention_floor() {
+            Ok((floor, restart, media)) => format!(
+                " Log needed from RBA {floor} (restart {restart}, media recovery {})\n",
+                media.map_or("NONE REGISTERED".to_string(), |rba| rba.to_string())
+            ),
+            Err(error) => format!(" Log needed from: unknown ({error})\n"),
+        };
+        let mut text = format!(
+            " Archive logs kept {} (MAXARCH {}, ARCRETN {} days), {} deleted since start\n{needed}",
+            archives.len(),
+            parameters.max_archives,
+            parameters.retention_days,
+            state.deleted
+        );
+        // The newest ones (the BSDS holds the full inventory).
+        const ARCHIVES_LISTED_MAX: usize = 20;
+        if archives.len() > ARCHIVES_LISTED_MAX {
+            text.push_str(&format!(
+                "  ... {} older archives\n",
+                archives.len() - ARCHIVES_LISTED_MAX
+            ));
+        }
+        for archive in &archives[archives.len().saturating_sub(ARCHIVES_LISTED_MAX)..] {
+            text.push_str(&format!(
+                "  {} RBA {}-{}\n",
+                archive.copies.join(", "),
+                Rba(archive.start_rba),
+                Rba(archive.end_rba)
+            ));
+        }
+        text
     }
 }
 
