@@ -160,9 +160,7 @@ fn arcretn_zero_deletes_what_restart_no_longer_needs_but_keeps_a_backups_log() {
     queue_manager.checkpoint().unwrap();
     let remaining = archive_starts(&queue_manager);
     assert!(
-        remaining
-            .first()
-            .map_or(true, |first| *first > backup_rba.0),
+        remaining.iter().all(|first| *first > backup_rba.0),
         "archives before the new backup kept: {remaining:X?}"
     );
     let (floor, _, _) = queue_manager.archive_retention_floor().unwrap();
