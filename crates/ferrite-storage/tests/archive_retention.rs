@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueManager};
+use ferrite_storage::queue_manager::{
+    page_set_path, MessageSelector, QueueDefinition, QueueManager,
+};
 use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::FileSystem;
 use ferrite_storage::PageSetId;
@@ -185,6 +187,24 @@ fn arcretn_zero_deletes_what_restart_no_longer_needs_but_keeps_a_backups_log() {
     let mut sorted_kept = kept.clone();
     sorted_kept.sort();
     assert_eq!(sorted_files, sorted_kept);
+    // `ferrite pageset backup` registers a copy from its header (here: the live page set).
+    let directory = Path::new("/qm/RETAIN1");
+    let recovery_rba = ferrite_storage::log::retention::register_backup_file(
+        &fs,
+        directory,
+        PageSetId(1),
+        &page_set_path(directory, 1),
+    )
+    .unwrap();
+    let (_, _, media) = queue_manager.archive_retention_floor().unwrap();
+    assert_eq!(media, Some(recovery_rba));
+    assert!(ferrite_storage::log::retention::register_backup_file(
+        &fs,
+        directory,
+        PageSetId(2),
+        &page_set_path(directory, 1),
+    )
+    .is_err());
     drop(queue_manager);
     restart_and_count(fs, "RETAIN1", 11);
 }

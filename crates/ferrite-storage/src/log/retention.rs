@@ -137,6 +137,32 @@ pub fn record_page_set_backup(
         .map_err(|error| StorageError::io(&registry, "sync directory", error))
 }
 
+/// Register the backup copy at `backup` of page set `page_set`: its page 0 (verified) gives the
+/// recovery RBA its media recovery starts from, which is returned. `ferrite pageset backup`
+/// calls this after copying.
+pub fn register_backup_file(
+    fs: &dyn FileSystem,
+    directory: &Path,
+    page_set: PageSetId,
+    backup: &Path,
+) -> StorageResult<Rba> {
+    let file = fs
+        .open(backup, OpenMode::ReadOnly)
+        .map_err(|error| StorageError::io(backup, "open backup", error))?;
+    let mut page = crate::page::PageBytes::zeroed();
+    file.read_at(&mut page.0, 0)
+        .map_err(|error| StorageError::io(backup, "read backup header", error))?;
+    let refuse = |detail: String| StorageError::CorruptMetadata {
+        path: backup.to_path_buf(),
+        detail: format!("not a backup of page set {:02}: {detail}", page_set.0),
+    };
+    page.verify(page_set, crate::types::PageNumber(0))
+        .map_err(|defect| refuse(defect.to_string()))?;
+    let header = crate::page_set::PageSetHeader::decode(&page).map_err(refuse)?;
+    record_page_set_backup(fs, directory, page_set, header.recovery_rba)?;
+    Ok(header.recovery_rba)
+}
+
 /// The registered backups: (page set, recovery RBA), by page set.
 pub fn registered_backups(
     fs: &dyn FileSystem,
