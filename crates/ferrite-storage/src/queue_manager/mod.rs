@@ -1830,9 +1830,20 @@ impl QueueManager {
                 Ok(location)
             }
             Some(error) => {
-                self.failed_checkpoints.fetch_add(1, Ordering::Relaxed);
+                let failed_checkpoints =
+                    self.failed_checkpoints.fetch_add(1, Ordering::Relaxed) + 1;
                 self.checkpoint_failed_in_page_writes
                     .store(true, Ordering::Relaxed);
+                if failed_checkpoints >= page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX
+                    && !self.failed.swap(true, Ordering::AcqRel)
+                {
+                    self.say(&format!(
+                        "CSQP004E {} PAGE SET WRITES FAILED AT {failed_checkpoints} CHECKPOINTS IN A ROW, QUEUE \
+                         MANAGER STOPS ACCEPTING WORK: {error}; restart it once the page set's device is \
+                         repaired (restart recovers every committed message from the log)",
+                        self.name
+                    ));
+                }
                 Err(error)
             }
         }
@@ -1898,10 +1909,10 @@ impl QueueManager {
     }
 
     /// The checkpoint task's answer to a failed checkpoint: a log failure stops the queue
-    /// manager at once; a page set write failure is retried by later writes and checkpoints,
-    /// until [`page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX`] checkpoints in a row failed.
+    /// manager at once; a page set write failure is retried by later writes and checkpoints
+    /// (`checkpoint` stops the queue manager after
+    /// [`page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX`] of them in a row).
     fn checkpoint_failed(&self, error: StorageError) {
-        let failed_checkpoints = self.failed_checkpoints.load(Ordering::Relaxed);
         if !self
             .checkpoint_failed_in_page_writes
             .load(Ordering::Relaxed)
@@ -1914,22 +1925,15 @@ impl QueueManager {
             let _ = self.fail_on::<()>(Err(error));
             return;
         }
-        if failed_checkpoints < page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX {
+        if !self.failed.load(Ordering::Acquire) {
             self.say(&format!(
-                "CSQP020E {} CHECKPOINT INCOMPLETE ({failed_checkpoints} of {} allowed in a row): \
-                 page set writes failed: {error}; the queue manager continues and writes the pages again",
+                "CSQP020E {} CHECKPOINT INCOMPLETE ({} of {} allowed in a row): page set writes \
+                 failed: {error}; the queue manager continues and writes the pages again",
                 self.name,
+                self.failed_checkpoints.load(Ordering::Relaxed),
                 page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX
             ));
-            return;
         }
-        self.failed.store(true, Ordering::Release);
-        self.say(&format!(
-            "CSQP004E {} PAGE SET WRITES FAILED AT {failed_checkpoints} CHECKPOINTS IN A ROW, QUEUE MANAGER \
-             STOPS ACCEPTING WORK: {error}; restart it once the page set's device is repaired (restart \
-             recovers every committed message from the log)",
-            self.name
-        ));
     }
 
     /// ARCHIVE LOG: switch active logs now, offload the old one, take a checkpoint.
