@@ -202,7 +202,7 @@ fn persistent_page_set_failures_stop_the_queue_manager_cleanly() {
         let result = put.and_then(|_| queue_manager.commit(&mut unit));
         // Checkpoints come every LOGLOAD records from the checkpoint task; ask for more, so
         // the test does not depend on how fast a busy machine reaches LOGLOAD.
-        if tag % 16 == 0 {
+        if tag.is_multiple_of(16) {
             let _ = queue_manager.checkpoint();
         }
         match result {
