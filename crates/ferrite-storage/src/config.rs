@@ -65,6 +65,21 @@ pub struct SystemParameters {
     /// default), otherwise 5 – 99,999,999.
     #[serde(default)]
     pub expryint: u32,
+    /// QINDXBLD: at restart, build the queues' MSGID/CORRELID indexes before the queue manager
+    /// is available (WAIT, MQ's default) or in the background after (NOWAIT). With NOWAIT a get
+    /// by an indexed identifier on a queue whose index is not built yet waits for it (or builds
+    /// it, paying its CPU), as MQ's gets wait; every other get is served at once.
+    #[serde(default)]
+    pub qindxbld: IndexBuild,
+}
+
+/// QINDXBLD(WAIT|NOWAIT).
+#[derive(Copy, Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum IndexBuild {
+    #[default]
+    Wait,
+    Nowait,
 }
 
 /// CSQ6LOGP analogue.
@@ -174,6 +189,7 @@ impl QueueManagerConfig {
                 logload: 500_000,
                 maxumsgs: 10_000,
                 expryint: 0,
+                qindxbld: IndexBuild::Wait,
             },
             log: LogParameters {
                 outbuff_kib: 4000,

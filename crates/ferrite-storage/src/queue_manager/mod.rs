@@ -28,7 +28,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use ferrite_constants::reason;
 
 use crate::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
-use crate::config::{QueueManagerConfig, CONFIG_FILE_NAME};
+use crate::config::{IndexBuild, QueueManagerConfig, CONFIG_FILE_NAME};
 use crate::data_manager::message::{
     decode_descriptor, decode_index_fields, encode_image, MessageDescriptor,
 };
@@ -68,6 +68,9 @@ pub const READ_AHEAD_MESSAGES: usize = 8;
 
 /// How often the checkpoint task looks at LOGLOAD and log switches.
 pub const CHECKPOINT_POLL_INTERVAL_MS: u64 = 20;
+/// Most threads building indexes in the background after a restart with QINDXBLD(NOWAIT) (MQ:
+/// "a maximum of 10").
+pub const INDEX_BUILD_THREADS_MAX: usize = 10;
 
 /// The page set file of page set `id` inside a data directory.
 pub fn page_set_path(directory: &Path, id: u8) -> PathBuf {
@@ -374,7 +377,55 @@ impl QueueManager {
         });
         queue_manager.restart()?;
         queue_manager.start_checkpoint_task();
+        queue_manager.start_index_builders();
         Ok(queue_manager)
+    }
+
+    /// QINDXBLD(NOWAIT): build the indexes restart left unbuilt, deepest queue first, on up to
+    /// [`INDEX_BUILD_THREADS_MAX`] background threads (MQ: at most 10). A get that needs an
+    /// index first builds it itself (or waits for the builder holding the queue).
+    fn start_index_builders(&self) {
+        let mut pending: Vec<(u64, Arc<LocalQueue>)> = self
+            .queues()
+            .into_iter()
+            .filter(|queue| queue.index_pending())
+            .map(|queue| (queue.status().current_depth, queue))
+            .collect();
+        if pending.is_empty() {
+            return;
+        }
+        pending.sort_by_key(|(depth, _)| std::cmp::Reverse(*depth));
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |count| count.get())
+            .clamp(1, INDEX_BUILD_THREADS_MAX)
+            .min(pending.len());
+        let work = Arc::new(Mutex::new(pending.into_iter()));
+        for thread in 0..threads {
+            let (work, messages, name) = (work.clone(), self.messages.clone(), self.name.clone());
+            let spawned = std::thread::Builder::new()
+                .name(format!("ferrite-index-build-{thread}"))
+                .spawn(move || loop {
+                    let Some((depth, queue)) = work.lock().unwrap().next() else {
+                        return;
+                    };
+                    let queue_name = queue.name();
+                    messages(&format!(
+                        "CSQI007I {name} BUILDING IN-STORAGE INDEX FOR QUEUE {queue_name} ({depth} messages)"
+                    ));
+                    queue.build_index();
+                    messages(&format!(
+                        "CSQI006I {name} COMPLETED IN-STORAGE INDEX FOR QUEUE {queue_name}"
+                    ));
+                });
+            if let Err(error) = spawned {
+                // The indexes are then built by the first get that needs each.
+                self.say(&format!(
+                    "CSQI007I {} INDEX BUILD THREAD NOT STARTED ({error}); indexes are built by the first get that needs them",
+                    self.name
+                ));
+                return;
+            }
+        }
     }
 
     fn say(&self, text: &str) {
@@ -513,6 +564,8 @@ impl QueueManager {
                 .insert(object_id, (location, sequence));
         }
         let mut in_doubt_units: HashMap<Urid, UnitOfWork> = HashMap::new();
+        // QINDXBLD(NOWAIT): the indexes are built after the queue manager is available.
+        let build_indexes = self.config.system.qindxbld == IndexBuild::Wait;
         let mut restored = 0u64;
         let mut orphans = 0u64;
         let queues_by_id = self.queues_by_id.read().unwrap().clone();
@@ -538,7 +591,7 @@ impl QueueManager {
                 .is_some_and(|queue| queue.object_id != object_id)
             {
                 let queue = batch_queue.take().expect("checked above");
-                queue.insert_restored(std::mem::take(&mut batch));
+                queue.insert_restored(std::mem::take(&mut batch), build_indexes);
             }
             let queue = queues_by_id.get(&object_id).cloned();
             let Some(queue) = queue else {
@@ -575,7 +628,7 @@ impl QueueManager {
             }
         }
         if let Some(queue) = batch_queue {
-            queue.insert_restored(batch);
+            queue.insert_restored(batch, build_indexes);
         }
         if orphans > 0 {
             self.say(&format!(

@@ -104,6 +104,10 @@ struct QueueState {
     /// wakes only the getters it can satisfy, so a reply put for one of 64 requesters waiting
     /// by CorrelId wakes one thread, not 64.
     parked: Vec<Arc<ParkedGetter>>,
+    /// QINDXBLD(NOWAIT): restart left the MSGID/CORRELID indexes unbuilt; the first indexed
+    /// get (or the background builder) builds them (`build_index`). Until then index
+    /// maintenance is skipped: the build indexes whatever is on the queue then.
+    index_pending: bool,
 }
 
 /// A getter waiting for a message it can take.
@@ -252,6 +256,9 @@ impl LocalQueue {
     }
 
     fn index(state: &mut QueueState, entry: &MessageEntry, message_id: bool, correlation_id: bool) {
+        if state.index_pending {
+            return;
+        }
         if message_id && entry.message_id != NO_IDENTIFIER {
             state.by_message_id.insert(entry.message_id, entry.key);
         }
@@ -263,6 +270,9 @@ impl LocalQueue {
     }
 
     fn unindex(state: &mut QueueState, entry: &MessageEntry) {
+        if state.index_pending {
+            return;
+        }
         state.by_message_id.remove(&entry.message_id, entry.key);
         state
             .by_correlation_id
@@ -320,9 +330,13 @@ impl LocalQueue {
         drop(state);
     }
 
-    /// Restart: add a queue's restored messages, in delivery order, under one lock.
-    pub fn insert_restored(&self, entries: Vec<MessageEntry>) {
+    /// Restart: add a queue's restored messages, in delivery order, under one lock. Without
+    /// `build_index` (QINDXBLD(NOWAIT)) the indexes are left for [`LocalQueue::build_index`].
+    pub fn insert_restored(&self, entries: Vec<MessageEntry>, build_index: bool) {
         let mut state = self.state();
+        if !build_index && (self.index_message_id || self.index_correlation_id) {
+            state.index_pending = true;
+        }
         for entry in entries {
             Self::index(
                 &mut state,
@@ -336,6 +350,51 @@ impl LocalQueue {
             state.messages.insert(entry.key, entry);
         }
         state.statistics.high_depth = state.statistics.high_depth.max(state.messages.len() as u64);
+    }
+
+    /// QINDXBLD(NOWAIT): build the indexes restart left unbuilt. Returns false if there was
+    /// nothing to build. Holds the queue's lock meanwhile: gets on the queue wait for it.
+    pub fn build_index(&self) -> bool {
+        let mut state = self.state();
+        self.build_index_locked(&mut state)
+    }
+
+    /// Whether the indexes are still to be built (QINDXBLD(NOWAIT) after a restart).
+    pub fn index_pending(&self) -> bool {
+        self.state().index_pending
+    }
+
+    fn build_index_locked(&self, state: &mut QueueState) -> bool {
+        if !state.index_pending {
+            return false;
+        }
+        state.index_pending = false;
+        let QueueState {
+            messages,
+            by_message_id,
+            by_correlation_id,
+            ..
+        } = state;
+        for entry in messages.values() {
+            if self.index_message_id && entry.message_id != NO_IDENTIFIER {
+                by_message_id.insert(entry.message_id, entry.key);
+            }
+            if self.index_correlation_id && entry.correlation_id != NO_IDENTIFIER {
+                by_correlation_id.insert(entry.correlation_id, entry.key);
+            }
+        }
+        true
+    }
+
+    /// A get or browse by an indexed identifier on a queue whose index is pending builds it
+    /// first (QINDXBLD(NOWAIT): the application pays for the build, as in MQ).
+    fn ensure_index_for(&self, state: &mut QueueState, selector: &MessageSelector) {
+        if state.index_pending
+            && ((selector.message_id.is_some() && self.index_message_id)
+                || (selector.correlation_id.is_some() && self.index_correlation_id))
+        {
+            self.build_index_locked(state);
+        }
     }
 
     /// Restore a message whose getter backed out (it was counted as an uncommitted get).
@@ -441,6 +500,7 @@ impl LocalQueue {
     ) -> Option<MessageEntry> {
         let deadline = wait.map(|wait| Instant::now() + wait);
         let mut state = self.state();
+        self.ensure_index_for(&mut state, selector);
         let mut spun = false;
         loop {
             let now = now_ms();
@@ -488,7 +548,8 @@ impl LocalQueue {
         selector: &MessageSelector,
         after: Option<MessageKey>,
     ) -> Option<MessageEntry> {
-        let state = self.state();
+        let mut state = self.state();
+        self.ensure_index_for(&mut state, selector);
         self.first_match(&state, selector, after)
             .map(|key| state.messages[&key].clone())
     }
@@ -559,6 +620,7 @@ impl LocalQueue {
         let mut state = self.state();
         state.by_message_id = IdentifierIndex::default();
         state.by_correlation_id = IdentifierIndex::default();
+        state.index_pending = false;
         std::mem::take(&mut state.messages).into_values().collect()
     }
 
