@@ -165,6 +165,22 @@ fn records_larger_than_an_active_log_span_switches_and_read_back_whole() {
         assert!(manager
             .read_forward(Rba(appended[5].range.0 .0 + 1))
             .is_err());
+        // But from an archive that starts inside one (its first segments in the archive before,
+        // which retention may have deleted): the rest of the chain is passed over.
+        let (start, end) = (appended[5].range.0 .0, appended[5].range.1 .0);
+        let inside = manager
+            .archives()
+            .iter()
+            .map(|archive| archive.start_rba)
+            .find(|rba| start < *rba && *rba < end)
+            .expect("an archive starts inside the 2.6 MiB record");
+        let from_inside = read_all(&manager, Rba(inside));
+        assert_eq!(from_inside.len(), 3);
+        check_record(
+            &from_inside[0],
+            &appended[6],
+            "from a file start inside a chain",
+        );
         manager.shutdown().unwrap();
         drop(manager);
 

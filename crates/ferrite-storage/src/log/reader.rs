@@ -265,6 +265,23 @@ impl LogReader {
             orphans: 0,
             resynchronising: false,
         };
+        // An archive or active log may begin inside a chain of segments (its first segments in
+        // the log before, perhaps deleted by archive retention): reading from such a start
+        // passes over the chain's remaining segments.
+        reader.resynchronising = reader
+            .sources
+            .archives
+            .read()
+            .unwrap()
+            .iter()
+            .any(|archive| archive.start_rba == from.0)
+            || reader
+                .sources
+                .ring
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|entry| entry.start == Some(from.0));
         // The first record must be valid: `from` must be a record boundary.
         match reader.read_next() {
             Ok(record) => reader.peeked = record.map(|next| reader.materialise(next)),
@@ -298,8 +315,18 @@ impl LogReader {
         self.orphans
     }
 
-    /// The next logical record: physical records as they are, segments reassembled.
+    /// The next logical record: physical records as they are, segments reassembled. Once a
+    /// record is returned, a continuation without its start is damage, no longer a file start
+    /// inside a chain.
     fn read_next(&mut self) -> StorageResult<Option<Next>> {
+        let next = self.read_next_record();
+        if matches!(next, Ok(Some(_))) {
+            self.resynchronising = false;
+        }
+        next
+    }
+
+    fn read_next_record(&mut self) -> StorageResult<Option<Next>> {
         let mut chain: Option<Chain> = None;
         loop {
             let limit = self.limit();
@@ -860,8 +887,9 @@ impl OfflineLog {
                 active_hint: None,
                 owned: None,
                 orphans: 0,
-                // After damage, reading resumes at a file start, possibly inside a chain.
-                resynchronising: position != report.first_rba.0,
+                // Every position here is a file start, possibly inside a chain (after damage,
+                // or an oldest archive whose predecessor retention deleted).
+                resynchronising: true,
             };
             let mut failure = None;
             for record in reader.by_ref() {
