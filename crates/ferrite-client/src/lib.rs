@@ -69,6 +69,7 @@
 //! Value (MQRC_MAX_CONNS_LIMIT_REACHED 2025 for the connection limit).
 
 pub mod connection;
+pub mod tls;
 pub mod transport;
 pub mod wire;
 
