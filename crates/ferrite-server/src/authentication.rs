@@ -211,10 +211,12 @@ pub fn password_transport(fap_level: u8, pal: &[u8; 20]) -> PasswordTransport {
     }
 }
 
-/// The queue manager's CHCKCLNT.
+/// The queue manager's CHCKCLNT (ALTER QMGR CHCKCLNT), read at each MQCONN so that a change
+/// applies to the next connection.
 pub fn check_client(queue_manager: &ferrite_storage::queue_manager::QueueManager) -> CheckClient {
-    let _ = queue_manager;
-    CheckClient::None
+    let attributes = queue_manager.queue_manager_attributes();
+    // Validated when stored; an unreadable value fails closed.
+    CheckClient::from_keyword(&attributes.check_client).unwrap_or(CheckClient::Required)
 }
 
 /// Everything the decision needs about the connection.

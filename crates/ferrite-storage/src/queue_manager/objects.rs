@@ -12,7 +12,7 @@
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
-//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV ACCTQ MONQ STATQ (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV ACCTQ MONQ STATQ CHCKCLNT (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE PUT GET DEFPSIST DEFPRTY                 |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
 //! | `CHANNEL`  | 1       | CHANNEL CHLTYPE DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER |
@@ -204,7 +204,13 @@ pub struct QueueManagerAttributes {
     pub monitoring_queue: String,
     /// STATQ: OFF, ON or NONE.
     pub statistics_queue: String,
+    /// CHCKCLNT: connection authentication of client connections (MQ's CONNAUTH AUTHINFO
+    /// attribute, kept on the queue manager): NONE (the default), OPTIONAL or REQUIRED.
+    pub check_client: String,
 }
+
+/// CHCKCLNT values, first the default.
+pub const QMGR_CHECK_CLIENT_VALUES: [&str; 3] = ["NONE", "OPTIONAL", "REQUIRED"];
 
 /// The dead-letter queue a new queue manager names in DEADQ.
 pub const DEFAULT_DEAD_LETTER_QUEUE: &str = "SYSTEM.DEAD.LETTER.QUEUE";
@@ -237,6 +243,7 @@ impl QueueManagerAttributes {
             accounting_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
             monitoring_queue: QMGR_MONITORING_VALUES[0].to_string(),
             statistics_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
+            check_client: QMGR_CHECK_CLIENT_VALUES[0].to_string(),
         }
     }
 
@@ -259,6 +266,11 @@ impl QueueManagerAttributes {
             ("ACCTQ", &self.accounting_queue, &QMGR_ACCOUNTING_VALUES[..]),
             ("MONQ", &self.monitoring_queue, &QMGR_MONITORING_VALUES[..]),
             ("STATQ", &self.statistics_queue, &QMGR_ACCOUNTING_VALUES[..]),
+            (
+                "CHCKCLNT",
+                &self.check_client,
+                &QMGR_CHECK_CLIENT_VALUES[..],
+            ),
         ] {
             if !allowed.contains(&value.as_str()) {
                 return Err(StorageError::invalid(format!(
@@ -1313,7 +1325,8 @@ impl ObjectDefinition {
                     .line("STRSTPEV", enabled_disabled(!d.start_stop_events))
                     .line("ACCTQ", &d.accounting_queue)
                     .line("MONQ", &d.monitoring_queue)
-                    .line("STATQ", &d.statistics_queue);
+                    .line("STATQ", &d.statistics_queue)
+                    .line("CHCKCLNT", &d.check_client);
             }
         }
         image.finish()
@@ -1457,6 +1470,7 @@ impl ObjectDefinition {
                         "ACCTQ" => d.accounting_queue = value.clone(),
                         "MONQ" => d.monitoring_queue = value.clone(),
                         "STATQ" => d.statistics_queue = value.clone(),
+                        "CHCKCLNT" => d.check_client = value.clone(),
                         _ => return Err(unknown(object_type, key)),
                     }
                 }
@@ -1517,6 +1531,10 @@ mod tests {
         let mut channel = ChannelDefinition::server_connection("DEV.APP.SVRCONN");
         channel.keepalive_interval = 60;
         channel.description = "App = channel".into();
+        channel.ssl_cipher_spec = "TLS_AES_128_GCM_SHA256".into();
+        channel.ssl_client_auth_required = false;
+        channel.ssl_peer = "CN=app, O=Ferrite".into();
+        channel.mca_user = "mqapp".into();
         let definitions = vec![
             ObjectDefinition::Local(QueueDefinition::local("L", PageSetId(1))),
             ObjectDefinition::Model(model),
@@ -1564,6 +1582,7 @@ mod tests {
                 performance_events: true,
                 start_stop_events: false,
                 monitoring_queue: "HIGH".into(),
+                check_client: "REQUIRED".into(),
                 ..QueueManagerAttributes::new("QM1", 500, 30)
             }),
         ];
