@@ -336,13 +336,14 @@ pub fn self_signed_pem(common_name: &str, names: &[&str]) -> Result<(String, Str
             .collect::<Vec<_>>(),
     )
     .map_err(|error| format!("certificate names: {error}"))?;
+    // Encoded least specific first, as CAs do: shown as `CN=<common_name>,O=Ferrite`.
     params.distinguished_name = rcgen::DistinguishedName::new();
     params
         .distinguished_name
-        .push(rcgen::DnType::CommonName, common_name);
+        .push(rcgen::DnType::OrganizationName, "Ferrite");
     params
         .distinguished_name
-        .push(rcgen::DnType::OrganizationName, "Ferrite");
+        .push(rcgen::DnType::CommonName, common_name);
     let now = std::time::SystemTime::now();
     params.not_before = (now - Duration::from_secs(3600)).into();
     params.not_after =
@@ -524,7 +525,7 @@ mod tests {
     fn subject_of_a_generated_certificate() {
         let (pem, _) = self_signed_pem("app", &["localhost"]).unwrap();
         let der = CertificateDer::from_pem_slice(pem.as_bytes()).unwrap();
-        assert_eq!(subject_dn(der.as_ref()).unwrap(), "O=Ferrite,CN=app");
+        assert_eq!(subject_dn(der.as_ref()).unwrap(), "CN=app,O=Ferrite");
         assert!(subject_dn(&der.as_ref()[..40]).is_none());
         assert!(subject_dn(&[]).is_none());
     }
