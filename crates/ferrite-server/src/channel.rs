@@ -607,7 +607,13 @@ impl Channel<'_> {
             extra: Vec::new(),
             trailing: Vec::new(),
         };
-        let header = SegmentHeader::new(flow.header.kind, SegmentType::StatusData, order);
+        // CLOSE_CHANNEL: observed, IBM's Java client maps the status code to a reason only
+        // with this flag (NO_CHANNEL -> 2540, CIPHER_SPEC and PEER_NAME -> 2397,
+        // CHANNEL_UNAVAILABLE -> 2537); without it, it reports MQRC_UNEXPECTED_ERROR (2195).
+        let mut header = SegmentHeader::new(flow.header.kind, SegmentType::StatusData, order);
+        header.flags1 = ControlFlags1(
+            ControlFlags1::CLOSE_CHANNEL | ControlFlags1::FIRST | ControlFlags1::LAST,
+        );
         self.send(&header, &status.encode(order))
     }
 }

@@ -26,9 +26,11 @@
 //! 2. INITIAL_DATA names the channel; [`check_channel`] then compares: a TLS socket on a
 //!    channel without SSLCIPH, a plaintext socket on a channel with SSLCIPH, or a negotiated
 //!    cipher suite that is not the channel's CipherSpec is refused with STATUS_DATA
-//!    CIPHER_SPEC (MQ's AMQ9631E/AMQ9639E); SSLCAUTH(REQUIRED) without a client certificate
-//!    and an SSLPEER that the certificate's subject does not match are refused with
-//!    STATUS_DATA SECURITY_FAILURE and MQRC_SSL_PEER_NAME_MISMATCH (AMQ9636E).
+//!    CIPHER_SPEC (MQ's AMQ9631E/AMQ9639E; IBM's Java client reports MQRC_JSSE_ERROR, 2397,
+//!    Ferrite's client MQRC_SSL_INITIALIZATION_ERROR, 2393); SSLCAUTH(REQUIRED) without a
+//!    client certificate with SSL_CLIENT_CERTIFICATE (AMQ9637E; Java: 2059, Rust: 2399) and an
+//!    SSLPEER the certificate's subject does not match with PEER_NAME (AMQ9636E; Java: 2397,
+//!    Rust: MQRC_SSL_PEER_NAME_MISMATCH, 2398).
 
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -53,6 +55,12 @@ pub const CERTIFICATE_FILE: &str = "qm.crt";
 pub const KEY_FILE: &str = "qm.key";
 /// CA certificates that client certificates must chain to.
 pub const CA_FILE: &str = "ca.crt";
+/// STATUS_DATA code PEER_NAME (Wireshark's MQ_STATUS_ERR_PEER_NAME): IBM's Java client
+/// reports MQRC_JSSE_ERROR (2397); Ferrite's client the reason in Value.
+pub const STATUS_PEER_NAME: i32 = 0x19;
+/// STATUS_DATA code SSL_CLIENT_CERTIFICATE (MQ_STATUS_ERR_SSL_CLIENT_CERTIFICATE): IBM's Java
+/// client reports MQRC_Q_MGR_NOT_AVAILABLE (2059).
+pub const STATUS_SSL_CLIENT_CERTIFICATE: i32 = 0x1A;
 /// The first byte of a TLS handshake record.
 const TLS_HANDSHAKE_RECORD: u8 = 0x16;
 /// Validity of a certificate made by `ferrite tls create-cert`, days.
@@ -258,14 +266,14 @@ pub fn check_channel(
     }
     match &security.peer_subject {
         None if channel.ssl_client_auth_required => Err(Refusal {
-            status: status_code::SECURITY_FAILURE,
+            status: STATUS_SSL_CLIENT_CERTIFICATE,
             reason: MQRC_SSL_PEER_NAME_ERROR,
             message: format!(
                 "AMQ9637E channel {name}: SSLCAUTH(REQUIRED) and the client sent no certificate; give the client a certificate signed by a CA in the key repository's {CA_FILE}, or set SSLCAUTH(OPTIONAL)"
             ),
         }),
         None if !channel.ssl_peer.is_empty() => Err(Refusal {
-            status: status_code::SECURITY_FAILURE,
+            status: STATUS_PEER_NAME,
             reason: MQRC_SSL_PEER_NAME_MISMATCH,
             message: format!(
                 "AMQ9636E channel {name}: SSLPEER({}) needs a client certificate and the client sent none",
@@ -274,7 +282,7 @@ pub fn check_channel(
         }),
         Some(subject) if !channel.ssl_peer.is_empty() && !peer_matches(&channel.ssl_peer, subject) => {
             Err(Refusal {
-                status: status_code::SECURITY_FAILURE,
+                status: STATUS_PEER_NAME,
                 reason: MQRC_SSL_PEER_NAME_MISMATCH,
                 message: format!(
                     "AMQ9636E channel {name}: the client certificate's name '{subject}' does not match SSLPEER({})",
