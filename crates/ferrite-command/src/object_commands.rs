@@ -17,8 +17,8 @@
 //! | STGCLASS                   | CSQM410I |
 
 use ferrite_storage::queue_manager::objects::{
-    CHANNEL_NAME_LENGTH_MAX, DESCRIPTION_LENGTH_MAX, NAMELIST_NAMES_MAX,
-    STORAGE_CLASS_NAME_LENGTH_MAX,
+    CHANNEL_NAME_LENGTH_MAX, CIPHER_SPECS, CIPHER_SPECS_UNSUPPORTED, DESCRIPTION_LENGTH_MAX,
+    MCA_USER_LENGTH_MAX, NAMELIST_NAMES_MAX, SSL_PEER_LENGTH_MAX, STORAGE_CLASS_NAME_LENGTH_MAX,
 };
 use ferrite_storage::queue_manager::{
     AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
@@ -56,7 +56,8 @@ pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
         ]),
         ObjectType::Channel => value(&[
             "CHLTYPE", "TRPTYPE", "DESCR", "MAXMSGL", "HBINT", "KAINT", "SHARECNV", "MAXINST",
-            "MAXINSTC", "DISCINT", "MONCHL", "QSGDISP",
+            "MAXINSTC", "DISCINT", "MONCHL", "QSGDISP", "SSLCIPH", "SSLCAUTH", "SSLPEER",
+            "MCAUSER",
         ]),
         ObjectType::Process => value(&[
             "DESCR", "APPLICID", "APPLTYPE", "USERDATA", "ENVRDATA", "QSGDISP",
@@ -143,6 +144,23 @@ fn check_name_length(
         ));
     }
     Ok(())
+}
+
+/// SSLCIPH: blank, or a CipherSpec name Ferrite's TLS serves (MQ's names, any case).
+fn cipher_spec(token: &Token, value: &Value) -> Result<String, SyntaxError> {
+    let name = value.text.trim().to_ascii_uppercase();
+    if name.is_empty() || CIPHER_SPECS.contains(&name.as_str()) {
+        return Ok(name);
+    }
+    let why = if CIPHER_SPECS_UNSUPPORTED.contains(&name.as_str()) {
+        format!(
+            "CipherSpec {name} is not available in Ferrite (its TLS library has no static RSA key exchange, CBC or CCM); use one of {}",
+            CIPHER_SPECS.join(", ")
+        )
+    } else {
+        format!("unknown CipherSpec; use one of {}", CIPHER_SPECS.join(", "))
+    };
+    Err(value_error(token, value, &why))
 }
 
 fn text(token: &Token, value: &Value, max: usize) -> Result<String, SyntaxError> {
@@ -264,6 +282,13 @@ pub(crate) fn apply(
                 let choices = ["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"];
                 channel.monitoring = choices[choice(token, value, &choices)?].to_string();
             }
+            "SSLCIPH" => channel.ssl_cipher_spec = cipher_spec(token, value)?,
+            "SSLCAUTH" => {
+                channel.ssl_client_auth_required =
+                    choice(token, value, &["REQUIRED", "OPTIONAL"])? == 0
+            }
+            "SSLPEER" => channel.ssl_peer = text(token, value, SSL_PEER_LENGTH_MAX)?,
+            "MCAUSER" => channel.mca_user = text(token, value, MCA_USER_LENGTH_MAX)?,
             _ => unreachable!("keywords checked against settable()"),
         },
         ObjectDefinition::Process(process) => match keyword {
@@ -567,6 +592,17 @@ pub(crate) fn attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
                 "MONCHL",
                 keyword_of(&d.monitoring, &["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"]),
             ),
+            ("SSLCIPH", text(&d.ssl_cipher_spec)),
+            (
+                "SSLCAUTH",
+                AttributeValue::Keyword(if d.ssl_client_auth_required {
+                    "REQUIRED"
+                } else {
+                    "OPTIONAL"
+                }),
+            ),
+            ("SSLPEER", text(&d.ssl_peer)),
+            ("MCAUSER", text(&d.mca_user)),
         ],
         ObjectDefinition::Process(d) => vec![
             ("PROCESS", text(&d.name)),

@@ -4,6 +4,7 @@
 //! ([`QueueManagerAttributes`], page set 0); the rest of DISPLAY QMGR (platform, command
 //! level, CCSID, identifier) is fixed by the build.
 
+use ferrite_storage::queue_manager::objects::QMGR_CHECK_CLIENT_VALUES;
 use ferrite_storage::queue_manager::{
     QueueManagerAttributes, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
 };
@@ -31,6 +32,7 @@ pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("ACCTQ", Takes::Value),
     ("MONQ", Takes::Value),
     ("STATQ", Takes::Value),
+    ("CHCKCLNT", Takes::Value),
     ("QSGDISP", Takes::Value),
 ];
 
@@ -97,6 +99,10 @@ pub(crate) fn stored_attributes(
         (
             "STATQ",
             keyword(&attributes.statistics_queue, &QMGR_ACCOUNTING_VALUES),
+        ),
+        (
+            "CHCKCLNT",
+            keyword(&attributes.check_client, &QMGR_CHECK_CLIENT_VALUES),
         ),
     ]
 }
@@ -224,6 +230,11 @@ pub(crate) fn apply_qmgr_attribute(
         }
         "QSGDISP" => {
             choice(token, value, &["QMGR"])?;
+        }
+        "CHCKCLNT" => {
+            attributes.check_client = QMGR_CHECK_CLIENT_VALUES
+                [choice(token, value, &QMGR_CHECK_CLIENT_VALUES)?]
+            .to_string()
         }
         _ => unreachable!("keywords checked against ALTERABLE"),
     }

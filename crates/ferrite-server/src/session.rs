@@ -53,6 +53,8 @@ pub struct MqiSession {
     pub user: String,
     /// The negotiated MaxMessageSize: the largest message a get returns.
     pub max_message_size: u32,
+    /// Security hook: set by connection authentication, MQCONN fails with this reason.
+    pub refuse_connect: Option<i32>,
 }
 
 fn api_header(hobj: i32, outcome: Option<MqError>) -> ApiHeader {
@@ -80,6 +82,7 @@ impl MqiSession {
             connection: None,
             user: String::new(),
             max_message_size,
+            refuse_connect: None,
         }
     }
 
@@ -403,6 +406,8 @@ impl MqiSession {
         let queue_manager = &self.queue_manager;
         let result = if self.connection.is_some() {
             Err(MqError::warning(MQRC_ALREADY_CONNECTED))
+        } else if let Some(reason) = self.refuse_connect {
+            Err(MqError::failed(reason))
         } else {
             let cno = Mqcno {
                 version: MQCNO_VERSION_7,

@@ -219,3 +219,156 @@ fn ibm_clients_data_conversion() {
     );
     assert!(output.contains(" passed, 0 failed"), "every check passed");
 }
+
+/// Runs `keytool` with `arguments` in `directory`; panics with its output when it fails.
+fn keytool(directory: &Path, arguments: &[&str]) {
+    let output = Command::new("keytool")
+        .args(arguments)
+        .current_dir(directory)
+        .output()
+        .expect("keytool (the JDK's) runs");
+    assert!(
+        output.status.success(),
+        "keytool {arguments:?}: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// IBM's client against CHCKCLNT(REQUIRED) and TLS channels: JMS createConnection(user,
+/// password) and MQCSP over TLS, every refusal's reason, mutual TLS with SSLPEER. The trust
+/// store and the client's key store are made here with the JDK's keytool.
+#[test]
+fn ibm_client_connection_authentication_and_tls() {
+    use ferrite_storage::queue_manager::{ChannelDefinition, ObjectDefinition};
+    let listener = start_listener();
+    let queue_manager = &listener.fixture.queue_manager;
+    let directory = listener.fixture.directory.path();
+    let repository = directory.join("tls");
+    let certificate = ferrite_server::tls::create_self_signed(&repository, "QM1").unwrap();
+    let stores = tempfile::tempdir().unwrap();
+    keytool(
+        stores.path(),
+        &[
+            "-importcert",
+            "-noprompt",
+            "-alias",
+            "qm1",
+            "-file",
+            certificate.to_str().unwrap(),
+            "-keystore",
+            "trust.p12",
+            "-storetype",
+            "PKCS12",
+            "-storepass",
+            "password",
+        ],
+    );
+    // The client's certificate: self-signed by keytool, trusted by the queue manager as its
+    // own anchor in ca.crt.
+    keytool(
+        stores.path(),
+        &[
+            "-genkeypair",
+            "-alias",
+            "app",
+            "-keyalg",
+            "EC",
+            "-groupname",
+            "secp256r1",
+            "-dname",
+            "CN=app,O=Ferrite",
+            "-validity",
+            "2",
+            "-keystore",
+            "client.p12",
+            "-storetype",
+            "PKCS12",
+            "-storepass",
+            "password",
+            "-keypass",
+            "password",
+        ],
+    );
+    keytool(
+        stores.path(),
+        &[
+            "-exportcert",
+            "-rfc",
+            "-alias",
+            "app",
+            "-file",
+            "client.pem",
+            "-keystore",
+            "client.p12",
+            "-storetype",
+            "PKCS12",
+            "-storepass",
+            "password",
+        ],
+    );
+    std::fs::copy(stores.path().join("client.pem"), repository.join("ca.crt")).unwrap();
+    ferrite_storage::users::UserRegistry::new(directory)
+        .add("app", b"passw0rd", false)
+        .unwrap();
+    let mut attributes = queue_manager.queue_manager_attributes();
+    attributes.check_client = "REQUIRED".into();
+    queue_manager.alter_queue_manager(attributes).unwrap();
+    let channel = |name: &str, spec: &str, required: bool, peer: &str| {
+        let mut channel = ChannelDefinition::server_connection(name);
+        channel.ssl_cipher_spec = spec.into();
+        channel.ssl_client_auth_required = required;
+        channel.ssl_peer = peer.into();
+        queue_manager
+            .define_object(ObjectDefinition::Channel(channel), true)
+            .unwrap();
+    };
+    channel("TLS.SVRCONN", "TLS_AES_128_GCM_SHA256", false, "");
+    channel("TLS12.SVRCONN", "ECDHE_ECDSA_AES_128_GCM_SHA256", false, "");
+    channel(
+        "MTLS.SVRCONN",
+        "ANY_TLS12_OR_HIGHER",
+        true,
+        "CN=app,O=Ferrite",
+    );
+    channel(
+        "PEER.SVRCONN",
+        "ANY_TLS12_OR_HIGHER",
+        true,
+        "CN=someone.else",
+    );
+    let trust = stores.path().join("trust.p12");
+    let client = stores.path().join("client.p12");
+    let arguments = |key_store: &str| {
+        vec![
+            "QM1".to_string(),
+            "127.0.0.1".to_string(),
+            listener.port().to_string(),
+            trust.display().to_string(),
+            "FERRITE.TEST.Q1".to_string(),
+            key_store.to_string(),
+        ]
+    };
+    let output = run_java("SecurityConformance", &arguments("none"));
+    assert!(output.contains("12 passed, 0 failed"), "every check ran");
+    let output = run_java(
+        "SecurityConformance",
+        &arguments(&client.display().to_string()),
+    );
+    assert!(output.contains("2 passed, 0 failed"), "every check ran");
+    let log = listener.log.lock().unwrap().join("\n");
+    for expected in [
+        "authentication failed: wrong password",
+        "authentication failed: no such user",
+        "CHCKCLNT(REQUIRED) needs them",
+        "password protection algorithm 1, which Ferrite cannot check",
+        "AMQ9631E channel TLS.SVRCONN",
+        "AMQ9639E channel TLS.SVRCONN",
+        "AMQ9639E channel DEV.APP.SVRCONN",
+        "AMQ9637E channel MTLS.SVRCONN",
+        "AMQ9636E channel PEER.SVRCONN",
+    ] {
+        assert!(log.contains(expected), "the log says '{expected}':\n{log}");
+    }
+    assert!(!log.contains("passw0rd"), "no password in the log");
+}

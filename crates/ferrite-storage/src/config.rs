@@ -40,6 +40,14 @@ pub struct ChannelInitiatorParameters {
     pub port: u16,
     /// Client sockets served at once (MAXCHL: 1 – 9,999).
     pub max_channels: u32,
+    /// The TLS key repository (MQ's SSLKEYR): a directory, relative to the queue manager's
+    /// directory unless absolute, holding qm.crt, qm.key and ca.crt (ferrite-server's tls.rs).
+    #[serde(default = "default_ssl_key_repository")]
+    pub ssl_key_repository: String,
+}
+
+fn default_ssl_key_repository() -> String {
+    "tls".to_string()
 }
 
 impl Default for ChannelInitiatorParameters {
@@ -49,6 +57,7 @@ impl Default for ChannelInitiatorParameters {
             address: "0.0.0.0".to_string(),
             port: 1414,
             max_channels: 2048,
+            ssl_key_repository: default_ssl_key_repository(),
         }
     }
 }
