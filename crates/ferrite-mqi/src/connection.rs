@@ -179,6 +179,9 @@ const KNOWN_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
 
 /// Every MQGMO_* bit MQGET knows.
 const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
+    | MQGMO_MARK_SKIP_BACKOUT
+    | MQGMO_LOCK
+    | MQGMO_UNLOCK
     | MQGMO_SYNCPOINT
     | MQGMO_NO_SYNCPOINT
     | MQGMO_BROWSE_FIRST
@@ -198,9 +201,6 @@ const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
 
 /// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
 const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
-    | MQGMO_MARK_SKIP_BACKOUT
-    | MQGMO_LOCK
-    | MQGMO_UNLOCK
     | MQGMO_LOGICAL_ORDER
     | MQGMO_COMPLETE_MSG
     | MQGMO_ALL_MSGS_AVAILABLE
@@ -294,7 +294,7 @@ fn key_of_message_token(token: &[u8; 16]) -> Option<MessageKey> {
 /// Generator of unique message and correlation ids: "CSQ " + the first four characters of the
 /// queue manager name + the process id (twice, 8 bytes) + 8 bytes of a counter seeded from the
 /// clock in nanoseconds (so ids stay unique across restarts).
-fn new_identifier(queue_manager: &str) -> Identifier {
+pub(crate) fn new_identifier(queue_manager: &str) -> Identifier {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
     if COUNTER.load(Ordering::Relaxed) == 0 {
@@ -340,6 +340,14 @@ struct ObjectHandle {
     cursor: Option<MessageKey>,
     /// The selector the handle was opened with (MQOD SelectionString).
     selection: Option<Selection>,
+    /// This handle as a lock holder (MQGMO_LOCK): unique in the process, never 0.
+    lock_holder: u64,
+}
+
+/// A new lock holder number for an object handle (MQGMO_LOCK): unique in the process.
+fn new_lock_holder() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A connection (MQHCONN) to an in-process queue manager. One thread uses a connection at a
@@ -417,6 +425,7 @@ impl Connection {
             let skip = cno.appl_name.chars().count().saturating_sub(28);
             cno.appl_name.chars().skip(skip).collect()
         };
+        crate::reports::install(&queue_manager);
         let record = queue_manager
             .connections()
             .register(&appl_name, MQAT_DEFAULT, user_identifier, now_ms())
@@ -585,6 +594,7 @@ impl Connection {
                 alias,
                 created_temporary,
                 selection,
+                lock_holder: new_lock_holder(),
             },
         );
         self.note_handles();
@@ -741,6 +751,7 @@ impl Connection {
         let handle = self.handles.remove(&hobj.0).expect("checked");
         self.note_handles();
         if let Target::Queue(queue) = &handle.target {
+            queue.unlock(handle.lock_holder);
             queue.close_handle(handle.input, handle.output);
             if handle.created_temporary {
                 self.delete_temporary_queue(queue)?;
@@ -953,7 +964,12 @@ impl Connection {
         if !known_type {
             return failed(MQRC_MSG_TYPE_ERROR);
         }
-        if md.msg_type == MQMT_REQUEST && trim(&md.reply_to_q).is_empty() {
+        if crate::reports::unsupported_report_options(md.report) {
+            return failed(MQRC_REPORT_OPTIONS_ERROR);
+        }
+        if (md.msg_type == MQMT_REQUEST || md.report & crate::reports::QUEUE_MANAGER_REPORTS != 0)
+            && trim(&md.reply_to_q).is_empty()
+        {
             return failed(MQRC_MISSING_REPLY_TO_Q);
         }
         // DEFPRTY and DEFPSIST of the first definition in the name resolution (an alias's).
@@ -1016,6 +1032,10 @@ impl Connection {
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
         let unit = syncpoint.then_some(&mut self.unit);
         self.queue_manager.put(unit, queue, &engine, data)?;
+        if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
+            let unit = syncpoint.then_some(&mut self.unit);
+            crate::reports::on_put(&self.queue_manager, unit, &stored, data);
+        }
         // Output fields: ids and the context the queue manager set (Priority and Persistence
         // are input only).
         md.msg_id = stored.msg_id;
@@ -1089,13 +1109,22 @@ impl Connection {
         if options & UNSUPPORTED_GET_OPTIONS != 0 {
             return failed(MQRC_FUNCTION_NOT_SUPPORTED);
         }
+        // MQGMO_LOCK goes with a browse; MQGMO_UNLOCK stands alone (NO_WAIT, NO_SYNCPOINT);
+        // MQGMO_MARK_SKIP_BACKOUT with a get in the unit of work.
+        if (options & MQGMO_LOCK != 0 && (!browsing || options & MQGMO_UNLOCK != 0))
+            || (options & MQGMO_UNLOCK != 0
+                && options & !(MQGMO_UNLOCK | MQGMO_NO_SYNCPOINT | MQGMO_NO_WAIT) != 0)
+            || (options & MQGMO_MARK_SKIP_BACKOUT != 0
+                && (browsing || options & MQGMO_NO_SYNCPOINT != 0))
+        {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        if options & MQGMO_UNLOCK != 0 {
+            return crate::locking::unlock(self.queue_of(handle)?.as_ref(), handle.lock_holder);
+        }
         let wait = if options & MQGMO_WAIT != 0 {
             if gmo.wait_interval < 0 && gmo.wait_interval != MQWI_UNLIMITED {
                 return failed(MQRC_WAIT_INTERVAL_ERROR);
-            }
-            if browsing {
-                // A waiting browse needs the engine to wait without taking (not done yet).
-                return failed(MQRC_FUNCTION_NOT_SUPPORTED);
             }
             Some(if gmo.wait_interval == MQWI_UNLIMITED {
                 Duration::from_secs(u32::MAX as u64)
@@ -1159,6 +1188,7 @@ impl Connection {
         }
         let queue = self.queue_of(handle)?;
         let cursor = handle.cursor;
+        let lock_holder = handle.lock_holder;
         if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) != 0 {
             if handle.options & MQOO_BROWSE == 0 {
                 return failed(MQRC_NOT_OPEN_FOR_BROWSE);
@@ -1186,7 +1216,18 @@ impl Connection {
                 MQGMO_BROWSE_NEXT => cursor,
                 _ => None, // under the cursor: the key selector finds it
             };
-            let message = self.browse_unexpired(&queue, &selector, after, now)?;
+            let lock = options & MQGMO_LOCK != 0;
+            if lock {
+                // A locking browse releases the handle's previous lock, found or not.
+                queue.unlock(lock_holder);
+            }
+            let browsed = crate::locking::Browse {
+                holder: lock_holder,
+                wait,
+                fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
+                lock,
+            };
+            let message = self.browse_unexpired(&queue, &selector, after, now, &browsed)?;
             let Some(message) = message else {
                 return failed(if options & MQGMO_BROWSE_MSG_UNDER_CURSOR != 0 {
                     MQRC_NO_MSG_UNDER_CURSOR
@@ -1203,14 +1244,21 @@ impl Connection {
             fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
             syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
             leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
+            lock_holder,
+            mark_skip_backout: options & MQGMO_MARK_SKIP_BACKOUT != 0,
         };
         let unit = in_unit.then_some(&mut self.unit);
         let outcome = self
             .queue_manager
             .get_with(unit, &queue, &selector, wait, &controls)?;
         match outcome {
-            GetOutcome::Got { message, .. } => {
-                Self::deliver(&message, md, gmo, buffer, true, now_ms(), &queue)
+            GetOutcome::Got {
+                message,
+                in_unit_of_work,
+            } => {
+                let result = Self::deliver(&message, md, gmo, buffer, true, now_ms(), &queue);
+                self.report_delivery(md, &message, in_unit_of_work);
+                result
             }
             GetOutcome::LeftOnQueue(message) => {
                 Self::deliver(&message, md, gmo, buffer, false, now_ms(), &queue)
@@ -1262,8 +1310,17 @@ impl Connection {
             } else {
                 None
             };
+            let holder = self.handle(hobj)?.lock_holder;
+            let browsed = crate::locking::Browse {
+                holder,
+                wait: None,
+                fail_if_quiescing: false,
+                lock: false,
+            };
             let chosen = loop {
-                let Some(message) = self.browse_unexpired(queue, &selector, after, now)? else {
+                let Some(message) =
+                    self.browse_unexpired(queue, &selector, after, now, &browsed)?
+                else {
                     break None;
                 };
                 let candidate = descriptor::from_engine(
@@ -1291,14 +1348,22 @@ impl Connection {
                     fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
                     syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
                     leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
+                    lock_holder: holder,
+                    mark_skip_backout: options & MQGMO_MARK_SKIP_BACKOUT != 0,
                 };
                 let unit = (options & MQGMO_NO_SYNCPOINT == 0).then_some(&mut self.unit);
                 match self
                     .queue_manager
                     .get_with(unit, queue, &keyed, None, &controls)?
                 {
-                    GetOutcome::Got { message, .. } => {
-                        return Self::deliver(&message, md, gmo, buffer, true, now_ms(), queue);
+                    GetOutcome::Got {
+                        message,
+                        in_unit_of_work,
+                    } => {
+                        let result =
+                            Self::deliver(&message, md, gmo, buffer, true, now_ms(), queue);
+                        self.report_delivery(md, &message, in_unit_of_work);
+                        return result;
                     }
                     GetOutcome::LeftOnQueue(message) => {
                         return Self::deliver(&message, md, gmo, buffer, false, now_ms(), queue);
@@ -1318,28 +1383,28 @@ impl Connection {
         }
     }
 
-    /// The next matching message after `after` that has not expired.
+    /// The next matching message after `after` that has not expired, visible to the
+    /// browsing handle, waiting for one as `browse.wait` says, locked for the handle with
+    /// `browse.lock`.
     fn browse_unexpired(
         &self,
         queue: &Arc<LocalQueue>,
         selector: &MessageSelector,
-        mut after: Option<MessageKey>,
+        after: Option<MessageKey>,
         now: u64,
+        browse: &crate::locking::Browse,
     ) -> MqResult<Option<RetrievedMessage>> {
-        loop {
-            let Some(message) = self.queue_manager.browse(queue, selector, after)? else {
-                return Ok(None);
-            };
-            if message
-                .descriptor
-                .expires_at_ms()
-                .is_some_and(|at| at <= now)
-            {
-                after = Some(message.key);
-                continue;
-            }
-            return Ok(Some(message));
+        crate::locking::browse_unexpired(&self.queue_manager, queue, selector, after, now, browse)
+    }
+
+    /// After a destructive get: the COD report the message asks for (`md` is what the get
+    /// returned), in the unit of work when the get was.
+    fn report_delivery(&mut self, md: &Mqmd, message: &RetrievedMessage, in_unit_of_work: bool) {
+        if md.report & ferrite_constants::report::MQRO_COD == 0 {
+            return;
         }
+        let unit = in_unit_of_work.then_some(&mut self.unit);
+        crate::reports::on_get(&self.queue_manager, unit, md, &message.data);
     }
 
     /// Fill the MQMD, MQGMO outputs and the buffer from a message.
@@ -1424,6 +1489,7 @@ impl Connection {
     fn close_all(&mut self) {
         for (_, handle) in self.handles.drain() {
             if let Target::Queue(queue) = &handle.target {
+                queue.unlock(handle.lock_holder);
                 queue.close_handle(handle.input, handle.output);
             }
         }

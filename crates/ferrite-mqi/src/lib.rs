@@ -11,6 +11,10 @@
 //! - [`connection`]: [`Connection`] (an MQHCONN) and the calls.
 //! - [`error`]: [`MqError`], a completion code and reason code.
 //! - [`selection`]: message selectors (MQOD SelectionString) on a handle.
+//! - [`reports`]: the report messages the queue manager generates (COA, COD, expiration,
+//!   exception).
+//! - [`dead_letter`]: the dead-letter queue (DEADQ) and its MQDLH.
+//! - [`locking`]: MQGMO_LOCK / MQGMO_UNLOCK and waiting browses.
 //!
 //! ```no_run
 //! # use std::sync::Arc;
@@ -29,8 +33,11 @@
 //! ```
 
 pub mod connection;
+pub mod dead_letter;
 pub mod descriptor;
 pub mod error;
+pub mod locking;
+pub mod reports;
 pub mod selection;
 pub mod structures;
 

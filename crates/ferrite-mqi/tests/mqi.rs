@@ -821,9 +821,10 @@ fn browse_first_next_and_under_cursor() {
         )),
         MQRC_OPTIONS_ERROR
     );
+    // MQGMO_LOCK goes with a browse option (tests/locking.rs covers locking).
     assert_eq!(
-        reason(browse(&mut connection, MQGMO_BROWSE_FIRST | MQGMO_LOCK)),
-        MQRC_FUNCTION_NOT_SUPPORTED
+        reason(browse(&mut connection, MQGMO_NO_SYNCPOINT | MQGMO_LOCK)),
+        MQRC_OPTIONS_ERROR
     );
     assert_eq!(browse(&mut connection, MQGMO_NO_SYNCPOINT).unwrap(), b"one");
 }
