@@ -237,11 +237,7 @@ const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
     | MQPMO_NOT_OWN_SUBS;
 
 /// MQPMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
-const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_PASS_IDENTITY_CONTEXT
-    | MQPMO_PASS_ALL_CONTEXT
-    | MQPMO_LOGICAL_ORDER
-    | MQPMO_RETAIN
-    | MQPMO_MD_FOR_OUTPUT_ONLY;
+const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_LOGICAL_ORDER | MQPMO_RETAIN | MQPMO_MD_FOR_OUTPUT_ONLY;
 
 /// This process's user (the first 12 characters of $USER) and program name (the last 28
 /// characters of its executable's name, as MQ keeps PutApplName), read once: MQCONN is on the
@@ -342,6 +338,9 @@ struct ObjectHandle {
     selection: Option<Selection>,
     /// This handle as a lock holder (MQGMO_LOCK): unique in the process, never 0.
     lock_holder: u64,
+    /// MQOO_SAVE_ALL_CONTEXT: the descriptor of the last message got destructively through
+    /// the handle, whose context MQPMO_PASS_*_CONTEXT passes on.
+    saved_context: Option<Box<Mqmd>>,
 }
 
 /// A new lock holder number for an object handle (MQGMO_LOCK): unique in the process.
@@ -595,6 +594,7 @@ impl Connection {
                 created_temporary,
                 selection,
                 lock_holder: new_lock_holder(),
+                saved_context: None,
             },
         );
         self.note_handles();
@@ -878,6 +878,10 @@ impl Connection {
             options |= MQOO_SET_ALL_CONTEXT;
         } else if pmo.options & MQPMO_SET_IDENTITY_CONTEXT != 0 {
             options |= MQOO_SET_IDENTITY_CONTEXT;
+        } else if pmo.options & MQPMO_PASS_ALL_CONTEXT != 0 {
+            options |= MQOO_PASS_ALL_CONTEXT;
+        } else if pmo.options & MQPMO_PASS_IDENTITY_CONTEXT != 0 {
+            options |= MQOO_PASS_IDENTITY_CONTEXT;
         }
         if od.object_type != MQOT_Q {
             return failed(MQRC_OBJECT_TYPE_ERROR);
@@ -928,6 +932,29 @@ impl Connection {
         {
             return failed(MQRC_NOT_OPEN_FOR_SET_IDENT);
         }
+        // MQPMO_PASS_*_CONTEXT: the context saved by the handle in MQPMO.Context. Opening for
+        // a wider context (SET_ALL > PASS_ALL > PASS_IDENTITY) allows the narrower ones.
+        let passed = if options & (MQPMO_PASS_ALL_CONTEXT | MQPMO_PASS_IDENTITY_CONTEXT) != 0 {
+            if options & MQPMO_PASS_ALL_CONTEXT != 0
+                && open_options & (MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT) == 0
+            {
+                return failed(MQRC_NOT_OPEN_FOR_PASS_ALL);
+            }
+            if open_options
+                & (MQOO_PASS_IDENTITY_CONTEXT | MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT)
+                == 0
+            {
+                return failed(MQRC_NOT_OPEN_FOR_PASS_IDENT);
+            }
+            match self.handles.get(&pmo.context) {
+                Some(handle) if handle.options & MQOO_SAVE_ALL_CONTEXT != 0 => {
+                    Some(handle.saved_context.as_deref().cloned().unwrap_or_default())
+                }
+                _ => return failed(MQRC_CONTEXT_HANDLE_ERROR),
+            }
+        } else {
+            None
+        };
         // Descriptor checks, in MQ's terms.
         let text_fits = [
             (&md.reply_to_q, 48),
@@ -1016,6 +1043,23 @@ impl Connection {
             stored.put_date.clear();
             stored.put_time.clear();
             stored.appl_origin_data.clear();
+        } else if let Some(saved) = &passed {
+            stored.user_identifier = saved.user_identifier.clone();
+            stored.accounting_token = saved.accounting_token;
+            stored.appl_identity_data = saved.appl_identity_data.clone();
+            if options & MQPMO_PASS_ALL_CONTEXT != 0 {
+                stored.put_appl_type = saved.put_appl_type;
+                stored.put_appl_name = saved.put_appl_name.clone();
+                stored.put_date = saved.put_date.clone();
+                stored.put_time = saved.put_time.clone();
+                stored.appl_origin_data = saved.appl_origin_data.clone();
+            } else {
+                stored.put_appl_type = MQAT_DEFAULT;
+                stored.put_appl_name = self.appl_name.clone();
+                stored.put_date = date;
+                stored.put_time = time;
+                stored.appl_origin_data.clear();
+            }
         } else if options & MQPMO_SET_ALL_CONTEXT == 0 {
             if options & MQPMO_SET_IDENTITY_CONTEXT == 0 {
                 stored.user_identifier = self.user_identifier.clone();
@@ -1257,7 +1301,7 @@ impl Connection {
                 in_unit_of_work,
             } => {
                 let result = Self::deliver(&message, md, gmo, buffer, true, now_ms(), &queue);
-                self.report_delivery(md, &message, in_unit_of_work);
+                self.after_destructive_get(hobj, md, &message, in_unit_of_work);
                 result
             }
             GetOutcome::LeftOnQueue(message) => {
@@ -1362,7 +1406,7 @@ impl Connection {
                     } => {
                         let result =
                             Self::deliver(&message, md, gmo, buffer, true, now_ms(), queue);
-                        self.report_delivery(md, &message, in_unit_of_work);
+                        self.after_destructive_get(hobj, md, &message, in_unit_of_work);
                         return result;
                     }
                     GetOutcome::LeftOnQueue(message) => {
@@ -1397,9 +1441,21 @@ impl Connection {
         crate::locking::browse_unexpired(&self.queue_manager, queue, selector, after, now, browse)
     }
 
-    /// After a destructive get: the COD report the message asks for (`md` is what the get
-    /// returned), in the unit of work when the get was.
-    fn report_delivery(&mut self, md: &Mqmd, message: &RetrievedMessage, in_unit_of_work: bool) {
+    /// After a destructive get through `hobj` (`md` is what the get returned): the handle
+    /// saves the message's context when opened with MQOO_SAVE_ALL_CONTEXT, and the COD report
+    /// the message asks for is sent, in the unit of work when the get was.
+    fn after_destructive_get(
+        &mut self,
+        hobj: Hobj,
+        md: &Mqmd,
+        message: &RetrievedMessage,
+        in_unit_of_work: bool,
+    ) {
+        if let Some(handle) = self.handles.get_mut(&hobj.0) {
+            if handle.options & MQOO_SAVE_ALL_CONTEXT != 0 {
+                handle.saved_context = Some(Box::new(md.clone()));
+            }
+        }
         if md.report & ferrite_constants::report::MQRO_COD == 0 {
             return;
         }

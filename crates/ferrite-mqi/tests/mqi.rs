@@ -327,10 +327,11 @@ fn put_context_options() {
         reason(connection.put(all, &mut md.clone(), &mut both, b"")),
         MQRC_OPTIONS_ERROR
     );
+    // MQPMO.Context must name a handle opened with MQOO_SAVE_ALL_CONTEXT (tests/context.rs).
     let mut pass = Mqpmo::with_options(nsp | MQPMO_PASS_ALL_CONTEXT);
     assert_eq!(
         reason(connection.put(all, &mut md.clone(), &mut pass, b"")),
-        MQRC_FUNCTION_NOT_SUPPORTED
+        MQRC_CONTEXT_HANDLE_ERROR
     );
 
     connection
