@@ -194,11 +194,19 @@ pub fn od_from_wire(od: &Od) -> Mqod {
     }
 }
 
-/// MQPMO to its wire form (version 1 to 3).
+/// MQPMO to its wire form (version 1 to 3). This client waits for the reply to every put,
+/// so MQPMO_ASYNC_RESPONSE is sent as MQPMO_SYNC_RESPONSE (the queue manager sends no reply
+/// to an asynchronous put).
 pub fn pmo_to_wire(pmo: &Mqpmo) -> Pmo {
+    use ferrite_constants::put_options::{MQPMO_ASYNC_RESPONSE, MQPMO_SYNC_RESPONSE};
+    let options = if pmo.options & MQPMO_ASYNC_RESPONSE != 0 {
+        pmo.options & !MQPMO_ASYNC_RESPONSE | MQPMO_SYNC_RESPONSE
+    } else {
+        pmo.options
+    };
     Pmo {
         version: pmo.version.clamp(1, 3),
-        options: pmo.options,
+        options,
         context: pmo.context,
         resolved_q_name: chars(&pmo.resolved_q_name),
         resolved_q_mgr_name: chars(&pmo.resolved_q_mgr_name),

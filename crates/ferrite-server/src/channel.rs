@@ -704,6 +704,10 @@ fn serve_flow(
                 Err(SessionEnd::Gone) => return Err(End::Closed),
                 Err(SessionEnd::Protocol(error)) => return Err(End::Error(error)),
             };
+            if session.take_no_reply() {
+                // MQPMO_ASYNC_RESPONSE: the client goes on without a reply (MQSTAT tells).
+                return Ok(());
+            }
             if t == SegmentType::MqConn {
                 if let Some(connection) = session.connection_mut() {
                     let instance = &context.instance;

@@ -244,6 +244,10 @@ impl Conversation<'_> {
             Err(SessionEnd::Protocol(error)) => return Err(End::Error(error)),
         };
         debug_assert_eq!(reply_type, header.segment_type);
+        if self.session.take_no_reply() {
+            // MQPMO_ASYNC_RESPONSE: the client goes on without a reply (MQSTAT tells).
+            return Ok(());
+        }
         if !was_connected && self.session.is_connected() {
             // Connected: calls may now wait as long as the application likes.
             let _ = self.transport.stream().set_read_timeout(None);

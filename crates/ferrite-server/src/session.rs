@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ferrite_client::wire::{self, chars};
+use ferrite_constants::put_options::MQPMO_ASYNC_RESPONSE;
 use ferrite_constants::{
     completion::*, get_options::MQGMO_WAIT, reason::*, structs::MQCNO_VERSION_7,
     wait::MQWI_UNLIMITED,
@@ -50,6 +51,43 @@ pub struct MqiSession {
     pub user: String,
     /// The negotiated MaxMessageSize: the largest message a get returns.
     pub max_message_size: u32,
+    /// Outcomes of puts made with MQPMO_ASYNC_RESPONSE since the last MQSTAT.
+    async_puts: AsyncPutStatus,
+    /// The last call was an asynchronous put: it has no reply.
+    no_reply: bool,
+}
+
+/// What MQSTAT reports about asynchronous puts (MQPMO_ASYNC_RESPONSE): IBM's client sends
+/// them without waiting for a reply and asks MQSTAT (MQSTS) how they went.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct AsyncPutStatus {
+    success: i32,
+    warning: i32,
+    failure: i32,
+    /// The first warning or failure since the last MQSTAT.
+    first_problem: Option<MqError>,
+}
+
+impl AsyncPutStatus {
+    fn record(&mut self, result: &MqResult<Option<MqError>>) {
+        let problem = match result {
+            Ok(None) => {
+                self.success = self.success.saturating_add(1);
+                None
+            }
+            Ok(Some(warning)) => {
+                self.warning = self.warning.saturating_add(1);
+                Some(*warning)
+            }
+            Err(error) => {
+                self.failure = self.failure.saturating_add(1);
+                Some(*error)
+            }
+        };
+        if self.first_problem.is_none() {
+            self.first_problem = problem;
+        }
+    }
 }
 
 fn api_header(hobj: i32, outcome: Option<MqError>) -> ApiHeader {
@@ -77,7 +115,15 @@ impl MqiSession {
             connection: None,
             user: String::new(),
             max_message_size,
+            async_puts: AsyncPutStatus::default(),
+            no_reply: false,
         }
+    }
+
+    /// Whether the call just served must go without a reply: a put with MQPMO_ASYNC_RESPONSE
+    /// (its outcome is kept for MQSTAT). Clears the mark.
+    pub fn take_no_reply(&mut self) -> bool {
+        std::mem::take(&mut self.no_reply)
     }
 
     /// Whether MQCONN has succeeded (and MQDISC not yet come).
@@ -116,7 +162,9 @@ impl MqiSession {
             (SegmentType::Spi, ApiBody::Raw(body)) => {
                 self.spi(hobj, &body, order).map_err(protocol)?
             }
-            (SegmentType::MqStat, ApiBody::Raw(body)) => mqstat(&body, order).map_err(protocol)?,
+            (SegmentType::MqStat, ApiBody::Raw(body)) => {
+                mqstat(&body, order, std::mem::take(&mut self.async_puts)).map_err(protocol)?
+            }
             (SegmentType::MqSub | SegmentType::MqSubRq, _) => (
                 api_header(hobj, Some(MqError::failed(MQRC_FUNCTION_NOT_SUPPORTED))),
                 ApiBody::Empty(Vec::new()),
@@ -236,7 +284,17 @@ impl MqiSession {
         let mut lpoo = inner[..od_at].to_vec();
         let mut reader = Reader::new(&lpoo, order, "LPOO");
         reader.bytes(8)?;
-        let options = reader.i32()?;
+        let mut options = reader.i32()?;
+        // LpiOpts: LPOO_SAVE_IDENTITY_CTXT (1) / LPOO_SAVE_ORIGIN_CTXT (2) ask the handle to
+        // save the context of what it gets, as MQOO_SAVE_ALL_CONTEXT does (IBM's JMS client
+        // passes it on when it requeues a poison message).
+        const LPOO_SAVE_CONTEXT: i32 = 0x1 | 0x2;
+        let input = ferrite_constants::open_options::MQOO_INPUT_AS_Q_DEF
+            | ferrite_constants::open_options::MQOO_INPUT_SHARED
+            | ferrite_constants::open_options::MQOO_INPUT_EXCLUSIVE;
+        if reader.i32()? & LPOO_SAVE_CONTEXT != 0 && options & input != 0 {
+            options |= ferrite_constants::open_options::MQOO_SAVE_ALL_CONTEXT;
+        }
         let mut od_reader = Reader::new(&inner[od_at..], order, "MQOD");
         let mut wire_od = Od::decode(&mut od_reader)?;
         let connection = self.connection.as_mut().expect("connected");
@@ -332,6 +390,10 @@ impl MqiSession {
             let mut md = wire::md_from_wire(&put.md);
             let mut pmo = wire::pmo_from_wire(&put.pmo);
             let result = connection.put(Hobj(hobj), &mut md, &mut pmo, &put.data);
+            if pmo.options & MQPMO_ASYNC_RESPONSE != 0 {
+                self.async_puts.record(&result);
+                self.no_reply = true;
+            }
             put.md = wire::md_to_wire(&md);
             set_pmo_outputs(&mut put.pmo, &pmo);
             result
@@ -352,6 +414,10 @@ impl MqiSession {
             let mut md = wire::md_from_wire(&put1.md);
             let mut pmo = wire::pmo_from_wire(&put1.pmo);
             let result = connection.put1(&mut od, &mut md, &mut pmo, &put1.data);
+            if pmo.options & MQPMO_ASYNC_RESPONSE != 0 {
+                self.async_puts.record(&result);
+                self.no_reply = true;
+            }
             set_resolved(&mut put1.od, &od);
             put1.md = wire::md_to_wire(&md);
             set_pmo_outputs(&mut put1.pmo, &pmo);
@@ -522,6 +588,7 @@ impl MqiSession {
 fn mqstat(
     body: &[u8],
     order: ferrite_protocol::ByteOrder,
+    async_puts: AsyncPutStatus,
 ) -> Result<(ApiHeader, ApiBody), ferrite_protocol::ProtocolError> {
     use ferrite_protocol::codec::{Reader, Writer};
     const MQSTS_VERSION_1_LENGTH: usize = 224;
@@ -536,8 +603,21 @@ fn mqstat(
     }
     let mut reply = body.to_vec();
     let mut outputs = Writer::new(order);
-    for _ in 0..5 {
-        outputs.i32(0); // CompCode, Reason, PutSuccessCount, PutWarningCount, PutFailureCount
+    // CompCode and Reason of the first asynchronous put that did not succeed, then
+    // PutSuccessCount, PutWarningCount, PutFailureCount.
+    let (comp_code, reason) = async_puts
+        .first_problem
+        .map_or((MQCC_OK, MQRC_NONE), |error| {
+            (error.completion_code, error.reason)
+        });
+    for value in [
+        comp_code,
+        reason,
+        async_puts.success,
+        async_puts.warning,
+        async_puts.failure,
+    ] {
+        outputs.i32(value);
     }
     reply[12..32].copy_from_slice(&outputs.into_bytes());
     Ok((api_header(0, None), ApiBody::Empty(reply)))
