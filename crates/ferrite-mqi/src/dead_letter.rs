@@ -34,7 +34,7 @@ use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::structures::Mqmd;
 
 /// The dead-letter queue a new queue manager names in DEADQ.
-pub const DEFAULT_DEAD_LETTER_QUEUE: &str = "SYSTEM.DEAD.LETTER.QUEUE";
+pub use ferrite_storage::queue_manager::objects::DEFAULT_DEAD_LETTER_QUEUE;
 
 /// Why a message could not be put on the dead-letter queue.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,9 +93,7 @@ pub enum Disposition {
 
 /// The queue manager's DEADQ, blank when it has none.
 pub fn dead_letter_queue_name(queue_manager: &QueueManager) -> String {
-    // PENDING-FOUNDATION: queue_manager.queue_manager_attributes().dead_letter_queue
-    let _ = queue_manager;
-    DEFAULT_DEAD_LETTER_QUEUE.to_string()
+    trim(&queue_manager.queue_manager_attributes().dead_letter_queue).to_string()
 }
 
 /// The local queue a name resolves to for a put by the queue manager itself: the queue, or

@@ -36,6 +36,7 @@ pub mod connection;
 pub mod dead_letter;
 pub mod descriptor;
 pub mod error;
+pub mod inquire;
 pub mod locking;
 pub mod reports;
 pub mod selection;
