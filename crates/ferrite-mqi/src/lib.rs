@@ -42,7 +42,7 @@ pub mod reports;
 pub mod selection;
 pub mod structures;
 
-pub use connection::{AttributeValue, Connection, GetResult, Hobj};
+pub use connection::{reserve_identifiers, AttributeValue, Connection, GetResult, Hobj};
 pub use error::{MqError, MqResult};
 pub use structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
 

@@ -215,8 +215,9 @@ impl MqiSession {
         Ok((reply_type, payload))
     }
 
-    /// SPI verbs. QUERYSPI is answered with the verbs Ferrite serves (none yet: the client
-    /// then uses the MQI verbs); any other verb fails with MQRC_FUNCTION_NOT_SUPPORTED.
+    /// SPI verbs. QUERYSPI is answered with the verbs Ferrite serves beyond OPEN: RESERVE
+    /// (the client uses the MQI verbs for the rest); any other verb fails with
+    /// MQRC_FUNCTION_NOT_SUPPORTED.
     fn spi(
         &mut self,
         hobj: i32,
@@ -227,6 +228,9 @@ impl MqiSession {
         let request = SpiFlow::decode(body, order)?;
         if request.verb == verb::OPEN {
             return self.spi_open(request, order);
+        }
+        if request.verb == verb::RESERVE {
+            return Ok((api_header(hobj, None), self.spi_reserve(request, order)?));
         }
         if request.verb != verb::QUERYSPI {
             return Ok((
@@ -242,8 +246,85 @@ impl MqiSession {
                 .collect(),
             ..request
         };
-        reply.structures.push(query_reply_structure(&[], order));
+        reply.structures.push(query_reply_structure(
+            &[ferrite_protocol::spi::SpiVerbSupport {
+                verb: verb::RESERVE,
+                versions: [1, 1, 1, 0],
+            }],
+            order,
+        ));
         Ok((api_header(hobj, None), ApiBody::Empty(reply.encode(order))))
+    }
+
+    /// SPI RESERVE: a range of message identifiers the client generates itself (IBM's JMS
+    /// client asks for one before it moves a poison message to the dead-letter queue).
+    ///
+    /// ```text
+    /// request:  SPRU(12) SPRI: "SPRI" 1 Length(20), TagSize (24), TagReservation (count)
+    /// reply:    SPRU(12) SPRO: "SPRO" 1 Length(20 + TagSize), ActualReservation,
+    ///           TagIncrementOffset, then the first tag (TagSize bytes)
+    /// ```
+    /// The tags are MsgIds of [`ferrite_mqi::reserve_identifiers`]: a big-endian counter in
+    /// the last bytes, as many as the reservation needs. TagIncrementOffset is the 1-based
+    /// position of the counter's first byte: IBM's client (9.4) counts from byte
+    /// TagIncrementOffset - 1 (0-based) over as many bytes as ActualReservation needs, and
+    /// refuses a range whose counter would wrap ("Queue manager returned counter which will
+    /// wrap", observed in its FFDC when it was given the 0-based offset).
+    fn spi_reserve(
+        &mut self,
+        request: ferrite_protocol::spi::SpiFlow,
+        order: ferrite_protocol::ByteOrder,
+    ) -> Result<ApiBody, ferrite_protocol::ProtocolError> {
+        use ferrite_protocol::codec::{Reader, Writer};
+        use ferrite_protocol::spi::{SpiFlow, SpiStructure, SPI_STRUCTURE_HEADER_LENGTH};
+        /// The largest range granted at once.
+        const RESERVATION_MAX: u32 = 1 << 24;
+        const TAG_LENGTH: usize = 24;
+        let spri = request
+            .structures
+            .iter()
+            .find(|structure| &structure.struct_id == b"SPRI")
+            .ok_or(ferrite_protocol::ProtocolError::InvalidLength {
+                what: "SPI RESERVE without SPRI",
+                value: 0,
+            })?;
+        let mut reader = Reader::new(&spri.bytes[SPI_STRUCTURE_HEADER_LENGTH..], order, "SPRI");
+        let tag_size = reader.i32()?;
+        let requested = reader.i32()?;
+        if tag_size as usize != TAG_LENGTH {
+            return Err(ferrite_protocol::ProtocolError::InvalidLength {
+                what: "SPRI TagSize (a MsgId: 24)",
+                value: i64::from(tag_size),
+            });
+        }
+        let granted = (requested.max(1) as u32).min(RESERVATION_MAX);
+        let (first, counter_bytes) =
+            ferrite_mqi::reserve_identifiers(self.queue_manager.name(), granted);
+        let mut spro = Writer::new(order);
+        spro.bytes(b"SPRO");
+        spro.i32(1);
+        spro.u32((SPI_STRUCTURE_HEADER_LENGTH + 8 + TAG_LENGTH) as u32);
+        spro.i32(granted as i32);
+        spro.i32((TAG_LENGTH - counter_bytes + 1) as i32);
+        spro.bytes(&first);
+        let mut structures: Vec<SpiStructure> = request
+            .structures
+            .iter()
+            .filter(|structure| &structure.struct_id == b"SPRU")
+            .cloned()
+            .collect();
+        structures.push(SpiStructure {
+            struct_id: *b"SPRO",
+            version: 1,
+            bytes: spro.into_bytes(),
+        });
+        Ok(ApiBody::Empty(
+            SpiFlow {
+                structures,
+                ..request
+            }
+            .encode(order),
+        ))
     }
 
     /// SPI OPEN: MQOPEN plus the queue's defaults the client resolves itself (LPOO).
