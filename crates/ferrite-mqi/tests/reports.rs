@@ -472,3 +472,92 @@ fn dead_letter_in_a_unit_of_work_and_across_restart() {
     assert_eq!(header.dest_q_name, "TARGET.Q");
     assert_eq!(data, b"persistent");
 }
+
+#[test]
+fn deadq_attribute_chooses_the_dead_letter_queue() {
+    let (_dir, qm) = queue_manager(&["Q1", DLQ, "OTHER.DLQ"]);
+    let error = |qm: &QueueManager| {
+        dead_letter::put_to_dead_letter_queue(qm, None, &asking(MQRO_NONE), b"x", 1, "Q", "")
+    };
+    // ALTER QMGR DEADQ(OTHER.DLQ): the next dead letter goes there.
+    let mut attributes = qm.queue_manager_attributes();
+    attributes.dead_letter_queue = "OTHER.DLQ".to_string();
+    qm.alter_queue_manager(attributes).unwrap();
+    assert_eq!(error(&qm).unwrap(), "OTHER.DLQ");
+    assert_eq!(depth(&qm, "OTHER.DLQ"), 1);
+    assert_eq!(depth(&qm, DLQ), 0);
+    // ALTER QMGR DEADQ(' '): no dead-letter queue; an undeliverable report is discarded.
+    let mut attributes = qm.queue_manager_attributes();
+    attributes.dead_letter_queue = String::new();
+    qm.alter_queue_manager(attributes).unwrap();
+    let failure = error(&qm).unwrap_err();
+    assert_eq!(failure, dead_letter::DeadLetterError::NotDefined);
+    assert!(
+        failure.to_string().contains("ALTER QMGR DEADQ"),
+        "{failure}"
+    );
+    let mut c = connect(&qm);
+    let q = open(&mut c, "Q1");
+    let mut md = asking(MQRO_COA);
+    md.reply_to_q = "NO.SUCH.QUEUE".to_string();
+    put(&mut c, q, &mut md, MQPMO_NO_SYNCPOINT, b"x");
+    assert_eq!(depth(&qm, "Q1"), 1);
+    assert_eq!(depth(&qm, DLQ) + depth(&qm, "OTHER.DLQ"), 1, "nothing new");
+}
+
+#[test]
+fn every_data_variant_of_cod_expiration_and_exception() {
+    let (_dir, qm) = queue_manager(&["Q1", "REPLY", DLQ]);
+    let mut c = connect(&qm);
+    let q = open(&mut c, "Q1");
+    let reply = open(&mut c, "REPLY");
+    let data = payload(250);
+    for (report, expected) in [
+        (MQRO_COD, 0),
+        (MQRO_COD_WITH_DATA, 100),
+        (MQRO_COD_WITH_FULL_DATA, 250),
+    ] {
+        put(&mut c, q, &mut asking(report), MQPMO_NO_SYNCPOINT, &data);
+        get(&mut c, q, MQGMO_NO_SYNCPOINT).unwrap();
+        let (md, got) = get(&mut c, reply, MQGMO_NO_SYNCPOINT).unwrap();
+        assert_eq!(
+            (md.feedback, got.len()),
+            (MQFB_COD, expected),
+            "{report:#x}"
+        );
+    }
+    for (report, expected) in [
+        (MQRO_EXPIRATION, 0),
+        (MQRO_EXPIRATION_WITH_DATA, 100),
+        (MQRO_EXPIRATION_WITH_FULL_DATA, 250),
+    ] {
+        let mut md = asking(report);
+        md.expiry = 1;
+        put(&mut c, q, &mut md, MQPMO_NO_SYNCPOINT, &data);
+        std::thread::sleep(Duration::from_millis(120));
+        assert_eq!(qm.expire_messages().unwrap(), 1);
+        let (md, got) = get(&mut c, reply, MQGMO_NO_SYNCPOINT).unwrap();
+        assert_eq!(
+            (md.feedback, got.len()),
+            (MQFB_EXPIRATION, expected),
+            "{report:#x}"
+        );
+    }
+    for (report, expected) in [
+        (MQRO_EXCEPTION, 0),
+        (MQRO_EXCEPTION_WITH_DATA, 100),
+        (MQRO_EXCEPTION_WITH_FULL_DATA, 250),
+    ] {
+        let mut md = asking(report);
+        md.coded_char_set_id = 1208;
+        md.msg_id = [8; 24];
+        dead_letter::undeliverable(&qm, None, &md, &data, MQRC_Q_FULL, "T", "").unwrap();
+        let (md, got) = get(&mut c, reply, MQGMO_NO_SYNCPOINT).unwrap();
+        assert_eq!(
+            (md.feedback, got.len()),
+            (MQRC_Q_FULL, expected),
+            "{report:#x}"
+        );
+    }
+    assert_eq!(depth(&qm, DLQ), 3);
+}
