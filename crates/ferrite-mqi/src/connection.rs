@@ -1431,6 +1431,13 @@ impl Connection {
             };
             if let Some(message) = chosen {
                 if browsing {
+                    if options & MQGMO_LOCK != 0 {
+                        queue.unlock(holder);
+                        if !queue.lock(holder, message.key) {
+                            // Got or locked by another handle meanwhile: look again.
+                            continue;
+                        }
+                    }
                     self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
                     return Self::deliver(&message, md, gmo, buffer, accept_truncated, now, queue);
                 }

@@ -303,3 +303,46 @@ fn waiting_browse_ends_when_the_queue_manager_quiesces() {
     qm.quiesce();
     assert_eq!(reason(browser.join().unwrap()), MQRC_Q_MGR_QUIESCING);
 }
+
+#[test]
+fn a_handle_with_a_selector_locks_what_it_browses() {
+    let (_dir, qm) = queue_manager(&["Q1"]);
+    let mut a = connect(&qm);
+    let mut od = Mqod::queue("Q1");
+    od.selection_string = "JMSCorrelationID = 'ID:414243'".to_string();
+    let ha = a.open(&mut od, OPTIONS).unwrap();
+    let mut b = connect(&qm);
+    let hb = b.open(&mut Mqod::queue("Q1"), OPTIONS).unwrap();
+    let mut md = Mqmd {
+        correl_id: {
+            let mut id = [0u8; 24];
+            id[..3].copy_from_slice(b"ABC");
+            id
+        },
+        ..Mqmd::default()
+    };
+    b.put(
+        hb,
+        &mut md,
+        &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+        b"selected",
+    )
+    .unwrap();
+    assert_eq!(
+        get(&mut a, ha, MQGMO_BROWSE_FIRST | MQGMO_LOCK).unwrap(),
+        b"selected"
+    );
+    assert_eq!(
+        reason(get(&mut b, hb, MQGMO_BROWSE_FIRST)),
+        MQRC_NO_MSG_AVAILABLE,
+        "locked by the selecting handle"
+    );
+    a.get(
+        ha,
+        &mut Mqmd::default(),
+        &mut Mqgmo::with_options(MQGMO_UNLOCK),
+        &mut [],
+    )
+    .unwrap();
+    assert_eq!(get(&mut b, hb, MQGMO_BROWSE_FIRST).unwrap(), b"selected");
+}
