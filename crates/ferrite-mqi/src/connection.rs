@@ -174,6 +174,9 @@ const KNOWN_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
 
 /// Every MQGMO_* bit MQGET knows.
 const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
+    | MQGMO_MARK_SKIP_BACKOUT
+    | MQGMO_LOCK
+    | MQGMO_UNLOCK
     | MQGMO_SYNCPOINT
     | MQGMO_NO_SYNCPOINT
     | MQGMO_BROWSE_FIRST
@@ -193,9 +196,6 @@ const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
 
 /// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
 const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
-    | MQGMO_MARK_SKIP_BACKOUT
-    | MQGMO_LOCK
-    | MQGMO_UNLOCK
     | MQGMO_LOGICAL_ORDER
     | MQGMO_COMPLETE_MSG
     | MQGMO_ALL_MSGS_AVAILABLE
@@ -231,11 +231,7 @@ const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
     | MQPMO_NOT_OWN_SUBS;
 
 /// MQPMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
-const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_PASS_IDENTITY_CONTEXT
-    | MQPMO_PASS_ALL_CONTEXT
-    | MQPMO_LOGICAL_ORDER
-    | MQPMO_RETAIN
-    | MQPMO_MD_FOR_OUTPUT_ONLY;
+const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_LOGICAL_ORDER | MQPMO_RETAIN | MQPMO_MD_FOR_OUTPUT_ONLY;
 
 /// This process's user (the first 12 characters of $USER) and program name (the last 28
 /// characters of its executable's name, as MQ keeps PutApplName), read once: MQCONN is on the
@@ -284,9 +280,17 @@ fn key_of_message_token(token: &[u8; 16]) -> Option<MessageKey> {
 /// Generator of unique message and correlation ids: "CSQ " + the first four characters of the
 /// queue manager name + the process id (twice, 8 bytes) + 8 bytes of a counter seeded from the
 /// clock in nanoseconds (so ids stay unique across restarts).
+pub(crate) fn new_identifier(queue_manager: &str) -> Identifier {
+    identifier_with(queue_manager, next_identifier_counter(1))
+}
+
+/// The identifier counter: the next value [`new_identifier`] uses.
 static IDENTIFIER_COUNTER: AtomicU64 = AtomicU64::new(0);
 
-fn identifier_counter() -> &'static AtomicU64 {
+/// Take `block` consecutive values of the identifier counter, the first a multiple of
+/// `block` (a power of two), and return it.
+fn next_identifier_counter(block: u64) -> u64 {
+    debug_assert!(block.is_power_of_two());
     if IDENTIFIER_COUNTER.load(Ordering::Relaxed) == 0 {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -294,28 +298,49 @@ fn identifier_counter() -> &'static AtomicU64 {
             .unwrap_or(1);
         let _ = IDENTIFIER_COUNTER.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
     }
-    &IDENTIFIER_COUNTER
+    if block == 1 {
+        return IDENTIFIER_COUNTER.fetch_add(1, Ordering::Relaxed);
+    }
+    let mut current = IDENTIFIER_COUNTER.load(Ordering::Relaxed);
+    loop {
+        let first = current.next_multiple_of(block);
+        match IDENTIFIER_COUNTER.compare_exchange_weak(
+            current,
+            first + block,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        ) {
+            Ok(_) => return first,
+            Err(actual) => current = actual,
+        }
+    }
 }
 
-fn new_identifier(queue_manager: &str) -> Identifier {
-    identifier_from(
-        queue_manager,
-        identifier_counter().fetch_add(1, Ordering::Relaxed),
-    )
+/// Reserve `count` (1 to 2^24) message identifiers for a client that generates them itself
+/// (IBM's client, SPI RESERVE). Returns the first and how many of its last bytes count: the
+/// others are the first with that big-endian counter (0 in the first) raised by 1 to
+/// `count - 1`. No other identifier this process issues is in the range.
+pub fn reserve_identifiers(queue_manager: &str, count: u32) -> (Identifier, usize) {
+    assert!(
+        (1..=1 << 24).contains(&count),
+        "reserve 1 to 2^24 identifiers"
+    );
+    let counter_bytes = (u32::BITS - (count - 1).leading_zeros()).div_ceil(8).max(1) as usize;
+    let first = next_identifier_counter(1 << (8 * counter_bytes));
+    let id = identifier_with(queue_manager, first);
+    debug_assert!(id[24 - counter_bytes..].iter().all(|byte| *byte == 0));
+    (id, counter_bytes)
 }
 
 /// The first of 2^`bits` consecutive identifiers no other call hands out (for a client's
 /// asynchronous puts, `async_status::reserve_message_ids`): its low `bits` bits are zero.
 pub(crate) fn reserve_identifier_range(queue_manager: &str, bits: u32) -> Identifier {
     assert!((1..=32).contains(&bits), "identifier range of {bits} bits");
-    let size = 1u64 << bits;
-    // Twice the range from the shared counter always contains one whole aligned range.
-    let start = identifier_counter().fetch_add(2 * size, Ordering::Relaxed);
-    let aligned = start.wrapping_add(size - 1) & !(size - 1);
-    identifier_from(queue_manager, aligned)
+    identifier_with(queue_manager, next_identifier_counter(1u64 << bits))
 }
 
-fn identifier_from(queue_manager: &str, value: u64) -> Identifier {
+/// The identifier with counter value `value`.
+fn identifier_with(queue_manager: &str, value: u64) -> Identifier {
     static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
     let mut id = [b' '; 24];
     id[..4].copy_from_slice(b"CSQ ");
@@ -352,6 +377,17 @@ struct ObjectHandle {
     cursor: Option<MessageKey>,
     /// The selector the handle was opened with (MQOD SelectionString).
     selection: Option<Selection>,
+    /// This handle as a lock holder (MQGMO_LOCK): unique in the process, never 0.
+    lock_holder: u64,
+    /// MQOO_SAVE_ALL_CONTEXT: the descriptor of the last message got destructively through
+    /// the handle, whose context MQPMO_PASS_*_CONTEXT passes on.
+    saved_context: Option<Box<Mqmd>>,
+}
+
+/// A new lock holder number for an object handle (MQGMO_LOCK): unique in the process.
+fn new_lock_holder() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A connection (MQHCONN) to an in-process queue manager. One thread uses a connection at a
@@ -433,6 +469,7 @@ impl Connection {
             let skip = cno.appl_name.chars().count().saturating_sub(28);
             cno.appl_name.chars().skip(skip).collect()
         };
+        crate::reports::install(&queue_manager);
         let record = queue_manager
             .connections()
             .register(&appl_name, MQAT_DEFAULT, user_identifier, now_ms())
@@ -627,6 +664,8 @@ impl Connection {
                 alias,
                 created_temporary,
                 selection,
+                lock_holder: new_lock_holder(),
+                saved_context: None,
             },
         );
         self.note_handles();
@@ -784,6 +823,7 @@ impl Connection {
         self.record.handle_closed(hobj.0);
         self.note_handles();
         if let Target::Queue(queue) = &handle.target {
+            queue.unlock(handle.lock_holder);
             queue.close_handle(handle.input, handle.output);
             if handle.created_temporary {
                 self.delete_temporary_queue(queue)?;
@@ -973,6 +1013,10 @@ impl Connection {
             options |= MQOO_SET_ALL_CONTEXT;
         } else if pmo.options & MQPMO_SET_IDENTITY_CONTEXT != 0 {
             options |= MQOO_SET_IDENTITY_CONTEXT;
+        } else if pmo.options & MQPMO_PASS_ALL_CONTEXT != 0 {
+            options |= MQOO_PASS_ALL_CONTEXT;
+        } else if pmo.options & MQPMO_PASS_IDENTITY_CONTEXT != 0 {
+            options |= MQOO_PASS_IDENTITY_CONTEXT;
         }
         if od.object_type != MQOT_Q {
             return failed(MQRC_OBJECT_TYPE_ERROR);
@@ -1024,6 +1068,29 @@ impl Connection {
         {
             return failed(MQRC_NOT_OPEN_FOR_SET_IDENT);
         }
+        // MQPMO_PASS_*_CONTEXT: the context saved by the handle in MQPMO.Context. Opening for
+        // a wider context (SET_ALL > PASS_ALL > PASS_IDENTITY) allows the narrower ones.
+        let passed = if options & (MQPMO_PASS_ALL_CONTEXT | MQPMO_PASS_IDENTITY_CONTEXT) != 0 {
+            if options & MQPMO_PASS_ALL_CONTEXT != 0
+                && open_options & (MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT) == 0
+            {
+                return failed(MQRC_NOT_OPEN_FOR_PASS_ALL);
+            }
+            if open_options
+                & (MQOO_PASS_IDENTITY_CONTEXT | MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT)
+                == 0
+            {
+                return failed(MQRC_NOT_OPEN_FOR_PASS_IDENT);
+            }
+            match self.handles.get(&pmo.context) {
+                Some(handle) if handle.options & MQOO_SAVE_ALL_CONTEXT != 0 => {
+                    Some(handle.saved_context.as_deref().cloned().unwrap_or_default())
+                }
+                _ => return failed(MQRC_CONTEXT_HANDLE_ERROR),
+            }
+        } else {
+            None
+        };
         // Descriptor checks, in MQ's terms.
         let text_fits = [
             (&md.reply_to_q, 48),
@@ -1060,7 +1127,12 @@ impl Connection {
         if !known_type {
             return failed(MQRC_MSG_TYPE_ERROR);
         }
-        if md.msg_type == MQMT_REQUEST && trim(&md.reply_to_q).is_empty() {
+        if crate::reports::unsupported_report_options(md.report) {
+            return failed(MQRC_REPORT_OPTIONS_ERROR);
+        }
+        if (md.msg_type == MQMT_REQUEST || md.report & crate::reports::QUEUE_MANAGER_REPORTS != 0)
+            && trim(&md.reply_to_q).is_empty()
+        {
             return failed(MQRC_MISSING_REPLY_TO_Q);
         }
         // DEFPRTY and DEFPSIST of the first definition in the name resolution (an alias's).
@@ -1107,6 +1179,23 @@ impl Connection {
             stored.put_date.clear();
             stored.put_time.clear();
             stored.appl_origin_data.clear();
+        } else if let Some(saved) = &passed {
+            stored.user_identifier = saved.user_identifier.clone();
+            stored.accounting_token = saved.accounting_token;
+            stored.appl_identity_data = saved.appl_identity_data.clone();
+            if options & MQPMO_PASS_ALL_CONTEXT != 0 {
+                stored.put_appl_type = saved.put_appl_type;
+                stored.put_appl_name = saved.put_appl_name.clone();
+                stored.put_date = saved.put_date.clone();
+                stored.put_time = saved.put_time.clone();
+                stored.appl_origin_data = saved.appl_origin_data.clone();
+            } else {
+                stored.put_appl_type = MQAT_DEFAULT;
+                stored.put_appl_name = self.appl_name.clone();
+                stored.put_date = date;
+                stored.put_time = time;
+                stored.appl_origin_data.clear();
+            }
         } else if options & MQPMO_SET_ALL_CONTEXT == 0 {
             if options & MQPMO_SET_IDENTITY_CONTEXT == 0 {
                 stored.user_identifier = self.user_identifier.clone();
@@ -1123,6 +1212,10 @@ impl Connection {
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
         let unit = syncpoint.then_some(&mut self.unit);
         self.queue_manager.put(unit, queue, &engine, data)?;
+        if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
+            let unit = syncpoint.then_some(&mut self.unit);
+            crate::reports::on_put(&self.queue_manager, unit, &stored, data);
+        }
         // Output fields: ids and the context the queue manager set (Priority and Persistence
         // are input only).
         md.msg_id = stored.msg_id;
@@ -1208,13 +1301,22 @@ impl Connection {
         if options & UNSUPPORTED_GET_OPTIONS != 0 {
             return failed(MQRC_FUNCTION_NOT_SUPPORTED);
         }
+        // MQGMO_LOCK goes with a browse; MQGMO_UNLOCK stands alone (NO_WAIT, NO_SYNCPOINT);
+        // MQGMO_MARK_SKIP_BACKOUT with a get in the unit of work.
+        if (options & MQGMO_LOCK != 0 && (!browsing || options & MQGMO_UNLOCK != 0))
+            || (options & MQGMO_UNLOCK != 0
+                && options & !(MQGMO_UNLOCK | MQGMO_NO_SYNCPOINT | MQGMO_NO_WAIT) != 0)
+            || (options & MQGMO_MARK_SKIP_BACKOUT != 0
+                && (browsing || options & MQGMO_NO_SYNCPOINT != 0))
+        {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        if options & MQGMO_UNLOCK != 0 {
+            return crate::locking::unlock(self.queue_of(handle)?.as_ref(), handle.lock_holder);
+        }
         let wait = if options & MQGMO_WAIT != 0 {
             if gmo.wait_interval < 0 && gmo.wait_interval != MQWI_UNLIMITED {
                 return failed(MQRC_WAIT_INTERVAL_ERROR);
-            }
-            if browsing {
-                // A waiting browse needs the engine to wait without taking (not done yet).
-                return failed(MQRC_FUNCTION_NOT_SUPPORTED);
             }
             Some(if gmo.wait_interval == MQWI_UNLIMITED {
                 Duration::from_secs(u32::MAX as u64)
@@ -1278,6 +1380,7 @@ impl Connection {
         }
         let queue = self.queue_of(handle)?;
         let cursor = handle.cursor;
+        let lock_holder = handle.lock_holder;
         if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) != 0 {
             if handle.options & MQOO_BROWSE == 0 {
                 return failed(MQRC_NOT_OPEN_FOR_BROWSE);
@@ -1305,7 +1408,18 @@ impl Connection {
                 MQGMO_BROWSE_NEXT => cursor,
                 _ => None, // under the cursor: the key selector finds it
             };
-            let message = self.browse_unexpired(&queue, &selector, after, now)?;
+            let lock = options & MQGMO_LOCK != 0;
+            if lock {
+                // A locking browse releases the handle's previous lock, found or not.
+                queue.unlock(lock_holder);
+            }
+            let browsed = crate::locking::Browse {
+                holder: lock_holder,
+                wait,
+                fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
+                lock,
+            };
+            let message = self.browse_unexpired(&queue, &selector, after, now, &browsed)?;
             let Some(message) = message else {
                 return failed(if options & MQGMO_BROWSE_MSG_UNDER_CURSOR != 0 {
                     MQRC_NO_MSG_UNDER_CURSOR
@@ -1331,22 +1445,31 @@ impl Connection {
             fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
             syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
             leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
+            lock_holder,
+            mark_skip_backout: options & MQGMO_MARK_SKIP_BACKOUT != 0,
         };
         let unit = in_unit.then_some(&mut self.unit);
         let outcome = self
             .queue_manager
             .get_with(unit, &queue, &selector, wait, &controls)?;
         match outcome {
-            GetOutcome::Got { message, .. } => Self::deliver(
-                &mut self.message_handles,
-                &message,
-                md,
-                gmo,
-                buffer,
-                true,
-                now_ms(),
-                &queue,
-            ),
+            GetOutcome::Got {
+                message,
+                in_unit_of_work,
+            } => {
+                let result = Self::deliver(
+                    &mut self.message_handles,
+                    &message,
+                    md,
+                    gmo,
+                    buffer,
+                    true,
+                    now_ms(),
+                    &queue,
+                );
+                self.after_destructive_get(hobj, md, &message, in_unit_of_work);
+                result
+            }
             GetOutcome::LeftOnQueue(message) => Self::deliver(
                 &mut self.message_handles,
                 &message,
@@ -1407,8 +1530,17 @@ impl Connection {
             } else {
                 None
             };
+            let holder = self.handle(hobj)?.lock_holder;
+            let browsed = crate::locking::Browse {
+                holder,
+                wait: None,
+                fail_if_quiescing: false,
+                lock: false,
+            };
             let chosen = loop {
-                let Some(message) = self.browse_unexpired(queue, &selector, after, now)? else {
+                let Some(message) =
+                    self.browse_unexpired(queue, &selector, after, now, &browsed)?
+                else {
                     break None;
                 };
                 let candidate = descriptor::from_engine(
@@ -1425,6 +1557,13 @@ impl Connection {
             };
             if let Some(message) = chosen {
                 if browsing {
+                    if options & MQGMO_LOCK != 0 {
+                        queue.unlock(holder);
+                        if !queue.lock(holder, message.key) {
+                            // Got or locked by another handle meanwhile: look again.
+                            continue;
+                        }
+                    }
                     self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
                     return Self::deliver(
                         &mut self.message_handles,
@@ -1445,14 +1584,19 @@ impl Connection {
                     fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
                     syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
                     leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
+                    lock_holder: holder,
+                    mark_skip_backout: options & MQGMO_MARK_SKIP_BACKOUT != 0,
                 };
                 let unit = (options & MQGMO_NO_SYNCPOINT == 0).then_some(&mut self.unit);
                 match self
                     .queue_manager
                     .get_with(unit, queue, &keyed, None, &controls)?
                 {
-                    GetOutcome::Got { message, .. } => {
-                        return Self::deliver(
+                    GetOutcome::Got {
+                        message,
+                        in_unit_of_work,
+                    } => {
+                        let result = Self::deliver(
                             &mut self.message_handles,
                             &message,
                             md,
@@ -1462,6 +1606,8 @@ impl Connection {
                             now_ms(),
                             queue,
                         );
+                        self.after_destructive_get(hobj, md, &message, in_unit_of_work);
+                        return result;
                     }
                     GetOutcome::LeftOnQueue(message) => {
                         return Self::deliver(
@@ -1496,28 +1642,40 @@ impl Connection {
         }
     }
 
-    /// The next matching message after `after` that has not expired.
+    /// The next matching message after `after` that has not expired, visible to the
+    /// browsing handle, waiting for one as `browse.wait` says, locked for the handle with
+    /// `browse.lock`.
     fn browse_unexpired(
         &self,
         queue: &Arc<LocalQueue>,
         selector: &MessageSelector,
-        mut after: Option<MessageKey>,
+        after: Option<MessageKey>,
         now: u64,
+        browse: &crate::locking::Browse,
     ) -> MqResult<Option<RetrievedMessage>> {
-        loop {
-            let Some(message) = self.queue_manager.browse(queue, selector, after)? else {
-                return Ok(None);
-            };
-            if message
-                .descriptor
-                .expires_at_ms()
-                .is_some_and(|at| at <= now)
-            {
-                after = Some(message.key);
-                continue;
+        crate::locking::browse_unexpired(&self.queue_manager, queue, selector, after, now, browse)
+    }
+
+    /// After a destructive get through `hobj` (`md` is what the get returned): the handle
+    /// saves the message's context when opened with MQOO_SAVE_ALL_CONTEXT, and the COD report
+    /// the message asks for is sent, in the unit of work when the get was.
+    fn after_destructive_get(
+        &mut self,
+        hobj: Hobj,
+        md: &Mqmd,
+        message: &RetrievedMessage,
+        in_unit_of_work: bool,
+    ) {
+        if let Some(handle) = self.handles.get_mut(&hobj.0) {
+            if handle.options & MQOO_SAVE_ALL_CONTEXT != 0 {
+                handle.saved_context = Some(Box::new(md.clone()));
             }
-            return Ok(Some(message));
         }
+        if md.report & ferrite_constants::report::MQRO_COD == 0 {
+            return;
+        }
+        let unit = in_unit_of_work.then_some(&mut self.unit);
+        crate::reports::on_get(&self.queue_manager, unit, md, &message.data);
     }
 
     /// Fill the MQMD, MQGMO outputs and the buffer from a message.
@@ -1625,6 +1783,7 @@ impl Connection {
     fn close_all(&mut self) {
         for (_, handle) in self.handles.drain() {
             if let Target::Queue(queue) = &handle.target {
+                queue.unlock(handle.lock_holder);
                 queue.close_handle(handle.input, handle.output);
             }
         }

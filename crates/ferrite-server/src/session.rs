@@ -223,7 +223,13 @@ impl MqiSession {
                 .collect(),
             ..request
         };
-        reply.structures.push(query_reply_structure(&[], order));
+        reply.structures.push(query_reply_structure(
+            &[ferrite_protocol::spi::SpiVerbSupport {
+                verb: verb::RESERVE,
+                versions: [1, 1, 1, 0],
+            }],
+            order,
+        ));
         Ok((api_header(hobj, None), ApiBody::Empty(reply.encode(order))))
     }
 
@@ -266,7 +272,17 @@ impl MqiSession {
         let mut lpoo = inner[..od_at].to_vec();
         let mut reader = Reader::new(&lpoo, order, "LPOO");
         reader.bytes(8)?;
-        let options = reader.i32()?;
+        let mut options = reader.i32()?;
+        // LpiOpts: LPOO_SAVE_IDENTITY_CTXT (1) / LPOO_SAVE_ORIGIN_CTXT (2) ask the handle to
+        // save the context of what it gets, as MQOO_SAVE_ALL_CONTEXT does (IBM's JMS client
+        // passes it on when it requeues a poison message).
+        const LPOO_SAVE_CONTEXT: i32 = 0x1 | 0x2;
+        let input = ferrite_constants::open_options::MQOO_INPUT_AS_Q_DEF
+            | ferrite_constants::open_options::MQOO_INPUT_SHARED
+            | ferrite_constants::open_options::MQOO_INPUT_EXCLUSIVE;
+        if reader.i32()? & LPOO_SAVE_CONTEXT != 0 && options & input != 0 {
+            options |= ferrite_constants::open_options::MQOO_SAVE_ALL_CONTEXT;
+        }
         let mut od_reader = Reader::new(&inner[od_at..], order, "MQOD");
         let mut wire_od = Od::decode(&mut od_reader)?;
         let connection = self.connection.as_mut().expect("connected");

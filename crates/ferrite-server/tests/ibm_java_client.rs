@@ -372,3 +372,100 @@ fn ibm_client_connection_authentication_and_tls() {
     }
     assert!(!log.contains("passw0rd"), "no password in the log");
 }
+
+// ----- Poison messages: BOTHRESH and BOQNAME, honoured by IBM's JMS client ------------------
+
+/// IBM's JMS client inquires BOTHRESH and BOQNAME of the queue it consumes (and DEADQ of the
+/// queue manager) and requeues a message whose backout count reached the threshold itself: to
+/// BOQNAME, or with BOQNAME blank to the dead-letter queue behind an MQDLH (checked here).
+#[test]
+fn ibm_jms_backout_requeue() {
+    use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod};
+    // MQDLH version 1: StrucId "DLH ", Version, Reason at 8, DestQName at 12..60; 172 bytes.
+    const DEAD_LETTER_HEADER_LENGTH: usize = 172;
+
+    let listener = start_listener();
+    let queue_manager = &listener.fixture.queue_manager;
+    let mut with_requeue = QueueDefinition::local("FERRITE.BACKOUT.Q", PageSetId(1));
+    with_requeue.backout_threshold = 2;
+    with_requeue.backout_requeue_queue = "FERRITE.BACKOUT.REQ".to_string();
+    queue_manager.define_queue(with_requeue, false).unwrap();
+    queue_manager
+        .define_queue(
+            QueueDefinition::local("FERRITE.BACKOUT.REQ", PageSetId(1)),
+            false,
+        )
+        .unwrap();
+    let mut without_requeue = QueueDefinition::local("FERRITE.BACKOUT.NOBOQ", PageSetId(1));
+    without_requeue.backout_threshold = 1;
+    queue_manager.define_queue(without_requeue, false).unwrap();
+
+    let output = run_java(
+        "JmsBackoutRequeue",
+        &[
+            "QM1".to_string(),
+            "127.0.0.1".to_string(),
+            listener.port().to_string(),
+            "DEV.APP.SVRCONN".to_string(),
+            "FERRITE.BACKOUT.Q".to_string(),
+            "FERRITE.BACKOUT.REQ".to_string(),
+            "FERRITE.BACKOUT.NOBOQ".to_string(),
+        ],
+    );
+    assert!(output.contains("2 passed, 0 failed"), "every check ran");
+
+    // The dead-letter queue holds the message from the queue without BOQNAME, behind the
+    // MQDLH IBM's client wrote.
+    let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
+    let dlq = connection
+        .open(
+            &mut Mqod::queue("SYSTEM.DEAD.LETTER.QUEUE"),
+            ferrite_constants::open_options::MQOO_INPUT_SHARED,
+        )
+        .unwrap();
+    let mut md = Mqmd::default();
+    let mut buffer = vec![0u8; 64 * 1024];
+    let got = connection
+        .get(
+            dlq,
+            &mut md,
+            &mut Mqgmo::with_options(ferrite_constants::get_options::MQGMO_NO_SYNCPOINT),
+            &mut buffer,
+        )
+        .expect("a message on the dead-letter queue");
+    assert_eq!(&md.format, b"MQDEAD  ");
+    assert!(got.returned_length > DEAD_LETTER_HEADER_LENGTH);
+    assert_eq!(&buffer[..4], b"DLH ");
+    let reason_bytes: [u8; 4] = buffer[8..12].try_into().unwrap();
+    let reason = if md.encoding & 0xf == 2 {
+        i32::from_le_bytes(reason_bytes)
+    } else {
+        i32::from_be_bytes(reason_bytes)
+    };
+    let dest_q_name = String::from_utf8_lossy(&buffer[12..60])
+        .trim_end()
+        .to_string();
+    println!("MQDLH written by IBM's JMS client: Reason {reason}, DestQName {dest_q_name}");
+    assert_eq!(dest_q_name, "FERRITE.BACKOUT.NOBOQ");
+    assert_eq!(
+        reason,
+        ferrite_constants::reason::MQRC_BACKOUT_THRESHOLD_REACHED
+    );
+    let body = &buffer[DEAD_LETTER_HEADER_LENGTH..got.returned_length];
+    assert!(
+        String::from_utf8_lossy(body).contains("poison without BOQNAME"),
+        "the original message follows the MQDLH"
+    );
+    for queue in [
+        "FERRITE.BACKOUT.Q",
+        "FERRITE.BACKOUT.REQ",
+        "FERRITE.BACKOUT.NOBOQ",
+        "SYSTEM.DEAD.LETTER.QUEUE",
+    ] {
+        assert_eq!(
+            queue_manager.queue(queue).unwrap().status().current_depth,
+            0,
+            "{queue} left empty"
+        );
+    }
+}

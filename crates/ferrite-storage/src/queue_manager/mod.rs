@@ -107,6 +107,8 @@ pub(crate) struct UrRecord {
 pub(crate) struct PendingGet {
     pub queue: Arc<LocalQueue>,
     pub entry: MessageEntry,
+    /// Got with MQGMO_MARK_SKIP_BACKOUT: a backout leaves it got, in a new unit of work.
+    pub skip_backout: bool,
 }
 
 /// A message put by a unit of work (made available on commit).
@@ -127,7 +129,18 @@ pub struct GetControls {
     /// Without MQGMO_ACCEPT_TRUNCATED_MSG: a message whose data is longer than this stays on
     /// the queue (MQRC_TRUNCATED_MSG_FAILED) and is returned as [`GetOutcome::LeftOnQueue`].
     pub leave_if_longer_than: Option<usize>,
+    /// The object handle's lock holder (MQGMO_LOCK): messages other handles locked are
+    /// invisible; 0 ([`queue::NO_LOCK_HOLDER`]) sees no locked message.
+    pub lock_holder: u64,
+    /// MQGMO_MARK_SKIP_BACKOUT: the message, got in the unit of work given, is not backed
+    /// out by [`QueueManager::backout`] but stays got in the unit's next unit of work. One
+    /// marked message per unit of work (MQRC_SECOND_MARK_NOT_ALLOWED).
+    pub mark_skip_backout: bool,
 }
+
+/// Called with every expired message the queue manager discards (at get, and by the expiry
+/// scan), after it is gone: the MQI sends the expiration reports it asks for.
+pub type ExpiryObserver = Arc<dyn Fn(&QueueManager, &LocalQueue, &RetrievedMessage) + Send + Sync>;
 
 /// The result of [`QueueManager::get_with`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,6 +206,8 @@ pub struct QueueManager {
     messages: MessageSink,
     /// The connections (DISPLAY CONN).
     connections: Connections,
+    /// Told of every expired message discarded (set once, by the MQI layer).
+    expiry_observer: std::sync::OnceLock<ExpiryObserver>,
     /// MAXUMSGS and EXPRYINT as the QMGR object has them (qm.toml's values until ALTER QMGR),
     /// read on the put/get path without the object store's lock.
     max_uncommitted_messages: AtomicU32,
@@ -374,6 +389,7 @@ impl QueueManager {
             checkpoint_task: Mutex::new(None),
             messages,
             connections: Connections::default(),
+            expiry_observer: std::sync::OnceLock::new(),
         });
         queue_manager.restart()?;
         queue_manager.start_checkpoint_task();
@@ -428,7 +444,8 @@ impl QueueManager {
         }
     }
 
-    fn say(&self, text: &str) {
+    /// Write an operator message (the queue manager's log: the console of `ferrite start`).
+    pub fn say(&self, text: &str) {
         (self.messages)(text);
     }
 
@@ -618,7 +635,11 @@ impl QueueManager {
                         .entry(*urid)
                         .or_insert_with(|| UnitOfWork::in_doubt(*urid));
                     queue.hold_for_in_doubt_get();
-                    unit.gets.push(PendingGet { queue, entry });
+                    unit.gets.push(PendingGet {
+                        queue,
+                        entry,
+                        skip_backout: false,
+                    });
                 }
                 None => {
                     batch.push(entry);
@@ -654,6 +675,17 @@ impl QueueManager {
         ));
         self.say(&format!("CSQR002I {} RESTART COMPLETED", self.name));
         Ok(())
+    }
+
+    /// Install the observer of discarded expired messages (the MQI's expiration reports).
+    /// Only the first call installs one; later calls return false.
+    pub fn set_expiry_observer(&self, observer: ExpiryObserver) -> bool {
+        self.expiry_observer.set(observer).is_ok()
+    }
+
+    /// Whether an expiry observer is installed.
+    pub fn has_expiry_observer(&self) -> bool {
+        self.expiry_observer.get().is_some()
     }
 
     pub fn name(&self) -> &str {
@@ -1446,6 +1478,12 @@ impl QueueManager {
             if unit.message_count >= limit {
                 return Err(StorageError::SyncpointLimitReached { limit });
             }
+            if controls.mark_skip_backout && unit.gets.iter().any(|get| get.skip_backout) {
+                return Err(StorageError::mq(
+                    reason::MQRC_SECOND_MARK_NOT_ALLOWED,
+                    "a message is already marked MQGMO_MARK_SKIP_BACKOUT in this unit of work",
+                ));
+            }
         }
         let mut expired = Vec::new();
         let interrupted = || {
@@ -1453,7 +1491,8 @@ impl QueueManager {
                 || queue.is_deleted()
                 || (controls.fail_if_quiescing && self.quiescing.load(Ordering::Acquire))
         };
-        let taken = queue.take_unless(
+        let taken = queue.take_visible_to(
+            controls.lock_holder,
             selector,
             wait,
             now_ms,
@@ -1568,6 +1607,7 @@ impl QueueManager {
                 unit.gets.push(PendingGet {
                     queue: queue.clone(),
                     entry: entry.clone(),
+                    skip_backout: controls.mark_skip_backout,
                 });
             }
         }
@@ -1618,9 +1658,52 @@ impl QueueManager {
         selector: &MessageSelector,
         after: Option<MessageKey>,
     ) -> StorageResult<Option<RetrievedMessage>> {
+        self.browse_with(queue, selector, after, queue::NO_LOCK_HOLDER, None, false)
+    }
+
+    /// Browse for lock holder `holder` (messages other handles locked are skipped), waiting
+    /// up to `wait` for a matching message to arrive (MQGMO_WAIT with MQGMO_BROWSE_*): the
+    /// browser parks like a waiting getter and takes nothing. A waiting browse ends when the
+    /// queue manager stops (MQRC_Q_MGR_STOPPING), the queue is deleted (MQRC_Q_DELETED) or,
+    /// with `fail_if_quiescing`, the queue manager quiesces (MQRC_Q_MGR_QUIESCING).
+    pub fn browse_with(
+        &self,
+        queue: &Arc<LocalQueue>,
+        selector: &MessageSelector,
+        after: Option<MessageKey>,
+        holder: u64,
+        wait: Option<Duration>,
+        fail_if_quiescing: bool,
+    ) -> StorageResult<Option<RetrievedMessage>> {
         self.check_running()?;
+        let interrupted = || {
+            self.stopping.load(Ordering::Acquire)
+                || queue.is_deleted()
+                || (fail_if_quiescing && self.quiescing.load(Ordering::Acquire))
+        };
         loop {
-            let Some(entry) = queue.browse(selector, after) else {
+            let found = match wait {
+                None => queue.browse_visible_to(holder, selector, after),
+                Some(wait) => queue.browse_waiting(holder, selector, after, wait, interrupted),
+            };
+            let Some(entry) = found else {
+                if wait.is_some() {
+                    if self.stopping.load(Ordering::Acquire) {
+                        return Err(StorageError::Stopping);
+                    }
+                    if fail_if_quiescing && self.is_quiescing() {
+                        return Err(StorageError::mq(
+                            reason::MQRC_Q_MGR_QUIESCING,
+                            "the queue manager is quiescing",
+                        ));
+                    }
+                    if queue.is_deleted() {
+                        return Err(StorageError::mq(
+                            reason::MQRC_Q_DELETED,
+                            format!("queue {} was deleted", queue.name()),
+                        ));
+                    }
+                }
                 return Ok(None);
             };
             match self.data.read_image(entry.location) {
@@ -1639,7 +1722,12 @@ impl QueueManager {
                     }));
                 }
                 // Got by someone else between the browse and the read: look again.
-                Err(_) if queue.browse(selector, after).map(|next| next.key) != Some(entry.key) => {
+                Err(_)
+                    if queue
+                        .browse_visible_to(holder, selector, after)
+                        .map(|next| next.key)
+                        != Some(entry.key) =>
+                {
                     continue
                 }
                 Err(error) => return Err(error),
@@ -1654,9 +1742,28 @@ impl QueueManager {
             object_id: queue.object_id,
             sequence: entry.key.sequence,
         };
-        // Not forced: if the deletion is lost, the message is still expired after restart.
-        let _gate = self.checkpoint_gate.read().unwrap();
-        self.data.get_and_free(&record, entry.persistent)?;
+        // The observer (expiration reports) sees the message as it was; read it before the
+        // slot is freed. A message that cannot be read is still discarded, without a report.
+        let observer = self.expiry_observer.get();
+        let expired = observer.and_then(|_| {
+            let image = self.data.read_image(entry.location).ok()?;
+            let (descriptor, offset) = decode_descriptor(&image).ok()?;
+            Some(RetrievedMessage {
+                descriptor,
+                data: image[offset..].to_vec(),
+                backout_count: entry.backout_count,
+                key: entry.key,
+            })
+        });
+        {
+            // Not forced: if the deletion is lost, the message is still expired after restart.
+            let _gate = self.checkpoint_gate.read().unwrap();
+            self.data.get_and_free(&record, entry.persistent)?;
+        }
+        // Outside the checkpoint gate: the observer puts messages of its own.
+        if let (Some(observer), Some(message)) = (observer, expired) {
+            observer(self, queue, &message);
+        }
         Ok(())
     }
 
@@ -1723,11 +1830,52 @@ impl QueueManager {
     }
 
     /// MQBACK: undo the unit's puts and return its gets to their queues, backout count + 1.
+    ///
+    /// A message got with MQGMO_MARK_SKIP_BACKOUT is the exception: it is not returned (nor
+    /// its backout count raised) but stays got, as if by a new unit of work that `unit`
+    /// becomes (a new unit of recovery in the log when it is persistent); committing that
+    /// unit removes it, backing it out returns it.
     pub fn backout(&self, unit: &mut UnitOfWork) -> StorageResult<()> {
         if unit.is_empty() {
             return Ok(());
         }
         self.check_not_failed()?;
+        let marked = unit
+            .gets
+            .iter()
+            .position(|get| get.skip_backout)
+            .map(|index| unit.gets.remove(index));
+        let result = self.backout_unmarked(unit);
+        if let Some(mut get) = marked {
+            debug_assert!(unit.is_empty() || result.is_err());
+            get.skip_backout = false;
+            if get.entry.persistent {
+                let _gate = self.checkpoint_gate.read().unwrap();
+                let record = GetRecord {
+                    ur: unit.ur_reference(),
+                    location: get.entry.location,
+                    object_id: get.queue.object_id,
+                    sequence: get.entry.key.sequence,
+                };
+                let (rba, _) = self.data.log_get(&record)?;
+                self.record_operation(
+                    unit,
+                    rba,
+                    UrOperation {
+                        is_put: false,
+                        location: get.entry.location,
+                        object_id: get.queue.object_id,
+                        sequence: get.entry.key.sequence,
+                    },
+                );
+            }
+            unit.message_count += 1;
+            unit.gets.push(get);
+        }
+        result
+    }
+
+    fn backout_unmarked(&self, unit: &mut UnitOfWork) -> StorageResult<()> {
         let frees: Vec<SlotEffect> = unit
             .puts
             .iter()

@@ -4,6 +4,11 @@
 //! unit of work's uncommitted messages (MP16 warns of up to 100 ms per get when MQ does).
 //! Messages got inside a unit of work leave the map at once and come back if it backs out.
 //! Delivery order is priority (9 first) then put order, as MSGDLVSQ(PRIORITY).
+//!
+//! A message locked by a browse (MQGMO_LOCK) stays in the map but is visible only to its
+//! *lock holder* (a number the MQI gives each object handle; 0, [`NO_LOCK_HOLDER`], holds
+//! nothing): every get and browse names the holder it looks for, and skips messages other
+//! holders have locked. A queue with no locked message pays one `is_empty` per search.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -14,6 +19,9 @@ use crate::data_manager::message::{Identifier, NO_IDENTIFIER};
 use crate::recovery::log_records::MessageLocation;
 
 use super::objects::QueueDefinition;
+
+/// The lock holder of a get or browse that holds no lock: it sees no locked message.
+pub const NO_LOCK_HOLDER: u64 = 0;
 
 /// Delivery order: higher priority first, then put order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -100,6 +108,9 @@ struct QueueState {
     /// long-term moving averages; `None` until a message with a put time has been got).
     time_on_queue_short_us: Option<u64>,
     time_on_queue_long_us: Option<u64>,
+    /// Messages locked by a browse with MQGMO_LOCK, with their lock holder (at most one per
+    /// holder): invisible to every other holder until unlocked or got.
+    locks: HashMap<MessageKey, u64>,
     /// Getters parked waiting for a message, each with the selector it waits for: an arrival
     /// wakes only the getters it can satisfy, so a reply put for one of 64 requesters waiting
     /// by CorrelId wakes one thread, not 64.
@@ -394,8 +405,10 @@ impl LocalQueue {
             Some(key) => std::ops::Bound::Excluded(key),
             None => std::ops::Bound::Unbounded,
         };
-        let mut count = 0usize;
-        for (key, entry) in messages.range((lower, std::ops::Bound::Unbounded)) {
+        for (count, (key, entry)) in messages
+            .range((lower, std::ops::Bound::Unbounded))
+            .enumerate()
+        {
             if count == limit {
                 return;
             }
@@ -406,7 +419,6 @@ impl LocalQueue {
                 by_correlation_id.insert(entry.correlation_id, *key);
             }
             *index_cursor = Some(*key);
-            count += 1;
         }
         *index_pending = false;
         *index_cursor = None;
@@ -460,16 +472,23 @@ impl LocalQueue {
             .expect("get counts balance");
     }
 
+    /// Whether `key` is visible to `holder`: not locked, or locked by it.
+    fn visible(state: &QueueState, key: &MessageKey, holder: u64) -> bool {
+        state.locks.is_empty() || state.locks.get(key).is_none_or(|locker| *locker == holder)
+    }
+
     fn first_match(
         &self,
         state: &QueueState,
         selector: &MessageSelector,
         after: Option<MessageKey>,
+        holder: u64,
     ) -> Option<MessageKey> {
         if let Some(key) = selector.key {
             let entry = state.messages.get(&key)?;
             let beyond = after.is_none_or(|after| key > after);
-            return (beyond && selector.matches(entry)).then_some(key);
+            return (beyond && selector.matches(entry) && Self::visible(state, &key, holder))
+                .then_some(key);
         }
         let lower = match after {
             Some(key) => std::ops::Bound::Excluded(key),
@@ -481,6 +500,7 @@ impl LocalQueue {
                     .messages
                     .get(key)
                     .is_some_and(|entry| selector.matches(entry))
+                && Self::visible(state, key, holder)
         };
         // An indexed identifier is answered from its index, at the same cost at any depth.
         if let Some(id) = selector.message_id.filter(|_| self.index_message_id) {
@@ -495,7 +515,7 @@ impl LocalQueue {
         state
             .messages
             .range((lower, std::ops::Bound::Unbounded))
-            .find(|(_, entry)| selector.matches(entry))
+            .find(|(key, entry)| selector.matches(entry) && Self::visible(state, key, holder))
             .map(|(key, _)| *key)
     }
 
@@ -524,15 +544,40 @@ impl LocalQueue {
         expired: &mut Vec<MessageEntry>,
         interrupted: impl Fn() -> bool,
     ) -> Option<MessageEntry> {
+        self.take_visible_to(
+            NO_LOCK_HOLDER,
+            selector,
+            wait,
+            now_ms,
+            in_unit_of_work,
+            expired,
+            interrupted,
+        )
+    }
+
+    /// `take_unless` for lock holder `holder`: messages other holders locked are skipped;
+    /// taking the message `holder` locked releases its lock.
+    #[allow(clippy::too_many_arguments)]
+    pub fn take_visible_to(
+        &self,
+        holder: u64,
+        selector: &MessageSelector,
+        wait: Option<Duration>,
+        now_ms: impl Fn() -> u64,
+        in_unit_of_work: bool,
+        expired: &mut Vec<MessageEntry>,
+        interrupted: impl Fn() -> bool,
+    ) -> Option<MessageEntry> {
         let deadline = wait.map(|wait| Instant::now() + wait);
         let mut state = self.state();
         self.ensure_index_for(&mut state, selector);
         let mut spun = false;
         loop {
             let now = now_ms();
-            while let Some(key) = self.first_match(&state, selector, None) {
+            while let Some(key) = self.first_match(&state, selector, None, holder) {
                 let entry = state.messages.remove(&key).expect("key from the map");
                 Self::unindex(&mut state, &entry);
+                state.locks.remove(&key);
                 if entry.expires_at_ms.is_some_and(|at| at <= now) {
                     expired.push(entry);
                     continue;
@@ -574,10 +619,107 @@ impl LocalQueue {
         selector: &MessageSelector,
         after: Option<MessageKey>,
     ) -> Option<MessageEntry> {
+        self.browse_visible_to(NO_LOCK_HOLDER, selector, after)
+    }
+
+    /// `browse` for lock holder `holder` (messages other holders locked are skipped).
+    pub fn browse_visible_to(
+        &self,
+        holder: u64,
+        selector: &MessageSelector,
+        after: Option<MessageKey>,
+    ) -> Option<MessageEntry> {
         let mut state = self.state();
         self.ensure_index_for(&mut state, selector);
-        self.first_match(&state, selector, after)
+        self.first_match(&state, selector, after, holder)
             .map(|key| state.messages[&key].clone())
+    }
+
+    /// A waiting browse (MQGMO_WAIT with MQGMO_BROWSE_*): the next matching message after
+    /// `after` visible to `holder`, waiting up to `wait` for one to arrive, without taking it.
+    /// Parks like a waiting getter (woken by the arrival, never polling); gives up when
+    /// `interrupted` is true on waking.
+    pub fn browse_waiting(
+        &self,
+        holder: u64,
+        selector: &MessageSelector,
+        after: Option<MessageKey>,
+        wait: Duration,
+        interrupted: impl Fn() -> bool,
+    ) -> Option<MessageEntry> {
+        let deadline = Instant::now() + wait;
+        let mut state = self.state();
+        self.ensure_index_for(&mut state, selector);
+        loop {
+            if let Some(key) = self.first_match(&state, selector, after, holder) {
+                return Some(state.messages[&key].clone());
+            }
+            if interrupted() {
+                return None;
+            }
+            let remaining = deadline.checked_duration_since(Instant::now())?;
+            let parked = Arc::new(ParkedGetter {
+                selector: selector.clone(),
+                woken: Condvar::new(),
+            });
+            state.parked.push(parked.clone());
+            state = parked.woken.wait_timeout(state, remaining).unwrap().0;
+            state.parked.retain(|other| !Arc::ptr_eq(other, &parked));
+        }
+    }
+
+    /// MQGMO_LOCK: lock the message `key` for `holder`, releasing the holder's previous lock
+    /// first. False when the message is no longer on the queue or another holder has it.
+    pub fn lock(&self, holder: u64, key: MessageKey) -> bool {
+        assert_ne!(holder, NO_LOCK_HOLDER, "lock holders are non-zero");
+        let mut state = self.state();
+        self.release_lock(&mut state, holder);
+        if !state.messages.contains_key(&key) || !Self::visible(&state, &key, holder) {
+            return false;
+        }
+        state.locks.insert(key, holder);
+        debug_assert!(
+            state
+                .locks
+                .values()
+                .filter(|locker| **locker == holder)
+                .count()
+                == 1,
+            "one locked message per holder"
+        );
+        true
+    }
+
+    /// MQGMO_UNLOCK (and MQCLOSE): release `holder`'s lock. Returns the message that was
+    /// locked, if it is still on the queue (it becomes visible to everyone, and waiting
+    /// getters it satisfies are woken).
+    pub fn unlock(&self, holder: u64) -> Option<MessageKey> {
+        let mut state = self.state();
+        self.release_lock(&mut state, holder)
+    }
+
+    /// The message `holder` has locked, if any.
+    pub fn locked_by(&self, holder: u64) -> Option<MessageKey> {
+        let state = self.state();
+        state
+            .locks
+            .iter()
+            .find(|(_, locker)| **locker == holder)
+            .map(|(key, _)| *key)
+    }
+
+    fn release_lock(&self, state: &mut QueueState, holder: u64) -> Option<MessageKey> {
+        let key = state
+            .locks
+            .iter()
+            .find(|(_, locker)| **locker == holder)
+            .map(|(key, _)| *key)?;
+        state.locks.remove(&key);
+        if let Some(entry) = state.messages.get(&key) {
+            Self::wake_parked_for(state, entry);
+            self.arrivals.fetch_add(1, Ordering::Release);
+        }
+        Some(key)
     }
 
     /// Remove the committed messages that have expired by `now_ms` (the EXPRYINT scan);
@@ -597,6 +739,7 @@ impl LocalQueue {
         for key in expired {
             let entry = state.messages.remove(&key).expect("key from the map");
             Self::unindex(&mut state, &entry);
+            state.locks.remove(&key);
             removed.push(entry);
         }
         state.earliest_expiry_ms = state
@@ -648,6 +791,7 @@ impl LocalQueue {
         state.by_correlation_id = IdentifierIndex::default();
         state.index_pending = false;
         state.index_cursor = None;
+        state.locks.clear();
         std::mem::take(&mut state.messages).into_values().collect()
     }
 
