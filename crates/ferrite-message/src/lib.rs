@@ -15,6 +15,7 @@
 //! - [`selector`]: MQ's message selector language, with the get-by-CORRELID/MSGID shortcut.
 //! - [`property_control`]: where properties go at MQPUT and MQGET (PROPCTL, MQGMO options).
 //! - [`dead_letter_header`] (MQDLH) and [`transmission_header`] (MQXQH).
+//! - [`trigger_message`]: MQTM (trigger messages) and MQTMC2 (their character form).
 //!
 //! Every decoder is total: malformed input gives an error carrying MQ's reason code, never a
 //! panic. The `fuzz_*` functions below drive each decoder from arbitrary bytes, for cargo-fuzz
@@ -48,6 +49,7 @@ pub mod property_control;
 pub mod rfh2;
 pub mod selector;
 pub mod transmission_header;
+pub mod trigger_message;
 
 pub use dead_letter_header::{DeadLetterHeader, HeaderError};
 pub use folder::Folder;
@@ -55,6 +57,7 @@ pub use properties::{MessageProperties, MessageView, PropertySource, PropertyVal
 pub use rfh2::Rfh2;
 pub use selector::{Selector, SelectorError};
 pub use transmission_header::TransmissionHeader;
+pub use trigger_message::TriggerMessage;
 
 use ferrite_constants::{encoding::MQENC_NATIVE, format::MQFMT_RF_HEADER_2};
 use ferrite_protocol::{mqi::Md, ByteOrder};
