@@ -31,6 +31,7 @@
 pub mod connection;
 pub mod descriptor;
 pub mod error;
+pub mod inquire;
 pub mod selection;
 pub mod structures;
 
