@@ -37,6 +37,7 @@ use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::error::{MqError, MqResult};
 use crate::selection::Selection;
 use crate::structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use crate::{depth_events, triggering};
 
 /// An object handle (MQHOBJ) returned by MQOPEN, valid on its connection until MQCLOSE.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -288,7 +289,7 @@ fn key_of_message_token(token: &[u8; 16]) -> Option<MessageKey> {
 /// Generator of unique message and correlation ids: "CSQ " + the first four characters of the
 /// queue manager name + the process id (twice, 8 bytes) + 8 bytes of a counter seeded from the
 /// clock in nanoseconds (so ids stay unique across restarts).
-fn new_identifier(queue_manager: &str) -> Identifier {
+pub(crate) fn new_identifier(queue_manager: &str) -> Identifier {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
     if COUNTER.load(Ordering::Relaxed) == 0 {
@@ -359,6 +360,8 @@ pub struct Connection {
     /// Temporary dynamic queues this connection created and has not deleted yet: deleted
     /// when the connection ends.
     temporary_queues: Vec<Arc<LocalQueue>>,
+    /// Trigger hook: what the unit of work put, for the trigger conditions at commit.
+    arrivals: triggering::PendingArrivals,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -424,6 +427,7 @@ impl Connection {
             appl_name,
             temporary_queues: Vec::new(),
             record,
+            arrivals: triggering::PendingArrivals::default(),
         })
     }
 
@@ -571,11 +575,13 @@ impl Connection {
                 }
         });
         let output = options & MQOO_OUTPUT != 0;
+        let mut opened_for_input = None;
         if let Target::Queue(queue) = &target {
             if !queue.open_handle(input, output) {
                 return failed(MQRC_OBJECT_IN_USE);
             }
             od.resolved_q_name = queue.name();
+            opened_for_input = input.map(|_| queue.clone());
         }
         od.resolved_q_mgr_name = self.queue_manager.name().to_string();
         let hobj = self.next_handle;
@@ -594,6 +600,10 @@ impl Connection {
             },
         );
         self.note_handles();
+        // Trigger hook: a trigger monitor opening its initiation queue.
+        if let Some(queue) = opened_for_input {
+            triggering::initiation_queue_opened(&self.queue_manager, &queue);
+        }
         Ok(Hobj(hobj))
     }
 
@@ -748,6 +758,10 @@ impl Connection {
         self.note_handles();
         if let Target::Queue(queue) = &handle.target {
             queue.close_handle(handle.input, handle.output);
+            if handle.input.is_some() {
+                // Trigger hook: the last server of a queue closing it.
+                triggering::input_closed(&self.queue_manager, queue);
+            }
             if handle.created_temporary {
                 self.delete_temporary_queue(queue)?;
             }
@@ -1020,8 +1034,16 @@ impl Connection {
         }
         let engine = descriptor::to_engine(&stored, put_time_ms);
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
+        // Trigger hook: the queue's state before a put outside syncpoint.
+        let watch = (!syncpoint)
+            .then(|| triggering::ArrivalWatch::before(queue))
+            .flatten();
         let unit = syncpoint.then_some(&mut self.unit);
-        self.queue_manager.put(unit, queue, &engine, data)?;
+        if let Err(error) = self.queue_manager.put(unit, queue, &engine, data) {
+            depth_events::put_failed(&self.queue_manager, queue, error.reason_code());
+            return Err(error.into());
+        }
+        self.after_put(queue, stored.priority as u8, syncpoint, watch);
         // Output fields: ids and the context the queue manager set (Priority and Persistence
         // are input only).
         md.msg_id = stored.msg_id;
@@ -1064,6 +1086,13 @@ impl Connection {
     ) -> MqResult<GetResult> {
         let result = self.get_from_handle(hobj, md, gmo, buffer);
         self.note_unit_of_work();
+        let browse = MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT | MQGMO_BROWSE_MSG_UNDER_CURSOR;
+        if result.is_ok() && gmo.options & browse == 0 {
+            // Depth event hook: a message left the queue.
+            if let Some(Target::Queue(queue)) = self.handles.get(&hobj.0).map(|h| &h.target) {
+                depth_events::after_get(&self.queue_manager, queue);
+            }
+        }
         result
     }
 
@@ -1394,9 +1423,11 @@ impl Connection {
     /// MQCMIT: commit the unit of work (its puts become visible, its gets final).
     pub fn commit(&mut self) -> MqResult<()> {
         self.check_running()?;
+        let watches = self.arrivals.before_commit();
         let result = self.queue_manager.commit(&mut self.unit);
         self.note_unit_of_work();
         result?;
+        triggering::PendingArrivals::committed(&self.queue_manager, watches);
         Ok(())
     }
 
@@ -1404,6 +1435,7 @@ impl Connection {
     /// their places with BackoutCount + 1).
     pub fn backout(&mut self) -> MqResult<()> {
         self.check_running()?;
+        self.arrivals.clear();
         let result = self.queue_manager.backout(&mut self.unit);
         self.note_unit_of_work();
         result?;
@@ -1419,9 +1451,12 @@ impl Connection {
             self.unit = UnitOfWork::new();
             return failed(MQRC_Q_MGR_STOPPING);
         }
+        let watches = self.arrivals.before_commit();
         let result = self.queue_manager.commit(&mut self.unit);
         if result.is_err() {
             let _ = self.queue_manager.backout(&mut self.unit);
+        } else {
+            triggering::PendingArrivals::committed(&self.queue_manager, watches);
         }
         self.delete_temporary_queues();
         result.map_err(MqError::from)
@@ -1431,6 +1466,9 @@ impl Connection {
         for (_, handle) in self.handles.drain() {
             if let Target::Queue(queue) = &handle.target {
                 queue.close_handle(handle.input, handle.output);
+                if handle.input.is_some() {
+                    triggering::input_closed(&self.queue_manager, queue);
+                }
             }
         }
         self.note_handles();
@@ -1542,8 +1580,30 @@ impl Connection {
                 .alter_object(ObjectDefinition::Alias(alias))?;
             return Ok(());
         }
-        self.queue_manager.alter_queue(definition)?;
+        let before = queue.definition();
+        let altered = self.queue_manager.alter_queue(definition)?;
+        // Trigger hook: triggering switched on, or GET enabled, by MQSET.
+        triggering::definition_changed(&self.queue_manager, &before, &altered);
         Ok(())
+    }
+
+    /// After a successful MQPUT: the trigger conditions (at once outside syncpoint, at commit
+    /// inside) and Queue Depth High.
+    fn after_put(
+        &mut self,
+        queue: &Arc<LocalQueue>,
+        priority: u8,
+        syncpoint: bool,
+        watch: Option<triggering::ArrivalWatch>,
+    ) {
+        if syncpoint {
+            self.arrivals.note(queue, priority);
+        } else if let Some(watch) = watch {
+            let mut by_priority = [0; triggering::PRIORITY_LEVELS];
+            by_priority[usize::from(priority.min(9))] = 1;
+            watch.arrived(&self.queue_manager, &by_priority);
+        }
+        depth_events::after_put(&self.queue_manager, queue);
     }
 }
 

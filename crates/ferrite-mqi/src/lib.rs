@@ -11,6 +11,8 @@
 //! - [`connection`]: [`Connection`] (an MQHCONN) and the calls.
 //! - [`error`]: [`MqError`], a completion code and reason code.
 //! - [`selection`]: message selectors (MQOD SelectionString) on a handle.
+//! - [`triggering`]: trigger conditions and trigger messages; [`depth_events`]: queue depth
+//!   performance events; [`queue_manager_put`]: the messages the queue manager puts itself.
 //!
 //! ```no_run
 //! # use std::sync::Arc;
@@ -29,11 +31,14 @@
 //! ```
 
 pub mod connection;
+pub mod depth_events;
 pub mod descriptor;
 pub mod error;
 pub mod inquire;
+pub mod queue_manager_put;
 pub mod selection;
 pub mod structures;
+pub mod triggering;
 
 pub use connection::{AttributeValue, Connection, GetResult, Hobj};
 pub use error::{MqError, MqResult};
