@@ -331,19 +331,35 @@ fn depth_triggers_at_trigdpth_then_sets_notrigger_until_enabled_again() {
         Some(ObjectDefinition::Local(definition)) => assert!(!definition.trigger_control),
         other => panic!("DEPTH.Q is {other:?}"),
     }
-    // The application switches triggering on again (as ALTER QLOCAL TRIGGER or MQSET do) with
-    // 4 messages on the queue: the condition holds, so it triggers at once.
-    let before = queue.definition();
-    let altered = s
-        .queue_manager
-        .alter_queue(QueueDefinition {
-            trigger_control: true,
-            ..before.clone()
-        })
+    // The application switches triggering on again with MQSET while 4 messages are on the
+    // queue: the condition holds, so it triggers at once (and NOTRIGGER is set again).
+    let set = s
+        .application
+        .open(&mut Mqod::queue("DEPTH.Q"), MQOO_SET)
         .unwrap();
-    ferrite_mqi::triggering::definition_changed(&s.queue_manager, &before, &altered);
+    s.application
+        .set(
+            set,
+            &[(
+                ferrite_constants::selector::MQIA_TRIGGER_CONTROL,
+                AttributeValue::Integer(ferrite_constants::trigger_type::MQTC_ON),
+            )],
+        )
+        .unwrap();
     assert_eq!(s.trigger_count(), 1);
-    assert!(!altered.definition().trigger_control);
+    let queue = s.queue_manager.queue("DEPTH.Q").unwrap();
+    assert!(!queue.definition().trigger_control);
+    // MQSET of something else while NOTRIGGER: nothing.
+    s.application
+        .set(
+            set,
+            &[(
+                ferrite_constants::selector::MQIA_TRIGGER_DEPTH,
+                AttributeValue::Integer(2),
+            )],
+        )
+        .unwrap();
+    assert_eq!(s.trigger_count(), 0);
 }
 
 #[test]
