@@ -35,6 +35,7 @@ pub mod depth_events;
 pub mod descriptor;
 pub mod error;
 pub mod inquire;
+pub mod message_handles;
 pub mod queue_manager_put;
 pub mod selection;
 pub mod structures;
@@ -42,6 +43,7 @@ pub mod triggering;
 
 pub use connection::{AttributeValue, Connection, GetResult, Hobj};
 pub use error::{MqError, MqResult};
+pub use message_handles::Hmsg;
 pub use structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
 
 /// The queue manager's identifier (MQCA_Q_MGR_IDENTIFIER, and QMgrId in a client channel's
