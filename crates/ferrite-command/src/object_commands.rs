@@ -482,7 +482,15 @@ pub(crate) fn define_or_alter(
         .map_err(|error| context.storage("CSQMMSGP", error))?;
     // Everything is checked: now the one change.
     let result = match (definition, alter) {
-        (ObjectDefinition::Local(queue), true) => queue_manager.alter_queue(queue).map(|_| ()),
+        (ObjectDefinition::Local(queue), true) => {
+            let before = queue_manager.queue(&queue.name).map(|q| q.definition());
+            queue_manager.alter_queue(queue).map(|altered| {
+                // Trigger hook: ALTER switching triggering on (or GET enabled) checks the queue.
+                if let Some(before) = before {
+                    ferrite_mqi::triggering::definition_changed(queue_manager, &before, &altered);
+                }
+            })
+        }
         (ObjectDefinition::Local(queue), false) => {
             queue_manager.define_queue(queue, replace).map(|_| ())
         }

@@ -17,6 +17,7 @@
 //! - [`dead_letter_header`] (MQDLH) and [`transmission_header`] (MQXQH).
 //! - [`conversion`]: data conversion for MQGMO_CONVERT (MQSTR, MQRFH2, MQDLH between the
 //!   CCSIDs of [`code_pages`], UTF-8 and UTF-16, in both byte orders).
+//! - [`trigger_message`]: MQTM (trigger messages) and MQTMC2 (their character form).
 //!
 //! Every decoder is total: malformed input gives an error carrying MQ's reason code, never a
 //! panic. The `fuzz_*` functions below drive each decoder from arbitrary bytes, for cargo-fuzz
@@ -52,6 +53,7 @@ pub mod property_control;
 pub mod rfh2;
 pub mod selector;
 pub mod transmission_header;
+pub mod trigger_message;
 
 pub use dead_letter_header::{DeadLetterHeader, HeaderError};
 pub use folder::Folder;
@@ -59,6 +61,7 @@ pub use properties::{MessageProperties, MessageView, PropertySource, PropertyVal
 pub use rfh2::Rfh2;
 pub use selector::{Selector, SelectorError};
 pub use transmission_header::TransmissionHeader;
+pub use trigger_message::TriggerMessage;
 
 use ferrite_constants::{encoding::MQENC_NATIVE, format::MQFMT_RF_HEADER_2};
 use ferrite_protocol::{mqi::Md, ByteOrder};
@@ -225,4 +228,29 @@ pub fn fuzz_conversion(data: &[u8]) {
         }
         Err(error) => assert!((2110..=2120).contains(&error.reason_code())),
     }
+}
+
+/// Fuzz entry point for MQTM and MQTMC2: the first byte picks the byte order; whatever decodes
+/// must encode back to the same bytes (modulo trailing blanks vs NULs in character fields),
+/// and the rest is also tried as an MQTMC2.
+pub fn fuzz_trigger_message(data: &[u8]) {
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let order = if first & 1 == 0 {
+        ByteOrder::Big
+    } else {
+        ByteOrder::Little
+    };
+    if let Ok(message) = TriggerMessage::decode(rest, order) {
+        if let Ok(bytes) = message.encode(order) {
+            assert_eq!(TriggerMessage::decode(&bytes, order), Ok(message.clone()));
+        }
+        if let Ok(character) = message.character_form("QM1") {
+            let (again, q_mgr_name) = TriggerMessage::decode_character_form(&character)
+                .expect("an MQTMC2 built from an MQTM decodes");
+            assert_eq!((again, q_mgr_name.as_str()), (message, "QM1"));
+        }
+    }
+    let _ = TriggerMessage::decode_character_form(rest);
 }

@@ -38,6 +38,7 @@ use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::error::{MqError, MqResult};
 use crate::selection::Selection;
 use crate::structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use crate::{depth_events, triggering};
 
 /// An object handle (MQHOBJ) returned by MQOPEN, valid on its connection until MQCLOSE.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -417,6 +418,8 @@ pub struct Connection {
     pub(crate) async_status: AsyncPutStatus,
     /// Message handles (MQCRTMH), see `message_handles.rs`.
     pub(crate) message_handles: crate::message_handles::MessageHandles,
+    /// Trigger hook: what the unit of work put, for the trigger conditions at commit.
+    arrivals: triggering::PendingArrivals,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -485,6 +488,7 @@ impl Connection {
             async_status: AsyncPutStatus::default(),
             message_handles: Default::default(),
             record,
+            arrivals: triggering::PendingArrivals::default(),
         })
     }
 
@@ -632,11 +636,13 @@ impl Connection {
                 }
         });
         let output = options & MQOO_OUTPUT != 0;
+        let mut opened_for_input = None;
         if let Target::Queue(queue) = &target {
             if !queue.open_handle(input, output) {
                 return failed(MQRC_OBJECT_IN_USE);
             }
             od.resolved_q_name = queue.name();
+            opened_for_input = input.map(|_| queue.clone());
         }
         od.resolved_q_mgr_name = self.queue_manager.name().to_string();
         let hobj = self.next_handle;
@@ -669,6 +675,10 @@ impl Connection {
             },
         );
         self.note_handles();
+        // Trigger hook: a trigger monitor opening its initiation queue.
+        if let Some(queue) = opened_for_input {
+            triggering::initiation_queue_opened(&self.queue_manager, &queue);
+        }
         Ok(Hobj(hobj))
     }
 
@@ -825,6 +835,10 @@ impl Connection {
         if let Target::Queue(queue) = &handle.target {
             queue.unlock(handle.lock_holder);
             queue.close_handle(handle.input, handle.output);
+            if handle.input.is_some() {
+                // Trigger hook: the last server of a queue closing it.
+                triggering::input_closed(&self.queue_manager, queue);
+            }
             if handle.created_temporary {
                 self.delete_temporary_queue(queue)?;
             }
@@ -1210,12 +1224,20 @@ impl Connection {
         }
         let engine = descriptor::to_engine(&stored, put_time_ms);
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
+        // Trigger hook: the queue's state before a put outside syncpoint.
+        let watch = (!syncpoint)
+            .then(|| triggering::ArrivalWatch::before(queue))
+            .flatten();
         let unit = syncpoint.then_some(&mut self.unit);
-        self.queue_manager.put(unit, queue, &engine, data)?;
+        if let Err(error) = self.queue_manager.put(unit, queue, &engine, data) {
+            depth_events::put_failed(&self.queue_manager, queue, error.reason_code());
+            return Err(error.into());
+        }
         if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
             let unit = syncpoint.then_some(&mut self.unit);
             crate::reports::on_put(&self.queue_manager, unit, &stored, data);
         }
+        self.after_put(queue, stored.priority as u8, syncpoint, watch);
         // Output fields: ids and the context the queue manager set (Priority and Persistence
         // are input only).
         md.msg_id = stored.msg_id;
@@ -1266,6 +1288,13 @@ impl Connection {
         }
         let result = self.get_from_handle(hobj, md, gmo, buffer);
         self.note_unit_of_work();
+        let browse = MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT | MQGMO_BROWSE_MSG_UNDER_CURSOR;
+        if result.is_ok() && gmo.options & browse == 0 {
+            // Depth event hook: a message left the queue.
+            if let Some(Target::Queue(queue)) = self.handles.get(&hobj.0).map(|h| &h.target) {
+                depth_events::after_get(&self.queue_manager, queue);
+            }
+        }
         if gmo.options & MQGMO_CONVERT != 0 {
             // Gets and browses alike: the data returned is the caller's copy.
             return crate::data_conversion::convert_got(requested, md, gmo, buffer, result);
@@ -1747,9 +1776,11 @@ impl Connection {
     /// MQCMIT: commit the unit of work (its puts become visible, its gets final).
     pub fn commit(&mut self) -> MqResult<()> {
         self.check_running()?;
+        let watches = self.arrivals.before_commit();
         let result = self.queue_manager.commit(&mut self.unit);
         self.note_unit_of_work();
         result?;
+        triggering::PendingArrivals::committed(&self.queue_manager, watches);
         Ok(())
     }
 
@@ -1757,6 +1788,7 @@ impl Connection {
     /// their places with BackoutCount + 1).
     pub fn backout(&mut self) -> MqResult<()> {
         self.check_running()?;
+        self.arrivals.clear();
         let result = self.queue_manager.backout(&mut self.unit);
         self.note_unit_of_work();
         result?;
@@ -1772,9 +1804,12 @@ impl Connection {
             self.unit = UnitOfWork::new();
             return failed(MQRC_Q_MGR_STOPPING);
         }
+        let watches = self.arrivals.before_commit();
         let result = self.queue_manager.commit(&mut self.unit);
         if result.is_err() {
             let _ = self.queue_manager.backout(&mut self.unit);
+        } else {
+            triggering::PendingArrivals::committed(&self.queue_manager, watches);
         }
         self.delete_temporary_queues();
         result.map_err(MqError::from)
@@ -1785,6 +1820,9 @@ impl Connection {
             if let Target::Queue(queue) = &handle.target {
                 queue.unlock(handle.lock_holder);
                 queue.close_handle(handle.input, handle.output);
+                if handle.input.is_some() {
+                    triggering::input_closed(&self.queue_manager, queue);
+                }
             }
         }
         self.record.handles_closed();
@@ -1897,8 +1935,30 @@ impl Connection {
                 .alter_object(ObjectDefinition::Alias(alias))?;
             return Ok(());
         }
-        self.queue_manager.alter_queue(definition)?;
+        let before = queue.definition();
+        let altered = self.queue_manager.alter_queue(definition)?;
+        // Trigger hook: triggering switched on, or GET enabled, by MQSET.
+        triggering::definition_changed(&self.queue_manager, &before, &altered);
         Ok(())
+    }
+
+    /// After a successful MQPUT: the trigger conditions (at once outside syncpoint, at commit
+    /// inside) and Queue Depth High.
+    fn after_put(
+        &mut self,
+        queue: &Arc<LocalQueue>,
+        priority: u8,
+        syncpoint: bool,
+        watch: Option<triggering::ArrivalWatch>,
+    ) {
+        if syncpoint {
+            self.arrivals.note(queue, priority);
+        } else if let Some(watch) = watch {
+            let mut by_priority = [0; triggering::PRIORITY_LEVELS];
+            by_priority[usize::from(priority.min(9))] = 1;
+            watch.arrived(&self.queue_manager, &by_priority);
+        }
+        depth_events::after_put(&self.queue_manager, queue);
     }
 }
 

@@ -17,6 +17,8 @@
 //!   exception).
 //! - [`dead_letter`]: the dead-letter queue (DEADQ) and its MQDLH.
 //! - [`locking`]: MQGMO_LOCK / MQGMO_UNLOCK and waiting browses.
+//! - [`triggering`]: trigger conditions and trigger messages; [`depth_events`]: queue depth
+//!   performance events; [`queue_manager_put`]: the messages the queue manager puts itself.
 //!
 //! ```no_run
 //! # use std::sync::Arc;
@@ -38,14 +40,17 @@ pub mod async_status;
 pub mod connection;
 pub mod data_conversion;
 pub mod dead_letter;
+pub mod depth_events;
 pub mod descriptor;
 pub mod error;
 pub mod inquire;
 pub mod locking;
 pub mod message_handles;
+pub mod queue_manager_put;
 pub mod reports;
 pub mod selection;
 pub mod structures;
+pub mod triggering;
 
 pub use async_status::Mqsts;
 pub use connection::{reserve_identifiers, AttributeValue, Connection, GetResult, Hobj};

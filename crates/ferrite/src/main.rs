@@ -9,6 +9,7 @@
 mod mqsc;
 mod process;
 mod security;
+mod trigger_monitor;
 mod utilities;
 
 use std::io::{BufRead, Read, Write};
@@ -114,6 +115,15 @@ enum Command {
     Browse {
         queue_manager: String,
         queue: String,
+        #[command(flatten)]
+        remote: RemoteArguments,
+    },
+    /// Trigger monitor (runmqtrm): start the application of each trigger message on an initiation queue.
+    Trigmon {
+        queue_manager: String,
+        /// The initiation queue to serve.
+        #[arg(long, default_value = trigger_monitor::DEFAULT_INITIATION_QUEUE)]
+        initq: String,
         #[command(flatten)]
         remote: RemoteArguments,
     },
@@ -278,6 +288,11 @@ fn run(command: Command) -> Result<(), String> {
             queue_manager.shutdown().map_err(failure)?;
             result
         }
+        Command::Trigmon {
+            queue_manager,
+            initq,
+            remote,
+        } => trigger_monitor::run(&queue_manager, &initq, &remote),
         Command::Pageset(command) => utilities::page_set_command(command),
         Command::Log(command) => utilities::log_command(command),
         Command::User(command) => security::user_command(command),

@@ -864,6 +864,18 @@ impl LocalQueue {
         self.state().messages.len() as u64
     }
 
+    /// CURDEPTH (committed messages and uncommitted puts) without the rest of `status`, for
+    /// checks made on every put or get (depth events).
+    pub fn current_depth(&self) -> u64 {
+        let state = self.state();
+        state.messages.len() as u64 + state.uncommitted_puts
+    }
+
+    /// IPPROCS (handles open for input) without the rest of `status` (trigger conditions).
+    pub fn open_input_count(&self) -> u64 {
+        self.state().open_input_count
+    }
+
     /// Under the queue lock, as `entry` arrives: wake the parked getters it can satisfy (no
     /// system call when none waits for it).
     fn wake_parked_for(state: &QueueState, entry: &MessageEntry) {
