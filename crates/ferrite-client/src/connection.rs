@@ -5,7 +5,21 @@ use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::time::Duration;
 
-use ferrite_constants::{appl_type::MQAT_DEFAULT, completion::*, reason::*};
+use ferrite_constants::{
+    appl_type::MQAT_DEFAULT,
+    completion::*,
+    get_options::{
+        MQGMO_NO_PROPERTIES, MQGMO_PROPERTIES_COMPATIBILITY, MQGMO_PROPERTIES_FORCE_MQRFH2,
+        MQGMO_PROPERTIES_IN_HANDLE,
+    },
+    ids::MQMI_NONE,
+    put_options::{MQPMO_ASYNC_RESPONSE, MQPMO_NEW_MSG_ID, MQPMO_SYNC_RESPONSE},
+    reason::*,
+};
+use ferrite_mqi::message_handles::{
+    attach_properties, deliver_properties, Hmsg, MessageHandles, PropertyControl, PropertyValue,
+    MQHM_NONE,
+};
 use ferrite_mqi::{
     AttributeValue, GetResult, Hobj, MqError, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo,
 };
@@ -20,6 +34,7 @@ use ferrite_protocol::segment::{ControlFlags1, HeaderKind, SegmentHeader, Segmen
 use ferrite_protocol::uid::{Uid, UidExtension};
 use ferrite_protocol::ByteOrder;
 
+use crate::async_put::MessageIdRange;
 use crate::transport::{Stream, Transport, TransportError};
 
 /// The channel name a bindings connection gives in INITIAL_DATA.
@@ -40,6 +55,10 @@ pub struct ClientOptions {
     pub max_message_size: u32,
     /// FAP level proposed.
     pub fap_level: u8,
+    /// The byte order of the connection's flows and of the MQI structures in them: the
+    /// machine's own unless set (tests use both; the queue manager answers in the order it
+    /// receives).
+    pub byte_order: Option<ByteOrder>,
 }
 
 impl Default for ClientOptions {
@@ -48,6 +67,7 @@ impl Default for ClientOptions {
             max_transmission_size: wire::MAX_TRANSMISSION_SIZE,
             max_message_size: wire::MAX_MESSAGE_SIZE,
             fap_level: wire::FAP_LEVEL,
+            byte_order: None,
         }
     }
 }
@@ -93,6 +113,11 @@ pub struct Connection {
     next_request_id: u32,
     negotiated: Negotiated,
     q_mgr_name: String,
+    /// Message identifiers reserved for asynchronous puts (`async_put`).
+    pub(crate) message_ids: Option<MessageIdRange>,
+    /// Message handles live in the client, as in MQ's client libraries: a put sends their
+    /// properties in an MQRFH2, a get into a handle asks for the MQRFH2 and takes it apart.
+    message_handles: MessageHandles,
 }
 
 fn broken() -> MqError {
@@ -233,11 +258,13 @@ impl Connection {
         stream
             .set_read_timeout(Some(HANDSHAKE_TIMEOUT))
             .map_err(|_| MqError::failed(MQRC_Q_MGR_NOT_AVAILABLE))?;
-        let byte_order = if cfg!(target_endian = "big") {
-            ByteOrder::Big
-        } else {
-            ByteOrder::Little
-        };
+        let byte_order = options
+            .byte_order
+            .unwrap_or(if cfg!(target_endian = "big") {
+                ByteOrder::Big
+            } else {
+                ByteOrder::Little
+            });
         let mut connection = Connection {
             transport: Some(Transport::new(stream)),
             conversation: false,
@@ -251,6 +278,8 @@ impl Connection {
                 conversations_per_socket: 1,
             },
             q_mgr_name: String::new(),
+            message_ids: None,
+            message_handles: MessageHandles::default(),
         };
         connection.negotiate(options, channel)?;
         connection.identify()?;
@@ -265,6 +294,11 @@ impl Connection {
                 .map_err(|_| broken())?;
         }
         Ok(connection)
+    }
+
+    /// The byte order of this connection's flows.
+    pub(crate) fn byte_order(&self) -> ByteOrder {
+        self.byte_order
     }
 
     /// What INITIAL_DATA settled.
@@ -530,31 +564,13 @@ impl Connection {
 
     /// One MQI flow and its reply. Fails only for transport failures (MQRC_CONNECTION_BROKEN)
     /// and replies that are not the request's; the reply's completion code is the caller's.
-    fn call(
+    pub(crate) fn call(
         &mut self,
         request: SegmentType,
         hobj: i32,
         body: ApiBody,
     ) -> MqResult<(ApiHeader, ApiBody)> {
-        if self.transport.is_none() {
-            return Err(broken());
-        }
-        let header = self.header(request, true);
-        let flow = ApiFlow {
-            header: ApiHeader {
-                reply_length: 0,
-                comp_code: MQCC_OK,
-                reason: MQRC_NONE,
-                hobj,
-            },
-            body,
-        };
-        let mut payload = flow
-            .encode(self.byte_order)
-            .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
-        // ReplyLength: the length of the whole flow, as Wireshark's reassembly reads it.
-        let total = (header.header_length() + payload.len()) as u32;
-        payload[..4].copy_from_slice(&total.to_be_bytes());
+        let (header, payload) = self.request_flow(request, hobj, body)?;
         let Some(expect) = request.reply() else {
             return Err(MqError::failed(MQRC_UNEXPECTED_ERROR));
         };
@@ -575,6 +591,64 @@ impl Connection {
             Ok(flow) => Ok((flow.header, flow.body)),
             Err(_) => Err(self.fail()),
         }
+    }
+
+    /// The header and payload of an MQI request flow.
+    fn request_flow(
+        &mut self,
+        request: SegmentType,
+        hobj: i32,
+        body: ApiBody,
+    ) -> MqResult<(SegmentHeader, Vec<u8>)> {
+        if self.transport.is_none() {
+            return Err(broken());
+        }
+        let header = self.header(request, true);
+        let flow = ApiFlow {
+            header: ApiHeader {
+                reply_length: 0,
+                comp_code: MQCC_OK,
+                reason: MQRC_NONE,
+                hobj,
+            },
+            body,
+        };
+        let mut payload = flow
+            .encode(self.byte_order)
+            .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
+        // ReplyLength: the length of the whole flow, as Wireshark's reassembly reads it.
+        let total = (header.header_length() + payload.len()) as u32;
+        payload[..4].copy_from_slice(&total.to_be_bytes());
+        Ok((header, payload))
+    }
+
+    /// Writes an MQI flow that gets no reply (an asynchronous put).
+    fn send_without_reply(
+        &mut self,
+        request: SegmentType,
+        hobj: i32,
+        body: ApiBody,
+    ) -> MqResult<()> {
+        let (header, payload) = self.request_flow(request, hobj, body)?;
+        let transport = self.transport.as_mut().ok_or_else(broken)?;
+        if transport.write_flow(&header, &payload).is_err() {
+            return Err(self.fail());
+        }
+        Ok(())
+    }
+
+    /// Prepares an asynchronous put (MQPMO_ASYNC_RESPONSE): stamps a reserved MsgId when the
+    /// queue manager would have generated one, since no reply brings it back.
+    fn prepare_asynchronous(&mut self, md: &mut Mqmd, pmo: &Mqpmo) -> MqResult<Option<i32>> {
+        if pmo.options & MQPMO_ASYNC_RESPONSE == 0 || pmo.options & MQPMO_SYNC_RESPONSE != 0 {
+            return Ok(None);
+        }
+        let mut wire_options = pmo.options;
+        if md.msg_id == MQMI_NONE || pmo.options & MQPMO_NEW_MSG_ID != 0 {
+            md.msg_id = self.next_message_id()?;
+            wire_options &= !MQPMO_NEW_MSG_ID;
+        }
+        Ok(Some(wire_options))
     }
 
     /// MQOPEN.
@@ -618,6 +692,10 @@ impl Connection {
     }
 
     /// MQPUT. Fills in the MQMD (MsgId, context) and MQPMO outputs as the MQI does.
+    ///
+    /// With MQPMO_ASYNC_RESPONSE the put is sent and not answered (`async_put`): it returns
+    /// MQCC_OK at once with the MsgId set (from a reserved range when the queue manager would
+    /// have generated it) and no other output; MQSTAT reports how it went.
     pub fn put(
         &mut self,
         hobj: Hobj,
@@ -626,7 +704,27 @@ impl Connection {
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
         wire::check_md(md)?;
+        let with_properties = attach_properties(
+            &self.message_handles,
+            pmo.original_msg_handle,
+            pmo.new_msg_handle,
+            md,
+            data,
+        )?;
+        let data = with_properties.as_deref().unwrap_or(data);
         self.check_message(data)?;
+        if let Some(options) = self.prepare_asynchronous(md, pmo)? {
+            let mut wire_pmo = wire::pmo_to_wire(pmo);
+            wire_pmo.options = options;
+            let body = ApiBody::Put(MqPut {
+                md: wire::md_to_wire(md),
+                pmo: wire_pmo,
+                data_length: data.len() as i32,
+                data: data.to_vec(),
+            });
+            self.send_without_reply(SegmentType::MqPut, hobj.0, body)?;
+            return Ok(None);
+        }
         let body = ApiBody::Put(MqPut {
             md: wire::md_to_wire(md),
             pmo: wire::pmo_to_wire(pmo),
@@ -652,7 +750,28 @@ impl Connection {
     ) -> MqResult<Option<MqError>> {
         wire::check_od(od)?;
         wire::check_md(md)?;
+        let with_properties = attach_properties(
+            &self.message_handles,
+            pmo.original_msg_handle,
+            pmo.new_msg_handle,
+            md,
+            data,
+        )?;
+        let data = with_properties.as_deref().unwrap_or(data);
         self.check_message(data)?;
+        if let Some(options) = self.prepare_asynchronous(md, pmo)? {
+            let mut wire_pmo = wire::pmo_to_wire(pmo);
+            wire_pmo.options = options;
+            let body = ApiBody::Put1(MqPut1 {
+                od: wire::od_to_wire(od),
+                md: wire::md_to_wire(md),
+                pmo: wire_pmo,
+                data_length: data.len() as i32,
+                data: data.to_vec(),
+            });
+            self.send_without_reply(SegmentType::MqPut1, 0, body)?;
+            return Ok(None);
+        }
         let body = ApiBody::Put1(MqPut1 {
             od: wire::od_to_wire(od),
             md: wire::md_to_wire(md),
@@ -683,9 +802,22 @@ impl Connection {
         buffer: &mut [u8],
     ) -> MqResult<GetResult> {
         wire::check_md(md)?;
+        // A handle is filled here: the queue manager is asked for the MQRFH2 as put.
+        let handle = gmo.msg_handle.filter(|hmsg| hmsg.0 != MQHM_NONE);
+        if let Some(hmsg) = handle {
+            self.message_handles.properties(hmsg)?;
+        }
+        let mut wire_gmo = wire::gmo_to_wire(gmo);
+        if handle.is_some() || gmo.options & MQGMO_PROPERTIES_IN_HANDLE != 0 {
+            wire_gmo.options = (gmo.options
+                & !(MQGMO_PROPERTIES_IN_HANDLE
+                    | MQGMO_NO_PROPERTIES
+                    | MQGMO_PROPERTIES_COMPATIBILITY))
+                | MQGMO_PROPERTIES_FORCE_MQRFH2;
+        }
         let body = ApiBody::Get(MqGet {
             md: wire::md_to_wire(md),
-            gmo: wire::gmo_to_wire(gmo),
+            gmo: wire_gmo,
             length: buffer.len().min(i32::MAX as usize) as i32,
             data: Vec::new(),
         });
@@ -716,14 +848,66 @@ impl Connection {
                 ..MqError::failed(header.reason)
             });
         }
-        let returned_length = reply.data.len().min(buffer.len());
-        buffer[..returned_length].copy_from_slice(&reply.data[..returned_length]);
+        let mut data_length = reply.length.max(0) as usize;
+        let (data, properties) = match handle {
+            Some(_) => deliver_properties(
+                MQGMO_PROPERTIES_IN_HANDLE,
+                true,
+                PropertyControl::Compatibility,
+                md,
+                &reply.data,
+            ),
+            None => (std::borrow::Cow::Borrowed(&reply.data[..]), None),
+        };
+        if let (Some(hmsg), Some(properties)) = (handle, properties) {
+            self.message_handles.replace_properties(hmsg, properties)?;
+            data_length -= reply.data.len() - data.len();
+        }
+        let returned_length = data.len().min(buffer.len());
+        buffer[..returned_length].copy_from_slice(&data[..returned_length]);
         gmo.returned_length = returned_length as i32;
         Ok(GetResult {
-            data_length: reply.length.max(0) as usize,
+            data_length,
             returned_length,
             warning: (header.comp_code == MQCC_WARNING).then_some(MqError::warning(header.reason)),
         })
+    }
+
+    /// MQCRTMH: a message handle (kept in this client).
+    pub fn create_message_handle(&mut self, options: i32) -> MqResult<Hmsg> {
+        self.message_handles.create(options)
+    }
+
+    /// MQDLTMH.
+    pub fn delete_message_handle(&mut self, hmsg: Hmsg) -> MqResult<()> {
+        self.message_handles.delete(hmsg)
+    }
+
+    /// MQSETMP.
+    pub fn set_message_property(
+        &mut self,
+        hmsg: Hmsg,
+        name: &str,
+        value: PropertyValue,
+    ) -> MqResult<()> {
+        self.message_handles.set_property(hmsg, name, value)
+    }
+
+    /// MQINQMP.
+    pub fn inquire_message_property(
+        &mut self,
+        hmsg: Hmsg,
+        pattern: &str,
+        options: i32,
+        wanted_type: i32,
+    ) -> MqResult<(String, PropertyValue)> {
+        self.message_handles
+            .inquire_property(hmsg, pattern, options, wanted_type)
+    }
+
+    /// MQDLTMP.
+    pub fn delete_message_property(&mut self, hmsg: Hmsg, name: &str) -> MqResult<()> {
+        self.message_handles.delete_property(hmsg, name)
     }
 
     /// MQCMIT.

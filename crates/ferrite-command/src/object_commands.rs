@@ -37,7 +37,7 @@ use crate::parser::{words, SyntaxError, Token, Value};
 use crate::storage_class_page_set;
 
 /// The attributes DEFINE and ALTER take for `object_type` (besides LIKE, REPLACE, NOREPLACE).
-fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
+pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
     let value = |names: &[&'static str]| -> Vec<(&'static str, Takes)> {
         names.iter().map(|name| (*name, Takes::Value)).collect()
     };
@@ -71,7 +71,7 @@ fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
 
 /// A new object of `object_type` with MQ's defaults (the attributes of MQ's SYSTEM.DEFAULT.*
 /// and SYSTEM.DEF.* objects as supplied).
-fn default_definition(object_type: ObjectType, name: &str) -> ObjectDefinition {
+pub(crate) fn default_definition(object_type: ObjectType, name: &str) -> ObjectDefinition {
     let default_page_set =
         PageSetId(storage_class_page_set("DEFAULT").expect("DEFAULT is a built-in class"));
     match object_type {
@@ -103,7 +103,7 @@ fn default_definition(object_type: ObjectType, name: &str) -> ObjectDefinition {
     }
 }
 
-fn rename(definition: &mut ObjectDefinition, name: &str) {
+pub(crate) fn rename(definition: &mut ObjectDefinition, name: &str) {
     let name = name.to_string();
     match definition {
         ObjectDefinition::Local(d) | ObjectDefinition::Model(d) => d.name = name,
@@ -118,7 +118,7 @@ fn rename(definition: &mut ObjectDefinition, name: &str) {
 }
 
 /// The longest name an object of `object_type` may have.
-fn name_length_max(object_type: ObjectType) -> usize {
+pub(crate) fn name_length_max(object_type: ObjectType) -> usize {
     match object_type {
         ObjectType::Channel => CHANNEL_NAME_LENGTH_MAX,
         ObjectType::StorageClass => STORAGE_CLASS_NAME_LENGTH_MAX,
@@ -193,7 +193,7 @@ fn interval(token: &Token, value: &Value) -> Result<u32, SyntaxError> {
 }
 
 /// Apply one keyword's value to a definition (everything checked, nothing stored).
-fn apply(
+pub(crate) fn apply(
     context: &Context,
     definition: &mut ObjectDefinition,
     token: &Token,

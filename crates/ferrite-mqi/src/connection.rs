@@ -28,11 +28,12 @@ use ferrite_constants::{
 };
 use ferrite_storage::data_manager::message::Identifier;
 use ferrite_storage::queue_manager::{
-    now_ms, AliasDefinition, ConnectionRecord, DefinitionType, GetControls, GetOutcome, LocalQueue,
-    MessageKey, MessageSelector, ObjectDefinition, ObjectType, QueueDefinition, QueueManager,
-    RetrievedMessage, UnitOfWork,
+    now_ms, thread_number, AliasDefinition, ConnectionRecord, DefinitionType, GetControls,
+    GetOutcome, HandleRecord, LocalQueue, MessageKey, MessageSelector, ObjectDefinition,
+    ObjectType, QueueDefinition, QueueManager, RetrievedMessage, UnitOfWork,
 };
 
+use crate::async_status::{AsyncPutStatus, PutTarget};
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::error::{MqError, MqResult};
 use crate::selection::Selection;
@@ -183,11 +184,11 @@ const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
     | MQGMO_SYNCPOINT_IF_PERSISTENT
     | MQGMO_FAIL_IF_QUIESCING
     | MQGMO_CONVERT
+    // Where properties go: message_handles.rs with the queue's PROPCTL.
     | MQGMO_NO_PROPERTIES
-    // Messages keep their properties in the MQRFH2 they were put with (the queue manager
-    // stores no properties apart from the body yet), which is what both of these return.
     | MQGMO_PROPERTIES_FORCE_MQRFH2
     | MQGMO_PROPERTIES_COMPATIBILITY
+    | MQGMO_PROPERTIES_IN_HANDLE
     | UNSUPPORTED_GET_OPTIONS;
 
 /// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
@@ -203,8 +204,7 @@ const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
     | MQGMO_MARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_HANDLE
-    | MQGMO_UNMARKED_BROWSE_MSG
-    | MQGMO_PROPERTIES_IN_HANDLE;
+    | MQGMO_UNMARKED_BROWSE_MSG;
 
 /// Every MQPMO_* bit MQPUT knows.
 const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
@@ -257,10 +257,6 @@ fn process_identity() -> &'static (String, String) {
     })
 }
 
-/// How often a waiting MQGET with a selector looks at its queue again. Waiting getters without
-/// a selector are woken by the put itself; selection does not have that yet.
-pub const SELECTION_RETRY_INTERVAL: Duration = Duration::from_millis(20);
-
 /// The MsgToken of a message: a 16-byte name of the message while it is on its queue,
 /// returned by every get and browse, and matched with MQMO_MATCH_MSG_TOKEN (IBM's Java client
 /// uses it to fetch a message again after a get failed with MQRC_TRUNCATED_MSG_FAILED).
@@ -288,17 +284,39 @@ fn key_of_message_token(token: &[u8; 16]) -> Option<MessageKey> {
 /// Generator of unique message and correlation ids: "CSQ " + the first four characters of the
 /// queue manager name + the process id (twice, 8 bytes) + 8 bytes of a counter seeded from the
 /// clock in nanoseconds (so ids stay unique across restarts).
-fn new_identifier(queue_manager: &str) -> Identifier {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
-    if COUNTER.load(Ordering::Relaxed) == 0 {
+static IDENTIFIER_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn identifier_counter() -> &'static AtomicU64 {
+    if IDENTIFIER_COUNTER.load(Ordering::Relaxed) == 0 {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1);
-        let _ = COUNTER.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
+        let _ = IDENTIFIER_COUNTER.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
     }
-    let value = COUNTER.fetch_add(1, Ordering::Relaxed);
+    &IDENTIFIER_COUNTER
+}
+
+fn new_identifier(queue_manager: &str) -> Identifier {
+    identifier_from(
+        queue_manager,
+        identifier_counter().fetch_add(1, Ordering::Relaxed),
+    )
+}
+
+/// The first of 2^`bits` consecutive identifiers no other call hands out (for a client's
+/// asynchronous puts, `async_status::reserve_message_ids`): its low `bits` bits are zero.
+pub(crate) fn reserve_identifier_range(queue_manager: &str, bits: u32) -> Identifier {
+    assert!((1..=32).contains(&bits), "identifier range of {bits} bits");
+    let size = 1u64 << bits;
+    // Twice the range from the shared counter always contains one whole aligned range.
+    let start = identifier_counter().fetch_add(2 * size, Ordering::Relaxed);
+    let aligned = start.wrapping_add(size - 1) & !(size - 1);
+    identifier_from(queue_manager, aligned)
+}
+
+fn identifier_from(queue_manager: &str, value: u64) -> Identifier {
+    static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
     let mut id = [b' '; 24];
     id[..4].copy_from_slice(b"CSQ ");
     for (slot, byte) in id[4..8].iter_mut().zip(queue_manager.bytes()) {
@@ -359,6 +377,10 @@ pub struct Connection {
     /// Temporary dynamic queues this connection created and has not deleted yet: deleted
     /// when the connection ends.
     temporary_queues: Vec<Arc<LocalQueue>>,
+    /// Outcomes of asynchronous puts since the last MQSTAT (`async_status`).
+    pub(crate) async_status: AsyncPutStatus,
+    /// Message handles (MQCRTMH), see `message_handles.rs`.
+    pub(crate) message_handles: crate::message_handles::MessageHandles,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -423,6 +445,8 @@ impl Connection {
             user_identifier: user_identifier.clone(),
             appl_name,
             temporary_queues: Vec::new(),
+            async_status: AsyncPutStatus::default(),
+            message_handles: Default::default(),
             record,
         })
     }
@@ -580,6 +604,18 @@ impl Connection {
         od.resolved_q_mgr_name = self.queue_manager.name().to_string();
         let hobj = self.next_handle;
         self.next_handle += 1;
+        // The handle registry (DISPLAY QSTATUS TYPE(HANDLE), DISPLAY CONN TYPE(HANDLE)).
+        self.record.handle_opened(HandleRecord {
+            hobj,
+            object_name: trim(&od.object_name).to_string(),
+            object_type: od.object_type,
+            queue: match &target {
+                Target::Queue(queue) => queue.name(),
+                _ => String::new(),
+            },
+            open_options: options,
+            thread: thread_number(),
+        });
         self.handles.insert(
             hobj,
             ObjectHandle {
@@ -745,6 +781,7 @@ impl Connection {
             }
         }
         let handle = self.handles.remove(&hobj.0).expect("checked");
+        self.record.handle_closed(hobj.0);
         self.note_handles();
         if let Target::Queue(queue) = &handle.target {
             queue.close_handle(handle.input, handle.output);
@@ -805,9 +842,63 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        let with_properties = crate::message_handles::attach_properties(
+            &self.message_handles,
+            pmo.original_msg_handle,
+            pmo.new_msg_handle,
+            md,
+            data,
+        )?;
+        let data = with_properties.as_deref().unwrap_or(data);
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.note_unit_of_work();
+        if self.put_is_asynchronous(self.handle_queue(hobj).as_ref(), pmo) {
+            let target = self.put_target(hobj);
+            let queue_manager = self.queue_manager.name().to_string();
+            self.async_status.record(&result, &target, &queue_manager);
+        }
         result
+    }
+
+    /// Whether a put is asynchronous (its outcome counted for MQSTAT): MQPMO_ASYNC_RESPONSE,
+    /// or MQPMO_RESPONSE_AS_Q_DEF (neither response option) on a queue defined
+    /// DEFPRESP(ASYNC). `queue` is the queue the put went to, when known.
+    fn put_is_asynchronous(&self, queue: Option<&Arc<LocalQueue>>, pmo: &Mqpmo) -> bool {
+        if pmo.options & MQPMO_SYNC_RESPONSE != 0 {
+            return false;
+        }
+        if pmo.options & MQPMO_ASYNC_RESPONSE != 0 {
+            return true;
+        }
+        queue.is_some_and(|queue| {
+            queue.with_definition(|definition| definition.default_put_response == "ASYNC")
+        })
+    }
+
+    /// The local queue a handle refers to, if any.
+    fn handle_queue(&self, hobj: Hobj) -> Option<Arc<LocalQueue>> {
+        match &self.handles.get(&hobj.0)?.target {
+            Target::Queue(queue) => Some(queue.clone()),
+            _ => None,
+        }
+    }
+
+    /// The object a put on `hobj` goes to, for the asynchronous put status.
+    fn put_target(&self, hobj: Hobj) -> PutTarget {
+        let Some(handle) = self.handles.get(&hobj.0) else {
+            return PutTarget::default();
+        };
+        let resolved_name = match &handle.target {
+            Target::Queue(queue) => queue.name(),
+            _ => String::new(),
+        };
+        PutTarget {
+            object_name: handle
+                .alias
+                .clone()
+                .unwrap_or_else(|| resolved_name.clone()),
+            resolved_name,
+        }
     }
 
     fn put_on_handle(
@@ -855,6 +946,15 @@ impl Connection {
         let result = self.put1_inner(od, md, pmo, data);
         self.note_unit_of_work();
         self.note_handles();
+        let queue = self.queue_manager.queue(trim(&od.resolved_q_name));
+        if self.put_is_asynchronous(queue.as_ref(), pmo) {
+            let target = PutTarget {
+                object_name: trim(&od.object_name).to_string(),
+                resolved_name: trim(&od.resolved_q_name).to_string(),
+            };
+            let queue_manager = self.queue_manager.name().to_string();
+            self.async_status.record(&result, &target, &queue_manager);
+        }
         result
     }
 
@@ -883,7 +983,8 @@ impl Connection {
             return failed(MQRC_Q_TYPE_ERROR);
         }
         let hobj = self.open(od, options)?;
-        let result = self.put(hobj, md, pmo, data);
+        // put_on_handle, not put: MQPUT1 counts an asynchronous outcome once, itself.
+        let result = self.put_on_handle(hobj, md, pmo, data);
         self.close(hobj, 0)?;
         result
     }
@@ -1062,8 +1163,20 @@ impl Connection {
         gmo: &mut Mqgmo,
         buffer: &mut [u8],
     ) -> MqResult<GetResult> {
+        let requested = crate::data_conversion::Requested::from_md(md);
+        // A bad MsgHandle fails the call before any message is taken.
+        if let Some(hmsg) = gmo
+            .msg_handle
+            .filter(|hmsg| hmsg.0 != crate::message_handles::MQHM_NONE)
+        {
+            self.message_handles.properties(hmsg)?;
+        }
         let result = self.get_from_handle(hobj, md, gmo, buffer);
         self.note_unit_of_work();
+        if gmo.options & MQGMO_CONVERT != 0 {
+            // Gets and browses alike: the data returned is the caller's copy.
+            return crate::data_conversion::convert_got(requested, md, gmo, buffer, result);
+        }
         result
     }
 
@@ -1201,7 +1314,16 @@ impl Connection {
                 });
             };
             self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-            return Self::deliver(&message, md, gmo, buffer, accept_truncated, now, &queue);
+            return Self::deliver(
+                &mut self.message_handles,
+                &message,
+                md,
+                gmo,
+                buffer,
+                accept_truncated,
+                now,
+                &queue,
+            );
         }
         // Destructive get: in the unit of work unless NO_SYNCPOINT (z/OS default: syncpoint).
         let in_unit = options & MQGMO_NO_SYNCPOINT == 0;
@@ -1215,12 +1337,26 @@ impl Connection {
             .queue_manager
             .get_with(unit, &queue, &selector, wait, &controls)?;
         match outcome {
-            GetOutcome::Got { message, .. } => {
-                Self::deliver(&message, md, gmo, buffer, true, now_ms(), &queue)
-            }
-            GetOutcome::LeftOnQueue(message) => {
-                Self::deliver(&message, md, gmo, buffer, false, now_ms(), &queue)
-            }
+            GetOutcome::Got { message, .. } => Self::deliver(
+                &mut self.message_handles,
+                &message,
+                md,
+                gmo,
+                buffer,
+                true,
+                now_ms(),
+                &queue,
+            ),
+            GetOutcome::LeftOnQueue(message) => Self::deliver(
+                &mut self.message_handles,
+                &message,
+                md,
+                gmo,
+                buffer,
+                false,
+                now_ms(),
+                &queue,
+            ),
             GetOutcome::NoMessage => failed(if options & MQGMO_MSG_UNDER_CURSOR != 0 {
                 MQRC_NO_MSG_UNDER_CURSOR
             } else {
@@ -1233,7 +1369,8 @@ impl Connection {
     /// the browse cursor for BROWSE_NEXT) that the selector and the match fields select. The
     /// candidates are browsed (through the CorrelId or MsgId index when the selector fixes
     /// one) and the chosen one is then got by its key; if another getter took it meanwhile the
-    /// search starts again. A wait is served by looking again every [`SELECTION_RETRY_INTERVAL`].
+    /// search starts again. A wait parks until a message arrives on the queue (never polls),
+    /// then searches again.
     #[allow(clippy::too_many_arguments)]
     fn get_selected(
         &mut self,
@@ -1262,6 +1399,8 @@ impl Connection {
         let accept_truncated = options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
         let deadline = wait.map(|wait| std::time::Instant::now() + wait);
         loop {
+            // Counted before the search: an arrival during it ends the wait below at once.
+            let seen = queue.arrivals();
             let now = now_ms();
             let mut after = if options & MQGMO_BROWSE_NEXT != 0 {
                 self.handle(hobj)?.cursor
@@ -1287,7 +1426,16 @@ impl Connection {
             if let Some(message) = chosen {
                 if browsing {
                     self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-                    return Self::deliver(&message, md, gmo, buffer, accept_truncated, now, queue);
+                    return Self::deliver(
+                        &mut self.message_handles,
+                        &message,
+                        md,
+                        gmo,
+                        buffer,
+                        accept_truncated,
+                        now,
+                        queue,
+                    );
                 }
                 let keyed = MessageSelector {
                     key: Some(message.key),
@@ -1304,10 +1452,28 @@ impl Connection {
                     .get_with(unit, queue, &keyed, None, &controls)?
                 {
                     GetOutcome::Got { message, .. } => {
-                        return Self::deliver(&message, md, gmo, buffer, true, now_ms(), queue);
+                        return Self::deliver(
+                            &mut self.message_handles,
+                            &message,
+                            md,
+                            gmo,
+                            buffer,
+                            true,
+                            now_ms(),
+                            queue,
+                        );
                     }
                     GetOutcome::LeftOnQueue(message) => {
-                        return Self::deliver(&message, md, gmo, buffer, false, now_ms(), queue);
+                        return Self::deliver(
+                            &mut self.message_handles,
+                            &message,
+                            md,
+                            gmo,
+                            buffer,
+                            false,
+                            now_ms(),
+                            queue,
+                        );
                     }
                     // Another getter took it between the browse and the get: look again.
                     GetOutcome::NoMessage => continue,
@@ -1320,7 +1486,13 @@ impl Connection {
                 return failed(MQRC_NO_MSG_AVAILABLE);
             }
             self.check_quiescing(options & MQGMO_FAIL_IF_QUIESCING != 0)?;
-            std::thread::sleep(remaining.min(SELECTION_RETRY_INTERVAL));
+            let queue_manager = &self.queue_manager;
+            let fail_if_quiescing = options & MQGMO_FAIL_IF_QUIESCING != 0;
+            queue.wait_for_arrival(seen, remaining, || {
+                queue_manager.is_stopping()
+                    || queue.is_deleted()
+                    || (fail_if_quiescing && queue_manager.is_quiescing())
+            });
         }
     }
 
@@ -1349,7 +1521,9 @@ impl Connection {
     }
 
     /// Fill the MQMD, MQGMO outputs and the buffer from a message.
+    #[allow(clippy::too_many_arguments)]
     fn deliver(
+        message_handles: &mut crate::message_handles::MessageHandles,
         message: &RetrievedMessage,
         md: &mut Mqmd,
         gmo: &mut Mqgmo,
@@ -1360,6 +1534,27 @@ impl Connection {
     ) -> MqResult<GetResult> {
         *md = descriptor::from_engine(&message.descriptor, message.backout_count, now, md.version)
             .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
+        // Properties: left in the MQRFH2, into the getter's handle, or away (PROPCTL).
+        let handle = gmo
+            .msg_handle
+            .filter(|hmsg| hmsg.0 != crate::message_handles::MQHM_NONE);
+        if let Some(hmsg) = handle {
+            message_handles.properties(hmsg)?;
+        }
+        let control = queue.with_definition(|definition| {
+            crate::message_handles::property_control(&definition.property_control)
+        });
+        let (data, properties) = crate::message_handles::deliver_properties(
+            gmo.options,
+            handle.is_some(),
+            control,
+            md,
+            &message.data,
+        );
+        if let (Some(hmsg), Some(properties)) = (handle, properties) {
+            message_handles.replace_properties(hmsg, properties)?;
+        }
+        let message_data: &[u8] = &data;
         gmo.resolved_q_name = queue.name();
         gmo.msg_token = message_token(message.key);
         gmo.group_status =
@@ -1370,7 +1565,7 @@ impl Connection {
             } else {
                 MQGS_NOT_IN_GROUP
             };
-        let data_length = message.data.len();
+        let data_length = message_data.len();
         if data_length > buffer.len() && !accept_truncated {
             gmo.returned_length = 0;
             return Err(MqError {
@@ -1379,7 +1574,7 @@ impl Connection {
             });
         }
         let returned_length = data_length.min(buffer.len());
-        buffer[..returned_length].copy_from_slice(&message.data[..returned_length]);
+        buffer[..returned_length].copy_from_slice(&message_data[..returned_length]);
         gmo.returned_length = returned_length as i32;
         Ok(GetResult {
             data_length,
@@ -1433,6 +1628,7 @@ impl Connection {
                 queue.close_handle(handle.input, handle.output);
             }
         }
+        self.record.handles_closed();
         self.note_handles();
     }
 

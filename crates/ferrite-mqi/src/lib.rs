@@ -9,6 +9,8 @@
 //! - [`descriptor`]: MQMD to and from the storage engine's message descriptor, and the
 //!   documented encoding of the MQMD fields the engine does not keep itself.
 //! - [`connection`]: [`Connection`] (an MQHCONN) and the calls.
+//! - [`data_conversion`]: MQGMO_CONVERT on MQGET.
+//! - [`async_status`]: asynchronous put outcomes and MQSTAT ([`Connection::stat`]).
 //! - [`error`]: [`MqError`], a completion code and reason code.
 //! - [`selection`]: message selectors (MQOD SelectionString) on a handle.
 //!
@@ -28,15 +30,20 @@
 //! # }
 //! ```
 
+pub mod async_status;
 pub mod connection;
+pub mod data_conversion;
 pub mod descriptor;
 pub mod error;
 pub mod inquire;
+pub mod message_handles;
 pub mod selection;
 pub mod structures;
 
+pub use async_status::Mqsts;
 pub use connection::{AttributeValue, Connection, GetResult, Hobj};
 pub use error::{MqError, MqResult};
+pub use message_handles::Hmsg;
 pub use structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
 
 /// The queue manager's identifier (MQCA_Q_MGR_IDENTIFIER, and QMgrId in a client channel's

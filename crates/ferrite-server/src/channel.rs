@@ -778,7 +778,9 @@ fn serve_flow(
                 && !session.is_connected()
                 && !authorize_connection(context, session, credentials.take());
             let (_, payload) = match session.call(flow, header.header_length(), &mut gone) {
-                Ok(reply) => reply,
+                Ok(Some(reply)) => reply,
+                // An asynchronous put: no reply.
+                Ok(None) => return Ok(()),
                 Err(SessionEnd::Gone) => return Err(End::Closed),
                 Err(SessionEnd::Protocol(error)) => return Err(End::Error(error)),
             };

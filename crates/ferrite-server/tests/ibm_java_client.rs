@@ -314,3 +314,61 @@ fn ibm_client_connection_authentication_and_tls() {
     }
     assert!(!log.contains("passw0rd"), "no password in the log");
 }
+
+/// Asynchronous put through IBM's clients (tests/java AsyncPutConformance): MQPMO_ASYNC_RESPONSE
+/// with MQSTAT from the MQ classes for Java, JMS non-persistent sends put asynchronously, and
+/// their failures reported to the JMS exception listener instead of send().
+#[test]
+fn ibm_clients_asynchronous_put() {
+    let listener = start_listener();
+    let mut asynchronous = QueueDefinition::local("FERRITE.TEST.ASYNC", PageSetId(1));
+    asynchronous.default_put_response = "ASYNC".to_string();
+    listener
+        .fixture
+        .queue_manager
+        .define_queue(asynchronous, false)
+        .unwrap();
+    let output = run_java(
+        "AsyncPutConformance",
+        &[
+            "QM1".to_string(),
+            "127.0.0.1".to_string(),
+            listener.port().to_string(),
+            "DEV.APP.SVRCONN".to_string(),
+            "FERRITE.TEST.Q1".to_string(),
+            "FERRITE.TEST.ASYNC".to_string(),
+        ],
+    );
+    assert!(
+        output.contains("6 passed, 0 failed"),
+        "every check ran and passed"
+    );
+    for queue in ["FERRITE.TEST.Q1", "FERRITE.TEST.ASYNC"] {
+        let depth = listener
+            .fixture
+            .queue_manager
+            .queue(queue)
+            .unwrap()
+            .status()
+            .current_depth;
+        assert_eq!(depth, 0, "{queue} is left empty");
+    }
+}
+
+/// Data conversion for IBM's clients (tests/java DataConversionConformance): a UTF-8 string
+/// message got as EBCDIC CCSID 37 with MQGMO_CONVERT by the MQ classes for Java and by JMS.
+#[test]
+fn ibm_clients_data_conversion() {
+    let listener = start_listener();
+    let output = run_java(
+        "DataConversionConformance",
+        &[
+            "QM1".to_string(),
+            "127.0.0.1".to_string(),
+            listener.port().to_string(),
+            "DEV.APP.SVRCONN".to_string(),
+            "FERRITE.TEST.Q1".to_string(),
+        ],
+    );
+    assert!(output.contains(" passed, 0 failed"), "every check passed");
+}

@@ -104,6 +104,14 @@ struct QueueState {
     /// wakes only the getters it can satisfy, so a reply put for one of 64 requesters waiting
     /// by CorrelId wakes one thread, not 64.
     parked: Vec<Arc<ParkedGetter>>,
+    /// QINDXBLD(NOWAIT): restart left the restored messages out of the MSGID/CORRELID
+    /// indexes; the background builder indexes them a chunk at a time in key order (up to
+    /// `index_cursor`), and a get by an indexed identifier indexes the rest itself
+    /// (`build_index`). Puts and gets keep maintaining the indexes meanwhile (inserting a key
+    /// twice is harmless), so once the builder passes the end every message is indexed.
+    index_pending: bool,
+    /// The last key the builder has indexed (`None`: it has not started).
+    index_cursor: Option<MessageKey>,
 }
 
 /// A getter waiting for a message it can take.
@@ -147,6 +155,7 @@ impl IdentifierIndex {
             None => {
                 self.map.insert(id, KeySet::One(key));
             }
+            Some(KeySet::One(existing)) if *existing == key => {}
             Some(KeySet::One(existing)) => {
                 let existing = *existing;
                 self.map
@@ -180,6 +189,10 @@ impl IdentifierIndex {
         }
     }
 }
+
+/// Messages the background index builder (QINDXBLD(NOWAIT)) indexes per hold of the queue's
+/// lock: small enough that a get or put waits at most about a millisecond for it.
+pub const INDEX_BUILD_CHUNK_MESSAGES: usize = 4096;
 
 pub struct LocalQueue {
     pub object_id: u32,
@@ -320,22 +333,94 @@ impl LocalQueue {
         drop(state);
     }
 
-    /// Restart: add a queue's restored messages, in delivery order, under one lock.
-    pub fn insert_restored(&self, entries: Vec<MessageEntry>) {
+    /// Restart: add a queue's restored messages, in delivery order, under one lock. Without
+    /// `build_index` (QINDXBLD(NOWAIT)) the indexes are left for [`LocalQueue::build_index`].
+    pub fn insert_restored(&self, entries: Vec<MessageEntry>, build_index: bool) {
         let mut state = self.state();
+        let defer = !build_index && (self.index_message_id || self.index_correlation_id);
+        if defer {
+            state.index_pending = true;
+            state.index_cursor = None;
+        }
         for entry in entries {
-            Self::index(
-                &mut state,
-                &entry,
-                self.index_message_id,
-                self.index_correlation_id,
-            );
+            if !defer {
+                Self::index(
+                    &mut state,
+                    &entry,
+                    self.index_message_id,
+                    self.index_correlation_id,
+                );
+            }
             if let Some(at) = entry.expires_at_ms {
                 state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
             }
             state.messages.insert(entry.key, entry);
         }
         state.statistics.high_depth = state.statistics.high_depth.max(state.messages.len() as u64);
+    }
+
+    /// QINDXBLD(NOWAIT): build the indexes restart left unbuilt. Returns false if there was
+    /// nothing to build. Holds the queue's lock meanwhile: gets on the queue wait for it.
+    pub fn build_index(&self) -> bool {
+        let mut built = false;
+        loop {
+            let mut state = self.state();
+            if !state.index_pending {
+                return built;
+            }
+            built = true;
+            self.index_from_cursor(&mut state, INDEX_BUILD_CHUNK_MESSAGES);
+            // The lock is released between chunks: gets and puts go on meanwhile.
+        }
+    }
+
+    /// Whether the indexes are still to be built (QINDXBLD(NOWAIT) after a restart).
+    pub fn index_pending(&self) -> bool {
+        self.state().index_pending
+    }
+
+    /// Index up to `limit` messages after the builder's cursor; the end reached, the index is
+    /// complete.
+    fn index_from_cursor(&self, state: &mut QueueState, limit: usize) {
+        let QueueState {
+            messages,
+            by_message_id,
+            by_correlation_id,
+            index_cursor,
+            index_pending,
+            ..
+        } = state;
+        let lower = match *index_cursor {
+            Some(key) => std::ops::Bound::Excluded(key),
+            None => std::ops::Bound::Unbounded,
+        };
+        let mut count = 0usize;
+        for (key, entry) in messages.range((lower, std::ops::Bound::Unbounded)) {
+            if count == limit {
+                return;
+            }
+            if self.index_message_id && entry.message_id != NO_IDENTIFIER {
+                by_message_id.insert(entry.message_id, *key);
+            }
+            if self.index_correlation_id && entry.correlation_id != NO_IDENTIFIER {
+                by_correlation_id.insert(entry.correlation_id, *key);
+            }
+            *index_cursor = Some(*key);
+            count += 1;
+        }
+        *index_pending = false;
+        *index_cursor = None;
+    }
+
+    /// A get or browse by an indexed identifier on a queue whose index is pending builds it
+    /// first (QINDXBLD(NOWAIT): the application pays for the build, as in MQ).
+    fn ensure_index_for(&self, state: &mut QueueState, selector: &MessageSelector) {
+        if state.index_pending
+            && ((selector.message_id.is_some() && self.index_message_id)
+                || (selector.correlation_id.is_some() && self.index_correlation_id))
+        {
+            self.index_from_cursor(state, usize::MAX);
+        }
     }
 
     /// Restore a message whose getter backed out (it was counted as an uncommitted get).
@@ -441,6 +526,7 @@ impl LocalQueue {
     ) -> Option<MessageEntry> {
         let deadline = wait.map(|wait| Instant::now() + wait);
         let mut state = self.state();
+        self.ensure_index_for(&mut state, selector);
         let mut spun = false;
         loop {
             let now = now_ms();
@@ -488,7 +574,8 @@ impl LocalQueue {
         selector: &MessageSelector,
         after: Option<MessageKey>,
     ) -> Option<MessageEntry> {
-        let state = self.state();
+        let mut state = self.state();
+        self.ensure_index_for(&mut state, selector);
         self.first_match(&state, selector, after)
             .map(|key| state.messages[&key].clone())
     }
@@ -559,6 +646,8 @@ impl LocalQueue {
         let mut state = self.state();
         state.by_message_id = IdentifierIndex::default();
         state.by_correlation_id = IdentifierIndex::default();
+        state.index_pending = false;
+        state.index_cursor = None;
         std::mem::take(&mut state.messages).into_values().collect()
     }
 
@@ -675,6 +764,45 @@ impl LocalQueue {
 
     pub fn is_deleted(&self) -> bool {
         self.deleted.load(Ordering::Acquire)
+    }
+
+    /// How many messages have arrived (put, committed, backed out) since the queue was made:
+    /// read before a search, then [`LocalQueue::wait_for_arrival`] waits for the next one.
+    pub fn arrivals(&self) -> u64 {
+        self.arrivals.load(Ordering::Acquire)
+    }
+
+    /// Wait until a message arrives after `seen` (an [`LocalQueue::arrivals`] count), `wait`
+    /// passes, or `interrupted` is true when woken. Parked like a waiting getter that takes any
+    /// message, so every arrival wakes it: for a getter whose selection the engine cannot
+    /// evaluate (a message selector on properties), which then searches again. Returns whether
+    /// something arrived.
+    pub fn wait_for_arrival(
+        &self,
+        seen: u64,
+        wait: Duration,
+        interrupted: impl Fn() -> bool,
+    ) -> bool {
+        let deadline = Instant::now() + wait;
+        let mut state = self.state();
+        loop {
+            if self.arrivals.load(Ordering::Acquire) != seen {
+                return true;
+            }
+            if interrupted() {
+                return false;
+            }
+            let Some(remaining) = deadline.checked_duration_since(Instant::now()) else {
+                return false;
+            };
+            let parked = Arc::new(ParkedGetter {
+                selector: MessageSelector::default(),
+                woken: Condvar::new(),
+            });
+            state.parked.push(parked.clone());
+            state = parked.woken.wait_timeout(state, remaining).unwrap().0;
+            state.parked.retain(|other| !Arc::ptr_eq(other, &parked));
+        }
     }
 
     pub fn wake_all(&self) {
