@@ -447,6 +447,14 @@ const CHANNEL_MAP: &[Mapping] = &[
     integer("MAXINSTC", MQIACH_MAX_INSTS_PER_CLIENT),
     integer("DISCINT", MQIACH_DISC_INTERVAL),
     choice("MONCHL", MQIA_MONITORING_CHANNEL, MONITORING),
+    text("SSLCIPH", MQCACH_SSL_CIPHER_SPEC),
+    choice(
+        "SSLCAUTH",
+        MQIACH_SSL_CLIENT_AUTH,
+        &[("REQUIRED", MQSCA_REQUIRED), ("OPTIONAL", MQSCA_OPTIONAL)],
+    ),
+    text("SSLPEER", MQCACH_SSL_PEER_NAME),
+    text("MCAUSER", MQCACH_MCA_USER_ID),
 ];
 
 const CHANNEL_STATUS_MAP: &[Mapping] = &[

@@ -228,6 +228,11 @@ pub(crate) fn apply_qmgr_attribute(
             attributes.statistics_queue =
                 QMGR_ACCOUNTING_VALUES[choice(token, value, &QMGR_ACCOUNTING_VALUES)?].to_string()
         }
+        "CHCKCLNT" => {
+            attributes.check_client = QMGR_CHECK_CLIENT_VALUES
+                [choice(token, value, &QMGR_CHECK_CLIENT_VALUES)?]
+            .to_string()
+        }
         "QSGDISP" => {
             choice(token, value, &["QMGR"])?;
         }

@@ -25,8 +25,12 @@
 //! a server that answers 0 alone; at FAP 12 or below it sends the password in clear over the
 //! network. Ferrite never asks for that: it keeps FAP 13 and the client's algorithm, so on a
 //! plaintext channel the password arrives protected and cannot be checked, and a connection
-//! that must be checked is refused, with a log line saying to use TLS (SSLCIPH). Passwords are
-//! therefore only accepted inside TLS, where they can be verified and were never exposed.
+//! that must be checked is refused, with a log line saying to use TLS (SSLCIPH). IBM's current
+//! client therefore authenticates inside TLS only, where the password can be verified and was
+//! never exposed. A client that itself sends its password in clear over plaintext TCP (one
+//! proposing FAP 12 or lower, or offering no protection algorithm) is checked as MQ checks
+//! it: the password is verifiable, though it crossed the network in clear (Ferrite's own
+//! client refuses to send one that way).
 //!
 //! ## CAUT as the 9.4.5 Java client sends it
 //! ```text

@@ -330,6 +330,11 @@ fn connection_authentication_chckclnt_and_mcauser() {
         "app",
         "the authenticated user is the context"
     );
+    let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());
+    let shown = processor
+        .run("DISPLAY CONN(*) USERID WHERE(CHANNEL EQ TLS.SVRCONN)")
+        .text();
+    assert!(shown.contains("USERID(app)"), "{shown}");
     for (user, password, why) in [
         ("app", "wrong", "wrong password"),
         ("nobody", "passw0rd", "no such user"),
