@@ -400,10 +400,13 @@ fn trigint_triggers_a_queue_that_stayed_non_empty() {
 }
 
 #[test]
-fn a_trigger_message_that_cannot_be_put_is_not_lost_silently() {
-    // PUT(DISABLED) on the initiation queue: the trigger message cannot be put there. It is
-    // not on the initiation queue, and the application's put still succeeds.
+fn a_trigger_message_that_cannot_be_put_goes_to_the_dead_letter_queue() {
+    // PUT(DISABLED) on the initiation queue: the trigger message cannot be put there, so it
+    // goes to DEADQ behind an MQDLH saying why and where it was going; the application's put
+    // still succeeds.
     let mut s = setup();
+    const DEADQ: &str = "SYSTEM.DEAD.LETTER.QUEUE";
+    s.define(QueueDefinition::local(DEADQ, PageSetId(1)));
     s.define(triggered("APP.Q", "FIRST"));
     let mut initq = s.queue_manager.queue(INITQ).unwrap().definition();
     initq.put_inhibited = true;
@@ -411,4 +414,28 @@ fn a_trigger_message_that_cannot_be_put_is_not_lost_silently() {
     s.put_now("APP.Q");
     assert_eq!(s.queue_manager.queue(INITQ).unwrap().depth(), 0);
     assert_eq!(s.queue_manager.queue("APP.Q").unwrap().depth(), 1);
+    let hobj = s
+        .monitor
+        .open(&mut Mqod::queue(DEADQ), MQOO_INPUT_SHARED)
+        .unwrap();
+    let mut md = Mqmd::default();
+    let mut buffer = vec![0u8; 2048];
+    let got = s
+        .monitor
+        .get(
+            hobj,
+            &mut md,
+            &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
+            &mut buffer,
+        )
+        .unwrap();
+    assert_eq!(md.format, MQFMT_DEAD_LETTER_HEADER);
+    let order = ByteOrder::from_mq_encoding(md.encoding).unwrap();
+    let header =
+        ferrite_message::DeadLetterHeader::decode(&buffer[..got.data_length], order).unwrap();
+    assert_eq!(header.reason, MQRC_PUT_INHIBITED);
+    assert_eq!(header.dest_q_name, INITQ);
+    assert_eq!(header.format, MQFMT_TRIGGER);
+    let trigger = TriggerMessage::decode(&buffer[172..got.data_length], order).unwrap();
+    assert_eq!(trigger.q_name, "APP.Q");
 }
