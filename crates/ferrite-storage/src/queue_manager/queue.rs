@@ -394,8 +394,8 @@ impl LocalQueue {
             Some(key) => std::ops::Bound::Excluded(key),
             None => std::ops::Bound::Unbounded,
         };
-        let mut count = 0usize;
-        for (key, entry) in messages.range((lower, std::ops::Bound::Unbounded)) {
+        let unindexed = messages.range((lower, std::ops::Bound::Unbounded));
+        for (count, (key, entry)) in unindexed.enumerate() {
             if count == limit {
                 return;
             }
@@ -406,7 +406,6 @@ impl LocalQueue {
                 by_correlation_id.insert(entry.correlation_id, *key);
             }
             *index_cursor = Some(*key);
-            count += 1;
         }
         *index_pending = false;
         *index_cursor = None;
