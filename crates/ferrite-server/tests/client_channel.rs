@@ -633,7 +633,11 @@ fn display_conn_shows_client_connections_and_their_units_of_work() {
     // With no connection left, DISPLAY CONN TYPE(HANDLE) finds nothing to show.
     let handles = processor.run("DISPLAY CONN(*) TYPE(HANDLE)");
     assert!(handles.success, "{}", handles.text());
-    assert!(!handles.text().contains("DEV.APP.SVRCONN"), "{}", handles.text());
+    assert!(
+        !handles.text().contains("DEV.APP.SVRCONN"),
+        "{}",
+        handles.text()
+    );
 }
 
 #[test]

@@ -405,10 +405,8 @@ impl LocalQueue {
             Some(key) => std::ops::Bound::Excluded(key),
             None => std::ops::Bound::Unbounded,
         };
-        for (count, (key, entry)) in messages
-            .range((lower, std::ops::Bound::Unbounded))
-            .enumerate()
-        {
+        let unindexed = messages.range((lower, std::ops::Bound::Unbounded));
+        for (count, (key, entry)) in unindexed.enumerate() {
             if count == limit {
                 return;
             }
