@@ -41,8 +41,13 @@ use ferrite_storage::queue_manager::{
 
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::error::{MqError, MqResult};
+use crate::groups::{self, Position};
+
+#[path = "connection_groups.rs"]
+mod connection_groups;
 use crate::selection::Selection;
 use crate::structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use connection_groups::GroupGet;
 
 /// An object handle (MQHOBJ) returned by MQOPEN, valid on its connection until MQCLOSE.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -194,6 +199,11 @@ const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
     // stores no properties apart from the body yet), which is what both of these return.
     | MQGMO_PROPERTIES_FORCE_MQRFH2
     | MQGMO_PROPERTIES_COMPATIBILITY
+    // Groups and segments (groups.rs).
+    | MQGMO_LOGICAL_ORDER
+    | MQGMO_COMPLETE_MSG
+    | MQGMO_ALL_MSGS_AVAILABLE
+    | MQGMO_ALL_SEGMENTS_AVAILABLE
     | UNSUPPORTED_GET_OPTIONS;
 
 /// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
@@ -201,10 +211,6 @@ const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
     | MQGMO_MARK_SKIP_BACKOUT
     | MQGMO_LOCK
     | MQGMO_UNLOCK
-    | MQGMO_LOGICAL_ORDER
-    | MQGMO_COMPLETE_MSG
-    | MQGMO_ALL_MSGS_AVAILABLE
-    | MQGMO_ALL_SEGMENTS_AVAILABLE
     | MQGMO_MARK_BROWSE_HANDLE
     | MQGMO_MARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_CO_OP
@@ -237,11 +243,8 @@ const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
     | MQPMO_NOT_OWN_SUBS;
 
 /// MQPMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
-const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_PASS_IDENTITY_CONTEXT
-    | MQPMO_PASS_ALL_CONTEXT
-    | MQPMO_LOGICAL_ORDER
-    | MQPMO_RETAIN
-    | MQPMO_MD_FOR_OUTPUT_ONLY;
+const UNSUPPORTED_PUT_OPTIONS: i32 =
+    MQPMO_PASS_IDENTITY_CONTEXT | MQPMO_PASS_ALL_CONTEXT | MQPMO_RETAIN | MQPMO_MD_FOR_OUTPUT_ONLY;
 
 /// This process's user (the first 12 characters of $USER) and program name (the last 28
 /// characters of its executable's name, as MQ keeps PutApplName), read once: MQCONN is on the
@@ -340,6 +343,8 @@ struct ObjectHandle {
     cursor: Option<MessageKey>,
     /// The selector the handle was opened with (MQOD SelectionString).
     selection: Option<Selection>,
+    /// Logical order positions for puts, gets and browsing (groups.rs).
+    groups: groups::HandleGroups,
 }
 
 /// A connection (MQHCONN) to an in-process queue manager. One thread uses a connection at a
@@ -585,6 +590,7 @@ impl Connection {
                 alias,
                 created_temporary,
                 selection,
+                groups: groups::HandleGroups::default(),
             },
         );
         self.note_handles();
@@ -746,7 +752,12 @@ impl Connection {
                 self.delete_temporary_queue(queue)?;
             }
         }
-        Ok(())
+        // A group or logical message left unfinished by logical-order puts: closed anyway,
+        // with MQ's warning.
+        match handle.groups.close_warning() {
+            Some(warning) => Err(warning),
+            None => Ok(()),
+        }
     }
 
     /// Delete a temporary dynamic queue this connection created.
@@ -825,7 +836,11 @@ impl Connection {
         let defaults = alias
             .as_ref()
             .map(|alias| (alias.default_priority, alias.default_persistent));
-        self.put_to(&queue, open_options, defaults, md, pmo, data)
+        let handle = self.handles.get_mut(&hobj.0).expect("open");
+        let mut position = std::mem::take(&mut handle.groups.put);
+        let result = self.put_to(&queue, open_options, defaults, md, pmo, data, &mut position);
+        self.handles.get_mut(&hobj.0).expect("open").groups.put = position;
+        result
     }
 
     /// The current definition of the alias a handle was opened through (an alias deleted
@@ -878,10 +893,15 @@ impl Connection {
         }
         let hobj = self.open(od, options)?;
         let result = self.put(hobj, md, pmo, data);
-        self.close(hobj, 0)?;
+        if let Err(error) = self.close(hobj, 0) {
+            if error.completion_code != ferrite_constants::completion::MQCC_WARNING {
+                return Err(error);
+            }
+        }
         result
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn put_to(
         &mut self,
         queue: &Arc<LocalQueue>,
@@ -890,6 +910,7 @@ impl Connection {
         md: &mut Mqmd,
         pmo: &mut Mqpmo,
         data: &[u8],
+        position: &mut Position,
     ) -> MqResult<Option<MqError>> {
         let options = pmo.options;
         let context = options
@@ -1012,10 +1033,44 @@ impl Connection {
             stored.put_time = time;
             stored.appl_origin_data.clear();
         }
-        let engine = descriptor::to_engine(&stored, put_time_ms);
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
-        let unit = syncpoint.then_some(&mut self.unit);
-        self.queue_manager.put(unit, queue, &engine, data)?;
+        let logical_order = options & MQPMO_LOGICAL_ORDER != 0;
+        // Groups and segments: check and assign GroupId, MsgSeqNumber and Offset.
+        groups::check_put_fields(&mut stored, logical_order, data.len())?;
+        let persistent = stored.persistence == MQPER_PERSISTENT;
+        let group_warning = groups::assign_put_fields(
+            position,
+            &mut stored,
+            logical_order,
+            syncpoint,
+            persistent,
+            data.len(),
+            || new_identifier(self.queue_manager.name()),
+        )?;
+        warning = warning.or(group_warning);
+        let max_message_length = queue.with_definition(|d| d.max_message_length) as usize;
+        let segmentation_allowed =
+            stored.msg_flags & ferrite_constants::message_flags::MQMF_SEGMENTATION_ALLOWED != 0;
+        if data.len() > max_message_length && segmentation_allowed && max_message_length > 0 {
+            self.put_segmented(
+                queue,
+                &mut stored,
+                data,
+                max_message_length,
+                syncpoint,
+                put_time_ms,
+            )?;
+        } else {
+            let engine = descriptor::to_engine(&stored, put_time_ms);
+            let unit = syncpoint.then_some(&mut self.unit);
+            self.queue_manager.put(unit, queue, &engine, data)?;
+        }
+        if logical_order {
+            position.advance(&stored, data.len(), syncpoint);
+        }
+        md.group_id = stored.group_id;
+        md.msg_seq_number = stored.msg_seq_number;
+        md.offset = stored.offset;
         // Output fields: ids and the context the queue manager set (Priority and Persistence
         // are input only).
         md.msg_id = stored.msg_id;
@@ -1033,6 +1088,50 @@ impl Connection {
         pmo.resolved_q_name = queue.name();
         pmo.resolved_q_mgr_name = self.queue_manager.name().to_string();
         Ok(warning)
+    }
+
+    /// Queue-manager segmentation: put `data`, longer than the queue's MAXMSGL, as segments
+    /// of at most `max_segment` bytes, all in one unit of work (the connection's with
+    /// syncpoint; otherwise one of this call's own, committed before it returns), so no part
+    /// of the message is visible before all of it is.
+    fn put_segmented(
+        &mut self,
+        queue: &Arc<LocalQueue>,
+        stored: &mut Mqmd,
+        data: &[u8],
+        max_segment: usize,
+        syncpoint: bool,
+        put_time_ms: u64,
+    ) -> MqResult<()> {
+        if stored.group_id == MQGI_NONE {
+            stored.group_id = new_identifier(self.queue_manager.name());
+        }
+        if stored.original_length == ferrite_constants::misc::MQOL_UNDEFINED {
+            stored.original_length = data.len().min(i32::MAX as usize) as i32;
+        }
+        let plan = groups::segment_plan(data.len(), max_segment);
+        let mut own = UnitOfWork::new();
+        let unit = if syncpoint { &mut self.unit } else { &mut own };
+        for (index, &(start, length)) in plan.iter().enumerate() {
+            let segment = groups::segment_descriptor(stored, index, plan.len(), start);
+            let engine = descriptor::to_engine(&segment, put_time_ms);
+            let result = self.queue_manager.put(
+                Some(&mut *unit),
+                queue,
+                &engine,
+                &data[start..start + length],
+            );
+            if let Err(error) = result {
+                if !syncpoint {
+                    let _ = self.queue_manager.backout(&mut own);
+                }
+                return Err(error.into());
+            }
+        }
+        if !syncpoint {
+            self.queue_manager.commit(&mut own)?;
+        }
+        Ok(())
     }
 
     // ----- MQGET ---------------------------------------------------------------------------
@@ -1132,12 +1231,6 @@ impl Connection {
             {
                 return failed(MQRC_MATCH_OPTIONS_ERROR);
             }
-            let unsupported = (gmo.match_options & MQMO_MATCH_GROUP_ID != 0
-                && md.group_id != MQGI_NONE)
-                || gmo.match_options & (MQMO_MATCH_MSG_SEQ_NUMBER | MQMO_MATCH_OFFSET) != 0;
-            if unsupported {
-                return failed(MQRC_FUNCTION_NOT_SUPPORTED);
-            }
             gmo.match_options
         } else {
             MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID
@@ -1148,8 +1241,13 @@ impl Connection {
             correlation_id: (match_options & MQMO_MATCH_CORREL_ID != 0
                 && md.correl_id != MQCI_NONE)
                 .then_some(md.correl_id),
-            key: None,
+            ..MessageSelector::default()
         };
+        // Groups and segments: the match fields, logical order and whole-group conditions.
+        let in_unit = options & MQGMO_NO_SYNCPOINT == 0 && !browsing;
+        let group_get =
+            self.plan_group_get(hobj, gmo, md, match_options, &mut selector, in_unit)?;
+        let handle = self.handle(hobj)?;
         if match_options & MQMO_MATCH_MSG_TOKEN != 0 && gmo.msg_token != [0; 16] {
             // A token names one message; one this queue manager never issued matches nothing.
             let Some(key) = key_of_message_token(&gmo.msg_token) else {
@@ -1180,10 +1278,22 @@ impl Connection {
                     .get_selected(hobj, &queue, &selection, selector, md, gmo, buffer, wait);
             }
         }
+        if options & MQGMO_COMPLETE_MSG != 0
+            && options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) == 0
+        {
+            let after = match options & browse {
+                MQGMO_BROWSE_NEXT => group_get.after.unwrap_or(cursor),
+                _ => None,
+            };
+            let result = self.get_complete_message(
+                hobj, &queue, &selector, after, wait, in_unit, md, gmo, buffer,
+            );
+            return self.after_group_get(hobj, &group_get, md, result);
+        }
         if browsing {
             let after = match options & browse {
                 MQGMO_BROWSE_FIRST => None,
-                MQGMO_BROWSE_NEXT => cursor,
+                MQGMO_BROWSE_NEXT => group_get.after.unwrap_or(cursor),
                 _ => None, // under the cursor: the key selector finds it
             };
             let message = self.browse_unexpired(&queue, &selector, after, now)?;
@@ -1195,10 +1305,14 @@ impl Connection {
                 });
             };
             self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-            return Self::deliver(&message, md, gmo, buffer, accept_truncated, now, &queue);
+            let result = Self::deliver(&message, md, gmo, buffer, accept_truncated, now, &queue);
+            let group_get = GroupGet {
+                key: Some(message.key),
+                ..group_get
+            };
+            return self.after_group_get(hobj, &group_get, md, result);
         }
         // Destructive get: in the unit of work unless NO_SYNCPOINT (z/OS default: syncpoint).
-        let in_unit = options & MQGMO_NO_SYNCPOINT == 0;
         let controls = GetControls {
             fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
             syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
@@ -1210,7 +1324,8 @@ impl Connection {
             .get_with(unit, &queue, &selector, wait, &controls)?;
         match outcome {
             GetOutcome::Got { message, .. } => {
-                Self::deliver(&message, md, gmo, buffer, true, now_ms(), &queue)
+                let result = Self::deliver(&message, md, gmo, buffer, true, now_ms(), &queue);
+                self.after_group_get(hobj, &group_get, md, result)
             }
             GetOutcome::LeftOnQueue(message) => {
                 Self::deliver(&message, md, gmo, buffer, false, now_ms(), &queue)
@@ -1356,14 +1471,7 @@ impl Connection {
             .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
         gmo.resolved_q_name = queue.name();
         gmo.msg_token = message_token(message.key);
-        gmo.group_status =
-            if md.msg_flags & ferrite_constants::message_flags::MQMF_LAST_MSG_IN_GROUP != 0 {
-                MQGS_LAST_MSG_IN_GROUP
-            } else if md.msg_flags & ferrite_constants::message_flags::MQMF_MSG_IN_GROUP != 0 {
-                MQGS_MSG_IN_GROUP
-            } else {
-                MQGS_NOT_IN_GROUP
-            };
+        groups::status_fields(gmo, md.msg_flags);
         let data_length = message.data.len();
         if data_length > buffer.len() && !accept_truncated {
             gmo.returned_length = 0;

@@ -11,6 +11,7 @@
 //! - [`connection`]: [`Connection`] (an MQHCONN) and the calls.
 //! - [`error`]: [`MqError`], a completion code and reason code.
 //! - [`selection`]: message selectors (MQOD SelectionString) on a handle.
+//! - [`groups`]: message groups and segmentation (logical order, whole groups, reassembly).
 //!
 //! ```no_run
 //! # use std::sync::Arc;
@@ -31,6 +32,7 @@
 pub mod connection;
 pub mod descriptor;
 pub mod error;
+pub mod groups;
 pub mod selection;
 pub mod structures;
 
