@@ -237,6 +237,10 @@ impl Connection {
             if total > buffer.len() && !accept_truncated {
                 *md = Self::reassembled(&first_md, &parts, total);
                 groups::status_fields(gmo, md.msg_flags);
+                gmo.resolved_q_name = queue.name();
+                // The token names the first segment: a retry with a bigger buffer matching it
+                // (as IBM's Java client does) finds the same logical message.
+                gmo.msg_token = message_token(key);
                 gmo.returned_length = 0;
                 return Err(MqError {
                     data_length: Some(total),
