@@ -197,10 +197,6 @@ pub fn check_put_fields(md: &mut Mqmd, logical_order: bool, data_length: usize) 
     {
         return Err(MqError::failed(MQRC_OFFSET_ERROR));
     }
-    if md.msg_seq_number != 1 && !in_group(md.msg_flags) {
-        // A message in no group is number 1 of nothing.
-        return Err(MqError::failed(MQRC_MSG_SEQ_NUMBER_ERROR));
-    }
     if is_segment(md.msg_flags) && md.msg_flags & MQMF_LAST_SEGMENT == 0 && data_length == 0 {
         return Err(MqError::failed(MQRC_SEGMENT_LENGTH_ZERO));
     }

@@ -253,10 +253,6 @@ fn application_supplied_group_fields_are_checked() {
         reason(put_flags(&mut c, h, NSP, member(id, 0, GROUP), b"x")),
         MQRC_MSG_SEQ_NUMBER_ERROR
     );
-    assert_eq!(
-        reason(put_flags(&mut c, h, NSP, member(id, 2, 0), b"x")),
-        MQRC_MSG_SEQ_NUMBER_ERROR
-    );
     let offset_without_segment = Mqmd {
         offset: 5,
         ..member(id, 1, GROUP)

@@ -377,3 +377,88 @@ impl GroupIndex {
         Some(found)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data_manager::message::{decode_descriptor, encode_image};
+
+    fn member(sequence: u32, offset: u32, flags: i32, length: u32) -> GroupMember {
+        GroupMember {
+            group_id: [1; 24],
+            sequence,
+            offset,
+            flags: flags as u32,
+            length,
+        }
+    }
+
+    #[test]
+    fn completeness_follows_arrivals_and_departures() {
+        let mut index = GroupIndex::default();
+        let none = || Box::new(std::iter::empty()) as Box<dyn Iterator<Item = MessageKey>>;
+        let key = |sequence| MessageKey::new(0, sequence);
+        // Message 1 in two segments, message 2 last in the group.
+        let parts = [
+            (key(1), member(1, 0, MQMF_MSG_IN_GROUP | MQMF_SEGMENT, 10)),
+            (
+                key(2),
+                member(2, 0, MQMF_MSG_IN_GROUP | MQMF_LAST_MSG_IN_GROUP, 5),
+            ),
+            (
+                key(3),
+                member(
+                    1,
+                    10,
+                    MQMF_MSG_IN_GROUP | MQMF_SEGMENT | MQMF_LAST_SEGMENT,
+                    3,
+                ),
+            ),
+        ];
+        for (step, (key, member)) in parts.iter().enumerate() {
+            assert!(
+                !index.group_complete(&[1; 24]),
+                "incomplete before part {step}"
+            );
+            index.insert(*key, Some(member), none);
+        }
+        assert!(index.group_complete(&[1; 24]));
+        assert_eq!(index.complete_heads.first(), Some(&key(1)));
+        assert_eq!(index.complete_starts.first(), Some(&key(1)));
+        // A duplicate of a segment changes nothing; a gap makes the message incomplete.
+        index.insert(
+            key(4),
+            Some(&member(1, 10, MQMF_MSG_IN_GROUP | MQMF_SEGMENT, 3)),
+            none,
+        );
+        assert!(index.group_complete(&[1; 24]));
+        index.remove(key(1), Some(&parts[0].1));
+        assert!(!index.group_complete(&[1; 24]));
+        assert!(index.complete_heads.is_empty() && index.complete_starts.is_empty());
+        for (key, member) in &parts[1..] {
+            index.remove(*key, Some(member));
+        }
+        index.remove(
+            key(4),
+            Some(&member(1, 10, MQMF_MSG_IN_GROUP | MQMF_SEGMENT, 3)),
+        );
+        assert!(index.groups.is_empty() && index.ungrouped.is_none());
+    }
+
+    #[test]
+    fn message_flags_and_offset_round_trip_in_the_image() {
+        let descriptor = MessageDescriptor {
+            group_id: [4; 24],
+            sequence_in_group: 3,
+            message_flags: (MQMF_SEGMENT | MQMF_MSG_IN_GROUP) as u32,
+            segment_offset: 4096,
+            ..MessageDescriptor::default()
+        };
+        let image = encode_image(&descriptor, b"data");
+        let (decoded, offset) = decode_descriptor(&image).unwrap();
+        assert_eq!(decoded, descriptor);
+        assert_eq!(&image[offset..], b"data");
+        let member = GroupMember::of(&decoded, 4).unwrap();
+        assert!(member.is_segment() && !member.is_last_segment() && !member.is_last_in_group());
+    }
+}

@@ -63,7 +63,7 @@ pub use unit_of_work::UnitOfWork;
 fn restored_group_member(
     descriptor: &MessageDescriptor,
     record: &crate::data_manager::ScannedRecord<'_>,
-) -> Option<GroupMember> {
+) -> Option<Box<GroupMember>> {
     if descriptor.group_id == crate::data_manager::message::NO_IDENTIFIER {
         return None;
     }
@@ -74,6 +74,7 @@ fn restored_group_member(
         descriptor,
         (record.header.total_length as usize).saturating_sub(data_offset),
     )
+    .map(Box::new)
 }
 
 /// Where operator messages (CSQR001I and friends) go.
@@ -1183,7 +1184,7 @@ impl QueueManager {
             correlation_id: descriptor.correlation_id,
             expires_at_ms: descriptor.expires_at_ms(),
             backout_count: 0,
-            group: GroupMember::of(descriptor, data.len()),
+            group: GroupMember::of(descriptor, data.len()).map(Box::new),
         };
         match unit {
             None => {

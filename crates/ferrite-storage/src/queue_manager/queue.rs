@@ -57,8 +57,9 @@ pub struct MessageEntry {
     pub correlation_id: Identifier,
     pub expires_at_ms: Option<u64>,
     pub backout_count: u16,
-    /// The message's place in its group (GroupId not MQGI_NONE), or `None`.
-    pub group: Option<GroupMember>,
+    /// The message's place in its group (GroupId not MQGI_NONE), or `None`: boxed, so a
+    /// message in no group pays 8 bytes for it.
+    pub group: Option<Box<GroupMember>>,
 }
 
 impl MessageEntry {
@@ -311,7 +312,7 @@ impl LocalQueue {
         let QueueState {
             groups, messages, ..
         } = state;
-        groups.insert(entry.key, entry.group.as_ref(), || {
+        groups.insert(entry.key, entry.group.as_deref(), || {
             Box::new(messages.keys().copied())
         });
         if message_id && entry.message_id != NO_IDENTIFIER {
@@ -325,7 +326,7 @@ impl LocalQueue {
     }
 
     fn unindex(state: &mut QueueState, entry: &MessageEntry) {
-        state.groups.remove(entry.key, entry.group.as_ref());
+        state.groups.remove(entry.key, entry.group.as_deref());
         state.by_message_id.remove(&entry.message_id, entry.key);
         state
             .by_correlation_id
@@ -769,7 +770,7 @@ impl LocalQueue {
                 && (selector.whole_groups || selector.whole_messages)
                 && selector
                     .group_id
-                    .is_none_or(|id| entry.group.is_some_and(|m| m.group_id == id));
+                    .is_none_or(|id| entry.group.as_ref().is_some_and(|m| m.group_id == id));
             if completes || (selector.matches(entry) && state.groups.eligible(selector, entry)) {
                 parked.woken.notify_one();
             }
