@@ -13,23 +13,17 @@ use ferrite_constants::{
     expiry::MQEI_UNLIMITED,
     get_options::*,
     ids::{MQCI_NONE, MQGI_NONE, MQMI_NONE},
-    index_type::{MQIT_CORREL_ID, MQIT_GROUP_ID, MQIT_MSG_ID, MQIT_MSG_TOKEN, MQIT_NONE},
     match_options::*,
-    message_delivery_sequence::MQMDS_PRIORITY,
     message_type::{MQMT_APPL_FIRST, MQMT_APPL_LAST, MQMT_REQUEST},
     object_type::{MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q, MQOT_Q_MGR},
     open_options::*,
-    pcf::MQCMDL_CURRENT_LEVEL,
     persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENCE_AS_Q_DEF, MQPER_PERSISTENT},
-    platform::MQPL_UNIX,
     priority::MQPRI_PRIORITY_AS_Q_DEF,
     put_options::*,
-    queue_type::{MQQT_ALIAS, MQQT_LOCAL},
+    queue_type::MQQT_ALIAS,
     reason::*,
     selector::*,
-    shareability::{MQQA_GET_INHIBITED, MQQA_PUT_INHIBITED, MQQA_SHAREABLE},
     structs::MQGMO_VERSION_2,
-    syncpoint::MQSP_AVAILABLE,
     wait::MQWI_UNLIMITED,
 };
 use ferrite_storage::data_manager::message::Identifier;
@@ -484,8 +478,8 @@ impl Connection {
     /// queue needs its transmission queue (MQRC_UNKNOWN_XMIT_Q; with one, channels are still
     /// needed: MQRC_FUNCTION_NOT_SUPPORTED) and opens for output only.
     ///
-    /// Input options: MQOO_INPUT_AS_Q_DEF (the queue's DEFSOPT; SHARED until queue definitions
-    /// carry DEFSOPT), MQOO_INPUT_SHARED, MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
+    /// Input options: MQOO_INPUT_AS_Q_DEF (the queue's DEFSOPT), MQOO_INPUT_SHARED (exclusive
+    /// on a NOSHARE queue), MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
     /// handle has the queue open for input, or any handle has it exclusively).
     pub fn open(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
         self.check_quiescing(options & MQOO_FAIL_IF_QUIESCING != 0)?;
@@ -568,7 +562,19 @@ impl Connection {
             }
             _ => return failed(MQRC_OBJECT_TYPE_ERROR),
         };
-        let input = (input_options != 0).then_some(options & MQOO_INPUT_EXCLUSIVE != 0);
+        // Exclusive: asked for, or MQOO_INPUT_AS_Q_DEF on a DEFSOPT(EXCL) queue, or any input
+        // on a NOSHARE queue (MQ treats MQOO_INPUT_SHARED as exclusive there).
+        let input = (input_options != 0).then(|| {
+            options & MQOO_INPUT_EXCLUSIVE != 0
+                || match &target {
+                    Target::Queue(queue) => queue.with_definition(|definition| {
+                        !definition.shareable
+                            || (options & MQOO_INPUT_AS_Q_DEF != 0
+                                && !definition.default_input_shared)
+                    }),
+                    _ => false,
+                }
+        });
         let output = options & MQOO_OUTPUT != 0;
         if let Target::Queue(queue) = &target {
             if !queue.open_handle(input, output) {
@@ -1569,36 +1575,12 @@ impl Connection {
         let mut values = Vec::with_capacity(selectors.len());
         match &handle.target {
             Target::QueueManager => {
-                let config = self.queue_manager.config();
                 for &selector in selectors {
-                    values.push(match selector {
-                        MQCA_Q_MGR_NAME => {
-                            AttributeValue::Text(self.queue_manager.name().to_string())
-                        }
-                        MQIA_CODED_CHAR_SET_ID => AttributeValue::Integer(QUEUE_MANAGER_CCSID),
-                        MQIA_MAX_PRIORITY => AttributeValue::Integer(MAX_PRIORITY),
-                        MQIA_SYNCPOINT => AttributeValue::Integer(MQSP_AVAILABLE),
-                        MQIA_MAX_UNCOMMITTED_MSGS => {
-                            AttributeValue::Integer(config.system.maxumsgs as i32)
-                        }
-                        MQIA_PLATFORM => AttributeValue::Integer(MQPL_UNIX),
-                        MQIA_COMMAND_LEVEL => AttributeValue::Integer(MQCMDL_CURRENT_LEVEL),
-                        MQCA_Q_MGR_IDENTIFIER => AttributeValue::Text(
-                            crate::queue_manager_identifier(&self.queue_manager),
-                        ),
-                        MQCA_Q_MGR_DESC => AttributeValue::Text(String::new()),
-                        MQCA_COMMAND_INPUT_Q_NAME => {
-                            AttributeValue::Text("SYSTEM.COMMAND.INPUT".to_string())
-                        }
-                        MQIA_MAX_MSG_LENGTH => AttributeValue::Integer(104_857_600),
-                        // Advanced Message Security and the like: not supported (MQCAP_NOT_SUPPORTED).
-                        MQIA_ADVANCED_CAPABILITY => AttributeValue::Integer(0),
-                        MQCA_DEAD_LETTER_Q_NAME => AttributeValue::Text(String::new()),
-                        MQIA_DIST_LISTS => {
-                            AttributeValue::Integer(ferrite_constants::misc::MQDL_NOT_SUPPORTED)
-                        }
-                        _ => return failed(MQRC_SELECTOR_ERROR),
-                    });
+                    values.push(crate::inquire::queue_manager_attribute(
+                        &self.queue_manager,
+                        || crate::queue_manager_identifier(&self.queue_manager),
+                        selector,
+                    )?);
                 }
             }
             Target::Definition(object_type, name) => {
@@ -1623,59 +1605,20 @@ impl Connection {
                 let definition = queue.definition();
                 let status = queue.status();
                 for &selector in selectors {
-                    let integer = |value: i64| AttributeValue::Integer(value as i32);
-                    values.push(match selector {
-                        MQCA_Q_NAME => AttributeValue::Text(definition.name.clone()),
-                        MQCA_Q_DESC => AttributeValue::Text(definition.description.clone()),
-                        MQCA_STORAGE_CLASS => {
-                            AttributeValue::Text(definition.storage_class.clone())
-                        }
-                        MQIA_Q_TYPE => integer(MQQT_LOCAL as i64),
-                        MQIA_CURRENT_Q_DEPTH => integer(status.current_depth as i64),
-                        MQIA_MAX_Q_DEPTH => integer(definition.max_depth as i64),
-                        MQIA_MAX_MSG_LENGTH => integer(definition.max_message_length as i64),
-                        MQIA_DEF_PERSISTENCE => integer(if definition.default_persistent {
-                            MQPER_PERSISTENT as i64
-                        } else {
-                            MQPER_NOT_PERSISTENT as i64
-                        }),
-                        MQIA_DEF_PRIORITY => integer(definition.default_priority as i64),
-                        MQIA_INHIBIT_PUT => integer(definition.put_inhibited as i64),
-                        MQIA_INHIBIT_GET => integer(definition.get_inhibited as i64),
-                        MQIA_OPEN_INPUT_COUNT => integer(status.open_input_count as i64),
-                        MQIA_OPEN_OUTPUT_COUNT => integer(status.open_output_count as i64),
-                        MQIA_SHAREABILITY => integer(MQQA_SHAREABLE as i64),
-                        MQIA_DEF_INPUT_OPEN_OPTION => integer(MQOO_INPUT_SHARED as i64),
-                        MQIA_MSG_DELIVERY_SEQUENCE => integer(MQMDS_PRIORITY as i64),
-                        MQIA_INDEX_TYPE => integer(match definition.index_type.as_str() {
-                            "MSGID" => MQIT_MSG_ID,
-                            "CORRELID" => MQIT_CORREL_ID,
-                            "GROUPID" => MQIT_GROUP_ID,
-                            "MSGTOKEN" => MQIT_MSG_TOKEN,
-                            _ => MQIT_NONE,
-                        } as i64),
-                        MQIA_PAGESET_ID => integer(definition.page_set.0 as i64),
-                        // No backout requeue yet: BOTHRESH(0) and no BOQNAME, so IBM's JMS
-                        // client redelivers a rolled-back message without requeuing it.
-                        MQIA_BACKOUT_THRESHOLD => integer(0),
-                        MQCA_BACKOUT_REQ_Q_NAME => AttributeValue::Text(String::new()),
-                        MQIA_HARDEN_GET_BACKOUT => {
-                            integer(ferrite_constants::shareability::MQQA_BACKOUT_HARDENED as i64)
-                        }
-                        // BaseQName belongs to alias queues; a local queue has none (blank,
-                        // where MQ adds the MQRC_SELECTOR_NOT_FOR_TYPE warning).
-                        MQCA_BASE_Q_NAME => AttributeValue::Text(String::new()),
-                        MQIA_DEFINITION_TYPE => integer(definition.definition_type.mqqdt() as i64),
-                        _ => return failed(MQRC_SELECTOR_ERROR),
-                    });
+                    values.push(crate::inquire::local_queue_attribute(
+                        &definition,
+                        &status,
+                        selector,
+                    )?);
                 }
             }
         }
         Ok(values)
     }
 
-    /// MQSET: MQIA_INHIBIT_PUT and MQIA_INHIBIT_GET (MQQA_*_ALLOWED or MQQA_*_INHIBITED) of a
-    /// local queue. The new definition is stored (it survives restart). Nothing is changed
+    /// MQSET: MQIA_INHIBIT_PUT and MQIA_INHIBIT_GET (MQQA_*_ALLOWED or MQQA_*_INHIBITED) and
+    /// the trigger attributes (TriggerControl, TriggerType, TriggerDepth, TriggerMsgPriority,
+    /// TriggerData) of a local queue; through an alias only the inhibits. The new definition is stored (it survives restart). Nothing is changed
     /// unless every selector and value is valid.
     pub fn set(&mut self, hobj: Hobj, attributes: &[(i32, AttributeValue)]) -> MqResult<()> {
         self.check_running()?;
@@ -1694,22 +1637,11 @@ impl Connection {
             definition.get_inhibited = alias.get_inhibited;
         }
         for (selector, value) in attributes {
-            if ![MQIA_INHIBIT_PUT, MQIA_INHIBIT_GET].contains(selector) {
+            if alias.is_some() && ![MQIA_INHIBIT_PUT, MQIA_INHIBIT_GET].contains(selector) {
                 return failed(MQRC_SELECTOR_ERROR);
             }
-            let inhibited = match value {
-                AttributeValue::Integer(0) => false,
-                AttributeValue::Integer(1) => true,
-                _ => return failed(MQRC_INHIBIT_VALUE_ERROR),
-            };
-            match *selector {
-                MQIA_INHIBIT_PUT => definition.put_inhibited = inhibited,
-                MQIA_INHIBIT_GET => definition.get_inhibited = inhibited,
-                _ => return failed(MQRC_SELECTOR_ERROR),
-            }
+            crate::inquire::set_local_queue_attribute(&mut definition, *selector, value)?;
         }
-        debug_assert_eq!(MQQA_PUT_INHIBITED, 1);
-        debug_assert_eq!(MQQA_GET_INHIBITED, 1);
         if let Some(mut alias) = alias {
             // Through an alias, MQSET changes the alias (as MQ does).
             alias.put_inhibited = definition.put_inhibited;

@@ -33,6 +33,7 @@ pub mod connection;
 pub mod descriptor;
 pub mod error;
 pub mod groups;
+pub mod inquire;
 pub mod selection;
 pub mod structures;
 
