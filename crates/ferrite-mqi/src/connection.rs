@@ -188,11 +188,11 @@ const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
     | MQGMO_SYNCPOINT_IF_PERSISTENT
     | MQGMO_FAIL_IF_QUIESCING
     | MQGMO_CONVERT
+    // Where properties go: message_handles.rs with the queue's PROPCTL.
     | MQGMO_NO_PROPERTIES
-    // Messages keep their properties in the MQRFH2 they were put with (the queue manager
-    // stores no properties apart from the body yet), which is what both of these return.
     | MQGMO_PROPERTIES_FORCE_MQRFH2
     | MQGMO_PROPERTIES_COMPATIBILITY
+    | MQGMO_PROPERTIES_IN_HANDLE
     // Groups and segments (groups.rs).
     | MQGMO_LOGICAL_ORDER
     | MQGMO_COMPLETE_MSG
@@ -209,8 +209,7 @@ const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
     | MQGMO_MARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_HANDLE
-    | MQGMO_UNMARKED_BROWSE_MSG
-    | MQGMO_PROPERTIES_IN_HANDLE;
+    | MQGMO_UNMARKED_BROWSE_MSG;
 
 /// Every MQPMO_* bit MQPUT knows.
 const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
@@ -259,10 +258,6 @@ fn process_identity() -> &'static (String, String) {
         (user, program.chars().skip(skip).collect())
     })
 }
-
-/// How often a waiting MQGET with a selector looks at its queue again. Waiting getters without
-/// a selector are woken by the put itself; selection does not have that yet.
-pub const SELECTION_RETRY_INTERVAL: Duration = Duration::from_millis(20);
 
 /// The MsgToken of a message: a 16-byte name of the message while it is on its queue,
 /// returned by every get and browse, and matched with MQMO_MATCH_MSG_TOKEN (IBM's Java client
@@ -364,6 +359,8 @@ pub struct Connection {
     /// Temporary dynamic queues this connection created and has not deleted yet: deleted
     /// when the connection ends.
     temporary_queues: Vec<Arc<LocalQueue>>,
+    /// Message handles (MQCRTMH), see `message_handles.rs`.
+    pub(crate) message_handles: crate::message_handles::MessageHandles,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -428,6 +425,7 @@ impl Connection {
             user_identifier: user_identifier.clone(),
             appl_name,
             temporary_queues: Vec::new(),
+            message_handles: Default::default(),
             record,
         })
     }
@@ -816,6 +814,14 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        let with_properties = crate::message_handles::attach_properties(
+            &self.message_handles,
+            pmo.original_msg_handle,
+            pmo.new_msg_handle,
+            md,
+            data,
+        )?;
+        let data = with_properties.as_deref().unwrap_or(data);
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.note_unit_of_work();
         result
@@ -1161,6 +1167,13 @@ impl Connection {
         gmo: &mut Mqgmo,
         buffer: &mut [u8],
     ) -> MqResult<GetResult> {
+        // A bad MsgHandle fails the call before any message is taken.
+        if let Some(hmsg) = gmo
+            .msg_handle
+            .filter(|hmsg| hmsg.0 != crate::message_handles::MQHM_NONE)
+        {
+            self.message_handles.properties(hmsg)?;
+        }
         let result = self.get_from_handle(hobj, md, gmo, buffer);
         self.note_unit_of_work();
         result
@@ -1311,7 +1324,16 @@ impl Connection {
                 });
             };
             self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-            let result = Self::deliver(&message, md, gmo, buffer, accept_truncated, now, &queue);
+            let result = Self::deliver(
+                &mut self.message_handles,
+                &message,
+                md,
+                gmo,
+                buffer,
+                accept_truncated,
+                now,
+                &queue,
+            );
             let group_get = GroupGet {
                 key: Some(message.key),
                 ..group_get
@@ -1330,12 +1352,28 @@ impl Connection {
             .get_with(unit, &queue, &selector, wait, &controls)?;
         match outcome {
             GetOutcome::Got { message, .. } => {
-                let result = Self::deliver(&message, md, gmo, buffer, true, now_ms(), &queue);
+                let result = Self::deliver(
+                    &mut self.message_handles,
+                    &message,
+                    md,
+                    gmo,
+                    buffer,
+                    true,
+                    now_ms(),
+                    &queue,
+                );
                 self.after_group_get(hobj, &group_get, md, result)
             }
-            GetOutcome::LeftOnQueue(message) => {
-                Self::deliver(&message, md, gmo, buffer, false, now_ms(), &queue)
-            }
+            GetOutcome::LeftOnQueue(message) => Self::deliver(
+                &mut self.message_handles,
+                &message,
+                md,
+                gmo,
+                buffer,
+                false,
+                now_ms(),
+                &queue,
+            ),
             GetOutcome::NoMessage => failed(if options & MQGMO_MSG_UNDER_CURSOR != 0 {
                 MQRC_NO_MSG_UNDER_CURSOR
             } else {
@@ -1348,7 +1386,8 @@ impl Connection {
     /// the browse cursor for BROWSE_NEXT) that the selector and the match fields select. The
     /// candidates are browsed (through the CorrelId or MsgId index when the selector fixes
     /// one) and the chosen one is then got by its key; if another getter took it meanwhile the
-    /// search starts again. A wait is served by looking again every [`SELECTION_RETRY_INTERVAL`].
+    /// search starts again. A wait parks until a message arrives on the queue (never polls),
+    /// then searches again.
     #[allow(clippy::too_many_arguments)]
     fn get_selected(
         &mut self,
@@ -1377,6 +1416,8 @@ impl Connection {
         let accept_truncated = options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
         let deadline = wait.map(|wait| std::time::Instant::now() + wait);
         loop {
+            // Counted before the search: an arrival during it ends the wait below at once.
+            let seen = queue.arrivals();
             let now = now_ms();
             let mut after = if options & MQGMO_BROWSE_NEXT != 0 {
                 self.handle(hobj)?.cursor
@@ -1402,7 +1443,16 @@ impl Connection {
             if let Some(message) = chosen {
                 if browsing {
                     self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-                    return Self::deliver(&message, md, gmo, buffer, accept_truncated, now, queue);
+                    return Self::deliver(
+                        &mut self.message_handles,
+                        &message,
+                        md,
+                        gmo,
+                        buffer,
+                        accept_truncated,
+                        now,
+                        queue,
+                    );
                 }
                 let keyed = MessageSelector {
                     key: Some(message.key),
@@ -1419,10 +1469,28 @@ impl Connection {
                     .get_with(unit, queue, &keyed, None, &controls)?
                 {
                     GetOutcome::Got { message, .. } => {
-                        return Self::deliver(&message, md, gmo, buffer, true, now_ms(), queue);
+                        return Self::deliver(
+                            &mut self.message_handles,
+                            &message,
+                            md,
+                            gmo,
+                            buffer,
+                            true,
+                            now_ms(),
+                            queue,
+                        );
                     }
                     GetOutcome::LeftOnQueue(message) => {
-                        return Self::deliver(&message, md, gmo, buffer, false, now_ms(), queue);
+                        return Self::deliver(
+                            &mut self.message_handles,
+                            &message,
+                            md,
+                            gmo,
+                            buffer,
+                            false,
+                            now_ms(),
+                            queue,
+                        );
                     }
                     // Another getter took it between the browse and the get: look again.
                     GetOutcome::NoMessage => continue,
@@ -1435,7 +1503,13 @@ impl Connection {
                 return failed(MQRC_NO_MSG_AVAILABLE);
             }
             self.check_quiescing(options & MQGMO_FAIL_IF_QUIESCING != 0)?;
-            std::thread::sleep(remaining.min(SELECTION_RETRY_INTERVAL));
+            let queue_manager = &self.queue_manager;
+            let fail_if_quiescing = options & MQGMO_FAIL_IF_QUIESCING != 0;
+            queue.wait_for_arrival(seen, remaining, || {
+                queue_manager.is_stopping()
+                    || queue.is_deleted()
+                    || (fail_if_quiescing && queue_manager.is_quiescing())
+            });
         }
     }
 
@@ -1464,7 +1538,9 @@ impl Connection {
     }
 
     /// Fill the MQMD, MQGMO outputs and the buffer from a message.
+    #[allow(clippy::too_many_arguments)]
     fn deliver(
+        message_handles: &mut crate::message_handles::MessageHandles,
         message: &RetrievedMessage,
         md: &mut Mqmd,
         gmo: &mut Mqgmo,
@@ -1475,10 +1551,31 @@ impl Connection {
     ) -> MqResult<GetResult> {
         *md = descriptor::from_engine(&message.descriptor, message.backout_count, now, md.version)
             .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
+        // Properties: left in the MQRFH2, into the getter's handle, or away (PROPCTL).
+        let handle = gmo
+            .msg_handle
+            .filter(|hmsg| hmsg.0 != crate::message_handles::MQHM_NONE);
+        if let Some(hmsg) = handle {
+            message_handles.properties(hmsg)?;
+        }
+        let control = queue.with_definition(|definition| {
+            crate::message_handles::property_control(&definition.property_control)
+        });
+        let (data, properties) = crate::message_handles::deliver_properties(
+            gmo.options,
+            handle.is_some(),
+            control,
+            md,
+            &message.data,
+        );
+        if let (Some(hmsg), Some(properties)) = (handle, properties) {
+            message_handles.replace_properties(hmsg, properties)?;
+        }
+        let message_data: &[u8] = &data;
         gmo.resolved_q_name = queue.name();
         gmo.msg_token = message_token(message.key);
         groups::status_fields(gmo, md.msg_flags);
-        let data_length = message.data.len();
+        let data_length = message_data.len();
         if data_length > buffer.len() && !accept_truncated {
             gmo.returned_length = 0;
             return Err(MqError {
@@ -1487,7 +1584,7 @@ impl Connection {
             });
         }
         let returned_length = data_length.min(buffer.len());
-        buffer[..returned_length].copy_from_slice(&message.data[..returned_length]);
+        buffer[..returned_length].copy_from_slice(&message_data[..returned_length]);
         gmo.returned_length = returned_length as i32;
         Ok(GetResult {
             data_length,
