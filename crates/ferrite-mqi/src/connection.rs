@@ -28,11 +28,12 @@ use ferrite_constants::{
 };
 use ferrite_storage::data_manager::message::Identifier;
 use ferrite_storage::queue_manager::{
-    now_ms, AliasDefinition, ConnectionRecord, DefinitionType, GetControls, GetOutcome, LocalQueue,
-    MessageKey, MessageSelector, ObjectDefinition, ObjectType, QueueDefinition, QueueManager,
-    RetrievedMessage, UnitOfWork,
+    now_ms, thread_number, AliasDefinition, ConnectionRecord, DefinitionType, GetControls,
+    GetOutcome, HandleRecord, LocalQueue, MessageKey, MessageSelector, ObjectDefinition,
+    ObjectType, QueueDefinition, QueueManager, RetrievedMessage, UnitOfWork,
 };
 
+use crate::async_status::{AsyncPutStatus, PutTarget};
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::error::{MqError, MqResult};
 use crate::groups::{self, Position};
@@ -178,6 +179,9 @@ const KNOWN_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
 
 /// Every MQGMO_* bit MQGET knows.
 const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
+    | MQGMO_MARK_SKIP_BACKOUT
+    | MQGMO_LOCK
+    | MQGMO_UNLOCK
     | MQGMO_SYNCPOINT
     | MQGMO_NO_SYNCPOINT
     | MQGMO_BROWSE_FIRST
@@ -202,9 +206,6 @@ const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
 
 /// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
 const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
-    | MQGMO_MARK_SKIP_BACKOUT
-    | MQGMO_LOCK
-    | MQGMO_UNLOCK
     | MQGMO_MARK_BROWSE_HANDLE
     | MQGMO_MARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_CO_OP
@@ -236,8 +237,7 @@ const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
     | MQPMO_NOT_OWN_SUBS;
 
 /// MQPMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
-const UNSUPPORTED_PUT_OPTIONS: i32 =
-    MQPMO_PASS_IDENTITY_CONTEXT | MQPMO_PASS_ALL_CONTEXT | MQPMO_RETAIN | MQPMO_MD_FOR_OUTPUT_ONLY;
+const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_RETAIN | MQPMO_MD_FOR_OUTPUT_ONLY;
 
 /// This process's user (the first 12 characters of $USER) and program name (the last 28
 /// characters of its executable's name, as MQ keeps PutApplName), read once: MQCONN is on the
@@ -286,17 +286,68 @@ fn key_of_message_token(token: &[u8; 16]) -> Option<MessageKey> {
 /// Generator of unique message and correlation ids: "CSQ " + the first four characters of the
 /// queue manager name + the process id (twice, 8 bytes) + 8 bytes of a counter seeded from the
 /// clock in nanoseconds (so ids stay unique across restarts).
-fn new_identifier(queue_manager: &str) -> Identifier {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
-    if COUNTER.load(Ordering::Relaxed) == 0 {
+pub(crate) fn new_identifier(queue_manager: &str) -> Identifier {
+    identifier_with(queue_manager, next_identifier_counter(1))
+}
+
+/// The identifier counter: the next value [`new_identifier`] uses.
+static IDENTIFIER_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Take `block` consecutive values of the identifier counter, the first a multiple of
+/// `block` (a power of two), and return it.
+fn next_identifier_counter(block: u64) -> u64 {
+    debug_assert!(block.is_power_of_two());
+    if IDENTIFIER_COUNTER.load(Ordering::Relaxed) == 0 {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1);
-        let _ = COUNTER.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
+        let _ = IDENTIFIER_COUNTER.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
     }
-    let value = COUNTER.fetch_add(1, Ordering::Relaxed);
+    if block == 1 {
+        return IDENTIFIER_COUNTER.fetch_add(1, Ordering::Relaxed);
+    }
+    let mut current = IDENTIFIER_COUNTER.load(Ordering::Relaxed);
+    loop {
+        let first = current.next_multiple_of(block);
+        match IDENTIFIER_COUNTER.compare_exchange_weak(
+            current,
+            first + block,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        ) {
+            Ok(_) => return first,
+            Err(actual) => current = actual,
+        }
+    }
+}
+
+/// Reserve `count` (1 to 2^24) message identifiers for a client that generates them itself
+/// (IBM's client, SPI RESERVE). Returns the first and how many of its last bytes count: the
+/// others are the first with that big-endian counter (0 in the first) raised by 1 to
+/// `count - 1`. No other identifier this process issues is in the range.
+pub fn reserve_identifiers(queue_manager: &str, count: u32) -> (Identifier, usize) {
+    assert!(
+        (1..=1 << 24).contains(&count),
+        "reserve 1 to 2^24 identifiers"
+    );
+    let counter_bytes = (u32::BITS - (count - 1).leading_zeros()).div_ceil(8).max(1) as usize;
+    let first = next_identifier_counter(1 << (8 * counter_bytes));
+    let id = identifier_with(queue_manager, first);
+    debug_assert!(id[24 - counter_bytes..].iter().all(|byte| *byte == 0));
+    (id, counter_bytes)
+}
+
+/// The first of 2^`bits` consecutive identifiers no other call hands out (for a client's
+/// asynchronous puts, `async_status::reserve_message_ids`): its low `bits` bits are zero.
+pub(crate) fn reserve_identifier_range(queue_manager: &str, bits: u32) -> Identifier {
+    assert!((1..=32).contains(&bits), "identifier range of {bits} bits");
+    identifier_with(queue_manager, next_identifier_counter(1u64 << bits))
+}
+
+/// The identifier with counter value `value`.
+fn identifier_with(queue_manager: &str, value: u64) -> Identifier {
+    static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
     let mut id = [b' '; 24];
     id[..4].copy_from_slice(b"CSQ ");
     for (slot, byte) in id[4..8].iter_mut().zip(queue_manager.bytes()) {
@@ -334,6 +385,17 @@ struct ObjectHandle {
     selection: Option<Selection>,
     /// Logical order positions for puts, gets and browsing (groups.rs).
     groups: groups::HandleGroups,
+    /// This handle as a lock holder (MQGMO_LOCK): unique in the process, never 0.
+    lock_holder: u64,
+    /// MQOO_SAVE_ALL_CONTEXT: the descriptor of the last message got destructively through
+    /// the handle, whose context MQPMO_PASS_*_CONTEXT passes on.
+    saved_context: Option<Box<Mqmd>>,
+}
+
+/// A new lock holder number for an object handle (MQGMO_LOCK): unique in the process.
+fn new_lock_holder() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A connection (MQHCONN) to an in-process queue manager. One thread uses a connection at a
@@ -359,6 +421,8 @@ pub struct Connection {
     /// Temporary dynamic queues this connection created and has not deleted yet: deleted
     /// when the connection ends.
     temporary_queues: Vec<Arc<LocalQueue>>,
+    /// Outcomes of asynchronous puts since the last MQSTAT (`async_status`).
+    pub(crate) async_status: AsyncPutStatus,
     /// Message handles (MQCRTMH), see `message_handles.rs`.
     pub(crate) message_handles: crate::message_handles::MessageHandles,
 }
@@ -413,6 +477,7 @@ impl Connection {
             let skip = cno.appl_name.chars().count().saturating_sub(28);
             cno.appl_name.chars().skip(skip).collect()
         };
+        crate::reports::install(&queue_manager);
         let record = queue_manager
             .connections()
             .register(&appl_name, MQAT_DEFAULT, user_identifier, now_ms())
@@ -425,6 +490,7 @@ impl Connection {
             user_identifier: user_identifier.clone(),
             appl_name,
             temporary_queues: Vec::new(),
+            async_status: AsyncPutStatus::default(),
             message_handles: Default::default(),
             record,
         })
@@ -583,6 +649,18 @@ impl Connection {
         od.resolved_q_mgr_name = self.queue_manager.name().to_string();
         let hobj = self.next_handle;
         self.next_handle += 1;
+        // The handle registry (DISPLAY QSTATUS TYPE(HANDLE), DISPLAY CONN TYPE(HANDLE)).
+        self.record.handle_opened(HandleRecord {
+            hobj,
+            object_name: trim(&od.object_name).to_string(),
+            object_type: od.object_type,
+            queue: match &target {
+                Target::Queue(queue) => queue.name(),
+                _ => String::new(),
+            },
+            open_options: options,
+            thread: thread_number(),
+        });
         self.handles.insert(
             hobj,
             ObjectHandle {
@@ -595,6 +673,8 @@ impl Connection {
                 created_temporary,
                 selection,
                 groups: groups::HandleGroups::default(),
+                lock_holder: new_lock_holder(),
+                saved_context: None,
             },
         );
         self.note_handles();
@@ -749,8 +829,10 @@ impl Connection {
             }
         }
         let handle = self.handles.remove(&hobj.0).expect("checked");
+        self.record.handle_closed(hobj.0);
         self.note_handles();
         if let Target::Queue(queue) = &handle.target {
+            queue.unlock(handle.lock_holder);
             queue.close_handle(handle.input, handle.output);
             if handle.created_temporary {
                 self.delete_temporary_queue(queue)?;
@@ -824,7 +906,53 @@ impl Connection {
         let data = with_properties.as_deref().unwrap_or(data);
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.note_unit_of_work();
+        if self.put_is_asynchronous(self.handle_queue(hobj).as_ref(), pmo) {
+            let target = self.put_target(hobj);
+            let queue_manager = self.queue_manager.name().to_string();
+            self.async_status.record(&result, &target, &queue_manager);
+        }
         result
+    }
+
+    /// Whether a put is asynchronous (its outcome counted for MQSTAT): MQPMO_ASYNC_RESPONSE,
+    /// or MQPMO_RESPONSE_AS_Q_DEF (neither response option) on a queue defined
+    /// DEFPRESP(ASYNC). `queue` is the queue the put went to, when known.
+    fn put_is_asynchronous(&self, queue: Option<&Arc<LocalQueue>>, pmo: &Mqpmo) -> bool {
+        if pmo.options & MQPMO_SYNC_RESPONSE != 0 {
+            return false;
+        }
+        if pmo.options & MQPMO_ASYNC_RESPONSE != 0 {
+            return true;
+        }
+        queue.is_some_and(|queue| {
+            queue.with_definition(|definition| definition.default_put_response == "ASYNC")
+        })
+    }
+
+    /// The local queue a handle refers to, if any.
+    fn handle_queue(&self, hobj: Hobj) -> Option<Arc<LocalQueue>> {
+        match &self.handles.get(&hobj.0)?.target {
+            Target::Queue(queue) => Some(queue.clone()),
+            _ => None,
+        }
+    }
+
+    /// The object a put on `hobj` goes to, for the asynchronous put status.
+    fn put_target(&self, hobj: Hobj) -> PutTarget {
+        let Some(handle) = self.handles.get(&hobj.0) else {
+            return PutTarget::default();
+        };
+        let resolved_name = match &handle.target {
+            Target::Queue(queue) => queue.name(),
+            _ => String::new(),
+        };
+        PutTarget {
+            object_name: handle
+                .alias
+                .clone()
+                .unwrap_or_else(|| resolved_name.clone()),
+            resolved_name,
+        }
     }
 
     fn put_on_handle(
@@ -876,6 +1004,15 @@ impl Connection {
         let result = self.put1_inner(od, md, pmo, data);
         self.note_unit_of_work();
         self.note_handles();
+        let queue = self.queue_manager.queue(trim(&od.resolved_q_name));
+        if self.put_is_asynchronous(queue.as_ref(), pmo) {
+            let target = PutTarget {
+                object_name: trim(&od.object_name).to_string(),
+                resolved_name: trim(&od.resolved_q_name).to_string(),
+            };
+            let queue_manager = self.queue_manager.name().to_string();
+            self.async_status.record(&result, &target, &queue_manager);
+        }
         result
     }
 
@@ -894,6 +1031,10 @@ impl Connection {
             options |= MQOO_SET_ALL_CONTEXT;
         } else if pmo.options & MQPMO_SET_IDENTITY_CONTEXT != 0 {
             options |= MQOO_SET_IDENTITY_CONTEXT;
+        } else if pmo.options & MQPMO_PASS_ALL_CONTEXT != 0 {
+            options |= MQOO_PASS_ALL_CONTEXT;
+        } else if pmo.options & MQPMO_PASS_IDENTITY_CONTEXT != 0 {
+            options |= MQOO_PASS_IDENTITY_CONTEXT;
         }
         if od.object_type != MQOT_Q {
             return failed(MQRC_OBJECT_TYPE_ERROR);
@@ -904,7 +1045,9 @@ impl Connection {
             return failed(MQRC_Q_TYPE_ERROR);
         }
         let hobj = self.open(od, options)?;
-        let result = self.put(hobj, md, pmo, data);
+        // put_on_handle, not put: MQPUT1 counts an asynchronous outcome once, itself.
+        let result = self.put_on_handle(hobj, md, pmo, data);
+        // A group MQPUT1 began is not finished by it: no MQRC_INCOMPLETE_GROUP warning.
         if let Err(error) = self.close(hobj, 0) {
             if error.completion_code != ferrite_constants::completion::MQCC_WARNING {
                 return Err(error);
@@ -950,6 +1093,29 @@ impl Connection {
         {
             return failed(MQRC_NOT_OPEN_FOR_SET_IDENT);
         }
+        // MQPMO_PASS_*_CONTEXT: the context saved by the handle in MQPMO.Context. Opening for
+        // a wider context (SET_ALL > PASS_ALL > PASS_IDENTITY) allows the narrower ones.
+        let passed = if options & (MQPMO_PASS_ALL_CONTEXT | MQPMO_PASS_IDENTITY_CONTEXT) != 0 {
+            if options & MQPMO_PASS_ALL_CONTEXT != 0
+                && open_options & (MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT) == 0
+            {
+                return failed(MQRC_NOT_OPEN_FOR_PASS_ALL);
+            }
+            if open_options
+                & (MQOO_PASS_IDENTITY_CONTEXT | MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT)
+                == 0
+            {
+                return failed(MQRC_NOT_OPEN_FOR_PASS_IDENT);
+            }
+            match self.handles.get(&pmo.context) {
+                Some(handle) if handle.options & MQOO_SAVE_ALL_CONTEXT != 0 => {
+                    Some(handle.saved_context.as_deref().cloned().unwrap_or_default())
+                }
+                _ => return failed(MQRC_CONTEXT_HANDLE_ERROR),
+            }
+        } else {
+            None
+        };
         // Descriptor checks, in MQ's terms.
         let text_fits = [
             (&md.reply_to_q, 48),
@@ -986,7 +1152,12 @@ impl Connection {
         if !known_type {
             return failed(MQRC_MSG_TYPE_ERROR);
         }
-        if md.msg_type == MQMT_REQUEST && trim(&md.reply_to_q).is_empty() {
+        if crate::reports::unsupported_report_options(md.report) {
+            return failed(MQRC_REPORT_OPTIONS_ERROR);
+        }
+        if (md.msg_type == MQMT_REQUEST || md.report & crate::reports::QUEUE_MANAGER_REPORTS != 0)
+            && trim(&md.reply_to_q).is_empty()
+        {
             return failed(MQRC_MISSING_REPLY_TO_Q);
         }
         // DEFPRTY and DEFPSIST of the first definition in the name resolution (an alias's).
@@ -1033,6 +1204,23 @@ impl Connection {
             stored.put_date.clear();
             stored.put_time.clear();
             stored.appl_origin_data.clear();
+        } else if let Some(saved) = &passed {
+            stored.user_identifier = saved.user_identifier.clone();
+            stored.accounting_token = saved.accounting_token;
+            stored.appl_identity_data = saved.appl_identity_data.clone();
+            if options & MQPMO_PASS_ALL_CONTEXT != 0 {
+                stored.put_appl_type = saved.put_appl_type;
+                stored.put_appl_name = saved.put_appl_name.clone();
+                stored.put_date = saved.put_date.clone();
+                stored.put_time = saved.put_time.clone();
+                stored.appl_origin_data = saved.appl_origin_data.clone();
+            } else {
+                stored.put_appl_type = MQAT_DEFAULT;
+                stored.put_appl_name = self.appl_name.clone();
+                stored.put_date = date;
+                stored.put_time = time;
+                stored.appl_origin_data.clear();
+            }
         } else if options & MQPMO_SET_ALL_CONTEXT == 0 {
             if options & MQPMO_SET_IDENTITY_CONTEXT == 0 {
                 stored.user_identifier = self.user_identifier.clone();
@@ -1076,6 +1264,10 @@ impl Connection {
             let engine = descriptor::to_engine(&stored, put_time_ms);
             let unit = syncpoint.then_some(&mut self.unit);
             self.queue_manager.put(unit, queue, &engine, data)?;
+        }
+        if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
+            let unit = syncpoint.then_some(&mut self.unit);
+            crate::reports::on_put(&self.queue_manager, unit, &stored, data);
         }
         if logical_order {
             position.advance(&stored, data.len(), syncpoint);
@@ -1167,6 +1359,7 @@ impl Connection {
         gmo: &mut Mqgmo,
         buffer: &mut [u8],
     ) -> MqResult<GetResult> {
+        let requested = crate::data_conversion::Requested::from_md(md);
         // A bad MsgHandle fails the call before any message is taken.
         if let Some(hmsg) = gmo
             .msg_handle
@@ -1176,6 +1369,10 @@ impl Connection {
         }
         let result = self.get_from_handle(hobj, md, gmo, buffer);
         self.note_unit_of_work();
+        if gmo.options & MQGMO_CONVERT != 0 {
+            // Gets and browses alike: the data returned is the caller's copy.
+            return crate::data_conversion::convert_got(requested, md, gmo, buffer, result);
+        }
         result
     }
 
@@ -1207,13 +1404,22 @@ impl Connection {
         if options & UNSUPPORTED_GET_OPTIONS != 0 {
             return failed(MQRC_FUNCTION_NOT_SUPPORTED);
         }
+        // MQGMO_LOCK goes with a browse; MQGMO_UNLOCK stands alone (NO_WAIT, NO_SYNCPOINT);
+        // MQGMO_MARK_SKIP_BACKOUT with a get in the unit of work.
+        if (options & MQGMO_LOCK != 0 && (!browsing || options & MQGMO_UNLOCK != 0))
+            || (options & MQGMO_UNLOCK != 0
+                && options & !(MQGMO_UNLOCK | MQGMO_NO_SYNCPOINT | MQGMO_NO_WAIT) != 0)
+            || (options & MQGMO_MARK_SKIP_BACKOUT != 0
+                && (browsing || options & MQGMO_NO_SYNCPOINT != 0))
+        {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        if options & MQGMO_UNLOCK != 0 {
+            return crate::locking::unlock(self.queue_of(handle)?.as_ref(), handle.lock_holder);
+        }
         let wait = if options & MQGMO_WAIT != 0 {
             if gmo.wait_interval < 0 && gmo.wait_interval != MQWI_UNLIMITED {
                 return failed(MQRC_WAIT_INTERVAL_ERROR);
-            }
-            if browsing {
-                // A waiting browse needs the engine to wait without taking (not done yet).
-                return failed(MQRC_FUNCTION_NOT_SUPPORTED);
             }
             Some(if gmo.wait_interval == MQWI_UNLIMITED {
                 Duration::from_secs(u32::MAX as u64)
@@ -1276,6 +1482,7 @@ impl Connection {
         }
         let queue = self.queue_of(handle)?;
         let cursor = handle.cursor;
+        let lock_holder = handle.lock_holder;
         if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) != 0 {
             if handle.options & MQOO_BROWSE == 0 {
                 return failed(MQRC_NOT_OPEN_FOR_BROWSE);
@@ -1315,7 +1522,18 @@ impl Connection {
                 MQGMO_BROWSE_NEXT => group_get.after.unwrap_or(cursor),
                 _ => None, // under the cursor: the key selector finds it
             };
-            let message = self.browse_unexpired(&queue, &selector, after, now)?;
+            let lock = options & MQGMO_LOCK != 0;
+            if lock {
+                // A locking browse releases the handle's previous lock, found or not.
+                queue.unlock(lock_holder);
+            }
+            let browsed = crate::locking::Browse {
+                holder: lock_holder,
+                wait,
+                fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
+                lock,
+            };
+            let message = self.browse_unexpired(&queue, &selector, after, now, &browsed)?;
             let Some(message) = message else {
                 return failed(if options & MQGMO_BROWSE_MSG_UNDER_CURSOR != 0 {
                     MQRC_NO_MSG_UNDER_CURSOR
@@ -1345,13 +1563,18 @@ impl Connection {
             fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
             syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
             leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
+            lock_holder,
+            mark_skip_backout: options & MQGMO_MARK_SKIP_BACKOUT != 0,
         };
         let unit = in_unit.then_some(&mut self.unit);
         let outcome = self
             .queue_manager
             .get_with(unit, &queue, &selector, wait, &controls)?;
         match outcome {
-            GetOutcome::Got { message, .. } => {
+            GetOutcome::Got {
+                message,
+                in_unit_of_work,
+            } => {
                 let result = Self::deliver(
                     &mut self.message_handles,
                     &message,
@@ -1362,6 +1585,7 @@ impl Connection {
                     now_ms(),
                     &queue,
                 );
+                self.after_destructive_get(hobj, md, &message, in_unit_of_work);
                 self.after_group_get(hobj, &group_get, md, result)
             }
             GetOutcome::LeftOnQueue(message) => Self::deliver(
@@ -1424,8 +1648,17 @@ impl Connection {
             } else {
                 None
             };
+            let holder = self.handle(hobj)?.lock_holder;
+            let browsed = crate::locking::Browse {
+                holder,
+                wait: None,
+                fail_if_quiescing: false,
+                lock: false,
+            };
             let chosen = loop {
-                let Some(message) = self.browse_unexpired(queue, &selector, after, now)? else {
+                let Some(message) =
+                    self.browse_unexpired(queue, &selector, after, now, &browsed)?
+                else {
                     break None;
                 };
                 let candidate = descriptor::from_engine(
@@ -1442,6 +1675,13 @@ impl Connection {
             };
             if let Some(message) = chosen {
                 if browsing {
+                    if options & MQGMO_LOCK != 0 {
+                        queue.unlock(holder);
+                        if !queue.lock(holder, message.key) {
+                            // Got or locked by another handle meanwhile: look again.
+                            continue;
+                        }
+                    }
                     self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
                     return Self::deliver(
                         &mut self.message_handles,
@@ -1462,14 +1702,19 @@ impl Connection {
                     fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
                     syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
                     leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
+                    lock_holder: holder,
+                    mark_skip_backout: options & MQGMO_MARK_SKIP_BACKOUT != 0,
                 };
                 let unit = (options & MQGMO_NO_SYNCPOINT == 0).then_some(&mut self.unit);
                 match self
                     .queue_manager
                     .get_with(unit, queue, &keyed, None, &controls)?
                 {
-                    GetOutcome::Got { message, .. } => {
-                        return Self::deliver(
+                    GetOutcome::Got {
+                        message,
+                        in_unit_of_work,
+                    } => {
+                        let result = Self::deliver(
                             &mut self.message_handles,
                             &message,
                             md,
@@ -1479,6 +1724,8 @@ impl Connection {
                             now_ms(),
                             queue,
                         );
+                        self.after_destructive_get(hobj, md, &message, in_unit_of_work);
+                        return result;
                     }
                     GetOutcome::LeftOnQueue(message) => {
                         return Self::deliver(
@@ -1513,28 +1760,40 @@ impl Connection {
         }
     }
 
-    /// The next matching message after `after` that has not expired.
+    /// The next matching message after `after` that has not expired, visible to the
+    /// browsing handle, waiting for one as `browse.wait` says, locked for the handle with
+    /// `browse.lock`.
     fn browse_unexpired(
         &self,
         queue: &Arc<LocalQueue>,
         selector: &MessageSelector,
-        mut after: Option<MessageKey>,
+        after: Option<MessageKey>,
         now: u64,
+        browse: &crate::locking::Browse,
     ) -> MqResult<Option<RetrievedMessage>> {
-        loop {
-            let Some(message) = self.queue_manager.browse(queue, selector, after)? else {
-                return Ok(None);
-            };
-            if message
-                .descriptor
-                .expires_at_ms()
-                .is_some_and(|at| at <= now)
-            {
-                after = Some(message.key);
-                continue;
+        crate::locking::browse_unexpired(&self.queue_manager, queue, selector, after, now, browse)
+    }
+
+    /// After a destructive get through `hobj` (`md` is what the get returned): the handle
+    /// saves the message's context when opened with MQOO_SAVE_ALL_CONTEXT, and the COD report
+    /// the message asks for is sent, in the unit of work when the get was.
+    fn after_destructive_get(
+        &mut self,
+        hobj: Hobj,
+        md: &Mqmd,
+        message: &RetrievedMessage,
+        in_unit_of_work: bool,
+    ) {
+        if let Some(handle) = self.handles.get_mut(&hobj.0) {
+            if handle.options & MQOO_SAVE_ALL_CONTEXT != 0 {
+                handle.saved_context = Some(Box::new(md.clone()));
             }
-            return Ok(Some(message));
         }
+        if md.report & ferrite_constants::report::MQRO_COD == 0 {
+            return;
+        }
+        let unit = in_unit_of_work.then_some(&mut self.unit);
+        crate::reports::on_get(&self.queue_manager, unit, md, &message.data);
     }
 
     /// Fill the MQMD, MQGMO outputs and the buffer from a message.
@@ -1635,9 +1894,11 @@ impl Connection {
     fn close_all(&mut self) {
         for (_, handle) in self.handles.drain() {
             if let Target::Queue(queue) = &handle.target {
+                queue.unlock(handle.lock_holder);
                 queue.close_handle(handle.input, handle.output);
             }
         }
+        self.record.handles_closed();
         self.note_handles();
     }
 

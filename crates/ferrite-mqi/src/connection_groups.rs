@@ -202,9 +202,16 @@ impl Connection {
         let browsing = options & (MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT) != 0;
         let accept_truncated = options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
         let deadline = wait.map(|wait| Instant::now() + wait);
+        let holder = self.handles.get(&hobj.0).expect("open").lock_holder;
+        let browse = crate::locking::Browse {
+            holder,
+            wait: None,
+            fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
+            lock: false,
+        };
         loop {
             let now = now_ms();
-            let Some(first) = self.browse_unexpired(queue, selector, after, now)? else {
+            let Some(first) = self.browse_unexpired(queue, selector, after, now, &browse)? else {
                 let remaining = deadline
                     .map(|deadline| deadline.saturating_duration_since(Instant::now()))
                     .unwrap_or_default();
@@ -213,7 +220,7 @@ impl Connection {
                 }
                 let queue_manager = self.queue_manager.clone();
                 let fail_if_quiescing = options & MQGMO_FAIL_IF_QUIESCING != 0;
-                queue.wait_for(selector, remaining, || {
+                queue.wait_for(selector, remaining, holder, || {
                     queue_manager.is_stopping()
                         || queue.is_deleted()
                         || (fail_if_quiescing && queue_manager.is_quiescing())
@@ -225,7 +232,7 @@ impl Connection {
                 continue;
             };
             let first_md = Self::message_descriptor(&first, now)?;
-            let (parts, warning) = self.segments_of(queue, first, &first_md, now)?;
+            let (parts, warning) = self.segments_of(queue, first, &first_md, now, &browse)?;
             let Some(parts) = parts else {
                 continue; // a segment went meanwhile: look again
             };
@@ -247,7 +254,7 @@ impl Connection {
                     ..MqError::failed(MQRC_TRUNCATED_MSG_FAILED)
                 });
             }
-            if !browsing && !self.take_segments(queue, &parts, in_unit, options)? {
+            if !browsing && !self.take_segments(queue, &parts, in_unit, options, holder)? {
                 continue; // another getter took the first segment first
             }
             *md = Self::reassembled(&first_md, &parts, total);
@@ -292,6 +299,7 @@ impl Connection {
         first: RetrievedMessage,
         first_md: &Mqmd,
         now: u64,
+        browse: &crate::locking::Browse,
     ) -> MqResult<(Option<Vec<RetrievedMessage>>, Option<MqError>)> {
         let segment = |md: &Mqmd| {
             md.msg_flags & (ferrite_constants::message_flags::MQMF_SEGMENT | MQMF_LAST_SEGMENT) != 0
@@ -312,7 +320,8 @@ impl Connection {
                 segment_offset: Some(next_offset.clamp(0, u32::MAX as i64) as u32),
                 ..MessageSelector::default()
             };
-            let Some(next) = self.browse_unexpired(queue, &next_selector, None, now)? else {
+            let Some(next) = self.browse_unexpired(queue, &next_selector, None, now, browse)?
+            else {
                 return Ok((None, None));
             };
             let next_md = Self::message_descriptor(&next, now)?;
@@ -353,9 +362,11 @@ impl Connection {
         parts: &[RetrievedMessage],
         in_unit: bool,
         options: i32,
+        lock_holder: u64,
     ) -> MqResult<bool> {
         let controls = GetControls {
             fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
+            lock_holder,
             ..GetControls::default()
         };
         let mut own = UnitOfWork::new();

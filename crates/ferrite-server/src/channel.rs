@@ -28,7 +28,7 @@ use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ferrite_client::transport::{FlowWriter, Stream, Transport, TransportError};
+use ferrite_client::transport::{FlowWriter, Transport, TransportError};
 use ferrite_client::wire;
 use ferrite_constants::reason::*;
 use ferrite_protocol::control::{
@@ -36,13 +36,15 @@ use ferrite_protocol::control::{
 };
 use ferrite_protocol::initial_data::*;
 use ferrite_protocol::segment::{ControlFlags1, HeaderKind, Segment, SegmentHeader, SegmentType};
-use ferrite_protocol::uid::{Caut, Uid};
+use ferrite_protocol::uid::Uid;
 use ferrite_protocol::ByteOrder;
 
 use crate::async_consume::{Consumers, CONSUMER_WAIT_SLICE};
+use crate::authentication::{self, Credentials, PasswordTransport};
 use crate::channel_initiator::{ChannelInstance, ChinitShared, CONVERSATION_STACK_BYTES};
 use crate::flows::{answer_initial_data, protocol, reply_header, Acceptable, End};
 use crate::session::{MqiSession, SessionEnd};
+use crate::tls::{self, SocketSecurity};
 use crate::trace;
 
 /// Proposals refused this many times end the socket.
@@ -56,9 +58,10 @@ pub const CLIENT_FAP_LEVEL: u8 = 13;
 /// entries, unused ones 0xFFFF. The client lists the algorithms it offers, preferred first (the
 /// 9.4.5 Java client offers 1, then 0); the server answers with the one it chose. Observed: an
 /// answer of 0 alone, or of no entry, fails the client's check (MQRC 2594), an answer of its
-/// first entry is accepted. Ferrite answers the client's first entry. It does not check
-/// passwords yet (CONAUTH_INFO is accepted unread), so which algorithm protects them does
-/// not matter to it.
+/// first entry is accepted. Ferrite answers the client's first entry: 0 (no protection) on a
+/// TLS socket, where that is all the client offers, and its algorithm (1) over plaintext TCP,
+/// where the password then arrives protected and cannot be checked (never in clear over the
+/// network; see `crate::authentication`).
 fn password_protection_reply(offered: &[u8; 20]) -> [u8; 20] {
     let mut pal = [0xFF; 20];
     pal[..2].copy_from_slice(&offered[..2]);
@@ -146,6 +149,16 @@ struct ConversationContext {
     writer: Arc<Mutex<FlowWriter>>,
     gone: Arc<AtomicBool>,
     max_message_size: u32,
+    /// Security hook: the socket's TLS and the channel's definition, for MQCONN's checks.
+    security: Arc<ChannelSecurity>,
+}
+
+/// What connection authentication needs to know about the socket and its channel.
+#[derive(Debug)]
+struct ChannelSecurity {
+    socket: SocketSecurity,
+    password_transport: PasswordTransport,
+    channel: ferrite_storage::queue_manager::ChannelDefinition,
 }
 
 struct Channel<'a> {
@@ -160,6 +173,10 @@ struct Channel<'a> {
     heartbeat_seconds: u64,
     /// DISCINT of the channel, seconds (0: never).
     disconnect_seconds: u64,
+    /// TLS of the socket (security hook).
+    socket_security: SocketSecurity,
+    /// Set by the negotiation (security hook).
+    security: Option<Arc<ChannelSecurity>>,
 }
 
 /// Serves one accepted socket until it ends.
@@ -180,7 +197,22 @@ pub(crate) fn serve(
     {
         return;
     }
-    let stream = Stream::Tcp(stream);
+    // Security hook: TLS from the first byte when the client starts with a TLS handshake.
+    let (stream, socket_security) = match tls::accept(
+        stream,
+        shared.queue_manager.directory(),
+        &shared.config.ssl_key_repository,
+        shared.config.handshake_timeout,
+    ) {
+        Ok(accepted) => accepted,
+        Err(error) => {
+            (shared.log)(&format!(
+                "AMQ9637E ferrite listener: client {}: {error}",
+                instance.peer
+            ));
+            return;
+        }
+    };
     let Ok(write_stream) = stream.try_clone() else {
         return;
     };
@@ -194,6 +226,8 @@ pub(crate) fn serve(
         conversations: HashMap::new(),
         heartbeat_seconds: 0,
         disconnect_seconds: 0,
+        socket_security,
+        security: None,
     };
     let end = channel.run();
     if let End::Error(error) = end {
@@ -424,6 +458,7 @@ impl Channel<'_> {
             writer: self.writer.clone(),
             gone: gone.clone(),
             max_message_size,
+            security: self.security.clone().expect("negotiated"),
         };
         let thread = std::thread::Builder::new()
             .name(format!("ferrite-conv-{}-{id}", self.instance.id))
@@ -452,6 +487,15 @@ impl Channel<'_> {
             self.status(flow, status_code::NO_CHANNEL, MQRC_UNKNOWN_CHANNEL_NAME)?;
             return Err(End::Closed);
         };
+        // Security hook: the socket's TLS against the channel's SSLCIPH, SSLCAUTH, SSLPEER.
+        if let Err(refusal) = tls::check_channel(&channel, &self.socket_security) {
+            (self.shared.log)(&format!(
+                "{} (client {})",
+                refusal.message, self.instance.peer
+            ));
+            self.status(flow, refusal.status, refusal.reason)?;
+            return Err(End::Closed);
+        }
         let (instances, from_client) = self
             .shared
             .instance_counts(&channel.name, self.instance.peer.ip());
@@ -545,6 +589,12 @@ impl Channel<'_> {
             max_message_size,
             conversations_per_socket: conversations_per_socket.max(1),
         });
+        // Security hook: how passwords travel on this socket.
+        self.security = Some(Arc::new(ChannelSecurity {
+            socket: self.socket_security.clone(),
+            password_transport: authentication::password_transport(reply.fap_level, &reply.pal),
+            channel: channel.clone(),
+        }));
         let first = if conversations_per_socket == 0 { 0 } else { 1 };
         self.start_conversation(first, max_message_size)
     }
@@ -557,7 +607,13 @@ impl Channel<'_> {
             extra: Vec::new(),
             trailing: Vec::new(),
         };
-        let header = SegmentHeader::new(flow.header.kind, SegmentType::StatusData, order);
+        // CLOSE_CHANNEL: observed, IBM's Java client maps the status code to a reason only
+        // with this flag (NO_CHANNEL -> 2540, CIPHER_SPEC and PEER_NAME -> 2397,
+        // CHANNEL_UNAVAILABLE -> 2537); without it, it reports MQRC_UNEXPECTED_ERROR (2195).
+        let mut header = SegmentHeader::new(flow.header.kind, SegmentType::StatusData, order);
+        header.flags1 = ControlFlags1(
+            ControlFlags1::CLOSE_CHANNEL | ControlFlags1::FIRST | ControlFlags1::LAST,
+        );
         self.send(&header, &status.encode(order))
     }
 }
@@ -570,6 +626,8 @@ fn conversation_thread(context: ConversationContext, flows: Receiver<Segment>) {
         context.max_message_size,
     );
     let mut consumers = Consumers::default();
+    // Security hook: the CONAUTH_INFO credentials, checked at MQCONN.
+    let mut credentials: Option<Credentials> = None;
     loop {
         let flow = if consumers.has_demand() {
             match flows.try_recv() {
@@ -608,7 +666,13 @@ fn conversation_thread(context: ConversationContext, flows: Receiver<Segment>) {
             break;
         }
         let busy = Busy::new(&context.instance);
-        let served = serve_flow(&context, &mut session, &mut consumers, &flow);
+        let served = serve_flow(
+            &context,
+            &mut session,
+            &mut consumers,
+            &mut credentials,
+            &flow,
+        );
         drop(busy);
         match served {
             Ok(()) => {}
@@ -639,6 +703,7 @@ fn serve_flow(
     context: &ConversationContext,
     session: &mut MqiSession,
     consumers: &mut Consumers,
+    credentials: &mut Option<Credentials>,
     flow: &Segment,
 ) -> Result<(), End> {
     let order: ByteOrder = flow.header.byte_order;
@@ -662,9 +727,18 @@ fn serve_flow(
             Ok(())
         }
         SegmentType::ConauthInfo => {
-            Caut::decode(&flow.payload, order).map_err(protocol)?;
-            let header = reply_header(&flow.header, SegmentType::ConauthInfo);
-            send(&header, &flow.payload)
+            // Security hook: keep the user ID and password for MQCONN; IBM's client goes on
+            // after a STATUS_DATA with code 0 (see `crate::authentication`).
+            *credentials =
+                authentication::credentials_from_caut(&flow.payload, order).map_err(protocol)?;
+            let header = reply_header(&flow.header, SegmentType::StatusData);
+            let status = Status {
+                code: 0,
+                value: Some(0),
+                extra: Vec::new(),
+                trailing: Vec::new(),
+            };
+            send(&header, &status.encode(order))
         }
         SegmentType::Notification => {
             let notification = Notification::decode(&flow.payload, order).map_err(protocol)?;
@@ -699,8 +773,14 @@ fn serve_flow(
                     || shared.stopping.load(Ordering::Acquire)
                     || instance.stopping.load(Ordering::Acquire)
             };
+            // Security hook: connection authentication decides MQCONN and its user ID.
+            let refused = t == SegmentType::MqConn
+                && !session.is_connected()
+                && !authorize_connection(context, session, credentials.take());
             let (_, payload) = match session.call(flow, header.header_length(), &mut gone) {
-                Ok(reply) => reply,
+                Ok(Some(reply)) => reply,
+                // An asynchronous put: no reply.
+                Ok(None) => return Ok(()),
                 Err(SessionEnd::Gone) => return Err(End::Closed),
                 Err(SessionEnd::Protocol(error)) => return Err(End::Error(error)),
             };
@@ -713,8 +793,54 @@ fn serve_flow(
                     );
                 }
             }
-            send(&header, &payload)
+            send(&header, &payload)?;
+            if refused {
+                // As MQ: a connection refused for its credentials ends; the client may not
+                // try passwords again on the same conversation.
+                return Err(End::Closed);
+            }
+            Ok(())
         }
         other => Err(protocol(format!("unexpected segment type {other:?}"))),
+    }
+}
+
+/// Connection authentication at MQCONN: decides with the queue manager's CHCKCLNT, the
+/// channel's MCAUSER and the conversation's credentials, sets the connection's user ID, or
+/// makes the MQCONN fail with MQRC_NOT_AUTHORIZED (logged). Returns whether it may go ahead.
+fn authorize_connection(
+    context: &ConversationContext,
+    session: &mut MqiSession,
+    credentials: Option<Credentials>,
+) -> bool {
+    let security = &context.security;
+    let queue_manager = &context.shared.queue_manager;
+    let peer = format!(
+        "{}({})",
+        context.instance.peer.ip(),
+        context.instance.peer.port()
+    );
+    let facts = authentication::ConnectionFacts {
+        channel: &security.channel,
+        peer: &peer,
+        check: authentication::check_client(queue_manager),
+        transport: security.password_transport,
+        tls: security.socket.tls,
+        asserted_user: &session.user,
+    };
+    let registry = ferrite_storage::users::UserRegistry::new(queue_manager.directory());
+    match authentication::authenticate(&facts, credentials.as_ref(), &registry) {
+        authentication::Outcome::Accepted { user_id, .. } => {
+            session.user = user_id;
+            session.refuse_connect = None;
+            true
+        }
+        authentication::Outcome::Refused { reason, log } => {
+            for line in log.lines() {
+                (context.shared.log)(line);
+            }
+            session.refuse_connect = Some(reason);
+            false
+        }
     }
 }

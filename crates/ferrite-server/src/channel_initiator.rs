@@ -49,6 +49,9 @@ pub struct ChannelInitiatorConfig {
     pub handshake_timeout: Duration,
     /// The largest segment agreed to.
     pub max_transmission_size: u32,
+    /// The key repository (MQ's SSLKEYR): a directory, relative to the queue manager's
+    /// directory unless absolute, holding the TLS certificate and key (see `crate::tls`).
+    pub ssl_key_repository: String,
 }
 
 impl Default for ChannelInitiatorConfig {
@@ -59,6 +62,7 @@ impl Default for ChannelInitiatorConfig {
             max_channels: MAX_CHANNELS_DEFAULT,
             handshake_timeout: Duration::from_secs(30),
             max_transmission_size: ferrite_client::wire::MAX_TRANSMISSION_SIZE,
+            ssl_key_repository: crate::tls::KEY_REPOSITORY_DEFAULT.to_string(),
         }
     }
 }

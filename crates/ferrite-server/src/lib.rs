@@ -23,11 +23,13 @@
 //! work and closes its handles; the queue manager and the other connections carry on.
 
 pub mod async_consume;
+pub mod authentication;
 pub mod channel;
 pub mod channel_initiator;
 pub mod conversation;
 mod flows;
 pub mod session;
+pub mod tls;
 pub mod trace;
 
 use std::collections::HashMap;

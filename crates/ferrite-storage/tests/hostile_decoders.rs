@@ -29,7 +29,8 @@ use ferrite_storage::data_manager::message::{
 };
 use ferrite_storage::log::bsds::Bsds;
 use ferrite_storage::log::record::{
-    decode_header, decode_record, encode_record, LOG_RECORD_HEADER_BYTES, RECORD_KIND_END_OF_FILE,
+    decode_header, decode_record, encode_record, SegmentHeader, LOG_RECORD_BYTES_MAX,
+    LOG_RECORD_HEADER_BYTES, RECORD_KIND_END_OF_FILE, RECORD_KIND_SEGMENT,
 };
 use ferrite_storage::page::{PageBytes, PageType, PAGE_HEADER_SIZE, PAGE_SIZE};
 use ferrite_storage::queue_manager::QueueDefinition;
@@ -451,6 +452,16 @@ fn check_framed(rba: u64, bytes: &[u8]) {
         } else {
             assert_eq!(payload.len(), header.payload_len());
         }
+    }
+    // Any bytes as a segment's payload: refused, or a piece that fits its logical record.
+    if let Ok((segment, piece)) = SegmentHeader::decode(bytes) {
+        assert!(segment.kind < RECORD_KIND_SEGMENT);
+        assert!(segment.total_bytes as usize <= LOG_RECORD_BYTES_MAX);
+        assert!(segment.offset as usize + piece.len() <= segment.total_bytes as usize);
+        assert_eq!(
+            SegmentHeader::decode(&[&segment.encode()[..], piece].concat()).unwrap(),
+            (segment, piece)
+        );
     }
 }
 

@@ -8,6 +8,7 @@
 
 mod mqsc;
 mod process;
+mod security;
 mod utilities;
 
 use std::io::{BufRead, Read, Write};
@@ -122,6 +123,12 @@ enum Command {
     /// Log utilities (CSQ1LOGP analogue).
     #[command(subcommand)]
     Log(utilities::LogCommand),
+    /// The users connection authentication (CHCKCLNT) accepts.
+    #[command(subcommand)]
+    User(security::UserCommand),
+    /// TLS for client channels (SSLCIPH): the queue manager's certificate.
+    #[command(subcommand)]
+    Tls(security::TlsCommand),
 }
 
 fn main() -> ExitCode {
@@ -273,6 +280,8 @@ fn run(command: Command) -> Result<(), String> {
         }
         Command::Pageset(command) => utilities::page_set_command(command),
         Command::Log(command) => utilities::log_command(command),
+        Command::User(command) => security::user_command(command),
+        Command::Tls(command) => security::tls_command(command),
     }
 }
 

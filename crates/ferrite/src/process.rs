@@ -165,6 +165,7 @@ pub fn run_in_foreground(
             .expect("address validated with the configuration"),
         port: listener_port.unwrap_or(chinit_parameters.port),
         max_channels: chinit_parameters.max_channels as usize,
+        ssl_key_repository: chinit_parameters.ssl_key_repository.clone(),
         ..Default::default()
     };
     let port = config.port;

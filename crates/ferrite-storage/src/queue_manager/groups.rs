@@ -295,14 +295,15 @@ impl GroupIndex {
         self.search_steps.set(self.search_steps.get() + steps);
     }
 
-    /// The first message after `after`, in delivery order, that `selector` selects, found
-    /// through the group index; `None` when the index has no fast way to answer (the caller
+    /// The first message after `after`, in delivery order, that `selector` selects and
+    /// `visible` lets this getter see (MQGMO_LOCK), found through the group index; `None` when the index has no fast way to answer (the caller
     /// searches as for any selector, checking [`GroupIndex::eligible`]).
     pub fn first(
         &self,
         selector: &MessageSelector,
         after: Option<MessageKey>,
         messages: &BTreeMap<MessageKey, MessageEntry>,
+        visible: impl Fn(&MessageKey) -> bool,
     ) -> Option<Option<MessageKey>> {
         let steps = Cell::new(0u64);
         let accept = |key: &MessageKey| {
@@ -311,6 +312,7 @@ impl GroupIndex {
                 && messages
                     .get(key)
                     .is_some_and(|entry| selector.matches(entry) && self.eligible(selector, entry))
+                && visible(key)
         };
         let lower = match after {
             Some(key) => Bound::Excluded(key),

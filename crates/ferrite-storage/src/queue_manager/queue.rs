@@ -4,6 +4,11 @@
 //! unit of work's uncommitted messages (MP16 warns of up to 100 ms per get when MQ does).
 //! Messages got inside a unit of work leave the map at once and come back if it backs out.
 //! Delivery order is priority (9 first) then put order, as MSGDLVSQ(PRIORITY).
+//!
+//! A message locked by a browse (MQGMO_LOCK) stays in the map but is visible only to its
+//! *lock holder* (a number the MQI gives each object handle; 0, [`NO_LOCK_HOLDER`], holds
+//! nothing): every get and browse names the holder it looks for, and skips messages other
+//! holders have locked. A queue with no locked message pays one `is_empty` per search.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -15,6 +20,9 @@ use crate::recovery::log_records::MessageLocation;
 
 use super::groups::{GroupIndex, GroupMember};
 use super::objects::QueueDefinition;
+
+/// The lock holder of a get or browse that holds no lock: it sees no locked message.
+pub const NO_LOCK_HOLDER: u64 = 0;
 
 /// Delivery order: higher priority first, then put order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -157,10 +165,21 @@ struct QueueState {
     /// long-term moving averages; `None` until a message with a put time has been got).
     time_on_queue_short_us: Option<u64>,
     time_on_queue_long_us: Option<u64>,
+    /// Messages locked by a browse with MQGMO_LOCK, with their lock holder (at most one per
+    /// holder): invisible to every other holder until unlocked or got.
+    locks: HashMap<MessageKey, u64>,
     /// Getters parked waiting for a message, each with the selector it waits for: an arrival
     /// wakes only the getters it can satisfy, so a reply put for one of 64 requesters waiting
     /// by CorrelId wakes one thread, not 64.
     parked: Vec<Arc<ParkedGetter>>,
+    /// QINDXBLD(NOWAIT): restart left the restored messages out of the MSGID/CORRELID
+    /// indexes; the background builder indexes them a chunk at a time in key order (up to
+    /// `index_cursor`), and a get by an indexed identifier indexes the rest itself
+    /// (`build_index`). Puts and gets keep maintaining the indexes meanwhile (inserting a key
+    /// twice is harmless), so once the builder passes the end every message is indexed.
+    index_pending: bool,
+    /// The last key the builder has indexed (`None`: it has not started).
+    index_cursor: Option<MessageKey>,
 }
 
 /// A getter waiting for a message it can take.
@@ -204,6 +223,7 @@ impl IdentifierIndex {
             None => {
                 self.map.insert(id, KeySet::One(key));
             }
+            Some(KeySet::One(existing)) if *existing == key => {}
             Some(KeySet::One(existing)) => {
                 let existing = *existing;
                 self.map
@@ -237,6 +257,10 @@ impl IdentifierIndex {
         }
     }
 }
+
+/// Messages the background index builder (QINDXBLD(NOWAIT)) indexes per hold of the queue's
+/// lock: small enough that a get or put waits at most about a millisecond for it.
+pub const INDEX_BUILD_CHUNK_MESSAGES: usize = 4096;
 
 pub struct LocalQueue {
     pub object_id: u32,
@@ -384,22 +408,95 @@ impl LocalQueue {
         drop(state);
     }
 
-    /// Restart: add a queue's restored messages, in delivery order, under one lock.
-    pub fn insert_restored(&self, entries: Vec<MessageEntry>) {
+    /// Restart: add a queue's restored messages, in delivery order, under one lock. Without
+    /// `build_index` (QINDXBLD(NOWAIT)) the indexes are left for [`LocalQueue::build_index`].
+    pub fn insert_restored(&self, entries: Vec<MessageEntry>, build_index: bool) {
         let mut state = self.state();
+        let defer = !build_index && (self.index_message_id || self.index_correlation_id);
+        if defer {
+            state.index_pending = true;
+            state.index_cursor = None;
+        }
         for entry in entries {
-            Self::index(
-                &mut state,
-                &entry,
-                self.index_message_id,
-                self.index_correlation_id,
-            );
+            if !defer {
+                Self::index(
+                    &mut state,
+                    &entry,
+                    self.index_message_id,
+                    self.index_correlation_id,
+                );
+            }
             if let Some(at) = entry.expires_at_ms {
                 state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
             }
             state.messages.insert(entry.key, entry);
         }
         state.statistics.high_depth = state.statistics.high_depth.max(state.messages.len() as u64);
+    }
+
+    /// QINDXBLD(NOWAIT): build the indexes restart left unbuilt. Returns false if there was
+    /// nothing to build. Holds the queue's lock meanwhile: gets on the queue wait for it.
+    pub fn build_index(&self) -> bool {
+        let mut built = false;
+        loop {
+            let mut state = self.state();
+            if !state.index_pending {
+                return built;
+            }
+            built = true;
+            self.index_from_cursor(&mut state, INDEX_BUILD_CHUNK_MESSAGES);
+            // The lock is released between chunks: gets and puts go on meanwhile.
+        }
+    }
+
+    /// Whether the indexes are still to be built (QINDXBLD(NOWAIT) after a restart).
+    pub fn index_pending(&self) -> bool {
+        self.state().index_pending
+    }
+
+    /// Index up to `limit` messages after the builder's cursor; the end reached, the index is
+    /// complete.
+    fn index_from_cursor(&self, state: &mut QueueState, limit: usize) {
+        let QueueState {
+            messages,
+            by_message_id,
+            by_correlation_id,
+            index_cursor,
+            index_pending,
+            ..
+        } = state;
+        let lower = match *index_cursor {
+            Some(key) => std::ops::Bound::Excluded(key),
+            None => std::ops::Bound::Unbounded,
+        };
+        for (count, (key, entry)) in messages
+            .range((lower, std::ops::Bound::Unbounded))
+            .enumerate()
+        {
+            if count == limit {
+                return;
+            }
+            if self.index_message_id && entry.message_id != NO_IDENTIFIER {
+                by_message_id.insert(entry.message_id, *key);
+            }
+            if self.index_correlation_id && entry.correlation_id != NO_IDENTIFIER {
+                by_correlation_id.insert(entry.correlation_id, *key);
+            }
+            *index_cursor = Some(*key);
+        }
+        *index_pending = false;
+        *index_cursor = None;
+    }
+
+    /// A get or browse by an indexed identifier on a queue whose index is pending builds it
+    /// first (QINDXBLD(NOWAIT): the application pays for the build, as in MQ).
+    fn ensure_index_for(&self, state: &mut QueueState, selector: &MessageSelector) {
+        if state.index_pending
+            && ((selector.message_id.is_some() && self.index_message_id)
+                || (selector.correlation_id.is_some() && self.index_correlation_id))
+        {
+            self.index_from_cursor(state, usize::MAX);
+        }
     }
 
     /// Restore a message whose getter backed out (it was counted as an uncommitted get).
@@ -439,21 +536,34 @@ impl LocalQueue {
             .expect("get counts balance");
     }
 
+    /// Whether `key` is visible to `holder`: not locked, or locked by it.
+    fn visible(state: &QueueState, key: &MessageKey, holder: u64) -> bool {
+        state.locks.is_empty() || state.locks.get(key).is_none_or(|locker| *locker == holder)
+    }
+
     fn first_match(
         &self,
         state: &QueueState,
         selector: &MessageSelector,
         after: Option<MessageKey>,
+        holder: u64,
     ) -> Option<MessageKey> {
         if let Some(key) = selector.key {
             let entry = state.messages.get(&key)?;
             let beyond = after.is_none_or(|after| key > after);
-            return (beyond && selector.matches(entry) && state.groups.eligible(selector, entry))
-                .then_some(key);
+            return (beyond
+                && selector.matches(entry)
+                && state.groups.eligible(selector, entry)
+                && Self::visible(state, &key, holder))
+            .then_some(key);
         }
         let group_conditions = selector.has_group_conditions();
         if group_conditions {
-            if let Some(found) = state.groups.first(selector, after, &state.messages) {
+            let visible = |key: &MessageKey| Self::visible(state, key, holder);
+            if let Some(found) = state
+                .groups
+                .first(selector, after, &state.messages, visible)
+            {
                 return found;
             }
         }
@@ -466,6 +576,7 @@ impl LocalQueue {
                 && state.messages.get(key).is_some_and(|entry| {
                     selector.matches(entry) && state.groups.eligible(selector, entry)
                 })
+                && Self::visible(state, key, holder)
         };
         // An indexed identifier is answered from its index, at the same cost at any depth.
         if let Some(id) = selector.message_id.filter(|_| self.index_message_id) {
@@ -481,7 +592,7 @@ impl LocalQueue {
             return state
                 .messages
                 .range((lower, std::ops::Bound::Unbounded))
-                .find(|(_, entry)| selector.matches(entry))
+                .find(|(key, entry)| selector.matches(entry) && Self::visible(state, key, holder))
                 .map(|(key, _)| *key);
         }
         // Group conditions the group index has no set for: look at every message, counted.
@@ -489,9 +600,11 @@ impl LocalQueue {
         let found = state
             .messages
             .range((lower, std::ops::Bound::Unbounded))
-            .find(|(_, entry)| {
+            .find(|(key, entry)| {
                 steps += 1;
-                selector.matches(entry) && state.groups.eligible(selector, entry)
+                selector.matches(entry)
+                    && state.groups.eligible(selector, entry)
+                    && Self::visible(state, key, holder)
             })
             .map(|(key, _)| *key);
         state.groups.count_steps(steps);
@@ -523,14 +636,40 @@ impl LocalQueue {
         expired: &mut Vec<MessageEntry>,
         interrupted: impl Fn() -> bool,
     ) -> Option<MessageEntry> {
+        self.take_visible_to(
+            NO_LOCK_HOLDER,
+            selector,
+            wait,
+            now_ms,
+            in_unit_of_work,
+            expired,
+            interrupted,
+        )
+    }
+
+    /// `take_unless` for lock holder `holder`: messages other holders locked are skipped;
+    /// taking the message `holder` locked releases its lock.
+    #[allow(clippy::too_many_arguments)]
+    pub fn take_visible_to(
+        &self,
+        holder: u64,
+        selector: &MessageSelector,
+        wait: Option<Duration>,
+        now_ms: impl Fn() -> u64,
+        in_unit_of_work: bool,
+        expired: &mut Vec<MessageEntry>,
+        interrupted: impl Fn() -> bool,
+    ) -> Option<MessageEntry> {
         let deadline = wait.map(|wait| Instant::now() + wait);
         let mut state = self.state();
+        self.ensure_index_for(&mut state, selector);
         let mut spun = false;
         loop {
             let now = now_ms();
-            while let Some(key) = self.first_match(&state, selector, None) {
+            while let Some(key) = self.first_match(&state, selector, None, holder) {
                 let entry = state.messages.remove(&key).expect("key from the map");
                 Self::unindex(&mut state, &entry);
+                state.locks.remove(&key);
                 if entry.expires_at_ms.is_some_and(|at| at <= now) {
                     expired.push(entry);
                     continue;
@@ -567,19 +706,20 @@ impl LocalQueue {
     }
 
     /// Wait up to `wait` until a message `selector` selects is on the queue, without taking
-    /// it (MQGMO_COMPLETE_MSG waits for a whole logical message this way, then browses and
+    /// it, as lock holder `holder` sees the queue (MQGMO_COMPLETE_MSG waits for a whole logical message this way, then browses and
     /// gets its segments). Parks like a waiting getter: woken by an arrival it may want, never
     /// polling. True when one is there.
     pub fn wait_for(
         &self,
         selector: &MessageSelector,
         wait: Duration,
+        holder: u64,
         interrupted: impl Fn() -> bool,
     ) -> bool {
         let deadline = Instant::now() + wait;
         let mut state = self.state();
         loop {
-            if self.first_match(&state, selector, None).is_some() {
+            if self.first_match(&state, selector, None, holder).is_some() {
                 return true;
             }
             if interrupted() {
@@ -604,9 +744,107 @@ impl LocalQueue {
         selector: &MessageSelector,
         after: Option<MessageKey>,
     ) -> Option<MessageEntry> {
-        let state = self.state();
-        self.first_match(&state, selector, after)
+        self.browse_visible_to(NO_LOCK_HOLDER, selector, after)
+    }
+
+    /// `browse` for lock holder `holder` (messages other holders locked are skipped).
+    pub fn browse_visible_to(
+        &self,
+        holder: u64,
+        selector: &MessageSelector,
+        after: Option<MessageKey>,
+    ) -> Option<MessageEntry> {
+        let mut state = self.state();
+        self.ensure_index_for(&mut state, selector);
+        self.first_match(&state, selector, after, holder)
             .map(|key| state.messages[&key].clone())
+    }
+
+    /// A waiting browse (MQGMO_WAIT with MQGMO_BROWSE_*): the next matching message after
+    /// `after` visible to `holder`, waiting up to `wait` for one to arrive, without taking it.
+    /// Parks like a waiting getter (woken by the arrival, never polling); gives up when
+    /// `interrupted` is true on waking.
+    pub fn browse_waiting(
+        &self,
+        holder: u64,
+        selector: &MessageSelector,
+        after: Option<MessageKey>,
+        wait: Duration,
+        interrupted: impl Fn() -> bool,
+    ) -> Option<MessageEntry> {
+        let deadline = Instant::now() + wait;
+        let mut state = self.state();
+        self.ensure_index_for(&mut state, selector);
+        loop {
+            if let Some(key) = self.first_match(&state, selector, after, holder) {
+                return Some(state.messages[&key].clone());
+            }
+            if interrupted() {
+                return None;
+            }
+            let remaining = deadline.checked_duration_since(Instant::now())?;
+            let parked = Arc::new(ParkedGetter {
+                selector: selector.clone(),
+                woken: Condvar::new(),
+            });
+            state.parked.push(parked.clone());
+            state = parked.woken.wait_timeout(state, remaining).unwrap().0;
+            state.parked.retain(|other| !Arc::ptr_eq(other, &parked));
+        }
+    }
+
+    /// MQGMO_LOCK: lock the message `key` for `holder`, releasing the holder's previous lock
+    /// first. False when the message is no longer on the queue or another holder has it.
+    pub fn lock(&self, holder: u64, key: MessageKey) -> bool {
+        assert_ne!(holder, NO_LOCK_HOLDER, "lock holders are non-zero");
+        let mut state = self.state();
+        self.release_lock(&mut state, holder);
+        if !state.messages.contains_key(&key) || !Self::visible(&state, &key, holder) {
+            return false;
+        }
+        state.locks.insert(key, holder);
+        debug_assert!(
+            state
+                .locks
+                .values()
+                .filter(|locker| **locker == holder)
+                .count()
+                == 1,
+            "one locked message per holder"
+        );
+        true
+    }
+
+    /// MQGMO_UNLOCK (and MQCLOSE): release `holder`'s lock. Returns the message that was
+    /// locked, if it is still on the queue (it becomes visible to everyone, and waiting
+    /// getters it satisfies are woken).
+    pub fn unlock(&self, holder: u64) -> Option<MessageKey> {
+        let mut state = self.state();
+        self.release_lock(&mut state, holder)
+    }
+
+    /// The message `holder` has locked, if any.
+    pub fn locked_by(&self, holder: u64) -> Option<MessageKey> {
+        let state = self.state();
+        state
+            .locks
+            .iter()
+            .find(|(_, locker)| **locker == holder)
+            .map(|(key, _)| *key)
+    }
+
+    fn release_lock(&self, state: &mut QueueState, holder: u64) -> Option<MessageKey> {
+        let key = state
+            .locks
+            .iter()
+            .find(|(_, locker)| **locker == holder)
+            .map(|(key, _)| *key)?;
+        state.locks.remove(&key);
+        if let Some(entry) = state.messages.get(&key) {
+            Self::wake_parked_for(state, entry);
+            self.arrivals.fetch_add(1, Ordering::Release);
+        }
+        Some(key)
     }
 
     /// Remove the committed messages that have expired by `now_ms` (the EXPRYINT scan);
@@ -626,6 +864,7 @@ impl LocalQueue {
         for key in expired {
             let entry = state.messages.remove(&key).expect("key from the map");
             Self::unindex(&mut state, &entry);
+            state.locks.remove(&key);
             removed.push(entry);
         }
         state.earliest_expiry_ms = state
@@ -676,6 +915,9 @@ impl LocalQueue {
         state.by_message_id = IdentifierIndex::default();
         state.by_correlation_id = IdentifierIndex::default();
         state.groups.clear();
+        state.index_pending = false;
+        state.index_cursor = None;
+        state.locks.clear();
         std::mem::take(&mut state.messages).into_values().collect()
     }
 
