@@ -236,11 +236,6 @@ pub(crate) fn apply_qmgr_attribute(
         "QSGDISP" => {
             choice(token, value, &["QMGR"])?;
         }
-        "CHCKCLNT" => {
-            attributes.check_client = QMGR_CHECK_CLIENT_VALUES
-                [choice(token, value, &QMGR_CHECK_CLIENT_VALUES)?]
-            .to_string()
-        }
         _ => unreachable!("keywords checked against ALTERABLE"),
     }
     Ok(())

@@ -36,9 +36,14 @@ use ferrite_storage::queue_manager::{
 use crate::async_status::{AsyncPutStatus, PutTarget};
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::error::{MqError, MqResult};
+use crate::groups::{self, Position};
+
+#[path = "connection_groups.rs"]
+mod connection_groups;
 use crate::selection::Selection;
 use crate::structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
 use crate::{depth_events, triggering};
+use connection_groups::GroupGet;
 
 /// An object handle (MQHOBJ) returned by MQOPEN, valid on its connection until MQCLOSE.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -193,14 +198,15 @@ const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
     | MQGMO_PROPERTIES_FORCE_MQRFH2
     | MQGMO_PROPERTIES_COMPATIBILITY
     | MQGMO_PROPERTIES_IN_HANDLE
-    | UNSUPPORTED_GET_OPTIONS;
-
-/// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
-const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
+    // Groups and segments (groups.rs).
     | MQGMO_LOGICAL_ORDER
     | MQGMO_COMPLETE_MSG
     | MQGMO_ALL_MSGS_AVAILABLE
     | MQGMO_ALL_SEGMENTS_AVAILABLE
+    | UNSUPPORTED_GET_OPTIONS;
+
+/// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
+const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
     | MQGMO_MARK_BROWSE_HANDLE
     | MQGMO_MARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_CO_OP
@@ -232,7 +238,7 @@ const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
     | MQPMO_NOT_OWN_SUBS;
 
 /// MQPMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
-const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_LOGICAL_ORDER | MQPMO_RETAIN | MQPMO_MD_FOR_OUTPUT_ONLY;
+const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_RETAIN | MQPMO_MD_FOR_OUTPUT_ONLY;
 
 /// This process's user (the first 12 characters of $USER) and program name (the last 28
 /// characters of its executable's name, as MQ keeps PutApplName), read once: MQCONN is on the
@@ -378,6 +384,8 @@ struct ObjectHandle {
     cursor: Option<MessageKey>,
     /// The selector the handle was opened with (MQOD SelectionString).
     selection: Option<Selection>,
+    /// Logical order positions for puts, gets and browsing (groups.rs).
+    groups: groups::HandleGroups,
     /// This handle as a lock holder (MQGMO_LOCK): unique in the process, never 0.
     lock_holder: u64,
     /// MQOO_SAVE_ALL_CONTEXT: the descriptor of the last message got destructively through
@@ -670,6 +678,7 @@ impl Connection {
                 alias,
                 created_temporary,
                 selection,
+                groups: groups::HandleGroups::default(),
                 lock_holder: new_lock_holder(),
                 saved_context: None,
             },
@@ -843,7 +852,12 @@ impl Connection {
                 self.delete_temporary_queue(queue)?;
             }
         }
-        Ok(())
+        // A group or logical message left unfinished by logical-order puts: closed anyway,
+        // with MQ's warning.
+        match handle.groups.close_warning() {
+            Some(warning) => Err(warning),
+            None => Ok(()),
+        }
     }
 
     /// Delete a temporary dynamic queue this connection created.
@@ -976,7 +990,11 @@ impl Connection {
         let defaults = alias
             .as_ref()
             .map(|alias| (alias.default_priority, alias.default_persistent));
-        self.put_to(&queue, open_options, defaults, md, pmo, data)
+        let handle = self.handles.get_mut(&hobj.0).expect("open");
+        let mut position = std::mem::take(&mut handle.groups.put);
+        let result = self.put_to(&queue, open_options, defaults, md, pmo, data, &mut position);
+        self.handles.get_mut(&hobj.0).expect("open").groups.put = position;
+        result
     }
 
     /// The current definition of the alias a handle was opened through (an alias deleted
@@ -1043,10 +1061,16 @@ impl Connection {
         let hobj = self.open(od, options)?;
         // put_on_handle, not put: MQPUT1 counts an asynchronous outcome once, itself.
         let result = self.put_on_handle(hobj, md, pmo, data);
-        self.close(hobj, 0)?;
+        // A group MQPUT1 began is not finished by it: no MQRC_INCOMPLETE_GROUP warning.
+        if let Err(error) = self.close(hobj, 0) {
+            if error.completion_code != ferrite_constants::completion::MQCC_WARNING {
+                return Err(error);
+            }
+        }
         result
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn put_to(
         &mut self,
         queue: &Arc<LocalQueue>,
@@ -1055,6 +1079,7 @@ impl Connection {
         md: &mut Mqmd,
         pmo: &mut Mqpmo,
         data: &[u8],
+        position: &mut Position,
     ) -> MqResult<Option<MqError>> {
         let options = pmo.options;
         let context = options
@@ -1222,22 +1247,56 @@ impl Connection {
             stored.put_time = time;
             stored.appl_origin_data.clear();
         }
-        let engine = descriptor::to_engine(&stored, put_time_ms);
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
         // Trigger hook: the queue's state before a put outside syncpoint.
         let watch = (!syncpoint)
             .then(|| triggering::ArrivalWatch::before(queue))
             .flatten();
-        let unit = syncpoint.then_some(&mut self.unit);
-        if let Err(error) = self.queue_manager.put(unit, queue, &engine, data) {
-            depth_events::put_failed(&self.queue_manager, queue, error.reason_code());
-            return Err(error.into());
+        let logical_order = options & MQPMO_LOGICAL_ORDER != 0;
+        // Groups and segments: check and assign GroupId, MsgSeqNumber and Offset.
+        groups::check_put_fields(&mut stored, logical_order, data.len())?;
+        let persistent = stored.persistence == MQPER_PERSISTENT;
+        let group_warning = groups::assign_put_fields(
+            position,
+            &mut stored,
+            logical_order,
+            syncpoint,
+            persistent,
+            data.len(),
+            || new_identifier(self.queue_manager.name()),
+        )?;
+        warning = warning.or(group_warning);
+        let max_message_length = queue.with_definition(|d| d.max_message_length) as usize;
+        let segmentation_allowed =
+            stored.msg_flags & ferrite_constants::message_flags::MQMF_SEGMENTATION_ALLOWED != 0;
+        if data.len() > max_message_length && segmentation_allowed && max_message_length > 0 {
+            self.put_segmented(
+                queue,
+                &mut stored,
+                data,
+                max_message_length,
+                syncpoint,
+                put_time_ms,
+            )?;
+        } else {
+            let engine = descriptor::to_engine(&stored, put_time_ms);
+            let unit = syncpoint.then_some(&mut self.unit);
+            if let Err(error) = self.queue_manager.put(unit, queue, &engine, data) {
+                depth_events::put_failed(&self.queue_manager, queue, error.reason_code());
+                return Err(error.into());
+            }
         }
         if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
             let unit = syncpoint.then_some(&mut self.unit);
             crate::reports::on_put(&self.queue_manager, unit, &stored, data);
         }
         self.after_put(queue, stored.priority as u8, syncpoint, watch);
+        if logical_order {
+            position.advance(&stored, data.len(), syncpoint);
+        }
+        md.group_id = stored.group_id;
+        md.msg_seq_number = stored.msg_seq_number;
+        md.offset = stored.offset;
         // Output fields: ids and the context the queue manager set (Priority and Persistence
         // are input only).
         md.msg_id = stored.msg_id;
@@ -1255,6 +1314,50 @@ impl Connection {
         pmo.resolved_q_name = queue.name();
         pmo.resolved_q_mgr_name = self.queue_manager.name().to_string();
         Ok(warning)
+    }
+
+    /// Queue-manager segmentation: put `data`, longer than the queue's MAXMSGL, as segments
+    /// of at most `max_segment` bytes, all in one unit of work (the connection's with
+    /// syncpoint; otherwise one of this call's own, committed before it returns), so no part
+    /// of the message is visible before all of it is.
+    fn put_segmented(
+        &mut self,
+        queue: &Arc<LocalQueue>,
+        stored: &mut Mqmd,
+        data: &[u8],
+        max_segment: usize,
+        syncpoint: bool,
+        put_time_ms: u64,
+    ) -> MqResult<()> {
+        if stored.group_id == MQGI_NONE {
+            stored.group_id = new_identifier(self.queue_manager.name());
+        }
+        if stored.original_length == ferrite_constants::misc::MQOL_UNDEFINED {
+            stored.original_length = data.len().min(i32::MAX as usize) as i32;
+        }
+        let plan = groups::segment_plan(data.len(), max_segment);
+        let mut own = UnitOfWork::new();
+        let unit = if syncpoint { &mut self.unit } else { &mut own };
+        for (index, &(start, length)) in plan.iter().enumerate() {
+            let segment = groups::segment_descriptor(stored, index, plan.len(), start);
+            let engine = descriptor::to_engine(&segment, put_time_ms);
+            let result = self.queue_manager.put(
+                Some(&mut *unit),
+                queue,
+                &engine,
+                &data[start..start + length],
+            );
+            if let Err(error) = result {
+                if !syncpoint {
+                    let _ = self.queue_manager.backout(&mut own);
+                }
+                return Err(error.into());
+            }
+        }
+        if !syncpoint {
+            self.queue_manager.commit(&mut own)?;
+        }
+        Ok(())
     }
 
     // ----- MQGET ---------------------------------------------------------------------------
@@ -1382,12 +1485,6 @@ impl Connection {
             {
                 return failed(MQRC_MATCH_OPTIONS_ERROR);
             }
-            let unsupported = (gmo.match_options & MQMO_MATCH_GROUP_ID != 0
-                && md.group_id != MQGI_NONE)
-                || gmo.match_options & (MQMO_MATCH_MSG_SEQ_NUMBER | MQMO_MATCH_OFFSET) != 0;
-            if unsupported {
-                return failed(MQRC_FUNCTION_NOT_SUPPORTED);
-            }
             gmo.match_options
         } else {
             MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID
@@ -1398,8 +1495,13 @@ impl Connection {
             correlation_id: (match_options & MQMO_MATCH_CORREL_ID != 0
                 && md.correl_id != MQCI_NONE)
                 .then_some(md.correl_id),
-            key: None,
+            ..MessageSelector::default()
         };
+        // Groups and segments: the match fields, logical order and whole-group conditions.
+        let in_unit = options & MQGMO_NO_SYNCPOINT == 0 && !browsing;
+        let group_get =
+            self.plan_group_get(hobj, gmo, md, match_options, &mut selector, in_unit)?;
+        let handle = self.handle(hobj)?;
         if match_options & MQMO_MATCH_MSG_TOKEN != 0 && gmo.msg_token != [0; 16] {
             // A token names one message; one this queue manager never issued matches nothing.
             let Some(key) = key_of_message_token(&gmo.msg_token) else {
@@ -1431,10 +1533,22 @@ impl Connection {
                     .get_selected(hobj, &queue, &selection, selector, md, gmo, buffer, wait);
             }
         }
+        if options & MQGMO_COMPLETE_MSG != 0
+            && options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) == 0
+        {
+            let after = match options & browse {
+                MQGMO_BROWSE_NEXT => group_get.after.unwrap_or(cursor),
+                _ => None,
+            };
+            let result = self.get_complete_message(
+                hobj, &queue, &selector, after, wait, in_unit, md, gmo, buffer,
+            );
+            return self.after_group_get(hobj, &group_get, md, result);
+        }
         if browsing {
             let after = match options & browse {
                 MQGMO_BROWSE_FIRST => None,
-                MQGMO_BROWSE_NEXT => cursor,
+                MQGMO_BROWSE_NEXT => group_get.after.unwrap_or(cursor),
                 _ => None, // under the cursor: the key selector finds it
             };
             let lock = options & MQGMO_LOCK != 0;
@@ -1457,7 +1571,7 @@ impl Connection {
                 });
             };
             self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-            return Self::deliver(
+            let result = Self::deliver(
                 &mut self.message_handles,
                 &message,
                 md,
@@ -1467,9 +1581,13 @@ impl Connection {
                 now,
                 &queue,
             );
+            let group_get = GroupGet {
+                key: Some(message.key),
+                ..group_get
+            };
+            return self.after_group_get(hobj, &group_get, md, result);
         }
         // Destructive get: in the unit of work unless NO_SYNCPOINT (z/OS default: syncpoint).
-        let in_unit = options & MQGMO_NO_SYNCPOINT == 0;
         let controls = GetControls {
             fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
             syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
@@ -1497,7 +1615,7 @@ impl Connection {
                     &queue,
                 );
                 self.after_destructive_get(hobj, md, &message, in_unit_of_work);
-                result
+                self.after_group_get(hobj, &group_get, md, result)
             }
             GetOutcome::LeftOnQueue(message) => Self::deliver(
                 &mut self.message_handles,
@@ -1744,14 +1862,7 @@ impl Connection {
         let message_data: &[u8] = &data;
         gmo.resolved_q_name = queue.name();
         gmo.msg_token = message_token(message.key);
-        gmo.group_status =
-            if md.msg_flags & ferrite_constants::message_flags::MQMF_LAST_MSG_IN_GROUP != 0 {
-                MQGS_LAST_MSG_IN_GROUP
-            } else if md.msg_flags & ferrite_constants::message_flags::MQMF_MSG_IN_GROUP != 0 {
-                MQGS_MSG_IN_GROUP
-            } else {
-                MQGS_NOT_IN_GROUP
-            };
+        groups::status_fields(gmo, md.msg_flags);
         let data_length = message_data.len();
         if data_length > buffer.len() && !accept_truncated {
             gmo.returned_length = 0;

@@ -13,6 +13,7 @@
 //! - [`async_status`]: asynchronous put outcomes and MQSTAT ([`Connection::stat`]).
 //! - [`error`]: [`MqError`], a completion code and reason code.
 //! - [`selection`]: message selectors (MQOD SelectionString) on a handle.
+//! - [`groups`]: message groups and segmentation (logical order, whole groups, reassembly).
 //! - [`reports`]: the report messages the queue manager generates (COA, COD, expiration,
 //!   exception).
 //! - [`dead_letter`]: the dead-letter queue (DEADQ) and its MQDLH.
@@ -43,6 +44,7 @@ pub mod dead_letter;
 pub mod depth_events;
 pub mod descriptor;
 pub mod error;
+pub mod groups;
 pub mod inquire;
 pub mod locking;
 pub mod message_handles;

@@ -469,3 +469,41 @@ fn ibm_jms_backout_requeue() {
         );
     }
 }
+
+/// Message groups and segmentation through IBM MQ classes for Java (GroupsConformance): a
+/// 3-message group put with MQPMO_LOGICAL_ORDER and got with MQGMO_LOGICAL_ORDER |
+/// MQGMO_ALL_MSGS_AVAILABLE, and a message longer than the queue's MAXMSGL segmented by the
+/// queue manager and reassembled with MQGMO_COMPLETE_MSG.
+#[test]
+fn ibm_mq_classes_for_java_groups_and_segments() {
+    let listener = start_listener();
+    let mut small = QueueDefinition::local("FERRITE.TEST.SMALL", PageSetId(1));
+    small.max_message_length = 4096;
+    listener
+        .fixture
+        .queue_manager
+        .define_queue(small, false)
+        .unwrap();
+    let output = run_java(
+        "GroupsConformance",
+        &[
+            "QM1".to_string(),
+            "127.0.0.1".to_string(),
+            listener.port().to_string(),
+            "DEV.APP.SVRCONN".to_string(),
+            "FERRITE.TEST.Q1".to_string(),
+            "FERRITE.TEST.SMALL".to_string(),
+        ],
+    );
+    assert!(output.contains("2 passed, 0 failed"), "every check ran");
+    for queue in ["FERRITE.TEST.Q1", "FERRITE.TEST.SMALL"] {
+        let depth = listener
+            .fixture
+            .queue_manager
+            .queue(queue)
+            .unwrap()
+            .status()
+            .current_depth;
+        assert_eq!(depth, 0, "{queue} left empty by the checks");
+    }
+}

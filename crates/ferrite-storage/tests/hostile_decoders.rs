@@ -852,6 +852,8 @@ fn write_seed_corpus() {
         correlation_id: [2; 24],
         group_id: [3; 24],
         sequence_in_group: 7,
+        message_flags: 0x0a,
+        segment_offset: 100,
         expiry_tenths: Some(600),
         put_time_ms: 1_700_000_000_000,
         descriptor_extension: vec![1, 2],

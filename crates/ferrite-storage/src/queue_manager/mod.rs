@@ -13,6 +13,7 @@
 //! ```
 
 pub mod connections;
+pub mod groups;
 pub mod objects;
 pub mod page_set_errors;
 pub mod queue;
@@ -47,6 +48,7 @@ use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
 use crate::vfs::{FileSystem, OpenMode};
 
 pub use connections::{thread_number, ConnectionRecord, Connections, HandleRecord};
+pub use groups::GroupMember;
 pub use objects::{
     AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
     ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes, RemoteDefinition,
@@ -59,6 +61,25 @@ pub use queue::{
     LocalQueue, MessageEntry, MessageKey, MessageSelector, QueueStatistics, QueueStatus,
 };
 pub use unit_of_work::UnitOfWork;
+
+/// The group member a message found by the restart scan is: its data length is the image's
+/// length less the descriptor, which lies in the first page.
+fn restored_group_member(
+    descriptor: &MessageDescriptor,
+    record: &crate::data_manager::ScannedRecord<'_>,
+) -> Option<Box<GroupMember>> {
+    if descriptor.group_id == crate::data_manager::message::NO_IDENTIFIER {
+        return None;
+    }
+    let data_offset = decode_descriptor(record.first_page_bytes)
+        .map(|(_, offset)| offset)
+        .unwrap_or(0);
+    GroupMember::of(
+        descriptor,
+        (record.header.total_length as usize).saturating_sub(data_offset),
+    )
+    .map(Box::new)
+}
 
 /// Where operator messages (CSQR001I and friends) go.
 pub type MessageSink = Arc<dyn Fn(&str) + Send + Sync>;
@@ -514,6 +535,7 @@ impl QueueManager {
                     Ok(descriptor) => messages.push((
                         record.header.object_id,
                         MessageEntry {
+                            group: restored_group_member(&descriptor, &record),
                             key: MessageKey::new(descriptor.priority, record.header.sequence),
                             location: record.location,
                             persistent: true,
@@ -1342,6 +1364,7 @@ impl QueueManager {
             correlation_id: descriptor.correlation_id,
             expires_at_ms: descriptor.expires_at_ms(),
             backout_count: 0,
+            group: GroupMember::of(descriptor, data.len()).map(Box::new),
         };
         match unit {
             None => {

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use crate::data_manager::message::{Identifier, NO_IDENTIFIER};
 use crate::recovery::log_records::MessageLocation;
 
+use super::groups::{GroupIndex, GroupMember};
 use super::objects::QueueDefinition;
 
 /// The lock holder of a get or browse that holds no lock: it sees no locked message.
@@ -41,6 +42,17 @@ impl MessageKey {
     pub fn priority(&self) -> u8 {
         9 - self.inverted_priority
     }
+
+    /// The first key in delivery order (bounds of key ranges).
+    pub const MIN: MessageKey = MessageKey {
+        inverted_priority: 0,
+        sequence: 0,
+    };
+    /// The last key in delivery order.
+    pub const MAX: MessageKey = MessageKey {
+        inverted_priority: u8::MAX,
+        sequence: u64::MAX,
+    };
 }
 
 /// What the queue keeps in memory for each message (about 100 bytes; the data stays on pages).
@@ -53,6 +65,9 @@ pub struct MessageEntry {
     pub correlation_id: Identifier,
     pub expires_at_ms: Option<u64>,
     pub backout_count: u16,
+    /// The message's place in its group (GroupId not MQGI_NONE), or `None`: boxed, so a
+    /// message in no group pays 8 bytes for it.
+    pub group: Option<Box<GroupMember>>,
 }
 
 impl MessageEntry {
@@ -72,15 +87,55 @@ pub struct MessageSelector {
     pub correlation_id: Option<Identifier>,
     /// Exactly this message (MQGMO_MSG_UNDER_CURSOR: the message a browse cursor is on).
     pub key: Option<MessageKey>,
+    /// GroupId (MQMO_MATCH_GROUP_ID, MQGMO_LOGICAL_ORDER within a group).
+    pub group_id: Option<Identifier>,
+    /// MsgSeqNumber (MQMO_MATCH_MSG_SEQ_NUMBER; a message in no group is number 1).
+    pub sequence_in_group: Option<u32>,
+    /// Offset (MQMO_MATCH_OFFSET; a message that is not a segment is at 0).
+    pub segment_offset: Option<u32>,
+    /// MQGMO_ALL_MSGS_AVAILABLE: a group member only from a complete group.
+    pub whole_groups: bool,
+    /// MQGMO_ALL_SEGMENTS_AVAILABLE: a segment only of a complete logical message.
+    pub whole_messages: bool,
 }
 
 impl MessageSelector {
+    /// Whether `entry`'s own fields match (the conditions on its whole group are
+    /// [`GroupIndex::eligible`]'s).
     pub fn matches(&self, entry: &MessageEntry) -> bool {
         self.key.is_none_or(|key| key == entry.key)
             && self.message_id.is_none_or(|id| id == entry.message_id)
             && self
                 .correlation_id
                 .is_none_or(|id| id == entry.correlation_id)
+            && self.matches_group_fields(entry)
+    }
+
+    fn matches_group_fields(&self, entry: &MessageEntry) -> bool {
+        if self.group_id.is_none()
+            && self.sequence_in_group.is_none()
+            && self.segment_offset.is_none()
+        {
+            return true;
+        }
+        let (group_id, sequence, offset) = match &entry.group {
+            Some(member) => (member.group_id, member.sequence, member.offset),
+            None => (NO_IDENTIFIER, 1, 0),
+        };
+        self.group_id.is_none_or(|id| id == group_id)
+            && self
+                .sequence_in_group
+                .is_none_or(|wanted| wanted == sequence)
+            && self.segment_offset.is_none_or(|wanted| wanted == offset)
+    }
+
+    /// Whether the selector says anything about groups or segments.
+    pub fn has_group_conditions(&self) -> bool {
+        self.group_id.is_some()
+            || self.sequence_in_group.is_some()
+            || self.segment_offset.is_some()
+            || self.whole_groups
+            || self.whole_messages
     }
 }
 
@@ -89,6 +144,8 @@ struct QueueState {
     messages: BTreeMap<MessageKey, MessageEntry>,
     by_message_id: IdentifierIndex,
     by_correlation_id: IdentifierIndex,
+    /// Groups and segmented messages (groups.rs).
+    groups: GroupIndex,
     /// Uncommitted puts (they count towards MAXDEPTH and CURDEPTH).
     uncommitted_puts: u64,
     /// Uncommitted gets (the messages are out of the map).
@@ -276,6 +333,12 @@ impl LocalQueue {
     }
 
     fn index(state: &mut QueueState, entry: &MessageEntry, message_id: bool, correlation_id: bool) {
+        let QueueState {
+            groups, messages, ..
+        } = state;
+        groups.insert(entry.key, entry.group.as_deref(), || {
+            Box::new(messages.keys().copied())
+        });
         if message_id && entry.message_id != NO_IDENTIFIER {
             state.by_message_id.insert(entry.message_id, entry.key);
         }
@@ -287,6 +350,7 @@ impl LocalQueue {
     }
 
     fn unindex(state: &mut QueueState, entry: &MessageEntry) {
+        state.groups.remove(entry.key, entry.group.as_deref());
         state.by_message_id.remove(&entry.message_id, entry.key);
         state
             .by_correlation_id
@@ -485,8 +549,21 @@ impl LocalQueue {
         if let Some(key) = selector.key {
             let entry = state.messages.get(&key)?;
             let beyond = after.is_none_or(|after| key > after);
-            return (beyond && selector.matches(entry) && Self::visible(state, &key, holder))
-                .then_some(key);
+            return (beyond
+                && selector.matches(entry)
+                && state.groups.eligible(selector, entry)
+                && Self::visible(state, &key, holder))
+            .then_some(key);
+        }
+        let group_conditions = selector.has_group_conditions();
+        if group_conditions {
+            let visible = |key: &MessageKey| Self::visible(state, key, holder);
+            if let Some(found) = state
+                .groups
+                .first(selector, after, &state.messages, visible)
+            {
+                return found;
+            }
         }
         let lower = match after {
             Some(key) => std::ops::Bound::Excluded(key),
@@ -494,10 +571,9 @@ impl LocalQueue {
         };
         let accept = |key: &MessageKey| {
             after.is_none_or(|after| *key > after)
-                && state
-                    .messages
-                    .get(key)
-                    .is_some_and(|entry| selector.matches(entry))
+                && state.messages.get(key).is_some_and(|entry| {
+                    selector.matches(entry) && state.groups.eligible(selector, entry)
+                })
                 && Self::visible(state, key, holder)
         };
         // An indexed identifier is answered from its index, at the same cost at any depth.
@@ -510,11 +586,27 @@ impl LocalQueue {
         {
             return state.by_correlation_id.first(&id, accept);
         }
-        state
+        if !group_conditions {
+            return state
+                .messages
+                .range((lower, std::ops::Bound::Unbounded))
+                .find(|(key, entry)| selector.matches(entry) && Self::visible(state, key, holder))
+                .map(|(key, _)| *key);
+        }
+        // Group conditions the group index has no set for: look at every message, counted.
+        let mut steps = 0;
+        let found = state
             .messages
             .range((lower, std::ops::Bound::Unbounded))
-            .find(|(key, entry)| selector.matches(entry) && Self::visible(state, key, holder))
-            .map(|(key, _)| *key)
+            .find(|(key, entry)| {
+                steps += 1;
+                selector.matches(entry)
+                    && state.groups.eligible(selector, entry)
+                    && Self::visible(state, key, holder)
+            })
+            .map(|(key, _)| *key);
+        state.groups.count_steps(steps);
+        found
     }
 
     /// Take the first matching message for a get, waiting up to `wait` for one to arrive.
@@ -601,6 +693,39 @@ impl LocalQueue {
                 continue;
             }
             spun = false;
+            let parked = Arc::new(ParkedGetter {
+                selector: selector.clone(),
+                woken: Condvar::new(),
+            });
+            state.parked.push(parked.clone());
+            state = parked.woken.wait_timeout(state, remaining).unwrap().0;
+            state.parked.retain(|other| !Arc::ptr_eq(other, &parked));
+        }
+    }
+
+    /// Wait up to `wait` until a message `selector` selects is on the queue, without taking
+    /// it, as lock holder `holder` sees the queue (MQGMO_COMPLETE_MSG waits for a whole logical message this way, then browses and
+    /// gets its segments). Parks like a waiting getter: woken by an arrival it may want, never
+    /// polling. True when one is there.
+    pub fn wait_for(
+        &self,
+        selector: &MessageSelector,
+        wait: Duration,
+        holder: u64,
+        interrupted: impl Fn() -> bool,
+    ) -> bool {
+        let deadline = Instant::now() + wait;
+        let mut state = self.state();
+        loop {
+            if self.first_match(&state, selector, None, holder).is_some() {
+                return true;
+            }
+            if interrupted() {
+                return false;
+            }
+            let Some(remaining) = deadline.checked_duration_since(Instant::now()) else {
+                return false;
+            };
             let parked = Arc::new(ParkedGetter {
                 selector: selector.clone(),
                 woken: Condvar::new(),
@@ -787,6 +912,7 @@ impl LocalQueue {
         let mut state = self.state();
         state.by_message_id = IdentifierIndex::default();
         state.by_correlation_id = IdentifierIndex::default();
+        state.groups.clear();
         state.index_pending = false;
         state.index_cursor = None;
         state.locks.clear();
@@ -857,6 +983,17 @@ impl LocalQueue {
         )
     }
 
+    /// Whether every message of the group `group_id` is on the queue and committed.
+    pub fn group_complete(&self, group_id: &Identifier) -> bool {
+        self.state().groups.group_complete(group_id)
+    }
+
+    /// Candidates the group-aware searches of this queue have looked at (tests: the work of
+    /// finding a group's messages does not grow with depth).
+    pub fn group_search_steps(&self) -> u64 {
+        self.state().groups.search_steps()
+    }
+
     /// Committed messages available now.
     pub fn depth(&self) -> u64 {
         self.state().messages.len() as u64
@@ -878,7 +1015,15 @@ impl LocalQueue {
     /// system call when none waits for it).
     fn wake_parked_for(state: &QueueState, entry: &MessageEntry) {
         for parked in &state.parked {
-            if parked.selector.matches(entry) {
+            let selector = &parked.selector;
+            // A member's arrival can complete its group or logical message, which makes its
+            // other members (not only this one) eligible for a getter waiting for whole ones.
+            let completes = entry.group.is_some()
+                && (selector.whole_groups || selector.whole_messages)
+                && selector
+                    .group_id
+                    .is_none_or(|id| entry.group.as_ref().is_some_and(|m| m.group_id == id));
+            if completes || (selector.matches(entry) && state.groups.eligible(selector, entry)) {
                 parked.woken.notify_one();
             }
         }
@@ -988,6 +1133,7 @@ mod tests {
             correlation_id: [correlation; 24],
             expires_at_ms: None,
             backout_count: 0,
+            group: None,
         }
     }
 
