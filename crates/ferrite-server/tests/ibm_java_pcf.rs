@@ -8,54 +8,9 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
 use ferrite_server::ServerConfig;
 
-/// Builds the Java programs (`mvn package`, which also copies IBM's client to target/lib) and
-/// runs `class` with `arguments` in a scratch directory; returns its output, panics unless it
-/// exits 0. (The same steps as `ibm_java_client.rs`; cargo runs test binaries one at a time.)
-fn run_java(class: &str, arguments: &[String]) -> String {
-    let project = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/java");
-    let built = Command::new("mvn")
-        .args(["-q", "-B", "package", "-DskipTests"])
-        .current_dir(&project)
-        .output()
-        .expect("cannot run mvn: install a JDK 17+ and Maven (scripts/test does)");
-    assert!(
-        built.status.success(),
-        "mvn package failed:\n{}{}",
-        String::from_utf8_lossy(&built.stdout),
-        String::from_utf8_lossy(&built.stderr)
-    );
-    let target: PathBuf = project.join("target");
-    let scratch = tempfile::tempdir().unwrap();
-    let output = Command::new("java")
-        .arg("-cp")
-        .arg(format!(
-            "{}:{}/*",
-            target.join("classes").display(),
-            target.join("lib").display()
-        ))
-        .arg(format!("dev.ferrite.conformance.{class}"))
-        .args(arguments)
-        .current_dir(scratch.path())
-        .output()
-        .expect("java runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    println!("{text}");
-    assert!(
-        output.status.success(),
-        "{class} reported failures (exit {:?})",
-        output.status.code()
-    );
-    text
-}
+use support::java::run_java;
 
 #[test]
 fn ibm_pcf_message_agent() {
