@@ -853,7 +853,7 @@ impl Connection {
             Some(_) => deliver_properties(
                 MQGMO_PROPERTIES_IN_HANDLE,
                 true,
-                PropertyControl::Compatibility,
+                || PropertyControl::Compatibility,
                 md,
                 &reply.data,
             ),

@@ -1840,15 +1840,15 @@ impl Connection {
         *md = descriptor::from_engine(&message.descriptor, message.backout_count, now, md.version)
             .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
         // Properties: left in the MQRFH2, into the getter's handle, or away (PROPCTL).
+        // (MQGET checked the handle before taking the message.)
         let handle = gmo
             .msg_handle
             .filter(|hmsg| hmsg.0 != crate::message_handles::MQHM_NONE);
-        if let Some(hmsg) = handle {
-            message_handles.properties(hmsg)?;
-        }
-        let control = queue.with_definition(|definition| {
-            crate::message_handles::property_control(&definition.property_control)
-        });
+        let control = || {
+            queue.with_definition(|definition| {
+                crate::message_handles::property_control(&definition.property_control)
+            })
+        };
         let (data, properties) = crate::message_handles::deliver_properties(
             gmo.options,
             handle.is_some(),

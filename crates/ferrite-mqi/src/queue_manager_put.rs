@@ -32,7 +32,7 @@ pub fn queue_manager_descriptor(
         persistence: MQPER_NOT_PERSISTENT,
         msg_id: new_identifier(queue_manager.name()),
         put_appl_type: MQAT_QMGR,
-        put_appl_name: queue_manager.name().chars().take(28).collect(),
+        put_appl_name: crate::dead_letter::queue_manager_appl_name(queue_manager),
         put_date,
         put_time,
         ..Mqmd::default()

@@ -31,22 +31,22 @@ fn start_listener() -> Listener {
     listen(fixture)
 }
 
-#[test]
-fn ibm_mq_classes_for_java() {
-    let listener = start_listener();
-    let output = run_java(
-        "MqClassesConformance",
-        &[
-            "QM1".to_string(),
-            "127.0.0.1".to_string(),
-            listener.port().to_string(),
-            "DEV.APP.SVRCONN".to_string(),
-            "FERRITE.TEST.Q1".to_string(),
-            "FERRITE.TEST.INDEXED".to_string(),
-        ],
-    );
-    assert!(output.contains("10 passed, 0 failed"), "every check ran");
-    for queue in ["FERRITE.TEST.Q1", "FERRITE.TEST.INDEXED"] {
+/// The arguments every conformance program starts with: queue manager, host, port and channel
+/// of `listener`, then `queues`.
+fn channel_arguments(listener: &Listener, queues: &[&str]) -> Vec<String> {
+    let mut arguments = vec![
+        "QM1".to_string(),
+        "127.0.0.1".to_string(),
+        listener.port().to_string(),
+        "DEV.APP.SVRCONN".to_string(),
+    ];
+    arguments.extend(queues.iter().map(|queue| queue.to_string()));
+    arguments
+}
+
+/// Every queue of `queues` is empty: the checks consumed what they put.
+fn assert_left_empty(listener: &Listener, queues: &[&str]) {
+    for queue in queues {
         let depth = listener
             .fixture
             .queue_manager
@@ -56,6 +56,17 @@ fn ibm_mq_classes_for_java() {
             .current_depth;
         assert_eq!(depth, 0, "{queue} left empty by the checks");
     }
+}
+
+#[test]
+fn ibm_mq_classes_for_java() {
+    let listener = start_listener();
+    let output = run_java(
+        "MqClassesConformance",
+        &channel_arguments(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.INDEXED"]),
+    );
+    assert!(output.contains("10 passed, 0 failed"), "every check ran");
+    assert_left_empty(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.INDEXED"]);
     let errors: Vec<String> = listener
         .log
         .lock()
@@ -72,13 +83,7 @@ fn ibm_mq_classes_for_jms() {
     let listener = start_listener();
     let output = run_java(
         "JmsConformance",
-        &[
-            "QM1".to_string(),
-            "127.0.0.1".to_string(),
-            listener.port().to_string(),
-            "DEV.APP.SVRCONN".to_string(),
-            "FERRITE.TEST.Q1".to_string(),
-        ],
+        &channel_arguments(&listener, &["FERRITE.TEST.Q1"]),
     );
     assert!(
         output.contains("10 passed, 0 failed") && !output.contains("SKIP"),
@@ -118,29 +123,13 @@ fn ibm_clients_asynchronous_put() {
         .unwrap();
     let output = run_java(
         "AsyncPutConformance",
-        &[
-            "QM1".to_string(),
-            "127.0.0.1".to_string(),
-            listener.port().to_string(),
-            "DEV.APP.SVRCONN".to_string(),
-            "FERRITE.TEST.Q1".to_string(),
-            "FERRITE.TEST.ASYNC".to_string(),
-        ],
+        &channel_arguments(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.ASYNC"]),
     );
     assert!(
         output.contains("6 passed, 0 failed"),
         "every check ran and passed"
     );
-    for queue in ["FERRITE.TEST.Q1", "FERRITE.TEST.ASYNC"] {
-        let depth = listener
-            .fixture
-            .queue_manager
-            .queue(queue)
-            .unwrap()
-            .status()
-            .current_depth;
-        assert_eq!(depth, 0, "{queue} is left empty");
-    }
+    assert_left_empty(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.ASYNC"]);
 }
 
 /// Data conversion for IBM's clients (tests/java DataConversionConformance): a UTF-8 string
@@ -150,13 +139,7 @@ fn ibm_clients_data_conversion() {
     let listener = start_listener();
     let output = run_java(
         "DataConversionConformance",
-        &[
-            "QM1".to_string(),
-            "127.0.0.1".to_string(),
-            listener.port().to_string(),
-            "DEV.APP.SVRCONN".to_string(),
-            "FERRITE.TEST.Q1".to_string(),
-        ],
+        &channel_arguments(&listener, &["FERRITE.TEST.Q1"]),
     );
     assert!(output.contains(" passed, 0 failed"), "every check passed");
 }
@@ -343,15 +326,14 @@ fn ibm_jms_backout_requeue() {
 
     let output = run_java(
         "JmsBackoutRequeue",
-        &[
-            "QM1".to_string(),
-            "127.0.0.1".to_string(),
-            listener.port().to_string(),
-            "DEV.APP.SVRCONN".to_string(),
-            "FERRITE.BACKOUT.Q".to_string(),
-            "FERRITE.BACKOUT.REQ".to_string(),
-            "FERRITE.BACKOUT.NOBOQ".to_string(),
-        ],
+        &channel_arguments(
+            &listener,
+            &[
+                "FERRITE.BACKOUT.Q",
+                "FERRITE.BACKOUT.REQ",
+                "FERRITE.BACKOUT.NOBOQ",
+            ],
+        ),
     );
     assert!(output.contains("2 passed, 0 failed"), "every check ran");
 
@@ -427,24 +409,8 @@ fn ibm_mq_classes_for_java_groups_and_segments() {
         .unwrap();
     let output = run_java(
         "GroupsConformance",
-        &[
-            "QM1".to_string(),
-            "127.0.0.1".to_string(),
-            listener.port().to_string(),
-            "DEV.APP.SVRCONN".to_string(),
-            "FERRITE.TEST.Q1".to_string(),
-            "FERRITE.TEST.SMALL".to_string(),
-        ],
+        &channel_arguments(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.SMALL"]),
     );
     assert!(output.contains("2 passed, 0 failed"), "every check ran");
-    for queue in ["FERRITE.TEST.Q1", "FERRITE.TEST.SMALL"] {
-        let depth = listener
-            .fixture
-            .queue_manager
-            .queue(queue)
-            .unwrap()
-            .status()
-            .current_depth;
-        assert_eq!(depth, 0, "{queue} left empty by the checks");
-    }
+    assert_left_empty(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.SMALL"]);
 }

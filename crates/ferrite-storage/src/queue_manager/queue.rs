@@ -714,26 +714,10 @@ impl LocalQueue {
         holder: u64,
         interrupted: impl Fn() -> bool,
     ) -> bool {
-        let deadline = Instant::now() + wait;
-        let mut state = self.state();
-        loop {
-            if self.first_match(&state, selector, None, holder).is_some() {
-                return true;
-            }
-            if interrupted() {
-                return false;
-            }
-            let Some(remaining) = deadline.checked_duration_since(Instant::now()) else {
-                return false;
-            };
-            let parked = Arc::new(ParkedGetter {
-                selector: selector.clone(),
-                woken: Condvar::new(),
-            });
-            state.parked.push(parked.clone());
-            state = parked.woken.wait_timeout(state, remaining).unwrap().0;
-            state.parked.retain(|other| !Arc::ptr_eq(other, &parked));
-        }
+        self.park_until(self.state(), selector, wait, interrupted, |state| {
+            self.first_match(state, selector, None, holder)
+        })
+        .is_some()
     }
 
     /// The next matching message after `after` (browse), without removing it.
@@ -770,25 +754,12 @@ impl LocalQueue {
         wait: Duration,
         interrupted: impl Fn() -> bool,
     ) -> Option<MessageEntry> {
-        let deadline = Instant::now() + wait;
         let mut state = self.state();
         self.ensure_index_for(&mut state, selector);
-        loop {
-            if let Some(key) = self.first_match(&state, selector, after, holder) {
-                return Some(state.messages[&key].clone());
-            }
-            if interrupted() {
-                return None;
-            }
-            let remaining = deadline.checked_duration_since(Instant::now())?;
-            let parked = Arc::new(ParkedGetter {
-                selector: selector.clone(),
-                woken: Condvar::new(),
-            });
-            state.parked.push(parked.clone());
-            state = parked.woken.wait_timeout(state, remaining).unwrap().0;
-            state.parked.retain(|other| !Arc::ptr_eq(other, &parked));
-        }
+        self.park_until(state, selector, wait, interrupted, |state| {
+            self.first_match(state, selector, after, holder)
+                .map(|key| state.messages[&key].clone())
+        })
     }
 
     /// MQGMO_LOCK: lock the message `key` for `holder`, releasing the holder's previous lock
@@ -1082,20 +1053,36 @@ impl LocalQueue {
         wait: Duration,
         interrupted: impl Fn() -> bool,
     ) -> bool {
+        let any_message = MessageSelector::default();
+        self.park_until(self.state(), &any_message, wait, interrupted, |_| {
+            (self.arrivals.load(Ordering::Acquire) != seen).then_some(())
+        })
+        .is_some()
+    }
+
+    /// Wait, holding the queue's lock only while looking, until `ready` (called under the lock
+    /// before each wait) finds what the caller waits for, `wait` passes, or `interrupted` is
+    /// true when woken. Parked like a waiting getter with `selector`, so only an arrival it
+    /// may want wakes it: browses and waits that take nothing use this.
+    fn park_until<T>(
+        &self,
+        mut state: MutexGuard<'_, QueueState>,
+        selector: &MessageSelector,
+        wait: Duration,
+        interrupted: impl Fn() -> bool,
+        mut ready: impl FnMut(&QueueState) -> Option<T>,
+    ) -> Option<T> {
         let deadline = Instant::now() + wait;
-        let mut state = self.state();
         loop {
-            if self.arrivals.load(Ordering::Acquire) != seen {
-                return true;
+            if let Some(found) = ready(&state) {
+                return Some(found);
             }
             if interrupted() {
-                return false;
+                return None;
             }
-            let Some(remaining) = deadline.checked_duration_since(Instant::now()) else {
-                return false;
-            };
+            let remaining = deadline.checked_duration_since(Instant::now())?;
             let parked = Arc::new(ParkedGetter {
-                selector: MessageSelector::default(),
+                selector: selector.clone(),
                 woken: Condvar::new(),
             });
             state.parked.push(parked.clone());
