@@ -48,6 +48,7 @@ pub fn single_queue(context: &mut Context) {
     for (size, mq, line) in sizes {
         let stop = Arc::new(AtomicBool::new(false));
         let got = Arc::new(AtomicU64::new(0));
+        let cpu_before = process_cpu_seconds();
         let started = Instant::now();
         std::thread::scope(|scope| {
             for _ in 0..4 {
@@ -108,8 +109,13 @@ pub fn single_queue(context: &mut Context) {
             stop.store(true, Ordering::Relaxed);
         });
         let seconds = started.elapsed().as_secs_f64();
-        let rate = got.load(Ordering::Relaxed) as f64 / seconds;
-        println!("  {size} B: {rate:.0} msgs/s got (each put and get committed)");
+        let cpu = process_cpu_seconds() - cpu_before;
+        let count = got.load(Ordering::Relaxed).max(1) as f64;
+        let rate = count / seconds;
+        let cpu_us = cpu * 1e6 / count;
+        println!(
+            "  {size} B: {rate:.0} msgs/s got (each put and get committed), {cpu_us:.2} CPU µs per message (process CPU)"
+        );
         let met = rate >= 1_000_000.0;
         let mut row = Row::new(
             "single-queue",

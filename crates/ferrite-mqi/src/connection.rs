@@ -886,14 +886,15 @@ impl Connection {
             .ok_or(MqError::failed(MQRC_HOBJ_ERROR))
     }
 
-    /// The queue of a handle, checking it still exists (MQRC_Q_DELETED).
+    /// The queue of a handle, checking it still exists (MQRC_Q_DELETED). The engine marks a
+    /// queue deleted as it leaves the queue manager's map (DELETE QLOCAL, a dynamic queue's
+    /// end), and a name is only ever given a new queue after that, so the mark answers without
+    /// looking the name up on every MQPUT and MQGET.
     fn queue_of(&self, handle: &ObjectHandle) -> MqResult<Arc<LocalQueue>> {
         match &handle.target {
             Target::QueueManager | Target::Definition(..) => failed(MQRC_OBJECT_TYPE_ERROR),
-            Target::Queue(queue) => match self.queue_manager.queue(&queue.name()) {
-                Some(current) if Arc::ptr_eq(&current, queue) => Ok(current),
-                _ => failed(MQRC_Q_DELETED),
-            },
+            Target::Queue(queue) if queue.is_deleted() => failed(MQRC_Q_DELETED),
+            Target::Queue(queue) => Ok(queue.clone()),
         }
     }
 

@@ -162,6 +162,39 @@ impl Reader<'_> {
 
 /// PutDate (YYYYMMDD) and PutTime (HHMMSSTH), GMT, of a time in milliseconds since the epoch.
 pub fn put_date_time(ms: u64) -> (String, String) {
+    let (date, time) = put_date_time_digits(ms);
+    (digits_text(&date), digits_text(&time))
+}
+
+/// PutDate and PutTime as their eight ASCII digits each, without allocating: every MQPUT and
+/// MQGET derives them (MQPUT to fill the MQMD and to check whether the extension must store
+/// them, MQGET to return them). The last hundredth of a second converted is kept per thread,
+/// so a busy thread converts about once per hundredth.
+pub fn put_date_time_digits(ms: u64) -> ([u8; 8], [u8; 8]) {
+    thread_local! {
+        /// (hundredths since the epoch, PutDate, PutTime) of the last conversion.
+        static LAST: std::cell::Cell<(u64, [u8; 8], [u8; 8])> =
+            const { std::cell::Cell::new((u64::MAX, [0; 8], [0; 8])) };
+    }
+    let hundredths = ms / 10;
+    LAST.with(|last| {
+        let (cached, date, time) = last.get();
+        if cached == hundredths {
+            return (date, time);
+        }
+        let (date, time) = convert_put_date_time(ms);
+        last.set((hundredths, date, time));
+        (date, time)
+    })
+}
+
+/// Eight ASCII digits as a `String`.
+fn digits_text(digits: &[u8; 8]) -> String {
+    debug_assert!(digits.iter().all(u8::is_ascii_digit));
+    String::from_utf8(digits.to_vec()).expect("ASCII digits")
+}
+
+fn convert_put_date_time(ms: u64) -> ([u8; 8], [u8; 8]) {
     let days = (ms / 86_400_000) as i64;
     let in_day = ms % 86_400_000;
     // Howard Hinnant's days-to-civil.
@@ -178,11 +211,32 @@ pub fn put_date_time(ms: u64) -> (String, String) {
     let minutes = in_day / 60_000 % 60;
     let seconds = in_day / 1000 % 60;
     let hundredths = in_day % 1000 / 10;
-    (
-        format!("{year:04}{month:02}{day:02}"),
-        format!("{hours:02}{minutes:02}{seconds:02}{hundredths:02}"),
-    )
+    // Years after 9999 cannot be written in four digits; MQ's PutDate has no room for them.
+    let year = year.clamp(0, 9999) as u64;
+    let mut date = [b'0'; 8];
+    write_digits(&mut date[0..4], year);
+    write_digits(&mut date[4..6], month as u64);
+    write_digits(&mut date[6..8], day as u64);
+    let mut time = [b'0'; 8];
+    write_digits(&mut time[0..2], hours);
+    write_digits(&mut time[2..4], minutes);
+    write_digits(&mut time[4..6], seconds);
+    write_digits(&mut time[6..8], hundredths);
+    (date, time)
 }
+
+/// `value` in decimal, zero-padded to fill `into` (which it must fit).
+fn write_digits(into: &mut [u8], mut value: u64) {
+    for place in into.iter_mut().rev() {
+        *place = b'0' + (value % 10) as u8;
+        value /= 10;
+    }
+    debug_assert_eq!(value, 0, "the value fits the field");
+}
+
+/// Bytes reserved for a descriptor extension up front: a put with default context stores its
+/// UserIdentifier and PutApplName (at most 2 + 12 + 2 + 28 bytes), so one allocation holds it.
+const EXTENSION_CAPACITY_BYTES: usize = 48;
 
 /// The engine descriptor of a message about to be put. `md` must already be resolved: Priority
 /// 0–9, Persistence 0 or 1, ids and context filled in, CodedCharSetId not MQCCSI_Q_MGR;
@@ -190,14 +244,16 @@ pub fn put_date_time(ms: u64) -> (String, String) {
 /// they differ from it).
 pub fn to_engine(md: &Mqmd, put_time_ms: u64) -> MessageDescriptor {
     debug_assert!((0..=9).contains(&md.priority));
-    let mut w = Writer(Vec::new());
+    let mut w = Writer(Vec::with_capacity(EXTENSION_CAPACITY_BYTES));
     w.int(tag::REPORT, md.report, 0);
     w.int(tag::MSG_TYPE, md.msg_type, MQMT_DATAGRAM);
     w.int(tag::FEEDBACK, md.feedback, 0);
     w.int(tag::ENCODING, md.encoding, MQENC_NATIVE);
     w.int(tag::CCSID, md.coded_char_set_id, QUEUE_MANAGER_CCSID);
-    let format = String::from_utf8_lossy(&md.format).into_owned();
-    w.text(tag::FORMAT, &format, "");
+    match std::str::from_utf8(&md.format) {
+        Ok(format) => w.text(tag::FORMAT, format, ""),
+        Err(_) => w.text(tag::FORMAT, &String::from_utf8_lossy(&md.format), ""),
+    }
     w.text(tag::REPLY_TO_Q, &md.reply_to_q, "");
     w.text(tag::REPLY_TO_Q_MGR, &md.reply_to_q_mgr, "");
     w.text(tag::USER_IDENTIFIER, &md.user_identifier, "");
@@ -208,12 +264,12 @@ pub fn to_engine(md: &Mqmd, put_time_ms: u64) -> MessageDescriptor {
     w.text(tag::APPL_IDENTITY_DATA, &md.appl_identity_data, "");
     w.int(tag::PUT_APPL_TYPE, md.put_appl_type, 0);
     w.text(tag::PUT_APPL_NAME, &md.put_appl_name, "");
-    let (date, time) = put_date_time(put_time_ms);
+    let (date, time) = put_date_time_digits(put_time_ms);
     // Explicitly stored (even blank) when it is not the derived value.
-    if trim(&md.put_date) != date {
+    if trim(&md.put_date).as_bytes() != date {
         w.text_always(tag::PUT_DATE, &md.put_date);
     }
-    if trim(&md.put_time) != time {
+    if trim(&md.put_time).as_bytes() != time {
         w.text_always(tag::PUT_TIME, &md.put_time);
     }
     w.text(tag::APPL_ORIGIN_DATA, &md.appl_origin_data, "");
@@ -313,4 +369,43 @@ pub fn from_engine(
         }
     }
     Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn put_date_and_time_are_gmt_digits() {
+        assert_eq!(
+            put_date_time(0),
+            ("19700101".to_string(), "00000000".to_string())
+        );
+        assert_eq!(
+            put_date_time(1_700_000_000_000),
+            ("20231114".to_string(), "22132000".to_string())
+        );
+        // Leap day, last hundredth of the day.
+        assert_eq!(
+            put_date_time(1_709_251_199_999),
+            ("20240229".to_string(), "23595999".to_string())
+        );
+        assert_eq!(
+            put_date_time(946_598_400_050),
+            ("19991231".to_string(), "00000005".to_string())
+        );
+    }
+
+    #[test]
+    fn the_per_thread_cache_follows_the_hundredth() {
+        // Same hundredth: the cached digits; the next hundredth and back: converted again.
+        let first = put_date_time_digits(1_709_251_199_990);
+        assert_eq!(put_date_time_digits(1_709_251_199_999), first);
+        assert_eq!(
+            put_date_time_digits(1_709_251_200_000),
+            (*b"20240301", *b"00000000")
+        );
+        assert_eq!(put_date_time_digits(1_709_251_199_995), first);
+        assert_eq!(first, (*b"20240229", *b"23595999"));
+    }
 }

@@ -1642,10 +1642,13 @@ impl QueueManager {
                     .saturating_mul(1000),
             );
         }
+        // The data moves down over the descriptor: no second buffer per get.
+        let mut data = image;
+        data.drain(..data_offset);
         Ok(GetOutcome::Got {
             message: RetrievedMessage {
                 descriptor,
-                data: image[data_offset..].to_vec(),
+                data,
                 backout_count: entry.backout_count,
                 key: entry.key,
             },
