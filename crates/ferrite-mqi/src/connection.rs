@@ -27,6 +27,7 @@ use ferrite_constants::{
     wait::MQWI_UNLIMITED,
 };
 use ferrite_storage::data_manager::message::Identifier;
+use ferrite_storage::queue_manager::hashing::FastHashing;
 use ferrite_storage::queue_manager::{
     now_ms, thread_number, AliasDefinition, ConnectionRecord, DefinitionType, GetControls,
     GetOutcome, HandleRecord, LocalQueue, MessageKey, MessageSelector, ObjectDefinition,
@@ -413,7 +414,8 @@ fn new_lock_holder() -> u64 {
 pub struct Connection {
     queue_manager: Arc<QueueManager>,
     unit: UnitOfWork,
-    handles: HashMap<i32, ObjectHandle>,
+    /// Hashed with the engine's fast hasher: every MQI call looks its handle up.
+    handles: HashMap<i32, ObjectHandle, FastHashing>,
     /// This connection in the queue manager's registry (DISPLAY CONN).
     record: Arc<ConnectionRecord>,
     next_handle: i32,
@@ -488,7 +490,7 @@ impl Connection {
         Ok(Connection {
             queue_manager,
             unit: UnitOfWork::new(),
-            handles: HashMap::new(),
+            handles: HashMap::default(),
             next_handle: 1,
             user_identifier: user_identifier.clone(),
             appl_name,

@@ -14,6 +14,7 @@
 
 pub mod connections;
 pub mod groups;
+pub mod hashing;
 pub mod objects;
 pub mod page_set_errors;
 pub mod queue;

@@ -11,7 +11,7 @@
 //! holders have locked. A queue with no locked message pays one `is_empty` per search.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
@@ -19,6 +19,7 @@ use crate::data_manager::message::{Identifier, NO_IDENTIFIER};
 use crate::recovery::log_records::MessageLocation;
 
 use super::groups::{GroupIndex, GroupMember};
+use super::hashing::FastHashing;
 use super::objects::QueueDefinition;
 
 /// The lock holder of a get or browse that holds no lock: it sees no locked message.
@@ -182,11 +183,34 @@ struct QueueState {
     index_cursor: Option<MessageKey>,
 }
 
-/// A getter waiting for a message it can take.
+/// A getter waiting for a message it can take (or a browse or wait that takes nothing).
 #[derive(Debug)]
 struct ParkedGetter {
     selector: MessageSelector,
     woken: Condvar,
+    /// A destructive get: one arrival can satisfy only one of these, so an arrival wakes the
+    /// first such getter it matches, not all of them. Browses and waits that take nothing
+    /// are all woken.
+    takes: bool,
+    /// Notified and not yet running again (set and read under the queue's lock): the next
+    /// arrival wakes another getter, so two arrivals never both go to one sleeper.
+    notified: AtomicBool,
+}
+
+impl ParkedGetter {
+    fn new(selector: &MessageSelector, takes: bool) -> Arc<ParkedGetter> {
+        Arc::new(ParkedGetter {
+            selector: selector.clone(),
+            woken: Condvar::new(),
+            takes,
+            notified: AtomicBool::new(false),
+        })
+    }
+
+    fn notify(&self) {
+        self.notified.store(true, Ordering::Relaxed);
+        self.woken.notify_one();
+    }
 }
 
 /// The counters RESET QSTATS reports (and resets), MQ's names in the comments.
@@ -209,7 +233,7 @@ pub struct QueueStatistics {
 /// messages in delivery order, so a get by CORRELID stays cheap with thousands sharing it.
 #[derive(Default)]
 struct IdentifierIndex {
-    map: HashMap<Identifier, KeySet>,
+    map: HashMap<Identifier, KeySet, FastHashing>,
 }
 
 enum KeySet {
@@ -270,6 +294,9 @@ pub struct LocalQueue {
     state: Mutex<QueueState>,
     /// Bumped by every arrival, so a getter spinning before it parks sees one without the lock.
     arrivals: AtomicU64,
+    /// Getters spinning for an arrival now (at most [`LocalQueue::SPINNING_GETTERS_MAX`]; the
+    /// others park at once, leaving the processors to the putters).
+    spinning_getters: AtomicU32,
     /// The queue was deleted (DELETE QLOCAL, a dynamic queue's MQCLOSE or its creator's end):
     /// handles still holding it get MQRC_Q_DELETED, waiting getters stop waiting.
     deleted: AtomicBool,
@@ -307,6 +334,7 @@ impl LocalQueue {
                 ..QueueState::default()
             }),
             arrivals: AtomicU64::new(0),
+            spinning_getters: AtomicU32::new(0),
             deleted: AtomicBool::new(false),
         }
     }
@@ -686,17 +714,16 @@ impl LocalQueue {
             let remaining = deadline.checked_duration_since(Instant::now())?;
             if !spun {
                 spun = true;
-                let seen = self.arrivals.load(Ordering::Acquire);
-                drop(state);
-                self.spin_for_arrival(seen, deadline);
-                state = self.state();
-                continue;
+                if let Some(_spinning) = self.spinning_getter() {
+                    let seen = self.arrivals.load(Ordering::Acquire);
+                    drop(state);
+                    self.spin_for_arrival(seen, deadline);
+                    state = self.state();
+                    continue;
+                }
             }
             spun = false;
-            let parked = Arc::new(ParkedGetter {
-                selector: selector.clone(),
-                woken: Condvar::new(),
-            });
+            let parked = ParkedGetter::new(selector, true);
             state.parked.push(parked.clone());
             state = parked.woken.wait_timeout(state, remaining).unwrap().0;
             state.parked.retain(|other| !Arc::ptr_eq(other, &parked));
@@ -983,8 +1010,13 @@ impl LocalQueue {
     }
 
     /// Under the queue lock, as `entry` arrives: wake the parked getters it can satisfy (no
-    /// system call when none waits for it).
+    /// system call when none waits for it): every browse or wait that takes nothing, but of
+    /// the destructive getters only the first not already woken, since only one can take it.
+    /// A woken getter looks before it parks again, so the message is never left waiting
+    /// while a getter that wants it sleeps: either a getter not yet woken is woken for it, or
+    /// every parked getter that wants it already is.
     fn wake_parked_for(state: &QueueState, entry: &MessageEntry) {
+        let mut taker_woken = false;
         for parked in &state.parked {
             let selector = &parked.selector;
             // A member's arrival can complete its group or logical message, which makes its
@@ -994,8 +1026,17 @@ impl LocalQueue {
                 && selector
                     .group_id
                     .is_none_or(|id| entry.group.as_ref().is_some_and(|m| m.group_id == id));
-            if completes || (selector.matches(entry) && state.groups.eligible(selector, entry)) {
-                parked.woken.notify_one();
+            if completes {
+                // Several members may have become eligible: every such getter looks.
+                parked.notify();
+                continue;
+            }
+            if parked.takes && (taker_woken || parked.notified.load(Ordering::Relaxed)) {
+                continue;
+            }
+            if selector.matches(entry) && state.groups.eligible(selector, entry) {
+                parked.notify();
+                taker_woken |= parked.takes;
             }
         }
     }
@@ -1004,6 +1045,19 @@ impl LocalQueue {
     /// other core usually answers within it, and a parked thread costs a system call and an
     /// inter-processor interrupt to wake.
     const SPIN_BEFORE_PARK: Duration = Duration::from_micros(30);
+
+    /// At most this many getters of one queue spin at a time: on a machine with few
+    /// processors, several spinning getters take the processor time the putters need, and
+    /// one spinner already catches a quick partner's answer.
+    const SPINNING_GETTERS_MAX: u32 = 1;
+
+    /// A place among the spinning getters, released when dropped; `None` when they are all
+    /// taken (the getter parks without spinning).
+    fn spinning_getter(&self) -> Option<SpinningGetter<'_>> {
+        let previous = self.spinning_getters.fetch_add(1, Ordering::AcqRel);
+        let place = SpinningGetter(&self.spinning_getters);
+        (previous < Self::SPINNING_GETTERS_MAX).then_some(place)
+    }
 
     /// Spin (yielding now and then) until an arrival after `seen`, or `SPIN_BEFORE_PARK`.
     fn spin_for_arrival(&self, seen: u64, until: Instant) -> bool {
@@ -1081,10 +1135,7 @@ impl LocalQueue {
                 return None;
             }
             let remaining = deadline.checked_duration_since(Instant::now())?;
-            let parked = Arc::new(ParkedGetter {
-                selector: selector.clone(),
-                woken: Condvar::new(),
-            });
+            let parked = ParkedGetter::new(selector, false);
             state.parked.push(parked.clone());
             state = parked.woken.wait_timeout(state, remaining).unwrap().0;
             state.parked.retain(|other| !Arc::ptr_eq(other, &parked));
@@ -1096,9 +1147,19 @@ impl LocalQueue {
         // so a getter that saw "not interrupted" is already waiting and gets this notification.
         let state = self.state();
         for parked in &state.parked {
-            parked.woken.notify_one();
+            parked.notify();
         }
         drop(state);
+    }
+}
+
+/// A getter's place among a queue's spinning getters (see [`LocalQueue::spinning_getter`]).
+struct SpinningGetter<'a>(&'a AtomicU32);
+
+impl Drop for SpinningGetter<'_> {
+    fn drop(&mut self) {
+        let previous = self.0.fetch_sub(1, Ordering::AcqRel);
+        debug_assert!(previous > 0, "spinning getters balance");
     }
 }
 
@@ -1230,5 +1291,105 @@ mod tests {
         std::thread::sleep(Duration::from_millis(20));
         queue.insert(entry(0, 9, 1), false, 0);
         assert_eq!(getter.join().unwrap().unwrap().key.sequence, 9);
+    }
+
+    /// Parked getters as the queue holds them (tests: wait until a getter is asleep).
+    fn parked_count(queue: &LocalQueue) -> usize {
+        queue.state().parked.len()
+    }
+
+    fn wait_until_parked(queue: &LocalQueue, count: usize) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while parked_count(queue) < count {
+            assert!(Instant::now() < deadline, "getters did not park");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn back_to_back_arrivals_wake_different_getters() {
+        // One arrival wakes one destructive getter; the second, put before the first getter
+        // runs, must wake the other sleeper rather than notify the first one twice.
+        for _ in 0..20 {
+            let queue = Arc::new(LocalQueue::new(
+                1,
+                QueueDefinition::local("Q", PageSetId(1)),
+            ));
+            let getters: Vec<_> = (0..3)
+                .map(|_| {
+                    let queue = queue.clone();
+                    std::thread::spawn(move || {
+                        let mut expired = Vec::new();
+                        queue
+                            .take(
+                                &MessageSelector::default(),
+                                Some(Duration::from_secs(5)),
+                                || 0,
+                                false,
+                                &mut expired,
+                            )
+                            .map(|entry| entry.key.sequence)
+                    })
+                })
+                .collect();
+            wait_until_parked(&queue, 3);
+            let started = Instant::now();
+            for sequence in 1..=3 {
+                queue.insert(entry(0, sequence, 1), false, 0);
+            }
+            let mut got: Vec<u64> = getters
+                .into_iter()
+                .map(|getter| getter.join().unwrap().expect("each getter gets a message"))
+                .collect();
+            got.sort();
+            assert_eq!(got, vec![1, 2, 3]);
+            assert!(started.elapsed() < Duration::from_secs(4), "a getter slept");
+        }
+    }
+
+    #[test]
+    fn waking_a_getter_still_wakes_every_wait_that_takes_nothing() {
+        // The getter parks first, so the arrival finds it first; the waits behind it (as a
+        // getter with a message selector waits) must be woken all the same.
+        let queue = Arc::new(LocalQueue::new(
+            1,
+            QueueDefinition::local("Q", PageSetId(1)),
+        ));
+        let getter = {
+            let queue = queue.clone();
+            std::thread::spawn(move || {
+                let mut expired = Vec::new();
+                queue.take(
+                    &MessageSelector::default(),
+                    Some(Duration::from_secs(5)),
+                    || 0,
+                    false,
+                    &mut expired,
+                )
+            })
+        };
+        wait_until_parked(&queue, 1);
+        let seen = queue.arrivals();
+        let waiters: Vec<_> = (0..2)
+            .map(|_| {
+                let queue = queue.clone();
+                std::thread::spawn(move || {
+                    let started = Instant::now();
+                    let arrived = queue.wait_for_arrival(seen, Duration::from_secs(5), || false);
+                    (arrived, started.elapsed())
+                })
+            })
+            .collect();
+        wait_until_parked(&queue, 3);
+        queue.insert(entry(0, 1, 1), false, 0);
+        assert_eq!(getter.join().unwrap().unwrap().key.sequence, 1);
+        for waiter in waiters {
+            let (arrived, waited) = waiter.join().unwrap();
+            assert!(arrived, "the wait saw the arrival");
+            assert!(
+                waited < Duration::from_secs(4),
+                "the wait was woken, not timed out"
+            );
+        }
     }
 }
