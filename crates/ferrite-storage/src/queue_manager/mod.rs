@@ -1663,7 +1663,7 @@ impl QueueManager {
         let Ok(space) = self.data.space(entry.location.page_set) else {
             return;
         };
-        if queue.depth() < space.pool_buffers / 2 {
+        if queue.depth_hint() < space.pool_buffers / 2 {
             return;
         }
         let mut next = Vec::with_capacity(READ_AHEAD_MESSAGES);

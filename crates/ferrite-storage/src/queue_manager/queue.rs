@@ -25,6 +25,9 @@ use super::objects::QueueDefinition;
 /// The lock holder of a get or browse that holds no lock: it sees no locked message.
 pub const NO_LOCK_HOLDER: u64 = 0;
 
+/// A time-on-queue average not yet started (no message with a put time got).
+const TIME_ON_QUEUE_NONE: u64 = u64::MAX;
+
 /// Delivery order: higher priority first, then put order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MessageKey {
@@ -149,8 +152,6 @@ struct QueueState {
     groups: GroupIndex,
     /// Uncommitted puts (they count towards MAXDEPTH and CURDEPTH).
     uncommitted_puts: u64,
-    /// Uncommitted gets (the messages are out of the map).
-    uncommitted_gets: u64,
     open_input_count: u64,
     open_output_count: u64,
     /// An MQOPEN handle holds the queue with MQOO_INPUT_EXCLUSIVE.
@@ -162,10 +163,6 @@ struct QueueState {
     earliest_expiry_ms: u64,
     /// RESET QSTATS counters since `statistics_reset_ms`.
     statistics: QueueStatistics,
-    /// QTIME: time on queue of recently got messages, in microseconds (short-term and
-    /// long-term moving averages; `None` until a message with a put time has been got).
-    time_on_queue_short_us: Option<u64>,
-    time_on_queue_long_us: Option<u64>,
     /// Messages locked by a browse with MQGMO_LOCK, with their lock holder (at most one per
     /// holder): invisible to every other holder until unlocked or got.
     locks: HashMap<MessageKey, u64>,
@@ -294,6 +291,20 @@ pub struct LocalQueue {
     state: Mutex<QueueState>,
     /// Bumped by every arrival, so a getter spinning before it parks sees one without the lock.
     arrivals: AtomicU64,
+    /// Uncommitted gets (the messages are out of the map). Outside the mutex, so committing
+    /// a get does not take the queue's lock; changed under it when a get takes or restores a
+    /// message, so the MAXDEPTH check (under the lock) sees a consistent count.
+    uncommitted_gets: AtomicU64,
+    /// Committed messages in the map, as of the last change (read without the lock to
+    /// decide on read-ahead; [`LocalQueue::depth`] is the exact figure).
+    depth_hint: AtomicU64,
+    /// QTIME: time on queue of recently got messages, in microseconds, short-term and
+    /// long-term moving averages ([`TIME_ON_QUEUE_NONE`] until a message with a put time has
+    /// been got). Outside the mutex: getters blending at the same moment may lose a sample,
+    /// which an average over the last few messages can afford, and a get takes the queue's
+    /// lock once less.
+    time_on_queue_short_us: AtomicU64,
+    time_on_queue_long_us: AtomicU64,
     /// Getters spinning for an arrival now (at most [`LocalQueue::SPINNING_GETTERS_MAX`]; the
     /// others park at once, leaving the processors to the putters).
     spinning_getters: AtomicU32,
@@ -335,6 +346,10 @@ impl LocalQueue {
             }),
             arrivals: AtomicU64::new(0),
             spinning_getters: AtomicU32::new(0),
+            uncommitted_gets: AtomicU64::new(0),
+            depth_hint: AtomicU64::new(0),
+            time_on_queue_short_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
+            time_on_queue_long_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
             deleted: AtomicBool::new(false),
         }
     }
@@ -388,7 +403,9 @@ impl LocalQueue {
     /// Reserve room for an uncommitted put; false when MAXDEPTH is reached (MQRC_Q_FULL).
     pub fn reserve_put(&self, max_depth: u32) -> bool {
         let mut state = self.state();
-        if state.messages.len() as u64 + state.uncommitted_puts + state.uncommitted_gets
+        if state.messages.len() as u64
+            + state.uncommitted_puts
+            + self.uncommitted_gets.load(Ordering::Acquire)
             >= max_depth as u64
         {
             return false;
@@ -432,6 +449,7 @@ impl LocalQueue {
         }
         Self::wake_parked_for(&state, &entry);
         state.messages.insert(entry.key, entry);
+        self.note_depth(&state);
         self.arrivals.fetch_add(1, Ordering::Release);
         drop(state);
     }
@@ -459,6 +477,7 @@ impl LocalQueue {
             }
             state.messages.insert(entry.key, entry);
         }
+        self.note_depth(&state);
         state.statistics.high_depth = state.statistics.high_depth.max(state.messages.len() as u64);
     }
 
@@ -531,10 +550,7 @@ impl LocalQueue {
         if let Some(at) = entry.expires_at_ms {
             state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
         }
-        state.uncommitted_gets = state
-            .uncommitted_gets
-            .checked_sub(1)
-            .expect("get counts balance");
+        self.get_resolved();
         Self::index(
             &mut state,
             &entry,
@@ -543,6 +559,7 @@ impl LocalQueue {
         );
         Self::wake_parked_for(&state, &entry);
         state.messages.insert(entry.key, entry);
+        self.note_depth(&state);
         self.arrivals.fetch_add(1, Ordering::Release);
         drop(state);
     }
@@ -550,16 +567,31 @@ impl LocalQueue {
     /// Restart: a message got by a unit of recovery left in doubt stays out of the queue,
     /// counted as an uncommitted get, until the unit is resolved.
     pub fn hold_for_in_doubt_get(&self) {
-        self.state().uncommitted_gets += 1;
+        let _state = self.state();
+        self.uncommitted_gets.fetch_add(1, Ordering::AcqRel);
     }
 
     /// The uncommitted get of a message was committed.
     pub fn get_committed(&self) {
-        let mut state = self.state();
-        state.uncommitted_gets = state
-            .uncommitted_gets
-            .checked_sub(1)
-            .expect("get counts balance");
+        self.get_resolved();
+    }
+
+    /// An uncommitted get ended (committed, or backed out with the message restored).
+    fn get_resolved(&self) {
+        let previous = self.uncommitted_gets.fetch_sub(1, Ordering::AcqRel);
+        assert!(previous > 0, "get counts balance");
+    }
+
+    /// Note the map's size for [`LocalQueue::depth_hint`] (under the lock, after a change).
+    fn note_depth(&self, state: &QueueState) {
+        self.depth_hint
+            .store(state.messages.len() as u64, Ordering::Relaxed);
+    }
+
+    /// Committed messages available, as of the last change, without taking the queue's
+    /// lock: for decisions a moment's staleness does not spoil (read-ahead).
+    pub fn depth_hint(&self) -> u64 {
+        self.depth_hint.load(Ordering::Relaxed)
     }
 
     /// Whether `key` is visible to `holder`: not locked, or locked by it.
@@ -701,11 +733,15 @@ impl LocalQueue {
                     continue;
                 }
                 if in_unit_of_work {
-                    state.uncommitted_gets += 1;
+                    self.uncommitted_gets.fetch_add(1, Ordering::AcqRel);
                 }
+                self.note_depth(&state);
                 state.statistics.messages_out += 1;
                 state.last_get_ms = now;
                 return Some(entry);
+            }
+            if !expired.is_empty() {
+                self.note_depth(&state);
             }
             let deadline = deadline?;
             if interrupted() {
@@ -863,6 +899,7 @@ impl LocalQueue {
             state.locks.remove(&key);
             removed.push(entry);
         }
+        self.note_depth(&state);
         state.earliest_expiry_ms = state
             .messages
             .values()
@@ -914,22 +951,22 @@ impl LocalQueue {
         state.index_pending = false;
         state.index_cursor = None;
         state.locks.clear();
-        std::mem::take(&mut state.messages).into_values().collect()
+        let drained = std::mem::take(&mut state.messages);
+        self.note_depth(&state);
+        drained.into_values().collect()
     }
 
     pub fn status(&self) -> QueueStatus {
         let state = self.state();
         QueueStatus {
             current_depth: state.messages.len() as u64 + state.uncommitted_puts,
-            uncommitted: state.uncommitted_puts + state.uncommitted_gets,
+            uncommitted: state.uncommitted_puts + self.uncommitted_gets.load(Ordering::Acquire),
             open_input_count: state.open_input_count,
             open_output_count: state.open_output_count,
             last_put_ms: state.last_put_ms,
             last_get_ms: state.last_get_ms,
             oldest_message_sequence: state.messages.keys().map(|key| key.sequence).min(),
-            time_on_queue_us: state
-                .time_on_queue_short_us
-                .zip(state.time_on_queue_long_us),
+            time_on_queue_us: self.time_on_queue_us(),
         }
     }
 
@@ -947,18 +984,27 @@ impl LocalQueue {
     /// QTIME: record the time on queue of a message just got. The short-term average follows
     /// the last few messages (weight 1/4), the long-term one a larger sample (weight 1/32).
     pub fn record_time_on_queue(&self, microseconds: u64) {
-        let mut state = self.state();
-        let blend = |average: Option<u64>, weight: u64| {
-            Some(match average {
-                None => microseconds,
-                Some(average) => {
+        // Below the "none" mark, so a recorded average is never taken for no average.
+        let microseconds = microseconds.min(TIME_ON_QUEUE_NONE - 1);
+        let blend = |average: &AtomicU64, weight: u64| {
+            let blended = match average.load(Ordering::Relaxed) {
+                TIME_ON_QUEUE_NONE => microseconds,
+                average => {
                     ((average as u128 * (weight - 1) as u128 + microseconds as u128)
                         / weight as u128) as u64
                 }
-            })
+            };
+            average.store(blended, Ordering::Relaxed);
         };
-        state.time_on_queue_short_us = blend(state.time_on_queue_short_us, 4);
-        state.time_on_queue_long_us = blend(state.time_on_queue_long_us, 32);
+        blend(&self.time_on_queue_short_us, 4);
+        blend(&self.time_on_queue_long_us, 32);
+    }
+
+    /// QTIME's short-term and long-term averages, once a message with a put time was got.
+    fn time_on_queue_us(&self) -> Option<(u64, u64)> {
+        let short = self.time_on_queue_short_us.load(Ordering::Relaxed);
+        let long = self.time_on_queue_long_us.load(Ordering::Relaxed);
+        (short != TIME_ON_QUEUE_NONE && long != TIME_ON_QUEUE_NONE).then_some((short, long))
     }
 
     /// The RESET QSTATS counters, without resetting them.
