@@ -1529,7 +1529,6 @@ impl Connection {
             };
         }
         let accept_truncated = options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
-        let now = now_ms();
         if let Some(selection) = handle.selection.clone() {
             if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) == 0 {
                 return self
@@ -1565,6 +1564,7 @@ impl Connection {
                 fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
                 lock,
             };
+            let now = now_ms();
             let message = self.browse_unexpired(&queue, &selector, after, now, &browsed)?;
             let Some(message) = message else {
                 return failed(if options & MQGMO_BROWSE_MSG_UNDER_CURSOR != 0 {

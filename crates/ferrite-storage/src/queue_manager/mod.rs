@@ -1515,11 +1515,17 @@ impl QueueManager {
                 || queue.is_deleted()
                 || (controls.fail_if_quiescing && self.quiescing.load(Ordering::Acquire))
         };
+        // The time of the last look at the queue: the moment the message left it, for QTIME.
+        let looked_at_ms = std::cell::Cell::new(0);
         let taken = queue.take_visible_to(
             controls.lock_holder,
             selector,
             wait,
-            now_ms,
+            || {
+                let now = now_ms();
+                looked_at_ms.set(now);
+                now
+            },
             unit.is_some(),
             &mut expired,
             interrupted,
@@ -1638,7 +1644,8 @@ impl QueueManager {
         // QTIME (DISPLAY QSTATUS): how long the message waited on the queue.
         if descriptor.put_time_ms > 0 {
             queue.record_time_on_queue(
-                now_ms()
+                looked_at_ms
+                    .get()
                     .saturating_sub(descriptor.put_time_ms)
                     .saturating_mul(1000),
             );
