@@ -377,6 +377,17 @@ impl PendingArrivals {
     }
 }
 
+impl Drop for PendingArrivals {
+    /// A connection that ends while the queue manager stops leaves its unit of work to
+    /// restart: its puts are no longer counted here, and its held trigger messages are gone
+    /// (restart's checks at the next initiation queue open stand in for them, as in MQ).
+    fn drop(&mut self) {
+        for (queue, counts) in self.queues.drain(..) {
+            remove_uncommitted(&queue, &counts);
+        }
+    }
+}
+
 /// The messages a unit of work got from triggered queues, which a backout returns to them:
 /// the watches to pass to [`reinstated`] once the backout is done.
 pub fn before_backout(unit: &UnitOfWork) -> Vec<(ArrivalWatch, [u32; PRIORITY_LEVELS])> {
