@@ -62,6 +62,8 @@ pub(crate) const OBJECTS: &[(&str, &str)] = &[
     ("LISTENER", "LSTR"),
     ("LSSTATUS", "LSSTATUS"),
     ("CHINIT", "CHI"),
+    ("AUTHINFO", "AUTHINFO"),
+    ("SECURITY", "SEC"),
 ];
 
 fn canonical(table: &[(&'static str, &'static str)], word: &str) -> Option<&'static str> {
@@ -409,6 +411,10 @@ pub fn run(
         ("DISPLAY", "SYSTEM", _) => ("CSQJC001", display_system(&context, object_token, rest)),
         ("ARCHIVE", "LOG", _) => ("CSQJC001", archive_log(&context, object_token, rest)),
         ("REFRESH", "QMGR", _) => ("CSQMREFR", refresh_qmgr(&context, object_token, rest)),
+        ("REFRESH", "SECURITY", _) => (
+            "CSQHREFR",
+            crate::security_commands::refresh_security(&context, object_token, rest),
+        ),
         ("RESET", "QSTATS", _) => ("CSQMRQST", reset_qstats(&context, object_token, rest)),
         _ => (
             "CSQ9SCND",

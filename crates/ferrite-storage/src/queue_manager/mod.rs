@@ -12,6 +12,7 @@
 //! pagesets/PSIDnn.pageset page set files                   (page_set.rs)
 //! ```
 
+pub mod connection_authentication;
 pub mod connections;
 pub mod groups;
 pub mod objects;
@@ -47,14 +48,15 @@ use crate::recovery::restart;
 use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
 use crate::vfs::{FileSystem, OpenMode};
 
+pub use connection_authentication::ConnectionAuthentication;
 pub use connections::{thread_number, ConnectionRecord, Connections, HandleRecord};
 pub use groups::GroupMember;
 pub use objects::{
-    AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
-    ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes, RemoteDefinition,
-    StorageClassDefinition, ACCOUNTING_VALUES, COUNT_ATTRIBUTE_MAX, DEFAULT_DEAD_LETTER_QUEUE,
-    KEEPALIVE_AUTO, MONITORING_VALUES, PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES,
-    QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES, READ_AHEAD_VALUES,
+    AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
+    ObjectDefinition, ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes,
+    RemoteDefinition, StorageClassDefinition, ACCOUNTING_VALUES, COUNT_ATTRIBUTE_MAX,
+    DEFAULT_DEAD_LETTER_QUEUE, KEEPALIVE_AUTO, MONITORING_VALUES, PROPERTY_CONTROL_VALUES,
+    PUT_RESPONSE_VALUES, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES, READ_AHEAD_VALUES,
     SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
 };
 pub use queue::{
@@ -233,6 +235,8 @@ pub struct QueueManager {
     /// read on the put/get path without the object store's lock.
     max_uncommitted_messages: AtomicU32,
     expiry_interval_seconds: AtomicU32,
+    /// The AUTHINFO in force for connection authentication (connection_authentication.rs).
+    connection_authentication: RwLock<ConnectionAuthentication>,
 }
 
 impl QueueManager {
@@ -411,8 +415,10 @@ impl QueueManager {
             messages,
             connections: Connections::default(),
             expiry_observer: std::sync::OnceLock::new(),
+            connection_authentication: RwLock::new(ConnectionAuthentication::default()),
         });
         queue_manager.restart()?;
+        queue_manager.load_connection_authentication();
         queue_manager.start_checkpoint_task();
         queue_manager.start_index_builders();
         Ok(queue_manager)
@@ -898,6 +904,14 @@ impl QueueManager {
                     )
                 })?;
             }
+            ObjectDefinition::QueueManager(attributes) => {
+                // CONNAUTH must name an AUTHINFO when it changes (MQ refuses a name that is
+                // not one); the one in force changes at REFRESH SECURITY TYPE(CONNAUTH).
+                let current = self.queue_manager_attributes().connection_authentication;
+                if attributes.connection_authentication != current {
+                    self.auth_info(&attributes.connection_authentication)?;
+                }
+            }
             _ => {}
         }
         let mut locations = self.object_locations.lock().unwrap();
@@ -1048,6 +1062,16 @@ impl QueueManager {
                     ),
                 ));
             }
+        }
+        if object_type == ObjectType::AuthInfo
+            && self.queue_manager_attributes().connection_authentication == name
+        {
+            return Err(StorageError::mq(
+                reason::MQRC_OBJECT_IN_USE,
+                format!(
+                    "AUTHINFO({name}) is the queue manager's CONNAUTH; ALTER QMGR CONNAUTH first"
+                ),
+            ));
         }
         self.free_object_image(&mut locations, object_id)?;
         self.definitions.write().unwrap().remove(&key);
