@@ -411,6 +411,14 @@ pub fn run(
         ("DISPLAY", "SYSTEM", _) => ("CSQJC001", display_system(&context, object_token, rest)),
         ("ARCHIVE", "LOG", _) => ("CSQJC001", archive_log(&context, object_token, rest)),
         ("REFRESH", "QMGR", _) => ("CSQMREFR", refresh_qmgr(&context, object_token, rest)),
+        ("DEFINE" | "ALTER" | "DELETE", "BUFFPOOL", _) => (
+            "CSQPCMDS",
+            crate::storage_commands::buffer_pool(&context, verb, object_token, rest),
+        ),
+        ("DEFINE" | "ALTER" | "DELETE", "PSID", _) => (
+            "CSQPCMDS",
+            crate::storage_commands::page_set(&context, verb, object_token, rest),
+        ),
         ("REFRESH", "SECURITY", _) => (
             "CSQHREFR",
             crate::security_commands::refresh_security(&context, object_token, rest),
@@ -771,12 +779,7 @@ pub(crate) fn apply_attributes(
                     .map(|page_set| page_set.0)
                     .or_else(|| storage_class_page_set(&value.text))
                     .ok_or_else(|| value_error(token, value, "storage class not defined"))?;
-                let configured = context
-                    .queue_manager
-                    .config()
-                    .page_sets
-                    .iter()
-                    .any(|definition| definition.id == page_set);
+                let configured = context.queue_manager.page_set_defined(page_set);
                 if !configured {
                     return Err(value_error(
                         token,

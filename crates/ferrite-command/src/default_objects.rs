@@ -166,11 +166,7 @@ pub fn define_default_objects(queue_manager: &Arc<QueueManager>) -> Result<Vec<S
         }
         if *object_type == ObjectType::StorageClass {
             let page_set: u8 = attributes[5..7].parse().expect("PSID(nn) first");
-            let configured = queue_manager
-                .config()
-                .page_sets
-                .iter()
-                .any(|definition| definition.id == page_set);
+            let configured = queue_manager.page_set_defined(page_set);
             if !configured {
                 continue;
             }

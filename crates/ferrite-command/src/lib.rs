@@ -47,6 +47,7 @@ pub mod pcf_commands;
 mod qmgr_commands;
 mod security_commands;
 pub mod server;
+mod storage_commands;
 
 use std::sync::{Arc, RwLock};
 

@@ -375,12 +375,7 @@ pub(crate) fn apply(
             "DESCR" => class.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
             "PSID" => {
                 let page_set = number(token, value, 99)? as u8;
-                let configured = context
-                    .queue_manager
-                    .config()
-                    .page_sets
-                    .iter()
-                    .any(|definition| definition.id == page_set);
+                let configured = context.queue_manager.page_set_defined(page_set);
                 if !configured {
                     return Err(value_error(
                         token,
