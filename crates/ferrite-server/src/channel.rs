@@ -823,13 +823,13 @@ fn authorize_connection(
     let facts = authentication::ConnectionFacts {
         channel: &security.channel,
         peer: &peer,
-        check: authentication::check_client(queue_manager),
+        policy: authentication::policy(queue_manager),
         transport: security.password_transport,
         tls: security.socket.tls,
         asserted_user: &session.user,
     };
     let registry = ferrite_storage::users::UserRegistry::new(queue_manager.directory());
-    match authentication::authenticate(&facts, credentials.as_ref(), &registry) {
+    match authentication::decide(&facts, credentials.as_ref(), &registry) {
         authentication::Outcome::Accepted { user_id, .. } => {
             session.user = user_id;
             session.refuse_connect = None;
