@@ -52,7 +52,8 @@ pub use objects::{
     KEEPALIVE_AUTO,
 };
 pub use queue::{
-    LocalQueue, MessageEntry, MessageKey, MessageSelector, QueueStatistics, QueueStatus,
+    ArrivalWaker, ArrivalWatch, LocalQueue, MessageEntry, MessageKey, MessageSelector,
+    QueueStatistics, QueueStatus,
 };
 pub use unit_of_work::UnitOfWork;
 

@@ -106,11 +106,53 @@ struct QueueState {
     parked: Vec<Arc<ParkedGetter>>,
 }
 
-/// A getter waiting for a message it can take.
-#[derive(Debug)]
+/// A getter waiting for a message it can take: a thread parked on its condition variable, or
+/// (an [`ArrivalWatch`]) a callback that resumes the getter elsewhere.
 struct ParkedGetter {
     selector: MessageSelector,
     woken: Condvar,
+    waker: Option<ArrivalWaker>,
+}
+
+impl ParkedGetter {
+    fn wake(&self) {
+        match &self.waker {
+            Some(waker) => waker(),
+            None => self.woken.notify_one(),
+        }
+    }
+}
+
+/// Called, under the queue's lock, when a message an [`ArrivalWatch`] waits for arrives, when
+/// the queue is deleted or when the queue manager wakes every getter (quiescing, stopping). It
+/// must be quick and must not touch the queue (it typically marks a waiting get runnable).
+pub type ArrivalWaker = Arc<dyn Fn() + Send + Sync>;
+
+/// A getter waiting without a thread (a client's waiting MQGET or asynchronous consumer served
+/// by the channel initiator's adapters): its waker is called as a parked thread would be
+/// notified. Dropping the watch stops the calls. The waker may be called more than once and
+/// after a message has been taken by someone else: the getter simply tries again.
+pub struct ArrivalWatch {
+    queue: Arc<LocalQueue>,
+    parked: Arc<ParkedGetter>,
+}
+
+impl Drop for ArrivalWatch {
+    fn drop(&mut self) {
+        let mut state = self.queue.state();
+        state
+            .parked
+            .retain(|other| !Arc::ptr_eq(other, &self.parked));
+    }
+}
+
+impl std::fmt::Debug for ArrivalWatch {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("ArrivalWatch")
+            .field("selector", &self.parked.selector)
+            .finish()
+    }
 }
 
 /// The counters RESET QSTATS reports (and resets), MQ's names in the comments.
@@ -475,6 +517,7 @@ impl LocalQueue {
             let parked = Arc::new(ParkedGetter {
                 selector: selector.clone(),
                 woken: Condvar::new(),
+                waker: None,
             });
             state.parked.push(parked.clone());
             state = parked.woken.wait_timeout(state, remaining).unwrap().0;
@@ -636,8 +679,33 @@ impl LocalQueue {
     fn wake_parked_for(state: &QueueState, entry: &MessageEntry) {
         for parked in &state.parked {
             if parked.selector.matches(entry) {
-                parked.woken.notify_one();
+                parked.wake();
             }
+        }
+    }
+
+    /// Waits for a message `selector` selects without a thread: `waker` is called when one
+    /// arrives (at once if one is already there), when the queue is deleted and when every
+    /// getter is woken. The watch lasts until it is dropped.
+    pub fn watch_arrivals(
+        self: &Arc<Self>,
+        selector: MessageSelector,
+        waker: ArrivalWaker,
+    ) -> ArrivalWatch {
+        let parked = Arc::new(ParkedGetter {
+            selector,
+            woken: Condvar::new(),
+            waker: Some(waker),
+        });
+        let mut state = self.state();
+        if self.first_match(&state, &parked.selector, None).is_some() || self.is_deleted() {
+            parked.wake();
+        }
+        state.parked.push(parked.clone());
+        drop(state);
+        ArrivalWatch {
+            queue: self.clone(),
+            parked,
         }
     }
 
@@ -682,7 +750,7 @@ impl LocalQueue {
         // so a getter that saw "not interrupted" is already waiting and gets this notification.
         let state = self.state();
         for parked in &state.parked {
-            parked.woken.notify_one();
+            parked.wake();
         }
         drop(state);
     }
@@ -815,5 +883,44 @@ mod tests {
         std::thread::sleep(Duration::from_millis(20));
         queue.insert(entry(0, 9, 1), false, 0);
         assert_eq!(getter.join().unwrap().unwrap().key.sequence, 9);
+    }
+
+    #[test]
+    fn an_arrival_watch_is_called_only_for_what_it_selects_and_only_while_it_lives() {
+        use std::sync::atomic::AtomicU32;
+        let queue = std::sync::Arc::new(LocalQueue::new(
+            1,
+            QueueDefinition::local("Q", PageSetId(1)),
+        ));
+        let calls = Arc::new(AtomicU32::new(0));
+        let counter = calls.clone();
+        let watch = queue.watch_arrivals(
+            MessageSelector {
+                correlation_id: Some([2; 24]),
+                ..MessageSelector::default()
+            },
+            Arc::new(move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+            }),
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), 0, "nothing there yet");
+        queue.insert(entry(0, 1, 1), false, 0);
+        assert_eq!(calls.load(Ordering::SeqCst), 0, "another CorrelId");
+        queue.insert(entry(0, 2, 2), false, 0);
+        assert_eq!(calls.load(Ordering::SeqCst), 1, "its CorrelId");
+        queue.wake_all();
+        assert_eq!(calls.load(Ordering::SeqCst), 2, "quiescing wakes it");
+        drop(watch);
+        queue.insert(entry(0, 3, 2), false, 0);
+        assert_eq!(calls.load(Ordering::SeqCst), 2, "dropped: not called");
+        // A watch set while a matching message is already there is called at once.
+        let counter = calls.clone();
+        let _watch = queue.watch_arrivals(
+            MessageSelector::default(),
+            Arc::new(move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+            }),
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
     }
 }
