@@ -23,7 +23,6 @@
 //! the client its length, and it asks again with a larger MaxMsgLen.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use ferrite_client::wire;
 use ferrite_constants::{
@@ -34,6 +33,7 @@ use ferrite_mqi::{Hobj, Mqgmo, Mqmd};
 use ferrite_protocol::codec::Writer;
 use ferrite_protocol::control::{Notification, RequestMsgs};
 use ferrite_protocol::segment::{ControlFlags1, SegmentHeader, SegmentType};
+use ferrite_storage::queue_manager::{ArrivalWaker, ArrivalWatch};
 
 use crate::flows::reply_header;
 use crate::session::MqiSession;
@@ -50,9 +50,6 @@ pub mod notification {
     pub const Q_STATE_REPLY: i32 = 6;
 }
 
-/// How long a conversation with consumers waits for a message before it looks at its flows
-/// again: incoming flows wait at most this long while consumers are idle.
-pub const CONSUMER_WAIT_SLICE: Duration = Duration::from_millis(10);
 /// The largest message pushed when the client sets no MaxMsgLen (MQ's 100 MiB).
 pub const ASYNC_MESSAGE_LENGTH_MAX: u32 = 100 * 1024 * 1024;
 /// Consumers (handles with outstanding REQUEST_MSGS) one conversation may have.
@@ -89,6 +86,8 @@ impl Consumer {
 pub struct Consumers {
     by_hobj: BTreeMap<i32, Consumer>,
     global_index: u32,
+    /// The handle last given a message.
+    last_served: i32,
 }
 
 /// One flow for the conversation to send.
@@ -170,34 +169,50 @@ impl Consumers {
         self.by_hobj.remove(&hobj);
     }
 
-    /// Tries to deliver one message to a consumer that wants one, waiting up to `wait` for one
-    /// to arrive. Returns the ASYNC_MESSAGE to send, if any.
-    pub fn deliver(&mut self, session: &mut MqiSession, wait: Duration) -> Option<Outgoing> {
+    /// Takes one message, without waiting, for a consumer that wants one (starting after the
+    /// consumer served last, so that every consumer has its turn). Returns the ASYNC_MESSAGE
+    /// (or the NOTIFICATION that stops a consumer that cannot get) to send, if any.
+    pub fn deliver(&mut self, session: &mut MqiSession) -> Option<Outgoing> {
         let wanting: Vec<i32> = self
             .by_hobj
-            .iter()
+            .range(self.last_served.saturating_add(1)..)
+            .chain(self.by_hobj.range(..=self.last_served))
             .filter(|(_, consumer)| consumer.wants_messages())
             .map(|(&hobj, _)| hobj)
             .collect();
-        let slice = if wanting.len() <= 1 {
-            wait
-        } else {
-            Duration::ZERO
-        };
         for hobj in wanting {
-            if let Some(outgoing) = self.deliver_to(session, hobj, slice) {
+            if let Some(outgoing) = self.deliver_to(session, hobj) {
+                self.last_served = hobj;
                 return Some(outgoing);
             }
         }
         None
     }
 
-    fn deliver_to(
-        &mut self,
-        session: &mut MqiSession,
-        hobj: i32,
-        wait: Duration,
-    ) -> Option<Outgoing> {
+    /// Watches the queues of the consumers that want messages: `waker` is called when one
+    /// may have a message for them (see `Connection::watch_for_get`).
+    pub fn watch(&self, session: &mut MqiSession, waker: ArrivalWaker) -> Vec<ArrivalWatch> {
+        let Some(connection) = session.connection_mut() else {
+            return Vec::new();
+        };
+        self.by_hobj
+            .iter()
+            .filter(|(_, consumer)| consumer.wants_messages())
+            .filter_map(|(&hobj, consumer)| {
+                let gmo = Mqgmo {
+                    version: 4,
+                    options: consumer.gmo_options & !MQGMO_WAIT,
+                    match_options: 0,
+                    ..Mqgmo::default()
+                };
+                connection
+                    .watch_for_get(Hobj(hobj), &Mqmd::default(), &gmo, waker.clone())
+                    .ok()
+            })
+            .collect()
+    }
+
+    fn deliver_to(&mut self, session: &mut MqiSession, hobj: i32) -> Option<Outgoing> {
         let connection = session.connection_mut()?;
         let consumer = self.by_hobj.get_mut(&hobj)?;
         let mut md = Mqmd {
@@ -209,10 +224,6 @@ impl Consumers {
             options: (consumer.gmo_options & !MQGMO_WAIT) | MQGMO_NO_WAIT,
             ..Mqgmo::default()
         };
-        if !wait.is_zero() {
-            gmo.options |= MQGMO_WAIT;
-            gmo.wait_interval = wait.as_millis() as i32;
-        }
         gmo.match_options = 0;
         let mut buffer = vec![0u8; consumer.max_message_length as usize];
         let result = connection.get(Hobj(hobj), &mut md, &mut gmo, &mut buffer);
