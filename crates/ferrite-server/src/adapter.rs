@@ -18,7 +18,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::channel_conversation::Conversation;
 use crate::channel_initiator::CONVERSATION_STACK_BYTES;
@@ -35,6 +35,8 @@ pub(crate) struct AdapterPool {
 #[derive(Default)]
 struct RunQueue {
     ready: VecDeque<Arc<Conversation>>,
+    /// Adapters waiting for work (waking one costs a system call: only then is it paid).
+    idle: usize,
     stopping: bool,
 }
 
@@ -75,8 +77,11 @@ impl AdapterPool {
     pub(crate) fn schedule(&self, conversation: Arc<Conversation>) {
         let mut queue = self.queue.lock().unwrap();
         queue.ready.push_back(conversation);
+        let idle = queue.idle > 0;
         drop(queue);
-        self.work.notify_one();
+        if idle {
+            self.work.notify_one();
+        }
     }
 
     fn serve(&self) {
@@ -90,7 +95,9 @@ impl AdapterPool {
                     if queue.stopping {
                         return;
                     }
+                    queue.idle += 1;
                     queue = self.work.wait(queue).unwrap();
+                    queue.idle -= 1;
                 }
             };
             self.busy.fetch_add(1, Ordering::Relaxed);
@@ -123,6 +130,8 @@ pub(crate) struct Timer {
 struct TimerState {
     due: BinaryHeap<Reverse<TimerEntry>>,
     sequence: u64,
+    /// Entries beyond which the heap is rid of the stale ones.
+    compact_at: usize,
     stopping: bool,
 }
 
@@ -130,6 +139,17 @@ struct TimerEntry {
     at: Instant,
     sequence: u64,
     conversation: Weak<Conversation>,
+    /// The conversation's wait this entry belongs to: once that wait is over (its get
+    /// answered), the entry is stale and wakes nothing.
+    generation: u64,
+}
+
+impl TimerEntry {
+    fn is_live(&self) -> bool {
+        self.conversation
+            .upgrade()
+            .is_some_and(|conversation| conversation.timer_generation() == self.generation)
+    }
 }
 
 impl PartialEq for TimerEntry {
@@ -152,9 +172,11 @@ impl Ord for TimerEntry {
     }
 }
 
-/// Entries one timer holds at most before it refuses more (each waiting MQGET with a
-/// WaitInterval holds one, plus stale ones until they fall due).
-pub const TIMER_ENTRIES_MAX: usize = 1 << 20;
+/// Entries at which the timer first drops stale entries (waits answered before their end);
+/// after that, at twice what remains.
+const TIMER_COMPACT_ENTRIES_MIN: usize = 4096;
+/// The timer's resolution: entries falling due within it are served together.
+const TIMER_RESOLUTION: Duration = Duration::from_millis(1);
 
 impl Timer {
     pub(crate) fn start() -> std::io::Result<Arc<Timer>> {
@@ -172,15 +194,17 @@ impl Timer {
         Ok(timer)
     }
 
-    /// Wakes `conversation` at `at` (or soon after). A conversation woken for nothing looks
-    /// and finds nothing to do.
+    /// Wakes `conversation` at `at` (or soon after), unless the wait it is in now is over by
+    /// then.
     pub(crate) fn wake_at(&self, at: Instant, conversation: &Arc<Conversation>) {
+        let generation = conversation.timer_generation();
         let mut state = self.state.lock().unwrap();
-        if state.stopping || state.due.len() >= TIMER_ENTRIES_MAX {
-            // Refused: the conversation still ends its wait when a message arrives or its
-            // socket closes; a full timer is a bug elsewhere.
-            debug_assert!(state.stopping, "timer full");
+        if state.stopping {
             return;
+        }
+        if state.due.len() >= state.compact_at.max(TIMER_COMPACT_ENTRIES_MIN) {
+            state.due.retain(|Reverse(entry)| entry.is_live());
+            state.compact_at = state.due.len() * 2;
         }
         let earliest = state.due.peek().is_none_or(|Reverse(first)| at < first.at);
         state.sequence += 1;
@@ -189,6 +213,7 @@ impl Timer {
             at,
             sequence,
             conversation: Arc::downgrade(conversation),
+            generation,
         }));
         drop(state);
         if earliest {
@@ -207,16 +232,16 @@ impl Timer {
             while state
                 .due
                 .peek()
-                .is_some_and(|Reverse(first)| first.at <= now)
+                .is_some_and(|Reverse(first)| first.at <= now + TIMER_RESOLUTION)
             {
                 let Reverse(entry) = state.due.pop().expect("peeked");
-                due.push(entry.conversation);
+                due.push(entry);
             }
             if !due.is_empty() {
                 drop(state);
-                for conversation in due {
-                    if let Some(conversation) = conversation.upgrade() {
-                        conversation.wake();
+                for entry in due {
+                    if let Some(conversation) = entry.conversation.upgrade() {
+                        conversation.timer_fired(entry.generation);
                     }
                 }
                 state = self.state.lock().unwrap();
@@ -224,7 +249,10 @@ impl Timer {
             }
             state = match state.due.peek() {
                 Some(Reverse(first)) => {
-                    let wait = first.at.saturating_duration_since(now);
+                    let wait = first
+                        .at
+                        .saturating_duration_since(now)
+                        .max(TIMER_RESOLUTION);
                     self.changed.wait_timeout(state, wait).unwrap().0
                 }
                 None => self.changed.wait(state).unwrap(),

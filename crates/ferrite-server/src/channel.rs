@@ -413,6 +413,7 @@ impl Channel {
                 },
             };
             total += read;
+            let drained = read < buffer.len();
             self.decoder.push(&buffer[..read]);
             while let Some(segment) = self
                 .decoder
@@ -426,6 +427,10 @@ impl Channel {
                 {
                     self.received(flow)?;
                 }
+            }
+            if drained {
+                // Most likely all there was; level-triggered epoll reports the rest, if any.
+                break;
             }
         }
         if total > FLOW_OVERHEAD && self.decoder.buffered() == 0 {

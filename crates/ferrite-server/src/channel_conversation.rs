@@ -27,7 +27,7 @@
 //! idle consumer costs no CPU and an arriving message is pushed at once.
 
 use std::collections::VecDeque;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -53,10 +53,6 @@ pub const CONVERSATION_RUN_BUDGET: u32 = 64;
 /// How often a waiter that cannot be woken by exactly the message it wants (a handle opened
 /// with a SelectionString) looks again, as the in-process MQI's selected gets do.
 pub const SELECTION_RETRY_INTERVAL: Duration = Duration::from_millis(20);
-/// Wakes in a row that found nothing before a waiter falls back to looking every
-/// [`SELECTION_RETRY_INTERVAL`] (a watch that keeps firing for messages the get does not
-/// select would otherwise spin).
-const FRUITLESS_WAKES_MAX: u32 = 2;
 
 /// A conversation, shared by its dispatcher (which hands it flows), the run queue, the timer
 /// and the arrival watches that wake it.
@@ -67,6 +63,9 @@ pub(crate) struct Conversation {
     state: Mutex<ConversationState>,
     /// Only the adapter running the conversation takes this lock; `None` once ended.
     work: Mutex<Option<ConversationWork>>,
+    /// Bumped whenever a wait (a parked MQGET, idle consumers) ends, so that the timer's
+    /// entries for it wake nothing.
+    timer_generation: AtomicU64,
 }
 
 #[derive(Default)]
@@ -88,7 +87,6 @@ struct ConversationWork {
     consumers: Consumers,
     parked_get: Option<ParkedGet>,
     consumer_watches: Vec<ArrivalWatch>,
-    consumer_fruitless_wakes: u32,
     /// Counted in the instance's busy conversations (heartbeats flow, DISCINT waits).
     waiting: bool,
 }
@@ -103,7 +101,6 @@ struct ParkedGet {
     gmo: Mqgmo,
     deadline: Option<Instant>,
     watch: Option<ArrivalWatch>,
-    fruitless_wakes: u32,
 }
 
 impl Conversation {
@@ -130,9 +127,9 @@ impl Conversation {
                 consumers: Consumers::default(),
                 parked_get: None,
                 consumer_watches: Vec::new(),
-                consumer_fruitless_wakes: 0,
                 waiting: false,
             })),
+            timer_generation: AtomicU64::new(0),
         })
     }
 
@@ -169,6 +166,18 @@ impl Conversation {
         if !state.scheduled && !state.cleaned {
             state.scheduled = true;
             self.chinit.adapters.schedule(self.clone());
+        }
+    }
+
+    /// The generation of the conversation's current wait (see [`crate::adapter::Timer`]).
+    pub(crate) fn timer_generation(&self) -> u64 {
+        self.timer_generation.load(Ordering::Acquire)
+    }
+
+    /// A timer entry of wait `generation` fell due.
+    pub(crate) fn timer_fired(self: &Arc<Self>, generation: u64) {
+        if self.timer_generation() == generation {
+            self.wake();
         }
     }
 
@@ -278,6 +287,7 @@ impl Conversation {
         work.consumer_watches.clear();
         work.parked_get = None;
         drop(work);
+        self.timer_generation.fetch_add(1, Ordering::AcqRel);
         {
             let mut state = self.state.lock().unwrap();
             state.cleaned = true;
@@ -418,7 +428,11 @@ impl Conversation {
     ) -> Result<bool, End> {
         let parked = work.parked_get.as_mut().expect("a parked get");
         // Dropped before the get, so the watch does not fire for the get's own doing.
-        parked.watch = None;
+        let narrower_than_watch = after_wake
+            && parked
+                .watch
+                .take()
+                .is_some_and(|watch| watch.was_ready_at_start());
         let payload = call(&mut work.session, &parked.flow, &parked.reply_header)?;
         let reason = reply_reason(&payload, parked.flow.header.byte_order);
         let expired = parked
@@ -427,14 +441,13 @@ impl Conversation {
         if reason != MQRC_NO_MSG_AVAILABLE || expired {
             let header = parked.reply_header.clone();
             work.parked_get = None;
+            self.timer_generation.fetch_add(1, Ordering::AcqRel);
             self.set_waiting(work, false);
             return self.send(&header, &payload).map(|()| true);
         }
-        if after_wake {
-            parked.fruitless_wakes += 1;
-        }
-        if parked.fruitless_wakes >= FRUITLESS_WAKES_MAX {
-            parked.fruitless_wakes = 0;
+        if narrower_than_watch {
+            // Messages are there but the get selects none of them (a SelectionString): look
+            // again soon rather than watch, which would fire at once again.
             let mut at = Instant::now() + SELECTION_RETRY_INTERVAL;
             if let Some(deadline) = parked.deadline {
                 at = at.min(deadline);
@@ -454,6 +467,7 @@ impl Conversation {
             _ => {
                 let header = parked.reply_header.clone();
                 work.parked_get = None;
+                self.timer_generation.fetch_add(1, Ordering::AcqRel);
                 self.set_waiting(work, false);
                 self.send(&header, &payload).map(|()| true)
             }
@@ -470,9 +484,13 @@ impl Conversation {
         if !woken && !work.consumer_watches.is_empty() {
             return Ok(false);
         }
+        let narrower_than_watch = woken
+            && work
+                .consumer_watches
+                .iter()
+                .any(|watch| watch.was_ready_at_start());
         work.consumer_watches.clear();
         if let Some(outgoing) = work.consumers.deliver(&mut work.session) {
-            work.consumer_fruitless_wakes = 0;
             self.socket.instance.note_message();
             self.set_waiting(work, false);
             self.send(&outgoing.header, &outgoing.payload)?;
@@ -483,11 +501,7 @@ impl Conversation {
             return Ok(false);
         }
         self.set_waiting(work, true);
-        if woken {
-            work.consumer_fruitless_wakes += 1;
-        }
-        if work.consumer_fruitless_wakes >= FRUITLESS_WAKES_MAX {
-            work.consumer_fruitless_wakes = 0;
+        if narrower_than_watch {
             self.chinit
                 .timer
                 .wake_at(Instant::now() + SELECTION_RETRY_INTERVAL, self);
@@ -553,6 +567,5 @@ fn waiting_get(flow: &Segment, reply_header: SegmentHeader) -> Result<Option<Par
         gmo,
         deadline,
         watch: None,
-        fruitless_wakes: 0,
     }))
 }

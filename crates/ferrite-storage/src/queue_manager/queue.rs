@@ -135,6 +135,17 @@ pub type ArrivalWaker = Arc<dyn Fn() + Send + Sync>;
 pub struct ArrivalWatch {
     queue: Arc<LocalQueue>,
     parked: Arc<ParkedGetter>,
+    ready_at_start: bool,
+}
+
+impl ArrivalWatch {
+    /// Whether a message the watch selects (or the queue's deletion) was already there when
+    /// it was set, so its waker was called at once. A get that then finds nothing is waiting
+    /// for something narrower than the watch (a SelectionString): watching again would only
+    /// fire again at once.
+    pub fn was_ready_at_start(&self) -> bool {
+        self.ready_at_start
+    }
 }
 
 impl Drop for ArrivalWatch {
@@ -698,7 +709,9 @@ impl LocalQueue {
             waker: Some(waker),
         });
         let mut state = self.state();
-        if self.first_match(&state, &parked.selector, None).is_some() || self.is_deleted() {
+        let ready_at_start =
+            self.first_match(&state, &parked.selector, None).is_some() || self.is_deleted();
+        if ready_at_start {
             parked.wake();
         }
         state.parked.push(parked.clone());
@@ -706,6 +719,7 @@ impl LocalQueue {
         ArrivalWatch {
             queue: self.clone(),
             parked,
+            ready_at_start,
         }
     }
 
@@ -904,6 +918,7 @@ mod tests {
             }),
         );
         assert_eq!(calls.load(Ordering::SeqCst), 0, "nothing there yet");
+        assert!(!watch.was_ready_at_start());
         queue.insert(entry(0, 1, 1), false, 0);
         assert_eq!(calls.load(Ordering::SeqCst), 0, "another CorrelId");
         queue.insert(entry(0, 2, 2), false, 0);
@@ -915,12 +930,13 @@ mod tests {
         assert_eq!(calls.load(Ordering::SeqCst), 2, "dropped: not called");
         // A watch set while a matching message is already there is called at once.
         let counter = calls.clone();
-        let _watch = queue.watch_arrivals(
+        let watch = queue.watch_arrivals(
             MessageSelector::default(),
             Arc::new(move || {
                 counter.fetch_add(1, Ordering::SeqCst);
             }),
         );
         assert_eq!(calls.load(Ordering::SeqCst), 3);
+        assert!(watch.was_ready_at_start());
     }
 }
