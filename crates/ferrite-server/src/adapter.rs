@@ -175,7 +175,9 @@ impl Ord for TimerEntry {
 /// Entries at which the timer first drops stale entries (waits answered before their end);
 /// after that, at twice what remains.
 const TIMER_COMPACT_ENTRIES_MIN: usize = 4096;
-/// The timer's resolution: entries falling due within it are served together.
+/// The timer's resolution: it sleeps at least this long, so entries falling due within it are
+/// served together (never early: a waiting MQGET woken before its WaitInterval is over would
+/// watch again with no timer left to end it).
 const TIMER_RESOLUTION: Duration = Duration::from_millis(1);
 
 impl Timer {
@@ -232,7 +234,7 @@ impl Timer {
             while state
                 .due
                 .peek()
-                .is_some_and(|Reverse(first)| first.at <= now + TIMER_RESOLUTION)
+                .is_some_and(|Reverse(first)| first.at <= now)
             {
                 let Reverse(entry) = state.due.pop().expect("peeked");
                 due.push(entry);
