@@ -5,7 +5,19 @@ use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::time::Duration;
 
-use ferrite_constants::{appl_type::MQAT_DEFAULT, completion::*, reason::*};
+use ferrite_constants::{
+    appl_type::MQAT_DEFAULT,
+    completion::*,
+    get_options::{
+        MQGMO_NO_PROPERTIES, MQGMO_PROPERTIES_COMPATIBILITY, MQGMO_PROPERTIES_FORCE_MQRFH2,
+        MQGMO_PROPERTIES_IN_HANDLE,
+    },
+    reason::*,
+};
+use ferrite_mqi::message_handles::{
+    attach_properties, deliver_properties, Hmsg, MessageHandles, PropertyControl, PropertyValue,
+    MQHM_NONE,
+};
 use ferrite_mqi::{
     AttributeValue, GetResult, Hobj, MqError, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo,
 };
@@ -81,6 +93,9 @@ pub struct Connection {
     next_request_id: u32,
     negotiated: Negotiated,
     q_mgr_name: String,
+    /// Message handles live in the client, as in MQ's client libraries: a put sends their
+    /// properties in an MQRFH2, a get into a handle asks for the MQRFH2 and takes it apart.
+    message_handles: MessageHandles,
 }
 
 fn broken() -> MqError {
@@ -192,6 +207,7 @@ impl Connection {
                 conversations_per_socket: 1,
             },
             q_mgr_name: String::new(),
+            message_handles: MessageHandles::default(),
         };
         connection.negotiate(options, channel)?;
         connection.identify()?;
@@ -523,6 +539,14 @@ impl Connection {
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
         wire::check_md(md)?;
+        let with_properties = attach_properties(
+            &self.message_handles,
+            pmo.original_msg_handle,
+            pmo.new_msg_handle,
+            md,
+            data,
+        )?;
+        let data = with_properties.as_deref().unwrap_or(data);
         self.check_message(data)?;
         let body = ApiBody::Put(MqPut {
             md: wire::md_to_wire(md),
@@ -549,6 +573,14 @@ impl Connection {
     ) -> MqResult<Option<MqError>> {
         wire::check_od(od)?;
         wire::check_md(md)?;
+        let with_properties = attach_properties(
+            &self.message_handles,
+            pmo.original_msg_handle,
+            pmo.new_msg_handle,
+            md,
+            data,
+        )?;
+        let data = with_properties.as_deref().unwrap_or(data);
         self.check_message(data)?;
         let body = ApiBody::Put1(MqPut1 {
             od: wire::od_to_wire(od),
@@ -580,9 +612,22 @@ impl Connection {
         buffer: &mut [u8],
     ) -> MqResult<GetResult> {
         wire::check_md(md)?;
+        // A handle is filled here: the queue manager is asked for the MQRFH2 as put.
+        let handle = gmo.msg_handle.filter(|hmsg| hmsg.0 != MQHM_NONE);
+        if let Some(hmsg) = handle {
+            self.message_handles.properties(hmsg)?;
+        }
+        let mut wire_gmo = wire::gmo_to_wire(gmo);
+        if handle.is_some() || gmo.options & MQGMO_PROPERTIES_IN_HANDLE != 0 {
+            wire_gmo.options = (gmo.options
+                & !(MQGMO_PROPERTIES_IN_HANDLE
+                    | MQGMO_NO_PROPERTIES
+                    | MQGMO_PROPERTIES_COMPATIBILITY))
+                | MQGMO_PROPERTIES_FORCE_MQRFH2;
+        }
         let body = ApiBody::Get(MqGet {
             md: wire::md_to_wire(md),
-            gmo: wire::gmo_to_wire(gmo),
+            gmo: wire_gmo,
             length: buffer.len().min(i32::MAX as usize) as i32,
             data: Vec::new(),
         });
@@ -613,14 +658,66 @@ impl Connection {
                 ..MqError::failed(header.reason)
             });
         }
-        let returned_length = reply.data.len().min(buffer.len());
-        buffer[..returned_length].copy_from_slice(&reply.data[..returned_length]);
+        let mut data_length = reply.length.max(0) as usize;
+        let (data, properties) = match handle {
+            Some(_) => deliver_properties(
+                MQGMO_PROPERTIES_IN_HANDLE,
+                true,
+                PropertyControl::Compatibility,
+                md,
+                &reply.data,
+            ),
+            None => (std::borrow::Cow::Borrowed(&reply.data[..]), None),
+        };
+        if let (Some(hmsg), Some(properties)) = (handle, properties) {
+            self.message_handles.replace_properties(hmsg, properties)?;
+            data_length -= reply.data.len() - data.len();
+        }
+        let returned_length = data.len().min(buffer.len());
+        buffer[..returned_length].copy_from_slice(&data[..returned_length]);
         gmo.returned_length = returned_length as i32;
         Ok(GetResult {
-            data_length: reply.length.max(0) as usize,
+            data_length,
             returned_length,
             warning: (header.comp_code == MQCC_WARNING).then_some(MqError::warning(header.reason)),
         })
+    }
+
+    /// MQCRTMH: a message handle (kept in this client).
+    pub fn create_message_handle(&mut self, options: i32) -> MqResult<Hmsg> {
+        self.message_handles.create(options)
+    }
+
+    /// MQDLTMH.
+    pub fn delete_message_handle(&mut self, hmsg: Hmsg) -> MqResult<()> {
+        self.message_handles.delete(hmsg)
+    }
+
+    /// MQSETMP.
+    pub fn set_message_property(
+        &mut self,
+        hmsg: Hmsg,
+        name: &str,
+        value: PropertyValue,
+    ) -> MqResult<()> {
+        self.message_handles.set_property(hmsg, name, value)
+    }
+
+    /// MQINQMP.
+    pub fn inquire_message_property(
+        &mut self,
+        hmsg: Hmsg,
+        pattern: &str,
+        options: i32,
+        wanted_type: i32,
+    ) -> MqResult<(String, PropertyValue)> {
+        self.message_handles
+            .inquire_property(hmsg, pattern, options, wanted_type)
+    }
+
+    /// MQDLTMP.
+    pub fn delete_message_property(&mut self, hmsg: Hmsg, name: &str) -> MqResult<()> {
+        self.message_handles.delete_property(hmsg, name)
     }
 
     /// MQCMIT.

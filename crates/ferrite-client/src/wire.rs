@@ -214,6 +214,7 @@ pub fn pmo_from_wire(pmo: &Pmo) -> Mqpmo {
         context: pmo.context,
         resolved_q_name: pmo.resolved_q_name.trimmed(),
         resolved_q_mgr_name: pmo.resolved_q_mgr_name.trimmed(),
+        ..Mqpmo::default()
     }
 }
 
@@ -256,6 +257,7 @@ pub fn gmo_from_wire(gmo: &Gmo) -> Mqgmo {
         segmentation: gmo.segmentation,
         msg_token: gmo.msg_token,
         returned_length: gmo.returned_length,
+        ..Mqgmo::default()
     }
 }
 

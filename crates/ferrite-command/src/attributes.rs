@@ -16,6 +16,9 @@ pub enum AttributeValue {
     Blank,
     /// A pair shown as `(a, b)` (QTIME), blank when absent.
     Pair(Option<(u64, u64)>),
+    /// A keyword shown alone, without the attribute's name (TRIGGER or NOTRIGGER, SHARE or
+    /// NOSHARE); WHERE compares it with EQ and NE.
+    Flag(&'static str),
 }
 
 impl AttributeValue {
@@ -28,6 +31,7 @@ impl AttributeValue {
             AttributeValue::Blank => format!("{name}( )"),
             AttributeValue::Pair(Some((a, b))) => format!("{name}({a}, {b})"),
             AttributeValue::Pair(None) => format!("{name}( , )"),
+            AttributeValue::Flag(keyword) => keyword.to_string(),
         }
     }
 }
@@ -123,7 +127,10 @@ impl Filter {
                         .map_err(|_| not_valid("a number is needed"))?,
                 )
             }
-            AttributeValue::Keyword(_) | AttributeValue::Blank | AttributeValue::Pair(_) => {
+            AttributeValue::Keyword(_)
+            | AttributeValue::Flag(_)
+            | AttributeValue::Blank
+            | AttributeValue::Pair(_) => {
                 if !matches!(operator, Operator::Eq | Operator::Ne) {
                     return Err(not_valid("only EQ and NE apply to this attribute"));
                 }
@@ -153,9 +160,10 @@ impl Filter {
                 Operator::Nl => return !generic_match(wanted, actual),
                 _ => actual.as_str().cmp(wanted.as_str()),
             },
-            (AttributeValue::Keyword(actual), FilterValue::Text(wanted)) => {
-                actual.cmp(&wanted.as_str())
-            }
+            (
+                AttributeValue::Keyword(actual) | AttributeValue::Flag(actual),
+                FilterValue::Text(wanted),
+            ) => actual.cmp(&wanted.as_str()),
             _ => return false,
         };
         match self.operator {

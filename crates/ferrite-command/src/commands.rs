@@ -5,6 +5,8 @@ use std::sync::Arc;
 use ferrite_constants::reason;
 use ferrite_storage::queue_manager::{
     now_ms, LocalQueue, MessageSelector, ObjectType, QueueDefinition, QueueManager,
+    ACCOUNTING_VALUES, MONITORING_VALUES, PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES,
+    READ_AHEAD_VALUES, SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
 };
 use ferrite_storage::{PageSetId, StorageError};
 
@@ -14,6 +16,7 @@ use crate::channel_initiator::ChannelInitiator;
 use crate::connection_commands;
 use crate::object_commands;
 use crate::parser::{split_commands, tokenize, SyntaxError, Token, Value};
+use crate::qmgr_commands;
 use crate::{storage_class_page_set, CommandResponse};
 
 /// Verbs with MQ's synonyms.
@@ -329,6 +332,21 @@ pub fn run(
     let label = format!("{verb} {object}");
     let object_type = ObjectType::from_keyword(object);
     let (csect, outcome): (&str, Outcome) = match (verb, object, object_type) {
+        ("ALTER", "QMGR", _) => (
+            "CSQMAMMS",
+            qmgr_commands::alter_qmgr(&context, object_token, rest),
+        ),
+        ("DISPLAY", "QMGR", _) => (
+            "CSQMDRTS",
+            qmgr_commands::display_qmgr(&context, object_token, rest),
+        ),
+        ("DEFINE" | "DELETE", "QMGR", _) => (
+            "CSQ9SCND",
+            Err(context.syntax(SyntaxError::new(
+                format!("CSQ9001E '{}' is invalid", object_token.keyword),
+                object_token.position,
+            ))),
+        ),
         ("DEFINE" | "ALTER", _, Some(object_type)) => (
             "CSQMMSGP",
             object_commands::define_or_alter(
@@ -386,7 +404,6 @@ pub fn run(
             "CSQMDRTC",
             connection_commands::display_connections(&context, object_token, rest),
         ),
-        ("DISPLAY", "QMGR", _) => ("CSQMDRTS", display_qmgr(&context, object_token, rest)),
         ("DISPLAY", "USAGE", _) => ("CSQIDUSE", display_usage(&context, object_token, rest)),
         ("DISPLAY", "LOG", _) => ("CSQJC001", display_log(&context, object_token, rest)),
         ("DISPLAY", "SYSTEM", _) => ("CSQJC001", display_system(&context, object_token, rest)),
@@ -583,7 +600,64 @@ pub(crate) const QLOCAL_ATTRIBUTES: &[(&str, Takes)] = &[
     ("PUT", Takes::Value),
     ("GET", Takes::Value),
     ("QSGDISP", Takes::Value),
+    ("BOTHRESH", Takes::Value),
+    ("BOQNAME", Takes::Value),
+    ("HARDENBO", Takes::Nothing),
+    ("NOHARDENBO", Takes::Nothing),
+    ("SHARE", Takes::Nothing),
+    ("NOSHARE", Takes::Nothing),
+    ("DEFSOPT", Takes::Value),
+    ("MSGDLVSQ", Takes::Value),
+    ("RETINTVL", Takes::Value),
+    ("DEFREADA", Takes::Value),
+    ("DEFPRESP", Takes::Value),
+    ("PROPCTL", Takes::Value),
+    ("ACCTQ", Takes::Value),
+    ("MONQ", Takes::Value),
+    ("STATQ", Takes::Value),
+    ("USAGE", Takes::Value),
+    ("TRIGGER", Takes::Nothing),
+    ("NOTRIGGER", Takes::Nothing),
+    ("TRIGTYPE", Takes::Value),
+    ("TRIGDPTH", Takes::Value),
+    ("TRIGMPRI", Takes::Value),
+    ("INITQ", Takes::Value),
+    ("PROCESS", Takes::Value),
+    ("TRIGDATA", Takes::Value),
+    ("QDPHIEV", Takes::Value),
+    ("QDEPTHHI", Takes::Value),
+    ("QDPLOEV", Takes::Value),
+    ("QDEPTHLO", Takes::Value),
+    ("QDPMAXEV", Takes::Value),
+    ("QSVCIEV", Takes::Value),
+    ("QSVCINT", Takes::Value),
 ];
+
+/// Keyword pairs of QLOCAL/QMODEL of which at most one may be given.
+pub(crate) const QLOCAL_EXCLUSIVE_FLAGS: &[(&str, &str)] = &[
+    ("HARDENBO", "NOHARDENBO"),
+    ("SHARE", "NOSHARE"),
+    ("TRIGGER", "NOTRIGGER"),
+];
+
+/// A queue or queue manager name, or blank (BOQNAME, INITQ, PROCESS, DEADQ).
+pub(crate) fn name_or_blank(token: &Token, value: &Value) -> Result<String, SyntaxError> {
+    let name = value.text.trim();
+    let valid = name.is_empty()
+        || (name.len() <= 48
+            && name
+                .chars()
+                .all(ferrite_storage::config::is_object_name_char));
+    if !valid {
+        return Err(value_error(token, value, "not a valid MQ object name"));
+    }
+    Ok(name.to_string())
+}
+
+/// One of `choices` (MQ's keywords for the attribute), as the stored text.
+fn keyword_value(token: &Token, value: &Value, choices: &[&str]) -> Result<String, SyntaxError> {
+    Ok(choices[choice(token, value, choices)?].to_string())
+}
 
 /// Apply the attributes to `definition`; every value is checked (nothing is stored here).
 pub(crate) fn apply_attributes(
@@ -592,7 +666,91 @@ pub(crate) fn apply_attributes(
     found: &[(&Token, Option<&Value>)],
 ) -> Result<(), SyntaxError> {
     for (token, value) in found {
+        match token.keyword.as_str() {
+            "HARDENBO" => definition.hardened_backout = true,
+            "NOHARDENBO" => definition.hardened_backout = false,
+            "SHARE" => definition.shareable = true,
+            "NOSHARE" => definition.shareable = false,
+            "TRIGGER" => definition.trigger_control = true,
+            "NOTRIGGER" => definition.trigger_control = false,
+            _ => {}
+        }
         let Some(value) = value else { continue };
+        let enabled_choice = |token, value| -> Result<bool, SyntaxError> {
+            Ok(choice(token, value, &["ENABLED", "DISABLED"])? == 0)
+        };
+        match token.keyword.as_str() {
+            "BOTHRESH" => definition.backout_threshold = number(token, value, 999_999_999)? as u32,
+            "BOQNAME" => definition.backout_requeue_queue = name_or_blank(token, value)?,
+            "DEFSOPT" => {
+                definition.default_input_shared = choice(token, value, &["SHARED", "EXCL"])? == 0
+            }
+            "MSGDLVSQ" => {
+                definition.message_delivery_fifo = choice(token, value, &["PRIORITY", "FIFO"])? == 1
+            }
+            "RETINTVL" => definition.retention_interval = number(token, value, 999_999_999)? as u32,
+            "DEFREADA" => {
+                definition.default_read_ahead = keyword_value(token, value, &READ_AHEAD_VALUES)?
+            }
+            "DEFPRESP" => {
+                definition.default_put_response = keyword_value(token, value, &PUT_RESPONSE_VALUES)?
+            }
+            "PROPCTL" => {
+                definition.property_control = keyword_value(token, value, &PROPERTY_CONTROL_VALUES)?
+            }
+            "ACCTQ" => {
+                definition.accounting_queue = keyword_value(token, value, &ACCOUNTING_VALUES)?
+            }
+            "MONQ" => {
+                definition.monitoring_queue = keyword_value(token, value, &MONITORING_VALUES)?
+            }
+            "STATQ" => {
+                definition.statistics_queue = keyword_value(token, value, &ACCOUNTING_VALUES)?
+            }
+            "USAGE" => {
+                definition.usage_transmission = choice(token, value, &["NORMAL", "XMITQ"])? == 1
+            }
+            "TRIGTYPE" => {
+                definition.trigger_type = keyword_value(token, value, &TRIGGER_TYPE_VALUES)?
+            }
+            "TRIGDPTH" => {
+                let depth = number(token, value, 999_999_999)? as u32;
+                if depth == 0 {
+                    return Err(value_error(
+                        token,
+                        value,
+                        "a number from 1 to 999999999 is needed",
+                    ));
+                }
+                definition.trigger_depth = depth;
+            }
+            "TRIGMPRI" => definition.trigger_message_priority = number(token, value, 9)? as u8,
+            "INITQ" => definition.initiation_queue = name_or_blank(token, value)?,
+            "PROCESS" => definition.process_name = name_or_blank(token, value)?,
+            "TRIGDATA" => {
+                if value.text.chars().count() > TRIGGER_DATA_LENGTH_MAX {
+                    return Err(value_error(
+                        token,
+                        value,
+                        &format!("at most {TRIGGER_DATA_LENGTH_MAX} characters"),
+                    ));
+                }
+                definition.trigger_data = value.text.clone();
+            }
+            "QDPHIEV" => definition.queue_depth_high_event = enabled_choice(token, value)?,
+            "QDEPTHHI" => definition.queue_depth_high_limit = number(token, value, 100)? as u32,
+            "QDPLOEV" => definition.queue_depth_low_event = enabled_choice(token, value)?,
+            "QDEPTHLO" => definition.queue_depth_low_limit = number(token, value, 100)? as u32,
+            "QDPMAXEV" => definition.queue_depth_max_event = enabled_choice(token, value)?,
+            "QSVCIEV" => {
+                definition.queue_service_interval_event =
+                    keyword_value(token, value, &SERVICE_INTERVAL_EVENT_VALUES)?
+            }
+            "QSVCINT" => {
+                definition.queue_service_interval = number(token, value, 999_999_999)? as u32
+            }
+            _ => {}
+        }
         match token.keyword.as_str() {
             "DESCR" => {
                 if value.text.chars().count() > 64 {
@@ -719,37 +877,109 @@ pub(crate) fn index_type(text: &str) -> &'static str {
     }
 }
 
-/// A local queue's attributes for DISPLAY QUEUE, in display order.
-pub(crate) fn queue_attributes(queue: Option<&LocalQueue>) -> Vec<(&'static str, AttributeValue)> {
-    let definition = queue
-        .map(|queue| queue.definition())
-        .unwrap_or_else(|| QueueDefinition::local("", PageSetId(1)));
-    let status = queue.map(|queue| queue.status()).unwrap_or_default();
+/// A local or model queue's definition for DISPLAY, in MQ's display order (`type_keyword`:
+/// QLOCAL or QMODEL).
+pub(crate) fn queue_definition_attributes(
+    definition: &QueueDefinition,
+    type_keyword: &'static str,
+) -> Vec<(&'static str, AttributeValue)> {
     let text = |text: &str| AttributeValue::Text(text.to_string());
+    let integer = |value: u32| AttributeValue::Integer(value.into());
+    let keyword = |value: &str, choices: &[&'static str]| {
+        choices
+            .iter()
+            .find(|choice| **choice == value)
+            .map(|choice| AttributeValue::Keyword(choice))
+            .unwrap_or_else(|| AttributeValue::Text(value.to_string()))
+    };
+    let flag = |on: bool, yes: &'static str, no: &'static str| {
+        AttributeValue::Flag(if on { yes } else { no })
+    };
     vec![
         ("QUEUE", text(&definition.name)),
-        ("TYPE", AttributeValue::Keyword("QLOCAL")),
+        ("TYPE", AttributeValue::Keyword(type_keyword)),
         ("QSGDISP", AttributeValue::Keyword("QMGR")),
         ("STGCLASS", text(&definition.storage_class)),
         ("DESCR", text(&definition.description)),
         ("PUT", enabled(definition.put_inhibited)),
-        (
-            "DEFPRTY",
-            AttributeValue::Integer(definition.default_priority.into()),
-        ),
+        ("DEFPRTY", integer(definition.default_priority.into())),
         ("DEFPSIST", yes_no(definition.default_persistent)),
+        (
+            "DEFPRESP",
+            keyword(&definition.default_put_response, &PUT_RESPONSE_VALUES),
+        ),
+        (
+            "DEFREADA",
+            keyword(&definition.default_read_ahead, &READ_AHEAD_VALUES),
+        ),
+        (
+            "PROPCTL",
+            keyword(&definition.property_control, &PROPERTY_CONTROL_VALUES),
+        ),
         ("GET", enabled(definition.get_inhibited)),
+        ("MAXDEPTH", integer(definition.max_depth)),
+        ("MAXMSGL", integer(definition.max_message_length)),
+        ("SHARE", flag(definition.shareable, "SHARE", "NOSHARE")),
         (
-            "MAXDEPTH",
-            AttributeValue::Integer(definition.max_depth.into()),
+            "DEFSOPT",
+            AttributeValue::Keyword(if definition.default_input_shared {
+                "SHARED"
+            } else {
+                "EXCL"
+            }),
         ),
         (
-            "MAXMSGL",
-            AttributeValue::Integer(definition.max_message_length.into()),
+            "MSGDLVSQ",
+            AttributeValue::Keyword(if definition.message_delivery_fifo {
+                "FIFO"
+            } else {
+                "PRIORITY"
+            }),
         ),
-        ("DEFSOPT", AttributeValue::Keyword("SHARED")),
-        ("MSGDLVSQ", AttributeValue::Keyword("PRIORITY")),
-        ("USAGE", AttributeValue::Keyword("NORMAL")),
+        ("RETINTVL", integer(definition.retention_interval)),
+        (
+            "USAGE",
+            AttributeValue::Keyword(if definition.usage_transmission {
+                "XMITQ"
+            } else {
+                "NORMAL"
+            }),
+        ),
+        (
+            "TRIGGER",
+            flag(definition.trigger_control, "TRIGGER", "NOTRIGGER"),
+        ),
+        (
+            "TRIGTYPE",
+            keyword(&definition.trigger_type, &TRIGGER_TYPE_VALUES),
+        ),
+        ("TRIGDPTH", integer(definition.trigger_depth)),
+        (
+            "TRIGMPRI",
+            integer(definition.trigger_message_priority.into()),
+        ),
+        ("TRIGDATA", text(&definition.trigger_data)),
+        ("PROCESS", text(&definition.process_name)),
+        ("INITQ", text(&definition.initiation_queue)),
+        ("QDEPTHHI", integer(definition.queue_depth_high_limit)),
+        ("QDEPTHLO", integer(definition.queue_depth_low_limit)),
+        ("QDPMAXEV", enabled(!definition.queue_depth_max_event)),
+        ("QDPHIEV", enabled(!definition.queue_depth_high_event)),
+        ("QDPLOEV", enabled(!definition.queue_depth_low_event)),
+        ("QSVCINT", integer(definition.queue_service_interval)),
+        (
+            "QSVCIEV",
+            keyword(
+                &definition.queue_service_interval_event,
+                &SERVICE_INTERVAL_EVENT_VALUES,
+            ),
+        ),
+        (
+            "HARDENBO",
+            flag(definition.hardened_backout, "HARDENBO", "NOHARDENBO"),
+        ),
+        ("BOTHRESH", integer(definition.backout_threshold)),
+        ("BOQNAME", text(&definition.backout_requeue_queue)),
         (
             "DEFTYPE",
             AttributeValue::Keyword(definition.definition_type.keyword()),
@@ -758,6 +988,30 @@ pub(crate) fn queue_attributes(queue: Option<&LocalQueue>) -> Vec<(&'static str,
             "INDXTYPE",
             AttributeValue::Keyword(index_type(&definition.index_type)),
         ),
+        (
+            "ACCTQ",
+            keyword(&definition.accounting_queue, &ACCOUNTING_VALUES),
+        ),
+        (
+            "MONQ",
+            keyword(&definition.monitoring_queue, &MONITORING_VALUES),
+        ),
+        (
+            "STATQ",
+            keyword(&definition.statistics_queue, &ACCOUNTING_VALUES),
+        ),
+    ]
+}
+
+/// A local queue's attributes for DISPLAY QUEUE, in display order: its definition, then
+/// CURDEPTH, IPPROCS and OPPROCS.
+pub(crate) fn queue_attributes(queue: Option<&LocalQueue>) -> Vec<(&'static str, AttributeValue)> {
+    let definition = queue
+        .map(|queue| queue.definition())
+        .unwrap_or_else(|| QueueDefinition::local("", PageSetId(1)));
+    let status = queue.map(|queue| queue.status()).unwrap_or_default();
+    let mut attributes = queue_definition_attributes(&definition, "QLOCAL");
+    attributes.extend([
         (
             "CURDEPTH",
             AttributeValue::Integer(status.current_depth as i64),
@@ -770,7 +1024,8 @@ pub(crate) fn queue_attributes(queue: Option<&LocalQueue>) -> Vec<(&'static str,
             "OPPROCS",
             AttributeValue::Integer(status.open_output_count as i64),
         ),
-    ]
+    ]);
+    attributes
 }
 
 /// What a DISPLAY asks to see: ALL, named attributes, a WHERE filter.
@@ -1116,69 +1371,6 @@ pub(crate) fn no_object_value(context: &Context, object: &Token) -> Result<(), F
         ))),
         None => Ok(()),
     }
-}
-
-pub(crate) fn display_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
-    no_object_value(context, object)?;
-    let queue_manager = context.queue_manager;
-    let config = queue_manager.config();
-    let attributes = vec![
-        ("QMNAME", AttributeValue::Text(context.name.clone())),
-        ("PLATFORM", AttributeValue::Keyword("UNIX")),
-        (
-            "CMDLEVEL",
-            AttributeValue::Integer(ferrite_constants::pcf::MQCMDL_CURRENT_LEVEL.into()),
-        ),
-        (
-            "CCSID",
-            AttributeValue::Integer(ferrite_mqi::descriptor::QUEUE_MANAGER_CCSID.into()),
-        ),
-        (
-            "QMID",
-            AttributeValue::Text(format!("{:016X}", queue_manager.identity())),
-        ),
-        (
-            "COMMANDQ",
-            AttributeValue::Text(crate::COMMAND_QUEUE.to_string()),
-        ),
-        ("MAXPRTY", AttributeValue::Integer(9)),
-        ("MAXMSGL", AttributeValue::Integer(104_857_600)),
-        (
-            "MAXUMSGS",
-            AttributeValue::Integer(config.system.maxumsgs.into()),
-        ),
-        (
-            "EXPRYINT",
-            if config.system.expryint == 0 {
-                AttributeValue::Keyword("OFF")
-            } else {
-                AttributeValue::Integer(config.system.expryint.into())
-            },
-        ),
-        ("SYNCPT", AttributeValue::Blank),
-    ];
-    let (mut selection, _) =
-        Selection::parse(rest, &attributes, &[]).map_err(|e| context.syntax(e))?;
-    // DISPLAY QMGR with no attributes named shows them all, as MQ does.
-    if selection.named.is_empty() {
-        selection.all = true;
-    }
-    let mut output = Output::default();
-    if selection.passes(&attributes) {
-        let rendered = selection
-            .render(&attributes, 1)
-            .into_iter()
-            .map(|attribute| {
-                if attribute == "SYNCPT( )" {
-                    "SYNCPT".to_string()
-                } else {
-                    attribute
-                }
-            })
-            .collect();
-        output.attributes(format!("CSQM409I {}", context.name), rendered, None);
-    }
-    Ok(output)
 }
 
 pub(crate) fn display_usage(context: &Context, object: &Token, rest: &[Token]) -> Outcome {

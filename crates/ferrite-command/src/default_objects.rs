@@ -64,6 +64,36 @@ pub const DEFAULT_OBJECTS: &[(ObjectType, &str, &str)] = &[
     ),
     (
         ObjectType::LocalQueue,
+        "SYSTEM.DEFAULT.INITIATION.QUEUE",
+        "STGCLASS(SYSTEM) DESCR('Default initiation queue')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.ADMIN.PERFM.EVENT",
+        "STGCLASS(SYSTEM) DESCR('Performance events')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.ADMIN.QMGR.EVENT",
+        "STGCLASS(SYSTEM) DESCR('Queue manager events')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.ADMIN.CONFIG.EVENT",
+        "STGCLASS(SYSTEM) DESCR('Configuration events')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.ADMIN.COMMAND.EVENT",
+        "STGCLASS(SYSTEM) DESCR('Command events')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.ADMIN.CHANNEL.EVENT",
+        "STGCLASS(SYSTEM) DESCR('Channel events')",
+    ),
+    (
+        ObjectType::LocalQueue,
         "SYSTEM.COMMAND.INPUT",
         "STGCLASS(SYSTEM) DESCR('Command server input')",
     ),

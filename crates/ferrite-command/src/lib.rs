@@ -40,6 +40,7 @@ mod connection_commands;
 pub mod default_objects;
 mod object_commands;
 pub mod parser;
+mod qmgr_commands;
 pub mod server;
 
 use std::sync::{Arc, RwLock};

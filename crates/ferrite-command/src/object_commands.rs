@@ -22,16 +22,16 @@ use ferrite_storage::queue_manager::objects::{
 };
 use ferrite_storage::queue_manager::{
     AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
-    ObjectType, ProcessDefinition, QueueDefinition, RemoteDefinition, StorageClassDefinition,
-    KEEPALIVE_AUTO,
+    ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes, RemoteDefinition,
+    StorageClassDefinition, KEEPALIVE_AUTO,
 };
 use ferrite_storage::PageSetId;
 
 use crate::attributes::{generic_match, AttributeValue};
 use crate::commands::{
     apply_attributes, choice, enabled, exclusive, is_generic, keywords, number, object_name,
-    queue_attributes, value_error, yes_no, Context, Failure, Found, Outcome, Output, Selection,
-    Takes, QLOCAL_ATTRIBUTES,
+    queue_attributes, queue_definition_attributes, value_error, yes_no, Context, Failure, Found,
+    Outcome, Output, Selection, Takes, QLOCAL_ATTRIBUTES, QLOCAL_EXCLUSIVE_FLAGS,
 };
 use crate::parser::{words, SyntaxError, Token, Value};
 use crate::storage_class_page_set;
@@ -63,6 +63,8 @@ fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
         ]),
         ObjectType::Namelist => value(&["DESCR", "NAMES", "NLTYPE", "QSGDISP"]),
         ObjectType::StorageClass => value(&["DESCR", "PSID", "QSGDISP"]),
+        // ALTER QMGR has its own command (qmgr_commands.rs); DEFINE QMGR does not exist.
+        ObjectType::QueueManager => Vec::new(),
     }
 }
 
@@ -94,6 +96,9 @@ fn default_definition(object_type: ObjectType, name: &str) -> ObjectDefinition {
             description: String::new(),
             page_set: default_page_set,
         }),
+        ObjectType::QueueManager => {
+            ObjectDefinition::QueueManager(QueueManagerAttributes::new(name, 1, 0))
+        }
     }
 }
 
@@ -107,6 +112,7 @@ fn rename(definition: &mut ObjectDefinition, name: &str) {
         ObjectDefinition::Process(d) => d.name = name,
         ObjectDefinition::Namelist(d) => d.name = name,
         ObjectDefinition::StorageClass(d) => d.name = name,
+        ObjectDefinition::QueueManager(d) => d.name = name,
     }
 }
 
@@ -348,6 +354,7 @@ fn apply(
             }
             _ => unreachable!("keywords checked against settable()"),
         },
+        ObjectDefinition::QueueManager(_) => unreachable!("settable() has no QMGR keywords"),
     }
     Ok(())
 }
@@ -427,12 +434,23 @@ pub(crate) fn define_or_alter(
             None => default_definition(object_type, &name),
         }
     };
+    for (yes, no) in QLOCAL_EXCLUSIVE_FLAGS {
+        exclusive(&found, yes, no).map_err(|e| context.syntax(e))?;
+    }
     for (token, value) in &found {
-        let Some(value) = value else { continue };
         if token.keyword == "LIKE" {
             continue;
         }
-        apply(context, &mut definition, token, value).map_err(|e| context.syntax(e))?;
+        match (value, &mut definition) {
+            (Some(value), definition) => {
+                apply(context, definition, token, value).map_err(|e| context.syntax(e))?
+            }
+            // TRIGGER/NOTRIGGER and the other flags of a queue.
+            (None, ObjectDefinition::Local(queue) | ObjectDefinition::Model(queue)) => {
+                apply_attributes(context, queue, &[(token, None)]).map_err(|e| context.syntax(e))?
+            }
+            (None, _) => {}
+        }
     }
     definition
         .validate()
@@ -500,31 +518,7 @@ pub(crate) fn attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
         ObjectDefinition::Local(_) => {
             unreachable!("local queues are displayed with their status")
         }
-        ObjectDefinition::Model(d) => {
-            let mut attributes = queue_attributes(None);
-            attributes.truncate(attributes.len() - 3); // CURDEPTH, IPPROCS, OPPROCS
-            for (name, value) in attributes.iter_mut() {
-                *value = match *name {
-                    "QUEUE" => text(&d.name),
-                    "TYPE" => AttributeValue::Keyword("QMODEL"),
-                    "STGCLASS" => text(&d.storage_class),
-                    "DESCR" => text(&d.description),
-                    "PUT" => enabled(d.put_inhibited),
-                    "DEFPRTY" => integer(d.default_priority.into()),
-                    "DEFPSIST" => yes_no(d.default_persistent),
-                    "GET" => enabled(d.get_inhibited),
-                    "MAXDEPTH" => integer(d.max_depth),
-                    "MAXMSGL" => integer(d.max_message_length),
-                    "DEFTYPE" => AttributeValue::Keyword(d.definition_type.keyword()),
-                    "INDXTYPE" => keyword_of(
-                        &d.index_type,
-                        &["NONE", "MSGID", "CORRELID", "GROUPID", "MSGTOKEN"],
-                    ),
-                    _ => value.clone(),
-                };
-            }
-            attributes
-        }
+        ObjectDefinition::Model(d) => queue_definition_attributes(d, "QMODEL"),
         ObjectDefinition::Alias(d) => vec![
             ("QUEUE", text(&d.name)),
             ("TYPE", AttributeValue::Keyword("QALIAS")),
@@ -597,6 +591,7 @@ pub(crate) fn attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
             ("PSID", integer(d.page_set.0.into())),
             ("DESCR", text(&d.description)),
         ],
+        ObjectDefinition::QueueManager(d) => crate::qmgr_commands::stored_attributes(d),
     }
 }
 

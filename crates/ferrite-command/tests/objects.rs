@@ -108,6 +108,117 @@ fn every_object_type_is_recovered_at_restart_as_it_was_displayed() {
 }
 
 #[test]
+fn queue_and_queue_manager_attributes_survive_restart_and_take_effect() {
+    let (directory, queue_manager) = support::queue_manager();
+    for command in [
+        "DEFINE PROCESS(APP.TRIGGERED.PROC) APPLICID('/bin/true')",
+        "DEFINE QLOCAL(APP.TRIGGERED) TRIGGER TRIGTYPE(DEPTH) TRIGDPTH(5) TRIGMPRI(3) \
+         INITQ(SYSTEM.DEFAULT.INITIATION.QUEUE) PROCESS(APP.TRIGGERED.PROC) TRIGDATA('go now') \
+         BOTHRESH(3) BOQNAME(APP.BACKOUT) HARDENBO NOSHARE DEFSOPT(EXCL) MSGDLVSQ(FIFO) \
+         RETINTVL(48) DEFREADA(YES) DEFPRESP(ASYNC) PROPCTL(FORCE) ACCTQ(ON) MONQ(LOW) \
+         STATQ(OFF) QDPHIEV(ENABLED) QDEPTHHI(90) QDPLOEV(ENABLED) QDEPTHLO(10) \
+         QDPMAXEV(DISABLED) QSVCIEV(HIGH) QSVCINT(5000)",
+        "DEFINE QMODEL(APP.MODEL.TRIGGERED) TRIGGER TRIGTYPE(EVERY) INITQ(APP.INITQ)",
+        "DEFINE QLOCAL(APP.XMITQ) USAGE(XMITQ)",
+        "ALTER QMGR DESCR('Ferrite test') DEADQ(APP.DLQ) TRIGINT(5000) MAXUMSGS(77) \
+         EXPRYINT(30) PERFMEV(ENABLED) CMDEV(ENABLED) STRSTPEV(DISABLED) ACCTQ(ON) MONQ(LOW)",
+    ] {
+        ok(&queue_manager, command);
+    }
+    let displays = ["DISPLAY QUEUE(APP.*) ALL", "DISPLAY QMGR ALL"];
+    let before: Vec<Vec<String>> = displays.iter().map(|c| ok(&queue_manager, c)).collect();
+    let text = before.concat().join("\n");
+    for expected in [
+        "TRIGGER",
+        "TRIGTYPE(DEPTH)",
+        "TRIGDPTH(5)",
+        "TRIGMPRI(3)",
+        "TRIGDATA(go now)",
+        "BOTHRESH(3)",
+        "BOQNAME(APP.BACKOUT)",
+        "HARDENBO",
+        "NOSHARE",
+        "DEFSOPT(EXCL)",
+        "MSGDLVSQ(FIFO)",
+        "RETINTVL(48)",
+        "DEFREADA(YES)",
+        "DEFPRESP(ASYNC)",
+        "PROPCTL(FORCE)",
+        "ACCTQ(ON)",
+        "MONQ(LOW)",
+        "QDEPTHHI(90)",
+        "QSVCIEV(HIGH)",
+        "USAGE(XMITQ)",
+        "DEADQ(APP.DLQ)",
+        "TRIGINT(5000)",
+        "MAXUMSGS(77)",
+        "EXPRYINT(30)",
+        "PERFMEV(ENABLED)",
+        "STRSTPEV(DISABLED)",
+        "DESCR(Ferrite test)",
+    ] {
+        assert!(
+            text.contains(&format!(" {expected}\n")) || text.ends_with(expected),
+            "{expected} in {text}"
+        );
+    }
+    assert_eq!(queue_manager.max_uncommitted_messages(), 77);
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+
+    let queue_manager = reopen(directory.path());
+    let after: Vec<Vec<String>> = displays.iter().map(|c| ok(&queue_manager, c)).collect();
+    assert_eq!(before[0], after[0]);
+    // DISPLAY QMGR's QMID is the same too: the whole output matches.
+    assert_eq!(before[1], after[1]);
+    let attributes = queue_manager.queue_manager_attributes();
+    assert_eq!(attributes.dead_letter_queue, "APP.DLQ");
+    assert_eq!(attributes.trigger_interval, 5000);
+    assert_eq!(queue_manager.max_uncommitted_messages(), 77);
+    assert_eq!(queue_manager.expiry_interval_seconds(), 30);
+    let definition = queue_manager.queue("APP.TRIGGERED").unwrap().definition();
+    assert!(
+        definition.trigger_control && !definition.shareable && definition.message_delivery_fifo
+    );
+
+    // Contradictions and bad values are refused and change nothing.
+    for (command, error) in [
+        ("ALTER QLOCAL(APP.TRIGGERED) TRIGGER NOTRIGGER", "CSQ9011E"),
+        ("ALTER QLOCAL(APP.TRIGGERED) TRIGDPTH(0)", "CSQ9004E"),
+        (
+            "ALTER QLOCAL(APP.TRIGGERED) TRIGTYPE(SOMETIMES)",
+            "CSQ9004E",
+        ),
+        ("ALTER QLOCAL(APP.TRIGGERED) INITQ('BAD NAME')", "CSQ9004E"),
+        ("ALTER QMGR MAXUMSGS(0)", "CSQ9004E"),
+        ("ALTER QMGR DEADQ('NOT A NAME')", "CSQ9004E"),
+        ("ALTER QMGR TRIGINT(5) NOSUCH(1)", "CSQ9001E"),
+        ("DEFINE QMGR", "CSQ9001E"),
+    ] {
+        let response = run_command(&queue_manager, command);
+        assert!(!response.success, "{command}");
+        assert!(
+            response.text().contains(error),
+            "{command}: {}",
+            response.text()
+        );
+    }
+    assert_eq!(
+        queue_manager.queue_manager_attributes().trigger_interval,
+        5000
+    );
+    assert_eq!(
+        queue_manager
+            .queue("APP.TRIGGERED")
+            .unwrap()
+            .definition()
+            .trigger_depth,
+        5
+    );
+    queue_manager.shutdown().unwrap();
+}
+
+#[test]
 fn default_objects_are_defined_once_with_mq_defaults() {
     let (directory, queue_manager) = support::queue_manager();
     let defined = define_default_objects(&queue_manager).unwrap();

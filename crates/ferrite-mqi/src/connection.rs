@@ -15,23 +15,17 @@ use ferrite_constants::{
     expiry::MQEI_UNLIMITED,
     get_options::*,
     ids::{MQCI_NONE, MQGI_NONE, MQMI_NONE},
-    index_type::{MQIT_CORREL_ID, MQIT_GROUP_ID, MQIT_MSG_ID, MQIT_MSG_TOKEN, MQIT_NONE},
     match_options::*,
-    message_delivery_sequence::MQMDS_PRIORITY,
     message_type::{MQMT_APPL_FIRST, MQMT_APPL_LAST, MQMT_REQUEST},
     object_type::{MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q, MQOT_Q_MGR},
     open_options::*,
-    pcf::MQCMDL_CURRENT_LEVEL,
     persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENCE_AS_Q_DEF, MQPER_PERSISTENT},
-    platform::MQPL_UNIX,
     priority::MQPRI_PRIORITY_AS_Q_DEF,
     put_options::*,
-    queue_type::{MQQT_ALIAS, MQQT_LOCAL},
+    queue_type::MQQT_ALIAS,
     reason::*,
     selector::*,
-    shareability::{MQQA_GET_INHIBITED, MQQA_PUT_INHIBITED, MQQA_SHAREABLE},
     structs::MQGMO_VERSION_2,
-    syncpoint::MQSP_AVAILABLE,
     wait::MQWI_UNLIMITED,
 };
 use ferrite_storage::data_manager::message::Identifier;
@@ -191,11 +185,11 @@ const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
     | MQGMO_SYNCPOINT_IF_PERSISTENT
     | MQGMO_FAIL_IF_QUIESCING
     | MQGMO_CONVERT
+    // Where properties go: message_handles.rs with the queue's PROPCTL.
     | MQGMO_NO_PROPERTIES
-    // Messages keep their properties in the MQRFH2 they were put with (the queue manager
-    // stores no properties apart from the body yet), which is what both of these return.
     | MQGMO_PROPERTIES_FORCE_MQRFH2
     | MQGMO_PROPERTIES_COMPATIBILITY
+    | MQGMO_PROPERTIES_IN_HANDLE
     | UNSUPPORTED_GET_OPTIONS;
 
 /// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
@@ -211,8 +205,7 @@ const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
     | MQGMO_MARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_HANDLE
-    | MQGMO_UNMARKED_BROWSE_MSG
-    | MQGMO_PROPERTIES_IN_HANDLE;
+    | MQGMO_UNMARKED_BROWSE_MSG;
 
 /// Every MQPMO_* bit MQPUT knows.
 const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
@@ -264,10 +257,6 @@ fn process_identity() -> &'static (String, String) {
         (user, program.chars().skip(skip).collect())
     })
 }
-
-/// How often a waiting MQGET with a selector looks at its queue again. Waiting getters without
-/// a selector are woken by the put itself; selection does not have that yet.
-pub const SELECTION_RETRY_INTERVAL: Duration = Duration::from_millis(20);
 
 /// The MsgToken of a message: a 16-byte name of the message while it is on its queue,
 /// returned by every get and browse, and matched with MQMO_MATCH_MSG_TOKEN (IBM's Java client
@@ -367,6 +356,8 @@ pub struct Connection {
     /// Temporary dynamic queues this connection created and has not deleted yet: deleted
     /// when the connection ends.
     temporary_queues: Vec<Arc<LocalQueue>>,
+    /// Message handles (MQCRTMH), see `message_handles.rs`.
+    pub(crate) message_handles: crate::message_handles::MessageHandles,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -431,6 +422,7 @@ impl Connection {
             user_identifier: user_identifier.clone(),
             appl_name,
             temporary_queues: Vec::new(),
+            message_handles: Default::default(),
             record,
         })
     }
@@ -481,8 +473,8 @@ impl Connection {
     /// queue needs its transmission queue (MQRC_UNKNOWN_XMIT_Q; with one, channels are still
     /// needed: MQRC_FUNCTION_NOT_SUPPORTED) and opens for output only.
     ///
-    /// Input options: MQOO_INPUT_AS_Q_DEF (the queue's DEFSOPT; SHARED until queue definitions
-    /// carry DEFSOPT), MQOO_INPUT_SHARED, MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
+    /// Input options: MQOO_INPUT_AS_Q_DEF (the queue's DEFSOPT), MQOO_INPUT_SHARED (exclusive
+    /// on a NOSHARE queue), MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
     /// handle has the queue open for input, or any handle has it exclusively).
     pub fn open(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
         self.check_quiescing(options & MQOO_FAIL_IF_QUIESCING != 0)?;
@@ -565,7 +557,19 @@ impl Connection {
             }
             _ => return failed(MQRC_OBJECT_TYPE_ERROR),
         };
-        let input = (input_options != 0).then_some(options & MQOO_INPUT_EXCLUSIVE != 0);
+        // Exclusive: asked for, or MQOO_INPUT_AS_Q_DEF on a DEFSOPT(EXCL) queue, or any input
+        // on a NOSHARE queue (MQ treats MQOO_INPUT_SHARED as exclusive there).
+        let input = (input_options != 0).then(|| {
+            options & MQOO_INPUT_EXCLUSIVE != 0
+                || match &target {
+                    Target::Queue(queue) => queue.with_definition(|definition| {
+                        !definition.shareable
+                            || (options & MQOO_INPUT_AS_Q_DEF != 0
+                                && !definition.default_input_shared)
+                    }),
+                    _ => false,
+                }
+        });
         let output = options & MQOO_OUTPUT != 0;
         if let Target::Queue(queue) = &target {
             if !queue.open_handle(input, output) {
@@ -801,6 +805,14 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        let with_properties = crate::message_handles::attach_properties(
+            &self.message_handles,
+            pmo.original_msg_handle,
+            pmo.new_msg_handle,
+            md,
+            data,
+        )?;
+        let data = with_properties.as_deref().unwrap_or(data);
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.note_unit_of_work();
         result
@@ -1058,6 +1070,13 @@ impl Connection {
         gmo: &mut Mqgmo,
         buffer: &mut [u8],
     ) -> MqResult<GetResult> {
+        // A bad MsgHandle fails the call before any message is taken.
+        if let Some(hmsg) = gmo
+            .msg_handle
+            .filter(|hmsg| hmsg.0 != crate::message_handles::MQHM_NONE)
+        {
+            self.message_handles.properties(hmsg)?;
+        }
         let result = self.get_from_handle(hobj, md, gmo, buffer);
         self.note_unit_of_work();
         result
@@ -1197,7 +1216,16 @@ impl Connection {
                 });
             };
             self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-            return Self::deliver(&message, md, gmo, buffer, accept_truncated, now, &queue);
+            return Self::deliver(
+                &mut self.message_handles,
+                &message,
+                md,
+                gmo,
+                buffer,
+                accept_truncated,
+                now,
+                &queue,
+            );
         }
         // Destructive get: in the unit of work unless NO_SYNCPOINT (z/OS default: syncpoint).
         let in_unit = options & MQGMO_NO_SYNCPOINT == 0;
@@ -1211,12 +1239,26 @@ impl Connection {
             .queue_manager
             .get_with(unit, &queue, &selector, wait, &controls)?;
         match outcome {
-            GetOutcome::Got { message, .. } => {
-                Self::deliver(&message, md, gmo, buffer, true, now_ms(), &queue)
-            }
-            GetOutcome::LeftOnQueue(message) => {
-                Self::deliver(&message, md, gmo, buffer, false, now_ms(), &queue)
-            }
+            GetOutcome::Got { message, .. } => Self::deliver(
+                &mut self.message_handles,
+                &message,
+                md,
+                gmo,
+                buffer,
+                true,
+                now_ms(),
+                &queue,
+            ),
+            GetOutcome::LeftOnQueue(message) => Self::deliver(
+                &mut self.message_handles,
+                &message,
+                md,
+                gmo,
+                buffer,
+                false,
+                now_ms(),
+                &queue,
+            ),
             GetOutcome::NoMessage => failed(if options & MQGMO_MSG_UNDER_CURSOR != 0 {
                 MQRC_NO_MSG_UNDER_CURSOR
             } else {
@@ -1229,7 +1271,8 @@ impl Connection {
     /// the browse cursor for BROWSE_NEXT) that the selector and the match fields select. The
     /// candidates are browsed (through the CorrelId or MsgId index when the selector fixes
     /// one) and the chosen one is then got by its key; if another getter took it meanwhile the
-    /// search starts again. A wait is served by looking again every [`SELECTION_RETRY_INTERVAL`].
+    /// search starts again. A wait parks until a message arrives on the queue (never polls),
+    /// then searches again.
     #[allow(clippy::too_many_arguments)]
     fn get_selected(
         &mut self,
@@ -1258,6 +1301,8 @@ impl Connection {
         let accept_truncated = options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
         let deadline = wait.map(|wait| std::time::Instant::now() + wait);
         loop {
+            // Counted before the search: an arrival during it ends the wait below at once.
+            let seen = queue.arrivals();
             let now = now_ms();
             let mut after = if options & MQGMO_BROWSE_NEXT != 0 {
                 self.handle(hobj)?.cursor
@@ -1283,7 +1328,16 @@ impl Connection {
             if let Some(message) = chosen {
                 if browsing {
                     self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-                    return Self::deliver(&message, md, gmo, buffer, accept_truncated, now, queue);
+                    return Self::deliver(
+                        &mut self.message_handles,
+                        &message,
+                        md,
+                        gmo,
+                        buffer,
+                        accept_truncated,
+                        now,
+                        queue,
+                    );
                 }
                 let keyed = MessageSelector {
                     key: Some(message.key),
@@ -1300,10 +1354,28 @@ impl Connection {
                     .get_with(unit, queue, &keyed, None, &controls)?
                 {
                     GetOutcome::Got { message, .. } => {
-                        return Self::deliver(&message, md, gmo, buffer, true, now_ms(), queue);
+                        return Self::deliver(
+                            &mut self.message_handles,
+                            &message,
+                            md,
+                            gmo,
+                            buffer,
+                            true,
+                            now_ms(),
+                            queue,
+                        );
                     }
                     GetOutcome::LeftOnQueue(message) => {
-                        return Self::deliver(&message, md, gmo, buffer, false, now_ms(), queue);
+                        return Self::deliver(
+                            &mut self.message_handles,
+                            &message,
+                            md,
+                            gmo,
+                            buffer,
+                            false,
+                            now_ms(),
+                            queue,
+                        );
                     }
                     // Another getter took it between the browse and the get: look again.
                     GetOutcome::NoMessage => continue,
@@ -1316,7 +1388,13 @@ impl Connection {
                 return failed(MQRC_NO_MSG_AVAILABLE);
             }
             self.check_quiescing(options & MQGMO_FAIL_IF_QUIESCING != 0)?;
-            std::thread::sleep(remaining.min(SELECTION_RETRY_INTERVAL));
+            let queue_manager = &self.queue_manager;
+            let fail_if_quiescing = options & MQGMO_FAIL_IF_QUIESCING != 0;
+            queue.wait_for_arrival(seen, remaining, || {
+                queue_manager.is_stopping()
+                    || queue.is_deleted()
+                    || (fail_if_quiescing && queue_manager.is_quiescing())
+            });
         }
     }
 
@@ -1345,7 +1423,9 @@ impl Connection {
     }
 
     /// Fill the MQMD, MQGMO outputs and the buffer from a message.
+    #[allow(clippy::too_many_arguments)]
     fn deliver(
+        message_handles: &mut crate::message_handles::MessageHandles,
         message: &RetrievedMessage,
         md: &mut Mqmd,
         gmo: &mut Mqgmo,
@@ -1356,6 +1436,27 @@ impl Connection {
     ) -> MqResult<GetResult> {
         *md = descriptor::from_engine(&message.descriptor, message.backout_count, now, md.version)
             .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
+        // Properties: left in the MQRFH2, into the getter's handle, or away (PROPCTL).
+        let handle = gmo
+            .msg_handle
+            .filter(|hmsg| hmsg.0 != crate::message_handles::MQHM_NONE);
+        if let Some(hmsg) = handle {
+            message_handles.properties(hmsg)?;
+        }
+        let control = queue.with_definition(|definition| {
+            crate::message_handles::property_control(&definition.property_control)
+        });
+        let (data, properties) = crate::message_handles::deliver_properties(
+            gmo.options,
+            handle.is_some(),
+            control,
+            md,
+            &message.data,
+        );
+        if let (Some(hmsg), Some(properties)) = (handle, properties) {
+            message_handles.replace_properties(hmsg, properties)?;
+        }
+        let message_data: &[u8] = &data;
         gmo.resolved_q_name = queue.name();
         gmo.msg_token = message_token(message.key);
         gmo.group_status =
@@ -1366,7 +1467,7 @@ impl Connection {
             } else {
                 MQGS_NOT_IN_GROUP
             };
-        let data_length = message.data.len();
+        let data_length = message_data.len();
         if data_length > buffer.len() && !accept_truncated {
             gmo.returned_length = 0;
             return Err(MqError {
@@ -1375,7 +1476,7 @@ impl Connection {
             });
         }
         let returned_length = data_length.min(buffer.len());
-        buffer[..returned_length].copy_from_slice(&message.data[..returned_length]);
+        buffer[..returned_length].copy_from_slice(&message_data[..returned_length]);
         gmo.returned_length = returned_length as i32;
         Ok(GetResult {
             data_length,
@@ -1463,36 +1564,12 @@ impl Connection {
         let mut values = Vec::with_capacity(selectors.len());
         match &handle.target {
             Target::QueueManager => {
-                let config = self.queue_manager.config();
                 for &selector in selectors {
-                    values.push(match selector {
-                        MQCA_Q_MGR_NAME => {
-                            AttributeValue::Text(self.queue_manager.name().to_string())
-                        }
-                        MQIA_CODED_CHAR_SET_ID => AttributeValue::Integer(QUEUE_MANAGER_CCSID),
-                        MQIA_MAX_PRIORITY => AttributeValue::Integer(MAX_PRIORITY),
-                        MQIA_SYNCPOINT => AttributeValue::Integer(MQSP_AVAILABLE),
-                        MQIA_MAX_UNCOMMITTED_MSGS => {
-                            AttributeValue::Integer(config.system.maxumsgs as i32)
-                        }
-                        MQIA_PLATFORM => AttributeValue::Integer(MQPL_UNIX),
-                        MQIA_COMMAND_LEVEL => AttributeValue::Integer(MQCMDL_CURRENT_LEVEL),
-                        MQCA_Q_MGR_IDENTIFIER => AttributeValue::Text(
-                            crate::queue_manager_identifier(&self.queue_manager),
-                        ),
-                        MQCA_Q_MGR_DESC => AttributeValue::Text(String::new()),
-                        MQCA_COMMAND_INPUT_Q_NAME => {
-                            AttributeValue::Text("SYSTEM.COMMAND.INPUT".to_string())
-                        }
-                        MQIA_MAX_MSG_LENGTH => AttributeValue::Integer(104_857_600),
-                        // Advanced Message Security and the like: not supported (MQCAP_NOT_SUPPORTED).
-                        MQIA_ADVANCED_CAPABILITY => AttributeValue::Integer(0),
-                        MQCA_DEAD_LETTER_Q_NAME => AttributeValue::Text(String::new()),
-                        MQIA_DIST_LISTS => {
-                            AttributeValue::Integer(ferrite_constants::misc::MQDL_NOT_SUPPORTED)
-                        }
-                        _ => return failed(MQRC_SELECTOR_ERROR),
-                    });
+                    values.push(crate::inquire::queue_manager_attribute(
+                        &self.queue_manager,
+                        || crate::queue_manager_identifier(&self.queue_manager),
+                        selector,
+                    )?);
                 }
             }
             Target::Definition(object_type, name) => {
@@ -1517,59 +1594,20 @@ impl Connection {
                 let definition = queue.definition();
                 let status = queue.status();
                 for &selector in selectors {
-                    let integer = |value: i64| AttributeValue::Integer(value as i32);
-                    values.push(match selector {
-                        MQCA_Q_NAME => AttributeValue::Text(definition.name.clone()),
-                        MQCA_Q_DESC => AttributeValue::Text(definition.description.clone()),
-                        MQCA_STORAGE_CLASS => {
-                            AttributeValue::Text(definition.storage_class.clone())
-                        }
-                        MQIA_Q_TYPE => integer(MQQT_LOCAL as i64),
-                        MQIA_CURRENT_Q_DEPTH => integer(status.current_depth as i64),
-                        MQIA_MAX_Q_DEPTH => integer(definition.max_depth as i64),
-                        MQIA_MAX_MSG_LENGTH => integer(definition.max_message_length as i64),
-                        MQIA_DEF_PERSISTENCE => integer(if definition.default_persistent {
-                            MQPER_PERSISTENT as i64
-                        } else {
-                            MQPER_NOT_PERSISTENT as i64
-                        }),
-                        MQIA_DEF_PRIORITY => integer(definition.default_priority as i64),
-                        MQIA_INHIBIT_PUT => integer(definition.put_inhibited as i64),
-                        MQIA_INHIBIT_GET => integer(definition.get_inhibited as i64),
-                        MQIA_OPEN_INPUT_COUNT => integer(status.open_input_count as i64),
-                        MQIA_OPEN_OUTPUT_COUNT => integer(status.open_output_count as i64),
-                        MQIA_SHAREABILITY => integer(MQQA_SHAREABLE as i64),
-                        MQIA_DEF_INPUT_OPEN_OPTION => integer(MQOO_INPUT_SHARED as i64),
-                        MQIA_MSG_DELIVERY_SEQUENCE => integer(MQMDS_PRIORITY as i64),
-                        MQIA_INDEX_TYPE => integer(match definition.index_type.as_str() {
-                            "MSGID" => MQIT_MSG_ID,
-                            "CORRELID" => MQIT_CORREL_ID,
-                            "GROUPID" => MQIT_GROUP_ID,
-                            "MSGTOKEN" => MQIT_MSG_TOKEN,
-                            _ => MQIT_NONE,
-                        } as i64),
-                        MQIA_PAGESET_ID => integer(definition.page_set.0 as i64),
-                        // No backout requeue yet: BOTHRESH(0) and no BOQNAME, so IBM's JMS
-                        // client redelivers a rolled-back message without requeuing it.
-                        MQIA_BACKOUT_THRESHOLD => integer(0),
-                        MQCA_BACKOUT_REQ_Q_NAME => AttributeValue::Text(String::new()),
-                        MQIA_HARDEN_GET_BACKOUT => {
-                            integer(ferrite_constants::shareability::MQQA_BACKOUT_HARDENED as i64)
-                        }
-                        // BaseQName belongs to alias queues; a local queue has none (blank,
-                        // where MQ adds the MQRC_SELECTOR_NOT_FOR_TYPE warning).
-                        MQCA_BASE_Q_NAME => AttributeValue::Text(String::new()),
-                        MQIA_DEFINITION_TYPE => integer(definition.definition_type.mqqdt() as i64),
-                        _ => return failed(MQRC_SELECTOR_ERROR),
-                    });
+                    values.push(crate::inquire::local_queue_attribute(
+                        &definition,
+                        &status,
+                        selector,
+                    )?);
                 }
             }
         }
         Ok(values)
     }
 
-    /// MQSET: MQIA_INHIBIT_PUT and MQIA_INHIBIT_GET (MQQA_*_ALLOWED or MQQA_*_INHIBITED) of a
-    /// local queue. The new definition is stored (it survives restart). Nothing is changed
+    /// MQSET: MQIA_INHIBIT_PUT and MQIA_INHIBIT_GET (MQQA_*_ALLOWED or MQQA_*_INHIBITED) and
+    /// the trigger attributes (TriggerControl, TriggerType, TriggerDepth, TriggerMsgPriority,
+    /// TriggerData) of a local queue; through an alias only the inhibits. The new definition is stored (it survives restart). Nothing is changed
     /// unless every selector and value is valid.
     pub fn set(&mut self, hobj: Hobj, attributes: &[(i32, AttributeValue)]) -> MqResult<()> {
         self.check_running()?;
@@ -1588,22 +1626,11 @@ impl Connection {
             definition.get_inhibited = alias.get_inhibited;
         }
         for (selector, value) in attributes {
-            if ![MQIA_INHIBIT_PUT, MQIA_INHIBIT_GET].contains(selector) {
+            if alias.is_some() && ![MQIA_INHIBIT_PUT, MQIA_INHIBIT_GET].contains(selector) {
                 return failed(MQRC_SELECTOR_ERROR);
             }
-            let inhibited = match value {
-                AttributeValue::Integer(0) => false,
-                AttributeValue::Integer(1) => true,
-                _ => return failed(MQRC_INHIBIT_VALUE_ERROR),
-            };
-            match *selector {
-                MQIA_INHIBIT_PUT => definition.put_inhibited = inhibited,
-                MQIA_INHIBIT_GET => definition.get_inhibited = inhibited,
-                _ => return failed(MQRC_SELECTOR_ERROR),
-            }
+            crate::inquire::set_local_queue_attribute(&mut definition, *selector, value)?;
         }
-        debug_assert_eq!(MQQA_PUT_INHIBITED, 1);
-        debug_assert_eq!(MQQA_GET_INHIBITED, 1);
         if let Some(mut alias) = alias {
             // Through an alias, MQSET changes the alias (as MQ does).
             alias.put_inhibited = definition.put_inhibited;

@@ -31,11 +31,14 @@
 pub mod connection;
 pub mod descriptor;
 pub mod error;
+pub mod inquire;
+pub mod message_handles;
 pub mod selection;
 pub mod structures;
 
 pub use connection::{AttributeValue, Connection, GetResult, Hobj};
 pub use error::{MqError, MqResult};
+pub use message_handles::Hmsg;
 pub use structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
 
 /// The queue manager's identifier (MQCA_Q_MGR_IDENTIFIER, and QMgrId in a client channel's

@@ -7,6 +7,7 @@
 //! the constants of `ferrite_constants` (`MQMI_NONE`, `MQFMT_STRING`, ...) apply directly.
 //! StrucId and the structure lengths are implied by the type.
 
+use crate::message_handles::Hmsg;
 use ferrite_constants::{
     appl_type::MQAT_NO_CONTEXT,
     ccsid::MQCCSI_Q_MGR,
@@ -191,6 +192,10 @@ pub struct Mqpmo {
     pub resolved_q_name: String,
     /// ResolvedQMgrName (output).
     pub resolved_q_mgr_name: String,
+    /// OriginalMsgHandle (version 3): properties the message carries.
+    pub original_msg_handle: Option<Hmsg>,
+    /// NewMsgHandle (version 3): properties that add to or replace OriginalMsgHandle's.
+    pub new_msg_handle: Option<Hmsg>,
 }
 
 impl Default for Mqpmo {
@@ -201,6 +206,8 @@ impl Default for Mqpmo {
             context: 0,
             resolved_q_name: String::new(),
             resolved_q_mgr_name: String::new(),
+            original_msg_handle: None,
+            new_msg_handle: None,
         }
     }
 }
@@ -239,6 +246,8 @@ pub struct Mqgmo {
     pub msg_token: [u8; 16],
     /// ReturnedLength (output, version 3): bytes of message data placed in the buffer.
     pub returned_length: i32,
+    /// MsgHandle (version 4): the handle that receives the message's properties.
+    pub msg_handle: Option<Hmsg>,
 }
 
 impl Default for Mqgmo {
@@ -254,6 +263,7 @@ impl Default for Mqgmo {
             segmentation: MQSEG_INHIBITED,
             msg_token: MQMTOK_NONE,
             returned_length: -1,
+            msg_handle: None,
         }
     }
 }

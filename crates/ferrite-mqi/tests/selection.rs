@@ -210,3 +210,38 @@ fn a_waiting_selected_get_is_satisfied_by_a_later_put() {
     assert!(!ends_with(&buffer[..got.returned_length], "not this"));
     putter.join().unwrap();
 }
+
+#[test]
+fn a_waiting_selected_get_parks_until_an_arrival_and_ends_when_the_queue_manager_quiesces() {
+    let (_dir, qm) = queue_manager(&["Q1"]);
+    let mut getter = Connection::connect(qm.clone(), "").unwrap();
+    let greens = open_selecting(&mut getter, "colour = 'green'").unwrap();
+    let before = qm.queue("Q1").unwrap().arrivals();
+    let quiescer = {
+        let qm = qm.clone();
+        std::thread::spawn(move || {
+            // Non-matching arrivals wake the getter, which looks and waits again.
+            let mut connection = Connection::connect(qm.clone(), "").unwrap();
+            let output = connection
+                .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT)
+                .unwrap();
+            for _ in 0..3 {
+                std::thread::sleep(std::time::Duration::from_millis(30));
+                let (md, data) = with_colour("red", "no");
+                put(&mut connection, output, md, &data);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            qm.quiesce();
+        })
+    };
+    let mut gmo = Mqgmo::with_options(MQGMO_NO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING);
+    gmo.wait_interval = 60_000;
+    let mut buffer = vec![0u8; 4096];
+    let error = getter
+        .get(greens, &mut Mqmd::default(), &mut gmo, &mut buffer)
+        .unwrap_err();
+    assert_eq!(error.reason, MQRC_Q_MGR_QUIESCING);
+    assert_eq!(qm.queue("Q1").unwrap().arrivals(), before + 3);
+    assert_eq!(qm.queue("Q1").unwrap().depth(), 3);
+    quiescer.join().unwrap();
+}

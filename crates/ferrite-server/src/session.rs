@@ -8,7 +8,10 @@ use std::time::{Duration, Instant};
 
 use ferrite_client::wire::{self, chars};
 use ferrite_constants::{
-    completion::*, get_options::MQGMO_WAIT, reason::*, structs::MQCNO_VERSION_7,
+    completion::*,
+    get_options::{MQGMO_PROPERTIES_FORCE_MQRFH2, MQGMO_PROPERTIES_IN_HANDLE, MQGMO_WAIT},
+    reason::*,
+    structs::MQCNO_VERSION_7,
     wait::MQWI_UNLIMITED,
 };
 use ferrite_mqi::{AttributeValue, Connection, Hobj, MqError, MqResult, Mqcno};
@@ -376,6 +379,11 @@ impl MqiSession {
         let mut buffer = vec![0u8; capped];
         let mut md = wire::md_from_wire(&get.md);
         let mut gmo = wire::gmo_from_wire(&get.gmo);
+        // A client's message handles live in the client: it takes the MQRFH2 apart itself.
+        if gmo.options & MQGMO_PROPERTIES_IN_HANDLE != 0 {
+            gmo.options =
+                (gmo.options & !MQGMO_PROPERTIES_IN_HANDLE) | MQGMO_PROPERTIES_FORCE_MQRFH2;
+        }
         let wait_interval = gmo.wait_interval;
         let sliced =
             gmo.options & MQGMO_WAIT != 0 && (wait_interval > 0 || wait_interval == MQWI_UNLIMITED);

@@ -356,7 +356,7 @@ fn browse_inquire_set_and_truncation() {
     assert_eq!(values[3], AttributeValue::Text(String::new()));
     assert_eq!(values[4], AttributeValue::Integer(0));
     assert_eq!(
-        reason(connection.inquire(hobj, &[MQIA_Q_DEPTH_HIGH_LIMIT])),
+        reason(connection.inquire(hobj, &[MQIA_CLWL_Q_RANK])),
         MQRC_SELECTOR_ERROR
     );
     let mut od = Mqod {

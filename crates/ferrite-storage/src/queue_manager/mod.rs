@@ -17,7 +17,7 @@ pub mod objects;
 pub mod queue;
 pub mod unit_of_work;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -48,8 +48,11 @@ use crate::vfs::{FileSystem, OpenMode};
 pub use connections::{ConnectionRecord, Connections};
 pub use objects::{
     AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
-    ObjectType, ProcessDefinition, QueueDefinition, RemoteDefinition, StorageClassDefinition,
-    KEEPALIVE_AUTO,
+    ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes, RemoteDefinition,
+    StorageClassDefinition, ACCOUNTING_VALUES, COUNT_ATTRIBUTE_MAX, DEFAULT_DEAD_LETTER_QUEUE,
+    KEEPALIVE_AUTO, MONITORING_VALUES, PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES,
+    QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES, READ_AHEAD_VALUES,
+    SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
 };
 pub use queue::{
     ArrivalWaker, ArrivalWatch, LocalQueue, MessageEntry, MessageKey, MessageSelector,
@@ -179,6 +182,10 @@ pub struct QueueManager {
     messages: MessageSink,
     /// The connections (DISPLAY CONN).
     connections: Connections,
+    /// MAXUMSGS and EXPRYINT as the QMGR object has them (qm.toml's values until ALTER QMGR),
+    /// read on the put/get path without the object store's lock.
+    max_uncommitted_messages: AtomicU32,
+    expiry_interval_seconds: AtomicU32,
 }
 
 impl QueueManager {
@@ -313,6 +320,8 @@ impl QueueManager {
             spaces.push(PageSetSpace::new(page_set, pool));
         }
         let data = Arc::new(DataManager::new(log.clone(), spaces));
+        let max_uncommitted_messages = AtomicU32::new(config.system.maxumsgs);
+        let expiry_interval_seconds = AtomicU32::new(config.system.expryint);
         let queue_manager = Arc::new(QueueManager {
             name: config.name.clone(),
             directory: directory.to_path_buf(),
@@ -324,6 +333,8 @@ impl QueueManager {
             queues: RwLock::new(HashMap::new()),
             queues_by_id: RwLock::new(HashMap::new()),
             definitions: RwLock::new(BTreeMap::new()),
+            max_uncommitted_messages,
+            expiry_interval_seconds,
             object_locations: Mutex::new(HashMap::new()),
             next_message_sequence: AtomicU64::new(1),
             next_object_id: AtomicU32::new(1),
@@ -467,6 +478,7 @@ impl QueueManager {
                     self.queues_by_id.write().unwrap().insert(object_id, queue);
                 }
                 other => {
+                    self.note_queue_manager_attributes(&other);
                     self.definitions.write().unwrap().insert(
                         (other.object_type(), other.name().to_string()),
                         (object_id, other),
@@ -481,8 +493,21 @@ impl QueueManager {
         let mut in_doubt_units: HashMap<Urid, UnitOfWork> = HashMap::new();
         let mut restored = 0u64;
         let mut orphans = 0u64;
-        messages.sort_unstable_by_key(|(object_id, entry)| (*object_id, entry.key));
         let queues_by_id = self.queues_by_id.read().unwrap().clone();
+        // MSGDLVSQ(FIFO) queues order by put sequence alone.
+        let fifo_queues: HashSet<u32> = queues_by_id
+            .values()
+            .filter(|queue| queue.with_definition(|d| d.message_delivery_fifo))
+            .map(|queue| queue.object_id)
+            .collect();
+        if !fifo_queues.is_empty() {
+            for (object_id, entry) in messages.iter_mut() {
+                if fifo_queues.contains(object_id) {
+                    entry.key = MessageKey::new(0, entry.key.sequence);
+                }
+            }
+        }
+        messages.sort_unstable_by_key(|(object_id, entry)| (*object_id, entry.key));
         let mut batch: Vec<MessageEntry> = Vec::new();
         let mut batch_queue: Option<Arc<LocalQueue>> = None;
         for (object_id, entry) in messages {
@@ -781,11 +806,55 @@ impl QueueManager {
         let object_id =
             existing_id.unwrap_or_else(|| self.next_object_id.fetch_add(1, Ordering::SeqCst));
         self.store_object(&mut locations, object_id, &definition.encode())?;
+        self.note_queue_manager_attributes(&definition);
         self.definitions
             .write()
             .unwrap()
             .insert(key, (object_id, definition));
         Ok(())
+    }
+
+    /// The queue manager object's attributes: the stored QMGR image, or the defaults (MQ's,
+    /// with MAXUMSGS and EXPRYINT from qm.toml) when ALTER QMGR never ran.
+    pub fn queue_manager_attributes(&self) -> QueueManagerAttributes {
+        match self
+            .definitions
+            .read()
+            .unwrap()
+            .get(&(ObjectType::QueueManager, self.name.clone()))
+        {
+            Some((_, ObjectDefinition::QueueManager(attributes))) => attributes.clone(),
+            _ => QueueManagerAttributes::new(
+                &self.name,
+                self.config.system.maxumsgs,
+                self.config.system.expryint,
+            ),
+        }
+    }
+
+    /// ALTER QMGR: store the queue manager object (its name cannot change).
+    pub fn alter_queue_manager(&self, mut attributes: QueueManagerAttributes) -> StorageResult<()> {
+        attributes.name = self.name.clone();
+        self.define_object(ObjectDefinition::QueueManager(attributes), true)
+    }
+
+    fn note_queue_manager_attributes(&self, definition: &ObjectDefinition) {
+        if let ObjectDefinition::QueueManager(attributes) = definition {
+            self.max_uncommitted_messages
+                .store(attributes.max_uncommitted_messages, Ordering::Relaxed);
+            self.expiry_interval_seconds
+                .store(attributes.expiry_interval, Ordering::Relaxed);
+        }
+    }
+
+    /// MAXUMSGS in force.
+    pub fn max_uncommitted_messages(&self) -> u32 {
+        self.max_uncommitted_messages.load(Ordering::Relaxed)
+    }
+
+    /// EXPRYINT in force, seconds (0 = no scan).
+    pub fn expiry_interval_seconds(&self) -> u32 {
+        self.expiry_interval_seconds.load(Ordering::Relaxed)
     }
 
     /// ALTER of any object type: the object must exist (MQRC_UNKNOWN_OBJECT_NAME).
@@ -1081,7 +1150,7 @@ impl QueueManager {
         data: &[u8],
     ) -> StorageResult<MessageEntry> {
         self.check_running()?;
-        let (put_inhibited, max_message_length, max_depth, page_set, temporary) = queue
+        let (put_inhibited, max_message_length, max_depth, page_set, temporary, fifo) = queue
             .with_definition(|definition| {
                 (
                     definition.put_inhibited,
@@ -1089,6 +1158,7 @@ impl QueueManager {
                     definition.max_depth,
                     definition.page_set,
                     definition.definition_type == DefinitionType::TemporaryDynamic,
+                    definition.message_delivery_fifo,
                 )
             });
         if put_inhibited {
@@ -1118,10 +1188,9 @@ impl QueueManager {
             ));
         }
         if let Some(unit) = &unit {
-            if unit.message_count >= self.config.system.maxumsgs {
-                return Err(StorageError::SyncpointLimitReached {
-                    limit: self.config.system.maxumsgs,
-                });
+            let limit = self.max_uncommitted_messages();
+            if unit.message_count >= limit {
+                return Err(StorageError::SyncpointLimitReached { limit });
             }
             if unit.prepared {
                 return Err(StorageError::mq(
@@ -1136,7 +1205,9 @@ impl QueueManager {
                 format!("queue {} is at MAXDEPTH {max_depth}", queue.name()),
             ));
         }
-        let result = self.put_reserved(unit, queue, page_set, descriptor, data);
+        // MSGDLVSQ(FIFO): every message orders as priority 0, by put sequence alone.
+        let delivery_priority = if fifo { 0 } else { descriptor.priority };
+        let result = self.put_reserved(unit, queue, page_set, delivery_priority, descriptor, data);
         if result.is_err() {
             queue.release_put();
         }
@@ -1148,6 +1219,7 @@ impl QueueManager {
         unit: Option<&mut UnitOfWork>,
         queue: &Arc<LocalQueue>,
         page_set: PageSetId,
+        delivery_priority: u8,
         descriptor: &MessageDescriptor,
         data: &[u8],
     ) -> StorageResult<MessageEntry> {
@@ -1156,7 +1228,7 @@ impl QueueManager {
         let persistent = descriptor.persistent;
         let object_id = queue.object_id;
         let make_entry = |location| MessageEntry {
-            key: MessageKey::new(descriptor.priority, sequence),
+            key: MessageKey::new(delivery_priority, sequence),
             location,
             persistent,
             message_id: descriptor.message_id,
@@ -1295,10 +1367,9 @@ impl QueueManager {
             ));
         }
         if let Some(unit) = &unit {
-            if unit.message_count >= self.config.system.maxumsgs {
-                return Err(StorageError::SyncpointLimitReached {
-                    limit: self.config.system.maxumsgs,
-                });
+            let limit = self.max_uncommitted_messages();
+            if unit.message_count >= limit {
+                return Err(StorageError::SyncpointLimitReached { limit });
             }
         }
         let mut expired = Vec::new();
@@ -1674,7 +1745,8 @@ impl QueueManager {
                         .log_records_since_checkpoint
                         .load(Ordering::Relaxed)
                         >= queue_manager.config.system.logload;
-                    let expiry_interval_ms = u64::from(queue_manager.config.system.expryint) * 1000;
+                    let expiry_interval_ms =
+                        u64::from(queue_manager.expiry_interval_seconds()) * 1000;
                     if expiry_interval_ms > 0 && now_ms() >= next_expiry_scan_ms {
                         next_expiry_scan_ms = now_ms() + expiry_interval_ms;
                         if let Err(error) = queue_manager.expire_messages() {

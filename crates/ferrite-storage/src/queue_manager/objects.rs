@@ -10,8 +10,9 @@
 //!
 //! | type       | version | attributes (MQ's names)                                              |
 //! |------------|---------|----------------------------------------------------------------------|
-//! | `QLOCAL`   | 2       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED) |
-//! | `QMODEL`   | 1       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN                              |
+//! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
+//! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV ACCTQ MONQ STATQ (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE PUT GET DEFPSIST DEFPRTY                 |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
 //! | `CHANNEL`  | 1       | CHANNEL CHLTYPE DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL |
@@ -61,10 +62,12 @@ pub enum ObjectType {
     Process,
     Namelist,
     StorageClass,
+    /// The queue manager object itself (ALTER QMGR): one image.
+    QueueManager,
 }
 
 impl ObjectType {
-    pub const ALL: [ObjectType; 8] = [
+    pub const ALL: [ObjectType; 9] = [
         ObjectType::LocalQueue,
         ObjectType::ModelQueue,
         ObjectType::AliasQueue,
@@ -73,6 +76,7 @@ impl ObjectType {
         ObjectType::Process,
         ObjectType::Namelist,
         ObjectType::StorageClass,
+        ObjectType::QueueManager,
     ];
 
     /// MQSC's keyword for the type, also the type word of the image.
@@ -86,6 +90,7 @@ impl ObjectType {
             ObjectType::Process => "PROCESS",
             ObjectType::Namelist => "NAMELIST",
             ObjectType::StorageClass => "STGCLASS",
+            ObjectType::QueueManager => "QMGR",
         }
     }
 
@@ -98,7 +103,8 @@ impl ObjectType {
     /// The image version this build writes.
     pub fn image_version(self) -> u32 {
         match self {
-            ObjectType::LocalQueue => 2,
+            ObjectType::LocalQueue => 3,
+            ObjectType::ModelQueue => 2,
             _ => 1,
         }
     }
@@ -156,6 +162,112 @@ impl ImageWriter {
             "an object image is at most {OBJECT_IMAGE_BYTES_MAX} bytes"
         );
         self.text.into_bytes()
+    }
+}
+
+/// The queue manager object's attributes (ALTER QMGR, DISPLAY QMGR, MQINQ on the queue
+/// manager). One image, stored like any other object; a queue manager that never ran ALTER
+/// QMGR has the defaults of [`QueueManagerAttributes::new`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueueManagerAttributes {
+    /// QMNAME (not alterable).
+    pub name: String,
+    /// DESCR.
+    pub description: String,
+    /// DEADQ: where the queue manager puts messages it cannot deliver. MQ's default is blank;
+    /// Ferrite's queue managers start with SYSTEM.DEAD.LETTER.QUEUE (what `crtmqm -u` and
+    /// IBM's developer images set), which exists as a default object.
+    pub dead_letter_queue: String,
+    /// TRIGINT: milliseconds before a TRIGTYPE(FIRST) queue that stays non-empty triggers again.
+    pub trigger_interval: u32,
+    /// MAXMSGL of the queue manager (the largest message any queue can take).
+    pub max_message_length: u32,
+    /// MAXUMSGS: the most messages one unit of work may put and get.
+    pub max_uncommitted_messages: u32,
+    /// EXPRYINT: seconds between scans for expired messages (0 = OFF).
+    pub expiry_interval: u32,
+    /// PERFMEV: performance events (queue depth, service interval) enabled.
+    pub performance_events: bool,
+    /// INHIBTEV: put/get inhibited events enabled.
+    pub inhibit_events: bool,
+    /// LOCALEV: local error events enabled.
+    pub local_events: bool,
+    /// CMDEV: command events enabled.
+    pub command_events: bool,
+    /// CONFIGEV: configuration events enabled.
+    pub config_events: bool,
+    /// STRSTPEV: start and stop events enabled (MQ's default ENABLED).
+    pub start_stop_events: bool,
+    /// ACCTQ: OFF, ON or NONE.
+    pub accounting_queue: String,
+    /// MONQ: OFF, NONE, LOW, MEDIUM or HIGH.
+    pub monitoring_queue: String,
+    /// STATQ: OFF, ON or NONE.
+    pub statistics_queue: String,
+}
+
+/// The dead-letter queue a new queue manager names in DEADQ.
+pub const DEFAULT_DEAD_LETTER_QUEUE: &str = "SYSTEM.DEAD.LETTER.QUEUE";
+
+/// Keyword values of the queue manager's ACCTQ/STATQ and MONQ, first the default.
+pub const QMGR_ACCOUNTING_VALUES: [&str; 3] = ["OFF", "ON", "NONE"];
+pub const QMGR_MONITORING_VALUES: [&str; 5] = ["OFF", "NONE", "LOW", "MEDIUM", "HIGH"];
+
+impl QueueManagerAttributes {
+    /// MQ's defaults, with MAXUMSGS and EXPRYINT from qm.toml (the CSQ6SYSP analogue).
+    pub fn new(
+        name: &str,
+        max_uncommitted_messages: u32,
+        expiry_interval: u32,
+    ) -> QueueManagerAttributes {
+        QueueManagerAttributes {
+            name: name.to_string(),
+            description: String::new(),
+            dead_letter_queue: DEFAULT_DEAD_LETTER_QUEUE.to_string(),
+            trigger_interval: COUNT_ATTRIBUTE_MAX,
+            max_message_length: MESSAGE_LENGTH_MAX,
+            max_uncommitted_messages,
+            expiry_interval,
+            performance_events: false,
+            inhibit_events: false,
+            local_events: false,
+            command_events: false,
+            config_events: false,
+            start_stop_events: true,
+            accounting_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
+            monitoring_queue: QMGR_MONITORING_VALUES[0].to_string(),
+            statistics_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
+        }
+    }
+
+    pub fn validate(&self) -> StorageResult<()> {
+        check_description(&self.description)?;
+        if !self.dead_letter_queue.is_empty() {
+            check_name("DEADQ", &self.dead_letter_queue, OBJECT_NAME_LENGTH_MAX)?;
+        }
+        if self.trigger_interval > COUNT_ATTRIBUTE_MAX {
+            return Err(StorageError::invalid("TRIGINT must be 0-999999999"));
+        }
+        if !(32 * 1024..=MESSAGE_LENGTH_MAX).contains(&self.max_message_length) {
+            return Err(StorageError::invalid("MAXMSGL must be 32768-104857600"));
+        }
+        if self.max_uncommitted_messages == 0 || self.max_uncommitted_messages > COUNT_ATTRIBUTE_MAX
+        {
+            return Err(StorageError::invalid("MAXUMSGS must be 1-999999999"));
+        }
+        for (attribute, value, allowed) in [
+            ("ACCTQ", &self.accounting_queue, &QMGR_ACCOUNTING_VALUES[..]),
+            ("MONQ", &self.monitoring_queue, &QMGR_MONITORING_VALUES[..]),
+            ("STATQ", &self.statistics_queue, &QMGR_ACCOUNTING_VALUES[..]),
+        ] {
+            if !allowed.contains(&value.as_str()) {
+                return Err(StorageError::invalid(format!(
+                    "{attribute}({value}) is not valid (one of {})",
+                    allowed.join(", ")
+                )));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -364,7 +476,80 @@ pub struct QueueDefinition {
     /// DEFTYPE: PREDEFINED for a defined local queue; TEMPDYN or PERMDYN for a model queue and
     /// the dynamic queues made from it.
     pub definition_type: DefinitionType,
+    /// BOTHRESH: backout count at which an application (IBM's JMS client does) requeues a
+    /// message to BOQNAME; 0 = none.
+    pub backout_threshold: u32,
+    /// BOQNAME: where messages backed out BOTHRESH times go (blank: the queue manager's DEADQ).
+    pub backout_requeue_queue: String,
+    /// HARDENBO: the backout count is kept across restarts (Ferrite always logs it; the
+    /// attribute is kept for applications that inquire it).
+    pub hardened_backout: bool,
+    /// SHARE: more than one handle may have the queue open for input.
+    pub shareable: bool,
+    /// DEFSOPT(SHARED) is true: MQOO_INPUT_AS_Q_DEF opens shared.
+    pub default_input_shared: bool,
+    /// MSGDLVSQ(FIFO) is true; PRIORITY (MQ's default) is false.
+    pub message_delivery_fifo: bool,
+    /// RETINTVL: hours the queue is needed for (information only, as in MQ).
+    pub retention_interval: u32,
+    /// DEFREADA: NO, YES or DISABLED.
+    pub default_read_ahead: String,
+    /// DEFPRESP: SYNC or ASYNC (MQPMO_RESPONSE_AS_Q_DEF).
+    pub default_put_response: String,
+    /// PROPCTL: COMPAT, ALL, FORCE, NONE or V6COMPAT.
+    pub property_control: String,
+    /// ACCTQ: QMGR, ON or OFF.
+    pub accounting_queue: String,
+    /// MONQ: QMGR, OFF, LOW, MEDIUM or HIGH.
+    pub monitoring_queue: String,
+    /// STATQ: QMGR, ON or OFF.
+    pub statistics_queue: String,
+    /// USAGE(XMITQ) is true: a transmission queue.
+    pub usage_transmission: bool,
+    /// TRIGGER is true, NOTRIGGER (MQ's default) false.
+    pub trigger_control: bool,
+    /// TRIGTYPE: FIRST, EVERY, DEPTH or NONE.
+    pub trigger_type: String,
+    /// TRIGDPTH (1 – 999,999,999).
+    pub trigger_depth: u32,
+    /// TRIGMPRI (0–9): messages below it do not count for triggering.
+    pub trigger_message_priority: u8,
+    /// INITQ: the initiation queue trigger messages go to.
+    pub initiation_queue: String,
+    /// PROCESS: the process definition named in trigger messages.
+    pub process_name: String,
+    /// TRIGDATA (at most 64 characters).
+    pub trigger_data: String,
+    /// QDPHIEV: queue depth high events enabled.
+    pub queue_depth_high_event: bool,
+    /// QDEPTHHI: percentage of MAXDEPTH (0–100).
+    pub queue_depth_high_limit: u32,
+    /// QDPLOEV: queue depth low events enabled.
+    pub queue_depth_low_event: bool,
+    /// QDEPTHLO: percentage of MAXDEPTH (0–100).
+    pub queue_depth_low_limit: u32,
+    /// QDPMAXEV: queue full events enabled.
+    pub queue_depth_max_event: bool,
+    /// QSVCIEV: HIGH, OK or NONE.
+    pub queue_service_interval_event: String,
+    /// QSVCINT: milliseconds (0 – 999,999,999).
+    pub queue_service_interval: u32,
 }
+
+/// Keyword values of the queue attributes kept as text, first the default.
+pub const READ_AHEAD_VALUES: [&str; 3] = ["NO", "YES", "DISABLED"];
+pub const PUT_RESPONSE_VALUES: [&str; 2] = ["SYNC", "ASYNC"];
+pub const PROPERTY_CONTROL_VALUES: [&str; 5] = ["COMPAT", "ALL", "FORCE", "NONE", "V6COMPAT"];
+pub const ACCOUNTING_VALUES: [&str; 3] = ["QMGR", "ON", "OFF"];
+pub const MONITORING_VALUES: [&str; 5] = ["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"];
+pub const TRIGGER_TYPE_VALUES: [&str; 4] = ["FIRST", "EVERY", "DEPTH", "NONE"];
+pub const SERVICE_INTERVAL_EVENT_VALUES: [&str; 3] = ["NONE", "HIGH", "OK"];
+
+/// TRIGDATA's longest value (MQ_TRIGGER_DATA_LENGTH).
+pub const TRIGGER_DATA_LENGTH_MAX: usize = 64;
+
+/// The largest count-like attribute MQ allows (MAXDEPTH, TRIGDPTH, QSVCINT, RETINTVL).
+pub const COUNT_ATTRIBUTE_MAX: u32 = 999_999_999;
 
 impl QueueDefinition {
     /// A QLOCAL with MQ's defaults on `page_set`.
@@ -382,6 +567,34 @@ impl QueueDefinition {
             put_inhibited: false,
             get_inhibited: false,
             definition_type: DefinitionType::Predefined,
+            backout_threshold: 0,
+            backout_requeue_queue: String::new(),
+            hardened_backout: false,
+            shareable: true,
+            default_input_shared: true,
+            message_delivery_fifo: false,
+            retention_interval: COUNT_ATTRIBUTE_MAX,
+            default_read_ahead: READ_AHEAD_VALUES[0].to_string(),
+            default_put_response: PUT_RESPONSE_VALUES[0].to_string(),
+            property_control: PROPERTY_CONTROL_VALUES[0].to_string(),
+            accounting_queue: ACCOUNTING_VALUES[0].to_string(),
+            monitoring_queue: MONITORING_VALUES[0].to_string(),
+            statistics_queue: ACCOUNTING_VALUES[0].to_string(),
+            usage_transmission: false,
+            trigger_control: false,
+            trigger_type: TRIGGER_TYPE_VALUES[0].to_string(),
+            trigger_depth: 1,
+            trigger_message_priority: 0,
+            initiation_queue: String::new(),
+            process_name: String::new(),
+            trigger_data: String::new(),
+            queue_depth_high_event: false,
+            queue_depth_high_limit: 80,
+            queue_depth_low_event: false,
+            queue_depth_low_limit: 20,
+            queue_depth_max_event: true,
+            queue_service_interval_event: SERVICE_INTERVAL_EVENT_VALUES[0].to_string(),
+            queue_service_interval: COUNT_ATTRIBUTE_MAX,
         }
     }
 
@@ -409,6 +622,59 @@ impl QueueDefinition {
         if self.max_depth > 999_999_999 || self.max_message_length > 104_857_600 {
             return Err(StorageError::invalid("MAXDEPTH or MAXMSGL out of range"));
         }
+        let keywords: [(&str, &str, &[&str]); 7] = [
+            ("DEFREADA", &self.default_read_ahead, &READ_AHEAD_VALUES),
+            ("DEFPRESP", &self.default_put_response, &PUT_RESPONSE_VALUES),
+            ("PROPCTL", &self.property_control, &PROPERTY_CONTROL_VALUES),
+            ("ACCTQ", &self.accounting_queue, &ACCOUNTING_VALUES),
+            ("MONQ", &self.monitoring_queue, &MONITORING_VALUES),
+            ("STATQ", &self.statistics_queue, &ACCOUNTING_VALUES),
+            ("TRIGTYPE", &self.trigger_type, &TRIGGER_TYPE_VALUES),
+        ];
+        for (attribute, value, allowed) in keywords {
+            if !allowed.contains(&value) {
+                return Err(StorageError::invalid(format!(
+                    "{attribute}({value}) is not valid (one of {})",
+                    allowed.join(", ")
+                )));
+            }
+        }
+        if !SERVICE_INTERVAL_EVENT_VALUES.contains(&self.queue_service_interval_event.as_str()) {
+            return Err(StorageError::invalid(format!(
+                "QSVCIEV({}) is not valid",
+                self.queue_service_interval_event
+            )));
+        }
+        for (attribute, name) in [
+            ("BOQNAME", &self.backout_requeue_queue),
+            ("INITQ", &self.initiation_queue),
+            ("PROCESS", &self.process_name),
+        ] {
+            if !name.is_empty() {
+                check_name(attribute, name, OBJECT_NAME_LENGTH_MAX)?;
+            }
+        }
+        if self.trigger_data.chars().count() > TRIGGER_DATA_LENGTH_MAX {
+            return Err(StorageError::invalid(format!(
+                "TRIGDATA is at most {TRIGGER_DATA_LENGTH_MAX} characters"
+            )));
+        }
+        if self.trigger_message_priority > 9 {
+            return Err(StorageError::invalid("TRIGMPRI must be 0-9"));
+        }
+        if self.trigger_depth == 0
+            || self.trigger_depth > COUNT_ATTRIBUTE_MAX
+            || self.retention_interval > COUNT_ATTRIBUTE_MAX
+            || self.queue_service_interval > COUNT_ATTRIBUTE_MAX
+            || self.backout_threshold > COUNT_ATTRIBUTE_MAX
+        {
+            return Err(StorageError::invalid(
+                "TRIGDPTH must be 1-999999999; BOTHRESH, RETINTVL and QSVCINT 0-999999999",
+            ));
+        }
+        if self.queue_depth_high_limit > 100 || self.queue_depth_low_limit > 100 {
+            return Err(StorageError::invalid("QDEPTHHI and QDEPTHLO must be 0-100"));
+        }
         Ok(())
     }
 
@@ -431,7 +697,56 @@ impl QueueDefinition {
             .line("INDXTYPE", &self.index_type)
             .line("PUT", enabled_disabled(self.put_inhibited))
             .line("GET", enabled_disabled(self.get_inhibited))
-            .line("DEFTYPE", self.definition_type.keyword());
+            .line("DEFTYPE", self.definition_type.keyword())
+            .line("BOTHRESH", &self.backout_threshold.to_string())
+            .line("BOQNAME", &self.backout_requeue_queue)
+            .line("HARDENBO", yes_no(self.hardened_backout))
+            .line("SHARE", yes_no(self.shareable))
+            .line(
+                "DEFSOPT",
+                if self.default_input_shared {
+                    "SHARED"
+                } else {
+                    "EXCL"
+                },
+            )
+            .line(
+                "MSGDLVSQ",
+                if self.message_delivery_fifo {
+                    "FIFO"
+                } else {
+                    "PRIORITY"
+                },
+            )
+            .line("RETINTVL", &self.retention_interval.to_string())
+            .line("DEFREADA", &self.default_read_ahead)
+            .line("DEFPRESP", &self.default_put_response)
+            .line("PROPCTL", &self.property_control)
+            .line("ACCTQ", &self.accounting_queue)
+            .line("MONQ", &self.monitoring_queue)
+            .line("STATQ", &self.statistics_queue)
+            .line(
+                "USAGE",
+                if self.usage_transmission {
+                    "XMITQ"
+                } else {
+                    "NORMAL"
+                },
+            )
+            .line("TRIGGER", yes_no(self.trigger_control))
+            .line("TRIGTYPE", &self.trigger_type)
+            .line("TRIGDPTH", &self.trigger_depth.to_string())
+            .line("TRIGMPRI", &self.trigger_message_priority.to_string())
+            .line("INITQ", &self.initiation_queue)
+            .line("PROCESS", &self.process_name)
+            .line("TRIGDATA", &self.trigger_data)
+            .line("QDPHIEV", yes_no(self.queue_depth_high_event))
+            .line("QDEPTHHI", &self.queue_depth_high_limit.to_string())
+            .line("QDPLOEV", yes_no(self.queue_depth_low_event))
+            .line("QDEPTHLO", &self.queue_depth_low_limit.to_string())
+            .line("QDPMAXEV", yes_no(self.queue_depth_max_event))
+            .line("QSVCIEV", &self.queue_service_interval_event)
+            .line("QSVCINT", &self.queue_service_interval.to_string());
         image.finish()
     }
 
@@ -475,6 +790,36 @@ impl QueueDefinition {
                     definition.definition_type = DefinitionType::from_keyword(&value)
                         .ok_or_else(|| image_error(format!("DEFTYPE={value}")))?
                 }
+                "BOTHRESH" => definition.backout_threshold = number(key, &value)?,
+                "BOQNAME" => definition.backout_requeue_queue = value,
+                "HARDENBO" => definition.hardened_backout = yes(&value),
+                "SHARE" => definition.shareable = yes(&value),
+                "DEFSOPT" => definition.default_input_shared = value == "SHARED",
+                "MSGDLVSQ" => definition.message_delivery_fifo = value == "FIFO",
+                "RETINTVL" => definition.retention_interval = number(key, &value)?,
+                "DEFREADA" => definition.default_read_ahead = value,
+                "DEFPRESP" => definition.default_put_response = value,
+                "PROPCTL" => definition.property_control = value,
+                "ACCTQ" => definition.accounting_queue = value,
+                "MONQ" => definition.monitoring_queue = value,
+                "STATQ" => definition.statistics_queue = value,
+                "USAGE" => definition.usage_transmission = value == "XMITQ",
+                "TRIGGER" => definition.trigger_control = yes(&value),
+                "TRIGTYPE" => definition.trigger_type = value,
+                "TRIGDPTH" => definition.trigger_depth = number(key, &value)?,
+                "TRIGMPRI" => {
+                    definition.trigger_message_priority = number(key, &value)?.min(255) as u8
+                }
+                "INITQ" => definition.initiation_queue = value,
+                "PROCESS" => definition.process_name = value,
+                "TRIGDATA" => definition.trigger_data = value,
+                "QDPHIEV" => definition.queue_depth_high_event = yes(&value),
+                "QDEPTHHI" => definition.queue_depth_high_limit = number(key, &value)?,
+                "QDPLOEV" => definition.queue_depth_low_event = yes(&value),
+                "QDEPTHLO" => definition.queue_depth_low_limit = number(key, &value)?,
+                "QDPMAXEV" => definition.queue_depth_max_event = yes(&value),
+                "QSVCIEV" => definition.queue_service_interval_event = value,
+                "QSVCINT" => definition.queue_service_interval = number(key, &value)?,
                 _ => return Err(unknown(image.object_type, key)),
             }
         }
@@ -687,6 +1032,7 @@ pub enum ObjectDefinition {
     Process(ProcessDefinition),
     Namelist(NamelistDefinition),
     StorageClass(StorageClassDefinition),
+    QueueManager(QueueManagerAttributes),
 }
 
 impl ObjectDefinition {
@@ -700,6 +1046,7 @@ impl ObjectDefinition {
             ObjectDefinition::Process(_) => ObjectType::Process,
             ObjectDefinition::Namelist(_) => ObjectType::Namelist,
             ObjectDefinition::StorageClass(_) => ObjectType::StorageClass,
+            ObjectDefinition::QueueManager(_) => ObjectType::QueueManager,
         }
     }
 
@@ -712,6 +1059,7 @@ impl ObjectDefinition {
             ObjectDefinition::Process(d) => &d.name,
             ObjectDefinition::Namelist(d) => &d.name,
             ObjectDefinition::StorageClass(d) => &d.name,
+            ObjectDefinition::QueueManager(d) => &d.name,
         }
     }
 
@@ -804,6 +1152,7 @@ impl ObjectDefinition {
                 }
                 Ok(())
             }
+            ObjectDefinition::QueueManager(definition) => definition.validate(),
         }
     }
 
@@ -870,6 +1219,25 @@ impl ObjectDefinition {
                     .line("STGCLASS", &d.name)
                     .line("DESCR", &d.description)
                     .line("PSID", &d.page_set.0.to_string());
+            }
+            ObjectDefinition::QueueManager(d) => {
+                image
+                    .line("QMNAME", &d.name)
+                    .line("DESCR", &d.description)
+                    .line("DEADQ", &d.dead_letter_queue)
+                    .line("TRIGINT", &d.trigger_interval.to_string())
+                    .line("MAXMSGL", &d.max_message_length.to_string())
+                    .line("MAXUMSGS", &d.max_uncommitted_messages.to_string())
+                    .line("EXPRYINT", &d.expiry_interval.to_string())
+                    .line("PERFMEV", enabled_disabled(!d.performance_events))
+                    .line("INHIBTEV", enabled_disabled(!d.inhibit_events))
+                    .line("LOCALEV", enabled_disabled(!d.local_events))
+                    .line("CMDEV", enabled_disabled(!d.command_events))
+                    .line("CONFIGEV", enabled_disabled(!d.config_events))
+                    .line("STRSTPEV", enabled_disabled(!d.start_stop_events))
+                    .line("ACCTQ", &d.accounting_queue)
+                    .line("MONQ", &d.monitoring_queue)
+                    .line("STATQ", &d.statistics_queue);
             }
         }
         image.finish()
@@ -988,6 +1356,32 @@ impl ObjectDefinition {
                 }
                 ObjectDefinition::StorageClass(d)
             }
+            ObjectType::QueueManager => {
+                let mut d = QueueManagerAttributes::new("", 0, 0);
+                let enabled = |value: &str| value == "ENABLED";
+                for (key, value) in &image.attributes {
+                    match key.as_str() {
+                        "QMNAME" => d.name = value.clone(),
+                        "DESCR" => d.description = value.clone(),
+                        "DEADQ" => d.dead_letter_queue = value.clone(),
+                        "TRIGINT" => d.trigger_interval = number(key, value)?,
+                        "MAXMSGL" => d.max_message_length = number(key, value)?,
+                        "MAXUMSGS" => d.max_uncommitted_messages = number(key, value)?,
+                        "EXPRYINT" => d.expiry_interval = number(key, value)?,
+                        "PERFMEV" => d.performance_events = enabled(value),
+                        "INHIBTEV" => d.inhibit_events = enabled(value),
+                        "LOCALEV" => d.local_events = enabled(value),
+                        "CMDEV" => d.command_events = enabled(value),
+                        "CONFIGEV" => d.config_events = enabled(value),
+                        "STRSTPEV" => d.start_stop_events = enabled(value),
+                        "ACCTQ" => d.accounting_queue = value.clone(),
+                        "MONQ" => d.monitoring_queue = value.clone(),
+                        "STATQ" => d.statistics_queue = value.clone(),
+                        _ => return Err(unknown(object_type, key)),
+                    }
+                }
+                ObjectDefinition::QueueManager(d)
+            }
         };
         definition.validate()?;
         Ok(definition)
@@ -1070,6 +1464,27 @@ mod tests {
                 name: "FAST".into(),
                 description: "x".into(),
                 page_set: PageSetId(2),
+            }),
+            ObjectDefinition::Local(QueueDefinition {
+                trigger_control: true,
+                trigger_type: "DEPTH".into(),
+                trigger_depth: 9,
+                trigger_data: "a=b\\n".into(),
+                backout_threshold: 3,
+                backout_requeue_queue: "BACKOUT".into(),
+                shareable: false,
+                message_delivery_fifo: true,
+                default_put_response: "ASYNC".into(),
+                queue_service_interval_event: "HIGH".into(),
+                ..QueueDefinition::local("TRIGGERED", PageSetId(1))
+            }),
+            ObjectDefinition::QueueManager(QueueManagerAttributes {
+                description: "QM = one".into(),
+                dead_letter_queue: String::new(),
+                performance_events: true,
+                start_stop_events: false,
+                monitoring_queue: "HIGH".into(),
+                ..QueueManagerAttributes::new("QM1", 500, 30)
             }),
         ];
         for definition in definitions {

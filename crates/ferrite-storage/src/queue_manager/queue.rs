@@ -759,6 +759,45 @@ impl LocalQueue {
         self.deleted.load(Ordering::Acquire)
     }
 
+    /// How many messages have arrived (put, committed, backed out) since the queue was made:
+    /// read before a search, then [`LocalQueue::wait_for_arrival`] waits for the next one.
+    pub fn arrivals(&self) -> u64 {
+        self.arrivals.load(Ordering::Acquire)
+    }
+
+    /// Wait until a message arrives after `seen` (an [`LocalQueue::arrivals`] count), `wait`
+    /// passes, or `interrupted` is true when woken. Parked like a waiting getter that takes any
+    /// message, so every arrival wakes it: for a getter whose selection the engine cannot
+    /// evaluate (a message selector on properties), which then searches again. Returns whether
+    /// something arrived.
+    pub fn wait_for_arrival(
+        &self,
+        seen: u64,
+        wait: Duration,
+        interrupted: impl Fn() -> bool,
+    ) -> bool {
+        let deadline = Instant::now() + wait;
+        let mut state = self.state();
+        loop {
+            if self.arrivals.load(Ordering::Acquire) != seen {
+                return true;
+            }
+            if interrupted() {
+                return false;
+            }
+            let Some(remaining) = deadline.checked_duration_since(Instant::now()) else {
+                return false;
+            };
+            let parked = Arc::new(ParkedGetter {
+                selector: MessageSelector::default(),
+                woken: Condvar::new(),
+            });
+            state.parked.push(parked.clone());
+            state = parked.woken.wait_timeout(state, remaining).unwrap().0;
+            state.parked.retain(|other| !Arc::ptr_eq(other, &parked));
+        }
+    }
+
     pub fn wake_all(&self) {
         // Taking the lock orders this after any getter's check of its interruption condition,
         // so a getter that saw "not interrupted" is already waiting and gets this notification.

@@ -1,0 +1,224 @@
+//! The queue manager object: ALTER QMGR and DISPLAY QMGR.
+//!
+//! The alterable attributes live in the stored QMGR object
+//! ([`QueueManagerAttributes`], page set 0); the rest of DISPLAY QMGR (platform, command
+//! level, CCSID, identifier) is fixed by the build.
+
+use ferrite_storage::queue_manager::{
+    QueueManagerAttributes, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
+};
+
+use crate::attributes::AttributeValue;
+use crate::commands::{
+    choice, keywords, name_or_blank, no_object_value, number, value_error, Context, Outcome,
+    Output, Selection, Takes,
+};
+use crate::parser::{SyntaxError, Token};
+
+/// The keywords ALTER QMGR takes.
+const ALTERABLE: &[(&str, Takes)] = &[
+    ("DESCR", Takes::Value),
+    ("DEADQ", Takes::Value),
+    ("TRIGINT", Takes::Value),
+    ("MAXUMSGS", Takes::Value),
+    ("EXPRYINT", Takes::Value),
+    ("PERFMEV", Takes::Value),
+    ("INHIBTEV", Takes::Value),
+    ("LOCALEV", Takes::Value),
+    ("CMDEV", Takes::Value),
+    ("CONFIGEV", Takes::Value),
+    ("STRSTPEV", Takes::Value),
+    ("ACCTQ", Takes::Value),
+    ("MONQ", Takes::Value),
+    ("STATQ", Takes::Value),
+    ("QSGDISP", Takes::Value),
+];
+
+fn enabled(on: bool) -> AttributeValue {
+    AttributeValue::Keyword(if on { "ENABLED" } else { "DISABLED" })
+}
+
+fn keyword(value: &str, choices: &[&'static str]) -> AttributeValue {
+    choices
+        .iter()
+        .find(|choice| **choice == value)
+        .map(|choice| AttributeValue::Keyword(choice))
+        .unwrap_or_else(|| AttributeValue::Text(value.to_string()))
+}
+
+/// The stored (alterable) attributes, in DISPLAY QMGR's order.
+pub(crate) fn stored_attributes(
+    attributes: &QueueManagerAttributes,
+) -> Vec<(&'static str, AttributeValue)> {
+    vec![
+        ("QMNAME", AttributeValue::Text(attributes.name.clone())),
+        (
+            "DESCR",
+            AttributeValue::Text(attributes.description.clone()),
+        ),
+        (
+            "DEADQ",
+            AttributeValue::Text(attributes.dead_letter_queue.clone()),
+        ),
+        (
+            "MAXMSGL",
+            AttributeValue::Integer(attributes.max_message_length.into()),
+        ),
+        (
+            "MAXUMSGS",
+            AttributeValue::Integer(attributes.max_uncommitted_messages.into()),
+        ),
+        (
+            "EXPRYINT",
+            if attributes.expiry_interval == 0 {
+                AttributeValue::Keyword("OFF")
+            } else {
+                AttributeValue::Integer(attributes.expiry_interval.into())
+            },
+        ),
+        (
+            "TRIGINT",
+            AttributeValue::Integer(attributes.trigger_interval.into()),
+        ),
+        ("PERFMEV", enabled(attributes.performance_events)),
+        ("INHIBTEV", enabled(attributes.inhibit_events)),
+        ("LOCALEV", enabled(attributes.local_events)),
+        ("CMDEV", enabled(attributes.command_events)),
+        ("CONFIGEV", enabled(attributes.config_events)),
+        ("STRSTPEV", enabled(attributes.start_stop_events)),
+        (
+            "ACCTQ",
+            keyword(&attributes.accounting_queue, &QMGR_ACCOUNTING_VALUES),
+        ),
+        (
+            "MONQ",
+            keyword(&attributes.monitoring_queue, &QMGR_MONITORING_VALUES),
+        ),
+        (
+            "STATQ",
+            keyword(&attributes.statistics_queue, &QMGR_ACCOUNTING_VALUES),
+        ),
+    ]
+}
+
+pub(crate) fn display_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    no_object_value(context, object)?;
+    let queue_manager = context.queue_manager;
+    let mut attributes = stored_attributes(&queue_manager.queue_manager_attributes());
+    attributes.extend([
+        ("PLATFORM", AttributeValue::Keyword("UNIX")),
+        (
+            "CMDLEVEL",
+            AttributeValue::Integer(ferrite_constants::pcf::MQCMDL_CURRENT_LEVEL.into()),
+        ),
+        (
+            "CCSID",
+            AttributeValue::Integer(ferrite_mqi::descriptor::QUEUE_MANAGER_CCSID.into()),
+        ),
+        (
+            "QMID",
+            AttributeValue::Text(format!("{:016X}", queue_manager.identity())),
+        ),
+        (
+            "COMMANDQ",
+            AttributeValue::Text(crate::COMMAND_QUEUE.to_string()),
+        ),
+        ("MAXPRTY", AttributeValue::Integer(9)),
+        ("SYNCPT", AttributeValue::Flag("SYNCPT")),
+    ]);
+    let (mut selection, _) =
+        Selection::parse(rest, &attributes, &[]).map_err(|e| context.syntax(e))?;
+    // DISPLAY QMGR with no attributes named shows them all, as MQ does.
+    if selection.named.is_empty() {
+        selection.all = true;
+    }
+    let mut output = Output::default();
+    if selection.passes(&attributes) {
+        output.attributes(
+            format!("CSQM409I {}", context.name),
+            selection.render(&attributes, 1),
+            None,
+        );
+    }
+    Ok(output)
+}
+
+/// ALTER QMGR: every value is checked before the one store of the QMGR object.
+pub(crate) fn alter_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    no_object_value(context, object)?;
+    let found = keywords(rest, ALTERABLE).map_err(|e| context.syntax(e))?;
+    let mut attributes = context.queue_manager.queue_manager_attributes();
+    for (token, value) in &found {
+        let value = value.expect("every ALTER QMGR keyword takes a value");
+        let event = |token, value| -> Result<bool, SyntaxError> {
+            Ok(choice(token, value, &["DISABLED", "ENABLED"])? == 1)
+        };
+        let syntax = |error| context.syntax(error);
+        match token.keyword.as_str() {
+            "DESCR" => {
+                if value.text.chars().count() > 64 {
+                    return Err(syntax(value_error(token, value, "at most 64 characters")));
+                }
+                attributes.description = value.text.clone();
+            }
+            "DEADQ" => {
+                attributes.dead_letter_queue = name_or_blank(token, value).map_err(syntax)?
+            }
+            "TRIGINT" => {
+                attributes.trigger_interval =
+                    number(token, value, 999_999_999).map_err(syntax)? as u32
+            }
+            "MAXUMSGS" => {
+                let limit = number(token, value, 999_999_999).map_err(syntax)? as u32;
+                if limit == 0 {
+                    return Err(syntax(value_error(
+                        token,
+                        value,
+                        "a number from 1 to 999999999 is needed",
+                    )));
+                }
+                attributes.max_uncommitted_messages = limit;
+            }
+            "EXPRYINT" => {
+                attributes.expiry_interval = if value.text == "OFF" {
+                    0
+                } else {
+                    number(token, value, 99_999_999).map_err(syntax)? as u32
+                }
+            }
+            "PERFMEV" => attributes.performance_events = event(token, value).map_err(syntax)?,
+            "INHIBTEV" => attributes.inhibit_events = event(token, value).map_err(syntax)?,
+            "LOCALEV" => attributes.local_events = event(token, value).map_err(syntax)?,
+            "CMDEV" => attributes.command_events = event(token, value).map_err(syntax)?,
+            "CONFIGEV" => attributes.config_events = event(token, value).map_err(syntax)?,
+            "STRSTPEV" => attributes.start_stop_events = event(token, value).map_err(syntax)?,
+            "ACCTQ" => {
+                attributes.accounting_queue = QMGR_ACCOUNTING_VALUES
+                    [choice(token, value, &QMGR_ACCOUNTING_VALUES).map_err(syntax)?]
+                .to_string()
+            }
+            "MONQ" => {
+                attributes.monitoring_queue = QMGR_MONITORING_VALUES
+                    [choice(token, value, &QMGR_MONITORING_VALUES).map_err(syntax)?]
+                .to_string()
+            }
+            "STATQ" => {
+                attributes.statistics_queue = QMGR_ACCOUNTING_VALUES
+                    [choice(token, value, &QMGR_ACCOUNTING_VALUES).map_err(syntax)?]
+                .to_string()
+            }
+            "QSGDISP" => {
+                choice(token, value, &["QMGR"]).map_err(syntax)?;
+            }
+            _ => unreachable!("keywords checked against ALTERABLE"),
+        }
+    }
+    attributes
+        .validate()
+        .map_err(|error| context.storage("CSQMAMMS", error))?;
+    context
+        .queue_manager
+        .alter_queue_manager(attributes)
+        .map_err(|error| context.storage("CSQMAMMS", error))?;
+    Ok(Output::default())
+}
