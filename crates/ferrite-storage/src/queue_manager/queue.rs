@@ -791,6 +791,7 @@ impl LocalQueue {
             let parked = Arc::new(ParkedGetter {
                 selector: MessageSelector::default(),
                 woken: Condvar::new(),
+                waker: None,
             });
             state.parked.push(parked.clone());
             state = parked.woken.wait_timeout(state, remaining).unwrap().0;
