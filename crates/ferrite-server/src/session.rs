@@ -260,7 +260,7 @@ impl MqiSession {
         let mut defaults = Writer::new(order);
         defaults.i32(default_persistence);
         defaults.i32(ferrite_constants::misc::MQPRT_SYNC_RESPONSE);
-        defaults.i32(ferrite_constants::misc::MQREADA_NO);
+        defaults.i32(default_read_ahead(&self.queue_manager, &od.resolved_q_name));
         defaults.i32(ferrite_constants::misc::MQPROP_COMPATIBILITY);
         lpoo[16..32].copy_from_slice(&defaults.into_bytes());
         let mut od_bytes = Writer::new(order);
@@ -549,6 +549,20 @@ fn mqstat(
     }
     reply[12..32].copy_from_slice(&outputs.into_bytes());
     Ok((api_header(0, None), ApiBody::Empty(reply)))
+}
+
+/// The queue's DEFREADA as the LPOO of an SPI OPEN answers it (MQREADA_NO, _YES, _DISABLED):
+/// with YES the client reads non-persistent messages ahead of its MQGETs (REQUEST_MSGS and
+/// ASYNC_MESSAGE flows, served by `async_consume`) unless it opened with MQOO_NO_READ_AHEAD.
+fn default_read_ahead(queue_manager: &QueueManager, queue: &str) -> i32 {
+    use ferrite_constants::misc::{MQREADA_DISABLED, MQREADA_NO, MQREADA_YES};
+    queue_manager.queue(queue).map_or(MQREADA_NO, |queue| {
+        queue.with_definition(|definition| match definition.default_read_ahead.as_str() {
+            "YES" => MQREADA_YES,
+            "DISABLED" => MQREADA_DISABLED,
+            _ => MQREADA_NO,
+        })
+    })
 }
 
 /// Length of the API header that opens every MQI flow.

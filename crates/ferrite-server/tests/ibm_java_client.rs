@@ -161,3 +161,38 @@ fn ibm_mq_classes_for_jms() {
         .collect();
     assert!(errors.is_empty(), "no channel ended in error: {errors:?}");
 }
+
+/// Read-ahead (DEFREADA(YES)): IBM's client streams non-persistent messages ahead of its MQGETs
+/// through REQUEST_MSGS and ASYNC_MESSAGE; the class prints the receive rate with and without.
+#[test]
+fn ibm_mq_classes_for_java_read_ahead() {
+    let listener = start_listener();
+    let mut queue = QueueDefinition::local("FERRITE.TEST.READAHEAD", PageSetId(1));
+    queue.default_read_ahead = "YES".to_string();
+    listener
+        .fixture
+        .queue_manager
+        .define_queue(queue, false)
+        .unwrap();
+    let output = run_java(
+        "ReadAhead",
+        &[
+            "QM1".to_string(),
+            "127.0.0.1".to_string(),
+            listener.port().to_string(),
+            "DEV.APP.SVRCONN".to_string(),
+            "FERRITE.TEST.READAHEAD".to_string(),
+            "2000".to_string(),
+        ],
+    );
+    assert!(output.contains("3 passed, 0 failed"), "every check ran");
+    let errors: Vec<String> = listener
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|line| line.contains("CSQX208E"))
+        .cloned()
+        .collect();
+    assert!(errors.is_empty(), "no channel ended in error: {errors:?}");
+}
