@@ -67,6 +67,7 @@ enum Bench {
     DeepQueue,
     SingleQueue,
     Connect,
+    OpenClose,
     RequestReply,
     RequestReplyMatrix,
     RequestReplyPersistent,
@@ -195,6 +196,9 @@ fn main() {
     }
     if selected(Bench::Connect) {
         mqi_workloads::connect(&mut context);
+    }
+    if selected(Bench::OpenClose) {
+        mqi_workloads::open_close(&mut context);
     }
     if selected(Bench::SingleQueue) {
         mqi_workloads::single_queue(&mut context);

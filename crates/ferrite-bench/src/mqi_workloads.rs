@@ -327,3 +327,66 @@ pub fn connect(context: &mut Context) {
     queue_manager.shutdown().expect("shutdown");
     engine::remove(&directory);
 }
+
+/// `open-close`: MQOPEN (output) + MQCLOSE of a local queue in-process, on each of 2 threads
+/// with a connection of its own, so that a lock shared by every open would show as contention.
+/// The figure is the mean wall time per pair on one thread.
+pub fn open_close(context: &mut Context) {
+    println!("\n== open-close: MQOPEN + MQCLOSE in-process, 2 threads ==");
+    let config = engine::bench_config("OPENCLOSE");
+    let (queue_manager, directory) = engine::fresh(&context.dir, "open-close", &config);
+    queue_manager
+        .define_queue(QueueDefinition::local("OPEN.Q", PageSetId(1)), false)
+        .expect("define OPEN.Q");
+    let duration = context.duration();
+    let threads = 2;
+    let pairs: Vec<(u64, f64)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let queue_manager = queue_manager.clone();
+                scope.spawn(move || {
+                    let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
+                    let pair = |connection: &mut Connection| {
+                        let hobj = connection
+                            .open(&mut Mqod::queue("OPEN.Q"), MQOO_OUTPUT)
+                            .expect("MQOPEN");
+                        connection.close(hobj, 0).expect("MQCLOSE");
+                    };
+                    for _ in 0..1_000 {
+                        pair(&mut connection);
+                    }
+                    let started = Instant::now();
+                    let mut count = 0u64;
+                    while started.elapsed() < duration {
+                        for _ in 0..1_000 {
+                            pair(&mut connection);
+                        }
+                        count += 1_000;
+                    }
+                    let seconds = started.elapsed().as_secs_f64();
+                    connection.disconnect().expect("MQDISC");
+                    (count, seconds)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().expect("worker"))
+            .collect()
+    });
+    let total: u64 = pairs.iter().map(|(count, _)| count).sum();
+    let micros = pairs
+        .iter()
+        .map(|(count, seconds)| seconds * 1e6 / *count as f64)
+        .sum::<f64>()
+        / threads as f64;
+    println!("  {total} MQOPEN+MQCLOSE pairs on {threads} threads: {micros:.2} µs each");
+    context.report.push(Row::new(
+        "open-close",
+        "MQOPEN + MQCLOSE in-process, 2 threads, mean per pair",
+        micros,
+        "us",
+    ));
+    queue_manager.shutdown().expect("shutdown");
+    engine::remove(&directory);
+}

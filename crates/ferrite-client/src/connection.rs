@@ -12,6 +12,8 @@ use ferrite_constants::{
         MQGMO_NO_PROPERTIES, MQGMO_PROPERTIES_COMPATIBILITY, MQGMO_PROPERTIES_FORCE_MQRFH2,
         MQGMO_PROPERTIES_IN_HANDLE,
     },
+    ids::MQMI_NONE,
+    put_options::{MQPMO_ASYNC_RESPONSE, MQPMO_NEW_MSG_ID, MQPMO_SYNC_RESPONSE},
     reason::*,
 };
 use ferrite_mqi::message_handles::{
@@ -32,6 +34,7 @@ use ferrite_protocol::segment::{ControlFlags1, HeaderKind, SegmentHeader, Segmen
 use ferrite_protocol::uid::{Uid, UidExtension};
 use ferrite_protocol::ByteOrder;
 
+use crate::async_put::MessageIdRange;
 use crate::transport::{Stream, Transport, TransportError};
 
 /// The channel name a bindings connection gives in INITIAL_DATA.
@@ -52,6 +55,10 @@ pub struct ClientOptions {
     pub max_message_size: u32,
     /// FAP level proposed.
     pub fap_level: u8,
+    /// The byte order of the connection's flows and of the MQI structures in them: the
+    /// machine's own unless set (tests use both; the queue manager answers in the order it
+    /// receives).
+    pub byte_order: Option<ByteOrder>,
 }
 
 impl Default for ClientOptions {
@@ -60,8 +67,21 @@ impl Default for ClientOptions {
             max_transmission_size: wire::MAX_TRANSMISSION_SIZE,
             max_message_size: wire::MAX_MESSAGE_SIZE,
             fap_level: wire::FAP_LEVEL,
+            byte_order: None,
         }
     }
+}
+
+/// What a client connection adds for security: TLS on the channel (its SSLCIPH) and the user
+/// ID and password of an MQCSP, sent in CONAUTH_INFO for the queue manager's CHCKCLNT.
+#[derive(Clone, Debug, Default)]
+pub struct ClientSecurity {
+    /// TLS from the first byte of the socket.
+    pub tls: Option<crate::tls::ClientTls>,
+    /// MQCSP user ID and password. Sent only inside TLS: over plaintext TCP the connection
+    /// fails with MQRC_PASSWORD_PROTECTION_ERROR (2594) rather than expose the password (the
+    /// queue manager could not check a protected one either).
+    pub credentials: Option<(String, String)>,
 }
 
 /// What INITIAL_DATA settled.
@@ -93,6 +113,8 @@ pub struct Connection {
     next_request_id: u32,
     negotiated: Negotiated,
     q_mgr_name: String,
+    /// Message identifiers reserved for asynchronous puts (`async_put`).
+    pub(crate) message_ids: Option<MessageIdRange>,
     /// Message handles live in the client, as in MQ's client libraries: a put sends their
     /// properties in an MQRFH2, a get into a handle asks for the MQRFH2 and takes it apart.
     message_handles: MessageHandles,
@@ -146,6 +168,7 @@ impl Connection {
             q_mgr_name,
             cno,
             options,
+            None,
         )
     }
 
@@ -161,9 +184,34 @@ impl Connection {
         cno: &Mqcno,
         options: &ClientOptions,
     ) -> MqResult<Connection> {
+        Self::connect_client_secure(
+            address,
+            channel,
+            q_mgr_name,
+            cno,
+            options,
+            &ClientSecurity::default(),
+        )
+    }
+
+    /// [`Connection::connect_client`] with TLS and/or a user ID and password. A TLS
+    /// handshake that fails gives MQRC_SSL_INITIALIZATION_ERROR (2393); the queue manager's
+    /// refusals come with its reason (2393 for a CipherSpec the channel does not take, 2035
+    /// MQRC_NOT_AUTHORIZED for credentials, 2398/2399 for the client certificate).
+    pub fn connect_client_secure(
+        address: &str,
+        channel: &str,
+        q_mgr_name: &str,
+        cno: &Mqcno,
+        options: &ClientOptions,
+        security: &ClientSecurity,
+    ) -> MqResult<Connection> {
         wire::check_length(q_mgr_name, 48, MQRC_Q_MGR_NAME_ERROR)?;
         wire::check_length(&cno.appl_name, 28, MQRC_CNO_ERROR)?;
         wire::check_length(channel, 20, MQRC_CHANNEL_CONFIG_ERROR)?;
+        if security.credentials.is_some() && security.tls.is_none() {
+            return Err(MqError::failed(MQRC_PASSWORD_PROTECTION_ERROR));
+        }
         let addresses: Vec<std::net::SocketAddr> =
             std::net::ToSocketAddrs::to_socket_addrs(address)
                 .map_err(|_| MqError::failed(MQRC_HOST_NOT_AVAILABLE))?
@@ -175,7 +223,27 @@ impl Connection {
             })
             .ok_or(MqError::failed(MQRC_HOST_NOT_AVAILABLE))?;
         let _ = stream.set_nodelay(true);
-        Self::establish(Stream::Tcp(stream), channel, q_mgr_name, cno, options)
+        let stream = match &security.tls {
+            None => Stream::Tcp(stream),
+            Some(tls) => {
+                let host = address
+                    .rsplit_once(':')
+                    .map_or(address, |(host, _)| host)
+                    .trim_start_matches('[')
+                    .trim_end_matches(']');
+                let _ = stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT));
+                let _ = stream.set_write_timeout(Some(HANDSHAKE_TIMEOUT));
+                Stream::Tls(
+                    tls.connect(stream, host)
+                        .map_err(|_| MqError::failed(MQRC_SSL_INITIALIZATION_ERROR))?,
+                )
+            }
+        };
+        let credentials = security
+            .credentials
+            .as_ref()
+            .map(|(user, password)| (user.as_str(), password.as_bytes()));
+        Self::establish(stream, channel, q_mgr_name, cno, options, credentials)
     }
 
     /// INITIAL_DATA, USERID_DATA and MQCONN over a connected socket.
@@ -185,15 +253,18 @@ impl Connection {
         q_mgr_name: &str,
         cno: &Mqcno,
         options: &ClientOptions,
+        credentials: Option<(&str, &[u8])>,
     ) -> MqResult<Connection> {
         stream
             .set_read_timeout(Some(HANDSHAKE_TIMEOUT))
             .map_err(|_| MqError::failed(MQRC_Q_MGR_NOT_AVAILABLE))?;
-        let byte_order = if cfg!(target_endian = "big") {
-            ByteOrder::Big
-        } else {
-            ByteOrder::Little
-        };
+        let byte_order = options
+            .byte_order
+            .unwrap_or(if cfg!(target_endian = "big") {
+                ByteOrder::Big
+            } else {
+                ByteOrder::Little
+            });
         let mut connection = Connection {
             transport: Some(Transport::new(stream)),
             conversation: false,
@@ -207,10 +278,14 @@ impl Connection {
                 conversations_per_socket: 1,
             },
             q_mgr_name: String::new(),
+            message_ids: None,
             message_handles: MessageHandles::default(),
         };
         connection.negotiate(options, channel)?;
         connection.identify()?;
+        if let Some((user, password)) = credentials {
+            connection.authenticate(user, password)?;
+        }
         connection.mqconn(q_mgr_name, cno)?;
         if let Some(transport) = &connection.transport {
             transport
@@ -219,6 +294,11 @@ impl Connection {
                 .map_err(|_| broken())?;
         }
         Ok(connection)
+    }
+
+    /// The byte order of this connection's flows.
+    pub(crate) fn byte_order(&self) -> ByteOrder {
+        self.byte_order
     }
 
     /// What INITIAL_DATA settled.
@@ -405,6 +485,47 @@ impl Connection {
         Ok(())
     }
 
+    /// CONAUTH_INFO: the MQCSP user ID and password (CAUT as IBM's Java client lays it out);
+    /// the queue manager answers with a STATUS_DATA of code 0 and decides at MQCONN.
+    fn authenticate(&mut self, user: &str, password: &[u8]) -> MqResult<()> {
+        let mut writer = ferrite_protocol::codec::Writer::new(self.byte_order);
+        writer.bytes(b"CAUT");
+        writer.i32(1); // MQCSP_AUTH_USER_ID_AND_PWD
+        for _ in 0..2 {
+            writer.i32(user.len() as i32);
+            writer.i32(password.len() as i32);
+        }
+        writer.bytes(&[0u8; 8]); // reserved, as the Java client sends
+        writer.bytes(user.as_bytes());
+        writer.bytes(password);
+        let payload = writer.into_bytes();
+        let header = self.header(SegmentType::ConauthInfo, false);
+        let transport = self.transport.as_mut().ok_or_else(broken)?;
+        if transport.write_flow(&header, &payload).is_err() {
+            return Err(self.fail());
+        }
+        loop {
+            let transport = self.transport.as_mut().ok_or_else(broken)?;
+            let flow = match transport.read_flow() {
+                Ok(flow) => flow,
+                Err(_) => return Err(self.fail()),
+            };
+            match flow.header.segment_type {
+                SegmentType::StatusData => {
+                    let status = Status::decode(&flow.payload, flow.header.byte_order)
+                        .map_err(|_| self.fail())?;
+                    if status.code == 0 {
+                        return Ok(());
+                    }
+                    self.transport = None;
+                    return Err(MqError::failed(status_reason(&status)));
+                }
+                SegmentType::Heartbeat => {}
+                _ => return Err(self.fail()),
+            }
+        }
+    }
+
     fn mqconn(&mut self, q_mgr_name: &str, cno: &Mqcno) -> MqResult<()> {
         let appl_name = if cno.appl_name.is_empty() {
             std::env::current_exe()
@@ -443,31 +564,13 @@ impl Connection {
 
     /// One MQI flow and its reply. Fails only for transport failures (MQRC_CONNECTION_BROKEN)
     /// and replies that are not the request's; the reply's completion code is the caller's.
-    fn call(
+    pub(crate) fn call(
         &mut self,
         request: SegmentType,
         hobj: i32,
         body: ApiBody,
     ) -> MqResult<(ApiHeader, ApiBody)> {
-        if self.transport.is_none() {
-            return Err(broken());
-        }
-        let header = self.header(request, true);
-        let flow = ApiFlow {
-            header: ApiHeader {
-                reply_length: 0,
-                comp_code: MQCC_OK,
-                reason: MQRC_NONE,
-                hobj,
-            },
-            body,
-        };
-        let mut payload = flow
-            .encode(self.byte_order)
-            .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
-        // ReplyLength: the length of the whole flow, as Wireshark's reassembly reads it.
-        let total = (header.header_length() + payload.len()) as u32;
-        payload[..4].copy_from_slice(&total.to_be_bytes());
+        let (header, payload) = self.request_flow(request, hobj, body)?;
         let Some(expect) = request.reply() else {
             return Err(MqError::failed(MQRC_UNEXPECTED_ERROR));
         };
@@ -488,6 +591,64 @@ impl Connection {
             Ok(flow) => Ok((flow.header, flow.body)),
             Err(_) => Err(self.fail()),
         }
+    }
+
+    /// The header and payload of an MQI request flow.
+    fn request_flow(
+        &mut self,
+        request: SegmentType,
+        hobj: i32,
+        body: ApiBody,
+    ) -> MqResult<(SegmentHeader, Vec<u8>)> {
+        if self.transport.is_none() {
+            return Err(broken());
+        }
+        let header = self.header(request, true);
+        let flow = ApiFlow {
+            header: ApiHeader {
+                reply_length: 0,
+                comp_code: MQCC_OK,
+                reason: MQRC_NONE,
+                hobj,
+            },
+            body,
+        };
+        let mut payload = flow
+            .encode(self.byte_order)
+            .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
+        // ReplyLength: the length of the whole flow, as Wireshark's reassembly reads it.
+        let total = (header.header_length() + payload.len()) as u32;
+        payload[..4].copy_from_slice(&total.to_be_bytes());
+        Ok((header, payload))
+    }
+
+    /// Writes an MQI flow that gets no reply (an asynchronous put).
+    fn send_without_reply(
+        &mut self,
+        request: SegmentType,
+        hobj: i32,
+        body: ApiBody,
+    ) -> MqResult<()> {
+        let (header, payload) = self.request_flow(request, hobj, body)?;
+        let transport = self.transport.as_mut().ok_or_else(broken)?;
+        if transport.write_flow(&header, &payload).is_err() {
+            return Err(self.fail());
+        }
+        Ok(())
+    }
+
+    /// Prepares an asynchronous put (MQPMO_ASYNC_RESPONSE): stamps a reserved MsgId when the
+    /// queue manager would have generated one, since no reply brings it back.
+    fn prepare_asynchronous(&mut self, md: &mut Mqmd, pmo: &Mqpmo) -> MqResult<Option<i32>> {
+        if pmo.options & MQPMO_ASYNC_RESPONSE == 0 || pmo.options & MQPMO_SYNC_RESPONSE != 0 {
+            return Ok(None);
+        }
+        let mut wire_options = pmo.options;
+        if md.msg_id == MQMI_NONE || pmo.options & MQPMO_NEW_MSG_ID != 0 {
+            md.msg_id = self.next_message_id()?;
+            wire_options &= !MQPMO_NEW_MSG_ID;
+        }
+        Ok(Some(wire_options))
     }
 
     /// MQOPEN.
@@ -531,6 +692,10 @@ impl Connection {
     }
 
     /// MQPUT. Fills in the MQMD (MsgId, context) and MQPMO outputs as the MQI does.
+    ///
+    /// With MQPMO_ASYNC_RESPONSE the put is sent and not answered (`async_put`): it returns
+    /// MQCC_OK at once with the MsgId set (from a reserved range when the queue manager would
+    /// have generated it) and no other output; MQSTAT reports how it went.
     pub fn put(
         &mut self,
         hobj: Hobj,
@@ -548,6 +713,18 @@ impl Connection {
         )?;
         let data = with_properties.as_deref().unwrap_or(data);
         self.check_message(data)?;
+        if let Some(options) = self.prepare_asynchronous(md, pmo)? {
+            let mut wire_pmo = wire::pmo_to_wire(pmo);
+            wire_pmo.options = options;
+            let body = ApiBody::Put(MqPut {
+                md: wire::md_to_wire(md),
+                pmo: wire_pmo,
+                data_length: data.len() as i32,
+                data: data.to_vec(),
+            });
+            self.send_without_reply(SegmentType::MqPut, hobj.0, body)?;
+            return Ok(None);
+        }
         let body = ApiBody::Put(MqPut {
             md: wire::md_to_wire(md),
             pmo: wire::pmo_to_wire(pmo),
@@ -582,6 +759,19 @@ impl Connection {
         )?;
         let data = with_properties.as_deref().unwrap_or(data);
         self.check_message(data)?;
+        if let Some(options) = self.prepare_asynchronous(md, pmo)? {
+            let mut wire_pmo = wire::pmo_to_wire(pmo);
+            wire_pmo.options = options;
+            let body = ApiBody::Put1(MqPut1 {
+                od: wire::od_to_wire(od),
+                md: wire::md_to_wire(md),
+                pmo: wire_pmo,
+                data_length: data.len() as i32,
+                data: data.to_vec(),
+            });
+            self.send_without_reply(SegmentType::MqPut1, 0, body)?;
+            return Ok(None);
+        }
         let body = ApiBody::Put1(MqPut1 {
             od: wire::od_to_wire(od),
             md: wire::md_to_wire(md),
@@ -663,7 +853,7 @@ impl Connection {
             Some(_) => deliver_properties(
                 MQGMO_PROPERTIES_IN_HANDLE,
                 true,
-                PropertyControl::Compatibility,
+                || PropertyControl::Compatibility,
                 md,
                 &reply.data,
             ),

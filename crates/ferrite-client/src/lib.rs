@@ -64,15 +64,21 @@
 //! 7. HEARTBEAT (0x09) with CONFIRM_REQUEST is answered by the same segment without it
 //!    (neither side sends heartbeats of its own yet).
 //!
+//! 8. **Asynchronous put** (`async_put`): an MQPUT or MQPUT1 with MQPMO_ASYNC_RESPONSE is
+//!    sent and gets no reply; its MsgId comes from a range reserved with SPI (0x8C) verb
+//!    RESERVE; **MQSTAT** (0x8D, MQSTS version 1) returns the outcomes and resets them.
+//!
 //! A queue manager that refuses a connection (too many connections, protocol error during the
 //! handshake) sends **STATUS_DATA** (0x05) and closes; Ferrite puts MQ's reason code in its
 //! Value (MQRC_MAX_CONNS_LIMIT_REACHED 2025 for the connection limit).
 
+pub mod async_put;
 pub mod connection;
+pub mod tls;
 pub mod transport;
 pub mod wire;
 
 pub use connection::{ClientOptions, Connection, Negotiated};
 pub use ferrite_mqi::{
-    AttributeValue, GetResult, Hobj, MqError, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo,
+    AttributeValue, GetResult, Hobj, MqError, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo, Mqsts,
 };

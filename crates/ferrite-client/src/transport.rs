@@ -61,6 +61,8 @@ pub enum Stream {
     Unix(UnixStream),
     /// Client mode: a TCP connection to the channel initiator's listener.
     Tcp(TcpStream),
+    /// Client mode on a channel with SSLCIPH: TLS from the first byte of the TCP socket.
+    Tls(crate::tls::TlsStream),
 }
 
 impl Stream {
@@ -69,6 +71,7 @@ impl Stream {
         Ok(match self {
             Stream::Unix(stream) => Stream::Unix(stream.try_clone()?),
             Stream::Tcp(stream) => Stream::Tcp(stream.try_clone()?),
+            Stream::Tls(stream) => Stream::Tls(stream.try_clone()?),
         })
     }
 
@@ -77,6 +80,7 @@ impl Stream {
         match self {
             Stream::Unix(stream) => stream.set_read_timeout(timeout),
             Stream::Tcp(stream) => stream.set_read_timeout(timeout),
+            Stream::Tls(stream) => stream.set_read_timeout(timeout),
         }
     }
 
@@ -85,6 +89,7 @@ impl Stream {
         match self {
             Stream::Unix(stream) => stream.set_write_timeout(timeout),
             Stream::Tcp(stream) => stream.set_write_timeout(timeout),
+            Stream::Tls(stream) => stream.set_write_timeout(timeout),
         }
     }
 
@@ -93,6 +98,7 @@ impl Stream {
         match self {
             Stream::Unix(stream) => stream.shutdown(how),
             Stream::Tcp(stream) => stream.shutdown(how),
+            Stream::Tls(stream) => stream.shutdown(how),
         }
     }
 }
@@ -102,6 +108,7 @@ impl AsRawFd for Stream {
         match self {
             Stream::Unix(stream) => stream.as_raw_fd(),
             Stream::Tcp(stream) => stream.as_raw_fd(),
+            Stream::Tls(stream) => stream.socket().as_raw_fd(),
         }
     }
 }
@@ -111,6 +118,7 @@ impl Read for Stream {
         match self {
             Stream::Unix(stream) => stream.read(buffer),
             Stream::Tcp(stream) => stream.read(buffer),
+            Stream::Tls(stream) => stream.read(buffer),
         }
     }
 }
@@ -120,6 +128,7 @@ impl Write for Stream {
         match self {
             Stream::Unix(stream) => stream.write(bytes),
             Stream::Tcp(stream) => stream.write(bytes),
+            Stream::Tls(stream) => stream.write(bytes),
         }
     }
 
@@ -127,6 +136,7 @@ impl Write for Stream {
         match self {
             Stream::Unix(stream) => stream.flush(),
             Stream::Tcp(stream) => stream.flush(),
+            Stream::Tls(stream) => stream.flush(),
         }
     }
 }

@@ -57,7 +57,7 @@ fn date(time: Option<SystemTime>, clock: bool) -> AttributeValue {
     }
 }
 
-fn status_attributes(
+pub(crate) fn status_attributes(
     status: Option<&ChannelInstanceStatus>,
 ) -> Vec<(&'static str, AttributeValue)> {
     let integer = |value: u64| AttributeValue::Integer(value as i64);
@@ -320,6 +320,25 @@ pub(crate) fn stop_listener(
     Ok(output)
 }
 
+/// The listener's attributes as DISPLAY LSSTATUS shows them.
+pub(crate) fn listener_attributes(status: &ListenerStatus) -> Vec<(&'static str, AttributeValue)> {
+    vec![
+        ("LISTENER", AttributeValue::Text(LISTENER_NAME.to_string())),
+        (
+            "STATUS",
+            AttributeValue::Keyword(if status.running { "RUNNING" } else { "STOPPED" }),
+        ),
+        ("TRPTYPE", AttributeValue::Keyword("TCP")),
+        ("PORT", AttributeValue::Integer(status.port.into())),
+        (
+            "IPADDR",
+            AttributeValue::Text(listener_address(status).to_string()),
+        ),
+        ("STARTDA", date(status.started, false)),
+        ("STARTTI", date(status.started, true)),
+    ]
+}
+
 /// DISPLAY LSSTATUS[(generic)] [ALL]: the TCP listener.
 pub(crate) fn display_listener_status(
     context: &Context,
@@ -329,23 +348,6 @@ pub(crate) fn display_listener_status(
     let pattern = match &object.value {
         Some(_) => object_name(object, true).map_err(|e| context.syntax(e))?,
         None => "*".to_string(),
-    };
-    let listener_attributes = |status: &ListenerStatus| {
-        vec![
-            ("LISTENER", AttributeValue::Text(LISTENER_NAME.to_string())),
-            (
-                "STATUS",
-                AttributeValue::Keyword(if status.running { "RUNNING" } else { "STOPPED" }),
-            ),
-            ("TRPTYPE", AttributeValue::Keyword("TCP")),
-            ("PORT", AttributeValue::Integer(status.port.into())),
-            (
-                "IPADDR",
-                AttributeValue::Text(listener_address(status).to_string()),
-            ),
-            ("STARTDA", date(status.started, false)),
-            ("STARTTI", date(status.started, true)),
-        ]
     };
     let sample = listener_attributes(&ListenerStatus {
         port: 0,

@@ -1272,18 +1272,28 @@ pub(crate) fn status_attributes(
 
 pub(crate) fn display_status(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
-    let sample = status_attributes(context, None, false);
+    // TYPE(HANDLE) shows the handles open on the queues (connection_commands.rs).
+    let handles = rest.iter().any(|token| {
+        token.keyword == "TYPE" && token.value.as_ref().is_some_and(|v| v.text == "HANDLE")
+    });
+    let sample = if handles {
+        connection_commands::queue_handle_attributes("", None)
+    } else {
+        status_attributes(context, None, false)
+    };
     // TYPE is an attribute shown, and also the keyword choosing QUEUE or HANDLE status.
-    let (selection, extras) = Selection::parse(rest, &sample, &[("TYPE", Takes::Value)])
+    let (mut selection, extras) = Selection::parse(rest, &sample, &[("TYPE", Takes::Value)])
         .map_err(|e| context.syntax(e))?;
     for (token, value) in extras {
         let value = value.expect("checked");
-        if choice(token, value, &["QUEUE", "HANDLE"]).map_err(|e| context.syntax(e))? == 1 {
-            return Err(Failure(vec![format!(
-                "CSQ9032E {} CSQMDRTC Requested function is not available: TYPE(HANDLE) needs connection tracking",
-                context.name
-            )]));
+        choice(token, value, &["QUEUE", "HANDLE"]).map_err(|e| context.syntax(e))?;
+    }
+    if handles {
+        // As MQ: a handle's attributes are all shown unless some are named.
+        if selection.named.is_empty() {
+            selection.all = true;
         }
+        return connection_commands::display_handle_status(context, &pattern, &selection);
     }
     let message_age = selection.wants("MSGAGE");
     let mut details = Vec::new();

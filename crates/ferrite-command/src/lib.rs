@@ -3,7 +3,7 @@
 //! The command processor of a Ferrite queue manager: MQSC commands with IBM MQ's syntax and
 //! semantics and MQ for z/OS's response messages (`CSQM401I`, `CSQ9022I`, ...), and the
 //! command server that runs commands arriving as messages on SYSTEM.COMMAND.INPUT and
-//! SYSTEM.ADMIN.COMMAND.QUEUE. The objects it manages are those of the storage engine's object
+//! SYSTEM.ADMIN.COMMAND.QUEUE (MQSC text, or PCF as IBM's administration tools send it). The objects it manages are those of the storage engine's object
 //! store (QLOCAL, QMODEL, QALIAS, QREMOTE, CHANNEL, PROCESS, NAMELIST, STGCLASS).
 //!
 //! - [`run_command`]: one MQSC command against an in-process queue manager; a
@@ -17,6 +17,8 @@
 //! - [`parser`]: scripts into commands (comments, `+`/`-` continuation), commands into
 //!   keywords and values; syntax errors name the token and its position.
 //! - [`server`]: [`CommandServer::start`] and its [`CommandServerHandle`].
+//! - [`pcf`]: the PCF codec (MQCFH and the parameter structures, both byte orders);
+//!   [`pcf_commands`]: the PCF commands the server runs, on the same object layer as MQSC.
 //!
 //! A command is parsed and checked completely before anything is changed: a command that fails
 //! has changed nothing.
@@ -40,6 +42,8 @@ mod connection_commands;
 pub mod default_objects;
 mod object_commands;
 pub mod parser;
+pub mod pcf;
+pub mod pcf_commands;
 mod qmgr_commands;
 pub mod server;
 

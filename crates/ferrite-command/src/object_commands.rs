@@ -17,8 +17,8 @@
 //! | STGCLASS                   | CSQM410I |
 
 use ferrite_storage::queue_manager::objects::{
-    CHANNEL_NAME_LENGTH_MAX, DESCRIPTION_LENGTH_MAX, NAMELIST_NAMES_MAX,
-    STORAGE_CLASS_NAME_LENGTH_MAX,
+    CHANNEL_NAME_LENGTH_MAX, CIPHER_SPECS, CIPHER_SPECS_UNSUPPORTED, DESCRIPTION_LENGTH_MAX,
+    MCA_USER_LENGTH_MAX, NAMELIST_NAMES_MAX, SSL_PEER_LENGTH_MAX, STORAGE_CLASS_NAME_LENGTH_MAX,
 };
 use ferrite_storage::queue_manager::{
     AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
@@ -37,7 +37,7 @@ use crate::parser::{words, SyntaxError, Token, Value};
 use crate::storage_class_page_set;
 
 /// The attributes DEFINE and ALTER take for `object_type` (besides LIKE, REPLACE, NOREPLACE).
-fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
+pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
     let value = |names: &[&'static str]| -> Vec<(&'static str, Takes)> {
         names.iter().map(|name| (*name, Takes::Value)).collect()
     };
@@ -56,7 +56,8 @@ fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
         ]),
         ObjectType::Channel => value(&[
             "CHLTYPE", "TRPTYPE", "DESCR", "MAXMSGL", "HBINT", "KAINT", "SHARECNV", "MAXINST",
-            "MAXINSTC", "DISCINT", "MONCHL", "QSGDISP",
+            "MAXINSTC", "DISCINT", "MONCHL", "QSGDISP", "SSLCIPH", "SSLCAUTH", "SSLPEER",
+            "MCAUSER",
         ]),
         ObjectType::Process => value(&[
             "DESCR", "APPLICID", "APPLTYPE", "USERDATA", "ENVRDATA", "QSGDISP",
@@ -70,7 +71,7 @@ fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
 
 /// A new object of `object_type` with MQ's defaults (the attributes of MQ's SYSTEM.DEFAULT.*
 /// and SYSTEM.DEF.* objects as supplied).
-fn default_definition(object_type: ObjectType, name: &str) -> ObjectDefinition {
+pub(crate) fn default_definition(object_type: ObjectType, name: &str) -> ObjectDefinition {
     let default_page_set =
         PageSetId(storage_class_page_set("DEFAULT").expect("DEFAULT is a built-in class"));
     match object_type {
@@ -102,7 +103,7 @@ fn default_definition(object_type: ObjectType, name: &str) -> ObjectDefinition {
     }
 }
 
-fn rename(definition: &mut ObjectDefinition, name: &str) {
+pub(crate) fn rename(definition: &mut ObjectDefinition, name: &str) {
     let name = name.to_string();
     match definition {
         ObjectDefinition::Local(d) | ObjectDefinition::Model(d) => d.name = name,
@@ -117,7 +118,7 @@ fn rename(definition: &mut ObjectDefinition, name: &str) {
 }
 
 /// The longest name an object of `object_type` may have.
-fn name_length_max(object_type: ObjectType) -> usize {
+pub(crate) fn name_length_max(object_type: ObjectType) -> usize {
     match object_type {
         ObjectType::Channel => CHANNEL_NAME_LENGTH_MAX,
         ObjectType::StorageClass => STORAGE_CLASS_NAME_LENGTH_MAX,
@@ -143,6 +144,23 @@ fn check_name_length(
         ));
     }
     Ok(())
+}
+
+/// SSLCIPH: blank, or a CipherSpec name Ferrite's TLS serves (MQ's names, any case).
+fn cipher_spec(token: &Token, value: &Value) -> Result<String, SyntaxError> {
+    let name = value.text.trim().to_ascii_uppercase();
+    if name.is_empty() || CIPHER_SPECS.contains(&name.as_str()) {
+        return Ok(name);
+    }
+    let why = if CIPHER_SPECS_UNSUPPORTED.contains(&name.as_str()) {
+        format!(
+            "CipherSpec {name} is not available in Ferrite (its TLS library has no static RSA key exchange, CBC or CCM); use one of {}",
+            CIPHER_SPECS.join(", ")
+        )
+    } else {
+        format!("unknown CipherSpec; use one of {}", CIPHER_SPECS.join(", "))
+    };
+    Err(value_error(token, value, &why))
 }
 
 fn text(token: &Token, value: &Value, max: usize) -> Result<String, SyntaxError> {
@@ -175,7 +193,7 @@ fn interval(token: &Token, value: &Value) -> Result<u32, SyntaxError> {
 }
 
 /// Apply one keyword's value to a definition (everything checked, nothing stored).
-fn apply(
+pub(crate) fn apply(
     context: &Context,
     definition: &mut ObjectDefinition,
     token: &Token,
@@ -264,6 +282,13 @@ fn apply(
                 let choices = ["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"];
                 channel.monitoring = choices[choice(token, value, &choices)?].to_string();
             }
+            "SSLCIPH" => channel.ssl_cipher_spec = cipher_spec(token, value)?,
+            "SSLCAUTH" => {
+                channel.ssl_client_auth_required =
+                    choice(token, value, &["REQUIRED", "OPTIONAL"])? == 0
+            }
+            "SSLPEER" => channel.ssl_peer = text(token, value, SSL_PEER_LENGTH_MAX)?,
+            "MCAUSER" => channel.mca_user = text(token, value, MCA_USER_LENGTH_MAX)?,
             _ => unreachable!("keywords checked against settable()"),
         },
         ObjectDefinition::Process(process) => match keyword {
@@ -457,7 +482,15 @@ pub(crate) fn define_or_alter(
         .map_err(|error| context.storage("CSQMMSGP", error))?;
     // Everything is checked: now the one change.
     let result = match (definition, alter) {
-        (ObjectDefinition::Local(queue), true) => queue_manager.alter_queue(queue).map(|_| ()),
+        (ObjectDefinition::Local(queue), true) => {
+            let before = queue_manager.queue(&queue.name).map(|q| q.definition());
+            queue_manager.alter_queue(queue).map(|altered| {
+                // Trigger hook: ALTER switching triggering on (or GET enabled) checks the queue.
+                if let Some(before) = before {
+                    ferrite_mqi::triggering::definition_changed(queue_manager, &before, &altered);
+                }
+            })
+        }
         (ObjectDefinition::Local(queue), false) => {
             queue_manager.define_queue(queue, replace).map(|_| ())
         }
@@ -567,6 +600,17 @@ pub(crate) fn attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
                 "MONCHL",
                 keyword_of(&d.monitoring, &["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"]),
             ),
+            ("SSLCIPH", text(&d.ssl_cipher_spec)),
+            (
+                "SSLCAUTH",
+                AttributeValue::Keyword(if d.ssl_client_auth_required {
+                    "REQUIRED"
+                } else {
+                    "OPTIONAL"
+                }),
+            ),
+            ("SSLPEER", text(&d.ssl_peer)),
+            ("MCAUSER", text(&d.mca_user)),
         ],
         ObjectDefinition::Process(d) => vec![
             ("PROCESS", text(&d.name)),

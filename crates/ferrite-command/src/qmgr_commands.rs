@@ -4,6 +4,7 @@
 //! ([`QueueManagerAttributes`], page set 0); the rest of DISPLAY QMGR (platform, command
 //! level, CCSID, identifier) is fixed by the build.
 
+use ferrite_storage::queue_manager::objects::QMGR_CHECK_CLIENT_VALUES;
 use ferrite_storage::queue_manager::{
     QueueManagerAttributes, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
 };
@@ -16,7 +17,7 @@ use crate::commands::{
 use crate::parser::{SyntaxError, Token};
 
 /// The keywords ALTER QMGR takes.
-const ALTERABLE: &[(&str, Takes)] = &[
+pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("DESCR", Takes::Value),
     ("DEADQ", Takes::Value),
     ("TRIGINT", Takes::Value),
@@ -31,6 +32,7 @@ const ALTERABLE: &[(&str, Takes)] = &[
     ("ACCTQ", Takes::Value),
     ("MONQ", Takes::Value),
     ("STATQ", Takes::Value),
+    ("CHCKCLNT", Takes::Value),
     ("QSGDISP", Takes::Value),
 ];
 
@@ -98,11 +100,15 @@ pub(crate) fn stored_attributes(
             "STATQ",
             keyword(&attributes.statistics_queue, &QMGR_ACCOUNTING_VALUES),
         ),
+        (
+            "CHCKCLNT",
+            keyword(&attributes.check_client, &QMGR_CHECK_CLIENT_VALUES),
+        ),
     ]
 }
 
-pub(crate) fn display_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
-    no_object_value(context, object)?;
+/// Every attribute DISPLAY QMGR shows (the stored ones, then those fixed by the build).
+pub(crate) fn all_attributes(context: &Context) -> Vec<(&'static str, AttributeValue)> {
     let queue_manager = context.queue_manager;
     let mut attributes = stored_attributes(&queue_manager.queue_manager_attributes());
     attributes.extend([
@@ -126,6 +132,12 @@ pub(crate) fn display_qmgr(context: &Context, object: &Token, rest: &[Token]) ->
         ("MAXPRTY", AttributeValue::Integer(9)),
         ("SYNCPT", AttributeValue::Flag("SYNCPT")),
     ]);
+    attributes
+}
+
+pub(crate) fn display_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    no_object_value(context, object)?;
+    let attributes = all_attributes(context);
     let (mut selection, _) =
         Selection::parse(rest, &attributes, &[]).map_err(|e| context.syntax(e))?;
     // DISPLAY QMGR with no attributes named shows them all, as MQ does.
@@ -150,68 +162,7 @@ pub(crate) fn alter_qmgr(context: &Context, object: &Token, rest: &[Token]) -> O
     let mut attributes = context.queue_manager.queue_manager_attributes();
     for (token, value) in &found {
         let value = value.expect("every ALTER QMGR keyword takes a value");
-        let event = |token, value| -> Result<bool, SyntaxError> {
-            Ok(choice(token, value, &["DISABLED", "ENABLED"])? == 1)
-        };
-        let syntax = |error| context.syntax(error);
-        match token.keyword.as_str() {
-            "DESCR" => {
-                if value.text.chars().count() > 64 {
-                    return Err(syntax(value_error(token, value, "at most 64 characters")));
-                }
-                attributes.description = value.text.clone();
-            }
-            "DEADQ" => {
-                attributes.dead_letter_queue = name_or_blank(token, value).map_err(syntax)?
-            }
-            "TRIGINT" => {
-                attributes.trigger_interval =
-                    number(token, value, 999_999_999).map_err(syntax)? as u32
-            }
-            "MAXUMSGS" => {
-                let limit = number(token, value, 999_999_999).map_err(syntax)? as u32;
-                if limit == 0 {
-                    return Err(syntax(value_error(
-                        token,
-                        value,
-                        "a number from 1 to 999999999 is needed",
-                    )));
-                }
-                attributes.max_uncommitted_messages = limit;
-            }
-            "EXPRYINT" => {
-                attributes.expiry_interval = if value.text == "OFF" {
-                    0
-                } else {
-                    number(token, value, 99_999_999).map_err(syntax)? as u32
-                }
-            }
-            "PERFMEV" => attributes.performance_events = event(token, value).map_err(syntax)?,
-            "INHIBTEV" => attributes.inhibit_events = event(token, value).map_err(syntax)?,
-            "LOCALEV" => attributes.local_events = event(token, value).map_err(syntax)?,
-            "CMDEV" => attributes.command_events = event(token, value).map_err(syntax)?,
-            "CONFIGEV" => attributes.config_events = event(token, value).map_err(syntax)?,
-            "STRSTPEV" => attributes.start_stop_events = event(token, value).map_err(syntax)?,
-            "ACCTQ" => {
-                attributes.accounting_queue = QMGR_ACCOUNTING_VALUES
-                    [choice(token, value, &QMGR_ACCOUNTING_VALUES).map_err(syntax)?]
-                .to_string()
-            }
-            "MONQ" => {
-                attributes.monitoring_queue = QMGR_MONITORING_VALUES
-                    [choice(token, value, &QMGR_MONITORING_VALUES).map_err(syntax)?]
-                .to_string()
-            }
-            "STATQ" => {
-                attributes.statistics_queue = QMGR_ACCOUNTING_VALUES
-                    [choice(token, value, &QMGR_ACCOUNTING_VALUES).map_err(syntax)?]
-                .to_string()
-            }
-            "QSGDISP" => {
-                choice(token, value, &["QMGR"]).map_err(syntax)?;
-            }
-            _ => unreachable!("keywords checked against ALTERABLE"),
-        }
+        apply_qmgr_attribute(&mut attributes, token, value).map_err(|e| context.syntax(e))?;
     }
     attributes
         .validate()
@@ -221,4 +172,71 @@ pub(crate) fn alter_qmgr(context: &Context, object: &Token, rest: &[Token]) -> O
         .alter_queue_manager(attributes)
         .map_err(|error| context.storage("CSQMAMMS", error))?;
     Ok(Output::default())
+}
+
+/// Apply one ALTER QMGR keyword's value to `attributes` (checked, nothing stored).
+pub(crate) fn apply_qmgr_attribute(
+    attributes: &mut QueueManagerAttributes,
+    token: &Token,
+    value: &crate::parser::Value,
+) -> Result<(), SyntaxError> {
+    let event = |token, value| -> Result<bool, SyntaxError> {
+        Ok(choice(token, value, &["DISABLED", "ENABLED"])? == 1)
+    };
+    match token.keyword.as_str() {
+        "DESCR" => {
+            if value.text.chars().count() > 64 {
+                return Err(value_error(token, value, "at most 64 characters"));
+            }
+            attributes.description = value.text.clone();
+        }
+        "DEADQ" => attributes.dead_letter_queue = name_or_blank(token, value)?,
+        "TRIGINT" => attributes.trigger_interval = number(token, value, 999_999_999)? as u32,
+        "MAXUMSGS" => {
+            let limit = number(token, value, 999_999_999)? as u32;
+            if limit == 0 {
+                return Err(value_error(
+                    token,
+                    value,
+                    "a number from 1 to 999999999 is needed",
+                ));
+            }
+            attributes.max_uncommitted_messages = limit;
+        }
+        "EXPRYINT" => {
+            attributes.expiry_interval = if value.text == "OFF" {
+                0
+            } else {
+                number(token, value, 99_999_999)? as u32
+            }
+        }
+        "PERFMEV" => attributes.performance_events = event(token, value)?,
+        "INHIBTEV" => attributes.inhibit_events = event(token, value)?,
+        "LOCALEV" => attributes.local_events = event(token, value)?,
+        "CMDEV" => attributes.command_events = event(token, value)?,
+        "CONFIGEV" => attributes.config_events = event(token, value)?,
+        "STRSTPEV" => attributes.start_stop_events = event(token, value)?,
+        "ACCTQ" => {
+            attributes.accounting_queue =
+                QMGR_ACCOUNTING_VALUES[choice(token, value, &QMGR_ACCOUNTING_VALUES)?].to_string()
+        }
+        "MONQ" => {
+            attributes.monitoring_queue =
+                QMGR_MONITORING_VALUES[choice(token, value, &QMGR_MONITORING_VALUES)?].to_string()
+        }
+        "STATQ" => {
+            attributes.statistics_queue =
+                QMGR_ACCOUNTING_VALUES[choice(token, value, &QMGR_ACCOUNTING_VALUES)?].to_string()
+        }
+        "CHCKCLNT" => {
+            attributes.check_client = QMGR_CHECK_CLIENT_VALUES
+                [choice(token, value, &QMGR_CHECK_CLIENT_VALUES)?]
+            .to_string()
+        }
+        "QSGDISP" => {
+            choice(token, value, &["QMGR"])?;
+        }
+        _ => unreachable!("keywords checked against ALTERABLE"),
+    }
+    Ok(())
 }

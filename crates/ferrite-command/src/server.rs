@@ -33,13 +33,13 @@
 //!
 //! ## PCF requests
 //! A request whose Format is MQADMIN (or MQPCF), or whose data starts like an MQCFH (Type
-//! MQCFT_COMMAND or MQCFT_COMMAND_XR, StrucLength 36), is a PCF command. PCF commands are not
-//! run yet; each gets one reply (Format MQADMIN, MsgType MQMT_REPLY, CorrelId as above): an
-//! MQCFH in the request's Encoding with Type MQCFT_RESPONSE (MQCFT_XR_SUMMARY for
-//! MQCFT_COMMAND_XR), the request's Command, MsgSeqNumber 1, Control MQCFC_LAST,
-//! CompCode MQCC_FAILED and Reason MQRCCF_CFH_TYPE_ERROR / MQRCCF_CFH_LENGTH_ERROR /
-//! MQRCCF_CFH_VERSION_ERROR for a header that is not valid, MQRCCF_COMMAND_FAILED otherwise;
-//! ParameterCount 0.
+//! MQCFT_COMMAND or MQCFT_COMMAND_XR, StrucLength 36), is a PCF command: it is decoded in the
+//! byte order its MQMD Encoding names (`pcf.rs`) and run (`pcf_commands.rs`), and each
+//! response goes to the ReplyToQ as its own message (Format MQADMIN, MsgType MQMT_REPLY,
+//! CorrelId and MsgId as above, Encoding of the request), MQCFC_LAST on the last. A request
+//! that is not a valid PCF command is answered by one MQCFH with CompCode MQCC_FAILED and the
+//! MQRCCF_* reason of its fault; one longer than [`REQUEST_BYTES_MAX`] with
+//! MQRCCF_MSG_LENGTH_ERROR.
 //!
 //! The server waits for requests with MQGMO_WAIT and a short interval ([`WAIT_INTERVAL_MS`]),
 //! so it notices [`CommandServerHandle::stop`] within that time without polling in between;
@@ -51,20 +51,12 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use ferrite_constants::{
-    completion::MQCC_FAILED,
     encoding::MQENC_INTEGER_REVERSED,
     format::{MQFMT_ADMIN, MQFMT_PCF, MQFMT_STRING},
     get_options::*,
     message_type::MQMT_REPLY,
     open_options::*,
-    pcf::{
-        MQCFC_LAST, MQCFH_STRUC_LENGTH, MQCFH_VERSION_3, MQCFT_COMMAND, MQCFT_COMMAND_XR,
-        MQCFT_RESPONSE, MQCFT_XR_SUMMARY,
-    },
-    pcf_reason::{
-        MQRCCF_CFH_LENGTH_ERROR, MQRCCF_CFH_TYPE_ERROR, MQRCCF_CFH_VERSION_ERROR,
-        MQRCCF_COMMAND_FAILED,
-    },
+    pcf::{MQCFH_STRUC_LENGTH, MQCFT_COMMAND, MQCFT_COMMAND_XR},
     put_options::*,
     reason::*,
     report::*,
@@ -294,13 +286,14 @@ fn serve(
         };
         let returned = &buffer[..got.returned_length];
         let result = if is_pcf(&request, returned) {
-            reply(
-                &mut connection,
-                &name,
-                &request,
-                MQFMT_ADMIN,
-                &[pcf_failure(&request, returned)],
-            )
+            // A PCF command (pcf_commands.rs); a truncated one is answered as too long.
+            let data = if got.data_length > returned.len() {
+                &returned[..returned.len().min(MQCFH_STRUC_LENGTH as usize)]
+            } else {
+                returned
+            };
+            let responses = crate::pcf_commands::execute(processor, request.encoding, data);
+            reply(&mut connection, &name, &request, MQFMT_ADMIN, &responses)
         } else {
             let response = if got.data_length > REQUEST_BYTES_MAX {
                 too_long(&name, got.data_length)
@@ -393,8 +386,6 @@ fn is_pcf(request: &Mqmd, data: &[u8]) -> bool {
 struct PcfHeader {
     kind: i32,
     length: i32,
-    version: i32,
-    command: i32,
 }
 
 impl PcfHeader {
@@ -413,8 +404,6 @@ impl PcfHeader {
         PcfHeader {
             kind: field(0),
             length: field(1),
-            version: field(2),
-            command: field(3),
         }
     }
 }
@@ -422,53 +411,6 @@ impl PcfHeader {
 /// MQENC_INTEGER_NORMAL (big-endian) unless the Encoding says reversed.
 fn big_endian(request: &Mqmd) -> bool {
     request.encoding & MQENC_INTEGER_REVERSED == 0
-}
-
-/// The one reply to a PCF request: an MQCFH saying it failed, and why.
-fn pcf_failure(request: &Mqmd, data: &[u8]) -> Vec<u8> {
-    let header = PcfHeader::read(request, data);
-    let reason = if data.len() < MQCFH_STRUC_LENGTH as usize
-        || !matches!(header.kind, MQCFT_COMMAND | MQCFT_COMMAND_XR)
-    {
-        MQRCCF_CFH_TYPE_ERROR
-    } else if header.length != MQCFH_STRUC_LENGTH {
-        MQRCCF_CFH_LENGTH_ERROR
-    } else if !(1..=MQCFH_VERSION_3).contains(&header.version) {
-        MQRCCF_CFH_VERSION_ERROR
-    } else {
-        MQRCCF_COMMAND_FAILED
-    };
-    let kind = if header.kind == MQCFT_COMMAND_XR {
-        MQCFT_XR_SUMMARY
-    } else {
-        MQCFT_RESPONSE
-    };
-    let version = if (1..=MQCFH_VERSION_3).contains(&header.version) {
-        header.version
-    } else {
-        1
-    };
-    let fields = [
-        kind,
-        MQCFH_STRUC_LENGTH,
-        version,
-        header.command,
-        1, // MsgSeqNumber
-        MQCFC_LAST,
-        MQCC_FAILED,
-        reason,
-        0, // ParameterCount
-    ];
-    let mut bytes = Vec::with_capacity(MQCFH_STRUC_LENGTH as usize);
-    for field in fields {
-        if big_endian(request) {
-            bytes.extend_from_slice(&field.to_be_bytes());
-        } else {
-            bytes.extend_from_slice(&field.to_le_bytes());
-        }
-    }
-    debug_assert_eq!(bytes.len(), MQCFH_STRUC_LENGTH as usize);
-    bytes
 }
 
 fn reply(

@@ -5,8 +5,9 @@
 //!
 //! Script format: MQSC (comments, continuation lines), plus test directives on lines starting
 //! with `*!` that the MQSC parser would take as comments:
-//! `*! PUT queue count [PERSISTENT]`, `*! GET queue count`, `*! OPEN queue INPUT|OUTPUT` (held
-//! open until the script ends), `*! CHINIT port` (attach a channel initiator double with a
+//! `*! PUT queue count [PERSISTENT]`, `*! GET queue count`, `*! OPEN queue INPUT|OUTPUT|BROWSE|INQUIRE`
+//! (on a connection of its own, held open until the script ends), `*! CLOSE queue` (the
+//! last of those connections that opened `queue` closes its handle), `*! CHINIT port` (attach a channel initiator double with a
 //! listener on `port` and two instances of APP.SVRCONN, see `support::FakeInitiator`).
 
 mod support;
@@ -17,10 +18,20 @@ use ferrite_constants::open_options::*;
 use ferrite_mqi::{Connection, Mqod};
 
 /// Replace what changes from run to run: dates (`2024-01-31`), times (`12.34.56`), and the
-/// values of MSGAGE, QTIME, RESETINT and QMID.
+/// values of MSGAGE, QTIME, RESETINT and QMID, and what depends on the process running the
+/// test: PID, TID, APPLTAG (the test program's name) and USERID.
 fn normalise(line: &str) -> String {
     let mut text = line.to_string();
-    for keyword in ["MSGAGE(", "QTIME(", "RESETINT(", "QMID("] {
+    for keyword in [
+        "MSGAGE(",
+        "QTIME(",
+        "RESETINT(",
+        "QMID(",
+        "PID(",
+        "TID(",
+        "APPLTAG(",
+        "USERID(",
+    ] {
         let mut from = 0;
         while let Some(found) = text[from..].find(keyword) {
             let start = from + found + keyword.len();
@@ -112,13 +123,22 @@ fn run_script(path: &Path) -> Vec<String> {
                 }
                 ["OPEN", queue, mode] => {
                     let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
-                    let options = if *mode == "INPUT" {
-                        MQOO_INPUT_SHARED
-                    } else {
-                        MQOO_OUTPUT
+                    let options = match *mode {
+                        "INPUT" => MQOO_INPUT_SHARED,
+                        "BROWSE" => MQOO_BROWSE | MQOO_INQUIRE | MQOO_FAIL_IF_QUIESCING,
+                        "INQUIRE" => MQOO_INQUIRE,
+                        _ => MQOO_OUTPUT,
                     };
-                    connection.open(&mut Mqod::queue(queue), options).unwrap();
-                    held.push(connection);
+                    let hobj = connection.open(&mut Mqod::queue(queue), options).unwrap();
+                    held.push((queue.to_string(), hobj, connection));
+                }
+                ["CLOSE", queue] => {
+                    let (_, hobj, connection) = held
+                        .iter_mut()
+                        .rev()
+                        .find(|(opened, _, _)| opened == queue)
+                        .expect("CLOSE of a queue an OPEN directive opened");
+                    connection.close(*hobj, 0).unwrap();
                 }
                 _ => panic!("unknown directive {directive}"),
             }

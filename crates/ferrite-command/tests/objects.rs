@@ -18,10 +18,12 @@ use ferrite_constants::{
     match_options::*,
     message_type::*,
     open_options::*,
-    pcf::{MQCFC_LAST, MQCFT_COMMAND, MQCFT_RESPONSE},
-    pcf_reason::{MQRCCF_CFH_TYPE_ERROR, MQRCCF_COMMAND_FAILED},
+    pcf::{MQCFC_LAST, MQCFT_COMMAND, MQCFT_INTEGER, MQCFT_RESPONSE},
+    pcf_reason::{MQRCCF_CFH_TYPE_ERROR, MQRCCF_PARM_COUNT_TOO_SMALL},
+    pcf_selector::MQIACF_PARAMETER_ID,
     put_options::*,
     reason::*,
+    selector::MQCA_Q_NAME,
 };
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_storage::queue_manager::{ObjectType, QueueManager, KEEPALIVE_AUTO};
@@ -398,7 +400,8 @@ fn command_server_serves_mqsc_and_answers_pcf_on_the_admin_queue() {
     assert_eq!(texts.len(), 5, "{texts:?}");
     assert!(texts[2].contains("CONNAME(192.0.2.7(51234))"), "{texts:?}");
 
-    // A PCF command: one MQCFH reply that says it failed, in the request's encoding.
+    // A PCF command without its required QName: one reply that says it failed and names
+    // the parameter, in the request's encoding.
     let mut command = Vec::new();
     for field in [
         MQCFT_COMMAND,
@@ -430,8 +433,12 @@ fn command_server_serves_mqsc_and_answers_pcf_on_the_admin_queue() {
             1,
             MQCFC_LAST,
             MQCC_FAILED,
-            MQRCCF_COMMAND_FAILED,
-            0
+            MQRCCF_PARM_COUNT_TOO_SMALL,
+            1,
+            MQCFT_INTEGER,
+            16,
+            MQIACF_PARAMETER_ID,
+            MQCA_Q_NAME,
         ]
     );
     // A PCF message whose header is not a command.

@@ -15,6 +15,9 @@
 //! - [`selector`]: MQ's message selector language, with the get-by-CORRELID/MSGID shortcut.
 //! - [`property_control`]: where properties go at MQPUT and MQGET (PROPCTL, MQGMO options).
 //! - [`dead_letter_header`] (MQDLH) and [`transmission_header`] (MQXQH).
+//! - [`conversion`]: data conversion for MQGMO_CONVERT (MQSTR, MQRFH2, MQDLH between the
+//!   CCSIDs of [`code_pages`], UTF-8 and UTF-16, in both byte orders).
+//! - [`trigger_message`]: MQTM (trigger messages) and MQTMC2 (their character form).
 //!
 //! Every decoder is total: malformed input gives an error carrying MQ's reason code, never a
 //! panic. The `fuzz_*` functions below drive each decoder from arbitrary bytes, for cargo-fuzz
@@ -39,7 +42,9 @@
 //!   [`TransmissionHeader`] in front of the message data, with the MQMD Format set to
 //!   `MQDEAD  ` or `MQXMIT  `.
 
+pub mod code_pages;
 mod codec;
+pub mod conversion;
 pub mod dead_letter_header;
 pub mod folder;
 pub mod jms;
@@ -48,6 +53,7 @@ pub mod property_control;
 pub mod rfh2;
 pub mod selector;
 pub mod transmission_header;
+pub mod trigger_message;
 
 pub use dead_letter_header::{DeadLetterHeader, HeaderError};
 pub use folder::Folder;
@@ -55,6 +61,7 @@ pub use properties::{MessageProperties, MessageView, PropertySource, PropertyVal
 pub use rfh2::Rfh2;
 pub use selector::{Selector, SelectorError};
 pub use transmission_header::TransmissionHeader;
+pub use trigger_message::TriggerMessage;
 
 use ferrite_constants::{encoding::MQENC_NATIVE, format::MQFMT_RF_HEADER_2};
 use ferrite_protocol::{mqi::Md, ByteOrder};
@@ -183,4 +190,67 @@ pub fn fuzz_transmission_header(data: &[u8]) {
             assert_eq!(TransmissionHeader::decode(&bytes, order), Ok(header));
         }
     }
+}
+
+/// Fuzz entry point for data conversion: byte 0 picks the format (MQSTR, MQHRF2, MQDEAD,
+/// none), bytes 1 and 2 the source and target CCSIDs (from the supported ones and two unknown),
+/// byte 3 the two encodings; the rest is the message. Whatever it is must convert or fail with
+/// one of MQ's conversion reasons, never panic; a string converted to UTF-8 is valid UTF-8.
+pub fn fuzz_conversion(data: &[u8]) {
+    use ferrite_constants::format::{MQFMT_DEAD_LETTER_HEADER, MQFMT_NONE, MQFMT_STRING};
+    const CCSIDS: [i32; 13] = [
+        819, 1208, 437, 850, 1252, 37, 500, 1047, 1140, 1200, 13488, 0, 4321,
+    ];
+    let [format, from, to, encodings, rest @ ..] = data else {
+        return;
+    };
+    let format = [
+        MQFMT_STRING,
+        MQFMT_RF_HEADER_2,
+        MQFMT_DEAD_LETTER_HEADER,
+        MQFMT_NONE,
+    ][*format as usize % 4];
+    let from = CCSIDS[*from as usize % CCSIDS.len()];
+    let to = CCSIDS[*to as usize % CCSIDS.len()];
+    let encoding = |bits: u8| if bits & 1 == 0 { 0x111 } else { 0x222 };
+    match conversion::convert_message(
+        &format,
+        from,
+        encoding(*encodings),
+        rest,
+        to,
+        encoding(encodings >> 1),
+    ) {
+        Ok(converted) => {
+            if format == MQFMT_STRING && to == 1208 {
+                assert!(std::str::from_utf8(&converted.data).is_ok(), "UTF-8 out");
+            }
+        }
+        Err(error) => assert!((2110..=2120).contains(&error.reason_code())),
+    }
+}
+
+/// Fuzz entry point for MQTM and MQTMC2: the first byte picks the byte order; whatever decodes
+/// must encode back to the same bytes (modulo trailing blanks vs NULs in character fields),
+/// and the rest is also tried as an MQTMC2.
+pub fn fuzz_trigger_message(data: &[u8]) {
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let order = if first & 1 == 0 {
+        ByteOrder::Big
+    } else {
+        ByteOrder::Little
+    };
+    if let Ok(message) = TriggerMessage::decode(rest, order) {
+        if let Ok(bytes) = message.encode(order) {
+            assert_eq!(TriggerMessage::decode(&bytes, order), Ok(message.clone()));
+        }
+        if let Ok(character) = message.character_form("QM1") {
+            let (again, q_mgr_name) = TriggerMessage::decode_character_form(&character)
+                .expect("an MQTMC2 built from an MQTM decodes");
+            assert_eq!((again, q_mgr_name.as_str()), (message, "QM1"));
+        }
+    }
+    let _ = TriggerMessage::decode_character_form(rest);
 }

@@ -30,15 +30,22 @@ use ferrite_constants::{
 };
 use ferrite_storage::data_manager::message::Identifier;
 use ferrite_storage::queue_manager::{
-    now_ms, AliasDefinition, ConnectionRecord, DefinitionType, GetControls, GetOutcome, LocalQueue,
-    MessageKey, MessageSelector, ObjectDefinition, ObjectType, QueueDefinition, QueueManager,
-    RetrievedMessage, UnitOfWork,
+    now_ms, thread_number, AliasDefinition, ConnectionRecord, DefinitionType, GetControls,
+    GetOutcome, HandleRecord, LocalQueue, MessageKey, MessageSelector, ObjectDefinition,
+    ObjectType, QueueDefinition, QueueManager, RetrievedMessage, UnitOfWork,
 };
 
+use crate::async_status::{AsyncPutStatus, PutTarget};
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::error::{MqError, MqResult};
+use crate::groups::{self, Position};
+
+#[path = "connection_groups.rs"]
+mod connection_groups;
 use crate::selection::Selection;
 use crate::structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use crate::{depth_events, triggering};
+use connection_groups::GroupGet;
 
 /// An object handle (MQHOBJ) returned by MQOPEN, valid on its connection until MQCLOSE.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -175,6 +182,9 @@ const KNOWN_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
 
 /// Every MQGMO_* bit MQGET knows.
 const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
+    | MQGMO_MARK_SKIP_BACKOUT
+    | MQGMO_LOCK
+    | MQGMO_UNLOCK
     | MQGMO_SYNCPOINT
     | MQGMO_NO_SYNCPOINT
     | MQGMO_BROWSE_FIRST
@@ -190,17 +200,15 @@ const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT
     | MQGMO_PROPERTIES_FORCE_MQRFH2
     | MQGMO_PROPERTIES_COMPATIBILITY
     | MQGMO_PROPERTIES_IN_HANDLE
-    | UNSUPPORTED_GET_OPTIONS;
-
-/// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
-const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
-    | MQGMO_MARK_SKIP_BACKOUT
-    | MQGMO_LOCK
-    | MQGMO_UNLOCK
+    // Groups and segments (groups.rs).
     | MQGMO_LOGICAL_ORDER
     | MQGMO_COMPLETE_MSG
     | MQGMO_ALL_MSGS_AVAILABLE
     | MQGMO_ALL_SEGMENTS_AVAILABLE
+    | UNSUPPORTED_GET_OPTIONS;
+
+/// MQGMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
+const UNSUPPORTED_GET_OPTIONS: i32 = MQGMO_SET_SIGNAL
     | MQGMO_MARK_BROWSE_HANDLE
     | MQGMO_MARK_BROWSE_CO_OP
     | MQGMO_UNMARK_BROWSE_CO_OP
@@ -232,11 +240,7 @@ const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
     | MQPMO_NOT_OWN_SUBS;
 
 /// MQPMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
-const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_PASS_IDENTITY_CONTEXT
-    | MQPMO_PASS_ALL_CONTEXT
-    | MQPMO_LOGICAL_ORDER
-    | MQPMO_RETAIN
-    | MQPMO_MD_FOR_OUTPUT_ONLY;
+const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_RETAIN | MQPMO_MD_FOR_OUTPUT_ONLY;
 
 /// This process's user (the first 12 characters of $USER) and program name (the last 28
 /// characters of its executable's name, as MQ keeps PutApplName), read once: MQCONN is on the
@@ -285,17 +289,68 @@ fn key_of_message_token(token: &[u8; 16]) -> Option<MessageKey> {
 /// Generator of unique message and correlation ids: "CSQ " + the first four characters of the
 /// queue manager name + the process id (twice, 8 bytes) + 8 bytes of a counter seeded from the
 /// clock in nanoseconds (so ids stay unique across restarts).
-fn new_identifier(queue_manager: &str) -> Identifier {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
-    if COUNTER.load(Ordering::Relaxed) == 0 {
+pub(crate) fn new_identifier(queue_manager: &str) -> Identifier {
+    identifier_with(queue_manager, next_identifier_counter(1))
+}
+
+/// The identifier counter: the next value [`new_identifier`] uses.
+static IDENTIFIER_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Take `block` consecutive values of the identifier counter, the first a multiple of
+/// `block` (a power of two), and return it.
+fn next_identifier_counter(block: u64) -> u64 {
+    debug_assert!(block.is_power_of_two());
+    if IDENTIFIER_COUNTER.load(Ordering::Relaxed) == 0 {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1);
-        let _ = COUNTER.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
+        let _ = IDENTIFIER_COUNTER.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
     }
-    let value = COUNTER.fetch_add(1, Ordering::Relaxed);
+    if block == 1 {
+        return IDENTIFIER_COUNTER.fetch_add(1, Ordering::Relaxed);
+    }
+    let mut current = IDENTIFIER_COUNTER.load(Ordering::Relaxed);
+    loop {
+        let first = current.next_multiple_of(block);
+        match IDENTIFIER_COUNTER.compare_exchange_weak(
+            current,
+            first + block,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        ) {
+            Ok(_) => return first,
+            Err(actual) => current = actual,
+        }
+    }
+}
+
+/// Reserve `count` (1 to 2^24) message identifiers for a client that generates them itself
+/// (IBM's client, SPI RESERVE). Returns the first and how many of its last bytes count: the
+/// others are the first with that big-endian counter (0 in the first) raised by 1 to
+/// `count - 1`. No other identifier this process issues is in the range.
+pub fn reserve_identifiers(queue_manager: &str, count: u32) -> (Identifier, usize) {
+    assert!(
+        (1..=1 << 24).contains(&count),
+        "reserve 1 to 2^24 identifiers"
+    );
+    let counter_bytes = (u32::BITS - (count - 1).leading_zeros()).div_ceil(8).max(1) as usize;
+    let first = next_identifier_counter(1 << (8 * counter_bytes));
+    let id = identifier_with(queue_manager, first);
+    debug_assert!(id[24 - counter_bytes..].iter().all(|byte| *byte == 0));
+    (id, counter_bytes)
+}
+
+/// The first of 2^`bits` consecutive identifiers no other call hands out (for a client's
+/// asynchronous puts, `async_status::reserve_message_ids`): its low `bits` bits are zero.
+pub(crate) fn reserve_identifier_range(queue_manager: &str, bits: u32) -> Identifier {
+    assert!((1..=32).contains(&bits), "identifier range of {bits} bits");
+    identifier_with(queue_manager, next_identifier_counter(1u64 << bits))
+}
+
+/// The identifier with counter value `value`.
+fn identifier_with(queue_manager: &str, value: u64) -> Identifier {
+    static PROCESS_ID: std::sync::OnceLock<[u8; 4]> = std::sync::OnceLock::new();
     let mut id = [b' '; 24];
     id[..4].copy_from_slice(b"CSQ ");
     for (slot, byte) in id[4..8].iter_mut().zip(queue_manager.bytes()) {
@@ -331,6 +386,19 @@ struct ObjectHandle {
     cursor: Option<MessageKey>,
     /// The selector the handle was opened with (MQOD SelectionString).
     selection: Option<Selection>,
+    /// Logical order positions for puts, gets and browsing (groups.rs).
+    groups: groups::HandleGroups,
+    /// This handle as a lock holder (MQGMO_LOCK): unique in the process, never 0.
+    lock_holder: u64,
+    /// MQOO_SAVE_ALL_CONTEXT: the descriptor of the last message got destructively through
+    /// the handle, whose context MQPMO_PASS_*_CONTEXT passes on.
+    saved_context: Option<Box<Mqmd>>,
+}
+
+/// A new lock holder number for an object handle (MQGMO_LOCK): unique in the process.
+fn new_lock_holder() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A connection (MQHCONN) to an in-process queue manager. One thread uses a connection at a
@@ -356,8 +424,12 @@ pub struct Connection {
     /// Temporary dynamic queues this connection created and has not deleted yet: deleted
     /// when the connection ends.
     temporary_queues: Vec<Arc<LocalQueue>>,
+    /// Outcomes of asynchronous puts since the last MQSTAT (`async_status`).
+    pub(crate) async_status: AsyncPutStatus,
     /// Message handles (MQCRTMH), see `message_handles.rs`.
     pub(crate) message_handles: crate::message_handles::MessageHandles,
+    /// Trigger hook: what the unit of work put, for the trigger conditions at commit.
+    arrivals: triggering::PendingArrivals,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -410,6 +482,7 @@ impl Connection {
             let skip = cno.appl_name.chars().count().saturating_sub(28);
             cno.appl_name.chars().skip(skip).collect()
         };
+        crate::reports::install(&queue_manager);
         let record = queue_manager
             .connections()
             .register(&appl_name, MQAT_DEFAULT, user_identifier, now_ms())
@@ -422,8 +495,10 @@ impl Connection {
             user_identifier: user_identifier.clone(),
             appl_name,
             temporary_queues: Vec::new(),
+            async_status: AsyncPutStatus::default(),
             message_handles: Default::default(),
             record,
+            arrivals: triggering::PendingArrivals::default(),
         })
     }
 
@@ -571,15 +646,29 @@ impl Connection {
                 }
         });
         let output = options & MQOO_OUTPUT != 0;
+        let mut opened_for_input = None;
         if let Target::Queue(queue) = &target {
             if !queue.open_handle(input, output) {
                 return failed(MQRC_OBJECT_IN_USE);
             }
             od.resolved_q_name = queue.name();
+            opened_for_input = input.map(|_| queue.clone());
         }
         od.resolved_q_mgr_name = self.queue_manager.name().to_string();
         let hobj = self.next_handle;
         self.next_handle += 1;
+        // The handle registry (DISPLAY QSTATUS TYPE(HANDLE), DISPLAY CONN TYPE(HANDLE)).
+        self.record.handle_opened(HandleRecord {
+            hobj,
+            object_name: trim(&od.object_name).to_string(),
+            object_type: od.object_type,
+            queue: match &target {
+                Target::Queue(queue) => queue.name(),
+                _ => String::new(),
+            },
+            open_options: options,
+            thread: thread_number(),
+        });
         self.handles.insert(
             hobj,
             ObjectHandle {
@@ -591,9 +680,16 @@ impl Connection {
                 alias,
                 created_temporary,
                 selection,
+                groups: groups::HandleGroups::default(),
+                lock_holder: new_lock_holder(),
+                saved_context: None,
             },
         );
         self.note_handles();
+        // Trigger hook: a trigger monitor opening its initiation queue.
+        if let Some(queue) = opened_for_input {
+            triggering::initiation_queue_opened(&self.queue_manager, &queue);
+        }
         Ok(Hobj(hobj))
     }
 
@@ -745,14 +841,25 @@ impl Connection {
             }
         }
         let handle = self.handles.remove(&hobj.0).expect("checked");
+        self.record.handle_closed(hobj.0);
         self.note_handles();
         if let Target::Queue(queue) = &handle.target {
+            queue.unlock(handle.lock_holder);
             queue.close_handle(handle.input, handle.output);
+            if handle.input.is_some() {
+                // Trigger hook: the last server of a queue closing it.
+                triggering::input_closed(&self.queue_manager, queue);
+            }
             if handle.created_temporary {
                 self.delete_temporary_queue(queue)?;
             }
         }
-        Ok(())
+        // A group or logical message left unfinished by logical-order puts: closed anyway,
+        // with MQ's warning.
+        match handle.groups.close_warning() {
+            Some(warning) => Err(warning),
+            None => Ok(()),
+        }
     }
 
     /// Delete a temporary dynamic queue this connection created.
@@ -815,7 +922,53 @@ impl Connection {
         let data = with_properties.as_deref().unwrap_or(data);
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.note_unit_of_work();
+        if self.put_is_asynchronous(self.handle_queue(hobj).as_ref(), pmo) {
+            let target = self.put_target(hobj);
+            let queue_manager = self.queue_manager.name().to_string();
+            self.async_status.record(&result, &target, &queue_manager);
+        }
         result
+    }
+
+    /// Whether a put is asynchronous (its outcome counted for MQSTAT): MQPMO_ASYNC_RESPONSE,
+    /// or MQPMO_RESPONSE_AS_Q_DEF (neither response option) on a queue defined
+    /// DEFPRESP(ASYNC). `queue` is the queue the put went to, when known.
+    fn put_is_asynchronous(&self, queue: Option<&Arc<LocalQueue>>, pmo: &Mqpmo) -> bool {
+        if pmo.options & MQPMO_SYNC_RESPONSE != 0 {
+            return false;
+        }
+        if pmo.options & MQPMO_ASYNC_RESPONSE != 0 {
+            return true;
+        }
+        queue.is_some_and(|queue| {
+            queue.with_definition(|definition| definition.default_put_response == "ASYNC")
+        })
+    }
+
+    /// The local queue a handle refers to, if any.
+    fn handle_queue(&self, hobj: Hobj) -> Option<Arc<LocalQueue>> {
+        match &self.handles.get(&hobj.0)?.target {
+            Target::Queue(queue) => Some(queue.clone()),
+            _ => None,
+        }
+    }
+
+    /// The object a put on `hobj` goes to, for the asynchronous put status.
+    fn put_target(&self, hobj: Hobj) -> PutTarget {
+        let Some(handle) = self.handles.get(&hobj.0) else {
+            return PutTarget::default();
+        };
+        let resolved_name = match &handle.target {
+            Target::Queue(queue) => queue.name(),
+            _ => String::new(),
+        };
+        PutTarget {
+            object_name: handle
+                .alias
+                .clone()
+                .unwrap_or_else(|| resolved_name.clone()),
+            resolved_name,
+        }
     }
 
     fn put_on_handle(
@@ -839,7 +992,11 @@ impl Connection {
         let defaults = alias
             .as_ref()
             .map(|alias| (alias.default_priority, alias.default_persistent));
-        self.put_to(&queue, open_options, defaults, md, pmo, data)
+        let handle = self.handles.get_mut(&hobj.0).expect("open");
+        let mut position = std::mem::take(&mut handle.groups.put);
+        let result = self.put_to(&queue, open_options, defaults, md, pmo, data, &mut position);
+        self.handles.get_mut(&hobj.0).expect("open").groups.put = position;
+        result
     }
 
     /// The current definition of the alias a handle was opened through (an alias deleted
@@ -863,6 +1020,15 @@ impl Connection {
         let result = self.put1_inner(od, md, pmo, data);
         self.note_unit_of_work();
         self.note_handles();
+        let queue = self.queue_manager.queue(trim(&od.resolved_q_name));
+        if self.put_is_asynchronous(queue.as_ref(), pmo) {
+            let target = PutTarget {
+                object_name: trim(&od.object_name).to_string(),
+                resolved_name: trim(&od.resolved_q_name).to_string(),
+            };
+            let queue_manager = self.queue_manager.name().to_string();
+            self.async_status.record(&result, &target, &queue_manager);
+        }
         result
     }
 
@@ -881,6 +1047,10 @@ impl Connection {
             options |= MQOO_SET_ALL_CONTEXT;
         } else if pmo.options & MQPMO_SET_IDENTITY_CONTEXT != 0 {
             options |= MQOO_SET_IDENTITY_CONTEXT;
+        } else if pmo.options & MQPMO_PASS_ALL_CONTEXT != 0 {
+            options |= MQOO_PASS_ALL_CONTEXT;
+        } else if pmo.options & MQPMO_PASS_IDENTITY_CONTEXT != 0 {
+            options |= MQOO_PASS_IDENTITY_CONTEXT;
         }
         if od.object_type != MQOT_Q {
             return failed(MQRC_OBJECT_TYPE_ERROR);
@@ -891,11 +1061,18 @@ impl Connection {
             return failed(MQRC_Q_TYPE_ERROR);
         }
         let hobj = self.open(od, options)?;
-        let result = self.put(hobj, md, pmo, data);
-        self.close(hobj, 0)?;
+        // put_on_handle, not put: MQPUT1 counts an asynchronous outcome once, itself.
+        let result = self.put_on_handle(hobj, md, pmo, data);
+        // A group MQPUT1 began is not finished by it: no MQRC_INCOMPLETE_GROUP warning.
+        if let Err(error) = self.close(hobj, 0) {
+            if error.completion_code != ferrite_constants::completion::MQCC_WARNING {
+                return Err(error);
+            }
+        }
         result
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn put_to(
         &mut self,
         queue: &Arc<LocalQueue>,
@@ -904,6 +1081,7 @@ impl Connection {
         md: &mut Mqmd,
         pmo: &mut Mqpmo,
         data: &[u8],
+        position: &mut Position,
     ) -> MqResult<Option<MqError>> {
         let options = pmo.options;
         let context = options
@@ -931,6 +1109,29 @@ impl Connection {
         {
             return failed(MQRC_NOT_OPEN_FOR_SET_IDENT);
         }
+        // MQPMO_PASS_*_CONTEXT: the context saved by the handle in MQPMO.Context. Opening for
+        // a wider context (SET_ALL > PASS_ALL > PASS_IDENTITY) allows the narrower ones.
+        let passed = if options & (MQPMO_PASS_ALL_CONTEXT | MQPMO_PASS_IDENTITY_CONTEXT) != 0 {
+            if options & MQPMO_PASS_ALL_CONTEXT != 0
+                && open_options & (MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT) == 0
+            {
+                return failed(MQRC_NOT_OPEN_FOR_PASS_ALL);
+            }
+            if open_options
+                & (MQOO_PASS_IDENTITY_CONTEXT | MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT)
+                == 0
+            {
+                return failed(MQRC_NOT_OPEN_FOR_PASS_IDENT);
+            }
+            match self.handles.get(&pmo.context) {
+                Some(handle) if handle.options & MQOO_SAVE_ALL_CONTEXT != 0 => {
+                    Some(handle.saved_context.as_deref().cloned().unwrap_or_default())
+                }
+                _ => return failed(MQRC_CONTEXT_HANDLE_ERROR),
+            }
+        } else {
+            None
+        };
         // Descriptor checks, in MQ's terms.
         let text_fits = [
             (&md.reply_to_q, 48),
@@ -967,7 +1168,12 @@ impl Connection {
         if !known_type {
             return failed(MQRC_MSG_TYPE_ERROR);
         }
-        if md.msg_type == MQMT_REQUEST && trim(&md.reply_to_q).is_empty() {
+        if crate::reports::unsupported_report_options(md.report) {
+            return failed(MQRC_REPORT_OPTIONS_ERROR);
+        }
+        if (md.msg_type == MQMT_REQUEST || md.report & crate::reports::QUEUE_MANAGER_REPORTS != 0)
+            && trim(&md.reply_to_q).is_empty()
+        {
             return failed(MQRC_MISSING_REPLY_TO_Q);
         }
         // DEFPRTY and DEFPSIST of the first definition in the name resolution (an alias's).
@@ -1014,6 +1220,23 @@ impl Connection {
             stored.put_date.clear();
             stored.put_time.clear();
             stored.appl_origin_data.clear();
+        } else if let Some(saved) = &passed {
+            stored.user_identifier = saved.user_identifier.clone();
+            stored.accounting_token = saved.accounting_token;
+            stored.appl_identity_data = saved.appl_identity_data.clone();
+            if options & MQPMO_PASS_ALL_CONTEXT != 0 {
+                stored.put_appl_type = saved.put_appl_type;
+                stored.put_appl_name = saved.put_appl_name.clone();
+                stored.put_date = saved.put_date.clone();
+                stored.put_time = saved.put_time.clone();
+                stored.appl_origin_data = saved.appl_origin_data.clone();
+            } else {
+                stored.put_appl_type = MQAT_DEFAULT;
+                stored.put_appl_name = self.appl_name.clone();
+                stored.put_date = date;
+                stored.put_time = time;
+                stored.appl_origin_data.clear();
+            }
         } else if options & MQPMO_SET_ALL_CONTEXT == 0 {
             if options & MQPMO_SET_IDENTITY_CONTEXT == 0 {
                 stored.user_identifier = self.user_identifier.clone();
@@ -1026,10 +1249,56 @@ impl Connection {
             stored.put_time = time;
             stored.appl_origin_data.clear();
         }
-        let engine = descriptor::to_engine(&stored, put_time_ms);
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
-        let unit = syncpoint.then_some(&mut self.unit);
-        self.queue_manager.put(unit, queue, &engine, data)?;
+        // Trigger hook: the queue's state before a put outside syncpoint.
+        let watch = (!syncpoint)
+            .then(|| triggering::ArrivalWatch::before(queue))
+            .flatten();
+        let logical_order = options & MQPMO_LOGICAL_ORDER != 0;
+        // Groups and segments: check and assign GroupId, MsgSeqNumber and Offset.
+        groups::check_put_fields(&mut stored, logical_order, data.len())?;
+        let persistent = stored.persistence == MQPER_PERSISTENT;
+        let group_warning = groups::assign_put_fields(
+            position,
+            &mut stored,
+            logical_order,
+            syncpoint,
+            persistent,
+            data.len(),
+            || new_identifier(self.queue_manager.name()),
+        )?;
+        warning = warning.or(group_warning);
+        let max_message_length = queue.with_definition(|d| d.max_message_length) as usize;
+        let segmentation_allowed =
+            stored.msg_flags & ferrite_constants::message_flags::MQMF_SEGMENTATION_ALLOWED != 0;
+        if data.len() > max_message_length && segmentation_allowed && max_message_length > 0 {
+            self.put_segmented(
+                queue,
+                &mut stored,
+                data,
+                max_message_length,
+                syncpoint,
+                put_time_ms,
+            )?;
+        } else {
+            let engine = descriptor::to_engine(&stored, put_time_ms);
+            let unit = syncpoint.then_some(&mut self.unit);
+            if let Err(error) = self.queue_manager.put(unit, queue, &engine, data) {
+                depth_events::put_failed(&self.queue_manager, queue, error.reason_code());
+                return Err(error.into());
+            }
+        }
+        if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
+            let unit = syncpoint.then_some(&mut self.unit);
+            crate::reports::on_put(&self.queue_manager, unit, &stored, data);
+        }
+        self.after_put(queue, stored.priority as u8, syncpoint, watch);
+        if logical_order {
+            position.advance(&stored, data.len(), syncpoint);
+        }
+        md.group_id = stored.group_id;
+        md.msg_seq_number = stored.msg_seq_number;
+        md.offset = stored.offset;
         // Output fields: ids and the context the queue manager set (Priority and Persistence
         // are input only).
         md.msg_id = stored.msg_id;
@@ -1047,6 +1316,50 @@ impl Connection {
         pmo.resolved_q_name = queue.name();
         pmo.resolved_q_mgr_name = self.queue_manager.name().to_string();
         Ok(warning)
+    }
+
+    /// Queue-manager segmentation: put `data`, longer than the queue's MAXMSGL, as segments
+    /// of at most `max_segment` bytes, all in one unit of work (the connection's with
+    /// syncpoint; otherwise one of this call's own, committed before it returns), so no part
+    /// of the message is visible before all of it is.
+    fn put_segmented(
+        &mut self,
+        queue: &Arc<LocalQueue>,
+        stored: &mut Mqmd,
+        data: &[u8],
+        max_segment: usize,
+        syncpoint: bool,
+        put_time_ms: u64,
+    ) -> MqResult<()> {
+        if stored.group_id == MQGI_NONE {
+            stored.group_id = new_identifier(self.queue_manager.name());
+        }
+        if stored.original_length == ferrite_constants::misc::MQOL_UNDEFINED {
+            stored.original_length = data.len().min(i32::MAX as usize) as i32;
+        }
+        let plan = groups::segment_plan(data.len(), max_segment);
+        let mut own = UnitOfWork::new();
+        let unit = if syncpoint { &mut self.unit } else { &mut own };
+        for (index, &(start, length)) in plan.iter().enumerate() {
+            let segment = groups::segment_descriptor(stored, index, plan.len(), start);
+            let engine = descriptor::to_engine(&segment, put_time_ms);
+            let result = self.queue_manager.put(
+                Some(&mut *unit),
+                queue,
+                &engine,
+                &data[start..start + length],
+            );
+            if let Err(error) = result {
+                if !syncpoint {
+                    let _ = self.queue_manager.backout(&mut own);
+                }
+                return Err(error.into());
+            }
+        }
+        if !syncpoint {
+            self.queue_manager.commit(&mut own)?;
+        }
+        Ok(())
     }
 
     // ----- MQGET ---------------------------------------------------------------------------
@@ -1070,6 +1383,7 @@ impl Connection {
         gmo: &mut Mqgmo,
         buffer: &mut [u8],
     ) -> MqResult<GetResult> {
+        let requested = crate::data_conversion::Requested::from_md(md);
         // A bad MsgHandle fails the call before any message is taken.
         if let Some(hmsg) = gmo
             .msg_handle
@@ -1079,6 +1393,17 @@ impl Connection {
         }
         let result = self.get_from_handle(hobj, md, gmo, buffer);
         self.note_unit_of_work();
+        let browse = MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT | MQGMO_BROWSE_MSG_UNDER_CURSOR;
+        if result.is_ok() && gmo.options & browse == 0 {
+            // Depth event hook: a message left the queue.
+            if let Some(Target::Queue(queue)) = self.handles.get(&hobj.0).map(|h| &h.target) {
+                depth_events::after_get(&self.queue_manager, queue);
+            }
+        }
+        if gmo.options & MQGMO_CONVERT != 0 {
+            // Gets and browses alike: the data returned is the caller's copy.
+            return crate::data_conversion::convert_got(requested, md, gmo, buffer, result);
+        }
         result
     }
 
@@ -1110,13 +1435,22 @@ impl Connection {
         if options & UNSUPPORTED_GET_OPTIONS != 0 {
             return failed(MQRC_FUNCTION_NOT_SUPPORTED);
         }
+        // MQGMO_LOCK goes with a browse; MQGMO_UNLOCK stands alone (NO_WAIT, NO_SYNCPOINT);
+        // MQGMO_MARK_SKIP_BACKOUT with a get in the unit of work.
+        if (options & MQGMO_LOCK != 0 && (!browsing || options & MQGMO_UNLOCK != 0))
+            || (options & MQGMO_UNLOCK != 0
+                && options & !(MQGMO_UNLOCK | MQGMO_NO_SYNCPOINT | MQGMO_NO_WAIT) != 0)
+            || (options & MQGMO_MARK_SKIP_BACKOUT != 0
+                && (browsing || options & MQGMO_NO_SYNCPOINT != 0))
+        {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        if options & MQGMO_UNLOCK != 0 {
+            return crate::locking::unlock(self.queue_of(handle)?.as_ref(), handle.lock_holder);
+        }
         let wait = if options & MQGMO_WAIT != 0 {
             if gmo.wait_interval < 0 && gmo.wait_interval != MQWI_UNLIMITED {
                 return failed(MQRC_WAIT_INTERVAL_ERROR);
-            }
-            if browsing {
-                // A waiting browse needs the engine to wait without taking (not done yet).
-                return failed(MQRC_FUNCTION_NOT_SUPPORTED);
             }
             Some(if gmo.wait_interval == MQWI_UNLIMITED {
                 Duration::from_secs(u32::MAX as u64)
@@ -1153,12 +1487,6 @@ impl Connection {
             {
                 return failed(MQRC_MATCH_OPTIONS_ERROR);
             }
-            let unsupported = (gmo.match_options & MQMO_MATCH_GROUP_ID != 0
-                && md.group_id != MQGI_NONE)
-                || gmo.match_options & (MQMO_MATCH_MSG_SEQ_NUMBER | MQMO_MATCH_OFFSET) != 0;
-            if unsupported {
-                return failed(MQRC_FUNCTION_NOT_SUPPORTED);
-            }
             gmo.match_options
         } else {
             MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID
@@ -1169,8 +1497,13 @@ impl Connection {
             correlation_id: (match_options & MQMO_MATCH_CORREL_ID != 0
                 && md.correl_id != MQCI_NONE)
                 .then_some(md.correl_id),
-            key: None,
+            ..MessageSelector::default()
         };
+        // Groups and segments: the match fields, logical order and whole-group conditions.
+        let in_unit = options & MQGMO_NO_SYNCPOINT == 0 && !browsing;
+        let group_get =
+            self.plan_group_get(hobj, gmo, md, match_options, &mut selector, in_unit)?;
+        let handle = self.handle(hobj)?;
         if match_options & MQMO_MATCH_MSG_TOKEN != 0 && gmo.msg_token != [0; 16] {
             // A token names one message; one this queue manager never issued matches nothing.
             let Some(key) = key_of_message_token(&gmo.msg_token) else {
@@ -1180,6 +1513,7 @@ impl Connection {
         }
         let queue = self.queue_of(handle)?;
         let cursor = handle.cursor;
+        let lock_holder = handle.lock_holder;
         if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) != 0 {
             if handle.options & MQOO_BROWSE == 0 {
                 return failed(MQRC_NOT_OPEN_FOR_BROWSE);
@@ -1201,13 +1535,36 @@ impl Connection {
                     .get_selected(hobj, &queue, &selection, selector, md, gmo, buffer, wait);
             }
         }
+        if options & MQGMO_COMPLETE_MSG != 0
+            && options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) == 0
+        {
+            let after = match options & browse {
+                MQGMO_BROWSE_NEXT => group_get.after.unwrap_or(cursor),
+                _ => None,
+            };
+            let result = self.get_complete_message(
+                hobj, &queue, &selector, after, wait, in_unit, md, gmo, buffer,
+            );
+            return self.after_group_get(hobj, &group_get, md, result);
+        }
         if browsing {
             let after = match options & browse {
                 MQGMO_BROWSE_FIRST => None,
-                MQGMO_BROWSE_NEXT => cursor,
+                MQGMO_BROWSE_NEXT => group_get.after.unwrap_or(cursor),
                 _ => None, // under the cursor: the key selector finds it
             };
-            let message = self.browse_unexpired(&queue, &selector, after, now)?;
+            let lock = options & MQGMO_LOCK != 0;
+            if lock {
+                // A locking browse releases the handle's previous lock, found or not.
+                queue.unlock(lock_holder);
+            }
+            let browsed = crate::locking::Browse {
+                holder: lock_holder,
+                wait,
+                fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
+                lock,
+            };
+            let message = self.browse_unexpired(&queue, &selector, after, now, &browsed)?;
             let Some(message) = message else {
                 return failed(if options & MQGMO_BROWSE_MSG_UNDER_CURSOR != 0 {
                     MQRC_NO_MSG_UNDER_CURSOR
@@ -1216,7 +1573,7 @@ impl Connection {
                 });
             };
             self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-            return Self::deliver(
+            let result = Self::deliver(
                 &mut self.message_handles,
                 &message,
                 md,
@@ -1226,29 +1583,42 @@ impl Connection {
                 now,
                 &queue,
             );
+            let group_get = GroupGet {
+                key: Some(message.key),
+                ..group_get
+            };
+            return self.after_group_get(hobj, &group_get, md, result);
         }
         // Destructive get: in the unit of work unless NO_SYNCPOINT (z/OS default: syncpoint).
-        let in_unit = options & MQGMO_NO_SYNCPOINT == 0;
         let controls = GetControls {
             fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
             syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
             leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
+            lock_holder,
+            mark_skip_backout: options & MQGMO_MARK_SKIP_BACKOUT != 0,
         };
         let unit = in_unit.then_some(&mut self.unit);
         let outcome = self
             .queue_manager
             .get_with(unit, &queue, &selector, wait, &controls)?;
         match outcome {
-            GetOutcome::Got { message, .. } => Self::deliver(
-                &mut self.message_handles,
-                &message,
-                md,
-                gmo,
-                buffer,
-                true,
-                now_ms(),
-                &queue,
-            ),
+            GetOutcome::Got {
+                message,
+                in_unit_of_work,
+            } => {
+                let result = Self::deliver(
+                    &mut self.message_handles,
+                    &message,
+                    md,
+                    gmo,
+                    buffer,
+                    true,
+                    now_ms(),
+                    &queue,
+                );
+                self.after_destructive_get(hobj, md, &message, in_unit_of_work);
+                self.after_group_get(hobj, &group_get, md, result)
+            }
             GetOutcome::LeftOnQueue(message) => Self::deliver(
                 &mut self.message_handles,
                 &message,
@@ -1309,8 +1679,17 @@ impl Connection {
             } else {
                 None
             };
+            let holder = self.handle(hobj)?.lock_holder;
+            let browsed = crate::locking::Browse {
+                holder,
+                wait: None,
+                fail_if_quiescing: false,
+                lock: false,
+            };
             let chosen = loop {
-                let Some(message) = self.browse_unexpired(queue, &selector, after, now)? else {
+                let Some(message) =
+                    self.browse_unexpired(queue, &selector, after, now, &browsed)?
+                else {
                     break None;
                 };
                 let candidate = descriptor::from_engine(
@@ -1327,6 +1706,13 @@ impl Connection {
             };
             if let Some(message) = chosen {
                 if browsing {
+                    if options & MQGMO_LOCK != 0 {
+                        queue.unlock(holder);
+                        if !queue.lock(holder, message.key) {
+                            // Got or locked by another handle meanwhile: look again.
+                            continue;
+                        }
+                    }
                     self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
                     return Self::deliver(
                         &mut self.message_handles,
@@ -1347,14 +1733,19 @@ impl Connection {
                     fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
                     syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
                     leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
+                    lock_holder: holder,
+                    mark_skip_backout: options & MQGMO_MARK_SKIP_BACKOUT != 0,
                 };
                 let unit = (options & MQGMO_NO_SYNCPOINT == 0).then_some(&mut self.unit);
                 match self
                     .queue_manager
                     .get_with(unit, queue, &keyed, None, &controls)?
                 {
-                    GetOutcome::Got { message, .. } => {
-                        return Self::deliver(
+                    GetOutcome::Got {
+                        message,
+                        in_unit_of_work,
+                    } => {
+                        let result = Self::deliver(
                             &mut self.message_handles,
                             &message,
                             md,
@@ -1364,6 +1755,8 @@ impl Connection {
                             now_ms(),
                             queue,
                         );
+                        self.after_destructive_get(hobj, md, &message, in_unit_of_work);
+                        return result;
                     }
                     GetOutcome::LeftOnQueue(message) => {
                         return Self::deliver(
@@ -1398,28 +1791,40 @@ impl Connection {
         }
     }
 
-    /// The next matching message after `after` that has not expired.
+    /// The next matching message after `after` that has not expired, visible to the
+    /// browsing handle, waiting for one as `browse.wait` says, locked for the handle with
+    /// `browse.lock`.
     fn browse_unexpired(
         &self,
         queue: &Arc<LocalQueue>,
         selector: &MessageSelector,
-        mut after: Option<MessageKey>,
+        after: Option<MessageKey>,
         now: u64,
+        browse: &crate::locking::Browse,
     ) -> MqResult<Option<RetrievedMessage>> {
-        loop {
-            let Some(message) = self.queue_manager.browse(queue, selector, after)? else {
-                return Ok(None);
-            };
-            if message
-                .descriptor
-                .expires_at_ms()
-                .is_some_and(|at| at <= now)
-            {
-                after = Some(message.key);
-                continue;
+        crate::locking::browse_unexpired(&self.queue_manager, queue, selector, after, now, browse)
+    }
+
+    /// After a destructive get through `hobj` (`md` is what the get returned): the handle
+    /// saves the message's context when opened with MQOO_SAVE_ALL_CONTEXT, and the COD report
+    /// the message asks for is sent, in the unit of work when the get was.
+    fn after_destructive_get(
+        &mut self,
+        hobj: Hobj,
+        md: &Mqmd,
+        message: &RetrievedMessage,
+        in_unit_of_work: bool,
+    ) {
+        if let Some(handle) = self.handles.get_mut(&hobj.0) {
+            if handle.options & MQOO_SAVE_ALL_CONTEXT != 0 {
+                handle.saved_context = Some(Box::new(md.clone()));
             }
-            return Ok(Some(message));
         }
+        if md.report & ferrite_constants::report::MQRO_COD == 0 {
+            return;
+        }
+        let unit = in_unit_of_work.then_some(&mut self.unit);
+        crate::reports::on_get(&self.queue_manager, unit, md, &message.data);
     }
 
     /// Fill the MQMD, MQGMO outputs and the buffer from a message.
@@ -1437,15 +1842,15 @@ impl Connection {
         *md = descriptor::from_engine(&message.descriptor, message.backout_count, now, md.version)
             .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
         // Properties: left in the MQRFH2, into the getter's handle, or away (PROPCTL).
+        // (MQGET checked the handle before taking the message.)
         let handle = gmo
             .msg_handle
             .filter(|hmsg| hmsg.0 != crate::message_handles::MQHM_NONE);
-        if let Some(hmsg) = handle {
-            message_handles.properties(hmsg)?;
-        }
-        let control = queue.with_definition(|definition| {
-            crate::message_handles::property_control(&definition.property_control)
-        });
+        let control = || {
+            queue.with_definition(|definition| {
+                crate::message_handles::property_control(&definition.property_control)
+            })
+        };
         let (data, properties) = crate::message_handles::deliver_properties(
             gmo.options,
             handle.is_some(),
@@ -1459,14 +1864,7 @@ impl Connection {
         let message_data: &[u8] = &data;
         gmo.resolved_q_name = queue.name();
         gmo.msg_token = message_token(message.key);
-        gmo.group_status =
-            if md.msg_flags & ferrite_constants::message_flags::MQMF_LAST_MSG_IN_GROUP != 0 {
-                MQGS_LAST_MSG_IN_GROUP
-            } else if md.msg_flags & ferrite_constants::message_flags::MQMF_MSG_IN_GROUP != 0 {
-                MQGS_MSG_IN_GROUP
-            } else {
-                MQGS_NOT_IN_GROUP
-            };
+        groups::status_fields(gmo, md.msg_flags);
         let data_length = message_data.len();
         if data_length > buffer.len() && !accept_truncated {
             gmo.returned_length = 0;
@@ -1491,9 +1889,11 @@ impl Connection {
     /// MQCMIT: commit the unit of work (its puts become visible, its gets final).
     pub fn commit(&mut self) -> MqResult<()> {
         self.check_running()?;
+        let watches = self.arrivals.before_commit();
         let result = self.queue_manager.commit(&mut self.unit);
         self.note_unit_of_work();
         result?;
+        triggering::PendingArrivals::committed(&self.queue_manager, watches);
         Ok(())
     }
 
@@ -1501,6 +1901,7 @@ impl Connection {
     /// their places with BackoutCount + 1).
     pub fn backout(&mut self) -> MqResult<()> {
         self.check_running()?;
+        self.arrivals.clear();
         let result = self.queue_manager.backout(&mut self.unit);
         self.note_unit_of_work();
         result?;
@@ -1516,9 +1917,12 @@ impl Connection {
             self.unit = UnitOfWork::new();
             return failed(MQRC_Q_MGR_STOPPING);
         }
+        let watches = self.arrivals.before_commit();
         let result = self.queue_manager.commit(&mut self.unit);
         if result.is_err() {
             let _ = self.queue_manager.backout(&mut self.unit);
+        } else {
+            triggering::PendingArrivals::committed(&self.queue_manager, watches);
         }
         self.delete_temporary_queues();
         result.map_err(MqError::from)
@@ -1527,9 +1931,14 @@ impl Connection {
     fn close_all(&mut self) {
         for (_, handle) in self.handles.drain() {
             if let Target::Queue(queue) = &handle.target {
+                queue.unlock(handle.lock_holder);
                 queue.close_handle(handle.input, handle.output);
+                if handle.input.is_some() {
+                    triggering::input_closed(&self.queue_manager, queue);
+                }
             }
         }
+        self.record.handles_closed();
         self.note_handles();
     }
 
@@ -1639,8 +2048,30 @@ impl Connection {
                 .alter_object(ObjectDefinition::Alias(alias))?;
             return Ok(());
         }
-        self.queue_manager.alter_queue(definition)?;
+        let before = queue.definition();
+        let altered = self.queue_manager.alter_queue(definition)?;
+        // Trigger hook: triggering switched on, or GET enabled, by MQSET.
+        triggering::definition_changed(&self.queue_manager, &before, &altered);
         Ok(())
+    }
+
+    /// After a successful MQPUT: the trigger conditions (at once outside syncpoint, at commit
+    /// inside) and Queue Depth High.
+    fn after_put(
+        &mut self,
+        queue: &Arc<LocalQueue>,
+        priority: u8,
+        syncpoint: bool,
+        watch: Option<triggering::ArrivalWatch>,
+    ) {
+        if syncpoint {
+            self.arrivals.note(queue, priority);
+        } else if let Some(watch) = watch {
+            let mut by_priority = [0; triggering::PRIORITY_LEVELS];
+            by_priority[usize::from(priority.min(9))] = 1;
+            watch.arrived(&self.queue_manager, &by_priority);
+        }
+        depth_events::after_put(&self.queue_manager, queue);
     }
 }
 

@@ -30,8 +30,8 @@
 //! | 15 | PutTime | text (≤ 8) | derived from the engine's put time (HHMMSSTH, GMT) |
 //! | 16 | ApplOriginData | text (≤ 4) | blank |
 //! | 17 | MsgSeqNumber | zigzag varint | 1 (only stored here when GroupId is none; otherwise the engine keeps it) |
-//! | 18 | Offset | zigzag varint | 0 |
-//! | 19 | MsgFlags | zigzag varint | MQMF_NONE (0) |
+//! | 18 | Offset | zigzag varint | 0 (written by older versions; the engine keeps Offset now) |
+//! | 19 | MsgFlags | zigzag varint | MQMF_NONE (0) (written by older versions; the engine keeps MsgFlags now) |
 //! | 20 | OriginalLength | zigzag varint | MQOL_UNDEFINED (-1) |
 //!
 //! PutDate and PutTime are stored only when they differ from the put time the engine records
@@ -220,8 +220,7 @@ pub fn to_engine(md: &Mqmd, put_time_ms: u64) -> MessageDescriptor {
     if md.group_id == NO_IDENTIFIER {
         w.int(tag::MSG_SEQ_NUMBER, md.msg_seq_number, 1);
     }
-    w.int(tag::OFFSET, md.offset, 0);
-    w.int(tag::MSG_FLAGS, md.msg_flags, 0);
+    // Offset and MsgFlags are the engine's own (its group index needs them at restart).
     w.int(tag::ORIGINAL_LENGTH, md.original_length, MQOL_UNDEFINED);
     MessageDescriptor {
         persistent: md.persistence == MQPER_PERSISTENT,
@@ -234,6 +233,8 @@ pub fn to_engine(md: &Mqmd, put_time_ms: u64) -> MessageDescriptor {
         } else {
             md.msg_seq_number as u32
         },
+        message_flags: md.msg_flags as u32,
+        segment_offset: md.offset.max(0) as u32,
         expiry_tenths: (md.expiry != MQEI_UNLIMITED).then_some(md.expiry as u32),
         put_time_ms,
         descriptor_extension: w.0,
@@ -263,6 +264,8 @@ pub fn from_engine(
         correl_id: descriptor.correlation_id,
         group_id: descriptor.group_id,
         msg_seq_number: descriptor.sequence_in_group as i32,
+        msg_flags: descriptor.message_flags as i32,
+        offset: descriptor.segment_offset as i32,
         backout_count: backout_count as i32,
         put_date,
         put_time,

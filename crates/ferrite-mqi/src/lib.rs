@@ -9,8 +9,17 @@
 //! - [`descriptor`]: MQMD to and from the storage engine's message descriptor, and the
 //!   documented encoding of the MQMD fields the engine does not keep itself.
 //! - [`connection`]: [`Connection`] (an MQHCONN) and the calls.
+//! - [`data_conversion`]: MQGMO_CONVERT on MQGET.
+//! - [`async_status`]: asynchronous put outcomes and MQSTAT ([`Connection::stat`]).
 //! - [`error`]: [`MqError`], a completion code and reason code.
 //! - [`selection`]: message selectors (MQOD SelectionString) on a handle.
+//! - [`groups`]: message groups and segmentation (logical order, whole groups, reassembly).
+//! - [`reports`]: the report messages the queue manager generates (COA, COD, expiration,
+//!   exception).
+//! - [`dead_letter`]: the dead-letter queue (DEADQ) and its MQDLH.
+//! - [`locking`]: MQGMO_LOCK / MQGMO_UNLOCK and waiting browses.
+//! - [`triggering`]: trigger conditions and trigger messages; [`depth_events`]: queue depth
+//!   performance events; [`queue_manager_put`]: the messages the queue manager puts itself.
 //!
 //! ```no_run
 //! # use std::sync::Arc;
@@ -28,15 +37,25 @@
 //! # }
 //! ```
 
+pub mod async_status;
 pub mod connection;
+pub mod data_conversion;
+pub mod dead_letter;
+pub mod depth_events;
 pub mod descriptor;
 pub mod error;
+pub mod groups;
 pub mod inquire;
+pub mod locking;
 pub mod message_handles;
+pub mod queue_manager_put;
+pub mod reports;
 pub mod selection;
 pub mod structures;
+pub mod triggering;
 
-pub use connection::{AttributeValue, Connection, GetResult, Hobj};
+pub use async_status::Mqsts;
+pub use connection::{reserve_identifiers, AttributeValue, Connection, GetResult, Hobj};
 pub use error::{MqError, MqResult};
 pub use message_handles::Hmsg;
 pub use structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};

@@ -259,13 +259,14 @@ pub fn attach_properties(
 }
 
 /// MQGET: where the message's properties go (the getter's MQGMO options, whether it gave a
-/// message handle, the queue's PROPCTL). Returns the data the getter receives (`md` adjusted
+/// message handle, the queue's PROPCTL, asked of `control` only when the message has an
+/// MQRFH2). Returns the data the getter receives (`md` adjusted
 /// when the MQRFH2 is taken out) and, for a getter with a handle, the properties to put in it.
 /// Data whose MQRFH2 cannot be parsed is delivered as it was put.
 pub fn deliver_properties<'a>(
     get_options: i32,
     handle_supplied: bool,
-    control: PropertyControl,
+    control: impl FnOnce() -> PropertyControl,
     md: &mut Mqmd,
     data: &'a [u8],
 ) -> (Cow<'a, [u8]>, Option<MessageProperties>) {
@@ -274,6 +275,8 @@ pub fn deliver_properties<'a>(
         // No MQRFH2: no properties (a handle is emptied).
         return as_put(handle_supplied.then(MessageProperties::new));
     }
+    // The queue's PROPCTL is read only for a message that has an MQRFH2.
+    let control = control();
     // These deliver the MQRFH2 as it was put, whatever it holds: no need to parse it.
     let property_options = MQGMO_PROPERTIES_FORCE_MQRFH2
         | MQGMO_NO_PROPERTIES

@@ -327,10 +327,11 @@ fn put_context_options() {
         reason(connection.put(all, &mut md.clone(), &mut both, b"")),
         MQRC_OPTIONS_ERROR
     );
+    // MQPMO.Context must name a handle opened with MQOO_SAVE_ALL_CONTEXT (tests/context.rs).
     let mut pass = Mqpmo::with_options(nsp | MQPMO_PASS_ALL_CONTEXT);
     assert_eq!(
         reason(connection.put(all, &mut md.clone(), &mut pass, b"")),
-        MQRC_FUNCTION_NOT_SUPPORTED
+        MQRC_CONTEXT_HANDLE_ERROR
     );
 
     connection
@@ -821,9 +822,10 @@ fn browse_first_next_and_under_cursor() {
         )),
         MQRC_OPTIONS_ERROR
     );
+    // MQGMO_LOCK goes with a browse option (tests/locking.rs covers locking).
     assert_eq!(
-        reason(browse(&mut connection, MQGMO_BROWSE_FIRST | MQGMO_LOCK)),
-        MQRC_FUNCTION_NOT_SUPPORTED
+        reason(browse(&mut connection, MQGMO_NO_SYNCPOINT | MQGMO_LOCK)),
+        MQRC_OPTIONS_ERROR
     );
     assert_eq!(browse(&mut connection, MQGMO_NO_SYNCPOINT).unwrap(), b"one");
 }

@@ -12,6 +12,8 @@
 //!   `MQPMO` v1-v3, `MQGMO` v1-v4; and `MQCNO` v1-v8 / `MQCSP` v1-v3 in their native 64-bit layout.
 //! - [`api`]: the 16-byte API header and the request/reply bodies of MQCONN(X), MQDISC, MQOPEN,
 //!   MQCLOSE, MQPUT, MQPUT1, MQGET, MQINQ, MQSET, MQCMIT and MQBACK.
+//! - [`stat`]: the MQSTAT flow (StatusType and MQSTS).
+//! - [`spi`]: SPI flows (QUERYSPI, OPEN, RESERVE).
 //! - [`control`]: small connection-control payloads (SOCKET_ACTION, STATUS, NOTIFICATION, PING,
 //!   REQUEST_MSGS fixed part).
 //!
@@ -38,11 +40,12 @@ pub mod initial_data;
 pub mod mqi;
 pub mod segment;
 pub mod spi;
+pub mod stat;
 pub mod uid;
 
 pub use codec::{ByteOrder, MqChars, ProtocolError, Result};
 
 // Not done yet (see the crate report): ASYNC_MESSAGE and REQUEST_MSGS selection parts, SPI
-// verbs (SPxU/SPxI/SPxO, LPOO), MQSTAT/MQSUB/MQSUBRQ, XA flows, MQCHARV string resolution,
+// PUT/GET/ACTIVATE/SYNCPOINT, MQSUB/MQSUBRQ, XA flows, MQCHARV string resolution,
 // distribution lists (MQOR/MQRR/MQPMR), EBCDIC peers, and a cargo-fuzz target (libfuzzer-sys is
 // not available offline here; the proptest suites in `tests/hostile.rs` stand in for it).

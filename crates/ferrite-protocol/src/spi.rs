@@ -13,8 +13,29 @@
 //!
 //! QUERYSPI reply "SPQO": StrucId "SPQO", Version 1, Length (16 + 20 * NumVerbs),
 //!   NumVerbs(4), then per verb 5 integers: Verb, and four version/capability numbers
-//!   (observed canned replies list e.g. OPEN as 12,1,2,2,1). Ferrite lists the verbs it serves;
-//!   a client told of none uses the MQI verbs instead.
+//!   (observed canned replies list e.g. OPEN as 12,1,2,2,1). Ferrite lists none; the client
+//!   then uses the MQI verbs for everything but OPEN and RESERVE, which it sends regardless.
+//!
+//! What the 9.4.5 Java and JMS clients use (observed 2026-11, QUERYSPI answered once with no
+//! verb and once with every verb 1-8, 11, 12 at the versions a z/OS queue manager lists): the
+//! same flows either way. Sends and receives (persistent, non-persistent, transacted, client
+//! acknowledge, selectors, MessageListener, request/reply with temporary queues) use QUERYSPI,
+//! OPEN and the MQI verbs; asynchronous puts add RESERVE. SPI PUT (2), GET (3), ACTIVATE (4),
+//! SYNCPOINT (5), SUBSCRIBE (7), UNSUBSCRIBE (8) and NOTIFY (11) were never sent, so Ferrite
+//! does not serve them (MQRC_FUNCTION_NOT_SUPPORTED).
+//!
+//! RESERVE (verb 6), observed from the 9.4.5 Java client before its first asynchronous put
+//! (a client learns no MsgId from an asynchronous put's reply, so it reserves a range of
+//! message identifiers and stamps them itself):
+//!   request "SPRU" (12, header only), "SPRI" version 1, Length 20:
+//!       12 4 TagSize (24: an MQMD MsgId)   16 4 TagReservation (how many; 0x00FFFFFF)
+//!   reply   "SPRU" echoed, "SPRO" version 1, Length 20 + TagSize:
+//!       12 4 ActualReservation (how many granted, at most TagReservation)
+//!       16 4 TagIncrementOffset: 1 + the index of the counter's first byte in the tag; the
+//!            counter is big-endian and as many bytes long as ActualReservation needs (3 for
+//!            0x00FFFFFF; 2 for 65536), and the client refuses a base whose counter would wrap
+//!       20 TagSize BaseTag: the first identifier (counter 0); the client numbers its puts
+//!            0, 1, 2 ... in the counter bytes and reserves again when the range is used up.
 //! ```
 
 use crate::codec::{ByteOrder, ProtocolError, Reader, Result, Writer};
@@ -118,6 +139,66 @@ impl SpiFlow {
     }
 }
 
+/// Length of the SPRI structure (header, TagSize, TagReservation).
+pub const SPRI_LENGTH: usize = 20;
+
+/// The SPRI structure of a RESERVE request: what the client wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReserveRequest {
+    /// TagSize: the bytes of one tag (24, a MsgId).
+    pub tag_size: u32,
+    /// TagReservation: how many tags.
+    pub tag_reservation: u32,
+}
+
+impl ReserveRequest {
+    /// Decodes the SPRI structure (header included).
+    pub fn decode(spri: &SpiStructure, order: ByteOrder) -> Result<ReserveRequest> {
+        if &spri.struct_id != b"SPRI" || spri.bytes.len() < SPRI_LENGTH {
+            return Err(ProtocolError::InvalidLength {
+                what: "SPI RESERVE SPRI",
+                value: spri.bytes.len() as i64,
+            });
+        }
+        let mut reader = Reader::new(&spri.bytes[SPI_STRUCTURE_HEADER_LENGTH..], order, "SPRI");
+        Ok(ReserveRequest {
+            tag_size: reader.u32()?,
+            tag_reservation: reader.u32()?,
+        })
+    }
+}
+
+/// Bytes of a big-endian counter that numbers `count` tags (0 .. count-1): at least 1.
+pub fn tag_counter_bytes(count: u32) -> usize {
+    let highest = count.saturating_sub(1);
+    (((32 - highest.leading_zeros()) as usize).div_ceil(8)).max(1)
+}
+
+/// The SPRO structure granting `count` tags numbered from `base_tag`, whose last
+/// [`tag_counter_bytes`]`(count)` bytes are the counter (zero in the base).
+pub fn reserve_reply_structure(count: u32, base_tag: &[u8], order: ByteOrder) -> SpiStructure {
+    let counter_bytes = tag_counter_bytes(count);
+    assert!(
+        counter_bytes <= base_tag.len(),
+        "the counter fits in the tag"
+    );
+    debug_assert!(base_tag[base_tag.len() - counter_bytes..]
+        .iter()
+        .all(|&byte| byte == 0));
+    let mut writer = Writer::new(order);
+    writer.bytes(b"SPRO");
+    writer.i32(1);
+    writer.u32((20 + base_tag.len()) as u32);
+    writer.u32(count);
+    writer.u32((base_tag.len() - counter_bytes + 1) as u32);
+    writer.bytes(base_tag);
+    SpiStructure {
+        struct_id: *b"SPRO",
+        version: 1,
+        bytes: writer.into_bytes(),
+    }
+}
+
 /// One verb a queue manager serves, as listed in SPQO.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpiVerbSupport {
@@ -178,6 +259,39 @@ mod tests {
         ];
         assert!(SpiFlow::decode(&long, ByteOrder::Big).is_err());
         assert!(SpiFlow::decode(&[0, 0, 0], ByteOrder::Big).is_err());
+    }
+
+    #[test]
+    fn reserve_as_the_java_client_sends_it() {
+        // Observed from the 9.4.5 Java client (big-endian) before its first asynchronous put.
+        let body = [
+            0, 0, 0, 6, 0, 0, 0, 1, 0, 0, 0, 44, b'S', b'P', b'R', b'U', 0, 0, 0, 1, 0, 0, 0, 12,
+            b'S', b'P', b'R', b'I', 0, 0, 0, 1, 0, 0, 0, 20, 0, 0, 0, 24, 0, 255, 255, 255,
+        ];
+        let flow = SpiFlow::decode(&body, ByteOrder::Big).unwrap();
+        assert_eq!(flow.verb, verb::RESERVE);
+        let request = ReserveRequest::decode(&flow.structures[1], ByteOrder::Big).unwrap();
+        assert_eq!(request.tag_size, 24);
+        assert_eq!(request.tag_reservation, 0x00FF_FFFF);
+        assert!(ReserveRequest::decode(&flow.structures[0], ByteOrder::Big).is_err());
+    }
+
+    #[test]
+    fn reserve_reply_places_the_counter_where_the_client_expects_it() {
+        // The offsets the 9.4.5 Java client accepted: 3 counter bytes for 0x00FFFFFF tags at
+        // index 21 (offset 22); 2 bytes for 65536.
+        assert_eq!(tag_counter_bytes(0x00FF_FFFF), 3);
+        assert_eq!(tag_counter_bytes(65536), 2);
+        assert_eq!(tag_counter_bytes(65537), 3);
+        assert_eq!(tag_counter_bytes(1), 1);
+        let mut base = [b'A'; 24];
+        base[21..].fill(0);
+        let structure = reserve_reply_structure(0x00FF_FFFF, &base, ByteOrder::Little);
+        assert_eq!(structure.bytes.len(), 44);
+        assert_eq!(&structure.bytes[8..12], &44u32.to_le_bytes());
+        assert_eq!(&structure.bytes[12..16], &0x00FF_FFFFu32.to_le_bytes());
+        assert_eq!(&structure.bytes[16..20], &22u32.to_le_bytes());
+        assert_eq!(&structure.bytes[20..], &base);
     }
 
     #[test]

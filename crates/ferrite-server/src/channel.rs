@@ -52,9 +52,11 @@ use ferrite_protocol::segment::{
 };
 use ferrite_protocol::ByteOrder;
 
+use crate::authentication::{self, PasswordTransport};
 use crate::channel_conversation::Conversation;
 use crate::channel_initiator::{ChannelInstance, ChinitShared};
 use crate::flows::{answer_initial_data, protocol, reply_header, Acceptable, End};
+use crate::tls::{self, SocketSecurity};
 use crate::trace;
 
 /// Proposals refused this many times end the socket.
@@ -80,9 +82,10 @@ const OUTPUT_BUFFER_KEPT_BYTES: usize = 16 * 1024;
 /// entries, unused ones 0xFFFF. The client lists the algorithms it offers, preferred first (the
 /// 9.4.5 Java client offers 1, then 0); the server answers with the one it chose. Observed: an
 /// answer of 0 alone, or of no entry, fails the client's check (MQRC 2594), an answer of its
-/// first entry is accepted. Ferrite answers the client's first entry. It does not check
-/// passwords yet (CONAUTH_INFO is accepted unread), so which algorithm protects them does
-/// not matter to it.
+/// first entry is accepted. Ferrite answers the client's first entry: 0 (no protection) on a
+/// TLS socket, where that is all the client offers, and its algorithm (1) over plaintext TCP,
+/// where the password then arrives protected and cannot be checked (never in clear over the
+/// network; see `crate::authentication`).
 fn password_protection_reply(offered: &[u8; 20]) -> [u8; 20] {
     let mut pal = [0xFF; 20];
     pal[..2].copy_from_slice(&offered[..2]);
@@ -122,6 +125,14 @@ fn keepalive_seconds(kaint: i32, heartbeat_interval: u32) -> Option<i32> {
 struct Agreed {
     max_message_size: u32,
     conversations_per_socket: u32,
+}
+
+/// What connection authentication needs to know about the socket and its channel.
+#[derive(Debug)]
+pub(crate) struct ChannelSecurity {
+    pub(crate) socket: SocketSecurity,
+    pub(crate) password_transport: PasswordTransport,
+    pub(crate) channel: ferrite_storage::queue_manager::ChannelDefinition,
 }
 
 /// The socket as the adapters share it with its dispatcher: where replies go.
@@ -375,6 +386,10 @@ pub(crate) struct Channel {
     heartbeat_seconds: u64,
     /// DISCINT of the channel, seconds (0: never).
     disconnect_seconds: u64,
+    /// TLS of the socket (security hook).
+    socket_security: SocketSecurity,
+    /// Set by the negotiation (security hook).
+    security: Option<Arc<ChannelSecurity>>,
 }
 
 impl Channel {
@@ -392,6 +407,8 @@ impl Channel {
             heartbeat_sent: None,
             heartbeat_seconds: 0,
             disconnect_seconds: 0,
+            socket_security: SocketSecurity::default(),
+            security: None,
         }
     }
 
@@ -671,6 +688,7 @@ impl Channel {
             self.socket.clone(),
             self.chinit.clone(),
             max_message_size,
+            self.security.clone().expect("negotiated"),
         );
         self.conversations.insert(id, conversation);
         Ok(())
@@ -691,6 +709,15 @@ impl Channel {
             self.status(flow, status_code::NO_CHANNEL, MQRC_UNKNOWN_CHANNEL_NAME)?;
             return Err(End::Closed);
         };
+        // Security hook: the socket's TLS against the channel's SSLCIPH, SSLCAUTH, SSLPEER.
+        if let Err(refusal) = tls::check_channel(&channel, &self.socket_security) {
+            (self.chinit.log)(&format!(
+                "{} (client {})",
+                refusal.message, self.socket.instance.peer
+            ));
+            self.status(flow, refusal.status, refusal.reason)?;
+            return Err(End::Closed);
+        }
         let (instances, from_client) = self
             .chinit
             .instance_counts(&channel.name, self.socket.instance.peer.ip());
@@ -769,6 +796,12 @@ impl Channel {
             max_message_size,
             conversations_per_socket: conversations_per_socket.max(1),
         });
+        // Security hook: how passwords travel on this socket.
+        self.security = Some(Arc::new(ChannelSecurity {
+            socket: self.socket_security.clone(),
+            password_transport: authentication::password_transport(reply.fap_level, &reply.pal),
+            channel: channel.clone(),
+        }));
         let first = if conversations_per_socket == 0 { 0 } else { 1 };
         self.start_conversation(first, max_message_size)
     }
@@ -781,7 +814,13 @@ impl Channel {
             extra: Vec::new(),
             trailing: Vec::new(),
         };
-        let header = SegmentHeader::new(flow.header.kind, SegmentType::StatusData, order);
+        // CLOSE_CHANNEL: observed, IBM's Java client maps the status code to a reason only
+        // with this flag (NO_CHANNEL -> 2540, CIPHER_SPEC and PEER_NAME -> 2397,
+        // CHANNEL_UNAVAILABLE -> 2537); without it, it reports MQRC_UNEXPECTED_ERROR (2195).
+        let mut header = SegmentHeader::new(flow.header.kind, SegmentType::StatusData, order);
+        header.flags1 = ControlFlags1(
+            ControlFlags1::CLOSE_CHANNEL | ControlFlags1::FIRST | ControlFlags1::LAST,
+        );
         self.send(&header, &status.encode(order))
     }
 }

@@ -35,14 +35,15 @@ use ferrite_client::wire;
 use ferrite_constants::{get_options::MQGMO_WAIT, reason::*, wait::MQWI_UNLIMITED};
 use ferrite_mqi::{Hobj, Mqgmo, Mqmd};
 use ferrite_protocol::api::{ApiBody, ApiFlow};
-use ferrite_protocol::control::{Notification, RequestMsgs};
+use ferrite_protocol::control::{Notification, RequestMsgs, Status};
 use ferrite_protocol::segment::{Segment, SegmentHeader, SegmentType};
-use ferrite_protocol::uid::{Caut, Uid};
+use ferrite_protocol::uid::Uid;
 use ferrite_protocol::ByteOrder;
 use ferrite_storage::queue_manager::{ArrivalWaker, ArrivalWatch};
 
 use crate::async_consume::Consumers;
-use crate::channel::{ChannelSocket, CONVERSATION_INBOX_FLOWS_MAX};
+use crate::authentication::{self, Credentials};
+use crate::channel::{ChannelSecurity, ChannelSocket, CONVERSATION_INBOX_FLOWS_MAX};
 use crate::channel_initiator::ChinitShared;
 use crate::flows::{protocol, reply_header, End};
 use crate::session::{MqiSession, SessionEnd};
@@ -60,6 +61,8 @@ pub(crate) struct Conversation {
     id: u32,
     socket: Arc<ChannelSocket>,
     chinit: Arc<ChinitShared>,
+    /// Security hook: the socket's TLS and the channel's definition, for MQCONN's checks.
+    security: Arc<ChannelSecurity>,
     state: Mutex<ConversationState>,
     /// Only the adapter running the conversation takes this lock; `None` once ended.
     work: Mutex<Option<ConversationWork>>,
@@ -89,6 +92,8 @@ struct ConversationWork {
     consumer_watches: Vec<ArrivalWatch>,
     /// Counted in the instance's busy conversations (heartbeats flow, DISCINT waits).
     waiting: bool,
+    /// Security hook: the CONAUTH_INFO credentials, checked at MQCONN.
+    credentials: Option<Credentials>,
 }
 
 /// A waiting MQGET given back its adapter.
@@ -110,6 +115,7 @@ impl Conversation {
         socket: Arc<ChannelSocket>,
         chinit: Arc<ChinitShared>,
         max_message_size: u32,
+        security: Arc<ChannelSecurity>,
     ) -> Arc<Conversation> {
         socket
             .instance
@@ -121,6 +127,7 @@ impl Conversation {
             id,
             socket,
             chinit,
+            security,
             state: Mutex::new(ConversationState::default()),
             work: Mutex::new(Some(ConversationWork {
                 session,
@@ -128,6 +135,7 @@ impl Conversation {
                 parked_get: None,
                 consumer_watches: Vec::new(),
                 waiting: false,
+                credentials: None,
             })),
             timer_generation: AtomicU64::new(0),
         })
@@ -340,9 +348,18 @@ impl Conversation {
                 Ok(())
             }
             SegmentType::ConauthInfo => {
-                Caut::decode(&flow.payload, order).map_err(protocol)?;
-                let header = reply_header(&flow.header, SegmentType::ConauthInfo);
-                self.send(&header, &flow.payload)
+                // Security hook: keep the user ID and password for MQCONN; IBM's client goes
+                // on after a STATUS_DATA with code 0 (see `crate::authentication`).
+                work.credentials = authentication::credentials_from_caut(&flow.payload, order)
+                    .map_err(protocol)?;
+                let header = reply_header(&flow.header, SegmentType::StatusData);
+                let status = Status {
+                    code: 0,
+                    value: Some(0),
+                    extra: Vec::new(),
+                    trailing: Vec::new(),
+                };
+                self.send(&header, &status.encode(order))
             }
             SegmentType::Notification => {
                 let notification = Notification::decode(&flow.payload, order).map_err(protocol)?;
@@ -376,7 +393,14 @@ impl Conversation {
                         return self.start_waiting_get(work, parked);
                     }
                 }
-                let payload = call(session, &flow, &header)?;
+                // Security hook: connection authentication decides MQCONN and its user ID.
+                let refused = t == SegmentType::MqConn
+                    && !session.is_connected()
+                    && !self.authorize_connection(session, work.credentials.take());
+                let Some(payload) = call(session, &flow, &header)? else {
+                    // An asynchronous put: no reply.
+                    return Ok(());
+                };
                 if t == SegmentType::MqConn {
                     if let Some(connection) = session.connection_mut() {
                         let instance = &self.socket.instance;
@@ -386,9 +410,53 @@ impl Conversation {
                         );
                     }
                 }
-                self.send(&header, &payload)
+                self.send(&header, &payload)?;
+                if refused {
+                    // As MQ: a connection refused for its credentials ends; the client may not
+                    // try passwords again on the same conversation.
+                    return Err(End::Closed);
+                }
+                Ok(())
             }
             other => Err(protocol(format!("unexpected segment type {other:?}"))),
+        }
+    }
+
+    /// Connection authentication at MQCONN: decides with the queue manager's CHCKCLNT, the
+    /// channel's MCAUSER and the conversation's credentials, sets the connection's user ID, or
+    /// makes the MQCONN fail with MQRC_NOT_AUTHORIZED (logged). Returns whether it may go
+    /// ahead.
+    fn authorize_connection(
+        &self,
+        session: &mut MqiSession,
+        credentials: Option<Credentials>,
+    ) -> bool {
+        let security = &self.security;
+        let queue_manager = &self.chinit.queue_manager;
+        let instance = &self.socket.instance;
+        let peer = format!("{}({})", instance.peer.ip(), instance.peer.port());
+        let facts = authentication::ConnectionFacts {
+            channel: &security.channel,
+            peer: &peer,
+            check: authentication::check_client(queue_manager),
+            transport: security.password_transport,
+            tls: security.socket.tls,
+            asserted_user: &session.user,
+        };
+        let registry = ferrite_storage::users::UserRegistry::new(queue_manager.directory());
+        match authentication::authenticate(&facts, credentials.as_ref(), &registry) {
+            authentication::Outcome::Accepted { user_id, .. } => {
+                session.user = user_id;
+                session.refuse_connect = None;
+                true
+            }
+            authentication::Outcome::Refused { reason, log } => {
+                for line in log.lines() {
+                    (self.chinit.log)(line);
+                }
+                session.refuse_connect = Some(reason);
+                false
+            }
         }
     }
 
@@ -433,7 +501,9 @@ impl Conversation {
                 .watch
                 .take()
                 .is_some_and(|watch| watch.was_ready_at_start());
-        let payload = call(&mut work.session, &parked.flow, &parked.reply_header)?;
+        let Some(payload) = call(&mut work.session, &parked.flow, &parked.reply_header)? else {
+            return Err(protocol("an MQGET without a reply"));
+        };
         let reason = reply_reason(&payload, parked.flow.header.byte_order);
         let expired = parked
             .deadline
@@ -512,10 +582,15 @@ impl Conversation {
     }
 }
 
-/// Runs an MQI flow through the session and returns the reply's payload.
-fn call(session: &mut MqiSession, flow: &Segment, header: &SegmentHeader) -> Result<Vec<u8>, End> {
+/// Runs an MQI flow through the session and returns the reply's payload (`None`: an
+/// asynchronous put, which has no reply).
+fn call(
+    session: &mut MqiSession,
+    flow: &Segment,
+    header: &SegmentHeader,
+) -> Result<Option<Vec<u8>>, End> {
     match session.call(flow, header.header_length(), &mut || false) {
-        Ok((_, payload)) => Ok(payload),
+        Ok(reply) => Ok(reply.map(|(_, payload)| payload)),
         Err(SessionEnd::Gone) => Err(End::Closed),
         Err(SessionEnd::Protocol(error)) => Err(End::Error(error)),
     }

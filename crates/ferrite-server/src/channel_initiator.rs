@@ -79,6 +79,9 @@ pub struct ChannelInitiatorConfig {
     pub dispatchers: usize,
     /// CHIADAPS: adapter threads (run MQI calls), 1 – [`TASKS_MAX`].
     pub adapters: usize,
+    /// The key repository (MQ's SSLKEYR): a directory, relative to the queue manager's
+    /// directory unless absolute, holding the TLS certificate and key (see `crate::tls`).
+    pub ssl_key_repository: String,
 }
 
 impl Default for ChannelInitiatorConfig {
@@ -91,6 +94,7 @@ impl Default for ChannelInitiatorConfig {
             max_transmission_size: ferrite_client::wire::MAX_TRANSMISSION_SIZE,
             dispatchers: dispatchers_for_this_machine(),
             adapters: ADAPTERS_DEFAULT,
+            ssl_key_repository: crate::tls::KEY_REPOSITORY_DEFAULT.to_string(),
         }
     }
 }

@@ -239,7 +239,9 @@ impl Conversation<'_> {
         let mut gone = || shared.stopping.load(Ordering::Acquire) || !peer_connected(stream);
         let (reply_type, payload) = match self.session.call(flow, header.header_length(), &mut gone)
         {
-            Ok(reply) => reply,
+            Ok(Some(reply)) => reply,
+            // An asynchronous put: no reply.
+            Ok(None) => return Ok(()),
             Err(SessionEnd::Gone) => return Err(End::Closed),
             Err(SessionEnd::Protocol(error)) => return Err(End::Error(error)),
         };

@@ -24,6 +24,7 @@
 
 mod adapter;
 pub mod async_consume;
+pub mod authentication;
 pub mod channel;
 mod channel_conversation;
 pub mod channel_initiator;
@@ -31,6 +32,7 @@ pub mod conversation;
 mod dispatcher;
 mod flows;
 pub mod session;
+pub mod tls;
 pub mod trace;
 
 use std::collections::HashMap;

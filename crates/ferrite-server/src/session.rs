@@ -53,6 +53,8 @@ pub struct MqiSession {
     pub user: String,
     /// The negotiated MaxMessageSize: the largest message a get returns.
     pub max_message_size: u32,
+    /// Security hook: set by connection authentication, MQCONN fails with this reason.
+    pub refuse_connect: Option<i32>,
 }
 
 fn api_header(hobj: i32, outcome: Option<MqError>) -> ApiHeader {
@@ -80,6 +82,7 @@ impl MqiSession {
             connection: None,
             user: String::new(),
             max_message_size,
+            refuse_connect: None,
         }
     }
 
@@ -95,14 +98,17 @@ impl MqiSession {
 
     /// Serves one MQI flow (a request type with an API header) and returns the reply's type
     /// and payload (API header with ReplyLength filled in for a header of
-    /// `reply_header_length` bytes, then the body). `gone` is asked between the slices of a
+    /// `reply_header_length` bytes, then the body), or `None` when the flow gets no reply: an
+    /// asynchronous MQPUT or MQPUT1 (MQPMO_ASYNC_RESPONSE in its PMO; the client resolved
+    /// MQPMO_RESPONSE_AS_Q_DEF from the SPI OPEN reply's DefPutResponseType), whose outcome
+    /// the connection counts for MQSTAT instead. `gone` is asked between the slices of a
     /// waiting MQGET whether the client is still there.
     pub fn call(
         &mut self,
         flow: &Segment,
         reply_header_length: usize,
         gone: &mut dyn FnMut() -> bool,
-    ) -> Result<(SegmentType, Vec<u8>), SessionEnd> {
+    ) -> Result<Option<(SegmentType, Vec<u8>)>, SessionEnd> {
         let segment_type = flow.header.segment_type;
         let order = flow.header.byte_order;
         let request = ApiFlow::decode(segment_type, order, &flow.payload).map_err(protocol)?;
@@ -119,7 +125,9 @@ impl MqiSession {
             (SegmentType::Spi, ApiBody::Raw(body)) => {
                 self.spi(hobj, &body, order).map_err(protocol)?
             }
-            (SegmentType::MqStat, ApiBody::Raw(body)) => mqstat(&body, order).map_err(protocol)?,
+            (SegmentType::MqStat, ApiBody::Raw(body)) => {
+                self.mqstat(&body, order).map_err(protocol)?
+            }
             (SegmentType::MqSub | SegmentType::MqSubRq, _) => (
                 api_header(hobj, Some(MqError::failed(MQRC_FUNCTION_NOT_SUPPORTED))),
                 ApiBody::Empty(Vec::new()),
@@ -141,8 +149,22 @@ impl MqiSession {
                 let result = connection.close(Hobj(hobj), options);
                 (api_header(hobj, outcome(&result)), body)
             }
-            (SegmentType::MqPut, ApiBody::Put(put)) => self.mqput(hobj, put),
-            (SegmentType::MqPut1, ApiBody::Put1(put1)) => self.mqput1(put1),
+            (SegmentType::MqPut, ApiBody::Put(put)) => {
+                let asynchronous = is_asynchronous(&put.pmo);
+                let reply = self.mqput(hobj, put);
+                if asynchronous {
+                    return Ok(None);
+                }
+                reply
+            }
+            (SegmentType::MqPut1, ApiBody::Put1(put1)) => {
+                let asynchronous = is_asynchronous(&put1.pmo);
+                let reply = self.mqput1(put1);
+                if asynchronous {
+                    return Ok(None);
+                }
+                reply
+            }
             (SegmentType::MqGet, ApiBody::Get(get)) => self.mqget(hobj, get, gone)?,
             (SegmentType::MqInq, ApiBody::Inq(inq)) => self.mqinq(hobj, inq),
             (SegmentType::MqSet, ApiBody::Inq(set)) => {
@@ -167,11 +189,12 @@ impl MqiSession {
             .map_err(|error| SessionEnd::Protocol(format!("cannot encode a reply: {error}")))?;
         let total = (reply_header_length + payload.len()) as u32;
         payload[..4].copy_from_slice(&total.to_be_bytes());
-        Ok((reply_type, payload))
+        Ok(Some((reply_type, payload)))
     }
 
-    /// SPI verbs. QUERYSPI is answered with the verbs Ferrite serves (none yet: the client
-    /// then uses the MQI verbs); any other verb fails with MQRC_FUNCTION_NOT_SUPPORTED.
+    /// SPI verbs. QUERYSPI is answered with the verbs Ferrite serves (none listed: the client
+    /// then uses the MQI verbs, and still sends OPEN and RESERVE, which are served); any other
+    /// verb fails with MQRC_FUNCTION_NOT_SUPPORTED.
     fn spi(
         &mut self,
         hobj: i32,
@@ -182,6 +205,9 @@ impl MqiSession {
         let request = SpiFlow::decode(body, order)?;
         if request.verb == verb::OPEN {
             return self.spi_open(request, order);
+        }
+        if request.verb == verb::RESERVE {
+            return Ok(self.spi_reserve(hobj, request, order));
         }
         if request.verb != verb::QUERYSPI {
             return Ok((
@@ -197,7 +223,13 @@ impl MqiSession {
                 .collect(),
             ..request
         };
-        reply.structures.push(query_reply_structure(&[], order));
+        reply.structures.push(query_reply_structure(
+            &[ferrite_protocol::spi::SpiVerbSupport {
+                verb: verb::RESERVE,
+                versions: [1, 1, 1, 0],
+            }],
+            order,
+        ));
         Ok((api_header(hobj, None), ApiBody::Empty(reply.encode(order))))
     }
 
@@ -217,6 +249,7 @@ impl MqiSession {
         request: ferrite_protocol::spi::SpiFlow,
         order: ferrite_protocol::ByteOrder,
     ) -> Result<(ApiHeader, ApiBody), ferrite_protocol::ProtocolError> {
+        use ferrite_constants::misc::{MQPRT_ASYNC_RESPONSE, MQPRT_SYNC_RESPONSE};
         use ferrite_protocol::codec::{Reader, Writer};
         use ferrite_protocol::spi::{SpiFlow, SpiStructure, SPI_STRUCTURE_HEADER_LENGTH};
         use ferrite_protocol::ProtocolError;
@@ -239,7 +272,17 @@ impl MqiSession {
         let mut lpoo = inner[..od_at].to_vec();
         let mut reader = Reader::new(&lpoo, order, "LPOO");
         reader.bytes(8)?;
-        let options = reader.i32()?;
+        let mut options = reader.i32()?;
+        // LpiOpts: LPOO_SAVE_IDENTITY_CTXT (1) / LPOO_SAVE_ORIGIN_CTXT (2) ask the handle to
+        // save the context of what it gets, as MQOO_SAVE_ALL_CONTEXT does (IBM's JMS client
+        // passes it on when it requeues a poison message).
+        const LPOO_SAVE_CONTEXT: i32 = 0x1 | 0x2;
+        let input = ferrite_constants::open_options::MQOO_INPUT_AS_Q_DEF
+            | ferrite_constants::open_options::MQOO_INPUT_SHARED
+            | ferrite_constants::open_options::MQOO_INPUT_EXCLUSIVE;
+        if reader.i32()? & LPOO_SAVE_CONTEXT != 0 && options & input != 0 {
+            options |= ferrite_constants::open_options::MQOO_SAVE_ALL_CONTEXT;
+        }
         let mut od_reader = Reader::new(&inner[od_at..], order, "MQOD");
         let mut wire_od = Od::decode(&mut od_reader)?;
         let connection = self.connection.as_mut().expect("connected");
@@ -251,15 +294,24 @@ impl MqiSession {
         wire_od.object_string.vs_length = 0;
         set_resolved(&mut wire_od, &od);
         let hobj = result.as_ref().map_or(-1, |hobj| hobj.0);
-        let default_persistence = self
+        let (default_persistence, default_put_response) = self
             .queue_manager
             .queue(&od.resolved_q_name)
-            .map_or(0, |queue| {
-                queue.with_definition(|definition| definition.default_persistent as i32)
+            .map_or((0, MQPRT_SYNC_RESPONSE), |queue| {
+                queue.with_definition(|definition| {
+                    let response = if definition.default_put_response == "ASYNC" {
+                        MQPRT_ASYNC_RESPONSE
+                    } else {
+                        MQPRT_SYNC_RESPONSE
+                    };
+                    (definition.default_persistent as i32, response)
+                })
             });
         let mut defaults = Writer::new(order);
         defaults.i32(default_persistence);
-        defaults.i32(ferrite_constants::misc::MQPRT_SYNC_RESPONSE);
+        // The client resolves MQPMO_RESPONSE_AS_Q_DEF with this (DEFPRESP): ASYNC makes IBM's
+        // JMS client put non-persistent messages outside a unit of work asynchronously.
+        defaults.i32(default_put_response);
         defaults.i32(default_read_ahead(&self.queue_manager, &od.resolved_q_name));
         defaults.i32(ferrite_constants::misc::MQPROP_COMPATIBILITY);
         lpoo[16..32].copy_from_slice(&defaults.into_bytes());
@@ -293,10 +345,85 @@ impl MqiSession {
         ))
     }
 
+    /// SPI RESERVE: message identifiers for the client's asynchronous puts
+    /// (`ferrite_protocol::spi` documents the structures). Tags other than 24-byte MsgIds are
+    /// not known: MQRC_FUNCTION_NOT_SUPPORTED.
+    fn spi_reserve(
+        &mut self,
+        hobj: i32,
+        request: ferrite_protocol::spi::SpiFlow,
+        order: ferrite_protocol::ByteOrder,
+    ) -> (ApiHeader, ApiBody) {
+        use ferrite_protocol::spi::{reserve_reply_structure, ReserveRequest};
+        const MESSAGE_ID_LENGTH: u32 = 24;
+        let wanted = request
+            .structures
+            .iter()
+            .find(|structure| &structure.struct_id == b"SPRI")
+            .and_then(|spri| ReserveRequest::decode(spri, order).ok())
+            .filter(|wanted| wanted.tag_size == MESSAGE_ID_LENGTH);
+        let Some(wanted) = wanted else {
+            return (
+                api_header(hobj, Some(MqError::failed(MQRC_FUNCTION_NOT_SUPPORTED))),
+                ApiBody::Empty(Vec::new()),
+            );
+        };
+        let (base, count) = ferrite_mqi::async_status::reserve_message_ids(
+            self.queue_manager.name(),
+            wanted.tag_reservation,
+        );
+        let mut structures: Vec<_> = request
+            .structures
+            .iter()
+            .filter(|structure| &structure.struct_id == b"SPRU")
+            .cloned()
+            .collect();
+        structures.push(reserve_reply_structure(count, &base, order));
+        let reply = ferrite_protocol::spi::SpiFlow {
+            structures,
+            ..request
+        };
+        (api_header(hobj, None), ApiBody::Empty(reply.encode(order)))
+    }
+
+    /// MQSTAT: the connection's status of the requested type (`ferrite_protocol::stat`).
+    fn mqstat(
+        &mut self,
+        body: &[u8],
+        order: ferrite_protocol::ByteOrder,
+    ) -> Result<(ApiHeader, ApiBody), ferrite_protocol::ProtocolError> {
+        use ferrite_protocol::stat::{MqStat, Sts};
+        let mut stat = MqStat::decode(body, order)?;
+        let result = match self.connection.as_mut() {
+            None => Err(MqError::failed(MQRC_HCONN_ERROR)),
+            Some(connection) => connection.stat(stat.status_type),
+        };
+        if let Ok(status) = &result {
+            stat.sts = Sts {
+                comp_code: status.comp_code,
+                reason: status.reason,
+                put_success_count: status.put_success_count,
+                put_warning_count: status.put_warning_count,
+                put_failure_count: status.put_failure_count,
+                object_type: status.object_type,
+                object_name: chars(&status.object_name),
+                object_q_mgr_name: chars(&status.object_q_mgr_name),
+                resolved_object_name: chars(&status.resolved_object_name),
+                resolved_q_mgr_name: chars(&status.resolved_q_mgr_name),
+            };
+        }
+        Ok((
+            api_header(0, outcome(&result)),
+            ApiBody::Empty(stat.encode(order)),
+        ))
+    }
+
     fn mqconn(&mut self, mut conn: MqConn) -> (ApiHeader, ApiBody) {
         let queue_manager = &self.queue_manager;
         let result = if self.connection.is_some() {
             Err(MqError::warning(MQRC_ALREADY_CONNECTED))
+        } else if let Some(reason) = self.refuse_connect {
+            Err(MqError::failed(reason))
         } else {
             let cno = Mqcno {
                 version: MQCNO_VERSION_7,
@@ -333,7 +460,7 @@ impl MqiSession {
             Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
         } else {
             let mut md = wire::md_from_wire(&put.md);
-            let mut pmo = wire::pmo_from_wire(&put.pmo);
+            let mut pmo = answered_as_synchronous(wire::pmo_from_wire(&put.pmo));
             let result = connection.put(Hobj(hobj), &mut md, &mut pmo, &put.data);
             put.md = wire::md_to_wire(&md);
             set_pmo_outputs(&mut put.pmo, &pmo);
@@ -353,7 +480,7 @@ impl MqiSession {
         } else {
             let mut od = wire::od_from_wire(&put1.od);
             let mut md = wire::md_from_wire(&put1.md);
-            let mut pmo = wire::pmo_from_wire(&put1.pmo);
+            let mut pmo = answered_as_synchronous(wire::pmo_from_wire(&put1.pmo));
             let result = connection.put1(&mut od, &mut md, &mut pmo, &put1.data);
             set_resolved(&mut put1.od, &od);
             put1.md = wire::md_to_wire(&md);
@@ -517,38 +644,20 @@ impl MqiSession {
     }
 }
 
-/// MQSTAT(MQSTAT_TYPE_ASYNC_ERROR): the outcome of asynchronous puts since the last MQSTAT.
-/// Ferrite serves every MQPUT synchronously (its reply carries the outcome), so there is no
-/// asynchronous error to report: the MQSTS comes back with MQCC_OK, MQRC_NONE and zero counts.
-///
-/// ```text
-/// request and reply after the API header: StatusType(4), then MQSTS:
-///   0 4 "STAT"  4 4 Version  8 4 CompCode  12 4 Reason  16 4 PutSuccessCount
-///  20 4 PutWarningCount  24 4 PutFailureCount  28 4 ObjectType  32 48 ObjectName
-///  80 48 ObjectQMgrName  128 48 ResolvedObjectName  176 48 ResolvedQMgrName (version 1: 224)
-/// ```
-fn mqstat(
-    body: &[u8],
-    order: ferrite_protocol::ByteOrder,
-) -> Result<(ApiHeader, ApiBody), ferrite_protocol::ProtocolError> {
-    use ferrite_protocol::codec::{Reader, Writer};
-    const MQSTS_VERSION_1_LENGTH: usize = 224;
-    let mut reader = Reader::new(body, order, "MQSTAT");
-    reader.i32()?; // StatusType: MQSTAT_TYPE_ASYNC_ERROR (the others are reconnection states)
-    reader.expect_struct_id(b"STAT")?;
-    if body.len() < 4 + MQSTS_VERSION_1_LENGTH {
-        return Err(ferrite_protocol::ProtocolError::InvalidLength {
-            what: "MQSTS",
-            value: body.len() as i64,
-        });
+/// A put the session answers is synchronous whatever the queue's DEFPRESP: the client resolved
+/// MQPMO_RESPONSE_AS_Q_DEF itself (or does not do asynchronous put) and waits for the reply.
+fn answered_as_synchronous(mut pmo: ferrite_mqi::Mqpmo) -> ferrite_mqi::Mqpmo {
+    use ferrite_constants::put_options::{MQPMO_ASYNC_RESPONSE, MQPMO_SYNC_RESPONSE};
+    if pmo.options & MQPMO_ASYNC_RESPONSE == 0 {
+        pmo.options |= MQPMO_SYNC_RESPONSE;
     }
-    let mut reply = body.to_vec();
-    let mut outputs = Writer::new(order);
-    for _ in 0..5 {
-        outputs.i32(0); // CompCode, Reason, PutSuccessCount, PutWarningCount, PutFailureCount
-    }
-    reply[12..32].copy_from_slice(&outputs.into_bytes());
-    Ok((api_header(0, None), ApiBody::Empty(reply)))
+    pmo
+}
+
+/// Whether a put's options ask for no reply (the client resolved them: MQPMO_ASYNC_RESPONSE).
+fn is_asynchronous(pmo: &Pmo) -> bool {
+    use ferrite_constants::put_options::{MQPMO_ASYNC_RESPONSE, MQPMO_SYNC_RESPONSE};
+    pmo.options & MQPMO_ASYNC_RESPONSE != 0 && pmo.options & MQPMO_SYNC_RESPONSE == 0
 }
 
 /// The queue's DEFREADA as the LPOO of an SPI OPEN answers it (MQREADA_NO, _YES, _DISABLED):

@@ -8,79 +8,20 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::sync::OnceLock;
 
 use ferrite_server::ServerConfig;
 use ferrite_storage::queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
 
-fn java_project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/java")
-}
-
-/// Builds the Java programs once per test process: `mvn package` (which also copies IBM's
-/// client and its dependencies to target/lib).
-fn build_java_programs() -> &'static Result<PathBuf, String> {
-    static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let project = java_project();
-        let output = Command::new("mvn")
-            .args(["-q", "-B", "package", "-DskipTests"])
-            .current_dir(&project)
-            .output()
-            .map_err(|error| {
-                format!("cannot run mvn ({error}): install a JDK 17+ and Maven (scripts/test does)")
-            })?;
-        if !output.status.success() {
-            return Err(format!(
-                "mvn package failed:\n{}{}",
-                String::from_utf8_lossy(&output.stdout),
-                String::from_utf8_lossy(&output.stderr)
-            ));
-        }
-        Ok(project.join("target"))
-    })
-}
-
-/// Runs `class` with `arguments` in a scratch directory (IBM's client writes its logs and FFDC
-/// files into the working directory) and returns its output; panics unless it exits 0.
-fn run_java(class: &str, arguments: &[String]) -> String {
-    let target = build_java_programs().as_ref().expect("Java programs built");
-    let scratch = tempfile::tempdir().unwrap();
-    let classpath = format!(
-        "{}:{}/*",
-        target.join("classes").display(),
-        target.join("lib").display()
-    );
-    let output = Command::new("java")
-        .arg("-cp")
-        .arg(classpath)
-        .arg(format!("dev.ferrite.conformance.{class}"))
-        .args(arguments)
-        .current_dir(scratch.path())
-        .output()
-        .expect("java runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    println!("{text}");
-    assert!(
-        output.status.success(),
-        "{class} reported failures (exit {:?})",
-        output.status.code()
-    );
-    text
-}
+use support::java::run_java;
 
 use support::{listen, Listener};
 
 fn start_listener() -> Listener {
-    // Active logs larger than the biggest message the checks put (1 MiB, persistent): a log
-    // record does not span active logs yet.
+    // Active logs larger than the biggest message the checks put (1 MiB, persistent), so the
+    // checks do not measure log switches.
     let mut config = support::small_config("QM1");
     config.log.active_log_size_mib = 8;
     let fixture = support::start_configured(&["FERRITE.TEST.Q1"], ServerConfig::default(), config);
@@ -90,22 +31,22 @@ fn start_listener() -> Listener {
     listen(fixture)
 }
 
-#[test]
-fn ibm_mq_classes_for_java() {
-    let listener = start_listener();
-    let output = run_java(
-        "MqClassesConformance",
-        &[
-            "QM1".to_string(),
-            "127.0.0.1".to_string(),
-            listener.port().to_string(),
-            "DEV.APP.SVRCONN".to_string(),
-            "FERRITE.TEST.Q1".to_string(),
-            "FERRITE.TEST.INDEXED".to_string(),
-        ],
-    );
-    assert!(output.contains("10 passed, 0 failed"), "every check ran");
-    for queue in ["FERRITE.TEST.Q1", "FERRITE.TEST.INDEXED"] {
+/// The arguments every conformance program starts with: queue manager, host, port and channel
+/// of `listener`, then `queues`.
+fn channel_arguments(listener: &Listener, queues: &[&str]) -> Vec<String> {
+    let mut arguments = vec![
+        "QM1".to_string(),
+        "127.0.0.1".to_string(),
+        listener.port().to_string(),
+        "DEV.APP.SVRCONN".to_string(),
+    ];
+    arguments.extend(queues.iter().map(|queue| queue.to_string()));
+    arguments
+}
+
+/// Every queue of `queues` is empty: the checks consumed what they put.
+fn assert_left_empty(listener: &Listener, queues: &[&str]) {
+    for queue in queues {
         let depth = listener
             .fixture
             .queue_manager
@@ -115,6 +56,17 @@ fn ibm_mq_classes_for_java() {
             .current_depth;
         assert_eq!(depth, 0, "{queue} left empty by the checks");
     }
+}
+
+#[test]
+fn ibm_mq_classes_for_java() {
+    let listener = start_listener();
+    let output = run_java(
+        "MqClassesConformance",
+        &channel_arguments(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.INDEXED"]),
+    );
+    assert!(output.contains("10 passed, 0 failed"), "every check ran");
+    assert_left_empty(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.INDEXED"]);
     let errors: Vec<String> = listener
         .log
         .lock()
@@ -131,13 +83,7 @@ fn ibm_mq_classes_for_jms() {
     let listener = start_listener();
     let output = run_java(
         "JmsConformance",
-        &[
-            "QM1".to_string(),
-            "127.0.0.1".to_string(),
-            listener.port().to_string(),
-            "DEV.APP.SVRCONN".to_string(),
-            "FERRITE.TEST.Q1".to_string(),
-        ],
+        &channel_arguments(&listener, &["FERRITE.TEST.Q1"]),
     );
     assert!(
         output.contains("10 passed, 0 failed") && !output.contains("SKIP"),
@@ -195,4 +141,311 @@ fn ibm_mq_classes_for_java_read_ahead() {
         .cloned()
         .collect();
     assert!(errors.is_empty(), "no channel ended in error: {errors:?}");
+}
+
+/// Asynchronous put through IBM's clients (tests/java AsyncPutConformance): MQPMO_ASYNC_RESPONSE
+/// with MQSTAT from the MQ classes for Java, JMS non-persistent sends put asynchronously, and
+/// their failures reported to the JMS exception listener instead of send().
+#[test]
+fn ibm_clients_asynchronous_put() {
+    let listener = start_listener();
+    let mut asynchronous = QueueDefinition::local("FERRITE.TEST.ASYNC", PageSetId(1));
+    asynchronous.default_put_response = "ASYNC".to_string();
+    listener
+        .fixture
+        .queue_manager
+        .define_queue(asynchronous, false)
+        .unwrap();
+    let output = run_java(
+        "AsyncPutConformance",
+        &channel_arguments(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.ASYNC"]),
+    );
+    assert!(
+        output.contains("6 passed, 0 failed"),
+        "every check ran and passed"
+    );
+    assert_left_empty(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.ASYNC"]);
+}
+
+/// Data conversion for IBM's clients (tests/java DataConversionConformance): a UTF-8 string
+/// message got as EBCDIC CCSID 37 with MQGMO_CONVERT by the MQ classes for Java and by JMS.
+#[test]
+fn ibm_clients_data_conversion() {
+    let listener = start_listener();
+    let output = run_java(
+        "DataConversionConformance",
+        &channel_arguments(&listener, &["FERRITE.TEST.Q1"]),
+    );
+    assert!(output.contains(" passed, 0 failed"), "every check passed");
+}
+
+/// Runs `keytool` with `arguments` in `directory`; panics with its output when it fails.
+fn keytool(directory: &Path, arguments: &[&str]) {
+    let output = Command::new("keytool")
+        .args(arguments)
+        .current_dir(directory)
+        .output()
+        .expect("keytool (the JDK's) runs");
+    assert!(
+        output.status.success(),
+        "keytool {arguments:?}: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// IBM's client against CHCKCLNT(REQUIRED) and TLS channels: JMS createConnection(user,
+/// password) and MQCSP over TLS, every refusal's reason, mutual TLS with SSLPEER. The trust
+/// store and the client's key store are made here with the JDK's keytool.
+#[test]
+fn ibm_client_connection_authentication_and_tls() {
+    use ferrite_storage::queue_manager::{ChannelDefinition, ObjectDefinition};
+    let listener = start_listener();
+    let queue_manager = &listener.fixture.queue_manager;
+    let directory = listener.fixture.directory.path();
+    let repository = directory.join("tls");
+    let certificate = ferrite_server::tls::create_self_signed(&repository, "QM1").unwrap();
+    let stores = tempfile::tempdir().unwrap();
+    keytool(
+        stores.path(),
+        &[
+            "-importcert",
+            "-noprompt",
+            "-alias",
+            "qm1",
+            "-file",
+            certificate.to_str().unwrap(),
+            "-keystore",
+            "trust.p12",
+            "-storetype",
+            "PKCS12",
+            "-storepass",
+            "password",
+        ],
+    );
+    // The client's certificate: self-signed by keytool, trusted by the queue manager as its
+    // own anchor in ca.crt.
+    keytool(
+        stores.path(),
+        &[
+            "-genkeypair",
+            "-alias",
+            "app",
+            "-keyalg",
+            "EC",
+            "-groupname",
+            "secp256r1",
+            "-dname",
+            "CN=app,O=Ferrite",
+            "-validity",
+            "2",
+            "-keystore",
+            "client.p12",
+            "-storetype",
+            "PKCS12",
+            "-storepass",
+            "password",
+            "-keypass",
+            "password",
+        ],
+    );
+    keytool(
+        stores.path(),
+        &[
+            "-exportcert",
+            "-rfc",
+            "-alias",
+            "app",
+            "-file",
+            "client.pem",
+            "-keystore",
+            "client.p12",
+            "-storetype",
+            "PKCS12",
+            "-storepass",
+            "password",
+        ],
+    );
+    std::fs::copy(stores.path().join("client.pem"), repository.join("ca.crt")).unwrap();
+    ferrite_storage::users::UserRegistry::new(directory)
+        .add("app", b"passw0rd", false)
+        .unwrap();
+    let mut attributes = queue_manager.queue_manager_attributes();
+    attributes.check_client = "REQUIRED".into();
+    queue_manager.alter_queue_manager(attributes).unwrap();
+    let channel = |name: &str, spec: &str, required: bool, peer: &str| {
+        let mut channel = ChannelDefinition::server_connection(name);
+        channel.ssl_cipher_spec = spec.into();
+        channel.ssl_client_auth_required = required;
+        channel.ssl_peer = peer.into();
+        queue_manager
+            .define_object(ObjectDefinition::Channel(channel), true)
+            .unwrap();
+    };
+    channel("TLS.SVRCONN", "TLS_AES_128_GCM_SHA256", false, "");
+    channel("TLS12.SVRCONN", "ECDHE_ECDSA_AES_128_GCM_SHA256", false, "");
+    channel(
+        "MTLS.SVRCONN",
+        "ANY_TLS12_OR_HIGHER",
+        true,
+        "CN=app,O=Ferrite",
+    );
+    channel(
+        "PEER.SVRCONN",
+        "ANY_TLS12_OR_HIGHER",
+        true,
+        "CN=someone.else",
+    );
+    let trust = stores.path().join("trust.p12");
+    let client = stores.path().join("client.p12");
+    let arguments = |key_store: &str| {
+        vec![
+            "QM1".to_string(),
+            "127.0.0.1".to_string(),
+            listener.port().to_string(),
+            trust.display().to_string(),
+            "FERRITE.TEST.Q1".to_string(),
+            key_store.to_string(),
+        ]
+    };
+    let output = run_java("SecurityConformance", &arguments("none"));
+    assert!(output.contains("12 passed, 0 failed"), "every check ran");
+    let output = run_java(
+        "SecurityConformance",
+        &arguments(&client.display().to_string()),
+    );
+    assert!(output.contains("2 passed, 0 failed"), "every check ran");
+    let log = listener.log.lock().unwrap().join("\n");
+    for expected in [
+        "authentication failed: wrong password",
+        "authentication failed: no such user",
+        "CHCKCLNT(REQUIRED) needs them",
+        "password protection algorithm 1, which Ferrite cannot check",
+        "AMQ9631E channel TLS.SVRCONN",
+        "AMQ9639E channel TLS.SVRCONN",
+        "AMQ9639E channel DEV.APP.SVRCONN",
+        "AMQ9637E channel MTLS.SVRCONN",
+        "AMQ9636E channel PEER.SVRCONN",
+    ] {
+        assert!(log.contains(expected), "the log says '{expected}':\n{log}");
+    }
+    assert!(!log.contains("passw0rd"), "no password in the log");
+}
+
+// ----- Poison messages: BOTHRESH and BOQNAME, honoured by IBM's JMS client ------------------
+
+/// IBM's JMS client inquires BOTHRESH and BOQNAME of the queue it consumes (and DEADQ of the
+/// queue manager) and requeues a message whose backout count reached the threshold itself: to
+/// BOQNAME, or with BOQNAME blank to the dead-letter queue behind an MQDLH (checked here).
+#[test]
+fn ibm_jms_backout_requeue() {
+    use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod};
+    // MQDLH version 1: StrucId "DLH ", Version, Reason at 8, DestQName at 12..60; 172 bytes.
+    const DEAD_LETTER_HEADER_LENGTH: usize = 172;
+
+    let listener = start_listener();
+    let queue_manager = &listener.fixture.queue_manager;
+    let mut with_requeue = QueueDefinition::local("FERRITE.BACKOUT.Q", PageSetId(1));
+    with_requeue.backout_threshold = 2;
+    with_requeue.backout_requeue_queue = "FERRITE.BACKOUT.REQ".to_string();
+    queue_manager.define_queue(with_requeue, false).unwrap();
+    queue_manager
+        .define_queue(
+            QueueDefinition::local("FERRITE.BACKOUT.REQ", PageSetId(1)),
+            false,
+        )
+        .unwrap();
+    let mut without_requeue = QueueDefinition::local("FERRITE.BACKOUT.NOBOQ", PageSetId(1));
+    without_requeue.backout_threshold = 1;
+    queue_manager.define_queue(without_requeue, false).unwrap();
+
+    let output = run_java(
+        "JmsBackoutRequeue",
+        &channel_arguments(
+            &listener,
+            &[
+                "FERRITE.BACKOUT.Q",
+                "FERRITE.BACKOUT.REQ",
+                "FERRITE.BACKOUT.NOBOQ",
+            ],
+        ),
+    );
+    assert!(output.contains("2 passed, 0 failed"), "every check ran");
+
+    // The dead-letter queue holds the message from the queue without BOQNAME, behind the
+    // MQDLH IBM's client wrote.
+    let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
+    let dlq = connection
+        .open(
+            &mut Mqod::queue("SYSTEM.DEAD.LETTER.QUEUE"),
+            ferrite_constants::open_options::MQOO_INPUT_SHARED,
+        )
+        .unwrap();
+    let mut md = Mqmd::default();
+    let mut buffer = vec![0u8; 64 * 1024];
+    let got = connection
+        .get(
+            dlq,
+            &mut md,
+            &mut Mqgmo::with_options(ferrite_constants::get_options::MQGMO_NO_SYNCPOINT),
+            &mut buffer,
+        )
+        .expect("a message on the dead-letter queue");
+    assert_eq!(&md.format, b"MQDEAD  ");
+    assert!(got.returned_length > DEAD_LETTER_HEADER_LENGTH);
+    assert_eq!(&buffer[..4], b"DLH ");
+    let reason_bytes: [u8; 4] = buffer[8..12].try_into().unwrap();
+    let reason = if md.encoding & 0xf == 2 {
+        i32::from_le_bytes(reason_bytes)
+    } else {
+        i32::from_be_bytes(reason_bytes)
+    };
+    let dest_q_name = String::from_utf8_lossy(&buffer[12..60])
+        .trim_end()
+        .to_string();
+    println!("MQDLH written by IBM's JMS client: Reason {reason}, DestQName {dest_q_name}");
+    assert_eq!(dest_q_name, "FERRITE.BACKOUT.NOBOQ");
+    assert_eq!(
+        reason,
+        ferrite_constants::reason::MQRC_BACKOUT_THRESHOLD_REACHED
+    );
+    let body = &buffer[DEAD_LETTER_HEADER_LENGTH..got.returned_length];
+    assert!(
+        String::from_utf8_lossy(body).contains("poison without BOQNAME"),
+        "the original message follows the MQDLH"
+    );
+    for queue in [
+        "FERRITE.BACKOUT.Q",
+        "FERRITE.BACKOUT.REQ",
+        "FERRITE.BACKOUT.NOBOQ",
+        "SYSTEM.DEAD.LETTER.QUEUE",
+    ] {
+        assert_eq!(
+            queue_manager.queue(queue).unwrap().status().current_depth,
+            0,
+            "{queue} left empty"
+        );
+    }
+}
+
+/// Message groups and segmentation through IBM MQ classes for Java (GroupsConformance): a
+/// 3-message group put with MQPMO_LOGICAL_ORDER and got with MQGMO_LOGICAL_ORDER |
+/// MQGMO_ALL_MSGS_AVAILABLE, and a message longer than the queue's MAXMSGL segmented by the
+/// queue manager and reassembled with MQGMO_COMPLETE_MSG.
+#[test]
+fn ibm_mq_classes_for_java_groups_and_segments() {
+    let listener = start_listener();
+    let mut small = QueueDefinition::local("FERRITE.TEST.SMALL", PageSetId(1));
+    small.max_message_length = 4096;
+    listener
+        .fixture
+        .queue_manager
+        .define_queue(small, false)
+        .unwrap();
+    let output = run_java(
+        "GroupsConformance",
+        &channel_arguments(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.SMALL"]),
+    );
+    assert!(output.contains("2 passed, 0 failed"), "every check ran");
+    assert_left_empty(&listener, &["FERRITE.TEST.Q1", "FERRITE.TEST.SMALL"]);
 }

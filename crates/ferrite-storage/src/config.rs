@@ -49,10 +49,18 @@ pub struct ChannelInitiatorParameters {
     /// 8; MP16 advises 30 and more for heavy persistent work, whose adapters wait for the log).
     #[serde(default = "default_adapters")]
     pub adapters: u32,
+    /// The TLS key repository (MQ's SSLKEYR): a directory, relative to the queue manager's
+    /// directory unless absolute, holding qm.crt, qm.key and ca.crt (ferrite-server's tls.rs).
+    #[serde(default = "default_ssl_key_repository")]
+    pub ssl_key_repository: String,
 }
 
 fn default_adapters() -> u32 {
     8
+}
+
+fn default_ssl_key_repository() -> String {
+    "tls".to_string()
 }
 
 impl Default for ChannelInitiatorParameters {
@@ -64,6 +72,7 @@ impl Default for ChannelInitiatorParameters {
             max_channels: 2048,
             dispatchers: 0,
             adapters: default_adapters(),
+            ssl_key_repository: default_ssl_key_repository(),
         }
     }
 }
@@ -80,6 +89,21 @@ pub struct SystemParameters {
     /// default), otherwise 5 – 99,999,999.
     #[serde(default)]
     pub expryint: u32,
+    /// QINDXBLD: at restart, build the queues' MSGID/CORRELID indexes before the queue manager
+    /// is available (WAIT, MQ's default) or in the background after (NOWAIT). With NOWAIT a get
+    /// by an indexed identifier on a queue whose index is not built yet waits for it (or builds
+    /// it, paying its CPU), as MQ's gets wait; every other get is served at once.
+    #[serde(default)]
+    pub qindxbld: IndexBuild,
+}
+
+/// QINDXBLD(WAIT|NOWAIT).
+#[derive(Copy, Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum IndexBuild {
+    #[default]
+    Wait,
+    Nowait,
 }
 
 /// CSQ6LOGP analogue.
@@ -108,6 +132,28 @@ pub struct ArchiveParameters {
     pub compress: bool,
     /// Write two archive copies (TWOARCH).
     pub twoarch: bool,
+    /// ARCRETN: days an archive log is kept before it may be deleted (0 – 9999; MQ's default
+    /// 9999). An archive still needed for restart or for media recovery of a page set from its
+    /// last registered backup is never deleted (see `log/retention.rs`).
+    #[serde(default = "default_retention_days")]
+    pub retention_days: u32,
+    /// MAXARCH: archive logs kept at most (10 – 1000; MQ's default 500). Beyond it the oldest
+    /// are deleted, unless still needed as above.
+    #[serde(default = "default_max_archives")]
+    pub max_archives: u32,
+}
+
+/// MQ's ARCRETN default, days.
+pub const ARCHIVE_RETENTION_DAYS_DEFAULT: u32 = 9999;
+/// MQ's MAXARCH default.
+pub const MAX_ARCHIVES_DEFAULT: u32 = 500;
+
+fn default_retention_days() -> u32 {
+    ARCHIVE_RETENTION_DAYS_DEFAULT
+}
+
+fn default_max_archives() -> u32 {
+    MAX_ARCHIVES_DEFAULT
 }
 
 /// `DEFINE BUFFPOOL(n) BUFFERS(m)` analogue.
@@ -167,6 +213,7 @@ impl QueueManagerConfig {
                 logload: 500_000,
                 maxumsgs: 10_000,
                 expryint: 0,
+                qindxbld: IndexBuild::Wait,
             },
             log: LogParameters {
                 outbuff_kib: 4000,
@@ -179,6 +226,8 @@ impl QueueManagerConfig {
                 directory: "archive".to_string(),
                 compress: false,
                 twoarch: false,
+                retention_days: ARCHIVE_RETENTION_DAYS_DEFAULT,
+                max_archives: MAX_ARCHIVES_DEFAULT,
             },
             buffer_pools: vec![
                 BufferPoolDefinition {
@@ -235,6 +284,18 @@ impl QueueManagerConfig {
             return fail(format!(
                 "LOGLOAD {} is outside 200-16000000",
                 self.system.logload
+            ));
+        }
+        if self.archive.retention_days > 9999 {
+            return fail(format!(
+                "ARCRETN {} days is outside 0-9999",
+                self.archive.retention_days
+            ));
+        }
+        if !(10..=1000).contains(&self.archive.max_archives) {
+            return fail(format!(
+                "MAXARCH {} is outside 10-1000",
+                self.archive.max_archives
             ));
         }
         if !(1..=999_999_999).contains(&self.system.maxumsgs) {

@@ -28,6 +28,7 @@ pub mod page_set;
 pub mod queue_manager;
 pub mod recovery;
 pub mod types;
+pub mod users;
 pub mod vfs;
 
 pub use error::{StorageError, StorageResult};

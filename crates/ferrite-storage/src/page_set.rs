@@ -244,7 +244,7 @@ impl PageSetHeader {
     }
 
     /// Read the header fields from a page 0 that has already passed [`PageBytes::verify`].
-    fn decode(page: &PageBytes) -> Result<PageSetHeader, String> {
+    pub(crate) fn decode(page: &PageBytes) -> Result<PageSetHeader, String> {
         let bytes = &page.0;
         if page.page_type() != Some(PageType::PageSetHeader) {
             return Err(format!(

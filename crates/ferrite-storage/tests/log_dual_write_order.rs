@@ -38,6 +38,8 @@ fn parameters() -> (LogParameters, ArchiveParameters) {
             directory: "archive".to_string(),
             compress: false,
             twoarch: false,
+            retention_days: 9999,
+            max_archives: 500,
         },
     )
 }

@@ -34,6 +34,8 @@ fn archive_parameters(compress: bool, twoarch: bool) -> ArchiveParameters {
         directory: "archive".to_string(),
         compress,
         twoarch,
+        retention_days: 9999,
+        max_archives: 500,
     }
 }
 
@@ -271,17 +273,20 @@ fn records_larger_than_the_output_buffer_stream_through_it() {
     for (index, record) in records.iter().enumerate() {
         assert_eq!(record.payload, payload(index as u64, sizes[index]));
     }
-    // A record that cannot fit in an active log is refused clearly.
-    let error = manager
-        .append(5, &[&vec![0u8; 4 * 1024 * 1024]])
-        .unwrap_err();
-    assert!(
-        error.to_string().contains("does not fit in an active log"),
-        "{error}"
-    );
+    // A record larger than an active log spans log switches (tests/log_spanned_records.rs).
+    let spanned = payload(77, 4 * 1024 * 1024);
+    let (start, end) = manager.append(5, &[&spanned]).unwrap();
+    manager.force(end).unwrap();
     drop(manager);
     let manager = fixture.open();
-    assert_eq!(read_all(&manager, Rba(0)).len(), sizes.len());
+    let records = read_all(&manager, Rba(0));
+    assert_eq!(records.len(), sizes.len() + 1);
+    let last = records.last().unwrap();
+    assert_eq!((last.rba, last.end_rba), (start, end));
+    assert!(last.payload == spanned);
+    // Reserved kinds are refused.
+    assert!(manager.append(0xFE, &[b"x"]).is_err());
+    assert!(manager.append(0xFF, &[b"x"]).is_err());
 }
 
 #[test]

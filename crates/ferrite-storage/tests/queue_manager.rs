@@ -154,6 +154,73 @@ fn large_messages_span_pages_and_restart() {
     queue_manager.shutdown().unwrap();
 }
 
+/// Persistent messages larger than an active log (1 MiB logs): their PUT records span log
+/// switches, and survive a dirty restart; an uncommitted one held over a checkpoint is backed
+/// out. (Before records could span active logs these puts failed with 2195.)
+#[test]
+fn messages_larger_than_an_active_log_are_logged_across_switches() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    let mut config = small_config("QMSPAN");
+    for page_set in &mut config.page_sets {
+        page_set.primary_pages = 2048;
+    }
+    create(fs.clone(), directory.path(), &config);
+    let body = |tag: u32, size: usize| -> Vec<u8> {
+        (0..size)
+            .map(|b| (b as u32 * 31 + tag) as u8)
+            .collect::<Vec<u8>>()
+    };
+    let sizes = [1024 * 1024, 3 * 1024 * 1024 + 5, 1024 * 1024 - 100];
+    {
+        let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+        let queue = queue_manager
+            .define_queue(QueueDefinition::local("BIG", PageSetId(1)), false)
+            .unwrap();
+        // Out of syncpoint, then in a committed unit.
+        queue_manager
+            .put(None, &queue, &descriptor(true, 0), &body(0, sizes[0]))
+            .unwrap();
+        let mut unit = UnitOfWork::new();
+        for (tag, size) in sizes.iter().enumerate().skip(1) {
+            queue_manager
+                .put(
+                    Some(&mut unit),
+                    &queue,
+                    &descriptor(true, tag as u32),
+                    &body(tag as u32, *size),
+                )
+                .unwrap();
+        }
+        queue_manager.commit(&mut unit).unwrap();
+        // An uncommitted 1 MiB put over a checkpoint (whose record carries the unit).
+        let mut open_unit = UnitOfWork::new();
+        queue_manager
+            .put(
+                Some(&mut open_unit),
+                &queue,
+                &descriptor(true, 99),
+                &body(99, 1024 * 1024),
+            )
+            .unwrap();
+        queue_manager.checkpoint().unwrap();
+        assert!(queue_manager.log_statistics().active_log_switches >= 5);
+        // No clean shutdown: restart redoes from the log and backs the open unit out.
+        drop(queue_manager);
+        drop(open_unit);
+    }
+    let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+    let got = drain(&queue_manager, "BIG");
+    assert_eq!(got.len(), sizes.len());
+    for (tag, (data, size)) in got.iter().zip(sizes).enumerate() {
+        assert!(
+            *data == body(tag as u32, size),
+            "message {tag} of {size} bytes damaged"
+        );
+    }
+    queue_manager.shutdown().unwrap();
+}
+
 #[test]
 fn backout_restores_messages_with_backout_count_across_restart() {
     let fs = SimulatedFileSystem::new(7);

@@ -8,6 +8,8 @@
 
 mod mqsc;
 mod process;
+mod security;
+mod trigger_monitor;
 mod utilities;
 
 use std::io::{BufRead, Read, Write};
@@ -116,12 +118,27 @@ enum Command {
         #[command(flatten)]
         remote: RemoteArguments,
     },
+    /// Trigger monitor (runmqtrm): start the application of each trigger message on an initiation queue.
+    Trigmon {
+        queue_manager: String,
+        /// The initiation queue to serve.
+        #[arg(long, default_value = trigger_monitor::DEFAULT_INITIATION_QUEUE)]
+        initq: String,
+        #[command(flatten)]
+        remote: RemoteArguments,
+    },
     /// Page set utilities (CSQUTIL analogues).
     #[command(subcommand)]
     Pageset(utilities::PageSetCommand),
     /// Log utilities (CSQ1LOGP analogue).
     #[command(subcommand)]
     Log(utilities::LogCommand),
+    /// The users connection authentication (CHCKCLNT) accepts.
+    #[command(subcommand)]
+    User(security::UserCommand),
+    /// TLS for client channels (SSLCIPH): the queue manager's certificate.
+    #[command(subcommand)]
+    Tls(security::TlsCommand),
 }
 
 fn main() -> ExitCode {
@@ -271,8 +288,15 @@ fn run(command: Command) -> Result<(), String> {
             queue_manager.shutdown().map_err(failure)?;
             result
         }
+        Command::Trigmon {
+            queue_manager,
+            initq,
+            remote,
+        } => trigger_monitor::run(&queue_manager, &initq, &remote),
         Command::Pageset(command) => utilities::page_set_command(command),
         Command::Log(command) => utilities::log_command(command),
+        Command::User(command) => security::user_command(command),
+        Command::Tls(command) => security::tls_command(command),
     }
 }
 

@@ -170,6 +170,7 @@ pub fn run_in_foreground(
             count => count as usize,
         },
         adapters: chinit_parameters.adapters as usize,
+        ssl_key_repository: chinit_parameters.ssl_key_repository.clone(),
         ..Default::default()
     };
     let port = config.port;

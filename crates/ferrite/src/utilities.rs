@@ -219,7 +219,18 @@ pub fn page_set_command(command: PageSetCommand) -> Result<(), String> {
                 &file,
                 &format!("backing up page set {psid:02}"),
             )?;
-            println!("CSQU150I Page set {psid:02} copied to {}", file.display());
+            // Keep the archives this backup's media recovery needs (archive retention).
+            let recovery_rba = ferrite_storage::log::retention::register_backup_file(
+                &RealFileSystem,
+                &directory,
+                PageSetId(psid),
+                &file,
+            )
+            .map_err(failure)?;
+            println!(
+                "CSQU150I Page set {psid:02} copied to {} (media recovery from RBA {recovery_rba})",
+                file.display()
+            );
             Ok(())
         }
         PageSetCommand::Restore {

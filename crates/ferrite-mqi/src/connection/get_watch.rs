@@ -40,7 +40,9 @@ impl Connection {
                 correlation_id: (match_options & MQMO_MATCH_CORREL_ID != 0
                     && md.correl_id != MQCI_NONE)
                     .then_some(md.correl_id),
-                key: None,
+                // Group conditions are the get's to apply: the watch wakes for any member
+                // with these ids, and a get that still finds none looks again.
+                ..MessageSelector::default()
             }
         };
         Ok(queue.watch_arrivals(selector, waker))

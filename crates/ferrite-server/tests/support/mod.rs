@@ -1,6 +1,8 @@
 //! A queue manager on a temporary directory with the bindings listener on a temporary socket.
 #![allow(dead_code)]
 
+pub mod java;
+
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 

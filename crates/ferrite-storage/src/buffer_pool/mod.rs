@@ -196,7 +196,13 @@ struct PoolShared {
     shutting_down: AtomicBool,
     /// The last error a background or release-time write met, for operators.
     last_write_error: Mutex<Option<String>>,
+    /// Told of every such error (the queue manager reports it as CSQP004E).
+    write_error_observer: RwLock<Option<WriteErrorObserver>>,
 }
+
+/// Called with the pool and the error each time a deferred, synchronous or checkpoint write
+/// of the pool fails (the pages stay changed and are written again later).
+pub type WriteErrorObserver = Arc<dyn Fn(BufferPoolId, &StorageError) + Send + Sync>;
 
 /// A buffer pool. Create it with [`BufferPool::new`], attach its page sets, and share it
 /// through the returned `Arc`.
@@ -357,6 +363,7 @@ impl BufferPool {
             deferred_write: DeferredWriteControl::default(),
             shutting_down: AtomicBool::new(false),
             last_write_error: Mutex::new(None),
+            write_error_observer: RwLock::new(None),
         });
         let (read_ahead_queue, read_ahead_receiver) =
             std::sync::mpsc::sync_channel(READ_AHEAD_QUEUE_PAGES_MAX);
@@ -451,7 +458,11 @@ impl BufferPool {
     /// (QPSTIMW), which is MP16's "missed write". If that write fails, the next checkpoint
     /// writes it. Returns the number of pages written now.
     pub fn checkpoint(&self, checkpoint_sequence: u64) -> StorageResult<u64> {
-        self.shared.checkpoint(checkpoint_sequence)
+        let result = self.shared.checkpoint(checkpoint_sequence);
+        if let Err(error) = &result {
+            self.shared.record_write_error(error);
+        }
+        result
     }
 
     /// Write every changed persistent page, whether or not it is in use, and sync. Returns the
@@ -505,6 +516,16 @@ impl BufferPool {
     /// page changed, so it is retried later.
     pub fn last_write_error(&self) -> Option<String> {
         lock(&self.shared.last_write_error).clone()
+    }
+
+    /// Have `observer` told of every failed page write of this pool (deferred write process,
+    /// synchronous writes, checkpoint writes), as it happens.
+    pub fn set_write_error_observer(&self, observer: WriteErrorObserver) {
+        *self
+            .shared
+            .write_error_observer
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Some(observer);
     }
 
     /// Stop the deferred write and read-ahead threads and wait for them. Pages changed after
@@ -892,6 +913,14 @@ impl PoolShared {
 
     fn record_write_error(&self, error: &StorageError) {
         *lock(&self.last_write_error) = Some(error.to_string());
+        let observer = self
+            .write_error_observer
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if let Some(observer) = observer {
+            observer(self.id, error);
+        }
     }
 
     fn oldest_changed_not_in_use(&self) -> Option<usize> {

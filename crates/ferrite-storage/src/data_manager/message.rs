@@ -10,11 +10,12 @@
 //! | Field | Encoding |
 //! |---|---|
 //! | version | u8 = 1 |
-//! | flags | u8: bit 0 persistent, bit 1 correlation id present, bit 2 group id present, bit 3 message id present |
+//! | flags | u8: bit 0 persistent, bit 1 correlation id present, bit 2 group id present, bit 3 message id present, bit 4 message flags or offset present |
 //! | priority | u8, 0–9 |
 //! | message id | 24 bytes, if flag bit 3 |
 //! | correlation id | 24 bytes, if flag bit 1 |
 //! | group id, sequence number in group | 24 bytes + varint, if flag bit 2 |
+//! | message flags (MQMF_*), segment offset | varint + varint, if flag bit 4 (either is not zero) |
 //! | expiry | varint of (expiry in tenths of a second + 1); 0 = unlimited |
 //! | put time | varint, milliseconds since the Unix epoch |
 //! | descriptor extension | varint length (≤ 2048) + bytes |
@@ -32,6 +33,9 @@ const FLAG_PERSISTENT: u8 = 0x01;
 const FLAG_CORRELATION_ID: u8 = 0x02;
 const FLAG_GROUP_ID: u8 = 0x04;
 const FLAG_MESSAGE_ID: u8 = 0x08;
+/// The message is in a group, a segment or may be segmented: the engine keeps MsgFlags and
+/// Offset itself because its group index (restart included) needs them.
+const FLAG_SEGMENTATION: u8 = 0x10;
 
 /// The descriptor fields the storage engine understands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +46,11 @@ pub struct MessageDescriptor {
     pub correlation_id: Identifier,
     pub group_id: Identifier,
     pub sequence_in_group: u32,
+    /// MsgFlags (MQMF_*: in a group, last in group, segment, last segment, segmentation
+    /// allowed), 0 for most messages.
+    pub message_flags: u32,
+    /// Offset of a segment's data in its logical message (MQMD Offset), 0 otherwise.
+    pub segment_offset: u32,
     /// Expiry interval in tenths of a second from the put time; `None` is MQEI_UNLIMITED.
     pub expiry_tenths: Option<u32>,
     pub put_time_ms: u64,
@@ -58,6 +67,8 @@ impl Default for MessageDescriptor {
             correlation_id: NO_IDENTIFIER,
             group_id: NO_IDENTIFIER,
             sequence_in_group: 1,
+            message_flags: 0,
+            segment_offset: 0,
             expiry_tenths: None,
             put_time_ms: 0,
             descriptor_extension: Vec::new(),
@@ -93,6 +104,9 @@ pub fn encode_image(descriptor: &MessageDescriptor, data: &[u8]) -> Vec<u8> {
     if descriptor.group_id != NO_IDENTIFIER {
         flags |= FLAG_GROUP_ID;
     }
+    if descriptor.message_flags != 0 || descriptor.segment_offset != 0 {
+        flags |= FLAG_SEGMENTATION;
+    }
     encoder.u8(IMAGE_VERSION).u8(flags).u8(descriptor.priority);
     if flags & FLAG_MESSAGE_ID != 0 {
         encoder.raw(&descriptor.message_id);
@@ -104,6 +118,11 @@ pub fn encode_image(descriptor: &MessageDescriptor, data: &[u8]) -> Vec<u8> {
         encoder
             .raw(&descriptor.group_id)
             .varint(descriptor.sequence_in_group as u64);
+    }
+    if flags & FLAG_SEGMENTATION != 0 {
+        encoder
+            .varint(descriptor.message_flags as u64)
+            .varint(descriptor.segment_offset as u64);
     }
     encoder.varint(
         descriptor
@@ -163,6 +182,14 @@ fn decode(image: &[u8], with_extension: bool) -> Result<(MessageDescriptor, usiz
             return Err(DecodeError("group id flag with a null group id"));
         }
         descriptor.sequence_in_group = decoder.varint_u32()?;
+    }
+    if flags & FLAG_SEGMENTATION != 0 {
+        descriptor.message_flags = decoder.varint_u32()?;
+        descriptor.segment_offset = decoder.varint_u32()?;
+        // The encoder sets the flag only when one of them is not zero.
+        if descriptor.message_flags == 0 && descriptor.segment_offset == 0 {
+            return Err(DecodeError("segmentation flag without flags or offset"));
+        }
     }
     let expiry = decoder.varint()?;
     descriptor.expiry_tenths = if expiry == 0 {

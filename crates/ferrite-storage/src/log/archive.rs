@@ -256,6 +256,9 @@ pub fn write_archive(
         content_bytes,
         compressed,
         copies: names,
+        created_unix_seconds: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_secs()),
     })
 }
 

@@ -87,6 +87,10 @@ pub struct ArchiveEntry {
     pub compressed: bool,
     /// File name of each copy inside the archive directory.
     pub copies: Vec<String>,
+    /// When the archive was written, seconds since the Unix epoch (ARCRETN counts from it);
+    /// 0 in a BSDS written before it was recorded: such an archive never expires by age.
+    #[serde(default)]
+    pub created_unix_seconds: u64,
 }
 
 /// A checkpoint's begin and end RBAs.
@@ -393,6 +397,7 @@ mod tests {
             content_bytes: 4000,
             compressed: true,
             copies: vec!["A0000000000000000.1.log.z".into()],
+            created_unix_seconds: 1_700_000_000,
         });
         bsds.add_checkpoint(CheckpointLocation {
             begin_rba: Rba(10),

@@ -60,6 +60,7 @@ mod buffer;
 pub mod reader;
 pub mod record;
 mod restart;
+pub mod retention;
 mod statistics;
 mod writer;
 
@@ -80,7 +81,7 @@ use self::active::{active_log_relative_path, ActiveLogFiles, ACTIVE_DIRECTORY};
 use self::bsds::{bsds_paths, ActiveLogEntry, ActiveLogStatus, ArchiveEntry, Bsds, BSDS_DIRECTORY};
 use self::buffer::LogBuffer;
 use self::reader::{LogSources, ReadLimit};
-use self::record::{LOG_RECORD_BYTES_MAX, LOG_RECORD_HEADER_BYTES, RECORD_KIND_END_OF_FILE};
+use self::record::{LOG_RECORD_BYTES_MAX, LOG_RECORD_HEADER_BYTES, RECORD_KIND_SEGMENT};
 use self::statistics::{bump, LogCounters};
 
 pub use self::reader::{LogReader, LogRecordRef, LogVerifyReport, OfflineLog};
@@ -345,6 +346,18 @@ pub(crate) struct LogShared {
     pub checkpoint_requested: AtomicBool,
     /// Set (never cleared) when `LoggerState::failure` is set: lets appends check it cheaply.
     pub failed: AtomicBool,
+    /// Archive retention: the last floor applied, and archives deleted since start.
+    pub retention: Mutex<RetentionState>,
+}
+
+/// What archive retention last did (DISPLAY LOG shows it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RetentionState {
+    /// The retention floor last applied: no archive reaching at or above it is deleted.
+    /// `None` until the queue manager first sets it (nothing is deleted before).
+    pub floor: Option<Rba>,
+    /// Archives deleted since the log manager started.
+    pub deleted: u64,
 }
 
 impl LogShared {
@@ -408,6 +421,19 @@ impl LogShared {
                 self.logger_work.notify_one();
             }
         }
+    }
+
+    /// Ask the logger to write (and sync) the log through `through`, without waiting.
+    fn request_write_through(&self, through: u64) {
+        if self.durable.load(Ordering::SeqCst) >= through {
+            return;
+        }
+        let mut logger = self.logger.lock().unwrap();
+        if logger.force_target < through {
+            logger.force_target = through;
+            self.force_wanted.store(through, Ordering::SeqCst);
+        }
+        self.logger_work.notify_one();
     }
 
     /// Wait until the buffer has room at `rba` (the logger has written enough).
@@ -523,6 +549,10 @@ impl LogShared {
                 }
             }
             *waited = true;
+            // The next file's offload needs the switches before it carried out, which needs
+            // their files durable: have the logger write everything filled so far (a spanned
+            // record may have filled whole files without any force or WRTHRSH write).
+            self.request_write_through(self.filled.load(Ordering::SeqCst));
             let wait = Duration::from_millis(self.active_log_full_wait_ms.load(Ordering::Relaxed));
             let deadline = *deadline.get_or_insert_with(|| Instant::now() + wait);
             if Instant::now() >= deadline {
@@ -775,6 +805,7 @@ impl LogManager {
             active_log_full_wait_ms: AtomicU64::new(ACTIVE_LOG_FULL_WAIT_MS),
             checkpoint_requested: AtomicBool::new(false),
             failed: AtomicBool::new(false),
+            retention: Mutex::new(RetentionState::default()),
         });
         {
             let mut bsds = shared.bsds.lock().unwrap();
@@ -811,9 +842,9 @@ impl LogManager {
     /// RBA range. Waits only if no buffer is free or the next active log is not yet archived.
     pub fn append(&self, kind: u8, parts: &[&[u8]]) -> StorageResult<(Rba, Rba)> {
         let shared = &*self.shared;
-        if kind == RECORD_KIND_END_OF_FILE {
+        if kind >= RECORD_KIND_SEGMENT {
             return Err(StorageError::invalid(format!(
-                "log record kind {RECORD_KIND_END_OF_FILE:#04X} is reserved"
+                "log record kind {kind:#04X} is reserved (segments and end-of-file markers)"
             )));
         }
         let payload_len: usize = parts.iter().map(|part| part.len()).sum();
@@ -823,18 +854,15 @@ impl LogManager {
             )));
         }
         let length = (payload_len + LOG_RECORD_HEADER_BYTES) as u64;
-        if length > shared.data_bytes {
-            return Err(StorageError::invalid(format!(
-                "log record of {length} bytes does not fit in an active log of {} MiB; a record may not span \
-                 active logs: use larger active logs",
-                shared.log.active_log_size_mib
-            )));
-        }
         if self.stopped.load(Ordering::Acquire) {
             return Err(StorageError::Stopping);
         }
         if let Some(error) = shared.failure() {
             return Err(error);
+        }
+        if length > shared.data_bytes {
+            // Larger than any active log: a chain of segments across log switches.
+            return self.append_spanned(kind, parts, payload_len);
         }
         let inline_checksum = payload_len <= record::INLINE_CHECKSUM_BYTES_MAX;
         let payload_crc = if inline_checksum {
@@ -866,6 +894,105 @@ impl LogManager {
         }
         let end = state.next_rba;
         state.used_end = end;
+        shared.publish_filled(end);
+        shared.end.store(end, Ordering::SeqCst);
+        drop(state);
+        bump(
+            if waited {
+                &shared.counters().qjstwrw
+            } else {
+                &shared.counters().qjstwrnw
+            },
+            1,
+        );
+        Ok((Rba(rba), Rba(end)))
+    }
+
+    /// Append a record larger than one active log as a chain of segments (see "Spanned
+    /// records" in [`record`]), holding the append lock throughout so that nothing interleaves
+    /// with the chain. Each segment fills the rest of its file exactly (the last one may end
+    /// anywhere that leaves room for an end-of-file marker), and each file switch in between
+    /// waits, like any switch, for the next active log to be reusable.
+    fn append_spanned(
+        &self,
+        kind: u8,
+        parts: &[&[u8]],
+        payload_len: usize,
+    ) -> StorageResult<(Rba, Rba)> {
+        let shared = &*self.shared;
+        let overhead = (LOG_RECORD_HEADER_BYTES + record::SEGMENT_HEADER_BYTES) as u64;
+        let marker = LOG_RECORD_HEADER_BYTES as u64;
+        let mut waited = false;
+        let mut state = shared.append.lock().unwrap();
+        let mut record_rba: Option<u64> = None;
+        let mut offset = 0usize;
+        // Where the logical payload's next byte is: (part index, offset in it).
+        let mut cursor = (0usize, 0usize);
+        let mut segments = 0u64;
+        while offset < payload_len {
+            let room = state.file_limit - state.next_rba;
+            let rest = (payload_len - offset) as u64;
+            let take = if room < overhead + 1 {
+                0
+            } else if overhead + rest == room || overhead + rest + marker <= room {
+                rest
+            } else if overhead + rest > room {
+                room - overhead
+            } else {
+                // The whole rest would leave 1-8 bytes, too few for an end-of-file marker:
+                // leave exactly a marker's room, the last bytes go to the next file.
+                rest.saturating_sub(marker - (room - overhead - rest))
+            };
+            if take == 0 {
+                state = shared.switch_active_log(state, &mut waited)?;
+                continue;
+            }
+            let rba = state.next_rba;
+            let record_start = *record_rba.get_or_insert(rba);
+            let segment = record::SegmentHeader {
+                record_rba: record_start,
+                total_bytes: payload_len as u32,
+                offset: offset as u32,
+                kind,
+            }
+            .encode();
+            // The segment's piece of the logical payload, as slices of the caller's parts.
+            let mut pieces: Vec<&[u8]> = vec![&segment];
+            let mut wanted = take as usize;
+            while wanted > 0 {
+                let part = parts[cursor.0];
+                let count = (part.len() - cursor.1).min(wanted);
+                if count > 0 {
+                    pieces.push(&part[cursor.1..cursor.1 + count]);
+                }
+                wanted -= count;
+                cursor.1 += count;
+                if cursor.1 == part.len() {
+                    cursor = (cursor.0 + 1, 0);
+                }
+            }
+            let segment_len = record::SEGMENT_HEADER_BYTES + take as usize;
+            let header =
+                record::encode_header_inline(Rba(rba), RECORD_KIND_SEGMENT, &pieces, segment_len);
+            shared.copy_in(&mut state, &header, &mut waited)?;
+            for piece in &pieces {
+                shared.copy_in(&mut state, piece, &mut waited)?;
+            }
+            state.used_end = state.next_rba;
+            debug_assert!(
+                state.next_rba == state.file_limit || state.next_rba + marker <= state.file_limit,
+                "segment left {} bytes in its file, too few for an end-of-file marker",
+                state.file_limit - state.next_rba
+            );
+            offset += take as usize;
+            segments += 1;
+        }
+        let rba = record_rba.expect("a spanned record has at least one segment");
+        let end = state.next_rba;
+        assert!(
+            segments >= 2,
+            "a record larger than an active log was written as {segments} segment"
+        );
         shared.publish_filled(end);
         shared.end.store(end, Ordering::SeqCst);
         drop(state);
@@ -1101,6 +1228,68 @@ impl LogManager {
                 .0;
         }
         true
+    }
+
+    /// Apply archive retention (ARCRETN, MAXARCH; see [`retention`]) below `floor`, the lowest
+    /// RBA restart or media recovery may still read: the BSDS forgets the archives deleted, then
+    /// their files are removed. Returns each archive deleted and why.
+    pub fn apply_archive_retention(
+        &self,
+        floor: Rba,
+    ) -> StorageResult<Vec<(ArchiveEntry, retention::DeletionReason)>> {
+        let shared = &*self.shared;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_secs());
+        let deleted = {
+            let mut bsds = shared.bsds.lock().unwrap();
+            let chosen = retention::archives_to_delete(&bsds.archives, &shared.archive, floor, now);
+            shared.retention.lock().unwrap().floor = Some(floor);
+            if chosen.is_empty() {
+                return Ok(Vec::new());
+            }
+            let deleted: Vec<(ArchiveEntry, retention::DeletionReason)> = chosen
+                .iter()
+                .map(|(index, reason)| (bsds.archives[*index].clone(), *reason))
+                .collect();
+            let mut updated = bsds.clone();
+            updated.archives.retain(|archive| {
+                !deleted
+                    .iter()
+                    .any(|(gone, _)| gone.start_rba == archive.start_rba)
+            });
+            shared.write_bsds(&mut updated)?;
+            *shared.sources.archives.write().unwrap() = updated.archives.clone();
+            *bsds = updated;
+            deleted
+        };
+        for (archive, _) in &deleted {
+            for name in &archive.copies {
+                let path = shared.archive_directory.join(name);
+                shared
+                    .fs
+                    .remove_file(&path)
+                    .map_err(|error| StorageError::io(&path, "delete archive log", error))?;
+            }
+        }
+        shared
+            .fs
+            .sync_directory(&shared.archive_directory)
+            .map_err(|error| {
+                StorageError::io(&shared.archive_directory, "sync archive directory", error)
+            })?;
+        shared.retention.lock().unwrap().deleted += deleted.len() as u64;
+        Ok(deleted)
+    }
+
+    /// What archive retention last did.
+    pub fn retention_state(&self) -> RetentionState {
+        self.shared.retention.lock().unwrap().clone()
+    }
+
+    /// The archive parameters (ARCRETN, MAXARCH, ...) the log manager runs with.
+    pub fn archive_parameters(&self) -> &ArchiveParameters {
+        &self.shared.archive
     }
 
     /// A copy of the BSDS as the log manager last wrote it.

@@ -35,7 +35,7 @@ use crate::vfs::{FileSystem, OpenMode};
 use super::active::{ActiveLogFiles, ACTIVE_LOG_HEADER_BYTES};
 use super::archive::ArchiveFile;
 use super::bsds::{ArchiveEntry, Bsds};
-use super::record::{self, LOG_RECORD_HEADER_BYTES};
+use super::record::{self, LOG_RECORD_HEADER_BYTES, RECORD_KIND_SEGMENT};
 use super::restart;
 use super::statistics::{bump, LogCounters};
 use super::{archive_directory, LogRecord, RingEntry};
@@ -212,6 +212,14 @@ enum Next {
     InChunk(u64, record::RecordHeader),
 }
 
+/// A spanned record being reassembled from its segments.
+struct Chain {
+    record_rba: u64,
+    kind: u8,
+    total_bytes: u32,
+    payload: Vec<u8>,
+}
+
 /// Iterator over log records from a record boundary to the end of the written log.
 pub struct LogReader {
     sources: Arc<LogSources>,
@@ -228,6 +236,11 @@ pub struct LogReader {
     active_hint: Option<(usize, u64)>,
     /// The last record returned by `next_ref` when it did not come from the window.
     owned: Option<LogRecord>,
+    /// Spanned records cut by a failure (their chain of segments never completed) passed over.
+    orphans: u64,
+    /// Continuation segments without their first segment are passed over instead of failing
+    /// the read (offline verification resuming at a file start after damage).
+    resynchronising: bool,
 }
 
 /// Archive files kept open by one reader.
@@ -249,7 +262,26 @@ impl LogReader {
             chunk: ActiveChunk::new(READ_CHUNK_BYTES),
             active_hint: None,
             owned: None,
+            orphans: 0,
+            resynchronising: false,
         };
+        // An archive or active log may begin inside a chain of segments (its first segments in
+        // the log before, perhaps deleted by archive retention): reading from such a start
+        // passes over the chain's remaining segments.
+        reader.resynchronising = reader
+            .sources
+            .archives
+            .read()
+            .unwrap()
+            .iter()
+            .any(|archive| archive.start_rba == from.0)
+            || reader
+                .sources
+                .ring
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|entry| entry.start == Some(from.0));
         // The first record must be valid: `from` must be a record boundary.
         match reader.read_next() {
             Ok(record) => reader.peeked = record.map(|next| reader.materialise(next)),
@@ -277,24 +309,138 @@ impl LogReader {
         }
     }
 
+    /// Spanned records cut by a failure that this reader passed over (see "Spanned records"
+    /// in [`record`]).
+    pub fn orphaned_records(&self) -> u64 {
+        self.orphans
+    }
+
+    /// The next logical record: physical records as they are, segments reassembled. Once a
+    /// record is returned, a continuation without its start is damage, no longer a file start
+    /// inside a chain.
     fn read_next(&mut self) -> StorageResult<Option<Next>> {
+        let next = self.read_next_record();
+        if matches!(next, Ok(Some(_))) {
+            self.resynchronising = false;
+        }
+        next
+    }
+
+    fn read_next_record(&mut self) -> StorageResult<Option<Next>> {
+        let mut chain: Option<Chain> = None;
         loop {
             let limit = self.limit();
             if self.position >= limit {
+                if let Some(chain) = chain {
+                    // Not complete (yet, or ever): the next read starts at its first segment.
+                    self.position = chain.record_rba;
+                }
                 return Ok(None);
             }
-            match self.read_at(self.position, limit)? {
+            let found = self.read_at(self.position, limit)?;
+            let end = match &found {
+                Found::Skip(next) => {
+                    self.position = *next;
+                    continue;
+                }
+                Found::Record(record) if record.kind != RECORD_KIND_SEGMENT => record.end_rba.0,
+                Found::InChunk(rba, header) if header.kind != RECORD_KIND_SEGMENT => {
+                    rba + u64::from(header.length)
+                }
                 Found::Record(record) => {
-                    self.position = record.end_rba.0;
-                    return Ok(Some(Next::Owned(record)));
+                    let end = record.end_rba.0;
+                    let (rba, payload) = (record.rba.0, &record.payload[..]);
+                    if let Some(done) = self.add_segment(&mut chain, rba, end, payload)? {
+                        return Ok(Some(Next::Owned(done)));
+                    }
+                    continue;
                 }
                 Found::InChunk(rba, header) => {
-                    self.position = rba + u64::from(header.length);
-                    return Ok(Some(Next::InChunk(rba, header)));
+                    let (rba, header) = (*rba, *header);
+                    let end = rba + u64::from(header.length);
+                    let from = (rba - self.chunk.rba) as usize + LOG_RECORD_HEADER_BYTES;
+                    let window = std::mem::take(&mut self.chunk.buffer);
+                    let result = self.add_segment(
+                        &mut chain,
+                        rba,
+                        end,
+                        &window[from..from + header.payload_len()],
+                    );
+                    self.chunk.buffer = window;
+                    if let Some(done) = result? {
+                        return Ok(Some(Next::Owned(done)));
+                    }
+                    continue;
                 }
-                Found::Skip(next) => self.position = next,
+            };
+            if chain.take().is_some() {
+                self.orphans += 1;
             }
+            self.position = end;
+            return Ok(Some(match found {
+                Found::Record(record) => Next::Owned(record),
+                Found::InChunk(rba, header) => Next::InChunk(rba, header),
+                Found::Skip(_) => unreachable!("skips are handled above"),
+            }));
         }
+    }
+
+    /// Add the segment `[rba, end)` to the chain being reassembled. Returns the logical record
+    /// once its last segment is in.
+    fn add_segment(
+        &mut self,
+        chain: &mut Option<Chain>,
+        rba: u64,
+        end: u64,
+        payload: &[u8],
+    ) -> StorageResult<Option<LogRecord>> {
+        let corrupt = |detail: String| StorageError::CorruptLog {
+            path: self.sources.archive_directory.clone(),
+            rba: Rba(rba),
+            detail,
+        };
+        let (segment, piece) = record::SegmentHeader::decode(payload).map_err(corrupt)?;
+        let continues = chain.as_ref().is_some_and(|chain| {
+            chain.record_rba == segment.record_rba
+                && chain.kind == segment.kind
+                && chain.total_bytes == segment.total_bytes
+                && chain.payload.len() == segment.offset as usize
+        });
+        if !continues {
+            if segment.offset != 0 || segment.record_rba != rba {
+                if !self.resynchronising {
+                    return Err(corrupt(format!(
+                        "segment of the record at {} (bytes {}..) without the segments before it",
+                        Rba(segment.record_rba),
+                        segment.offset
+                    )));
+                }
+                self.position = end;
+                return Ok(None);
+            }
+            if chain.is_some() {
+                self.orphans += 1;
+            }
+            *chain = Some(Chain {
+                record_rba: rba,
+                kind: segment.kind,
+                total_bytes: segment.total_bytes,
+                payload: Vec::with_capacity(segment.total_bytes as usize),
+            });
+        }
+        let building = chain.as_mut().expect("chain started above");
+        building.payload.extend_from_slice(piece);
+        self.position = end;
+        if building.payload.len() < building.total_bytes as usize {
+            return Ok(None);
+        }
+        let done = chain.take().expect("chain present");
+        Ok(Some(LogRecord {
+            rba: Rba(done.record_rba),
+            end_rba: Rba(end),
+            kind: done.kind,
+            payload: done.payload,
+        }))
     }
 
     /// A record as an owned `LogRecord`.
@@ -576,6 +722,9 @@ pub struct LogVerifyReport {
     pub records: u64,
     pub payload_bytes: u64,
     pub records_by_kind: BTreeMap<u8, u64>,
+    /// Records spanning active logs whose chain of segments a failure cut (never acknowledged;
+    /// passed over, see "Spanned records" in [`record`]).
+    pub orphaned_records: u64,
     /// Damage and inconsistencies found (empty for a healthy log). Restart repairs what it can
     /// (a damaged dual copy, a damaged BSDS copy); the rest are listed here.
     pub problems: Vec<String>,
@@ -721,6 +870,7 @@ impl OfflineLog {
             records: 0,
             payload_bytes: 0,
             records_by_kind: BTreeMap::new(),
+            orphaned_records: 0,
             problems: Vec::new(),
         };
         let starts = self.range_starts();
@@ -736,6 +886,10 @@ impl OfflineLog {
                 chunk: ActiveChunk::new(READ_CHUNK_BYTES),
                 active_hint: None,
                 owned: None,
+                orphans: 0,
+                // Every position here is a file start, possibly inside a chain (after damage,
+                // or an oldest archive whose predecessor retention deleted).
+                resynchronising: true,
             };
             let mut failure = None;
             for record in reader.by_ref() {
@@ -751,6 +905,7 @@ impl OfflineLog {
                     }
                 }
             }
+            report.orphaned_records += reader.orphans;
             match failure {
                 None => break,
                 Some(error) => {

@@ -6,8 +6,11 @@
 //! `DISPLAY LOG` RBA deltas measure).
 //!
 //! The stream is a sequence of self-checking records laid end to end, with no gaps inside a
-//! log page and no per-page header. A record may span 4 KiB log pages; it never spans two
-//! active log files (see [`RECORD_KIND_END_OF_FILE`]).
+//! log page and no per-page header. A record may span 4 KiB log pages; a *physical* record
+//! never spans two active log files (see [`RECORD_KIND_END_OF_FILE`]). A *logical* record
+//! larger than one active log is written as a chain of segments, one per file it touches (see
+//! [`RECORD_KIND_SEGMENT`]), as MQ spans a log record across log control intervals and data
+//! sets.
 //!
 //! ## Record format (little-endian), header 9 bytes
 //!
@@ -15,7 +18,7 @@
 //! |---|---|---|---|
 //! | 0 | 4 | length | bytes in the whole record, header included (9 ..= 9 + [`LOG_RECORD_BYTES_MAX`]) |
 //! | 4 | 4 | checksum | CRC-32C over: the record's own RBA (u64 LE) ‖ length (u32 LE) ‖ kind ‖ payload |
-//! | 8 | 1 | kind | record kind, chosen by the caller (0x00 ..= 0xFE); 0xFF is the end-of-file marker |
+//! | 8 | 1 | kind | record kind, chosen by the caller (0x00 ..= 0xFD); 0xFE is a segment, 0xFF the end-of-file marker |
 //! | 9 | length − 9 | payload | the caller's bytes |
 //!
 //! **Why the RBA is in the checksum.** Active log files are reused in a ring. After a file is
@@ -34,6 +37,29 @@
 //! written). A file that is filled exactly needs no marker. `ARCHIVE LOG` truncates the current
 //! file with a marker that reaches the next 4 KiB page boundary, so every file's RBA range
 //! starts on a page boundary and log pages keep RBA ≡ file offset (mod 4096).
+//!
+//! **Spanned records (segments).** A record longer than an active log's data area cannot fit
+//! in any one file. The logger then writes it as consecutive physical records of kind
+//! [`RECORD_KIND_SEGMENT`]: the first fills the rest of the current file, each following one
+//! fills a whole file (or, the last, as much as is left), each file switch in between. Every
+//! segment is a normal record (own length, own checksum over its own RBA) whose payload starts
+//! with a segment header:
+//!
+//! | Offset | Size | Field | Meaning |
+//! |---|---|---|---|
+//! | 0 | 8 | record RBA | RBA of the first segment = the logical record's RBA |
+//! | 8 | 4 | total bytes | the logical record's payload length (≤ [`LOG_RECORD_BYTES_MAX`]) |
+//! | 12 | 4 | offset | where this segment's bytes go in the logical payload |
+//! | 16 | 1 | kind | the logical record's kind (0x00 ..= 0xFD) |
+//! | 17 | … | bytes | the next piece of the logical payload |
+//!
+//! Readers reassemble the chain and return one logical record at the first segment's RBA, ending
+//! where the last segment ends, so the RBA range of a spanned record is as contiguous as any
+//! other's (only the file switches' end-of-file markers, if any, sit inside it). A chain cut by
+//! a failure (its first segments durable, the rest never written) is an *orphan*: restart ends
+//! the log at the first missing segment, later records follow it, and readers drop the orphan
+//! when the next record is not its continuation. Nothing was ever acknowledged for it, since a
+//! force through its end would have needed every segment durable.
 
 use crate::types::Rba;
 
@@ -44,6 +70,65 @@ pub const LOG_RECORD_HEADER_BYTES: usize = 9;
 pub const LOG_RECORD_BYTES_MAX: usize = 128 * 1024 * 1024 + 4096;
 /// Kind of the end-of-file marker record (reserved; callers may not append it).
 pub const RECORD_KIND_END_OF_FILE: u8 = 0xFF;
+/// Kind of a segment of a record spanning active logs (reserved; callers may not append it).
+pub const RECORD_KIND_SEGMENT: u8 = 0xFE;
+/// Bytes of the segment header at the start of a segment's payload.
+pub const SEGMENT_HEADER_BYTES: usize = 17;
+
+/// The header at the start of a segment's payload (see "Spanned records" above).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SegmentHeader {
+    /// RBA of the chain's first segment: the logical record's RBA.
+    pub record_rba: u64,
+    /// Length of the logical record's payload.
+    pub total_bytes: u32,
+    /// Offset of this segment's bytes in the logical payload.
+    pub offset: u32,
+    /// Kind of the logical record.
+    pub kind: u8,
+}
+
+impl SegmentHeader {
+    pub fn encode(&self) -> [u8; SEGMENT_HEADER_BYTES] {
+        let mut bytes = [0u8; SEGMENT_HEADER_BYTES];
+        bytes[0..8].copy_from_slice(&self.record_rba.to_le_bytes());
+        bytes[8..12].copy_from_slice(&self.total_bytes.to_le_bytes());
+        bytes[12..16].copy_from_slice(&self.offset.to_le_bytes());
+        bytes[16] = self.kind;
+        bytes
+    }
+
+    /// Decode the header of a segment's payload (already checksum-verified) and return it with
+    /// the segment's piece of the logical payload. Refuses what no logger writes.
+    pub fn decode(payload: &[u8]) -> Result<(SegmentHeader, &[u8]), String> {
+        if payload.len() < SEGMENT_HEADER_BYTES {
+            return Err(format!(
+                "segment of {} bytes is shorter than its {SEGMENT_HEADER_BYTES}-byte header",
+                payload.len()
+            ));
+        }
+        let header = SegmentHeader {
+            record_rba: u64::from_le_bytes(payload[0..8].try_into().unwrap()),
+            total_bytes: u32::from_le_bytes(payload[8..12].try_into().unwrap()),
+            offset: u32::from_le_bytes(payload[12..16].try_into().unwrap()),
+            kind: payload[16],
+        };
+        let piece = &payload[SEGMENT_HEADER_BYTES..];
+        if header.total_bytes as usize > LOG_RECORD_BYTES_MAX
+            || header.kind >= RECORD_KIND_SEGMENT
+            || u64::from(header.offset) + piece.len() as u64 > u64::from(header.total_bytes)
+        {
+            return Err(format!(
+                "impossible segment: kind {:#04X}, bytes {}..{} of {}",
+                header.kind,
+                header.offset,
+                u64::from(header.offset) + piece.len() as u64,
+                header.total_bytes
+            ));
+        }
+        Ok((header, piece))
+    }
+}
 
 /// A decoded, structurally plausible record header (not yet checksum-verified).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -13,7 +13,9 @@
 //! ```
 
 pub mod connections;
+pub mod groups;
 pub mod objects;
+pub mod page_set_errors;
 pub mod queue;
 pub mod unit_of_work;
 
@@ -27,7 +29,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use ferrite_constants::reason;
 
 use crate::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
-use crate::config::{QueueManagerConfig, CONFIG_FILE_NAME};
+use crate::config::{IndexBuild, QueueManagerConfig, CONFIG_FILE_NAME};
 use crate::data_manager::message::{
     decode_descriptor, decode_index_fields, encode_image, MessageDescriptor,
 };
@@ -45,7 +47,8 @@ use crate::recovery::restart;
 use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
 use crate::vfs::{FileSystem, OpenMode};
 
-pub use connections::{ConnectionRecord, Connections};
+pub use connections::{thread_number, ConnectionRecord, Connections, HandleRecord};
+pub use groups::GroupMember;
 pub use objects::{
     AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
     ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes, RemoteDefinition,
@@ -60,6 +63,25 @@ pub use queue::{
 };
 pub use unit_of_work::UnitOfWork;
 
+/// The group member a message found by the restart scan is: its data length is the image's
+/// length less the descriptor, which lies in the first page.
+fn restored_group_member(
+    descriptor: &MessageDescriptor,
+    record: &crate::data_manager::ScannedRecord<'_>,
+) -> Option<Box<GroupMember>> {
+    if descriptor.group_id == crate::data_manager::message::NO_IDENTIFIER {
+        return None;
+    }
+    let data_offset = decode_descriptor(record.first_page_bytes)
+        .map(|(_, offset)| offset)
+        .unwrap_or(0);
+    GroupMember::of(
+        descriptor,
+        (record.header.total_length as usize).saturating_sub(data_offset),
+    )
+    .map(Box::new)
+}
+
 /// Where operator messages (CSQR001I and friends) go.
 pub type MessageSink = Arc<dyn Fn(&str) + Send + Sync>;
 
@@ -68,6 +90,9 @@ pub const READ_AHEAD_MESSAGES: usize = 8;
 
 /// How often the checkpoint task looks at LOGLOAD and log switches.
 pub const CHECKPOINT_POLL_INTERVAL_MS: u64 = 20;
+/// Most threads building indexes in the background after a restart with QINDXBLD(NOWAIT) (MQ:
+/// "a maximum of 10").
+pub const INDEX_BUILD_THREADS_MAX: usize = 10;
 
 /// The page set file of page set `id` inside a data directory.
 pub fn page_set_path(directory: &Path, id: u8) -> PathBuf {
@@ -104,6 +129,8 @@ pub(crate) struct UrRecord {
 pub(crate) struct PendingGet {
     pub queue: Arc<LocalQueue>,
     pub entry: MessageEntry,
+    /// Got with MQGMO_MARK_SKIP_BACKOUT: a backout leaves it got, in a new unit of work.
+    pub skip_backout: bool,
 }
 
 /// A message put by a unit of work (made available on commit).
@@ -124,7 +151,18 @@ pub struct GetControls {
     /// Without MQGMO_ACCEPT_TRUNCATED_MSG: a message whose data is longer than this stays on
     /// the queue (MQRC_TRUNCATED_MSG_FAILED) and is returned as [`GetOutcome::LeftOnQueue`].
     pub leave_if_longer_than: Option<usize>,
+    /// The object handle's lock holder (MQGMO_LOCK): messages other handles locked are
+    /// invisible; 0 ([`queue::NO_LOCK_HOLDER`]) sees no locked message.
+    pub lock_holder: u64,
+    /// MQGMO_MARK_SKIP_BACKOUT: the message, got in the unit of work given, is not backed
+    /// out by [`QueueManager::backout`] but stays got in the unit's next unit of work. One
+    /// marked message per unit of work (MQRC_SECOND_MARK_NOT_ALLOWED).
+    pub mark_skip_backout: bool,
 }
+
+/// Called with every expired message the queue manager discards (at get, and by the expiry
+/// scan), after it is gone: the MQI sends the expiration reports it asks for.
+pub type ExpiryObserver = Arc<dyn Fn(&QueueManager, &LocalQueue, &RetrievedMessage) + Send + Sync>;
 
 /// The result of [`QueueManager::get_with`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,10 +216,20 @@ pub struct QueueManager {
     /// STOP QMGR MODE(QUIESCE) has begun: calls with FAIL_IF_QUIESCING are refused.
     quiescing: AtomicBool,
     failed: AtomicBool,
+    /// Page set write errors: reported as CSQP004E (see `page_set_errors`).
+    page_set_errors: Arc<page_set_errors::PageSetErrorReporter>,
+    /// Consecutive checkpoints whose page writes failed.
+    failed_checkpoints: AtomicU64,
+    /// The last checkpoint failed only because page set writes failed (the log is fine).
+    checkpoint_failed_in_page_writes: AtomicBool,
+    /// The file system (archive retention reads the page set backup registry through it).
+    fs: Arc<dyn FileSystem>,
     checkpoint_task: Mutex<Option<JoinHandle<()>>>,
     messages: MessageSink,
     /// The connections (DISPLAY CONN).
     connections: Connections,
+    /// Told of every expired message discarded (set once, by the MQI layer).
+    expiry_observer: std::sync::OnceLock<ExpiryObserver>,
     /// MAXUMSGS and EXPRYINT as the QMGR object has them (qm.toml's values until ALTER QMGR),
     /// read on the put/get path without the object store's lock.
     max_uncommitted_messages: AtomicU32,
@@ -320,6 +368,16 @@ impl QueueManager {
             spaces.push(PageSetSpace::new(page_set, pool));
         }
         let data = Arc::new(DataManager::new(log.clone(), spaces));
+        let page_set_errors = Arc::new(page_set_errors::PageSetErrorReporter::new(
+            &config.name,
+            messages.clone(),
+        ));
+        for pool in &pools {
+            let reporter = page_set_errors.clone();
+            pool.set_write_error_observer(Arc::new(move |pool, error| {
+                reporter.report(pool, error)
+            }));
+        }
         let max_uncommitted_messages = AtomicU32::new(config.system.maxumsgs);
         let expiry_interval_seconds = AtomicU32::new(config.system.expryint);
         let queue_manager = Arc::new(QueueManager {
@@ -346,16 +404,70 @@ impl QueueManager {
             stopping: AtomicBool::new(false),
             quiescing: AtomicBool::new(false),
             failed: AtomicBool::new(false),
+            page_set_errors,
+            failed_checkpoints: AtomicU64::new(0),
+            checkpoint_failed_in_page_writes: AtomicBool::new(false),
+            fs: fs.clone(),
             checkpoint_task: Mutex::new(None),
             messages,
             connections: Connections::default(),
+            expiry_observer: std::sync::OnceLock::new(),
         });
         queue_manager.restart()?;
         queue_manager.start_checkpoint_task();
+        queue_manager.start_index_builders();
         Ok(queue_manager)
     }
 
-    fn say(&self, text: &str) {
+    /// QINDXBLD(NOWAIT): build the indexes restart left unbuilt, deepest queue first, on up to
+    /// [`INDEX_BUILD_THREADS_MAX`] background threads (MQ: at most 10). A get that needs an
+    /// index first builds it itself (or waits for the builder holding the queue).
+    fn start_index_builders(&self) {
+        let mut pending: Vec<(u64, Arc<LocalQueue>)> = self
+            .queues()
+            .into_iter()
+            .filter(|queue| queue.index_pending())
+            .map(|queue| (queue.status().current_depth, queue))
+            .collect();
+        if pending.is_empty() {
+            return;
+        }
+        pending.sort_by_key(|(depth, _)| std::cmp::Reverse(*depth));
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |count| count.get())
+            .clamp(1, INDEX_BUILD_THREADS_MAX)
+            .min(pending.len());
+        let work = Arc::new(Mutex::new(pending.into_iter()));
+        for thread in 0..threads {
+            let (work, messages, name) = (work.clone(), self.messages.clone(), self.name.clone());
+            let spawned = std::thread::Builder::new()
+                .name(format!("ferrite-index-build-{thread}"))
+                .spawn(move || loop {
+                    let Some((depth, queue)) = work.lock().unwrap().next() else {
+                        return;
+                    };
+                    let queue_name = queue.name();
+                    messages(&format!(
+                        "CSQI007I {name} BUILDING IN-STORAGE INDEX FOR QUEUE {queue_name} ({depth} messages)"
+                    ));
+                    queue.build_index();
+                    messages(&format!(
+                        "CSQI006I {name} COMPLETED IN-STORAGE INDEX FOR QUEUE {queue_name}"
+                    ));
+                });
+            if let Err(error) = spawned {
+                // The indexes are then built by the first get that needs each.
+                self.say(&format!(
+                    "CSQI007I {} INDEX BUILD THREAD NOT STARTED ({error}); indexes are built by the first get that needs them",
+                    self.name
+                ));
+                return;
+            }
+        }
+    }
+
+    /// Write an operator message (the queue manager's log: the console of `ferrite start`).
+    pub fn say(&self, text: &str) {
         (self.messages)(text);
     }
 
@@ -424,6 +536,7 @@ impl QueueManager {
                     Ok(descriptor) => messages.push((
                         record.header.object_id,
                         MessageEntry {
+                            group: restored_group_member(&descriptor, &record),
                             key: MessageKey::new(descriptor.priority, record.header.sequence),
                             location: record.location,
                             persistent: true,
@@ -491,6 +604,8 @@ impl QueueManager {
                 .insert(object_id, (location, sequence));
         }
         let mut in_doubt_units: HashMap<Urid, UnitOfWork> = HashMap::new();
+        // QINDXBLD(NOWAIT): the indexes are built after the queue manager is available.
+        let build_indexes = self.config.system.qindxbld == IndexBuild::Wait;
         let mut restored = 0u64;
         let mut orphans = 0u64;
         let queues_by_id = self.queues_by_id.read().unwrap().clone();
@@ -516,7 +631,7 @@ impl QueueManager {
                 .is_some_and(|queue| queue.object_id != object_id)
             {
                 let queue = batch_queue.take().expect("checked above");
-                queue.insert_restored(std::mem::take(&mut batch));
+                queue.insert_restored(std::mem::take(&mut batch), build_indexes);
             }
             let queue = queues_by_id.get(&object_id).cloned();
             let Some(queue) = queue else {
@@ -543,7 +658,11 @@ impl QueueManager {
                         .entry(*urid)
                         .or_insert_with(|| UnitOfWork::in_doubt(*urid));
                     queue.hold_for_in_doubt_get();
-                    unit.gets.push(PendingGet { queue, entry });
+                    unit.gets.push(PendingGet {
+                        queue,
+                        entry,
+                        skip_backout: false,
+                    });
                 }
                 None => {
                     batch.push(entry);
@@ -553,7 +672,7 @@ impl QueueManager {
             }
         }
         if let Some(queue) = batch_queue {
-            queue.insert_restored(batch);
+            queue.insert_restored(batch, build_indexes);
         }
         if orphans > 0 {
             self.say(&format!(
@@ -579,6 +698,17 @@ impl QueueManager {
         ));
         self.say(&format!("CSQR002I {} RESTART COMPLETED", self.name));
         Ok(())
+    }
+
+    /// Install the observer of discarded expired messages (the MQI's expiration reports).
+    /// Only the first call installs one; later calls return false.
+    pub fn set_expiry_observer(&self, observer: ExpiryObserver) -> bool {
+        self.expiry_observer.set(observer).is_ok()
+    }
+
+    /// Whether an expiry observer is installed.
+    pub fn has_expiry_observer(&self) -> bool {
+        self.expiry_observer.get().is_some()
     }
 
     pub fn name(&self) -> &str {
@@ -1235,6 +1365,7 @@ impl QueueManager {
             correlation_id: descriptor.correlation_id,
             expires_at_ms: descriptor.expires_at_ms(),
             backout_count: 0,
+            group: GroupMember::of(descriptor, data.len()).map(Box::new),
         };
         match unit {
             None => {
@@ -1371,6 +1502,12 @@ impl QueueManager {
             if unit.message_count >= limit {
                 return Err(StorageError::SyncpointLimitReached { limit });
             }
+            if controls.mark_skip_backout && unit.gets.iter().any(|get| get.skip_backout) {
+                return Err(StorageError::mq(
+                    reason::MQRC_SECOND_MARK_NOT_ALLOWED,
+                    "a message is already marked MQGMO_MARK_SKIP_BACKOUT in this unit of work",
+                ));
+            }
         }
         let mut expired = Vec::new();
         let interrupted = || {
@@ -1378,7 +1515,8 @@ impl QueueManager {
                 || queue.is_deleted()
                 || (controls.fail_if_quiescing && self.quiescing.load(Ordering::Acquire))
         };
-        let taken = queue.take_unless(
+        let taken = queue.take_visible_to(
+            controls.lock_holder,
             selector,
             wait,
             now_ms,
@@ -1493,6 +1631,7 @@ impl QueueManager {
                 unit.gets.push(PendingGet {
                     queue: queue.clone(),
                     entry: entry.clone(),
+                    skip_backout: controls.mark_skip_backout,
                 });
             }
         }
@@ -1543,9 +1682,52 @@ impl QueueManager {
         selector: &MessageSelector,
         after: Option<MessageKey>,
     ) -> StorageResult<Option<RetrievedMessage>> {
+        self.browse_with(queue, selector, after, queue::NO_LOCK_HOLDER, None, false)
+    }
+
+    /// Browse for lock holder `holder` (messages other handles locked are skipped), waiting
+    /// up to `wait` for a matching message to arrive (MQGMO_WAIT with MQGMO_BROWSE_*): the
+    /// browser parks like a waiting getter and takes nothing. A waiting browse ends when the
+    /// queue manager stops (MQRC_Q_MGR_STOPPING), the queue is deleted (MQRC_Q_DELETED) or,
+    /// with `fail_if_quiescing`, the queue manager quiesces (MQRC_Q_MGR_QUIESCING).
+    pub fn browse_with(
+        &self,
+        queue: &Arc<LocalQueue>,
+        selector: &MessageSelector,
+        after: Option<MessageKey>,
+        holder: u64,
+        wait: Option<Duration>,
+        fail_if_quiescing: bool,
+    ) -> StorageResult<Option<RetrievedMessage>> {
         self.check_running()?;
+        let interrupted = || {
+            self.stopping.load(Ordering::Acquire)
+                || queue.is_deleted()
+                || (fail_if_quiescing && self.quiescing.load(Ordering::Acquire))
+        };
         loop {
-            let Some(entry) = queue.browse(selector, after) else {
+            let found = match wait {
+                None => queue.browse_visible_to(holder, selector, after),
+                Some(wait) => queue.browse_waiting(holder, selector, after, wait, interrupted),
+            };
+            let Some(entry) = found else {
+                if wait.is_some() {
+                    if self.stopping.load(Ordering::Acquire) {
+                        return Err(StorageError::Stopping);
+                    }
+                    if fail_if_quiescing && self.is_quiescing() {
+                        return Err(StorageError::mq(
+                            reason::MQRC_Q_MGR_QUIESCING,
+                            "the queue manager is quiescing",
+                        ));
+                    }
+                    if queue.is_deleted() {
+                        return Err(StorageError::mq(
+                            reason::MQRC_Q_DELETED,
+                            format!("queue {} was deleted", queue.name()),
+                        ));
+                    }
+                }
                 return Ok(None);
             };
             match self.data.read_image(entry.location) {
@@ -1564,7 +1746,12 @@ impl QueueManager {
                     }));
                 }
                 // Got by someone else between the browse and the read: look again.
-                Err(_) if queue.browse(selector, after).map(|next| next.key) != Some(entry.key) => {
+                Err(_)
+                    if queue
+                        .browse_visible_to(holder, selector, after)
+                        .map(|next| next.key)
+                        != Some(entry.key) =>
+                {
                     continue
                 }
                 Err(error) => return Err(error),
@@ -1579,9 +1766,28 @@ impl QueueManager {
             object_id: queue.object_id,
             sequence: entry.key.sequence,
         };
-        // Not forced: if the deletion is lost, the message is still expired after restart.
-        let _gate = self.checkpoint_gate.read().unwrap();
-        self.data.get_and_free(&record, entry.persistent)?;
+        // The observer (expiration reports) sees the message as it was; read it before the
+        // slot is freed. A message that cannot be read is still discarded, without a report.
+        let observer = self.expiry_observer.get();
+        let expired = observer.and_then(|_| {
+            let image = self.data.read_image(entry.location).ok()?;
+            let (descriptor, offset) = decode_descriptor(&image).ok()?;
+            Some(RetrievedMessage {
+                descriptor,
+                data: image[offset..].to_vec(),
+                backout_count: entry.backout_count,
+                key: entry.key,
+            })
+        });
+        {
+            // Not forced: if the deletion is lost, the message is still expired after restart.
+            let _gate = self.checkpoint_gate.read().unwrap();
+            self.data.get_and_free(&record, entry.persistent)?;
+        }
+        // Outside the checkpoint gate: the observer puts messages of its own.
+        if let (Some(observer), Some(message)) = (observer, expired) {
+            observer(self, queue, &message);
+        }
         Ok(())
     }
 
@@ -1648,11 +1854,52 @@ impl QueueManager {
     }
 
     /// MQBACK: undo the unit's puts and return its gets to their queues, backout count + 1.
+    ///
+    /// A message got with MQGMO_MARK_SKIP_BACKOUT is the exception: it is not returned (nor
+    /// its backout count raised) but stays got, as if by a new unit of work that `unit`
+    /// becomes (a new unit of recovery in the log when it is persistent); committing that
+    /// unit removes it, backing it out returns it.
     pub fn backout(&self, unit: &mut UnitOfWork) -> StorageResult<()> {
         if unit.is_empty() {
             return Ok(());
         }
         self.check_not_failed()?;
+        let marked = unit
+            .gets
+            .iter()
+            .position(|get| get.skip_backout)
+            .map(|index| unit.gets.remove(index));
+        let result = self.backout_unmarked(unit);
+        if let Some(mut get) = marked {
+            debug_assert!(unit.is_empty() || result.is_err());
+            get.skip_backout = false;
+            if get.entry.persistent {
+                let _gate = self.checkpoint_gate.read().unwrap();
+                let record = GetRecord {
+                    ur: unit.ur_reference(),
+                    location: get.entry.location,
+                    object_id: get.queue.object_id,
+                    sequence: get.entry.key.sequence,
+                };
+                let (rba, _) = self.data.log_get(&record)?;
+                self.record_operation(
+                    unit,
+                    rba,
+                    UrOperation {
+                        is_put: false,
+                        location: get.entry.location,
+                        object_id: get.queue.object_id,
+                        sequence: get.entry.key.sequence,
+                    },
+                );
+            }
+            unit.message_count += 1;
+            unit.gets.push(get);
+        }
+        result
+    }
+
+    fn backout_unmarked(&self, unit: &mut UnitOfWork) -> StorageResult<()> {
         let frees: Vec<SlotEffect> = unit
             .puts
             .iter()
@@ -1758,11 +2005,7 @@ impl QueueManager {
                     }
                     if queue_manager.log.take_checkpoint_request() || loaded {
                         if let Err(error) = queue_manager.checkpoint() {
-                            queue_manager.say(&format!(
-                                "CSQP020E {} CHECKPOINT FAILED: {error}",
-                                queue_manager.name
-                            ));
-                            let _ = queue_manager.fail_on::<()>(Err(error));
+                            queue_manager.checkpoint_failed(error);
                         }
                     }
                 }
@@ -1791,6 +2034,8 @@ impl QueueManager {
     /// the BSDS, then write buffer pool pages first changed at least two checkpoints ago.
     pub fn checkpoint(&self) -> StorageResult<CheckpointLocation> {
         let mut sequence_guard = self.checkpoint_sequence.lock().unwrap();
+        self.checkpoint_failed_in_page_writes
+            .store(false, Ordering::Relaxed);
         let sequence = *sequence_guard + 1;
         let (begin, end) = {
             let _gate = self.checkpoint_gate.write().unwrap();
@@ -1847,9 +2092,16 @@ impl QueueManager {
             "CSQP018I {} CSQPBCKW CHECKPOINT STARTED FOR ALL BUFFER POOLS",
             self.name
         ));
+        // A pool whose page writes fail does not stop the others; its unwritten pages stay
+        // changed and keep holding back their page sets' recovery RBAs (set below).
+        let mut page_write_error = None;
         for pool in &self.pools {
-            let written = pool.checkpoint(sequence)?;
-            self.say(&format!("CSQP019I {} CSQP1DWP CHECKPOINT COMPLETED FOR BUFFER POOL {}, {written} PAGES WRITTEN", self.name, pool.id()));
+            match pool.checkpoint(sequence) {
+                Ok(written) => self.say(&format!("CSQP019I {} CSQP1DWP CHECKPOINT COMPLETED FOR BUFFER POOL {}, {written} PAGES WRITTEN", self.name, pool.id())),
+                Err(error) => {
+                    page_write_error.get_or_insert(error);
+                }
+            }
         }
         for space in self.data.spaces() {
             let rba = space
@@ -1857,10 +2109,128 @@ impl QueueManager {
                 .recovery_rba(space.id())
                 .unwrap_or(begin)
                 .min(begin);
-            space.page_set.set_recovery_rba(rba)?;
+            if let Err(error) = space.page_set.set_recovery_rba(rba) {
+                self.page_set_errors.report(space.pool.id(), &error);
+                page_write_error.get_or_insert(error);
+            }
         }
         self.checkpoints_taken.fetch_add(1, Ordering::Relaxed);
-        Ok(location)
+        if let Err(error) = self.apply_archive_retention() {
+            self.say(&format!(
+                "CSQJ152E {} ARCHIVE LOG RETENTION FAILED: {error}; the archives are kept",
+                self.name
+            ));
+        }
+        match page_write_error {
+            None => {
+                self.failed_checkpoints.store(0, Ordering::Relaxed);
+                Ok(location)
+            }
+            Some(error) => {
+                let failed_checkpoints =
+                    self.failed_checkpoints.fetch_add(1, Ordering::Relaxed) + 1;
+                self.checkpoint_failed_in_page_writes
+                    .store(true, Ordering::Relaxed);
+                if failed_checkpoints >= page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX
+                    && !self.failed.swap(true, Ordering::AcqRel)
+                {
+                    self.say(&format!(
+                        "CSQP004E {} PAGE SET WRITES FAILED AT {failed_checkpoints} CHECKPOINTS IN A ROW, QUEUE \
+                         MANAGER STOPS ACCEPTING WORK: {error}; restart it once the page set's device is \
+                         repaired (restart recovers every committed message from the log)",
+                        self.name
+                    ));
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// The lowest log RBA restart or media recovery may still read (see `log/retention.rs`):
+    /// (floor, restart RBA, lowest registered backup's recovery RBA).
+    pub fn archive_retention_floor(&self) -> StorageResult<(Rba, Rba, Option<Rba>)> {
+        let lowest_page_set = self
+            .data
+            .spaces()
+            .map(|space| space.page_set.header().recovery_rba)
+            .min()
+            .unwrap_or(Rba::ZERO);
+        let restart = self
+            .log
+            .checkpoint_history()
+            .iter()
+            .filter(|location| location.begin_rba <= lowest_page_set)
+            .map(|location| location.begin_rba)
+            .max()
+            .unwrap_or(Rba::ZERO);
+        let media = crate::log::retention::registered_backups(&*self.fs, &self.directory)?
+            .into_iter()
+            .map(|(_, rba)| rba)
+            .min();
+        Ok((restart.min(media.unwrap_or(restart)), restart, media))
+    }
+
+    /// Delete the archives ARCRETN and MAXARCH let go of, below the retention floor.
+    fn apply_archive_retention(&self) -> StorageResult<()> {
+        let (floor, _, _) = self.archive_retention_floor()?;
+        for (archive, why) in self.log.apply_archive_retention(floor)? {
+            self.say(&format!(
+                "CSQJ151I {} ARCHIVE LOG {} RBA {}-{} DELETED ({why}; the log is needed from RBA {floor})",
+                self.name,
+                archive.copies.join(", "),
+                Rba(archive.start_rba),
+                Rba(archive.end_rba)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Register a backup of page set `page_set` whose media recovery starts at `recovery_rba`
+    /// (the backup's header recovery RBA): the archives it needs are kept.
+    pub fn record_page_set_backup(
+        &self,
+        page_set: PageSetId,
+        recovery_rba: Rba,
+    ) -> StorageResult<()> {
+        crate::log::retention::record_page_set_backup(
+            &*self.fs,
+            &self.directory,
+            page_set,
+            recovery_rba,
+        )
+    }
+
+    /// Page set write errors (deferred, synchronous and checkpoint writes) since start.
+    pub fn page_set_write_errors(&self) -> u64 {
+        self.page_set_errors.total()
+    }
+
+    /// The checkpoint task's answer to a failed checkpoint: a log failure stops the queue
+    /// manager at once; a page set write failure is retried by later writes and checkpoints
+    /// (`checkpoint` stops the queue manager after
+    /// [`page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX`] of them in a row).
+    fn checkpoint_failed(&self, error: StorageError) {
+        if !self
+            .checkpoint_failed_in_page_writes
+            .load(Ordering::Relaxed)
+        {
+            // Not a page write: the checkpoint record or the BSDS could not be written.
+            self.say(&format!(
+                "CSQP020E {} CHECKPOINT FAILED: {error}",
+                self.name
+            ));
+            let _ = self.fail_on::<()>(Err(error));
+            return;
+        }
+        if !self.failed.load(Ordering::Acquire) {
+            self.say(&format!(
+                "CSQP020E {} CHECKPOINT INCOMPLETE ({} of {} allowed in a row): page set writes \
+                 failed: {error}; the queue manager continues and writes the pages again",
+                self.name,
+                self.failed_checkpoints.load(Ordering::Relaxed),
+                page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX
+            ));
+        }
     }
 
     /// ARCHIVE LOG: switch active logs now, offload the old one, take a checkpoint.
@@ -2009,7 +2379,7 @@ impl QueueManager {
         format!(
             "CSQJ322I {} DISPLAY LOG report ...\n Parameter   Initial value\n OUTBUFF     {}\n WRTHRSH     {}\n TWOACTV     {}\n LOGLOAD     {}\n\
              CSQJ370I {} LOG status report ...\n Current RBA {}  Durable RBA {}\n Checkpoints {}\n\
-             Write_Wait {} Write_Nowait {} Write_Force {} WTB {}\n BFFL {} BFWR {} LOGW {:?} bytes {:?}\n CIs_Offload {} BSDS_Reqs {}\n",
+             Write_Wait {} Write_Nowait {} Write_Force {} WTB {}\n BFFL {} BFWR {} LOGW {:?} bytes {:?}\n CIs_Offload {} BSDS_Reqs {}\n{}",
             self.name,
             self.config.log.outbuff_kib,
             self.config.log.wrthrsh,
@@ -2029,7 +2399,46 @@ impl QueueManager {
             statistics.bytes_written,
             statistics.qjstciof,
             statistics.qjstbsds,
+            self.display_archive_retention(),
         )
+    }
+
+    /// DISPLAY LOG's archive lines: what is kept, under which limits, and why.
+    fn display_archive_retention(&self) -> String {
+        let archives = self.log.archives();
+        let parameters = self.log.archive_parameters();
+        let state = self.log.retention_state();
+        let needed = match self.archive_retention_floor() {
+            Ok((floor, restart, media)) => format!(
+                " Log needed from RBA {floor} (restart {restart}, media recovery {})\n",
+                media.map_or("NONE REGISTERED".to_string(), |rba| rba.to_string())
+            ),
+            Err(error) => format!(" Log needed from: unknown ({error})\n"),
+        };
+        let mut text = format!(
+            " Archive logs kept {} (MAXARCH {}, ARCRETN {} days), {} deleted since start\n{needed}",
+            archives.len(),
+            parameters.max_archives,
+            parameters.retention_days,
+            state.deleted
+        );
+        // The newest ones (the BSDS holds the full inventory).
+        const ARCHIVES_LISTED_MAX: usize = 20;
+        if archives.len() > ARCHIVES_LISTED_MAX {
+            text.push_str(&format!(
+                "  ... {} older archives\n",
+                archives.len() - ARCHIVES_LISTED_MAX
+            ));
+        }
+        for archive in &archives[archives.len().saturating_sub(ARCHIVES_LISTED_MAX)..] {
+            text.push_str(&format!(
+                "  {} RBA {}-{}\n",
+                archive.copies.join(", "),
+                Rba(archive.start_rba),
+                Rba(archive.end_rba)
+            ));
+        }
+        text
     }
 }
 

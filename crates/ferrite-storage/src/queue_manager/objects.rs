@@ -12,10 +12,10 @@
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
-//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV ACCTQ MONQ STATQ (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV ACCTQ MONQ STATQ CHCKCLNT (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE PUT GET DEFPSIST DEFPRTY                 |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
-//! | `CHANNEL`  | 1       | CHANNEL CHLTYPE DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL |
+//! | `CHANNEL`  | 1       | CHANNEL CHLTYPE DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER |
 //! | `PROCESS`  | 1       | PROCESS DESCR APPLICID APPLTYPE USERDATA ENVRDATA                    |
 //! | `NAMELIST` | 1       | NAMELIST DESCR NAMES (names separated by `,`)                        |
 //! | `STGCLASS` | 1       | STGCLASS DESCR PSID                                                  |
@@ -204,7 +204,13 @@ pub struct QueueManagerAttributes {
     pub monitoring_queue: String,
     /// STATQ: OFF, ON or NONE.
     pub statistics_queue: String,
+    /// CHCKCLNT: connection authentication of client connections (MQ's CONNAUTH AUTHINFO
+    /// attribute, kept on the queue manager): NONE (the default), OPTIONAL or REQUIRED.
+    pub check_client: String,
 }
+
+/// CHCKCLNT values, first the default.
+pub const QMGR_CHECK_CLIENT_VALUES: [&str; 3] = ["NONE", "OPTIONAL", "REQUIRED"];
 
 /// The dead-letter queue a new queue manager names in DEADQ.
 pub const DEFAULT_DEAD_LETTER_QUEUE: &str = "SYSTEM.DEAD.LETTER.QUEUE";
@@ -237,6 +243,7 @@ impl QueueManagerAttributes {
             accounting_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
             monitoring_queue: QMGR_MONITORING_VALUES[0].to_string(),
             statistics_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
+            check_client: QMGR_CHECK_CLIENT_VALUES[0].to_string(),
         }
     }
 
@@ -259,6 +266,11 @@ impl QueueManagerAttributes {
             ("ACCTQ", &self.accounting_queue, &QMGR_ACCOUNTING_VALUES[..]),
             ("MONQ", &self.monitoring_queue, &QMGR_MONITORING_VALUES[..]),
             ("STATQ", &self.statistics_queue, &QMGR_ACCOUNTING_VALUES[..]),
+            (
+                "CHCKCLNT",
+                &self.check_client,
+                &QMGR_CHECK_CLIENT_VALUES[..],
+            ),
         ] {
             if !allowed.contains(&value.as_str()) {
                 return Err(StorageError::invalid(format!(
@@ -921,7 +933,57 @@ pub struct ChannelDefinition {
     pub disconnect_interval: u32,
     /// MONCHL: QMGR (default), OFF, LOW, MEDIUM, HIGH.
     pub monitoring: String,
+    /// SSLCIPH: the CipherSpec the channel's TLS must use (one of [`CIPHER_SPECS`]); blank
+    /// (the default) for a channel without TLS.
+    pub ssl_cipher_spec: String,
+    /// SSLCAUTH: whether a TLS client must present a certificate (REQUIRED, MQ's default,
+    /// true) or may (OPTIONAL, false).
+    pub ssl_client_auth_required: bool,
+    /// SSLPEER: the distinguished name filter a TLS client's certificate must match (blank:
+    /// any), e.g. `CN=app,O=Ferrite`.
+    pub ssl_peer: String,
+    /// MCAUSER: the user ID the channel's connections run under (blank: the client's).
+    pub mca_user: String,
 }
+
+/// The CipherSpec names SSLCIPH accepts (MQ's names; Ferrite's TLS library serves these).
+/// `ANY*` are MQ's alias CipherSpecs: any CipherSpec of those protocol versions.
+pub const CIPHER_SPECS: &[&str] = &[
+    "ANY",
+    "ANY_TLS12",
+    "ANY_TLS12_OR_HIGHER",
+    "ANY_TLS13",
+    "ANY_TLS13_OR_HIGHER",
+    "TLS_AES_128_GCM_SHA256",
+    "TLS_AES_256_GCM_SHA384",
+    "TLS_CHACHA20_POLY1305_SHA256",
+    "ECDHE_ECDSA_AES_128_GCM_SHA256",
+    "ECDHE_ECDSA_AES_256_GCM_SHA384",
+    "ECDHE_ECDSA_CHACHA20_POLY1305_SHA256",
+    "ECDHE_RSA_AES_128_GCM_SHA256",
+    "ECDHE_RSA_AES_256_GCM_SHA384",
+    "ECDHE_RSA_CHACHA20_POLY1305_SHA256",
+];
+
+/// MQ CipherSpecs Ferrite's TLS library does not implement (static RSA key exchange, CBC
+/// modes, CCM): named in the refusal so that the operator knows to pick another.
+pub const CIPHER_SPECS_UNSUPPORTED: &[&str] = &[
+    "TLS_RSA_WITH_AES_128_GCM_SHA256",
+    "TLS_RSA_WITH_AES_256_GCM_SHA384",
+    "TLS_RSA_WITH_AES_128_CBC_SHA256",
+    "TLS_RSA_WITH_AES_256_CBC_SHA256",
+    "ECDHE_RSA_AES_128_CBC_SHA256",
+    "ECDHE_RSA_AES_256_CBC_SHA384",
+    "ECDHE_ECDSA_AES_128_CBC_SHA256",
+    "ECDHE_ECDSA_AES_256_CBC_SHA384",
+    "TLS_AES_128_CCM_SHA256",
+    "TLS_AES_128_CCM_8_SHA256",
+];
+
+/// Longest SSLPEER (MQ_SSL_PEER_NAME_LENGTH).
+pub const SSL_PEER_LENGTH_MAX: usize = 1024;
+/// Longest MCAUSER (MQ_MCA_USER_ID_LENGTH on distributed platforms).
+pub const MCA_USER_LENGTH_MAX: usize = 64;
 
 /// Channel attribute limits (MQ's ranges).
 pub const CHANNEL_INTERVAL_SECONDS_MAX: u32 = 999_999;
@@ -943,6 +1005,10 @@ impl ChannelDefinition {
             max_instances_per_client: CHANNEL_INSTANCES_MAX,
             disconnect_interval: 0,
             monitoring: "QMGR".to_string(),
+            ssl_cipher_spec: String::new(),
+            ssl_client_auth_required: true,
+            ssl_peer: String::new(),
+            mca_user: String::new(),
         }
     }
 
@@ -971,6 +1037,17 @@ impl ChannelDefinition {
         }
         if !["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"].contains(&self.monitoring.as_str()) {
             return fail("MONCHL must be QMGR, OFF, LOW, MEDIUM or HIGH");
+        }
+        if !self.ssl_cipher_spec.is_empty()
+            && !CIPHER_SPECS.contains(&self.ssl_cipher_spec.as_str())
+        {
+            return fail("SSLCIPH must be blank or a CipherSpec Ferrite supports");
+        }
+        if self.ssl_peer.len() > SSL_PEER_LENGTH_MAX {
+            return fail("SSLPEER is at most 1024 characters");
+        }
+        if self.mca_user.len() > MCA_USER_LENGTH_MAX {
+            return fail("MCAUSER is at most 64 characters");
         }
         Ok(())
     }
@@ -1197,7 +1274,18 @@ impl ObjectDefinition {
                     .line("MAXINST", &d.max_instances.to_string())
                     .line("MAXINSTC", &d.max_instances_per_client.to_string())
                     .line("DISCINT", &d.disconnect_interval.to_string())
-                    .line("MONCHL", &d.monitoring);
+                    .line("MONCHL", &d.monitoring)
+                    .line("SSLCIPH", &d.ssl_cipher_spec)
+                    .line(
+                        "SSLCAUTH",
+                        if d.ssl_client_auth_required {
+                            "REQUIRED"
+                        } else {
+                            "OPTIONAL"
+                        },
+                    )
+                    .line("SSLPEER", &d.ssl_peer)
+                    .line("MCAUSER", &d.mca_user);
             }
             ObjectDefinition::Process(d) => {
                 image
@@ -1237,7 +1325,8 @@ impl ObjectDefinition {
                     .line("STRSTPEV", enabled_disabled(!d.start_stop_events))
                     .line("ACCTQ", &d.accounting_queue)
                     .line("MONQ", &d.monitoring_queue)
-                    .line("STATQ", &d.statistics_queue);
+                    .line("STATQ", &d.statistics_queue)
+                    .line("CHCKCLNT", &d.check_client);
             }
         }
         image.finish()
@@ -1298,6 +1387,10 @@ impl ObjectDefinition {
                         "MAXINSTC" => d.max_instances_per_client = number(key, value)?,
                         "DISCINT" => d.disconnect_interval = number(key, value)?,
                         "MONCHL" => d.monitoring = value.clone(),
+                        "SSLCIPH" => d.ssl_cipher_spec = value.clone(),
+                        "SSLCAUTH" => d.ssl_client_auth_required = value != "OPTIONAL",
+                        "SSLPEER" => d.ssl_peer = value.clone(),
+                        "MCAUSER" => d.mca_user = value.clone(),
                         _ => return Err(unknown(object_type, key)),
                     }
                 }
@@ -1377,6 +1470,7 @@ impl ObjectDefinition {
                         "ACCTQ" => d.accounting_queue = value.clone(),
                         "MONQ" => d.monitoring_queue = value.clone(),
                         "STATQ" => d.statistics_queue = value.clone(),
+                        "CHCKCLNT" => d.check_client = value.clone(),
                         _ => return Err(unknown(object_type, key)),
                     }
                 }
@@ -1437,6 +1531,10 @@ mod tests {
         let mut channel = ChannelDefinition::server_connection("DEV.APP.SVRCONN");
         channel.keepalive_interval = 60;
         channel.description = "App = channel".into();
+        channel.ssl_cipher_spec = "TLS_AES_128_GCM_SHA256".into();
+        channel.ssl_client_auth_required = false;
+        channel.ssl_peer = "CN=app, O=Ferrite".into();
+        channel.mca_user = "mqapp".into();
         let definitions = vec![
             ObjectDefinition::Local(QueueDefinition::local("L", PageSetId(1))),
             ObjectDefinition::Model(model),
@@ -1484,6 +1582,7 @@ mod tests {
                 performance_events: true,
                 start_stop_events: false,
                 monitoring_queue: "HIGH".into(),
+                check_client: "REQUIRED".into(),
                 ..QueueManagerAttributes::new("QM1", 500, 30)
             }),
         ];

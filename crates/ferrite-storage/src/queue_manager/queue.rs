@@ -4,6 +4,11 @@
 //! unit of work's uncommitted messages (MP16 warns of up to 100 ms per get when MQ does).
 //! Messages got inside a unit of work leave the map at once and come back if it backs out.
 //! Delivery order is priority (9 first) then put order, as MSGDLVSQ(PRIORITY).
+//!
+//! A message locked by a browse (MQGMO_LOCK) stays in the map but is visible only to its
+//! *lock holder* (a number the MQI gives each object handle; 0, [`NO_LOCK_HOLDER`], holds
+//! nothing): every get and browse names the holder it looks for, and skips messages other
+//! holders have locked. A queue with no locked message pays one `is_empty` per search.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -13,7 +18,11 @@ use std::time::{Duration, Instant};
 use crate::data_manager::message::{Identifier, NO_IDENTIFIER};
 use crate::recovery::log_records::MessageLocation;
 
+use super::groups::{GroupIndex, GroupMember};
 use super::objects::QueueDefinition;
+
+/// The lock holder of a get or browse that holds no lock: it sees no locked message.
+pub const NO_LOCK_HOLDER: u64 = 0;
 
 /// Delivery order: higher priority first, then put order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -33,6 +42,17 @@ impl MessageKey {
     pub fn priority(&self) -> u8 {
         9 - self.inverted_priority
     }
+
+    /// The first key in delivery order (bounds of key ranges).
+    pub const MIN: MessageKey = MessageKey {
+        inverted_priority: 0,
+        sequence: 0,
+    };
+    /// The last key in delivery order.
+    pub const MAX: MessageKey = MessageKey {
+        inverted_priority: u8::MAX,
+        sequence: u64::MAX,
+    };
 }
 
 /// What the queue keeps in memory for each message (about 100 bytes; the data stays on pages).
@@ -45,6 +65,9 @@ pub struct MessageEntry {
     pub correlation_id: Identifier,
     pub expires_at_ms: Option<u64>,
     pub backout_count: u16,
+    /// The message's place in its group (GroupId not MQGI_NONE), or `None`: boxed, so a
+    /// message in no group pays 8 bytes for it.
+    pub group: Option<Box<GroupMember>>,
 }
 
 impl MessageEntry {
@@ -64,15 +87,55 @@ pub struct MessageSelector {
     pub correlation_id: Option<Identifier>,
     /// Exactly this message (MQGMO_MSG_UNDER_CURSOR: the message a browse cursor is on).
     pub key: Option<MessageKey>,
+    /// GroupId (MQMO_MATCH_GROUP_ID, MQGMO_LOGICAL_ORDER within a group).
+    pub group_id: Option<Identifier>,
+    /// MsgSeqNumber (MQMO_MATCH_MSG_SEQ_NUMBER; a message in no group is number 1).
+    pub sequence_in_group: Option<u32>,
+    /// Offset (MQMO_MATCH_OFFSET; a message that is not a segment is at 0).
+    pub segment_offset: Option<u32>,
+    /// MQGMO_ALL_MSGS_AVAILABLE: a group member only from a complete group.
+    pub whole_groups: bool,
+    /// MQGMO_ALL_SEGMENTS_AVAILABLE: a segment only of a complete logical message.
+    pub whole_messages: bool,
 }
 
 impl MessageSelector {
+    /// Whether `entry`'s own fields match (the conditions on its whole group are
+    /// [`GroupIndex::eligible`]'s).
     pub fn matches(&self, entry: &MessageEntry) -> bool {
         self.key.is_none_or(|key| key == entry.key)
             && self.message_id.is_none_or(|id| id == entry.message_id)
             && self
                 .correlation_id
                 .is_none_or(|id| id == entry.correlation_id)
+            && self.matches_group_fields(entry)
+    }
+
+    fn matches_group_fields(&self, entry: &MessageEntry) -> bool {
+        if self.group_id.is_none()
+            && self.sequence_in_group.is_none()
+            && self.segment_offset.is_none()
+        {
+            return true;
+        }
+        let (group_id, sequence, offset) = match &entry.group {
+            Some(member) => (member.group_id, member.sequence, member.offset),
+            None => (NO_IDENTIFIER, 1, 0),
+        };
+        self.group_id.is_none_or(|id| id == group_id)
+            && self
+                .sequence_in_group
+                .is_none_or(|wanted| wanted == sequence)
+            && self.segment_offset.is_none_or(|wanted| wanted == offset)
+    }
+
+    /// Whether the selector says anything about groups or segments.
+    pub fn has_group_conditions(&self) -> bool {
+        self.group_id.is_some()
+            || self.sequence_in_group.is_some()
+            || self.segment_offset.is_some()
+            || self.whole_groups
+            || self.whole_messages
     }
 }
 
@@ -81,6 +144,8 @@ struct QueueState {
     messages: BTreeMap<MessageKey, MessageEntry>,
     by_message_id: IdentifierIndex,
     by_correlation_id: IdentifierIndex,
+    /// Groups and segmented messages (groups.rs).
+    groups: GroupIndex,
     /// Uncommitted puts (they count towards MAXDEPTH and CURDEPTH).
     uncommitted_puts: u64,
     /// Uncommitted gets (the messages are out of the map).
@@ -100,10 +165,21 @@ struct QueueState {
     /// long-term moving averages; `None` until a message with a put time has been got).
     time_on_queue_short_us: Option<u64>,
     time_on_queue_long_us: Option<u64>,
+    /// Messages locked by a browse with MQGMO_LOCK, with their lock holder (at most one per
+    /// holder): invisible to every other holder until unlocked or got.
+    locks: HashMap<MessageKey, u64>,
     /// Getters parked waiting for a message, each with the selector it waits for: an arrival
     /// wakes only the getters it can satisfy, so a reply put for one of 64 requesters waiting
     /// by CorrelId wakes one thread, not 64.
     parked: Vec<Arc<ParkedGetter>>,
+    /// QINDXBLD(NOWAIT): restart left the restored messages out of the MSGID/CORRELID
+    /// indexes; the background builder indexes them a chunk at a time in key order (up to
+    /// `index_cursor`), and a get by an indexed identifier indexes the rest itself
+    /// (`build_index`). Puts and gets keep maintaining the indexes meanwhile (inserting a key
+    /// twice is harmless), so once the builder passes the end every message is indexed.
+    index_pending: bool,
+    /// The last key the builder has indexed (`None`: it has not started).
+    index_cursor: Option<MessageKey>,
 }
 
 /// A getter waiting for a message it can take: a thread parked on its condition variable, or
@@ -200,6 +276,7 @@ impl IdentifierIndex {
             None => {
                 self.map.insert(id, KeySet::One(key));
             }
+            Some(KeySet::One(existing)) if *existing == key => {}
             Some(KeySet::One(existing)) => {
                 let existing = *existing;
                 self.map
@@ -233,6 +310,10 @@ impl IdentifierIndex {
         }
     }
 }
+
+/// Messages the background index builder (QINDXBLD(NOWAIT)) indexes per hold of the queue's
+/// lock: small enough that a get or put waits at most about a millisecond for it.
+pub const INDEX_BUILD_CHUNK_MESSAGES: usize = 4096;
 
 pub struct LocalQueue {
     pub object_id: u32,
@@ -305,6 +386,12 @@ impl LocalQueue {
     }
 
     fn index(state: &mut QueueState, entry: &MessageEntry, message_id: bool, correlation_id: bool) {
+        let QueueState {
+            groups, messages, ..
+        } = state;
+        groups.insert(entry.key, entry.group.as_deref(), || {
+            Box::new(messages.keys().copied())
+        });
         if message_id && entry.message_id != NO_IDENTIFIER {
             state.by_message_id.insert(entry.message_id, entry.key);
         }
@@ -316,6 +403,7 @@ impl LocalQueue {
     }
 
     fn unindex(state: &mut QueueState, entry: &MessageEntry) {
+        state.groups.remove(entry.key, entry.group.as_deref());
         state.by_message_id.remove(&entry.message_id, entry.key);
         state
             .by_correlation_id
@@ -373,22 +461,93 @@ impl LocalQueue {
         drop(state);
     }
 
-    /// Restart: add a queue's restored messages, in delivery order, under one lock.
-    pub fn insert_restored(&self, entries: Vec<MessageEntry>) {
+    /// Restart: add a queue's restored messages, in delivery order, under one lock. Without
+    /// `build_index` (QINDXBLD(NOWAIT)) the indexes are left for [`LocalQueue::build_index`].
+    pub fn insert_restored(&self, entries: Vec<MessageEntry>, build_index: bool) {
         let mut state = self.state();
+        let defer = !build_index && (self.index_message_id || self.index_correlation_id);
+        if defer {
+            state.index_pending = true;
+            state.index_cursor = None;
+        }
         for entry in entries {
-            Self::index(
-                &mut state,
-                &entry,
-                self.index_message_id,
-                self.index_correlation_id,
-            );
+            if !defer {
+                Self::index(
+                    &mut state,
+                    &entry,
+                    self.index_message_id,
+                    self.index_correlation_id,
+                );
+            }
             if let Some(at) = entry.expires_at_ms {
                 state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
             }
             state.messages.insert(entry.key, entry);
         }
         state.statistics.high_depth = state.statistics.high_depth.max(state.messages.len() as u64);
+    }
+
+    /// QINDXBLD(NOWAIT): build the indexes restart left unbuilt. Returns false if there was
+    /// nothing to build. Holds the queue's lock meanwhile: gets on the queue wait for it.
+    pub fn build_index(&self) -> bool {
+        let mut built = false;
+        loop {
+            let mut state = self.state();
+            if !state.index_pending {
+                return built;
+            }
+            built = true;
+            self.index_from_cursor(&mut state, INDEX_BUILD_CHUNK_MESSAGES);
+            // The lock is released between chunks: gets and puts go on meanwhile.
+        }
+    }
+
+    /// Whether the indexes are still to be built (QINDXBLD(NOWAIT) after a restart).
+    pub fn index_pending(&self) -> bool {
+        self.state().index_pending
+    }
+
+    /// Index up to `limit` messages after the builder's cursor; the end reached, the index is
+    /// complete.
+    fn index_from_cursor(&self, state: &mut QueueState, limit: usize) {
+        let QueueState {
+            messages,
+            by_message_id,
+            by_correlation_id,
+            index_cursor,
+            index_pending,
+            ..
+        } = state;
+        let lower = match *index_cursor {
+            Some(key) => std::ops::Bound::Excluded(key),
+            None => std::ops::Bound::Unbounded,
+        };
+        let unindexed = messages.range((lower, std::ops::Bound::Unbounded));
+        for (count, (key, entry)) in unindexed.enumerate() {
+            if count == limit {
+                return;
+            }
+            if self.index_message_id && entry.message_id != NO_IDENTIFIER {
+                by_message_id.insert(entry.message_id, *key);
+            }
+            if self.index_correlation_id && entry.correlation_id != NO_IDENTIFIER {
+                by_correlation_id.insert(entry.correlation_id, *key);
+            }
+            *index_cursor = Some(*key);
+        }
+        *index_pending = false;
+        *index_cursor = None;
+    }
+
+    /// A get or browse by an indexed identifier on a queue whose index is pending builds it
+    /// first (QINDXBLD(NOWAIT): the application pays for the build, as in MQ).
+    fn ensure_index_for(&self, state: &mut QueueState, selector: &MessageSelector) {
+        if state.index_pending
+            && ((selector.message_id.is_some() && self.index_message_id)
+                || (selector.correlation_id.is_some() && self.index_correlation_id))
+        {
+            self.index_from_cursor(state, usize::MAX);
+        }
     }
 
     /// Restore a message whose getter backed out (it was counted as an uncommitted get).
@@ -428,16 +587,36 @@ impl LocalQueue {
             .expect("get counts balance");
     }
 
+    /// Whether `key` is visible to `holder`: not locked, or locked by it.
+    fn visible(state: &QueueState, key: &MessageKey, holder: u64) -> bool {
+        state.locks.is_empty() || state.locks.get(key).is_none_or(|locker| *locker == holder)
+    }
+
     fn first_match(
         &self,
         state: &QueueState,
         selector: &MessageSelector,
         after: Option<MessageKey>,
+        holder: u64,
     ) -> Option<MessageKey> {
         if let Some(key) = selector.key {
             let entry = state.messages.get(&key)?;
             let beyond = after.is_none_or(|after| key > after);
-            return (beyond && selector.matches(entry)).then_some(key);
+            return (beyond
+                && selector.matches(entry)
+                && state.groups.eligible(selector, entry)
+                && Self::visible(state, &key, holder))
+            .then_some(key);
+        }
+        let group_conditions = selector.has_group_conditions();
+        if group_conditions {
+            let visible = |key: &MessageKey| Self::visible(state, key, holder);
+            if let Some(found) = state
+                .groups
+                .first(selector, after, &state.messages, visible)
+            {
+                return found;
+            }
         }
         let lower = match after {
             Some(key) => std::ops::Bound::Excluded(key),
@@ -445,10 +624,10 @@ impl LocalQueue {
         };
         let accept = |key: &MessageKey| {
             after.is_none_or(|after| *key > after)
-                && state
-                    .messages
-                    .get(key)
-                    .is_some_and(|entry| selector.matches(entry))
+                && state.messages.get(key).is_some_and(|entry| {
+                    selector.matches(entry) && state.groups.eligible(selector, entry)
+                })
+                && Self::visible(state, key, holder)
         };
         // An indexed identifier is answered from its index, at the same cost at any depth.
         if let Some(id) = selector.message_id.filter(|_| self.index_message_id) {
@@ -460,11 +639,27 @@ impl LocalQueue {
         {
             return state.by_correlation_id.first(&id, accept);
         }
-        state
+        if !group_conditions {
+            return state
+                .messages
+                .range((lower, std::ops::Bound::Unbounded))
+                .find(|(key, entry)| selector.matches(entry) && Self::visible(state, key, holder))
+                .map(|(key, _)| *key);
+        }
+        // Group conditions the group index has no set for: look at every message, counted.
+        let mut steps = 0;
+        let found = state
             .messages
             .range((lower, std::ops::Bound::Unbounded))
-            .find(|(_, entry)| selector.matches(entry))
-            .map(|(key, _)| *key)
+            .find(|(key, entry)| {
+                steps += 1;
+                selector.matches(entry)
+                    && state.groups.eligible(selector, entry)
+                    && Self::visible(state, key, holder)
+            })
+            .map(|(key, _)| *key);
+        state.groups.count_steps(steps);
+        found
     }
 
     /// Take the first matching message for a get, waiting up to `wait` for one to arrive.
@@ -492,14 +687,40 @@ impl LocalQueue {
         expired: &mut Vec<MessageEntry>,
         interrupted: impl Fn() -> bool,
     ) -> Option<MessageEntry> {
+        self.take_visible_to(
+            NO_LOCK_HOLDER,
+            selector,
+            wait,
+            now_ms,
+            in_unit_of_work,
+            expired,
+            interrupted,
+        )
+    }
+
+    /// `take_unless` for lock holder `holder`: messages other holders locked are skipped;
+    /// taking the message `holder` locked releases its lock.
+    #[allow(clippy::too_many_arguments)]
+    pub fn take_visible_to(
+        &self,
+        holder: u64,
+        selector: &MessageSelector,
+        wait: Option<Duration>,
+        now_ms: impl Fn() -> u64,
+        in_unit_of_work: bool,
+        expired: &mut Vec<MessageEntry>,
+        interrupted: impl Fn() -> bool,
+    ) -> Option<MessageEntry> {
         let deadline = wait.map(|wait| Instant::now() + wait);
         let mut state = self.state();
+        self.ensure_index_for(&mut state, selector);
         let mut spun = false;
         loop {
             let now = now_ms();
-            while let Some(key) = self.first_match(&state, selector, None) {
+            while let Some(key) = self.first_match(&state, selector, None, holder) {
                 let entry = state.messages.remove(&key).expect("key from the map");
                 Self::unindex(&mut state, &entry);
+                state.locks.remove(&key);
                 if entry.expires_at_ms.is_some_and(|at| at <= now) {
                     expired.push(entry);
                     continue;
@@ -536,15 +757,117 @@ impl LocalQueue {
         }
     }
 
+    /// Wait up to `wait` until a message `selector` selects is on the queue, without taking
+    /// it, as lock holder `holder` sees the queue (MQGMO_COMPLETE_MSG waits for a whole logical message this way, then browses and
+    /// gets its segments). Parks like a waiting getter: woken by an arrival it may want, never
+    /// polling. True when one is there.
+    pub fn wait_for(
+        &self,
+        selector: &MessageSelector,
+        wait: Duration,
+        holder: u64,
+        interrupted: impl Fn() -> bool,
+    ) -> bool {
+        self.park_until(self.state(), selector, wait, interrupted, |state| {
+            self.first_match(state, selector, None, holder)
+        })
+        .is_some()
+    }
+
     /// The next matching message after `after` (browse), without removing it.
     pub fn browse(
         &self,
         selector: &MessageSelector,
         after: Option<MessageKey>,
     ) -> Option<MessageEntry> {
-        let state = self.state();
-        self.first_match(&state, selector, after)
+        self.browse_visible_to(NO_LOCK_HOLDER, selector, after)
+    }
+
+    /// `browse` for lock holder `holder` (messages other holders locked are skipped).
+    pub fn browse_visible_to(
+        &self,
+        holder: u64,
+        selector: &MessageSelector,
+        after: Option<MessageKey>,
+    ) -> Option<MessageEntry> {
+        let mut state = self.state();
+        self.ensure_index_for(&mut state, selector);
+        self.first_match(&state, selector, after, holder)
             .map(|key| state.messages[&key].clone())
+    }
+
+    /// A waiting browse (MQGMO_WAIT with MQGMO_BROWSE_*): the next matching message after
+    /// `after` visible to `holder`, waiting up to `wait` for one to arrive, without taking it.
+    /// Parks like a waiting getter (woken by the arrival, never polling); gives up when
+    /// `interrupted` is true on waking.
+    pub fn browse_waiting(
+        &self,
+        holder: u64,
+        selector: &MessageSelector,
+        after: Option<MessageKey>,
+        wait: Duration,
+        interrupted: impl Fn() -> bool,
+    ) -> Option<MessageEntry> {
+        let mut state = self.state();
+        self.ensure_index_for(&mut state, selector);
+        self.park_until(state, selector, wait, interrupted, |state| {
+            self.first_match(state, selector, after, holder)
+                .map(|key| state.messages[&key].clone())
+        })
+    }
+
+    /// MQGMO_LOCK: lock the message `key` for `holder`, releasing the holder's previous lock
+    /// first. False when the message is no longer on the queue or another holder has it.
+    pub fn lock(&self, holder: u64, key: MessageKey) -> bool {
+        assert_ne!(holder, NO_LOCK_HOLDER, "lock holders are non-zero");
+        let mut state = self.state();
+        self.release_lock(&mut state, holder);
+        if !state.messages.contains_key(&key) || !Self::visible(&state, &key, holder) {
+            return false;
+        }
+        state.locks.insert(key, holder);
+        debug_assert!(
+            state
+                .locks
+                .values()
+                .filter(|locker| **locker == holder)
+                .count()
+                == 1,
+            "one locked message per holder"
+        );
+        true
+    }
+
+    /// MQGMO_UNLOCK (and MQCLOSE): release `holder`'s lock. Returns the message that was
+    /// locked, if it is still on the queue (it becomes visible to everyone, and waiting
+    /// getters it satisfies are woken).
+    pub fn unlock(&self, holder: u64) -> Option<MessageKey> {
+        let mut state = self.state();
+        self.release_lock(&mut state, holder)
+    }
+
+    /// The message `holder` has locked, if any.
+    pub fn locked_by(&self, holder: u64) -> Option<MessageKey> {
+        let state = self.state();
+        state
+            .locks
+            .iter()
+            .find(|(_, locker)| **locker == holder)
+            .map(|(key, _)| *key)
+    }
+
+    fn release_lock(&self, state: &mut QueueState, holder: u64) -> Option<MessageKey> {
+        let key = state
+            .locks
+            .iter()
+            .find(|(_, locker)| **locker == holder)
+            .map(|(key, _)| *key)?;
+        state.locks.remove(&key);
+        if let Some(entry) = state.messages.get(&key) {
+            Self::wake_parked_for(state, entry);
+            self.arrivals.fetch_add(1, Ordering::Release);
+        }
+        Some(key)
     }
 
     /// Remove the committed messages that have expired by `now_ms` (the EXPRYINT scan);
@@ -564,6 +887,7 @@ impl LocalQueue {
         for key in expired {
             let entry = state.messages.remove(&key).expect("key from the map");
             Self::unindex(&mut state, &entry);
+            state.locks.remove(&key);
             removed.push(entry);
         }
         state.earliest_expiry_ms = state
@@ -613,6 +937,10 @@ impl LocalQueue {
         let mut state = self.state();
         state.by_message_id = IdentifierIndex::default();
         state.by_correlation_id = IdentifierIndex::default();
+        state.groups.clear();
+        state.index_pending = false;
+        state.index_cursor = None;
+        state.locks.clear();
         std::mem::take(&mut state.messages).into_values().collect()
     }
 
@@ -680,16 +1008,47 @@ impl LocalQueue {
         )
     }
 
+    /// Whether every message of the group `group_id` is on the queue and committed.
+    pub fn group_complete(&self, group_id: &Identifier) -> bool {
+        self.state().groups.group_complete(group_id)
+    }
+
+    /// Candidates the group-aware searches of this queue have looked at (tests: the work of
+    /// finding a group's messages does not grow with depth).
+    pub fn group_search_steps(&self) -> u64 {
+        self.state().groups.search_steps()
+    }
+
     /// Committed messages available now.
     pub fn depth(&self) -> u64 {
         self.state().messages.len() as u64
+    }
+
+    /// CURDEPTH (committed messages and uncommitted puts) without the rest of `status`, for
+    /// checks made on every put or get (depth events).
+    pub fn current_depth(&self) -> u64 {
+        let state = self.state();
+        state.messages.len() as u64 + state.uncommitted_puts
+    }
+
+    /// IPPROCS (handles open for input) without the rest of `status` (trigger conditions).
+    pub fn open_input_count(&self) -> u64 {
+        self.state().open_input_count
     }
 
     /// Under the queue lock, as `entry` arrives: wake the parked getters it can satisfy (no
     /// system call when none waits for it).
     fn wake_parked_for(state: &QueueState, entry: &MessageEntry) {
         for parked in &state.parked {
-            if parked.selector.matches(entry) {
+            let selector = &parked.selector;
+            // A member's arrival can complete its group or logical message, which makes its
+            // other members (not only this one) eligible for a getter waiting for whole ones.
+            let completes = entry.group.is_some()
+                && (selector.whole_groups || selector.whole_messages)
+                && selector
+                    .group_id
+                    .is_none_or(|id| entry.group.as_ref().is_some_and(|m| m.group_id == id));
+            if completes || (selector.matches(entry) && state.groups.eligible(selector, entry)) {
                 parked.wake();
             }
         }
@@ -709,8 +1068,10 @@ impl LocalQueue {
             waker: Some(waker),
         });
         let mut state = self.state();
-        let ready_at_start =
-            self.first_match(&state, &parked.selector, None).is_some() || self.is_deleted();
+        let ready_at_start = self
+            .first_match(&state, &parked.selector, None, NO_LOCK_HOLDER)
+            .is_some()
+            || self.is_deleted();
         if ready_at_start {
             parked.wake();
         }
@@ -776,20 +1137,36 @@ impl LocalQueue {
         wait: Duration,
         interrupted: impl Fn() -> bool,
     ) -> bool {
+        let any_message = MessageSelector::default();
+        self.park_until(self.state(), &any_message, wait, interrupted, |_| {
+            (self.arrivals.load(Ordering::Acquire) != seen).then_some(())
+        })
+        .is_some()
+    }
+
+    /// Wait, holding the queue's lock only while looking, until `ready` (called under the lock
+    /// before each wait) finds what the caller waits for, `wait` passes, or `interrupted` is
+    /// true when woken. Parked like a waiting getter with `selector`, so only an arrival it
+    /// may want wakes it: browses and waits that take nothing use this.
+    fn park_until<T>(
+        &self,
+        mut state: MutexGuard<'_, QueueState>,
+        selector: &MessageSelector,
+        wait: Duration,
+        interrupted: impl Fn() -> bool,
+        mut ready: impl FnMut(&QueueState) -> Option<T>,
+    ) -> Option<T> {
         let deadline = Instant::now() + wait;
-        let mut state = self.state();
         loop {
-            if self.arrivals.load(Ordering::Acquire) != seen {
-                return true;
+            if let Some(found) = ready(&state) {
+                return Some(found);
             }
             if interrupted() {
-                return false;
+                return None;
             }
-            let Some(remaining) = deadline.checked_duration_since(Instant::now()) else {
-                return false;
-            };
+            let remaining = deadline.checked_duration_since(Instant::now())?;
             let parked = Arc::new(ParkedGetter {
-                selector: MessageSelector::default(),
+                selector: selector.clone(),
                 woken: Condvar::new(),
                 waker: None,
             });
@@ -828,6 +1205,7 @@ mod tests {
             correlation_id: [correlation; 24],
             expires_at_ms: None,
             backout_count: 0,
+            group: None,
         }
     }
 

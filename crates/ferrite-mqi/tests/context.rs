@@ -1,0 +1,175 @@
+//! MQOO_SAVE_ALL_CONTEXT and MQPMO_PASS_IDENTITY_CONTEXT / MQPMO_PASS_ALL_CONTEXT (IBM's JMS
+//! client passes all context when it requeues a poison message).
+
+mod support;
+
+use ferrite_constants::{
+    completion::MQCC_FAILED, get_options::*, open_options::*, put_options::*, reason::*,
+};
+use ferrite_mqi::*;
+use support::*;
+
+fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
+    let error = result.expect_err("the call should fail");
+    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
+    error.reason
+}
+
+#[test]
+fn pass_context_from_a_saving_handle() {
+    let (_dir, qm) = queue_manager(&["IN", "OUT"]);
+    let mut c = Connection::connect(qm.clone(), "").unwrap();
+    let setter = c
+        .open(&mut Mqod::queue("IN"), MQOO_OUTPUT | MQOO_SET_ALL_CONTEXT)
+        .unwrap();
+    let mut original = Mqmd {
+        user_identifier: "alice".to_string(),
+        appl_identity_data: "identity".to_string(),
+        put_appl_name: "original.app".to_string(),
+        put_appl_type: 6,
+        put_date: "20200102".to_string(),
+        put_time: "03040506".to_string(),
+        appl_origin_data: "ORIG".to_string(),
+        ..Mqmd::default()
+    };
+    original.accounting_token[0] = 9;
+    for _ in 0..2 {
+        c.put(
+            setter,
+            &mut original.clone(),
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_SET_ALL_CONTEXT),
+            b"m",
+        )
+        .unwrap();
+    }
+    let input = c
+        .open(
+            &mut Mqod::queue("IN"),
+            MQOO_INPUT_SHARED | MQOO_SAVE_ALL_CONTEXT | MQOO_BROWSE,
+        )
+        .unwrap();
+    let not_saving = c.open(&mut Mqod::queue("IN"), MQOO_INPUT_SHARED).unwrap();
+    let mut buffer = [0u8; 16];
+    c.get(
+        input,
+        &mut Mqmd::default(),
+        &mut Mqgmo::with_options(MQGMO_SYNCPOINT),
+        &mut buffer,
+    )
+    .unwrap();
+
+    let pass_all = c
+        .open(&mut Mqod::queue("OUT"), MQOO_OUTPUT | MQOO_PASS_ALL_CONTEXT)
+        .unwrap();
+    let pass_identity = c
+        .open(
+            &mut Mqod::queue("OUT"),
+            MQOO_OUTPUT | MQOO_PASS_IDENTITY_CONTEXT,
+        )
+        .unwrap();
+    let plain = c.open(&mut Mqod::queue("OUT"), MQOO_OUTPUT).unwrap();
+    let pmo = |options: i32, context: Hobj| Mqpmo {
+        context: context.0,
+        ..Mqpmo::with_options(MQPMO_SYNCPOINT | options)
+    };
+    assert_eq!(
+        reason(c.put(
+            plain,
+            &mut Mqmd::default(),
+            &mut pmo(MQPMO_PASS_ALL_CONTEXT, input),
+            b"x"
+        )),
+        MQRC_NOT_OPEN_FOR_PASS_ALL
+    );
+    assert_eq!(
+        reason(c.put(
+            pass_identity,
+            &mut Mqmd::default(),
+            &mut pmo(MQPMO_PASS_ALL_CONTEXT, input),
+            b"x"
+        )),
+        MQRC_NOT_OPEN_FOR_PASS_ALL
+    );
+    assert_eq!(
+        reason(c.put(
+            plain,
+            &mut Mqmd::default(),
+            &mut pmo(MQPMO_PASS_IDENTITY_CONTEXT, input),
+            b"x"
+        )),
+        MQRC_NOT_OPEN_FOR_PASS_IDENT
+    );
+    assert_eq!(
+        reason(c.put(
+            pass_all,
+            &mut Mqmd::default(),
+            &mut pmo(MQPMO_PASS_ALL_CONTEXT, not_saving),
+            b"x"
+        )),
+        MQRC_CONTEXT_HANDLE_ERROR
+    );
+
+    let mut md = Mqmd::default();
+    c.put(
+        pass_all,
+        &mut md,
+        &mut pmo(MQPMO_PASS_ALL_CONTEXT, input),
+        b"all",
+    )
+    .unwrap();
+    assert_eq!(md.user_identifier, "alice");
+    assert_eq!(md.accounting_token, original.accounting_token);
+    assert_eq!(md.appl_identity_data, "identity");
+    assert_eq!(md.put_appl_name, "original.app");
+    assert_eq!(md.put_appl_type, 6);
+    assert_eq!(md.put_date, "20200102");
+    assert_eq!(md.put_time, "03040506");
+    assert_eq!(md.appl_origin_data, "ORIG");
+
+    let mut md = Mqmd::default();
+    c.put(
+        pass_identity,
+        &mut md,
+        &mut pmo(MQPMO_PASS_IDENTITY_CONTEXT, input),
+        b"identity",
+    )
+    .unwrap();
+    assert_eq!(md.user_identifier, "alice");
+    assert_eq!(md.appl_identity_data, "identity");
+    assert_ne!(
+        md.put_appl_name, "original.app",
+        "origin context is this application's"
+    );
+    assert_ne!(md.put_date, "20200102");
+    c.commit().unwrap();
+
+    // What was stored is what MQPUT reported.
+    let out = c.open(&mut Mqod::queue("OUT"), MQOO_INPUT_SHARED).unwrap();
+    let mut got = Mqmd::default();
+    c.get(
+        out,
+        &mut got,
+        &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
+        &mut buffer,
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            got.user_identifier.as_str(),
+            got.put_appl_name.as_str(),
+            got.put_time.as_str()
+        ),
+        ("alice", "original.app", "03040506")
+    );
+
+    // MQPUT1 opens with the pass option itself.
+    let mut md = Mqmd::default();
+    c.put1(
+        &mut Mqod::queue("OUT"),
+        &mut md,
+        &mut pmo(MQPMO_PASS_ALL_CONTEXT, input),
+        b"put1",
+    )
+    .unwrap();
+    assert_eq!(md.put_appl_name, "original.app");
+}

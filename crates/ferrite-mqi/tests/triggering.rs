@@ -1,0 +1,441 @@
+//! Triggering through the MQI: every condition of MQ's "Conditions for a trigger event" that
+//! Ferrite applies, the trigger message's content, the cases that must not trigger, syncpoint
+//! (trigger at commit, nothing at backout), DEPTH resetting TRIGGER, TRIGINT, and the queue
+//! depth performance events.
+
+mod support;
+
+use ferrite_constants::{
+    encoding::MQENC_NATIVE, format::*, get_options::*, open_options::*, persistence::*,
+    put_options::*, reason::*,
+};
+use ferrite_message::trigger_message::TriggerMessage;
+use ferrite_mqi::*;
+use ferrite_protocol::ByteOrder;
+use ferrite_storage::queue_manager::{
+    ObjectDefinition, ProcessDefinition, QueueDefinition, QueueManager,
+};
+use ferrite_storage::PageSetId;
+use std::sync::Arc;
+use support::*;
+
+const INITQ: &str = "APP.INITQ";
+const PROCESS: &str = "APP.PROCESS";
+
+/// A queue manager with an initiation queue, a process, and a trigger monitor connection that
+/// has the initiation queue open for input.
+struct Setup {
+    _directory: tempfile::TempDir,
+    queue_manager: Arc<QueueManager>,
+    monitor: Connection,
+    initq: Hobj,
+    application: Connection,
+}
+
+fn setup() -> Setup {
+    let (directory, queue_manager) = queue_manager(&[INITQ]);
+    queue_manager
+        .define_object(
+            ObjectDefinition::Process(ProcessDefinition {
+                application_type: "UNIX".into(),
+                application_id: "/opt/app/server".into(),
+                environment_data: "env data".into(),
+                user_data: "user data".into(),
+                ..ProcessDefinition::new(PROCESS)
+            }),
+            false,
+        )
+        .unwrap();
+    let mut monitor = Connection::connect(queue_manager.clone(), "").unwrap();
+    let initq = monitor
+        .open(&mut Mqod::queue(INITQ), MQOO_INPUT_SHARED)
+        .unwrap();
+    let application = Connection::connect(queue_manager.clone(), "").unwrap();
+    Setup {
+        _directory: directory,
+        queue_manager,
+        monitor,
+        initq,
+        application,
+    }
+}
+
+fn triggered(name: &str, trigger_type: &str) -> QueueDefinition {
+    QueueDefinition {
+        trigger_control: true,
+        trigger_type: trigger_type.into(),
+        initiation_queue: INITQ.into(),
+        process_name: PROCESS.into(),
+        trigger_data: format!("data for {name}"),
+        ..QueueDefinition::local(name, PageSetId(1))
+    }
+}
+
+impl Setup {
+    fn define(&self, definition: QueueDefinition) {
+        define(&self.queue_manager, definition);
+    }
+
+    fn open_output(&mut self, name: &str) -> Hobj {
+        self.application
+            .open(&mut Mqod::queue(name), MQOO_OUTPUT)
+            .unwrap()
+    }
+
+    fn put(&mut self, hobj: Hobj, priority: i32, options: i32) {
+        let mut md = Mqmd {
+            priority,
+            persistence: MQPER_NOT_PERSISTENT,
+            ..Mqmd::default()
+        };
+        self.application
+            .put(hobj, &mut md, &mut Mqpmo::with_options(options), b"work")
+            .unwrap();
+    }
+
+    fn put_now(&mut self, name: &str) {
+        let hobj = self.open_output(name);
+        self.put(hobj, 0, MQPMO_NO_SYNCPOINT);
+        self.application.close(hobj, 0).unwrap();
+    }
+
+    /// Every trigger message on the initiation queue (taken off it), checking each one's MQMD.
+    fn trigger_messages(&mut self) -> Vec<TriggerMessage> {
+        let mut found = Vec::new();
+        loop {
+            let mut md = Mqmd::default();
+            let mut buffer = vec![0u8; 2048];
+            match self.monitor.get(
+                self.initq,
+                &mut md,
+                &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
+                &mut buffer,
+            ) {
+                Ok(got) => {
+                    assert_eq!(md.format, MQFMT_TRIGGER);
+                    assert_eq!(md.persistence, MQPER_NOT_PERSISTENT);
+                    assert_eq!(md.encoding, MQENC_NATIVE);
+                    assert_eq!(got.data_length, 684);
+                    let order = ByteOrder::from_mq_encoding(md.encoding).unwrap();
+                    found.push(TriggerMessage::decode(&buffer[..got.data_length], order).unwrap());
+                }
+                Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return found,
+                Err(error) => panic!("MQGET from the initiation queue: {error}"),
+            }
+        }
+    }
+
+    fn trigger_count(&mut self) -> usize {
+        self.trigger_messages().len()
+    }
+}
+
+#[test]
+fn first_triggers_when_the_queue_goes_from_empty_to_one_message() {
+    let mut s = setup();
+    s.define(triggered("APP.Q", "FIRST"));
+    s.put_now("APP.Q");
+    let messages = s.trigger_messages();
+    assert_eq!(
+        messages,
+        [TriggerMessage {
+            q_name: "APP.Q".into(),
+            process_name: PROCESS.into(),
+            trigger_data: "data for APP.Q".into(),
+            appl_type: ferrite_constants::appl_type::MQAT_UNIX,
+            appl_id: "/opt/app/server".into(),
+            env_data: "env data".into(),
+            user_data: "user data".into(),
+        }]
+    );
+    // Not empty any more: no trigger (TRIGINT's default is over eleven days).
+    s.put_now("APP.Q");
+    assert_eq!(s.trigger_count(), 0);
+}
+
+#[test]
+fn conditions_that_prevent_a_trigger() {
+    let mut s = setup();
+    // NOTRIGGER.
+    s.define(QueueDefinition {
+        trigger_control: false,
+        ..triggered("OFF.Q", "FIRST")
+    });
+    // TRIGTYPE(NONE).
+    s.define(triggered("NONE.Q", "NONE"));
+    // A message below TRIGMPRI.
+    s.define(QueueDefinition {
+        trigger_message_priority: 5,
+        ..triggered("PRIORITY.Q", "FIRST")
+    });
+    // GET(DISABLED).
+    s.define(QueueDefinition {
+        get_inhibited: true,
+        ..triggered("GETOFF.Q", "FIRST")
+    });
+    // INITQ names no queue; INITQ blank.
+    s.define(QueueDefinition {
+        initiation_queue: "NO.SUCH.INITQ".into(),
+        ..triggered("NOINITQ.Q", "FIRST")
+    });
+    s.define(QueueDefinition {
+        initiation_queue: String::new(),
+        ..triggered("BLANKINITQ.Q", "FIRST")
+    });
+    // PROCESS names no process.
+    s.define(QueueDefinition {
+        process_name: "NO.SUCH.PROCESS".into(),
+        ..triggered("NOPROCESS.Q", "FIRST")
+    });
+    for name in [
+        "OFF.Q",
+        "NONE.Q",
+        "GETOFF.Q",
+        "NOINITQ.Q",
+        "BLANKINITQ.Q",
+        "NOPROCESS.Q",
+    ] {
+        s.put_now(name);
+        assert_eq!(s.trigger_count(), 0, "{name} must not trigger");
+    }
+    let hobj = s.open_output("PRIORITY.Q");
+    s.put(hobj, 4, MQPMO_NO_SYNCPOINT);
+    assert_eq!(s.trigger_count(), 0, "priority 4 is below TRIGMPRI 5");
+    // Eligible messages are counted from TRIGMPRI: the queue holds none yet, so this is FIRST.
+    s.put(hobj, 5, MQPMO_NO_SYNCPOINT);
+    assert_eq!(s.trigger_count(), 1, "priority 5 reaches TRIGMPRI 5");
+
+    // A queue open for input by a server does not trigger (FIRST, DEPTH).
+    s.define(triggered("SERVED.Q", "FIRST"));
+    let mut server = Connection::connect(s.queue_manager.clone(), "").unwrap();
+    let served = server
+        .open(&mut Mqod::queue("SERVED.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    s.put_now("SERVED.Q");
+    assert_eq!(s.trigger_count(), 0, "a server has SERVED.Q open");
+    // ... until the server closes it with the message still there.
+    server.close(served, 0).unwrap();
+    assert_eq!(s.trigger_count(), 1, "the last input handle closed");
+
+    // An initiation queue never triggers, even when its own attributes would.
+    s.define(QueueDefinition {
+        initiation_queue: INITQ.into(),
+        ..triggered("OTHER.INITQ", "EVERY")
+    });
+    s.define(QueueDefinition {
+        initiation_queue: "OTHER.INITQ".into(),
+        ..triggered("USES.OTHER.Q", "FIRST")
+    });
+    s.put_now("OTHER.INITQ");
+    assert_eq!(s.trigger_count(), 0, "OTHER.INITQ is an initiation queue");
+}
+
+#[test]
+fn no_trigger_without_a_trigger_monitor_until_one_opens_the_initiation_queue() {
+    let mut s = setup();
+    s.monitor.close(s.initq, 0).unwrap();
+    s.define(triggered("APP.Q", "FIRST"));
+    s.put_now("APP.Q");
+    assert_eq!(s.queue_manager.queue(INITQ).unwrap().depth(), 0);
+    // The monitor comes back: the pending FIRST condition triggers now.
+    s.initq = s
+        .monitor
+        .open(&mut Mqod::queue(INITQ), MQOO_INPUT_SHARED)
+        .unwrap();
+    assert_eq!(s.trigger_count(), 1);
+    // Opening it again while nothing changed triggers again: MQ checks at every open.
+    let again = s
+        .monitor
+        .open(&mut Mqod::queue(INITQ), MQOO_INPUT_SHARED)
+        .unwrap();
+    assert_eq!(s.trigger_count(), 1);
+    s.monitor.close(again, 0).unwrap();
+}
+
+#[test]
+fn a_unit_of_work_triggers_at_commit_and_not_at_backout() {
+    let mut s = setup();
+    s.define(triggered("APP.Q", "FIRST"));
+    s.define(triggered("EVERY.Q", "EVERY"));
+    let hobj = s.open_output("APP.Q");
+    let every = s.open_output("EVERY.Q");
+    s.put(hobj, 0, MQPMO_SYNCPOINT);
+    s.put(every, 0, MQPMO_SYNCPOINT);
+    s.put(every, 0, MQPMO_SYNCPOINT);
+    assert_eq!(s.trigger_count(), 0, "nothing is available before MQCMIT");
+    s.application.backout().unwrap();
+    assert_eq!(s.trigger_count(), 0, "a backed-out put triggers nothing");
+    s.put(hobj, 0, MQPMO_SYNCPOINT);
+    s.put(hobj, 0, MQPMO_SYNCPOINT);
+    s.put(every, 0, MQPMO_SYNCPOINT);
+    s.put(every, 0, MQPMO_SYNCPOINT);
+    s.application.commit().unwrap();
+    let queues: Vec<String> = s.trigger_messages().into_iter().map(|m| m.q_name).collect();
+    assert_eq!(queues.iter().filter(|q| *q == "APP.Q").count(), 1);
+    assert_eq!(queues.iter().filter(|q| *q == "EVERY.Q").count(), 2);
+}
+
+#[test]
+fn every_triggers_for_each_eligible_message() {
+    let mut s = setup();
+    s.define(QueueDefinition {
+        trigger_message_priority: 3,
+        ..triggered("EVERY.Q", "EVERY")
+    });
+    let hobj = s.open_output("EVERY.Q");
+    for priority in [0, 3, 9, 2, 4] {
+        s.put(hobj, priority, MQPMO_NO_SYNCPOINT);
+    }
+    assert_eq!(s.trigger_count(), 3);
+    // EVERY triggers even while a server has the queue open.
+    let mut server = Connection::connect(s.queue_manager.clone(), "").unwrap();
+    let served = server
+        .open(&mut Mqod::queue("EVERY.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    s.put(hobj, 5, MQPMO_NO_SYNCPOINT);
+    assert_eq!(s.trigger_count(), 1);
+    server.close(served, 0).unwrap();
+    assert_eq!(s.trigger_count(), 0, "EVERY does not trigger at close");
+}
+
+#[test]
+fn depth_triggers_at_trigdpth_then_sets_notrigger_until_enabled_again() {
+    let mut s = setup();
+    s.define(QueueDefinition {
+        trigger_depth: 3,
+        ..triggered("DEPTH.Q", "DEPTH")
+    });
+    let hobj = s.open_output("DEPTH.Q");
+    s.put(hobj, 0, MQPMO_NO_SYNCPOINT);
+    s.put(hobj, 0, MQPMO_NO_SYNCPOINT);
+    assert_eq!(s.trigger_count(), 0);
+    s.put(hobj, 0, MQPMO_NO_SYNCPOINT);
+    assert_eq!(s.trigger_count(), 1);
+    let queue = s.queue_manager.queue("DEPTH.Q").unwrap();
+    assert!(
+        !queue.definition().trigger_control,
+        "the queue manager set NOTRIGGER"
+    );
+    s.put(hobj, 0, MQPMO_NO_SYNCPOINT);
+    assert_eq!(
+        s.trigger_count(),
+        0,
+        "NOTRIGGER until the application enables it"
+    );
+    // NOTRIGGER is stored: it survives a restart of the definition (read back from the store).
+    let stored = s.queue_manager.object(
+        ferrite_storage::queue_manager::ObjectType::LocalQueue,
+        "DEPTH.Q",
+    );
+    match stored {
+        Some(ObjectDefinition::Local(definition)) => assert!(!definition.trigger_control),
+        other => panic!("DEPTH.Q is {other:?}"),
+    }
+    // The application switches triggering on again with MQSET while 4 messages are on the
+    // queue: the condition holds, so it triggers at once (and NOTRIGGER is set again).
+    let set = s
+        .application
+        .open(&mut Mqod::queue("DEPTH.Q"), MQOO_SET)
+        .unwrap();
+    s.application
+        .set(
+            set,
+            &[(
+                ferrite_constants::selector::MQIA_TRIGGER_CONTROL,
+                AttributeValue::Integer(ferrite_constants::trigger_type::MQTC_ON),
+            )],
+        )
+        .unwrap();
+    assert_eq!(s.trigger_count(), 1);
+    let queue = s.queue_manager.queue("DEPTH.Q").unwrap();
+    assert!(!queue.definition().trigger_control);
+    // MQSET of something else while NOTRIGGER: nothing.
+    s.application
+        .set(
+            set,
+            &[(
+                ferrite_constants::selector::MQIA_TRIGGER_DEPTH,
+                AttributeValue::Integer(2),
+            )],
+        )
+        .unwrap();
+    assert_eq!(s.trigger_count(), 0);
+}
+
+#[test]
+fn syncpoint_puts_reaching_trigdpth_trigger_at_commit() {
+    let mut s = setup();
+    s.define(QueueDefinition {
+        trigger_depth: 2,
+        ..triggered("DEPTH.Q", "DEPTH")
+    });
+    let hobj = s.open_output("DEPTH.Q");
+    s.put(hobj, 0, MQPMO_SYNCPOINT);
+    s.put(hobj, 0, MQPMO_SYNCPOINT);
+    assert_eq!(s.trigger_count(), 0);
+    s.application.commit().unwrap();
+    assert_eq!(s.trigger_count(), 1);
+}
+
+#[test]
+fn trigint_triggers_a_queue_that_stayed_non_empty() {
+    let mut s = setup();
+    let mut attributes = s.queue_manager.queue_manager_attributes();
+    attributes.trigger_interval = 200;
+    s.queue_manager.alter_queue_manager(attributes).unwrap();
+    s.define(triggered("APP.Q", "FIRST"));
+    s.put_now("APP.Q");
+    assert_eq!(s.trigger_count(), 1);
+    s.put_now("APP.Q");
+    assert_eq!(s.trigger_count(), 0, "within TRIGINT");
+    std::thread::sleep(std::time::Duration::from_millis(250));
+    s.put_now("APP.Q");
+    assert_eq!(
+        s.trigger_count(),
+        1,
+        "TRIGINT has passed and the queue is not empty"
+    );
+    s.put_now("APP.Q");
+    assert_eq!(s.trigger_count(), 0, "within TRIGINT of that trigger");
+}
+
+#[test]
+fn a_trigger_message_that_cannot_be_put_goes_to_the_dead_letter_queue() {
+    // PUT(DISABLED) on the initiation queue: the trigger message cannot be put there, so it
+    // goes to DEADQ behind an MQDLH saying why and where it was going; the application's put
+    // still succeeds.
+    let mut s = setup();
+    const DEADQ: &str = "SYSTEM.DEAD.LETTER.QUEUE";
+    s.define(QueueDefinition::local(DEADQ, PageSetId(1)));
+    s.define(triggered("APP.Q", "FIRST"));
+    let mut initq = s.queue_manager.queue(INITQ).unwrap().definition();
+    initq.put_inhibited = true;
+    s.queue_manager.alter_queue(initq).unwrap();
+    s.put_now("APP.Q");
+    assert_eq!(s.queue_manager.queue(INITQ).unwrap().depth(), 0);
+    assert_eq!(s.queue_manager.queue("APP.Q").unwrap().depth(), 1);
+    let hobj = s
+        .monitor
+        .open(&mut Mqod::queue(DEADQ), MQOO_INPUT_SHARED)
+        .unwrap();
+    let mut md = Mqmd::default();
+    let mut buffer = vec![0u8; 2048];
+    let got = s
+        .monitor
+        .get(
+            hobj,
+            &mut md,
+            &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
+            &mut buffer,
+        )
+        .unwrap();
+    assert_eq!(md.format, MQFMT_DEAD_LETTER_HEADER);
+    let order = ByteOrder::from_mq_encoding(md.encoding).unwrap();
+    let header =
+        ferrite_message::DeadLetterHeader::decode(&buffer[..got.data_length], order).unwrap();
+    assert_eq!(header.reason, MQRC_PUT_INHIBITED);
+    assert_eq!(header.dest_q_name, INITQ);
+    assert_eq!(header.format, MQFMT_TRIGGER);
+    let trigger = TriggerMessage::decode(&buffer[172..got.data_length], order).unwrap();
+    assert_eq!(trigger.q_name, "APP.Q");
+}
