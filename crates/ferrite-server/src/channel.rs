@@ -160,13 +160,39 @@ struct Output {
     /// The epoll events registered now.
     interest: u32,
     closed: bool,
+    /// The socket's TLS session (SSLCIPH channels), shared by its dispatcher (which reads,
+    /// and drives the handshake) and the adapters (which write): `pending` holds plaintext,
+    /// handed to the session [`TLS_PLAINTEXT_CHUNK_BYTES`] at a time as the socket takes the
+    /// records of the last chunk.
+    tls: Option<rustls::ServerConnection>,
 }
 
 impl Output {
+    /// Plaintext bytes not yet written (or, with TLS, not yet handed to the session).
     fn waiting_bytes(&self) -> usize {
         self.pending.len() - self.written
     }
+
+    /// Whether anything waits for the socket: plaintext, or TLS records the session holds.
+    fn has_output(&self) -> bool {
+        self.waiting_bytes() > 0 || self.tls.as_ref().is_some_and(|tls| tls.wants_write())
+    }
 }
+
+/// How a socket's bytes are carried, decided by its first byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SocketMode {
+    /// Nothing read yet.
+    FirstByte,
+    /// Plaintext TSH segments.
+    Plain,
+    /// TLS records ([`Output::tls`]); `handshaking` until the handshake completes.
+    Tls { handshaking: bool },
+}
+
+/// Plaintext handed to a TLS session at a time (one full TLS record): the session holds at
+/// most this much encrypted output beyond what `Output::pending` counts.
+pub const TLS_PLAINTEXT_CHUNK_BYTES: usize = 16 * 1024;
 
 /// The epoll events a socket is registered for when it is read and nothing waits to be written.
 pub(crate) const READ_INTEREST: u32 = (libc::EPOLLIN | libc::EPOLLRDHUP) as u32;
@@ -193,6 +219,7 @@ impl ChannelSocket {
                 waiting_for_room: Vec::new(),
                 interest: READ_INTEREST,
                 closed: false,
+                tls: None,
             }),
         }
     }
@@ -215,7 +242,7 @@ impl ChannelSocket {
         }
         let segments = split_into_segments(header, payload, output.max_transmission_size)?;
         let before = output.pending.len();
-        let idle = output.waiting_bytes() == 0;
+        let idle = !output.has_output();
         for segment in &segments {
             let bytes = segment.encode()?;
             output.pending.extend_from_slice(&bytes);
@@ -231,6 +258,29 @@ impl ChannelSocket {
 
     /// Writes what waits until the socket would block; registers for writability then.
     fn write_pending(&self, output: &mut Output) -> Result<(), TransportError> {
+        let blocked = if output.tls.is_some() {
+            self.write_pending_tls(output)?
+        } else {
+            self.write_pending_plain(output)?
+        };
+        if blocked {
+            output.blocked_since.get_or_insert_with(Instant::now);
+        } else {
+            output.blocked_since = None;
+        }
+        if output.written == output.pending.len() {
+            output.pending.clear();
+            output.written = 0;
+            if output.pending.capacity() > OUTPUT_BUFFER_KEPT_BYTES {
+                output.pending = Vec::new();
+            }
+        }
+        self.update_interest(output);
+        Ok(())
+    }
+
+    /// Writes plaintext until the socket would block (true) or nothing waits (false).
+    fn write_pending_plain(&self, output: &mut Output) -> Result<bool, TransportError> {
         while output.written < output.pending.len() {
             match (&self.stream).write(&output.pending[output.written..]) {
                 Ok(0) => return Err(TransportError::Closed),
@@ -239,22 +289,49 @@ impl ChannelSocket {
                     output.blocked_since = None;
                 }
                 Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {
-                    output.blocked_since.get_or_insert_with(Instant::now);
-                    self.update_interest(output);
-                    return Ok(());
-                }
+                Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => return Ok(true),
                 Err(error) => return Err(error.into()),
             }
         }
-        output.pending.clear();
-        output.written = 0;
-        if output.pending.capacity() > OUTPUT_BUFFER_KEPT_BYTES {
-            output.pending = Vec::new();
+        Ok(false)
+    }
+
+    /// TLS: writes the records the session holds, then encrypts the next chunk of plaintext,
+    /// until the socket would block (true) or nothing waits (false). Plaintext waits while the
+    /// handshake runs (the dispatcher writes it once the handshake is over).
+    fn write_pending_tls(&self, output: &mut Output) -> Result<bool, TransportError> {
+        let Output {
+            tls,
+            pending,
+            written,
+            blocked_since,
+            ..
+        } = output;
+        let tls = tls.as_mut().expect("a TLS socket");
+        loop {
+            while tls.wants_write() {
+                match tls.write_tls(&mut &self.stream) {
+                    Ok(0) => return Err(TransportError::Closed),
+                    Ok(_) => *blocked_since = None,
+                    Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {
+                        return Ok(true)
+                    }
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            if *written == pending.len() || tls.is_handshaking() {
+                return Ok(false);
+            }
+            let end = (*written + TLS_PLAINTEXT_CHUNK_BYTES).min(pending.len());
+            let taken = tls.writer().write(&pending[*written..end])?;
+            if taken == 0 {
+                // The session takes no more until its records are written (never expected:
+                // they were all written just above).
+                return Ok(true);
+            }
+            *written += taken;
         }
-        output.blocked_since = None;
-        self.update_interest(output);
-        Ok(())
     }
 
     fn update_interest(&self, output: &mut Output) {
@@ -265,7 +342,7 @@ impl ChannelSocket {
         if !self.reading_paused.load(Ordering::Acquire) {
             interest |= libc::EPOLLIN as u32;
         }
-        if output.waiting_bytes() > 0 {
+        if output.has_output() {
             interest |= libc::EPOLLOUT as u32;
         }
         if interest != output.interest {
@@ -352,6 +429,11 @@ impl ChannelSocket {
     /// The dispatcher, closing: no more output; the socket leaves the epoll instance.
     fn close(&self) {
         let mut output = self.output.lock().unwrap();
+        if let Some(tls) = output.tls.as_mut() {
+            // Best effort: tell a TLS peer the session ends (close_notify).
+            tls.send_close_notify();
+            let _ = tls.write_tls(&mut &self.stream);
+        }
         output.closed = true;
         output.pending = Vec::new();
         output.written = 0;
@@ -386,6 +468,8 @@ pub(crate) struct Channel {
     heartbeat_seconds: u64,
     /// DISCINT of the channel, seconds (0: never).
     disconnect_seconds: u64,
+    /// Plaintext or TLS, once the first byte has told.
+    mode: SocketMode,
     /// TLS of the socket (security hook).
     socket_security: SocketSecurity,
     /// Set by the negotiation (security hook).
@@ -407,26 +491,39 @@ impl Channel {
             heartbeat_sent: None,
             heartbeat_seconds: 0,
             disconnect_seconds: 0,
+            mode: SocketMode::FirstByte,
             socket_security: SocketSecurity::default(),
             security: None,
         }
     }
 
     /// The socket is readable (or closed): reads what is there, up to
-    /// [`READ_BYTES_PER_TURN_MAX`], and handles every whole flow.
+    /// [`READ_BYTES_PER_TURN_MAX`], and handles every whole flow. With TLS, the bytes are
+    /// records: they drive the handshake, and their plaintext is what is decoded.
     pub(crate) fn on_readable(&mut self, buffer: &mut [u8]) -> Result<(), End> {
+        if self.mode == SocketMode::FirstByte && !self.choose_mode()? {
+            return Ok(());
+        }
         let mut total = 0;
-        while total < READ_BYTES_PER_TURN_MAX && !self.socket.reading_paused() {
-            let read = match (&self.socket.stream).read(buffer) {
-                Ok(0) => return Err(End::Closed),
-                Ok(read) => read,
-                Err(error) => match error.kind() {
-                    std::io::ErrorKind::WouldBlock => break,
-                    std::io::ErrorKind::Interrupted => continue,
-                    std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe => {
-                        return Err(End::Closed)
-                    }
-                    _ => return Err(End::Error(error.to_string())),
+        loop {
+            let may_read_socket = total < READ_BYTES_PER_TURN_MAX && !self.socket.reading_paused();
+            let read = match self.mode {
+                SocketMode::Tls { .. } => match self.read_tls(buffer, may_read_socket)? {
+                    Some(read) => read,
+                    None => break,
+                },
+                _ if !may_read_socket => break,
+                _ => match (&self.socket.stream).read(buffer) {
+                    Ok(0) => return Err(End::Closed),
+                    Ok(read) => read,
+                    Err(error) => match error.kind() {
+                        std::io::ErrorKind::WouldBlock => break,
+                        std::io::ErrorKind::Interrupted => continue,
+                        std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe => {
+                            return Err(End::Closed)
+                        }
+                        _ => return Err(End::Error(error.to_string())),
+                    },
                 },
             };
             total += read;
@@ -445,8 +542,9 @@ impl Channel {
                     self.received(flow)?;
                 }
             }
-            if drained {
+            if drained && self.mode == SocketMode::Plain {
                 // Most likely all there was; level-triggered epoll reports the rest, if any.
+                // (A TLS session's plaintext is read to its end: epoll cannot see it.)
                 break;
             }
         }
@@ -455,6 +553,103 @@ impl Channel {
             self.decoder = SegmentDecoder::new(self.decoder.max_segment_length());
         }
         Ok(())
+    }
+
+    /// Looks at the socket's first byte (without taking it): a TLS handshake record makes the
+    /// socket a TLS one, anything else a plaintext one. Returns false while nothing has come.
+    fn choose_mode(&mut self) -> Result<bool, End> {
+        let mut first = [0u8; 1];
+        match self.socket.stream.peek(&mut first) {
+            Ok(0) => return Err(End::Closed),
+            Ok(_) => {}
+            Err(error) => {
+                return match error.kind() {
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted => Ok(false),
+                    _ => Err(End::Closed),
+                }
+            }
+        }
+        if !tls::starts_tls(first[0]) {
+            self.mode = SocketMode::Plain;
+            return Ok(true);
+        }
+        let connection = tls::server_connection(
+            self.chinit.queue_manager.directory(),
+            &self.chinit.config.ssl_key_repository,
+        )
+        .map_err(|error| self.refuse_tls(&error))?;
+        self.socket.output.lock().unwrap().tls = Some(connection);
+        self.mode = SocketMode::Tls { handshaking: true };
+        Ok(true)
+    }
+
+    /// Logs why a TLS client is refused (MQ's AMQ9637E) and ends the socket.
+    fn refuse_tls(&self, error: &str) -> End {
+        (self.chinit.log)(&format!(
+            "AMQ9637E ferrite listener: client {}: {error}",
+            self.socket.instance.peer
+        ));
+        End::Closed
+    }
+
+    /// TLS: the next plaintext into `buffer`, reading records from the socket when the session
+    /// has none (if `may_read_socket`), processing them (the handshake's records answered at
+    /// once) and writing what the session wants to send. `None`: nothing more for now.
+    /// Never blocks: a peer that sends half a record leaves it in the session until the rest
+    /// comes, or the handshake timeout ends the socket.
+    fn read_tls(&mut self, buffer: &mut [u8], may_read_socket: bool) -> Result<Option<usize>, End> {
+        let handshake_failed =
+            |error: &dyn std::fmt::Display| format!("TLS handshake failed: {error}");
+        let mut output = self.socket.output.lock().unwrap();
+        loop {
+            let handshaking = self.mode == (SocketMode::Tls { handshaking: true });
+            let tls = output.tls.as_mut().expect("a TLS socket");
+            match tls.reader().read(buffer) {
+                Ok(0) => return Err(End::Closed),
+                Ok(read) => return Ok(Some(read)),
+                Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(error) if error.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    return Err(End::Closed)
+                }
+                Err(error) => return Err(End::Error(format!("TLS: {error}"))),
+            }
+            if !may_read_socket {
+                return Ok(None);
+            }
+            match tls.read_tls(&mut &self.socket.stream) {
+                Ok(0) if handshaking => {
+                    drop(output);
+                    return Err(self.refuse_tls(&handshake_failed(&"the client closed the socket")));
+                }
+                Ok(0) => return Err(End::Closed),
+                Ok(_) => {}
+                Err(error) => match error.kind() {
+                    std::io::ErrorKind::WouldBlock => return Ok(None),
+                    std::io::ErrorKind::Interrupted => continue,
+                    std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe => {
+                        return Err(End::Closed)
+                    }
+                    _ => return Err(End::Error(format!("TLS: {error}"))),
+                },
+            }
+            if let Err(error) = tls.process_new_packets() {
+                // The session has queued an alert that tells the peer why: best effort.
+                let _ = self.socket.write_pending(&mut output);
+                drop(output);
+                if handshaking {
+                    return Err(self.refuse_tls(&handshake_failed(&error)));
+                }
+                return Err(End::Error(format!("TLS: {error}")));
+            }
+            if handshaking && !tls.is_handshaking() {
+                self.socket_security = tls::session_security(tls);
+                self.mode = SocketMode::Tls { handshaking: false };
+            }
+            // Handshake records, alerts, key updates; plaintext held back by the handshake.
+            if output.has_output() {
+                self.socket.write_pending(&mut output).map_err(End::from)?;
+            }
+        }
     }
 
     /// The socket is writable: sends what waits.
