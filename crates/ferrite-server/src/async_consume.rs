@@ -17,8 +17,15 @@
 //!  52 Status(2)  54 ResolvedQNameLength(1)  55 ResolvedQName, zero padding so that the header
 //!  ends on a 4-byte boundary; then the MQMD (version 2) and the message data.
 //! ```
-//! A consumer's demand is the bytes the client asked for (RqstBytes); each message delivered
-//! uses its length, at least one message is delivered per request. A message longer than
+//! A consumer's demand is a window: the bytes the client asked for (RqstBytes) less those sent
+//! that it has not yet reported received (each REQUEST_MSGS reports, in RecvBytes, the bytes
+//! received since the previous one; a message counts its MQMD and its data). At least one
+//! message is delivered per request.
+//!
+//! Read-ahead (RequestFlags READ_AHEAD): as MQ documents, only non-persistent messages are
+//! sent ahead of the application's MQGETs. A persistent message at the head of the queue stops
+//! the stream until the client's next request, which IBM's client makes when an MQGET finds
+//! nothing read ahead; it is then that request's first message, in its place among the others. A message longer than
 //! MaxMsgLen is not taken: an ASYNC_MESSAGE with MQRC_TRUNCATED_MSG_FAILED and no data tells
 //! the client its length, and it asks again with a larger MaxMsgLen.
 
@@ -52,6 +59,14 @@ pub mod notification {
 
 /// The largest message pushed when the client sets no MaxMsgLen (MQ's 100 MiB).
 pub const ASYNC_MESSAGE_LENGTH_MAX: u32 = 100 * 1024 * 1024;
+/// RequestFlags bit READ_AHEAD: set by IBM's client on every REQUEST_MSGS of a handle it reads
+/// ahead on (observed with 9.4.5: 0x18 on the first request of a handle, 0x08 after).
+pub const REQUEST_FLAG_READ_AHEAD: u32 = 0x08;
+/// RequestFlags bit of a handle's first request (observed): the window starts afresh.
+pub const REQUEST_FLAG_NEW: u32 = 0x10;
+/// Bytes a message counts in the window besides its data: its MQMD (version 2). Observed:
+/// IBM's client's RecvBytes adds 364 + data length for each ASYNC_MESSAGE.
+pub const ASYNC_MESSAGE_MD_BYTES: usize = 364;
 /// Consumers (handles with outstanding REQUEST_MSGS) one conversation may have.
 pub const CONSUMERS_PER_CONVERSATION_MAX: usize = 256;
 
@@ -66,12 +81,23 @@ struct Consumer {
     sent_since_request: u32,
     message_index: u32,
     header: SegmentHeader,
+    /// Read-ahead (the request's READ_AHEAD flag): only non-persistent messages go ahead.
+    read_ahead: bool,
+    /// A read-ahead consumer stopped at a persistent message: it waits for the client's next
+    /// request.
+    held_at_persistent: bool,
+    /// Bytes sent (MQMD and data) that no RecvBytes has counted yet.
+    unacknowledged_bytes: i64,
+    /// MQCLOSE with MQCO_QUIESCE found messages read ahead: nothing more is sent.
+    quiesced: bool,
 }
 
 impl Consumer {
     /// Bytes are still wanted, or the request has not had its one message yet.
     fn wants_messages(&self) -> bool {
-        self.demand_bytes > 0 || self.sent_since_request == 0
+        !self.held_at_persistent
+            && !self.quiesced
+            && (self.demand_bytes > 0 || self.sent_since_request == 0)
     }
 
     /// MQCTL stopped the consumers: no more messages until the next REQUEST_MSGS.
@@ -155,13 +181,45 @@ impl Consumers {
             sent_since_request: 0,
             message_index: 0,
             header: request.clone(),
+            read_ahead: false,
+            held_at_persistent: false,
+            unacknowledged_bytes: 0,
+            quiesced: false,
         });
+        consumer.read_ahead = message.request_flags & REQUEST_FLAG_READ_AHEAD != 0;
+        consumer.held_at_persistent = false;
         consumer.gmo_options = message.gmo_options;
         consumer.max_message_length = max_message_length;
-        consumer.demand_bytes = i64::from(message.rqst_bytes);
+        // The window: RqstBytes less what was sent and the client has not yet counted as
+        // received (RecvBytes: bytes received since its previous request).
+        consumer.unacknowledged_bytes = if message.request_flags & REQUEST_FLAG_NEW != 0 {
+            0
+        } else {
+            (consumer.unacknowledged_bytes - i64::from(message.recv_bytes)).max(0)
+        };
+        consumer.demand_bytes = i64::from(message.rqst_bytes) - consumer.unacknowledged_bytes;
         consumer.sent_since_request = 0;
         consumer.header = request.clone();
         Ok(())
+    }
+
+    /// MQCLOSE with MQCO_QUIESCE on `hobj`: whether it must be answered MQRC_READ_AHEAD_MSGS
+    /// (MQCC_WARNING) with the handle left open, as MQ does while messages read ahead may still
+    /// wait in the client's buffer (sent, and not all reported received). The handle is then
+    /// quiesced: nothing more is read ahead, and the client's next MQCLOSE closes it (IBM's
+    /// client makes it once its MQGETs have had MQRC_HOBJ_QUIESCED_NO_MSGS).
+    pub fn quiesce(&mut self, hobj: i32) -> bool {
+        match self.by_hobj.get_mut(&hobj) {
+            Some(consumer)
+                if consumer.read_ahead
+                    && !consumer.quiesced
+                    && consumer.unacknowledged_bytes > 0 =>
+            {
+                consumer.quiesced = true;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Forgets the consumer on `hobj` (its handle was closed).
@@ -215,6 +273,17 @@ impl Consumers {
     fn deliver_to(&mut self, session: &mut MqiSession, hobj: i32) -> Option<Outgoing> {
         let connection = session.connection_mut()?;
         let consumer = self.by_hobj.get_mut(&hobj)?;
+        if consumer.read_ahead
+            && consumer.sent_since_request > 0
+            && connection.next_message_persistent(Hobj(hobj)).ok()? == Some(true)
+        {
+            // Read-ahead sends only non-persistent messages ahead: a persistent one waits for
+            // the client's next request, which it makes for an MQGET that finds nothing read
+            // ahead (observed). (A persistent message that overtakes between this look and
+            // the get, by priority, is still sent: in order, just ahead.)
+            consumer.held_at_persistent = true;
+            return None;
+        }
         let mut md = Mqmd {
             version: 2,
             ..Mqmd::default()
@@ -255,7 +324,9 @@ impl Consumers {
         };
         consumer.message_index = consumer.message_index.wrapping_add(1);
         self.global_index = self.global_index.wrapping_add(1);
-        consumer.demand_bytes -= data.len().max(1) as i64;
+        let counted = (ASYNC_MESSAGE_MD_BYTES + data.len()) as i64;
+        consumer.demand_bytes -= counted;
+        consumer.unacknowledged_bytes += counted;
         consumer.sent_since_request += 1;
         let mut writer = Writer::new(order);
         writer.i32(1);

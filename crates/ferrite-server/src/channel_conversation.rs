@@ -32,7 +32,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use ferrite_client::wire;
-use ferrite_constants::{get_options::MQGMO_WAIT, reason::*, wait::MQWI_UNLIMITED};
+use ferrite_constants::{
+    close_options::MQCO_QUIESCE, completion::MQCC_WARNING, get_options::MQGMO_WAIT, reason::*,
+    wait::MQWI_UNLIMITED,
+};
 use ferrite_mqi::{Hobj, Mqgmo, Mqmd};
 use ferrite_protocol::api::{ApiBody, ApiFlow};
 use ferrite_protocol::control::{Notification, RequestMsgs, Status};
@@ -376,12 +379,26 @@ impl Conversation {
             }
             t if t.has_api_header() && !t.is_reply() => {
                 if t == SegmentType::MqClose && flow.payload.len() >= 16 {
-                    let mut hobj = [0u8; 4];
-                    hobj.copy_from_slice(&flow.payload[12..16]);
-                    work.consumers.remove(match order {
-                        ByteOrder::Big => i32::from_be_bytes(hobj),
-                        ByteOrder::Little => i32::from_le_bytes(hobj),
-                    });
+                    let hobj = payload_i32(&flow.payload, 12, order);
+                    let options = payload_i32(&flow.payload, 16, order);
+                    if options & MQCO_QUIESCE != 0 && work.consumers.quiesce(hobj) {
+                        // Messages read ahead may wait in the client: MQ's warning, and the
+                        // handle stays open.
+                        self.socket.instance.note_message();
+                        let mut payload = flow.payload.clone();
+                        let mut put_i32 = |at: usize, value: i32| {
+                            let bytes = match order {
+                                ByteOrder::Big => value.to_be_bytes(),
+                                ByteOrder::Little => value.to_le_bytes(),
+                            };
+                            payload[at..at + 4].copy_from_slice(&bytes);
+                        };
+                        put_i32(4, MQCC_WARNING);
+                        put_i32(8, MQRC_READ_AHEAD_MSGS);
+                        let header = reply_header(&flow.header, SegmentType::MqCloseReply);
+                        return self.send(&header, &payload);
+                    }
+                    work.consumers.remove(hobj);
                 }
                 let Some(reply_type) = t.reply() else {
                     return Err(protocol(format!("{t:?} has no reply")));
@@ -596,16 +613,21 @@ fn call(
     }
 }
 
-/// The Reason of a reply's API header (ReplyLength, CompCode, Reason, Hobj).
-fn reply_reason(payload: &[u8], order: ByteOrder) -> i32 {
-    let Some(bytes) = payload.get(8..12) else {
-        return MQRC_NONE;
+/// The integer at `at` of a payload at least `at + 4` long, or 0 when it is shorter.
+fn payload_i32(payload: &[u8], at: usize, order: ByteOrder) -> i32 {
+    let Some(bytes) = payload.get(at..at + 4) else {
+        return 0;
     };
     let bytes = [bytes[0], bytes[1], bytes[2], bytes[3]];
     match order {
         ByteOrder::Big => i32::from_be_bytes(bytes),
         ByteOrder::Little => i32::from_le_bytes(bytes),
     }
+}
+
+/// The Reason of a reply's API header (ReplyLength, CompCode, Reason, Hobj).
+fn reply_reason(payload: &[u8], order: ByteOrder) -> i32 {
+    payload_i32(payload, 8, order)
 }
 
 /// If `flow` is an MQGET that waits (MQGMO_WAIT with a WaitInterval that is not 0), the get

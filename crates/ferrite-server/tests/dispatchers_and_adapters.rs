@@ -491,3 +491,203 @@ fn an_idle_consumer_costs_no_adapter_and_is_pushed_a_message_at_once() {
     }
     producer.disconnect().unwrap();
 }
+
+/// Puts `data` to `queue`, persistent or not.
+fn put_with_persistence(connection: &mut Connection, queue: &str, data: &[u8], persistent: bool) {
+    let hobj = connection
+        .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
+        .unwrap();
+    let mut md = Mqmd {
+        persistence: if persistent { 1 } else { 0 },
+        ..Mqmd::default()
+    };
+    connection
+        .put(
+            hobj,
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            data,
+        )
+        .unwrap();
+    connection.close(hobj, 0).unwrap();
+}
+
+/// A REQUEST_MSGS for `hobj` (IBM's client's GMO options for read-ahead).
+fn request_messages(client: &mut RawClient, hobj: i32, flags: u32, recv: u32, rqst: u32) {
+    let request = RequestMsgs {
+        version: 1,
+        hobj,
+        recv_bytes: recv,
+        rqst_bytes: rqst,
+        max_msg_length: 64 * 1024,
+        gmo_options: MQGMO_NO_SYNCPOINT,
+        wait_interval: -1,
+        queue_status: 0,
+        request_flags: flags,
+        global_msg_index: 0,
+        trailing: Vec::new(),
+    };
+    client.send(
+        SegmentHeader::new(conversation(), SegmentType::RequestMsgs, ORDER),
+        request.encode(ORDER),
+    );
+}
+
+impl RawClient {
+    /// The data (last byte) of each ASYNC_MESSAGE that arrives within `quiet` of the last.
+    fn pushed_until_quiet(&mut self, quiet: Duration) -> Vec<u8> {
+        let mut pushed = Vec::new();
+        loop {
+            let flow = if self.decoder.buffered() > 0 {
+                self.receive()
+            } else {
+                self.stream.set_read_timeout(Some(quiet)).unwrap();
+                let mut byte = [0u8; 1];
+                let peeked = self.stream.peek(&mut byte);
+                self.stream
+                    .set_read_timeout(Some(Duration::from_secs(20)))
+                    .unwrap();
+                match peeked {
+                    Ok(read) if read > 0 => self.receive(),
+                    _ => return pushed,
+                }
+            };
+            assert_eq!(flow.header.segment_type, SegmentType::AsyncMessage);
+            pushed.push(*flow.payload.last().unwrap());
+        }
+    }
+}
+
+/// Read-ahead as MQ documents it: only non-persistent messages are sent ahead; a persistent
+/// one waits at the head of the queue for the client's next request (which IBM's client makes
+/// when an MQGET finds nothing read ahead), and is that request's first message.
+#[test]
+fn read_ahead_sends_only_non_persistent_messages_ahead() {
+    const READ_AHEAD_FIRST: u32 = 0x18;
+    const READ_AHEAD: u32 = 0x08;
+    let listener = start(&["AHEAD.Q"], 1, 1);
+    let mut producer = connect(&listener);
+    for (body, persistent) in [
+        (0u8, false),
+        (1, false),
+        (2, true),
+        (3, false),
+        (4, true),
+        (5, true),
+    ] {
+        put_with_persistence(&mut producer, "AHEAD.Q", &[body], persistent);
+    }
+    let mut consumer = RawClient::connect(&listener);
+    let hobj = consumer.open("AHEAD.Q", MQOO_INPUT_SHARED);
+    request_messages(&mut consumer, hobj, READ_AHEAD_FIRST, 0, 1024 * 1024);
+    let quiet = Duration::from_millis(300);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![0, 1]);
+    let depth = || {
+        listener
+            .fixture
+            .queue_manager
+            .queue("AHEAD.Q")
+            .unwrap()
+            .status()
+            .current_depth
+    };
+    assert_eq!(depth(), 4, "the persistent message was not taken");
+    request_messages(&mut consumer, hobj, READ_AHEAD, 730, 1024 * 1024);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![2, 3]);
+    request_messages(&mut consumer, hobj, READ_AHEAD, 730, 1024 * 1024);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![4]);
+    request_messages(&mut consumer, hobj, READ_AHEAD, 365, 1024 * 1024);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![5]);
+    // An asynchronous consumer (no READ_AHEAD flag) is pushed persistent messages too.
+    for body in 6..9u8 {
+        put_with_persistence(&mut producer, "AHEAD.Q", &[body], true);
+    }
+    request_messages(&mut consumer, hobj, 0, 0, 1024 * 1024);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![6, 7, 8]);
+    producer.disconnect().unwrap();
+}
+
+/// The REQUEST_MSGS window: RqstBytes less what was sent and not yet reported received in
+/// RecvBytes (each message counting its 364-byte MQMD and its data); at least one message per
+/// request.
+#[test]
+fn read_ahead_honours_the_clients_window() {
+    const MESSAGE: usize = 100;
+    const COUNTED: u32 = 364 + MESSAGE as u32;
+    let listener = start(&["WINDOW.Q"], 1, 1);
+    let mut producer = connect(&listener);
+    for body in 0..12u8 {
+        put_with_persistence(&mut producer, "WINDOW.Q", &[body; MESSAGE], false);
+    }
+    let mut consumer = RawClient::connect(&listener);
+    let hobj = consumer.open("WINDOW.Q", MQOO_INPUT_SHARED);
+    let quiet = Duration::from_millis(300);
+    // A window of two and a bit messages: sent while some of it is left (three).
+    request_messages(&mut consumer, hobj, 0x18, 0, 2 * COUNTED + 10);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![0, 1, 2]);
+    // Only one of the three reported received: two still count against the window, which
+    // has room for one more.
+    request_messages(&mut consumer, hobj, 0x08, COUNTED, 2 * COUNTED + 10);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![3]);
+    // Everything reported received (the other two and the fourth): the whole window again.
+    request_messages(&mut consumer, hobj, 0x08, 3 * COUNTED, 2 * COUNTED + 10);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![4, 5, 6]);
+    // A window smaller than one message still brings one.
+    request_messages(&mut consumer, hobj, 0x08, 3 * COUNTED, 1);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![7]);
+    producer.disconnect().unwrap();
+}
+
+impl RawClient {
+    /// MQCLOSE of `hobj` with `options`: the reply's (CompCode, Reason).
+    fn close_with(&mut self, hobj: i32, options: i32) -> (i32, i32) {
+        let payload = ApiFlow {
+            header: ApiHeader {
+                reply_length: 0,
+                comp_code: 0,
+                reason: 0,
+                hobj,
+            },
+            body: ApiBody::Close(ferrite_protocol::api::MqClose {
+                od: None,
+                options,
+                trailing: Vec::new(),
+            }),
+        }
+        .encode(ORDER)
+        .unwrap();
+        let reply = self.call(SegmentType::MqClose, payload);
+        (reply.header.comp_code, reply.header.reason)
+    }
+}
+
+/// MQCLOSE with MQCO_QUIESCE while messages read ahead may still wait in the client: MQ's
+/// MQCC_WARNING MQRC_READ_AHEAD_MSGS, the handle left open and nothing more sent ahead; the
+/// next MQCLOSE closes it. Without read-ahead, or with nothing sent, it closes at once.
+#[test]
+fn mqclose_quiesce_with_messages_read_ahead_keeps_the_handle_open() {
+    use ferrite_constants::close_options::MQCO_QUIESCE;
+    let listener = start(&["QUIESCE.Q"], 1, 1);
+    let mut producer = connect(&listener);
+    for body in 0..3u8 {
+        put_with_persistence(&mut producer, "QUIESCE.Q", &[body], false);
+    }
+    let mut consumer = RawClient::connect(&listener);
+    let hobj = consumer.open("QUIESCE.Q", MQOO_INPUT_SHARED);
+    let quiet = Duration::from_millis(300);
+    request_messages(&mut consumer, hobj, 0x18, 0, 2 * 365);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![0, 1]);
+    assert_eq!(
+        consumer.close_with(hobj, MQCO_QUIESCE),
+        (1, MQRC_READ_AHEAD_MSGS)
+    );
+    // Still open, and quiesced: a new request brings nothing more.
+    request_messages(&mut consumer, hobj, 0x08, 2 * 365, 1024 * 1024);
+    assert_eq!(consumer.pushed_until_quiet(quiet), Vec::<u8>::new());
+    assert_eq!(consumer.close_with(hobj, MQCO_QUIESCE), (0, 0));
+    assert_eq!(consumer.close_with(hobj, 0), (2, MQRC_HOBJ_ERROR));
+    // A handle nothing was read ahead on closes at once.
+    let other = consumer.open("QUIESCE.Q", MQOO_INPUT_SHARED);
+    assert_eq!(consumer.close_with(other, MQCO_QUIESCE), (0, 0));
+    producer.disconnect().unwrap();
+}

@@ -143,6 +143,27 @@ fn ibm_mq_classes_for_java_read_ahead() {
     assert!(errors.is_empty(), "no channel ended in error: {errors:?}");
 }
 
+/// Read-ahead as MQ documents it (tests/java ReadAheadRules): persistent messages are returned
+/// only to real MQGETs, in their place, and MQCLOSE with MQCO_QUIESCE while messages read
+/// ahead wait fails with MQRC_READ_AHEAD_MSGS and keeps the handle open.
+#[test]
+fn ibm_mq_classes_for_java_read_ahead_rules() {
+    let listener = start_listener();
+    let mut queue = QueueDefinition::local("FERRITE.TEST.READAHEAD", PageSetId(1));
+    queue.default_read_ahead = "YES".to_string();
+    listener
+        .fixture
+        .queue_manager
+        .define_queue(queue, false)
+        .unwrap();
+    let output = run_java(
+        "ReadAheadRules",
+        &channel_arguments(&listener, &["FERRITE.TEST.READAHEAD"]),
+    );
+    assert!(output.contains("2 passed, 0 failed"), "every check ran");
+    assert_left_empty(&listener, &["FERRITE.TEST.READAHEAD"]);
+}
+
 /// Asynchronous put through IBM's clients (tests/java AsyncPutConformance): MQPMO_ASYNC_RESPONSE
 /// with MQSTAT from the MQ classes for Java, JMS non-persistent sends put asynchronously, and
 /// their failures reported to the JMS exception listener instead of send().

@@ -48,3 +48,18 @@ impl Connection {
         Ok(queue.watch_arrivals(selector, waker))
     }
 }
+
+impl Connection {
+    /// Whether the message a get on `hobj` would take next is persistent (`None`: the queue
+    /// holds none for it). For read-ahead, which sends only non-persistent messages ahead of
+    /// the client's MQGETs. Looks at the queue in priority and arrival order, as the handle's
+    /// lock holder sees it; a handle with a SelectionString is answered for the queue's first
+    /// message.
+    pub fn next_message_persistent(&self, hobj: Hobj) -> MqResult<Option<bool>> {
+        let handle = self.handle(hobj)?;
+        let queue = self.queue_of(handle)?;
+        Ok(queue
+            .browse_visible_to(handle.lock_holder, &MessageSelector::default(), None)
+            .map(|entry| entry.persistent))
+    }
+}
