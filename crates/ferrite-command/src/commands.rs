@@ -62,6 +62,8 @@ pub(crate) const OBJECTS: &[(&str, &str)] = &[
     ("LISTENER", "LSTR"),
     ("LSSTATUS", "LSSTATUS"),
     ("CHINIT", "CHI"),
+    ("AUTHINFO", "AUTHINFO"),
+    ("SECURITY", "SEC"),
 ];
 
 fn canonical(table: &[(&'static str, &'static str)], word: &str) -> Option<&'static str> {
@@ -409,6 +411,18 @@ pub fn run(
         ("DISPLAY", "SYSTEM", _) => ("CSQJC001", display_system(&context, object_token, rest)),
         ("ARCHIVE", "LOG", _) => ("CSQJC001", archive_log(&context, object_token, rest)),
         ("REFRESH", "QMGR", _) => ("CSQMREFR", refresh_qmgr(&context, object_token, rest)),
+        ("DEFINE" | "ALTER" | "DELETE", "BUFFPOOL", _) => (
+            "CSQPCMDS",
+            crate::storage_commands::buffer_pool(&context, verb, object_token, rest),
+        ),
+        ("DEFINE" | "ALTER" | "DELETE", "PSID", _) => (
+            "CSQPCMDS",
+            crate::storage_commands::page_set(&context, verb, object_token, rest),
+        ),
+        ("REFRESH", "SECURITY", _) => (
+            "CSQHREFR",
+            crate::security_commands::refresh_security(&context, object_token, rest),
+        ),
         ("RESET", "QSTATS", _) => ("CSQMRQST", reset_qstats(&context, object_token, rest)),
         _ => (
             "CSQ9SCND",
@@ -765,12 +779,7 @@ pub(crate) fn apply_attributes(
                     .map(|page_set| page_set.0)
                     .or_else(|| storage_class_page_set(&value.text))
                     .ok_or_else(|| value_error(token, value, "storage class not defined"))?;
-                let configured = context
-                    .queue_manager
-                    .config()
-                    .page_sets
-                    .iter()
-                    .any(|definition| definition.id == page_set);
+                let configured = context.queue_manager.page_set_defined(page_set);
                 if !configured {
                     return Err(value_error(
                         token,

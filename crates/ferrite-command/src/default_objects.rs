@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use ferrite_storage::queue_manager::objects::DEFAULT_CONNECTION_AUTH_INFO;
 use ferrite_storage::queue_manager::{ObjectType, QueueManager};
 
 use crate::run_command;
@@ -137,6 +138,16 @@ pub const DEFAULT_OBJECTS: &[(ObjectType, &str, &str)] = &[
         "DEV.APP.SVRCONN",
         "CHLTYPE(SVRCONN) DESCR('Application channel')",
     ),
+    // The AUTHINFO a new queue manager's CONNAUTH names. MQ for Multiplatforms supplies it
+    // with CHCKCLNT(REQDADM): a password for privileged users only. Ferrite has no privileged
+    // users and checks REQDADM as REQUIRED, so it supplies CHCKCLNT(NONE), keeping a new queue
+    // manager open to clients without passwords as before; ADOPTCTX(YES) makes an
+    // authenticated connection run as its user, as Ferrite always did.
+    (
+        ObjectType::AuthInfo,
+        DEFAULT_CONNECTION_AUTH_INFO,
+        "AUTHTYPE(IDPWOS) CHCKCLNT(NONE) CHCKLOCL(OPTIONAL) ADOPTCTX(YES) FAILDLAY(1) DESCR('Connection authentication (CONNAUTH)')",
+    ),
 ];
 
 /// Define every default object that does not exist yet; returns the names defined. A storage
@@ -155,11 +166,7 @@ pub fn define_default_objects(queue_manager: &Arc<QueueManager>) -> Result<Vec<S
         }
         if *object_type == ObjectType::StorageClass {
             let page_set: u8 = attributes[5..7].parse().expect("PSID(nn) first");
-            let configured = queue_manager
-                .config()
-                .page_sets
-                .iter()
-                .any(|definition| definition.id == page_set);
+            let configured = queue_manager.page_set_defined(page_set);
             if !configured {
                 continue;
             }
@@ -170,6 +177,19 @@ pub fn define_default_objects(queue_manager: &Arc<QueueManager>) -> Result<Vec<S
             return Err(format!("{command}: {}", response.text()));
         }
         defined.push(name.to_string());
+    }
+    // A CONNAUTH that named no object at restart names one now: put it in force.
+    if defined
+        .iter()
+        .any(|name| name == DEFAULT_CONNECTION_AUTH_INFO)
+        && queue_manager
+            .queue_manager_attributes()
+            .connection_authentication
+            == DEFAULT_CONNECTION_AUTH_INFO
+    {
+        queue_manager
+            .refresh_connection_authentication()
+            .map_err(|error| format!("REFRESH SECURITY TYPE(CONNAUTH): {error}"))?;
     }
     Ok(defined)
 }

@@ -4,7 +4,7 @@
 //! semantics and MQ for z/OS's response messages (`CSQM401I`, `CSQ9022I`, ...), and the
 //! command server that runs commands arriving as messages on SYSTEM.COMMAND.INPUT and
 //! SYSTEM.ADMIN.COMMAND.QUEUE (MQSC text, or PCF as IBM's administration tools send it). The objects it manages are those of the storage engine's object
-//! store (QLOCAL, QMODEL, QALIAS, QREMOTE, CHANNEL, PROCESS, NAMELIST, STGCLASS).
+//! store (QLOCAL, QMODEL, QALIAS, QREMOTE, CHANNEL, PROCESS, NAMELIST, STGCLASS, AUTHINFO).
 //!
 //! - [`run_command`]: one MQSC command against an in-process queue manager; a
 //!   [`CommandProcessor`] does the same with a channel initiator attached
@@ -45,7 +45,9 @@ pub mod parser;
 pub mod pcf;
 pub mod pcf_commands;
 mod qmgr_commands;
+mod security_commands;
 pub mod server;
+mod storage_commands;
 
 use std::sync::{Arc, RwLock};
 

@@ -1,6 +1,6 @@
 //! DEFINE, ALTER, DELETE and DISPLAY of every object type the queue manager stores: QLOCAL,
-//! QMODEL, QALIAS, QREMOTE, CHANNEL (SVRCONN), PROCESS, NAMELIST and STGCLASS, with MQ's
-//! attribute names and defaults.
+//! QMODEL, QALIAS, QREMOTE, CHANNEL (SVRCONN), PROCESS, NAMELIST, STGCLASS and AUTHINFO
+//! (AUTHTYPE(IDPWOS)), with MQ's attribute names and defaults.
 //!
 //! DEFINE takes LIKE(name) (an object of the same type to copy), REPLACE and NOREPLACE (the
 //! default: an existing object is an error, `CSQM095I ... ALREADY EXISTS`); ALTER changes only
@@ -15,15 +15,23 @@
 //! | NAMELIST                   | CSQM407I |
 //! | PROCESS                    | CSQM408I |
 //! | STGCLASS                   | CSQM410I |
+//! | AUTHINFO                   | AMQ8566I (MQ's own number for this display; the z/OS one is not in Ferrite's references) |
+//!
+//! An AUTHINFO changes connection authentication only at REFRESH SECURITY TYPE(CONNAUTH)
+//! (security_commands.rs), as in MQ. DEFINE AUTHINFO needs AUTHTYPE; of MQ's types only
+//! IDPWOS exists here (checked against Ferrite's user registry).
 
+use ferrite_storage::queue_manager::objects::{
+    AUTH_INFO_CHECK_VALUES, AUTH_TYPES, FAIL_DELAY_SECONDS_MAX,
+};
 use ferrite_storage::queue_manager::objects::{
     CHANNEL_NAME_LENGTH_MAX, CIPHER_SPECS, CIPHER_SPECS_UNSUPPORTED, DESCRIPTION_LENGTH_MAX,
     MCA_USER_LENGTH_MAX, NAMELIST_NAMES_MAX, SSL_PEER_LENGTH_MAX, STORAGE_CLASS_NAME_LENGTH_MAX,
 };
 use ferrite_storage::queue_manager::{
-    AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
-    ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes, RemoteDefinition,
-    StorageClassDefinition, KEEPALIVE_AUTO,
+    AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
+    ObjectDefinition, ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes,
+    RemoteDefinition, StorageClassDefinition, KEEPALIVE_AUTO,
 };
 use ferrite_storage::PageSetId;
 
@@ -64,6 +72,9 @@ pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
         ]),
         ObjectType::Namelist => value(&["DESCR", "NAMES", "NLTYPE", "QSGDISP"]),
         ObjectType::StorageClass => value(&["DESCR", "PSID", "QSGDISP"]),
+        ObjectType::AuthInfo => value(&[
+            "AUTHTYPE", "DESCR", "CHCKCLNT", "CHCKLOCL", "ADOPTCTX", "FAILDLAY", "QSGDISP",
+        ]),
         // ALTER QMGR has its own command (qmgr_commands.rs); DEFINE QMGR does not exist.
         ObjectType::QueueManager => Vec::new(),
     }
@@ -100,6 +111,7 @@ pub(crate) fn default_definition(object_type: ObjectType, name: &str) -> ObjectD
         ObjectType::QueueManager => {
             ObjectDefinition::QueueManager(QueueManagerAttributes::new(name, 1, 0))
         }
+        ObjectType::AuthInfo => ObjectDefinition::AuthInfo(AuthInfoDefinition::new(name)),
     }
 }
 
@@ -114,6 +126,7 @@ pub(crate) fn rename(definition: &mut ObjectDefinition, name: &str) {
         ObjectDefinition::Namelist(d) => d.name = name,
         ObjectDefinition::StorageClass(d) => d.name = name,
         ObjectDefinition::QueueManager(d) => d.name = name,
+        ObjectDefinition::AuthInfo(d) => d.name = name,
     }
 }
 
@@ -362,12 +375,7 @@ pub(crate) fn apply(
             "DESCR" => class.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
             "PSID" => {
                 let page_set = number(token, value, 99)? as u8;
-                let configured = context
-                    .queue_manager
-                    .config()
-                    .page_sets
-                    .iter()
-                    .any(|definition| definition.id == page_set);
+                let configured = context.queue_manager.page_set_defined(page_set);
                 if !configured {
                     return Err(value_error(
                         token,
@@ -380,6 +388,34 @@ pub(crate) fn apply(
             _ => unreachable!("keywords checked against settable()"),
         },
         ObjectDefinition::QueueManager(_) => unreachable!("settable() has no QMGR keywords"),
+        ObjectDefinition::AuthInfo(auth_info) => match keyword {
+            "AUTHTYPE" => {
+                if choice(token, value, &AUTH_TYPES)? != 0 {
+                    return Err(value_error(
+                        token,
+                        value,
+                        "only AUTHTYPE(IDPWOS) is supported (user IDs and passwords checked against the queue manager's user registry)",
+                    ));
+                }
+            }
+            "DESCR" => auth_info.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+            "CHCKCLNT" => {
+                auth_info.check_client = AUTH_INFO_CHECK_VALUES
+                    [choice(token, value, &AUTH_INFO_CHECK_VALUES)?]
+                .to_string()
+            }
+            "CHCKLOCL" => {
+                auth_info.check_local = AUTH_INFO_CHECK_VALUES
+                    [choice(token, value, &AUTH_INFO_CHECK_VALUES)?]
+                .to_string()
+            }
+            "ADOPTCTX" => auth_info.adopt_context = choice(token, value, &["NO", "YES"])? == 1,
+            "FAILDLAY" => {
+                auth_info.fail_delay_seconds =
+                    number(token, value, FAIL_DELAY_SECONDS_MAX.into())? as u32
+            }
+            _ => unreachable!("keywords checked against settable()"),
+        },
     }
     Ok(())
 }
@@ -421,14 +457,18 @@ pub(crate) fn define_or_alter(
     exclusive(&found, "REPLACE", "NOREPLACE").map_err(|e| context.syntax(e))?;
     exclusive(&found, "TARGET", "TARGQ").map_err(|e| context.syntax(e))?;
     let replace = found.iter().any(|(token, _)| token.keyword == "REPLACE");
-    if object_type == ObjectType::Channel
-        && !alter
-        && !found.iter().any(|(token, _)| token.keyword == "CHLTYPE")
-    {
-        return Err(context.syntax(SyntaxError::new(
-            "CSQ9010E Required parameter 'CHLTYPE' is missing",
-            object.position + object.keyword.chars().count(),
-        )));
+    let required = match object_type {
+        ObjectType::Channel => Some("CHLTYPE"),
+        ObjectType::AuthInfo => Some("AUTHTYPE"),
+        _ => None,
+    };
+    if let Some(required) = required.filter(|_| !alter) {
+        if !found.iter().any(|(token, _)| token.keyword == required) {
+            return Err(context.syntax(SyntaxError::new(
+                format!("CSQ9010E Required parameter '{required}' is missing"),
+                object.position + object.keyword.chars().count(),
+            )));
+        }
     }
     let existing = queue_manager.object(object_type, &name);
     let mut definition = if alter {
@@ -636,6 +676,22 @@ pub(crate) fn attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
             ("DESCR", text(&d.description)),
         ],
         ObjectDefinition::QueueManager(d) => crate::qmgr_commands::stored_attributes(d),
+        ObjectDefinition::AuthInfo(d) => vec![
+            ("AUTHINFO", text(&d.name)),
+            ("AUTHTYPE", AttributeValue::Keyword("IDPWOS")),
+            qmgr,
+            ("DESCR", text(&d.description)),
+            (
+                "CHCKCLNT",
+                keyword_of(&d.check_client, &AUTH_INFO_CHECK_VALUES),
+            ),
+            (
+                "CHCKLOCL",
+                keyword_of(&d.check_local, &AUTH_INFO_CHECK_VALUES),
+            ),
+            ("ADOPTCTX", yes_no(d.adopt_context)),
+            ("FAILDLAY", integer(d.fail_delay_seconds)),
+        ],
     }
 }
 
@@ -653,6 +709,7 @@ fn message_id(object_type: ObjectType) -> &'static str {
         ObjectType::Namelist => "CSQM407I",
         ObjectType::Process => "CSQM408I",
         ObjectType::StorageClass => "CSQM410I",
+        ObjectType::AuthInfo => "AMQ8566I",
         _ => "CSQM401I",
     }
 }
@@ -688,15 +745,23 @@ pub(crate) fn display(
     let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
     let sample = attributes(&default_definition(object_type, ""));
     // DISPLAY CHANNEL(*) CHLTYPE(type) selects channels by type (all are SVRCONN here).
-    let extra: &[(&str, Takes)] = if object_type == ObjectType::Channel {
-        &[("CHLTYPE", Takes::Value)]
-    } else {
-        &[]
+    // DISPLAY AUTHINFO(*) AUTHTYPE(type) likewise (all are IDPWOS here).
+    let extra: &[(&str, Takes)] = match object_type {
+        ObjectType::Channel => &[("CHLTYPE", Takes::Value)],
+        ObjectType::AuthInfo => &[("AUTHTYPE", Takes::Value)],
+        _ => &[],
     };
     let (selection, extras) =
         Selection::parse(rest, &sample, extra).map_err(|e| context.syntax(e))?;
     let mut type_wanted = true;
     for (token, value) in extras {
+        if token.keyword == "AUTHTYPE" {
+            let types = ["IDPWOS", "IDPWLDAP", "CRLLDAP", "OCSP", "ALL"];
+            let chosen =
+                choice(token, value.expect("checked"), &types).map_err(|e| context.syntax(e))?;
+            type_wanted = matches!(types[chosen], "IDPWOS" | "ALL");
+            continue;
+        }
         let types = [
             "SVRCONN", "SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR", "AMQP",
             "ALL",

@@ -18,7 +18,8 @@
 //! RESET_Q_STATS, INQUIRE_CHANNEL(_NAMES), CREATE/COPY/CHANGE/DELETE_CHANNEL (SVRCONN),
 //! INQUIRE_CHANNEL_STATUS, INQUIRE_CONNECTION (ConnInfoType CONN, HANDLE or ALL),
 //! INQUIRE_PROCESS(_NAMES), CREATE/COPY/CHANGE/DELETE_PROCESS, INQUIRE_NAMELIST(_NAMES),
-//! CREATE/COPY/CHANGE/DELETE_NAMELIST, INQUIRE_LISTENER_STATUS. Any other command is answered
+//! CREATE/COPY/CHANGE/DELETE_NAMELIST, INQUIRE_AUTH_INFO(_NAMES),
+//! CREATE/COPY/CHANGE/DELETE_AUTH_INFO (AuthInfoType MQAIT_IDPW_OS), INQUIRE_LISTENER_STATUS. Any other command is answered
 //! MQRCCF_CFH_COMMAND_ERROR.
 //!
 //! ## Responses
@@ -494,6 +495,37 @@ const PROCESS_MAP: &[Mapping] = &[
     text("ENVRDATA", MQCA_ENV_DATA),
 ];
 
+/// AUTHTYPE: MQ's types (Ferrite defines IDPWOS only).
+const AUTH_INFO_TYPES: &[(&str, i32)] = &[
+    ("IDPWOS", MQAIT_IDPW_OS),
+    ("IDPWLDAP", MQAIT_IDPW_LDAP),
+    ("CRLLDAP", MQAIT_CRL_LDAP),
+    ("OCSP", MQAIT_OCSP),
+];
+
+/// CHCKCLNT and CHCKLOCL.
+const CHECK_VALUES: &[(&str, i32)] = &[
+    ("NONE", MQCHK_NONE),
+    ("OPTIONAL", MQCHK_OPTIONAL),
+    ("REQUIRED", MQCHK_REQUIRED),
+    ("REQDADM", MQCHK_REQUIRED_ADMIN),
+];
+
+const AUTH_INFO_MAP: &[Mapping] = &[
+    text("AUTHINFO", MQCA_AUTH_INFO_NAME),
+    choice("AUTHTYPE", MQIA_AUTH_INFO_TYPE, AUTH_INFO_TYPES),
+    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
+    text("DESCR", MQCA_AUTH_INFO_DESC),
+    choice("CHCKCLNT", MQIA_CHECK_CLIENT_BINDING, CHECK_VALUES),
+    choice("CHCKLOCL", MQIA_CHECK_LOCAL_BINDING, CHECK_VALUES),
+    choice(
+        "ADOPTCTX",
+        MQIA_ADOPT_CONTEXT,
+        &[("NO", MQADPCTX_NO), ("YES", MQADPCTX_YES)],
+    ),
+    integer("FAILDLAY", MQIA_AUTHENTICATION_FAIL_DELAY),
+];
+
 const NAMELIST_MAP: &[Mapping] = &[
     text("NAMELIST", MQCA_NAMELIST_NAME),
     choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
@@ -927,6 +959,12 @@ fn object_kind(object_type: ObjectType) -> ObjectKind {
             names_parameter: MQCACF_NAMELIST_NAMES,
             map: NAMELIST_MAP,
         },
+        ObjectType::AuthInfo => ObjectKind {
+            name_parameter: MQCA_AUTH_INFO_NAME,
+            attributes_parameter: MQIACF_AUTH_INFO_ATTRS,
+            names_parameter: MQCACF_AUTH_INFO_NAMES,
+            map: AUTH_INFO_MAP,
+        },
         _ => ObjectKind {
             name_parameter: MQCA_Q_NAME,
             attributes_parameter: MQIACF_Q_ATTRS,
@@ -1005,7 +1043,28 @@ fn matching_objects(
     found
 }
 
-/// INQUIRE_Q, INQUIRE_CHANNEL, INQUIRE_PROCESS, INQUIRE_NAMELIST.
+/// The object types an inquiry covers: the queue types of QType, SVRCONN channels for a
+/// ChannelType that includes them, IDPWOS authentication information objects for an
+/// AuthInfoType that includes them.
+fn object_types_of(
+    request: &Request,
+    types: Option<ObjectType>,
+) -> Result<Vec<ObjectType>, PcfFailure> {
+    Ok(match types {
+        None => queue_types(request)?,
+        Some(ObjectType::Channel) => match request.integer(MQIACH_CHANNEL_TYPE)? {
+            None | Some(MQCHT_ALL) | Some(MQCHT_SVRCONN) => vec![ObjectType::Channel],
+            Some(_) => Vec::new(),
+        },
+        Some(ObjectType::AuthInfo) => match request.integer(MQIA_AUTH_INFO_TYPE)? {
+            None | Some(MQAIT_ALL) | Some(MQAIT_IDPW_OS) => vec![ObjectType::AuthInfo],
+            Some(_) => Vec::new(),
+        },
+        Some(object_type) => vec![object_type],
+    })
+}
+
+/// INQUIRE_Q, INQUIRE_CHANNEL, INQUIRE_PROCESS, INQUIRE_NAMELIST, INQUIRE_AUTH_INFO.
 fn inquire_objects(context: &Context, request: &Request, types: Option<ObjectType>) -> Responses {
     let kind = object_kind(types.unwrap_or(ObjectType::LocalQueue));
     request.check(|p| {
@@ -1013,20 +1072,15 @@ fn inquire_objects(context: &Context, request: &Request, types: Option<ObjectTyp
             || [kind.name_parameter, kind.attributes_parameter].contains(&p.id())
             || (types.is_none() && p.id() == MQIA_Q_TYPE)
             || (types == Some(ObjectType::Channel) && p.id() == MQIACH_CHANNEL_TYPE)
+            || (types == Some(ObjectType::AuthInfo) && p.id() == MQIA_AUTH_INFO_TYPE)
     })?;
     let pattern = request.required_string(kind.name_parameter)?;
     check_name(pattern, kind.name_parameter, true, 48)?;
-    let object_types = match types {
-        None => queue_types(request)?,
-        Some(ObjectType::Channel) => match request.integer(MQIACH_CHANNEL_TYPE)? {
-            None | Some(MQCHT_ALL) | Some(MQCHT_SVRCONN) => vec![ObjectType::Channel],
-            Some(_) => Vec::new(),
-        },
-        Some(object_type) => vec![object_type],
-    };
+    let object_types = object_types_of(request, types)?;
     let always = match types {
         None => vec![MQCA_Q_NAME, MQIA_Q_TYPE],
         Some(ObjectType::Channel) => vec![MQCACH_CHANNEL_NAME, MQIACH_CHANNEL_TYPE],
+        Some(ObjectType::AuthInfo) => vec![MQCA_AUTH_INFO_NAME, MQIA_AUTH_INFO_TYPE],
         Some(_) => vec![kind.name_parameter],
     };
     let inquiry = Inquiry {
@@ -1060,17 +1114,11 @@ fn inquire_names(context: &Context, request: &Request, types: Option<ObjectType>
             || p.id() == kind.name_parameter
             || (types.is_none() && p.id() == MQIA_Q_TYPE)
             || (types == Some(ObjectType::Channel) && p.id() == MQIACH_CHANNEL_TYPE)
+            || (types == Some(ObjectType::AuthInfo) && p.id() == MQIA_AUTH_INFO_TYPE)
     })?;
     let pattern = request.required_string(kind.name_parameter)?;
     check_name(pattern, kind.name_parameter, true, 48)?;
-    let object_types = match types {
-        None => queue_types(request)?,
-        Some(ObjectType::Channel) => match request.integer(MQIACH_CHANNEL_TYPE)? {
-            None | Some(MQCHT_ALL) | Some(MQCHT_SVRCONN) => vec![ObjectType::Channel],
-            Some(_) => Vec::new(),
-        },
-        Some(object_type) => vec![object_type],
-    };
+    let object_types = object_types_of(request, types)?;
     let objects = matching_objects(context, &object_types, pattern);
     let mut parameters = vec![Parameter::StringList {
         parameter: kind.names_parameter,
@@ -1144,6 +1192,7 @@ fn create_or_change(
         None => (MQCACF_FROM_Q_NAME, MQCACF_TO_Q_NAME),
         Some(ObjectType::Channel) => (MQCACF_FROM_CHANNEL_NAME, MQCACF_TO_CHANNEL_NAME),
         Some(ObjectType::Process) => (MQCACF_FROM_PROCESS_NAME, MQCACF_TO_PROCESS_NAME),
+        Some(ObjectType::AuthInfo) => (MQCACF_FROM_AUTH_INFO_NAME, MQCACF_TO_AUTH_INFO_NAME),
         Some(_) => (MQCACF_FROM_NAMELIST_NAME, MQCACF_TO_NAMELIST_NAME),
     };
     let object_type = match fixed_type {
@@ -1236,14 +1285,18 @@ fn create_or_change(
             }
         }
     };
-    if object_type == ObjectType::Channel
-        && mode == Mode::Create
-        && request.find(MQIACH_CHANNEL_TYPE).is_none()
-    {
-        return Err(PcfFailure::parameter(
-            MQRCCF_PARM_COUNT_TOO_SMALL,
-            MQIACH_CHANNEL_TYPE,
-        ));
+    let type_parameter = match object_type {
+        ObjectType::Channel => Some(MQIACH_CHANNEL_TYPE),
+        ObjectType::AuthInfo => Some(MQIA_AUTH_INFO_TYPE),
+        _ => None,
+    };
+    if let Some(type_parameter) = type_parameter.filter(|_| mode == Mode::Create) {
+        if request.find(type_parameter).is_none() {
+            return Err(PcfFailure::parameter(
+                MQRCCF_PARM_COUNT_TOO_SMALL,
+                type_parameter,
+            ));
+        }
     }
     for parameter in request.parameters {
         let Some(mapping) = attribute(parameter) else {
@@ -1301,6 +1354,7 @@ fn delete(context: &Context, request: &Request, fixed_type: Option<ObjectType>) 
             || id == kind.name_parameter
             || (fixed_type.is_none() && [MQIA_Q_TYPE, MQIACF_PURGE].contains(&id))
             || (fixed_type == Some(ObjectType::Channel) && id == MQIACH_CHANNEL_TYPE)
+            || (fixed_type == Some(ObjectType::AuthInfo) && id == MQIA_AUTH_INFO_TYPE)
     })?;
     let name = request.required_string(kind.name_parameter)?;
     check_name(name, kind.name_parameter, false, 48)?;
@@ -1509,6 +1563,7 @@ const QUEUE_MANAGER_MAP: &[Mapping] = &[
     integer("CCSID", MQIA_CODED_CHAR_SET_ID),
     text("QMID", MQCA_Q_MGR_IDENTIFIER),
     text("COMMANDQ", MQCA_COMMAND_INPUT_Q_NAME),
+    text("CONNAUTH", MQCA_CONN_AUTH),
     integer("MAXPRTY", MQIA_MAX_PRIORITY),
     flag("SYNCPT", MQIA_SYNCPOINT, &[("SYNCPT", MQSP_AVAILABLE)]),
 ];
@@ -1755,6 +1810,7 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
     let channel = Some(ObjectType::Channel);
     let process = Some(ObjectType::Process);
     let namelist = Some(ObjectType::Namelist);
+    let auth_info = Some(ObjectType::AuthInfo);
     match command {
         MQCMD_PING_Q_MGR => {
             request.check(ignorable)?;
@@ -1791,6 +1847,12 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
         MQCMD_COPY_NAMELIST => create_or_change(context, request, namelist, Copy),
         MQCMD_CHANGE_NAMELIST => create_or_change(context, request, namelist, Alter),
         MQCMD_DELETE_NAMELIST => delete(context, request, namelist),
+        MQCMD_INQUIRE_AUTH_INFO => inquire_objects(context, request, auth_info),
+        MQCMD_INQUIRE_AUTH_INFO_NAMES => inquire_names(context, request, auth_info),
+        MQCMD_CREATE_AUTH_INFO => create_or_change(context, request, auth_info, Create),
+        MQCMD_COPY_AUTH_INFO => create_or_change(context, request, auth_info, Copy),
+        MQCMD_CHANGE_AUTH_INFO => create_or_change(context, request, auth_info, Alter),
+        MQCMD_DELETE_AUTH_INFO => delete(context, request, auth_info),
         MQCMD_INQUIRE_LISTENER_STATUS => inquire_listener_status(context, request),
         _ => Err(PcfFailure::new(MQRCCF_CFH_COMMAND_ERROR)),
     }

@@ -3,8 +3,16 @@
 //! The alterable attributes live in the stored QMGR object
 //! ([`QueueManagerAttributes`], page set 0); the rest of DISPLAY QMGR (platform, command
 //! level, CCSID, identifier) is fixed by the build.
+//!
+//! CONNAUTH names the AUTHINFO connection authentication uses (after REFRESH SECURITY
+//! TYPE(CONNAUTH), as in MQ). CHCKCLNT on the queue manager is Ferrite's attribute from before
+//! AUTHINFO objects, kept as a compatibility alias: ALTER QMGR CHCKCLNT(x) alters CHCKCLNT of
+//! the AUTHINFO CONNAUTH names and refreshes at once (when CONNAUTH names none, it is stored on
+//! the QMGR object as before); DISPLAY QMGR CHCKCLNT shows the value in force
+//! (`QueueManager::client_check_in_force`).
 
-use ferrite_storage::queue_manager::objects::QMGR_CHECK_CLIENT_VALUES;
+use ferrite_storage::queue_manager::objects::{AUTH_INFO_CHECK_VALUES, QMGR_CHECK_CLIENT_VALUES};
+use ferrite_storage::queue_manager::ObjectDefinition;
 use ferrite_storage::queue_manager::{
     QueueManagerAttributes, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
 };
@@ -33,6 +41,7 @@ pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("MONQ", Takes::Value),
     ("STATQ", Takes::Value),
     ("CHCKCLNT", Takes::Value),
+    ("CONNAUTH", Takes::Value),
     ("QSGDISP", Takes::Value),
 ];
 
@@ -101,8 +110,8 @@ pub(crate) fn stored_attributes(
             keyword(&attributes.statistics_queue, &QMGR_ACCOUNTING_VALUES),
         ),
         (
-            "CHCKCLNT",
-            keyword(&attributes.check_client, &QMGR_CHECK_CLIENT_VALUES),
+            "CONNAUTH",
+            AttributeValue::Text(attributes.connection_authentication.clone()),
         ),
     ]
 }
@@ -112,6 +121,13 @@ pub(crate) fn all_attributes(context: &Context) -> Vec<(&'static str, AttributeV
     let queue_manager = context.queue_manager;
     let mut attributes = stored_attributes(&queue_manager.queue_manager_attributes());
     attributes.extend([
+        (
+            "CHCKCLNT",
+            keyword(
+                &queue_manager.client_check_in_force(),
+                &AUTH_INFO_CHECK_VALUES,
+            ),
+        ),
         ("PLATFORM", AttributeValue::Keyword("UNIX")),
         (
             "CMDLEVEL",
@@ -159,7 +175,9 @@ pub(crate) fn display_qmgr(context: &Context, object: &Token, rest: &[Token]) ->
 pub(crate) fn alter_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     no_object_value(context, object)?;
     let found = keywords(rest, ALTERABLE).map_err(|e| context.syntax(e))?;
-    let mut attributes = context.queue_manager.queue_manager_attributes();
+    let queue_manager = context.queue_manager;
+    let before = queue_manager.queue_manager_attributes();
+    let mut attributes = before.clone();
     for (token, value) in &found {
         let value = value.expect("every ALTER QMGR keyword takes a value");
         apply_qmgr_attribute(&mut attributes, token, value).map_err(|e| context.syntax(e))?;
@@ -167,10 +185,32 @@ pub(crate) fn alter_qmgr(context: &Context, object: &Token, rest: &[Token]) -> O
     attributes
         .validate()
         .map_err(|error| context.storage("CSQMAMMS", error))?;
-    context
-        .queue_manager
-        .alter_queue_manager(attributes)
-        .map_err(|error| context.storage("CSQMAMMS", error))?;
+    // The CHCKCLNT alias: to the AUTHINFO CONNAUTH names, when there is one.
+    let mut auth_info = None;
+    if found.iter().any(|(token, _)| token.keyword == "CHCKCLNT") {
+        let named = queue_manager
+            .auth_info(&attributes.connection_authentication)
+            .ok()
+            .flatten();
+        if let Some(mut definition) = named {
+            definition.check_client = std::mem::replace(
+                &mut attributes.check_client,
+                QMGR_CHECK_CLIENT_VALUES[0].to_string(),
+            );
+            auth_info = Some(definition);
+        }
+    }
+    if attributes != before {
+        queue_manager
+            .alter_queue_manager(attributes)
+            .map_err(|error| context.storage("CSQMAMMS", error))?;
+    }
+    if let Some(definition) = auth_info {
+        queue_manager
+            .alter_object(ObjectDefinition::AuthInfo(definition))
+            .and_then(|_| queue_manager.refresh_connection_authentication())
+            .map_err(|error| context.storage("CSQMAMMS", error))?;
+    }
     Ok(Output::default())
 }
 
@@ -233,6 +273,7 @@ pub(crate) fn apply_qmgr_attribute(
                 [choice(token, value, &QMGR_CHECK_CLIENT_VALUES)?]
             .to_string()
         }
+        "CONNAUTH" => attributes.connection_authentication = name_or_blank(token, value)?,
         "QSGDISP" => {
             choice(token, value, &["QMGR"])?;
         }

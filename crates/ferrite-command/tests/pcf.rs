@@ -919,3 +919,118 @@ fn corpus_replays() {
     }
     assert!(count >= 5, "the corpus is there");
 }
+
+#[test]
+fn authentication_information_objects() {
+    let admin = admin();
+    // AuthInfoType is required to create one, and only IDPWOS exists.
+    let (reason, parameters) = admin.fails(
+        MQCMD_CREATE_AUTH_INFO,
+        vec![string(MQCA_AUTH_INFO_NAME, "PCF.AUTH")],
+    );
+    assert_eq!(reason, MQRCCF_PARM_COUNT_TOO_SMALL);
+    assert_eq!(
+        integer_of(&parameters, MQIACF_PARAMETER_ID),
+        MQIA_AUTH_INFO_TYPE
+    );
+    let (reason, _) = admin.fails(
+        MQCMD_CREATE_AUTH_INFO,
+        vec![
+            string(MQCA_AUTH_INFO_NAME, "PCF.AUTH"),
+            int(MQIA_AUTH_INFO_TYPE, MQAIT_IDPW_LDAP),
+        ],
+    );
+    assert_eq!(reason, MQRCCF_PARM_VALUE_ERROR);
+    admin.ok(
+        MQCMD_CREATE_AUTH_INFO,
+        vec![
+            string(MQCA_AUTH_INFO_NAME, "PCF.AUTH"),
+            int(MQIA_AUTH_INFO_TYPE, MQAIT_IDPW_OS),
+            int(MQIA_CHECK_CLIENT_BINDING, MQCHK_REQUIRED),
+            int(MQIA_ADOPT_CONTEXT, MQADPCTX_YES),
+            string(MQCA_AUTH_INFO_DESC, "pcf"),
+        ],
+    );
+    admin.ok(
+        MQCMD_CHANGE_AUTH_INFO,
+        vec![
+            string(MQCA_AUTH_INFO_NAME, "PCF.AUTH"),
+            int(MQIA_AUTH_INFO_TYPE, MQAIT_IDPW_OS),
+            int(MQIA_AUTHENTICATION_FAIL_DELAY, 3),
+        ],
+    );
+    let (reason, _) = admin.fails(
+        MQCMD_CHANGE_AUTH_INFO,
+        vec![
+            string(MQCA_AUTH_INFO_NAME, "PCF.AUTH"),
+            int(MQIA_AUTHENTICATION_FAIL_DELAY, 61),
+        ],
+    );
+    assert_eq!(reason, MQRCCF_PARM_VALUE_ERROR);
+    let found = admin.ok(
+        MQCMD_INQUIRE_AUTH_INFO,
+        vec![
+            string(MQCA_AUTH_INFO_NAME, "PCF.*"),
+            Parameter::IntegerList {
+                parameter: MQIACF_AUTH_INFO_ATTRS,
+                values: vec![
+                    MQIA_CHECK_CLIENT_BINDING,
+                    MQIA_CHECK_LOCAL_BINDING,
+                    MQIA_ADOPT_CONTEXT,
+                    MQIA_AUTHENTICATION_FAIL_DELAY,
+                ],
+            },
+        ],
+    );
+    assert_eq!(
+        found,
+        vec![vec![
+            string(MQCA_AUTH_INFO_NAME, "PCF.AUTH"),
+            int(MQIA_AUTH_INFO_TYPE, MQAIT_IDPW_OS),
+            int(MQIA_CHECK_CLIENT_BINDING, MQCHK_REQUIRED),
+            int(MQIA_CHECK_LOCAL_BINDING, MQCHK_OPTIONAL),
+            int(MQIA_ADOPT_CONTEXT, MQADPCTX_YES),
+            int(MQIA_AUTHENTICATION_FAIL_DELAY, 3),
+        ]]
+    );
+    admin.ok(
+        MQCMD_COPY_AUTH_INFO,
+        vec![
+            string(MQCACF_FROM_AUTH_INFO_NAME, "PCF.AUTH"),
+            string(MQCACF_TO_AUTH_INFO_NAME, "PCF.COPY"),
+            int(MQIA_AUTH_INFO_TYPE, MQAIT_IDPW_OS),
+        ],
+    );
+    let names = admin.ok(
+        MQCMD_INQUIRE_AUTH_INFO_NAMES,
+        vec![string(MQCA_AUTH_INFO_NAME, "*")],
+    );
+    assert_eq!(
+        names_of(&names[0], MQCACF_AUTH_INFO_NAMES),
+        vec!["PCF.AUTH", "PCF.COPY", "SYSTEM.DEFAULT.AUTHINFO.IDPWOS"]
+    );
+    // CONNAUTH through CHANGE_Q_MGR; the object it names cannot be deleted.
+    admin.ok(MQCMD_CHANGE_Q_MGR, vec![string(MQCA_CONN_AUTH, "PCF.AUTH")]);
+    let manager = admin.ok(
+        MQCMD_INQUIRE_Q_MGR,
+        vec![Parameter::IntegerList {
+            parameter: MQIACF_Q_MGR_ATTRS,
+            values: vec![MQCA_CONN_AUTH],
+        }],
+    );
+    assert_eq!(string_of(&manager[0], MQCA_CONN_AUTH), "PCF.AUTH");
+    let (reason, _) = admin.fails(
+        MQCMD_DELETE_AUTH_INFO,
+        vec![string(MQCA_AUTH_INFO_NAME, "PCF.AUTH")],
+    );
+    assert_eq!(reason, MQRC_OBJECT_IN_USE);
+    admin.ok(
+        MQCMD_DELETE_AUTH_INFO,
+        vec![string(MQCA_AUTH_INFO_NAME, "PCF.COPY")],
+    );
+    let (reason, _) = admin.fails(
+        MQCMD_INQUIRE_AUTH_INFO,
+        vec![string(MQCA_AUTH_INFO_NAME, "PCF.COPY")],
+    );
+    assert_eq!(reason, MQRC_UNKNOWN_OBJECT_NAME);
+}

@@ -428,7 +428,8 @@ pub struct Connection {
     pub(crate) async_status: AsyncPutStatus,
     /// Message handles (MQCRTMH), see `message_handles.rs`.
     pub(crate) message_handles: crate::message_handles::MessageHandles,
-    /// Trigger hook: what the unit of work put, for the trigger conditions at commit.
+    /// Trigger hook: the unit of work's uncommitted puts to triggered queues and the trigger
+    /// messages it holds until it is resolved.
     arrivals: triggering::PendingArrivals,
 }
 
@@ -1250,10 +1251,8 @@ impl Connection {
             stored.appl_origin_data.clear();
         }
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
-        // Trigger hook: the queue's state before a put outside syncpoint.
-        let watch = (!syncpoint)
-            .then(|| triggering::ArrivalWatch::before(queue))
-            .flatten();
+        // Trigger hook: the queue's state before the put (None unless its triggering is on).
+        let watch = triggering::ArrivalWatch::before(queue);
         let logical_order = options & MQPMO_LOGICAL_ORDER != 0;
         // Groups and segments: check and assign GroupId, MsgSeqNumber and Offset.
         groups::check_put_fields(&mut stored, logical_order, data.len())?;
@@ -1889,11 +1888,11 @@ impl Connection {
     /// MQCMIT: commit the unit of work (its puts become visible, its gets final).
     pub fn commit(&mut self) -> MqResult<()> {
         self.check_running()?;
-        let watches = self.arrivals.before_commit();
         let result = self.queue_manager.commit(&mut self.unit);
         self.note_unit_of_work();
         result?;
-        triggering::PendingArrivals::committed(&self.queue_manager, watches);
+        // Trigger hook: the trigger messages the unit of work held.
+        self.arrivals.resolved(&self.queue_manager, true);
         Ok(())
     }
 
@@ -1901,8 +1900,7 @@ impl Connection {
     /// their places with BackoutCount + 1).
     pub fn backout(&mut self) -> MqResult<()> {
         self.check_running()?;
-        self.arrivals.clear();
-        let result = self.queue_manager.backout(&mut self.unit);
+        let result = self.backout_unit();
         self.note_unit_of_work();
         result?;
         Ok(())
@@ -1917,15 +1915,26 @@ impl Connection {
             self.unit = UnitOfWork::new();
             return failed(MQRC_Q_MGR_STOPPING);
         }
-        let watches = self.arrivals.before_commit();
         let result = self.queue_manager.commit(&mut self.unit);
         if result.is_err() {
-            let _ = self.queue_manager.backout(&mut self.unit);
+            let _ = self.backout_unit();
         } else {
-            triggering::PendingArrivals::committed(&self.queue_manager, watches);
+            self.arrivals.resolved(&self.queue_manager, true);
         }
         self.delete_temporary_queues();
         result.map_err(MqError::from)
+    }
+
+    /// Back the unit of work out, with the trigger hooks: the trigger messages it held, and
+    /// the conditions on the queues its gets return messages to.
+    fn backout_unit(&mut self) -> Result<(), ferrite_storage::StorageError> {
+        let reinstated = triggering::before_backout(&self.unit);
+        let result = self.queue_manager.backout(&mut self.unit);
+        self.arrivals.resolved(&self.queue_manager, false);
+        if result.is_ok() {
+            triggering::reinstated(&self.queue_manager, reinstated);
+        }
+        result
     }
 
     fn close_all(&mut self) {
@@ -2055,8 +2064,8 @@ impl Connection {
         Ok(())
     }
 
-    /// After a successful MQPUT: the trigger conditions (at once outside syncpoint, at commit
-    /// inside) and Queue Depth High.
+    /// After a successful MQPUT: the trigger conditions (the trigger message written at once
+    /// outside syncpoint, at the unit of work's end inside) and Queue Depth High.
     fn after_put(
         &mut self,
         queue: &Arc<LocalQueue>,
@@ -2064,12 +2073,9 @@ impl Connection {
         syncpoint: bool,
         watch: Option<triggering::ArrivalWatch>,
     ) {
-        if syncpoint {
-            self.arrivals.note(queue, priority);
-        } else if let Some(watch) = watch {
-            let mut by_priority = [0; triggering::PRIORITY_LEVELS];
-            by_priority[usize::from(priority.min(9))] = 1;
-            watch.arrived(&self.queue_manager, &by_priority);
+        if watch.is_some() {
+            self.arrivals
+                .put(&self.queue_manager, watch, priority, syncpoint);
         }
         depth_events::after_put(&self.queue_manager, queue);
     }
@@ -2091,7 +2097,7 @@ impl Drop for Connection {
     fn drop(&mut self) {
         self.close_all();
         if !self.unit.is_empty() && !self.queue_manager.is_stopping() {
-            let _ = self.queue_manager.backout(&mut self.unit);
+            let _ = self.backout_unit();
         }
         self.delete_temporary_queues();
         self.queue_manager.connections().deregister(self.record.id);

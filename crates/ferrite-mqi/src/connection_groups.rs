@@ -184,7 +184,11 @@ impl Connection {
     /// in syncpoint, otherwise one of this call's own). A message that is not segmented is
     /// returned as it is. Segments whose CodedCharSetId or Encoding differ from the first's
     /// end the reassembly with MQRC_INCONSISTENT_CCSIDS / MQRC_INCONSISTENT_ENCODINGS
-    /// (warnings; the rest stays on the queue), as MQ does.
+    /// (warnings; the rest stays on the queue), as MQ does. With or without
+    /// MQGMO_LOGICAL_ORDER: without it the logical messages come in the physical order of
+    /// their first segments, whatever order the other segments arrived in. The reassembled
+    /// message then goes through the queue's PROPCTL and the getter's MsgHandle like any
+    /// message MQGET returns (DataLength is the length delivered).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn get_complete_message(
         &mut self,
@@ -236,13 +240,37 @@ impl Connection {
             let Some(parts) = parts else {
                 continue; // a segment went meanwhile: look again
             };
-            let total: usize = parts.iter().map(|part| part.data.len()).sum();
+            let whole_length: usize = parts.iter().map(|part| part.data.len()).sum();
             let key = parts[0].key;
             if browsing {
                 self.handles.get_mut(&hobj.0).expect("open").cursor = Some(key);
             }
+            // The reassembled message goes through the queue's PROPCTL like any other: its
+            // MQRFH2 (at the start of the first segment) is left in the data, moved into the
+            // getter's message handle, or dropped ("Message properties and message handles"
+            // in ARCHITECTURE.md; MQ applies PROPCTL to the message the MQGET returns).
+            let mut whole = Vec::with_capacity(whole_length);
+            for part in &parts {
+                whole.extend_from_slice(&part.data);
+            }
+            let mut delivered_md = Self::reassembled(&first_md, &parts, whole_length);
+            let hmsg = gmo
+                .msg_handle
+                .filter(|hmsg| hmsg.0 != crate::message_handles::MQHM_NONE);
+            let (data, properties) = crate::message_handles::deliver_properties(
+                options,
+                hmsg.is_some(),
+                || {
+                    queue.with_definition(|definition| {
+                        crate::message_handles::property_control(&definition.property_control)
+                    })
+                },
+                &mut delivered_md,
+                &whole,
+            );
+            let total = data.len();
             if total > buffer.len() && !accept_truncated {
-                *md = Self::reassembled(&first_md, &parts, total);
+                *md = delivered_md;
                 groups::status_fields(gmo, md.msg_flags);
                 gmo.resolved_q_name = queue.name();
                 // The token names the first segment: a retry with a bigger buffer matching it
@@ -257,18 +285,15 @@ impl Connection {
             if !browsing && !self.take_segments(queue, &parts, in_unit, options, holder)? {
                 continue; // another getter took the first segment first
             }
-            *md = Self::reassembled(&first_md, &parts, total);
+            if let (Some(hmsg), Some(properties)) = (hmsg, properties) {
+                self.message_handles.replace_properties(hmsg, properties)?;
+            }
+            *md = delivered_md;
             groups::status_fields(gmo, md.msg_flags);
             gmo.resolved_q_name = queue.name();
             gmo.msg_token = message_token(key);
-            let mut returned_length = 0;
-            for part in &parts {
-                let room = buffer.len() - returned_length;
-                let length = part.data.len().min(room);
-                buffer[returned_length..returned_length + length]
-                    .copy_from_slice(&part.data[..length]);
-                returned_length += length;
-            }
+            let returned_length = total.min(buffer.len());
+            buffer[..returned_length].copy_from_slice(&data[..returned_length]);
             gmo.returned_length = returned_length as i32;
             return Ok(GetResult {
                 data_length: total,

@@ -58,6 +58,7 @@ use ferrite_storage::queue_manager::{now_ms, LocalQueue, QueueManager, QueueStat
 
 use crate::descriptor::QUEUE_MANAGER_CCSID;
 use crate::queue_manager_put::put_as_queue_manager;
+use crate::service_interval_events::ServiceIntervalSetting;
 
 /// The queue performance events go to.
 pub const PERFORMANCE_EVENT_QUEUE: &str = "SYSTEM.ADMIN.PERFM.EVENT";
@@ -84,31 +85,41 @@ impl DepthEvent {
     }
 }
 
-/// After a successful MQPUT to `queue`: Queue Depth High, if due.
+/// After a successful MQPUT to `queue`: Queue Depth High, if due, and the queue service
+/// interval events ([`crate::service_interval_events`]), read from the definition at once.
 pub fn after_put(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
-    let (enabled, limit, max_depth) = queue.with_definition(|definition| {
+    let (enabled, limit, max_depth, service_interval) = queue.with_definition(|definition| {
         (
             definition.queue_depth_high_event,
             definition.queue_depth_high_limit,
             definition.max_depth,
+            ServiceIntervalSetting::of(definition),
         )
     });
     if enabled && reaches_percent(queue.current_depth(), limit, max_depth) {
         raise(queue_manager, queue, DepthEvent::High);
     }
+    if let Some(setting) = service_interval {
+        crate::service_interval_events::after_put(queue_manager, queue, setting);
+    }
 }
 
-/// After a successful destructive MQGET from `queue`: Queue Depth Low, if due.
+/// After a successful destructive MQGET from `queue`: Queue Depth Low, if due, and the queue
+/// service interval events.
 pub fn after_get(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
-    let (enabled, limit, max_depth) = queue.with_definition(|definition| {
+    let (enabled, limit, max_depth, service_interval) = queue.with_definition(|definition| {
         (
             definition.queue_depth_low_event,
             definition.queue_depth_low_limit,
             definition.max_depth,
+            ServiceIntervalSetting::of(definition),
         )
     });
     if enabled && at_or_below_percent(queue.current_depth(), limit, max_depth) {
         raise(queue_manager, queue, DepthEvent::Low);
+    }
+    if let Some(setting) = service_interval {
+        crate::service_interval_events::after_get(queue_manager, queue, setting);
     }
 }
 
@@ -167,6 +178,18 @@ pub fn raise(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, event: Depth
         }
         queue.reset_statistics(now_ms())
     };
+    write_performance_event(queue_manager, queue, event.reason(), &statistics);
+}
+
+/// Put a queue performance event (`reason` says which) reporting `statistics` on
+/// SYSTEM.ADMIN.PERFM.EVENT; discarded, as MQ does, when that queue is not defined or the put
+/// fails. The depth events and the queue service interval events share it.
+pub fn write_performance_event(
+    queue_manager: &QueueManager,
+    queue: &LocalQueue,
+    reason: i32,
+    statistics: &QueueStatistics,
+) {
     let Some(event_queue) = queue_manager.queue(PERFORMANCE_EVENT_QUEUE) else {
         return;
     };
@@ -174,26 +197,28 @@ pub fn raise(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, event: Depth
     let data = event_message(
         queue_manager.name(),
         &queue.name(),
-        event,
-        &statistics,
+        reason,
+        statistics,
         now_ms(),
         order,
     );
-    if let (_, Err(reason)) = put_as_queue_manager(queue_manager, &event_queue, MQFMT_EVENT, &data)
+    if let (_, Err(put_reason)) =
+        put_as_queue_manager(queue_manager, &event_queue, MQFMT_EVENT, &data)
     {
         log(&format!(
-            "{event:?} event for {} could not be put on {PERFORMANCE_EVENT_QUEUE} \
-             (reason {reason}); it is discarded",
+            "performance event {reason} for {} could not be put on {PERFORMANCE_EVENT_QUEUE} \
+             (reason {put_reason}); it is discarded",
             queue.name()
         ));
     }
 }
 
-/// The PCF data of a depth event (layout in the module documentation).
+/// The PCF data of a queue performance event with `reason` (layout in the module
+/// documentation).
 pub fn event_message(
     queue_manager_name: &str,
     queue_name: &str,
-    event: DepthEvent,
+    reason: i32,
     statistics: &QueueStatistics,
     now_ms: u64,
     order: ByteOrder,
@@ -211,7 +236,7 @@ pub fn event_message(
         1,
         MQCFC_LAST,
         MQCC_WARNING,
-        event.reason(),
+        reason,
         6,
     ] {
         int(&mut out, value);
@@ -281,7 +306,7 @@ mod tests {
         let data = event_message(
             "QM1",
             "APP.Q",
-            DepthEvent::High,
+            DepthEvent::High.reason(),
             &statistics,
             75_000,
             ByteOrder::Big,

@@ -33,6 +33,16 @@
 //! - *Reassembly* (MQGMO_COMPLETE_MSG): the first segment is found with the whole-message
 //!   condition, the others are browsed by position to size the message (MQRC_TRUNCATED_MSG_
 //!   FAILED leaves them all on the queue), then each is got by its key in one unit of work.
+//!   It needs no MQGMO_LOGICAL_ORDER: without it the first segment (offset 0) of the next
+//!   complete logical message in physical order is found through the same whole-message
+//!   condition, wherever its other segments are. The reassembled message then goes through
+//!   the queue's PROPCTL (its MQRFH2 is at the start of the first segment), as MQ applies
+//!   PROPCTL to whatever MQGET returns.
+//! - *MQGMO_ALL_SEGMENTS_AVAILABLE without logical order*: each MQGET returns one segment, in
+//!   physical order, of a logical message whose segments are all on the queue. After one of
+//!   them is taken the rest are no longer a complete logical message, so they are passed
+//!   over too; MQ ignores the option only for the segments after the first in logical order,
+//!   which is what MQGMO_LOGICAL_ORDER is for.
 
 use ferrite_constants::{
     get_options::{

@@ -51,6 +51,7 @@ pub mod message_handles;
 pub mod queue_manager_put;
 pub mod reports;
 pub mod selection;
+pub mod service_interval_events;
 pub mod structures;
 pub mod triggering;
 

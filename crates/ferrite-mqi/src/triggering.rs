@@ -6,16 +6,31 @@
 //!
 //! # When the conditions are checked
 //!
-//! - A message becomes available on a local queue: an MQPUT/MQPUT1 outside syncpoint, or the
-//!   MQCMIT (or MQDISC) of a unit of work that put messages (the queue's arrivals are counted
-//!   per priority in [`PendingArrivals`] until then; MQBACK discards them, so a backed-out put
-//!   triggers nothing).
-//! - A handle that had the queue open for input is closed, leaving none (FIRST and DEPTH: a
-//!   server that found the queue empty and ended while messages arrived).
+//! - An MQPUT/MQPUT1 to a local queue, in a unit of work or not. MQ's "Conditions for a
+//!   trigger event" (condition 3 and its note) count committed *and uncommitted* messages on
+//!   a non-shared local queue, so the put is the trigger event even in a unit of work: the
+//!   conditions are checked then ([`PendingArrivals::put`]; uncommitted puts are counted per
+//!   priority for TRIGMPRI in a side table, [`eligible_depth`]). A trigger message caused by a
+//!   put outside syncpoint is written at once. One caused by a put in a unit of work is held
+//!   until the unit is resolved ("Trigger messages and units of work" in MQ's "Designing an
+//!   application that uses triggered queues"): written at MQCMIT, and at MQBACK for FIRST and
+//!   DEPTH as well ("trigger messages are made available even if the unit of work is backed
+//!   out so that a trigger message is always available when the required conditions are
+//!   met"); an EVERY trigger message is dropped with its backed-out put. So a FIRST trigger
+//!   can start an application that finds only uncommitted messages (MQ advises getting with
+//!   a wait interval), and a second unit's put on a queue already holding one uncommitted
+//!   message is no trigger event.
+//! - A backout (MQBACK, a failed commit at MQDISC, or the end of an application that did not
+//!   commit) returns messages its gets took ([`reinstated`]): checked as an arrival of those
+//!   messages, since the application that had them will not process them.
+//! - A handle that had the queue open for input is closed, leaving none (condition 12, FIRST
+//!   and DEPTH: a server that found the queue empty and ended while messages arrived). Only
+//!   MQOO_INPUT_* handles count (IPPROCS): browsing or putting is not serving.
 //! - Triggering is switched on, or GET enabled, by MQSET or ALTER QLOCAL while the condition
-//!   already holds ([`definition_changed`]).
+//!   already holds ([`definition_changed`], condition 13).
 //! - A trigger monitor opens an initiation queue for input: every queue that names it is
-//!   checked ([`initiation_queue_opened`]).
+//!   checked ([`initiation_queue_opened`], condition 14). Opening it to browse or put is not
+//!   serving it.
 //!
 //! # The conditions
 //!
@@ -27,21 +42,19 @@
 //! - FIRST: the eligible depth goes from 0 to at least 1 and no handle has the queue open for
 //!   input. A message arriving on a queue that is not empty triggers again once TRIGINT (the
 //!   queue manager's trigger interval, milliseconds) has passed since the last trigger message
-//!   for the queue, for a server that ended leaving messages behind.
+//!   for the queue (condition 11: for a server that ended leaving messages behind), again
+//!   only with no handle open for input.
 //! - EVERY: one trigger message per eligible message that arrives.
 //! - DEPTH: the eligible depth reaches TRIGDPTH and no handle has the queue open for input;
-//!   the queue manager then sets NOTRIGGER (stored, as ALTER would), so the application must
-//!   switch triggering on again (MQSET or ALTER) once it has processed the messages.
+//!   the queue manager then sets NOTRIGGER (stored, as ALTER would) at the trigger event, so
+//!   the application must switch triggering on again (MQSET or ALTER) once it has processed
+//!   the messages.
 //!
 //! On the other occasions (close, triggering switched on, initiation queue opened) a queue
 //! triggers once when at least one (FIRST, EVERY) or TRIGDPTH (DEPTH) eligible messages are on
-//! it; a close only for FIRST and DEPTH.
-//!
-//! Ferrite counts committed messages: a trigger condition is checked when messages become
-//! available, so the application a trigger starts finds them (IBM MQ also counts uncommitted
-//! messages, and may start an application that finds nothing yet). Concurrent arrivals on an
-//! empty FIRST queue may each see it empty and each write a trigger message; MQ allows such
-//! duplicates, which a trigger monitor must tolerate.
+//! it; a close only for FIRST and DEPTH. Concurrent arrivals on an empty FIRST queue may each
+//! see it empty and each write a trigger message; MQ allows such duplicates, which a trigger
+//! monitor must tolerate.
 //!
 //! # The trigger message
 //!
@@ -59,7 +72,7 @@ use ferrite_message::trigger_message::TriggerMessage;
 use ferrite_protocol::ByteOrder;
 use ferrite_storage::queue_manager::{
     now_ms, LocalQueue, MessageSelector, ObjectDefinition, ObjectType, QueueDefinition,
-    QueueManager,
+    QueueManager, UnitOfWork,
 };
 
 use crate::connection::application_type_number;
@@ -165,7 +178,7 @@ pub fn trigger_messages_due(
             Occasion::Arrival {
                 eligible_before, ..
             },
-        ) => u64::from(eligible_before == 0 || interval_elapsed()),
+        ) => u64::from((eligible_before == 0 || interval_elapsed()) && eligible_depth(1) >= 1),
         (TriggerType::Depth, Occasion::Arrival { .. }) => u64::from(eligible_depth(depth) >= depth),
         (TriggerType::Every, Occasion::InputClosed) => 0,
         (TriggerType::First | TriggerType::Every, _) => u64::from(eligible_depth(1) >= 1),
@@ -173,14 +186,21 @@ pub fn trigger_messages_due(
     }
 }
 
-/// Committed messages of priority `min_priority` or higher on `queue`, counted up to `limit`.
-/// Messages are kept in priority order, so this looks at no more than `limit` of them.
-pub fn eligible_depth(queue: &LocalQueue, min_priority: u8, limit: u64) -> u64 {
+/// Messages of priority `min_priority` or higher on `queue`, committed and uncommitted,
+/// counted up to `limit`: MQ's "Conditions for a trigger event" (note to condition 3) counts
+/// both for a non-shared local queue. Committed messages are kept in priority order, so this
+/// looks at no more than `limit` of them; uncommitted puts are counted per priority in
+/// [`uncommitted_puts`] (every priority is counted by the queue itself when TRIGMPRI is 0).
+pub fn eligible_depth(queue: &Arc<LocalQueue>, min_priority: u8, limit: u64) -> u64 {
     if min_priority == 0 {
-        return queue.depth().min(limit);
+        return queue.current_depth().min(limit);
+    }
+    let uncommitted = uncommitted_eligible(queue, min_priority);
+    if uncommitted >= limit {
+        return limit;
     }
     let selector = MessageSelector::default();
-    let mut count = 0;
+    let mut count = uncommitted;
     let mut after = None;
     while count < limit {
         match queue.browse(&selector, after) {
@@ -194,7 +214,59 @@ pub fn eligible_depth(queue: &LocalQueue, min_priority: u8, limit: u64) -> u64 {
     count
 }
 
-/// A queue's state just before messages may arrive on it (a put outside syncpoint, or a commit).
+/// Queue identity (its address) → the queue and its uncommitted puts per priority, counted
+/// for triggering (only puts made while the queue's triggering was on).
+type UncommittedPuts = HashMap<usize, (Weak<LocalQueue>, [u64; PRIORITY_LEVELS])>;
+
+/// Uncommitted puts to triggered queues, per priority: the storage engine counts a queue's
+/// uncommitted puts but not by priority, which TRIGMPRI needs.
+fn uncommitted_puts() -> &'static Mutex<UncommittedPuts> {
+    static PUTS: OnceLock<Mutex<UncommittedPuts>> = OnceLock::new();
+    PUTS.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn uncommitted_eligible(queue: &Arc<LocalQueue>, min_priority: u8) -> u64 {
+    uncommitted_puts()
+        .lock()
+        .unwrap()
+        .get(&(Arc::as_ptr(queue) as usize))
+        .filter(|(weak, _)| weak.upgrade().is_some_and(|q| Arc::ptr_eq(&q, queue)))
+        .map_or(0, |(_, counts)| {
+            counts[usize::from(min_priority.min(9))..].iter().sum()
+        })
+}
+
+fn add_uncommitted(queue: &Arc<LocalQueue>, priority: usize) {
+    let mut puts = uncommitted_puts().lock().unwrap();
+    let entry = puts
+        .entry(Arc::as_ptr(queue) as usize)
+        .or_insert_with(|| (Arc::downgrade(queue), [0; PRIORITY_LEVELS]));
+    if !Weak::ptr_eq(&entry.0, &Arc::downgrade(queue)) {
+        // A queue deleted and defined again at the same address starts afresh.
+        *entry = (Arc::downgrade(queue), [0; PRIORITY_LEVELS]);
+    }
+    entry.1[priority] += 1;
+}
+
+fn remove_uncommitted(queue: &Arc<LocalQueue>, counts: &[u32; PRIORITY_LEVELS]) {
+    let mut puts = uncommitted_puts().lock().unwrap();
+    let key = Arc::as_ptr(queue) as usize;
+    let Some((weak, noted)) = puts.get_mut(&key) else {
+        return;
+    };
+    if !Weak::ptr_eq(weak, &Arc::downgrade(queue)) {
+        return;
+    }
+    for (noted, &count) in noted.iter_mut().zip(counts) {
+        *noted = noted.saturating_sub(u64::from(count));
+    }
+    if noted.iter().all(|&count| count == 0) {
+        puts.remove(&key);
+    }
+}
+
+/// A queue's state just before messages may arrive on it (an MQPUT, or a backout that
+/// returns messages got in the unit of work).
 pub struct ArrivalWatch {
     queue: Arc<LocalQueue>,
     message_priority: u8,
@@ -214,69 +286,144 @@ impl ArrivalWatch {
         })
     }
 
-    /// Messages of these priorities (counts indexed by priority) became available.
-    pub fn arrived(self, queue_manager: &QueueManager, by_priority: &[u32; PRIORITY_LEVELS]) {
+    /// Messages of these priorities (counts indexed by priority) arrived: the trigger event
+    /// this makes, if any (not yet written).
+    fn arrived(
+        self,
+        queue_manager: &QueueManager,
+        by_priority: &[u32; PRIORITY_LEVELS],
+    ) -> Option<TriggerEvent> {
         let arrived = by_priority[usize::from(self.message_priority.min(9))..]
             .iter()
             .map(|&count| u64::from(count))
             .sum();
-        check(
+        evaluate(
             queue_manager,
             &self.queue,
             Occasion::Arrival {
                 eligible_before: self.eligible_before,
                 arrived,
             },
-        );
+        )
     }
 }
 
-/// The messages a unit of work has put, per queue and priority, until it commits or backs out.
+/// The trigger side of a connection's unit of work: the uncommitted puts it counted on
+/// triggered queues, and the trigger messages its puts caused, which MQ makes available when
+/// the unit of work is resolved ("Trigger messages and units of work": at commit, and at
+/// backout too for FIRST and DEPTH, so that a trigger is never lost to a backed-out put that
+/// another unit's put counted on).
 #[derive(Default)]
 pub struct PendingArrivals {
     queues: Vec<(Arc<LocalQueue>, [u32; PRIORITY_LEVELS])>,
+    held: Vec<TriggerEvent>,
 }
 
 impl PendingArrivals {
-    /// A put of a message of `priority` to `queue` in the unit of work.
-    pub fn note(&mut self, queue: &Arc<LocalQueue>, priority: u8) {
+    /// An MQPUT of a message of `priority` to `queue` succeeded. `watch` is the queue's
+    /// state from just before (`None`: triggering is off); `in_unit`: the put is in the
+    /// unit of work. The trigger conditions are checked now, counting uncommitted messages as
+    /// MQ does; a trigger message is written at once outside a unit of work, and held until
+    /// it is resolved inside one.
+    pub fn put(
+        &mut self,
+        queue_manager: &QueueManager,
+        watch: Option<ArrivalWatch>,
+        priority: u8,
+        in_unit: bool,
+    ) {
+        let Some(watch) = watch else {
+            return;
+        };
         let priority = usize::from(priority.min(9));
-        // Units of work usually put to one queue, or to a few in turn.
-        if let Some((_, counts)) = self
-            .queues
+        let mut by_priority = [0; PRIORITY_LEVELS];
+        by_priority[priority] = 1;
+        if in_unit {
+            let queue = &watch.queue;
+            add_uncommitted(queue, priority);
+            // Units of work usually put to one queue, or to a few in turn.
+            match self
+                .queues
+                .iter_mut()
+                .rev()
+                .find(|(noted, _)| Arc::ptr_eq(noted, queue))
+            {
+                Some((_, counts)) => counts[priority] += 1,
+                None => self.queues.push((queue.clone(), by_priority)),
+            }
+        }
+        if let Some(event) = watch.arrived(queue_manager, &by_priority) {
+            if in_unit {
+                self.held.push(event);
+            } else {
+                event.write(queue_manager);
+            }
+        }
+    }
+
+    /// The unit of work was committed (`committed`) or backed out: its uncommitted puts are
+    /// no longer counted as such, and the trigger messages it held are written (at backout
+    /// only those of FIRST and DEPTH queues: MQ makes those available "even if the unit of
+    /// work is backed out"; an EVERY trigger belongs to the message that was backed out).
+    pub fn resolved(&mut self, queue_manager: &QueueManager, committed: bool) {
+        for (queue, counts) in self.queues.drain(..) {
+            remove_uncommitted(&queue, &counts);
+        }
+        for event in self.held.drain(..) {
+            if committed || event.trigger_type != TriggerType::Every {
+                event.write(queue_manager);
+            }
+        }
+    }
+}
+
+impl Drop for PendingArrivals {
+    /// A connection that ends while the queue manager stops leaves its unit of work to
+    /// restart: its puts are no longer counted here, and its held trigger messages are gone
+    /// (restart's checks at the next initiation queue open stand in for them, as in MQ).
+    fn drop(&mut self) {
+        for (queue, counts) in self.queues.drain(..) {
+            remove_uncommitted(&queue, &counts);
+        }
+    }
+}
+
+/// The messages a unit of work got from triggered queues, which a backout returns to them:
+/// the watches to pass to [`reinstated`] once the backout is done.
+pub fn before_backout(unit: &UnitOfWork) -> Vec<(ArrivalWatch, [u32; PRIORITY_LEVELS])> {
+    let mut watches: Vec<(ArrivalWatch, [u32; PRIORITY_LEVELS])> = Vec::new();
+    for (queue, priority) in unit.reinstated_on_backout() {
+        let priority = usize::from(priority.min(9));
+        if let Some((_, counts)) = watches
             .iter_mut()
-            .rev()
-            .find(|(noted, _)| Arc::ptr_eq(noted, queue))
+            .find(|(watch, _)| Arc::ptr_eq(&watch.queue, queue))
         {
             counts[priority] += 1;
-            return;
+            continue;
         }
-        let mut counts = [0; PRIORITY_LEVELS];
-        counts[priority] = 1;
-        self.queues.push((queue.clone(), counts));
+        if let Some(watch) = ArrivalWatch::before(queue) {
+            let mut counts = [0; PRIORITY_LEVELS];
+            counts[priority] = 1;
+            watches.push((watch, counts));
+        }
     }
+    watches
+}
 
-    /// The unit of work was backed out: its puts never became available.
-    pub fn clear(&mut self) {
-        self.queues.clear();
-    }
-
-    /// Just before the commit: watches on the queues whose triggering is on (the list is
-    /// emptied). Pass them to [`PendingArrivals::committed`] once the commit has succeeded.
-    pub fn before_commit(&mut self) -> Vec<(ArrivalWatch, [u32; PRIORITY_LEVELS])> {
-        self.queues
-            .drain(..)
-            .filter_map(|(queue, counts)| ArrivalWatch::before(&queue).map(|w| (w, counts)))
-            .collect()
-    }
-
-    /// The commit succeeded: the watched queues' messages are available.
-    pub fn committed(
-        queue_manager: &QueueManager,
-        watches: Vec<(ArrivalWatch, [u32; PRIORITY_LEVELS])>,
-    ) {
-        for (watch, counts) in watches {
-            watch.arrived(queue_manager, &counts);
+/// A backout returned the watched messages to their queues. MQ's conditions speak of a
+/// message being put; a message reinstated by MQBACK (or by the backout of an application
+/// that ended without committing) becomes available again just as one put is, and the
+/// application that had it will not process it, so Ferrite checks the conditions as for a
+/// put: a FIRST queue that was empty triggers (or one whose TRIGINT has passed), a DEPTH
+/// queue that reaches TRIGDPTH triggers, an EVERY queue triggers once per message; FIRST and
+/// DEPTH only when no handle has the queue open for input, as always.
+pub fn reinstated(
+    queue_manager: &QueueManager,
+    watches: Vec<(ArrivalWatch, [u32; PRIORITY_LEVELS])>,
+) {
+    for (watch, counts) in watches {
+        if let Some(event) = watch.arrived(queue_manager, &counts) {
+            event.write(queue_manager);
         }
     }
 }
@@ -328,22 +475,54 @@ pub fn initiation_queue_opened(queue_manager: &QueueManager, queue: &Arc<LocalQu
 /// Check `queue`'s trigger conditions on `occasion` and write the trigger messages due.
 /// Returns how many were written.
 pub fn check(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, occasion: Occasion) -> u64 {
+    match evaluate(queue_manager, queue, occasion) {
+        Some(event) => {
+            let count = event.count;
+            event.write(queue_manager);
+            count
+        }
+        None => 0,
+    }
+}
+
+/// A trigger event: the trigger message(s) it causes, built with the attribute values in
+/// force when it occurred, and where they go.
+pub struct TriggerEvent {
+    trigger_type: TriggerType,
+    initiation_queue: Arc<LocalQueue>,
+    message: TriggerMessage,
+    count: u64,
+}
+
+impl TriggerEvent {
+    /// Put the trigger messages on the initiation queue (or the dead-letter queue).
+    fn write(self, queue_manager: &QueueManager) {
+        for _ in 0..self.count {
+            write_trigger_message(queue_manager, &self.initiation_queue, &self.message);
+        }
+    }
+}
+
+/// Check `queue`'s trigger conditions on `occasion`: the trigger event, if one occurs. Its
+/// effects on the queue happen now (DEPTH sets NOTRIGGER; TRIGINT restarts); the trigger
+/// messages are written by the caller, at once or when the unit of work is resolved.
+fn evaluate(
+    queue_manager: &QueueManager,
+    queue: &Arc<LocalQueue>,
+    occasion: Occasion,
+) -> Option<TriggerEvent> {
     if queue_manager.is_stopping() || queue.is_deleted() {
-        return 0;
+        return None;
     }
     let definition = queue.definition();
-    let Some(attributes) = TriggerAttributes::of(&definition) else {
-        return 0;
-    };
+    let attributes = TriggerAttributes::of(&definition)?;
     if definition.get_inhibited || attributes.initiation_queue.is_empty() {
-        return 0;
+        return None;
     }
     // A trigger monitor must be serving the initiation queue.
-    let Some(initiation_queue) = queue_manager.queue(&attributes.initiation_queue) else {
-        return 0;
-    };
+    let initiation_queue = queue_manager.queue(&attributes.initiation_queue)?;
     if initiation_queue.open_input_count() == 0 {
-        return 0;
+        return None;
     }
     let open_for_input = queue.open_input_count() > 0;
     let due = trigger_messages_due(
@@ -354,24 +533,24 @@ pub fn check(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, occasion: Oc
         || trigger_interval_elapsed(queue_manager, queue),
     );
     if due == 0 {
-        return 0;
+        return None;
     }
     // The conditions that cost more to check, once a trigger is otherwise due.
     if is_initiation_queue(queue_manager, &definition.name) {
-        return 0;
+        return None;
     }
     let process = if attributes.process_name.is_empty() {
         None
     } else {
         match queue_manager.object(ObjectType::Process, &attributes.process_name) {
             Some(ObjectDefinition::Process(process)) => Some(process),
-            _ => return 0,
+            _ => return None,
         }
     };
     if attributes.trigger_type == TriggerType::Depth && !switch_triggering_off(queue_manager, queue)
     {
         // Another arrival triggered it first.
-        return 0;
+        return None;
     }
     let message = TriggerMessage {
         q_name: definition.name.clone(),
@@ -391,10 +570,12 @@ pub fn check(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, occasion: Oc
             .map_or(String::new(), |p| p.user_data.clone()),
     };
     note_trigger_written(queue);
-    for _ in 0..due {
-        write_trigger_message(queue_manager, &initiation_queue, &message);
-    }
-    due
+    Some(TriggerEvent {
+        trigger_type: attributes.trigger_type,
+        initiation_queue,
+        message,
+        count: due,
+    })
 }
 
 /// Whether some queue names `name` in its INITQ (an initiation queue never triggers).

@@ -830,3 +830,167 @@ fn gmo_version_1_ignores_group_matching() {
     let mut buffer = [0u8; 8];
     assert!(c.get(h, &mut md, &mut gmo, &mut buffer).is_ok());
 }
+
+/// A segment of the logical message `sequence` 1 of group `group_id` at `offset`, put
+/// without logical order (as a channel or an application segmenting by itself puts them).
+fn segment(group_id: [u8; 24], offset: i32, last: bool) -> Mqmd {
+    Mqmd {
+        group_id,
+        msg_seq_number: 1,
+        offset,
+        msg_flags: if last {
+            MQMF_LAST_SEGMENT
+        } else {
+            MQMF_SEGMENT
+        },
+        ..Mqmd::default()
+    }
+}
+
+#[test]
+fn complete_msg_without_logical_order_reassembles_whatever_the_physical_order() {
+    // MQ: with MQGMO_COMPLETE_MSG "only a complete logical message can be returned"; without
+    // MQGMO_LOGICAL_ORDER the logical messages come in physical order of their first segment,
+    // and one with a segment missing is passed over.
+    let (_dir, qm) = queue_manager(&["Q"]);
+    let mut c = Connection::connect(qm.clone(), "").unwrap();
+    let h = c.open(&mut Mqod::queue("Q"), IO).unwrap();
+    let (x, y) = ([1u8; 24], [2u8; 24]);
+    put_flags(&mut c, h, NSP, Mqmd::default(), b"A").unwrap();
+    put_flags(&mut c, h, NSP, segment(x, 6, true), b"world").unwrap();
+    put_flags(&mut c, h, NSP, segment(y, 0, false), b"incomplete ").unwrap();
+    put_flags(&mut c, h, NSP, segment(x, 0, false), b"hello ").unwrap();
+    put_flags(&mut c, h, NSP, Mqmd::default(), b"B").unwrap();
+    let complete = MQGMO_NO_SYNCPOINT | MQGMO_COMPLETE_MSG;
+    // Browsing first, without logical order.
+    let browsed: Vec<Vec<u8>> = [MQGMO_BROWSE_FIRST, MQGMO_BROWSE_NEXT, MQGMO_BROWSE_NEXT]
+        .into_iter()
+        .map(|browse| get(&mut c, h, browse | MQGMO_COMPLETE_MSG).unwrap().data)
+        .collect();
+    assert_eq!(browsed, [&b"A"[..], b"hello world", b"B"]);
+    assert_eq!(
+        reason(get(&mut c, h, MQGMO_BROWSE_NEXT | MQGMO_COMPLETE_MSG)),
+        MQRC_NO_MSG_AVAILABLE
+    );
+    assert_eq!(get(&mut c, h, complete).unwrap().data, b"A");
+    let got = get(&mut c, h, complete).unwrap();
+    assert_eq!(got.data, b"hello world");
+    assert_eq!(got.md.group_id, x);
+    assert_eq!(got.md.offset, 0);
+    assert_eq!(got.segment_status, MQSS_LAST_SEGMENT);
+    assert_eq!(get(&mut c, h, complete).unwrap().data, b"B");
+    assert_eq!(reason(get(&mut c, h, complete)), MQRC_NO_MSG_AVAILABLE);
+    assert_eq!(qm_depth(&c, "Q"), 1, "Y's first segment waits for the rest");
+    put_flags(&mut c, h, NSP, segment(y, 11, true), b"now").unwrap();
+    // Matching the group id finds Y's logical message too.
+    let got = get_with(
+        &mut c,
+        h,
+        complete,
+        MQMO_MATCH_GROUP_ID,
+        Mqmd {
+            group_id: y,
+            ..Mqmd::default()
+        },
+        64,
+    )
+    .unwrap();
+    assert_eq!(got.data, b"incomplete now");
+    assert_eq!(qm_depth(&c, "Q"), 0);
+}
+
+#[test]
+fn all_segments_available_without_logical_order_gets_segments_of_complete_messages() {
+    // Without MQGMO_LOGICAL_ORDER each MQGET returns one segment, in physical order, but only
+    // of a logical message whose segments are all on the queue. Once one segment is taken the
+    // rest no longer form a complete logical message: MQ ignores the option only for the
+    // segments after the first *in logical order*, so without it they are not available.
+    let (_dir, qm) = queue_manager(&["Q"]);
+    let mut c = Connection::connect(qm.clone(), "").unwrap();
+    let h = c.open(&mut Mqod::queue("Q"), IO).unwrap();
+    let (x, y) = ([1u8; 24], [2u8; 24]);
+    put_flags(&mut c, h, NSP, segment(y, 0, false), b"waiting").unwrap();
+    put_flags(&mut c, h, NSP, segment(x, 3, true), b"def").unwrap();
+    put_flags(&mut c, h, NSP, segment(x, 0, false), b"abc").unwrap();
+    let segments = MQGMO_NO_SYNCPOINT | MQGMO_ALL_SEGMENTS_AVAILABLE;
+    let browsed = get(&mut c, h, MQGMO_BROWSE_FIRST | MQGMO_ALL_SEGMENTS_AVAILABLE).unwrap();
+    assert_eq!(browsed.data, b"def", "Y's segment is passed over");
+    let got = get(&mut c, h, segments).unwrap();
+    assert_eq!((got.data.as_slice(), got.md.offset), (&b"def"[..], 3));
+    assert_eq!(got.segment_status, MQSS_LAST_SEGMENT);
+    assert_eq!(reason(get(&mut c, h, segments)), MQRC_NO_MSG_AVAILABLE);
+    // Without the option every segment is available, complete or not.
+    assert_eq!(get(&mut c, h, NSP).unwrap().data, b"waiting");
+    assert_eq!(get(&mut c, h, NSP).unwrap().data, b"abc");
+}
+
+#[test]
+fn a_reassembled_message_goes_through_the_queues_propctl() {
+    use ferrite_constants::format::{MQFMT_RF_HEADER_2, MQFMT_STRING};
+    use ferrite_mqi::message_handles::PropertyValue;
+    let (_dir, qm) = queue_manager(&[]);
+    for (name, control) in [("Q.NONE", "NONE"), ("Q.COMPAT", "COMPAT")] {
+        define(
+            &qm,
+            QueueDefinition {
+                max_message_length: 100,
+                property_control: control.into(),
+                ..local(name)
+            },
+        );
+    }
+    let mut c = Connection::connect(qm.clone(), "").unwrap();
+    let body: Vec<u8> = (0..250u32).map(|i| b'a' + (i % 26) as u8).collect();
+    let put = |c: &mut Connection, h: Hobj| {
+        let hmsg = c.create_message_handle(0).unwrap();
+        c.set_message_property(hmsg, "colour", PropertyValue::String("blue".into()))
+            .unwrap();
+        let mut md = Mqmd {
+            format: MQFMT_STRING,
+            msg_flags: MQMF_SEGMENTATION_ALLOWED,
+            ..Mqmd::default()
+        };
+        let mut pmo = Mqpmo {
+            original_msg_handle: Some(hmsg),
+            ..Mqpmo::with_options(NSP)
+        };
+        c.put(h, &mut md, &mut pmo, &body).unwrap();
+        c.delete_message_handle(hmsg).unwrap();
+    };
+    let complete = MQGMO_NO_SYNCPOINT | MQGMO_COMPLETE_MSG;
+    // PROPCTL(NONE): the properties are removed from the reassembled message.
+    let none = c.open(&mut Mqod::queue("Q.NONE"), IO).unwrap();
+    put(&mut c, none);
+    assert!(qm_depth(&c, "Q.NONE") > 2, "segmented by the queue manager");
+    let got = get(&mut c, none, complete).unwrap();
+    assert_eq!(got.md.format, MQFMT_STRING);
+    assert_eq!(got.data, body);
+    // PROPCTL(COMPAT) without a handle: the MQRFH2 stays in front of the data...
+    let compat = c.open(&mut Mqod::queue("Q.COMPAT"), IO).unwrap();
+    put(&mut c, compat);
+    let got = get(&mut c, compat, complete | MQGMO_BROWSE_FIRST).unwrap();
+    assert_eq!(got.md.format, MQFMT_RF_HEADER_2);
+    assert!(got.data.starts_with(b"RFH ") && got.data.ends_with(&body));
+    // ... and with one the properties go into the handle, the data is the body alone.
+    let hmsg = c.create_message_handle(0).unwrap();
+    let mut md = Mqmd::default();
+    let mut gmo = Mqgmo {
+        msg_handle: Some(hmsg),
+        ..Mqgmo::with_options(complete)
+    };
+    let mut buffer = vec![0u8; 4096];
+    let result = c.get(compat, &mut md, &mut gmo, &mut buffer).unwrap();
+    assert_eq!(md.format, MQFMT_STRING);
+    assert_eq!(&buffer[..result.data_length], body.as_slice());
+    assert_eq!(
+        c.inquire_message_property(hmsg, "colour", 0, ferrite_constants::misc::MQTYPE_AS_SET)
+            .unwrap()
+            .1,
+        PropertyValue::String("blue".into())
+    );
+    // A buffer too small for the body: DataLength is the delivered length, nothing taken.
+    put(&mut c, none);
+    let small = get_with(&mut c, none, complete, 0, Mqmd::default(), 10);
+    assert_eq!(small.expect_err("truncated").data_length, Some(body.len()));
+    assert!(qm_depth(&c, "Q.NONE") > 2);
+}

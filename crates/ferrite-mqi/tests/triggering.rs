@@ -1,7 +1,8 @@
 //! Triggering through the MQI: every condition of MQ's "Conditions for a trigger event" that
 //! Ferrite applies, the trigger message's content, the cases that must not trigger, syncpoint
-//! (trigger at commit, nothing at backout), DEPTH resetting TRIGGER, TRIGINT, and the queue
-//! depth performance events.
+//! (uncommitted messages counted, trigger messages held until the unit of work ends, FIRST
+//! and DEPTH delivered at backout too), messages a backout returns, DEPTH resetting TRIGGER,
+//! TRIGINT, and who counts as having a queue open for input.
 
 mod support;
 
@@ -253,18 +254,46 @@ fn no_trigger_without_a_trigger_monitor_until_one_opens_the_initiation_queue() {
 }
 
 #[test]
-fn a_unit_of_work_triggers_at_commit_and_not_at_backout() {
+fn a_unit_of_work_holds_its_trigger_messages_until_it_ends() {
+    // MQ, "Trigger messages and units of work": a trigger event caused by a put in a unit of
+    // work is made available when the unit is resolved, committed or (FIRST and DEPTH)
+    // backed out.
     let mut s = setup();
     s.define(triggered("APP.Q", "FIRST"));
     s.define(triggered("EVERY.Q", "EVERY"));
+    s.define(QueueDefinition {
+        trigger_depth: 2,
+        ..triggered("DEPTH.Q", "DEPTH")
+    });
     let hobj = s.open_output("APP.Q");
     let every = s.open_output("EVERY.Q");
+    let depth = s.open_output("DEPTH.Q");
     s.put(hobj, 0, MQPMO_SYNCPOINT);
     s.put(every, 0, MQPMO_SYNCPOINT);
     s.put(every, 0, MQPMO_SYNCPOINT);
-    assert_eq!(s.trigger_count(), 0, "nothing is available before MQCMIT");
+    s.put(depth, 0, MQPMO_SYNCPOINT);
+    s.put(depth, 0, MQPMO_SYNCPOINT);
+    assert_eq!(
+        s.trigger_count(),
+        0,
+        "nothing is available before the unit ends"
+    );
+    assert!(
+        !s.queue_manager
+            .queue("DEPTH.Q")
+            .unwrap()
+            .definition()
+            .trigger_control,
+        "DEPTH's trigger event happened at the put: NOTRIGGER is set already"
+    );
     s.application.backout().unwrap();
-    assert_eq!(s.trigger_count(), 0, "a backed-out put triggers nothing");
+    let mut queues: Vec<String> = s.trigger_messages().into_iter().map(|m| m.q_name).collect();
+    queues.sort();
+    assert_eq!(
+        queues,
+        ["APP.Q", "DEPTH.Q"],
+        "FIRST and DEPTH trigger messages survive the backout; EVERY's do not"
+    );
     s.put(hobj, 0, MQPMO_SYNCPOINT);
     s.put(hobj, 0, MQPMO_SYNCPOINT);
     s.put(every, 0, MQPMO_SYNCPOINT);
@@ -273,6 +302,268 @@ fn a_unit_of_work_triggers_at_commit_and_not_at_backout() {
     let queues: Vec<String> = s.trigger_messages().into_iter().map(|m| m.q_name).collect();
     assert_eq!(queues.iter().filter(|q| *q == "APP.Q").count(), 1);
     assert_eq!(queues.iter().filter(|q| *q == "EVERY.Q").count(), 2);
+}
+
+#[test]
+fn uncommitted_messages_count_for_first() {
+    // MQ's own example: a FIRST trigger from one unit of work's put; another unit's put sees
+    // the queue holding one (uncommitted) message and does not trigger; the first unit backs
+    // out and the second commits: the one trigger message is still delivered.
+    let mut s = setup();
+    s.define(triggered("APP.Q", "FIRST"));
+    let first = s.open_output("APP.Q");
+    let mut other = Connection::connect(s.queue_manager.clone(), "").unwrap();
+    let second = other.open(&mut Mqod::queue("APP.Q"), MQOO_OUTPUT).unwrap();
+    s.put(first, 0, MQPMO_SYNCPOINT);
+    put_with(&mut other, second, 0, MQPMO_SYNCPOINT);
+    // A put outside syncpoint on a queue holding only uncommitted messages: not empty.
+    put_with(&mut other, second, 0, MQPMO_NO_SYNCPOINT);
+    assert_eq!(s.trigger_count(), 0);
+    s.application.backout().unwrap();
+    assert_eq!(
+        s.trigger_count(),
+        1,
+        "the FIRST trigger survives the backout"
+    );
+    other.commit().unwrap();
+    assert_eq!(
+        s.trigger_count(),
+        0,
+        "the second unit's put was no trigger event"
+    );
+}
+
+#[test]
+fn uncommitted_messages_count_for_depth_and_trigmpri() {
+    let mut s = setup();
+    s.define(QueueDefinition {
+        trigger_depth: 3,
+        trigger_message_priority: 5,
+        ..triggered("DEPTH.Q", "DEPTH")
+    });
+    let hobj = s.open_output("DEPTH.Q");
+    s.put(hobj, 5, MQPMO_SYNCPOINT);
+    s.put(hobj, 9, MQPMO_SYNCPOINT);
+    let mut other = Connection::connect(s.queue_manager.clone(), "").unwrap();
+    let theirs = other
+        .open(&mut Mqod::queue("DEPTH.Q"), MQOO_OUTPUT)
+        .unwrap();
+    put_with(&mut other, theirs, 4, MQPMO_NO_SYNCPOINT);
+    assert_eq!(s.trigger_count(), 0, "priority 4 is below TRIGMPRI");
+    put_with(&mut other, theirs, 6, MQPMO_NO_SYNCPOINT);
+    assert_eq!(
+        s.trigger_count(),
+        1,
+        "two uncommitted and one committed eligible message reach TRIGDPTH 3"
+    );
+    s.application.commit().unwrap();
+    assert_eq!(s.trigger_count(), 0, "the commit is no trigger event");
+}
+
+#[test]
+fn trigger_conditions_are_checked_at_the_put_in_a_unit_of_work() {
+    // The put in the unit of work is the trigger event: a server that opens the queue for
+    // input before the commit does not stop the trigger message the put caused.
+    let mut s = setup();
+    s.define(triggered("APP.Q", "FIRST"));
+    let hobj = s.open_output("APP.Q");
+    s.put(hobj, 0, MQPMO_SYNCPOINT);
+    let mut server = Connection::connect(s.queue_manager.clone(), "").unwrap();
+    let served = server
+        .open(&mut Mqod::queue("APP.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    s.application.commit().unwrap();
+    assert_eq!(s.trigger_count(), 1);
+    // While the server has it open, puts in a unit of work trigger nothing at commit.
+    server.close(served, 0).unwrap();
+    assert_eq!(
+        s.trigger_count(),
+        1,
+        "the last input handle closed on a message"
+    );
+    let served = server
+        .open(&mut Mqod::queue("APP.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    s.put(hobj, 0, MQPMO_SYNCPOINT);
+    s.application.commit().unwrap();
+    assert_eq!(s.trigger_count(), 0, "a server had APP.Q open at the put");
+    server.close(served, 0).unwrap();
+}
+
+fn put_with(connection: &mut Connection, hobj: Hobj, priority: i32, options: i32) {
+    let mut md = Mqmd {
+        priority,
+        persistence: MQPER_NOT_PERSISTENT,
+        ..Mqmd::default()
+    };
+    connection
+        .put(hobj, &mut md, &mut Mqpmo::with_options(options), b"work")
+        .unwrap();
+}
+
+fn get_with(connection: &mut Connection, hobj: Hobj, options: i32) {
+    let mut md = Mqmd::default();
+    let mut buffer = [0u8; 64];
+    connection
+        .get(
+            hobj,
+            &mut md,
+            &mut Mqgmo::with_options(options),
+            &mut buffer,
+        )
+        .unwrap();
+}
+
+#[test]
+fn messages_returned_by_a_backout_trigger_once_no_server_has_the_queue() {
+    let mut s = setup();
+    s.define(triggered("APP.Q", "FIRST"));
+    s.put_now("APP.Q");
+    assert_eq!(s.trigger_count(), 1);
+    // A server takes the message in a unit of work and closes the queue: it is empty, so the
+    // close does not trigger; the backout returns the message and that triggers.
+    let mut server = Connection::connect(s.queue_manager.clone(), "").unwrap();
+    let served = server
+        .open(&mut Mqod::queue("APP.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    get_with(&mut server, served, MQGMO_SYNCPOINT);
+    server.close(served, 0).unwrap();
+    assert_eq!(s.trigger_count(), 0, "the queue was empty at the close");
+    server.backout().unwrap();
+    assert_eq!(
+        s.trigger_count(),
+        1,
+        "MQBACK made the message available again"
+    );
+
+    // Must not trigger: the backout while the server still has the queue open for input.
+    let served = server
+        .open(&mut Mqod::queue("APP.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    get_with(&mut server, served, MQGMO_SYNCPOINT);
+    server.backout().unwrap();
+    assert_eq!(s.trigger_count(), 0, "a server has APP.Q open");
+
+    // Must not trigger: a message got with MARK_SKIP_BACKOUT is not returned.
+    get_with(
+        &mut server,
+        served,
+        MQGMO_SYNCPOINT | MQGMO_MARK_SKIP_BACKOUT,
+    );
+    server.close(served, 0).unwrap();
+    server.backout().unwrap();
+    assert_eq!(s.trigger_count(), 0, "the skipped get stays got");
+    server.backout().unwrap();
+    assert_eq!(s.trigger_count(), 1, "its own backout returns it");
+
+    // An application that ends without committing (no MQDISC): its handles close, then its
+    // unit of work is backed out and the message returns; that triggers.
+    let served = server
+        .open(&mut Mqod::queue("APP.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    get_with(&mut server, served, MQGMO_SYNCPOINT);
+    drop(server);
+    assert_eq!(
+        s.trigger_count(),
+        1,
+        "the abnormal end's backout returned it"
+    );
+    assert_eq!(s.queue_manager.queue("APP.Q").unwrap().depth(), 1);
+}
+
+#[test]
+fn every_triggers_for_each_message_a_backout_returns() {
+    let mut s = setup();
+    s.define(triggered("EVERY.Q", "EVERY"));
+    let hobj = s.open_output("EVERY.Q");
+    s.put(hobj, 0, MQPMO_NO_SYNCPOINT);
+    s.put(hobj, 0, MQPMO_NO_SYNCPOINT);
+    assert_eq!(s.trigger_count(), 2);
+    let mut server = Connection::connect(s.queue_manager.clone(), "").unwrap();
+    let served = server
+        .open(&mut Mqod::queue("EVERY.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    get_with(&mut server, served, MQGMO_SYNCPOINT);
+    get_with(&mut server, served, MQGMO_SYNCPOINT);
+    server.backout().unwrap();
+    assert_eq!(s.trigger_count(), 2);
+    // Committed gets return nothing: no trigger.
+    get_with(&mut server, served, MQGMO_SYNCPOINT);
+    server.commit().unwrap();
+    assert_eq!(s.trigger_count(), 0);
+}
+
+#[test]
+fn opening_for_input_decides_first_and_depth() {
+    let mut s = setup();
+    s.define(triggered("APP.Q", "FIRST"));
+    // A browser is no server: MQOO_BROWSE does not count in OpenInputCount.
+    let mut browser = Connection::connect(s.queue_manager.clone(), "").unwrap();
+    let browsing = browser
+        .open(&mut Mqod::queue("APP.Q"), MQOO_BROWSE)
+        .unwrap();
+    s.put_now("APP.Q");
+    assert_eq!(
+        s.trigger_count(),
+        1,
+        "a browsing handle does not stop FIRST"
+    );
+    browser.close(browsing, 0).unwrap();
+    assert_eq!(
+        s.trigger_count(),
+        0,
+        "closing a browse handle is no trigger event"
+    );
+    // An exclusive input handle stops it like a shared one.
+    s.define(QueueDefinition {
+        trigger_depth: 1,
+        ..triggered("DEPTH.Q", "DEPTH")
+    });
+    let exclusive = browser
+        .open(&mut Mqod::queue("DEPTH.Q"), MQOO_INPUT_EXCLUSIVE)
+        .unwrap();
+    s.put_now("DEPTH.Q");
+    assert_eq!(s.trigger_count(), 0, "DEPTH.Q is open for input");
+    browser.close(exclusive, 0).unwrap();
+    assert_eq!(s.trigger_count(), 1, "the close left TRIGDPTH messages");
+    // A second input handle's close is not the last one: no trigger until the last.
+    s.define(triggered("TWO.Q", "FIRST"));
+    let one = browser
+        .open(&mut Mqod::queue("TWO.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let two = browser
+        .open(&mut Mqod::queue("TWO.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    s.put_now("TWO.Q");
+    browser.close(one, 0).unwrap();
+    assert_eq!(s.trigger_count(), 0, "another handle still serves TWO.Q");
+    browser.close(two, 0).unwrap();
+    assert_eq!(s.trigger_count(), 1);
+}
+
+#[test]
+fn an_initiation_queue_opened_only_to_browse_or_put_serves_nobody() {
+    let mut s = setup();
+    s.monitor.close(s.initq, 0).unwrap();
+    s.define(triggered("APP.Q", "FIRST"));
+    let mut other = Connection::connect(s.queue_manager.clone(), "").unwrap();
+    let browse = other
+        .open(&mut Mqod::queue(INITQ), MQOO_BROWSE | MQOO_OUTPUT)
+        .unwrap();
+    s.put_now("APP.Q");
+    assert_eq!(s.queue_manager.queue(INITQ).unwrap().depth(), 0);
+    other.close(browse, 0).unwrap();
+    // A monitor that opens it for input while a server has APP.Q open: FIRST stays quiet.
+    let server = other
+        .open(&mut Mqod::queue("APP.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    s.initq = s
+        .monitor
+        .open(&mut Mqod::queue(INITQ), MQOO_INPUT_SHARED)
+        .unwrap();
+    assert_eq!(s.trigger_count(), 0, "APP.Q has a server");
+    other.close(server, 0).unwrap();
+    assert_eq!(s.trigger_count(), 1, "the server left the message behind");
 }
 
 #[test]
@@ -397,6 +688,39 @@ fn trigint_triggers_a_queue_that_stayed_non_empty() {
     );
     s.put_now("APP.Q");
     assert_eq!(s.trigger_count(), 0, "within TRIGINT of that trigger");
+}
+
+#[test]
+fn trigint_applies_only_to_first_queues_without_a_server() {
+    let mut s = setup();
+    let mut attributes = s.queue_manager.queue_manager_attributes();
+    attributes.trigger_interval = 0;
+    s.queue_manager.alter_queue_manager(attributes).unwrap();
+    s.define(triggered("APP.Q", "FIRST"));
+    s.define(QueueDefinition {
+        trigger_depth: 2,
+        ..triggered("DEPTH.Q", "DEPTH")
+    });
+    s.put_now("APP.Q");
+    s.put_now("APP.Q");
+    assert_eq!(
+        s.trigger_count(),
+        2,
+        "TRIGINT 0: every FIRST arrival triggers"
+    );
+    let mut server = Connection::connect(s.queue_manager.clone(), "").unwrap();
+    let served = server
+        .open(&mut Mqod::queue("APP.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    s.put_now("APP.Q");
+    assert_eq!(s.trigger_count(), 0, "TRIGINT does not override a server");
+    server.close(served, 0).unwrap();
+    assert_eq!(s.trigger_count(), 1, "the last server closed on messages");
+    // DEPTH ignores TRIGINT: NOTRIGGER after its trigger.
+    s.put_now("DEPTH.Q");
+    s.put_now("DEPTH.Q");
+    s.put_now("DEPTH.Q");
+    assert_eq!(s.trigger_count(), 1);
 }
 
 #[test]

@@ -1,7 +1,21 @@
-//! Connection authentication of client connections: the queue manager's CHCKCLNT (MQ's
-//! CONNAUTH with an AUTHINFO of AUTHTYPE(IDPWOS)), the user ID and password a client sends in
-//! CONAUTH_INFO (its MQCSP), checked against the queue manager's user registry
-//! (`ferrite_storage::users`), and the user ID the connection then runs under.
+//! Connection authentication of client connections: the AUTHINFO object (AUTHTYPE(IDPWOS))
+//! the queue manager's CONNAUTH names, as put in force at restart or by REFRESH SECURITY
+//! TYPE(CONNAUTH) (`ferrite_storage::queue_manager::connection_authentication`), the user ID
+//! and password a client sends in CONAUTH_INFO (its MQCSP), checked against the queue
+//! manager's user registry (`ferrite_storage::users`), and the user ID the connection then
+//! runs under.
+//!
+//! ## What the AUTHINFO decides
+//! - CHCKCLNT: the table below. REQDADM (a password for privileged users only) is checked as
+//!   REQUIRED: Ferrite's registry has no privileged users, so it fails closed. The QMGR
+//!   object's own CHCKCLNT (Ferrite's attribute before AUTHINFO) still applies when stricter.
+//! - ADOPTCTX: YES, an authenticated connection runs under the user ID it authenticated; NO,
+//!   under MCAUSER or the asserted user ID as an unauthenticated one does.
+//! - FAILDLAY: seconds the conversation waits before answering a wrong user ID or password
+//!   (not a missing one), which slows password guessing ([`decide`]).
+//! - CHCKLOCL (bindings connections) is kept and displayed; the bindings listener does not
+//!   authenticate yet.
+//! - Without an AUTHINFO in force (CONNAUTH blank): CHCKCLNT(NONE), ADOPTCTX(YES), FAILDLAY(0).
 //!
 //! ## CHCKCLNT
 //! | value      | no user ID and password            | a user ID and password           |
@@ -215,12 +229,51 @@ pub fn password_transport(fap_level: u8, pal: &[u8; 20]) -> PasswordTransport {
     }
 }
 
-/// The queue manager's CHCKCLNT (ALTER QMGR CHCKCLNT), read at each MQCONN so that a change
-/// applies to the next connection.
-pub fn check_client(queue_manager: &ferrite_storage::queue_manager::QueueManager) -> CheckClient {
-    let attributes = queue_manager.queue_manager_attributes();
+/// The connection authentication policy in force: what the AUTHINFO CONNAUTH names says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// CHCKCLNT in force.
+    pub check: CheckClient,
+    /// ADOPTCTX.
+    pub adopt_context: bool,
+    /// FAILDLAY.
+    pub fail_delay: std::time::Duration,
+    /// The AUTHINFO's name, for the log (blank: none).
+    pub auth_info: String,
+}
+
+impl Policy {
+    /// The policy of a queue manager with no AUTHINFO in force and CHCKCLNT `check`.
+    pub fn without_auth_info(check: CheckClient) -> Policy {
+        Policy {
+            check,
+            adopt_context: true,
+            fail_delay: std::time::Duration::ZERO,
+            auth_info: String::new(),
+        }
+    }
+}
+
+/// The queue manager's policy, read at each MQCONN: a REFRESH SECURITY TYPE(CONNAUTH) applies
+/// to the next connection.
+pub fn policy(queue_manager: &ferrite_storage::queue_manager::QueueManager) -> Policy {
     // Validated when stored; an unreadable value fails closed.
-    CheckClient::from_keyword(&attributes.check_client).unwrap_or(CheckClient::Required)
+    let check = CheckClient::from_keyword(&queue_manager.client_check_in_force())
+        .unwrap_or(CheckClient::Required);
+    match queue_manager.connection_authentication().definition {
+        Some(definition) => Policy {
+            check,
+            adopt_context: definition.adopt_context,
+            fail_delay: std::time::Duration::from_secs(definition.fail_delay_seconds.into()),
+            auth_info: definition.name,
+        },
+        None => Policy::without_auth_info(check),
+    }
+}
+
+/// The queue manager's CHCKCLNT in force, read at each MQCONN.
+pub fn check_client(queue_manager: &ferrite_storage::queue_manager::QueueManager) -> CheckClient {
+    policy(queue_manager).check
 }
 
 /// Everything the decision needs about the connection.
@@ -229,8 +282,8 @@ pub struct ConnectionFacts<'a> {
     pub channel: &'a ChannelDefinition,
     /// The client's address, for the log.
     pub peer: &'a str,
-    /// CHCKCLNT.
-    pub check: CheckClient,
+    /// CHCKCLNT, ADOPTCTX and FAILDLAY in force.
+    pub policy: Policy,
     /// How the password travelled.
     pub transport: PasswordTransport,
     /// Whether the socket runs TLS.
@@ -266,7 +319,12 @@ pub fn authenticate(
 ) -> Outcome {
     let channel = &facts.channel.name;
     let peer = facts.peer;
-    let check = facts.check;
+    let check = facts.policy.check;
+    let source = if facts.policy.auth_info.is_empty() {
+        "the queue manager".to_string()
+    } else {
+        format!("AUTHINFO({})", facts.policy.auth_info)
+    };
     let unauthenticated_user = if facts.channel.mca_user.trim().is_empty() {
         facts.asserted_user.to_string()
     } else {
@@ -276,7 +334,7 @@ pub fn authenticate(
         Outcome::Refused {
         reason: MQRC_NOT_AUTHORIZED,
         log: format!(
-            "{first}\nAMQ5541E ferrite channel {channel} from {peer}: the failed authentication check was caused by CHCKCLNT({}) of the queue manager",
+            "{first}\nAMQ5541E ferrite channel {channel} from {peer}: the failed authentication check was caused by CHCKCLNT({}) of {source}",
             check.keyword()
         ),
     }
@@ -308,7 +366,11 @@ pub fn authenticate(
     );
     match registry.verify(user, &credentials.password) {
         Ok(Verification::Valid) => Outcome::Accepted {
-            user_id: user.clone(),
+            user_id: if facts.policy.adopt_context {
+                user.clone()
+            } else {
+                unauthenticated_user
+            },
             authenticated: true,
         },
         Ok(Verification::WrongPassword) => refused(format!(
@@ -323,6 +385,48 @@ pub fn authenticate(
     }
 }
 
+/// [`authenticate`], then, when a user ID and password were checked and found wrong, the
+/// policy's FAILDLAY before the answer (only this conversation waits).
+pub fn decide(
+    facts: &ConnectionFacts<'_>,
+    credentials: Option<&Credentials>,
+    registry: &UserRegistry,
+) -> Outcome {
+    let outcome = authenticate(facts, credentials, registry);
+    if fail_delay_applies(facts, credentials, &outcome) {
+        std::thread::sleep(facts.policy.fail_delay);
+    }
+    outcome
+}
+
+/// How long the answer to `outcome` waits: the policy's FAILDLAY when a user ID and password
+/// were checked and found wrong, otherwise zero. For callers that must not sleep (the channel
+/// initiator's adapters, which delay the reply on a timer instead).
+pub fn fail_delay(
+    facts: &ConnectionFacts<'_>,
+    credentials: Option<&Credentials>,
+    outcome: &Outcome,
+) -> std::time::Duration {
+    if fail_delay_applies(facts, credentials, outcome) {
+        facts.policy.fail_delay
+    } else {
+        std::time::Duration::ZERO
+    }
+}
+
+/// Whether `outcome` refused a user ID and password that were checked (not missing, not
+/// uncheckable).
+fn fail_delay_applies(
+    facts: &ConnectionFacts<'_>,
+    credentials: Option<&Credentials>,
+    outcome: &Outcome,
+) -> bool {
+    matches!(outcome, Outcome::Refused { .. })
+        && credentials.is_some()
+        && facts.transport == PasswordTransport::Clear
+        && facts.policy.check != CheckClient::None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,7 +439,7 @@ mod tests {
         ConnectionFacts {
             channel,
             peer: "127.0.0.1(5000)",
-            check,
+            policy: Policy::without_auth_info(check),
             transport,
             tls: transport == PasswordTransport::Clear,
             asserted_user: "root",
@@ -399,6 +503,55 @@ mod tests {
         assert_eq!(password_transport(12, &pal), PasswordTransport::Clear);
         pal[..2].copy_from_slice(&0u16.to_be_bytes());
         assert_eq!(password_transport(13, &pal), PasswordTransport::Clear);
+    }
+
+    #[test]
+    fn adopt_context_and_fail_delay_follow_the_auth_info() {
+        let directory = tempfile::tempdir().unwrap();
+        let registry = UserRegistry::new(directory.path());
+        registry.add("app", b"passw0rd", false).unwrap();
+        let mut channel = ChannelDefinition::server_connection("DEV.APP.SVRCONN");
+        channel.mca_user = "mqapp".to_string();
+        let policy = Policy {
+            check: CheckClient::Required,
+            adopt_context: false,
+            fail_delay: std::time::Duration::from_millis(200),
+            auth_info: "APP.AUTH".to_string(),
+        };
+        let facts = ConnectionFacts {
+            policy: policy.clone(),
+            ..facts(&channel, CheckClient::Required, PasswordTransport::Clear)
+        };
+        // ADOPTCTX(NO): authenticated, but the connection runs as MCAUSER.
+        assert_eq!(
+            decide(&facts, Some(&credentials("app", "passw0rd")), &registry),
+            Outcome::Accepted {
+                user_id: "mqapp".to_string(),
+                authenticated: true
+            }
+        );
+        // FAILDLAY: a wrong password waits; a missing one does not.
+        let started = std::time::Instant::now();
+        let Outcome::Refused { log, .. } =
+            decide(&facts, Some(&credentials("app", "wrong")), &registry)
+        else {
+            panic!("a wrong password is refused")
+        };
+        assert!(started.elapsed() >= policy.fail_delay);
+        assert!(
+            log.contains("CHCKCLNT(REQUIRED) of AUTHINFO(APP.AUTH)"),
+            "{log}"
+        );
+        let started = std::time::Instant::now();
+        assert!(matches!(
+            decide(&facts, None, &registry),
+            Outcome::Refused { .. }
+        ));
+        assert!(started.elapsed() < policy.fail_delay);
+        assert_eq!(
+            CheckClient::from_keyword("REQDADM"),
+            Some(CheckClient::Required)
+        );
     }
 
     #[test]

@@ -97,6 +97,16 @@ struct ConversationWork {
     waiting: bool,
     /// Security hook: the CONAUTH_INFO credentials, checked at MQCONN.
     credentials: Option<Credentials>,
+    /// A refused MQCONN's reply held for FAILDLAY (on the timer: no adapter waits).
+    delayed_refusal: Option<DelayedRefusal>,
+}
+
+/// The reply to an MQCONN refused for a wrong user ID or password, sent when FAILDLAY is over;
+/// the conversation then ends.
+struct DelayedRefusal {
+    due: Instant,
+    header: SegmentHeader,
+    payload: Vec<u8>,
 }
 
 /// A waiting MQGET given back its adapter.
@@ -139,6 +149,7 @@ impl Conversation {
                 consumer_watches: Vec::new(),
                 waiting: false,
                 credentials: None,
+                delayed_refusal: None,
             })),
             timer_generation: AtomicU64::new(0),
         })
@@ -211,7 +222,9 @@ impl Conversation {
             let (flow, woken, ended, waiting_flows) = {
                 let mut state = self.state.lock().unwrap();
                 let woken = std::mem::take(&mut state.woken);
-                let get_parked = guard.as_ref().is_some_and(|work| work.parked_get.is_some());
+                let get_parked = guard.as_ref().is_some_and(|work| {
+                    work.parked_get.is_some() || work.delayed_refusal.is_some()
+                });
                 let flow = if state.ended || get_parked {
                     None
                 } else {
@@ -239,7 +252,17 @@ impl Conversation {
                 state.woken |= woken;
                 return;
             }
-            let step = if work.parked_get.is_some() {
+            let step = if let Some(due) = work.delayed_refusal.as_ref().map(|delayed| delayed.due) {
+                if Instant::now() < due {
+                    Ok(false)
+                } else {
+                    let delayed = work.delayed_refusal.take().expect("a delayed refusal");
+                    self.timer_generation.fetch_add(1, Ordering::AcqRel);
+                    // As MQ: a connection refused for its credentials ends.
+                    self.send(&delayed.header, &delayed.payload)
+                        .and(Err(End::Closed))
+                }
+            } else if work.parked_get.is_some() {
                 self.resume_get(work, woken)
             } else if let Some(flow) = flow {
                 let served = self.serve(work, flow);
@@ -255,7 +278,9 @@ impl Conversation {
                 Ok(true) => continue,
                 Ok(false) => {
                     let mut state = self.state.lock().unwrap();
-                    let flows_ready = !state.inbox.is_empty() && work.parked_get.is_none();
+                    let flows_ready = !state.inbox.is_empty()
+                        && work.parked_get.is_none()
+                        && work.delayed_refusal.is_none();
                     if state.woken || state.ended || flows_ready {
                         continue;
                     }
@@ -411,9 +436,13 @@ impl Conversation {
                     }
                 }
                 // Security hook: connection authentication decides MQCONN and its user ID.
-                let refused = t == SegmentType::MqConn
-                    && !session.is_connected()
-                    && !self.authorize_connection(session, work.credentials.take());
+                let (refused, fail_delay) = if t == SegmentType::MqConn && !session.is_connected() {
+                    let (accepted, fail_delay) =
+                        self.authorize_connection(session, work.credentials.take());
+                    (!accepted, fail_delay)
+                } else {
+                    (false, Duration::ZERO)
+                };
                 let Some(payload) = call(session, &flow, &header)? else {
                     // An asynchronous put: no reply.
                     return Ok(());
@@ -426,6 +455,17 @@ impl Conversation {
                             &format!("{}({})", instance.peer.ip(), instance.peer.port()),
                         );
                     }
+                }
+                if refused && !fail_delay.is_zero() {
+                    // FAILDLAY: the refusal is answered later, from the timer.
+                    let due = Instant::now() + fail_delay;
+                    work.delayed_refusal = Some(DelayedRefusal {
+                        due,
+                        header,
+                        payload,
+                    });
+                    self.chinit.timer.wake_at(due, self);
+                    return Ok(());
                 }
                 self.send(&header, &payload)?;
                 if refused {
@@ -442,12 +482,12 @@ impl Conversation {
     /// Connection authentication at MQCONN: decides with the queue manager's CHCKCLNT, the
     /// channel's MCAUSER and the conversation's credentials, sets the connection's user ID, or
     /// makes the MQCONN fail with MQRC_NOT_AUTHORIZED (logged). Returns whether it may go
-    /// ahead.
+    /// ahead, and how long a refusal's answer waits (FAILDLAY).
     fn authorize_connection(
         &self,
         session: &mut MqiSession,
         credentials: Option<Credentials>,
-    ) -> bool {
+    ) -> (bool, Duration) {
         let security = &self.security;
         let queue_manager = &self.chinit.queue_manager;
         let instance = &self.socket.instance;
@@ -455,24 +495,27 @@ impl Conversation {
         let facts = authentication::ConnectionFacts {
             channel: &security.channel,
             peer: &peer,
-            check: authentication::check_client(queue_manager),
+            policy: authentication::policy(queue_manager),
             transport: security.password_transport,
             tls: security.socket.tls,
             asserted_user: &session.user,
         };
         let registry = ferrite_storage::users::UserRegistry::new(queue_manager.directory());
-        match authentication::authenticate(&facts, credentials.as_ref(), &registry) {
+        // Not `decide`, which sleeps FAILDLAY on the calling thread: an adapter must not.
+        let outcome = authentication::authenticate(&facts, credentials.as_ref(), &registry);
+        let fail_delay = authentication::fail_delay(&facts, credentials.as_ref(), &outcome);
+        match outcome {
             authentication::Outcome::Accepted { user_id, .. } => {
                 session.user = user_id;
                 session.refuse_connect = None;
-                true
+                (true, fail_delay)
             }
             authentication::Outcome::Refused { reason, log } => {
                 for line in log.lines() {
                     (self.chinit.log)(line);
                 }
                 session.refuse_connect = Some(reason);
-                false
+                (false, fail_delay)
             }
         }
     }

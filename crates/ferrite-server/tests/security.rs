@@ -426,6 +426,86 @@ fn connection_authentication_chckclnt_and_mcauser() {
     }
 }
 
+/// Connection authentication configured as in MQ: the AUTHINFO the queue manager's CONNAUTH
+/// names, put in force by REFRESH SECURITY TYPE(CONNAUTH); its ADOPTCTX decides the
+/// connection's user and its FAILDLAY delays the answer to a wrong password.
+#[test]
+fn connection_authentication_from_the_connauth_authinfo() {
+    let secured = start();
+    let listener = &secured.listener;
+    let pki = &secured.pki;
+    let queue_manager = &listener.fixture.queue_manager;
+    ferrite_command::define_default_objects(queue_manager).unwrap();
+    UserRegistry::new(queue_manager.directory())
+        .add("app", b"passw0rd", false)
+        .unwrap();
+    let mut definition = queue_manager.channel("TLS.SVRCONN").unwrap();
+    definition.mca_user = "mqapp".into();
+    queue_manager
+        .define_object(ObjectDefinition::Channel(definition), true)
+        .unwrap();
+    let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());
+    let run = |command: &str| {
+        let response = processor.run(command);
+        assert!(response.success, "{command}: {}", response.text());
+    };
+    let over_tls = || Some(tls(pki, "TLS_AES_128_GCM_SHA256", None));
+
+    run("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(REQUIRED) ADOPTCTX(NO) FAILDLAY(1)");
+    // Not in force before the refresh.
+    let mut before = connect(listener, "DEV.APP.SVRCONN", None, None).unwrap();
+    round_trip(&mut before);
+    run("REFRESH SECURITY TYPE(CONNAUTH)");
+    assert_eq!(
+        reason(connect(listener, "DEV.APP.SVRCONN", None, None)),
+        MQRC_NOT_AUTHORIZED
+    );
+    assert!(log_has(
+        listener,
+        "CHCKCLNT(REQUIRED) of AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS)"
+    ));
+    // ADOPTCTX(NO): authenticated, running as the channel's MCAUSER.
+    let mut not_adopted = connect(
+        listener,
+        "TLS.SVRCONN",
+        over_tls(),
+        Some(("app", "passw0rd")),
+    )
+    .unwrap();
+    assert_eq!(round_trip(&mut not_adopted), "mqapp");
+    // FAILDLAY(1): a wrong password is answered after a second.
+    let started = std::time::Instant::now();
+    assert_eq!(
+        reason(connect(
+            listener,
+            "TLS.SVRCONN",
+            over_tls(),
+            Some(("app", "wrong"))
+        )),
+        MQRC_NOT_AUTHORIZED
+    );
+    assert!(started.elapsed() >= Duration::from_secs(1));
+
+    run("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) ADOPTCTX(YES)");
+    run("REFRESH SECURITY TYPE(CONNAUTH)");
+    let mut adopted = connect(
+        listener,
+        "TLS.SVRCONN",
+        over_tls(),
+        Some(("app", "passw0rd")),
+    )
+    .unwrap();
+    assert_eq!(round_trip(&mut adopted), "app");
+    // Back to no checking: a blank CONNAUTH.
+    run("ALTER QMGR CONNAUTH(' ')");
+    run("REFRESH SECURITY TYPE(CONNAUTH)");
+    let mut open = connect(listener, "DEV.APP.SVRCONN", None, None).unwrap();
+    round_trip(&mut open);
+    for connection in [before, not_adopted, adopted, open] {
+        connection.disconnect().unwrap();
+    }
+}
+
 /// Raw sockets that break the TLS handshake: each is closed, logged, and costs nobody else.
 #[test]
 fn hostile_handshakes() {

@@ -192,3 +192,70 @@ fn long_messages_and_woken_gets_cross_a_tls_session() {
     put(&mut client, hobj, b"wake up");
     assert_eq!(waiter.join().unwrap(), b"wake up");
 }
+
+/// FAILDLAY delays the answer to a wrong password on the timer, not on an adapter: with one
+/// adapter, three refused connections wait out their delay while an authenticated client is
+/// served at once.
+#[test]
+fn faildlay_holds_no_adapter() {
+    use ferrite_constants::reason::MQRC_NOT_AUTHORIZED;
+    const FAIL_DELAY: Duration = Duration::from_secs(2);
+    let (listener, certificate) = start();
+    let queue_manager = &listener.fixture.queue_manager;
+    ferrite_command::define_default_objects(queue_manager).unwrap();
+    ferrite_storage::users::UserRegistry::new(queue_manager.directory())
+        .add("app", b"passw0rd", false)
+        .unwrap();
+    let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());
+    for command in [
+        "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(REQUIRED) FAILDLAY(2)",
+        "REFRESH SECURITY TYPE(CONNAUTH)",
+    ] {
+        let response = processor.run(command);
+        assert!(response.success, "{command}: {}", response.text());
+    }
+    let connect = |password: &str| {
+        let tls =
+            ClientTls::from_pem(certificate.as_bytes(), "TLS_AES_128_GCM_SHA256", None).unwrap();
+        Connection::connect_client_secure(
+            &listener.address(),
+            "TLS.SVRCONN",
+            "QM1",
+            &Mqcno::default(),
+            &ClientOptions::default(),
+            &ClientSecurity {
+                tls: Some(tls),
+                credentials: Some(("app".into(), password.into())),
+            },
+        )
+    };
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        let refused: Vec<_> = (0..3)
+            .map(|_| {
+                scope.spawn(|| {
+                    let reason = connect("wrong").err().map(|error| error.reason);
+                    (reason, started.elapsed())
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        let served = Instant::now();
+        let mut client = connect("passw0rd").unwrap();
+        let hobj = client
+            .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
+            .unwrap();
+        put(&mut client, hobj, b"served");
+        assert_eq!(get(&mut client, hobj, 0), b"served");
+        assert!(
+            served.elapsed() < FAIL_DELAY / 2,
+            "served while the refusals waited: {:?}",
+            served.elapsed()
+        );
+        for handle in refused {
+            let (reason, elapsed) = handle.join().unwrap();
+            assert_eq!(reason, Some(MQRC_NOT_AUTHORIZED));
+            assert!(elapsed >= FAIL_DELAY, "{elapsed:?}");
+        }
+    });
+}

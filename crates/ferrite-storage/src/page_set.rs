@@ -721,7 +721,8 @@ pub struct PageSet {
     id: PageSetId,
     path: PathBuf,
     file: Arc<dyn StorageFile>,
-    expand: Expand,
+    /// EXPAND, changed at run time by ALTER PSID (read under the header lock by `expand`).
+    expand: Mutex<Expand>,
     secondary_pages: u32,
     maximum_pages: u32,
     /// The in-memory copy of page 0, replaced only after the disk copy is written and synced.
@@ -987,7 +988,7 @@ impl PageSet {
             id: page_set,
             path: path.to_path_buf(),
             file,
-            expand,
+            expand: Mutex::new(expand),
             secondary_pages,
             maximum_pages: maximum_pages.min(PAGE_SET_PAGES_MAX),
             page_count: AtomicU32::new(header.page_count),
@@ -1028,7 +1029,12 @@ impl PageSet {
 
     /// The EXPAND policy this page set was opened with.
     pub fn expand_policy(&self) -> Expand {
-        self.expand
+        *lock(&self.expand)
+    }
+
+    /// ALTER PSID EXPAND: the policy the next expansion uses.
+    pub fn set_expand_policy(&self, expand: Expand) {
+        *lock(&self.expand) = expand;
     }
 
     /// The largest size, in pages, [`PageSet::expand`] may grow the page set to.
@@ -1193,7 +1199,7 @@ impl PageSet {
     pub fn expand(&self) -> StorageResult<u32> {
         let mut header = lock(&self.header);
         let current = header.page_count;
-        let growth = match self.expand {
+        let growth = match self.expand_policy() {
             Expand::None => 0,
             Expand::User => u64::from(self.secondary_pages),
             Expand::System => u64::from(self.secondary_pages)

@@ -17,7 +17,7 @@ pub mod space_map;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::buffer_pool::{BufferPool, PageChange};
@@ -200,7 +200,9 @@ pub struct SlotEffect {
 }
 
 pub struct DataManager {
-    spaces: Vec<Option<Arc<PageSetSpace>>>,
+    /// By page set id. A slot is set once: at start, or by DEFINE PSID at run time
+    /// ([`DataManager::attach_space`]); reading it costs no lock on the put/get path.
+    spaces: Box<[OnceLock<Arc<PageSetSpace>>]>,
     log: Arc<LogManager>,
     stripes: Box<[Mutex<()>]>,
     /// Log records written since the last checkpoint (drives LOGLOAD).
@@ -209,15 +211,15 @@ pub struct DataManager {
 
 impl DataManager {
     pub fn new(log: Arc<LogManager>, spaces: Vec<Arc<PageSetSpace>>) -> DataManager {
-        let mut by_id: Vec<Option<Arc<PageSetSpace>>> = vec![None; 100];
+        let by_id: Box<[OnceLock<Arc<PageSetSpace>>]> =
+            (0..=PageSetId::MAX).map(|_| OnceLock::new()).collect();
         for space in spaces {
             let index = space.id().0 as usize;
+            let id = space.id();
             assert!(
-                by_id[index].is_none(),
-                "page set {} attached twice",
-                space.id()
+                by_id[index].set(space).is_ok(),
+                "page set {id} attached twice"
             );
-            by_id[index] = Some(space);
         }
         DataManager {
             spaces: by_id,
@@ -234,12 +236,32 @@ impl DataManager {
     pub fn space(&self, page_set: PageSetId) -> StorageResult<&Arc<PageSetSpace>> {
         self.spaces
             .get(page_set.0 as usize)
-            .and_then(|space| space.as_ref())
+            .and_then(OnceLock::get)
             .ok_or_else(|| StorageError::invalid(format!("page set {page_set} is not defined")))
     }
 
     pub fn spaces(&self) -> impl Iterator<Item = &Arc<PageSetSpace>> {
-        self.spaces.iter().flatten()
+        self.spaces.iter().filter_map(OnceLock::get)
+    }
+
+    /// DEFINE PSID at run time: serve a newly formatted page set (its space map read as at
+    /// restart). A page set id is attached at most once per run: a page set deleted in this
+    /// run keeps its slot until the restart that no longer opens it.
+    pub fn attach_space(&self, space: Arc<PageSetSpace>) -> StorageResult<()> {
+        let id = space.id();
+        let slot = self
+            .spaces
+            .get(id.0 as usize)
+            .ok_or_else(|| StorageError::invalid(format!("page set {id} is outside 0-99")))?;
+        if slot.get().is_some() {
+            return Err(StorageError::mq(
+                ferrite_constants::reason::MQRC_OBJECT_IN_USE,
+                format!("page set {id} is already attached in this run (a page set deleted since the start is detached at the next restart)"),
+            ));
+        }
+        self.load_space_map(&space)?;
+        slot.set(space)
+            .map_err(|_| StorageError::invalid(format!("page set {id} attached twice")))
     }
 
     fn stripe_index(page_set: PageSetId, page: u32) -> usize {
@@ -732,6 +754,14 @@ impl DataManager {
     /// Restart: load the on-disk space maps into the allocators (a superset of what is live).
     pub fn load_space_maps(&self) -> StorageResult<()> {
         for space in self.spaces() {
+            self.load_space_map(space)?;
+        }
+        Ok(())
+    }
+
+    /// One page set's space map into its allocator.
+    fn load_space_map(&self, space: &Arc<PageSetSpace>) -> StorageResult<()> {
+        {
             let page_count = space.page_set.page_count();
             let mut marked = Vec::new();
             for space_map_page in space_map::space_map_pages(page_count) {

@@ -12,11 +12,13 @@
 //! pagesets/PSIDnn.pageset page set files                   (page_set.rs)
 //! ```
 
+pub mod connection_authentication;
 pub mod connections;
 pub mod groups;
 pub mod objects;
 pub mod page_set_errors;
 pub mod queue;
+pub mod storage_definitions;
 pub mod unit_of_work;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -47,14 +49,15 @@ use crate::recovery::restart;
 use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
 use crate::vfs::{FileSystem, OpenMode};
 
+pub use connection_authentication::ConnectionAuthentication;
 pub use connections::{thread_number, ConnectionRecord, Connections, HandleRecord};
 pub use groups::GroupMember;
 pub use objects::{
-    AliasDefinition, ChannelDefinition, DefinitionType, NamelistDefinition, ObjectDefinition,
-    ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes, RemoteDefinition,
-    StorageClassDefinition, ACCOUNTING_VALUES, COUNT_ATTRIBUTE_MAX, DEFAULT_DEAD_LETTER_QUEUE,
-    KEEPALIVE_AUTO, MONITORING_VALUES, PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES,
-    QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES, READ_AHEAD_VALUES,
+    AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
+    ObjectDefinition, ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes,
+    RemoteDefinition, StorageClassDefinition, ACCOUNTING_VALUES, COUNT_ATTRIBUTE_MAX,
+    DEFAULT_DEAD_LETTER_QUEUE, KEEPALIVE_AUTO, MONITORING_VALUES, PROPERTY_CONTROL_VALUES,
+    PUT_RESPONSE_VALUES, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES, READ_AHEAD_VALUES,
     SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
 };
 pub use queue::{
@@ -194,7 +197,11 @@ pub struct QueueManager {
     config: QueueManagerConfig,
     identity: u64,
     log: Arc<LogManager>,
-    pools: Vec<Arc<BufferPool>>,
+    /// The buffer pools serving now (DEFINE BUFFPOOL adds one at run time).
+    pools: RwLock<Vec<Arc<BufferPool>>>,
+    /// qm.toml as it is now: the startup configuration plus the DEFINE/ALTER/DELETE BUFFPOOL
+    /// and PSID done since (storage_definitions.rs); `config` stays as started.
+    configuration: Mutex<QueueManagerConfig>,
     data: Arc<DataManager>,
     queues: RwLock<HashMap<String, Arc<LocalQueue>>>,
     queues_by_id: RwLock<HashMap<u32, Arc<LocalQueue>>>,
@@ -234,6 +241,8 @@ pub struct QueueManager {
     /// read on the put/get path without the object store's lock.
     max_uncommitted_messages: AtomicU32,
     expiry_interval_seconds: AtomicU32,
+    /// The AUTHINFO in force for connection authentication (connection_authentication.rs).
+    connection_authentication: RwLock<ConnectionAuthentication>,
 }
 
 impl QueueManager {
@@ -380,13 +389,15 @@ impl QueueManager {
         }
         let max_uncommitted_messages = AtomicU32::new(config.system.maxumsgs);
         let expiry_interval_seconds = AtomicU32::new(config.system.expryint);
+        let configuration = Mutex::new(config.clone());
         let queue_manager = Arc::new(QueueManager {
             name: config.name.clone(),
             directory: directory.to_path_buf(),
             config,
             identity,
             log,
-            pools,
+            pools: RwLock::new(pools),
+            configuration,
             data,
             queues: RwLock::new(HashMap::new()),
             queues_by_id: RwLock::new(HashMap::new()),
@@ -412,8 +423,10 @@ impl QueueManager {
             messages,
             connections: Connections::default(),
             expiry_observer: std::sync::OnceLock::new(),
+            connection_authentication: RwLock::new(ConnectionAuthentication::default()),
         });
         queue_manager.restart()?;
+        queue_manager.load_connection_authentication();
         queue_manager.start_checkpoint_task();
         queue_manager.start_index_builders();
         Ok(queue_manager)
@@ -552,7 +565,7 @@ impl QueueManager {
         // The space map corrections above carry the restart checkpoint's RBA, which does not
         // describe the allocations they record: write every changed page now, so no later
         // restart needs them (MQ writes restored pages at the first checkpoint after restart).
-        for pool in &self.pools {
+        for pool in &self.pools() {
             pool.flush_for_shutdown()?;
         }
         for space in self.data.spaces() {
@@ -889,15 +902,28 @@ impl QueueManager {
                 self.data.space(model.page_set)?;
             }
             ObjectDefinition::StorageClass(class) => {
-                self.data.space(class.page_set).map_err(|_| {
-                    StorageError::mq(
-                        reason::MQRC_PAGESET_ERROR,
-                        format!(
-                            "STGCLASS({name}) names page set {:02}, which is not defined",
-                            class.page_set.0
-                        ),
-                    )
-                })?;
+                let defined = self.page_set_defined(class.page_set.0);
+                self.data
+                    .space(class.page_set)
+                    .ok()
+                    .filter(|_| defined)
+                    .ok_or_else(|| {
+                        StorageError::mq(
+                            reason::MQRC_PAGESET_ERROR,
+                            format!(
+                                "STGCLASS({name}) names page set {:02}, which is not defined",
+                                class.page_set.0
+                            ),
+                        )
+                    })?;
+            }
+            ObjectDefinition::QueueManager(attributes) => {
+                // CONNAUTH must name an AUTHINFO when it changes (MQ refuses a name that is
+                // not one); the one in force changes at REFRESH SECURITY TYPE(CONNAUTH).
+                let current = self.queue_manager_attributes().connection_authentication;
+                if attributes.connection_authentication != current {
+                    self.auth_info(&attributes.connection_authentication)?;
+                }
             }
             _ => {}
         }
@@ -1049,6 +1075,16 @@ impl QueueManager {
                     ),
                 ));
             }
+        }
+        if object_type == ObjectType::AuthInfo
+            && self.queue_manager_attributes().connection_authentication == name
+        {
+            return Err(StorageError::mq(
+                reason::MQRC_OBJECT_IN_USE,
+                format!(
+                    "AUTHINFO({name}) is the queue manager's CONNAUTH; ALTER QMGR CONNAUTH first"
+                ),
+            ));
         }
         self.free_object_image(&mut locations, object_id)?;
         self.definitions.write().unwrap().remove(&key);
@@ -2095,7 +2131,7 @@ impl QueueManager {
         // A pool whose page writes fail does not stop the others; its unwritten pages stay
         // changed and keep holding back their page sets' recovery RBAs (set below).
         let mut page_write_error = None;
-        for pool in &self.pools {
+        for pool in &self.pools() {
             match pool.checkpoint(sequence) {
                 Ok(written) => self.say(&format!("CSQP019I {} CSQP1DWP CHECKPOINT COMPLETED FOR BUFFER POOL {}, {written} PAGES WRITTEN", self.name, pool.id())),
                 Err(error) => {
@@ -2254,14 +2290,14 @@ impl QueueManager {
             let _ = handle.join();
         }
         if self.failed.load(Ordering::Acquire) {
-            for pool in &self.pools {
+            for pool in &self.pools() {
                 pool.shutdown();
             }
             return Ok(());
         }
         let checkpoint = self.checkpoint()?;
         let mut written = 0;
-        for pool in &self.pools {
+        for pool in &self.pools() {
             written += pool.flush_for_shutdown()?;
         }
         for space in self.data.spaces() {
@@ -2273,7 +2309,7 @@ impl QueueManager {
             space.page_set.set_recovery_rba(rba)?;
         }
         self.log.shutdown()?;
-        for pool in &self.pools {
+        for pool in &self.pools() {
             pool.shutdown();
         }
         self.say(&format!("CSQ9022I {} CSQYASCP ' STOP QMGR' NORMAL COMPLETION ({written} PAGES WRITTEN AT SHUTDOWN)", self.name));
@@ -2302,7 +2338,7 @@ impl QueueManager {
     // ----- statistics ----------------------------------------------------------------------
 
     pub fn buffer_pool_statistics(&self) -> Vec<(BufferPoolId, BufferPoolStatistics)> {
-        self.pools
+        self.pools()
             .iter()
             .map(|pool| (pool.id(), pool.statistics()))
             .collect()
@@ -2316,25 +2352,29 @@ impl QueueManager {
         self.checkpoints_taken.load(Ordering::Relaxed)
     }
 
-    /// DISPLAY USAGE: one line per page set, as MQ's CSQI010I table.
+    /// DISPLAY USAGE: one line per page set, as MQ's CSQI010I table, then the buffer pools
+    /// (CSQI065I). Definitions changed since the start show what applies at the next one.
     pub fn display_usage(&self) -> String {
+        let configuration = self.storage_configuration();
         let mut text = format!("CSQI010I {} Page set usage ...\n", self.name);
         text.push_str(" Page   Buffer     Total     Unused   Expansion\n  set     pool     pages      pages      count\n");
         for space in self.data.spaces() {
             let (total, unused) = space.usage();
-            let definition = self
-                .config
+            let defined = configuration
                 .page_sets
                 .iter()
-                .find(|p| p.id == space.id().0)
-                .expect("configured");
+                .find(|p| p.id == space.id().0);
+            let state = match defined {
+                Some(definition) => format!("{:?}", definition.expand),
+                None => "DELETED (detached at restart)".to_string(),
+            };
             text.push_str(&format!(
-                "_  {:02} {:>8} {:>9} {:>10}   {:?} {}\n",
+                "_  {:02} {:>8} {:>9} {:>10}   {} {}\n",
                 space.id().0,
-                definition.buffer_pool,
+                space.pool.id().0,
                 total,
                 unused,
-                definition.expand,
+                state,
                 space.page_set.header().expansion_count
             ));
         }
@@ -2343,13 +2383,24 @@ impl QueueManager {
             self.name
         ));
         text.push_str(" Buffer  Available     Stealable    Stealable\n   pool    buffers       buffers   percentage\n");
-        for pool in &self.pools {
+        for pool in &self.pools() {
             let statistics = pool.statistics();
             let percentage = (statistics.qpstcbs * 100)
                 .checked_div(statistics.qpstnbuf)
                 .unwrap_or(0);
+            let pending = match configuration
+                .buffer_pools
+                .iter()
+                .find(|p| p.id == pool.id().0)
+            {
+                Some(definition) if u64::from(definition.buffers) != statistics.qpstnbuf => {
+                    format!("   BUFFERS({}) at restart", definition.buffers)
+                }
+                Some(_) => String::new(),
+                None => "   DELETED (freed at restart)".to_string(),
+            };
             text.push_str(&format!(
-                "_  {:>3} {:>10} {:>13} {:>12}\n",
+                "_  {:>3} {:>10} {:>13} {:>12}{pending}\n",
                 pool.id().0,
                 statistics.qpstnbuf,
                 statistics.qpstcbs,

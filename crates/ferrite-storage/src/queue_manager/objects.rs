@@ -12,20 +12,22 @@
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
-//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV ACCTQ MONQ STATQ CHCKCLNT (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV ACCTQ MONQ STATQ CHCKCLNT, and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE PUT GET DEFPSIST DEFPRTY                 |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
 //! | `CHANNEL`  | 1       | CHANNEL CHLTYPE DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER |
 //! | `PROCESS`  | 1       | PROCESS DESCR APPLICID APPLTYPE USERDATA ENVRDATA                    |
 //! | `NAMELIST` | 1       | NAMELIST DESCR NAMES (names separated by `,`)                        |
 //! | `STGCLASS` | 1       | STGCLASS DESCR PSID                                                  |
+//! | `AUTHINFO` | 1       | AUTHINFO DESCR AUTHTYPE (IDPWOS) CHCKCLNT CHCKLOCL ADOPTCTX FAILDLAY |
 //!
 //! Each image is one object slot (`SLOT_KIND_OBJECT`) with the object's id; a new image of the
 //! same id replaces the old one (the higher sequence wins at restart). Temporary dynamic queues
 //! are never stored: they do not survive a restart, as in MQ.
 //!
 //! Queues of every type (QLOCAL, QMODEL, QALIAS, QREMOTE) share one name space; channels,
-//! processes, namelists and storage classes each have their own.
+//! processes, namelists, storage classes and authentication information objects each have
+//! their own.
 
 use crate::error::{StorageError, StorageResult};
 use crate::types::PageSetId;
@@ -64,10 +66,12 @@ pub enum ObjectType {
     StorageClass,
     /// The queue manager object itself (ALTER QMGR): one image.
     QueueManager,
+    /// An authentication information object (AUTHINFO, AUTHTYPE(IDPWOS)).
+    AuthInfo,
 }
 
 impl ObjectType {
-    pub const ALL: [ObjectType; 9] = [
+    pub const ALL: [ObjectType; 10] = [
         ObjectType::LocalQueue,
         ObjectType::ModelQueue,
         ObjectType::AliasQueue,
@@ -77,6 +81,7 @@ impl ObjectType {
         ObjectType::Namelist,
         ObjectType::StorageClass,
         ObjectType::QueueManager,
+        ObjectType::AuthInfo,
     ];
 
     /// MQSC's keyword for the type, also the type word of the image.
@@ -91,6 +96,7 @@ impl ObjectType {
             ObjectType::Namelist => "NAMELIST",
             ObjectType::StorageClass => "STGCLASS",
             ObjectType::QueueManager => "QMGR",
+            ObjectType::AuthInfo => "AUTHINFO",
         }
     }
 
@@ -207,6 +213,54 @@ pub struct QueueManagerAttributes {
     /// CHCKCLNT: connection authentication of client connections (MQ's CONNAUTH AUTHINFO
     /// attribute, kept on the queue manager): NONE (the default), OPTIONAL or REQUIRED.
     pub check_client: String,
+    /// CONNAUTH: the AUTHINFO object (AUTHTYPE(IDPWOS)) whose CHCKCLNT, ADOPTCTX and FAILDLAY
+    /// connection authentication uses after the next REFRESH SECURITY TYPE(CONNAUTH) or
+    /// restart; blank: user IDs and passwords are not checked.
+    pub connection_authentication: String,
+}
+
+/// The AUTHINFO a new queue manager's CONNAUTH names (a default object).
+pub const DEFAULT_CONNECTION_AUTH_INFO: &str = "SYSTEM.DEFAULT.AUTHINFO.IDPWOS";
+
+/// CHCKCLNT and CHCKLOCL values of an AUTHINFO object.
+pub const AUTH_INFO_CHECK_VALUES: [&str; 4] = ["NONE", "OPTIONAL", "REQUIRED", "REQDADM"];
+
+/// Longest FAILDLAY, seconds (MQ: 0-60).
+pub const FAIL_DELAY_SECONDS_MAX: u32 = 60;
+
+/// The AUTHTYPE values MQ has; Ferrite implements IDPWOS (its own user registry stands in
+/// for the operating system's).
+pub const AUTH_TYPES: [&str; 4] = ["IDPWOS", "IDPWLDAP", "CRLLDAP", "OCSP"];
+
+/// An authentication information object of AUTHTYPE(IDPWOS): how connection authentication
+/// checks user IDs and passwords when the queue manager's CONNAUTH names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuthInfoDefinition {
+    pub name: String,
+    pub description: String,
+    /// CHCKCLNT: NONE, OPTIONAL, REQUIRED or REQDADM (client connections).
+    pub check_client: String,
+    /// CHCKLOCL: NONE, OPTIONAL, REQUIRED or REQDADM (bindings connections).
+    pub check_local: String,
+    /// ADOPTCTX: an authenticated connection runs under the user ID it authenticated.
+    pub adopt_context: bool,
+    /// FAILDLAY: seconds before a wrong user ID or password is answered (0-60).
+    pub fail_delay_seconds: u32,
+}
+
+impl AuthInfoDefinition {
+    /// MQ's DEFINE AUTHINFO AUTHTYPE(IDPWOS) defaults: CHCKCLNT(REQDADM) CHCKLOCL(OPTIONAL)
+    /// ADOPTCTX(NO) FAILDLAY(1).
+    pub fn new(name: &str) -> AuthInfoDefinition {
+        AuthInfoDefinition {
+            name: name.to_string(),
+            description: String::new(),
+            check_client: "REQDADM".to_string(),
+            check_local: "OPTIONAL".to_string(),
+            adopt_context: false,
+            fail_delay_seconds: 1,
+        }
+    }
 }
 
 /// CHCKCLNT values, first the default.
@@ -244,6 +298,7 @@ impl QueueManagerAttributes {
             monitoring_queue: QMGR_MONITORING_VALUES[0].to_string(),
             statistics_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
             check_client: QMGR_CHECK_CLIENT_VALUES[0].to_string(),
+            connection_authentication: DEFAULT_CONNECTION_AUTH_INFO.to_string(),
         }
     }
 
@@ -251,6 +306,13 @@ impl QueueManagerAttributes {
         check_description(&self.description)?;
         if !self.dead_letter_queue.is_empty() {
             check_name("DEADQ", &self.dead_letter_queue, OBJECT_NAME_LENGTH_MAX)?;
+        }
+        if !self.connection_authentication.is_empty() {
+            check_name(
+                "CONNAUTH",
+                &self.connection_authentication,
+                OBJECT_NAME_LENGTH_MAX,
+            )?;
         }
         if self.trigger_interval > COUNT_ATTRIBUTE_MAX {
             return Err(StorageError::invalid("TRIGINT must be 0-999999999"));
@@ -1110,6 +1172,7 @@ pub enum ObjectDefinition {
     Namelist(NamelistDefinition),
     StorageClass(StorageClassDefinition),
     QueueManager(QueueManagerAttributes),
+    AuthInfo(AuthInfoDefinition),
 }
 
 impl ObjectDefinition {
@@ -1124,6 +1187,7 @@ impl ObjectDefinition {
             ObjectDefinition::Namelist(_) => ObjectType::Namelist,
             ObjectDefinition::StorageClass(_) => ObjectType::StorageClass,
             ObjectDefinition::QueueManager(_) => ObjectType::QueueManager,
+            ObjectDefinition::AuthInfo(_) => ObjectType::AuthInfo,
         }
     }
 
@@ -1137,6 +1201,7 @@ impl ObjectDefinition {
             ObjectDefinition::Namelist(d) => &d.name,
             ObjectDefinition::StorageClass(d) => &d.name,
             ObjectDefinition::QueueManager(d) => &d.name,
+            ObjectDefinition::AuthInfo(d) => &d.name,
         }
     }
 
@@ -1230,6 +1295,32 @@ impl ObjectDefinition {
                 Ok(())
             }
             ObjectDefinition::QueueManager(definition) => definition.validate(),
+            ObjectDefinition::AuthInfo(definition) => {
+                check_name(
+                    "authentication information object",
+                    &definition.name,
+                    OBJECT_NAME_LENGTH_MAX,
+                )?;
+                check_description(&definition.description)?;
+                for (attribute, value) in [
+                    ("CHCKCLNT", &definition.check_client),
+                    ("CHCKLOCL", &definition.check_local),
+                ] {
+                    if !AUTH_INFO_CHECK_VALUES.contains(&value.as_str()) {
+                        return Err(StorageError::invalid(format!(
+                            "{attribute}({value}) is not valid (one of {})",
+                            AUTH_INFO_CHECK_VALUES.join(", ")
+                        )));
+                    }
+                }
+                if definition.fail_delay_seconds > FAIL_DELAY_SECONDS_MAX {
+                    return Err(StorageError::invalid(format!(
+                        "FAILDLAY({}) is outside 0-{FAIL_DELAY_SECONDS_MAX} seconds",
+                        definition.fail_delay_seconds
+                    )));
+                }
+                Ok(())
+            }
         }
     }
 
@@ -1326,7 +1417,18 @@ impl ObjectDefinition {
                     .line("ACCTQ", &d.accounting_queue)
                     .line("MONQ", &d.monitoring_queue)
                     .line("STATQ", &d.statistics_queue)
-                    .line("CHCKCLNT", &d.check_client);
+                    .line("CHCKCLNT", &d.check_client)
+                    .line("CONNAUTH", &d.connection_authentication);
+            }
+            ObjectDefinition::AuthInfo(d) => {
+                image
+                    .line("AUTHINFO", &d.name)
+                    .line("DESCR", &d.description)
+                    .line("AUTHTYPE", "IDPWOS")
+                    .line("CHCKCLNT", &d.check_client)
+                    .line("CHCKLOCL", &d.check_local)
+                    .line("ADOPTCTX", yes_no(d.adopt_context))
+                    .line("FAILDLAY", &d.fail_delay_seconds.to_string());
             }
         }
         image.finish()
@@ -1471,10 +1573,27 @@ impl ObjectDefinition {
                         "MONQ" => d.monitoring_queue = value.clone(),
                         "STATQ" => d.statistics_queue = value.clone(),
                         "CHCKCLNT" => d.check_client = value.clone(),
+                        "CONNAUTH" => d.connection_authentication = value.clone(),
                         _ => return Err(unknown(object_type, key)),
                     }
                 }
                 ObjectDefinition::QueueManager(d)
+            }
+            ObjectType::AuthInfo => {
+                let mut d = AuthInfoDefinition::new("");
+                for (key, value) in &image.attributes {
+                    match key.as_str() {
+                        "AUTHINFO" => d.name = value.clone(),
+                        "DESCR" => d.description = value.clone(),
+                        "AUTHTYPE" if value == "IDPWOS" => {}
+                        "CHCKCLNT" => d.check_client = value.clone(),
+                        "CHCKLOCL" => d.check_local = value.clone(),
+                        "ADOPTCTX" => d.adopt_context = yes(value),
+                        "FAILDLAY" => d.fail_delay_seconds = number(key, value)?,
+                        _ => return Err(unknown(object_type, key)),
+                    }
+                }
+                ObjectDefinition::AuthInfo(d)
             }
         };
         definition.validate()?;
@@ -1563,6 +1682,13 @@ mod tests {
                 description: "x".into(),
                 page_set: PageSetId(2),
             }),
+            ObjectDefinition::AuthInfo(AuthInfoDefinition {
+                check_client: "REQUIRED".into(),
+                check_local: "NONE".into(),
+                adopt_context: true,
+                fail_delay_seconds: 0,
+                ..AuthInfoDefinition::new("APP.AUTHINFO")
+            }),
             ObjectDefinition::Local(QueueDefinition {
                 trigger_control: true,
                 trigger_type: "DEPTH".into(),
@@ -1583,6 +1709,7 @@ mod tests {
                 start_stop_events: false,
                 monitoring_queue: "HIGH".into(),
                 check_client: "REQUIRED".into(),
+                connection_authentication: "APP.AUTHINFO".into(),
                 ..QueueManagerAttributes::new("QM1", 500, 30)
             }),
         ];

@@ -50,6 +50,15 @@ impl UnitOfWork {
         self.message_count
     }
 
+    /// The queues and priorities of the messages this unit of work got that a backout returns
+    /// to their queues (not one got with MQGMO_MARK_SKIP_BACKOUT): triggering checks them.
+    pub fn reinstated_on_backout(&self) -> impl Iterator<Item = (&Arc<super::LocalQueue>, u8)> {
+        self.gets
+            .iter()
+            .filter(|get| !get.skip_backout)
+            .map(|get| (&get.queue, get.entry.key.priority()))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.puts.is_empty() && self.gets.is_empty() && self.urid.is_none()
     }

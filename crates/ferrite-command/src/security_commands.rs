@@ -1,0 +1,64 @@
+//! REFRESH SECURITY: put a changed connection authentication configuration in force.
+//!
+//! As in MQ, ALTER AUTHINFO and ALTER QMGR CONNAUTH change the stored objects only;
+//! `REFRESH SECURITY TYPE(CONNAUTH)` makes connection authentication use the AUTHINFO that
+//! CONNAUTH names now (`QueueManager::refresh_connection_authentication`). Ferrite caches no
+//! other security data (no authority service, and the TLS key repository is read per
+//! connection), so TYPE(CONNAUTH) is the one type it refreshes; REFRESH SECURITY without TYPE
+//! or with `(*)` refreshes it too. Other types answer CSQ9032E.
+
+use crate::commands::{
+    choice, keywords, object_name, value_error, Context, Failure, Outcome, Output, Takes,
+};
+
+/// REFRESH SECURITY's TYPE values (MQ's), the first the one Ferrite refreshes.
+const REFRESH_TYPES: [&str; 3] = ["CONNAUTH", "AUTHSERV", "SSL"];
+
+pub(crate) fn refresh_security(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    // REFRESH SECURITY(*): z/OS names the classes to refresh; every class means everything.
+    if let Some(value) = &object.value {
+        let classes = object_name(object, true).map_err(|e| context.syntax(e))?;
+        if classes != "*" {
+            return Err(context.syntax(value_error(
+                object,
+                value,
+                "Ferrite keeps no security classes: only SECURITY(*) is supported",
+            )));
+        }
+    }
+    let found = keywords(rest, &[("TYPE", Takes::Value)]).map_err(|e| context.syntax(e))?;
+    for (token, value) in &found {
+        let value = value.expect("TYPE takes a value");
+        if choice(token, value, &REFRESH_TYPES).map_err(|e| context.syntax(e))? != 0 {
+            return Err(Failure(vec![format!(
+                "CSQ9032E {} CSQHREFR Requested function is not available: TYPE({}) (Ferrite refreshes TYPE(CONNAUTH) only)",
+                context.name, value.text
+            )]));
+        }
+    }
+    let in_force = context
+        .queue_manager
+        .refresh_connection_authentication()
+        .map_err(|error| context.storage("CSQHREFR", error))?;
+    let mut output = Output::default();
+    output.report(&match in_force.definition {
+        Some(definition) => format!(
+            "CONNAUTH({}) in force: CHCKCLNT({}) CHCKLOCL({}) ADOPTCTX({}) FAILDLAY({})",
+            definition.name,
+            definition.check_client,
+            definition.check_local,
+            if definition.adopt_context {
+                "YES"
+            } else {
+                "NO"
+            },
+            definition.fail_delay_seconds
+        ),
+        None => "CONNAUTH( ) in force: user IDs and passwords are not checked".to_string(),
+    });
+    Ok(output)
+}

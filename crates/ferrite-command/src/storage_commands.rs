@@ -1,0 +1,296 @@
+//! DEFINE, ALTER and DELETE of BUFFPOOL and PSID, as MQ for z/OS has them, on a running queue
+//! manager. The storage engine keeps the definitions in qm.toml, written atomically, because
+//! restart needs them before it can read page set 0
+//! (`ferrite_storage::queue_manager::storage_definitions` explains the design). DISPLAY USAGE
+//! shows them.
+//!
+//! ```text
+//! DEFINE BUFFPOOL(n) BUFFERS(100-999999) [LOCATION(ABOVE)] [PAGECLAS(4KB)]
+//! ALTER  BUFFPOOL(n) BUFFERS(100-999999)      recorded now, the pool is resized at restart
+//! DELETE BUFFPOOL(n)                          refused while a page set uses it
+//! DEFINE PSID(n) BUFFPOOL(m) [EXPAND(USER|SYSTEM|NONE)]
+//!        [PRIMARY(pages)] [SECONDARY(pages)] [MAXIMUM(pages)]
+//! ALTER  PSID(n) EXPAND(USER|SYSTEM|NONE)
+//! DELETE PSID(n)                              refused for 00 and while classes or queues use it
+//! ```
+//!
+//! LOCATION and PAGECLAS are z/OS storage placements; a Ferrite pool is ordinary pageable
+//! process memory, which is what LOCATION(ABOVE) PAGECLAS(4KB) describe, so those values are
+//! accepted and the others refused. A page set's size comes on z/OS from its VSAM allocation;
+//! Ferrite formats the file itself, so DEFINE PSID takes the sizes in 4 KiB pages as
+//! PRIMARY, SECONDARY and MAXIMUM (Ferrite's keywords; the defaults are those of a new queue
+//! manager's page sets). DSN is refused: the file is always `pagesets/PSIDnn.pageset`.
+
+use ferrite_storage::config::{Expand, PageSetDefinition, PAGE_SET_PAGES_MAX};
+use ferrite_storage::queue_manager::storage_definitions::{
+    BUFFER_POOL_BUFFERS_MAX, BUFFER_POOL_BUFFERS_MIN,
+};
+
+use crate::commands::{
+    choice, exclusive, keywords, number, value_error, Context, Failure, Found, Outcome, Output,
+    Takes,
+};
+use crate::parser::{SyntaxError, Token, Value};
+
+/// PRIMARY when DEFINE PSID does not give it: a new queue manager's page sets' size.
+pub const PAGE_SET_PRIMARY_PAGES_DEFAULT: u32 = 2048;
+/// SECONDARY when DEFINE PSID does not give it.
+pub const PAGE_SET_SECONDARY_PAGES_DEFAULT: u32 = 4096;
+/// Fewest pages a page set is formatted with.
+pub const PAGE_SET_PRIMARY_PAGES_MIN: u32 = 16;
+
+/// The csect named in the responses.
+const CSECT: &str = "CSQPCMDS";
+
+/// The id in `BUFFPOOL(n)` or `PSID(n)`: 0-99.
+fn object_id(context: &Context, object: &Token) -> Result<u8, Failure> {
+    let Some(value) = &object.value else {
+        return Err(context.syntax(SyntaxError::new(
+            format!(
+                "CSQ9010E Required parameter '{}(n)' is missing its number",
+                object.keyword
+            ),
+            object.position + object.keyword.chars().count(),
+        )));
+    };
+    number(object, value, 99)
+        .map(|id| id as u8)
+        .map_err(|e| context.syntax(e))
+}
+
+fn value_of<'t>(found: &Found<'t>, keyword: &str) -> Option<(&'t Token, &'t Value)> {
+    found
+        .iter()
+        .find(|(token, _)| token.keyword == keyword)
+        .and_then(|(token, value)| value.map(|value| (*token, value)))
+}
+
+fn buffers(token: &Token, value: &Value) -> Result<u32, SyntaxError> {
+    let buffers = number(token, value, BUFFER_POOL_BUFFERS_MAX.into())? as u32;
+    if buffers < BUFFER_POOL_BUFFERS_MIN {
+        return Err(value_error(
+            token,
+            value,
+            &format!(
+                "a number from {BUFFER_POOL_BUFFERS_MIN} to {BUFFER_POOL_BUFFERS_MAX} is needed"
+            ),
+        ));
+    }
+    Ok(buffers)
+}
+
+fn expand(token: &Token, value: &Value) -> Result<Expand, SyntaxError> {
+    Ok(match choice(token, value, &["USER", "SYSTEM", "NONE"])? {
+        0 => Expand::User,
+        1 => Expand::System,
+        _ => Expand::None,
+    })
+}
+
+fn required<'t>(
+    context: &Context,
+    found: &Found<'t>,
+    object: &Token,
+    keyword: &str,
+) -> Result<(&'t Token, &'t Value), Failure> {
+    value_of(found, keyword).ok_or_else(|| {
+        context.syntax(SyntaxError::new(
+            format!("CSQ9010E Required parameter '{keyword}' is missing"),
+            object.position + object.keyword.chars().count(),
+        ))
+    })
+}
+
+/// DEFINE, ALTER or DELETE BUFFPOOL.
+pub(crate) fn buffer_pool(
+    context: &Context,
+    verb: &str,
+    object: &Token,
+    rest: &[Token],
+) -> Outcome {
+    let id = object_id(context, object)?;
+    let queue_manager = context.queue_manager;
+    let storage = |error| context.storage(CSECT, error);
+    match verb {
+        "DEFINE" => {
+            let found = keywords(
+                rest,
+                &[
+                    ("BUFFERS", Takes::Value),
+                    ("LOCATION", Takes::Value),
+                    ("LOC", Takes::Value),
+                    ("PAGECLAS", Takes::Value),
+                    ("REPLACE", Takes::Nothing),
+                    ("NOREPLACE", Takes::Nothing),
+                ],
+            )
+            .map_err(|e| context.syntax(e))?;
+            exclusive(&found, "REPLACE", "NOREPLACE").map_err(|e| context.syntax(e))?;
+            exclusive(&found, "LOCATION", "LOC").map_err(|e| context.syntax(e))?;
+            let (token, value) = required(context, &found, object, "BUFFERS")?;
+            let buffers = buffers(token, value).map_err(|e| context.syntax(e))?;
+            for keyword in ["LOCATION", "LOC"] {
+                if let Some((token, value)) = value_of(&found, keyword) {
+                    if choice(token, value, &["ABOVE", "BELOW", "SWITCHING"])
+                        .map_err(|e| context.syntax(e))?
+                        != 0
+                    {
+                        return Err(context.syntax(value_error(
+                            token,
+                            value,
+                            "Ferrite's buffers are ordinary process memory: only LOCATION(ABOVE)",
+                        )));
+                    }
+                }
+            }
+            if let Some((token, value)) = value_of(&found, "PAGECLAS") {
+                if choice(token, value, &["4KB", "FIXED4KB", "FIXED1MB"])
+                    .map_err(|e| context.syntax(e))?
+                    != 0
+                {
+                    return Err(context.syntax(value_error(
+                        token,
+                        value,
+                        "Ferrite's buffers are pageable 4 KiB pages: only PAGECLAS(4KB)",
+                    )));
+                }
+            }
+            let replace = found.iter().any(|(token, _)| token.keyword == "REPLACE");
+            let exists = queue_manager
+                .storage_configuration()
+                .buffer_pools
+                .iter()
+                .any(|pool| pool.id == id);
+            let mut output = Output::default();
+            if exists && replace {
+                // DEFINE ... REPLACE of an existing pool is ALTER's resize.
+                let serving = queue_manager
+                    .alter_buffer_pool(id, buffers)
+                    .map_err(storage)?;
+                resize_note(&mut output, id, serving, buffers);
+            } else {
+                queue_manager
+                    .define_buffer_pool(id, buffers)
+                    .map_err(storage)?;
+            }
+            Ok(output)
+        }
+        "ALTER" => {
+            let found =
+                keywords(rest, &[("BUFFERS", Takes::Value)]).map_err(|e| context.syntax(e))?;
+            let (token, value) = required(context, &found, object, "BUFFERS")?;
+            let buffers = buffers(token, value).map_err(|e| context.syntax(e))?;
+            let serving = queue_manager
+                .alter_buffer_pool(id, buffers)
+                .map_err(storage)?;
+            let mut output = Output::default();
+            resize_note(&mut output, id, serving, buffers);
+            Ok(output)
+        }
+        _ => {
+            keywords(rest, &[]).map_err(|e| context.syntax(e))?;
+            queue_manager.delete_buffer_pool(id).map_err(storage)?;
+            Ok(Output::default())
+        }
+    }
+}
+
+/// Says that a new size waits for the restart.
+fn resize_note(output: &mut Output, id: u8, serving: u32, buffers: u32) {
+    if serving != buffers {
+        output.report(&format!(
+            "Buffer pool {id} has {serving} buffers until the next restart, then {buffers}",
+        ));
+    }
+}
+
+/// DEFINE, ALTER or DELETE PSID.
+pub(crate) fn page_set(context: &Context, verb: &str, object: &Token, rest: &[Token]) -> Outcome {
+    let id = object_id(context, object)?;
+    let queue_manager = context.queue_manager;
+    let storage = |error| context.storage(CSECT, error);
+    match verb {
+        "DEFINE" => {
+            let found = keywords(
+                rest,
+                &[
+                    ("BUFFPOOL", Takes::Value),
+                    ("EXPAND", Takes::Value),
+                    ("PRIMARY", Takes::Value),
+                    ("SECONDARY", Takes::Value),
+                    ("MAXIMUM", Takes::Value),
+                    ("DSN", Takes::Value),
+                ],
+            )
+            .map_err(|e| context.syntax(e))?;
+            if let Some((token, value)) = value_of(&found, "DSN") {
+                return Err(context.syntax(value_error(
+                    token,
+                    value,
+                    "Ferrite formats the page set itself as pagesets/PSIDnn.pageset: omit DSN (sizes are PRIMARY, SECONDARY, MAXIMUM in pages)",
+                )));
+            }
+            let (token, value) = required(context, &found, object, "BUFFPOOL")?;
+            let buffer_pool = number(token, value, 99).map_err(|e| context.syntax(e))? as u8;
+            let mut definition = PageSetDefinition {
+                id,
+                buffer_pool,
+                primary_pages: PAGE_SET_PRIMARY_PAGES_DEFAULT,
+                secondary_pages: PAGE_SET_SECONDARY_PAGES_DEFAULT,
+                expand: Expand::User,
+                maximum_pages: PAGE_SET_PAGES_MAX,
+            };
+            if let Some((token, value)) = value_of(&found, "EXPAND") {
+                definition.expand = expand(token, value).map_err(|e| context.syntax(e))?;
+            }
+            let pages = |keyword: &str| -> Result<Option<u32>, Failure> {
+                value_of(&found, keyword)
+                    .map(|(token, value)| {
+                        number(token, value, PAGE_SET_PAGES_MAX.into())
+                            .map(|pages| pages as u32)
+                            .map_err(|e| context.syntax(e))
+                    })
+                    .transpose()
+            };
+            if let Some(primary) = pages("PRIMARY")? {
+                definition.primary_pages = primary;
+            }
+            if let Some(secondary) = pages("SECONDARY")? {
+                definition.secondary_pages = secondary;
+            }
+            if let Some(maximum) = pages("MAXIMUM")? {
+                definition.maximum_pages = maximum;
+            }
+            if definition.primary_pages < PAGE_SET_PRIMARY_PAGES_MIN
+                || definition.primary_pages > definition.maximum_pages
+            {
+                let (token, value) = value_of(&found, "PRIMARY")
+                    .or_else(|| value_of(&found, "MAXIMUM"))
+                    .expect("the defaults are valid");
+                return Err(context.syntax(value_error(
+                    token,
+                    value,
+                    &format!(
+                        "PRIMARY must be {PAGE_SET_PRIMARY_PAGES_MIN} pages to MAXIMUM ({} pages)",
+                        definition.maximum_pages
+                    ),
+                )));
+            }
+            queue_manager.define_page_set(definition).map_err(storage)?;
+            Ok(Output::default())
+        }
+        "ALTER" => {
+            let found =
+                keywords(rest, &[("EXPAND", Takes::Value)]).map_err(|e| context.syntax(e))?;
+            let (token, value) = required(context, &found, object, "EXPAND")?;
+            let expand = expand(token, value).map_err(|e| context.syntax(e))?;
+            queue_manager.alter_page_set(id, expand).map_err(storage)?;
+            Ok(Output::default())
+        }
+        _ => {
+            keywords(rest, &[]).map_err(|e| context.syntax(e))?;
+            queue_manager.delete_page_set(id).map_err(storage)?;
+            Ok(Output::default())
+        }
+    }
+}

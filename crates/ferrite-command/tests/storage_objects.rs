@@ -1,0 +1,164 @@
+//! BUFFPOOL and PSID as objects through MQSC on a running queue manager: a page set defined at
+//! run time takes persistent messages at once and keeps them across a restart without a
+//! shutdown; what is in use cannot be deleted; ALTER BUFFPOOL applies at restart, ALTER PSID at
+//! once; a deleted page set is detached at the next restart and can then be defined again.
+
+mod support;
+
+use std::sync::Arc;
+
+use ferrite_command::run_command;
+use ferrite_storage::config::Expand;
+use ferrite_storage::queue_manager::QueueManager;
+use ferrite_storage::vfs::RealFileSystem;
+use ferrite_storage::PageSetId;
+
+fn ok(queue_manager: &Arc<QueueManager>, command: &str) -> String {
+    let response = run_command(queue_manager, command);
+    assert!(response.success, "{command}: {}", response.text());
+    response.text()
+}
+
+fn fails(queue_manager: &Arc<QueueManager>, command: &str) -> String {
+    let response = run_command(queue_manager, command);
+    assert!(
+        !response.success,
+        "{command} should fail: {}",
+        response.text()
+    );
+    response.text()
+}
+
+fn reopen(directory: &tempfile::TempDir) -> Arc<QueueManager> {
+    QueueManager::open(
+        Arc::new(RealFileSystem),
+        directory.path(),
+        Arc::new(|_: &str| {}),
+    )
+    .unwrap()
+}
+
+fn buffers(queue_manager: &QueueManager, pool: u8) -> Option<u64> {
+    queue_manager
+        .buffer_pool_statistics()
+        .into_iter()
+        .find(|(id, _)| id.0 == pool)
+        .map(|(_, statistics)| statistics.qpstnbuf)
+}
+
+fn depth(queue_manager: &QueueManager, queue: &str) -> u64 {
+    queue_manager.queue(queue).unwrap().status().current_depth
+}
+
+#[test]
+fn buffer_pools_and_page_sets_defined_altered_and_deleted_at_run_time() {
+    let (directory, queue_manager) = support::queue_manager();
+    // Checked before anything changes.
+    let missing = fails(&queue_manager, "DEFINE BUFFPOOL(5)");
+    assert!(
+        missing.contains("CSQ9010E") && missing.contains("BUFFERS"),
+        "{missing}"
+    );
+    fails(&queue_manager, "DEFINE BUFFPOOL(5) BUFFERS(99)");
+    fails(&queue_manager, "DEFINE BUFFPOOL(100) BUFFERS(200)");
+    let below = fails(
+        &queue_manager,
+        "DEFINE BUFFPOOL(5) BUFFERS(200) LOCATION(BELOW)",
+    );
+    assert!(below.contains("LOCATION(ABOVE)"), "{below}");
+    let unknown_pool = fails(&queue_manager, "DEFINE PSID(5) BUFFPOOL(5)");
+    assert!(unknown_pool.contains("2085"), "{unknown_pool}");
+    let exists = fails(&queue_manager, "DEFINE BUFFPOOL(1) BUFFERS(200)");
+    assert!(exists.contains("already defined"), "{exists}");
+    assert!(buffers(&queue_manager, 5).is_none());
+
+    ok(
+        &queue_manager,
+        "DEFINE BUFFPOOL(5) BUFFERS(150) LOCATION(ABOVE) PAGECLAS(4KB)",
+    );
+    assert_eq!(buffers(&queue_manager, 5), Some(150));
+    fails(
+        &queue_manager,
+        "DEFINE PSID(5) BUFFPOOL(5) DSN('MQ.PSID05')",
+    );
+    let small = fails(&queue_manager, "DEFINE PSID(5) BUFFPOOL(5) PRIMARY(8)");
+    assert!(small.contains("PRIMARY"), "{small}");
+    ok(
+        &queue_manager,
+        "DEFINE PSID(5) BUFFPOOL(5) PRIMARY(64) SECONDARY(64) EXPAND(USER)",
+    );
+    fails(&queue_manager, "DEFINE PSID(5) BUFFPOOL(5)");
+    let usage = ok(&queue_manager, "DISPLAY USAGE");
+    assert!(usage.contains("_  05        5        64"), "{usage}");
+    // Usable at once: a storage class, a queue, persistent messages that force it to expand.
+    ok(&queue_manager, "DEFINE STGCLASS(FIVE) PSID(05)");
+    ok(&queue_manager, "DEFINE QLOCAL(Q5) STGCLASS(FIVE)");
+    support::put(&queue_manager, "Q5", 300, true);
+    assert_eq!(depth(&queue_manager, "Q5"), 300);
+
+    // In use: refused, and nothing changed.
+    let pool_in_use = fails(&queue_manager, "DELETE BUFFPOOL(5)");
+    assert!(pool_in_use.contains("page set(s) 05"), "{pool_in_use}");
+    let page_set_in_use = fails(&queue_manager, "DELETE PSID(5)");
+    assert!(
+        page_set_in_use.contains("STGCLASS(FIVE)"),
+        "{page_set_in_use}"
+    );
+    let zero = fails(&queue_manager, "DELETE PSID(0)");
+    assert!(zero.contains("object definitions"), "{zero}");
+
+    // ALTER PSID applies now; ALTER BUFFPOOL at the next start.
+    ok(&queue_manager, "ALTER PSID(5) EXPAND(NONE)");
+    assert_eq!(
+        queue_manager
+            .data_manager()
+            .space(PageSetId(5))
+            .unwrap()
+            .page_set
+            .expand_policy(),
+        Expand::None
+    );
+    let altered = ok(&queue_manager, "ALTER BUFFPOOL(5) BUFFERS(250)");
+    assert!(
+        altered.contains("150 buffers until the next restart, then 250"),
+        "{altered}"
+    );
+    assert_eq!(buffers(&queue_manager, 5), Some(150));
+    assert!(ok(&queue_manager, "DISPLAY USAGE").contains("BUFFERS(250) at restart"));
+
+    // A restart without a shutdown: the page set is opened from qm.toml before the log is
+    // read, its messages are recovered, the pool has its new size.
+    drop(queue_manager);
+    let queue_manager = reopen(&directory);
+    assert_eq!(depth(&queue_manager, "Q5"), 300);
+    assert_eq!(buffers(&queue_manager, 5), Some(250));
+    let usage = ok(&queue_manager, "DISPLAY USAGE");
+    assert!(usage.contains("   None 0"), "{usage}");
+
+    // Emptied and unused, the page set can go; it stays attached until the restart.
+    support::get(&queue_manager, "Q5", 300);
+    ok(&queue_manager, "DELETE QLOCAL(Q5)");
+    ok(&queue_manager, "DELETE STGCLASS(FIVE)");
+    ok(&queue_manager, "DELETE PSID(5)");
+    assert!(ok(&queue_manager, "DISPLAY USAGE").contains("DELETED (detached at restart)"));
+    let again = fails(&queue_manager, "DEFINE PSID(5) BUFFPOOL(5)");
+    assert!(again.contains("after the restart"), "{again}");
+    fails(&queue_manager, "DEFINE STGCLASS(FIVE) PSID(05)");
+    ok(&queue_manager, "DELETE BUFFPOOL(5)");
+    fails(&queue_manager, "DELETE BUFFPOOL(5)");
+    assert!(ok(&queue_manager, "DISPLAY USAGE").contains("DELETED (freed at restart)"));
+
+    drop(queue_manager);
+    let queue_manager = reopen(&directory);
+    assert!(queue_manager.data_manager().space(PageSetId(5)).is_err());
+    assert!(buffers(&queue_manager, 5).is_none());
+    // Defined anew after the restart, on a freshly formatted file.
+    ok(&queue_manager, "DEFINE BUFFPOOL(5) BUFFERS(100)");
+    ok(&queue_manager, "DEFINE PSID(5) BUFFPOOL(5) PRIMARY(32)");
+    ok(&queue_manager, "DEFINE STGCLASS(FIVE) PSID(05)");
+    ok(&queue_manager, "DEFINE QLOCAL(Q5) STGCLASS(FIVE)");
+    support::put(&queue_manager, "Q5", 3, true);
+    drop(queue_manager);
+    let queue_manager = reopen(&directory);
+    assert_eq!(depth(&queue_manager, "Q5"), 3);
+}

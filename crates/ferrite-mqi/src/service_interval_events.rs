@@ -1,0 +1,233 @@
+//! Queue service interval events: the performance events that say whether a queue's messages
+//! are taken off it within QSVCINT milliseconds. IBM MQ documents them in "Queue service
+//! interval events", "Rules for queue service interval events" and the event references
+//! "Queue Service Interval High" / "Queue Service Interval OK"; this module is those rules.
+//!
+//! # The service timer
+//!
+//! Each queue whose QSVCIEV is HIGH or OK (and the queue manager's PERFMEV ENABLED) has a
+//! service timer, kept here (not stored: MQ restarts it at queue manager startup):
+//!
+//! - an MQPUT to an empty queue (CURDEPTH 1 after it, uncommitted puts counted as MQ's
+//!   CURDEPTH counts them) starts it from zero; a put to a queue that is not empty leaves it;
+//! - an MQGET that leaves the queue not empty restarts it from zero; one that leaves it empty
+//!   switches it off;
+//! - the resets happen "whether or not an event has been generated";
+//! - a queue first seen with messages on it (QSVCIEV switched on meanwhile, or the first
+//!   operation after a restart) has its timer started then, as MQ starts it "at queue manager
+//!   startup ... if the queue depth is greater than zero".
+//!
+//! The service time is the time since the timer started.
+//!
+//! # The events
+//!
+//! | QSVCIEV | checked at       | event when                  | reason                                | then        |
+//! |---------|------------------|-----------------------------|---------------------------------------|-------------|
+//! | HIGH    | an MQPUT or MQGET | the service time > QSVCINT  | MQRC_Q_SERVICE_INTERVAL_HIGH (2226)  | QSVCIEV(OK)   |
+//! | OK      | an MQGET          | the service time <= QSVCINT | MQRC_Q_SERVICE_INTERVAL_OK (2227)    | QSVCIEV(HIGH) |
+//!
+//! MQ generates the High event "on, or before, the next MQPUT or get operation"; Ferrite
+//! generates it on that operation (there is no timer thread), before the operation's own
+//! timer reset. Only a get can give an OK event, and a get after the interval has passed
+//! gives none (MQ's example 2: "the service interval has now been exceeded and therefore an
+//! OK event is not generated"). The switch flips are stored as ALTER QLOCAL stores them, so
+//! DISPLAY QLOCAL shows QSVCIEV(OK) after a High event. Like every performance event, each
+//! resets the queue's statistics and reports them (as RESET QSTATS does): the event message
+//! is the depth events' PCF layout ([`crate::depth_events`]) with the reason above —
+//! QMgrName, QName (MQCA_BASE_Q_NAME), TimeSinceReset (seconds), HighQDepth, MsgEnqCount,
+//! MsgDeqCount — put on SYSTEM.ADMIN.PERFM.EVENT.
+//!
+//! A get operation here is a destructive MQGET through the MQI; expiry and CLEAR QLOCAL,
+//! which MQ also counts as get operations, do not drive the timer in Ferrite.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+
+use ferrite_constants::reason::{MQRC_Q_SERVICE_INTERVAL_HIGH, MQRC_Q_SERVICE_INTERVAL_OK};
+use ferrite_storage::queue_manager::{now_ms, LocalQueue, QueueDefinition, QueueManager};
+
+/// A queue's QSVCIEV when it is HIGH or OK, with its QSVCINT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServiceIntervalSetting {
+    /// QSVCIEV(HIGH): a High event is enabled; otherwise (OK) an OK event is.
+    pub high_enabled: bool,
+    /// QSVCINT, milliseconds.
+    pub interval_ms: u32,
+}
+
+impl ServiceIntervalSetting {
+    /// `None` for QSVCIEV(NONE): the put and get paths then do nothing more.
+    pub fn of(definition: &QueueDefinition) -> Option<ServiceIntervalSetting> {
+        let high_enabled = match definition.queue_service_interval_event.as_str() {
+            "HIGH" => true,
+            "OK" => false,
+            _ => return None,
+        };
+        Some(ServiceIntervalSetting {
+            high_enabled,
+            interval_ms: definition.queue_service_interval,
+        })
+    }
+}
+
+/// Which operation reached the timer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    Put,
+    Get,
+}
+
+/// Which service interval event is due, if any: pure, from the setting, the operation and
+/// the service time (`None`: the timer is off).
+pub fn event_due(
+    setting: ServiceIntervalSetting,
+    operation: Operation,
+    service_time_ms: Option<u64>,
+) -> Option<i32> {
+    let service_time = service_time_ms?;
+    let exceeded = service_time > u64::from(setting.interval_ms);
+    match (setting.high_enabled, operation) {
+        (true, _) if exceeded => Some(MQRC_Q_SERVICE_INTERVAL_HIGH),
+        (false, Operation::Get) if !exceeded => Some(MQRC_Q_SERVICE_INTERVAL_OK),
+        _ => None,
+    }
+}
+
+/// Queue identity (its address) → the queue and when its service timer started (`None`: off).
+type Timers = HashMap<usize, (Weak<LocalQueue>, Option<u64>)>;
+
+fn timers() -> &'static Mutex<Timers> {
+    static TIMERS: OnceLock<Mutex<Timers>> = OnceLock::new();
+    TIMERS.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// The bound on the timer table: entries for queues that no longer exist are dropped when it
+/// grows past this.
+const TIMERS_PRUNE_AT: usize = 1024;
+
+/// After a successful MQPUT to `queue`, whose QSVCIEV is HIGH or OK.
+pub fn after_put(
+    queue_manager: &QueueManager,
+    queue: &Arc<LocalQueue>,
+    setting: ServiceIntervalSetting,
+) {
+    operation(queue_manager, queue, setting, Operation::Put);
+}
+
+/// After a successful destructive MQGET from `queue`, whose QSVCIEV is HIGH or OK.
+pub fn after_get(
+    queue_manager: &QueueManager,
+    queue: &Arc<LocalQueue>,
+    setting: ServiceIntervalSetting,
+) {
+    operation(queue_manager, queue, setting, Operation::Get);
+}
+
+fn operation(
+    queue_manager: &QueueManager,
+    queue: &Arc<LocalQueue>,
+    setting: ServiceIntervalSetting,
+    operation: Operation,
+) {
+    if !queue_manager.queue_manager_attributes().performance_events {
+        return;
+    }
+    let now = now_ms();
+    let depth = queue.current_depth();
+    let due = {
+        let mut timers = timers().lock().unwrap();
+        if timers.len() >= TIMERS_PRUNE_AT {
+            timers.retain(|_, (weak, _)| weak.strong_count() > 0);
+        }
+        let key = Arc::as_ptr(queue) as usize;
+        let started = timers
+            .get(&key)
+            .filter(|(weak, _)| weak.upgrade().is_some_and(|q| Arc::ptr_eq(&q, queue)))
+            .map(|(_, started)| *started);
+        let service_time = started.flatten().map(|at| now.saturating_sub(at));
+        let due = event_due(setting, operation, service_time);
+        let restarted = match (operation, started) {
+            // First seen: started now if the queue holds messages.
+            (_, None) => (depth > 0).then_some(now),
+            (Operation::Put, Some(None)) => Some(now),
+            (Operation::Put, Some(Some(at))) => Some(if depth <= 1 { now } else { at }),
+            (Operation::Get, Some(_)) => (depth > 0).then_some(now),
+        };
+        timers.insert(key, (Arc::downgrade(queue), restarted));
+        due
+    };
+    if let Some(reason) = due {
+        raise(queue_manager, queue, reason);
+    }
+}
+
+/// Flip QSVCIEV as MQ does after the event `reason` (High → OK, OK → High), reset the
+/// statistics and write the event message. Nothing when a concurrent call flipped it first.
+fn raise(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, reason: i32) {
+    static FLIPPING: Mutex<()> = Mutex::new(());
+    let statistics = {
+        let _one_at_a_time = FLIPPING.lock().unwrap();
+        let mut definition = queue.definition();
+        let (expected, next) = if reason == MQRC_Q_SERVICE_INTERVAL_HIGH {
+            ("HIGH", "OK")
+        } else {
+            ("OK", "HIGH")
+        };
+        if definition.queue_service_interval_event != expected {
+            return;
+        }
+        definition.queue_service_interval_event = next.to_string();
+        if let Err(error) = queue_manager.alter_queue(definition) {
+            eprintln!(
+                "ferrite service interval events: could not store QSVCIEV({next}) on {} \
+                 after event {reason}: {error}",
+                queue.name()
+            );
+        }
+        queue.reset_statistics(now_ms())
+    };
+    crate::depth_events::write_performance_event(queue_manager, queue, reason, &statistics);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setting(high_enabled: bool) -> ServiceIntervalSetting {
+        ServiceIntervalSetting {
+            high_enabled,
+            interval_ms: 100,
+        }
+    }
+
+    #[test]
+    fn high_on_put_or_get_past_the_interval() {
+        let high = setting(true);
+        assert_eq!(
+            event_due(high, Operation::Put, Some(101)),
+            Some(MQRC_Q_SERVICE_INTERVAL_HIGH)
+        );
+        assert_eq!(
+            event_due(high, Operation::Get, Some(5_000)),
+            Some(MQRC_Q_SERVICE_INTERVAL_HIGH)
+        );
+        assert_eq!(
+            event_due(high, Operation::Get, Some(100)),
+            None,
+            "not greater"
+        );
+        assert_eq!(event_due(high, Operation::Put, None), None, "timer off");
+    }
+
+    #[test]
+    fn ok_only_on_a_get_within_the_interval() {
+        let ok = setting(false);
+        assert_eq!(
+            event_due(ok, Operation::Get, Some(100)),
+            Some(MQRC_Q_SERVICE_INTERVAL_OK)
+        );
+        assert_eq!(event_due(ok, Operation::Get, Some(101)), None, "too late");
+        assert_eq!(event_due(ok, Operation::Put, Some(1)), None, "a put never");
+        assert_eq!(event_due(ok, Operation::Get, None), None, "timer off");
+    }
+}

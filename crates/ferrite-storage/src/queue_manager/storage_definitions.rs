@@ -1,0 +1,409 @@
+//! Buffer pools and page sets as objects: DEFINE, ALTER and DELETE BUFFPOOL and PSID while the
+//! queue manager runs.
+//!
+//! ## Where the definitions are kept, and why not on page set 0
+//! Restart needs every page set open, each in its buffer pool, *before* it reads the log:
+//! forward recovery redoes changes into pages of any page set, and page set 0 itself is read
+//! through a buffer pool. So the definitions cannot live only in page set 0. MQ for z/OS keeps
+//! them outside too (the started task's CSQINP1 DEFINE BUFFPOOL/PSID and its page set DD
+//! statements). Ferrite keeps them in one place, `qm.toml`'s `[[buffer_pools]]` and
+//! `[[page_sets]]` (config.rs), which these commands rewrite: a new file is written and synced
+//! beside it, then renamed over it and the directory synced, so a crash leaves the old or the
+//! new definitions, never a mixture. That rename is each command's commit point; a second copy
+//! on page set 0 would be a second truth to reconcile, so there is none.
+//!
+//! | command          | checked first                                     | at run time                          |
+//! |------------------|---------------------------------------------------|--------------------------------------|
+//! | DEFINE BUFFPOOL  | id 0-99 free, BUFFERS 100-999999                  | the pool is created and serves at once |
+//! | ALTER BUFFPOOL   | pool defined, BUFFERS 100-999999                  | qm.toml only: the new size applies at the next start (see below) |
+//! | DELETE BUFFPOOL  | no page set (qm.toml) uses it                      | removed from qm.toml; its storage is freed at the next start |
+//! | DEFINE PSID      | id free, pool serving, sizes valid                | formatted, attached, usable at once   |
+//! | ALTER PSID       | page set defined                                  | EXPAND applies to the next expansion  |
+//! | DELETE PSID      | not 0; no STGCLASS, no local or model queue names it; the log no longer needed for it | removed from qm.toml; its file is kept (as MQ keeps the data set) and detached at the next start |
+//!
+//! ALTER BUFFPOOL does not resize a running pool: a pool's frames, page table shards and
+//! batch writer are sized once and addressed by index from the deferred write process and the
+//! read-ahead thread, so a resize would have to stop every page set of the pool. It is refused
+//! nowhere and applied at restart instead, and DISPLAY USAGE shows both sizes until then.
+//!
+//! DELETE PSID takes checkpoints (at most [`DELETE_PAGE_SET_CHECKPOINTS_MAX`]) until every
+//! other page set's recovery RBA is past the first of them, so that no restart ever redoes a
+//! log record for the deleted page set (MQ asks for three checkpoints since the page set was
+//! last used); otherwise it fails with MQRC_OBJECT_IN_USE and may be tried again.
+//!
+//! A page set id is attached once per run: a page set deleted in this run cannot be defined
+//! again before a restart.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ferrite_constants::reason;
+
+use super::objects::{ObjectDefinition, ObjectType};
+use super::{page_set_path, LogForcer, QueueManager};
+use crate::buffer_pool::{BufferPool, WriteAheadLog};
+use crate::config::{
+    BufferPoolDefinition, Expand, PageSetDefinition, QueueManagerConfig, CONFIG_FILE_NAME,
+};
+use crate::data_manager::PageSetSpace;
+use crate::error::{StorageError, StorageResult};
+use crate::page_set::PageSet;
+use crate::types::{BufferPoolId, PageSetId};
+use crate::vfs::OpenMode;
+
+/// Most buffers in one pool (MQ for z/OS: 999,999 below the bar).
+pub const BUFFER_POOL_BUFFERS_MAX: u32 = 999_999;
+/// Fewest buffers in one pool (MQ: 100).
+pub const BUFFER_POOL_BUFFERS_MIN: u32 = 100;
+/// Checkpoints DELETE PSID takes at most while waiting for the log to be no longer needed for
+/// the page set (MQ's rule: three since the page set was last used).
+pub const DELETE_PAGE_SET_CHECKPOINTS_MAX: usize = 3;
+
+/// The file written beside qm.toml and renamed over it.
+const CONFIG_NEW_FILE_NAME: &str = "qm.toml.new";
+
+fn in_use(detail: String) -> StorageError {
+    StorageError::mq(reason::MQRC_OBJECT_IN_USE, detail)
+}
+
+fn unknown(detail: String) -> StorageError {
+    StorageError::mq(reason::MQRC_UNKNOWN_OBJECT_NAME, detail)
+}
+
+impl QueueManager {
+    /// The buffer pools serving now.
+    pub fn pools(&self) -> Vec<Arc<BufferPool>> {
+        self.pools.read().unwrap().clone()
+    }
+
+    /// qm.toml as it is now (the startup configuration with the changes made since).
+    pub fn storage_configuration(&self) -> QueueManagerConfig {
+        self.configuration.lock().unwrap().clone()
+    }
+
+    /// Whether page set `id` is defined now (qm.toml).
+    pub fn page_set_defined(&self, id: u8) -> bool {
+        self.configuration
+            .lock()
+            .unwrap()
+            .page_sets
+            .iter()
+            .any(|definition| definition.id == id)
+    }
+
+    /// Apply `change` to a copy of qm.toml, check the result, write it (the commit point), then
+    /// keep it. Holding the configuration lock serialises these commands.
+    fn change_configuration(
+        &self,
+        configuration: &mut QueueManagerConfig,
+        change: impl FnOnce(&mut QueueManagerConfig) -> StorageResult<()>,
+    ) -> StorageResult<()> {
+        let mut changed = configuration.clone();
+        change(&mut changed)?;
+        changed.validate()?;
+        self.write_configuration(&changed)?;
+        *configuration = changed;
+        Ok(())
+    }
+
+    /// Write qm.toml atomically: a new file, synced, renamed over the old one, directory synced.
+    fn write_configuration(&self, configuration: &QueueManagerConfig) -> StorageResult<()> {
+        let fs = self.fs.as_ref();
+        let directory: &Path = &self.directory;
+        let new_path = directory.join(CONFIG_NEW_FILE_NAME);
+        let path = directory.join(CONFIG_FILE_NAME);
+        if fs.exists(&new_path) {
+            fs.remove_file(&new_path)
+                .map_err(|e| StorageError::io(&new_path, "remove", e))?;
+        }
+        let bytes = configuration.to_toml();
+        let file = fs
+            .open(&new_path, OpenMode::CreateNew)
+            .map_err(|e| StorageError::io(&new_path, "create", e))?;
+        file.write_at(bytes.as_bytes(), 0)
+            .map_err(|e| StorageError::io(&new_path, "write", e))?;
+        file.sync_data()
+            .map_err(|e| StorageError::io(&new_path, "sync", e))?;
+        drop(file);
+        fs.rename(&new_path, &path)
+            .map_err(|e| StorageError::io(&path, "replace", e))?;
+        fs.sync_directory(directory)
+            .map_err(|e| StorageError::io(directory, "sync directory", e))
+    }
+
+    /// DEFINE BUFFPOOL(id) BUFFERS(buffers): create the pool; it serves at once.
+    pub fn define_buffer_pool(&self, id: u8, buffers: u32) -> StorageResult<()> {
+        self.check_running()?;
+        check_buffers(id, buffers)?;
+        let mut configuration = self.configuration.lock().unwrap();
+        if configuration.buffer_pools.iter().any(|pool| pool.id == id) {
+            return Err(StorageError::mq(
+                reason::MQRC_OBJECT_ALREADY_EXISTS,
+                format!("buffer pool {id} is already defined (ALTER BUFFPOOL changes its size)"),
+            ));
+        }
+        if self.pools().iter().any(|pool| pool.id().0 == id) {
+            return Err(in_use(format!(
+                "buffer pool {id} was deleted in this run and still exists until the next restart; define it again after the restart"
+            )));
+        }
+        self.change_configuration(&mut configuration, |changed| {
+            changed
+                .buffer_pools
+                .push(BufferPoolDefinition { id, buffers });
+            changed.buffer_pools.sort_by_key(|pool| pool.id);
+            Ok(())
+        })?;
+        let forcer: Arc<dyn WriteAheadLog> = Arc::new(LogForcer(self.log.clone()));
+        let pool = BufferPool::new(BufferPoolId(id), buffers, forcer);
+        let reporter = self.page_set_errors.clone();
+        pool.set_write_error_observer(Arc::new(move |pool, error| reporter.report(pool, error)));
+        self.pools.write().unwrap().push(pool);
+        Ok(())
+    }
+
+    /// ALTER BUFFPOOL(id) BUFFERS(buffers): recorded in qm.toml; the pool has the new size
+    /// from the next start (see the module docs). Returns the size serving now.
+    pub fn alter_buffer_pool(&self, id: u8, buffers: u32) -> StorageResult<u32> {
+        self.check_running()?;
+        check_buffers(id, buffers)?;
+        let mut configuration = self.configuration.lock().unwrap();
+        if !configuration.buffer_pools.iter().any(|pool| pool.id == id) {
+            return Err(unknown(format!("buffer pool {id} is not defined")));
+        }
+        self.change_configuration(&mut configuration, |changed| {
+            for pool in &mut changed.buffer_pools {
+                if pool.id == id {
+                    pool.buffers = buffers;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(self
+            .pools()
+            .iter()
+            .find(|pool| pool.id().0 == id)
+            .map_or(0, |pool| pool.statistics().qpstnbuf as u32))
+    }
+
+    /// DELETE BUFFPOOL(id): refused while a page set uses it.
+    pub fn delete_buffer_pool(&self, id: u8) -> StorageResult<()> {
+        self.check_running()?;
+        let mut configuration = self.configuration.lock().unwrap();
+        if !configuration.buffer_pools.iter().any(|pool| pool.id == id) {
+            return Err(unknown(format!("buffer pool {id} is not defined")));
+        }
+        let users: Vec<String> = configuration
+            .page_sets
+            .iter()
+            .filter(|page_set| page_set.buffer_pool == id)
+            .map(|page_set| format!("{:02}", page_set.id))
+            .collect();
+        if !users.is_empty() {
+            return Err(in_use(format!(
+                "buffer pool {id} is used by page set(s) {}; delete or redefine them first",
+                users.join(", ")
+            )));
+        }
+        self.change_configuration(&mut configuration, |changed| {
+            changed.buffer_pools.retain(|pool| pool.id != id);
+            Ok(())
+        })
+    }
+
+    /// DEFINE PSID: format the page set file, record it in qm.toml, attach it to its pool.
+    pub fn define_page_set(&self, definition: PageSetDefinition) -> StorageResult<()> {
+        self.check_running()?;
+        let id = definition.id;
+        let mut configuration = self.configuration.lock().unwrap();
+        if configuration
+            .page_sets
+            .iter()
+            .any(|page_set| page_set.id == id)
+        {
+            return Err(StorageError::mq(
+                reason::MQRC_OBJECT_ALREADY_EXISTS,
+                format!("page set {id:02} is already defined"),
+            ));
+        }
+        if self.data.space(PageSetId(id)).is_ok() {
+            return Err(in_use(format!(
+                "page set {id:02} was deleted in this run and stays attached until the next restart; define it again after the restart"
+            )));
+        }
+        let Some(pool) = self
+            .pools()
+            .into_iter()
+            .find(|pool| pool.id().0 == definition.buffer_pool)
+            .filter(|_| {
+                configuration
+                    .buffer_pools
+                    .iter()
+                    .any(|pool| pool.id == definition.buffer_pool)
+            })
+        else {
+            return Err(unknown(format!(
+                "buffer pool {} is not defined (DEFINE BUFFPOOL first)",
+                definition.buffer_pool
+            )));
+        };
+        // Everything the configuration checks, before any file is made.
+        let mut changed = configuration.clone();
+        changed.page_sets.push(definition.clone());
+        changed.page_sets.sort_by_key(|page_set| page_set.id);
+        changed.validate()?;
+        let path = page_set_path(&self.directory, id);
+        // A file left by a deleted page set, or by a DEFINE a crash cut short, is not part of
+        // the queue manager (qm.toml does not name it): format it anew.
+        for stale in [path.clone(), crate::page_set::double_write_path(&path)] {
+            if self.fs.exists(&stale) {
+                self.fs
+                    .remove_file(&stale)
+                    .map_err(|e| StorageError::io(&stale, "remove", e))?;
+            }
+        }
+        PageSet::format(
+            self.fs.as_ref(),
+            &path,
+            PageSetId(id),
+            definition.primary_pages,
+            self.identity,
+            &mut |_, _| {},
+        )?;
+        let page_set = PageSet::open(
+            self.fs.as_ref(),
+            &path,
+            PageSetId(id),
+            definition.expand,
+            definition.secondary_pages,
+            definition.maximum_pages,
+        )?;
+        self.change_configuration(&mut configuration, |new| {
+            *new = changed;
+            Ok(())
+        })?;
+        pool.attach(page_set.clone());
+        self.data.attach_space(PageSetSpace::new(page_set, pool))?;
+        self.say(&format!(
+            "{} page set {id:02} defined: buffer pool {}, {} pages, EXPAND({:?})",
+            self.name, definition.buffer_pool, definition.primary_pages, definition.expand
+        ));
+        Ok(())
+    }
+
+    /// ALTER PSID(id) EXPAND(...): the next expansion follows the new policy.
+    pub fn alter_page_set(&self, id: u8, expand: Expand) -> StorageResult<()> {
+        self.check_running()?;
+        let mut configuration = self.configuration.lock().unwrap();
+        if !configuration
+            .page_sets
+            .iter()
+            .any(|page_set| page_set.id == id)
+        {
+            return Err(unknown(format!("page set {id:02} is not defined")));
+        }
+        self.change_configuration(&mut configuration, |changed| {
+            for page_set in &mut changed.page_sets {
+                if page_set.id == id {
+                    page_set.expand = expand;
+                }
+            }
+            Ok(())
+        })?;
+        if let Ok(space) = self.data.space(PageSetId(id)) {
+            space.page_set.set_expand_policy(expand);
+        }
+        Ok(())
+    }
+
+    /// DELETE PSID(id): refused for page set 0, while storage classes or queues name it, and
+    /// while restart could still need the log for it (see the module docs).
+    pub fn delete_page_set(&self, id: u8) -> StorageResult<()> {
+        self.check_running()?;
+        if id == 0 {
+            return Err(in_use(
+                "page set 00 holds the object definitions and cannot be deleted".to_string(),
+            ));
+        }
+        let mut configuration = self.configuration.lock().unwrap();
+        if !configuration
+            .page_sets
+            .iter()
+            .any(|page_set| page_set.id == id)
+        {
+            return Err(unknown(format!("page set {id:02} is not defined")));
+        }
+        let mut users: Vec<String> = Vec::new();
+        for definition in self.objects(ObjectType::StorageClass) {
+            if let ObjectDefinition::StorageClass(class) = definition {
+                if class.page_set.0 == id {
+                    users.push(format!("STGCLASS({})", class.name));
+                }
+            }
+        }
+        for queue in self.queues() {
+            if queue.with_definition(|d| d.page_set.0 == id) {
+                users.push(format!("QLOCAL({})", queue.name()));
+            }
+        }
+        for definition in self.objects(ObjectType::ModelQueue) {
+            if let ObjectDefinition::Model(model) = definition {
+                if model.page_set.0 == id {
+                    users.push(format!("QMODEL({})", model.name));
+                }
+            }
+        }
+        if !users.is_empty() {
+            return Err(in_use(format!(
+                "page set {id:02} is used by {} object(s) (first {}); delete or move them first",
+                users.len(),
+                users[0]
+            )));
+        }
+        // No restart may redo a record for this page set: every other page set's recovery RBA
+        // must pass a checkpoint taken now.
+        let first = self.checkpoint()?;
+        let mut released = false;
+        for _ in 1..=DELETE_PAGE_SET_CHECKPOINTS_MAX {
+            let lowest = self
+                .data
+                .spaces()
+                .filter(|space| space.id().0 != id)
+                .map(|space| space.page_set.header().recovery_rba)
+                .min();
+            if lowest.is_some_and(|rba| rba >= first.begin_rba) {
+                released = true;
+                break;
+            }
+            self.checkpoint()?;
+        }
+        if !released {
+            return Err(in_use(format!(
+                "page set {id:02}: restart could still need the log for it after {DELETE_PAGE_SET_CHECKPOINTS_MAX} checkpoints; try again"
+            )));
+        }
+        self.change_configuration(&mut configuration, |changed| {
+            changed.page_sets.retain(|page_set| page_set.id != id);
+            Ok(())
+        })?;
+        self.say(&format!(
+            "{} page set {id:02} deleted: its file is kept and detached at the next restart",
+            self.name
+        ));
+        Ok(())
+    }
+}
+
+fn check_buffers(id: u8, buffers: u32) -> StorageResult<()> {
+    if id > PageSetId::MAX {
+        return Err(StorageError::invalid(format!(
+            "buffer pool {id} is outside 0-99"
+        )));
+    }
+    if !(BUFFER_POOL_BUFFERS_MIN..=BUFFER_POOL_BUFFERS_MAX).contains(&buffers) {
+        return Err(StorageError::invalid(format!(
+            "BUFFERS({buffers}) is outside {BUFFER_POOL_BUFFERS_MIN}-{BUFFER_POOL_BUFFERS_MAX}"
+        )));
+    }
+    Ok(())
+}
