@@ -130,9 +130,77 @@ pub fn client_request_reply(context: &mut Context) {
             "us",
         ));
     }
+    idle_consumers(context, &queue_manager, &address);
     chinit.stop();
     queue_manager.shutdown().expect("shutdown");
     engine::remove(&directory);
+}
+
+/// Idle asynchronous consumers (REQUEST_MSGS outstanding on an empty queue, as a JMS
+/// MessageListener leaves them): the CPU they cost while nothing arrives, and how long a put
+/// takes to reach a consumer as an ASYNC_MESSAGE.
+const IDLE_CONSUMERS: usize = 100;
+
+fn idle_consumers(
+    context: &mut Context,
+    queue_manager: &Arc<ferrite_storage::queue_manager::QueueManager>,
+    address: &str,
+) {
+    let mut consumers: Vec<raw::Consumer> = (0..IDLE_CONSUMERS)
+        .map(|index| {
+            let name = format!("IDLE.Q{index}");
+            queue_manager
+                .define_queue(QueueDefinition::local(&name, PageSetId(2)), false)
+                .expect("define");
+            raw::Consumer::start(address, &name).expect("consumer")
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let idle = Duration::from_secs(2);
+    let cpu_before = crate::mqi_workloads::process_cpu_seconds();
+    std::thread::sleep(idle);
+    let cpu_percent =
+        (crate::mqi_workloads::process_cpu_seconds() - cpu_before) * 100.0 / idle.as_secs_f64();
+    let mut producer = ferrite_mqi::Connection::connect(queue_manager.clone(), "").expect("MQCONN");
+    let mut latencies = Vec::new();
+    for round in 0..200 {
+        let index = round % IDLE_CONSUMERS;
+        let hobj = producer
+            .open(&mut Mqod::queue(&format!("IDLE.Q{index}")), MQOO_OUTPUT)
+            .expect("MQOPEN");
+        let started = Instant::now();
+        producer
+            .put(
+                hobj,
+                &mut Mqmd {
+                    persistence: MQPER_NOT_PERSISTENT,
+                    ..Mqmd::default()
+                },
+                &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+                b"pushed",
+            )
+            .expect("MQPUT");
+        consumers[index].next_message().expect("ASYNC_MESSAGE");
+        latencies.push(started.elapsed().as_secs_f64() * 1e6);
+        producer.close(hobj, 0).expect("MQCLOSE");
+    }
+    latencies.sort_by(f64::total_cmp);
+    let median = latencies[latencies.len() / 2];
+    println!(
+        "  {IDLE_CONSUMERS} idle consumers: {cpu_percent:.1}% of a core while nothing arrives; a put reaches its consumer in {median:.0} µs (median of 200)"
+    );
+    context.report.push(Row::new(
+        "client-request-reply",
+        format!("{IDLE_CONSUMERS} idle asynchronous consumers: CPU while nothing arrives"),
+        cpu_percent,
+        "% core",
+    ));
+    context.report.push(Row::new(
+        "client-request-reply",
+        "put to ASYNC_MESSAGE at an idle consumer (median)".to_string(),
+        median,
+        "us",
+    ));
 }
 
 fn run_request_reply(
@@ -398,9 +466,10 @@ mod raw {
     use std::net::TcpStream;
 
     use ferrite_client::wire::chars;
-    use ferrite_protocol::api::{ApiBody, ApiFlow, ApiHeader, MqConn};
-    use ferrite_protocol::control::{socket_action_type, SocketAction};
+    use ferrite_protocol::api::{ApiBody, ApiFlow, ApiHeader, MqConn, MqOpen};
+    use ferrite_protocol::control::{socket_action_type, RequestMsgs, SocketAction};
     use ferrite_protocol::initial_data::InitialData;
+    use ferrite_protocol::mqi::Od;
     use ferrite_protocol::segment::{
         ControlFlags1, HeaderKind, Segment, SegmentDecoder, SegmentHeader, SegmentType,
     };
@@ -435,6 +504,94 @@ mod raw {
         HeaderKind::Tshm {
             conversation_id: id,
             request_id: 0,
+        }
+    }
+
+    fn api_header() -> ApiHeader {
+        ApiHeader {
+            reply_length: 0,
+            comp_code: 0,
+            reason: 0,
+            hobj: 0,
+        }
+    }
+
+    /// One asynchronous consumer on its own socket: MQCONN, MQOPEN for input, REQUEST_MSGS
+    /// for as many messages as come.
+    pub struct Consumer {
+        stream: TcpStream,
+        decoder: SegmentDecoder,
+        hobj: i32,
+    }
+
+    impl Consumer {
+        pub fn start(address: &str, queue: &str) -> Result<Consumer, String> {
+            let mut stream = open_shared_socket(address, 1)?;
+            let mut decoder = SegmentDecoder::default();
+            let od = Od {
+                object_name: chars(queue),
+                ..Od::default()
+            };
+            let flow = ApiFlow {
+                header: api_header(),
+                body: ApiBody::Open(MqOpen {
+                    od,
+                    options: 2, // MQOO_INPUT_SHARED
+                    fopa: None,
+                    fcmi: None,
+                    trailing: Vec::new(),
+                }),
+            };
+            let header = SegmentHeader::new(conversation(1), SegmentType::MqOpen, ORDER);
+            send(
+                &mut stream,
+                header,
+                flow.encode(ORDER).map_err(|error| error.to_string())?,
+            )?;
+            let reply = receive(&mut stream, &mut decoder)?;
+            let reply = ApiFlow::decode(SegmentType::MqOpenReply, ORDER, &reply.payload)
+                .map_err(|error| error.to_string())?;
+            if reply.header.reason != 0 {
+                return Err(format!("MQOPEN {queue}: reason {}", reply.header.reason));
+            }
+            let hobj = reply.header.hobj;
+            let request = RequestMsgs {
+                version: 1,
+                hobj,
+                recv_bytes: 0,
+                rqst_bytes: u32::MAX / 2,
+                max_msg_length: 64 * 1024,
+                gmo_options: 0x2000 | 4, // MQGMO_FAIL_IF_QUIESCING | MQGMO_NO_SYNCPOINT
+                wait_interval: -1,
+                queue_status: 0,
+                request_flags: 0,
+                global_msg_index: 0,
+                trailing: Vec::new(),
+            };
+            let header = SegmentHeader::new(conversation(1), SegmentType::RequestMsgs, ORDER);
+            send(&mut stream, header, request.encode(ORDER))?;
+            Ok(Consumer {
+                stream,
+                decoder,
+                hobj,
+            })
+        }
+
+        /// Waits for the next ASYNC_MESSAGE.
+        pub fn next_message(&mut self) -> Result<(), String> {
+            loop {
+                let flow = receive(&mut self.stream, &mut self.decoder)?;
+                if flow.header.segment_type == SegmentType::AsyncMessage {
+                    let hobj = flow
+                        .payload
+                        .get(4..8)
+                        .map(|bytes| i32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]));
+                    if hobj != Some(self.hobj) {
+                        return Err(format!("ASYNC_MESSAGE for handle {hobj:?}"));
+                    }
+                    return Ok(());
+                }
+            }
         }
     }
 

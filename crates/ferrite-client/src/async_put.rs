@@ -7,8 +7,9 @@
 //! stamps them itself: the base identifier with a big-endian counter in its last bytes. A
 //! range lasts 0x00FFFFFF puts; the next put after it reserves another.
 //!
-//! MQPMO_RESPONSE_AS_Q_DEF is served synchronously: this client does not learn a queue's
-//! DEFPRESP at MQOPEN (IBM's Java client does, through SPI OPEN).
+//! MQPMO_RESPONSE_AS_Q_DEF follows the queue's DEFPRESP, which this client learns when it
+//! opens a queue for output through SPI OPEN (`open_defaults`), as IBM's Java client does; an
+//! MQPUT1 (no handle, so no DEFPRESP learnt) is synchronous.
 
 use ferrite_constants::{completion::MQCC_OK, reason::*};
 use ferrite_mqi::{MqError, MqResult, Mqsts};

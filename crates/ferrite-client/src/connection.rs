@@ -13,7 +13,9 @@ use ferrite_constants::{
         MQGMO_PROPERTIES_IN_HANDLE,
     },
     ids::MQMI_NONE,
-    put_options::{MQPMO_ASYNC_RESPONSE, MQPMO_NEW_MSG_ID, MQPMO_SYNC_RESPONSE},
+    put_options::{
+        MQPMO_ASYNC_RESPONSE, MQPMO_NEW_MSG_ID, MQPMO_RESPONSE_AS_Q_DEF, MQPMO_SYNC_RESPONSE,
+    },
     reason::*,
 };
 use ferrite_mqi::message_handles::{
@@ -118,6 +120,9 @@ pub struct Connection {
     /// Message handles live in the client, as in MQ's client libraries: a put sends their
     /// properties in an MQRFH2, a get into a handle asks for the MQRFH2 and takes it apart.
     message_handles: MessageHandles,
+    /// Handles whose queue's DEFPRESP is ASYNC (`open_defaults`): their MQPUTs with
+    /// MQPMO_RESPONSE_AS_Q_DEF are asynchronous.
+    asynchronous_handles: std::collections::HashSet<i32>,
 }
 
 fn broken() -> MqError {
@@ -279,6 +284,7 @@ impl Connection {
             },
             q_mgr_name: String::new(),
             message_ids: None,
+            asynchronous_handles: std::collections::HashSet::new(),
             message_handles: MessageHandles::default(),
         };
         connection.negotiate(options, channel)?;
@@ -637,13 +643,23 @@ impl Connection {
         Ok(())
     }
 
-    /// Prepares an asynchronous put (MQPMO_ASYNC_RESPONSE): stamps a reserved MsgId when the
-    /// queue manager would have generated one, since no reply brings it back.
-    fn prepare_asynchronous(&mut self, md: &mut Mqmd, pmo: &Mqpmo) -> MqResult<Option<i32>> {
-        if pmo.options & MQPMO_ASYNC_RESPONSE == 0 || pmo.options & MQPMO_SYNC_RESPONSE != 0 {
+    /// Prepares an asynchronous put (MQPMO_ASYNC_RESPONSE, or MQPMO_RESPONSE_AS_Q_DEF on a
+    /// queue whose DEFPRESP is ASYNC: `queue_default_async`): stamps a reserved MsgId when
+    /// the queue manager would have generated one, since no reply brings it back.
+    fn prepare_asynchronous(
+        &mut self,
+        md: &mut Mqmd,
+        pmo: &Mqpmo,
+        queue_default_async: bool,
+    ) -> MqResult<Option<i32>> {
+        let response = pmo.options & (MQPMO_ASYNC_RESPONSE | MQPMO_SYNC_RESPONSE);
+        let asynchronous = response == MQPMO_ASYNC_RESPONSE
+            || (response == MQPMO_RESPONSE_AS_Q_DEF && queue_default_async);
+        if !asynchronous {
             return Ok(None);
         }
-        let mut wire_options = pmo.options;
+        // Resolved here: the queue manager is told the put is asynchronous.
+        let mut wire_options = pmo.options | MQPMO_ASYNC_RESPONSE;
         if md.msg_id == MQMI_NONE || pmo.options & MQPMO_NEW_MSG_ID != 0 {
             md.msg_id = self.next_message_id()?;
             wire_options &= !MQPMO_NEW_MSG_ID;
@@ -651,9 +667,25 @@ impl Connection {
         Ok(Some(wire_options))
     }
 
-    /// MQOPEN.
+    /// MQOPEN. A queue opened for output is opened as IBM's clients open it, through SPI OPEN
+    /// (`open_defaults`), to learn its DEFPRESP for MQPMO_RESPONSE_AS_Q_DEF.
     pub fn open(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
         wire::check_od(od)?;
+        if options & ferrite_constants::open_options::MQOO_OUTPUT != 0
+            && od.selection_string.is_empty()
+        {
+            match self.spi_open(od, options) {
+                Ok(opened) => {
+                    if opened.asynchronous_puts() {
+                        self.asynchronous_handles.insert(opened.hobj.0);
+                    }
+                    return Ok(opened.hobj);
+                }
+                // A queue manager without SPI OPEN: MQOPEN, puts as queue default synchronous.
+                Err(error) if error.reason == MQRC_FUNCTION_NOT_SUPPORTED => {}
+                Err(error) => return Err(error),
+            }
+        }
         let body = ApiBody::Open(MqOpen {
             od: wire::od_to_wire(od),
             options,
@@ -681,7 +713,9 @@ impl Connection {
             trailing: Vec::new(),
         });
         let (header, _) = self.call(SegmentType::MqClose, hobj.0, body)?;
-        check(&header)
+        check(&header)?;
+        self.asynchronous_handles.remove(&hobj.0);
+        Ok(())
     }
 
     fn check_message(&self, data: &[u8]) -> MqResult<()> {
@@ -713,7 +747,8 @@ impl Connection {
         )?;
         let data = with_properties.as_deref().unwrap_or(data);
         self.check_message(data)?;
-        if let Some(options) = self.prepare_asynchronous(md, pmo)? {
+        let queue_default_async = self.asynchronous_handles.contains(&hobj.0);
+        if let Some(options) = self.prepare_asynchronous(md, pmo, queue_default_async)? {
             let mut wire_pmo = wire::pmo_to_wire(pmo);
             wire_pmo.options = options;
             let body = ApiBody::Put(MqPut {
@@ -759,7 +794,8 @@ impl Connection {
         )?;
         let data = with_properties.as_deref().unwrap_or(data);
         self.check_message(data)?;
-        if let Some(options) = self.prepare_asynchronous(md, pmo)? {
+        // MQPUT1 opens no handle here, so it learns no DEFPRESP: as queue default is synchronous.
+        if let Some(options) = self.prepare_asynchronous(md, pmo, false)? {
             let mut wire_pmo = wire::pmo_to_wire(pmo);
             wire_pmo.options = options;
             let body = ApiBody::Put1(MqPut1 {

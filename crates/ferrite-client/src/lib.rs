@@ -74,6 +74,7 @@
 
 pub mod async_put;
 pub mod connection;
+pub mod open_defaults;
 pub mod tls;
 pub mod transport;
 pub mod wire;

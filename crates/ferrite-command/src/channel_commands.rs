@@ -405,6 +405,16 @@ pub(crate) fn display_channel_initiator(
         "CSQM137I {name} CSQXCRPS DISPLAY CHINIT COMMAND ACCEPTED"
     ));
     output.line(format!("CSQX830I {name} CSQXRDQM Channel initiator active"));
+    if let Some(tasks) = initiator.tasks() {
+        output.line(format!(
+            "CSQX831I {name} CSQXRDQM {} adapter subtasks started, {} requested",
+            tasks.adapters_started, tasks.adapters_requested
+        ));
+        output.line(format!(
+            "CSQX832I {name} CSQXRDQM {} dispatchers started, {} requested",
+            tasks.dispatchers_started, tasks.dispatchers_requested
+        ));
+    }
     output.line(format!(
         "CSQX847I {name} CSQXRDQM TCP/IP listener INDISP=QMGR, port {} address {}, status {}",
         listener.port,

@@ -54,6 +54,19 @@ pub struct ListenerStatus {
     pub started: Option<SystemTime>,
 }
 
+/// The channel initiator's threads, as DISPLAY CHINIT shows them (CSQX831I, CSQX832I).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChannelInitiatorTasks {
+    /// CHIDISPS asked for.
+    pub dispatchers_requested: usize,
+    /// Dispatchers running.
+    pub dispatchers_started: usize,
+    /// CHIADAPS asked for.
+    pub adapters_requested: usize,
+    /// Adapters running.
+    pub adapters_started: usize,
+}
+
 /// What the command processor asks of the channel initiator. Implementations are called from
 /// the thread running a command and must not block for long.
 pub trait ChannelInitiator: Send + Sync {
@@ -68,4 +81,8 @@ pub trait ChannelInitiator: Send + Sync {
     fn stop_listener(&self) -> Result<(), String>;
     /// The listener's state.
     fn listener_status(&self) -> ListenerStatus;
+    /// Its dispatchers and adapters (CHIDISPS, CHIADAPS), if it has such threads.
+    fn tasks(&self) -> Option<ChannelInitiatorTasks> {
+        None
+    }
 }

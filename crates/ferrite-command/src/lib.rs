@@ -54,7 +54,9 @@ use std::sync::{Arc, RwLock};
 use ferrite_storage::queue_manager::QueueManager;
 
 pub use channel_commands::LISTENER_NAME;
-pub use channel_initiator::{ChannelInitiator, ChannelInstanceStatus, ListenerStatus};
+pub use channel_initiator::{
+    ChannelInitiator, ChannelInitiatorTasks, ChannelInstanceStatus, ListenerStatus,
+};
 pub use default_objects::define_default_objects;
 pub use parser::{split_commands, ScriptCommand, SyntaxError};
 pub use server::{CommandServer, CommandServerHandle, ADMIN_COMMAND_QUEUE, COMMAND_QUEUE};

@@ -1,5 +1,7 @@
 //! A connection to an in-process queue manager (MQCONN/MQCONNX) and the MQI calls on it.
 
+mod get_watch;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

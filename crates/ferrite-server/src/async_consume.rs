@@ -17,13 +17,19 @@
 //!  52 Status(2)  54 ResolvedQNameLength(1)  55 ResolvedQName, zero padding so that the header
 //!  ends on a 4-byte boundary; then the MQMD (version 2) and the message data.
 //! ```
-//! A consumer's demand is the bytes the client asked for (RqstBytes); each message delivered
-//! uses its length, at least one message is delivered per request. A message longer than
+//! A consumer's demand is a window: the bytes the client asked for (RqstBytes) less those sent
+//! that it has not yet reported received (each REQUEST_MSGS reports, in RecvBytes, the bytes
+//! received since the previous one; a message counts its MQMD and its data). At least one
+//! message is delivered per request.
+//!
+//! Read-ahead (RequestFlags READ_AHEAD): as MQ documents, only non-persistent messages are
+//! sent ahead of the application's MQGETs. A persistent message at the head of the queue stops
+//! the stream until the client's next request, which IBM's client makes when an MQGET finds
+//! nothing read ahead; it is then that request's first message, in its place among the others. A message longer than
 //! MaxMsgLen is not taken: an ASYNC_MESSAGE with MQRC_TRUNCATED_MSG_FAILED and no data tells
 //! the client its length, and it asks again with a larger MaxMsgLen.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use ferrite_client::wire;
 use ferrite_constants::{
@@ -34,6 +40,7 @@ use ferrite_mqi::{Hobj, Mqgmo, Mqmd};
 use ferrite_protocol::codec::Writer;
 use ferrite_protocol::control::{Notification, RequestMsgs};
 use ferrite_protocol::segment::{ControlFlags1, SegmentHeader, SegmentType};
+use ferrite_storage::queue_manager::{ArrivalWaker, ArrivalWatch};
 
 use crate::flows::reply_header;
 use crate::session::MqiSession;
@@ -50,11 +57,16 @@ pub mod notification {
     pub const Q_STATE_REPLY: i32 = 6;
 }
 
-/// How long a conversation with consumers waits for a message before it looks at its flows
-/// again: incoming flows wait at most this long while consumers are idle.
-pub const CONSUMER_WAIT_SLICE: Duration = Duration::from_millis(10);
 /// The largest message pushed when the client sets no MaxMsgLen (MQ's 100 MiB).
 pub const ASYNC_MESSAGE_LENGTH_MAX: u32 = 100 * 1024 * 1024;
+/// RequestFlags bit READ_AHEAD: set by IBM's client on every REQUEST_MSGS of a handle it reads
+/// ahead on (observed with 9.4.5: 0x18 on the first request of a handle, 0x08 after).
+pub const REQUEST_FLAG_READ_AHEAD: u32 = 0x08;
+/// RequestFlags bit of a handle's first request (observed): the window starts afresh.
+pub const REQUEST_FLAG_NEW: u32 = 0x10;
+/// Bytes a message counts in the window besides its data: its MQMD (version 2). Observed:
+/// IBM's client's RecvBytes adds 364 + data length for each ASYNC_MESSAGE.
+pub const ASYNC_MESSAGE_MD_BYTES: usize = 364;
 /// Consumers (handles with outstanding REQUEST_MSGS) one conversation may have.
 pub const CONSUMERS_PER_CONVERSATION_MAX: usize = 256;
 
@@ -69,12 +81,23 @@ struct Consumer {
     sent_since_request: u32,
     message_index: u32,
     header: SegmentHeader,
+    /// Read-ahead (the request's READ_AHEAD flag): only non-persistent messages go ahead.
+    read_ahead: bool,
+    /// A read-ahead consumer stopped at a persistent message: it waits for the client's next
+    /// request.
+    held_at_persistent: bool,
+    /// Bytes sent (MQMD and data) that no RecvBytes has counted yet.
+    unacknowledged_bytes: i64,
+    /// MQCLOSE with MQCO_QUIESCE found messages read ahead: nothing more is sent.
+    quiesced: bool,
 }
 
 impl Consumer {
     /// Bytes are still wanted, or the request has not had its one message yet.
     fn wants_messages(&self) -> bool {
-        self.demand_bytes > 0 || self.sent_since_request == 0
+        !self.held_at_persistent
+            && !self.quiesced
+            && (self.demand_bytes > 0 || self.sent_since_request == 0)
     }
 
     /// MQCTL stopped the consumers: no more messages until the next REQUEST_MSGS.
@@ -89,6 +112,8 @@ impl Consumer {
 pub struct Consumers {
     by_hobj: BTreeMap<i32, Consumer>,
     global_index: u32,
+    /// The handle last given a message.
+    last_served: i32,
 }
 
 /// One flow for the conversation to send.
@@ -156,13 +181,45 @@ impl Consumers {
             sent_since_request: 0,
             message_index: 0,
             header: request.clone(),
+            read_ahead: false,
+            held_at_persistent: false,
+            unacknowledged_bytes: 0,
+            quiesced: false,
         });
+        consumer.read_ahead = message.request_flags & REQUEST_FLAG_READ_AHEAD != 0;
+        consumer.held_at_persistent = false;
         consumer.gmo_options = message.gmo_options;
         consumer.max_message_length = max_message_length;
-        consumer.demand_bytes = i64::from(message.rqst_bytes);
+        // The window: RqstBytes less what was sent and the client has not yet counted as
+        // received (RecvBytes: bytes received since its previous request).
+        consumer.unacknowledged_bytes = if message.request_flags & REQUEST_FLAG_NEW != 0 {
+            0
+        } else {
+            (consumer.unacknowledged_bytes - i64::from(message.recv_bytes)).max(0)
+        };
+        consumer.demand_bytes = i64::from(message.rqst_bytes) - consumer.unacknowledged_bytes;
         consumer.sent_since_request = 0;
         consumer.header = request.clone();
         Ok(())
+    }
+
+    /// MQCLOSE with MQCO_QUIESCE on `hobj`: whether it must be answered MQRC_READ_AHEAD_MSGS
+    /// (MQCC_WARNING) with the handle left open, as MQ does while messages read ahead may still
+    /// wait in the client's buffer (sent, and not all reported received). The handle is then
+    /// quiesced: nothing more is read ahead, and the client's next MQCLOSE closes it (IBM's
+    /// client makes it once its MQGETs have had MQRC_HOBJ_QUIESCED_NO_MSGS).
+    pub fn quiesce(&mut self, hobj: i32) -> bool {
+        match self.by_hobj.get_mut(&hobj) {
+            Some(consumer)
+                if consumer.read_ahead
+                    && !consumer.quiesced
+                    && consumer.unacknowledged_bytes > 0 =>
+            {
+                consumer.quiesced = true;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Forgets the consumer on `hobj` (its handle was closed).
@@ -170,36 +227,63 @@ impl Consumers {
         self.by_hobj.remove(&hobj);
     }
 
-    /// Tries to deliver one message to a consumer that wants one, waiting up to `wait` for one
-    /// to arrive. Returns the ASYNC_MESSAGE to send, if any.
-    pub fn deliver(&mut self, session: &mut MqiSession, wait: Duration) -> Option<Outgoing> {
+    /// Takes one message, without waiting, for a consumer that wants one (starting after the
+    /// consumer served last, so that every consumer has its turn). Returns the ASYNC_MESSAGE
+    /// (or the NOTIFICATION that stops a consumer that cannot get) to send, if any.
+    pub fn deliver(&mut self, session: &mut MqiSession) -> Option<Outgoing> {
         let wanting: Vec<i32> = self
             .by_hobj
-            .iter()
+            .range(self.last_served.saturating_add(1)..)
+            .chain(self.by_hobj.range(..=self.last_served))
             .filter(|(_, consumer)| consumer.wants_messages())
             .map(|(&hobj, _)| hobj)
             .collect();
-        let slice = if wanting.len() <= 1 {
-            wait
-        } else {
-            Duration::ZERO
-        };
         for hobj in wanting {
-            if let Some(outgoing) = self.deliver_to(session, hobj, slice) {
+            if let Some(outgoing) = self.deliver_to(session, hobj) {
+                self.last_served = hobj;
                 return Some(outgoing);
             }
         }
         None
     }
 
-    fn deliver_to(
-        &mut self,
-        session: &mut MqiSession,
-        hobj: i32,
-        wait: Duration,
-    ) -> Option<Outgoing> {
+    /// Watches the queues of the consumers that want messages: `waker` is called when one
+    /// may have a message for them (see `Connection::watch_for_get`).
+    pub fn watch(&self, session: &mut MqiSession, waker: ArrivalWaker) -> Vec<ArrivalWatch> {
+        let Some(connection) = session.connection_mut() else {
+            return Vec::new();
+        };
+        self.by_hobj
+            .iter()
+            .filter(|(_, consumer)| consumer.wants_messages())
+            .filter_map(|(&hobj, consumer)| {
+                let gmo = Mqgmo {
+                    version: 4,
+                    options: consumer.gmo_options & !MQGMO_WAIT,
+                    match_options: 0,
+                    ..Mqgmo::default()
+                };
+                connection
+                    .watch_for_get(Hobj(hobj), &Mqmd::default(), &gmo, waker.clone())
+                    .ok()
+            })
+            .collect()
+    }
+
+    fn deliver_to(&mut self, session: &mut MqiSession, hobj: i32) -> Option<Outgoing> {
         let connection = session.connection_mut()?;
         let consumer = self.by_hobj.get_mut(&hobj)?;
+        if consumer.read_ahead
+            && consumer.sent_since_request > 0
+            && connection.next_message_persistent(Hobj(hobj)).ok()? == Some(true)
+        {
+            // Read-ahead sends only non-persistent messages ahead: a persistent one waits for
+            // the client's next request, which it makes for an MQGET that finds nothing read
+            // ahead (observed). (A persistent message that overtakes between this look and
+            // the get, by priority, is still sent: in order, just ahead.)
+            consumer.held_at_persistent = true;
+            return None;
+        }
         let mut md = Mqmd {
             version: 2,
             ..Mqmd::default()
@@ -209,10 +293,6 @@ impl Consumers {
             options: (consumer.gmo_options & !MQGMO_WAIT) | MQGMO_NO_WAIT,
             ..Mqgmo::default()
         };
-        if !wait.is_zero() {
-            gmo.options |= MQGMO_WAIT;
-            gmo.wait_interval = wait.as_millis() as i32;
-        }
         gmo.match_options = 0;
         let mut buffer = vec![0u8; consumer.max_message_length as usize];
         let result = connection.get(Hobj(hobj), &mut md, &mut gmo, &mut buffer);
@@ -244,7 +324,9 @@ impl Consumers {
         };
         consumer.message_index = consumer.message_index.wrapping_add(1);
         self.global_index = self.global_index.wrapping_add(1);
-        consumer.demand_bytes -= data.len().max(1) as i64;
+        let counted = (ASYNC_MESSAGE_MD_BYTES + data.len()) as i64;
+        consumer.demand_bytes -= counted;
+        consumer.unacknowledged_bytes += counted;
         consumer.sent_since_request += 1;
         let mut writer = Writer::new(order);
         writer.i32(1);

@@ -399,6 +399,21 @@ pub fn decide(
     outcome
 }
 
+/// How long the answer to `outcome` waits: the policy's FAILDLAY when a user ID and password
+/// were checked and found wrong, otherwise zero. For callers that must not sleep (the channel
+/// initiator's adapters, which delay the reply on a timer instead).
+pub fn fail_delay(
+    facts: &ConnectionFacts<'_>,
+    credentials: Option<&Credentials>,
+    outcome: &Outcome,
+) -> std::time::Duration {
+    if fail_delay_applies(facts, credentials, outcome) {
+        facts.policy.fail_delay
+    } else {
+        std::time::Duration::ZERO
+    }
+}
+
 /// Whether `outcome` refused a user ID and password that were checked (not missing, not
 /// uncheckable).
 fn fail_delay_applies(

@@ -1,4 +1,6 @@
-//! One client socket of the channel initiator: a running instance of a SVRCONN channel.
+//! One client socket of the channel initiator: a running instance of a SVRCONN channel, as
+//! its dispatcher sees it (reading, negotiation, conversations starting and ending,
+//! heartbeats, disconnect interval) and as the adapters see it (its output).
 //!
 //! ## States
 //! *Negotiating*: only INITIAL_DATA is accepted. The proposal names the channel; an unknown
@@ -13,37 +15,47 @@
 //! ConversationId; the first conversation (id 1) exists from the negotiation on, others are
 //! started by SOCKET_ACTION START_CONV (answered ACCEPT_CONV) and ended by END_CONV. With
 //! SHARECNV 0, flows come in TSH headers and there is one conversation. Heartbeats (TSHC or
-//! TSH with CONFIRM_REQUEST) are answered by the receiver thread at once. Every other flow goes
-//! to its conversation's thread, which serves USERID_DATA, CONAUTH_INFO and the MQI verbs in
-//! order and writes the replies.
+//! TSH with CONFIRM_REQUEST) are answered by the dispatcher at once. Every other flow goes to
+//! its conversation ([`crate::channel_conversation`]), which an adapter serves.
+//!
+//! ## Output
+//! Replies are written by whichever thread produced them (the adapter that ran the MQI call,
+//! or the dispatcher), straight to the non-blocking socket: a call that completes at once
+//! costs one thread hop, dispatcher to adapter. What the socket does not take at once waits in
+//! the socket's output buffer, which the dispatcher drains when the socket becomes writable.
+//! A conversation does not run while more than [`CHANNEL_OUTPUT_BYTES_MAX`] wait (a slow
+//! reader holds back only its own conversations, never an adapter or the dispatcher), and a
+//! socket whose output has not moved for [`WRITE_TIMEOUT`] is ended. Reading stops while a
+//! conversation has [`CONVERSATION_INBOX_FLOWS_MAX`] flows waiting, so a client that sends
+//! without reading meets TCP's flow control instead of filling the queue manager's memory.
 //!
 //! A peer that breaks the protocol has its socket closed; its conversations end, their MQI
 //! connections are dropped (units of work backed out, handles closed), and the queue manager
 //! and every other socket carry on.
 
 use std::collections::HashMap;
+use std::io::{Read, Write};
 use std::net::TcpStream;
+use std::os::unix::io::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ferrite_client::transport::{FlowWriter, Transport, TransportError};
-use ferrite_client::wire;
+use ferrite_client::transport::TransportError;
+use ferrite_client::wire::{self, FLOW_OVERHEAD};
 use ferrite_constants::reason::*;
-use ferrite_protocol::control::{
-    socket_action_type, status_code, Notification, RequestMsgs, SocketAction, Status,
-};
+use ferrite_protocol::control::{socket_action_type, status_code, SocketAction, Status};
 use ferrite_protocol::initial_data::*;
-use ferrite_protocol::segment::{ControlFlags1, HeaderKind, Segment, SegmentHeader, SegmentType};
-use ferrite_protocol::uid::Uid;
+use ferrite_protocol::segment::{
+    split_into_segments, ControlFlags1, HeaderKind, Reassembler, Segment, SegmentDecoder,
+    SegmentHeader, SegmentType, DEFAULT_MAX_TRANSMISSION_SIZE,
+};
 use ferrite_protocol::ByteOrder;
 
-use crate::async_consume::{Consumers, CONSUMER_WAIT_SLICE};
-use crate::authentication::{self, Credentials, PasswordTransport};
-use crate::channel_initiator::{ChannelInstance, ChinitShared, CONVERSATION_STACK_BYTES};
+use crate::authentication::{self, PasswordTransport};
+use crate::channel_conversation::Conversation;
+use crate::channel_initiator::{ChannelInstance, ChinitShared};
 use crate::flows::{answer_initial_data, protocol, reply_header, Acceptable, End};
-use crate::session::{MqiSession, SessionEnd};
 use crate::tls::{self, SocketSecurity};
 use crate::trace;
 
@@ -53,6 +65,18 @@ const NEGOTIATION_ATTEMPTS: u32 = 3;
 pub const CONVERSATIONS_PER_SOCKET_MAX: u32 = 999;
 /// The highest FAP level Ferrite speaks on client channels.
 pub const CLIENT_FAP_LEVEL: u8 = 13;
+
+/// How long a socket's output may stay blocked (a client that stopped reading) before the
+/// channel ends.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(60);
+/// Output bytes waiting for a slow reader beyond which its conversations stop running.
+pub const CHANNEL_OUTPUT_BYTES_MAX: usize = 256 * 1024;
+/// Flows waiting for one conversation beyond which its socket is not read.
+pub const CONVERSATION_INBOX_FLOWS_MAX: usize = 64;
+/// Bytes a dispatcher reads from one socket before it turns to the others.
+pub const READ_BYTES_PER_TURN_MAX: usize = 256 * 1024;
+/// An output buffer larger than this is given back once drained (idle sockets stay small).
+const OUTPUT_BUFFER_KEPT_BYTES: usize = 16 * 1024;
 
 /// The password protection algorithm list (PAL) of the server's ID: ten 2-byte big-endian
 /// entries, unused ones 0xFFFF. The client lists the algorithms it offers, preferred first (the
@@ -68,25 +92,8 @@ fn password_protection_reply(offered: &[u8; 20]) -> [u8; 20] {
     pal
 }
 
-/// Bytes a channel's receiver reads at a time: small, because an idle client socket keeps its
-/// buffer (longer flows are read in several reads).
-pub const CHANNEL_READ_BUFFER_BYTES: usize = 8 * 1024;
-
-/// How long a write to a client may block before the channel ends.
-pub const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
-
-fn set_keepalive(stream: &TcpStream) {
-    use std::os::unix::io::AsRawFd;
-    set_socket_option(stream.as_raw_fd(), libc::SOL_SOCKET, libc::SO_KEEPALIVE, 1);
-}
-
 /// Sets an integer socket option (failures leave the system's value: nothing depends on it).
-fn set_socket_option(
-    fd: std::os::unix::io::RawFd,
-    level: libc::c_int,
-    name: libc::c_int,
-    value: i32,
-) {
+pub(crate) fn set_socket_option(fd: RawFd, level: libc::c_int, name: libc::c_int, value: i32) {
     let value: libc::c_int = value;
     // SAFETY: setting an integer socket option on a socket we own.
     unsafe {
@@ -113,22 +120,6 @@ fn keepalive_seconds(kaint: i32, heartbeat_interval: u32) -> Option<i32> {
     }
 }
 
-/// Marks a conversation as waiting on the queue manager while it lives.
-struct Busy<'a>(&'a ChannelInstance);
-
-impl<'a> Busy<'a> {
-    fn new(instance: &'a ChannelInstance) -> Busy<'a> {
-        instance.busy_conversations.fetch_add(1, Ordering::AcqRel);
-        Busy(instance)
-    }
-}
-
-impl Drop for Busy<'_> {
-    fn drop(&mut self) {
-        self.0.busy_conversations.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
 /// What the negotiation settled.
 #[derive(Clone, Debug)]
 struct Agreed {
@@ -136,211 +127,619 @@ struct Agreed {
     conversations_per_socket: u32,
 }
 
-/// A conversation as the receiver sees it: where its flows go.
-struct ConversationHandle {
-    flows: Sender<Segment>,
-    gone: Arc<AtomicBool>,
-}
-
-/// Everything a conversation thread needs.
-struct ConversationContext {
-    shared: Arc<ChinitShared>,
-    instance: Arc<ChannelInstance>,
-    writer: Arc<Mutex<FlowWriter>>,
-    gone: Arc<AtomicBool>,
-    max_message_size: u32,
-    /// Security hook: the socket's TLS and the channel's definition, for MQCONN's checks.
-    security: Arc<ChannelSecurity>,
-}
-
 /// What connection authentication needs to know about the socket and its channel.
 #[derive(Debug)]
-struct ChannelSecurity {
-    socket: SocketSecurity,
-    password_transport: PasswordTransport,
-    channel: ferrite_storage::queue_manager::ChannelDefinition,
+pub(crate) struct ChannelSecurity {
+    pub(crate) socket: SocketSecurity,
+    pub(crate) password_transport: PasswordTransport,
+    pub(crate) channel: ferrite_storage::queue_manager::ChannelDefinition,
 }
 
-struct Channel<'a> {
-    shared: &'a Arc<ChinitShared>,
-    instance: &'a Arc<ChannelInstance>,
-    reader: Transport,
-    writer: Arc<Mutex<FlowWriter>>,
+/// The socket as the adapters share it with its dispatcher: where replies go.
+pub(crate) struct ChannelSocket {
+    pub(crate) instance: Arc<ChannelInstance>,
+    pub(crate) stream: TcpStream,
+    /// The epoll instance of the socket's dispatcher, and the socket's token in it.
+    epoll: RawFd,
+    token: u64,
+    /// Reading stopped: a conversation has too many flows waiting.
+    reading_paused: AtomicBool,
+    output: Mutex<Output>,
+}
+
+/// Bytes on their way to the client.
+struct Output {
+    pending: Vec<u8>,
+    /// Bytes of `pending` already written.
+    written: usize,
+    max_transmission_size: u32,
+    /// Since when the socket has taken nothing although bytes wait.
+    blocked_since: Option<Instant>,
+    /// Conversations to run again once the output has room.
+    waiting_for_room: Vec<Arc<Conversation>>,
+    /// The epoll events registered now.
+    interest: u32,
+    closed: bool,
+    /// The socket's TLS session (SSLCIPH channels), shared by its dispatcher (which reads,
+    /// and drives the handshake) and the adapters (which write): `pending` holds plaintext,
+    /// handed to the session [`TLS_PLAINTEXT_CHUNK_BYTES`] at a time as the socket takes the
+    /// records of the last chunk.
+    tls: Option<rustls::ServerConnection>,
+}
+
+impl Output {
+    /// Plaintext bytes not yet written (or, with TLS, not yet handed to the session).
+    fn waiting_bytes(&self) -> usize {
+        self.pending.len() - self.written
+    }
+
+    /// Whether anything waits for the socket: plaintext, or TLS records the session holds.
+    fn has_output(&self) -> bool {
+        self.waiting_bytes() > 0 || self.tls.as_ref().is_some_and(|tls| tls.wants_write())
+    }
+}
+
+/// How a socket's bytes are carried, decided by its first byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SocketMode {
+    /// Nothing read yet.
+    FirstByte,
+    /// Plaintext TSH segments.
+    Plain,
+    /// TLS records ([`Output::tls`]); `handshaking` until the handshake completes.
+    Tls { handshaking: bool },
+}
+
+/// Plaintext handed to a TLS session at a time (one full TLS record): the session holds at
+/// most this much encrypted output beyond what `Output::pending` counts.
+pub const TLS_PLAINTEXT_CHUNK_BYTES: usize = 16 * 1024;
+
+/// The epoll events a socket is registered for when it is read and nothing waits to be written.
+pub(crate) const READ_INTEREST: u32 = (libc::EPOLLIN | libc::EPOLLRDHUP) as u32;
+
+impl ChannelSocket {
+    /// A non-blocking socket registered with `epoll` under `token`.
+    pub(crate) fn new(
+        instance: Arc<ChannelInstance>,
+        stream: TcpStream,
+        epoll: RawFd,
+        token: u64,
+    ) -> ChannelSocket {
+        ChannelSocket {
+            instance,
+            stream,
+            epoll,
+            token,
+            reading_paused: AtomicBool::new(false),
+            output: Mutex::new(Output {
+                pending: Vec::new(),
+                written: 0,
+                max_transmission_size: DEFAULT_MAX_TRANSMISSION_SIZE,
+                blocked_since: None,
+                waiting_for_room: Vec::new(),
+                interest: READ_INTEREST,
+                closed: false,
+                tls: None,
+            }),
+        }
+    }
+
+    fn set_max_transmission_size(&self, max_transmission_size: u32) {
+        self.output.lock().unwrap().max_transmission_size = max_transmission_size;
+    }
+
+    /// Sends a flow: split into segments of the negotiated size and written at once as far as
+    /// the socket takes it, the rest left for the dispatcher. Fails once the socket is closed.
+    pub(crate) fn send(
+        &self,
+        header: &SegmentHeader,
+        payload: &[u8],
+    ) -> Result<(), TransportError> {
+        trace::flow(self.instance.id, "send", header, payload);
+        let mut output = self.output.lock().unwrap();
+        if output.closed {
+            return Err(TransportError::Closed);
+        }
+        let segments = split_into_segments(header, payload, output.max_transmission_size)?;
+        let before = output.pending.len();
+        let idle = !output.has_output();
+        for segment in &segments {
+            let bytes = segment.encode()?;
+            output.pending.extend_from_slice(&bytes);
+        }
+        self.instance
+            .bytes_sent
+            .fetch_add((output.pending.len() - before) as u64, Ordering::Relaxed);
+        if idle {
+            self.write_pending(&mut output)?;
+        }
+        Ok(())
+    }
+
+    /// Writes what waits until the socket would block; registers for writability then.
+    fn write_pending(&self, output: &mut Output) -> Result<(), TransportError> {
+        let blocked = if output.tls.is_some() {
+            self.write_pending_tls(output)?
+        } else {
+            self.write_pending_plain(output)?
+        };
+        if blocked {
+            output.blocked_since.get_or_insert_with(Instant::now);
+        } else {
+            output.blocked_since = None;
+        }
+        if output.written == output.pending.len() {
+            output.pending.clear();
+            output.written = 0;
+            if output.pending.capacity() > OUTPUT_BUFFER_KEPT_BYTES {
+                output.pending = Vec::new();
+            }
+        }
+        self.update_interest(output);
+        Ok(())
+    }
+
+    /// Writes plaintext until the socket would block (true) or nothing waits (false).
+    fn write_pending_plain(&self, output: &mut Output) -> Result<bool, TransportError> {
+        while output.written < output.pending.len() {
+            match (&self.stream).write(&output.pending[output.written..]) {
+                Ok(0) => return Err(TransportError::Closed),
+                Ok(written) => {
+                    output.written += written;
+                    output.blocked_since = None;
+                }
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => return Ok(true),
+                Err(error) => return Err(error.into()),
+            }
+        }
+        Ok(false)
+    }
+
+    /// TLS: writes the records the session holds, then encrypts the next chunk of plaintext,
+    /// until the socket would block (true) or nothing waits (false). Plaintext waits while the
+    /// handshake runs (the dispatcher writes it once the handshake is over).
+    fn write_pending_tls(&self, output: &mut Output) -> Result<bool, TransportError> {
+        let Output {
+            tls,
+            pending,
+            written,
+            blocked_since,
+            ..
+        } = output;
+        let tls = tls.as_mut().expect("a TLS socket");
+        loop {
+            while tls.wants_write() {
+                match tls.write_tls(&mut &self.stream) {
+                    Ok(0) => return Err(TransportError::Closed),
+                    Ok(_) => *blocked_since = None,
+                    Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {
+                        return Ok(true)
+                    }
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            if *written == pending.len() || tls.is_handshaking() {
+                return Ok(false);
+            }
+            let end = (*written + TLS_PLAINTEXT_CHUNK_BYTES).min(pending.len());
+            let taken = tls.writer().write(&pending[*written..end])?;
+            if taken == 0 {
+                // The session takes no more until its records are written (never expected:
+                // they were all written just above).
+                return Ok(true);
+            }
+            *written += taken;
+        }
+    }
+
+    fn update_interest(&self, output: &mut Output) {
+        if output.closed {
+            return;
+        }
+        let mut interest = (libc::EPOLLRDHUP) as u32;
+        if !self.reading_paused.load(Ordering::Acquire) {
+            interest |= libc::EPOLLIN as u32;
+        }
+        if output.has_output() {
+            interest |= libc::EPOLLOUT as u32;
+        }
+        if interest != output.interest {
+            output.interest = interest;
+            let mut event = libc::epoll_event {
+                events: interest,
+                u64: self.token,
+            };
+            // SAFETY: modifying the registration of a socket we own in an epoll instance that
+            // outlives it (the dispatcher removes the socket before closing either).
+            unsafe {
+                libc::epoll_ctl(
+                    self.epoll,
+                    libc::EPOLL_CTL_MOD,
+                    self.stream.as_raw_fd(),
+                    &mut event,
+                );
+            }
+        }
+    }
+
+    /// Whether `conversation` may run: the output has room. If not, it is run again when the
+    /// output drains.
+    pub(crate) fn has_room(&self, conversation: &Arc<Conversation>) -> bool {
+        let mut output = self.output.lock().unwrap();
+        if output.closed || output.waiting_bytes() <= CHANNEL_OUTPUT_BYTES_MAX {
+            return true;
+        }
+        if !output
+            .waiting_for_room
+            .iter()
+            .any(|waiting| Arc::ptr_eq(waiting, conversation))
+        {
+            output.waiting_for_room.push(conversation.clone());
+        }
+        false
+    }
+
+    /// The dispatcher, the socket being writable: writes what waits and wakes the
+    /// conversations that waited for room.
+    fn flush(&self) -> Result<(), TransportError> {
+        let mut output = self.output.lock().unwrap();
+        self.write_pending(&mut output)?;
+        let ready = if output.waiting_bytes() <= CHANNEL_OUTPUT_BYTES_MAX {
+            std::mem::take(&mut output.waiting_for_room)
+        } else {
+            Vec::new()
+        };
+        drop(output);
+        for conversation in ready {
+            conversation.wake();
+        }
+        Ok(())
+    }
+
+    /// How long the output has been blocked, if it is.
+    fn write_blocked_for(&self) -> Option<Duration> {
+        let output = self.output.lock().unwrap();
+        output.blocked_since.map(|since| since.elapsed())
+    }
+
+    /// Stops reading the socket (a conversation has too many flows waiting).
+    fn pause_reading(&self) {
+        if !self.reading_paused.swap(true, Ordering::AcqRel) {
+            let mut output = self.output.lock().unwrap();
+            self.update_interest(&mut output);
+        }
+    }
+
+    /// Reads the socket again (called by a conversation whose flows have been taken).
+    pub(crate) fn resume_reading(&self) {
+        if self.reading_paused.load(Ordering::Acquire)
+            && self.reading_paused.swap(false, Ordering::AcqRel)
+        {
+            let mut output = self.output.lock().unwrap();
+            self.update_interest(&mut output);
+        }
+    }
+
+    pub(crate) fn reading_paused(&self) -> bool {
+        self.reading_paused.load(Ordering::Acquire)
+    }
+
+    /// The dispatcher, closing: no more output; the socket leaves the epoll instance.
+    fn close(&self) {
+        let mut output = self.output.lock().unwrap();
+        if let Some(tls) = output.tls.as_mut() {
+            // Best effort: tell a TLS peer the session ends (close_notify).
+            tls.send_close_notify();
+            let _ = tls.write_tls(&mut &self.stream);
+        }
+        output.closed = true;
+        output.pending = Vec::new();
+        output.written = 0;
+        output.waiting_for_room.clear();
+        drop(output);
+        // SAFETY: removing a socket we own from the dispatcher's epoll instance.
+        unsafe {
+            libc::epoll_ctl(
+                self.epoll,
+                libc::EPOLL_CTL_DEL,
+                self.stream.as_raw_fd(),
+                std::ptr::null_mut(),
+            );
+        }
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+/// One socket as its dispatcher holds it.
+pub(crate) struct Channel {
+    chinit: Arc<ChinitShared>,
+    pub(crate) socket: Arc<ChannelSocket>,
+    decoder: SegmentDecoder,
+    reassembler: Reassembler,
     agreed: Option<Agreed>,
     attempts: u32,
-    conversations: HashMap<u32, ConversationHandle>,
+    conversations: HashMap<u32, Arc<Conversation>>,
+    accepted: Instant,
+    last_received: Instant,
+    heartbeat_sent: Option<Instant>,
     /// HBINT negotiated, seconds (0: none).
     heartbeat_seconds: u64,
     /// DISCINT of the channel, seconds (0: never).
     disconnect_seconds: u64,
+    /// Plaintext or TLS, once the first byte has told.
+    mode: SocketMode,
     /// TLS of the socket (security hook).
     socket_security: SocketSecurity,
     /// Set by the negotiation (security hook).
     security: Option<Arc<ChannelSecurity>>,
 }
 
-/// Serves one accepted socket until it ends.
-pub(crate) fn serve(
-    shared: &Arc<ChinitShared>,
-    instance: &Arc<ChannelInstance>,
-    stream: TcpStream,
-) {
-    let _ = stream.set_nodelay(true);
-    // KAINT(AUTO): the operating system's TCP keepalive finds peers that vanished without a
-    // FIN; a write that cannot complete in WRITE_TIMEOUT (a client that stopped reading)
-    // ends the channel instead of holding its conversations for ever.
-    set_keepalive(&stream);
-    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-    if stream
-        .set_read_timeout(Some(shared.config.handshake_timeout))
-        .is_err()
-    {
-        return;
-    }
-    // Security hook: TLS from the first byte when the client starts with a TLS handshake.
-    let (stream, socket_security) = match tls::accept(
-        stream,
-        shared.queue_manager.directory(),
-        &shared.config.ssl_key_repository,
-        shared.config.handshake_timeout,
-    ) {
-        Ok(accepted) => accepted,
-        Err(error) => {
-            (shared.log)(&format!(
-                "AMQ9637E ferrite listener: client {}: {error}",
-                instance.peer
-            ));
-            return;
-        }
-    };
-    let Ok(write_stream) = stream.try_clone() else {
-        return;
-    };
-    let mut channel = Channel {
-        shared,
-        instance,
-        reader: Transport::with_read_buffer(stream, CHANNEL_READ_BUFFER_BYTES),
-        writer: Arc::new(Mutex::new(FlowWriter::new(write_stream))),
-        agreed: None,
-        attempts: 0,
-        conversations: HashMap::new(),
-        heartbeat_seconds: 0,
-        disconnect_seconds: 0,
-        socket_security,
-        security: None,
-    };
-    let end = channel.run();
-    if let End::Error(error) = end {
-        if !shared.stopping.load(Ordering::Acquire) && !instance.stopping.load(Ordering::Acquire) {
-            (shared.log)(&format!(
-                "CSQX208E ferrite channel {} from {}: ended: {error}",
-                instance.channel_name.lock().unwrap(),
-                instance.peer
-            ));
+impl Channel {
+    pub(crate) fn new(chinit: Arc<ChinitShared>, socket: Arc<ChannelSocket>) -> Channel {
+        Channel {
+            chinit,
+            socket,
+            decoder: SegmentDecoder::new(DEFAULT_MAX_TRANSMISSION_SIZE),
+            reassembler: Reassembler::new(FLOW_OVERHEAD + DEFAULT_MAX_TRANSMISSION_SIZE as usize),
+            agreed: None,
+            attempts: 0,
+            conversations: HashMap::new(),
+            accepted: Instant::now(),
+            last_received: Instant::now(),
+            heartbeat_sent: None,
+            heartbeat_seconds: 0,
+            disconnect_seconds: 0,
+            mode: SocketMode::FirstByte,
+            socket_security: SocketSecurity::default(),
+            security: None,
         }
     }
-    for (_, conversation) in channel.conversations.drain() {
-        conversation.gone.store(true, Ordering::Release);
-    }
-    let _ = channel.reader.stream().shutdown(std::net::Shutdown::Both);
-}
 
-fn write(
-    writer: &Mutex<FlowWriter>,
-    instance: &ChannelInstance,
-    header: &SegmentHeader,
-    payload: &[u8],
-) -> Result<(), TransportError> {
-    trace::flow(instance.id, "send", header, payload);
-    let mut writer = writer.lock().unwrap();
-    let before = writer.bytes_written();
-    let result = writer.write_flow(header, payload);
-    instance
-        .bytes_sent
-        .fetch_add(writer.bytes_written() - before, Ordering::Relaxed);
-    result
-}
-
-impl Channel<'_> {
-    fn run(&mut self) -> End {
-        // Heartbeats: after a heartbeat interval with nothing from the client, the queue
-        // manager sends a HEARTBEAT asking for confirmation; a second interval of silence
-        // means the client (or the network to it) is gone, and the channel ends.
-        // Disconnect interval: a channel whose conversations made no MQI call for DISCINT
-        // seconds, and are not waiting on the queue manager, is ended (as MQ's SVRCONN).
-        let mut heartbeat_sent: Option<Instant> = None;
-        let mut last_received = Instant::now();
+    /// The socket is readable (or closed): reads what is there, up to
+    /// [`READ_BYTES_PER_TURN_MAX`], and handles every whole flow. With TLS, the bytes are
+    /// records: they drive the handshake, and their plaintext is what is decoded.
+    pub(crate) fn on_readable(&mut self, buffer: &mut [u8]) -> Result<(), End> {
+        if self.mode == SocketMode::FirstByte && !self.choose_mode()? {
+            return Ok(());
+        }
+        let mut total = 0;
         loop {
-            if self.shared.stopping.load(Ordering::Acquire)
-                || self.instance.stopping.load(Ordering::Acquire)
-            {
-                return End::Closed;
-            }
-            let flow = match self.reader.read_flow() {
-                Ok(flow) => flow,
-                Err(TransportError::Io(error))
-                    if self.agreed.is_some()
-                        && matches!(
-                            error.kind(),
-                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                        ) =>
-                {
-                    let busy = self.instance.busy_conversations.load(Ordering::Acquire) > 0;
-                    if !busy && self.disconnect_interval_expired() {
-                        (self.shared.log)(&format!(
-                            "CSQX259E ferrite channel {} from {}: no MQI call for DISCINT({}) seconds, channel ended",
-                            self.instance.channel_name.lock().unwrap(),
-                            self.instance.peer,
-                            self.disconnect_seconds
-                        ));
-                        return End::Closed;
-                    }
-                    // As MQ: heartbeats flow only while the client waits for the queue
-                    // manager (a waiting MQGET, a consumer waiting for messages).
-                    let heartbeat = Duration::from_secs(self.heartbeat_seconds);
-                    if !busy || self.heartbeat_seconds == 0 {
-                        heartbeat_sent = None;
-                        continue;
-                    }
-                    if let Some(sent) = heartbeat_sent {
-                        if sent.elapsed() >= heartbeat {
-                            return End::Error(format!(
-                                "no answer to a heartbeat within {} s: the client is gone",
-                                self.heartbeat_seconds
-                            ));
+            let may_read_socket = total < READ_BYTES_PER_TURN_MAX && !self.socket.reading_paused();
+            let read = match self.mode {
+                SocketMode::Tls { .. } => match self.read_tls(buffer, may_read_socket)? {
+                    Some(read) => read,
+                    None => break,
+                },
+                _ if !may_read_socket => break,
+                _ => match (&self.socket.stream).read(buffer) {
+                    Ok(0) => return Err(End::Closed),
+                    Ok(read) => read,
+                    Err(error) => match error.kind() {
+                        std::io::ErrorKind::WouldBlock => break,
+                        std::io::ErrorKind::Interrupted => continue,
+                        std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe => {
+                            return Err(End::Closed)
                         }
-                        continue;
-                    }
-                    if last_received.elapsed() < heartbeat {
-                        continue;
-                    }
-                    let mut header = SegmentHeader::new(
-                        HeaderKind::Tshc,
-                        SegmentType::Heartbeat,
-                        ByteOrder::Big,
-                    );
-                    header.flags1 = ControlFlags1(
-                        ControlFlags1::CONFIRM_REQUEST | ControlFlags1::FIRST | ControlFlags1::LAST,
-                    );
-                    if let Err(end) = self.send(&header, &[]) {
-                        return end;
-                    }
-                    heartbeat_sent = Some(Instant::now());
-                    continue;
-                }
-                Err(error) => return error.into(),
+                        _ => return Err(End::Error(error.to_string())),
+                    },
+                },
             };
-            heartbeat_sent = None;
-            last_received = Instant::now();
-            self.instance.bytes_received.fetch_add(
-                (flow.header.header_length() + flow.payload.len()) as u64,
-                Ordering::Relaxed,
-            );
-            trace::flow(self.instance.id, "recv", &flow.header, &flow.payload);
-            if let Err(end) = self.handle(flow) {
-                return end;
+            total += read;
+            let drained = read < buffer.len();
+            self.decoder.push(&buffer[..read]);
+            while let Some(segment) = self
+                .decoder
+                .next_segment()
+                .map_err(|error| End::from(TransportError::from(error)))?
+            {
+                if let Some(flow) = self
+                    .reassembler
+                    .push(segment)
+                    .map_err(|error| End::from(TransportError::from(error)))?
+                {
+                    self.received(flow)?;
+                }
+            }
+            if drained && self.mode == SocketMode::Plain {
+                // Most likely all there was; level-triggered epoll reports the rest, if any.
+                // (A TLS session's plaintext is read to its end: epoll cannot see it.)
+                break;
             }
         }
+        if total > FLOW_OVERHEAD && self.decoder.buffered() == 0 {
+            // Give back the buffer a long flow grew (idle sockets stay small).
+            self.decoder = SegmentDecoder::new(self.decoder.max_segment_length());
+        }
+        Ok(())
+    }
+
+    /// Looks at the socket's first byte (without taking it): a TLS handshake record makes the
+    /// socket a TLS one, anything else a plaintext one. Returns false while nothing has come.
+    fn choose_mode(&mut self) -> Result<bool, End> {
+        let mut first = [0u8; 1];
+        match self.socket.stream.peek(&mut first) {
+            Ok(0) => return Err(End::Closed),
+            Ok(_) => {}
+            Err(error) => {
+                return match error.kind() {
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted => Ok(false),
+                    _ => Err(End::Closed),
+                }
+            }
+        }
+        if !tls::starts_tls(first[0]) {
+            self.mode = SocketMode::Plain;
+            return Ok(true);
+        }
+        let connection = tls::server_connection(
+            self.chinit.queue_manager.directory(),
+            &self.chinit.config.ssl_key_repository,
+        )
+        .map_err(|error| self.refuse_tls(&error))?;
+        self.socket.output.lock().unwrap().tls = Some(connection);
+        self.mode = SocketMode::Tls { handshaking: true };
+        Ok(true)
+    }
+
+    /// Logs why a TLS client is refused (MQ's AMQ9637E) and ends the socket.
+    fn refuse_tls(&self, error: &str) -> End {
+        (self.chinit.log)(&format!(
+            "AMQ9637E ferrite listener: client {}: {error}",
+            self.socket.instance.peer
+        ));
+        End::Closed
+    }
+
+    /// TLS: the next plaintext into `buffer`, reading records from the socket when the session
+    /// has none (if `may_read_socket`), processing them (the handshake's records answered at
+    /// once) and writing what the session wants to send. `None`: nothing more for now.
+    /// Never blocks: a peer that sends half a record leaves it in the session until the rest
+    /// comes, or the handshake timeout ends the socket.
+    fn read_tls(&mut self, buffer: &mut [u8], may_read_socket: bool) -> Result<Option<usize>, End> {
+        let handshake_failed =
+            |error: &dyn std::fmt::Display| format!("TLS handshake failed: {error}");
+        let mut output = self.socket.output.lock().unwrap();
+        loop {
+            let handshaking = self.mode == (SocketMode::Tls { handshaking: true });
+            let tls = output.tls.as_mut().expect("a TLS socket");
+            match tls.reader().read(buffer) {
+                Ok(0) => return Err(End::Closed),
+                Ok(read) => return Ok(Some(read)),
+                Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(error) if error.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    return Err(End::Closed)
+                }
+                Err(error) => return Err(End::Error(format!("TLS: {error}"))),
+            }
+            if !may_read_socket {
+                return Ok(None);
+            }
+            match tls.read_tls(&mut &self.socket.stream) {
+                Ok(0) if handshaking => {
+                    drop(output);
+                    return Err(self.refuse_tls(&handshake_failed(&"the client closed the socket")));
+                }
+                Ok(0) => return Err(End::Closed),
+                Ok(_) => {}
+                Err(error) => match error.kind() {
+                    std::io::ErrorKind::WouldBlock => return Ok(None),
+                    std::io::ErrorKind::Interrupted => continue,
+                    std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe => {
+                        return Err(End::Closed)
+                    }
+                    _ => return Err(End::Error(format!("TLS: {error}"))),
+                },
+            }
+            if let Err(error) = tls.process_new_packets() {
+                // The session has queued an alert that tells the peer why: best effort.
+                let _ = self.socket.write_pending(&mut output);
+                drop(output);
+                if handshaking {
+                    return Err(self.refuse_tls(&handshake_failed(&error)));
+                }
+                return Err(End::Error(format!("TLS: {error}")));
+            }
+            if handshaking && !tls.is_handshaking() {
+                self.socket_security = tls::session_security(tls);
+                self.mode = SocketMode::Tls { handshaking: false };
+            }
+            // Handshake records, alerts, key updates; plaintext held back by the handshake.
+            if output.has_output() {
+                self.socket.write_pending(&mut output).map_err(End::from)?;
+            }
+        }
+    }
+
+    /// The socket is writable: sends what waits.
+    pub(crate) fn on_writable(&mut self) -> Result<(), End> {
+        self.socket.flush().map_err(End::from)
+    }
+
+    fn received(&mut self, flow: Segment) -> Result<(), End> {
+        self.heartbeat_sent = None;
+        self.last_received = Instant::now();
+        self.socket.instance.bytes_received.fetch_add(
+            (flow.header.header_length() + flow.payload.len()) as u64,
+            Ordering::Relaxed,
+        );
+        trace::flow(self.socket.instance.id, "recv", &flow.header, &flow.payload);
+        self.handle(flow)
+    }
+
+    /// Every dispatcher tick: the handshake timeout, STOP CHANNEL, the write timeout,
+    /// heartbeats and the disconnect interval.
+    ///
+    /// Heartbeats: after a heartbeat interval with nothing from the client, the queue manager
+    /// sends a HEARTBEAT asking for confirmation; a second interval of silence means the client
+    /// (or the network to it) is gone, and the channel ends. As MQ, heartbeats flow only while
+    /// the client waits for the queue manager (a waiting MQGET, a consumer waiting for
+    /// messages). Disconnect interval: a channel whose conversations made no MQI call for
+    /// DISCINT seconds, and are not waiting on the queue manager, is ended (as MQ's SVRCONN).
+    pub(crate) fn tick(&mut self) -> Result<(), End> {
+        if self.chinit.stopping.load(Ordering::Acquire)
+            || self.socket.instance.stopping.load(Ordering::Acquire)
+        {
+            return Err(End::Closed);
+        }
+        if self.agreed.is_none() {
+            if self.accepted.elapsed() >= self.chinit.config.handshake_timeout {
+                return Err(End::Error(format!(
+                    "no INITIAL_DATA negotiated within {} s",
+                    self.chinit.config.handshake_timeout.as_secs()
+                )));
+            }
+            return Ok(());
+        }
+        if let Some(blocked) = self.socket.write_blocked_for() {
+            if blocked >= WRITE_TIMEOUT {
+                return Err(End::Error(format!(
+                    "the client has read nothing for {} s (write timeout)",
+                    WRITE_TIMEOUT.as_secs()
+                )));
+            }
+        }
+        let busy = self
+            .socket
+            .instance
+            .busy_conversations
+            .load(Ordering::Acquire)
+            > 0;
+        if !busy && self.disconnect_interval_expired() {
+            (self.chinit.log)(&format!(
+                "CSQX259E ferrite channel {} from {}: no MQI call for DISCINT({}) seconds, channel ended",
+                self.socket.instance.channel_name.lock().unwrap(),
+                self.socket.instance.peer,
+                self.disconnect_seconds
+            ));
+            return Err(End::Closed);
+        }
+        let heartbeat = Duration::from_secs(self.heartbeat_seconds);
+        if !busy || self.heartbeat_seconds == 0 {
+            self.heartbeat_sent = None;
+            return Ok(());
+        }
+        if let Some(sent) = self.heartbeat_sent {
+            if sent.elapsed() >= heartbeat {
+                return Err(End::Error(format!(
+                    "no answer to a heartbeat within {} s: the client is gone",
+                    self.heartbeat_seconds
+                )));
+            }
+            return Ok(());
+        }
+        if self.last_received.elapsed() < heartbeat {
+            return Ok(());
+        }
+        let mut header =
+            SegmentHeader::new(HeaderKind::Tshc, SegmentType::Heartbeat, ByteOrder::Big);
+        header.flags1 = ControlFlags1(
+            ControlFlags1::CONFIRM_REQUEST | ControlFlags1::FIRST | ControlFlags1::LAST,
+        );
+        self.send(&header, &[])?;
+        self.heartbeat_sent = Some(Instant::now());
+        Ok(())
     }
 
     /// Whether DISCINT has passed since the channel's last MQI call (or its start).
@@ -348,9 +747,10 @@ impl Channel<'_> {
         if self.disconnect_seconds == 0 {
             return false;
         }
-        let last_ms = self.instance.last_message_ms.load(Ordering::Relaxed);
+        let instance = &self.socket.instance;
+        let last_ms = instance.last_message_ms.load(Ordering::Relaxed);
         let last = if last_ms == 0 {
-            self.instance.started
+            instance.started
         } else {
             std::time::SystemTime::UNIX_EPOCH + Duration::from_millis(last_ms)
         };
@@ -358,8 +758,29 @@ impl Channel<'_> {
             .is_ok_and(|idle| idle >= Duration::from_secs(self.disconnect_seconds))
     }
 
+    /// Ends the socket: every conversation ends (its adapter drops its MQI connection, which
+    /// backs out its unit of work) and the socket is shut down.
+    pub(crate) fn close(mut self, end: End) {
+        let instance = &self.socket.instance;
+        if let End::Error(error) = end {
+            if !self.chinit.stopping.load(Ordering::Acquire)
+                && !instance.stopping.load(Ordering::Acquire)
+            {
+                (self.chinit.log)(&format!(
+                    "CSQX208E ferrite channel {} from {}: ended: {error}",
+                    instance.channel_name.lock().unwrap(),
+                    instance.peer
+                ));
+            }
+        }
+        for (_, conversation) in self.conversations.drain() {
+            conversation.end();
+        }
+        self.socket.close();
+    }
+
     fn send(&self, header: &SegmentHeader, payload: &[u8]) -> Result<(), End> {
-        write(&self.writer, self.instance, header, payload).map_err(End::from)
+        self.socket.send(header, payload).map_err(End::from)
     }
 
     fn handle(&mut self, flow: Segment) -> Result<(), End> {
@@ -394,12 +815,19 @@ impl Channel<'_> {
                 "{segment_type:?} for conversation {conversation_id}, which is not started"
             )));
         };
-        if conversation.flows.send(flow).is_err() {
-            // The conversation's thread has ended (a protocol error of its own).
-            self.conversations.remove(&conversation_id);
-            return Err(protocol(format!("conversation {conversation_id} failed")));
+        match conversation.push_flow(flow) {
+            Some(waiting) => {
+                if waiting >= CONVERSATION_INBOX_FLOWS_MAX {
+                    self.socket.pause_reading();
+                }
+                Ok(())
+            }
+            None => {
+                // The conversation has ended (a protocol error of its own).
+                self.conversations.remove(&conversation_id);
+                Err(protocol(format!("conversation {conversation_id} failed")))
+            }
         }
-        Ok(())
     }
 
     fn socket_action(&mut self, request: &SegmentHeader, action: SocketAction) -> Result<(), End> {
@@ -438,7 +866,7 @@ impl Channel<'_> {
             }
             socket_action_type::END_CONV => {
                 if let Some(conversation) = self.conversations.remove(&action.conversation_id) {
-                    conversation.gone.store(true, Ordering::Release);
+                    conversation.end();
                 }
                 if self.conversations.is_empty() {
                     return Err(End::Closed);
@@ -450,25 +878,14 @@ impl Channel<'_> {
     }
 
     fn start_conversation(&mut self, id: u32, max_message_size: u32) -> Result<(), End> {
-        let (flows, receiver) = mpsc::channel();
-        let gone = Arc::new(AtomicBool::new(false));
-        let context = ConversationContext {
-            shared: self.shared.clone(),
-            instance: self.instance.clone(),
-            writer: self.writer.clone(),
-            gone: gone.clone(),
+        let conversation = Conversation::start(
+            id,
+            self.socket.clone(),
+            self.chinit.clone(),
             max_message_size,
-            security: self.security.clone().expect("negotiated"),
-        };
-        let thread = std::thread::Builder::new()
-            .name(format!("ferrite-conv-{}-{id}", self.instance.id))
-            .stack_size(CONVERSATION_STACK_BYTES)
-            .spawn(move || conversation_thread(context, receiver))
-            .map_err(|error| End::Error(format!("cannot start a conversation thread: {error}")))?;
-        self.shared.register_thread(thread);
-        self.conversations
-            .insert(id, ConversationHandle { flows, gone });
-        self.instance.conversations.fetch_add(1, Ordering::Relaxed);
+            self.security.clone().expect("negotiated"),
+        );
+        self.conversations.insert(id, conversation);
         Ok(())
     }
 
@@ -479,30 +896,30 @@ impl Channel<'_> {
         let order = flow.header.byte_order;
         let proposal = InitialData::decode(&flow.payload, order).map_err(protocol)?;
         let channel_name = proposal.channel_name.trimmed();
-        let Some(channel) = self.shared.queue_manager.channel(&channel_name) else {
-            (self.shared.log)(&format!(
+        let Some(channel) = self.chinit.queue_manager.channel(&channel_name) else {
+            (self.chinit.log)(&format!(
                 "CSQX520E ferrite listener: remote channel {channel_name} not defined (client {})",
-                self.instance.peer
+                self.socket.instance.peer
             ));
             self.status(flow, status_code::NO_CHANNEL, MQRC_UNKNOWN_CHANNEL_NAME)?;
             return Err(End::Closed);
         };
         // Security hook: the socket's TLS against the channel's SSLCIPH, SSLCAUTH, SSLPEER.
         if let Err(refusal) = tls::check_channel(&channel, &self.socket_security) {
-            (self.shared.log)(&format!(
+            (self.chinit.log)(&format!(
                 "{} (client {})",
-                refusal.message, self.instance.peer
+                refusal.message, self.socket.instance.peer
             ));
             self.status(flow, refusal.status, refusal.reason)?;
             return Err(End::Closed);
         }
         let (instances, from_client) = self
-            .shared
-            .instance_counts(&channel.name, self.instance.peer.ip());
+            .chinit
+            .instance_counts(&channel.name, self.socket.instance.peer.ip());
         if instances >= channel.max_instances || from_client >= channel.max_instances_per_client {
-            (self.shared.log)(&format!(
+            (self.chinit.log)(&format!(
                 "CSQX209E ferrite channel {} from {}: MAXINST({}) or MAXINSTC({}) reached, reason 2025 MQRC_MAX_CONNS_LIMIT_REACHED",
-                channel.name, self.instance.peer, channel.max_instances, channel.max_instances_per_client
+                channel.name, self.socket.instance.peer, channel.max_instances, channel.max_instances_per_client
             ));
             self.status(
                 flow,
@@ -511,7 +928,7 @@ impl Channel<'_> {
             )?;
             return Err(End::Closed);
         }
-        *self.instance.channel_name.lock().unwrap() = channel.name.clone();
+        *self.socket.instance.channel_name.lock().unwrap() = channel.name.clone();
         // MAXMSGL(0) means the queue manager's limit.
         let channel_max_message_length = match channel.max_message_length {
             0 => wire::MAX_MESSAGE_SIZE,
@@ -525,12 +942,12 @@ impl Channel<'_> {
             &proposal,
             &Acceptable {
                 fap_level: CLIENT_FAP_LEVEL,
-                max_transmission_size: self.shared.config.max_transmission_size,
+                max_transmission_size: self.chinit.config.max_transmission_size,
                 max_message_size: channel_max_message_length,
                 heartbeat_interval,
                 conversations_per_socket,
             },
-            &self.shared.queue_manager,
+            &self.chinit.queue_manager,
         );
         reply.pal = password_protection_reply(&proposal.pal);
         let errors = reply.ini_err_flags1;
@@ -550,32 +967,17 @@ impl Channel<'_> {
             }
             return Ok(());
         }
-        self.reader
-            .set_limits(max_transmission_size, max_message_size);
-        self.writer
-            .lock()
-            .unwrap()
-            .set_max_transmission_size(max_transmission_size);
-        // Reads wake at least every HBINT and DISCINT (the smaller one that is not 0) to send
-        // heartbeats and end idle channels; with neither, they wait for ever (TCP keepalive
-        // still applies).
+        self.decoder.set_max_segment_length(max_transmission_size);
+        self.reassembler = Reassembler::new(max_message_size as usize + FLOW_OVERHEAD);
+        self.socket.set_max_transmission_size(max_transmission_size);
         if let Some(seconds) = keepalive_seconds(channel.keepalive_interval, heartbeat_interval) {
-            use std::os::unix::io::AsRawFd;
-            let fd = self.reader.stream().as_raw_fd();
+            let fd = self.socket.stream.as_raw_fd();
             set_socket_option(fd, libc::IPPROTO_TCP, libc::TCP_KEEPIDLE, seconds);
             set_socket_option(fd, libc::IPPROTO_TCP, libc::TCP_KEEPINTVL, seconds);
         }
         self.heartbeat_seconds = u64::from(heartbeat_interval);
         self.disconnect_seconds = u64::from(channel.disconnect_interval);
-        let wake = [self.heartbeat_seconds, self.disconnect_seconds]
-            .into_iter()
-            .filter(|&seconds| seconds > 0)
-            .min()
-            .map(|seconds| {
-                Duration::from_millis(seconds * 1000 / 2).max(Duration::from_millis(100))
-            });
-        let _ = self.reader.stream().set_read_timeout(wake);
-        let instance = self.instance;
+        let instance = &self.socket.instance;
         instance
             .heartbeat_interval
             .store(heartbeat_interval, Ordering::Relaxed);
@@ -615,232 +1017,5 @@ impl Channel<'_> {
             ControlFlags1::CLOSE_CHANNEL | ControlFlags1::FIRST | ControlFlags1::LAST,
         );
         self.send(&header, &status.encode(order))
-    }
-}
-
-/// A conversation's thread: serves its flows in order until the receiver drops its sender or
-/// marks it gone. Dropping the session at the end backs out its unit of work.
-fn conversation_thread(context: ConversationContext, flows: Receiver<Segment>) {
-    let mut session = MqiSession::new(
-        context.shared.queue_manager.clone(),
-        context.max_message_size,
-    );
-    let mut consumers = Consumers::default();
-    // Security hook: the CONAUTH_INFO credentials, checked at MQCONN.
-    let mut credentials: Option<Credentials> = None;
-    loop {
-        let flow = if consumers.has_demand() {
-            match flows.try_recv() {
-                Ok(flow) => flow,
-                Err(TryRecvError::Disconnected) => break,
-                Err(TryRecvError::Empty) => {
-                    if context.gone.load(Ordering::Acquire) {
-                        break;
-                    }
-                    let busy = Busy::new(&context.instance);
-                    let delivered = consumers.deliver(&mut session, CONSUMER_WAIT_SLICE);
-                    drop(busy);
-                    if let Some(outgoing) = delivered {
-                        context.instance.note_message();
-                        if write(
-                            &context.writer,
-                            &context.instance,
-                            &outgoing.header,
-                            &outgoing.payload,
-                        )
-                        .is_err()
-                        {
-                            break;
-                        }
-                    }
-                    continue;
-                }
-            }
-        } else {
-            match flows.recv() {
-                Ok(flow) => flow,
-                Err(_) => break,
-            }
-        };
-        if context.gone.load(Ordering::Acquire) {
-            break;
-        }
-        let busy = Busy::new(&context.instance);
-        let served = serve_flow(
-            &context,
-            &mut session,
-            &mut consumers,
-            &mut credentials,
-            &flow,
-        );
-        drop(busy);
-        match served {
-            Ok(()) => {}
-            Err(end) => {
-                if let End::Error(error) = end {
-                    if !context.gone.load(Ordering::Acquire) {
-                        (context.shared.log)(&format!(
-                            "CSQX208E ferrite channel {} from {}: conversation ended: {error}",
-                            context.instance.channel_name.lock().unwrap(),
-                            context.instance.peer
-                        ));
-                        // A broken conversation ends the socket: the peer cannot resynchronise.
-                        context.instance.stop();
-                    }
-                }
-                break;
-            }
-        }
-    }
-    context
-        .instance
-        .conversations
-        .fetch_sub(1, Ordering::Relaxed);
-    drop(session);
-}
-
-fn serve_flow(
-    context: &ConversationContext,
-    session: &mut MqiSession,
-    consumers: &mut Consumers,
-    credentials: &mut Option<Credentials>,
-    flow: &Segment,
-) -> Result<(), End> {
-    let order: ByteOrder = flow.header.byte_order;
-    let send = |header: &SegmentHeader, payload: &[u8]| {
-        write(&context.writer, &context.instance, header, payload).map_err(End::from)
-    };
-    match flow.header.segment_type {
-        SegmentType::UseridData => {
-            let uid = Uid::decode(&flow.payload, order).map_err(protocol)?;
-            let long = uid
-                .extension
-                .as_ref()
-                .map(|extension| extension.long_user_id.trimmed())
-                .unwrap_or_default();
-            session.user = if long.is_empty() {
-                uid.user_id.trimmed()
-            } else {
-                long
-            };
-            // No reply: the client goes straight on to CONAUTH_INFO or MQCONN.
-            Ok(())
-        }
-        SegmentType::ConauthInfo => {
-            // Security hook: keep the user ID and password for MQCONN; IBM's client goes on
-            // after a STATUS_DATA with code 0 (see `crate::authentication`).
-            *credentials =
-                authentication::credentials_from_caut(&flow.payload, order).map_err(protocol)?;
-            let header = reply_header(&flow.header, SegmentType::StatusData);
-            let status = Status {
-                code: 0,
-                value: Some(0),
-                extra: Vec::new(),
-                trailing: Vec::new(),
-            };
-            send(&header, &status.encode(order))
-        }
-        SegmentType::Notification => {
-            let notification = Notification::decode(&flow.payload, order).map_err(protocol)?;
-            match consumers.notification(&flow.header, notification) {
-                Some(reply) => send(&reply.header, &reply.payload),
-                None => Ok(()),
-            }
-        }
-        SegmentType::RequestMsgs => {
-            let request = RequestMsgs::decode(&flow.payload, order).map_err(protocol)?;
-            consumers.request(&flow.header, request).map_err(protocol)
-        }
-        t if t.has_api_header() && !t.is_reply() => {
-            if t == SegmentType::MqClose && flow.payload.len() >= 16 {
-                let mut hobj = [0u8; 4];
-                hobj.copy_from_slice(&flow.payload[12..16]);
-                consumers.remove(match order {
-                    ByteOrder::Big => i32::from_be_bytes(hobj),
-                    ByteOrder::Little => i32::from_le_bytes(hobj),
-                });
-            }
-            let Some(reply_type) = t.reply() else {
-                return Err(protocol(format!("{t:?} has no reply")));
-            };
-            context.instance.note_message();
-            let header = reply_header(&flow.header, reply_type);
-            let shared = &context.shared;
-            let instance = &context.instance;
-            let gone_flag = &context.gone;
-            let mut gone = || {
-                gone_flag.load(Ordering::Acquire)
-                    || shared.stopping.load(Ordering::Acquire)
-                    || instance.stopping.load(Ordering::Acquire)
-            };
-            // Security hook: connection authentication decides MQCONN and its user ID.
-            let refused = t == SegmentType::MqConn
-                && !session.is_connected()
-                && !authorize_connection(context, session, credentials.take());
-            let (_, payload) = match session.call(flow, header.header_length(), &mut gone) {
-                Ok(Some(reply)) => reply,
-                // An asynchronous put: no reply.
-                Ok(None) => return Ok(()),
-                Err(SessionEnd::Gone) => return Err(End::Closed),
-                Err(SessionEnd::Protocol(error)) => return Err(End::Error(error)),
-            };
-            if t == SegmentType::MqConn {
-                if let Some(connection) = session.connection_mut() {
-                    let instance = &context.instance;
-                    connection.record().set_channel(
-                        &instance.channel_name.lock().unwrap(),
-                        &format!("{}({})", instance.peer.ip(), instance.peer.port()),
-                    );
-                }
-            }
-            send(&header, &payload)?;
-            if refused {
-                // As MQ: a connection refused for its credentials ends; the client may not
-                // try passwords again on the same conversation.
-                return Err(End::Closed);
-            }
-            Ok(())
-        }
-        other => Err(protocol(format!("unexpected segment type {other:?}"))),
-    }
-}
-
-/// Connection authentication at MQCONN: decides with the queue manager's CHCKCLNT, the
-/// channel's MCAUSER and the conversation's credentials, sets the connection's user ID, or
-/// makes the MQCONN fail with MQRC_NOT_AUTHORIZED (logged). Returns whether it may go ahead.
-fn authorize_connection(
-    context: &ConversationContext,
-    session: &mut MqiSession,
-    credentials: Option<Credentials>,
-) -> bool {
-    let security = &context.security;
-    let queue_manager = &context.shared.queue_manager;
-    let peer = format!(
-        "{}({})",
-        context.instance.peer.ip(),
-        context.instance.peer.port()
-    );
-    let facts = authentication::ConnectionFacts {
-        channel: &security.channel,
-        peer: &peer,
-        policy: authentication::policy(queue_manager),
-        transport: security.password_transport,
-        tls: security.socket.tls,
-        asserted_user: &session.user,
-    };
-    let registry = ferrite_storage::users::UserRegistry::new(queue_manager.directory());
-    match authentication::decide(&facts, credentials.as_ref(), &registry) {
-        authentication::Outcome::Accepted { user_id, .. } => {
-            session.user = user_id;
-            session.refuse_connect = None;
-            true
-        }
-        authentication::Outcome::Refused { reason, log } => {
-            for line in log.lines() {
-                (context.shared.log)(line);
-            }
-            session.refuse_connect = Some(reason);
-            false
-        }
     }
 }

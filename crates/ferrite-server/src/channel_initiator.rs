@@ -4,24 +4,32 @@
 //!
 //! - [`ChannelInitiator`]: the TCP listener (default port 1414) and the registry of running
 //!   channel instances (one per socket), with their counters for DISPLAY CHSTATUS.
+//! - [`crate::dispatcher`]: CHIDISPS dispatcher threads own the sockets (epoll); each accepted
+//!   socket goes to the dispatcher serving the fewest.
 //! - [`crate::channel`]: one socket: INITIAL_DATA negotiation against the SVRCONN channel's
-//!   definition (MAXMSGL, HBINT, SHARECNV), then its conversations. Each conversation (one per
-//!   TSHM ConversationId when sharing conversations, SHARECNV > 0) has a thread of its own that
-//!   serves its MQI calls ([`crate::session::MqiSession`]), so a waiting MQGET on one
-//!   conversation never holds up another conversation on the same socket; the socket's receiver
-//!   thread answers heartbeats and SOCKET_ACTION flows itself.
+//!   definition (MAXMSGL, HBINT, SHARECNV), heartbeats, DISCINT, conversations starting and
+//!   ending, the socket's output.
+//! - [`crate::channel_conversation`]: one conversation (one per TSHM ConversationId when
+//!   sharing conversations, SHARECNV > 0): its MQI calls ([`crate::session::MqiSession`]),
+//!   waiting MQGETs and asynchronous consumers.
+//! - [`crate::adapter`]: CHIADAPS adapter threads run the conversations' MQI calls; a waiting
+//!   MQGET or idle consumer holds no adapter (it leaves an arrival watch on its queue).
 //!
-//! Threads: one accept thread, one receiver thread per socket, one thread per conversation.
-//! Their stacks are [`CONVERSATION_STACK_BYTES`] so that thousands of idle connections cost
-//! little memory.
+//! Threads: one accept thread, CHIDISPS dispatchers, CHIADAPS adapters and one timer, however
+//! many sockets and conversations there are. A flow that an MQI call answers at once crosses
+//! one thread hop: dispatcher to adapter, which writes the reply.
 
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::os::unix::io::AsRawFd;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
+
+use crate::adapter::{AdapterPool, Timer};
+use crate::dispatcher::Dispatcher;
 
 use ferrite_storage::queue_manager::QueueManager;
 
@@ -33,8 +41,26 @@ use crate::MessageSink;
 pub const DEFAULT_PORT: u16 = 1414;
 /// Sockets (channel instances) served at once unless configured otherwise (z/OS MAXCHL).
 pub const MAX_CHANNELS_DEFAULT: usize = 2048;
-/// Stack size of the receiver and conversation threads.
+/// Stack size of the dispatcher, adapter and timer threads.
 pub const CONVERSATION_STACK_BYTES: usize = 256 * 1024;
+/// MQ's default CHIADAPS (MP16 ch. 3: 8 by default; 30 and more for heavy persistent
+/// workloads, whose adapters wait for log writes).
+pub const ADAPTERS_DEFAULT: usize = 8;
+/// MQ's default CHIDISPS.
+pub const DISPATCHERS_DEFAULT: usize = 5;
+/// Adapters or dispatchers at most (MQ's range is 0 – 9,999; a thread each here).
+pub const TASKS_MAX: usize = 9_999;
+/// How long stopping the channel initiator waits for the adapters to end the conversations
+/// (each backs out its unit of work) before it gives up on them.
+pub const STOP_WAIT: Duration = Duration::from_secs(30);
+
+/// Dispatchers for this machine when none are configured: MQ's CHIDISPS(5), but no more than
+/// the processors (MP16: as few as possible without saturating any; a dispatcher here never
+/// blocks, so more than the processors only adds switching).
+pub fn dispatchers_for_this_machine() -> usize {
+    let processors = std::thread::available_parallelism().map_or(1, |count| count.get());
+    DISPATCHERS_DEFAULT.min(processors).max(1)
+}
 
 /// The channel initiator's settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +75,10 @@ pub struct ChannelInitiatorConfig {
     pub handshake_timeout: Duration,
     /// The largest segment agreed to.
     pub max_transmission_size: u32,
+    /// CHIDISPS: dispatcher threads (own the sockets), 1 – [`TASKS_MAX`].
+    pub dispatchers: usize,
+    /// CHIADAPS: adapter threads (run MQI calls), 1 – [`TASKS_MAX`].
+    pub adapters: usize,
     /// The key repository (MQ's SSLKEYR): a directory, relative to the queue manager's
     /// directory unless absolute, holding the TLS certificate and key (see `crate::tls`).
     pub ssl_key_repository: String,
@@ -62,6 +92,8 @@ impl Default for ChannelInitiatorConfig {
             max_channels: MAX_CHANNELS_DEFAULT,
             handshake_timeout: Duration::from_secs(30),
             max_transmission_size: ferrite_client::wire::MAX_TRANSMISSION_SIZE,
+            dispatchers: dispatchers_for_this_machine(),
+            adapters: ADAPTERS_DEFAULT,
             ssl_key_repository: crate::tls::KEY_REPOSITORY_DEFAULT.to_string(),
         }
     }
@@ -159,7 +191,11 @@ pub(crate) struct ChinitShared {
     pub(crate) stopping: AtomicBool,
     instances: Mutex<HashMap<u64, Arc<ChannelInstance>>>,
     next_id: AtomicU64,
-    threads: Mutex<Vec<JoinHandle<()>>>,
+    pub(crate) adapters: Arc<AdapterPool>,
+    pub(crate) timer: Arc<Timer>,
+    dispatchers: Vec<Arc<Dispatcher>>,
+    /// Conversations whose sessions are not dropped yet.
+    pub(crate) live_conversations: AtomicUsize,
 }
 
 impl ChinitShared {
@@ -180,10 +216,9 @@ impl ChinitShared {
         (all, from_client)
     }
 
-    pub(crate) fn register_thread(&self, thread: JoinHandle<()>) {
-        let mut threads = self.threads.lock().unwrap();
-        threads.retain(|thread| !thread.is_finished());
-        threads.push(thread);
+    /// The instance's socket has closed.
+    pub(crate) fn forget_instance(&self, id: u64) {
+        self.instances.lock().unwrap().remove(&id);
     }
 }
 
@@ -234,23 +269,84 @@ impl ChannelInitiator {
     }
 
     /// The channel initiator without a listener (START LISTENER starts one).
+    ///
+    /// Panics if the dispatcher and adapter threads cannot be started (the process is out of
+    /// threads or descriptors) or their counts are outside 1 – [`TASKS_MAX`].
     pub fn new(
         queue_manager: Arc<QueueManager>,
         config: ChannelInitiatorConfig,
         log: MessageSink,
     ) -> Arc<ChannelInitiator> {
-        Arc::new(ChannelInitiator {
-            shared: Arc::new(ChinitShared {
-                queue_manager,
-                config,
-                log,
-                stopping: AtomicBool::new(false),
-                instances: Mutex::new(HashMap::new()),
-                next_id: AtomicU64::new(1),
-                threads: Mutex::new(Vec::new()),
-            }),
+        ChannelInitiator::try_new(queue_manager, config, log)
+            .unwrap_or_else(|error| panic!("cannot start the channel initiator: {error}"))
+    }
+
+    /// As [`ChannelInitiator::new`], returning why the threads could not start.
+    pub fn try_new(
+        queue_manager: Arc<QueueManager>,
+        config: ChannelInitiatorConfig,
+        log: MessageSink,
+    ) -> io::Result<Arc<ChannelInitiator>> {
+        for (what, count) in [
+            ("dispatchers (CHIDISPS)", config.dispatchers),
+            ("adapters (CHIADAPS)", config.adapters),
+        ] {
+            if !(1..=TASKS_MAX).contains(&count) {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("{count} {what}: the channel initiator needs 1 - {TASKS_MAX}"),
+                ));
+            }
+        }
+        let adapters = AdapterPool::start(config.adapters)?;
+        let timer = Timer::start()?;
+        let dispatchers = (0..config.dispatchers)
+            .map(|_| Dispatcher::new())
+            .collect::<io::Result<Vec<_>>>()?;
+        let shared = Arc::new(ChinitShared {
+            queue_manager,
+            config,
+            log,
+            stopping: AtomicBool::new(false),
+            instances: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            adapters,
+            timer,
+            dispatchers,
+            live_conversations: AtomicUsize::new(0),
+        });
+        let chinit = Arc::new(ChannelInitiator {
+            shared: shared.clone(),
             listener: Mutex::new(None),
-        })
+        });
+        for (index, dispatcher) in shared.dispatchers.iter().enumerate() {
+            dispatcher.spawn(index, shared.clone())?;
+        }
+        Ok(chinit)
+    }
+
+    /// Dispatcher threads running (CHIDISPS).
+    pub fn dispatcher_count(&self) -> usize {
+        self.shared.dispatchers.len()
+    }
+
+    /// Adapter threads running (CHIADAPS).
+    pub fn adapter_count(&self) -> usize {
+        self.shared.adapters.started()
+    }
+
+    /// Adapters running a conversation now.
+    pub fn busy_adapters(&self) -> usize {
+        self.shared.adapters.busy()
+    }
+
+    /// Sockets each dispatcher serves.
+    pub fn channels_per_dispatcher(&self) -> Vec<usize> {
+        self.shared
+            .dispatchers
+            .iter()
+            .map(|dispatcher| dispatcher.channel_count())
+            .collect()
     }
 
     /// START LISTENER: listens on `port` (the configured port when `None`; 0 picks a free
@@ -352,18 +448,32 @@ impl ChannelInitiator {
         stopped
     }
 
-    /// Stops listening, ends every channel instance (units of work backed out) and waits for
-    /// their threads. Idempotent.
+    /// Stops listening, ends every channel instance and waits until every conversation's
+    /// session is dropped (units of work backed out), then ends the dispatcher, adapter and
+    /// timer threads. Idempotent.
     pub fn stop(&self) {
         self.stop_listener();
         self.shared.stopping.store(true, Ordering::Release);
         for instance in self.instances() {
             instance.stop();
         }
-        let threads = std::mem::take(&mut *self.shared.threads.lock().unwrap());
-        for thread in threads {
-            let _ = thread.join();
+        for dispatcher in &self.shared.dispatchers {
+            dispatcher.stop();
         }
+        let started = std::time::Instant::now();
+        while self.shared.live_conversations.load(Ordering::Acquire) > 0 {
+            if started.elapsed() >= STOP_WAIT {
+                (self.shared.log)(&format!(
+                    "ferrite channel initiator: {} conversations still running after {} s; stopping without them",
+                    self.shared.live_conversations.load(Ordering::Acquire),
+                    STOP_WAIT.as_secs()
+                ));
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.shared.adapters.stop();
+        self.shared.timer.stop();
     }
 }
 
@@ -426,23 +536,21 @@ fn accept_loop(shared: &Arc<ChinitShared>, stop: &AtomicBool, listener: TcpListe
             .lock()
             .unwrap()
             .insert(id, instance.clone());
-        let thread_shared = shared.clone();
-        let spawned = std::thread::Builder::new()
-            .name(format!("ferrite-channel-{id}"))
-            .stack_size(CONVERSATION_STACK_BYTES)
-            .spawn(move || {
-                crate::channel::serve(&thread_shared, &instance, stream);
-                thread_shared.instances.lock().unwrap().remove(&id);
-            });
-        match spawned {
-            Ok(thread) => shared.register_thread(thread),
-            Err(error) => {
-                (shared.log)(&format!(
-                    "ferrite listener: cannot start a channel thread: {error}"
-                ));
-                shared.instances.lock().unwrap().remove(&id);
-            }
-        }
+        let _ = stream.set_nodelay(true);
+        // KAINT(AUTO): the operating system's TCP keepalive finds peers that vanished without
+        // a FIN (negotiation sets its timing from the channel's KAINT).
+        crate::channel::set_socket_option(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_KEEPALIVE,
+            1,
+        );
+        let dispatcher = shared
+            .dispatchers
+            .iter()
+            .min_by_key(|dispatcher| dispatcher.channel_count())
+            .expect("at least one dispatcher");
+        dispatcher.adopt(stream, instance);
     }
 }
 
@@ -473,6 +581,15 @@ impl ferrite_command::ChannelInitiator for ChannelInitiator {
         } else {
             Err("no listener is running".to_string())
         }
+    }
+
+    fn tasks(&self) -> Option<ferrite_command::ChannelInitiatorTasks> {
+        Some(ferrite_command::ChannelInitiatorTasks {
+            dispatchers_requested: self.shared.config.dispatchers,
+            dispatchers_started: self.dispatcher_count(),
+            adapters_requested: self.shared.config.adapters,
+            adapters_started: self.adapter_count(),
+        })
     }
 
     fn listener_status(&self) -> ferrite_command::ListenerStatus {

@@ -22,11 +22,14 @@
 //! a connection ends without MQDISC, its MQI connection is dropped, which backs out its unit of
 //! work and closes its handles; the queue manager and the other connections carry on.
 
+mod adapter;
 pub mod async_consume;
 pub mod authentication;
 pub mod channel;
+mod channel_conversation;
 pub mod channel_initiator;
 pub mod conversation;
+mod dispatcher;
 mod flows;
 pub mod session;
 pub mod tls;

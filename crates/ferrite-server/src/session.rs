@@ -312,7 +312,7 @@ impl MqiSession {
         // The client resolves MQPMO_RESPONSE_AS_Q_DEF with this (DEFPRESP): ASYNC makes IBM's
         // JMS client put non-persistent messages outside a unit of work asynchronously.
         defaults.i32(default_put_response);
-        defaults.i32(ferrite_constants::misc::MQREADA_NO);
+        defaults.i32(default_read_ahead(&self.queue_manager, &od.resolved_q_name));
         defaults.i32(ferrite_constants::misc::MQPROP_COMPATIBILITY);
         lpoo[16..32].copy_from_slice(&defaults.into_bytes());
         let mut od_bytes = Writer::new(order);
@@ -658,6 +658,20 @@ fn answered_as_synchronous(mut pmo: ferrite_mqi::Mqpmo) -> ferrite_mqi::Mqpmo {
 fn is_asynchronous(pmo: &Pmo) -> bool {
     use ferrite_constants::put_options::{MQPMO_ASYNC_RESPONSE, MQPMO_SYNC_RESPONSE};
     pmo.options & MQPMO_ASYNC_RESPONSE != 0 && pmo.options & MQPMO_SYNC_RESPONSE == 0
+}
+
+/// The queue's DEFREADA as the LPOO of an SPI OPEN answers it (MQREADA_NO, _YES, _DISABLED):
+/// with YES the client reads non-persistent messages ahead of its MQGETs (REQUEST_MSGS and
+/// ASYNC_MESSAGE flows, served by `async_consume`) unless it opened with MQOO_NO_READ_AHEAD.
+fn default_read_ahead(queue_manager: &QueueManager, queue: &str) -> i32 {
+    use ferrite_constants::misc::{MQREADA_DISABLED, MQREADA_NO, MQREADA_YES};
+    queue_manager.queue(queue).map_or(MQREADA_NO, |queue| {
+        queue.with_definition(|definition| match definition.default_read_ahead.as_str() {
+            "YES" => MQREADA_YES,
+            "DISABLED" => MQREADA_DISABLED,
+            _ => MQREADA_NO,
+        })
+    })
 }
 
 /// Length of the API header that opens every MQI flow.

@@ -200,14 +200,10 @@ pub fn accept(
         Ok(_) => {}
         Err(error) => return Err(format!("nothing received: {error}")),
     }
-    if first[0] != TLS_HANDSHAKE_RECORD {
+    if !starts_tls(first[0]) {
         return Ok((Stream::Tcp(stream), SocketSecurity::default()));
     }
-    let repository = key_repository(queue_manager_directory, key_repository_setting);
-    let config = server_config(&repository)
-        .map_err(|error| format!("a TLS client, but TLS is not available: {error}"))?;
-    let connection =
-        rustls::ServerConnection::new(config).map_err(|error| format!("TLS session: {error}"))?;
+    let connection = server_connection(queue_manager_directory, key_repository_setting)?;
     let _ = stream.set_write_timeout(Some(handshake_timeout));
     let tls = TlsStream::handshake(rustls::Connection::Server(connection), stream)
         .map_err(|error| format!("TLS handshake failed: {error}"))?;
@@ -225,6 +221,41 @@ pub fn accept(
         peer_subject,
     };
     Ok((Stream::Tls(tls), security))
+}
+
+/// Whether a socket whose first byte is `first_byte` starts with a TLS handshake (the other
+/// possibility being a plaintext `TSH`).
+pub fn starts_tls(first_byte: u8) -> bool {
+    first_byte == TLS_HANDSHAKE_RECORD
+}
+
+/// A TLS server session with the queue manager's key repository (read now, so a renewed
+/// certificate applies to the next connection). Fails, saying why, when the repository has no
+/// usable certificate and key.
+pub fn server_connection(
+    queue_manager_directory: &Path,
+    key_repository_setting: &str,
+) -> Result<rustls::ServerConnection, String> {
+    let repository = key_repository(queue_manager_directory, key_repository_setting);
+    let config = server_config(&repository)
+        .map_err(|error| format!("a TLS client, but TLS is not available: {error}"))?;
+    rustls::ServerConnection::new(config).map_err(|error| format!("TLS session: {error}"))
+}
+
+/// What the handshake of `connection` settled (call once it is over).
+pub fn session_security(connection: &rustls::ServerConnection) -> SocketSecurity {
+    let suite = connection
+        .negotiated_cipher_suite()
+        .map(|suite: SupportedCipherSuite| suite.suite());
+    let peer_subject = connection
+        .peer_certificates()
+        .and_then(|chain| chain.first())
+        .map(|leaf| subject_dn(leaf).unwrap_or_else(|| "(undecodable subject)".to_string()));
+    SocketSecurity {
+        tls: true,
+        suite: suite.zip(connection.protocol_version()),
+        peer_subject,
+    }
 }
 
 /// Checks a socket's security against the channel it named (see the module docs).

@@ -262,7 +262,7 @@ fn in_process_asynchronous_puts_are_counted_too() {
 }
 
 #[test]
-fn defpresp_async_makes_response_as_q_def_asynchronous_in_process_only() {
+fn defpresp_async_makes_response_as_q_def_asynchronous_in_process_and_by_the_client() {
     let fixture = support::start(&[QUEUE]);
     let mut definition = ferrite_storage::queue_manager::QueueDefinition::local(
         "FERRITE.ASYNC.DEF",
@@ -320,23 +320,69 @@ fn defpresp_async_makes_response_as_q_def_asynchronous_in_process_only() {
     );
     connection.disconnect().unwrap();
 
-    // Through a channel the client resolves MQPMO_RESPONSE_AS_Q_DEF: a put the queue manager
-    // answers is synchronous and not counted.
+    // Through a channel the Rust client resolves MQPMO_RESPONSE_AS_Q_DEF itself with the
+    // DEFPRESP its SPI OPEN learnt, as IBM's clients do: asynchronous on FERRITE.ASYNC.DEF
+    // (no reply, counted by MQSTAT, its MsgId stamped from a reserved range), synchronous on
+    // a DEFPRESP(SYNC) queue, with MQPMO_SYNC_RESPONSE, and for MQPUT1 (no handle to learn
+    // it from).
     let listener = listen(fixture);
     let mut client = connect(&listener);
     let hobj = client
         .open(&mut Mqod::queue("FERRITE.ASYNC.DEF"), MQOO_OUTPUT)
         .unwrap();
+    let mut md = Mqmd::default();
     client
-        .put(hobj, &mut Mqmd::default(), &mut as_q_def(), b"answered")
+        .put(hobj, &mut md, &mut as_q_def(), b"async by DEFPRESP")
+        .unwrap();
+    assert_ne!(md.msg_id, [0u8; 24], "a MsgId from the reserved range");
+    let sync_queue = client.open(&mut Mqod::queue(QUEUE), MQOO_OUTPUT).unwrap();
+    client
+        .put(sync_queue, &mut Mqmd::default(), &mut as_q_def(), b"sync")
+        .unwrap();
+    let mut explicit = Mqpmo::with_options(MQPMO_SYNC_RESPONSE | MQPMO_NO_SYNCPOINT);
+    client
+        .put(hobj, &mut Mqmd::default(), &mut explicit, b"sync by option")
+        .unwrap();
+    client
+        .put1(
+            &mut Mqod::queue("FERRITE.ASYNC.DEF"),
+            &mut Mqmd::default(),
+            &mut as_q_def(),
+            b"sync, MQPUT1",
+        )
         .unwrap();
     assert_eq!(
         client
             .stat(MQSTAT_TYPE_ASYNC_ERROR)
             .unwrap()
             .put_success_count,
-        0
+        1,
+        "only the put DEFPRESP(ASYNC) made asynchronous"
     );
+    // Closed and opened again, the handle learns DEFPRESP again.
+    client.close(hobj, 0).unwrap();
+    let hobj = client
+        .open(&mut Mqod::queue("FERRITE.ASYNC.DEF"), MQOO_OUTPUT)
+        .unwrap();
+    client
+        .put(hobj, &mut Mqmd::default(), &mut as_q_def(), b"async again")
+        .unwrap();
+    assert_eq!(
+        client
+            .stat(MQSTAT_TYPE_ASYNC_ERROR)
+            .unwrap()
+            .put_success_count,
+        1
+    );
+    let depth = listener
+        .fixture
+        .queue_manager
+        .queue("FERRITE.ASYNC.DEF")
+        .unwrap()
+        .status()
+        .current_depth;
+    // In process: the two asynchronous puts and the synchronous one; by the client: four.
+    assert_eq!(depth, 3 + 4, "every put arrived");
     client.disconnect().unwrap();
 }
 

@@ -108,6 +108,62 @@ fn ibm_mq_classes_for_jms() {
     assert!(errors.is_empty(), "no channel ended in error: {errors:?}");
 }
 
+/// Read-ahead (DEFREADA(YES)): IBM's client streams non-persistent messages ahead of its MQGETs
+/// through REQUEST_MSGS and ASYNC_MESSAGE; the class prints the receive rate with and without.
+#[test]
+fn ibm_mq_classes_for_java_read_ahead() {
+    let listener = start_listener();
+    let mut queue = QueueDefinition::local("FERRITE.TEST.READAHEAD", PageSetId(1));
+    queue.default_read_ahead = "YES".to_string();
+    listener
+        .fixture
+        .queue_manager
+        .define_queue(queue, false)
+        .unwrap();
+    let output = run_java(
+        "ReadAhead",
+        &[
+            "QM1".to_string(),
+            "127.0.0.1".to_string(),
+            listener.port().to_string(),
+            "DEV.APP.SVRCONN".to_string(),
+            "FERRITE.TEST.READAHEAD".to_string(),
+            "2000".to_string(),
+        ],
+    );
+    assert!(output.contains("3 passed, 0 failed"), "every check ran");
+    let errors: Vec<String> = listener
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|line| line.contains("CSQX208E"))
+        .cloned()
+        .collect();
+    assert!(errors.is_empty(), "no channel ended in error: {errors:?}");
+}
+
+/// Read-ahead as MQ documents it (tests/java ReadAheadRules): persistent messages are returned
+/// only to real MQGETs, in their place, and MQCLOSE with MQCO_QUIESCE while messages read
+/// ahead wait fails with MQRC_READ_AHEAD_MSGS and keeps the handle open.
+#[test]
+fn ibm_mq_classes_for_java_read_ahead_rules() {
+    let listener = start_listener();
+    let mut queue = QueueDefinition::local("FERRITE.TEST.READAHEAD", PageSetId(1));
+    queue.default_read_ahead = "YES".to_string();
+    listener
+        .fixture
+        .queue_manager
+        .define_queue(queue, false)
+        .unwrap();
+    let output = run_java(
+        "ReadAheadRules",
+        &channel_arguments(&listener, &["FERRITE.TEST.READAHEAD"]),
+    );
+    assert!(output.contains("2 passed, 0 failed"), "every check ran");
+    assert_left_empty(&listener, &["FERRITE.TEST.READAHEAD"]);
+}
+
 /// Asynchronous put through IBM's clients (tests/java AsyncPutConformance): MQPMO_ASYNC_RESPONSE
 /// with MQSTAT from the MQ classes for Java, JMS non-persistent sends put asynchronously, and
 /// their failures reported to the JMS exception listener instead of send().

@@ -40,10 +40,23 @@ pub struct ChannelInitiatorParameters {
     pub port: u16,
     /// Client sockets served at once (MAXCHL: 1 – 9,999).
     pub max_channels: u32,
+    /// CHIDISPS: dispatcher threads, which own the client sockets (1 – 9,999). 0, the
+    /// default, is MQ's CHIDISPS(5) but no more than the machine's processors (a dispatcher
+    /// never blocks, so more only adds switching).
+    #[serde(default)]
+    pub dispatchers: u32,
+    /// CHIADAPS: adapter threads, which make the clients' MQI calls (1 – 9,999; MQ's default
+    /// 8; MP16 advises 30 and more for heavy persistent work, whose adapters wait for the log).
+    #[serde(default = "default_adapters")]
+    pub adapters: u32,
     /// The TLS key repository (MQ's SSLKEYR): a directory, relative to the queue manager's
     /// directory unless absolute, holding qm.crt, qm.key and ca.crt (ferrite-server's tls.rs).
     #[serde(default = "default_ssl_key_repository")]
     pub ssl_key_repository: String,
+}
+
+fn default_adapters() -> u32 {
+    8
 }
 
 fn default_ssl_key_repository() -> String {
@@ -57,6 +70,8 @@ impl Default for ChannelInitiatorParameters {
             address: "0.0.0.0".to_string(),
             port: 1414,
             max_channels: 2048,
+            dispatchers: 0,
+            adapters: default_adapters(),
             ssl_key_repository: default_ssl_key_repository(),
         }
     }
@@ -308,6 +323,18 @@ impl QueueManagerConfig {
                 chinit.max_channels
             ));
         }
+        if chinit.dispatchers > 9_999 {
+            return fail(format!(
+                "channel_initiator dispatchers (CHIDISPS) {} is outside 0-9999 (0: one per processor, at most 5)",
+                chinit.dispatchers
+            ));
+        }
+        if !(1..=9_999).contains(&chinit.adapters) {
+            return fail(format!(
+                "channel_initiator adapters (CHIADAPS) {} is outside 1-9999",
+                chinit.adapters
+            ));
+        }
         if !(40..=4000).contains(&self.log.outbuff_kib) || !self.log.outbuff_kib.is_multiple_of(4) {
             return fail(format!(
                 "OUTBUFF {} must be a multiple of 4 in 40-4000",
@@ -415,5 +442,33 @@ mod tests {
         let mut config = QueueManagerConfig::with_defaults("bad name!");
         config.name = "bad name!".into();
         assert!(config.validate().is_err());
+        let mut config = QueueManagerConfig::with_defaults("QM1");
+        config.channel_initiator.adapters = 0;
+        assert!(config
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("CHIADAPS"));
+        let mut config = QueueManagerConfig::with_defaults("QM1");
+        config.channel_initiator.dispatchers = 10_000;
+        assert!(config
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("CHIDISPS"));
+    }
+
+    #[test]
+    fn a_channel_initiator_section_without_dispatchers_and_adapters_takes_the_defaults() {
+        let config = QueueManagerConfig::with_defaults("QM1");
+        let text = config
+            .to_toml()
+            .lines()
+            .filter(|line| !line.starts_with("dispatchers") && !line.starts_with("adapters"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let parsed = QueueManagerConfig::from_toml(&text).unwrap();
+        assert_eq!(parsed.channel_initiator.dispatchers, 0);
+        assert_eq!(parsed.channel_initiator.adapters, 8);
     }
 }

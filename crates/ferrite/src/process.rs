@@ -165,6 +165,11 @@ pub fn run_in_foreground(
             .expect("address validated with the configuration"),
         port: listener_port.unwrap_or(chinit_parameters.port),
         max_channels: chinit_parameters.max_channels as usize,
+        dispatchers: match chinit_parameters.dispatchers {
+            0 => ferrite_server::channel_initiator::dispatchers_for_this_machine(),
+            count => count as usize,
+        },
+        adapters: chinit_parameters.adapters as usize,
         ssl_key_repository: chinit_parameters.ssl_key_repository.clone(),
         ..Default::default()
     };

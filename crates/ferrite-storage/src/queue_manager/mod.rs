@@ -62,7 +62,8 @@ pub use objects::{
     SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
 };
 pub use queue::{
-    LocalQueue, MessageEntry, MessageKey, MessageSelector, QueueStatistics, QueueStatus,
+    ArrivalWaker, ArrivalWatch, LocalQueue, MessageEntry, MessageKey, MessageSelector,
+    QueueStatistics, QueueStatus,
 };
 pub use unit_of_work::UnitOfWork;
 

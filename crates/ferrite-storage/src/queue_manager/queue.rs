@@ -181,7 +181,8 @@ struct QueueState {
 }
 
 /// A getter waiting for a message it can take (or a browse or wait that takes nothing).
-#[derive(Debug)]
+/// A thread parked on `woken`, or (an [`ArrivalWatch`], `waker` set) a callback that resumes
+/// the getter elsewhere.
 struct ParkedGetter {
     selector: MessageSelector,
     woken: Condvar,
@@ -192,6 +193,8 @@ struct ParkedGetter {
     /// Notified and not yet running again (set and read under the queue's lock): the next
     /// arrival wakes another getter, so two arrivals never both go to one sleeper.
     notified: AtomicBool,
+    /// Set for an [`ArrivalWatch`]: called instead of notifying `woken`.
+    waker: Option<ArrivalWaker>,
 }
 
 impl ParkedGetter {
@@ -201,12 +204,70 @@ impl ParkedGetter {
             woken: Condvar::new(),
             takes,
             notified: AtomicBool::new(false),
+            waker: None,
         })
     }
 
     fn notify(&self) {
         self.notified.store(true, Ordering::Relaxed);
-        self.woken.notify_one();
+        match &self.waker {
+            Some(waker) => waker(),
+            None => self.woken.notify_one(),
+        }
+    }
+}
+
+impl std::fmt::Debug for ParkedGetter {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("ParkedGetter")
+            .field("selector", &self.selector)
+            .field("takes", &self.takes)
+            .field("watch", &self.waker.is_some())
+            .finish()
+    }
+}
+
+/// Called, under the queue's lock, when a message an [`ArrivalWatch`] waits for arrives, when
+/// the queue is deleted or when the queue manager wakes every getter (quiescing, stopping). It
+/// must be quick and must not touch the queue (it typically marks a waiting get runnable).
+pub type ArrivalWaker = Arc<dyn Fn() + Send + Sync>;
+
+/// A getter waiting without a thread (a client's waiting MQGET or asynchronous consumer served
+/// by the channel initiator's adapters): its waker is called as a parked thread would be
+/// notified. Dropping the watch stops the calls. The waker may be called more than once and
+/// after a message has been taken by someone else: the getter simply tries again.
+pub struct ArrivalWatch {
+    queue: Arc<LocalQueue>,
+    parked: Arc<ParkedGetter>,
+    ready_at_start: bool,
+}
+
+impl ArrivalWatch {
+    /// Whether a message the watch selects (or the queue's deletion) was already there when
+    /// it was set, so its waker was called at once. A get that then finds nothing is waiting
+    /// for something narrower than the watch (a SelectionString): watching again would only
+    /// fire again at once.
+    pub fn was_ready_at_start(&self) -> bool {
+        self.ready_at_start
+    }
+}
+
+impl Drop for ArrivalWatch {
+    fn drop(&mut self) {
+        let mut state = self.queue.state();
+        state
+            .parked
+            .retain(|other| !Arc::ptr_eq(other, &self.parked));
+    }
+}
+
+impl std::fmt::Debug for ArrivalWatch {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("ArrivalWatch")
+            .field("selector", &self.parked.selector)
+            .finish()
     }
 }
 
@@ -1087,6 +1148,40 @@ impl LocalQueue {
         }
     }
 
+    /// Waits for a message `selector` selects without a thread: `waker` is called when one
+    /// arrives (at once if one is already there), when the queue is deleted and when every
+    /// getter is woken. The watch lasts until it is dropped.
+    pub fn watch_arrivals(
+        self: &Arc<Self>,
+        selector: MessageSelector,
+        waker: ArrivalWaker,
+    ) -> ArrivalWatch {
+        // A watch is woken by every arrival it selects (takes: false), as a browse is: its
+        // getter runs on an adapter and simply watches again if another took the message.
+        let parked = Arc::new(ParkedGetter {
+            selector,
+            woken: Condvar::new(),
+            takes: false,
+            notified: AtomicBool::new(false),
+            waker: Some(waker),
+        });
+        let mut state = self.state();
+        let ready_at_start = self
+            .first_match(&state, &parked.selector, None, NO_LOCK_HOLDER)
+            .is_some()
+            || self.is_deleted();
+        if ready_at_start {
+            parked.notify();
+        }
+        state.parked.push(parked.clone());
+        drop(state);
+        ArrivalWatch {
+            queue: self.clone(),
+            parked,
+            ready_at_start,
+        }
+    }
+
     /// Before parking, a getter spins this long for an arrival: a request/reply partner on the
     /// other core usually answers within it, and a parked thread costs a system call and an
     /// inter-processor interrupt to wake.
@@ -1437,5 +1532,46 @@ mod tests {
                 "the wait was woken, not timed out"
             );
         }
+    }
+
+    #[test]
+    fn an_arrival_watch_is_called_only_for_what_it_selects_and_only_while_it_lives() {
+        use std::sync::atomic::AtomicU32;
+        let queue = std::sync::Arc::new(LocalQueue::new(
+            1,
+            QueueDefinition::local("Q", PageSetId(1)),
+        ));
+        let calls = Arc::new(AtomicU32::new(0));
+        let counter = calls.clone();
+        let watch = queue.watch_arrivals(
+            MessageSelector {
+                correlation_id: Some([2; 24]),
+                ..MessageSelector::default()
+            },
+            Arc::new(move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+            }),
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), 0, "nothing there yet");
+        assert!(!watch.was_ready_at_start());
+        queue.insert(entry(0, 1, 1), false, 0);
+        assert_eq!(calls.load(Ordering::SeqCst), 0, "another CorrelId");
+        queue.insert(entry(0, 2, 2), false, 0);
+        assert_eq!(calls.load(Ordering::SeqCst), 1, "its CorrelId");
+        queue.wake_all();
+        assert_eq!(calls.load(Ordering::SeqCst), 2, "quiescing wakes it");
+        drop(watch);
+        queue.insert(entry(0, 3, 2), false, 0);
+        assert_eq!(calls.load(Ordering::SeqCst), 2, "dropped: not called");
+        // A watch set while a matching message is already there is called at once.
+        let counter = calls.clone();
+        let watch = queue.watch_arrivals(
+            MessageSelector::default(),
+            Arc::new(move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+            }),
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        assert!(watch.was_ready_at_start());
     }
 }

@@ -1,0 +1,711 @@
+//! One conversation of a client socket (a TSHM ConversationId, or the socket's only
+//! conversation with SHARECNV(0)): its MQI session, its flows waiting to be served, its
+//! asynchronous consumers and its waiting MQGET. Adapters ([`crate::adapter`]) serve it; its
+//! dispatcher only hands it flows.
+//!
+//! ## Scheduling
+//! A conversation is on the adapters' run queue at most once (`scheduled`). It is put there
+//! when a flow arrives, when it is woken (a message arrived for its waiting MQGET or one of
+//! its consumers, its MQGET's WaitInterval ran out, its socket's output drained) and when it
+//! ends. The adapter serves its flows in order, one at a time; while an MQGET waits, later
+//! flows wait behind it (a client sends nothing else on a conversation during a call).
+//!
+//! ## A waiting MQGET without a thread
+//! An MQGET with MQGMO_WAIT is run with MQGMO_NO_WAIT. If no message is there, the
+//! conversation leaves an arrival watch on the queue (waking for exactly what the get selects:
+//! MsgId, CorrelId or any) and a timer at the end of the WaitInterval, and gives its adapter
+//! back. Woken, it tries the get again; a get that finds nothing when its WaitInterval is over
+//! is answered MQRC_NO_MSG_AVAILABLE. A message another getter took first just means watching
+//! again; a queue whose waiters cannot be told exactly what they want (a SelectionString)
+//! is looked at again every [`SELECTION_RETRY_INTERVAL`] instead. A conversation whose socket
+//! closes while it waits ends without taking a message.
+//!
+//! ## Asynchronous consumers
+//! With REQUEST_MSGS demand outstanding ([`crate::async_consume`]) and no flow to serve, the
+//! conversation takes what its consumers' queues hold without waiting and pushes each message
+//! as an ASYNC_MESSAGE; when they hold nothing it watches them as a waiting MQGET does, so an
+//! idle consumer costs no CPU and an arriving message is pushed at once.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use ferrite_client::wire;
+use ferrite_constants::{
+    close_options::MQCO_QUIESCE, completion::MQCC_WARNING, get_options::MQGMO_WAIT, reason::*,
+    wait::MQWI_UNLIMITED,
+};
+use ferrite_mqi::{Hobj, Mqgmo, Mqmd};
+use ferrite_protocol::api::{ApiBody, ApiFlow};
+use ferrite_protocol::control::{Notification, RequestMsgs, Status};
+use ferrite_protocol::segment::{Segment, SegmentHeader, SegmentType};
+use ferrite_protocol::uid::Uid;
+use ferrite_protocol::ByteOrder;
+use ferrite_storage::queue_manager::{ArrivalWaker, ArrivalWatch};
+
+use crate::async_consume::Consumers;
+use crate::authentication::{self, Credentials};
+use crate::channel::{ChannelSecurity, ChannelSocket, CONVERSATION_INBOX_FLOWS_MAX};
+use crate::channel_initiator::ChinitShared;
+use crate::flows::{protocol, reply_header, End};
+use crate::session::{MqiSession, SessionEnd};
+
+/// Steps (flows served, messages pushed) a conversation takes on an adapter before it lets
+/// the other conversations in the run queue have their turn.
+pub const CONVERSATION_RUN_BUDGET: u32 = 64;
+/// How often a waiter that cannot be woken by exactly the message it wants (a handle opened
+/// with a SelectionString) looks again, as the in-process MQI's selected gets do.
+pub const SELECTION_RETRY_INTERVAL: Duration = Duration::from_millis(20);
+
+/// A conversation, shared by its dispatcher (which hands it flows), the run queue, the timer
+/// and the arrival watches that wake it.
+pub(crate) struct Conversation {
+    id: u32,
+    socket: Arc<ChannelSocket>,
+    chinit: Arc<ChinitShared>,
+    /// Security hook: the socket's TLS and the channel's definition, for MQCONN's checks.
+    security: Arc<ChannelSecurity>,
+    state: Mutex<ConversationState>,
+    /// Only the adapter running the conversation takes this lock; `None` once ended.
+    work: Mutex<Option<ConversationWork>>,
+    /// Bumped whenever a wait (a parked MQGET, idle consumers) ends, so that the timer's
+    /// entries for it wake nothing.
+    timer_generation: AtomicU64,
+}
+
+#[derive(Default)]
+struct ConversationState {
+    /// Flows from the client not served yet.
+    inbox: VecDeque<Segment>,
+    /// On the run queue or running on an adapter.
+    scheduled: bool,
+    /// Something it waits for may have happened.
+    woken: bool,
+    /// The socket closed, END_CONV came, or the conversation failed.
+    ended: bool,
+    /// Its session is dropped: nothing more to run.
+    cleaned: bool,
+}
+
+struct ConversationWork {
+    session: MqiSession,
+    consumers: Consumers,
+    parked_get: Option<ParkedGet>,
+    consumer_watches: Vec<ArrivalWatch>,
+    /// Counted in the instance's busy conversations (heartbeats flow, DISCINT waits).
+    waiting: bool,
+    /// Security hook: the CONAUTH_INFO credentials, checked at MQCONN.
+    credentials: Option<Credentials>,
+    /// A refused MQCONN's reply held for FAILDLAY (on the timer: no adapter waits).
+    delayed_refusal: Option<DelayedRefusal>,
+}
+
+/// The reply to an MQCONN refused for a wrong user ID or password, sent when FAILDLAY is over;
+/// the conversation then ends.
+struct DelayedRefusal {
+    due: Instant,
+    header: SegmentHeader,
+    payload: Vec<u8>,
+}
+
+/// A waiting MQGET given back its adapter.
+struct ParkedGet {
+    /// The MQGET flow with MQGMO_NO_WAIT, run at each try.
+    flow: Segment,
+    reply_header: SegmentHeader,
+    hobj: i32,
+    md: Mqmd,
+    gmo: Mqgmo,
+    deadline: Option<Instant>,
+    watch: Option<ArrivalWatch>,
+}
+
+impl Conversation {
+    /// A new conversation of `socket` (counted in CURSHCNV until it ends).
+    pub(crate) fn start(
+        id: u32,
+        socket: Arc<ChannelSocket>,
+        chinit: Arc<ChinitShared>,
+        max_message_size: u32,
+        security: Arc<ChannelSecurity>,
+    ) -> Arc<Conversation> {
+        socket
+            .instance
+            .conversations
+            .fetch_add(1, Ordering::Relaxed);
+        chinit.live_conversations.fetch_add(1, Ordering::AcqRel);
+        let session = MqiSession::new(chinit.queue_manager.clone(), max_message_size);
+        Arc::new(Conversation {
+            id,
+            socket,
+            chinit,
+            security,
+            state: Mutex::new(ConversationState::default()),
+            work: Mutex::new(Some(ConversationWork {
+                session,
+                consumers: Consumers::default(),
+                parked_get: None,
+                consumer_watches: Vec::new(),
+                waiting: false,
+                credentials: None,
+                delayed_refusal: None,
+            })),
+            timer_generation: AtomicU64::new(0),
+        })
+    }
+
+    /// A flow for the conversation; returns how many flows now wait, or `None` if the
+    /// conversation has ended.
+    pub(crate) fn push_flow(self: &Arc<Self>, flow: Segment) -> Option<usize> {
+        let mut state = self.state.lock().unwrap();
+        if state.ended {
+            return None;
+        }
+        state.inbox.push_back(flow);
+        let waiting = state.inbox.len();
+        self.schedule(&mut state);
+        Some(waiting)
+    }
+
+    /// Ends the conversation (its socket closed, END_CONV): its adapter drops its session,
+    /// backing out its unit of work.
+    pub(crate) fn end(self: &Arc<Self>) {
+        let mut state = self.state.lock().unwrap();
+        state.ended = true;
+        self.schedule(&mut state);
+    }
+
+    /// Something the conversation waits for may have happened. Called under a queue's lock by
+    /// arrival watches: takes only the conversation's state lock and the run queue's.
+    pub(crate) fn wake(self: &Arc<Self>) {
+        let mut state = self.state.lock().unwrap();
+        state.woken = true;
+        self.schedule(&mut state);
+    }
+
+    fn schedule(self: &Arc<Self>, state: &mut MutexGuard<'_, ConversationState>) {
+        if !state.scheduled && !state.cleaned {
+            state.scheduled = true;
+            self.chinit.adapters.schedule(self.clone());
+        }
+    }
+
+    /// The generation of the conversation's current wait (see [`crate::adapter::Timer`]).
+    pub(crate) fn timer_generation(&self) -> u64 {
+        self.timer_generation.load(Ordering::Acquire)
+    }
+
+    /// A timer entry of wait `generation` fell due.
+    pub(crate) fn timer_fired(self: &Arc<Self>, generation: u64) {
+        if self.timer_generation() == generation {
+            self.wake();
+        }
+    }
+
+    fn waker(self: &Arc<Self>) -> ArrivalWaker {
+        let conversation = Arc::downgrade(self);
+        Arc::new(move || {
+            // The conversation outlives its watches: they are dropped with its session, by an
+            // adapter, before its last reference can go (so this never drops it).
+            if let Some(conversation) = conversation.upgrade() {
+                conversation.wake();
+            }
+        })
+    }
+
+    /// Runs the conversation on an adapter until it has nothing to do, or for
+    /// [`CONVERSATION_RUN_BUDGET`] steps.
+    pub(crate) fn run(self: Arc<Self>) {
+        let mut guard = self.work.lock().unwrap();
+        for _ in 0..CONVERSATION_RUN_BUDGET {
+            let (flow, woken, ended, waiting_flows) = {
+                let mut state = self.state.lock().unwrap();
+                let woken = std::mem::take(&mut state.woken);
+                let get_parked = guard.as_ref().is_some_and(|work| {
+                    work.parked_get.is_some() || work.delayed_refusal.is_some()
+                });
+                let flow = if state.ended || get_parked {
+                    None
+                } else {
+                    state.inbox.pop_front()
+                };
+                (flow, woken, state.ended, state.inbox.len())
+            };
+            if ended {
+                self.clean_up(&mut guard);
+                return;
+            }
+            let Some(work) = guard.as_mut() else {
+                return;
+            };
+            if waiting_flows < CONVERSATION_INBOX_FLOWS_MAX / 2 {
+                self.socket.resume_reading();
+            }
+            if !self.socket.has_room(&self) {
+                if let Some(flow) = flow {
+                    self.state.lock().unwrap().inbox.push_front(flow);
+                }
+                // Run again when the output drains (or the socket closes).
+                let mut state = self.state.lock().unwrap();
+                state.scheduled = false;
+                state.woken |= woken;
+                return;
+            }
+            let step = if let Some(due) = work.delayed_refusal.as_ref().map(|delayed| delayed.due) {
+                if Instant::now() < due {
+                    Ok(false)
+                } else {
+                    let delayed = work.delayed_refusal.take().expect("a delayed refusal");
+                    self.timer_generation.fetch_add(1, Ordering::AcqRel);
+                    // As MQ: a connection refused for its credentials ends.
+                    self.send(&delayed.header, &delayed.payload)
+                        .and(Err(End::Closed))
+                }
+            } else if work.parked_get.is_some() {
+                self.resume_get(work, woken)
+            } else if let Some(flow) = flow {
+                let served = self.serve(work, flow);
+                // What consumers want may have changed: look at their queues again.
+                work.consumer_watches.clear();
+                served.map(|()| true)
+            } else if work.consumers.has_demand() {
+                self.feed_consumers(work, woken)
+            } else {
+                Ok(false)
+            };
+            match step {
+                Ok(true) => continue,
+                Ok(false) => {
+                    let mut state = self.state.lock().unwrap();
+                    let flows_ready = !state.inbox.is_empty()
+                        && work.parked_get.is_none()
+                        && work.delayed_refusal.is_none();
+                    if state.woken || state.ended || flows_ready {
+                        continue;
+                    }
+                    state.scheduled = false;
+                    return;
+                }
+                Err(end) => {
+                    if let End::Error(error) = end {
+                        if !self.state.lock().unwrap().ended {
+                            let instance = &self.socket.instance;
+                            (self.chinit.log)(&format!(
+                                "CSQX208E ferrite channel {} from {}: conversation {} ended: {error}",
+                                instance.channel_name.lock().unwrap(),
+                                instance.peer,
+                                self.id
+                            ));
+                            // A broken conversation ends the socket: the peer cannot
+                            // resynchronise.
+                            instance.stop();
+                        }
+                    }
+                    self.state.lock().unwrap().ended = true;
+                    self.clean_up(&mut guard);
+                    return;
+                }
+            }
+        }
+        // Budget spent: to the back of the run queue (still scheduled).
+        drop(guard);
+        self.chinit.adapters.schedule(self.clone());
+    }
+
+    /// Drops the session (backing out its unit of work, closing its handles) and everything
+    /// that could wake the conversation.
+    fn clean_up(&self, guard: &mut MutexGuard<'_, Option<ConversationWork>>) {
+        let Some(mut work) = guard.take() else {
+            return;
+        };
+        self.set_waiting(&mut work, false);
+        work.consumer_watches.clear();
+        work.parked_get = None;
+        drop(work);
+        self.timer_generation.fetch_add(1, Ordering::AcqRel);
+        {
+            let mut state = self.state.lock().unwrap();
+            state.cleaned = true;
+            state.inbox.clear();
+        }
+        self.socket
+            .instance
+            .conversations
+            .fetch_sub(1, Ordering::Relaxed);
+        self.chinit
+            .live_conversations
+            .fetch_sub(1, Ordering::AcqRel);
+    }
+
+    fn set_waiting(&self, work: &mut ConversationWork, waiting: bool) {
+        if work.waiting == waiting {
+            return;
+        }
+        work.waiting = waiting;
+        let busy = &self.socket.instance.busy_conversations;
+        if waiting {
+            busy.fetch_add(1, Ordering::AcqRel);
+        } else {
+            busy.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    fn send(&self, header: &SegmentHeader, payload: &[u8]) -> Result<(), End> {
+        self.socket.send(header, payload).map_err(End::from)
+    }
+
+    /// Serves one flow from the client.
+    fn serve(self: &Arc<Self>, work: &mut ConversationWork, flow: Segment) -> Result<(), End> {
+        let order: ByteOrder = flow.header.byte_order;
+        let session = &mut work.session;
+        match flow.header.segment_type {
+            SegmentType::UseridData => {
+                let uid = Uid::decode(&flow.payload, order).map_err(protocol)?;
+                let long = uid
+                    .extension
+                    .as_ref()
+                    .map(|extension| extension.long_user_id.trimmed())
+                    .unwrap_or_default();
+                session.user = if long.is_empty() {
+                    uid.user_id.trimmed()
+                } else {
+                    long
+                };
+                // No reply: the client goes straight on to CONAUTH_INFO or MQCONN.
+                Ok(())
+            }
+            SegmentType::ConauthInfo => {
+                // Security hook: keep the user ID and password for MQCONN; IBM's client goes
+                // on after a STATUS_DATA with code 0 (see `crate::authentication`).
+                work.credentials = authentication::credentials_from_caut(&flow.payload, order)
+                    .map_err(protocol)?;
+                let header = reply_header(&flow.header, SegmentType::StatusData);
+                let status = Status {
+                    code: 0,
+                    value: Some(0),
+                    extra: Vec::new(),
+                    trailing: Vec::new(),
+                };
+                self.send(&header, &status.encode(order))
+            }
+            SegmentType::Notification => {
+                let notification = Notification::decode(&flow.payload, order).map_err(protocol)?;
+                match work.consumers.notification(&flow.header, notification) {
+                    Some(reply) => self.send(&reply.header, &reply.payload),
+                    None => Ok(()),
+                }
+            }
+            SegmentType::RequestMsgs => {
+                let request = RequestMsgs::decode(&flow.payload, order).map_err(protocol)?;
+                work.consumers
+                    .request(&flow.header, request)
+                    .map_err(protocol)
+            }
+            t if t.has_api_header() && !t.is_reply() => {
+                if t == SegmentType::MqClose && flow.payload.len() >= 16 {
+                    let hobj = payload_i32(&flow.payload, 12, order);
+                    let options = payload_i32(&flow.payload, 16, order);
+                    if options & MQCO_QUIESCE != 0 && work.consumers.quiesce(hobj) {
+                        // Messages read ahead may wait in the client: MQ's warning, and the
+                        // handle stays open.
+                        self.socket.instance.note_message();
+                        let mut payload = flow.payload.clone();
+                        let mut put_i32 = |at: usize, value: i32| {
+                            let bytes = match order {
+                                ByteOrder::Big => value.to_be_bytes(),
+                                ByteOrder::Little => value.to_le_bytes(),
+                            };
+                            payload[at..at + 4].copy_from_slice(&bytes);
+                        };
+                        put_i32(4, MQCC_WARNING);
+                        put_i32(8, MQRC_READ_AHEAD_MSGS);
+                        let header = reply_header(&flow.header, SegmentType::MqCloseReply);
+                        return self.send(&header, &payload);
+                    }
+                    work.consumers.remove(hobj);
+                }
+                let Some(reply_type) = t.reply() else {
+                    return Err(protocol(format!("{t:?} has no reply")));
+                };
+                self.socket.instance.note_message();
+                let header = reply_header(&flow.header, reply_type);
+                if t == SegmentType::MqGet {
+                    if let Some(parked) = waiting_get(&flow, header.clone())? {
+                        return self.start_waiting_get(work, parked);
+                    }
+                }
+                // Security hook: connection authentication decides MQCONN and its user ID.
+                let (refused, fail_delay) = if t == SegmentType::MqConn && !session.is_connected() {
+                    let (accepted, fail_delay) =
+                        self.authorize_connection(session, work.credentials.take());
+                    (!accepted, fail_delay)
+                } else {
+                    (false, Duration::ZERO)
+                };
+                let Some(payload) = call(session, &flow, &header)? else {
+                    // An asynchronous put: no reply.
+                    return Ok(());
+                };
+                if t == SegmentType::MqConn {
+                    if let Some(connection) = session.connection_mut() {
+                        let instance = &self.socket.instance;
+                        connection.record().set_channel(
+                            &instance.channel_name.lock().unwrap(),
+                            &format!("{}({})", instance.peer.ip(), instance.peer.port()),
+                        );
+                    }
+                }
+                if refused && !fail_delay.is_zero() {
+                    // FAILDLAY: the refusal is answered later, from the timer.
+                    let due = Instant::now() + fail_delay;
+                    work.delayed_refusal = Some(DelayedRefusal {
+                        due,
+                        header,
+                        payload,
+                    });
+                    self.chinit.timer.wake_at(due, self);
+                    return Ok(());
+                }
+                self.send(&header, &payload)?;
+                if refused {
+                    // As MQ: a connection refused for its credentials ends; the client may not
+                    // try passwords again on the same conversation.
+                    return Err(End::Closed);
+                }
+                Ok(())
+            }
+            other => Err(protocol(format!("unexpected segment type {other:?}"))),
+        }
+    }
+
+    /// Connection authentication at MQCONN: decides with the queue manager's CHCKCLNT, the
+    /// channel's MCAUSER and the conversation's credentials, sets the connection's user ID, or
+    /// makes the MQCONN fail with MQRC_NOT_AUTHORIZED (logged). Returns whether it may go
+    /// ahead, and how long a refusal's answer waits (FAILDLAY).
+    fn authorize_connection(
+        &self,
+        session: &mut MqiSession,
+        credentials: Option<Credentials>,
+    ) -> (bool, Duration) {
+        let security = &self.security;
+        let queue_manager = &self.chinit.queue_manager;
+        let instance = &self.socket.instance;
+        let peer = format!("{}({})", instance.peer.ip(), instance.peer.port());
+        let facts = authentication::ConnectionFacts {
+            channel: &security.channel,
+            peer: &peer,
+            policy: authentication::policy(queue_manager),
+            transport: security.password_transport,
+            tls: security.socket.tls,
+            asserted_user: &session.user,
+        };
+        let registry = ferrite_storage::users::UserRegistry::new(queue_manager.directory());
+        // Not `decide`, which sleeps FAILDLAY on the calling thread: an adapter must not.
+        let outcome = authentication::authenticate(&facts, credentials.as_ref(), &registry);
+        let fail_delay = authentication::fail_delay(&facts, credentials.as_ref(), &outcome);
+        match outcome {
+            authentication::Outcome::Accepted { user_id, .. } => {
+                session.user = user_id;
+                session.refuse_connect = None;
+                (true, fail_delay)
+            }
+            authentication::Outcome::Refused { reason, log } => {
+                for line in log.lines() {
+                    (self.chinit.log)(line);
+                }
+                session.refuse_connect = Some(reason);
+                (false, fail_delay)
+            }
+        }
+    }
+
+    /// A waiting MQGET: tried at once; parked if nothing is there yet.
+    fn start_waiting_get(
+        self: &Arc<Self>,
+        work: &mut ConversationWork,
+        parked: ParkedGet,
+    ) -> Result<(), End> {
+        work.parked_get = Some(parked);
+        self.set_waiting(work, true);
+        if let Some(deadline) = work.parked_get.as_ref().and_then(|parked| parked.deadline) {
+            self.chinit.timer.wake_at(deadline, self);
+        }
+        self.try_parked_get(work, false).map(|_| ())
+    }
+
+    /// The conversation ran with its MQGET parked: tries again if woken or due.
+    fn resume_get(self: &Arc<Self>, work: &mut ConversationWork, woken: bool) -> Result<bool, End> {
+        let parked = work.parked_get.as_ref().expect("a parked get");
+        let expired = parked
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline);
+        if !woken && !expired {
+            return Ok(false);
+        }
+        self.try_parked_get(work, true)
+    }
+
+    /// Runs the parked MQGET without waiting. Answers it if it got a message, failed, or its
+    /// WaitInterval is over; otherwise watches its queue (or looks again soon). Returns
+    /// whether it was answered.
+    fn try_parked_get(
+        self: &Arc<Self>,
+        work: &mut ConversationWork,
+        after_wake: bool,
+    ) -> Result<bool, End> {
+        let parked = work.parked_get.as_mut().expect("a parked get");
+        // Dropped before the get, so the watch does not fire for the get's own doing.
+        let narrower_than_watch = after_wake
+            && parked
+                .watch
+                .take()
+                .is_some_and(|watch| watch.was_ready_at_start());
+        let Some(payload) = call(&mut work.session, &parked.flow, &parked.reply_header)? else {
+            return Err(protocol("an MQGET without a reply"));
+        };
+        let reason = reply_reason(&payload, parked.flow.header.byte_order);
+        let expired = parked
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline);
+        if reason != MQRC_NO_MSG_AVAILABLE || expired {
+            let header = parked.reply_header.clone();
+            work.parked_get = None;
+            self.timer_generation.fetch_add(1, Ordering::AcqRel);
+            self.set_waiting(work, false);
+            return self.send(&header, &payload).map(|()| true);
+        }
+        if narrower_than_watch {
+            // Messages are there but the get selects none of them (a SelectionString): look
+            // again soon rather than watch, which would fire at once again.
+            let mut at = Instant::now() + SELECTION_RETRY_INTERVAL;
+            if let Some(deadline) = parked.deadline {
+                at = at.min(deadline);
+            }
+            self.chinit.timer.wake_at(at, self);
+            return Ok(false);
+        }
+        let watch = work.session.connection_mut().map(|connection| {
+            connection.watch_for_get(Hobj(parked.hobj), &parked.md, &parked.gmo, self.waker())
+        });
+        match watch {
+            Some(Ok(watch)) => {
+                parked.watch = Some(watch);
+                Ok(false)
+            }
+            // The handle or its queue is gone: the get's own answer says so.
+            _ => {
+                let header = parked.reply_header.clone();
+                work.parked_get = None;
+                self.timer_generation.fetch_add(1, Ordering::AcqRel);
+                self.set_waiting(work, false);
+                self.send(&header, &payload).map(|()| true)
+            }
+        }
+    }
+
+    /// Pushes a message to a consumer that wants one, if any is there; otherwise watches
+    /// their queues. Returns whether a flow was sent.
+    fn feed_consumers(
+        self: &Arc<Self>,
+        work: &mut ConversationWork,
+        woken: bool,
+    ) -> Result<bool, End> {
+        if !woken && !work.consumer_watches.is_empty() {
+            return Ok(false);
+        }
+        let narrower_than_watch = woken
+            && work
+                .consumer_watches
+                .iter()
+                .any(|watch| watch.was_ready_at_start());
+        work.consumer_watches.clear();
+        if let Some(outgoing) = work.consumers.deliver(&mut work.session) {
+            self.socket.instance.note_message();
+            self.set_waiting(work, false);
+            self.send(&outgoing.header, &outgoing.payload)?;
+            return Ok(true);
+        }
+        if !work.consumers.has_demand() {
+            self.set_waiting(work, false);
+            return Ok(false);
+        }
+        self.set_waiting(work, true);
+        if narrower_than_watch {
+            self.chinit
+                .timer
+                .wake_at(Instant::now() + SELECTION_RETRY_INTERVAL, self);
+            return Ok(false);
+        }
+        work.consumer_watches = work.consumers.watch(&mut work.session, self.waker());
+        Ok(false)
+    }
+}
+
+/// Runs an MQI flow through the session and returns the reply's payload (`None`: an
+/// asynchronous put, which has no reply).
+fn call(
+    session: &mut MqiSession,
+    flow: &Segment,
+    header: &SegmentHeader,
+) -> Result<Option<Vec<u8>>, End> {
+    match session.call(flow, header.header_length(), &mut || false) {
+        Ok(reply) => Ok(reply.map(|(_, payload)| payload)),
+        Err(SessionEnd::Gone) => Err(End::Closed),
+        Err(SessionEnd::Protocol(error)) => Err(End::Error(error)),
+    }
+}
+
+/// The integer at `at` of a payload at least `at + 4` long, or 0 when it is shorter.
+fn payload_i32(payload: &[u8], at: usize, order: ByteOrder) -> i32 {
+    let Some(bytes) = payload.get(at..at + 4) else {
+        return 0;
+    };
+    let bytes = [bytes[0], bytes[1], bytes[2], bytes[3]];
+    match order {
+        ByteOrder::Big => i32::from_be_bytes(bytes),
+        ByteOrder::Little => i32::from_le_bytes(bytes),
+    }
+}
+
+/// The Reason of a reply's API header (ReplyLength, CompCode, Reason, Hobj).
+fn reply_reason(payload: &[u8], order: ByteOrder) -> i32 {
+    payload_i32(payload, 8, order)
+}
+
+/// If `flow` is an MQGET that waits (MQGMO_WAIT with a WaitInterval that is not 0), the get
+/// to park: the same flow with MQGMO_NO_WAIT, and when its wait ends.
+fn waiting_get(flow: &Segment, reply_header: SegmentHeader) -> Result<Option<ParkedGet>, End> {
+    let order = flow.header.byte_order;
+    let request = ApiFlow::decode(SegmentType::MqGet, order, &flow.payload).map_err(protocol)?;
+    let ApiBody::Get(mut get) = request.body else {
+        return Ok(None);
+    };
+    let wait_interval = get.gmo.wait_interval;
+    if get.gmo.options & MQGMO_WAIT == 0 || (wait_interval <= 0 && wait_interval != MQWI_UNLIMITED)
+    {
+        // No wait, or an invalid WaitInterval the get itself reports.
+        return Ok(None);
+    }
+    let md = wire::md_from_wire(&get.md);
+    let gmo = wire::gmo_from_wire(&get.gmo);
+    let deadline = (wait_interval != MQWI_UNLIMITED)
+        .then(|| Instant::now() + Duration::from_millis(wait_interval as u64));
+    get.gmo.options &= !MQGMO_WAIT;
+    get.gmo.wait_interval = 0;
+    let payload = ApiFlow {
+        header: request.header,
+        body: ApiBody::Get(get),
+    }
+    .encode(order)
+    .map_err(protocol)?;
+    Ok(Some(ParkedGet {
+        flow: Segment::new(flow.header.clone(), payload),
+        reply_header,
+        hobj: request.header.hobj,
+        md,
+        gmo,
+        deadline,
+        watch: None,
+    }))
+}

@@ -1,0 +1,693 @@
+//! The channel initiator's threads as MQ's: CHIDISPS dispatchers own the sockets, CHIADAPS
+//! adapters run the MQI calls, a waiting MQGET holds no adapter, a client that stops reading
+//! holds back only itself, and an idle asynchronous consumer is pushed a message as soon as it
+//! arrives.
+
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ferrite_client::wire::chars;
+use ferrite_client::{ClientOptions, Connection};
+use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
+use ferrite_mqi::{Hobj, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_protocol::api::{ApiBody, ApiFlow, ApiHeader, MqConn, MqGet, MqOpen};
+use ferrite_protocol::control::RequestMsgs;
+use ferrite_protocol::initial_data::InitialData;
+use ferrite_protocol::mqi::{Gmo, Md, Od};
+use ferrite_protocol::segment::{
+    ControlFlags1, HeaderKind, Segment, SegmentDecoder, SegmentHeader, SegmentType,
+};
+use ferrite_protocol::ByteOrder;
+use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
+use ferrite_server::ServerConfig;
+
+use support::Listener;
+
+/// QM1 with `queues`, its channel initiator with `dispatchers` and `adapters`.
+fn start(queues: &[&str], dispatchers: usize, adapters: usize) -> Listener {
+    let fixture = support::start_with(queues, ServerConfig::default());
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = log.clone();
+    let chinit = ChannelInitiator::start(
+        fixture.queue_manager.clone(),
+        ChannelInitiatorConfig {
+            address: [127, 0, 0, 1].into(),
+            port: 0,
+            dispatchers,
+            adapters,
+            ..ChannelInitiatorConfig::default()
+        },
+        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+    )
+    .unwrap();
+    Listener {
+        fixture,
+        chinit,
+        log,
+    }
+}
+
+fn connect(listener: &Listener) -> Connection {
+    Connection::connect_client(
+        &listener.address(),
+        "DEV.APP.SVRCONN",
+        "QM1",
+        &Mqcno::default(),
+        &ClientOptions::default(),
+    )
+    .unwrap()
+}
+
+fn put(connection: &mut Connection, queue: &str, data: &[u8]) {
+    let hobj = connection
+        .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
+        .unwrap();
+    connection
+        .put(
+            hobj,
+            &mut Mqmd::default(),
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            data,
+        )
+        .unwrap();
+    connection.close(hobj, 0).unwrap();
+}
+
+fn get_waiting(connection: &mut Connection, hobj: Hobj, wait_ms: i32) -> Result<Vec<u8>, i32> {
+    let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
+    gmo.wait_interval = wait_ms;
+    let mut buffer = vec![0u8; 256 * 1024];
+    match connection.get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer) {
+        Ok(got) => {
+            buffer.truncate(got.returned_length);
+            Ok(buffer)
+        }
+        Err(error) => Err(error.reason),
+    }
+}
+
+#[test]
+fn display_chinit_shows_the_dispatchers_and_adapters_configured() {
+    let listener = start(&["Q1"], 3, 2);
+    assert_eq!(listener.chinit.dispatcher_count(), 3);
+    assert_eq!(listener.chinit.adapter_count(), 2);
+    let processor = ferrite_command::CommandProcessor::new(listener.fixture.queue_manager.clone());
+    processor.set_channel_initiator(Some(listener.chinit.clone()));
+    let text = processor.run("DISPLAY CHINIT").text();
+    assert!(
+        text.contains("CSQX831I QM1 CSQXRDQM 2 adapter subtasks started, 2 requested"),
+        "{text}"
+    );
+    assert!(
+        text.contains("CSQX832I QM1 CSQXRDQM 3 dispatchers started, 3 requested"),
+        "{text}"
+    );
+    // Sockets are spread over the dispatchers.
+    let clients: Vec<Connection> = (0..6).map(|_| connect(&listener)).collect();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while listener.chinit.channels_per_dispatcher() != [2, 2, 2] && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(listener.chinit.channels_per_dispatcher(), [2, 2, 2]);
+    drop(clients);
+    // Counts outside MQ's range are refused with a reason.
+    let error = ChannelInitiator::try_new(
+        listener.fixture.queue_manager.clone(),
+        ChannelInitiatorConfig {
+            adapters: 0,
+            ..ChannelInitiatorConfig::default()
+        },
+        Arc::new(|_: &str| {}),
+    )
+    .err()
+    .expect("0 adapters refused");
+    assert!(error.to_string().contains("CHIADAPS"), "{error}");
+}
+
+#[test]
+fn waiting_gets_do_not_hold_adapters() {
+    // Two adapters, six clients waiting on an empty queue: other clients' calls still run.
+    let listener = start(&["WAIT.Q", "WORK.Q"], 1, 2);
+    let waiters: Vec<_> = (0..6)
+        .map(|_| {
+            let mut client = connect(&listener);
+            std::thread::spawn(move || {
+                let hobj = client
+                    .open(&mut Mqod::queue("WAIT.Q"), MQOO_INPUT_SHARED)
+                    .unwrap();
+                let got = get_waiting(&mut client, hobj, 30_000);
+                client.disconnect().unwrap();
+                got
+            })
+        })
+        .collect();
+    // Let them all park.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while listener
+        .chinit
+        .instances()
+        .iter()
+        .map(|instance| instance.snapshot().messages)
+        .sum::<u64>()
+        < 12
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(
+        listener.chinit.busy_adapters(),
+        0,
+        "parked gets hold no adapter"
+    );
+    let mut worker = connect(&listener);
+    let started = Instant::now();
+    let hobj = worker
+        .open(&mut Mqod::queue("WORK.Q"), MQOO_INPUT_SHARED | MQOO_OUTPUT)
+        .unwrap();
+    for round in 0..100u32 {
+        worker
+            .put(
+                hobj,
+                &mut Mqmd::default(),
+                &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+                &round.to_be_bytes(),
+            )
+            .unwrap();
+        assert_eq!(
+            get_waiting(&mut worker, hobj, 1_000).unwrap(),
+            round.to_be_bytes()
+        );
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "other calls ran while six gets waited: {:?}",
+        started.elapsed()
+    );
+    // Each waiting get is woken by a message of its own.
+    for index in 0..6u8 {
+        put(&mut worker, "WAIT.Q", &[index]);
+    }
+    let mut got: Vec<u8> = waiters
+        .into_iter()
+        .map(|waiter| waiter.join().unwrap().expect("a message")[0])
+        .collect();
+    got.sort();
+    assert_eq!(got, [0, 1, 2, 3, 4, 5]);
+    // A wait that runs out is answered 2033 on time, by the timer, not an adapter.
+    let hobj = worker
+        .open(&mut Mqod::queue("WAIT.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let started = Instant::now();
+    assert_eq!(
+        get_waiting(&mut worker, hobj, 300),
+        Err(MQRC_NO_MSG_AVAILABLE)
+    );
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(300) && waited < Duration::from_secs(2),
+        "{waited:?}"
+    );
+    // Many short waits in a row each end on time (a timer that fired a little early once left
+    // a get watching for ever).
+    let started = Instant::now();
+    for _ in 0..50 {
+        assert_eq!(
+            get_waiting(&mut worker, hobj, 7),
+            Err(MQRC_NO_MSG_AVAILABLE)
+        );
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    worker.disconnect().unwrap();
+}
+
+/// Raw flows on one socket (SHARECNV 1), big-endian.
+struct RawClient {
+    stream: TcpStream,
+    decoder: SegmentDecoder,
+}
+
+const ORDER: ByteOrder = ByteOrder::Big;
+
+fn conversation() -> HeaderKind {
+    HeaderKind::Tshm {
+        conversation_id: 1,
+        request_id: 0,
+    }
+}
+
+fn api_flow(body: ApiBody) -> Vec<u8> {
+    ApiFlow {
+        header: ApiHeader {
+            reply_length: 0,
+            comp_code: 0,
+            reason: 0,
+            hobj: 0,
+        },
+        body,
+    }
+    .encode(ORDER)
+    .unwrap()
+}
+
+impl RawClient {
+    fn connect(listener: &Listener) -> RawClient {
+        let stream = TcpStream::connect(listener.address()).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let mut client = RawClient {
+            stream,
+            decoder: SegmentDecoder::new(1024 * 1024),
+        };
+        let mut id = InitialData::new(13);
+        id.max_transmission_size = 32 * 1024;
+        id.max_message_size = 4 * 1024 * 1024;
+        id.ccsid = 819;
+        id.conv_per_socket = 1;
+        id.channel_name = chars("DEV.APP.SVRCONN");
+        let mut header = SegmentHeader::new(HeaderKind::Tsh, SegmentType::InitialData, ORDER);
+        header.flags1 = ControlFlags1(0x31);
+        client.send(header, id.encode(ORDER));
+        client.receive();
+        let conn = MqConn {
+            qmgr_name: chars(""),
+            appl_name: chars("raw"),
+            appl_type: 0,
+            accounting_token: [0; 32],
+            options: 3,
+            x_options: 0,
+            fcno: None,
+            trailing: Vec::new(),
+        };
+        client.call(SegmentType::MqConn, api_flow(ApiBody::Conn(conn)));
+        client
+    }
+
+    fn send(&mut self, header: SegmentHeader, payload: Vec<u8>) {
+        let bytes = Segment::new(header, payload).encode().unwrap();
+        self.stream.write_all(&bytes).unwrap();
+    }
+
+    /// The next whole flow (segments of a split flow joined).
+    fn receive(&mut self) -> Segment {
+        let mut buffer = [0u8; 64 * 1024];
+        let mut flow: Option<Segment> = None;
+        loop {
+            while let Some(segment) = self.decoder.next_segment().unwrap() {
+                let last = segment.header.flags1.last();
+                match flow.as_mut() {
+                    None => flow = Some(segment),
+                    Some(flow) => flow.payload.extend_from_slice(&segment.payload),
+                }
+                if last {
+                    return flow.unwrap();
+                }
+            }
+            let read = self.stream.read(&mut buffer).unwrap();
+            assert!(read > 0, "closed");
+            self.decoder.push(&buffer[..read]);
+        }
+    }
+
+    fn call(&mut self, segment_type: SegmentType, payload: Vec<u8>) -> ApiFlow {
+        self.send(
+            SegmentHeader::new(conversation(), segment_type, ORDER),
+            payload,
+        );
+        let reply = self.receive();
+        ApiFlow::decode(reply.header.segment_type, ORDER, &reply.payload).unwrap()
+    }
+
+    fn open(&mut self, queue: &str, options: i32) -> i32 {
+        let open = MqOpen {
+            od: Od {
+                object_name: chars(queue),
+                ..Od::default()
+            },
+            options,
+            fopa: None,
+            fcmi: None,
+            trailing: Vec::new(),
+        };
+        let reply = self.call(SegmentType::MqOpen, api_flow(ApiBody::Open(open)));
+        assert_eq!(reply.header.reason, 0, "MQOPEN {queue}");
+        reply.header.hobj
+    }
+
+    fn get_flow(hobj: i32, buffer_length: i32) -> Vec<u8> {
+        let gmo = Gmo {
+            options: MQGMO_NO_SYNCPOINT,
+            ..Gmo::default()
+        };
+        ApiFlow {
+            header: ApiHeader {
+                reply_length: 0,
+                comp_code: 0,
+                reason: 0,
+                hobj,
+            },
+            body: ApiBody::Get(MqGet {
+                md: Md::default(),
+                gmo,
+                length: buffer_length,
+                data: Vec::new(),
+            }),
+        }
+        .encode(ORDER)
+        .unwrap()
+    }
+}
+
+#[test]
+fn a_client_that_stops_reading_holds_back_only_itself() {
+    const MESSAGES: usize = 64;
+    const MESSAGE_BYTES: usize = 128 * 1024;
+    let listener = start(&["BIG.Q", "OTHER.Q"], 1, 1);
+    let mut loader = connect(&listener);
+    for index in 0..MESSAGES {
+        put(&mut loader, "BIG.Q", &vec![index as u8; MESSAGE_BYTES]);
+    }
+    // The slow reader asks for every message and reads nothing: 8 MiB of replies, far more
+    // than the socket buffers and the channel's output bound hold.
+    let mut slow = RawClient::connect(&listener);
+    {
+        use std::os::unix::io::AsRawFd;
+        let size: libc::c_int = 16 * 1024;
+        // SAFETY: setting an integer socket option on our socket.
+        unsafe {
+            libc::setsockopt(
+                slow.stream.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_RCVBUF,
+                &size as *const libc::c_int as *const libc::c_void,
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            );
+        }
+    }
+    let hobj = slow.open("BIG.Q", MQOO_INPUT_SHARED);
+    for _ in 0..MESSAGES {
+        slow.send(
+            SegmentHeader::new(conversation(), SegmentType::MqGet, ORDER),
+            RawClient::get_flow(hobj, MESSAGE_BYTES as i32),
+        );
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // With one dispatcher and one adapter, everyone else carries on.
+    let started = Instant::now();
+    let mut other = connect(&listener);
+    let other_hobj = other
+        .open(&mut Mqod::queue("OTHER.Q"), MQOO_INPUT_SHARED | MQOO_OUTPUT)
+        .unwrap();
+    for round in 0..50u32 {
+        other
+            .put(
+                other_hobj,
+                &mut Mqmd::default(),
+                &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+                &round.to_be_bytes(),
+            )
+            .unwrap();
+        get_waiting(&mut other, other_hobj, 1_000).unwrap();
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    // Not all of its messages were taken while it did not read (the conversation waits for
+    // room), and nothing is lost once it reads.
+    let depth = listener
+        .fixture
+        .queue_manager
+        .queue("BIG.Q")
+        .unwrap()
+        .depth();
+    assert!(
+        depth > 0,
+        "the slow reader's conversation stopped taking messages"
+    );
+    for index in 0..MESSAGES {
+        let reply = slow.receive();
+        let flow = ApiFlow::decode(SegmentType::MqGetReply, ORDER, &reply.payload).unwrap();
+        assert_eq!(flow.header.reason, 0);
+        let ApiBody::Get(get) = flow.body else {
+            panic!("MQGET reply")
+        };
+        assert_eq!(get.data.len(), MESSAGE_BYTES);
+        assert_eq!(get.data[0], index as u8);
+    }
+    other.disconnect().unwrap();
+}
+
+#[test]
+fn an_idle_consumer_costs_no_adapter_and_is_pushed_a_message_at_once() {
+    let listener = start(&["PUSH.Q"], 1, 1);
+    let mut consumer = RawClient::connect(&listener);
+    let hobj = consumer.open("PUSH.Q", MQOO_INPUT_SHARED);
+    let request = RequestMsgs {
+        version: 1,
+        hobj,
+        recv_bytes: 0,
+        rqst_bytes: 1024 * 1024,
+        max_msg_length: 64 * 1024,
+        gmo_options: MQGMO_NO_SYNCPOINT,
+        wait_interval: -1,
+        queue_status: 0,
+        request_flags: 0,
+        global_msg_index: 0,
+        trailing: Vec::new(),
+    };
+    consumer.send(
+        SegmentHeader::new(conversation(), SegmentType::RequestMsgs, ORDER),
+        request.encode(ORDER),
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        listener.chinit.busy_adapters(),
+        0,
+        "an idle consumer runs nowhere"
+    );
+    let mut producer = connect(&listener);
+    for round in 0..20u8 {
+        let started = Instant::now();
+        put(&mut producer, "PUSH.Q", &[round]);
+        let pushed = consumer.receive();
+        assert_eq!(pushed.header.segment_type, SegmentType::AsyncMessage);
+        assert_eq!(pushed.payload.last(), Some(&round));
+        assert!(
+            started.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    producer.disconnect().unwrap();
+}
+
+/// Puts `data` to `queue`, persistent or not.
+fn put_with_persistence(connection: &mut Connection, queue: &str, data: &[u8], persistent: bool) {
+    let hobj = connection
+        .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
+        .unwrap();
+    let mut md = Mqmd {
+        persistence: if persistent { 1 } else { 0 },
+        ..Mqmd::default()
+    };
+    connection
+        .put(
+            hobj,
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            data,
+        )
+        .unwrap();
+    connection.close(hobj, 0).unwrap();
+}
+
+/// A REQUEST_MSGS for `hobj` (IBM's client's GMO options for read-ahead).
+fn request_messages(client: &mut RawClient, hobj: i32, flags: u32, recv: u32, rqst: u32) {
+    let request = RequestMsgs {
+        version: 1,
+        hobj,
+        recv_bytes: recv,
+        rqst_bytes: rqst,
+        max_msg_length: 64 * 1024,
+        gmo_options: MQGMO_NO_SYNCPOINT,
+        wait_interval: -1,
+        queue_status: 0,
+        request_flags: flags,
+        global_msg_index: 0,
+        trailing: Vec::new(),
+    };
+    client.send(
+        SegmentHeader::new(conversation(), SegmentType::RequestMsgs, ORDER),
+        request.encode(ORDER),
+    );
+}
+
+impl RawClient {
+    /// The data (last byte) of each ASYNC_MESSAGE that arrives within `quiet` of the last.
+    fn pushed_until_quiet(&mut self, quiet: Duration) -> Vec<u8> {
+        let mut pushed = Vec::new();
+        loop {
+            let flow = if self.decoder.buffered() > 0 {
+                self.receive()
+            } else {
+                self.stream.set_read_timeout(Some(quiet)).unwrap();
+                let mut byte = [0u8; 1];
+                let peeked = self.stream.peek(&mut byte);
+                self.stream
+                    .set_read_timeout(Some(Duration::from_secs(20)))
+                    .unwrap();
+                match peeked {
+                    Ok(read) if read > 0 => self.receive(),
+                    _ => return pushed,
+                }
+            };
+            assert_eq!(flow.header.segment_type, SegmentType::AsyncMessage);
+            pushed.push(*flow.payload.last().unwrap());
+        }
+    }
+}
+
+/// Read-ahead as MQ documents it: only non-persistent messages are sent ahead; a persistent
+/// one waits at the head of the queue for the client's next request (which IBM's client makes
+/// when an MQGET finds nothing read ahead), and is that request's first message.
+#[test]
+fn read_ahead_sends_only_non_persistent_messages_ahead() {
+    const READ_AHEAD_FIRST: u32 = 0x18;
+    const READ_AHEAD: u32 = 0x08;
+    let listener = start(&["AHEAD.Q"], 1, 1);
+    let mut producer = connect(&listener);
+    for (body, persistent) in [
+        (0u8, false),
+        (1, false),
+        (2, true),
+        (3, false),
+        (4, true),
+        (5, true),
+    ] {
+        put_with_persistence(&mut producer, "AHEAD.Q", &[body], persistent);
+    }
+    let mut consumer = RawClient::connect(&listener);
+    let hobj = consumer.open("AHEAD.Q", MQOO_INPUT_SHARED);
+    request_messages(&mut consumer, hobj, READ_AHEAD_FIRST, 0, 1024 * 1024);
+    let quiet = Duration::from_millis(300);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![0, 1]);
+    let depth = || {
+        listener
+            .fixture
+            .queue_manager
+            .queue("AHEAD.Q")
+            .unwrap()
+            .status()
+            .current_depth
+    };
+    assert_eq!(depth(), 4, "the persistent message was not taken");
+    request_messages(&mut consumer, hobj, READ_AHEAD, 730, 1024 * 1024);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![2, 3]);
+    request_messages(&mut consumer, hobj, READ_AHEAD, 730, 1024 * 1024);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![4]);
+    request_messages(&mut consumer, hobj, READ_AHEAD, 365, 1024 * 1024);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![5]);
+    // An asynchronous consumer (no READ_AHEAD flag) is pushed persistent messages too.
+    for body in 6..9u8 {
+        put_with_persistence(&mut producer, "AHEAD.Q", &[body], true);
+    }
+    request_messages(&mut consumer, hobj, 0, 0, 1024 * 1024);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![6, 7, 8]);
+    producer.disconnect().unwrap();
+}
+
+/// The REQUEST_MSGS window: RqstBytes less what was sent and not yet reported received in
+/// RecvBytes (each message counting its 364-byte MQMD and its data); at least one message per
+/// request.
+#[test]
+fn read_ahead_honours_the_clients_window() {
+    const MESSAGE: usize = 100;
+    const COUNTED: u32 = 364 + MESSAGE as u32;
+    let listener = start(&["WINDOW.Q"], 1, 1);
+    let mut producer = connect(&listener);
+    for body in 0..12u8 {
+        put_with_persistence(&mut producer, "WINDOW.Q", &[body; MESSAGE], false);
+    }
+    let mut consumer = RawClient::connect(&listener);
+    let hobj = consumer.open("WINDOW.Q", MQOO_INPUT_SHARED);
+    let quiet = Duration::from_millis(300);
+    // A window of two and a bit messages: sent while some of it is left (three).
+    request_messages(&mut consumer, hobj, 0x18, 0, 2 * COUNTED + 10);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![0, 1, 2]);
+    // Only one of the three reported received: two still count against the window, which
+    // has room for one more.
+    request_messages(&mut consumer, hobj, 0x08, COUNTED, 2 * COUNTED + 10);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![3]);
+    // Everything reported received (the other two and the fourth): the whole window again.
+    request_messages(&mut consumer, hobj, 0x08, 3 * COUNTED, 2 * COUNTED + 10);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![4, 5, 6]);
+    // A window smaller than one message still brings one.
+    request_messages(&mut consumer, hobj, 0x08, 3 * COUNTED, 1);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![7]);
+    producer.disconnect().unwrap();
+}
+
+impl RawClient {
+    /// MQCLOSE of `hobj` with `options`: the reply's (CompCode, Reason).
+    fn close_with(&mut self, hobj: i32, options: i32) -> (i32, i32) {
+        let payload = ApiFlow {
+            header: ApiHeader {
+                reply_length: 0,
+                comp_code: 0,
+                reason: 0,
+                hobj,
+            },
+            body: ApiBody::Close(ferrite_protocol::api::MqClose {
+                od: None,
+                options,
+                trailing: Vec::new(),
+            }),
+        }
+        .encode(ORDER)
+        .unwrap();
+        let reply = self.call(SegmentType::MqClose, payload);
+        (reply.header.comp_code, reply.header.reason)
+    }
+}
+
+/// MQCLOSE with MQCO_QUIESCE while messages read ahead may still wait in the client: MQ's
+/// MQCC_WARNING MQRC_READ_AHEAD_MSGS, the handle left open and nothing more sent ahead; the
+/// next MQCLOSE closes it. Without read-ahead, or with nothing sent, it closes at once.
+#[test]
+fn mqclose_quiesce_with_messages_read_ahead_keeps_the_handle_open() {
+    use ferrite_constants::close_options::MQCO_QUIESCE;
+    let listener = start(&["QUIESCE.Q"], 1, 1);
+    let mut producer = connect(&listener);
+    for body in 0..3u8 {
+        put_with_persistence(&mut producer, "QUIESCE.Q", &[body], false);
+    }
+    let mut consumer = RawClient::connect(&listener);
+    let hobj = consumer.open("QUIESCE.Q", MQOO_INPUT_SHARED);
+    let quiet = Duration::from_millis(300);
+    request_messages(&mut consumer, hobj, 0x18, 0, 2 * 365);
+    assert_eq!(consumer.pushed_until_quiet(quiet), vec![0, 1]);
+    assert_eq!(
+        consumer.close_with(hobj, MQCO_QUIESCE),
+        (1, MQRC_READ_AHEAD_MSGS)
+    );
+    // Still open, and quiesced: a new request brings nothing more.
+    request_messages(&mut consumer, hobj, 0x08, 2 * 365, 1024 * 1024);
+    assert_eq!(consumer.pushed_until_quiet(quiet), Vec::<u8>::new());
+    assert_eq!(consumer.close_with(hobj, MQCO_QUIESCE), (0, 0));
+    assert_eq!(consumer.close_with(hobj, 0), (2, MQRC_HOBJ_ERROR));
+    // A handle nothing was read ahead on closes at once.
+    let other = consumer.open("QUIESCE.Q", MQOO_INPUT_SHARED);
+    assert_eq!(consumer.close_with(other, MQCO_QUIESCE), (0, 0));
+    producer.disconnect().unwrap();
+}

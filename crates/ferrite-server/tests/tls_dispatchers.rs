@@ -1,0 +1,261 @@
+//! TLS on sockets the dispatchers own: the handshake and every record are driven from epoll
+//! readiness, so a TLS peer that stalls mid-handshake holds back no one sharing its
+//! dispatcher (and is ended by the handshake timeout), long messages cross in many records,
+//! and a waiting MQGET woken on an adapter answers through the same TLS session.
+
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ferrite_client::connection::ClientSecurity;
+use ferrite_client::tls::ClientTls;
+use ferrite_client::{ClientOptions, Connection};
+use ferrite_constants::{get_options::*, open_options::*, put_options::*};
+use ferrite_mqi::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
+use ferrite_server::ServerConfig;
+use ferrite_storage::queue_manager::{ChannelDefinition, ObjectDefinition};
+
+use support::Listener;
+
+/// How long a socket may take to negotiate in these tests.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// QM1 with Q1, one dispatcher and one adapter (everyone shares them), a self-signed
+/// certificate and channel TLS.SVRCONN with SSLCIPH(TLS_AES_128_GCM_SHA256). Returns the
+/// listener and the queue manager's certificate (PEM).
+fn start() -> (Listener, String) {
+    let fixture = support::start_with(&["Q1"], ServerConfig::default());
+    let repository = fixture.directory.path().join("tls");
+    let certificate = ferrite_server::tls::create_self_signed(&repository, "QM1").unwrap();
+    let certificate = std::fs::read_to_string(certificate).unwrap();
+    let mut channel = ChannelDefinition::server_connection("TLS.SVRCONN");
+    channel.ssl_cipher_spec = "TLS_AES_128_GCM_SHA256".into();
+    channel.ssl_client_auth_required = false;
+    fixture
+        .queue_manager
+        .define_object(ObjectDefinition::Channel(channel), false)
+        .unwrap();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let sink = log.clone();
+    let chinit = ChannelInitiator::start(
+        fixture.queue_manager.clone(),
+        ChannelInitiatorConfig {
+            address: [127, 0, 0, 1].into(),
+            port: 0,
+            dispatchers: 1,
+            adapters: 1,
+            handshake_timeout: HANDSHAKE_TIMEOUT,
+            ..ChannelInitiatorConfig::default()
+        },
+        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+    )
+    .unwrap();
+    (
+        Listener {
+            fixture,
+            chinit,
+            log,
+        },
+        certificate,
+    )
+}
+
+fn connect_tls(listener: &Listener, certificate: &str) -> Connection {
+    let tls = ClientTls::from_pem(certificate.as_bytes(), "TLS_AES_128_GCM_SHA256", None).unwrap();
+    Connection::connect_client_secure(
+        &listener.address(),
+        "TLS.SVRCONN",
+        "QM1",
+        &Mqcno::default(),
+        &ClientOptions::default(),
+        &ClientSecurity {
+            tls: Some(tls),
+            credentials: None,
+        },
+    )
+    .unwrap()
+}
+
+fn put(connection: &mut Connection, hobj: ferrite_mqi::Hobj, body: &[u8]) {
+    connection
+        .put(
+            hobj,
+            &mut Mqmd::default(),
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            body,
+        )
+        .unwrap();
+}
+
+fn get(connection: &mut Connection, hobj: ferrite_mqi::Hobj, wait_ms: i32) -> Vec<u8> {
+    let mut gmo = Mqgmo::with_options(MQGMO_NO_SYNCPOINT | MQGMO_WAIT);
+    gmo.wait_interval = wait_ms;
+    let mut buffer = vec![0u8; 4 * 1024 * 1024];
+    let got = connection
+        .get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer)
+        .unwrap();
+    buffer.truncate(got.returned_length);
+    buffer
+}
+
+/// Whether the server has closed `socket` (read returns end of file or an error).
+fn closed_by_server(socket: &mut TcpStream, within: Duration) -> bool {
+    socket.set_read_timeout(Some(within)).unwrap();
+    let mut byte = [0u8; 256];
+    loop {
+        match socket.read(&mut byte) {
+            Ok(0) => return true,
+            // A TLS alert may come first.
+            Ok(_) => continue,
+            Err(error) => {
+                return !matches!(
+                    error.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                )
+            }
+        }
+    }
+}
+
+#[test]
+fn a_stalled_tls_handshake_holds_back_no_one_and_times_out() {
+    let (listener, certificate) = start();
+    // Three peers stall on the only dispatcher: a ClientHello cut short, a lone record-type
+    // byte, and a TCP connection that says nothing.
+    let mut stalled: Vec<TcpStream> = [
+        vec![
+            0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03,
+        ],
+        vec![0x16],
+        Vec::new(),
+    ]
+    .iter()
+    .map(|bytes| {
+        let mut socket = TcpStream::connect(listener.address()).unwrap();
+        socket.write_all(bytes).unwrap();
+        socket
+    })
+    .collect();
+    // Meanwhile a TLS client is served at once, every call a round trip through the
+    // dispatcher and the adapter.
+    let started = Instant::now();
+    let mut client = connect_tls(&listener, &certificate);
+    let hobj = client
+        .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
+        .unwrap();
+    for round in 0..20u32 {
+        put(&mut client, hobj, &round.to_be_bytes());
+        assert_eq!(get(&mut client, hobj, 1_000), round.to_be_bytes());
+    }
+    assert!(
+        started.elapsed() < HANDSHAKE_TIMEOUT,
+        "served while others stalled: {:?}",
+        started.elapsed()
+    );
+    // The stalled peers are ended by the handshake timeout; the client carries on.
+    for socket in &mut stalled {
+        assert!(closed_by_server(socket, HANDSHAKE_TIMEOUT * 5));
+    }
+    put(&mut client, hobj, b"still here");
+    assert_eq!(get(&mut client, hobj, 1_000), b"still here");
+    let log = listener.log.lock().unwrap().join("\n");
+    assert!(log.contains("no INITIAL_DATA negotiated"), "{log}");
+}
+
+#[test]
+fn long_messages_and_woken_gets_cross_a_tls_session() {
+    let (listener, certificate) = start();
+    let mut client = connect_tls(&listener, &certificate);
+    let hobj = client
+        .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
+        .unwrap();
+    // 3 MiB each way: many segments, and many TLS records per segment.
+    let long: Vec<u8> = (0..3 * 1024 * 1024u32).map(|i| (i % 251) as u8).collect();
+    put(&mut client, hobj, &long);
+    assert_eq!(get(&mut client, hobj, 0), long);
+    // A waiting MQGET is parked; a put by another TLS client wakes it on the adapter, which
+    // answers through the waiting client's TLS session.
+    let waiter = std::thread::spawn({
+        let mut waiting = connect_tls(&listener, &certificate);
+        move || {
+            let hobj = waiting
+                .open(&mut Mqod::queue("Q1"), MQOO_INPUT_SHARED)
+                .unwrap();
+            get(&mut waiting, hobj, 10_000)
+        }
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    put(&mut client, hobj, b"wake up");
+    assert_eq!(waiter.join().unwrap(), b"wake up");
+}
+
+/// FAILDLAY delays the answer to a wrong password on the timer, not on an adapter: with one
+/// adapter, three refused connections wait out their delay while an authenticated client is
+/// served at once.
+#[test]
+fn faildlay_holds_no_adapter() {
+    use ferrite_constants::reason::MQRC_NOT_AUTHORIZED;
+    const FAIL_DELAY: Duration = Duration::from_secs(2);
+    let (listener, certificate) = start();
+    let queue_manager = &listener.fixture.queue_manager;
+    ferrite_command::define_default_objects(queue_manager).unwrap();
+    ferrite_storage::users::UserRegistry::new(queue_manager.directory())
+        .add("app", b"passw0rd", false)
+        .unwrap();
+    let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());
+    for command in [
+        "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(REQUIRED) FAILDLAY(2)",
+        "REFRESH SECURITY TYPE(CONNAUTH)",
+    ] {
+        let response = processor.run(command);
+        assert!(response.success, "{command}: {}", response.text());
+    }
+    let connect = |password: &str| {
+        let tls =
+            ClientTls::from_pem(certificate.as_bytes(), "TLS_AES_128_GCM_SHA256", None).unwrap();
+        Connection::connect_client_secure(
+            &listener.address(),
+            "TLS.SVRCONN",
+            "QM1",
+            &Mqcno::default(),
+            &ClientOptions::default(),
+            &ClientSecurity {
+                tls: Some(tls),
+                credentials: Some(("app".into(), password.into())),
+            },
+        )
+    };
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        let refused: Vec<_> = (0..3)
+            .map(|_| {
+                scope.spawn(|| {
+                    let reason = connect("wrong").err().map(|error| error.reason);
+                    (reason, started.elapsed())
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        let served = Instant::now();
+        let mut client = connect("passw0rd").unwrap();
+        let hobj = client
+            .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
+            .unwrap();
+        put(&mut client, hobj, b"served");
+        assert_eq!(get(&mut client, hobj, 0), b"served");
+        assert!(
+            served.elapsed() < FAIL_DELAY / 2,
+            "served while the refusals waited: {:?}",
+            served.elapsed()
+        );
+        for handle in refused {
+            let (reason, elapsed) = handle.join().unwrap();
+            assert_eq!(reason, Some(MQRC_NOT_AUTHORIZED));
+            assert!(elapsed >= FAIL_DELAY, "{elapsed:?}");
+        }
+    });
+}
