@@ -57,6 +57,7 @@ pub mod active;
 pub mod archive;
 pub mod bsds;
 mod buffer;
+mod current_page;
 pub mod reader;
 pub mod record;
 mod restart;
@@ -80,6 +81,7 @@ use crate::vfs::{FileSystem, OpenMode};
 use self::active::{active_log_relative_path, ActiveLogFiles, ACTIVE_DIRECTORY};
 use self::bsds::{bsds_paths, ActiveLogEntry, ActiveLogStatus, ArchiveEntry, Bsds, BSDS_DIRECTORY};
 use self::buffer::LogBuffer;
+use self::current_page::CurrentPages;
 use self::reader::{LogSources, ReadLimit};
 use self::record::{LOG_RECORD_BYTES_MAX, LOG_RECORD_HEADER_BYTES, RECORD_KIND_SEGMENT};
 use self::statistics::{bump, LogCounters};
@@ -766,7 +768,9 @@ impl LogManager {
             ring: Mutex::new(recovered.ring.clone()),
             archives: RwLock::new(bsds.archives.clone()),
             counters,
+            current_pages: CurrentPages::default(),
         });
+        sources.current_pages.replace(recovered.images.clone());
         let created_unix_seconds = bsds.created_unix_seconds;
         let shared = Arc::new(LogShared {
             fs,
@@ -815,13 +819,14 @@ impl LogManager {
         }
         let logger = {
             let shared = shared.clone();
-            let (file, start) = (
+            let (file, start, next_slot) = (
                 recovered.current,
                 recovered.ring[recovered.current].start.unwrap_or(0),
+                recovered.next_slot,
             );
             std::thread::Builder::new()
                 .name("ferrite-logger".into())
-                .spawn(move || writer::run_logger(shared, file, start))
+                .spawn(move || writer::run_logger(shared, file, start, next_slot))
                 .map_err(|error| StorageError::io(directory, "start the logger thread", error))?
         };
         let offload = {
