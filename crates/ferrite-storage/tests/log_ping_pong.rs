@@ -23,7 +23,8 @@ use std::sync::{Arc, Mutex};
 
 use ferrite_storage::config::{ArchiveParameters, LogParameters};
 use ferrite_storage::log::active::{
-    active_log_file_bytes, ActiveLogHeader, ACTIVE_LOG_FORMAT_VERSION, ACTIVE_LOG_HEADER_BYTES,
+    active_log_file_bytes, ActiveLogHeader, PingPongSlot, ACTIVE_LOG_FORMAT_VERSION,
+    ACTIVE_LOG_HEADER_BYTES,
 };
 use ferrite_storage::log::LogManager;
 use ferrite_storage::vfs::simulated::{
@@ -545,5 +546,47 @@ fn a_version_1_active_log_is_converted_when_opened() {
         let manager = open(&fs, twoactv).unwrap();
         check_prefix(&read_all(&manager, "reopened"), &appended, 4, "reopened");
         manager.shutdown().unwrap();
+    }
+}
+
+/// A slot is read from disk after a crash: any bytes decode to an image, "empty" or an error,
+/// never a panic, and a damaged image is never accepted.
+#[test]
+fn slot_decoding_refuses_damage_and_survives_hostile_bytes() {
+    let slot = PingPongSlot {
+        page_rba: 7 * 4096,
+        image: body(5, 3000),
+    };
+    let bytes = slot.encode();
+    assert_eq!(bytes.len(), 8192);
+    assert_eq!(PingPongSlot::decode(&bytes).unwrap(), Some(slot.clone()));
+    assert_eq!(PingPongSlot::decode(&[0u8; 8192]).unwrap(), None);
+    for at in (0..32).chain([40, 1000, 3031]) {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x10;
+        assert!(
+            !matches!(PingPongSlot::decode(&damaged), Ok(Some(_))),
+            "a flip at byte {at} was accepted"
+        );
+    }
+    // Bytes past the image are not part of it.
+    let mut tail = bytes.clone();
+    tail[32 + 3000] = 0xFF;
+    assert_eq!(PingPongSlot::decode(&tail).unwrap(), Some(slot));
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for round in 0..2000 {
+        let length = round % 80 + if round % 3 == 0 { 8192 - 80 } else { 0 };
+        let mut hostile: Vec<u8> = (0..length)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state as u8
+            })
+            .collect();
+        if round % 2 == 0 && hostile.len() >= 8 {
+            hostile[..8].copy_from_slice(b"FERLOGPP");
+        }
+        let _ = PingPongSlot::decode(&hostile);
     }
 }

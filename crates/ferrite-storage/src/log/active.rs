@@ -149,7 +149,7 @@ impl ActiveLogHeader {
 /// | 16 | 4 | bytes | log bytes in the image, 1 ..= 4095 (the page is partial) |
 /// | 20 | 4 | reserved | 0 |
 /// | 24 | 4 | checksum | CRC-32C of bytes 0..24 ‖ the image |
-/// | 28 | 4 | reserved | 0 |
+/// | 28 | 4 | reserved | 0 (checked on reading) |
 /// | 32 | bytes | image | log bytes `[page RBA, page RBA + bytes)` |
 ///
 /// Written as one or two whole 4 KiB pages (header and image rounded up). A slot is *valid*
@@ -205,6 +205,9 @@ impl PingPongSlot {
         }
         if !page_rba.is_multiple_of(LOG_PAGE_BYTES as u64) {
             return Err(format!("page RBA {page_rba:#X} is not page aligned"));
+        }
+        if bytes[28..32] != [0; 4] {
+            return Err("reserved header bytes are not zero (damaged slot)".to_string());
         }
         let image = &bytes[PING_PONG_HEADER_BYTES..PING_PONG_HEADER_BYTES + length];
         let stored = u32::from_le_bytes(bytes[24..28].try_into().unwrap());
