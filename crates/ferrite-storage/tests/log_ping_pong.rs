@@ -558,7 +558,15 @@ fn slot_decoding_refuses_damage_and_survives_hostile_bytes() {
         image: body(5, 3000),
     };
     let bytes = slot.encode();
-    assert_eq!(bytes.len(), 8192);
+    // Header and image in whole pages: one page here, two when the image passes 4064 bytes.
+    assert_eq!(bytes.len(), 4096);
+    let long = PingPongSlot {
+        page_rba: 4096,
+        image: body(6, 4090),
+    };
+    let long_bytes = long.encode();
+    assert_eq!(long_bytes.len(), 8192);
+    assert_eq!(PingPongSlot::decode(&long_bytes).unwrap(), Some(long));
     assert_eq!(PingPongSlot::decode(&bytes).unwrap(), Some(slot.clone()));
     assert_eq!(PingPongSlot::decode(&[0u8; 8192]).unwrap(), None);
     for at in (0..32).chain([40, 1000, 3031]) {
