@@ -368,6 +368,10 @@ fn copy_pages(from: &Path, to: &Path, label: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `ferrite log print|verify` (CSQ1LOGP). The log is opened as restart opens it: active logs of
+/// format 1 are converted to format 2, and the records of the partial last page, which format 2
+/// keeps in a ping-pong slot until the page is final, are read from the slot (and written in
+/// place) like every other record.
 pub fn log_command(command: LogCommand) -> Result<(), String> {
     let (queue_manager, verify_only, from, limit) = match command {
         LogCommand::Print {

@@ -3,21 +3,35 @@
 //!
 //! Names: `active/LOGCOPY<c>.DS<nn>` for copy c (1 or 2) and data set number nn (01 ..= 310).
 //!
-//! ## Active log file layout
+//! ## Active log file layout (format version 2)
 //!
-//! A 4 KiB header page, then the data area of `active_log_size_mib` MiB, reserved at creation
-//! (`set_len`, which pre-allocates blocks so a log write never fails for space, then zero writes
-//! over the data area, as MQ's CSQ4LFMT pre-formats). The data area
-//! holds the log bytes of the file's current use: log RBA `r` is at file offset
-//! `4096 + (r − start_rba)`. Because every use starts on a 4 KiB RBA boundary, log pages are
-//! file pages.
+//! A 4 KiB header page, then the data area of `active_log_size_mib` MiB, then two ping-pong
+//! slots of [`PING_PONG_SLOT_BYTES`] each, all reserved at creation (`set_len`, which
+//! pre-allocates blocks so a log write never fails for space, then zero writes over the data
+//! area and the slots, as MQ's CSQ4LFMT pre-formats). The data area holds the log bytes of the
+//! file's current use: log RBA `r` is at file offset `4096 + (r − start_rba)`. Because every use
+//! starts on a 4 KiB RBA boundary, log pages are file pages.
+//!
+//! **A log page is written in place once per use, when it is final** (full, or the last page of
+//! the file's use). The partially filled current page is written instead to one of the two
+//! ping-pong slots, alternately (see [`PingPongSlot`]): so no write ever overwrites the only
+//! durable image of a record, the last synced image of the current page always survives in the
+//! other slot, and both dual copies can be written and synced in parallel. Readers (restart's
+//! scan, `ferrite log print/verify`, the log manager's own readers) lay the valid slot images
+//! over the pages they read (`log/current_page.rs`). Archives copy the data area only: every
+//! page of a full file is final, in place.
+//!
+//! Format version 1 (no slots; the partial page rewritten in place) is converted when a log
+//! manager opens it for writing: the file is extended by the two slots, zeroed (no slot image:
+//! the partial page of a version 1 log is in place, where version 1 wrote it), and its header
+//! rewritten as version 2. Read-only opens read a version 1 file as it is.
 //!
 //! ## Header page (little-endian), rewritten and synced each time the file is (re)used
 //!
 //! | Offset | Size | Field | Meaning |
 //! |---|---|---|---|
 //! | 0 | 8 | magic | `FERLOGAC` |
-//! | 8 | 4 | format version | 1 |
+//! | 8 | 4 | format version | 2 (1 is converted, see above) |
 //! | 12 | 4 | copy number | 1 or 2 |
 //! | 16 | 4 | data set number | 1 ..= active_log_count |
 //! | 20 | 4 | reserved | 0 |
@@ -43,7 +57,17 @@ use super::LOG_PAGE_BYTES;
 /// Sub-directory of the data directory holding the active logs.
 pub const ACTIVE_DIRECTORY: &str = "active";
 pub const ACTIVE_LOG_MAGIC: [u8; 8] = *b"FERLOGAC";
-pub const ACTIVE_LOG_FORMAT_VERSION: u32 = 1;
+pub const ACTIVE_LOG_FORMAT_VERSION: u32 = 2;
+/// The format before ping-pong slots, converted on open.
+pub const ACTIVE_LOG_FORMAT_VERSION_1: u32 = 1;
+/// Bytes of one ping-pong slot: a partial page (up to 4095 bytes) and its 32-byte header.
+pub const PING_PONG_SLOT_BYTES: u64 = 2 * LOG_PAGE_BYTES as u64;
+/// Ping-pong slots per active log file (written alternately).
+pub const PING_PONG_SLOTS: usize = 2;
+/// Magic of a ping-pong slot image.
+pub const PING_PONG_MAGIC: [u8; 8] = *b"FERLOGPP";
+/// Bytes of a ping-pong slot's header.
+pub const PING_PONG_HEADER_BYTES: usize = 32;
 /// Bytes of the header page at the start of every active log file.
 pub const ACTIVE_LOG_HEADER_BYTES: u64 = LOG_PAGE_BYTES as u64;
 /// Start RBA stored in the header of a file that has never been used.
@@ -100,7 +124,7 @@ impl ActiveLogHeader {
         if crc32c::crc32c(&page[0..48]) != word(48) {
             return Err("header checksum mismatch".to_string());
         }
-        if word(8) != ACTIVE_LOG_FORMAT_VERSION {
+        if word(8) != ACTIVE_LOG_FORMAT_VERSION && word(8) != ACTIVE_LOG_FORMAT_VERSION_1 {
             return Err(format!("format version {} is not supported", word(8)));
         }
         let start = double(32);
@@ -112,6 +136,120 @@ impl ActiveLogHeader {
             created_unix_seconds: double(40),
         })
     }
+}
+
+/// One image of the partially filled current page in a ping-pong slot.
+///
+/// ## Slot format (little-endian), at file offset `4096 + data bytes + slot × 8192`
+///
+/// | Offset | Size | Field | Meaning |
+/// |---|---|---|---|
+/// | 0 | 8 | magic | `FERLOGPP` |
+/// | 8 | 8 | page RBA | RBA of the log page this is an image of (4 KiB aligned) |
+/// | 16 | 4 | bytes | log bytes in the image, 1 ..= 4095 (the page is partial) |
+/// | 20 | 4 | reserved | 0 |
+/// | 24 | 4 | checksum | CRC-32C of bytes 0..24 ‖ the image |
+/// | 28 | 4 | reserved | 0 (checked on reading) |
+/// | 32 | bytes | image | log bytes `[page RBA, page RBA + bytes)` |
+///
+/// Written as one or two whole 4 KiB pages (header and image rounded up). A slot is *valid*
+/// for a file's current use when its checksum holds and its page lies in the use's RBA range
+/// (a slot left by an earlier use has a lower RBA). A torn slot write fails its checksum; the
+/// other slot then still holds the previous synced image.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PingPongSlot {
+    pub page_rba: u64,
+    pub image: Vec<u8>,
+}
+
+impl PingPongSlot {
+    /// The slot's bytes, padded to whole pages.
+    pub fn encode(&self) -> Vec<u8> {
+        assert!(
+            !self.image.is_empty()
+                && self.image.len() < LOG_PAGE_BYTES
+                && self.page_rba.is_multiple_of(LOG_PAGE_BYTES as u64),
+            "ping-pong slot image of {} bytes at {:#X}: must be a partial page",
+            self.image.len(),
+            self.page_rba
+        );
+        let used = PING_PONG_HEADER_BYTES + self.image.len();
+        let mut bytes = vec![0u8; used.div_ceil(LOG_PAGE_BYTES) * LOG_PAGE_BYTES];
+        self.encode_into(&mut bytes);
+        bytes
+    }
+
+    /// Encode into `bytes` (at least the header and image long); returns the bytes to write
+    /// (whole pages).
+    pub fn encode_into(&self, bytes: &mut [u8]) -> usize {
+        encode_slot(self.page_rba, &self.image, bytes)
+    }
+
+    /// Decode a slot; `Ok(None)` for an empty (zero) slot, `Err` for a damaged or torn one.
+    pub fn decode(bytes: &[u8]) -> Result<Option<PingPongSlot>, String> {
+        if bytes.len() < PING_PONG_HEADER_BYTES {
+            return Err("slot shorter than its header".to_string());
+        }
+        if bytes[0..8] != PING_PONG_MAGIC {
+            return if bytes[0..PING_PONG_HEADER_BYTES].iter().all(|b| *b == 0) {
+                Ok(None)
+            } else {
+                Err("bad magic (torn or damaged slot)".to_string())
+            };
+        }
+        let page_rba = u64::from_le_bytes(bytes[8..16].try_into().unwrap());
+        let length = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
+        if length == 0 || length >= LOG_PAGE_BYTES || PING_PONG_HEADER_BYTES + length > bytes.len()
+        {
+            return Err(format!("bad image length {length}"));
+        }
+        if !page_rba.is_multiple_of(LOG_PAGE_BYTES as u64) {
+            return Err(format!("page RBA {page_rba:#X} is not page aligned"));
+        }
+        if bytes[28..32] != [0; 4] {
+            return Err("reserved header bytes are not zero (damaged slot)".to_string());
+        }
+        let image = &bytes[PING_PONG_HEADER_BYTES..PING_PONG_HEADER_BYTES + length];
+        let stored = u32::from_le_bytes(bytes[24..28].try_into().unwrap());
+        if slot_checksum(&bytes[0..24], image) != stored {
+            return Err("checksum mismatch (torn or damaged slot)".to_string());
+        }
+        Ok(Some(PingPongSlot {
+            page_rba,
+            image: image.to_vec(),
+        }))
+    }
+}
+
+/// Encode a slot holding `image` (log bytes from `page_rba`) into `bytes` (at least
+/// [`PING_PONG_SLOT_BYTES`]); returns how many bytes to write (whole pages).
+pub fn encode_slot(page_rba: u64, image: &[u8], bytes: &mut [u8]) -> usize {
+    debug_assert!(!image.is_empty() && image.len() < LOG_PAGE_BYTES);
+    let used = PING_PONG_HEADER_BYTES + image.len();
+    let padded = used.div_ceil(LOG_PAGE_BYTES) * LOG_PAGE_BYTES;
+    bytes[0..8].copy_from_slice(&PING_PONG_MAGIC);
+    bytes[8..16].copy_from_slice(&page_rba.to_le_bytes());
+    bytes[16..20].copy_from_slice(&(image.len() as u32).to_le_bytes());
+    bytes[20..32].fill(0);
+    bytes[PING_PONG_HEADER_BYTES..used].copy_from_slice(image);
+    bytes[used..padded].fill(0);
+    let checksum = slot_checksum(&bytes[0..24], image);
+    bytes[24..28].copy_from_slice(&checksum.to_le_bytes());
+    padded
+}
+
+fn slot_checksum(header: &[u8], image: &[u8]) -> u32 {
+    crc32c::crc32c_append(crc32c::crc32c(header), image)
+}
+
+/// File offset of ping-pong slot `slot` in an active log with `data_bytes` of data area.
+pub fn ping_pong_slot_offset(data_bytes: u64, slot: usize) -> u64 {
+    ACTIVE_LOG_HEADER_BYTES + data_bytes + slot as u64 * PING_PONG_SLOT_BYTES
+}
+
+/// Length of an active log file of format version 2.
+pub fn active_log_file_bytes(data_bytes: u64) -> u64 {
+    ACTIVE_LOG_HEADER_BYTES + data_bytes + PING_PONG_SLOTS as u64 * PING_PONG_SLOT_BYTES
 }
 
 /// Size of each zero write when pre-formatting an active log.
@@ -147,15 +285,16 @@ impl ActiveLogFiles {
                 let file = fs
                     .open(&path, OpenMode::CreateNew)
                     .map_err(|error| StorageError::io(&path, "create active log", error))?;
-                file.set_len(ACTIVE_LOG_HEADER_BYTES + data_bytes)
+                file.set_len(active_log_file_bytes(data_bytes))
                     .map_err(|error| StorageError::io(&path, "allocate active log", error))?;
                 // Pre-format (MQ's CSQ4LFMT): write zeros over the whole data area, so a log
                 // write never converts unwritten extents, which would add file system journal
                 // I/O to every commit (MP16: up to 50% of the data rate lost on first use).
                 let zeros = vec![0u8; PREFORMAT_CHUNK_BYTES];
                 let mut offset = 0u64;
-                while offset < data_bytes {
-                    let length = (data_bytes - offset).min(PREFORMAT_CHUNK_BYTES as u64) as usize;
+                let formatted = active_log_file_bytes(data_bytes) - ACTIVE_LOG_HEADER_BYTES;
+                while offset < formatted {
+                    let length = (formatted - offset).min(PREFORMAT_CHUNK_BYTES as u64) as usize;
                     file.write_at(&zeros[..length], ACTIVE_LOG_HEADER_BYTES + offset)
                         .map_err(|error| StorageError::io(&path, "pre-format active log", error))?;
                     offset += length as u64;
@@ -196,14 +335,23 @@ impl ActiveLogFiles {
                 let file = fs
                     .open(&path, mode)
                     .map_err(|error| StorageError::io(&path, "open active log", error))?;
-                let length = file
+                let mut length = file
                     .len()
                     .map_err(|error| StorageError::io(&path, "size active log", error))?;
-                if length != ACTIVE_LOG_HEADER_BYTES + data_bytes {
+                if length == ACTIVE_LOG_HEADER_BYTES + data_bytes && mode != OpenMode::ReadOnly {
+                    convert_version_1(&*file, data_bytes)?;
+                    length = active_log_file_bytes(data_bytes);
+                }
+                let version_1_read_only =
+                    mode == OpenMode::ReadOnly && length == ACTIVE_LOG_HEADER_BYTES + data_bytes;
+                if length != active_log_file_bytes(data_bytes) && !version_1_read_only {
                     return Err(StorageError::CorruptMetadata {
                         path,
                         detail: format!(
-                            "active log is {length} bytes; expected {} (the active log size may have been changed)",
+                            "active log is {length} bytes; expected {} (format version {ACTIVE_LOG_FORMAT_VERSION}: header, \
+                             {data_bytes} data bytes, two ping-pong slots), or {} for format version 1 \
+                             (the active log size may have been changed)",
+                            active_log_file_bytes(data_bytes),
                             ACTIVE_LOG_HEADER_BYTES + data_bytes
                         ),
                     });
@@ -260,6 +408,71 @@ impl ActiveLogFiles {
     pub fn path(&self, number: usize, copy: usize) -> &Path {
         self.files[number][copy].path()
     }
+
+    /// Read both ping-pong slots of one copy: `[slot 0, slot 1]`, each `Ok(None)` when empty
+    /// (or absent: a version 1 file opened read-only), `Err` when torn or damaged.
+    pub fn read_slots(
+        &self,
+        number: usize,
+        copy: usize,
+    ) -> [Result<Option<PingPongSlot>, String>; PING_PONG_SLOTS] {
+        let file = &self.files[number][copy];
+        let absent = file
+            .len()
+            .map(|length| length < active_log_file_bytes(self.data_bytes))
+            .unwrap_or(true);
+        std::array::from_fn(|slot| {
+            if absent {
+                return Ok(None);
+            }
+            let mut bytes = vec![0u8; PING_PONG_SLOT_BYTES as usize];
+            file.read_at(&mut bytes, ping_pong_slot_offset(self.data_bytes, slot))
+                .map_err(|error| format!("cannot read ping-pong slot {}: {error}", slot + 1))?;
+            PingPongSlot::decode(&bytes)
+        })
+    }
+
+    /// Write (not sync) ping-pong slot `slot` of one copy; `None` empties it.
+    pub fn write_slot(
+        &self,
+        number: usize,
+        copy: usize,
+        slot: usize,
+        image: Option<&PingPongSlot>,
+    ) -> StorageResult<()> {
+        let file = &self.files[number][copy];
+        let bytes = match image {
+            Some(image) => image.encode(),
+            None => vec![0u8; LOG_PAGE_BYTES],
+        };
+        file.write_at(&bytes, ping_pong_slot_offset(self.data_bytes, slot))
+            .map_err(|error| StorageError::io(file.path(), "write ping-pong slot", error))
+    }
+}
+
+/// Convert an active log of format version 1 (no ping-pong slots) to version 2: extend it by the
+/// slots, zeroed (empty), sync, then rewrite the header as version 2 and sync. A crash in
+/// between leaves a file of version 2's length with a version 1 header, which is read the same
+/// way (the length says the slots exist; empty slots change nothing) and gets a version 2
+/// header the next time the file is reused.
+fn convert_version_1(file: &dyn StorageFile, data_bytes: u64) -> StorageResult<()> {
+    let path = file.path().to_path_buf();
+    let mut page = vec![0u8; ACTIVE_LOG_HEADER_BYTES as usize];
+    file.read_at(&mut page, 0)
+        .map_err(|error| StorageError::io(&path, "read active log header", error))?;
+    let header = ActiveLogHeader::decode(&page).ok();
+    let zeros = vec![0u8; (PING_PONG_SLOTS as u64 * PING_PONG_SLOT_BYTES) as usize];
+    file.write_at(&zeros, ACTIVE_LOG_HEADER_BYTES + data_bytes)
+        .map_err(|error| StorageError::io(&path, "extend active log (format 1 to 2)", error))?;
+    file.sync_data()
+        .map_err(|error| StorageError::io(&path, "sync active log", error))?;
+    if let Some(header) = header {
+        file.write_at(&header.encode(), 0)
+            .map_err(|error| StorageError::io(&path, "write active log header", error))?;
+        file.sync_data()
+            .map_err(|error| StorageError::io(&path, "sync active log", error))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

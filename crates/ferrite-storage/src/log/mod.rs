@@ -38,18 +38,20 @@
 //! ## Durability rules
 //!
 //! - Every write I/O is followed by `sync_data` before `durable_rba` moves past it.
-//! - The partially filled current page is rewritten by each force until it is full.
-//! - **Dual logging (TWOACTV).** When a write's first page was written before (a *rewrite* of
-//!   the partial page, which holds records already reported durable), that page goes to copy 1,
-//!   is synced, and only then goes to copy 2: a torn write can damage at most one copy of a
-//!   committed record, and restart repairs it from the other. Every page never written before
-//!   (the rest of the same I/O included) goes to both copies in parallel (its records were
-//!   never reported durable, so tearing both is safe). This is MP16's rule: "the first write of
-//!   a current page is parallel, a rewrite is serial". Copy 2 has its own persistent writer
-//!   thread; `durable` moves only when both copies are synced.
-//! - **Single logging** relies on the device writing a 4 KiB page atomically when the partial
-//!   page is rewritten (as MQ with single logging is a single point of failure). Use TWOACTV
-//!   where that is not guaranteed.
+//! - **Ping-pong (active log format 2, `active.rs`).** A log page is written in place once per
+//!   use of its file, when it is final (full, or the file's last page). The partially filled
+//!   current page a force ends in goes to one of the file's two ping-pong slots instead,
+//!   alternately, so the other slot keeps the previous synced image: no write ever overwrites
+//!   the only durable image of a record, and a torn write (even one that leaves garbage) can
+//!   damage only records never reported durable. Readers lay the current image over what they
+//!   read in place (`current_page`); restart lays the valid slots over its scan, writes them in
+//!   place and resets the slots before the logger starts.
+//! - **Dual logging (TWOACTV)** therefore writes both copies in parallel, every page and every
+//!   slot: copy 2 has its own persistent writer thread, and `durable` moves when both copies are
+//!   synced. (Format 1 rewrote the partial page in place, so a rewrite had to go to copy 1, be
+//!   synced, and only then go to copy 2: two syncs in series, MP16's "a rewrite is serial".)
+//! - **Single logging** gets the same protection from the slots: a torn write of the partial
+//!   page no longer needs the device to write 4 KiB atomically.
 //! - An active log's header is rewritten (start RBA of its new use) and synced only after every
 //!   byte of the previous file is durable, before any byte of the new use is written.
 
@@ -57,6 +59,7 @@ pub mod active;
 pub mod archive;
 pub mod bsds;
 mod buffer;
+mod current_page;
 pub mod reader;
 pub mod record;
 mod restart;
@@ -80,6 +83,7 @@ use crate::vfs::{FileSystem, OpenMode};
 use self::active::{active_log_relative_path, ActiveLogFiles, ACTIVE_DIRECTORY};
 use self::bsds::{bsds_paths, ActiveLogEntry, ActiveLogStatus, ArchiveEntry, Bsds, BSDS_DIRECTORY};
 use self::buffer::LogBuffer;
+use self::current_page::CurrentPages;
 use self::reader::{LogSources, ReadLimit};
 use self::record::{LOG_RECORD_BYTES_MAX, LOG_RECORD_HEADER_BYTES, RECORD_KIND_SEGMENT};
 use self::statistics::{bump, LogCounters};
@@ -153,7 +157,8 @@ pub struct LogStatistics {
     pub qjstract: u64,
     /// Logger write cycles started by WRTHRSH (not by a force).
     pub qjstthrw: u64,
-    /// Log pages written serially to the two copies (rewrites of the partial page).
+    /// Log pages written serially to the two copies. Always 0 since active log format 2: the
+    /// partial page is never rewritten in place (ping-pong slots), so nothing is serial.
     pub qjstserw: u64,
     /// Log pages written (including rewrites), per copy 1.
     pub qjstciwr: u64,
@@ -766,7 +771,9 @@ impl LogManager {
             ring: Mutex::new(recovered.ring.clone()),
             archives: RwLock::new(bsds.archives.clone()),
             counters,
+            current_pages: CurrentPages::default(),
         });
+        sources.current_pages.replace(recovered.images.clone());
         let created_unix_seconds = bsds.created_unix_seconds;
         let shared = Arc::new(LogShared {
             fs,
@@ -815,13 +822,14 @@ impl LogManager {
         }
         let logger = {
             let shared = shared.clone();
-            let (file, start) = (
+            let (file, start, next_slot) = (
                 recovered.current,
                 recovered.ring[recovered.current].start.unwrap_or(0),
+                recovered.next_slot,
             );
             std::thread::Builder::new()
                 .name("ferrite-logger".into())
-                .spawn(move || writer::run_logger(shared, file, start))
+                .spawn(move || writer::run_logger(shared, file, start, next_slot))
                 .map_err(|error| StorageError::io(directory, "start the logger thread", error))?
         };
         let offload = {

@@ -35,6 +35,7 @@ use crate::vfs::{FileSystem, OpenMode};
 use super::active::{ActiveLogFiles, ACTIVE_LOG_HEADER_BYTES};
 use super::archive::ArchiveFile;
 use super::bsds::{ArchiveEntry, Bsds};
+use super::current_page::{overlay, CurrentPages, PageImage};
 use super::record::{self, LOG_RECORD_HEADER_BYTES, RECORD_KIND_SEGMENT};
 use super::restart;
 use super::statistics::{bump, LogCounters};
@@ -95,14 +96,15 @@ impl ActiveChunk {
         self.valid = 0;
     }
 
-    /// The log bytes from `rba` to the end of the window, at least `need` of them, read from
+    /// The log bytes from `rba` to the end of the window, at least `need` of them (with the
+    /// partial-page `images` of the copy laid over what is read in place), read from
     /// `file` (the copy `source` names: file number, copy, start RBA of its use) if the window
     /// does not hold them. Bytes at or beyond `keep_below` are returned for this call (when
     /// `need` reaches them) but not kept for later ones. The caller checks that
     /// `[rba, rba + need)` lies inside the file's data area.
     pub fn window(
         &mut self,
-        file: &dyn StorageFile,
+        (file, images): (&dyn StorageFile, &[PageImage]),
         source: (usize, usize, u64),
         data_bytes: u64,
         rba: u64,
@@ -130,6 +132,7 @@ impl ActiveChunk {
             ACTIVE_LOG_HEADER_BYTES + (rba - start),
         )
         .map_err(|error| format!("cannot read: {error}"))?;
+        overlay(images, source.1, rba, &mut self.buffer[..want]);
         self.source = Some(source);
         self.rba = rba;
         self.valid = want;
@@ -142,6 +145,7 @@ impl ActiveChunk {
 pub(crate) fn verify_in_chunk(
     chunk: &mut ActiveChunk,
     file: &dyn StorageFile,
+    images: &[PageImage],
     source: (usize, usize, u64),
     data_bytes: u64,
     rba: u64,
@@ -152,7 +156,7 @@ pub(crate) fn verify_in_chunk(
         return Err(format!("only {available} bytes left in the file"));
     }
     let window = chunk.window(
-        file,
+        (file, images),
         source,
         data_bytes,
         rba,
@@ -172,7 +176,7 @@ pub(crate) fn verify_in_chunk(
     let window = if window.len() >= length {
         window
     } else {
-        chunk.window(file, source, data_bytes, rba, length, keep_below)?
+        chunk.window((file, images), source, data_bytes, rba, length, keep_below)?
     };
     record::verify_payload(Rba(rba), &header, &window[LOG_RECORD_HEADER_BYTES..length])
         .map_err(|defect| defect.to_string())?;
@@ -187,6 +191,8 @@ pub(crate) struct LogSources {
     pub ring: Mutex<Vec<RingEntry>>,
     pub archives: RwLock<Vec<ArchiveEntry>>,
     pub counters: LogCounters,
+    /// Images of partial pages, laid over every read of an active log (`current_page.rs`).
+    pub current_pages: CurrentPages,
 }
 
 /// How far a reader may read.
@@ -487,9 +493,11 @@ impl LogReader {
             }
         };
         let file = &*self.sources.files.files[number][0];
+        let images = self.sources.current_pages.snapshot();
         let header = verify_in_chunk(
             &mut self.chunk,
             file,
+            &images,
             (number, 0, start),
             data_bytes,
             rba,
@@ -570,14 +578,18 @@ impl LogReader {
             return Err("past the end of the file".to_string());
         }
         let offset = ACTIVE_LOG_HEADER_BYTES + (rba - start);
+        let images = self.sources.current_pages.snapshot();
         let mut header_bytes = [0u8; LOG_RECORD_HEADER_BYTES];
         file.read_at(&mut header_bytes, offset)
             .map_err(|error| format!("cannot read: {error}"))?;
+        overlay(&images, copy, rba, &mut header_bytes);
         let header =
             record::decode_header(&header_bytes, available).map_err(|defect| defect.to_string())?;
         finish_record(rba, header, |payload| {
             file.read_at(payload, offset + LOG_RECORD_HEADER_BYTES as u64)
-                .map_err(|error| format!("cannot read: {error}"))
+                .map_err(|error| format!("cannot read: {error}"))?;
+            overlay(&images, copy, rba + LOG_RECORD_HEADER_BYTES as u64, payload);
+            Ok(())
         })
     }
 
@@ -779,7 +791,9 @@ impl OfflineLog {
             ring: Mutex::new(recovered.ring.clone()),
             archives: RwLock::new(bsds.archives.clone()),
             counters,
+            current_pages: CurrentPages::default(),
         });
+        sources.current_pages.replace(recovered.images.clone());
         Ok(OfflineLog {
             sources,
             bsds,

@@ -10,10 +10,16 @@
 //!    record (zero length, bad length, bad checksum: a torn write, or a stale record of the file's
 //!    previous use, whose checksum includes another RBA) is the end of the log. In a full file
 //!    that is damage: restart fails naming the file and RBA.
-//! 3. Rewrite the partial last page with zeros after the end, and zero the next
+//!    The current file's valid ping-pong slot images (per copy, see `active.rs`) are laid over
+//!    what the scan reads in place: the partial last page was written only there.
+//! 3. Write each copy's slot images in place (synced; the slots are untouched until then), then
+//!    rewrite the partial last page with zeros after the end, and zero the next
 //!    [`RESTART_ZERO_AHEAD_PAGES`] pages, on each copy in turn: a record left by a write that was
 //!    in flight at the failure could otherwise become valid again once new records reach exactly
-//!    its RBA.
+//!    its RBA. Then (synced after that) slot 1 gets the image of the partial last page and slot 2
+//!    is emptied, so the logger's first write of that page (a slot write to slot 2, or its final
+//!    write in place) never overwrites its only durable image, and no slot holds bytes beyond
+//!    the end that later records could contradict.
 //! 4. Reconcile the active log inventory: full files not covered by an archive are queued for
 //!    offload.
 
@@ -21,8 +27,11 @@ use crate::error::{StorageError, StorageResult};
 use crate::types::Rba;
 use crate::vfs::StorageFile;
 
-use super::active::{ActiveLogFiles, ActiveLogHeader, ACTIVE_LOG_HEADER_BYTES};
+use super::active::{
+    ActiveLogFiles, ActiveLogHeader, PingPongSlot, ACTIVE_LOG_HEADER_BYTES, PING_PONG_SLOTS,
+};
 use super::bsds::{ActiveLogStatus, Bsds};
+use super::current_page::{overlay, PageImage};
 use super::reader::{verify_in_chunk, ActiveChunk, READ_CHUNK_BYTES};
 use super::record::{RecordHeader, LOG_RECORD_HEADER_BYTES};
 use super::statistics::{bump, LogCounters};
@@ -44,6 +53,11 @@ pub(crate) struct RecoveredLog {
     pub used_end: u64,
     /// Log bytes `[page_floor(end_rba), end_rba)` (the partial last page), when repairing.
     pub partial_page: Vec<u8>,
+    /// Slot images readers must lay over the current file (none after a repair, which writes
+    /// them in place).
+    pub images: Vec<PageImage>,
+    /// The ping-pong slot the logger writes first.
+    pub next_slot: usize,
     pub offload_jobs: Vec<OffloadJob>,
     /// Where the scan started.
     pub scan_start: u64,
@@ -59,10 +73,14 @@ fn io_error(
     StorageError::io(file.path(), operation, error)
 }
 
-/// Copy `length` bytes at file offset `offset` from one copy to another and sync the target.
+/// Copy the `length` log bytes at `rba` (file offset `offset`) from copy `from` (with its slot
+/// images laid over) to another copy, in place, and sync the target.
+#[allow(clippy::too_many_arguments)]
 fn copy_bytes(
     from: &dyn StorageFile,
+    (from_copy, images): (usize, &[PageImage]),
     to: &dyn StorageFile,
+    rba: u64,
     offset: u64,
     length: u64,
     scratch: &mut [u8],
@@ -72,6 +90,7 @@ fn copy_bytes(
         let count = (length - done).min(scratch.len() as u64) as usize;
         from.read_at(&mut scratch[..count], offset + done)
             .map_err(|error| io_error(from, "read active log", error))?;
+        overlay(images, from_copy, rba + done, &mut scratch[..count]);
         to.write_at(&scratch[..count], offset + done)
             .map_err(|error| io_error(to, "repair active log", error))?;
         done += count as u64;
@@ -236,7 +255,27 @@ pub(crate) fn recover(
     let last = used.len() - 1;
     let current = used[last].1;
 
-    // 3. Scan.
+    // 3. Scan, with the current file's valid slot images laid over each copy.
+    let (current_start, _) = used[last];
+    let mut images: Vec<PageImage> = Vec::new();
+    for copy in 0..copies {
+        for slot in files
+            .read_slots(current, copy)
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let PingPongSlot { page_rba, image } = slot;
+            if page_rba >= current_start && page_rba < current_start + data_bytes {
+                images.push(PageImage {
+                    copy: Some(copy),
+                    page_rba,
+                    bytes: image,
+                });
+            }
+        }
+    }
+    images.sort_by_key(|image| (image.page_rba, image.bytes.len()));
     let oldest = used[0].0;
     let scan_start = match bsds.last_checkpoint() {
         Some(checkpoint)
@@ -275,6 +314,7 @@ pub(crate) fn recover(
             match verify_in_chunk(
                 chunk,
                 &*files.files[number][copy],
+                &images,
                 (number, copy, start),
                 data_bytes,
                 position,
@@ -316,7 +356,9 @@ pub(crate) fn recover(
                 let offset = ACTIVE_LOG_HEADER_BYTES + (position - start);
                 copy_bytes(
                     &*files.files[number][good_copy],
+                    (good_copy, &images),
                     &*files.files[number][*copy],
+                    position,
                     offset,
                     stored,
                     &mut scratch,
@@ -344,8 +386,29 @@ pub(crate) fn recover(
         position = next;
     }
 
-    // 4. Clear after the end, and keep the partial last page.
-    let (current_start, _) = used[last];
+    // 4. Slot images in place, clear after the end, keep the partial last page, reset the slots.
+    if repair && !images.is_empty() {
+        for copy in 0..copies {
+            let file = &files.files[current][copy];
+            let mut wrote = false;
+            for image in images.iter().filter(|image| image.copy == Some(copy)) {
+                let through = image.end().min(used_end);
+                if through <= image.page_rba {
+                    continue;
+                }
+                let bytes = &image.bytes[..(through - image.page_rba) as usize];
+                let offset = ACTIVE_LOG_HEADER_BYTES + (image.page_rba - current_start);
+                file.write_at(bytes, offset)
+                    .map_err(|error| io_error(&**file, "write slot image in place", error))?;
+                bump(&counters.write_ios[copy], 1);
+                wrote = true;
+            }
+            if wrote {
+                file.sync_data()
+                    .map_err(|error| io_error(&**file, "sync active log", error))?;
+            }
+        }
+    }
     let mut partial_page = Vec::new();
     if repair && end_rba < current_start + data_bytes && end_rba == used_end {
         let page_start = page_floor(end_rba);
@@ -367,6 +430,22 @@ pub(crate) fn recover(
             bump(&counters.write_ios[copy], 1);
         }
         partial_page = bytes[..kept].to_vec();
+    }
+    let mut next_slot = 0;
+    if repair {
+        let image = (!partial_page.is_empty()).then(|| PingPongSlot {
+            page_rba: page_floor(end_rba),
+            image: partial_page.clone(),
+        });
+        for copy in 0..copies {
+            for slot in 0..PING_PONG_SLOTS {
+                files.write_slot(current, copy, slot, image.as_ref().filter(|_| slot == 0))?;
+                bump(&counters.write_ios[copy], 1);
+            }
+            files.sync(current, copy)?;
+        }
+        next_slot = 1;
+        images.clear();
     }
 
     // 5. Inventory.
@@ -424,6 +503,8 @@ pub(crate) fn recover(
         file_limit,
         used_end,
         partial_page,
+        images,
+        next_slot,
         offload_jobs,
         scan_start,
         problems,

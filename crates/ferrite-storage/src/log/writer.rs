@@ -10,14 +10,18 @@
 //!    `durable` and wake the forcers it satisfies (only those: see `ForceWaiters`). Forcers
 //!    that arrived meanwhile are covered by the next cycle, which starts at once and takes the
 //!    highest RBA then requested (group commit).
-//! 3. Dual logging: copy 2 is written by a second, persistent thread (the copy 2 writer), in
-//!    parallel with the logger writing copy 1. An I/O that starts with a previously written
-//!    (partial) page is a rewrite: only that first page is serial. Copy 1 gets the whole I/O
-//!    and is synced; meanwhile copy 2 gets the I/O's other pages (never written before); once
-//!    copy 1 is synced, copy 2 gets the rewritten page, then one sync covers all of copy 2's
-//!    writes. So at every moment at least one copy holds a synced, unwritten-to image of the
-//!    records already reported durable in that page (see the module documentation of `log`).
-//! 4. A log switch is carried out when the old file is durable through its last byte: the new
+//! 3. **Ping-pong (active log format 2).** A page is written in place once, when it is final
+//!    (full, or the last page of its file). The partial page an I/O ends with goes to one of
+//!    the file's two ping-pong slots instead, alternately, so the previous synced image of that
+//!    page stays intact in the other slot: no write ever overwrites the only durable image of a
+//!    record, and a torn write can damage only records never reported durable. The slot write
+//!    and the I/O's in-place pages are covered by one `sync_data`. The logger publishes the new
+//!    image for readers (`current_page.rs`) before it advances `durable`.
+//! 4. **Dual logging.** Copy 2 gets exactly the same writes from a second, persistent thread
+//!    (the copy 2 writer), in parallel with the logger writing copy 1: since no write exposes a
+//!    committed record's only image, nothing is serial. `durable` moves when both copies are
+//!    synced.
+//! 5. A log switch is carried out when the old file is durable through its last byte: the new
 //!    file's header (start RBA of its new use) is written and synced on every copy, the old file
 //!    is handed to the offload thread, and `durable` jumps over the old file's end-of-file padding.
 //!
@@ -33,7 +37,11 @@ use std::time::Duration;
 use crate::error::{StorageError, StorageResult};
 use crate::vfs::StorageFile;
 
-use super::active::{ActiveLogHeader, ACTIVE_LOG_HEADER_BYTES};
+use super::active::{
+    encode_slot, ping_pong_slot_offset, ActiveLogHeader, ACTIVE_LOG_HEADER_BYTES, PING_PONG_SLOTS,
+    PING_PONG_SLOT_BYTES,
+};
+use super::current_page::PageImage;
 use super::statistics::bump;
 use super::{
     page_ceil, page_floor, FileSwitch, LogShared, OffloadJob, LOGGER_IDLE_WAIT_MS, LOG_PAGE_BYTES,
@@ -45,12 +53,17 @@ struct Logger {
     /// The active log being written and the RBA its current use starts at.
     file: usize,
     file_start: u64,
-    staging: Vec<u8>,
+    staging: Staging,
     /// The copy 2 writer (TWOACTV only).
     second: Option<(Arc<CopyWriter>, JoinHandle<()>)>,
+    /// The ping-pong slot the next partial page goes to.
+    next_slot: usize,
+    /// The partial page last written to a slot (page RBA, bytes), until the page is final in
+    /// place: a log switch writes it in place if the file ends in it.
+    slot_image: Option<(u64, Vec<u8>)>,
 }
 
-pub(crate) fn run_logger(shared: Arc<LogShared>, file: usize, file_start: u64) {
+pub(crate) fn run_logger(shared: Arc<LogShared>, file: usize, file_start: u64, next_slot: usize) {
     let second = (shared.copies() == 2).then(|| {
         let writer = Arc::new(CopyWriter::default());
         let thread = {
@@ -66,8 +79,10 @@ pub(crate) fn run_logger(shared: Arc<LogShared>, file: usize, file_start: u64) {
         shared,
         file,
         file_start,
-        staging: vec![0u8; LOG_WRITE_PAGES_MAX * LOG_PAGE_BYTES],
+        staging: Staging::new(),
         second,
+        next_slot,
+        slot_image: None,
     };
     logger.run();
     if let Some((writer, thread)) = logger.second.take() {
@@ -77,25 +92,82 @@ pub(crate) fn run_logger(shared: Arc<LogShared>, file: usize, file_start: u64) {
     }
 }
 
-/// One write I/O for the copy 2 writer.
+/// One write I/O, the same on every copy.
 #[derive(Copy, Clone, Debug)]
-struct CopyJob {
+struct WriteJob {
     file: usize,
-    /// Log bytes `[start, end)`, `start` on a page boundary; written as whole pages.
+    /// Log bytes `[start, end)`, `start` on a page boundary.
     start: u64,
     end: u64,
     /// File offset of `start`.
     offset: u64,
-    /// The first page holds records already reported durable: write it only after copy 1 is
-    /// synced.
-    rewrite: bool,
+    /// Bytes from `start` written in place: whole pages, every one final.
+    in_place: usize,
+    /// The partial last page `[page, end)` goes to this ping-pong slot: (slot, page RBA).
+    slot: Option<(usize, u64)>,
+}
+
+/// A writer's private buffers (allocated once).
+struct Staging {
+    /// The I/O's log bytes, zero-padded to whole pages.
+    data: Vec<u8>,
+    /// The encoded ping-pong slot.
+    slot: Vec<u8>,
+}
+
+impl Staging {
+    fn new() -> Staging {
+        Staging {
+            data: vec![0u8; LOG_WRITE_PAGES_MAX * LOG_PAGE_BYTES],
+            slot: vec![0u8; PING_PONG_SLOT_BYTES as usize],
+        }
+    }
+}
+
+/// Carry out `job` on one copy: the final pages in place, the partial page to its slot, one
+/// sync over both.
+fn write_copy(
+    shared: &LogShared,
+    copy: usize,
+    job: WriteJob,
+    staging: &mut Staging,
+) -> StorageResult<()> {
+    let length = (job.end - job.start) as usize;
+    let padded = page_ceil(job.end - job.start) as usize;
+    // SAFETY: [start, end) is below `filled` and at or above page_floor(durable): live bytes no
+    // appender writes until `durable` advances past them, which waits for this job.
+    unsafe { shared.buffer.read(job.start, &mut staging.data[..length]) };
+    staging.data[length..padded].fill(0);
+    let file: &Arc<dyn StorageFile> = &shared.sources.files.files[job.file][copy];
+    let counters = shared.counters();
+    let mut written = 0u64;
+    if job.in_place > 0 {
+        file.write_at(&staging.data[..job.in_place], job.offset)
+            .map_err(|error| StorageError::io(file.path(), "write active log", error))?;
+        bump(&counters.write_ios[copy], 1);
+        written += job.in_place as u64;
+    }
+    if let Some((slot, page)) = job.slot {
+        let from = (page - job.start) as usize;
+        let bytes = encode_slot(page, &staging.data[from..length], &mut staging.slot);
+        file.write_at(
+            &staging.slot[..bytes],
+            ping_pong_slot_offset(shared.data_bytes, slot),
+        )
+        .map_err(|error| StorageError::io(file.path(), "write ping-pong slot", error))?;
+        bump(&counters.write_ios[copy], 1);
+        written += bytes as u64;
+    }
+    file.sync_data()
+        .map_err(|error| StorageError::io(file.path(), "sync active log", error))?;
+    bump(&counters.qjstlogw[copy], 1);
+    bump(&counters.bytes_written[copy], written);
+    Ok(())
 }
 
 #[derive(Default)]
 struct CopyWriterState {
-    job: Option<CopyJob>,
-    /// Copy 1 of the current job is written and synced (`Some(true)`), or failed (`Some(false)`).
-    first_done: Option<bool>,
+    job: Option<WriteJob>,
     result: Option<Result<(), String>>,
     shutdown: bool,
 }
@@ -104,7 +176,7 @@ struct CopyWriterState {
 #[derive(Default)]
 struct CopyWriter {
     state: Mutex<CopyWriterState>,
-    /// The writer waits here for a job and for copy 1's sync.
+    /// The writer waits here for a job.
     work: Condvar,
     /// The logger waits here for the job's result.
     done: Condvar,
@@ -112,7 +184,7 @@ struct CopyWriter {
 
 impl CopyWriter {
     fn run(&self, shared: &LogShared, copy: usize) {
-        let mut staging = vec![0u8; LOG_WRITE_PAGES_MAX * LOG_PAGE_BYTES];
+        let mut staging = Staging::new();
         loop {
             let job = {
                 let mut state = self.state.lock().unwrap();
@@ -126,7 +198,7 @@ impl CopyWriter {
                     state = self.work.wait(state).unwrap();
                 }
             };
-            let result = self.write(shared, copy, job, &mut staging);
+            let result = write_copy(shared, copy, job, &mut staging);
             let mut state = self.state.lock().unwrap();
             state.job = None;
             state.result = Some(result.map_err(|error| error.to_string()));
@@ -134,73 +206,10 @@ impl CopyWriter {
         }
     }
 
-    fn write(
-        &self,
-        shared: &LogShared,
-        copy: usize,
-        job: CopyJob,
-        staging: &mut [u8],
-    ) -> StorageResult<()> {
-        let length = (job.end - job.start) as usize;
-        let padded = page_ceil(job.end - job.start) as usize;
-        // SAFETY: as for the logger's own copy: [start, end) stays live until the logger
-        // advances `durable`, which it does only after this job's result.
-        unsafe { shared.buffer.read(job.start, &mut staging[..length]) };
-        staging[length..padded].fill(0);
-        let file: &Arc<dyn StorageFile> = &shared.sources.files.files[job.file][copy];
-        let counters = shared.counters();
-        let write = |bytes: &[u8], offset: u64| -> StorageResult<()> {
-            file.write_at(bytes, offset)
-                .map_err(|error| StorageError::io(file.path(), "write active log", error))?;
-            bump(&counters.write_ios[copy], 1);
-            Ok(())
-        };
-        if job.rewrite {
-            // Pages never written before go out at once, in parallel with copy 1.
-            if padded > LOG_PAGE_BYTES {
-                write(
-                    &staging[LOG_PAGE_BYTES..padded],
-                    job.offset + LOG_PAGE_BYTES as u64,
-                )?;
-            }
-            // The rewritten page only once copy 1 holds it, synced.
-            let first_ok = {
-                let mut state = self.state.lock().unwrap();
-                loop {
-                    if let Some(ok) = state.first_done {
-                        break ok;
-                    }
-                    state = self.work.wait(state).unwrap();
-                }
-            };
-            if !first_ok {
-                return Err(StorageError::invalid(
-                    "copy 1 of the log write failed; copy 2's rewrite of the partial page is not done",
-                ));
-            }
-            write(&staging[..LOG_PAGE_BYTES], job.offset)?;
-            bump(&counters.qjstserw, 1);
-        } else {
-            write(&staging[..padded], job.offset)?;
-        }
-        file.sync_data()
-            .map_err(|error| StorageError::io(file.path(), "sync active log", error))?;
-        bump(&counters.qjstlogw[copy], 1);
-        bump(&counters.bytes_written[copy], padded as u64);
-        Ok(())
-    }
-
-    fn start(&self, job: CopyJob) {
+    fn start(&self, job: WriteJob) {
         let mut state = self.state.lock().unwrap();
         debug_assert!(state.job.is_none() && state.result.is_none());
         state.job = Some(job);
-        state.first_done = None;
-        self.work.notify_all();
-    }
-
-    fn first_done(&self, ok: bool) {
-        let mut state = self.state.lock().unwrap();
-        state.first_done = Some(ok);
         self.work.notify_all();
     }
 
@@ -256,13 +265,14 @@ impl Logger {
                 target = target.max(page_floor(filled));
             }
             target = target.min(filled);
-            if let Some(switch) = state.switches.front() {
-                target = target.min(switch.used_end);
+            let final_end = state.switches.front().map(|switch| switch.used_end);
+            if let Some(used_end) = final_end {
+                target = target.min(used_end);
             }
             if target > durable {
                 drop(state);
                 let by_threshold = requested <= durable;
-                let result = self.write_through(durable, target);
+                let result = self.write_through(durable, target, final_end);
                 bump(&shared.counters().qjstbfwr, 1);
                 if by_threshold {
                     bump(&shared.counters().qjstthrw, 1);
@@ -296,8 +306,14 @@ impl Logger {
     }
 
     /// Write and sync log bytes `[durable, target)` (whole pages from the page holding
-    /// `durable`), advancing `durable` after each I/O.
-    fn write_through(&mut self, mut durable: u64, target: u64) -> StorageResult<()> {
+    /// `durable`), advancing `durable` after each I/O. `final_end` is where the current file's
+    /// log bytes end, if a switch is pending: a page ending there is final.
+    fn write_through(
+        &mut self,
+        mut durable: u64,
+        target: u64,
+        final_end: Option<u64>,
+    ) -> StorageResult<()> {
         let shared = self.shared.clone();
         while durable < target {
             let start = page_floor(durable);
@@ -309,40 +325,28 @@ impl Logger {
                 self.file_start,
                 shared.data_bytes
             );
-            let length = (end - start) as usize;
-            let padded = page_ceil(end - start) as usize;
-            // SAFETY: [start, end) is below `filled` and at or above page_floor(durable): live
-            // bytes no appender writes until `durable` advances past them.
-            unsafe { shared.buffer.read(start, &mut self.staging[..length]) };
-            self.staging[length..padded].fill(0);
-            let bytes = &self.staging[..padded];
-            let offset = ACTIVE_LOG_HEADER_BYTES + (start - self.file_start);
-            let rewrite = durable != start;
-            let files = &shared.sources.files.files[self.file];
-            let pages = (padded / LOG_PAGE_BYTES) as u64;
+            let partial = end != page_floor(end) && Some(end) != final_end;
+            let in_place_end = if partial {
+                page_floor(end)
+            } else {
+                page_ceil(end)
+            };
+            let slot = partial.then_some((self.next_slot, page_floor(end)));
+            let job = WriteJob {
+                file: self.file,
+                start,
+                end,
+                offset: ACTIVE_LOG_HEADER_BYTES + (start - self.file_start),
+                in_place: (in_place_end - start) as usize,
+                slot,
+            };
+            let pages = (job.in_place / LOG_PAGE_BYTES) as u64 + u64::from(partial);
             let counters = shared.counters();
             if let Some((second, _)) = &self.second {
-                second.start(CopyJob {
-                    file: self.file,
-                    start,
-                    end,
-                    offset,
-                    rewrite,
-                });
+                second.start(job);
             }
-            let first: StorageResult<()> = (|| {
-                let file: &Arc<dyn StorageFile> = &files[0];
-                file.write_at(bytes, offset)
-                    .map_err(|error| StorageError::io(file.path(), "write active log", error))?;
-                file.sync_data()
-                    .map_err(|error| StorageError::io(file.path(), "sync active log", error))?;
-                bump(&counters.qjstlogw[0], 1);
-                bump(&counters.write_ios[0], 1);
-                bump(&counters.bytes_written[0], padded as u64);
-                Ok(())
-            })();
+            let first = write_copy(&shared, 0, job, &mut self.staging);
             if let Some((second, _)) = &self.second {
-                second.first_done(first.is_ok());
                 let result = second.wait();
                 first?;
                 result.map_err(|detail| StorageError::CorruptLog {
@@ -354,10 +358,49 @@ impl Logger {
                 first?;
             }
             bump(&counters.qjstciwr, pages);
+            // Readers take the partial page from the new image (or, once final, in place)
+            // before `durable` lets them read it.
+            if let Some((slot, page)) = slot {
+                let bytes =
+                    self.staging.data[(page - start) as usize..(end - start) as usize].to_vec();
+                shared.sources.current_pages.replace(vec![PageImage {
+                    copy: None,
+                    page_rba: page,
+                    bytes: bytes.clone(),
+                }]);
+                self.slot_image = Some((page, bytes));
+                self.next_slot = (slot + 1) % PING_PONG_SLOTS;
+            } else if self.slot_image.take().is_some() {
+                shared.sources.current_pages.replace(Vec::new());
+            }
             durable = end;
             shared.durable.store(end, Ordering::SeqCst);
             shared.wake_durable(end);
         }
+        Ok(())
+    }
+
+    /// Write the file's last page in place if its last image is only in a slot (the write
+    /// through the end of the file happened before the switch was queued), on every copy.
+    fn finish_last_page(&mut self) -> StorageResult<()> {
+        let Some((page, bytes)) = self.slot_image.take() else {
+            return Ok(());
+        };
+        let shared = self.shared.clone();
+        let files = &shared.sources.files;
+        let mut padded = bytes;
+        padded.resize(LOG_PAGE_BYTES, 0);
+        let offset = ACTIVE_LOG_HEADER_BYTES + (page - self.file_start);
+        for copy in 0..files.copies() {
+            let file = &files.files[self.file][copy];
+            file.write_at(&padded, offset)
+                .map_err(|error| StorageError::io(file.path(), "write active log", error))?;
+            bump(&shared.counters().write_ios[copy], 1);
+        }
+        for copy in 0..files.copies() {
+            files.sync(self.file, copy)?;
+        }
+        shared.sources.current_pages.replace(Vec::new());
         Ok(())
     }
 
@@ -366,6 +409,7 @@ impl Logger {
         let shared = self.shared.clone();
         let files = &shared.sources.files;
         debug_assert_eq!(switch.old_file, self.file);
+        self.finish_last_page()?;
         for copy in 0..files.copies() {
             let header = ActiveLogHeader {
                 copy_number: copy as u32 + 1,
