@@ -509,12 +509,42 @@ impl CommitterRun {
 
 /// `threads` committers, each with its own queue and unit of work, doing persistent put of
 /// `size` bytes + commit until `duration` has passed.
+/// What each committer's unit of work holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CommitterUnit {
+    /// One persistent put: the queues grow, so the deferred write process writes their pages
+    /// to the page set while the log is measured.
+    Put,
+    /// A get of the message the previous unit put, then a put (each queue holds one message):
+    /// a message-moving workload, whose pages are freed before they need writing, so the
+    /// device serves the log alone.
+    GetAndPut,
+}
+
 fn run_committers(
     queue_manager: &Arc<QueueManager>,
     threads: usize,
     size: usize,
     duration: Duration,
     label: &str,
+) -> CommitterRun {
+    run_committer_units(
+        queue_manager,
+        threads,
+        size,
+        duration,
+        label,
+        CommitterUnit::Put,
+    )
+}
+
+fn run_committer_units(
+    queue_manager: &Arc<QueueManager>,
+    threads: usize,
+    size: usize,
+    duration: Duration,
+    label: &str,
+    shape: CommitterUnit,
 ) -> CommitterRun {
     let queues: Vec<Arc<LocalQueue>> = (0..threads)
         .map(|index| {
@@ -565,6 +595,12 @@ fn run_committers(
                         tag += 1;
                         let t0 = Instant::now();
                         let mut unit = UnitOfWork::new();
+                        if shape == CommitterUnit::GetAndPut {
+                            let previous = queue_manager
+                                .get(Some(&mut unit), queue, &MessageSelector::default(), None)
+                                .expect("get");
+                            assert!(previous.is_some(), "each queue holds the last message put");
+                        }
                         queue_manager
                             .put(Some(&mut unit), queue, &engine::descriptor(true, tag), data)
                             .expect("put");
@@ -789,7 +825,10 @@ pub fn commit(context: &mut Context) {
 /// with 1 KiB commits: a group of 64 of them is only about 70 KB of log.
 const COMMIT_TABLE_SIZES: [usize; 4] = [1024, 16 * 1024, 64 * 1024, 256 * 1024];
 
-/// The committer workload at each size of [`COMMIT_TABLE_SIZES`], each followed by the device's
+/// The committer workload at each size of [`COMMIT_TABLE_SIZES`] (each unit of work gets the
+/// previous message and puts the next, so the page sets do not share the device with the log:
+/// a put-only run at 16-256 KiB measured 0.29-0.45 of the device, its page set writes taking
+/// the rest), each followed by the device's
 /// synced sequential bandwidth at the write size the logger issued in that run (pre-written
 /// file, as active logs are), printed as one table.
 fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: f64) {
@@ -802,7 +841,14 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
     for size in COMMIT_TABLE_SIZES {
         let (queue_manager, directory) = engine::fresh(&context.dir, "commitsize", config);
         let label = format!("SIZE{}K", size / 1024);
-        let run = run_committers(&queue_manager, threads, size, context.duration(), &label);
+        let run = run_committer_units(
+            &queue_manager,
+            threads,
+            size,
+            context.duration(),
+            &label,
+            CommitterUnit::GetAndPut,
+        );
         println!("    {} KiB: {}", size / 1024, run.log.describe());
         queue_manager.shutdown().expect("shutdown");
         drop(queue_manager);
@@ -823,7 +869,7 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
             Row::new(
                 "commit",
                 format!(
-                    "{threads} committers, {} KiB messages: log throughput",
+                    "{threads} committers, {} KiB messages (get+put per commit): log throughput",
                     size / 1024
                 ),
                 rate / MB,
@@ -963,6 +1009,35 @@ pub fn dual(context: &mut Context) {
             "us",
         )
         .against("TWOACTV=NO (this run)", single.commit.mean_us()),
+    );
+    // The device's own bound for dual logging: the same 4 KiB write+fdatasync on one file and
+    // on two files at once (both copies of the active log are on this one disk here, where MQ
+    // advises separate volumes).
+    let rounds_device = context.mode.pick(200, 1000, 3000);
+    let mut one_file = io(physical::synced_writes(
+        &context.dir,
+        4096,
+        rounds_device,
+        Preparation::Formatted,
+    ));
+    let mut two_files = io(physical::paired_synced_writes(
+        &context.dir,
+        4096,
+        rounds_device,
+    ));
+    println!(
+        "  device: 4 KiB write+fdatasync p50 {:.1} us on one file, {:.1} us on two files at once",
+        one_file.percentile_us(50.0),
+        two_files.percentile_us(50.0)
+    );
+    context.report.push(
+        Row::new(
+            "dual",
+            "device: 4K write+fdatasync on two files at once, p50",
+            two_files.percentile_us(50.0),
+            "us",
+        )
+        .against("one file (this run)", one_file.percentile_us(50.0)),
     );
     let [mut single_one, mut dual_one] = ones;
     context.report.push(

@@ -82,6 +82,62 @@ pub fn synced_writes(
     Ok(latencies)
 }
 
+/// Dual logging's device pattern: `count` rounds in which two threads each write
+/// `write_bytes` to their own pre-written file and `fdatasync` it at the same moment, as the
+/// logger writes its two active log copies. Returns each round's latency (both synced).
+pub fn paired_synced_writes(
+    directory: &Path,
+    write_bytes: usize,
+    count: usize,
+) -> std::io::Result<Latencies> {
+    let total = (write_bytes * count) as u64;
+    let paths = [
+        directory.join(format!("physical-pair1-{write_bytes}.dat")),
+        directory.join(format!("physical-pair2-{write_bytes}.dat")),
+    ];
+    let files = [
+        prepare(&paths[0], total, Preparation::Formatted)?,
+        prepare(&paths[1], total, Preparation::Formatted)?,
+    ];
+    let buffer: Vec<u8> = (0..write_bytes).map(|i| (i * 31 + 7) as u8).collect();
+    let start = std::sync::Barrier::new(2);
+    let done = std::sync::Barrier::new(2);
+    let mut latencies = Latencies::with_capacity(count);
+    std::thread::scope(|scope| -> std::io::Result<()> {
+        let copy_2 = scope.spawn(|| -> std::io::Result<()> {
+            for index in 0..count {
+                start.wait();
+                let result = files[1]
+                    .write_all_at(&buffer, (index * write_bytes) as u64)
+                    .and_then(|()| files[1].sync_data());
+                done.wait();
+                result?;
+            }
+            Ok(())
+        });
+        let mut outcome = Ok(());
+        for index in 0..count {
+            start.wait();
+            let started = Instant::now();
+            let result = files[0]
+                .write_all_at(&buffer, (index * write_bytes) as u64)
+                .and_then(|()| files[0].sync_data());
+            done.wait();
+            latencies.record(started.elapsed());
+            if outcome.is_ok() {
+                outcome = result;
+            }
+        }
+        copy_2.join().expect("copy 2 writer")?;
+        outcome
+    })?;
+    drop(files);
+    for path in &paths {
+        std::fs::remove_file(path)?;
+    }
+    Ok(latencies)
+}
+
 /// The log's commit pattern at low concurrency: the same 4 KiB page rewritten and synced
 /// until it fills, then the next page.
 pub fn rewrite_same_page(
