@@ -1,6 +1,7 @@
 //! A connection to an in-process queue manager (MQCONN/MQCONNX) and the MQI calls on it.
 
 mod get_watch;
+pub use get_watch::NextMessage;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

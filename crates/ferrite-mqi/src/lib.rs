@@ -56,7 +56,9 @@ pub mod structures;
 pub mod triggering;
 
 pub use async_status::Mqsts;
-pub use connection::{reserve_identifiers, AttributeValue, Connection, GetResult, Hobj};
+pub use connection::{
+    reserve_identifiers, AttributeValue, Connection, GetResult, Hobj, NextMessage,
+};
 pub use error::{MqError, MqResult};
 pub use message_handles::Hmsg;
 pub use structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};

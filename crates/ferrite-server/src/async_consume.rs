@@ -33,7 +33,11 @@ use std::collections::BTreeMap;
 
 use ferrite_client::wire;
 use ferrite_constants::{
-    get_options::{MQGMO_NO_WAIT, MQGMO_WAIT},
+    get_options::{
+        MQGMO_ALL_MSGS_AVAILABLE, MQGMO_ALL_SEGMENTS_AVAILABLE, MQGMO_COMPLETE_MSG,
+        MQGMO_LOGICAL_ORDER, MQGMO_NO_WAIT, MQGMO_WAIT,
+    },
+    match_options::MQMO_MATCH_MSG_TOKEN,
     reason::*,
 };
 use ferrite_mqi::{Hobj, Mqgmo, Mqmd};
@@ -69,6 +73,13 @@ pub const REQUEST_FLAG_NEW: u32 = 0x10;
 pub const ASYNC_MESSAGE_MD_BYTES: usize = 364;
 /// Consumers (handles with outstanding REQUEST_MSGS) one conversation may have.
 pub const CONSUMERS_PER_CONVERSATION_MAX: usize = 256;
+
+/// Get options with which the get itself chooses among the queue's messages (groups, logical
+/// order, whole messages): a read-ahead get with these cannot name the message it takes.
+const CHOOSES_ITS_MESSAGE: i32 = MQGMO_LOGICAL_ORDER
+    | MQGMO_COMPLETE_MSG
+    | MQGMO_ALL_MSGS_AVAILABLE
+    | MQGMO_ALL_SEGMENTS_AVAILABLE;
 
 /// One handle the client consumes from.
 #[derive(Debug, Clone)]
@@ -273,16 +284,24 @@ impl Consumers {
     fn deliver_to(&mut self, session: &mut MqiSession, hobj: i32) -> Option<Outgoing> {
         let connection = session.connection_mut()?;
         let consumer = self.by_hobj.get_mut(&hobj)?;
-        if consumer.read_ahead
-            && consumer.sent_since_request > 0
-            && connection.next_message_persistent(Hobj(hobj)).ok()? == Some(true)
-        {
-            // Read-ahead sends only non-persistent messages ahead: a persistent one waits for
-            // the client's next request, which it makes for an MQGET that finds nothing read
-            // ahead (observed). (A persistent message that overtakes between this look and
-            // the get, by priority, is still sent: in order, just ahead.)
-            consumer.held_at_persistent = true;
-            return None;
+        // Read-ahead sends only non-persistent messages ahead: a persistent one waits for the
+        // client's next request, which it makes for an MQGET that finds nothing read ahead
+        // (observed). The get below then takes exactly the message looked at (by its
+        // MsgToken), so a persistent message that overtakes it by priority in between is not
+        // sent ahead either. Gets that choose among messages themselves (a SelectionString,
+        // logical order, whole groups or messages) keep the look at the queue's first message.
+        let mut exact = None;
+        if consumer.read_ahead && consumer.sent_since_request > 0 {
+            match connection.next_message_for_read_ahead(Hobj(hobj)).ok()? {
+                Some(next) if next.persistent => {
+                    consumer.held_at_persistent = true;
+                    return None;
+                }
+                Some(next) if consumer.gmo_options & CHOOSES_ITS_MESSAGE == 0 => {
+                    exact = next.token;
+                }
+                _ => {}
+            }
         }
         let mut md = Mqmd {
             version: 2,
@@ -294,6 +313,10 @@ impl Consumers {
             ..Mqgmo::default()
         };
         gmo.match_options = 0;
+        if let Some(token) = exact {
+            gmo.match_options = MQMO_MATCH_MSG_TOKEN;
+            gmo.msg_token = token;
+        }
         let mut buffer = vec![0u8; consumer.max_message_length as usize];
         let result = connection.get(Hobj(hobj), &mut md, &mut gmo, &mut buffer);
         let order = consumer.header.byte_order;

@@ -49,17 +49,30 @@ impl Connection {
     }
 }
 
+/// The message a read-ahead get would send next ([`Connection::next_message_for_read_ahead`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NextMessage {
+    pub persistent: bool,
+    /// Its MsgToken, for a handle without a SelectionString: a get with
+    /// MQMO_MATCH_MSG_TOKEN takes exactly this message, so a persistent one that overtakes it
+    /// by priority meanwhile stays on the queue. `None`: the handle's selector decides which
+    /// message the get takes, so the answer is for the queue's first message only.
+    pub token: Option<[u8; 16]>,
+}
+
 impl Connection {
-    /// Whether the message a get on `hobj` would take next is persistent (`None`: the queue
-    /// holds none for it). For read-ahead, which sends only non-persistent messages ahead of
-    /// the client's MQGETs. Looks at the queue in priority and arrival order, as the handle's
-    /// lock holder sees it; a handle with a SelectionString is answered for the queue's first
-    /// message.
-    pub fn next_message_persistent(&self, hobj: Hobj) -> MqResult<Option<bool>> {
+    /// The message a get on `hobj` would take next (`None`: the queue holds none for it). For
+    /// read-ahead, which sends only non-persistent messages ahead of the client's MQGETs.
+    /// Looks at the queue in priority and arrival order, as the handle's lock holder sees it.
+    pub fn next_message_for_read_ahead(&self, hobj: Hobj) -> MqResult<Option<NextMessage>> {
         let handle = self.handle(hobj)?;
         let queue = self.queue_of(handle)?;
+        let exact = handle.selection.is_none();
         Ok(queue
             .browse_visible_to(handle.lock_holder, &MessageSelector::default(), None)
-            .map(|entry| entry.persistent))
+            .map(|entry| NextMessage {
+                persistent: entry.persistent,
+                token: exact.then(|| super::message_token(entry.key)),
+            }))
     }
 }
