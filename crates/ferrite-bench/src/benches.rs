@@ -527,23 +527,6 @@ fn run_committers(
     size: usize,
     duration: Duration,
     label: &str,
-) -> CommitterRun {
-    run_committer_units(
-        queue_manager,
-        threads,
-        size,
-        duration,
-        label,
-        CommitterUnit::Put,
-    )
-}
-
-fn run_committer_units(
-    queue_manager: &Arc<QueueManager>,
-    threads: usize,
-    size: usize,
-    duration: Duration,
-    label: &str,
     shape: CommitterUnit,
 ) -> CommitterRun {
     let queues: Vec<Arc<LocalQueue>> = (0..threads)
@@ -682,7 +665,14 @@ pub fn commit(context: &mut Context) {
     println!("  config: {}", engine::describe(&config));
     println!("  1 committer for {:.0} s ...", context.seconds);
     let (queue_manager, directory) = engine::fresh(&context.dir, "commit1", &config);
-    let mut single = run_committers(&queue_manager, 1, 1024, context.duration(), "ONE");
+    let mut single = run_committers(
+        &queue_manager,
+        1,
+        1024,
+        context.duration(),
+        "ONE",
+        CommitterUnit::Put,
+    );
     println!("    {}", single.log.describe());
     raw.merge(raw_sync_4k(context, Preparation::Formatted));
     raw_fallocated.merge(raw_sync_4k(context, Preparation::Fallocated));
@@ -742,7 +732,14 @@ pub fn commit(context: &mut Context) {
     let threads = context.committers;
     println!("  {threads} committers for {:.0} s ...", context.seconds);
     let (queue_manager, directory) = engine::fresh(&context.dir, "commitn", &config);
-    let mut many = run_committers(&queue_manager, threads, 1024, context.duration(), "MANY");
+    let mut many = run_committers(
+        &queue_manager,
+        threads,
+        1024,
+        context.duration(),
+        "MANY",
+        CommitterUnit::Put,
+    );
     println!("    {}", many.log.describe());
     queue_manager.shutdown().expect("shutdown");
     drop(queue_manager);
@@ -841,7 +838,7 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
     for size in COMMIT_TABLE_SIZES {
         let (queue_manager, directory) = engine::fresh(&context.dir, "commitsize", config);
         let label = format!("SIZE{}K", size / 1024);
-        let run = run_committer_units(
+        let run = run_committers(
             &queue_manager,
             threads,
             size,
@@ -934,7 +931,14 @@ pub fn dual(context: &mut Context) {
                 context.seconds
             );
             let (queue_manager, directory) = engine::fresh(&context.dir, "dual", &config);
-            let run = run_committers(&queue_manager, threads, 1024, context.duration(), "DUAL");
+            let run = run_committers(
+                &queue_manager,
+                threads,
+                1024,
+                context.duration(),
+                "DUAL",
+                CommitterUnit::Put,
+            );
             println!(
                 "    {:.0} msgs/s; {}",
                 run.messages_per_second(),
@@ -942,7 +946,14 @@ pub fn dual(context: &mut Context) {
             );
             // One committer on the same queue manager: the latency of one log I/O on both
             // copies, which the CPU load of 64 committers does not hide.
-            let mut one = run_committers(&queue_manager, 1, 1024, context.duration() / 2, "DUAL1");
+            let mut one = run_committers(
+                &queue_manager,
+                1,
+                1024,
+                context.duration() / 2,
+                "DUAL1",
+                CommitterUnit::Put,
+            );
             println!(
                 "    1 committer: commit mean {:.1} us p50 {:.1} us; {}",
                 one.commit.mean_us(),

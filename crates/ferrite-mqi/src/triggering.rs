@@ -91,6 +91,15 @@ pub enum TriggerType {
 }
 
 impl TriggerType {
+    /// The queue's TRIGTYPE when its TRIGGER is on and TRIGTYPE is not NONE.
+    pub fn in_force(definition: &QueueDefinition) -> Option<TriggerType> {
+        if !definition.trigger_control {
+            return None;
+        }
+        let trigger_type = TriggerType::from_keyword(&definition.trigger_type);
+        (trigger_type != TriggerType::None).then_some(trigger_type)
+    }
+
     /// TRIGTYPE's keyword (FIRST, EVERY, DEPTH, NONE); anything else is NONE.
     pub fn from_keyword(keyword: &str) -> TriggerType {
         match keyword {
@@ -124,13 +133,7 @@ impl TriggerAttributes {
     /// otherwise. This is the test every put and commit makes first, so it copies nothing for
     /// a queue that does not trigger.
     pub fn of(definition: &QueueDefinition) -> Option<TriggerAttributes> {
-        if !definition.trigger_control {
-            return None;
-        }
-        let trigger_type = TriggerType::from_keyword(&definition.trigger_type);
-        if trigger_type == TriggerType::None {
-            return None;
-        }
+        let trigger_type = TriggerType::in_force(definition)?;
         Some(TriggerAttributes {
             trigger_type,
             depth: definition.trigger_depth.max(1),
@@ -277,7 +280,7 @@ impl ArrivalWatch {
     /// `None` (at the cost of one read of the definition) unless the queue's triggering is on.
     pub fn before(queue: &Arc<LocalQueue>) -> Option<ArrivalWatch> {
         let message_priority = queue.with_definition(|definition| {
-            TriggerAttributes::of(definition).map(|attributes| attributes.message_priority)
+            TriggerType::in_force(definition).map(|_| definition.trigger_message_priority)
         })?;
         Some(ArrivalWatch {
             queue: queue.clone(),

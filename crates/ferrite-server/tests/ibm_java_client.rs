@@ -98,11 +98,8 @@ fn ibm_mq_classes_for_jms() {
     assert_no_channel_errors(&listener);
 }
 
-/// Read-ahead (DEFREADA(YES)): IBM's client streams non-persistent messages ahead of its MQGETs
-/// through REQUEST_MSGS and ASYNC_MESSAGE; the class prints the receive rate with and without.
-#[test]
-fn ibm_mq_classes_for_java_read_ahead() {
-    let listener = start_listener();
+/// FERRITE.TEST.READAHEAD, with DEFREADA(YES).
+fn define_read_ahead_queue(listener: &Listener) {
     let mut queue = QueueDefinition::local("FERRITE.TEST.READAHEAD", PageSetId(1));
     queue.default_read_ahead = "YES".to_string();
     listener
@@ -110,6 +107,14 @@ fn ibm_mq_classes_for_java_read_ahead() {
         .queue_manager
         .define_queue(queue, false)
         .unwrap();
+}
+
+/// Read-ahead (DEFREADA(YES)): IBM's client streams non-persistent messages ahead of its MQGETs
+/// through REQUEST_MSGS and ASYNC_MESSAGE; the class prints the receive rate with and without.
+#[test]
+fn ibm_mq_classes_for_java_read_ahead() {
+    let listener = start_listener();
+    define_read_ahead_queue(&listener);
     let mut arguments = channel_arguments(&listener, &["FERRITE.TEST.READAHEAD"]);
     arguments.push("2000".to_string());
     let output = run_java("ReadAhead", &arguments);
@@ -123,13 +128,7 @@ fn ibm_mq_classes_for_java_read_ahead() {
 #[test]
 fn ibm_mq_classes_for_java_read_ahead_rules() {
     let listener = start_listener();
-    let mut queue = QueueDefinition::local("FERRITE.TEST.READAHEAD", PageSetId(1));
-    queue.default_read_ahead = "YES".to_string();
-    listener
-        .fixture
-        .queue_manager
-        .define_queue(queue, false)
-        .unwrap();
+    define_read_ahead_queue(&listener);
     let output = run_java(
         "ReadAheadRules",
         &channel_arguments(&listener, &["FERRITE.TEST.READAHEAD"]),

@@ -469,6 +469,30 @@ impl LogShared {
         result
     }
 
+    /// The end of an append of the record at `rba`: the logger and readers may see through the
+    /// new end, the append lock is released, and the call is counted as a write that did or did
+    /// not wait for a free buffer (QJSTWRW / QJSTWRNW). Returns the record's RBA range.
+    fn finish_append(
+        &self,
+        state: std::sync::MutexGuard<'_, AppendState>,
+        waited: bool,
+        rba: u64,
+    ) -> (Rba, Rba) {
+        let end = state.next_rba;
+        self.publish_filled(end);
+        self.end.store(end, Ordering::SeqCst);
+        drop(state);
+        bump(
+            if waited {
+                &self.counters().qjstwrw
+            } else {
+                &self.counters().qjstwrnw
+            },
+            1,
+        );
+        (Rba(rba), Rba(end))
+    }
+
     /// Copy `bytes` into the buffer at the append position, waiting for space as needed (records
     /// larger than the buffer stream through it).
     fn copy_in(
@@ -900,20 +924,8 @@ impl LogManager {
         for part in parts {
             shared.copy_in(&mut state, part, &mut waited)?;
         }
-        let end = state.next_rba;
-        state.used_end = end;
-        shared.publish_filled(end);
-        shared.end.store(end, Ordering::SeqCst);
-        drop(state);
-        bump(
-            if waited {
-                &shared.counters().qjstwrw
-            } else {
-                &shared.counters().qjstwrnw
-            },
-            1,
-        );
-        Ok((Rba(rba), Rba(end)))
+        state.used_end = state.next_rba;
+        Ok(shared.finish_append(state, waited, rba))
     }
 
     /// Append a record larger than one active log as a chain of segments (see "Spanned
@@ -996,23 +1008,11 @@ impl LogManager {
             segments += 1;
         }
         let rba = record_rba.expect("a spanned record has at least one segment");
-        let end = state.next_rba;
         assert!(
             segments >= 2,
             "a record larger than an active log was written as {segments} segment"
         );
-        shared.publish_filled(end);
-        shared.end.store(end, Ordering::SeqCst);
-        drop(state);
-        bump(
-            if waited {
-                &shared.counters().qjstwrw
-            } else {
-                &shared.counters().qjstwrnw
-            },
-            1,
-        );
-        Ok((Rba(rba), Rba(end)))
+        Ok(shared.finish_append(state, waited, rba))
     }
 
     /// Return once every log byte before `through` is written and synced on every active log

@@ -181,8 +181,8 @@ fn prefix_checksum(rba: Rba, length: u32, kind: u8) -> u32 {
     crc32c::crc32c(&prefix)
 }
 
-/// Payloads up to this size are checksummed directly once their RBA is known (hardware CRC-32C:
-/// ~40 ns per KiB). Larger ones are checksummed before the RBA is known, outside the append
+/// Payloads up to this size are checksummed directly once their RBA is known, under the append
+/// lock (hardware CRC-32C). Larger ones are checksummed before the RBA is known, outside the append
 /// lock, and joined to the prefix's CRC by [`crc32c_join`].
 pub const INLINE_CHECKSUM_BYTES_MAX: usize = 16 * 1024;
 
@@ -265,8 +265,8 @@ const X_POWER_TWO_POWER: [u32; 64] = {
 
 /// CRC-32C of `a` followed by `b`, from `crc(a)`, `crc(b)` and `b`'s length: `crc(a)` times
 /// x^(8 * length) modulo the polynomial, plus `crc(b)` (the CRC's initial and final inversions
-/// cancel). Same result as `crc32c::crc32c_combine`, whose bit-matrix squarings cost more than
-/// summing a 64 KiB payload; here it is one multiplication per set bit of the length.
+/// cancel). Same result as `crc32c::crc32c_combine`, which squares 32 x 32 bit matrices for
+/// every bit of the length; here it is one table entry and one multiplication per set bit.
 fn crc32c_join(crc_a: u32, crc_b: u32, length_b: u64) -> u32 {
     let mut shift = 1u32 << 31; // x^0
     let mut bits = length_b;
