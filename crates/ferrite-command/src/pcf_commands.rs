@@ -1419,6 +1419,8 @@ fn clear_queue(context: &Context, request: &Request) -> Responses {
     queue_manager
         .clear_queue(&queue)
         .map_err(PcfFailure::storage)?;
+    // Clearing is a get operation for the queue service timer (MQ).
+    ferrite_mqi::service_interval_events::after_removal(queue_manager, &queue);
     Ok(Vec::new())
 }
 

@@ -497,6 +497,7 @@ impl Connection {
             cno.appl_name.chars().skip(skip).collect()
         };
         crate::reports::install(&queue_manager);
+        crate::service_interval_events::install(&queue_manager);
         let record = queue_manager
             .connections()
             .register(&appl_name, MQAT_DEFAULT, user_identifier, now_ms())

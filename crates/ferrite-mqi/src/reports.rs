@@ -312,14 +312,26 @@ pub fn send_exception(
     );
 }
 
-/// Make the queue manager send expiration reports (idempotent; MQCONN calls it, so every
-/// queue manager an application uses has it before any message of its can expire).
+/// Make the queue manager send expiration reports and tell the service timer of each expired
+/// message removed (idempotent; MQCONN calls it, so every queue manager an application uses
+/// has it before any message of its can expire).
 pub fn install(queue_manager: &QueueManager) {
     if queue_manager.has_expiry_observer() {
         return;
     }
     let observer: ExpiryObserver = Arc::new(
-        |queue_manager: &QueueManager, _queue: &LocalQueue, message: &RetrievedMessage| {
+        |queue_manager: &QueueManager, queue: &LocalQueue, message: &RetrievedMessage| {
+            // Removing an expired message is a get operation for the service timer.
+            let timed = queue
+                .with_definition(crate::service_interval_events::ServiceIntervalSetting::of)
+                .is_some();
+            if let Some(queue) = timed
+                .then(|| queue_manager.queue(&queue.name()))
+                .flatten()
+                .filter(|own| std::ptr::eq(Arc::as_ptr(own), queue))
+            {
+                crate::service_interval_events::after_removal(queue_manager, &queue);
+            }
             let Ok(original) = descriptor::from_engine(
                 &message.descriptor,
                 message.backout_count,
