@@ -1303,7 +1303,10 @@ impl Connection {
             }
         }
         if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
-            let unit = syncpoint.then_some(&mut self.unit);
+            let unit = syncpoint.then_some(crate::queue_manager_put::InUnit {
+                unit: &mut self.unit,
+                arrivals: &mut self.arrivals,
+            });
             crate::reports::on_put(&self.queue_manager, unit, &stored, data);
         }
         self.after_put(queue, stored.priority as u8, syncpoint, watch);
@@ -1837,7 +1840,10 @@ impl Connection {
         if md.report & ferrite_constants::report::MQRO_COD == 0 {
             return;
         }
-        let unit = in_unit_of_work.then_some(&mut self.unit);
+        let unit = in_unit_of_work.then_some(crate::queue_manager_put::InUnit {
+            unit: &mut self.unit,
+            arrivals: &mut self.arrivals,
+        });
         crate::reports::on_get(&self.queue_manager, unit, md, &message.data);
     }
 
