@@ -149,7 +149,9 @@ pub fn after_removal(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
 /// Run the service timers of `queue_manager` from its background task ([`tick`]) and start
 /// the timers of its non-empty queues, as MQ does at startup. Idempotent: MQCONN calls it.
 pub fn install(queue_manager: &QueueManager) {
-    let observer: TimerObserver = Arc::new(tick);
+    // One observer for every queue manager: MQCONN clones it (no allocation per connect).
+    static OBSERVER: OnceLock<TimerObserver> = OnceLock::new();
+    let observer = OBSERVER.get_or_init(|| Arc::new(tick)).clone();
     if !queue_manager.set_timer_observer(observer) {
         return;
     }
