@@ -23,7 +23,7 @@ use ferrite_mqi::message_handles::{
     MQHM_NONE,
 };
 use ferrite_mqi::{
-    AttributeValue, GetResult, Hobj, MqError, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo,
+    AttributeValue, GetResult, Hobj, Inquired, MqError, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo,
 };
 use ferrite_protocol::api::{
     ApiBody, ApiFlow, ApiHeader, Fcno, MqClose, MqConn, MqGet, MqInq, MqOpen, MqPut, MqPut1,
@@ -965,8 +965,9 @@ impl Connection {
         check(&header)
     }
 
-    /// MQINQ.
-    pub fn inquire(&mut self, hobj: Hobj, selectors: &[i32]) -> MqResult<Vec<AttributeValue>> {
+    /// MQINQ. The queue manager's warning (MQRC_SELECTOR_NOT_FOR_TYPE, ...) is in
+    /// [`Inquired::warning`].
+    pub fn inquire(&mut self, hobj: Hobj, selectors: &[i32]) -> MqResult<Inquired> {
         let (integers, characters) = wire::attribute_space(selectors);
         let body = ApiBody::Inq(MqInq {
             selectors: selectors.to_vec(),
@@ -978,7 +979,7 @@ impl Connection {
             trailing: Vec::new(),
         });
         let (header, body) = self.call(SegmentType::MqInq, hobj.0, body)?;
-        check(&header)?;
+        let warning = check_warning(&header)?;
         let ApiBody::Inq(reply) = body else {
             return Err(self.fail());
         };
@@ -998,7 +999,7 @@ impl Connection {
                 values.push(AttributeValue::Text(wire::attribute_text(field)));
             }
         }
-        Ok(values)
+        Ok(Inquired { values, warning })
     }
 
     /// MQSET. A text value for an integer selector fails with MQRC_INT_ATTR_COUNT_ERROR, an

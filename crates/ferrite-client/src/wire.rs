@@ -9,7 +9,7 @@
 //! ([`check_length`]), so an over-long name is refused with MQ's reason code instead of being
 //! cut into another name.
 
-use ferrite_constants::{reason::*, selector::*, structs::MQGMO_VERSION_3};
+use ferrite_constants::{reason::*, structs::MQGMO_VERSION_3};
 use ferrite_mqi::{MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_protocol::initial_data::{CAP1_MQREQUEST, CAP1_SPLIT_MESSAGES};
 use ferrite_protocol::mqi::{Gmo, Md, Od, Pmo};
@@ -264,22 +264,13 @@ pub fn gmo_from_wire(gmo: &Gmo) -> Mqgmo {
 /// Whether an MQINQ/MQSET selector names an integer attribute (MQIA_*: 1..=2000); the others
 /// (MQCA_*) are character attributes.
 pub fn is_integer_selector(selector: i32) -> bool {
-    (MQIA_FIRST..=MQIA_LAST).contains(&selector)
+    ferrite_mqi::inquire::is_integer_selector(selector)
 }
 
-/// The length of a character attribute in MQINQ's CharAttrs (MQ's documented lengths for the
-/// attributes Ferrite has; 48 for the others).
+/// The length of a character attribute in MQINQ's CharAttrs (MQ's documented lengths; the
+/// table is `ferrite_mqi::inquire::character_attribute_length`).
 pub fn character_attribute_length(selector: i32) -> usize {
-    use ferrite_constants::lengths::*;
-    (match selector {
-        MQCA_Q_NAME => MQ_Q_NAME_LENGTH,
-        MQCA_Q_DESC => MQ_Q_DESC_LENGTH,
-        MQCA_STORAGE_CLASS => MQ_STORAGE_CLASS_LENGTH,
-        MQCA_Q_MGR_NAME => MQ_Q_MGR_NAME_LENGTH,
-        MQCA_Q_MGR_DESC => MQ_Q_MGR_DESC_LENGTH,
-        MQCA_Q_MGR_IDENTIFIER => MQ_Q_MGR_IDENTIFIER_LENGTH,
-        _ => 48,
-    }) as usize
+    ferrite_mqi::inquire::character_attribute_length(selector)
 }
 
 /// IntAttrCount and CharAttrLength that hold every value `selectors` ask for.
@@ -320,6 +311,7 @@ pub fn attribute_text(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ferrite_constants::selector::*;
 
     #[test]
     fn structures_survive_the_wire() {

@@ -863,6 +863,8 @@ pub(crate) fn clear(context: &Context, object: &Token, rest: &[Token]) -> Outcom
         .queue_manager
         .clear_queue(&queue)
         .map_err(|error| context.storage("CSQMUQLC", error))?;
+    // CLEAR QLOCAL is a get operation for the queue service timer (MQ).
+    ferrite_mqi::service_interval_events::after_removal(context.queue_manager, &queue);
     Ok(Output::default())
 }
 

@@ -19,8 +19,9 @@
 //! INQUIRE_CHANNEL_STATUS, INQUIRE_CONNECTION (ConnInfoType CONN, HANDLE or ALL),
 //! INQUIRE_PROCESS(_NAMES), CREATE/COPY/CHANGE/DELETE_PROCESS, INQUIRE_NAMELIST(_NAMES),
 //! CREATE/COPY/CHANGE/DELETE_NAMELIST, INQUIRE_AUTH_INFO(_NAMES),
-//! CREATE/COPY/CHANGE/DELETE_AUTH_INFO (AuthInfoType MQAIT_IDPW_OS), INQUIRE_LISTENER_STATUS. Any other command is answered
-//! MQRCCF_CFH_COMMAND_ERROR.
+//! CREATE/COPY/CHANGE/DELETE_AUTH_INFO (AuthInfoType MQAIT_IDPW_OS), INQUIRE_LISTENER_STATUS,
+//! INQUIRE_USAGE (page sets and buffer pools: `pcf_commands/usage.rs`). Any other command is
+//! answered MQRCCF_CFH_COMMAND_ERROR.
 //!
 //! ## Responses
 //! One response per object, MQCFC_LAST on the last only; a command that returns no object
@@ -57,6 +58,8 @@ use crate::parser::{Token, Value};
 use crate::pcf::{decode, encode, ByteOrder, Parameter, PcfHeader, PcfMessage};
 use crate::qmgr_commands;
 use crate::CommandProcessor;
+
+mod usage;
 
 // ----- attribute mappings ---------------------------------------------------------------------
 
@@ -1419,6 +1422,8 @@ fn clear_queue(context: &Context, request: &Request) -> Responses {
     queue_manager
         .clear_queue(&queue)
         .map_err(PcfFailure::storage)?;
+    // Clearing is a get operation for the queue service timer (MQ).
+    ferrite_mqi::service_interval_events::after_removal(queue_manager, &queue);
     Ok(Vec::new())
 }
 
@@ -1854,6 +1859,7 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
         MQCMD_CHANGE_AUTH_INFO => create_or_change(context, request, auth_info, Alter),
         MQCMD_DELETE_AUTH_INFO => delete(context, request, auth_info),
         MQCMD_INQUIRE_LISTENER_STATUS => inquire_listener_status(context, request),
+        MQCMD_INQUIRE_USAGE => usage::inquire_usage(context, request),
         _ => Err(PcfFailure::new(MQRCCF_CFH_COMMAND_ERROR)),
     }
 }

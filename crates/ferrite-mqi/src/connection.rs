@@ -73,6 +73,17 @@ pub enum AttributeValue {
     Text(String),
 }
 
+/// What MQINQ answers: the values in the order of the selectors, and MQCC_WARNING with
+/// MQRC_SELECTOR_NOT_FOR_TYPE when a queue attribute does not apply to the queue's type
+/// (`None` for MQCC_OK).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inquired {
+    /// One value per selector, in order.
+    pub values: Vec<AttributeValue>,
+    /// MQCC_WARNING and its reason, or `None` for MQCC_OK.
+    pub warning: Option<MqError>,
+}
+
 /// The greatest message priority (the queue manager's MAXPRTY).
 pub const MAX_PRIORITY: i32 = 9;
 
@@ -99,7 +110,6 @@ pub const QUEUE_SELECTORS: &[i32] = &[
     MQIA_BACKOUT_THRESHOLD,
     MQCA_BACKOUT_REQ_Q_NAME,
     MQIA_HARDEN_GET_BACKOUT,
-    MQCA_BASE_Q_NAME,
     MQIA_DEFINITION_TYPE,
 ];
 
@@ -487,6 +497,7 @@ impl Connection {
             cno.appl_name.chars().skip(skip).collect()
         };
         crate::reports::install(&queue_manager);
+        crate::service_interval_events::install(&queue_manager);
         let record = queue_manager
             .connections()
             .register(&appl_name, MQAT_DEFAULT, user_identifier, now_ms())
@@ -1292,7 +1303,10 @@ impl Connection {
             }
         }
         if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
-            let unit = syncpoint.then_some(&mut self.unit);
+            let unit = syncpoint.then_some(crate::queue_manager_put::InUnit {
+                unit: &mut self.unit,
+                arrivals: &mut self.arrivals,
+            });
             crate::reports::on_put(&self.queue_manager, unit, &stored, data);
         }
         self.after_put(queue, stored.priority as u8, syncpoint, watch);
@@ -1826,7 +1840,10 @@ impl Connection {
         if md.report & ferrite_constants::report::MQRO_COD == 0 {
             return;
         }
-        let unit = in_unit_of_work.then_some(&mut self.unit);
+        let unit = in_unit_of_work.then_some(crate::queue_manager_put::InUnit {
+            unit: &mut self.unit,
+            arrivals: &mut self.arrivals,
+        });
         crate::reports::on_get(&self.queue_manager, unit, md, &message.data);
     }
 
@@ -1972,9 +1989,13 @@ impl Connection {
 
     // ----- MQINQ / MQSET -------------------------------------------------------------------
 
-    /// MQINQ: the values of `selectors`, in order (MQRC_SELECTOR_ERROR for a selector the
-    /// object does not have: see [`QUEUE_SELECTORS`] and [`QUEUE_MANAGER_SELECTORS`]).
-    pub fn inquire(&mut self, hobj: Hobj, selectors: &[i32]) -> MqResult<Vec<AttributeValue>> {
+    /// MQINQ: the values of `selectors`, in order. A selector the object does not have fails
+    /// the call with MQRC_SELECTOR_ERROR (see [`QUEUE_SELECTORS`] and
+    /// [`QUEUE_MANAGER_SELECTORS`]); on a queue, a selector of another queue type's attribute
+    /// (an alias's BaseQName on a local queue, a local queue's CurrentQDepth on an alias)
+    /// answers MQ's not-applicable value and the call completes with MQCC_WARNING and
+    /// MQRC_SELECTOR_NOT_FOR_TYPE in [`Inquired::warning`].
+    pub fn inquire(&mut self, hobj: Hobj, selectors: &[i32]) -> MqResult<Inquired> {
         self.check_running()?;
         let handle = self.handle(hobj)?;
         if handle.options & MQOO_INQUIRE == 0 {
@@ -1984,6 +2005,7 @@ impl Connection {
             return failed(MQRC_SELECTOR_COUNT_ERROR);
         }
         let mut values = Vec::with_capacity(selectors.len());
+        let mut warning = None;
         match &handle.target {
             Target::QueueManager => {
                 for &selector in selectors {
@@ -2008,7 +2030,12 @@ impl Connection {
                 };
                 let definition = ObjectDefinition::Alias(alias);
                 for &selector in selectors {
-                    values.push(definition_attribute(&definition, selector)?);
+                    let answer = definition_attribute(&definition, selector);
+                    values.push(crate::inquire::queue_answer(
+                        selector,
+                        answer,
+                        &mut warning,
+                    )?);
                 }
             }
             Target::Queue(_) => {
@@ -2016,15 +2043,17 @@ impl Connection {
                 let definition = queue.definition();
                 let status = queue.status();
                 for &selector in selectors {
-                    values.push(crate::inquire::local_queue_attribute(
-                        &definition,
-                        &status,
+                    let answer =
+                        crate::inquire::local_queue_attribute(&definition, &status, selector);
+                    values.push(crate::inquire::queue_answer(
                         selector,
+                        answer,
+                        &mut warning,
                     )?);
                 }
             }
         }
-        Ok(values)
+        Ok(Inquired { values, warning })
     }
 
     /// MQSET: MQIA_INHIBIT_PUT and MQIA_INHIBIT_GET (MQQA_*_ALLOWED or MQQA_*_INHIBITED) and

@@ -26,11 +26,12 @@ use ferrite_constants::{
 use ferrite_message::DeadLetterHeader;
 use ferrite_protocol::ByteOrder;
 use ferrite_storage::queue_manager::{
-    now_ms, LocalQueue, ObjectDefinition, ObjectType, QueueManager, UnitOfWork,
+    now_ms, LocalQueue, ObjectDefinition, ObjectType, QueueManager,
 };
 use std::sync::Arc;
 
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
+use crate::queue_manager_put::{put_message, InUnit};
 use crate::structures::Mqmd;
 
 /// The dead-letter queue a new queue manager names in DEADQ.
@@ -160,7 +161,7 @@ pub fn queue_manager_appl_name(queue_manager: &QueueManager) -> String {
 /// there is no usable one; the caller applies MQ's fallback and logs the error.
 pub fn put_to_dead_letter_queue(
     queue_manager: &QueueManager,
-    unit: Option<&mut UnitOfWork>,
+    unit: Option<InUnit<'_>>,
     md: &Mqmd,
     data: &[u8],
     reason: i32,
@@ -195,12 +196,12 @@ pub fn put_to_dead_letter_queue(
     let now = now_ms();
     // The original PutDate/PutTime stay in the MQMD; the engine stores them when they differ.
     let engine = descriptor::to_engine(&dead_letter_md, now);
-    queue_manager
-        .put(unit, &queue, &engine, &message)
-        .map_err(|error| DeadLetterError::PutFailed {
+    put_message(queue_manager, unit, &queue, &engine, &message).map_err(|error| {
+        DeadLetterError::PutFailed {
             queue: name.clone(),
             reason: error.reason_code(),
-        })?;
+        }
+    })?;
     Ok(name)
 }
 
@@ -211,14 +212,20 @@ pub fn put_to_dead_letter_queue(
 /// message or discards it, and logs the error).
 pub fn undeliverable(
     queue_manager: &QueueManager,
-    mut unit: Option<&mut UnitOfWork>,
+    mut unit: Option<InUnit<'_>>,
     md: &Mqmd,
     data: &[u8],
     reason: i32,
     dest_q_name: &str,
     dest_q_mgr_name: &str,
 ) -> Result<Disposition, DeadLetterError> {
-    crate::reports::send_exception(queue_manager, unit.as_deref_mut(), md, data, reason);
+    crate::reports::send_exception(
+        queue_manager,
+        unit.as_mut().map(InUnit::reborrow),
+        md,
+        data,
+        reason,
+    );
     if md.report & MQRO_DISCARD_MSG != 0 {
         return Ok(Disposition::Discarded);
     }

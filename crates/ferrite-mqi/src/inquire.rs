@@ -26,6 +26,119 @@ fn selector_error<T>() -> MqResult<T> {
     Err(MqError::failed(MQRC_SELECTOR_ERROR))
 }
 
+/// Every queue attribute selector Ferrite answers for some type of queue (local, alias or
+/// remote). MQINQ on a queue of another type answers such a selector with MQ's "not
+/// applicable" value and MQRC_SELECTOR_NOT_FOR_TYPE (MQCC_WARNING); any other selector fails
+/// the call with MQRC_SELECTOR_ERROR, as for MQ.
+pub const QUEUE_ATTRIBUTE_SELECTORS: &[i32] = &[
+    MQCA_Q_NAME,
+    MQCA_Q_DESC,
+    MQCA_STORAGE_CLASS,
+    MQCA_BACKOUT_REQ_Q_NAME,
+    MQCA_BASE_Q_NAME,
+    MQCA_INITIATION_Q_NAME,
+    MQCA_PROCESS_NAME,
+    MQCA_TRIGGER_DATA,
+    MQCA_REMOTE_Q_NAME,
+    MQCA_REMOTE_Q_MGR_NAME,
+    MQCA_XMIT_Q_NAME,
+    MQIA_Q_TYPE,
+    MQIA_CURRENT_Q_DEPTH,
+    MQIA_MAX_Q_DEPTH,
+    MQIA_MAX_MSG_LENGTH,
+    MQIA_DEF_PERSISTENCE,
+    MQIA_DEF_PRIORITY,
+    MQIA_INHIBIT_PUT,
+    MQIA_INHIBIT_GET,
+    MQIA_OPEN_INPUT_COUNT,
+    MQIA_OPEN_OUTPUT_COUNT,
+    MQIA_SHAREABILITY,
+    MQIA_DEF_INPUT_OPEN_OPTION,
+    MQIA_MSG_DELIVERY_SEQUENCE,
+    MQIA_RETENTION_INTERVAL,
+    MQIA_INDEX_TYPE,
+    MQIA_PAGESET_ID,
+    MQIA_BACKOUT_THRESHOLD,
+    MQIA_HARDEN_GET_BACKOUT,
+    MQIA_DEFINITION_TYPE,
+    MQIA_USAGE,
+    MQIA_DEF_READ_AHEAD,
+    MQIA_DEF_PUT_RESPONSE_TYPE,
+    MQIA_PROPERTY_CONTROL,
+    MQIA_ACCOUNTING_Q,
+    MQIA_MONITORING_Q,
+    MQIA_STATISTICS_Q,
+    MQIA_TRIGGER_CONTROL,
+    MQIA_TRIGGER_TYPE,
+    MQIA_TRIGGER_DEPTH,
+    MQIA_TRIGGER_MSG_PRIORITY,
+    MQIA_Q_DEPTH_HIGH_EVENT,
+    MQIA_Q_DEPTH_HIGH_LIMIT,
+    MQIA_Q_DEPTH_LOW_EVENT,
+    MQIA_Q_DEPTH_LOW_LIMIT,
+    MQIA_Q_DEPTH_MAX_EVENT,
+    MQIA_Q_SERVICE_INTERVAL_EVENT,
+    MQIA_Q_SERVICE_INTERVAL,
+];
+
+/// Whether `selector` names an integer attribute (MQIA_*) rather than a character one.
+pub fn is_integer_selector(selector: i32) -> bool {
+    (MQIA_FIRST..=MQIA_LAST).contains(&selector)
+}
+
+/// The length in bytes of a character attribute in MQINQ's CharAttrs: MQ's documented
+/// MQ_*_LENGTH for the attributes Ferrite answers, 48 for the others.
+pub fn character_attribute_length(selector: i32) -> usize {
+    use ferrite_constants::lengths::*;
+    (match selector {
+        MQCA_Q_NAME => MQ_Q_NAME_LENGTH,
+        MQCA_Q_DESC => MQ_Q_DESC_LENGTH,
+        MQCA_STORAGE_CLASS => MQ_STORAGE_CLASS_LENGTH,
+        MQCA_Q_MGR_NAME => MQ_Q_MGR_NAME_LENGTH,
+        MQCA_Q_MGR_DESC => MQ_Q_MGR_DESC_LENGTH,
+        MQCA_Q_MGR_IDENTIFIER => MQ_Q_MGR_IDENTIFIER_LENGTH,
+        MQCA_TRIGGER_DATA => MQ_TRIGGER_DATA_LENGTH,
+        MQCA_PROCESS_DESC => MQ_PROCESS_DESC_LENGTH,
+        MQCA_APPL_ID => MQ_PROCESS_APPL_ID_LENGTH,
+        MQCA_ENV_DATA => MQ_PROCESS_ENV_DATA_LENGTH,
+        MQCA_USER_DATA => MQ_PROCESS_USER_DATA_LENGTH,
+        MQCA_NAMELIST_DESC => MQ_NAMELIST_DESC_LENGTH,
+        _ => 48,
+    }) as usize
+}
+
+/// MQ's value for a queue attribute that does not apply to the queue's type (with
+/// MQRC_SELECTOR_NOT_FOR_TYPE): MQIAV_NOT_APPLICABLE for an integer attribute, and a string
+/// of asterisks as long as the attribute for a character one.
+pub fn not_applicable(selector: i32) -> AttributeValue {
+    if is_integer_selector(selector) {
+        AttributeValue::Integer(MQIAV_NOT_APPLICABLE)
+    } else {
+        AttributeValue::Text("*".repeat(character_attribute_length(selector)))
+    }
+}
+
+/// One selector's answer for a queue: `answer` is what the queue's own type gives (Err with
+/// MQRC_SELECTOR_ERROR when the selector is not one of its attributes). A queue attribute of
+/// another queue type becomes [`not_applicable`] and sets `warning` to
+/// MQRC_SELECTOR_NOT_FOR_TYPE; anything else is returned as it is.
+pub fn queue_answer(
+    selector: i32,
+    answer: MqResult<AttributeValue>,
+    warning: &mut Option<MqError>,
+) -> MqResult<AttributeValue> {
+    match answer {
+        Err(error)
+            if error.reason == MQRC_SELECTOR_ERROR
+                && QUEUE_ATTRIBUTE_SELECTORS.contains(&selector) =>
+        {
+            *warning = Some(MqError::warning(MQRC_SELECTOR_NOT_FOR_TYPE));
+            Ok(not_applicable(selector))
+        }
+        answer => answer,
+    }
+}
+
 /// MQMON_* of a queue's MONQ keyword.
 fn monitoring(keyword: &str) -> i32 {
     match keyword {
@@ -113,9 +226,6 @@ pub fn local_queue_attribute(
         } else {
             MQQA_BACKOUT_NOT_HARDENED
         } as i64),
-        // BaseQName belongs to alias queues; a local queue has none (blank, where MQ adds the
-        // MQRC_SELECTOR_NOT_FOR_TYPE warning).
-        MQCA_BASE_Q_NAME => text(""),
         MQIA_DEFINITION_TYPE => integer(definition.definition_type.mqqdt() as i64),
         MQIA_USAGE => integer(if definition.usage_transmission {
             MQUS_TRANSMISSION

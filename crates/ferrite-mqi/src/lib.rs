@@ -57,7 +57,7 @@ pub mod triggering;
 
 pub use async_status::Mqsts;
 pub use connection::{
-    reserve_identifiers, AttributeValue, Connection, GetResult, Hobj, NextMessage,
+    reserve_identifiers, AttributeValue, Connection, GetResult, Hobj, Inquired, NextMessage,
 };
 pub use error::{MqError, MqResult};
 pub use message_handles::Hmsg;

@@ -1,5 +1,14 @@
-//! Messages the queue manager itself puts (trigger messages, event messages): one
-//! non-persistent datagram outside any unit of work, with the queue manager's own context.
+//! Messages the queue manager itself puts: trigger messages and event messages (one
+//! non-persistent datagram outside any unit of work, with the queue manager's own context),
+//! and report messages and dead letters (with the context they carry, in the application's
+//! unit of work when its put or get was). Every one of them goes through
+//! [`put_message`], so the target queue's trigger conditions are checked as for an
+//! application's MQPUT: MQ's "Conditions for a trigger event" begin with "a message is put on
+//! a queue", whoever puts it, and its event documentation says event queues "can have trigger
+//! actions associated with them and can create trigger messages". The one exception is
+//! [`crate::triggering`]'s rule that an initiation queue never triggers, so a trigger message
+//! never causes another trigger message (no loop); a trigger message that goes to the
+//! dead-letter queue instead is a dead letter and triggers like one.
 
 use std::sync::Arc;
 
@@ -7,11 +16,57 @@ use ferrite_constants::{
     appl_type::MQAT_QMGR, encoding::MQENC_NATIVE, message_type::MQMT_DATAGRAM,
     persistence::MQPER_NOT_PERSISTENT,
 };
-use ferrite_storage::queue_manager::{now_ms, LocalQueue, QueueManager};
+use ferrite_storage::data_manager::message::MessageDescriptor;
+use ferrite_storage::queue_manager::{now_ms, LocalQueue, MessageEntry, QueueManager, UnitOfWork};
+use ferrite_storage::StorageResult;
 
 use crate::connection::new_identifier;
 use crate::descriptor::{self, QUEUE_MANAGER_CCSID};
 use crate::structures::Mqmd;
+use crate::triggering::{ArrivalWatch, PendingArrivals};
+
+/// The application's unit of work a queue-manager put joins (a COA or COD report, a dead
+/// letter), with the connection's trigger state: a trigger message that put causes is held
+/// until the unit of work ends, as for the application's own puts.
+pub struct InUnit<'a> {
+    pub unit: &'a mut UnitOfWork,
+    pub arrivals: &'a mut PendingArrivals,
+}
+
+impl InUnit<'_> {
+    /// The same unit for one more put.
+    pub fn reborrow(&mut self) -> InUnit<'_> {
+        InUnit {
+            unit: self.unit,
+            arrivals: self.arrivals,
+        }
+    }
+}
+
+/// Put a message the queue manager makes on `queue`, in `unit` when given, and check
+/// `queue`'s trigger conditions as for an application's MQPUT of a message of `priority`.
+pub fn put_message(
+    queue_manager: &QueueManager,
+    unit: Option<InUnit<'_>>,
+    queue: &Arc<LocalQueue>,
+    descriptor: &MessageDescriptor,
+    data: &[u8],
+) -> StorageResult<MessageEntry> {
+    let watch = ArrivalWatch::before(queue);
+    match unit {
+        Some(InUnit { unit, arrivals }) => {
+            let entry = queue_manager.put(Some(unit), queue, descriptor, data)?;
+            arrivals.put(queue_manager, watch, descriptor.priority, true);
+            Ok(entry)
+        }
+        None => {
+            let entry = queue_manager.put(None, queue, descriptor, data)?;
+            // Outside a unit of work the trigger message is written at once.
+            PendingArrivals::default().put(queue_manager, watch, descriptor.priority, false);
+            Ok(entry)
+        }
+    }
+}
 
 /// The MQMD of a message the queue manager puts with `format`: a non-persistent datagram at the
 /// queue's default priority, integers in MQENC_NATIVE, characters in the queue manager's CCSID,
@@ -51,8 +106,7 @@ pub fn put_as_queue_manager(
     let now = now_ms();
     let md = queue_manager_descriptor(queue_manager, queue, format, now);
     let engine = descriptor::to_engine(&md, now);
-    let result = queue_manager
-        .put(None, queue, &engine, data)
+    let result = put_message(queue_manager, None, queue, &engine, data)
         .map(|_| ())
         .map_err(|error| error.reason_code());
     (md, result)

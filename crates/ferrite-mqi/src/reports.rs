@@ -38,12 +38,13 @@ use ferrite_constants::{
     report::*,
 };
 use ferrite_storage::queue_manager::{
-    now_ms, ExpiryObserver, LocalQueue, QueueManager, RetrievedMessage, UnitOfWork,
+    now_ms, ExpiryObserver, LocalQueue, QueueManager, RetrievedMessage,
 };
 use std::sync::Arc;
 
 use crate::dead_letter::{self, queue_manager_appl_name, resolve_local_queue};
 use crate::descriptor::{self, trim};
+use crate::queue_manager_put::{put_message, InUnit};
 use crate::structures::Mqmd;
 
 /// How much of the original's data a report _WITH_DATA carries.
@@ -168,7 +169,7 @@ pub fn report_message(
 /// MQRO_DISCARD_MSG); failing that it is discarded with a log line.
 fn send(
     queue_manager: &QueueManager,
-    mut unit: Option<&mut UnitOfWork>,
+    mut unit: Option<InUnit<'_>>,
     original: &Mqmd,
     report: &Mqmd,
     data: &[u8],
@@ -193,7 +194,13 @@ fn send(
             None => MQRC_UNKNOWN_OBJECT_NAME,
             Some(queue) => {
                 let engine = descriptor::to_engine(report, now_ms());
-                match queue_manager.put(unit.as_deref_mut(), &queue, &engine, data) {
+                match put_message(
+                    queue_manager,
+                    unit.as_mut().map(InUnit::reborrow),
+                    &queue,
+                    &engine,
+                    data,
+                ) {
                     Ok(_) => return,
                     Err(error) => error.reason_code(),
                 }
@@ -223,7 +230,7 @@ fn send(
 
 fn send_if_requested(
     queue_manager: &QueueManager,
-    unit: Option<&mut UnitOfWork>,
+    unit: Option<InUnit<'_>>,
     original: &Mqmd,
     data: &[u8],
     feedback: i32,
@@ -240,7 +247,7 @@ fn send_if_requested(
 /// asks for, in `unit` when the put was.
 pub fn on_put(
     queue_manager: &QueueManager,
-    unit: Option<&mut UnitOfWork>,
+    unit: Option<InUnit<'_>>,
     original: &Mqmd,
     data: &[u8],
 ) {
@@ -258,7 +265,7 @@ pub fn on_put(
 /// get was.
 pub fn on_get(
     queue_manager: &QueueManager,
-    unit: Option<&mut UnitOfWork>,
+    unit: Option<InUnit<'_>>,
     original: &Mqmd,
     data: &[u8],
 ) {
@@ -293,7 +300,7 @@ pub fn on_expiry(queue_manager: &QueueManager, original: &Mqmd, data: &[u8]) {
 /// Feedback = `reason` (an MQRC_* or MQFB_*), in `unit` when given.
 pub fn send_exception(
     queue_manager: &QueueManager,
-    unit: Option<&mut UnitOfWork>,
+    unit: Option<InUnit<'_>>,
     original: &Mqmd,
     data: &[u8],
     reason: i32,
@@ -312,14 +319,26 @@ pub fn send_exception(
     );
 }
 
-/// Make the queue manager send expiration reports (idempotent; MQCONN calls it, so every
-/// queue manager an application uses has it before any message of its can expire).
+/// Make the queue manager send expiration reports and tell the service timer of each expired
+/// message removed (idempotent; MQCONN calls it, so every queue manager an application uses
+/// has it before any message of its can expire).
 pub fn install(queue_manager: &QueueManager) {
     if queue_manager.has_expiry_observer() {
         return;
     }
     let observer: ExpiryObserver = Arc::new(
-        |queue_manager: &QueueManager, _queue: &LocalQueue, message: &RetrievedMessage| {
+        |queue_manager: &QueueManager, queue: &LocalQueue, message: &RetrievedMessage| {
+            // Removing an expired message is a get operation for the service timer.
+            let timed = queue
+                .with_definition(crate::service_interval_events::ServiceIntervalSetting::of)
+                .is_some();
+            if let Some(queue) = timed
+                .then(|| queue_manager.queue(&queue.name()))
+                .flatten()
+                .filter(|own| std::ptr::eq(Arc::as_ptr(own), queue))
+            {
+                crate::service_interval_events::after_removal(queue_manager, &queue);
+            }
             let Ok(original) = descriptor::from_engine(
                 &message.descriptor,
                 message.backout_count,

@@ -13,9 +13,15 @@
 //! - an MQGET that leaves the queue not empty restarts it from zero; one that leaves it empty
 //!   switches it off;
 //! - the resets happen "whether or not an event has been generated";
-//! - a queue first seen with messages on it (QSVCIEV switched on meanwhile, or the first
-//!   operation after a restart) has its timer started then, as MQ starts it "at queue manager
-//!   startup ... if the queue depth is greater than zero".
+//! - at queue manager startup (when the MQI is first used on it: [`install`]) every non-empty
+//!   queue with QSVCIEV HIGH or OK has its timer started, as MQ sets it "to startup time if
+//!   the queue depth is greater than zero"; a queue first seen later with messages on it
+//!   (QSVCIEV switched on meanwhile) has its timer started at that operation.
+//!
+//! A get operation is, as MQ defines it, "an MQGET call or an activity that removes a
+//! message from a queue": a destructive MQGET, the removal of an expired message (at get or
+//! by the EXPRYINT scan: [`after_removal`] from the expiry observer in [`crate::reports`]),
+//! and CLEAR QLOCAL (ferrite-command calls [`after_removal`]).
 //!
 //! The service time is the time since the timer started.
 //!
@@ -23,12 +29,15 @@
 //!
 //! | QSVCIEV | checked at       | event when                  | reason                                | then        |
 //! |---------|------------------|-----------------------------|---------------------------------------|-------------|
-//! | HIGH    | an MQPUT or MQGET | the service time > QSVCINT  | MQRC_Q_SERVICE_INTERVAL_HIGH (2226)  | QSVCIEV(OK)   |
-//! | OK      | an MQGET          | the service time <= QSVCINT | MQRC_Q_SERVICE_INTERVAL_OK (2227)    | QSVCIEV(HIGH) |
+//! | HIGH    | the timer tick, an MQPUT or get | the service time > QSVCINT | MQRC_Q_SERVICE_INTERVAL_HIGH (2226) | QSVCIEV(OK) |
+//! | OK      | a get operation   | the service time <= QSVCINT | MQRC_Q_SERVICE_INTERVAL_OK (2227)    | QSVCIEV(HIGH) |
 //!
-//! MQ generates the High event "on, or before, the next MQPUT or get operation"; Ferrite
-//! generates it on that operation (there is no timer thread), before the operation's own
-//! timer reset. Only a get can give an OK event, and a get after the interval has passed
+//! MQ generates the High event "on, or before, the next MQPUT or get operation". Ferrite
+//! generates it from a timer: [`tick`] runs on the queue manager's background task (the one
+//! that takes checkpoints and runs the EXPRYINT scan, no thread per queue) every
+//! [`TIMER_RESOLUTION_MS`], so a High event comes at most that long after QSVCINT has passed
+//! (later only while that task is busy with a checkpoint or an expiry scan). A put or get that
+//! comes first still raises it, before the operation's own timer reset. Only a get can give an OK event, and a get after the interval has passed
 //! gives none (MQ's example 2: "the service interval has now been exceeded and therefore an
 //! OK event is not generated"). The switch flips are stored as ALTER QLOCAL stores them, so
 //! DISPLAY QLOCAL shows QSVCIEV(OK) after a High event. Like every performance event, each
@@ -37,14 +46,19 @@
 //! QMgrName, QName (MQCA_BASE_Q_NAME), TimeSinceReset (seconds), HighQDepth, MsgEnqCount,
 //! MsgDeqCount — put on SYSTEM.ADMIN.PERFM.EVENT.
 //!
-//! A get operation here is a destructive MQGET through the MQI; expiry and CLEAR QLOCAL,
-//! which MQ also counts as get operations, do not drive the timer in Ferrite.
+//! The timers live in memory (MQ keeps them in storage too); the High/OK switch they flip is
+//! stored.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use ferrite_constants::reason::{MQRC_Q_SERVICE_INTERVAL_HIGH, MQRC_Q_SERVICE_INTERVAL_OK};
-use ferrite_storage::queue_manager::{now_ms, LocalQueue, QueueDefinition, QueueManager};
+use ferrite_storage::queue_manager::{
+    now_ms, LocalQueue, QueueDefinition, QueueManager, TimerObserver, CHECKPOINT_POLL_INTERVAL_MS,
+};
+
+/// The service timer's resolution: [`tick`] runs at the background task's poll interval.
+pub const TIMER_RESOLUTION_MS: u64 = CHECKPOINT_POLL_INTERVAL_MS;
 
 /// A queue's QSVCIEV when it is HIGH or OK, with its QSVCINT.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +135,84 @@ pub fn after_get(
     setting: ServiceIntervalSetting,
 ) {
     operation(queue_manager, queue, setting, Operation::Get);
+}
+
+/// After a get operation other than MQGET removed messages from `queue` (an expired message
+/// discarded, CLEAR QLOCAL): the service timer and events as for a get, when its QSVCIEV is
+/// HIGH or OK.
+pub fn after_removal(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
+    if let Some(setting) = queue.with_definition(ServiceIntervalSetting::of) {
+        operation(queue_manager, queue, setting, Operation::Get);
+    }
+}
+
+/// Run the service timers of `queue_manager` from its background task ([`tick`]) and start
+/// the timers of its non-empty queues, as MQ does at startup. Idempotent: MQCONN calls it.
+pub fn install(queue_manager: &QueueManager) {
+    // One observer for every queue manager: MQCONN clones it (no allocation per connect).
+    static OBSERVER: OnceLock<TimerObserver> = OnceLock::new();
+    let observer = OBSERVER.get_or_init(|| Arc::new(tick)).clone();
+    if !queue_manager.set_timer_observer(observer) {
+        return;
+    }
+    let now = now_ms();
+    let started: Vec<Arc<LocalQueue>> = queue_manager
+        .queues()
+        .into_iter()
+        .filter(|queue| {
+            queue.current_depth() > 0 && queue.with_definition(ServiceIntervalSetting::of).is_some()
+        })
+        .collect();
+    let mut timers = timers().lock().unwrap();
+    for queue in started {
+        let key = Arc::as_ptr(&queue) as usize;
+        // An entry left by a dropped queue at the same address is replaced.
+        let known = timers
+            .get(&key)
+            .and_then(|(weak, _)| weak.upgrade())
+            .is_some_and(|known| Arc::ptr_eq(&known, &queue));
+        if !known {
+            timers.insert(key, (Arc::downgrade(&queue), Some(now)));
+        }
+    }
+}
+
+/// The timer tick: a Queue Service Interval High event for each queue of `queue_manager`
+/// whose service time has passed its QSVCINT while QSVCIEV is HIGH. Cheap when no timer
+/// runs: one lock of the timer table.
+pub fn tick(queue_manager: &QueueManager) {
+    let now = now_ms();
+    let running: Vec<(Arc<LocalQueue>, u64)> = {
+        let timers = timers().lock().unwrap();
+        timers
+            .values()
+            .filter_map(|(weak, started)| Some((weak.upgrade()?, (*started)?)))
+            .collect()
+    };
+    let due: Vec<Arc<LocalQueue>> = running
+        .into_iter()
+        .filter(|(queue, started)| {
+            queue
+                .with_definition(ServiceIntervalSetting::of)
+                .is_some_and(|setting| {
+                    event_due(setting, Operation::Put, Some(now.saturating_sub(*started)))
+                        == Some(MQRC_Q_SERVICE_INTERVAL_HIGH)
+                })
+        })
+        .map(|(queue, _)| queue)
+        // The table is shared by every queue manager in the process: only this one's queues.
+        .filter(|queue| {
+            queue_manager
+                .queue(&queue.name())
+                .is_some_and(|own| Arc::ptr_eq(&own, queue))
+        })
+        .collect();
+    if due.is_empty() || !queue_manager.queue_manager_attributes().performance_events {
+        return;
+    }
+    for queue in due {
+        raise(queue_manager, &queue, MQRC_Q_SERVICE_INTERVAL_HIGH);
+    }
 }
 
 fn operation(

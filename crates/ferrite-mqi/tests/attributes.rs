@@ -71,7 +71,7 @@ fn inquire_returns_every_queue_attribute_and_set_changes_the_trigger_ones() {
         MQIA_USAGE,
     ];
     assert_eq!(
-        connection.inquire(hobj, &selectors).unwrap(),
+        connection.inquire(hobj, &selectors).unwrap().values,
         vec![
             integer(4),
             text("APP.BACKOUT"),
@@ -178,7 +178,8 @@ fn the_queue_manager_object_answers_from_its_stored_attributes() {
                     MQIA_START_STOP_EVENT,
                 ],
             )
-            .unwrap(),
+            .unwrap()
+            .values,
         vec![
             text("Test queue manager"),
             text("APP.DLQ"),

@@ -169,7 +169,8 @@ fn open_validates_options_names_and_sharing() {
     let output = b.open(&mut q1(), MQOO_OUTPUT | MQOO_INQUIRE).unwrap();
     let counts = b
         .inquire(output, &[MQIA_OPEN_INPUT_COUNT, MQIA_OPEN_OUTPUT_COUNT])
-        .unwrap();
+        .unwrap()
+        .values;
     assert_eq!(
         counts,
         vec![AttributeValue::Integer(1), AttributeValue::Integer(1)]
@@ -184,7 +185,7 @@ fn open_validates_options_names_and_sharing() {
     b.close(shared, MQCO_NONE).unwrap();
     // Dropping a connection closes its handles.
     drop(a);
-    let counts = b.inquire(output, &[MQIA_OPEN_INPUT_COUNT]).unwrap();
+    let counts = b.inquire(output, &[MQIA_OPEN_INPUT_COUNT]).unwrap().values;
     assert_eq!(counts, vec![AttributeValue::Integer(0)]);
 }
 
@@ -510,7 +511,10 @@ fn put1_puts_one_message() {
         MQRC_NO_MSG_AVAILABLE
     );
     assert_eq!(
-        connection.inquire(hobj, &[MQIA_OPEN_OUTPUT_COUNT]).unwrap(),
+        connection
+            .inquire(hobj, &[MQIA_OPEN_OUTPUT_COUNT])
+            .unwrap()
+            .values,
         vec![AttributeValue::Integer(0)]
     );
     connection.commit().unwrap();
@@ -531,7 +535,7 @@ fn syncpoint_visibility_commit_and_backout() {
         MQRC_NO_MSG_AVAILABLE
     );
     assert_eq!(
-        a.inquire(ha, &[MQIA_CURRENT_Q_DEPTH]).unwrap(),
+        a.inquire(ha, &[MQIA_CURRENT_Q_DEPTH]).unwrap().values,
         vec![AttributeValue::Integer(1)]
     );
     a.backout().unwrap();
@@ -1087,7 +1091,8 @@ fn inquire_and_set() {
                 MQIA_OPEN_OUTPUT_COUNT,
             ],
         )
-        .unwrap();
+        .unwrap()
+        .values;
     use AttributeValue::*;
     assert_eq!(
         values,
@@ -1104,7 +1109,8 @@ fn inquire_and_set() {
         ]
     );
     for &selector in ferrite_mqi::connection::QUEUE_SELECTORS {
-        connection.inquire(hobj, &[selector]).unwrap();
+        let inquired = connection.inquire(hobj, &[selector]).unwrap();
+        assert_eq!(inquired.warning, None, "selector {selector}");
     }
     assert_eq!(
         reason(connection.inquire(output, &[MQIA_CURRENT_Q_DEPTH])),
@@ -1126,7 +1132,8 @@ fn inquire_and_set() {
     assert_eq!(
         connection
             .inquire(qmgr, &[MQCA_Q_MGR_NAME, MQIA_MAX_PRIORITY])
-            .unwrap(),
+            .unwrap()
+            .values,
         vec![Text("QM1".into()), Integer(9)]
     );
     for &selector in ferrite_mqi::connection::QUEUE_MANAGER_SELECTORS {
@@ -1160,7 +1167,10 @@ fn inquire_and_set() {
         MQRC_SELECTOR_ERROR
     );
     assert_eq!(
-        connection.inquire(hobj, &[MQIA_INHIBIT_GET]).unwrap(),
+        connection
+            .inquire(hobj, &[MQIA_INHIBIT_GET])
+            .unwrap()
+            .values,
         vec![Integer(0)],
         "nothing half-applied"
     );
@@ -1172,7 +1182,10 @@ fn inquire_and_set() {
         .set(hobj, &[(MQIA_INHIBIT_PUT, Integer(1))])
         .unwrap();
     assert_eq!(
-        connection.inquire(hobj, &[MQIA_INHIBIT_PUT]).unwrap(),
+        connection
+            .inquire(hobj, &[MQIA_INHIBIT_PUT])
+            .unwrap()
+            .values,
         vec![Integer(1)]
     );
 }

@@ -446,9 +446,13 @@ fn dead_letter_in_a_unit_of_work_and_across_restart() {
         resolved.coded_char_set_id = 1208;
         // Syncpoint puts of the queue manager's own go with the unit.
         let mut unit = ferrite_storage::queue_manager::UnitOfWork::new();
+        let mut arrivals = ferrite_mqi::triggering::PendingArrivals::default();
         dead_letter::put_to_dead_letter_queue(
             &qm,
-            Some(&mut unit),
+            Some(ferrite_mqi::queue_manager_put::InUnit {
+                unit: &mut unit,
+                arrivals: &mut arrivals,
+            }),
             &resolved,
             b"persistent",
             MQRC_Q_FULL,
@@ -458,6 +462,7 @@ fn dead_letter_in_a_unit_of_work_and_across_restart() {
         .unwrap();
         assert_eq!(depth(&qm, DLQ), 0, "invisible until commit");
         qm.commit(&mut unit).unwrap();
+        arrivals.resolved(&qm, true);
         assert_eq!(depth(&qm, DLQ), 1);
         c.disconnect().unwrap();
         qm.shutdown().unwrap();

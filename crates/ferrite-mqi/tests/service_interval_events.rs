@@ -2,7 +2,8 @@
 //! service interval events: example 1/2/3"), the QSVCIEV flips, the event message's PCF
 //! parameters and the statistics reset, and the cases that must give no event (PERFMEV
 //! disabled, QSVCIEV(NONE), a get within the interval while High is enabled, a put while OK
-//! is enabled, a timer switched off by a get that empties the queue).
+//! is enabled, a timer switched off by a get that empties the queue), the High event raised by
+//! the timer with no operation on the queue, and expiry as a get operation.
 
 mod support;
 
@@ -54,12 +55,16 @@ struct Setup {
 }
 
 fn setup(event: &str, performance_events: bool) -> Setup {
+    setup_with_interval(event, performance_events, INTERVAL_MS)
+}
+
+fn setup_with_interval(event: &str, performance_events: bool, interval_ms: u32) -> Setup {
     let (directory, queue_manager) = queue_manager(&[PERFORMANCE_EVENT_QUEUE]);
     define(
         &queue_manager,
         QueueDefinition {
             queue_service_interval_event: event.into(),
-            queue_service_interval: INTERVAL_MS,
+            queue_service_interval: interval_ms,
             ..QueueDefinition::local(Q, PageSetId(1))
         },
     );
@@ -94,6 +99,30 @@ impl Setup {
                 b"m",
             )
             .unwrap();
+    }
+
+    fn put_expiring(&mut self, expiry_tenths: i32) {
+        self.application
+            .put(
+                self.hobj,
+                &mut Mqmd {
+                    expiry: expiry_tenths,
+                    ..Mqmd::default()
+                },
+                &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+                b"m",
+            )
+            .unwrap();
+    }
+
+    /// Waits up to `limit` for an event message to arrive, and leaves it on the queue.
+    fn wait_for_event(&mut self, limit: Duration) {
+        let event_queue = self.queue_manager.queue(PERFORMANCE_EVENT_QUEUE).unwrap();
+        let started = std::time::Instant::now();
+        while event_queue.current_depth() == 0 {
+            assert!(started.elapsed() < limit, "no event within {limit:?}");
+            sleep(Duration::from_millis(5));
+        }
     }
 
     fn get(&mut self) {
@@ -174,8 +203,9 @@ impl Setup {
 fn example_1_high_at_a_late_get_then_ok_at_a_prompt_one() {
     let mut s = setup("HIGH", true);
     s.put(); // P1: the timer starts
-    past_the_interval();
-    s.get(); // G1: later than QSVCINT
+             // The timer raises High once QSVCINT has passed, "on, or before" G1.
+    s.wait_for_event(Duration::from_secs(10));
+    s.get(); // G1: later than QSVCINT: no OK event
     let events = s.events();
     assert_eq!(events.len(), 1);
     let high = &events[0];
@@ -184,7 +214,7 @@ fn example_1_high_at_a_late_get_then_ok_at_a_prompt_one() {
     assert_eq!(high.queue_manager, s.queue_manager.name());
     use ferrite_constants::selector::*;
     assert_eq!(high.integer(MQIA_MSG_ENQ_COUNT), 1);
-    assert_eq!(high.integer(MQIA_MSG_DEQ_COUNT), 1);
+    assert_eq!(high.integer(MQIA_MSG_DEQ_COUNT), 0, "raised before G1");
     assert_eq!(high.integer(MQIA_HIGH_Q_DEPTH), 1);
     assert!(high.integer(MQIA_TIME_SINCE_RESET) >= 0);
     assert_eq!(s.setting(), "OK", "a High event enables OK events");
@@ -197,7 +227,7 @@ fn example_1_high_at_a_late_get_then_ok_at_a_prompt_one() {
     );
     // The High event reset the statistics: the OK event counts from there.
     assert_eq!(events[0].integer(MQIA_MSG_ENQ_COUNT), 1);
-    assert_eq!(events[0].integer(MQIA_MSG_DEQ_COUNT), 1);
+    assert_eq!(events[0].integer(MQIA_MSG_DEQ_COUNT), 2);
     assert_eq!(s.setting(), "HIGH", "an OK event enables High events");
 }
 
@@ -265,4 +295,118 @@ fn no_event_without_perfmev_or_with_qsvciev_none() {
         );
         assert_eq!(s.setting(), event, "nothing flips");
     }
+}
+
+#[test]
+fn the_timer_raises_high_with_no_operation_on_the_queue() {
+    let mut s = setup("HIGH", true);
+    s.put(); // the timer starts; nothing else touches the queue
+    let started = std::time::Instant::now();
+    s.wait_for_event(Duration::from_secs(10));
+    assert!(started.elapsed() >= Duration::from_millis(u64::from(INTERVAL_MS)));
+    assert_eq!(s.reasons(), [MQRC_Q_SERVICE_INTERVAL_HIGH]);
+    assert_eq!(s.setting(), "OK");
+    // High once: the timer does not raise it again while QSVCIEV is OK.
+    past_the_interval();
+    assert!(s.reasons().is_empty());
+}
+
+#[test]
+fn the_timer_stays_quiet_within_the_interval_and_when_high_is_not_enabled() {
+    let mut s = setup("OK", true);
+    s.put();
+    past_the_interval();
+    assert!(s.reasons().is_empty(), "the timer gives no OK event");
+    let mut s = setup("HIGH", false);
+    s.put();
+    past_the_interval();
+    assert!(s.reasons().is_empty(), "PERFMEV disabled");
+    assert_eq!(s.setting(), "HIGH");
+}
+
+#[test]
+fn an_expired_message_removed_is_a_get_operation() {
+    // QSVCINT 1.5 s; the message expires after 0.2 s and its removal empties the queue, so
+    // the timer goes off and no High event follows.
+    let mut s = setup_with_interval("HIGH", true, 1_500);
+    s.put_expiring(2);
+    sleep(Duration::from_millis(300));
+    let error = s
+        .application
+        .get(
+            s.hobj,
+            &mut Mqmd::default(),
+            &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
+            &mut [0u8; 16],
+        )
+        .unwrap_err();
+    assert_eq!(error.reason, MQRC_NO_MSG_AVAILABLE, "the message expired");
+    sleep(Duration::from_millis(2_000));
+    assert!(s.reasons().is_empty(), "the removal stopped the timer");
+    assert_eq!(s.setting(), "HIGH");
+
+    // With OK enabled, the removal within the interval is the get that gives the OK event.
+    let mut s = setup_with_interval("OK", true, 5_000);
+    s.put_expiring(2);
+    sleep(Duration::from_millis(300));
+    s.application
+        .get(
+            s.hobj,
+            &mut Mqmd::default(),
+            &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
+            &mut [0u8; 16],
+        )
+        .unwrap_err();
+    assert_eq!(s.reasons(), [MQRC_Q_SERVICE_INTERVAL_OK]);
+    assert_eq!(s.setting(), "HIGH");
+}
+
+#[test]
+fn a_queue_with_messages_at_startup_has_its_timer_started() {
+    let mut s = setup("HIGH", true);
+    s.application
+        .put(
+            s.hobj,
+            &mut Mqmd {
+                persistence: ferrite_constants::persistence::MQPER_PERSISTENT,
+                ..Mqmd::default()
+            },
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            b"kept",
+        )
+        .unwrap();
+    // Restart before the interval passes: the timer is in memory only.
+    let Setup {
+        _directory: directory,
+        queue_manager,
+        monitor,
+        application,
+        ..
+    } = s;
+    monitor.disconnect().unwrap();
+    application.disconnect().unwrap();
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = open(directory.path());
+    assert_eq!(queue_manager.queue(Q).unwrap().current_depth(), 1);
+    // The first MQCONN starts the MQI's timers; nothing touches APP.Q after it.
+    let monitor = Connection::connect(queue_manager.clone(), "").unwrap();
+    let event_queue = queue_manager.queue(PERFORMANCE_EVENT_QUEUE).unwrap();
+    let started = std::time::Instant::now();
+    while event_queue.current_depth() == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no High event for the queue non-empty since startup"
+        );
+        sleep(Duration::from_millis(5));
+    }
+    assert_eq!(
+        queue_manager
+            .queue(Q)
+            .unwrap()
+            .definition()
+            .queue_service_interval_event,
+        "OK"
+    );
+    monitor.disconnect().unwrap();
 }

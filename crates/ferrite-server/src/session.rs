@@ -591,9 +591,11 @@ impl MqiSession {
                 inq.char_attr_length = 0;
                 Some(error)
             }
-            Ok(values) => {
-                let mut warning = None;
-                for (selector, value) in inq.selectors.iter().zip(values) {
+            Ok(inquired) => {
+                // MQRC_SELECTOR_NOT_FOR_TYPE, unless a count or length below gives a warning
+                // that says values are missing.
+                let mut warning = inquired.warning;
+                for (selector, value) in inq.selectors.iter().zip(inquired.values) {
                     match value {
                         AttributeValue::Integer(value) => inq.int_attrs.push(value),
                         AttributeValue::Text(text) => inq

@@ -65,7 +65,10 @@ fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
 
 fn depth(connection: &mut Connection, queue: &str) -> i32 {
     let hobj = open(connection, queue, MQOO_INQUIRE);
-    let values = connection.inquire(hobj, &[MQIA_CURRENT_Q_DEPTH]).unwrap();
+    let values = connection
+        .inquire(hobj, &[MQIA_CURRENT_Q_DEPTH])
+        .unwrap()
+        .values;
     connection.close(hobj, 0).unwrap();
     match values[0] {
         AttributeValue::Integer(depth) => depth,
@@ -349,7 +352,8 @@ fn browse_inquire_set_and_truncation() {
                 MQIA_INHIBIT_PUT,
             ],
         )
-        .unwrap();
+        .unwrap()
+        .values;
     assert_eq!(values[0], AttributeValue::Text("Q1".into()));
     assert_eq!(values[1], AttributeValue::Integer(3));
     assert!(matches!(values[2], AttributeValue::Integer(n) if n > 0));
@@ -366,7 +370,7 @@ fn browse_inquire_set_and_truncation() {
     };
     let qmgr = connection.open(&mut od, MQOO_INQUIRE).unwrap();
     assert_eq!(
-        connection.inquire(qmgr, &[MQCA_Q_MGR_NAME]).unwrap(),
+        connection.inquire(qmgr, &[MQCA_Q_MGR_NAME]).unwrap().values,
         vec![AttributeValue::Text("QM1".into())]
     );
     connection

@@ -168,6 +168,11 @@ pub struct GetControls {
 /// scan), after it is gone: the MQI sends the expiration reports it asks for.
 pub type ExpiryObserver = Arc<dyn Fn(&QueueManager, &LocalQueue, &RetrievedMessage) + Send + Sync>;
 
+/// Called by the queue manager's background task every [`CHECKPOINT_POLL_INTERVAL_MS`] (later
+/// while a checkpoint or expiry scan runs): the MQI's timers (the queue service timer's High
+/// events) run here rather than on a thread of their own.
+pub type TimerObserver = Arc<dyn Fn(&QueueManager) + Send + Sync>;
+
 /// The result of [`QueueManager::get_with`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GetOutcome {
@@ -238,6 +243,8 @@ pub struct QueueManager {
     connections: Connections,
     /// Told of every expired message discarded (set once, by the MQI layer).
     expiry_observer: std::sync::OnceLock<ExpiryObserver>,
+    /// Told at each poll of the background task (set once, by the MQI layer).
+    timer_observer: std::sync::OnceLock<TimerObserver>,
     /// MAXUMSGS and EXPRYINT as the QMGR object has them (qm.toml's values until ALTER QMGR),
     /// read on the put/get path without the object store's lock.
     max_uncommitted_messages: AtomicU32,
@@ -424,6 +431,7 @@ impl QueueManager {
             messages,
             connections: Connections::default(),
             expiry_observer: std::sync::OnceLock::new(),
+            timer_observer: std::sync::OnceLock::new(),
             connection_authentication: RwLock::new(ConnectionAuthentication::default()),
         });
         queue_manager.restart()?;
@@ -718,6 +726,12 @@ impl QueueManager {
     /// Only the first call installs one; later calls return false.
     pub fn set_expiry_observer(&self, observer: ExpiryObserver) -> bool {
         self.expiry_observer.set(observer).is_ok()
+    }
+
+    /// Install the observer called at each poll of the background task (the MQI's timers).
+    /// Only the first call installs one; later calls return false.
+    pub fn set_timer_observer(&self, observer: TimerObserver) -> bool {
+        self.timer_observer.set(observer).is_ok()
     }
 
     /// Whether an expiry observer is installed.
@@ -2049,6 +2063,9 @@ impl QueueManager {
                                 queue_manager.name
                             ));
                         }
+                    }
+                    if let Some(observer) = queue_manager.timer_observer.get() {
+                        observer(&queue_manager);
                     }
                     if queue_manager.log.take_checkpoint_request() || loaded {
                         if let Err(error) = queue_manager.checkpoint() {

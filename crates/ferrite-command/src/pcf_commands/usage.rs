@@ -1,0 +1,129 @@
+//! MQCMD_INQUIRE_USAGE (Inquire Usage, z/OS): page sets and buffer pools, the PCF form of
+//! DISPLAY USAGE.
+//!
+//! IBM MQ for z/OS documents one PCF command for page sets and buffer pools, Inquire Usage.
+//! cmqcfc.h also defines MQCMD_CREATE/CHANGE/DELETE_BUFFER_POOL and _PAGE_SET (106, 107,
+//! 157-160), but IBM's PCF reference documents no such commands or their parameters (DEFINE,
+//! ALTER and DELETE of BUFFPOOL and PSID are MQSC only), so Ferrite answers them as any other
+//! command it does not know: MQRCCF_CFH_COMMAND_ERROR.
+//!
+//! Request: PageSetId (MQIA_PAGESET_ID, 0-99; absent: every page set) and UsageType
+//! (MQIACF_USAGE_TYPE: MQIACF_USAGE_PAGESET or MQIACF_ALL, the default; MQIACF_USAGE_DATA_SET
+//! and MQIACF_USAGE_SMDS are refused with MQRCCF_PARM_VALUE_ERROR, as TYPE(DATASET) and
+//! TYPE(SMDS) are by DISPLAY USAGE). CommandScope is accepted and ignored.
+//!
+//! Responses, one per page set then one per buffer pool serving them, each starting with
+//! ResponseType (MQIACF_USAGE_TYPE):
+//!
+//! | ResponseType             | parameters                                                  |
+//! |--------------------------|-------------------------------------------------------------|
+//! | MQIACF_USAGE_PAGESET     | MQIA_PAGESET_ID, MQIACF_BUFFER_POOL_ID, MQIACF_USAGE_TOTAL_PAGES, MQIACF_USAGE_UNUSED_PAGES, MQIACF_USAGE_EXPAND_TYPE (MQUSAGE_EXPAND_*), MQIACF_USAGE_EXPAND_COUNT (expansions since restart), MQIACF_PAGESET_STATUS (MQUSAGE_PS_*) |
+//! | MQIACF_USAGE_BUFFER_POOL | MQIACF_BUFFER_POOL_ID, MQIACF_USAGE_TOTAL_BUFFERS, MQIACF_USAGE_FREE_BUFF (stealable buffers), MQIACF_USAGE_FREE_BUFF_PERC, MQIACF_BUFFER_POOL_LOCATION (MQBPLOCATION_ABOVE), MQIACF_PAGECLAS (MQPAGECLAS_4KB) |
+//!
+//! A page set deleted by DELETE PSID but attached until restart has status
+//! MQUSAGE_PS_NOT_DEFINED; a PageSetId that names no page set answers that id and
+//! MQUSAGE_PS_NOT_DEFINED alone, as MQ reports an undefined page set. PersistentDataPages
+//! and NonPersistentDataPages are not returned: Ferrite's space maps do not record which
+//! class a used page belongs to.
+
+use ferrite_constants::{misc::*, pcf_reason::*, pcf_selector::*, selector::MQIA_PAGESET_ID};
+use ferrite_storage::config::Expand;
+
+use super::{ignorable, Context, Parameter, PcfFailure, Request, Responses};
+
+/// The greatest page set identifier (PSID 00-99).
+const PAGE_SET_ID_MAX: i32 = 99;
+
+pub(super) fn inquire_usage(context: &Context, request: &Request) -> Responses {
+    request.check(|p| ignorable(p) || [MQIA_PAGESET_ID, MQIACF_USAGE_TYPE].contains(&p.id()))?;
+    match request.integer(MQIACF_USAGE_TYPE)? {
+        None | Some(MQIACF_ALL | MQIACF_USAGE_PAGESET) => {}
+        Some(_) => {
+            return Err(PcfFailure::parameter(
+                MQRCCF_PARM_VALUE_ERROR,
+                MQIACF_USAGE_TYPE,
+            ))
+        }
+    }
+    let wanted = request.integer(MQIA_PAGESET_ID)?;
+    if wanted.is_some_and(|id| !(0..=PAGE_SET_ID_MAX).contains(&id)) {
+        return Err(PcfFailure::parameter(
+            MQRCCF_PARM_VALUE_ERROR,
+            MQIA_PAGESET_ID,
+        ));
+    }
+    let queue_manager = context.queue_manager;
+    let configuration = queue_manager.storage_configuration();
+    let mut responses = Vec::new();
+    let mut pools_used = Vec::new();
+    for space in queue_manager.data_manager().spaces() {
+        let id = i32::from(space.id().0);
+        if wanted.is_some_and(|wanted| wanted != id) {
+            continue;
+        }
+        let (total, unused) = space.usage();
+        let defined = configuration
+            .page_sets
+            .iter()
+            .find(|definition| i32::from(definition.id) == id);
+        let pool = space.pool.id().0;
+        if !pools_used.contains(&pool) {
+            pools_used.push(pool);
+        }
+        responses.push(vec![
+            Parameter::integer(MQIACF_USAGE_TYPE, MQIACF_USAGE_PAGESET),
+            Parameter::integer(MQIA_PAGESET_ID, id),
+            Parameter::integer(MQIACF_BUFFER_POOL_ID, i32::from(pool)),
+            Parameter::integer(MQIACF_USAGE_TOTAL_PAGES, total as i32),
+            Parameter::integer(MQIACF_USAGE_UNUSED_PAGES, unused as i32),
+            Parameter::integer(
+                MQIACF_USAGE_EXPAND_TYPE,
+                match defined.map(|definition| definition.expand) {
+                    Some(Expand::User) | None => MQUSAGE_EXPAND_USER,
+                    Some(Expand::System) => MQUSAGE_EXPAND_SYSTEM,
+                    Some(Expand::None) => MQUSAGE_EXPAND_NONE,
+                },
+            ),
+            Parameter::integer(
+                MQIACF_USAGE_EXPAND_COUNT,
+                i32::try_from(space.expansions_this_run()).unwrap_or(i32::MAX),
+            ),
+            Parameter::integer(
+                MQIACF_PAGESET_STATUS,
+                if defined.is_some() {
+                    MQUSAGE_PS_AVAILABLE
+                } else {
+                    MQUSAGE_PS_NOT_DEFINED
+                },
+            ),
+        ]);
+    }
+    if let (Some(id), true) = (wanted, responses.is_empty()) {
+        return Ok(vec![vec![
+            Parameter::integer(MQIACF_USAGE_TYPE, MQIACF_USAGE_PAGESET),
+            Parameter::integer(MQIA_PAGESET_ID, id),
+            Parameter::integer(MQIACF_PAGESET_STATUS, MQUSAGE_PS_NOT_DEFINED),
+        ]]);
+    }
+    for pool in queue_manager.pools() {
+        if wanted.is_some() && !pools_used.contains(&pool.id().0) {
+            continue;
+        }
+        let statistics = pool.statistics();
+        let percentage = (statistics.qpstcbs * 100)
+            .checked_div(statistics.qpstnbuf)
+            .unwrap_or(0);
+        let count = |value: u64| i32::try_from(value).unwrap_or(i32::MAX);
+        responses.push(vec![
+            Parameter::integer(MQIACF_USAGE_TYPE, MQIACF_USAGE_BUFFER_POOL),
+            Parameter::integer(MQIACF_BUFFER_POOL_ID, i32::from(pool.id().0)),
+            Parameter::integer(MQIACF_USAGE_TOTAL_BUFFERS, count(statistics.qpstnbuf)),
+            Parameter::integer(MQIACF_USAGE_FREE_BUFF, count(statistics.qpstcbs)),
+            Parameter::integer(MQIACF_USAGE_FREE_BUFF_PERC, count(percentage)),
+            // Ordinary pageable process memory: what ABOVE and 4KB describe on z/OS.
+            Parameter::integer(MQIACF_BUFFER_POOL_LOCATION, MQBPLOCATION_ABOVE),
+            Parameter::integer(MQIACF_PAGECLAS, MQPAGECLAS_4KB),
+        ]);
+    }
+    Ok(responses)
+}
