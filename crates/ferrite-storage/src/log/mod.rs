@@ -165,6 +165,12 @@ pub struct LogStatistics {
     pub qjstciwr: u64,
     /// Active log switches (new active logs started).
     pub active_log_switches: u64,
+    /// Nanoseconds the logger spent in its write I/Os (writes and syncs of every copy): over a
+    /// run's wall time, how full the logger kept its I/O pipeline.
+    pub io_busy_nanos: u64,
+    /// Dual logging write I/Os made durable on both copies by one device flush (both copies on
+    /// one device: `writer.rs`, `write_shared_flush`).
+    pub shared_flush_ios: u64,
 }
 
 /// Checkpoint location recorded in the BSDS.
