@@ -49,7 +49,9 @@
 //!   place and resets the slots before the logger starts.
 //! - **Dual logging (TWOACTV)** therefore writes both copies in parallel, every page and every
 //!   slot: copy 2 has its own persistent writer thread, and `durable` moves when both copies are
-//!   synced. (Format 1 rewrote the partial page in place, so a rewrite had to go to copy 1, be
+//!   synced. When both copies share one device flush (same ext4/xfs block device, files fully
+//!   written), one flush makes both durable instead (`writer.rs`, `write_shared_flush`;
+//!   RELIABILITY.md, "Dual logging with one device flush"). (Format 1 rewrote the partial page in place, so a rewrite had to go to copy 1, be
 //!   synced, and only then go to copy 2: two syncs in series, MP16's "a rewrite is serial".)
 //! - **Single logging** gets the same protection from the slots: a torn write of the partial
 //!   page no longer needs the device to write 4 KiB atomically.

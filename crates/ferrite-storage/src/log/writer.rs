@@ -17,10 +17,13 @@
 //!    record, and a torn write can damage only records never reported durable. The slot write
 //!    and the I/O's in-place pages are covered by one `sync_data`. The logger publishes the new
 //!    image for readers (`current_page.rs`) before it advances `durable`.
-//! 4. **Dual logging.** Copy 2 gets exactly the same writes from a second, persistent thread
-//!    (the copy 2 writer), in parallel with the logger writing copy 1: since no write exposes a
-//!    committed record's only image, nothing is serial. `durable` moves when both copies are
-//!    synced.
+//! 4. **Dual logging.** Copy 2 gets exactly the same writes. When both copies of the file share
+//!    one device flush (`StorageFile::shared_flush_device`), the logger writes both itself,
+//!    writes copy 1 back without a flush and syncs copy 2, whose device flush makes both
+//!    durable (`write_shared_flush`: one flush, not two the device would serialise). Otherwise
+//!    a second, persistent thread (the copy 2 writer) writes and syncs copy 2 in parallel with
+//!    the logger writing copy 1: since no write exposes a committed record's only image,
+//!    nothing is serial. Either way `durable` moves when both copies are durable.
 //! 5. A log switch is carried out when the old file is durable through its last byte: the new
 //!    file's header (start RBA of its new use) is written and synced on every copy, the old file
 //!    is handed to the offload thread, and `durable` jumps over the old file's end-of-file padding.
