@@ -139,8 +139,9 @@ pub fn paired_synced_writes(
 }
 
 /// Two pre-written files on one device made durable by one device cache flush, as the logger
-/// does with TWOACTV when both copies share a device: write both, `sync_file_range` (write back
-/// and wait, no flush) the first, then fdatasync the second (whose flush covers both).
+/// does with TWOACTV when both copies share a device: write each and start its writeback,
+/// `sync_file_range` (write back and wait, no flush) the first, then fdatasync the second
+/// (whose flush covers both).
 pub fn paired_shared_flush_writes(
     directory: &Path,
     write_bytes: usize,
@@ -164,9 +165,12 @@ pub fn paired_shared_flush_writes(
     for index in 0..count {
         let offset = (index * write_bytes) as u64;
         let started = Instant::now();
+        // SAFETY (each sync_file_range): a valid descriptor; offset 0 and length 0 cover the
+        // whole file.
         files[0].write_all_at(&buffer, offset)?;
+        unsafe { libc::sync_file_range(files[0].as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
         files[1].write_all_at(&buffer, offset)?;
-        // SAFETY: a valid descriptor; offset 0 and length 0 cover the whole file.
+        unsafe { libc::sync_file_range(files[1].as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
         if unsafe { libc::sync_file_range(files[0].as_raw_fd(), 0, 0, flags) } != 0 {
             return Err(std::io::Error::last_os_error());
         }
