@@ -15,6 +15,10 @@
 //!    unwritten extent converts it in a journal transaction only that file's own fdatasync
 //!    commits; a hole allocates; a shared extent is copied on write).
 //!
+//! 4. The file's data is not journalled (ext4 `data=journal` in the mount's options, or the
+//!    inode's `FS_JOURNAL_DATA_FL`, `chattr +j`): written-back journalled data sits in a journal
+//!    transaction that another file's fdatasync need not commit.
+//!
 //! Any failure to tell (an unsupported ioctl, an unexpected answer) gives `None`: the caller then
 //! syncs every file itself, which is always correct.
 
@@ -34,6 +38,9 @@ const FIEMAP_FLAG_SYNC: u32 = 0x1;
 /// Extent flags that are harmless for an overwrite: the last extent, and merged reporting.
 const FIEMAP_EXTENT_LAST: u32 = 0x1;
 const FIEMAP_EXTENT_MERGED: u32 = 0x1000;
+/// `FS_IOC_GETFLAGS` = `_IOR('f', 1, long)`, and the flag of an inode whose data is journalled.
+const FS_IOC_GETFLAGS: libc::c_ulong = 0x8008_6601;
+const FS_JOURNAL_DATA_FL: libc::c_long = 0x0000_4000;
 /// Extents asked for per ioctl call.
 const FIEMAP_EXTENTS_PER_CALL: usize = 64;
 
@@ -78,7 +85,42 @@ pub(super) fn device_of(file: &File) -> io::Result<Option<u64>> {
     if libc::major(device) == 0 {
         return Ok(None);
     }
+    if kind == EXT4_SUPER_MAGIC && journals_data(file, device) {
+        return Ok(None);
+    }
     Ok(fully_written(file, metadata.len())?.then_some(device))
+}
+
+/// True when ext4 may journal this file's data (or when that cannot be told).
+fn journals_data(file: &File, device: u64) -> bool {
+    let mut flags: libc::c_long = 0;
+    // SAFETY: a valid descriptor and a `long` out-parameter, as FS_IOC_GETFLAGS expects.
+    if unsafe { libc::ioctl(file.as_raw_fd(), FS_IOC_GETFLAGS, &mut flags) } != 0 {
+        return true;
+    }
+    if flags & FS_JOURNAL_DATA_FL != 0 {
+        return true;
+    }
+    let Ok(mountinfo) = std::fs::read_to_string("/proc/self/mountinfo") else {
+        return true;
+    };
+    let wanted = format!("{}:{}", libc::major(device), libc::minor(device));
+    // "id parent major:minor root mount-point options ... - type source super-options"
+    let mut found = false;
+    for line in mountinfo.lines() {
+        if line.split(' ').nth(2) != Some(wanted.as_str()) {
+            continue;
+        }
+        found = true;
+        let super_options = line.rsplit(' ').next().unwrap_or("");
+        if super_options
+            .split(',')
+            .any(|option| option == "data=journal")
+        {
+            return true;
+        }
+    }
+    !found
 }
 
 /// True when extents cover `[0, length)` without a gap and every one is plainly written.
