@@ -741,6 +741,10 @@ pub fn commit(context: &mut Context) {
         CommitterUnit::Put,
     );
     println!("    {}", many.log.describe());
+    println!(
+        "    logger in write I/Os {:.0}% of the run",
+        100.0 * many.log.io_busy_seconds / many.elapsed.as_secs_f64()
+    );
     queue_manager.shutdown().expect("shutdown");
     drop(queue_manager);
     engine::remove(&directory);
@@ -882,19 +886,20 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
             .goal("ratio >= 0.8", rate / device >= 0.8),
         );
         lines.push(format!(
-            "  | {:>4} KiB | {:>9.0} | {:>8.1} | {:>8.1} | {:>6.1} | {:>9.1} | {:>5.2} | {:>5.2} |",
+            "  | {:>4} KiB | {:>9.0} | {:>8.1} | {:>8.1} | {:>6.1} | {:>5.0}% | {:>9.1} | {:>5.2} | {:>5.2} |",
             size / 1024,
             run.messages_per_second(),
             rate / MB,
             run.log.bytes_written[0] as f64 / run.elapsed.as_secs_f64() / MB,
             per_io as f64 / 1024.0,
+            100.0 * run.log.io_busy_seconds / run.elapsed.as_secs_f64(),
             device / MB,
             rate / device,
             rate / sequential,
         ));
     }
     println!(
-        "  | message | msgs/s | log MB/s | written MB/s | KiB/I/O | device MB/s at that size | ratio | ratio to 512K ({:.0} MB/s) |",
+        "  | message | msgs/s | log MB/s | written MB/s | KiB/I/O | logger in I/O | device MB/s at that size | ratio | ratio to 512K ({:.0} MB/s) |",
         sequential / MB
     );
     for line in lines {
@@ -1036,10 +1041,25 @@ pub fn dual(context: &mut Context) {
         4096,
         rounds_device,
     ));
+    let mut one_flush = io(physical::paired_shared_flush_writes(
+        &context.dir,
+        4096,
+        rounds_device,
+    ));
     println!(
-        "  device: 4 KiB write+fdatasync p50 {:.1} us on one file, {:.1} us on two files at once",
+        "  device: 4 KiB write+fdatasync p50 {:.1} us on one file, {:.1} us on two files at once, {:.1} us on two files with one flush (sync_file_range + fdatasync)",
         one_file.percentile_us(50.0),
-        two_files.percentile_us(50.0)
+        two_files.percentile_us(50.0),
+        one_flush.percentile_us(50.0)
+    );
+    context.report.push(
+        Row::new(
+            "dual",
+            "device: 4K write on two files, one flush (sync_file_range, fdatasync), p50",
+            one_flush.percentile_us(50.0),
+            "us",
+        )
+        .against("one file (this run)", one_file.percentile_us(50.0)),
     );
     context.report.push(
         Row::new(

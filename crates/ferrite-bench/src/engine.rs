@@ -200,6 +200,10 @@ pub struct LogDelta {
     pub checkpoints: u64,
     /// Pages written to the copies one after the other (dual logging rewrites, QJSTSERW).
     pub serialised_pages: u64,
+    /// Time the logger spent in write I/Os (writes and syncs), in seconds.
+    pub io_busy_seconds: f64,
+    /// Dual logging I/Os made durable on both copies by one device flush.
+    pub shared_flush_ios: u64,
 }
 
 pub fn log_delta(before: &LogStatistics, after: &LogStatistics) -> LogDelta {
@@ -219,6 +223,8 @@ pub fn log_delta(before: &LogStatistics, after: &LogStatistics) -> LogDelta {
         switches: after.active_log_switches - before.active_log_switches,
         checkpoints: after.qjstllcp - before.qjstllcp,
         serialised_pages: after.qjstserw - before.qjstserw,
+        io_busy_seconds: (after.io_busy_nanos - before.io_busy_nanos) as f64 / 1e9,
+        shared_flush_ios: after.shared_flush_ios - before.shared_flush_ios,
     }
 }
 
@@ -230,7 +236,7 @@ impl LogDelta {
             self.bytes_written[0] as f64 / self.write_ios[0] as f64 / 1024.0
         };
         format!(
-            "log: forces={} suspended={} write cycles={} I/Os={:?} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} checkpoints={} serialised pages(QJSTSERW)={}",
+            "log: forces={} suspended={} write cycles={} I/Os={:?} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} checkpoints={} serialised pages(QJSTSERW)={} logger in I/O={:.2} s one-flush dual I/Os={}",
             self.forces,
             self.suspended,
             self.write_cycles,
@@ -239,7 +245,9 @@ impl LogDelta {
             self.buffer_waits,
             self.switches,
             self.checkpoints,
-            self.serialised_pages
+            self.serialised_pages,
+            self.io_busy_seconds,
+            self.shared_flush_ios
         )
     }
 }

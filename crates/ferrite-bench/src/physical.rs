@@ -138,6 +138,52 @@ pub fn paired_synced_writes(
     Ok(latencies)
 }
 
+/// Two pre-written files on one device made durable by one device cache flush, as the logger
+/// does with TWOACTV when both copies share a device: write each and start its writeback,
+/// `sync_file_range` (write back and wait, no flush) the first, then fdatasync the second
+/// (whose flush covers both).
+pub fn paired_shared_flush_writes(
+    directory: &Path,
+    write_bytes: usize,
+    count: usize,
+) -> std::io::Result<Latencies> {
+    use std::os::unix::io::AsRawFd;
+    let total = (write_bytes * count) as u64;
+    let paths = [
+        directory.join(format!("physical-flush1-{write_bytes}.dat")),
+        directory.join(format!("physical-flush2-{write_bytes}.dat")),
+    ];
+    let files = [
+        prepare(&paths[0], total, Preparation::Formatted)?,
+        prepare(&paths[1], total, Preparation::Formatted)?,
+    ];
+    let buffer: Vec<u8> = (0..write_bytes).map(|i| (i * 31 + 7) as u8).collect();
+    let mut latencies = Latencies::with_capacity(count);
+    let flags = libc::SYNC_FILE_RANGE_WAIT_BEFORE
+        | libc::SYNC_FILE_RANGE_WRITE
+        | libc::SYNC_FILE_RANGE_WAIT_AFTER;
+    for index in 0..count {
+        let offset = (index * write_bytes) as u64;
+        let started = Instant::now();
+        // SAFETY (each sync_file_range): a valid descriptor; offset 0 and length 0 cover the
+        // whole file.
+        files[0].write_all_at(&buffer, offset)?;
+        unsafe { libc::sync_file_range(files[0].as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
+        files[1].write_all_at(&buffer, offset)?;
+        unsafe { libc::sync_file_range(files[1].as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
+        if unsafe { libc::sync_file_range(files[0].as_raw_fd(), 0, 0, flags) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        files[1].sync_data()?;
+        latencies.record(started.elapsed());
+    }
+    drop(files);
+    for path in &paths {
+        std::fs::remove_file(path)?;
+    }
+    Ok(latencies)
+}
+
 /// The log's commit pattern at low concurrency: the same 4 KiB page rewritten and synced
 /// until it fills, then the next page.
 pub fn rewrite_same_page(

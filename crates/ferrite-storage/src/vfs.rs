@@ -10,6 +10,10 @@
 //! - After `sync_data` returns `Ok`, every earlier `write_at` on that file survives a crash.
 //! - `create`/`rename`/`remove_file` are durable once `sync_directory` on the parent returns `Ok`.
 //! - `read_at` fills the whole buffer or fails (reading past the end is an error).
+//! - `write_back` makes every earlier `write_at` on that file *reach the device*, not durable:
+//!   a crash may still lose or tear it, until a `sync_data` of any file whose
+//!   `shared_flush_device` is the same device (the device cache flush that `sync_data` ends
+//!   with makes every write the device has completed durable, whichever file it belongs to).
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -17,6 +21,7 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod shared_flush;
 pub mod simulated;
 
 /// How to open a file.
@@ -38,6 +43,28 @@ pub trait StorageFile: Send + Sync {
     fn write_at(&self, buffer: &[u8], offset: u64) -> io::Result<()>;
     /// Make every earlier write durable (fdatasync).
     fn sync_data(&self) -> io::Result<()>;
+    /// Write every earlier write back to the device and wait until the device has completed
+    /// it (`sync_file_range(WAIT_BEFORE | WRITE | WAIT_AFTER)`), without a device cache flush:
+    /// the data is durable only after a later `sync_data` of a file on the same
+    /// [`StorageFile::shared_flush_device`]. The default is `sync_data` (always correct).
+    fn write_back(&self) -> io::Result<()> {
+        self.sync_data()
+    }
+    /// Start writing every earlier write back to the device and return without waiting
+    /// (`sync_file_range(WRITE)`): a hint that lets the device work on this file while the
+    /// caller prepares the next; it guarantees nothing (the default does nothing).
+    fn start_write_back(&self) -> io::Result<()> {
+        Ok(())
+    }
+    /// `Some(device)` when a `sync_data` of any file reporting the same device makes this
+    /// file's written-back data durable: the file is on a local block device of a file system
+    /// whose fdatasync ends with a device cache flush (ext4, xfs), and every byte of it is
+    /// allocated and written (no hole, no unwritten extent), so overwriting it needs no
+    /// metadata change that only this file's own fdatasync would commit. `None` otherwise (the
+    /// default): only the file's own `sync_data` makes its writes durable.
+    fn shared_flush_device(&self) -> io::Result<Option<u64>> {
+        Ok(None)
+    }
     /// Current length in bytes.
     fn len(&self) -> io::Result<u64>;
     /// True when the file holds no bytes.
@@ -81,6 +108,34 @@ impl StorageFile for RealFile {
     }
     fn sync_data(&self) -> io::Result<()> {
         self.file.sync_data()
+    }
+    fn write_back(&self) -> io::Result<()> {
+        use std::os::unix::io::AsRawFd;
+        let flags = libc::SYNC_FILE_RANGE_WAIT_BEFORE
+            | libc::SYNC_FILE_RANGE_WRITE
+            | libc::SYNC_FILE_RANGE_WAIT_AFTER;
+        // SAFETY: a valid descriptor; offset 0 and length 0 mean the whole file.
+        let result = unsafe { libc::sync_file_range(self.file.as_raw_fd(), 0, 0, flags) };
+        if result == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    }
+    fn start_write_back(&self) -> io::Result<()> {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: a valid descriptor; offset 0 and length 0 mean the whole file.
+        let result = unsafe {
+            libc::sync_file_range(self.file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE)
+        };
+        if result == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    }
+    fn shared_flush_device(&self) -> io::Result<Option<u64>> {
+        shared_flush::device_of(&self.file)
     }
     fn len(&self) -> io::Result<u64> {
         Ok(self.file.metadata()?.len())

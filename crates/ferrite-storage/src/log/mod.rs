@@ -28,8 +28,9 @@
 //!   own small lock. One write I/O carries at most [`LOG_WRITE_PAGES_MAX`] pages (512 KiB).
 //! - **Forcers** (commit, log check) wait for `durable_rba`; those that arrive during a write are
 //!   all satisfied by the next one (group commit, MP16's "coat-tailing"). Each parks on its own
-//!   (`ForceWaiters`, sorted by the RBA it needs); after each write the logger unparks exactly
-//!   the forcers that write made durable, never the others.
+//!   (`ForceWaiters`, sorted by the RBA it needs); after each write exactly the forcers that
+//!   write made durable are woken, never the others, and not by the logger: it unparks the
+//!   first and starts its next write, and each woken forcer wakes the next ones (a tree).
 //! - **The offload thread** archives full active logs and updates the BSDS.
 //!
 //! Lock order: append → ring → (nothing); append → logger; bsds → ring. Nobody holding the
@@ -48,7 +49,9 @@
 //!   place and resets the slots before the logger starts.
 //! - **Dual logging (TWOACTV)** therefore writes both copies in parallel, every page and every
 //!   slot: copy 2 has its own persistent writer thread, and `durable` moves when both copies are
-//!   synced. (Format 1 rewrote the partial page in place, so a rewrite had to go to copy 1, be
+//!   synced. When both copies share one device flush (same ext4/xfs block device, files fully
+//!   written), one flush makes both durable instead (`writer.rs`, `write_shared_flush`;
+//!   RELIABILITY.md, "Dual logging with one device flush"). (Format 1 rewrote the partial page in place, so a rewrite had to go to copy 1, be
 //!   synced, and only then go to copy 2: two syncs in series, MP16's "a rewrite is serial".)
 //! - **Single logging** gets the same protection from the slots: a torn write of the partial
 //!   page no longer needs the device to write 4 KiB atomically.
@@ -164,6 +167,12 @@ pub struct LogStatistics {
     pub qjstciwr: u64,
     /// Active log switches (new active logs started).
     pub active_log_switches: u64,
+    /// Nanoseconds the logger spent in its write I/Os (writes and syncs of every copy): over a
+    /// run's wall time, how full the logger kept its I/O pipeline.
+    pub io_busy_nanos: u64,
+    /// Dual logging write I/Os made durable on both copies by one device flush (both copies on
+    /// one device: `writer.rs`, `write_shared_flush`).
+    pub shared_flush_ios: u64,
 }
 
 /// Checkpoint location recorded in the BSDS.
@@ -251,18 +260,37 @@ pub(crate) struct OffloadQueue {
     pub busy: bool,
 }
 
+/// How many forcers each woken forcer wakes in turn (see [`ForceWaiters`]).
+pub(crate) const FORCE_WAKE_FANOUT: usize = 2;
+
+/// The forcers one write woke, in RBA order (the tree [`ForceWaiters`] wakes them in).
+type WakeBatch = Arc<[Arc<ForceWaiter>]>;
+
 /// One forcer parked in `force`.
 pub(crate) struct ForceWaiter {
     through: u64,
     thread: Thread,
-    /// Set by the logger when it removes the waiter from the list and unparks it.
+    /// Set (under the list lock, after `duty`) when a wake-up takes the waiter out of the list.
     woken: AtomicBool,
+    /// The forcers this one must wake when it leaves `force`: the batch it was woken with and
+    /// its index there (its children are `index * FANOUT + 1 ..= index * FANOUT + FANOUT`).
+    /// Taken when carried out, which also ends the reference cycle batch → waiter → batch.
+    duty: Mutex<Option<(WakeBatch, usize)>>,
 }
 
-/// Forcers waiting for the log to be durable, sorted by the RBA each needs. The logger wakes
-/// exactly those a write made durable, so a committer is woken once, when its commit is durable
-/// (instead of every committer after every write, which on a few CPUs spends more time in the
-/// scheduler than the writes take).
+/// Forcers waiting for the log to be durable, sorted by the RBA each needs.
+///
+/// A write wakes exactly the forcers it made durable, and not from the logger: the logger
+/// unparks only the first of them (one wake-up, then it starts the next write at once); every
+/// woken forcer, as it leaves `force`, unparks the next [`FORCE_WAKE_FANOUT`] of the batch (a
+/// tree: 64 forcers are all awake after 6 levels). With the logger unparking all 64 itself,
+/// 23% of a 64-committer run was scheduler work on the logger's critical path (BENCHMARKS §21):
+/// the next I/O waited for 64 wake-ups.
+///
+/// Contract: every waiter taken out of the list is given its duty under the list lock before
+/// `woken` is set, and leaves `force` only through [`ForceWaiters::leave`], which carries the
+/// duty out (a waiter that saw `durable` by itself still does: nobody else would wake its
+/// children).
 #[derive(Default)]
 pub(crate) struct ForceWaiters {
     list: Mutex<Vec<Arc<ForceWaiter>>>,
@@ -275,6 +303,7 @@ impl ForceWaiters {
             through,
             thread: std::thread::current(),
             woken: AtomicBool::new(false),
+            duty: Mutex::new(None),
         });
         let mut list = self.list.lock().unwrap();
         let at = list.partition_point(|other| other.through <= through);
@@ -282,31 +311,44 @@ impl ForceWaiters {
         waiter
     }
 
-    /// Take a waiter out of the list (if the logger has not already).
-    fn remove(&self, waiter: &Arc<ForceWaiter>) {
-        if waiter.woken.load(Ordering::Acquire) {
-            return;
+    /// The waiter leaves `force`: out of the list if a wake-up has not taken it already,
+    /// otherwise wake its share of the batch it was woken with.
+    fn leave(&self, waiter: &Arc<ForceWaiter>) {
+        if !waiter.woken.load(Ordering::Acquire) {
+            let mut list = self.list.lock().unwrap();
+            if let Some(at) = list.iter().position(|other| Arc::ptr_eq(other, waiter)) {
+                list.remove(at);
+                return;
+            }
+            // Taken out by a wake-up between the load and the lock: its duty was set under
+            // the lock, so it is visible now.
         }
-        let mut list = self.list.lock().unwrap();
-        if let Some(at) = list.iter().position(|other| Arc::ptr_eq(other, waiter)) {
-            list.remove(at);
+        let duty = waiter.duty.lock().unwrap().take();
+        let (batch, index) = duty.expect("a waiter taken out of the list has its wake-up duty");
+        let first = index * FORCE_WAKE_FANOUT + 1;
+        for child in batch.iter().skip(first).take(FORCE_WAKE_FANOUT) {
+            child.thread.unpark();
         }
     }
 
-    /// Unpark every waiter whose RBA is at or below `durable` (`u64::MAX`: all of them).
+    /// Wake every waiter whose RBA is at or below `durable` (`u64::MAX`: all of them): take
+    /// them out of the list, give each its duty, and unpark the first (the rest are woken in a
+    /// tree by those already woken).
     pub fn wake_through(&self, durable: u64) {
-        let woken: Vec<Arc<ForceWaiter>> = {
+        let root = {
             let mut list = self.list.lock().unwrap();
             let count = list.partition_point(|waiter| waiter.through <= durable);
             if count == 0 {
                 return;
             }
-            list.drain(..count).collect()
+            let batch: WakeBatch = list.drain(..count).collect();
+            for (index, waiter) in batch.iter().enumerate() {
+                *waiter.duty.lock().unwrap() = Some((batch.clone(), index));
+                waiter.woken.store(true, Ordering::Release);
+            }
+            batch[0].thread.clone()
         };
-        for waiter in woken {
-            waiter.woken.store(true, Ordering::Release);
-            waiter.thread.unpark();
-        }
+        root.unpark();
     }
 
     pub fn wake_all(&self) {
@@ -1054,7 +1096,7 @@ impl LogManager {
             }
             std::thread::park();
         };
-        shared.waiters.remove(&waiter);
+        shared.waiters.leave(&waiter);
         result
     }
 

@@ -29,6 +29,8 @@ pub(crate) struct LogCounters {
     pub qjstserw: AtomicU64,
     pub qjstciwr: AtomicU64,
     pub active_log_switches: AtomicU64,
+    pub io_busy_nanos: AtomicU64,
+    pub shared_flush_ios: AtomicU64,
 }
 
 /// Add to a counter.
@@ -61,6 +63,8 @@ impl LogCounters {
             qjstserw: get(&self.qjstserw),
             qjstciwr: get(&self.qjstciwr),
             active_log_switches: get(&self.active_log_switches),
+            io_busy_nanos: get(&self.io_busy_nanos),
+            shared_flush_ios: get(&self.shared_flush_ios),
         }
     }
 }
@@ -154,6 +158,8 @@ pub fn measure_throughput(
         qjstserw: difference(after.qjstserw, before.qjstserw),
         qjstciwr: difference(after.qjstciwr, before.qjstciwr),
         active_log_switches: difference(after.active_log_switches, before.active_log_switches),
+        io_busy_nanos: difference(after.io_busy_nanos, before.io_busy_nanos),
+        shared_flush_ios: difference(after.shared_flush_ios, before.shared_flush_ios),
     };
     Ok(ThroughputMeasurement {
         records: (threads * records_per_thread) as u64,

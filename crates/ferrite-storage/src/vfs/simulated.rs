@@ -62,6 +62,14 @@
 //!    [`SimulatedFileSystem::corrupt_range`] change the durable image; the page cache is then
 //!    re-read from it (the volatile image becomes the corrupted durable image with the pending
 //!    operations applied), so the corruption is visible to reads.
+//! 7. **A flush covers the device (one simulated device).** `write_back` marks the file's
+//!    pending data operations as having *reached the device*: they are still pending (a crash
+//!    may lose or tear them, as the device's volatile cache may), but a later successful
+//!    `sync_data` of *any* file ends with a device cache flush that makes them durable too,
+//!    as ext4 and xfs do on one block device. [`SimulatedFileSystem::set_shared_flush`]`(false)`
+//!    models files that share no flush (separate devices, or a file system that does not
+//!    qualify): `shared_flush_device` answers `None` and a sync covers only its own file.
+//!    Operations written after the `write_back` have not reached the device.
 //!
 //! # Crashes
 //!
@@ -119,6 +127,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::{FileSystem, OpenMode, StorageFile};
+
+/// The one device every simulated file is on (rule 7).
+pub const SIMULATED_DEVICE: u64 = 1;
 
 /// The sector size: the unit a torn write is made of.
 pub const SECTOR_SIZE: u64 = 512;
@@ -190,6 +201,8 @@ pub enum OpKind {
     Write,
     SetLen,
     SyncData,
+    /// `write_back` (sync_file_range): the file's pending writes reach the device.
+    WriteBack,
     Len,
     CreateDir,
     Remove,
@@ -200,13 +213,14 @@ pub enum OpKind {
 
 impl OpKind {
     /// Every kind, in declaration order.
-    pub const ALL: [OpKind; 12] = [
+    pub const ALL: [OpKind; 13] = [
         OpKind::Open,
         OpKind::Create,
         OpKind::Read,
         OpKind::Write,
         OpKind::SetLen,
         OpKind::SyncData,
+        OpKind::WriteBack,
         OpKind::Len,
         OpKind::CreateDir,
         OpKind::Remove,
@@ -223,6 +237,7 @@ impl OpKind {
                 | OpKind::Write
                 | OpKind::SetLen
                 | OpKind::SyncData
+                | OpKind::WriteBack
                 | OpKind::CreateDir
                 | OpKind::Remove
                 | OpKind::Rename
@@ -241,7 +256,7 @@ pub enum OpClass {
     Mutating,
     /// `write_at` and `set_len`.
     Writes,
-    /// `sync_data` and `sync_directory`.
+    /// `sync_data`, `write_back` and `sync_directory`.
     Syncs,
     /// Create, remove, rename, `create_dir_all` and `sync_directory`.
     Metadata,
@@ -255,7 +270,10 @@ impl OpClass {
             OpClass::Any => true,
             OpClass::Mutating => kind.is_mutating(),
             OpClass::Writes => matches!(kind, OpKind::Write | OpKind::SetLen),
-            OpClass::Syncs => matches!(kind, OpKind::SyncData | OpKind::SyncDirectory),
+            OpClass::Syncs => matches!(
+                kind,
+                OpKind::SyncData | OpKind::WriteBack | OpKind::SyncDirectory
+            ),
             OpClass::Metadata => matches!(
                 kind,
                 OpKind::Create
@@ -411,6 +429,9 @@ struct Inode {
     durable: Vec<u8>,
     volatile: Vec<u8>,
     pending: Vec<DataOp>,
+    /// How many of the first `pending` operations have reached the device (`write_back`): the
+    /// next successful `sync_data` of any file makes them durable (rule 7).
+    reached: usize,
     open_handles: usize,
 }
 
@@ -566,6 +587,8 @@ struct State {
     counters: Vec<(OpClass, PathFilter, OperationCounter)>,
     kind_counts: BTreeMap<OpKind, u64>,
     bytes_written: u64,
+    /// Rule 7: every file is on one device whose flush covers them all.
+    shared_flush: bool,
 }
 
 impl State {
@@ -587,6 +610,7 @@ impl State {
             counters: Vec::new(),
             kind_counts: BTreeMap::new(),
             bytes_written: 0,
+            shared_flush: true,
         }
     }
 
@@ -697,6 +721,7 @@ impl State {
     fn crash_image(&mut self, mode: CrashMode) -> State {
         let seed = self.rng.next_u64();
         let mut image = State::new(seed, self.crash_mode, self.capacity);
+        image.shared_flush = self.shared_flush;
         image.directories = self.directories.clone();
         let mut contents: BTreeMap<InodeId, Vec<u8>> = BTreeMap::new();
         match mode {
@@ -852,6 +877,12 @@ impl SimulatedFileSystem {
     /// The mode [`Self::crash`] uses.
     pub fn set_crash_mode(&self, mode: CrashMode) {
         self.lock().crash_mode = mode;
+    }
+
+    /// Rule 7: whether one file's `sync_data` flushes what every file wrote back (`true`, the
+    /// default: one device) or only its own writes (`false`: `shared_flush_device` is `None`).
+    pub fn set_shared_flush(&self, shared: bool) {
+        self.lock().shared_flush = shared;
     }
 
     // --- crashes ---------------------------------------------------------------------------
@@ -1341,15 +1372,45 @@ impl StorageFile for SimulatedFile {
             });
             let inode = state.inode(self.inode);
             let pending = std::mem::take(&mut inode.pending);
+            inode.reached = 0;
             if failed {
                 return Err(eio());
             }
             for op in pending {
                 op.apply(&mut inode.durable);
             }
+            if state.shared_flush {
+                // The device cache flush: every write that reached the device is durable.
+                for inode in state.inodes.values_mut() {
+                    let reached: Vec<DataOp> = inode.pending.drain(..inode.reached).collect();
+                    inode.reached = 0;
+                    for op in reached {
+                        op.apply(&mut inode.durable);
+                    }
+                }
+            }
             Ok(())
         };
         finish(&mut state, crash, sync, |_| {})
+    }
+
+    fn write_back(&self) -> io::Result<()> {
+        let mut state = self.shared.lock();
+        let crash = state.begin(OpKind::WriteBack, &self.path, None)?;
+        let write_back = |state: &mut State| {
+            let inode = state.inode(self.inode);
+            inode.reached = inode.pending.len();
+            Ok(())
+        };
+        finish(&mut state, crash, write_back, |_| {})
+    }
+
+    fn shared_flush_device(&self) -> io::Result<Option<u64>> {
+        let state = self.shared.lock();
+        if state.status != Status::Alive {
+            return Err(eio());
+        }
+        Ok(state.shared_flush.then_some(SIMULATED_DEVICE))
     }
 
     fn len(&self) -> io::Result<u64> {
