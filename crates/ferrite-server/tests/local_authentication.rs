@@ -301,7 +301,9 @@ fn faildlay_delays_a_wrong_password_not_a_missing_one() {
 #[test]
 fn reqdadm_asks_privileged_users_only() {
     // The test runs as the user the queue manager runs as: privileged, as in MQ.
-    let fixture = start(|_| {});
+    let fixture = start(|config| {
+        config.security = Default::default();
+    });
     auth_info(&fixture, "CHCKLOCL(REQDADM) FAILDLAY(0)", true);
     for (how, connect) in BOTH {
         assert_eq!(
@@ -340,6 +342,7 @@ fn chckclnt_reqdadm_judges_the_asserted_user() {
     // Over a client channel only the asserted user ID is known: a name the system does not
     // know is not privileged unless qm.toml lists it.
     let fixture = start(|config| {
+        config.security = Default::default();
         config.security.privileged_users = vec!["mqadmin".to_string()];
     });
     auth_info(&fixture, "CHCKCLNT(REQDADM) FAILDLAY(0)", true);

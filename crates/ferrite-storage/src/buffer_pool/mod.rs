@@ -1,7 +1,8 @@
 //! Buffer pools: the buffer manager of MP16 chapter 5 §1.1–1.4 and chapter 1 §1.3.
 //!
-//! A pool has a fixed number of preallocated 4 KiB buffers (frames), which cache pages of the
-//! page sets attached to it. The data manager uses MQ's protocol:
+//! A pool has a number of preallocated 4 KiB buffers (frames), which cache pages of the page
+//! sets attached to it; ALTER BUFFPOOL changes that number while the pool serves
+//! ([`BufferPool::resize`], `resize.rs`). The data manager uses MQ's protocol:
 //! - **GETP** ([`BufferPool::get_page`]): the page's contents are needed. A hit pins the frame.
 //!   A miss steals a stealable frame, reads the page into it (QPSTRIO) and pins it.
 //! - **GETN** ([`BufferPool::get_new_page`]): the contents will be overwritten. A miss steals a
@@ -57,8 +58,8 @@
 //! - **Lock order**: shard lock → frame state (atomic). The frame latch is never held while
 //!   taking a shard lock. The batch-writer mutex is held across batch I/O but never while
 //!   taking a latch exclusively.
-//! - The hot path allocates nothing. Frames, staging buffers and candidate lists are allocated
-//!   when the pool is created.
+//! - The hot path allocates nothing. Frames (in chunks that never move, `frame_table.rs`),
+//!   staging buffers and candidate lists are allocated when the pool is created or grows.
 
 mod deferred_write;
 mod frame;

@@ -1,6 +1,6 @@
-//! ALTER BUFFPOOL BUFFERS(n) on a running pool: buffers are added or removed according to
-//! whether `n` is more or less than the current allocation, as IBM MQ for z/OS does
-//! ("ALTER BUFFPOOL ... usage notes"), without stopping the page sets the pool serves.
+//! ALTER BUFFPOOL BUFFERS(n) on a running pool: buffers are added or taken away until the pool
+//! has `n`, as IBM MQ for z/OS does (its ALTER BUFFPOOL usage notes), without stopping the page
+//! sets the pool serves.
 //!
 //! ## Growing
 //! The chunks the new frames live in are allocated (`frame_table.rs`), the frames join the

@@ -13,6 +13,12 @@
 //! |                              | whose default objects were never defined: embedded tests)  |
 //! | names no object, at REFRESH  | the refresh fails (MQRC_UNKNOWN_OBJECT_NAME), nothing changes |
 //!
+//! ## CHCKCLNT, CHCKLOCL and REQDADM
+//! [`CredentialCheck`] is the value of either. CHCKCLNT is applied to client channels by
+//! `ferrite-server`'s authentication.rs; CHCKLOCL to bindings and in-process connections by
+//! [`QueueManager::authenticate_local`], which the bindings listener and ferrite-mqi's
+//! MQCONN call. REQDADM asks privileged users only (`privileged_users.rs`).
+//!
 //! ## The queue manager's own CHCKCLNT
 //! Before AUTHINFO objects existed Ferrite kept CHCKCLNT on the QMGR object. It is kept as a
 //! compatibility alias: MQSC's ALTER QMGR CHCKCLNT(x) alters the AUTHINFO CONNAUTH names and
