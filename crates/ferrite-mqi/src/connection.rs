@@ -483,9 +483,10 @@ impl Connection {
         Self::connect_checked(queue_manager, q_mgr_name, cno, true)
     }
 
-    /// MQCONNX for a listener that has authenticated its peer itself (the bindings socket
-    /// with CHCKLOCL, client channels with CHCKCLNT) and sets the connection's user ID
-    /// afterwards: this process's identity and `cno.security_parms` are not checked.
+    /// MQCONNX without CHCKLOCL: for the queue manager's own components (the command server)
+    /// and for a listener that has authenticated its peer itself (the bindings socket with
+    /// CHCKLOCL, client channels with CHCKCLNT) and sets the connection's user ID afterwards.
+    /// This process's identity and `cno.security_parms` are not checked.
     pub fn connect_authenticated(
         queue_manager: Arc<QueueManager>,
         q_mgr_name: &str,

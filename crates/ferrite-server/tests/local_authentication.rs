@@ -375,3 +375,51 @@ fn chckclnt_reqdadm_judges_the_asserted_user() {
         ));
     }
 }
+
+#[test]
+fn the_command_server_is_not_an_application() {
+    // CHCKLOCL(REQUIRED) applies to applications, not to the queue manager's own command
+    // server, which keeps answering an authenticated application's MQSC requests.
+    let fixture = start(|_| {});
+    auth_info(&fixture, "CHCKLOCL(REQUIRED) FAILDLAY(0)", true);
+    let server = ferrite_command::server::CommandServer::start(fixture.queue_manager.clone());
+    let mut connection = ferrite_mqi::Connection::connect_with(
+        fixture.queue_manager.clone(),
+        "",
+        &cno(Some(("app", "passw0rd"))),
+    )
+    .unwrap();
+    let mut md = Mqmd {
+        msg_type: ferrite_constants::message_type::MQMT_REQUEST,
+        reply_to_q: "Q".to_string(),
+        ..Mqmd::default()
+    };
+    connection
+        .put1(
+            &mut Mqod::queue("SYSTEM.COMMAND.INPUT"),
+            &mut md,
+            &mut Mqpmo {
+                options: MQPMO_NO_SYNCPOINT | MQPMO_NEW_MSG_ID,
+                ..Mqpmo::default()
+            },
+            b"DISPLAY QMGR CHCKCLNT",
+        )
+        .unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue("Q"), MQOO_INPUT_AS_Q_DEF)
+        .unwrap();
+    let mut reply = Mqmd::default();
+    let mut gmo = Mqgmo {
+        options: MQGMO_WAIT | MQGMO_NO_SYNCPOINT,
+        ..Mqgmo::default()
+    };
+    gmo.wait_interval = 10_000;
+    let mut buffer = vec![0u8; 4096];
+    let got = connection
+        .get(hobj, &mut reply, &mut gmo, &mut buffer)
+        .expect("the command server answers");
+    let text = String::from_utf8_lossy(&buffer[..got.data_length]).to_string();
+    assert!(text.starts_with("CSQN205I"), "{text}");
+    connection.disconnect().unwrap();
+    server.stop();
+}
