@@ -6,9 +6,10 @@
 //! Frame `i` lives in chunk `i / FRAMES_PER_CHUNK` at slot `i % FRAMES_PER_CHUNK`. The chunk
 //! directory has room for [`BUFFERS_MAX`] frames (or the pool's first size, if larger: qm.toml
 //! may define one) and is allocated with the pool (16 bytes per chunk: under 16 KiB); each chunk (1,024 control blocks and 4 MiB of page bytes) is
-//! allocated the first time the pool grows into it and freed only with the pool. The page
-//! bytes are allocated zeroed, so the operating system commits them only as buffers are first
-//! used, and [`FrameTable::release_page_memory`] gives them back after a shrink.
+//! allocated the first time the pool grows into it and freed only with the pool. A chunk's page
+//! bytes are an anonymous private mapping of their own (page-aligned, zero until written), so
+//! the operating system commits them only as buffers are first used, whatever the pool's size,
+//! and [`FrameTable::release_page_memory`] gives them back after a shrink.
 //!
 //! A lookup is a shift, a mask, one load of the chunk pointer and the index: the get/release
 //! path takes no lock for it.
@@ -21,7 +22,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-use super::frame::{allocate_zeroed_pages, Frame, PageCell, RESERVED};
+use std::ptr::NonNull;
+
+use super::frame::{Frame, PageCell, RESERVED};
 use crate::page::PAGE_SIZE;
 
 /// The most buffers one pool may have, at definition or after ALTER BUFFPOOL (MQ for z/OS
@@ -35,7 +38,61 @@ pub(super) const FRAMES_PER_CHUNK: usize = 1 << FRAMES_PER_CHUNK_SHIFT;
 
 struct Chunk {
     frames: Box<[Frame]>,
-    pages: Box<[PageCell]>,
+    pages: ChunkPages,
+}
+
+/// The page bytes of one chunk: [`FRAMES_PER_CHUNK`] pages in an anonymous mapping, unmapped
+/// when the chunk goes.
+struct ChunkPages {
+    start: NonNull<PageCell>,
+}
+
+// SAFETY: the mapping is owned by this value alone; access to each cell is governed by its
+// frame's latch (`PageCell` is `Sync` for that reason).
+unsafe impl Send for ChunkPages {}
+// SAFETY: as above.
+unsafe impl Sync for ChunkPages {}
+
+const CHUNK_PAGE_BYTES: usize = FRAMES_PER_CHUNK * PAGE_SIZE;
+
+impl ChunkPages {
+    fn new() -> ChunkPages {
+        // SAFETY: a fresh anonymous private mapping; no existing memory is affected.
+        let address = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                CHUNK_PAGE_BYTES,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if address == libc::MAP_FAILED {
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::from_size_align(CHUNK_PAGE_BYTES, PAGE_SIZE)
+                    .expect("a valid layout"),
+            );
+        }
+        ChunkPages {
+            start: NonNull::new(address.cast::<PageCell>()).expect("mmap succeeded"),
+        }
+    }
+
+    fn cells(&self) -> &[PageCell] {
+        // SAFETY: the mapping holds FRAMES_PER_CHUNK zero-initialised (all-zero is a valid
+        // `PageCell`) page-aligned cells and lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.start.as_ptr(), FRAMES_PER_CHUNK) }
+    }
+}
+
+impl Drop for ChunkPages {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, of that size; no reference to it outlives `self`.
+        unsafe {
+            libc::munmap(self.start.as_ptr().cast(), CHUNK_PAGE_BYTES);
+        }
+    }
 }
 
 /// The frames of one pool (see the module docs).
@@ -110,7 +167,7 @@ impl FrameTable {
                     .collect();
                 Box::new(Chunk {
                     frames,
-                    pages: allocate_zeroed_pages(FRAMES_PER_CHUNK),
+                    pages: ChunkPages::new(),
                 })
             });
         }
@@ -130,7 +187,7 @@ impl FrameTable {
 
     #[inline]
     pub fn page(&self, index: usize) -> &PageCell {
-        &self.chunk(index).pages[index & (FRAMES_PER_CHUNK - 1)]
+        &self.chunk(index).pages.cells()[index & (FRAMES_PER_CHUNK - 1)]
     }
 
     /// The frames `0..len()` with their indexes.
@@ -148,12 +205,13 @@ impl FrameTable {
             let chunk = self.chunk(index);
             let first = index & (FRAMES_PER_CHUNK - 1);
             let last = (first + (range.end - index)).min(FRAMES_PER_CHUNK);
-            let start = chunk.pages[first..].as_ptr() as usize;
+            let start = chunk.pages.cells()[first..].as_ptr() as usize;
             let end = start + (last - first) * PAGE_SIZE;
+            // The mapping is page-aligned, so these are whole pages already.
             let aligned_start = start.div_ceil(os_page) * os_page;
             let aligned_end = end / os_page * os_page;
             if aligned_end > aligned_start {
-                // SAFETY: the range lies inside this chunk's page allocation and is whole
+                // SAFETY: the range lies inside this chunk's mapping and is whole
                 // operating-system pages; by the contract nobody uses these bytes, and an
                 // anonymous private mapping reads as zeros after MADV_DONTNEED.
                 unsafe {
@@ -166,5 +224,52 @@ impl FrameTable {
             }
             index += last - first;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fill(table: &FrameTable, index: usize, byte: u8) {
+        // SAFETY: a test's own table; no other reference to the cell exists.
+        unsafe { (*table.page(index).0.get()).0.fill(byte) }
+    }
+
+    fn first_and_last(table: &FrameTable, index: usize) -> (u8, u8) {
+        // SAFETY: as in `fill`.
+        let page = unsafe { &*table.page(index).0.get() };
+        (page.0[0], page.0[PAGE_SIZE - 1])
+    }
+
+    #[test]
+    fn frames_span_chunks_and_released_pages_read_as_zeros() {
+        let table = FrameTable::new(3 * FRAMES_PER_CHUNK - 100);
+        assert_eq!(table.len(), 3 * FRAMES_PER_CHUNK - 100);
+        assert_eq!(table.allocated(), 3 * FRAMES_PER_CHUNK);
+        assert_eq!(
+            table.frame(table.len()).state.load(Ordering::Relaxed),
+            RESERVED,
+            "a frame beyond the size is not part of the pool"
+        );
+        let kept = [0, FRAMES_PER_CHUNK - 1, FRAMES_PER_CHUNK];
+        let released = [FRAMES_PER_CHUNK + 1, 2 * FRAMES_PER_CHUNK, table.len() - 1];
+        for index in kept.into_iter().chain(released) {
+            fill(&table, index, 0xAB);
+        }
+        table.release_page_memory(FRAMES_PER_CHUNK + 1..table.len());
+        for index in kept {
+            assert_eq!(first_and_last(&table, index), (0xAB, 0xAB), "frame {index}");
+        }
+        for index in released {
+            assert_eq!(first_and_last(&table, index), (0, 0), "frame {index}");
+        }
+        // Growing into a new chunk.
+        table.allocate_through(4 * FRAMES_PER_CHUNK);
+        assert_eq!(table.allocated(), 4 * FRAMES_PER_CHUNK);
+        assert_eq!(
+            table.capacity(),
+            (BUFFERS_MAX as usize).div_ceil(FRAMES_PER_CHUNK) * FRAMES_PER_CHUNK
+        );
     }
 }
