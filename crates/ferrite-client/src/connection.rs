@@ -167,13 +167,19 @@ impl Connection {
         wire::check_length(&cno.appl_name, 28, MQRC_CNO_ERROR)?;
         let stream = UnixStream::connect(socket_path.as_ref())
             .map_err(|_| MqError::failed(MQRC_Q_MGR_NOT_AVAILABLE))?;
+        // MQCNO's MQCSP goes in CONAUTH_INFO for the queue manager's CHCKLOCL; the socket
+        // does not leave the machine.
+        let credentials = cno
+            .security_parms
+            .as_ref()
+            .map(|csp| (csp.user_id.as_str(), csp.password.as_bytes()));
         Self::establish(
             Stream::Unix(stream),
             BINDINGS_CHANNEL,
             q_mgr_name,
             cno,
             options,
-            None,
+            credentials,
         )
     }
 

@@ -138,15 +138,14 @@ pub const DEFAULT_OBJECTS: &[(ObjectType, &str, &str)] = &[
         "DEV.APP.SVRCONN",
         "CHLTYPE(SVRCONN) DESCR('Application channel')",
     ),
-    // The AUTHINFO a new queue manager's CONNAUTH names. MQ for Multiplatforms supplies it
-    // with CHCKCLNT(REQDADM): a password for privileged users only. Ferrite has no privileged
-    // users and checks REQDADM as REQUIRED, so it supplies CHCKCLNT(NONE), keeping a new queue
-    // manager open to clients without passwords as before; ADOPTCTX(YES) makes an
-    // authenticated connection run as its user, as Ferrite always did.
+    // The AUTHINFO a new queue manager's CONNAUTH names, as MQ for Multiplatforms supplies it:
+    // CHCKCLNT(REQDADM), a password of privileged client users (the mqm group and the queue
+    // manager's owner, qm.toml [security]) and of no one else; CHCKLOCL(OPTIONAL);
+    // ADOPTCTX(YES), an authenticated connection runs as its user.
     (
         ObjectType::AuthInfo,
         DEFAULT_CONNECTION_AUTH_INFO,
-        "AUTHTYPE(IDPWOS) CHCKCLNT(NONE) CHCKLOCL(OPTIONAL) ADOPTCTX(YES) FAILDLAY(1) DESCR('Connection authentication (CONNAUTH)')",
+        "AUTHTYPE(IDPWOS) CHCKCLNT(REQDADM) CHCKLOCL(OPTIONAL) ADOPTCTX(YES) FAILDLAY(1) DESCR('Connection authentication (CONNAUTH)')",
     ),
 ];
 

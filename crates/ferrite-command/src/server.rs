@@ -221,7 +221,12 @@ fn serve(
 ) {
     let queue_manager = processor.queue_manager();
     let name = queue_manager.name().to_string();
-    let mut connection = match Connection::connect(queue_manager.clone(), "") {
+    // The command server is part of the queue manager: CHCKLOCL does not apply to it.
+    let mut connection = match Connection::connect_authenticated(
+        queue_manager.clone(),
+        "",
+        &ferrite_mqi::Mqcno::default(),
+    ) {
         Ok(connection) => connection,
         Err(error) => {
             say(&format!(

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! DEFINE BUFFPOOL(n) BUFFERS(100-999999) [LOCATION(ABOVE)] [PAGECLAS(4KB)]
-//! ALTER  BUFFPOOL(n) BUFFERS(100-999999)      recorded now, the pool is resized at restart
+//! ALTER  BUFFPOOL(n) BUFFERS(100-999999)      the running pool grows or shrinks (CSQP023I)
 //! DELETE BUFFPOOL(n)                          refused while a page set uses it
 //! DEFINE PSID(n) BUFFPOOL(m) [EXPAND(USER|SYSTEM|NONE)]
 //!        [PRIMARY(pages)] [SECONDARY(pages)] [MAXIMUM(pages)]
@@ -164,10 +164,10 @@ pub(crate) fn buffer_pool(
             let mut output = Output::default();
             if exists && replace {
                 // DEFINE ... REPLACE of an existing pool is ALTER's resize.
-                let serving = queue_manager
+                let outcome = queue_manager
                     .alter_buffer_pool(id, buffers)
                     .map_err(storage)?;
-                resize_note(&mut output, id, serving, buffers);
+                resized(&mut output, context, id, outcome);
             } else {
                 queue_manager
                     .define_buffer_pool(id, buffers)
@@ -180,11 +180,11 @@ pub(crate) fn buffer_pool(
                 keywords(rest, &[("BUFFERS", Takes::Value)]).map_err(|e| context.syntax(e))?;
             let (token, value) = required(context, &found, object, "BUFFERS")?;
             let buffers = buffers(token, value).map_err(|e| context.syntax(e))?;
-            let serving = queue_manager
+            let outcome = queue_manager
                 .alter_buffer_pool(id, buffers)
                 .map_err(storage)?;
             let mut output = Output::default();
-            resize_note(&mut output, id, serving, buffers);
+            resized(&mut output, context, id, outcome);
             Ok(output)
         }
         _ => {
@@ -195,13 +195,31 @@ pub(crate) fn buffer_pool(
     }
 }
 
-/// Says that a new size waits for the restart.
-fn resize_note(output: &mut Output, id: u8, serving: u32, buffers: u32) {
-    if serving != buffers {
-        output.report(&format!(
-            "Buffer pool {id} has {serving} buffers until the next restart, then {buffers}",
-        ));
+/// MQ's messages for a resize: CSQP024I when it starts, CSQP023I when the pool has its new
+/// size (MQ sends the second to the console once its asynchronous resize ends; Ferrite's
+/// resize is done when the command answers, so both are in the response).
+fn resized(
+    output: &mut Output,
+    context: &Context,
+    id: u8,
+    outcome: ferrite_storage::buffer_pool::ResizeOutcome,
+) {
+    if outcome.buffers == outcome.buffers_before {
+        return;
     }
+    output.report(&format!(
+        "CSQP024I {} {CSECT} Request initiated for buffer pool {id}",
+        context.name
+    ));
+    let written = if outcome.pages_written > 0 {
+        format!(" ({} changed pages written)", outcome.pages_written)
+    } else {
+        String::new()
+    };
+    output.report(&format!(
+        "CSQP023I {} {CSECT} Request completed for buffer pool {id}, now has {} buffers{written}",
+        context.name, outcome.buffers
+    ));
 }
 
 /// DEFINE, ALTER or DELETE PSID.

@@ -56,8 +56,11 @@ fn authinfo_defaults_refresh_and_in_use() {
     assert!(defined
         .iter()
         .any(|name| name == DEFAULT_CONNECTION_AUTH_INFO));
-    // Defining the default object put it in force.
-    assert_eq!(in_force(&queue_manager), ("NONE".to_string(), Some(true)));
+    // Defining the default object put it in force: MQ's CHCKCLNT(REQDADM).
+    assert_eq!(
+        in_force(&queue_manager),
+        ("REQDADM".to_string(), Some(true))
+    );
     let shown = ok(&queue_manager, "DISPLAY AUTHINFO(*) ALL");
     assert!(
         shown.contains("AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS)"),
@@ -106,7 +109,10 @@ fn authinfo_defaults_refresh_and_in_use() {
     assert!(unknown.contains("NO.SUCH.AUTHINFO"), "{unknown}");
     ok(&queue_manager, "ALTER QMGR CONNAUTH(APP.AUTH)");
     assert!(ok(&queue_manager, "DISPLAY QMGR CONNAUTH").contains("CONNAUTH(APP.AUTH)"));
-    assert_eq!(in_force(&queue_manager), ("NONE".to_string(), Some(true)));
+    assert_eq!(
+        in_force(&queue_manager),
+        ("REQDADM".to_string(), Some(true))
+    );
     let refreshed = ok(&queue_manager, "REFRESH SECURITY TYPE(CONNAUTH)");
     assert!(refreshed.contains("CONNAUTH(APP.AUTH) in force: CHCKCLNT(REQUIRED)"));
     assert_eq!(
@@ -176,6 +182,11 @@ fn authinfo_defaults_refresh_and_in_use() {
 fn a_stored_qmgr_chckclnt_still_applies_when_stricter() {
     let (_directory, queue_manager) = support::queue_manager();
     define_default_objects(&queue_manager).unwrap();
+    ok(
+        &queue_manager,
+        &format!("ALTER AUTHINFO({DEFAULT_CONNECTION_AUTH_INFO}) CHCKCLNT(NONE)"),
+    );
+    ok(&queue_manager, "REFRESH SECURITY TYPE(CONNAUTH)");
     // What Ferrite's earlier versions stored, or an embedder sets through the storage API.
     let mut attributes = queue_manager.queue_manager_attributes();
     attributes.check_client = "OPTIONAL".to_string();

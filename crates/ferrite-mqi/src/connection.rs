@@ -32,9 +32,10 @@ use ferrite_constants::{
 use ferrite_storage::data_manager::message::Identifier;
 use ferrite_storage::queue_manager::hashing::FastHashing;
 use ferrite_storage::queue_manager::{
-    now_ms, thread_number, AliasDefinition, ConnectionRecord, DefinitionType, GetControls,
-    GetOutcome, HandleRecord, LocalQueue, MessageKey, MessageSelector, ObjectDefinition,
-    ObjectType, QueueDefinition, QueueManager, RetrievedMessage, UnitOfWork,
+    now_ms, thread_number, AliasDefinition, ConnectingUser, ConnectionRecord, DefinitionType,
+    GetControls, GetOutcome, HandleRecord, LocalAuthentication, LocalQueue, MessageKey,
+    MessageSelector, ObjectDefinition, ObjectType, QueueDefinition, QueueManager, RetrievedMessage,
+    UnitOfWork,
 };
 
 use crate::async_status::{AsyncPutStatus, PutTarget};
@@ -274,6 +275,26 @@ fn process_identity() -> &'static (String, String) {
     })
 }
 
+/// CHCKLOCL for an in-process MQCONN: this process connects, with the MQCSP of `cno`.
+/// Returns the user ID to run under when ADOPTCTX adopts the authenticated one.
+fn authenticate_in_process(queue_manager: &QueueManager, cno: &Mqcno) -> MqResult<Option<String>> {
+    static THIS_PROCESS: std::sync::OnceLock<ConnectingUser> = std::sync::OnceLock::new();
+    let credentials = cno
+        .security_parms
+        .as_ref()
+        .map(|csp| (csp.user_id.as_str(), csp.password.as_bytes()));
+    let user = THIS_PROCESS.get_or_init(ConnectingUser::this_process);
+    match queue_manager.authenticate_local("in-process", user, credentials) {
+        LocalAuthentication::Accepted { adopted_user } => {
+            Ok(adopted_user.map(|user| user.chars().take(12).collect()))
+        }
+        LocalAuthentication::Refused { reason, fail_delay } => {
+            std::thread::sleep(fail_delay);
+            failed(reason)
+        }
+    }
+}
+
 /// The MsgToken of a message: a 16-byte name of the message while it is on its queue,
 /// returned by every get and browse, and matched with MQMO_MATCH_MSG_TOKEN (IBM's Java client
 /// uses it to fetch a message again after a get failed with MQRC_TRUNCATED_MSG_FAILED).
@@ -459,10 +480,36 @@ impl Connection {
 
     /// MQCONNX: connect with connect options. Refused with MQRC_Q_MGR_QUIESCING while the
     /// queue manager quiesces and MQRC_Q_MGR_NOT_AVAILABLE once it has stopped.
+    ///
+    /// Connection authentication: the queue manager's CHCKLOCL decides, with this process as
+    /// the connecting user and `cno.security_parms` as its user ID and password
+    /// (MQRC_NOT_AUTHORIZED when refused, after FAILDLAY for a wrong password); with
+    /// ADOPTCTX(YES) an authenticated connection runs under the user ID it gave.
     pub fn connect_with(
         queue_manager: Arc<QueueManager>,
         q_mgr_name: &str,
         cno: &Mqcno,
+    ) -> MqResult<Connection> {
+        Self::connect_checked(queue_manager, q_mgr_name, cno, true)
+    }
+
+    /// MQCONNX without CHCKLOCL: for the queue manager's own components (the command server)
+    /// and for a listener that has authenticated its peer itself (the bindings socket with
+    /// CHCKLOCL, client channels with CHCKCLNT) and sets the connection's user ID afterwards.
+    /// This process's identity and `cno.security_parms` are not checked.
+    pub fn connect_authenticated(
+        queue_manager: Arc<QueueManager>,
+        q_mgr_name: &str,
+        cno: &Mqcno,
+    ) -> MqResult<Connection> {
+        Self::connect_checked(queue_manager, q_mgr_name, cno, false)
+    }
+
+    fn connect_checked(
+        queue_manager: Arc<QueueManager>,
+        q_mgr_name: &str,
+        cno: &Mqcno,
+        check_local: bool,
     ) -> MqResult<Connection> {
         let name = trim(q_mgr_name);
         if !name.is_empty() && name != queue_manager.name() {
@@ -488,7 +535,17 @@ impl Connection {
         if queue_manager.is_quiescing() {
             return failed(MQRC_Q_MGR_QUIESCING);
         }
+        // Security hook: CHCKLOCL for an in-process connection.
+        let adopted_user = if check_local {
+            authenticate_in_process(&queue_manager, cno)?
+        } else {
+            None
+        };
         let (user_identifier, program_name) = process_identity();
+        let user_identifier: &String = match &adopted_user {
+            Some(user) => user,
+            None => user_identifier,
+        };
         let appl_name = if cno.appl_name.is_empty() {
             program_name.clone()
         } else {

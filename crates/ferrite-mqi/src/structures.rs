@@ -302,6 +302,39 @@ pub struct Mqcno {
     pub options: i32,
     /// ApplName (version 7): overrides the PutApplName the connection's messages carry.
     pub appl_name: String,
+    /// SecurityParmsPtr (version 5): the MQCSP whose user ID and password connection
+    /// authentication checks (CHCKLOCL for in-process and bindings connections).
+    pub security_parms: Option<Mqcsp>,
+}
+
+/// MQCSP, security parameters with AuthenticationType MQCSP_AUTH_USER_ID_AND_PWD: a user ID
+/// and password. Its `Debug` does not show the password.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Mqcsp {
+    /// CSPUserIdPtr.
+    pub user_id: String,
+    /// CSPPasswordPtr.
+    pub password: String,
+}
+
+impl Mqcsp {
+    /// A user ID and password.
+    pub fn user_and_password(user_id: &str, password: &str) -> Mqcsp {
+        Mqcsp {
+            user_id: user_id.to_string(),
+            password: password.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Mqcsp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Mqcsp {{ user_id: {:?}, password: <hidden> }}",
+            self.user_id
+        )
+    }
 }
 
 impl Default for Mqcno {
@@ -310,6 +343,7 @@ impl Default for Mqcno {
             version: MQCNO_VERSION_1,
             options: 0,
             appl_name: String::new(),
+            security_parms: None,
         }
     }
 }

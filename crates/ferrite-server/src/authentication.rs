@@ -6,15 +6,17 @@
 //! runs under.
 //!
 //! ## What the AUTHINFO decides
-//! - CHCKCLNT: the table below. REQDADM (a password for privileged users only) is checked as
-//!   REQUIRED: Ferrite's registry has no privileged users, so it fails closed. The QMGR
-//!   object's own CHCKCLNT (Ferrite's attribute before AUTHINFO) still applies when stricter.
+//! - CHCKCLNT: the table below. REQDADM asks a password of privileged users only: those of MQ
+//!   on Linux, the `mqm` group and the user the queue manager runs as (qm.toml `[security]`,
+//!   `ferrite_storage::queue_manager::privileged_users`), judged by the user ID the client
+//!   asserts in USERID_DATA. The QMGR object's own CHCKCLNT (Ferrite's attribute before
+//!   AUTHINFO) still applies when stricter.
 //! - ADOPTCTX: YES, an authenticated connection runs under the user ID it authenticated; NO,
 //!   under MCAUSER or the asserted user ID as an unauthenticated one does.
 //! - FAILDLAY: seconds the conversation waits before answering a wrong user ID or password
 //!   (not a missing one), which slows password guessing ([`decide`]).
-//! - CHCKLOCL (bindings connections) is kept and displayed; the bindings listener does not
-//!   authenticate yet.
+//! - CHCKLOCL is for bindings and in-process connections (`conversation.rs`,
+//!   `QueueManager::authenticate_local`), checked against the same registry.
 //! - Without an AUTHINFO in force (CONNAUTH blank): CHCKCLNT(NONE), ADOPTCTX(YES), FAILDLAY(0).
 //!
 //! ## CHCKCLNT
@@ -22,6 +24,7 @@
 //! |------------|------------------------------------|----------------------------------|
 //! | `NONE`     | accepted                           | accepted, not checked            |
 //! | `OPTIONAL` | accepted                           | must be a valid pair, else 2035  |
+//! | `REQDADM`  | refused (2035) if the asserted user is privileged | must be a valid pair, else 2035 |
 //! | `REQUIRED` | refused, MQRC_NOT_AUTHORIZED 2035  | must be a valid pair, else 2035  |
 //!
 //! A refusal answers the MQCONN with MQCC_FAILED and MQRC_NOT_AUTHORIZED (as MQ: the client
@@ -76,37 +79,9 @@ pub const CAUT_USER_BYTES_MAX: usize = 1024;
 /// AuthType 1: MQCSP_AUTH_USER_ID_AND_PWD.
 pub const AUTH_USER_ID_AND_PASSWORD: i32 = 1;
 
-/// CHCKCLNT.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CheckClient {
-    /// NONE: user IDs and passwords are not checked.
-    None,
-    /// OPTIONAL: checked when given.
-    Optional,
-    /// REQUIRED: must be given and valid.
-    Required,
-}
-
-impl CheckClient {
-    /// From MQSC's keyword (NONE, OPTIONAL, REQUIRED); MQ's REQDADM counts as REQUIRED.
-    pub fn from_keyword(keyword: &str) -> Option<CheckClient> {
-        match keyword.trim().to_ascii_uppercase().as_str() {
-            "NONE" => Some(CheckClient::None),
-            "OPTIONAL" => Some(CheckClient::Optional),
-            "REQUIRED" | "REQDADM" => Some(CheckClient::Required),
-            _ => None,
-        }
-    }
-
-    /// MQSC's keyword.
-    pub fn keyword(self) -> &'static str {
-        match self {
-            CheckClient::None => "NONE",
-            CheckClient::Optional => "OPTIONAL",
-            CheckClient::Required => "REQUIRED",
-        }
-    }
-}
+/// CHCKCLNT: NONE, OPTIONAL, REQDADM, REQUIRED (the storage engine's type, shared with
+/// CHCKLOCL).
+pub use ferrite_storage::queue_manager::CredentialCheck as CheckClient;
 
 /// A user ID and password from CONAUTH_INFO. The password is overwritten when dropped.
 pub struct Credentials {
@@ -290,6 +265,22 @@ pub struct ConnectionFacts<'a> {
     pub tls: bool,
     /// The user ID the client asserted in USERID_DATA.
     pub asserted_user: &'a str,
+    /// Whether that user is privileged; asked only for CHCKCLNT(REQDADM)
+    /// ([`asserted_user_is_privileged`]).
+    pub privileged: bool,
+}
+
+/// Whether `asserted_user` is privileged, looked up only when `policy` is REQDADM (the only
+/// value for which it matters; the lookup reads the system's user database).
+pub fn asserted_user_is_privileged(
+    queue_manager: &ferrite_storage::queue_manager::QueueManager,
+    policy: &Policy,
+    asserted_user: &str,
+) -> bool {
+    policy.check == CheckClient::RequiredForPrivileged
+        && queue_manager.is_privileged(&ferrite_storage::queue_manager::ConnectingUser::asserted(
+            asserted_user,
+        ))
 }
 
 /// The decision.
@@ -340,17 +331,32 @@ pub fn authenticate(
     }
     };
     let credentials = match (check, credentials) {
-        (CheckClient::None, _) | (CheckClient::Optional, None) => {
+        (CheckClient::None, _) => {
             return Outcome::Accepted {
                 user_id: unauthenticated_user,
                 authenticated: false,
             }
         }
-        (CheckClient::Required, None) => {
+        (check, None) => {
+            if !check.requires_credentials(|| facts.privileged) {
+                return Outcome::Accepted {
+                    user_id: unauthenticated_user,
+                    authenticated: false,
+                };
+            }
+            let who = if check == CheckClient::Required {
+                "every client".to_string()
+            } else {
+                format!(
+                    "'{}', a privileged user (qm.toml [security])",
+                    facts.asserted_user
+                )
+            };
             return refused(format!(
-                "AMQ5534E ferrite channel {channel} from {peer}: user ID '{}' authentication failed: the client gave no user ID and password (its MQCSP, or JMS createConnection(user, password)), and CHCKCLNT(REQUIRED) needs them",
-                facts.asserted_user
-            ))
+                "AMQ5534E ferrite channel {channel} from {peer}: user ID '{}' authentication failed: the client gave no user ID and password (its MQCSP, or JMS createConnection(user, password)), and CHCKCLNT({}) needs them of {who}",
+                facts.asserted_user,
+                check.keyword()
+            ));
         }
         (_, Some(credentials)) => credentials,
     };
@@ -443,6 +449,7 @@ mod tests {
             transport,
             tls: transport == PasswordTransport::Clear,
             asserted_user: "root",
+            privileged: false,
         }
     }
 
@@ -549,8 +556,8 @@ mod tests {
         ));
         assert!(started.elapsed() < policy.fail_delay);
         assert_eq!(
-            CheckClient::from_keyword("REQDADM"),
-            Some(CheckClient::Required)
+            CheckClient::from_keyword("reqdadm"),
+            Some(CheckClient::RequiredForPrivileged)
         );
     }
 
@@ -617,5 +624,34 @@ mod tests {
             authenticate(&optional, Some(&credentials("app", "")), &registry),
             Outcome::Refused { .. }
         ));
+        // REQDADM: a privileged user must give a valid pair; anyone else is as OPTIONAL.
+        let administrators = facts(&channel, CheckClient::RequiredForPrivileged, clear);
+        assert_eq!(
+            authenticate(&administrators, None, &registry),
+            accepted("mqapp", false)
+        );
+        assert!(matches!(
+            authenticate(
+                &administrators,
+                Some(&credentials("app", "wrong")),
+                &registry
+            ),
+            Outcome::Refused { .. }
+        ));
+        let privileged = ConnectionFacts {
+            privileged: true,
+            ..facts(&channel, CheckClient::RequiredForPrivileged, clear)
+        };
+        let Outcome::Refused { log, .. } = authenticate(&privileged, None, &registry) else {
+            panic!("a privileged user without a password is refused")
+        };
+        assert!(
+            log.contains("CHCKCLNT(REQDADM)") && log.contains("privileged"),
+            "{log}"
+        );
+        assert_eq!(
+            authenticate(&privileged, Some(&good), &registry),
+            accepted("app", true)
+        );
     }
 }

@@ -492,10 +492,16 @@ impl Conversation {
         let queue_manager = &self.chinit.queue_manager;
         let instance = &self.socket.instance;
         let peer = format!("{}({})", instance.peer.ip(), instance.peer.port());
+        let policy = authentication::policy(queue_manager);
         let facts = authentication::ConnectionFacts {
             channel: &security.channel,
             peer: &peer,
-            policy: authentication::policy(queue_manager),
+            privileged: authentication::asserted_user_is_privileged(
+                queue_manager,
+                &policy,
+                &session.user,
+            ),
+            policy,
             transport: security.password_transport,
             tls: security.socket.tls,
             asserted_user: &session.user,

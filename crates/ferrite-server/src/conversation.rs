@@ -7,6 +7,16 @@
 //! MQCC_WARNING and MQRC_ALREADY_CONNECTED; MQDISC ends the MQI connection but not the
 //! conversation. Verbs the MQI does not have (SPI, MQSTAT, MQSUB, MQSUBRQ) fail with
 //! MQRC_FUNCTION_NOT_SUPPORTED; anything else ends the connection as a protocol error.
+//!
+//! ## Connection authentication (CHCKLOCL)
+//! A bindings application's MQCSP arrives in CONAUTH_INFO (the CAUT IBM's client sends,
+//! answered with STATUS_DATA code 0; the socket never leaves the machine, so the password is
+//! sent in clear). At the first MQCONN the queue manager's CHCKLOCL decides
+//! (`QueueManager::authenticate_local`) with the peer's user and group IDs, which the kernel
+//! reports for the socket (SO_PEERCRED) and the peer cannot forge: a refusal answers
+//! MQRC_NOT_AUTHORIZED after FAILDLAY (only this connection's thread waits) and ends the
+//! connection, as MQ does; an accepted connection runs under the authenticated user ID with
+//! ADOPTCTX(YES), else under the user ID of USERID_DATA.
 
 use std::os::unix::io::AsRawFd;
 use std::os::unix::net::UnixStream;
@@ -22,7 +32,9 @@ use ferrite_protocol::segment::{ControlFlags1, HeaderKind, Segment, SegmentHeade
 use ferrite_protocol::uid::{Caut, Uid};
 use ferrite_protocol::ByteOrder;
 
+use crate::authentication::{credentials_from_caut, Credentials};
 use crate::Shared;
+use ferrite_storage::queue_manager::{ConnectingUser, LocalAuthentication};
 
 use crate::flows::{answer_initial_data, protocol, reply_header, Acceptable, End};
 pub use crate::session::WAIT_SLICE;
@@ -83,6 +95,8 @@ pub(crate) fn serve(shared: &Shared, stream: UnixStream) {
         negotiated: false,
         attempts: 0,
         session: MqiSession::new(shared.queue_manager.clone(), 0),
+        credentials: None,
+        peer: None,
     };
     let end = conversation.run();
     if let End::Error(error) = end {
@@ -100,6 +114,10 @@ struct Conversation<'a> {
     negotiated: bool,
     attempts: u32,
     session: MqiSession,
+    /// Security hook: the CONAUTH_INFO user ID and password, checked at MQCONN.
+    credentials: Option<Credentials>,
+    /// The peer's user and group IDs (SO_PEERCRED), read at the first MQCONN.
+    peer: Option<ConnectingUser>,
 }
 
 impl Conversation<'_> {
@@ -154,8 +172,18 @@ impl Conversation<'_> {
                 Ok(())
             }
             SegmentType::ConauthInfo => {
-                // Accepted and not checked: authentication is future work.
+                // Security hook: kept for MQCONN's CHCKLOCL; the client goes on after a
+                // STATUS_DATA with code 0.
                 Caut::decode(&flow.payload, order).map_err(protocol)?;
+                self.credentials = credentials_from_caut(&flow.payload, order).map_err(protocol)?;
+                let header = reply_header(&flow.header, SegmentType::StatusData);
+                let status = Status {
+                    code: 0,
+                    value: Some(0),
+                    extra: Vec::new(),
+                    trailing: Vec::new(),
+                };
+                self.transport.write_flow(&header, &status.encode(order))?;
                 Ok(())
             }
             SegmentType::Heartbeat => {
@@ -234,6 +262,10 @@ impl Conversation<'_> {
         };
         let header = reply_header(&flow.header, reply_type);
         let was_connected = self.session.is_connected();
+        // Security hook: CHCKLOCL decides the first MQCONN.
+        let refused = flow.header.segment_type == SegmentType::MqConn
+            && !was_connected
+            && !self.authorize_connection();
         let shared = self.shared;
         let stream = self.transport.stream();
         let mut gone = || shared.stopping.load(Ordering::Acquire) || !peer_connected(stream);
@@ -251,8 +283,69 @@ impl Conversation<'_> {
             let _ = self.transport.stream().set_read_timeout(None);
         }
         self.transport.write_flow(&header, &payload)?;
+        if refused {
+            // As MQ: a connection refused for its credentials ends.
+            return Err(End::Closed);
+        }
         Ok(())
     }
+
+    /// CHCKLOCL at MQCONN (see the module docs): sets the session's user ID, or makes its
+    /// MQCONN fail. Returns whether it may go ahead.
+    fn authorize_connection(&mut self) -> bool {
+        let peer = self
+            .peer
+            .get_or_insert_with(|| peer_user(self.transport.stream()))
+            .clone();
+        let credentials = self.credentials.take();
+        let outcome = self.shared.queue_manager.authenticate_local(
+            "bindings",
+            &peer,
+            credentials
+                .as_ref()
+                .map(|credentials| (credentials.user.as_str(), &credentials.password[..])),
+        );
+        match outcome {
+            LocalAuthentication::Accepted { adopted_user } => {
+                if let Some(user) = adopted_user {
+                    self.session.user = user;
+                }
+                self.session.refuse_connect = None;
+                true
+            }
+            LocalAuthentication::Refused { reason, fail_delay } => {
+                // FAILDLAY: only this connection's thread waits.
+                std::thread::sleep(fail_delay);
+                self.session.refuse_connect = Some(reason);
+                false
+            }
+        }
+    }
+}
+
+/// The user and group of the process at the other end of a Unix socket (SO_PEERCRED); an
+/// unnamed user with no IDs if the kernel does not say.
+pub(crate) fn peer_user(stream: &impl AsRawFd) -> ConnectingUser {
+    let mut credentials = libc::ucred {
+        pid: 0,
+        uid: 0,
+        gid: 0,
+    };
+    let mut length = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: `credentials` is a ucred and `length` its size, as SO_PEERCRED requires.
+    let status = unsafe {
+        libc::getsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            &mut credentials as *mut libc::ucred as *mut libc::c_void,
+            &mut length,
+        )
+    };
+    if status != 0 {
+        return ConnectingUser::default();
+    }
+    ConnectingUser::from_ids(credentials.uid, credentials.gid)
 }
 
 /// Whether the peer still holds its end of the socket (no end-of-stream or hang-up pending).

@@ -429,15 +429,20 @@ impl MqiSession {
                 version: MQCNO_VERSION_7,
                 options: conn.fcno.as_ref().map_or(0, |fcno| fcno.cap_flags),
                 appl_name: conn.appl_name.trimmed(),
+                security_parms: None,
             };
-            Connection::connect_with(queue_manager.clone(), &conn.qmgr_name.trimmed(), &cno).map(
-                |mut connection| {
-                    if !self.user.is_empty() {
-                        connection.set_user_identifier(&self.user);
-                    }
-                    self.connection = Some(connection);
-                },
+            // The listener authenticated the peer (CHCKLOCL or CHCKCLNT) before this MQCONN.
+            Connection::connect_authenticated(
+                queue_manager.clone(),
+                &conn.qmgr_name.trimmed(),
+                &cno,
             )
+            .map(|mut connection| {
+                if !self.user.is_empty() {
+                    connection.set_user_identifier(&self.user);
+                }
+                self.connection = Some(connection);
+            })
         };
         conn.qmgr_name = chars(queue_manager.name());
         (api_header(0, outcome(&result)), ApiBody::Conn(conn))

@@ -309,6 +309,16 @@ fn connection_authentication_chckclnt_and_mcauser() {
     UserRegistry::new(queue_manager.directory())
         .add("app", b"passw0rd", false)
         .unwrap();
+    // This test drives the QMGR object's own CHCKCLNT, which applies when it is stricter than
+    // the AUTHINFO's: start from an AUTHINFO that checks nothing (the default is MQ's REQDADM).
+    let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());
+    for command in [
+        "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(NONE)",
+        "REFRESH SECURITY TYPE(CONNAUTH)",
+    ] {
+        let response = processor.run(command);
+        assert!(response.success, "{command}: {}", response.text());
+    }
     let set_check = |value: &str| {
         let mut attributes = queue_manager.queue_manager_attributes();
         attributes.check_client = value.to_string();

@@ -26,6 +26,46 @@ pub struct QueueManagerConfig {
     /// existed: the defaults apply.
     #[serde(default)]
     pub channel_initiator: ChannelInitiatorParameters,
+    /// Who is a privileged user (CHCKCLNT/CHCKLOCL REQDADM). Absent in files written before
+    /// it existed: the defaults apply.
+    #[serde(default)]
+    pub security: SecurityParameters,
+}
+
+/// `[security]`: the privileged users of MQ on Linux (the mqm group and the user who runs the
+/// queue manager), whom REQDADM asks for a password
+/// (`queue_manager/connection_authentication.rs`). Read at start.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SecurityParameters {
+    /// Members of this operating-system group are privileged (MQ: `mqm`); blank: no group.
+    #[serde(default = "default_privileged_group")]
+    pub privileged_group: String,
+    /// Further privileged user names.
+    #[serde(default)]
+    pub privileged_users: Vec<String>,
+    /// Whether the user the queue manager runs as is privileged (MQ: always; `false` only for
+    /// a queue manager whose owner also runs its applications, such as a test machine's).
+    #[serde(default = "default_owner_privileged")]
+    pub owner_privileged: bool,
+}
+
+fn default_privileged_group() -> String {
+    "mqm".to_string()
+}
+
+fn default_owner_privileged() -> bool {
+    true
+}
+
+impl Default for SecurityParameters {
+    fn default() -> SecurityParameters {
+        SecurityParameters {
+            privileged_group: default_privileged_group(),
+            privileged_users: Vec::new(),
+            owner_privileged: default_owner_privileged(),
+        }
+    }
 }
 
 /// CSQ6CHIP analogue plus the listener that `START LISTENER` would start.
@@ -254,6 +294,7 @@ impl QueueManagerConfig {
                 page_set(3, 3),
             ],
             channel_initiator: ChannelInitiatorParameters::default(),
+            security: SecurityParameters::default(),
         }
     }
 

@@ -32,6 +32,10 @@ pub fn small_config(name: &str) -> QueueManagerConfig {
         page_set.primary_pages = 512;
         page_set.secondary_pages = 512;
     }
+    // The tests' clients run as the user that runs the queue manager: not privileged here,
+    // so that the default CHCKCLNT(REQDADM) lets them connect without a password.
+    config.security.owner_privileged = false;
+    config.security.privileged_group = String::new();
     config
 }
 

@@ -200,6 +200,13 @@ impl BatchWriter {
     }
 }
 
+impl BatchWriter {
+    /// Whether a pool of `frame_count` buffers would get a larger batch writer than this one.
+    pub fn smaller_than_for(&self, frame_count: usize) -> bool {
+        self.staging.len() < frame_count.clamp(1, DEFERRED_WRITE_BATCH_PAGES_MAX)
+    }
+}
+
 /// The state of one page set's part of a batch while it is written.
 enum GroupWrite<'a> {
     /// Staged in the double-write file: its runs may be written in place.
@@ -267,7 +274,7 @@ impl PoolShared {
         let mut writer = lock(&self.batch_writer);
         let writer = &mut *writer;
         writer.candidates.clear();
-        for (index, frame) in self.frames.iter().enumerate() {
+        for (index, frame) in self.frames.iter() {
             let state = frame.state.load(Ordering::Acquire);
             if is_changed(state) && pin_count(state) == 0 && state & WRITING == 0 {
                 writer.candidates.push(Candidate {
@@ -282,6 +289,32 @@ impl PoolShared {
                 .candidates
                 .select_nth_unstable_by_key(needed, |candidate| candidate.order);
             writer.candidates.truncate(needed);
+        }
+        writer
+            .candidates
+            .sort_unstable_by_key(|candidate| (candidate.key, candidate.frame));
+        self.write_candidates(writer, WriteMode::DeferredWrite)
+    }
+
+    /// Write the changed frames among `range` that are not in use, in batches as the deferred
+    /// write process writes (for a shrink, `resize.rs`). Returns the pages written.
+    pub(super) fn write_changed_frames_in(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> StorageResult<u64> {
+        let mut writer = lock(&self.batch_writer);
+        let writer = &mut *writer;
+        writer.candidates.clear();
+        for index in range {
+            let frame = self.frames.frame(index);
+            let state = frame.state.load(Ordering::Acquire);
+            if is_changed(state) && pin_count(state) == 0 && state & WRITING == 0 {
+                writer.candidates.push(Candidate {
+                    order: 0,
+                    key: frame.key.load(Ordering::Acquire),
+                    frame: index as u32,
+                });
+            }
         }
         writer
             .candidates
@@ -305,7 +338,7 @@ impl PoolShared {
         let mut writer = lock(&self.batch_writer);
         let writer = &mut *writer;
         writer.candidates.clear();
-        for (index, frame) in self.frames.iter().enumerate() {
+        for (index, frame) in self.frames.iter() {
             let state = frame.state.load(Ordering::Acquire);
             if is_changed(state)
                 && !frame.nonpersistent.load(Ordering::Relaxed)
@@ -334,7 +367,7 @@ impl PoolShared {
         let mut writer = lock(&self.batch_writer);
         let writer = &mut *writer;
         writer.candidates.clear();
-        for (index, frame) in self.frames.iter().enumerate() {
+        for (index, frame) in self.frames.iter() {
             let state = frame.state.load(Ordering::Acquire);
             if is_changed(state) && !frame.nonpersistent.load(Ordering::Relaxed) {
                 writer.candidates.push(Candidate {
@@ -421,7 +454,7 @@ impl PoolShared {
         staging: &mut PageBytes,
         mode: WriteMode,
     ) -> Option<Slot> {
-        let frame = &self.frames[index];
+        let frame = self.frames.frame(index);
         let _latch = frame.latch.read().unwrap_or_else(PoisonError::into_inner);
         let persistent = !frame.nonpersistent.load(Ordering::Relaxed);
         let qualifies = match mode {
@@ -637,7 +670,7 @@ impl PoolShared {
     /// the frame becomes unchanged.
     fn complete_write(&self, slot: &Slot, durable: bool) {
         let index = slot.frame as usize;
-        let frame = &self.frames[index];
+        let frame = self.frames.frame(index);
         let _latch = frame.latch.read().unwrap_or_else(PoisonError::into_inner);
         let clean = durable && frame.change_version.load(Ordering::Relaxed) == slot.version;
         self.transition(index, |state| {

@@ -1,7 +1,8 @@
 //! Buffer pools: the buffer manager of MP16 chapter 5 §1.1–1.4 and chapter 1 §1.3.
 //!
-//! A pool has a fixed number of preallocated 4 KiB buffers (frames), which cache pages of the
-//! page sets attached to it. The data manager uses MQ's protocol:
+//! A pool has a number of preallocated 4 KiB buffers (frames), which cache pages of the page
+//! sets attached to it; ALTER BUFFPOOL changes that number while the pool serves
+//! ([`BufferPool::resize`], `resize.rs`). The data manager uses MQ's protocol:
 //! - **GETP** ([`BufferPool::get_page`]): the page's contents are needed. A hit pins the frame.
 //!   A miss steals a stealable frame, reads the page into it (QPSTRIO) and pins it.
 //! - **GETN** ([`BufferPool::get_new_page`]): the contents will be overwritten. A miss steals a
@@ -57,12 +58,14 @@
 //! - **Lock order**: shard lock → frame state (atomic). The frame latch is never held while
 //!   taking a shard lock. The batch-writer mutex is held across batch I/O but never while
 //!   taking a latch exclusively.
-//! - The hot path allocates nothing. Frames, staging buffers and candidate lists are allocated
-//!   when the pool is created.
+//! - The hot path allocates nothing. Frames (in chunks that never move, `frame_table.rs`),
+//!   staging buffers and candidate lists are allocated when the pool is created or grows.
 
 mod deferred_write;
 mod frame;
+mod frame_table;
 mod read_ahead;
+mod resize;
 mod statistics;
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
@@ -78,13 +81,16 @@ use crate::types::{BufferPoolId, PageNumber, PageSetId, Rba};
 
 use deferred_write::{BatchWriter, DeferredWriteControl, SynchronousWriteReason};
 use frame::{
-    is_changed, is_stealable, key_page_set, page_key, pin_count, shard_index, Frame, PageCell,
-    Shard, CHANGED, NO_KEY, NO_RECOVERY_RBA, PAGE_TABLE_SHARDS, PIN_COUNT_MAX, RESERVED,
-    WRITE_ON_RELEASE, WRITING,
+    is_changed, is_stealable, key_page_set, page_key, pin_count, shard_index, Frame, Shard,
+    CHANGED, NO_KEY, NO_RECOVERY_RBA, PAGE_TABLE_SHARDS, PIN_COUNT_MAX, RESERVED, WRITE_ON_RELEASE,
+    WRITING,
 };
+use frame_table::FrameTable;
 use read_ahead::ReadAheadRequest;
 use statistics::Counters;
 
+pub use frame_table::BUFFERS_MAX;
+pub use resize::{ResizeOutcome, SHRINK_WAIT_MAX};
 pub use statistics::BufferPoolStatistics;
 
 /// The deferred write process starts when stealable buffers fall below this share of the pool…
@@ -173,8 +179,14 @@ enum GetKind {
 /// Everything the pool's users and background threads share.
 struct PoolShared {
     id: BufferPoolId,
-    frames: Box<[Frame]>,
-    pages: Box<[PageCell]>,
+    /// The frames and their page bytes; scans cover `frames.len()`, which is at least
+    /// `buffers` (more only while a shrink empties the frames it gives up).
+    frames: FrameTable,
+    /// The pool's size now (QPSTNBUF): the steal clock hands out frames `0..buffers`, and the
+    /// thresholds are shares of it. Changed only by `resize.rs`, under `resize_lock`.
+    buffers: AtomicUsize,
+    /// Held by ALTER BUFFPOOL's resize, so that two resizes do not overlap.
+    resize_lock: Mutex<()>,
     shards: Box<[Shard]>,
     /// Attached page sets, indexed by page set id.
     page_sets: RwLock<Vec<Option<Arc<PageSet>>>>,
@@ -343,8 +355,9 @@ impl BufferPool {
         let shard_capacity = frame_count / PAGE_TABLE_SHARDS * 2 + 8;
         let shared = Arc::new(PoolShared {
             id,
-            frames: (0..frame_count).map(|_| Frame::new()).collect(),
-            pages: frame::allocate_zeroed_pages(frame_count),
+            frames: FrameTable::new(frame_count),
+            buffers: AtomicUsize::new(frame_count),
+            resize_lock: Mutex::new(()),
             shards: (0..PAGE_TABLE_SHARDS)
                 .map(|_| Shard::new(shard_capacity))
                 .collect(),
@@ -551,26 +564,27 @@ impl Drop for BufferPool {
 }
 
 impl PoolShared {
+    /// The pool's size now (see `buffers`).
     fn frame_count(&self) -> u64 {
-        self.frames.len() as u64
+        self.buffers.load(Ordering::Relaxed) as u64
     }
 
     fn frame(&self, index: u32) -> &Frame {
-        &self.frames[index as usize]
+        self.frames.frame(index as usize)
     }
 
     /// # Safety
     /// The caller holds the frame's latch (shared or exclusive), or owns the frame as
     /// `RESERVED` while holding its exclusive latch.
     unsafe fn page_ref(&self, index: u32) -> &PageBytes {
-        &*self.pages[index as usize].0.get()
+        &*self.frames.page(index as usize).0.get()
     }
 
     /// # Safety
     /// The caller holds the frame's exclusive latch.
     #[allow(clippy::mut_from_ref)]
     unsafe fn page_mut(&self, index: u32) -> &mut PageBytes {
-        &mut *self.pages[index as usize].0.get()
+        &mut *self.frames.page(index as usize).0.get()
     }
 
     fn stealable(&self) -> i64 {
@@ -589,7 +603,7 @@ impl PoolShared {
         index: usize,
         mut change: impl FnMut(u64) -> Option<u64>,
     ) -> Result<(u64, u64), u64> {
-        let state = &self.frames[index].state;
+        let state = &self.frames.frame(index).state;
         let mut current = state.load(Ordering::Acquire);
         loop {
             let new = change(current).ok_or(current)?;
@@ -669,7 +683,7 @@ impl PoolShared {
                         })
                     });
                     if pinned.is_ok() {
-                        let frame = &self.frames[index];
+                        let frame = self.frames.frame(index);
                         if !frame.referenced.load(Ordering::Relaxed) {
                             frame.referenced.store(true, Ordering::Relaxed);
                         }
@@ -714,7 +728,7 @@ impl PoolShared {
                     continue;
                 }
                 table.map.insert(key, index as u32);
-                self.frames[index].key.store(key, Ordering::Release);
+                self.frames.frame(index).key.store(key, Ordering::Release);
             }
             return self
                 .load(index, key, &page_set, page, kind)
@@ -732,7 +746,7 @@ impl PoolShared {
         page: PageNumber,
         kind: GetKind,
     ) -> StorageResult<()> {
-        let frame = &self.frames[index];
+        let frame = self.frames.frame(index);
         let result = {
             let _latch = frame.latch.write().unwrap_or_else(PoisonError::into_inner);
             // SAFETY: exclusive latch held, and the frame is RESERVED by this thread.
@@ -779,10 +793,10 @@ impl PoolShared {
     /// Steal a stealable frame by clock scan. Returns it `RESERVED` and unmapped, or `None` if
     /// two turns of the clock found nothing to steal.
     fn steal_frame(&self) -> Option<usize> {
-        let count = self.frames.len();
+        let count = self.frame_count() as usize;
         for _ in 0..2 * count {
             let index = self.clock_hand.fetch_add(1, Ordering::Relaxed) % count;
-            let frame = &self.frames[index];
+            let frame = self.frames.frame(index);
             if !is_stealable(frame.state.load(Ordering::Relaxed)) {
                 continue;
             }
@@ -797,21 +811,29 @@ impl PoolShared {
                 Counters::count(&self.counters.steal_contention, 1);
                 continue;
             }
-            let old_key = frame.key.load(Ordering::Acquire);
-            if old_key != NO_KEY {
-                let shard = &self.shards[shard_index(old_key)];
-                let mut table = lock(&shard.table);
-                if table.map.get(&old_key) == Some(&(index as u32)) {
-                    table.map.remove(&old_key);
-                }
-                frame.key.store(NO_KEY, Ordering::Release);
-                shard.reserved_released.notify_all();
-            }
+            self.unmap_reserved(index);
             Counters::count(&self.counters.steals, 1);
             self.check_deferred_write_thresholds();
             return Some(index);
         }
         None
+    }
+
+    /// Take a frame this thread has made `RESERVED` out of the page table (the page it held
+    /// is no longer cached).
+    fn unmap_reserved(&self, index: usize) {
+        let frame = self.frames.frame(index);
+        debug_assert!(frame.state.load(Ordering::Acquire) & RESERVED != 0);
+        let old_key = frame.key.load(Ordering::Acquire);
+        if old_key != NO_KEY {
+            let shard = &self.shards[shard_index(old_key)];
+            let mut table = lock(&shard.table);
+            if table.map.get(&old_key) == Some(&(index as u32)) {
+                table.map.remove(&old_key);
+            }
+            frame.key.store(NO_KEY, Ordering::Release);
+            shard.reserved_released.notify_all();
+        }
     }
 
     /// Steal a frame for GETP or GETN. If none is stealable (QPSTSOS), wake the deferred
@@ -841,7 +863,7 @@ impl PoolShared {
                          could not be written for {} ms (QPSTSOS); enlarge the pool or release \
                          pages",
                         self.id,
-                        self.frames.len(),
+                        self.frame_count(),
                         STEAL_WAIT_MAX.as_millis()
                     )));
                 }
@@ -854,7 +876,7 @@ impl PoolShared {
     /// synchronous write threshold, or a checkpoint missed the page, write it first, while it
     /// is still in use.
     fn release(&self, index: usize) {
-        let state = self.frames[index].state.load(Ordering::Acquire);
+        let state = self.frames.frame(index).state.load(Ordering::Acquire);
         if pin_count(state) == 1 && is_changed(state) && state & WRITING == 0 {
             let reason = if self.past_synchronous_write_threshold() {
                 Some(SynchronousWriteReason::Threshold)
@@ -925,7 +947,7 @@ impl PoolShared {
 
     fn oldest_changed_not_in_use(&self) -> Option<usize> {
         let mut oldest: Option<(u64, usize)> = None;
-        for (index, frame) in self.frames.iter().enumerate() {
+        for (index, frame) in self.frames.iter() {
             let state = frame.state.load(Ordering::Relaxed);
             if is_changed(state) && pin_count(state) == 0 && state & WRITING == 0 {
                 let order = frame.first_change_order.load(Ordering::Relaxed);
@@ -939,7 +961,7 @@ impl PoolShared {
 
     fn recovery_rba(&self, page_set: PageSetId) -> Option<Rba> {
         let mut lowest = NO_RECOVERY_RBA;
-        for frame in self.frames.iter() {
+        for (_, frame) in self.frames.iter() {
             let state = frame.state.load(Ordering::Acquire);
             let key = frame.key.load(Ordering::Acquire);
             if !is_changed(state) || key == NO_KEY || key_page_set(key) != page_set {
@@ -954,7 +976,7 @@ impl PoolShared {
 
     fn discard_page_set(&self, page_set: PageSetId) {
         for index in 0..self.frames.len() {
-            let frame = &self.frames[index];
+            let frame = self.frames.frame(index);
             let key = frame.key.load(Ordering::Acquire);
             if key == NO_KEY || key_page_set(key) != page_set {
                 continue;
@@ -1029,7 +1051,7 @@ impl PoolShared {
 
     fn page_state_counts(&self) -> PageStateCounts {
         let mut counts = PageStateCounts::default();
-        for frame in self.frames.iter() {
+        for (_, frame) in self.frames.iter() {
             let state = frame.state.load(Ordering::Acquire);
             let in_use = pin_count(state) > 0;
             if is_changed(state) {

@@ -13,6 +13,12 @@
 //! |                              | whose default objects were never defined: embedded tests)  |
 //! | names no object, at REFRESH  | the refresh fails (MQRC_UNKNOWN_OBJECT_NAME), nothing changes |
 //!
+//! ## CHCKCLNT, CHCKLOCL and REQDADM
+//! [`CredentialCheck`] is the value of either. CHCKCLNT is applied to client channels by
+//! `ferrite-server`'s authentication.rs; CHCKLOCL to bindings and in-process connections by
+//! [`QueueManager::authenticate_local`], which the bindings listener and ferrite-mqi's
+//! MQCONN call. REQDADM asks privileged users only (`privileged_users.rs`).
+//!
 //! ## The queue manager's own CHCKCLNT
 //! Before AUTHINFO objects existed Ferrite kept CHCKCLNT on the QMGR object. It is kept as a
 //! compatibility alias: MQSC's ALTER QMGR CHCKCLNT(x) alters the AUTHINFO CONNAUTH names and
@@ -25,11 +31,93 @@
 //! ALTER QMGR CONNAUTH refuses a name that is not an AUTHINFO, and DELETE AUTHINFO refuses the
 //! object CONNAUTH names (MQRC_OBJECT_IN_USE), so the last row needs a hand-made store.
 
+use std::time::Duration;
+
 use ferrite_constants::reason;
 
 use super::objects::{AuthInfoDefinition, ObjectDefinition, ObjectType};
+use super::privileged_users::{self, ConnectingUser};
 use super::QueueManager;
 use crate::error::{StorageError, StorageResult};
+use crate::users::{UserRegistry, Verification};
+
+/// CHCKCLNT (client channels) and CHCKLOCL (bindings and in-process connections), as MQ
+/// documents them for DEFINE AUTHINFO:
+///
+/// | value      | no user ID and password              | a user ID and password            |
+/// |------------|--------------------------------------|-----------------------------------|
+/// | `NONE`     | accepted                             | accepted, not checked             |
+/// | `OPTIONAL` | accepted                             | must be a valid pair, else 2035   |
+/// | `REQDADM`  | refused (2035) for a privileged user | must be a valid pair, else 2035   |
+/// | `REQUIRED` | refused, MQRC_NOT_AUTHORIZED 2035    | must be a valid pair, else 2035   |
+///
+/// Privileged users: `privileged_users.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CredentialCheck {
+    /// NONE.
+    None,
+    /// OPTIONAL.
+    Optional,
+    /// REQDADM: required of privileged users, OPTIONAL for the others.
+    RequiredForPrivileged,
+    /// REQUIRED.
+    Required,
+}
+
+impl CredentialCheck {
+    /// From MQSC's keyword, any case (no allocation: read at every MQCONN).
+    pub fn from_keyword(keyword: &str) -> Option<CredentialCheck> {
+        let keyword = keyword.trim();
+        [
+            ("NONE", CredentialCheck::None),
+            ("OPTIONAL", CredentialCheck::Optional),
+            ("REQDADM", CredentialCheck::RequiredForPrivileged),
+            ("REQUIRED", CredentialCheck::Required),
+        ]
+        .into_iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(keyword))
+        .map(|(_, check)| check)
+    }
+
+    /// MQSC's keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            CredentialCheck::None => "NONE",
+            CredentialCheck::Optional => "OPTIONAL",
+            CredentialCheck::RequiredForPrivileged => "REQDADM",
+            CredentialCheck::Required => "REQUIRED",
+        }
+    }
+
+    /// Whether a connection that gives no user ID and password is refused; `privileged` is
+    /// asked only for REQDADM.
+    pub fn requires_credentials(self, privileged: impl FnOnce() -> bool) -> bool {
+        match self {
+            CredentialCheck::Required => true,
+            CredentialCheck::RequiredForPrivileged => privileged(),
+            CredentialCheck::None | CredentialCheck::Optional => false,
+        }
+    }
+}
+
+/// What CHCKLOCL decided for a bindings or in-process connection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LocalAuthentication {
+    /// The connection goes ahead.
+    Accepted {
+        /// The user ID it runs under when a user ID and password were checked and ADOPTCTX
+        /// is YES; otherwise `None` (it keeps its own).
+        adopted_user: Option<String>,
+    },
+    /// MQCONN fails with `reason` (MQRC_NOT_AUTHORIZED), answered after `fail_delay`
+    /// (FAILDLAY, for a wrong user ID or password only). The log has said why.
+    Refused {
+        /// MQRC_NOT_AUTHORIZED.
+        reason: i32,
+        /// How long the answer waits.
+        fail_delay: Duration,
+    },
+}
 
 /// The configuration connection authentication uses now.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -67,6 +155,123 @@ impl QueueManager {
             legacy
         } else {
             from_auth_info
+        }
+    }
+
+    /// CHCKLOCL in force: that of the AUTHINFO in force, NONE without one.
+    pub fn local_check_in_force(&self) -> CredentialCheck {
+        match &self.connection_authentication.read().unwrap().definition {
+            // Validated when stored; an unreadable value fails closed.
+            Some(definition) => CredentialCheck::from_keyword(&definition.check_local)
+                .unwrap_or(CredentialCheck::Required),
+            None => CredentialCheck::None,
+        }
+    }
+
+    /// Whether `user` is a privileged user (qm.toml `[security]`, `privileged_users.rs`).
+    pub fn is_privileged(&self, user: &ConnectingUser) -> bool {
+        privileged_users::is_privileged(&self.config().security, user)
+    }
+
+    /// CHCKLOCL for a bindings connection (`how` = "bindings") or an in-process one
+    /// ("in-process"): `user` is who connects, `credentials` the user ID and password of its
+    /// MQCSP. Checks them against the user registry as CHCKCLNT does, and logs a refusal
+    /// with AMQ5534E and AMQ5541E. Sleeps nothing: the caller applies `fail_delay`.
+    pub fn authenticate_local(
+        &self,
+        how: &str,
+        user: &ConnectingUser,
+        credentials: Option<(&str, &[u8])>,
+    ) -> LocalAuthentication {
+        let check = self.local_check_in_force();
+        let credentials = match credentials {
+            Some((name, _)) if name.trim().is_empty() => None,
+            other => other,
+        };
+        let (name, password) = match (check, credentials) {
+            (CredentialCheck::None, _) => {
+                return LocalAuthentication::Accepted { adopted_user: None }
+            }
+            (check, None) => {
+                if !check.requires_credentials(|| self.is_privileged(user)) {
+                    return LocalAuthentication::Accepted { adopted_user: None };
+                }
+                let why = if check == CredentialCheck::Required {
+                    "every local application must give them".to_string()
+                } else {
+                    "it is a privileged user (qm.toml [security])".to_string()
+                };
+                return self.refuse_local(
+                    how,
+                    user,
+                    check,
+                    format!(
+                        "gave no user ID and password (an MQCSP in MQCNO's SecurityParms) and {why}"
+                    ),
+                    Duration::ZERO,
+                );
+            }
+            (_, Some(credentials)) => credentials,
+        };
+        let (adopt_context, fail_delay) =
+            match &self.connection_authentication.read().unwrap().definition {
+                Some(definition) => (
+                    definition.adopt_context,
+                    Duration::from_secs(definition.fail_delay_seconds.into()),
+                ),
+                None => (true, Duration::ZERO),
+            };
+        let name = name.trim();
+        let failure = match UserRegistry::new(self.directory()).verify(name, password) {
+            Ok(Verification::Valid) => {
+                return LocalAuthentication::Accepted {
+                    adopted_user: adopt_context.then(|| name.to_string()),
+                }
+            }
+            Ok(Verification::WrongPassword) => "wrong password".to_string(),
+            Ok(Verification::UnknownUser) => {
+                "no such user in the queue manager's registry (add it with `ferrite user add`)"
+                    .to_string()
+            }
+            Err(error) => error.to_string(),
+        };
+        self.refuse_local(
+            how,
+            user,
+            check,
+            format!("gave user ID '{name}', whose authentication failed: {failure}"),
+            fail_delay,
+        )
+    }
+
+    fn refuse_local(
+        &self,
+        how: &str,
+        user: &ConnectingUser,
+        check: CredentialCheck,
+        why: String,
+        fail_delay: Duration,
+    ) -> LocalAuthentication {
+        let auth_info = self
+            .connection_authentication
+            .read()
+            .unwrap()
+            .auth_info_name
+            .clone();
+        self.say(&format!(
+            "AMQ5534E {} {how} connection of user {}: {why}",
+            self.name,
+            user.describe()
+        ));
+        self.say(&format!(
+            "AMQ5541E {} {how} connection of user {}: the failed authentication check was caused by CHCKLOCL({}) of AUTHINFO({auth_info})",
+            self.name,
+            user.describe(),
+            check.keyword()
+        ));
+        LocalAuthentication::Refused {
+            reason: reason::MQRC_NOT_AUTHORIZED,
+            fail_delay,
         }
     }
 

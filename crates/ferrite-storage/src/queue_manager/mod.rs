@@ -18,6 +18,7 @@ pub mod groups;
 pub mod hashing;
 pub mod objects;
 pub mod page_set_errors;
+pub mod privileged_users;
 pub mod queue;
 pub mod storage_definitions;
 pub mod unit_of_work;
@@ -50,7 +51,9 @@ use crate::recovery::restart;
 use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
 use crate::vfs::{FileSystem, OpenMode};
 
-pub use connection_authentication::ConnectionAuthentication;
+pub use connection_authentication::{
+    ConnectionAuthentication, CredentialCheck, LocalAuthentication,
+};
 pub use connections::{thread_number, ConnectionRecord, Connections, HandleRecord};
 pub use groups::GroupMember;
 pub use objects::{
@@ -61,6 +64,7 @@ pub use objects::{
     PUT_RESPONSE_VALUES, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES, READ_AHEAD_VALUES,
     SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
 };
+pub use privileged_users::ConnectingUser;
 pub use queue::{
     ArrivalWaker, ArrivalWatch, LocalQueue, MessageEntry, MessageKey, MessageSelector,
     QueueStatistics, QueueStatus,

@@ -15,16 +15,18 @@
 //! | command          | checked first                                     | at run time                          |
 //! |------------------|---------------------------------------------------|--------------------------------------|
 //! | DEFINE BUFFPOOL  | id 0-99 free, BUFFERS 100-999999                  | the pool is created and serves at once |
-//! | ALTER BUFFPOOL   | pool defined, BUFFERS 100-999999                  | qm.toml only: the new size applies at the next start (see below) |
+//! | ALTER BUFFPOOL   | pool defined, BUFFERS 100-999999                  | the running pool grows or shrinks, then qm.toml records the size (see below) |
 //! | DELETE BUFFPOOL  | no page set (qm.toml) uses it                      | removed from qm.toml; its storage is freed at the next start |
 //! | DEFINE PSID      | id free, pool serving, sizes valid                | formatted, attached, usable at once   |
 //! | ALTER PSID       | page set defined                                  | EXPAND applies to the next expansion  |
 //! | DELETE PSID      | not 0; no STGCLASS, no local or model queue names it; the log no longer needed for it | removed from qm.toml; its file is kept (as MQ keeps the data set) and detached at the next start |
 //!
-//! ALTER BUFFPOOL does not resize a running pool: a pool's frames, page table shards and
-//! batch writer are sized once and addressed by index from the deferred write process and the
-//! read-ahead thread, so a resize would have to stop every page set of the pool. It is refused
-//! nowhere and applied at restart instead, and DISPLAY USAGE shows both sizes until then.
+//! ALTER BUFFPOOL resizes the running pool, as MQ for z/OS does (`buffer_pool/resize.rs`:
+//! growing adds frames; shrinking writes the changed pages of the buffers it gives up and
+//! drops the unchanged ones, while puts and gets go on), and then records the new size in
+//! qm.toml for restart. A shrink that cannot empty its buffers in time, or a qm.toml that
+//! cannot be rewritten (the pool is then resized back), fails the command and changes nothing.
+//! The configuration lock is held throughout, so ALTERs of pools follow one another.
 //!
 //! DELETE PSID takes checkpoints (at most [`DELETE_PAGE_SET_CHECKPOINTS_MAX`]) until every
 //! other page set's recovery RBA is past the first of them, so that no restart ever redoes a
@@ -41,7 +43,7 @@ use ferrite_constants::reason;
 
 use super::objects::{ObjectDefinition, ObjectType};
 use super::{page_set_path, LogForcer, QueueManager};
-use crate::buffer_pool::{BufferPool, WriteAheadLog};
+use crate::buffer_pool::{BufferPool, ResizeOutcome, WriteAheadLog};
 use crate::config::{
     BufferPoolDefinition, Expand, PageSetDefinition, QueueManagerConfig, CONFIG_FILE_NAME,
 };
@@ -52,7 +54,7 @@ use crate::types::{BufferPoolId, PageSetId};
 use crate::vfs::OpenMode;
 
 /// Most buffers in one pool (MQ for z/OS: 999,999 below the bar).
-pub const BUFFER_POOL_BUFFERS_MAX: u32 = 999_999;
+pub const BUFFER_POOL_BUFFERS_MAX: u32 = crate::buffer_pool::BUFFERS_MAX;
 /// Fewest buffers in one pool (MQ: 100).
 pub const BUFFER_POOL_BUFFERS_MIN: u32 = 100;
 /// Checkpoints DELETE PSID takes at most while waiting for the log to be no longer needed for
@@ -162,28 +164,35 @@ impl QueueManager {
         Ok(())
     }
 
-    /// ALTER BUFFPOOL(id) BUFFERS(buffers): recorded in qm.toml; the pool has the new size
-    /// from the next start (see the module docs). Returns the size serving now.
-    pub fn alter_buffer_pool(&self, id: u8, buffers: u32) -> StorageResult<u32> {
+    /// ALTER BUFFPOOL(id) BUFFERS(buffers): resize the running pool, then record the size in
+    /// qm.toml for restart (see the module docs).
+    pub fn alter_buffer_pool(&self, id: u8, buffers: u32) -> StorageResult<ResizeOutcome> {
         self.check_running()?;
         check_buffers(id, buffers)?;
         let mut configuration = self.configuration.lock().unwrap();
         if !configuration.buffer_pools.iter().any(|pool| pool.id == id) {
             return Err(unknown(format!("buffer pool {id} is not defined")));
         }
-        self.change_configuration(&mut configuration, |changed| {
+        let pool = self
+            .pools()
+            .into_iter()
+            .find(|pool| pool.id().0 == id)
+            .ok_or_else(|| unknown(format!("buffer pool {id} is not serving")))?;
+        let outcome = pool.resize(buffers)?;
+        let recorded = self.change_configuration(&mut configuration, |changed| {
             for pool in &mut changed.buffer_pools {
                 if pool.id == id {
                     pool.buffers = buffers;
                 }
             }
             Ok(())
-        })?;
-        Ok(self
-            .pools()
-            .iter()
-            .find(|pool| pool.id().0 == id)
-            .map_or(0, |pool| pool.statistics().qpstnbuf as u32))
+        });
+        if let Err(error) = recorded {
+            // Keep the running size and the size restart uses the same.
+            let _ = pool.resize(outcome.buffers_before);
+            return Err(error);
+        }
+        Ok(outcome)
     }
 
     /// DELETE BUFFPOOL(id): refused while a page set uses it.
