@@ -164,12 +164,13 @@ fn trigmon_starts_the_application_with_the_mqtmc2() {
     assert_eq!(field(428, 556), "one two");
     assert_eq!(field(556, 684), "user data");
     assert_eq!(field(684, 732), "TQM");
+    // The script writes the ENVRDATA file after the MQTMC2 one: read it once the script ended.
+    monitor.wait_for("APP.Q ended normally", Duration::from_secs(30));
     assert_eq!(
         std::fs::read_to_string(&environment).unwrap(),
         "one two",
         "ENVRDATA follows the MQTMC2 as further arguments"
     );
-    monitor.wait_for("APP.Q ended normally", Duration::from_secs(30));
 
     // The message is still there for the application; a second one triggers nothing (FIRST).
     std::fs::remove_file(&received).unwrap();
