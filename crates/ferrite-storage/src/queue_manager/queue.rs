@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
+use crate::data_manager::memory::MemoryImage;
 use crate::data_manager::message::{Identifier, NO_IDENTIFIER};
 use crate::recovery::log_records::MessageLocation;
 
@@ -59,11 +60,34 @@ impl MessageKey {
     };
 }
 
-/// What the queue keeps in memory for each message (about 100 bytes; the data stays on pages).
+/// Where a message's image is: on data pages, or in memory beside its entry
+/// (`data_manager/memory.rs`: non-persistent messages within the buffer pool's share).
+#[derive(Clone, Debug)]
+pub enum MessageStorage {
+    Pages(MessageLocation),
+    /// Shared by the clones of the entry (a unit of work's list, the queue's map); the last
+    /// one dropped gives the memory back.
+    Memory(Arc<MemoryImage>),
+}
+
+impl PartialEq for MessageStorage {
+    fn eq(&self, other: &MessageStorage) -> bool {
+        match (self, other) {
+            (MessageStorage::Pages(a), MessageStorage::Pages(b)) => a == b,
+            (MessageStorage::Memory(a), MessageStorage::Memory(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for MessageStorage {}
+
+/// What the queue keeps in memory for each message (about 100 bytes, plus the image when the
+/// message is held in memory).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MessageEntry {
     pub key: MessageKey,
-    pub location: MessageLocation,
+    pub storage: MessageStorage,
     pub persistent: bool,
     pub message_id: Identifier,
     pub correlation_id: Identifier,
@@ -75,12 +99,27 @@ pub struct MessageEntry {
 }
 
 impl MessageEntry {
-    /// The slot the message occupies, as the end of a unit of recovery frees or updates it.
-    pub fn slot_effect(&self) -> crate::data_manager::SlotEffect {
-        crate::data_manager::SlotEffect {
-            location: self.location,
-            persistent: self.persistent,
+    /// The data pages holding the message, if it is on pages.
+    pub fn location(&self) -> Option<MessageLocation> {
+        match &self.storage {
+            MessageStorage::Pages(location) => Some(*location),
+            MessageStorage::Memory(_) => None,
         }
+    }
+
+    /// Whether the image is held in memory (no page to read or free).
+    pub fn in_memory(&self) -> bool {
+        matches!(self.storage, MessageStorage::Memory(_))
+    }
+
+    /// The slot the message occupies, as the end of a unit of recovery frees or updates it;
+    /// `None` for a message held in memory.
+    pub fn slot_effect(&self) -> Option<crate::data_manager::SlotEffect> {
+        self.location()
+            .map(|location| crate::data_manager::SlotEffect {
+                location,
+                persistent: self.persistent,
+            })
     }
 }
 
@@ -1033,6 +1072,17 @@ impl LocalQueue {
 
     /// The committed message put first (smallest put sequence), whatever its priority: the
     /// message MSGAGE describes.
+    /// Committed messages whose image is held in memory rather than on pages (a walk of the
+    /// queue: for diagnostics and tests, not the put/get path).
+    pub fn messages_in_memory(&self) -> u64 {
+        let state = self.state();
+        state
+            .messages
+            .values()
+            .filter(|entry| entry.in_memory())
+            .count() as u64
+    }
+
     pub fn oldest_entry(&self) -> Option<MessageEntry> {
         let state = self.state();
         state
@@ -1312,11 +1362,11 @@ mod tests {
     fn entry(priority: u8, sequence: u64, correlation: u8) -> MessageEntry {
         MessageEntry {
             key: MessageKey::new(priority, sequence),
-            location: MessageLocation {
+            storage: MessageStorage::Pages(MessageLocation {
                 page_set: PageSetId(1),
                 page: PageNumber(sequence as u32 + 2),
                 offset: 32,
-            },
+            }),
             persistent: false,
             message_id: [sequence as u8 + 1; 24],
             correlation_id: [correlation; 24],
