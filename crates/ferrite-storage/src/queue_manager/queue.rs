@@ -217,6 +217,12 @@ struct QueueState {
     index_pending: bool,
     /// The last key the builder has indexed (`None`: it has not started).
     index_cursor: Option<MessageKey>,
+    /// Whether puts and gets maintain the MSGID / CORRELID index now: from the start for the
+    /// queue's INDXTYPE, otherwise from the first get or browse by that identifier, which
+    /// builds it (one walk of the queue) so that every later one costs the same at any depth.
+    /// A queue never asked by identifier pays no index maintenance per message.
+    indexed_message_id: bool,
+    indexed_correlation_id: bool,
 }
 
 /// A getter waiting for a message it can take (or a browse or wait that takes nothing).
@@ -339,34 +345,41 @@ enum KeySet {
 }
 
 impl IdentifierIndex {
+    /// One hash lookup for an identifier not yet in the index (every MSGID).
     fn insert(&mut self, id: Identifier, key: MessageKey) {
-        match self.map.get_mut(&id) {
-            None => {
-                self.map.insert(id, KeySet::One(key));
+        use std::collections::hash_map::Entry;
+        match self.map.entry(id) {
+            Entry::Vacant(vacant) => {
+                vacant.insert(KeySet::One(key));
             }
-            Some(KeySet::One(existing)) if *existing == key => {}
-            Some(KeySet::One(existing)) => {
-                let existing = *existing;
-                self.map
-                    .insert(id, KeySet::Many(BTreeSet::from([existing, key])));
-            }
-            Some(KeySet::Many(keys)) => {
-                keys.insert(key);
-            }
+            Entry::Occupied(mut occupied) => match occupied.get_mut() {
+                KeySet::One(existing) if *existing == key => {}
+                KeySet::One(existing) => {
+                    let existing = *existing;
+                    occupied.insert(KeySet::Many(BTreeSet::from([existing, key])));
+                }
+                KeySet::Many(keys) => {
+                    keys.insert(key);
+                }
+            },
         }
     }
 
+    /// One hash lookup for an identifier of one message (every MSGID).
     fn remove(&mut self, id: &Identifier, key: MessageKey) {
-        let empty = match self.map.get_mut(id) {
-            None => return,
-            Some(KeySet::One(existing)) => *existing == key,
-            Some(KeySet::Many(keys)) => {
+        use std::collections::hash_map::Entry;
+        let Entry::Occupied(mut occupied) = self.map.entry(*id) else {
+            return;
+        };
+        let empty = match occupied.get_mut() {
+            KeySet::One(existing) => *existing == key,
+            KeySet::Many(keys) => {
                 keys.remove(&key);
                 keys.is_empty()
             }
         };
         if empty {
-            self.map.remove(id);
+            occupied.remove();
         }
     }
 
@@ -386,8 +399,6 @@ pub const INDEX_BUILD_CHUNK_MESSAGES: usize = 4096;
 pub struct LocalQueue {
     pub object_id: u32,
     definition: RwLock<QueueDefinition>,
-    index_message_id: bool,
-    index_correlation_id: bool,
     state: Mutex<QueueState>,
     /// Bumped by every arrival, so a getter spinning before it parks sees one without the lock.
     arrivals: AtomicU64,
@@ -429,19 +440,20 @@ pub struct QueueStatus {
 
 impl LocalQueue {
     pub fn new(object_id: u32, definition: QueueDefinition) -> LocalQueue {
+        // INDXTYPE(MSGID) and INDXTYPE(CORRELID) index from the start; any queue indexes an
+        // identifier from the first get by it (QueueState::indexed_message_id).
+        let index_message_id = definition.index_type == "MSGID";
+        let index_correlation_id = definition.index_type == "CORRELID";
         LocalQueue {
             object_id,
-            // Gets by message id are common (request/reply); indexing them always costs one hash
-            // insert per message and makes the get independent of depth.
-            index_message_id: true,
-            index_correlation_id: definition.index_type == "CORRELID"
-                || definition.index_type == "NONE",
             definition: RwLock::new(definition),
             state: Mutex::new(QueueState {
                 statistics: QueueStatistics {
                     reset_ms: super::now_ms(),
                     ..QueueStatistics::default()
                 },
+                indexed_message_id: index_message_id,
+                indexed_correlation_id: index_correlation_id,
                 ..QueueState::default()
             }),
             arrivals: AtomicU64::new(0),
@@ -475,17 +487,17 @@ impl LocalQueue {
         self.state.lock().unwrap()
     }
 
-    fn index(state: &mut QueueState, entry: &MessageEntry, message_id: bool, correlation_id: bool) {
+    fn index(state: &mut QueueState, entry: &MessageEntry) {
         let QueueState {
             groups, messages, ..
         } = state;
         groups.insert(entry.key, entry.group.as_deref(), || {
             Box::new(messages.keys().copied())
         });
-        if message_id && entry.message_id != NO_IDENTIFIER {
+        if state.indexed_message_id && entry.message_id != NO_IDENTIFIER {
             state.by_message_id.insert(entry.message_id, entry.key);
         }
-        if correlation_id && entry.correlation_id != NO_IDENTIFIER {
+        if state.indexed_correlation_id && entry.correlation_id != NO_IDENTIFIER {
             state
                 .by_correlation_id
                 .insert(entry.correlation_id, entry.key);
@@ -494,10 +506,14 @@ impl LocalQueue {
 
     fn unindex(state: &mut QueueState, entry: &MessageEntry) {
         state.groups.remove(entry.key, entry.group.as_deref());
-        state.by_message_id.remove(&entry.message_id, entry.key);
-        state
-            .by_correlation_id
-            .remove(&entry.correlation_id, entry.key);
+        if state.indexed_message_id {
+            state.by_message_id.remove(&entry.message_id, entry.key);
+        }
+        if state.indexed_correlation_id {
+            state
+                .by_correlation_id
+                .remove(&entry.correlation_id, entry.key);
+        }
     }
 
     /// Reserve room for an uncommitted put; false when MAXDEPTH is reached (MQRC_Q_FULL).
@@ -534,12 +550,7 @@ impl LocalQueue {
                 .checked_sub(1)
                 .expect("put reservations balance");
         }
-        Self::index(
-            &mut state,
-            &entry,
-            self.index_message_id,
-            self.index_correlation_id,
-        );
+        Self::index(&mut state, &entry);
         state.last_put_ms = state.last_put_ms.max(now_ms);
         if was_reserved {
             state.statistics.messages_in += 1;
@@ -558,19 +569,14 @@ impl LocalQueue {
     /// `build_index` (QINDXBLD(NOWAIT)) the indexes are left for [`LocalQueue::build_index`].
     pub fn insert_restored(&self, entries: Vec<MessageEntry>, build_index: bool) {
         let mut state = self.state();
-        let defer = !build_index && (self.index_message_id || self.index_correlation_id);
+        let defer = !build_index && (state.indexed_message_id || state.indexed_correlation_id);
         if defer {
             state.index_pending = true;
             state.index_cursor = None;
         }
         for entry in entries {
             if !defer {
-                Self::index(
-                    &mut state,
-                    &entry,
-                    self.index_message_id,
-                    self.index_correlation_id,
-                );
+                Self::index(&mut state, &entry);
             }
             if let Some(at) = entry.expires_at_ms {
                 state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
@@ -610,6 +616,8 @@ impl LocalQueue {
             by_correlation_id,
             index_cursor,
             index_pending,
+            indexed_message_id,
+            indexed_correlation_id,
             ..
         } = state;
         let lower = match *index_cursor {
@@ -621,10 +629,10 @@ impl LocalQueue {
             if count == limit {
                 return;
             }
-            if self.index_message_id && entry.message_id != NO_IDENTIFIER {
+            if *indexed_message_id && entry.message_id != NO_IDENTIFIER {
                 by_message_id.insert(entry.message_id, *key);
             }
-            if self.index_correlation_id && entry.correlation_id != NO_IDENTIFIER {
+            if *indexed_correlation_id && entry.correlation_id != NO_IDENTIFIER {
                 by_correlation_id.insert(entry.correlation_id, *key);
             }
             *index_cursor = Some(*key);
@@ -635,10 +643,37 @@ impl LocalQueue {
 
     /// A get or browse by an indexed identifier on a queue whose index is pending builds it
     /// first (QINDXBLD(NOWAIT): the application pays for the build, as in MQ).
+    /// A get or browse by an identifier the queue does not index yet starts the index: every
+    /// message now, every put and get from here on.
     fn ensure_index_for(&self, state: &mut QueueState, selector: &MessageSelector) {
+        if selector.message_id.is_some() && !state.indexed_message_id {
+            let QueueState {
+                messages,
+                by_message_id,
+                ..
+            } = state;
+            for (key, entry) in messages.iter() {
+                if entry.message_id != NO_IDENTIFIER {
+                    by_message_id.insert(entry.message_id, *key);
+                }
+            }
+            state.indexed_message_id = true;
+        }
+        if selector.correlation_id.is_some() && !state.indexed_correlation_id {
+            let QueueState {
+                messages,
+                by_correlation_id,
+                ..
+            } = state;
+            for (key, entry) in messages.iter() {
+                if entry.correlation_id != NO_IDENTIFIER {
+                    by_correlation_id.insert(entry.correlation_id, *key);
+                }
+            }
+            state.indexed_correlation_id = true;
+        }
         if state.index_pending
-            && ((selector.message_id.is_some() && self.index_message_id)
-                || (selector.correlation_id.is_some() && self.index_correlation_id))
+            && (selector.message_id.is_some() || selector.correlation_id.is_some())
         {
             self.index_from_cursor(state, usize::MAX);
         }
@@ -651,12 +686,7 @@ impl LocalQueue {
             state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
         }
         self.get_resolved();
-        Self::index(
-            &mut state,
-            &entry,
-            self.index_message_id,
-            self.index_correlation_id,
-        );
+        Self::index(&mut state, &entry);
         Self::wake_parked_for(&state, &entry);
         state.messages.insert(entry.key, entry);
         self.note_depth(&state);
@@ -737,12 +767,12 @@ impl LocalQueue {
                 && Self::visible(state, key, holder)
         };
         // An indexed identifier is answered from its index, at the same cost at any depth.
-        if let Some(id) = selector.message_id.filter(|_| self.index_message_id) {
+        if let Some(id) = selector.message_id.filter(|_| state.indexed_message_id) {
             return state.by_message_id.first(&id, accept);
         }
         if let Some(id) = selector
             .correlation_id
-            .filter(|_| self.index_correlation_id)
+            .filter(|_| state.indexed_correlation_id)
         {
             return state.by_correlation_id.first(&id, accept);
         }
@@ -1401,6 +1431,55 @@ mod tests {
         assert_eq!(take(&MessageSelector::default(), &mut expired), Some(1));
         assert_eq!(take(&by_correlation, &mut expired), None);
         assert_eq!(queue.depth(), 1);
+    }
+
+    #[test]
+    fn an_unindexed_queue_indexes_an_identifier_from_its_first_get_by_it() {
+        let queue = LocalQueue::new(1, QueueDefinition::local("Q", PageSetId(1)));
+        let indexed = |queue: &LocalQueue| {
+            let state = queue.state();
+            (state.indexed_message_id, state.indexed_correlation_id)
+        };
+        assert_eq!(indexed(&queue), (false, false), "INDXTYPE(NONE)");
+        for sequence in 1..=4 {
+            queue.insert(entry(0, sequence, sequence as u8), false, 0);
+        }
+        assert!(queue.state().by_message_id.map.is_empty());
+        let mut expired = Vec::new();
+        let by_message_id = |sequence: u64| MessageSelector {
+            message_id: Some([sequence as u8 + 1; 24]),
+            ..Default::default()
+        };
+        let got = queue.take(&by_message_id(3), None, || 0, false, &mut expired);
+        assert_eq!(got.unwrap().key.sequence, 3);
+        assert_eq!(indexed(&queue), (true, false));
+        assert_eq!(
+            queue.state().by_message_id.map.len(),
+            3,
+            "built, less the got one"
+        );
+        queue.insert(entry(0, 5, 5), false, 0);
+        assert_eq!(
+            queue.state().by_message_id.map.len(),
+            4,
+            "maintained from now on"
+        );
+        let got = queue.take(&by_message_id(5), None, || 0, false, &mut expired);
+        assert_eq!(got.unwrap().key.sequence, 5);
+        let by_correlation = MessageSelector {
+            correlation_id: Some([2; 24]),
+            ..Default::default()
+        };
+        let got = queue.take(&by_correlation, None, || 0, false, &mut expired);
+        assert_eq!(got.unwrap().key.sequence, 2);
+        assert_eq!(indexed(&queue), (true, true));
+        assert_eq!(queue.depth(), 2);
+        let mut message_id_queue = QueueDefinition::local("M", PageSetId(1));
+        message_id_queue.index_type = "MSGID".to_string();
+        assert_eq!(
+            indexed(&LocalQueue::new(2, message_id_queue)),
+            (true, false)
+        );
     }
 
     #[test]
