@@ -31,7 +31,6 @@ pub const IMAGE_OVERHEAD_BYTES: u64 = 64;
 #[derive(Debug)]
 pub struct MemoryAccount {
     held_bytes: AtomicU64,
-    held_images: AtomicU64,
     limit_bytes: u64,
 }
 
@@ -46,7 +45,6 @@ impl MemoryAccount {
     pub fn with_limit(limit_bytes: u64) -> Arc<MemoryAccount> {
         Arc::new(MemoryAccount {
             held_bytes: AtomicU64::new(0),
-            held_images: AtomicU64::new(0),
             limit_bytes,
         })
     }
@@ -60,11 +58,6 @@ impl MemoryAccount {
         self.held_bytes.load(Ordering::Relaxed)
     }
 
-    /// Images held now.
-    pub fn held_images(&self) -> u64 {
-        self.held_images.load(Ordering::Relaxed)
-    }
-
     /// Hold `image` in memory if the limit allows; otherwise hand it back for the pages.
     pub fn try_hold(self: &Arc<Self>, image: Vec<u8>) -> Result<MemoryImage, Vec<u8>> {
         let charge = image.len() as u64 + IMAGE_OVERHEAD_BYTES;
@@ -73,7 +66,6 @@ impl MemoryAccount {
             self.held_bytes.fetch_sub(charge, Ordering::Relaxed);
             return Err(image);
         }
-        self.held_images.fetch_add(1, Ordering::Relaxed);
         Ok(MemoryImage {
             bytes: image,
             charge,
@@ -107,7 +99,6 @@ impl Drop for MemoryImage {
             .held_bytes
             .fetch_sub(self.charge, Ordering::Relaxed);
         assert!(before >= self.charge, "in-memory image charges balance");
-        self.account.held_images.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -128,13 +119,11 @@ mod tests {
         let second = account.try_hold(vec![2; 100]).unwrap();
         let refused = account.try_hold(vec![3; 100]).unwrap_err();
         assert_eq!(refused, vec![3; 100], "the image comes back whole");
-        assert_eq!(account.held_images(), 2);
         assert_eq!(account.held_bytes(), 2 * (100 + IMAGE_OVERHEAD_BYTES));
         drop(first);
         let bytes = second.into_bytes();
         assert_eq!(bytes, vec![2; 100]);
         assert_eq!(account.held_bytes(), 0);
-        assert_eq!(account.held_images(), 0);
         assert!(account.try_hold(vec![4; 100]).is_ok());
     }
 
