@@ -848,12 +848,19 @@ impl LocalQueue {
         expired: &mut Vec<MessageEntry>,
         interrupted: impl Fn() -> bool,
     ) -> Option<MessageEntry> {
-        let deadline = wait.map(|wait| Instant::now() + wait);
+        // The clock is read before the lock (not while holding it), and the deadline only once
+        // the getter has to wait: a get that finds its message reads the clock once.
+        let mut now = now_ms();
+        let mut deadline = None;
         let mut state = self.state();
         self.ensure_index_for(&mut state, selector);
         let mut spun = false;
+        let mut first_look = true;
         loop {
-            let now = now_ms();
+            if !first_look {
+                now = now_ms();
+            }
+            first_look = false;
             while let Some(key) = self.first_match(&state, selector, None, holder) {
                 let entry = state.messages.remove(&key).expect("key from the map");
                 Self::unindex(&mut state, &entry);
@@ -873,7 +880,8 @@ impl LocalQueue {
             if !expired.is_empty() {
                 self.note_depth(&state);
             }
-            let deadline = deadline?;
+            let wait = wait?;
+            let deadline = *deadline.get_or_insert_with(|| Instant::now() + wait);
             if interrupted() {
                 return None;
             }
