@@ -183,7 +183,6 @@ pub enum GetOutcome {
     NoMessage,
 }
 
-/// A message as a get or browse returns it.
 /// A got message's image: read from its pages, or shared with its in-memory entry.
 enum GotImage {
     Read(Vec<u8>),
@@ -213,6 +212,7 @@ impl GotImage {
     }
 }
 
+/// A message as a get or browse returns it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RetrievedMessage {
     pub descriptor: MessageDescriptor,
