@@ -12,6 +12,7 @@
 //! changes to any page happen in RBA order and redo can compare page RBAs with record RBAs.
 
 pub mod data_page;
+pub mod memory;
 pub mod message;
 pub mod space_map;
 
@@ -29,6 +30,7 @@ use crate::recovery::log_records::{kind, GetRecord, MessageLocation, PutRecord, 
 use crate::types::{PageNumber, PageSetId, Rba};
 
 use data_page::{SlotHeader, SLOT_HEADER_SIZE, SLOT_STATE_FREE, SLOT_STATE_LIVE};
+use memory::MemoryAccount;
 use space_map::SpaceAllocator;
 
 /// Number of page update stripe locks.
@@ -56,6 +58,9 @@ pub struct PageSetSpace {
     expansion_count: AtomicU64,
     /// Buffers in the pool serving this page set (for the read-ahead decision).
     pub pool_buffers: u64,
+    /// The in-memory non-persistent images of every page set on this buffer pool
+    /// (`memory.rs`); shared when the data manager attaches the page set.
+    memory: OnceLock<Arc<MemoryAccount>>,
 }
 
 impl PageSetSpace {
@@ -71,7 +76,21 @@ impl PageSetSpace {
             expanding: AtomicBool::new(false),
             expansion_count: AtomicU64::new(0),
             pool_buffers,
+            memory: OnceLock::new(),
         })
+    }
+
+    /// The account of in-memory non-persistent images for this page set's buffer pool.
+    pub fn memory(&self) -> &Arc<MemoryAccount> {
+        self.memory
+            .get_or_init(|| MemoryAccount::for_pool(self.pool_buffers))
+    }
+
+    /// Use `account` for this page set's in-memory images (tests set small limits; the data
+    /// manager shares one account among the page sets of a buffer pool). False if the page
+    /// set already has one.
+    pub fn set_memory_account(&self, account: Arc<MemoryAccount>) -> bool {
+        self.memory.set(account).is_ok()
     }
 
     pub fn id(&self) -> PageSetId {
@@ -216,6 +235,7 @@ impl DataManager {
         for space in spaces {
             let index = space.id().0 as usize;
             let id = space.id();
+            share_memory_account(by_id.iter().filter_map(OnceLock::get), &space);
             assert!(
                 by_id[index].set(space).is_ok(),
                 "page set {id} attached twice"
@@ -260,6 +280,7 @@ impl DataManager {
             ));
         }
         self.load_space_map(&space)?;
+        share_memory_account(self.spaces(), &space);
         slot.set(space)
             .map_err(|_| StorageError::invalid(format!("page set {id} attached twice")))
     }
@@ -902,6 +923,18 @@ impl DataManager {
 /// (its RBA is higher than the record's), or it has since been freed and reused for something
 /// other than persistent data (restart discards that). At an equal RBA the change is applied
 /// again, which every slot change allows.
+/// Give `space` the in-memory account of another page set on the same buffer pool, if any, so
+/// the limit is per pool (MP16: non-persistent messages live in the buffer pool).
+fn share_memory_account<'a>(
+    attached: impl Iterator<Item = &'a Arc<PageSetSpace>>,
+    space: &PageSetSpace,
+) {
+    let mut attached = attached;
+    if let Some(other) = attached.find(|other| Arc::ptr_eq(&other.pool, &space.pool)) {
+        space.set_memory_account(other.memory().clone());
+    }
+}
+
 fn redo_target_gone(page: &PageBytes, change: PageChange) -> bool {
     let rba = match change {
         PageChange::Logged(rba) => rba,

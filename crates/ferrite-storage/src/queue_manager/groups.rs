@@ -302,7 +302,7 @@ impl GroupIndex {
         &self,
         selector: &MessageSelector,
         after: Option<MessageKey>,
-        messages: &BTreeMap<MessageKey, MessageEntry>,
+        messages: &super::queue::QueueMessages,
         visible: impl Fn(&MessageKey) -> bool,
     ) -> Option<Option<MessageKey>> {
         let steps = Cell::new(0u64);

@@ -67,7 +67,7 @@ pub use objects::{
 pub use privileged_users::ConnectingUser;
 pub use queue::{
     ArrivalWaker, ArrivalWatch, LocalQueue, MessageEntry, MessageKey, MessageSelector,
-    QueueStatistics, QueueStatus,
+    MessageStorage, QueueStatistics, QueueStatus,
 };
 pub use unit_of_work::UnitOfWork;
 
@@ -190,6 +190,35 @@ pub enum GetOutcome {
     LeftOnQueue(RetrievedMessage),
     /// No matching message arrived within the wait.
     NoMessage,
+}
+
+/// A got message's image: read from its pages, or shared with its in-memory entry.
+enum GotImage {
+    Read(Vec<u8>),
+    Memory(Arc<crate::data_manager::memory::MemoryImage>),
+}
+
+impl GotImage {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            GotImage::Read(image) => image,
+            GotImage::Memory(image) => image.bytes(),
+        }
+    }
+
+    /// The message data after the descriptor (`data_offset`): moved down in the image's own
+    /// buffer when nothing else holds it, copied out when a unit of work keeps the image.
+    fn into_data(self, data_offset: usize) -> Vec<u8> {
+        let mut image = match self {
+            GotImage::Read(image) => image,
+            GotImage::Memory(shared) => match Arc::try_unwrap(shared) {
+                Ok(held) => held.into_bytes(),
+                Err(shared) => return shared.bytes()[data_offset..].to_vec(),
+            },
+        };
+        image.drain(..data_offset);
+        image
+    }
 }
 
 /// A message as a get or browse returns it.
@@ -564,7 +593,7 @@ impl QueueManager {
                         MessageEntry {
                             group: restored_group_member(&descriptor, &record),
                             key: MessageKey::new(descriptor.priority, record.header.sequence),
-                            location: record.location,
+                            storage: MessageStorage::Pages(record.location),
                             persistent: true,
                             message_id: descriptor.message_id,
                             correlation_id: descriptor.correlation_id,
@@ -660,18 +689,21 @@ impl QueueManager {
                 queue.insert_restored(std::mem::take(&mut batch), build_indexes);
             }
             let queue = queues_by_id.get(&object_id).cloned();
+            let location = entry
+                .location()
+                .expect("restart restores messages from pages");
             let Some(queue) = queue else {
                 orphans += 1;
                 let record = GetRecord {
                     ur: UrReference::None,
-                    location: entry.location,
+                    location,
                     object_id,
                     sequence: entry.key.sequence,
                 };
                 self.data.get_and_free(&record, true)?;
                 continue;
             };
-            match in_doubt_locations.get(&entry.location) {
+            match in_doubt_locations.get(&location) {
                 Some((urid, true)) => {
                     let unit = in_doubt_units
                         .entry(*urid)
@@ -1282,13 +1314,7 @@ impl QueueManager {
         self.queues_by_id.write().unwrap().remove(&queue.object_id);
         queue.mark_deleted();
         for entry in queue.drain() {
-            let record = GetRecord {
-                ur: UrReference::None,
-                location: entry.location,
-                object_id: queue.object_id,
-                sequence: entry.key.sequence,
-            };
-            self.data.get_and_free(&record, false)?;
+            self.discard_message(queue.object_id, &entry)?;
         }
         Ok(())
     }
@@ -1298,18 +1324,42 @@ impl QueueManager {
         let entries = queue.drain();
         let count = entries.len() as u64;
         for entry in entries {
-            let record = GetRecord {
-                ur: UrReference::None,
-                location: entry.location,
-                object_id: queue.object_id,
-                sequence: entry.key.sequence,
-            };
-            let _gate = self.checkpoint_gate.read().unwrap();
-            self.data.get_and_free(&record, entry.persistent)?;
+            self.discard_message(queue.object_id, &entry)?;
         }
         let end = self.log.end_rba();
         self.fail_on(self.log.force(end))?;
         Ok(count)
+    }
+
+    /// Remove a message that left its queue outside any unit of work (CLEAR, a deleted
+    /// queue, expiry): free its slot, logging the get if it is persistent (not forced), or,
+    /// held in memory, let its image go.
+    fn discard_message(
+        &self,
+        object_id: u32,
+        entry: &MessageEntry,
+    ) -> StorageResult<Option<(Rba, Rba)>> {
+        let Some(location) = entry.location() else {
+            return Ok(None);
+        };
+        let record = GetRecord {
+            ur: UrReference::None,
+            location,
+            object_id,
+            sequence: entry.key.sequence,
+        };
+        let _gate = entry
+            .persistent
+            .then(|| self.checkpoint_gate.read().unwrap());
+        self.data.get_and_free(&record, entry.persistent)
+    }
+
+    /// Run `f` on a message's image: read from its pages, or in memory.
+    fn with_image<R>(&self, entry: &MessageEntry, f: impl FnOnce(&[u8]) -> R) -> StorageResult<R> {
+        match &entry.storage {
+            MessageStorage::Memory(image) => Ok(f(image.bytes())),
+            MessageStorage::Pages(location) => Ok(f(&self.data.read_image(*location)?)),
+        }
     }
 
     pub fn queue(&self, name: &str) -> Option<Arc<LocalQueue>> {
@@ -1409,12 +1459,12 @@ impl QueueManager {
         data: &[u8],
     ) -> StorageResult<MessageEntry> {
         let sequence = self.next_message_sequence.fetch_add(1, Ordering::Relaxed);
-        let image = encode_image(descriptor, data);
+        let mut image = encode_image(descriptor, data);
         let persistent = descriptor.persistent;
         let object_id = queue.object_id;
-        let make_entry = |location| MessageEntry {
+        let make_entry = |storage| MessageEntry {
             key: MessageKey::new(delivery_priority, sequence),
-            location,
+            storage,
             persistent,
             message_id: descriptor.message_id,
             correlation_id: descriptor.correlation_id,
@@ -1422,52 +1472,15 @@ impl QueueManager {
             backout_count: 0,
             group: GroupMember::of(descriptor, data.len()).map(Box::new),
         };
-        match unit {
-            None => {
-                let gate = persistent.then(|| self.checkpoint_gate.read().unwrap());
-                let outcome = self.data.put(
-                    UrReference::None,
-                    SLOT_KIND_MESSAGE,
-                    object_id,
-                    sequence,
-                    page_set,
-                    persistent,
-                    &image,
-                )?;
-                drop(gate);
-                if let Some((_, end)) = outcome.log_range {
-                    self.fail_on(self.log.force(end))?;
-                }
-                let entry = make_entry(outcome.location);
-                queue.insert(entry.clone(), true, now_ms());
-                Ok(entry)
-            }
-            Some(unit) => {
-                let entry = if persistent {
-                    let _gate = self.checkpoint_gate.read().unwrap();
-                    let ur = unit.ur_reference();
-                    let outcome = self.data.put(
-                        ur,
-                        SLOT_KIND_MESSAGE,
-                        object_id,
-                        sequence,
-                        page_set,
-                        true,
-                        &image,
-                    )?;
-                    let (rba, _) = outcome.log_range.expect("persistent puts are logged");
-                    self.record_operation(
-                        unit,
-                        rba,
-                        UrOperation {
-                            is_put: true,
-                            location: outcome.location,
-                            object_id,
-                            sequence,
-                        },
-                    );
-                    make_entry(outcome.location)
-                } else {
+        // A non-persistent message is held in memory beside its entry while its buffer pool's
+        // share allows (data_manager/memory.rs), otherwise placed on pages, never logged.
+        let non_persistent = if persistent {
+            None
+        } else {
+            let space = self.data.space(page_set)?;
+            Some(match space.memory().try_hold(std::mem::take(&mut image)) {
+                Ok(held) => MessageStorage::Memory(Arc::new(held)),
+                Err(image) => {
                     let outcome = self.data.put(
                         UrReference::None,
                         SLOT_KIND_MESSAGE,
@@ -1477,8 +1490,66 @@ impl QueueManager {
                         false,
                         &image,
                     )?;
-                    make_entry(outcome.location)
+                    MessageStorage::Pages(outcome.location)
+                }
+            })
+        };
+        match unit {
+            None => {
+                let storage = match non_persistent {
+                    Some(storage) => storage,
+                    None => {
+                        let gate = self.checkpoint_gate.read().unwrap();
+                        let outcome = self.data.put(
+                            UrReference::None,
+                            SLOT_KIND_MESSAGE,
+                            object_id,
+                            sequence,
+                            page_set,
+                            true,
+                            &image,
+                        )?;
+                        drop(gate);
+                        if let Some((_, end)) = outcome.log_range {
+                            self.fail_on(self.log.force(end))?;
+                        }
+                        MessageStorage::Pages(outcome.location)
+                    }
                 };
+                let entry = make_entry(storage);
+                queue.insert(entry.clone(), true, now_ms());
+                Ok(entry)
+            }
+            Some(unit) => {
+                let storage = match non_persistent {
+                    Some(storage) => storage,
+                    None => {
+                        let _gate = self.checkpoint_gate.read().unwrap();
+                        let ur = unit.ur_reference();
+                        let outcome = self.data.put(
+                            ur,
+                            SLOT_KIND_MESSAGE,
+                            object_id,
+                            sequence,
+                            page_set,
+                            true,
+                            &image,
+                        )?;
+                        let (rba, _) = outcome.log_range.expect("persistent puts are logged");
+                        self.record_operation(
+                            unit,
+                            rba,
+                            UrOperation {
+                                is_put: true,
+                                location: outcome.location,
+                                object_id,
+                                sequence,
+                            },
+                        );
+                        MessageStorage::Pages(outcome.location)
+                    }
+                };
+                let entry = make_entry(storage);
                 unit.message_count += 1;
                 unit.puts.push(PendingPut {
                     queue: queue.clone(),
@@ -1614,57 +1685,47 @@ impl QueueManager {
         if selector.message_id.is_none() && selector.correlation_id.is_none() {
             self.read_ahead_after(queue, &entry);
         }
-        let image = match self.data.read_image(entry.location) {
-            Ok(image) => image,
-            Err(error) => {
-                // The message stays on the queue; the damaged page is reported, never served.
-                if unit.is_some() {
-                    queue.restore(entry);
-                } else {
-                    queue.insert(entry, false, 0);
+        let image = match &entry.storage {
+            MessageStorage::Memory(image) => GotImage::Memory(image.clone()),
+            MessageStorage::Pages(location) => match self.data.read_image(*location) {
+                Ok(image) => GotImage::Read(image),
+                Err(error) => {
+                    // The message stays on the queue; the damaged page is reported, never served.
+                    if unit.is_some() {
+                        queue.restore(entry);
+                    } else {
+                        queue.insert(entry, false, 0);
+                    }
+                    return Err(error);
                 }
-                return Err(error);
-            }
+            },
         };
-        let (descriptor, data_offset) =
-            decode_descriptor(&image).map_err(|error| StorageError::CorruptPage {
-                page_set: entry.location.page_set,
-                page: entry.location.page,
-                path: PathBuf::from(format!("page set {}", entry.location.page_set)),
-                detail: format!("message descriptor: {error}"),
-            })?;
+        let (descriptor, data_offset) = decode_descriptor(image.bytes())
+            .map_err(|error| Self::descriptor_error(&entry, error))?;
         if controls
             .leave_if_longer_than
-            .is_some_and(|limit| image.len() - data_offset > limit)
+            .is_some_and(|limit| image.bytes().len() - data_offset > limit)
         {
             // Back in its place, untouched (MQRC_TRUNCATED_MSG_FAILED).
+            let data = image.bytes()[data_offset..].to_vec();
+            let (backout_count, key) = (entry.backout_count, entry.key);
             if unit.is_some() {
-                queue.restore(entry.clone());
+                queue.restore(entry);
             } else {
-                queue.insert(entry.clone(), false, 0);
+                queue.insert(entry, false, 0);
             }
             return Ok(GetOutcome::LeftOnQueue(RetrievedMessage {
                 descriptor,
-                data: image[data_offset..].to_vec(),
-                backout_count: entry.backout_count,
-                key: entry.key,
+                data,
+                backout_count,
+                key,
             }));
         }
         let in_unit_of_work = unit.is_some();
         let object_id = queue.object_id;
-        let record = GetRecord {
-            ur: UrReference::None,
-            location: entry.location,
-            object_id,
-            sequence: entry.key.sequence,
-        };
         match unit {
             None => {
-                let gate = entry
-                    .persistent
-                    .then(|| self.checkpoint_gate.read().unwrap());
-                let range = self.data.get_and_free(&record, entry.persistent)?;
-                drop(gate);
+                let range = self.discard_message(object_id, &entry)?;
                 if let Some((_, end)) = range {
                     self.fail_on(self.log.force(end))?;
                 }
@@ -1672,9 +1733,12 @@ impl QueueManager {
             Some(unit) => {
                 if entry.persistent {
                     let _gate = self.checkpoint_gate.read().unwrap();
+                    let location = entry.location().expect("persistent messages are on pages");
                     let record = GetRecord {
                         ur: unit.ur_reference(),
-                        ..record
+                        location,
+                        object_id,
+                        sequence: entry.key.sequence,
                     };
                     let (rba, _) = self.data.log_get(&record)?;
                     self.record_operation(
@@ -1682,7 +1746,7 @@ impl QueueManager {
                         rba,
                         UrOperation {
                             is_put: false,
-                            location: entry.location,
+                            location,
                             object_id,
                             sequence: entry.key.sequence,
                         },
@@ -1705,24 +1769,43 @@ impl QueueManager {
                     .saturating_mul(1000),
             );
         }
-        // The data moves down over the descriptor: no second buffer per get.
-        let mut data = image;
-        data.drain(..data_offset);
+        let (backout_count, key) = (entry.backout_count, entry.key);
+        // Out of a unit of work, the entry was the image's last holder but `image`: the
+        // buffer moves to the caller. In one, the unit keeps the image for a backout.
+        drop(entry);
         Ok(GetOutcome::Got {
             message: RetrievedMessage {
                 descriptor,
-                data,
-                backout_count: entry.backout_count,
-                key: entry.key,
+                data: image.into_data(data_offset),
+                backout_count,
+                key,
             },
             in_unit_of_work,
         })
     }
 
+    fn descriptor_error(entry: &MessageEntry, error: impl std::fmt::Display) -> StorageError {
+        match entry.location() {
+            Some(location) => StorageError::CorruptPage {
+                page_set: location.page_set,
+                page: location.page,
+                path: PathBuf::from(format!("page set {}", location.page_set)),
+                detail: format!("message descriptor: {error}"),
+            },
+            None => StorageError::invalid(format!(
+                "message descriptor of in-memory message {}: {error}",
+                entry.key.sequence
+            )),
+        }
+    }
+
     /// A sequential getter on a queue deeper than its buffer pool can hold will soon need
     /// pages that are on disk only: ask the buffer pool to read the next few ahead.
     fn read_ahead_after(&self, queue: &LocalQueue, entry: &MessageEntry) {
-        let Ok(space) = self.data.space(entry.location.page_set) else {
+        let Some(location) = entry.location() else {
+            return;
+        };
+        let Ok(space) = self.data.space(location.page_set) else {
             return;
         };
         if queue.depth_hint() < space.pool_buffers / 2 {
@@ -1734,7 +1817,7 @@ impl QueueManager {
             let Some(following) = queue.browse(&MessageSelector::default(), after) else {
                 break;
             };
-            next.push(following.location);
+            next.extend(following.location());
             after = Some(following.key);
         }
         self.data.read_ahead(&next);
@@ -1795,20 +1878,18 @@ impl QueueManager {
                 }
                 return Ok(None);
             };
-            match self.data.read_image(entry.location) {
-                Ok(image) => {
-                    let (descriptor, offset) = decode_descriptor(&image).map_err(|error| {
-                        StorageError::invalid(format!(
-                            "message descriptor at {}: {error}",
-                            entry.location
-                        ))
-                    })?;
-                    return Ok(Some(RetrievedMessage {
-                        descriptor,
-                        data: image[offset..].to_vec(),
-                        backout_count: entry.backout_count,
-                        key: entry.key,
-                    }));
+            let read = self.with_image(&entry, |image| {
+                decode_descriptor(image).map(|(descriptor, offset)| RetrievedMessage {
+                    descriptor,
+                    data: image[offset..].to_vec(),
+                    backout_count: entry.backout_count,
+                    key: entry.key,
+                })
+            });
+            match read {
+                Ok(decoded) => {
+                    let message = decoded.map_err(|error| Self::descriptor_error(&entry, error))?;
+                    return Ok(Some(message));
                 }
                 // Got by someone else between the browse and the read: look again.
                 Err(_)
@@ -1825,30 +1906,24 @@ impl QueueManager {
     }
 
     fn delete_expired(&self, queue: &LocalQueue, entry: &MessageEntry) -> StorageResult<()> {
-        let record = GetRecord {
-            ur: UrReference::None,
-            location: entry.location,
-            object_id: queue.object_id,
-            sequence: entry.key.sequence,
-        };
         // The observer (expiration reports) sees the message as it was; read it before the
         // slot is freed. A message that cannot be read is still discarded, without a report.
         let observer = self.expiry_observer.get();
         let expired = observer.and_then(|_| {
-            let image = self.data.read_image(entry.location).ok()?;
-            let (descriptor, offset) = decode_descriptor(&image).ok()?;
-            Some(RetrievedMessage {
-                descriptor,
-                data: image[offset..].to_vec(),
-                backout_count: entry.backout_count,
-                key: entry.key,
+            self.with_image(entry, |image| {
+                let (descriptor, offset) = decode_descriptor(image).ok()?;
+                Some(RetrievedMessage {
+                    descriptor,
+                    data: image[offset..].to_vec(),
+                    backout_count: entry.backout_count,
+                    key: entry.key,
+                })
             })
+            .ok()
+            .flatten()
         });
-        {
-            // Not forced: if the deletion is lost, the message is still expired after restart.
-            let _gate = self.checkpoint_gate.read().unwrap();
-            self.data.get_and_free(&record, entry.persistent)?;
-        }
+        // Not forced: if the deletion is lost, the message is still expired after restart.
+        self.discard_message(queue.object_id, entry)?;
         // Outside the checkpoint gate: the observer puts messages of its own.
         if let (Some(observer), Some(message)) = (observer, expired) {
             observer(self, queue, &message);
@@ -1865,9 +1940,13 @@ impl QueueManager {
         let frees: Vec<SlotEffect> = unit
             .gets
             .iter()
-            .map(|get| get.entry.slot_effect())
+            .filter_map(|get| get.entry.slot_effect())
             .collect();
-        let range = {
+        // A unit of work of in-memory messages only has no record to write and no page to
+        // free: it skips the checkpoint gate and the data manager.
+        let range = if unit.urid.is_none() && frees.is_empty() {
+            None
+        } else {
             let _gate = self.checkpoint_gate.read().unwrap();
             let record = unit.urid.map(|urid| (kind::COMMIT, encode_urid(urid)));
             let range = self.data.end_unit_of_recovery(record, &frees, &[])?;
@@ -1879,7 +1958,8 @@ impl QueueManager {
         if let Some((_, end)) = range {
             self.fail_on(self.log.force(end))?;
         }
-        let now = now_ms();
+        // LPUTDATE/LPUTTIME: one clock read for the unit's puts, none for a unit of gets.
+        let now = if unit.puts.is_empty() { 0 } else { now_ms() };
         for put in unit.puts.drain(..) {
             put.queue.insert(put.entry, true, now);
         }
@@ -1938,11 +2018,11 @@ impl QueueManager {
         if let Some(mut get) = marked {
             debug_assert!(unit.is_empty() || result.is_err());
             get.skip_backout = false;
-            if get.entry.persistent {
+            if let (true, Some(location)) = (get.entry.persistent, get.entry.location()) {
                 let _gate = self.checkpoint_gate.read().unwrap();
                 let record = GetRecord {
                     ur: unit.ur_reference(),
-                    location: get.entry.location,
+                    location,
                     object_id: get.queue.object_id,
                     sequence: get.entry.key.sequence,
                 };
@@ -1952,7 +2032,7 @@ impl QueueManager {
                     rba,
                     UrOperation {
                         is_put: false,
-                        location: get.entry.location,
+                        location,
                         object_id: get.queue.object_id,
                         sequence: get.entry.key.sequence,
                     },
@@ -1968,17 +2048,18 @@ impl QueueManager {
         let frees: Vec<SlotEffect> = unit
             .puts
             .iter()
-            .map(|put| put.entry.slot_effect())
+            .filter_map(|put| put.entry.slot_effect())
             .collect();
+        // A message held in memory keeps its backout count in its entry only (restored below).
         let counts: Vec<(SlotEffect, u16)> = unit
             .gets
             .iter()
-            .map(|get| {
-                let effect = get.entry.slot_effect();
-                (effect, get.entry.backout_count.saturating_add(1))
+            .filter_map(|get| {
+                let effect = get.entry.slot_effect()?;
+                Some((effect, get.entry.backout_count.saturating_add(1)))
             })
             .collect();
-        {
+        if unit.urid.is_some() || !frees.is_empty() || !counts.is_empty() {
             let _gate = self.checkpoint_gate.read().unwrap();
             let record = unit.urid.map(|urid| {
                 let backout_counts = counts

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
+use crate::data_manager::memory::MemoryImage;
 use crate::data_manager::message::{Identifier, NO_IDENTIFIER};
 use crate::recovery::log_records::MessageLocation;
 
@@ -59,11 +60,34 @@ impl MessageKey {
     };
 }
 
-/// What the queue keeps in memory for each message (about 100 bytes; the data stays on pages).
+/// Where a message's image is: on data pages, or in memory beside its entry
+/// (`data_manager/memory.rs`: non-persistent messages within the buffer pool's share).
+#[derive(Clone, Debug)]
+pub enum MessageStorage {
+    Pages(MessageLocation),
+    /// Shared by the clones of the entry (a unit of work's list, the queue's map); the last
+    /// one dropped gives the memory back.
+    Memory(Arc<MemoryImage>),
+}
+
+impl PartialEq for MessageStorage {
+    fn eq(&self, other: &MessageStorage) -> bool {
+        match (self, other) {
+            (MessageStorage::Pages(a), MessageStorage::Pages(b)) => a == b,
+            (MessageStorage::Memory(a), MessageStorage::Memory(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for MessageStorage {}
+
+/// What the queue keeps in memory for each message (about 100 bytes, plus the image when the
+/// message is held in memory).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MessageEntry {
     pub key: MessageKey,
-    pub location: MessageLocation,
+    pub storage: MessageStorage,
     pub persistent: bool,
     pub message_id: Identifier,
     pub correlation_id: Identifier,
@@ -75,12 +99,27 @@ pub struct MessageEntry {
 }
 
 impl MessageEntry {
-    /// The slot the message occupies, as the end of a unit of recovery frees or updates it.
-    pub fn slot_effect(&self) -> crate::data_manager::SlotEffect {
-        crate::data_manager::SlotEffect {
-            location: self.location,
-            persistent: self.persistent,
+    /// The data pages holding the message, if it is on pages.
+    pub fn location(&self) -> Option<MessageLocation> {
+        match &self.storage {
+            MessageStorage::Pages(location) => Some(*location),
+            MessageStorage::Memory(_) => None,
         }
+    }
+
+    /// Whether the image is held in memory (no page to read or free).
+    pub fn in_memory(&self) -> bool {
+        matches!(self.storage, MessageStorage::Memory(_))
+    }
+
+    /// The slot the message occupies, as the end of a unit of recovery frees or updates it;
+    /// `None` for a message held in memory.
+    pub fn slot_effect(&self) -> Option<crate::data_manager::SlotEffect> {
+        self.location()
+            .map(|location| crate::data_manager::SlotEffect {
+                location,
+                persistent: self.persistent,
+            })
     }
 }
 
@@ -143,9 +182,14 @@ impl MessageSelector {
     }
 }
 
+/// A queue's committed messages in delivery order.
+pub type QueueMessages = BTreeMap<MessageKey, Box<MessageEntry>>;
+
 #[derive(Default)]
 struct QueueState {
-    messages: BTreeMap<MessageKey, MessageEntry>,
+    /// Boxed: a get or commit shifts 8-byte pointers inside the B-tree's nodes, not the
+    /// ~110-byte entries (that shifting was a tenth of the single-queue profile).
+    messages: QueueMessages,
     by_message_id: IdentifierIndex,
     by_correlation_id: IdentifierIndex,
     /// Groups and segmented messages (groups.rs).
@@ -178,6 +222,12 @@ struct QueueState {
     index_pending: bool,
     /// The last key the builder has indexed (`None`: it has not started).
     index_cursor: Option<MessageKey>,
+    /// Whether puts and gets maintain the MSGID / CORRELID index now: from the start for the
+    /// queue's INDXTYPE, otherwise from the first get or browse by that identifier, which
+    /// builds it (one walk of the queue) so that every later one costs the same at any depth.
+    /// A queue never asked by identifier pays no index maintenance per message.
+    indexed_message_id: bool,
+    indexed_correlation_id: bool,
 }
 
 /// A getter waiting for a message it can take (or a browse or wait that takes nothing).
@@ -300,34 +350,41 @@ enum KeySet {
 }
 
 impl IdentifierIndex {
+    /// One hash lookup for an identifier not yet in the index (every MSGID).
     fn insert(&mut self, id: Identifier, key: MessageKey) {
-        match self.map.get_mut(&id) {
-            None => {
-                self.map.insert(id, KeySet::One(key));
+        use std::collections::hash_map::Entry;
+        match self.map.entry(id) {
+            Entry::Vacant(vacant) => {
+                vacant.insert(KeySet::One(key));
             }
-            Some(KeySet::One(existing)) if *existing == key => {}
-            Some(KeySet::One(existing)) => {
-                let existing = *existing;
-                self.map
-                    .insert(id, KeySet::Many(BTreeSet::from([existing, key])));
-            }
-            Some(KeySet::Many(keys)) => {
-                keys.insert(key);
-            }
+            Entry::Occupied(mut occupied) => match occupied.get_mut() {
+                KeySet::One(existing) if *existing == key => {}
+                KeySet::One(existing) => {
+                    let existing = *existing;
+                    occupied.insert(KeySet::Many(BTreeSet::from([existing, key])));
+                }
+                KeySet::Many(keys) => {
+                    keys.insert(key);
+                }
+            },
         }
     }
 
+    /// One hash lookup for an identifier of one message (every MSGID).
     fn remove(&mut self, id: &Identifier, key: MessageKey) {
-        let empty = match self.map.get_mut(id) {
-            None => return,
-            Some(KeySet::One(existing)) => *existing == key,
-            Some(KeySet::Many(keys)) => {
+        use std::collections::hash_map::Entry;
+        let Entry::Occupied(mut occupied) = self.map.entry(*id) else {
+            return;
+        };
+        let empty = match occupied.get_mut() {
+            KeySet::One(existing) => *existing == key,
+            KeySet::Many(keys) => {
                 keys.remove(&key);
                 keys.is_empty()
             }
         };
         if empty {
-            self.map.remove(id);
+            occupied.remove();
         }
     }
 
@@ -347,8 +404,6 @@ pub const INDEX_BUILD_CHUNK_MESSAGES: usize = 4096;
 pub struct LocalQueue {
     pub object_id: u32,
     definition: RwLock<QueueDefinition>,
-    index_message_id: bool,
-    index_correlation_id: bool,
     state: Mutex<QueueState>,
     /// Bumped by every arrival, so a getter spinning before it parks sees one without the lock.
     arrivals: AtomicU64,
@@ -390,19 +445,20 @@ pub struct QueueStatus {
 
 impl LocalQueue {
     pub fn new(object_id: u32, definition: QueueDefinition) -> LocalQueue {
+        // INDXTYPE(MSGID) and INDXTYPE(CORRELID) index from the start; any queue indexes an
+        // identifier from the first get by it (QueueState::indexed_message_id).
+        let index_message_id = definition.index_type == "MSGID";
+        let index_correlation_id = definition.index_type == "CORRELID";
         LocalQueue {
             object_id,
-            // Gets by message id are common (request/reply); indexing them always costs one hash
-            // insert per message and makes the get independent of depth.
-            index_message_id: true,
-            index_correlation_id: definition.index_type == "CORRELID"
-                || definition.index_type == "NONE",
             definition: RwLock::new(definition),
             state: Mutex::new(QueueState {
                 statistics: QueueStatistics {
                     reset_ms: super::now_ms(),
                     ..QueueStatistics::default()
                 },
+                indexed_message_id: index_message_id,
+                indexed_correlation_id: index_correlation_id,
                 ..QueueState::default()
             }),
             arrivals: AtomicU64::new(0),
@@ -436,17 +492,17 @@ impl LocalQueue {
         self.state.lock().unwrap()
     }
 
-    fn index(state: &mut QueueState, entry: &MessageEntry, message_id: bool, correlation_id: bool) {
+    fn index(state: &mut QueueState, entry: &MessageEntry) {
         let QueueState {
             groups, messages, ..
         } = state;
         groups.insert(entry.key, entry.group.as_deref(), || {
             Box::new(messages.keys().copied())
         });
-        if message_id && entry.message_id != NO_IDENTIFIER {
+        if state.indexed_message_id && entry.message_id != NO_IDENTIFIER {
             state.by_message_id.insert(entry.message_id, entry.key);
         }
-        if correlation_id && entry.correlation_id != NO_IDENTIFIER {
+        if state.indexed_correlation_id && entry.correlation_id != NO_IDENTIFIER {
             state
                 .by_correlation_id
                 .insert(entry.correlation_id, entry.key);
@@ -455,10 +511,14 @@ impl LocalQueue {
 
     fn unindex(state: &mut QueueState, entry: &MessageEntry) {
         state.groups.remove(entry.key, entry.group.as_deref());
-        state.by_message_id.remove(&entry.message_id, entry.key);
-        state
-            .by_correlation_id
-            .remove(&entry.correlation_id, entry.key);
+        if state.indexed_message_id {
+            state.by_message_id.remove(&entry.message_id, entry.key);
+        }
+        if state.indexed_correlation_id {
+            state
+                .by_correlation_id
+                .remove(&entry.correlation_id, entry.key);
+        }
     }
 
     /// Reserve room for an uncommitted put; false when MAXDEPTH is reached (MQRC_Q_FULL).
@@ -495,12 +555,7 @@ impl LocalQueue {
                 .checked_sub(1)
                 .expect("put reservations balance");
         }
-        Self::index(
-            &mut state,
-            &entry,
-            self.index_message_id,
-            self.index_correlation_id,
-        );
+        Self::index(&mut state, &entry);
         state.last_put_ms = state.last_put_ms.max(now_ms);
         if was_reserved {
             state.statistics.messages_in += 1;
@@ -509,7 +564,7 @@ impl LocalQueue {
             state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
         }
         Self::wake_parked_for(&state, &entry);
-        state.messages.insert(entry.key, entry);
+        state.messages.insert(entry.key, Box::new(entry));
         self.note_depth(&state);
         self.arrivals.fetch_add(1, Ordering::Release);
         drop(state);
@@ -519,24 +574,19 @@ impl LocalQueue {
     /// `build_index` (QINDXBLD(NOWAIT)) the indexes are left for [`LocalQueue::build_index`].
     pub fn insert_restored(&self, entries: Vec<MessageEntry>, build_index: bool) {
         let mut state = self.state();
-        let defer = !build_index && (self.index_message_id || self.index_correlation_id);
+        let defer = !build_index && (state.indexed_message_id || state.indexed_correlation_id);
         if defer {
             state.index_pending = true;
             state.index_cursor = None;
         }
         for entry in entries {
             if !defer {
-                Self::index(
-                    &mut state,
-                    &entry,
-                    self.index_message_id,
-                    self.index_correlation_id,
-                );
+                Self::index(&mut state, &entry);
             }
             if let Some(at) = entry.expires_at_ms {
                 state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
             }
-            state.messages.insert(entry.key, entry);
+            state.messages.insert(entry.key, Box::new(entry));
         }
         self.note_depth(&state);
         state.statistics.high_depth = state.statistics.high_depth.max(state.messages.len() as u64);
@@ -571,6 +621,8 @@ impl LocalQueue {
             by_correlation_id,
             index_cursor,
             index_pending,
+            indexed_message_id,
+            indexed_correlation_id,
             ..
         } = state;
         let lower = match *index_cursor {
@@ -582,10 +634,10 @@ impl LocalQueue {
             if count == limit {
                 return;
             }
-            if self.index_message_id && entry.message_id != NO_IDENTIFIER {
+            if *indexed_message_id && entry.message_id != NO_IDENTIFIER {
                 by_message_id.insert(entry.message_id, *key);
             }
-            if self.index_correlation_id && entry.correlation_id != NO_IDENTIFIER {
+            if *indexed_correlation_id && entry.correlation_id != NO_IDENTIFIER {
                 by_correlation_id.insert(entry.correlation_id, *key);
             }
             *index_cursor = Some(*key);
@@ -596,10 +648,37 @@ impl LocalQueue {
 
     /// A get or browse by an indexed identifier on a queue whose index is pending builds it
     /// first (QINDXBLD(NOWAIT): the application pays for the build, as in MQ).
+    /// A get or browse by an identifier the queue does not index yet starts the index: every
+    /// message now, every put and get from here on.
     fn ensure_index_for(&self, state: &mut QueueState, selector: &MessageSelector) {
+        if selector.message_id.is_some() && !state.indexed_message_id {
+            let QueueState {
+                messages,
+                by_message_id,
+                ..
+            } = state;
+            for (key, entry) in messages.iter() {
+                if entry.message_id != NO_IDENTIFIER {
+                    by_message_id.insert(entry.message_id, *key);
+                }
+            }
+            state.indexed_message_id = true;
+        }
+        if selector.correlation_id.is_some() && !state.indexed_correlation_id {
+            let QueueState {
+                messages,
+                by_correlation_id,
+                ..
+            } = state;
+            for (key, entry) in messages.iter() {
+                if entry.correlation_id != NO_IDENTIFIER {
+                    by_correlation_id.insert(entry.correlation_id, *key);
+                }
+            }
+            state.indexed_correlation_id = true;
+        }
         if state.index_pending
-            && ((selector.message_id.is_some() && self.index_message_id)
-                || (selector.correlation_id.is_some() && self.index_correlation_id))
+            && (selector.message_id.is_some() || selector.correlation_id.is_some())
         {
             self.index_from_cursor(state, usize::MAX);
         }
@@ -612,14 +691,9 @@ impl LocalQueue {
             state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
         }
         self.get_resolved();
-        Self::index(
-            &mut state,
-            &entry,
-            self.index_message_id,
-            self.index_correlation_id,
-        );
+        Self::index(&mut state, &entry);
         Self::wake_parked_for(&state, &entry);
-        state.messages.insert(entry.key, entry);
+        state.messages.insert(entry.key, Box::new(entry));
         self.note_depth(&state);
         self.arrivals.fetch_add(1, Ordering::Release);
         drop(state);
@@ -698,12 +772,12 @@ impl LocalQueue {
                 && Self::visible(state, key, holder)
         };
         // An indexed identifier is answered from its index, at the same cost at any depth.
-        if let Some(id) = selector.message_id.filter(|_| self.index_message_id) {
+        if let Some(id) = selector.message_id.filter(|_| state.indexed_message_id) {
             return state.by_message_id.first(&id, accept);
         }
         if let Some(id) = selector
             .correlation_id
-            .filter(|_| self.index_correlation_id)
+            .filter(|_| state.indexed_correlation_id)
         {
             return state.by_correlation_id.first(&id, accept);
         }
@@ -779,14 +853,21 @@ impl LocalQueue {
         expired: &mut Vec<MessageEntry>,
         interrupted: impl Fn() -> bool,
     ) -> Option<MessageEntry> {
-        let deadline = wait.map(|wait| Instant::now() + wait);
+        // The clock is read before the lock (not while holding it), and the deadline only once
+        // the getter has to wait: a get that finds its message reads the clock once.
+        let mut now = now_ms();
+        let mut deadline = None;
         let mut state = self.state();
         self.ensure_index_for(&mut state, selector);
         let mut spun = false;
+        let mut first_look = true;
         loop {
-            let now = now_ms();
+            if !first_look {
+                now = now_ms();
+            }
+            first_look = false;
             while let Some(key) = self.first_match(&state, selector, None, holder) {
-                let entry = state.messages.remove(&key).expect("key from the map");
+                let entry = *state.messages.remove(&key).expect("key from the map");
                 Self::unindex(&mut state, &entry);
                 state.locks.remove(&key);
                 if entry.expires_at_ms.is_some_and(|at| at <= now) {
@@ -804,7 +885,8 @@ impl LocalQueue {
             if !expired.is_empty() {
                 self.note_depth(&state);
             }
-            let deadline = deadline?;
+            let wait = wait?;
+            let deadline = *deadline.get_or_insert_with(|| Instant::now() + wait);
             if interrupted() {
                 return None;
             }
@@ -863,7 +945,7 @@ impl LocalQueue {
         let mut state = self.state();
         self.ensure_index_for(&mut state, selector);
         self.first_match(&state, selector, after, holder)
-            .map(|key| state.messages[&key].clone())
+            .map(|key| (*state.messages[&key]).clone())
     }
 
     /// A waiting browse (MQGMO_WAIT with MQGMO_BROWSE_*): the next matching message after
@@ -882,7 +964,7 @@ impl LocalQueue {
         self.ensure_index_for(&mut state, selector);
         self.park_until(state, selector, wait, interrupted, |state| {
             self.first_match(state, selector, after, holder)
-                .map(|key| state.messages[&key].clone())
+                .map(|key| (*state.messages[&key]).clone())
         })
     }
 
@@ -955,7 +1037,7 @@ impl LocalQueue {
             .collect();
         let mut removed = Vec::with_capacity(expired.len());
         for key in expired {
-            let entry = state.messages.remove(&key).expect("key from the map");
+            let entry = *state.messages.remove(&key).expect("key from the map");
             Self::unindex(&mut state, &entry);
             state.locks.remove(&key);
             removed.push(entry);
@@ -1014,7 +1096,7 @@ impl LocalQueue {
         state.locks.clear();
         let drained = std::mem::take(&mut state.messages);
         self.note_depth(&state);
-        drained.into_values().collect()
+        drained.into_values().map(|entry| *entry).collect()
     }
 
     pub fn status(&self) -> QueueStatus {
@@ -1033,13 +1115,24 @@ impl LocalQueue {
 
     /// The committed message put first (smallest put sequence), whatever its priority: the
     /// message MSGAGE describes.
+    /// Committed messages whose image is held in memory rather than on pages (a walk of the
+    /// queue: for diagnostics and tests, not the put/get path).
+    pub fn messages_in_memory(&self) -> u64 {
+        let state = self.state();
+        state
+            .messages
+            .values()
+            .filter(|entry| entry.in_memory())
+            .count() as u64
+    }
+
     pub fn oldest_entry(&self) -> Option<MessageEntry> {
         let state = self.state();
         state
             .messages
             .values()
             .min_by_key(|entry| entry.key.sequence)
-            .cloned()
+            .map(|entry| (**entry).clone())
     }
 
     /// QTIME: record the time on queue of a message just got. The short-term average follows
@@ -1312,11 +1405,11 @@ mod tests {
     fn entry(priority: u8, sequence: u64, correlation: u8) -> MessageEntry {
         MessageEntry {
             key: MessageKey::new(priority, sequence),
-            location: MessageLocation {
+            storage: MessageStorage::Pages(MessageLocation {
                 page_set: PageSetId(1),
                 page: PageNumber(sequence as u32 + 2),
                 offset: 32,
-            },
+            }),
             persistent: false,
             message_id: [sequence as u8 + 1; 24],
             correlation_id: [correlation; 24],
@@ -1351,6 +1444,55 @@ mod tests {
         assert_eq!(take(&MessageSelector::default(), &mut expired), Some(1));
         assert_eq!(take(&by_correlation, &mut expired), None);
         assert_eq!(queue.depth(), 1);
+    }
+
+    #[test]
+    fn an_unindexed_queue_indexes_an_identifier_from_its_first_get_by_it() {
+        let queue = LocalQueue::new(1, QueueDefinition::local("Q", PageSetId(1)));
+        let indexed = |queue: &LocalQueue| {
+            let state = queue.state();
+            (state.indexed_message_id, state.indexed_correlation_id)
+        };
+        assert_eq!(indexed(&queue), (false, false), "INDXTYPE(NONE)");
+        for sequence in 1..=4 {
+            queue.insert(entry(0, sequence, sequence as u8), false, 0);
+        }
+        assert!(queue.state().by_message_id.map.is_empty());
+        let mut expired = Vec::new();
+        let by_message_id = |sequence: u64| MessageSelector {
+            message_id: Some([sequence as u8 + 1; 24]),
+            ..Default::default()
+        };
+        let got = queue.take(&by_message_id(3), None, || 0, false, &mut expired);
+        assert_eq!(got.unwrap().key.sequence, 3);
+        assert_eq!(indexed(&queue), (true, false));
+        assert_eq!(
+            queue.state().by_message_id.map.len(),
+            3,
+            "built, less the got one"
+        );
+        queue.insert(entry(0, 5, 5), false, 0);
+        assert_eq!(
+            queue.state().by_message_id.map.len(),
+            4,
+            "maintained from now on"
+        );
+        let got = queue.take(&by_message_id(5), None, || 0, false, &mut expired);
+        assert_eq!(got.unwrap().key.sequence, 5);
+        let by_correlation = MessageSelector {
+            correlation_id: Some([2; 24]),
+            ..Default::default()
+        };
+        let got = queue.take(&by_correlation, None, || 0, false, &mut expired);
+        assert_eq!(got.unwrap().key.sequence, 2);
+        assert_eq!(indexed(&queue), (true, true));
+        assert_eq!(queue.depth(), 2);
+        let mut message_id_queue = QueueDefinition::local("M", PageSetId(1));
+        message_id_queue.index_type = "MSGID".to_string();
+        assert_eq!(
+            indexed(&LocalQueue::new(2, message_id_queue)),
+            (true, false)
+        );
     }
 
     #[test]

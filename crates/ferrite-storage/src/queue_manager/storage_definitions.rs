@@ -179,6 +179,7 @@ impl QueueManager {
             .find(|pool| pool.id().0 == id)
             .ok_or_else(|| unknown(format!("buffer pool {id} is not serving")))?;
         let outcome = pool.resize(buffers)?;
+        self.follow_pool_size(id, buffers);
         let recorded = self.change_configuration(&mut configuration, |changed| {
             for pool in &mut changed.buffer_pools {
                 if pool.id == id {
@@ -190,9 +191,20 @@ impl QueueManager {
         if let Err(error) = recorded {
             // Keep the running size and the size restart uses the same.
             let _ = pool.resize(outcome.buffers_before);
+            self.follow_pool_size(id, outcome.buffers_before);
             return Err(error);
         }
         Ok(outcome)
+    }
+
+    /// The in-memory limit of the non-persistent images of pool `id`'s page sets follows a
+    /// resize (they share one account, so setting it on each is idempotent).
+    fn follow_pool_size(&self, id: u8, buffers: u32) {
+        for space in self.data.spaces() {
+            if space.pool.id().0 == id {
+                space.memory().set_pool_buffers(buffers as u64);
+            }
+        }
     }
 
     /// DELETE BUFFPOOL(id): refused while a page set uses it.

@@ -1,0 +1,290 @@
+//! Non-persistent messages held in memory beside their queue entries (data_manager/memory.rs):
+//! the limit derived from the buffer pool, spilling to pages and back, restart, backout,
+//! expiry, and the memory given back in every way a message leaves.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ferrite_storage::config::QueueManagerConfig;
+use ferrite_storage::data_manager::memory::{
+    IMAGE_OVERHEAD_BYTES, NONPERSISTENT_MEMORY_PERCENT_OF_POOL,
+};
+use ferrite_storage::data_manager::message::MessageDescriptor;
+use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
+use ferrite_storage::vfs::{FileSystem, RealFileSystem};
+use ferrite_storage::PageSetId;
+
+const POOL_BUFFERS: u32 = 200;
+
+fn config(name: &str) -> QueueManagerConfig {
+    let mut config = QueueManagerConfig::with_defaults(name);
+    config.log.active_log_size_mib = 1;
+    config.log.active_log_count = 3;
+    config.log.outbuff_kib = 256;
+    for pool in &mut config.buffer_pools {
+        pool.buffers = POOL_BUFFERS;
+    }
+    for page_set in &mut config.page_sets {
+        page_set.primary_pages = 512;
+        page_set.secondary_pages = 512;
+    }
+    config
+}
+
+fn open(directory: &Path, name: &str) -> Arc<QueueManager> {
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    if !QueueManager::exists(fs.as_ref(), directory) {
+        QueueManager::create(fs.clone(), directory, &config(name), &mut |_, _, _| {}).unwrap();
+    }
+    QueueManager::open(fs, directory, Arc::new(|_: &str| {})).unwrap()
+}
+
+fn descriptor(persistent: bool, tag: u32) -> MessageDescriptor {
+    let mut message_id = [0u8; 24];
+    message_id[..4].copy_from_slice(&tag.to_be_bytes());
+    MessageDescriptor {
+        persistent,
+        message_id,
+        ..MessageDescriptor::default()
+    }
+}
+
+fn body(tag: u32, length: usize) -> Vec<u8> {
+    (0..length).map(|i| (tag as usize * 31 + i) as u8).collect()
+}
+
+/// (bytes held, limit) of page set 1's buffer pool.
+fn memory(queue_manager: &QueueManager) -> (u64, u64) {
+    let space = queue_manager.data_manager().space(PageSetId(1)).unwrap();
+    (space.memory().held_bytes(), space.memory().limit_bytes())
+}
+
+#[test]
+fn the_limit_is_a_share_of_the_buffer_pool_and_a_deep_queue_spills_to_pages_and_back() {
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path(), "QMNP1");
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("NP.Q", PageSetId(1)), false)
+        .unwrap();
+    let (_, limit) = memory(&queue_manager);
+    assert_eq!(
+        limit,
+        POOL_BUFFERS as u64 * 4096 * NONPERSISTENT_MEMORY_PERCENT_OF_POOL / 100
+    );
+    let length = 10_000;
+    let messages = 3 * limit as usize / length;
+    for tag in 0..messages as u32 {
+        queue_manager
+            .put(None, &queue, &descriptor(false, tag), &body(tag, length))
+            .unwrap();
+        assert!(memory(&queue_manager).0 <= limit, "the limit holds");
+    }
+    let in_memory = queue.messages_in_memory();
+    // Each image is the data, its descriptor (well under 1 KiB) and the counted overhead.
+    assert!(in_memory <= limit / (length as u64 + IMAGE_OVERHEAD_BYTES));
+    assert!(
+        in_memory >= limit / (length as u64 + 1024),
+        "{in_memory} in memory"
+    );
+    assert_eq!(queue.depth(), messages as u64, "the rest went to pages");
+    let (pages, unused) = queue_manager
+        .data_manager()
+        .space(PageSetId(1))
+        .unwrap()
+        .usage();
+    assert!(pages - unused > 0, "spilled messages use pages");
+
+    // Drain half: FIFO across memory and pages; the memory comes back as the memory
+    // messages go, and the next puts are held in memory again.
+    for tag in 0..messages as u32 / 2 {
+        let message = queue_manager
+            .get(None, &queue, &MessageSelector::default(), None)
+            .unwrap()
+            .expect("a message");
+        assert_eq!(message.descriptor.message_id[..4], tag.to_be_bytes());
+        assert_eq!(message.data, body(tag, length));
+    }
+    assert_eq!(memory(&queue_manager).0, 0, "every memory message was got");
+    let tag = messages as u32;
+    queue_manager
+        .put(None, &queue, &descriptor(false, tag), &body(tag, length))
+        .unwrap();
+    assert_eq!(queue.messages_in_memory(), 1, "back in memory");
+    for tag in messages as u32 / 2..=messages as u32 {
+        let message = queue_manager
+            .get(None, &queue, &MessageSelector::default(), None)
+            .unwrap()
+            .expect("a message");
+        assert_eq!(message.descriptor.message_id[..4], tag.to_be_bytes());
+        assert_eq!(message.data, body(tag, length));
+    }
+    assert_eq!(queue.depth(), 0);
+    assert_eq!(memory(&queue_manager).0, 0);
+    queue_manager.shutdown().unwrap();
+}
+
+#[test]
+fn restart_discards_in_memory_and_spilled_messages_and_keeps_persistent_ones() {
+    let directory = tempfile::tempdir().unwrap();
+    {
+        let queue_manager = open(directory.path(), "QMNP2");
+        let queue = queue_manager
+            .define_queue(QueueDefinition::local("NP.Q", PageSetId(1)), false)
+            .unwrap();
+        let (_, limit) = memory(&queue_manager);
+        let length = 30_000;
+        let count = 2 * limit as usize / length;
+        for tag in 0..count as u32 {
+            queue_manager
+                .put(None, &queue, &descriptor(false, tag), &body(tag, length))
+                .unwrap();
+        }
+        let mut unit = UnitOfWork::new();
+        queue_manager
+            .put(Some(&mut unit), &queue, &descriptor(true, 1000), b"kept")
+            .unwrap();
+        queue_manager.commit(&mut unit).unwrap();
+        assert!(queue.messages_in_memory() > 0);
+        assert!(queue.messages_in_memory() < count as u64, "some spilled");
+        queue_manager.shutdown().unwrap();
+    }
+    let queue_manager = open(directory.path(), "QMNP2");
+    let queue = queue_manager.queue("NP.Q").unwrap();
+    assert_eq!(queue.depth(), 1, "only the persistent message survives");
+    let message = queue_manager
+        .get(None, &queue, &MessageSelector::default(), None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(message.data, b"kept");
+    queue_manager.shutdown().unwrap();
+}
+
+#[test]
+fn uncommitted_in_memory_puts_are_invisible_and_backout_gives_the_memory_back() {
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path(), "QMNP3");
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("NP.Q", PageSetId(1)), false)
+        .unwrap();
+    let mut unit = UnitOfWork::new();
+    queue_manager
+        .put(Some(&mut unit), &queue, &descriptor(false, 1), b"one")
+        .unwrap();
+    assert!(memory(&queue_manager).0 > 0, "held while uncommitted");
+    assert!(queue_manager
+        .get(None, &queue, &MessageSelector::default(), None)
+        .unwrap()
+        .is_none());
+    assert_eq!(queue.status().current_depth, 1);
+    queue_manager.backout(&mut unit).unwrap();
+    assert_eq!(queue.status().current_depth, 0);
+    assert_eq!(
+        memory(&queue_manager).0,
+        0,
+        "a backed-out put frees its image"
+    );
+    queue_manager.shutdown().unwrap();
+}
+
+#[test]
+fn a_backed_out_get_returns_the_in_memory_message_with_its_backout_count() {
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path(), "QMNP4");
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("NP.Q", PageSetId(1)), false)
+        .unwrap();
+    queue_manager
+        .put(None, &queue, &descriptor(false, 7), b"seven")
+        .unwrap();
+    assert_eq!(queue.messages_in_memory(), 1);
+    for expected_count in 0..3u16 {
+        let mut unit = UnitOfWork::new();
+        let message = queue_manager
+            .get(Some(&mut unit), &queue, &MessageSelector::default(), None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(message.backout_count, expected_count);
+        assert_eq!(message.data, b"seven");
+        assert!(memory(&queue_manager).0 > 0, "the unit keeps the image");
+        queue_manager.backout(&mut unit).unwrap();
+    }
+    // Browsing sees the count too; a committed get frees the image.
+    let browsed = queue_manager
+        .browse(&queue, &MessageSelector::default(), None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(browsed.backout_count, 3);
+    assert_eq!(browsed.data, b"seven");
+    let mut unit = UnitOfWork::new();
+    let message = queue_manager
+        .get(Some(&mut unit), &queue, &MessageSelector::default(), None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(message.backout_count, 3);
+    queue_manager.commit(&mut unit).unwrap();
+    assert_eq!(memory(&queue_manager).0, 0);
+    assert_eq!(queue.depth(), 0);
+    queue_manager.shutdown().unwrap();
+}
+
+#[test]
+fn in_memory_messages_expire_at_get_and_in_the_scan_and_clear_frees_them() {
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path(), "QMNP5");
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("NP.Q", PageSetId(1)), false)
+        .unwrap();
+    let now = ferrite_storage::queue_manager::now_ms();
+    for tag in 0..10u32 {
+        let mut descriptor = descriptor(false, tag);
+        descriptor.put_time_ms = now;
+        // Even messages expire after 0.1 s; odd ones never.
+        descriptor.expiry_tenths = (tag % 2 == 0).then_some(1);
+        queue_manager.put(None, &queue, &descriptor, b"x").unwrap();
+    }
+    assert_eq!(queue.messages_in_memory(), 10);
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    // At get: the first message has expired and is skipped.
+    let first = queue_manager
+        .get(None, &queue, &MessageSelector::default(), None)
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.descriptor.message_id[..4], 1u32.to_be_bytes());
+    // The scan takes the other expired ones (those the get passed over are already gone).
+    let scanned = queue_manager.expire_messages().unwrap();
+    assert!(scanned <= 4);
+    assert_eq!(queue.depth(), 4);
+    assert_eq!(queue.messages_in_memory(), 4);
+    assert_eq!(queue_manager.clear_queue(&queue).unwrap(), 4);
+    assert_eq!(
+        memory(&queue_manager).0,
+        0,
+        "expiry and CLEAR free the images"
+    );
+    queue_manager.shutdown().unwrap();
+}
+
+#[test]
+fn alter_buffpool_moves_the_limit_of_its_page_sets() {
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path(), "QMNP9");
+    let pool = queue_manager
+        .data_manager()
+        .space(PageSetId(1))
+        .unwrap()
+        .pool
+        .id()
+        .0;
+    queue_manager.alter_buffer_pool(pool, 400).unwrap();
+    assert_eq!(
+        memory(&queue_manager).1,
+        400 * 4096 * NONPERSISTENT_MEMORY_PERCENT_OF_POOL / 100,
+        "a grown pool holds more in memory"
+    );
+    queue_manager.alter_buffer_pool(pool, 100).unwrap();
+    assert_eq!(
+        memory(&queue_manager).1,
+        100 * 4096 * NONPERSISTENT_MEMORY_PERCENT_OF_POOL / 100,
+        "a shrunk pool holds less"
+    );
+}
