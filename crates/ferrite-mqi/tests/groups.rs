@@ -474,14 +474,15 @@ fn a_waiting_all_msgs_available_get_is_woken_by_the_completing_put() {
         }
     });
     std::thread::sleep(Duration::from_millis(200));
+    // No timing: the waiter must simply not have returned while the group was incomplete.
+    assert!(
+        !waiter.is_finished(),
+        "a get with ALL_MSGS_AVAILABLE waits for the whole group"
+    );
     let put_at = Instant::now();
     put_group(&mut c, h, [1; 24], 2, &[2], NSP);
-    let (data, waited) = waiter.join().unwrap();
+    let (data, _waited) = waiter.join().unwrap();
     assert_eq!(data, b"1-1");
-    assert!(
-        waited >= Duration::from_millis(150),
-        "it waited for the group"
-    );
     assert!(
         put_at.elapsed() < Duration::from_secs(5),
         "woken by the put, not a timeout"
