@@ -145,7 +145,7 @@ mod tests {
         assert_eq!(account.limit_bytes(), 1000 * 4096 / 2);
         account.set_pool_buffers(200);
         assert_eq!(account.limit_bytes(), 200 * 4096 / 2);
-        assert!(account.try_hold(vec![0; 300 * 1024]).is_err());
-        assert!(account.try_hold(vec![0; 300 * 1024 - 64]).is_ok());
+        assert!(account.try_hold(vec![0; 400 * 1024]).is_err());
+        assert!(account.try_hold(vec![0; 400 * 1024 - 64]).is_ok());
     }
 }
