@@ -507,8 +507,6 @@ impl CommitterRun {
     }
 }
 
-/// `threads` committers, each with its own queue and unit of work, doing persistent put of
-/// `size` bytes + commit until `duration` has passed.
 /// What each committer's unit of work holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CommitterUnit {
@@ -521,6 +519,8 @@ enum CommitterUnit {
     GetAndPut,
 }
 
+/// `threads` committers, each with its own queue and unit of work, doing persistent put of
+/// `size` bytes + commit until `duration` has passed.
 fn run_committers(
     queue_manager: &Arc<QueueManager>,
     threads: usize,

@@ -147,7 +147,6 @@ pub fn paired_shared_flush_writes(
     write_bytes: usize,
     count: usize,
 ) -> std::io::Result<Latencies> {
-    use std::os::unix::io::AsRawFd;
     let total = (write_bytes * count) as u64;
     let paths = [
         directory.join(format!("physical-flush1-{write_bytes}.dat")),
@@ -159,21 +158,14 @@ pub fn paired_shared_flush_writes(
     ];
     let buffer: Vec<u8> = (0..write_bytes).map(|i| (i * 31 + 7) as u8).collect();
     let mut latencies = Latencies::with_capacity(count);
-    let flags = libc::SYNC_FILE_RANGE_WAIT_BEFORE
-        | libc::SYNC_FILE_RANGE_WRITE
-        | libc::SYNC_FILE_RANGE_WAIT_AFTER;
     for index in 0..count {
         let offset = (index * write_bytes) as u64;
         let started = Instant::now();
-        // SAFETY (each sync_file_range): a valid descriptor; offset 0 and length 0 cover the
-        // whole file.
         files[0].write_all_at(&buffer, offset)?;
-        unsafe { libc::sync_file_range(files[0].as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
+        ferrite_storage::vfs::start_write_back(&files[0])?;
         files[1].write_all_at(&buffer, offset)?;
-        unsafe { libc::sync_file_range(files[1].as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE) };
-        if unsafe { libc::sync_file_range(files[0].as_raw_fd(), 0, 0, flags) } != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
+        ferrite_storage::vfs::start_write_back(&files[1])?;
+        ferrite_storage::vfs::write_back(&files[0])?;
         files[1].sync_data()?;
         latencies.record(started.elapsed());
     }

@@ -246,11 +246,6 @@ pub fn policy(queue_manager: &ferrite_storage::queue_manager::QueueManager) -> P
     }
 }
 
-/// The queue manager's CHCKCLNT in force, read at each MQCONN.
-pub fn check_client(queue_manager: &ferrite_storage::queue_manager::QueueManager) -> CheckClient {
-    policy(queue_manager).check
-}
-
 /// Everything the decision needs about the connection.
 pub struct ConnectionFacts<'a> {
     /// The channel's definition (MCAUSER).
@@ -391,20 +386,6 @@ pub fn authenticate(
     }
 }
 
-/// [`authenticate`], then, when a user ID and password were checked and found wrong, the
-/// policy's FAILDLAY before the answer (only this conversation waits).
-pub fn decide(
-    facts: &ConnectionFacts<'_>,
-    credentials: Option<&Credentials>,
-    registry: &UserRegistry,
-) -> Outcome {
-    let outcome = authenticate(facts, credentials, registry);
-    if fail_delay_applies(facts, credentials, &outcome) {
-        std::thread::sleep(facts.policy.fail_delay);
-    }
-    outcome
-}
-
 /// How long the answer to `outcome` waits: the policy's FAILDLAY when a user ID and password
 /// were checked and found wrong, otherwise zero. For callers that must not sleep (the channel
 /// initiator's adapters, which delay the reply on a timer instead).
@@ -435,6 +416,20 @@ fn fail_delay_applies(
 
 #[cfg(test)]
 mod tests {
+    /// The blocking form of [`authenticate`] and [`fail_delay`] the tests check: [`authenticate`], then, when a user ID and password were checked and found wrong, the
+    /// policy's FAILDLAY before the answer (only this conversation waits).
+    fn decide(
+        facts: &ConnectionFacts<'_>,
+        credentials: Option<&Credentials>,
+        registry: &UserRegistry,
+    ) -> Outcome {
+        let outcome = authenticate(facts, credentials, registry);
+        if fail_delay_applies(facts, credentials, &outcome) {
+            std::thread::sleep(facts.policy.fail_delay);
+        }
+        outcome
+    }
+
     use super::*;
 
     fn facts<'a>(

@@ -99,6 +99,35 @@ struct RealFile {
     path: PathBuf,
 }
 
+/// `sync_file_range(WAIT_BEFORE | WRITE | WAIT_AFTER)` over the whole file: its dirty pages are
+/// written and the device has completed them, without a device cache flush
+/// ([`StorageFile::write_back`]).
+pub fn write_back(file: &std::fs::File) -> io::Result<()> {
+    sync_file_range(
+        file,
+        libc::SYNC_FILE_RANGE_WAIT_BEFORE
+            | libc::SYNC_FILE_RANGE_WRITE
+            | libc::SYNC_FILE_RANGE_WAIT_AFTER,
+    )
+}
+
+/// `sync_file_range(WRITE)` over the whole file: start writing its dirty pages, a hint
+/// ([`StorageFile::start_write_back`]).
+pub fn start_write_back(file: &std::fs::File) -> io::Result<()> {
+    sync_file_range(file, libc::SYNC_FILE_RANGE_WRITE)
+}
+
+fn sync_file_range(file: &std::fs::File, flags: libc::c_uint) -> io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: a valid descriptor; offset 0 and length 0 mean the whole file.
+    let result = unsafe { libc::sync_file_range(file.as_raw_fd(), 0, 0, flags) };
+    if result == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
 impl StorageFile for RealFile {
     fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<()> {
         self.file.read_exact_at(buffer, offset)
@@ -110,29 +139,10 @@ impl StorageFile for RealFile {
         self.file.sync_data()
     }
     fn write_back(&self) -> io::Result<()> {
-        use std::os::unix::io::AsRawFd;
-        let flags = libc::SYNC_FILE_RANGE_WAIT_BEFORE
-            | libc::SYNC_FILE_RANGE_WRITE
-            | libc::SYNC_FILE_RANGE_WAIT_AFTER;
-        // SAFETY: a valid descriptor; offset 0 and length 0 mean the whole file.
-        let result = unsafe { libc::sync_file_range(self.file.as_raw_fd(), 0, 0, flags) };
-        if result == 0 {
-            Ok(())
-        } else {
-            Err(io::Error::last_os_error())
-        }
+        write_back(&self.file)
     }
     fn start_write_back(&self) -> io::Result<()> {
-        use std::os::unix::io::AsRawFd;
-        // SAFETY: a valid descriptor; offset 0 and length 0 mean the whole file.
-        let result = unsafe {
-            libc::sync_file_range(self.file.as_raw_fd(), 0, 0, libc::SYNC_FILE_RANGE_WRITE)
-        };
-        if result == 0 {
-            Ok(())
-        } else {
-            Err(io::Error::last_os_error())
-        }
+        start_write_back(&self.file)
     }
     fn shared_flush_device(&self) -> io::Result<Option<u64>> {
         shared_flush::device_of(&self.file)

@@ -250,6 +250,13 @@ fn fill(queue_manager: &QueueManager, count: u32) -> Vec<u32> {
 fn a_shrink_writes_changed_pages_and_keeps_every_message() {
     let fs = SimulatedFileSystem::new(12);
     let queue_manager = start(&fs, "RESIZE2", 3_000);
+    // Non-persistent images go to pages (not memory), so the shrink has them to write.
+    queue_manager
+        .data_manager()
+        .space(PageSetId(1))
+        .unwrap()
+        .memory()
+        .set_pool_buffers(0);
     fill(&queue_manager, 1_200);
     let pool = pool(&queue_manager);
     let changed_before = pool.page_state_counts().changed_not_in_use;

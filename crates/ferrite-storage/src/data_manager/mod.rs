@@ -56,8 +56,6 @@ pub struct PageSetSpace {
     insertion_page: [AtomicU32; 2],
     expanding: AtomicBool,
     expansion_count: AtomicU64,
-    /// Buffers in the pool serving this page set (for the read-ahead decision).
-    pub pool_buffers: u64,
     /// The in-memory non-persistent images of every page set on this buffer pool
     /// (`memory.rs`); shared when the data manager attaches the page set.
     memory: OnceLock<Arc<MemoryAccount>>,
@@ -66,7 +64,6 @@ pub struct PageSetSpace {
 impl PageSetSpace {
     pub fn new(page_set: Arc<PageSet>, pool: Arc<BufferPool>) -> Arc<PageSetSpace> {
         let page_count = page_set.page_count();
-        let pool_buffers = pool.statistics().qpstnbuf;
         Arc::new(PageSetSpace {
             page_set,
             pool,
@@ -75,7 +72,6 @@ impl PageSetSpace {
             insertion_page: [AtomicU32::new(NO_PAGE), AtomicU32::new(NO_PAGE)],
             expanding: AtomicBool::new(false),
             expansion_count: AtomicU64::new(0),
-            pool_buffers,
             memory: OnceLock::new(),
         })
     }
@@ -83,7 +79,7 @@ impl PageSetSpace {
     /// The account of in-memory non-persistent images for this page set's buffer pool.
     pub fn memory(&self) -> &Arc<MemoryAccount> {
         self.memory
-            .get_or_init(|| MemoryAccount::for_pool(self.pool_buffers))
+            .get_or_init(|| MemoryAccount::for_pool(self.pool_buffers()))
     }
 
     /// Use `account` for this page set's in-memory images (tests set small limits; the data
@@ -91,6 +87,11 @@ impl PageSetSpace {
     /// set already has one.
     pub fn set_memory_account(&self, account: Arc<MemoryAccount>) -> bool {
         self.memory.set(account).is_ok()
+    }
+
+    /// Buffers in the pool serving this page set now (ALTER BUFFPOOL resizes a running pool).
+    pub fn pool_buffers(&self) -> u64 {
+        self.pool.buffers() as u64
     }
 
     pub fn id(&self) -> PageSetId {
@@ -919,10 +920,6 @@ impl DataManager {
     }
 }
 
-/// At redo, whether a slot change no longer applies to `page`: the page holds a later change
-/// (its RBA is higher than the record's), or it has since been freed and reused for something
-/// other than persistent data (restart discards that). At an equal RBA the change is applied
-/// again, which every slot change allows.
 /// Give `space` the in-memory account of another page set on the same buffer pool, if any, so
 /// the limit is per pool (MP16: non-persistent messages live in the buffer pool).
 fn share_memory_account<'a>(
@@ -935,6 +932,10 @@ fn share_memory_account<'a>(
     }
 }
 
+/// At redo, whether a slot change no longer applies to `page`: the page holds a later change
+/// (its RBA is higher than the record's), or it has since been freed and reused for something
+/// other than persistent data (restart discards that). At an equal RBA the change is applied
+/// again, which every slot change allows.
 fn redo_target_gone(page: &PageBytes, change: PageChange) -> bool {
     let rba = match change {
         PageChange::Logged(rba) => rba,

@@ -175,14 +175,8 @@ impl PingPongSlot {
         );
         let used = PING_PONG_HEADER_BYTES + self.image.len();
         let mut bytes = vec![0u8; used.div_ceil(LOG_PAGE_BYTES) * LOG_PAGE_BYTES];
-        self.encode_into(&mut bytes);
+        encode_slot(self.page_rba, &self.image, &mut bytes);
         bytes
-    }
-
-    /// Encode into `bytes` (at least the header and image long); returns the bytes to write
-    /// (whole pages).
-    pub fn encode_into(&self, bytes: &mut [u8]) -> usize {
-        encode_slot(self.page_rba, &self.image, bytes)
     }
 
     /// Decode a slot; `Ok(None)` for an empty (zero) slot, `Err` for a damaged or torn one.

@@ -1723,9 +1723,13 @@ impl QueueManager {
         }
         let in_unit_of_work = unit.is_some();
         let object_id = queue.object_id;
+        let (backout_count, key) = (entry.backout_count, entry.key);
         match unit {
             None => {
                 let range = self.discard_message(object_id, &entry)?;
+                // The entry was the image's last holder but `image`: the buffer moves to the
+                // caller.
+                drop(entry);
                 if let Some((_, end)) = range {
                     self.fail_on(self.log.force(end))?;
                 }
@@ -1753,9 +1757,10 @@ impl QueueManager {
                     );
                 }
                 unit.message_count += 1;
+                // The unit keeps the entry, and with it the image, for a backout.
                 unit.gets.push(PendingGet {
                     queue: queue.clone(),
-                    entry: entry.clone(),
+                    entry,
                     skip_backout: controls.mark_skip_backout,
                 });
             }
@@ -1769,10 +1774,6 @@ impl QueueManager {
                     .saturating_mul(1000),
             );
         }
-        let (backout_count, key) = (entry.backout_count, entry.key);
-        // Out of a unit of work, the entry was the image's last holder but `image`: the
-        // buffer moves to the caller. In one, the unit keeps the image for a backout.
-        drop(entry);
         Ok(GetOutcome::Got {
             message: RetrievedMessage {
                 descriptor,
@@ -1808,7 +1809,7 @@ impl QueueManager {
         let Ok(space) = self.data.space(location.page_set) else {
             return;
         };
-        if queue.depth_hint() < space.pool_buffers / 2 {
+        if queue.depth_hint() < space.pool_buffers() / 2 {
             return;
         }
         let mut next = Vec::with_capacity(READ_AHEAD_MESSAGES);

@@ -1113,8 +1113,6 @@ impl LocalQueue {
         }
     }
 
-    /// The committed message put first (smallest put sequence), whatever its priority: the
-    /// message MSGAGE describes.
     /// Committed messages whose image is held in memory rather than on pages (a walk of the
     /// queue: for diagnostics and tests, not the put/get path).
     pub fn messages_in_memory(&self) -> u64 {
@@ -1126,6 +1124,8 @@ impl LocalQueue {
             .count() as u64
     }
 
+    /// The committed message put first (smallest put sequence), whatever its priority: the
+    /// message MSGAGE describes.
     pub fn oldest_entry(&self) -> Option<MessageEntry> {
         let state = self.state();
         state

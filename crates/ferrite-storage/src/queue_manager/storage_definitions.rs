@@ -51,7 +51,6 @@ use crate::data_manager::PageSetSpace;
 use crate::error::{StorageError, StorageResult};
 use crate::page_set::PageSet;
 use crate::types::{BufferPoolId, PageSetId};
-use crate::vfs::OpenMode;
 
 /// Most buffers in one pool (MQ for z/OS: 999,999 below the bar).
 pub const BUFFER_POOL_BUFFERS_MAX: u32 = crate::buffer_pool::BUFFERS_MAX;
@@ -118,15 +117,7 @@ impl QueueManager {
             fs.remove_file(&new_path)
                 .map_err(|e| StorageError::io(&new_path, "remove", e))?;
         }
-        let bytes = configuration.to_toml();
-        let file = fs
-            .open(&new_path, OpenMode::CreateNew)
-            .map_err(|e| StorageError::io(&new_path, "create", e))?;
-        file.write_at(bytes.as_bytes(), 0)
-            .map_err(|e| StorageError::io(&new_path, "write", e))?;
-        file.sync_data()
-            .map_err(|e| StorageError::io(&new_path, "sync", e))?;
-        drop(file);
+        super::write_small_file(fs, &new_path, configuration.to_toml().as_bytes())?;
         fs.rename(&new_path, &path)
             .map_err(|e| StorageError::io(&path, "replace", e))?;
         fs.sync_directory(directory)
