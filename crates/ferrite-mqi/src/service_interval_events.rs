@@ -165,15 +165,11 @@ pub fn install(queue_manager: &QueueManager) {
         .collect();
     let mut timers = timers().lock().unwrap();
     for queue in started {
-        let key = Arc::as_ptr(&queue) as usize;
-        // An entry left by a dropped queue at the same address is replaced.
-        let known = timers
-            .get(&key)
-            .and_then(|(weak, _)| weak.upgrade())
-            .is_some_and(|known| Arc::ptr_eq(&known, &queue));
-        if !known {
-            timers.insert(key, (Arc::downgrade(&queue), Some(now)));
-        }
+        // The entry's `Weak` keeps the queue's allocation, so its address is its identity
+        // while the entry exists.
+        timers
+            .entry(Arc::as_ptr(&queue) as usize)
+            .or_insert_with(|| (Arc::downgrade(&queue), Some(now)));
     }
 }
 
@@ -232,10 +228,7 @@ fn operation(
             timers.retain(|_, (weak, _)| weak.strong_count() > 0);
         }
         let key = Arc::as_ptr(queue) as usize;
-        let started = timers
-            .get(&key)
-            .filter(|(weak, _)| weak.upgrade().is_some_and(|q| Arc::ptr_eq(&q, queue)))
-            .map(|(_, started)| *started);
+        let started = timers.get(&key).map(|(_, started)| *started);
         let service_time = started.flatten().map(|at| now.saturating_sub(at));
         let due = event_due(setting, operation, service_time);
         let restarted = match (operation, started) {

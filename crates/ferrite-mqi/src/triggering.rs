@@ -218,7 +218,9 @@ pub fn eligible_depth(queue: &Arc<LocalQueue>, min_priority: u8, limit: u64) -> 
 }
 
 /// Queue identity (its address) → the queue and its uncommitted puts per priority, counted
-/// for triggering (only puts made while the queue's triggering was on).
+/// for triggering (only puts made while the queue's triggering was on). The entry's `Weak`
+/// keeps the queue's allocation, so no other queue can have that address while the entry
+/// exists: a queue deleted and defined again has a new key and starts afresh.
 type UncommittedPuts = HashMap<usize, (Weak<LocalQueue>, [u64; PRIORITY_LEVELS])>;
 
 /// Uncommitted puts to triggered queues, per priority: the storage engine counts a queue's
@@ -233,7 +235,6 @@ fn uncommitted_eligible(queue: &Arc<LocalQueue>, min_priority: u8) -> u64 {
         .lock()
         .unwrap()
         .get(&(Arc::as_ptr(queue) as usize))
-        .filter(|(weak, _)| weak.upgrade().is_some_and(|q| Arc::ptr_eq(&q, queue)))
         .map_or(0, |(_, counts)| {
             counts[usize::from(min_priority.min(9))..].iter().sum()
         })
@@ -244,22 +245,15 @@ fn add_uncommitted(queue: &Arc<LocalQueue>, priority: usize) {
     let entry = puts
         .entry(Arc::as_ptr(queue) as usize)
         .or_insert_with(|| (Arc::downgrade(queue), [0; PRIORITY_LEVELS]));
-    if !Weak::ptr_eq(&entry.0, &Arc::downgrade(queue)) {
-        // A queue deleted and defined again at the same address starts afresh.
-        *entry = (Arc::downgrade(queue), [0; PRIORITY_LEVELS]);
-    }
     entry.1[priority] += 1;
 }
 
 fn remove_uncommitted(queue: &Arc<LocalQueue>, counts: &[u32; PRIORITY_LEVELS]) {
     let mut puts = uncommitted_puts().lock().unwrap();
     let key = Arc::as_ptr(queue) as usize;
-    let Some((weak, noted)) = puts.get_mut(&key) else {
+    let Some((_, noted)) = puts.get_mut(&key) else {
         return;
     };
-    if !Weak::ptr_eq(weak, &Arc::downgrade(queue)) {
-        return;
-    }
     for (noted, &count) in noted.iter_mut().zip(counts) {
         *noted = noted.saturating_sub(u64::from(count));
     }
@@ -640,7 +634,6 @@ fn trigger_interval_elapsed(queue_manager: &QueueManager, queue: &Arc<LocalQueue
         .lock()
         .unwrap()
         .get(&(Arc::as_ptr(queue) as usize))
-        .filter(|(weak, _)| weak.upgrade().is_some_and(|q| Arc::ptr_eq(&q, queue)))
         .map(|(_, at)| *at);
     let Some(last) = last else {
         return true;
