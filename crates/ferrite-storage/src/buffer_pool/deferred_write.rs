@@ -271,10 +271,30 @@ impl PoolShared {
 
     /// One DWP batch: write the `needed` oldest changed pages that are not in use.
     fn deferred_write_batch(&self, needed: usize) -> StorageResult<u64> {
+        self.write_oldest_changed_in(0..self.frames.len(), needed)
+    }
+
+    /// Write the changed frames among `range` that are not in use, in batches as the deferred
+    /// write process writes (for a shrink, `resize.rs`). Returns the pages written.
+    pub(super) fn write_changed_frames_in(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> StorageResult<u64> {
+        self.write_oldest_changed_in(range, usize::MAX)
+    }
+
+    /// Write the `needed` oldest changed frames among `range` that are not in use, in page
+    /// order.
+    fn write_oldest_changed_in(
+        &self,
+        range: std::ops::Range<usize>,
+        needed: usize,
+    ) -> StorageResult<u64> {
         let mut writer = lock(&self.batch_writer);
         let writer = &mut *writer;
         writer.candidates.clear();
-        for (index, frame) in self.frames.iter() {
+        for index in range {
+            let frame = self.frames.frame(index);
             let state = frame.state.load(Ordering::Acquire);
             if is_changed(state) && pin_count(state) == 0 && state & WRITING == 0 {
                 writer.candidates.push(Candidate {
@@ -289,32 +309,6 @@ impl PoolShared {
                 .candidates
                 .select_nth_unstable_by_key(needed, |candidate| candidate.order);
             writer.candidates.truncate(needed);
-        }
-        writer
-            .candidates
-            .sort_unstable_by_key(|candidate| (candidate.key, candidate.frame));
-        self.write_candidates(writer, WriteMode::DeferredWrite)
-    }
-
-    /// Write the changed frames among `range` that are not in use, in batches as the deferred
-    /// write process writes (for a shrink, `resize.rs`). Returns the pages written.
-    pub(super) fn write_changed_frames_in(
-        &self,
-        range: std::ops::Range<usize>,
-    ) -> StorageResult<u64> {
-        let mut writer = lock(&self.batch_writer);
-        let writer = &mut *writer;
-        writer.candidates.clear();
-        for index in range {
-            let frame = self.frames.frame(index);
-            let state = frame.state.load(Ordering::Acquire);
-            if is_changed(state) && pin_count(state) == 0 && state & WRITING == 0 {
-                writer.candidates.push(Candidate {
-                    order: 0,
-                    key: frame.key.load(Ordering::Acquire),
-                    frame: index as u32,
-                });
-            }
         }
         writer
             .candidates
