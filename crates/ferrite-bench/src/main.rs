@@ -53,6 +53,10 @@ struct Cli {
     /// Concurrent committers in `commit` and `dual`.
     #[arg(long, default_value_t = 64)]
     committers: usize,
+    /// `single-queue` also measures, on one thread, N MQPUT+MQCMIT then N MQGET+MQCMIT and
+    /// prints the thread's CPU per call pair: the floor without contention.
+    #[arg(long)]
+    breakdown: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -110,6 +114,8 @@ pub struct Context {
     pub seconds: f64,
     pub committers: usize,
     pub restart_messages: u64,
+    /// `--breakdown`: single-queue's uncontended per-call cost as well.
+    pub breakdown: bool,
     pub report: Report,
     /// Physical limits measured so far in this run, reused by later benchmarks.
     pub limits: benches::Limits,
@@ -167,6 +173,7 @@ fn main() {
         restart_messages: cli
             .restart_messages
             .unwrap_or(mode.pick(5_000, 100_000, 1_000_000)),
+        breakdown: cli.breakdown,
         report: Report::default(),
         limits: benches::Limits::default(),
     };

@@ -45,16 +45,28 @@ pub fn single_queue(context: &mut Context) {
     queue_manager
         .define_queue(QueueDefinition::local("SINGLE.Q", PageSetId(2)), false)
         .expect("define");
+    if context.breakdown {
+        single_queue_breakdown(
+            &queue_manager,
+            context.mode.pick(20_000, 200_000, 1_000_000),
+        );
+    }
     for (size, mq, line) in sizes {
         let stop = Arc::new(AtomicBool::new(false));
-        let got = Arc::new(AtomicU64::new(0));
+        // Each thread counts its own calls and returns the count (a shared counter would be
+        // one more cache line both processors write per message).
+        let mut put_count = 0u64;
+        let mut got_count = 0u64;
         let cpu_before = process_cpu_seconds();
         let started = Instant::now();
         std::thread::scope(|scope| {
+            let mut putters = Vec::new();
+            let mut getters = Vec::new();
             for _ in 0..4 {
                 let queue_manager = queue_manager.clone();
                 let stop = stop.clone();
-                scope.spawn(move || {
+                putters.push(scope.spawn(move || {
+                    let mut put = 0u64;
                     let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
                     let hobj = connection
                         .open(&mut Mqod::queue("SINGLE.Q"), MQOO_OUTPUT)
@@ -71,19 +83,23 @@ pub fn single_queue(context: &mut Context) {
                             &mut Mqpmo::with_options(MQPMO_SYNCPOINT),
                             &data,
                         ) {
-                            Ok(_) => connection.commit().expect("MQCMIT"),
+                            Ok(_) => {
+                                connection.commit().expect("MQCMIT");
+                                put += 1;
+                            }
                             // Queue full: let the getters catch up.
                             Err(_) => std::thread::sleep(Duration::from_micros(50)),
                         }
                     }
                     let _ = connection.disconnect();
-                });
+                    put
+                }));
             }
             for _ in 0..4 {
                 let queue_manager = queue_manager.clone();
                 let stop = stop.clone();
-                let got = got.clone();
-                scope.spawn(move || {
+                getters.push(scope.spawn(move || {
+                    let mut got = 0u64;
                     let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
                     let hobj = connection
                         .open(&mut Mqod::queue("SINGLE.Q"), MQOO_INPUT_SHARED)
@@ -99,27 +115,33 @@ pub fn single_queue(context: &mut Context) {
                             .is_ok()
                         {
                             connection.commit().expect("MQCMIT");
-                            got.fetch_add(1, Ordering::Relaxed);
+                            got += 1;
                         }
                     }
                     let _ = connection.disconnect();
-                });
+                    got
+                }));
             }
             std::thread::sleep(context.duration());
             stop.store(true, Ordering::Relaxed);
+            put_count = putters.into_iter().map(|t| t.join().expect("putter")).sum();
+            got_count = getters.into_iter().map(|t| t.join().expect("getter")).sum();
         });
         let seconds = started.elapsed().as_secs_f64();
         let cpu = process_cpu_seconds() - cpu_before;
-        let count = got.load(Ordering::Relaxed).max(1) as f64;
+        let count = got_count.max(1) as f64;
         let rate = count / seconds;
         let cpu_us = cpu * 1e6 / count;
+        // Every message put was also worked on: CPU over the mean of puts and gets is the
+        // cost of one MQPUT+MQCMIT and one MQGET+MQCMIT, whoever ran ahead.
+        let cpu_pair_us = cpu * 1e6 / ((put_count + got_count).max(1) as f64 / 2.0);
         // Putters run freely: a queue that grew means some of the CPU went into messages
         // nobody got in the run (CPU per got message is then an upper bound).
         let left = queue_manager
             .queue("SINGLE.Q")
             .map_or(0, |queue| queue.depth());
         println!(
-            "  {size} B: {rate:.0} msgs/s got (each put and get committed), {cpu_us:.2} CPU µs per message (process CPU), {left} left on the queue"
+            "  {size} B: {rate:.0} msgs/s got (each put and get committed), {cpu_us:.2} CPU µs per message got (process CPU), {cpu_pair_us:.2} per put+get pair, {left} left on the queue"
         );
         let met = rate >= 1_000_000.0;
         let mut row = Row::new(
@@ -139,6 +161,89 @@ pub fn single_queue(context: &mut Context) {
     }
     queue_manager.shutdown().expect("shutdown");
     engine::remove(&directory);
+}
+
+/// `single-queue --breakdown`: the uncontended cost of each half of the workload. One thread
+/// puts `messages` 1,000-byte non-persistent messages, each committed, then gets them all, each
+/// committed; then the same out of syncpoint (so the commit's share shows). Prints the
+/// thread's CPU (CLOCK_THREAD_CPUTIME_ID) per call: the floor the 4+4 run's CPU per message is
+/// compared with, the difference being what two cores contending for one queue cost.
+fn single_queue_breakdown(
+    queue_manager: &Arc<ferrite_storage::queue_manager::QueueManager>,
+    messages: u64,
+) {
+    use ferrite_constants::get_options::MQGMO_NO_SYNCPOINT;
+    use ferrite_constants::put_options::MQPMO_NO_SYNCPOINT;
+    let mut connection = Connection::connect(queue_manager.clone(), "").expect("MQCONN");
+    let output = connection
+        .open(&mut Mqod::queue("SINGLE.Q"), MQOO_OUTPUT)
+        .expect("MQOPEN");
+    let input = connection
+        .open(&mut Mqod::queue("SINGLE.Q"), MQOO_INPUT_SHARED)
+        .expect("MQOPEN");
+    let data = engine::payload(1_000);
+    let mut buffer = vec![0u8; 2048];
+    for syncpoint in [true, false] {
+        let started = thread_cpu_ns();
+        for _ in 0..messages {
+            let mut md = Mqmd {
+                persistence: MQPER_NOT_PERSISTENT,
+                ..Mqmd::default()
+            };
+            let options = if syncpoint {
+                MQPMO_SYNCPOINT
+            } else {
+                MQPMO_NO_SYNCPOINT
+            };
+            connection
+                .put(output, &mut md, &mut Mqpmo::with_options(options), &data)
+                .expect("MQPUT");
+            if syncpoint {
+                connection.commit().expect("MQCMIT");
+            }
+        }
+        let put_ns = (thread_cpu_ns() - started) as f64 / messages as f64;
+        let started = thread_cpu_ns();
+        for _ in 0..messages {
+            let options = if syncpoint {
+                MQGMO_SYNCPOINT
+            } else {
+                MQGMO_NO_SYNCPOINT
+            };
+            connection
+                .get(
+                    input,
+                    &mut Mqmd::default(),
+                    &mut Mqgmo::with_options(options),
+                    &mut buffer,
+                )
+                .expect("MQGET");
+            if syncpoint {
+                connection.commit().expect("MQCMIT");
+            }
+        }
+        let get_ns = (thread_cpu_ns() - started) as f64 / messages as f64;
+        let what = if syncpoint {
+            "MQPUT+MQCMIT / MQGET+MQCMIT"
+        } else {
+            "MQPUT / MQGET out of syncpoint"
+        };
+        println!(
+            "  breakdown, 1 thread, {messages} x 1,000 B: {what}: {put_ns:.0} / {get_ns:.0} CPU ns per call pair"
+        );
+    }
+    let _ = connection.disconnect();
+}
+
+/// This thread's CPU time, nanoseconds.
+fn thread_cpu_ns() -> u64 {
+    let mut time = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime fills the struct we pass.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64
 }
 
 /// MP16's local request/reply (ch. 7, L7846-7862): 1 requester and 1 replier on one common
