@@ -995,7 +995,11 @@ impl Connection {
         let data = with_properties.as_deref().unwrap_or(data);
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.note_unit_of_work();
-        if self.put_is_asynchronous(self.handle_queue(hobj).as_ref(), pmo) {
+        let queue = match self.handles.get(&hobj.0).map(|handle| &handle.target) {
+            Some(Target::Queue(queue)) => Some(queue),
+            _ => None,
+        };
+        if self.put_is_asynchronous(queue, pmo) {
             let target = self.put_target(hobj);
             let queue_manager = self.queue_manager.name().to_string();
             self.async_status.record(&result, &target, &queue_manager);
@@ -1016,14 +1020,6 @@ impl Connection {
         queue.is_some_and(|queue| {
             queue.with_definition(|definition| definition.default_put_response == "ASYNC")
         })
-    }
-
-    /// The local queue a handle refers to, if any.
-    fn handle_queue(&self, hobj: Hobj) -> Option<Arc<LocalQueue>> {
-        match &self.handles.get(&hobj.0)?.target {
-            Target::Queue(queue) => Some(queue.clone()),
-            _ => None,
-        }
     }
 
     /// The object a put on `hobj` goes to, for the asynchronous put status.
@@ -1387,8 +1383,8 @@ impl Connection {
         md.put_date = stored.put_date;
         md.put_time = stored.put_time;
         md.appl_origin_data = stored.appl_origin_data;
-        pmo.resolved_q_name = queue.name();
-        pmo.resolved_q_mgr_name = self.queue_manager.name().to_string();
+        set_text(&mut pmo.resolved_q_name, queue.name_str());
+        set_text(&mut pmo.resolved_q_mgr_name, self.queue_manager.name());
         Ok(warning)
     }
 
@@ -1939,7 +1935,7 @@ impl Connection {
             message_handles.replace_properties(hmsg, properties)?;
         }
         let message_data: &[u8] = &data;
-        gmo.resolved_q_name = queue.name();
+        set_text(&mut gmo.resolved_q_name, queue.name_str());
         gmo.msg_token = message_token(message.key);
         groups::status_fields(gmo, md.msg_flags);
         let data_length = message_data.len();
@@ -2242,6 +2238,13 @@ fn definition_attribute(definition: &ObjectDefinition, selector: i32) -> MqResul
 }
 
 /// APPLTYPE's MQAT_* value: a keyword MQSC accepts, or the number itself.
+/// Set an output text field, reusing its buffer (MQPUT and MQGET fill the resolved names on
+/// every call; a caller reusing its MQPMO or MQGMO pays no allocation for them).
+fn set_text(field: &mut String, text: &str) {
+    field.clear();
+    field.push_str(text);
+}
+
 pub fn application_type_number(application_type: &str) -> i32 {
     use ferrite_constants::appl_type::*;
     match application_type {

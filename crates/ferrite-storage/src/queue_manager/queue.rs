@@ -397,13 +397,102 @@ impl IdentifierIndex {
     }
 }
 
+/// Definition snapshots a thread keeps (a small direct-mapped cache, by generation).
+const DEFINITION_SNAPSHOTS_PER_THREAD: usize = 8;
+
+/// Generations of queue definitions, process-wide: every definition a queue is created with
+/// or altered to gets the next one, so a generation names one definition of one queue forever
+/// (a thread's snapshot can never be mistaken for another queue's or an older one).
+static DEFINITION_GENERATION: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// This thread's snapshots: `(generation, definition)`, slot `generation % N`.
+    static DEFINITION_SNAPSHOTS: std::cell::RefCell<
+        [Option<(u64, Arc<QueueDefinition>)>; DEFINITION_SNAPSHOTS_PER_THREAD],
+    > = const { std::cell::RefCell::new([const { None }; DEFINITION_SNAPSHOTS_PER_THREAD]) };
+}
+
+/// A queue's definition, read by every MQPUT and MQGET (several attributes each) and written
+/// only by ALTER. A read lock per read would make both processors write the lock's cache
+/// line several times per message; instead each thread keeps an `Arc` snapshot of the
+/// definition, checked against `generation` (one load of a line only ALTER writes). A
+/// snapshot is refreshed, under the read lock, when the generation has moved on.
+///
+/// Contract: a call that starts after [`DefinitionCell::replace`] returned sees the new
+/// definition (the generation is stored after the definition, with Release, and loaded with
+/// Acquire). Memory: at most [`DEFINITION_SNAPSHOTS_PER_THREAD`] old definitions per thread
+/// stay alive until the thread's slot is reused or the thread ends.
+struct DefinitionCell {
+    current: RwLock<Arc<QueueDefinition>>,
+    generation: AtomicU64,
+}
+
+impl DefinitionCell {
+    fn new(definition: QueueDefinition) -> DefinitionCell {
+        DefinitionCell {
+            current: RwLock::new(Arc::new(definition)),
+            generation: AtomicU64::new(DEFINITION_GENERATION.fetch_add(1, Ordering::Relaxed)),
+        }
+    }
+
+    fn current(&self) -> Arc<QueueDefinition> {
+        self.current.read().unwrap().clone()
+    }
+
+    fn replace(&self, definition: QueueDefinition) {
+        let mut current = self.current.write().unwrap();
+        *current = Arc::new(definition);
+        let generation = DEFINITION_GENERATION.fetch_add(1, Ordering::Relaxed);
+        self.generation.store(generation, Ordering::Release);
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&QueueDefinition) -> R) -> R {
+        let generation = self.generation.load(Ordering::Acquire);
+        let slot = generation as usize % DEFINITION_SNAPSHOTS_PER_THREAD;
+        // The snapshot is taken out of its slot while `f` runs (f may read another queue's
+        // definition) and put back after; no reference count is touched on a hit.
+        let cached = DEFINITION_SNAPSHOTS
+            .try_with(|snapshots| {
+                let mut snapshots = snapshots.try_borrow_mut().ok()?;
+                match &snapshots[slot] {
+                    Some((held, _)) if *held == generation => snapshots[slot].take(),
+                    _ => None,
+                }
+            })
+            .ok()
+            .flatten();
+        let (held, definition) = match cached {
+            Some(snapshot) => snapshot,
+            None => {
+                // Under the read lock the generation and the definition agree (replace
+                // changes both under the write lock).
+                let current = self.current.read().unwrap();
+                (self.generation.load(Ordering::Acquire), current.clone())
+            }
+        };
+        let result = f(&definition);
+        let slot = held as usize % DEFINITION_SNAPSHOTS_PER_THREAD;
+        let _ = DEFINITION_SNAPSHOTS.try_with(|snapshots| {
+            if let Ok(mut snapshots) = snapshots.try_borrow_mut() {
+                snapshots[slot] = Some((held, definition));
+            }
+        });
+        result
+    }
+}
+
 /// Messages the background index builder (QINDXBLD(NOWAIT)) indexes per hold of the queue's
 /// lock: small enough that a get or put waits at most about a millisecond for it.
 pub const INDEX_BUILD_CHUNK_MESSAGES: usize = 4096;
 
 pub struct LocalQueue {
     pub object_id: u32,
-    definition: RwLock<QueueDefinition>,
+    /// The queue's name: fixed for the queue's life (ALTER and DEFINE REPLACE keep it), so
+    /// reading it takes no lock.
+    name: Box<str>,
+    /// The definition ALTER last set, read through [`LocalQueue::with_definition`]'s
+    /// per-thread snapshots (see [`DefinitionCell`]).
+    definition: DefinitionCell,
     state: Mutex<QueueState>,
     /// Bumped by every arrival, so a getter spinning before it parks sees one without the lock.
     arrivals: AtomicU64,
@@ -451,7 +540,8 @@ impl LocalQueue {
         let index_correlation_id = definition.index_type == "CORRELID";
         LocalQueue {
             object_id,
-            definition: RwLock::new(definition),
+            name: definition.name.clone().into_boxed_str(),
+            definition: DefinitionCell::new(definition),
             state: Mutex::new(QueueState {
                 statistics: QueueStatistics {
                     reset_ms: super::now_ms(),
@@ -472,20 +562,33 @@ impl LocalQueue {
     }
 
     pub fn definition(&self) -> QueueDefinition {
-        self.definition.read().unwrap().clone()
+        (*self.definition.current()).clone()
     }
 
-    /// Read attributes of the definition without copying it (the put and get paths).
+    /// Read attributes of the definition without copying it (the put and get paths): from
+    /// this thread's snapshot while ALTER has not replaced it, so the call writes no memory
+    /// another processor reads (see [`DefinitionCell`]).
     pub fn with_definition<R>(&self, f: impl FnOnce(&QueueDefinition) -> R) -> R {
-        f(&self.definition.read().unwrap())
+        self.definition.with(f)
     }
 
+    /// ALTER QLOCAL, DEFINE REPLACE: the new definition, seen by every call that starts after
+    /// this returns. The name cannot change (queues are found by it).
     pub fn set_definition(&self, definition: QueueDefinition) {
-        *self.definition.write().unwrap() = definition;
+        assert_eq!(
+            *definition.name, *self.name,
+            "a queue's name is fixed for its life"
+        );
+        self.definition.replace(definition);
     }
 
     pub fn name(&self) -> String {
-        self.definition.read().unwrap().name.clone()
+        self.name.to_string()
+    }
+
+    /// The queue's name without copying it.
+    pub fn name_str(&self) -> &str {
+        &self.name
     }
 
     fn state(&self) -> MutexGuard<'_, QueueState> {
@@ -1417,6 +1520,49 @@ mod tests {
             backout_count: 0,
             group: None,
         }
+    }
+
+    #[test]
+    fn an_altered_definition_is_seen_by_the_next_read_on_every_thread() {
+        let queue = Arc::new(LocalQueue::new(
+            1,
+            QueueDefinition::local("Q", PageSetId(1)),
+        ));
+        let other = LocalQueue::new(2, QueueDefinition::local("OTHER", PageSetId(1)));
+        let max_depth = |queue: &LocalQueue| queue.with_definition(|d| d.max_depth);
+        assert_eq!(
+            max_depth(&queue),
+            QueueDefinition::local("Q", PageSetId(1)).max_depth
+        );
+        // A thread that has a snapshot of the old definition sees the new one after ALTER.
+        let (read, altered) = (std::sync::Barrier::new(2), std::sync::Barrier::new(2));
+        std::thread::scope(|scope| {
+            let reader = scope.spawn(|| {
+                let before = max_depth(&queue);
+                read.wait();
+                altered.wait();
+                (before, max_depth(&queue))
+            });
+            read.wait();
+            let mut definition = queue.definition();
+            definition.max_depth = 17;
+            queue.set_definition(definition);
+            altered.wait();
+            let (before, after) = reader.join().unwrap();
+            assert_ne!(before, 17);
+            assert_eq!(after, 17);
+        });
+        assert_eq!(max_depth(&queue), 17);
+        // A read inside a read (another queue's, and the same queue's) works and agrees.
+        let nested = queue.with_definition(|outer| {
+            (
+                outer.max_depth,
+                other.with_definition(|inner| inner.name.clone()),
+                queue.with_definition(|again| again.max_depth),
+            )
+        });
+        assert_eq!(nested, (17, "OTHER".to_string(), 17));
+        assert_eq!(queue.name_str(), "Q");
     }
 
     #[test]
