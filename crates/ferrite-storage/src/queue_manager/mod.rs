@@ -14,6 +14,7 @@
 
 pub mod connection_authentication;
 pub mod connections;
+pub mod delivery_order;
 pub mod groups;
 pub mod hashing;
 pub mod objects;
