@@ -25,6 +25,10 @@ const PRIORITY_LEVELS: usize = 10;
 /// Empty slots a lane may hold beyond its live ones before it is compacted.
 const EMPTY_SLOTS_SLACK: usize = 32;
 
+/// Slots of capacity a lane keeps however empty it gets (16 bytes each); beyond this a lane
+/// used at a quarter of its capacity or less shrinks to twice its length.
+const SLOTS_KEPT_MIN: usize = 1024;
+
 struct Slot {
     sequence: u64,
     /// `None`: removed lazily, skipped by every search.
@@ -68,6 +72,12 @@ impl Lane {
         }
         if self.slots.len() - self.live > self.live + EMPTY_SLOTS_SLACK {
             self.slots.retain(|slot| slot.entry.is_some());
+        }
+        // A drained deep queue gives its slots' memory back (a quarter full at most).
+        let capacity = self.slots.capacity();
+        if capacity > SLOTS_KEPT_MIN && capacity > 4 * self.slots.len() {
+            self.slots
+                .shrink_to(SLOTS_KEPT_MIN.max(2 * self.slots.len()));
         }
         debug_assert!(self.slots.len() - self.live <= self.live + EMPTY_SLOTS_SLACK);
     }
@@ -331,6 +341,14 @@ mod tests {
         order.remove(&MessageKey::new(0, 999)).unwrap();
         order.remove(&MessageKey::new(0, 998)).unwrap();
         assert_eq!(order.slots(), 0);
+        // A deep lane drained gives its memory back.
+        for sequence in 1000..101_000 {
+            order.insert(MessageKey::new(0, sequence), entry(0, sequence));
+        }
+        for sequence in 1000..101_000 {
+            order.remove(&MessageKey::new(0, sequence)).unwrap();
+        }
+        assert!(order.lanes[0].slots.capacity() <= 2 * SLOTS_KEPT_MIN);
         assert!(order.is_empty() && order.oldest().is_none());
         // Removing what is not there changes nothing.
         assert!(order.remove(&MessageKey::new(0, 998)).is_none());
