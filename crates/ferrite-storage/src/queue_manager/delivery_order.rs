@@ -111,10 +111,10 @@ impl DeliveryOrder {
         self.len == 0
     }
 
-    pub fn get(&self, key: &MessageKey) -> Option<&Box<MessageEntry>> {
+    pub fn get(&self, key: &MessageKey) -> Option<&MessageEntry> {
         let lane = &self.lanes[Self::lane_of(key)?];
         let index = lane.position(key.sequence).ok()?;
-        lane.slots[index].entry.as_ref()
+        lane.slots[index].entry.as_deref()
     }
 
     pub fn contains_key(&self, key: &MessageKey) -> bool {
@@ -202,11 +202,12 @@ impl DeliveryOrder {
 
     /// The message put first (smallest put sequence), whatever its priority: the first live
     /// slot of each lane is its oldest, so this looks at ten slots, not the whole queue.
-    pub fn oldest(&self) -> Option<&Box<MessageEntry>> {
+    pub fn oldest(&self) -> Option<&MessageEntry> {
         self.lanes
             .iter()
             .filter_map(|lane| lane.iter_from(0).next())
             .min_by_key(|entry| entry.key.sequence)
+            .map(|entry| &**entry)
     }
 
     /// Every message, in delivery order, leaving the queue empty.
@@ -225,9 +226,9 @@ impl DeliveryOrder {
 }
 
 impl std::ops::Index<&MessageKey> for DeliveryOrder {
-    type Output = Box<MessageEntry>;
+    type Output = MessageEntry;
 
-    fn index(&self, key: &MessageKey) -> &Box<MessageEntry> {
+    fn index(&self, key: &MessageKey) -> &MessageEntry {
         self.get(key).expect("key on the queue")
     }
 }

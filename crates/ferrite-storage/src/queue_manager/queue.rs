@@ -405,11 +405,13 @@ const DEFINITION_SNAPSHOTS_PER_THREAD: usize = 8;
 /// (a thread's snapshot can never be mistaken for another queue's or an older one).
 static DEFINITION_GENERATION: AtomicU64 = AtomicU64::new(1);
 
+/// A thread's definition snapshots: `(generation, definition)`.
+type DefinitionSnapshots = [Option<(u64, Arc<QueueDefinition>)>; DEFINITION_SNAPSHOTS_PER_THREAD];
+
 thread_local! {
     /// This thread's snapshots: `(generation, definition)`, slot `generation % N`.
-    static DEFINITION_SNAPSHOTS: std::cell::RefCell<
-        [Option<(u64, Arc<QueueDefinition>)>; DEFINITION_SNAPSHOTS_PER_THREAD],
-    > = const { std::cell::RefCell::new([const { None }; DEFINITION_SNAPSHOTS_PER_THREAD]) };
+    static DEFINITION_SNAPSHOTS: std::cell::RefCell<DefinitionSnapshots> =
+        const { std::cell::RefCell::new([const { None }; DEFINITION_SNAPSHOTS_PER_THREAD]) };
 }
 
 /// A queue's definition, read by every MQPUT and MQGET (several attributes each) and written
@@ -1048,7 +1050,7 @@ impl LocalQueue {
         let mut state = self.state();
         self.ensure_index_for(&mut state, selector);
         self.first_match(&state, selector, after, holder)
-            .map(|key| (*state.messages[&key]).clone())
+            .map(|key| state.messages[&key].clone())
     }
 
     /// A waiting browse (MQGMO_WAIT with MQGMO_BROWSE_*): the next matching message after
@@ -1067,7 +1069,7 @@ impl LocalQueue {
         self.ensure_index_for(&mut state, selector);
         self.park_until(state, selector, wait, interrupted, |state| {
             self.first_match(state, selector, after, holder)
-                .map(|key| (*state.messages[&key]).clone())
+                .map(|key| state.messages[&key].clone())
         })
     }
 
@@ -1231,7 +1233,7 @@ impl LocalQueue {
     /// message MSGAGE describes.
     pub fn oldest_entry(&self) -> Option<MessageEntry> {
         let state = self.state();
-        state.messages.oldest().map(|entry| (**entry).clone())
+        state.messages.oldest().cloned()
     }
 
     /// QTIME: record the time on queue of a message just got. The short-term average follows
