@@ -57,6 +57,11 @@ struct Cli {
     /// prints the thread's CPU per call pair: the floor without contention.
     #[arg(long)]
     breakdown: bool,
+    /// `single-queue`: how many nice levels below the getters the putters run. MP16 (ch. 7,
+    /// L7832) gives the getters "equal or higher priority than the putting application
+    /// otherwise there is a risk that the queue depth will increase"; 0 runs all eight alike.
+    #[arg(long, default_value_t = mqi_workloads::PUTTER_NICE_DEFAULT)]
+    putter_nice: i32,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -116,6 +121,8 @@ pub struct Context {
     pub restart_messages: u64,
     /// `--breakdown`: single-queue's uncontended per-call cost as well.
     pub breakdown: bool,
+    /// `--putter-nice`: single-queue's putters run this many nice levels below the getters.
+    pub putter_nice: i32,
     pub report: Report,
     /// Physical limits measured so far in this run, reused by later benchmarks.
     pub limits: benches::Limits,
@@ -174,6 +181,7 @@ fn main() {
             .restart_messages
             .unwrap_or(mode.pick(5_000, 100_000, 1_000_000)),
         breakdown: cli.breakdown,
+        putter_nice: cli.putter_nice,
         report: Report::default(),
         limits: benches::Limits::default(),
     };

@@ -23,6 +23,20 @@ use crate::{engine, Context};
 /// MP16's published single private queue figures (msgs/s), ch. 7, L7818-7830: MQ 9.3, a
 /// 3-processor z/OS image (3931-7K0 in the text, 8561-7G1 in the table header), 4 MQPUT/MQCMIT
 /// and 4 MQGET/MQCMIT jobs, low depth. Sizes are MP16's (decimal bytes).
+/// The putters' default nice level above the getters' (`--putter-nice`). MP16 ch. 7, L7832:
+/// "it is advisable to ensure that the getting application has equal or higher priority than
+/// the putting application otherwise there is a risk that the queue depth will increase".
+pub const PUTTER_NICE_DEFAULT: i32 = 5;
+
+/// MP16's figures are *sustained* rates (ch. 7, L7828): "messages are MQPUT/MQCMIT and
+/// MQGET/MQCMIT at about the same rate so that the queue does not get very large". A run that
+/// got fewer than this fraction of the messages it put is reported as not sustained (the queue
+/// grew), and its rate does not meet the goal. The deepest the queue was is printed beside it.
+const SUSTAINED_GOT_PER_PUT_MIN: f64 = 0.95;
+
+/// How often the main thread samples the queue's depth during a run.
+const DEPTH_SAMPLE_INTERVAL: Duration = Duration::from_millis(10);
+
 const MQ_SINGLE_QUEUE: [(usize, f64, &str); 5] = [
     (1_000, 114_060.0, "L7822"),
     (5_000, 107_230.0, "L7823"),
@@ -51,21 +65,56 @@ pub fn single_queue(context: &mut Context) {
             context.mode.pick(20_000, 200_000, 1_000_000),
         );
     }
+    let putter_nice = context.putter_nice;
+    println!(
+        "  putters run {putter_nice} nice levels below the getters (MP16 ch7 L7832; --putter-nice)"
+    );
+    let queue = queue_manager.queue("SINGLE.Q").expect("queue");
     for (size, mq, line) in sizes {
         let stop = Arc::new(AtomicBool::new(false));
         // Each thread counts its own calls and returns the count (a shared counter would be
         // one more cache line both processors write per message).
         let mut put_count = 0u64;
         let mut got_count = 0u64;
+        let mut depth_max = 0u64;
         let cpu_before = process_cpu_seconds();
         let started = Instant::now();
         std::thread::scope(|scope| {
             let mut putters = Vec::new();
             let mut getters = Vec::new();
+            // The getters first, waiting on the empty queue, as MP16's getting jobs would be.
+            for _ in 0..4 {
+                let queue_manager = queue_manager.clone();
+                let stop = stop.clone();
+                getters.push(scope.spawn(move || {
+                    let mut got = 0u64;
+                    let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
+                    let hobj = connection
+                        .open(&mut Mqod::queue("SINGLE.Q"), MQOO_INPUT_SHARED)
+                        .expect("MQOPEN");
+                    let mut buffer = vec![0u8; size + 1024];
+                    while !stop.load(Ordering::Relaxed) {
+                        let mut gmo = Mqgmo::with_options(
+                            MQGMO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING,
+                        );
+                        gmo.wait_interval = 100;
+                        if connection
+                            .get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer)
+                            .is_ok()
+                        {
+                            connection.commit().expect("MQCMIT");
+                            got += 1;
+                        }
+                    }
+                    let _ = connection.disconnect();
+                    got
+                }));
+            }
             for _ in 0..4 {
                 let queue_manager = queue_manager.clone();
                 let stop = stop.clone();
                 putters.push(scope.spawn(move || {
+                    lower_this_thread_priority(putter_nice);
                     let mut put = 0u64;
                     let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
                     let hobj = connection
@@ -95,34 +144,11 @@ pub fn single_queue(context: &mut Context) {
                     put
                 }));
             }
-            for _ in 0..4 {
-                let queue_manager = queue_manager.clone();
-                let stop = stop.clone();
-                getters.push(scope.spawn(move || {
-                    let mut got = 0u64;
-                    let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
-                    let hobj = connection
-                        .open(&mut Mqod::queue("SINGLE.Q"), MQOO_INPUT_SHARED)
-                        .expect("MQOPEN");
-                    let mut buffer = vec![0u8; size + 1024];
-                    while !stop.load(Ordering::Relaxed) {
-                        let mut gmo = Mqgmo::with_options(
-                            MQGMO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING,
-                        );
-                        gmo.wait_interval = 100;
-                        if connection
-                            .get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer)
-                            .is_ok()
-                        {
-                            connection.commit().expect("MQCMIT");
-                            got += 1;
-                        }
-                    }
-                    let _ = connection.disconnect();
-                    got
-                }));
+            let deadline = Instant::now() + context.duration();
+            while Instant::now() < deadline {
+                std::thread::sleep(DEPTH_SAMPLE_INTERVAL);
+                depth_max = depth_max.max(queue.depth());
             }
-            std::thread::sleep(context.duration());
             stop.store(true, Ordering::Relaxed);
             put_count = putters.into_iter().map(|t| t.join().expect("putter")).sum();
             got_count = getters.into_iter().map(|t| t.join().expect("getter")).sum();
@@ -137,13 +163,13 @@ pub fn single_queue(context: &mut Context) {
         let cpu_pair_us = cpu * 1e6 / ((put_count + got_count).max(1) as f64 / 2.0);
         // Putters run freely: a queue that grew means some of the CPU went into messages
         // nobody got in the run (CPU per got message is then an upper bound).
-        let left = queue_manager
-            .queue("SINGLE.Q")
-            .map_or(0, |queue| queue.depth());
+        let left = queue.depth();
+        let sustained = got_count as f64 >= SUSTAINED_GOT_PER_PUT_MIN * put_count as f64;
         println!(
-            "  {size} B: {rate:.0} msgs/s got (each put and get committed), {cpu_us:.2} CPU µs per message got (process CPU), {cpu_pair_us:.2} per put+get pair, {left} left on the queue"
+            "  {size} B: {rate:.0} msgs/s got (each put and get committed), {cpu_us:.2} CPU µs per message got (process CPU), {cpu_pair_us:.2} per put+get pair, {} (got {got_count} of {put_count} put; depth at most {depth_max}, {left} left)",
+            if sustained { "sustained" } else { "NOT sustained: the queue grew" }
         );
-        let met = rate >= 1_000_000.0;
+        let met = rate >= 1_000_000.0 && sustained;
         let mut row = Row::new(
             "single-queue",
             format!("{size} B non-persistent, 4+4 apps, commit per message"),
@@ -152,11 +178,10 @@ pub fn single_queue(context: &mut Context) {
         )
         .against(format!("MQ 9.3, 3-processor z/OS (MP16 ch7 {line})"), mq);
         if size == 1_000 {
-            row = row.goal(">= 1,000,000 msgs/s (at 1 KiB)", met);
+            row = row.goal(">= 1,000,000 msgs/s sustained (at 1 KiB)", met);
         }
         context.report.push(row);
         // Drain what the putters left, so the next size starts from an empty queue.
-        let queue = queue_manager.queue("SINGLE.Q").expect("queue");
         let _ = queue_manager.clear_queue(&queue);
     }
     queue_manager.shutdown().expect("shutdown");
@@ -233,6 +258,26 @@ fn single_queue_breakdown(
         );
     }
     let _ = connection.disconnect();
+}
+
+/// Run this thread `levels` nice levels below the process (Linux: a thread's nice value is set
+/// through its thread id). A refusal is reported, not fatal: the run then measures equal
+/// priorities and says so.
+fn lower_this_thread_priority(levels: i32) {
+    if levels == 0 {
+        return;
+    }
+    // SAFETY: gettid has no arguments; getpriority/setpriority on this thread's own id change
+    // only this thread's nice value.
+    let (result, errno) = unsafe {
+        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        let current = libc::getpriority(libc::PRIO_PROCESS, thread);
+        let result = libc::setpriority(libc::PRIO_PROCESS, thread, current + levels);
+        (result, std::io::Error::last_os_error())
+    };
+    if result != 0 {
+        eprintln!("single-queue: could not lower a putter's priority by {levels}: {errno}");
+    }
 }
 
 /// This thread's CPU time, nanoseconds.
