@@ -904,10 +904,10 @@ impl Connection {
                 }
                 DefinitionType::TemporaryDynamic => {}
                 DefinitionType::PermanentDynamic => {
-                    let current = self.queue_manager.queue(&queue.name());
+                    let current = self.queue_manager.queue(queue.name_str());
                     if current.is_some_and(|current| Arc::ptr_eq(&current, queue)) {
                         self.queue_manager
-                            .delete_queue(&queue.name(), options & MQCO_DELETE_PURGE != 0)?;
+                            .delete_queue(queue.name_str(), options & MQCO_DELETE_PURGE != 0)?;
                     }
                 }
             }
@@ -2237,14 +2237,14 @@ fn definition_attribute(definition: &ObjectDefinition, selector: i32) -> MqResul
     }
 }
 
-/// APPLTYPE's MQAT_* value: a keyword MQSC accepts, or the number itself.
 /// Set an output text field, reusing its buffer (MQPUT and MQGET fill the resolved names on
 /// every call; a caller reusing its MQPMO or MQGMO pays no allocation for them).
-fn set_text(field: &mut String, text: &str) {
+pub(crate) fn set_text(field: &mut String, text: &str) {
     field.clear();
     field.push_str(text);
 }
 
+/// APPLTYPE's MQAT_* value: a keyword MQSC accepts, or the number itself.
 pub fn application_type_number(application_type: &str) -> i32 {
     use ferrite_constants::appl_type::*;
     match application_type {

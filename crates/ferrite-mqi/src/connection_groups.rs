@@ -272,7 +272,7 @@ impl Connection {
             if total > buffer.len() && !accept_truncated {
                 *md = delivered_md;
                 groups::status_fields(gmo, md.msg_flags);
-                gmo.resolved_q_name = queue.name();
+                crate::connection::set_text(&mut gmo.resolved_q_name, queue.name_str());
                 // The token names the first segment: a retry with a bigger buffer matching it
                 // (as IBM's Java client does) finds the same logical message.
                 gmo.msg_token = message_token(key);
@@ -290,7 +290,7 @@ impl Connection {
             }
             *md = delivered_md;
             groups::status_fields(gmo, md.msg_flags);
-            gmo.resolved_q_name = queue.name();
+            crate::connection::set_text(&mut gmo.resolved_q_name, queue.name_str());
             gmo.msg_token = message_token(key);
             let returned_length = total.min(buffer.len());
             buffer[..returned_length].copy_from_slice(&data[..returned_length]);

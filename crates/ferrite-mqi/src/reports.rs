@@ -333,7 +333,7 @@ pub fn install(queue_manager: &QueueManager) {
                 .with_definition(crate::service_interval_events::ServiceIntervalSetting::of)
                 .is_some();
             if let Some(queue) = timed
-                .then(|| queue_manager.queue(&queue.name()))
+                .then(|| queue_manager.queue(queue.name_str()))
                 .flatten()
                 .filter(|own| std::ptr::eq(Arc::as_ptr(own), queue))
             {

@@ -199,7 +199,7 @@ pub fn tick(queue_manager: &QueueManager) {
         // The table is shared by every queue manager in the process: only this one's queues.
         .filter(|queue| {
             queue_manager
-                .queue(&queue.name())
+                .queue(queue.name_str())
                 .is_some_and(|own| Arc::ptr_eq(&own, queue))
         })
         .collect();

@@ -397,7 +397,7 @@ impl IdentifierIndex {
     }
 }
 
-/// Definition snapshots a thread keeps (a small direct-mapped cache, by generation).
+/// Definition snapshots a thread keeps (a small fully associative cache, by generation).
 const DEFINITION_SNAPSHOTS_PER_THREAD: usize = 8;
 
 /// Generations of queue definitions, process-wide: every definition a queue is created with
@@ -405,13 +405,23 @@ const DEFINITION_SNAPSHOTS_PER_THREAD: usize = 8;
 /// (a thread's snapshot can never be mistaken for another queue's or an older one).
 static DEFINITION_GENERATION: AtomicU64 = AtomicU64::new(1);
 
-/// A thread's definition snapshots: `(generation, definition)`.
-type DefinitionSnapshots = [Option<(u64, Arc<QueueDefinition>)>; DEFINITION_SNAPSHOTS_PER_THREAD];
+/// A thread's definition snapshots: `(generation, definition)` in any slot (a lookup compares
+/// every slot's generation, so two queues a thread alternates between never evict each other),
+/// and the slot the next miss replaces (round robin).
+struct DefinitionSnapshots {
+    slots: [Option<(u64, Arc<QueueDefinition>)>; DEFINITION_SNAPSHOTS_PER_THREAD],
+    next_victim: usize,
+}
 
 thread_local! {
-    /// This thread's snapshots: `(generation, definition)`, slot `generation % N`.
+    /// This thread's snapshots.
     static DEFINITION_SNAPSHOTS: std::cell::RefCell<DefinitionSnapshots> =
-        const { std::cell::RefCell::new([const { None }; DEFINITION_SNAPSHOTS_PER_THREAD]) };
+        const {
+            std::cell::RefCell::new(DefinitionSnapshots {
+                slots: [const { None }; DEFINITION_SNAPSHOTS_PER_THREAD],
+                next_victim: 0,
+            })
+        };
 }
 
 /// A queue's definition, read by every MQPUT and MQGET (several attributes each) and written
@@ -450,33 +460,41 @@ impl DefinitionCell {
 
     fn with<R>(&self, f: impl FnOnce(&QueueDefinition) -> R) -> R {
         let generation = self.generation.load(Ordering::Acquire);
-        let slot = generation as usize % DEFINITION_SNAPSHOTS_PER_THREAD;
         // The snapshot is taken out of its slot while `f` runs (f may read another queue's
         // definition) and put back after; no reference count is touched on a hit.
         let cached = DEFINITION_SNAPSHOTS
             .try_with(|snapshots| {
                 let mut snapshots = snapshots.try_borrow_mut().ok()?;
-                match &snapshots[slot] {
-                    Some((held, _)) if *held == generation => snapshots[slot].take(),
-                    _ => None,
-                }
+                let slot = snapshots.slots.iter().position(
+                    |snapshot| matches!(snapshot, Some((held, _)) if *held == generation),
+                )?;
+                snapshots.slots[slot]
+                    .take()
+                    .map(|snapshot| (slot, snapshot))
             })
             .ok()
             .flatten();
-        let (held, definition) = match cached {
-            Some(snapshot) => snapshot,
+        let (slot, (held, definition)) = match cached {
+            Some((slot, snapshot)) => (Some(slot), snapshot),
             None => {
                 // Under the read lock the generation and the definition agree (replace
                 // changes both under the write lock).
                 let current = self.current.read().unwrap();
-                (self.generation.load(Ordering::Acquire), current.clone())
+                (
+                    None,
+                    (self.generation.load(Ordering::Acquire), current.clone()),
+                )
             }
         };
         let result = f(&definition);
-        let slot = held as usize % DEFINITION_SNAPSHOTS_PER_THREAD;
         let _ = DEFINITION_SNAPSHOTS.try_with(|snapshots| {
             if let Ok(mut snapshots) = snapshots.try_borrow_mut() {
-                snapshots[slot] = Some((held, definition));
+                let slot = slot.unwrap_or_else(|| {
+                    let victim = snapshots.next_victim;
+                    snapshots.next_victim = (victim + 1) % DEFINITION_SNAPSHOTS_PER_THREAD;
+                    victim
+                });
+                snapshots.slots[slot] = Some((held, definition));
             }
         });
         result
