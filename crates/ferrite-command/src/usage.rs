@@ -1,0 +1,365 @@
+//! What DISPLAY USAGE and PCF Inquire Usage report, gathered once for both: each page set's
+//! pages by class, the log data sets restart needs, and the buffer pools.
+//!
+//! ## Persistent and non-persistent data pages
+//! A data or continuation page carries the class of what it holds in its header
+//! (`PAGE_FLAG_NONPERSISTENT`, `ferrite_storage::page`); a page is never shared by the two
+//! classes (the data manager keeps one insertion page per class). The counts take the data
+//! manager's exact in-memory allocation (`PageSetSpace::allocated_pages`; the on-disk space
+//! map records persistent allocations only, and keeps freed pages marked until restart) and
+//! read each allocated page's header through the page set's buffer pool. As MQ for z/OS reads
+//! every space map page for DISPLAY USAGE TYPE(PAGESET), the cost grows with the used pages:
+//! one pool lookup per used page, and a read for each one not in the pool. Non-persistent
+//! messages held in memory (`data_manager/memory.rs`) occupy no page and are not counted.
+
+//! ## Log data sets restart needs (TYPE(DATASET))
+//! A page set's restart needs the log from its recovery RBA (page 0's, advanced at each
+//! checkpoint once the pool has written its changed pages); the queue manager's restart RBA
+//! is the begin RBA of the latest checkpoint at or below the lowest of them
+//! (`QueueManager::archive_retention_floor`). Each RBA is located in the BSDS: the active log
+//! whose range holds it, else the archive log.
+//!
+//! ## DISPLAY USAGE
+//! ```text
+//! DISPLAY USAGE [PSID(*|n)] [TYPE(PAGESET|DATASET|SMDS|ALL)]
+//! ```
+//! TYPE(PAGESET), the default, answers CSQI010I (per page set: buffer pool, total and unused
+//! pages, persistent and non-persistent data pages, expansion type and count), CSQI065I (the
+//! buffer pools serving them) and the pools' QPST statistics (CSQP054I); PSID(n) limits both to
+//! page set n and its pool. TYPE(DATASET) answers CSQI024I (the restart RBA) and CSQI070I (the
+//! log data set holding the oldest page set recovery RBA, then each page set's); TYPE(ALL)
+//! both. As in MQ: a PSID out of 0-99 is CSQI002I; PSID(n) with TYPE(DATASET) is CSQI003I;
+//! PSID(n) naming no page set is CSQI005I ("not defined to the queue manager with DEFINE
+//! PSID"); TYPE(SMDS) needs a queue sharing group, which Ferrite has not (CSQ9032E).
+
+use ferrite_storage::data_manager::PageSetSpace;
+use ferrite_storage::log::bsds::Bsds;
+use ferrite_storage::page::{PageType, PAGE_FLAG_NONPERSISTENT};
+use ferrite_storage::queue_manager::QueueManager;
+use ferrite_storage::{PageNumber, Rba, StorageResult};
+
+use crate::commands::{
+    choice, keywords, no_object_value, value_error, Context, Failure, Outcome, Output, Takes,
+};
+use crate::parser::Token;
+
+/// The greatest page set identifier (PSID 00-99).
+pub const PAGE_SET_ID_MAX: u8 = 99;
+
+/// Data pages of one page set by class.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PageClasses {
+    pub persistent: u32,
+    pub non_persistent: u32,
+}
+
+/// Count `space`'s allocated data and continuation pages by class (see the module docs).
+pub fn page_classes(space: &PageSetSpace) -> StorageResult<PageClasses> {
+    let page_set = space.id();
+    let mut classes = PageClasses::default();
+    for page in space.allocated_pages() {
+        let (page_type, flags) = space
+            .pool
+            .get_page(page_set, PageNumber(page))?
+            .read(|page| (page.page_type(), page.flags()));
+        match page_type {
+            Some(PageType::Data | PageType::Continuation)
+                if flags & PAGE_FLAG_NONPERSISTENT != 0 =>
+            {
+                classes.non_persistent += 1
+            }
+            Some(PageType::Data | PageType::Continuation) => classes.persistent += 1,
+            // Allocated, not yet written by its put.
+            _ => {}
+        }
+    }
+    Ok(classes)
+}
+
+/// Where an RBA of the log is: the data set (active or archive log, first copy) that holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogLocation {
+    pub rba: Rba,
+    /// The file, relative to the queue manager's directory (active logs) or the archive
+    /// directory (archives); `None` when no log in the BSDS holds it any longer.
+    pub data_set: Option<String>,
+    /// An active log (else an archive).
+    pub active: bool,
+}
+
+/// The data set of `bsds` that holds `rba`.
+pub fn locate(bsds: &Bsds, rba: Rba) -> LogLocation {
+    for log in &bsds.active_logs {
+        let Some(start) = log.start_rba else { continue };
+        if rba.0 >= start && log.end_rba.is_none_or(|end| rba.0 < end) {
+            return LogLocation {
+                rba,
+                data_set: log.copies.first().cloned(),
+                active: true,
+            };
+        }
+    }
+    for archive in &bsds.archives {
+        if rba.0 >= archive.start_rba && rba.0 < archive.end_rba {
+            return LogLocation {
+                rba,
+                data_set: archive.copies.first().cloned(),
+                active: false,
+            };
+        }
+    }
+    LogLocation {
+        rba,
+        data_set: None,
+        active: false,
+    }
+}
+
+/// TYPE(DATASET): the queue manager's restart RBA and each page set's recovery RBA, located.
+pub struct DataSetUsage {
+    /// Where restart starts reading (the checkpoint at or below every page set's RBA).
+    pub restart: LogLocation,
+    /// The lowest page set recovery RBA: MQ's "oldest for page set recovery".
+    pub oldest_page_set_recovery: LogLocation,
+    /// (page set, its recovery RBA located), in page set order.
+    pub page_sets: Vec<(u8, LogLocation)>,
+}
+
+pub fn data_set_usage(queue_manager: &QueueManager) -> StorageResult<DataSetUsage> {
+    let bsds = queue_manager.log().bsds();
+    let (_, restart, _) = queue_manager.archive_retention_floor()?;
+    let mut page_sets: Vec<(u8, LogLocation)> = queue_manager
+        .data_manager()
+        .spaces()
+        .map(|space| {
+            let rba = space.page_set.header().recovery_rba;
+            (space.id().0, locate(&bsds, rba))
+        })
+        .collect();
+    page_sets.sort_by_key(|(id, _)| *id);
+    let oldest = page_sets
+        .iter()
+        .map(|(_, location)| location.rba)
+        .min()
+        .unwrap_or(restart);
+    Ok(DataSetUsage {
+        restart: locate(&bsds, restart),
+        oldest_page_set_recovery: locate(&bsds, oldest),
+        page_sets,
+    })
+}
+
+/// The csect DISPLAY USAGE's messages name (MQ's data manager's).
+const CSECT: &str = "CSQIDUSE";
+
+/// DISPLAY USAGE's TYPE values, in MQ's order.
+const USAGE_TYPES: [&str; 4] = ["PAGESET", "DATASET", "SMDS", "ALL"];
+
+pub(crate) fn display_usage(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    no_object_value(context, object)?;
+    let found = keywords(rest, &[("PSID", Takes::Value), ("TYPE", Takes::Value)])
+        .map_err(|e| context.syntax(e))?;
+    let mut page_set: Option<u8> = None;
+    let mut usage_type = 0; // PAGESET
+    for (token, value) in &found {
+        let value = value.expect("PSID and TYPE take values");
+        match token.keyword.as_str() {
+            "PSID" if value.text == "*" => page_set = None,
+            "PSID" => {
+                let id = value.text.parse::<u64>().map_err(|_| {
+                    context.syntax(value_error(
+                        token,
+                        value,
+                        "a page set number 0-99 or * is needed",
+                    ))
+                })?;
+                if id > u64::from(PAGE_SET_ID_MAX) {
+                    return Err(Failure(vec![format!(
+                        "CSQI002I {} {CSECT} Page set {id} value out of range (0-{PAGE_SET_ID_MAX})",
+                        context.name
+                    )]));
+                }
+                page_set = Some(id as u8);
+            }
+            _ => usage_type = choice(token, value, &USAGE_TYPES).map_err(|e| context.syntax(e))?,
+        }
+    }
+    let (pages, data_sets) = match USAGE_TYPES[usage_type] {
+        "PAGESET" => (true, false),
+        "DATASET" => (false, true),
+        "ALL" => (true, true),
+        _ => {
+            return Err(Failure(vec![format!(
+                "CSQ9032E {} {CSECT} Requested function is not available: TYPE(SMDS) (shared message data sets belong to a queue sharing group, which Ferrite has not)",
+                context.name
+            )]))
+        }
+    };
+    if let (Some(id), false) = (page_set, pages) {
+        return Err(Failure(vec![format!(
+            "CSQI003I {} {CSECT} 'PSID' not allowed with TYPE(DATASET): PSID({id:02}) asks for one page set, the log data sets serve them all",
+            context.name
+        )]));
+    }
+    let queue_manager = context.queue_manager;
+    if let Some(id) = page_set {
+        if queue_manager
+            .data_manager()
+            .space(ferrite_storage::PageSetId(id))
+            .is_err()
+        {
+            return Err(Failure(vec![format!(
+                "CSQI005I {} {CSECT} PAGE SET {id:02} OFFLINE. RECOVERY RBA = NONE: page set {id:02} is not defined to the queue manager (DEFINE PSID({id:02}) BUFFPOOL(n) defines it; DISPLAY USAGE lists those defined)",
+                context.name
+            )]));
+        }
+    }
+    let mut output = Output::default();
+    if pages {
+        let report =
+            page_set_report(context, page_set).map_err(|error| context.storage(CSECT, error))?;
+        output.report(&report);
+    }
+    if data_sets {
+        let report = data_set_report(context).map_err(|error| context.storage(CSECT, error))?;
+        output.report(&report);
+    }
+    Ok(output)
+}
+
+/// CSQI010I, CSQI065I and the pools' statistics, for every page set or `only` one.
+fn page_set_report(context: &Context, only: Option<u8>) -> StorageResult<String> {
+    let queue_manager = context.queue_manager;
+    let name = &context.name;
+    let configuration = queue_manager.storage_configuration();
+    let mut text = format!("CSQI010I {name} Page set usage ...\n");
+    text.push_str(" Page   Buffer     Total     Unused  Persistent  NonPersist   Expansion\n  set     pool     pages      pages  data pages  data pages       count\n");
+    let mut pools_used = Vec::new();
+    for space in queue_manager.data_manager().spaces() {
+        let id = space.id().0;
+        if only.is_some_and(|only| only != id) {
+            continue;
+        }
+        let (total, unused) = space.usage();
+        let classes = page_classes(space)?;
+        let state = match configuration.page_sets.iter().find(|p| p.id == id) {
+            Some(definition) => format!("{:?}", definition.expand),
+            None => "DELETED (detached at restart)".to_string(),
+        };
+        let pool = space.pool.id().0;
+        if !pools_used.contains(&pool) {
+            pools_used.push(pool);
+        }
+        text.push_str(&format!(
+            "_  {id:02} {pool:>8} {total:>9} {unused:>10} {:>11} {:>11}   {state} {}\n",
+            classes.persistent,
+            classes.non_persistent,
+            space.page_set.header().expansion_count
+        ));
+    }
+    text.push_str(" End of page set report\n");
+    text.push_str(&format!("CSQI065I {name} Buffer pool attributes ...\n"));
+    text.push_str(" Buffer  Available     Stealable    Stealable  Page   Location\n   pool    buffers       buffers   percentage  class\n");
+    for pool in queue_manager.pools() {
+        let id = pool.id().0;
+        if only.is_some() && !pools_used.contains(&id) {
+            continue;
+        }
+        let statistics = pool.statistics();
+        let percentage = (statistics.qpstcbs * 100)
+            .checked_div(statistics.qpstnbuf)
+            .unwrap_or(0);
+        let pending = match configuration.buffer_pools.iter().find(|p| p.id == id) {
+            Some(definition) if u64::from(definition.buffers) != statistics.qpstnbuf => {
+                format!("   BUFFERS({}) at restart", definition.buffers)
+            }
+            Some(_) => String::new(),
+            None => "   DELETED (freed at restart)".to_string(),
+        };
+        text.push_str(&format!(
+            "_  {id:>3} {:>10} {:>13} {percentage:>12}  4KB    ABOVE{pending}\n",
+            statistics.qpstnbuf, statistics.qpstcbs,
+        ));
+    }
+    text.push_str(" End of buffer pool attributes\n");
+    if only.is_none() {
+        text.push_str(&queue_manager.display_buffer_pool_statistics());
+    }
+    Ok(text)
+}
+
+/// CSQI024I and CSQI070I.
+fn data_set_report(context: &Context) -> StorageResult<String> {
+    let usage = data_set_usage(context.queue_manager)?;
+    let name = &context.name;
+    let located = |location: &LogLocation| match &location.data_set {
+        Some(data_set) if location.active => format!("{}  {data_set} (active log)", location.rba),
+        Some(data_set) => format!("{}  {data_set} (archive log)", location.rba),
+        None => format!("{}  no longer in any log data set", location.rba),
+    };
+    let mut text = format!(
+        "CSQI024I {name} {CSECT} Restart RBA for system as configured={}\n",
+        usage.restart.rba
+    );
+    text.push_str(&format!("CSQI070I {name} {CSECT} Data set usage ...\n"));
+    text.push_str(" Data set            RBA               DSName\n");
+    text.push_str(" Log, restart (checkpoint):\n");
+    text.push_str(&format!(
+        "                     {}\n",
+        located(&usage.restart)
+    ));
+    text.push_str(" Log, oldest for page set recovery:\n");
+    text.push_str(&format!(
+        "                     {}\n",
+        located(&usage.oldest_page_set_recovery)
+    ));
+    for (id, location) in &usage.page_sets {
+        text.push_str(&format!(" Page set {id:02} recovery:\n"));
+        text.push_str(&format!("                     {}\n", located(location)));
+    }
+    text.push_str(" End of data set report\n");
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferrite_storage::log::bsds::{ActiveLogEntry, ActiveLogStatus, ArchiveEntry};
+
+    #[test]
+    fn an_rba_is_found_in_the_active_or_archive_log_that_holds_it() {
+        let mut bsds = Bsds::new(2, 1, false);
+        bsds.archives.push(ArchiveEntry {
+            start_rba: 0,
+            end_rba: 1000,
+            content_bytes: 1000,
+            compressed: false,
+            copies: vec!["A0000001.arc".to_string()],
+            created_unix_seconds: 0,
+        });
+        bsds.active_logs = vec![
+            ActiveLogEntry {
+                data_set_number: 1,
+                copies: vec!["active/LOGCOPY1.DS01".to_string()],
+                status: ActiveLogStatus::Reusable,
+                start_rba: Some(1000),
+                end_rba: Some(2000),
+            },
+            ActiveLogEntry {
+                data_set_number: 2,
+                copies: vec!["active/LOGCOPY1.DS02".to_string()],
+                status: ActiveLogStatus::Reusable,
+                start_rba: Some(2000),
+                end_rba: None,
+            },
+        ];
+        let at = |rba| locate(&bsds, Rba(rba));
+        assert_eq!(at(10).data_set.as_deref(), Some("A0000001.arc"));
+        assert!(!at(10).active);
+        assert_eq!(at(1000).data_set.as_deref(), Some("active/LOGCOPY1.DS01"));
+        assert!(at(1999).active);
+        assert_eq!(at(5000).data_set.as_deref(), Some("active/LOGCOPY1.DS02"));
+        bsds.archives.clear();
+        assert_eq!(locate(&bsds, Rba(10)).data_set, None, "deleted archive");
+    }
+}
