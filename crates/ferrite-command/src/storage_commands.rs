@@ -28,12 +28,14 @@
 //! changed pages and wait up to `SHRINK_WAIT_MAX` for buffers in use) and records the size in
 //! qm.toml; its outcome goes to the queue manager's console log: CSQP023I with the new size,
 //! or CSQP025I with the reason, the pool keeping its size (the storage engine gives a failed
-//! shrink's buffers back, and records nothing). Resizes of one pool run one after another.
+//! shrink's buffers back, and records nothing). Resizes run one after another in the order
+//! the commands were entered; a request overtaken by a later one for the same pool does
+//! nothing and says CSQP025I "superseded", so the last ALTER's size is the one kept.
 //! DEFINE BUFFPOOL(n) ... REPLACE of an existing pool resizes it before it answers.
 
 use ferrite_storage::config::{Expand, PageSetDefinition, PAGE_SET_PAGES_MAX};
 use ferrite_storage::queue_manager::storage_definitions::{
-    BUFFER_POOL_BUFFERS_MAX, BUFFER_POOL_BUFFERS_MIN,
+    Resized, BUFFER_POOL_BUFFERS_MAX, BUFFER_POOL_BUFFERS_MIN,
 };
 
 use crate::commands::{
@@ -244,13 +246,19 @@ fn resize_in_background(
     id: u8,
     buffers: u32,
 ) -> std::io::Result<()> {
+    // The request's place in the pool's order is taken here, in the order commands arrive;
+    // the threads may start in any order.
+    let ticket = queue_manager.buffer_pool_resize_requested(id);
     let queue_manager = queue_manager.clone();
     std::thread::Builder::new()
         .name(format!("ferrite-alter-buffpool-{id}"))
         .spawn(move || {
             let name = queue_manager.name().to_string();
-            match queue_manager.alter_buffer_pool(id, buffers) {
-                Ok(outcome) => queue_manager.say(&completed(&name, id, &outcome)),
+            match queue_manager.alter_buffer_pool_in_turn(ticket, buffers) {
+                Ok(Resized::Done(outcome)) => queue_manager.say(&completed(&name, id, &outcome)),
+                Ok(Resized::Superseded) => queue_manager.say(&format!(
+                    "CSQP025I {name} {CSECT} Request superseded for buffer pool {id}, BUFFERS({buffers}): a later ALTER BUFFPOOL({id}) sets its size"
+                )),
                 Err(error) => queue_manager.say(&format!(
                     "CSQP025I {name} {CSECT} Request failed for buffer pool {id}, BUFFERS({buffers}): {error} [reason {}]; the pool keeps its size",
                     error.reason_code()

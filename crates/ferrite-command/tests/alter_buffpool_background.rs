@@ -134,3 +134,60 @@ fn a_failed_background_resize_reports_csqp025i_and_changes_nothing() {
     std::fs::remove_dir(directory.path().join("qm.toml.new")).unwrap();
     queue_manager.shutdown().unwrap();
 }
+
+/// Console lines about buffer pool `pool`'s resizes ending (completed, failed or superseded).
+fn resize_endings(console: &Mutex<Vec<String>>, pool: u8) -> Vec<String> {
+    let about = format!("for buffer pool {pool}");
+    console
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|line| {
+            (line.starts_with("CSQP023I") || line.starts_with("CSQP025I")) && line.contains(&about)
+        })
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn many_alters_in_quick_succession_end_at_the_last_size() {
+    let (directory, queue_manager, console) = queue_manager();
+    // Every size differs from the one before, so every ALTER starts a resize of its own.
+    let sizes: Vec<u32> = (0..40)
+        .map(|i| if i % 2 == 0 { 400 + i } else { 120 + i })
+        .collect();
+    for size in &sizes {
+        let response = run_command(
+            &queue_manager,
+            &format!("ALTER BUFFPOOL(1) BUFFERS({size})"),
+        );
+        assert!(response.success, "{}", response.text());
+        assert!(response.text().contains("CSQP024I"), "{}", response.text());
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while resize_endings(&console, 1).len() < sizes.len() {
+        assert!(
+            Instant::now() < deadline,
+            "not every resize ended: {:?}",
+            resize_endings(&console, 1)
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let endings = resize_endings(&console, 1);
+    let last = *sizes.last().unwrap();
+    for line in &endings {
+        assert!(
+            line.starts_with("CSQP023I") || line.contains("Request superseded"),
+            "{line}"
+        );
+    }
+    assert!(
+        endings
+            .iter()
+            .any(|line| line.ends_with(&format!("now has {last} buffers"))),
+        "{endings:?}"
+    );
+    assert_eq!(pool_buffers(&queue_manager, 1), u64::from(last));
+    assert_eq!(buffers_in_qm_toml(&directory, 1), last);
+    queue_manager.shutdown().unwrap();
+}

@@ -12,6 +12,7 @@
 //! pagesets/PSIDnn.pageset page set files                   (page_set.rs)
 //! ```
 
+pub mod buffer_pool_resizes;
 pub mod connection_authentication;
 pub mod connections;
 pub mod groups;
@@ -241,6 +242,8 @@ pub struct QueueManager {
     /// qm.toml as it is now: the startup configuration plus the DEFINE/ALTER/DELETE BUFFPOOL
     /// and PSID done since (storage_definitions.rs); `config` stays as started.
     configuration: Mutex<QueueManagerConfig>,
+    /// ALTER BUFFPOOL requests: their order, the one resizing (buffer_pool_resizes.rs).
+    buffer_pool_resizes: buffer_pool_resizes::BufferPoolResizes,
     data: Arc<DataManager>,
     queues: RwLock<HashMap<String, Arc<LocalQueue>>>,
     queues_by_id: RwLock<HashMap<u32, Arc<LocalQueue>>>,
@@ -439,6 +442,7 @@ impl QueueManager {
             log,
             pools: RwLock::new(pools),
             configuration,
+            buffer_pool_resizes: Default::default(),
             data,
             queues: RwLock::new(HashMap::new()),
             queues_by_id: RwLock::new(HashMap::new()),
