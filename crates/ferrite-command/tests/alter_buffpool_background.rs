@@ -191,3 +191,68 @@ fn many_alters_in_quick_succession_end_at_the_last_size() {
     assert_eq!(buffers_in_qm_toml(&directory, 1), last);
     queue_manager.shutdown().unwrap();
 }
+
+/// Pages of page set 1 read and kept in use: more than `target` of them, so that a shrink of
+/// pool 1 to `target` buffers is held up until they are released (at least one is in a buffer
+/// the shrink gives up).
+fn hold_pages(
+    queue_manager: &QueueManager,
+    target: u32,
+) -> Vec<ferrite_storage::buffer_pool::PageGuard> {
+    let pool = queue_manager
+        .pools()
+        .into_iter()
+        .find(|pool| pool.id().0 == 1)
+        .unwrap();
+    (1..=target + 20)
+        .map(|page| {
+            pool.get_page(
+                ferrite_storage::PageSetId(1),
+                ferrite_storage::PageNumber(page),
+            )
+            .unwrap()
+        })
+        .collect()
+}
+
+/// Wait until pool 1's shrink to `target` has begun (its size moves first).
+fn shrink_begun(queue_manager: &QueueManager, target: u32) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while pool_buffers(queue_manager, 1) != u64::from(target) {
+        assert!(Instant::now() < deadline, "the shrink did not begin");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn other_commands_answer_while_a_shrink_waits_for_buffers_in_use() {
+    let (directory, queue_manager, console) = queue_manager();
+    let held = hold_pages(&queue_manager, 100);
+    let response = run_command(&queue_manager, "ALTER BUFFPOOL(1) BUFFERS(100)");
+    assert!(response.text().contains("CSQP024I"), "{}", response.text());
+    shrink_begun(&queue_manager, 100);
+    for command in [
+        "DISPLAY USAGE",
+        "DEFINE STGCLASS(HELDUP) PSID(01)",
+        "ALTER PSID(01) EXPAND(SYSTEM)",
+    ] {
+        let started = Instant::now();
+        let answer = run_command(&queue_manager, command);
+        assert!(answer.success, "{command}: {}", answer.text());
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{command} waited {:?} for the shrink",
+            started.elapsed()
+        );
+    }
+    assert!(
+        resize_endings(&console, 1).is_empty(),
+        "the shrink is still held up: {:?}",
+        resize_endings(&console, 1)
+    );
+    drop(held);
+    let done = console_line(&console, "CSQP023I");
+    assert!(done.ends_with("now has 100 buffers"), "{done}");
+    assert_eq!(buffers_in_qm_toml(&directory, 1), 100);
+    queue_manager.shutdown().unwrap();
+}

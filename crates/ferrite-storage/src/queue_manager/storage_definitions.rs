@@ -103,6 +103,16 @@ impl QueueManager {
             .any(|definition| definition.id == id)
     }
 
+    /// Whether buffer pool `id` is defined now (qm.toml).
+    pub fn buffer_pool_defined(&self, id: u8) -> bool {
+        self.configuration
+            .lock()
+            .unwrap()
+            .buffer_pools
+            .iter()
+            .any(|definition| definition.id == id)
+    }
+
     /// Apply `change` to a copy of qm.toml, check the result, write it (the commit point), then
     /// keep it. Holding the configuration lock serialises these commands.
     fn change_configuration(
@@ -209,8 +219,9 @@ impl QueueManager {
         let Some(_running) = self.buffer_pool_resizes.begin(ticket, &self.stopping)? else {
             return Ok(Resized::Superseded);
         };
-        let mut configuration = self.configuration.lock().unwrap();
-        if !configuration.buffer_pools.iter().any(|pool| pool.id == id) {
+        // The configuration lock is not held across the resize: a shrink may wait up to
+        // SHRINK_WAIT_MAX for buffers in use, and other commands must not wait with it.
+        if !self.buffer_pool_defined(id) {
             return Err(unknown(format!("buffer pool {id} is not defined")));
         }
         let pool = self
@@ -220,14 +231,22 @@ impl QueueManager {
             .ok_or_else(|| unknown(format!("buffer pool {id} is not serving")))?;
         let outcome = pool.resize(buffers)?;
         self.follow_pool_size(id, buffers);
-        let recorded = self.change_configuration(&mut configuration, |changed| {
-            for pool in &mut changed.buffer_pools {
-                if pool.id == id {
-                    pool.buffers = buffers;
-                }
-            }
-            Ok(())
-        });
+        let recorded = {
+            let mut configuration = self.configuration.lock().unwrap();
+            self.change_configuration(&mut configuration, |changed| {
+                let definition = changed
+                    .buffer_pools
+                    .iter_mut()
+                    .find(|pool| pool.id == id)
+                    .ok_or_else(|| {
+                        unknown(format!(
+                            "buffer pool {id} was deleted while it was being resized"
+                        ))
+                    })?;
+                definition.buffers = buffers;
+                Ok(())
+            })
+        };
         if let Err(error) = recorded {
             // Keep the running size and the size restart uses the same.
             let _ = pool.resize(outcome.buffers_before);
