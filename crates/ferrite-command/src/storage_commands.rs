@@ -34,8 +34,9 @@
 //! DEFINE BUFFPOOL(n) ... REPLACE of an existing pool resizes it before it answers.
 
 use ferrite_storage::config::{Expand, PageSetDefinition, PAGE_SET_PAGES_MAX};
+use ferrite_storage::queue_manager::buffer_pool_resizes::Resized;
 use ferrite_storage::queue_manager::storage_definitions::{
-    Resized, BUFFER_POOL_BUFFERS_MAX, BUFFER_POOL_BUFFERS_MIN,
+    BUFFER_POOL_BUFFERS_MAX, BUFFER_POOL_BUFFERS_MIN,
 };
 
 use crate::commands::{

@@ -256,3 +256,40 @@ fn other_commands_answer_while_a_shrink_waits_for_buffers_in_use() {
     assert_eq!(buffers_in_qm_toml(&directory, 1), 100);
     queue_manager.shutdown().unwrap();
 }
+
+#[test]
+fn shutdown_waits_for_a_running_resize_and_refuses_the_ones_not_begun() {
+    let (directory, queue_manager, console) = queue_manager();
+    let held = hold_pages(&queue_manager, 100);
+    let response = run_command(&queue_manager, "ALTER BUFFPOOL(1) BUFFERS(100)");
+    assert!(response.text().contains("CSQP024I"), "{}", response.text());
+    shrink_begun(&queue_manager, 100);
+    // Asked for before shutdown, its turn comes after the shrink: too late to run.
+    let later = run_command(&queue_manager, "ALTER BUFFPOOL(1) BUFFERS(150)");
+    assert!(later.text().contains("CSQP024I"), "{}", later.text());
+
+    let stopping = queue_manager.clone();
+    let shutdown = std::thread::spawn(move || stopping.shutdown());
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        !shutdown.is_finished(),
+        "shutdown returned while the shrink was running"
+    );
+    drop(held);
+    shutdown.join().unwrap().unwrap();
+
+    let lines = console.lock().unwrap().clone();
+    let position = |text: &str| {
+        lines
+            .iter()
+            .position(|line| line.contains(text))
+            .unwrap_or_else(|| panic!("no console line with {text}: {lines:?}"))
+    };
+    assert!(
+        position("now has 100 buffers") < position("CSQ9022I"),
+        "the shrink ended after shutdown: {lines:?}"
+    );
+    let refused = console_line(&console, "BUFFERS(150)");
+    assert!(refused.starts_with("CSQP025I"), "{refused}");
+    assert_eq!(buffers_in_qm_toml(&directory, 1), 100);
+}

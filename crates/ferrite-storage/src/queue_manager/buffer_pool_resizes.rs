@@ -12,10 +12,28 @@
 //! writing pages or rewriting qm.toml; a request whose turn comes once the queue manager is
 //! stopping is refused, so nothing is resized or recorded after shutdown returned.
 
-use crate::error::{StorageError, StorageResult};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
+use std::time::Duration;
+
+use super::QueueManager;
+use crate::buffer_pool::{ResizeOutcome, SHRINK_WAIT_MAX};
+use crate::error::{StorageError, StorageResult};
+
+/// The longest shutdown waits for a running resize: a shrink's wait for buffers in use, plus
+/// time for it to write changed pages and rewrite qm.toml.
+pub const RESIZE_SHUTDOWN_WAIT_MAX: Duration =
+    SHRINK_WAIT_MAX.saturating_add(Duration::from_secs(30));
+
+/// How an ALTER BUFFPOOL request ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resized {
+    /// The pool has the size asked for, recorded in qm.toml.
+    Done(ResizeOutcome),
+    /// A later request for the pool came first in line: this one did nothing.
+    Superseded,
+}
 
 /// One ALTER BUFFPOOL request's place in its pool's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,5 +106,44 @@ impl BufferPoolResizes {
         }
         state.running = true;
         Ok(Some(Running(self)))
+    }
+
+    /// Wait up to `wait` for the running resize to end; false when it is still running.
+    /// Called once `stopping` is set, so no other resize starts after it.
+    pub(super) fn wait_for_idle(&self, wait: Duration) -> bool {
+        let (state, _) = self
+            .idle
+            .wait_timeout_while(
+                self.state.lock().unwrap_or_else(|e| e.into_inner()),
+                wait,
+                |state| state.running,
+            )
+            .unwrap_or_else(|e| e.into_inner());
+        !state.running
+    }
+}
+
+impl QueueManager {
+    /// An ALTER BUFFPOOL(id) asked for now: its place in the pool's order
+    /// (`buffer_pool_resizes.rs`). Take it when the command is entered, before any thread of
+    /// its own starts.
+    pub fn buffer_pool_resize_requested(&self, id: u8) -> ResizeTicket {
+        self.buffer_pool_resizes.request(id)
+    }
+
+    /// Shutdown, once `stopping` is set: wait for an ALTER BUFFPOOL resize still running (it
+    /// may be writing pages or rewriting qm.toml), at most `RESIZE_SHUTDOWN_WAIT_MAX`; no other
+    /// starts after it (`buffer_pool_resizes.rs`).
+    pub(super) fn wait_for_buffer_pool_resize(&self) {
+        if !self
+            .buffer_pool_resizes
+            .wait_for_idle(RESIZE_SHUTDOWN_WAIT_MAX)
+        {
+            self.say(&format!(
+                "CSQP025I {} CSQPCMDS Shutdown did not wait longer than {} s for a buffer pool resize still running; it goes on while the queue manager stops, and its size may not be recorded in qm.toml",
+                self.name,
+                RESIZE_SHUTDOWN_WAIT_MAX.as_secs()
+            ));
+        }
     }
 }

@@ -2401,6 +2401,7 @@ impl QueueManager {
         if self.stopping.swap(true, Ordering::AcqRel) {
             return Ok(());
         }
+        self.wait_for_buffer_pool_resize();
         for queue in self.queues() {
             queue.wake_all();
         }

@@ -42,7 +42,7 @@ use std::sync::Arc;
 
 use ferrite_constants::reason;
 
-use super::buffer_pool_resizes::ResizeTicket;
+use super::buffer_pool_resizes::{ResizeTicket, Resized};
 use super::objects::{ObjectDefinition, ObjectType};
 use super::{page_set_path, LogForcer, QueueManager};
 use crate::buffer_pool::{BufferPool, ResizeOutcome, WriteAheadLog};
@@ -64,15 +64,6 @@ pub const DELETE_PAGE_SET_CHECKPOINTS_MAX: usize = 3;
 
 /// The file written beside qm.toml and renamed over it.
 const CONFIG_NEW_FILE_NAME: &str = "qm.toml.new";
-
-/// How an ALTER BUFFPOOL request ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Resized {
-    /// The pool has the size asked for, recorded in qm.toml.
-    Done(ResizeOutcome),
-    /// A later request for the pool came first in line: this one did nothing.
-    Superseded,
-}
 
 fn in_use(detail: String) -> StorageError {
     StorageError::mq(reason::MQRC_OBJECT_IN_USE, detail)
@@ -196,13 +187,6 @@ impl QueueManager {
                 })
             }
         }
-    }
-
-    /// An ALTER BUFFPOOL(id) asked for now: its place in the pool's order
-    /// (`buffer_pool_resizes.rs`). Take it when the command is entered, before any thread of
-    /// its own starts.
-    pub fn buffer_pool_resize_requested(&self, id: u8) -> ResizeTicket {
-        self.buffer_pool_resizes.request(id)
     }
 
     /// ALTER BUFFPOOL BUFFERS(buffers) for `ticket`'s pool, once every earlier request has run:
