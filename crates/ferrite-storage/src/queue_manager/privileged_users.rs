@@ -28,7 +28,10 @@
 //!
 //! A user is privileged when any of these holds: its user ID is the queue manager's (and
 //! `owner_privileged`), its name is in `privileged_users`, or it is a member (primary or
-//! supplementary) of `privileged_group`.
+//! supplementary) of `privileged_group`: the group's entry (ID and member list) is read at
+//! start and refresh; a user it does not list is looked up at connect time with
+//! getgrouplist (the system's initgroups, through NSS), which also finds groups a directory
+//! service (LDAP, AD) assigns, nested groups included, that the entry's list never shows.
 
 use std::ffi::{CStr, CString};
 
@@ -40,6 +43,8 @@ const DATABASE_ENTRY_BYTES: usize = 16 * 1024;
 const GROUP_ENTRY_BYTES_MAX: usize = 1024 * 1024;
 /// Most members of the privileged group considered.
 const GROUP_MEMBERS_MAX: usize = 65_536;
+/// Most groups of one user considered (getgrouplist).
+const USER_GROUPS_MAX: usize = 1024;
 
 /// Who is connecting (see the module docs).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -101,6 +106,13 @@ pub trait GroupDatabase {
     /// The entry of the group called `name`; `Ok(None)` when there is none; `Err` (with the
     /// system's error) when the database cannot be read.
     fn group(&self, name: &str) -> Result<Option<GroupEntry>, String>;
+
+    /// Every group ID of the user called `name` whose primary group is `primary`, as the
+    /// system's initgroups sees them (getgrouplist: NSS, so LDAP or AD groups and nested
+    /// groups a directory resolves, which a group entry's member list need not show).
+    fn user_groups(&self, name: &str, primary: u32) -> Vec<u32> {
+        user_groups(name, primary)
+    }
 }
 
 /// The system's group database (getgrnam_r: /etc/group, or whatever NSS is configured).
@@ -159,8 +171,16 @@ impl PrivilegedUsers {
         })
     }
 
-    /// Whether `user` is privileged (see the module docs).
+    /// Whether `user` is privileged (see the module docs); group membership as the system's
+    /// group database has it.
     pub fn contains(&self, user: &ConnectingUser) -> bool {
+        self.contains_in(user, &SystemGroupDatabase)
+    }
+
+    /// [`Self::contains`], the user's groups listed by `groups`: the group's entry (its ID
+    /// and member list, as read) decides first, then every group of the user
+    /// ([`GroupDatabase::user_groups`]), which finds members the entry does not list.
+    pub fn contains_in(&self, user: &ConnectingUser, groups: &dyn GroupDatabase) -> bool {
         let parameters = &self.parameters;
         let looked_up = match user.uid {
             Some(uid) => Some((uid, user.gid.unwrap_or(u32::MAX))),
@@ -185,9 +205,19 @@ impl PrivilegedUsers {
         let Some(group) = &self.group else {
             return false;
         };
-        user.gid == Some(group.gid)
+        if user.gid == Some(group.gid)
             || looked_up.is_some_and(|(_, primary)| primary == group.gid)
             || (!user.name.is_empty() && group.members.contains(&user.name))
+        {
+            return true;
+        }
+        let primary = user.gid.or(looked_up.map(|(_, primary)| primary));
+        match primary {
+            Some(primary) if !user.name.is_empty() => {
+                groups.user_groups(&user.name, primary).contains(&group.gid)
+            }
+            _ => false,
+        }
     }
 
     /// The set in one line, for REFRESH SECURITY's answer and the log.
@@ -330,6 +360,26 @@ fn group_entry(name: &str) -> Result<Option<GroupEntry>, String> {
     }
 }
 
+/// Every group of the user called `name` whose primary group is `primary` (getgrouplist),
+/// at most [`USER_GROUPS_MAX`]; empty when the name cannot be passed to C.
+fn user_groups(name: &str, primary: u32) -> Vec<u32> {
+    let Ok(name) = CString::new(name) else {
+        return Vec::new();
+    };
+    let mut groups = vec![0 as libc::gid_t; USER_GROUPS_MAX];
+    let mut count = groups.len() as libc::c_int;
+    // SAFETY: `groups` has room for `count` entries; getgrouplist writes at most that many
+    // and sets `count` to the number found.
+    let status =
+        unsafe { libc::getgrouplist(name.as_ptr(), primary, groups.as_mut_ptr(), &mut count) };
+    if status < 0 {
+        // More groups than USER_GROUPS_MAX: the first ones are filled in.
+        count = groups.len() as libc::c_int;
+    }
+    groups.truncate(count.clamp(0, USER_GROUPS_MAX as libc::c_int) as usize);
+    groups
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,12 +391,82 @@ mod tests {
             .contains(user)
     }
 
-    /// A group database with one group, or one that cannot be read.
+    /// A group database with one group, or one that cannot be read; no user has groups
+    /// beyond the entry's member list.
     struct TestGroups(Result<Option<GroupEntry>, String>);
 
     impl GroupDatabase for TestGroups {
         fn group(&self, _name: &str) -> Result<Option<GroupEntry>, String> {
             self.0.clone()
+        }
+
+        fn user_groups(&self, _name: &str, primary: u32) -> Vec<u32> {
+            vec![primary]
+        }
+    }
+
+    /// A directory (LDAP, AD) that puts one user in the group without listing it in the
+    /// group's entry: initgroups finds it, the entry's member list does not.
+    struct DirectoryGroups {
+        entry: GroupEntry,
+        user: &'static str,
+    }
+
+    impl GroupDatabase for DirectoryGroups {
+        fn group(&self, _name: &str) -> Result<Option<GroupEntry>, String> {
+            Ok(Some(self.entry.clone()))
+        }
+
+        fn user_groups(&self, name: &str, primary: u32) -> Vec<u32> {
+            if name == self.user {
+                vec![primary, self.entry.gid]
+            } else {
+                vec![primary]
+            }
+        }
+    }
+
+    #[test]
+    fn a_member_only_the_directory_knows_is_privileged() {
+        let directory = DirectoryGroups {
+            entry: GroupEntry {
+                gid: 4_000_000_000,
+                members: Vec::new(),
+            },
+            user: "ldapuser",
+        };
+        let set = PrivilegedUsers::read(&parameters("mqm", &[], false), &directory).unwrap();
+        let ids = |name: &str| ConnectingUser {
+            name: name.to_string(),
+            uid: Some(4_000_000_002),
+            gid: Some(4_000_000_003),
+        };
+        assert!(set.contains_in(&ids("ldapuser"), &directory));
+        assert!(!set.contains_in(&ids("someone-else"), &directory));
+        // Without a primary group to start from (a name the system does not know), no lookup.
+        assert!(!set.contains_in(&ConnectingUser::asserted("ldapuser"), &directory));
+    }
+
+    #[test]
+    fn the_system_lists_this_process_in_its_supplementary_groups() {
+        let me = ConnectingUser::this_process();
+        if me.name.is_empty() {
+            return; // no user database entry: nothing to look up by name
+        }
+        let primary = me.gid.unwrap();
+        let groups = user_groups(&me.name, primary);
+        assert!(groups.contains(&primary), "{groups:?}");
+        // Each supplementary group makes the user privileged through it, listed or not.
+        for gid in groups {
+            let set = PrivilegedUsers {
+                parameters: parameters("any", &[], false),
+                group: Some(GroupEntry {
+                    gid,
+                    members: Vec::new(),
+                }),
+            };
+            let asserted = ConnectingUser::asserted(&me.name);
+            assert!(set.contains(&asserted), "gid {gid}");
         }
     }
 
