@@ -187,6 +187,30 @@ fn open_embedded(name: &str) -> Result<(Arc<QueueManager>, process::QueueManager
     Ok((queue_manager, lock))
 }
 
+/// Run a command on queue manager `name` with the user `remote` names (if any): `connected`
+/// when it runs (its bindings socket) or a client channel is asked for, else `embedded` on it
+/// opened in this process (stopped), once the credentials pass the CHCKLOCL check; the
+/// embedded queue manager is shut down afterwards, whatever the outcome.
+fn on_queue_manager(
+    name: &str,
+    remote: &RemoteArguments,
+    asker: credentials::Asker,
+    connected: impl FnOnce(Endpoint, Option<&Mqcsp>) -> Result<(), String>,
+    embedded: impl FnOnce(&Arc<QueueManager>) -> Result<(), String>,
+) -> Result<(), String> {
+    let target = endpoint(name, remote)?;
+    let credentials = credentials::read(remote, asker)?;
+    let credentials = credentials.as_ref();
+    if let Some(socket) = target {
+        return connected(socket, credentials);
+    }
+    let (queue_manager, _lock) = open_embedded(name)?;
+    let result = credentials::check_embedded(&queue_manager, credentials)
+        .and_then(|()| embedded(&queue_manager));
+    queue_manager.shutdown().map_err(failure)?;
+    result
+}
+
 fn run(command: Command) -> Result<(), String> {
     match command {
         Command::Create { queue_manager } => {
@@ -226,28 +250,25 @@ fn run(command: Command) -> Result<(), String> {
             queue_manager,
             file,
             remote,
-        } => {
-            let target = endpoint(&queue_manager, &remote)?;
-            let credentials = credentials::read(&remote, credentials::Asker::Console)?;
-            let credentials = credentials.as_ref();
-            if let Some(socket) = target {
+        } => on_queue_manager(
+            &queue_manager,
+            &remote,
+            credentials::Asker::Console,
+            |socket, credentials| {
                 // The queue manager runs: send each command to its command server.
                 let mut console = RemoteConsole::connect(&socket, &queue_manager, credentials)?;
-                let result = run_mqsc(&queue_manager, file, &mut |command| console.run(command));
+                let result = run_mqsc(&queue_manager, file.clone(), &mut |command| {
+                    console.run(command)
+                });
                 console.close()?;
-                return result;
-            }
-            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
-            if let Err(refused) = credentials::check_embedded(&queue_manager, credentials) {
-                queue_manager.shutdown().map_err(failure)?;
-                return Err(refused);
-            }
-            let result = run_mqsc(queue_manager.name(), file, &mut |command| {
-                mqsc::run_command(&queue_manager, command)
-            });
-            queue_manager.shutdown().map_err(failure)?;
-            result
-        }
+                result
+            },
+            |embedded| {
+                run_mqsc(embedded.name(), file.clone(), &mut |command| {
+                    mqsc::run_command(embedded, command)
+                })
+            },
+        ),
         Command::Put {
             queue_manager,
             queue,
@@ -265,20 +286,15 @@ fn run(command: Command) -> Result<(), String> {
                 syncpoint,
                 echo,
             };
-            let target = endpoint(&queue_manager, &remote)?;
-            let credentials = credentials::read(&remote, credentials::Asker::Sample)?;
-            let credentials = credentials.as_ref();
-            if let Some(socket) = target {
-                return client_put(&socket, &queue_manager, credentials, &queue, &options);
-            }
-            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
-            if let Err(refused) = credentials::check_embedded(&queue_manager, credentials) {
-                queue_manager.shutdown().map_err(failure)?;
-                return Err(refused);
-            }
-            let result = put(&queue_manager, &queue, &options);
-            queue_manager.shutdown().map_err(failure)?;
-            result
+            on_queue_manager(
+                &queue_manager,
+                &remote,
+                credentials::Asker::Sample,
+                |socket, credentials| {
+                    client_put(&socket, &queue_manager, credentials, &queue, &options)
+                },
+                |embedded| put(embedded, &queue, &options),
+            )
         }
         Command::Get {
             queue_manager,
@@ -286,42 +302,26 @@ fn run(command: Command) -> Result<(), String> {
             wait,
             count,
             remote,
-        } => {
-            let target = endpoint(&queue_manager, &remote)?;
-            let credentials = credentials::read(&remote, credentials::Asker::Sample)?;
-            let credentials = credentials.as_ref();
-            if let Some(socket) = target {
-                return client_get(&socket, &queue_manager, credentials, &queue, wait, count);
-            }
-            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
-            if let Err(refused) = credentials::check_embedded(&queue_manager, credentials) {
-                queue_manager.shutdown().map_err(failure)?;
-                return Err(refused);
-            }
-            let result = get(&queue_manager, &queue, wait, count);
-            queue_manager.shutdown().map_err(failure)?;
-            result
-        }
+        } => on_queue_manager(
+            &queue_manager,
+            &remote,
+            credentials::Asker::Sample,
+            |socket, credentials| {
+                client_get(&socket, &queue_manager, credentials, &queue, wait, count)
+            },
+            |embedded| get(embedded, &queue, wait, count),
+        ),
         Command::Browse {
             queue_manager,
             queue,
             remote,
-        } => {
-            let target = endpoint(&queue_manager, &remote)?;
-            let credentials = credentials::read(&remote, credentials::Asker::Sample)?;
-            let credentials = credentials.as_ref();
-            if let Some(socket) = target {
-                return client_browse(&socket, &queue_manager, credentials, &queue);
-            }
-            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
-            if let Err(refused) = credentials::check_embedded(&queue_manager, credentials) {
-                queue_manager.shutdown().map_err(failure)?;
-                return Err(refused);
-            }
-            let result = browse(&queue_manager, &queue);
-            queue_manager.shutdown().map_err(failure)?;
-            result
-        }
+        } => on_queue_manager(
+            &queue_manager,
+            &remote,
+            credentials::Asker::Sample,
+            |socket, credentials| client_browse(&socket, &queue_manager, credentials, &queue),
+            |embedded| browse(embedded, &queue),
+        ),
         Command::Trigmon {
             queue_manager,
             initq,
