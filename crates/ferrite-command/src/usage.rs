@@ -36,15 +36,12 @@ use ferrite_storage::data_manager::PageSetSpace;
 use ferrite_storage::log::bsds::Bsds;
 use ferrite_storage::page::{PageType, PAGE_FLAG_NONPERSISTENT};
 use ferrite_storage::queue_manager::QueueManager;
-use ferrite_storage::{PageNumber, Rba, StorageResult};
+use ferrite_storage::{PageNumber, PageSetId, Rba, StorageResult};
 
 use crate::commands::{
     choice, keywords, no_object_value, value_error, Context, Failure, Outcome, Output, Takes,
 };
 use crate::parser::Token;
-
-/// The greatest page set identifier (PSID 00-99).
-pub const PAGE_SET_ID_MAX: u8 = 99;
 
 /// Data pages of one page set by class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -173,10 +170,11 @@ pub(crate) fn display_usage(context: &Context, object: &Token, rest: &[Token]) -
                         "a page set number 0-99 or * is needed",
                     ))
                 })?;
-                if id > u64::from(PAGE_SET_ID_MAX) {
+                if id > u64::from(PageSetId::MAX) {
                     return Err(Failure(vec![format!(
-                        "CSQI002I {} {CSECT} Page set {id} value out of range (0-{PAGE_SET_ID_MAX})",
-                        context.name
+                        "CSQI002I {} {CSECT} Page set {id} value out of range (0-{})",
+                        context.name,
+                        PageSetId::MAX
                     )]));
                 }
                 page_set = Some(id as u8);
@@ -203,11 +201,7 @@ pub(crate) fn display_usage(context: &Context, object: &Token, rest: &[Token]) -
     }
     let queue_manager = context.queue_manager;
     if let Some(id) = page_set {
-        if queue_manager
-            .data_manager()
-            .space(ferrite_storage::PageSetId(id))
-            .is_err()
-        {
+        if queue_manager.data_manager().space(PageSetId(id)).is_err() {
             return Err(Failure(vec![format!(
                 "CSQI005I {} {CSECT} PAGE SET {id:02} OFFLINE. RECOVERY RBA = NONE: page set {id:02} is not defined to the queue manager (DEFINE PSID({id:02}) BUFFPOOL(n) defines it; DISPLAY USAGE lists those defined)",
                 context.name

@@ -36,7 +36,7 @@ use ferrite_storage::StorageError;
 use super::{ignorable, Context, Parameter, PcfFailure, Request, Responses};
 
 /// The greatest page set identifier (PSID 00-99).
-const PAGE_SET_ID_MAX: i32 = crate::usage::PAGE_SET_ID_MAX as i32;
+const PAGE_SET_ID_MAX: i32 = ferrite_storage::PageSetId::MAX as i32;
 
 /// A storage error reading the page sets or the log, as the command's failure.
 fn storage_failure(error: StorageError) -> PcfFailure {
