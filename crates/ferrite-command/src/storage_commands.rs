@@ -169,11 +169,7 @@ pub(crate) fn buffer_pool(
                 }
             }
             let replace = found.iter().any(|(token, _)| token.keyword == "REPLACE");
-            let exists = queue_manager
-                .storage_configuration()
-                .buffer_pools
-                .iter()
-                .any(|pool| pool.id == id);
+            let exists = queue_manager.buffer_pool_defined(id);
             let mut output = Output::default();
             if exists && replace {
                 // DEFINE ... REPLACE of an existing pool is ALTER's resize.
@@ -193,11 +189,7 @@ pub(crate) fn buffer_pool(
                 keywords(rest, &[("BUFFERS", Takes::Value)]).map_err(|e| context.syntax(e))?;
             let (token, value) = required(context, &found, object, "BUFFERS")?;
             let buffers = buffers(token, value).map_err(|e| context.syntax(e))?;
-            let defined = queue_manager
-                .storage_configuration()
-                .buffer_pools
-                .iter()
-                .any(|pool| pool.id == id);
+            let defined = queue_manager.buffer_pool_defined(id);
             let serving = queue_manager
                 .pools()
                 .into_iter()

@@ -32,6 +32,7 @@
 //! PSID(n) naming no page set is CSQI005I ("not defined to the queue manager with DEFINE
 //! PSID"); TYPE(SMDS) needs a queue sharing group, which Ferrite has not (CSQ9032E).
 
+use ferrite_storage::config::Expand;
 use ferrite_storage::data_manager::PageSetSpace;
 use ferrite_storage::log::bsds::Bsds;
 use ferrite_storage::page::{PageType, PAGE_FLAG_NONPERSISTENT};
@@ -71,6 +72,101 @@ pub fn page_classes(space: &PageSetSpace) -> StorageResult<PageClasses> {
         }
     }
     Ok(classes)
+}
+
+/// One page set's line of the usage report (CSQI010I; PCF MQIACF_USAGE_PAGESET).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageSetUsageRow {
+    pub id: u8,
+    /// The buffer pool it is attached to in this run.
+    pub buffer_pool: u8,
+    pub total_pages: u32,
+    pub unused_pages: u32,
+    /// Data pages by class.
+    pub classes: PageClasses,
+    /// EXPAND as qm.toml defines it; `None` when DELETE PSID removed it this run (it stays
+    /// attached until restart).
+    pub expand: Option<Expand>,
+    /// Expansions recorded in the page set's header (page 0), over its life.
+    pub expansions_recorded: u32,
+    /// Expansions since this restart.
+    pub expansions_this_run: u64,
+}
+
+/// One buffer pool's line (CSQI065I; PCF MQIACF_USAGE_BUFFER_POOL).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferPoolUsageRow {
+    pub id: u8,
+    /// Buffers now (QPSTNBUF).
+    pub buffers: u64,
+    /// Stealable buffers (QPSTCBS).
+    pub stealable: u64,
+    /// Stealable buffers as a percentage of all, rounded down.
+    pub stealable_percentage: u64,
+    /// BUFFERS in qm.toml, which the next start uses; `None` when DELETE BUFFPOOL removed it
+    /// this run.
+    pub buffers_at_restart: Option<u32>,
+}
+
+/// DISPLAY USAGE TYPE(PAGESET) and Inquire Usage's page set and buffer pool responses, read
+/// once for both: every page set (or `only` one) in id order, then the pools serving them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageSetUsage {
+    pub page_sets: Vec<PageSetUsageRow>,
+    pub buffer_pools: Vec<BufferPoolUsageRow>,
+}
+
+/// The page set and buffer pool rows (see [`PageSetUsage`]); with `only`, the pool list is
+/// that page set's pool (none when `only` names no page set attached).
+pub fn page_set_usage(
+    queue_manager: &QueueManager,
+    only: Option<u8>,
+) -> StorageResult<PageSetUsage> {
+    let configuration = queue_manager.storage_configuration();
+    let mut usage = PageSetUsage::default();
+    for space in queue_manager.data_manager().spaces() {
+        let id = space.id().0;
+        if only.is_some_and(|only| only != id) {
+            continue;
+        }
+        let (total_pages, unused_pages) = space.usage();
+        usage.page_sets.push(PageSetUsageRow {
+            id,
+            buffer_pool: space.pool.id().0,
+            total_pages,
+            unused_pages,
+            classes: page_classes(space)?,
+            expand: configuration
+                .page_sets
+                .iter()
+                .find(|definition| definition.id == id)
+                .map(|definition| definition.expand),
+            expansions_recorded: space.page_set.header().expansion_count,
+            expansions_this_run: space.expansions_this_run(),
+        });
+    }
+    usage.page_sets.sort_by_key(|row| row.id);
+    for pool in queue_manager.pools() {
+        let id = pool.id().0;
+        if only.is_some() && !usage.page_sets.iter().any(|row| row.buffer_pool == id) {
+            continue;
+        }
+        let statistics = pool.statistics();
+        usage.buffer_pools.push(BufferPoolUsageRow {
+            id,
+            buffers: statistics.qpstnbuf,
+            stealable: statistics.qpstcbs,
+            stealable_percentage: (statistics.qpstcbs * 100)
+                .checked_div(statistics.qpstnbuf)
+                .unwrap_or(0),
+            buffers_at_restart: configuration
+                .buffer_pools
+                .iter()
+                .find(|definition| definition.id == id)
+                .map(|definition| definition.buffers),
+        });
+    }
+    Ok(usage)
 }
 
 /// Where an RBA of the log is: the data set (active or archive log, first copy) that holds it.
@@ -223,61 +319,45 @@ pub(crate) fn display_usage(context: &Context, object: &Token, rest: &[Token]) -
 
 /// CSQI010I, CSQI065I and the pools' statistics, for every page set or `only` one.
 fn page_set_report(context: &Context, only: Option<u8>) -> StorageResult<String> {
-    let queue_manager = context.queue_manager;
+    let usage = page_set_usage(context.queue_manager, only)?;
     let name = &context.name;
-    let configuration = queue_manager.storage_configuration();
     let mut text = format!("CSQI010I {name} Page set usage ...\n");
     text.push_str(" Page   Buffer     Total     Unused  Persistent  NonPersist   Expansion\n  set     pool     pages      pages  data pages  data pages       count\n");
-    let mut pools_used = Vec::new();
-    for space in queue_manager.data_manager().spaces() {
-        let id = space.id().0;
-        if only.is_some_and(|only| only != id) {
-            continue;
-        }
-        let (total, unused) = space.usage();
-        let classes = page_classes(space)?;
-        let state = match configuration.page_sets.iter().find(|p| p.id == id) {
-            Some(definition) => format!("{:?}", definition.expand),
+    for row in &usage.page_sets {
+        let state = match row.expand {
+            Some(expand) => format!("{expand:?}"),
             None => "DELETED (detached at restart)".to_string(),
         };
-        let pool = space.pool.id().0;
-        if !pools_used.contains(&pool) {
-            pools_used.push(pool);
-        }
         text.push_str(&format!(
-            "_  {id:02} {pool:>8} {total:>9} {unused:>10} {:>11} {:>11}   {state} {}\n",
-            classes.persistent,
-            classes.non_persistent,
-            space.page_set.header().expansion_count
+            "_  {:02} {:>8} {:>9} {:>10} {:>11} {:>11}   {state} {}\n",
+            row.id,
+            row.buffer_pool,
+            row.total_pages,
+            row.unused_pages,
+            row.classes.persistent,
+            row.classes.non_persistent,
+            row.expansions_recorded
         ));
     }
     text.push_str(" End of page set report\n");
     text.push_str(&format!("CSQI065I {name} Buffer pool attributes ...\n"));
     text.push_str(" Buffer  Available     Stealable    Stealable  Page   Location\n   pool    buffers       buffers   percentage  class\n");
-    for pool in queue_manager.pools() {
-        let id = pool.id().0;
-        if only.is_some() && !pools_used.contains(&id) {
-            continue;
-        }
-        let statistics = pool.statistics();
-        let percentage = (statistics.qpstcbs * 100)
-            .checked_div(statistics.qpstnbuf)
-            .unwrap_or(0);
-        let pending = match configuration.buffer_pools.iter().find(|p| p.id == id) {
-            Some(definition) if u64::from(definition.buffers) != statistics.qpstnbuf => {
-                format!("   BUFFERS({}) at restart", definition.buffers)
+    for row in &usage.buffer_pools {
+        let pending = match row.buffers_at_restart {
+            Some(buffers) if u64::from(buffers) != row.buffers => {
+                format!("   BUFFERS({buffers}) at restart")
             }
             Some(_) => String::new(),
             None => "   DELETED (freed at restart)".to_string(),
         };
         text.push_str(&format!(
-            "_  {id:>3} {:>10} {:>13} {percentage:>12}  4KB    ABOVE{pending}\n",
-            statistics.qpstnbuf, statistics.qpstcbs,
+            "_  {:>3} {:>10} {:>13} {:>12}  4KB    ABOVE{pending}\n",
+            row.id, row.buffers, row.stealable, row.stealable_percentage,
         ));
     }
     text.push_str(" End of buffer pool attributes\n");
     if only.is_none() {
-        text.push_str(&queue_manager.display_buffer_pool_statistics());
+        text.push_str(&context.queue_manager.display_buffer_pool_statistics());
     }
     Ok(text)
 }

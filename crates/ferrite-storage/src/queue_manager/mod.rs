@@ -2471,64 +2471,6 @@ impl QueueManager {
         self.checkpoints_taken.load(Ordering::Relaxed)
     }
 
-    /// DISPLAY USAGE: one line per page set, as MQ's CSQI010I table, then the buffer pools
-    /// (CSQI065I). Definitions changed since the start show what applies at the next one.
-    pub fn display_usage(&self) -> String {
-        let configuration = self.storage_configuration();
-        let mut text = format!("CSQI010I {} Page set usage ...\n", self.name);
-        text.push_str(" Page   Buffer     Total     Unused   Expansion\n  set     pool     pages      pages      count\n");
-        for space in self.data.spaces() {
-            let (total, unused) = space.usage();
-            let defined = configuration
-                .page_sets
-                .iter()
-                .find(|p| p.id == space.id().0);
-            let state = match defined {
-                Some(definition) => format!("{:?}", definition.expand),
-                None => "DELETED (detached at restart)".to_string(),
-            };
-            text.push_str(&format!(
-                "_  {:02} {:>8} {:>9} {:>10}   {} {}\n",
-                space.id().0,
-                space.pool.id().0,
-                total,
-                unused,
-                state,
-                space.page_set.header().expansion_count
-            ));
-        }
-        text.push_str(&format!(
-            "CSQI065I {} Buffer pool attributes ...\n",
-            self.name
-        ));
-        text.push_str(" Buffer  Available     Stealable    Stealable\n   pool    buffers       buffers   percentage\n");
-        for pool in &self.pools() {
-            let statistics = pool.statistics();
-            let percentage = (statistics.qpstcbs * 100)
-                .checked_div(statistics.qpstnbuf)
-                .unwrap_or(0);
-            let pending = match configuration
-                .buffer_pools
-                .iter()
-                .find(|p| p.id == pool.id().0)
-            {
-                Some(definition) if u64::from(definition.buffers) != statistics.qpstnbuf => {
-                    format!("   BUFFERS({}) at restart", definition.buffers)
-                }
-                Some(_) => String::new(),
-                None => "   DELETED (freed at restart)".to_string(),
-            };
-            text.push_str(&format!(
-                "_  {:>3} {:>10} {:>13} {:>12}{pending}\n",
-                pool.id().0,
-                statistics.qpstnbuf,
-                statistics.qpstcbs,
-                percentage
-            ));
-        }
-        text
-    }
-
     /// Buffer pool statistics with MP16's field names (SMF 115 QPST), one block per pool.
     pub fn display_buffer_pool_statistics(&self) -> String {
         let mut text = String::new();
