@@ -113,15 +113,18 @@ impl DepthEvent {
 /// After a successful MQPUT to `queue`: Queue Depth High, if due, and the queue service
 /// interval events ([`crate::service_interval_events`]), read from the definition at once.
 pub fn after_put(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
-    let (enabled, limit, max_depth, service_interval) = queue.with_definition(|definition| {
-        (
-            definition.queue_depth_high_event,
-            definition.queue_depth_high_limit,
-            definition.max_depth,
-            ServiceIntervalSetting::of(definition),
-        )
-    });
-    if !enabled && service_interval.is_none() || is_event_queue(&queue.name()) {
+    // One read of the definition, the event-queue check included (no name copied).
+    let (enabled, limit, max_depth, service_interval, event_queue) =
+        queue.with_definition(|definition| {
+            (
+                definition.queue_depth_high_event,
+                definition.queue_depth_high_limit,
+                definition.max_depth,
+                ServiceIntervalSetting::of(definition),
+                is_event_queue(&definition.name),
+            )
+        });
+    if !enabled && service_interval.is_none() || event_queue {
         return;
     }
     if enabled && reaches_percent(queue.current_depth(), limit, max_depth) {
@@ -135,15 +138,18 @@ pub fn after_put(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
 /// After a successful destructive MQGET from `queue`: Queue Depth Low, if due, and the queue
 /// service interval events.
 pub fn after_get(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
-    let (enabled, limit, max_depth, service_interval) = queue.with_definition(|definition| {
-        (
-            definition.queue_depth_low_event,
-            definition.queue_depth_low_limit,
-            definition.max_depth,
-            ServiceIntervalSetting::of(definition),
-        )
-    });
-    if !enabled && service_interval.is_none() || is_event_queue(&queue.name()) {
+    // One read of the definition, the event-queue check included (no name copied).
+    let (enabled, limit, max_depth, service_interval, event_queue) =
+        queue.with_definition(|definition| {
+            (
+                definition.queue_depth_low_event,
+                definition.queue_depth_low_limit,
+                definition.max_depth,
+                ServiceIntervalSetting::of(definition),
+                is_event_queue(&definition.name),
+            )
+        });
+    if !enabled && service_interval.is_none() || event_queue {
         return;
     }
     if enabled && at_or_below_percent(queue.current_depth(), limit, max_depth) {
@@ -157,8 +163,7 @@ pub fn after_get(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
 /// An MQPUT to `queue` failed with `reason`: Queue Full, if that is why and it is enabled.
 pub fn put_failed(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, reason: i32) {
     if reason == MQRC_Q_FULL
-        && queue.with_definition(|d| d.queue_depth_max_event)
-        && !is_event_queue(&queue.name())
+        && queue.with_definition(|d| d.queue_depth_max_event && !is_event_queue(&d.name))
     {
         raise(queue_manager, queue, DepthEvent::Full);
     }
