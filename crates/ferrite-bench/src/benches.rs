@@ -481,7 +481,10 @@ pub fn pages_per_message(context: &mut Context) {
         }
         queue_manager.commit(&mut unit).expect("commit");
     }
-    println!("{}", queue_manager.display_usage());
+    println!(
+        "{}",
+        ferrite_command::run_command(&queue_manager, "DISPLAY USAGE").text()
+    );
     queue_manager.shutdown().expect("shutdown");
     drop(queue_manager);
     engine::remove(&directory);

@@ -406,7 +406,10 @@ pub fn run(
             "CSQMDRTC",
             connection_commands::display_connections(&context, object_token, rest),
         ),
-        ("DISPLAY", "USAGE", _) => ("CSQIDUSE", display_usage(&context, object_token, rest)),
+        ("DISPLAY", "USAGE", _) => (
+            "CSQIDUSE",
+            crate::usage::display_usage(&context, object_token, rest),
+        ),
         ("DISPLAY", "LOG", _) => ("CSQJC001", display_log(&context, object_token, rest)),
         ("DISPLAY", "SYSTEM", _) => ("CSQJC001", display_system(&context, object_token, rest)),
         ("ARCHIVE", "LOG", _) => ("CSQJC001", archive_log(&context, object_token, rest)),
@@ -1392,30 +1395,6 @@ pub(crate) fn no_object_value(context: &Context, object: &Token) -> Result<(), F
         ))),
         None => Ok(()),
     }
-}
-
-pub(crate) fn display_usage(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
-    no_object_value(context, object)?;
-    let found = keywords(rest, &[("PSID", Takes::Value), ("TYPE", Takes::Value)])
-        .map_err(|e| context.syntax(e))?;
-    for (token, value) in found {
-        let value = value.expect("checked");
-        let valid = match token.keyword.as_str() {
-            "PSID" => value.text == "*",
-            _ => value.text == "ALL" || value.text == "PAGESET",
-        };
-        if !valid {
-            return Err(context.syntax(value_error(
-                token,
-                value,
-                "only PSID(*) and TYPE(ALL|PAGESET) are supported",
-            )));
-        }
-    }
-    let mut output = Output::default();
-    output.report(&context.queue_manager.display_usage());
-    output.report(&context.queue_manager.display_buffer_pool_statistics());
-    Ok(output)
 }
 
 pub(crate) fn display_log(context: &Context, object: &Token, rest: &[Token]) -> Outcome {

@@ -48,6 +48,7 @@ mod qmgr_commands;
 mod security_commands;
 pub mod server;
 mod storage_commands;
+mod usage;
 
 use std::sync::{Arc, RwLock};
 

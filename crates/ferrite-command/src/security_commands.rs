@@ -4,7 +4,9 @@
 //! `REFRESH SECURITY TYPE(CONNAUTH)` makes connection authentication use the AUTHINFO that
 //! CONNAUTH names now (`QueueManager::refresh_connection_authentication`). Ferrite caches no
 //! other security data (no authority service, and the TLS key repository is read per
-//! connection), so TYPE(CONNAUTH) is the one type it refreshes; REFRESH SECURITY without TYPE
+//! connection) beyond the privileged users REQDADM asks (qm.toml `[security]` and the
+//! privileged group's entry in the group database, re-read by the same refresh), so
+//! TYPE(CONNAUTH) is the one type it refreshes; REFRESH SECURITY without TYPE
 //! or with `(*)` refreshes it too. Other types answer CSQ9032E.
 
 use crate::commands::{
@@ -60,5 +62,9 @@ pub(crate) fn refresh_security(
         ),
         None => "CONNAUTH( ) in force: user IDs and passwords are not checked".to_string(),
     });
+    output.report(&format!(
+        "Privileged users in force: {}",
+        in_force.privileged_users.describe()
+    ));
     Ok(output)
 }

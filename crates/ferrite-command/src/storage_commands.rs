@@ -6,7 +6,8 @@
 //!
 //! ```text
 //! DEFINE BUFFPOOL(n) BUFFERS(100-999999) [LOCATION(ABOVE)] [PAGECLAS(4KB)]
-//! ALTER  BUFFPOOL(n) BUFFERS(100-999999)      the running pool grows or shrinks (CSQP023I)
+//! ALTER  BUFFPOOL(n) BUFFERS(100-999999)      answers CSQP024I at once; the running pool grows
+//!                                             or shrinks in the background (CSQP023I/CSQP025I)
 //! DELETE BUFFPOOL(n)                          refused while a page set uses it
 //! DEFINE PSID(n) BUFFPOOL(m) [EXPAND(USER|SYSTEM|NONE)]
 //!        [PRIMARY(pages)] [SECONDARY(pages)] [MAXIMUM(pages)]
@@ -20,8 +21,20 @@
 //! Ferrite formats the file itself, so DEFINE PSID takes the sizes in 4 KiB pages as
 //! PRIMARY, SECONDARY and MAXIMUM (Ferrite's keywords; the defaults are those of a new queue
 //! manager's page sets). DSN is refused: the file is always `pagesets/PSIDnn.pageset`.
+//!
+//! ALTER BUFFPOOL returns as MQ for z/OS's does: once the request is checked (the pool is
+//! defined and serving, BUFFERS in range), the response says CSQP024I "request initiated"
+//! and a thread of its own ([`resize_in_background`]) resizes the pool (a shrink may write
+//! changed pages and wait up to `SHRINK_WAIT_MAX` for buffers in use) and records the size in
+//! qm.toml; its outcome goes to the queue manager's console log: CSQP023I with the new size,
+//! or CSQP025I with the reason, the pool keeping its size (the storage engine gives a failed
+//! shrink's buffers back, and records nothing). Resizes run one after another in the order
+//! the commands were entered; a request overtaken by a later one for the same pool does
+//! nothing and says CSQP025I "superseded", so the last ALTER's size is the one kept.
+//! DEFINE BUFFPOOL(n) ... REPLACE of an existing pool resizes it before it answers.
 
 use ferrite_storage::config::{Expand, PageSetDefinition, PAGE_SET_PAGES_MAX};
+use ferrite_storage::queue_manager::buffer_pool_resizes::Resized;
 use ferrite_storage::queue_manager::storage_definitions::{
     BUFFER_POOL_BUFFERS_MAX, BUFFER_POOL_BUFFERS_MIN,
 };
@@ -156,11 +169,7 @@ pub(crate) fn buffer_pool(
                 }
             }
             let replace = found.iter().any(|(token, _)| token.keyword == "REPLACE");
-            let exists = queue_manager
-                .storage_configuration()
-                .buffer_pools
-                .iter()
-                .any(|pool| pool.id == id);
+            let exists = queue_manager.buffer_pool_defined(id);
             let mut output = Output::default();
             if exists && replace {
                 // DEFINE ... REPLACE of an existing pool is ALTER's resize.
@@ -180,11 +189,39 @@ pub(crate) fn buffer_pool(
                 keywords(rest, &[("BUFFERS", Takes::Value)]).map_err(|e| context.syntax(e))?;
             let (token, value) = required(context, &found, object, "BUFFERS")?;
             let buffers = buffers(token, value).map_err(|e| context.syntax(e))?;
-            let outcome = queue_manager
-                .alter_buffer_pool(id, buffers)
-                .map_err(storage)?;
+            let defined = queue_manager.buffer_pool_defined(id);
+            let serving = queue_manager
+                .pools()
+                .into_iter()
+                .find(|pool| pool.id().0 == id);
             let mut output = Output::default();
-            resized(&mut output, context, id, outcome);
+            let Some(pool) = serving.filter(|_| defined) else {
+                // The storage engine's refusal, with its reason, before anything starts (or,
+                // defined by a concurrent DEFINE meanwhile, the resize before the answer).
+                let outcome = queue_manager
+                    .alter_buffer_pool(id, buffers)
+                    .map_err(storage)?;
+                resized(&mut output, context, id, outcome);
+                return Ok(output);
+            };
+            if pool.statistics().qpstnbuf == u64::from(buffers) {
+                // Nothing to resize: record the size (it may differ in qm.toml) and answer.
+                let outcome = queue_manager
+                    .alter_buffer_pool(id, buffers)
+                    .map_err(storage)?;
+                resized(&mut output, context, id, outcome);
+                return Ok(output);
+            }
+            output.report(&format!(
+                "CSQP024I {} {CSECT} Request initiated for buffer pool {id}",
+                context.name
+            ));
+            resize_in_background(queue_manager, id, buffers).map_err(|error| {
+                Failure(vec![format!(
+                    "CSQM090E {} {CSECT} FAILURE: the resize of buffer pool {id} could not be started: {error}; the pool is unchanged",
+                    context.name
+                )])
+            })?;
             Ok(output)
         }
         _ => {
@@ -195,9 +232,51 @@ pub(crate) fn buffer_pool(
     }
 }
 
-/// MQ's messages for a resize: CSQP024I when it starts, CSQP023I when the pool has its new
-/// size (MQ sends the second to the console once its asynchronous resize ends; Ferrite's
-/// resize is done when the command answers, so both are in the response).
+/// Resize buffer pool `id` to `buffers` on a thread of its own, and say how it ended on the
+/// queue manager's console log (see the module docs). Fails only when the thread cannot start.
+fn resize_in_background(
+    queue_manager: &std::sync::Arc<ferrite_storage::queue_manager::QueueManager>,
+    id: u8,
+    buffers: u32,
+) -> std::io::Result<()> {
+    // The request's place in the pool's order is taken here, in the order commands arrive;
+    // the threads may start in any order.
+    let ticket = queue_manager.buffer_pool_resize_requested(id);
+    let queue_manager = queue_manager.clone();
+    std::thread::Builder::new()
+        .name(format!("ferrite-alter-buffpool-{id}"))
+        .spawn(move || {
+            let name = queue_manager.name().to_string();
+            match queue_manager.alter_buffer_pool_in_turn(ticket, buffers) {
+                Ok(Resized::Done(outcome)) => queue_manager.say(&completed(&name, id, &outcome)),
+                Ok(Resized::Superseded) => queue_manager.say(&format!(
+                    "CSQP025I {name} {CSECT} Request superseded for buffer pool {id}, BUFFERS({buffers}): a later ALTER BUFFPOOL({id}) sets its size"
+                )),
+                Err(error) => queue_manager.say(&format!(
+                    "CSQP025I {name} {CSECT} Request failed for buffer pool {id}, BUFFERS({buffers}): {error} [reason {}]; the pool keeps its size",
+                    error.reason_code()
+                )),
+            }
+        })
+        .map(|_| ())
+}
+
+/// CSQP023I for a resize that ended with `outcome`.
+fn completed(name: &str, id: u8, outcome: &ferrite_storage::buffer_pool::ResizeOutcome) -> String {
+    let written = if outcome.pages_written > 0 {
+        format!(" ({} changed pages written)", outcome.pages_written)
+    } else {
+        String::new()
+    };
+    format!(
+        "CSQP023I {name} {CSECT} Request completed for buffer pool {id}, now has {} buffers{written}",
+        outcome.buffers
+    )
+}
+
+/// MQ's messages for a resize done before the command answers (DEFINE ... REPLACE, or an
+/// ALTER to the size the pool has): CSQP024I when it starts, CSQP023I when the pool has its
+/// new size; nothing when the size did not change.
 fn resized(
     output: &mut Output,
     context: &Context,
@@ -211,15 +290,7 @@ fn resized(
         "CSQP024I {} {CSECT} Request initiated for buffer pool {id}",
         context.name
     ));
-    let written = if outcome.pages_written > 0 {
-        format!(" ({} changed pages written)", outcome.pages_written)
-    } else {
-        String::new()
-    };
-    output.report(&format!(
-        "CSQP023I {} {CSECT} Request completed for buffer pool {id}, now has {} buffers{written}",
-        context.name, outcome.buffers
-    ));
+    output.report(&completed(&context.name, id, &outcome));
 }
 
 /// DEFINE, ALTER or DELETE PSID.

@@ -1,6 +1,6 @@
 //! MQCMD_INQUIRE_USAGE (Inquire Usage): page set and buffer pool responses with MQ's
 //! parameter identifiers and values, PageSetId selection, an undefined page set, a page set
-//! defined at run time, the refused UsageType values, and the undocumented buffer pool and
+//! defined at run time, the refused UsageType values and PageSetId with DATA_SET, and the undocumented buffer pool and
 //! page set commands answered as unknown.
 
 mod support;
@@ -72,9 +72,10 @@ fn inquire_usage_answers_every_page_set_and_buffer_pool() {
     let processor = CommandProcessor::new(queue_manager.clone());
     let config = queue_manager.storage_configuration();
     let responses = ok(&processor, vec![]);
+    // MQIACF_ALL, the default: the page sets, the pools and the log data set.
     assert_eq!(
         responses.len(),
-        config.page_sets.len() + config.buffer_pools.len()
+        config.page_sets.len() + config.buffer_pools.len() + 1
     );
     let page_sets = of_type(&responses, MQIACF_USAGE_PAGESET);
     assert_eq!(page_sets.len(), config.page_sets.len());
@@ -125,12 +126,13 @@ fn inquire_usage_answers_every_page_set_and_buffer_pool() {
         );
         assert_eq!(integer(parameters, MQIACF_PAGECLAS), MQPAGECLAS_4KB);
     }
-    // UsageType PAGESET is the same answer.
+    assert_eq!(of_type(&responses, MQIACF_USAGE_DATA_SET).len(), 1);
+    // UsageType PAGESET is the same answer without the data set.
     let same = ok(
         &processor,
         vec![Parameter::integer(MQIACF_USAGE_TYPE, MQIACF_USAGE_PAGESET)],
     );
-    assert_eq!(same.len(), responses.len());
+    assert_eq!(same.len(), responses.len() - 1);
 }
 
 #[test]
@@ -198,12 +200,21 @@ fn inquire_usage_refuses_what_it_cannot_answer() {
             integer(&responses[0].parameters, MQIACF_PARAMETER_ID),
         )
     };
-    for usage_type in [MQIACF_USAGE_DATA_SET, MQIACF_USAGE_SMDS] {
-        assert_eq!(
-            failed(vec![Parameter::integer(MQIACF_USAGE_TYPE, usage_type)]),
-            (MQRCCF_PARM_VALUE_ERROR, MQIACF_USAGE_TYPE)
-        );
-    }
+    assert_eq!(
+        failed(vec![Parameter::integer(
+            MQIACF_USAGE_TYPE,
+            MQIACF_USAGE_SMDS
+        )]),
+        (MQRCCF_PARM_VALUE_ERROR, MQIACF_USAGE_TYPE)
+    );
+    // DISPLAY USAGE's CSQI003I: one page set, and the log data sets that serve them all.
+    assert_eq!(
+        failed(vec![
+            Parameter::integer(MQIA_PAGESET_ID, 1),
+            Parameter::integer(MQIACF_USAGE_TYPE, MQIACF_USAGE_DATA_SET),
+        ]),
+        (MQRCCF_PARM_CONFLICT, MQIA_PAGESET_ID)
+    );
     assert_eq!(
         failed(vec![Parameter::integer(MQIA_PAGESET_ID, 100)]),
         (MQRCCF_PARM_VALUE_ERROR, MQIA_PAGESET_ID)

@@ -120,12 +120,24 @@ fn buffer_pools_and_page_sets_defined_altered_and_deleted_at_run_time() {
     );
     let altered = ok(&queue_manager, "ALTER BUFFPOOL(5) BUFFERS(250)");
     assert!(
-        altered.contains(
-            "CSQP023I QM1 CSQPCMDS Request completed for buffer pool 5, now has 250 buffers"
-        ),
+        altered.contains("CSQP024I QM1 CSQPCMDS Request initiated for buffer pool 5"),
         "{altered}"
     );
-    assert_eq!(buffers(&queue_manager, 5), Some(250));
+    // The resize completes in the background (alter_buffpool_background.rs tests its messages).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while buffers(&queue_manager, 5) != Some(250)
+        || queue_manager
+            .storage_configuration()
+            .buffer_pools
+            .iter()
+            .any(|pool| pool.id == 5 && pool.buffers != 250)
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "resize of pool 5 not done"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
     assert!(!ok(&queue_manager, "DISPLAY USAGE").contains("at restart"));
 
     // A restart without a shutdown: the page set is opened from qm.toml before the log is

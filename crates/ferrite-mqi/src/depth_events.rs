@@ -12,6 +12,13 @@
 //! event, each one also resets the queue's statistics (as RESET QSTATS does) and reports them.
 //! CURDEPTH counts uncommitted puts, as MQ's does.
 //!
+//! Whoever puts: an application's MQPUT and the messages the queue manager puts itself
+//! (reports, dead letters, trigger and event messages, through
+//! [`crate::queue_manager_put::put_message`]) raise the same events. As MQ documents,
+//! performance events "are not generated for the event queues themselves"
+//! ([`EVENT_QUEUES`]): so writing an event never raises another, and an event lost to a full
+//! event queue is not reported ("another event is not created").
+//!
 //! # The event message
 //!
 //! Put on SYSTEM.ADMIN.PERFM.EVENT (when it exists; otherwise the event is discarded, as MQ
@@ -63,6 +70,24 @@ use crate::service_interval_events::ServiceIntervalSetting;
 /// The queue performance events go to.
 pub const PERFORMANCE_EVENT_QUEUE: &str = "SYSTEM.ADMIN.PERFM.EVENT";
 
+/// MQ's event queues, for which no performance event is generated (nor a service timer
+/// kept): the queue manager, performance, configuration, command, channel, logger and
+/// publish/subscribe event queues.
+pub const EVENT_QUEUES: [&str; 7] = [
+    "SYSTEM.ADMIN.QMGR.EVENT",
+    PERFORMANCE_EVENT_QUEUE,
+    "SYSTEM.ADMIN.CONFIG.EVENT",
+    "SYSTEM.ADMIN.COMMAND.EVENT",
+    "SYSTEM.ADMIN.CHANNEL.EVENT",
+    "SYSTEM.ADMIN.LOGGER.EVENT",
+    "SYSTEM.ADMIN.PUBSUB.EVENT",
+];
+
+/// `name` is one of MQ's event queues.
+pub fn is_event_queue(name: &str) -> bool {
+    EVENT_QUEUES.contains(&name)
+}
+
 /// Length of an object name in a PCF event (MQ_Q_NAME_LENGTH, MQ_Q_MGR_NAME_LENGTH).
 const NAME_LENGTH: usize = 48;
 
@@ -88,14 +113,20 @@ impl DepthEvent {
 /// After a successful MQPUT to `queue`: Queue Depth High, if due, and the queue service
 /// interval events ([`crate::service_interval_events`]), read from the definition at once.
 pub fn after_put(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
-    let (enabled, limit, max_depth, service_interval) = queue.with_definition(|definition| {
-        (
-            definition.queue_depth_high_event,
-            definition.queue_depth_high_limit,
-            definition.max_depth,
-            ServiceIntervalSetting::of(definition),
-        )
-    });
+    // One read of the definition, the event-queue check included (no name copied).
+    let (enabled, limit, max_depth, service_interval, event_queue) =
+        queue.with_definition(|definition| {
+            (
+                definition.queue_depth_high_event,
+                definition.queue_depth_high_limit,
+                definition.max_depth,
+                ServiceIntervalSetting::of(definition),
+                is_event_queue(&definition.name),
+            )
+        });
+    if !enabled && service_interval.is_none() || event_queue {
+        return;
+    }
     if enabled && reaches_percent(queue.current_depth(), limit, max_depth) {
         raise(queue_manager, queue, DepthEvent::High);
     }
@@ -107,14 +138,20 @@ pub fn after_put(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
 /// After a successful destructive MQGET from `queue`: Queue Depth Low, if due, and the queue
 /// service interval events.
 pub fn after_get(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
-    let (enabled, limit, max_depth, service_interval) = queue.with_definition(|definition| {
-        (
-            definition.queue_depth_low_event,
-            definition.queue_depth_low_limit,
-            definition.max_depth,
-            ServiceIntervalSetting::of(definition),
-        )
-    });
+    // One read of the definition, the event-queue check included (no name copied).
+    let (enabled, limit, max_depth, service_interval, event_queue) =
+        queue.with_definition(|definition| {
+            (
+                definition.queue_depth_low_event,
+                definition.queue_depth_low_limit,
+                definition.max_depth,
+                ServiceIntervalSetting::of(definition),
+                is_event_queue(&definition.name),
+            )
+        });
+    if !enabled && service_interval.is_none() || event_queue {
+        return;
+    }
     if enabled && at_or_below_percent(queue.current_depth(), limit, max_depth) {
         raise(queue_manager, queue, DepthEvent::Low);
     }
@@ -125,7 +162,9 @@ pub fn after_get(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
 
 /// An MQPUT to `queue` failed with `reason`: Queue Full, if that is why and it is enabled.
 pub fn put_failed(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, reason: i32) {
-    if reason == MQRC_Q_FULL && queue.with_definition(|d| d.queue_depth_max_event) {
+    if reason == MQRC_Q_FULL
+        && queue.with_definition(|d| d.queue_depth_max_event && !is_event_queue(&d.name))
+    {
         raise(queue_manager, queue, DepthEvent::Full);
     }
 }
@@ -293,6 +332,14 @@ mod tests {
         assert!(at_or_below_percent(2, 20, 10));
         assert!(!at_or_below_percent(3, 20, 10));
         assert!(reaches_percent(999_999_999, 100, 999_999_999));
+    }
+
+    #[test]
+    fn event_queues_are_mqs_system_admin_event_queues() {
+        assert!(is_event_queue("SYSTEM.ADMIN.PERFM.EVENT"));
+        assert!(is_event_queue("SYSTEM.ADMIN.QMGR.EVENT"));
+        assert!(!is_event_queue("SYSTEM.DEAD.LETTER.QUEUE"));
+        assert!(!is_event_queue("SYSTEM.ADMIN.PERFM.EVENTS"));
     }
 
     #[test]

@@ -9,6 +9,13 @@
 //! [`crate::triggering`]'s rule that an initiation queue never triggers, so a trigger message
 //! never causes another trigger message (no loop); a trigger message that goes to the
 //! dead-letter queue instead is a dead letter and triggers like one.
+//!
+//! The same puts raise the target queue's depth events ([`crate::depth_events`]: Queue Depth
+//! High after the put, Queue Full when MAXDEPTH refuses it) and start its service timer, as an
+//! application's MQPUT does, so a reply queue filled by COA reports or a dead-letter queue
+//! filling up is reported. MQ generates no performance events for the event queues themselves
+//! ([`crate::depth_events::is_event_queue`]), so writing an event message never raises another
+//! (no loop), and a full event queue loses the event without reporting it.
 
 use std::sync::Arc;
 
@@ -21,6 +28,7 @@ use ferrite_storage::queue_manager::{now_ms, LocalQueue, MessageEntry, QueueMana
 use ferrite_storage::StorageResult;
 
 use crate::connection::new_identifier;
+use crate::depth_events;
 use crate::descriptor::{self, QUEUE_MANAGER_CCSID};
 use crate::structures::Mqmd;
 use crate::triggering::{ArrivalWatch, PendingArrivals};
@@ -44,8 +52,27 @@ impl InUnit<'_> {
 }
 
 /// Put a message the queue manager makes on `queue`, in `unit` when given, and check
-/// `queue`'s trigger conditions as for an application's MQPUT of a message of `priority`.
+/// `queue`'s trigger conditions and depth events as for an application's MQPUT of a message
+/// of `priority`.
 pub fn put_message(
+    queue_manager: &QueueManager,
+    unit: Option<InUnit<'_>>,
+    queue: &Arc<LocalQueue>,
+    descriptor: &MessageDescriptor,
+    data: &[u8],
+) -> StorageResult<MessageEntry> {
+    let result = put_and_trigger(queue_manager, unit, queue, descriptor, data);
+    // Depth events after the trigger check, in the order of an application's MQPUT; within
+    // a unit of work at once, since MQ raises them "regardless of whether the unit of work is
+    // committed or backed out".
+    match &result {
+        Ok(_) => depth_events::after_put(queue_manager, queue),
+        Err(error) => depth_events::put_failed(queue_manager, queue, error.reason_code()),
+    }
+    result
+}
+
+fn put_and_trigger(
     queue_manager: &QueueManager,
     unit: Option<InUnit<'_>>,
     queue: &Arc<LocalQueue>,

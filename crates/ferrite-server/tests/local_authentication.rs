@@ -423,3 +423,92 @@ fn the_command_server_is_not_an_application() {
     connection.disconnect().unwrap();
     server.stop();
 }
+
+/// A group database that cannot be read (a directory service that is down).
+struct UnreadableGroups;
+
+impl ferrite_storage::queue_manager::privileged_users::GroupDatabase for UnreadableGroups {
+    fn group(
+        &self,
+        _name: &str,
+    ) -> Result<Option<ferrite_storage::queue_manager::privileged_users::GroupEntry>, String> {
+        Err("Connection refused (os error 111)".to_string())
+    }
+}
+
+/// Rewrites qm.toml's `[security]` while the queue manager runs, as an operator edits it.
+fn edit_security(fixture: &Fixture, edit: impl FnOnce(&mut QueueManagerConfig)) {
+    let path = fixture._directory.path().join("qm.toml");
+    let mut config =
+        QueueManagerConfig::from_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    edit(&mut config);
+    std::fs::write(&path, config.to_toml()).unwrap();
+}
+
+#[test]
+fn refresh_security_rereads_the_privileged_users() {
+    // The test runs as the queue manager's owner; at start it is not privileged.
+    let fixture = start(|config| {
+        config.security.owner_privileged = false;
+        config.security.privileged_group = String::new();
+    });
+    auth_info(&fixture, "CHCKLOCL(REQDADM) FAILDLAY(0)", true);
+    for (how, connect) in BOTH {
+        assert!(connect(&fixture, None).is_ok(), "{how}");
+    }
+    // The operator lists the user in qm.toml: nothing changes until REFRESH SECURITY.
+    // SAFETY: getuid and getgid cannot fail.
+    let me = ferrite_storage::queue_manager::ConnectingUser::from_ids(
+        unsafe { libc::getuid() },
+        unsafe { libc::getgid() },
+    );
+    assert!(!me.name.is_empty(), "the test user has a name");
+    let name = me.name.clone();
+    edit_security(&fixture, |config| {
+        config.security.privileged_users = vec![name];
+    });
+    assert!(in_process_user(&fixture, None).is_ok(), "not yet refreshed");
+    let answer = mqsc(&fixture, "REFRESH SECURITY TYPE(CONNAUTH)");
+    assert!(
+        answer.contains(&format!("Privileged users in force: users {}", me.name)),
+        "{answer}"
+    );
+    for (how, connect) in BOTH {
+        assert_eq!(
+            reason(connect(&fixture, None)),
+            MQRC_NOT_AUTHORIZED,
+            "{how}: privileged since the refresh"
+        );
+        assert_eq!(connect(&fixture, Some(("app", "passw0rd"))).unwrap(), "app");
+    }
+
+    // A refresh that cannot read the group database keeps the set in force and says why.
+    edit_security(&fixture, |config| {
+        config.security.privileged_users = Vec::new();
+        config.security.privileged_group = "mqm".to_string();
+    });
+    let error = fixture
+        .queue_manager
+        .refresh_connection_authentication_with(&UnreadableGroups)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("privileged_group \"mqm\""), "{error}");
+    assert!(error.contains("Connection refused"), "{error}");
+    assert!(
+        error.contains(&format!("unchanged (users {})", me.name)),
+        "{error}"
+    );
+    assert_eq!(
+        reason(in_process_user(&fixture, None)),
+        MQRC_NOT_AUTHORIZED,
+        "the previous set is still in force"
+    );
+
+    // So does one that cannot read qm.toml: REFRESH SECURITY fails, naming the file.
+    std::fs::write(fixture._directory.path().join("qm.toml"), "not = [toml").unwrap();
+    let response =
+        ferrite_command::run_command(&fixture.queue_manager, "REFRESH SECURITY TYPE(CONNAUTH)");
+    assert!(!response.success);
+    assert!(response.text().contains("qm.toml"), "{}", response.text());
+    assert_eq!(reason(in_process_user(&fixture, None)), MQRC_NOT_AUTHORIZED);
+}

@@ -6,6 +6,7 @@
 //! storage utilities (CSQUTIL, CSQ1LOGP). Queue managers live under `$FERRITE_HOME/qmgrs/`
 //! (default `~/.ferrite`). Every failure exits non-zero with MQ's reason code in the message.
 
+mod credentials;
 mod mqsc;
 mod process;
 mod security;
@@ -22,7 +23,7 @@ use clap::{Parser, Subcommand};
 use ferrite_constants::{
     get_options::*, open_options::*, persistence::*, put_options::*, reason::*,
 };
-use ferrite_mqi::{Hobj, MqError, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{Hobj, MqError, Mqcsp, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::message::MessageDescriptor;
 use ferrite_storage::queue_manager::{MessageSelector, QueueManager, UnitOfWork};
@@ -51,6 +52,11 @@ struct RemoteArguments {
     /// The server-connection channel for --client.
     #[arg(long, default_value = "SYSTEM.DEF.SVRCONN")]
     channel: String,
+    /// Connect with this user ID and a password (runmqsc -u): the password is prompted for on
+    /// a terminal, otherwise read from the first line of standard input; never given on the
+    /// command line. put, get and browse also take the user from MQSAMP_USER_ID.
+    #[arg(short = 'u', long = "user", value_name = "USER")]
+    user: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -181,6 +187,30 @@ fn open_embedded(name: &str) -> Result<(Arc<QueueManager>, process::QueueManager
     Ok((queue_manager, lock))
 }
 
+/// Run a command on queue manager `name` with the user `remote` names (if any): `connected`
+/// when it runs (its bindings socket) or a client channel is asked for, else `embedded` on it
+/// opened in this process (stopped), once the credentials pass the CHCKLOCL check; the
+/// embedded queue manager is shut down afterwards, whatever the outcome.
+fn on_queue_manager(
+    name: &str,
+    remote: &RemoteArguments,
+    asker: credentials::Asker,
+    connected: impl FnOnce(Endpoint, Option<&Mqcsp>) -> Result<(), String>,
+    embedded: impl FnOnce(&Arc<QueueManager>) -> Result<(), String>,
+) -> Result<(), String> {
+    let target = endpoint(name, remote)?;
+    let credentials = credentials::read(remote, asker)?;
+    let credentials = credentials.as_ref();
+    if let Some(socket) = target {
+        return connected(socket, credentials);
+    }
+    let (queue_manager, _lock) = open_embedded(name)?;
+    let result = credentials::check_embedded(&queue_manager, credentials)
+        .and_then(|()| embedded(&queue_manager));
+    queue_manager.shutdown().map_err(failure)?;
+    result
+}
+
 fn run(command: Command) -> Result<(), String> {
     match command {
         Command::Create { queue_manager } => {
@@ -220,21 +250,25 @@ fn run(command: Command) -> Result<(), String> {
             queue_manager,
             file,
             remote,
-        } => {
-            if let Some(socket) = endpoint(&queue_manager, &remote)? {
+        } => on_queue_manager(
+            &queue_manager,
+            &remote,
+            credentials::Asker::Console,
+            |socket, credentials| {
                 // The queue manager runs: send each command to its command server.
-                let mut console = RemoteConsole::connect(&socket, &queue_manager)?;
-                let result = run_mqsc(&queue_manager, file, &mut |command| console.run(command));
+                let mut console = RemoteConsole::connect(&socket, &queue_manager, credentials)?;
+                let result = run_mqsc(&queue_manager, file.clone(), &mut |command| {
+                    console.run(command)
+                });
                 console.close()?;
-                return result;
-            }
-            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
-            let result = run_mqsc(queue_manager.name(), file, &mut |command| {
-                mqsc::run_command(&queue_manager, command)
-            });
-            queue_manager.shutdown().map_err(failure)?;
-            result
-        }
+                result
+            },
+            |embedded| {
+                run_mqsc(embedded.name(), file.clone(), &mut |command| {
+                    mqsc::run_command(embedded, command)
+                })
+            },
+        ),
         Command::Put {
             queue_manager,
             queue,
@@ -252,13 +286,15 @@ fn run(command: Command) -> Result<(), String> {
                 syncpoint,
                 echo,
             };
-            if let Some(socket) = endpoint(&queue_manager, &remote)? {
-                return client_put(&socket, &queue_manager, &queue, &options);
-            }
-            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
-            let result = put(&queue_manager, &queue, &options);
-            queue_manager.shutdown().map_err(failure)?;
-            result
+            on_queue_manager(
+                &queue_manager,
+                &remote,
+                credentials::Asker::Sample,
+                |socket, credentials| {
+                    client_put(&socket, &queue_manager, credentials, &queue, &options)
+                },
+                |embedded| put(embedded, &queue, &options),
+            )
         }
         Command::Get {
             queue_manager,
@@ -266,28 +302,26 @@ fn run(command: Command) -> Result<(), String> {
             wait,
             count,
             remote,
-        } => {
-            if let Some(socket) = endpoint(&queue_manager, &remote)? {
-                return client_get(&socket, &queue_manager, &queue, wait, count);
-            }
-            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
-            let result = get(&queue_manager, &queue, wait, count);
-            queue_manager.shutdown().map_err(failure)?;
-            result
-        }
+        } => on_queue_manager(
+            &queue_manager,
+            &remote,
+            credentials::Asker::Sample,
+            |socket, credentials| {
+                client_get(&socket, &queue_manager, credentials, &queue, wait, count)
+            },
+            |embedded| get(embedded, &queue, wait, count),
+        ),
         Command::Browse {
             queue_manager,
             queue,
             remote,
-        } => {
-            if let Some(socket) = endpoint(&queue_manager, &remote)? {
-                return client_browse(&socket, &queue_manager, &queue);
-            }
-            let (queue_manager, _lock) = open_embedded(&queue_manager)?;
-            let result = browse(&queue_manager, &queue);
-            queue_manager.shutdown().map_err(failure)?;
-            result
-        }
+        } => on_queue_manager(
+            &queue_manager,
+            &remote,
+            credentials::Asker::Sample,
+            |socket, credentials| client_browse(&socket, &queue_manager, credentials, &queue),
+            |embedded| browse(embedded, &queue),
+        ),
         Command::Trigmon {
             queue_manager,
             initq,
@@ -626,9 +660,18 @@ struct RemoteConsole {
 }
 
 impl RemoteConsole {
-    fn connect(socket: &Endpoint, name: &str) -> Result<RemoteConsole, String> {
-        let (mut connection, command_queue) =
-            client_open(socket, name, "SYSTEM.COMMAND.INPUT", MQOO_OUTPUT)?;
+    fn connect(
+        socket: &Endpoint,
+        name: &str,
+        credentials: Option<&Mqcsp>,
+    ) -> Result<RemoteConsole, String> {
+        let (mut connection, command_queue) = client_open(
+            socket,
+            name,
+            credentials,
+            "SYSTEM.COMMAND.INPUT",
+            MQOO_OUTPUT,
+        )?;
         let reply_queue = connection
             .open(
                 &mut Mqod::queue(MQSC_REPLY_QUEUE),
@@ -719,17 +762,27 @@ enum Endpoint {
 }
 
 impl Endpoint {
-    fn connect(&self, name: &str) -> Result<ferrite_client::Connection, MqError> {
+    /// MQCONNX to queue manager `name`, with `credentials` in MQCNO's MQCSP when given;
+    /// a failure is reported with [`credentials::connect_failure`].
+    fn connect(
+        &self,
+        name: &str,
+        credentials: Option<&Mqcsp>,
+    ) -> Result<ferrite_client::Connection, String> {
+        let cno = credentials::connect_options(credentials);
         match self {
-            Endpoint::Bindings(socket) => ferrite_client::Connection::connect(socket, name),
+            Endpoint::Bindings(socket) => {
+                ferrite_client::Connection::connect_with(socket, name, &cno)
+            }
             Endpoint::Client { address, channel } => ferrite_client::Connection::connect_client(
                 address,
                 channel,
                 name,
-                &ferrite_mqi::Mqcno::default(),
+                &cno,
                 &ferrite_client::ClientOptions::default(),
             ),
         }
+        .map_err(|error| credentials::connect_failure(error, credentials))
     }
 }
 
@@ -796,10 +849,11 @@ fn mq_failure(call: &str, error: MqError) -> String {
 fn client_open(
     socket: &Endpoint,
     name: &str,
+    credentials: Option<&Mqcsp>,
     queue: &str,
     options: i32,
 ) -> Result<(ferrite_client::Connection, Hobj), String> {
-    let mut connection = socket.connect(name).map_err(|e| mq_failure("MQCONN", e))?;
+    let mut connection = socket.connect(name, credentials)?;
     let hobj = connection
         .open(&mut Mqod::queue(queue), options | MQOO_FAIL_IF_QUIESCING)
         .map_err(|error| {
@@ -816,6 +870,7 @@ fn client_open(
 fn client_put(
     socket: &Endpoint,
     name: &str,
+    credentials: Option<&Mqcsp>,
     queue: &str,
     options: &PutOptions,
 ) -> Result<(), String> {
@@ -826,7 +881,7 @@ fn client_put(
         syncpoint,
         echo,
     } = *options;
-    let (mut connection, hobj) = client_open(socket, name, queue, MQOO_OUTPUT)?;
+    let (mut connection, hobj) = client_open(socket, name, credentials, queue, MQOO_OUTPUT)?;
     let mut in_unit = 0u64;
     let mut uncommitted: Vec<u64> = Vec::new();
     let acknowledge = |numbers: &mut Vec<u64>| {
@@ -889,11 +944,13 @@ fn client_put(
 fn client_get(
     socket: &Endpoint,
     name: &str,
+    credentials: Option<&Mqcsp>,
     queue: &str,
     wait: u64,
     count: Option<u64>,
 ) -> Result<(), String> {
-    let (mut connection, hobj) = client_open(socket, name, queue, MQOO_INPUT_AS_Q_DEF)?;
+    let (mut connection, hobj) =
+        client_open(socket, name, credentials, queue, MQOO_INPUT_AS_Q_DEF)?;
     let mut buffer = vec![0u8; 64 * 1024];
     let mut got = 0u64;
     while count.is_none_or(|count| got < count) {
@@ -927,8 +984,13 @@ fn client_get(
 }
 
 /// `browse` through the bindings socket (amqsbcg as a client).
-fn client_browse(socket: &Endpoint, name: &str, queue: &str) -> Result<(), String> {
-    let (mut connection, hobj) = client_open(socket, name, queue, MQOO_BROWSE)?;
+fn client_browse(
+    socket: &Endpoint,
+    name: &str,
+    credentials: Option<&Mqcsp>,
+    queue: &str,
+) -> Result<(), String> {
+    let (mut connection, hobj) = client_open(socket, name, credentials, queue, MQOO_BROWSE)?;
     let mut buffer = vec![0u8; 64 * 1024];
     let mut position = MQGMO_BROWSE_FIRST;
     let mut index = 0;

@@ -50,7 +50,7 @@ fn existing_directory(name: &str) -> Result<std::path::PathBuf, String> {
 }
 
 /// Reads a password from standard input: without echo on a terminal, else its first line.
-fn read_password(prompt: &str) -> Result<String, String> {
+pub(crate) fn read_password(prompt: &str) -> Result<String, String> {
     let stdin = std::io::stdin();
     let terminal = stdin.is_terminal();
     let mut saved: Option<libc::termios> = None;

@@ -1,7 +1,8 @@
 //! `ferrite trigmon QM [--initq NAME]`: the trigger monitor, MQ's runmqtrm.
 //!
 //! It connects to a running queue manager (through its bindings socket, or in client mode with
-//! `--client HOST:PORT --channel CH`), opens the initiation queue for input (which is what
+//! `--client HOST:PORT --channel CH`; with `-u USER` and a password as `ferrite mqsc` takes
+//! them, see credentials.rs), opens the initiation queue for input (which is what
 //! lets the queue manager write trigger messages to it: a trigger event needs a trigger
 //! monitor on the initiation queue) and waits for trigger messages. For each MQTM it starts
 //! the process's ApplId as runmqtrm does for APPLTYPE(UNIX): through the shell, with the
@@ -58,9 +59,8 @@ pub fn run(
              'ferrite start {queue_manager}' [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"
         ));
     };
-    let mut connection = endpoint
-        .connect(queue_manager)
-        .map_err(|e| mq_failure("MQCONN", e))?;
+    let credentials = crate::credentials::read(remote, crate::credentials::Asker::Console)?;
+    let mut connection = endpoint.connect(queue_manager, credentials.as_ref())?;
     let q_mgr_name = connection.q_mgr_name().to_string();
     let hobj = connection
         .open(

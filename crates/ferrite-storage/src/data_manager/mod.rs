@@ -111,6 +111,12 @@ impl PageSetSpace {
         )
     }
 
+    /// Hook for DISPLAY USAGE's page classes (ferrite-command/src/usage.rs): the data pages
+    /// allocated now, ascending.
+    pub fn allocated_pages(&self) -> Vec<u32> {
+        self.allocator().allocated_pages()
+    }
+
     pub fn expansions_this_run(&self) -> u64 {
         self.expansion_count.load(Ordering::Relaxed)
     }

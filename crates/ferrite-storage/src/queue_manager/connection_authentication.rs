@@ -13,6 +13,11 @@
 //! |                              | whose default objects were never defined: embedded tests)  |
 //! | names no object, at REFRESH  | the refresh fails (MQRC_UNKNOWN_OBJECT_NAME), nothing changes |
 //!
+//! The privileged users REQDADM asks for a password (`privileged_users.rs`) are part of the
+//! configuration in force: qm.toml's `[security]` and the privileged group's entry in the
+//! group database are read at start and again at each refresh. A refresh that cannot read
+//! qm.toml, the group database or the AUTHINFO changes nothing and says why.
+//!
 //! ## CHCKCLNT, CHCKLOCL and REQDADM
 //! [`CredentialCheck`] is the value of either. CHCKCLNT is applied to client channels by
 //! `ferrite-server`'s authentication.rs; CHCKLOCL to bindings and in-process connections by
@@ -31,12 +36,15 @@
 //! ALTER QMGR CONNAUTH refuses a name that is not an AUTHINFO, and DELETE AUTHINFO refuses the
 //! object CONNAUTH names (MQRC_OBJECT_IN_USE), so the last row needs a hand-made store.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use ferrite_constants::reason;
 
 use super::objects::{AuthInfoDefinition, ObjectDefinition, ObjectType};
-use super::privileged_users::{self, ConnectingUser};
+use super::privileged_users::{
+    ConnectingUser, GroupDatabase, PrivilegedUsers, SystemGroupDatabase,
+};
 use super::QueueManager;
 use crate::error::{StorageError, StorageResult};
 use crate::users::{UserRegistry, Verification};
@@ -120,13 +128,15 @@ pub enum LocalAuthentication {
 }
 
 /// The configuration connection authentication uses now.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ConnectionAuthentication {
     /// CONNAUTH at the last refresh (blank: none).
     pub auth_info_name: String,
     /// The AUTHINFO object at the last refresh; `None` when CONNAUTH was blank or named no
     /// object.
     pub definition: Option<AuthInfoDefinition>,
+    /// The privileged users (qm.toml `[security]` and the group database) at the last refresh.
+    pub privileged_users: Arc<PrivilegedUsers>,
 }
 
 /// CHCKCLNT and CHCKLOCL values from the weakest check to the strictest (REQDADM requires
@@ -168,9 +178,16 @@ impl QueueManager {
         }
     }
 
-    /// Whether `user` is a privileged user (qm.toml `[security]`, `privileged_users.rs`).
+    /// Whether `user` is a privileged user in the set in force (qm.toml `[security]` and the
+    /// group database at the last restart or refresh, `privileged_users.rs`).
     pub fn is_privileged(&self, user: &ConnectingUser) -> bool {
-        privileged_users::is_privileged(&self.config().security, user)
+        let set = self
+            .connection_authentication
+            .read()
+            .unwrap()
+            .privileged_users
+            .clone();
+        set.contains(user)
     }
 
     /// CHCKLOCL for a bindings connection (`how` = "bindings") or an in-process one
@@ -280,32 +297,74 @@ impl QueueManager {
         self.connection_authentication.read().unwrap().clone()
     }
 
-    /// REFRESH SECURITY TYPE(CONNAUTH): put the AUTHINFO object CONNAUTH names now in force.
-    /// Fails, changing nothing, when CONNAUTH names no AUTHINFO object.
+    /// REFRESH SECURITY TYPE(CONNAUTH): put in force the AUTHINFO object CONNAUTH names now
+    /// and the privileged users qm.toml's `[security]` and the system's group database name
+    /// now. Fails, changing nothing, when CONNAUTH names no AUTHINFO object or qm.toml or the
+    /// group database cannot be read.
     pub fn refresh_connection_authentication(&self) -> StorageResult<ConnectionAuthentication> {
+        self.refresh_connection_authentication_with(&SystemGroupDatabase)
+    }
+
+    /// [`Self::refresh_connection_authentication`] with the group entry read from `groups`
+    /// (the system's, or a test's that fails).
+    pub fn refresh_connection_authentication_with(
+        &self,
+        groups: &dyn GroupDatabase,
+    ) -> StorageResult<ConnectionAuthentication> {
         let name = self.queue_manager_attributes().connection_authentication;
         let definition = self.auth_info(&name)?;
+        let security = QueueManager::read_config(self.fs.as_ref(), &self.directory)?.security;
+        let privileged_users = PrivilegedUsers::read(&security, groups).map_err(|detail| {
+            StorageError::invalid(format!(
+                "{detail}; the privileged users and CONNAUTH in force are unchanged ({})",
+                self.connection_authentication
+                    .read()
+                    .unwrap()
+                    .privileged_users
+                    .describe()
+            ))
+        })?;
         let refreshed = ConnectionAuthentication {
             auth_info_name: name,
             definition,
+            privileged_users: Arc::new(privileged_users),
         };
         *self.connection_authentication.write().unwrap() = refreshed.clone();
+        // qm.toml's writer (DEFINE BUFFPOOL, PSID, ...) keeps the `[security]` just read.
+        self.configuration.lock().unwrap().security = security;
         Ok(refreshed)
     }
 
-    /// At restart: as [`Self::refresh_connection_authentication`], but a missing object leaves
-    /// checking off with an operator message instead of failing the start.
+    /// At restart: the AUTHINFO as [`Self::refresh_connection_authentication`] reads it, but a
+    /// missing object leaves checking off with an operator message instead of failing the
+    /// start; the privileged users from the `[security]` read at start, without the group
+    /// (and with an operator message) when the group database cannot be read.
     pub(super) fn load_connection_authentication(&self) {
-        if let Err(error) = self.refresh_connection_authentication() {
+        let security = &self.config().security;
+        let privileged_users = PrivilegedUsers::read(security, &SystemGroupDatabase)
+            .unwrap_or_else(|detail| {
+                self.say(&format!(
+                    "{} {detail}; no user is privileged through the group until REFRESH SECURITY TYPE(CONNAUTH) succeeds",
+                    self.name
+                ));
+                PrivilegedUsers {
+                    parameters: security.clone(),
+                    group: None,
+                }
+            });
+        let name = self.queue_manager_attributes().connection_authentication;
+        let definition = self.auth_info(&name).unwrap_or_else(|error| {
             self.say(&format!(
                 "{} CONNAUTH cannot be used ({error}); user IDs and passwords are not checked until REFRESH SECURITY TYPE(CONNAUTH) succeeds",
                 self.name
             ));
-            *self.connection_authentication.write().unwrap() = ConnectionAuthentication {
-                auth_info_name: self.queue_manager_attributes().connection_authentication,
-                definition: None,
-            };
-        }
+            None
+        });
+        *self.connection_authentication.write().unwrap() = ConnectionAuthentication {
+            auth_info_name: name,
+            definition,
+            privileged_users: Arc::new(privileged_users),
+        };
     }
 
     /// The AUTHINFO called `name` (`None` for a blank name); MQRC_UNKNOWN_OBJECT_NAME when

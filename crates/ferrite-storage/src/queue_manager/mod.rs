@@ -12,6 +12,7 @@
 //! pagesets/PSIDnn.pageset page set files                   (page_set.rs)
 //! ```
 
+pub mod buffer_pool_resizes;
 pub mod connection_authentication;
 pub mod connections;
 pub mod delivery_order;
@@ -242,6 +243,8 @@ pub struct QueueManager {
     /// qm.toml as it is now: the startup configuration plus the DEFINE/ALTER/DELETE BUFFPOOL
     /// and PSID done since (storage_definitions.rs); `config` stays as started.
     configuration: Mutex<QueueManagerConfig>,
+    /// ALTER BUFFPOOL requests: their order, the one resizing (buffer_pool_resizes.rs).
+    buffer_pool_resizes: buffer_pool_resizes::BufferPoolResizes,
     data: Arc<DataManager>,
     queues: RwLock<HashMap<String, Arc<LocalQueue>>>,
     queues_by_id: RwLock<HashMap<u32, Arc<LocalQueue>>>,
@@ -440,6 +443,7 @@ impl QueueManager {
             log,
             pools: RwLock::new(pools),
             configuration,
+            buffer_pool_resizes: Default::default(),
             data,
             queues: RwLock::new(HashMap::new()),
             queues_by_id: RwLock::new(HashMap::new()),
@@ -2398,6 +2402,7 @@ impl QueueManager {
         if self.stopping.swap(true, Ordering::AcqRel) {
             return Ok(());
         }
+        self.wait_for_buffer_pool_resize();
         for queue in self.queues() {
             queue.wake_all();
         }
@@ -2465,64 +2470,6 @@ impl QueueManager {
 
     pub fn checkpoints_taken(&self) -> u64 {
         self.checkpoints_taken.load(Ordering::Relaxed)
-    }
-
-    /// DISPLAY USAGE: one line per page set, as MQ's CSQI010I table, then the buffer pools
-    /// (CSQI065I). Definitions changed since the start show what applies at the next one.
-    pub fn display_usage(&self) -> String {
-        let configuration = self.storage_configuration();
-        let mut text = format!("CSQI010I {} Page set usage ...\n", self.name);
-        text.push_str(" Page   Buffer     Total     Unused   Expansion\n  set     pool     pages      pages      count\n");
-        for space in self.data.spaces() {
-            let (total, unused) = space.usage();
-            let defined = configuration
-                .page_sets
-                .iter()
-                .find(|p| p.id == space.id().0);
-            let state = match defined {
-                Some(definition) => format!("{:?}", definition.expand),
-                None => "DELETED (detached at restart)".to_string(),
-            };
-            text.push_str(&format!(
-                "_  {:02} {:>8} {:>9} {:>10}   {} {}\n",
-                space.id().0,
-                space.pool.id().0,
-                total,
-                unused,
-                state,
-                space.page_set.header().expansion_count
-            ));
-        }
-        text.push_str(&format!(
-            "CSQI065I {} Buffer pool attributes ...\n",
-            self.name
-        ));
-        text.push_str(" Buffer  Available     Stealable    Stealable\n   pool    buffers       buffers   percentage\n");
-        for pool in &self.pools() {
-            let statistics = pool.statistics();
-            let percentage = (statistics.qpstcbs * 100)
-                .checked_div(statistics.qpstnbuf)
-                .unwrap_or(0);
-            let pending = match configuration
-                .buffer_pools
-                .iter()
-                .find(|p| p.id == pool.id().0)
-            {
-                Some(definition) if u64::from(definition.buffers) != statistics.qpstnbuf => {
-                    format!("   BUFFERS({}) at restart", definition.buffers)
-                }
-                Some(_) => String::new(),
-                None => "   DELETED (freed at restart)".to_string(),
-            };
-            text.push_str(&format!(
-                "_  {:>3} {:>10} {:>13} {:>12}{pending}\n",
-                pool.id().0,
-                statistics.qpstnbuf,
-                statistics.qpstcbs,
-                percentage
-            ));
-        }
-        text
     }
 
     /// Buffer pool statistics with MP16's field names (SMF 115 QPST), one block per pool.

@@ -26,7 +26,8 @@
 //! drops the unchanged ones, while puts and gets go on), and then records the new size in
 //! qm.toml for restart. A shrink that cannot empty its buffers in time, or a qm.toml that
 //! cannot be rewritten (the pool is then resized back), fails the command and changes nothing.
-//! The configuration lock is held throughout, so ALTERs of pools follow one another.
+//! Resizes run one at a time in the order they were asked for, a request overtaken by a later
+//! one for the same pool doing nothing (`buffer_pool_resizes.rs`).
 //!
 //! DELETE PSID takes checkpoints (at most [`DELETE_PAGE_SET_CHECKPOINTS_MAX`]) until every
 //! other page set's recovery RBA is past the first of them, so that no restart ever redoes a
@@ -41,6 +42,7 @@ use std::sync::Arc;
 
 use ferrite_constants::reason;
 
+use super::buffer_pool_resizes::{ResizeTicket, Resized};
 use super::objects::{ObjectDefinition, ObjectType};
 use super::{page_set_path, LogForcer, QueueManager};
 use crate::buffer_pool::{BufferPool, ResizeOutcome, WriteAheadLog};
@@ -88,6 +90,16 @@ impl QueueManager {
             .lock()
             .unwrap()
             .page_sets
+            .iter()
+            .any(|definition| definition.id == id)
+    }
+
+    /// Whether buffer pool `id` is defined now (qm.toml).
+    pub fn buffer_pool_defined(&self, id: u8) -> bool {
+        self.configuration
+            .lock()
+            .unwrap()
+            .buffer_pools
             .iter()
             .any(|definition| definition.id == id)
     }
@@ -155,13 +167,45 @@ impl QueueManager {
         Ok(())
     }
 
-    /// ALTER BUFFPOOL(id) BUFFERS(buffers): resize the running pool, then record the size in
-    /// qm.toml for restart (see the module docs).
+    /// ALTER BUFFPOOL(id) BUFFERS(buffers) now: [`Self::buffer_pool_resize_requested`] then
+    /// [`Self::alter_buffer_pool_in_turn`]. When a later request supersedes it meanwhile,
+    /// nothing is done and the outcome shows the pool's size unchanged.
     pub fn alter_buffer_pool(&self, id: u8, buffers: u32) -> StorageResult<ResizeOutcome> {
+        let ticket = self.buffer_pool_resize_requested(id);
+        match self.alter_buffer_pool_in_turn(ticket, buffers)? {
+            Resized::Done(outcome) => Ok(outcome),
+            Resized::Superseded => {
+                let current = self
+                    .pools()
+                    .into_iter()
+                    .find(|pool| pool.id().0 == id)
+                    .map_or(buffers, |pool| pool.buffers());
+                Ok(ResizeOutcome {
+                    buffers_before: current,
+                    buffers: current,
+                    pages_written: 0,
+                })
+            }
+        }
+    }
+
+    /// ALTER BUFFPOOL BUFFERS(buffers) for `ticket`'s pool, once every earlier request has run:
+    /// resize the running pool, then record the size in qm.toml for restart (see the module
+    /// docs); [`Resized::Superseded`] without doing anything when the pool has a later request.
+    pub fn alter_buffer_pool_in_turn(
+        &self,
+        ticket: ResizeTicket,
+        buffers: u32,
+    ) -> StorageResult<Resized> {
+        let id = ticket.pool;
         self.check_running()?;
         check_buffers(id, buffers)?;
-        let mut configuration = self.configuration.lock().unwrap();
-        if !configuration.buffer_pools.iter().any(|pool| pool.id == id) {
+        let Some(_running) = self.buffer_pool_resizes.begin(ticket, &self.stopping)? else {
+            return Ok(Resized::Superseded);
+        };
+        // The configuration lock is not held across the resize: a shrink may wait up to
+        // SHRINK_WAIT_MAX for buffers in use, and other commands must not wait with it.
+        if !self.buffer_pool_defined(id) {
             return Err(unknown(format!("buffer pool {id} is not defined")));
         }
         let pool = self
@@ -171,21 +215,29 @@ impl QueueManager {
             .ok_or_else(|| unknown(format!("buffer pool {id} is not serving")))?;
         let outcome = pool.resize(buffers)?;
         self.follow_pool_size(id, buffers);
-        let recorded = self.change_configuration(&mut configuration, |changed| {
-            for pool in &mut changed.buffer_pools {
-                if pool.id == id {
-                    pool.buffers = buffers;
-                }
-            }
-            Ok(())
-        });
+        let recorded = {
+            let mut configuration = self.configuration.lock().unwrap();
+            self.change_configuration(&mut configuration, |changed| {
+                let definition = changed
+                    .buffer_pools
+                    .iter_mut()
+                    .find(|pool| pool.id == id)
+                    .ok_or_else(|| {
+                        unknown(format!(
+                            "buffer pool {id} was deleted while it was being resized"
+                        ))
+                    })?;
+                definition.buffers = buffers;
+                Ok(())
+            })
+        };
         if let Err(error) = recorded {
             // Keep the running size and the size restart uses the same.
             let _ = pool.resize(outcome.buffers_before);
             self.follow_pool_size(id, outcome.buffers_before);
             return Err(error);
         }
-        Ok(outcome)
+        Ok(Resized::Done(outcome))
     }
 
     /// The in-memory limit of the non-persistent images of pool `id`'s page sets follows a
