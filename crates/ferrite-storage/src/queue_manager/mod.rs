@@ -12,6 +12,7 @@
 //! pagesets/PSIDnn.pageset page set files                   (page_set.rs)
 //! ```
 
+pub mod channel_authentication;
 pub mod connection_authentication;
 pub mod connections;
 pub mod groups;
@@ -284,6 +285,8 @@ pub struct QueueManager {
     expiry_interval_seconds: AtomicU32,
     /// The AUTHINFO in force for connection authentication (connection_authentication.rs).
     connection_authentication: RwLock<ConnectionAuthentication>,
+    /// Serialises SET CHLAUTH's read-modify-write of a record (channel_authentication.rs).
+    channel_authentication_lock: Mutex<()>,
 }
 
 impl QueueManager {
@@ -466,6 +469,7 @@ impl QueueManager {
             expiry_observer: std::sync::OnceLock::new(),
             timer_observer: std::sync::OnceLock::new(),
             connection_authentication: RwLock::new(ConnectionAuthentication::default()),
+            channel_authentication_lock: Mutex::new(()),
         });
         queue_manager.restart()?;
         queue_manager.load_connection_authentication();
