@@ -29,6 +29,7 @@ pub(crate) const VERBS: &[(&str, &str)] = &[
     ("DISPLAY", "DIS"),
     ("REFRESH", "REF"),
     ("RESET", "RESET"),
+    ("SET", "SET"),
     ("START", "STA"),
     ("STOP", "STOP"),
 ];
@@ -64,6 +65,7 @@ pub(crate) const OBJECTS: &[(&str, &str)] = &[
     ("CHINIT", "CHI"),
     ("AUTHINFO", "AUTHINFO"),
     ("SECURITY", "SEC"),
+    ("CHLAUTH", "CHLAUTH"),
 ];
 
 fn canonical(table: &[(&'static str, &'static str)], word: &str) -> Option<&'static str> {
@@ -341,6 +343,24 @@ pub fn run(
         ("DISPLAY", "QMGR", _) => (
             "CSQMDRTS",
             qmgr_commands::display_qmgr(&context, object_token, rest),
+        ),
+        ("SET", "CHLAUTH", _) => (
+            "CSQMSCA",
+            crate::channel_authentication_commands::set(&context, object_token, rest),
+        ),
+        ("DISPLAY", "CHLAUTH", _) => (
+            "CSQMDRTS",
+            crate::channel_authentication_commands::display(&context, object_token, rest),
+        ),
+        ("DEFINE" | "ALTER" | "DELETE", "CHLAUTH", _) => (
+            "CSQ9SCND",
+            Err(context.syntax(SyntaxError::new(
+                format!(
+                    "CSQ9001E '{}' is invalid: channel authentication records are made and removed by SET CHLAUTH",
+                    object_token.keyword
+                ),
+                object_token.position,
+            ))),
         ),
         ("DEFINE" | "DELETE", "QMGR", _) => (
             "CSQ9SCND",

@@ -50,6 +50,8 @@ pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
         names.iter().map(|name| (*name, Takes::Value)).collect()
     };
     match object_type {
+        // SET CHLAUTH has its own keywords (channel_authentication_commands.rs).
+        ObjectType::ChannelAuthentication => Vec::new(),
         ObjectType::LocalQueue => QLOCAL_ATTRIBUTES.to_vec(),
         ObjectType::ModelQueue => {
             let mut attributes = QLOCAL_ATTRIBUTES.to_vec();
@@ -112,6 +114,11 @@ pub(crate) fn default_definition(object_type: ObjectType, name: &str) -> ObjectD
             ObjectDefinition::QueueManager(QueueManagerAttributes::new(name, 1, 0))
         }
         ObjectType::AuthInfo => ObjectDefinition::AuthInfo(AuthInfoDefinition::new(name)),
+        ObjectType::ChannelAuthentication => {
+            unreachable!(
+                "CHLAUTH records are made by SET CHLAUTH (channel_authentication_commands.rs)"
+            )
+        }
     }
 }
 
@@ -119,6 +126,9 @@ pub(crate) fn rename(definition: &mut ObjectDefinition, name: &str) {
     let name = name.to_string();
     match definition {
         ObjectDefinition::Local(d) | ObjectDefinition::Model(d) => d.name = name,
+        ObjectDefinition::ChannelAuthentication(_) => {
+            unreachable!("CHLAUTH records have no name to change")
+        }
         ObjectDefinition::Alias(d) => d.name = name,
         ObjectDefinition::Remote(d) => d.name = name,
         ObjectDefinition::Channel(d) => d.name = name,
@@ -388,6 +398,9 @@ pub(crate) fn apply(
             _ => unreachable!("keywords checked against settable()"),
         },
         ObjectDefinition::QueueManager(_) => unreachable!("settable() has no QMGR keywords"),
+        ObjectDefinition::ChannelAuthentication(_) => {
+            unreachable!("keywords checked against settable(), empty for CHLAUTH")
+        }
         ObjectDefinition::AuthInfo(auth_info) => match keyword {
             "AUTHTYPE" => {
                 if choice(token, value, &AUTH_TYPES)? != 0 {
@@ -590,6 +603,9 @@ pub(crate) fn attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
     match definition {
         ObjectDefinition::Local(_) => {
             unreachable!("local queues are displayed with their status")
+        }
+        ObjectDefinition::ChannelAuthentication(_) => {
+            unreachable!("DISPLAY CHLAUTH has its own command (channel_authentication_commands.rs)")
         }
         ObjectDefinition::Model(d) => queue_definition_attributes(d, "QMODEL"),
         ObjectDefinition::Alias(d) => vec![

@@ -42,6 +42,7 @@ pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("STATQ", Takes::Value),
     ("CHCKCLNT", Takes::Value),
     ("CONNAUTH", Takes::Value),
+    ("CHLAUTH", Takes::Value),
     ("QSGDISP", Takes::Value),
 ];
 
@@ -113,6 +114,7 @@ pub(crate) fn stored_attributes(
             "CONNAUTH",
             AttributeValue::Text(attributes.connection_authentication.clone()),
         ),
+        ("CHLAUTH", enabled(attributes.channel_authentication)),
     ]
 }
 
@@ -274,6 +276,7 @@ pub(crate) fn apply_qmgr_attribute(
             .to_string()
         }
         "CONNAUTH" => attributes.connection_authentication = name_or_blank(token, value)?,
+        "CHLAUTH" => attributes.channel_authentication = event(token, value)?,
         "QSGDISP" => {
             choice(token, value, &["QMGR"])?;
         }

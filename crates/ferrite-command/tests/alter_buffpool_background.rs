@@ -293,3 +293,71 @@ fn shutdown_waits_for_a_running_resize_and_refuses_the_ones_not_begun() {
     assert!(refused.starts_with("CSQP025I"), "{refused}");
     assert_eq!(buffers_in_qm_toml(&directory, 1), 100);
 }
+
+#[test]
+fn an_operators_edit_of_another_section_survives_alter_buffpool() {
+    let (directory, queue_manager, console) = queue_manager();
+    let path = directory.path().join("qm.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replace(
+        "privileged_users = []",
+        "# alice administers QM1\nprivileged_users = [\"alice\"]",
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&path, &edited).unwrap();
+
+    let response = run_command(&queue_manager, "ALTER BUFFPOOL(1) BUFFERS(300)");
+    assert!(response.success, "{}", response.text());
+    console_line(&console, "CSQP023I");
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        after.contains("# alice administers QM1\nprivileged_users = [\"alice\"]"),
+        "{after}"
+    );
+    assert_eq!(buffers_in_qm_toml(&directory, 1), 300);
+    queue_manager.shutdown().unwrap();
+}
+
+#[test]
+fn a_qm_toml_that_no_longer_parses_refuses_the_alter_and_the_pool_keeps_its_size() {
+    let (directory, queue_manager, console) = queue_manager();
+    let path = directory.path().join("qm.toml");
+    let broken = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("[security]", "[security\n");
+    std::fs::write(&path, &broken).unwrap();
+
+    let response = run_command(&queue_manager, "ALTER BUFFPOOL(1) BUFFERS(300)");
+    assert!(response.success, "{}", response.text());
+    let failed = console_line(&console, "CSQP025I");
+    assert!(failed.contains("qm.toml cannot be rewritten"), "{failed}");
+    assert!(failed.contains("correct the file"), "{failed}");
+    assert_eq!(pool_buffers(&queue_manager, 1), 200);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        broken,
+        "the file is left as it is"
+    );
+
+    // The other commands that rewrite qm.toml refuse it too, at once.
+    let define = run_command(&queue_manager, "DEFINE BUFFPOOL(9) BUFFERS(100)");
+    assert!(!define.success, "{}", define.text());
+    assert!(
+        define.text().contains("cannot be rewritten"),
+        "{}",
+        define.text()
+    );
+    let psid = run_command(&queue_manager, "DEFINE PSID(9) BUFFPOOL(1)");
+    assert!(!psid.success, "{}", psid.text());
+    assert!(
+        !directory
+            .path()
+            .join("pagesets")
+            .read_dir()
+            .unwrap()
+            .any(|entry| entry.unwrap().file_name().to_string_lossy().contains("09")),
+        "no page set file formatted"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), broken);
+    queue_manager.shutdown().unwrap();
+}

@@ -492,9 +492,24 @@ impl Conversation {
         let queue_manager = &self.chinit.queue_manager;
         let instance = &self.socket.instance;
         let peer = format!("{}({})", instance.peer.ip(), instance.peer.port());
+        // Channel authentication records (CHLAUTH) first: a blocked connection ends here;
+        // a mapping may give the connection another MCAUSER.
+        let channel = match crate::channel_authentication::check(
+            queue_manager,
+            &security.channel,
+            instance.peer.ip(),
+            &session.user,
+            &*self.chinit.log,
+        ) {
+            Ok(channel) => channel,
+            Err(reason) => {
+                session.refuse_connect = Some(reason);
+                return (false, Duration::ZERO);
+            }
+        };
         let policy = authentication::policy(queue_manager);
         let facts = authentication::ConnectionFacts {
-            channel: &security.channel,
+            channel: &channel,
             peer: &peer,
             privileged: authentication::asserted_user_is_privileged(
                 queue_manager,

@@ -26,6 +26,7 @@ mod adapter;
 pub mod async_consume;
 pub mod authentication;
 pub mod channel;
+pub mod channel_authentication;
 mod channel_conversation;
 pub mod channel_initiator;
 pub mod conversation;

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod buffer_pool_resizes;
+pub mod channel_authentication;
 pub mod connection_authentication;
 pub mod connections;
 pub mod delivery_order;
@@ -288,6 +289,8 @@ pub struct QueueManager {
     expiry_interval_seconds: AtomicU32,
     /// The AUTHINFO in force for connection authentication (connection_authentication.rs).
     connection_authentication: RwLock<ConnectionAuthentication>,
+    /// Serialises SET CHLAUTH's read-modify-write of a record (channel_authentication.rs).
+    channel_authentication_lock: Mutex<()>,
 }
 
 impl QueueManager {
@@ -471,6 +474,7 @@ impl QueueManager {
             expiry_observer: std::sync::OnceLock::new(),
             timer_observer: std::sync::OnceLock::new(),
             connection_authentication: RwLock::new(ConnectionAuthentication::default()),
+            channel_authentication_lock: Mutex::new(()),
         });
         queue_manager.restart()?;
         queue_manager.load_connection_authentication();

@@ -12,7 +12,7 @@
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
-//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV ACCTQ MONQ STATQ CHCKCLNT, and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV ACCTQ MONQ STATQ CHCKCLNT, and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS) and CHLAUTH (absent: ENABLED) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE PUT GET DEFPSIST DEFPRTY                 |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
 //! | `CHANNEL`  | 1       | CHANNEL CHLTYPE DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER |
@@ -20,6 +20,7 @@
 //! | `NAMELIST` | 1       | NAMELIST DESCR NAMES (names separated by `,`)                        |
 //! | `STGCLASS` | 1       | STGCLASS DESCR PSID                                                  |
 //! | `AUTHINFO` | 1       | AUTHINFO DESCR AUTHTYPE (IDPWOS) CHCKCLNT CHCKLOCL ADOPTCTX FAILDLAY |
+//! | `CHLAUTH`  | 1       | PROFILE TYPE USERLIST ADDRLIST ADDRESS CLNTUSER USERSRC MCAUSER WARN DESCR (one record each; channel_authentication.rs) |
 //!
 //! Each image is one object slot (`SLOT_KIND_OBJECT`) with the object's id; a new image of the
 //! same id replaces the old one (the higher sequence wins at restart). Temporary dynamic queues
@@ -29,6 +30,7 @@
 //! processes, namelists, storage classes and authentication information objects each have
 //! their own.
 
+use super::channel_authentication::ChannelAuthenticationRecord;
 use crate::error::{StorageError, StorageResult};
 use crate::types::PageSetId;
 
@@ -68,10 +70,13 @@ pub enum ObjectType {
     QueueManager,
     /// An authentication information object (AUTHINFO, AUTHTYPE(IDPWOS)).
     AuthInfo,
+    /// A channel authentication record (SET CHLAUTH), named by its key
+    /// (channel_authentication.rs).
+    ChannelAuthentication,
 }
 
 impl ObjectType {
-    pub const ALL: [ObjectType; 10] = [
+    pub const ALL: [ObjectType; 11] = [
         ObjectType::LocalQueue,
         ObjectType::ModelQueue,
         ObjectType::AliasQueue,
@@ -82,6 +87,7 @@ impl ObjectType {
         ObjectType::StorageClass,
         ObjectType::QueueManager,
         ObjectType::AuthInfo,
+        ObjectType::ChannelAuthentication,
     ];
 
     /// MQSC's keyword for the type, also the type word of the image.
@@ -97,6 +103,7 @@ impl ObjectType {
             ObjectType::StorageClass => "STGCLASS",
             ObjectType::QueueManager => "QMGR",
             ObjectType::AuthInfo => "AUTHINFO",
+            ObjectType::ChannelAuthentication => "CHLAUTH",
         }
     }
 
@@ -217,6 +224,9 @@ pub struct QueueManagerAttributes {
     /// connection authentication uses after the next REFRESH SECURITY TYPE(CONNAUTH) or
     /// restart; blank: user IDs and passwords are not checked.
     pub connection_authentication: String,
+    /// CHLAUTH: whether channel authentication records are checked (ENABLED, MQ's default
+    /// for a new queue manager; absent in older images: ENABLED).
+    pub channel_authentication: bool,
 }
 
 /// The AUTHINFO a new queue manager's CONNAUTH names (a default object).
@@ -299,6 +309,7 @@ impl QueueManagerAttributes {
             statistics_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
             check_client: QMGR_CHECK_CLIENT_VALUES[0].to_string(),
             connection_authentication: DEFAULT_CONNECTION_AUTH_INFO.to_string(),
+            channel_authentication: true,
         }
     }
 
@@ -1173,6 +1184,7 @@ pub enum ObjectDefinition {
     StorageClass(StorageClassDefinition),
     QueueManager(QueueManagerAttributes),
     AuthInfo(AuthInfoDefinition),
+    ChannelAuthentication(ChannelAuthenticationRecord),
 }
 
 impl ObjectDefinition {
@@ -1188,6 +1200,7 @@ impl ObjectDefinition {
             ObjectDefinition::StorageClass(_) => ObjectType::StorageClass,
             ObjectDefinition::QueueManager(_) => ObjectType::QueueManager,
             ObjectDefinition::AuthInfo(_) => ObjectType::AuthInfo,
+            ObjectDefinition::ChannelAuthentication(_) => ObjectType::ChannelAuthentication,
         }
     }
 
@@ -1202,6 +1215,7 @@ impl ObjectDefinition {
             ObjectDefinition::StorageClass(d) => &d.name,
             ObjectDefinition::QueueManager(d) => &d.name,
             ObjectDefinition::AuthInfo(d) => &d.name,
+            ObjectDefinition::ChannelAuthentication(d) => &d.key,
         }
     }
 
@@ -1295,6 +1309,7 @@ impl ObjectDefinition {
                 Ok(())
             }
             ObjectDefinition::QueueManager(definition) => definition.validate(),
+            ObjectDefinition::ChannelAuthentication(record) => record.validate(),
             ObjectDefinition::AuthInfo(definition) => {
                 check_name(
                     "authentication information object",
@@ -1328,6 +1343,7 @@ impl ObjectDefinition {
         let mut image = ImageWriter::new(self.object_type());
         match self {
             ObjectDefinition::Local(definition) => return definition.encode(),
+            ObjectDefinition::ChannelAuthentication(record) => return record.encode(),
             ObjectDefinition::Model(definition) => {
                 return definition.encode_as(ObjectType::ModelQueue)
             }
@@ -1418,7 +1434,8 @@ impl ObjectDefinition {
                     .line("MONQ", &d.monitoring_queue)
                     .line("STATQ", &d.statistics_queue)
                     .line("CHCKCLNT", &d.check_client)
-                    .line("CONNAUTH", &d.connection_authentication);
+                    .line("CONNAUTH", &d.connection_authentication)
+                    .line("CHLAUTH", enabled_disabled(!d.channel_authentication));
             }
             ObjectDefinition::AuthInfo(d) => {
                 image
@@ -1574,11 +1591,15 @@ impl ObjectDefinition {
                         "STATQ" => d.statistics_queue = value.clone(),
                         "CHCKCLNT" => d.check_client = value.clone(),
                         "CONNAUTH" => d.connection_authentication = value.clone(),
+                        "CHLAUTH" => d.channel_authentication = !disabled(value),
                         _ => return Err(unknown(object_type, key)),
                     }
                 }
                 ObjectDefinition::QueueManager(d)
             }
+            ObjectType::ChannelAuthentication => ObjectDefinition::ChannelAuthentication(
+                ChannelAuthenticationRecord::from_image(&image)?,
+            ),
             ObjectType::AuthInfo => {
                 let mut d = AuthInfoDefinition::new("");
                 for (key, value) in &image.attributes {
@@ -1710,6 +1731,7 @@ mod tests {
                 monitoring_queue: "HIGH".into(),
                 check_client: "REQUIRED".into(),
                 connection_authentication: "APP.AUTHINFO".into(),
+                channel_authentication: false,
                 ..QueueManagerAttributes::new("QM1", 500, 30)
             }),
         ];

@@ -12,6 +12,14 @@
 //! new definitions, never a mixture. That rename is each command's commit point; a second copy
 //! on page set 0 would be a second truth to reconcile, so there is none.
 //!
+//! These commands own only those two arrays of tables. Each rewrite re-reads qm.toml under the
+//! configuration lock and replaces just them (`ConfigurationFile`, with toml_edit), so an
+//! operator's edit of another section since start (`[security]`, read again by REFRESH
+//! SECURITY) and the file's comments and layout are kept. A qm.toml that no longer parses, or
+//! that the next start would refuse, fails the command before anything changes (the pool keeps
+//! its size, no page set file is formatted) and says to correct the file. An edit of the pools
+//! or page sets themselves while the queue manager runs is replaced by the running ones.
+//!
 //! | command          | checked first                                     | at run time                          |
 //! |------------------|---------------------------------------------------|--------------------------------------|
 //! | DEFINE BUFFPOOL  | id 0-99 free, BUFFERS 100-999999                  | the pool is created and serves at once |
@@ -104,32 +112,54 @@ impl QueueManager {
             .any(|definition| definition.id == id)
     }
 
-    /// Apply `change` to a copy of qm.toml, check the result, write it (the commit point), then
-    /// keep it. Holding the configuration lock serialises these commands.
+    /// Apply `change` to a copy of the running definitions, check the result, write it into
+    /// qm.toml (the commit point), then keep it. Holding the configuration lock serialises
+    /// these commands. qm.toml is re-read first and only its `[[buffer_pools]]` and
+    /// `[[page_sets]]` are replaced, so an operator's edit of another section since start
+    /// (read by REFRESH SECURITY, or at the next start) is kept; a file that no longer parses
+    /// fails the command before anything changes.
     fn change_configuration(
         &self,
         configuration: &mut QueueManagerConfig,
         change: impl FnOnce(&mut QueueManagerConfig) -> StorageResult<()>,
     ) -> StorageResult<()> {
+        let on_disk = self.read_configuration_file()?;
         let mut changed = configuration.clone();
         change(&mut changed)?;
         changed.validate()?;
-        self.write_configuration(&changed)?;
+        self.write_configuration(on_disk, &changed)?;
         *configuration = changed;
         Ok(())
     }
 
-    /// Write qm.toml atomically: a new file, synced, renamed over the old one, directory synced.
-    fn write_configuration(&self, configuration: &QueueManagerConfig) -> StorageResult<()> {
+    /// qm.toml as it is on disk now, checked as the next start would check it.
+    fn read_configuration_file(&self) -> StorageResult<ConfigurationFile> {
+        let path = self.directory.join(CONFIG_FILE_NAME);
+        let text = super::read_small_file(self.fs.as_ref(), &path)?;
+        let text = String::from_utf8(text)
+            .map_err(|_| unreadable_configuration(&path, "it is not UTF-8".to_string()))?;
+        ConfigurationFile::parse(&text).map_err(|detail| unreadable_configuration(&path, detail))
+    }
+
+    /// Write qm.toml atomically with `configuration`'s definitions in place of the file's:
+    /// a new file, synced, renamed over the old one, directory synced.
+    fn write_configuration(
+        &self,
+        mut file: ConfigurationFile,
+        configuration: &QueueManagerConfig,
+    ) -> StorageResult<()> {
         let fs = self.fs.as_ref();
         let directory: &Path = &self.directory;
         let new_path = directory.join(CONFIG_NEW_FILE_NAME);
         let path = directory.join(CONFIG_FILE_NAME);
+        let text = file
+            .replace_definitions(configuration)
+            .map_err(|detail| unreadable_configuration(&path, detail))?;
         if fs.exists(&new_path) {
             fs.remove_file(&new_path)
                 .map_err(|e| StorageError::io(&new_path, "remove", e))?;
         }
-        super::write_small_file(fs, &new_path, configuration.to_toml().as_bytes())?;
+        super::write_small_file(fs, &new_path, text.as_bytes())?;
         fs.rename(&new_path, &path)
             .map_err(|e| StorageError::io(&path, "replace", e))?;
         fs.sync_directory(directory)
@@ -213,6 +243,9 @@ impl QueueManager {
             .into_iter()
             .find(|pool| pool.id().0 == id)
             .ok_or_else(|| unknown(format!("buffer pool {id} is not serving")))?;
+        // A qm.toml that could not be rewritten fails the command before the pool changes
+        // (it is read again, and may still fail, when the new size is recorded).
+        self.read_configuration_file()?;
         let outcome = pool.resize(buffers)?;
         self.follow_pool_size(id, buffers);
         let recorded = {
@@ -316,6 +349,8 @@ impl QueueManager {
         changed.page_sets.push(definition.clone());
         changed.page_sets.sort_by_key(|page_set| page_set.id);
         changed.validate()?;
+        // A qm.toml that could not be rewritten fails the command before a file is formatted.
+        self.read_configuration_file()?;
         let path = page_set_path(&self.directory, id);
         // A file left by a deleted page set, or by a DEFINE a crash cut short, is not part of
         // the queue manager (qm.toml does not name it): format it anew.
@@ -470,4 +505,130 @@ fn check_buffers(id: u8, buffers: u32) -> StorageResult<()> {
         )));
     }
     Ok(())
+}
+
+fn unreadable_configuration(path: &Path, detail: String) -> StorageError {
+    StorageError::invalid(format!(
+        "{} cannot be rewritten: {detail}; correct the file (the queue manager runs with the definitions it read) and issue the command again",
+        path.display()
+    ))
+}
+
+/// qm.toml as its text, so that a rewrite replaces the sections these commands own and keeps
+/// everything else (other sections, comments, layout) as the operator wrote it.
+struct ConfigurationFile {
+    document: toml_edit::DocumentMut,
+}
+
+/// The arrays of tables the storage definition commands own.
+const OWNED_SECTIONS: [&str; 2] = ["buffer_pools", "page_sets"];
+
+impl ConfigurationFile {
+    /// Parse `text`; it must be a configuration the next start would accept.
+    fn parse(text: &str) -> Result<ConfigurationFile, String> {
+        QueueManagerConfig::from_toml(text).map_err(|error| error.to_string())?;
+        let document = text
+            .parse::<toml_edit::DocumentMut>()
+            .map_err(|error| format!("configuration: {error}"))?;
+        Ok(ConfigurationFile { document })
+    }
+
+    /// The file's text with `configuration`'s buffer pools and page sets in place of its own,
+    /// checked again as a whole (an operator's edit elsewhere must still fit them).
+    fn replace_definitions(
+        &mut self,
+        configuration: &QueueManagerConfig,
+    ) -> Result<String, String> {
+        #[derive(serde::Serialize)]
+        struct Definitions<'a> {
+            buffer_pools: &'a [BufferPoolDefinition],
+            page_sets: &'a [PageSetDefinition],
+        }
+        let definitions = toml::to_string_pretty(&Definitions {
+            buffer_pools: &configuration.buffer_pools,
+            page_sets: &configuration.page_sets,
+        })
+        .expect("definitions serialise");
+        let definitions = definitions
+            .parse::<toml_edit::DocumentMut>()
+            .expect("serialised definitions parse");
+        for section in OWNED_SECTIONS {
+            // The new tables take the place of the file's first one (or go last), so the
+            // file keeps its order of sections.
+            let position = self
+                .document
+                .get(section)
+                .and_then(|item| item.as_array_of_tables())
+                .and_then(|tables| tables.iter().next())
+                .and_then(|table| table.position())
+                .unwrap_or(usize::MAX);
+            let mut tables = definitions
+                .get(section)
+                .and_then(|item| item.as_array_of_tables())
+                .cloned()
+                .unwrap_or_default();
+            for table in tables.iter_mut() {
+                table.set_position(position);
+            }
+            self.document
+                .insert(section, toml_edit::Item::ArrayOfTables(tables));
+        }
+        let text = self.document.to_string();
+        QueueManagerConfig::from_toml(&text).map_err(|error| error.to_string())?;
+        Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rewrite_replaces_the_definitions_and_keeps_the_rest_of_the_file_as_written() {
+        let mut configuration = QueueManagerConfig::with_defaults("QM1");
+        let text = format!(
+            "# the operator's note\n{}",
+            configuration.to_toml().replace(
+                "privileged_users = []",
+                "# added by hand\nprivileged_users = [\"alice\"]"
+            )
+        );
+        let mut file = ConfigurationFile::parse(&text).unwrap();
+        configuration.buffer_pools[1].buffers = 4321;
+        configuration.page_sets.pop();
+        let rewritten = file.replace_definitions(&configuration).unwrap();
+        assert!(
+            rewritten.starts_with("# the operator's note\n"),
+            "{rewritten}"
+        );
+        // The sections keep their order: the pools still come after [archive], before the
+        // page sets and [security].
+        let at = |header: &str| rewritten.find(header).unwrap();
+        assert!(at("[archive]") < at("[[buffer_pools]]"), "{rewritten}");
+        assert!(at("[[buffer_pools]]") < at("[[page_sets]]"), "{rewritten}");
+        assert!(at("[[page_sets]]") < at("[security]"), "{rewritten}");
+        assert_eq!(rewritten.matches("[[page_sets]]").count(), 3);
+        assert!(
+            rewritten.contains("# added by hand\nprivileged_users = [\"alice\"]"),
+            "{rewritten}"
+        );
+        let parsed = QueueManagerConfig::from_toml(&rewritten).unwrap();
+        assert_eq!(parsed.security.privileged_users, vec!["alice".to_string()]);
+        assert_eq!(parsed.buffer_pools, configuration.buffer_pools);
+        assert_eq!(parsed.page_sets, configuration.page_sets);
+        // Whatever the running definitions were, the untouched sections come from the file.
+        assert_eq!(parsed.channel_initiator, configuration.channel_initiator);
+    }
+
+    #[test]
+    fn a_file_that_does_not_parse_or_no_longer_fits_is_refused() {
+        assert!(ConfigurationFile::parse("name = [broken").is_err());
+        let configuration = QueueManagerConfig::with_defaults("QM1");
+        // Valid TOML, but no start would accept it: an unknown field.
+        let text = configuration
+            .to_toml()
+            .replace("[security]", "[security]\nsurprise = 1");
+        let error = ConfigurationFile::parse(&text).err().unwrap();
+        assert!(error.contains("surprise"), "{error}");
+    }
 }

@@ -1,0 +1,75 @@
+//! Channel authentication records are stored on page set 0 with the other objects: SET
+//! CHLAUTH's records (and a removal) and QMGR CHLAUTH survive a restart.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ferrite_command::run_command;
+use ferrite_storage::config::QueueManagerConfig;
+use ferrite_storage::queue_manager::QueueManager;
+use ferrite_storage::vfs::RealFileSystem;
+
+fn open(directory: &Path) -> Arc<QueueManager> {
+    QueueManager::open(Arc::new(RealFileSystem), directory, Arc::new(|_: &str| {})).unwrap()
+}
+
+fn run(queue_manager: &Arc<QueueManager>, command: &str) -> String {
+    let response = run_command(queue_manager, command);
+    assert!(response.success, "{command}: {}", response.text());
+    response.text()
+}
+
+#[test]
+fn chlauth_records_survive_a_restart() {
+    let directory = tempfile::tempdir().unwrap();
+    let mut config = QueueManagerConfig::with_defaults("QM1");
+    config.log.active_log_size_mib = 1;
+    config.log.active_log_count = 3;
+    for pool in &mut config.buffer_pools {
+        pool.buffers = 200;
+    }
+    for page_set in &mut config.page_sets {
+        page_set.primary_pages = 256;
+    }
+    QueueManager::create(
+        Arc::new(RealFileSystem),
+        directory.path(),
+        &config,
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    let queue_manager = open(directory.path());
+    run(
+        &queue_manager,
+        "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('*MQADMIN','guest') DESCR('no admins')",
+    );
+    run(
+        &queue_manager,
+        "SET CHLAUTH('APP.*') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(MAP) MCAUSER('app')",
+    );
+    run(
+        &queue_manager,
+        "SET CHLAUTH('APP.*') TYPE(ADDRESSMAP) ADDRESS('10.2.*') USERSRC(NOACCESS)",
+    );
+    run(
+        &queue_manager,
+        "SET CHLAUTH('APP.*') TYPE(ADDRESSMAP) ADDRESS('10.2.*') ACTION(REMOVE)",
+    );
+    run(&queue_manager, "ALTER QMGR CHLAUTH(DISABLED)");
+    let before = run(&queue_manager, "DISPLAY CHLAUTH(*)");
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+
+    let queue_manager = open(directory.path());
+    let after = run(&queue_manager, "DISPLAY CHLAUTH(*)");
+    assert_eq!(after, before);
+    assert!(after.contains("USERLIST('*MQADMIN','guest')"), "{after}");
+    assert!(after.contains("DESCR(no admins)"), "{after}");
+    assert!(after.contains("ADDRESS(10.1.*)"), "{after}");
+    assert!(
+        !after.contains("10.2.*"),
+        "the removed record stays removed: {after}"
+    );
+    assert!(!queue_manager.channel_authentication_enabled());
+    queue_manager.shutdown().unwrap();
+}
