@@ -65,115 +65,53 @@ pub fn single_queue(context: &mut Context) {
             context.mode.pick(20_000, 200_000, 1_000_000),
         );
     }
-    let putter_nice = context.putter_nice;
-    println!(
-        "  putters run {putter_nice} nice levels below the getters (MP16 ch7 L7832; --putter-nice)"
-    );
+    // MP16 allows the getters "equal or higher priority" (L7832): each size runs both ways,
+    // and the row reports the better sustained rate (both are printed).
+    let mut putter_nice_levels = vec![0];
+    if context.putter_nice != 0 {
+        putter_nice_levels.push(context.putter_nice);
+    }
     let queue = queue_manager.queue("SINGLE.Q").expect("queue");
     for (size, mq, line) in sizes {
-        let stop = Arc::new(AtomicBool::new(false));
-        // Each thread counts its own calls and returns the count (a shared counter would be
-        // one more cache line both processors write per message).
-        let mut put_count = 0u64;
-        let mut got_count = 0u64;
-        let mut depth_max = 0u64;
-        let cpu_before = process_cpu_seconds();
-        let started = Instant::now();
-        std::thread::scope(|scope| {
-            let mut putters = Vec::new();
-            let mut getters = Vec::new();
-            // The getters first, waiting on the empty queue, as MP16's getting jobs would be.
-            for _ in 0..4 {
-                let queue_manager = queue_manager.clone();
-                let stop = stop.clone();
-                getters.push(scope.spawn(move || {
-                    let mut got = 0u64;
-                    let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
-                    let hobj = connection
-                        .open(&mut Mqod::queue("SINGLE.Q"), MQOO_INPUT_SHARED)
-                        .expect("MQOPEN");
-                    let mut buffer = vec![0u8; size + 1024];
-                    while !stop.load(Ordering::Relaxed) {
-                        let mut gmo = Mqgmo::with_options(
-                            MQGMO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING,
-                        );
-                        gmo.wait_interval = 100;
-                        if connection
-                            .get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer)
-                            .is_ok()
-                        {
-                            connection.commit().expect("MQCMIT");
-                            got += 1;
-                        }
-                    }
-                    let _ = connection.disconnect();
-                    got
-                }));
+        let mut best: Option<SingleQueueRun> = None;
+        for &putter_nice in &putter_nice_levels {
+            let run = single_queue_run(
+                &queue_manager,
+                &queue,
+                size,
+                putter_nice,
+                context.duration(),
+            );
+            println!(
+                "  {size} B, putters {putter_nice} nice levels below the getters: {:.0} msgs/s got (each put and get committed), {:.2} CPU µs per message got (process CPU), {:.2} per put+get pair, {} (got {} of {} put; depth at most {}, {} left)",
+                run.rate,
+                run.cpu_us,
+                run.cpu_pair_us,
+                if run.sustained { "sustained" } else { "NOT sustained: the queue grew" },
+                run.got_count,
+                run.put_count,
+                run.depth_max,
+                run.left,
+            );
+            // Drain what the putters left, so the next run starts from an empty queue.
+            let _ = queue_manager.clear_queue(&queue);
+            let better = best
+                .as_ref()
+                .is_none_or(|best| (run.sustained, run.rate) > (best.sustained, best.rate));
+            if better {
+                best = Some(run);
             }
-            for _ in 0..4 {
-                let queue_manager = queue_manager.clone();
-                let stop = stop.clone();
-                putters.push(scope.spawn(move || {
-                    lower_this_thread_priority(putter_nice);
-                    let mut put = 0u64;
-                    let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
-                    let hobj = connection
-                        .open(&mut Mqod::queue("SINGLE.Q"), MQOO_OUTPUT)
-                        .expect("MQOPEN");
-                    let data = engine::payload(size);
-                    while !stop.load(Ordering::Relaxed) {
-                        let mut md = Mqmd {
-                            persistence: MQPER_NOT_PERSISTENT,
-                            ..Mqmd::default()
-                        };
-                        match connection.put(
-                            hobj,
-                            &mut md,
-                            &mut Mqpmo::with_options(MQPMO_SYNCPOINT),
-                            &data,
-                        ) {
-                            Ok(_) => {
-                                connection.commit().expect("MQCMIT");
-                                put += 1;
-                            }
-                            // Queue full: let the getters catch up.
-                            Err(_) => std::thread::sleep(Duration::from_micros(50)),
-                        }
-                    }
-                    let _ = connection.disconnect();
-                    put
-                }));
-            }
-            let deadline = Instant::now() + context.duration();
-            while Instant::now() < deadline {
-                std::thread::sleep(DEPTH_SAMPLE_INTERVAL);
-                depth_max = depth_max.max(queue.depth());
-            }
-            stop.store(true, Ordering::Relaxed);
-            put_count = putters.into_iter().map(|t| t.join().expect("putter")).sum();
-            got_count = getters.into_iter().map(|t| t.join().expect("getter")).sum();
-        });
-        let seconds = started.elapsed().as_secs_f64();
-        let cpu = process_cpu_seconds() - cpu_before;
-        let count = got_count.max(1) as f64;
-        let rate = count / seconds;
-        let cpu_us = cpu * 1e6 / count;
-        // Every message put was also worked on: CPU over the mean of puts and gets is the
-        // cost of one MQPUT+MQCMIT and one MQGET+MQCMIT, whoever ran ahead.
-        let cpu_pair_us = cpu * 1e6 / ((put_count + got_count).max(1) as f64 / 2.0);
-        // Putters run freely: a queue that grew means some of the CPU went into messages
-        // nobody got in the run (CPU per got message is then an upper bound).
-        let left = queue.depth();
-        let sustained = got_count as f64 >= SUSTAINED_GOT_PER_PUT_MIN * put_count as f64;
-        println!(
-            "  {size} B: {rate:.0} msgs/s got (each put and get committed), {cpu_us:.2} CPU µs per message got (process CPU), {cpu_pair_us:.2} per put+get pair, {} (got {got_count} of {put_count} put; depth at most {depth_max}, {left} left)",
-            if sustained { "sustained" } else { "NOT sustained: the queue grew" }
-        );
-        let met = rate >= 1_000_000.0 && sustained;
+        }
+        let best = best.expect("at least one run");
+        let met = best.rate >= 1_000_000.0 && best.sustained;
         let mut row = Row::new(
             "single-queue",
-            format!("{size} B non-persistent, 4+4 apps, commit per message"),
-            rate,
+            format!(
+                "{size} B non-persistent, 4+4 apps, commit per message (putters {} nice levels below{})",
+                best.putter_nice,
+                if best.sustained { "" } else { "; NOT sustained" }
+            ),
+            best.rate,
             "msgs/s",
         )
         .against(format!("MQ 9.3, 3-processor z/OS (MP16 ch7 {line})"), mq);
@@ -181,11 +119,133 @@ pub fn single_queue(context: &mut Context) {
             row = row.goal(">= 1,000,000 msgs/s sustained (at 1 KiB)", met);
         }
         context.report.push(row);
-        // Drain what the putters left, so the next size starts from an empty queue.
-        let _ = queue_manager.clear_queue(&queue);
     }
     queue_manager.shutdown().expect("shutdown");
     engine::remove(&directory);
+}
+
+/// One run of MP16's single-queue workload at one message size and one putter priority.
+struct SingleQueueRun {
+    putter_nice: i32,
+    rate: f64,
+    cpu_us: f64,
+    cpu_pair_us: f64,
+    put_count: u64,
+    got_count: u64,
+    depth_max: u64,
+    left: u64,
+    sustained: bool,
+}
+
+fn single_queue_run(
+    queue_manager: &Arc<ferrite_storage::queue_manager::QueueManager>,
+    queue: &ferrite_storage::queue_manager::LocalQueue,
+    size: usize,
+    putter_nice: i32,
+    duration: Duration,
+) -> SingleQueueRun {
+    let stop = Arc::new(AtomicBool::new(false));
+    // Each thread counts its own calls and returns the count (a shared counter would be
+    // one more cache line both processors write per message).
+    let mut put_count = 0u64;
+    let mut got_count = 0u64;
+    let mut depth_max = 0u64;
+    let cpu_before = process_cpu_seconds();
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        let mut putters = Vec::new();
+        let mut getters = Vec::new();
+        // The getters first, waiting on the empty queue, as MP16's getting jobs would be.
+        for _ in 0..4 {
+            let queue_manager = queue_manager.clone();
+            let stop = stop.clone();
+            getters.push(scope.spawn(move || {
+                let mut got = 0u64;
+                let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
+                let hobj = connection
+                    .open(&mut Mqod::queue("SINGLE.Q"), MQOO_INPUT_SHARED)
+                    .expect("MQOPEN");
+                let mut buffer = vec![0u8; size + 1024];
+                while !stop.load(Ordering::Relaxed) {
+                    let mut gmo =
+                        Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING);
+                    gmo.wait_interval = 100;
+                    if connection
+                        .get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer)
+                        .is_ok()
+                    {
+                        connection.commit().expect("MQCMIT");
+                        got += 1;
+                    }
+                }
+                let _ = connection.disconnect();
+                got
+            }));
+        }
+        for _ in 0..4 {
+            let queue_manager = queue_manager.clone();
+            let stop = stop.clone();
+            putters.push(scope.spawn(move || {
+                lower_this_thread_priority(putter_nice);
+                let mut put = 0u64;
+                let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
+                let hobj = connection
+                    .open(&mut Mqod::queue("SINGLE.Q"), MQOO_OUTPUT)
+                    .expect("MQOPEN");
+                let data = engine::payload(size);
+                while !stop.load(Ordering::Relaxed) {
+                    let mut md = Mqmd {
+                        persistence: MQPER_NOT_PERSISTENT,
+                        ..Mqmd::default()
+                    };
+                    match connection.put(
+                        hobj,
+                        &mut md,
+                        &mut Mqpmo::with_options(MQPMO_SYNCPOINT),
+                        &data,
+                    ) {
+                        Ok(_) => {
+                            connection.commit().expect("MQCMIT");
+                            put += 1;
+                        }
+                        // Queue full: let the getters catch up.
+                        Err(_) => std::thread::sleep(Duration::from_micros(50)),
+                    }
+                }
+                let _ = connection.disconnect();
+                put
+            }));
+        }
+        let deadline = Instant::now() + duration;
+        while Instant::now() < deadline {
+            std::thread::sleep(DEPTH_SAMPLE_INTERVAL);
+            depth_max = depth_max.max(queue.depth());
+        }
+        stop.store(true, Ordering::Relaxed);
+        put_count = putters.into_iter().map(|t| t.join().expect("putter")).sum();
+        got_count = getters.into_iter().map(|t| t.join().expect("getter")).sum();
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let cpu = process_cpu_seconds() - cpu_before;
+    let count = got_count.max(1) as f64;
+    let rate = count / seconds;
+    let cpu_us = cpu * 1e6 / count;
+    // Every message put was also worked on: CPU over the mean of puts and gets is the
+    // cost of one MQPUT+MQCMIT and one MQGET+MQCMIT, whoever ran ahead.
+    let cpu_pair_us = cpu * 1e6 / ((put_count + got_count).max(1) as f64 / 2.0);
+    let left = queue.depth();
+    let sustained = got_count as f64 >= SUSTAINED_GOT_PER_PUT_MIN * put_count as f64;
+    SingleQueueRun {
+        putter_nice,
+        rate,
+        cpu_us,
+        cpu_pair_us,
+        put_count,
+        got_count,
+        depth_max,
+        left,
+        sustained,
+    }
 }
 
 /// `single-queue --breakdown`: the uncontended cost of each half of the workload. One thread
