@@ -50,7 +50,7 @@
 //! CodedCharSetId (the queue manager's), StringLength, then the string blank padded; an
 //! MQCFIN is Type MQCFT_INTEGER (3), StrucLength 16, Parameter, Value.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use ferrite_constants::{
     completion::MQCC_WARNING,
@@ -185,17 +185,14 @@ pub fn raise(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, event: Depth
     if !queue_manager.queue_manager_attributes().performance_events {
         return;
     }
-    static FLIPPING: Mutex<()> = Mutex::new(());
-    let statistics = {
-        let _one_at_a_time = FLIPPING.lock().unwrap();
-        let mut definition = queue.definition();
+    let flipped = queue_manager.update_queue_definition(queue, |definition| {
         let enabled = match event {
             DepthEvent::High => &mut definition.queue_depth_high_event,
             DepthEvent::Low => &mut definition.queue_depth_low_event,
             DepthEvent::Full => &mut definition.queue_depth_max_event,
         };
         if !*enabled {
-            return;
+            return false;
         }
         *enabled = false;
         match event {
@@ -209,14 +206,18 @@ pub fn raise(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, event: Depth
             }
             DepthEvent::Full => definition.queue_depth_low_event = true,
         }
-        if let Err(error) = queue_manager.alter_queue(definition) {
-            log(&format!(
-                "could not store the event switches of {} after {event:?}: {error}",
-                queue.name()
-            ));
-        }
-        queue.reset_statistics(now_ms())
-    };
+        true
+    });
+    match flipped {
+        // A concurrent call flipped them first (and raised the event).
+        Ok(false) => return,
+        Ok(true) => {}
+        Err(error) => log(&format!(
+            "could not store the event switches of {} after {event:?}: {error}",
+            queue.name_str()
+        )),
+    }
+    let statistics = queue.reset_statistics(now_ms());
     write_performance_event(queue_manager, queue, event.reason(), &statistics);
 }
 

@@ -249,28 +249,29 @@ fn operation(
 /// Flip QSVCIEV as MQ does after the event `reason` (High → OK, OK → High), reset the
 /// statistics and write the event message. Nothing when a concurrent call flipped it first.
 fn raise(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, reason: i32) {
-    static FLIPPING: Mutex<()> = Mutex::new(());
-    let statistics = {
-        let _one_at_a_time = FLIPPING.lock().unwrap();
-        let mut definition = queue.definition();
-        let (expected, next) = if reason == MQRC_Q_SERVICE_INTERVAL_HIGH {
-            ("HIGH", "OK")
-        } else {
-            ("OK", "HIGH")
-        };
+    let (expected, next) = if reason == MQRC_Q_SERVICE_INTERVAL_HIGH {
+        ("HIGH", "OK")
+    } else {
+        ("OK", "HIGH")
+    };
+    let flipped = queue_manager.update_queue_definition(queue, |definition| {
         if definition.queue_service_interval_event != expected {
-            return;
+            return false;
         }
         definition.queue_service_interval_event = next.to_string();
-        if let Err(error) = queue_manager.alter_queue(definition) {
-            eprintln!(
-                "ferrite service interval events: could not store QSVCIEV({next}) on {} \
-                 after event {reason}: {error}",
-                queue.name()
-            );
-        }
-        queue.reset_statistics(now_ms())
-    };
+        true
+    });
+    match flipped {
+        // A concurrent call flipped it first (and raised the event).
+        Ok(false) => return,
+        Ok(true) => {}
+        Err(error) => eprintln!(
+            "ferrite service interval events: could not store QSVCIEV({next}) on {} \
+             after event {reason}: {error}",
+            queue.name_str()
+        ),
+    }
+    let statistics = queue.reset_statistics(now_ms());
     crate::depth_events::write_performance_event(queue_manager, queue, reason, &statistics);
 }
 

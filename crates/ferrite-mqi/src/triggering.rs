@@ -586,20 +586,19 @@ fn is_initiation_queue(queue_manager: &QueueManager, name: &str) -> bool {
 /// DEPTH: set NOTRIGGER, stored as ALTER stores it. False when triggering was already off
 /// (a concurrent arrival took the trigger).
 fn switch_triggering_off(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) -> bool {
-    static SWITCHING: Mutex<()> = Mutex::new(());
-    let _one_at_a_time = SWITCHING.lock().unwrap();
-    let mut definition = queue.definition();
-    if !definition.trigger_control {
-        return false;
+    let switched = queue_manager.update_queue_definition(queue, |definition| {
+        std::mem::replace(&mut definition.trigger_control, false)
+    });
+    match switched {
+        Ok(switched) => switched,
+        Err(error) => {
+            log(&format!(
+                "could not set NOTRIGGER on {} after its DEPTH trigger: {error}",
+                queue.name_str()
+            ));
+            true
+        }
     }
-    definition.trigger_control = false;
-    if let Err(error) = queue_manager.alter_queue(definition) {
-        log(&format!(
-            "could not set NOTRIGGER on {} after its DEPTH trigger: {error}",
-            queue.name()
-        ));
-    }
-    true
 }
 
 /// Queue identity (its address) → the queue and when its last trigger message was written.

@@ -859,3 +859,76 @@ fn failed_log_fsync_is_never_acknowledged_and_stops_updates() {
         "acknowledged messages lost or unacknowledged ones present"
     );
 }
+
+/// The queue manager's own switches of a queue's attributes (event and trigger controls) are
+/// read-modify-writes under the object lock: two threads updating different attributes of one
+/// queue at once lose neither's changes, the result is what restart recovers, and a switch of
+/// a queue deleted since it was resolved is refused.
+#[test]
+fn queue_definition_updates_lose_no_concurrent_change() {
+    const ROUNDS: u32 = 500;
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    create(fs.clone(), directory.path(), &small_config("QMUPD"));
+    {
+        let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+        let mut definition = QueueDefinition::local("SWITCHED.Q", PageSetId(1));
+        definition.description = "0".to_string();
+        definition.trigger_control = true;
+        let queue = queue_manager.define_queue(definition, false).unwrap();
+        std::thread::scope(|scope| {
+            // An operator's change: DESCR counts up (each update reads the one before).
+            scope.spawn(|| {
+                for _ in 0..ROUNDS {
+                    let changed = queue_manager
+                        .update_queue_definition(&queue, |definition| {
+                            let count: u32 = definition.description.parse().unwrap();
+                            definition.description = (count + 1).to_string();
+                            true
+                        })
+                        .unwrap();
+                    assert!(changed);
+                }
+            });
+            // The queue manager's switch: TRIGGER flips, an even number of times.
+            scope.spawn(|| {
+                for _ in 0..ROUNDS {
+                    queue_manager
+                        .update_queue_definition(&queue, |definition| {
+                            definition.trigger_control = !definition.trigger_control;
+                            true
+                        })
+                        .unwrap();
+                }
+            });
+        });
+        let definition = queue.definition();
+        assert_eq!(
+            definition.description,
+            ROUNDS.to_string(),
+            "an update was lost"
+        );
+        assert!(definition.trigger_control, "a flip was lost");
+        // A change that declines stores nothing and says so.
+        assert!(!queue_manager
+            .update_queue_definition(&queue, |_| false)
+            .unwrap());
+        queue_manager.shutdown().unwrap();
+    }
+    let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+    let queue = queue_manager.queue("SWITCHED.Q").unwrap();
+    assert_eq!(queue.definition().description, ROUNDS.to_string());
+    assert!(queue.definition().trigger_control);
+    queue_manager.delete_queue("SWITCHED.Q", true).unwrap();
+    let error = queue_manager
+        .update_queue_definition(&queue, |definition| {
+            definition.trigger_control = false;
+            true
+        })
+        .unwrap_err();
+    assert_eq!(
+        error.reason_code(),
+        ferrite_constants::reason::MQRC_UNKNOWN_OBJECT_NAME
+    );
+    queue_manager.shutdown().unwrap();
+}

@@ -1265,6 +1265,40 @@ impl QueueManager {
         self.define_queue(definition, true)
     }
 
+    /// Change attributes of `queue` that the queue manager switches itself (MQ's event and
+    /// trigger controls: QDEPTHHI/QDEPTHLO/QDPMAXEV after a depth event, NOTRIGGER after a
+    /// DEPTH trigger, QSVCIEV after a service interval event) as one read-modify-write under
+    /// the object lock that DEFINE, ALTER and DELETE take, so an operator's ALTER that lands
+    /// between the read and the write is never overwritten with the definition read before it.
+    /// `change` returns false to leave the definition as it is (nothing is stored); the result
+    /// says whether it changed. A queue deleted (or deleted and defined again) since `queue`
+    /// was resolved is MQRC_UNKNOWN_OBJECT_NAME.
+    pub fn update_queue_definition(
+        &self,
+        queue: &Arc<LocalQueue>,
+        change: impl FnOnce(&mut QueueDefinition) -> bool,
+    ) -> StorageResult<bool> {
+        self.check_running()?;
+        let mut locations = self.object_locations.lock().unwrap();
+        let current = self.queues.read().unwrap().get(queue.name_str()).cloned();
+        if !current.is_some_and(|current| Arc::ptr_eq(&current, queue)) {
+            return Err(StorageError::mq(
+                reason::MQRC_UNKNOWN_OBJECT_NAME,
+                format!("queue {} no longer exists", queue.name_str()),
+            ));
+        }
+        let mut definition = queue.definition();
+        if !change(&mut definition) {
+            return Ok(false);
+        }
+        definition.validate()?;
+        if definition.definition_type != DefinitionType::TemporaryDynamic {
+            self.store_object(&mut locations, queue.object_id, &definition.encode())?;
+        }
+        queue.set_definition(definition);
+        Ok(true)
+    }
+
     /// DELETE QLOCAL, with PURGE or NOPURGE (and MQCLOSE with MQCO_DELETE or
     /// MQCO_DELETE_PURGE of a dynamic queue).
     pub fn delete_queue(&self, name: &str, purge: bool) -> StorageResult<()> {
