@@ -515,32 +515,44 @@ pub(crate) fn define_or_alter(
     for (yes, no) in QLOCAL_EXCLUSIVE_FLAGS {
         exclusive(&found, yes, no).map_err(|e| context.syntax(e))?;
     }
-    for (token, value) in &found {
-        if token.keyword == "LIKE" {
-            continue;
-        }
-        match (value, &mut definition) {
-            (Some(value), definition) => {
-                apply(context, definition, token, value).map_err(|e| context.syntax(e))?
-            }
-            // TRIGGER/NOTRIGGER and the other flags of a queue.
-            (None, ObjectDefinition::Local(queue) | ObjectDefinition::Model(queue)) => {
-                apply_attributes(context, queue, &[(token, None)]).map_err(|e| context.syntax(e))?
-            }
-            (None, _) => {}
-        }
-    }
+    apply_all(context, &mut definition, &found).map_err(|e| context.syntax(e))?;
     definition
         .validate()
         .map_err(|error| context.storage("CSQMMSGP", error))?;
     // Everything is checked: now the one change.
     let result = match (definition, alter) {
-        (ObjectDefinition::Local(queue), true) => {
-            let before = queue_manager.queue(&queue.name).map(|q| q.definition());
-            queue_manager.alter_queue(queue).map(|altered| {
+        (ObjectDefinition::Local(_), true) => {
+            let queue = queue_manager
+                .queue(&name)
+                .ok_or_else(|| context.not_found("CSQMMSGP", object_type.keyword(), &name))?;
+            // Only the attributes named change, applied again to the definition current under
+            // the object lock: the queue manager may have switched an event or trigger
+            // control since the read above, and that switch must not be undone.
+            let mut changed = None;
+            let mut refused = None;
+            let result = queue_manager.update_queue_definition(&queue, |current| {
+                let mut altered = ObjectDefinition::Local(current.clone());
+                if let Err(error) = apply_all(context, &mut altered, &found) {
+                    refused = Some(error);
+                    return Err(ferrite_storage::StorageError::mq(
+                        ferrite_constants::reason::MQRC_UNEXPECTED_ERROR,
+                        "the ALTER no longer applies",
+                    ));
+                }
+                let ObjectDefinition::Local(altered) = altered else {
+                    unreachable!("a local queue stays a local queue");
+                };
+                changed = Some(current.clone());
+                *current = altered;
+                Ok(true)
+            });
+            if let Some(error) = refused {
+                return Err(context.syntax(error));
+            }
+            result.map(|_| {
                 // Trigger hook: ALTER switching triggering on (or GET enabled) checks the queue.
-                if let Some(before) = before {
-                    ferrite_mqi::triggering::definition_changed(queue_manager, &before, &altered);
+                if let Some(before) = changed {
+                    ferrite_mqi::triggering::definition_changed(queue_manager, &before, &queue);
                 }
             })
         }
@@ -552,6 +564,28 @@ pub(crate) fn define_or_alter(
     };
     result.map_err(|error| context.storage("CSQMMSGP", error))?;
     Ok(Output::default())
+}
+
+/// Apply every keyword of a DEFINE or ALTER (but LIKE) to `definition`.
+fn apply_all(
+    context: &Context,
+    definition: &mut ObjectDefinition,
+    found: &[(&Token, Option<&Value>)],
+) -> Result<(), SyntaxError> {
+    for (token, value) in found {
+        if token.keyword == "LIKE" {
+            continue;
+        }
+        match (value, &mut *definition) {
+            (Some(value), definition) => apply(context, definition, token, value)?,
+            // TRIGGER/NOTRIGGER and the other flags of a queue.
+            (None, ObjectDefinition::Local(queue) | ObjectDefinition::Model(queue)) => {
+                apply_attributes(context, queue, &[(token, None)])?
+            }
+            (None, _) => {}
+        }
+    }
+    Ok(())
 }
 
 /// DELETE of an object that is not a local queue.

@@ -997,6 +997,47 @@ fn queue_type_value(object_type: ObjectType) -> i32 {
 }
 
 /// The queue types a request's QType names (all when absent or MQQT_ALL).
+/// Apply every attribute parameter of a create, copy or change request to `definition`.
+fn apply_parameters(
+    context: &Context,
+    definition: &mut ObjectDefinition,
+    request: &Request,
+    attribute: &dyn Fn(&Parameter) -> Option<&'static Mapping>,
+) -> Result<(), PcfFailure> {
+    for parameter in request.parameters {
+        let Some(mapping) = attribute(parameter) else {
+            continue;
+        };
+        let value_error = || PcfFailure::parameter(MQRCCF_PARM_VALUE_ERROR, parameter.id());
+        if let Kind::Flag(values) = mapping.kind {
+            // The keyword alone (SHARE, NOSHARE), as DEFINE takes it.
+            let Parameter::Integer { value, .. } = parameter else {
+                return Err(unknown_parameter(parameter));
+            };
+            let (keyword, _) = values
+                .iter()
+                .find(|(_, known)| known == value)
+                .ok_or_else(value_error)?;
+            let token = Token {
+                keyword: keyword.to_string(),
+                value: None,
+                position: 1,
+            };
+            match definition {
+                ObjectDefinition::Local(queue) | ObjectDefinition::Model(queue) => {
+                    apply_attributes(context, queue, &[(&token, None)])
+                        .map_err(|_| value_error())?
+                }
+                _ => return Err(unknown_parameter(parameter)),
+            }
+            continue;
+        }
+        let (token, value) = mqsc_value(mapping, parameter)?;
+        object_commands::apply(context, definition, &token, &value).map_err(|_| value_error())?;
+    }
+    Ok(())
+}
+
 fn queue_types(request: &Request) -> Result<Vec<ObjectType>, PcfFailure> {
     let all = vec![
         ObjectType::LocalQueue,
@@ -1301,42 +1342,36 @@ fn create_or_change(
             ));
         }
     }
-    for parameter in request.parameters {
-        let Some(mapping) = attribute(parameter) else {
-            continue;
-        };
-        let value_error = || PcfFailure::parameter(MQRCCF_PARM_VALUE_ERROR, parameter.id());
-        if let Kind::Flag(values) = mapping.kind {
-            // The keyword alone (SHARE, NOSHARE), as DEFINE takes it.
-            let Parameter::Integer { value, .. } = parameter else {
-                return Err(unknown_parameter(parameter));
-            };
-            let (keyword, _) = values
-                .iter()
-                .find(|(_, known)| known == value)
-                .ok_or_else(value_error)?;
-            let token = Token {
-                keyword: keyword.to_string(),
-                value: None,
-                position: 1,
-            };
-            match &mut definition {
-                ObjectDefinition::Local(queue) | ObjectDefinition::Model(queue) => {
-                    apply_attributes(context, queue, &[(&token, None)])
-                        .map_err(|_| value_error())?
-                }
-                _ => return Err(unknown_parameter(parameter)),
-            }
-            continue;
-        }
-        let (token, value) = mqsc_value(mapping, parameter)?;
-        object_commands::apply(context, &mut definition, &token, &value)
-            .map_err(|_| value_error())?;
-    }
+    apply_parameters(context, &mut definition, request, &attribute)?;
     definition.validate().map_err(PcfFailure::storage)?;
     let result = match (definition, mode) {
-        (ObjectDefinition::Local(queue), Mode::Alter) => {
-            queue_manager.alter_queue(queue).map(|_| ())
+        (ObjectDefinition::Local(_), Mode::Alter) => {
+            let queue = queue_manager
+                .queue(name)
+                .ok_or_else(|| PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME))?;
+            // Only the attributes named change, applied again to the definition current under
+            // the object lock, so a switch the queue manager made since the read above (an
+            // event or trigger control) is not undone.
+            let mut refused = None;
+            let result = queue_manager.update_queue_definition(&queue, |current| {
+                let mut altered = ObjectDefinition::Local(current.clone());
+                if let Err(failure) = apply_parameters(context, &mut altered, request, &attribute) {
+                    refused = Some(failure);
+                    return Err(ferrite_storage::StorageError::mq(
+                        ferrite_constants::reason::MQRC_UNEXPECTED_ERROR,
+                        "the change no longer applies",
+                    ));
+                }
+                let ObjectDefinition::Local(altered) = altered else {
+                    unreachable!("a local queue stays a local queue");
+                };
+                *current = altered;
+                Ok(true)
+            });
+            if let Some(failure) = refused {
+                return Err(failure);
+            }
+            result.map(|_| ())
         }
         (ObjectDefinition::Local(queue), _) => {
             queue_manager.define_queue(queue, replace).map(|_| ())

@@ -192,7 +192,7 @@ pub fn raise(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, event: Depth
             DepthEvent::Full => &mut definition.queue_depth_max_event,
         };
         if !*enabled {
-            return false;
+            return Ok(false);
         }
         *enabled = false;
         match event {
@@ -206,7 +206,7 @@ pub fn raise(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, event: Depth
             }
             DepthEvent::Full => definition.queue_depth_low_event = true,
         }
-        true
+        Ok(true)
     });
     match flipped {
         // A concurrent call flipped them first (and raised the event).

@@ -256,10 +256,10 @@ fn raise(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, reason: i32) {
     };
     let flipped = queue_manager.update_queue_definition(queue, |definition| {
         if definition.queue_service_interval_event != expected {
-            return false;
+            return Ok(false);
         }
         definition.queue_service_interval_event = next.to_string();
-        true
+        Ok(true)
     });
     match flipped {
         // A concurrent call flipped it first (and raised the event).

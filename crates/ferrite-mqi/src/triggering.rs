@@ -587,7 +587,7 @@ fn is_initiation_queue(queue_manager: &QueueManager, name: &str) -> bool {
 /// (a concurrent arrival took the trigger).
 fn switch_triggering_off(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) -> bool {
     let switched = queue_manager.update_queue_definition(queue, |definition| {
-        std::mem::replace(&mut definition.trigger_control, false)
+        Ok(std::mem::replace(&mut definition.trigger_control, false))
     });
     match switched {
         Ok(switched) => switched,

@@ -884,7 +884,7 @@ fn queue_definition_updates_lose_no_concurrent_change() {
                         .update_queue_definition(&queue, |definition| {
                             let count: u32 = definition.description.parse().unwrap();
                             definition.description = (count + 1).to_string();
-                            true
+                            Ok(true)
                         })
                         .unwrap();
                     assert!(changed);
@@ -896,7 +896,7 @@ fn queue_definition_updates_lose_no_concurrent_change() {
                     queue_manager
                         .update_queue_definition(&queue, |definition| {
                             definition.trigger_control = !definition.trigger_control;
-                            true
+                            Ok(true)
                         })
                         .unwrap();
                 }
@@ -911,7 +911,7 @@ fn queue_definition_updates_lose_no_concurrent_change() {
         assert!(definition.trigger_control, "a flip was lost");
         // A change that declines stores nothing and says so.
         assert!(!queue_manager
-            .update_queue_definition(&queue, |_| false)
+            .update_queue_definition(&queue, |_| Ok(false))
             .unwrap());
         queue_manager.shutdown().unwrap();
     }
@@ -923,7 +923,7 @@ fn queue_definition_updates_lose_no_concurrent_change() {
     let error = queue_manager
         .update_queue_definition(&queue, |definition| {
             definition.trigger_control = false;
-            true
+            Ok(true)
         })
         .unwrap_err();
     assert_eq!(

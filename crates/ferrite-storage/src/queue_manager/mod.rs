@@ -880,13 +880,23 @@ impl QueueManager {
     /// temporary dynamic queue stays temporary, and unstored).
     pub fn define_queue(
         &self,
-        mut definition: QueueDefinition,
+        definition: QueueDefinition,
         replace: bool,
     ) -> StorageResult<Arc<LocalQueue>> {
         self.check_running()?;
         definition.validate()?;
         self.data.space(definition.page_set)?;
         let mut locations = self.object_locations.lock().unwrap();
+        self.define_queue_locked(&mut locations, definition, replace)
+    }
+
+    /// [`QueueManager::define_queue`] under the object lock the caller holds.
+    fn define_queue_locked(
+        &self,
+        locations: &mut HashMap<u32, (MessageLocation, u64)>,
+        mut definition: QueueDefinition,
+        replace: bool,
+    ) -> StorageResult<Arc<LocalQueue>> {
         match self.queue_object_type(&definition.name) {
             Some(ObjectType::LocalQueue) | None => {}
             Some(other) => {
@@ -922,14 +932,14 @@ impl QueueManager {
                 ));
             }
             if stored {
-                self.store_object(&mut locations, queue.object_id, &definition.encode())?;
+                self.store_object(locations, queue.object_id, &definition.encode())?;
             }
             queue.set_definition(definition);
             return Ok(queue);
         }
         let object_id = self.next_object_id.fetch_add(1, Ordering::SeqCst);
         if stored {
-            self.store_object(&mut locations, object_id, &definition.encode())?;
+            self.store_object(locations, object_id, &definition.encode())?;
         }
         let queue = Arc::new(LocalQueue::new(object_id, definition.clone()));
         self.queues
@@ -1265,18 +1275,19 @@ impl QueueManager {
         self.define_queue(definition, true)
     }
 
-    /// Change attributes of `queue` that the queue manager switches itself (MQ's event and
-    /// trigger controls: QDEPTHHI/QDEPTHLO/QDPMAXEV after a depth event, NOTRIGGER after a
-    /// DEPTH trigger, QSVCIEV after a service interval event) as one read-modify-write under
-    /// the object lock that DEFINE, ALTER and DELETE take, so an operator's ALTER that lands
-    /// between the read and the write is never overwritten with the definition read before it.
-    /// `change` returns false to leave the definition as it is (nothing is stored); the result
-    /// says whether it changed. A queue deleted (or deleted and defined again) since `queue`
-    /// was resolved is MQRC_UNKNOWN_OBJECT_NAME.
+    /// Change attributes of `queue` as one read-modify-write under the object lock that
+    /// DEFINE, ALTER and DELETE take: the queue manager's own switches (MQ's event and trigger
+    /// controls: QDEPTHHI/QDEPTHLO/QDPMAXEV after a depth event, NOTRIGGER after a DEPTH
+    /// trigger, QSVCIEV after a service interval event) and an operator's ALTER QLOCAL (MQSC
+    /// or PCF: only the attributes it names change), so neither overwrites the other with a
+    /// definition read before it. `change` returns false to leave the definition as it is
+    /// (nothing is stored) and an error to refuse the change; the result says whether it
+    /// changed. The changed definition passes DEFINE REPLACE's checks. A queue deleted (or
+    /// deleted and defined again) since `queue` was resolved is MQRC_UNKNOWN_OBJECT_NAME.
     pub fn update_queue_definition(
         &self,
         queue: &Arc<LocalQueue>,
-        change: impl FnOnce(&mut QueueDefinition) -> bool,
+        change: impl FnOnce(&mut QueueDefinition) -> StorageResult<bool>,
     ) -> StorageResult<bool> {
         self.check_running()?;
         let mut locations = self.object_locations.lock().unwrap();
@@ -1288,14 +1299,12 @@ impl QueueManager {
             ));
         }
         let mut definition = queue.definition();
-        if !change(&mut definition) {
+        if !change(&mut definition)? {
             return Ok(false);
         }
         definition.validate()?;
-        if definition.definition_type != DefinitionType::TemporaryDynamic {
-            self.store_object(&mut locations, queue.object_id, &definition.encode())?;
-        }
-        queue.set_definition(definition);
+        self.data.space(definition.page_set)?;
+        self.define_queue_locked(&mut locations, definition, true)?;
         Ok(true)
     }
 
