@@ -2143,10 +2143,25 @@ impl Connection {
                 .alter_object(ObjectDefinition::Alias(alias))?;
             return Ok(());
         }
-        let before = queue.definition();
-        let altered = self.queue_manager.alter_queue(definition)?;
+        // The attributes (checked above) applied again to the definition current under the
+        // object lock: a switch the queue manager made since the read above (an event or
+        // trigger control) is not undone.
+        drop(definition);
+        let mut before = None;
+        self.queue_manager
+            .update_queue_definition(&queue, |current| {
+                before = Some(current.clone());
+                for (selector, value) in attributes {
+                    crate::inquire::set_local_queue_attribute(current, *selector, value).map_err(
+                        |error| ferrite_storage::StorageError::mq(error.reason, "MQSET"),
+                    )?;
+                }
+                Ok(true)
+            })?;
         // Trigger hook: triggering switched on, or GET enabled, by MQSET.
-        triggering::definition_changed(&self.queue_manager, &before, &altered);
+        if let Some(before) = before {
+            triggering::definition_changed(&self.queue_manager, &before, &queue);
+        }
         Ok(())
     }
 
