@@ -884,8 +884,6 @@ impl QueueManager {
         replace: bool,
     ) -> StorageResult<Arc<LocalQueue>> {
         self.check_running()?;
-        definition.validate()?;
-        self.data.space(definition.page_set)?;
         let mut locations = self.object_locations.lock().unwrap();
         self.define_queue_locked(&mut locations, definition, replace)
     }
@@ -897,6 +895,8 @@ impl QueueManager {
         mut definition: QueueDefinition,
         replace: bool,
     ) -> StorageResult<Arc<LocalQueue>> {
+        definition.validate()?;
+        self.data.space(definition.page_set)?;
         match self.queue_object_type(&definition.name) {
             Some(ObjectType::LocalQueue) | None => {}
             Some(other) => {
@@ -1302,8 +1302,6 @@ impl QueueManager {
         if !change(&mut definition)? {
             return Ok(false);
         }
-        definition.validate()?;
-        self.data.space(definition.page_set)?;
         self.define_queue_locked(&mut locations, definition, true)?;
         Ok(true)
     }
