@@ -18,10 +18,13 @@
 //! whose profiles match the channel name given; RUNCHECK shows the record that would decide
 //! a connection to that channel from ADDRESS as CLNTUSER.
 
+use std::net::IpAddr;
+
 use ferrite_storage::queue_manager::channel_authentication::{
     generic_matches, ChannelAuthenticationAction, ChannelAuthenticationRecord,
     ChannelAuthenticationType, ConnectionToCheck, UserSource,
 };
+use ferrite_storage::queue_manager::QueueManager;
 
 use crate::commands::{choice, keywords, value_error, Context, Failure, Outcome, Output, Takes};
 use crate::parser::{SyntaxError, Token, Value};
@@ -236,8 +239,7 @@ pub(crate) fn display(context: &Context, object: &Token, rest: &[Token]) -> Outc
             return Err(syntax(not_allowed(token, "only with MATCH(RUNCHECK)")));
         }
     }
-    let queue_manager = context.queue_manager;
-    let records: Vec<ChannelAuthenticationRecord> = if how == "RUNCHECK" {
+    let selection = if how == "RUNCHECK" {
         if name.contains('*') {
             return Err(syntax(value_error(
                 object,
@@ -263,31 +265,18 @@ pub(crate) fn display(context: &Context, object: &Token, rest: &[Token]) -> Outc
             .and_then(|(_, value)| value)
             .map(|value| value.text.clone())
             .unwrap_or_default();
-        let channel_mca_user = queue_manager
-            .channel(&name)
-            .map(|channel| channel.mca_user)
-            .unwrap_or_default();
-        queue_manager
-            .channel_authentication_runcheck(&ConnectionToCheck {
-                channel: &name,
-                address: ip,
-                client_user: &client_user,
-                channel_mca_user: &channel_mca_user,
-            })
-            .into_iter()
-            .collect()
+        Selection::RunCheck {
+            address: ip,
+            client_user,
+        }
     } else {
-        queue_manager
-            .channel_authentication_records()
-            .into_iter()
-            .filter(|record| type_wanted.is_none_or(|wanted| record.record_type == wanted))
-            .filter(|record| match how {
-                "EXACT" => record.profile == name,
-                "ALL" => generic_matches(&record.profile, &name),
-                _ => generic_matches(&name, &record.profile),
-            })
-            .collect()
+        match how {
+            "EXACT" => Selection::Exact,
+            "ALL" => Selection::All,
+            _ => Selection::Generic,
+        }
     };
+    let records = matching_records(context.queue_manager, &name, type_wanted, &selection);
     let mut output = Output::default();
     for record in &records {
         output.attributes(format!("AMQ8878I {}", context.name), shown(record), None);
@@ -299,6 +288,63 @@ pub(crate) fn display(context: &Context, object: &Token, rest: &[Token]) -> Outc
         ));
     }
     Ok(output)
+}
+
+/// How DISPLAY CHLAUTH and PCF Inquire Channel Authentication Records choose records
+/// (MATCH / Match).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Selection {
+    /// The name given, `*` a wildcard, compared with the records' profiles (the default).
+    Generic,
+    /// The name given taken literally.
+    Exact,
+    /// The records whose generic profiles match the channel name given.
+    All,
+    /// The record that would decide a connection to the channel from `address` as
+    /// `client_user` (the one that blocks it, else the mapping used), whatever the type.
+    RunCheck {
+        address: IpAddr,
+        client_user: String,
+    },
+}
+
+/// The records `selection` chooses for the name `name`, of `type_wanted` (all types when
+/// `None`; RUNCHECK ignores it), in the store's order.
+pub(crate) fn matching_records(
+    queue_manager: &QueueManager,
+    name: &str,
+    type_wanted: Option<ChannelAuthenticationType>,
+    selection: &Selection,
+) -> Vec<ChannelAuthenticationRecord> {
+    if let Selection::RunCheck {
+        address,
+        client_user,
+    } = selection
+    {
+        let channel_mca_user = queue_manager
+            .channel(name)
+            .map(|channel| channel.mca_user)
+            .unwrap_or_default();
+        return queue_manager
+            .channel_authentication_runcheck(&ConnectionToCheck {
+                channel: name,
+                address: *address,
+                client_user,
+                channel_mca_user: &channel_mca_user,
+            })
+            .into_iter()
+            .collect();
+    }
+    queue_manager
+        .channel_authentication_records()
+        .into_iter()
+        .filter(|record| type_wanted.is_none_or(|wanted| record.record_type == wanted))
+        .filter(|record| match selection {
+            Selection::Exact => record.profile == name,
+            Selection::All => generic_matches(&record.profile, name),
+            _ => generic_matches(name, &record.profile),
+        })
+        .collect()
 }
 
 /// A record's attributes as DISPLAY CHLAUTH ALL shows them, the ones its type has.

@@ -20,7 +20,8 @@
 //! INQUIRE_PROCESS(_NAMES), CREATE/COPY/CHANGE/DELETE_PROCESS, INQUIRE_NAMELIST(_NAMES),
 //! CREATE/COPY/CHANGE/DELETE_NAMELIST, INQUIRE_AUTH_INFO(_NAMES),
 //! CREATE/COPY/CHANGE/DELETE_AUTH_INFO (AuthInfoType MQAIT_IDPW_OS), INQUIRE_LISTENER_STATUS,
-//! INQUIRE_USAGE (page sets and buffer pools: `pcf_commands/usage.rs`). Any other command is
+//! INQUIRE_USAGE (page sets and buffer pools: `pcf_commands/usage.rs`), SET_CHLAUTH_REC and
+//! INQUIRE_CHLAUTH_RECS (`pcf_commands/channel_authentication.rs`). Any other command is
 //! answered MQRCCF_CFH_COMMAND_ERROR.
 //!
 //! ## Responses
@@ -59,6 +60,7 @@ use crate::pcf::{decode, encode, ByteOrder, Parameter, PcfHeader, PcfMessage};
 use crate::qmgr_commands;
 use crate::CommandProcessor;
 
+mod channel_authentication;
 mod usage;
 
 // ----- attribute mappings ---------------------------------------------------------------------
@@ -1895,6 +1897,8 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
         MQCMD_DELETE_AUTH_INFO => delete(context, request, auth_info),
         MQCMD_INQUIRE_LISTENER_STATUS => inquire_listener_status(context, request),
         MQCMD_INQUIRE_USAGE => usage::inquire_usage(context, request),
+        MQCMD_SET_CHLAUTH_REC => channel_authentication::set(context, request),
+        MQCMD_INQUIRE_CHLAUTH_RECS => channel_authentication::inquire(context, request),
         _ => Err(PcfFailure::new(MQRCCF_CFH_COMMAND_ERROR)),
     }
 }

@@ -112,6 +112,15 @@ impl UserSource {
     }
 }
 
+/// A field of a record that MQ's rules refuse ([`ChannelAuthenticationRecord::fault`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordFault {
+    /// The MQSC keyword that sets the field: CHLAUTH (the profile), USERLIST, ADDRLIST,
+    /// ADDRESS, CLNTUSER, MCAUSER or DESCR.
+    pub keyword: &'static str,
+    pub detail: String,
+}
+
 /// One channel authentication record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChannelAuthenticationRecord {
@@ -183,9 +192,18 @@ impl ChannelAuthenticationRecord {
         }
     }
 
-    /// Check the record against MQ's rules for SET CHLAUTH.
+    /// Check the record against MQ's rules for SET CHLAUTH (the first fault, as an error).
     pub fn validate(&self) -> StorageResult<()> {
-        let fail = |detail: String| Err(StorageError::invalid(detail));
+        match self.fault() {
+            None => Ok(()),
+            Some(fault) => Err(StorageError::invalid(fault.detail)),
+        }
+    }
+
+    /// The first field MQ's rules for the record's type refuse, if any: the MQSC keyword that
+    /// sets it (so MQSC and PCF can each name it their own way) and why.
+    pub fn fault(&self) -> Option<RecordFault> {
+        let fail = |keyword: &'static str, detail: String| Some(RecordFault { keyword, detail });
         let profile = &self.profile;
         if profile.is_empty()
             || profile.len() > CHANNEL_NAME_LENGTH_MAX
@@ -193,78 +211,109 @@ impl ChannelAuthenticationRecord {
                 .chars()
                 .all(|c| c == '*' || crate::config::is_object_name_char(c))
         {
-            return fail(format!(
+            return fail("CHLAUTH", format!(
                 "CHLAUTH('{profile}') is not a generic channel name (1-{CHANNEL_NAME_LENGTH_MAX} characters of A-Z a-z 0-9 . / _ % and *)"
             ));
         }
-        let user = |what: &str, user: &str| -> StorageResult<()> {
+        let user = |keyword: &'static str, what: &str, user: &str| {
             if user.is_empty()
                 || user.len() > CHANNEL_AUTHENTICATION_USER_LENGTH_MAX
                 || user.contains(char::is_whitespace)
             {
-                return Err(StorageError::invalid(format!("{what} '{user}' must be 1-{CHANNEL_AUTHENTICATION_USER_LENGTH_MAX} characters without blanks"),
-                ));
+                return fail(keyword, format!("{what} '{user}' must be 1-{CHANNEL_AUTHENTICATION_USER_LENGTH_MAX} characters without blanks"));
             }
-            Ok(())
+            None
+        };
+        let address = |keyword: &'static str, pattern: &str| {
+            check_address_pattern(pattern)
+                .err()
+                .map(|error| RecordFault {
+                    keyword,
+                    detail: error.to_string(),
+                })
         };
         match self.record_type {
             ChannelAuthenticationType::BlockUser => {
                 if self.user_list.is_empty()
                     || self.user_list.len() > CHANNEL_AUTHENTICATION_LIST_ENTRIES_MAX
                 {
-                    return fail(format!(
+                    return fail("USERLIST", format!(
                         "TYPE(BLOCKUSER) needs USERLIST with 1-{CHANNEL_AUTHENTICATION_LIST_ENTRIES_MAX} user IDs"
                     ));
                 }
-                for entry in &self.user_list {
-                    user("USERLIST entry", entry)?;
+                if let Some(fault) = self
+                    .user_list
+                    .iter()
+                    .find_map(|entry| user("USERLIST", "USERLIST entry", entry))
+                {
+                    return Some(fault);
                 }
             }
             ChannelAuthenticationType::BlockAddress => {
                 if profile != "*" {
-                    return fail(format!(
+                    return fail("CHLAUTH", format!(
                         "TYPE(BLOCKADDR) applies to every channel: its profile must be '*', not '{profile}'"
                     ));
                 }
                 if self.address_list.is_empty()
                     || self.address_list.len() > CHANNEL_AUTHENTICATION_LIST_ENTRIES_MAX
                 {
-                    return fail(format!(
+                    return fail("ADDRLIST", format!(
                         "TYPE(BLOCKADDR) needs ADDRLIST with 1-{CHANNEL_AUTHENTICATION_LIST_ENTRIES_MAX} addresses"
                     ));
                 }
-                for entry in &self.address_list {
-                    check_address_pattern(entry)?;
+                if let Some(fault) = self
+                    .address_list
+                    .iter()
+                    .find_map(|entry| address("ADDRLIST", entry))
+                {
+                    return Some(fault);
                 }
             }
             ChannelAuthenticationType::AddressMap | ChannelAuthenticationType::UserMap => {
                 if self.record_type == ChannelAuthenticationType::AddressMap {
                     if self.address.is_empty() {
-                        return fail("TYPE(ADDRESSMAP) needs ADDRESS".to_string());
+                        return fail("ADDRESS", "TYPE(ADDRESSMAP) needs ADDRESS".to_string());
                     }
-                } else {
-                    user("CLNTUSER", &self.client_user)?;
+                } else if let Some(fault) = user("CLNTUSER", "CLNTUSER", &self.client_user) {
+                    return Some(fault);
                 }
                 if !self.address.is_empty() {
-                    check_address_pattern(&self.address)?;
+                    if let Some(fault) = address("ADDRESS", &self.address) {
+                        return Some(fault);
+                    }
                 }
                 match self.user_source {
-                    UserSource::Map => user("MCAUSER (USERSRC(MAP) needs one)", &self.mca_user)?,
+                    UserSource::Map => {
+                        if let Some(fault) = user(
+                            "MCAUSER",
+                            "MCAUSER (USERSRC(MAP) needs one)",
+                            &self.mca_user,
+                        ) {
+                            return Some(fault);
+                        }
+                    }
                     _ if !self.mca_user.is_empty() => {
-                        return fail(format!(
-                            "MCAUSER is allowed only with USERSRC(MAP), not USERSRC({})",
-                            self.user_source.keyword()
-                        ))
+                        return fail(
+                            "MCAUSER",
+                            format!(
+                                "MCAUSER is allowed only with USERSRC(MAP), not USERSRC({})",
+                                self.user_source.keyword()
+                            ),
+                        )
                     }
                     _ => {}
                 }
             }
         }
         if self.description.chars().count() > super::objects::DESCRIPTION_LENGTH_MAX {
-            return fail(format!(
-                "DESCR is longer than {} characters",
-                super::objects::DESCRIPTION_LENGTH_MAX
-            ));
+            return fail(
+                "DESCR",
+                format!(
+                    "DESCR is longer than {} characters",
+                    super::objects::DESCRIPTION_LENGTH_MAX
+                ),
+            );
         }
         if self.key
             != Self::key(
@@ -274,12 +323,12 @@ impl ChannelAuthenticationRecord {
                 &self.client_user,
             )
         {
-            return fail(format!(
-                "record key '{}' does not match its fields",
-                self.key
-            ));
+            return fail(
+                "CHLAUTH",
+                format!("record key '{}' does not match its fields", self.key),
+            );
         }
-        Ok(())
+        None
     }
 
     /// The stored image (objects.rs's format, type `CHLAUTH`, version 1): PROFILE TYPE
