@@ -96,7 +96,7 @@ impl ByteOrder {
 /// MQCFH.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PcfHeader {
-    /// Type: MQCFT_COMMAND, MQCFT_COMMAND_XR, MQCFT_RESPONSE, MQCFT_XR_*.
+    /// Type: MQCFT_COMMAND, MQCFT_COMMAND_XR, MQCFT_RESPONSE, MQCFT_XR_*, MQCFT_EVENT.
     pub kind: i32,
     pub version: i32,
     /// Command: MQCMD_*.
@@ -257,6 +257,11 @@ pub fn decode_response(data: &[u8], order: ByteOrder) -> Result<PcfMessage, Deco
             MQCFT_XR_SUMMARY,
         ],
     )
+}
+
+/// Decode a PCF event message (MQCFT_EVENT), as a monitoring program reads the event queues.
+pub fn decode_event(data: &[u8], order: ByteOrder) -> Result<PcfMessage, DecodeError> {
+    decode_kinds(data, order, &[MQCFT_EVENT])
 }
 
 fn decode_kinds(data: &[u8], order: ByteOrder, kinds: &[i32]) -> Result<PcfMessage, DecodeError> {

@@ -11,7 +11,9 @@
 //! the QMGR object as before); DISPLAY QMGR CHCKCLNT shows the value in force
 //! (`QueueManager::client_check_in_force`).
 
-use ferrite_storage::queue_manager::objects::{AUTH_INFO_CHECK_VALUES, QMGR_CHECK_CLIENT_VALUES};
+use ferrite_storage::queue_manager::objects::{
+    AUTH_INFO_CHECK_VALUES, QMGR_CHANNEL_EVENT_VALUES, QMGR_CHECK_CLIENT_VALUES,
+};
 use ferrite_storage::queue_manager::ObjectDefinition;
 use ferrite_storage::queue_manager::{
     QueueManagerAttributes, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
@@ -37,6 +39,7 @@ pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("CMDEV", Takes::Value),
     ("CONFIGEV", Takes::Value),
     ("STRSTPEV", Takes::Value),
+    ("CHLEV", Takes::Value),
     ("ACCTQ", Takes::Value),
     ("MONQ", Takes::Value),
     ("STATQ", Takes::Value),
@@ -98,6 +101,10 @@ pub(crate) fn stored_attributes(
         ("CMDEV", enabled(attributes.command_events)),
         ("CONFIGEV", enabled(attributes.config_events)),
         ("STRSTPEV", enabled(attributes.start_stop_events)),
+        (
+            "CHLEV",
+            keyword(&attributes.channel_events, &QMGR_CHANNEL_EVENT_VALUES),
+        ),
         (
             "ACCTQ",
             keyword(&attributes.accounting_queue, &QMGR_ACCOUNTING_VALUES),
@@ -258,6 +265,11 @@ pub(crate) fn apply_qmgr_attribute(
         "CMDEV" => attributes.command_events = event(token, value)?,
         "CONFIGEV" => attributes.config_events = event(token, value)?,
         "STRSTPEV" => attributes.start_stop_events = event(token, value)?,
+        "CHLEV" => {
+            attributes.channel_events = QMGR_CHANNEL_EVENT_VALUES
+                [choice(token, value, &QMGR_CHANNEL_EVENT_VALUES)?]
+            .to_string()
+        }
         "ACCTQ" => {
             attributes.accounting_queue =
                 QMGR_ACCOUNTING_VALUES[choice(token, value, &QMGR_ACCOUNTING_VALUES)?].to_string()

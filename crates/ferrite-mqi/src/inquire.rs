@@ -310,6 +310,11 @@ pub fn queue_manager_attribute(
         MQIA_COMMAND_EVENT => integer(event(attributes.command_events)),
         MQIA_CONFIGURATION_EVENT => integer(event(attributes.config_events)),
         MQIA_START_STOP_EVENT => integer(event(attributes.start_stop_events)),
+        MQIA_CHANNEL_EVENT => integer(match attributes.channel_events.as_str() {
+            "ENABLED" => MQEVR_ENABLED,
+            "EXCEPTION" => MQEVR_EXCEPTION,
+            _ => MQEVR_DISABLED,
+        }),
         MQIA_ACCOUNTING_Q => integer(monitoring(&attributes.accounting_queue)),
         MQIA_MONITORING_Q => integer(monitoring(&attributes.monitoring_queue)),
         MQIA_STATISTICS_Q => integer(monitoring(&attributes.statistics_queue)),

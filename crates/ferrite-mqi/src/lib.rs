@@ -38,6 +38,7 @@
 //! ```
 
 pub mod async_status;
+pub mod channel_events;
 pub mod connection;
 pub mod data_conversion;
 pub mod dead_letter;

@@ -171,3 +171,206 @@ fn chlauth_records_block_map_and_warn_over_tcp() {
         MQRC_NOT_AUTHORIZED
     );
 }
+
+/// The Channel Blocked events on SYSTEM.ADMIN.CHANNEL.EVENT (taken off it): each one's reason
+/// and parameters, decoded from its PCF.
+fn channel_events(
+    queue_manager: &std::sync::Arc<ferrite_storage::queue_manager::QueueManager>,
+) -> Vec<(i32, Vec<ferrite_command::pcf::Parameter>)> {
+    use ferrite_command::pcf::{decode_event, ByteOrder};
+    use ferrite_constants::{encoding::MQENC_NATIVE, format::MQFMT_EVENT};
+    let mut monitor = ferrite_mqi::Connection::connect(queue_manager.clone(), "").unwrap();
+    let hobj = monitor
+        .open(
+            &mut Mqod::queue("SYSTEM.ADMIN.CHANNEL.EVENT"),
+            MQOO_INPUT_SHARED,
+        )
+        .unwrap();
+    let mut events = Vec::new();
+    loop {
+        let mut md = Mqmd::default();
+        let mut buffer = vec![0u8; 4096];
+        match monitor.get(
+            hobj,
+            &mut md,
+            &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
+            &mut buffer,
+        ) {
+            Ok(got) => {
+                assert_eq!(md.format, MQFMT_EVENT);
+                let order = ByteOrder::of_encoding(MQENC_NATIVE);
+                let event = decode_event(&buffer[..got.data_length], order).expect("a PCF event");
+                // MQCFT_EVENT (7), MQCMD_CHANNEL_EVENT (46), MQCC_WARNING.
+                assert_eq!(
+                    (
+                        event.header.kind,
+                        event.header.command,
+                        event.header.comp_code
+                    ),
+                    (7, 46, 1)
+                );
+                assert_eq!(
+                    event.header.parameter_count as usize,
+                    event.parameters.len()
+                );
+                events.push((event.header.reason, event.parameters));
+            }
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
+            Err(error) => panic!("MQGET from the channel event queue: {error}"),
+        }
+    }
+    monitor.close(hobj, 0).unwrap();
+    monitor.disconnect().unwrap();
+    events
+}
+
+fn event_text(parameters: &[ferrite_command::pcf::Parameter], id: i32) -> Option<String> {
+    parameters.iter().find_map(|p| match p {
+        ferrite_command::pcf::Parameter::String { parameter, value } if *parameter == id => {
+            Some(value.trim_end().to_string())
+        }
+        _ => None,
+    })
+}
+
+fn event_integer(parameters: &[ferrite_command::pcf::Parameter], id: i32) -> Option<i32> {
+    parameters.iter().find_map(|p| match p {
+        ferrite_command::pcf::Parameter::Integer { parameter, value } if *parameter == id => {
+            Some(*value)
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn blocked_channels_put_channel_blocked_events_as_chlev_says() {
+    use ferrite_constants::{misc::*, pcf_selector::*, selector::MQCA_Q_MGR_NAME};
+    let user = match std::env::var("USER") {
+        Ok(user) if !user.trim().is_empty() => user,
+        _ => {
+            std::env::set_var("USER", "chlauthtest");
+            "chlauthtest".to_string()
+        }
+    };
+    let listener = listen(support::start_configured(
+        &["Q1"],
+        ServerConfig::default(),
+        support::small_config("QM1"),
+    ));
+    let queue_manager = listener.fixture.queue_manager.clone();
+    let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());
+    let run = |command: &str| {
+        let response = processor.run(command);
+        assert!(response.success, "{command}: {}", response.text());
+    };
+    run("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(OPTIONAL)");
+    run("REFRESH SECURITY TYPE(CONNAUTH)");
+    run(&format!(
+        "SET CHLAUTH('APP.*') TYPE(BLOCKUSER) USERLIST('{user}')"
+    ));
+    run("SET CHLAUTH('NONE.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS)");
+    run("DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN)");
+    run("DEFINE CHANNEL(NONE.SVRCONN) CHLTYPE(SVRCONN)");
+
+    // CHLEV(DISABLED), MQ's default: refused, no event.
+    assert_eq!(refused(&listener, "APP.SVRCONN"), MQRC_NOT_AUTHORIZED);
+    log_line(&listener, "AMQ9776E");
+    assert!(channel_events(&queue_manager).is_empty());
+
+    // CHLEV(EXCEPTION): BLOCKUSER names the channel and the user.
+    run("ALTER QMGR CHLEV(EXCEPTION)");
+    assert_eq!(refused(&listener, "APP.SVRCONN"), MQRC_NOT_AUTHORIZED);
+    let events = channel_events(&queue_manager);
+    assert_eq!(events.len(), 1, "{events:?}");
+    let (reason, parameters) = &events[0];
+    assert_eq!(*reason, MQRC_CHANNEL_BLOCKED);
+    assert_eq!(
+        event_text(parameters, MQCA_Q_MGR_NAME).as_deref(),
+        Some("QM1")
+    );
+    assert_eq!(
+        event_integer(parameters, MQIACF_REASON_QUALIFIER),
+        Some(MQRQ_CHANNEL_BLOCKED_USERID)
+    );
+    assert_eq!(
+        event_text(parameters, MQCACH_CHANNEL_NAME).as_deref(),
+        Some("APP.SVRCONN")
+    );
+    assert_eq!(
+        event_text(parameters, MQCACF_USER_IDENTIFIER).as_deref(),
+        Some(user.as_str())
+    );
+    assert_eq!(
+        event_text(parameters, MQCACH_CONNECTION_NAME).as_deref(),
+        Some("127.0.0.1")
+    );
+
+    // CHLEV(ENABLED): NOACCESS, then BLOCKADDR (no channel name: MQ blocks an address before
+    // it knows the channel), then the same BLOCKADDR with WARN(YES): the warning event.
+    run("ALTER QMGR CHLEV(ENABLED)");
+    assert_eq!(refused(&listener, "NONE.SVRCONN"), MQRC_NOT_AUTHORIZED);
+    run("SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('127.0.0.*')");
+    assert_eq!(refused(&listener, "NONE.SVRCONN"), MQRC_NOT_AUTHORIZED);
+    run("SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('127.0.0.*') WARN(YES) ACTION(REPLACE)");
+    run("SET CHLAUTH('NONE.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('*') ACTION(REMOVE)");
+    connect(&listener, "NONE.SVRCONN")
+        .unwrap()
+        .disconnect()
+        .unwrap();
+    let events = channel_events(&queue_manager);
+    let summary: Vec<(i32, Option<i32>, Option<String>)> = events
+        .iter()
+        .map(|(reason, parameters)| {
+            (
+                *reason,
+                event_integer(parameters, MQIACF_REASON_QUALIFIER),
+                event_text(parameters, MQCACH_CHANNEL_NAME),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                MQRC_CHANNEL_BLOCKED,
+                Some(MQRQ_CHANNEL_BLOCKED_NOACCESS),
+                Some("NONE.SVRCONN".to_string())
+            ),
+            (
+                MQRC_CHANNEL_BLOCKED,
+                Some(MQRQ_CHANNEL_BLOCKED_ADDRESS),
+                None
+            ),
+            (
+                MQRC_CHANNEL_BLOCKED_WARNING,
+                Some(MQRQ_CHANNEL_BLOCKED_ADDRESS),
+                None
+            ),
+        ]
+    );
+    // DISPLAY QMGR shows the switch; MQINQ answers it as MQEVR_*.
+    let display = processor.run("DISPLAY QMGR CHLEV");
+    assert!(
+        display.text().contains("CHLEV(ENABLED)"),
+        "{}",
+        display.text()
+    );
+    run("ALTER QMGR CHLEV(EXCEPTION)");
+    let mut inquirer = ferrite_mqi::Connection::connect(queue_manager.clone(), "").unwrap();
+    let mut od = Mqod {
+        object_type: ferrite_constants::object_type::MQOT_Q_MGR,
+        object_name: String::new(),
+        ..Mqod::default()
+    };
+    let hobj = inquirer.open(&mut od, MQOO_INQUIRE).unwrap();
+    assert_eq!(
+        inquirer
+            .inquire(hobj, &[ferrite_constants::selector::MQIA_CHANNEL_EVENT])
+            .unwrap()
+            .values,
+        [ferrite_mqi::connection::AttributeValue::Integer(
+            MQEVR_EXCEPTION
+        )]
+    );
+    inquirer.disconnect().unwrap();
+}

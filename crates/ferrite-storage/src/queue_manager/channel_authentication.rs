@@ -519,11 +519,54 @@ pub enum ChannelAuthenticationDecision {
     /// refused it.
     Allowed {
         mca_user: Option<String>,
-        warnings: Vec<String>,
+        warnings: Vec<Refusal>,
     },
     /// Refused with MQRC_NOT_AUTHORIZED; `message` names the rule (AMQ9776E, AMQ9777E,
-    /// AMQ9782E).
-    Blocked { message: String },
+    /// AMQ9782E), `cause` which kind of rule, `user` the user ID a BLOCKUSER record blocked
+    /// (blank for the other causes).
+    Blocked {
+        message: String,
+        cause: RefusalCause,
+        user: String,
+    },
+}
+
+/// Which kind of record refuses a connection: the reason qualifiers of MQ's Channel Blocked
+/// event (MQRQ_CHANNEL_BLOCKED_*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusalCause {
+    /// A BLOCKADDR entry matches the client's address (MQRQ_CHANNEL_BLOCKED_ADDRESS).
+    Address,
+    /// A BLOCKUSER entry matches the user the connection would run as
+    /// (MQRQ_CHANNEL_BLOCKED_USERID).
+    UserId,
+    /// The mapping record that applies says USERSRC(NOACCESS) (MQRQ_CHANNEL_BLOCKED_NOACCESS).
+    NoAccess,
+}
+
+/// A refusal by one record: what blocks a connection, or what a WARN(YES) record would have
+/// blocked (then `message` is the AMQ9787W line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub message: String,
+    pub cause: RefusalCause,
+    /// The blocked user ID for [`RefusalCause::UserId`]; blank otherwise.
+    pub user: String,
+}
+
+impl Refusal {
+    fn decision(self) -> ChannelAuthenticationDecision {
+        ChannelAuthenticationDecision::Blocked {
+            message: self.message,
+            cause: self.cause,
+            user: self.user,
+        }
+    }
+
+    fn warning(mut self, message_id: &str) -> Refusal {
+        self.message = self.message.replacen(message_id, "AMQ9787W (WARN(YES))", 1);
+        self
+    }
 }
 
 /// The facts a check needs about one connection.
@@ -583,16 +626,17 @@ impl ChannelAuthenticationRecords {
                 .iter()
                 .find(|entry| address_matches(entry, address))
             {
-                let message = format!(
-                    "AMQ9782E Remote connection blocked: the address '{address}' of the client on channel '{channel}' matches ADDRLIST entry '{entry}' of CHLAUTH('*') TYPE(BLOCKADDR)"
-                );
+                let refusal = Refusal {
+                    message: format!(
+                        "AMQ9782E Remote connection blocked: the address '{address}' of the client on channel '{channel}' matches ADDRLIST entry '{entry}' of CHLAUTH('*') TYPE(BLOCKADDR)"
+                    ),
+                    cause: RefusalCause::Address,
+                    user: String::new(),
+                };
                 if record.warn {
-                    warnings.push(message.replacen("AMQ9782E", "AMQ9787W (WARN(YES))", 1));
+                    warnings.push(refusal.warning("AMQ9782E"));
                 } else {
-                    return (
-                        ChannelAuthenticationDecision::Blocked { message },
-                        Some(record),
-                    );
+                    return (refusal.decision(), Some(record));
                 }
             }
         }
@@ -623,17 +667,18 @@ impl ChannelAuthenticationRecords {
                 UserSource::Map => mca_user = Some(record.mca_user.clone()),
                 UserSource::Channel => {}
                 UserSource::NoAccess => {
-                    let message = format!(
-                        "AMQ9777E Channel was blocked: channel '{channel}' from '{address}' (client user '{}') matched {rule} USERSRC(NOACCESS)",
-                        connection.client_user
-                    );
+                    let refusal = Refusal {
+                        message: format!(
+                            "AMQ9777E Channel was blocked: channel '{channel}' from '{address}' (client user '{}') matched {rule} USERSRC(NOACCESS)",
+                            connection.client_user
+                        ),
+                        cause: RefusalCause::NoAccess,
+                        user: String::new(),
+                    };
                     if record.warn {
-                        warnings.push(message.replacen("AMQ9777E", "AMQ9787W (WARN(YES))", 1));
+                        warnings.push(refusal.warning("AMQ9777E"));
                     } else {
-                        return (
-                            ChannelAuthenticationDecision::Blocked { message },
-                            Some(record),
-                        );
+                        return (refusal.decision(), Some(record));
                     }
                 }
             }
@@ -661,17 +706,18 @@ impl ChannelAuthenticationRecords {
                 }
             });
             if let Some(entry) = listed {
-                let message = format!(
-                    "AMQ9776E Channel was blocked by user ID: channel '{channel}' from '{address}' would run as '{running_as}', which USERLIST entry '{entry}' of {} blocks",
-                    describe(record)
-                );
+                let refusal = Refusal {
+                    message: format!(
+                        "AMQ9776E Channel was blocked by user ID: channel '{channel}' from '{address}' would run as '{running_as}', which USERLIST entry '{entry}' of {} blocks",
+                        describe(record)
+                    ),
+                    cause: RefusalCause::UserId,
+                    user: running_as.to_string(),
+                };
                 if record.warn {
-                    warnings.push(message.replacen("AMQ9776E", "AMQ9787W (WARN(YES))", 1));
+                    warnings.push(refusal.warning("AMQ9776E"));
                 } else {
-                    return (
-                        ChannelAuthenticationDecision::Blocked { message },
-                        Some(record),
-                    );
+                    return (refusal.decision(), Some(record));
                 }
             }
         }
@@ -952,7 +998,7 @@ mod tests {
         let records = defaults();
         assert!(matches!(
             check(&records, "SYSTEM.DEF.SVRCONN", "app"),
-            ChannelAuthenticationDecision::Blocked { message } if message.starts_with("AMQ9777E")
+            ChannelAuthenticationDecision::Blocked { message, cause: RefusalCause::NoAccess, user } if message.starts_with("AMQ9777E") && user.is_empty()
         ));
         // SYSTEM.ADMIN.SVRCONN: its own ADDRESSMAP is more specific than SYSTEM.*'s.
         assert_eq!(
@@ -965,7 +1011,7 @@ mod tests {
         // ... but the privileged users stay blocked by '*' BLOCKUSER.
         assert!(matches!(
             check(&records, "SYSTEM.ADMIN.SVRCONN", "mqm"),
-            ChannelAuthenticationDecision::Blocked { message } if message.starts_with("AMQ9776E") && message.contains("*MQADMIN")
+            ChannelAuthenticationDecision::Blocked { message, cause: RefusalCause::UserId, user } if message.starts_with("AMQ9776E") && message.contains("*MQADMIN") && user == "mqm"
         ));
         assert!(matches!(
             check(&records, "DEV.APP.SVRCONN", "mqm"),
@@ -1015,7 +1061,7 @@ mod tests {
         // The most specific address, then BLOCKUSER on the mapped user.
         assert!(matches!(
             check(&records, "DEV.APP", "bob"),
-            ChannelAuthenticationDecision::Blocked { message } if message.contains("'exact'")
+            ChannelAuthenticationDecision::Blocked { message, .. } if message.contains("'exact'")
         ));
         // Another channel: only '*' matches.
         assert_eq!(
@@ -1034,7 +1080,7 @@ mod tests {
         blocked.address_list = vec!["10.1.2.*".into()];
         assert!(matches!(
             check(&[blocked.clone()], "ANY", "app"),
-            ChannelAuthenticationDecision::Blocked { message } if message.starts_with("AMQ9782E")
+            ChannelAuthenticationDecision::Blocked { message, cause: RefusalCause::Address, .. } if message.starts_with("AMQ9782E")
         ));
         blocked.warn = true;
         let ChannelAuthenticationDecision::Allowed { warnings, .. } =
@@ -1043,7 +1089,8 @@ mod tests {
             panic!("WARN(YES) allows");
         };
         assert_eq!(warnings.len(), 1);
-        assert!(warnings[0].contains("AMQ9787W"), "{warnings:?}");
+        assert!(warnings[0].message.starts_with("AMQ9787W"), "{warnings:?}");
+        assert_eq!(warnings[0].cause, RefusalCause::Address);
     }
 
     #[test]

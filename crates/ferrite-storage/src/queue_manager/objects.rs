@@ -12,7 +12,7 @@
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
-//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV ACCTQ MONQ STATQ CHCKCLNT, and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS) and CHLAUTH (absent: ENABLED) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ CHCKCLNT (CHLEV absent in older images: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS) and CHLAUTH (absent: ENABLED) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE PUT GET DEFPSIST DEFPRTY                 |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
 //! | `CHANNEL`  | 1       | CHANNEL CHLTYPE DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER |
@@ -211,6 +211,9 @@ pub struct QueueManagerAttributes {
     pub config_events: bool,
     /// STRSTPEV: start and stop events enabled (MQ's default ENABLED).
     pub start_stop_events: bool,
+    /// CHLEV: channel events, one of [`QMGR_CHANNEL_EVENT_VALUES`]: DISABLED (MQ's default),
+    /// EXCEPTION (errors and blocked channels) or ENABLED (all).
+    pub channel_events: String,
     /// ACCTQ: OFF, ON or NONE.
     pub accounting_queue: String,
     /// MONQ: OFF, NONE, LOW, MEDIUM or HIGH.
@@ -281,6 +284,9 @@ pub const DEFAULT_DEAD_LETTER_QUEUE: &str = "SYSTEM.DEAD.LETTER.QUEUE";
 
 /// Keyword values of the queue manager's ACCTQ/STATQ and MONQ, first the default.
 pub const QMGR_ACCOUNTING_VALUES: [&str; 3] = ["OFF", "ON", "NONE"];
+
+/// CHLEV values of the queue manager, MQ's default first.
+pub const QMGR_CHANNEL_EVENT_VALUES: [&str; 3] = ["DISABLED", "ENABLED", "EXCEPTION"];
 pub const QMGR_MONITORING_VALUES: [&str; 5] = ["OFF", "NONE", "LOW", "MEDIUM", "HIGH"];
 
 impl QueueManagerAttributes {
@@ -304,6 +310,7 @@ impl QueueManagerAttributes {
             command_events: false,
             config_events: false,
             start_stop_events: true,
+            channel_events: QMGR_CHANNEL_EVENT_VALUES[0].to_string(),
             accounting_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
             monitoring_queue: QMGR_MONITORING_VALUES[0].to_string(),
             statistics_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
@@ -1430,6 +1437,7 @@ impl ObjectDefinition {
                     .line("CMDEV", enabled_disabled(!d.command_events))
                     .line("CONFIGEV", enabled_disabled(!d.config_events))
                     .line("STRSTPEV", enabled_disabled(!d.start_stop_events))
+                    .line("CHLEV", &d.channel_events)
                     .line("ACCTQ", &d.accounting_queue)
                     .line("MONQ", &d.monitoring_queue)
                     .line("STATQ", &d.statistics_queue)
@@ -1586,6 +1594,7 @@ impl ObjectDefinition {
                         "CMDEV" => d.command_events = enabled(value),
                         "CONFIGEV" => d.config_events = enabled(value),
                         "STRSTPEV" => d.start_stop_events = enabled(value),
+                        "CHLEV" => d.channel_events = value.clone(),
                         "ACCTQ" => d.accounting_queue = value.clone(),
                         "MONQ" => d.monitoring_queue = value.clone(),
                         "STATQ" => d.statistics_queue = value.clone(),
@@ -1732,6 +1741,7 @@ mod tests {
                 check_client: "REQUIRED".into(),
                 connection_authentication: "APP.AUTHINFO".into(),
                 channel_authentication: false,
+                channel_events: "EXCEPTION".into(),
                 ..QueueManagerAttributes::new("QM1", 500, 30)
             }),
         ];
