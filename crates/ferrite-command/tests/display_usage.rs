@@ -6,11 +6,11 @@
 
 mod support;
 
-use ferrite_command::pcf::{decode_response, encode, ByteOrder, Parameter, PcfHeader, PcfMessage};
-use ferrite_command::{pcf_commands, run_command, CommandProcessor};
+use ferrite_command::pcf::{Parameter, PcfMessage};
+use ferrite_command::{run_command, CommandProcessor};
 use ferrite_constants::{
-    encoding::MQENC_INTEGER_NORMAL, misc::*, open_options::MQOO_OUTPUT, pcf::*, pcf_selector::*,
-    persistence::*, put_options::MQPMO_NO_SYNCPOINT, selector::MQIA_PAGESET_ID,
+    misc::*, open_options::MQOO_OUTPUT, pcf::*, pcf_selector::*, persistence::*,
+    put_options::MQPMO_NO_SYNCPOINT, selector::MQIA_PAGESET_ID,
 };
 use ferrite_mqi::{Connection, Mqmd, Mqod, Mqpmo};
 use ferrite_storage::queue_manager::QueueManager;
@@ -67,27 +67,7 @@ fn row(usage: &str, id: u8) -> Vec<String> {
 }
 
 fn inquire_usage(processor: &CommandProcessor, parameters: Vec<Parameter>) -> Vec<PcfMessage> {
-    let message = PcfMessage {
-        header: PcfHeader {
-            kind: MQCFT_COMMAND,
-            version: MQCFH_VERSION_1,
-            command: MQCMD_INQUIRE_USAGE,
-            msg_seq_number: 1,
-            control: MQCFC_LAST,
-            comp_code: 0,
-            reason: 0,
-            parameter_count: parameters.len() as i32,
-        },
-        parameters,
-    };
-    pcf_commands::execute(
-        processor,
-        MQENC_INTEGER_NORMAL,
-        &encode(&message, ByteOrder::Normal),
-    )
-    .iter()
-    .map(|data| decode_response(data, ByteOrder::Normal).unwrap())
-    .collect()
+    support::send_pcf(processor, MQCMD_INQUIRE_USAGE, parameters)
 }
 
 fn value(parameters: &[Parameter], id: i32) -> Parameter {

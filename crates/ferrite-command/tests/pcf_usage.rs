@@ -7,36 +7,14 @@ mod support;
 
 use std::sync::Arc;
 
-use ferrite_command::pcf::{decode_response, encode, ByteOrder, Parameter, PcfHeader, PcfMessage};
-use ferrite_command::{pcf_commands, run_command, CommandProcessor};
+use ferrite_command::pcf::{Parameter, PcfMessage};
+use ferrite_command::{run_command, CommandProcessor};
 use ferrite_constants::{
-    completion::*, encoding::MQENC_INTEGER_NORMAL, misc::*, pcf::*, pcf_reason::*, pcf_selector::*,
-    selector::MQIA_PAGESET_ID,
+    completion::*, misc::*, pcf::*, pcf_reason::*, pcf_selector::*, selector::MQIA_PAGESET_ID,
 };
 
 fn send(processor: &CommandProcessor, command: i32, parameters: Vec<Parameter>) -> Vec<PcfMessage> {
-    let message = PcfMessage {
-        header: PcfHeader {
-            kind: MQCFT_COMMAND,
-            version: MQCFH_VERSION_1,
-            command,
-            msg_seq_number: 1,
-            control: MQCFC_LAST,
-            comp_code: 0,
-            reason: 0,
-            parameter_count: parameters.len() as i32,
-        },
-        parameters,
-    };
-    let replies = pcf_commands::execute(
-        processor,
-        MQENC_INTEGER_NORMAL,
-        &encode(&message, ByteOrder::Normal),
-    );
-    replies
-        .iter()
-        .map(|data| decode_response(data, ByteOrder::Normal).expect("a valid response"))
-        .collect()
+    support::send_pcf(processor, command, parameters)
 }
 
 fn integer(parameters: &[Parameter], id: i32) -> i32 {

@@ -177,3 +177,42 @@ impl ChannelInitiator for FakeInitiator {
         self.state.lock().unwrap().1.clone()
     }
 }
+
+/// A PCF command message (MQCFT_COMMAND, the only message of its request).
+pub fn pcf_request(
+    command: i32,
+    parameters: Vec<ferrite_command::pcf::Parameter>,
+) -> ferrite_command::pcf::PcfMessage {
+    use ferrite_constants::pcf::*;
+    ferrite_command::pcf::PcfMessage {
+        header: ferrite_command::pcf::PcfHeader {
+            kind: MQCFT_COMMAND,
+            version: MQCFH_VERSION_1,
+            command,
+            msg_seq_number: 1,
+            control: MQCFC_LAST,
+            comp_code: 0,
+            reason: 0,
+            parameter_count: parameters.len() as i32,
+        },
+        parameters,
+    }
+}
+
+/// Run PCF `command` with `parameters` through the command server's PCF path, as bytes in
+/// MQENC_INTEGER_NORMAL, and decode every response.
+pub fn send_pcf(
+    processor: &ferrite_command::CommandProcessor,
+    command: i32,
+    parameters: Vec<ferrite_command::pcf::Parameter>,
+) -> Vec<ferrite_command::pcf::PcfMessage> {
+    use ferrite_command::pcf::{decode_response, encode, ByteOrder};
+    ferrite_command::pcf_commands::execute(
+        processor,
+        ferrite_constants::encoding::MQENC_INTEGER_NORMAL,
+        &encode(&pcf_request(command, parameters), ByteOrder::Normal),
+    )
+    .iter()
+    .map(|data| decode_response(data, ByteOrder::Normal).expect("a valid response"))
+    .collect()
+}
