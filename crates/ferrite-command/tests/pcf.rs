@@ -6,7 +6,7 @@ mod support;
 
 use std::sync::Arc;
 
-use ferrite_command::pcf::{decode_response, encode, ByteOrder, Parameter, PcfHeader, PcfMessage};
+use ferrite_command::pcf::{decode_response, encode, ByteOrder, Parameter, PcfMessage};
 use ferrite_command::{
     define_default_objects, pcf_commands, run_command, CommandProcessor, CommandServer,
     ADMIN_COMMAND_QUEUE,
@@ -44,21 +44,7 @@ impl Drop for Admin {
     }
 }
 
-fn request(command: i32, parameters: Vec<Parameter>) -> PcfMessage {
-    PcfMessage {
-        header: PcfHeader {
-            kind: MQCFT_COMMAND,
-            version: MQCFH_VERSION_1,
-            command,
-            msg_seq_number: 1,
-            control: MQCFC_LAST,
-            comp_code: 0,
-            reason: 0,
-            parameter_count: parameters.len() as i32,
-        },
-        parameters,
-    }
-}
+use support::pcf_request as request;
 
 impl Admin {
     /// Send `command` as bytes in `order` and decode the responses, checking their headers.
