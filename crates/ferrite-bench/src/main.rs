@@ -8,6 +8,7 @@ mod engine;
 mod local_workloads;
 mod mqi_workloads;
 mod physical;
+mod queue_bound;
 mod report;
 mod stats;
 

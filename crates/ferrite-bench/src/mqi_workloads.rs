@@ -119,6 +119,27 @@ pub fn single_queue(context: &mut Context) {
             row = row.goal(">= 1,000,000 msgs/s sustained (at 1 KiB)", met);
         }
         context.report.push(row);
+        if size == 1_000 {
+            // What this machine gives the same threads without MQ: the hardware reference.
+            let bound =
+                crate::queue_bound::minimal_queue_run(size, best.putter_nice, context.duration());
+            println!(
+                "  {size} B through a minimal queue (Mutex<VecDeque> + Condvar, no MQ semantics), same 4+4 threads, putters {} nice levels below: {:.0} msgs/s got, {:.2} CPU µs per put+get pair (got {} of {} put)",
+                best.putter_nice, bound.rate, bound.cpu_pair_us, bound.got_count, bound.put_count
+            );
+            context.report.push(
+                Row::new(
+                    "single-queue",
+                    format!("{size} B non-persistent, 4+4 apps, commit per message: msgs/s got"),
+                    best.rate,
+                    "msgs/s",
+                )
+                .against(
+                    "a minimal queue on this machine (Mutex<VecDeque>+Condvar, same threads, no MQ semantics)",
+                    bound.rate,
+                ),
+            );
+        }
     }
     queue_manager.shutdown().expect("shutdown");
     engine::remove(&directory);
@@ -323,7 +344,7 @@ fn single_queue_breakdown(
 /// Run this thread `levels` nice levels below the process (Linux: a thread's nice value is set
 /// through its thread id). A refusal is reported, not fatal: the run then measures equal
 /// priorities and says so.
-fn lower_this_thread_priority(levels: i32) {
+pub(crate) fn lower_this_thread_priority(levels: i32) {
     if levels == 0 {
         return;
     }
