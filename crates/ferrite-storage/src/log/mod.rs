@@ -23,18 +23,25 @@
 //!   buffer. They never do I/O under it. They wait (still holding it, since every later record
 //!   would have to wait too) only when the buffer is full (QJSTWTB) or when the next active log
 //!   is not yet archived.
-//! - **The logger thread** does every active log write. It never takes the append lock; it learns
-//!   how far the buffer is filled from an atomic, and about log switches from a queue under its
-//!   own small lock. One write I/O carries at most [`LOG_WRITE_PAGES_MAX`] pages (512 KiB).
-//! - **Forcers** (commit, log check) wait for `durable_rba`; those that arrive during a write are
-//!   all satisfied by the next one (group commit, MP16's "coat-tailing"). Each parks on its own
+//! - **Writers.** Active log writes are made by whoever holds the write state (`LogShared::io`):
+//!   the logger thread, or a forcer leading its own I/O. Writers never take the append lock;
+//!   they learn how far the buffer is filled from an atomic, and about log switches from a
+//!   queue under the logger's small lock. One write I/O carries at most [`LOG_WRITE_PAGES_MAX`]
+//!   pages (512 KiB). The logger thread does WRTHRSH writes, writes for appenders waiting for a
+//!   buffer, log switches, and the writes forcers ask it for.
+//! - **Forcers** (commit, log check): a forcer that finds no I/O in progress leads one itself,
+//!   through everything appended so far (leader/follower: no hand-off to the logger thread on a
+//!   lone commit; `LogShared::lead_force`). Otherwise it waits for `durable_rba`, and asks the
+//!   logger, which writes for all forcers that arrived during an I/O as soon as it ends (group
+//!   commit, MP16's "coat-tailing"). Each parks on its own
 //!   (`ForceWaiters`, sorted by the RBA it needs); after each write exactly the forcers that
 //!   write made durable are woken, never the others, and not by the logger: it unparks the
 //!   first and starts its next write, and each woken forcer wakes the next ones (a tree).
 //! - **The offload thread** archives full active logs and updates the BSDS.
 //!
-//! Lock order: append → ring → (nothing); append → logger; bsds → ring. Nobody holding the
-//! ring, logger, force-waiter or archive locks takes another lock.
+//! Lock order: append → ring → (nothing); append → logger; io → logger; io → force-waiter;
+//! bsds → ring. Nobody holding the ring, logger, force-waiter or archive locks takes another
+//! lock, and nobody holding the logger lock takes the io lock.
 //!
 //! ## Durability rules
 //!

@@ -1,6 +1,14 @@
-//! The logger thread: the only writer of active logs (MQ's single logger task).
+//! Active log writes: the write state ([`LogIo`]) and the logger thread (MQ's logger task).
 //!
-//! Loop (MP16 §1.7–1.8):
+//! **Who writes.** Whoever holds `LogShared::io` is the only writer of active logs: the logger
+//! thread, or a forcer leading its own I/O (`LogShared::lead_force` in `mod.rs`: a forcer that
+//! finds no I/O in progress and no log switch pending writes and syncs everything appended so
+//! far itself, so a lone commit has no thread hand-off). Forcers that arrive during an I/O ask
+//! the logger thread, which takes the write state when that I/O ends and covers all of them.
+//! Every rule below holds whichever thread writes: each I/O runs entirely under the lock, and
+//! reads `durable` under it.
+//!
+//! Logger thread loop (MP16 §1.7–1.8):
 //! 1. Wait for work: a force (log check) beyond the durable RBA; at least WRTHRSH full pages not
 //!    yet written; an appender waiting for a free buffer; or a log switch whose old file is
 //!    complete.
