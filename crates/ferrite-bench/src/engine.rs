@@ -204,6 +204,10 @@ pub struct LogDelta {
     pub io_busy_seconds: f64,
     /// Dual logging I/Os made durable on both copies by one device flush.
     pub shared_flush_ios: u64,
+    /// Write cycles a committer led itself (no hand-off to the logger thread).
+    pub leader_ios: u64,
+    /// Archive copies written (QJSTALW): offloads of full active logs.
+    pub offloads: u64,
 }
 
 pub fn log_delta(before: &LogStatistics, after: &LogStatistics) -> LogDelta {
@@ -225,6 +229,8 @@ pub fn log_delta(before: &LogStatistics, after: &LogStatistics) -> LogDelta {
         serialised_pages: after.qjstserw - before.qjstserw,
         io_busy_seconds: (after.io_busy_nanos - before.io_busy_nanos) as f64 / 1e9,
         shared_flush_ios: after.shared_flush_ios - before.shared_flush_ios,
+        leader_ios: after.leader_ios - before.leader_ios,
+        offloads: after.qjstalw - before.qjstalw,
     }
 }
 
@@ -236,7 +242,7 @@ impl LogDelta {
             self.bytes_written[0] as f64 / self.write_ios[0] as f64 / 1024.0
         };
         format!(
-            "log: forces={} suspended={} write cycles={} I/Os={:?} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} checkpoints={} serialised pages(QJSTSERW)={} logger in I/O={:.2} s one-flush dual I/Os={}",
+            "log: forces={} suspended={} write cycles={} I/Os={:?} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} offloads={} checkpoints={} serialised pages(QJSTSERW)={} log in I/O={:.2} s one-flush dual I/Os={} cycles led by a committer={}",
             self.forces,
             self.suspended,
             self.write_cycles,
@@ -244,10 +250,12 @@ impl LogDelta {
             self.bytes_written,
             self.buffer_waits,
             self.switches,
+            self.offloads,
             self.checkpoints,
             self.serialised_pages,
             self.io_busy_seconds,
-            self.shared_flush_ios
+            self.shared_flush_ios,
+            self.leader_ios
         )
     }
 }

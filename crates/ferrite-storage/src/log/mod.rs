@@ -23,18 +23,25 @@
 //!   buffer. They never do I/O under it. They wait (still holding it, since every later record
 //!   would have to wait too) only when the buffer is full (QJSTWTB) or when the next active log
 //!   is not yet archived.
-//! - **The logger thread** does every active log write. It never takes the append lock; it learns
-//!   how far the buffer is filled from an atomic, and about log switches from a queue under its
-//!   own small lock. One write I/O carries at most [`LOG_WRITE_PAGES_MAX`] pages (512 KiB).
-//! - **Forcers** (commit, log check) wait for `durable_rba`; those that arrive during a write are
-//!   all satisfied by the next one (group commit, MP16's "coat-tailing"). Each parks on its own
+//! - **Writers.** Active log writes are made by whoever holds the write state (`LogShared::io`):
+//!   the logger thread, or a forcer leading its own I/O. Writers never take the append lock;
+//!   they learn how far the buffer is filled from an atomic, and about log switches from a
+//!   queue under the logger's small lock. One write I/O carries at most [`LOG_WRITE_PAGES_MAX`]
+//!   pages (512 KiB). The logger thread does WRTHRSH writes, writes for appenders waiting for a
+//!   buffer, log switches, and the writes forcers ask it for.
+//! - **Forcers** (commit, log check): a forcer that finds no I/O in progress leads one itself,
+//!   through everything appended so far (leader/follower: no hand-off to the logger thread on a
+//!   lone commit; `LogShared::lead_force`). Otherwise it waits for `durable_rba`, and asks the
+//!   logger, which writes for all forcers that arrived during an I/O as soon as it ends (group
+//!   commit, MP16's "coat-tailing"). Each parks on its own
 //!   (`ForceWaiters`, sorted by the RBA it needs); after each write exactly the forcers that
 //!   write made durable are woken, never the others, and not by the logger: it unparks the
 //!   first and starts its next write, and each woken forcer wakes the next ones (a tree).
 //! - **The offload thread** archives full active logs and updates the BSDS.
 //!
-//! Lock order: append → ring → (nothing); append → logger; bsds → ring. Nobody holding the
-//! ring, logger, force-waiter or archive locks takes another lock.
+//! Lock order: append → ring → (nothing); append → logger; io → logger; io → force-waiter;
+//! bsds → ring. Nobody holding the ring, logger, force-waiter or archive locks takes another
+//! lock, and nobody holding the logger lock takes the io lock.
 //!
 //! ## Durability rules
 //!
@@ -173,6 +180,9 @@ pub struct LogStatistics {
     /// Dual logging write I/Os made durable on both copies by one device flush (both copies on
     /// one device: `writer.rs`, `write_shared_flush`).
     pub shared_flush_ios: u64,
+    /// Write cycles a forcer led itself (leader/follower group commit: it found no I/O in
+    /// progress, so it wrote and synced the log instead of waking the logger thread).
+    pub leader_ios: u64,
 }
 
 /// Checkpoint location recorded in the BSDS.
@@ -395,6 +405,10 @@ pub(crate) struct LogShared {
     pub failed: AtomicBool,
     /// Archive retention: the last floor applied, and archives deleted since start.
     pub retention: Mutex<RetentionState>,
+    /// The log's write state; its holder is the only writer of active logs (the logger thread,
+    /// or a committer leading its own I/O: `lead_force`). `None` only while `open` builds it.
+    /// Lock order: io → logger → (nothing); nobody holding the logger lock takes this one.
+    pub io: Mutex<Option<writer::LogIo>>,
 }
 
 /// What archive retention last did (DISPLAY LOG shows it).
@@ -436,6 +450,77 @@ impl LogShared {
                 rba: Rba(self.durable.load(Ordering::Acquire)),
                 detail: format!("the log is unusable after a write failure: {failure}"),
             })
+    }
+
+    /// Run `work` with the write state, waiting for whoever holds it (one I/O at most).
+    pub fn with_io<T>(
+        &self,
+        work: impl FnOnce(&mut writer::LogIo) -> StorageResult<T>,
+    ) -> StorageResult<T> {
+        let mut io = self.io.lock().unwrap();
+        let io = io
+            .as_mut()
+            .expect("the log's write state exists once the log is open");
+        // A writer that failed while this one waited for the lock has made the log unusable:
+        // no later write may move `durable` (after a failed sync, a later successful one says
+        // nothing about the pages the failed one dropped).
+        if let Some(error) = self.failure() {
+            return Err(error);
+        }
+        work(io)
+    }
+
+    /// Leader/follower group commit: a forcer whose RBA is not durable and who finds no I/O in
+    /// progress does the write+sync itself, through everything appended so far, instead of
+    /// handing the force to the logger thread and waiting to be woken (two thread hand-offs,
+    /// 10-40 µs on a lone commit: BENCHMARKS §28). Forcers that arrive during its I/O find the
+    /// I/O lock taken and park as before; the logger (woken by their force request) leads the
+    /// next I/O for all of them as soon as this one ends, so concurrency still gives group
+    /// commit. Returns `None` when this forcer must park instead: an I/O is in progress, a log
+    /// switch is pending (the logger carries switches out), or the log has stopped or failed.
+    /// A failed I/O is recorded as the logger records one (every forcer fails with the log's
+    /// error) and returned.
+    fn lead_force(&self, through: u64) -> Option<StorageResult<()>> {
+        let mut guard = match self.io.try_lock() {
+            Ok(guard) => guard,
+            Err(_) => return None,
+        };
+        let io = guard.as_mut()?;
+        if io.is_closed() {
+            return None;
+        }
+        let target = {
+            let state = self.logger.lock().unwrap();
+            if state.failure.is_some() || state.shutdown || !state.switches.is_empty() {
+                return None;
+            }
+            // Read under the logger lock: an appender queues a switch (under it) before it
+            // publishes any byte of the new file, so `filled` is inside the file `io` writes.
+            self.filled.load(Ordering::SeqCst)
+        };
+        if target < through {
+            return None;
+        }
+        match io.write_through(self, target, None) {
+            Ok(wrote) => {
+                if wrote {
+                    bump(&self.counters().qjstbfwr, 1);
+                    bump(&self.counters().leader_ios, 1);
+                }
+                Some(Ok(()))
+            }
+            Err(error) => {
+                {
+                    let mut state = self.logger.lock().unwrap();
+                    state.failure.get_or_insert_with(|| error.to_string());
+                    self.failed.store(true, Ordering::Release);
+                    self.logger_work.notify_all();
+                }
+                drop(guard);
+                self.wake_everyone();
+                Some(Err(self.failure().unwrap_or(error)))
+            }
+        }
     }
 
     /// `durable` has moved to `durable`: wake the forcers it satisfies, and appenders waiting
@@ -879,7 +964,14 @@ impl LogManager {
             checkpoint_requested: AtomicBool::new(false),
             failed: AtomicBool::new(false),
             retention: Mutex::new(RetentionState::default()),
+            io: Mutex::new(None),
         });
+        *shared.io.lock().unwrap() = Some(writer::LogIo::new(
+            &shared,
+            recovered.current,
+            recovered.ring[recovered.current].start.unwrap_or(0),
+            recovered.next_slot,
+        )?);
         {
             let mut bsds = shared.bsds.lock().unwrap();
             let mut copy = bsds.clone();
@@ -888,14 +980,9 @@ impl LogManager {
         }
         let logger = {
             let shared = shared.clone();
-            let (file, start, next_slot) = (
-                recovered.current,
-                recovered.ring[recovered.current].start.unwrap_or(0),
-                recovered.next_slot,
-            );
             std::thread::Builder::new()
                 .name("ferrite-logger".into())
-                .spawn(move || writer::run_logger(shared, file, start, next_slot))
+                .spawn(move || writer::run_logger(shared))
                 .map_err(|error| StorageError::io(directory, "start the logger thread", error))?
         };
         let offload = {
@@ -1073,6 +1160,15 @@ impl LogManager {
             return Ok(());
         }
         bump(&shared.counters().qjstlsus, 1);
+        if !self.stopped.load(Ordering::SeqCst) {
+            match shared.lead_force(through) {
+                Some(Ok(())) if shared.durable.load(Ordering::SeqCst) >= through => {
+                    return Ok(());
+                }
+                Some(Err(error)) => return Err(error),
+                _ => {}
+            }
+        }
         // Park in the waiter list first, then ask the logger: it cannot complete the write and
         // miss this waiter.
         let waiter = shared.waiters.register(through);

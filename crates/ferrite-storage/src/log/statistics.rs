@@ -31,6 +31,7 @@ pub(crate) struct LogCounters {
     pub active_log_switches: AtomicU64,
     pub io_busy_nanos: AtomicU64,
     pub shared_flush_ios: AtomicU64,
+    pub leader_ios: AtomicU64,
 }
 
 /// Add to a counter.
@@ -65,6 +66,7 @@ impl LogCounters {
             active_log_switches: get(&self.active_log_switches),
             io_busy_nanos: get(&self.io_busy_nanos),
             shared_flush_ios: get(&self.shared_flush_ios),
+            leader_ios: get(&self.leader_ios),
         }
     }
 }
@@ -160,6 +162,7 @@ pub fn measure_throughput(
         active_log_switches: difference(after.active_log_switches, before.active_log_switches),
         io_busy_nanos: difference(after.io_busy_nanos, before.io_busy_nanos),
         shared_flush_ios: difference(after.shared_flush_ios, before.shared_flush_ios),
+        leader_ios: difference(after.leader_ios, before.leader_ios),
     };
     Ok(ThroughputMeasurement {
         records: (threads * records_per_thread) as u64,

@@ -1,6 +1,14 @@
-//! The logger thread: the only writer of active logs (MQ's single logger task).
+//! Active log writes: the write state ([`LogIo`]) and the logger thread (MQ's logger task).
 //!
-//! Loop (MP16 §1.7–1.8):
+//! **Who writes.** Whoever holds `LogShared::io` is the only writer of active logs: the logger
+//! thread, or a forcer leading its own I/O (`LogShared::lead_force` in `mod.rs`: a forcer that
+//! finds no I/O in progress and no log switch pending writes and syncs everything appended so
+//! far itself, so a lone commit has no thread hand-off). Forcers that arrive during an I/O ask
+//! the logger thread, which takes the write state when that I/O ends and covers all of them.
+//! Every rule below holds whichever thread writes: each I/O runs entirely under the lock, and
+//! reads `durable` under it.
+//!
+//! Logger thread loop (MP16 §1.7–1.8):
 //! 1. Wait for work: a force (log check) beyond the durable RBA; at least WRTHRSH full pages not
 //!    yet written; an appender waiting for a free buffer; or a log switch whose old file is
 //!    complete.
@@ -51,8 +59,12 @@ use super::{
     LOG_WRITE_PAGES_MAX,
 };
 
-struct Logger {
-    shared: Arc<LogShared>,
+/// The log's write state: the active log being written, the ping-pong slot rotation, the
+/// staging buffer and the copy 2 writer. It lives behind `LogShared::io`; whoever holds that
+/// lock is the only writer of active logs: the logger thread, or a committer leading its own
+/// I/O (`LogShared::lead_force`). Every write, sync, slot rotation and `durable` advance
+/// happens under it, so the two kinds of writer are serialised exactly as one thread was.
+pub(crate) struct LogIo {
     /// The active log being written and the RBA its current use starts at.
     file: usize,
     file_start: u64,
@@ -67,6 +79,9 @@ struct Logger {
     /// Per active log file (TWOACTV): both copies share one device flush, so an I/O is made
     /// durable on both by one (see `write_shared_flush`).
     shared_flush: Vec<bool>,
+    /// Set when the logger thread has stopped (shutdown, abandon or a write failure): the copy
+    /// 2 writer is gone and nobody may write any more.
+    closed: bool,
 }
 
 /// Whether both copies of every active log file are on one device whose cache flush makes
@@ -90,39 +105,81 @@ fn shared_flush_files(shared: &LogShared) -> Vec<bool> {
         .collect()
 }
 
-pub(crate) fn run_logger(shared: Arc<LogShared>, file: usize, file_start: u64, next_slot: usize) {
-    let second = (shared.copies() == 2).then(|| {
-        let writer = Arc::new(CopyWriter::default());
-        let thread = {
-            let (shared, writer) = (shared.clone(), writer.clone());
-            std::thread::Builder::new()
-                .name("ferrite-logcopy2".into())
-                .spawn(move || writer.run(&shared, 1))
-                .expect("cannot start the copy 2 log writer thread")
+impl LogIo {
+    /// The write state of a log whose current active log is `file` (its use starting at
+    /// `file_start`), the next partial page going to ping-pong slot `next_slot`. Starts the
+    /// copy 2 writer thread with TWOACTV.
+    pub(crate) fn new(
+        shared: &Arc<LogShared>,
+        file: usize,
+        file_start: u64,
+        next_slot: usize,
+    ) -> StorageResult<LogIo> {
+        let second = if shared.copies() == 2 {
+            let writer = Arc::new(CopyWriter::default());
+            let thread = {
+                let (thread_shared, writer) = (shared.clone(), writer.clone());
+                std::thread::Builder::new()
+                    .name("ferrite-logcopy2".into())
+                    .spawn(move || writer.run(&thread_shared, 1))
+                    .map_err(|error| {
+                        StorageError::io(
+                            &shared.directory,
+                            "start the copy 2 log writer thread",
+                            error,
+                        )
+                    })?
+            };
+            Some((writer, thread))
+        } else {
+            None
         };
-        (writer, thread)
-    });
-    let shared_flush = if shared.copies() == 2 {
-        shared_flush_files(&shared)
-    } else {
-        Vec::new()
-    };
-    let mut logger = Logger {
-        shared_flush,
-        shared,
-        file,
-        file_start,
-        staging: Staging::new(),
-        second,
-        next_slot,
-        slot_image: None,
+        let shared_flush = if shared.copies() == 2 {
+            shared_flush_files(shared)
+        } else {
+            Vec::new()
+        };
+        Ok(LogIo {
+            file,
+            file_start,
+            staging: Staging::new(),
+            second,
+            next_slot,
+            slot_image: None,
+            shared_flush,
+            closed: false,
+        })
+    }
+
+    /// No more writes: stop the copy 2 writer. Called by the logger thread as it ends.
+    fn close(&mut self) {
+        self.closed = true;
+        if let Some((writer, thread)) = self.second.take() {
+            writer.state.lock().unwrap().shutdown = true;
+            writer.work.notify_all();
+            let _ = thread.join();
+        }
+    }
+
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed
+    }
+}
+
+/// The logger thread's body: write whatever no committer writes itself (WRTHRSH, forces that
+/// arrive while an I/O is in progress, buffer waits, log switches) until shutdown or failure.
+pub(crate) fn run_logger(shared: Arc<LogShared>) {
+    let logger = Logger {
+        shared: shared.clone(),
     };
     logger.run();
-    if let Some((writer, thread)) = logger.second.take() {
-        writer.state.lock().unwrap().shutdown = true;
-        writer.work.notify_all();
-        let _ = thread.join();
+    if let Some(io) = shared.io.lock().unwrap().as_mut() {
+        io.close();
     }
+}
+
+struct Logger {
+    shared: Arc<LogShared>,
 }
 
 /// One write I/O, the same on every copy.
@@ -277,7 +334,7 @@ impl CopyWriter {
 }
 
 impl Logger {
-    fn run(&mut self) {
+    fn run(&self) {
         let shared = self.shared.clone();
         let mut state = shared.logger.lock().unwrap();
         loop {
@@ -290,7 +347,7 @@ impl Logger {
             if let Some(switch) = state.switches.front().copied() {
                 if durable >= switch.used_end {
                     drop(state);
-                    let result = self.switch_file(switch);
+                    let result = shared.with_io(|io| io.switch_file(&shared, switch));
                     state = shared.logger.lock().unwrap();
                     match result {
                         Ok(()) => {
@@ -299,7 +356,9 @@ impl Logger {
                             shared.waiters.wake_through(switch.end);
                         }
                         Err(error) => {
-                            state.failure = Some(error.to_string());
+                            // The first failure is the one reported (a later one may only
+                            // say that the log had already failed).
+                            state.failure.get_or_insert_with(|| error.to_string());
                             shared.failed.store(true, Ordering::Release);
                             shared.waiters.wake_all();
                         }
@@ -324,14 +383,18 @@ impl Logger {
             if target > durable {
                 drop(state);
                 let by_threshold = requested <= durable;
-                let result = self.write_through(durable, target, final_end);
-                bump(&shared.counters().qjstbfwr, 1);
-                if by_threshold {
-                    bump(&shared.counters().qjstthrw, 1);
+                // A committer may have led an I/O since `durable` was read: `write_through`
+                // starts from `durable` as it is under the I/O lock.
+                let result = shared.with_io(|io| io.write_through(&shared, target, final_end));
+                if result.as_ref().is_ok_and(|&wrote| wrote) {
+                    bump(&shared.counters().qjstbfwr, 1);
+                    if by_threshold {
+                        bump(&shared.counters().qjstthrw, 1);
+                    }
                 }
                 state = shared.logger.lock().unwrap();
                 if let Err(error) = result {
-                    state.failure = Some(error.to_string());
+                    state.failure.get_or_insert_with(|| error.to_string());
                     shared.failed.store(true, Ordering::Release);
                     shared.wake_everyone();
                 }
@@ -356,17 +419,22 @@ impl Logger {
             shared.logger_idle.store(false, Ordering::SeqCst);
         }
     }
+}
 
+impl LogIo {
     /// Write and sync log bytes `[durable, target)` (whole pages from the page holding
     /// `durable`), advancing `durable` after each I/O. `final_end` is where the current file's
-    /// log bytes end, if a switch is pending: a page ending there is final.
-    fn write_through(
+    /// log bytes end, if a switch is pending: a page ending there is final. Returns whether
+    /// any I/O was done (another writer may have made `target` durable already).
+    pub(crate) fn write_through(
         &mut self,
-        mut durable: u64,
+        shared: &LogShared,
         target: u64,
         final_end: Option<u64>,
-    ) -> StorageResult<()> {
-        let shared = self.shared.clone();
+    ) -> StorageResult<bool> {
+        assert!(!self.closed, "log write after the logger stopped");
+        let mut durable = shared.durable.load(Ordering::SeqCst);
+        let wrote = durable < target;
         while durable < target {
             let start = page_floor(durable);
             let end = target.min(start + (LOG_WRITE_PAGES_MAX * LOG_PAGE_BYTES) as u64);
@@ -396,10 +464,10 @@ impl Logger {
             let counters = shared.counters();
             let io_started = Instant::now();
             if self.second.is_some() && self.shared_flush.get(self.file) == Some(&true) {
-                self.write_shared_flush(job)?;
+                self.write_shared_flush(shared, job)?;
             } else if let Some((second, _)) = &self.second {
                 second.start(job);
-                let first = write_copy(&shared, 0, job, &mut self.staging);
+                let first = write_copy(shared, 0, job, &mut self.staging);
                 let result = second.wait();
                 first?;
                 result.map_err(|detail| StorageError::CorruptLog {
@@ -408,7 +476,7 @@ impl Logger {
                     detail: format!("copy 2 log write failed: {detail}"),
                 })?;
             } else {
-                write_copy(&shared, 0, job, &mut self.staging)?;
+                write_copy(shared, 0, job, &mut self.staging)?;
             }
             bump(
                 &counters.io_busy_nanos,
@@ -434,7 +502,7 @@ impl Logger {
             shared.durable.store(end, Ordering::SeqCst);
             shared.wake_durable(end);
         }
-        Ok(())
+        Ok(wrote)
     }
 
     /// Carry out `job` on both copies with one device cache flush, when both copies of the
@@ -455,18 +523,17 @@ impl Logger {
     /// either copy's unsynced writes, as before: ping-pong slots keep the last durable image.
     /// Measured here: one flush instead of two costs 1.0-1.5x a single copy's write+fdatasync
     /// instead of 1.5-1.9x (the device completes two flushes one after the other).
-    fn write_shared_flush(&mut self, job: WriteJob) -> StorageResult<()> {
-        let shared = self.shared.clone();
+    fn write_shared_flush(&mut self, shared: &LogShared, job: WriteJob) -> StorageResult<()> {
         let [first, second] = [0, 1].map(|copy| &shared.sources.files.files[job.file][copy]);
-        stage(&shared, job, &mut self.staging);
+        stage(shared, job, &mut self.staging);
         // Each copy's writeback is started as soon as it is in the page cache, so the device
         // works on copy 1 while copy 2 is copied, and on both at once (a hint: no durability
         // rests on it).
-        write_pages(&shared, 0, job, &mut self.staging)?;
+        write_pages(shared, 0, job, &mut self.staging)?;
         first
             .start_write_back()
             .map_err(|error| StorageError::io(first.path(), "write back active log", error))?;
-        write_pages(&shared, 1, job, &mut self.staging)?;
+        write_pages(shared, 1, job, &mut self.staging)?;
         second
             .start_write_back()
             .map_err(|error| StorageError::io(second.path(), "write back active log", error))?;
@@ -482,11 +549,10 @@ impl Logger {
 
     /// Write the file's last page in place if its last image is only in a slot (the write
     /// through the end of the file happened before the switch was queued), on every copy.
-    fn finish_last_page(&mut self) -> StorageResult<()> {
+    fn finish_last_page(&mut self, shared: &LogShared) -> StorageResult<()> {
         let Some((page, bytes)) = self.slot_image.take() else {
             return Ok(());
         };
-        let shared = self.shared.clone();
         let files = &shared.sources.files;
         let mut padded = bytes;
         padded.resize(LOG_PAGE_BYTES, 0);
@@ -505,11 +571,11 @@ impl Logger {
     }
 
     /// Start the new file of a log switch and hand the old one to the offload thread.
-    fn switch_file(&mut self, switch: FileSwitch) -> StorageResult<()> {
-        let shared = self.shared.clone();
+    fn switch_file(&mut self, shared: &LogShared, switch: FileSwitch) -> StorageResult<()> {
+        assert!(!self.closed, "log switch after the logger stopped");
         let files = &shared.sources.files;
         debug_assert_eq!(switch.old_file, self.file);
-        self.finish_last_page()?;
+        self.finish_last_page(shared)?;
         for copy in 0..files.copies() {
             let header = ActiveLogHeader {
                 copy_number: copy as u32 + 1,

@@ -1,0 +1,494 @@
+//! Leader/follower group commit (`LogShared::lead_force`, `log/writer.rs`).
+//!
+//! A forcer that finds no log I/O in progress writes and syncs the log itself (the leader);
+//! forcers arriving while an I/O is in progress park and are covered by the next I/O, which
+//! the logger thread leads for all of them. These tests hold the leader inside its
+//! `sync_data` (a gate in a file system wrapped around the simulator) to place followers
+//! exactly where they matter:
+//!
+//! - followers parked during a leader's I/O are all made durable and all woken;
+//! - a leader whose I/O fails (EIO, ENOSPC) fails every follower with the log's error, and
+//!   every record forced before is still there after a power loss;
+//! - a forcer arriving just as an I/O ends (after its sync, before the I/O lock is released)
+//!   is not forgotten;
+//! - a lone forcer leads its own I/O (no hand-off to the logger thread).
+//!
+//! Every wait is bounded: a lost wake-up fails the test instead of hanging it.
+
+use std::io;
+use std::path::Path;
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use ferrite_storage::config::{ArchiveParameters, LogParameters};
+use ferrite_storage::log::LogManager;
+use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
+use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
+use ferrite_storage::{Rba, StorageError};
+
+const DIRECTORY: &str = "/qm/GROUPCOMMIT";
+/// Longest any forcer may take once the gate is open (a lost wake-up would take forever).
+const FORCE_TIMEOUT: Duration = Duration::from_secs(20);
+/// Longest a forcer parked at the gate may take to return once it opens: below the logger's
+/// 1 s safety-net poll (`LOGGER_IDLE_WAIT_MS`), which would otherwise hide a lost wake-up.
+const WOKEN_WITHIN: Duration = Duration::from_millis(500);
+/// Followers started while the leader is held in its sync.
+const FOLLOWERS: usize = 12;
+
+fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
+    (
+        LogParameters {
+            outbuff_kib: 1024,
+            // Only forces write: the logger never starts a threshold write of its own.
+            wrthrsh: 256,
+            twoactv,
+            active_log_count: 3,
+            active_log_size_mib: 1,
+        },
+        ArchiveParameters {
+            directory: "archive".to_string(),
+            compress: false,
+            twoarch: false,
+            retention_days: 9999,
+            max_archives: 500,
+        },
+    )
+}
+
+/// What the gate does to the next active log `sync_data` it catches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Catch {
+    /// Hold it before the sync until opened; then sync.
+    Before,
+    /// Hold it after the sync, before returning to the log manager, until opened.
+    After,
+    /// Hold it, then fail it with this OS error (no sync).
+    Fail(i32),
+}
+
+#[derive(Default)]
+struct GateState {
+    armed: Option<Catch>,
+    /// A sync is held at the gate.
+    holding: bool,
+    open: bool,
+}
+
+/// A gate on active log syncs, shared by the wrapper and the test.
+#[derive(Default)]
+struct Gate {
+    state: Mutex<GateState>,
+    changed: Condvar,
+}
+
+impl Gate {
+    fn arm(&self, catch: Catch) {
+        let mut state = self.state.lock().unwrap();
+        *state = GateState {
+            armed: Some(catch),
+            holding: false,
+            open: false,
+        };
+    }
+
+    /// Wait until a sync is held at the gate.
+    fn wait_holding(&self) {
+        let deadline = Instant::now() + FORCE_TIMEOUT;
+        let mut state = self.state.lock().unwrap();
+        while !state.holding {
+            let left = deadline
+                .checked_duration_since(Instant::now())
+                .expect("no active log sync reached the gate");
+            state = self.changed.wait_timeout(state, left).unwrap().0;
+        }
+    }
+
+    fn open(&self) {
+        self.state.lock().unwrap().open = true;
+        self.changed.notify_all();
+    }
+
+    /// Called by a sync: take the armed catch (if any) and hold until opened.
+    fn pass(&self, sync: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+        let catch = {
+            let mut state = self.state.lock().unwrap();
+            match state.armed.take() {
+                None => None,
+                Some(catch) => {
+                    state.holding = true;
+                    self.changed.notify_all();
+                    Some(catch)
+                }
+            }
+        };
+        let hold = || {
+            let mut state = self.state.lock().unwrap();
+            while !state.open {
+                state = self.changed.wait(state).unwrap();
+            }
+        };
+        match catch {
+            None => sync(),
+            Some(Catch::Before) => {
+                hold();
+                sync()
+            }
+            Some(Catch::After) => {
+                let result = sync();
+                hold();
+                result
+            }
+            Some(Catch::Fail(code)) => {
+                hold();
+                Err(io::Error::from_raw_os_error(code))
+            }
+        }
+    }
+}
+
+struct GatedFileSystem {
+    inner: Arc<dyn FileSystem>,
+    gate: Arc<Gate>,
+}
+
+struct GatedFile {
+    inner: Arc<dyn StorageFile>,
+    active_log: bool,
+    gate: Arc<Gate>,
+}
+
+impl FileSystem for GatedFileSystem {
+    fn open(&self, path: &Path, mode: OpenMode) -> io::Result<Arc<dyn StorageFile>> {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        Ok(Arc::new(GatedFile {
+            inner: self.inner.open(path, mode)?,
+            active_log: name.starts_with("LOGCOPY"),
+            gate: self.gate.clone(),
+        }))
+    }
+    fn exists(&self, path: &Path) -> bool {
+        self.inner.exists(path)
+    }
+    fn create_dir_all(&self, path: &Path) -> io::Result<()> {
+        self.inner.create_dir_all(path)
+    }
+    fn remove_file(&self, path: &Path) -> io::Result<()> {
+        self.inner.remove_file(path)
+    }
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        self.inner.rename(from, to)
+    }
+    fn sync_directory(&self, directory: &Path) -> io::Result<()> {
+        self.inner.sync_directory(directory)
+    }
+    fn list_directory(&self, directory: &Path) -> io::Result<Vec<String>> {
+        self.inner.list_directory(directory)
+    }
+}
+
+impl StorageFile for GatedFile {
+    fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<()> {
+        self.inner.read_at(buffer, offset)
+    }
+    fn write_at(&self, buffer: &[u8], offset: u64) -> io::Result<()> {
+        self.inner.write_at(buffer, offset)
+    }
+    fn sync_data(&self) -> io::Result<()> {
+        if self.active_log {
+            self.gate.pass(|| self.inner.sync_data())
+        } else {
+            self.inner.sync_data()
+        }
+    }
+    fn len(&self) -> io::Result<u64> {
+        self.inner.len()
+    }
+    fn set_len(&self, length: u64) -> io::Result<()> {
+        self.inner.set_len(length)
+    }
+    fn path(&self) -> &Path {
+        self.inner.path()
+    }
+}
+
+struct Fixture {
+    fs: SimulatedFileSystem,
+    gate: Arc<Gate>,
+    twoactv: bool,
+}
+
+impl Fixture {
+    fn new(twoactv: bool, shared_flush: bool) -> Fixture {
+        let fs = SimulatedFileSystem::new(7).with_crash_mode(CrashMode::LoseAllUnsynced);
+        fs.set_shared_flush(shared_flush);
+        let (log, archive) = parameters(twoactv);
+        LogManager::create(Arc::new(fs.clone()), Path::new(DIRECTORY), &log, &archive).unwrap();
+        Fixture {
+            fs,
+            gate: Arc::new(Gate::default()),
+            twoactv,
+        }
+    }
+
+    fn open(&self) -> Arc<LogManager> {
+        let (log, archive) = parameters(self.twoactv);
+        let gated: Arc<dyn FileSystem> = Arc::new(GatedFileSystem {
+            inner: Arc::new(self.fs.clone()),
+            gate: self.gate.clone(),
+        });
+        LogManager::open(gated, Path::new(DIRECTORY), &log, &archive).unwrap()
+    }
+
+    /// Every record payload after a power loss (unsynced writes lost), in log order.
+    fn after_power_loss(&self) -> Vec<Vec<u8>> {
+        let crashed = self.fs.crash();
+        let (log, archive) = parameters(self.twoactv);
+        let manager =
+            LogManager::open(Arc::new(crashed), Path::new(DIRECTORY), &log, &archive).unwrap();
+        let records = manager
+            .read_forward(Rba::ZERO)
+            .unwrap()
+            .map(|record| record.unwrap().payload)
+            .collect();
+        manager.abandon();
+        records
+    }
+}
+
+fn payload(tag: usize) -> Vec<u8> {
+    format!("record {tag:04} ").repeat(20).into_bytes()
+}
+
+/// Append record `tag` and force it, on a new thread; the result arrives on the channel.
+fn spawn_committer(
+    manager: &Arc<LogManager>,
+    tag: usize,
+    results: &mpsc::Sender<(usize, Result<Rba, StorageError>)>,
+) {
+    let (manager, results) = (manager.clone(), results.clone());
+    thread::spawn(move || {
+        let result = manager
+            .append(1, &[&payload(tag)])
+            .and_then(|(_, end)| manager.force(end).map(|()| end));
+        let _ = results.send((tag, result));
+    });
+}
+
+/// Wait until `count` forces (QJSTLSUS: forces that found their RBA not yet durable) have been
+/// counted since `base`, then give the last of them time to park.
+fn wait_forces_suspended(manager: &LogManager, base: u64, count: u64) {
+    let deadline = Instant::now() + FORCE_TIMEOUT;
+    while manager.statistics().qjstlsus < base + count {
+        assert!(
+            Instant::now() < deadline,
+            "only {} of {count} forcers reached force",
+            manager.statistics().qjstlsus - base
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+    thread::sleep(Duration::from_millis(50));
+}
+
+/// The results of `count` forcers, every one arriving within `within` from now.
+fn collect(
+    results: &mpsc::Receiver<(usize, Result<Rba, StorageError>)>,
+    count: usize,
+    within: Duration,
+) -> Vec<(usize, Result<Rba, StorageError>)> {
+    let deadline = Instant::now() + within;
+    (0..count)
+        .map(|_| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            results
+                .recv_timeout(left)
+                .expect("a forcer was not woken in time (lost wake-up)")
+        })
+        .collect()
+}
+
+#[test]
+fn a_lone_forcer_leads_its_own_io() {
+    for (twoactv, shared_flush) in [(false, true), (true, true), (true, false)] {
+        let fixture = Fixture::new(twoactv, shared_flush);
+        let manager = fixture.open();
+        let before = manager.statistics();
+        for tag in 0..20 {
+            let (_, end) = manager.append(1, &[&payload(tag)]).unwrap();
+            manager.force(end).unwrap();
+            assert!(manager.durable_rba() >= end);
+        }
+        let after = manager.statistics();
+        assert_eq!(
+            after.leader_ios - before.leader_ios,
+            20,
+            "TWOACTV {twoactv}: every lone force should be led by its forcer"
+        );
+        assert_eq!(after.qjstbfwr - before.qjstbfwr, 20);
+        manager.abandon();
+        let expected: Vec<Vec<u8>> = (0..20).map(payload).collect();
+        assert_eq!(fixture.after_power_loss(), expected, "TWOACTV {twoactv}");
+    }
+}
+
+#[test]
+fn followers_parked_during_a_leaders_io_are_all_durable_and_woken() {
+    for (twoactv, shared_flush) in [(false, true), (true, true), (true, false)] {
+        let fixture = Fixture::new(twoactv, shared_flush);
+        let manager = fixture.open();
+        let (sender, results) = mpsc::channel();
+        let base = manager.statistics();
+        fixture.gate.arm(Catch::Before);
+        spawn_committer(&manager, 0, &sender);
+        fixture.gate.wait_holding();
+        for tag in 1..=FOLLOWERS {
+            spawn_committer(&manager, tag, &sender);
+        }
+        wait_forces_suspended(&manager, base.qjstlsus, 1 + FOLLOWERS as u64);
+        fixture.gate.open();
+        let mut done = collect(&results, 1 + FOLLOWERS, WOKEN_WITHIN);
+        done.sort_by_key(|(tag, _)| *tag);
+        for (tag, result) in &done {
+            let end = result
+                .as_ref()
+                .unwrap_or_else(|error| panic!("forcer {tag}: {error}"));
+            assert!(manager.durable_rba() >= *end, "forcer {tag} woken early");
+        }
+        let after = manager.statistics();
+        // The leader's I/O, then one I/O for every follower parked during it (group commit);
+        // a third only if the logger's cycle raced a follower that led once the lock was free.
+        let cycles = after.qjstbfwr - base.qjstbfwr;
+        assert!(
+            (2..=3).contains(&cycles),
+            "TWOACTV {twoactv}: {cycles} write cycles for {FOLLOWERS} followers parked during one I/O"
+        );
+        manager.abandon();
+        let mut found = fixture.after_power_loss();
+        found.sort();
+        let mut expected: Vec<Vec<u8>> = (0..=FOLLOWERS).map(payload).collect();
+        expected.sort();
+        assert_eq!(found, expected, "TWOACTV {twoactv}");
+    }
+}
+
+#[test]
+fn a_leader_failing_its_io_fails_every_follower_and_loses_nothing() {
+    const EIO: i32 = 5;
+    const ENOSPC: i32 = 28;
+    for (twoactv, code) in [(false, EIO), (false, ENOSPC), (true, EIO), (true, ENOSPC)] {
+        let fixture = Fixture::new(twoactv, true);
+        let manager = fixture.open();
+        // Committed before the failure: must survive it.
+        let committed: Vec<Vec<u8>> = (100..103).map(payload).collect();
+        for record in &committed {
+            let (_, end) = manager.append(1, &[record]).unwrap();
+            manager.force(end).unwrap();
+        }
+        let (sender, results) = mpsc::channel();
+        let base = manager.statistics();
+        fixture.gate.arm(Catch::Fail(code));
+        spawn_committer(&manager, 0, &sender);
+        fixture.gate.wait_holding();
+        for tag in 1..=FOLLOWERS {
+            spawn_committer(&manager, tag, &sender);
+        }
+        wait_forces_suspended(&manager, base.qjstlsus, 1 + FOLLOWERS as u64);
+        fixture.gate.open();
+        for (tag, result) in collect(&results, 1 + FOLLOWERS, WOKEN_WITHIN) {
+            match result {
+                Err(StorageError::CorruptLog { detail, .. }) => assert!(
+                    detail.contains("unusable after a write failure")
+                        && detail.contains(&io::Error::from_raw_os_error(code).to_string()),
+                    "forcer {tag}: {detail}"
+                ),
+                other => panic!("TWOACTV {twoactv}, error {code}: forcer {tag} got {other:?}"),
+            }
+        }
+        assert!(
+            manager.append(1, &[b"after"]).is_err(),
+            "the log accepted an append after a failed write"
+        );
+        manager.abandon();
+        let found = fixture.after_power_loss();
+        assert_eq!(
+            found[..committed.len()],
+            committed[..],
+            "TWOACTV {twoactv}, error {code}: a record forced before the failure was lost"
+        );
+        // What the failed I/O wrote may or may not have reached the device, but only whole
+        // records of the failed forces, each once.
+        let mut rest = found[committed.len()..].to_vec();
+        let count = rest.len();
+        rest.sort();
+        rest.dedup();
+        assert_eq!(rest.len(), count, "a record was duplicated");
+        for record in rest {
+            assert!((0..=FOLLOWERS).map(payload).any(|p| p == record));
+        }
+    }
+}
+
+#[test]
+fn a_forcer_arriving_as_an_io_ends_is_not_forgotten() {
+    for twoactv in [false, true] {
+        let fixture = Fixture::new(twoactv, true);
+        let manager = fixture.open();
+        for round in 0..10 {
+            let (sender, results) = mpsc::channel();
+            let base = manager.statistics();
+            // The leader's sync is done; it still holds the I/O lock and has not yet moved
+            // `durable` or woken anyone.
+            fixture.gate.arm(Catch::After);
+            spawn_committer(&manager, 2 * round, &sender);
+            fixture.gate.wait_holding();
+            spawn_committer(&manager, 2 * round + 1, &sender);
+            wait_forces_suspended(&manager, base.qjstlsus, 2);
+            fixture.gate.open();
+            for (tag, result) in collect(&results, 2, WOKEN_WITHIN) {
+                let end = result.unwrap_or_else(|error| panic!("forcer {tag}: {error}"));
+                assert!(manager.durable_rba() >= end);
+            }
+        }
+        manager.abandon();
+        let expected: Vec<Vec<u8>> = (0..20).map(payload).collect();
+        let mut found = fixture.after_power_loss();
+        found.sort();
+        let mut sorted = expected.clone();
+        sorted.sort();
+        assert_eq!(found, sorted, "TWOACTV {twoactv}");
+    }
+}
+
+#[test]
+fn many_committers_all_durable_with_no_lost_wake_up() {
+    let fixture = Fixture::new(false, true);
+    let manager = fixture.open();
+    let (sender, results) = mpsc::channel();
+    const THREADS: usize = 8;
+    const EACH: usize = 50;
+    for thread_index in 0..THREADS {
+        let (manager, sender) = (manager.clone(), sender.clone());
+        thread::spawn(move || {
+            for i in 0..EACH {
+                let tag = thread_index * EACH + i;
+                let result = manager
+                    .append(1, &[&payload(tag)])
+                    .and_then(|(_, end)| manager.force(end).map(|()| end));
+                let _ = sender.send((tag, result));
+            }
+        });
+    }
+    for (tag, result) in collect(&results, THREADS * EACH, FORCE_TIMEOUT) {
+        let end = result.unwrap_or_else(|error| panic!("forcer {tag}: {error}"));
+        assert!(manager.durable_rba() >= end);
+    }
+    let statistics = manager.statistics();
+    assert!(statistics.leader_ios > 0);
+    manager.abandon();
+    let mut found = fixture.after_power_loss();
+    found.sort();
+    let mut expected: Vec<Vec<u8>> = (0..THREADS * EACH).map(payload).collect();
+    expected.sort();
+    assert_eq!(found, expected);
+}
