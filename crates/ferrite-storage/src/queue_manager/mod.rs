@@ -19,6 +19,7 @@ pub mod connections;
 pub mod delivery_order;
 pub mod groups;
 pub mod hashing;
+pub mod message_data;
 pub mod objects;
 pub mod page_set_errors;
 pub mod privileged_users;
@@ -37,6 +38,7 @@ use ferrite_constants::reason;
 
 use crate::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
 use crate::config::{IndexBuild, QueueManagerConfig, CONFIG_FILE_NAME};
+use crate::data_manager::memory::recycle_image_buffer;
 use crate::data_manager::message::{
     decode_descriptor, decode_index_fields, encode_image, MessageDescriptor,
 };
@@ -59,6 +61,7 @@ pub use connection_authentication::{
 };
 pub use connections::{thread_number, ConnectionRecord, Connections, HandleRecord};
 pub use groups::GroupMember;
+pub use message_data::MessageData;
 pub use objects::{
     AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
     ObjectDefinition, ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes,
@@ -209,18 +212,17 @@ impl GotImage {
         }
     }
 
-    /// The message data after the descriptor (`data_offset`): moved down in the image's own
-    /// buffer when nothing else holds it, copied out when a unit of work keeps the image.
-    fn into_data(self, data_offset: usize) -> Vec<u8> {
-        let mut image = match self {
-            GotImage::Read(image) => image,
-            GotImage::Memory(shared) => match Arc::try_unwrap(shared) {
-                Ok(held) => held.into_bytes(),
-                Err(shared) => return shared.bytes()[data_offset..].to_vec(),
-            },
-        };
-        image.drain(..data_offset);
-        image
+    /// The message data after the descriptor (`data_offset`), not copied: the image read
+    /// from pages with its descriptor cut off, or a view of the in-memory image (shared with
+    /// the unit of work that keeps it for a backout, or the last holder of it).
+    fn into_data(self, data_offset: usize) -> MessageData {
+        match self {
+            GotImage::Read(mut image) => {
+                image.drain(..data_offset);
+                MessageData::Owned(image)
+            }
+            GotImage::Memory(shared) => MessageData::shared(shared, data_offset),
+        }
     }
 }
 
@@ -228,7 +230,8 @@ impl GotImage {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RetrievedMessage {
     pub descriptor: MessageDescriptor,
-    pub data: Vec<u8>,
+    /// The data, read in place from an in-memory image when it is one (`message_data.rs`).
+    pub data: MessageData,
     pub backout_count: u16,
     pub key: MessageKey,
 }
@@ -1539,8 +1542,10 @@ impl QueueManager {
                         page_set,
                         false,
                         &image,
-                    )?;
-                    MessageStorage::Pages(outcome.location)
+                    );
+                    // On the pages now (or refused): the buffer can serve the next image.
+                    recycle_image_buffer(image);
+                    MessageStorage::Pages(outcome?.location)
                 }
             })
         };
@@ -1566,6 +1571,7 @@ impl QueueManager {
                         MessageStorage::Pages(outcome.location)
                     }
                 };
+                recycle_image_buffer(image);
                 let entry = make_entry(storage);
                 queue.insert(entry.clone(), true, now_ms());
                 Ok(entry)
@@ -1599,6 +1605,7 @@ impl QueueManager {
                         MessageStorage::Pages(outcome.location)
                     }
                 };
+                recycle_image_buffer(image);
                 let entry = make_entry(storage);
                 unit.message_count += 1;
                 unit.puts.push(PendingPut {
@@ -1757,7 +1764,7 @@ impl QueueManager {
             .is_some_and(|limit| image.bytes().len() - data_offset > limit)
         {
             // Back in its place, untouched (MQRC_TRUNCATED_MSG_FAILED).
-            let data = image.bytes()[data_offset..].to_vec();
+            let data = image.bytes()[data_offset..].to_vec().into();
             let (backout_count, key) = (entry.backout_count, entry.key);
             if unit.is_some() {
                 queue.restore(entry);
@@ -1932,7 +1939,7 @@ impl QueueManager {
             let read = self.with_image(&entry, |image| {
                 decode_descriptor(image).map(|(descriptor, offset)| RetrievedMessage {
                     descriptor,
-                    data: image[offset..].to_vec(),
+                    data: image[offset..].to_vec().into(),
                     backout_count: entry.backout_count,
                     key: entry.key,
                 })
@@ -1965,7 +1972,7 @@ impl QueueManager {
                 let (descriptor, offset) = decode_descriptor(image).ok()?;
                 Some(RetrievedMessage {
                     descriptor,
-                    data: image[offset..].to_vec(),
+                    data: image[offset..].to_vec().into(),
                     backout_count: entry.backout_count,
                     key: entry.key,
                 })
