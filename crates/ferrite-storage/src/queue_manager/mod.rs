@@ -151,6 +151,9 @@ pub(crate) struct PendingGet {
 pub(crate) struct PendingPut {
     pub queue: Arc<LocalQueue>,
     pub entry: MessageEntry,
+    /// When MQPUT ran (the descriptor's put time), for LPUTDATE/LPUTTIME at commit; 0 when
+    /// not known (restart's in-doubt puts), and the commit reads the clock instead.
+    pub put_time_ms: u64,
 }
 
 /// What the MQI asks of a get beyond a selector and a wait ([`QueueManager::get_with`]).
@@ -721,7 +724,11 @@ impl QueueManager {
                         .entry(*urid)
                         .or_insert_with(|| UnitOfWork::in_doubt(*urid));
                     queue.reserve_put(u32::MAX);
-                    unit.puts.push(PendingPut { queue, entry });
+                    unit.puts.push(PendingPut {
+                        queue,
+                        entry,
+                        put_time_ms: 0,
+                    });
                 }
                 Some((urid, false)) => {
                     let unit = in_doubt_units
@@ -1573,7 +1580,12 @@ impl QueueManager {
                 };
                 recycle_image_buffer(image);
                 let entry = make_entry(storage);
-                queue.insert(entry.clone(), true, now_ms());
+                // LPUTDATE/LPUTTIME: the put time MQPUT stamped, without another clock read.
+                let put_time_ms = match descriptor.put_time_ms {
+                    0 => now_ms(),
+                    stamped => stamped,
+                };
+                queue.insert(entry.clone(), true, put_time_ms);
                 Ok(entry)
             }
             Some(unit) => {
@@ -1611,6 +1623,7 @@ impl QueueManager {
                 unit.puts.push(PendingPut {
                     queue: queue.clone(),
                     entry: entry.clone(),
+                    put_time_ms: descriptor.put_time_ms,
                 });
                 Ok(entry)
             }
@@ -2016,10 +2029,15 @@ impl QueueManager {
         if let Some((_, end)) = range {
             self.fail_on(self.log.force(end))?;
         }
-        // LPUTDATE/LPUTTIME: one clock read for the unit's puts, none for a unit of gets.
-        let now = if unit.puts.is_empty() { 0 } else { now_ms() };
+        // LPUTDATE/LPUTTIME: the time of the MQPUT (as MQPUT stamped it); the clock is read
+        // only for a put without one (restart's in-doubt puts).
+        let mut now = None;
         for put in unit.puts.drain(..) {
-            put.queue.insert(put.entry, true, now);
+            let put_time_ms = match put.put_time_ms {
+                0 => *now.get_or_insert_with(now_ms),
+                stamped => stamped,
+            };
+            put.queue.insert(put.entry, true, put_time_ms);
         }
         for get in unit.gets.drain(..) {
             get.queue.get_committed();
