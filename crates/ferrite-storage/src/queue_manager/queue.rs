@@ -458,41 +458,39 @@ impl DefinitionCell {
 
     fn with<R>(&self, f: impl FnOnce(&QueueDefinition) -> R) -> R {
         let generation = self.generation.load(Ordering::Acquire);
-        // The snapshot is taken out of its slot while `f` runs (f may read another queue's
-        // definition) and put back after; no reference count is touched on a hit.
-        let cached = DEFINITION_SNAPSHOTS
+        // A hit runs `f` on the snapshot in place, under a shared borrow of this thread's
+        // slots (f may read another queue's definition: shared borrows nest), touching no
+        // reference count and writing nothing but the borrow flag.
+        let mut f = Some(f);
+        let hit = DEFINITION_SNAPSHOTS
             .try_with(|snapshots| {
-                let mut snapshots = snapshots.try_borrow_mut().ok()?;
-                let slot = snapshots.slots.iter().position(
-                    |snapshot| matches!(snapshot, Some((held, _)) if *held == generation),
-                )?;
-                snapshots.slots[slot]
-                    .take()
-                    .map(|snapshot| (slot, snapshot))
+                let snapshots = snapshots.try_borrow().ok()?;
+                let definition = snapshots.slots.iter().find_map(|snapshot| match snapshot {
+                    Some((held, definition)) if *held == generation => Some(definition),
+                    _ => None,
+                })?;
+                let f = f.take().expect("f runs once");
+                Some(f(definition))
             })
             .ok()
             .flatten();
-        let (slot, (held, definition)) = match cached {
-            Some((slot, snapshot)) => (Some(slot), snapshot),
-            None => {
-                // Under the read lock the generation and the definition agree (replace
-                // changes both under the write lock).
-                let current = self.current.read().unwrap();
-                (
-                    None,
-                    (self.generation.load(Ordering::Acquire), current.clone()),
-                )
-            }
+        if let Some(result) = hit {
+            return result;
+        }
+        let f = f.take().expect("a miss has not run f");
+        // Under the read lock the generation and the definition agree (replace changes both
+        // under the write lock).
+        let (held, definition) = {
+            let current = self.current.read().unwrap();
+            (self.generation.load(Ordering::Acquire), current.clone())
         };
         let result = f(&definition);
+        // Kept for the next call, unless a caller up the stack is reading a snapshot now.
         let _ = DEFINITION_SNAPSHOTS.try_with(|snapshots| {
             if let Ok(mut snapshots) = snapshots.try_borrow_mut() {
-                let slot = slot.unwrap_or_else(|| {
-                    let victim = snapshots.next_victim;
-                    snapshots.next_victim = (victim + 1) % DEFINITION_SNAPSHOTS_PER_THREAD;
-                    victim
-                });
-                snapshots.slots[slot] = Some((held, definition));
+                let victim = snapshots.next_victim;
+                snapshots.next_victim = (victim + 1) % DEFINITION_SNAPSHOTS_PER_THREAD;
+                snapshots.slots[victim] = Some((held, definition));
             }
         });
         result
