@@ -346,3 +346,40 @@ fn a_recycled_image_buffer_never_serves_a_message_still_being_read() {
     drop(got_and_kept);
     assert_eq!(memory(&queue_manager).0, 0, "every image was given back");
 }
+
+/// A connection committing every message keeps one spare reference to the queue in its unit
+/// of work (unit_of_work.rs; its unit test checks that the spare is reused): the references
+/// do not pile up, and the unit gives its one back when it ends.
+#[test]
+fn committing_every_message_leaves_the_queue_reference_count_alone() {
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path(), "QMNP8");
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("NP.Q", PageSetId(1)), false)
+        .unwrap();
+    let any = MessageSelector::default();
+    let mut unit = UnitOfWork::new();
+    let mut counts = Vec::new();
+    for tag in 0..5u32 {
+        queue_manager
+            .put(Some(&mut unit), &queue, &descriptor(false, tag), b"m")
+            .unwrap();
+        queue_manager.commit(&mut unit).unwrap();
+        let got = queue_manager
+            .get(Some(&mut unit), &queue, &any, None)
+            .unwrap();
+        assert_eq!(got.expect("committed").data, b"m");
+        queue_manager.commit(&mut unit).unwrap();
+        counts.push(Arc::strong_count(&queue));
+    }
+    assert!(
+        counts.windows(2).all(|pair| pair[0] == pair[1]),
+        "{counts:?}"
+    );
+    drop(unit);
+    assert_eq!(
+        Arc::strong_count(&queue),
+        counts[0] - 1,
+        "the unit held one"
+    );
+}

@@ -1620,8 +1620,9 @@ impl QueueManager {
                 recycle_image_buffer(image);
                 let entry = make_entry(storage);
                 unit.message_count += 1;
+                let queue = unit.queue_reference(queue);
                 unit.puts.push(PendingPut {
-                    queue: queue.clone(),
+                    queue,
                     entry: entry.clone(),
                     put_time_ms: descriptor.put_time_ms,
                 });
@@ -1828,8 +1829,9 @@ impl QueueManager {
                 }
                 unit.message_count += 1;
                 // The unit keeps the entry, and with it the image, for a backout.
+                let queue = unit.queue_reference(queue);
                 unit.gets.push(PendingGet {
-                    queue: queue.clone(),
+                    queue,
                     entry,
                     skip_backout: controls.mark_skip_backout,
                 });
@@ -2038,9 +2040,11 @@ impl QueueManager {
                 stamped => stamped,
             };
             put.queue.insert(put.entry, true, put_time_ms);
+            unit.spare_queue = Some(put.queue);
         }
         for get in unit.gets.drain(..) {
             get.queue.get_committed();
+            unit.spare_queue = Some(get.queue);
         }
         unit.reset();
         Ok(())
