@@ -1683,7 +1683,7 @@ impl Connection {
                     gmo,
                     buffer,
                     true,
-                    now_ms(),
+                    expiry_now(&message),
                     &queue,
                 );
                 self.after_destructive_get(hobj, md, &message, in_unit_of_work);
@@ -1696,7 +1696,7 @@ impl Connection {
                 gmo,
                 buffer,
                 false,
-                now_ms(),
+                expiry_now(&message),
                 &queue,
             ),
             GetOutcome::NoMessage => failed(if options & MQGMO_MSG_UNDER_CURSOR != 0 {
@@ -1822,7 +1822,7 @@ impl Connection {
                             gmo,
                             buffer,
                             true,
-                            now_ms(),
+                            expiry_now(&message),
                             queue,
                         );
                         self.after_destructive_get(hobj, md, &message, in_unit_of_work);
@@ -1836,7 +1836,7 @@ impl Connection {
                             gmo,
                             buffer,
                             false,
-                            now_ms(),
+                            expiry_now(&message),
                             queue,
                         );
                     }
@@ -2254,6 +2254,16 @@ fn definition_attribute(definition: &ObjectDefinition, selector: i32) -> MqResul
 
 /// Set an output text field, reusing its buffer (MQPUT and MQGET fill the resolved names on
 /// every call; a caller reusing its MQPMO or MQGMO pays no allocation for them).
+/// The time MQGET's Expiry (the lifetime left) is computed at: the clock, read only for a
+/// message that can expire (the descriptor's other fields do not need it).
+fn expiry_now(message: &RetrievedMessage) -> u64 {
+    if message.descriptor.expiry_tenths.is_some() {
+        now_ms()
+    } else {
+        0
+    }
+}
+
 pub(crate) fn set_text(field: &mut String, text: &str) {
     field.clear();
     field.push_str(text);

@@ -222,6 +222,8 @@ fn a_backed_out_get_returns_the_in_memory_message_with_its_backout_count() {
         .unwrap();
     assert_eq!(message.backout_count, 3);
     queue_manager.commit(&mut unit).unwrap();
+    // The got data is read in place from the image: it is the image's last holder.
+    drop(message);
     assert_eq!(memory(&queue_manager).0, 0);
     assert_eq!(queue.depth(), 0);
     queue_manager.shutdown().unwrap();
@@ -250,6 +252,8 @@ fn in_memory_messages_expire_at_get_and_in_the_scan_and_clear_frees_them() {
         .unwrap()
         .unwrap();
     assert_eq!(first.descriptor.message_id[..4], 1u32.to_be_bytes());
+    // Its data is read in place from its image, which it holds until dropped.
+    drop(first);
     // The scan takes the other expired ones (those the get passed over are already gone).
     let scanned = queue_manager.expire_messages().unwrap();
     assert!(scanned <= 4);
@@ -286,5 +290,96 @@ fn alter_buffpool_moves_the_limit_of_its_page_sets() {
         memory(&queue_manager).1,
         100 * 4096 * NONPERSISTENT_MEMORY_PERCENT_OF_POOL / 100,
         "a shrunk pool holds less"
+    );
+}
+
+/// Image buffers are recycled (data_manager/memory.rs): a got message's data is read in place
+/// from its image, so a buffer must never serve a new message while a unit of work (for a
+/// backout) or the getter's data still reads the old one.
+#[test]
+fn a_recycled_image_buffer_never_serves_a_message_still_being_read() {
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path(), "QMNP7");
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("NP.Q", PageSetId(1)), false)
+        .unwrap();
+    let any = MessageSelector::default();
+    // Put, get in a unit of work, and commit many times over on one thread: every image
+    // after the first few is a recycled buffer.
+    let mut got_and_kept = Vec::new();
+    for tag in 0..500u32 {
+        let mut unit = UnitOfWork::new();
+        queue_manager
+            .put(
+                Some(&mut unit),
+                &queue,
+                &descriptor(false, tag),
+                &body(tag, 1000),
+            )
+            .unwrap();
+        queue_manager.commit(&mut unit).unwrap();
+        let message = queue_manager
+            .get(Some(&mut unit), &queue, &any, None)
+            .unwrap()
+            .expect("the committed message");
+        assert_eq!(message.data, body(tag, 1000), "message {tag}");
+        if tag % 7 == 0 {
+            // Backed out: the unit gave the image back to the queue, bytes intact.
+            queue_manager.backout(&mut unit).unwrap();
+            let again = queue_manager
+                .get(Some(&mut unit), &queue, &any, None)
+                .unwrap()
+                .expect("the backed-out message");
+            assert_eq!(again.data, body(tag, 1000), "message {tag} after backout");
+            assert_eq!(again.backout_count, 1);
+        }
+        queue_manager.commit(&mut unit).unwrap();
+        // The getter still holds this data after the commit: it keeps its image.
+        if tag % 10 == 0 {
+            got_and_kept.push((tag, message));
+        }
+    }
+    for (tag, message) in &got_and_kept {
+        assert_eq!(message.data, body(*tag, 1000), "kept message {tag} changed");
+    }
+    assert!(memory(&queue_manager).0 > 0, "kept data holds its images");
+    drop(got_and_kept);
+    assert_eq!(memory(&queue_manager).0, 0, "every image was given back");
+}
+
+/// A connection committing every message keeps one spare reference to the queue in its unit
+/// of work (unit_of_work.rs; its unit test checks that the spare is reused): the references
+/// do not pile up, and the unit gives its one back when it ends.
+#[test]
+fn committing_every_message_leaves_the_queue_reference_count_alone() {
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path(), "QMNP8");
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("NP.Q", PageSetId(1)), false)
+        .unwrap();
+    let any = MessageSelector::default();
+    let mut unit = UnitOfWork::new();
+    let mut counts = Vec::new();
+    for tag in 0..5u32 {
+        queue_manager
+            .put(Some(&mut unit), &queue, &descriptor(false, tag), b"m")
+            .unwrap();
+        queue_manager.commit(&mut unit).unwrap();
+        let got = queue_manager
+            .get(Some(&mut unit), &queue, &any, None)
+            .unwrap();
+        assert_eq!(got.expect("committed").data, b"m");
+        queue_manager.commit(&mut unit).unwrap();
+        counts.push(Arc::strong_count(&queue));
+    }
+    assert!(
+        counts.windows(2).all(|pair| pair[0] == pair[1]),
+        "{counts:?}"
+    );
+    drop(unit);
+    assert_eq!(
+        Arc::strong_count(&queue),
+        counts[0] - 1,
+        "the unit held one"
     );
 }

@@ -62,7 +62,7 @@ fn drain(queue_manager: &QueueManager, queue: &str) -> Vec<Vec<u8>> {
         .get(None, &queue, &MessageSelector::default(), None)
         .unwrap()
     {
-        out.push(message.data);
+        out.push(message.data.into_vec());
     }
     out
 }

@@ -15,9 +15,28 @@
 //! spills to its page set, fills it (MQRC_STORAGE_MEDIUM_FULL) and reads ahead when drained.
 //! The decision is made per message at put: a message stays where it was put, and once gets
 //! have freed memory the next puts are held in memory again.
+//!
+//! ## Recycled image buffers
+//! In MP16's single-queue workload a putter on one processor allocates every image and a
+//! getter on the other frees it at its commit: one `malloc` and one cross-arena `free` per
+//! message, and every fresh buffer is memory the process may touch for the first time (a page
+//! fault). Image buffers are therefore recycled ([`take_image_buffer`], and the drop of a
+//! [`MemoryImage`]): each thread keeps a short list of free buffers, and a thread that frees
+//! more than it takes (a getter) passes them, [`IMAGE_BUFFER_BATCH`] at a time, to a shared
+//! exchange that a thread short of buffers (a putter) takes a batch from. Everything is
+//! bounded: buffers over [`IMAGE_BUFFER_RECYCLED_BYTES_MAX`] are freed, a thread keeps at most
+//! 2 × [`IMAGE_BUFFER_BATCH`], the exchange at most [`IMAGE_BUFFER_EXCHANGE_BATCHES_MAX`]
+//! batches, and a buffer beyond them is freed, so memory goes back once the traffic stops
+//! growing. Free buffers are not charged to a [`MemoryAccount`] (they hold no message); their
+//! bound is these limits: at most (2 × 32 per thread + 16 × 32) × 16 KiB.
+//!
+//! A buffer is recycled only by the drop of the last holder of its image (the queue entry, a
+//! unit of work's copy of it, a got message's data), so a recycled buffer never aliases a
+//! message anyone can still read.
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::page::PAGE_SIZE;
 
@@ -26,6 +45,90 @@ pub const NONPERSISTENT_MEMORY_PERCENT_OF_POOL: u64 = 50;
 
 /// Bytes counted for each image beyond its length (its allocation and the shared handle).
 pub const IMAGE_OVERHEAD_BYTES: u64 = 64;
+
+/// Image buffers whose capacity is larger than this are freed, not recycled (a 1 KiB
+/// message's image fits many times over; a 100 KiB one is rare enough for `malloc`).
+pub const IMAGE_BUFFER_RECYCLED_BYTES_MAX: usize = 16 * 1024;
+
+/// Buffers passed between a thread's list and the shared exchange at a time.
+pub const IMAGE_BUFFER_BATCH: usize = 32;
+
+/// Batches the shared exchange holds at most; a batch beyond them is freed.
+pub const IMAGE_BUFFER_EXCHANGE_BATCHES_MAX: usize = 16;
+
+/// Batches of free image buffers given by threads with too many, for threads with none.
+static IMAGE_BUFFER_EXCHANGE: ImageBufferExchange = Mutex::new(Vec::new());
+
+thread_local! {
+    /// This thread's free image buffers (at most 2 × [`IMAGE_BUFFER_BATCH`]).
+    static IMAGE_BUFFERS: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Free image buffers shared between threads: batches given by threads with too many, for
+/// threads with none.
+type ImageBufferExchange = Mutex<Vec<Vec<Vec<u8>>>>;
+
+/// An empty buffer for an image of `capacity` bytes: a recycled one when this thread or the
+/// exchange has one, otherwise a new allocation.
+pub fn take_image_buffer(capacity: usize) -> Vec<u8> {
+    let recycled = IMAGE_BUFFERS
+        .try_with(|buffers| take_from(&mut buffers.borrow_mut(), &IMAGE_BUFFER_EXCHANGE))
+        .ok()
+        .flatten();
+    match recycled {
+        Some(mut buffer) => {
+            debug_assert!(buffer.is_empty(), "recycled image buffers are empty");
+            buffer.reserve(capacity);
+            buffer
+        }
+        None => Vec::with_capacity(capacity),
+    }
+}
+
+/// Give an image buffer back for reuse (or free it, past the limits). The caller must be its
+/// last holder: nothing may read the old image through it again.
+pub fn recycle_image_buffer(buffer: Vec<u8>) {
+    // A thread being torn down has no list any more: the buffer is simply freed.
+    let _ = IMAGE_BUFFERS
+        .try_with(|buffers| give_to(&mut buffers.borrow_mut(), &IMAGE_BUFFER_EXCHANGE, buffer));
+}
+
+/// A buffer from a thread's list, refilled with a batch from the exchange when empty.
+fn take_from(buffers: &mut Vec<Vec<u8>>, exchange: &ImageBufferExchange) -> Option<Vec<u8>> {
+    if buffers.is_empty() {
+        let batch = exchange.lock().unwrap().pop();
+        if let Some(batch) = batch {
+            debug_assert_eq!(batch.len(), IMAGE_BUFFER_BATCH);
+            *buffers = batch;
+        }
+    }
+    buffers.pop()
+}
+
+/// Keep `buffer` in a thread's list; a full list passes a batch to the exchange (or frees it
+/// when the exchange is full too). Buffers past the size limit are freed at once.
+fn give_to(buffers: &mut Vec<Vec<u8>>, exchange: &ImageBufferExchange, mut buffer: Vec<u8>) {
+    if buffer.capacity() == 0 || buffer.capacity() > IMAGE_BUFFER_RECYCLED_BYTES_MAX {
+        return;
+    }
+    buffer.clear();
+    buffers.push(buffer);
+    if buffers.len() >= 2 * IMAGE_BUFFER_BATCH {
+        let batch = buffers.split_off(IMAGE_BUFFER_BATCH);
+        let mut exchange = exchange.lock().unwrap();
+        if exchange.len() < IMAGE_BUFFER_EXCHANGE_BATCHES_MAX {
+            exchange.push(batch);
+        }
+    }
+    debug_assert!(buffers.len() < 2 * IMAGE_BUFFER_BATCH);
+}
+
+/// Free buffers this thread holds (tests).
+pub fn image_buffers_held_by_this_thread() -> usize {
+    IMAGE_BUFFERS
+        .try_with(|buffers| buffers.borrow().len())
+        .unwrap_or(0)
+}
 
 /// The in-memory images of one buffer pool's page sets: bytes held against a limit.
 #[derive(Debug)]
@@ -111,6 +214,8 @@ impl Drop for MemoryImage {
             .held_bytes
             .fetch_sub(self.charge, Ordering::Relaxed);
         assert!(before >= self.charge, "in-memory image charges balance");
+        // The last holder of the image: its buffer can serve another message.
+        recycle_image_buffer(std::mem::take(&mut self.bytes));
     }
 }
 
@@ -137,6 +242,80 @@ mod tests {
         assert_eq!(bytes, vec![2; 100]);
         assert_eq!(account.held_bytes(), 0);
         assert!(account.try_hold(vec![4; 100]).is_ok());
+    }
+
+    #[test]
+    fn a_recycled_buffer_comes_back_empty_to_the_same_thread() {
+        std::thread::spawn(|| {
+            let mut buffer = take_image_buffer(1000);
+            buffer.extend_from_slice(&[7; 1000]);
+            let address = buffer.as_ptr();
+            recycle_image_buffer(buffer);
+            assert_eq!(image_buffers_held_by_this_thread(), 1);
+            let again = take_image_buffer(1000);
+            assert_eq!(again.as_ptr(), address, "the same buffer is reused");
+            assert!(again.is_empty(), "no bytes of the old image are visible");
+            assert!(again.capacity() >= 1000);
+            assert_eq!(image_buffers_held_by_this_thread(), 0);
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn recycling_is_bounded_per_thread_and_in_the_exchange() {
+        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        let mut getter = Vec::new();
+        // Larger than the limit (or empty): freed, never kept.
+        give_to(
+            &mut getter,
+            &exchange,
+            Vec::with_capacity(IMAGE_BUFFER_RECYCLED_BYTES_MAX + 1),
+        );
+        give_to(&mut getter, &exchange, Vec::new());
+        assert!(getter.is_empty());
+        let given = (2 + IMAGE_BUFFER_EXCHANGE_BATCHES_MAX + 1) * IMAGE_BUFFER_BATCH;
+        for _ in 0..given {
+            give_to(&mut getter, &exchange, vec![1; 100]);
+            assert!(getter.len() < 2 * IMAGE_BUFFER_BATCH, "{}", getter.len());
+            assert!(exchange.lock().unwrap().len() <= IMAGE_BUFFER_EXCHANGE_BATCHES_MAX);
+        }
+        assert_eq!(
+            exchange.lock().unwrap().len(),
+            IMAGE_BUFFER_EXCHANGE_BATCHES_MAX,
+            "the exchange filled up to its bound; the rest was freed"
+        );
+        // A thread with none takes a whole batch at once, then takes from its own list.
+        let mut putter = Vec::new();
+        let first = take_from(&mut putter, &exchange).expect("a batch is there");
+        assert!(first.is_empty() && first.capacity() >= 100);
+        assert_eq!(putter.len(), IMAGE_BUFFER_BATCH - 1);
+        assert_eq!(
+            exchange.lock().unwrap().len(),
+            IMAGE_BUFFER_EXCHANGE_BATCHES_MAX - 1
+        );
+        // Empty list, empty exchange: nothing (the caller allocates).
+        let empty: ImageBufferExchange = Mutex::new(Vec::new());
+        assert!(take_from(&mut Vec::new(), &empty).is_none());
+    }
+
+    #[test]
+    fn dropping_the_last_holder_of_an_image_recycles_its_buffer() {
+        std::thread::spawn(|| {
+            let account = MemoryAccount::with_limit(1 << 20);
+            let image = Arc::new(account.try_hold(vec![5; 500]).unwrap());
+            let address = image.bytes().as_ptr();
+            let second_holder = image.clone();
+            drop(image);
+            assert_eq!(image_buffers_held_by_this_thread(), 0, "still held");
+            assert_eq!(second_holder.bytes(), &[5; 500][..]);
+            drop(second_holder);
+            assert_eq!(image_buffers_held_by_this_thread(), 1);
+            let reused = take_image_buffer(500);
+            assert_eq!(reused.as_ptr(), address);
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]

@@ -85,12 +85,20 @@ impl MessageDescriptor {
     }
 }
 
-/// Encode `descriptor` and `data` into one image.
+/// Bytes an image takes beyond its descriptor extension and data, at most: version, flags,
+/// priority, three identifiers, the group's and segment's varints, expiry, put time and the
+/// extension's length.
+const IMAGE_FIXED_BYTES_MAX: usize = 3 + 3 * IDENTIFIER_LENGTH + 5 * 3 + 10 * 2 + 2;
+
+/// Encode `descriptor` and `data` into one image, in a recycled buffer when one is free
+/// (`memory.rs`: give it back with `recycle_image_buffer` once nothing reads it).
 pub fn encode_image(descriptor: &MessageDescriptor, data: &[u8]) -> Vec<u8> {
     assert!(descriptor.priority <= 9, "priority outside 0-9");
     assert!(descriptor.descriptor_extension.len() <= DESCRIPTOR_EXTENSION_BYTES_MAX);
-    let mut encoder =
-        Encoder::with_capacity(64 + descriptor.descriptor_extension.len() + data.len());
+    let capacity = IMAGE_FIXED_BYTES_MAX + descriptor.descriptor_extension.len() + data.len();
+    let mut encoder = Encoder {
+        bytes: super::memory::take_image_buffer(capacity),
+    };
     let mut flags = 0;
     if descriptor.persistent {
         flags |= FLAG_PERSISTENT;
@@ -132,6 +140,10 @@ pub fn encode_image(descriptor: &MessageDescriptor, data: &[u8]) -> Vec<u8> {
     encoder.varint(descriptor.put_time_ms);
     encoder.bytes(&descriptor.descriptor_extension);
     encoder.raw(data);
+    debug_assert!(
+        encoder.bytes.len() <= capacity,
+        "the image fits its reservation"
+    );
     encoder.bytes
 }
 

@@ -19,6 +19,7 @@ pub mod connections;
 pub mod delivery_order;
 pub mod groups;
 pub mod hashing;
+pub mod message_data;
 pub mod objects;
 pub mod page_set_errors;
 pub mod privileged_users;
@@ -37,6 +38,7 @@ use ferrite_constants::reason;
 
 use crate::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
 use crate::config::{IndexBuild, QueueManagerConfig, CONFIG_FILE_NAME};
+use crate::data_manager::memory::recycle_image_buffer;
 use crate::data_manager::message::{
     decode_descriptor, decode_index_fields, encode_image, MessageDescriptor,
 };
@@ -59,6 +61,7 @@ pub use connection_authentication::{
 };
 pub use connections::{thread_number, ConnectionRecord, Connections, HandleRecord};
 pub use groups::GroupMember;
+pub use message_data::MessageData;
 pub use objects::{
     AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
     ObjectDefinition, ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes,
@@ -148,6 +151,9 @@ pub(crate) struct PendingGet {
 pub(crate) struct PendingPut {
     pub queue: Arc<LocalQueue>,
     pub entry: MessageEntry,
+    /// When MQPUT ran (the descriptor's put time), for LPUTDATE/LPUTTIME at commit; 0 when
+    /// not known (restart's in-doubt puts), and the commit reads the clock instead.
+    pub put_time_ms: u64,
 }
 
 /// What the MQI asks of a get beyond a selector and a wait ([`QueueManager::get_with`]).
@@ -209,18 +215,17 @@ impl GotImage {
         }
     }
 
-    /// The message data after the descriptor (`data_offset`): moved down in the image's own
-    /// buffer when nothing else holds it, copied out when a unit of work keeps the image.
-    fn into_data(self, data_offset: usize) -> Vec<u8> {
-        let mut image = match self {
-            GotImage::Read(image) => image,
-            GotImage::Memory(shared) => match Arc::try_unwrap(shared) {
-                Ok(held) => held.into_bytes(),
-                Err(shared) => return shared.bytes()[data_offset..].to_vec(),
-            },
-        };
-        image.drain(..data_offset);
-        image
+    /// The message data after the descriptor (`data_offset`), not copied: the image read
+    /// from pages with its descriptor cut off, or a view of the in-memory image (shared with
+    /// the unit of work that keeps it for a backout, or the last holder of it).
+    fn into_data(self, data_offset: usize) -> MessageData {
+        match self {
+            GotImage::Read(mut image) => {
+                image.drain(..data_offset);
+                MessageData::Owned(image)
+            }
+            GotImage::Memory(shared) => MessageData::shared(shared, data_offset),
+        }
     }
 }
 
@@ -228,7 +233,8 @@ impl GotImage {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RetrievedMessage {
     pub descriptor: MessageDescriptor,
-    pub data: Vec<u8>,
+    /// The data, read in place from an in-memory image when it is one (`message_data.rs`).
+    pub data: MessageData,
     pub backout_count: u16,
     pub key: MessageKey,
 }
@@ -718,7 +724,11 @@ impl QueueManager {
                         .entry(*urid)
                         .or_insert_with(|| UnitOfWork::in_doubt(*urid));
                     queue.reserve_put(u32::MAX);
-                    unit.puts.push(PendingPut { queue, entry });
+                    unit.puts.push(PendingPut {
+                        queue,
+                        entry,
+                        put_time_ms: 0,
+                    });
                 }
                 Some((urid, false)) => {
                     let unit = in_doubt_units
@@ -1539,8 +1549,10 @@ impl QueueManager {
                         page_set,
                         false,
                         &image,
-                    )?;
-                    MessageStorage::Pages(outcome.location)
+                    );
+                    // On the pages now (or refused): the buffer can serve the next image.
+                    recycle_image_buffer(image);
+                    MessageStorage::Pages(outcome?.location)
                 }
             })
         };
@@ -1566,8 +1578,14 @@ impl QueueManager {
                         MessageStorage::Pages(outcome.location)
                     }
                 };
+                recycle_image_buffer(image);
                 let entry = make_entry(storage);
-                queue.insert(entry.clone(), true, now_ms());
+                // LPUTDATE/LPUTTIME: the put time MQPUT stamped, without another clock read.
+                let put_time_ms = match descriptor.put_time_ms {
+                    0 => now_ms(),
+                    stamped => stamped,
+                };
+                queue.insert(entry.clone(), true, put_time_ms);
                 Ok(entry)
             }
             Some(unit) => {
@@ -1599,11 +1617,14 @@ impl QueueManager {
                         MessageStorage::Pages(outcome.location)
                     }
                 };
+                recycle_image_buffer(image);
                 let entry = make_entry(storage);
                 unit.message_count += 1;
+                let queue = unit.queue_reference(queue);
                 unit.puts.push(PendingPut {
-                    queue: queue.clone(),
+                    queue,
                     entry: entry.clone(),
+                    put_time_ms: descriptor.put_time_ms,
                 });
                 Ok(entry)
             }
@@ -1757,7 +1778,7 @@ impl QueueManager {
             .is_some_and(|limit| image.bytes().len() - data_offset > limit)
         {
             // Back in its place, untouched (MQRC_TRUNCATED_MSG_FAILED).
-            let data = image.bytes()[data_offset..].to_vec();
+            let data = image.bytes()[data_offset..].to_vec().into();
             let (backout_count, key) = (entry.backout_count, entry.key);
             if unit.is_some() {
                 queue.restore(entry);
@@ -1808,8 +1829,9 @@ impl QueueManager {
                 }
                 unit.message_count += 1;
                 // The unit keeps the entry, and with it the image, for a backout.
+                let queue = unit.queue_reference(queue);
                 unit.gets.push(PendingGet {
-                    queue: queue.clone(),
+                    queue,
                     entry,
                     skip_backout: controls.mark_skip_backout,
                 });
@@ -1932,7 +1954,7 @@ impl QueueManager {
             let read = self.with_image(&entry, |image| {
                 decode_descriptor(image).map(|(descriptor, offset)| RetrievedMessage {
                     descriptor,
-                    data: image[offset..].to_vec(),
+                    data: image[offset..].to_vec().into(),
                     backout_count: entry.backout_count,
                     key: entry.key,
                 })
@@ -1965,7 +1987,7 @@ impl QueueManager {
                 let (descriptor, offset) = decode_descriptor(image).ok()?;
                 Some(RetrievedMessage {
                     descriptor,
-                    data: image[offset..].to_vec(),
+                    data: image[offset..].to_vec().into(),
                     backout_count: entry.backout_count,
                     key: entry.key,
                 })
@@ -2009,13 +2031,20 @@ impl QueueManager {
         if let Some((_, end)) = range {
             self.fail_on(self.log.force(end))?;
         }
-        // LPUTDATE/LPUTTIME: one clock read for the unit's puts, none for a unit of gets.
-        let now = if unit.puts.is_empty() { 0 } else { now_ms() };
+        // LPUTDATE/LPUTTIME: the time of the MQPUT (as MQPUT stamped it); the clock is read
+        // only for a put without one (restart's in-doubt puts).
+        let mut now = None;
         for put in unit.puts.drain(..) {
-            put.queue.insert(put.entry, true, now);
+            let put_time_ms = match put.put_time_ms {
+                0 => *now.get_or_insert_with(now_ms),
+                stamped => stamped,
+            };
+            put.queue.insert(put.entry, true, put_time_ms);
+            unit.spare_queue = Some(put.queue);
         }
         for get in unit.gets.drain(..) {
             get.queue.get_committed();
+            unit.spare_queue = Some(get.queue);
         }
         unit.reset();
         Ok(())

@@ -194,8 +194,6 @@ struct QueueState {
     by_correlation_id: IdentifierIndex,
     /// Groups and segmented messages (groups.rs).
     groups: GroupIndex,
-    /// Uncommitted puts (they count towards MAXDEPTH and CURDEPTH).
-    uncommitted_puts: u64,
     open_input_count: u64,
     open_output_count: u64,
     /// An MQOPEN handle holds the queue with MQOO_INPUT_EXCLUSIVE.
@@ -460,41 +458,39 @@ impl DefinitionCell {
 
     fn with<R>(&self, f: impl FnOnce(&QueueDefinition) -> R) -> R {
         let generation = self.generation.load(Ordering::Acquire);
-        // The snapshot is taken out of its slot while `f` runs (f may read another queue's
-        // definition) and put back after; no reference count is touched on a hit.
-        let cached = DEFINITION_SNAPSHOTS
+        // A hit runs `f` on the snapshot in place, under a shared borrow of this thread's
+        // slots (f may read another queue's definition: shared borrows nest), touching no
+        // reference count and writing nothing but the borrow flag.
+        let mut f = Some(f);
+        let hit = DEFINITION_SNAPSHOTS
             .try_with(|snapshots| {
-                let mut snapshots = snapshots.try_borrow_mut().ok()?;
-                let slot = snapshots.slots.iter().position(
-                    |snapshot| matches!(snapshot, Some((held, _)) if *held == generation),
-                )?;
-                snapshots.slots[slot]
-                    .take()
-                    .map(|snapshot| (slot, snapshot))
+                let snapshots = snapshots.try_borrow().ok()?;
+                let definition = snapshots.slots.iter().find_map(|snapshot| match snapshot {
+                    Some((held, definition)) if *held == generation => Some(definition),
+                    _ => None,
+                })?;
+                let f = f.take().expect("f runs once");
+                Some(f(definition))
             })
             .ok()
             .flatten();
-        let (slot, (held, definition)) = match cached {
-            Some((slot, snapshot)) => (Some(slot), snapshot),
-            None => {
-                // Under the read lock the generation and the definition agree (replace
-                // changes both under the write lock).
-                let current = self.current.read().unwrap();
-                (
-                    None,
-                    (self.generation.load(Ordering::Acquire), current.clone()),
-                )
-            }
+        if let Some(result) = hit {
+            return result;
+        }
+        let f = f.take().expect("a miss has not run f");
+        // Under the read lock the generation and the definition agree (replace changes both
+        // under the write lock).
+        let (held, definition) = {
+            let current = self.current.read().unwrap();
+            (self.generation.load(Ordering::Acquire), current.clone())
         };
         let result = f(&definition);
+        // Kept for the next call, unless a caller up the stack is reading a snapshot now.
         let _ = DEFINITION_SNAPSHOTS.try_with(|snapshots| {
             if let Ok(mut snapshots) = snapshots.try_borrow_mut() {
-                let slot = slot.unwrap_or_else(|| {
-                    let victim = snapshots.next_victim;
-                    snapshots.next_victim = (victim + 1) % DEFINITION_SNAPSHOTS_PER_THREAD;
-                    victim
-                });
-                snapshots.slots[slot] = Some((held, definition));
+                let victim = snapshots.next_victim;
+                snapshots.next_victim = (victim + 1) % DEFINITION_SNAPSHOTS_PER_THREAD;
+                snapshots.slots[victim] = Some((held, definition));
             }
         });
         result
@@ -516,6 +512,26 @@ impl<T> std::ops::Deref for CacheLine<T> {
     }
 }
 
+/// What MAXDEPTH, CURDEPTH, UNCOM and HIQDEPTH count, kept outside the queue's mutex so that
+/// an MQPUT reserves its place and an MQCMIT of a get gives one back without taking the lock
+/// (a put and its commit take the lock once, to make the message visible). One cache line:
+/// the putters and the getters write these on every message either way.
+#[derive(Default)]
+struct DepthCounters {
+    /// Every message MAXDEPTH counts: committed ones in the map, uncommitted puts and
+    /// uncommitted gets. A put claims its place with a compare-and-swap that never passes
+    /// MAXDEPTH; every change of the map's size made outside a commit or backout of a unit of
+    /// work is applied here too.
+    claimed: AtomicU64,
+    /// Uncommitted puts (they count towards CURDEPTH, and UNCOM).
+    uncommitted_puts: AtomicU64,
+    /// Uncommitted gets (the messages are out of the map; UNCOM).
+    uncommitted_gets: AtomicU64,
+    /// HIQDEPTH since the last RESET QSTATS: the most committed messages and uncommitted
+    /// puts a reservation saw.
+    high_depth: AtomicU64,
+}
+
 /// Messages the background index builder (QINDXBLD(NOWAIT)) indexes per hold of the queue's
 /// lock: small enough that a get or put waits at most about a millisecond for it.
 pub const INDEX_BUILD_CHUNK_MESSAGES: usize = 4096;
@@ -531,10 +547,8 @@ pub struct LocalQueue {
     state: Mutex<QueueState>,
     /// Bumped by every arrival, so a getter spinning before it parks sees one without the lock.
     arrivals: AtomicU64,
-    /// Uncommitted gets (the messages are out of the map). Outside the mutex, so committing
-    /// a get does not take the queue's lock; changed under it when a get takes or restores a
-    /// message, so the MAXDEPTH check (under the lock) sees a consistent count.
-    uncommitted_gets: AtomicU64,
+    /// The queue's depth counters, changed without its lock (see [`DepthCounters`]).
+    counters: CacheLine<DepthCounters>,
     /// Committed messages in the map, as of the last change (read without the lock to
     /// decide on read-ahead; [`LocalQueue::depth`] is the exact figure).
     depth_hint: AtomicU64,
@@ -588,7 +602,7 @@ impl LocalQueue {
             }),
             arrivals: AtomicU64::new(0),
             spinning_getters: AtomicU32::new(0),
-            uncommitted_gets: AtomicU64::new(0),
+            counters: CacheLine(DepthCounters::default()),
             depth_hint: AtomicU64::new(0),
             time_on_queue_short_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
             time_on_queue_long_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
@@ -660,38 +674,64 @@ impl LocalQueue {
     }
 
     /// Reserve room for an uncommitted put; false when MAXDEPTH is reached (MQRC_Q_FULL).
+    /// No lock: a compare-and-swap on the claimed depth, so two putters racing for the last
+    /// place cannot both have it.
     pub fn reserve_put(&self, max_depth: u32) -> bool {
-        let mut state = self.state();
-        if state.messages.len() as u64
-            + state.uncommitted_puts
-            + self.uncommitted_gets.load(Ordering::Acquire)
-            >= max_depth as u64
-        {
+        let counters = &self.counters;
+        let claim = counters
+            .claimed
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |claimed| {
+                (claimed < max_depth as u64).then_some(claimed + 1)
+            });
+        let Ok(before) = claim else {
             return false;
+        };
+        counters.uncommitted_puts.fetch_add(1, Ordering::AcqRel);
+        // Committed messages and uncommitted puts: what was claimed less the uncommitted gets
+        // (read a moment apart: HIQDEPTH is a high-water mark, not a ledger).
+        let depth = (before + 1).saturating_sub(counters.uncommitted_gets.load(Ordering::Acquire));
+        if depth > counters.high_depth.load(Ordering::Relaxed) {
+            counters.high_depth.fetch_max(depth, Ordering::Relaxed);
         }
-        state.uncommitted_puts += 1;
-        let depth = state.messages.len() as u64 + state.uncommitted_puts;
-        state.statistics.high_depth = state.statistics.high_depth.max(depth);
         true
     }
 
     /// Undo a reservation whose put failed or was backed out.
     pub fn release_put(&self) {
-        let mut state = self.state();
-        state.uncommitted_puts = state
+        let previous = self
+            .counters
             .uncommitted_puts
-            .checked_sub(1)
-            .expect("put reservations balance");
+            .fetch_sub(1, Ordering::AcqRel);
+        assert!(previous > 0, "put reservations balance");
+        self.unclaim(1);
+    }
+
+    /// `count` messages left the depth MAXDEPTH counts.
+    fn unclaim(&self, count: u64) {
+        let previous = self.counters.claimed.fetch_sub(count, Ordering::AcqRel);
+        assert!(previous >= count, "the claimed depth balances");
+    }
+
+    /// `count` messages joined the depth MAXDEPTH counts without a reservation (restored at
+    /// restart, or put back by a get that failed after taking them).
+    fn claim(&self, count: u64) {
+        self.counters.claimed.fetch_add(count, Ordering::AcqRel);
     }
 
     /// A committed message becomes available; wakes waiting getters.
     pub fn insert(&self, entry: MessageEntry, was_reserved: bool, now_ms: u64) {
+        // Boxed before the lock: the allocation is not made while other threads wait for it.
+        let entry = Box::new(entry);
         let mut state = self.state();
         if was_reserved {
-            state.uncommitted_puts = state
+            // The reservation becomes the message (the claimed depth is unchanged).
+            let previous = self
+                .counters
                 .uncommitted_puts
-                .checked_sub(1)
-                .expect("put reservations balance");
+                .fetch_sub(1, Ordering::AcqRel);
+            assert!(previous > 0, "put reservations balance");
+        } else {
+            self.claim(1);
         }
         Self::index(&mut state, &entry);
         state.last_put_ms = state.last_put_ms.max(now_ms);
@@ -702,7 +742,7 @@ impl LocalQueue {
             state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
         }
         Self::wake_parked_for(&state, &entry);
-        state.messages.insert(entry.key, Box::new(entry));
+        state.messages.insert(entry.key, entry);
         self.note_depth(&state);
         self.arrivals.fetch_add(1, Ordering::Release);
         drop(state);
@@ -717,6 +757,7 @@ impl LocalQueue {
             state.index_pending = true;
             state.index_cursor = None;
         }
+        let restored = entries.len() as u64;
         for entry in entries {
             if !defer {
                 Self::index(&mut state, &entry);
@@ -727,7 +768,10 @@ impl LocalQueue {
             state.messages.insert(entry.key, Box::new(entry));
         }
         self.note_depth(&state);
-        state.statistics.high_depth = state.statistics.high_depth.max(state.messages.len() as u64);
+        self.claim(restored);
+        self.counters
+            .high_depth
+            .fetch_max(state.messages.len() as u64, Ordering::Relaxed);
     }
 
     /// QINDXBLD(NOWAIT): build the indexes restart left unbuilt. Returns false if there was
@@ -841,17 +885,24 @@ impl LocalQueue {
     /// counted as an uncommitted get, until the unit is resolved.
     pub fn hold_for_in_doubt_get(&self) {
         let _state = self.state();
-        self.uncommitted_gets.fetch_add(1, Ordering::AcqRel);
+        self.counters
+            .uncommitted_gets
+            .fetch_add(1, Ordering::AcqRel);
+        self.claim(1);
     }
 
-    /// The uncommitted get of a message was committed.
+    /// The uncommitted get of a message was committed: it leaves the depth MAXDEPTH counts.
     pub fn get_committed(&self) {
         self.get_resolved();
+        self.unclaim(1);
     }
 
     /// An uncommitted get ended (committed, or backed out with the message restored).
     fn get_resolved(&self) {
-        let previous = self.uncommitted_gets.fetch_sub(1, Ordering::AcqRel);
+        let previous = self
+            .counters
+            .uncommitted_gets
+            .fetch_sub(1, Ordering::AcqRel);
         assert!(previous > 0, "get counts balance");
     }
 
@@ -1009,11 +1060,16 @@ impl LocalQueue {
                 Self::unindex(&mut state, &entry);
                 state.locks.remove(&key);
                 if entry.expires_at_ms.is_some_and(|at| at <= now) {
+                    self.unclaim(1);
                     expired.push(entry);
                     continue;
                 }
                 if in_unit_of_work {
-                    self.uncommitted_gets.fetch_add(1, Ordering::AcqRel);
+                    self.counters
+                        .uncommitted_gets
+                        .fetch_add(1, Ordering::AcqRel);
+                } else {
+                    self.unclaim(1);
                 }
                 self.note_depth(&state);
                 state.statistics.messages_out += 1;
@@ -1180,6 +1236,7 @@ impl LocalQueue {
             state.locks.remove(&key);
             removed.push(entry);
         }
+        self.unclaim(removed.len() as u64);
         self.note_depth(&state);
         state.earliest_expiry_ms = state
             .messages
@@ -1233,6 +1290,7 @@ impl LocalQueue {
         state.index_cursor = None;
         state.locks.clear();
         let drained = std::mem::take(&mut state.messages);
+        self.unclaim(drained.len() as u64);
         self.note_depth(&state);
         drained.into_values().map(|entry| *entry).collect()
     }
@@ -1240,8 +1298,9 @@ impl LocalQueue {
     pub fn status(&self) -> QueueStatus {
         let state = self.state();
         QueueStatus {
-            current_depth: state.messages.len() as u64 + state.uncommitted_puts,
-            uncommitted: state.uncommitted_puts + self.uncommitted_gets.load(Ordering::Acquire),
+            current_depth: state.messages.len() as u64 + self.uncommitted_puts(),
+            uncommitted: self.uncommitted_puts()
+                + self.counters.uncommitted_gets.load(Ordering::Acquire),
             open_input_count: state.open_input_count,
             open_output_count: state.open_output_count,
             last_put_ms: state.last_put_ms,
@@ -1297,22 +1356,33 @@ impl LocalQueue {
 
     /// The RESET QSTATS counters, without resetting them.
     pub fn statistics(&self) -> QueueStatistics {
-        self.state().statistics.clone()
+        QueueStatistics {
+            high_depth: self.counters.high_depth.load(Ordering::Relaxed),
+            ..self.state().statistics.clone()
+        }
+    }
+
+    fn uncommitted_puts(&self) -> u64 {
+        self.counters.uncommitted_puts.load(Ordering::Acquire)
     }
 
     /// RESET QSTATS: return the counters and start new ones at `now_ms` (HIQDEPTH restarts
     /// from the current depth, as MQ's does).
     pub fn reset_statistics(&self, now_ms: u64) -> QueueStatistics {
         let mut state = self.state();
-        let depth = state.messages.len() as u64 + state.uncommitted_puts;
-        std::mem::replace(
+        let depth = state.messages.len() as u64 + self.uncommitted_puts();
+        let high_depth = self.counters.high_depth.swap(depth, Ordering::Relaxed);
+        let statistics = std::mem::replace(
             &mut state.statistics,
             QueueStatistics {
-                high_depth: depth,
                 reset_ms: now_ms,
                 ..QueueStatistics::default()
             },
-        )
+        );
+        QueueStatistics {
+            high_depth,
+            ..statistics
+        }
     }
 
     /// Whether every message of the group `group_id` is on the queue and committed.
@@ -1335,7 +1405,7 @@ impl LocalQueue {
     /// checks made on every put or get (depth events).
     pub fn current_depth(&self) -> u64 {
         let state = self.state();
-        state.messages.len() as u64 + state.uncommitted_puts
+        state.messages.len() as u64 + self.uncommitted_puts()
     }
 
     /// IPPROCS (handles open for input) without the rest of `status` (trigger conditions).
@@ -1551,6 +1621,77 @@ mod tests {
             backout_count: 0,
             group: None,
         }
+    }
+
+    #[test]
+    fn maxdepth_counts_uncommitted_puts_and_gets_and_every_way_out_gives_a_place_back() {
+        let queue = LocalQueue::new(1, QueueDefinition::local("Q", PageSetId(1)));
+        let any = MessageSelector::default();
+        let mut expired = Vec::new();
+        assert!(queue.reserve_put(3) && queue.reserve_put(3) && queue.reserve_put(3));
+        assert!(
+            !queue.reserve_put(3),
+            "three uncommitted puts fill MAXDEPTH(3)"
+        );
+        assert_eq!((queue.current_depth(), queue.status().uncommitted), (3, 3));
+        queue.release_put();
+        queue.insert(entry(0, 1, 1), true, 10);
+        queue.insert(entry(0, 2, 1), true, 10);
+        assert_eq!((queue.current_depth(), queue.status().uncommitted), (2, 0));
+        // An uncommitted get still counts; its commit gives the place back, a backout not.
+        let got = queue.take(&any, None, || 0, true, &mut expired).unwrap();
+        assert!(queue.reserve_put(3));
+        assert!(!queue.reserve_put(3), "the uncommitted get holds its place");
+        queue.restore(got);
+        assert!(!queue.reserve_put(3), "restored: still three");
+        let _got = queue.take(&any, None, || 0, true, &mut expired).unwrap();
+        queue.get_committed();
+        assert!(queue.reserve_put(3), "a committed get gives its place back");
+        queue.release_put();
+        queue.release_put();
+        // Out of syncpoint, expiry, CLEAR: each gives its places back.
+        let _ = queue.take(&any, None, || 0, false, &mut expired).unwrap();
+        assert_eq!(queue.depth(), 0);
+        let mut expiring = entry(0, 3, 1);
+        expiring.expires_at_ms = Some(5);
+        queue.insert(expiring, false, 0);
+        queue.insert(entry(0, 4, 1), false, 0);
+        queue.insert(entry(0, 5, 1), false, 0);
+        assert!(!queue.reserve_put(3));
+        assert_eq!(queue.remove_expired(6).len(), 1);
+        assert!(queue.reserve_put(3));
+        queue.release_put();
+        assert_eq!(queue.drain().len(), 2);
+        for _ in 0..3 {
+            assert!(queue.reserve_put(3), "CLEAR gave every place back");
+        }
+        assert_eq!(queue.statistics().high_depth, 3);
+        assert_eq!(queue.reset_statistics(20).high_depth, 3);
+        assert_eq!(
+            queue.statistics().high_depth,
+            3,
+            "restarts from the current depth"
+        );
+    }
+
+    #[test]
+    fn racing_putters_never_pass_maxdepth() {
+        let queue = Arc::new(LocalQueue::new(
+            1,
+            QueueDefinition::local("Q", PageSetId(1)),
+        ));
+        let reserved: u64 = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..4)
+                .map(|_| {
+                    let queue = queue.clone();
+                    scope.spawn(move || (0..10_000).filter(|_| queue.reserve_put(1_000)).count())
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap() as u64).sum()
+        });
+        assert_eq!(reserved, 1_000);
+        assert_eq!(queue.current_depth(), 1_000);
+        assert_eq!(queue.statistics().high_depth, 1_000);
     }
 
     #[test]

@@ -16,6 +16,12 @@ pub struct UnitOfWork {
     pub(crate) record: Option<Arc<Mutex<UrRecord>>>,
     pub(crate) puts: Vec<PendingPut>,
     pub(crate) gets: Vec<PendingGet>,
+    /// The queue reference the last commit released, kept for the next put or get to the same
+    /// queue ([`UnitOfWork::queue_reference`]): a connection committing every message then
+    /// changes the queue's reference count — a cache line every putter and getter of the
+    /// queue writes — not at all, rather than once at the put and once at the commit. It only
+    /// delays freeing a queue deleted meanwhile until this unit moves on or ends.
+    pub(crate) spare_queue: Option<Arc<super::LocalQueue>>,
     /// Messages put or got so far (MAXUMSGS applies to it).
     pub(crate) message_count: u32,
     pub(crate) prepared: bool,
@@ -39,6 +45,22 @@ impl UnitOfWork {
         match self.urid {
             None => UrReference::Begins,
             Some(urid) => UrReference::Continues(urid),
+        }
+    }
+
+    /// A reference to `queue` for the unit's pending lists: the spare one when it is the same
+    /// queue, otherwise a new one.
+    pub(crate) fn queue_reference(
+        &mut self,
+        queue: &Arc<super::LocalQueue>,
+    ) -> Arc<super::LocalQueue> {
+        match self.spare_queue.take() {
+            Some(spare) if Arc::ptr_eq(&spare, queue) => spare,
+            _ => {
+                #[cfg(test)]
+                tests::REFERENCES_TAKEN.with(|taken| taken.set(taken.get() + 1));
+                queue.clone()
+            }
         }
     }
 
@@ -68,11 +90,13 @@ impl UnitOfWork {
     pub(crate) fn reset(&mut self) {
         let mut puts = std::mem::take(&mut self.puts);
         let mut gets = std::mem::take(&mut self.gets);
+        let spare_queue = self.spare_queue.take();
         puts.clear();
         gets.clear();
         *self = UnitOfWork {
             puts,
             gets,
+            spare_queue,
             ..UnitOfWork::default()
         };
     }
@@ -86,5 +110,53 @@ impl std::fmt::Debug for UnitOfWork {
             .field("gets", &self.gets.len())
             .field("prepared", &self.prepared)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queue_manager::{LocalQueue, QueueDefinition};
+    use crate::types::PageSetId;
+
+    thread_local! {
+        /// New references `queue_reference` took on this thread (the reuse itself leaves no
+        /// other trace: a clone and the spare's drop balance the count).
+        pub(super) static REFERENCES_TAKEN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    fn taken() -> u64 {
+        REFERENCES_TAKEN.with(|taken| taken.get())
+    }
+
+    #[test]
+    fn the_spare_queue_reference_is_reused_for_the_same_queue_only() {
+        let queue = Arc::new(LocalQueue::new(
+            1,
+            QueueDefinition::local("A", PageSetId(1)),
+        ));
+        let other = Arc::new(LocalQueue::new(
+            2,
+            QueueDefinition::local("B", PageSetId(1)),
+        ));
+        let mut unit = UnitOfWork::new();
+        let first = unit.queue_reference(&queue);
+        assert_eq!(Arc::strong_count(&queue), 2);
+        // A commit leaves the reference as the spare; a reset keeps it.
+        unit.spare_queue = Some(first);
+        unit.reset();
+        assert!(unit.is_empty(), "a spare reference is no work");
+        let taken_before = taken();
+        let again = unit.queue_reference(&queue);
+        assert_eq!(taken(), taken_before, "the spare was reused, not cloned");
+        assert_eq!(Arc::strong_count(&queue), 2);
+        assert!(unit.spare_queue.is_none());
+        // Another queue: a new reference, and the spare for the first one is let go.
+        unit.spare_queue = Some(again);
+        let for_other = unit.queue_reference(&other);
+        assert_eq!(taken(), taken_before + 1);
+        assert!(Arc::ptr_eq(&for_other, &other));
+        assert_eq!(Arc::strong_count(&queue), 1);
+        assert_eq!(Arc::strong_count(&other), 2);
     }
 }
