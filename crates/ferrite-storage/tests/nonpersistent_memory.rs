@@ -383,3 +383,44 @@ fn committing_every_message_leaves_the_queue_reference_count_alone() {
         "the unit held one"
     );
 }
+
+/// A unit of work keeps no spare reference to a deleted queue: a temporary dynamic queue
+/// deleted while another unit has an uncommitted put on it (a server's reply to a requester
+/// that has gone) goes, with the message committed into it, when that unit commits.
+#[test]
+fn a_commit_keeps_no_reference_to_a_deleted_temporary_queue() {
+    use ferrite_storage::queue_manager::DefinitionType;
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path(), "QMNP9");
+    let queue = queue_manager
+        .define_queue(
+            QueueDefinition {
+                definition_type: DefinitionType::TemporaryDynamic,
+                ..QueueDefinition::local("AMQ.TEMP.REPLY", PageSetId(1))
+            },
+            false,
+        )
+        .unwrap();
+    let mut unit = UnitOfWork::new();
+    queue_manager
+        .put(
+            Some(&mut unit),
+            &queue,
+            &descriptor(false, 1),
+            &body(1, 1000),
+        )
+        .unwrap();
+    queue_manager.delete_temporary_queue(&queue).unwrap();
+    queue_manager.commit(&mut unit).unwrap();
+    assert_eq!(
+        Arc::strong_count(&queue),
+        1,
+        "only this test holds the deleted queue"
+    );
+    drop(queue);
+    assert_eq!(
+        memory(&queue_manager).0,
+        0,
+        "the message committed into the deleted queue went with it"
+    );
+}

@@ -1352,8 +1352,8 @@ impl QueueManager {
     /// Delete a temporary dynamic queue when its creator closes it or ends: its committed
     /// messages go with it (they are non-persistent, so nothing is logged). Handles other
     /// connections hold get MQRC_Q_DELETED. Messages still uncommitted in some unit of work
-    /// are dropped with the queue when that unit ends; their non-persistent pages are
-    /// reclaimed at the next restart.
+    /// are dropped with the queue when that unit ends (a unit keeps no spare reference to a
+    /// deleted queue); their non-persistent pages are reclaimed at the next restart.
     pub fn delete_temporary_queue(&self, queue: &Arc<LocalQueue>) -> StorageResult<()> {
         assert_eq!(
             queue.with_definition(|d| d.definition_type),
@@ -2040,11 +2040,11 @@ impl QueueManager {
                 stamped => stamped,
             };
             put.queue.insert(put.entry, true, put_time_ms);
-            unit.spare_queue = Some(put.queue);
+            keep_spare_queue(&mut unit.spare_queue, put.queue);
         }
         for get in unit.gets.drain(..) {
             get.queue.get_committed();
-            unit.spare_queue = Some(get.queue);
+            keep_spare_queue(&mut unit.spare_queue, get.queue);
         }
         unit.reset();
         Ok(())
@@ -2660,4 +2660,14 @@ fn read_small_file(fs: &dyn FileSystem, path: &Path) -> StorageResult<Vec<u8>> {
     file.read_at(&mut bytes, 0)
         .map_err(|e| StorageError::io(path, "read", e))?;
     Ok(bytes)
+}
+
+/// Keep the queue reference a commit released, for the unit's next put or get to that queue
+/// (`UnitOfWork::spare_queue`), unless the queue is deleted: a deleted temporary dynamic queue,
+/// with any messages committed into it after its deletion, must go when this commit drops it,
+/// not when the connection next works on another queue.
+fn keep_spare_queue(spare_queue: &mut Option<Arc<LocalQueue>>, queue: Arc<LocalQueue>) {
+    if !queue.is_deleted() {
+        *spare_queue = Some(queue);
+    }
 }
