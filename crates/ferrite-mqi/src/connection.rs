@@ -2252,8 +2252,6 @@ fn definition_attribute(definition: &ObjectDefinition, selector: i32) -> MqResul
     }
 }
 
-/// Set an output text field, reusing its buffer (MQPUT and MQGET fill the resolved names on
-/// every call; a caller reusing its MQPMO or MQGMO pays no allocation for them).
 /// The time MQGET's Expiry (the lifetime left) is computed at: the clock, read only for a
 /// message that can expire (the descriptor's other fields do not need it).
 fn expiry_now(message: &RetrievedMessage) -> u64 {
@@ -2264,6 +2262,8 @@ fn expiry_now(message: &RetrievedMessage) -> u64 {
     }
 }
 
+/// Set an output text field, reusing its buffer (MQPUT and MQGET fill the resolved names on
+/// every call; a caller reusing its MQPMO or MQGMO pays no allocation for them).
 pub(crate) fn set_text(field: &mut String, text: &str) {
     field.clear();
     field.push_str(text);

@@ -1727,8 +1727,22 @@ impl QueueManager {
             &mut expired,
             interrupted,
         );
+        // A taken message goes back in its place, untouched, when the get does not complete:
+        // in a unit of work as an uncommitted get backed out, outside one as a put back.
+        let put_back = |entry, in_unit_of_work: bool| {
+            if in_unit_of_work {
+                queue.restore(entry);
+            } else {
+                queue.insert(entry, false, 0);
+            }
+        };
         for entry in expired {
-            self.delete_expired(queue, &entry)?;
+            if let Err(error) = self.delete_expired(queue, &entry) {
+                if let Some(taken) = taken {
+                    put_back(taken, unit.is_some());
+                }
+                return Err(error);
+            }
         }
         let Some(entry) = taken else {
             if self.stopping.load(Ordering::Acquire) {
@@ -1762,17 +1776,19 @@ impl QueueManager {
                 Ok(image) => GotImage::Read(image),
                 Err(error) => {
                     // The message stays on the queue; the damaged page is reported, never served.
-                    if unit.is_some() {
-                        queue.restore(entry);
-                    } else {
-                        queue.insert(entry, false, 0);
-                    }
+                    put_back(entry, unit.is_some());
                     return Err(error);
                 }
             },
         };
-        let (descriptor, data_offset) = decode_descriptor(image.bytes())
-            .map_err(|error| Self::descriptor_error(&entry, error))?;
+        let (descriptor, data_offset) = match decode_descriptor(image.bytes()) {
+            Ok(decoded) => decoded,
+            Err(error) => {
+                let error = Self::descriptor_error(&entry, error);
+                put_back(entry, unit.is_some());
+                return Err(error);
+            }
+        };
         if controls
             .leave_if_longer_than
             .is_some_and(|limit| image.bytes().len() - data_offset > limit)
@@ -1780,11 +1796,7 @@ impl QueueManager {
             // Back in its place, untouched (MQRC_TRUNCATED_MSG_FAILED).
             let data = image.bytes()[data_offset..].to_vec().into();
             let (backout_count, key) = (entry.backout_count, entry.key);
-            if unit.is_some() {
-                queue.restore(entry);
-            } else {
-                queue.insert(entry, false, 0);
-            }
+            put_back(entry, unit.is_some());
             return Ok(GetOutcome::LeftOnQueue(RetrievedMessage {
                 descriptor,
                 data,

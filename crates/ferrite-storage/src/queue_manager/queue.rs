@@ -884,7 +884,6 @@ impl LocalQueue {
     /// Restart: a message got by a unit of recovery left in doubt stays out of the queue,
     /// counted as an uncommitted get, until the unit is resolved.
     pub fn hold_for_in_doubt_get(&self) {
-        let _state = self.state();
         self.counters
             .uncommitted_gets
             .fetch_add(1, Ordering::AcqRel);
@@ -892,9 +891,11 @@ impl LocalQueue {
     }
 
     /// The uncommitted get of a message was committed: it leaves the depth MAXDEPTH counts.
+    /// Its claim goes first: a reservation between the two then sees the depth one low for an
+    /// instant rather than one high, so HIQDEPTH never shows a depth the queue did not have.
     pub fn get_committed(&self) {
-        self.get_resolved();
         self.unclaim(1);
+        self.get_resolved();
     }
 
     /// An uncommitted get ended (committed, or backed out with the message restored).
@@ -1297,10 +1298,11 @@ impl LocalQueue {
 
     pub fn status(&self) -> QueueStatus {
         let state = self.state();
+        // One reading, so CURDEPTH and UNCOM come from the same moment.
+        let uncommitted_puts = self.uncommitted_puts();
         QueueStatus {
-            current_depth: state.messages.len() as u64 + self.uncommitted_puts(),
-            uncommitted: self.uncommitted_puts()
-                + self.counters.uncommitted_gets.load(Ordering::Acquire),
+            current_depth: state.messages.len() as u64 + uncommitted_puts,
+            uncommitted: uncommitted_puts + self.counters.uncommitted_gets.load(Ordering::Acquire),
             open_input_count: state.open_input_count,
             open_output_count: state.open_output_count,
             last_put_ms: state.last_put_ms,
@@ -1666,10 +1668,12 @@ mod tests {
             assert!(queue.reserve_put(3), "CLEAR gave every place back");
         }
         assert_eq!(queue.statistics().high_depth, 3);
+        queue.release_put();
+        queue.release_put();
         assert_eq!(queue.reset_statistics(20).high_depth, 3);
         assert_eq!(
             queue.statistics().high_depth,
-            3,
+            1,
             "restarts from the current depth"
         );
     }
