@@ -452,7 +452,8 @@ impl LogShared {
             })
     }
 
-    /// Run `work` with the write state, waiting for whoever holds it (one I/O at most).
+    /// Run `work` with the write state, waiting for whoever holds it (one I/O at most). A
+    /// failure of `work` is recorded before the lock is released (`record_write_failure`).
     pub fn with_io<T>(
         &self,
         work: impl FnOnce(&mut writer::LogIo) -> StorageResult<T>,
@@ -467,7 +468,29 @@ impl LogShared {
         if let Some(error) = self.failure() {
             return Err(error);
         }
-        work(io)
+        let result = work(&mut *io);
+        if let Err(error) = &result {
+            self.record_write_failure(io, error);
+        }
+        result
+    }
+
+    /// A write, sync or log switch failed: the log is unusable (MQ would terminate the queue
+    /// manager). The first failure is the one reported (a later one may only say that the log
+    /// had already failed). `_held` is the write state, so the failing writer calls this while
+    /// it still holds the I/O lock: no other writer can take the lock between the failure and
+    /// its recording and move `durable` with a later write+sync that says nothing about the
+    /// pages the failed one dropped (`with_io` and `lead_force` look for a failure under the
+    /// lock). Wakes the logger thread (which stops), every forcer and every appender waiting
+    /// for buffer space: each fails with the log's error.
+    fn record_write_failure(&self, _held: &mut writer::LogIo, error: &StorageError) {
+        {
+            let mut state = self.logger.lock().unwrap();
+            state.failure.get_or_insert_with(|| error.to_string());
+            self.failed.store(true, Ordering::Release);
+            self.logger_work.notify_all();
+        }
+        self.wake_everyone();
     }
 
     /// Leader/follower group commit: a forcer whose RBA is not durable and who finds no I/O in
@@ -510,14 +533,8 @@ impl LogShared {
                 Some(Ok(()))
             }
             Err(error) => {
-                {
-                    let mut state = self.logger.lock().unwrap();
-                    state.failure.get_or_insert_with(|| error.to_string());
-                    self.failed.store(true, Ordering::Release);
-                    self.logger_work.notify_all();
-                }
+                self.record_write_failure(io, &error);
                 drop(guard);
-                self.wake_everyone();
                 Some(Err(self.failure().unwrap_or(error)))
             }
         }
