@@ -6,9 +6,12 @@
 //! `sync_data` (a gate in a file system wrapped around the simulator) to place followers
 //! exactly where they matter:
 //!
-//! - followers parked during a leader's I/O are all made durable and all woken;
-//! - a leader whose I/O fails (EIO, ENOSPC) fails every follower with the log's error, and
-//!   every record forced before is still there after a power loss;
+//! - followers whose records are inside a leader's in-flight I/O return when it is durable,
+//!   not before, and no second I/O is made for them;
+//! - followers parked during a leader's I/O with records past it are all made durable and all
+//!   woken, by one more I/O;
+//! - a leader whose I/O fails (EIO, ENOSPC) fails every follower, inside its I/O or past it,
+//!   with the log's error, and every record forced before is still there after a power loss;
 //! - a forcer arriving just as an I/O ends (after its sync, before the I/O lock is released)
 //!   is not forgotten;
 //! - a lone forcer leads its own I/O (no hand-off to the logger thread).
@@ -17,13 +20,13 @@
 
 use std::io;
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::mpsc::{self, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use ferrite_storage::config::{ArchiveParameters, LogParameters};
-use ferrite_storage::log::LogManager;
+use ferrite_storage::log::{LogManager, LogStatistics};
 use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 use ferrite_storage::{Rba, StorageError};
@@ -257,16 +260,15 @@ impl Fixture {
     }
 }
 
+/// A forcer's tag and what its force returned (the RBA it forced through, or the error).
+type Outcome = (usize, Result<Rba, StorageError>);
+
 fn payload(tag: usize) -> Vec<u8> {
     format!("record {tag:04} ").repeat(20).into_bytes()
 }
 
 /// Append record `tag` and force it, on a new thread; the result arrives on the channel.
-fn spawn_committer(
-    manager: &Arc<LogManager>,
-    tag: usize,
-    results: &mpsc::Sender<(usize, Result<Rba, StorageError>)>,
-) {
+fn spawn_committer(manager: &Arc<LogManager>, tag: usize, results: &mpsc::Sender<Outcome>) {
     let (manager, results) = (manager.clone(), results.clone());
     thread::spawn(move || {
         let result = manager
@@ -276,15 +278,15 @@ fn spawn_committer(
     });
 }
 
-/// Wait until `count` forces (QJSTLSUS: forces that found their RBA not yet durable) have been
-/// counted since `base`, then give the last of them time to park.
-fn wait_forces_suspended(manager: &LogManager, base: u64, count: u64) {
+/// Wait until `count` force calls (QJSTWRF) have been made since `base`, then give the last of
+/// them time to park.
+fn wait_forces_started(manager: &LogManager, base: u64, count: u64) {
     let deadline = Instant::now() + FORCE_TIMEOUT;
-    while manager.statistics().qjstlsus < base + count {
+    while manager.statistics().qjstwrf < base + count {
         assert!(
             Instant::now() < deadline,
             "only {} of {count} forcers reached force",
-            manager.statistics().qjstlsus - base
+            manager.statistics().qjstwrf - base
         );
         thread::sleep(Duration::from_millis(1));
     }
@@ -292,11 +294,7 @@ fn wait_forces_suspended(manager: &LogManager, base: u64, count: u64) {
 }
 
 /// The results of `count` forcers, every one arriving within `within` from now.
-fn collect(
-    results: &mpsc::Receiver<(usize, Result<Rba, StorageError>)>,
-    count: usize,
-    within: Duration,
-) -> Vec<(usize, Result<Rba, StorageError>)> {
+fn collect(results: &mpsc::Receiver<Outcome>, count: usize, within: Duration) -> Vec<Outcome> {
     let deadline = Instant::now() + within;
     (0..count)
         .map(|_| {
@@ -306,6 +304,109 @@ fn collect(
                 .expect("a forcer was not woken in time (lost wake-up)")
         })
         .collect()
+}
+
+/// Force `through` on a new thread, as forcer `tag`; the result arrives on the channel.
+fn spawn_forcer(
+    manager: &Arc<LogManager>,
+    tag: usize,
+    through: Rba,
+    results: &mpsc::Sender<Outcome>,
+) {
+    let (manager, results) = (manager.clone(), results.clone());
+    thread::spawn(move || {
+        let _ = results.send((tag, manager.force(through).map(|()| through)));
+    });
+}
+
+/// A leader held at the gate (`catch`) in the I/O of its force, with followers: `inside`
+/// forcers (tags `1..=inside`) whose records were appended before the leader's (tag 0), so its
+/// I/O carries them, and `past` forcers (the next tags) who append theirs while it is held.
+/// Checks that while the leader is held nobody has returned and `durable` has not reached any
+/// forcer's record, then opens the gate. Returns every forcer's result, each arriving within
+/// [`WOKEN_WITHIN`] of the opening, and the statistics from before the leader's force.
+fn hold_a_leader_with_followers(
+    manager: &Arc<LogManager>,
+    gate: &Gate,
+    catch: Catch,
+    inside: usize,
+    past: usize,
+) -> (Vec<Outcome>, LogStatistics) {
+    let inside_ends: Vec<Rba> = (1..=inside)
+        .map(|tag| manager.append(1, &[&payload(tag)]).unwrap().1)
+        .collect();
+    let (_, leader_end) = manager.append(1, &[&payload(0)]).unwrap();
+    let (sender, results) = mpsc::channel();
+    let base = manager.statistics();
+    gate.arm(catch);
+    spawn_forcer(manager, 0, leader_end, &sender);
+    gate.wait_holding();
+    for (index, end) in inside_ends.iter().enumerate() {
+        spawn_forcer(manager, index + 1, *end, &sender);
+    }
+    for tag in inside + 1..=inside + past {
+        spawn_committer(manager, tag, &sender);
+    }
+    wait_forces_started(manager, base.qjstwrf, (1 + inside + past) as u64);
+    match results.try_recv() {
+        Err(TryRecvError::Empty) => {}
+        other => panic!("{catch:?}: a forcer returned while the leader was held: {other:?}"),
+    }
+    let smallest = inside_ends.first().copied().unwrap_or(leader_end);
+    assert!(
+        manager.durable_rba() < smallest,
+        "{catch:?}: durable {} reached a forcer's record (ends at {smallest}) while the leader was held",
+        manager.durable_rba()
+    );
+    gate.open();
+    (collect(&results, 1 + inside + past, WOKEN_WITHIN), base)
+}
+
+/// Every forcer failed with the log's error, naming OS error `code`.
+fn assert_all_failed(done: &[Outcome], code: i32, case: &str) {
+    for (tag, result) in done {
+        match result {
+            Err(StorageError::CorruptLog { detail, .. }) => assert!(
+                detail.contains("unusable after a write failure")
+                    && detail.contains(&io::Error::from_raw_os_error(code).to_string()),
+                "{case}: forcer {tag}: {detail}"
+            ),
+            other => panic!("{case}: forcer {tag} got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn followers_inside_a_leaders_io_return_with_it_and_not_before() {
+    for (twoactv, shared_flush) in [(false, true), (true, true), (true, false)] {
+        let case = format!("TWOACTV {twoactv}, shared flush {shared_flush}");
+        let fixture = Fixture::new(twoactv, shared_flush);
+        let manager = fixture.open();
+        let (done, base) =
+            hold_a_leader_with_followers(&manager, &fixture.gate, Catch::Before, FOLLOWERS, 0);
+        for (tag, result) in &done {
+            let end = result
+                .as_ref()
+                .unwrap_or_else(|error| panic!("{case}: forcer {tag}: {error}"));
+            assert!(
+                manager.durable_rba() >= *end,
+                "{case}: forcer {tag} woken early"
+            );
+        }
+        let after = manager.statistics();
+        assert_eq!(
+            (
+                after.qjstbfwr - base.qjstbfwr,
+                after.leader_ios - base.leader_ios
+            ),
+            (1, 1),
+            "{case}: the leader's I/O carried every follower's record: (write cycles, led)"
+        );
+        manager.abandon();
+        // Log order: the followers' records, then the leader's.
+        let expected: Vec<Vec<u8>> = (1..=FOLLOWERS).chain([0]).map(payload).collect();
+        assert_eq!(fixture.after_power_loss(), expected, "{case}");
+    }
 }
 
 #[test]
@@ -335,25 +436,20 @@ fn a_lone_forcer_leads_its_own_io() {
 #[test]
 fn followers_parked_during_a_leaders_io_are_all_durable_and_woken() {
     for (twoactv, shared_flush) in [(false, true), (true, true), (true, false)] {
+        let case = format!("TWOACTV {twoactv}, shared flush {shared_flush}");
         let fixture = Fixture::new(twoactv, shared_flush);
         let manager = fixture.open();
-        let (sender, results) = mpsc::channel();
-        let base = manager.statistics();
-        fixture.gate.arm(Catch::Before);
-        spawn_committer(&manager, 0, &sender);
-        fixture.gate.wait_holding();
-        for tag in 1..=FOLLOWERS {
-            spawn_committer(&manager, tag, &sender);
-        }
-        wait_forces_suspended(&manager, base.qjstlsus, 1 + FOLLOWERS as u64);
-        fixture.gate.open();
-        let mut done = collect(&results, 1 + FOLLOWERS, WOKEN_WITHIN);
+        let (mut done, base) =
+            hold_a_leader_with_followers(&manager, &fixture.gate, Catch::Before, 0, FOLLOWERS);
         done.sort_by_key(|(tag, _)| *tag);
         for (tag, result) in &done {
             let end = result
                 .as_ref()
-                .unwrap_or_else(|error| panic!("forcer {tag}: {error}"));
-            assert!(manager.durable_rba() >= *end, "forcer {tag} woken early");
+                .unwrap_or_else(|error| panic!("{case}: forcer {tag}: {error}"));
+            assert!(
+                manager.durable_rba() >= *end,
+                "{case}: forcer {tag} woken early"
+            );
         }
         let after = manager.statistics();
         // The leader's I/O, then one I/O for every follower parked during it (group commit);
@@ -361,14 +457,14 @@ fn followers_parked_during_a_leaders_io_are_all_durable_and_woken() {
         let cycles = after.qjstbfwr - base.qjstbfwr;
         assert!(
             (2..=3).contains(&cycles),
-            "TWOACTV {twoactv}: {cycles} write cycles for {FOLLOWERS} followers parked during one I/O"
+            "{case}: {cycles} write cycles for {FOLLOWERS} followers parked during one I/O"
         );
         manager.abandon();
         let mut found = fixture.after_power_loss();
         found.sort();
         let mut expected: Vec<Vec<u8>> = (0..=FOLLOWERS).map(payload).collect();
         expected.sort();
-        assert_eq!(found, expected, "TWOACTV {twoactv}");
+        assert_eq!(found, expected, "{case}");
     }
 }
 
@@ -377,6 +473,7 @@ fn a_leader_failing_its_io_fails_every_follower_and_loses_nothing() {
     const EIO: i32 = 5;
     const ENOSPC: i32 = 28;
     for (twoactv, code) in [(false, EIO), (false, ENOSPC), (true, EIO), (true, ENOSPC)] {
+        let case = format!("TWOACTV {twoactv}, error {code}");
         let fixture = Fixture::new(twoactv, true);
         let manager = fixture.open();
         // Committed before the failure: must survive it.
@@ -385,36 +482,21 @@ fn a_leader_failing_its_io_fails_every_follower_and_loses_nothing() {
             let (_, end) = manager.append(1, &[record]).unwrap();
             manager.force(end).unwrap();
         }
-        let (sender, results) = mpsc::channel();
-        let base = manager.statistics();
-        fixture.gate.arm(Catch::Fail(code));
-        spawn_committer(&manager, 0, &sender);
-        fixture.gate.wait_holding();
-        for tag in 1..=FOLLOWERS {
-            spawn_committer(&manager, tag, &sender);
-        }
-        wait_forces_suspended(&manager, base.qjstlsus, 1 + FOLLOWERS as u64);
-        fixture.gate.open();
-        for (tag, result) in collect(&results, 1 + FOLLOWERS, WOKEN_WITHIN) {
-            match result {
-                Err(StorageError::CorruptLog { detail, .. }) => assert!(
-                    detail.contains("unusable after a write failure")
-                        && detail.contains(&io::Error::from_raw_os_error(code).to_string()),
-                    "forcer {tag}: {detail}"
-                ),
-                other => panic!("TWOACTV {twoactv}, error {code}: forcer {tag} got {other:?}"),
-            }
-        }
+        // Half the followers inside the failing I/O, half past it.
+        let (inside, past) = (FOLLOWERS / 2, FOLLOWERS - FOLLOWERS / 2);
+        let (done, _) =
+            hold_a_leader_with_followers(&manager, &fixture.gate, Catch::Fail(code), inside, past);
+        assert_all_failed(&done, code, &case);
         assert!(
             manager.append(1, &[b"after"]).is_err(),
-            "the log accepted an append after a failed write"
+            "{case}: the log accepted an append after a failed write"
         );
         manager.abandon();
         let found = fixture.after_power_loss();
         assert_eq!(
             found[..committed.len()],
             committed[..],
-            "TWOACTV {twoactv}, error {code}: a record forced before the failure was lost"
+            "{case}: a record forced before the failure was lost"
         );
         // What the failed I/O wrote may or may not have reached the device, but only whole
         // records of the failed forces, each once.
@@ -422,7 +504,7 @@ fn a_leader_failing_its_io_fails_every_follower_and_loses_nothing() {
         let count = rest.len();
         rest.sort();
         rest.dedup();
-        assert_eq!(rest.len(), count, "a record was duplicated");
+        assert_eq!(rest.len(), count, "{case}: a record was duplicated");
         for record in rest {
             assert!((0..=FOLLOWERS).map(payload).any(|p| p == record));
         }
@@ -443,7 +525,7 @@ fn a_forcer_arriving_as_an_io_ends_is_not_forgotten() {
             spawn_committer(&manager, 2 * round, &sender);
             fixture.gate.wait_holding();
             spawn_committer(&manager, 2 * round + 1, &sender);
-            wait_forces_suspended(&manager, base.qjstlsus, 2);
+            wait_forces_started(&manager, base.qjstwrf, 2);
             fixture.gate.open();
             for (tag, result) in collect(&results, 2, WOKEN_WITHIN) {
                 let end = result.unwrap_or_else(|error| panic!("forcer {tag}: {error}"));
