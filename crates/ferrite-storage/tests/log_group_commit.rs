@@ -77,6 +77,8 @@ enum Catch {
 #[derive(Default)]
 struct GateState {
     armed: Option<Catch>,
+    /// The active log copy (1 or 2) whose sync is caught; `None`: the first of either.
+    copy: Option<usize>,
     /// A sync is held at the gate.
     holding: bool,
     open: bool,
@@ -90,10 +92,12 @@ struct Gate {
 }
 
 impl Gate {
-    fn arm(&self, catch: Catch) {
+    /// Catch the next active log sync of `copy` (1 or 2; `None`: of either copy).
+    fn arm(&self, catch: Catch, copy: Option<usize>) {
         let mut state = self.state.lock().unwrap();
         *state = GateState {
             armed: Some(catch),
+            copy,
             holding: false,
             open: false,
         };
@@ -116,11 +120,13 @@ impl Gate {
         self.changed.notify_all();
     }
 
-    /// Called by a sync: take the armed catch (if any) and hold until opened.
-    fn pass(&self, sync: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+    /// Called by a sync of active log copy `copy`: take the armed catch (if it is for this
+    /// copy) and hold until opened.
+    fn pass(&self, copy: usize, sync: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
         let catch = {
             let mut state = self.state.lock().unwrap();
-            match state.armed.take() {
+            let wanted = state.copy.is_none_or(|wanted| wanted == copy);
+            match state.armed.take_if(|_| wanted) {
                 None => None,
                 Some(catch) => {
                     state.holding = true;
@@ -161,7 +167,8 @@ struct GatedFileSystem {
 
 struct GatedFile {
     inner: Arc<dyn StorageFile>,
-    active_log: bool,
+    /// The active log copy (1 or 2) this file is; `None` for other files.
+    copy: Option<usize>,
     gate: Arc<Gate>,
 }
 
@@ -170,7 +177,10 @@ impl FileSystem for GatedFileSystem {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         Ok(Arc::new(GatedFile {
             inner: self.inner.open(path, mode)?,
-            active_log: name.starts_with("LOGCOPY"),
+            copy: name
+                .strip_prefix("LOGCOPY")
+                .and_then(|rest| rest.get(..1))
+                .and_then(|digit| digit.parse().ok()),
             gate: self.gate.clone(),
         }))
     }
@@ -202,11 +212,21 @@ impl StorageFile for GatedFile {
         self.inner.write_at(buffer, offset)
     }
     fn sync_data(&self) -> io::Result<()> {
-        if self.active_log {
-            self.gate.pass(|| self.inner.sync_data())
+        if let Some(copy) = self.copy {
+            self.gate.pass(copy, || self.inner.sync_data())
         } else {
             self.inner.sync_data()
         }
+    }
+    // Not gated: with both copies on one device only copy 2's sync flushes, and is caught.
+    fn write_back(&self) -> io::Result<()> {
+        self.inner.write_back()
+    }
+    fn start_write_back(&self) -> io::Result<()> {
+        self.inner.start_write_back()
+    }
+    fn shared_flush_device(&self) -> io::Result<Option<u64>> {
+        self.inner.shared_flush_device()
     }
     fn len(&self) -> io::Result<u64> {
         self.inner.len()
@@ -332,6 +352,7 @@ fn hold_a_leader_with_followers(
     manager: &Arc<LogManager>,
     gate: &Gate,
     catch: Catch,
+    copy: Option<usize>,
     inside: usize,
     past: usize,
 ) -> (Vec<Outcome>, LogStatistics) {
@@ -341,7 +362,7 @@ fn hold_a_leader_with_followers(
     let (_, leader_end) = manager.append(1, &[&payload(0)]).unwrap();
     let (sender, results) = mpsc::channel();
     let base = manager.statistics();
-    gate.arm(catch);
+    gate.arm(catch, copy);
     spawn_forcer(manager, 0, leader_end, &sender);
     gate.wait_holding();
     for (index, end) in inside_ends.iter().enumerate() {
@@ -385,8 +406,14 @@ fn followers_inside_a_leaders_io_return_with_it_and_not_before() {
         let case = format!("TWOACTV {twoactv}, shared flush {shared_flush}");
         let fixture = Fixture::new(twoactv, shared_flush);
         let manager = fixture.open();
-        let (done, base) =
-            hold_a_leader_with_followers(&manager, &fixture.gate, Catch::Before, FOLLOWERS, 0);
+        let (done, base) = hold_a_leader_with_followers(
+            &manager,
+            &fixture.gate,
+            Catch::Before,
+            None,
+            FOLLOWERS,
+            0,
+        );
         for (tag, result) in &done {
             let end = result
                 .as_ref()
@@ -435,6 +462,13 @@ fn a_lone_forcer_leads_its_own_io() {
             "TWOACTV {twoactv}: every lone force should be led by its forcer"
         );
         assert_eq!(after.qjstbfwr - before.qjstbfwr, 20);
+        // The gated files pass the simulator's device on: both copies on one device take
+        // the one-flush path, on two devices the copy 2 writer's.
+        assert_eq!(
+            after.shared_flush_ios - before.shared_flush_ios,
+            if twoactv && shared_flush { 20 } else { 0 },
+            "TWOACTV {twoactv}, shared flush {shared_flush}"
+        );
         manager.abandon();
         let expected: Vec<Vec<u8>> = (0..20).map(payload).collect();
         assert_eq!(fixture.after_power_loss(), expected, "TWOACTV {twoactv}");
@@ -447,8 +481,14 @@ fn followers_parked_during_a_leaders_io_are_all_durable_and_woken() {
         let case = format!("TWOACTV {twoactv}, shared flush {shared_flush}");
         let fixture = Fixture::new(twoactv, shared_flush);
         let manager = fixture.open();
-        let (mut done, base) =
-            hold_a_leader_with_followers(&manager, &fixture.gate, Catch::Before, 0, FOLLOWERS);
+        let (mut done, base) = hold_a_leader_with_followers(
+            &manager,
+            &fixture.gate,
+            Catch::Before,
+            None,
+            0,
+            FOLLOWERS,
+        );
         done.sort_by_key(|(tag, _)| *tag);
         for (tag, result) in &done {
             let end = result
@@ -482,9 +522,22 @@ fn followers_parked_during_a_leaders_io_are_all_durable_and_woken() {
 fn a_leader_failing_its_io_fails_every_follower_and_loses_nothing() {
     const EIO: i32 = 5;
     const ENOSPC: i32 = 28;
-    for (twoactv, code) in [(false, EIO), (false, ENOSPC), (true, EIO), (true, ENOSPC)] {
-        let case = format!("TWOACTV {twoactv}, error {code}");
-        let fixture = Fixture::new(twoactv, true);
+    // (TWOACTV, both copies on one device, the copy whose sync fails): with one device only
+    // copy 2 is synced (its flush covers copy 1); on two devices either copy may fail.
+    let configurations = [
+        (false, true, 1),
+        (true, true, 2),
+        (true, false, 1),
+        (true, false, 2),
+    ];
+    for ((twoactv, shared_flush, failing), code) in configurations
+        .into_iter()
+        .flat_map(|configuration| [(configuration, EIO), (configuration, ENOSPC)])
+    {
+        let case = format!(
+            "TWOACTV {twoactv}, shared flush {shared_flush}, copy {failing} fails with {code}"
+        );
+        let fixture = Fixture::new(twoactv, shared_flush);
         let manager = fixture.open();
         // Committed before the failure: must survive it.
         let committed: Vec<Vec<u8>> = (100..103).map(payload).collect();
@@ -492,10 +545,21 @@ fn a_leader_failing_its_io_fails_every_follower_and_loses_nothing() {
             let (_, end) = manager.append(1, &[record]).unwrap();
             manager.force(end).unwrap();
         }
+        assert_eq!(
+            manager.statistics().shared_flush_ios > 0,
+            twoactv && shared_flush,
+            "{case}: the one-flush path is taken exactly when both copies share a device"
+        );
         // Half the followers inside the failing I/O, half past it.
         let (inside, past) = (FOLLOWERS / 2, FOLLOWERS - FOLLOWERS / 2);
-        let (done, _) =
-            hold_a_leader_with_followers(&manager, &fixture.gate, Catch::Fail(code), inside, past);
+        let (done, _) = hold_a_leader_with_followers(
+            &manager,
+            &fixture.gate,
+            Catch::Fail(code),
+            Some(failing),
+            inside,
+            past,
+        );
         assert_all_failed(&done, code, &case);
         assert!(
             manager.append(1, &[b"after"]).is_err(),
@@ -531,7 +595,7 @@ fn a_forcer_arriving_as_an_io_ends_is_not_forgotten() {
             let base = manager.statistics();
             // The leader's sync is done; it still holds the I/O lock and has not yet moved
             // `durable` or woken anyone.
-            fixture.gate.arm(Catch::After);
+            fixture.gate.arm(Catch::After, None);
             spawn_committer(&manager, 2 * round, &sender);
             fixture.gate.wait_holding();
             spawn_committer(&manager, 2 * round + 1, &sender);
