@@ -37,6 +37,8 @@ const FORCE_TIMEOUT: Duration = Duration::from_secs(20);
 /// Longest a forcer parked at the gate may take to return once it opens: below the logger's
 /// 1 s safety-net poll (`LOGGER_IDLE_WAIT_MS`), which would otherwise hide a lost wake-up.
 const WOKEN_WITHIN: Duration = Duration::from_millis(500);
+const EIO: i32 = 5;
+const ENOSPC: i32 = 28;
 /// Followers started while the leader is held in its sync.
 const FOLLOWERS: usize = 12;
 /// How long a test that counts write cycles waits after its forcers return for a cycle still
@@ -163,6 +165,8 @@ impl Gate {
 struct GatedFileSystem {
     inner: Arc<dyn FileSystem>,
     gate: Arc<Gate>,
+    /// Creating a BSDS file fails with ENOSPC (so does every BSDS write).
+    fail_bsds_writes: bool,
 }
 
 struct GatedFile {
@@ -175,6 +179,9 @@ struct GatedFile {
 impl FileSystem for GatedFileSystem {
     fn open(&self, path: &Path, mode: OpenMode) -> io::Result<Arc<dyn StorageFile>> {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if self.fail_bsds_writes && name.starts_with("BSDS") && mode == OpenMode::CreateNew {
+            return Err(io::Error::from_raw_os_error(ENOSPC));
+        }
         Ok(Arc::new(GatedFile {
             inner: self.inner.open(path, mode)?,
             copy: name
@@ -263,6 +270,7 @@ impl Fixture {
         let gated: Arc<dyn FileSystem> = Arc::new(GatedFileSystem {
             inner: Arc::new(self.fs.clone()),
             gate: self.gate.clone(),
+            fail_bsds_writes: false,
         });
         LogManager::open(gated, Path::new(DIRECTORY), &log, &archive).unwrap()
     }
@@ -520,8 +528,6 @@ fn followers_parked_during_a_leaders_io_are_all_durable_and_woken() {
 
 #[test]
 fn a_leader_failing_its_io_fails_every_follower_and_loses_nothing() {
-    const EIO: i32 = 5;
-    const ENOSPC: i32 = 28;
     // (TWOACTV, both copies on one device, the copy whose sync fails): with one device only
     // copy 2 is synced (its flush covers copy 1); on two devices either copy may fail.
     let configurations = [
@@ -647,4 +653,34 @@ fn many_committers_all_durable_with_no_lost_wake_up() {
     let mut expected: Vec<Vec<u8>> = (0..THREADS * EACH).map(payload).collect();
     expected.sort();
     assert_eq!(found, expected);
+}
+
+#[test]
+fn an_open_that_fails_leaves_no_thread_holding_the_log() {
+    for twoactv in [false, true] {
+        let fixture = Fixture::new(twoactv, false);
+        let (log, archive) = parameters(twoactv);
+        // Restart's BSDS update fails, after the log has been read and its write state could
+        // have been built (with TWOACTV, the copy 2 writer thread).
+        let gated: Arc<dyn FileSystem> = Arc::new(GatedFileSystem {
+            inner: Arc::new(fixture.fs.clone()),
+            gate: fixture.gate.clone(),
+            fail_bsds_writes: true,
+        });
+        match LogManager::open(gated.clone(), Path::new(DIRECTORY), &log, &archive) {
+            Err(StorageError::Io { operation, .. }) => assert_eq!(operation, "create BSDS"),
+            Err(other) => panic!("TWOACTV {twoactv}: open failed with {other}"),
+            Ok(_) => panic!("TWOACTV {twoactv}: open succeeded without writing the BSDS"),
+        }
+        // Every thread `open` started has ended and dropped the log's shared state (which
+        // holds the file system and every active log file open).
+        assert_eq!(
+            Arc::strong_count(&gated),
+            1,
+            "TWOACTV {twoactv}: something still holds the failed log's file system"
+        );
+        // The log is intact: it opens once the BSDS can be written.
+        let manager = fixture.open();
+        manager.shutdown().unwrap();
+    }
 }

@@ -983,37 +983,62 @@ impl LogManager {
             retention: Mutex::new(RetentionState::default()),
             io: Mutex::new(None),
         });
-        *shared.io.lock().unwrap() = Some(writer::LogIo::new(
-            &shared,
-            recovered.current,
-            recovered.ring[recovered.current].start.unwrap_or(0),
-            recovered.next_slot,
-        )?);
         {
             let mut bsds = shared.bsds.lock().unwrap();
             let mut copy = bsds.clone();
             shared.write_bsds(&mut copy)?;
             *bsds = copy;
         }
+        // The write state last, just before the logger that closes it: with TWOACTV it starts
+        // the copy 2 writer thread, which holds `shared` (and so every file) until closed. Each
+        // failure from here on closes it or stops the logger, which closes it.
+        *shared.io.lock().unwrap() = Some(writer::LogIo::new(
+            &shared,
+            recovered.current,
+            recovered.ring[recovered.current].start.unwrap_or(0),
+            recovered.next_slot,
+        )?);
         let logger = {
-            let shared = shared.clone();
+            let thread_shared = shared.clone();
             std::thread::Builder::new()
                 .name("ferrite-logger".into())
-                .spawn(move || writer::run_logger(shared))
-                .map_err(|error| StorageError::io(directory, "start the logger thread", error))?
+                .spawn(move || writer::run_logger(thread_shared))
         };
-        let offload = {
-            let shared = shared.clone();
-            std::thread::Builder::new()
-                .name("ferrite-offload".into())
-                .spawn(move || archive::run_offload(shared))
-                .map_err(|error| StorageError::io(directory, "start the offload thread", error))?
+        let logger = match logger {
+            Ok(logger) => logger,
+            Err(error) => {
+                if let Some(io) = shared.io.lock().unwrap().as_mut() {
+                    io.close();
+                }
+                return Err(StorageError::io(
+                    directory,
+                    "start the logger thread",
+                    error,
+                ));
+            }
         };
-        Ok(Arc::new(LogManager {
-            shared,
-            threads: Mutex::new(vec![logger, offload]),
+        let manager = Arc::new(LogManager {
+            shared: shared.clone(),
+            threads: Mutex::new(vec![logger]),
             stopped: AtomicBool::new(false),
-        }))
+        });
+        let offload = std::thread::Builder::new()
+            .name("ferrite-offload".into())
+            .spawn(move || archive::run_offload(shared));
+        match offload {
+            Ok(offload) => manager.threads.lock().unwrap().push(offload),
+            Err(error) => {
+                // Nothing was appended: stop the logger (which closes the write state) without
+                // the shutdown's force and BSDS update.
+                manager.stop_threads();
+                return Err(StorageError::io(
+                    directory,
+                    "start the offload thread",
+                    error,
+                ));
+            }
+        }
+        Ok(manager)
     }
 
     /// Frame one record (payload = the concatenation of `parts`) into the log buffer. Returns its

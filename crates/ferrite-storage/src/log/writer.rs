@@ -151,8 +151,9 @@ impl LogIo {
         })
     }
 
-    /// No more writes: stop the copy 2 writer. Called by the logger thread as it ends.
-    fn close(&mut self) {
+    /// No more writes: stop the copy 2 writer. Called by the logger thread as it ends, and by
+    /// `LogManager::open` if the logger thread cannot be started.
+    pub(crate) fn close(&mut self) {
         self.closed = true;
         if let Some((writer, thread)) = self.second.take() {
             writer.state.lock().unwrap().shutdown = true;
