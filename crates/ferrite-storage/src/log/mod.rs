@@ -143,7 +143,8 @@ pub struct LogStatistics {
     pub qjstwtb: u64,
     /// Log pages (CIs) created (first byte put in a page).
     pub qjstbffl: u64,
-    /// Calls to the log writer (write cycles of the logger thread).
+    /// Calls to the log writer: write cycles that wrote, by the logger thread or by a forcer
+    /// leading its own I/O (`leader_ios` of them).
     pub qjstbfwr: u64,
     /// Write I/Os per active log copy.
     pub qjstlogw: [u64; 2],
@@ -153,7 +154,9 @@ pub struct LogStatistics {
     pub qjstllcp: u64,
     /// BSDS accesses (reads and writes).
     pub qjstbsds: u64,
-    /// Force requests suspended waiting for a log write.
+    /// Force requests that found their RBA not yet durable. Each then either led the write
+    /// itself (leader/follower group commit, counted in `leader_ios` too when it wrote) or was
+    /// suspended until a write made it durable: unlike MQ's QJSTLSUS, not only suspensions.
     pub qjstlsus: u64,
     /// Archive log read allocations (archive files opened for reading).
     pub qjstalr: u64,
@@ -174,8 +177,9 @@ pub struct LogStatistics {
     pub qjstciwr: u64,
     /// Active log switches (new active logs started).
     pub active_log_switches: u64,
-    /// Nanoseconds the logger spent in its write I/Os (writes and syncs of every copy): over a
-    /// run's wall time, how full the logger kept its I/O pipeline.
+    /// Nanoseconds spent in write I/Os (writes and syncs of every copy), by whichever thread
+    /// wrote: the logger thread or a forcer leading its own I/O (one writer at a time, so they
+    /// never overlap). Over a run's wall time, how busy the log's I/O pipeline was.
     pub io_busy_nanos: u64,
     /// Dual logging write I/Os made durable on both copies by one device flush (both copies on
     /// one device: `writer.rs`, `write_shared_flush`).
