@@ -39,9 +39,12 @@
 //!   first and starts its next write, and each woken forcer wakes the next ones (a tree).
 //! - **The offload thread** archives full active logs and updates the BSDS.
 //!
-//! Lock order: append → ring → (nothing); append → logger; io → logger; io → force-waiter;
-//! bsds → ring. Nobody holding the ring, logger, force-waiter or archive locks takes another
-//! lock, and nobody holding the logger lock takes the io lock.
+//! Lock order: append → ring → (nothing); append → logger; bsds → ring; io → each of logger,
+//! force-waiter list, offload, current-page images (`sources.current_pages`) and the copy 2
+//! writer's state, one at a time; logger → force-waiter list (wake-ups under it); force-waiter
+//! list → a waiter's duty. Apart from the list taking its waiters' duties, nobody holding the
+//! ring, force-waiter, offload, current-page or copy 2 writer locks takes another lock, and
+//! the io lock is taken only by a thread holding no other lock.
 //!
 //! ## Durability rules
 //!
@@ -410,8 +413,10 @@ pub(crate) struct LogShared {
     /// Archive retention: the last floor applied, and archives deleted since start.
     pub retention: Mutex<RetentionState>,
     /// The log's write state; its holder is the only writer of active logs (the logger thread,
-    /// or a committer leading its own I/O: `lead_force`). `None` only while `open` builds it.
-    /// Lock order: io → logger → (nothing); nobody holding the logger lock takes this one.
+    /// or a committer leading its own I/O: `lead_force`). `None` only until `open` builds it,
+    /// just before it starts the logger thread. Lock order: its holder may take the logger,
+    /// force-waiter list, offload, current-page and copy 2 writer locks, one at a time (a
+    /// waiter's duty under the list); it is taken only by a thread holding no other lock.
     pub io: Mutex<Option<writer::LogIo>>,
 }
 
@@ -512,10 +517,9 @@ impl LogShared {
             Ok(guard) => guard,
             Err(_) => return None,
         };
+        // The write state is closed only by the logger thread as it stops, after it saw a
+        // shutdown or a failure: both are looked for below, under the logger lock.
         let io = guard.as_mut()?;
-        if io.is_closed() {
-            return None;
-        }
         let target = {
             let state = self.logger.lock().unwrap();
             if state.failure.is_some() || state.shutdown || !state.switches.is_empty() {

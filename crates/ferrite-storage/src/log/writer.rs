@@ -161,10 +161,6 @@ impl LogIo {
             let _ = thread.join();
         }
     }
-
-    pub(crate) fn is_closed(&self) -> bool {
-        self.closed
-    }
 }
 
 /// The logger thread's body: write whatever no committer writes itself (WRTHRSH, forces that
