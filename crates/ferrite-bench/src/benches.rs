@@ -758,7 +758,7 @@ pub fn commit(context: &mut Context) {
     );
     println!("    {}", many.log.describe());
     println!(
-        "    logger in write I/Os {:.0}% of the run",
+        "    log in write I/Os (the logger or a committer leading) {:.0}% of the run",
         100.0 * many.log.io_busy_seconds / many.elapsed.as_secs_f64()
     );
     queue_manager.shutdown().expect("shutdown");
@@ -796,13 +796,13 @@ pub fn commit(context: &mut Context) {
         many.commit.percentile_us(99.0),
         "us",
     ));
-    // The device at the I/O size the logger actually achieved: separates the engine's share
+    // The device at the I/O size the log's writers actually achieved: separates the engine's share
     // from the device's per-I/O cost.
     if let Some(per_io) = many.log.bytes_written[0].checked_div(many.log.write_ios[0]) {
         let write_bytes = (per_io.div_ceil(4096) * 4096).max(4096) as usize;
         let total = context.mode.pick(8u64, 64, 128) << 20;
         println!(
-            "  synced sequential writes at the logger's average I/O size ({} KiB) ...",
+            "  synced sequential writes at the log's average I/O size ({} KiB) ...",
             write_bytes / 1024
         );
         let at_size = io(physical::synced_bandwidth(
@@ -856,7 +856,7 @@ const DEDICATED_LOG_SECONDS: f64 = 2.5;
 /// previous message and puts the next, so the page sets do not share the device with the log:
 /// a put-only run at 16-256 KiB measured 0.29-0.45 of the device, its page set writes taking
 /// the rest), each followed by the device's synced sequential bandwidth at the write size the
-/// logger issued in that run (pre-written file, as active logs are), printed as one table.
+/// log's writers issued in that run (pre-written file, as active logs are), printed as one table.
 ///
 /// Each size runs twice. The goal row gives the log the device to itself: active logs large
 /// enough that no switch happens in the window ([`DEDICATED_ACTIVE_LOG_MIB`]; the row prints
@@ -876,7 +876,7 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
         dedicated_duration = dedicated_duration.min(Duration::from_secs_f64(DEDICATED_LOG_SECONDS));
     }
     println!(
-        "  {threads} committers by message size, then the device at the logger's I/O size; \
+        "  {threads} committers by message size, then the device at the log's I/O size; \
          each size twice: the log alone ({} x {} MiB active logs, {:.1} s) and with switches \
          ({} x {} MiB, {:.0} s) ...",
         dedicated.log.active_log_count,
@@ -943,7 +943,7 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
             );
             let row = Row::new("commit", metric, rate / MB, "MB/s").against(
                 format!(
-                    "synced seq write {}K (the logger's I/O size), pre-written (this run)",
+                    "synced seq write {}K (the log's I/O size), pre-written (this run)",
                     write_bytes / 1024
                 ),
                 device / MB,

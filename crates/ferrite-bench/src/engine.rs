@@ -191,6 +191,8 @@ pub fn pool_statistics(queue_manager: &QueueManager, id: u8) -> BufferPoolStatis
 #[derive(Clone, Debug, Default)]
 pub struct LogDelta {
     pub forces: u64,
+    /// Forces that found their RBA not yet durable (QJSTLSUS): they led their own I/O or
+    /// were suspended.
     pub suspended: u64,
     pub write_cycles: u64,
     pub write_ios: [u64; 2],
@@ -200,7 +202,8 @@ pub struct LogDelta {
     pub checkpoints: u64,
     /// Pages written to the copies one after the other (dual logging rewrites, QJSTSERW).
     pub serialised_pages: u64,
-    /// Time the logger spent in write I/Os (writes and syncs), in seconds.
+    /// Time the log spent in write I/Os (writes and syncs), by the logger thread or a committer
+    /// leading its own I/O, in seconds.
     pub io_busy_seconds: f64,
     /// Dual logging I/Os made durable on both copies by one device flush.
     pub shared_flush_ios: u64,
@@ -242,7 +245,7 @@ impl LogDelta {
             self.bytes_written[0] as f64 / self.write_ios[0] as f64 / 1024.0
         };
         format!(
-            "log: forces={} suspended={} write cycles={} I/Os={:?} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} offloads={} checkpoints={} serialised pages(QJSTSERW)={} log in I/O={:.2} s one-flush dual I/Os={} cycles led by a committer={}",
+            "log: forces={} not yet durable={} write cycles={} I/Os={:?} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} offloads={} checkpoints={} serialised pages(QJSTSERW)={} log in I/O={:.2} s one-flush dual I/Os={} cycles led by a committer={}",
             self.forces,
             self.suspended,
             self.write_cycles,

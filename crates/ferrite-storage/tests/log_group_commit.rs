@@ -4,26 +4,32 @@
 //! forcers arriving while an I/O is in progress park and are covered by the next I/O, which
 //! the logger thread leads for all of them. These tests hold the leader inside its
 //! `sync_data` (a gate in a file system wrapped around the simulator) to place followers
-//! exactly where they matter:
+//! exactly where they matter. The gate holds the leader either before its sync or after it
+//! (the data durable, `durable` not yet moved, the I/O lock still held), or fails it:
 //!
-//! - followers parked during a leader's I/O are all made durable and all woken;
-//! - a leader whose I/O fails (EIO, ENOSPC) fails every follower with the log's error, and
-//!   every record forced before is still there after a power loss;
-//! - a forcer arriving just as an I/O ends (after its sync, before the I/O lock is released)
-//!   is not forgotten;
-//! - a lone forcer leads its own I/O (no hand-off to the logger thread).
+//! - followers whose records are inside a leader's in-flight I/O return when it is durable,
+//!   not before, and no second I/O is made for them;
+//! - followers parked during a leader's I/O with records past it are all made durable and all
+//!   woken, by one more I/O;
+//! - a leader whose I/O fails (EIO, ENOSPC) fails every follower, inside its I/O or past it,
+//!   with the log's error, and every record forced before is still there after a power loss;
+//! - a lone forcer leads its own I/O (no hand-off to the logger thread);
+//! - an open that fails after reading the log leaves no thread (copy 2 writer) holding it.
 //!
-//! Every wait is bounded: a lost wake-up fails the test instead of hanging it.
+//! No file operation follows the sync before the leader moves `durable`, wakes the forcers and
+//! releases the I/O lock, so a gate cannot hold a leader in between: a forcer arriving there
+//! is only met by chance, in `many_committers_all_durable_with_no_lost_wake_up`. Every wait is
+//! bounded: a lost wake-up fails the test instead of hanging it.
 
 use std::io;
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::mpsc::{self, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use ferrite_storage::config::{ArchiveParameters, LogParameters};
-use ferrite_storage::log::LogManager;
+use ferrite_storage::log::{LogManager, LogStatistics};
 use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 use ferrite_storage::{Rba, StorageError};
@@ -34,8 +40,13 @@ const FORCE_TIMEOUT: Duration = Duration::from_secs(20);
 /// Longest a forcer parked at the gate may take to return once it opens: below the logger's
 /// 1 s safety-net poll (`LOGGER_IDLE_WAIT_MS`), which would otherwise hide a lost wake-up.
 const WOKEN_WITHIN: Duration = Duration::from_millis(500);
+const EIO: i32 = 5;
+const ENOSPC: i32 = 28;
 /// Followers started while the leader is held in its sync.
 const FOLLOWERS: usize = 12;
+/// How long a test that counts write cycles waits after its forcers return for a cycle still
+/// being counted (the logger counts one after its I/O has woken them).
+const SETTLE: Duration = Duration::from_millis(100);
 
 fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
     (
@@ -62,7 +73,8 @@ fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
 enum Catch {
     /// Hold it before the sync until opened; then sync.
     Before,
-    /// Hold it after the sync, before returning to the log manager, until opened.
+    /// Hold it after the sync, before returning to the log manager, until opened: the data is
+    /// durable, the writer has not yet moved `durable` and still holds the I/O lock.
     After,
     /// Hold it, then fail it with this OS error (no sync).
     Fail(i32),
@@ -71,6 +83,8 @@ enum Catch {
 #[derive(Default)]
 struct GateState {
     armed: Option<Catch>,
+    /// The active log copy (1 or 2) whose sync is caught; `None`: the first of either.
+    copy: Option<usize>,
     /// A sync is held at the gate.
     holding: bool,
     open: bool,
@@ -84,10 +98,12 @@ struct Gate {
 }
 
 impl Gate {
-    fn arm(&self, catch: Catch) {
+    /// Catch the next active log sync of `copy` (1 or 2; `None`: of either copy).
+    fn arm(&self, catch: Catch, copy: Option<usize>) {
         let mut state = self.state.lock().unwrap();
         *state = GateState {
             armed: Some(catch),
+            copy,
             holding: false,
             open: false,
         };
@@ -110,11 +126,13 @@ impl Gate {
         self.changed.notify_all();
     }
 
-    /// Called by a sync: take the armed catch (if any) and hold until opened.
-    fn pass(&self, sync: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+    /// Called by a sync of active log copy `copy`: take the armed catch (if it is for this
+    /// copy) and hold until opened.
+    fn pass(&self, copy: usize, sync: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
         let catch = {
             let mut state = self.state.lock().unwrap();
-            match state.armed.take() {
+            let wanted = state.copy.is_none_or(|wanted| wanted == copy);
+            match state.armed.take_if(|_| wanted) {
                 None => None,
                 Some(catch) => {
                     state.holding = true;
@@ -151,20 +169,29 @@ impl Gate {
 struct GatedFileSystem {
     inner: Arc<dyn FileSystem>,
     gate: Arc<Gate>,
+    /// Creating a BSDS file fails with ENOSPC (so does every BSDS write).
+    fail_bsds_writes: bool,
 }
 
 struct GatedFile {
     inner: Arc<dyn StorageFile>,
-    active_log: bool,
+    /// The active log copy (1 or 2) this file is; `None` for other files.
+    copy: Option<usize>,
     gate: Arc<Gate>,
 }
 
 impl FileSystem for GatedFileSystem {
     fn open(&self, path: &Path, mode: OpenMode) -> io::Result<Arc<dyn StorageFile>> {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if self.fail_bsds_writes && name.starts_with("BSDS") && mode == OpenMode::CreateNew {
+            return Err(io::Error::from_raw_os_error(ENOSPC));
+        }
         Ok(Arc::new(GatedFile {
             inner: self.inner.open(path, mode)?,
-            active_log: name.starts_with("LOGCOPY"),
+            copy: name
+                .strip_prefix("LOGCOPY")
+                .and_then(|rest| rest.get(..1))
+                .and_then(|digit| digit.parse().ok()),
             gate: self.gate.clone(),
         }))
     }
@@ -196,11 +223,21 @@ impl StorageFile for GatedFile {
         self.inner.write_at(buffer, offset)
     }
     fn sync_data(&self) -> io::Result<()> {
-        if self.active_log {
-            self.gate.pass(|| self.inner.sync_data())
+        if let Some(copy) = self.copy {
+            self.gate.pass(copy, || self.inner.sync_data())
         } else {
             self.inner.sync_data()
         }
+    }
+    // Not gated: with both copies on one device only copy 2's sync flushes, and is caught.
+    fn write_back(&self) -> io::Result<()> {
+        self.inner.write_back()
+    }
+    fn start_write_back(&self) -> io::Result<()> {
+        self.inner.start_write_back()
+    }
+    fn shared_flush_device(&self) -> io::Result<Option<u64>> {
+        self.inner.shared_flush_device()
     }
     fn len(&self) -> io::Result<u64> {
         self.inner.len()
@@ -237,6 +274,7 @@ impl Fixture {
         let gated: Arc<dyn FileSystem> = Arc::new(GatedFileSystem {
             inner: Arc::new(self.fs.clone()),
             gate: self.gate.clone(),
+            fail_bsds_writes: false,
         });
         LogManager::open(gated, Path::new(DIRECTORY), &log, &archive).unwrap()
     }
@@ -257,16 +295,15 @@ impl Fixture {
     }
 }
 
+/// A forcer's tag and what its force returned (the RBA it forced through, or the error).
+type Outcome = (usize, Result<Rba, StorageError>);
+
 fn payload(tag: usize) -> Vec<u8> {
     format!("record {tag:04} ").repeat(20).into_bytes()
 }
 
 /// Append record `tag` and force it, on a new thread; the result arrives on the channel.
-fn spawn_committer(
-    manager: &Arc<LogManager>,
-    tag: usize,
-    results: &mpsc::Sender<(usize, Result<Rba, StorageError>)>,
-) {
+fn spawn_committer(manager: &Arc<LogManager>, tag: usize, results: &mpsc::Sender<Outcome>) {
     let (manager, results) = (manager.clone(), results.clone());
     thread::spawn(move || {
         let result = manager
@@ -276,15 +313,15 @@ fn spawn_committer(
     });
 }
 
-/// Wait until `count` forces (QJSTLSUS: forces that found their RBA not yet durable) have been
-/// counted since `base`, then give the last of them time to park.
-fn wait_forces_suspended(manager: &LogManager, base: u64, count: u64) {
+/// Wait until `count` force calls (QJSTWRF) have been made since `base`, then give the last of
+/// them time to park.
+fn wait_forces_started(manager: &LogManager, base: u64, count: u64) {
     let deadline = Instant::now() + FORCE_TIMEOUT;
-    while manager.statistics().qjstlsus < base + count {
+    while manager.statistics().qjstwrf < base + count {
         assert!(
             Instant::now() < deadline,
             "only {} of {count} forcers reached force",
-            manager.statistics().qjstlsus - base
+            manager.statistics().qjstwrf - base
         );
         thread::sleep(Duration::from_millis(1));
     }
@@ -292,11 +329,7 @@ fn wait_forces_suspended(manager: &LogManager, base: u64, count: u64) {
 }
 
 /// The results of `count` forcers, every one arriving within `within` from now.
-fn collect(
-    results: &mpsc::Receiver<(usize, Result<Rba, StorageError>)>,
-    count: usize,
-    within: Duration,
-) -> Vec<(usize, Result<Rba, StorageError>)> {
+fn collect(results: &mpsc::Receiver<Outcome>, count: usize, within: Duration) -> Vec<Outcome> {
     let deadline = Instant::now() + within;
     (0..count)
         .map(|_| {
@@ -306,6 +339,123 @@ fn collect(
                 .expect("a forcer was not woken in time (lost wake-up)")
         })
         .collect()
+}
+
+/// Force `through` on a new thread, as forcer `tag`; the result arrives on the channel.
+fn spawn_forcer(
+    manager: &Arc<LogManager>,
+    tag: usize,
+    through: Rba,
+    results: &mpsc::Sender<Outcome>,
+) {
+    let (manager, results) = (manager.clone(), results.clone());
+    thread::spawn(move || {
+        let _ = results.send((tag, manager.force(through).map(|()| through)));
+    });
+}
+
+/// A leader held at the gate (`catch`) in the I/O of its force, with followers: `inside`
+/// forcers (tags `1..=inside`) whose records were appended before the leader's (tag 0), so its
+/// I/O carries them, and `past` forcers (the next tags) who append theirs while it is held.
+/// Checks that while the leader is held nobody has returned and `durable` has not reached any
+/// forcer's record, then opens the gate. Returns every forcer's result, each arriving within
+/// [`WOKEN_WITHIN`] of the opening, and the statistics from before the leader's force.
+fn hold_a_leader_with_followers(
+    manager: &Arc<LogManager>,
+    gate: &Gate,
+    catch: Catch,
+    copy: Option<usize>,
+    inside: usize,
+    past: usize,
+) -> (Vec<Outcome>, LogStatistics) {
+    let inside_ends: Vec<Rba> = (1..=inside)
+        .map(|tag| manager.append(1, &[&payload(tag)]).unwrap().1)
+        .collect();
+    let (_, leader_end) = manager.append(1, &[&payload(0)]).unwrap();
+    let (sender, results) = mpsc::channel();
+    let base = manager.statistics();
+    gate.arm(catch, copy);
+    spawn_forcer(manager, 0, leader_end, &sender);
+    gate.wait_holding();
+    for (index, end) in inside_ends.iter().enumerate() {
+        spawn_forcer(manager, index + 1, *end, &sender);
+    }
+    for tag in inside + 1..=inside + past {
+        spawn_committer(manager, tag, &sender);
+    }
+    wait_forces_started(manager, base.qjstwrf, (1 + inside + past) as u64);
+    match results.try_recv() {
+        Err(TryRecvError::Empty) => {}
+        other => panic!("{catch:?}: a forcer returned while the leader was held: {other:?}"),
+    }
+    let smallest = inside_ends.first().copied().unwrap_or(leader_end);
+    assert!(
+        manager.durable_rba() < smallest,
+        "{catch:?}: durable {} reached a forcer's record (ends at {smallest}) while the leader was held",
+        manager.durable_rba()
+    );
+    gate.open();
+    (collect(&results, 1 + inside + past, WOKEN_WITHIN), base)
+}
+
+/// Every forcer failed with the log's error, naming OS error `code`.
+fn assert_all_failed(done: &[Outcome], code: i32, case: &str) {
+    for (tag, result) in done {
+        match result {
+            Err(StorageError::CorruptLog { detail, .. }) => assert!(
+                detail.contains("unusable after a write failure")
+                    && detail.contains(&io::Error::from_raw_os_error(code).to_string()),
+                "{case}: forcer {tag}: {detail}"
+            ),
+            other => panic!("{case}: forcer {tag} got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn followers_inside_a_leaders_io_return_with_it_and_not_before() {
+    for ((twoactv, shared_flush), catch) in [(false, true), (true, true), (true, false)]
+        .into_iter()
+        .flat_map(|configuration| {
+            [
+                (configuration, Catch::Before),
+                (configuration, Catch::After),
+            ]
+        })
+    {
+        let case = format!("TWOACTV {twoactv}, shared flush {shared_flush}, held {catch:?}");
+        let fixture = Fixture::new(twoactv, shared_flush);
+        let manager = fixture.open();
+        let (done, base) =
+            hold_a_leader_with_followers(&manager, &fixture.gate, catch, None, FOLLOWERS, 0);
+        for (tag, result) in &done {
+            let end = result
+                .as_ref()
+                .unwrap_or_else(|error| panic!("{case}: forcer {tag}: {error}"));
+            assert!(
+                manager.durable_rba() >= *end,
+                "{case}: forcer {tag} woken early"
+            );
+        }
+        // A logger cycle is counted after its I/O has woken its forcers: give one that
+        // should not have happened time to show.
+        thread::sleep(SETTLE);
+        let after = manager.statistics();
+        assert_eq!(
+            (
+                after.qjstlogw[0] - base.qjstlogw[0],
+                after.qjstbfwr - base.qjstbfwr,
+                after.leader_ios - base.leader_ios
+            ),
+            (1, 1, 1),
+            "{case}: the leader's I/O carried every follower's record: (write I/Os, write \
+             cycles, led)"
+        );
+        manager.abandon();
+        // Log order: the followers' records, then the leader's.
+        let expected: Vec<Vec<u8>> = (1..=FOLLOWERS).chain([0]).map(payload).collect();
+        assert_eq!(fixture.after_power_loss(), expected, "{case}");
+    }
 }
 
 #[test]
@@ -326,6 +476,13 @@ fn a_lone_forcer_leads_its_own_io() {
             "TWOACTV {twoactv}: every lone force should be led by its forcer"
         );
         assert_eq!(after.qjstbfwr - before.qjstbfwr, 20);
+        // The gated files pass the simulator's device on: both copies on one device take
+        // the one-flush path, on two devices the copy 2 writer's.
+        assert_eq!(
+            after.shared_flush_ios - before.shared_flush_ios,
+            if twoactv && shared_flush { 20 } else { 0 },
+            "TWOACTV {twoactv}, shared flush {shared_flush}"
+        );
         manager.abandon();
         let expected: Vec<Vec<u8>> = (0..20).map(payload).collect();
         assert_eq!(fixture.after_power_loss(), expected, "TWOACTV {twoactv}");
@@ -334,50 +491,67 @@ fn a_lone_forcer_leads_its_own_io() {
 
 #[test]
 fn followers_parked_during_a_leaders_io_are_all_durable_and_woken() {
-    for (twoactv, shared_flush) in [(false, true), (true, true), (true, false)] {
+    for ((twoactv, shared_flush), catch) in [(false, true), (true, true), (true, false)]
+        .into_iter()
+        .flat_map(|configuration| {
+            [
+                (configuration, Catch::Before),
+                (configuration, Catch::After),
+            ]
+        })
+    {
+        let case = format!("TWOACTV {twoactv}, shared flush {shared_flush}, held {catch:?}");
         let fixture = Fixture::new(twoactv, shared_flush);
         let manager = fixture.open();
-        let (sender, results) = mpsc::channel();
-        let base = manager.statistics();
-        fixture.gate.arm(Catch::Before);
-        spawn_committer(&manager, 0, &sender);
-        fixture.gate.wait_holding();
-        for tag in 1..=FOLLOWERS {
-            spawn_committer(&manager, tag, &sender);
-        }
-        wait_forces_suspended(&manager, base.qjstlsus, 1 + FOLLOWERS as u64);
-        fixture.gate.open();
-        let mut done = collect(&results, 1 + FOLLOWERS, WOKEN_WITHIN);
+        let (mut done, base) =
+            hold_a_leader_with_followers(&manager, &fixture.gate, catch, None, 0, FOLLOWERS);
         done.sort_by_key(|(tag, _)| *tag);
         for (tag, result) in &done {
             let end = result
                 .as_ref()
-                .unwrap_or_else(|error| panic!("forcer {tag}: {error}"));
-            assert!(manager.durable_rba() >= *end, "forcer {tag} woken early");
+                .unwrap_or_else(|error| panic!("{case}: forcer {tag}: {error}"));
+            assert!(
+                manager.durable_rba() >= *end,
+                "{case}: forcer {tag} woken early"
+            );
         }
         let after = manager.statistics();
         // The leader's I/O, then one I/O for every follower parked during it (group commit);
         // a third only if the logger's cycle raced a follower that led once the lock was free.
-        let cycles = after.qjstbfwr - base.qjstbfwr;
+        // Counted as write I/Os (QJSTLOGW, counted before `durable` moves), not write cycles
+        // (QJSTBFWR, counted after the I/O has woken its forcers).
+        let ios = after.qjstlogw[0] - base.qjstlogw[0];
         assert!(
-            (2..=3).contains(&cycles),
-            "TWOACTV {twoactv}: {cycles} write cycles for {FOLLOWERS} followers parked during one I/O"
+            (2..=3).contains(&ios),
+            "{case}: {ios} write I/Os for {FOLLOWERS} followers parked during one I/O"
         );
         manager.abandon();
         let mut found = fixture.after_power_loss();
         found.sort();
         let mut expected: Vec<Vec<u8>> = (0..=FOLLOWERS).map(payload).collect();
         expected.sort();
-        assert_eq!(found, expected, "TWOACTV {twoactv}");
+        assert_eq!(found, expected, "{case}");
     }
 }
 
 #[test]
 fn a_leader_failing_its_io_fails_every_follower_and_loses_nothing() {
-    const EIO: i32 = 5;
-    const ENOSPC: i32 = 28;
-    for (twoactv, code) in [(false, EIO), (false, ENOSPC), (true, EIO), (true, ENOSPC)] {
-        let fixture = Fixture::new(twoactv, true);
+    // (TWOACTV, both copies on one device, the copy whose sync fails): with one device only
+    // copy 2 is synced (its flush covers copy 1); on two devices either copy may fail.
+    let configurations = [
+        (false, true, 1),
+        (true, true, 2),
+        (true, false, 1),
+        (true, false, 2),
+    ];
+    for ((twoactv, shared_flush, failing), code) in configurations
+        .into_iter()
+        .flat_map(|configuration| [(configuration, EIO), (configuration, ENOSPC)])
+    {
+        let case = format!(
+            "TWOACTV {twoactv}, shared flush {shared_flush}, copy {failing} fails with {code}"
+        );
+        let fixture = Fixture::new(twoactv, shared_flush);
         let manager = fixture.open();
         // Committed before the failure: must survive it.
         let committed: Vec<Vec<u8>> = (100..103).map(payload).collect();
@@ -385,36 +559,32 @@ fn a_leader_failing_its_io_fails_every_follower_and_loses_nothing() {
             let (_, end) = manager.append(1, &[record]).unwrap();
             manager.force(end).unwrap();
         }
-        let (sender, results) = mpsc::channel();
-        let base = manager.statistics();
-        fixture.gate.arm(Catch::Fail(code));
-        spawn_committer(&manager, 0, &sender);
-        fixture.gate.wait_holding();
-        for tag in 1..=FOLLOWERS {
-            spawn_committer(&manager, tag, &sender);
-        }
-        wait_forces_suspended(&manager, base.qjstlsus, 1 + FOLLOWERS as u64);
-        fixture.gate.open();
-        for (tag, result) in collect(&results, 1 + FOLLOWERS, WOKEN_WITHIN) {
-            match result {
-                Err(StorageError::CorruptLog { detail, .. }) => assert!(
-                    detail.contains("unusable after a write failure")
-                        && detail.contains(&io::Error::from_raw_os_error(code).to_string()),
-                    "forcer {tag}: {detail}"
-                ),
-                other => panic!("TWOACTV {twoactv}, error {code}: forcer {tag} got {other:?}"),
-            }
-        }
+        assert_eq!(
+            manager.statistics().shared_flush_ios > 0,
+            twoactv && shared_flush,
+            "{case}: the one-flush path is taken exactly when both copies share a device"
+        );
+        // Half the followers inside the failing I/O, half past it.
+        let (inside, past) = (FOLLOWERS / 2, FOLLOWERS - FOLLOWERS / 2);
+        let (done, _) = hold_a_leader_with_followers(
+            &manager,
+            &fixture.gate,
+            Catch::Fail(code),
+            Some(failing),
+            inside,
+            past,
+        );
+        assert_all_failed(&done, code, &case);
         assert!(
             manager.append(1, &[b"after"]).is_err(),
-            "the log accepted an append after a failed write"
+            "{case}: the log accepted an append after a failed write"
         );
         manager.abandon();
         let found = fixture.after_power_loss();
         assert_eq!(
             found[..committed.len()],
             committed[..],
-            "TWOACTV {twoactv}, error {code}: a record forced before the failure was lost"
+            "{case}: a record forced before the failure was lost"
         );
         // What the failed I/O wrote may or may not have reached the device, but only whole
         // records of the failed forces, each once.
@@ -422,41 +592,10 @@ fn a_leader_failing_its_io_fails_every_follower_and_loses_nothing() {
         let count = rest.len();
         rest.sort();
         rest.dedup();
-        assert_eq!(rest.len(), count, "a record was duplicated");
+        assert_eq!(rest.len(), count, "{case}: a record was duplicated");
         for record in rest {
             assert!((0..=FOLLOWERS).map(payload).any(|p| p == record));
         }
-    }
-}
-
-#[test]
-fn a_forcer_arriving_as_an_io_ends_is_not_forgotten() {
-    for twoactv in [false, true] {
-        let fixture = Fixture::new(twoactv, true);
-        let manager = fixture.open();
-        for round in 0..10 {
-            let (sender, results) = mpsc::channel();
-            let base = manager.statistics();
-            // The leader's sync is done; it still holds the I/O lock and has not yet moved
-            // `durable` or woken anyone.
-            fixture.gate.arm(Catch::After);
-            spawn_committer(&manager, 2 * round, &sender);
-            fixture.gate.wait_holding();
-            spawn_committer(&manager, 2 * round + 1, &sender);
-            wait_forces_suspended(&manager, base.qjstlsus, 2);
-            fixture.gate.open();
-            for (tag, result) in collect(&results, 2, WOKEN_WITHIN) {
-                let end = result.unwrap_or_else(|error| panic!("forcer {tag}: {error}"));
-                assert!(manager.durable_rba() >= end);
-            }
-        }
-        manager.abandon();
-        let expected: Vec<Vec<u8>> = (0..20).map(payload).collect();
-        let mut found = fixture.after_power_loss();
-        found.sort();
-        let mut sorted = expected.clone();
-        sorted.sort();
-        assert_eq!(found, sorted, "TWOACTV {twoactv}");
     }
 }
 
@@ -491,4 +630,34 @@ fn many_committers_all_durable_with_no_lost_wake_up() {
     let mut expected: Vec<Vec<u8>> = (0..THREADS * EACH).map(payload).collect();
     expected.sort();
     assert_eq!(found, expected);
+}
+
+#[test]
+fn an_open_that_fails_leaves_no_thread_holding_the_log() {
+    for twoactv in [false, true] {
+        let fixture = Fixture::new(twoactv, false);
+        let (log, archive) = parameters(twoactv);
+        // Restart's BSDS update fails, after the log has been read and its write state could
+        // have been built (with TWOACTV, the copy 2 writer thread).
+        let gated: Arc<dyn FileSystem> = Arc::new(GatedFileSystem {
+            inner: Arc::new(fixture.fs.clone()),
+            gate: fixture.gate.clone(),
+            fail_bsds_writes: true,
+        });
+        match LogManager::open(gated.clone(), Path::new(DIRECTORY), &log, &archive) {
+            Err(StorageError::Io { operation, .. }) => assert_eq!(operation, "create BSDS"),
+            Err(other) => panic!("TWOACTV {twoactv}: open failed with {other}"),
+            Ok(_) => panic!("TWOACTV {twoactv}: open succeeded without writing the BSDS"),
+        }
+        // Every thread `open` started has ended and dropped the log's shared state (which
+        // holds the file system and every active log file open).
+        assert_eq!(
+            Arc::strong_count(&gated),
+            1,
+            "TWOACTV {twoactv}: something still holds the failed log's file system"
+        );
+        // The log is intact: it opens once the BSDS can be written.
+        let manager = fixture.open();
+        manager.shutdown().unwrap();
+    }
 }

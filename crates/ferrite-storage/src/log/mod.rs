@@ -39,9 +39,12 @@
 //!   first and starts its next write, and each woken forcer wakes the next ones (a tree).
 //! - **The offload thread** archives full active logs and updates the BSDS.
 //!
-//! Lock order: append → ring → (nothing); append → logger; io → logger; io → force-waiter;
-//! bsds → ring. Nobody holding the ring, logger, force-waiter or archive locks takes another
-//! lock, and nobody holding the logger lock takes the io lock.
+//! Lock order: append → ring → (nothing); append → logger; bsds → ring; io → each of logger,
+//! force-waiter list, offload, current-page images (`sources.current_pages`) and the copy 2
+//! writer's state, one at a time; logger → force-waiter list (wake-ups under it); force-waiter
+//! list → a waiter's duty. Apart from the list taking its waiters' duties, nobody holding the
+//! ring, force-waiter, offload, current-page or copy 2 writer locks takes another lock, and
+//! the io lock is taken only by a thread holding no other lock.
 //!
 //! ## Durability rules
 //!
@@ -143,7 +146,8 @@ pub struct LogStatistics {
     pub qjstwtb: u64,
     /// Log pages (CIs) created (first byte put in a page).
     pub qjstbffl: u64,
-    /// Calls to the log writer (write cycles of the logger thread).
+    /// Calls to the log writer: write cycles that wrote, by the logger thread or by a forcer
+    /// leading its own I/O (`leader_ios` of them).
     pub qjstbfwr: u64,
     /// Write I/Os per active log copy.
     pub qjstlogw: [u64; 2],
@@ -153,7 +157,9 @@ pub struct LogStatistics {
     pub qjstllcp: u64,
     /// BSDS accesses (reads and writes).
     pub qjstbsds: u64,
-    /// Force requests suspended waiting for a log write.
+    /// Force requests that found their RBA not yet durable. Each then either led the write
+    /// itself (leader/follower group commit, counted in `leader_ios` too when it wrote) or was
+    /// suspended until a write made it durable: unlike MQ's QJSTLSUS, not only suspensions.
     pub qjstlsus: u64,
     /// Archive log read allocations (archive files opened for reading).
     pub qjstalr: u64,
@@ -174,8 +180,9 @@ pub struct LogStatistics {
     pub qjstciwr: u64,
     /// Active log switches (new active logs started).
     pub active_log_switches: u64,
-    /// Nanoseconds the logger spent in its write I/Os (writes and syncs of every copy): over a
-    /// run's wall time, how full the logger kept its I/O pipeline.
+    /// Nanoseconds spent in write I/Os (writes and syncs of every copy), by whichever thread
+    /// wrote: the logger thread or a forcer leading its own I/O (one writer at a time, so they
+    /// never overlap). Over a run's wall time, how busy the log's I/O pipeline was.
     pub io_busy_nanos: u64,
     /// Dual logging write I/Os made durable on both copies by one device flush (both copies on
     /// one device: `writer.rs`, `write_shared_flush`).
@@ -406,8 +413,10 @@ pub(crate) struct LogShared {
     /// Archive retention: the last floor applied, and archives deleted since start.
     pub retention: Mutex<RetentionState>,
     /// The log's write state; its holder is the only writer of active logs (the logger thread,
-    /// or a committer leading its own I/O: `lead_force`). `None` only while `open` builds it.
-    /// Lock order: io → logger → (nothing); nobody holding the logger lock takes this one.
+    /// or a committer leading its own I/O: `lead_force`). `None` only until `open` builds it,
+    /// just before it starts the logger thread. Lock order: its holder may take the logger,
+    /// force-waiter list, offload, current-page and copy 2 writer locks, one at a time (a
+    /// waiter's duty under the list); it is taken only by a thread holding no other lock.
     pub io: Mutex<Option<writer::LogIo>>,
 }
 
@@ -452,7 +461,8 @@ impl LogShared {
             })
     }
 
-    /// Run `work` with the write state, waiting for whoever holds it (one I/O at most).
+    /// Run `work` with the write state, waiting for whoever holds it (one I/O at most). A
+    /// failure of `work` is recorded before the lock is released (`record_write_failure`).
     pub fn with_io<T>(
         &self,
         work: impl FnOnce(&mut writer::LogIo) -> StorageResult<T>,
@@ -467,7 +477,29 @@ impl LogShared {
         if let Some(error) = self.failure() {
             return Err(error);
         }
-        work(io)
+        let result = work(&mut *io);
+        if let Err(error) = &result {
+            self.record_write_failure(io, error);
+        }
+        result
+    }
+
+    /// A write, sync or log switch failed: the log is unusable (MQ would terminate the queue
+    /// manager). The first failure is the one reported (a later one may only say that the log
+    /// had already failed). `_held` is the write state, so the failing writer calls this while
+    /// it still holds the I/O lock: no other writer can take the lock between the failure and
+    /// its recording and move `durable` with a later write+sync that says nothing about the
+    /// pages the failed one dropped (`with_io` and `lead_force` look for a failure under the
+    /// lock). Wakes the logger thread (which stops), every forcer and every appender waiting
+    /// for buffer space: each fails with the log's error.
+    fn record_write_failure(&self, _held: &mut writer::LogIo, error: &StorageError) {
+        {
+            let mut state = self.logger.lock().unwrap();
+            state.failure.get_or_insert_with(|| error.to_string());
+            self.failed.store(true, Ordering::Release);
+            self.logger_work.notify_all();
+        }
+        self.wake_everyone();
     }
 
     /// Leader/follower group commit: a forcer whose RBA is not durable and who finds no I/O in
@@ -485,10 +517,9 @@ impl LogShared {
             Ok(guard) => guard,
             Err(_) => return None,
         };
+        // The write state is closed only by the logger thread as it stops, after it saw a
+        // shutdown or a failure: both are looked for below, under the logger lock.
         let io = guard.as_mut()?;
-        if io.is_closed() {
-            return None;
-        }
         let target = {
             let state = self.logger.lock().unwrap();
             if state.failure.is_some() || state.shutdown || !state.switches.is_empty() {
@@ -510,14 +541,8 @@ impl LogShared {
                 Some(Ok(()))
             }
             Err(error) => {
-                {
-                    let mut state = self.logger.lock().unwrap();
-                    state.failure.get_or_insert_with(|| error.to_string());
-                    self.failed.store(true, Ordering::Release);
-                    self.logger_work.notify_all();
-                }
+                self.record_write_failure(io, &error);
                 drop(guard);
-                self.wake_everyone();
                 Some(Err(self.failure().unwrap_or(error)))
             }
         }
@@ -966,37 +991,62 @@ impl LogManager {
             retention: Mutex::new(RetentionState::default()),
             io: Mutex::new(None),
         });
-        *shared.io.lock().unwrap() = Some(writer::LogIo::new(
-            &shared,
-            recovered.current,
-            recovered.ring[recovered.current].start.unwrap_or(0),
-            recovered.next_slot,
-        )?);
         {
             let mut bsds = shared.bsds.lock().unwrap();
             let mut copy = bsds.clone();
             shared.write_bsds(&mut copy)?;
             *bsds = copy;
         }
+        // The write state last, just before the logger that closes it: with TWOACTV it starts
+        // the copy 2 writer thread, which holds `shared` (and so every file) until closed. Each
+        // failure from here on closes it or stops the logger, which closes it.
+        *shared.io.lock().unwrap() = Some(writer::LogIo::new(
+            &shared,
+            recovered.current,
+            recovered.ring[recovered.current].start.unwrap_or(0),
+            recovered.next_slot,
+        )?);
         let logger = {
-            let shared = shared.clone();
+            let thread_shared = shared.clone();
             std::thread::Builder::new()
                 .name("ferrite-logger".into())
-                .spawn(move || writer::run_logger(shared))
-                .map_err(|error| StorageError::io(directory, "start the logger thread", error))?
+                .spawn(move || writer::run_logger(thread_shared))
         };
-        let offload = {
-            let shared = shared.clone();
-            std::thread::Builder::new()
-                .name("ferrite-offload".into())
-                .spawn(move || archive::run_offload(shared))
-                .map_err(|error| StorageError::io(directory, "start the offload thread", error))?
+        let logger = match logger {
+            Ok(logger) => logger,
+            Err(error) => {
+                if let Some(io) = shared.io.lock().unwrap().as_mut() {
+                    io.close();
+                }
+                return Err(StorageError::io(
+                    directory,
+                    "start the logger thread",
+                    error,
+                ));
+            }
         };
-        Ok(Arc::new(LogManager {
-            shared,
-            threads: Mutex::new(vec![logger, offload]),
+        let manager = Arc::new(LogManager {
+            shared: shared.clone(),
+            threads: Mutex::new(vec![logger]),
             stopped: AtomicBool::new(false),
-        }))
+        });
+        let offload = std::thread::Builder::new()
+            .name("ferrite-offload".into())
+            .spawn(move || archive::run_offload(shared));
+        match offload {
+            Ok(offload) => manager.threads.lock().unwrap().push(offload),
+            Err(error) => {
+                // Nothing was appended: stop the logger (which closes the write state) without
+                // the shutdown's force and BSDS update.
+                manager.stop_threads();
+                return Err(StorageError::io(
+                    directory,
+                    "start the offload thread",
+                    error,
+                ));
+            }
+        }
+        Ok(manager)
     }
 
     /// Frame one record (payload = the concatenation of `parts`) into the log buffer. Returns its

@@ -151,18 +151,15 @@ impl LogIo {
         })
     }
 
-    /// No more writes: stop the copy 2 writer. Called by the logger thread as it ends.
-    fn close(&mut self) {
+    /// No more writes: stop the copy 2 writer. Called by the logger thread as it ends, and by
+    /// `LogManager::open` if the logger thread cannot be started.
+    pub(crate) fn close(&mut self) {
         self.closed = true;
         if let Some((writer, thread)) = self.second.take() {
             writer.state.lock().unwrap().shutdown = true;
             writer.work.notify_all();
             let _ = thread.join();
         }
-    }
-
-    pub(crate) fn is_closed(&self) -> bool {
-        self.closed
     }
 }
 
@@ -347,21 +344,13 @@ impl Logger {
             if let Some(switch) = state.switches.front().copied() {
                 if durable >= switch.used_end {
                     drop(state);
+                    // A failure is recorded by `with_io` (the loop then stops on it).
                     let result = shared.with_io(|io| io.switch_file(&shared, switch));
                     state = shared.logger.lock().unwrap();
-                    match result {
-                        Ok(()) => {
-                            state.switches.pop_front();
-                            shared.durable.store(switch.end, Ordering::SeqCst);
-                            shared.waiters.wake_through(switch.end);
-                        }
-                        Err(error) => {
-                            // The first failure is the one reported (a later one may only
-                            // say that the log had already failed).
-                            state.failure.get_or_insert_with(|| error.to_string());
-                            shared.failed.store(true, Ordering::Release);
-                            shared.waiters.wake_all();
-                        }
+                    if result.is_ok() {
+                        state.switches.pop_front();
+                        shared.durable.store(switch.end, Ordering::SeqCst);
+                        shared.waiters.wake_through(switch.end);
                     }
                     shared.progress.notify_all();
                     continue;
@@ -385,19 +374,15 @@ impl Logger {
                 let by_threshold = requested <= durable;
                 // A committer may have led an I/O since `durable` was read: `write_through`
                 // starts from `durable` as it is under the I/O lock.
+                // A failure is recorded by `with_io` (the loop then stops on it).
                 let result = shared.with_io(|io| io.write_through(&shared, target, final_end));
-                if result.as_ref().is_ok_and(|&wrote| wrote) {
+                if result.is_ok_and(|wrote| wrote) {
                     bump(&shared.counters().qjstbfwr, 1);
                     if by_threshold {
                         bump(&shared.counters().qjstthrw, 1);
                     }
                 }
                 state = shared.logger.lock().unwrap();
-                if let Err(error) = result {
-                    state.failure.get_or_insert_with(|| error.to_string());
-                    shared.failed.store(true, Ordering::Release);
-                    shared.wake_everyone();
-                }
                 continue;
             }
             if state.shutdown {
