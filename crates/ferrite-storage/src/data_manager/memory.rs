@@ -9,9 +9,11 @@
 //!
 //! The memory is bounded per *buffer pool*: the images of every page set using a pool may hold
 //! at most [`NONPERSISTENT_MEMORY_PERCENT_OF_POOL`] percent of the pool's bytes (buffers ×
-//! 4 KiB), counted as each image's length plus [`IMAGE_OVERHEAD_BYTES`]. A put that would pass
-//! the limit places its message on data pages as before (and, like MQ's, those pages are
-//! written to the page set only when the pool steals their buffers), so a deep queue still
+//! 4 KiB), counted as each image's buffer capacity (the memory it really holds: a recycled
+//! buffer serves an image only if it is at most twice the size the image asked for, see
+//! [`take_image_buffer`]) plus [`IMAGE_OVERHEAD_BYTES`]. A put that would pass the limit
+//! places its message on data pages as before (and, like MQ's, those pages are written to
+//! the page set only when the pool steals their buffers), so a deep queue still
 //! spills to its page set, fills it (MQRC_STORAGE_MEDIUM_FULL) and reads ahead when drained.
 //! The decision is made per message at put: a message stays where it was put, and once gets
 //! have freed memory the next puts are held in memory again.
@@ -69,20 +71,28 @@ thread_local! {
 type ImageBufferExchange = Mutex<Vec<Vec<Vec<u8>>>>;
 
 /// An empty buffer for an image of `capacity` bytes: a recycled one when this thread or the
-/// exchange has one, otherwise a new allocation.
+/// exchange has one that fits ([`fits_request`]), otherwise a new allocation of exactly
+/// `capacity` bytes.
 pub fn take_image_buffer(capacity: usize) -> Vec<u8> {
     let recycled = IMAGE_BUFFERS
-        .try_with(|buffers| take_from(&mut buffers.borrow_mut(), &IMAGE_BUFFER_EXCHANGE))
+        .try_with(|buffers| take_from(&mut buffers.borrow_mut(), &IMAGE_BUFFER_EXCHANGE, capacity))
         .ok()
         .flatten();
     match recycled {
-        Some(mut buffer) => {
+        Some(buffer) => {
             debug_assert!(buffer.is_empty(), "recycled image buffers are empty");
-            buffer.reserve(capacity);
+            debug_assert!(fits_request(buffer.capacity(), capacity));
             buffer
         }
         None => Vec::with_capacity(capacity),
     }
+}
+
+/// Whether a free buffer of `buffer_capacity` bytes may serve a request for `capacity`: it
+/// holds the image without growing, and at most twice what the image needs, so an image's
+/// charge (its buffer's capacity) stays within 2× of its own size.
+fn fits_request(buffer_capacity: usize, capacity: usize) -> bool {
+    capacity <= buffer_capacity && buffer_capacity <= capacity.saturating_mul(2)
 }
 
 /// Give an image buffer back for reuse (or free it, past the limits). The caller must be its
@@ -93,8 +103,13 @@ pub fn recycle_image_buffer(buffer: Vec<u8>) {
         .try_with(|buffers| give_to(&mut buffers.borrow_mut(), &IMAGE_BUFFER_EXCHANGE, buffer));
 }
 
-/// A buffer from a thread's list, refilled with a batch from the exchange when empty.
-fn take_from(buffers: &mut Vec<Vec<u8>>, exchange: &ImageBufferExchange) -> Option<Vec<u8>> {
+/// A buffer from a thread's list that fits a request for `capacity` bytes; an empty list is
+/// first refilled with a batch from the exchange. `None` when no free buffer fits.
+fn take_from(
+    buffers: &mut Vec<Vec<u8>>,
+    exchange: &ImageBufferExchange,
+    capacity: usize,
+) -> Option<Vec<u8>> {
     if buffers.is_empty() {
         let batch = exchange.lock().unwrap().pop();
         if let Some(batch) = batch {
@@ -102,7 +117,11 @@ fn take_from(buffers: &mut Vec<Vec<u8>>, exchange: &ImageBufferExchange) -> Opti
             *buffers = batch;
         }
     }
-    buffers.pop()
+    // The most recently freed first: with one message size it is the last one, at once.
+    let index = buffers
+        .iter()
+        .rposition(|buffer| fits_request(buffer.capacity(), capacity))?;
+    Some(buffers.swap_remove(index))
 }
 
 /// Keep `buffer` in a thread's list; a full list passes a batch to the exchange (or frees it
@@ -173,9 +192,10 @@ impl MemoryAccount {
         self.held_bytes.load(Ordering::Relaxed)
     }
 
-    /// Hold `image` in memory if the limit allows; otherwise hand it back for the pages.
+    /// Hold `image` in memory if the limit allows; otherwise hand it back for the pages. The
+    /// charge is the memory really held: the buffer's capacity, not the image's length.
     pub fn try_hold(self: &Arc<Self>, image: Vec<u8>) -> Result<MemoryImage, Vec<u8>> {
-        let charge = image.len() as u64 + IMAGE_OVERHEAD_BYTES;
+        let charge = image.capacity() as u64 + IMAGE_OVERHEAD_BYTES;
         let before = self.held_bytes.fetch_add(charge, Ordering::Relaxed);
         if before + charge > self.limit_bytes() {
             self.held_bytes.fetch_sub(charge, Ordering::Relaxed);
@@ -245,6 +265,35 @@ mod tests {
     }
 
     #[test]
+    fn an_image_is_charged_its_buffer_capacity_not_its_length() {
+        let account = MemoryAccount::with_limit(1 << 20);
+        let mut image = Vec::with_capacity(1000);
+        image.extend_from_slice(&[1; 10]);
+        let held = account.try_hold(image).unwrap();
+        assert_eq!(account.held_bytes(), 1000 + IMAGE_OVERHEAD_BYTES);
+        drop(held);
+        assert_eq!(account.held_bytes(), 0);
+    }
+
+    #[test]
+    fn a_free_buffer_serves_only_a_request_it_fits_within_twice() {
+        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        let mut buffers = vec![Vec::with_capacity(4000), Vec::with_capacity(1000)];
+        // Too large for a small image (it would hold 10× what the image needs): none fits.
+        assert!(take_from(&mut buffers, &exchange, 100).is_none());
+        assert_eq!(buffers.len(), 2, "the buffers that did not fit stay free");
+        // Too small for a large one (it would have to grow): none fits.
+        assert!(take_from(&mut buffers, &exchange, 5000).is_none());
+        let fitting = take_from(&mut buffers, &exchange, 600).expect("1000 serves 600-1000");
+        assert_eq!(fitting.capacity(), 1000);
+        let fitting = take_from(&mut buffers, &exchange, 2000).expect("4000 serves 2000-4000");
+        assert_eq!(fitting.capacity(), 4000);
+        assert!(buffers.is_empty());
+        assert!(fits_request(1000, 1000) && fits_request(2000, 1000));
+        assert!(!fits_request(2001, 1000) && !fits_request(999, 1000));
+    }
+
+    #[test]
     fn a_recycled_buffer_comes_back_empty_to_the_same_thread() {
         std::thread::spawn(|| {
             let mut buffer = take_image_buffer(1000);
@@ -287,7 +336,7 @@ mod tests {
         );
         // A thread with none takes a whole batch at once, then takes from its own list.
         let mut putter = Vec::new();
-        let first = take_from(&mut putter, &exchange).expect("a batch is there");
+        let first = take_from(&mut putter, &exchange, 100).expect("a batch is there");
         assert!(first.is_empty() && first.capacity() >= 100);
         assert_eq!(putter.len(), IMAGE_BUFFER_BATCH - 1);
         assert_eq!(
@@ -296,7 +345,7 @@ mod tests {
         );
         // Empty list, empty exchange: nothing (the caller allocates).
         let empty: ImageBufferExchange = Mutex::new(Vec::new());
-        assert!(take_from(&mut Vec::new(), &empty).is_none());
+        assert!(take_from(&mut Vec::new(), &empty, 100).is_none());
     }
 
     #[test]
