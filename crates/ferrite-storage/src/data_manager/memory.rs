@@ -104,12 +104,17 @@ pub fn recycle_image_buffer(buffer: Vec<u8>) {
 }
 
 /// A buffer from a thread's list that fits a request for `capacity` bytes; an empty list is
-/// first refilled with a batch from the exchange. `None` when no free buffer fits.
+/// first refilled with a batch from the exchange. `None` when no free buffer fits, and at
+/// once for a request above [`IMAGE_BUFFER_RECYCLED_BYTES_MAX`] (no free buffer is that
+/// large: the lists and the exchange are left alone).
 fn take_from(
     buffers: &mut Vec<Vec<u8>>,
     exchange: &ImageBufferExchange,
     capacity: usize,
 ) -> Option<Vec<u8>> {
+    if capacity > IMAGE_BUFFER_RECYCLED_BYTES_MAX {
+        return None;
+    }
     if buffers.is_empty() {
         let batch = exchange.lock().unwrap().pop();
         if let Some(batch) = batch {
@@ -291,6 +296,25 @@ mod tests {
         assert!(buffers.is_empty());
         assert!(fits_request(1000, 1000) && fits_request(2000, 1000));
         assert!(!fits_request(2001, 1000) && !fits_request(999, 1000));
+    }
+
+    #[test]
+    fn a_request_above_the_recycled_size_leaves_the_lists_alone() {
+        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        exchange.lock().unwrap().push(
+            (0..IMAGE_BUFFER_BATCH)
+                .map(|_| Vec::with_capacity(100))
+                .collect(),
+        );
+        let mut buffers = Vec::new();
+        assert!(take_from(&mut buffers, &exchange, IMAGE_BUFFER_RECYCLED_BYTES_MAX + 1).is_none());
+        assert!(
+            buffers.is_empty(),
+            "no batch taken for a request no buffer can serve"
+        );
+        assert_eq!(exchange.lock().unwrap().len(), 1);
+        let large = take_image_buffer(IMAGE_BUFFER_RECYCLED_BYTES_MAX + 1);
+        assert_eq!(large.capacity(), IMAGE_BUFFER_RECYCLED_BYTES_MAX + 1);
     }
 
     #[test]
