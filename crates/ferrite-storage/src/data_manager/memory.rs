@@ -71,8 +71,9 @@ pub const IMAGE_BUFFER_EXCHANGE_BATCHES_MAX: usize = 16;
 static IMAGE_BUFFER_EXCHANGE: ImageBufferExchange = Mutex::new(Vec::new());
 
 thread_local! {
-    /// This thread's free image buffers (fewer than [`IMAGE_BUFFER_BATCH`], at most
-    /// [`IMAGE_BUFFER_THREAD_BYTES_MAX`] bytes).
+    /// This thread's free image buffers (at most [`IMAGE_BUFFER_BATCH`], and that many only
+    /// after taking a batch none of which fitted; at most [`IMAGE_BUFFER_THREAD_BYTES_MAX`]
+    /// bytes).
     static IMAGE_BUFFERS: RefCell<FreeBuffers> = const { RefCell::new(FreeBuffers::new()) };
 }
 
@@ -183,7 +184,10 @@ fn give_to(buffers: &mut FreeBuffers, exchange: &ImageBufferExchange, mut buffer
         return;
     }
     buffer.clear();
-    if buffers.bytes + buffer.capacity() > IMAGE_BUFFER_THREAD_BYTES_MAX {
+    // A full list here is a batch just taken from the exchange in which no buffer fitted.
+    if buffers.len() >= IMAGE_BUFFER_BATCH
+        || buffers.bytes + buffer.capacity() > IMAGE_BUFFER_THREAD_BYTES_MAX
+    {
         pass_to_exchange(buffers, exchange);
     }
     buffers.push(buffer);
@@ -470,6 +474,27 @@ mod tests {
         for batch in batches.iter() {
             assert_eq!((batch.len(), batch.bytes), (per_batch, per_batch * large));
         }
+    }
+
+    #[test]
+    fn a_batch_taken_whole_without_a_fit_is_passed_on_before_it_grows() {
+        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        exchange
+            .lock()
+            .unwrap()
+            .push(free_buffers(&[1000; IMAGE_BUFFER_BATCH]));
+        let mut thread = FreeBuffers::new();
+        assert!(take_from(&mut thread, &exchange, 100).is_none());
+        assert_eq!(thread.len(), IMAGE_BUFFER_BATCH, "taken, none fitted");
+        give_to(&mut thread, &exchange, vec![1; 100]);
+        assert_eq!((thread.len(), thread.bytes), (1, 100));
+        let batches = exchange.lock().unwrap();
+        assert_eq!(batches.len(), 1);
+        assert_eq!(
+            batches[0].len(),
+            IMAGE_BUFFER_BATCH,
+            "a batch never grows past its size"
+        );
     }
 
     /// A list of empty buffers of these capacities.
