@@ -301,6 +301,12 @@ impl MemoryImage {
         &self.bytes
     }
 
+    /// The capacity of the image's buffer: the bytes it is charged for (beside
+    /// [`IMAGE_OVERHEAD_BYTES`]).
+    pub fn capacity(&self) -> usize {
+        self.bytes.capacity()
+    }
+
     /// The image's buffer, moved out (the account is credited as the holder ends).
     pub fn into_bytes(mut self) -> Vec<u8> {
         std::mem::take(&mut self.bytes)
@@ -392,21 +398,25 @@ mod tests {
     }
 
     #[test]
-    fn a_recycled_buffer_comes_back_empty_to_the_same_thread() {
-        std::thread::spawn(|| {
-            let mut buffer = take_image_buffer(1000);
-            buffer.extend_from_slice(&[7; 1000]);
-            let address = buffer.as_ptr();
-            recycle_image_buffer(buffer);
-            assert_eq!(image_buffers_held_by_this_thread(), 1);
-            let again = take_image_buffer(1000);
-            assert_eq!(again.as_ptr(), address, "the same buffer is reused");
-            assert!(again.is_empty(), "no bytes of the old image are visible");
-            assert!(again.capacity() >= 1000);
-            assert_eq!(image_buffers_held_by_this_thread(), 0);
-        })
-        .join()
-        .unwrap();
+    fn a_recycled_buffer_comes_back_empty_to_the_list_it_was_given_to() {
+        // A list and an exchange of the test's own: no other thread's buffers take part.
+        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        let mut buffers = FreeBuffers::new();
+        assert!(take_from(&mut buffers, &exchange, 1000).is_none());
+        let mut buffer = Vec::with_capacity(1000);
+        buffer.extend_from_slice(&[7; 1000]);
+        let address = buffer.as_ptr();
+        give_to(&mut buffers, &exchange, buffer);
+        assert_eq!((buffers.len(), buffers.bytes), (1, 1000));
+        let again = take_from(&mut buffers, &exchange, 1000).expect("the buffer given back");
+        assert_eq!(again.as_ptr(), address, "the same buffer is reused");
+        assert!(again.is_empty(), "no bytes of the old image are visible");
+        assert_eq!(again.capacity(), 1000);
+        assert_eq!((buffers.len(), buffers.bytes), (0, 0));
+        assert!(
+            exchange.lock().unwrap().is_empty(),
+            "the exchange took no part"
+        );
     }
 
     #[test]
