@@ -1575,10 +1575,11 @@ impl QueueManager {
                         if let Some((_, end)) = outcome.log_range {
                             self.fail_on(self.log.force(end))?;
                         }
+                        // On the pages now: the buffer can serve the next image.
+                        recycle_image_buffer(image);
                         MessageStorage::Pages(outcome.location)
                     }
                 };
-                recycle_image_buffer(image);
                 let entry = make_entry(storage);
                 // LPUTDATE/LPUTTIME: the put time MQPUT stamped, without another clock read.
                 let put_time_ms = match descriptor.put_time_ms {
@@ -1614,10 +1615,11 @@ impl QueueManager {
                                 sequence,
                             },
                         );
+                        // On the pages now: the buffer can serve the next image.
+                        recycle_image_buffer(image);
                         MessageStorage::Pages(outcome.location)
                     }
                 };
-                recycle_image_buffer(image);
                 let entry = make_entry(storage);
                 unit.message_count += 1;
                 let queue = unit.queue_reference(queue);
