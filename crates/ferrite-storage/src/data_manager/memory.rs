@@ -306,11 +306,6 @@ impl MemoryImage {
     pub fn capacity(&self) -> usize {
         self.bytes.capacity()
     }
-
-    /// The image's buffer, moved out (the account is credited as the holder ends).
-    pub fn into_bytes(mut self) -> Vec<u8> {
-        std::mem::take(&mut self.bytes)
-    }
 }
 
 impl Drop for MemoryImage {
@@ -344,8 +339,8 @@ mod tests {
         assert_eq!(refused, vec![3; 100], "the image comes back whole");
         assert_eq!(account.held_bytes(), 2 * (100 + IMAGE_OVERHEAD_BYTES));
         drop(first);
-        let bytes = second.into_bytes();
-        assert_eq!(bytes, vec![2; 100]);
+        assert_eq!(second.bytes(), &[2; 100][..]);
+        drop(second);
         assert_eq!(account.held_bytes(), 0);
         assert!(account.try_hold(vec![4; 100]).is_ok());
     }

@@ -1800,8 +1800,8 @@ impl QueueManager {
         match unit {
             None => {
                 let range = self.discard_message(object_id, &entry)?;
-                // The entry was the image's last holder but `image`: the buffer moves to the
-                // caller.
+                // The entry lets go of an in-memory image: the got data, a view of it, is now
+                // its last holder (its drop recycles the buffer).
                 drop(entry);
                 if let Some((_, end)) = range {
                     self.fail_on(self.log.force(end))?;
