@@ -7,10 +7,12 @@ use std::sync::Arc;
 
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::memory::{
-    IMAGE_OVERHEAD_BYTES, NONPERSISTENT_MEMORY_PERCENT_OF_POOL,
+    image_buffers_held_by_this_thread, IMAGE_OVERHEAD_BYTES, NONPERSISTENT_MEMORY_PERCENT_OF_POOL,
 };
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
+use ferrite_storage::queue_manager::{
+    MessageData, MessageSelector, QueueDefinition, QueueManager, UnitOfWork,
+};
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::PageSetId;
 
@@ -307,8 +309,10 @@ fn a_recycled_image_buffer_never_serves_a_message_still_being_read() {
     // Put, get in a unit of work, and commit many times over on one thread: every image
     // after the first few is a recycled buffer.
     let mut got_and_kept = Vec::new();
+    let mut puts_in_a_recycled_buffer = 0;
     for tag in 0..500u32 {
         let mut unit = UnitOfWork::new();
+        let free_before_put = image_buffers_held_by_this_thread();
         queue_manager
             .put(
                 Some(&mut unit),
@@ -317,6 +321,11 @@ fn a_recycled_image_buffer_never_serves_a_message_still_being_read() {
                 &body(tag, 1000),
             )
             .unwrap();
+        // The put's image took a free buffer of this thread's (the one the last message's
+        // data gave back when it was dropped), unless that message's data is still kept.
+        if image_buffers_held_by_this_thread() < free_before_put {
+            puts_in_a_recycled_buffer += 1;
+        }
         queue_manager.commit(&mut unit).unwrap();
         let message = queue_manager
             .get(Some(&mut unit), &queue, &any, None)
@@ -339,6 +348,10 @@ fn a_recycled_image_buffer_never_serves_a_message_still_being_read() {
             got_and_kept.push((tag, message));
         }
     }
+    assert!(
+        puts_in_a_recycled_buffer >= 400,
+        "recycling took part: {puts_in_a_recycled_buffer} of 500 puts reused a buffer"
+    );
     for (tag, message) in &got_and_kept {
         assert_eq!(message.data, body(*tag, 1000), "kept message {tag} changed");
     }
@@ -423,4 +436,64 @@ fn a_commit_keeps_no_reference_to_a_deleted_temporary_queue() {
         0,
         "the message committed into the deleted queue went with it"
     );
+}
+
+/// The limit charges what an image really holds: the capacity of its buffer. Messages of mixed
+/// sizes, put after recycled buffers of other sizes were freed, are each charged their
+/// buffer's capacity, and no buffer is more than twice what its image asked for (a recycled
+/// one that large is not reused for it).
+#[test]
+fn mixed_sizes_are_charged_their_buffers_capacity_within_twice_their_size() {
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path(), "QMNP9");
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("NP.Q", PageSetId(1)), false)
+        .unwrap();
+    let any = MessageSelector::default();
+    let sizes = [15_000, 30, 9_000, 100, 4_000, 700, 50, 2_500];
+    let mut tag = 0u32;
+    for round in 0..4 {
+        // Put one of each size (the first round in new buffers, the later ones in the
+        // buffers the previous round's messages gave back, where they fit).
+        for (index, &length) in sizes.iter().enumerate() {
+            let length = length + round * 7 + index;
+            tag += 1;
+            queue_manager
+                .put(None, &queue, &descriptor(false, tag), &body(tag, length))
+                .unwrap();
+        }
+        // Got in a unit of work: the unit and the data hold every image, none is freed.
+        let mut unit = UnitOfWork::new();
+        let mut got = Vec::new();
+        while let Some(message) = queue_manager
+            .get(Some(&mut unit), &queue, &any, None)
+            .unwrap()
+        {
+            got.push(message);
+        }
+        assert_eq!(got.len(), sizes.len());
+        let mut charged = 0u64;
+        for message in &got {
+            let MessageData::Shared { image, .. } = &message.data else {
+                panic!("every message fits in memory")
+            };
+            // The put asked for the image's length plus at most 112 bytes of room for its
+            // fixed fields; a buffer serves it only up to twice that.
+            assert!(
+                image.capacity() <= 2 * (image.bytes().len() + 112),
+                "round {round}: a {} byte image in a {} byte buffer",
+                image.bytes().len(),
+                image.capacity()
+            );
+            charged += image.capacity() as u64 + IMAGE_OVERHEAD_BYTES;
+        }
+        assert_eq!(
+            memory(&queue_manager).0,
+            charged,
+            "round {round}: the held bytes are the capacities of the buffers held"
+        );
+        queue_manager.commit(&mut unit).unwrap();
+        drop(got);
+        assert_eq!(memory(&queue_manager).0, 0);
+    }
 }

@@ -9,9 +9,11 @@
 //!
 //! The memory is bounded per *buffer pool*: the images of every page set using a pool may hold
 //! at most [`NONPERSISTENT_MEMORY_PERCENT_OF_POOL`] percent of the pool's bytes (buffers ×
-//! 4 KiB), counted as each image's length plus [`IMAGE_OVERHEAD_BYTES`]. A put that would pass
-//! the limit places its message on data pages as before (and, like MQ's, those pages are
-//! written to the page set only when the pool steals their buffers), so a deep queue still
+//! 4 KiB), counted as each image's buffer capacity (the memory it really holds: a recycled
+//! buffer serves an image only if it is at most twice the size the image asked for, see
+//! [`take_image_buffer`]) plus [`IMAGE_OVERHEAD_BYTES`]. A put that would pass the limit
+//! places its message on data pages as before (and, like MQ's, those pages are written to
+//! the page set only when the pool steals their buffers), so a deep queue still
 //! spills to its page set, fills it (MQRC_STORAGE_MEDIUM_FULL) and reads ahead when drained.
 //! The decision is made per message at put: a message stays where it was put, and once gets
 //! have freed memory the next puts are held in memory again.
@@ -22,13 +24,16 @@
 //! message, and every fresh buffer is memory the process may touch for the first time (a page
 //! fault). Image buffers are therefore recycled ([`take_image_buffer`], and the drop of a
 //! [`MemoryImage`]): each thread keeps a short list of free buffers, and a thread that frees
-//! more than it takes (a getter) passes them, [`IMAGE_BUFFER_BATCH`] at a time, to a shared
-//! exchange that a thread short of buffers (a putter) takes a batch from. Everything is
-//! bounded: buffers over [`IMAGE_BUFFER_RECYCLED_BYTES_MAX`] are freed, a thread keeps at most
-//! 2 × [`IMAGE_BUFFER_BATCH`], the exchange at most [`IMAGE_BUFFER_EXCHANGE_BATCHES_MAX`]
-//! batches, and a buffer beyond them is freed, so memory goes back once the traffic stops
-//! growing. Free buffers are not charged to a [`MemoryAccount`] (they hold no message); their
-//! bound is these limits: at most (2 × 32 per thread + 16 × 32) × 16 KiB.
+//! more than it takes (a getter) passes its whole list, as one batch, to a shared exchange
+//! that a thread short of buffers (a putter) takes a batch from. Everything is bounded:
+//! buffers over [`IMAGE_BUFFER_RECYCLED_BYTES_MAX`] are freed; a thread's list is passed on as
+//! soon as it reaches [`IMAGE_BUFFER_BATCH`] buffers or would pass
+//! [`IMAGE_BUFFER_THREAD_BYTES_MAX`] bytes of capacity, so a thread, busy or idle, never keeps
+//! more than that many bytes (and a batch is no larger); the exchange holds at most
+//! [`IMAGE_BUFFER_EXCHANGE_BATCHES_MAX`] batches, and a batch beyond them is freed. Free
+//! buffers are not charged to a [`MemoryAccount`] (they hold no message); their bound is
+//! these limits: at most (threads + 16) × 64 KiB, so 33 MiB for 512 threads with MQI
+//! connections, whatever the traffic was. A thread's list is freed when the thread ends.
 //!
 //! A buffer is recycled only by the drop of the last holder of its image (the queue entry, a
 //! unit of work's copy of it, a got message's data), so a recycled buffer never aliases a
@@ -50,8 +55,14 @@ pub const IMAGE_OVERHEAD_BYTES: u64 = 64;
 /// message's image fits many times over; a 100 KiB one is rare enough for `malloc`).
 pub const IMAGE_BUFFER_RECYCLED_BYTES_MAX: usize = 16 * 1024;
 
-/// Buffers passed between a thread's list and the shared exchange at a time.
+/// Buffers a thread's list holds at most before it is passed to the shared exchange as a
+/// batch.
 pub const IMAGE_BUFFER_BATCH: usize = 32;
+
+/// Bytes of capacity a thread's list of free buffers (and so a batch) holds at most: 32 images
+/// of a 1 KiB message fit, so the common case passes full batches; larger images pass fewer
+/// per batch rather than letting an idle thread keep up to 32 × 16 KiB.
+pub const IMAGE_BUFFER_THREAD_BYTES_MAX: usize = 64 * 1024;
 
 /// Batches the shared exchange holds at most; a batch beyond them is freed.
 pub const IMAGE_BUFFER_EXCHANGE_BATCHES_MAX: usize = 16;
@@ -60,29 +71,77 @@ pub const IMAGE_BUFFER_EXCHANGE_BATCHES_MAX: usize = 16;
 static IMAGE_BUFFER_EXCHANGE: ImageBufferExchange = Mutex::new(Vec::new());
 
 thread_local! {
-    /// This thread's free image buffers (at most 2 × [`IMAGE_BUFFER_BATCH`]).
-    static IMAGE_BUFFERS: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+    /// This thread's free image buffers (at most [`IMAGE_BUFFER_BATCH`], and that many only
+    /// after taking a batch none of which fitted; at most [`IMAGE_BUFFER_THREAD_BYTES_MAX`]
+    /// bytes).
+    static IMAGE_BUFFERS: RefCell<FreeBuffers> = const { RefCell::new(FreeBuffers::new()) };
 }
 
 /// Free image buffers shared between threads: batches given by threads with too many, for
 /// threads with none.
-type ImageBufferExchange = Mutex<Vec<Vec<Vec<u8>>>>;
+type ImageBufferExchange = Mutex<Vec<FreeBuffers>>;
+
+/// A list of free (empty) image buffers and the sum of their capacities.
+#[derive(Debug, Default)]
+struct FreeBuffers {
+    buffers: Vec<Vec<u8>>,
+    bytes: usize,
+}
+
+impl FreeBuffers {
+    const fn new() -> FreeBuffers {
+        FreeBuffers {
+            buffers: Vec::new(),
+            bytes: 0,
+        }
+    }
+
+    fn push(&mut self, buffer: Vec<u8>) {
+        debug_assert!(buffer.is_empty(), "free image buffers are empty");
+        self.bytes += buffer.capacity();
+        self.buffers.push(buffer);
+    }
+
+    /// The most recently freed buffer that fits a request for `capacity` bytes (with one
+    /// message size, the last one, at once).
+    fn take_fitting(&mut self, capacity: usize) -> Option<Vec<u8>> {
+        let index = self
+            .buffers
+            .iter()
+            .rposition(|buffer| fits_request(buffer.capacity(), capacity))?;
+        let buffer = self.buffers.swap_remove(index);
+        self.bytes -= buffer.capacity();
+        Some(buffer)
+    }
+
+    fn len(&self) -> usize {
+        self.buffers.len()
+    }
+}
 
 /// An empty buffer for an image of `capacity` bytes: a recycled one when this thread or the
-/// exchange has one, otherwise a new allocation.
+/// exchange has one that fits ([`fits_request`]), otherwise a new allocation of exactly
+/// `capacity` bytes.
 pub fn take_image_buffer(capacity: usize) -> Vec<u8> {
     let recycled = IMAGE_BUFFERS
-        .try_with(|buffers| take_from(&mut buffers.borrow_mut(), &IMAGE_BUFFER_EXCHANGE))
+        .try_with(|buffers| take_from(&mut buffers.borrow_mut(), &IMAGE_BUFFER_EXCHANGE, capacity))
         .ok()
         .flatten();
     match recycled {
-        Some(mut buffer) => {
+        Some(buffer) => {
             debug_assert!(buffer.is_empty(), "recycled image buffers are empty");
-            buffer.reserve(capacity);
+            debug_assert!(fits_request(buffer.capacity(), capacity));
             buffer
         }
         None => Vec::with_capacity(capacity),
     }
+}
+
+/// Whether a free buffer of `buffer_capacity` bytes may serve a request for `capacity`: it
+/// holds the image without growing, and at most twice what the image needs, so an image's
+/// charge (its buffer's capacity) stays within 2× of its own size.
+fn fits_request(buffer_capacity: usize, capacity: usize) -> bool {
+    capacity <= buffer_capacity && buffer_capacity <= capacity.saturating_mul(2)
 }
 
 /// Give an image buffer back for reuse (or free it, past the limits). The caller must be its
@@ -93,40 +152,80 @@ pub fn recycle_image_buffer(buffer: Vec<u8>) {
         .try_with(|buffers| give_to(&mut buffers.borrow_mut(), &IMAGE_BUFFER_EXCHANGE, buffer));
 }
 
-/// A buffer from a thread's list, refilled with a batch from the exchange when empty.
-fn take_from(buffers: &mut Vec<Vec<u8>>, exchange: &ImageBufferExchange) -> Option<Vec<u8>> {
-    if buffers.is_empty() {
+/// A buffer from a thread's list that fits a request for `capacity` bytes; an empty list is
+/// first refilled with a batch from the exchange. `None` when no free buffer fits, and at
+/// once for a request above [`IMAGE_BUFFER_RECYCLED_BYTES_MAX`] (no free buffer is that
+/// large: the lists and the exchange are left alone).
+fn take_from(
+    buffers: &mut FreeBuffers,
+    exchange: &ImageBufferExchange,
+    capacity: usize,
+) -> Option<Vec<u8>> {
+    if capacity > IMAGE_BUFFER_RECYCLED_BYTES_MAX {
+        return None;
+    }
+    if buffers.len() == 0 {
         let batch = exchange.lock().unwrap().pop();
         if let Some(batch) = batch {
-            debug_assert_eq!(batch.len(), IMAGE_BUFFER_BATCH);
+            debug_assert!(batch.len() <= IMAGE_BUFFER_BATCH);
+            debug_assert!(batch.bytes <= IMAGE_BUFFER_THREAD_BYTES_MAX);
             *buffers = batch;
         }
     }
-    buffers.pop()
+    buffers.take_fitting(capacity)
 }
 
-/// Keep `buffer` in a thread's list; a full list passes a batch to the exchange (or frees it
-/// when the exchange is full too). Buffers past the size limit are freed at once.
-fn give_to(buffers: &mut Vec<Vec<u8>>, exchange: &ImageBufferExchange, mut buffer: Vec<u8>) {
+/// Keep `buffer` in a thread's list; a list at [`IMAGE_BUFFER_BATCH`] buffers, or one the
+/// buffer would take past [`IMAGE_BUFFER_THREAD_BYTES_MAX`], is first passed whole to the
+/// exchange (or freed when the exchange is full too). Buffers past the size limit are freed
+/// at once.
+fn give_to(buffers: &mut FreeBuffers, exchange: &ImageBufferExchange, mut buffer: Vec<u8>) {
     if buffer.capacity() == 0 || buffer.capacity() > IMAGE_BUFFER_RECYCLED_BYTES_MAX {
         return;
     }
     buffer.clear();
+    // A full list here is a batch just taken from the exchange in which no buffer fitted.
+    if buffers.len() >= IMAGE_BUFFER_BATCH
+        || buffers.bytes + buffer.capacity() > IMAGE_BUFFER_THREAD_BYTES_MAX
+    {
+        pass_to_exchange(buffers, exchange);
+    }
     buffers.push(buffer);
-    if buffers.len() >= 2 * IMAGE_BUFFER_BATCH {
-        let batch = buffers.split_off(IMAGE_BUFFER_BATCH);
+    if buffers.len() >= IMAGE_BUFFER_BATCH {
+        pass_to_exchange(buffers, exchange);
+    }
+    debug_assert!(buffers.len() < IMAGE_BUFFER_BATCH);
+    debug_assert!(buffers.bytes <= IMAGE_BUFFER_THREAD_BYTES_MAX);
+}
+
+/// Move a thread's whole list to the exchange as one batch, or free it when the exchange
+/// already holds [`IMAGE_BUFFER_EXCHANGE_BATCHES_MAX`] batches.
+fn pass_to_exchange(buffers: &mut FreeBuffers, exchange: &ImageBufferExchange) {
+    let batch = std::mem::take(buffers);
+    let refused = {
         let mut exchange = exchange.lock().unwrap();
         if exchange.len() < IMAGE_BUFFER_EXCHANGE_BATCHES_MAX {
             exchange.push(batch);
+            None
+        } else {
+            Some(batch)
         }
-    }
-    debug_assert!(buffers.len() < 2 * IMAGE_BUFFER_BATCH);
+    };
+    // Freed outside the exchange's lock.
+    drop(refused);
 }
 
 /// Free buffers this thread holds (tests).
 pub fn image_buffers_held_by_this_thread() -> usize {
     IMAGE_BUFFERS
         .try_with(|buffers| buffers.borrow().len())
+        .unwrap_or(0)
+}
+
+/// Bytes of capacity of the free buffers this thread holds (tests).
+pub fn image_buffer_bytes_held_by_this_thread() -> usize {
+    IMAGE_BUFFERS
+        .try_with(|buffers| buffers.borrow().bytes)
         .unwrap_or(0)
 }
 
@@ -173,9 +272,10 @@ impl MemoryAccount {
         self.held_bytes.load(Ordering::Relaxed)
     }
 
-    /// Hold `image` in memory if the limit allows; otherwise hand it back for the pages.
+    /// Hold `image` in memory if the limit allows; otherwise hand it back for the pages. The
+    /// charge is the memory really held: the buffer's capacity, not the image's length.
     pub fn try_hold(self: &Arc<Self>, image: Vec<u8>) -> Result<MemoryImage, Vec<u8>> {
-        let charge = image.len() as u64 + IMAGE_OVERHEAD_BYTES;
+        let charge = image.capacity() as u64 + IMAGE_OVERHEAD_BYTES;
         let before = self.held_bytes.fetch_add(charge, Ordering::Relaxed);
         if before + charge > self.limit_bytes() {
             self.held_bytes.fetch_sub(charge, Ordering::Relaxed);
@@ -201,9 +301,10 @@ impl MemoryImage {
         &self.bytes
     }
 
-    /// The image's buffer, moved out (the account is credited as the holder ends).
-    pub fn into_bytes(mut self) -> Vec<u8> {
-        std::mem::take(&mut self.bytes)
+    /// The capacity of the image's buffer: the bytes it is charged for (beside
+    /// [`IMAGE_OVERHEAD_BYTES`]).
+    pub fn capacity(&self) -> usize {
+        self.bytes.capacity()
     }
 }
 
@@ -238,34 +339,85 @@ mod tests {
         assert_eq!(refused, vec![3; 100], "the image comes back whole");
         assert_eq!(account.held_bytes(), 2 * (100 + IMAGE_OVERHEAD_BYTES));
         drop(first);
-        let bytes = second.into_bytes();
-        assert_eq!(bytes, vec![2; 100]);
+        assert_eq!(second.bytes(), &[2; 100][..]);
+        drop(second);
         assert_eq!(account.held_bytes(), 0);
         assert!(account.try_hold(vec![4; 100]).is_ok());
     }
 
     #[test]
-    fn a_recycled_buffer_comes_back_empty_to_the_same_thread() {
-        std::thread::spawn(|| {
-            let mut buffer = take_image_buffer(1000);
-            buffer.extend_from_slice(&[7; 1000]);
-            let address = buffer.as_ptr();
-            recycle_image_buffer(buffer);
-            assert_eq!(image_buffers_held_by_this_thread(), 1);
-            let again = take_image_buffer(1000);
-            assert_eq!(again.as_ptr(), address, "the same buffer is reused");
-            assert!(again.is_empty(), "no bytes of the old image are visible");
-            assert!(again.capacity() >= 1000);
-            assert_eq!(image_buffers_held_by_this_thread(), 0);
-        })
-        .join()
-        .unwrap();
+    fn an_image_is_charged_its_buffer_capacity_not_its_length() {
+        let account = MemoryAccount::with_limit(1 << 20);
+        let mut image = Vec::with_capacity(1000);
+        image.extend_from_slice(&[1; 10]);
+        let held = account.try_hold(image).unwrap();
+        assert_eq!(account.held_bytes(), 1000 + IMAGE_OVERHEAD_BYTES);
+        drop(held);
+        assert_eq!(account.held_bytes(), 0);
+    }
+
+    #[test]
+    fn a_free_buffer_serves_only_a_request_it_fits_within_twice() {
+        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        let mut buffers = free_buffers(&[4000, 1000]);
+        // Too large for a small image (it would hold 10× what the image needs): none fits.
+        assert!(take_from(&mut buffers, &exchange, 100).is_none());
+        assert_eq!(buffers.len(), 2, "the buffers that did not fit stay free");
+        // Too small for a large one (it would have to grow): none fits.
+        assert!(take_from(&mut buffers, &exchange, 5000).is_none());
+        let fitting = take_from(&mut buffers, &exchange, 600).expect("1000 serves 600-1000");
+        assert_eq!(fitting.capacity(), 1000);
+        let fitting = take_from(&mut buffers, &exchange, 2000).expect("4000 serves 2000-4000");
+        assert_eq!(fitting.capacity(), 4000);
+        assert_eq!((buffers.len(), buffers.bytes), (0, 0));
+        assert!(fits_request(1000, 1000) && fits_request(2000, 1000));
+        assert!(!fits_request(2001, 1000) && !fits_request(999, 1000));
+    }
+
+    #[test]
+    fn a_request_above_the_recycled_size_leaves_the_lists_alone() {
+        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        exchange
+            .lock()
+            .unwrap()
+            .push(free_buffers(&[100; IMAGE_BUFFER_BATCH]));
+        let mut buffers = FreeBuffers::new();
+        assert!(take_from(&mut buffers, &exchange, IMAGE_BUFFER_RECYCLED_BYTES_MAX + 1).is_none());
+        assert!(
+            buffers.len() == 0,
+            "no batch taken for a request no buffer can serve"
+        );
+        assert_eq!(exchange.lock().unwrap().len(), 1);
+        let large = take_image_buffer(IMAGE_BUFFER_RECYCLED_BYTES_MAX + 1);
+        assert_eq!(large.capacity(), IMAGE_BUFFER_RECYCLED_BYTES_MAX + 1);
+    }
+
+    #[test]
+    fn a_recycled_buffer_comes_back_empty_to_the_list_it_was_given_to() {
+        // A list and an exchange of the test's own: no other thread's buffers take part.
+        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        let mut buffers = FreeBuffers::new();
+        assert!(take_from(&mut buffers, &exchange, 1000).is_none());
+        let mut buffer = Vec::with_capacity(1000);
+        buffer.extend_from_slice(&[7; 1000]);
+        let address = buffer.as_ptr();
+        give_to(&mut buffers, &exchange, buffer);
+        assert_eq!((buffers.len(), buffers.bytes), (1, 1000));
+        let again = take_from(&mut buffers, &exchange, 1000).expect("the buffer given back");
+        assert_eq!(again.as_ptr(), address, "the same buffer is reused");
+        assert!(again.is_empty(), "no bytes of the old image are visible");
+        assert_eq!(again.capacity(), 1000);
+        assert_eq!((buffers.len(), buffers.bytes), (0, 0));
+        assert!(
+            exchange.lock().unwrap().is_empty(),
+            "the exchange took no part"
+        );
     }
 
     #[test]
     fn recycling_is_bounded_per_thread_and_in_the_exchange() {
         let exchange: ImageBufferExchange = Mutex::new(Vec::new());
-        let mut getter = Vec::new();
+        let mut getter = FreeBuffers::new();
         // Larger than the limit (or empty): freed, never kept.
         give_to(
             &mut getter,
@@ -273,11 +425,12 @@ mod tests {
             Vec::with_capacity(IMAGE_BUFFER_RECYCLED_BYTES_MAX + 1),
         );
         give_to(&mut getter, &exchange, Vec::new());
-        assert!(getter.is_empty());
-        let given = (2 + IMAGE_BUFFER_EXCHANGE_BATCHES_MAX + 1) * IMAGE_BUFFER_BATCH;
+        assert_eq!((getter.len(), getter.bytes), (0, 0));
+        let given = (1 + IMAGE_BUFFER_EXCHANGE_BATCHES_MAX + 1) * IMAGE_BUFFER_BATCH;
         for _ in 0..given {
             give_to(&mut getter, &exchange, vec![1; 100]);
-            assert!(getter.len() < 2 * IMAGE_BUFFER_BATCH, "{}", getter.len());
+            assert!(getter.len() < IMAGE_BUFFER_BATCH, "{}", getter.len());
+            assert_eq!(getter.bytes, getter.len() * 100);
             assert!(exchange.lock().unwrap().len() <= IMAGE_BUFFER_EXCHANGE_BATCHES_MAX);
         }
         assert_eq!(
@@ -286,17 +439,76 @@ mod tests {
             "the exchange filled up to its bound; the rest was freed"
         );
         // A thread with none takes a whole batch at once, then takes from its own list.
-        let mut putter = Vec::new();
-        let first = take_from(&mut putter, &exchange).expect("a batch is there");
+        let mut putter = FreeBuffers::new();
+        let first = take_from(&mut putter, &exchange, 100).expect("a batch is there");
         assert!(first.is_empty() && first.capacity() >= 100);
         assert_eq!(putter.len(), IMAGE_BUFFER_BATCH - 1);
+        assert_eq!(putter.bytes, (IMAGE_BUFFER_BATCH - 1) * 100);
         assert_eq!(
             exchange.lock().unwrap().len(),
             IMAGE_BUFFER_EXCHANGE_BATCHES_MAX - 1
         );
         // Empty list, empty exchange: nothing (the caller allocates).
         let empty: ImageBufferExchange = Mutex::new(Vec::new());
-        assert!(take_from(&mut Vec::new(), &empty).is_none());
+        assert!(take_from(&mut FreeBuffers::new(), &empty, 100).is_none());
+    }
+
+    #[test]
+    fn a_thread_keeps_at_most_its_byte_bound_of_large_buffers() {
+        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        let mut getter = FreeBuffers::new();
+        let large = IMAGE_BUFFER_RECYCLED_BYTES_MAX;
+        let per_batch = IMAGE_BUFFER_THREAD_BYTES_MAX / large;
+        assert!(
+            per_batch < IMAGE_BUFFER_BATCH,
+            "the byte bound is the tighter one"
+        );
+        for given in 1..=3 * per_batch {
+            give_to(&mut getter, &exchange, Vec::with_capacity(large));
+            assert!(
+                getter.bytes <= IMAGE_BUFFER_THREAD_BYTES_MAX,
+                "{}",
+                getter.bytes
+            );
+            assert_eq!(getter.bytes, getter.len() * large);
+            // The list is passed on when the next buffer would not fit beside it.
+            assert_eq!(getter.len(), (given - 1) % per_batch + 1);
+        }
+        let batches = exchange.lock().unwrap();
+        assert_eq!(batches.len(), 2);
+        for batch in batches.iter() {
+            assert_eq!((batch.len(), batch.bytes), (per_batch, per_batch * large));
+        }
+    }
+
+    #[test]
+    fn a_batch_taken_whole_without_a_fit_is_passed_on_before_it_grows() {
+        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        exchange
+            .lock()
+            .unwrap()
+            .push(free_buffers(&[1000; IMAGE_BUFFER_BATCH]));
+        let mut thread = FreeBuffers::new();
+        assert!(take_from(&mut thread, &exchange, 100).is_none());
+        assert_eq!(thread.len(), IMAGE_BUFFER_BATCH, "taken, none fitted");
+        give_to(&mut thread, &exchange, vec![1; 100]);
+        assert_eq!((thread.len(), thread.bytes), (1, 100));
+        let batches = exchange.lock().unwrap();
+        assert_eq!(batches.len(), 1);
+        assert_eq!(
+            batches[0].len(),
+            IMAGE_BUFFER_BATCH,
+            "a batch never grows past its size"
+        );
+    }
+
+    /// A list of empty buffers of these capacities.
+    fn free_buffers(capacities: &[usize]) -> FreeBuffers {
+        let mut buffers = FreeBuffers::new();
+        for &capacity in capacities {
+            buffers.push(Vec::with_capacity(capacity));
+        }
+        buffers
     }
 
     #[test]

@@ -1575,10 +1575,11 @@ impl QueueManager {
                         if let Some((_, end)) = outcome.log_range {
                             self.fail_on(self.log.force(end))?;
                         }
+                        // On the pages now: the buffer can serve the next image.
+                        recycle_image_buffer(image);
                         MessageStorage::Pages(outcome.location)
                     }
                 };
-                recycle_image_buffer(image);
                 let entry = make_entry(storage);
                 // LPUTDATE/LPUTTIME: the put time MQPUT stamped, without another clock read.
                 let put_time_ms = match descriptor.put_time_ms {
@@ -1614,10 +1615,11 @@ impl QueueManager {
                                 sequence,
                             },
                         );
+                        // On the pages now: the buffer can serve the next image.
+                        recycle_image_buffer(image);
                         MessageStorage::Pages(outcome.location)
                     }
                 };
-                recycle_image_buffer(image);
                 let entry = make_entry(storage);
                 unit.message_count += 1;
                 let queue = unit.queue_reference(queue);
@@ -1810,8 +1812,8 @@ impl QueueManager {
         match unit {
             None => {
                 let range = self.discard_message(object_id, &entry)?;
-                // The entry was the image's last holder but `image`: the buffer moves to the
-                // caller.
+                // The entry lets go of an in-memory image: the got data, a view of it, is now
+                // its last holder (its drop recycles the buffer).
                 drop(entry);
                 if let Some((_, end)) = range {
                     self.fail_on(self.log.force(end))?;
