@@ -14,6 +14,7 @@ use crate::attributes::{date_time, generic_match, AttributeValue, Filter};
 use crate::channel_commands;
 use crate::channel_initiator::ChannelInitiator;
 use crate::connection_commands;
+use crate::events::{self, CommandOrigin, CommandReport, ConfigWatch, Target};
 use crate::object_commands;
 use crate::parser::{split_commands, tokenize, SyntaxError, Token, Value};
 use crate::qmgr_commands;
@@ -212,6 +213,8 @@ pub(crate) struct Context<'a> {
     pub(crate) name: String,
     /// The channel initiator, when one is attached (channel status and listener commands).
     pub(crate) initiator: Option<&'a dyn ChannelInitiator>,
+    /// Where the command came from (its command and configuration events say).
+    pub(crate) origin: &'a CommandOrigin,
 }
 
 impl Context<'_> {
@@ -244,12 +247,14 @@ impl Context<'_> {
 pub fn run(
     queue_manager: &Arc<QueueManager>,
     initiator: Option<&dyn ChannelInitiator>,
+    origin: &CommandOrigin,
     text: &str,
 ) -> CommandResponse {
     let context = Context {
         queue_manager,
         name: queue_manager.name().to_string(),
         initiator,
+        origin,
     };
     let commands = split_commands(text);
     let command = match commands.as_slice() {
@@ -335,6 +340,12 @@ pub fn run(
     let rest = &tokens[2..];
     let label = format!("{verb} {object}");
     let object_type = ObjectType::from_keyword(object);
+    // What the command's events need from before it runs (events.rs).
+    let command_events_before = queue_manager.queue_manager_attributes().command_events;
+    let watch = match configuration_target(verb, object_type, object_token) {
+        Some(target) => ConfigWatch::begin(&context, target),
+        None => ConfigWatch::none(),
+    };
     let (csect, outcome): (&str, Outcome) = match (verb, object, object_type) {
         ("ALTER", "QMGR", _) => (
             "CSQMAMMS",
@@ -456,14 +467,47 @@ pub fn run(
         ),
     };
     match outcome {
-        Ok(output) => output.finish(
-            format!(
-                "CSQ9022I {} {csect} ' {label}' NORMAL COMPLETION",
-                context.name
-            ),
-            true,
-        ),
+        Ok(output) => {
+            watch.finish(&context);
+            events::report_command(
+                &context,
+                &CommandReport::mqsc(verb, object, command.trim()),
+                &command_events_before,
+            );
+            output.finish(
+                format!(
+                    "CSQ9022I {} {csect} ' {label}' NORMAL COMPLETION",
+                    context.name
+                ),
+                true,
+            )
+        }
         Err(failure) => fail(&context, csect, &label, failure),
+    }
+}
+
+/// The object a configuration event would report for MQSC `verb` of `object_type` (DEFINE,
+/// ALTER and DELETE of the object types MQ reports, and ALTER QMGR); `None` for any other
+/// command, and for a name that is not valid (the command fails).
+fn configuration_target(
+    verb: &str,
+    object_type: Option<ObjectType>,
+    object: &Token,
+) -> Option<Target> {
+    if !matches!(verb, "DEFINE" | "ALTER" | "DELETE") {
+        return None;
+    }
+    match object_type? {
+        ObjectType::QueueManager => (verb == "ALTER").then_some(Target::QueueManager),
+        ObjectType::ChannelAuthentication => None,
+        object_type => {
+            let name = object_name(object, false).ok()?;
+            Some(if object_type.is_queue() {
+                Target::Queue(name)
+            } else {
+                Target::Object(object_type, name)
+            })
+        }
     }
 }
 
@@ -1473,8 +1517,16 @@ pub(crate) fn archive_log(context: &Context, object: &Token, rest: &[Token]) -> 
 
 pub(crate) fn refresh_qmgr(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     no_object_value(context, object)?;
-    let found = keywords(rest, &[("TYPE", Takes::Value), ("NAME", Takes::Value)])
-        .map_err(|e| context.syntax(e))?;
+    let found = keywords(
+        rest,
+        &[
+            ("TYPE", Takes::Value),
+            ("NAME", Takes::Value),
+            ("OBJECT", Takes::Value),
+            ("INCLINT", Takes::Value),
+        ],
+    )
+    .map_err(|e| context.syntax(e))?;
     let Some((token, Some(value))) = found.iter().find(|(token, _)| token.keyword == "TYPE") else {
         return Err(context.syntax(SyntaxError::new(
             "CSQ9010E Required parameter 'TYPE' is missing",
@@ -1482,11 +1534,23 @@ pub(crate) fn refresh_qmgr(context: &Context, object: &Token, rest: &[Token]) ->
         )));
     };
     let types = ["EXPIRY", "CONFIGEV", "EARLY", "PROXYSUB"];
-    if choice(token, value, &types).map_err(|e| context.syntax(e))? != 0 {
+    let refresh_type = choice(token, value, &types).map_err(|e| context.syntax(e))?;
+    if refresh_type == 1 {
+        return refresh_configuration(context, &found);
+    }
+    if refresh_type != 0 {
         return Err(Failure(vec![format!(
             "CSQ9032E {} CSQMREFR Requested function is not available: TYPE({})",
             context.name, value.text
         )]));
+    }
+    for keyword in ["OBJECT", "INCLINT"] {
+        if let Some((token, _)) = found.iter().find(|(token, _)| token.keyword == keyword) {
+            return Err(context.syntax(SyntaxError::new(
+                format!("CSQ9001E '{keyword}' is valid only with TYPE(CONFIGEV)"),
+                token.position,
+            )));
+        }
     }
     if let Some((token, Some(value))) = found.iter().find(|(token, _)| token.keyword == "NAME") {
         if value.text != "*" {
@@ -1505,6 +1569,83 @@ pub(crate) fn refresh_qmgr(context: &Context, object: &Token, rest: &[Token]) ->
     output.line(format!(
         "CSQM572I {} CSQMREFR EXPIRY SCAN COMPLETE, {deleted} EXPIRED MESSAGES DELETED",
         context.name
+    ));
+    Ok(output)
+}
+
+/// OBJECT values of REFRESH QMGR TYPE(CONFIGEV) that Ferrite has objects for.
+const REFRESH_OBJECTS: [&str; 12] = [
+    "ALL", "QUEUE", "QLOCAL", "QMODEL", "QALIAS", "QREMOTE", "NAMELIST", "PROCESS", "STGCLASS",
+    "CHANNEL", "AUTHINFO", "QMGR",
+];
+
+/// REFRESH QMGR TYPE(CONFIGEV) [OBJECT(type)] [NAME(generic)] [INCLINT(0)]: a Refresh object
+/// configuration event for every object selected (events.rs). CONFIGEV must be ENABLED.
+fn refresh_configuration(context: &Context, found: &Found) -> Outcome {
+    let value_of = |keyword: &str| {
+        found
+            .iter()
+            .find(|(token, _)| token.keyword == keyword)
+            .and_then(|(token, value)| value.map(|value| (*token, value)))
+    };
+    let object = match value_of("OBJECT") {
+        Some((token, value)) => {
+            REFRESH_OBJECTS
+                [choice(token, value, &REFRESH_OBJECTS).map_err(|e| context.syntax(e))?]
+        }
+        None => "ALL",
+    };
+    let name = match value_of("NAME") {
+        Some((token, value)) => {
+            let generic = Token {
+                keyword: token.keyword.clone(),
+                value: Some(value.clone()),
+                position: token.position,
+            };
+            object_name(&generic, true).map_err(|e| context.syntax(e))?
+        }
+        None => "*".to_string(),
+    };
+    if let Some((token, value)) = value_of("INCLINT") {
+        // Objects do not record when they were last altered, so only "no limit" applies.
+        if number(token, value, 999_999).map_err(|e| context.syntax(e))? != 0 {
+            return Err(context.syntax(value_error(
+                token,
+                value,
+                "objects carry no alteration time here: only INCLINT(0) (every object) is supported",
+            )));
+        }
+    }
+    if !context
+        .queue_manager
+        .queue_manager_attributes()
+        .config_events
+    {
+        return Err(Failure(vec![format!(
+            "CSQM090E {} CSQMREFR FAILURE REASON CODE X'{:08X}': configuration events are disabled (MQRCCF_EVENTS_DISABLED); ALTER QMGR CONFIGEV(ENABLED) first",
+            context.name,
+            ferrite_constants::pcf_reason::MQRCCF_EVENTS_DISABLED
+        )]));
+    }
+    let selection = events::RefreshSelection {
+        types: match object {
+            "ALL" => events::REFRESHED_TYPES.to_vec(),
+            "QMGR" => Vec::new(),
+            "QUEUE" => ObjectType::ALL
+                .into_iter()
+                .filter(|object_type| object_type.is_queue())
+                .collect(),
+            keyword => ObjectType::from_keyword(keyword).into_iter().collect(),
+        },
+        queue_manager: matches!(object, "ALL" | "QMGR"),
+        name,
+    };
+    let put = events::refresh(context, &selection);
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQM574I {} CSQMREFR {put} CONFIGURATION EVENT MESSAGES PUT ON {}",
+        context.name,
+        events::CONFIG_EVENT_QUEUE
     ));
     Ok(output)
 }

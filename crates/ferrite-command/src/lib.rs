@@ -41,6 +41,7 @@ pub mod channel_initiator;
 mod commands;
 mod connection_commands;
 pub mod default_objects;
+pub mod events;
 mod object_commands;
 pub mod parser;
 pub mod pcf;
@@ -60,6 +61,7 @@ pub use channel_initiator::{
     ChannelInitiator, ChannelInitiatorTasks, ChannelInstanceStatus, ListenerStatus,
 };
 pub use default_objects::define_default_objects;
+pub use events::CommandOrigin;
 pub use parser::{split_commands, ScriptCommand, SyntaxError};
 pub use server::{CommandServer, CommandServerHandle, ADMIN_COMMAND_QUEUE, COMMAND_QUEUE};
 
@@ -104,7 +106,7 @@ impl CommandResponse {
 /// Run one MQSC command (continuation lines allowed; comment lines ignored) against
 /// `queue_manager`. An empty command (only blanks or comments) succeeds with no output.
 pub fn run_command(queue_manager: &Arc<QueueManager>, command: &str) -> CommandResponse {
-    commands::run(queue_manager, None, command)
+    commands::run(queue_manager, None, &CommandOrigin::console(), command)
 }
 
 /// What runs MQSC commands for a queue manager: its command server and its console use one.
@@ -154,9 +156,14 @@ impl CommandProcessor {
         &self.queue_manager
     }
 
-    /// Run one MQSC command, as [`run_command`] does.
+    /// Run one MQSC command typed at this process's console, as [`run_command`] does.
     pub fn run(&self, command: &str) -> CommandResponse {
+        self.run_from(&CommandOrigin::console(), command)
+    }
+
+    /// Run one MQSC command that came from `origin` (its events report it).
+    pub fn run_from(&self, origin: &CommandOrigin, command: &str) -> CommandResponse {
         let initiator = self.channel_initiator();
-        commands::run(&self.queue_manager, initiator.as_deref(), command)
+        commands::run(&self.queue_manager, initiator.as_deref(), origin, command)
     }
 }

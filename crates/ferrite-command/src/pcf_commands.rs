@@ -54,6 +54,7 @@ use crate::attributes::{generic_match, AttributeValue};
 use crate::channel_commands;
 use crate::commands::{apply_attributes, queue_attributes, status_attributes, Context};
 use crate::connection_commands;
+use crate::events::{self, CommandOrigin, CommandReport, ConfigWatch, Target};
 use crate::object_commands;
 use crate::parser::{Token, Value};
 use crate::pcf::{decode, encode, ByteOrder, Parameter, PcfHeader, PcfMessage};
@@ -551,6 +552,14 @@ const NAMELIST_MAP: &[Mapping] = &[
         selector: MQCA_NAMES,
         kind: Kind::TextList,
     },
+];
+
+/// Storage classes (configuration events only: Ferrite has no PCF storage class commands).
+const STORAGE_CLASS_MAP: &[Mapping] = &[
+    text("STGCLASS", MQCA_STORAGE_CLASS),
+    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
+    integer("PSID", MQIA_PAGESET_ID),
+    text("DESCR", MQCA_STORAGE_CLASS_DESC),
 ];
 
 const LISTENER_STATUS_MAP: &[Mapping] = &[
@@ -1594,7 +1603,15 @@ const QUEUE_MANAGER_MAP: &[Mapping] = &[
     choice("PERFMEV", MQIA_PERFORMANCE_EVENT, ENABLED_EVENT),
     choice("INHIBTEV", MQIA_INHIBIT_EVENT, ENABLED_EVENT),
     choice("LOCALEV", MQIA_LOCAL_EVENT, ENABLED_EVENT),
-    choice("CMDEV", MQIA_COMMAND_EVENT, ENABLED_EVENT),
+    choice(
+        "CMDEV",
+        MQIA_COMMAND_EVENT,
+        &[
+            ("DISABLED", MQEVR_DISABLED),
+            ("ENABLED", MQEVR_ENABLED),
+            ("NODISPLAY", MQEVR_NO_DISPLAY),
+        ],
+    ),
     choice("CONFIGEV", MQIA_CONFIGURATION_EVENT, ENABLED_EVENT),
     choice("STRSTPEV", MQIA_START_STOP_EVENT, ENABLED_EVENT),
     choice(
@@ -1672,6 +1689,95 @@ fn change_queue_manager(context: &Context, request: &Request) -> Responses {
         .alter_queue_manager(attributes)
         .map_err(PcfFailure::storage)?;
     Ok(Vec::new())
+}
+
+/// REFRESH_Q_MGR: RefreshType MQRT_CONFIGURATION (a Refresh object configuration event for
+/// every object ObjectType and ObjectName select; CONFIGEV must be ENABLED) or MQRT_EXPIRY
+/// (the expiry scan, ObjectName `*` only), as REFRESH QMGR TYPE(CONFIGEV|EXPIRY) does.
+fn refresh_queue_manager(context: &Context, request: &Request) -> Responses {
+    request.check(|p| {
+        ignorable(p)
+            || [
+                MQIACF_REFRESH_TYPE,
+                MQIACF_OBJECT_TYPE,
+                MQCACF_OBJECT_NAME,
+                MQIACF_REFRESH_INTERVAL,
+            ]
+            .contains(&p.id())
+    })?;
+    let refresh_type = request
+        .integer(MQIACF_REFRESH_TYPE)?
+        .ok_or_else(|| PcfFailure::parameter(MQRCCF_PARM_COUNT_TOO_SMALL, MQIACF_REFRESH_TYPE))?;
+    let name = request.string(MQCACF_OBJECT_NAME)?.unwrap_or("*");
+    check_name(name, MQCACF_OBJECT_NAME, true, 48)?;
+    match refresh_type {
+        MQRT_EXPIRY => {
+            if name != "*" {
+                return Err(PcfFailure::parameter(
+                    MQRCCF_PARM_VALUE_ERROR,
+                    MQCACF_OBJECT_NAME,
+                ));
+            }
+            context
+                .queue_manager
+                .expire_messages()
+                .map_err(PcfFailure::storage)?;
+            Ok(Vec::new())
+        }
+        MQRT_CONFIGURATION => {
+            // Objects do not record when they were last altered: only "no limit" applies.
+            if request.integer(MQIACF_REFRESH_INTERVAL)?.unwrap_or(0) != 0 {
+                return Err(PcfFailure::parameter(
+                    MQRCCF_PARM_VALUE_ERROR,
+                    MQIACF_REFRESH_INTERVAL,
+                ));
+            }
+            let (types, queue_manager) = match request.integer(MQIACF_OBJECT_TYPE)? {
+                None | Some(MQOT_ALL) => (events::REFRESHED_TYPES.to_vec(), true),
+                Some(MQOT_Q) => (
+                    ObjectType::ALL
+                        .into_iter()
+                        .filter(|object_type| object_type.is_queue())
+                        .collect(),
+                    false,
+                ),
+                Some(MQOT_LOCAL_Q) => (vec![ObjectType::LocalQueue], false),
+                Some(MQOT_MODEL_Q) => (vec![ObjectType::ModelQueue], false),
+                Some(MQOT_ALIAS_Q) => (vec![ObjectType::AliasQueue], false),
+                Some(MQOT_REMOTE_Q) => (vec![ObjectType::RemoteQueue], false),
+                Some(MQOT_NAMELIST) => (vec![ObjectType::Namelist], false),
+                Some(MQOT_PROCESS) => (vec![ObjectType::Process], false),
+                Some(MQOT_STORAGE_CLASS) => (vec![ObjectType::StorageClass], false),
+                Some(MQOT_CHANNEL) => (vec![ObjectType::Channel], false),
+                Some(MQOT_AUTH_INFO) => (vec![ObjectType::AuthInfo], false),
+                Some(MQOT_Q_MGR) => (Vec::new(), true),
+                Some(_) => {
+                    return Err(PcfFailure::parameter(
+                        MQRCCF_PARM_VALUE_ERROR,
+                        MQIACF_OBJECT_TYPE,
+                    ))
+                }
+            };
+            if !context
+                .queue_manager
+                .queue_manager_attributes()
+                .config_events
+            {
+                return Err(PcfFailure::new(MQRCCF_EVENTS_DISABLED));
+            }
+            let selection = events::RefreshSelection {
+                types,
+                queue_manager,
+                name: name.to_string(),
+            };
+            events::refresh(context, &selection);
+            Ok(Vec::new())
+        }
+        _ => Err(PcfFailure::parameter(
+            MQRCCF_PARM_VALUE_ERROR,
+            MQIACF_REFRESH_TYPE,
+        )),
+    }
 }
 
 // ----- channels, connections, listener --------------------------------------------------------
@@ -1869,6 +1975,7 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
         }
         MQCMD_INQUIRE_Q_MGR => inquire_queue_manager(context, request),
         MQCMD_CHANGE_Q_MGR => change_queue_manager(context, request),
+        MQCMD_REFRESH_Q_MGR => refresh_queue_manager(context, request),
         MQCMD_INQUIRE_Q => inquire_objects(context, request, queue),
         MQCMD_INQUIRE_Q_NAMES => inquire_names(context, request, queue),
         MQCMD_CREATE_Q => create_or_change(context, request, queue, Create),
@@ -1971,12 +2078,22 @@ fn responses(header: &PcfHeader, outcome: Responses) -> Vec<PcfMessage> {
     messages
 }
 
-/// Run the PCF command in `data` (a request whose MQMD Encoding is `encoding`) and return the
-/// response messages' data, in the request's byte order.
+/// Run the PCF command in `data` (a request whose MQMD Encoding is `encoding`) from this
+/// process's console and return the response messages' data, in the request's byte order.
 pub fn execute(processor: &CommandProcessor, encoding: i32, data: &[u8]) -> Vec<Vec<u8>> {
+    execute_from(processor, &CommandOrigin::console(), encoding, data)
+}
+
+/// [`execute`] for a command that came from `origin` (its events report it).
+pub fn execute_from(
+    processor: &CommandProcessor,
+    origin: &CommandOrigin,
+    encoding: i32,
+    data: &[u8],
+) -> Vec<Vec<u8>> {
     let order = ByteOrder::of_encoding(encoding);
     let messages = match decode(data, order) {
-        Ok(request) => execute_message(processor, &request),
+        Ok(request) => execute_message_from(processor, origin, &request),
         Err(error) => {
             let header = PcfHeader {
                 kind: if error.kind == MQCFT_COMMAND_XR {
@@ -2009,22 +2126,145 @@ pub fn execute(processor: &CommandProcessor, encoding: i32, data: &[u8]) -> Vec<
         .collect()
 }
 
-/// Run a decoded PCF command.
+/// Run a decoded PCF command from this process's console.
 pub fn execute_message(processor: &CommandProcessor, request: &PcfMessage) -> Vec<PcfMessage> {
+    execute_message_from(processor, &CommandOrigin::console(), request)
+}
+
+/// Run a decoded PCF command that came from `origin`: the command, then (when it succeeded)
+/// its configuration and command events (events.rs).
+pub fn execute_message_from(
+    processor: &CommandProcessor,
+    origin: &CommandOrigin,
+    request: &PcfMessage,
+) -> Vec<PcfMessage> {
     let initiator: Option<Arc<dyn crate::ChannelInitiator>> = processor.channel_initiator();
+    let queue_manager = processor.queue_manager();
     let context = Context {
-        queue_manager: processor.queue_manager(),
-        name: processor.queue_manager().name().to_string(),
+        queue_manager,
+        name: queue_manager.name().to_string(),
         initiator: initiator.as_deref(),
+        origin,
     };
-    let outcome = run(
-        &context,
-        request.header.command,
-        &Request {
-            parameters: &request.parameters,
-        },
-    );
+    let command = request.header.command;
+    let request_parameters = Request {
+        parameters: &request.parameters,
+    };
+    let command_events_before = queue_manager.queue_manager_attributes().command_events;
+    let watch = match configuration_target(command, &request_parameters) {
+        Some(target) => ConfigWatch::begin(&context, target),
+        None => ConfigWatch::none(),
+    };
+    let outcome = run(&context, command, &request_parameters);
+    if outcome.is_ok() {
+        watch.finish(&context);
+        events::report_command(
+            &context,
+            &CommandReport::pcf(command, &request.parameters),
+            &command_events_before,
+        );
+    }
     responses(&request.header, outcome)
+}
+
+/// The object a configuration event would report for PCF `command` (create, copy, change and
+/// delete of the object types MQ reports, and Change Queue Manager); `None` for any other
+/// command, and when the name parameter is missing (the command fails).
+fn configuration_target(command: i32, request: &Request) -> Option<Target> {
+    let (object_type, copy) = match command {
+        MQCMD_CHANGE_Q_MGR => return Some(Target::QueueManager),
+        MQCMD_CREATE_Q | MQCMD_CHANGE_Q | MQCMD_DELETE_Q => (None, false),
+        MQCMD_COPY_Q => (None, true),
+        MQCMD_CREATE_CHANNEL | MQCMD_CHANGE_CHANNEL | MQCMD_DELETE_CHANNEL => {
+            (Some(ObjectType::Channel), false)
+        }
+        MQCMD_COPY_CHANNEL => (Some(ObjectType::Channel), true),
+        MQCMD_CREATE_PROCESS | MQCMD_CHANGE_PROCESS | MQCMD_DELETE_PROCESS => {
+            (Some(ObjectType::Process), false)
+        }
+        MQCMD_COPY_PROCESS => (Some(ObjectType::Process), true),
+        MQCMD_CREATE_NAMELIST | MQCMD_CHANGE_NAMELIST | MQCMD_DELETE_NAMELIST => {
+            (Some(ObjectType::Namelist), false)
+        }
+        MQCMD_COPY_NAMELIST => (Some(ObjectType::Namelist), true),
+        MQCMD_CREATE_AUTH_INFO | MQCMD_CHANGE_AUTH_INFO | MQCMD_DELETE_AUTH_INFO => {
+            (Some(ObjectType::AuthInfo), false)
+        }
+        MQCMD_COPY_AUTH_INFO => (Some(ObjectType::AuthInfo), true),
+        _ => return None,
+    };
+    let name_parameter = match (object_type, copy) {
+        (None, true) => MQCACF_TO_Q_NAME,
+        (Some(ObjectType::Channel), true) => MQCACF_TO_CHANNEL_NAME,
+        (Some(ObjectType::Process), true) => MQCACF_TO_PROCESS_NAME,
+        (Some(ObjectType::AuthInfo), true) => MQCACF_TO_AUTH_INFO_NAME,
+        (Some(_), true) => MQCACF_TO_NAMELIST_NAME,
+        (object_type, false) => {
+            object_kind(object_type.unwrap_or(ObjectType::LocalQueue)).name_parameter
+        }
+    };
+    let name = request.required_string(name_parameter).ok()?.to_string();
+    Some(match object_type {
+        None => Target::Queue(name),
+        Some(object_type) => Target::Object(object_type, name),
+    })
+}
+
+/// ObjectType, ObjectName, Disposition and the attributes of `definition`, as a configuration
+/// event reports them (events.rs): the attributes with the identifiers and values of an
+/// Inquire response, the name not repeated.
+pub(crate) fn object_event_parameters(
+    queue_manager: &str,
+    definition: &ObjectDefinition,
+) -> Vec<Parameter> {
+    let object_type = definition.object_type();
+    let (mq_object_type, name_parameter, map) = match object_type {
+        ObjectType::StorageClass => (MQOT_STORAGE_CLASS, MQCA_STORAGE_CLASS, STORAGE_CLASS_MAP),
+        ObjectType::Channel => (MQOT_CHANNEL, MQCACH_CHANNEL_NAME, CHANNEL_MAP),
+        ObjectType::Process => (MQOT_PROCESS, MQCA_PROCESS_NAME, PROCESS_MAP),
+        ObjectType::Namelist => (MQOT_NAMELIST, MQCA_NAMELIST_NAME, NAMELIST_MAP),
+        ObjectType::AuthInfo => (MQOT_AUTH_INFO, MQCA_AUTH_INFO_NAME, AUTH_INFO_MAP),
+        _ => (MQOT_Q, MQCA_Q_NAME, QUEUE_MAP),
+    };
+    let attributes = match definition {
+        ObjectDefinition::Local(queue) => {
+            crate::commands::queue_definition_attributes(queue, "QLOCAL")
+        }
+        other => object_commands::attributes(other),
+    };
+    let mut parameters = vec![
+        Parameter::integer(MQIACF_OBJECT_TYPE, mq_object_type),
+        Parameter::string(name_parameter, definition.name()),
+        Parameter::integer(MQIA_QSG_DISP, MQQSGD_Q_MGR),
+    ];
+    parameters.extend(
+        to_parameters(queue_manager, map, &attributes)
+            .into_iter()
+            .filter(|parameter| ![name_parameter, MQIA_QSG_DISP].contains(&parameter.id())),
+    );
+    parameters
+}
+
+/// ObjectType, ObjectName and the attributes of the queue manager object, as a configuration
+/// event reports them (no Disposition: MQ gives none for the queue manager).
+pub(crate) fn queue_manager_event_parameters(
+    queue_manager: &str,
+    attributes: &ferrite_storage::queue_manager::QueueManagerAttributes,
+) -> Vec<Parameter> {
+    let mut parameters = vec![
+        Parameter::integer(MQIACF_OBJECT_TYPE, MQOT_Q_MGR),
+        Parameter::string(MQCA_Q_MGR_NAME, queue_manager),
+    ];
+    parameters.extend(
+        to_parameters(
+            queue_manager,
+            QUEUE_MANAGER_MAP,
+            &qmgr_commands::stored_attributes(attributes),
+        )
+        .into_iter()
+        .filter(|parameter| parameter.id() != MQCA_Q_MGR_NAME),
+    );
+    parameters
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 
 use ferrite_storage::queue_manager::objects::{
     AUTH_INFO_CHECK_VALUES, QMGR_CHANNEL_EVENT_VALUES, QMGR_CHECK_CLIENT_VALUES,
+    QMGR_COMMAND_EVENT_VALUES,
 };
 use ferrite_storage::queue_manager::ObjectDefinition;
 use ferrite_storage::queue_manager::{
@@ -98,7 +99,10 @@ pub(crate) fn stored_attributes(
         ("PERFMEV", enabled(attributes.performance_events)),
         ("INHIBTEV", enabled(attributes.inhibit_events)),
         ("LOCALEV", enabled(attributes.local_events)),
-        ("CMDEV", enabled(attributes.command_events)),
+        (
+            "CMDEV",
+            keyword(&attributes.command_events, &QMGR_COMMAND_EVENT_VALUES),
+        ),
         ("CONFIGEV", enabled(attributes.config_events)),
         ("STRSTPEV", enabled(attributes.start_stop_events)),
         (
@@ -262,7 +266,11 @@ pub(crate) fn apply_qmgr_attribute(
         "PERFMEV" => attributes.performance_events = event(token, value)?,
         "INHIBTEV" => attributes.inhibit_events = event(token, value)?,
         "LOCALEV" => attributes.local_events = event(token, value)?,
-        "CMDEV" => attributes.command_events = event(token, value)?,
+        "CMDEV" => {
+            attributes.command_events = QMGR_COMMAND_EVENT_VALUES
+                [choice(token, value, &QMGR_COMMAND_EVENT_VALUES)?]
+            .to_string()
+        }
         "CONFIGEV" => attributes.config_events = event(token, value)?,
         "STRSTPEV" => attributes.start_stop_events = event(token, value)?,
         "CHLEV" => {

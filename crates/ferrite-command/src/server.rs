@@ -64,7 +64,7 @@ use ferrite_constants::{
 use ferrite_mqi::{Connection, Hobj, MqError, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_storage::queue_manager::{MessageSink, QueueManager};
 
-use crate::{CommandProcessor, CommandResponse};
+use crate::{CommandOrigin, CommandProcessor, CommandResponse};
 
 /// The queue MQSC requests arrive on.
 pub const COMMAND_QUEUE: &str = "SYSTEM.COMMAND.INPUT";
@@ -297,14 +297,22 @@ fn serve(
             } else {
                 returned
             };
-            let responses = crate::pcf_commands::execute(processor, request.encoding, data);
+            let responses = crate::pcf_commands::execute_from(
+                processor,
+                &CommandOrigin::message(&request),
+                request.encoding,
+                data,
+            );
             reply(&mut connection, &name, &request, MQFMT_ADMIN, &responses)
         } else {
             let response = if got.data_length > REQUEST_BYTES_MAX {
                 too_long(&name, got.data_length)
             } else {
                 let text = String::from_utf8_lossy(returned);
-                processor.run(text.trim_end_matches(|c: char| c == '\0' || c.is_whitespace()))
+                processor.run_from(
+                    &CommandOrigin::message(&request),
+                    text.trim_end_matches(|c: char| c == '\0' || c.is_whitespace()),
+                )
             };
             let messages: Vec<Vec<u8>> = reply_messages(&response)
                 .into_iter()

@@ -307,7 +307,11 @@ pub fn queue_manager_attribute(
         MQIA_PERFORMANCE_EVENT => integer(event(attributes.performance_events)),
         MQIA_INHIBIT_EVENT => integer(event(attributes.inhibit_events)),
         MQIA_LOCAL_EVENT => integer(event(attributes.local_events)),
-        MQIA_COMMAND_EVENT => integer(event(attributes.command_events)),
+        MQIA_COMMAND_EVENT => integer(match attributes.command_events.as_str() {
+            "ENABLED" => MQEVR_ENABLED,
+            "NODISPLAY" => MQEVR_NO_DISPLAY,
+            _ => MQEVR_DISABLED,
+        }),
         MQIA_CONFIGURATION_EVENT => integer(event(attributes.config_events)),
         MQIA_START_STOP_EVENT => integer(event(attributes.start_stop_events)),
         MQIA_CHANNEL_EVENT => integer(match attributes.channel_events.as_str() {

@@ -205,8 +205,9 @@ pub struct QueueManagerAttributes {
     pub inhibit_events: bool,
     /// LOCALEV: local error events enabled.
     pub local_events: bool,
-    /// CMDEV: command events enabled.
-    pub command_events: bool,
+    /// CMDEV: command events, one of [`QMGR_COMMAND_EVENT_VALUES`]: DISABLED (MQ's default),
+    /// ENABLED (every command that succeeds) or NODISPLAY (all but DISPLAY and PCF Inquire).
+    pub command_events: String,
     /// CONFIGEV: configuration events enabled.
     pub config_events: bool,
     /// STRSTPEV: start and stop events enabled (MQ's default ENABLED).
@@ -287,6 +288,8 @@ pub const QMGR_ACCOUNTING_VALUES: [&str; 3] = ["OFF", "ON", "NONE"];
 
 /// CHLEV values of the queue manager, MQ's default first.
 pub const QMGR_CHANNEL_EVENT_VALUES: [&str; 3] = ["DISABLED", "ENABLED", "EXCEPTION"];
+/// CMDEV values of the queue manager, MQ's default first.
+pub const QMGR_COMMAND_EVENT_VALUES: [&str; 3] = ["DISABLED", "ENABLED", "NODISPLAY"];
 pub const QMGR_MONITORING_VALUES: [&str; 5] = ["OFF", "NONE", "LOW", "MEDIUM", "HIGH"];
 
 impl QueueManagerAttributes {
@@ -307,7 +310,7 @@ impl QueueManagerAttributes {
             performance_events: false,
             inhibit_events: false,
             local_events: false,
-            command_events: false,
+            command_events: QMGR_COMMAND_EVENT_VALUES[0].to_string(),
             config_events: false,
             start_stop_events: true,
             channel_events: QMGR_CHANNEL_EVENT_VALUES[0].to_string(),
@@ -346,6 +349,11 @@ impl QueueManagerAttributes {
             ("ACCTQ", &self.accounting_queue, &QMGR_ACCOUNTING_VALUES[..]),
             ("MONQ", &self.monitoring_queue, &QMGR_MONITORING_VALUES[..]),
             ("STATQ", &self.statistics_queue, &QMGR_ACCOUNTING_VALUES[..]),
+            (
+                "CMDEV",
+                &self.command_events,
+                &QMGR_COMMAND_EVENT_VALUES[..],
+            ),
             (
                 "CHCKCLNT",
                 &self.check_client,
@@ -1434,7 +1442,7 @@ impl ObjectDefinition {
                     .line("PERFMEV", enabled_disabled(!d.performance_events))
                     .line("INHIBTEV", enabled_disabled(!d.inhibit_events))
                     .line("LOCALEV", enabled_disabled(!d.local_events))
-                    .line("CMDEV", enabled_disabled(!d.command_events))
+                    .line("CMDEV", &d.command_events)
                     .line("CONFIGEV", enabled_disabled(!d.config_events))
                     .line("STRSTPEV", enabled_disabled(!d.start_stop_events))
                     .line("CHLEV", &d.channel_events)
@@ -1591,7 +1599,7 @@ impl ObjectDefinition {
                         "PERFMEV" => d.performance_events = enabled(value),
                         "INHIBTEV" => d.inhibit_events = enabled(value),
                         "LOCALEV" => d.local_events = enabled(value),
-                        "CMDEV" => d.command_events = enabled(value),
+                        "CMDEV" => d.command_events = value.clone(),
                         "CONFIGEV" => d.config_events = enabled(value),
                         "STRSTPEV" => d.start_stop_events = enabled(value),
                         "CHLEV" => d.channel_events = value.clone(),
