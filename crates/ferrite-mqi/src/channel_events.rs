@@ -23,7 +23,6 @@
 //! Type MQCFT_INTEGER (3), StrucLength 16, Parameter, Value.
 
 use ferrite_constants::{
-    completion::MQCC_WARNING,
     encoding::MQENC_NATIVE,
     format::MQFMT_EVENT,
     lengths::{
@@ -44,7 +43,7 @@ use ferrite_protocol::ByteOrder;
 use ferrite_storage::queue_manager::channel_authentication::{Refusal, RefusalCause};
 use ferrite_storage::queue_manager::QueueManager;
 
-use crate::descriptor::QUEUE_MANAGER_CCSID;
+use crate::event_writer::EventWriter;
 use crate::queue_manager_put::put_as_queue_manager;
 
 /// The queue channel events go to.
@@ -127,58 +126,12 @@ pub fn channel_blocked_message(
     } else {
         MQRC_CHANNEL_BLOCKED
     };
-    let mut out = Vec::with_capacity(512);
-    let int = |out: &mut Vec<u8>, value: i32| match order {
-        ByteOrder::Big => out.extend_from_slice(&value.to_be_bytes()),
-        ByteOrder::Little => out.extend_from_slice(&value.to_le_bytes()),
-    };
-    let string = |out: &mut Vec<u8>, parameter: i32, text: &str, length: i32| {
-        debug_assert_eq!(length % 4, 0, "MQCFST lengths stay multiples of 4");
-        for value in [
-            MQCFT_STRING,
-            MQCFST_STRUC_LENGTH_FIXED + length,
-            parameter,
-            QUEUE_MANAGER_CCSID,
-            length,
-        ] {
-            int(out, value);
-        }
-        let mut field = vec![b' '; length as usize];
-        for (slot, byte) in field.iter_mut().zip(text.bytes()) {
-            *slot = byte;
-        }
-        out.extend_from_slice(&field);
-    };
-    let parameter_count = 2 + strings.len() as i32;
-    for value in [
-        MQCFT_EVENT,
-        MQCFH_STRUC_LENGTH,
-        MQCFH_VERSION_1,
-        MQCMD_CHANNEL_EVENT,
-        1,
-        MQCFC_LAST,
-        MQCC_WARNING,
-        reason,
-        parameter_count,
-    ] {
-        int(&mut out, value);
-    }
-    string(
-        &mut out,
-        MQCA_Q_MGR_NAME,
-        queue_manager_name,
-        MQ_Q_MGR_NAME_LENGTH,
-    );
-    for value in [
-        MQCFT_INTEGER,
-        MQCFIN_STRUC_LENGTH,
-        MQIACF_REASON_QUALIFIER,
-        qualifier,
-    ] {
-        int(&mut out, value);
-    }
+    let mut event = EventWriter::new(MQCFH_VERSION_1, MQCMD_CHANNEL_EVENT, reason, order);
+    event
+        .string(MQCA_Q_MGR_NAME, queue_manager_name, MQ_Q_MGR_NAME_LENGTH)
+        .integer(MQIACF_REASON_QUALIFIER, qualifier);
     for (parameter, text, length) in strings {
-        string(&mut out, parameter, text, length);
+        event.string(parameter, text, length);
     }
-    out
+    event.finish()
 }

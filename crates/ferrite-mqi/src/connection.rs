@@ -47,7 +47,7 @@ use crate::groups::{self, Position};
 mod connection_groups;
 use crate::selection::Selection;
 use crate::structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
-use crate::{depth_events, triggering};
+use crate::{depth_events, queue_manager_events, triggering};
 use connection_groups::GroupGet;
 
 /// An object handle (MQHOBJ) returned by MQOPEN, valid on its connection until MQCLOSE.
@@ -624,6 +624,21 @@ impl Connection {
     /// on a NOSHARE queue), MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
     /// handle has the queue open for input, or any handle has it exclusively).
     pub fn open(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
+        let result = self.open_object(od, options);
+        if let Err(error) = &result {
+            // Local events (LOCALEV): an unknown object or alias base.
+            queue_manager_events::open_failed(
+                &self.queue_manager,
+                &self.record,
+                od.object_type,
+                trim(&od.object_name),
+                error.reason,
+            );
+        }
+        result
+    }
+
+    fn open_object(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
         self.check_quiescing(options & MQOO_FAIL_IF_QUIESCING != 0)?;
         if options & !KNOWN_OPEN_OPTIONS != 0 {
             return failed(MQRC_OPTIONS_ERROR);
@@ -994,6 +1009,18 @@ impl Connection {
         )?;
         let data = with_properties.as_deref().unwrap_or(data);
         let result = self.put_on_handle(hobj, md, pmo, data);
+        if let Err(error) = &result {
+            // Inhibit events (INHIBTEV): Put Inhibited.
+            if error.reason == MQRC_PUT_INHIBITED {
+                let queue_name = self.put_target(hobj).object_name;
+                queue_manager_events::call_failed(
+                    &self.queue_manager,
+                    &self.record,
+                    &queue_name,
+                    error.reason,
+                );
+            }
+        }
         self.note_unit_of_work();
         let queue = match self.handles.get(&hobj.0).map(|handle| &handle.target) {
             Some(Target::Queue(queue)) => Some(queue),
@@ -1087,6 +1114,16 @@ impl Connection {
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
         let result = self.put1_inner(od, md, pmo, data);
+        if let Err(error) = &result {
+            // Inhibit events (INHIBTEV): Put Inhibited (the open's local events are raised by
+            // the open).
+            queue_manager_events::call_failed(
+                &self.queue_manager,
+                &self.record,
+                trim(&od.object_name),
+                error.reason,
+            );
+        }
         self.note_unit_of_work();
         self.note_handles();
         let queue = self.queue_manager.queue(trim(&od.resolved_q_name));
@@ -1462,6 +1499,18 @@ impl Connection {
             self.message_handles.properties(hmsg)?;
         }
         let result = self.get_from_handle(hobj, md, gmo, buffer);
+        if let Err(error) = &result {
+            // Inhibit events (INHIBTEV): Get Inhibited.
+            if error.reason == MQRC_GET_INHIBITED {
+                let queue_name = self.put_target(hobj).object_name;
+                queue_manager_events::call_failed(
+                    &self.queue_manager,
+                    &self.record,
+                    &queue_name,
+                    error.reason,
+                );
+            }
+        }
         self.note_unit_of_work();
         let browse = MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT | MQGMO_BROWSE_MSG_UNDER_CURSOR;
         if result.is_ok() && gmo.options & browse == 0 {
@@ -1537,10 +1586,16 @@ impl Connection {
         } else if handle.input.is_none() {
             return failed(MQRC_NOT_OPEN_FOR_INPUT);
         }
-        if !browsing
-            && self
-                .alias_of(handle)
-                .is_some_and(|alias| alias.get_inhibited)
+        // InhibitGet fails browses as well as gets (MQ: "including MQGET calls that specify
+        // MQGMO_BROWSE_FIRST or MQGMO_BROWSE_NEXT"), on an alias and on the queue itself; the
+        // engine's get checks the queue for a destructive get.
+        if self
+            .alias_of(handle)
+            .is_some_and(|alias| alias.get_inhibited)
+            || (browsing
+                && self
+                    .queue_of(handle)?
+                    .with_definition(|definition| definition.get_inhibited))
         {
             return failed(MQRC_GET_INHIBITED);
         }

@@ -2,7 +2,8 @@
 //! `tests/java`'s PcfEvents (IBM's allclient jar, downloaded by Maven at test time and never
 //! committed) switches CMDEV and CONFIGEV on with CHANGE_Q_MGR, creates a queue with CREATE_Q
 //! and parses every event Ferrite put on SYSTEM.ADMIN.COMMAND.EVENT and
-//! SYSTEM.ADMIN.CONFIG.EVENT with IBM's PCFMessage (the command event's MQCFGR groups included).
+//! SYSTEM.ADMIN.CONFIG.EVENT with IBM's PCFMessage (the command event's MQCFGR groups included),
+//! then reads the local event its own open of an unknown queue raised (ChannelName, ConnName).
 //!
 //! Needs a JDK (17 or later) and Maven on the PATH, as `ibm_java_client.rs` does.
 
@@ -28,7 +29,7 @@ fn ibm_pcf_reads_command_and_configuration_events() {
             "DEV.APP.SVRCONN".to_string(),
         ],
     );
-    assert!(output.contains("5 passed, 0 failed"), "every check ran");
+    assert!(output.contains("6 passed, 0 failed"), "every check ran");
     assert!(
         queue_manager.queue("JAVA.EVENTS.Q").is_none(),
         "DELETE_Q removed the queue"

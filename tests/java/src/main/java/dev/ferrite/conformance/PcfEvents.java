@@ -22,8 +22,8 @@ import java.util.List;
  * IBM's PCF classes reading a Ferrite queue manager's command events (CMDEV) and configuration
  * events (CONFIGEV): switched on with MQCMD_CHANGE_Q_MGR, then a queue created with
  * MQCMD_CREATE_Q, and every event message parsed with IBM's PCFMessage (the command event's
- * two MQCFGR groups included). Arguments: queue manager name, host, port, the administration
- * channel.
+ * two MQCFGR groups included); then a local event (LOCALEV) for this client's open of an
+ * unknown queue. Arguments: queue manager name, host, port, the administration channel.
  */
 public final class PcfEvents {
     private static final String QUEUE = "JAVA.EVENTS.Q";
@@ -173,6 +173,30 @@ public final class PcfEvents {
                         "only the change that switched them off");
                 equal(2, drain(qmgr, "SYSTEM.ADMIN.CONFIG.EVENT").size(),
                         "only the queue manager's change (before and after)");
+            });
+
+            checks.check("LOCALEV: an unknown queue names this client's channel", () -> {
+                PCFMessage change = new PCFMessage(CMQCFC.MQCMD_CHANGE_Q_MGR);
+                change.addParameter(CMQC.MQIA_LOCAL_EVENT, CMQCFC.MQEVR_ENABLED);
+                agent.send(change);
+                try {
+                    qmgr.accessQueue("NO.SUCH.QUEUE", CMQC.MQOO_OUTPUT).close();
+                    throw new AssertionError("the open succeeded");
+                } catch (MQException expected) {
+                    equal(CMQC.MQRC_UNKNOWN_OBJECT_NAME, expected.reasonCode, "reason");
+                }
+                List<PCFMessage> events = drain(qmgr, "SYSTEM.ADMIN.QMGR.EVENT");
+                equal(1, events.size(), "events");
+                PCFMessage event = events.get(0);
+                equal(CMQCFC.MQCMD_Q_MGR_EVENT, event.getCommand(), "command");
+                equal(CMQC.MQRC_UNKNOWN_OBJECT_NAME, event.getReason(), "reason");
+                equal("NO.SUCH.QUEUE", event.getStringParameterValue(CMQC.MQCA_Q_NAME).trim(),
+                        "QName");
+                equal(adminChannel,
+                        event.getStringParameterValue(CMQCFC.MQCACH_CHANNEL_NAME).trim(),
+                        "ChannelName");
+                require(!event.getStringParameterValue(CMQCFC.MQCACH_CONNECTION_NAME).trim()
+                        .isEmpty(), "ConnName");
             });
         } finally {
             agent.disconnect();

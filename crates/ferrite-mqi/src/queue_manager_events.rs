@@ -1,0 +1,195 @@
+//! Queue manager events: inhibit events (QMGR INHIBTEV) and local events (QMGR LOCALEV), put on
+//! SYSTEM.ADMIN.QMGR.EVENT when an MQI call fails for one of their reasons, as IBM MQ documents
+//! them ("Get Inhibited", "Put Inhibited", "Unknown Object Name", "Unknown Alias Base Queue",
+//! "Alias Base Queue Type Error"). Both switches are DISABLED by default.
+//!
+//! | event | reason | raised by | switch |
+//! |---|---|---|---|
+//! | Get Inhibited | MQRC_GET_INHIBITED (2016) | MQGET (browse included) on a queue, or an alias, with GET(DISABLED) | INHIBTEV |
+//! | Put Inhibited | MQRC_PUT_INHIBITED (2051) | MQPUT, MQPUT1 on a queue, or an alias, with PUT(DISABLED) | INHIBTEV |
+//! | Unknown Object Name | MQRC_UNKNOWN_OBJECT_NAME (2085) | MQOPEN, MQPUT1 of an object that does not exist | LOCALEV |
+//! | Unknown Alias Base Queue | MQRC_UNKNOWN_ALIAS_BASE_Q (2082) | MQOPEN, MQPUT1 of an alias whose TARGET does not exist | LOCALEV |
+//! | Alias Base Queue Type Error | MQRC_ALIAS_BASE_Q_TYPE_ERROR (2001) | MQOPEN, MQPUT1 of an alias whose TARGET is a model or alias queue | LOCALEV |
+//!
+//! The event never changes the call's outcome; one that cannot be put (the event queue not
+//! defined, full, put-inhibited) is lost, as in MQ.
+//!
+//! ## The message
+//! MQMD: MsgType MQMT_DATAGRAM, Format MQFMT_EVENT, PutApplType MQAT_QMGR, PutApplName the
+//! queue manager's name, Priority and Persistence the event queue's defaults. Data: MQCFH
+//! Version 1, Command MQCMD_Q_MGR_EVENT (44), CompCode MQCC_WARNING, Reason the call's
+//! (`event_writer.rs` has the structures), then, in IBM's listing order:
+//!
+//! | parameter | id | type | in |
+//! |---|---|---|---|
+//! | QMgrName | MQCA_Q_MGR_NAME 2015 | MQCFST 48 | all |
+//! | QName | MQCA_Q_NAME 2016 | MQCFST 48 | inhibit events, the alias events (the name the application used: an alias, not its base); for Unknown Object Name after ApplName, when the object is a queue |
+//! | ProcessName | MQCA_PROCESS_NAME 2012 | MQCFST 48 | Unknown Object Name of a process (no name parameter for a namelist: IBM documents none) |
+//! | BaseObjectName | MQCA_BASE_OBJECT_NAME 2002 | MQCFST 48 | the alias events: the alias's TARGET |
+//! | QType | MQIA_Q_TYPE 20 | MQCFIN | Alias Base Queue Type Error: the TARGET's type (MQQT_MODEL or MQQT_ALIAS) |
+//! | ApplType | MQIA_APPL_TYPE 1 | MQCFIN | all: the connection's |
+//! | ApplName | MQCACF_APPL_NAME 3024 | MQCFST 28 | all: the connection's |
+//! | BaseType | MQIA_BASE_TYPE 193 | MQCFIN | Unknown Alias Base Queue: MQOT_Q |
+//! | ConnName | MQCACH_CONNECTION_NAME 3506 | MQCFST 264 | all, for a client connection only |
+//! | ChannelName | MQCACH_CHANNEL_NAME 3501 | MQCFST 20 | all, for a client connection only |
+//!
+//! ObjectQMgrName and TopicName/TopicString never apply here: an object of another queue
+//! manager fails earlier (MQRC_UNKNOWN_OBJECT_Q_MGR) and Ferrite has no topics.
+
+use ferrite_constants::{
+    encoding::MQENC_NATIVE,
+    format::MQFMT_EVENT,
+    lengths::{
+        MQ_APPL_NAME_LENGTH, MQ_CHANNEL_NAME_LENGTH, MQ_CONN_NAME_LENGTH, MQ_Q_MGR_NAME_LENGTH,
+        MQ_Q_NAME_LENGTH,
+    },
+    object_type::{MQOT_PROCESS, MQOT_Q},
+    pcf::{MQCFH_VERSION_1, MQCMD_Q_MGR_EVENT},
+    pcf_selector::{MQCACF_APPL_NAME, MQCACH_CHANNEL_NAME, MQCACH_CONNECTION_NAME},
+    persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENT},
+    queue_type::{MQQT_ALIAS, MQQT_LOCAL, MQQT_MODEL, MQQT_REMOTE},
+    reason::{
+        MQRC_ALIAS_BASE_Q_TYPE_ERROR, MQRC_GET_INHIBITED, MQRC_PUT_INHIBITED,
+        MQRC_UNKNOWN_ALIAS_BASE_Q, MQRC_UNKNOWN_OBJECT_NAME,
+    },
+    selector::{
+        MQCA_BASE_OBJECT_NAME, MQCA_PROCESS_NAME, MQCA_Q_MGR_NAME, MQCA_Q_NAME, MQIA_APPL_TYPE,
+        MQIA_BASE_TYPE, MQIA_Q_TYPE,
+    },
+};
+use ferrite_protocol::ByteOrder;
+use ferrite_storage::queue_manager::{
+    now_ms, ConnectionRecord, ObjectDefinition, ObjectType, QueueManager,
+};
+
+use crate::event_writer::EventWriter;
+use crate::queue_manager_put::{put_message, queue_manager_descriptor};
+
+/// The queue queue manager events go to.
+pub const QUEUE_MANAGER_EVENT_QUEUE: &str = "SYSTEM.ADMIN.QMGR.EVENT";
+
+/// An MQPUT, MQPUT1 or MQGET of the queue the application named `queue_name` (the alias, if it
+/// opened one) failed with `reason`: a Put or Get Inhibited event, when the reason is one and
+/// INHIBTEV is ENABLED. Returns whether an event was put.
+pub fn call_failed(
+    queue_manager: &QueueManager,
+    record: &ConnectionRecord,
+    queue_name: &str,
+    reason: i32,
+) -> bool {
+    if !matches!(reason, MQRC_PUT_INHIBITED | MQRC_GET_INHIBITED)
+        || !queue_manager.queue_manager_attributes().inhibit_events
+    {
+        return false;
+    }
+    let mut event = writer(reason);
+    event
+        .string(MQCA_Q_MGR_NAME, queue_manager.name(), MQ_Q_MGR_NAME_LENGTH)
+        .string(MQCA_Q_NAME, queue_name, MQ_Q_NAME_LENGTH);
+    application(&mut event, record);
+    client(&mut event, record);
+    put_event(queue_manager, event.finish())
+}
+
+/// An MQOPEN (or the open of an MQPUT1) of `object_name`, an object of MQ type `object_type`
+/// (MQOT_*), failed with `reason`: a local event, when the reason is one and LOCALEV is
+/// ENABLED. Returns whether an event was put.
+pub fn open_failed(
+    queue_manager: &QueueManager,
+    record: &ConnectionRecord,
+    object_type: i32,
+    object_name: &str,
+    reason: i32,
+) -> bool {
+    if !matches!(
+        reason,
+        MQRC_UNKNOWN_OBJECT_NAME | MQRC_UNKNOWN_ALIAS_BASE_Q | MQRC_ALIAS_BASE_Q_TYPE_ERROR
+    ) || !queue_manager.queue_manager_attributes().local_events
+    {
+        return false;
+    }
+    let mut event = writer(reason);
+    event.string(MQCA_Q_MGR_NAME, queue_manager.name(), MQ_Q_MGR_NAME_LENGTH);
+    if reason == MQRC_UNKNOWN_OBJECT_NAME {
+        application(&mut event, record);
+        match object_type {
+            MQOT_Q => {
+                event.string(MQCA_Q_NAME, object_name, MQ_Q_NAME_LENGTH);
+            }
+            MQOT_PROCESS => {
+                event.string(MQCA_PROCESS_NAME, object_name, MQ_Q_NAME_LENGTH);
+            }
+            _ => {}
+        }
+    } else {
+        // The alias events: the alias and its TARGET as they are now.
+        let target = match queue_manager.object(ObjectType::AliasQueue, object_name) {
+            Some(ObjectDefinition::Alias(alias)) => alias.target,
+            _ => String::new(),
+        };
+        event
+            .string(MQCA_Q_NAME, object_name, MQ_Q_NAME_LENGTH)
+            .string(MQCA_BASE_OBJECT_NAME, &target, MQ_Q_NAME_LENGTH);
+        if reason == MQRC_ALIAS_BASE_Q_TYPE_ERROR {
+            let queue_type = match queue_manager.queue_object_type(&target) {
+                Some(ObjectType::ModelQueue) => MQQT_MODEL,
+                Some(ObjectType::AliasQueue) => MQQT_ALIAS,
+                Some(ObjectType::RemoteQueue) => MQQT_REMOTE,
+                _ => MQQT_LOCAL,
+            };
+            event.integer(MQIA_Q_TYPE, queue_type);
+        }
+        application(&mut event, record);
+        if reason == MQRC_UNKNOWN_ALIAS_BASE_Q {
+            event.integer(MQIA_BASE_TYPE, MQOT_Q);
+        }
+    }
+    client(&mut event, record);
+    put_event(queue_manager, event.finish())
+}
+
+fn writer(reason: i32) -> EventWriter {
+    let order = ByteOrder::from_mq_encoding(MQENC_NATIVE).expect("native integer encoding");
+    EventWriter::new(MQCFH_VERSION_1, MQCMD_Q_MGR_EVENT, reason, order)
+}
+
+/// ApplType and ApplName of the connection.
+fn application(event: &mut EventWriter, record: &ConnectionRecord) {
+    event.integer(MQIA_APPL_TYPE, record.appl_type).string(
+        MQCACF_APPL_NAME,
+        &record.appl_tag,
+        MQ_APPL_NAME_LENGTH,
+    );
+}
+
+/// ConnName and ChannelName, for a client connection.
+fn client(event: &mut EventWriter, record: &ConnectionRecord) {
+    let channel = record.channel();
+    if channel.is_empty() {
+        return;
+    }
+    event
+        .string(
+            MQCACH_CONNECTION_NAME,
+            &record.connection_name(),
+            MQ_CONN_NAME_LENGTH,
+        )
+        .string(MQCACH_CHANNEL_NAME, &channel, MQ_CHANNEL_NAME_LENGTH);
+}
+
+/// Put `data` on SYSTEM.ADMIN.QMGR.EVENT as the queue manager, at the queue's default
+/// priority and persistence, outside any unit of work; `false` if it could not be put.
+fn put_event(queue_manager: &QueueManager, data: Vec<u8>) -> bool {
+    let Some(queue) = queue_manager.queue(QUEUE_MANAGER_EVENT_QUEUE) else {
+        return false;
+    };
+    let now = now_ms();
+    let mut md = queue_manager_descriptor(queue_manager, &queue, MQFMT_EVENT, now);
+    md.persistence = if queue.with_definition(|definition| definition.default_persistent) {
+        MQPER_PERSISTENT
+    } else {
+        MQPER_NOT_PERSISTENT
+    };
+    let engine = crate::descriptor::to_engine(&md, now);
+    put_message(queue_manager, None, &queue, &engine, &data).is_ok()
+}
