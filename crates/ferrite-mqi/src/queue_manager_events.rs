@@ -1,7 +1,12 @@
 //! Queue manager events: inhibit events (QMGR INHIBTEV) and local events (QMGR LOCALEV), put on
 //! SYSTEM.ADMIN.QMGR.EVENT when an MQI call fails for one of their reasons, as IBM MQ documents
 //! them ("Get Inhibited", "Put Inhibited", "Unknown Object Name", "Unknown Alias Base Queue",
-//! "Alias Base Queue Type Error"). Both switches are DISABLED by default.
+//! "Alias Base Queue Type Error"). Both switches are DISABLED by default. And the start event
+//! (QMGR STRSTPEV, ENABLED by default): Queue Manager Active (MQRC_Q_MGR_ACTIVE, 2222) each
+//! time `ferrite start` brings the queue manager up, as MQ for z/OS generates it on every start
+//! but the first (Ferrite's first start is `ferrite create`'s); its only parameter is QMgrName
+//! (ReasonQualifier and HostName are for multi-instance platforms, not z/OS). z/OS has no Queue
+//! Manager Not Active event.
 //!
 //! | event | reason | raised by | switch |
 //! |---|---|---|---|
@@ -49,7 +54,7 @@ use ferrite_constants::{
     persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENT},
     queue_type::{MQQT_ALIAS, MQQT_LOCAL, MQQT_MODEL, MQQT_REMOTE},
     reason::{
-        MQRC_ALIAS_BASE_Q_TYPE_ERROR, MQRC_GET_INHIBITED, MQRC_PUT_INHIBITED,
+        MQRC_ALIAS_BASE_Q_TYPE_ERROR, MQRC_GET_INHIBITED, MQRC_PUT_INHIBITED, MQRC_Q_MGR_ACTIVE,
         MQRC_UNKNOWN_ALIAS_BASE_Q, MQRC_UNKNOWN_OBJECT_NAME,
     },
     selector::{
@@ -145,6 +150,17 @@ pub fn open_failed(
         }
     }
     client(&mut event, record);
+    put_event(queue_manager, event.finish())
+}
+
+/// The queue manager has started: a Queue Manager Active event when STRSTPEV is ENABLED.
+/// Returns whether an event was put.
+pub fn queue_manager_active(queue_manager: &QueueManager) -> bool {
+    if !queue_manager.queue_manager_attributes().start_stop_events {
+        return false;
+    }
+    let mut event = writer(MQRC_Q_MGR_ACTIVE);
+    event.string(MQCA_Q_MGR_NAME, queue_manager.name(), MQ_Q_MGR_NAME_LENGTH);
     put_event(queue_manager, event.finish())
 }
 

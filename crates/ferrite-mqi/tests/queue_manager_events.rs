@@ -319,3 +319,23 @@ fn unknown_object_and_alias_base_events() {
     );
     connection.disconnect().unwrap();
 }
+
+#[test]
+fn queue_manager_active_follows_strstpev() {
+    let (_directory, queue_manager) = queue_manager(&[QUEUE_MANAGER_EVENT_QUEUE]);
+    assert!(
+        queue_manager.queue_manager_attributes().start_stop_events,
+        "STRSTPEV(ENABLED) is MQ's default"
+    );
+    assert!(queue_manager_events::queue_manager_active(&queue_manager));
+    let found = events(&queue_manager);
+    assert_eq!(
+        found,
+        [(MQRC_Q_MGR_ACTIVE, vec![(MQCA_Q_MGR_NAME, text("QM1"))])]
+    );
+    let mut attributes = queue_manager.queue_manager_attributes();
+    attributes.start_stop_events = false;
+    queue_manager.alter_queue_manager(attributes).unwrap();
+    assert!(!queue_manager_events::queue_manager_active(&queue_manager));
+    assert!(events(&queue_manager).is_empty());
+}

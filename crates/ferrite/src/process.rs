@@ -112,6 +112,9 @@ pub fn run_in_foreground(
     // SYSTEM.ADMIN.COMMAND.QUEUE (remote administration: MQSC, and PCF answered with an error).
     ferrite_command::define_default_objects(&queue_manager)
         .map_err(|error| format!("ferrite: cannot define the default objects: {error}"))?;
+    // STRSTPEV: the Queue Manager Active event (MQ for z/OS: every start but the first, which
+    // for Ferrite is `ferrite create`'s).
+    ferrite_mqi::queue_manager_events::queue_manager_active(&queue_manager);
     let command_processor = Arc::new(ferrite_command::CommandProcessor::new(
         queue_manager.clone(),
     ));

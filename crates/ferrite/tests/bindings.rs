@@ -46,6 +46,13 @@ fn put_get_browse_while_running_match_embedded_mode() {
         socket.exists(),
         "the running queue manager listens on qm.sock"
     );
+    // STRSTPEV(ENABLED): the start put a Queue Manager Active event.
+    let depth = ok(
+        home.path(),
+        &["mqsc", "BQM"],
+        "DISPLAY QLOCAL(SYSTEM.ADMIN.QMGR.EVENT) CURDEPTH\n",
+    );
+    assert!(depth.contains("CURDEPTH(1)"), "{depth}");
     let put = ferrite(
         home.path(),
         &["put", "BQM", Q, "--persistent"],
