@@ -600,15 +600,32 @@ fn pcf_changes_and_temporary_dynamic_queues() {
         ]
     );
 
-    // A temporary dynamic queue is never reported, not even by a refresh.
+    // A temporary dynamic queue is never reported: not when a command alters it (MQ allows
+    // that; the change is not stored), not by a refresh.
     let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
     let mut od = Mqod::queue("SYSTEM.DEFAULT.MODEL.QUEUE");
     od.dynamic_q_name = "TEMP.*".to_string();
     let hobj = connection.open(&mut od, MQOO_INPUT_EXCLUSIVE).unwrap();
-    assert!(queue_manager.queue(od.object_name.trim_end()).is_some());
+    let temporary = od.object_name.trim_end().to_string();
+    ok(
+        &queue_manager,
+        &format!("ALTER QLOCAL({temporary}) MAXDEPTH(17)"),
+    );
+    assert_eq!(
+        queue_manager
+            .queue(&temporary)
+            .unwrap()
+            .definition()
+            .max_depth,
+        17
+    );
     ok(&queue_manager, "REFRESH QMGR TYPE(CONFIGEV) NAME(TEMP.*)");
     connection.close(hobj, 0).unwrap();
     connection.disconnect().unwrap();
+    assert!(
+        queue_manager.queue(&temporary).is_none(),
+        "still temporary after the ALTER: gone with its handle"
+    );
     assert!(
         config_events(&queue_manager).is_empty(),
         "temporary dynamic"

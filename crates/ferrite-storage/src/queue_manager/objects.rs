@@ -1244,14 +1244,9 @@ impl ObjectDefinition {
             }
         };
         match self {
-            ObjectDefinition::Local(definition) => {
-                if definition.definition_type == DefinitionType::TemporaryDynamic {
-                    return Err(StorageError::invalid(
-                        "temporary dynamic queues are not stored",
-                    ));
-                }
-                definition.validate()
-            }
+            // A temporary dynamic queue may be altered like any local queue (MQ allows it);
+            // the store keeps its definition in memory only (`define_queue_locked`).
+            ObjectDefinition::Local(definition) => definition.validate(),
             ObjectDefinition::Model(definition) => {
                 if definition.definition_type == DefinitionType::Predefined {
                     return Err(StorageError::invalid(
@@ -1779,7 +1774,9 @@ mod tests {
             definition_type: DefinitionType::TemporaryDynamic,
             ..QueueDefinition::local("T", PageSetId(1))
         };
-        assert!(ObjectDefinition::Local(temporary).validate().is_err());
+        // A temporary dynamic queue's definition is valid (ALTER may change it); the store
+        // keeps it in memory only.
+        assert!(ObjectDefinition::Local(temporary).validate().is_ok());
         let model = QueueDefinition::local("M", PageSetId(1));
         assert!(ObjectDefinition::Model(model).validate().is_err());
     }
