@@ -720,8 +720,6 @@ impl LocalQueue {
 
     /// A committed message becomes available; wakes waiting getters.
     pub fn insert(&self, entry: MessageEntry, was_reserved: bool, now_ms: u64) {
-        // Boxed before the lock: the allocation is not made while other threads wait for it.
-        let entry = Box::new(entry);
         let mut state = self.state();
         if was_reserved {
             // The reservation becomes the message (the claimed depth is unchanged).
@@ -765,7 +763,7 @@ impl LocalQueue {
             if let Some(at) = entry.expires_at_ms {
                 state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
             }
-            state.messages.insert(entry.key, Box::new(entry));
+            state.messages.insert(entry.key, entry);
         }
         self.note_depth(&state);
         self.claim(restored);
@@ -875,7 +873,7 @@ impl LocalQueue {
         self.get_resolved();
         Self::index(&mut state, &entry);
         Self::wake_parked_for(&state, &entry);
-        state.messages.insert(entry.key, Box::new(entry));
+        state.messages.insert(entry.key, entry);
         self.note_depth(&state);
         self.arrivals.fetch_add(1, Ordering::Release);
         drop(state);
@@ -1057,7 +1055,7 @@ impl LocalQueue {
             }
             first_look = false;
             while let Some(key) = self.first_match(&state, selector, None, holder) {
-                let entry = *state.messages.remove(&key).expect("key from the map");
+                let entry = state.messages.remove(&key).expect("key from the map");
                 Self::unindex(&mut state, &entry);
                 state.locks.remove(&key);
                 if entry.expires_at_ms.is_some_and(|at| at <= now) {
@@ -1232,7 +1230,7 @@ impl LocalQueue {
             .collect();
         let mut removed = Vec::with_capacity(expired.len());
         for key in expired {
-            let entry = *state.messages.remove(&key).expect("key from the map");
+            let entry = state.messages.remove(&key).expect("key from the map");
             Self::unindex(&mut state, &entry);
             state.locks.remove(&key);
             removed.push(entry);
@@ -1293,7 +1291,7 @@ impl LocalQueue {
         let drained = std::mem::take(&mut state.messages);
         self.unclaim(drained.len() as u64);
         self.note_depth(&state);
-        drained.into_values().map(|entry| *entry).collect()
+        drained.into_values().collect()
     }
 
     pub fn status(&self) -> QueueStatus {
