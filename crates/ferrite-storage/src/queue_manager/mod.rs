@@ -204,7 +204,7 @@ pub enum GetOutcome {
 /// A got message's image: read from its pages, or shared with its in-memory entry.
 enum GotImage {
     Read(Vec<u8>),
-    Memory(Arc<crate::data_manager::memory::MemoryImage>),
+    Memory(crate::data_manager::memory::HeldImage),
 }
 
 impl GotImage {
@@ -1539,7 +1539,7 @@ impl QueueManager {
         } else {
             let space = self.data.space(page_set)?;
             Some(match space.memory().try_hold(std::mem::take(&mut image)) {
-                Ok(held) => MessageStorage::Memory(Arc::new(held)),
+                Ok(held) => MessageStorage::Memory(held),
                 Err(image) => {
                     let outcome = self.data.put(
                         UrReference::None,

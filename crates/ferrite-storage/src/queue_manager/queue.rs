@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
-use crate::data_manager::memory::MemoryImage;
+use crate::data_manager::memory::HeldImage;
 use crate::data_manager::message::{Identifier, NO_IDENTIFIER};
 use crate::recovery::log_records::MessageLocation;
 
@@ -67,14 +67,14 @@ pub enum MessageStorage {
     Pages(MessageLocation),
     /// Shared by the clones of the entry (a unit of work's list, the queue's map); the last
     /// one dropped gives the memory back.
-    Memory(Arc<MemoryImage>),
+    Memory(HeldImage),
 }
 
 impl PartialEq for MessageStorage {
     fn eq(&self, other: &MessageStorage) -> bool {
         match (self, other) {
             (MessageStorage::Pages(a), MessageStorage::Pages(b)) => a == b,
-            (MessageStorage::Memory(a), MessageStorage::Memory(b)) => Arc::ptr_eq(a, b),
+            (MessageStorage::Memory(a), MessageStorage::Memory(b)) => a.ptr_eq(b),
             _ => false,
         }
     }
