@@ -122,6 +122,16 @@ pub fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
+/// LPUTDATE/LPUTTIME for a put that becomes visible: the time MQPUT stamped on it, without
+/// another clock read; the clock only for a put without one (`stamped` 0: restart's in-doubt
+/// puts), read once into `now` for all such puts of one commit.
+fn last_put_time_ms(stamped: u64, now: &mut Option<u64>) -> u64 {
+    match stamped {
+        0 => *now.get_or_insert_with(now_ms),
+        stamped => stamped,
+    }
+}
+
 struct LogForcer(Arc<LogManager>);
 
 impl WriteAheadLog for LogForcer {
@@ -1581,11 +1591,7 @@ impl QueueManager {
                     }
                 };
                 let entry = make_entry(storage);
-                // LPUTDATE/LPUTTIME: the put time MQPUT stamped, without another clock read.
-                let put_time_ms = match descriptor.put_time_ms {
-                    0 => now_ms(),
-                    stamped => stamped,
-                };
+                let put_time_ms = last_put_time_ms(descriptor.put_time_ms, &mut None);
                 queue.insert(entry.clone(), true, put_time_ms);
                 Ok(entry)
             }
@@ -2045,14 +2051,9 @@ impl QueueManager {
         if let Some((_, end)) = range {
             self.fail_on(self.log.force(end))?;
         }
-        // LPUTDATE/LPUTTIME: the time of the MQPUT (as MQPUT stamped it); the clock is read
-        // only for a put without one (restart's in-doubt puts).
         let mut now = None;
         for put in unit.puts.drain(..) {
-            let put_time_ms = match put.put_time_ms {
-                0 => *now.get_or_insert_with(now_ms),
-                stamped => stamped,
-            };
+            let put_time_ms = last_put_time_ms(put.put_time_ms, &mut now);
             put.queue.insert(put.entry, true, put_time_ms);
             keep_spare_queue(&mut unit.spare_queue, put.queue);
         }
