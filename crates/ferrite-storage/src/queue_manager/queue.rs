@@ -515,8 +515,9 @@ impl<T> std::ops::Deref for CacheLine<T> {
 /// What MAXDEPTH, CURDEPTH, UNCOM and HIQDEPTH count, kept outside the queue's mutex so that
 /// an MQPUT reserves its place and an MQCMIT of a get gives one back without taking the lock
 /// (a put and its commit take the lock once, to make the message visible). One cache line:
-/// the putters and the getters write these on every message either way.
-#[derive(Default)]
+/// the putters and the getters write these on every message either way, so the other figures
+/// written on every put or get (the depth hint, QTIME's averages) share it rather than each
+/// moving between the processors on lines of their own.
 struct DepthCounters {
     /// Every message MAXDEPTH counts: committed ones in the map, uncommitted puts and
     /// uncommitted gets. A put claims its place with a compare-and-swap that never passes
@@ -530,7 +531,34 @@ struct DepthCounters {
     /// HIQDEPTH since the last RESET QSTATS: the most committed messages and uncommitted
     /// puts a reservation saw.
     high_depth: AtomicU64,
+    /// Committed messages in the map, as of the last change (read without the lock to
+    /// decide on read-ahead; [`LocalQueue::depth`] is the exact figure).
+    depth_hint: AtomicU64,
+    /// QTIME: time on queue of recently got messages, in microseconds, short-term and
+    /// long-term moving averages ([`TIME_ON_QUEUE_NONE`] until a message with a put time has
+    /// been got). Outside the mutex: getters blending at the same moment may lose a sample,
+    /// which an average over the last few messages can afford, and a get takes the queue's
+    /// lock once less.
+    time_on_queue_short_us: AtomicU64,
+    time_on_queue_long_us: AtomicU64,
 }
+
+impl Default for DepthCounters {
+    fn default() -> DepthCounters {
+        DepthCounters {
+            claimed: AtomicU64::new(0),
+            uncommitted_puts: AtomicU64::new(0),
+            uncommitted_gets: AtomicU64::new(0),
+            high_depth: AtomicU64::new(0),
+            depth_hint: AtomicU64::new(0),
+            time_on_queue_short_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
+            time_on_queue_long_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
+        }
+    }
+}
+
+// The counters fill at most the one cache line they are aligned to.
+const _: () = assert!(std::mem::size_of::<CacheLine<DepthCounters>>() == 64);
 
 /// Messages the background index builder (QINDXBLD(NOWAIT)) indexes per hold of the queue's
 /// lock: small enough that a get or put waits at most about a millisecond for it.
@@ -547,18 +575,9 @@ pub struct LocalQueue {
     state: Mutex<QueueState>,
     /// Bumped by every arrival, so a getter spinning before it parks sees one without the lock.
     arrivals: AtomicU64,
-    /// The queue's depth counters, changed without its lock (see [`DepthCounters`]).
+    /// The queue's depth counters, depth hint and QTIME averages, changed without its lock
+    /// (see [`DepthCounters`]).
     counters: CacheLine<DepthCounters>,
-    /// Committed messages in the map, as of the last change (read without the lock to
-    /// decide on read-ahead; [`LocalQueue::depth`] is the exact figure).
-    depth_hint: AtomicU64,
-    /// QTIME: time on queue of recently got messages, in microseconds, short-term and
-    /// long-term moving averages ([`TIME_ON_QUEUE_NONE`] until a message with a put time has
-    /// been got). Outside the mutex: getters blending at the same moment may lose a sample,
-    /// which an average over the last few messages can afford, and a get takes the queue's
-    /// lock once less.
-    time_on_queue_short_us: AtomicU64,
-    time_on_queue_long_us: AtomicU64,
     /// Getters spinning for an arrival now (at most [`LocalQueue::SPINNING_GETTERS_MAX`]; the
     /// others park at once, leaving the processors to the putters).
     spinning_getters: AtomicU32,
@@ -603,9 +622,6 @@ impl LocalQueue {
             arrivals: AtomicU64::new(0),
             spinning_getters: AtomicU32::new(0),
             counters: CacheLine(DepthCounters::default()),
-            depth_hint: AtomicU64::new(0),
-            time_on_queue_short_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
-            time_on_queue_long_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
             deleted: CacheLine(AtomicBool::new(false)),
         }
     }
@@ -907,14 +923,15 @@ impl LocalQueue {
 
     /// Note the map's size for [`LocalQueue::depth_hint`] (under the lock, after a change).
     fn note_depth(&self, state: &QueueState) {
-        self.depth_hint
+        self.counters
+            .depth_hint
             .store(state.messages.len() as u64, Ordering::Relaxed);
     }
 
     /// Committed messages available, as of the last change, without taking the queue's
     /// lock: for decisions a moment's staleness does not spoil (read-ahead).
     pub fn depth_hint(&self) -> u64 {
-        self.depth_hint.load(Ordering::Relaxed)
+        self.counters.depth_hint.load(Ordering::Relaxed)
     }
 
     /// Whether `key` is visible to `holder`: not locked, or locked by it.
@@ -1343,14 +1360,14 @@ impl LocalQueue {
             };
             average.store(blended, Ordering::Relaxed);
         };
-        blend(&self.time_on_queue_short_us, 4);
-        blend(&self.time_on_queue_long_us, 32);
+        blend(&self.counters.time_on_queue_short_us, 4);
+        blend(&self.counters.time_on_queue_long_us, 32);
     }
 
     /// QTIME's short-term and long-term averages, once a message with a put time was got.
     fn time_on_queue_us(&self) -> Option<(u64, u64)> {
-        let short = self.time_on_queue_short_us.load(Ordering::Relaxed);
-        let long = self.time_on_queue_long_us.load(Ordering::Relaxed);
+        let short = self.counters.time_on_queue_short_us.load(Ordering::Relaxed);
+        let long = self.counters.time_on_queue_long_us.load(Ordering::Relaxed);
         (short != TIME_ON_QUEUE_NONE && long != TIME_ON_QUEUE_NONE).then_some((short, long))
     }
 
