@@ -977,7 +977,10 @@ impl Connection {
             Target::QueueManager | Target::Definition(..) => failed(MQRC_OBJECT_TYPE_ERROR),
             Target::Queue(queue) if queue.is_deleted() => failed(MQRC_Q_DELETED),
             Target::Queue(queue) => Ok(queue.clone()),
-            Target::Lent => unreachable!("{LENT_QUEUE_CONTRACT}"),
+            // Code running inside the MQPUT or MQGET that borrowed the queue must use the
+            // queue it was lent (`lent_or_error`); asking the handle fails that call alone
+            // (MQRC_UNEXPECTED_ERROR) rather than stopping the connection's thread.
+            Target::Lent => failed(MQRC_UNEXPECTED_ERROR),
         }
     }
 
@@ -997,6 +1000,25 @@ impl Connection {
             Target::Queue(queue) => Some(queue),
             _ => unreachable!("matched above"),
         }
+    }
+
+    /// Run `call` (an MQPUT or MQGET on handle `hobj`) with the handle's queue lent to it
+    /// ([`Connection::lend_queue`]), and give the queue back however the call ends: a panic
+    /// in it too, which then carries on unwinding. A handle left [`Target::Lent`] would be
+    /// skipped when the connection ends (IPPROCS, OPPROCS, an exclusive input open, its
+    /// locked message and the trigger hook of its close would all leak).
+    fn with_lent_queue<T>(
+        &mut self,
+        hobj: Hobj,
+        call: impl FnOnce(&mut Self, Option<&Arc<LocalQueue>>) -> T,
+    ) -> T {
+        let lent = self.lend_queue(hobj);
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call(self, lent.as_ref())));
+        if let Some(queue) = lent {
+            self.return_queue(hobj, queue);
+        }
+        outcome.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     }
 
     /// Give a lent queue back to its handle (see [`Connection::lend_queue`]).
@@ -1100,12 +1122,9 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
-        let lent = self.lend_queue(hobj);
-        let result = self.put_on_lent(hobj, lent.as_ref(), md, pmo, data);
-        if let Some(queue) = lent {
-            self.return_queue(hobj, queue);
-        }
-        result
+        self.with_lent_queue(hobj, |connection, lent| {
+            connection.put_on_lent(hobj, lent, md, pmo, data)
+        })
     }
 
     fn put_on_lent(
@@ -1530,11 +1549,9 @@ impl Connection {
         {
             self.message_handles.properties(hmsg)?;
         }
-        let lent = self.lend_queue(hobj);
-        let result = self.get_from_handle(hobj, lent.as_ref(), md, gmo, buffer);
-        if let Some(queue) = lent {
-            self.return_queue(hobj, queue);
-        }
+        let result = self.with_lent_queue(hobj, |connection, lent| {
+            connection.get_from_handle(hobj, lent, md, gmo, buffer)
+        });
         self.note_unit_of_work();
         let browse = MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT | MQGMO_BROWSE_MSG_UNDER_CURSOR;
         if result.is_ok() && gmo.options & browse == 0 {
@@ -2178,7 +2195,8 @@ impl Connection {
                     )?);
                 }
             }
-            Target::Lent => unreachable!("{LENT_QUEUE_CONTRACT}"),
+            // As `queue_of`: only the call the queue is lent to runs on the handle meanwhile.
+            Target::Lent => return failed(MQRC_UNEXPECTED_ERROR),
         }
         Ok(Inquired { values, warning })
     }

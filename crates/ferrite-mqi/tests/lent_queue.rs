@@ -7,8 +7,8 @@ mod support;
 use std::sync::Arc;
 
 use ferrite_constants::{
-    close_options::MQCO_NONE, completion::MQCC_FAILED, get_options::*, open_options::*,
-    put_options::*, reason::*, selector::*,
+    close_options::MQCO_NONE, completion::MQCC_FAILED, get_options::*, match_options::*,
+    open_options::*, put_options::*, reason::*, selector::*,
 };
 use ferrite_mqi::*;
 use support::*;
@@ -132,4 +132,73 @@ fn a_handle_without_a_live_queue_lends_nothing_and_fails_in_order() {
     put(&mut c, h, &mut Mqmd::default(), MQPMO_NO_SYNCPOINT).unwrap();
     assert_eq!(get(&mut c, h, MQGMO_NO_SYNCPOINT).unwrap(), b"data");
     c.disconnect().unwrap();
+}
+
+/// A panic inside MQGET (an engine assertion, met here by a message planted back as
+/// persistent though it is held in memory) still gives the handle its queue back: the handle
+/// answers MQINQ, and the end of the connection closes it, releasing its exclusive input
+/// open (IPPROCS) and the message it locked.
+#[test]
+fn a_panic_inside_mqget_gives_the_queue_back_and_the_connection_end_closes_the_handle() {
+    let (_dir, qm) = queue_manager(&["Q1"]);
+    let queue = qm.queue("Q1").unwrap();
+    let mut c = Connection::connect(qm.clone(), "").unwrap();
+    let h = c
+        .open(
+            &mut Mqod::queue("Q1"),
+            MQOO_INPUT_EXCLUSIVE | MQOO_OUTPUT | MQOO_BROWSE | MQOO_INQUIRE,
+        )
+        .unwrap();
+    // The poison: priority 9, so a get meets it first.
+    let mut poison_md = Mqmd {
+        priority: 9,
+        ..Mqmd::default()
+    };
+    put(&mut c, h, &mut poison_md, MQPMO_NO_SYNCPOINT).unwrap();
+    let mut poison = queue.drain().pop().expect("the message just put");
+    assert!(poison.in_memory());
+    poison.persistent = true;
+    queue.insert(poison, false, 0);
+    // A message the handle locks.
+    let mut locked_md = Mqmd::default();
+    put(&mut c, h, &mut locked_md, MQPMO_NO_SYNCPOINT).unwrap();
+    let mut browse = Mqgmo::with_options(MQGMO_BROWSE_FIRST | MQGMO_LOCK);
+    browse.match_options = MQMO_MATCH_MSG_ID;
+    let mut browse_md = Mqmd {
+        msg_id: locked_md.msg_id,
+        ..Mqmd::default()
+    };
+    c.get(h, &mut browse_md, &mut browse, &mut [0u8; 64])
+        .unwrap();
+
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        get(&mut c, h, MQGMO_SYNCPOINT)
+    }));
+    assert!(panicked.is_err(), "the planted message stops the get");
+    assert_eq!(
+        depth(&mut c, h),
+        AttributeValue::Integer(1),
+        "the handle names its queue again"
+    );
+    assert_eq!(queue.status().open_input_count, 1);
+    // The connection's thread would unwind and drop it: an abnormal end.
+    drop(c);
+    assert_eq!(
+        (
+            queue.status().open_input_count,
+            queue.status().open_output_count
+        ),
+        (0, 0),
+        "IPPROCS and OPPROCS released"
+    );
+    let mut other = Connection::connect(qm.clone(), "").unwrap();
+    let exclusive = other
+        .open(&mut Mqod::queue("Q1"), MQOO_INPUT_EXCLUSIVE)
+        .expect("the exclusive input open was released");
+    assert_eq!(
+        get(&mut other, exclusive, MQGMO_NO_SYNCPOINT).unwrap(),
+        b"data",
+        "the lock was released"
+    );
+    other.disconnect().unwrap();
 }
