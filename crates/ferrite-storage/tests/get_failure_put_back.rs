@@ -1,6 +1,8 @@
 //! An MQGET that fails after taking its message puts it back: a corrupt in-memory descriptor,
-//! and an expired message met on the way whose deletion fails. The message is in its place
-//! again, gettable; the get's uncommitted count and its MAXDEPTH place are given back.
+//! an expired message met on the way whose deletion fails, and a message longer than the
+//! caller's buffer (MQRC_TRUNCATED_MSG_FAILED). The message is in its place again, gettable;
+//! the get's uncommitted count and its MAXDEPTH place are given back, and MSGSOUT does not
+//! count it.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -112,6 +114,11 @@ fn a_corrupt_in_memory_descriptor_leaves_the_message_in_its_place() {
         );
         assert_eq!(queue.depth(), 1, "in unit {in_unit}: back in its place");
         assert_eq!(queue.status().uncommitted, 0, "in unit {in_unit}");
+        assert_eq!(
+            messages_out(&queue),
+            0,
+            "in unit {in_unit}: nothing was got"
+        );
         assert!(unit.is_empty(), "in unit {in_unit}: the unit holds no get");
         assert_eq!(
             places_left(&queue_manager, &queue),
@@ -161,6 +168,11 @@ fn an_expired_message_whose_deletion_fails_puts_the_taken_message_back() {
         // The expired message left the queue (its place with it); the live one is back.
         assert_eq!(queue.depth(), 1, "in unit {in_unit}");
         assert_eq!(queue.status().uncommitted, 0, "in unit {in_unit}");
+        assert_eq!(
+            messages_out(&queue),
+            0,
+            "in unit {in_unit}: nothing was got"
+        );
         assert!(unit.is_empty(), "in unit {in_unit}");
         assert_eq!(
             places_left(&queue_manager, &queue),
@@ -174,8 +186,65 @@ fn an_expired_message_whose_deletion_fails_puts_the_taken_message_back() {
         _ => panic!("the live message is there to get"),
     }
     queue_manager.commit(&mut unit).unwrap();
+    assert_eq!(messages_out(&queue), 1, "the one get");
     assert_eq!(
         (queue.depth(), places_left(&queue_manager, &queue)),
         (0, MAX_DEPTH)
     );
+}
+
+#[test]
+fn a_message_left_on_the_queue_for_its_length_is_not_counted_as_got() {
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path());
+    let queue = queue(&queue_manager);
+    queue_manager
+        .put(None, &queue, &MessageDescriptor::default(), b"too long")
+        .unwrap();
+    let places = places_left(&queue_manager, &queue);
+    let short_buffer = GetControls {
+        leave_if_longer_than: Some(3),
+        ..GetControls::default()
+    };
+    for in_unit in [true, false] {
+        let mut unit = UnitOfWork::new();
+        let outcome = queue_manager
+            .get_with(
+                in_unit.then_some(&mut unit),
+                &queue,
+                &MessageSelector::default(),
+                None,
+                &short_buffer,
+            )
+            .unwrap();
+        match outcome {
+            GetOutcome::LeftOnQueue(message) => {
+                assert_eq!(message.data.as_slice(), b"too long", "in unit {in_unit}")
+            }
+            other => panic!("in unit {in_unit}: left on the queue, not {other:?}"),
+        }
+        assert_eq!(
+            messages_out(&queue),
+            0,
+            "in unit {in_unit}: nothing was got"
+        );
+        assert_eq!(queue.depth(), 1, "in unit {in_unit}");
+        assert_eq!(queue.status().uncommitted, 0, "in unit {in_unit}");
+        assert!(unit.is_empty(), "in unit {in_unit}");
+        assert_eq!(
+            places_left(&queue_manager, &queue),
+            places,
+            "in unit {in_unit}"
+        );
+    }
+    match get(&queue_manager, &queue, None).unwrap() {
+        GetOutcome::Got { message, .. } => assert_eq!(message.data.as_slice(), b"too long"),
+        other => panic!("the message is there to get, not {other:?}"),
+    }
+    assert_eq!(messages_out(&queue), 1, "the one get");
+}
+
+/// MSGSOUT (RESET QSTATS): the messages got since the queue's counters were last reset.
+fn messages_out(queue: &LocalQueue) -> u64 {
+    queue.statistics().messages_out
 }

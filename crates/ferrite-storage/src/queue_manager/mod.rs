@@ -1735,19 +1735,12 @@ impl QueueManager {
             &mut expired,
             interrupted,
         );
-        // A taken message goes back in its place, untouched, when the get does not complete:
-        // in a unit of work as an uncommitted get backed out, outside one as a put back.
-        let put_back = |entry, in_unit_of_work: bool| {
-            if in_unit_of_work {
-                queue.restore(entry);
-            } else {
-                queue.insert(entry, false, 0);
-            }
-        };
+        // A taken message goes back in its place, as if never taken, when the get does not
+        // complete (LocalQueue::put_back).
         for entry in expired {
             if let Err(error) = self.delete_expired(queue, &entry) {
                 if let Some(taken) = taken {
-                    put_back(taken, unit.is_some());
+                    queue.put_back(taken, unit.is_some());
                 }
                 return Err(error);
             }
@@ -1784,7 +1777,7 @@ impl QueueManager {
                 Ok(image) => GotImage::Read(image),
                 Err(error) => {
                     // The message stays on the queue; the damaged page is reported, never served.
-                    put_back(entry, unit.is_some());
+                    queue.put_back(entry, unit.is_some());
                     return Err(error);
                 }
             },
@@ -1793,7 +1786,7 @@ impl QueueManager {
             Ok(decoded) => decoded,
             Err(error) => {
                 let error = Self::descriptor_error(&entry, error);
-                put_back(entry, unit.is_some());
+                queue.put_back(entry, unit.is_some());
                 return Err(error);
             }
         };
@@ -1804,7 +1797,7 @@ impl QueueManager {
             // Back in its place, untouched (MQRC_TRUNCATED_MSG_FAILED).
             let data = image.bytes()[data_offset..].to_vec().into();
             let (backout_count, key) = (entry.backout_count, entry.key);
-            put_back(entry, unit.is_some());
+            queue.put_back(entry, unit.is_some());
             return Ok(GetOutcome::LeftOnQueue(RetrievedMessage {
                 descriptor,
                 data,

@@ -883,16 +883,39 @@ impl LocalQueue {
     /// Restore a message whose getter backed out (it was counted as an uncommitted get).
     pub fn restore(&self, entry: MessageEntry) {
         let mut state = self.state();
+        self.get_resolved();
+        self.return_to_place(&mut state, entry);
+    }
+
+    /// A message [`LocalQueue::take_visible_to`] took for a get that did not complete (its
+    /// data could not be read, or it did not fit and the get left it: MQRC_TRUNCATED_MSG_FAILED)
+    /// goes back in its place, as if never taken: `in_unit_of_work` as the take was told, so
+    /// an uncommitted get ends, or the message claims its MAXDEPTH place again; and MSGSOUT
+    /// (RESET QSTATS, the statistics events) no longer counts it, for it was never got.
+    /// LGETDATE and LGETTIME keep the take's time: the get did look at the queue then.
+    pub fn put_back(&self, entry: MessageEntry, in_unit_of_work: bool) {
+        let mut state = self.state();
+        // Saturating: a RESET QSTATS since the take may have zeroed the count.
+        state.statistics.messages_out = state.statistics.messages_out.saturating_sub(1);
+        if in_unit_of_work {
+            self.get_resolved();
+        } else {
+            self.claim(1);
+        }
+        self.return_to_place(&mut state, entry);
+    }
+
+    /// A message taken out comes back in its place, under the lock (`state`), waking a getter
+    /// waiting for it; the depth counters are the caller's.
+    fn return_to_place(&self, state: &mut QueueState, entry: MessageEntry) {
         if let Some(at) = entry.expires_at_ms {
             state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
         }
-        self.get_resolved();
-        Self::index(&mut state, &entry);
-        Self::wake_parked_for(&state, &entry);
+        Self::index(state, &entry);
+        Self::wake_parked_for(state, &entry);
         state.messages.insert(entry.key, entry);
-        self.note_depth(&state);
+        self.note_depth(state);
         self.arrivals.fetch_add(1, Ordering::Release);
-        drop(state);
     }
 
     /// Restart: a message got by a unit of recovery left in doubt stays out of the queue,
