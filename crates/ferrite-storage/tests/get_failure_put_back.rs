@@ -5,7 +5,7 @@
 //! count it.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::memory::MemoryAccount;
@@ -242,6 +242,76 @@ fn a_message_left_on_the_queue_for_its_length_is_not_counted_as_got() {
         other => panic!("the message is there to get, not {other:?}"),
     }
     assert_eq!(messages_out(&queue), 1, "the one get");
+}
+
+/// Expired messages met together, the first of which cannot be deleted (its page holds no
+/// message): the others are still deleted, by a get that meets them and by the expiry scan,
+/// and the call fails with the first error.
+#[test]
+fn a_failed_expiry_deletion_leaves_no_other_expired_message_undeleted() {
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = open(directory.path());
+    // Room for the undeletable message, two that expire and a live one.
+    let mut definition = QueueDefinition::local("PB.EXPIRY", PageSetId(1));
+    definition.max_depth = 4;
+    let queue = queue_manager.define_queue(definition, false).unwrap();
+    let reported = Arc::new(Mutex::new(Vec::new()));
+    let observed = reported.clone();
+    assert!(
+        queue_manager.set_expiry_observer(Arc::new(move |_, _, message| {
+            observed.lock().unwrap().push(message.descriptor.message_id)
+        })),
+        "the test's observer of deleted expired messages"
+    );
+    let nowhere = MessageLocation {
+        page_set: PageSetId(1),
+        page: PageNumber(200),
+        offset: 0,
+    };
+    for by_get in [true, false] {
+        // Priority 9: met before the others.
+        let mut undeletable = planted(1, MessageStorage::Pages(nowhere), Some(1));
+        undeletable.key = MessageKey::new(9, 1);
+        queue.insert(undeletable, false, 0);
+        let expiring = |id: u8| MessageDescriptor {
+            persistent: true,
+            message_id: [id; 24],
+            expiry_tenths: Some(1),
+            ..MessageDescriptor::default()
+        };
+        for id in [1, 2] {
+            queue_manager
+                .put(None, &queue, &expiring(id), b"expiring")
+                .unwrap();
+        }
+        queue_manager
+            .put(None, &queue, &MessageDescriptor::default(), b"live")
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(250));
+        let result = if by_get {
+            get(&queue_manager, &queue, None).map(|_| ())
+        } else {
+            queue_manager.expire_messages().map(|_| ())
+        };
+        assert!(result.is_err(), "by get {by_get}: the first deletion fails");
+        assert_eq!(
+            reported.lock().unwrap().split_off(0),
+            vec![[1; 24], [2; 24]],
+            "by get {by_get}: the other expired messages were deleted"
+        );
+        assert_eq!(queue.depth(), 1, "by get {by_get}: the live message");
+        assert_eq!(
+            places_left(&queue_manager, &queue),
+            3,
+            "by get {by_get}: only the live message holds a place"
+        );
+        match get(&queue_manager, &queue, None).unwrap() {
+            GetOutcome::Got { message, .. } => {
+                assert_eq!(message.data.as_slice(), b"live", "by get {by_get}")
+            }
+            other => panic!("by get {by_get}: the live message, not {other:?}"),
+        }
+    }
 }
 
 /// MSGSOUT (RESET QSTATS): the messages got since the queue's counters were last reset.

@@ -1737,13 +1737,11 @@ impl QueueManager {
         );
         // A taken message goes back in its place, as if never taken, when the get does not
         // complete (LocalQueue::put_back).
-        for entry in expired {
-            if let Err(error) = self.delete_expired(queue, &entry) {
-                if let Some(taken) = taken {
-                    queue.put_back(taken, unit.is_some());
-                }
-                return Err(error);
+        if let (_, Err(error)) = self.delete_all_expired(queue, expired) {
+            if let Some(taken) = taken {
+                queue.put_back(taken, unit.is_some());
             }
+            return Err(error);
         }
         let Some(entry) = taken else {
             if self.stopping.load(Ordering::Acquire) {
@@ -1989,6 +1987,28 @@ impl QueueManager {
                 Err(error) => return Err(error),
             }
         }
+    }
+
+    /// Delete expired messages already taken off `queue` (unclaimed and unindexed): each is
+    /// tried, so one whose deletion fails (its page cannot be freed, the log cannot be
+    /// written) leaves none of the others undeleted. Returns how many were deleted and the
+    /// first failure. A message whose deletion failed stays off the queue (put back, every
+    /// get would meet it and fail again); a persistent one is still expired at restart, which
+    /// deletes it, and its page space is lost until then.
+    fn delete_all_expired(
+        &self,
+        queue: &LocalQueue,
+        entries: Vec<MessageEntry>,
+    ) -> (u64, StorageResult<()>) {
+        let mut deleted = 0;
+        let mut first_error = Ok(());
+        for entry in entries {
+            match self.delete_expired(queue, &entry) {
+                Ok(()) => deleted += 1,
+                Err(error) => first_error = first_error.and(Err(error)),
+            }
+        }
+        (deleted, first_error)
     }
 
     fn delete_expired(&self, queue: &LocalQueue, entry: &MessageEntry) -> StorageResult<()> {
@@ -2258,13 +2278,13 @@ impl QueueManager {
         self.check_running()?;
         let now = now_ms();
         let mut deleted = 0u64;
+        let mut first_error = Ok(());
         for queue in self.queues() {
-            for entry in queue.remove_expired(now) {
-                self.delete_expired(&queue, &entry)?;
-                deleted += 1;
-            }
+            let (count, result) = self.delete_all_expired(&queue, queue.remove_expired(now));
+            deleted += count;
+            first_error = first_error.and(result);
         }
-        Ok(deleted)
+        first_error.map(|()| deleted)
     }
 
     /// Take a checkpoint: record the units of recovery and page set recovery RBAs in the log and
