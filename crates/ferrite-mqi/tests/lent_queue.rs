@@ -1,6 +1,8 @@
 //! MQPUT and MQGET borrow their handle's queue for the call (no reference count change per
-//! call) and give it back on every path: a call that fails, at any check, leaves the handle
-//! usable, and closing it leaves no reference to the queue behind.
+//! call) and give it back on every path: a call that fails, at any check, or panics, leaves
+//! the handle usable, and closing it leaves no reference to the queue behind (which shows
+//! nothing leaks, not that the queue was lent rather than cloned). A handle whose queue is
+//! gone lends nothing, and its checks fail in MQ's order.
 
 mod support;
 
@@ -34,6 +36,18 @@ fn get(c: &mut Connection, hobj: Hobj, options: i32) -> MqResult<Vec<u8>> {
     )?;
     buffer.truncate(got.returned_length);
     Ok(buffer)
+}
+
+/// MQGET with MQGMO_UNLOCK: its warning's reason, or its failure's.
+fn unlock(c: &mut Connection, hobj: Hobj) -> Result<Option<i32>, i32> {
+    c.get(
+        hobj,
+        &mut Mqmd::default(),
+        &mut Mqgmo::with_options(MQGMO_UNLOCK),
+        &mut [],
+    )
+    .map(|result| result.warning.map(|warning| warning.reason))
+    .map_err(|error| error.reason)
 }
 
 fn depth(c: &mut Connection, hobj: Hobj) -> AttributeValue {
@@ -76,6 +90,11 @@ fn every_failed_put_and_get_gives_the_queue_back_to_its_handle() {
         reason(get(&mut c, h, MQGMO_BROWSE_FIRST | MQGMO_SYNCPOINT)),
         MQRC_OPTIONS_ERROR
     );
+    assert_eq!(
+        unlock(&mut c, h),
+        Ok(Some(MQRC_NO_MSG_LOCKED)),
+        "MQGMO_UNLOCK (its own early return) with no message locked"
+    );
     assert_eq!(get(&mut c, h, MQGMO_NO_SYNCPOINT).unwrap(), b"data");
     assert_eq!(
         reason(get(&mut c, h, MQGMO_NO_SYNCPOINT)),
@@ -101,12 +120,17 @@ fn a_handle_without_a_live_queue_lends_nothing_and_fails_in_order() {
     let (_dir, qm) = queue_manager(&["Q1", "Q2"]);
     let mut c = Connection::connect(qm.clone(), "").unwrap();
     let output_only = c.open(&mut Mqod::queue("Q2"), MQOO_OUTPUT).unwrap();
-    // Not open for input: that check comes before the queue's own.
+    qm.delete_queue("Q2", true).unwrap();
+    // Not open for input: that check comes before the queue's own (MQRC_Q_DELETED).
     assert_eq!(
         reason(get(&mut c, output_only, MQGMO_NO_SYNCPOINT)),
         MQRC_NOT_OPEN_FOR_INPUT
     );
-    qm.delete_queue("Q2", true).unwrap();
+    assert_eq!(
+        unlock(&mut c, output_only),
+        Err(MQRC_Q_DELETED),
+        "MQGMO_UNLOCK on a handle whose queue is gone"
+    );
     assert_eq!(
         reason(put(
             &mut c,
