@@ -2,7 +2,7 @@
 //! report with the reference it is judged against.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
@@ -1484,6 +1484,20 @@ fn first_gets(restarted: Restarted, wanted: u64) -> (f64, f64, f64) {
 
 // ----- deep queue -----------------------------------------------------------------------------
 
+/// This process's resident memory (VmRSS), in KiB; 0 where /proc does not say.
+fn own_resident_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|line| line.starts_with("VmRSS:"))
+                .and_then(|line| line.split_whitespace().nth(1))
+                .and_then(|value| value.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
 pub fn deep_queue(context: &mut Context) {
     heading("deep-queue: fill far beyond the buffer pool, then drain");
     let buffers = context.mode.pick(1000u32, 10_000, 20_000);
@@ -1524,20 +1538,33 @@ pub fn deep_queue(context: &mut Context) {
         println!("    {}", log.describe());
         (seconds, log, queue_manager.log().end_rba().0 - rba_before)
     };
+    // The longest single MQPUT and MQCMIT of the fill, in microseconds: a commit inserts its
+    // messages in the queue's delivery order, whose growth copies the lane under the lock.
+    let worst_put_us = AtomicU64::new(0);
+    let worst_commit_us = AtomicU64::new(0);
+    let timed = |worst: &AtomicU64, call: &mut dyn FnMut()| {
+        let started = Instant::now();
+        call();
+        worst.fetch_max(started.elapsed().as_micros() as u64, Ordering::Relaxed);
+    };
     let fill = |thread: u64| {
         let mine = messages / threads;
         let mut unit = UnitOfWork::new();
         for index in 0..mine {
-            queue_manager
-                .put(
-                    Some(&mut unit),
-                    &queue,
-                    &engine::descriptor(true, thread << 40 | index),
-                    &data,
-                )
-                .expect("put");
+            timed(&worst_put_us, &mut || {
+                queue_manager
+                    .put(
+                        Some(&mut unit),
+                        &queue,
+                        &engine::descriptor(true, thread << 40 | index),
+                        &data,
+                    )
+                    .expect("put");
+            });
             if unit.message_count() == per_unit {
-                queue_manager.commit(&mut unit).expect("commit");
+                timed(&worst_commit_us, &mut || {
+                    queue_manager.commit(&mut unit).expect("commit")
+                });
             }
         }
         queue_manager.commit(&mut unit).expect("commit");
@@ -1559,7 +1586,31 @@ pub fn deep_queue(context: &mut Context) {
     let pool_start = engine::pool_statistics(&queue_manager, 2);
     let (fill_seconds, _, fill_log) = phase("fill", &fill);
     let pool_mid = engine::pool_statistics(&queue_manager, 2);
+    let (worst_put_us, worst_commit_us) = (
+        worst_put_us.load(Ordering::Relaxed),
+        worst_commit_us.load(Ordering::Relaxed),
+    );
+    let full_kib = own_resident_kib();
+    println!(
+        "    worst MQPUT {worst_put_us} us, worst MQCMIT {worst_commit_us} us; \
+         process RSS full {full_kib} KiB"
+    );
     let (drain_seconds, _, drain_log) = phase("drain", &drain);
+    let drained_kib = own_resident_kib();
+    println!("    process RSS drained {drained_kib} KiB");
+    for (name, value, unit) in [
+        ("fill: worst MQPUT", worst_put_us as f64, "us"),
+        ("fill: worst MQCMIT", worst_commit_us as f64, "us"),
+        ("process RSS, queue full", full_kib as f64, "KiB"),
+        ("process RSS, queue drained", drained_kib as f64, "KiB"),
+    ] {
+        context.report.push(Row::new(
+            "deep-queue",
+            format!("{messages} x 1 KiB, BP2={buffers}: {name}"),
+            value,
+            unit,
+        ));
+    }
     let pool_end = engine::pool_statistics(&queue_manager, 2);
     let messages = (messages / threads) * threads;
     for (name, seconds, log_bytes, before, after) in [

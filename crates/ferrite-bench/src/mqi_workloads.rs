@@ -281,8 +281,6 @@ fn single_queue_breakdown(
     queue_manager: &Arc<ferrite_storage::queue_manager::QueueManager>,
     messages: u64,
 ) {
-    use ferrite_constants::get_options::MQGMO_NO_SYNCPOINT;
-    use ferrite_constants::put_options::MQPMO_NO_SYNCPOINT;
     let mut connection = Connection::connect(queue_manager.clone(), "").expect("MQCONN");
     let output = connection
         .open(&mut Mqod::queue("SINGLE.Q"), MQOO_OUTPUT)
@@ -295,41 +293,12 @@ fn single_queue_breakdown(
     for syncpoint in [true, false] {
         let started = thread_cpu_ns();
         for _ in 0..messages {
-            let mut md = Mqmd {
-                persistence: MQPER_NOT_PERSISTENT,
-                ..Mqmd::default()
-            };
-            let options = if syncpoint {
-                MQPMO_SYNCPOINT
-            } else {
-                MQPMO_NO_SYNCPOINT
-            };
-            connection
-                .put(output, &mut md, &mut Mqpmo::with_options(options), &data)
-                .expect("MQPUT");
-            if syncpoint {
-                connection.commit().expect("MQCMIT");
-            }
+            breakdown_put(&mut connection, output, &data, syncpoint);
         }
         let put_ns = (thread_cpu_ns() - started) as f64 / messages as f64;
         let started = thread_cpu_ns();
         for _ in 0..messages {
-            let options = if syncpoint {
-                MQGMO_SYNCPOINT
-            } else {
-                MQGMO_NO_SYNCPOINT
-            };
-            connection
-                .get(
-                    input,
-                    &mut Mqmd::default(),
-                    &mut Mqgmo::with_options(options),
-                    &mut buffer,
-                )
-                .expect("MQGET");
-            if syncpoint {
-                connection.commit().expect("MQCMIT");
-            }
+            breakdown_get(&mut connection, input, &mut buffer, syncpoint);
         }
         let get_ns = (thread_cpu_ns() - started) as f64 / messages as f64;
         let what = if syncpoint {
@@ -346,34 +315,67 @@ fn single_queue_breakdown(
     // than with `messages` fresh images (first-touch page faults) as above.
     let started = thread_cpu_ns();
     for _ in 0..messages {
-        let mut md = Mqmd {
-            persistence: MQPER_NOT_PERSISTENT,
-            ..Mqmd::default()
-        };
-        connection
-            .put(
-                output,
-                &mut md,
-                &mut Mqpmo::with_options(MQPMO_SYNCPOINT),
-                &data,
-            )
-            .expect("MQPUT");
-        connection.commit().expect("MQCMIT");
-        connection
-            .get(
-                input,
-                &mut Mqmd::default(),
-                &mut Mqgmo::with_options(MQGMO_SYNCPOINT),
-                &mut buffer,
-            )
-            .expect("MQGET");
-        connection.commit().expect("MQCMIT");
+        breakdown_put(&mut connection, output, &data, true);
+        breakdown_get(&mut connection, input, &mut buffer, true);
     }
     let pair_ns = (thread_cpu_ns() - started) as f64 / messages as f64;
     println!(
         "  breakdown, 1 thread, {messages} x 1,000 B: MQPUT+MQCMIT then MQGET+MQCMIT alternating (depth 0-1): {pair_ns:.0} CPU ns per put+get pair"
     );
     let _ = connection.disconnect();
+}
+
+/// One breakdown MQPUT of `data`, non-persistent: in a unit of work committed at once
+/// (`syncpoint`), or out of syncpoint.
+fn breakdown_put(
+    connection: &mut Connection,
+    output: ferrite_mqi::Hobj,
+    data: &[u8],
+    syncpoint: bool,
+) {
+    use ferrite_constants::put_options::MQPMO_NO_SYNCPOINT;
+    let mut md = Mqmd {
+        persistence: MQPER_NOT_PERSISTENT,
+        ..Mqmd::default()
+    };
+    let options = if syncpoint {
+        MQPMO_SYNCPOINT
+    } else {
+        MQPMO_NO_SYNCPOINT
+    };
+    connection
+        .put(output, &mut md, &mut Mqpmo::with_options(options), data)
+        .expect("MQPUT");
+    if syncpoint {
+        connection.commit().expect("MQCMIT");
+    }
+}
+
+/// One breakdown MQGET into `buffer`: in a unit of work committed at once (`syncpoint`), or
+/// out of syncpoint.
+fn breakdown_get(
+    connection: &mut Connection,
+    input: ferrite_mqi::Hobj,
+    buffer: &mut [u8],
+    syncpoint: bool,
+) {
+    use ferrite_constants::get_options::MQGMO_NO_SYNCPOINT;
+    let options = if syncpoint {
+        MQGMO_SYNCPOINT
+    } else {
+        MQGMO_NO_SYNCPOINT
+    };
+    connection
+        .get(
+            input,
+            &mut Mqmd::default(),
+            &mut Mqgmo::with_options(options),
+            buffer,
+        )
+        .expect("MQGET");
+    if syncpoint {
+        connection.commit().expect("MQCMIT");
+    }
 }
 
 /// Run this thread `levels` nice levels below the process (Linux: a thread's nice value is set

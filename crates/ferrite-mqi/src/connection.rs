@@ -169,6 +169,11 @@ pub const QUEUE_MANAGER_SELECTORS: &[i32] = &[
 ];
 
 /// Every MQOO_* bit MQOPEN knows.
+/// What [`Target::Lent`] relies on: a handle's queue is lent only for the MQPUT or MQGET
+/// running on that handle, which neither closes the handle nor reads its target.
+const LENT_QUEUE_CONTRACT: &str =
+    "a handle's queue is lent only to the MQPUT or MQGET on it, which keeps the handle open";
+
 const KNOWN_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
     | MQOO_INPUT_SHARED
     | MQOO_INPUT_EXCLUSIVE
@@ -401,6 +406,9 @@ enum Target {
     QueueManager,
     /// A process or namelist, opened for MQINQ.
     Definition(ObjectType, String),
+    /// The handle's queue, taken out for the MQPUT or MQGET running on the handle
+    /// ([`Connection::lend_queue`]); nothing else reads a handle during that call.
+    Lent,
 }
 
 struct ObjectHandle {
@@ -984,6 +992,73 @@ impl Connection {
             Target::QueueManager | Target::Definition(..) => failed(MQRC_OBJECT_TYPE_ERROR),
             Target::Queue(queue) if queue.is_deleted() => failed(MQRC_Q_DELETED),
             Target::Queue(queue) => Ok(queue.clone()),
+            // Code running inside the MQPUT or MQGET that borrowed the queue must use the
+            // queue it was lent (`lent_or_error`); asking the handle fails that call alone
+            // (MQRC_UNEXPECTED_ERROR) rather than stopping the connection's thread.
+            Target::Lent => failed(MQRC_UNEXPECTED_ERROR),
+        }
+    }
+
+    /// The queue of handle `hobj`, taken out of the handle for one MQPUT or MQGET on it and
+    /// given back by [`Connection::return_queue`] when the call ends: the call reads the
+    /// queue without cloning its `Arc` (an atomic on a line every putter and getter of the
+    /// queue would write, twice per call). `None`, leaving the handle as it is, when the
+    /// handle has no queue or its queue was deleted: the call's checks then fail in their
+    /// order, [`Connection::queue_of`]'s among them.
+    fn lend_queue(&mut self, hobj: Hobj) -> Option<Arc<LocalQueue>> {
+        let handle = self.handles.get_mut(&hobj.0)?;
+        match &handle.target {
+            Target::Queue(queue) if !queue.is_deleted() => {}
+            _ => return None,
+        }
+        match std::mem::replace(&mut handle.target, Target::Lent) {
+            Target::Queue(queue) => Some(queue),
+            _ => unreachable!("matched above"),
+        }
+    }
+
+    /// Run `call` (an MQPUT or MQGET on handle `hobj`) with the handle's queue lent to it
+    /// ([`Connection::lend_queue`]), and give the queue back however the call ends: a panic
+    /// in it too, which then carries on unwinding. A handle left [`Target::Lent`] would be
+    /// skipped when the connection ends (IPPROCS, OPPROCS, an exclusive input open, its
+    /// locked message and the trigger hook of its close would all leak).
+    fn with_lent_queue<T>(
+        &mut self,
+        hobj: Hobj,
+        call: impl FnOnce(&mut Self, Option<&Arc<LocalQueue>>) -> T,
+    ) -> T {
+        let lent = self.lend_queue(hobj);
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call(self, lent.as_ref())));
+        if let Some(queue) = lent {
+            self.return_queue(hobj, queue);
+        }
+        outcome.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    }
+
+    /// Give a lent queue back to its handle (see [`Connection::lend_queue`]).
+    fn return_queue(&mut self, hobj: Hobj, queue: Arc<LocalQueue>) {
+        let handle = self.handles.get_mut(&hobj.0).expect(LENT_QUEUE_CONTRACT);
+        assert!(
+            matches!(handle.target, Target::Lent),
+            "{LENT_QUEUE_CONTRACT}"
+        );
+        handle.target = Target::Queue(queue);
+    }
+
+    /// The queue lent for this call, or, when none was lent, the error
+    /// [`Connection::queue_of`] gives for the handle.
+    fn lent_or_error<'q>(
+        &self,
+        lent: Option<&'q Arc<LocalQueue>>,
+        handle: &ObjectHandle,
+    ) -> MqResult<&'q Arc<LocalQueue>> {
+        match lent {
+            Some(queue) => Ok(queue),
+            None => match self.queue_of(handle) {
+                Err(error) => Err(error),
+                Ok(_) => unreachable!("a handle with a live queue lends it"),
+            },
         }
     }
 
@@ -1074,13 +1149,26 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        self.with_lent_queue(hobj, |connection, lent| {
+            connection.put_on_lent(hobj, lent, md, pmo, data)
+        })
+    }
+
+    fn put_on_lent(
+        &mut self,
+        hobj: Hobj,
+        lent: Option<&Arc<LocalQueue>>,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>> {
         let handle = self.handle(hobj)?;
         self.check_quiescing(pmo.options & MQPMO_FAIL_IF_QUIESCING != 0)?;
         if !handle.output {
             return failed(MQRC_NOT_OPEN_FOR_OUTPUT);
         }
         let open_options = handle.options;
-        let queue = self.queue_of(handle)?;
+        let queue = self.lent_or_error(lent, handle)?;
         let alias = self.alias_of(handle);
         if alias.as_ref().is_some_and(|alias| alias.put_inhibited) {
             return failed(MQRC_PUT_INHIBITED);
@@ -1090,7 +1178,7 @@ impl Connection {
             .map(|alias| (alias.default_priority, alias.default_persistent));
         let handle = self.handles.get_mut(&hobj.0).expect("open");
         let mut position = std::mem::take(&mut handle.groups.put);
-        let result = self.put_to(&queue, open_options, defaults, md, pmo, data, &mut position);
+        let result = self.put_to(queue, open_options, defaults, md, pmo, data, &mut position);
         self.handles.get_mut(&hobj.0).expect("open").groups.put = position;
         result
     }
@@ -1498,9 +1586,11 @@ impl Connection {
         {
             self.message_handles.properties(hmsg)?;
         }
-        let result = self.get_from_handle(hobj, md, gmo, buffer);
+        let result = self.with_lent_queue(hobj, |connection, lent| {
+            connection.get_from_handle(hobj, lent, md, gmo, buffer)
+        });
         if let Err(error) = &result {
-            // Inhibit events (INHIBTEV): Get Inhibited.
+            // Inhibit events (INHIBTEV): Get Inhibited (the handle has its queue back).
             if error.reason == MQRC_GET_INHIBITED {
                 let queue_name = self.put_target(hobj).object_name;
                 queue_manager_events::call_failed(
@@ -1529,6 +1619,7 @@ impl Connection {
     fn get_from_handle(
         &mut self,
         hobj: Hobj,
+        lent: Option<&Arc<LocalQueue>>,
         md: &mut Mqmd,
         gmo: &mut Mqgmo,
         buffer: &mut [u8],
@@ -1565,7 +1656,7 @@ impl Connection {
             return failed(MQRC_OPTIONS_ERROR);
         }
         if options & MQGMO_UNLOCK != 0 {
-            return crate::locking::unlock(self.queue_of(handle)?.as_ref(), handle.lock_holder);
+            return crate::locking::unlock(self.lent_or_error(lent, handle)?, handle.lock_holder);
         }
         let wait = if options & MQGMO_WAIT != 0 {
             if gmo.wait_interval < 0 && gmo.wait_interval != MQWI_UNLIMITED {
@@ -1594,7 +1685,7 @@ impl Connection {
             .is_some_and(|alias| alias.get_inhibited)
             || (browsing
                 && self
-                    .queue_of(handle)?
+                    .lent_or_error(lent, handle)?
                     .with_definition(|definition| definition.get_inhibited))
         {
             return failed(MQRC_GET_INHIBITED);
@@ -1636,7 +1727,7 @@ impl Connection {
             };
             selector.key = Some(key);
         }
-        let queue = self.queue_of(handle)?;
+        let queue = self.lent_or_error(lent, handle)?;
         let cursor = handle.cursor;
         let lock_holder = handle.lock_holder;
         if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) != 0 {
@@ -1655,8 +1746,7 @@ impl Connection {
         let accept_truncated = options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
         if let Some(selection) = handle.selection.clone() {
             if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) == 0 {
-                return self
-                    .get_selected(hobj, &queue, &selection, selector, md, gmo, buffer, wait);
+                return self.get_selected(hobj, queue, &selection, selector, md, gmo, buffer, wait);
             }
         }
         if options & MQGMO_COMPLETE_MSG != 0
@@ -1667,7 +1757,7 @@ impl Connection {
                 _ => None,
             };
             let result = self.get_complete_message(
-                hobj, &queue, &selector, after, wait, in_unit, md, gmo, buffer,
+                hobj, queue, &selector, after, wait, in_unit, md, gmo, buffer,
             );
             return self.after_group_get(hobj, &group_get, md, result);
         }
@@ -1689,7 +1779,7 @@ impl Connection {
                 lock,
             };
             let now = now_ms();
-            let message = self.browse_unexpired(&queue, &selector, after, now, &browsed)?;
+            let message = self.browse_unexpired(queue, &selector, after, now, &browsed)?;
             let Some(message) = message else {
                 return failed(if options & MQGMO_BROWSE_MSG_UNDER_CURSOR != 0 {
                     MQRC_NO_MSG_UNDER_CURSOR
@@ -1706,7 +1796,7 @@ impl Connection {
                 buffer,
                 accept_truncated,
                 now,
-                &queue,
+                queue,
             );
             let group_get = GroupGet {
                 key: Some(message.key),
@@ -1725,7 +1815,7 @@ impl Connection {
         let unit = in_unit.then_some(&mut self.unit);
         let outcome = self
             .queue_manager
-            .get_with(unit, &queue, &selector, wait, &controls)?;
+            .get_with(unit, queue, &selector, wait, &controls)?;
         match outcome {
             GetOutcome::Got {
                 message,
@@ -1739,7 +1829,7 @@ impl Connection {
                     buffer,
                     true,
                     expiry_now(&message),
-                    &queue,
+                    queue,
                 );
                 self.after_destructive_get(hobj, md, &message, in_unit_of_work);
                 self.after_group_get(hobj, &group_get, md, result)
@@ -1752,7 +1842,7 @@ impl Connection {
                 buffer,
                 false,
                 expiry_now(&message),
-                &queue,
+                queue,
             ),
             GetOutcome::NoMessage => failed(if options & MQGMO_MSG_UNDER_CURSOR != 0 {
                 MQRC_NO_MSG_UNDER_CURSOR
@@ -2160,6 +2250,8 @@ impl Connection {
                     )?);
                 }
             }
+            // As `queue_of`: only the call the queue is lent to runs on the handle meanwhile.
+            Target::Lent => return failed(MQRC_UNEXPECTED_ERROR),
         }
         Ok(Inquired { values, warning })
     }

@@ -38,6 +38,19 @@
 //! A buffer is recycled only by the drop of the last holder of its image (the queue entry, a
 //! unit of work's copy of it, a got message's data), so a recycled buffer never aliases a
 //! message anyone can still read.
+//!
+//! ## Recycled image handles
+//! The holders share an image through a [`HeldImage`], a reference-counted handle allocated
+//! beside the buffer. The handle is recycled with it: the drop of the last holder (the
+//! handle's count at one, checked with `Arc::get_mut`, so no other holder can appear) gives
+//! its charge back, passes the buffer on as above and keeps the emptied handle, with its
+//! account's reference, in the same thread list, so handles travel to the putters in the
+//! same batches (at most [`IMAGE_BUFFER_BATCH`] handles per list). [`MemoryAccount::try_hold`]
+//! takes one from this thread's list before allocating, and keeps its account reference when
+//! it is the same account, so a put and a get change no reference count another processor
+//! writes. Two holders dropping at the same moment may each see the other: the handle is then
+//! simply freed by the last, its buffer recycled as before. A free handle holds no bytes and
+//! no charge (about 60 bytes, and its account alive).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -81,11 +94,13 @@ thread_local! {
 /// threads with none.
 type ImageBufferExchange = Mutex<Vec<FreeBuffers>>;
 
-/// A list of free (empty) image buffers and the sum of their capacities.
+/// A list of free (empty) image buffers and the sum of their capacities, and free image
+/// handles (no bytes, no charge; see the module's comment).
 #[derive(Debug, Default)]
 struct FreeBuffers {
     buffers: Vec<Vec<u8>>,
     bytes: usize,
+    handles: Vec<Arc<MemoryImage>>,
 }
 
 impl FreeBuffers {
@@ -93,6 +108,15 @@ impl FreeBuffers {
         FreeBuffers {
             buffers: Vec::new(),
             bytes: 0,
+            handles: Vec::new(),
+        }
+    }
+
+    /// Keep an emptied handle (at most [`IMAGE_BUFFER_BATCH`]; beyond, it is freed).
+    fn push_handle(&mut self, handle: Arc<MemoryImage>) {
+        debug_assert!(handle.bytes.capacity() == 0 && handle.charge == 0);
+        if self.handles.len() < IMAGE_BUFFER_BATCH {
+            self.handles.push(handle);
         }
     }
 
@@ -215,6 +239,28 @@ fn pass_to_exchange(buffers: &mut FreeBuffers, exchange: &ImageBufferExchange) {
     drop(refused);
 }
 
+/// A free image handle from this thread's list (refilled with the buffers, see
+/// [`take_image_buffer`]), if it has one.
+fn take_image_handle() -> Option<Arc<MemoryImage>> {
+    IMAGE_BUFFERS
+        .try_with(|buffers| buffers.borrow_mut().handles.pop())
+        .ok()
+        .flatten()
+}
+
+/// Keep an emptied image handle in this thread's list.
+fn recycle_image_handle(handle: Arc<MemoryImage>) {
+    // A thread being torn down has no list any more: the handle is simply freed.
+    let _ = IMAGE_BUFFERS.try_with(|buffers| buffers.borrow_mut().push_handle(handle));
+}
+
+/// Free image handles this thread holds (tests).
+pub fn image_handles_held_by_this_thread() -> usize {
+    IMAGE_BUFFERS
+        .try_with(|buffers| buffers.borrow().handles.len())
+        .unwrap_or(0)
+}
+
 /// Free buffers this thread holds (tests).
 pub fn image_buffers_held_by_this_thread() -> usize {
     IMAGE_BUFFERS
@@ -273,25 +319,92 @@ impl MemoryAccount {
     }
 
     /// Hold `image` in memory if the limit allows; otherwise hand it back for the pages. The
-    /// charge is the memory really held: the buffer's capacity, not the image's length.
-    pub fn try_hold(self: &Arc<Self>, image: Vec<u8>) -> Result<MemoryImage, Vec<u8>> {
+    /// charge is the memory really held: the buffer's capacity, not the image's length. The
+    /// handle is a recycled one when this thread has one (see the module's comment).
+    pub fn try_hold(self: &Arc<Self>, image: Vec<u8>) -> Result<HeldImage, Vec<u8>> {
         let charge = image.capacity() as u64 + IMAGE_OVERHEAD_BYTES;
         let before = self.held_bytes.fetch_add(charge, Ordering::Relaxed);
         if before + charge > self.limit_bytes() {
             self.held_bytes.fetch_sub(charge, Ordering::Relaxed);
             return Err(image);
         }
-        Ok(MemoryImage {
-            bytes: image,
-            charge,
-            account: self.clone(),
-        })
+        let handle = match take_image_handle() {
+            Some(mut handle) => {
+                let free = Arc::get_mut(&mut handle).expect("a free handle has no other holder");
+                assert!(
+                    free.bytes.capacity() == 0 && free.charge == 0,
+                    "a free image handle holds no bytes and no charge"
+                );
+                free.bytes = image;
+                free.charge = charge;
+                if !Arc::ptr_eq(&free.account, self) {
+                    free.account = self.clone();
+                }
+                handle
+            }
+            None => Arc::new(MemoryImage {
+                bytes: image,
+                charge,
+                account: self.clone(),
+            }),
+        };
+        Ok(HeldImage(Some(handle)))
     }
 }
 
-/// One message's image held in memory; dropping it gives its bytes back to the account.
+/// One message's image held in memory, shared by its holders (the queue entry, a unit of
+/// work's copy of it, a got message's data). The drop of the last holder gives the charge
+/// back and recycles the buffer and the handle (see the module's comment).
+#[derive(Clone)]
+pub struct HeldImage(Option<Arc<MemoryImage>>);
+
+impl HeldImage {
+    /// Whether two holders hold the same image.
+    pub fn ptr_eq(&self, other: &HeldImage) -> bool {
+        Arc::ptr_eq(self.handle(), other.handle())
+    }
+
+    fn handle(&self) -> &Arc<MemoryImage> {
+        self.0
+            .as_ref()
+            .expect("a held image has its handle until it is dropped")
+    }
+}
+
+impl std::ops::Deref for HeldImage {
+    type Target = MemoryImage;
+
+    fn deref(&self) -> &MemoryImage {
+        self.handle()
+    }
+}
+
+impl Drop for HeldImage {
+    fn drop(&mut self) {
+        let Some(mut handle) = self.0.take() else {
+            return;
+        };
+        // The last holder (no other can appear: only a holder clones): recycle the handle
+        // with its buffer. Otherwise another holder still reads the image, or drops its own
+        // at this moment, and the handle's last drop frees it (MemoryImage's Drop).
+        if let Some(image) = Arc::get_mut(&mut handle) {
+            image.release();
+            recycle_image_handle(handle);
+        }
+    }
+}
+
+impl std::fmt::Debug for HeldImage {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.handle().fmt(formatter)
+    }
+}
+
+/// One message's image in memory; dropping it (or [`MemoryImage::release`]) gives its bytes
+/// back to the account. Shared through a [`HeldImage`].
 pub struct MemoryImage {
     bytes: Vec<u8>,
+    /// 0 once released (a free handle).
     charge: u64,
     account: Arc<MemoryAccount>,
 }
@@ -308,15 +421,29 @@ impl MemoryImage {
     }
 }
 
+impl MemoryImage {
+    /// The last holder is done with the image: give its charge back and its buffer for
+    /// reuse, leaving the handle empty (no bytes, no charge). Releasing twice is harmless.
+    fn release(&mut self) {
+        if self.charge != 0 {
+            let before = self
+                .account
+                .held_bytes
+                .fetch_sub(self.charge, Ordering::Relaxed);
+            assert!(before >= self.charge, "in-memory image charges balance");
+            self.charge = 0;
+        }
+        // A free handle has no buffer: nothing to recycle (and a free handle is dropped
+        // while its thread's list is borrowed, see pass_to_exchange).
+        if self.bytes.capacity() != 0 {
+            recycle_image_buffer(std::mem::take(&mut self.bytes));
+        }
+    }
+}
+
 impl Drop for MemoryImage {
     fn drop(&mut self) {
-        let before = self
-            .account
-            .held_bytes
-            .fetch_sub(self.charge, Ordering::Relaxed);
-        assert!(before >= self.charge, "in-memory image charges balance");
-        // The last holder of the image: its buffer can serve another message.
-        recycle_image_buffer(std::mem::take(&mut self.bytes));
+        self.release();
     }
 }
 
@@ -512,22 +639,91 @@ mod tests {
     }
 
     #[test]
-    fn dropping_the_last_holder_of_an_image_recycles_its_buffer() {
+    fn dropping_the_last_holder_of_an_image_recycles_its_buffer_and_handle() {
         std::thread::spawn(|| {
             let account = MemoryAccount::with_limit(1 << 20);
-            let image = Arc::new(account.try_hold(vec![5; 500]).unwrap());
+            let image = account.try_hold(vec![5; 500]).unwrap();
             let address = image.bytes().as_ptr();
+            let handle_address: *const MemoryImage = &*image;
             let second_holder = image.clone();
             drop(image);
             assert_eq!(image_buffers_held_by_this_thread(), 0, "still held");
+            assert_eq!(image_handles_held_by_this_thread(), 0, "still held");
             assert_eq!(second_holder.bytes(), &[5; 500][..]);
+            assert_eq!(account.held_bytes(), 500 + IMAGE_OVERHEAD_BYTES);
             drop(second_holder);
+            assert_eq!(account.held_bytes(), 0, "the charge is given back once");
             assert_eq!(image_buffers_held_by_this_thread(), 1);
+            assert_eq!(image_handles_held_by_this_thread(), 1);
             let reused = take_image_buffer(500);
             assert_eq!(reused.as_ptr(), address);
+            let mut reused = reused;
+            reused.extend_from_slice(&[6; 500]);
+            let again = account.try_hold(reused).unwrap();
+            assert_eq!(
+                &*again as *const MemoryImage, handle_address,
+                "the handle is reused"
+            );
+            assert_eq!(again.bytes(), &[6; 500][..]);
+            assert_eq!(image_handles_held_by_this_thread(), 0);
+            assert_eq!(account.held_bytes(), 500 + IMAGE_OVERHEAD_BYTES);
+            drop(again);
+            assert_eq!(account.held_bytes(), 0);
         })
         .join()
         .unwrap();
+    }
+
+    #[test]
+    fn a_recycled_handle_never_serves_a_live_image_and_charges_its_new_account() {
+        std::thread::spawn(|| {
+            let first_pool = MemoryAccount::with_limit(1 << 20);
+            let second_pool = MemoryAccount::with_limit(1 << 20);
+            let live = first_pool.try_hold(vec![1; 100]).unwrap();
+            let gone = first_pool.try_hold(vec![2; 100]).unwrap();
+            let gone_address: *const MemoryImage = &*gone;
+            drop(gone);
+            assert_eq!(image_handles_held_by_this_thread(), 1);
+            // The free handle serves the next image, of another pool: that pool is charged.
+            let next = second_pool.try_hold(vec![3; 100]).unwrap();
+            assert_eq!(&*next as *const MemoryImage, gone_address);
+            assert!(!next.ptr_eq(&live), "never the live image's handle");
+            assert_eq!(live.bytes(), &[1; 100][..], "the live image is untouched");
+            assert_eq!(first_pool.held_bytes(), 100 + IMAGE_OVERHEAD_BYTES);
+            assert_eq!(second_pool.held_bytes(), 100 + IMAGE_OVERHEAD_BYTES);
+            drop(next);
+            drop(live);
+            assert_eq!((first_pool.held_bytes(), second_pool.held_bytes()), (0, 0));
+            // A thread keeps at most a batch of free handles.
+            let images: Vec<HeldImage> = (0..2 * IMAGE_BUFFER_BATCH)
+                .map(|_| first_pool.try_hold(vec![4; 100]).unwrap())
+                .collect();
+            drop(images);
+            assert!(image_handles_held_by_this_thread() <= IMAGE_BUFFER_BATCH);
+            assert_eq!(first_pool.held_bytes(), 0);
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn holders_dropping_on_two_threads_at_once_give_the_charge_back_once() {
+        let account = MemoryAccount::with_limit(1 << 30);
+        for round in 0..2000u32 {
+            let image = account.try_hold(round.to_le_bytes().to_vec()).unwrap();
+            let other = image.clone();
+            let barrier = Arc::new(std::sync::Barrier::new(2));
+            let other_barrier = barrier.clone();
+            let thread = std::thread::spawn(move || {
+                other_barrier.wait();
+                assert_eq!(other.bytes(), &round.to_le_bytes()[..]);
+                drop(other);
+            });
+            barrier.wait();
+            drop(image);
+            thread.join().unwrap();
+            assert_eq!(account.held_bytes(), 0, "round {round}");
+        }
     }
 
     #[test]

@@ -10,9 +10,14 @@
 //! (plus [`EMPTY_SLOTS_SLACK`]) is compacted, so the space and the cost of skipping them stay
 //! bounded by the live messages. Finding a key is a binary search in its lane by sequence.
 //!
-//! The interface is the part of `BTreeMap<MessageKey, Box<MessageEntry>>` the queue used
-//! (get, insert, remove, ordered iteration from a key), with the same results: the property
-//! test below checks it against a `BTreeMap`.
+//! The interface is the part of `BTreeMap<MessageKey, MessageEntry>` the queue used (get,
+//! insert, remove, ordered iteration from a key), with the same results: the property test
+//! below checks it against a `BTreeMap`.
+//!
+//! Entries live in their slots, not boxed: in MP16's single-queue workload a putter on one
+//! processor would allocate every box and a getter on the other free it (a `malloc` and a
+//! cross-arena `free` per message). A slot is [`SLOT_BYTES`] bytes, so the capacity a lane
+//! keeps when drained ([`SLOT_CAPACITY_KEPT_BYTES`]) is counted in bytes.
 
 use std::collections::VecDeque;
 use std::ops::Bound;
@@ -25,14 +30,24 @@ const PRIORITY_LEVELS: usize = 10;
 /// Empty slots a lane may hold beyond its live ones before it is compacted.
 const EMPTY_SLOTS_SLACK: usize = 32;
 
-/// Slots of capacity a lane keeps however empty it gets (16 bytes each); beyond this a lane
-/// used at a quarter of its capacity or less shrinks to twice its length.
-const SLOTS_KEPT_MIN: usize = 1024;
+/// Bytes of slot capacity a lane keeps however empty it gets; beyond this a lane used at a
+/// quarter of its capacity or less shrinks to twice its length.
+const SLOT_CAPACITY_KEPT_BYTES: usize = 16 * 1024;
+
+/// Bytes one slot takes (an entry held in place, see the module's comment).
+pub const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+
+/// Slots of capacity a lane keeps however empty it gets.
+const SLOTS_KEPT_MIN: usize = SLOT_CAPACITY_KEPT_BYTES / SLOT_BYTES;
+
+// An entry in place is about 150 bytes; a shallow queue's lane still never reallocates.
+const _: () = assert!(SLOT_BYTES >= std::mem::size_of::<MessageEntry>() && SLOT_BYTES <= 256);
+const _: () = assert!(SLOTS_KEPT_MIN >= 64);
 
 struct Slot {
     sequence: u64,
     /// `None`: removed lazily, skipped by every search.
-    entry: Option<Box<MessageEntry>>,
+    entry: Option<MessageEntry>,
 }
 
 #[derive(Default)]
@@ -82,7 +97,7 @@ impl Lane {
         debug_assert!(self.slots.len() - self.live <= self.live + EMPTY_SLOTS_SLACK);
     }
 
-    fn iter_from(&self, start: usize) -> impl Iterator<Item = &Box<MessageEntry>> {
+    fn iter_from(&self, start: usize) -> impl Iterator<Item = &MessageEntry> {
         self.slots
             .range(start..)
             .filter_map(|slot| slot.entry.as_ref())
@@ -114,7 +129,7 @@ impl DeliveryOrder {
     pub fn get(&self, key: &MessageKey) -> Option<&MessageEntry> {
         let lane = &self.lanes[Self::lane_of(key)?];
         let index = lane.position(key.sequence).ok()?;
-        lane.slots[index].entry.as_deref()
+        lane.slots[index].entry.as_ref()
     }
 
     pub fn contains_key(&self, key: &MessageKey) -> bool {
@@ -123,7 +138,7 @@ impl DeliveryOrder {
 
     /// Add a message under `key` (its entry's own key). A key is on the queue at most once:
     /// inserting one that is there is a bug, and stops the process.
-    pub fn insert(&mut self, key: MessageKey, entry: Box<MessageEntry>) {
+    pub fn insert(&mut self, key: MessageKey, entry: MessageEntry) {
         assert_eq!(key, entry.key, "a message is kept under its own key");
         let lane_index = Self::lane_of(&key).expect("a message's priority is 0-9");
         let lane = &mut self.lanes[lane_index];
@@ -148,7 +163,7 @@ impl DeliveryOrder {
         self.len += 1;
     }
 
-    pub fn remove(&mut self, key: &MessageKey) -> Option<Box<MessageEntry>> {
+    pub fn remove(&mut self, key: &MessageKey) -> Option<MessageEntry> {
         let lane = &mut self.lanes[Self::lane_of(key)?];
         let index = lane.position(key.sequence).ok()?;
         let entry = lane.slots[index].entry.take()?;
@@ -159,7 +174,7 @@ impl DeliveryOrder {
     }
 
     /// Every message in delivery order.
-    pub fn iter(&self) -> impl Iterator<Item = (&MessageKey, &Box<MessageEntry>)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&MessageKey, &MessageEntry)> {
         self.range((Bound::Unbounded, Bound::Unbounded))
     }
 
@@ -167,7 +182,7 @@ impl DeliveryOrder {
         self.iter().map(|(key, _)| key)
     }
 
-    pub fn values(&self) -> impl Iterator<Item = &Box<MessageEntry>> {
+    pub fn values(&self) -> impl Iterator<Item = &MessageEntry> {
         self.iter().map(|(_, entry)| entry)
     }
 
@@ -176,7 +191,7 @@ impl DeliveryOrder {
     pub fn range(
         &self,
         (lower, upper): (Bound<MessageKey>, Bound<MessageKey>),
-    ) -> impl Iterator<Item = (&MessageKey, &Box<MessageEntry>)> {
+    ) -> impl Iterator<Item = (&MessageKey, &MessageEntry)> {
         assert!(matches!(upper, Bound::Unbounded), "ranges run to the end");
         // (first lane to look at, index in it to start from); later lanes from their start.
         let start = match lower {
@@ -207,11 +222,10 @@ impl DeliveryOrder {
             .iter()
             .filter_map(|lane| lane.iter_from(0).next())
             .min_by_key(|entry| entry.key.sequence)
-            .map(|entry| &**entry)
     }
 
     /// Every message, in delivery order, leaving the queue empty.
-    pub fn into_values(self) -> impl Iterator<Item = Box<MessageEntry>> {
+    pub fn into_values(self) -> impl Iterator<Item = MessageEntry> {
         self.lanes
             .into_iter()
             .rev()
@@ -242,8 +256,8 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::BTreeMap;
 
-    fn entry(priority: u8, sequence: u64) -> Box<MessageEntry> {
-        Box::new(MessageEntry {
+    fn entry(priority: u8, sequence: u64) -> MessageEntry {
+        MessageEntry {
             key: MessageKey::new(priority, sequence),
             storage: MessageStorage::Pages(MessageLocation {
                 page_set: PageSetId(1),
@@ -256,7 +270,7 @@ mod tests {
             expires_at_ms: None,
             backout_count: 0,
             group: None,
-        })
+        }
     }
 
     fn keys(order: &DeliveryOrder) -> Vec<(u8, u64)> {

@@ -7,9 +7,7 @@
 //! Holding the image keeps its buffer from being recycled: the buffer serves another message
 //! only after the last of the entry, the unit of work and this data is dropped.
 
-use std::sync::Arc;
-
-use crate::data_manager::memory::MemoryImage;
+use crate::data_manager::memory::HeldImage;
 
 /// A got or browsed message's data: its own bytes, or a range of a shared in-memory image.
 #[derive(Clone)]
@@ -17,15 +15,12 @@ pub enum MessageData {
     /// Bytes of its own (read from pages, or an image moved out of the queue).
     Owned(Vec<u8>),
     /// The data of an in-memory image, from `offset` to the image's end.
-    Shared {
-        image: Arc<MemoryImage>,
-        offset: usize,
-    },
+    Shared { image: HeldImage, offset: usize },
 }
 
 impl MessageData {
     /// The data of `image` from `offset` on; `offset` must lie within it.
-    pub fn shared(image: Arc<MemoryImage>, offset: usize) -> MessageData {
+    pub fn shared(image: HeldImage, offset: usize) -> MessageData {
         assert!(
             offset <= image.bytes().len(),
             "a message's data starts inside its image"
@@ -128,7 +123,7 @@ mod tests {
     #[test]
     fn shared_data_is_the_image_after_the_offset_and_compares_by_bytes() {
         let account = MemoryAccount::with_limit(1 << 20);
-        let image = Arc::new(account.try_hold(b"headdata".to_vec()).unwrap());
+        let image = account.try_hold(b"headdata".to_vec()).unwrap();
         let shared = MessageData::shared(image.clone(), 4);
         assert_eq!(shared, b"data");
         assert_eq!(shared, MessageData::from(b"data".to_vec()));
@@ -146,7 +141,7 @@ mod tests {
     #[should_panic(expected = "inside its image")]
     fn an_offset_past_the_image_is_refused() {
         let account = MemoryAccount::with_limit(1 << 20);
-        let image = Arc::new(account.try_hold(b"abc".to_vec()).unwrap());
+        let image = account.try_hold(b"abc".to_vec()).unwrap();
         let _ = MessageData::shared(image, 4);
     }
 }

@@ -122,6 +122,16 @@ pub fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
+/// LPUTDATE/LPUTTIME for a put that becomes visible: the time MQPUT stamped on it, without
+/// another clock read; the clock only for a put without one (`stamped` 0: restart's in-doubt
+/// puts), read once into `now` for all such puts of one commit.
+fn last_put_time_ms(stamped: u64, now: &mut Option<u64>) -> u64 {
+    match stamped {
+        0 => *now.get_or_insert_with(now_ms),
+        stamped => stamped,
+    }
+}
+
 struct LogForcer(Arc<LogManager>);
 
 impl WriteAheadLog for LogForcer {
@@ -204,7 +214,7 @@ pub enum GetOutcome {
 /// A got message's image: read from its pages, or shared with its in-memory entry.
 enum GotImage {
     Read(Vec<u8>),
-    Memory(Arc<crate::data_manager::memory::MemoryImage>),
+    Memory(crate::data_manager::memory::HeldImage),
 }
 
 impl GotImage {
@@ -1539,7 +1549,7 @@ impl QueueManager {
         } else {
             let space = self.data.space(page_set)?;
             Some(match space.memory().try_hold(std::mem::take(&mut image)) {
-                Ok(held) => MessageStorage::Memory(Arc::new(held)),
+                Ok(held) => MessageStorage::Memory(held),
                 Err(image) => {
                     let outcome = self.data.put(
                         UrReference::None,
@@ -1581,11 +1591,7 @@ impl QueueManager {
                     }
                 };
                 let entry = make_entry(storage);
-                // LPUTDATE/LPUTTIME: the put time MQPUT stamped, without another clock read.
-                let put_time_ms = match descriptor.put_time_ms {
-                    0 => now_ms(),
-                    stamped => stamped,
-                };
+                let put_time_ms = last_put_time_ms(descriptor.put_time_ms, &mut None);
                 queue.insert(entry.clone(), true, put_time_ms);
                 Ok(entry)
             }
@@ -1729,22 +1735,13 @@ impl QueueManager {
             &mut expired,
             interrupted,
         );
-        // A taken message goes back in its place, untouched, when the get does not complete:
-        // in a unit of work as an uncommitted get backed out, outside one as a put back.
-        let put_back = |entry, in_unit_of_work: bool| {
-            if in_unit_of_work {
-                queue.restore(entry);
-            } else {
-                queue.insert(entry, false, 0);
+        // A taken message goes back in its place, as if never taken, when the get does not
+        // complete (LocalQueue::put_back).
+        if let (_, Err(error)) = self.delete_all_expired(queue, expired) {
+            if let Some(taken) = taken {
+                queue.put_back(taken, unit.is_some());
             }
-        };
-        for entry in expired {
-            if let Err(error) = self.delete_expired(queue, &entry) {
-                if let Some(taken) = taken {
-                    put_back(taken, unit.is_some());
-                }
-                return Err(error);
-            }
+            return Err(error);
         }
         let Some(entry) = taken else {
             if self.stopping.load(Ordering::Acquire) {
@@ -1778,7 +1775,7 @@ impl QueueManager {
                 Ok(image) => GotImage::Read(image),
                 Err(error) => {
                     // The message stays on the queue; the damaged page is reported, never served.
-                    put_back(entry, unit.is_some());
+                    queue.put_back(entry, unit.is_some());
                     return Err(error);
                 }
             },
@@ -1787,7 +1784,7 @@ impl QueueManager {
             Ok(decoded) => decoded,
             Err(error) => {
                 let error = Self::descriptor_error(&entry, error);
-                put_back(entry, unit.is_some());
+                queue.put_back(entry, unit.is_some());
                 return Err(error);
             }
         };
@@ -1798,7 +1795,7 @@ impl QueueManager {
             // Back in its place, untouched (MQRC_TRUNCATED_MSG_FAILED).
             let data = image.bytes()[data_offset..].to_vec().into();
             let (backout_count, key) = (entry.backout_count, entry.key);
-            put_back(entry, unit.is_some());
+            queue.put_back(entry, unit.is_some());
             return Ok(GetOutcome::LeftOnQueue(RetrievedMessage {
                 descriptor,
                 data,
@@ -1992,6 +1989,28 @@ impl QueueManager {
         }
     }
 
+    /// Delete expired messages already taken off `queue` (unclaimed and unindexed): each is
+    /// tried, so one whose deletion fails (its page cannot be freed, the log cannot be
+    /// written) leaves none of the others undeleted. Returns how many were deleted and the
+    /// first failure. A message whose deletion failed stays off the queue (put back, every
+    /// get would meet it and fail again); a persistent one is still expired at restart, which
+    /// deletes it, and its page space is lost until then.
+    fn delete_all_expired(
+        &self,
+        queue: &LocalQueue,
+        entries: Vec<MessageEntry>,
+    ) -> (u64, StorageResult<()>) {
+        let mut deleted = 0;
+        let mut first_error = Ok(());
+        for entry in entries {
+            match self.delete_expired(queue, &entry) {
+                Ok(()) => deleted += 1,
+                Err(error) => first_error = first_error.and(Err(error)),
+            }
+        }
+        (deleted, first_error)
+    }
+
     fn delete_expired(&self, queue: &LocalQueue, entry: &MessageEntry) -> StorageResult<()> {
         // The observer (expiration reports) sees the message as it was; read it before the
         // slot is freed. A message that cannot be read is still discarded, without a report.
@@ -2045,14 +2064,9 @@ impl QueueManager {
         if let Some((_, end)) = range {
             self.fail_on(self.log.force(end))?;
         }
-        // LPUTDATE/LPUTTIME: the time of the MQPUT (as MQPUT stamped it); the clock is read
-        // only for a put without one (restart's in-doubt puts).
         let mut now = None;
         for put in unit.puts.drain(..) {
-            let put_time_ms = match put.put_time_ms {
-                0 => *now.get_or_insert_with(now_ms),
-                stamped => stamped,
-            };
+            let put_time_ms = last_put_time_ms(put.put_time_ms, &mut now);
             put.queue.insert(put.entry, true, put_time_ms);
             keep_spare_queue(&mut unit.spare_queue, put.queue);
         }
@@ -2264,13 +2278,13 @@ impl QueueManager {
         self.check_running()?;
         let now = now_ms();
         let mut deleted = 0u64;
+        let mut first_error = Ok(());
         for queue in self.queues() {
-            for entry in queue.remove_expired(now) {
-                self.delete_expired(&queue, &entry)?;
-                deleted += 1;
-            }
+            let (count, result) = self.delete_all_expired(&queue, queue.remove_expired(now));
+            deleted += count;
+            first_error = first_error.and(result);
         }
-        Ok(deleted)
+        first_error.map(|()| deleted)
     }
 
     /// Take a checkpoint: record the units of recovery and page set recovery RBAs in the log and

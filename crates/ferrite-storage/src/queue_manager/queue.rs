@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
-use crate::data_manager::memory::MemoryImage;
+use crate::data_manager::memory::HeldImage;
 use crate::data_manager::message::{Identifier, NO_IDENTIFIER};
 use crate::recovery::log_records::MessageLocation;
 
@@ -67,14 +67,14 @@ pub enum MessageStorage {
     Pages(MessageLocation),
     /// Shared by the clones of the entry (a unit of work's list, the queue's map); the last
     /// one dropped gives the memory back.
-    Memory(Arc<MemoryImage>),
+    Memory(HeldImage),
 }
 
 impl PartialEq for MessageStorage {
     fn eq(&self, other: &MessageStorage) -> bool {
         match (self, other) {
             (MessageStorage::Pages(a), MessageStorage::Pages(b)) => a == b,
-            (MessageStorage::Memory(a), MessageStorage::Memory(b)) => Arc::ptr_eq(a, b),
+            (MessageStorage::Memory(a), MessageStorage::Memory(b)) => a.ptr_eq(b),
             _ => false,
         }
     }
@@ -515,8 +515,9 @@ impl<T> std::ops::Deref for CacheLine<T> {
 /// What MAXDEPTH, CURDEPTH, UNCOM and HIQDEPTH count, kept outside the queue's mutex so that
 /// an MQPUT reserves its place and an MQCMIT of a get gives one back without taking the lock
 /// (a put and its commit take the lock once, to make the message visible). One cache line:
-/// the putters and the getters write these on every message either way.
-#[derive(Default)]
+/// the putters and the getters write these on every message either way, so the other figures
+/// written on every put or get (the depth hint, QTIME's averages) share it rather than each
+/// moving between the processors on lines of their own.
 struct DepthCounters {
     /// Every message MAXDEPTH counts: committed ones in the map, uncommitted puts and
     /// uncommitted gets. A put claims its place with a compare-and-swap that never passes
@@ -530,7 +531,34 @@ struct DepthCounters {
     /// HIQDEPTH since the last RESET QSTATS: the most committed messages and uncommitted
     /// puts a reservation saw.
     high_depth: AtomicU64,
+    /// Committed messages in the map, as of the last change (read without the lock to
+    /// decide on read-ahead; [`LocalQueue::depth`] is the exact figure).
+    depth_hint: AtomicU64,
+    /// QTIME: time on queue of recently got messages, in microseconds, short-term and
+    /// long-term moving averages ([`TIME_ON_QUEUE_NONE`] until a message with a put time has
+    /// been got). Outside the mutex: getters blending at the same moment may lose a sample,
+    /// which an average over the last few messages can afford, and a get takes the queue's
+    /// lock once less.
+    time_on_queue_short_us: AtomicU64,
+    time_on_queue_long_us: AtomicU64,
 }
+
+impl Default for DepthCounters {
+    fn default() -> DepthCounters {
+        DepthCounters {
+            claimed: AtomicU64::new(0),
+            uncommitted_puts: AtomicU64::new(0),
+            uncommitted_gets: AtomicU64::new(0),
+            high_depth: AtomicU64::new(0),
+            depth_hint: AtomicU64::new(0),
+            time_on_queue_short_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
+            time_on_queue_long_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
+        }
+    }
+}
+
+// The counters fill at most the one cache line they are aligned to.
+const _: () = assert!(std::mem::size_of::<CacheLine<DepthCounters>>() == 64);
 
 /// Messages the background index builder (QINDXBLD(NOWAIT)) indexes per hold of the queue's
 /// lock: small enough that a get or put waits at most about a millisecond for it.
@@ -547,18 +575,9 @@ pub struct LocalQueue {
     state: Mutex<QueueState>,
     /// Bumped by every arrival, so a getter spinning before it parks sees one without the lock.
     arrivals: AtomicU64,
-    /// The queue's depth counters, changed without its lock (see [`DepthCounters`]).
+    /// The queue's depth counters, depth hint and QTIME averages, changed without its lock
+    /// (see [`DepthCounters`]).
     counters: CacheLine<DepthCounters>,
-    /// Committed messages in the map, as of the last change (read without the lock to
-    /// decide on read-ahead; [`LocalQueue::depth`] is the exact figure).
-    depth_hint: AtomicU64,
-    /// QTIME: time on queue of recently got messages, in microseconds, short-term and
-    /// long-term moving averages ([`TIME_ON_QUEUE_NONE`] until a message with a put time has
-    /// been got). Outside the mutex: getters blending at the same moment may lose a sample,
-    /// which an average over the last few messages can afford, and a get takes the queue's
-    /// lock once less.
-    time_on_queue_short_us: AtomicU64,
-    time_on_queue_long_us: AtomicU64,
     /// Getters spinning for an arrival now (at most [`LocalQueue::SPINNING_GETTERS_MAX`]; the
     /// others park at once, leaving the processors to the putters).
     spinning_getters: AtomicU32,
@@ -603,9 +622,6 @@ impl LocalQueue {
             arrivals: AtomicU64::new(0),
             spinning_getters: AtomicU32::new(0),
             counters: CacheLine(DepthCounters::default()),
-            depth_hint: AtomicU64::new(0),
-            time_on_queue_short_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
-            time_on_queue_long_us: AtomicU64::new(TIME_ON_QUEUE_NONE),
             deleted: CacheLine(AtomicBool::new(false)),
         }
     }
@@ -720,8 +736,6 @@ impl LocalQueue {
 
     /// A committed message becomes available; wakes waiting getters.
     pub fn insert(&self, entry: MessageEntry, was_reserved: bool, now_ms: u64) {
-        // Boxed before the lock: the allocation is not made while other threads wait for it.
-        let entry = Box::new(entry);
         let mut state = self.state();
         if was_reserved {
             // The reservation becomes the message (the claimed depth is unchanged).
@@ -765,7 +779,7 @@ impl LocalQueue {
             if let Some(at) = entry.expires_at_ms {
                 state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
             }
-            state.messages.insert(entry.key, Box::new(entry));
+            state.messages.insert(entry.key, entry);
         }
         self.note_depth(&state);
         self.claim(restored);
@@ -869,16 +883,39 @@ impl LocalQueue {
     /// Restore a message whose getter backed out (it was counted as an uncommitted get).
     pub fn restore(&self, entry: MessageEntry) {
         let mut state = self.state();
+        self.get_resolved();
+        self.return_to_place(&mut state, entry);
+    }
+
+    /// A message [`LocalQueue::take_visible_to`] took for a get that did not complete (its
+    /// data could not be read, or it did not fit and the get left it: MQRC_TRUNCATED_MSG_FAILED)
+    /// goes back in its place, as if never taken: `in_unit_of_work` as the take was told, so
+    /// an uncommitted get ends, or the message claims its MAXDEPTH place again; and MSGSOUT
+    /// (RESET QSTATS, the statistics events) no longer counts it, for it was never got.
+    /// LGETDATE and LGETTIME keep the take's time: the get did look at the queue then.
+    pub fn put_back(&self, entry: MessageEntry, in_unit_of_work: bool) {
+        let mut state = self.state();
+        // Saturating: a RESET QSTATS since the take may have zeroed the count.
+        state.statistics.messages_out = state.statistics.messages_out.saturating_sub(1);
+        if in_unit_of_work {
+            self.get_resolved();
+        } else {
+            self.claim(1);
+        }
+        self.return_to_place(&mut state, entry);
+    }
+
+    /// A message taken out comes back in its place, under the lock (`state`), waking a getter
+    /// waiting for it; the depth counters are the caller's.
+    fn return_to_place(&self, state: &mut QueueState, entry: MessageEntry) {
         if let Some(at) = entry.expires_at_ms {
             state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
         }
-        self.get_resolved();
-        Self::index(&mut state, &entry);
-        Self::wake_parked_for(&state, &entry);
-        state.messages.insert(entry.key, Box::new(entry));
-        self.note_depth(&state);
+        Self::index(state, &entry);
+        Self::wake_parked_for(state, &entry);
+        state.messages.insert(entry.key, entry);
+        self.note_depth(state);
         self.arrivals.fetch_add(1, Ordering::Release);
-        drop(state);
     }
 
     /// Restart: a message got by a unit of recovery left in doubt stays out of the queue,
@@ -909,14 +946,15 @@ impl LocalQueue {
 
     /// Note the map's size for [`LocalQueue::depth_hint`] (under the lock, after a change).
     fn note_depth(&self, state: &QueueState) {
-        self.depth_hint
+        self.counters
+            .depth_hint
             .store(state.messages.len() as u64, Ordering::Relaxed);
     }
 
     /// Committed messages available, as of the last change, without taking the queue's
     /// lock: for decisions a moment's staleness does not spoil (read-ahead).
     pub fn depth_hint(&self) -> u64 {
-        self.depth_hint.load(Ordering::Relaxed)
+        self.counters.depth_hint.load(Ordering::Relaxed)
     }
 
     /// Whether `key` is visible to `holder`: not locked, or locked by it.
@@ -1057,7 +1095,7 @@ impl LocalQueue {
             }
             first_look = false;
             while let Some(key) = self.first_match(&state, selector, None, holder) {
-                let entry = *state.messages.remove(&key).expect("key from the map");
+                let entry = state.messages.remove(&key).expect("key from the map");
                 Self::unindex(&mut state, &entry);
                 state.locks.remove(&key);
                 if entry.expires_at_ms.is_some_and(|at| at <= now) {
@@ -1232,7 +1270,7 @@ impl LocalQueue {
             .collect();
         let mut removed = Vec::with_capacity(expired.len());
         for key in expired {
-            let entry = *state.messages.remove(&key).expect("key from the map");
+            let entry = state.messages.remove(&key).expect("key from the map");
             Self::unindex(&mut state, &entry);
             state.locks.remove(&key);
             removed.push(entry);
@@ -1293,7 +1331,7 @@ impl LocalQueue {
         let drained = std::mem::take(&mut state.messages);
         self.unclaim(drained.len() as u64);
         self.note_depth(&state);
-        drained.into_values().map(|entry| *entry).collect()
+        drained.into_values().collect()
     }
 
     pub fn status(&self) -> QueueStatus {
@@ -1345,14 +1383,14 @@ impl LocalQueue {
             };
             average.store(blended, Ordering::Relaxed);
         };
-        blend(&self.time_on_queue_short_us, 4);
-        blend(&self.time_on_queue_long_us, 32);
+        blend(&self.counters.time_on_queue_short_us, 4);
+        blend(&self.counters.time_on_queue_long_us, 32);
     }
 
     /// QTIME's short-term and long-term averages, once a message with a put time was got.
     fn time_on_queue_us(&self) -> Option<(u64, u64)> {
-        let short = self.time_on_queue_short_us.load(Ordering::Relaxed);
-        let long = self.time_on_queue_long_us.load(Ordering::Relaxed);
+        let short = self.counters.time_on_queue_short_us.load(Ordering::Relaxed);
+        let long = self.counters.time_on_queue_long_us.load(Ordering::Relaxed);
         (short != TIME_ON_QUEUE_NONE && long != TIME_ON_QUEUE_NONE).then_some((short, long))
     }
 
