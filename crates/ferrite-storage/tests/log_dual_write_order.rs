@@ -26,7 +26,7 @@ use ferrite_storage::vfs::{FileSystem, RealFileSystem, StorageFile};
 use ferrite_storage::Rba;
 
 mod log_support;
-use log_support::{FileHooks, HookedFileSystem};
+use log_support::{FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/DUALQM";
 
@@ -204,24 +204,18 @@ enum Recorded {
 struct Recorder(Arc<Mutex<Vec<Recorded>>>);
 
 impl FileHooks for Recorder {
-    fn write_at(
-        &self,
-        name: &str,
-        inner: &dyn StorageFile,
-        buffer: &[u8],
-        offset: u64,
-    ) -> io::Result<()> {
-        let copy = first_log_copy(name);
+    fn write_at(&self, call: WriteCall<'_>) -> io::Result<()> {
+        let copy = first_log_copy(call.name);
         let record = |done| {
             if let Some(copy) = copy {
-                let entry = Recorded::Write(copy, offset, buffer.len() as u64, done);
+                let entry = Recorded::Write(copy, call.offset, call.buffer.len() as u64, done);
                 self.0.lock().unwrap().push(entry);
             }
         };
         record(false);
         // Widen the window in which a concurrent write of the other copy would overlap.
         std::thread::sleep(std::time::Duration::from_micros(200));
-        let result = inner.write_at(buffer, offset);
+        let result = call.run();
         record(true);
         result
     }

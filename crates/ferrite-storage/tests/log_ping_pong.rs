@@ -30,11 +30,11 @@ use ferrite_storage::log::LogManager;
 use ferrite_storage::vfs::simulated::{
     CrashEffect, CrashMode, CrashPoint, OpClass, PathFilter, SimulatedFileSystem,
 };
-use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
+use ferrite_storage::vfs::{FileSystem, OpenMode};
 use ferrite_storage::Rba;
 
 mod log_support;
-use log_support::{FileHooks, HookedFileSystem};
+use log_support::{FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/PINGPONG";
 const DATA_BYTES: u64 = 1024 * 1024;
@@ -211,20 +211,12 @@ fn append_and_force_all(
 struct WriteRanges(Mutex<Vec<(String, u64, u64)>>);
 
 impl FileHooks for WriteRanges {
-    fn write_at(
-        &self,
-        name: &str,
-        inner: &dyn StorageFile,
-        buffer: &[u8],
-        offset: u64,
-    ) -> io::Result<()> {
-        if name.starts_with("LOGCOPY") {
-            self.0
-                .lock()
-                .unwrap()
-                .push((name.to_string(), offset, buffer.len() as u64));
+    fn write_at(&self, call: WriteCall<'_>) -> io::Result<()> {
+        if call.name.starts_with("LOGCOPY") {
+            let range = (call.name.to_string(), call.offset, call.buffer.len() as u64);
+            self.0.lock().unwrap().push(range);
         }
-        inner.write_at(buffer, offset)
+        call.run()
     }
 }
 

@@ -18,15 +18,9 @@ pub trait FileHooks: Send + Sync + 'static {
     fn open(&self, _name: &str, _mode: OpenMode) -> io::Result<()> {
         Ok(())
     }
-    /// A write of `buffer` at `offset` to the file named `name`.
-    fn write_at(
-        &self,
-        _name: &str,
-        inner: &dyn StorageFile,
-        buffer: &[u8],
-        offset: u64,
-    ) -> io::Result<()> {
-        inner.write_at(buffer, offset)
+    /// A write to a file ([`WriteCall::run`] carries it out).
+    fn write_at(&self, call: WriteCall<'_>) -> io::Result<()> {
+        call.run()
     }
     /// A `sync_data` of the file named `name`.
     fn sync_data(&self, _name: &str, inner: &dyn StorageFile) -> io::Result<()> {
@@ -38,6 +32,21 @@ pub trait FileHooks: Send + Sync + 'static {
     /// goes through [`FileHooks::sync_data`]).
     fn forwards_shared_flush(&self) -> bool {
         false
+    }
+}
+
+/// One `write_at` of a hooked file: `buffer` at `offset` of the file named `name`.
+pub struct WriteCall<'a> {
+    pub name: &'a str,
+    pub inner: &'a dyn StorageFile,
+    pub buffer: &'a [u8],
+    pub offset: u64,
+}
+
+impl WriteCall<'_> {
+    /// Write to the inner file.
+    pub fn run(&self) -> io::Result<()> {
+        self.inner.write_at(self.buffer, self.offset)
     }
 }
 
@@ -97,8 +106,12 @@ impl<H: FileHooks> StorageFile for HookedFile<H> {
         self.inner.read_at(buffer, offset)
     }
     fn write_at(&self, buffer: &[u8], offset: u64) -> io::Result<()> {
-        self.hooks
-            .write_at(&self.name, &*self.inner, buffer, offset)
+        self.hooks.write_at(WriteCall {
+            name: &self.name,
+            inner: &*self.inner,
+            buffer,
+            offset,
+        })
     }
     fn sync_data(&self) -> io::Result<()> {
         self.hooks.sync_data(&self.name, &*self.inner)
