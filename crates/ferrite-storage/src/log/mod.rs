@@ -113,14 +113,21 @@ pub const LOG_WRITE_PAGES_MAX: usize = 128;
 pub const ACTIVE_LOG_FULL_WAIT_MS: u64 = 30_000;
 /// How often a waiting appender looks again for a reusable active log.
 pub const ACTIVE_LOG_FULL_RETRY_MS: u64 = 10;
-/// Most log pages one write cycle writes before it syncs: one I/O of [`LOG_WRITE_PAGES_MAX`]
-/// (every I/O is synced before the next is written). Its buffer space is freed as soon as it
-/// is written, before its sync (`LogShared::written`).
-pub const LOG_UNSYNCED_PAGES_MAX: usize = LOG_WRITE_PAGES_MAX;
+/// Most log pages one write cycle writes before it syncs (4 MiB: 8 I/Os of
+/// [`LOG_WRITE_PAGES_MAX`]; MQ's largest OUTBUFF, 4,000 KiB, fits). A cycle issues its I/Os,
+/// freeing each one's buffer space once written (`LogShared::written`), then one `sync_data`
+/// per copy; a longer cycle syncs after each such window. A crash can leave any subset of a
+/// window's unsynced I/Os on disk, a hole followed by later records with valid checksums and
+/// the right RBAs included: restart zeroes more than this beyond the end it finds
+/// ([`RESTART_ZERO_AHEAD_PAGES`]).
+pub const LOG_UNSYNCED_PAGES_MAX: usize = 8 * LOG_WRITE_PAGES_MAX;
 /// [`LOG_UNSYNCED_PAGES_MAX`] in bytes.
 pub(crate) const LOG_UNSYNCED_BYTES_MAX: u64 = (LOG_UNSYNCED_PAGES_MAX * LOG_PAGE_BYTES) as u64;
-/// Pages zeroed beyond the end of the log at restart: more than one write I/O, so no record
-/// left by a write that was in flight at the failure can be mistaken for a later one.
+/// Pages zeroed beyond the end of the log at restart: more than the largest unsynced window
+/// (the end restart finds is at or past the window's first page, which was durable before the
+/// window was written), so no record left by a write that was not synced at the failure can
+/// be mistaken for a later one once new records reach exactly its RBA
+/// (`tests/log_unsynced_window.rs`).
 pub const RESTART_ZERO_AHEAD_PAGES: usize = LOG_UNSYNCED_PAGES_MAX + 1;
 /// Smallest log output buffer, in pages.
 pub const LOG_BUFFER_PAGES_MIN: usize = 2;
