@@ -14,9 +14,11 @@
 //!    what the scan reads in place: the partial last page was written only there.
 //! 3. Write each copy's slot images in place (synced; the slots are untouched until then), then
 //!    rewrite the partial last page with zeros after the end, and zero the next
-//!    [`RESTART_ZERO_AHEAD_PAGES`] pages, on each copy in turn: a record left by a write that was
-//!    in flight at the failure could otherwise become valid again once new records reach exactly
-//!    its RBA. Then (synced after that) slot 1 gets the image of the partial last page and slot 2
+//!    [`RESTART_ZERO_AHEAD_PAGES`] pages, on each copy in turn: a write cycle syncs once after
+//!    all its I/Os (up to `LOG_UNSYNCED_PAGES_MAX` pages), so a failure can leave any subset
+//!    of them on disk, a hole followed by later records with valid checksums and RBAs
+//!    included; such a record could otherwise become valid again once new records reach
+//!    exactly its RBA. Then (synced after that) slot 1 gets the image of the partial last page and slot 2
 //!    is emptied, so the logger's first write of that page (a slot write to slot 2, or its final
 //!    write in place) never overwrites its only durable image, and no slot holds bytes beyond
 //!    the end that later records could contradict.
