@@ -227,17 +227,6 @@ fn stage(shared: &LogShared, job: WriteJob, staging: &mut Staging) {
     staging.data[length..padded].fill(0);
 }
 
-/// Start writing one copy of active log `file` back to the device without waiting
-/// (`StorageFile::start_write_back`): after a write cycle's I/O before its last, so the device
-/// works on it while the writer copies the next ones into the page cache. A hint: the cycle's
-/// sync still makes everything durable (an I/O error reported here fails the log like one
-/// from the sync).
-fn start_write_back(shared: &LogShared, file: usize, copy: usize) -> StorageResult<()> {
-    let file = &shared.sources.files.files[file][copy];
-    file.start_write_back()
-        .map_err(|error| StorageError::io(file.path(), "write back active log", error))
-}
-
 /// `sync_data` one copy of active log `file`.
 fn sync_copy(shared: &LogShared, file: usize, copy: usize) -> StorageResult<()> {
     let file = &shared.sources.files.files[file][copy];
@@ -325,14 +314,11 @@ impl CopyWriter {
                 self.done.notify_all();
             }
             // After a failed write the job's result is that failure (reported by `wrote`).
-            let result = if failed {
-                Ok(())
-            } else if sync {
-                sync_copy(shared, job.file, copy)
+            let result = if sync && !failed {
+                sync_copy(shared, job.file, copy).map_err(|error| error.to_string())
             } else {
-                start_write_back(shared, job.file, copy)
+                Ok(())
             };
-            let result = result.map_err(|error| error.to_string());
             let mut state = self.state.lock().unwrap();
             state.job = None;
             state.result = Some(result);
@@ -551,11 +537,10 @@ impl LogIo {
             stage(shared, job, &mut self.staging);
             write_pages(shared, 0, job, &mut self.staging)?;
             shared.release_written(job.end);
-            return if sync {
-                sync_copy(shared, job.file, 0)
-            } else {
-                start_write_back(shared, job.file, 0)
-            };
+            if sync {
+                sync_copy(shared, job.file, 0)?;
+            }
+            return Ok(());
         };
         let copy_2_failed = |detail: String| StorageError::CorruptLog {
             path: shared.sources.files.path(job.file, 1).to_path_buf(),
@@ -576,7 +561,7 @@ impl LogIo {
             if sync {
                 sync_copy(shared, job.file, 0)
             } else {
-                start_write_back(shared, job.file, 0)
+                Ok(())
             }
         });
         let second_done = second.wait();
