@@ -59,6 +59,23 @@ impl LogBuffer {
         }
     }
 
+    /// Log bytes `[rba, rba + length)` in place in the ring, as one slice or, where the ring
+    /// wraps, two (the second empty otherwise): the log writers write them to the files from
+    /// here, without a copy.
+    ///
+    /// # Safety
+    /// The range is live (below `filled`, at or above `page_floor(written)`), and stays so while
+    /// the slices are used: no appender writes those bytes until `written` passes them.
+    pub unsafe fn slices(&self, rba: u64, length: usize) -> (&[u8], &[u8]) {
+        debug_assert!(length <= self.capacity);
+        let start = (rba % self.capacity as u64) as usize;
+        let first = length.min(self.capacity - start);
+        (
+            std::slice::from_raw_parts(self.base.add(start), first),
+            std::slice::from_raw_parts(self.base, length - first),
+        )
+    }
+
     /// Copy log bytes `[rba, rba + out.len())` out of the ring.
     ///
     /// # Safety
@@ -99,5 +116,8 @@ mod tests {
         let mut out = vec![0u8; 3000];
         unsafe { buffer.read(3 * 4096 + 2000, &mut out) };
         assert_eq!(out, data);
+        let (first, second) = unsafe { buffer.slices(3 * 4096 + 2000, 3000) };
+        assert_eq!((first.len(), second.len()), (2096, 904));
+        assert_eq!([first, second].concat(), data);
     }
 }

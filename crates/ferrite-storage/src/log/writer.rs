@@ -199,9 +199,11 @@ struct WriteJob {
     slot: Option<(usize, u64)>,
 }
 
-/// A writer's private buffers (allocated once).
+/// A writer's private buffers (allocated once). The I/O's full pages are written from the ring
+/// buffer itself (`LogBuffer::slices`), not copied.
 struct Staging {
-    /// The I/O's log bytes, zero-padded to whole pages.
+    /// The I/O's last page when it ends part-way into it, zero-padded: the bytes of its slot
+    /// image, or of its final image in place at the end of a file.
     data: Vec<u8>,
     /// The encoded ping-pong slot.
     slot: Vec<u8>,
@@ -210,21 +212,26 @@ struct Staging {
 impl Staging {
     fn new() -> Staging {
         Staging {
-            data: vec![0u8; LOG_WRITE_PAGES_MAX * LOG_PAGE_BYTES],
+            data: vec![0u8; LOG_PAGE_BYTES],
             slot: vec![0u8; PING_PONG_SLOT_BYTES as usize],
         }
     }
 }
 
-/// Copy `job`'s log bytes from the ring buffer into `staging`, zero-padded to whole pages.
+/// Copy `job`'s last page, if the job ends part-way into it, from the ring buffer into
+/// `staging`, zero-padded (the ring holds older bytes past the end).
 fn stage(shared: &LogShared, job: WriteJob, staging: &mut Staging) {
-    let length = (job.end - job.start) as usize;
-    let padded = page_ceil(job.end - job.start) as usize;
-    // SAFETY: [start, end) is below `filled` and at or above page_floor(written): live bytes no
-    // appender writes until `written` advances past them, which waits for this job's writes on
-    // every copy (`write_job`).
-    unsafe { shared.buffer.read(job.start, &mut staging.data[..length]) };
-    staging.data[length..padded].fill(0);
+    let page = page_floor(job.end);
+    if page == job.end {
+        return;
+    }
+    debug_assert!(page >= job.start);
+    let length = (job.end - page) as usize;
+    // SAFETY: [page, end) is inside [start, end), below `filled` and at or above
+    // page_floor(written): live bytes no appender writes until `written` advances past them,
+    // which waits for this job's writes on every copy (`write_job`).
+    unsafe { shared.buffer.read(page, &mut staging.data[..length]) };
+    staging.data[length..].fill(0);
 }
 
 /// `sync_data` one copy of active log `file`.
@@ -234,27 +241,42 @@ fn sync_copy(shared: &LogShared, file: usize, copy: usize) -> StorageResult<()> 
         .map_err(|error| StorageError::io(file.path(), "sync active log", error))
 }
 
-/// Write `job`'s staged bytes to one copy (no sync): the final pages in place, the partial page
-/// to its slot. Counts the copy's I/O and bytes.
+/// Write `job` to one copy (no sync): the final pages in place (full pages straight from the
+/// ring buffer, a final partial page from `staging`), the partial page to its slot. Counts the
+/// copy's I/O and bytes. `staging` holds the job's last page (`stage`).
 fn write_pages(
     shared: &LogShared,
     copy: usize,
     job: WriteJob,
     staging: &mut Staging,
 ) -> StorageResult<()> {
-    let length = (job.end - job.start) as usize;
     let file: &Arc<dyn StorageFile> = &shared.sources.files.files[job.file][copy];
     let counters = shared.counters();
     let mut written = 0u64;
-    if job.in_place > 0 {
-        file.write_at(&staging.data[..job.in_place], job.offset)
+    let write = |bytes: &[u8], offset: u64| {
+        file.write_at(bytes, offset)
             .map_err(|error| StorageError::io(file.path(), "write active log", error))?;
         bump(&counters.write_ios[copy], 1);
-        written += job.in_place as u64;
+        Ok::<(), StorageError>(())
+    };
+    let full = (job.in_place as u64).min(page_floor(job.end) - job.start) as usize;
+    if full > 0 {
+        // SAFETY: [start, start + full) is inside [start, end): see `stage`.
+        let (first, second) = unsafe { shared.buffer.slices(job.start, full) };
+        write(first, job.offset)?;
+        if !second.is_empty() {
+            write(second, job.offset + first.len() as u64)?;
+        }
     }
+    if job.in_place > full {
+        // The file's last page, final though partial (a log switch): zero-padded.
+        debug_assert_eq!(job.in_place - full, LOG_PAGE_BYTES);
+        write(&staging.data, job.offset + full as u64)?;
+    }
+    written += job.in_place as u64;
     if let Some((slot, page)) = job.slot {
-        let from = (page - job.start) as usize;
-        let bytes = encode_slot(page, &staging.data[from..length], &mut staging.slot);
+        let length = (job.end - page) as usize;
+        let bytes = encode_slot(page, &staging.data[..length], &mut staging.slot);
         file.write_at(
             &staging.slot[..bytes],
             ping_pong_slot_offset(shared.data_bytes, slot),
@@ -496,8 +518,7 @@ impl LogIo {
                 let pages = (job.in_place / LOG_PAGE_BYTES) as u64 + u64::from(partial);
                 bump(&counters.qjstciwr, pages);
                 if let Some((slot, page)) = slot {
-                    let bytes =
-                        self.staging.data[(page - start) as usize..(end - start) as usize].to_vec();
+                    let bytes = self.staging.data[..(end - page) as usize].to_vec();
                     new_image = Some((slot, page, bytes));
                 }
                 position = end;
