@@ -41,9 +41,11 @@
 //!    file's header (start RBA of its new use) is written and synced on every copy, the old file
 //!    is handed to the offload thread, and `durable` jumps over the old file's end-of-file padding.
 //!
-//! The bytes of one I/O are copied from the ring buffer into a private staging area (allocated
-//! once), with the unused tail of a partial page zeroed: the logger never reads bytes an appender
-//! may be writing, and never holds the append lock.
+//! An I/O's full pages are written to the files straight from the ring buffer (two writes where
+//! the ring wraps; no copy). Only a partial last page is copied into a private one-page staging
+//! area (allocated once) with its unused tail zeroed, for its slot or, at a log switch, its
+//! final image in place. The writer never reads bytes an appender may be writing (appenders
+//! reuse a page only once `written` has passed it), and never holds the append lock.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
