@@ -14,14 +14,14 @@
 //!    complete.
 //! 2. Target = the highest forced RBA (the partial current page included), or else the end of the
 //!    last full page. Write from the page holding `durable` to the target in write cycles of
-//!    at most [`LOG_UNSYNCED_PAGES_MAX`](super::LOG_UNSYNCED_PAGES_MAX) pages. A cycle issues its I/Os (at most
-//!    [`LOG_WRITE_PAGES_MAX`] pages each, on every copy), and frees each I/O's buffer space as
-//!    soon as every copy has it (`LogShared::written`: appenders refill OUTBUFF while the
-//!    writer waits in the sync; readers read the files, never the buffer). Then one
-//!    `sync_data` per copy, then `durable` advances to the cycle's end and the forcers it
-//!    satisfies are woken (only those: see `ForceWaiters`). A sync that fails fails the log
-//!    and every forcer: `durable` never passes a byte that was not synced. Forcers that
-//!    arrived meanwhile are covered by the next cycle, which starts at once and takes the
+//!    at most [`LOG_UNSYNCED_PAGES_MAX`](super::LOG_UNSYNCED_PAGES_MAX) pages. A cycle issues
+//!    its I/Os (at most [`LOG_WRITE_PAGES_MAX`] pages each, on every copy), and frees each
+//!    I/O's buffer space as soon as every copy has it (`LogShared::written`: appenders refill
+//!    OUTBUFF while the writer waits in the sync; readers read the files, never the buffer).
+//!    Then one `sync_data` per copy, then `durable` advances to the cycle's end and the
+//!    forcers it satisfies are woken (only those: see `ForceWaiters`). A sync that fails fails
+//!    the log and every forcer: `durable` never passes a byte that was not synced. Forcers
+//!    that arrived meanwhile are covered by the next cycle, which starts at once and takes the
 //!    highest RBA then requested (group commit).
 //! 3. **Ping-pong (active log format 2).** A page is written in place once, when it is final
 //!    (full, or the last page of its file). The partial page an I/O ends with goes to one of
