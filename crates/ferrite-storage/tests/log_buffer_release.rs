@@ -22,7 +22,7 @@ use ferrite_storage::vfs::StorageFile;
 use ferrite_storage::Rba;
 
 mod log_support;
-use log_support::{active_log_copy, FileHooks, HookedFileSystem};
+use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
 
 const DIRECTORY: &str = "/qm/RELEASE";
 /// How long an append that must not wait for the sync is given.
@@ -39,13 +39,7 @@ fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
             active_log_count: 2,
             active_log_size_mib: 1,
         },
-        ArchiveParameters {
-            directory: "archive".to_string(),
-            compress: false,
-            twoarch: false,
-            retention_days: 9999,
-            max_archives: 500,
-        },
+        kept_archives(),
     )
 }
 

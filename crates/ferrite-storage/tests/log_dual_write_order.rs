@@ -26,7 +26,7 @@ use ferrite_storage::vfs::{FileSystem, RealFileSystem, StorageFile};
 use ferrite_storage::Rba;
 
 mod log_support;
-use log_support::{FileHooks, HookedFileSystem, WriteCall};
+use log_support::{kept_archives, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/DUALQM";
 
@@ -39,13 +39,7 @@ fn parameters() -> (LogParameters, ArchiveParameters) {
             active_log_count: 2,
             active_log_size_mib: 1,
         },
-        ArchiveParameters {
-            directory: "archive".to_string(),
-            compress: false,
-            twoarch: false,
-            retention_days: 9999,
-            max_archives: 500,
-        },
+        kept_archives(),
     )
 }
 

@@ -35,7 +35,7 @@ use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 use ferrite_storage::{Rba, StorageError};
 
 mod log_support;
-use log_support::{active_log_copy, FileHooks, HookedFileSystem};
+use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
 
 const DIRECTORY: &str = "/qm/GROUPCOMMIT";
 /// Longest any forcer may take once the gate is open (a lost wake-up would take forever).
@@ -61,13 +61,7 @@ fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
             active_log_count: 3,
             active_log_size_mib: 1,
         },
-        ArchiveParameters {
-            directory: "archive".to_string(),
-            compress: false,
-            twoarch: false,
-            retention_days: 9999,
-            max_archives: 500,
-        },
+        kept_archives(),
     )
 }
 

@@ -34,7 +34,7 @@ use ferrite_storage::vfs::{FileSystem, OpenMode};
 use ferrite_storage::Rba;
 
 mod log_support;
-use log_support::{FileHooks, HookedFileSystem, WriteCall};
+use log_support::{kept_archives, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/PINGPONG";
 const DATA_BYTES: u64 = 1024 * 1024;
@@ -51,13 +51,7 @@ fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
             active_log_count: 3,
             active_log_size_mib: 1,
         },
-        ArchiveParameters {
-            directory: "archive".to_string(),
-            compress: false,
-            twoarch: false,
-            retention_days: 9999,
-            max_archives: 500,
-        },
+        kept_archives(),
     )
 }
 

@@ -19,6 +19,9 @@ use ferrite_storage::vfs::simulated::{
 use ferrite_storage::vfs::{FileSystem, OpenMode};
 use ferrite_storage::Rba;
 
+mod log_support;
+use log_support::kept_archives;
+
 const DIRECTORY: &str = "/qm/FLUSHQM";
 /// The active log header page, left intact when a copy is destroyed (its data area and slots
 /// are what a lost disk would take).
@@ -33,13 +36,7 @@ fn parameters() -> (LogParameters, ArchiveParameters) {
             active_log_count: 2,
             active_log_size_mib: 1,
         },
-        ArchiveParameters {
-            directory: "archive".to_string(),
-            compress: false,
-            twoarch: false,
-            retention_days: 9999,
-            max_archives: 500,
-        },
+        kept_archives(),
     )
 }
 

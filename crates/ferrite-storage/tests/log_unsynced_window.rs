@@ -26,7 +26,7 @@ use ferrite_storage::vfs::{FileSystem, StorageFile};
 use ferrite_storage::Rba;
 
 mod log_support;
-use log_support::{active_log_copy, FileHooks, HookedFileSystem};
+use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
 
 const DIRECTORY: &str = "/qm/UNSYNCED";
 const ACTIVE_LOG_MIB: u32 = 8;
@@ -48,13 +48,7 @@ fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
             active_log_count: 2,
             active_log_size_mib: ACTIVE_LOG_MIB,
         },
-        ArchiveParameters {
-            directory: "archive".to_string(),
-            compress: false,
-            twoarch: false,
-            retention_days: 9999,
-            max_archives: 500,
-        },
+        kept_archives(),
     )
 }
 

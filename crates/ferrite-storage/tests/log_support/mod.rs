@@ -8,6 +8,7 @@ use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
+use ferrite_storage::config::ArchiveParameters;
 use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 
 /// What a test does around the file operations it cares about. Every method has the plain
@@ -154,4 +155,15 @@ pub fn active_log_copy(name: &str) -> Option<usize> {
         .and_then(|rest| rest.get(..1))
         .and_then(|digit| digit.parse::<usize>().ok())
         .and_then(|number| number.checked_sub(1))
+}
+
+/// The archive parameters of the log tests: plain single archives kept for ever.
+pub fn kept_archives() -> ArchiveParameters {
+    ArchiveParameters {
+        directory: "archive".to_string(),
+        compress: false,
+        twoarch: false,
+        retention_days: 9999,
+        max_archives: 500,
+    }
 }
