@@ -2,8 +2,9 @@
 //!
 //! A write cycle of several 128-page I/Os issues them all, then one `sync_data` per copy
 //! (`log/writer.rs`). A power loss before that sync can leave any subset of the I/Os on disk:
-//! here, the first two lost and the later ones durable, whose records have valid checksums and
-//! the right RBAs. Restart must end the log at the hole (nothing after a missing record), and
+//! here, a full cycle of 8 I/Os (the most `LOG_UNSYNCED_PAGES_MAX` allows, about 990 pages)
+//! with only the last I/O and the slot durable, whose records have valid checksums and the
+//! right RBAs. Restart must end the log at the hole (nothing after a missing record), and
 //! must zero far enough past it (`RESTART_ZERO_AHEAD_PAGES`, which covers
 //! `LOG_UNSYNCED_PAGES_MAX`) that the stale later records can never come back: the test then
 //! fills the hole with new records of exactly the lost ones' lengths, so the next new record
@@ -16,7 +17,7 @@
 
 use std::io;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use ferrite_storage::config::{ArchiveParameters, LogParameters};
@@ -34,8 +35,11 @@ const HEADER_BYTES: u64 = 4096;
 const IO_BYTES: u64 = (LOG_WRITE_PAGES_MAX * 4096) as u64;
 /// Payload bytes of each record of the cycle (many records per page, none page-aligned).
 const RECORD_PAYLOAD: usize = 3001;
-/// Records appended before the crashing force: a cycle of 4 I/Os (about 3.3 of 128 pages).
-const CYCLE_RECORDS: usize = 580;
+/// Pages the crashing force's cycle reaches: under OUTBUFF and WRTHRSH (1000 pages, so only
+/// the force writes it), over 7 I/Os of 128 pages, so the cycle has 8.
+const CYCLE_PAGES: u64 = 990;
+/// The cycle's last I/O (0-based), the only one of its in-place writes kept on disk.
+const LAST_IO: u64 = 7;
 
 fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
     (
@@ -77,7 +81,7 @@ fn read_all(manager: &LogManager) -> Vec<(Rba, Vec<u8>)> {
 
 /// Which unsynced writes of the cycle survive the crash, per copy: given the I/O's index in
 /// the cycle (slot writes: `None`).
-type Survivors = fn(usize, Option<u64>) -> bool;
+type Survivors = fn(usize, Option<usize>) -> bool;
 
 /// Armed: the first active log sync takes the crash image (keeping what `survivors` picks of
 /// the writes since `cycle_start`) and fails; a sync of the other copy waits for it.
@@ -87,6 +91,8 @@ struct CrashAtCycleSync {
     fs: SimulatedFileSystem,
     cycle_start: u64,
     survivors: Survivors,
+    /// The highest I/O index among the cycle's unsynced writes when the image was taken.
+    highest_io: AtomicU64,
     crashed: Mutex<Option<Option<SimulatedFileSystem>>>,
     taken: Condvar,
 }
@@ -106,7 +112,9 @@ impl CrashAtCycleSync {
             }
             let rba = offset - HEADER_BYTES;
             assert!(rba >= cycle_start, "a write before the cycle was unsynced");
-            survivors(copy, Some((rba - cycle_start) / IO_BYTES))
+            let io = (rba - cycle_start) / IO_BYTES;
+            self.highest_io.fetch_max(io, Ordering::SeqCst);
+            survivors(copy, Some(io as usize))
         });
         *self.crashed.lock().unwrap() = Some(Some(image));
         self.taken.notify_all();
@@ -136,7 +144,7 @@ impl FileHooks for CrashAtCycleSync {
     }
 }
 
-/// The scenario: records forced before, a cycle of 4 I/Os crashed at its sync with
+/// The scenario: records forced before, a cycle of 8 I/Os crashed at its sync with
 /// `survivors` deciding which of its writes are on disk, then the checks described above.
 fn hole_in_the_unsynced_window(twoactv: bool, survivors: Survivors, context: &str) {
     let fs = SimulatedFileSystem::new(11).with_crash_mode(CrashMode::LoseAllUnsynced);
@@ -163,6 +171,7 @@ fn hole_in_the_unsynced_window(twoactv: bool, survivors: Survivors, context: &st
         fs: fs.clone(),
         cycle_start: durable & !4095,
         survivors,
+        highest_io: AtomicU64::new(0),
         crashed: Mutex::new(None),
         taken: Condvar::new(),
     });
@@ -171,17 +180,20 @@ fn hole_in_the_unsynced_window(twoactv: bool, survivors: Survivors, context: &st
         twoactv,
     );
     hooks.armed.store(true, Ordering::SeqCst);
-    let mut end = Rba::ZERO;
-    for tag in 0..CYCLE_RECORDS {
-        let payload = body(1000 + tag, RECORD_PAYLOAD);
+    let cycle_start = durable & !4095;
+    let mut end = Rba(durable);
+    let mut tag = 1000;
+    while end.0 - cycle_start < CYCLE_PAGES * 4096 {
+        let payload = body(tag, RECORD_PAYLOAD);
         let (rba, record_end) = manager.append(1, &[&payload]).unwrap();
         appended.push((rba, payload));
         end = record_end;
+        tag += 1;
     }
-    let cycle_start = durable & !4095;
     assert!(
-        end.0 - cycle_start > 3 * IO_BYTES,
-        "{context}: the cycle must have 4 I/Os"
+        end.0 - cycle_start > LAST_IO * IO_BYTES && end.0 - cycle_start < 1000 * 4096,
+        "{context}: the cycle must have {} I/Os and stay under OUTBUFF",
+        LAST_IO + 1
     );
     assert!(
         manager.force(end).is_err(),
@@ -190,6 +202,12 @@ fn hole_in_the_unsynced_window(twoactv: bool, survivors: Survivors, context: &st
     manager.abandon();
     drop(manager);
     let image = hooks.crashed.lock().unwrap().take().flatten().unwrap();
+    assert_eq!(
+        hooks.highest_io.load(Ordering::SeqCst),
+        LAST_IO,
+        "{context}: the crash image must choose from every I/O of the cycle, its last included \
+         (none of them synced before)"
+    );
 
     // First restart: a prefix of what was appended, every forced record, nothing after a hole.
     let manager = open(Arc::new(image.clone()), twoactv);
@@ -206,14 +224,14 @@ fn hole_in_the_unsynced_window(twoactv: bool, survivors: Survivors, context: &st
         "{context}: not a prefix"
     );
     let kept = found.len();
-    // The stale records: the first one that starts in the third I/O (kept on disk) and the
+    // The stale records: the first one that starts in the last I/O (kept on disk) and the
     // records before it, whose lengths the new records repeat.
     // Beyond what zeroing one I/O's worth past the end would clear, so that only a zero-ahead
     // covering the whole unsynced window keeps it from coming back.
     let one_io_zeroed = (manager.end_rba().0 & !4095) + (LOG_WRITE_PAGES_MAX as u64 + 2) * 4096;
     let stale = appended
         .iter()
-        .position(|(rba, _)| rba.0 >= (cycle_start + 2 * IO_BYTES).max(one_io_zeroed))
+        .position(|(rba, _)| rba.0 >= (cycle_start + LAST_IO * IO_BYTES).max(one_io_zeroed))
         .unwrap();
     let mut expected = found.clone();
     for (index, (rba, old)) in appended[kept..stale].iter().enumerate() {
@@ -256,21 +274,21 @@ fn hole_in_the_unsynced_window(twoactv: bool, survivors: Survivors, context: &st
 
 #[test]
 fn a_hole_in_the_unsynced_window_never_resurrects_later_records_single() {
-    // The cycle's first two I/Os lost, the rest (and the slot) on disk.
+    // Only the cycle's last I/O (and the slot) on disk.
     hole_in_the_unsynced_window(
         false,
-        |_, io| io.is_none_or(|io| io >= 2),
-        "single, I/Os 3 and 4 kept",
+        |_, io| io.is_none_or(|io| io == LAST_IO as usize),
+        "single, I/O 8 kept",
     );
 }
 
 #[test]
 fn a_hole_in_the_unsynced_window_never_resurrects_later_records_dual() {
-    // Copy 1 lost I/Os 1 and 2, copy 2 lost I/O 2 only: restart takes I/O 1's records from
-    // copy 2, then ends at the hole both copies have.
+    // Copy 1 kept only the last I/O, copy 2 also I/O 1: restart takes I/O 1's records from
+    // copy 2, then ends at the hole both copies have (I/O 2).
     hole_in_the_unsynced_window(
         true,
-        |copy, io| io.is_none_or(|io| io >= 2 || (copy == 1 && io == 0)),
-        "dual, copy 2 kept I/O 1",
+        |copy, io| io.is_none_or(|io| io == LAST_IO as usize || (copy == 1 && io == 0)),
+        "dual, I/O 8 kept, copy 2 kept I/O 1",
     );
 }
