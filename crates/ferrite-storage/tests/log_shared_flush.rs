@@ -141,6 +141,42 @@ fn the_logger_uses_one_flush_only_when_the_copies_share_it() {
     }
 }
 
+#[test]
+fn every_io_of_a_write_cycle_counts_as_made_durable_by_one_flush() {
+    // One force of about 300 pages: a write cycle of 3 I/Os of at most LOG_WRITE_PAGES_MAX
+    // (128) pages and one flush. OUTBUFF and WRTHRSH are large enough that only the force
+    // writes them.
+    let log = LogParameters {
+        outbuff_kib: 2000,
+        wrthrsh: 1000,
+        twoactv: true,
+        active_log_count: 2,
+        active_log_size_mib: 4,
+    };
+    let archive = kept_archives();
+    let fs = SimulatedFileSystem::new(9);
+    fs.set_shared_flush(true);
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    LogManager::create(shared.clone(), Path::new(DIRECTORY), &log, &archive).unwrap();
+    let manager = LogManager::open(shared, Path::new(DIRECTORY), &log, &archive).unwrap();
+    let before = manager.statistics();
+    let mut end = Rba::ZERO;
+    for round in 0..400u32 {
+        end = manager.append(1, &[&body(round as u8, 3000)]).unwrap().1;
+    }
+    manager.force(end).unwrap();
+    let after = manager.statistics();
+    assert_eq!(after.write_syncs - before.write_syncs, 1, "one write cycle");
+    let ios = after.qjstlogw[0] - before.qjstlogw[0];
+    assert_eq!(ios, 3, "the cycle's I/Os");
+    assert_eq!(
+        after.shared_flush_ios - before.shared_flush_ios,
+        ios,
+        "every I/O of the cycle was made durable on both copies by its one flush"
+    );
+    manager.shutdown().unwrap();
+}
+
 /// Force `A`, then crash at `step` of the force of `B`; destroy `lost` copy; every record whose
 /// force returned must be read back whole from the other copy alone.
 fn crash_and_lose_a_copy(step: u64, effect: CrashEffect, mode: CrashMode, seed: u64, lost: usize) {

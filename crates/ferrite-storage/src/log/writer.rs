@@ -86,6 +86,9 @@ pub(crate) struct LogIo {
     /// Per active log file (TWOACTV): both copies share one device flush, so an I/O is made
     /// durable on both by one (see `write_shared_flush`).
     shared_flush: Vec<bool>,
+    /// I/Os of the current write cycle written by `write_shared_flush`: counted in
+    /// `shared_flush_ios` once the cycle's one flush makes them durable.
+    shared_flush_unsynced: u64,
     /// Set when the logger thread has stopped (shutdown, abandon or a write failure): the copy
     /// 2 writer is gone and nobody may write any more.
     closed: bool,
@@ -154,6 +157,7 @@ impl LogIo {
             next_slot,
             slot_image: None,
             shared_flush,
+            shared_flush_unsynced: 0,
             closed: false,
         })
     }
@@ -631,6 +635,7 @@ impl LogIo {
             .start_write_back()
             .map_err(|error| StorageError::io(second.path(), "write back active log", error))?;
         shared.release_written(job.end);
+        self.shared_flush_unsynced += 1;
         if !sync {
             return Ok(());
         }
@@ -640,7 +645,8 @@ impl LogIo {
         second
             .sync_data()
             .map_err(|error| StorageError::io(second.path(), "sync active log", error))?;
-        bump(&shared.counters().shared_flush_ios, 1);
+        let ios = std::mem::take(&mut self.shared_flush_unsynced);
+        bump(&shared.counters().shared_flush_ios, ios);
         Ok(())
     }
 
