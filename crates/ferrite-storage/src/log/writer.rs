@@ -464,7 +464,9 @@ impl Logger {
 
 impl LogIo {
     /// Write and sync log bytes `[durable, target)` (whole pages from the page holding
-    /// `durable`), advancing `durable` after each I/O. `final_end` is where the current file's
+    /// `durable`) in write cycles: I/Os of up to `LOG_WRITE_PAGES_MAX` pages, at most
+    /// `LOG_UNSYNCED_PAGES_MAX` pages in all, then one sync of every copy, after which
+    /// `durable` advances to the cycle's end. `final_end` is where the current file's
     /// log bytes end, if a switch is pending: a page ending there is final. Returns whether
     /// any I/O was done (another writer may have made `target` durable already).
     pub(crate) fn write_through(
