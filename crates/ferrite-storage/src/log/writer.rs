@@ -240,13 +240,6 @@ fn stage(shared: &LogShared, job: WriteJob, staging: &mut Staging) {
     staging.data[length..].fill(0);
 }
 
-/// `sync_data` one copy of active log `file`.
-fn sync_copy(shared: &LogShared, file: usize, copy: usize) -> StorageResult<()> {
-    let file = &shared.sources.files.files[file][copy];
-    file.sync_data()
-        .map_err(|error| StorageError::io(file.path(), "sync active log", error))
-}
-
 /// Write `job` to one copy (no sync): the final pages in place (full pages straight from the
 /// ring buffer, a final partial page from `staging`), the partial page to its slot. Counts the
 /// copy's I/O and bytes. `staging` holds the job's last page (`stage`).
@@ -343,7 +336,11 @@ impl CopyWriter {
             }
             // After a failed write the job's result is that failure (reported by `wrote`).
             let result = if sync && !failed {
-                sync_copy(shared, job.file, copy).map_err(|error| error.to_string())
+                shared
+                    .sources
+                    .files
+                    .sync(job.file, copy)
+                    .map_err(|error| error.to_string())
             } else {
                 Ok(())
             };
@@ -567,7 +564,7 @@ impl LogIo {
             write_pages(shared, 0, job, &mut self.staging)?;
             shared.release_written(job.end);
             if sync {
-                sync_copy(shared, job.file, 0)?;
+                shared.sources.files.sync(job.file, 0)?;
             }
             return Ok(());
         };
@@ -588,7 +585,7 @@ impl LogIo {
         }
         let first = first.and_then(|()| {
             if sync {
-                sync_copy(shared, job.file, 0)
+                shared.sources.files.sync(job.file, 0)
             } else {
                 Ok(())
             }
