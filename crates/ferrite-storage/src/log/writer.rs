@@ -623,16 +623,13 @@ impl LogIo {
         let [first, second] = [0, 1].map(|copy| &shared.sources.files.files[job.file][copy]);
         stage(shared, job, &mut self.staging);
         // Each copy's writeback is started as soon as it is in the page cache, so the device
-        // works on copy 1 while copy 2 is copied, and on both at once (a hint: no durability
-        // rests on it).
+        // works on copy 1 while copy 2 is copied, and on both at once. A hint: no durability
+        // rests on it, so its error is ignored; `write_back` and `sync_data` below report any
+        // write error of these pages.
         write_pages(shared, 0, job, &mut self.staging)?;
-        first
-            .start_write_back()
-            .map_err(|error| StorageError::io(first.path(), "write back active log", error))?;
+        let _ = first.start_write_back();
         write_pages(shared, 1, job, &mut self.staging)?;
-        second
-            .start_write_back()
-            .map_err(|error| StorageError::io(second.path(), "write back active log", error))?;
+        let _ = second.start_write_back();
         shared.release_written(job.end);
         self.shared_flush_unsynced += 1;
         if !sync {

@@ -27,6 +27,11 @@ pub trait FileHooks: Send + Sync + 'static {
     fn sync_data(&self, _name: &str, inner: &dyn StorageFile) -> io::Result<()> {
         inner.sync_data()
     }
+    /// A `start_write_back` of the file named `name` (only when
+    /// [`FileHooks::forwards_shared_flush`]).
+    fn start_write_back(&self, _name: &str, inner: &dyn StorageFile) -> io::Result<()> {
+        inner.start_write_back()
+    }
     /// Whether the wrapped files pass `write_back`, `start_write_back` and
     /// `shared_flush_device` to the inner file (`true`), or keep the `StorageFile` defaults
     /// (`false`: no file shares a device flush, `write_back` is this file's `sync_data`, which
@@ -126,7 +131,7 @@ impl<H: FileHooks> StorageFile for HookedFile<H> {
     }
     fn start_write_back(&self) -> io::Result<()> {
         if self.hooks.forwards_shared_flush() {
-            self.inner.start_write_back()
+            self.hooks.start_write_back(&self.name, &*self.inner)
         } else {
             Ok(())
         }
