@@ -13,7 +13,12 @@
 //!    The current file's valid ping-pong slot images (per copy, see `active.rs`) are laid over
 //!    what the scan reads in place: the partial last page was written only there.
 //! 3. Write each copy's slot images in place (synced; the slots are untouched until then), then
-//!    rewrite the partial last page with zeros after the end, and zero the next
+//!    rewrite the current file's header and the last `LOG_UNSYNCED_PAGES_MAX` pages before the
+//!    end's page (within the file) from each copy's own bytes, and sync: after a failed sync in
+//!    this boot the kernel may have marked those pages clean without writing them, and the scan
+//!    read them from the page cache, so records appended after them could otherwise sit behind
+//!    a hole at the next power loss. The partial last page is rewritten with zeros after the
+//!    end, and so are the next
 //!    [`RESTART_ZERO_AHEAD_PAGES`] pages, on each copy in turn: a write cycle syncs once after
 //!    all its I/Os (up to `LOG_UNSYNCED_PAGES_MAX` pages), so a failure can leave any subset
 //!    of them on disk, a hole followed by later records with valid checksums and RBAs
