@@ -922,6 +922,23 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
                 total.max(16 * write_bytes as u64),
                 Preparation::Formatted,
             ));
+            // The goal's comparison: the device writing the log's bytes per fdatasync, each
+            // synced (a write cycle of several I/Os ends with one sync, and a bigger sync is
+            // cheaper for the raw device too).
+            let per_sync = run.log.bytes_written[0]
+                .checked_div(run.log.syncs)
+                .unwrap_or(per_io);
+            let sync_bytes = (per_sync.div_ceil(4096) * 4096).max(4096) as usize;
+            let device_per_sync = if sync_bytes == write_bytes {
+                device
+            } else {
+                io(physical::synced_bandwidth(
+                    &context.dir,
+                    sync_bytes,
+                    total.max(16 * sync_bytes as u64),
+                    Preparation::Formatted,
+                ))
+            };
             let rate = run.log_bytes_per_second();
             let logs = format!(
                 "{} x {} MiB active logs, {} switches and {} offloads in the window",
@@ -941,40 +958,58 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
                     "sharing the device with offloads and checkpoints"
                 }
             );
-            let row = Row::new("commit", metric, rate / MB, "MB/s").against(
+            let row = Row::new("commit", metric.clone(), rate / MB, "MB/s").against(
                 format!(
-                    "synced seq write {}K (the log's I/O size), pre-written (this run)",
-                    write_bytes / 1024
+                    "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written (this run)",
+                    sync_bytes / 1024
                 ),
-                device / MB,
+                device_per_sync / MB,
             );
             context.report.push(if alone {
                 row.goal(
                     "ratio >= 0.8, no switch in the window",
-                    rate / device >= 0.8 && run.log.switches == 0,
+                    rate / device_per_sync >= 0.8 && run.log.switches == 0,
                 )
             } else {
                 row
             });
+            context.report.push(
+                Row::new(
+                    "commit",
+                    format!("{metric}, at the log's I/O size"),
+                    rate / MB,
+                    "MB/s",
+                )
+                .against(
+                    format!(
+                        "synced seq write {}K (the log's I/O size), pre-written (this run)",
+                        write_bytes / 1024
+                    ),
+                    device / MB,
+                ),
+            );
             lines.push(format!(
-                "  | {:>4} KiB | {:<13} | {:>9.0} | {:>8.1} | {:>8.1} | {:>6.1} | {:>5.0}% | {:>3} / {:>3} | {:>9.1} | {:>5.2} | {:>5.2} |",
+                "  | {:>4} KiB | {:<13} | {:>9.0} | {:>8.1} | {:>8.1} | {:>6.1} | {:>7.1} | {:>5.0}% | {:>3} / {:>3} | {:>9.1} | {:>5.2} | {:>9.1} | {:>5.2} | {:>5.2} |",
                 size / 1024,
                 if alone { "log alone" } else { "with switches" },
                 run.messages_per_second(),
                 rate / MB,
                 run.log.bytes_written[0] as f64 / run.elapsed.as_secs_f64() / MB,
                 per_io as f64 / 1024.0,
+                per_sync as f64 / 1024.0,
                 100.0 * run.log.io_busy_seconds / run.elapsed.as_secs_f64(),
                 run.log.switches,
                 run.log.offloads,
                 device / MB,
                 rate / device,
+                device_per_sync / MB,
+                rate / device_per_sync,
                 rate / sequential,
             ));
         }
     }
     println!(
-        "  | message | active logs | msgs/s | log MB/s | written MB/s | KiB/I/O | log in I/O | switches / offloads | device MB/s at that size | ratio | ratio to 512K ({:.0} MB/s) |",
+        "  | message | active logs | msgs/s | log MB/s | written MB/s | KiB/I/O | KiB/sync | log in I/O | switches / offloads | device MB/s at the I/O size | ratio | device MB/s at the bytes per sync (goal) | ratio (goal) | ratio to 512K ({:.0} MB/s) |",
         sequential / MB
     );
     for line in lines {

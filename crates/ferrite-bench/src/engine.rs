@@ -197,6 +197,9 @@ pub struct LogDelta {
     pub write_cycles: u64,
     pub write_ios: [u64; 2],
     pub bytes_written: [u64; 2],
+    /// Syncs that ended a write cycle (one per copy or one device flush for both, counted
+    /// once): what the device's synced bandwidth must be compared at is bytes per sync.
+    pub syncs: u64,
     pub buffer_waits: u64,
     pub switches: u64,
     pub checkpoints: u64,
@@ -226,6 +229,7 @@ pub fn log_delta(before: &LogStatistics, after: &LogStatistics) -> LogDelta {
             after.bytes_written[0] - before.bytes_written[0],
             after.bytes_written[1] - before.bytes_written[1],
         ],
+        syncs: after.write_syncs - before.write_syncs,
         buffer_waits: after.qjstwtb - before.qjstwtb,
         switches: after.active_log_switches - before.active_log_switches,
         checkpoints: after.qjstllcp - before.qjstllcp,
@@ -245,11 +249,12 @@ impl LogDelta {
             self.bytes_written[0] as f64 / self.write_ios[0] as f64 / 1024.0
         };
         format!(
-            "log: forces={} not yet durable={} write cycles={} I/Os={:?} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} offloads={} checkpoints={} serialised pages(QJSTSERW)={} log in I/O={:.2} s one-flush dual I/Os={} cycles led by a committer={}",
+            "log: forces={} not yet durable={} write cycles={} I/Os={:?} syncs={} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} offloads={} checkpoints={} serialised pages(QJSTSERW)={} log in I/O={:.2} s one-flush dual I/Os={} cycles led by a committer={}",
             self.forces,
             self.suspended,
             self.write_cycles,
             self.write_ios,
+            self.syncs,
             self.bytes_written,
             self.buffer_waits,
             self.switches,

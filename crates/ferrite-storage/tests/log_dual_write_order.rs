@@ -22,8 +22,11 @@ use ferrite_storage::log::LogManager;
 use ferrite_storage::vfs::simulated::{
     CrashEffect, CrashMode, CrashPoint, OpClass, PathFilter, SimulatedFileSystem,
 };
-use ferrite_storage::vfs::{FileSystem, OpenMode, RealFileSystem, StorageFile};
+use ferrite_storage::vfs::{FileSystem, RealFileSystem, StorageFile};
 use ferrite_storage::Rba;
+
+mod log_support;
+use log_support::{kept_archives, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/DUALQM";
 
@@ -36,13 +39,7 @@ fn parameters() -> (LogParameters, ArchiveParameters) {
             active_log_count: 2,
             active_log_size_mib: 1,
         },
-        ArchiveParameters {
-            directory: "archive".to_string(),
-            compress: false,
-            twoarch: false,
-            retention_days: 9999,
-            max_archives: 500,
-        },
+        kept_archives(),
     )
 }
 
@@ -200,94 +197,44 @@ enum Recorded {
 #[derive(Clone, Default)]
 struct Recorder(Arc<Mutex<Vec<Recorded>>>);
 
-struct RecordingFileSystem {
-    inner: RealFileSystem,
-    recorder: Recorder,
-}
-
-struct RecordingFile {
-    inner: Arc<dyn StorageFile>,
-    copy: Option<usize>,
-    recorder: Recorder,
-}
-
-impl FileSystem for RecordingFileSystem {
-    fn open(&self, path: &Path, mode: OpenMode) -> io::Result<Arc<dyn StorageFile>> {
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let copy = if name.starts_with("LOGCOPY1.DS01") {
-            Some(0)
-        } else if name.starts_with("LOGCOPY2.DS01") {
-            Some(1)
-        } else {
-            None
-        };
-        Ok(Arc::new(RecordingFile {
-            inner: self.inner.open(path, mode)?,
-            copy,
-            recorder: self.recorder.clone(),
-        }))
-    }
-    fn exists(&self, path: &Path) -> bool {
-        self.inner.exists(path)
-    }
-    fn create_dir_all(&self, path: &Path) -> io::Result<()> {
-        self.inner.create_dir_all(path)
-    }
-    fn remove_file(&self, path: &Path) -> io::Result<()> {
-        self.inner.remove_file(path)
-    }
-    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
-        self.inner.rename(from, to)
-    }
-    fn sync_directory(&self, directory: &Path) -> io::Result<()> {
-        self.inner.sync_directory(directory)
-    }
-    fn list_directory(&self, directory: &Path) -> io::Result<Vec<String>> {
-        self.inner.list_directory(directory)
-    }
-}
-
-impl StorageFile for RecordingFile {
-    fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<()> {
-        self.inner.read_at(buffer, offset)
-    }
-    fn write_at(&self, buffer: &[u8], offset: u64) -> io::Result<()> {
+impl FileHooks for Recorder {
+    fn write_at(&self, call: WriteCall<'_>) -> io::Result<()> {
+        let copy = first_log_copy(call.name);
         let record = |done| {
-            if let Some(copy) = self.copy {
-                let entry = Recorded::Write(copy, offset, buffer.len() as u64, done);
-                self.recorder.0.lock().unwrap().push(entry);
+            if let Some(copy) = copy {
+                let entry = Recorded::Write(copy, call.offset, call.buffer.len() as u64, done);
+                self.0.lock().unwrap().push(entry);
             }
         };
         record(false);
         // Widen the window in which a concurrent write of the other copy would overlap.
         std::thread::sleep(std::time::Duration::from_micros(200));
-        let result = self.inner.write_at(buffer, offset);
+        let result = call.run();
         record(true);
         result
     }
-    fn sync_data(&self) -> io::Result<()> {
+    fn sync_data(&self, name: &str, inner: &dyn StorageFile) -> io::Result<()> {
+        let copy = first_log_copy(name);
         let record = |done| {
-            if let Some(copy) = self.copy {
-                self.recorder
-                    .0
-                    .lock()
-                    .unwrap()
-                    .push(Recorded::Sync(copy, done));
+            if let Some(copy) = copy {
+                self.0.lock().unwrap().push(Recorded::Sync(copy, done));
             }
         };
         record(false);
-        let result = self.inner.sync_data();
+        let result = inner.sync_data();
         record(true);
         result
     }
-    fn len(&self) -> io::Result<u64> {
-        self.inner.len()
-    }
-    fn set_len(&self, length: u64) -> io::Result<()> {
-        self.inner.set_len(length)
-    }
-    fn path(&self) -> &Path {
-        self.inner.path()
+}
+
+/// The copy (0 or 1) of the first active log a file is, if it is one.
+fn first_log_copy(name: &str) -> Option<usize> {
+    if name.starts_with("LOGCOPY1.DS01") {
+        Some(0)
+    } else if name.starts_with("LOGCOPY2.DS01") {
+        Some(1)
+    } else {
+        None
     }
 }
 
@@ -330,10 +277,10 @@ fn the_durable_image_of_the_partial_page_is_never_overwritten() {
     let temporary = tempfile::tempdir().unwrap();
     let directory: PathBuf = temporary.path().join("QM");
     let recorder = Recorder::default();
-    let fs: Arc<dyn FileSystem> = Arc::new(RecordingFileSystem {
-        inner: RealFileSystem,
-        recorder: recorder.clone(),
-    });
+    let fs: Arc<dyn FileSystem> = Arc::new(HookedFileSystem::new(
+        Arc::new(RealFileSystem),
+        Arc::new(recorder.clone()),
+    ));
     let (log, archive) = parameters();
     LogManager::create(fs.clone(), &directory, &log, &archive).unwrap();
     let manager = LogManager::open(fs, &directory, &log, &archive).unwrap();

@@ -34,6 +34,9 @@ use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 use ferrite_storage::{Rba, StorageError};
 
+mod log_support;
+use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
+
 const DIRECTORY: &str = "/qm/GROUPCOMMIT";
 /// Longest any forcer may take once the gate is open (a lost wake-up would take forever).
 const FORCE_TIMEOUT: Duration = Duration::from_secs(20);
@@ -58,13 +61,7 @@ fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
             active_log_count: 3,
             active_log_size_mib: 1,
         },
-        ArchiveParameters {
-            directory: "archive".to_string(),
-            compress: false,
-            twoarch: false,
-            retention_days: 9999,
-            max_archives: 500,
-        },
+        kept_archives(),
     )
 }
 
@@ -166,88 +163,44 @@ impl Gate {
     }
 }
 
-struct GatedFileSystem {
-    inner: Arc<dyn FileSystem>,
+/// Active log syncs pass the gate; with `fail_bsds_writes`, creating a BSDS file fails with
+/// ENOSPC (so does every BSDS write).
+struct GateHooks {
     gate: Arc<Gate>,
-    /// Creating a BSDS file fails with ENOSPC (so does every BSDS write).
     fail_bsds_writes: bool,
 }
 
-struct GatedFile {
-    inner: Arc<dyn StorageFile>,
-    /// The active log copy (1 or 2) this file is; `None` for other files.
-    copy: Option<usize>,
-    gate: Arc<Gate>,
-}
-
-impl FileSystem for GatedFileSystem {
-    fn open(&self, path: &Path, mode: OpenMode) -> io::Result<Arc<dyn StorageFile>> {
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
+impl FileHooks for GateHooks {
+    fn open(&self, name: &str, mode: OpenMode) -> io::Result<()> {
         if self.fail_bsds_writes && name.starts_with("BSDS") && mode == OpenMode::CreateNew {
             return Err(io::Error::from_raw_os_error(ENOSPC));
         }
-        Ok(Arc::new(GatedFile {
-            inner: self.inner.open(path, mode)?,
-            copy: name
-                .strip_prefix("LOGCOPY")
-                .and_then(|rest| rest.get(..1))
-                .and_then(|digit| digit.parse().ok()),
-            gate: self.gate.clone(),
-        }))
+        Ok(())
     }
-    fn exists(&self, path: &Path) -> bool {
-        self.inner.exists(path)
-    }
-    fn create_dir_all(&self, path: &Path) -> io::Result<()> {
-        self.inner.create_dir_all(path)
-    }
-    fn remove_file(&self, path: &Path) -> io::Result<()> {
-        self.inner.remove_file(path)
-    }
-    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
-        self.inner.rename(from, to)
-    }
-    fn sync_directory(&self, directory: &Path) -> io::Result<()> {
-        self.inner.sync_directory(directory)
-    }
-    fn list_directory(&self, directory: &Path) -> io::Result<Vec<String>> {
-        self.inner.list_directory(directory)
-    }
-}
-
-impl StorageFile for GatedFile {
-    fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<()> {
-        self.inner.read_at(buffer, offset)
-    }
-    fn write_at(&self, buffer: &[u8], offset: u64) -> io::Result<()> {
-        self.inner.write_at(buffer, offset)
-    }
-    fn sync_data(&self) -> io::Result<()> {
-        if let Some(copy) = self.copy {
-            self.gate.pass(copy, || self.inner.sync_data())
-        } else {
-            self.inner.sync_data()
+    fn sync_data(&self, name: &str, inner: &dyn StorageFile) -> io::Result<()> {
+        match active_log_copy(name) {
+            Some(copy) => self.gate.pass(copy + 1, || inner.sync_data()),
+            None => inner.sync_data(),
         }
     }
     // Not gated: with both copies on one device only copy 2's sync flushes, and is caught.
-    fn write_back(&self) -> io::Result<()> {
-        self.inner.write_back()
+    fn forwards_shared_flush(&self) -> bool {
+        true
     }
-    fn start_write_back(&self) -> io::Result<()> {
-        self.inner.start_write_back()
-    }
-    fn shared_flush_device(&self) -> io::Result<Option<u64>> {
-        self.inner.shared_flush_device()
-    }
-    fn len(&self) -> io::Result<u64> {
-        self.inner.len()
-    }
-    fn set_len(&self, length: u64) -> io::Result<()> {
-        self.inner.set_len(length)
-    }
-    fn path(&self) -> &Path {
-        self.inner.path()
-    }
+}
+
+fn gated(
+    fs: &SimulatedFileSystem,
+    gate: &Arc<Gate>,
+    fail_bsds_writes: bool,
+) -> Arc<dyn FileSystem> {
+    Arc::new(HookedFileSystem::new(
+        Arc::new(fs.clone()),
+        Arc::new(GateHooks {
+            gate: gate.clone(),
+            fail_bsds_writes,
+        }),
+    ))
 }
 
 struct Fixture {
@@ -271,11 +224,7 @@ impl Fixture {
 
     fn open(&self) -> Arc<LogManager> {
         let (log, archive) = parameters(self.twoactv);
-        let gated: Arc<dyn FileSystem> = Arc::new(GatedFileSystem {
-            inner: Arc::new(self.fs.clone()),
-            gate: self.gate.clone(),
-            fail_bsds_writes: false,
-        });
+        let gated = gated(&self.fs, &self.gate, false);
         LogManager::open(gated, Path::new(DIRECTORY), &log, &archive).unwrap()
     }
 
@@ -639,11 +588,7 @@ fn an_open_that_fails_leaves_no_thread_holding_the_log() {
         let (log, archive) = parameters(twoactv);
         // Restart's BSDS update fails, after the log has been read and its write state could
         // have been built (with TWOACTV, the copy 2 writer thread).
-        let gated: Arc<dyn FileSystem> = Arc::new(GatedFileSystem {
-            inner: Arc::new(fixture.fs.clone()),
-            gate: fixture.gate.clone(),
-            fail_bsds_writes: true,
-        });
+        let gated = gated(&fixture.fs, &fixture.gate, true);
         match LogManager::open(gated.clone(), Path::new(DIRECTORY), &log, &archive) {
             Err(StorageError::Io { operation, .. }) => assert_eq!(operation, "create BSDS"),
             Err(other) => panic!("TWOACTV {twoactv}: open failed with {other}"),

@@ -30,8 +30,11 @@ use ferrite_storage::log::LogManager;
 use ferrite_storage::vfs::simulated::{
     CrashEffect, CrashMode, CrashPoint, OpClass, PathFilter, SimulatedFileSystem,
 };
-use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
+use ferrite_storage::vfs::{FileSystem, OpenMode};
 use ferrite_storage::Rba;
+
+mod log_support;
+use log_support::{kept_archives, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/PINGPONG";
 const DATA_BYTES: u64 = 1024 * 1024;
@@ -48,13 +51,7 @@ fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
             active_log_count: 3,
             active_log_size_mib: 1,
         },
-        ArchiveParameters {
-            directory: "archive".to_string(),
-            compress: false,
-            twoarch: false,
-            retention_days: 9999,
-            max_archives: 500,
-        },
+        kept_archives(),
     )
 }
 
@@ -203,81 +200,27 @@ fn append_and_force_all(
 
 // --- garbage tears --------------------------------------------------------------------------
 
-/// A file system recording the byte ranges written to active logs: (file name, offset, length).
-struct RecordingFileSystem {
-    inner: Arc<dyn FileSystem>,
-    writes: Arc<Mutex<Vec<(String, u64, u64)>>>,
-}
+/// Records the byte ranges written to active logs: (file name, offset, length).
+#[derive(Default)]
+struct WriteRanges(Mutex<Vec<(String, u64, u64)>>);
 
-struct RecordingFile {
-    inner: Arc<dyn StorageFile>,
-    name: String,
-    writes: Arc<Mutex<Vec<(String, u64, u64)>>>,
-}
-
-impl FileSystem for RecordingFileSystem {
-    fn open(&self, path: &Path, mode: OpenMode) -> io::Result<Arc<dyn StorageFile>> {
-        Ok(Arc::new(RecordingFile {
-            inner: self.inner.open(path, mode)?,
-            name: path.file_name().unwrap().to_string_lossy().to_string(),
-            writes: self.writes.clone(),
-        }))
-    }
-    fn exists(&self, path: &Path) -> bool {
-        self.inner.exists(path)
-    }
-    fn create_dir_all(&self, path: &Path) -> io::Result<()> {
-        self.inner.create_dir_all(path)
-    }
-    fn remove_file(&self, path: &Path) -> io::Result<()> {
-        self.inner.remove_file(path)
-    }
-    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
-        self.inner.rename(from, to)
-    }
-    fn sync_directory(&self, directory: &Path) -> io::Result<()> {
-        self.inner.sync_directory(directory)
-    }
-    fn list_directory(&self, directory: &Path) -> io::Result<Vec<String>> {
-        self.inner.list_directory(directory)
-    }
-}
-
-impl StorageFile for RecordingFile {
-    fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<()> {
-        self.inner.read_at(buffer, offset)
-    }
-    fn write_at(&self, buffer: &[u8], offset: u64) -> io::Result<()> {
-        if self.name.starts_with("LOGCOPY") {
-            self.writes
-                .lock()
-                .unwrap()
-                .push((self.name.clone(), offset, buffer.len() as u64));
+impl FileHooks for WriteRanges {
+    fn write_at(&self, call: WriteCall<'_>) -> io::Result<()> {
+        if call.name.starts_with("LOGCOPY") {
+            let range = (call.name.to_string(), call.offset, call.buffer.len() as u64);
+            self.0.lock().unwrap().push(range);
         }
-        self.inner.write_at(buffer, offset)
-    }
-    fn sync_data(&self) -> io::Result<()> {
-        self.inner.sync_data()
-    }
-    fn len(&self) -> io::Result<u64> {
-        self.inner.len()
-    }
-    fn set_len(&self, length: u64) -> io::Result<()> {
-        self.inner.set_len(length)
-    }
-    fn path(&self) -> &Path {
-        self.inner.path()
+        call.run()
     }
 }
 
 /// The active log ranges force `k` writes (after forces `0..k`), from a run that does it.
 fn ranges_of_force(twoactv: bool, lengths: &[usize], k: usize) -> Vec<(String, u64, u64)> {
     let fs = create(0, twoactv);
-    let writes = Arc::new(Mutex::new(Vec::new()));
-    let recording: Arc<dyn FileSystem> = Arc::new(RecordingFileSystem {
-        inner: Arc::new(fs.clone()),
-        writes: writes.clone(),
-    });
+    let ranges = Arc::new(WriteRanges::default());
+    let writes = &ranges.0;
+    let recording: Arc<dyn FileSystem> =
+        Arc::new(HookedFileSystem::new(Arc::new(fs.clone()), ranges.clone()));
     let (log, archive) = parameters(twoactv);
     let manager = LogManager::open(recording, Path::new(DIRECTORY), &log, &archive).unwrap();
     let mut appended = Vec::new();

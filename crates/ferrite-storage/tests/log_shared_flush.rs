@@ -8,7 +8,9 @@
 //! TWOACTV's promise under it: after a crash at every step of a force, **each copy alone**
 //! (the other destroyed) recovers every record whose force returned.
 
+use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use ferrite_storage::config::{ArchiveParameters, LogParameters};
@@ -16,8 +18,11 @@ use ferrite_storage::log::LogManager;
 use ferrite_storage::vfs::simulated::{
     CrashEffect, CrashMode, CrashPoint, OpClass, PathFilter, SimulatedFileSystem,
 };
-use ferrite_storage::vfs::{FileSystem, OpenMode};
+use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 use ferrite_storage::Rba;
+
+mod log_support;
+use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
 
 const DIRECTORY: &str = "/qm/FLUSHQM";
 /// The active log header page, left intact when a copy is destroyed (its data area and slots
@@ -33,13 +38,7 @@ fn parameters() -> (LogParameters, ArchiveParameters) {
             active_log_count: 2,
             active_log_size_mib: 1,
         },
-        ArchiveParameters {
-            directory: "archive".to_string(),
-            compress: false,
-            twoarch: false,
-            retention_days: 9999,
-            max_archives: 500,
-        },
+        kept_archives(),
     )
 }
 
@@ -142,6 +141,94 @@ fn the_logger_uses_one_flush_only_when_the_copies_share_it() {
         assert_eq!(after.shared_flush_ios - before.shared_flush_ios, expected);
         manager.shutdown().unwrap();
     }
+}
+
+#[test]
+fn every_io_of_a_write_cycle_counts_as_made_durable_by_one_flush() {
+    // One force of about 300 pages: a write cycle of 3 I/Os of at most LOG_WRITE_PAGES_MAX
+    // (128) pages and one flush. OUTBUFF and WRTHRSH are large enough that only the force
+    // writes them.
+    let log = LogParameters {
+        outbuff_kib: 2000,
+        wrthrsh: 1000,
+        twoactv: true,
+        active_log_count: 2,
+        active_log_size_mib: 4,
+    };
+    let archive = kept_archives();
+    let fs = SimulatedFileSystem::new(9);
+    fs.set_shared_flush(true);
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    LogManager::create(shared.clone(), Path::new(DIRECTORY), &log, &archive).unwrap();
+    let manager = LogManager::open(shared, Path::new(DIRECTORY), &log, &archive).unwrap();
+    let before = manager.statistics();
+    let mut end = Rba::ZERO;
+    for round in 0..400u32 {
+        end = manager.append(1, &[&body(round as u8, 3000)]).unwrap().1;
+    }
+    manager.force(end).unwrap();
+    let after = manager.statistics();
+    assert_eq!(after.write_syncs - before.write_syncs, 1, "one write cycle");
+    let ios = after.qjstlogw[0] - before.qjstlogw[0];
+    assert_eq!(ios, 3, "the cycle's I/Os");
+    assert_eq!(
+        after.shared_flush_ios - before.shared_flush_ios,
+        ios,
+        "every I/O of the cycle was made durable on both copies by its one flush"
+    );
+    manager.shutdown().unwrap();
+}
+
+/// Every active log write-back hint fails.
+#[derive(Default)]
+struct FailingWriteBackHint {
+    calls: AtomicU64,
+}
+
+impl FileHooks for FailingWriteBackHint {
+    fn start_write_back(&self, name: &str, inner: &dyn StorageFile) -> io::Result<()> {
+        if active_log_copy(name).is_none() {
+            return inner.start_write_back();
+        }
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        Err(io::Error::from_raw_os_error(5))
+    }
+
+    fn forwards_shared_flush(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_failed_write_back_hint_does_not_fail_the_log() {
+    // `start_write_back` only starts the device early; the write-back and sync after it
+    // report any error that matters.
+    let fs = created(13, true);
+    let hooks = Arc::new(FailingWriteBackHint::default());
+    let (log, archive) = parameters();
+    let hooked = Arc::new(HookedFileSystem::new(Arc::new(fs.clone()), hooks.clone()));
+    let manager = LogManager::open(hooked, Path::new(DIRECTORY), &log, &archive).unwrap();
+    let payload = body(7, 3000);
+    let (rba, end) = manager.append(1, &[&payload]).unwrap();
+    manager
+        .force(end)
+        .expect("a force failed on a failed write-back hint");
+    assert!(hooks.calls.load(Ordering::SeqCst) > 0, "no hint was given");
+    assert!(
+        manager.statistics().shared_flush_ios > 0,
+        "the one-flush path"
+    );
+    manager.abandon();
+    drop(manager);
+    let after = fs.crash_with(CrashMode::LoseAllUnsynced);
+    let manager = open(&after);
+    let found: Vec<_> = manager
+        .read_forward(rba)
+        .unwrap()
+        .map(|record| record.unwrap().payload)
+        .collect();
+    assert_eq!(found, vec![payload], "the forced record after a power loss");
+    manager.shutdown().unwrap();
 }
 
 /// Force `A`, then crash at `step` of the force of `B`; destroy `lost` copy; every record whose

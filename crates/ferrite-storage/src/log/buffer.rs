@@ -5,11 +5,15 @@
 //! manager starts; appends never allocate.
 //!
 //! Sharing discipline (what makes the `unsafe` sound): the live bytes are the RBA range
-//! `[page_floor(durable), filled)`, never more than `capacity` bytes (appenders wait for space).
+//! `[page_floor(written), filled)`, never more than `capacity` bytes (appenders wait for space).
+//! `written` is where the log's writers have handed every copy its bytes (`LogShared::written`,
+//! moved before the I/O's sync: the bytes are then in the files, and readers read the files).
 //! - Appenders, serialised by the append lock, write only bytes at RBAs `>= filled`, then publish
 //!   the new `filled` with a release store.
-//! - The logger reads only bytes at RBAs `< filled` (acquire load), and only until it advances
-//!   `durable`, after which appenders may reuse the space.
+//! - The writer (and copy 2's writer) reads only bytes at RBAs `< filled` (acquire load), at or
+//!   above `page_floor(written)`, and only until it advances `written` past them, after which
+//!   appenders may reuse the space. The page holding `written` stays live: the next I/O starts
+//!   there.
 //!
 //! So no byte is read and written at the same time. The ring is accessed through a raw pointer
 //! so no reference ever covers bytes another thread is touching.
@@ -44,7 +48,7 @@ impl LogBuffer {
     ///
     /// # Safety
     /// The caller holds the append lock and `[rba, rba + len)` is free space (at or above
-    /// `filled`, below `page_floor(durable) + capacity`).
+    /// `filled`, below `page_floor(written) + capacity`).
     pub unsafe fn write(&self, rba: u64, data: &[u8]) {
         debug_assert!(data.len() <= self.capacity);
         let start = (rba % self.capacity as u64) as usize;
@@ -55,10 +59,27 @@ impl LogBuffer {
         }
     }
 
+    /// Log bytes `[rba, rba + length)` in place in the ring, as one slice or, where the ring
+    /// wraps, two (the second empty otherwise): the log writers write them to the files from
+    /// here, without a copy.
+    ///
+    /// # Safety
+    /// The range is live (below `filled`, at or above `page_floor(written)`), and stays so while
+    /// the slices are used: no appender writes those bytes until `written` passes them.
+    pub unsafe fn slices(&self, rba: u64, length: usize) -> (&[u8], &[u8]) {
+        debug_assert!(length <= self.capacity);
+        let start = (rba % self.capacity as u64) as usize;
+        let first = length.min(self.capacity - start);
+        (
+            std::slice::from_raw_parts(self.base.add(start), first),
+            std::slice::from_raw_parts(self.base, length - first),
+        )
+    }
+
     /// Copy log bytes `[rba, rba + out.len())` out of the ring.
     ///
     /// # Safety
-    /// The range is live (below `filled`, at or above `page_floor(durable)`), and stays so until
+    /// The range is live (below `filled`, at or above `page_floor(written)`), and stays so until
     /// this returns.
     pub unsafe fn read(&self, rba: u64, out: &mut [u8]) {
         debug_assert!(out.len() <= self.capacity);
@@ -95,5 +116,8 @@ mod tests {
         let mut out = vec![0u8; 3000];
         unsafe { buffer.read(3 * 4096 + 2000, &mut out) };
         assert_eq!(out, data);
+        let (first, second) = unsafe { buffer.slices(3 * 4096 + 2000, 3000) };
+        assert_eq!((first.len(), second.len()), (2096, 904));
+        assert_eq!([first, second].concat(), data);
     }
 }

@@ -113,9 +113,22 @@ pub const LOG_WRITE_PAGES_MAX: usize = 128;
 pub const ACTIVE_LOG_FULL_WAIT_MS: u64 = 30_000;
 /// How often a waiting appender looks again for a reusable active log.
 pub const ACTIVE_LOG_FULL_RETRY_MS: u64 = 10;
-/// Pages zeroed beyond the end of the log at restart: more than one write I/O, so no record
-/// left by a write that was in flight at the failure can be mistaken for a later one.
-pub const RESTART_ZERO_AHEAD_PAGES: usize = LOG_WRITE_PAGES_MAX + 1;
+/// Most log pages one write cycle writes before it syncs (4 MiB: 8 I/Os of
+/// [`LOG_WRITE_PAGES_MAX`]; MQ's largest OUTBUFF, 4,000 KiB, fits). A cycle issues its I/Os,
+/// freeing each one's buffer space once written (`LogShared::written`), then one `sync_data`
+/// per copy; a longer cycle syncs after each such window. A crash can leave any subset of a
+/// window's unsynced I/Os on disk, a hole followed by later records with valid checksums and
+/// the right RBAs included: restart zeroes more than this beyond the end it finds
+/// ([`RESTART_ZERO_AHEAD_PAGES`]).
+pub const LOG_UNSYNCED_PAGES_MAX: usize = 8 * LOG_WRITE_PAGES_MAX;
+/// [`LOG_UNSYNCED_PAGES_MAX`] in bytes.
+pub(crate) const LOG_UNSYNCED_BYTES_MAX: u64 = (LOG_UNSYNCED_PAGES_MAX * LOG_PAGE_BYTES) as u64;
+/// Pages zeroed beyond the end of the log at restart: more than the largest unsynced window
+/// (the end restart finds is at or past the window's first page, which was durable before the
+/// window was written), so no record left by a write that was not synced at the failure can
+/// be mistaken for a later one once new records reach exactly its RBA
+/// (`tests/log_unsynced_window.rs`).
+pub const RESTART_ZERO_AHEAD_PAGES: usize = LOG_UNSYNCED_PAGES_MAX + 1;
 /// Smallest log output buffer, in pages.
 pub const LOG_BUFFER_PAGES_MIN: usize = 2;
 /// Safety-net timeout of the logger's idle wait (it is always woken explicitly).
@@ -187,6 +200,10 @@ pub struct LogStatistics {
     /// Dual logging write I/Os made durable on both copies by one device flush (both copies on
     /// one device: `writer.rs`, `write_shared_flush`).
     pub shared_flush_ios: u64,
+    /// Syncs that ended a write cycle (or a [`LOG_UNSYNCED_PAGES_MAX`] window of one): one
+    /// `sync_data` of every copy, or one device flush for both, counted once. Log bytes
+    /// written per sync is what the device's synced bandwidth must be compared at.
+    pub write_syncs: u64,
     /// Write cycles a forcer led itself (leader/follower group commit: it found no I/O in
     /// progress, so it wrote and synced the log instead of waking the logger thread).
     pub leader_ios: u64,
@@ -391,6 +408,12 @@ pub(crate) struct LogShared {
     pub end: AtomicU64,
     /// Every byte below is written and synced on every copy.
     pub durable: Arc<AtomicU64>,
+    /// Every byte below has been written (handed to the kernel) on every copy, synced or not:
+    /// the buffer space of the full pages below it is free for appenders, who may fill it
+    /// while the writer waits in its sync (`durable <= written <= filled`). Readers never
+    /// read the buffer (they read the files up to `durable`), and the page holding `written`
+    /// stays in the buffer until it is final: the next I/O starts there.
+    pub written: AtomicU64,
     /// Mirror of `LoggerState::force_target` readable without the lock.
     pub force_wanted: AtomicU64,
     pub logger: Mutex<LoggerState>,
@@ -558,6 +581,18 @@ impl LogShared {
         }
     }
 
+    /// Log bytes through `written` have been written to every copy (not yet synced): free the
+    /// buffer space of the full pages below it, and wake appenders waiting for space.
+    pub fn release_written(&self, written: u64) {
+        debug_assert!(written >= self.written.load(Ordering::SeqCst));
+        debug_assert!(written <= self.filled.load(Ordering::SeqCst));
+        self.written.store(written, Ordering::SeqCst);
+        if self.space_waiters.load(Ordering::SeqCst) > 0 {
+            let _logger = self.logger.lock().unwrap();
+            self.progress.notify_all();
+        }
+    }
+
     /// The logger stopped (shut down or failed): wake everyone.
     pub fn wake_everyone(&self) {
         self.waiters.wake_all();
@@ -603,7 +638,7 @@ impl LogShared {
         self.logger_work.notify_one();
         self.space_waiters.fetch_add(1, Ordering::SeqCst);
         let result = loop {
-            if page_floor(self.durable.load(Ordering::SeqCst)) + self.buffer.capacity() as u64 > rba
+            if page_floor(self.written.load(Ordering::SeqCst)) + self.buffer.capacity() as u64 > rba
             {
                 break Ok(());
             }
@@ -656,7 +691,7 @@ impl LogShared {
         let capacity = self.buffer.capacity() as u64;
         let mut done = 0usize;
         while done < bytes.len() {
-            let limit = page_floor(self.durable.load(Ordering::Acquire)) + capacity;
+            let limit = page_floor(self.written.load(Ordering::Acquire)) + capacity;
             if limit <= state.next_rba {
                 self.publish_filled(state.next_rba);
                 self.wait_for_buffer(state.next_rba)?;
@@ -971,6 +1006,7 @@ impl LogManager {
             filled: AtomicU64::new(end),
             end: AtomicU64::new(end),
             durable: Arc::new(AtomicU64::new(end)),
+            written: AtomicU64::new(end),
             force_wanted: AtomicU64::new(0),
             logger: Mutex::new(LoggerState::default()),
             logger_work: Condvar::new(),

@@ -13,10 +13,17 @@
 //!    The current file's valid ping-pong slot images (per copy, see `active.rs`) are laid over
 //!    what the scan reads in place: the partial last page was written only there.
 //! 3. Write each copy's slot images in place (synced; the slots are untouched until then), then
-//!    rewrite the partial last page with zeros after the end, and zero the next
-//!    [`RESTART_ZERO_AHEAD_PAGES`] pages, on each copy in turn: a record left by a write that was
-//!    in flight at the failure could otherwise become valid again once new records reach exactly
-//!    its RBA. Then (synced after that) slot 1 gets the image of the partial last page and slot 2
+//!    rewrite the current file's header and the last `LOG_UNSYNCED_PAGES_MAX` pages before the
+//!    end's page (within the file) from each copy's own bytes, and sync: after a failed sync in
+//!    this boot the kernel may have marked those pages clean without writing them, and the scan
+//!    read them from the page cache, so records appended after them could otherwise sit behind
+//!    a hole at the next power loss. The partial last page is rewritten with zeros after the
+//!    end, and so are the next
+//!    [`RESTART_ZERO_AHEAD_PAGES`] pages, on each copy in turn: a write cycle syncs once after
+//!    all its I/Os (up to `LOG_UNSYNCED_PAGES_MAX` pages), so a failure can leave any subset
+//!    of them on disk, a hole followed by later records with valid checksums and RBAs
+//!    included; such a record could otherwise become valid again once new records reach
+//!    exactly its RBA. Then (synced after that) slot 1 gets the image of the partial last page and slot 2
 //!    is emptied, so the logger's first write of that page (a slot write to slot 2, or its final
 //!    write in place) never overwrites its only durable image, and no slot holds bytes beyond
 //!    the end that later records could contradict.
@@ -35,7 +42,10 @@ use super::current_page::{overlay, PageImage};
 use super::reader::{verify_in_chunk, ActiveChunk, READ_CHUNK_BYTES};
 use super::record::{RecordHeader, LOG_RECORD_HEADER_BYTES};
 use super::statistics::{bump, LogCounters};
-use super::{page_floor, OffloadJob, RingEntry, LOG_PAGE_BYTES, RESTART_ZERO_AHEAD_PAGES};
+use super::{
+    page_floor, OffloadJob, RingEntry, LOG_PAGE_BYTES, LOG_UNSYNCED_BYTES_MAX,
+    RESTART_ZERO_AHEAD_PAGES,
+};
 
 /// Bytes read at a time when verifying or copying a record.
 const SCAN_CHUNK_BYTES: usize = 512 * 1024;
@@ -409,27 +419,50 @@ pub(crate) fn recover(
             }
         }
     }
+    // The last unsynced window before the end, and the current file's header, are read and
+    // written back on every copy, then synced: after a failed sync in this boot the kernel may
+    // have marked those pages clean without their reaching the disk, and the scan above read
+    // them from the page cache (RELIABILITY.md, "A failed log sync").
     let mut partial_page = Vec::new();
-    if repair && end_rba < current_start + data_bytes && end_rba == used_end {
-        let page_start = page_floor(end_rba);
-        let zero_end = (current_start + data_bytes)
-            .min(page_start + (RESTART_ZERO_AHEAD_PAGES * LOG_PAGE_BYTES) as u64);
-        let mut bytes = vec![0u8; (zero_end - page_start) as usize];
-        let kept = (end_rba - page_start) as usize;
-        let offset = ACTIVE_LOG_HEADER_BYTES + (page_start - current_start);
-        let first = &files.files[current][0];
-        first
-            .read_at(&mut bytes[..kept], offset)
-            .map_err(|error| io_error(&**first, "read active log", error))?;
+    if repair {
+        let rewrite_start =
+            current_start.max(page_floor(used_end).saturating_sub(LOG_UNSYNCED_BYTES_MAX));
+        let zeroes_after = end_rba < current_start + data_bytes && end_rba == used_end;
+        let rewrite_end = if zeroes_after {
+            (current_start + data_bytes)
+                .min(page_floor(end_rba) + (RESTART_ZERO_AHEAD_PAGES * LOG_PAGE_BYTES) as u64)
+        } else {
+            used_end
+        };
+        let mut bytes = vec![0u8; (rewrite_end - rewrite_start) as usize];
+        let kept = (used_end - rewrite_start) as usize;
+        let offset = ACTIVE_LOG_HEADER_BYTES + (rewrite_start - current_start);
         for copy in 0..copies {
-            let file = &files.files[current][copy];
-            file.write_at(&bytes, offset)
-                .map_err(|error| io_error(&**file, "clear active log tail", error))?;
-            file.sync_data()
-                .map_err(|error| io_error(&**file, "sync active log", error))?;
+            let header = ActiveLogHeader {
+                copy_number: copy as u32 + 1,
+                data_set_number: current as u32 + 1,
+                data_bytes,
+                start_rba: Some(current_start),
+                created_unix_seconds: bsds.created_unix_seconds,
+            };
+            files.write_header(current, copy, &header)?;
             bump(&counters.write_ios[copy], 1);
+            // Each copy's own bytes: the scan made the records of both agree from its start,
+            // and bytes before that are not for this copy to take from the other.
+            let file = &files.files[current][copy];
+            file.read_at(&mut bytes[..kept], offset)
+                .map_err(|error| io_error(&**file, "read active log", error))?;
+            if copy == 0 && zeroes_after {
+                let page_start = (page_floor(end_rba) - rewrite_start) as usize;
+                partial_page = bytes[page_start..kept].to_vec();
+            }
+            if !bytes.is_empty() {
+                file.write_at(&bytes, offset)
+                    .map_err(|error| io_error(&**file, "rewrite active log tail", error))?;
+                bump(&counters.write_ios[copy], 1);
+            }
+            files.sync(current, copy)?;
         }
-        partial_page = bytes[..kept].to_vec();
     }
     let mut next_slot = 0;
     if repair {

@@ -32,6 +32,7 @@ pub(crate) struct LogCounters {
     pub io_busy_nanos: AtomicU64,
     pub shared_flush_ios: AtomicU64,
     pub leader_ios: AtomicU64,
+    pub write_syncs: AtomicU64,
 }
 
 /// Add to a counter.
@@ -67,6 +68,7 @@ impl LogCounters {
             io_busy_nanos: get(&self.io_busy_nanos),
             shared_flush_ios: get(&self.shared_flush_ios),
             leader_ios: get(&self.leader_ios),
+            write_syncs: get(&self.write_syncs),
         }
     }
 }
@@ -163,6 +165,7 @@ pub fn measure_throughput(
         io_busy_nanos: difference(after.io_busy_nanos, before.io_busy_nanos),
         shared_flush_ios: difference(after.shared_flush_ios, before.shared_flush_ios),
         leader_ios: difference(after.leader_ios, before.leader_ios),
+        write_syncs: difference(after.write_syncs, before.write_syncs),
     };
     Ok(ThroughputMeasurement {
         records: (threads * records_per_thread) as u64,

@@ -13,9 +13,14 @@
 //!    yet written; an appender waiting for a free buffer; or a log switch whose old file is
 //!    complete.
 //! 2. Target = the highest forced RBA (the partial current page included), or else the end of the
-//!    last full page. Write from the page holding `durable` to the target in I/Os of at most
-//!    [`LOG_WRITE_PAGES_MAX`] pages, each followed by `sync_data` on every copy, then advance
-//!    `durable` and wake the forcers it satisfies (only those: see `ForceWaiters`). Forcers
+//!    last full page. Write from the page holding `durable` to the target in write cycles of
+//!    at most [`LOG_UNSYNCED_PAGES_MAX`](super::LOG_UNSYNCED_PAGES_MAX) pages. A cycle issues
+//!    its I/Os (at most [`LOG_WRITE_PAGES_MAX`] pages each, on every copy), and frees each
+//!    I/O's buffer space as soon as every copy has it (`LogShared::written`: appenders refill
+//!    OUTBUFF while the writer waits in the sync; readers read the files, never the buffer).
+//!    Then one `sync_data` per copy, then `durable` advances to the cycle's end and the
+//!    forcers it satisfies are woken (only those: see `ForceWaiters`). A sync that fails fails
+//!    the log and every forcer: `durable` never passes a byte that was not synced. Forcers
 //!    that arrived meanwhile are covered by the next cycle, which starts at once and takes the
 //!    highest RBA then requested (group commit).
 //! 3. **Ping-pong (active log format 2).** A page is written in place once, when it is final
@@ -36,9 +41,11 @@
 //!    file's header (start RBA of its new use) is written and synced on every copy, the old file
 //!    is handed to the offload thread, and `durable` jumps over the old file's end-of-file padding.
 //!
-//! The bytes of one I/O are copied from the ring buffer into a private staging area (allocated
-//! once), with the unused tail of a partial page zeroed: the logger never reads bytes an appender
-//! may be writing, and never holds the append lock.
+//! An I/O's full pages are written to the files straight from the ring buffer (two writes where
+//! the ring wraps; no copy). Only a partial last page is copied into a private one-page staging
+//! area (allocated once) with its unused tail zeroed, for its slot or, at a log switch, its
+//! final image in place. The writer never reads bytes an appender may be writing (appenders
+//! reuse a page only once `written` has passed it), and never holds the append lock.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
@@ -56,7 +63,7 @@ use super::current_page::PageImage;
 use super::statistics::bump;
 use super::{
     page_ceil, page_floor, FileSwitch, LogShared, OffloadJob, LOGGER_IDLE_WAIT_MS, LOG_PAGE_BYTES,
-    LOG_WRITE_PAGES_MAX,
+    LOG_UNSYNCED_BYTES_MAX, LOG_WRITE_PAGES_MAX,
 };
 
 /// The log's write state: the active log being written, the ping-pong slot rotation, the
@@ -79,6 +86,9 @@ pub(crate) struct LogIo {
     /// Per active log file (TWOACTV): both copies share one device flush, so an I/O is made
     /// durable on both by one (see `write_shared_flush`).
     shared_flush: Vec<bool>,
+    /// I/Os of the current write cycle written by `write_shared_flush`: counted in
+    /// `shared_flush_ios` once the cycle's one flush makes them durable.
+    shared_flush_unsynced: u64,
     /// Set when the logger thread has stopped (shutdown, abandon or a write failure): the copy
     /// 2 writer is gone and nobody may write any more.
     closed: bool,
@@ -147,6 +157,7 @@ impl LogIo {
             next_slot,
             slot_image: None,
             shared_flush,
+            shared_flush_unsynced: 0,
             closed: false,
         })
     }
@@ -194,9 +205,11 @@ struct WriteJob {
     slot: Option<(usize, u64)>,
 }
 
-/// A writer's private buffers (allocated once).
+/// A writer's private buffers (allocated once). The I/O's full pages are written from the ring
+/// buffer itself (`LogBuffer::slices`), not copied.
 struct Staging {
-    /// The I/O's log bytes, zero-padded to whole pages.
+    /// The I/O's last page when it ends part-way into it, zero-padded: the bytes of its slot
+    /// image, or of its final image in place at the end of a file.
     data: Vec<u8>,
     /// The encoded ping-pong slot.
     slot: Vec<u8>,
@@ -205,59 +218,64 @@ struct Staging {
 impl Staging {
     fn new() -> Staging {
         Staging {
-            data: vec![0u8; LOG_WRITE_PAGES_MAX * LOG_PAGE_BYTES],
+            data: vec![0u8; LOG_PAGE_BYTES],
             slot: vec![0u8; PING_PONG_SLOT_BYTES as usize],
         }
     }
 }
 
-/// Copy `job`'s log bytes from the ring buffer into `staging`, zero-padded to whole pages.
+/// Copy `job`'s last page, if the job ends part-way into it, from the ring buffer into
+/// `staging`, zero-padded (the ring holds older bytes past the end).
 fn stage(shared: &LogShared, job: WriteJob, staging: &mut Staging) {
-    let length = (job.end - job.start) as usize;
-    let padded = page_ceil(job.end - job.start) as usize;
-    // SAFETY: [start, end) is below `filled` and at or above page_floor(durable): live bytes no
-    // appender writes until `durable` advances past them, which waits for this job.
-    unsafe { shared.buffer.read(job.start, &mut staging.data[..length]) };
-    staging.data[length..padded].fill(0);
+    let page = page_floor(job.end);
+    if page == job.end {
+        return;
+    }
+    debug_assert!(page >= job.start);
+    let length = (job.end - page) as usize;
+    // SAFETY: [page, end) is inside [start, end), below `filled` and at or above
+    // page_floor(written): live bytes no appender writes until `written` advances past them,
+    // which waits for this job's writes on every copy (`write_job`).
+    unsafe { shared.buffer.read(page, &mut staging.data[..length]) };
+    staging.data[length..].fill(0);
 }
 
-/// Carry out `job` on one copy: the final pages in place, the partial page to its slot, one
-/// sync over both.
-fn write_copy(
-    shared: &LogShared,
-    copy: usize,
-    job: WriteJob,
-    staging: &mut Staging,
-) -> StorageResult<()> {
-    stage(shared, job, staging);
-    write_pages(shared, copy, job, staging)?;
-    let file = &shared.sources.files.files[job.file][copy];
-    file.sync_data()
-        .map_err(|error| StorageError::io(file.path(), "sync active log", error))?;
-    Ok(())
-}
-
-/// Write `job`'s staged bytes to one copy (no sync): the final pages in place, the partial page
-/// to its slot. Counts the copy's I/O and bytes.
+/// Write `job` to one copy (no sync): the final pages in place (full pages straight from the
+/// ring buffer, a final partial page from `staging`), the partial page to its slot. Counts the
+/// copy's I/O and bytes. `staging` holds the job's last page (`stage`).
 fn write_pages(
     shared: &LogShared,
     copy: usize,
     job: WriteJob,
     staging: &mut Staging,
 ) -> StorageResult<()> {
-    let length = (job.end - job.start) as usize;
     let file: &Arc<dyn StorageFile> = &shared.sources.files.files[job.file][copy];
     let counters = shared.counters();
     let mut written = 0u64;
-    if job.in_place > 0 {
-        file.write_at(&staging.data[..job.in_place], job.offset)
+    let write = |bytes: &[u8], offset: u64| {
+        file.write_at(bytes, offset)
             .map_err(|error| StorageError::io(file.path(), "write active log", error))?;
         bump(&counters.write_ios[copy], 1);
-        written += job.in_place as u64;
+        Ok::<(), StorageError>(())
+    };
+    let full = (job.in_place as u64).min(page_floor(job.end) - job.start) as usize;
+    if full > 0 {
+        // SAFETY: [start, start + full) is inside [start, end): see `stage`.
+        let (first, second) = unsafe { shared.buffer.slices(job.start, full) };
+        write(first, job.offset)?;
+        if !second.is_empty() {
+            write(second, job.offset + first.len() as u64)?;
+        }
     }
+    if job.in_place > full {
+        // The file's last page, final though partial (a log switch): zero-padded.
+        debug_assert_eq!(job.in_place - full, LOG_PAGE_BYTES);
+        write(&staging.data, job.offset + full as u64)?;
+    }
+    written += job.in_place as u64;
     if let Some((slot, page)) = job.slot {
-        let from = (page - job.start) as usize;
-        let bytes = encode_slot(page, &staging.data[from..length], &mut staging.slot);
+        let length = (job.end - page) as usize;
+        let bytes = encode_slot(page, &staging.data[..length], &mut staging.slot);
         file.write_at(
             &staging.slot[..bytes],
             ping_pong_slot_offset(shared.data_bytes, slot),
@@ -273,7 +291,11 @@ fn write_pages(
 
 #[derive(Default)]
 struct CopyWriterState {
-    job: Option<WriteJob>,
+    /// The job to carry out, and whether to sync the copy after its writes.
+    job: Option<(WriteJob, bool)>,
+    /// The result of the job's writes (set before its sync starts).
+    wrote: Option<Result<(), String>>,
+    /// The result of the whole job, the sync included.
     result: Option<Result<(), String>>,
     shutdown: bool,
 }
@@ -284,7 +306,7 @@ struct CopyWriter {
     state: Mutex<CopyWriterState>,
     /// The writer waits here for a job.
     work: Condvar,
-    /// The logger waits here for the job's result.
+    /// The logger waits here for the job's results.
     done: Condvar,
 }
 
@@ -292,7 +314,7 @@ impl CopyWriter {
     fn run(&self, shared: &LogShared, copy: usize) {
         let mut staging = Staging::new();
         loop {
-            let job = {
+            let (job, sync) = {
                 let mut state = self.state.lock().unwrap();
                 loop {
                     if let Some(job) = state.job {
@@ -304,21 +326,51 @@ impl CopyWriter {
                     state = self.work.wait(state).unwrap();
                 }
             };
-            let result = write_copy(shared, copy, job, &mut staging);
+            stage(shared, job, &mut staging);
+            let wrote = write_pages(shared, copy, job, &mut staging);
+            let failed = wrote.is_err();
+            {
+                let mut state = self.state.lock().unwrap();
+                state.wrote = Some(wrote.map_err(|error| error.to_string()));
+                self.done.notify_all();
+            }
+            // After a failed write the job's result is that failure (reported by `wrote`).
+            let result = if sync && !failed {
+                shared
+                    .sources
+                    .files
+                    .sync(job.file, copy)
+                    .map_err(|error| error.to_string())
+            } else {
+                Ok(())
+            };
             let mut state = self.state.lock().unwrap();
             state.job = None;
-            state.result = Some(result.map_err(|error| error.to_string()));
+            state.result = Some(result);
             self.done.notify_all();
         }
     }
 
-    fn start(&self, job: WriteJob) {
+    fn start(&self, job: WriteJob, sync: bool) {
         let mut state = self.state.lock().unwrap();
-        debug_assert!(state.job.is_none() && state.result.is_none());
-        state.job = Some(job);
+        debug_assert!(state.job.is_none() && state.result.is_none() && state.wrote.is_none());
+        state.job = Some((job, sync));
         self.work.notify_all();
     }
 
+    /// Wait for the job's writes (its sync may still be running).
+    fn wait_written(&self) -> Result<(), String> {
+        let mut state = self.state.lock().unwrap();
+        loop {
+            if let Some(result) = state.wrote.take() {
+                return result;
+            }
+            state = self.done.wait(state).unwrap();
+        }
+    }
+
+    /// Wait for the whole job, its sync included. Called after `wait_written`, always (the
+    /// writer is ready for the next job only then).
     fn wait(&self) -> Result<(), String> {
         let mut state = self.state.lock().unwrap();
         loop {
@@ -349,6 +401,7 @@ impl Logger {
                     state = shared.logger.lock().unwrap();
                     if result.is_ok() {
                         state.switches.pop_front();
+                        shared.written.store(switch.end, Ordering::SeqCst);
                         shared.durable.store(switch.end, Ordering::SeqCst);
                         shared.waiters.wake_through(switch.end);
                     }
@@ -408,7 +461,9 @@ impl Logger {
 
 impl LogIo {
     /// Write and sync log bytes `[durable, target)` (whole pages from the page holding
-    /// `durable`), advancing `durable` after each I/O. `final_end` is where the current file's
+    /// `durable`) in write cycles: I/Os of up to `LOG_WRITE_PAGES_MAX` pages, at most
+    /// `LOG_UNSYNCED_PAGES_MAX` pages in all, then one sync of every copy, after which
+    /// `durable` advances to the cycle's end. `final_end` is where the current file's
     /// log bytes end, if a switch is pending: a page ending there is final. Returns whether
     /// any I/O was done (another writer may have made `target` durable already).
     pub(crate) fn write_through(
@@ -421,58 +476,65 @@ impl LogIo {
         let mut durable = shared.durable.load(Ordering::SeqCst);
         let wrote = durable < target;
         while durable < target {
-            let start = page_floor(durable);
-            let end = target.min(start + (LOG_WRITE_PAGES_MAX * LOG_PAGE_BYTES) as u64);
-            assert!(
-                start >= self.file_start && end <= self.file_start + shared.data_bytes,
-                "log write {start:#X}..{end:#X} outside active log {} ({:#X}+{:#X})",
-                self.file + 1,
-                self.file_start,
-                shared.data_bytes
-            );
-            let partial = end != page_floor(end) && Some(end) != final_end;
-            let in_place_end = if partial {
-                page_floor(end)
-            } else {
-                page_ceil(end)
-            };
-            let slot = partial.then_some((self.next_slot, page_floor(end)));
-            let job = WriteJob {
-                file: self.file,
-                start,
-                end,
-                offset: ACTIVE_LOG_HEADER_BYTES + (start - self.file_start),
-                in_place: (in_place_end - start) as usize,
-                slot,
-            };
-            let pages = (job.in_place / LOG_PAGE_BYTES) as u64 + u64::from(partial);
+            // One write cycle: I/Os of at most LOG_WRITE_PAGES_MAX pages through `cycle_end`,
+            // each freeing its buffer space once written, then one sync of every copy.
+            let cycle_end = target.min(page_floor(durable) + LOG_UNSYNCED_BYTES_MAX);
             let counters = shared.counters();
             let io_started = Instant::now();
-            if self.second.is_some() && self.shared_flush.get(self.file) == Some(&true) {
-                self.write_shared_flush(shared, job)?;
-            } else if let Some((second, _)) = &self.second {
-                second.start(job);
-                let first = write_copy(shared, 0, job, &mut self.staging);
-                let result = second.wait();
-                first?;
-                result.map_err(|detail| StorageError::CorruptLog {
-                    path: shared.sources.files.path(self.file, 1).to_path_buf(),
-                    rba: crate::types::Rba(start),
-                    detail: format!("copy 2 log write failed: {detail}"),
-                })?;
-            } else {
-                write_copy(shared, 0, job, &mut self.staging)?;
+            let mut position = durable;
+            // The partial page the cycle's last I/O wrote to a slot: (slot, page RBA, bytes).
+            let mut new_image: Option<(usize, u64, Vec<u8>)> = None;
+            while position < cycle_end {
+                let start = page_floor(position);
+                let end = cycle_end.min(start + (LOG_WRITE_PAGES_MAX * LOG_PAGE_BYTES) as u64);
+                assert!(
+                    start >= self.file_start && end <= self.file_start + shared.data_bytes,
+                    "log write {start:#X}..{end:#X} outside active log {} ({:#X}+{:#X})",
+                    self.file + 1,
+                    self.file_start,
+                    shared.data_bytes
+                );
+                let last = end == cycle_end;
+                let partial = end != page_floor(end) && Some(end) != final_end;
+                // Only the cycle's last I/O may end part-way into a page: the others end on
+                // LOG_WRITE_PAGES_MAX boundaries, so the cycle writes at most one slot.
+                assert!(
+                    last || !partial,
+                    "a write cycle's I/O before its last is partial"
+                );
+                let in_place_end = if partial {
+                    page_floor(end)
+                } else {
+                    page_ceil(end)
+                };
+                let slot = partial.then_some((self.next_slot, page_floor(end)));
+                let job = WriteJob {
+                    file: self.file,
+                    start,
+                    end,
+                    offset: ACTIVE_LOG_HEADER_BYTES + (start - self.file_start),
+                    in_place: (in_place_end - start) as usize,
+                    slot,
+                };
+                self.write_job(shared, job, last)?;
+                if last {
+                    bump(&counters.write_syncs, 1);
+                }
+                let pages = (job.in_place / LOG_PAGE_BYTES) as u64 + u64::from(partial);
+                bump(&counters.qjstciwr, pages);
+                if let Some((slot, page)) = slot {
+                    let bytes = self.staging.data[..(end - page) as usize].to_vec();
+                    new_image = Some((slot, page, bytes));
+                }
+                position = end;
             }
             bump(
                 &counters.io_busy_nanos,
                 io_started.elapsed().as_nanos() as u64,
             );
-            bump(&counters.qjstciwr, pages);
             // Readers take the partial page from the new image (or, once final, in place)
             // before `durable` lets them read it.
-            if let Some((slot, page)) = slot {
-                let bytes =
-                    self.staging.data[(page - start) as usize..(end - start) as usize].to_vec();
+            if let Some((slot, page, bytes)) = new_image {
                 shared.sources.current_pages.replace(vec![PageImage {
                     copy: None,
                     page_rba: page,
@@ -483,11 +545,55 @@ impl LogIo {
             } else if self.slot_image.take().is_some() {
                 shared.sources.current_pages.replace(Vec::new());
             }
-            durable = end;
-            shared.durable.store(end, Ordering::SeqCst);
-            shared.wake_durable(end);
+            durable = cycle_end;
+            shared.durable.store(cycle_end, Ordering::SeqCst);
+            shared.wake_durable(cycle_end);
         }
         Ok(wrote)
+    }
+
+    /// Carry out `job` on every copy: the writes, then (the buffer space of its full pages
+    /// freed: `release_written`) with `sync`, the sync of every copy. Returns once every copy
+    /// is written and, with `sync`, synced.
+    fn write_job(&mut self, shared: &LogShared, job: WriteJob, sync: bool) -> StorageResult<()> {
+        if self.second.is_some() && self.shared_flush.get(self.file) == Some(&true) {
+            return self.write_shared_flush(shared, job, sync);
+        }
+        let Some((second, _)) = &self.second else {
+            stage(shared, job, &mut self.staging);
+            write_pages(shared, 0, job, &mut self.staging)?;
+            shared.release_written(job.end);
+            if sync {
+                shared.sources.files.sync(job.file, 0)?;
+            }
+            return Ok(());
+        };
+        let copy_2_failed = |detail: String| StorageError::CorruptLog {
+            path: shared.sources.files.path(job.file, 1).to_path_buf(),
+            rba: crate::types::Rba(job.start),
+            detail: format!("copy 2 log write failed: {detail}"),
+        };
+        // Copy 2's writer stages from the buffer too: the space is released only once both
+        // copies are written. Both results are always collected, so the writer is idle again
+        // whatever fails.
+        second.start(job, sync);
+        stage(shared, job, &mut self.staging);
+        let first = write_pages(shared, 0, job, &mut self.staging);
+        let second_wrote = second.wait_written();
+        if first.is_ok() && second_wrote.is_ok() {
+            shared.release_written(job.end);
+        }
+        let first = first.and_then(|()| {
+            if sync {
+                shared.sources.files.sync(job.file, 0)
+            } else {
+                Ok(())
+            }
+        });
+        let second_done = second.wait();
+        first?;
+        second_wrote.map_err(copy_2_failed)?;
+        second_done.map_err(copy_2_failed)
     }
 
     /// Carry out `job` on both copies with one device cache flush, when both copies of the
@@ -508,27 +614,35 @@ impl LogIo {
     /// either copy's unsynced writes, as before: ping-pong slots keep the last durable image.
     /// Measured here: one flush instead of two costs 1.0-1.5x a single copy's write+fdatasync
     /// instead of 1.5-1.9x (the device completes two flushes one after the other).
-    fn write_shared_flush(&mut self, shared: &LogShared, job: WriteJob) -> StorageResult<()> {
+    fn write_shared_flush(
+        &mut self,
+        shared: &LogShared,
+        job: WriteJob,
+        sync: bool,
+    ) -> StorageResult<()> {
         let [first, second] = [0, 1].map(|copy| &shared.sources.files.files[job.file][copy]);
         stage(shared, job, &mut self.staging);
         // Each copy's writeback is started as soon as it is in the page cache, so the device
-        // works on copy 1 while copy 2 is copied, and on both at once (a hint: no durability
-        // rests on it).
+        // works on copy 1 while copy 2 is copied, and on both at once. A hint: no durability
+        // rests on it, so its error is ignored; `write_back` and `sync_data` below report any
+        // write error of these pages.
         write_pages(shared, 0, job, &mut self.staging)?;
-        first
-            .start_write_back()
-            .map_err(|error| StorageError::io(first.path(), "write back active log", error))?;
+        let _ = first.start_write_back();
         write_pages(shared, 1, job, &mut self.staging)?;
-        second
-            .start_write_back()
-            .map_err(|error| StorageError::io(second.path(), "write back active log", error))?;
+        let _ = second.start_write_back();
+        shared.release_written(job.end);
+        self.shared_flush_unsynced += 1;
+        if !sync {
+            return Ok(());
+        }
         first
             .write_back()
             .map_err(|error| StorageError::io(first.path(), "write back active log", error))?;
         second
             .sync_data()
             .map_err(|error| StorageError::io(second.path(), "sync active log", error))?;
-        bump(&shared.counters().shared_flush_ios, 1);
+        let ios = std::mem::take(&mut self.shared_flush_unsynced);
+        bump(&shared.counters().shared_flush_ios, ios);
         Ok(())
     }
 

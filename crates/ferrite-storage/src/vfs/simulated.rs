@@ -903,6 +903,37 @@ impl SimulatedFileSystem {
         Self::from_state(image)
     }
 
+    /// A power loss that keeps exactly the unsynced data writes `keep` picks, given the file's
+    /// path and each write's offset and length (whole: nothing torn; set-lens and directory
+    /// operations are lost). Models a crash that leaves any chosen subset of a write cycle's
+    /// unsynced I/Os on disk, e.g. a later one durable and an earlier one lost. This instance
+    /// and its open files are dead afterwards.
+    pub fn crash_keeping(
+        &self,
+        mut keep: impl FnMut(&Path, u64, u64) -> bool,
+    ) -> SimulatedFileSystem {
+        let mut state = self.lock();
+        state.status = Status::Dead;
+        state.crash_point = None;
+        let mut image = state.crash_image(CrashMode::LoseAllUnsynced);
+        for (path, id) in state.durable_names.clone() {
+            let data = &mut image.inode(id).durable;
+            for op in &state.inodes[&id].pending {
+                if let DataOp::Write {
+                    offset,
+                    data: bytes,
+                } = op
+                {
+                    if keep(&path, *offset, bytes.len() as u64) {
+                        op.apply(data);
+                    }
+                }
+            }
+            image.inode(id).reread_from_durable();
+        }
+        Self::from_state(image)
+    }
+
     /// Whether the instance no longer accepts operations (a crash point was reached or
     /// [`Self::crash`] was called).
     pub fn is_crashed(&self) -> bool {
