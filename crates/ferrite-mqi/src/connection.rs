@@ -1084,18 +1084,7 @@ impl Connection {
         )?;
         let data = with_properties.as_deref().unwrap_or(data);
         let result = self.put_on_handle(hobj, md, pmo, data);
-        if let Err(error) = &result {
-            // Inhibit events (INHIBTEV): Put Inhibited.
-            if error.reason == MQRC_PUT_INHIBITED {
-                let queue_name = self.put_target(hobj).object_name;
-                queue_manager_events::call_failed(
-                    &self.queue_manager,
-                    &self.record,
-                    &queue_name,
-                    error.reason,
-                );
-            }
-        }
+        self.inhibited_event(hobj, &result, MQRC_PUT_INHIBITED);
         self.note_unit_of_work();
         let queue = match self.handles.get(&hobj.0).map(|handle| &handle.target) {
             Some(Target::Queue(queue)) => Some(queue),
@@ -1107,6 +1096,21 @@ impl Connection {
             self.async_status.record(&result, &target, &queue_manager);
         }
         result
+    }
+
+    /// Inhibit events (INHIBTEV): when an MQPUT or MQGET on `hobj` failed with `reason`
+    /// (MQRC_PUT_INHIBITED or MQRC_GET_INHIBITED), the Put or Get Inhibited event naming the
+    /// queue or alias the handle opened. The handle has its queue back by then.
+    fn inhibited_event<T>(&self, hobj: Hobj, result: &MqResult<T>, reason: i32) {
+        if matches!(result, Err(error) if error.reason == reason) {
+            let queue_name = self.put_target(hobj).object_name;
+            queue_manager_events::call_failed(
+                &self.queue_manager,
+                &self.record,
+                &queue_name,
+                reason,
+            );
+        }
     }
 
     /// Whether a put is asynchronous (its outcome counted for MQSTAT): MQPMO_ASYNC_RESPONSE,
@@ -1589,18 +1593,7 @@ impl Connection {
         let result = self.with_lent_queue(hobj, |connection, lent| {
             connection.get_from_handle(hobj, lent, md, gmo, buffer)
         });
-        if let Err(error) = &result {
-            // Inhibit events (INHIBTEV): Get Inhibited (the handle has its queue back).
-            if error.reason == MQRC_GET_INHIBITED {
-                let queue_name = self.put_target(hobj).object_name;
-                queue_manager_events::call_failed(
-                    &self.queue_manager,
-                    &self.record,
-                    &queue_name,
-                    error.reason,
-                );
-            }
-        }
+        self.inhibited_event(hobj, &result, MQRC_GET_INHIBITED);
         self.note_unit_of_work();
         let browse = MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT | MQGMO_BROWSE_MSG_UNDER_CURSOR;
         if result.is_ok() && gmo.options & browse == 0 {

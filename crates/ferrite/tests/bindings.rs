@@ -2,9 +2,13 @@
 //! the same output as in embedded mode, messages that survive a stop/start, and a stale socket
 //! left by a killed queue manager that does not prevent the next start.
 
+mod support;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+use support::StopOnDrop;
 
 fn ferrite(home: &Path, arguments: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ferrite"))
@@ -42,6 +46,7 @@ fn put_get_browse_while_running_match_embedded_mode() {
     let home = tempfile::tempdir().unwrap();
     let socket = home.path().join("qmgrs/BQM/qm.sock");
     ok(home.path(), &["start", "BQM", "--background"], "");
+    let _running = StopOnDrop::new(home.path(), "BQM");
     assert!(
         socket.exists(),
         "the running queue manager listens on qm.sock"
@@ -116,6 +121,7 @@ fn a_stale_socket_from_a_killed_queue_manager_is_replaced() {
     let home = tempfile::tempdir().unwrap();
     let directory = home.path().join("qmgrs/SQM");
     ok(home.path(), &["start", "SQM", "--background"], "");
+    let _running = StopOnDrop::new(home.path(), "SQM");
     ok(home.path(), &["put", "SQM", Q, "--persistent"], "kept\n");
     let pid: i32 = std::fs::read_to_string(directory.join("qm.pid"))
         .unwrap()

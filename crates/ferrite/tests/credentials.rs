@@ -3,9 +3,13 @@
 //! and for a stopped one the command opens in-process; a wrong or missing password fails with
 //! MQRC_NOT_AUTHORIZED (2035) in the message and a non-zero exit status.
 
+mod support;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+use support::StopOnDrop;
 
 fn ferrite(home: &Path, arguments: &[&str], environment: &[(&str, &str)], stdin: &str) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_ferrite"));
@@ -70,6 +74,7 @@ fn user_and_password_with_chcklocl_required() {
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
     ok(home, &["start", "UQM", "--background"], &[], "");
+    let _running = StopOnDrop::new(home, "UQM");
     ok(home, &["user", "add", "UQM", "app"], &[], "passw0rd\n");
     ok(
         home,

@@ -3,10 +3,14 @@
 //! application (a shell script) with the MQTMC2 as its first argument and ENVRDATA after it.
 //! An application that fails is logged and the monitor carries on.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+use support::StopOnDrop;
 
 fn ferrite(home: &Path, arguments: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ferrite"))
@@ -129,6 +133,7 @@ fn trigmon_starts_the_application_with_the_mqtmc2() {
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
 
     ok(home.path(), &["start", "TQM", "--background"], "");
+    let _running = StopOnDrop::new(home.path(), "TQM");
     let mqsc = format!(
         "DEFINE PROCESS(FAILING.PROC) APPLTYPE(UNIX) APPLICID('{}/does-not-exist')\n\
          DEFINE QLOCAL(FAILING.Q) TRIGGER TRIGTYPE(FIRST) INITQ(SYSTEM.DEFAULT.INITIATION.QUEUE) PROCESS(FAILING.PROC)\n\
