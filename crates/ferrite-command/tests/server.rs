@@ -208,10 +208,9 @@ fn commands_round_trip_with_replies_by_correl_id() {
     );
     assert_eq!(queue_manager.queue("ADMIN.REPLY").unwrap().depth(), 0);
 
-    // Stop: promptly (the get waits a short interval), and the queue is released.
-    let started = Instant::now();
+    // Stop: the server's get waits a short interval, so stop returns (no timing asserted:
+    // machines are noisy), and the queue is released.
     server.stop();
-    assert!(started.elapsed() < Duration::from_secs(2));
     let status = queue_manager
         .queue("SYSTEM.COMMAND.INPUT")
         .unwrap()

@@ -289,7 +289,7 @@ fn get_by_correl_id_waits_and_is_woken_by_another_client() {
         "the caller's MQGMO keeps its WaitInterval"
     );
     assert!(
-        waited >= Duration::from_millis(500) && waited < Duration::from_secs(5),
+        waited >= Duration::from_millis(500) && waited < Duration::from_secs(10),
         "{waited:?}"
     );
     // A wait that expires: MQRC_NO_MSG_AVAILABLE after about the interval.
@@ -306,7 +306,7 @@ fn get_by_correl_id_waits_and_is_woken_by_another_client() {
     );
     let waited = started.elapsed();
     assert!(
-        waited >= Duration::from_millis(440) && waited < Duration::from_secs(3),
+        waited >= Duration::from_millis(440) && waited < Duration::from_secs(30),
         "{waited:?}"
     );
     assert_eq!(

@@ -198,7 +198,8 @@ fn waiting_gets_do_not_hold_adapters() {
         .collect();
     got.sort();
     assert_eq!(got, [0, 1, 2, 3, 4, 5]);
-    // A wait that runs out is answered 2033 on time, by the timer, not an adapter.
+    // A wait that runs out is answered 2033, not early, by the timer, not an adapter (the
+    // upper bound only catches a timer that never fires: no tight timing, machines are noisy).
     let hobj = worker
         .open(&mut Mqod::queue("WAIT.Q"), MQOO_INPUT_SHARED)
         .unwrap();
@@ -209,7 +210,7 @@ fn waiting_gets_do_not_hold_adapters() {
     );
     let waited = started.elapsed();
     assert!(
-        waited >= Duration::from_millis(300) && waited < Duration::from_secs(2),
+        waited >= Duration::from_millis(300) && waited < Duration::from_secs(30),
         "{waited:?}"
     );
     // Many short waits in a row each end on time (a timer that fired a little early once left
@@ -222,8 +223,8 @@ fn waiting_gets_do_not_hold_adapters() {
         );
     }
     assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
+        started.elapsed() < Duration::from_secs(60),
+        "a short wait was left watching: {:?}",
         started.elapsed()
     );
     worker.disconnect().unwrap();
@@ -483,8 +484,10 @@ fn an_idle_consumer_costs_no_adapter_and_is_pushed_a_message_at_once() {
         let pushed = consumer.receive();
         assert_eq!(pushed.header.segment_type, SegmentType::AsyncMessage);
         assert_eq!(pushed.payload.last(), Some(&round));
+        // Pushed when put, not found by a later poll: the consumer's read times out at 20 s;
+        // this bound only names a push that came from something else (no tight timing).
         assert!(
-            started.elapsed() < Duration::from_millis(500),
+            started.elapsed() < Duration::from_secs(10),
             "{:?}",
             started.elapsed()
         );
