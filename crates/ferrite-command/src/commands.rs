@@ -250,6 +250,7 @@ pub fn run(
     origin: &CommandOrigin,
     text: &str,
 ) -> CommandResponse {
+    crate::events::install_configuration_observer(queue_manager);
     let context = Context {
         queue_manager,
         name: queue_manager.name().to_string(),

@@ -17,7 +17,10 @@
 //!   every object at once (MQ generates that Refresh Queue Manager itself: EventOrigin
 //!   MQEVO_INTERNAL). Not reported, as in MQ: temporary dynamic queues, changes the queue
 //!   manager makes itself (depth event switches, trigger control), and
-//!   SYSTEM.ADMIN.CONFIG.EVENT itself except by a refresh. The object types are those Ferrite
+//!   SYSTEM.ADMIN.CONFIG.EVENT itself except by a refresh. Applications' calls are reported
+//!   too: MQSET gives a Change object (EventOrigin MQEVO_MQSET), an MQCLOSE that deletes a
+//!   permanent dynamic queue a Delete object (MQEVO_OTHER), both for the connection's user;
+//!   creating a dynamic queue at MQOPEN gives none (MQ's list names only DEFINE). The object types are those Ferrite
 //!   stores and MQ for z/OS reports: queues, CHANNEL, PROCESS, NAMELIST, STGCLASS, AUTHINFO
 //!   and the queue manager.
 //! - An event that cannot be put (the queue not defined, put-inhibited, full) is discarded;
@@ -34,7 +37,7 @@
 //! | parameter | id | type | when |
 //! |---|---|---|---|
 //! | EventUserId | MQCACF_EVENT_USER_ID 3045 | MQCFST 12 | always: the console's user, or the command message's UserIdentifier |
-//! | EventOrigin | MQIACF_EVENT_ORIGIN 1011 | MQCFIN | always: MQEVO_CONSOLE (1), MQEVO_MSG (3, a message on a command queue), MQEVO_INTERNAL (5) |
+//! | EventOrigin | MQIACF_EVENT_ORIGIN 1011 | MQCFIN | always: MQEVO_CONSOLE (1), MQEVO_MSG (3, a message on a command queue), MQEVO_INTERNAL (5); MQEVO_MQSET (4) and MQEVO_OTHER (0, MQCLOSE) for configuration events of MQI calls |
 //! | EventQMgr | MQCACF_EVENT_Q_MGR 3047 | MQCFST 48 | always |
 //! | EventAccountingToken | MQBACF_EVENT_ACCOUNTING_TOKEN 7001 | MQCFBS 32 | MQEVO_MSG: the command message's AccountingToken |
 //! | EventApplIdentity | MQCACF_EVENT_APPL_IDENTITY 3049 | MQCFST 32 | MQEVO_MSG: its ApplIdentityData |
@@ -59,6 +62,8 @@
 //! MQQSGD_Q_MGR; not for the queue manager), then every attribute of the object with the
 //! identifiers and values of a PCF Inquire response (`pcf_commands::object_event_parameters`).
 
+use std::sync::Arc;
+
 use ferrite_constants::{
     completion::MQCC_WARNING,
     encoding::MQENC_NATIVE,
@@ -79,7 +84,8 @@ use ferrite_constants::{
 use ferrite_mqi::queue_manager_put::{put_message, queue_manager_descriptor};
 use ferrite_mqi::{descriptor, Mqmd};
 use ferrite_storage::queue_manager::{
-    now_ms, DefinitionType, ObjectDefinition, ObjectType, QueueManager, QueueManagerAttributes,
+    now_ms, ConfigurationChange, DefinitionType, ObjectDefinition, ObjectType, QueueManager,
+    QueueManagerAttributes,
 };
 
 use crate::commands::Context;
@@ -94,7 +100,8 @@ pub const CONFIG_EVENT_QUEUE: &str = "SYSTEM.ADMIN.CONFIG.EVENT";
 /// Where a command came from, as its events report it (EventOrigin and the fields after it).
 #[derive(Clone, Debug)]
 pub struct CommandOrigin {
-    /// MQEVO_*: MQEVO_CONSOLE, MQEVO_MSG or MQEVO_INTERNAL.
+    /// MQEVO_*: MQEVO_CONSOLE, MQEVO_MSG or MQEVO_INTERNAL; for changes made by MQI calls
+    /// MQEVO_MQSET or MQEVO_OTHER (MQCLOSE).
     pub origin: i32,
     /// The user the command ran for (at most 12 characters).
     pub user_id: String,
@@ -494,18 +501,7 @@ impl ConfigWatch {
             return 0;
         }
         let after = ObjectState::read(queue_manager, &target);
-        let mut put = match (self.before, after) {
-            (None, Some(after)) if after.reported(false) => {
-                usize::from(config_event(context, MQRC_CONFIG_CREATE_OBJECT, &after))
-            }
-            (Some(before), Some(after)) if after.reported(false) => {
-                change_events(context, &before, &after)
-            }
-            (Some(before), None) if before.reported(false) => {
-                usize::from(config_event(context, MQRC_CONFIG_DELETE_OBJECT, &before))
-            }
-            _ => 0,
-        };
+        let mut put = report_change(context, self.before, after);
         if queue_manager_target && !self.enabled_before && enabled_after {
             // MQ generates a Refresh Queue Manager (TYPE(CONFIGEV)) itself.
             let internal = Context {
@@ -518,6 +514,60 @@ impl ConfigWatch {
         }
         put
     }
+}
+
+/// Put the Create, Change or Delete object event(s) for an object's states before and after a
+/// change (`None`: it did not exist). Returns the number of event messages put.
+fn report_change(
+    context: &Context,
+    before: Option<ObjectState>,
+    after: Option<ObjectState>,
+) -> usize {
+    match (before, after) {
+        (None, Some(after)) if after.reported(false) => {
+            usize::from(config_event(context, MQRC_CONFIG_CREATE_OBJECT, &after))
+        }
+        (Some(before), Some(after)) if after.reported(false) => {
+            change_events(context, &before, &after)
+        }
+        (Some(before), None) if before.reported(false) => {
+            usize::from(config_event(context, MQRC_CONFIG_DELETE_OBJECT, &before))
+        }
+        _ => 0,
+    }
+}
+
+/// Install, once per queue manager, the observer that turns object changes made by MQI calls
+/// into configuration events: MQSET's Change object (EventOrigin MQEVO_MQSET) and the Delete
+/// object of an MQCLOSE that deletes a permanent dynamic queue (MQEVO_OTHER), for the
+/// connection's user, when CONFIGEV is ENABLED.
+pub(crate) fn install_configuration_observer(queue_manager: &QueueManager) {
+    if queue_manager.configuration_observer().is_some() {
+        return;
+    }
+    queue_manager.set_configuration_observer(Arc::new(
+        |queue_manager: &Arc<QueueManager>, change: &ConfigurationChange| {
+            if !queue_manager.queue_manager_attributes().config_events {
+                return;
+            }
+            let origin = CommandOrigin {
+                origin: change.origin,
+                user_id: change.user_id.trim_end().to_string(),
+                message: None,
+            };
+            let context = Context {
+                queue_manager,
+                name: queue_manager.name().to_string(),
+                initiator: None,
+                origin: &origin,
+            };
+            report_change(
+                &context,
+                Some(ObjectState::Object(change.before.clone())),
+                change.after.clone().map(ObjectState::Object),
+            );
+        },
+    ));
 }
 
 /// The objects a REFRESH QMGR TYPE(CONFIGEV) reports.

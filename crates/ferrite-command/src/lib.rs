@@ -135,6 +135,9 @@ pub struct CommandProcessor {
 impl CommandProcessor {
     /// A processor for `queue_manager` with no channel initiator attached.
     pub fn new(queue_manager: Arc<QueueManager>) -> CommandProcessor {
+        // MQSET's and MQCLOSE's configuration events are put by this crate (it owns their
+        // format): installed wherever commands can run.
+        events::install_configuration_observer(&queue_manager);
         CommandProcessor {
             queue_manager,
             initiator: RwLock::new(None),

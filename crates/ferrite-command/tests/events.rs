@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 use ferrite_command::pcf::{decode_event, ByteOrder, Parameter, PcfMessage};
 use ferrite_command::{run_command, CommandOrigin, CommandProcessor, CommandServer};
 use ferrite_constants::{
-    format::MQFMT_EVENT, get_options::*, message_type::*, misc::*, object_type::*, open_options::*,
-    pcf::*, pcf_reason::*, pcf_selector::*, put_options::*, queue_type::*, reason::*, selector::*,
+    close_options::MQCO_DELETE, format::MQFMT_EVENT, get_options::*, message_type::*, misc::*,
+    object_type::*, open_options::*, pcf::*, pcf_reason::*, pcf_selector::*, put_options::*,
+    queue_type::*, reason::*, selector::*, shareability::*,
 };
-use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{AttributeValue, Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_storage::queue_manager::QueueManager;
 
 const COMMAND_EVENTS: &str = "SYSTEM.ADMIN.COMMAND.EVENT";
@@ -713,4 +714,167 @@ fn refresh_qmgr_type_configev_selects_objects() {
     assert!(!run_command(&queue_manager, "REFRESH QMGR TYPE(CONFIGEV) INCLINT(10)").success);
     // OBJECT belongs to TYPE(CONFIGEV).
     assert!(!run_command(&queue_manager, "REFRESH QMGR TYPE(EXPIRY) OBJECT(QLOCAL)").success);
+}
+
+#[test]
+fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
+    let (_directory, queue_manager) = setup();
+    ok(&queue_manager, "DEFINE QLOCAL(APP.Q)");
+    ok(&queue_manager, "DEFINE QALIAS(APP.ALIAS) TARGET(APP.Q)");
+    ok(&queue_manager, "DEFINE QMODEL(PERM.MODEL) DEFTYPE(PERMDYN)");
+    let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
+    connection.set_user_identifier("appuser");
+    let local = connection
+        .open(&mut Mqod::queue("APP.Q"), MQOO_SET)
+        .unwrap();
+    let inhibit_put = |value| [(MQIA_INHIBIT_PUT, AttributeValue::Integer(value))];
+
+    // CONFIGEV(DISABLED), the default: MQSET reports nothing.
+    connection
+        .set(local, &inhibit_put(MQQA_PUT_INHIBITED))
+        .unwrap();
+    ok(&queue_manager, "ALTER QMGR CONFIGEV(ENABLED)");
+    let _ = config_events(&queue_manager);
+
+    // MQSET on a local queue: a Change object pair for the connection's user, EventOrigin
+    // MQEVO_MQSET, before then after, one CorrelId.
+    connection
+        .set(local, &inhibit_put(MQQA_PUT_ALLOWED))
+        .unwrap();
+    let events = config_events(&queue_manager);
+    let summary: Vec<(i32, i32, i32, String, i32, i32, String)> = events
+        .iter()
+        .map(|event| {
+            (
+                event.0,
+                event.1,
+                event.2,
+                event.4.clone(),
+                integer(&event.6, MQIACF_EVENT_ORIGIN),
+                integer(&event.6, MQIA_INHIBIT_PUT),
+                string(&event.6, MQCACF_EVENT_USER_ID),
+            )
+        })
+        .collect();
+    let change = |sequence, control, value| {
+        (
+            MQRC_CONFIG_CHANGE_OBJECT,
+            sequence,
+            control,
+            "APP.Q".to_string(),
+            MQEVO_MQSET,
+            value,
+            "appuser".to_string(),
+        )
+    };
+    assert_eq!(
+        summary,
+        [
+            change(1, MQCFC_NOT_LAST, MQQA_PUT_INHIBITED),
+            change(2, MQCFC_LAST, MQQA_PUT_ALLOWED),
+        ]
+    );
+    assert_eq!(events[0].5, events[1].5, "one CorrelId");
+    assert!(
+        find(&events[0].6, MQCACF_EVENT_APPL_NAME).is_none(),
+        "not MQEVO_MSG"
+    );
+
+    // A failed MQSET (a selector MQSET cannot set) changes nothing and reports nothing.
+    let failed = connection.set(local, &[(MQIA_MAX_Q_DEPTH, AttributeValue::Integer(5))]);
+    assert!(failed.is_err());
+    assert!(config_events(&queue_manager).is_empty(), "a failed MQSET");
+
+    // Through an alias MQSET changes the alias, and the alias is reported.
+    let alias = connection
+        .open(&mut Mqod::queue("APP.ALIAS"), MQOO_SET)
+        .unwrap();
+    connection
+        .set(
+            alias,
+            &[(
+                MQIA_INHIBIT_GET,
+                AttributeValue::Integer(MQQA_GET_INHIBITED),
+            )],
+        )
+        .unwrap();
+    let events: Vec<(i32, i32, String, i32)> = config_events(&queue_manager)
+        .into_iter()
+        .map(|event| {
+            (
+                event.0,
+                event.3,
+                event.4,
+                integer(&event.6, MQIA_INHIBIT_GET),
+            )
+        })
+        .collect();
+    let alias_change = |value| {
+        (
+            MQRC_CONFIG_CHANGE_OBJECT,
+            MQOT_Q,
+            "APP.ALIAS".to_string(),
+            value,
+        )
+    };
+    assert_eq!(
+        events,
+        [
+            alias_change(MQQA_GET_ALLOWED),
+            alias_change(MQQA_GET_INHIBITED)
+        ]
+    );
+
+    // A permanent dynamic queue: created at MQOPEN without an event (MQ's list names only
+    // DEFINE), changed by MQSET, deleted by MQCLOSE: a Delete object, MQEVO_OTHER.
+    let mut od = Mqod::queue("PERM.MODEL");
+    od.dynamic_q_name = "PERM.*".to_string();
+    let dynamic = connection
+        .open(&mut od, MQOO_SET | MQOO_INPUT_EXCLUSIVE)
+        .unwrap();
+    let name = od.object_name.trim_end().to_string();
+    assert!(
+        config_events(&queue_manager).is_empty(),
+        "MQOPEN creates silently"
+    );
+    connection
+        .set(dynamic, &inhibit_put(MQQA_PUT_INHIBITED))
+        .unwrap();
+    connection.close(dynamic, MQCO_DELETE).unwrap();
+    let events: Vec<(i32, String, i32, String)> = config_events(&queue_manager)
+        .into_iter()
+        .map(|event| {
+            (
+                event.0,
+                event.4,
+                integer(&event.6, MQIACF_EVENT_ORIGIN),
+                string(&event.6, MQCACF_EVENT_USER_ID),
+            )
+        })
+        .collect();
+    let event = |reason, origin| (reason, name.clone(), origin, "appuser".to_string());
+    assert_eq!(
+        events,
+        [
+            event(MQRC_CONFIG_CHANGE_OBJECT, MQEVO_MQSET),
+            event(MQRC_CONFIG_CHANGE_OBJECT, MQEVO_MQSET),
+            event(MQRC_CONFIG_DELETE_OBJECT, MQEVO_OTHER),
+        ]
+    );
+
+    // A temporary dynamic queue is never reported, by MQSET either.
+    let mut od = Mqod::queue("SYSTEM.DEFAULT.MODEL.QUEUE");
+    od.dynamic_q_name = "TEMP.*".to_string();
+    let temporary = connection
+        .open(&mut od, MQOO_SET | MQOO_INPUT_EXCLUSIVE)
+        .unwrap();
+    connection
+        .set(temporary, &inhibit_put(MQQA_PUT_INHIBITED))
+        .unwrap();
+    connection.close(temporary, MQCO_DELETE).unwrap();
+    assert!(
+        config_events(&queue_manager).is_empty(),
+        "temporary dynamic"
+    );
+    connection.disconnect().unwrap();
 }

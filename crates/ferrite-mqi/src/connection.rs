@@ -18,6 +18,7 @@ use ferrite_constants::{
     ids::{MQCI_NONE, MQGI_NONE, MQMI_NONE},
     match_options::*,
     message_type::{MQMT_APPL_FIRST, MQMT_APPL_LAST, MQMT_REQUEST},
+    misc::{MQEVO_MQSET, MQEVO_OTHER},
     object_type::{MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q, MQOT_Q_MGR},
     open_options::*,
     persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENCE_AS_Q_DEF, MQPER_PERSISTENT},
@@ -32,10 +33,10 @@ use ferrite_constants::{
 use ferrite_storage::data_manager::message::Identifier;
 use ferrite_storage::queue_manager::hashing::FastHashing;
 use ferrite_storage::queue_manager::{
-    now_ms, thread_number, AliasDefinition, ConnectingUser, ConnectionRecord, DefinitionType,
-    GetControls, GetOutcome, HandleRecord, LocalAuthentication, LocalQueue, MessageKey,
-    MessageSelector, ObjectDefinition, ObjectType, QueueDefinition, QueueManager, RetrievedMessage,
-    UnitOfWork,
+    now_ms, thread_number, AliasDefinition, ConfigurationChange, ConnectingUser, ConnectionRecord,
+    DefinitionType, GetControls, GetOutcome, HandleRecord, LocalAuthentication, LocalQueue,
+    MessageKey, MessageSelector, ObjectDefinition, ObjectType, QueueDefinition, QueueManager,
+    RetrievedMessage, UnitOfWork,
 };
 
 use crate::async_status::{AsyncPutStatus, PutTarget};
@@ -929,8 +930,14 @@ impl Connection {
                 DefinitionType::PermanentDynamic => {
                     let current = self.queue_manager.queue(queue.name_str());
                     if current.is_some_and(|current| Arc::ptr_eq(&current, queue)) {
+                        let before = queue.definition();
                         self.queue_manager
                             .delete_queue(queue.name_str(), options & MQCO_DELETE_PURGE != 0)?;
+                        self.configuration_changed(
+                            ObjectDefinition::Local(before),
+                            None,
+                            MQEVO_OTHER,
+                        );
                     }
                 }
             }
@@ -2277,10 +2284,12 @@ impl Connection {
         }
         if let Some(mut alias) = alias {
             // Through an alias, MQSET changes the alias (as MQ does).
+            let before = ObjectDefinition::Alias(alias.clone());
             alias.put_inhibited = definition.put_inhibited;
             alias.get_inhibited = definition.get_inhibited;
-            self.queue_manager
-                .alter_object(ObjectDefinition::Alias(alias))?;
+            let after = ObjectDefinition::Alias(alias);
+            self.queue_manager.alter_object(after.clone())?;
+            self.configuration_changed(before, Some(after), MQEVO_MQSET);
             return Ok(());
         }
         // The attributes (checked above) applied again to the definition current under the
@@ -2301,8 +2310,32 @@ impl Connection {
         // Trigger hook: triggering switched on, or GET enabled, by MQSET.
         if let Some(before) = before {
             triggering::definition_changed(&self.queue_manager, &before, &queue);
+            self.configuration_changed(
+                ObjectDefinition::Local(before),
+                Some(ObjectDefinition::Local(queue.definition())),
+                MQEVO_MQSET,
+            );
         }
         Ok(())
+    }
+
+    /// Tell the configuration observer (the command layer's configuration events) of a change
+    /// this connection's MQSET or MQCLOSE made.
+    fn configuration_changed(
+        &self,
+        before: ObjectDefinition,
+        after: Option<ObjectDefinition>,
+        origin: i32,
+    ) {
+        if let Some(observer) = self.queue_manager.configuration_observer() {
+            let change = ConfigurationChange {
+                before,
+                after,
+                origin,
+                user_id: self.user_identifier.clone(),
+            };
+            observer(&self.queue_manager, &change);
+        }
     }
 
     /// After a successful MQPUT: the trigger conditions (the trigger message written at once

@@ -196,6 +196,25 @@ pub type ExpiryObserver = Arc<dyn Fn(&QueueManager, &LocalQueue, &RetrievedMessa
 /// events) run here rather than on a thread of their own.
 pub type TimerObserver = Arc<dyn Fn(&QueueManager) + Send + Sync>;
 
+/// A change an application's MQI call made to an object (MQSET, or MQCLOSE deleting a
+/// permanent dynamic queue), for the configuration events the command layer puts.
+#[derive(Clone, Debug)]
+pub struct ConfigurationChange {
+    /// The definition before the call.
+    pub before: ObjectDefinition,
+    /// The definition after it; `None` when the call deleted the object.
+    pub after: Option<ObjectDefinition>,
+    /// MQEVO_*: MQEVO_MQSET, or MQEVO_OTHER for MQCLOSE.
+    pub origin: i32,
+    /// The connection's user (at most 12 characters).
+    pub user_id: String,
+}
+
+/// Called with every [`ConfigurationChange`] after it is made (set once, by the command layer,
+/// which owns the configuration events' format).
+pub type ConfigurationObserver =
+    Arc<dyn Fn(&Arc<QueueManager>, &ConfigurationChange) + Send + Sync>;
+
 /// The result of [`QueueManager::get_with`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GetOutcome {
@@ -299,6 +318,8 @@ pub struct QueueManager {
     expiry_observer: std::sync::OnceLock<ExpiryObserver>,
     /// Told at each poll of the background task (set once, by the MQI layer).
     timer_observer: std::sync::OnceLock<TimerObserver>,
+    /// Told of object changes made by MQI calls (set once, by the command layer).
+    configuration_observer: std::sync::OnceLock<ConfigurationObserver>,
     /// MAXUMSGS and EXPRYINT as the QMGR object has them (qm.toml's values until ALTER QMGR),
     /// read on the put/get path without the object store's lock.
     max_uncommitted_messages: AtomicU32,
@@ -489,6 +510,7 @@ impl QueueManager {
             connections: Connections::default(),
             expiry_observer: std::sync::OnceLock::new(),
             timer_observer: std::sync::OnceLock::new(),
+            configuration_observer: std::sync::OnceLock::new(),
             connection_authentication: RwLock::new(ConnectionAuthentication::default()),
             channel_authentication_lock: Mutex::new(()),
         });
@@ -797,6 +819,17 @@ impl QueueManager {
     /// Only the first call installs one; later calls return false.
     pub fn set_timer_observer(&self, observer: TimerObserver) -> bool {
         self.timer_observer.set(observer).is_ok()
+    }
+
+    /// Install the observer of object changes made by MQI calls (the configuration events).
+    /// Only the first call installs one; later calls return false.
+    pub fn set_configuration_observer(&self, observer: ConfigurationObserver) -> bool {
+        self.configuration_observer.set(observer).is_ok()
+    }
+
+    /// The observer of object changes made by MQI calls, if one is installed.
+    pub fn configuration_observer(&self) -> Option<&ConfigurationObserver> {
+        self.configuration_observer.get()
     }
 
     /// Whether an expiry observer is installed.
