@@ -178,6 +178,42 @@ impl Filter {
     }
 }
 
+/// CRDATE and CRTIME (with `created`: local queues) then ALTDATE and ALTTIME, blank: the
+/// attribute builders list them so that DISPLAY accepts their names and WHERE; the callers
+/// that show a real object fill them with [`fill_times`].
+pub(crate) fn time_attributes(created: bool) -> Vec<(&'static str, AttributeValue)> {
+    let names: &[&'static str] = if created {
+        &["CRDATE", "CRTIME", "ALTDATE", "ALTTIME"]
+    } else {
+        &["ALTDATE", "ALTTIME"]
+    };
+    names
+        .iter()
+        .map(|name| (*name, AttributeValue::Blank))
+        .collect()
+}
+
+/// Fill the time attributes of [`time_attributes`] with an object's times (a time of 0, not
+/// recorded, stays blank).
+pub(crate) fn fill_times(
+    attributes: &mut [(&'static str, AttributeValue)],
+    times: ferrite_storage::queue_manager::ObjectTimes,
+) {
+    for (name, value) in attributes.iter_mut() {
+        let (ms, clock) = match *name {
+            "CRDATE" => (times.created_ms, false),
+            "CRTIME" => (times.created_ms, true),
+            "ALTDATE" => (times.altered_ms, false),
+            "ALTTIME" => (times.altered_ms, true),
+            _ => continue,
+        };
+        if ms != 0 {
+            let (date, time) = date_time(ms);
+            *value = AttributeValue::Text(if clock { time } else { date });
+        }
+    }
+}
+
 /// Date and time of `ms` since the Unix epoch, UTC, as MQ shows them: (`2024-01-31`,
 /// `12.34.56`).
 pub fn date_time(ms: u64) -> (String, String) {

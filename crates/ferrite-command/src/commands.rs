@@ -974,7 +974,7 @@ pub(crate) fn queue_definition_attributes(
     let flag = |on: bool, yes: &'static str, no: &'static str| {
         AttributeValue::Flag(if on { yes } else { no })
     };
-    vec![
+    let mut attributes = vec![
         ("QUEUE", text(&definition.name)),
         ("TYPE", AttributeValue::Keyword(type_keyword)),
         ("QSGDISP", AttributeValue::Keyword("QMGR")),
@@ -1079,7 +1079,9 @@ pub(crate) fn queue_definition_attributes(
             "STATQ",
             keyword(&definition.statistics_queue, &ACCOUNTING_VALUES),
         ),
-    ]
+    ];
+    attributes.extend(crate::attributes::time_attributes(type_keyword == "QLOCAL"));
+    attributes
 }
 
 /// A local queue's attributes for DISPLAY QUEUE, in display order: its definition, then
@@ -1194,6 +1196,18 @@ pub(crate) fn is_generic(name: &str) -> bool {
     name.ends_with('*')
 }
 
+/// Fill an object's CRDATE ... ALTTIME in its displayed attributes.
+pub(crate) fn fill_object_times(
+    context: &Context,
+    object_type: ObjectType,
+    name: &str,
+    attributes: &mut [(&'static str, AttributeValue)],
+) {
+    if let Some(times) = context.queue_manager.object_times(object_type, name) {
+        crate::attributes::fill_times(attributes, times);
+    }
+}
+
 /// DISPLAY QUEUE (every queue type, or those TYPE names) and DISPLAY QLOCAL / QMODEL / QALIAS /
 /// QREMOTE (`only` that type). Objects are listed by name.
 pub(crate) fn display_queue(
@@ -1241,17 +1255,23 @@ pub(crate) fn display_queue(
         if *object_type == ObjectType::LocalQueue {
             for queue in context.queue_manager.queues() {
                 if generic_match(&pattern, &queue.name()) {
-                    found.push((queue.name(), queue_attributes(Some(&queue))));
+                    let mut attributes = queue_attributes(Some(&queue));
+                    fill_object_times(
+                        context,
+                        ObjectType::LocalQueue,
+                        &queue.name(),
+                        &mut attributes,
+                    );
+                    found.push((queue.name(), attributes));
                 }
             }
             continue;
         }
         for definition in context.queue_manager.objects(*object_type) {
             if generic_match(&pattern, definition.name()) {
-                found.push((
-                    definition.name().to_string(),
-                    object_commands::attributes(&definition),
-                ));
+                let mut attributes = object_commands::attributes(&definition);
+                fill_object_times(context, *object_type, definition.name(), &mut attributes);
+                found.push((definition.name().to_string(), attributes));
             }
         }
     }
@@ -1607,16 +1627,11 @@ fn refresh_configuration(context: &Context, found: &Found) -> Outcome {
         }
         None => "*".to_string(),
     };
-    if let Some((token, value)) = value_of("INCLINT") {
-        // Objects do not record when they were last altered, so only "no limit" applies.
-        if number(token, value, 999_999).map_err(|e| context.syntax(e))? != 0 {
-            return Err(context.syntax(value_error(
-                token,
-                value,
-                "objects carry no alteration time here: only INCLINT(0) (every object) is supported",
-            )));
-        }
-    }
+    let include_interval_minutes = match value_of("INCLINT") {
+        Some((token, value)) => number(token, value, events::INCLUDE_INTERVAL_MINUTES_MAX.into())
+            .map_err(|e| context.syntax(e))? as u32,
+        None => 0,
+    };
     if !context
         .queue_manager
         .queue_manager_attributes()
@@ -1640,6 +1655,7 @@ fn refresh_configuration(context: &Context, found: &Found) -> Outcome {
         },
         queue_manager: matches!(object, "ALL" | "QMGR"),
         name,
+        include_interval_minutes,
     };
     let put = events::refresh(context, &selection);
     let mut output = Output::default();

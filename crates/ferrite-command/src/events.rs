@@ -20,7 +20,10 @@
 //!   SYSTEM.ADMIN.CONFIG.EVENT itself except by a refresh. Applications' calls are reported
 //!   too: MQSET gives a Change object (EventOrigin MQEVO_MQSET), an MQCLOSE that deletes a
 //!   permanent dynamic queue a Delete object (MQEVO_OTHER), both for the connection's user;
-//!   creating a dynamic queue at MQOPEN gives none (MQ's list names only DEFINE). The object types are those Ferrite
+//!   creating a dynamic queue at MQOPEN gives none (MQ's list names only DEFINE).
+//! - REFRESH QMGR TYPE(CONFIGEV) INCLINT(n) (PCF RefreshInterval) reports only objects whose
+//!   ALTDATE/ALTTIME is within the last n minutes (0: all); one whose time was never recorded
+//!   (an image from an older build) is included. The object types are those Ferrite
 //!   stores and MQ for z/OS reports: queues, CHANNEL, PROCESS, NAMELIST, STGCLASS, AUTHINFO
 //!   and the queue manager.
 //! - An event that cannot be put (the queue not defined, put-inhibited, full) is discarded;
@@ -84,8 +87,8 @@ use ferrite_constants::{
 use ferrite_mqi::queue_manager_put::{put_message, queue_manager_descriptor};
 use ferrite_mqi::{descriptor, Mqmd};
 use ferrite_storage::queue_manager::{
-    now_ms, ConfigurationChange, DefinitionType, ObjectDefinition, ObjectType, QueueManager,
-    QueueManagerAttributes,
+    now_ms, ConfigurationChange, DefinitionType, ObjectDefinition, ObjectTimes, ObjectType,
+    QueueManager, QueueManagerAttributes,
 };
 
 use crate::commands::Context;
@@ -395,7 +398,8 @@ pub(crate) enum Target {
 /// An object's state as a configuration event reports it.
 #[derive(Clone, Debug)]
 enum ObjectState {
-    Object(ObjectDefinition),
+    /// An object's definition and its CRDATE ... ALTTIME.
+    Object(ObjectDefinition, ObjectTimes),
     QueueManager(QueueManagerAttributes),
 }
 
@@ -404,28 +408,34 @@ impl ObjectState {
         match target {
             Target::Queue(name) => {
                 let object_type = queue_manager.queue_object_type(name)?;
-                queue_manager
-                    .object(object_type, name)
-                    .map(ObjectState::Object)
+                ObjectState::of(queue_manager, queue_manager.object(object_type, name)?)
             }
-            Target::Object(object_type, name) => queue_manager
-                .object(*object_type, name)
-                .map(ObjectState::Object),
+            Target::Object(object_type, name) => {
+                ObjectState::of(queue_manager, queue_manager.object(*object_type, name)?)
+            }
             Target::QueueManager => Some(ObjectState::QueueManager(
                 queue_manager.queue_manager_attributes(),
             )),
         }
     }
 
+    /// An object's state with its times as the queue manager has them now.
+    fn of(queue_manager: &QueueManager, definition: ObjectDefinition) -> Option<ObjectState> {
+        let times = queue_manager
+            .object_times(definition.object_type(), definition.name())
+            .unwrap_or_default();
+        Some(ObjectState::Object(definition, times))
+    }
+
     /// Whether MQ reports this object's changes at all (module documentation); `refresh`
     /// for a REFRESH QMGR, which also reports the configuration event queue.
     fn reported(&self, refresh: bool) -> bool {
         match self {
-            ObjectState::Object(ObjectDefinition::Local(queue)) => {
+            ObjectState::Object(ObjectDefinition::Local(queue), _) => {
                 queue.definition_type != DefinitionType::TemporaryDynamic
                     && (refresh || queue.name != CONFIG_EVENT_QUEUE)
             }
-            ObjectState::Object(ObjectDefinition::ChannelAuthentication(_)) => false,
+            ObjectState::Object(ObjectDefinition::ChannelAuthentication(_), _) => false,
             _ => true,
         }
     }
@@ -433,8 +443,8 @@ impl ObjectState {
     /// ObjectType, ObjectName, Disposition and the attributes.
     fn parameters(&self, queue_manager: &str) -> Vec<Parameter> {
         match self {
-            ObjectState::Object(definition) => {
-                crate::pcf_commands::object_event_parameters(queue_manager, definition)
+            ObjectState::Object(definition, times) => {
+                crate::pcf_commands::object_event_parameters(queue_manager, definition, *times)
             }
             ObjectState::QueueManager(attributes) => {
                 crate::pcf_commands::queue_manager_event_parameters(queue_manager, attributes)
@@ -563,8 +573,14 @@ pub(crate) fn install_configuration_observer(queue_manager: &QueueManager) {
             };
             report_change(
                 &context,
-                Some(ObjectState::Object(change.before.clone())),
-                change.after.clone().map(ObjectState::Object),
+                Some(ObjectState::Object(
+                    change.before.clone(),
+                    change.before_times,
+                )),
+                change
+                    .after
+                    .clone()
+                    .and_then(|after| ObjectState::of(queue_manager, after)),
             );
         },
     ));
@@ -579,6 +595,64 @@ pub(crate) struct RefreshSelection {
     pub(crate) queue_manager: bool,
     /// A generic name (`*` for all).
     pub(crate) name: String,
+    /// INCLINT in minutes: only objects altered within that many minutes before now (0:
+    /// every object). An object whose alteration time was never recorded (an image from an
+    /// older build) is included: a refresh errs on reporting too much, never too little.
+    pub(crate) include_interval_minutes: u32,
+}
+
+#[cfg(test)]
+mod include_interval_tests {
+    use super::*;
+
+    #[test]
+    fn inclint_selects_by_alteration_time() {
+        let selection = |minutes| RefreshSelection {
+            include_interval_minutes: minutes,
+            ..RefreshSelection::default()
+        };
+        let now = 1_000 * 60_000;
+        let altered = |minutes_ago: u64| ObjectTimes {
+            created_ms: 1,
+            altered_ms: now - minutes_ago * 60_000,
+        };
+        assert!(
+            selection(0).altered_recently(altered(900), now),
+            "0: every object"
+        );
+        assert!(
+            selection(10).altered_recently(altered(10), now),
+            "the boundary"
+        );
+        assert!(!selection(10).altered_recently(altered(11), now));
+        assert!(
+            selection(10).altered_recently(ObjectTimes::default(), now),
+            "never recorded: included"
+        );
+        assert!(
+            selection(10).altered_recently(
+                ObjectTimes {
+                    created_ms: 0,
+                    altered_ms: now + 5
+                },
+                now
+            ),
+            "a clock that went back"
+        );
+    }
+}
+
+/// The largest INCLINT (minutes), MQ's range.
+pub(crate) const INCLUDE_INTERVAL_MINUTES_MAX: u32 = 999_999;
+
+impl RefreshSelection {
+    /// Whether an object last altered at `times` passes INCLINT at `now_ms`.
+    fn altered_recently(&self, times: ObjectTimes, now_ms: u64) -> bool {
+        let interval_ms = u64::from(self.include_interval_minutes) * 60_000;
+        self.include_interval_minutes == 0
+            || times.altered_ms == 0
+            || now_ms.saturating_sub(times.altered_ms) <= interval_ms
+    }
 }
 
 impl Default for RefreshSelection {
@@ -587,6 +661,7 @@ impl Default for RefreshSelection {
             types: REFRESHED_TYPES.to_vec(),
             queue_manager: true,
             name: "*".to_string(),
+            include_interval_minutes: 0,
         }
     }
 }
@@ -608,6 +683,7 @@ pub(crate) const REFRESHED_TYPES: [ObjectType; 9] = [
 /// must be enabled: the caller checks). Returns the number put.
 pub(crate) fn refresh(context: &Context, selection: &RefreshSelection) -> usize {
     let queue_manager = context.queue_manager;
+    let now = now_ms();
     let mut put = 0;
     for object_type in &selection.types {
         let mut objects = queue_manager.objects(*object_type);
@@ -616,14 +692,26 @@ pub(crate) fn refresh(context: &Context, selection: &RefreshSelection) -> usize 
             if !crate::attributes::generic_match(&selection.name, definition.name()) {
                 continue;
             }
-            let state = ObjectState::Object(definition);
+            let Some(state) = ObjectState::of(queue_manager, definition) else {
+                continue;
+            };
+            let ObjectState::Object(_, times) = &state else {
+                unreachable!("an object's state")
+            };
+            if !selection.altered_recently(*times, now) {
+                continue;
+            }
             if state.reported(true) {
                 put += usize::from(config_event(context, MQRC_CONFIG_REFRESH_OBJECT, &state));
             }
         }
     }
+    let queue_manager_times = queue_manager
+        .object_times(ObjectType::QueueManager, queue_manager.name())
+        .unwrap_or_default();
     if selection.queue_manager
         && crate::attributes::generic_match(&selection.name, queue_manager.name())
+        && selection.altered_recently(queue_manager_times, now)
     {
         let state = ObjectState::QueueManager(queue_manager.queue_manager_attributes());
         put += usize::from(config_event(context, MQRC_CONFIG_REFRESH_OBJECT, &state));

@@ -631,6 +631,17 @@ fn keyword_of(value: &str, choices: &[&'static str]) -> AttributeValue {
 /// A stored object's attributes for DISPLAY, in display order; the first are always shown
 /// (the name, TYPE or CHLTYPE, QSGDISP).
 pub(crate) fn attributes(definition: &ObjectDefinition) -> Vec<(&'static str, AttributeValue)> {
+    let mut attributes = definition_attributes(definition);
+    match definition {
+        // A model's come with the queue attributes; the queue manager's with DISPLAY QMGR's.
+        ObjectDefinition::Model(_) | ObjectDefinition::QueueManager(_) => {}
+        _ => attributes.extend(crate::attributes::time_attributes(false)),
+    }
+    attributes
+}
+
+/// [`attributes`] but the times.
+fn definition_attributes(definition: &ObjectDefinition) -> Vec<(&'static str, AttributeValue)> {
     let text = |value: &str| AttributeValue::Text(value.to_string());
     let integer = |value: u32| AttributeValue::Integer(value.into());
     let qmgr = ("QSGDISP", AttributeValue::Keyword("QMGR"));
@@ -831,7 +842,13 @@ pub(crate) fn display(
         if !generic_match(&pattern, definition.name()) {
             continue;
         }
-        let attributes = attributes(&definition);
+        let mut attributes = attributes(&definition);
+        crate::commands::fill_object_times(
+            context,
+            object_type,
+            definition.name(),
+            &mut attributes,
+        );
         if !selection.passes(&attributes) {
             continue;
         }

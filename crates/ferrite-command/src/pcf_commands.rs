@@ -46,13 +46,15 @@ use ferrite_constants::{
 };
 use ferrite_storage::queue_manager::objects::is_valid_object_name;
 use ferrite_storage::queue_manager::{
-    now_ms, ConnectionRecord, DefinitionType, ObjectDefinition, ObjectType,
+    now_ms, ConnectionRecord, DefinitionType, ObjectDefinition, ObjectTimes, ObjectType,
 };
 use ferrite_storage::StorageError;
 
 use crate::attributes::{generic_match, AttributeValue};
 use crate::channel_commands;
-use crate::commands::{apply_attributes, queue_attributes, status_attributes, Context};
+use crate::commands::{
+    apply_attributes, fill_object_times, queue_attributes, status_attributes, Context,
+};
 use crate::connection_commands;
 use crate::events::{self, CommandOrigin, CommandReport, ConfigWatch, Target};
 use crate::object_commands;
@@ -462,6 +464,8 @@ const CHANNEL_MAP: &[Mapping] = &[
     ),
     text("SSLPEER", MQCACH_SSL_PEER_NAME),
     text("MCAUSER", MQCACH_MCA_USER_ID),
+    text("ALTDATE", MQCA_ALTERATION_DATE),
+    text("ALTTIME", MQCA_ALTERATION_TIME),
 ];
 
 const CHANNEL_STATUS_MAP: &[Mapping] = &[
@@ -499,6 +503,8 @@ const PROCESS_MAP: &[Mapping] = &[
     choice("APPLTYPE", MQIA_APPL_TYPE, APPLICATION_TYPES),
     text("USERDATA", MQCA_USER_DATA),
     text("ENVRDATA", MQCA_ENV_DATA),
+    text("ALTDATE", MQCA_ALTERATION_DATE),
+    text("ALTTIME", MQCA_ALTERATION_TIME),
 ];
 
 /// AUTHTYPE: MQ's types (Ferrite defines IDPWOS only).
@@ -530,6 +536,8 @@ const AUTH_INFO_MAP: &[Mapping] = &[
         &[("NO", MQADPCTX_NO), ("YES", MQADPCTX_YES)],
     ),
     integer("FAILDLAY", MQIA_AUTHENTICATION_FAIL_DELAY),
+    text("ALTDATE", MQCA_ALTERATION_DATE),
+    text("ALTTIME", MQCA_ALTERATION_TIME),
 ];
 
 const NAMELIST_MAP: &[Mapping] = &[
@@ -552,6 +560,8 @@ const NAMELIST_MAP: &[Mapping] = &[
         selector: MQCA_NAMES,
         kind: Kind::TextList,
     },
+    text("ALTDATE", MQCA_ALTERATION_DATE),
+    text("ALTTIME", MQCA_ALTERATION_TIME),
 ];
 
 /// Storage classes (configuration events only: Ferrite has no PCF storage class commands).
@@ -560,6 +570,8 @@ const STORAGE_CLASS_MAP: &[Mapping] = &[
     choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
     integer("PSID", MQIA_PAGESET_ID),
     text("DESCR", MQCA_STORAGE_CLASS_DESC),
+    text("ALTDATE", MQCA_ALTERATION_DATE),
+    text("ALTTIME", MQCA_ALTERATION_TIME),
 ];
 
 const LISTENER_STATUS_MAP: &[Mapping] = &[
@@ -1079,18 +1091,18 @@ fn matching_objects(
         if *object_type == ObjectType::LocalQueue {
             for queue in context.queue_manager.queues() {
                 if generic_match(pattern, &queue.name()) {
-                    found.push((queue.name(), *object_type, queue_attributes(Some(&queue))));
+                    let mut attributes = queue_attributes(Some(&queue));
+                    fill_object_times(context, *object_type, &queue.name(), &mut attributes);
+                    found.push((queue.name(), *object_type, attributes));
                 }
             }
             continue;
         }
         for definition in context.queue_manager.objects(*object_type) {
             if generic_match(pattern, definition.name()) {
-                found.push((
-                    definition.name().to_string(),
-                    *object_type,
-                    object_commands::attributes(&definition),
-                ));
+                let mut attributes = object_commands::attributes(&definition);
+                fill_object_times(context, *object_type, definition.name(), &mut attributes);
+                found.push((definition.name().to_string(), *object_type, attributes));
             }
         }
     }
@@ -1596,6 +1608,8 @@ const QUEUE_MANAGER_MAP: &[Mapping] = &[
     text("QMNAME", MQCA_Q_MGR_NAME),
     text("DESCR", MQCA_Q_MGR_DESC),
     text("DEADQ", MQCA_DEAD_LETTER_Q_NAME),
+    text("ALTDATE", MQCA_ALTERATION_DATE),
+    text("ALTTIME", MQCA_ALTERATION_TIME),
     integer("MAXMSGL", MQIA_MAX_MSG_LENGTH),
     integer("MAXUMSGS", MQIA_MAX_UNCOMMITTED_MSGS),
     choice("EXPRYINT", MQIA_EXPIRY_INTERVAL, &[("OFF", 0)]),
@@ -1725,13 +1739,13 @@ fn refresh_queue_manager(context: &Context, request: &Request) -> Responses {
             Ok(Vec::new())
         }
         MQRT_CONFIGURATION => {
-            // Objects do not record when they were last altered: only "no limit" applies.
-            if request.integer(MQIACF_REFRESH_INTERVAL)?.unwrap_or(0) != 0 {
-                return Err(PcfFailure::parameter(
-                    MQRCCF_PARM_VALUE_ERROR,
-                    MQIACF_REFRESH_INTERVAL,
-                ));
-            }
+            let interval = request.integer(MQIACF_REFRESH_INTERVAL)?.unwrap_or(0);
+            let include_interval_minutes = u32::try_from(interval)
+                .ok()
+                .filter(|minutes| *minutes <= events::INCLUDE_INTERVAL_MINUTES_MAX)
+                .ok_or_else(|| {
+                    PcfFailure::parameter(MQRCCF_PARM_VALUE_ERROR, MQIACF_REFRESH_INTERVAL)
+                })?;
             let (types, queue_manager) = match request.integer(MQIACF_OBJECT_TYPE)? {
                 None | Some(MQOT_ALL) => (events::REFRESHED_TYPES.to_vec(), true),
                 Some(MQOT_Q) => (
@@ -1769,6 +1783,7 @@ fn refresh_queue_manager(context: &Context, request: &Request) -> Responses {
                 types,
                 queue_manager,
                 name: name.to_string(),
+                include_interval_minutes,
             };
             events::refresh(context, &selection);
             Ok(Vec::new())
@@ -2216,6 +2231,7 @@ fn configuration_target(command: i32, request: &Request) -> Option<Target> {
 pub(crate) fn object_event_parameters(
     queue_manager: &str,
     definition: &ObjectDefinition,
+    times: ObjectTimes,
 ) -> Vec<Parameter> {
     let object_type = definition.object_type();
     let (mq_object_type, name_parameter, map) = match object_type {
@@ -2226,12 +2242,13 @@ pub(crate) fn object_event_parameters(
         ObjectType::AuthInfo => (MQOT_AUTH_INFO, MQCA_AUTH_INFO_NAME, AUTH_INFO_MAP),
         _ => (MQOT_Q, MQCA_Q_NAME, QUEUE_MAP),
     };
-    let attributes = match definition {
+    let mut attributes = match definition {
         ObjectDefinition::Local(queue) => {
             crate::commands::queue_definition_attributes(queue, "QLOCAL")
         }
         other => object_commands::attributes(other),
     };
+    crate::attributes::fill_times(&mut attributes, times);
     let mut parameters = vec![
         Parameter::integer(MQIACF_OBJECT_TYPE, mq_object_type),
         Parameter::string(name_parameter, definition.name()),

@@ -15,7 +15,7 @@ use ferrite_storage::queue_manager::objects::{
     AUTH_INFO_CHECK_VALUES, QMGR_CHANNEL_EVENT_VALUES, QMGR_CHECK_CLIENT_VALUES,
     QMGR_COMMAND_EVENT_VALUES,
 };
-use ferrite_storage::queue_manager::ObjectDefinition;
+use ferrite_storage::queue_manager::{ObjectDefinition, ObjectType};
 use ferrite_storage::queue_manager::{
     QueueManagerAttributes, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
 };
@@ -161,6 +161,12 @@ pub(crate) fn all_attributes(context: &Context) -> Vec<(&'static str, AttributeV
         ("MAXPRTY", AttributeValue::Integer(9)),
         ("SYNCPT", AttributeValue::Flag("SYNCPT")),
     ]);
+    // Blank until the first ALTER QMGR stores the queue manager object.
+    attributes.extend(crate::attributes::time_attributes(false));
+    if let Some(times) = queue_manager.object_times(ObjectType::QueueManager, queue_manager.name())
+    {
+        crate::attributes::fill_times(&mut attributes, times);
+    }
     attributes
 }
 

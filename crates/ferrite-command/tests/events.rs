@@ -710,8 +710,50 @@ fn refresh_qmgr_type_configev_selects_objects() {
         (MQOT_PROCESS, "APP.PROC")
     );
 
-    // INCLINT other than 0 is refused (objects carry no alteration time).
-    assert!(!run_command(&queue_manager, "REFRESH QMGR TYPE(CONFIGEV) INCLINT(10)").success);
+    // INCLINT: objects altered within that many minutes (all of these were, just now);
+    // MQ's range is 0-999999 minutes.
+    ok(
+        &queue_manager,
+        "REFRESH QMGR TYPE(CONFIGEV) OBJECT(QLOCAL) NAME(APP.*) INCLINT(1)",
+    );
+    assert_eq!(
+        config_events(&queue_manager).len(),
+        2,
+        "altered within a minute"
+    );
+    assert!(
+        !run_command(
+            &queue_manager,
+            "REFRESH QMGR TYPE(CONFIGEV) INCLINT(1000000)"
+        )
+        .success
+    );
+    for interval in [-1, 1_000_000] {
+        let responses = support::send_pcf(
+            &processor,
+            MQCMD_REFRESH_Q_MGR,
+            vec![
+                Parameter::integer(MQIACF_REFRESH_TYPE, MQRT_CONFIGURATION),
+                Parameter::integer(MQIACF_REFRESH_INTERVAL, interval),
+            ],
+        );
+        assert_eq!(
+            responses[0].header.reason, MQRCCF_PARM_VALUE_ERROR,
+            "{interval}"
+        );
+    }
+    let responses = support::send_pcf(
+        &processor,
+        MQCMD_REFRESH_Q_MGR,
+        vec![
+            Parameter::integer(MQIACF_REFRESH_TYPE, MQRT_CONFIGURATION),
+            Parameter::integer(MQIACF_OBJECT_TYPE, MQOT_PROCESS),
+            Parameter::string(MQCACF_OBJECT_NAME, "APP.*"),
+            Parameter::integer(MQIACF_REFRESH_INTERVAL, 5),
+        ],
+    );
+    assert_eq!(responses[0].header.comp_code, 0, "{responses:?}");
+    assert_eq!(config_events(&queue_manager).len(), 1);
     // OBJECT belongs to TYPE(CONFIGEV).
     assert!(!run_command(&queue_manager, "REFRESH QMGR TYPE(EXPIRY) OBJECT(QLOCAL)").success);
 }
@@ -775,6 +817,13 @@ fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
         ]
     );
     assert_eq!(events[0].5, events[1].5, "one CorrelId");
+    // The after image carries the alteration's date and time as MQ shows them.
+    let altered = string(&events[1].6, MQCA_ALTERATION_DATE);
+    assert!(
+        altered.len() == 10 && altered.as_bytes()[4] == b'-',
+        "ALTDATE {altered:?}"
+    );
+    assert_eq!(string(&events[1].6, MQCA_ALTERATION_TIME).len(), 8);
     assert!(
         find(&events[0].6, MQCACF_EVENT_APPL_NAME).is_none(),
         "not MQEVO_MSG"

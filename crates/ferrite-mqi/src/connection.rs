@@ -35,8 +35,8 @@ use ferrite_storage::queue_manager::hashing::FastHashing;
 use ferrite_storage::queue_manager::{
     now_ms, thread_number, AliasDefinition, ConfigurationChange, ConnectingUser, ConnectionRecord,
     DefinitionType, GetControls, GetOutcome, HandleRecord, LocalAuthentication, LocalQueue,
-    MessageKey, MessageSelector, ObjectDefinition, ObjectType, QueueDefinition, QueueManager,
-    RetrievedMessage, UnitOfWork,
+    MessageKey, MessageSelector, ObjectDefinition, ObjectTimes, ObjectType, QueueDefinition,
+    QueueManager, RetrievedMessage, UnitOfWork,
 };
 
 use crate::async_status::{AsyncPutStatus, PutTarget};
@@ -930,14 +930,10 @@ impl Connection {
                 DefinitionType::PermanentDynamic => {
                     let current = self.queue_manager.queue(queue.name_str());
                     if current.is_some_and(|current| Arc::ptr_eq(&current, queue)) {
-                        let before = queue.definition();
+                        let before = self.times_of(ObjectDefinition::Local(queue.definition()));
                         self.queue_manager
                             .delete_queue(queue.name_str(), options & MQCO_DELETE_PURGE != 0)?;
-                        self.configuration_changed(
-                            ObjectDefinition::Local(before),
-                            None,
-                            MQEVO_OTHER,
-                        );
+                        self.configuration_changed(before, None, MQEVO_OTHER);
                     }
                 }
             }
@@ -2284,7 +2280,7 @@ impl Connection {
         }
         if let Some(mut alias) = alias {
             // Through an alias, MQSET changes the alias (as MQ does).
-            let before = ObjectDefinition::Alias(alias.clone());
+            let before = self.times_of(ObjectDefinition::Alias(alias.clone()));
             alias.put_inhibited = definition.put_inhibited;
             alias.get_inhibited = definition.get_inhibited;
             let after = ObjectDefinition::Alias(alias);
@@ -2296,6 +2292,10 @@ impl Connection {
         // object lock: a switch the queue manager made since the read above (an event or
         // trigger control) is not undone.
         drop(definition);
+        let before_times = self
+            .queue_manager
+            .object_times(ObjectType::LocalQueue, queue.name_str())
+            .unwrap_or_default();
         let mut before = None;
         self.queue_manager
             .update_queue_definition(&queue, |current| {
@@ -2311,7 +2311,7 @@ impl Connection {
         if let Some(before) = before {
             triggering::definition_changed(&self.queue_manager, &before, &queue);
             self.configuration_changed(
-                ObjectDefinition::Local(before),
+                (ObjectDefinition::Local(before), before_times),
                 Some(ObjectDefinition::Local(queue.definition())),
                 MQEVO_MQSET,
             );
@@ -2319,17 +2319,27 @@ impl Connection {
         Ok(())
     }
 
+    /// A definition with its times as the queue manager has them now.
+    fn times_of(&self, definition: ObjectDefinition) -> (ObjectDefinition, ObjectTimes) {
+        let times = self
+            .queue_manager
+            .object_times(definition.object_type(), definition.name())
+            .unwrap_or_default();
+        (definition, times)
+    }
+
     /// Tell the configuration observer (the command layer's configuration events) of a change
     /// this connection's MQSET or MQCLOSE made.
     fn configuration_changed(
         &self,
-        before: ObjectDefinition,
+        (before, before_times): (ObjectDefinition, ObjectTimes),
         after: Option<ObjectDefinition>,
         origin: i32,
     ) {
         if let Some(observer) = self.queue_manager.configuration_observer() {
             let change = ConfigurationChange {
                 before,
+                before_times,
                 after,
                 origin,
                 user_id: self.user_identifier.clone(),

@@ -64,11 +64,11 @@ pub use groups::GroupMember;
 pub use message_data::MessageData;
 pub use objects::{
     AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
-    ObjectDefinition, ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes,
-    RemoteDefinition, StorageClassDefinition, ACCOUNTING_VALUES, COUNT_ATTRIBUTE_MAX,
-    DEFAULT_DEAD_LETTER_QUEUE, KEEPALIVE_AUTO, MONITORING_VALUES, PROPERTY_CONTROL_VALUES,
-    PUT_RESPONSE_VALUES, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES, READ_AHEAD_VALUES,
-    SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
+    ObjectDefinition, ObjectTimes, ObjectType, ProcessDefinition, QueueDefinition,
+    QueueManagerAttributes, RemoteDefinition, StorageClassDefinition, ACCOUNTING_VALUES,
+    COUNT_ATTRIBUTE_MAX, DEFAULT_DEAD_LETTER_QUEUE, KEEPALIVE_AUTO, MONITORING_VALUES,
+    PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
+    READ_AHEAD_VALUES, SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
 };
 pub use privileged_users::ConnectingUser;
 pub use queue::{
@@ -202,6 +202,8 @@ pub type TimerObserver = Arc<dyn Fn(&QueueManager) + Send + Sync>;
 pub struct ConfigurationChange {
     /// The definition before the call.
     pub before: ObjectDefinition,
+    /// Its CRDATE ... ALTTIME before the call.
+    pub before_times: ObjectTimes,
     /// The definition after it; `None` when the call deleted the object.
     pub after: Option<ObjectDefinition>,
     /// MQEVO_*: MQEVO_MQSET, or MQEVO_OTHER for MQCLOSE.
@@ -288,6 +290,9 @@ pub struct QueueManager {
     definitions: RwLock<BTreeMap<(ObjectType, String), (u32, ObjectDefinition)>>,
     /// Where each object's definition is stored on page set 0: (location, sequence).
     object_locations: Mutex<HashMap<u32, (MessageLocation, u64)>>,
+    /// Each object's CRDATE/CRTIME and ALTDATE/ALTTIME, by object id (stored in its image;
+    /// temporary dynamic queues' only here). Written under `object_locations`.
+    object_times: Mutex<HashMap<u32, ObjectTimes>>,
     next_message_sequence: AtomicU64,
     next_object_id: AtomicU32,
     pub(crate) units_of_recovery: Mutex<HashMap<Urid, Arc<Mutex<UrRecord>>>>,
@@ -491,6 +496,7 @@ impl QueueManager {
             max_uncommitted_messages,
             expiry_interval_seconds,
             object_locations: Mutex::new(HashMap::new()),
+            object_times: Mutex::new(HashMap::new()),
             next_message_sequence: AtomicU64::new(1),
             next_object_id: AtomicU32::new(1),
             units_of_recovery: Mutex::new(HashMap::new()),
@@ -683,7 +689,9 @@ impl QueueManager {
         }
         for (object_id, (location, sequence, image)) in objects {
             // Objects are at most a few KiB, so the whole image is in the first page.
-            match ObjectDefinition::decode(&image)? {
+            let (definition, times) = ObjectDefinition::decode_with_times(&image)?;
+            self.object_times.lock().unwrap().insert(object_id, times);
+            match definition {
                 ObjectDefinition::Local(definition) => {
                     let queue = Arc::new(LocalQueue::new(object_id, definition.clone()));
                     self.queues
@@ -986,6 +994,8 @@ impl QueueManager {
             }
             if stored {
                 self.store_object(locations, queue.object_id, &definition.encode())?;
+            } else {
+                self.note_object_times(queue.object_id);
             }
             queue.set_definition(definition);
             return Ok(queue);
@@ -993,6 +1003,8 @@ impl QueueManager {
         let object_id = self.next_object_id.fetch_add(1, Ordering::SeqCst);
         if stored {
             self.store_object(locations, object_id, &definition.encode())?;
+        } else {
+            self.note_object_times(object_id);
         }
         let queue = Arc::new(LocalQueue::new(object_id, definition.clone()));
         self.queues
@@ -1265,12 +1277,18 @@ impl QueueManager {
 
     /// Write a new image of an object and free the old one (a log check follows, as MQ does at
     /// object define, alter and delete).
+    /// The image carries the object's times: created when the id was first stored, altered
+    /// now.
     fn store_object(
         &self,
         locations: &mut HashMap<u32, (MessageLocation, u64)>,
         object_id: u32,
         image: &[u8],
     ) -> StorageResult<()> {
+        let times = self.times_altered_now(object_id);
+        let mut image = image.to_vec();
+        times.stamp(&mut image);
+        let image = &image[..];
         let sequence = self.next_message_sequence.fetch_add(1, Ordering::SeqCst);
         let _gate = self.checkpoint_gate.read().unwrap();
         let outcome = self.data.put(
@@ -1294,8 +1312,51 @@ impl QueueManager {
             self.data.get_and_free(&record, true)?;
         }
         drop(_gate);
+        self.object_times.lock().unwrap().insert(object_id, times);
         let end = self.log.end_rba();
         self.fail_on(self.log.force(end))
+    }
+
+    /// An object's times if it is altered now: created when first noted (now for a new id).
+    fn times_altered_now(&self, object_id: u32) -> ObjectTimes {
+        let now = now_ms();
+        let created_ms = match self.object_times.lock().unwrap().get(&object_id) {
+            Some(times) if times.created_ms != 0 => times.created_ms,
+            Some(_) | None => now,
+        };
+        ObjectTimes {
+            created_ms,
+            altered_ms: now,
+        }
+    }
+
+    /// Note an unstored object's (a temporary dynamic queue's) creation or alteration now.
+    fn note_object_times(&self, object_id: u32) {
+        let times = self.times_altered_now(object_id);
+        self.object_times.lock().unwrap().insert(object_id, times);
+    }
+
+    /// When the object `object_type` called `name` was created and last altered (CRDATE/CRTIME,
+    /// ALTDATE/ALTTIME); `None` when there is no such object. A field of 0 was not recorded
+    /// (an image stored before this build).
+    pub fn object_times(&self, object_type: ObjectType, name: &str) -> Option<ObjectTimes> {
+        let object_id = if object_type == ObjectType::LocalQueue {
+            self.queue(name)?.object_id
+        } else {
+            self.definitions
+                .read()
+                .unwrap()
+                .get(&(object_type, name.to_string()))?
+                .0
+        };
+        Some(
+            self.object_times
+                .lock()
+                .unwrap()
+                .get(&object_id)
+                .copied()
+                .unwrap_or_default(),
+        )
     }
 
     /// Free an object's stored image (the caller forces the log).
@@ -1304,6 +1365,7 @@ impl QueueManager {
         locations: &mut HashMap<u32, (MessageLocation, u64)>,
         object_id: u32,
     ) -> StorageResult<()> {
+        self.object_times.lock().unwrap().remove(&object_id);
         if let Some((location, sequence)) = locations.remove(&object_id) {
             let record = GetRecord {
                 ur: UrReference::None,
@@ -1415,6 +1477,7 @@ impl QueueManager {
             }
         }
         self.queues_by_id.write().unwrap().remove(&queue.object_id);
+        self.object_times.lock().unwrap().remove(&queue.object_id);
         queue.mark_deleted();
         for entry in queue.drain() {
             self.discard_message(queue.object_id, &entry)?;

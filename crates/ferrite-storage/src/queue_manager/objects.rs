@@ -8,6 +8,11 @@
 //! type, a version newer than it knows and an unknown attribute, so nothing is silently
 //! dropped. An attribute an older version did not write takes MQ's default.
 //!
+//! Every type's image (from QLOCAL v4, QMODEL v3, the others v2) ends with two lines the
+//! object store adds when it writes the image: `CREATED=<ms>` and `ALTERED=<ms>`, milliseconds
+//! since the Unix epoch (MQ's CRDATE/CRTIME and ALTDATE/ALTTIME; [`ObjectTimes`]). An older
+//! image has neither: its times show as unknown until it is next altered.
+//!
 //! | type       | version | attributes (MQ's names)                                              |
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
@@ -116,9 +121,9 @@ impl ObjectType {
     /// The image version this build writes.
     pub fn image_version(self) -> u32 {
         match self {
-            ObjectType::LocalQueue => 3,
-            ObjectType::ModelQueue => 2,
-            _ => 1,
+            ObjectType::LocalQueue => 4,
+            ObjectType::ModelQueue => 3,
+            _ => 2,
         }
     }
 
@@ -171,10 +176,36 @@ impl ImageWriter {
 
     pub fn finish(self) -> Vec<u8> {
         assert!(
-            self.text.len() <= OBJECT_IMAGE_BYTES_MAX,
-            "an object image is at most {OBJECT_IMAGE_BYTES_MAX} bytes"
+            self.text.len() + OBJECT_TIMES_BYTES_MAX <= OBJECT_IMAGE_BYTES_MAX,
+            "an object image is at most {OBJECT_IMAGE_BYTES_MAX} bytes, its times included"
         );
         self.text.into_bytes()
+    }
+}
+
+/// The most bytes the times' two lines take (`CREATED=` and `ALTERED=` with 20 digits each).
+pub const OBJECT_TIMES_BYTES_MAX: usize = 2 * (8 + 20 + 1);
+
+/// When an object was created and last altered (MQ's CRDATE/CRTIME and ALTDATE/ALTTIME), in
+/// milliseconds since the Unix epoch; 0 when not recorded (an image stored by a build that did
+/// not record them). Every stored change of the definition counts as an alteration (DEFINE
+/// REPLACE, ALTER, MQSET, and the switches the queue manager makes itself, such as a depth
+/// event or trigger control reset).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ObjectTimes {
+    pub created_ms: u64,
+    pub altered_ms: u64,
+}
+
+impl ObjectTimes {
+    /// Append the times' lines to an encoded image (the last lines of the format).
+    pub fn stamp(self, image: &mut Vec<u8>) {
+        let before = image.len();
+        image.extend_from_slice(
+            format!("CREATED={}\nALTERED={}\n", self.created_ms, self.altered_ms).as_bytes(),
+        );
+        debug_assert!(image.len() - before <= OBJECT_TIMES_BYTES_MAX);
+        assert!(image.len() <= OBJECT_IMAGE_BYTES_MAX);
     }
 }
 
@@ -377,6 +408,8 @@ pub struct ObjectImage {
     pub object_type: ObjectType,
     pub version: u32,
     pub attributes: Vec<(String, String)>,
+    /// The `CREATED` and `ALTERED` lines (not attributes of the definition).
+    pub times: ObjectTimes,
 }
 
 fn image_error(detail: String) -> StorageError {
@@ -407,16 +440,26 @@ impl ObjectImage {
             )));
         }
         let mut attributes = Vec::new();
+        let mut times = ObjectTimes::default();
         for line in lines {
             let (key, raw) = line
                 .split_once('=')
                 .ok_or_else(|| image_error(format!("line '{line}'")))?;
-            attributes.push((key.to_string(), unescape(raw)));
+            let time = |raw: &str| {
+                raw.parse::<u64>()
+                    .map_err(|_| image_error(format!("{key}={raw}")))
+            };
+            match key {
+                "CREATED" => times.created_ms = time(raw)?,
+                "ALTERED" => times.altered_ms = time(raw)?,
+                _ => attributes.push((key.to_string(), unescape(raw))),
+            }
         }
         Ok(ObjectImage {
             object_type,
             version,
             attributes,
+            times,
         })
     }
 }
@@ -1463,6 +1506,11 @@ impl ObjectDefinition {
     }
 
     pub fn decode(bytes: &[u8]) -> StorageResult<ObjectDefinition> {
+        Self::decode_with_times(bytes).map(|(definition, _)| definition)
+    }
+
+    /// The definition and the times the object store wrote after it.
+    pub fn decode_with_times(bytes: &[u8]) -> StorageResult<(ObjectDefinition, ObjectTimes)> {
         let image = ObjectImage::parse(bytes)?;
         let object_type = image.object_type;
         let definition = match object_type {
@@ -1630,7 +1678,7 @@ impl ObjectDefinition {
             }
         };
         definition.validate()?;
-        Ok(definition)
+        Ok((definition, image.times))
     }
 }
 
