@@ -217,33 +217,7 @@ pub(crate) fn fill_times(
 /// Date and time of `ms` since the Unix epoch, UTC, as MQ shows them: (`2024-01-31`,
 /// `12.34.56`).
 pub fn date_time(ms: u64) -> (String, String) {
-    let seconds = ms / 1000;
-    let days = (seconds / 86_400) as i64;
-    let rest = seconds % 86_400;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (
-        format!("{year:04}-{month:02}-{day:02}"),
-        format!(
-            "{:02}.{:02}.{:02}",
-            rest / 3600,
-            rest % 3600 / 60,
-            rest % 60
-        ),
-    )
+    ferrite_mqi::descriptor::display_date_time(ms)
 }
 
 #[cfg(test)]

@@ -2203,6 +2203,13 @@ impl Connection {
         match &handle.target {
             Target::QueueManager => {
                 for &selector in selectors {
+                    let name = self.queue_manager.name();
+                    if let Some(answer) =
+                        self.time_attribute(ObjectType::QueueManager, name, selector)
+                    {
+                        values.push(answer?);
+                        continue;
+                    }
                     values.push(crate::inquire::queue_manager_attribute(
                         &self.queue_manager,
                         || crate::queue_manager_identifier(&self.queue_manager),
@@ -2215,7 +2222,11 @@ impl Connection {
                     return failed(MQRC_OBJECT_CHANGED);
                 };
                 for &selector in selectors {
-                    values.push(definition_attribute(&definition, selector)?);
+                    let answer = match self.time_attribute(*object_type, name, selector) {
+                        Some(answer) => answer,
+                        None => definition_attribute(&definition, selector),
+                    };
+                    values.push(answer?);
                 }
             }
             Target::Queue(_) if handle.alias.is_some() => {
@@ -2224,7 +2235,9 @@ impl Connection {
                 };
                 let definition = ObjectDefinition::Alias(alias);
                 for &selector in selectors {
-                    let answer = definition_attribute(&definition, selector);
+                    let answer = self
+                        .time_attribute(ObjectType::AliasQueue, definition.name(), selector)
+                        .unwrap_or_else(|| definition_attribute(&definition, selector));
                     values.push(crate::inquire::queue_answer(
                         selector,
                         answer,
@@ -2237,8 +2250,11 @@ impl Connection {
                 let definition = queue.definition();
                 let status = queue.status();
                 for &selector in selectors {
-                    let answer =
-                        crate::inquire::local_queue_attribute(&definition, &status, selector);
+                    let answer = self
+                        .time_attribute(ObjectType::LocalQueue, &definition.name, selector)
+                        .unwrap_or_else(|| {
+                            crate::inquire::local_queue_attribute(&definition, &status, selector)
+                        });
                     values.push(crate::inquire::queue_answer(
                         selector,
                         answer,
@@ -2250,6 +2266,49 @@ impl Connection {
             Target::Lent => return failed(MQRC_UNEXPECTED_ERROR),
         }
         Ok(Inquired { values, warning })
+    }
+
+    /// MQCA_CREATION_DATE and MQCA_CREATION_TIME (local queues: MQRC_SELECTOR_ERROR for
+    /// other objects) and MQCA_ALTERATION_DATE and MQCA_ALTERATION_TIME (every object) of
+    /// `object_type` called `name`, as MQ gives them (`2024-01-31`, `12.34.56`; blank when
+    /// never recorded); `None` for any other selector.
+    fn time_attribute(
+        &self,
+        object_type: ObjectType,
+        name: &str,
+        selector: i32,
+    ) -> Option<MqResult<AttributeValue>> {
+        let (created, clock) = match selector {
+            MQCA_CREATION_DATE => (true, false),
+            MQCA_CREATION_TIME => (true, true),
+            MQCA_ALTERATION_DATE => (false, false),
+            MQCA_ALTERATION_TIME => (false, true),
+            _ => return None,
+        };
+        if created && object_type != ObjectType::LocalQueue {
+            return Some(failed(MQRC_SELECTOR_ERROR));
+        }
+        let times = self
+            .queue_manager
+            .object_times(object_type, name)
+            .unwrap_or_default();
+        let ms = if created {
+            times.created_ms
+        } else {
+            times.altered_ms
+        };
+        let text = match ms {
+            0 => String::new(),
+            ms => {
+                let (date, time) = descriptor::display_date_time(ms);
+                if clock {
+                    time
+                } else {
+                    date
+                }
+            }
+        };
+        Some(Ok(AttributeValue::Text(text)))
     }
 
     /// MQSET: MQIA_INHIBIT_PUT and MQIA_INHIBIT_GET (MQQA_*_ALLOWED or MQQA_*_INHIBITED) and

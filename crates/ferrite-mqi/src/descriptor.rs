@@ -166,6 +166,17 @@ pub fn put_date_time(ms: u64) -> (String, String) {
     (digits_text(&date), digits_text(&time))
 }
 
+/// A time in milliseconds since the epoch as MQ shows dates and times in DISPLAY output and
+/// in MQINQ's creation and alteration attributes: (`2024-01-31`, `12.34.56`), GMT.
+pub fn display_date_time(ms: u64) -> (String, String) {
+    let (date, time) = convert_put_date_time(ms);
+    let (date, time) = (digits_text(&date), digits_text(&time));
+    (
+        format!("{}-{}-{}", &date[0..4], &date[4..6], &date[6..8]),
+        format!("{}.{}.{}", &time[0..2], &time[2..4], &time[4..6]),
+    )
+}
+
 /// PutDate and PutTime as their eight ASCII digits each, without allocating: every MQPUT and
 /// MQGET derives them (MQPUT to fill the MQMD and to check whether the extension must store
 /// them, MQGET to return them). The last hundredth of a second converted is kept per thread,
