@@ -170,10 +170,24 @@ pub fn put_date_time(ms: u64) -> (String, String) {
 /// in MQINQ's creation and alteration attributes: (`2024-01-31`, `12.34.56`), GMT.
 pub fn display_date_time(ms: u64) -> (String, String) {
     let (date, time) = convert_put_date_time(ms);
-    let (date, time) = (digits_text(&date), digits_text(&time));
+    let text = |digits: &[u8]| {
+        std::str::from_utf8(digits)
+            .expect("ASCII digits")
+            .to_string()
+    };
     (
-        format!("{}-{}-{}", &date[0..4], &date[4..6], &date[6..8]),
-        format!("{}.{}.{}", &time[0..2], &time[2..4], &time[4..6]),
+        format!(
+            "{}-{}-{}",
+            text(&date[0..4]),
+            text(&date[4..6]),
+            text(&date[6..8])
+        ),
+        format!(
+            "{}.{}.{}",
+            text(&time[0..2]),
+            text(&time[2..4]),
+            text(&time[4..6])
+        ),
     )
 }
 
