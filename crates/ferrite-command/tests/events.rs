@@ -692,16 +692,21 @@ fn refresh_qmgr_type_configev_selects_objects() {
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].3, MQOT_Q_MGR);
 
-    // PCF: ObjectType and ObjectName.
-    let responses = support::send_pcf(
-        &processor,
-        MQCMD_REFRESH_Q_MGR,
-        vec![
-            Parameter::integer(MQIACF_REFRESH_TYPE, MQRT_CONFIGURATION),
+    // PCF: ObjectType and ObjectName (and RefreshInterval, below).
+    let refresh = |more: Vec<Parameter>| {
+        let mut parameters = vec![Parameter::integer(MQIACF_REFRESH_TYPE, MQRT_CONFIGURATION)];
+        parameters.extend(more);
+        support::send_pcf(&processor, MQCMD_REFRESH_Q_MGR, parameters)
+    };
+    let processes = |more: &[Parameter]| {
+        let mut parameters = vec![
             Parameter::integer(MQIACF_OBJECT_TYPE, MQOT_PROCESS),
             Parameter::string(MQCACF_OBJECT_NAME, "APP.*"),
-        ],
-    );
+        ];
+        parameters.extend_from_slice(more);
+        parameters
+    };
+    let responses = refresh(processes(&[]));
     assert_eq!(responses[0].header.comp_code, 0, "{responses:?}");
     let events = config_events(&queue_manager);
     assert_eq!(events.len(), 1);
@@ -729,29 +734,13 @@ fn refresh_qmgr_type_configev_selects_objects() {
         .success
     );
     for interval in [-1, 1_000_000] {
-        let responses = support::send_pcf(
-            &processor,
-            MQCMD_REFRESH_Q_MGR,
-            vec![
-                Parameter::integer(MQIACF_REFRESH_TYPE, MQRT_CONFIGURATION),
-                Parameter::integer(MQIACF_REFRESH_INTERVAL, interval),
-            ],
-        );
+        let responses = refresh(vec![Parameter::integer(MQIACF_REFRESH_INTERVAL, interval)]);
         assert_eq!(
             responses[0].header.reason, MQRCCF_PARM_VALUE_ERROR,
             "{interval}"
         );
     }
-    let responses = support::send_pcf(
-        &processor,
-        MQCMD_REFRESH_Q_MGR,
-        vec![
-            Parameter::integer(MQIACF_REFRESH_TYPE, MQRT_CONFIGURATION),
-            Parameter::integer(MQIACF_OBJECT_TYPE, MQOT_PROCESS),
-            Parameter::string(MQCACF_OBJECT_NAME, "APP.*"),
-            Parameter::integer(MQIACF_REFRESH_INTERVAL, 5),
-        ],
-    );
+    let responses = refresh(processes(&[Parameter::integer(MQIACF_REFRESH_INTERVAL, 5)]));
     assert_eq!(responses[0].header.comp_code, 0, "{responses:?}");
     assert_eq!(config_events(&queue_manager).len(), 1);
     // OBJECT belongs to TYPE(CONFIGEV).

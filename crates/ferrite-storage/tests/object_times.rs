@@ -2,29 +2,16 @@
 //! defined, the creation kept and the alteration moved by every stored change, carried in the
 //! object's image across a restart, and forgotten with the object.
 
+mod queue_manager_support;
+
 use std::sync::Arc;
 
-use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::queue_manager::{
     now_ms, DefinitionType, ObjectDefinition, ObjectTimes, ObjectType, ProcessDefinition,
     QueueDefinition, QueueManager,
 };
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::PageSetId;
-
-fn config() -> QueueManagerConfig {
-    let mut config = QueueManagerConfig::with_defaults("QM1");
-    config.log.active_log_size_mib = 1;
-    config.log.active_log_count = 3;
-    for pool in &mut config.buffer_pools {
-        pool.buffers = 200;
-    }
-    for page_set in &mut config.page_sets {
-        page_set.primary_pages = 256;
-        page_set.secondary_pages = 256;
-    }
-    config
-}
 
 fn open(directory: &std::path::Path) -> Arc<QueueManager> {
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
@@ -42,7 +29,13 @@ fn after(ms: u64) {
 fn times_are_recorded_kept_and_restarted() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    QueueManager::create(fs, directory.path(), &config(), &mut |_, _, _| {}).unwrap();
+    QueueManager::create(
+        fs,
+        directory.path(),
+        &queue_manager_support::small_config("QM1"),
+        &mut |_, _, _| {},
+    )
+    .unwrap();
     let queue_manager = open(directory.path());
 
     let before_define = now_ms();

@@ -1,6 +1,8 @@
 //! The storage engine through the queue manager facade: durability across clean and dirty
 //! restarts, units of recovery, in-doubt resolution, page set limits, log volume.
 
+mod queue_manager_support;
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -10,21 +12,7 @@ use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueMana
 use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::{PageSetId, StorageError};
-
-fn small_config(name: &str) -> QueueManagerConfig {
-    let mut config = QueueManagerConfig::with_defaults(name);
-    config.log.active_log_size_mib = 1;
-    config.log.active_log_count = 3;
-    config.log.outbuff_kib = 256;
-    for pool in &mut config.buffer_pools {
-        pool.buffers = 200;
-    }
-    for page_set in &mut config.page_sets {
-        page_set.primary_pages = 256;
-        page_set.secondary_pages = 256;
-    }
-    config
-}
+use queue_manager_support::small_config;
 
 fn quiet() -> Sink {
     Arc::new(|_line: &str| {})
