@@ -236,6 +236,23 @@ pub struct PageSetDefinition {
 pub const PAGE_SET_PAGES_MAX: u32 = 16 * 1024 * 1024;
 
 impl QueueManagerConfig {
+    /// MQ's defaults shrunk for tests and examples, quick to create: three 1 MiB active logs,
+    /// 256 KiB OUTBUFF, 200 buffers per pool, page sets of 256 pages growing by 256.
+    pub fn small(name: &str) -> QueueManagerConfig {
+        let mut config = QueueManagerConfig::with_defaults(name);
+        config.log.active_log_size_mib = 1;
+        config.log.active_log_count = 3;
+        config.log.outbuff_kib = 256;
+        for pool in &mut config.buffer_pools {
+            pool.buffers = 200;
+        }
+        for page_set in &mut config.page_sets {
+            page_set.primary_pages = 256;
+            page_set.secondary_pages = 256;
+        }
+        config
+    }
+
     /// The configuration a new queue manager gets: four buffer pools and four page sets,
     /// as MP16 recommends (page set 0 for objects, 1 for system queues, 2 and 3 for applications).
     pub fn with_defaults(name: &str) -> QueueManagerConfig {

@@ -2,9 +2,9 @@
 //! defined, the creation kept and the alteration moved by every stored change, carried in the
 //! object's image across a restart, and forgotten with the object.
 
-mod queue_manager_support;
-
 use std::sync::Arc;
+
+use ferrite_storage::config::QueueManagerConfig;
 
 use ferrite_storage::queue_manager::{
     now_ms, DefinitionType, ObjectDefinition, ObjectTimes, ObjectType, ProcessDefinition,
@@ -32,7 +32,7 @@ fn times_are_recorded_kept_and_restarted() {
     QueueManager::create(
         fs,
         directory.path(),
-        &queue_manager_support::small_config("QM1"),
+        &QueueManagerConfig::small("QM1"),
         &mut |_, _, _| {},
     )
     .unwrap();

@@ -1,8 +1,6 @@
 //! The storage engine through the queue manager facade: durability across clean and dirty
 //! restarts, units of recovery, in-doubt resolution, page set limits, log volume.
 
-mod queue_manager_support;
-
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -12,7 +10,6 @@ use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueMana
 use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::{PageSetId, StorageError};
-use queue_manager_support::small_config;
 
 fn quiet() -> Sink {
     Arc::new(|_line: &str| {})
@@ -59,7 +56,11 @@ fn drain(queue_manager: &QueueManager, queue: &str) -> Vec<Vec<u8>> {
 fn persistent_messages_survive_clean_restart_and_nonpersistent_do_not() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    create(fs.clone(), directory.path(), &small_config("QM1"));
+    create(
+        fs.clone(),
+        directory.path(),
+        &QueueManagerConfig::small("QM1"),
+    );
     {
         let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
         let queue = queue_manager
@@ -116,7 +117,11 @@ fn persistent_messages_survive_clean_restart_and_nonpersistent_do_not() {
 fn large_messages_span_pages_and_restart() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    create(fs.clone(), directory.path(), &small_config("QM2"));
+    create(
+        fs.clone(),
+        directory.path(),
+        &QueueManagerConfig::small("QM2"),
+    );
     let sizes = [0usize, 1, 4000, 4036, 4037, 10_000, 100_000, 300_000];
     {
         let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
@@ -149,7 +154,7 @@ fn large_messages_span_pages_and_restart() {
 fn messages_larger_than_an_active_log_are_logged_across_switches() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    let mut config = small_config("QMSPAN");
+    let mut config = QueueManagerConfig::small("QMSPAN");
     for page_set in &mut config.page_sets {
         page_set.primary_pages = 2048;
     }
@@ -214,7 +219,7 @@ fn backout_restores_messages_with_backout_count_across_restart() {
     let fs = SimulatedFileSystem::new(7);
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
     let directory = Path::new("/qm/QM3");
-    create(shared.clone(), directory, &small_config("QM3"));
+    create(shared.clone(), directory, &QueueManagerConfig::small("QM3"));
     let queue_manager = QueueManager::open(shared.clone(), directory, quiet()).unwrap();
     let queue = queue_manager
         .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)
@@ -264,7 +269,7 @@ fn in_doubt_unit_stays_locked_until_resolved() {
     let fs = SimulatedFileSystem::new(11);
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
     let directory = Path::new("/qm/QM4");
-    create(shared.clone(), directory, &small_config("QM4"));
+    create(shared.clone(), directory, &QueueManagerConfig::small("QM4"));
     let queue_manager = QueueManager::open(shared, directory, quiet()).unwrap();
     let queue = queue_manager
         .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)
@@ -328,7 +333,7 @@ fn in_doubt_unit_stays_locked_until_resolved() {
 fn full_page_set_gives_2192_and_loses_nothing() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    let mut config = small_config("QM5");
+    let mut config = QueueManagerConfig::small("QM5");
     config.page_sets[3].expand = Expand::None;
     config.page_sets[3].primary_pages = 64;
     create(fs.clone(), directory.path(), &config);
@@ -363,7 +368,7 @@ fn full_page_set_gives_2192_and_loses_nothing() {
 fn page_set_expands_when_ninety_percent_full() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    let mut config = small_config("QM6");
+    let mut config = QueueManagerConfig::small("QM6");
     config.page_sets[2].expand = Expand::User;
     config.page_sets[2].primary_pages = 64;
     config.page_sets[2].secondary_pages = 64;
@@ -395,7 +400,11 @@ fn log_bytes_per_operation_beat_mp16() {
     // Goals: at most 1,300 and 200.
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    create(fs.clone(), directory.path(), &small_config("QM7"));
+    create(
+        fs.clone(),
+        directory.path(),
+        &QueueManagerConfig::small("QM7"),
+    );
     let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
     let queue = queue_manager
         .define_queue(QueueDefinition::local("LOGQ", PageSetId(1)), false)
@@ -432,7 +441,7 @@ fn log_bytes_per_operation_beat_mp16() {
 fn checkpoints_follow_logload_and_nonpersistent_work_is_never_logged() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    let mut config = small_config("QM8");
+    let mut config = QueueManagerConfig::small("QM8");
     config.system.logload = 200;
     create(fs.clone(), directory.path(), &config);
     let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
@@ -491,7 +500,7 @@ fn checkpoints_follow_logload_and_nonpersistent_work_is_never_logged() {
 fn maxumsgs_limits_a_unit_of_work() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    let mut config = small_config("QM9");
+    let mut config = QueueManagerConfig::small("QM9");
     config.system.maxumsgs = 5;
     create(fs.clone(), directory.path(), &config);
     let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
@@ -518,7 +527,7 @@ fn dual_logging_survives_the_loss_of_one_copy() {
     let fs = SimulatedFileSystem::new(21);
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
     let directory = Path::new("/qm/DUALQM");
-    let mut config = small_config("DUALQM");
+    let mut config = QueueManagerConfig::small("DUALQM");
     config.log.twoactv = true;
     create(shared.clone(), directory, &config);
     let queue_manager = QueueManager::open(shared, directory, quiet()).unwrap();
@@ -561,7 +570,11 @@ fn dual_logging_survives_the_loss_of_one_copy() {
 fn page_set_restored_from_backup_is_recovered_from_the_log() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    create(fs.clone(), directory.path(), &small_config("QM10"));
+    create(
+        fs.clone(),
+        directory.path(),
+        &QueueManagerConfig::small("QM10"),
+    );
     let page_set_file = ferrite_storage::queue_manager::page_set_path(directory.path(), 2);
     let backup = directory.path().join("ps02.backup");
     {
@@ -625,7 +638,7 @@ fn page_set_restored_from_backup_is_recovered_from_the_log() {
 fn deep_queue_beyond_the_buffer_pool_drains_in_order_with_statistics() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    let mut config = small_config("QM11");
+    let mut config = QueueManagerConfig::small("QM11");
     config.buffer_pools[2].buffers = 100;
     config.page_sets[2].primary_pages = 2048;
     create(fs.clone(), directory.path(), &config);
@@ -672,7 +685,7 @@ fn deep_queue_beyond_the_buffer_pool_drains_in_order_with_statistics() {
 fn expiry_scan_deletes_expired_messages_and_restart_keeps_them_deleted() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    let mut config = small_config("QM12");
+    let mut config = QueueManagerConfig::small("QM12");
     config.system.expryint = 5;
     create(fs.clone(), directory.path(), &config);
     let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
@@ -701,7 +714,11 @@ fn expiry_scan_deletes_expired_messages_and_restart_keeps_them_deleted() {
 fn damaged_page_is_reported_never_served_and_media_recovery_repairs_it() {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    create(fs.clone(), directory.path(), &small_config("QM13"));
+    create(
+        fs.clone(),
+        directory.path(),
+        &QueueManagerConfig::small("QM13"),
+    );
     let page_set_file = ferrite_storage::queue_manager::page_set_path(directory.path(), 1);
     let backup = directory.path().join("ps01.backup");
     {
@@ -752,7 +769,7 @@ fn full_disk_case(primary_pages: u32, expected_reason: i32) {
     let fs = SimulatedFileSystem::new(31);
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
     let directory = Path::new("/qm/FULLQM");
-    let mut config = small_config("FULLQM");
+    let mut config = QueueManagerConfig::small("FULLQM");
     config.page_sets[1].primary_pages = primary_pages;
     create(shared.clone(), directory, &config);
     let queue_manager = QueueManager::open(shared, directory, quiet()).unwrap();
@@ -813,7 +830,11 @@ fn failed_log_fsync_is_never_acknowledged_and_stops_updates() {
     let fs = SimulatedFileSystem::new(41);
     let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
     let directory = Path::new("/qm/FSYNCQM");
-    create(shared.clone(), directory, &small_config("FSYNCQM"));
+    create(
+        shared.clone(),
+        directory,
+        &QueueManagerConfig::small("FSYNCQM"),
+    );
     let queue_manager = QueueManager::open(shared, directory, quiet()).unwrap();
     let queue = queue_manager
         .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)
@@ -857,7 +878,11 @@ fn queue_definition_updates_lose_no_concurrent_change() {
     const ROUNDS: u32 = 500;
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    create(fs.clone(), directory.path(), &small_config("QMUPD"));
+    create(
+        fs.clone(),
+        directory.path(),
+        &QueueManagerConfig::small("QMUPD"),
+    );
     {
         let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
         let mut definition = QueueDefinition::local("SWITCHED.Q", PageSetId(1));

@@ -10,18 +10,7 @@ use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::PageSetId;
 
 pub fn small_config(name: &str) -> QueueManagerConfig {
-    let mut config = QueueManagerConfig::with_defaults(name);
-    config.log.active_log_size_mib = 1;
-    config.log.active_log_count = 3;
-    config.log.outbuff_kib = 256;
-    for pool in &mut config.buffer_pools {
-        pool.buffers = 200;
-    }
-    for page_set in &mut config.page_sets {
-        page_set.primary_pages = 256;
-        page_set.secondary_pages = 256;
-    }
-    config
+    QueueManagerConfig::small(name)
 }
 
 pub fn fs() -> Arc<dyn FileSystem> {
