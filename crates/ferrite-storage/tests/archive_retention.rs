@@ -17,20 +17,11 @@ use ferrite_storage::vfs::FileSystem;
 use ferrite_storage::PageSetId;
 
 fn config(name: &str, retention_days: u32, max_archives: u32) -> QueueManagerConfig {
-    let mut config = QueueManagerConfig::with_defaults(name);
-    config.log.active_log_size_mib = 1;
-    config.log.active_log_count = 3;
+    let mut config = QueueManagerConfig::small(name);
     config.log.outbuff_kib = 64;
     config.log.wrthrsh = 4;
     config.archive.retention_days = retention_days;
     config.archive.max_archives = max_archives;
-    for pool in &mut config.buffer_pools {
-        pool.buffers = 200;
-    }
-    for page_set in &mut config.page_sets {
-        page_set.primary_pages = 256;
-        page_set.secondary_pages = 256;
-    }
     config
 }
 

@@ -23,17 +23,7 @@ use ferrite_storage::PageSetId;
 const MAX_DEPTH: u32 = 3;
 
 fn open(directory: &Path) -> Arc<QueueManager> {
-    let mut config = QueueManagerConfig::with_defaults("QMPB");
-    config.log.active_log_size_mib = 1;
-    config.log.active_log_count = 3;
-    config.log.outbuff_kib = 256;
-    for pool in &mut config.buffer_pools {
-        pool.buffers = 200;
-    }
-    for page_set in &mut config.page_sets {
-        page_set.primary_pages = 256;
-        page_set.secondary_pages = 256;
-    }
+    let config = QueueManagerConfig::small("QMPB");
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
     QueueManager::create(fs.clone(), directory, &config, &mut |_, _, _| {}).unwrap();
     QueueManager::open(fs, directory, Arc::new(|_: &str| {})).unwrap()
