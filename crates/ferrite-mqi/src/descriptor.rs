@@ -110,14 +110,21 @@ impl Writer {
     }
     fn text(&mut self, tag: u8, value: &str, baseline: &str) {
         if trim(value) != baseline {
-            self.text_always(tag, value);
+            self.bytes_always(tag, trim(value).as_bytes());
         }
     }
-    fn text_always(&mut self, tag: u8, value: &str) {
-        let value = trim(value);
+    /// A field's text, trimmed, unless it is blank (the baseline of every MQCHAR field but
+    /// PutDate and PutTime).
+    fn field<const N: usize>(&mut self, tag: u8, value: &MqChar<N>) {
+        let value = value.trimmed_bytes();
+        if !value.is_empty() {
+            self.bytes_always(tag, value);
+        }
+    }
+    fn bytes_always(&mut self, tag: u8, value: &[u8]) {
         self.0.push(tag);
         self.varint(value.len() as u64);
-        self.0.extend_from_slice(value.as_bytes());
+        self.0.extend_from_slice(value);
     }
 }
 
@@ -200,12 +207,11 @@ pub fn put_date_time_digits(ms: u64) -> ([u8; 8], [u8; 8]) {
 
 /// Eight ASCII digits as an MQCHAR8 field.
 fn digits_field(digits: &[u8; 8]) -> MqChar<8> {
-    assert!(
+    debug_assert!(
         digits.iter().all(u8::is_ascii_digit),
         "PutDate and PutTime are digits"
     );
-    let text = std::str::from_utf8(digits).expect("ASCII digits");
-    MqChar::new(text).expect("eight digits fit eight bytes")
+    MqChar::from_ascii(digits).expect("eight ASCII digits fit eight bytes")
 }
 
 fn convert_put_date_time(ms: u64) -> ([u8; 8], [u8; 8]) {
@@ -264,29 +270,30 @@ pub fn to_engine(md: &Mqmd, put_time_ms: u64) -> MessageDescriptor {
     w.int(tag::FEEDBACK, md.feedback, 0);
     w.int(tag::ENCODING, md.encoding, MQENC_NATIVE);
     w.int(tag::CCSID, md.coded_char_set_id, QUEUE_MANAGER_CCSID);
-    match std::str::from_utf8(&md.format) {
-        Ok(format) => w.text(tag::FORMAT, format, ""),
-        Err(_) => w.text(tag::FORMAT, &String::from_utf8_lossy(&md.format), ""),
+    match MqChar::<8>::from_ascii(&md.format) {
+        // The MQPUT's check: ASCII, so UTF-8 as it is.
+        Some(format) => w.field(tag::FORMAT, &format),
+        None => w.text(tag::FORMAT, &String::from_utf8_lossy(&md.format), ""),
     }
-    w.text(tag::REPLY_TO_Q, &md.reply_to_q, "");
-    w.text(tag::REPLY_TO_Q_MGR, &md.reply_to_q_mgr, "");
-    w.text(tag::USER_IDENTIFIER, &md.user_identifier, "");
+    w.field(tag::REPLY_TO_Q, &md.reply_to_q);
+    w.field(tag::REPLY_TO_Q_MGR, &md.reply_to_q_mgr);
+    w.field(tag::USER_IDENTIFIER, &md.user_identifier);
     if md.accounting_token != MQACT_NONE {
         w.0.push(tag::ACCOUNTING_TOKEN);
         w.0.extend_from_slice(&md.accounting_token);
     }
-    w.text(tag::APPL_IDENTITY_DATA, &md.appl_identity_data, "");
+    w.field(tag::APPL_IDENTITY_DATA, &md.appl_identity_data);
     w.int(tag::PUT_APPL_TYPE, md.put_appl_type, 0);
-    w.text(tag::PUT_APPL_NAME, &md.put_appl_name, "");
+    w.field(tag::PUT_APPL_NAME, &md.put_appl_name);
     let (date, time) = put_date_time_digits(put_time_ms);
     // Explicitly stored (even blank) when it is not the derived value.
-    if trim(&md.put_date).as_bytes() != date {
-        w.text_always(tag::PUT_DATE, &md.put_date);
+    if md.put_date.trimmed_bytes() != date {
+        w.bytes_always(tag::PUT_DATE, md.put_date.trimmed_bytes());
     }
-    if trim(&md.put_time).as_bytes() != time {
-        w.text_always(tag::PUT_TIME, &md.put_time);
+    if md.put_time.trimmed_bytes() != time {
+        w.bytes_always(tag::PUT_TIME, md.put_time.trimmed_bytes());
     }
-    w.text(tag::APPL_ORIGIN_DATA, &md.appl_origin_data, "");
+    w.field(tag::APPL_ORIGIN_DATA, &md.appl_origin_data);
     if md.group_id == NO_IDENTIFIER {
         w.int(tag::MSG_SEQ_NUMBER, md.msg_seq_number, 1);
     }

@@ -86,6 +86,33 @@ impl<const N: usize> MqChar<N> {
             .expect("an MqChar holds UTF-8 (its invariant)")
     }
 
+    /// The text's bytes, without checking them again (the hot paths encode these).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.length)]
+    }
+
+    /// The text's bytes without MQ's trailing blank padding.
+    pub fn trimmed_bytes(&self) -> &[u8] {
+        let bytes = self.as_bytes();
+        let end = bytes
+            .iter()
+            .rposition(|&byte| byte != b' ')
+            .map_or(0, |last| last + 1);
+        &bytes[..end]
+    }
+
+    /// `bytes` if they are ASCII and fit the field (PutDate and PutTime digits): no UTF-8
+    /// decoding needed.
+    pub fn from_ascii(bytes: &[u8]) -> Option<MqChar<N>> {
+        if bytes.len() > N || !bytes.is_ascii() {
+            return None;
+        }
+        let mut field = Self::EMPTY;
+        field.bytes[..bytes.len()].copy_from_slice(bytes);
+        field.length = bytes.len() as u8;
+        Some(field)
+    }
+
     /// Blank the field.
     pub fn clear(&mut self) {
         *self = Self::EMPTY;
@@ -210,6 +237,25 @@ mod tests {
         assert_eq!(MqChar::<8>::new("A  ").unwrap(), "A  ");
         assert!(MqChar::<8>::default().is_empty());
         assert_eq!(MqChar::<48>::EMPTY, MqChar::<48>::new("").unwrap());
+    }
+
+    #[test]
+    fn bytes_come_as_held_and_trimmed_of_blanks_only_at_the_end() {
+        let field = MqChar::<12>::from(" A B  ");
+        assert_eq!(field.as_bytes(), b" A B  ");
+        assert_eq!(field.trimmed_bytes(), b" A B");
+        assert_eq!(MqChar::<12>::from("    ").trimmed_bytes(), b"");
+        assert_eq!(MqChar::<12>::EMPTY.trimmed_bytes(), b"");
+        assert_eq!(
+            MqChar::<8>::from_ascii(b"20261122"),
+            Some(MqChar::from("20261122"))
+        );
+        assert_eq!(
+            MqChar::<8>::from_ascii(b"202611220"),
+            None,
+            "longer than the field"
+        );
+        assert_eq!(MqChar::<8>::from_ascii(&[0xc3, 0xa9]), None, "not ASCII");
     }
 
     #[test]
