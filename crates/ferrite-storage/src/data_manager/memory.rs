@@ -170,6 +170,15 @@ impl FreeBuffers {
         }
     }
 
+    /// An empty list with room for a batch of buffers and handles.
+    fn with_batch_capacity() -> FreeBuffers {
+        FreeBuffers {
+            buffers: Vec::with_capacity(IMAGE_BUFFER_BATCH),
+            bytes: 0,
+            handles: Vec::with_capacity(IMAGE_BUFFER_BATCH),
+        }
+    }
+
     /// Keep an emptied handle (at most [`IMAGE_BUFFER_BATCH`]; beyond, it is freed).
     fn push_handle(&mut self, handle: Arc<MemoryImage>) {
         debug_assert!(handle.bytes.capacity() == 0 && handle.charge == 0);
@@ -283,7 +292,9 @@ fn give_to(buffers: &mut FreeBuffers, exchange: &ImageBufferExchange, mut buffer
 /// Move a thread's whole list to the exchange as one batch, or free it when the exchange
 /// is full ([`ExchangedBatches::push`]).
 fn pass_to_exchange(buffers: &mut FreeBuffers, exchange: &ImageBufferExchange) {
-    let batch = std::mem::take(buffers);
+    // The list starts again with room for a whole batch: growing an empty one buffer by
+    // buffer reallocated it five times per batch (1% of the single-queue profile).
+    let batch = std::mem::replace(buffers, FreeBuffers::with_batch_capacity());
     let refused = exchange.lock().unwrap().push(batch);
     // Freed outside the exchange's lock.
     drop(refused);
@@ -643,6 +654,19 @@ mod tests {
         // Empty list, empty exchange: nothing (the caller allocates).
         let empty: ImageBufferExchange = Mutex::new(ExchangedBatches::new());
         assert!(take_from(&mut FreeBuffers::new(), &empty, 100).is_none());
+    }
+
+    #[test]
+    fn a_list_passed_on_starts_again_with_room_for_a_batch() {
+        let exchange: ImageBufferExchange = Mutex::new(ExchangedBatches::new());
+        let mut getter = FreeBuffers::new();
+        for _ in 0..IMAGE_BUFFER_BATCH {
+            give_to(&mut getter, &exchange, vec![1; 100]);
+        }
+        assert_eq!(exchange.lock().unwrap().len(), 1);
+        assert_eq!(getter.len(), 0);
+        assert!(getter.buffers.capacity() >= IMAGE_BUFFER_BATCH);
+        assert!(getter.handles.capacity() >= IMAGE_BUFFER_BATCH);
     }
 
     #[test]
