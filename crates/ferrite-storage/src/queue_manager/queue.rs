@@ -1110,7 +1110,10 @@ impl LocalQueue {
             while let Some(key) = self.first_match(&state, selector, None, holder) {
                 let entry = state.messages.remove(&key).expect("key from the map");
                 Self::unindex(&mut state, &entry);
-                state.locks.remove(&key);
+                // Hashing the key for a map with nothing in it was 0.5% of a plain get.
+                if !state.locks.is_empty() {
+                    state.locks.remove(&key);
+                }
                 if entry.expires_at_ms.is_some_and(|at| at <= now) {
                     self.unclaim(1);
                     expired.push(entry);
