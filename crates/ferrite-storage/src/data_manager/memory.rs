@@ -37,7 +37,7 @@
 //! moment later, and a surplus freed to `malloc` came back as fresh memory, first-touch page
 //! faults included (BENCHMARKS §31, §33). Free buffers are not charged to a
 //! [`MemoryAccount`] (they hold no message); their bound is these limits: at most threads ×
-//! 64 KiB + 16 MiB, so 48 MiB for 512 threads with MQI connections, whatever the traffic
+//! 64 KiB + 4 MiB, so 36 MiB for 512 threads with MQI connections, whatever the traffic
 //! was. A thread's list is freed when the thread ends.
 //!
 //! A buffer is recycled only by the drop of the last holder of its image (the queue entry, a
@@ -83,9 +83,11 @@ pub const IMAGE_BUFFER_BATCH: usize = 32;
 pub const IMAGE_BUFFER_THREAD_BYTES_MAX: usize = 64 * 1024;
 
 /// Bytes of buffer capacity the shared exchange holds at most; a batch that would take it
-/// past this is freed. About 14,000 free images of a 1 KiB message: the depth swings of a
-/// sustained single-queue run.
-pub const IMAGE_BUFFER_EXCHANGE_BYTES_MAX: usize = 16 * 1024 * 1024;
+/// past this is freed. About 3,600 free images of a 1 KiB message: enough to cut a sustained
+/// single-queue run's first-touch page faults from 35 to about 5 per 1,000 messages
+/// (16 MiB cut them to 1, for 12 MiB more that a drained deep queue can keep: BENCHMARKS
+/// §33).
+pub const IMAGE_BUFFER_EXCHANGE_BYTES_MAX: usize = 4 * 1024 * 1024;
 
 /// Batches the shared exchange holds at most, whatever their bytes (batches of small buffers
 /// are mostly bookkeeping); a batch beyond them is freed.
