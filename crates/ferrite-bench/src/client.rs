@@ -281,7 +281,7 @@ fn run_request_reply(
                 while !stop.load(Ordering::Relaxed) {
                     let mut md = Mqmd {
                         persistence: MQPER_NOT_PERSISTENT,
-                        reply_to_q: "REPLY.Q".to_string(),
+                        reply_to_q: "REPLY.Q".into(),
                         ..Mqmd::default()
                     };
                     connection

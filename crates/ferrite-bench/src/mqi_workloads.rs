@@ -93,6 +93,11 @@ pub fn single_queue(context: &mut Context) {
                 run.depth_max,
                 run.left,
             );
+            println!(
+                "    {}",
+                run.usage
+                    .per_pair((run.put_count + run.got_count) as f64 / 2.0)
+            );
             // Drain what the putters left, so the next run starts from an empty queue.
             let _ = queue_manager.clear_queue(&queue);
             let better = best
@@ -127,6 +132,12 @@ pub fn single_queue(context: &mut Context) {
                 "  {size} B through a minimal queue (Mutex<VecDeque> + Condvar, no MQ semantics), same 4+4 threads, putters {} nice levels below: {:.0} msgs/s got, {:.2} CPU µs per put+get pair (got {} of {} put)",
                 best.putter_nice, bound.rate, bound.cpu_pair_us, bound.got_count, bound.put_count
             );
+            println!(
+                "    {}",
+                bound
+                    .usage
+                    .per_pair((bound.put_count + bound.got_count) as f64 / 2.0)
+            );
             context.report.push(
                 Row::new(
                     "single-queue",
@@ -148,6 +159,8 @@ pub fn single_queue(context: &mut Context) {
 /// One run of MP16's single-queue workload at one message size and one putter priority.
 struct SingleQueueRun {
     putter_nice: i32,
+    /// The process's usage during the run (both sides, and the sampling main thread).
+    usage: ProcessUsage,
     rate: f64,
     cpu_us: f64,
     cpu_pair_us: f64,
@@ -171,7 +184,7 @@ fn single_queue_run(
     let mut put_count = 0u64;
     let mut got_count = 0u64;
     let mut depth_max = 0u64;
-    let cpu_before = process_cpu_seconds();
+    let usage_before = ProcessUsage::now();
     let started = Instant::now();
     std::thread::scope(|scope| {
         let mut putters = Vec::new();
@@ -247,7 +260,8 @@ fn single_queue_run(
         got_count = getters.into_iter().map(|t| t.join().expect("getter")).sum();
     });
     let seconds = started.elapsed().as_secs_f64();
-    let cpu = process_cpu_seconds() - cpu_before;
+    let usage = ProcessUsage::now().since(&usage_before);
+    let cpu = usage.cpu_seconds();
     let count = got_count.max(1) as f64;
     let rate = count / seconds;
     let cpu_us = cpu * 1e6 / count;
@@ -258,6 +272,7 @@ fn single_queue_run(
     let sustained = got_count as f64 >= SUSTAINED_GOT_PER_PUT_MIN * put_count as f64;
     SingleQueueRun {
         putter_nice,
+        usage,
         rate,
         cpu_us,
         cpu_pair_us,
@@ -550,6 +565,69 @@ pub fn request_reply(context: &mut Context) {
     );
     queue_manager.shutdown().expect("shutdown");
     engine::remove(&directory);
+}
+
+/// What this process has used so far (getrusage RUSAGE_SELF): the difference of two
+/// snapshots says whether a run's cost is user CPU, system calls and wake-ups, or page faults.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProcessUsage {
+    /// User CPU, seconds.
+    pub user_seconds: f64,
+    /// System CPU, seconds.
+    pub system_seconds: f64,
+    /// Voluntary context switches (a thread blocked: a futex wait, a sleep).
+    pub voluntary_switches: u64,
+    /// Involuntary context switches (a thread preempted).
+    pub involuntary_switches: u64,
+    /// Minor page faults (first touches of fresh memory among them).
+    pub minor_faults: u64,
+}
+
+impl ProcessUsage {
+    /// This process's usage now.
+    pub fn now() -> ProcessUsage {
+        // SAFETY: getrusage fills the struct we pass.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+        let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
+        ProcessUsage {
+            user_seconds: seconds(usage.ru_utime),
+            system_seconds: seconds(usage.ru_stime),
+            voluntary_switches: usage.ru_nvcsw as u64,
+            involuntary_switches: usage.ru_nivcsw as u64,
+            minor_faults: usage.ru_minflt as u64,
+        }
+    }
+
+    /// What was used between `earlier` and this snapshot.
+    pub fn since(&self, earlier: &ProcessUsage) -> ProcessUsage {
+        ProcessUsage {
+            user_seconds: self.user_seconds - earlier.user_seconds,
+            system_seconds: self.system_seconds - earlier.system_seconds,
+            voluntary_switches: self.voluntary_switches - earlier.voluntary_switches,
+            involuntary_switches: self.involuntary_switches - earlier.involuntary_switches,
+            minor_faults: self.minor_faults - earlier.minor_faults,
+        }
+    }
+
+    /// User plus system CPU, seconds.
+    pub fn cpu_seconds(&self) -> f64 {
+        self.user_seconds + self.system_seconds
+    }
+
+    /// One line for a run of `pairs` put+get pairs: user and system CPU µs per pair, and
+    /// context switches (voluntary + involuntary) and minor page faults per 1,000 pairs.
+    pub fn per_pair(&self, pairs: f64) -> String {
+        let pairs = pairs.max(1.0);
+        format!(
+            "user {:.2} + system {:.2} CPU µs per pair, {:.1} + {:.1} context switches (voluntary + involuntary) and {:.1} page faults per 1,000 pairs",
+            self.user_seconds * 1e6 / pairs,
+            self.system_seconds * 1e6 / pairs,
+            self.voluntary_switches as f64 * 1e3 / pairs,
+            self.involuntary_switches as f64 * 1e3 / pairs,
+            self.minor_faults as f64 * 1e3 / pairs,
+        )
+    }
 }
 
 /// User plus system CPU time of this process, in seconds.

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::mqi_workloads::{lower_this_thread_priority, process_cpu_seconds};
+use crate::mqi_workloads::{lower_this_thread_priority, ProcessUsage};
 
 /// A getter's longest wait for a message, as the benchmark's MQGET waits (gmo.wait_interval).
 const GET_WAIT: Duration = Duration::from_millis(100);
@@ -29,6 +29,8 @@ pub struct BoundRun {
     pub cpu_pair_us: f64,
     pub put_count: u64,
     pub got_count: u64,
+    /// The process's usage during the run.
+    pub usage: ProcessUsage,
 }
 
 struct MinimalQueue {
@@ -43,7 +45,7 @@ pub fn minimal_queue_run(size: usize, putter_nice: i32, duration: Duration) -> B
         arrived: Condvar::new(),
     };
     let stop = AtomicBool::new(false);
-    let cpu_before = process_cpu_seconds();
+    let usage_before = ProcessUsage::now();
     let started = Instant::now();
     let (put_count, got_count) = std::thread::scope(|scope| {
         let getters: Vec<_> = (0..THREADS_PER_SIDE)
@@ -102,11 +104,13 @@ pub fn minimal_queue_run(size: usize, putter_nice: i32, duration: Duration) -> B
         (put, got)
     });
     let seconds = started.elapsed().as_secs_f64();
-    let cpu = process_cpu_seconds() - cpu_before;
+    let usage = ProcessUsage::now().since(&usage_before);
+    let cpu = usage.cpu_seconds();
     BoundRun {
         rate: got_count as f64 / seconds,
         cpu_pair_us: cpu * 1e6 / ((put_count + got_count).max(1) as f64 / 2.0),
         put_count,
         got_count,
+        usage,
     }
 }

@@ -145,10 +145,10 @@ impl CommandOrigin {
             user_id: request.user_identifier.trim_end().to_string(),
             message: Some(MessageContext {
                 accounting_token: request.accounting_token,
-                appl_identity_data: request.appl_identity_data.clone(),
+                appl_identity_data: request.appl_identity_data.to_string(),
                 put_appl_type: request.put_appl_type,
-                put_appl_name: request.put_appl_name.clone(),
-                appl_origin_data: request.appl_origin_data.clone(),
+                put_appl_name: request.put_appl_name.to_string(),
+                appl_origin_data: request.appl_origin_data.to_string(),
             }),
         }
     }

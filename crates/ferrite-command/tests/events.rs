@@ -210,12 +210,12 @@ fn command_event_context_is_the_console_or_the_command_message() {
     // A PCF command message: MQEVO_MSG, the message's context, the command's parameters.
     let processor = CommandProcessor::new(queue_manager.clone());
     let request_md = Mqmd {
-        user_identifier: "opsuser".to_string(),
+        user_identifier: "opsuser".into(),
         accounting_token: [7; 32],
-        appl_identity_data: "ident".to_string(),
+        appl_identity_data: "ident".into(),
         put_appl_type: 28,
-        put_appl_name: "admin-tool".to_string(),
-        appl_origin_data: "ORIG".to_string(),
+        put_appl_name: "admin-tool".into(),
+        appl_origin_data: "ORIG".into(),
         ..Mqmd::default()
     };
     let parameters = vec![
@@ -285,7 +285,7 @@ fn the_command_server_reports_the_request_messages_context() {
     let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
     let mut md = Mqmd {
         msg_type: MQMT_REQUEST,
-        reply_to_q: "ADMIN.REPLY".to_string(),
+        reply_to_q: "ADMIN.REPLY".into(),
         ..Mqmd::default()
     };
     connection

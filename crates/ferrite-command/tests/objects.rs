@@ -311,7 +311,7 @@ fn default_objects_are_defined_once_with_mq_defaults() {
 fn send(connection: &mut Connection, queue: &str, format: [u8; 8], data: &[u8]) -> Mqmd {
     let mut md = Mqmd {
         msg_type: MQMT_REQUEST,
-        reply_to_q: "ADMIN.REPLY".to_string(),
+        reply_to_q: "ADMIN.REPLY".into(),
         format,
         ..Mqmd::default()
     };

@@ -836,7 +836,7 @@ fn command_server_round_trip() {
             msg_type: MQMT_REQUEST,
             format: MQFMT_ADMIN,
             encoding,
-            reply_to_q: "ADMIN.REPLY".to_string(),
+            reply_to_q: "ADMIN.REPLY".into(),
             ..Mqmd::default()
         };
         connection

@@ -30,7 +30,7 @@ fn setup() -> (tempfile::TempDir, Arc<QueueManager>) {
 fn request(connection: &mut Connection, command: &str, report: i32, persistent: bool) -> Mqmd {
     let mut md = Mqmd {
         msg_type: MQMT_REQUEST,
-        reply_to_q: "ADMIN.REPLY".to_string(),
+        reply_to_q: "ADMIN.REPLY".into(),
         report,
         persistence: if persistent {
             MQPER_PERSISTENT

@@ -43,6 +43,7 @@ use crate::async_status::{AsyncPutStatus, PutTarget};
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::error::{MqError, MqResult};
 use crate::groups::{self, Position};
+use crate::mq_char::MqChar;
 
 #[path = "connection_groups.rs"]
 mod connection_groups;
@@ -462,8 +463,10 @@ pub struct Connection {
     /// This connection in the queue manager's registry (DISPLAY CONN).
     record: Arc<ConnectionRecord>,
     next_handle: i32,
-    user_identifier: String,
-    appl_name: String,
+    /// The identity context's UserIdentifier this connection's puts carry (MQ's 12 bytes).
+    user_identifier: MqChar<12>,
+    /// PutApplName of this connection's puts (MQ's 28 bytes).
+    appl_name: MqChar<28>,
     /// Temporary dynamic queues this connection created and has not deleted yet: deleted
     /// when the connection ends.
     temporary_queues: Vec<Arc<LocalQueue>>,
@@ -555,7 +558,7 @@ impl Connection {
             Some(user) => user,
             None => user_identifier,
         };
-        let appl_name = if cno.appl_name.is_empty() {
+        let appl_name: String = if cno.appl_name.is_empty() {
             program_name.clone()
         } else {
             // PutApplName holds the last 28 characters of the program name, as MQ does.
@@ -573,8 +576,8 @@ impl Connection {
             unit: UnitOfWork::new(),
             handles: HashMap::default(),
             next_handle: 1,
-            user_identifier: user_identifier.clone(),
-            appl_name,
+            user_identifier: MqChar::from(user_identifier),
+            appl_name: MqChar::from(&appl_name),
             temporary_queues: Vec::new(),
             async_status: AsyncPutStatus::default(),
             message_handles: Default::default(),
@@ -593,7 +596,8 @@ impl Connection {
     /// a connection made for another process (bindings socket, client channel) is given the
     /// identity the channel established instead.
     pub fn set_user_identifier(&mut self, user_identifier: &str) {
-        self.user_identifier = user_identifier.chars().take(12).collect();
+        let kept: String = user_identifier.chars().take(12).collect();
+        self.user_identifier = MqChar::from(&kept);
         self.record.set_user(&self.user_identifier);
     }
 
@@ -1333,20 +1337,9 @@ impl Connection {
         } else {
             None
         };
-        // Descriptor checks, in MQ's terms.
-        let text_fits = [
-            (&md.reply_to_q, 48),
-            (&md.reply_to_q_mgr, 48),
-            (&md.user_identifier, 12),
-            (&md.appl_identity_data, 32),
-            (&md.put_appl_name, 28),
-            (&md.put_date, 8),
-            (&md.put_time, 8),
-            (&md.appl_origin_data, 4),
-        ]
-        .iter()
-        .all(|(text, max)| trim(text).len() <= *max);
-        if !text_fits || !md.format.is_ascii() || md.version < 1 || md.version > 2 {
+        // Descriptor checks, in MQ's terms. (The text fields are MQ's fixed lengths: a longer
+        // text cannot be in them, see mq_char.rs.)
+        if !md.format.is_ascii() || md.version < 1 || md.version > 2 {
             return failed(MQRC_MD_ERROR);
         }
         if ![
@@ -1408,10 +1401,10 @@ impl Connection {
             stored.correl_id = new_identifier(self.queue_manager.name());
         }
         if !trim(&md.reply_to_q).is_empty() && trim(&md.reply_to_q_mgr).is_empty() {
-            stored.reply_to_q_mgr = self.queue_manager.name().to_string();
+            stored.reply_to_q_mgr = MqChar::from(self.queue_manager.name());
         }
         let put_time_ms = now_ms();
-        let (date, time) = descriptor::put_date_time(put_time_ms);
+        let (date, time) = descriptor::put_date_time_fields(put_time_ms);
         if options & MQPMO_NO_CONTEXT != 0 {
             stored.user_identifier.clear();
             stored.accounting_token = [0; 32];
@@ -1422,30 +1415,30 @@ impl Connection {
             stored.put_time.clear();
             stored.appl_origin_data.clear();
         } else if let Some(saved) = &passed {
-            stored.user_identifier = saved.user_identifier.clone();
+            stored.user_identifier = saved.user_identifier;
             stored.accounting_token = saved.accounting_token;
-            stored.appl_identity_data = saved.appl_identity_data.clone();
+            stored.appl_identity_data = saved.appl_identity_data;
             if options & MQPMO_PASS_ALL_CONTEXT != 0 {
                 stored.put_appl_type = saved.put_appl_type;
-                stored.put_appl_name = saved.put_appl_name.clone();
-                stored.put_date = saved.put_date.clone();
-                stored.put_time = saved.put_time.clone();
-                stored.appl_origin_data = saved.appl_origin_data.clone();
+                stored.put_appl_name = saved.put_appl_name;
+                stored.put_date = saved.put_date;
+                stored.put_time = saved.put_time;
+                stored.appl_origin_data = saved.appl_origin_data;
             } else {
                 stored.put_appl_type = MQAT_DEFAULT;
-                stored.put_appl_name = self.appl_name.clone();
+                stored.put_appl_name = self.appl_name;
                 stored.put_date = date;
                 stored.put_time = time;
                 stored.appl_origin_data.clear();
             }
         } else if options & MQPMO_SET_ALL_CONTEXT == 0 {
             if options & MQPMO_SET_IDENTITY_CONTEXT == 0 {
-                stored.user_identifier = self.user_identifier.clone();
+                stored.user_identifier = self.user_identifier;
                 stored.accounting_token = [0; 32];
                 stored.appl_identity_data.clear();
             }
             stored.put_appl_type = MQAT_DEFAULT;
-            stored.put_appl_name = self.appl_name.clone();
+            stored.put_appl_name = self.appl_name;
             stored.put_date = date;
             stored.put_time = time;
             stored.appl_origin_data.clear();
@@ -2401,7 +2394,7 @@ impl Connection {
                 before_times,
                 after,
                 origin,
-                user_id: self.user_identifier.clone(),
+                user_id: self.user_identifier.to_string(),
             };
             observer(&self.queue_manager, &change);
         }

@@ -44,6 +44,7 @@ use ferrite_constants::{
 };
 use ferrite_storage::data_manager::message::{MessageDescriptor, NO_IDENTIFIER};
 
+use crate::mq_char::MqChar;
 use crate::structures::Mqmd;
 
 /// The queue manager's coded character set (UTF-8), filled in for MQCCSI_Q_MGR at put.
@@ -109,14 +110,21 @@ impl Writer {
     }
     fn text(&mut self, tag: u8, value: &str, baseline: &str) {
         if trim(value) != baseline {
-            self.text_always(tag, value);
+            self.bytes_always(tag, trim(value).as_bytes());
         }
     }
-    fn text_always(&mut self, tag: u8, value: &str) {
-        let value = trim(value);
+    /// A field's text, trimmed, unless it is blank (the baseline of every MQCHAR field but
+    /// PutDate and PutTime).
+    fn field<const N: usize>(&mut self, tag: u8, value: &MqChar<N>) {
+        let value = value.trimmed_bytes();
+        if !value.is_empty() {
+            self.bytes_always(tag, value);
+        }
+    }
+    fn bytes_always(&mut self, tag: u8, value: &[u8]) {
         self.0.push(tag);
         self.varint(value.len() as u64);
-        self.0.extend_from_slice(value.as_bytes());
+        self.0.extend_from_slice(value);
     }
 }
 
@@ -151,19 +159,28 @@ impl Reader<'_> {
         self.0 = rest;
         Ok(bytes)
     }
-    fn text(&mut self, max: usize) -> Result<String, ExtensionError> {
+    /// A text field of at most `N` bytes (its MQCHAR length), decoded in place.
+    fn text<const N: usize>(&mut self) -> Result<MqChar<N>, ExtensionError> {
         let length = self.varint()? as usize;
-        if length > max {
+        if length > N {
             return Err(ExtensionError("text field too long"));
         }
-        String::from_utf8(self.raw(length)?.to_vec()).map_err(|_| ExtensionError("not UTF-8"))
+        let text =
+            std::str::from_utf8(self.raw(length)?).map_err(|_| ExtensionError("not UTF-8"))?;
+        Ok(MqChar::new(text).expect("checked against N above"))
     }
 }
 
 /// PutDate (YYYYMMDD) and PutTime (HHMMSSTH), GMT, of a time in milliseconds since the epoch.
 pub fn put_date_time(ms: u64) -> (String, String) {
+    let (date, time) = put_date_time_fields(ms);
+    (date.to_string(), time.to_string())
+}
+
+/// [`put_date_time`] as the MQMD's fields, without allocating.
+pub fn put_date_time_fields(ms: u64) -> (MqChar<8>, MqChar<8>) {
     let (date, time) = put_date_time_digits(ms);
-    (digits_text(&date), digits_text(&time))
+    (digits_field(&date), digits_field(&time))
 }
 
 /// A time in milliseconds since the epoch as MQ shows dates and times in DISPLAY output and
@@ -213,10 +230,13 @@ pub fn put_date_time_digits(ms: u64) -> ([u8; 8], [u8; 8]) {
     })
 }
 
-/// Eight ASCII digits as a `String`.
-fn digits_text(digits: &[u8; 8]) -> String {
-    debug_assert!(digits.iter().all(u8::is_ascii_digit));
-    String::from_utf8(digits.to_vec()).expect("ASCII digits")
+/// Eight ASCII digits as an MQCHAR8 field.
+fn digits_field(digits: &[u8; 8]) -> MqChar<8> {
+    debug_assert!(
+        digits.iter().all(u8::is_ascii_digit),
+        "PutDate and PutTime are digits"
+    );
+    MqChar::from_ascii(digits).expect("eight ASCII digits fit eight bytes")
 }
 
 fn convert_put_date_time(ms: u64) -> ([u8; 8], [u8; 8]) {
@@ -275,29 +295,30 @@ pub fn to_engine(md: &Mqmd, put_time_ms: u64) -> MessageDescriptor {
     w.int(tag::FEEDBACK, md.feedback, 0);
     w.int(tag::ENCODING, md.encoding, MQENC_NATIVE);
     w.int(tag::CCSID, md.coded_char_set_id, QUEUE_MANAGER_CCSID);
-    match std::str::from_utf8(&md.format) {
-        Ok(format) => w.text(tag::FORMAT, format, ""),
-        Err(_) => w.text(tag::FORMAT, &String::from_utf8_lossy(&md.format), ""),
+    match MqChar::<8>::from_ascii(&md.format) {
+        // The MQPUT's check: ASCII, so UTF-8 as it is.
+        Some(format) => w.field(tag::FORMAT, &format),
+        None => w.text(tag::FORMAT, &String::from_utf8_lossy(&md.format), ""),
     }
-    w.text(tag::REPLY_TO_Q, &md.reply_to_q, "");
-    w.text(tag::REPLY_TO_Q_MGR, &md.reply_to_q_mgr, "");
-    w.text(tag::USER_IDENTIFIER, &md.user_identifier, "");
+    w.field(tag::REPLY_TO_Q, &md.reply_to_q);
+    w.field(tag::REPLY_TO_Q_MGR, &md.reply_to_q_mgr);
+    w.field(tag::USER_IDENTIFIER, &md.user_identifier);
     if md.accounting_token != MQACT_NONE {
         w.0.push(tag::ACCOUNTING_TOKEN);
         w.0.extend_from_slice(&md.accounting_token);
     }
-    w.text(tag::APPL_IDENTITY_DATA, &md.appl_identity_data, "");
+    w.field(tag::APPL_IDENTITY_DATA, &md.appl_identity_data);
     w.int(tag::PUT_APPL_TYPE, md.put_appl_type, 0);
-    w.text(tag::PUT_APPL_NAME, &md.put_appl_name, "");
+    w.field(tag::PUT_APPL_NAME, &md.put_appl_name);
     let (date, time) = put_date_time_digits(put_time_ms);
     // Explicitly stored (even blank) when it is not the derived value.
-    if trim(&md.put_date).as_bytes() != date {
-        w.text_always(tag::PUT_DATE, &md.put_date);
+    if md.put_date.trimmed_bytes() != date {
+        w.bytes_always(tag::PUT_DATE, md.put_date.trimmed_bytes());
     }
-    if trim(&md.put_time).as_bytes() != time {
-        w.text_always(tag::PUT_TIME, &md.put_time);
+    if md.put_time.trimmed_bytes() != time {
+        w.bytes_always(tag::PUT_TIME, md.put_time.trimmed_bytes());
     }
-    w.text(tag::APPL_ORIGIN_DATA, &md.appl_origin_data, "");
+    w.field(tag::APPL_ORIGIN_DATA, &md.appl_origin_data);
     if md.group_id == NO_IDENTIFIER {
         w.int(tag::MSG_SEQ_NUMBER, md.msg_seq_number, 1);
     }
@@ -331,7 +352,7 @@ pub fn from_engine(
     now_ms: u64,
     version: i32,
 ) -> Result<Mqmd, ExtensionError> {
-    let (put_date, put_time) = put_date_time(descriptor.put_time_ms);
+    let (put_date, put_time) = put_date_time_fields(descriptor.put_time_ms);
     let mut md = Mqmd {
         version,
         coded_char_set_id: QUEUE_MANAGER_CCSID,
@@ -372,20 +393,20 @@ pub fn from_engine(
             tag::ENCODING => md.encoding = r.int()?,
             tag::CCSID => md.coded_char_set_id = r.int()?,
             tag::FORMAT => {
-                let text = r.text(8)?;
+                let text = r.text::<8>()?;
                 md.format = *b"        ";
                 md.format[..text.len()].copy_from_slice(text.as_bytes());
             }
-            tag::REPLY_TO_Q => md.reply_to_q = r.text(48)?,
-            tag::REPLY_TO_Q_MGR => md.reply_to_q_mgr = r.text(48)?,
-            tag::USER_IDENTIFIER => md.user_identifier = r.text(12)?,
+            tag::REPLY_TO_Q => md.reply_to_q = r.text()?,
+            tag::REPLY_TO_Q_MGR => md.reply_to_q_mgr = r.text()?,
+            tag::USER_IDENTIFIER => md.user_identifier = r.text()?,
             tag::ACCOUNTING_TOKEN => md.accounting_token.copy_from_slice(r.raw(32)?),
-            tag::APPL_IDENTITY_DATA => md.appl_identity_data = r.text(32)?,
+            tag::APPL_IDENTITY_DATA => md.appl_identity_data = r.text()?,
             tag::PUT_APPL_TYPE => md.put_appl_type = r.int()?,
-            tag::PUT_APPL_NAME => md.put_appl_name = r.text(28)?,
-            tag::PUT_DATE => md.put_date = r.text(8)?,
-            tag::PUT_TIME => md.put_time = r.text(8)?,
-            tag::APPL_ORIGIN_DATA => md.appl_origin_data = r.text(4)?,
+            tag::PUT_APPL_NAME => md.put_appl_name = r.text()?,
+            tag::PUT_DATE => md.put_date = r.text()?,
+            tag::PUT_TIME => md.put_time = r.text()?,
+            tag::APPL_ORIGIN_DATA => md.appl_origin_data = r.text()?,
             tag::MSG_SEQ_NUMBER => md.msg_seq_number = r.int()?,
             tag::OFFSET => md.offset = r.int()?,
             tag::MSG_FLAGS => md.msg_flags = r.int()?,

@@ -50,6 +50,7 @@ pub mod groups;
 pub mod inquire;
 pub mod locking;
 pub mod message_handles;
+pub mod mq_char;
 pub mod queue_manager_events;
 pub mod queue_manager_put;
 pub mod reports;
@@ -64,6 +65,7 @@ pub use connection::{
 };
 pub use error::{MqError, MqResult};
 pub use message_handles::Hmsg;
+pub use mq_char::{MqChar, TextTooLong};
 pub use structures::{Mqcno, Mqcsp, Mqgmo, Mqmd, Mqod, Mqpmo};
 
 /// The queue manager's identifier (MQCA_Q_MGR_IDENTIFIER, and QMgrId in a client channel's

@@ -104,7 +104,7 @@ pub fn queue_manager_descriptor(
     format: [u8; 8],
     now: u64,
 ) -> Mqmd {
-    let (put_date, put_time) = descriptor::put_date_time(now);
+    let (put_date, put_time) = descriptor::put_date_time_fields(now);
     Mqmd {
         msg_type: MQMT_DATAGRAM,
         format,
@@ -114,7 +114,7 @@ pub fn queue_manager_descriptor(
         persistence: MQPER_NOT_PERSISTENT,
         msg_id: new_identifier(queue_manager.name()),
         put_appl_type: MQAT_QMGR,
-        put_appl_name: crate::dead_letter::queue_manager_appl_name(queue_manager),
+        put_appl_name: crate::dead_letter::queue_manager_appl_name(queue_manager).into(),
         put_date,
         put_time,
         ..Mqmd::default()

@@ -109,7 +109,7 @@ pub fn report_message(
     with_data: ReportData,
 ) -> (Mqmd, Vec<u8>) {
     let pass = original.report & MQRO_PASS_DISCARD_AND_EXPIRY != 0;
-    let (put_date, put_time) = descriptor::put_date_time(now_ms());
+    let (put_date, put_time) = descriptor::put_date_time_fields(now_ms());
     let md = Mqmd {
         version: original.version,
         report: if pass {
@@ -140,16 +140,16 @@ pub fn report_message(
             original.msg_id
         },
         backout_count: 0,
-        reply_to_q: String::new(),
-        reply_to_q_mgr: queue_manager.name().to_string(),
-        user_identifier: original.user_identifier.clone(),
+        reply_to_q: Default::default(),
+        reply_to_q_mgr: queue_manager.name().into(),
+        user_identifier: original.user_identifier,
         accounting_token: original.accounting_token,
-        appl_identity_data: original.appl_identity_data.clone(),
+        appl_identity_data: original.appl_identity_data,
         put_appl_type: MQAT_QMGR,
-        put_appl_name: queue_manager_appl_name(queue_manager),
+        put_appl_name: queue_manager_appl_name(queue_manager).into(),
         put_date,
         put_time,
-        appl_origin_data: String::new(),
+        appl_origin_data: Default::default(),
         group_id: original.group_id,
         msg_seq_number: original.msg_seq_number,
         offset: original.offset,

@@ -2,12 +2,15 @@
 //! (in Rust case) and MQ's default values (`MQMD_DEFAULT`, `MQOD_DEFAULT`, ... as `Default`).
 //!
 //! Character fields (`MQCHAR`) are Rust strings: MQ pads them with blanks to their fixed length,
-//! Ferrite keeps them without the trailing blanks (a blank field is the empty string). Binary
+//! Ferrite keeps them without the trailing blanks (a blank field is the empty string). The
+//! MQMD's are [`MqChar`]s, fixed-length fields held inline (`mq_char.rs`), so that an MQPUT
+//! and an MQGET allocate nothing for the descriptor; the other structures' are `String`s. Binary
 //! fields (`MQBYTE24`, `MQBYTE32`) and the 8-character `Format` keep MQ's fixed-size arrays, so
 //! the constants of `ferrite_constants` (`MQMI_NONE`, `MQFMT_STRING`, ...) apply directly.
 //! StrucId and the structure lengths are implied by the type.
 
 use crate::message_handles::Hmsg;
+use crate::mq_char::MqChar;
 use ferrite_constants::{
     appl_type::MQAT_NO_CONTEXT,
     ccsid::MQCCSI_Q_MGR,
@@ -61,25 +64,25 @@ pub struct Mqmd {
     /// BackoutCount: times the message was got in a unit of work that was backed out (output).
     pub backout_count: i32,
     /// ReplyToQ (≤ 48 characters).
-    pub reply_to_q: String,
+    pub reply_to_q: MqChar<48>,
     /// ReplyToQMgr (≤ 48 characters; blank with a ReplyToQ means this queue manager).
-    pub reply_to_q_mgr: String,
+    pub reply_to_q_mgr: MqChar<48>,
     /// UserIdentifier, identity context (≤ 12 characters).
-    pub user_identifier: String,
+    pub user_identifier: MqChar<12>,
     /// AccountingToken, identity context (MQACT_NONE).
     pub accounting_token: [u8; 32],
     /// ApplIdentityData, identity context (≤ 32 characters).
-    pub appl_identity_data: String,
+    pub appl_identity_data: MqChar<32>,
     /// PutApplType, origin context: MQAT_* (MQAT_NO_CONTEXT).
     pub put_appl_type: i32,
     /// PutApplName, origin context (≤ 28 characters).
-    pub put_appl_name: String,
+    pub put_appl_name: MqChar<28>,
     /// PutDate, origin context: YYYYMMDD (GMT).
-    pub put_date: String,
+    pub put_date: MqChar<8>,
     /// PutTime, origin context: HHMMSSTH (GMT, hundredths of a second).
-    pub put_time: String,
+    pub put_time: MqChar<8>,
     /// ApplOriginData, origin context (≤ 4 characters).
-    pub appl_origin_data: String,
+    pub appl_origin_data: MqChar<4>,
     /// GroupId (version 2; MQGI_NONE).
     pub group_id: [u8; 24],
     /// MsgSeqNumber: position in the group (version 2; 1).
@@ -108,16 +111,16 @@ impl Default for Mqmd {
             msg_id: MQMI_NONE,
             correl_id: MQCI_NONE,
             backout_count: 0,
-            reply_to_q: String::new(),
-            reply_to_q_mgr: String::new(),
-            user_identifier: String::new(),
+            reply_to_q: MqChar::EMPTY,
+            reply_to_q_mgr: MqChar::EMPTY,
+            user_identifier: MqChar::EMPTY,
             accounting_token: MQACT_NONE,
-            appl_identity_data: String::new(),
+            appl_identity_data: MqChar::EMPTY,
             put_appl_type: MQAT_NO_CONTEXT,
-            put_appl_name: String::new(),
-            put_date: String::new(),
-            put_time: String::new(),
-            appl_origin_data: String::new(),
+            put_appl_name: MqChar::EMPTY,
+            put_date: MqChar::EMPTY,
+            put_time: MqChar::EMPTY,
+            appl_origin_data: MqChar::EMPTY,
             group_id: MQGI_NONE,
             msg_seq_number: 1,
             offset: 0,

@@ -23,13 +23,13 @@ fn pass_context_from_a_saving_handle() {
         .open(&mut Mqod::queue("IN"), MQOO_OUTPUT | MQOO_SET_ALL_CONTEXT)
         .unwrap();
     let mut original = Mqmd {
-        user_identifier: "alice".to_string(),
-        appl_identity_data: "identity".to_string(),
-        put_appl_name: "original.app".to_string(),
+        user_identifier: "alice".into(),
+        appl_identity_data: "identity".into(),
+        put_appl_name: "original.app".into(),
         put_appl_type: 6,
-        put_date: "20200102".to_string(),
-        put_time: "03040506".to_string(),
-        appl_origin_data: "ORIG".to_string(),
+        put_date: "20200102".into(),
+        put_time: "03040506".into(),
+        appl_origin_data: "ORIG".into(),
         ..Mqmd::default()
     };
     original.accounting_token[0] = 9;

@@ -432,14 +432,13 @@ fn put_refusals() {
         )),
         MQRC_MISSING_REPLY_TO_Q
     );
+    // A descriptor MQ cannot take: an unknown version. (A text longer than its field cannot
+    // be in the MQMD at all, as in MQ's C structures: MqChar refuses it.)
     assert_eq!(
-        reason(try_put(
-            &mut connection,
-            bad(|md| md.user_identifier = "X".repeat(13)),
-            b""
-        )),
+        reason(try_put(&mut connection, bad(|md| md.version = 3), b"")),
         MQRC_MD_ERROR
     );
+    assert!(ferrite_mqi::MqChar::<12>::new(&"X".repeat(13)).is_err());
     let mut conflicting = Mqpmo::with_options(MQPMO_SYNCPOINT | MQPMO_NO_SYNCPOINT);
     assert_eq!(
         reason(connection.put(hobj, &mut Mqmd::default(), &mut conflicting, b"")),
@@ -1240,8 +1239,8 @@ fn descriptor_extension_round_trip_and_compactness() {
     let md = Mqmd {
         priority: 3,
         persistence: MQPER_PERSISTENT,
-        put_date: descriptor::put_date_time(1_700_000_000_000).0,
-        put_time: descriptor::put_date_time(1_700_000_000_000).1,
+        put_date: descriptor::put_date_time_fields(1_700_000_000_000).0,
+        put_time: descriptor::put_date_time_fields(1_700_000_000_000).1,
         coded_char_set_id: QUEUE_MANAGER_CCSID,
         ..Mqmd::default()
     };

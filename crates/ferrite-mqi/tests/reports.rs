@@ -44,7 +44,7 @@ fn open(connection: &mut Connection, name: &str) -> Hobj {
 fn asking(report: i32) -> Mqmd {
     Mqmd {
         report,
-        reply_to_q: "REPLY".to_string(),
+        reply_to_q: "REPLY".into(),
         format: MQFMT_STRING,
         persistence: MQPER_PERSISTENT,
         priority: 4,
@@ -316,8 +316,8 @@ fn undeliverable_reports_go_to_the_dead_letter_queue() {
         ("Q1", "OTHER.QM", MQRC_UNKNOWN_REMOTE_Q_MGR),
     ] {
         let mut md = asking(MQRO_COA_WITH_DATA);
-        md.reply_to_q = reply_to_q.to_string();
-        md.reply_to_q_mgr = reply_to_q_mgr.to_string();
+        md.reply_to_q = reply_to_q.into();
+        md.reply_to_q_mgr = reply_to_q_mgr.into();
         put(&mut c, q, &mut md, MQPMO_NO_SYNCPOINT, b"original");
         let (dlq_md, header, data) = dead_letter(&mut c, dlq);
         assert_eq!(header.reason, expected, "{reply_to_q}");
@@ -342,7 +342,7 @@ fn undeliverable_reports_go_to_the_dead_letter_queue() {
 
     // A report that inherits MQRO_DISCARD_MSG is discarded instead.
     let mut md = asking(MQRO_COA | MQRO_PASS_DISCARD_AND_EXPIRY | MQRO_DISCARD_MSG);
-    md.reply_to_q = "NO.SUCH.QUEUE".to_string();
+    md.reply_to_q = "NO.SUCH.QUEUE".into();
     put(&mut c, q, &mut md, MQPMO_NO_SYNCPOINT, b"x");
     assert_eq!(depth(&qm, DLQ), 0);
 }
@@ -363,7 +363,7 @@ fn without_a_dead_letter_queue_the_report_is_discarded_and_logged() {
     let mut c = connect(&qm);
     let q = open(&mut c, "Q1");
     let mut md = asking(MQRO_COA);
-    md.reply_to_q = "NO.SUCH.QUEUE".to_string();
+    md.reply_to_q = "NO.SUCH.QUEUE".into();
     put(&mut c, q, &mut md, MQPMO_NO_SYNCPOINT, b"x");
     assert_eq!(depth(&qm, "Q1"), 1, "the put itself succeeds");
     let lines = log.lock().unwrap().clone();
@@ -504,7 +504,7 @@ fn deadq_attribute_chooses_the_dead_letter_queue() {
     let mut c = connect(&qm);
     let q = open(&mut c, "Q1");
     let mut md = asking(MQRO_COA);
-    md.reply_to_q = "NO.SUCH.QUEUE".to_string();
+    md.reply_to_q = "NO.SUCH.QUEUE".into();
     put(&mut c, q, &mut md, MQPMO_NO_SYNCPOINT, b"x");
     assert_eq!(depth(&qm, "Q1"), 1);
     assert_eq!(depth(&qm, DLQ) + depth(&qm, "OTHER.DLQ"), 1, "nothing new");

@@ -397,7 +397,7 @@ fn the_command_server_is_not_an_application() {
     .unwrap();
     let mut md = Mqmd {
         msg_type: ferrite_constants::message_type::MQMT_REQUEST,
-        reply_to_q: "Q".to_string(),
+        reply_to_q: "Q".into(),
         ..Mqmd::default()
     };
     connection

@@ -687,7 +687,7 @@ impl RemoteConsole {
 
     fn run(&mut self, command: &str) -> Result<String, String> {
         let mut md = Mqmd {
-            reply_to_q: MQSC_REPLY_QUEUE.to_string(),
+            reply_to_q: MQSC_REPLY_QUEUE.into(),
             format: *b"MQSTR   ",
             msg_type: ferrite_constants::message_type::MQMT_REQUEST,
             ..Mqmd::default()

@@ -30,10 +30,15 @@
 //! soon as it reaches [`IMAGE_BUFFER_BATCH`] buffers or would pass
 //! [`IMAGE_BUFFER_THREAD_BYTES_MAX`] bytes of capacity, so a thread, busy or idle, never keeps
 //! more than that many bytes (and a batch is no larger); the exchange holds at most
-//! [`IMAGE_BUFFER_EXCHANGE_BATCHES_MAX`] batches, and a batch beyond them is freed. Free
-//! buffers are not charged to a [`MemoryAccount`] (they hold no message); their bound is
-//! these limits: at most (threads + 16) × 64 KiB, so 33 MiB for 512 threads with MQI
-//! connections, whatever the traffic was. A thread's list is freed when the thread ends.
+//! [`IMAGE_BUFFER_EXCHANGE_BYTES_MAX`] bytes of buffer capacity in at most
+//! [`IMAGE_BUFFER_EXCHANGE_BATCHES_MAX`] batches, and a batch beyond either is freed. The
+//! exchange is bounded by bytes, not by a few batches, because a sustained 4+4 run's depth
+//! swings by thousands of messages: getters ahead free a surplus that putters need again a
+//! moment later, and a surplus freed to `malloc` came back as fresh memory, first-touch page
+//! faults included (BENCHMARKS §31, §33). Free buffers are not charged to a
+//! [`MemoryAccount`] (they hold no message); their bound is these limits: at most threads ×
+//! 64 KiB + 4 MiB, so 36 MiB for 512 threads with MQI connections, whatever the traffic
+//! was. A thread's list is freed when the thread ends.
 //!
 //! A buffer is recycled only by the drop of the last holder of its image (the queue entry, a
 //! unit of work's copy of it, a got message's data), so a recycled buffer never aliases a
@@ -77,11 +82,19 @@ pub const IMAGE_BUFFER_BATCH: usize = 32;
 /// per batch rather than letting an idle thread keep up to 32 × 16 KiB.
 pub const IMAGE_BUFFER_THREAD_BYTES_MAX: usize = 64 * 1024;
 
-/// Batches the shared exchange holds at most; a batch beyond them is freed.
-pub const IMAGE_BUFFER_EXCHANGE_BATCHES_MAX: usize = 16;
+/// Bytes of buffer capacity the shared exchange holds at most; a batch that would take it
+/// past this is freed. About 3,600 free images of a 1 KiB message: enough to cut a sustained
+/// single-queue run's first-touch page faults from 35 to about 5 per 1,000 messages
+/// (16 MiB cut them to 1, for 12 MiB more that a drained deep queue can keep: BENCHMARKS
+/// §33).
+pub const IMAGE_BUFFER_EXCHANGE_BYTES_MAX: usize = 4 * 1024 * 1024;
+
+/// Batches the shared exchange holds at most, whatever their bytes (batches of small buffers
+/// are mostly bookkeeping); a batch beyond them is freed.
+pub const IMAGE_BUFFER_EXCHANGE_BATCHES_MAX: usize = 1024;
 
 /// Batches of free image buffers given by threads with too many, for threads with none.
-static IMAGE_BUFFER_EXCHANGE: ImageBufferExchange = Mutex::new(Vec::new());
+static IMAGE_BUFFER_EXCHANGE: ImageBufferExchange = Mutex::new(ExchangedBatches::new());
 
 thread_local! {
     /// This thread's free image buffers (at most [`IMAGE_BUFFER_BATCH`], and that many only
@@ -92,7 +105,54 @@ thread_local! {
 
 /// Free image buffers shared between threads: batches given by threads with too many, for
 /// threads with none.
-type ImageBufferExchange = Mutex<Vec<FreeBuffers>>;
+type ImageBufferExchange = Mutex<ExchangedBatches>;
+
+/// The exchange's batches and the sum of their buffers' capacities.
+#[derive(Debug, Default)]
+struct ExchangedBatches {
+    batches: Vec<FreeBuffers>,
+    bytes: usize,
+}
+
+impl ExchangedBatches {
+    const fn new() -> ExchangedBatches {
+        ExchangedBatches {
+            batches: Vec::new(),
+            bytes: 0,
+        }
+    }
+
+    /// Keep `batch`, or hand it back when it would take the exchange past
+    /// [`IMAGE_BUFFER_EXCHANGE_BYTES_MAX`] or [`IMAGE_BUFFER_EXCHANGE_BATCHES_MAX`].
+    fn push(&mut self, batch: FreeBuffers) -> Option<FreeBuffers> {
+        if self.batches.len() >= IMAGE_BUFFER_EXCHANGE_BATCHES_MAX
+            || self.bytes + batch.bytes > IMAGE_BUFFER_EXCHANGE_BYTES_MAX
+        {
+            return Some(batch);
+        }
+        self.bytes += batch.bytes;
+        self.batches.push(batch);
+        debug_assert!(self.bytes <= IMAGE_BUFFER_EXCHANGE_BYTES_MAX);
+        None
+    }
+
+    /// The batch given last.
+    fn pop(&mut self) -> Option<FreeBuffers> {
+        let batch = self.batches.pop()?;
+        self.bytes -= batch.bytes;
+        Some(batch)
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.batches.len()
+    }
+
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
+        self.batches.is_empty()
+    }
+}
 
 /// A list of free (empty) image buffers and the sum of their capacities, and free image
 /// handles (no bytes, no charge; see the module's comment).
@@ -109,6 +169,15 @@ impl FreeBuffers {
             buffers: Vec::new(),
             bytes: 0,
             handles: Vec::new(),
+        }
+    }
+
+    /// An empty list with room for a batch of buffers and handles.
+    fn with_batch_capacity() -> FreeBuffers {
+        FreeBuffers {
+            buffers: Vec::with_capacity(IMAGE_BUFFER_BATCH),
+            bytes: 0,
+            handles: Vec::with_capacity(IMAGE_BUFFER_BATCH),
         }
     }
 
@@ -223,18 +292,12 @@ fn give_to(buffers: &mut FreeBuffers, exchange: &ImageBufferExchange, mut buffer
 }
 
 /// Move a thread's whole list to the exchange as one batch, or free it when the exchange
-/// already holds [`IMAGE_BUFFER_EXCHANGE_BATCHES_MAX`] batches.
+/// is full ([`ExchangedBatches::push`]).
 fn pass_to_exchange(buffers: &mut FreeBuffers, exchange: &ImageBufferExchange) {
-    let batch = std::mem::take(buffers);
-    let refused = {
-        let mut exchange = exchange.lock().unwrap();
-        if exchange.len() < IMAGE_BUFFER_EXCHANGE_BATCHES_MAX {
-            exchange.push(batch);
-            None
-        } else {
-            Some(batch)
-        }
-    };
+    // The list starts again with room for a whole batch: growing an empty one buffer by
+    // buffer reallocated it five times per batch (1% of the single-queue profile).
+    let batch = std::mem::replace(buffers, FreeBuffers::with_batch_capacity());
+    let refused = exchange.lock().unwrap().push(batch);
     // Freed outside the exchange's lock.
     drop(refused);
 }
@@ -485,7 +548,7 @@ mod tests {
 
     #[test]
     fn a_free_buffer_serves_only_a_request_it_fits_within_twice() {
-        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        let exchange: ImageBufferExchange = Mutex::new(ExchangedBatches::new());
         let mut buffers = free_buffers(&[4000, 1000]);
         // Too large for a small image (it would hold 10× what the image needs): none fits.
         assert!(take_from(&mut buffers, &exchange, 100).is_none());
@@ -503,11 +566,12 @@ mod tests {
 
     #[test]
     fn a_request_above_the_recycled_size_leaves_the_lists_alone() {
-        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
-        exchange
+        let exchange: ImageBufferExchange = Mutex::new(ExchangedBatches::new());
+        assert!(exchange
             .lock()
             .unwrap()
-            .push(free_buffers(&[100; IMAGE_BUFFER_BATCH]));
+            .push(free_buffers(&[100; IMAGE_BUFFER_BATCH]))
+            .is_none());
         let mut buffers = FreeBuffers::new();
         assert!(take_from(&mut buffers, &exchange, IMAGE_BUFFER_RECYCLED_BYTES_MAX + 1).is_none());
         assert!(
@@ -522,7 +586,7 @@ mod tests {
     #[test]
     fn a_recycled_buffer_comes_back_empty_to_the_list_it_was_given_to() {
         // A list and an exchange of the test's own: no other thread's buffers take part.
-        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        let exchange: ImageBufferExchange = Mutex::new(ExchangedBatches::new());
         let mut buffers = FreeBuffers::new();
         assert!(take_from(&mut buffers, &exchange, 1000).is_none());
         let mut buffer = Vec::with_capacity(1000);
@@ -543,7 +607,7 @@ mod tests {
 
     #[test]
     fn recycling_is_bounded_per_thread_and_in_the_exchange() {
-        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        let exchange: ImageBufferExchange = Mutex::new(ExchangedBatches::new());
         let mut getter = FreeBuffers::new();
         // Larger than the limit (or empty): freed, never kept.
         give_to(
@@ -553,36 +617,78 @@ mod tests {
         );
         give_to(&mut getter, &exchange, Vec::new());
         assert_eq!((getter.len(), getter.bytes), (0, 0));
-        let given = (1 + IMAGE_BUFFER_EXCHANGE_BATCHES_MAX + 1) * IMAGE_BUFFER_BATCH;
+        // Buffers of 2 KiB: the exchange's bytes bound is reached before its batch bound.
+        let size = 2048;
+        let batch_bytes = IMAGE_BUFFER_BATCH * size;
+        let batches_kept = IMAGE_BUFFER_EXCHANGE_BYTES_MAX / batch_bytes;
+        assert!(batches_kept < IMAGE_BUFFER_EXCHANGE_BATCHES_MAX);
+        let given = (batches_kept + 2) * IMAGE_BUFFER_BATCH;
         for _ in 0..given {
-            give_to(&mut getter, &exchange, vec![1; 100]);
+            give_to(&mut getter, &exchange, Vec::with_capacity(size));
             assert!(getter.len() < IMAGE_BUFFER_BATCH, "{}", getter.len());
-            assert_eq!(getter.bytes, getter.len() * 100);
-            assert!(exchange.lock().unwrap().len() <= IMAGE_BUFFER_EXCHANGE_BATCHES_MAX);
+            assert_eq!(getter.bytes, getter.len() * size);
+            let exchange = exchange.lock().unwrap();
+            assert!(exchange.bytes <= IMAGE_BUFFER_EXCHANGE_BYTES_MAX);
+            assert_eq!(exchange.bytes, exchange.len() * batch_bytes);
         }
         assert_eq!(
             exchange.lock().unwrap().len(),
-            IMAGE_BUFFER_EXCHANGE_BATCHES_MAX,
-            "the exchange filled up to its bound; the rest was freed"
+            batches_kept,
+            "the exchange filled up to its byte bound; the rest was freed"
         );
-        // A thread with none takes a whole batch at once, then takes from its own list.
+        // A thread with none takes a whole batch at once, then takes from its own list; the
+        // exchange's bytes go down by the batch.
         let mut putter = FreeBuffers::new();
-        let first = take_from(&mut putter, &exchange, 100).expect("a batch is there");
-        assert!(first.is_empty() && first.capacity() >= 100);
+        let first = take_from(&mut putter, &exchange, size).expect("a batch is there");
+        assert!(first.is_empty() && first.capacity() >= size);
         assert_eq!(putter.len(), IMAGE_BUFFER_BATCH - 1);
-        assert_eq!(putter.bytes, (IMAGE_BUFFER_BATCH - 1) * 100);
-        assert_eq!(
-            exchange.lock().unwrap().len(),
-            IMAGE_BUFFER_EXCHANGE_BATCHES_MAX - 1
-        );
+        assert_eq!(putter.bytes, (IMAGE_BUFFER_BATCH - 1) * size);
+        {
+            let exchange = exchange.lock().unwrap();
+            assert_eq!(exchange.len(), batches_kept - 1);
+            assert_eq!(exchange.bytes, (batches_kept - 1) * batch_bytes);
+        }
+        // Room for one batch again: the next one given is kept, the one after is freed.
+        for _ in 0..2 * IMAGE_BUFFER_BATCH {
+            give_to(&mut getter, &exchange, Vec::with_capacity(size));
+        }
+        assert_eq!(exchange.lock().unwrap().len(), batches_kept);
         // Empty list, empty exchange: nothing (the caller allocates).
-        let empty: ImageBufferExchange = Mutex::new(Vec::new());
+        let empty: ImageBufferExchange = Mutex::new(ExchangedBatches::new());
         assert!(take_from(&mut FreeBuffers::new(), &empty, 100).is_none());
     }
 
     #[test]
+    fn a_list_passed_on_starts_again_with_room_for_a_batch() {
+        let exchange: ImageBufferExchange = Mutex::new(ExchangedBatches::new());
+        let mut getter = FreeBuffers::new();
+        for _ in 0..IMAGE_BUFFER_BATCH {
+            give_to(&mut getter, &exchange, vec![1; 100]);
+        }
+        assert_eq!(exchange.lock().unwrap().len(), 1);
+        assert_eq!(getter.len(), 0);
+        assert!(getter.buffers.capacity() >= IMAGE_BUFFER_BATCH);
+        assert!(getter.handles.capacity() >= IMAGE_BUFFER_BATCH);
+    }
+
+    #[test]
+    fn the_exchange_keeps_at_most_its_batch_bound_of_small_batches() {
+        let mut exchange = ExchangedBatches::new();
+        for _ in 0..IMAGE_BUFFER_EXCHANGE_BATCHES_MAX {
+            assert!(exchange.push(free_buffers(&[16])).is_none());
+        }
+        let refused = exchange
+            .push(free_buffers(&[16]))
+            .expect("past the batch bound");
+        assert_eq!((refused.len(), refused.bytes), (1, 16));
+        assert_eq!(exchange.bytes, IMAGE_BUFFER_EXCHANGE_BATCHES_MAX * 16);
+        while exchange.pop().is_some() {}
+        assert_eq!((exchange.len(), exchange.bytes), (0, 0));
+    }
+
+    #[test]
     fn a_thread_keeps_at_most_its_byte_bound_of_large_buffers() {
-        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
+        let exchange: ImageBufferExchange = Mutex::new(ExchangedBatches::new());
         let mut getter = FreeBuffers::new();
         let large = IMAGE_BUFFER_RECYCLED_BYTES_MAX;
         let per_batch = IMAGE_BUFFER_THREAD_BYTES_MAX / large;
@@ -603,18 +709,19 @@ mod tests {
         }
         let batches = exchange.lock().unwrap();
         assert_eq!(batches.len(), 2);
-        for batch in batches.iter() {
+        for batch in batches.batches.iter() {
             assert_eq!((batch.len(), batch.bytes), (per_batch, per_batch * large));
         }
     }
 
     #[test]
     fn a_batch_taken_whole_without_a_fit_is_passed_on_before_it_grows() {
-        let exchange: ImageBufferExchange = Mutex::new(Vec::new());
-        exchange
+        let exchange: ImageBufferExchange = Mutex::new(ExchangedBatches::new());
+        assert!(exchange
             .lock()
             .unwrap()
-            .push(free_buffers(&[1000; IMAGE_BUFFER_BATCH]));
+            .push(free_buffers(&[1000; IMAGE_BUFFER_BATCH]))
+            .is_none());
         let mut thread = FreeBuffers::new();
         assert!(take_from(&mut thread, &exchange, 100).is_none());
         assert_eq!(thread.len(), IMAGE_BUFFER_BATCH, "taken, none fitted");
@@ -623,7 +730,7 @@ mod tests {
         let batches = exchange.lock().unwrap();
         assert_eq!(batches.len(), 1);
         assert_eq!(
-            batches[0].len(),
+            batches.batches[0].len(),
             IMAGE_BUFFER_BATCH,
             "a batch never grows past its size"
         );

@@ -172,6 +172,15 @@ impl MessageSelector {
             && self.segment_offset.is_none_or(|wanted| wanted == offset)
     }
 
+    /// Whether the selector takes any message: no match field, no key, no group condition
+    /// (the plain MQGET of MP16's workloads).
+    pub fn selects_any(&self) -> bool {
+        self.key.is_none()
+            && self.message_id.is_none()
+            && self.correlation_id.is_none()
+            && !self.has_group_conditions()
+    }
+
     /// Whether the selector says anything about groups or segments.
     pub fn has_group_conditions(&self) -> bool {
         self.group_id.is_some()
@@ -969,6 +978,10 @@ impl LocalQueue {
         after: Option<MessageKey>,
         holder: u64,
     ) -> Option<MessageKey> {
+        // Any message, from the start, none locked: the front of the highest lane.
+        if after.is_none() && selector.selects_any() && state.locks.is_empty() {
+            return state.messages.first().map(|entry| entry.key);
+        }
         if let Some(key) = selector.key {
             let entry = state.messages.get(&key)?;
             let beyond = after.is_none_or(|after| key > after);
@@ -1097,7 +1110,10 @@ impl LocalQueue {
             while let Some(key) = self.first_match(&state, selector, None, holder) {
                 let entry = state.messages.remove(&key).expect("key from the map");
                 Self::unindex(&mut state, &entry);
-                state.locks.remove(&key);
+                // Hashing the key for a map with nothing in it was 0.5% of a plain get.
+                if !state.locks.is_empty() {
+                    state.locks.remove(&key);
+                }
                 if entry.expires_at_ms.is_some_and(|at| at <= now) {
                     self.unclaim(1);
                     expired.push(entry);
