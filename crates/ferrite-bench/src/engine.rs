@@ -210,8 +210,6 @@ pub struct LogDelta {
     pub io_busy_seconds: f64,
     /// The part of `io_busy_seconds` spent in the syncs that end write cycles.
     pub sync_seconds: f64,
-    /// Log writer threads that could not raise their CPU priority (at the end of the run).
-    pub writer_priority_denied: u64,
 
     /// Dual logging I/Os made durable on both copies by one device flush.
     pub shared_flush_ios: u64,
@@ -241,7 +239,6 @@ pub fn log_delta(before: &LogStatistics, after: &LogStatistics) -> LogDelta {
         serialised_pages: after.qjstserw - before.qjstserw,
         io_busy_seconds: (after.io_busy_nanos - before.io_busy_nanos) as f64 / 1e9,
         sync_seconds: (after.sync_nanos - before.sync_nanos) as f64 / 1e9,
-        writer_priority_denied: after.writer_priority_denied,
         shared_flush_ios: after.shared_flush_ios - before.shared_flush_ios,
         leader_ios: after.leader_ios - before.leader_ios,
         offloads: after.qjstalw - before.qjstalw,
@@ -256,7 +253,7 @@ impl LogDelta {
             self.bytes_written[0] as f64 / self.write_ios[0] as f64 / 1024.0
         };
         format!(
-            "log: forces={} not yet durable={} write cycles={} I/Os={:?} syncs={} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} offloads={} checkpoints={} serialised pages(QJSTSERW)={} log in I/O={:.2} s (in syncs {:.2} s) one-flush dual I/Os={} cycles led by a committer={} writers at the default priority={}",
+            "log: forces={} not yet durable={} write cycles={} I/Os={:?} syncs={} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} offloads={} checkpoints={} serialised pages(QJSTSERW)={} log in I/O={:.2} s (in syncs {:.2} s) one-flush dual I/Os={} cycles led by a committer={}",
             self.forces,
             self.suspended,
             self.write_cycles,
@@ -271,8 +268,7 @@ impl LogDelta {
             self.io_busy_seconds,
             self.sync_seconds,
             self.shared_flush_ios,
-            self.leader_ios,
-            self.writer_priority_denied
+            self.leader_ios
         )
     }
 }

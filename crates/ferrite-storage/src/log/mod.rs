@@ -73,7 +73,6 @@ pub mod archive;
 pub mod bsds;
 mod buffer;
 mod current_page;
-mod priority;
 pub mod reader;
 pub mod record;
 mod restart;
@@ -210,11 +209,6 @@ pub struct LogStatistics {
     /// `io_busy_nanos` is the cycles' `write` calls (and waiting for copy 2's). With
     /// `write_syncs`: the device's time per sync, against the window's time per cycle.
     pub sync_nanos: u64,
-    /// Log writer threads (the logger, the copy 2 writer) that could raise their CPU priority
-    /// neither to real time nor to a negative nice value (no `CAP_SYS_NICE`, `RLIMIT_RTPRIO`
-    /// or `RLIMIT_NICE`): they run at the default priority, among the application threads
-    /// (`log/priority.rs`).
-    pub writer_priority_denied: u64,
     /// Write cycles a forcer led itself (leader/follower group commit: it found no I/O in
     /// progress, so it wrote and synced the log instead of waking the logger thread).
     pub leader_ios: u64,

@@ -34,7 +34,6 @@ pub(crate) struct LogCounters {
     pub leader_ios: AtomicU64,
     pub write_syncs: AtomicU64,
     pub sync_nanos: AtomicU64,
-    pub writer_priority_denied: AtomicU64,
 }
 
 /// Add to a counter.
@@ -72,7 +71,6 @@ impl LogCounters {
             leader_ios: get(&self.leader_ios),
             write_syncs: get(&self.write_syncs),
             sync_nanos: get(&self.sync_nanos),
-            writer_priority_denied: get(&self.writer_priority_denied),
         }
     }
 }
@@ -171,7 +169,6 @@ pub fn measure_throughput(
         leader_ios: difference(after.leader_ios, before.leader_ios),
         write_syncs: difference(after.write_syncs, before.write_syncs),
         sync_nanos: difference(after.sync_nanos, before.sync_nanos),
-        writer_priority_denied: after.writer_priority_denied,
     };
     Ok(ThroughputMeasurement {
         records: (threads * records_per_thread) as u64,

@@ -177,7 +177,6 @@ impl LogIo {
 /// The logger thread's body: write whatever no committer writes itself (WRTHRSH, forces that
 /// arrive while an I/O is in progress, buffer waits, log switches) until shutdown or failure.
 pub(crate) fn run_logger(shared: Arc<LogShared>) {
-    super::priority::raise_writer_priority(shared.counters());
     let logger = Logger {
         shared: shared.clone(),
     };
@@ -321,7 +320,6 @@ struct CopyWriter {
 
 impl CopyWriter {
     fn run(&self, shared: &LogShared, copy: usize) {
-        super::priority::raise_writer_priority(shared.counters());
         let mut staging = Staging::new();
         loop {
             let (job, sync) = {
