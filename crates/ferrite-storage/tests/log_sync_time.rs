@@ -5,6 +5,7 @@
 
 use std::io;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,16 +22,29 @@ const DIRECTORY: &str = "/qm/SYNCTIME";
 /// How long each active log sync takes here.
 const SYNC_DELAY: Duration = Duration::from_millis(20);
 
-/// Active log syncs take [`SYNC_DELAY`]; with `shared_flush` the files pass the one-flush
-/// interface through.
+/// Active log syncs take [`SYNC_DELAY`], and once `failing` is set they then fail; with
+/// `shared_flush` the files pass the one-flush interface through.
 struct SlowSync {
     shared_flush: bool,
+    failing: AtomicBool,
+}
+
+impl SlowSync {
+    fn new(shared_flush: bool) -> SlowSync {
+        SlowSync {
+            shared_flush,
+            failing: AtomicBool::new(false),
+        }
+    }
 }
 
 impl FileHooks for SlowSync {
     fn sync_data(&self, name: &str, inner: &dyn StorageFile) -> io::Result<()> {
         if name.starts_with("LOGCOPY") {
             std::thread::sleep(SYNC_DELAY);
+            if self.failing.load(Ordering::SeqCst) {
+                return Err(io::Error::other(format!("{name}: injected sync failure")));
+            }
         }
         inner.sync_data()
     }
@@ -39,8 +53,8 @@ impl FileHooks for SlowSync {
     }
 }
 
-fn sync_time_is_counted(twoactv: bool, shared_flush: bool) {
-    let context = format!("TWOACTV {twoactv}, one flush {shared_flush}");
+/// A log on the simulator whose active log syncs are `hooks`, with TWOACTV `twoactv`.
+fn open_log(twoactv: bool, hooks: Arc<SlowSync>) -> Arc<LogManager> {
     let log = LogParameters {
         outbuff_kib: 512,
         wrthrsh: 1000,
@@ -50,13 +64,15 @@ fn sync_time_is_counted(twoactv: bool, shared_flush: bool) {
     };
     let archive = kept_archives();
     let fs = SimulatedFileSystem::new(5);
-    fs.set_shared_flush(shared_flush);
-    let hooked: Arc<dyn FileSystem> = Arc::new(HookedFileSystem::new(
-        Arc::new(fs),
-        Arc::new(SlowSync { shared_flush }),
-    ));
+    fs.set_shared_flush(hooks.shared_flush);
+    let hooked: Arc<dyn FileSystem> = Arc::new(HookedFileSystem::new(Arc::new(fs), hooks));
     LogManager::create(hooked.clone(), Path::new(DIRECTORY), &log, &archive).unwrap();
-    let manager = LogManager::open(hooked, Path::new(DIRECTORY), &log, &archive).unwrap();
+    LogManager::open(hooked, Path::new(DIRECTORY), &log, &archive).unwrap()
+}
+
+fn sync_time_is_counted(twoactv: bool, shared_flush: bool) {
+    let context = format!("TWOACTV {twoactv}, one flush {shared_flush}");
+    let manager = open_log(twoactv, Arc::new(SlowSync::new(shared_flush)));
     let before = manager.statistics();
     let mut end = Rba::ZERO;
     for round in 0..3u8 {
@@ -85,4 +101,34 @@ fn the_sync_time_of_every_write_cycle_is_counted() {
     sync_time_is_counted(false, false);
     sync_time_is_counted(true, false);
     sync_time_is_counted(true, true);
+}
+
+/// A cycle whose sync fails counts nothing in `sync_nanos`, as it counts nothing in
+/// `io_busy_nanos`: `sync_nanos` stays a part of `io_busy_nanos` after a failure.
+fn a_failed_sync_is_not_counted(twoactv: bool, shared_flush: bool) {
+    let context = format!("TWOACTV {twoactv}, one flush {shared_flush}");
+    let hooks = Arc::new(SlowSync::new(shared_flush));
+    let manager = open_log(twoactv, hooks.clone());
+    let before = manager.statistics();
+    hooks.failing.store(true, Ordering::SeqCst);
+    let end = manager.append(1, &[&[7u8; 5000]]).unwrap().1;
+    assert!(
+        manager.force(end).is_err(),
+        "{context}: a force whose sync failed returned"
+    );
+    let after = manager.statistics();
+    let sync_nanos = after.sync_nanos - before.sync_nanos;
+    let busy_nanos = after.io_busy_nanos - before.io_busy_nanos;
+    assert!(
+        sync_nanos <= busy_nanos,
+        "{context}: {sync_nanos} ns in failed syncs counted, more than the {busy_nanos} ns of cycles"
+    );
+    manager.abandon();
+}
+
+#[test]
+fn a_failed_sync_adds_no_sync_time() {
+    a_failed_sync_is_not_counted(false, false);
+    a_failed_sync_is_not_counted(true, false);
+    a_failed_sync_is_not_counted(true, true);
 }

@@ -604,12 +604,15 @@ impl LogIo {
             }
         });
         let second_done = second.wait();
+        first?;
+        second_wrote.map_err(copy_2_failed)?;
+        second_done.map_err(copy_2_failed)?;
+        // Counted only once every copy is durable, as on the other paths: a failed cycle adds
+        // nothing to io_busy_nanos either, and sync_nanos is a part of it.
         if sync {
             count_sync(shared, synced);
         }
-        first?;
-        second_wrote.map_err(copy_2_failed)?;
-        second_done.map_err(copy_2_failed)
+        Ok(())
     }
 
     /// Carry out `job` on both copies with one device cache flush, when both copies of the
