@@ -593,8 +593,9 @@ impl LogIo {
         if first.is_ok() && second_wrote.is_ok() {
             shared.release_written(job.end);
         }
-        // Copy 2's writer starts its sync as soon as its writes are done: the cycle's sync time
-        // is counted from here, where copy 1's starts.
+        // The cycle's sync time is counted from here, once both copies' writes are done: copy
+        // 1's sync starts here, copy 2's writer started its own as soon as its writes were done
+        // (so part of it may fall before this point, counted as writes).
         let synced = Instant::now();
         let first = first.and_then(|()| {
             if sync {
