@@ -16,14 +16,17 @@ use ferrite_storage::vfs::{FileSystem, StorageFile};
 use ferrite_storage::Rba;
 
 mod log_support;
-use log_support::{kept_archives, FileHooks, HookedFileSystem};
+use log_support::{kept_archives, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/SYNCTIME";
 /// How long each active log sync takes here.
 const SYNC_DELAY: Duration = Duration::from_millis(20);
+/// How long each active log write takes here (the simulator's take next to nothing, so without
+/// it a cycle's writes could not be told from its sync).
+const WRITE_DELAY: Duration = Duration::from_millis(10);
 
-/// Active log syncs take [`SYNC_DELAY`], and once `failing` is set they then fail; with
-/// `shared_flush` the files pass the one-flush interface through.
+/// Active log writes take [`WRITE_DELAY`] and syncs [`SYNC_DELAY`]; once `failing` is set the
+/// syncs then fail; with `shared_flush` the files pass the one-flush interface through.
 struct SlowSync {
     shared_flush: bool,
     failing: AtomicBool,
@@ -39,6 +42,12 @@ impl SlowSync {
 }
 
 impl FileHooks for SlowSync {
+    fn write_at(&self, call: WriteCall<'_>) -> io::Result<()> {
+        if call.name.starts_with("LOGCOPY") {
+            std::thread::sleep(WRITE_DELAY);
+        }
+        call.run()
+    }
     fn sync_data(&self, name: &str, inner: &dyn StorageFile) -> io::Result<()> {
         if name.starts_with("LOGCOPY") {
             std::thread::sleep(SYNC_DELAY);
@@ -91,6 +100,12 @@ fn sync_time_is_counted(twoactv: bool, shared_flush: bool) {
     assert!(
         sync_nanos <= busy_nanos,
         "{context}: {sync_nanos} ns in syncs, more than the {busy_nanos} ns the cycles took"
+    );
+    // Each cycle writes before it syncs: that time is in io_busy_nanos, not in sync_nanos.
+    assert!(
+        busy_nanos - sync_nanos >= syncs * WRITE_DELAY.as_nanos() as u64,
+        "{context}: {} ns of the cycles outside their syncs, less than {syncs} writes of {WRITE_DELAY:?}",
+        busy_nanos - sync_nanos
     );
     manager.shutdown().unwrap();
     let _ = end;
