@@ -16,17 +16,24 @@ use ferrite_storage::vfs::{FileSystem, StorageFile};
 use ferrite_storage::Rba;
 
 mod log_support;
-use log_support::{kept_archives, FileHooks, HookedFileSystem, WriteCall};
+use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/SYNCTIME";
-/// How long each active log sync takes here.
+/// How long each active log sync takes here (copy 1's).
 const SYNC_DELAY: Duration = Duration::from_millis(20);
+/// How long copy 2's syncs take: longer than copy 1's, so a cycle's sync time must run until
+/// the last copy is durable, not the first.
+const COPY_2_SYNC_DELAY: Duration = Duration::from_millis(40);
+// The dual logging check below tells "until copy 2 is durable" from "until copy 1 is" only if
+// copy 2's sync, less the part that may fall before the count starts, outlasts copy 1's.
+const _: () =
+    assert!(COPY_2_SYNC_DELAY.as_nanos() - WRITE_DELAY.as_nanos() > SYNC_DELAY.as_nanos());
 /// How long each active log write takes here (the simulator's take next to nothing, so without
 /// it a cycle's writes could not be told from its sync).
 const WRITE_DELAY: Duration = Duration::from_millis(10);
 
-/// Active log writes take [`WRITE_DELAY`] and syncs [`SYNC_DELAY`]; once `failing` is set the
-/// syncs then fail; with `shared_flush` the files pass the one-flush interface through.
+/// Active log writes take [`WRITE_DELAY`] and syncs [`SYNC_DELAY`] (copy 2's
+/// [`COPY_2_SYNC_DELAY`]); once `failing` is set the syncs then fail; with `shared_flush` the files pass the one-flush interface through.
 struct SlowSync {
     shared_flush: bool,
     failing: AtomicBool,
@@ -49,8 +56,12 @@ impl FileHooks for SlowSync {
         call.run()
     }
     fn sync_data(&self, name: &str, inner: &dyn StorageFile) -> io::Result<()> {
-        if name.starts_with("LOGCOPY") {
-            std::thread::sleep(SYNC_DELAY);
+        if let Some(copy) = active_log_copy(name) {
+            std::thread::sleep(if copy == 1 {
+                COPY_2_SYNC_DELAY
+            } else {
+                SYNC_DELAY
+            });
             if self.failing.load(Ordering::SeqCst) {
                 return Err(io::Error::other(format!("{name}: injected sync failure")));
             }
@@ -93,9 +104,18 @@ fn sync_time_is_counted(twoactv: bool, shared_flush: bool) {
     let sync_nanos = after.sync_nanos - before.sync_nanos;
     let busy_nanos = after.io_busy_nanos - before.io_busy_nanos;
     assert!(syncs >= 3, "{context}: {syncs} write syncs for 3 forces");
+    // Every cycle's sync lasts until the slowest copy is durable. On the dual-thread path copy
+    // 2's writer starts its sync as soon as its own write is done, while copy 1 may still be
+    // writing, and the count starts once both are written: up to about one write of copy 2's
+    // sync falls before it. Stopping at copy 1's durable instead would count SYNC_DELAY.
+    let least = if twoactv {
+        COPY_2_SYNC_DELAY - WRITE_DELAY
+    } else {
+        SYNC_DELAY
+    };
     assert!(
-        sync_nanos >= syncs * SYNC_DELAY.as_nanos() as u64,
-        "{context}: {sync_nanos} ns counted in {syncs} syncs of at least {SYNC_DELAY:?} each"
+        sync_nanos >= syncs * least.as_nanos() as u64,
+        "{context}: {sync_nanos} ns counted in {syncs} syncs of at least {least:?} each"
     );
     assert!(
         sync_nanos <= busy_nanos,
