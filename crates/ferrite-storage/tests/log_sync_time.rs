@@ -104,6 +104,12 @@ fn sync_time_is_counted(twoactv: bool, shared_flush: bool) {
     let sync_nanos = after.sync_nanos - before.sync_nanos;
     let busy_nanos = after.io_busy_nanos - before.io_busy_nanos;
     assert!(syncs >= 3, "{context}: {syncs} write syncs for 3 forces");
+    // The case ran the path it names: the one-flush path counts its I/Os, the others none.
+    assert_eq!(
+        after.shared_flush_ios > before.shared_flush_ios,
+        shared_flush,
+        "{context}: the writer path run"
+    );
     // Every cycle's sync lasts until the slowest copy is durable. On the dual-thread path copy
     // 2's writer starts its sync as soon as its own write is done, while copy 1 may still be
     // writing, and the count starts once both are written: up to about one write of copy 2's
