@@ -13,7 +13,6 @@ use ferrite_storage::config::LogParameters;
 use ferrite_storage::log::LogManager;
 use ferrite_storage::vfs::simulated::SimulatedFileSystem;
 use ferrite_storage::vfs::{FileSystem, StorageFile};
-use ferrite_storage::Rba;
 
 mod log_support;
 use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem, WriteCall};
@@ -94,9 +93,8 @@ fn sync_time_is_counted(twoactv: bool, shared_flush: bool) {
     let context = format!("TWOACTV {twoactv}, one flush {shared_flush}");
     let manager = open_log(twoactv, Arc::new(SlowSync::new(shared_flush)));
     let before = manager.statistics();
-    let mut end = Rba::ZERO;
     for round in 0..3u8 {
-        end = manager.append(1, &[&vec![round; 5000]]).unwrap().1;
+        let end = manager.append(1, &[&vec![round; 5000]]).unwrap().1;
         manager.force(end).unwrap();
     }
     let after = manager.statistics();
@@ -134,7 +132,6 @@ fn sync_time_is_counted(twoactv: bool, shared_flush: bool) {
         busy_nanos - sync_nanos
     );
     manager.shutdown().unwrap();
-    let _ = end;
 }
 
 #[test]
