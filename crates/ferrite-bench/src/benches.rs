@@ -492,8 +492,46 @@ pub fn pages_per_message(context: &mut Context) {
 
 // ----- committers -----------------------------------------------------------------------------
 
+/// This process's CPU time and context switches (getrusage), to take a run's share.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProcessUsage {
+    pub user_seconds: f64,
+    pub system_seconds: f64,
+    /// Voluntary (a thread blocked: parked, waiting for a lock or an I/O) and involuntary
+    /// (preempted) context switches.
+    pub voluntary_switches: u64,
+    pub involuntary_switches: u64,
+}
+
+impl ProcessUsage {
+    pub fn now() -> ProcessUsage {
+        // SAFETY: getrusage fills the struct we pass.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+        let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
+        ProcessUsage {
+            user_seconds: seconds(usage.ru_utime),
+            system_seconds: seconds(usage.ru_stime),
+            voluntary_switches: usage.ru_nvcsw as u64,
+            involuntary_switches: usage.ru_nivcsw as u64,
+        }
+    }
+
+    pub fn since(self, before: ProcessUsage) -> ProcessUsage {
+        ProcessUsage {
+            user_seconds: self.user_seconds - before.user_seconds,
+            system_seconds: self.system_seconds - before.system_seconds,
+            voluntary_switches: self.voluntary_switches - before.voluntary_switches,
+            involuntary_switches: self.involuntary_switches - before.involuntary_switches,
+        }
+    }
+}
+
 pub struct CommitterRun {
     pub messages: u64,
+    /// The process's CPU and context switches during the window (every thread: committers,
+    /// logger, deferred writer).
+    pub usage: ProcessUsage,
     pub log_bytes: u64,
     pub elapsed: Duration,
     pub commit: Latencies,
@@ -564,7 +602,8 @@ fn run_committers(
     let barrier = Barrier::new(threads + 1);
     let stop = AtomicBool::new(false);
     let log_before = queue_manager.log_statistics();
-    let (results, started, elapsed, rba_before, rba_after) = std::thread::scope(|scope| {
+    let mut usage_before = ProcessUsage::default();
+    let (results, started, elapsed, rba_before, rba_after, usage) = std::thread::scope(|scope| {
         let workers: Vec<_> = queues
             .iter()
             .enumerate()
@@ -601,6 +640,7 @@ fn run_committers(
             })
             .collect();
         let rba_before = queue_manager.log().end_rba().0;
+        usage_before = ProcessUsage::now();
         barrier.wait();
         let started = Instant::now();
         let mut next_report = started + Duration::from_secs(2);
@@ -621,8 +661,9 @@ fn run_committers(
             .map(|w| w.join().expect("committer"))
             .collect();
         let elapsed = started.elapsed();
+        let usage = ProcessUsage::now().since(usage_before);
         let rba_after = queue_manager.log().end_rba().0;
-        (results, started, elapsed, rba_before, rba_after)
+        (results, started, elapsed, rba_before, rba_after, usage)
     });
     let _ = started;
     let log = engine::log_delta(&log_before, &queue_manager.log_statistics());
@@ -634,6 +675,7 @@ fn run_committers(
     }
     CommitterRun {
         messages: commit.count() as u64,
+        usage,
         log_bytes: rba_after - rba_before,
         elapsed,
         commit,
@@ -908,6 +950,28 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
                 if alone { "log alone" } else { "with switches" },
                 run.log.describe()
             );
+            // Where a write cycle's time goes: the writer's `write` calls, its sync, and the
+            // time between a cycle's end and the next one's start (forcers woken, appending).
+            let cycles = run.log.syncs.max(1) as f64;
+            println!(
+                "      per write cycle ({} cycles, {:.1} KiB): writes {:.1} us, sync {:.1} us, between cycles {:.1} us",
+                run.log.syncs,
+                run.log.bytes_written[0] as f64 / cycles / 1024.0,
+                (run.log.io_busy_seconds - run.log.sync_seconds) / cycles * 1e6,
+                run.log.sync_seconds / cycles * 1e6,
+                (run.elapsed.as_secs_f64() - run.log.io_busy_seconds).max(0.0) / cycles * 1e6,
+            );
+            let commits = run.messages.max(1) as f64;
+            println!(
+                "      per commit ({} commits, {:.1} per cycle): CPU {:.1} us (user {:.1}, system {:.1}), context switches {:.2} voluntary, {:.2} involuntary",
+                run.messages,
+                commits / cycles,
+                (run.usage.user_seconds + run.usage.system_seconds) / commits * 1e6,
+                run.usage.user_seconds / commits * 1e6,
+                run.usage.system_seconds / commits * 1e6,
+                run.usage.voluntary_switches as f64 / commits,
+                run.usage.involuntary_switches as f64 / commits,
+            );
             queue_manager.shutdown().expect("shutdown");
             drop(queue_manager);
             engine::remove(&directory);
@@ -1090,6 +1154,7 @@ pub fn dual(context: &mut Context) {
     let combine = |runs: Vec<CommitterRun>| {
         let mut total = CommitterRun {
             messages: 0,
+            usage: ProcessUsage::default(),
             log_bytes: 0,
             elapsed: Duration::ZERO,
             commit: Latencies::default(),

@@ -208,6 +208,9 @@ pub struct LogDelta {
     /// Time the log spent in write I/Os (writes and syncs), by the logger thread or a committer
     /// leading its own I/O, in seconds.
     pub io_busy_seconds: f64,
+    /// The part of `io_busy_seconds` spent in the syncs that end write cycles.
+    pub sync_seconds: f64,
+
     /// Dual logging I/Os made durable on both copies by one device flush.
     pub shared_flush_ios: u64,
     /// Write cycles a committer led itself (no hand-off to the logger thread).
@@ -235,6 +238,7 @@ pub fn log_delta(before: &LogStatistics, after: &LogStatistics) -> LogDelta {
         checkpoints: after.qjstllcp - before.qjstllcp,
         serialised_pages: after.qjstserw - before.qjstserw,
         io_busy_seconds: (after.io_busy_nanos - before.io_busy_nanos) as f64 / 1e9,
+        sync_seconds: (after.sync_nanos - before.sync_nanos) as f64 / 1e9,
         shared_flush_ios: after.shared_flush_ios - before.shared_flush_ios,
         leader_ios: after.leader_ios - before.leader_ios,
         offloads: after.qjstalw - before.qjstalw,
@@ -249,7 +253,7 @@ impl LogDelta {
             self.bytes_written[0] as f64 / self.write_ios[0] as f64 / 1024.0
         };
         format!(
-            "log: forces={} not yet durable={} write cycles={} I/Os={:?} syncs={} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} offloads={} checkpoints={} serialised pages(QJSTSERW)={} log in I/O={:.2} s one-flush dual I/Os={} cycles led by a committer={}",
+            "log: forces={} not yet durable={} write cycles={} I/Os={:?} syncs={} bytes written={:?} ({per_io:.1} KiB/I/O) buffer waits(QJSTWTB)={} switches={} offloads={} checkpoints={} serialised pages(QJSTSERW)={} log in I/O={:.2} s (in syncs {:.2} s) one-flush dual I/Os={} cycles led by a committer={}",
             self.forces,
             self.suspended,
             self.write_cycles,
@@ -262,6 +266,7 @@ impl LogDelta {
             self.checkpoints,
             self.serialised_pages,
             self.io_busy_seconds,
+            self.sync_seconds,
             self.shared_flush_ios,
             self.leader_ios
         )

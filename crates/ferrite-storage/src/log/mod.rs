@@ -204,6 +204,14 @@ pub struct LogStatistics {
     /// `sync_data` of every copy, or one device flush for both, counted once. Log bytes
     /// written per sync is what the device's synced bandwidth must be compared at.
     pub write_syncs: u64,
+    /// Nanoseconds of `io_busy_nanos` spent in the syncs that end write cycles: from the end of
+    /// every copy's writes (one flush: from copy 1's write-back) until the writer runs again
+    /// with every copy durable. Not the device's time alone: it includes the writer's wake-up
+    /// and run-queue wait after the last sync returns, and with dual logging copy 2's sync may
+    /// already have started during the writes. The rest of `io_busy_nanos` is the cycles'
+    /// `write` calls (and waiting for copy 2's). Counted only for cycles that succeed, as
+    /// `io_busy_nanos` is.
+    pub sync_nanos: u64,
     /// Write cycles a forcer led itself (leader/follower group commit: it found no I/O in
     /// progress, so it wrote and synced the log instead of waking the logger thread).
     pub leader_ios: u64,

@@ -33,6 +33,7 @@ pub(crate) struct LogCounters {
     pub shared_flush_ios: AtomicU64,
     pub leader_ios: AtomicU64,
     pub write_syncs: AtomicU64,
+    pub sync_nanos: AtomicU64,
 }
 
 /// Add to a counter.
@@ -69,6 +70,7 @@ impl LogCounters {
             shared_flush_ios: get(&self.shared_flush_ios),
             leader_ios: get(&self.leader_ios),
             write_syncs: get(&self.write_syncs),
+            sync_nanos: get(&self.sync_nanos),
         }
     }
 }
@@ -166,6 +168,7 @@ pub fn measure_throughput(
         shared_flush_ios: difference(after.shared_flush_ios, before.shared_flush_ios),
         leader_ios: difference(after.leader_ios, before.leader_ios),
         write_syncs: difference(after.write_syncs, before.write_syncs),
+        sync_nanos: difference(after.sync_nanos, before.sync_nanos),
     };
     Ok(ThroughputMeasurement {
         records: (threads * records_per_thread) as u64,

@@ -240,6 +240,14 @@ fn stage(shared: &LogShared, job: WriteJob, staging: &mut Staging) {
     staging.data[length..].fill(0);
 }
 
+/// Count the time since `started` as a write cycle's sync (`LogStatistics::sync_nanos`).
+fn count_sync(shared: &LogShared, started: Instant) {
+    bump(
+        &shared.counters().sync_nanos,
+        started.elapsed().as_nanos() as u64,
+    );
+}
+
 /// Write `job` to one copy (no sync): the final pages in place (full pages straight from the
 /// ring buffer, a final partial page from `staging`), the partial page to its slot. Counts the
 /// copy's I/O and bytes. `staging` holds the job's last page (`stage`).
@@ -564,7 +572,9 @@ impl LogIo {
             write_pages(shared, 0, job, &mut self.staging)?;
             shared.release_written(job.end);
             if sync {
+                let synced = Instant::now();
                 shared.sources.files.sync(job.file, 0)?;
+                count_sync(shared, synced);
             }
             return Ok(());
         };
@@ -583,6 +593,10 @@ impl LogIo {
         if first.is_ok() && second_wrote.is_ok() {
             shared.release_written(job.end);
         }
+        // The cycle's sync time is counted from here, once both copies' writes are done: copy
+        // 1's sync starts here, copy 2's writer started its own as soon as its writes were done
+        // (so part of it may fall before this point, counted as writes).
+        let synced = Instant::now();
         let first = first.and_then(|()| {
             if sync {
                 shared.sources.files.sync(job.file, 0)
@@ -593,7 +607,13 @@ impl LogIo {
         let second_done = second.wait();
         first?;
         second_wrote.map_err(copy_2_failed)?;
-        second_done.map_err(copy_2_failed)
+        second_done.map_err(copy_2_failed)?;
+        // Counted only once every copy is durable, as on the other paths: a failed cycle adds
+        // nothing to io_busy_nanos either, and sync_nanos is a part of it.
+        if sync {
+            count_sync(shared, synced);
+        }
+        Ok(())
     }
 
     /// Carry out `job` on both copies with one device cache flush, when both copies of the
@@ -635,12 +655,14 @@ impl LogIo {
         if !sync {
             return Ok(());
         }
+        let synced = Instant::now();
         first
             .write_back()
             .map_err(|error| StorageError::io(first.path(), "write back active log", error))?;
         second
             .sync_data()
             .map_err(|error| StorageError::io(second.path(), "sync active log", error))?;
+        count_sync(shared, synced);
         let ios = std::mem::take(&mut self.shared_flush_unsynced);
         bump(&shared.counters().shared_flush_ios, ios);
         Ok(())
