@@ -575,8 +575,9 @@ impl Connection {
             unit: UnitOfWork::new(),
             handles: HashMap::default(),
             next_handle: 1,
-            user_identifier: MqChar::from(user_identifier),
-            appl_name: MqChar::from(&appl_name),
+            // A user ID longer than MQ's 12 bytes (an adopted one) is cut, as MQ cuts it.
+            user_identifier: MqChar::truncating(user_identifier),
+            appl_name: MqChar::truncating(&appl_name),
             temporary_queues: Vec::new(),
             async_status: AsyncPutStatus::default(),
             message_handles: Default::default(),
@@ -591,12 +592,11 @@ impl Connection {
     }
 
     /// Sets the UserIdentifier the connection's messages carry in their identity context
-    /// (at most 12 characters kept). An in-process connection takes it from the environment;
+    /// (its first 12 bytes kept, whole characters). An in-process connection takes it from the environment;
     /// a connection made for another process (bindings socket, client channel) is given the
     /// identity the channel established instead.
     pub fn set_user_identifier(&mut self, user_identifier: &str) {
-        let kept: String = user_identifier.chars().take(12).collect();
-        self.user_identifier = MqChar::from(&kept);
+        self.user_identifier = MqChar::truncating(user_identifier);
         self.record.set_user(&self.user_identifier);
     }
 
@@ -1334,9 +1334,10 @@ impl Connection {
         } else {
             None
         };
-        // Descriptor checks, in MQ's terms. (The text fields are MQ's fixed lengths: a longer
-        // text cannot be in them, see mq_char.rs.)
-        if !md.format.is_ascii() || md.version < 1 || md.version > 2 {
+        // Descriptor checks, in MQ's terms. The text fields are MQ's fixed lengths; a longer
+        // text the application gave was cut to fit and marked (mq_char.rs), and is refused
+        // here, not put cut.
+        if md.has_cut_text() || !md.format.is_ascii() || md.version < 1 || md.version > 2 {
             return failed(MQRC_MD_ERROR);
         }
         if ![
