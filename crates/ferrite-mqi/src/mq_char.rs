@@ -18,8 +18,9 @@
 //!   MQRC_MD_ERROR, as they refused the over-long text before the fields were fixed-length
 //!   (a cut ReplyToQ could name another, existing queue), and so does the client library
 //!   before it sends one.
-//! - [`MqChar::truncating`] cuts without marking, for the queue manager's own text where
-//!   MQ cuts too (a user ID to 12 bytes).
+//! - [`MqChar::truncating`] and [`MqChar::last_fitting`] cut without marking, for the
+//!   queue manager's own text where MQ cuts too (a user ID to 12 bytes, a program's name to
+//!   its last 28 bytes for PutApplName).
 
 use std::fmt;
 
@@ -91,6 +92,16 @@ impl<const N: usize> MqChar<N> {
             end -= 1;
         }
         Self::new(&text[..end]).expect("a prefix of at most N bytes fits")
+    }
+
+    /// The longest suffix of `text` that fits, cut at a character boundary, not marked as
+    /// cut: MQ keeps the last 28 bytes of a program's name as PutApplName.
+    pub fn last_fitting(text: &str) -> MqChar<N> {
+        let mut start = text.len().saturating_sub(N);
+        while !text.is_char_boundary(start) {
+            start += 1;
+        }
+        Self::new(&text[start..]).expect("a suffix of at most N bytes fits")
     }
 
     /// `text`, or, when it is longer than the field, its longest prefix that fits marked as
@@ -355,6 +366,16 @@ mod tests {
         }
         assert!(MqChar::<3>::from("ABé").is_cut());
         assert_eq!(MqChar::<3>::from("ABé"), "AB");
+    }
+
+    #[test]
+    fn last_fitting_keeps_the_end_at_a_character_boundary() {
+        assert_eq!(MqChar::<4>::last_fitting("ABCDEF"), "CDEF");
+        assert_eq!(MqChar::<4>::last_fitting("AB"), "AB");
+        // "é" is two bytes: a cut inside it keeps the characters after it.
+        assert_eq!(MqChar::<4>::last_fitting("éABC"), "ABC");
+        assert_eq!(MqChar::<5>::last_fitting("XéABC"), "éABC");
+        assert!(!MqChar::<4>::last_fitting("ABCDEF").is_cut());
     }
 
     #[test]

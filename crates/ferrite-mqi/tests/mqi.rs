@@ -82,6 +82,19 @@ fn connect_checks_name_options_and_state() {
         put(&mut connection, hobj, MQPMO_NO_SYNCPOINT, b"x").put_appl_name,
         "PAYROLL"
     );
+    // PutApplName keeps the last 28 bytes of a longer name, in whole characters ("é" is two
+    // bytes: the 28th byte from the end is inside one, so 27 are kept).
+    let cno = Mqcno {
+        appl_name: format!("{}{}TAILX", "A".repeat(10), "é".repeat(15)),
+        ..Mqcno::default()
+    };
+    let mut connection = Connection::connect_with(qm.clone(), "", &cno).unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT)
+        .unwrap();
+    let put_appl_name = put(&mut connection, hobj, MQPMO_NO_SYNCPOINT, b"x").put_appl_name;
+    assert_eq!(put_appl_name, format!("{}TAILX", "é".repeat(11)));
+    assert!(!put_appl_name.is_cut());
     qm.quiesce();
     assert_eq!(
         reason(Connection::connect(qm.clone(), "")),
