@@ -632,11 +632,7 @@ impl ProcessUsage {
 
 /// User plus system CPU time of this process, in seconds.
 pub fn process_cpu_seconds() -> f64 {
-    // SAFETY: getrusage fills the struct we pass.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
-    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    ProcessUsage::now().cpu_seconds()
 }
 
 /// `connect`: MQCONN + MQDISC in-process, the MQI issue's "connect is cheap" goal (≤ 5 µs).

@@ -743,7 +743,7 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
-        wire::check_md(md)?;
+        wire::check_put_md(md)?;
         let with_properties = attach_properties(
             &self.message_handles,
             pmo.original_msg_handle,
@@ -775,7 +775,7 @@ impl Connection {
         let (header, body) = self.call(SegmentType::MqPut, hobj.0, body)?;
         let warning = check_warning(&header)?;
         if let ApiBody::Put(reply) = body {
-            *md = wire::md_from_wire(&reply.md);
+            *md = wire::output_md_from_wire(&reply.md);
             update_pmo(pmo, &reply.pmo);
         }
         Ok(warning)
@@ -790,7 +790,7 @@ impl Connection {
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
         wire::check_od(od)?;
-        wire::check_md(md)?;
+        wire::check_put_md(md)?;
         let with_properties = attach_properties(
             &self.message_handles,
             pmo.original_msg_handle,
@@ -827,7 +827,7 @@ impl Connection {
             let resolved = wire::od_from_wire(&reply.od);
             od.resolved_q_name = resolved.resolved_q_name;
             od.resolved_q_mgr_name = resolved.resolved_q_mgr_name;
-            *md = wire::md_from_wire(&reply.md);
+            *md = wire::output_md_from_wire(&reply.md);
             update_pmo(pmo, &reply.pmo);
         }
         Ok(warning)
@@ -871,7 +871,7 @@ impl Connection {
             header.comp_code != MQCC_FAILED || header.reason == MQRC_TRUNCATED_MSG_FAILED;
         if delivered {
             let version = md.version;
-            *md = wire::md_from_wire(&reply.md);
+            *md = wire::output_md_from_wire(&reply.md);
             md.version = version;
             let output = wire::gmo_from_wire(&reply.gmo);
             gmo.resolved_q_name = output.resolved_q_name;

@@ -10,7 +10,7 @@
 //! cut into another name.
 
 use ferrite_constants::{reason::*, structs::MQGMO_VERSION_3};
-use ferrite_mqi::{MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{MqChar, MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_protocol::initial_data::{CAP1_MQREQUEST, CAP1_SPLIT_MESSAGES};
 use ferrite_protocol::mqi::{Gmo, Md, Od, Pmo};
 use ferrite_protocol::MqChars;
@@ -99,28 +99,53 @@ pub fn od_string(od_and_after: &[u8], value: &ferrite_protocol::mqi::CharV) -> M
     }
 }
 
-/// Checks the MQMD's character fields fit their wire fields (MQRC_MD_ERROR otherwise).
+/// Checks the MQMD's version can travel (1 or 2; MQRC_MD_ERROR otherwise). Its text fields
+/// are MQ's fixed lengths (`MqChar<N>`), so they always fit their wire fields.
 pub fn check_md(md: &Mqmd) -> MqResult<()> {
     if !(1..=2).contains(&md.version) {
         return Err(MqError::failed(MQRC_MD_ERROR));
     }
-    for (text, length) in [
-        (md.reply_to_q.as_str(), 48),
-        (md.reply_to_q_mgr.as_str(), 48),
-        (md.user_identifier.as_str(), 12),
-        (md.appl_identity_data.as_str(), 32),
-        (md.put_appl_name.as_str(), 28),
-        (md.put_date.as_str(), 8),
-        (md.put_time.as_str(), 8),
-        (md.appl_origin_data.as_str(), 4),
-    ] {
-        check_length(text, length, MQRC_MD_ERROR)?;
+    Ok(())
+}
+
+/// Checks an MQPUT's or MQPUT1's MQMD ([`check_md`]) and refuses, with MQRC_MD_ERROR as the
+/// queue manager's MQPUT would, a text field holding a longer text cut to fit
+/// (`MqChar::is_cut`): sent, it would arrive cut and be put.
+pub fn check_put_md(md: &Mqmd) -> MqResult<()> {
+    check_md(md)?;
+    if md.has_cut_text() {
+        return Err(MqError::failed(MQRC_MD_ERROR));
     }
     Ok(())
 }
 
-/// MQMD from its wire form.
-pub fn md_from_wire(md: &Md) -> Mqmd {
+/// MQMD from its wire form, for a call that takes it as input (MQPUT, MQPUT1): each text
+/// field's bytes are kept as they are, without MQ's padding (they fit: the wire's field is
+/// MQ's length). Bytes that are not UTF-8 cannot be held as they are (`MqChar` holds
+/// UTF-8, and replacing a byte with U+FFFD takes three): MQRC_MD_ERROR, rather than a
+/// changed, or cut, field put with the message.
+pub fn md_from_wire(md: &Md) -> MqResult<Mqmd> {
+    fn text<const N: usize>(field: &MqChars<N>) -> MqResult<MqChar<N>> {
+        MqChar::from_padded_bytes(field.as_bytes()).ok_or(MqError::failed(MQRC_MD_ERROR))
+    }
+    Ok(Mqmd {
+        reply_to_q: text(&md.reply_to_q)?,
+        reply_to_q_mgr: text(&md.reply_to_q_mgr)?,
+        user_identifier: text(&md.user_identifier)?,
+        appl_identity_data: text(&md.appl_identity_data)?,
+        put_appl_name: text(&md.put_appl_name)?,
+        put_date: text(&md.put_date)?,
+        put_time: text(&md.put_time)?,
+        appl_origin_data: text(&md.appl_origin_data)?,
+        ..output_md_from_wire(md)
+    })
+}
+
+/// MQMD from its wire form where its text fields are output: an MQGET's request (the get
+/// replaces them) and the queue manager's replies (the call is done; refusing it would lose
+/// what it did). A byte that is not UTF-8 becomes `?` (one for one: nothing is cut); a
+/// Ferrite queue manager sends UTF-8 only.
+pub fn output_md_from_wire(md: &Md) -> Mqmd {
     Mqmd {
         version: md.version,
         report: md.report,
@@ -135,16 +160,18 @@ pub fn md_from_wire(md: &Md) -> Mqmd {
         msg_id: md.msg_id,
         correl_id: md.correl_id,
         backout_count: md.backout_count,
-        reply_to_q: md.reply_to_q.trimmed().into(),
-        reply_to_q_mgr: md.reply_to_q_mgr.trimmed().into(),
-        user_identifier: md.user_identifier.trimmed().into(),
+        reply_to_q: MqChar::from_padded_bytes_substituting(md.reply_to_q.as_bytes()),
+        reply_to_q_mgr: MqChar::from_padded_bytes_substituting(md.reply_to_q_mgr.as_bytes()),
+        user_identifier: MqChar::from_padded_bytes_substituting(md.user_identifier.as_bytes()),
         accounting_token: md.accounting_token,
-        appl_identity_data: md.appl_identity_data.trimmed().into(),
+        appl_identity_data: MqChar::from_padded_bytes_substituting(
+            md.appl_identity_data.as_bytes(),
+        ),
         put_appl_type: md.put_appl_type,
-        put_appl_name: md.put_appl_name.trimmed().into(),
-        put_date: md.put_date.trimmed().into(),
-        put_time: md.put_time.trimmed().into(),
-        appl_origin_data: md.appl_origin_data.trimmed().into(),
+        put_appl_name: MqChar::from_padded_bytes_substituting(md.put_appl_name.as_bytes()),
+        put_date: MqChar::from_padded_bytes_substituting(md.put_date.as_bytes()),
+        put_time: MqChar::from_padded_bytes_substituting(md.put_time.as_bytes()),
+        appl_origin_data: MqChar::from_padded_bytes_substituting(md.appl_origin_data.as_bytes()),
         group_id: md.group_id,
         msg_seq_number: md.msg_seq_number,
         offset: md.offset,
@@ -314,6 +341,41 @@ mod tests {
     use ferrite_constants::selector::*;
 
     #[test]
+    fn an_mqmd_text_that_is_not_utf8_is_refused_as_input_and_never_cut() {
+        // Latin-1 "JOSÉ" and a full 12-byte Latin-1 UserIdentifier: U+FFFD for each 0xC9
+        // would not fit 12 bytes, and a changed user ID must not be put.
+        let mut wire = md_to_wire(&Mqmd::default());
+        wire.user_identifier = MqChars(*b"JOS\xc9        ");
+        assert_eq!(md_from_wire(&wire).unwrap_err().reason, MQRC_MD_ERROR);
+        wire.user_identifier = MqChars([0xc9; 12]);
+        assert_eq!(md_from_wire(&wire).unwrap_err().reason, MQRC_MD_ERROR);
+        // As output (an MQGET's request, a reply): one '?' per such byte, nothing cut.
+        assert_eq!(output_md_from_wire(&wire).user_identifier, "?".repeat(12));
+        wire.user_identifier = MqChars(*b"JOS\xc9        ");
+        assert_eq!(output_md_from_wire(&wire).user_identifier, "JOS?");
+    }
+
+    #[test]
+    fn a_put_mqmd_with_a_text_cut_to_fit_is_refused_before_it_is_sent() {
+        let long = Mqmd {
+            reply_to_q: "R".repeat(49).into(),
+            ..Mqmd::default()
+        };
+        assert_eq!(check_put_md(&long).unwrap_err().reason, MQRC_MD_ERROR);
+        assert_eq!(check_md(&long), Ok(()), "an MQGET's text fields are output");
+        let fits = Mqmd {
+            reply_to_q: "R".repeat(48).into(),
+            ..Mqmd::default()
+        };
+        assert_eq!(check_put_md(&fits), Ok(()));
+        let version_3 = Mqmd {
+            version: 3,
+            ..Mqmd::default()
+        };
+        assert_eq!(check_put_md(&version_3).unwrap_err().reason, MQRC_MD_ERROR);
+    }
+
+    #[test]
     fn structures_survive_the_wire() {
         let md = Mqmd {
             reply_to_q: "REPLY.Q".into(),
@@ -322,7 +384,19 @@ mod tests {
             persistence: 1,
             ..Mqmd::default()
         };
-        assert_eq!(md_from_wire(&md_to_wire(&md)), md);
+        assert_eq!(md_from_wire(&md_to_wire(&md)), Ok(md.clone()));
+        assert_eq!(output_md_from_wire(&md_to_wire(&md)), md);
+        let full = Mqmd {
+            reply_to_q: "R".repeat(48).as_str().into(),
+            put_appl_name: "é".repeat(14).as_str().into(),
+            ..Mqmd::default()
+        };
+        assert!(!full.has_cut_text());
+        assert_eq!(
+            md_from_wire(&md_to_wire(&full)),
+            Ok(full),
+            "full fields, as they are"
+        );
         let od = Mqod {
             version: 3,
             ..Mqod::queue("APP.Q")

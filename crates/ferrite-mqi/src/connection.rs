@@ -262,23 +262,19 @@ const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
 /// MQPMO options recognised but not implemented yet (MQRC_FUNCTION_NOT_SUPPORTED).
 const UNSUPPORTED_PUT_OPTIONS: i32 = MQPMO_RETAIN | MQPMO_MD_FOR_OUTPUT_ONLY;
 
-/// This process's user (the first 12 characters of $USER) and program name (the last 28
-/// characters of its executable's name, as MQ keeps PutApplName), read once: MQCONN is on the
-/// path of applications that connect per request, and neither changes while the process runs.
-fn process_identity() -> &'static (String, String) {
-    static IDENTITY: std::sync::OnceLock<(String, String)> = std::sync::OnceLock::new();
+/// This process's user (the first 12 bytes of $USER, whole characters) and program name (the
+/// last 28 bytes of its executable's name, whole characters, as MQ keeps PutApplName), read
+/// once: MQCONN is on the path of applications that connect per request, and neither changes
+/// while the process runs.
+fn process_identity() -> &'static (String, MqChar<28>) {
+    static IDENTITY: std::sync::OnceLock<(String, MqChar<28>)> = std::sync::OnceLock::new();
     IDENTITY.get_or_init(|| {
-        let user: String = std::env::var("USER")
-            .unwrap_or_default()
-            .chars()
-            .take(12)
-            .collect();
+        let user = MqChar::<12>::truncating(&std::env::var("USER").unwrap_or_default());
         let program = std::env::current_exe()
             .ok()
             .and_then(|path| path.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_default();
-        let skip = program.chars().count().saturating_sub(28);
-        (user, program.chars().skip(skip).collect())
+        (user.to_string(), MqChar::last_fitting(&program))
     })
 }
 
@@ -558,26 +554,27 @@ impl Connection {
             Some(user) => user,
             None => user_identifier,
         };
-        let appl_name: String = if cno.appl_name.is_empty() {
-            program_name.clone()
+        let appl_name: MqChar<28> = if cno.appl_name.is_empty() {
+            *program_name
         } else {
-            // PutApplName holds the last 28 characters of the program name, as MQ does.
-            let skip = cno.appl_name.chars().count().saturating_sub(28);
-            cno.appl_name.chars().skip(skip).collect()
+            // PutApplName holds the last 28 bytes of the program name (whole characters), as
+            // MQ keeps the end of a program's name.
+            MqChar::last_fitting(&cno.appl_name)
         };
         crate::reports::install(&queue_manager);
         crate::service_interval_events::install(&queue_manager);
         let record = queue_manager
             .connections()
-            .register(&appl_name, MQAT_DEFAULT, user_identifier, now_ms())
+            .register(appl_name.as_str(), MQAT_DEFAULT, user_identifier, now_ms())
             .ok_or(MqError::failed(MQRC_MAX_CONNS_LIMIT_REACHED))?;
         Ok(Connection {
             queue_manager,
             unit: UnitOfWork::new(),
             handles: HashMap::default(),
             next_handle: 1,
-            user_identifier: MqChar::from(user_identifier),
-            appl_name: MqChar::from(&appl_name),
+            // A user ID longer than MQ's 12 bytes (an adopted one) is cut, as MQ cuts it.
+            user_identifier: MqChar::truncating(user_identifier),
+            appl_name,
             temporary_queues: Vec::new(),
             async_status: AsyncPutStatus::default(),
             message_handles: Default::default(),
@@ -592,12 +589,11 @@ impl Connection {
     }
 
     /// Sets the UserIdentifier the connection's messages carry in their identity context
-    /// (at most 12 characters kept). An in-process connection takes it from the environment;
+    /// (its first 12 bytes kept, whole characters). An in-process connection takes it from the environment;
     /// a connection made for another process (bindings socket, client channel) is given the
     /// identity the channel established instead.
     pub fn set_user_identifier(&mut self, user_identifier: &str) {
-        let kept: String = user_identifier.chars().take(12).collect();
-        self.user_identifier = MqChar::from(&kept);
+        self.user_identifier = MqChar::truncating(user_identifier);
         self.record.set_user(&self.user_identifier);
     }
 
@@ -1337,9 +1333,10 @@ impl Connection {
         } else {
             None
         };
-        // Descriptor checks, in MQ's terms. (The text fields are MQ's fixed lengths: a longer
-        // text cannot be in them, see mq_char.rs.)
-        if !md.format.is_ascii() || md.version < 1 || md.version > 2 {
+        // Descriptor checks, in MQ's terms. The text fields are MQ's fixed lengths; a longer
+        // text the application gave was cut to fit and marked (mq_char.rs), and is refused
+        // here, not put cut.
+        if md.has_cut_text() || !md.format.is_ascii() || md.version < 1 || md.version > 2 {
             return failed(MQRC_MD_ERROR);
         }
         if ![

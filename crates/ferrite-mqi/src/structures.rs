@@ -130,6 +130,21 @@ impl Default for Mqmd {
     }
 }
 
+impl Mqmd {
+    /// Whether a text field holds a longer text the application gave, cut to fit
+    /// ([`MqChar::is_cut`]): MQPUT and MQPUT1 refuse it with MQRC_MD_ERROR.
+    pub fn has_cut_text(&self) -> bool {
+        self.reply_to_q.is_cut()
+            || self.reply_to_q_mgr.is_cut()
+            || self.user_identifier.is_cut()
+            || self.appl_identity_data.is_cut()
+            || self.put_appl_name.is_cut()
+            || self.put_date.is_cut()
+            || self.put_time.is_cut()
+            || self.appl_origin_data.is_cut()
+    }
+}
+
 /// MQOD, the object descriptor (the fields that apply to local queues and the queue manager).
 /// `Default` is `MQOD_DEFAULT`.
 #[derive(Clone, Debug, PartialEq, Eq)]

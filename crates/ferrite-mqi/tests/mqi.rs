@@ -82,6 +82,19 @@ fn connect_checks_name_options_and_state() {
         put(&mut connection, hobj, MQPMO_NO_SYNCPOINT, b"x").put_appl_name,
         "PAYROLL"
     );
+    // PutApplName keeps the last 28 bytes of a longer name, in whole characters ("é" is two
+    // bytes: the 28th byte from the end is inside one, so 27 are kept).
+    let cno = Mqcno {
+        appl_name: format!("{}{}TAILX", "A".repeat(10), "é".repeat(15)),
+        ..Mqcno::default()
+    };
+    let mut connection = Connection::connect_with(qm.clone(), "", &cno).unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT)
+        .unwrap();
+    let put_appl_name = put(&mut connection, hobj, MQPMO_NO_SYNCPOINT, b"x").put_appl_name;
+    assert_eq!(put_appl_name, format!("{}TAILX", "é".repeat(11)));
+    assert!(!put_appl_name.is_cut());
     qm.quiesce();
     assert_eq!(
         reason(Connection::connect(qm.clone(), "")),
@@ -432,13 +445,44 @@ fn put_refusals() {
         )),
         MQRC_MISSING_REPLY_TO_Q
     );
-    // A descriptor MQ cannot take: an unknown version. (A text longer than its field cannot
-    // be in the MQMD at all, as in MQ's C structures: MqChar refuses it.)
+    // A descriptor MQ cannot take: an unknown version.
     assert_eq!(
         reason(try_put(&mut connection, bad(|md| md.version = 3), b"")),
         MQRC_MD_ERROR
     );
+    // A text longer than its field: MqChar::new refuses it, and `.into()` cuts it to fit and
+    // marks it, so that MQPUT and MQPUT1 refuse it rather than put a ReplyToQ that may name
+    // another queue, or a UserIdentifier that is someone else's.
     assert!(ferrite_mqi::MqChar::<12>::new(&"X".repeat(13)).is_err());
+    assert_eq!(
+        reason(try_put(
+            &mut connection,
+            bad(|md| md.reply_to_q = "R".repeat(49).into()),
+            b""
+        )),
+        MQRC_MD_ERROR
+    );
+    assert_eq!(
+        reason(try_put(
+            &mut connection,
+            bad(|md| md.user_identifier = "X".repeat(13).into()),
+            b""
+        )),
+        MQRC_MD_ERROR
+    );
+    let mut long_reply_to_q = Mqmd {
+        reply_to_q: "R".repeat(49).into(),
+        ..Mqmd::default()
+    };
+    assert_eq!(
+        reason(connection.put1(
+            &mut Mqod::queue("SMALL"),
+            &mut long_reply_to_q,
+            &mut nsp(),
+            b""
+        )),
+        MQRC_MD_ERROR
+    );
     let mut conflicting = Mqpmo::with_options(MQPMO_SYNCPOINT | MQPMO_NO_SYNCPOINT);
     assert_eq!(
         reason(connection.put(hobj, &mut Mqmd::default(), &mut conflicting, b"")),

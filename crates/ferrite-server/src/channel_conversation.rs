@@ -708,7 +708,8 @@ fn waiting_get(flow: &Segment, reply_header: SegmentHeader) -> Result<Option<Par
         // No wait, or an invalid WaitInterval the get itself reports.
         return Ok(None);
     }
-    let md = wire::md_from_wire(&get.md);
+    // The text fields are output: the get replaces them.
+    let md = wire::output_md_from_wire(&get.md);
     let gmo = wire::gmo_from_wire(&get.gmo);
     let deadline = (wait_interval != MQWI_UNLIMITED)
         .then(|| Instant::now() + Duration::from_millis(wait_interval as u64));

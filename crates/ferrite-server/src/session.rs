@@ -464,12 +464,14 @@ impl MqiSession {
         let result = if !strip_padding(&mut put.data, put.data_length) {
             Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
         } else {
-            let mut md = wire::md_from_wire(&put.md);
-            let mut pmo = answered_as_synchronous(wire::pmo_from_wire(&put.pmo));
-            let result = connection.put(Hobj(hobj), &mut md, &mut pmo, &put.data);
-            put.md = wire::md_to_wire(&md);
-            set_pmo_outputs(&mut put.pmo, &pmo);
-            result
+            // A text field that is not UTF-8 fails the put (MQRC_MD_ERROR), the MQMD as sent.
+            wire::md_from_wire(&put.md).and_then(|mut md| {
+                let mut pmo = answered_as_synchronous(wire::pmo_from_wire(&put.pmo));
+                let result = connection.put(Hobj(hobj), &mut md, &mut pmo, &put.data);
+                put.md = wire::md_to_wire(&md);
+                set_pmo_outputs(&mut put.pmo, &pmo);
+                result
+            })
         };
         put.data = Vec::new();
         (
@@ -483,14 +485,16 @@ impl MqiSession {
         let result = if !strip_padding(&mut put1.data, put1.data_length) {
             Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
         } else {
-            let mut od = wire::od_from_wire(&put1.od);
-            let mut md = wire::md_from_wire(&put1.md);
-            let mut pmo = answered_as_synchronous(wire::pmo_from_wire(&put1.pmo));
-            let result = connection.put1(&mut od, &mut md, &mut pmo, &put1.data);
-            set_resolved(&mut put1.od, &od);
-            put1.md = wire::md_to_wire(&md);
-            set_pmo_outputs(&mut put1.pmo, &pmo);
-            result
+            // A text field that is not UTF-8 fails the put (MQRC_MD_ERROR), the MQMD as sent.
+            wire::md_from_wire(&put1.md).and_then(|mut md| {
+                let mut od = wire::od_from_wire(&put1.od);
+                let mut pmo = answered_as_synchronous(wire::pmo_from_wire(&put1.pmo));
+                let result = connection.put1(&mut od, &mut md, &mut pmo, &put1.data);
+                set_resolved(&mut put1.od, &od);
+                put1.md = wire::md_to_wire(&md);
+                set_pmo_outputs(&mut put1.pmo, &pmo);
+                result
+            })
         };
         put1.data = Vec::new();
         (api_header(0, warning_outcome(&result)), ApiBody::Put1(put1))
@@ -509,7 +513,8 @@ impl MqiSession {
         let requested = get.length.max(0) as usize;
         let capped = requested.min(self.max_message_size as usize);
         let mut buffer = vec![0u8; capped];
-        let mut md = wire::md_from_wire(&get.md);
+        // The text fields are output: the get replaces them.
+        let mut md = wire::output_md_from_wire(&get.md);
         let mut gmo = wire::gmo_from_wire(&get.gmo);
         // A client's message handles live in the client: it takes the MQRFH2 apart itself.
         if gmo.options & MQGMO_PROPERTIES_IN_HANDLE != 0 {

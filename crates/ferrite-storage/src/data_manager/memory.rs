@@ -36,9 +36,13 @@
 //! swings by thousands of messages: getters ahead free a surplus that putters need again a
 //! moment later, and a surplus freed to `malloc` came back as fresh memory, first-touch page
 //! faults included (BENCHMARKS §31, §33). Free buffers are not charged to a
-//! [`MemoryAccount`] (they hold no message); their bound is these limits: at most threads ×
-//! 64 KiB + 4 MiB, so 36 MiB for 512 threads with MQI connections, whatever the traffic
-//! was. A thread's list is freed when the thread ends.
+//! [`MemoryAccount`] (they hold no message); their bound is these limits. The exchange's
+//! bytes count each batch's free handles and list capacity beside its buffers
+//! ([`FreeBuffers::held_bytes`]), so the exchange holds at most 4 MiB in all; a thread's
+//! list holds at most 64 KiB of buffers plus about 3 KiB of handles and list (32 free
+//! handles of 56 bytes and room for 32 buffers and 32 handles): in all at most 4 MiB plus
+//! threads × 67 KiB, so about 38 MiB for 512 threads with MQI connections, whatever the
+//! traffic was. A thread's list is freed when the thread ends.
 //!
 //! A buffer is recycled only by the drop of the last holder of its image (the queue entry, a
 //! unit of work's copy of it, a got message's data), so a recycled buffer never aliases a
@@ -107,10 +111,11 @@ thread_local! {
 /// threads with none.
 type ImageBufferExchange = Mutex<ExchangedBatches>;
 
-/// The exchange's batches and the sum of their buffers' capacities.
+/// The exchange's batches and the memory they hold ([`FreeBuffers::held_bytes`]).
 #[derive(Debug, Default)]
 struct ExchangedBatches {
     batches: Vec<FreeBuffers>,
+    /// The sum of the batches' [`FreeBuffers::held_bytes`].
     bytes: usize,
 }
 
@@ -123,14 +128,16 @@ impl ExchangedBatches {
     }
 
     /// Keep `batch`, or hand it back when it would take the exchange past
-    /// [`IMAGE_BUFFER_EXCHANGE_BYTES_MAX`] or [`IMAGE_BUFFER_EXCHANGE_BATCHES_MAX`].
+    /// [`IMAGE_BUFFER_EXCHANGE_BYTES_MAX`] (its buffers, handles and lists counted:
+    /// [`FreeBuffers::held_bytes`]) or [`IMAGE_BUFFER_EXCHANGE_BATCHES_MAX`].
     fn push(&mut self, batch: FreeBuffers) -> Option<FreeBuffers> {
+        let held = batch.held_bytes();
         if self.batches.len() >= IMAGE_BUFFER_EXCHANGE_BATCHES_MAX
-            || self.bytes + batch.bytes > IMAGE_BUFFER_EXCHANGE_BYTES_MAX
+            || self.bytes + held > IMAGE_BUFFER_EXCHANGE_BYTES_MAX
         {
             return Some(batch);
         }
-        self.bytes += batch.bytes;
+        self.bytes += held;
         self.batches.push(batch);
         debug_assert!(self.bytes <= IMAGE_BUFFER_EXCHANGE_BYTES_MAX);
         None
@@ -139,7 +146,8 @@ impl ExchangedBatches {
     /// The batch given last.
     fn pop(&mut self) -> Option<FreeBuffers> {
         let batch = self.batches.pop()?;
-        self.bytes -= batch.bytes;
+        // Unchanged since `push` counted it (batches move by value).
+        self.bytes -= batch.held_bytes();
         Some(batch)
     }
 
@@ -210,7 +218,25 @@ impl FreeBuffers {
     fn len(&self) -> usize {
         self.buffers.len()
     }
+
+    /// The memory the list holds: its buffers' capacities, its free handles (each a
+    /// [`MemoryImage`] behind an `Arc`'s two counts) and the lists' own capacity. The
+    /// exchange's byte bound counts this, not the buffers alone: with small images its
+    /// 1,024-batch bound would otherwise keep about 3 MiB of handles and lists uncounted.
+    fn held_bytes(&self) -> usize {
+        self.bytes + FREE_HANDLE_BYTES * self.handles.len() + self.list_bytes()
+    }
+
+    fn list_bytes(&self) -> usize {
+        self.buffers.capacity() * std::mem::size_of::<Vec<u8>>()
+            + self.handles.capacity() * std::mem::size_of::<Arc<MemoryImage>>()
+    }
 }
+
+/// Bytes a free image handle holds: its [`MemoryImage`] and the `Arc`'s strong and weak
+/// counts.
+const FREE_HANDLE_BYTES: usize =
+    std::mem::size_of::<MemoryImage>() + 2 * std::mem::size_of::<usize>();
 
 /// An empty buffer for an image of `capacity` bytes: a recycled one when this thread or the
 /// exchange has one that fits ([`fits_request`]), otherwise a new allocation of exactly
@@ -617,10 +643,13 @@ mod tests {
         );
         give_to(&mut getter, &exchange, Vec::new());
         assert_eq!((getter.len(), getter.bytes), (0, 0));
-        // Buffers of 2 KiB: the exchange's bytes bound is reached before its batch bound.
+        // Buffers of 2 KiB: the exchange's bytes bound is reached before its batch bound. A
+        // batch counts its list's capacity too (the first list grew to a batch's room; the
+        // later ones start with it).
         let size = 2048;
         let batch_bytes = IMAGE_BUFFER_BATCH * size;
-        let batches_kept = IMAGE_BUFFER_EXCHANGE_BYTES_MAX / batch_bytes;
+        let batch_held = batch_bytes + FreeBuffers::with_batch_capacity().held_bytes();
+        let batches_kept = IMAGE_BUFFER_EXCHANGE_BYTES_MAX / batch_held;
         assert!(batches_kept < IMAGE_BUFFER_EXCHANGE_BATCHES_MAX);
         let given = (batches_kept + 2) * IMAGE_BUFFER_BATCH;
         for _ in 0..given {
@@ -629,7 +658,7 @@ mod tests {
             assert_eq!(getter.bytes, getter.len() * size);
             let exchange = exchange.lock().unwrap();
             assert!(exchange.bytes <= IMAGE_BUFFER_EXCHANGE_BYTES_MAX);
-            assert_eq!(exchange.bytes, exchange.len() * batch_bytes);
+            assert_eq!(exchange.bytes, exchange_held_bytes(&exchange));
         }
         assert_eq!(
             exchange.lock().unwrap().len(),
@@ -646,7 +675,7 @@ mod tests {
         {
             let exchange = exchange.lock().unwrap();
             assert_eq!(exchange.len(), batches_kept - 1);
-            assert_eq!(exchange.bytes, (batches_kept - 1) * batch_bytes);
+            assert_eq!(exchange.bytes, exchange_held_bytes(&exchange));
         }
         // Room for one batch again: the next one given is kept, the one after is freed.
         for _ in 0..2 * IMAGE_BUFFER_BATCH {
@@ -681,7 +710,10 @@ mod tests {
             .push(free_buffers(&[16]))
             .expect("past the batch bound");
         assert_eq!((refused.len(), refused.bytes), (1, 16));
-        assert_eq!(exchange.bytes, IMAGE_BUFFER_EXCHANGE_BATCHES_MAX * 16);
+        assert_eq!(
+            exchange.bytes,
+            IMAGE_BUFFER_EXCHANGE_BATCHES_MAX * refused.held_bytes()
+        );
         while exchange.pop().is_some() {}
         assert_eq!((exchange.len(), exchange.bytes), (0, 0));
     }
@@ -734,6 +766,51 @@ mod tests {
             IMAGE_BUFFER_BATCH,
             "a batch never grows past its size"
         );
+    }
+
+    #[test]
+    fn the_exchange_counts_its_batches_free_handles_and_lists() {
+        let account = MemoryAccount::with_limit(0);
+        let mut batch = FreeBuffers::with_batch_capacity();
+        batch.push(Vec::with_capacity(16));
+        for _ in 0..IMAGE_BUFFER_BATCH {
+            batch.push_handle(Arc::new(MemoryImage {
+                bytes: Vec::new(),
+                charge: 0,
+                account: account.clone(),
+            }));
+        }
+        let lists = IMAGE_BUFFER_BATCH
+            * (std::mem::size_of::<Vec<u8>>() + std::mem::size_of::<Arc<MemoryImage>>());
+        let held = 16 + IMAGE_BUFFER_BATCH * FREE_HANDLE_BYTES + lists;
+        assert_eq!(batch.held_bytes(), held);
+        let mut exchange = ExchangedBatches::new();
+        assert!(exchange.push(batch).is_none());
+        assert_eq!(exchange.bytes, held, "not the 16 bytes of buffer alone");
+        // Batches of handles fill the byte bound, not only the batch bound.
+        let mut kept = 1;
+        while kept < IMAGE_BUFFER_EXCHANGE_BATCHES_MAX {
+            let mut batch = FreeBuffers::with_batch_capacity();
+            batch.push(Vec::with_capacity(IMAGE_BUFFER_THREAD_BYTES_MAX / 2));
+            batch.push_handle(Arc::new(MemoryImage {
+                bytes: Vec::new(),
+                charge: 0,
+                account: account.clone(),
+            }));
+            if exchange.push(batch).is_some() {
+                break;
+            }
+            kept += 1;
+        }
+        assert!(exchange.bytes <= IMAGE_BUFFER_EXCHANGE_BYTES_MAX);
+        assert_eq!(exchange.bytes, exchange_held_bytes(&exchange));
+        assert_eq!(exchange.pop().map(|batch| batch.handles.len()), Some(1));
+        assert_eq!(exchange.bytes, exchange_held_bytes(&exchange));
+    }
+
+    /// The sum of the exchange's batches' held bytes, counted afresh.
+    fn exchange_held_bytes(exchange: &ExchangedBatches) -> usize {
+        exchange.batches.iter().map(FreeBuffers::held_bytes).sum()
     }
 
     /// A list of empty buffers of these capacities.

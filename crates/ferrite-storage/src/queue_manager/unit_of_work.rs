@@ -136,6 +136,25 @@ mod tests {
         REFERENCES_TAKEN.with(|taken| taken.get())
     }
 
+    fn pending_entry(sequence: u64) -> crate::queue_manager::MessageEntry {
+        crate::queue_manager::MessageEntry {
+            key: crate::queue_manager::MessageKey::new(0, sequence),
+            storage: crate::queue_manager::MessageStorage::Pages(
+                crate::recovery::log_records::MessageLocation {
+                    page_set: PageSetId(1),
+                    page: crate::types::PageNumber(2),
+                    offset: 32,
+                },
+            ),
+            persistent: false,
+            message_id: [sequence as u8; 24],
+            correlation_id: [0; 24],
+            expires_at_ms: None,
+            backout_count: 0,
+            group: None,
+        }
+    }
+
     #[test]
     fn a_reset_unit_is_empty_and_keeps_its_lists_memory_and_spare_queue() {
         let queue = Arc::new(LocalQueue::new(
@@ -150,8 +169,21 @@ mod tests {
         })));
         unit.puts.reserve(8);
         unit.gets.reserve(8);
+        // One pending put and one pending get, so a reset that forgot either list leaves the
+        // unit non-empty.
+        unit.puts.push(PendingPut {
+            queue: queue.clone(),
+            entry: pending_entry(1),
+            put_time_ms: 0,
+        });
+        unit.gets.push(PendingGet {
+            queue: queue.clone(),
+            entry: pending_entry(2),
+            skip_backout: false,
+        });
         unit.spare_queue = Some(queue.clone());
         unit.reset();
+        assert!(unit.puts.is_empty() && unit.gets.is_empty());
         assert!(unit.is_empty());
         assert_eq!(
             (unit.urid, unit.message_count, unit.prepared),
