@@ -537,6 +537,21 @@ fn request_messages(client: &mut RawClient, hobj: i32, flags: u32, recv: u32, rq
 }
 
 impl RawClient {
+    /// The data (last byte) of `count` ASYNC_MESSAGEs, waited for as long as the connection's
+    /// read timeout (a loaded machine may be slow to push), then of any more that arrive
+    /// within `quiet` of the last: an expected count is never judged by a timer, only the
+    /// absence of extra pushes is.
+    fn pushed(&mut self, count: usize, quiet: Duration) -> Vec<u8> {
+        let mut pushed = Vec::with_capacity(count);
+        for _ in 0..count {
+            let flow = self.receive();
+            assert_eq!(flow.header.segment_type, SegmentType::AsyncMessage);
+            pushed.push(*flow.payload.last().unwrap());
+        }
+        pushed.extend(self.pushed_until_quiet(quiet));
+        pushed
+    }
+
     /// The data (last byte) of each ASYNC_MESSAGE that arrives within `quiet` of the last.
     fn pushed_until_quiet(&mut self, quiet: Duration) -> Vec<u8> {
         let mut pushed = Vec::new();
@@ -584,7 +599,7 @@ fn read_ahead_sends_only_non_persistent_messages_ahead() {
     let hobj = consumer.open("AHEAD.Q", MQOO_INPUT_SHARED);
     request_messages(&mut consumer, hobj, READ_AHEAD_FIRST, 0, 1024 * 1024);
     let quiet = Duration::from_millis(300);
-    assert_eq!(consumer.pushed_until_quiet(quiet), vec![0, 1]);
+    assert_eq!(consumer.pushed(2, quiet), vec![0, 1]);
     let depth = || {
         listener
             .fixture
@@ -596,17 +611,17 @@ fn read_ahead_sends_only_non_persistent_messages_ahead() {
     };
     assert_eq!(depth(), 4, "the persistent message was not taken");
     request_messages(&mut consumer, hobj, READ_AHEAD, 730, 1024 * 1024);
-    assert_eq!(consumer.pushed_until_quiet(quiet), vec![2, 3]);
+    assert_eq!(consumer.pushed(2, quiet), vec![2, 3]);
     request_messages(&mut consumer, hobj, READ_AHEAD, 730, 1024 * 1024);
-    assert_eq!(consumer.pushed_until_quiet(quiet), vec![4]);
+    assert_eq!(consumer.pushed(1, quiet), vec![4]);
     request_messages(&mut consumer, hobj, READ_AHEAD, 365, 1024 * 1024);
-    assert_eq!(consumer.pushed_until_quiet(quiet), vec![5]);
+    assert_eq!(consumer.pushed(1, quiet), vec![5]);
     // An asynchronous consumer (no READ_AHEAD flag) is pushed persistent messages too.
     for body in 6..9u8 {
         put_with_persistence(&mut producer, "AHEAD.Q", &[body], true);
     }
     request_messages(&mut consumer, hobj, 0, 0, 1024 * 1024);
-    assert_eq!(consumer.pushed_until_quiet(quiet), vec![6, 7, 8]);
+    assert_eq!(consumer.pushed(3, quiet), vec![6, 7, 8]);
     producer.disconnect().unwrap();
 }
 
@@ -627,17 +642,17 @@ fn read_ahead_honours_the_clients_window() {
     let quiet = Duration::from_millis(300);
     // A window of two and a bit messages: sent while some of it is left (three).
     request_messages(&mut consumer, hobj, 0x18, 0, 2 * COUNTED + 10);
-    assert_eq!(consumer.pushed_until_quiet(quiet), vec![0, 1, 2]);
+    assert_eq!(consumer.pushed(3, quiet), vec![0, 1, 2]);
     // Only one of the three reported received: two still count against the window, which
     // has room for one more.
     request_messages(&mut consumer, hobj, 0x08, COUNTED, 2 * COUNTED + 10);
-    assert_eq!(consumer.pushed_until_quiet(quiet), vec![3]);
+    assert_eq!(consumer.pushed(1, quiet), vec![3]);
     // Everything reported received (the other two and the fourth): the whole window again.
     request_messages(&mut consumer, hobj, 0x08, 3 * COUNTED, 2 * COUNTED + 10);
-    assert_eq!(consumer.pushed_until_quiet(quiet), vec![4, 5, 6]);
+    assert_eq!(consumer.pushed(3, quiet), vec![4, 5, 6]);
     // A window smaller than one message still brings one.
     request_messages(&mut consumer, hobj, 0x08, 3 * COUNTED, 1);
-    assert_eq!(consumer.pushed_until_quiet(quiet), vec![7]);
+    assert_eq!(consumer.pushed(1, quiet), vec![7]);
     producer.disconnect().unwrap();
 }
 
@@ -679,7 +694,7 @@ fn mqclose_quiesce_with_messages_read_ahead_keeps_the_handle_open() {
     let hobj = consumer.open("QUIESCE.Q", MQOO_INPUT_SHARED);
     let quiet = Duration::from_millis(300);
     request_messages(&mut consumer, hobj, 0x18, 0, 2 * 365);
-    assert_eq!(consumer.pushed_until_quiet(quiet), vec![0, 1]);
+    assert_eq!(consumer.pushed(2, quiet), vec![0, 1]);
     assert_eq!(
         consumer.close_with(hobj, MQCO_QUIESCE),
         (1, MQRC_READ_AHEAD_MSGS)
