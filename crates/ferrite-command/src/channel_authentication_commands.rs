@@ -12,7 +12,8 @@
 //! ```
 //!
 //! DISPLAY answers one `AMQ8878I` message per record (MQ's "Display channel authentication
-//! record details"), its attributes as DISPLAY CHLAUTH ALL shows them; none found is
+//! record details"), its attributes as DISPLAY CHLAUTH ALL shows them, ALTDATE and ALTTIME
+//! last (the record's image carries them, as every object's does); none found is
 //! `AMQ8884I`-style CSQM297I. MATCH(GENERIC) (the default) compares the given name, `*` a
 //! wildcard, with the records' profiles; EXACT takes it literally; ALL lists the records
 //! whose profiles match the channel name given; RUNCHECK shows the record that would decide
@@ -24,8 +25,9 @@ use ferrite_storage::queue_manager::channel_authentication::{
     generic_matches, ChannelAuthenticationAction, ChannelAuthenticationRecord,
     ChannelAuthenticationType, ConnectionToCheck, UserSource,
 };
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_storage::queue_manager::{ObjectType, QueueManager};
 
+use crate::attributes::AttributeValue;
 use crate::commands::{choice, keywords, value_error, Context, Failure, Outcome, Output, Takes};
 use crate::parser::{SyntaxError, Token, Value};
 
@@ -279,7 +281,19 @@ pub(crate) fn display(context: &Context, object: &Token, rest: &[Token]) -> Outc
     let records = matching_records(context.queue_manager, &name, type_wanted, &selection);
     let mut output = Output::default();
     for record in &records {
-        output.attributes(format!("AMQ8878I {}", context.name), shown(record), None);
+        let mut attributes = shown(record);
+        // ALTDATE and ALTTIME, as MQ shows them last (blank if never recorded).
+        let times = context
+            .queue_manager
+            .object_times(ObjectType::ChannelAuthentication, &record.key)
+            .unwrap_or_default();
+        let mut dates = crate::attributes::time_attributes(false);
+        crate::attributes::fill_times(&mut dates, times);
+        attributes.extend(dates.iter().map(|(name, value)| match value {
+            AttributeValue::Text(text) => format!("{name}({text})"),
+            _ => format!("{name}( )"),
+        }));
+        output.attributes(format!("AMQ8878I {}", context.name), attributes, None);
     }
     if records.is_empty() {
         output.line(format!(
