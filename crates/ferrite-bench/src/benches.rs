@@ -493,39 +493,7 @@ pub fn pages_per_message(context: &mut Context) {
 // ----- committers -----------------------------------------------------------------------------
 
 /// This process's CPU time and context switches (getrusage), to take a run's share.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ProcessUsage {
-    pub user_seconds: f64,
-    pub system_seconds: f64,
-    /// Voluntary (a thread blocked: parked, waiting for a lock or an I/O) and involuntary
-    /// (preempted) context switches.
-    pub voluntary_switches: u64,
-    pub involuntary_switches: u64,
-}
-
-impl ProcessUsage {
-    pub fn now() -> ProcessUsage {
-        // SAFETY: getrusage fills the struct we pass.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-        let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
-        ProcessUsage {
-            user_seconds: seconds(usage.ru_utime),
-            system_seconds: seconds(usage.ru_stime),
-            voluntary_switches: usage.ru_nvcsw as u64,
-            involuntary_switches: usage.ru_nivcsw as u64,
-        }
-    }
-
-    pub fn since(self, before: ProcessUsage) -> ProcessUsage {
-        ProcessUsage {
-            user_seconds: self.user_seconds - before.user_seconds,
-            system_seconds: self.system_seconds - before.system_seconds,
-            voluntary_switches: self.voluntary_switches - before.voluntary_switches,
-            involuntary_switches: self.involuntary_switches - before.involuntary_switches,
-        }
-    }
-}
+pub use crate::mqi_workloads::ProcessUsage;
 
 pub struct CommitterRun {
     pub messages: u64,
@@ -661,7 +629,7 @@ fn run_committers(
             .map(|w| w.join().expect("committer"))
             .collect();
         let elapsed = started.elapsed();
-        let usage = ProcessUsage::now().since(usage_before);
+        let usage = ProcessUsage::now().since(&usage_before);
         let rba_after = queue_manager.log().end_rba().0;
         (results, started, elapsed, rba_before, rba_after, usage)
     });
