@@ -11,13 +11,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use ferrite_storage::config::LogParameters;
 use ferrite_storage::log::LogManager;
 use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::Rba;
 
 mod log_support;
-use log_support::kept_archives;
+use log_support::{kept_archives, two_small_active_logs};
 
 const DIRECTORY: &str = "/qm/RESYNC";
 
@@ -31,13 +30,7 @@ fn restart_after_failed_sync(twoactv: bool) {
     let context = format!("TWOACTV {twoactv}");
     let fs = SimulatedFileSystem::new(11).with_crash_mode(CrashMode::LoseAllUnsynced);
     fs.set_shared_flush(false);
-    let log = LogParameters {
-        outbuff_kib: 64,
-        wrthrsh: 1000,
-        twoactv,
-        active_log_count: 2,
-        active_log_size_mib: 1,
-    };
+    let log = two_small_active_logs(twoactv);
     let archive = kept_archives();
     LogManager::create(Arc::new(fs.clone()), Path::new(DIRECTORY), &log, &archive).unwrap();
     let manager =

@@ -14,14 +14,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use ferrite_storage::config::LogParameters;
 use ferrite_storage::log::active::ACTIVE_LOG_HEADER_BYTES;
 use ferrite_storage::log::LogManager;
 use ferrite_storage::vfs::simulated::{CrashMode, PathFilter, SimulatedFileSystem};
 use ferrite_storage::Rba;
 
 mod log_support;
-use log_support::kept_archives;
+use log_support::{kept_archives, two_small_active_logs};
 
 const DIRECTORY: &str = "/qm/SWITCHSYNC";
 /// Bytes per record: 40 of them are more than one 1 MiB active log.
@@ -58,13 +57,7 @@ fn switch_with_failed_header_sync(twoactv: bool, failing_copy: usize) {
     let context = format!("TWOACTV {twoactv}, copy {} fails", failing_copy + 1);
     let fs = SimulatedFileSystem::new(23).with_crash_mode(CrashMode::LoseAllUnsynced);
     fs.set_shared_flush(false);
-    let log = LogParameters {
-        outbuff_kib: 64,
-        wrthrsh: 1000,
-        twoactv,
-        active_log_count: 2,
-        active_log_size_mib: 1,
-    };
+    let log = two_small_active_logs(twoactv);
     let archive = kept_archives();
     LogManager::create(Arc::new(fs.clone()), Path::new(DIRECTORY), &log, &archive).unwrap();
     let new_file = second_file(failing_copy);

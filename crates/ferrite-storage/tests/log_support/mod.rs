@@ -8,7 +8,7 @@ use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
-use ferrite_storage::config::ArchiveParameters;
+use ferrite_storage::config::{ArchiveParameters, LogParameters};
 use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 
 /// What a test does around the file operations it cares about. Every method has the plain
@@ -160,6 +160,18 @@ pub fn active_log_copy(name: &str) -> Option<usize> {
         .and_then(|rest| rest.get(..1))
         .and_then(|digit| digit.parse::<usize>().ok())
         .and_then(|number| number.checked_sub(1))
+}
+
+/// Two 1 MiB active logs, 64 KiB OUTBUFF, no early writes (WRTHRSH 1000): a switch comes
+/// soon, and only forces write.
+pub fn two_small_active_logs(twoactv: bool) -> LogParameters {
+    LogParameters {
+        outbuff_kib: 64,
+        wrthrsh: 1000,
+        twoactv,
+        active_log_count: 2,
+        active_log_size_mib: 1,
+    }
 }
 
 /// The archive parameters of the log tests: plain single archives kept for ever.
