@@ -143,9 +143,19 @@ impl PageBytes {
         PageNumber(read_u32(&self.0, 16))
     }
 
-    /// Write a fresh header: the page becomes a page of `page_type` with page RBA 0.
+    /// Write a fresh header: the page becomes a page of `page_type` with page RBA 0, every
+    /// byte after the header zero.
     pub fn format(&mut self, page_type: PageType, page_set: PageSetId, page: PageNumber) {
-        self.0.fill(0);
+        self.format_header(page_type, page_set, page);
+        self.0[PAGE_HEADER_SIZE..].fill(0);
+    }
+
+    /// Write a fresh header only (page RBA 0, flags 0), leaving the bytes after it as they
+    /// are: for a caller that writes every one of them itself
+    /// (`data_page::format_continuation`: a long message's pages are each written once, not
+    /// zeroed first and then overwritten).
+    pub fn format_header(&mut self, page_type: PageType, page_set: PageSetId, page: PageNumber) {
+        self.0[..PAGE_HEADER_SIZE].fill(0);
         self.0[4..6].copy_from_slice(&PAGE_MAGIC);
         self.0[6] = page_type as u8;
         self.0[7] = PAGE_FORMAT_VERSION;

@@ -40,7 +40,8 @@
 //! `pages(image) = 1` if `image ≤ 4036`, else `1 + ceil((image − 4036) / 4064)`.
 //! MQ V7.0.1+: 1 page up to 3,635 bytes (user data + headers except MQMD), then 4,048 per page.
 
-use crate::page::{PageBytes, PAGE_HEADER_SIZE, PAGE_SIZE};
+use crate::page::{PageBytes, PageType, PAGE_HEADER_SIZE, PAGE_SIZE};
+use crate::types::{PageNumber, PageSetId};
 
 pub const SLOT_HEADER_SIZE: usize = 28;
 /// Image bytes a record can keep in the page where it starts, when that page is new.
@@ -211,11 +212,43 @@ pub fn write_continuation(page: &mut PageBytes, next: u32, bytes: &[u8]) {
     page.0[PAGE_HEADER_SIZE..PAGE_HEADER_SIZE + bytes.len()].copy_from_slice(bytes);
 }
 
+/// Format `page` as continuation page `page_number` of `page_set` holding `bytes`, the next
+/// page of the chain being `next`: the same bytes as `PageBytes::format` followed by
+/// [`write_continuation`], but each byte written once (the data is not copied over a body
+/// zeroed just before; only the tail after it is zeroed). Page RBA 0, flags 0.
+pub fn format_continuation(
+    page: &mut PageBytes,
+    page_set: PageSetId,
+    page_number: PageNumber,
+    next: u32,
+    bytes: &[u8],
+) {
+    page.format_header(PageType::Continuation, page_set, page_number);
+    write_continuation(page, next, bytes);
+    page.0[PAGE_HEADER_SIZE + bytes.len()..].fill(0);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::page::PageType;
     use crate::types::{PageNumber, PageSetId};
+
+    #[test]
+    fn a_continuation_page_is_formatted_as_format_then_write_would() {
+        for length in [0, 1, 1000, CONTINUATION_CAPACITY - 1, CONTINUATION_CAPACITY] {
+            let bytes: Vec<u8> = (0..length).map(|i| (i * 7 + 3) as u8).collect();
+            let mut expected = PageBytes::zeroed();
+            expected.0.fill(0xAB);
+            expected.format(PageType::Continuation, PageSetId(3), PageNumber(77));
+            write_continuation(&mut expected, 78, &bytes);
+            // A reused frame still holds another page's bytes.
+            let mut page = PageBytes::zeroed();
+            page.0.fill(0xAB);
+            format_continuation(&mut page, PageSetId(3), PageNumber(77), 78, &bytes);
+            assert!(page.0 == expected.0, "length {length}");
+        }
+    }
 
     #[test]
     fn slots_pack_and_read_back() {
