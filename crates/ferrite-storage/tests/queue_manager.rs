@@ -364,6 +364,68 @@ fn full_page_set_gives_2192_and_loses_nothing() {
     assert_eq!(drain(&queue_manager, "FULL").len(), stored as usize);
 }
 
+/// A long message the page set has no room for fails with 2192 and gives back every page it
+/// had taken (its continuation pages are allocated together): exactly as many one-page
+/// messages fit afterwards as pages were free before it.
+#[test]
+fn a_long_message_that_does_not_fit_gives_its_pages_back() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    let mut config = QueueManagerConfig::small("QM5L");
+    config.page_sets[3].expand = Expand::None;
+    config.page_sets[3].primary_pages = 64;
+    create(fs.clone(), directory.path(), &config);
+    let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
+    let queue = queue_manager
+        .define_queue(QueueDefinition::local("FULL", PageSetId(3)), false)
+        .unwrap();
+    let one_page = vec![0xAB; 3000];
+    let fill = |first_tag: u32| {
+        let mut stored = 0u32;
+        loop {
+            match queue_manager.put(
+                None,
+                &queue,
+                &descriptor(true, first_tag + stored),
+                &one_page,
+            ) {
+                Ok(_) => stored += 1,
+                Err(error) => {
+                    assert_eq!(error.reason_code(), 2192, "{error}");
+                    return stored;
+                }
+            }
+            assert!(
+                stored < 1000,
+                "a 64-page page set cannot hold 1000 messages"
+            );
+        }
+    };
+    let stored = fill(0);
+    const FREED: u32 = 10;
+    for _ in 0..FREED {
+        let got = queue_manager
+            .get(None, &queue, &MessageSelector::default(), None)
+            .unwrap();
+        assert!(got.is_some());
+    }
+    // Twice the pages just freed: it takes them all and still fails.
+    let long = vec![0xCD; 2 * FREED as usize * 4096];
+    let error = queue_manager
+        .put(None, &queue, &descriptor(true, 5000), &long)
+        .unwrap_err();
+    assert_eq!(error.reason_code(), 2192, "{error}");
+    assert_eq!(
+        fill(10_000),
+        FREED,
+        "pages the failed put took were not given back"
+    );
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = QueueManager::open(fs, directory.path(), quiet()).unwrap();
+    assert_eq!(drain(&queue_manager, "FULL").len(), stored as usize);
+}
+
 #[test]
 fn page_set_expands_when_ninety_percent_full() {
     let directory = tempfile::tempdir().unwrap();

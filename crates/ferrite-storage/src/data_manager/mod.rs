@@ -155,6 +155,41 @@ impl PageSetSpace {
         }
     }
 
+    /// Allocate `count` data pages for one message's continuation pages, appended to `pages`:
+    /// as many as the space map has free under one lock (first fit from the cursor, so a long
+    /// message's pages are consecutive where space allows, and a 64 KiB put locks the space map
+    /// once rather than 16 times), the rest one by one as [`allocate_page`](Self::allocate_page)
+    /// allocates (waiting for an expansion). On failure the pages this call took are freed.
+    fn allocate_pages(self: &Arc<Self>, count: usize, pages: &mut Vec<u32>) -> StorageResult<()> {
+        let first = pages.len();
+        {
+            let mut allocator = self.allocator();
+            while pages.len() - first < count {
+                match allocator.allocate() {
+                    Some(page) => pages.push(page),
+                    None => break,
+                }
+            }
+            if allocator.percent_used() >= EXPANSION_THRESHOLD_PERCENT {
+                drop(allocator);
+                self.start_expansion();
+            }
+        }
+        while pages.len() - first < count {
+            match self.allocate_page() {
+                Ok(page) => pages.push(page),
+                Err(error) => {
+                    let mut allocator = self.allocator();
+                    for page in pages.drain(first..) {
+                        allocator.free(page);
+                    }
+                    return Err(error);
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn start_expansion(self: &Arc<Self>) {
         if self.expanding.swap(true, Ordering::AcqRel) {
             return;
@@ -361,22 +396,15 @@ impl DataManager {
             .len()
             .min(data_page::FIRST_PAGE_CAPACITY - (offset - PAGE_HEADER_SIZE));
         let remaining = image.len() - length_here;
-        let mut continuation_pages =
-            Vec::with_capacity(remaining.div_ceil(data_page::CONTINUATION_CAPACITY));
-        for _ in 0..remaining.div_ceil(data_page::CONTINUATION_CAPACITY) {
-            match space.allocate_page() {
-                Ok(page) => continuation_pages.push(page),
-                Err(error) => {
-                    // Give back what this put took; nothing was logged or written.
-                    for page in continuation_pages {
-                        space.allocator().free(page);
-                    }
-                    if new_page && Some(head_page) != Some(*insertion) {
-                        space.allocator().free(head_page);
-                    }
-                    return Err(error);
-                }
+        let continuation_count = remaining.div_ceil(data_page::CONTINUATION_CAPACITY);
+        let mut continuation_pages = Vec::with_capacity(continuation_count);
+        if let Err(error) = space.allocate_pages(continuation_count, &mut continuation_pages) {
+            // Give back what this put took (`allocate_pages` gave back its own pages); nothing
+            // was logged or written.
+            if new_page && Some(head_page) != Some(*insertion) {
+                space.allocator().free(head_page);
             }
+            return Err(error);
         }
         let location = MessageLocation {
             page_set,
@@ -505,7 +533,13 @@ impl DataManager {
             let needed = !redo || guard.read(|page| page.page_rba() <= record_rba);
             if needed {
                 guard.update(change, |page| {
-                    page.format(PageType::Continuation, page_set, PageNumber(page_number));
+                    data_page::format_continuation(
+                        page,
+                        page_set,
+                        PageNumber(page_number),
+                        next,
+                        chunk,
+                    );
                     page.set_flags(if persistent {
                         0
                     } else {
@@ -514,7 +548,6 @@ impl DataManager {
                     if persistent {
                         page.set_page_rba(record_rba);
                     }
-                    data_page::write_continuation(page, next, chunk);
                 });
             }
         }
