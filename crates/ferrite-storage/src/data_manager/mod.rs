@@ -406,6 +406,22 @@ impl DataManager {
             }
             return Err(error);
         }
+        // A long message whose head page is a new page of its own shares no page with another
+        // put: the placement decision is made, and the rest of the put (logging and copying the
+        // image, tens of µs at 64 KiB) runs without the placement lock, so that long messages
+        // on one page set are put in parallel rather than one at a time. The insertion page is
+        // given up now, as it would be at the end (no small record packs after a long one),
+        // and never while it is this put's head (a get emptying it would free it: `free_slot`).
+        let insertion = if new_page && head_page != *insertion && continuation_count > 0 {
+            if *insertion != NO_PAGE {
+                *insertion = NO_PAGE;
+                space.insertion_page[class].store(NO_PAGE, Ordering::Release);
+            }
+            drop(insertion);
+            None
+        } else {
+            Some(insertion)
+        };
         let location = MessageLocation {
             page_set,
             page: PageNumber(head_page),
@@ -443,9 +459,13 @@ impl DataManager {
         let keep = record.continuation_pages.is_empty()
             && offset + SLOT_HEADER_SIZE + length_here + SLOT_HEADER_SIZE < crate::page::PAGE_SIZE;
         let next_insertion = if keep { head_page } else { NO_PAGE };
-        if next_insertion != *insertion {
-            *insertion = next_insertion;
-            space.insertion_page[class].store(next_insertion, Ordering::Release);
+        if let Some(mut insertion) = insertion {
+            if next_insertion != *insertion {
+                *insertion = next_insertion;
+                space.insertion_page[class].store(next_insertion, Ordering::Release);
+            }
+        } else {
+            debug_assert_eq!(next_insertion, NO_PAGE, "a long record is not packed after");
         }
         Ok(PutOutcome {
             location,
