@@ -144,7 +144,18 @@ pub fn slot_bytes<'a>(page: &'a PageBytes, offset: usize, header: &SlotHeader) -
 /// the page as writing it once, so redo may repeat it.
 pub fn write_slot(page: &mut PageBytes, offset: usize, header: &SlotHeader, bytes: &[u8]) {
     assert_eq!(bytes.len(), header.length_here as usize);
-    let end = offset + SLOT_HEADER_SIZE + bytes.len();
+    write_slot_with(page, offset, header, |slot| slot.copy_from_slice(bytes));
+}
+
+/// [`write_slot`] with the slot's `header.length_here` bytes written by `fill` (a record whose
+/// image is in two parts: `ImageParts::copy_to`).
+pub fn write_slot_with(
+    page: &mut PageBytes,
+    offset: usize,
+    header: &SlotHeader,
+    fill: impl FnOnce(&mut [u8]),
+) {
+    let end = offset + SLOT_HEADER_SIZE + header.length_here as usize;
     assert!(
         offset >= PAGE_HEADER_SIZE && end <= PAGE_SIZE,
         "slot outside the page"
@@ -158,7 +169,7 @@ pub fn write_slot(page: &mut PageBytes, offset: usize, header: &SlotHeader, byte
     put_u32(page, offset + 12, header.first_continuation);
     put_u32(page, offset + 16, header.object_id);
     page.0[offset + 20..offset + 28].copy_from_slice(&header.sequence.to_le_bytes());
-    page.0[offset + SLOT_HEADER_SIZE..end].copy_from_slice(bytes);
+    fill(&mut page.0[offset + SLOT_HEADER_SIZE..end]);
     if slot_area_end(page) < end {
         put_u16(page, 22, end as u16);
         put_u16(page, 24, slot_count(page) + 1);
@@ -223,9 +234,26 @@ pub fn format_continuation(
     next: u32,
     bytes: &[u8],
 ) {
+    format_continuation_with(page, page_set, page_number, next, bytes.len(), |body| {
+        body.copy_from_slice(bytes)
+    });
+}
+
+/// [`format_continuation`] with the page's `length` data bytes written by `fill`.
+pub fn format_continuation_with(
+    page: &mut PageBytes,
+    page_set: PageSetId,
+    page_number: PageNumber,
+    next: u32,
+    length: usize,
+    fill: impl FnOnce(&mut [u8]),
+) {
+    assert!(length <= CONTINUATION_CAPACITY);
     page.format_header(PageType::Continuation, page_set, page_number);
-    write_continuation(page, next, bytes);
-    page.0[PAGE_HEADER_SIZE + bytes.len()..].fill(0);
+    put_u32(page, 22, next);
+    put_u16(page, 26, length as u16);
+    fill(&mut page.0[PAGE_HEADER_SIZE..PAGE_HEADER_SIZE + length]);
+    page.0[PAGE_HEADER_SIZE + length..].fill(0);
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ use crate::page::{PageBytes, PageType, PAGE_FLAG_NONPERSISTENT, PAGE_HEADER_SIZE
 use crate::page_set::PageSet;
 use crate::recovery::log_records::{kind, GetRecord, MessageLocation, PutRecord, UrReference};
 use crate::types::{PageNumber, PageSetId, Rba};
+use message::ImageParts;
 
 use data_page::{SlotHeader, SLOT_HEADER_SIZE, SLOT_STATE_FREE, SLOT_STATE_LIVE};
 use memory::MemoryAccount;
@@ -365,7 +366,7 @@ impl DataManager {
         sequence: u64,
         page_set: PageSetId,
         persistent: bool,
-        image: &[u8],
+        image: ImageParts<'_>,
     ) -> StorageResult<PutOutcome> {
         let space = self.space(page_set)?;
         let class = if persistent {
@@ -440,7 +441,7 @@ impl DataManager {
         let _stripes = self.lock_stripes(std::iter::once((page_set, head_page)));
         let log_range = if persistent {
             let header = record.encode_header();
-            Some(self.append_log(kind::PUT, &[&header, image])?)
+            Some(self.append_log(kind::PUT, &[&header, image.head, image.data])?)
         } else {
             None
         };
@@ -481,7 +482,7 @@ impl DataManager {
         &self,
         space: &PageSetSpace,
         record: &PutRecord,
-        image: &[u8],
+        image: ImageParts<'_>,
         change: PageChange,
         redo: bool,
     ) -> StorageResult<()> {
@@ -531,15 +532,15 @@ impl DataManager {
                 if persistent {
                     page.set_page_rba(record_rba);
                 }
-                data_page::write_slot(page, offset, &header, &image[..length_here]);
+                data_page::write_slot_with(page, offset, &header, |slot| image.copy_to(0, slot));
             });
         }
         drop(guard);
-        let mut rest = &image[length_here..];
+        let mut position = length_here;
         for (index, &page_number) in record.continuation_pages.iter().enumerate() {
-            let chunk_length = rest.len().min(data_page::CONTINUATION_CAPACITY);
-            let (chunk, after) = rest.split_at(chunk_length);
-            rest = after;
+            let chunk_start = position;
+            let chunk_length = (image.len() - position).min(data_page::CONTINUATION_CAPACITY);
+            position += chunk_length;
             let next = record
                 .continuation_pages
                 .get(index + 1)
@@ -553,12 +554,13 @@ impl DataManager {
             let needed = !redo || guard.read(|page| page.page_rba() <= record_rba);
             if needed {
                 guard.update(change, |page| {
-                    data_page::format_continuation(
+                    data_page::format_continuation_with(
                         page,
                         page_set,
                         PageNumber(page_number),
                         next,
-                        chunk,
+                        chunk_length,
+                        |body| image.copy_to(chunk_start, body),
                     );
                     page.set_flags(if persistent {
                         0
@@ -571,7 +573,11 @@ impl DataManager {
                 });
             }
         }
-        assert!(rest.is_empty(), "continuation pages too few for the image");
+        assert_eq!(
+            position,
+            image.len(),
+            "continuation pages too few for the image"
+        );
         Ok(())
     }
 
@@ -805,7 +811,13 @@ impl DataManager {
                 allocator.mark_allocated(*page);
             }
         }
-        self.apply_put(space, record, image, PageChange::Logged(rba), true)
+        self.apply_put(
+            space,
+            record,
+            ImageParts::whole(image),
+            PageChange::Logged(rba),
+            true,
+        )
     }
 
     /// Redo the freeing of a slot (commit of a get, backout of a put, out-of-syncpoint get).

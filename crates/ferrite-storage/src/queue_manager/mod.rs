@@ -40,7 +40,8 @@ use crate::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
 use crate::config::{IndexBuild, QueueManagerConfig, CONFIG_FILE_NAME};
 use crate::data_manager::memory::recycle_image_buffer;
 use crate::data_manager::message::{
-    decode_descriptor, decode_index_fields, encode_image, MessageDescriptor,
+    decode_descriptor, decode_index_fields, encode_image, encode_image_head, ImageParts,
+    MessageDescriptor,
 };
 use crate::data_manager::{
     DataManager, PageSetSpace, SlotEffect, SLOT_KIND_MESSAGE, SLOT_KIND_OBJECT,
@@ -1298,7 +1299,7 @@ impl QueueManager {
             sequence,
             PageSetId(0),
             true,
-            image,
+            ImageParts::whole(image),
         )?;
         if let Some((old_location, old_sequence)) =
             locations.insert(object_id, (outcome.location, sequence))
@@ -1625,8 +1626,15 @@ impl QueueManager {
         data: &[u8],
     ) -> StorageResult<MessageEntry> {
         let sequence = self.next_message_sequence.fetch_add(1, Ordering::Relaxed);
-        let mut image = encode_image(descriptor, data);
         let persistent = descriptor.persistent;
+        // A persistent message's image is logged and written to its pages from its head and
+        // the caller's data (`ImageParts`: the data is not copied into an image first); a
+        // non-persistent one is assembled whole, as memory may hold it.
+        let mut image = if persistent {
+            encode_image_head(descriptor)
+        } else {
+            encode_image(descriptor, data)
+        };
         let object_id = queue.object_id;
         let make_entry = |storage| MessageEntry {
             key: MessageKey::new(delivery_priority, sequence),
@@ -1654,7 +1662,7 @@ impl QueueManager {
                         sequence,
                         page_set,
                         false,
-                        &image,
+                        ImageParts::whole(&image),
                     );
                     // On the pages now (or refused): the buffer can serve the next image.
                     recycle_image_buffer(image);
@@ -1675,7 +1683,7 @@ impl QueueManager {
                             sequence,
                             page_set,
                             true,
-                            &image,
+                            ImageParts { head: &image, data },
                         )?;
                         drop(gate);
                         if let Some((_, end)) = outcome.log_range {
@@ -1704,7 +1712,7 @@ impl QueueManager {
                             sequence,
                             page_set,
                             true,
-                            &image,
+                            ImageParts { head: &image, data },
                         )?;
                         let (rba, _) = outcome.log_range.expect("persistent puts are logged");
                         self.record_operation(
