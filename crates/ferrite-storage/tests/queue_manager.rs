@@ -6,7 +6,9 @@ use std::sync::{Arc, Mutex};
 
 use ferrite_storage::config::{Expand, QueueManagerConfig};
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
+use ferrite_storage::queue_manager::{
+    LocalQueue, MessageSelector, QueueDefinition, QueueManager, UnitOfWork,
+};
 use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::{PageSetId, StorageError};
@@ -329,8 +331,13 @@ fn in_doubt_unit_stays_locked_until_resolved() {
     );
 }
 
-#[test]
-fn full_page_set_gives_2192_and_loses_nothing() {
+/// A queue manager whose page set 3 has 64 pages and cannot expand, with queue FULL on it.
+fn small_page_set_without_expansion() -> (
+    tempfile::TempDir,
+    Arc<dyn FileSystem>,
+    Arc<QueueManager>,
+    Arc<LocalQueue>,
+) {
     let directory = tempfile::tempdir().unwrap();
     let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
     let mut config = QueueManagerConfig::small("QM5");
@@ -341,6 +348,12 @@ fn full_page_set_gives_2192_and_loses_nothing() {
     let queue = queue_manager
         .define_queue(QueueDefinition::local("FULL", PageSetId(3)), false)
         .unwrap();
+    (directory, fs, queue_manager, queue)
+}
+
+#[test]
+fn full_page_set_gives_2192_and_loses_nothing() {
+    let (directory, fs, queue_manager, queue) = small_page_set_without_expansion();
     let data = vec![0xAB; 3000];
     let mut stored = 0u32;
     let error = loop {
@@ -369,16 +382,7 @@ fn full_page_set_gives_2192_and_loses_nothing() {
 /// messages fit afterwards as pages were free before it.
 #[test]
 fn a_long_message_that_does_not_fit_gives_its_pages_back() {
-    let directory = tempfile::tempdir().unwrap();
-    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    let mut config = QueueManagerConfig::small("QM5L");
-    config.page_sets[3].expand = Expand::None;
-    config.page_sets[3].primary_pages = 64;
-    create(fs.clone(), directory.path(), &config);
-    let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
-    let queue = queue_manager
-        .define_queue(QueueDefinition::local("FULL", PageSetId(3)), false)
-        .unwrap();
+    let (directory, fs, queue_manager, queue) = small_page_set_without_expansion();
     let one_page = vec![0xAB; 3000];
     let fill = |first_tag: u32| {
         let mut stored = 0u32;
