@@ -22,15 +22,7 @@ fn run(queue_manager: &Arc<QueueManager>, command: &str) -> String {
 #[test]
 fn chlauth_records_survive_a_restart() {
     let directory = tempfile::tempdir().unwrap();
-    let mut config = QueueManagerConfig::with_defaults("QM1");
-    config.log.active_log_size_mib = 1;
-    config.log.active_log_count = 3;
-    for pool in &mut config.buffer_pools {
-        pool.buffers = 200;
-    }
-    for page_set in &mut config.page_sets {
-        page_set.primary_pages = 256;
-    }
+    let config = QueueManagerConfig::small("QM1");
     QueueManager::create(
         Arc::new(RealFileSystem),
         directory.path(),

@@ -19,10 +19,8 @@ use ferrite_storage::PageSetId;
 type Lines = Arc<Mutex<Vec<String>>>;
 
 fn config(name: &str, logload: u64) -> QueueManagerConfig {
-    let mut config = QueueManagerConfig::with_defaults(name);
+    let mut config = QueueManagerConfig::small(name);
     config.log.active_log_size_mib = 4;
-    config.log.active_log_count = 3;
-    config.log.outbuff_kib = 256;
     config.system.logload = logload;
     // Small pools: the deferred write process and synchronous writes run.
     for pool in &mut config.buffer_pools {

@@ -29,10 +29,8 @@ const OUTPUT_LINES_KEPT: usize = 200;
 /// pools at MQ's minimum of 100 buffers (deferred writes and page steals), and page sets of
 /// 512 pages that expand.
 pub fn torture_config(name: &str) -> QueueManagerConfig {
-    let mut config = QueueManagerConfig::with_defaults(name);
+    let mut config = QueueManagerConfig::small(name);
     config.system.logload = 200;
-    config.log.active_log_count = 3;
-    config.log.active_log_size_mib = 1;
     config.log.outbuff_kib = 400;
     for pool in &mut config.buffer_pools {
         pool.buffers = 100;

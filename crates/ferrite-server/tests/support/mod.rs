@@ -21,10 +21,8 @@ pub struct Fixture {
 }
 
 pub fn small_config(name: &str) -> QueueManagerConfig {
-    let mut config = QueueManagerConfig::with_defaults(name);
-    config.log.active_log_size_mib = 1;
-    config.log.active_log_count = 3;
-    config.log.outbuff_kib = 256;
+    // The engine's small configuration with twice its buffers and pages.
+    let mut config = QueueManagerConfig::small(name);
     for pool in &mut config.buffer_pools {
         pool.buffers = 400;
     }

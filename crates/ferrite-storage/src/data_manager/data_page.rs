@@ -223,24 +223,12 @@ pub fn write_continuation(page: &mut PageBytes, next: u32, bytes: &[u8]) {
     page.0[PAGE_HEADER_SIZE..PAGE_HEADER_SIZE + bytes.len()].copy_from_slice(bytes);
 }
 
-/// Format `page` as continuation page `page_number` of `page_set` holding `bytes`, the next
-/// page of the chain being `next`: the same bytes as `PageBytes::format` followed by
-/// [`write_continuation`], but each byte written once (the data is not copied over a body
-/// zeroed just before; only the tail after it is zeroed). Page RBA 0, flags 0.
+/// Format `page` as continuation page `page_number` of `page_set` holding `length` bytes,
+/// written by `fill`, the next page of the chain being `next`: the same bytes as
+/// `PageBytes::format` followed by [`write_continuation`], but each byte written once (the
+/// data is not copied over a body zeroed just before; only the tail after it is zeroed).
+/// Page RBA 0, flags 0.
 pub fn format_continuation(
-    page: &mut PageBytes,
-    page_set: PageSetId,
-    page_number: PageNumber,
-    next: u32,
-    bytes: &[u8],
-) {
-    format_continuation_with(page, page_set, page_number, next, bytes.len(), |body| {
-        body.copy_from_slice(bytes)
-    });
-}
-
-/// [`format_continuation`] with the page's `length` data bytes written by `fill`.
-pub fn format_continuation_with(
     page: &mut PageBytes,
     page_set: PageSetId,
     page_number: PageNumber,
@@ -273,7 +261,14 @@ mod tests {
             // A reused frame still holds another page's bytes.
             let mut page = PageBytes::zeroed();
             page.0.fill(0xAB);
-            format_continuation(&mut page, PageSetId(3), PageNumber(77), 78, &bytes);
+            format_continuation(
+                &mut page,
+                PageSetId(3),
+                PageNumber(77),
+                78,
+                length,
+                |body| body.copy_from_slice(&bytes),
+            );
             assert!(page.0 == expected.0, "length {length}");
         }
     }

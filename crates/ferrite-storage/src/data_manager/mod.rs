@@ -554,7 +554,7 @@ impl DataManager {
             let needed = !redo || guard.read(|page| page.page_rba() <= record_rba);
             if needed {
                 guard.update(change, |page| {
-                    data_page::format_continuation_with(
+                    data_page::format_continuation(
                         page,
                         page_set,
                         PageNumber(page_number),
