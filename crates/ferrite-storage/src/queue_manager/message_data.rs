@@ -12,8 +12,11 @@ use crate::data_manager::memory::HeldImage;
 /// A got or browsed message's data: its own bytes, or a range of a shared in-memory image.
 #[derive(Clone)]
 pub enum MessageData {
-    /// Bytes of its own (read from pages, or an image moved out of the queue).
+    /// Bytes of its own (an image moved out of the queue, or a copy).
     Owned(Vec<u8>),
+    /// A message image read from its pages, the data from `offset` to its end: the
+    /// descriptor before it is left in place, not cut off by moving every data byte down.
+    Read { image: Vec<u8>, offset: usize },
     /// The data of an in-memory image, from `offset` to the image's end.
     Shared { image: HeldImage, offset: usize },
 }
@@ -28,9 +31,19 @@ impl MessageData {
         MessageData::Shared { image, offset }
     }
 
+    /// The data of `image`, read from pages, from `offset` on; `offset` must lie within it.
+    pub fn read(image: Vec<u8>, offset: usize) -> MessageData {
+        assert!(
+            offset <= image.len(),
+            "a message's data starts inside its image"
+        );
+        MessageData::Read { image, offset }
+    }
+
     pub fn as_slice(&self) -> &[u8] {
         match self {
             MessageData::Owned(bytes) => bytes,
+            MessageData::Read { image, offset } => &image[*offset..],
             MessageData::Shared { image, offset } => &image.bytes()[*offset..],
         }
     }
@@ -39,6 +52,10 @@ impl MessageData {
     pub fn into_vec(self) -> Vec<u8> {
         match self {
             MessageData::Owned(bytes) => bytes,
+            MessageData::Read { mut image, offset } => {
+                image.drain(..offset);
+                image
+            }
             MessageData::Shared { image, offset } => image.bytes()[offset..].to_vec(),
         }
     }

@@ -247,15 +247,12 @@ impl GotImage {
         }
     }
 
-    /// The message data after the descriptor (`data_offset`), not copied: the image read
-    /// from pages with its descriptor cut off, or a view of the in-memory image (shared with
-    /// the unit of work that keeps it for a backout, or the last holder of it).
+    /// The message data after the descriptor (`data_offset`), not copied: a view of the
+    /// image read from pages past its descriptor, or of the in-memory image (shared with the
+    /// unit of work that keeps it for a backout, or the last holder of it).
     fn into_data(self, data_offset: usize) -> MessageData {
         match self {
-            GotImage::Read(mut image) => {
-                image.drain(..data_offset);
-                MessageData::Owned(image)
-            }
+            GotImage::Read(image) => MessageData::read(image, data_offset),
             GotImage::Memory(shared) => MessageData::shared(shared, data_offset),
         }
     }
