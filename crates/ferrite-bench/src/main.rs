@@ -54,6 +54,10 @@ struct Cli {
     /// Concurrent committers in `commit` and `dual`.
     #[arg(long, default_value_t = 64)]
     committers: usize,
+    /// Message sizes (KiB) of `commit`'s table of committers by size, comma separated: rerun
+    /// one row of it (default: every size of the table, 1,16,64,256).
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=4096))]
+    commit_sizes: Vec<u32>,
     /// `single-queue` also measures, on one thread, N MQPUT+MQCMIT then N MQGET+MQCMIT and
     /// prints the thread's CPU per call pair: the floor without contention.
     #[arg(long)]
@@ -119,6 +123,8 @@ pub struct Context {
     pub dir: PathBuf,
     pub seconds: f64,
     pub committers: usize,
+    /// `--commit-sizes`: the message sizes (bytes) of `commit`'s table (empty: the whole table).
+    pub commit_sizes: Vec<usize>,
     pub restart_messages: u64,
     /// `--breakdown`: single-queue's uncontended per-call cost as well.
     pub breakdown: bool,
@@ -178,6 +184,11 @@ fn main() {
         dir: dir.clone(),
         seconds: cli.seconds.unwrap_or(mode.pick(1.0, 3.0, 10.0)),
         committers: cli.committers,
+        commit_sizes: cli
+            .commit_sizes
+            .iter()
+            .map(|kib| *kib as usize * 1024)
+            .collect(),
         restart_messages: cli
             .restart_messages
             .unwrap_or(mode.pick(5_000, 100_000, 1_000_000)),

@@ -200,6 +200,43 @@ pub fn rewrite_same_page(
     Ok(latencies)
 }
 
+/// The active log's write pattern on the raw device, in log bytes/s: `total` bytes written
+/// in place in consecutive writes of `in_place_bytes`, each followed by a write of
+/// `slot_bytes` to one of two ping-pong slots past the end of the data (alternately, as
+/// `log/active.rs` lays them out), then one `fdatasync` (a write cycle of the logger: its full
+/// pages in place, its partial page to a slot). Counts only the in-place bytes (the log's RBA
+/// advance): the slot repeats a page the next cycle writes in place. On this virtual disk a
+/// second, distant region in one sync costs ~25 µs (BENCHMARKS §38), which is the ceiling of
+/// any design that protects the partial page from torn writes with a slot.
+pub fn log_pattern_synced_bandwidth(
+    directory: &Path,
+    in_place_bytes: usize,
+    slot_bytes: usize,
+    total: u64,
+) -> std::io::Result<f64> {
+    assert!(in_place_bytes > 0 && slot_bytes <= 2 * 4096);
+    let count = (total / in_place_bytes as u64).max(1);
+    let data_bytes = count * in_place_bytes as u64;
+    let slots = [data_bytes, data_bytes + 2 * 4096];
+    let path = directory.join(format!("physical-log-pattern-{in_place_bytes}.dat"));
+    let file = prepare(&path, slots[1] + 2 * 4096, Preparation::Formatted)?;
+    let buffer: Vec<u8> = (0..in_place_bytes.max(slot_bytes))
+        .map(|i| (i * 31 + 7) as u8)
+        .collect();
+    let started = Instant::now();
+    for index in 0..count {
+        file.write_all_at(&buffer[..in_place_bytes], index * in_place_bytes as u64)?;
+        if slot_bytes > 0 {
+            file.write_all_at(&buffer[..slot_bytes], slots[(index % 2) as usize])?;
+        }
+        file.sync_data()?;
+    }
+    let elapsed = started.elapsed();
+    drop(file);
+    std::fs::remove_file(&path)?;
+    Ok(data_bytes as f64 / elapsed.as_secs_f64())
+}
+
 /// Synced sequential write bandwidth in bytes/s: `total` bytes in writes of `write_bytes`,
 /// each followed by `fdatasync`.
 pub fn synced_bandwidth(
