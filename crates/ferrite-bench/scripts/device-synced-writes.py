@@ -6,15 +6,43 @@ Writes KIB-sized blocks, each followed by fdatasync, through a file of MIB megab
 first pre-writes (as active logs are), and prints the whole run's MB/s and each 0.1 s's:
 
     device-synced-writes.py DIR KIB MIB     # e.g. DIR 1860 1024: 1.8 MiB per sync, 1 GiB
+
+With a fourth argument, that many processes copy memory (32 MiB buffers, over and over) or,
+with a fifth argument `spin`, only spin, for the whole run: BENCHMARKS §38's device figures
+under load like the committers' (on this virtual disk the synced writes lose 15-40% while
+both vCPUs are busy, copying memory a little more than spinning).
 """
 
+import multiprocessing
 import os
 import sys
 import time
 
 
+def load(kind, stop):
+    source, target = bytearray(32 << 20), bytearray(32 << 20)
+    while not stop.is_set():
+        if kind == "copy":
+            target[:] = source
+
+
 def main():
     directory, kib, mib = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    loaders = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+    kind = sys.argv[5] if len(sys.argv) > 5 else "copy"
+    stop = multiprocessing.Event()
+    workers = [multiprocessing.Process(target=load, args=(kind, stop)) for _ in range(loaders)]
+    for worker in workers:
+        worker.start()
+    try:
+        run(directory, kib, mib)
+    finally:
+        stop.set()
+        for worker in workers:
+            worker.join()
+
+
+def run(directory, kib, mib):
     size, total = kib * 1024, mib << 20
     path = os.path.join(directory, "device-synced-writes.dat")
     fd = os.open(path, os.O_RDWR | os.O_CREAT)
