@@ -222,10 +222,15 @@ impl Fixture {
         }
     }
 
+    /// The log, its idle logger waiting far longer than any test here: a forcer, appender or
+    /// switch that fails to wake the logger when it has work hangs the test (and `collect`
+    /// fails it) instead of being served by the one-second safety net.
     fn open(&self) -> Arc<LogManager> {
         let (log, archive) = parameters(self.twoactv);
         let gated = gated(&self.fs, &self.gate, false);
-        LogManager::open(gated, Path::new(DIRECTORY), &log, &archive).unwrap()
+        let manager = LogManager::open(gated, Path::new(DIRECTORY), &log, &archive).unwrap();
+        manager.set_logger_idle_wait(Duration::from_secs(600));
+        manager
     }
 
     /// Every record payload after a power loss (unsynced writes lost), in log order.
@@ -435,6 +440,30 @@ fn a_lone_forcer_leads_its_own_io() {
         manager.abandon();
         let expected: Vec<Vec<u8>> = (0..20).map(payload).collect();
         assert_eq!(fixture.after_power_loss(), expected, "TWOACTV {twoactv}");
+    }
+}
+
+/// A lone follower parks while a committer leads an I/O and the logger thread is idle: nothing
+/// but its force request can wake the logger (its append found no force pending, and the
+/// leader's I/O ends without looking at the logger), so the request must, even though forcers
+/// skip the wake-up while the logger is busy. The fixture's idle logger waits 10 minutes, so a
+/// missed wake-up fails `collect`.
+#[test]
+fn a_follower_parked_while_the_logger_is_idle_wakes_it() {
+    for catch in [Catch::Before, Catch::After] {
+        let fixture = Fixture::new(false, true);
+        let manager = fixture.open();
+        let (done, _) = hold_a_leader_with_followers(&manager, &fixture.gate, catch, None, 0, 1);
+        for (tag, result) in &done {
+            let end = result
+                .as_ref()
+                .unwrap_or_else(|error| panic!("{catch:?}: forcer {tag}: {error}"));
+            assert!(manager.durable_rba() >= *end, "{catch:?}: forcer {tag}");
+        }
+        manager.abandon();
+        let mut found = fixture.after_power_loss();
+        found.sort();
+        assert_eq!(found, vec![payload(0), payload(1)], "{catch:?}");
     }
 }
 

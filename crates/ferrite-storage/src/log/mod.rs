@@ -131,7 +131,8 @@ pub(crate) const LOG_UNSYNCED_BYTES_MAX: u64 = (LOG_UNSYNCED_PAGES_MAX * LOG_PAG
 pub const RESTART_ZERO_AHEAD_PAGES: usize = LOG_UNSYNCED_PAGES_MAX + 1;
 /// Smallest log output buffer, in pages.
 pub const LOG_BUFFER_PAGES_MIN: usize = 2;
-/// Safety-net timeout of the logger's idle wait (it is always woken explicitly).
+/// Safety-net timeout of the logger's idle wait (it is always woken explicitly; tests make it
+/// long with [`LogManager::set_logger_idle_wait`], so that a missed wake-up hangs them).
 const LOGGER_IDLE_WAIT_MS: u64 = 1000;
 /// How long the offload thread waits before retrying a failed offload.
 const OFFLOAD_RETRY_MS: u64 = 1000;
@@ -438,6 +439,9 @@ pub(crate) struct LogShared {
     pub offload_work: Condvar,
     pub offload_suspended: AtomicBool,
     pub active_log_full_wait_ms: AtomicU64,
+    /// How long the idle logger waits before it looks for work unwoken
+    /// (default [`LOGGER_IDLE_WAIT_MS`]).
+    pub logger_idle_wait_ms: AtomicU64,
     pub checkpoint_requested: AtomicBool,
     /// Set (never cleared) when `LoggerState::failure` is set: lets appends check it cheaply.
     pub failed: AtomicBool,
@@ -628,12 +632,28 @@ impl LogShared {
         if self.durable.load(Ordering::SeqCst) >= through {
             return;
         }
+        self.raise_force_target(through);
+    }
+
+    /// Raise the logger's force target to `through`, and wake the logger if it waits for work.
+    fn raise_force_target(&self, through: u64) {
         let mut logger = self.logger.lock().unwrap();
         if logger.force_target < through {
             logger.force_target = through;
             self.force_wanted.store(through, Ordering::SeqCst);
         }
-        self.logger_work.notify_one();
+        self.wake_idle_logger(&logger);
+    }
+
+    /// Wake the logger thread if it is waiting for work. Called with the logger lock held: the
+    /// logger sets `logger_idle` under that lock before it waits and clears it under it when it
+    /// wakes, so a logger not idle now looks at the logger state again, under the lock, before
+    /// it can wait, and needs no wake-up. (A condvar notify is a system call every time: 64
+    /// forcers made one per commit while the logger was busy in its write and sync.)
+    fn wake_idle_logger(&self, _held: &MutexGuard<'_, LoggerState>) {
+        if self.logger_idle.load(Ordering::SeqCst) {
+            self.logger_work.notify_one();
+        }
     }
 
     /// Wait until the buffer has room at `rba` (the logger has written enough).
@@ -643,7 +663,7 @@ impl LogShared {
         logger.space_target = logger
             .space_target
             .max(page_floor(self.filled.load(Ordering::SeqCst)));
-        self.logger_work.notify_one();
+        self.wake_idle_logger(&logger);
         self.space_waiters.fetch_add(1, Ordering::SeqCst);
         let result = loop {
             if page_floor(self.written.load(Ordering::SeqCst)) + self.buffer.capacity() as u64 > rba
@@ -1030,6 +1050,7 @@ impl LogManager {
             offload_work: Condvar::new(),
             offload_suspended: AtomicBool::new(false),
             active_log_full_wait_ms: AtomicU64::new(ACTIVE_LOG_FULL_WAIT_MS),
+            logger_idle_wait_ms: AtomicU64::new(LOGGER_IDLE_WAIT_MS),
             checkpoint_requested: AtomicBool::new(false),
             failed: AtomicBool::new(false),
             retention: Mutex::new(RetentionState::default()),
@@ -1267,12 +1288,7 @@ impl LogManager {
         // miss this waiter.
         let waiter = shared.waiters.register(through);
         if shared.force_wanted.load(Ordering::SeqCst) < through {
-            let mut logger = shared.logger.lock().unwrap();
-            if logger.force_target < through {
-                logger.force_target = through;
-                shared.force_wanted.store(through, Ordering::SeqCst);
-            }
-            shared.logger_work.notify_one();
+            shared.raise_force_target(through);
         }
         let result = loop {
             if shared.durable.load(Ordering::SeqCst) >= through {
@@ -1448,6 +1464,15 @@ impl LogManager {
     pub fn set_active_log_full_wait(&self, wait: Duration) {
         self.shared
             .active_log_full_wait_ms
+            .store(wait.as_millis() as u64, Ordering::Relaxed);
+    }
+
+    /// How long the idle logger thread waits before it looks for work without being woken
+    /// (default 1 s). Every appender, forcer and switch wakes it when it has work; tests set
+    /// this long so that a missed wake-up shows as a hang, not as a one-second delay.
+    pub fn set_logger_idle_wait(&self, wait: Duration) {
+        self.shared
+            .logger_idle_wait_ms
             .store(wait.as_millis() as u64, Ordering::Relaxed);
     }
 

@@ -62,7 +62,7 @@ use super::active::{
 use super::current_page::PageImage;
 use super::statistics::bump;
 use super::{
-    page_ceil, page_floor, FileSwitch, LogShared, OffloadJob, LOGGER_IDLE_WAIT_MS, LOG_PAGE_BYTES,
+    page_ceil, page_floor, FileSwitch, LogShared, OffloadJob, LOG_PAGE_BYTES,
     LOG_UNSYNCED_BYTES_MAX, LOG_WRITE_PAGES_MAX,
 };
 
@@ -459,7 +459,10 @@ impl Logger {
             }
             state = shared
                 .logger_work
-                .wait_timeout(state, Duration::from_millis(LOGGER_IDLE_WAIT_MS))
+                .wait_timeout(
+                    state,
+                    Duration::from_millis(shared.logger_idle_wait_ms.load(Ordering::Relaxed)),
+                )
                 .unwrap()
                 .0;
             shared.logger_idle.store(false, Ordering::SeqCst);
