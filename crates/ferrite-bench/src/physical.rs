@@ -205,9 +205,9 @@ pub fn rewrite_same_page(
 /// `slot_bytes` to one of two ping-pong slots past the end of the data (alternately, as
 /// `log/active.rs` lays them out), then one `fdatasync` (a write cycle of the logger: its full
 /// pages in place, its partial page to a slot). Counts only the in-place bytes (the log's RBA
-/// advance): the slot repeats a page the next cycle writes in place. On this virtual disk a
-/// second, distant region in one sync costs ~25 µs (BENCHMARKS §38), which is the ceiling of
-/// any design that protects the partial page from torn writes with a slot.
+/// advance): the slot repeats a page the next cycle writes in place. On this virtual disk the
+/// second region costs 20-50 µs per sync (BENCHMARKS §38), which any design that keeps the
+/// partial page's durable image away from its own place (torn-write protection) pays.
 pub fn log_pattern_synced_bandwidth(
     directory: &Path,
     in_place_bytes: usize,
