@@ -206,8 +206,9 @@ pub fn rewrite_same_page(
 /// `log/active.rs` lays them out), then one `fdatasync` (a write cycle of the logger: its full
 /// pages in place, its partial page to a slot). Counts only the in-place bytes (the log's RBA
 /// advance): the slot repeats a page the next cycle writes in place. On this virtual disk the
-/// second region costs 20-50 µs per sync (BENCHMARKS §38), which any design that keeps the
-/// partial page's durable image away from its own place (torn-write protection) pays.
+/// far second region costs about 40 µs per sync, about half that one page past the data
+/// (BENCHMARKS §38): the price of keeping the partial page's durable image away from its own
+/// place (torn-write protection).
 pub fn log_pattern_synced_bandwidth(
     directory: &Path,
     in_place_bytes: usize,
