@@ -528,10 +528,126 @@ enum CommitterUnit {
     GetAndPut,
 }
 
+/// The device measured between the segments of a goal row's window rather than once after
+/// it (BENCHMARKS §39): the window is cut into `segments` of equal length; after each, the
+/// committers pause (each finishes its unit of work and waits), and the device writes as many
+/// bytes as the log wrote in that segment, at the segment's bytes per sync, into a
+/// pre-written file (on from where the last burst ended, wrapping at its end), with nothing
+/// else running. This virtual disk's synced bandwidth drifts by tens of percent within
+/// seconds; a figure taken right after each part of the log it is compared with, over as
+/// many bytes, sees the same drift and the same sustained load (a shorter burst measured it
+/// up to 1.6 times faster than the log's volume did).
+pub struct DeviceInterleave {
+    segments: usize,
+    file: physical::BurstFile,
+    /// One entry per segment, in order.
+    pub figures: Vec<SegmentFigures>,
+}
+
+/// One segment of an interleaved window and the device burst after it.
+#[derive(Clone, Copy, Debug)]
+pub struct SegmentFigures {
+    /// RBA advance (log bytes) and length of the segment (from the committers' start to the
+    /// last one's pause: the drain of the units in flight is counted against the log).
+    pub log_bytes: u64,
+    pub seconds: f64,
+    /// Bytes the log wrote (copy 1) and its write cycles' syncs in the segment.
+    pub written: u64,
+    pub syncs: u64,
+    /// The burst: bytes per write+fdatasync, bytes written, seconds taken.
+    pub device_write_bytes: usize,
+    pub device_bytes: u64,
+    pub device_seconds: f64,
+}
+
+impl DeviceInterleave {
+    /// `file_bytes`: the size of the pre-written file the bursts write in turn.
+    pub fn new(
+        directory: &Path,
+        segments: usize,
+        file_bytes: u64,
+    ) -> std::io::Result<DeviceInterleave> {
+        assert!(segments >= 1, "a window has at least one segment");
+        Ok(DeviceInterleave {
+            segments,
+            file: physical::BurstFile::create(directory, file_bytes)?,
+            figures: Vec::with_capacity(segments),
+        })
+    }
+
+    /// The device's synced bandwidth over the window, bytes/s: each burst's rate weighted by
+    /// the length of the segment before it, what the device could have written in the time
+    /// the log had (the log's own figure is its bytes over the segments' time, which weighs
+    /// each segment by its length in the same way). A burst's own volume does not weigh: a
+    /// slow burst after a slow segment would otherwise count for more than its share of time.
+    pub fn device_bandwidth(&self) -> f64 {
+        let seconds: f64 = self.figures.iter().map(|f| f.seconds).sum();
+        let bytes: f64 = self
+            .figures
+            .iter()
+            .map(|f| f.device_bytes as f64 / f.device_seconds.max(1e-9) * f.seconds)
+            .sum();
+        bytes / seconds.max(1e-9)
+    }
+
+    /// A burst after a segment that wrote `written` bytes in `syncs` syncs.
+    fn burst(&mut self, written: u64, syncs: u64) -> (usize, u64, Duration) {
+        let per_sync = written.checked_div(syncs).unwrap_or(4096);
+        let write_bytes = (per_sync.div_ceil(4096) * 4096).max(4096) as usize;
+        let total = written.max(16 * write_bytes as u64);
+        let (bytes, took) = io(self.file.burst(write_bytes, total));
+        (write_bytes, bytes, took)
+    }
+}
+
+/// Where the committers of a window stand: running, or paused between two segments.
+struct PauseGate {
+    /// Read by every committer before each unit of work; set by the controller.
+    requested: AtomicBool,
+    /// Committers waiting in the gate.
+    state: std::sync::Mutex<usize>,
+    changed: std::sync::Condvar,
+}
+
+impl PauseGate {
+    /// A committer: wait here while a pause is requested and the window goes on.
+    fn wait_if_paused(&self, stop: &AtomicBool) {
+        if !self.requested.load(Ordering::Acquire) {
+            return;
+        }
+        let mut waiting = self.state.lock().expect("gate");
+        *waiting += 1;
+        self.changed.notify_all();
+        while self.requested.load(Ordering::Acquire) && !stop.load(Ordering::Acquire) {
+            waiting = self.changed.wait(waiting).expect("gate");
+        }
+        *waiting -= 1;
+    }
+
+    /// The controller: ask every committer to pause and wait until all `threads` have.
+    fn pause(&self, threads: usize) {
+        let mut waiting = self.state.lock().expect("gate");
+        self.requested.store(true, Ordering::Release);
+        while *waiting < threads {
+            waiting = self.changed.wait(waiting).expect("gate");
+        }
+    }
+
+    /// The controller: let the committers go on (or out, once `stop` is set).
+    fn resume(&self) {
+        let _waiting = self.state.lock().expect("gate");
+        self.requested.store(false, Ordering::Release);
+        self.changed.notify_all();
+    }
+}
+
 /// `threads` committers, each with its own queue and unit of work, doing persistent put of
 /// `size` bytes + commit until `duration` has passed or, with `log_limit`, until that many
 /// bytes of log have been written in the window (whichever comes first: the goal rows keep
-/// the window inside one active log however fast the device is).
+/// the window inside one active log however fast the device is). With `interleave`, the
+/// window is cut into segments with the device measured between them (see
+/// [`DeviceInterleave`]); the run's figures then cover the segments only.
+#[allow(clippy::too_many_arguments)]
 fn run_committers(
     queue_manager: &Arc<QueueManager>,
     threads: usize,
@@ -540,6 +656,7 @@ fn run_committers(
     log_limit: Option<u64>,
     label: &str,
     shape: CommitterUnit,
+    mut interleave: Option<&mut DeviceInterleave>,
 ) -> CommitterRun {
     let queues: Vec<Arc<LocalQueue>> = (0..threads)
         .map(|index| {
@@ -572,15 +689,25 @@ fn run_committers(
     }
     let barrier = Barrier::new(threads + 1);
     let stop = AtomicBool::new(false);
-    let log_before = queue_manager.log_statistics();
-    let mut usage_before = ProcessUsage::default();
-    let (results, started, elapsed, rba_before, rba_after, usage) = std::thread::scope(|scope| {
+    let gate = PauseGate {
+        requested: AtomicBool::new(false),
+        state: std::sync::Mutex::new(0),
+        changed: std::sync::Condvar::new(),
+    };
+    let segments = interleave.as_ref().map_or(1, |i| i.segments);
+    let segment_duration = duration / segments as u32;
+    let mut log = LogDelta::default();
+    let mut usage = ProcessUsage::default();
+    let mut elapsed = Duration::ZERO;
+    let mut log_bytes = 0u64;
+    let results = std::thread::scope(|scope| {
         let workers: Vec<_> = queues
             .iter()
             .enumerate()
             .map(|(index, queue)| {
                 let barrier = &barrier;
                 let stop = &stop;
+                let gate = &gate;
                 let data = &data;
                 scope.spawn(move || {
                     let mut commit = Latencies::with_capacity(1 << 16);
@@ -588,6 +715,10 @@ fn run_committers(
                     let mut tag = (index as u64) << 40;
                     barrier.wait();
                     while !stop.load(Ordering::Relaxed) {
+                        gate.wait_if_paused(stop);
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
                         tag += 1;
                         let t0 = Instant::now();
                         let mut unit = UnitOfWork::new();
@@ -610,41 +741,85 @@ fn run_committers(
                 })
             })
             .collect();
-        let rba_before = queue_manager.log().end_rba().0;
-        usage_before = ProcessUsage::now();
+        let rba_start = queue_manager.log().end_rba().0;
         println!("    window starts: {threads} committers, {size} bytes per message");
-        barrier.wait();
-        let started = Instant::now();
-        let mut next_report = started + Duration::from_secs(2);
-        let within_limit =
-            || log_limit.is_none_or(|limit| queue_manager.log().end_rba().0 - rba_before < limit);
-        while started.elapsed() < duration && within_limit() {
-            std::thread::sleep(Duration::from_millis(if log_limit.is_some() {
-                5
+        let mut results = Vec::new();
+        let mut workers = Some(workers);
+        let mut next_report = Instant::now() + Duration::from_secs(2);
+        for segment in 0..segments {
+            let last = segment + 1 == segments;
+            let log_before = queue_manager.log_statistics();
+            let rba_before = queue_manager.log().end_rba().0;
+            let usage_before = ProcessUsage::now();
+            let started = Instant::now();
+            if segment == 0 {
+                barrier.wait();
             } else {
-                20
-            }));
-            if Instant::now() >= next_report {
-                next_report += Duration::from_secs(2);
-                println!(
-                    "    {:.0} s: {:.1} MB of log",
-                    started.elapsed().as_secs_f64(),
-                    (queue_manager.log().end_rba().0 - rba_before) as f64 / MB
-                );
+                gate.resume();
+            }
+            let within_limit = || {
+                log_limit.is_none_or(|limit| queue_manager.log().end_rba().0 - rba_start < limit)
+            };
+            let mut limit_reached = false;
+            while started.elapsed() < segment_duration {
+                if !within_limit() {
+                    limit_reached = true;
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(if log_limit.is_some() {
+                    5
+                } else {
+                    20
+                }));
+                if Instant::now() >= next_report {
+                    next_report += Duration::from_secs(2);
+                    println!(
+                        "    {:.0} s: {:.1} MB of log",
+                        (elapsed + started.elapsed()).as_secs_f64(),
+                        (queue_manager.log().end_rba().0 - rba_start) as f64 / MB
+                    );
+                }
+            }
+            let ending = last || limit_reached;
+            if ending {
+                stop.store(true, Ordering::Relaxed);
+                gate.resume();
+                results = workers
+                    .take()
+                    .expect("joined once")
+                    .into_iter()
+                    .map(|w| w.join().expect("committer"))
+                    .collect();
+            } else {
+                gate.pause(threads);
+            }
+            let took = started.elapsed();
+            let segment_usage = ProcessUsage::now().since(&usage_before);
+            let rba_after = queue_manager.log().end_rba().0;
+            let segment_log = engine::log_delta(&log_before, &queue_manager.log_statistics());
+            elapsed += took;
+            usage = usage.plus(&segment_usage);
+            log_bytes += rba_after - rba_before;
+            if let Some(interleave) = interleave.as_deref_mut() {
+                let (write_bytes, device_bytes, device_took) =
+                    interleave.burst(segment_log.bytes_written[0], segment_log.syncs);
+                interleave.figures.push(SegmentFigures {
+                    log_bytes: rba_after - rba_before,
+                    seconds: took.as_secs_f64(),
+                    written: segment_log.bytes_written[0],
+                    syncs: segment_log.syncs,
+                    device_write_bytes: write_bytes,
+                    device_bytes,
+                    device_seconds: device_took.as_secs_f64(),
+                });
+            }
+            log.add(&segment_log);
+            if ending {
+                break;
             }
         }
-        stop.store(true, Ordering::Relaxed);
-        let results: Vec<(Latencies, Latencies)> = workers
-            .into_iter()
-            .map(|w| w.join().expect("committer"))
-            .collect();
-        let elapsed = started.elapsed();
-        let usage = ProcessUsage::now().since(&usage_before);
-        let rba_after = queue_manager.log().end_rba().0;
-        (results, started, elapsed, rba_before, rba_after, usage)
+        results
     });
-    let _ = started;
-    let log = engine::log_delta(&log_before, &queue_manager.log_statistics());
     let mut commit = Latencies::default();
     let mut put_commit = Latencies::default();
     for (c, p) in results {
@@ -654,7 +829,7 @@ fn run_committers(
     CommitterRun {
         messages: commit.count() as u64,
         usage,
-        log_bytes: rba_after - rba_before,
+        log_bytes,
         elapsed,
         commit,
         put_commit,
@@ -696,6 +871,7 @@ pub fn commit(context: &mut Context) {
         None,
         "ONE",
         CommitterUnit::Put,
+        None,
     );
     println!("    {}", single.log.describe());
     if single.log.write_cycles > 0 {
@@ -777,6 +953,7 @@ pub fn commit(context: &mut Context) {
         None,
         "MANY",
         CommitterUnit::Put,
+        None,
     );
     println!("    {}", many.log.describe());
     println!(
@@ -881,6 +1058,8 @@ const DEDICATED_LOG_PERCENT_MAX: u64 = 85;
 /// wrote in the window, up to this): at 2-3 GB/s about half a second, long enough that a
 /// short burst of the virtual disk does not set the figure.
 const DEVICE_GOAL_VOLUME_MAX: u64 = 1 << 30;
+/// Segments of a goal row's window, each followed by a device burst ([`DeviceInterleave`]).
+const GOAL_SEGMENTS: usize = 4;
 
 /// The committer workload at each size of [`COMMIT_TABLE_SIZES`] (each unit of work gets the
 /// previous message and puts the next, so the page sets do not share the device with the log:
@@ -932,6 +1111,16 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
         ] {
             let (queue_manager, directory) = engine::fresh(&context.dir, "commitsize", run_config);
             let label = format!("SIZE{}K", size / 1024);
+            // The goal row's device figure is taken between the segments of its window.
+            let mut interleave = alone.then(|| {
+                let segments = context.mode.pick(2, GOAL_SEGMENTS, GOAL_SEGMENTS);
+                let file_bytes = if context.mode == crate::Mode::Smoke {
+                    8 << 20
+                } else {
+                    DEVICE_GOAL_VOLUME_MAX
+                };
+                io(DeviceInterleave::new(&context.dir, segments, file_bytes))
+            });
             let run = run_committers(
                 &queue_manager,
                 threads,
@@ -940,6 +1129,7 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
                 log_limit,
                 &label,
                 CommitterUnit::GetAndPut,
+                interleave.as_mut(),
             );
             println!(
                 "    {} KiB, {}: {}",
@@ -1043,22 +1233,60 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
                     "sharing the device with offloads and checkpoints"
                 }
             );
-            let row = Row::new("commit", metric.clone(), rate / MB, "MB/s").against(
-                format!(
-                    "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written, {} MiB (this run)",
-                    sync_bytes / 1024,
-                    device_volume >> 20
-                ),
-                device_per_sync / MB,
+            let after_window = format!(
+                "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written, {} MiB (this run)",
+                sync_bytes / 1024,
+                device_volume >> 20
             );
-            context.report.push(if alone {
-                row.goal(
-                    "ratio >= 0.8, no switch in the window",
-                    rate / device_per_sync >= 0.8 && run.log.switches == 0,
-                )
+            let interleaved = interleave.as_ref().map(DeviceInterleave::device_bandwidth);
+            if let (Some(interleave), Some(device_between)) = (&interleave, interleaved) {
+                for (index, figures) in interleave.figures.iter().enumerate() {
+                    let log_rate = figures.log_bytes as f64 / figures.seconds.max(1e-9);
+                    let device_rate =
+                        figures.device_bytes as f64 / figures.device_seconds.max(1e-9);
+                    println!(
+                        "      segment {}: log {:.1} MB/s in {:.2} s ({:.1} KiB written per sync); then the device at {}K per sync: {:.1} MB/s over {} MiB; ratio {:.2}",
+                        index + 1,
+                        log_rate / MB,
+                        figures.seconds,
+                        figures.written as f64 / figures.syncs.max(1) as f64 / 1024.0,
+                        figures.device_write_bytes / 1024,
+                        device_rate / MB,
+                        figures.device_bytes >> 20,
+                        log_rate / device_rate,
+                    );
+                }
+                let bytes: u64 = interleave.figures.iter().map(|f| f.device_bytes).sum();
+                context.report.push(
+                    Row::new("commit", metric.clone(), rate / MB, "MB/s")
+                        .against(
+                            format!(
+                                "synced seq write at the log's bytes per sync, one fdatasync each, pre-written, {} MiB in bursts between the window's {} segments (this run)",
+                                bytes >> 20,
+                                interleave.figures.len()
+                            ),
+                            device_between / MB,
+                        )
+                        .goal(
+                            "ratio >= 0.8, no switch in the window",
+                            rate / device_between >= 0.8 && run.log.switches == 0,
+                        ),
+                );
+                context.report.push(
+                    Row::new(
+                        "commit",
+                        format!("{metric}, against the device after the window"),
+                        rate / MB,
+                        "MB/s",
+                    )
+                    .against(after_window, device_per_sync / MB),
+                );
             } else {
-                row
-            });
+                context.report.push(
+                    Row::new("commit", metric.clone(), rate / MB, "MB/s")
+                        .against(after_window, device_per_sync / MB),
+                );
+            }
             context.report.push(
                 Row::new(
                     "commit",
@@ -1091,7 +1319,7 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
                 ),
             );
             lines.push(format!(
-                "  | {:>4} KiB | {:<13} | {:>9.0} | {:>8.1} | {:>8.1} | {:>6.1} | {:>7.1} | {:>5.0}% | {:>3} / {:>3} | {:>9.1} | {:>5.2} | {:>9.1} | {:>5.2} | {:>9.1} | {:>5.2} | {:>5.2} |",
+                "  | {:>4} KiB | {:<13} | {:>9.0} | {:>8.1} | {:>8.1} | {:>6.1} | {:>7.1} | {:>5.0}% | {:>3} / {:>3} | {:>9.1} | {:>5.2} | {:>9} | {:>5} | {:>9.1} | {:>5.2} | {:>9.1} | {:>5.2} | {:>5.2} |",
                 size / 1024,
                 if alone { "log alone" } else { "with switches" },
                 run.messages_per_second(),
@@ -1104,6 +1332,8 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
                 run.log.offloads,
                 device / MB,
                 rate / device,
+                interleaved.map_or("-".to_string(), |d| format!("{:.1}", d / MB)),
+                interleaved.map_or("-".to_string(), |d| format!("{:.2}", rate / d)),
                 device_per_sync / MB,
                 rate / device_per_sync,
                 device_pattern / MB,
@@ -1113,7 +1343,7 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
         }
     }
     println!(
-        "  | message | active logs | msgs/s | log MB/s | written MB/s | KiB/I/O | KiB/sync | log in I/O | switches / offloads | device MB/s at the I/O size | ratio | device MB/s at the bytes per sync (goal) | ratio (goal) | device MB/s of log, the log's pattern | ratio | ratio to 512K ({:.0} MB/s) |",
+        "  | message | active logs | msgs/s | log MB/s | written MB/s | KiB/I/O | KiB/sync | log in I/O | switches / offloads | device MB/s at the I/O size | ratio | device MB/s at the bytes per sync, between segments (goal) | ratio (goal) | device MB/s at the bytes per sync, after the window | ratio | device MB/s of log, the log's pattern | ratio | ratio to 512K ({:.0} MB/s) |",
         sequential / MB
     );
     for line in lines {
@@ -1158,6 +1388,7 @@ pub fn dual(context: &mut Context) {
                 None,
                 "DUAL",
                 CommitterUnit::Put,
+                None,
             );
             println!(
                 "    {:.0} msgs/s; {}",
@@ -1174,6 +1405,7 @@ pub fn dual(context: &mut Context) {
                 None,
                 "DUAL1",
                 CommitterUnit::Put,
+                None,
             );
             println!(
                 "    1 committer: commit mean {:.1} us p50 {:.1} us; {}",

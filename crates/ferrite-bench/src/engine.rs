@@ -246,6 +246,27 @@ pub fn log_delta(before: &LogStatistics, after: &LogStatistics) -> LogDelta {
 }
 
 impl LogDelta {
+    /// Add another interval's counters (the segments of one window).
+    pub fn add(&mut self, other: &LogDelta) {
+        self.forces += other.forces;
+        self.suspended += other.suspended;
+        self.write_cycles += other.write_cycles;
+        for copy in 0..2 {
+            self.write_ios[copy] += other.write_ios[copy];
+            self.bytes_written[copy] += other.bytes_written[copy];
+        }
+        self.syncs += other.syncs;
+        self.buffer_waits += other.buffer_waits;
+        self.switches += other.switches;
+        self.checkpoints += other.checkpoints;
+        self.serialised_pages += other.serialised_pages;
+        self.io_busy_seconds += other.io_busy_seconds;
+        self.sync_seconds += other.sync_seconds;
+        self.shared_flush_ios += other.shared_flush_ios;
+        self.leader_ios += other.leader_ios;
+        self.offloads += other.offloads;
+    }
+
     pub fn describe(&self) -> String {
         let per_io = if self.write_ios[0] == 0 {
             0.0

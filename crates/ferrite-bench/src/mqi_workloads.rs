@@ -610,6 +610,17 @@ impl ProcessUsage {
         }
     }
 
+    /// This usage plus another interval's (the segments of one window).
+    pub fn plus(&self, other: &ProcessUsage) -> ProcessUsage {
+        ProcessUsage {
+            user_seconds: self.user_seconds + other.user_seconds,
+            system_seconds: self.system_seconds + other.system_seconds,
+            voluntary_switches: self.voluntary_switches + other.voluntary_switches,
+            involuntary_switches: self.involuntary_switches + other.involuntary_switches,
+            minor_faults: self.minor_faults + other.minor_faults,
+        }
+    }
+
     /// User plus system CPU, seconds.
     pub fn cpu_seconds(&self) -> f64 {
         self.user_seconds + self.system_seconds

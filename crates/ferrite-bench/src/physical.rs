@@ -58,6 +58,61 @@ fn prepare(path: &Path, bytes: u64, preparation: Preparation) -> std::io::Result
     Ok(file)
 }
 
+/// A pre-written file for short bursts of synced sequential writes between the segments of a
+/// benchmark window (`benches::DeviceInterleave`): each burst writes on from where the previous
+/// one ended, `write_bytes` per `pwrite` followed by `fdatasync`, as [`synced_writes`] does,
+/// wrapping to the start at the file's end. Removed when dropped.
+pub struct BurstFile {
+    path: std::path::PathBuf,
+    file: File,
+    bytes: u64,
+    offset: u64,
+}
+
+impl BurstFile {
+    /// Create and pre-write (zeros, synced) a file of `bytes` in `directory`.
+    pub fn create(directory: &Path, bytes: u64) -> std::io::Result<BurstFile> {
+        assert!(bytes >= 4096, "a burst file holds at least one page");
+        let path = directory.join("physical-burst.dat");
+        let file = prepare(&path, bytes, Preparation::Formatted)?;
+        Ok(BurstFile {
+            path,
+            file,
+            bytes,
+            offset: 0,
+        })
+    }
+
+    /// Write at least `total` bytes (whole writes of `write_bytes`), each write followed by
+    /// `fdatasync`. Returns the bytes written and the time the writes and syncs took (nothing
+    /// else is timed).
+    pub fn burst(
+        &mut self,
+        write_bytes: usize,
+        total: u64,
+    ) -> std::io::Result<(u64, std::time::Duration)> {
+        let write_bytes = write_bytes.clamp(4096, self.bytes as usize);
+        let count = total.div_ceil(write_bytes as u64).max(1);
+        let buffer: Vec<u8> = (0..write_bytes).map(|i| (i * 31 + 7) as u8).collect();
+        let started = Instant::now();
+        for _ in 0..count {
+            if self.offset + write_bytes as u64 > self.bytes {
+                self.offset = 0;
+            }
+            self.file.write_all_at(&buffer, self.offset)?;
+            self.file.sync_data()?;
+            self.offset += write_bytes as u64;
+        }
+        Ok((count * write_bytes as u64, started.elapsed()))
+    }
+}
+
+impl Drop for BurstFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
 /// `count` writes of `write_bytes` at consecutive offsets, each followed by `fdatasync`.
 /// Returns the latency of each write+sync.
 pub fn synced_writes(
