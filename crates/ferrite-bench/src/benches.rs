@@ -535,8 +535,7 @@ enum CommitterUnit {
 /// pre-written file (on from where the last burst ended, wrapping at its end), with nothing
 /// else running. This virtual disk's synced bandwidth drifts by tens of percent within
 /// seconds; a figure taken right after each part of the log it is compared with, over as
-/// many bytes, sees the same drift and the same sustained load (a shorter burst measured it
-/// up to 1.6 times faster than the log's volume did).
+/// many bytes, sees the same drift and the same sustained volume.
 pub struct DeviceInterleave {
     segments: usize,
     file: physical::BurstFile,
