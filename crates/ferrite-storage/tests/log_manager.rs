@@ -673,6 +673,148 @@ fn stuck_offload_fills_every_active_log() {
     assert_eq!(records.len() as u64, appended + 1);
 }
 
+/// Wait until the end of the log has not moved for `quiet` (every appender is blocked).
+fn wait_until_appends_stop(manager: &LogManager, quiet: Duration) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let mut last = manager.end_rba();
+    loop {
+        std::thread::sleep(quiet);
+        let now = manager.end_rba();
+        if now == last {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "appends never stopped"
+        );
+        last = now;
+    }
+}
+
+/// Eight appenders wait together for the next active log (offload suspended, every file
+/// full). Once it is reusable, one of them switches to it and the others append to the new
+/// file: each switch ends a full file. (Each waiting appender used to end the new file again
+/// as it took its turn, so a queue of them switched through the ring with nearly empty
+/// files, archived at a few bytes each.)
+#[test]
+fn appenders_waiting_for_an_active_log_switch_to_it_once() {
+    const RECORD: usize = 20_000;
+    const THREADS: u64 = 8;
+    const PER_THREAD: u64 = 40;
+    let fixture = Fixture::new(
+        log_parameters(1, 3, 40, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    manager.set_offload_suspended(true);
+    manager.set_active_log_full_wait(Duration::from_secs(120));
+    std::thread::scope(|scope| {
+        for thread in 0..THREADS {
+            let manager = &manager;
+            scope.spawn(move || {
+                for index in 0..PER_THREAD {
+                    manager
+                        .append(1, &[&payload(thread * 1000 + index, RECORD)])
+                        .unwrap();
+                }
+            });
+        }
+        wait_until_appends_stop(&manager, Duration::from_millis(300));
+        assert_eq!(
+            manager.statistics().active_log_switches,
+            2,
+            "every active log full, the appenders waiting"
+        );
+        manager.set_offload_suspended(false);
+    });
+    manager.force(manager.end_rba()).unwrap();
+    manager.archive_log().unwrap();
+    assert!(manager.wait_for_offload(Duration::from_secs(60)));
+    let archives = manager.archives();
+    let data_bytes = 1024 * 1024 - 4096;
+    let full = (data_bytes - RECORD as u64 - 9) as f64;
+    for archive in &archives[..archives.len() - 1] {
+        assert!(
+            archive.content_bytes as f64 >= full,
+            "archive {:016X}-{:016X} holds {} bytes: its active log was switched before it was full",
+            archive.start_rba,
+            archive.end_rba,
+            archive.content_bytes
+        );
+    }
+    let records = read_all(&manager, Rba(0));
+    assert_eq!(records.len() as u64, THREADS * PER_THREAD);
+}
+
+/// A record larger than an active log (a chain of segments) whose switch waits for the next
+/// active log keeps the append lock while it waits: appenders arriving meanwhile (many, so
+/// that one of them would most likely carry the switch out if the chain let them run) wait
+/// for the whole chain, and none comes between two of its segments (a reader would drop the
+/// chain as an orphan).
+#[test]
+fn a_spanned_record_waiting_for_an_active_log_is_not_interleaved() {
+    let fixture = Fixture::new(
+        log_parameters(1, 3, 40, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    manager.set_offload_suspended(true);
+    manager.set_active_log_full_wait(Duration::from_secs(120));
+    // Into the third file, leaving most of it free.
+    let mut count = 0;
+    while manager.statistics().active_log_switches < 2 {
+        manager.append(1, &[&payload(count, 30_000)]).unwrap();
+        count += 1;
+    }
+    let spanned = payload(7777, 1_500_000);
+    const INTERLOPERS: u64 = 32;
+    let (interlopers, spanned_range) = std::thread::scope(|scope| {
+        let chain = scope.spawn(|| manager.append(2, &[&spanned]).unwrap());
+        wait_until_appends_stop(&manager, Duration::from_millis(300));
+        assert!(
+            !chain.is_finished(),
+            "the chain waits for the next active log"
+        );
+        // Started across one retry period of a waiting switch, so that, if they could retry
+        // the switch, one of them would find the next active log reusable before the chain.
+        let interlopers: Vec<_> = (0..INTERLOPERS)
+            .map(|_| {
+                std::thread::sleep(Duration::from_millis(10) / INTERLOPERS as u32);
+                scope.spawn(|| manager.append(3, &[b"interloper"]).unwrap())
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        manager.set_offload_suspended(false);
+        let range = chain.join().unwrap();
+        let interlopers: Vec<_> = interlopers
+            .into_iter()
+            .map(|interloper| interloper.join().unwrap().0)
+            .collect();
+        (interlopers, range)
+    });
+    for rba in interlopers {
+        assert!(
+            rba >= spanned_range.1,
+            "an interloper at {rba} came inside the chain {}-{}",
+            spanned_range.0,
+            spanned_range.1
+        );
+    }
+    manager.force(manager.end_rba()).unwrap();
+    let records = read_all(&manager, Rba(0));
+    assert_eq!(records.len() as u64, count + 1 + INTERLOPERS);
+    let chain = records
+        .iter()
+        .find(|record| record.kind == 2)
+        .expect("the spanned record");
+    assert_eq!(
+        (chain.rba, chain.end_rba),
+        (spanned_range.0, spanned_range.1)
+    );
+    assert!(chain.payload == spanned);
+    assert_eq!(records.last().unwrap().payload, b"interloper");
+}
+
 #[test]
 fn unarchived_logs_are_offloaded_after_a_restart() {
     let fixture = Fixture::new(

@@ -259,6 +259,15 @@ pub(crate) struct AppendState {
     pub used_end: u64,
 }
 
+/// What a log switch that waits for a reusable active log does with the append lock.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Waiting {
+    /// Release it between tries (other appenders may run, and may carry the switch out).
+    Release,
+    /// Keep it (a chain of segments: nothing may come between two of them).
+    Hold,
+}
+
 /// A log switch the logger must carry out once the old file is durable through `used_end`.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct FileSwitch {
@@ -745,13 +754,27 @@ impl LogShared {
     /// Switch the current active log: end the current file at the append position (with an
     /// end-of-file marker unless it is exactly full), and move to the next file of the ring once
     /// it is reusable, waiting up to the active-log-full time.
+    ///
+    /// While it waits, the append lock is released between tries (`Waiting::Release`), and
+    /// other appenders whose records do not fit wait here too. The first to find the next file
+    /// reusable carries the switch out; every other one then finds the current file changed
+    /// and returns at once, so that its caller looks again at whether its record fits in the
+    /// new file. (Each used to end the new file in its turn, so a queue of waiting appenders
+    /// switched through the ring with nearly empty files: BENCHMARKS §40.) A chain of
+    /// segments (`append_spanned`) keeps the lock while it waits (`Waiting::Hold`): no other
+    /// record may come between two of its segments.
     fn switch_active_log<'a>(
         &'a self,
         mut state: MutexGuard<'a, AppendState>,
         waited: &mut bool,
+        waiting: Waiting,
     ) -> StorageResult<MutexGuard<'a, AppendState>> {
         let mut deadline: Option<Instant> = None;
+        let switching_from = state.file_start;
         loop {
+            if state.file_start != switching_from {
+                return Ok(state);
+            }
             if state.next_rba < state.file_limit {
                 let rba = state.next_rba;
                 let marker =
@@ -802,12 +825,18 @@ impl LogShared {
             if Instant::now() >= deadline {
                 return Err(self.active_logs_full(next, wait));
             }
-            drop(state);
-            std::thread::sleep(Duration::from_millis(ACTIVE_LOG_FULL_RETRY_MS));
+            let retry = Duration::from_millis(ACTIVE_LOG_FULL_RETRY_MS);
+            match waiting {
+                Waiting::Release => {
+                    drop(state);
+                    std::thread::sleep(retry);
+                    state = self.append.lock().unwrap();
+                }
+                Waiting::Hold => std::thread::sleep(retry),
+            }
             if let Some(error) = self.failure() {
                 return Err(error);
             }
-            state = self.append.lock().unwrap();
         }
     }
 
@@ -1154,7 +1183,7 @@ impl LogManager {
             if fits {
                 break;
             }
-            state = shared.switch_active_log(state, &mut waited)?;
+            state = shared.switch_active_log(state, &mut waited, Waiting::Release)?;
         }
         let rba = state.next_rba;
         // `copy_in` fails only when the logger has failed or the log manager is stopping; then no
@@ -1208,7 +1237,7 @@ impl LogManager {
                 rest.saturating_sub(marker - (room - overhead - rest))
             };
             if take == 0 {
-                state = shared.switch_active_log(state, &mut waited)?;
+                state = shared.switch_active_log(state, &mut waited, Waiting::Hold)?;
                 continue;
             }
             let rba = state.next_rba;
@@ -1393,7 +1422,7 @@ impl LogManager {
         if state.next_rba < state.file_limit {
             state.file_limit = page_ceil(state.next_rba + LOG_RECORD_HEADER_BYTES as u64);
         }
-        state = shared.switch_active_log(state, &mut waited)?;
+        state = shared.switch_active_log(state, &mut waited, Waiting::Release)?;
         let new_start = state.file_start;
         shared.end.store(new_start, Ordering::SeqCst);
         drop(state);
