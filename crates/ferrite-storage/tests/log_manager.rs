@@ -815,6 +815,153 @@ fn a_spanned_record_waiting_for_an_active_log_is_not_interleaved() {
     assert_eq!(records.last().unwrap().payload, b"interloper");
 }
 
+/// The log's operator messages, collected.
+fn collect_operator_messages(manager: &LogManager) -> Arc<std::sync::Mutex<Vec<String>>> {
+    let collected = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = collected.clone();
+    manager.set_operator_messages(Arc::new(move |text: &str| {
+        sink.lock().unwrap().push(text.to_string());
+    }));
+    collected
+}
+
+/// A log switch reports the end of the old active log and the new current one on every copy
+/// (CSQJ002I, CSQJ001I), with their RBA ranges, and each offload the archive it wrote
+/// (CSQJ003I), as MQ's operators see them.
+#[test]
+fn log_switches_and_offloads_are_reported() {
+    for twoactv in [false, true] {
+        let fixture = Fixture::new(
+            log_parameters(1, 3, 40, twoactv),
+            archive_parameters(false, false),
+        );
+        let manager = fixture.open();
+        let collected = collect_operator_messages(&manager);
+        let mut count = 0;
+        while manager.statistics().active_log_switches < 1 {
+            manager.append(1, &[&payload(count, 30_000)]).unwrap();
+            count += 1;
+        }
+        manager.force(manager.end_rba()).unwrap();
+        assert!(manager.wait_for_offload(Duration::from_secs(30)));
+        let archive = manager.archives()[0].clone();
+        let messages = collected.lock().unwrap().clone();
+        let copies = if twoactv { 2 } else { 1 };
+        for copy in 0..copies {
+            let ended = format!(
+                "CSQJ002I END OF ACTIVE LOG DATA SET DSNAME={}, STARTRBA={} ENDRBA={}",
+                fixture.active_path(copy, 0).display(),
+                Rba(archive.start_rba),
+                Rba(archive.end_rba - 1)
+            );
+            let current = format!(
+                "CSQJ001I CURRENT COPY {} ACTIVE LOG DATA SET IS DSNAME={}, STARTRBA={} ENDRBA={}",
+                copy + 1,
+                fixture.active_path(copy, 1).display(),
+                Rba(archive.end_rba),
+                Rba(2 * archive.end_rba - 1)
+            );
+            let at = |text: &str| {
+                messages
+                    .iter()
+                    .position(|message| message == text)
+                    .unwrap_or_else(|| panic!("no {text:?} in {messages:#?}"))
+            };
+            assert!(at(&ended) < at(&current), "{messages:#?}");
+        }
+        let archived = format!(
+            "CSQJ003I FULL ARCHIVE LOG VOLUME DSNAME={}, STARTRBA={} ENDRBA={}, COPY1",
+            fixture
+                .directory
+                .join("archive")
+                .join(&archive.copies[0])
+                .display(),
+            Rba(archive.start_rba),
+            Rba(archive.end_rba - 1)
+        );
+        assert!(messages.contains(&archived), "{messages:#?}");
+        assert!(
+            !messages.iter().any(|message| message.starts_with("CSQJ11")),
+            "the ring never filled: {messages:#?}"
+        );
+    }
+}
+
+/// With offload stuck, the last available active log is reported at every 5% it fills
+/// (CSQJ110E), then once that the active logs are out of space (CSQJ111A) however long the
+/// appenders wait; once a switch succeeds, a new episode is reported again.
+#[test]
+fn a_filling_last_active_log_and_then_no_space_are_reported() {
+    let fixture = Fixture::new(
+        log_parameters(1, 2, 40, false),
+        archive_parameters(false, false),
+    );
+    let manager = fixture.open();
+    let collected = collect_operator_messages(&manager);
+    manager.set_offload_suspended(true);
+    manager.set_active_log_full_wait(Duration::from_millis(300));
+    let mut appended = 0u64;
+    let fill = |appended: &mut u64| loop {
+        match manager.append(1, &[&payload(*appended, 20_000)]) {
+            Ok(_) => *appended += 1,
+            Err(error) => break error,
+        }
+        assert!(*appended < 1000, "appends never failed");
+    };
+    let error = fill(&mut appended);
+    assert!(
+        matches!(error, StorageError::ActiveLogsFull { .. }),
+        "{error}"
+    );
+    // A second appender finds the logs still full: no second CSQJ111A.
+    assert!(manager.append(1, &[b"x"]).is_err());
+    let messages = collected.lock().unwrap().clone();
+    let percents: Vec<u64> = messages
+        .iter()
+        .filter_map(|message| {
+            let rest = message.strip_prefix("CSQJ110E LAST COPY1 ACTIVE LOG DATA SET IS ")?;
+            rest.strip_suffix(" PERCENT FULL")?.parse().ok()
+        })
+        .collect();
+    // The first file had a reusable successor: only the second, the last available, is
+    // reported, at each step of 5% once.
+    assert_eq!(
+        percents,
+        (1..=19).map(|step| step * 5).collect::<Vec<u64>>(),
+        "{messages:#?}"
+    );
+    let out_of_space = |messages: &[String]| {
+        messages
+            .iter()
+            .filter(|message| message.as_str() == "CSQJ111A OUT OF SPACE IN ACTIVE LOG DATA SETS")
+            .count()
+    };
+    assert_eq!(out_of_space(&messages), 1, "{messages:#?}");
+    let last_warning = messages
+        .iter()
+        .position(|message| message.starts_with("CSQJ110E"))
+        .unwrap();
+    assert!(messages[last_warning..]
+        .iter()
+        .any(|message| message.starts_with("CSQJ111A")));
+    // The offload catches up: the switch goes through, then the ring fills again.
+    manager.set_offload_suspended(false);
+    manager.set_active_log_full_wait(Duration::from_secs(30));
+    manager
+        .append(1, &[b"after the offload caught up"])
+        .unwrap();
+    manager.force(manager.end_rba()).unwrap();
+    assert!(manager.wait_for_offload(Duration::from_secs(30)));
+    manager.set_offload_suspended(true);
+    manager.set_active_log_full_wait(Duration::from_millis(300));
+    let error = fill(&mut appended);
+    assert!(
+        matches!(error, StorageError::ActiveLogsFull { .. }),
+        "{error}"
+    );
+    assert_eq!(out_of_space(&collected.lock().unwrap()), 2);
+}
+
 #[test]
 fn unarchived_logs_are_offloaded_after_a_restart() {
     let fixture = Fixture::new(

@@ -792,6 +792,35 @@ fn page_set_restored_from_backup_is_recovered_from_the_log() {
     queue_manager.shutdown().unwrap();
 }
 
+/// The log's operator messages reach the queue manager's console with its name after the
+/// message number, as its own do: ARCHIVE LOG's switch and offload (CSQJ002I, CSQJ001I,
+/// CSQJ003I).
+#[test]
+fn log_messages_carry_the_queue_manager_name() {
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    let config = QueueManagerConfig::small("QMLOGMSG");
+    create(fs.clone(), directory.path(), &config);
+    let (sink, lines) = recording();
+    let queue_manager = QueueManager::open(fs, directory.path(), sink).unwrap();
+    queue_manager.archive_log().unwrap();
+    assert!(queue_manager
+        .log()
+        .wait_for_offload(std::time::Duration::from_secs(30)));
+    let lines = lines.lock().unwrap().clone();
+    for prefix in [
+        "CSQJ002I QMLOGMSG END OF ACTIVE LOG DATA SET DSNAME=",
+        "CSQJ001I QMLOGMSG CURRENT COPY 1 ACTIVE LOG DATA SET IS DSNAME=",
+        "CSQJ003I QMLOGMSG FULL ARCHIVE LOG VOLUME DSNAME=",
+    ] {
+        assert!(
+            lines.iter().any(|line| line.starts_with(prefix)),
+            "no {prefix:?} in {lines:#?}"
+        );
+    }
+    queue_manager.shutdown().unwrap();
+}
+
 #[test]
 fn deep_queue_beyond_the_buffer_pool_drains_in_order_with_statistics() {
     let directory = tempfile::tempdir().unwrap();

@@ -489,7 +489,7 @@ fn offload_one(shared: &LogShared, job: OffloadJob) -> StorageResult<()> {
     let archives = {
         let mut bsds = shared.bsds.lock().unwrap();
         let mut updated = bsds.clone();
-        updated.add_archive(entry);
+        updated.add_archive(entry.clone());
         let old = &mut updated.active_logs[job.file];
         old.status = ActiveLogStatus::Reusable;
         old.start_rba = Some(job.start);
@@ -501,14 +501,23 @@ fn offload_one(shared: &LogShared, job: OffloadJob) -> StorageResult<()> {
     };
     // The archive is readable before the active log may be overwritten.
     *shared.sources.archives.write().unwrap() = archives;
+    for (copy, name) in entry.copies.iter().enumerate() {
+        shared.say(&format!(
+            "CSQJ003I FULL ARCHIVE LOG VOLUME DSNAME={}, STARTRBA={} ENDRBA={}, COPY{}",
+            shared.archive_directory.join(name).display(),
+            crate::types::Rba(entry.start_rba),
+            crate::types::Rba(entry.end_rba - 1),
+            copy + 1
+        ));
+    }
     let mut ring = shared.sources.ring.lock().unwrap();
-    let entry = &mut ring[job.file];
+    let slot = &mut ring[job.file];
     assert_eq!(
-        entry.start,
+        slot.start,
         Some(job.start),
         "an active log was reused before it was archived"
     );
-    entry.status = ActiveLogStatus::Reusable;
+    slot.status = ActiveLogStatus::Reusable;
     Ok(())
 }
 

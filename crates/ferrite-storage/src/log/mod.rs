@@ -83,7 +83,7 @@ mod writer;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, RwLock};
 use std::thread::{JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
@@ -225,6 +225,11 @@ pub struct CheckpointLocation {
     pub end_rba: Rba,
 }
 
+/// Where the first CSQJ110E check of a file whose use starts at `start` is due.
+fn first_warning(start: u64, data_bytes: u64) -> u64 {
+    start + (data_bytes * LAST_ACTIVE_LOG_WARNING_PERCENT).div_ceil(100)
+}
+
 /// Round down to a log page boundary.
 pub(crate) fn page_floor(rba: u64) -> u64 {
     rba & !(LOG_PAGE_BYTES as u64 - 1)
@@ -257,6 +262,10 @@ pub(crate) struct AppendState {
     pub file_limit: u64,
     /// End of the real log bytes in the current file (before an end-of-file marker's padding).
     pub used_end: u64,
+    /// Where the next CSQJ110E check is due (`LogShared::last_log_warning`): the next
+    /// [`LAST_ACTIVE_LOG_WARNING_PERCENT`] step of the current file, or `u64::MAX` once the
+    /// next file is known reusable.
+    pub warn_at: u64,
 }
 
 /// What a log switch that waits for a reusable active log does with the append lock.
@@ -462,7 +471,24 @@ pub(crate) struct LogShared {
     /// force-waiter list, offload, current-page and copy 2 writer locks, one at a time (a
     /// waiter's duty under the list); it is taken only by a thread holding no other lock.
     pub io: Mutex<Option<writer::LogIo>>,
+    /// Where the log's operator messages go (CSQJ001I, CSQJ002I, CSQJ003I, CSQJ110E,
+    /// CSQJ111A): set once by the queue manager (`LogManager::set_operator_messages`);
+    /// until then they are dropped.
+    pub operator: OnceLock<OperatorMessages>,
+    /// CSQJ111A was issued for the appenders now waiting for a reusable active log: not again
+    /// until a switch succeeds.
+    pub out_of_space_reported: AtomicBool,
 }
+
+/// A sink for the log's operator messages. Each message is its MQ message number, a space
+/// and its text ("CSQJ001I CURRENT COPY 1 ACTIVE LOG DATA SET IS ..."); the queue manager
+/// adds its name after the number, as in its own messages.
+pub type OperatorMessages = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// The last available active log is reported (CSQJ110E) at every this many percent of it
+/// filled, from the first (MQ: "when the last available active log data set is 5% full and
+/// after each additional 5%").
+pub const LAST_ACTIVE_LOG_WARNING_PERCENT: u64 = 5;
 
 /// What archive retention last did (DISPLAY LOG shows it).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -475,6 +501,40 @@ pub struct RetentionState {
 }
 
 impl LogShared {
+    /// CSQJ110E: an appender (holding the append lock) has filled the current active log up to
+    /// `warn_at`. If the next file of the ring is not reusable, the current one is the last
+    /// available: return the message for the step reached (issued by the caller once the lock
+    /// is released) and move `warn_at` to the next step. Once the next file is reusable, no
+    /// more checks until the next switch.
+    fn last_log_warning(&self, state: &mut AppendState) -> Option<String> {
+        let next = (state.file + 1) % self.sources.files.count();
+        if self.sources.ring.lock().unwrap()[next].status == ActiveLogStatus::Reusable {
+            state.warn_at = u64::MAX;
+            return None;
+        }
+        let step = LAST_ACTIVE_LOG_WARNING_PERCENT;
+        let used = state.next_rba - state.file_start;
+        let reached = (used * 100 / self.data_bytes).min(100) / step * step;
+        state.warn_at = state.file_start + (self.data_bytes * (reached + step)).div_ceil(100);
+        (reached >= step).then(|| {
+            (1..=self.copies())
+                .map(|copy| {
+                    format!(
+                        "CSQJ110E LAST COPY{copy} ACTIVE LOG DATA SET IS {reached} PERCENT FULL"
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+    }
+
+    /// Issue an operator message (dropped until the queue manager sets the sink).
+    pub fn say(&self, text: &str) {
+        if let Some(operator) = self.operator.get() {
+            operator(text);
+        }
+    }
+
     pub fn counters(&self) -> &LogCounters {
         &self.sources.counters
     }
@@ -810,12 +870,17 @@ impl LogShared {
                     state.file_start = end;
                     state.file_limit = end + self.data_bytes;
                     state.used_end = end;
+                    state.warn_at = first_warning(end, self.data_bytes);
+                    self.out_of_space_reported.store(false, Ordering::SeqCst);
                     self.publish_filled(end);
                     self.checkpoint_requested.store(true, Ordering::SeqCst);
                     return Ok(state);
                 }
             }
             *waited = true;
+            if !self.out_of_space_reported.swap(true, Ordering::SeqCst) {
+                self.say("CSQJ111A OUT OF SPACE IN ACTIVE LOG DATA SETS");
+            }
             // The next file's offload needs the switches before it carried out, which needs
             // their files durable: have the logger write everything filled so far (a spanned
             // record may have filled whole files without any force or WRTHRSH write).
@@ -1059,6 +1124,10 @@ impl LogManager {
                 file_start: recovered.ring[recovered.current].start.unwrap_or(0),
                 file_limit: recovered.file_limit,
                 used_end: recovered.used_end,
+                warn_at: first_warning(
+                    recovered.ring[recovered.current].start.unwrap_or(0),
+                    data_bytes,
+                ),
             }),
             filled: AtomicU64::new(end),
             end: AtomicU64::new(end),
@@ -1084,6 +1153,8 @@ impl LogManager {
             failed: AtomicBool::new(false),
             retention: Mutex::new(RetentionState::default()),
             io: Mutex::new(None),
+            operator: OnceLock::new(),
+            out_of_space_reported: AtomicBool::new(false),
         });
         {
             let mut bsds = shared.bsds.lock().unwrap();
@@ -1198,7 +1269,18 @@ impl LogManager {
             shared.copy_in(&mut state, part, &mut waited)?;
         }
         state.used_end = state.next_rba;
-        Ok(shared.finish_append(state, waited, rba))
+        let warning = if state.next_rba >= state.warn_at {
+            shared.last_log_warning(&mut state)
+        } else {
+            None
+        };
+        let range = shared.finish_append(state, waited, rba);
+        if let Some(warning) = warning {
+            for line in warning.lines() {
+                shared.say(line);
+            }
+        }
+        Ok(range)
     }
 
     /// Append a record larger than one active log as a chain of segments (see "Spanned
@@ -1486,6 +1568,12 @@ impl LogManager {
             .store(suspended, Ordering::SeqCst);
         let _offload = self.shared.offload.lock().unwrap();
         self.shared.offload_work.notify_all();
+    }
+
+    /// Where the log's operator messages go from now on (the queue manager's console). Set
+    /// once; later calls are ignored.
+    pub fn set_operator_messages(&self, operator: OperatorMessages) {
+        let _ = self.shared.operator.set(operator);
     }
 
     /// How long appenders wait for a reusable active log before `ActiveLogsFull`

@@ -53,6 +53,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::error::{StorageError, StorageResult};
+use crate::types::Rba;
 use crate::vfs::StorageFile;
 
 use super::active::{
@@ -717,6 +718,21 @@ impl LogIo {
         self.file = switch.new_file;
         self.file_start = switch.end;
         bump(&shared.counters().active_log_switches, 1);
+        for copy in 0..files.copies() {
+            shared.say(&format!(
+                "CSQJ002I END OF ACTIVE LOG DATA SET DSNAME={}, STARTRBA={} ENDRBA={}",
+                files.path(switch.old_file, copy).display(),
+                Rba(switch.old_start),
+                Rba(switch.end - 1)
+            ));
+            shared.say(&format!(
+                "CSQJ001I CURRENT COPY {} ACTIVE LOG DATA SET IS DSNAME={}, STARTRBA={} ENDRBA={}",
+                copy + 1,
+                files.path(switch.new_file, copy).display(),
+                Rba(switch.end),
+                Rba(switch.end + shared.data_bytes - 1)
+            ));
+        }
         let mut offload = shared.offload.lock().unwrap();
         offload.jobs.push_back(OffloadJob {
             file: switch.old_file,

@@ -423,6 +423,15 @@ impl QueueManager {
             })?;
 
         let log = LogManager::open(fs.clone(), directory, &config.log, &config.archive)?;
+        {
+            // The log's messages (CSQJ001I, CSQJ002I, CSQJ003I, CSQJ110E, CSQJ111A) carry the
+            // queue manager's name after their number, as the queue manager's own do.
+            let (sink, name) = (messages.clone(), config.name.clone());
+            log.set_operator_messages(Arc::new(move |text: &str| match text.split_once(' ') {
+                Some((number, rest)) => sink(&format!("{number} {name} {rest}")),
+                None => sink(text),
+            }));
+        }
         messages(&format!(
             "CSQJ099I {} LOG RECORDING TO COMMENCE WITH STARTRBA={}",
             config.name,
