@@ -128,12 +128,25 @@ impl ArchiveHeader {
 struct FileWriter {
     file: Arc<dyn StorageFile>,
     offset: u64,
+    /// Bytes written since write-back of the file was last started.
+    unstarted: u64,
 }
+
+/// The offload starts write-back of an archive every this many bytes
+/// ([`StorageFile::start_write_back`], a hint), so that its final sync does not hand the
+/// device a whole active log at once while the logger's syncs wait behind it.
+const OFFLOAD_WRITE_BACK_BYTES: u64 = 8 << 20;
 
 impl Write for FileWriter {
     fn write(&mut self, buffer: &[u8]) -> io::Result<usize> {
         self.file.write_at(buffer, self.offset)?;
         self.offset += buffer.len() as u64;
+        self.unstarted += buffer.len() as u64;
+        if self.unstarted >= OFFLOAD_WRITE_BACK_BYTES {
+            self.unstarted = 0;
+            // A hint: the final sync reports any write error.
+            let _ = self.file.start_write_back();
+        }
         Ok(buffer.len())
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -196,6 +209,7 @@ pub fn write_archive(
         let writer = FileWriter {
             file,
             offset: ARCHIVE_HEADER_BYTES,
+            unstarted: 0,
         };
         sinks.push(if compressed {
             CopySink::Compressed(DeflateEncoder::new(writer, Compression::fast()))
