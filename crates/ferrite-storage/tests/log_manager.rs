@@ -634,15 +634,22 @@ fn checkpoints_are_recorded_in_the_bsds() {
     assert_eq!(bsds.last_checkpoint(), Some(location));
 }
 
-#[test]
-fn stuck_offload_fills_every_active_log() {
+/// A log of `active_logs` 1 MiB active logs whose offload is suspended, appenders waiting
+/// `wait` for a reusable active log before `ActiveLogsFull`.
+fn offload_suspended(active_logs: u32, wait: Duration) -> (Fixture, Arc<LogManager>) {
     let fixture = Fixture::new(
-        log_parameters(1, 2, 40, false),
+        log_parameters(1, active_logs, 40, false),
         archive_parameters(false, false),
     );
     let manager = fixture.open();
     manager.set_offload_suspended(true);
-    manager.set_active_log_full_wait(Duration::from_millis(300));
+    manager.set_active_log_full_wait(wait);
+    (fixture, manager)
+}
+
+#[test]
+fn stuck_offload_fills_every_active_log() {
+    let (_fixture, manager) = offload_suspended(2, Duration::from_millis(300));
     let mut appended = 0u64;
     let error = loop {
         match manager.append(1, &[&payload(appended, 20_000)]) {
@@ -701,13 +708,7 @@ fn appenders_waiting_for_an_active_log_switch_to_it_once() {
     const RECORD: usize = 20_000;
     const THREADS: u64 = 8;
     const PER_THREAD: u64 = 40;
-    let fixture = Fixture::new(
-        log_parameters(1, 3, 40, false),
-        archive_parameters(false, false),
-    );
-    let manager = fixture.open();
-    manager.set_offload_suspended(true);
-    manager.set_active_log_full_wait(Duration::from_secs(120));
+    let (_fixture, manager) = offload_suspended(3, Duration::from_secs(120));
     std::thread::scope(|scope| {
         for thread in 0..THREADS {
             let manager = &manager;
@@ -753,13 +754,7 @@ fn appenders_waiting_for_an_active_log_switch_to_it_once() {
 /// chain as an orphan).
 #[test]
 fn a_spanned_record_waiting_for_an_active_log_is_not_interleaved() {
-    let fixture = Fixture::new(
-        log_parameters(1, 3, 40, false),
-        archive_parameters(false, false),
-    );
-    let manager = fixture.open();
-    manager.set_offload_suspended(true);
-    manager.set_active_log_full_wait(Duration::from_secs(120));
+    let (_fixture, manager) = offload_suspended(3, Duration::from_secs(120));
     // Into the third file, leaving most of it free.
     let mut count = 0;
     while manager.statistics().active_log_switches < 2 {
@@ -892,14 +887,8 @@ fn log_switches_and_offloads_are_reported() {
 /// appenders wait; once a switch succeeds, a new episode is reported again.
 #[test]
 fn a_filling_last_active_log_and_then_no_space_are_reported() {
-    let fixture = Fixture::new(
-        log_parameters(1, 2, 40, false),
-        archive_parameters(false, false),
-    );
-    let manager = fixture.open();
+    let (_fixture, manager) = offload_suspended(2, Duration::from_millis(300));
     let collected = collect_operator_messages(&manager);
-    manager.set_offload_suspended(true);
-    manager.set_active_log_full_wait(Duration::from_millis(300));
     let mut appended = 0u64;
     let fill = |appended: &mut u64| loop {
         match manager.append(1, &[&payload(*appended, 20_000)]) {
