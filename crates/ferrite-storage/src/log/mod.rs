@@ -503,10 +503,10 @@ pub struct RetentionState {
 impl LogShared {
     /// CSQJ110E: an appender (holding the append lock) has filled the current active log up to
     /// `warn_at`. If the next file of the ring is not reusable, the current one is the last
-    /// available: return the message for the step reached (issued by the caller once the lock
-    /// is released) and move `warn_at` to the next step. Once the next file is reusable, no
-    /// more checks until the next switch.
-    fn last_log_warning(&self, state: &mut AppendState) -> Option<String> {
+    /// available: return the percentage step reached (reported by the caller once the lock is
+    /// released, `report_last_log_full`) and move `warn_at` to the next step. Once the next
+    /// file is reusable, no more checks until the next switch.
+    fn last_log_warning(&self, state: &mut AppendState) -> Option<u64> {
         let next = (state.file + 1) % self.sources.files.count();
         if self.sources.ring.lock().unwrap()[next].status == ActiveLogStatus::Reusable {
             state.warn_at = u64::MAX;
@@ -516,16 +516,16 @@ impl LogShared {
         let used = state.next_rba - state.file_start;
         let reached = (used * 100 / self.data_bytes).min(100) / step * step;
         state.warn_at = state.file_start + (self.data_bytes * (reached + step)).div_ceil(100);
-        (reached >= step).then(|| {
-            (1..=self.copies())
-                .map(|copy| {
-                    format!(
-                        "CSQJ110E LAST COPY{copy} ACTIVE LOG DATA SET IS {reached} PERCENT FULL"
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
+        (reached >= step).then_some(reached)
+    }
+
+    /// CSQJ110E on every copy: the last available active log is `percent` full.
+    fn report_last_log_full(&self, percent: u64) {
+        for copy in 1..=self.copies() {
+            self.say(&format!(
+                "CSQJ110E LAST COPY{copy} ACTIVE LOG DATA SET IS {percent} PERCENT FULL"
+            ));
+        }
     }
 
     /// Issue an operator message (dropped until the queue manager sets the sink).
@@ -1275,10 +1275,8 @@ impl LogManager {
             None
         };
         let range = shared.finish_append(state, waited, rba);
-        if let Some(warning) = warning {
-            for line in warning.lines() {
-                shared.say(line);
-            }
+        if let Some(percent) = warning {
+            shared.report_last_log_full(percent);
         }
         Ok(range)
     }
