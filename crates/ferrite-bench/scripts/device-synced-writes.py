@@ -10,7 +10,15 @@ first pre-writes (as active logs are), and prints the whole run's MB/s and each 
 With a fourth argument, that many processes copy memory (32 MiB buffers, over and over) or,
 with a fifth argument `spin`, only spin, for the whole run: BENCHMARKS §38's device figures
 under load like the committers' (on this virtual disk the synced writes lose 15-40% while
-both vCPUs are busy, copying memory a little more than spinning).
+both vCPUs are busy, copying memory a little more than spinning). With `switch`, that many
+pairs of processes hand a byte back and forth through two pipes instead: each blocks and
+wakes the other, as 64 committers parking in MQCMIT do (BENCHMARKS §41: the syncs take
+1.3-3 times as long). With a sixth argument `fifo`, the writing process runs at SCHED_FIFO
+priority 10 (root, CAP_SYS_NICE or RLIMIT_RTPRIO), as a real-time logger would:
+
+    device-synced-writes.py DIR 24 256 4 switch          # 4 switching pairs
+    device-synced-writes.py DIR 24 256 4 switch fifo     # the same, the writer at SCHED_FIFO
+    device-synced-writes.py DIR 24 256 0 none fifo       # no load, the writer at SCHED_FIFO
 """
 
 import multiprocessing
@@ -20,6 +28,9 @@ import time
 
 
 def load(kind, stop):
+    if kind == "switch":
+        switch(stop)
+        return
     if kind != "copy":
         while not stop.is_set():
             pass
@@ -27,6 +38,24 @@ def load(kind, stop):
     source, target = bytearray(32 << 20), bytearray(32 << 20)
     while not stop.is_set():
         target[:] = source
+
+
+def switch(stop):
+    """Two processes handing one byte back and forth through a pipe each way, until `stop`."""
+    to_child, from_parent = os.pipe()
+    to_parent, from_child = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            while os.read(to_child, 1) == b"x":
+                os.write(from_child, b"x")
+        finally:
+            os._exit(0)
+    while not stop.is_set():
+        os.write(from_parent, b"x")
+        os.read(to_parent, 1)
+    os.write(from_parent, b"q")
+    os.waitpid(child, 0)
 
 
 def main():
@@ -37,6 +66,9 @@ def main():
     workers = [multiprocessing.Process(target=load, args=(kind, stop)) for _ in range(loaders)]
     for worker in workers:
         worker.start()
+    if len(sys.argv) > 6 and sys.argv[6] == "fifo":
+        # After the loaders started: a forked loader would inherit the policy.
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
     try:
         run(directory, kib, mib)
     finally:
