@@ -12,9 +12,9 @@ with a fifth argument `spin`, only spin, for the whole run: BENCHMARKS §38's de
 under load like the committers' (on this virtual disk the synced writes lose 15-40% while
 both vCPUs are busy, copying memory a little more than spinning). With `switch`, that many
 pairs of processes hand a byte back and forth through two pipes instead: each blocks and
-wakes the other, as 64 committers parking in MQCMIT do (BENCHMARKS §41: the syncs take
-1.3-3 times as long). With a sixth argument `fifo`, the writing process runs at SCHED_FIFO
-priority 10 (root, CAP_SYS_NICE or RLIMIT_RTPRIO), as a real-time logger would:
+wakes the other, as 64 committers parking in MQCMIT do (BENCHMARKS §41: 0.74-0.93 of the
+unloaded rate at 24 KiB per sync). With a sixth argument `fifo`, the writing process runs at
+SCHED_FIFO priority 10 (root, CAP_SYS_NICE or RLIMIT_RTPRIO), as a real-time logger would:
 
     device-synced-writes.py DIR 24 256 4 switch          # 4 switching pairs
     device-synced-writes.py DIR 24 256 4 switch fifo     # the same, the writer at SCHED_FIFO
