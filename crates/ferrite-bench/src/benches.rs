@@ -1213,6 +1213,16 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
                 pattern_slot,
                 device_volume.max(16 * pattern_in_place as u64),
             ));
+            // The same writes while a thread of this process keeps every CPU busy
+            // (informational: whether busy CPUs alone slow the device, BENCHMARKS §41).
+            let (device_busy, busy_threads) = physical::with_every_cpu_busy(|| {
+                io(physical::synced_bandwidth(
+                    &context.dir,
+                    sync_bytes,
+                    device_volume.max(16 * sync_bytes as u64),
+                    Preparation::Formatted,
+                ))
+            });
             let rate = run.log_bytes_per_second();
             let logs = format!(
                 "{} x {} MiB active logs, {} switches and {} offloads in the window",
@@ -1300,6 +1310,22 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
                         pattern_slot / 1024
                     ),
                     device_pattern / MB,
+                ),
+            );
+            context.report.push(
+                Row::new(
+                    "commit",
+                    format!("{metric}, against the device with every CPU busy in this process"),
+                    rate / MB,
+                    "MB/s",
+                )
+                .against(
+                    format!(
+                        "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written, {} MiB, {busy_threads} threads of this process counting (this run)",
+                        sync_bytes / 1024,
+                        device_volume >> 20
+                    ),
+                    device_busy / MB,
                 ),
             );
             context.report.push(

@@ -306,6 +306,31 @@ pub fn synced_bandwidth(
     Ok((count * write_bytes) as f64 / latencies.total().as_secs_f64())
 }
 
+/// Run `measure` while one thread per CPU counts (no memory traffic, no system call), and
+/// return its result with the number of counting threads: does the device slow down when the
+/// CPUs are busy with threads of this process, as they are while 64 committers run? On this
+/// machine it does not, though busy *processes* slow it (BENCHMARKS §41).
+pub fn with_every_cpu_busy<T>(measure: impl FnOnce() -> T) -> (T, usize) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                // Not `spin_loop()`: a PAUSE loop lets a virtual machine's host deschedule
+                // the vCPU (pause-loop exiting), which frees the very CPU this measures.
+                let mut count = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    count = std::hint::black_box(count.wrapping_add(1));
+                }
+            });
+        }
+        let result = measure();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    });
+    (result, threads)
+}
+
 /// Memory copy bandwidth in bytes/s (bytes copied per second, one thread).
 pub fn memory_copy_bandwidth(bytes: usize, repeats: usize) -> f64 {
     let source: Vec<u8> = (0..bytes).map(|i| i as u8).collect();
