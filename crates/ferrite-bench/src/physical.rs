@@ -309,8 +309,16 @@ pub fn synced_bandwidth(
 /// Run `measure` while one thread per CPU counts (no memory traffic, no system call), and
 /// return its result with the number of counting threads: does the device slow down when the
 /// CPUs are busy with threads of this process, as they are while 64 committers run? On this
-/// machine it does not, though busy *processes* slow it (BENCHMARKS §41).
+/// machine less than when busy *processes* run beside it (BENCHMARKS §41).
 pub fn with_every_cpu_busy<T>(measure: impl FnOnce() -> T) -> (T, usize) {
+    /// Stops the counting threads however `measure` ends: the scope joins them before it
+    /// returns or unwinds, so a panic in `measure` would otherwise wait forever.
+    struct StopOnDrop<'a>(&'a std::sync::atomic::AtomicBool);
+    impl Drop for StopOnDrop<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let stop = std::sync::atomic::AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
@@ -324,9 +332,8 @@ pub fn with_every_cpu_busy<T>(measure: impl FnOnce() -> T) -> (T, usize) {
                 }
             });
         }
-        let result = measure();
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        result
+        let _stop = StopOnDrop(&stop);
+        measure()
     });
     (result, threads)
 }
@@ -397,5 +404,15 @@ mod tests {
         assert_eq!(latencies.count(), 50);
         assert!(latencies.percentile_us(50.0) > 0.0);
         assert!(latencies.rate() > 0.0);
+    }
+
+    #[test]
+    fn busy_threads_stop_however_the_measure_ends() {
+        let (value, threads) = with_every_cpu_busy(|| 7);
+        assert_eq!(value, 7);
+        assert!(threads >= 1);
+        // Without the stop on unwind, the scope would wait for the counting threads forever.
+        let failed = std::panic::catch_unwind(|| with_every_cpu_busy(|| panic!("measure failed")));
+        assert!(failed.is_err());
     }
 }
