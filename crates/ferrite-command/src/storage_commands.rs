@@ -5,9 +5,12 @@
 //! shows them.
 //!
 //! ```text
-//! DEFINE BUFFPOOL(n) BUFFERS(100-999999) [LOCATION(ABOVE)] [PAGECLAS(4KB)]
-//! ALTER  BUFFPOOL(n) BUFFERS(100-999999)      answers CSQP024I at once; the running pool grows
-//!                                             or shrinks in the background (CSQP023I/CSQP025I)
+//! DEFINE BUFFPOOL(n) BUFFERS(100-999999) [LOCATION(ABOVE)] [PAGECLAS(4KB|FIXED4KB)]
+//! ALTER  BUFFPOOL(n) [BUFFERS(100-999999)] [PAGECLAS(4KB|FIXED4KB)]
+//!                                             PAGECLAS is applied before the answer (CSQP023I);
+//!                                             BUFFERS answers CSQP024I at once and the running
+//!                                             pool grows or shrinks in the background
+//!                                             (CSQP023I/CSQP025I)
 //! DELETE BUFFPOOL(n)                          refused while a page set uses it
 //! DEFINE PSID(n) BUFFPOOL(m) [EXPAND(USER|SYSTEM|NONE)]
 //!        [PRIMARY(pages)] [SECONDARY(pages)] [MAXIMUM(pages)]
@@ -15,9 +18,14 @@
 //! DELETE PSID(n)                              refused for 00 and while classes or queues use it
 //! ```
 //!
-//! LOCATION and PAGECLAS are z/OS storage placements; a Ferrite pool is ordinary pageable
-//! process memory, which is what LOCATION(ABOVE) PAGECLAS(4KB) describe, so those values are
-//! accepted and the others refused. A page set's size comes on z/OS from its VSAM allocation;
+//! LOCATION is a z/OS storage placement; a Ferrite pool is ordinary process memory, which is
+//! what LOCATION(ABOVE) describes, so that value is accepted and the others refused.
+//! PAGECLAS(4KB) buffers are pageable; PAGECLAS(FIXED4KB) buffers are locked in memory
+//! (`mlock`), as z/OS fixes them in real storage (MP16: no page-fix per I/O, for pools whose
+//! queues are deep enough to page): DEFINE and ALTER fail, changing nothing, when the
+//! operating system will not lock them all (RLIMIT_MEMLOCK without CAP_IPC_LOCK), and a
+//! FIXED4KB pool grown by ALTER BUFFERS adds as many buffers as it can lock, as MQ adds "as
+//! many as possible". FIXED1MB (z/OS large frames) is refused. A page set's size comes on z/OS from its VSAM allocation;
 //! Ferrite formats the file itself, so DEFINE PSID takes the sizes in 4 KiB pages as
 //! PRIMARY, SECONDARY and MAXIMUM (Ferrite's keywords; the defaults are those of a new queue
 //! manager's page sets). DSN is refused: the file is always `pagesets/PSIDnn.pageset`.
@@ -33,7 +41,7 @@
 //! nothing and says CSQP025I "superseded", so the last ALTER's size is the one kept.
 //! DEFINE BUFFPOOL(n) ... REPLACE of an existing pool resizes it before it answers.
 
-use ferrite_storage::config::{Expand, PageSetDefinition, PAGE_SET_PAGES_MAX};
+use ferrite_storage::config::{Expand, PageClass, PageSetDefinition, PAGE_SET_PAGES_MAX};
 use ferrite_storage::queue_manager::buffer_pool_resizes::Resized;
 use ferrite_storage::queue_manager::storage_definitions::{
     BUFFER_POOL_BUFFERS_MAX, BUFFER_POOL_BUFFERS_MIN,
@@ -156,37 +164,50 @@ pub(crate) fn buffer_pool(
                     }
                 }
             }
-            if let Some((token, value)) = value_of(&found, "PAGECLAS") {
-                if choice(token, value, &["4KB", "FIXED4KB", "FIXED1MB"])
-                    .map_err(|e| context.syntax(e))?
-                    != 0
-                {
-                    return Err(context.syntax(value_error(
-                        token,
-                        value,
-                        "Ferrite's buffers are pageable 4 KiB pages: only PAGECLAS(4KB)",
-                    )));
-                }
-            }
+            let class = page_class(&found).map_err(|e| context.syntax(e))?;
             let replace = found.iter().any(|(token, _)| token.keyword == "REPLACE");
             let exists = queue_manager.buffer_pool_defined(id);
             let mut output = Output::default();
             if exists && replace {
-                // DEFINE ... REPLACE of an existing pool is ALTER's resize.
+                // DEFINE ... REPLACE of an existing pool is ALTER's page class and resize.
+                queue_manager
+                    .alter_buffer_pool_page_class(id, class.unwrap_or_default())
+                    .map_err(storage)?;
                 let outcome = queue_manager
                     .alter_buffer_pool(id, buffers)
                     .map_err(storage)?;
                 resized(&mut output, context, id, outcome);
             } else {
                 queue_manager
-                    .define_buffer_pool(id, buffers)
+                    .define_buffer_pool(id, buffers, class.unwrap_or_default())
                     .map_err(storage)?;
             }
             Ok(output)
         }
         "ALTER" => {
-            let found =
-                keywords(rest, &[("BUFFERS", Takes::Value)]).map_err(|e| context.syntax(e))?;
+            let found = keywords(
+                rest,
+                &[("BUFFERS", Takes::Value), ("PAGECLAS", Takes::Value)],
+            )
+            .map_err(|e| context.syntax(e))?;
+            let class = page_class(&found).map_err(|e| context.syntax(e))?;
+            let mut output = Output::default();
+            if let Some(class) = class {
+                // Applied before the command answers (locking a pool's buffers takes as long
+                // as faulting them in); a resize in the same command follows in the
+                // background, and a FIXED4KB pool's new buffers are locked as they are added.
+                queue_manager
+                    .alter_buffer_pool_page_class(id, class)
+                    .map_err(storage)?;
+                output.report(&format!(
+                    "CSQP023I {} {CSECT} Request completed for buffer pool {id}, PAGECLAS({})",
+                    context.name,
+                    class.keyword()
+                ));
+                if value_of(&found, "BUFFERS").is_none() {
+                    return Ok(output);
+                }
+            }
             let (token, value) = required(context, &found, object, "BUFFERS")?;
             let buffers = buffers(token, value).map_err(|e| context.syntax(e))?;
             let defined = queue_manager.buffer_pool_defined(id);
@@ -194,7 +215,6 @@ pub(crate) fn buffer_pool(
                 .pools()
                 .into_iter()
                 .find(|pool| pool.id().0 == id);
-            let mut output = Output::default();
             let Some(pool) = serving.filter(|_| defined) else {
                 // The storage engine's refusal, with its reason, before anything starts (or,
                 // defined by a concurrent DEFINE meanwhile, the resize before the answer).
@@ -262,6 +282,23 @@ fn resize_in_background(
 }
 
 /// CSQP023I for a resize that ended with `outcome`.
+/// PAGECLAS, if given: 4KB (pageable) or FIXED4KB (locked in memory). FIXED1MB, z/OS's
+/// large frames, has no counterpart and is refused.
+fn page_class(found: &Vec<(&Token, Option<&Value>)>) -> Result<Option<PageClass>, SyntaxError> {
+    let Some((token, value)) = value_of(found, "PAGECLAS") else {
+        return Ok(None);
+    };
+    match choice(token, value, &["4KB", "FIXED4KB", "FIXED1MB"])? {
+        0 => Ok(Some(PageClass::Pageable)),
+        1 => Ok(Some(PageClass::Fixed)),
+        _ => Err(value_error(
+            token,
+            value,
+            "Ferrite has no 1 MB frames: PAGECLAS(4KB) or PAGECLAS(FIXED4KB) (buffers locked in memory)",
+        )),
+    }
+}
+
 fn completed(name: &str, id: u8, outcome: &ferrite_storage::buffer_pool::ResizeOutcome) -> String {
     let written = if outcome.pages_written > 0 {
         format!(" ({} changed pages written)", outcome.pages_written)

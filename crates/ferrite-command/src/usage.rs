@@ -32,7 +32,7 @@
 //! PSID(n) naming no page set is CSQI005I ("not defined to the queue manager with DEFINE
 //! PSID"); TYPE(SMDS) needs a queue sharing group, which Ferrite has not (CSQ9032E).
 
-use ferrite_storage::config::Expand;
+use ferrite_storage::config::{Expand, PageClass};
 use ferrite_storage::data_manager::PageSetSpace;
 use ferrite_storage::log::bsds::Bsds;
 use ferrite_storage::page::{PageType, PAGE_FLAG_NONPERSISTENT};
@@ -106,6 +106,8 @@ pub struct BufferPoolUsageRow {
     /// BUFFERS in qm.toml, which the next start uses; `None` when DELETE BUFFPOOL removed it
     /// this run.
     pub buffers_at_restart: Option<u32>,
+    /// PAGECLAS now (FIXED4KB: the buffers are locked in memory).
+    pub page_class: PageClass,
 }
 
 /// DISPLAY USAGE TYPE(PAGESET) and Inquire Usage's page set and buffer pool responses, read
@@ -164,6 +166,7 @@ pub fn page_set_usage(
                 .iter()
                 .find(|definition| definition.id == id)
                 .map(|definition| definition.buffers),
+            page_class: pool.page_class(),
         });
     }
     Ok(usage)
@@ -351,8 +354,12 @@ fn page_set_report(context: &Context, only: Option<u8>) -> StorageResult<String>
             None => "   DELETED (freed at restart)".to_string(),
         };
         text.push_str(&format!(
-            "_  {:>3} {:>10} {:>13} {:>12}  4KB    ABOVE{pending}\n",
-            row.id, row.buffers, row.stealable, row.stealable_percentage,
+            "_  {:>3} {:>10} {:>13} {:>12}  {:<6} ABOVE{pending}\n",
+            row.id,
+            row.buffers,
+            row.stealable,
+            row.stealable_percentage,
+            row.page_class.keyword(),
         ));
     }
     text.push_str(" End of buffer pool attributes\n");

@@ -12,6 +12,7 @@ use ferrite_command::{run_command, CommandProcessor};
 use ferrite_constants::{
     completion::*, misc::*, pcf::*, pcf_reason::*, pcf_selector::*, selector::MQIA_PAGESET_ID,
 };
+use ferrite_storage::config::PageClass;
 
 fn send(processor: &CommandProcessor, command: i32, parameters: Vec<Parameter>) -> Vec<PcfMessage> {
     support::send_pcf(processor, command, parameters)
@@ -48,6 +49,10 @@ fn ok(processor: &CommandProcessor, parameters: Vec<Parameter>) -> Vec<PcfMessag
 fn inquire_usage_answers_every_page_set_and_buffer_pool() {
     let (_directory, queue_manager) = support::queue_manager();
     let processor = CommandProcessor::new(queue_manager.clone());
+    // Pool 0 locked in memory (ALTER BUFFPOOL(0) PAGECLAS(FIXED4KB)), the others pageable.
+    queue_manager
+        .alter_buffer_pool_page_class(0, PageClass::Fixed)
+        .unwrap();
     let config = queue_manager.storage_configuration();
     let responses = ok(&processor, vec![]);
     // MQIACF_ALL, the default: the page sets, the pools and the log data set.
@@ -102,7 +107,13 @@ fn inquire_usage_answers_every_page_set_and_buffer_pool() {
             integer(parameters, MQIACF_BUFFER_POOL_LOCATION),
             MQBPLOCATION_ABOVE
         );
-        assert_eq!(integer(parameters, MQIACF_PAGECLAS), MQPAGECLAS_4KB);
+        let class = if definition.id == 0 {
+            assert_eq!(definition.page_class, PageClass::Fixed);
+            MQPAGECLAS_FIXED4KB
+        } else {
+            MQPAGECLAS_4KB
+        };
+        assert_eq!(integer(parameters, MQIACF_PAGECLAS), class);
     }
     assert_eq!(of_type(&responses, MQIACF_USAGE_DATA_SET).len(), 1);
     // UsageType PAGESET is the same answer without the data set.

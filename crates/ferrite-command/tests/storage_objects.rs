@@ -176,3 +176,57 @@ fn buffer_pools_and_page_sets_defined_altered_and_deleted_at_run_time() {
     let queue_manager = reopen(&directory);
     assert_eq!(depth(&queue_manager, "Q5"), 3);
 }
+
+/// VmLck of this process, in KiB (locked memory).
+fn locked_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    status
+        .lines()
+        .find(|line| line.starts_with("VmLck:"))
+        .and_then(|line| line.split_whitespace().nth(1))
+        .and_then(|kib| kib.parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn pageclas_fixed4kb_locks_a_pool_and_survives_a_restart() {
+    let (directory, queue_manager) = support::queue_manager();
+    let large = fails(
+        &queue_manager,
+        "DEFINE BUFFPOOL(6) BUFFERS(200) PAGECLAS(FIXED1MB)",
+    );
+    assert!(large.contains("FIXED4KB"), "{large}");
+    let before = locked_kib();
+    ok(
+        &queue_manager,
+        "DEFINE BUFFPOOL(6) BUFFERS(200) PAGECLAS(FIXED4KB)",
+    );
+    assert!(locked_kib() >= before + 200 * 4, "200 buffers locked");
+    let usage = ok(&queue_manager, "DISPLAY USAGE");
+    assert!(usage.contains("FIXED4KB ABOVE"), "{usage}");
+    let toml = std::fs::read_to_string(directory.path().join("qm.toml")).unwrap();
+    assert!(toml.contains("page_class = \"FIXED4KB\""), "{toml}");
+
+    // ALTER: the class alone, answered at once; a pageable pool locks nothing.
+    let altered = ok(&queue_manager, "ALTER BUFFPOOL(6) PAGECLAS(4KB)");
+    assert!(
+        altered.contains("CSQP023I") && altered.contains("PAGECLAS(4KB)"),
+        "{altered}"
+    );
+    assert!(ok(&queue_manager, "DISPLAY USAGE").contains("_    6        200"));
+    assert!(!ok(&queue_manager, "DISPLAY USAGE").contains("FIXED4KB"));
+    let toml = std::fs::read_to_string(directory.path().join("qm.toml")).unwrap();
+    assert!(!toml.contains("FIXED4KB"), "{toml}");
+    ok(&queue_manager, "ALTER BUFFPOOL(6) PAGECLAS(FIXED4KB)");
+    let missing = fails(&queue_manager, "ALTER BUFFPOOL(7) PAGECLAS(FIXED4KB)");
+    assert!(missing.contains("not defined"), "{missing}");
+    fails(&queue_manager, "ALTER BUFFPOOL(6)");
+
+    // The class is what the next start uses.
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = reopen(&directory);
+    let usage = ok(&queue_manager, "DISPLAY USAGE");
+    assert!(usage.contains("FIXED4KB ABOVE"), "{usage}");
+    queue_manager.shutdown().unwrap();
+}

@@ -196,13 +196,43 @@ fn default_max_archives() -> u32 {
     MAX_ARCHIVES_DEFAULT
 }
 
-/// `DEFINE BUFFPOOL(n) BUFFERS(m)` analogue.
+/// `DEFINE BUFFPOOL(n) BUFFERS(m) PAGECLAS(c)` analogue.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct BufferPoolDefinition {
     pub id: u8,
     /// Number of 4 KiB buffers (MQ minimum 100).
     pub buffers: u32,
+    /// PAGECLAS: pageable buffers, or buffers fixed in memory (absent in qm.toml: 4KB).
+    #[serde(default, skip_serializing_if = "PageClass::is_pageable")]
+    pub page_class: PageClass,
+}
+
+/// A buffer pool's page class (PAGECLAS), as MQ for z/OS has it: `4KB` buffers are pageable,
+/// `FIXED4KB` buffers are fixed in real storage (on Linux: locked in memory with `mlock`, so
+/// the operating system never pages them out and never has to fault them in). FIXED1MB (z/OS
+/// large frames) has no counterpart here.
+#[derive(Copy, Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub enum PageClass {
+    #[default]
+    #[serde(rename = "4KB")]
+    Pageable,
+    #[serde(rename = "FIXED4KB")]
+    Fixed,
+}
+
+impl PageClass {
+    pub fn is_pageable(&self) -> bool {
+        *self == PageClass::Pageable
+    }
+
+    /// The MQSC value.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            PageClass::Pageable => "4KB",
+            PageClass::Fixed => "FIXED4KB",
+        }
+    }
 }
 
 /// Page set expansion policy, EXPAND(USER|SYSTEM|NONE).
@@ -290,18 +320,22 @@ impl QueueManagerConfig {
                 BufferPoolDefinition {
                     id: 0,
                     buffers: 1050,
+                    page_class: PageClass::Pageable,
                 },
                 BufferPoolDefinition {
                     id: 1,
                     buffers: 1050,
+                    page_class: PageClass::Pageable,
                 },
                 BufferPoolDefinition {
                     id: 2,
                     buffers: 20_000,
+                    page_class: PageClass::Pageable,
                 },
                 BufferPoolDefinition {
                     id: 3,
                     buffers: 20_000,
+                    page_class: PageClass::Pageable,
                 },
             ],
             page_sets: vec![

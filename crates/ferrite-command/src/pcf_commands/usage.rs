@@ -19,7 +19,7 @@
 //! | ResponseType             | parameters                                                  |
 //! |--------------------------|-------------------------------------------------------------|
 //! | MQIACF_USAGE_PAGESET     | MQIA_PAGESET_ID, MQIACF_BUFFER_POOL_ID, MQIACF_USAGE_TOTAL_PAGES, MQIACF_USAGE_UNUSED_PAGES, MQIACF_USAGE_PERSIST_PAGES (1161), MQIACF_USAGE_NONPERSIST_PAGES (1162) (data pages by class; the rows are `crate::usage::page_set_usage`'s, which DISPLAY USAGE formats too), MQIACF_USAGE_EXPAND_TYPE (MQUSAGE_EXPAND_*), MQIACF_USAGE_EXPAND_COUNT (expansions since restart), MQIACF_PAGESET_STATUS (MQUSAGE_PS_*) |
-//! | MQIACF_USAGE_BUFFER_POOL | MQIACF_BUFFER_POOL_ID, MQIACF_USAGE_TOTAL_BUFFERS, MQIACF_USAGE_FREE_BUFF (stealable buffers), MQIACF_USAGE_FREE_BUFF_PERC, MQIACF_BUFFER_POOL_LOCATION (MQBPLOCATION_ABOVE), MQIACF_PAGECLAS (MQPAGECLAS_4KB) |
+//! | MQIACF_USAGE_BUFFER_POOL | MQIACF_BUFFER_POOL_ID, MQIACF_USAGE_TOTAL_BUFFERS, MQIACF_USAGE_FREE_BUFF (stealable buffers), MQIACF_USAGE_FREE_BUFF_PERC, MQIACF_BUFFER_POOL_LOCATION (MQBPLOCATION_ABOVE), MQIACF_PAGECLAS (MQPAGECLAS_4KB, or MQPAGECLAS_FIXED4KB for a pool locked in memory) |
 //! | MQIACF_USAGE_DATA_SET    | MQIACF_USAGE_DATA_SET_TYPE (MQUSAGE_DS_OLDEST_PS_RECOVERY: the log data set holding the lowest page set recovery RBA), MQCACF_DATA_SET_NAME (the file, first copy; blank when no log holds it any longer), MQCACF_USAGE_LOG_RBA (16 hex digits, MQ_RBA_LENGTH) |
 //!
 //! A page set deleted by DELETE PSID but attached until restart has status
@@ -30,7 +30,7 @@
 //! (coupling facility structures).
 
 use ferrite_constants::{misc::*, pcf_reason::*, pcf_selector::*, selector::MQIA_PAGESET_ID};
-use ferrite_storage::config::Expand;
+use ferrite_storage::config::{Expand, PageClass};
 use ferrite_storage::StorageError;
 
 use super::{ignorable, Context, Parameter, PcfFailure, Request, Responses};
@@ -142,9 +142,15 @@ fn page_set_responses(context: &Context, wanted: Option<i32>) -> Responses {
             Parameter::integer(MQIACF_USAGE_TOTAL_BUFFERS, count(row.buffers)),
             Parameter::integer(MQIACF_USAGE_FREE_BUFF, count(row.stealable)),
             Parameter::integer(MQIACF_USAGE_FREE_BUFF_PERC, count(row.stealable_percentage)),
-            // Ordinary pageable process memory: what ABOVE and 4KB describe on z/OS.
+            // Ordinary process memory: what ABOVE describes on z/OS; FIXED4KB when locked.
             Parameter::integer(MQIACF_BUFFER_POOL_LOCATION, MQBPLOCATION_ABOVE),
-            Parameter::integer(MQIACF_PAGECLAS, MQPAGECLAS_4KB),
+            Parameter::integer(
+                MQIACF_PAGECLAS,
+                match row.page_class {
+                    PageClass::Pageable => MQPAGECLAS_4KB,
+                    PageClass::Fixed => MQPAGECLAS_FIXED4KB,
+                },
+            ),
         ]);
     }
     Ok(responses)

@@ -195,35 +195,70 @@ impl FrameTable {
         (0..self.len()).map(|index| (index, self.frame(index)))
     }
 
-    /// Give the memory of the page bytes of frames `range` back to the operating system.
+    /// Give the memory of the page bytes of frames `range` back to the operating system
+    /// (unlocking it first if the pool's buffers are fixed).
     /// Contract: those frames are `RESERVED` with no key (nobody reads or writes their bytes);
     /// they read as zeros afterwards, and a frame is always filled before it is used.
     pub fn release_page_memory(&self, range: std::ops::Range<usize>) {
-        let os_page = 4096usize;
+        self.unlock_page_memory(range.clone());
+        self.each_page_range(range, |start, length| {
+            // SAFETY: the range lies inside one chunk's mapping and is whole operating-system
+            // pages; by the contract nobody uses these bytes, and an anonymous private mapping
+            // reads as zeros after MADV_DONTNEED.
+            unsafe { libc::madvise(start.cast(), length, libc::MADV_DONTNEED) };
+            Ok(())
+        })
+        .expect("madvise is not checked");
+    }
+
+    /// Lock the page bytes of frames `range` in memory (`mlock`: PAGECLAS(FIXED4KB)), which
+    /// also faults them in. On failure (RLIMIT_MEMLOCK, no memory) nothing of `range` stays
+    /// locked and the error is returned.
+    pub fn lock_page_memory(&self, range: std::ops::Range<usize>) -> std::io::Result<()> {
+        let result = self.each_page_range(range.clone(), |start, length| {
+            // SAFETY: the range lies inside one chunk's live mapping; locking changes no byte.
+            if unsafe { libc::mlock(start.cast_const().cast(), length) } == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+        if result.is_err() {
+            self.unlock_page_memory(range);
+        }
+        result
+    }
+
+    /// Unlock the page bytes of frames `range` (pageable again). Unlocking memory that is not
+    /// locked does nothing.
+    pub fn unlock_page_memory(&self, range: std::ops::Range<usize>) {
+        self.each_page_range(range, |start, length| {
+            // SAFETY: the range lies inside one chunk's live mapping; unlocking changes no byte.
+            unsafe { libc::munlock(start.cast_const().cast(), length) };
+            Ok(())
+        })
+        .expect("munlock is not checked");
+    }
+
+    /// Call `each` with the start and length of the page bytes of frames `range`, one call per
+    /// chunk (a chunk's page bytes are one page-aligned mapping, so these are whole
+    /// operating-system pages), stopping at the first error.
+    fn each_page_range(
+        &self,
+        range: std::ops::Range<usize>,
+        mut each: impl FnMut(*mut u8, usize) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
         let mut index = range.start;
         while index < range.end {
             let chunk = self.chunk(index);
             let first = index & (FRAMES_PER_CHUNK - 1);
             let last = (first + (range.end - index)).min(FRAMES_PER_CHUNK);
-            let start = chunk.pages.cells()[first..].as_ptr() as usize;
-            let end = start + (last - first) * PAGE_SIZE;
-            // The mapping is page-aligned, so these are whole pages already.
-            let aligned_start = start.div_ceil(os_page) * os_page;
-            let aligned_end = end / os_page * os_page;
-            if aligned_end > aligned_start {
-                // SAFETY: the range lies inside this chunk's mapping and is whole
-                // operating-system pages; by the contract nobody uses these bytes, and an
-                // anonymous private mapping reads as zeros after MADV_DONTNEED.
-                unsafe {
-                    libc::madvise(
-                        aligned_start as *mut libc::c_void,
-                        aligned_end - aligned_start,
-                        libc::MADV_DONTNEED,
-                    );
-                }
-            }
+            let start = chunk.pages.cells()[first..].as_ptr() as *mut u8;
+            debug_assert!((start as usize).is_multiple_of(4096), "page-aligned cells");
+            each(start, (last - first) * PAGE_SIZE)?;
             index += last - first;
         }
+        Ok(())
     }
 }
 

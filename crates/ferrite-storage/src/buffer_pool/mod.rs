@@ -185,8 +185,11 @@ struct PoolShared {
     /// The pool's size now (QPSTNBUF): the steal clock hands out frames `0..buffers`, and the
     /// thresholds are shares of it. Changed only by `resize.rs`, under `resize_lock`.
     buffers: AtomicUsize,
-    /// Held by ALTER BUFFPOOL's resize, so that two resizes do not overlap.
+    /// Held by ALTER BUFFPOOL's resize and page class change, so that two do not overlap.
     resize_lock: Mutex<()>,
+    /// PAGECLAS(FIXED4KB): the page bytes of frames `0..frames.len()` are locked in memory.
+    /// Changed only under `resize_lock`.
+    fixed: AtomicBool,
     shards: Box<[Shard]>,
     /// Attached page sets, indexed by page set id.
     page_sets: RwLock<Vec<Option<Arc<PageSet>>>>,
@@ -358,6 +361,7 @@ impl BufferPool {
             frames: FrameTable::new(frame_count),
             buffers: AtomicUsize::new(frame_count),
             resize_lock: Mutex::new(()),
+            fixed: AtomicBool::new(false),
             shards: (0..PAGE_TABLE_SHARDS)
                 .map(|_| Shard::new(shard_capacity))
                 .collect(),

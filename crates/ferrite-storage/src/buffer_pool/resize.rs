@@ -36,7 +36,12 @@ use std::time::{Duration, Instant};
 
 use super::frame::{is_stealable, NO_RECOVERY_RBA, RESERVED};
 use super::{lock, BufferPool, PoolShared, STEAL_RETRY_PAUSE};
+use crate::config::PageClass;
 use crate::error::{StorageError, StorageResult};
+
+/// A fixed pool that cannot lock all the buffers a grow adds locks them in steps of this many
+/// (1 MiB of page bytes), and adds as many as it could lock.
+const FIXED_GROW_STEP_FRAMES: usize = 256;
 
 /// The longest a shrink waits for the frames it gives up to leave use before it is undone.
 pub const SHRINK_WAIT_MAX: Duration = Duration::from_secs(30);
@@ -65,6 +70,48 @@ impl BufferPool {
     pub fn resize(&self, buffers: u32) -> StorageResult<ResizeOutcome> {
         self.shared.resize(buffers as usize)
     }
+
+    /// The pool's page class (PAGECLAS).
+    pub fn page_class(&self) -> PageClass {
+        if self.shared.fixed.load(Ordering::Acquire) {
+            PageClass::Fixed
+        } else {
+            PageClass::Pageable
+        }
+    }
+
+    /// PAGECLAS(`class`) on the running pool: FIXED4KB locks every buffer's page bytes in
+    /// memory (faulting them in), 4KB unlocks them. Fails, leaving the pool pageable, when
+    /// the operating system refuses to lock them all (RLIMIT_MEMLOCK without CAP_IPC_LOCK,
+    /// or not enough memory).
+    pub fn set_page_class(&self, class: PageClass) -> StorageResult<()> {
+        let shared = &self.shared;
+        let _resizing = lock(&shared.resize_lock);
+        if class == self.page_class() {
+            return Ok(());
+        }
+        let frames = 0..shared.frames.len();
+        match class {
+            PageClass::Fixed => {
+                shared.frames.lock_page_memory(frames).map_err(|error| {
+                    StorageError::invalid(format!(
+                        "buffer pool {} cannot be PAGECLAS(FIXED4KB): locking its {} buffers \
+                         ({} MiB) in memory failed: {error} (raise RLIMIT_MEMLOCK, e.g. \
+                         LimitMEMLOCK= or `ulimit -l`, or grant CAP_IPC_LOCK); it stays 4KB",
+                        shared.id,
+                        shared.frames.len(),
+                        (shared.frames.len() * crate::page::PAGE_SIZE) >> 20
+                    ))
+                })?;
+                shared.fixed.store(true, Ordering::Release);
+            }
+            PageClass::Pageable => {
+                shared.fixed.store(false, Ordering::Release);
+                shared.frames.unlock_page_memory(frames);
+            }
+        }
+        Ok(())
+    }
 }
 
 impl PoolShared {
@@ -78,26 +125,50 @@ impl PoolShared {
         }
         let _resizing = lock(&self.resize_lock);
         let current = self.frame_count() as usize;
+        let mut reached = target;
         let pages_written = if target > current {
-            self.grow(current, target);
+            reached = self.grow(current, target)?;
             0
         } else if target < current {
             self.shrink(current, target)?
         } else {
             0
         };
-        debug_assert_eq!(self.frame_count() as usize, target);
-        debug_assert_eq!(self.frames.len(), target);
+        debug_assert_eq!(self.frame_count() as usize, reached);
+        debug_assert_eq!(self.frames.len(), reached);
         Ok(ResizeOutcome {
             buffers_before: current as u32,
-            buffers: target as u32,
+            buffers: reached as u32,
             pages_written,
         })
     }
 
-    fn grow(&self, from: usize, to: usize) {
+    /// Grow from `from` to `to` buffers. A fixed pool adds as many as it can lock in memory,
+    /// as MQ adds "as many as possible" when fixed storage runs short; it fails, changing
+    /// nothing, when it cannot lock even one step. Returns the size reached.
+    fn grow(&self, from: usize, to: usize) -> StorageResult<usize> {
         debug_assert_eq!(self.frames.len(), from, "no shrink is half done");
         self.frames.allocate_through(to);
+        let to = if self.fixed.load(Ordering::Acquire) {
+            let mut locked = from;
+            while locked < to {
+                let step = (to - locked).min(FIXED_GROW_STEP_FRAMES);
+                if let Err(error) = self.frames.lock_page_memory(locked..locked + step) {
+                    if locked == from {
+                        return Err(StorageError::invalid(format!(
+                            "buffer pool {} (PAGECLAS(FIXED4KB)) was not grown from {from} \
+                             buffers: locking the new buffers in memory failed: {error}",
+                            self.id
+                        )));
+                    }
+                    break;
+                }
+                locked += step;
+            }
+            locked
+        } else {
+            to
+        };
         {
             let mut writer = lock(&self.batch_writer);
             if writer.smaller_than_for(to) {
@@ -108,6 +179,7 @@ impl PoolShared {
         self.frames.set_len(to);
         self.free_frames(from..to);
         self.buffers.store(to, Ordering::Release);
+        Ok(to)
     }
 
     /// Frames `range`, `RESERVED` with no key, become unused members of the pool.

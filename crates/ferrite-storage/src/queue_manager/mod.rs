@@ -440,11 +440,21 @@ impl QueueManager {
         let forcer: Arc<dyn WriteAheadLog> = Arc::new(LogForcer(log.clone()));
         let mut pools = Vec::new();
         for definition in &config.buffer_pools {
-            pools.push(BufferPool::new(
+            let pool = BufferPool::new(
                 BufferPoolId(definition.id),
                 definition.buffers,
                 forcer.clone(),
-            ));
+            );
+            // A pool that cannot be fixed any more (a lower RLIMIT_MEMLOCK since it was
+            // defined) serves pageable rather than keep the queue manager down; qm.toml keeps
+            // FIXED4KB, so the next start tries again.
+            if let Err(error) = pool.set_page_class(definition.page_class) {
+                messages(&format!(
+                    "CSQP072W {} buffer pool {} starts as PAGECLAS(4KB), qm.toml keeps FIXED4KB: {error}",
+                    config.name, definition.id
+                ));
+            }
+            pools.push(pool);
         }
         let mut spaces = Vec::new();
         for definition in &config.page_sets {

@@ -55,7 +55,8 @@ use super::objects::{ObjectDefinition, ObjectType};
 use super::{page_set_path, LogForcer, QueueManager};
 use crate::buffer_pool::{BufferPool, ResizeOutcome, WriteAheadLog};
 use crate::config::{
-    BufferPoolDefinition, Expand, PageSetDefinition, QueueManagerConfig, CONFIG_FILE_NAME,
+    BufferPoolDefinition, Expand, PageClass, PageSetDefinition, QueueManagerConfig,
+    CONFIG_FILE_NAME,
 };
 use crate::data_manager::PageSetSpace;
 use crate::error::{StorageError, StorageResult};
@@ -166,8 +167,14 @@ impl QueueManager {
             .map_err(|e| StorageError::io(directory, "sync directory", e))
     }
 
-    /// DEFINE BUFFPOOL(id) BUFFERS(buffers): create the pool; it serves at once.
-    pub fn define_buffer_pool(&self, id: u8, buffers: u32) -> StorageResult<()> {
+    /// DEFINE BUFFPOOL(id) BUFFERS(buffers) PAGECLAS(page_class): create the pool; it serves
+    /// at once. A FIXED4KB pool whose buffers cannot all be locked in memory is not defined.
+    pub fn define_buffer_pool(
+        &self,
+        id: u8,
+        buffers: u32,
+        page_class: PageClass,
+    ) -> StorageResult<()> {
         self.check_running()?;
         check_buffers(id, buffers)?;
         let mut configuration = self.configuration.lock().unwrap();
@@ -182,18 +189,64 @@ impl QueueManager {
                 "buffer pool {id} was deleted in this run and still exists until the next restart; define it again after the restart"
             )));
         }
-        self.change_configuration(&mut configuration, |changed| {
-            changed
-                .buffer_pools
-                .push(BufferPoolDefinition { id, buffers });
-            changed.buffer_pools.sort_by_key(|pool| pool.id);
-            Ok(())
-        })?;
         let forcer: Arc<dyn WriteAheadLog> = Arc::new(LogForcer(self.log.clone()));
         let pool = BufferPool::new(BufferPoolId(id), buffers, forcer);
+        let defined = pool.set_page_class(page_class).and_then(|()| {
+            self.change_configuration(&mut configuration, |changed| {
+                changed.buffer_pools.push(BufferPoolDefinition {
+                    id,
+                    buffers,
+                    page_class,
+                });
+                changed.buffer_pools.sort_by_key(|pool| pool.id);
+                Ok(())
+            })
+        });
+        if let Err(error) = defined {
+            pool.shutdown();
+            return Err(error);
+        }
         let reporter = self.page_set_errors.clone();
         pool.set_write_error_observer(Arc::new(move |pool, error| reporter.report(pool, error)));
         self.pools.write().unwrap().push(pool);
+        Ok(())
+    }
+
+    /// The running pool `id` (MQRC_UNKNOWN_OBJECT_NAME if none serves).
+    fn serving_pool(&self, id: u8) -> StorageResult<Arc<BufferPool>> {
+        self.pools()
+            .into_iter()
+            .find(|pool| pool.id().0 == id)
+            .ok_or_else(|| unknown(format!("buffer pool {id} is not serving")))
+    }
+
+    /// ALTER BUFFPOOL(id) PAGECLAS(page_class): lock or unlock the running pool's buffers
+    /// (see [`BufferPool::set_page_class`]) and record the class in qm.toml for restart. A pool
+    /// whose buffers cannot all be locked keeps its class, and the command fails.
+    pub fn alter_buffer_pool_page_class(&self, id: u8, page_class: PageClass) -> StorageResult<()> {
+        self.check_running()?;
+        let mut configuration = self.configuration.lock().unwrap();
+        let Some(before) = configuration
+            .buffer_pools
+            .iter()
+            .find(|pool| pool.id == id)
+            .map(|pool| pool.page_class)
+        else {
+            return Err(unknown(format!("buffer pool {id} is not defined")));
+        };
+        let pool = self.serving_pool(id)?;
+        pool.set_page_class(page_class)?;
+        let recorded = self.change_configuration(&mut configuration, |changed| {
+            for definition in changed.buffer_pools.iter_mut().filter(|pool| pool.id == id) {
+                definition.page_class = page_class;
+            }
+            Ok(())
+        });
+        if let Err(error) = recorded {
+            // Keep the running class and the class restart uses the same.
+            let _ = pool.set_page_class(before);
+            return Err(error);
+        }
         Ok(())
     }
 
@@ -238,15 +291,13 @@ impl QueueManager {
         if !self.buffer_pool_defined(id) {
             return Err(unknown(format!("buffer pool {id} is not defined")));
         }
-        let pool = self
-            .pools()
-            .into_iter()
-            .find(|pool| pool.id().0 == id)
-            .ok_or_else(|| unknown(format!("buffer pool {id} is not serving")))?;
+        let pool = self.serving_pool(id)?;
         // A qm.toml that could not be rewritten fails the command before the pool changes
         // (it is read again, and may still fail, when the new size is recorded).
         self.read_configuration_file()?;
         let outcome = pool.resize(buffers)?;
+        // A FIXED4KB pool may have grown by fewer buffers than asked (as many as it could lock).
+        let buffers = outcome.buffers;
         self.follow_pool_size(id, buffers);
         let recorded = {
             let mut configuration = self.configuration.lock().unwrap();
