@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! DEFINE BUFFPOOL(n) BUFFERS(100-999999) [LOCATION(ABOVE)] [PAGECLAS(4KB|FIXED4KB)]
-//! ALTER  BUFFPOOL(n) [BUFFERS(100-999999)] [PAGECLAS(4KB|FIXED4KB)]
+//! ALTER  BUFFPOOL(n) [BUFFERS(100-999999)] [LOCATION(ABOVE)] [PAGECLAS(4KB|FIXED4KB)]
 //!                                             PAGECLAS is applied before the answer (CSQP023I);
 //!                                             BUFFERS answers CSQP024I at once and the running
 //!                                             pool grows or shrinks in the background
@@ -41,11 +41,13 @@
 //! nothing and says CSQP025I "superseded", so the last ALTER's size is the one kept.
 //! DEFINE BUFFPOOL(n) ... REPLACE of an existing pool resizes it before it answers.
 
+use ferrite_constants::reason;
 use ferrite_storage::config::{Expand, PageClass, PageSetDefinition, PAGE_SET_PAGES_MAX};
 use ferrite_storage::queue_manager::buffer_pool_resizes::Resized;
 use ferrite_storage::queue_manager::storage_definitions::{
     BUFFER_POOL_BUFFERS_MAX, BUFFER_POOL_BUFFERS_MIN,
 };
+use ferrite_storage::StorageError;
 
 use crate::commands::{
     choice, exclusive, keywords, number, value_error, Context, Failure, Found, Outcome, Output,
@@ -150,20 +152,7 @@ pub(crate) fn buffer_pool(
             exclusive(&found, "LOCATION", "LOC").map_err(|e| context.syntax(e))?;
             let (token, value) = required(context, &found, object, "BUFFERS")?;
             let buffers = buffers(token, value).map_err(|e| context.syntax(e))?;
-            for keyword in ["LOCATION", "LOC"] {
-                if let Some((token, value)) = value_of(&found, keyword) {
-                    if choice(token, value, &["ABOVE", "BELOW", "SWITCHING"])
-                        .map_err(|e| context.syntax(e))?
-                        != 0
-                    {
-                        return Err(context.syntax(value_error(
-                            token,
-                            value,
-                            "Ferrite's buffers are ordinary process memory: only LOCATION(ABOVE)",
-                        )));
-                    }
-                }
-            }
+            location(&found).map_err(|e| context.syntax(e))?;
             let class = page_class(&found).map_err(|e| context.syntax(e))?;
             let replace = found.iter().any(|(token, _)| token.keyword == "REPLACE");
             let exists = queue_manager.buffer_pool_defined(id);
@@ -187,11 +176,31 @@ pub(crate) fn buffer_pool(
         "ALTER" => {
             let found = keywords(
                 rest,
-                &[("BUFFERS", Takes::Value), ("PAGECLAS", Takes::Value)],
+                &[
+                    ("BUFFERS", Takes::Value),
+                    ("LOCATION", Takes::Value),
+                    ("LOC", Takes::Value),
+                    ("PAGECLAS", Takes::Value),
+                ],
             )
             .map_err(|e| context.syntax(e))?;
+            exclusive(&found, "LOCATION", "LOC").map_err(|e| context.syntax(e))?;
+            location(&found).map_err(|e| context.syntax(e))?;
             let class = page_class(&found).map_err(|e| context.syntax(e))?;
             let mut output = Output::default();
+            let located = ["LOCATION", "LOC"]
+                .iter()
+                .any(|keyword| value_of(&found, keyword).is_some());
+            if located && class.is_none() && value_of(&found, "BUFFERS").is_none() {
+                // LOCATION(ABOVE) alone: every Ferrite pool is there already.
+                if !queue_manager.buffer_pool_defined(id) {
+                    return Err(storage(StorageError::mq(
+                        reason::MQRC_UNKNOWN_OBJECT_NAME,
+                        format!("buffer pool {id} is not defined"),
+                    )));
+                }
+                return Ok(output);
+            }
             if let Some(class) = class {
                 // Applied before the command answers (locking a pool's buffers takes as long
                 // as faulting them in); a resize in the same command follows in the
@@ -282,6 +291,23 @@ fn resize_in_background(
 }
 
 /// CSQP023I for a resize that ended with `outcome`.
+/// LOCATION (or LOC), if given: only ABOVE, which is what a Ferrite pool is (ordinary process
+/// memory); BELOW and SWITCHING are z/OS placements with no counterpart.
+fn location(found: &Vec<(&Token, Option<&Value>)>) -> Result<(), SyntaxError> {
+    for keyword in ["LOCATION", "LOC"] {
+        if let Some((token, value)) = value_of(found, keyword) {
+            if choice(token, value, &["ABOVE", "BELOW", "SWITCHING"])? != 0 {
+                return Err(value_error(
+                    token,
+                    value,
+                    "Ferrite's buffers are ordinary process memory: only LOCATION(ABOVE)",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// PAGECLAS, if given: 4KB (pageable) or FIXED4KB (locked in memory). FIXED1MB, z/OS's
 /// large frames, has no counterpart and is refused.
 fn page_class(found: &Vec<(&Token, Option<&Value>)>) -> Result<Option<PageClass>, SyntaxError> {
