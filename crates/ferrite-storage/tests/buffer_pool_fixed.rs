@@ -3,6 +3,10 @@
 //! and the refusals when the operating system will not lock them (a real RLIMIT_MEMLOCK, with
 //! CAP_IPC_LOCK dropped from the testing thread when it runs as root).
 //!
+//! Then the queue manager's side under the same limit: a FIXED4KB DEFINE that cannot lock is
+//! refused and changes nothing, and a start whose qm.toml has a FIXED4KB pool it can no longer
+//! lock serves the pool as 4KB with CSQP072W.
+//!
 //! One test in its own binary: `VmLck` counts the whole process.
 
 mod buffer_pool_support;
@@ -11,7 +15,9 @@ use std::sync::Arc;
 
 use buffer_pool_support::FakeLog;
 use ferrite_storage::buffer_pool::BufferPool;
-use ferrite_storage::config::PageClass;
+use ferrite_storage::config::{PageClass, QueueManagerConfig};
+use ferrite_storage::queue_manager::QueueManager;
+use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::BufferPoolId;
 
 const KIB_PER_BUFFER: u64 = 4;
@@ -76,7 +82,7 @@ fn set_locked_memory_limit(kib: u64) {
 }
 
 #[test]
-fn fixed_pools_lock_their_buffers_and_add_what_they_can_lock() {
+fn fixed_pools_lock_their_buffers_add_what_they_can_lock_and_refuse_cleanly() {
     // Locking, growing, shrinking and unlocking.
     let baseline = locked_kib();
     let pool = BufferPool::new(BufferPoolId(4), 300, Arc::new(FakeLog::default()));
@@ -139,4 +145,48 @@ fn fixed_pools_lock_their_buffers_and_add_what_they_can_lock() {
     })
     .join()
     .expect("the refusals hold");
+
+    // The queue manager's side, on a thread RLIMIT_MEMLOCK binds, with 64 KiB of room:
+    // a FIXED4KB DEFINE that cannot lock is refused and changes nothing; a queue manager whose
+    // qm.toml has a FIXED4KB pool it can no longer lock starts, serving it as 4KB (CSQP072W).
+    let directory = tempfile::tempdir().unwrap();
+    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    let mut config = QueueManagerConfig::small("QMFIX");
+    config.buffer_pools[0].page_class = PageClass::Fixed;
+    QueueManager::create(fs.clone(), directory.path(), &config, &mut |_, _, _| {}).unwrap();
+    let path = directory.path().to_path_buf();
+    std::thread::spawn(move || {
+        drop_ipc_lock_capability();
+        set_locked_memory_limit(locked_kib() + 64);
+        let lines = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let sink = lines.clone();
+        let queue_manager = QueueManager::open(
+            fs,
+            &path,
+            Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+        )
+        .expect("a pool that cannot be locked does not stop the start");
+        let warned = lines.lock().unwrap().join("\n");
+        assert!(warned.contains("CSQP072W QMFIX buffer pool 0"), "{warned}");
+        let pool0 = queue_manager
+            .pools()
+            .into_iter()
+            .find(|pool| pool.id().0 == 0);
+        assert_eq!(pool0.unwrap().page_class(), PageClass::Pageable);
+        let toml = std::fs::read_to_string(path.join("qm.toml")).unwrap();
+        assert!(toml.contains("FIXED4KB"), "qm.toml keeps the class: {toml}");
+
+        let refused = queue_manager.define_buffer_pool(9, 1000, PageClass::Fixed);
+        let message = refused
+            .expect_err("1,000 buffers cannot be locked")
+            .to_string();
+        assert!(message.contains("RLIMIT_MEMLOCK"), "{message}");
+        assert!(!queue_manager.buffer_pool_defined(9), "{message}");
+        assert!(queue_manager.pools().iter().all(|pool| pool.id().0 != 9));
+        let toml = std::fs::read_to_string(path.join("qm.toml")).unwrap();
+        assert!(!toml.contains("id = 9"), "{toml}");
+        queue_manager.shutdown().unwrap();
+    })
+    .join()
+    .expect("the queue manager's refusals hold");
 }
