@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use ferrite_storage::buffer_pool::BufferPoolStatistics;
-use ferrite_storage::config::{Expand, QueueManagerConfig};
+use ferrite_storage::config::{Expand, PageClass, QueueManagerConfig};
 use ferrite_storage::data_manager::message::MessageDescriptor;
 use ferrite_storage::log::LogStatistics;
 use ferrite_storage::queue_manager::{MessageSink, QueueManager};
@@ -23,12 +23,19 @@ pub fn bench_config(name: &str) -> QueueManagerConfig {
     config.log.twoactv = false;
     config.log.active_log_count = 4;
     config.log.active_log_size_mib = 256;
+    // FERRITE_BENCH_PAGECLAS=FIXED4KB: every pool's buffers locked in memory (BENCHMARKS §41).
+    let page_class = match std::env::var("FERRITE_BENCH_PAGECLAS").as_deref() {
+        Ok("FIXED4KB") => PageClass::Fixed,
+        Ok("4KB") | Err(_) => PageClass::Pageable,
+        Ok(other) => panic!("FERRITE_BENCH_PAGECLAS={other}: 4KB or FIXED4KB"),
+    };
     for pool in &mut config.buffer_pools {
         pool.buffers = match pool.id {
             0 | 1 => 1050,
             2 => 200_000,
             _ => 50_000,
         };
+        pool.page_class = page_class;
     }
     for page_set in &mut config.page_sets {
         page_set.primary_pages = match page_set.id {
@@ -59,7 +66,10 @@ pub fn describe(config: &QueueManagerConfig) -> String {
     let pools: Vec<String> = config
         .buffer_pools
         .iter()
-        .map(|p| format!("BP{}={}", p.id, p.buffers))
+        .map(|p| match p.page_class {
+            PageClass::Pageable => format!("BP{}={}", p.id, p.buffers),
+            PageClass::Fixed => format!("BP{}={} FIXED4KB", p.id, p.buffers),
+        })
         .collect();
     let page_sets: Vec<String> = config
         .page_sets
