@@ -136,20 +136,13 @@ pub(crate) fn buffer_pool(
     let storage = |error| context.storage(CSECT, error);
     match verb {
         "DEFINE" => {
-            let found = keywords(
-                rest,
-                &[
-                    ("BUFFERS", Takes::Value),
-                    ("LOCATION", Takes::Value),
-                    ("LOC", Takes::Value),
-                    ("PAGECLAS", Takes::Value),
-                    ("REPLACE", Takes::Nothing),
-                    ("NOREPLACE", Takes::Nothing),
-                ],
-            )
-            .map_err(|e| context.syntax(e))?;
+            let allowed = [
+                BUFFER_POOL_ATTRIBUTES.as_slice(),
+                &[("REPLACE", Takes::Nothing), ("NOREPLACE", Takes::Nothing)],
+            ]
+            .concat();
+            let found = keywords(rest, &allowed).map_err(|e| context.syntax(e))?;
             exclusive(&found, "REPLACE", "NOREPLACE").map_err(|e| context.syntax(e))?;
-            exclusive(&found, "LOCATION", "LOC").map_err(|e| context.syntax(e))?;
             let (token, value) = required(context, &found, object, "BUFFERS")?;
             let buffers = buffers(token, value).map_err(|e| context.syntax(e))?;
             location(&found).map_err(|e| context.syntax(e))?;
@@ -174,17 +167,7 @@ pub(crate) fn buffer_pool(
             Ok(output)
         }
         "ALTER" => {
-            let found = keywords(
-                rest,
-                &[
-                    ("BUFFERS", Takes::Value),
-                    ("LOCATION", Takes::Value),
-                    ("LOC", Takes::Value),
-                    ("PAGECLAS", Takes::Value),
-                ],
-            )
-            .map_err(|e| context.syntax(e))?;
-            exclusive(&found, "LOCATION", "LOC").map_err(|e| context.syntax(e))?;
+            let found = keywords(rest, &BUFFER_POOL_ATTRIBUTES).map_err(|e| context.syntax(e))?;
             location(&found).map_err(|e| context.syntax(e))?;
             let class = page_class(&found).map_err(|e| context.syntax(e))?;
             let mut output = Output::default();
@@ -291,9 +274,18 @@ fn resize_in_background(
 }
 
 /// CSQP023I for a resize that ended with `outcome`.
-/// LOCATION (or LOC), if given: only ABOVE, which is what a Ferrite pool is (ordinary process
-/// memory); BELOW and SWITCHING are z/OS placements with no counterpart.
+/// The attributes DEFINE and ALTER BUFFPOOL both take.
+const BUFFER_POOL_ATTRIBUTES: [(&str, Takes); 4] = [
+    ("BUFFERS", Takes::Value),
+    ("LOCATION", Takes::Value),
+    ("LOC", Takes::Value),
+    ("PAGECLAS", Takes::Value),
+];
+
+/// LOCATION (or LOC, not both), if given: only ABOVE, which is what a Ferrite pool is
+/// (ordinary process memory); BELOW and SWITCHING are z/OS placements with no counterpart.
 fn location(found: &Vec<(&Token, Option<&Value>)>) -> Result<(), SyntaxError> {
+    exclusive(found, "LOCATION", "LOC")?;
     for keyword in ["LOCATION", "LOC"] {
         if let Some((token, value)) = value_of(found, keyword) {
             if choice(token, value, &["ABOVE", "BELOW", "SWITCHING"])? != 0 {
