@@ -26,6 +26,8 @@ import os
 import sys
 import time
 
+import prewritten
+
 
 def load(kind, stop):
     if kind == "switch":
@@ -82,10 +84,7 @@ def run(directory, kib, mib):
     path = os.path.join(directory, "device-synced-writes.dat")
     fd = os.open(path, os.O_RDWR | os.O_CREAT)
     try:
-        zeros = b"\0" * (4 << 20)
-        for offset in range(0, total, len(zeros)):
-            os.pwrite(fd, zeros, offset)
-        os.fsync(fd)
+        prewritten.prewrite(fd, total)
         block = os.urandom(size)
         offset, marks = 0, []
         started = last = time.perf_counter()

@@ -15,19 +15,10 @@ import os
 import sys
 import time
 
+import prewritten
+
 FILE_BYTES = 1 << 30
 IO_BYTES_MAX = 512 * 1024
-
-
-def prepare(path):
-    if os.path.exists(path) and os.path.getsize(path) == FILE_BYTES:
-        return
-    fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o644)
-    chunk = b"\x5a" * (1 << 20)
-    for _ in range(FILE_BYTES >> 20):
-        os.write(fd, chunk)
-    os.fsync(fd)
-    os.close(fd)
 
 
 def run(path, buffer, per_sync, rounds, direct):
@@ -50,7 +41,7 @@ def run(path, buffer, per_sync, rounds, direct):
 def main():
     directory, kib, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     path = os.path.join(directory, "direct-vs-buffered.dat")
-    prepare(path)
+    prewritten.ensure(path, FILE_BYTES)
     per_sync = kib * 1024
     # An anonymous mapping is page aligned, as O_DIRECT needs.
     buffer = mmap.mmap(-1, min(per_sync, IO_BYTES_MAX))

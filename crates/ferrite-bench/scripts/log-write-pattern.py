@@ -19,6 +19,8 @@ import os
 import sys
 import time
 
+import prewritten
+
 SYNC_FILE_RANGE_WRITE = 2
 
 
@@ -35,10 +37,7 @@ def main():
     path = os.path.join(directory, "log-write-pattern.dat")
     fd = os.open(path, os.O_RDWR | os.O_CREAT)
     try:
-        zeros = b"\0" * (4 << 20)
-        for offset in range(0, slots + (4 << 20), len(zeros)):
-            os.pwrite(fd, zeros, offset)
-        os.fsync(fd)
+        prewritten.prewrite(fd, slots + (4 << 20))
         block = os.urandom(in_place + 4096)
         page = block[:4096]
         times = {name: [] for name in patterns}

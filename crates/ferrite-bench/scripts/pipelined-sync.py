@@ -16,20 +16,11 @@ import sys
 import threading
 import time
 
+import prewritten
+
 FILE_BYTES = 1 << 30
 IO_BYTES_MAX = 512 * 1024
 WAIT_BEFORE, WRITE, WAIT_AFTER = 1, 2, 4
-
-
-def prepare(path):
-    if os.path.exists(path) and os.path.getsize(path) == FILE_BYTES:
-        return
-    fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o644)
-    chunk = b"\x5a" * (1 << 20)
-    for _ in range(FILE_BYTES >> 20):
-        os.write(fd, chunk)
-    os.fsync(fd)
-    os.close(fd)
 
 
 def main():
@@ -38,7 +29,7 @@ def main():
     libc.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_uint]
     path = os.path.join(directory, "pipelined-sync.dat")
     flush_path = os.path.join(directory, "pipelined-sync.flush")
-    prepare(path)
+    prewritten.ensure(path, FILE_BYTES)
     flush_fd = os.open(flush_path, os.O_CREAT | os.O_WRONLY, 0o644)
     os.write(flush_fd, b"x")
     os.fsync(flush_fd)

@@ -17,18 +17,15 @@ import sys
 import threading
 import time
 
+import prewritten
+
 FILE_BYTES = 1 << 30
 
 
 def open_prewritten(directory, index):
     path = os.path.join(directory, f"striped-{index}.dat")
-    fd = os.open(path, os.O_RDWR | os.O_CREAT)
-    if os.fstat(fd).st_size < FILE_BYTES:
-        zeros = b"\0" * (8 << 20)
-        for offset in range(0, FILE_BYTES, len(zeros)):
-            os.pwrite(fd, zeros, offset)
-        os.fsync(fd)
-    return fd
+    prewritten.ensure(path, FILE_BYTES)
+    return os.open(path, os.O_RDWR)
 
 
 def run(files, block, stripes, rounds, start):
