@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 """The device's synced sequential write rate over a long run, per 0.1 s.
 
-BENCHMARKS §37's raw device figures (the virtual disk's rate moving with what else writes).
-Writes KIB-sized blocks, each followed by fdatasync, through a file of MIB megabytes that it
-first pre-writes (as active logs are), and prints the whole run's MB/s and each 0.1 s's:
+The raw device figures of docs/performance-notes.md, "The device" (the virtual disk's rate moving
+with what else writes). Writes KIB-sized blocks, each followed by fdatasync, through a file of MIB
+megabytes that it first pre-writes (as active logs are), and prints the whole run's MB/s and each
+0.1 s's:
 
     device-synced-writes.py DIR KIB MIB     # e.g. DIR 1860 1024: 1.8 MiB per sync, 1 GiB
 
-With a fourth argument, that many processes copy memory (32 MiB buffers, over and over) or,
-with a fifth argument `spin`, only spin, for the whole run: BENCHMARKS §38's device figures
-under load like the committers' (on this virtual disk the synced writes lose 15-40% while
-both vCPUs are busy, copying memory a little more than spinning). With `switch`, that many
-pairs of processes hand a byte back and forth through two pipes instead: each blocks and
-wakes the other, as 64 committers parking in MQCMIT do (BENCHMARKS §41: 0.74-0.93 of the
-unloaded rate at 24 KiB per sync). With a sixth argument `fifo`, the writing process runs at
+With a fourth argument, that many processes copy memory (32 MiB buffers, over and over) or, with a
+fifth argument `spin`, only spin, for the whole run, loading the machine as the committers do
+(docs/performance-notes.md, "The device": on this virtual disk the synced writes lose 15-40% while
+both vCPUs are busy, copying memory a little more than spinning).
+With `switch`, that many pairs of processes hand a byte back and forth through two pipes instead:
+each blocks and wakes the other, as 64 committers parking in MQCMIT do ("The device": 0.74-0.93 of
+the unloaded rate at 24 KiB per sync). With a sixth argument `fifo`, the writing process runs at
 SCHED_FIFO priority 10 (root, CAP_SYS_NICE or RLIMIT_RTPRIO), as a real-time logger would:
 
     device-synced-writes.py DIR 24 256 4 switch          # 4 switching pairs

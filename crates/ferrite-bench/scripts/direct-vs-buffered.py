@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""O_DIRECT against buffered writes at a log write cycle's size (BENCHMARKS §40).
+"""O_DIRECT against buffered writes at a log write cycle's size (docs/performance-notes.md,
+"The log's write cycle").
 
 A write cycle of the logger writes KIB of log in I/Os of at most 512 KiB (MQ's 128 pages),
 then makes them durable with one fdatasync. This times that pattern on one pre-written 1 GiB

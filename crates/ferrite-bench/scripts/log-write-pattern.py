@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""What a write cycle's second region costs the device (BENCHMARKS §38).
+"""What a write cycle's second region costs the device (docs/performance-notes.md,
+"The log's write cycle").
 
 A logger write cycle writes its full pages in place and its partial last page to a ping-pong
 slot past the end of the active log's data, then makes both durable with one fdatasync. This

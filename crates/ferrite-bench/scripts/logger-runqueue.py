@@ -4,15 +4,15 @@
 Usage: logger-runqueue.py OUT [OUT...]
     reads OUT.sched (and OUT.txt, the bench's output, when present)
 
-One line per logger thread (one per queue manager, so one per benchmark window), from its
-first to its last sample: how long it ran on a CPU and how long it waited on the run queue,
-runnable but not running (BENCHMARKS §34: 0.62-0.78 s of a 2.5 s window at the default
+One line per logger thread (one per queue manager, so one per benchmark window), from its first to
+its last sample: how long it ran on a CPU and how long it waited on the run queue, runnable but not
+running (docs/performance-notes.md, "The scheduler": 0.62-0.78 s of a 2.5 s window at the default
 priority, 0.002-0.021 s at SCHED_RR 1), its time slices and its context switches.
 
 With OUT.txt, each thread is named by its window (the "log: forces=" line the bench printed
 after it: see logger-schedstat.sh) and, where the bench printed the window's per write cycle
 breakdown, the wait is also given per write cycle and as a share of the mean cycle (writes +
-sync + between cycles): §34's "65 us per cycle at 1 KiB (25% of a 263 us cycle)". The wait
+sync + between cycles), e.g. "65 us per cycle at 1 KiB (25% of a 263 us cycle)". The wait
 is the thread's whole life's (queue manager start and stop included) over the window's
 cycles, so the per cycle figure is a slight overestimate.
 """

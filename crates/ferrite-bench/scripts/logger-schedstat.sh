@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Run a ferrite-bench command and sample, every SAMPLE_SECONDS (default 0.25), the scheduler
 # statistics of each log writer thread it starts (threads named ferrite-logger: one per queue
-# manager, so one per benchmark window). BENCHMARKS §34's "the logger waits for a CPU".
+# manager, so one per benchmark window). docs/performance-notes.md, "The scheduler": the logger
+# waits for a CPU.
 #
 # Usage: logger-schedstat.sh OUT COMMAND [ARGS...]
 #   e.g. logger-schedstat.sh run1 target/release/ferrite-bench commit --quick --dir /tmp/bench
 # Writes the command's output to OUT.txt and the samples to OUT.sched; read them with
 # logger-runqueue.py OUT.
 # POLICY, if set, is run once on each new logger thread id (POLICY="chrt -f -p 1": real-time
-# priority; POLICY="renice -n -10 -p": nice), as in §34's priority experiment.
+# priority; POLICY="renice -n -10 -p": nice), as in the priority experiments of
+# docs/performance-notes.md, "Group commit".
 #
 # OUT.sched, one line per sample (times in ns, as /proc/<pid>/task/<tid>/schedstat gives them):
 #   <unix time> <tid> <run ns> <run-queue wait ns> <time slices> <voluntary switches> <involuntary switches>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where the committers' CPU goes in each window of a `commit` bench run under perf.
 
-BENCHMARKS §34's profile shares ("Where the committers' CPU goes"). Record and dump with:
+The profile shares of docs/performance-notes.md, "Group commit". Record and dump with:
 
     perf record -F 499 -g -o perf.data target/release/ferrite-bench commit --quick --dir DIR
     perf script -F comm,tid,time,ip,sym -i perf.data > perf.script
@@ -16,7 +16,7 @@ process's: --comm, default ferrite-bench; perf gives at most 15 characters of it
 LogManager::force or QueueManager::commit frame, grouped by when their samples start (one
 group of committer threads per bench window, started together). In `commit --quick` the
 windows are, in order: 1 committer, 64 committers, then per message size (1, 16, 64, 256 KiB)
-the log alone and with switches; §34 profiled windows 2 (1 KiB) and 6 (64 KiB), log alone.
+the log alone and with switches; windows 2 (1 KiB) and 6 (64 KiB) are the log alone.
 
 For each window asked for, every sample between the first and last committer sample counts
 (so the logger and the other threads are in the shares too):
@@ -24,7 +24,7 @@ For each window asked for, every sample between the first and last committer sam
   - the leaf frames by thread;
   - by thread, system call (the __x64_sys_ frame, "user" if none) and first user frame;
   - the futex calls by thread, operation (wait, wake) and the caller of libc's `syscall`:
-    §34's "parking in force 24%, waking the next forcers 17%".
+    e.g. "parking in force 24%, waking the next forcers 17%" of a 1 KiB window.
 """
 
 import argparse

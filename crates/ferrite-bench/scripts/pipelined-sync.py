@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Serial against pipelined write cycles on the device alone (BENCHMARKS §40).
+"""Serial against pipelined write cycles on the device alone (docs/performance-notes.md,
+"The log's write cycle").
 
 Serial: each cycle writes KIB into the page cache (512 KiB writes) and fdatasyncs the file.
 Pipelined: a second thread writes cycle N+1 while this one makes cycle N durable with

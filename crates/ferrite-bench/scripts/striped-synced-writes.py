@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Synced writes striped over several files on one device, against one file.
 
-BENCHMARKS §41: MQ for z/OS raises its log rate for messages of 64 KB and more by striping
-the active logs over several volumes (MP16: "up to 50% higher"). Whether this device has
-parallelism to give: each round writes KIB KiB and makes it durable, either as one write +
-fdatasync, or split into STRIPES equal parts written + fdatasync'd by STRIPES threads at
+docs/performance-notes.md, "The log's write cycle": MQ for z/OS raises its log rate for messages of
+64 KB and more by striping the active logs over several volumes (MP16: "up to 50% higher"). Whether
+this device has parallelism to give: each round writes KIB KiB and makes it durable, either as one
+write + fdatasync, or split into STRIPES equal parts written + fdatasync'd by STRIPES threads at
 once (one file each, as a striped active log would), alternating the two ways ROUNDS times:
 
     striped-synced-writes.py DIR KIB ROUNDS STRIPES[,STRIPES...]   # e.g. DIR 4096 100 1,2,4

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Where the scheduler puts a process's woken threads, and how long a CPU idles meanwhile.
 
-BENCHMARKS §41: on this virtual machine a CPU sits idle while committers are runnable,
-queued on the other one. Record every CPU's switches and wake-ups for a moment of a
+docs/performance-notes.md, "The scheduler": on this virtual machine a CPU sits idle while committers
+are runnable, queued on the other one. Record every CPU's switches and wake-ups for a moment of a
 benchmark window, then read them here:
 
     perf record -a -e sched:sched_switch,sched:sched_wakeup -o sched.data -- sleep 0.3

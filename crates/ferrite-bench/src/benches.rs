@@ -529,10 +529,10 @@ enum CommitterUnit {
 }
 
 /// The device measured between the segments of a goal row's window rather than once after
-/// it (BENCHMARKS §39): the window is cut into `segments` of equal length; after each, the
-/// committers pause (each finishes its unit of work and waits), and the device writes as many
-/// bytes as the log wrote in that segment, at the segment's bytes per sync, into a
-/// pre-written file (on from where the last burst ended, wrapping at its end), with nothing
+/// it (BENCHMARKS.md, "Method"): the window is cut into `segments` of equal length; after each, the
+/// committers pause (each finishes its unit of work and waits), and the device writes as many bytes
+/// as the log wrote in that segment, at the segment's bytes per sync, into a pre-written file (on
+/// from where the last burst ended, wrapping at its end), with nothing
 /// else running. This virtual disk's synced bandwidth drifts by tens of percent within
 /// seconds; a figure taken right after each part of the log it is compared with, over as
 /// many bytes, sees the same drift and the same sustained volume.
@@ -1051,7 +1051,7 @@ const DEDICATED_ACTIVE_LOGS: u32 = 2;
 const DEDICATED_LOG_SECONDS: f64 = 2.5;
 /// A goal row's window also ends once the log has written this share of one active log, so
 /// that it stays in the first log when the device is faster (1.9 GB/s filled a 4 GiB log in
-/// 2.3 s on 2026-11-22, and that run's log switch disqualified the row).
+/// 2.3 s in one run, and that run's log switch disqualified the row).
 const DEDICATED_LOG_PERCENT_MAX: u64 = 85;
 /// Most bytes the device writes for a goal row's comparison (it writes as many as the log
 /// wrote in the window, up to this): at 2-3 GB/s about half a second, long enough that a
@@ -1199,8 +1199,9 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
             };
             // The device doing the log's own write pattern: each sync's RBA advance in place
             // plus one ping-pong slot far from it (the partial page a cycle ends with). What
-            // the log loses against this is the engine's own cost (its CPU and hand-offs);
-            // what this loses against `device_per_sync` is the pattern's (BENCHMARKS §38).
+            // the log loses against this is the engine's own cost (its CPU and hand-offs); what
+            // this loses against `device_per_sync` is the pattern's (docs/performance-notes.md,
+            // "The log's write cycle").
             let rba_per_sync = run.log_bytes.checked_div(run.log.syncs).unwrap_or(per_sync);
             let pattern_in_place = ((rba_per_sync + 2048) / 4096 * 4096).max(4096) as usize;
             // A slot is one page, or two when the partial page is fuller than a page less
@@ -1214,7 +1215,8 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
                 device_volume.max(16 * pattern_in_place as u64),
             ));
             // The same writes while a thread of this process keeps every CPU busy
-            // (informational: whether busy CPUs alone slow the device, BENCHMARKS §41).
+            // (informational: whether busy CPUs alone slow the device, docs/performance-notes.md,
+            // "The device").
             let (device_busy, busy_threads) = physical::with_every_cpu_busy(|| {
                 io(physical::synced_bandwidth(
                     &context.dir,

@@ -23,7 +23,8 @@ pub fn bench_config(name: &str) -> QueueManagerConfig {
     config.log.twoactv = false;
     config.log.active_log_count = 4;
     config.log.active_log_size_mib = 256;
-    // FERRITE_BENCH_PAGECLAS=FIXED4KB: every pool's buffers locked in memory (BENCHMARKS §41).
+    // FERRITE_BENCH_PAGECLAS=FIXED4KB: every pool's buffers locked in memory (BENCHMARKS.md,
+    // "Group commit": the put-only window).
     let page_class = match std::env::var("FERRITE_BENCH_PAGECLAS").as_deref() {
         Ok("FIXED4KB") => PageClass::Fixed,
         Ok("4KB") | Err(_) => PageClass::Pageable,

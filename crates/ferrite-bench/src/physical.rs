@@ -260,10 +260,10 @@ pub fn rewrite_same_page(
 /// `slot_bytes` to one of two ping-pong slots past the end of the data (alternately, as
 /// `log/active.rs` lays them out), then one `fdatasync` (a write cycle of the logger: its full
 /// pages in place, its partial page to a slot). Counts only the in-place bytes (the log's RBA
-/// advance): the slot repeats a page the next cycle writes in place. On this virtual disk the
-/// far second region costs about 40 µs per sync, about half that one page past the data
-/// (BENCHMARKS §38): the price of keeping the partial page's durable image away from its own
-/// place (torn-write protection).
+/// advance): the slot repeats a page the next cycle writes in place. On this virtual disk the far
+/// second region costs about 40 µs per sync, about half that one page past the data
+/// (docs/performance-notes.md, "The log's write cycle"): the price of keeping the partial page's
+/// durable image away from its own place (torn-write protection).
 pub fn log_pattern_synced_bandwidth(
     directory: &Path,
     in_place_bytes: usize,
@@ -306,10 +306,10 @@ pub fn synced_bandwidth(
     Ok((count * write_bytes) as f64 / latencies.total().as_secs_f64())
 }
 
-/// Run `measure` while one thread per CPU counts (no memory traffic, no system call), and
-/// return its result with the number of counting threads: does the device slow down when the
-/// CPUs are busy with threads of this process, as they are while 64 committers run? On this
-/// machine less than when busy *processes* run beside it (BENCHMARKS §41).
+/// Run `measure` while one thread per CPU counts (no memory traffic, no system call), and return
+/// its result with the number of counting threads: does the device slow down when the CPUs are busy
+/// with threads of this process, as they are while 64 committers run? On this machine less than
+/// when busy *processes* run beside it (docs/performance-notes.md, "The device").
 pub fn with_every_cpu_busy<T>(measure: impl FnOnce() -> T) -> (T, usize) {
     /// Stops the counting threads however `measure` ends: the scope joins them before it
     /// returns or unwinds, so a panic in `measure` would otherwise wait forever.

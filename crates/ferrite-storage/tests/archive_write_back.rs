@@ -1,8 +1,8 @@
 //! The offload starts an archive's write-back as it writes it (`log/archive.rs`,
-//! `OFFLOAD_WRITE_BACK_BYTES`): every 8 MiB of an archive copy, a `start_write_back` of that
-//! copy, so that the archive's final sync does not hand the device a whole active log at once
-//! while the logger's syncs wait behind it (BENCHMARKS §40). The hint changes no byte: both
-//! copies still read back whole.
+//! `OFFLOAD_WRITE_BACK_BYTES`): every 8 MiB of an archive copy, a `start_write_back` of that copy,
+//! so that the archive's final sync does not hand the device a whole active log at once while the
+//! logger's syncs wait behind it (docs/performance-notes.md, "Log switches and offload"). The hint
+//! changes no byte: both copies still read back whole.
 
 use std::collections::HashMap;
 use std::io;

@@ -161,9 +161,9 @@ pub(super) const PAGE_TABLE_SHARDS: usize = 64;
 /// Consecutive pages of a page set are laid out together in the page table: a run of
 /// `1 << PAGE_RUN_BITS` pages shares a shard (`shard_index`) and neighbouring buckets of its
 /// hash map (`PageKeyHasher` keeps a key's low bits). A long message's pages are usually
-/// consecutive (continuation pages are allocated together), so fetching them touches one or
-/// two cache lines of the table instead of one random line per page: the hash probe's cache
-/// misses were 12% of a 64 KiB committer's CPU (BENCHMARKS §34).
+/// consecutive (continuation pages are allocated together), so fetching them touches one or two
+/// cache lines of the table instead of one random line per page: the hash probe's cache misses were
+/// 12% of a 64 KiB committer's CPU (docs/performance-notes.md, "Buffer pools and page sets").
 pub(super) const PAGE_RUN_BITS: u32 = 4;
 const PAGE_RUN_MASK: u64 = (1 << PAGE_RUN_BITS) - 1;
 

@@ -32,10 +32,10 @@
 //! more than that many bytes (and a batch is no larger); the exchange holds at most
 //! [`IMAGE_BUFFER_EXCHANGE_BYTES_MAX`] bytes of buffer capacity in at most
 //! [`IMAGE_BUFFER_EXCHANGE_BATCHES_MAX`] batches, and a batch beyond either is freed. The
-//! exchange is bounded by bytes, not by a few batches, because a sustained 4+4 run's depth
-//! swings by thousands of messages: getters ahead free a surplus that putters need again a
-//! moment later, and a surplus freed to `malloc` came back as fresh memory, first-touch page
-//! faults included (BENCHMARKS §31, §33). Free buffers are not charged to a
+//! exchange is bounded by bytes, not by a few batches, because a sustained 4+4 run's depth swings
+//! by thousands of messages: getters ahead free a surplus that putters need again a moment later,
+//! and a surplus freed to `malloc` came back as fresh memory, first-touch page faults included
+//! (docs/performance-notes.md, "The single queue"). Free buffers are not charged to a
 //! [`MemoryAccount`] (they hold no message); their bound is these limits. The exchange's
 //! bytes count each batch's free handles and list capacity beside its buffers
 //! ([`FreeBuffers::held_bytes`]), so the exchange holds at most 4 MiB in all; a thread's
@@ -89,8 +89,8 @@ pub const IMAGE_BUFFER_THREAD_BYTES_MAX: usize = 64 * 1024;
 /// Bytes of buffer capacity the shared exchange holds at most; a batch that would take it
 /// past this is freed. About 3,600 free images of a 1 KiB message: enough to cut a sustained
 /// single-queue run's first-touch page faults from 35 to about 5 per 1,000 messages
-/// (16 MiB cut them to 1, for 12 MiB more that a drained deep queue can keep: BENCHMARKS
-/// §33).
+/// (16 MiB cut them to 1, for 12 MiB more that a drained deep queue can keep:
+/// docs/performance-notes.md, "The single queue").
 pub const IMAGE_BUFFER_EXCHANGE_BYTES_MAX: usize = 4 * 1024 * 1024;
 
 /// Batches the shared exchange holds at most, whatever their bytes (batches of small buffers

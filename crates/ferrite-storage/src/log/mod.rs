@@ -344,9 +344,9 @@ pub(crate) struct ForceWaiter {
 /// A write wakes exactly the forcers it made durable, and not from the logger: the logger
 /// unparks only the first of them (one wake-up, then it starts the next write at once); every
 /// woken forcer, as it leaves `force`, unparks the next [`FORCE_WAKE_FANOUT`] of the batch (a
-/// tree: 64 forcers are all awake after 6 levels). With the logger unparking all 64 itself,
-/// 23% of a 64-committer run was scheduler work on the logger's critical path (BENCHMARKS §21):
-/// the next I/O waited for 64 wake-ups.
+/// tree: 64 forcers are all awake after 6 levels). With the logger unparking all 64 itself, 23% of
+/// a 64-committer run was scheduler work on the logger's critical path (docs/performance-notes.md,
+/// "Group commit"): the next I/O waited for 64 wake-ups.
 ///
 /// Contract: every waiter taken out of the list is given its duty under the list lock before
 /// `woken` is set, and leaves `force` only through [`ForceWaiters::leave`], which carries the
@@ -609,10 +609,11 @@ impl LogShared {
     /// Leader/follower group commit: a forcer whose RBA is not durable and who finds no I/O in
     /// progress does the write+sync itself, through everything appended so far, instead of
     /// handing the force to the logger thread and waiting to be woken (two thread hand-offs,
-    /// 10-40 µs on a lone commit: BENCHMARKS §28). Forcers that arrive during its I/O find the
-    /// I/O lock taken and park as before; the logger (woken by their force request) leads the
-    /// next I/O for all of them as soon as this one ends, so concurrency still gives group
-    /// commit. Returns `None` when this forcer must park instead: an I/O is in progress, a log
+    /// 10-40 µs on a lone commit: docs/performance-notes.md, "Group commit"). Forcers that arrive
+    /// during its I/O find the I/O lock taken and park as before; the logger (woken by their force
+    /// request) leads the next I/O for all of them as soon as this one ends, so concurrency still
+    /// gives group commit. Returns `None` when this forcer must park instead: an I/O is in
+    /// progress, a log
     /// switch is pending (the logger carries switches out), or the log has stopped or failed.
     /// A failed I/O is recorded as the logger records one (every forcer fails with the log's
     /// error) and returned.
@@ -819,10 +820,10 @@ impl LogShared {
     /// other appenders whose records do not fit wait here too. The first to find the next file
     /// reusable carries the switch out; every other one then finds the current file changed
     /// and returns at once, so that its caller looks again at whether its record fits in the
-    /// new file. (Each used to end the new file in its turn, so a queue of waiting appenders
-    /// switched through the ring with nearly empty files: BENCHMARKS §40.) A chain of
-    /// segments (`append_spanned`) keeps the lock while it waits (`Waiting::Hold`): no other
-    /// record may come between two of its segments.
+    /// new file. (If each ended the new file in its turn, a queue of waiting appenders would switch
+    /// through the ring with nearly empty files: docs/performance-notes.md, "Log switches and
+    /// offload".) A chain of segments (`append_spanned`) keeps the lock while it waits
+    /// (`Waiting::Hold`): no other record may come between two of its segments.
     fn switch_active_log<'a>(
         &'a self,
         mut state: MutexGuard<'a, AppendState>,
