@@ -22,6 +22,7 @@ pub mod buffer_pool;
 pub mod config;
 pub mod data_manager;
 pub mod error;
+pub mod layout;
 pub mod log;
 pub mod page;
 pub mod page_set;

@@ -1,29 +1,64 @@
 //! The 4 KiB page and the header every page set page carries.
 //!
-//! ## Common page header (format version 1), 32 bytes, little-endian
-//!
-//! | Offset | Size | Field | Meaning |
-//! |---|---|---|---|
-//! | 0 | 4 | checksum | CRC-32C of bytes 4..4096, set when the page is written, checked when read |
-//! | 4 | 2 | magic | `0x46 0x50` ("FP") |
-//! | 6 | 1 | page type | [`PageType`] |
-//! | 7 | 1 | format version | 1 |
-//! | 8 | 8 | page RBA | RBA of the last logged change applied to the page (0 if none) |
-//! | 16 | 4 | page number | the page's own number, checked on read (catches misdirected writes) |
-//! | 20 | 1 | page set id | the page set's own number, checked on read |
-//! | 21 | 1 | flags | bit 0: holds non-persistent data only (never written at checkpoint or shutdown) |
-//! | 22 | 10 | type-specific | see the module that owns the page type |
+//! Every page starts with the 32-byte common page header (format version
+//! [`PAGE_FORMAT_VERSION`], little-endian), laid out by [`PAGE_HEADER_LAYOUT`] and described
+//! field by field in `docs/formats.md` ("The 4 KiB page"). The checksum is CRC-32C of bytes
+//! 4..4096, set when the page is written ([`PageBytes::seal`]) and checked when it is read
+//! ([`PageBytes::verify`]), together with the magic, the version, the page type, the page
+//! number (catches misdirected writes) and the page set id. The 10 type-specific bytes belong
+//! to the module that owns the page type.
 //!
 //! A page of all zero bytes is a page that was never written (a freshly formatted or expanded
 //! region); it is valid and reads as [`PageType::Unformatted`].
 
+use crate::layout::{layout_bytes, Encoding, Field};
 use crate::types::{PageNumber, PageSetId, Rba};
 
 pub const PAGE_SIZE: usize = 4096;
 pub const PAGE_HEADER_SIZE: usize = 32;
 pub const PAGE_MAGIC: [u8; 2] = *b"FP";
 pub const PAGE_FORMAT_VERSION: u8 = 1;
+/// Bit of the flags field: the page holds non-persistent data only (never written at
+/// checkpoint or shutdown).
 pub const PAGE_FLAG_NONPERSISTENT: u8 = 0x01;
+
+/// Fields of the common page header (see `docs/formats.md`).
+pub mod header {
+    use super::{Encoding, Field};
+
+    /// CRC-32C of bytes 4..4096 (0 on a never-written page).
+    pub const CHECKSUM: Field = Field::new("checksum", 0, 4, Encoding::U32Le);
+    /// [`super::PAGE_MAGIC`].
+    pub const MAGIC: Field = Field::new("magic", 4, 2, Encoding::Bytes);
+    /// [`super::PageType`].
+    pub const PAGE_TYPE: Field = Field::new("page type", 6, 1, Encoding::U8);
+    /// [`super::PAGE_FORMAT_VERSION`].
+    pub const FORMAT_VERSION: Field = Field::new("format version", 7, 1, Encoding::U8);
+    /// RBA of the last logged change applied to the page (0 if none).
+    pub const PAGE_RBA: Field = Field::new("page RBA", 8, 8, Encoding::U64Le);
+    /// The page's own number.
+    pub const PAGE_NUMBER: Field = Field::new("page number", 16, 4, Encoding::U32Le);
+    /// The page set's own number.
+    pub const PAGE_SET_ID: Field = Field::new("page set id", 20, 1, Encoding::U8);
+    /// Bit 0: [`super::PAGE_FLAG_NONPERSISTENT`].
+    pub const FLAGS: Field = Field::new("flags", 21, 1, Encoding::U8);
+    /// Owned by the module of the page type.
+    pub const TYPE_SPECIFIC: Field = Field::new("type-specific", 22, 10, Encoding::Bytes);
+}
+
+/// The common page header, field by field in offset order.
+pub const PAGE_HEADER_LAYOUT: [Field; 9] = [
+    header::CHECKSUM,
+    header::MAGIC,
+    header::PAGE_TYPE,
+    header::FORMAT_VERSION,
+    header::PAGE_RBA,
+    header::PAGE_NUMBER,
+    header::PAGE_SET_ID,
+    header::FLAGS,
+    header::TYPE_SPECIFIC,
+];
+const _: () = assert!(layout_bytes(&PAGE_HEADER_LAYOUT) == PAGE_HEADER_SIZE);
 
 /// The bytes of one page, aligned for direct I/O.
 #[derive(Clone)]
@@ -106,41 +141,33 @@ impl std::fmt::Display for PageDefect {
     }
 }
 
-fn read_u32(bytes: &[u8], offset: usize) -> u32 {
-    u32::from_le_bytes(bytes[offset..offset + 4].try_into().unwrap())
-}
-
-fn read_u64(bytes: &[u8], offset: usize) -> u64 {
-    u64::from_le_bytes(bytes[offset..offset + 8].try_into().unwrap())
-}
-
 impl PageBytes {
     pub fn is_all_zero(&self) -> bool {
         self.0.iter().all(|&b| b == 0)
     }
 
     pub fn page_type(&self) -> Option<PageType> {
-        PageType::from_u8(self.0[6])
+        PageType::from_u8(self.0[header::PAGE_TYPE.offset])
     }
 
     pub fn page_rba(&self) -> Rba {
-        Rba(read_u64(&self.0, 8))
+        Rba(header::PAGE_RBA.get(&self.0))
     }
 
     pub fn set_page_rba(&mut self, rba: Rba) {
-        self.0[8..16].copy_from_slice(&rba.0.to_le_bytes());
+        header::PAGE_RBA.put(&mut self.0, rba.0);
     }
 
     pub fn flags(&self) -> u8 {
-        self.0[21]
+        self.0[header::FLAGS.offset]
     }
 
     pub fn set_flags(&mut self, flags: u8) {
-        self.0[21] = flags;
+        self.0[header::FLAGS.offset] = flags;
     }
 
     pub fn page_number(&self) -> PageNumber {
-        PageNumber(read_u32(&self.0, 16))
+        PageNumber(header::PAGE_NUMBER.get(&self.0) as u32)
     }
 
     /// Write a fresh header: the page becomes a page of `page_type` with page RBA 0, every
@@ -156,21 +183,22 @@ impl PageBytes {
     /// zeroed first and then overwritten).
     pub fn format_header(&mut self, page_type: PageType, page_set: PageSetId, page: PageNumber) {
         self.0[..PAGE_HEADER_SIZE].fill(0);
-        self.0[4..6].copy_from_slice(&PAGE_MAGIC);
-        self.0[6] = page_type as u8;
-        self.0[7] = PAGE_FORMAT_VERSION;
-        self.0[16..20].copy_from_slice(&page.0.to_le_bytes());
-        self.0[20] = page_set.0;
+        self.0[header::MAGIC.range()].copy_from_slice(&PAGE_MAGIC);
+        self.0[header::PAGE_TYPE.offset] = page_type as u8;
+        self.0[header::FORMAT_VERSION.offset] = PAGE_FORMAT_VERSION;
+        header::PAGE_NUMBER.put(&mut self.0, u64::from(page.0));
+        self.0[header::PAGE_SET_ID.offset] = page_set.0;
     }
 
     /// Set the checksum. Called on the copy that goes to disk, just before the write.
     pub fn seal(&mut self) {
-        if self.0[4..].iter().all(|&b| b == 0) {
-            self.0[0..4].fill(0);
+        let covered = header::CHECKSUM.end();
+        if self.0[covered..].iter().all(|&b| b == 0) {
+            self.0[header::CHECKSUM.range()].fill(0);
             return;
         }
-        let checksum = crc32c::crc32c(&self.0[4..]);
-        self.0[0..4].copy_from_slice(&checksum.to_le_bytes());
+        let checksum = crc32c::crc32c(&self.0[covered..]);
+        header::CHECKSUM.put(&mut self.0, u64::from(checksum));
     }
 
     /// Check a page just read from disk. An all-zero page is valid (never written).
@@ -178,31 +206,34 @@ impl PageBytes {
         if self.is_all_zero() {
             return Ok(());
         }
-        let stored = read_u32(&self.0, 0);
-        let computed = crc32c::crc32c(&self.0[4..]);
+        let stored = header::CHECKSUM.get(&self.0) as u32;
+        let computed = crc32c::crc32c(&self.0[header::CHECKSUM.end()..]);
         if stored != computed {
             return Err(PageDefect::Checksum { stored, computed });
         }
-        if self.0[4..6] != PAGE_MAGIC {
+        if self.0[header::MAGIC.range()] != PAGE_MAGIC {
             return Err(PageDefect::Magic);
         }
-        if self.0[7] != PAGE_FORMAT_VERSION {
-            return Err(PageDefect::Version(self.0[7]));
+        let version = self.0[header::FORMAT_VERSION.offset];
+        if version != PAGE_FORMAT_VERSION {
+            return Err(PageDefect::Version(version));
         }
-        if PageType::from_u8(self.0[6]).is_none() {
-            return Err(PageDefect::PageType(self.0[6]));
+        let page_type = self.0[header::PAGE_TYPE.offset];
+        if PageType::from_u8(page_type).is_none() {
+            return Err(PageDefect::PageType(page_type));
         }
-        let found = read_u32(&self.0, 16);
+        let found = header::PAGE_NUMBER.get(&self.0) as u32;
         if found != page.0 {
             return Err(PageDefect::WrongPageNumber {
                 expected: page.0,
                 found,
             });
         }
-        if self.0[20] != page_set.0 {
+        let found_page_set = self.0[header::PAGE_SET_ID.offset];
+        if found_page_set != page_set.0 {
             return Err(PageDefect::WrongPageSet {
                 expected: page_set.0,
-                found: self.0[20],
+                found: found_page_set,
             });
         }
         Ok(())

@@ -9,21 +9,12 @@
 //!
 //! ## Page 0: the page set header page (page type [`PageType::PageSetHeader`])
 //!
-//! All integers are little-endian.
-//!
-//! | Offset | Size | Field | Meaning |
-//! |---|---|---|---|
-//! | 0 | 32 | common page header | page type 1, page number 0, page set id, page RBA 0, flags 0 |
-//! | 32 | 8 | eye-catcher | `"FRPSHDR\0"`: tells a header page apart from a stray formatted page |
-//! | 40 | 4 | format version | [`PAGE_SET_FORMAT_VERSION`] (1) |
-//! | 44 | 1 | page set id | 0–99; the same as byte 20 of the common header |
-//! | 45 | 3 | reserved | zero |
-//! | 48 | 8 | media recovery RBA | recovery of this page set from the log starts here (0 = none) |
-//! | 56 | 4 | page count | pages in the page set, page 0 included |
-//! | 60 | 4 | expansion count | times the page set has been expanded since it was formatted |
-//! | 64 | 8 | queue manager id | unique id of the owning queue manager |
-//! | 72 | 8 | creation time | when it was formatted: microseconds since the Unix epoch (UTC) |
-//! | 80 | 4016 | reserved | zero |
+//! Format version [`PAGE_SET_FORMAT_VERSION`], all integers little-endian, laid out by
+//! [`PAGE_SET_HEADER_LAYOUT`] and described field by field in `docs/formats.md` ("Page set
+//! header page"): after the common page header, the eye-catcher [`PAGE_SET_HEADER_EYE_CATCHER`]
+//! (tells a header page apart from a stray formatted page), the format version, the page set id,
+//! the media recovery RBA, the page count, the expansion count, the owning queue manager's id
+//! and the creation time; the rest of the page is zero.
 //!
 //! Every other page is all zeros when it is formatted or expanded. The page module treats an
 //! all-zero page as valid and [`PageType::Unformatted`].
@@ -97,43 +88,16 @@
 //!
 //! ### Double-write file format (version 1), all integers little-endian
 //!
-//! Block 0 (bytes 0..4096), the file header, written when the file is created:
-//!
-//! | Offset | Size | Field | Meaning |
-//! |---|---|---|---|
-//! | 0 | 4 | checksum | CRC-32C of bytes 4..4096 |
-//! | 4 | 8 | eye-catcher | `"FRDWHDR\0"` |
-//! | 12 | 4 | format version | [`DOUBLE_WRITE_FORMAT_VERSION`] (1) |
-//! | 16 | 1 | page set id | the page set the file belongs to |
-//! | 17 | 3 | reserved | zero |
-//! | 20 | 4 | slots | most pages one batch may hold ([`DOUBLE_WRITE_SLOTS`]) |
-//! | 24 | 8 | queue manager id | as in the page set header |
-//! | 32 | 8 | creation time | as in the page set header: identifies the page set incarnation |
-//! | 40 | 4056 | reserved | zero |
-//!
-//! From byte 4096, the *batch* last written, `N` entries (1 ≤ `N` ≤ slots), rewritten by
-//! each batch in one write call. Its descriptor area takes `D = ceil((32 + 16 × N) / 4096)`
-//! blocks:
-//!
-//! | Offset (from 4096) | Size | Field | Meaning |
-//! |---|---|---|---|
-//! | 0 | 4 | checksum | CRC-32C of bytes 4..32 of the batch header |
-//! | 4 | 4 | magic | `"FDWB"` |
-//! | 8 | 8 | batch sequence number | strictly increasing per page set, never 0 |
-//! | 16 | 4 | entry count | `N` |
-//! | 20 | 1 | page set id | |
-//! | 21 | 11 | reserved | zero |
-//! | 32 + 16 × i | 16 | descriptor of entry i | see below |
-//! | … | | padding | zero, to the end of block `D - 1` |
-//! | 4096 × (D + i) | 4096 | image of entry i | the sealed page image, exactly as written in place |
-//!
-//! Descriptor of entry i (16 bytes):
-//!
-//! | Offset | Size | Field | Meaning |
-//! |---|---|---|---|
-//! | 0 | 4 | page number | where the image goes in the page set |
-//! | 4 | 4 | entry checksum | CRC-32C of: sequence number (8 bytes LE), page number (4 bytes LE), image (4096 bytes) |
-//! | 8 | 8 | reserved | zero |
+//! Block 0 (bytes 0..4096) is the file header, written when the file is created
+//! ([`DOUBLE_WRITE_HEADER_LAYOUT`]): eye-catcher [`DOUBLE_WRITE_EYE_CATCHER`], the page set id,
+//! the slot count and the page set incarnation (queue manager id and creation time, as in the
+//! page set header). From byte 4096 is the *batch* last written, `N` entries (1 ≤ `N` ≤
+//! slots), rewritten by each batch in one write call: the batch header
+//! ([`DOUBLE_WRITE_BATCH_LAYOUT`], magic [`DOUBLE_WRITE_BATCH_MAGIC`]), then one 16-byte
+//! descriptor per entry ([`DOUBLE_WRITE_DESCRIPTOR_LAYOUT`]: page number and entry checksum),
+//! zero padding to the end of the descriptor area's `D = ceil((32 + 16 × N) / 4096)` blocks,
+//! then the `N` sealed images at `4096 × (D + i)` from the batch's start, exactly as written in
+//! place. Every field is described in `docs/formats.md` ("Double-write file").
 //!
 //! Entries are in ascending page number order. The sequence number is
 //! max(previous + 1, current time in microseconds), so a batch written after a restart never
@@ -149,7 +113,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::config::{Expand, PAGE_SET_PAGES_MAX};
 use crate::error::{StorageError, StorageResult};
-use crate::page::{PageBytes, PageType, PAGE_MAGIC, PAGE_SIZE};
+use crate::layout::{layout_bytes, Field};
+use crate::page::{PageBytes, PageType, PAGE_HEADER_SIZE, PAGE_MAGIC, PAGE_SIZE};
 use crate::types::{PageNumber, PageSetId, Rba};
 use crate::vfs::{FileSystem, OpenMode, StorageFile};
 
@@ -178,28 +143,154 @@ pub const DOUBLE_WRITE_BATCH_MAGIC: [u8; 4] = *b"FDWB";
 /// Suffix appended to the page set file name to name its double-write file.
 pub const DOUBLE_WRITE_SUFFIX: &str = ".dw";
 
-const DW_FORMAT_VERSION_OFFSET: usize = 12;
-const DW_PAGE_SET_OFFSET: usize = 16;
-const DW_SLOTS_OFFSET: usize = 20;
-const DW_QUEUE_MANAGER_ID_OFFSET: usize = 24;
-const DW_CREATION_TIME_OFFSET: usize = 32;
+/// Fields of page 0, the page set header page (see `docs/formats.md`).
+pub mod header_page {
+    use crate::layout::{Encoding, Field};
+
+    /// The common page header of [`crate::page`]: page type 1, page number 0, page RBA 0.
+    pub const COMMON_PAGE_HEADER: Field = Field::new("common page header", 0, 32, Encoding::Bytes);
+    /// [`super::PAGE_SET_HEADER_EYE_CATCHER`].
+    pub const EYE_CATCHER: Field = Field::new("eye-catcher", 32, 8, Encoding::Bytes);
+    /// [`super::PAGE_SET_FORMAT_VERSION`].
+    pub const FORMAT_VERSION: Field = Field::new("format version", 40, 4, Encoding::U32Le);
+    /// 0–99, the same as the common header's.
+    pub const PAGE_SET_ID: Field = Field::new("page set id", 44, 1, Encoding::U8);
+    pub const RESERVED_1: Field = Field::new("reserved", 45, 3, Encoding::Bytes);
+    /// Recovery of this page set from the log starts here (0 = none).
+    pub const RECOVERY_RBA: Field = Field::new("media recovery RBA", 48, 8, Encoding::U64Le);
+    /// Pages in the page set, page 0 included.
+    pub const PAGE_COUNT: Field = Field::new("page count", 56, 4, Encoding::U32Le);
+    /// Times the page set has been expanded since it was formatted.
+    pub const EXPANSION_COUNT: Field = Field::new("expansion count", 60, 4, Encoding::U32Le);
+    /// Unique id of the owning queue manager.
+    pub const QUEUE_MANAGER_ID: Field = Field::new("queue manager id", 64, 8, Encoding::U64Le);
+    /// When it was formatted: microseconds since the Unix epoch (UTC).
+    pub const CREATION_TIME: Field = Field::new("creation time", 72, 8, Encoding::U64Le);
+    pub const RESERVED_2: Field = Field::new("reserved", 80, 4016, Encoding::Bytes);
+}
+
+/// Page 0 of a page set, field by field in offset order.
+pub const PAGE_SET_HEADER_LAYOUT: [Field; 11] = [
+    header_page::COMMON_PAGE_HEADER,
+    header_page::EYE_CATCHER,
+    header_page::FORMAT_VERSION,
+    header_page::PAGE_SET_ID,
+    header_page::RESERVED_1,
+    header_page::RECOVERY_RBA,
+    header_page::PAGE_COUNT,
+    header_page::EXPANSION_COUNT,
+    header_page::QUEUE_MANAGER_ID,
+    header_page::CREATION_TIME,
+    header_page::RESERVED_2,
+];
+const _: () = assert!(layout_bytes(&PAGE_SET_HEADER_LAYOUT) == PAGE_SIZE);
+const _: () = assert!(header_page::COMMON_PAGE_HEADER.size == PAGE_HEADER_SIZE);
+
+/// Fields of the double-write file's header block, block 0 (see `docs/formats.md`).
+pub mod double_write_header {
+    use crate::layout::{Encoding, Field};
+
+    /// CRC-32C of bytes 4..4096.
+    pub const CHECKSUM: Field = Field::new("checksum", 0, 4, Encoding::U32Le);
+    /// [`super::DOUBLE_WRITE_EYE_CATCHER`].
+    pub const EYE_CATCHER: Field = Field::new("eye-catcher", 4, 8, Encoding::Bytes);
+    /// [`super::DOUBLE_WRITE_FORMAT_VERSION`].
+    pub const FORMAT_VERSION: Field = Field::new("format version", 12, 4, Encoding::U32Le);
+    pub const PAGE_SET_ID: Field = Field::new("page set id", 16, 1, Encoding::U8);
+    pub const RESERVED_1: Field = Field::new("reserved", 17, 3, Encoding::Bytes);
+    /// Most pages one batch may hold.
+    pub const SLOTS: Field = Field::new("slots", 20, 4, Encoding::U32Le);
+    pub const QUEUE_MANAGER_ID: Field = Field::new("queue manager id", 24, 8, Encoding::U64Le);
+    pub const CREATION_TIME: Field = Field::new("creation time", 32, 8, Encoding::U64Le);
+    pub const RESERVED_2: Field = Field::new("reserved", 40, 4056, Encoding::Bytes);
+}
+
+/// The double-write file header block, field by field in offset order.
+pub const DOUBLE_WRITE_HEADER_LAYOUT: [Field; 9] = [
+    double_write_header::CHECKSUM,
+    double_write_header::EYE_CATCHER,
+    double_write_header::FORMAT_VERSION,
+    double_write_header::PAGE_SET_ID,
+    double_write_header::RESERVED_1,
+    double_write_header::SLOTS,
+    double_write_header::QUEUE_MANAGER_ID,
+    double_write_header::CREATION_TIME,
+    double_write_header::RESERVED_2,
+];
+const _: () = assert!(layout_bytes(&DOUBLE_WRITE_HEADER_LAYOUT) == PAGE_SIZE);
+
+/// Fields of a double-write batch header, at file offset 4096 (see `docs/formats.md`).
+pub mod double_write_batch {
+    use crate::layout::{Encoding, Field};
+
+    /// CRC-32C of bytes 4..32 of the batch header.
+    pub const CHECKSUM: Field = Field::new("checksum", 0, 4, Encoding::U32Le);
+    /// [`super::DOUBLE_WRITE_BATCH_MAGIC`].
+    pub const MAGIC: Field = Field::new("magic", 4, 4, Encoding::Bytes);
+    /// Strictly increasing per page set, never 0.
+    pub const SEQUENCE: Field = Field::new("batch sequence number", 8, 8, Encoding::U64Le);
+    /// Entries in the batch.
+    pub const ENTRY_COUNT: Field = Field::new("entry count", 16, 4, Encoding::U32Le);
+    pub const PAGE_SET_ID: Field = Field::new("page set id", 20, 1, Encoding::U8);
+    pub const RESERVED: Field = Field::new("reserved", 21, 11, Encoding::Bytes);
+}
+
+/// The double-write batch header, field by field in offset order.
+pub const DOUBLE_WRITE_BATCH_LAYOUT: [Field; 6] = [
+    double_write_batch::CHECKSUM,
+    double_write_batch::MAGIC,
+    double_write_batch::SEQUENCE,
+    double_write_batch::ENTRY_COUNT,
+    double_write_batch::PAGE_SET_ID,
+    double_write_batch::RESERVED,
+];
+
+/// Fields of an entry descriptor of a double-write batch (see `docs/formats.md`).
+pub mod double_write_descriptor {
+    use crate::layout::{Encoding, Field};
+
+    /// Where the image goes in the page set.
+    pub const PAGE_NUMBER: Field = Field::new("page number", 0, 4, Encoding::U32Le);
+    /// CRC-32C of: sequence number (u64 LE) ‖ page number (u32 LE) ‖ image.
+    pub const CHECKSUM: Field = Field::new("entry checksum", 4, 4, Encoding::U32Le);
+    pub const RESERVED: Field = Field::new("reserved", 8, 8, Encoding::Bytes);
+}
+
+/// A double-write entry descriptor, field by field in offset order.
+pub const DOUBLE_WRITE_DESCRIPTOR_LAYOUT: [Field; 3] = [
+    double_write_descriptor::PAGE_NUMBER,
+    double_write_descriptor::CHECKSUM,
+    double_write_descriptor::RESERVED,
+];
+
+const DW_CHECKSUM_OFFSET: usize = double_write_header::CHECKSUM.offset;
+const DW_EYE_CATCHER: std::ops::Range<usize> = double_write_header::EYE_CATCHER.range();
+const DW_FORMAT_VERSION_OFFSET: usize = double_write_header::FORMAT_VERSION.offset;
+const DW_PAGE_SET_OFFSET: usize = double_write_header::PAGE_SET_ID.offset;
+const DW_SLOTS_OFFSET: usize = double_write_header::SLOTS.offset;
+const DW_QUEUE_MANAGER_ID_OFFSET: usize = double_write_header::QUEUE_MANAGER_ID.offset;
+const DW_CREATION_TIME_OFFSET: usize = double_write_header::CREATION_TIME.offset;
 /// The batch starts after the file header block.
 const DW_BATCH_OFFSET: u64 = PAGE_SIZE as u64;
-const DW_BATCH_HEADER_SIZE: usize = 32;
-const DW_BATCH_SEQUENCE_OFFSET: usize = 8;
-const DW_BATCH_COUNT_OFFSET: usize = 16;
-const DW_BATCH_PAGE_SET_OFFSET: usize = 20;
-const DW_DESCRIPTOR_SIZE: usize = 16;
+const DW_BATCH_HEADER_SIZE: usize = layout_bytes(&DOUBLE_WRITE_BATCH_LAYOUT);
+const DW_BATCH_CHECKSUM_OFFSET: usize = double_write_batch::CHECKSUM.offset;
+const DW_BATCH_MAGIC: std::ops::Range<usize> = double_write_batch::MAGIC.range();
+const DW_BATCH_SEQUENCE_OFFSET: usize = double_write_batch::SEQUENCE.offset;
+const DW_BATCH_COUNT_OFFSET: usize = double_write_batch::ENTRY_COUNT.offset;
+const DW_BATCH_PAGE_SET_OFFSET: usize = double_write_batch::PAGE_SET_ID.offset;
+const DW_DESCRIPTOR_SIZE: usize = layout_bytes(&DOUBLE_WRITE_DESCRIPTOR_LAYOUT);
+const DW_DESCRIPTOR_PAGE_OFFSET: usize = double_write_descriptor::PAGE_NUMBER.offset;
+const DW_DESCRIPTOR_CHECKSUM_OFFSET: usize = double_write_descriptor::CHECKSUM.offset;
 
-const HEADER_EYE_CATCHER_OFFSET: usize = 32;
-const HEADER_FORMAT_VERSION_OFFSET: usize = 40;
-const HEADER_PAGE_SET_OFFSET: usize = 44;
-const HEADER_RECOVERY_RBA_OFFSET: usize = 48;
-const HEADER_PAGE_COUNT_OFFSET: usize = 56;
-const HEADER_EXPANSION_COUNT_OFFSET: usize = 60;
-const HEADER_QUEUE_MANAGER_ID_OFFSET: usize = 64;
-const HEADER_CREATION_TIME_OFFSET: usize = 72;
-const HEADER_FIELDS_END: usize = 80;
+const HEADER_EYE_CATCHER: std::ops::Range<usize> = header_page::EYE_CATCHER.range();
+const HEADER_FORMAT_VERSION_OFFSET: usize = header_page::FORMAT_VERSION.offset;
+const HEADER_PAGE_SET_OFFSET: usize = header_page::PAGE_SET_ID.offset;
+const HEADER_RECOVERY_RBA_OFFSET: usize = header_page::RECOVERY_RBA.offset;
+const HEADER_PAGE_COUNT_OFFSET: usize = header_page::PAGE_COUNT.offset;
+const HEADER_EXPANSION_COUNT_OFFSET: usize = header_page::EXPANSION_COUNT.offset;
+const HEADER_QUEUE_MANAGER_ID_OFFSET: usize = header_page::QUEUE_MANAGER_ID.offset;
+const HEADER_CREATION_TIME_OFFSET: usize = header_page::CREATION_TIME.offset;
+const HEADER_FIELDS_END: usize = header_page::CREATION_TIME.end();
 
 // The page set header fields must fit on page 0 after the common header.
 const _: () = assert!(HEADER_FIELDS_END <= PAGE_SIZE);
@@ -228,8 +319,7 @@ impl PageSetHeader {
     fn encode(&self, page: &mut PageBytes) {
         page.format(PageType::PageSetHeader, self.page_set, PAGE_SET_HEADER_PAGE);
         let bytes = &mut page.0;
-        bytes[HEADER_EYE_CATCHER_OFFSET..HEADER_EYE_CATCHER_OFFSET + 8]
-            .copy_from_slice(&PAGE_SET_HEADER_EYE_CATCHER);
+        bytes[HEADER_EYE_CATCHER].copy_from_slice(&PAGE_SET_HEADER_EYE_CATCHER);
         put_u32(bytes, HEADER_FORMAT_VERSION_OFFSET, self.format_version);
         bytes[HEADER_PAGE_SET_OFFSET] = self.page_set.0;
         put_u64(bytes, HEADER_RECOVERY_RBA_OFFSET, self.recovery_rba.0);
@@ -252,9 +342,7 @@ impl PageSetHeader {
                 bytes[6]
             ));
         }
-        if bytes[HEADER_EYE_CATCHER_OFFSET..HEADER_EYE_CATCHER_OFFSET + 8]
-            != PAGE_SET_HEADER_EYE_CATCHER
-        {
+        if bytes[HEADER_EYE_CATCHER] != PAGE_SET_HEADER_EYE_CATCHER {
             return Err("page 0 lacks the page set header eye-catcher".to_string());
         }
         let format_version = get_u32(bytes, HEADER_FORMAT_VERSION_OFFSET);
@@ -369,22 +457,22 @@ impl DoubleWriteIdentity {
     fn encode(&self, slots: usize) -> Box<PageBytes> {
         let mut block = PageBytes::zeroed();
         let bytes = &mut block.0;
-        bytes[4..12].copy_from_slice(&DOUBLE_WRITE_EYE_CATCHER);
+        bytes[DW_EYE_CATCHER].copy_from_slice(&DOUBLE_WRITE_EYE_CATCHER);
         put_u32(bytes, DW_FORMAT_VERSION_OFFSET, DOUBLE_WRITE_FORMAT_VERSION);
         bytes[DW_PAGE_SET_OFFSET] = self.page_set.0;
         put_u32(bytes, DW_SLOTS_OFFSET, slots as u32);
         put_u64(bytes, DW_QUEUE_MANAGER_ID_OFFSET, self.queue_manager_id);
         put_u64(bytes, DW_CREATION_TIME_OFFSET, self.creation_time_micros);
-        let checksum = crc32c::crc32c(&bytes[4..]);
-        put_u32(bytes, 0, checksum);
+        let checksum = crc32c::crc32c(&bytes[DW_EYE_CATCHER.start..]);
+        put_u32(bytes, DW_CHECKSUM_OFFSET, checksum);
         block
     }
 
     /// Decode a double-write file header block: the identity and the slot count.
     fn decode(block: &PageBytes) -> Option<(DoubleWriteIdentity, usize)> {
         let bytes = &block.0;
-        if get_u32(bytes, 0) != crc32c::crc32c(&bytes[4..])
-            || bytes[4..12] != DOUBLE_WRITE_EYE_CATCHER
+        if get_u32(bytes, DW_CHECKSUM_OFFSET) != crc32c::crc32c(&bytes[DW_EYE_CATCHER.start..])
+            || bytes[DW_EYE_CATCHER] != DOUBLE_WRITE_EYE_CATCHER
             || get_u32(bytes, DW_FORMAT_VERSION_OFFSET) != DOUBLE_WRITE_FORMAT_VERSION
         {
             return None;
@@ -472,19 +560,19 @@ impl DoubleWriteArea {
         }
         let (head, images) = self.buffer[..total].split_at_mut(head_bytes);
         head.fill(0);
-        head[4..8].copy_from_slice(&DOUBLE_WRITE_BATCH_MAGIC);
+        head[DW_BATCH_MAGIC].copy_from_slice(&DOUBLE_WRITE_BATCH_MAGIC);
         put_u64(head, DW_BATCH_SEQUENCE_OFFSET, sequence);
         put_u32(head, DW_BATCH_COUNT_OFFSET, entries as u32);
         head[DW_BATCH_PAGE_SET_OFFSET] = page_set.0;
-        let checksum = crc32c::crc32c(&head[4..DW_BATCH_HEADER_SIZE]);
-        put_u32(head, 0, checksum);
+        let checksum = crc32c::crc32c(&head[DW_BATCH_MAGIC.start..DW_BATCH_HEADER_SIZE]);
+        put_u32(head, DW_BATCH_CHECKSUM_OFFSET, checksum);
         for (index, (page, number)) in pages.iter_mut().zip(numbers).enumerate() {
             page.seal();
             let descriptor = DW_BATCH_HEADER_SIZE + index * DW_DESCRIPTOR_SIZE;
-            put_u32(head, descriptor, number.0);
+            put_u32(head, descriptor + DW_DESCRIPTOR_PAGE_OFFSET, number.0);
             put_u32(
                 head,
-                descriptor + 4,
+                descriptor + DW_DESCRIPTOR_CHECKSUM_OFFSET,
                 dw_entry_checksum(sequence, number.0, &page.0),
             );
             images[index * PAGE_SIZE..(index + 1) * PAGE_SIZE].copy_from_slice(&page.0);
@@ -611,8 +699,9 @@ impl DoubleWriteContents {
             .map_err(|error| StorageError::io(path, "read double-write file", error))?;
         let head = &block.0;
         let entries = get_u32(head, DW_BATCH_COUNT_OFFSET) as usize;
-        if get_u32(head, 0) != crc32c::crc32c(&head[4..DW_BATCH_HEADER_SIZE])
-            || head[4..8] != DOUBLE_WRITE_BATCH_MAGIC
+        if get_u32(head, DW_BATCH_CHECKSUM_OFFSET)
+            != crc32c::crc32c(&head[DW_BATCH_MAGIC.start..DW_BATCH_HEADER_SIZE])
+            || head[DW_BATCH_MAGIC] != DOUBLE_WRITE_BATCH_MAGIC
             || entries == 0
             || entries > slots
         {
@@ -638,8 +727,8 @@ impl DoubleWriteContents {
             {
                 break;
             }
-            let number = get_u32(&batch, descriptor);
-            let stored = get_u32(&batch, descriptor + 4);
+            let number = get_u32(&batch, descriptor + DW_DESCRIPTOR_PAGE_OFFSET);
+            let stored = get_u32(&batch, descriptor + DW_DESCRIPTOR_CHECKSUM_OFFSET);
             let image = &batch[image_offset..image_offset + PAGE_SIZE];
             if stored != dw_entry_checksum(sequence, number, image) {
                 continue;
@@ -883,7 +972,8 @@ impl PageSet {
             ));
         }
         let found_page_set = page.0[20];
-        if page.0[4..6] == PAGE_MAGIC && found_page_set != page_set.0 {
+        if page.0[crate::page::header::MAGIC.range()] == PAGE_MAGIC && found_page_set != page_set.0
+        {
             // Checked before the checksum, so a page set opened under the wrong id gets the
             // clearer message (its checksum is correct).
             if page
@@ -1108,7 +1198,7 @@ impl PageSet {
         }
         for (index, page) in pages.iter_mut().enumerate() {
             let number = first.0 + index as u32;
-            let formatted_as_itself = page.0[4..6] == PAGE_MAGIC
+            let formatted_as_itself = page.0[crate::page::header::MAGIC.range()] == PAGE_MAGIC
                 && page.page_number().0 == number
                 && page.0[20] == self.id.0;
             if !formatted_as_itself && !page.is_all_zero() {
@@ -1158,7 +1248,7 @@ impl PageSet {
                     self.path.display()
                 )));
             }
-            let formatted_as_itself = page.0[4..6] == PAGE_MAGIC
+            let formatted_as_itself = page.0[crate::page::header::MAGIC.range()] == PAGE_MAGIC
                 && page.page_number() == *number
                 && page.0[20] == self.id.0;
             if !formatted_as_itself && !page.is_all_zero() {
@@ -1329,5 +1419,95 @@ mod tests {
         assert_eq!(get_u64(&page.0, 64), 0xDEAD_BEEF_0000_0001);
         assert!(page.0[HEADER_FIELDS_END..].iter().all(|&b| b == 0));
         assert_eq!(PageSetHeader::decode(&page), Ok(header));
+    }
+
+    /// Every field of `layout` holds, in `bytes`, the value `expected` gives for its name
+    /// (integers), or the given bytes.
+    fn assert_fields(layout: &[Field], bytes: &[u8], expected: impl Fn(&str) -> FieldValue) {
+        crate::layout::check_contiguous(layout).unwrap();
+        let mut reserved_seen = 0;
+        for field in layout {
+            match expected(field.name) {
+                FieldValue::Integer(value) => assert_eq!(field.get(bytes), value, "{}", field.name),
+                FieldValue::Bytes(value) => {
+                    assert_eq!(&bytes[field.range()], value, "{}", field.name)
+                }
+                FieldValue::Zero => {
+                    reserved_seen += 1;
+                    assert!(
+                        bytes[field.range()].iter().all(|&b| b == 0),
+                        "{}",
+                        field.name
+                    )
+                }
+                FieldValue::Skip => {}
+            }
+        }
+        assert!(
+            reserved_seen > 0,
+            "the layout's reserved fields were checked"
+        );
+    }
+
+    enum FieldValue {
+        Integer(u64),
+        Bytes(&'static [u8]),
+        Zero,
+        Skip,
+    }
+
+    #[test]
+    fn header_page_layout_is_where_the_encoder_writes() {
+        let header = PageSetHeader {
+            page_set: PageSetId(7),
+            format_version: PAGE_SET_FORMAT_VERSION,
+            recovery_rba: Rba(0x1122_3344_5566_7788),
+            page_count: 4096,
+            expansion_count: 3,
+            queue_manager_id: 0xDEAD_BEEF_0000_0001,
+            creation_time_micros: 1_700_000_000_000_000,
+        };
+        let mut page = PageBytes::zeroed();
+        header.encode(&mut page);
+        page.seal();
+        assert_fields(&PAGE_SET_HEADER_LAYOUT, &page.0, |name| match name {
+            "common page header" => FieldValue::Skip,
+            "eye-catcher" => FieldValue::Bytes(b"FRPSHDR\0"),
+            "format version" => FieldValue::Integer(1),
+            "page set id" => FieldValue::Integer(7),
+            "reserved" => FieldValue::Zero,
+            "media recovery RBA" => FieldValue::Integer(0x1122_3344_5566_7788),
+            "page count" => FieldValue::Integer(4096),
+            "expansion count" => FieldValue::Integer(3),
+            "queue manager id" => FieldValue::Integer(0xDEAD_BEEF_0000_0001),
+            "creation time" => FieldValue::Integer(1_700_000_000_000_000),
+            other => panic!("field {other} not checked"),
+        });
+    }
+
+    #[test]
+    fn double_write_header_layout_is_where_the_encoder_writes() {
+        let identity = DoubleWriteIdentity {
+            page_set: PageSetId(12),
+            queue_manager_id: 0x0102_0304_0506_0708,
+            creation_time_micros: 1_700_000_000_000_001,
+        };
+        let block = identity.encode(DOUBLE_WRITE_SLOTS);
+        let checksum = u64::from(crc32c::crc32c(&block.0[4..]));
+        assert_fields(&DOUBLE_WRITE_HEADER_LAYOUT, &block.0, |name| match name {
+            "checksum" => FieldValue::Integer(checksum),
+            "eye-catcher" => FieldValue::Bytes(b"FRDWHDR\0"),
+            "format version" => FieldValue::Integer(1),
+            "page set id" => FieldValue::Integer(12),
+            "reserved" => FieldValue::Zero,
+            "slots" => FieldValue::Integer(DOUBLE_WRITE_SLOTS as u64),
+            "queue manager id" => FieldValue::Integer(0x0102_0304_0506_0708),
+            "creation time" => FieldValue::Integer(1_700_000_000_000_001),
+            other => panic!("field {other} not checked"),
+        });
+        assert_eq!(
+            DoubleWriteIdentity::decode(&block),
+            Some((identity, DOUBLE_WRITE_SLOTS))
+        );
     }
 }
