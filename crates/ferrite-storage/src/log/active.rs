@@ -28,18 +28,11 @@
 //!
 //! ## Header page (little-endian), rewritten and synced each time the file is (re)used
 //!
-//! | Offset | Size | Field | Meaning |
-//! |---|---|---|---|
-//! | 0 | 8 | magic | `FERLOGAC` |
-//! | 8 | 4 | format version | 2 (1 is converted, see above) |
-//! | 12 | 4 | copy number | 1 or 2 |
-//! | 16 | 4 | data set number | 1 ..= active_log_count |
-//! | 20 | 4 | reserved | 0 |
-//! | 24 | 8 | data bytes | size of the data area (active_log_size_mib × 1 MiB) |
-//! | 32 | 8 | start RBA | RBA of the first byte of the current use; `u64::MAX` = never used |
-//! | 40 | 8 | creation time | the BSDS's `created_unix_seconds`: ties the file to its queue manager |
-//! | 48 | 4 | checksum | CRC-32C of bytes 0..48 |
-//! | 52 | 4044 | zero | |
+//! Laid out by [`ACTIVE_LOG_HEADER_LAYOUT`] and described field by field in `docs/formats.md`
+//! ("Active log file"): magic [`ACTIVE_LOG_MAGIC`], format version, copy number, data set
+//! number, the size of the data area, the start RBA of the current use ([`RBA_NEVER_USED`] if
+//! never used), the BSDS's creation time (ties the file to its queue manager) and a CRC-32C of
+//! the bytes before it; the rest of the page is zero.
 //!
 //! The header of the next file is written and synced only after every byte of the previous file
 //! is durable, and before any byte of the new use is written. So at restart the file whose header
@@ -53,6 +46,73 @@ use crate::error::{StorageError, StorageResult};
 use crate::vfs::{FileSystem, OpenMode, StorageFile};
 
 use super::LOG_PAGE_BYTES;
+use crate::layout::{layout_bytes, Field};
+
+/// Fields of the active log header page (see `docs/formats.md`).
+pub mod header {
+    use crate::layout::{Encoding, Field};
+
+    /// [`super::ACTIVE_LOG_MAGIC`].
+    pub const MAGIC: Field = Field::new("magic", 0, 8, Encoding::Bytes);
+    /// [`super::ACTIVE_LOG_FORMAT_VERSION`] (1 is converted on open for writing).
+    pub const FORMAT_VERSION: Field = Field::new("format version", 8, 4, Encoding::U32Le);
+    /// 1 or 2.
+    pub const COPY_NUMBER: Field = Field::new("copy number", 12, 4, Encoding::U32Le);
+    /// 1 ..= active log count.
+    pub const DATA_SET_NUMBER: Field = Field::new("data set number", 16, 4, Encoding::U32Le);
+    pub const RESERVED: Field = Field::new("reserved", 20, 4, Encoding::Bytes);
+    /// Size of the data area in bytes.
+    pub const DATA_BYTES: Field = Field::new("data bytes", 24, 8, Encoding::U64Le);
+    /// RBA of the first byte of the current use; [`super::RBA_NEVER_USED`] if never used.
+    pub const START_RBA: Field = Field::new("start RBA", 32, 8, Encoding::U64Le);
+    /// The BSDS's `created_unix_seconds`.
+    pub const CREATION_TIME: Field = Field::new("creation time", 40, 8, Encoding::U64Le);
+    /// CRC-32C of bytes 0..48.
+    pub const CHECKSUM: Field = Field::new("checksum", 48, 4, Encoding::U32Le);
+    pub const ZERO: Field = Field::new("zero", 52, 4044, Encoding::Bytes);
+}
+
+/// The active log header page, field by field in offset order.
+pub const ACTIVE_LOG_HEADER_LAYOUT: [Field; 10] = [
+    header::MAGIC,
+    header::FORMAT_VERSION,
+    header::COPY_NUMBER,
+    header::DATA_SET_NUMBER,
+    header::RESERVED,
+    header::DATA_BYTES,
+    header::START_RBA,
+    header::CREATION_TIME,
+    header::CHECKSUM,
+    header::ZERO,
+];
+const _: () = assert!(layout_bytes(&ACTIVE_LOG_HEADER_LAYOUT) == LOG_PAGE_BYTES);
+
+/// Fields of a ping-pong slot's header (see `docs/formats.md`).
+pub mod slot {
+    use crate::layout::{Encoding, Field};
+
+    /// [`super::PING_PONG_MAGIC`].
+    pub const MAGIC: Field = Field::new("magic", 0, 8, Encoding::Bytes);
+    /// RBA of the log page this is an image of (4 KiB aligned).
+    pub const PAGE_RBA: Field = Field::new("page RBA", 8, 8, Encoding::U64Le);
+    /// Log bytes in the image, 1 ..= 4095.
+    pub const BYTES: Field = Field::new("bytes", 16, 4, Encoding::U32Le);
+    pub const RESERVED_1: Field = Field::new("reserved", 20, 4, Encoding::Bytes);
+    /// CRC-32C of bytes 0..24 ‖ the image.
+    pub const CHECKSUM: Field = Field::new("checksum", 24, 4, Encoding::U32Le);
+    /// Zero, checked on reading.
+    pub const RESERVED_2: Field = Field::new("reserved", 28, 4, Encoding::Bytes);
+}
+
+/// A ping-pong slot's header, field by field in offset order; the image follows it.
+pub const PING_PONG_HEADER_LAYOUT: [Field; 6] = [
+    slot::MAGIC,
+    slot::PAGE_RBA,
+    slot::BYTES,
+    slot::RESERVED_1,
+    slot::CHECKSUM,
+    slot::RESERVED_2,
+];
 
 /// Sub-directory of the data directory holding the active logs.
 pub const ACTIVE_DIRECTORY: &str = "active";
@@ -67,7 +127,7 @@ pub const PING_PONG_SLOTS: usize = 2;
 /// Magic of a ping-pong slot image.
 pub const PING_PONG_MAGIC: [u8; 8] = *b"FERLOGPP";
 /// Bytes of a ping-pong slot's header.
-pub const PING_PONG_HEADER_BYTES: usize = 32;
+pub const PING_PONG_HEADER_BYTES: usize = layout_bytes(&PING_PONG_HEADER_LAYOUT);
 /// Bytes of the header page at the start of every active log file.
 pub const ACTIVE_LOG_HEADER_BYTES: u64 = LOG_PAGE_BYTES as u64;
 /// Start RBA stored in the header of a file that has never been used.
@@ -103,37 +163,37 @@ pub struct ActiveLogHeader {
 impl ActiveLogHeader {
     pub fn encode(&self) -> Vec<u8> {
         let mut page = vec![0u8; ACTIVE_LOG_HEADER_BYTES as usize];
-        page[0..8].copy_from_slice(&ACTIVE_LOG_MAGIC);
-        page[8..12].copy_from_slice(&ACTIVE_LOG_FORMAT_VERSION.to_le_bytes());
-        page[12..16].copy_from_slice(&self.copy_number.to_le_bytes());
-        page[16..20].copy_from_slice(&self.data_set_number.to_le_bytes());
-        page[24..32].copy_from_slice(&self.data_bytes.to_le_bytes());
-        page[32..40].copy_from_slice(&self.start_rba.unwrap_or(RBA_NEVER_USED).to_le_bytes());
-        page[40..48].copy_from_slice(&self.created_unix_seconds.to_le_bytes());
-        let checksum = crc32c::crc32c(&page[0..48]);
-        page[48..52].copy_from_slice(&checksum.to_le_bytes());
+        page[header::MAGIC.range()].copy_from_slice(&ACTIVE_LOG_MAGIC);
+        header::FORMAT_VERSION.put(&mut page, u64::from(ACTIVE_LOG_FORMAT_VERSION));
+        header::COPY_NUMBER.put(&mut page, u64::from(self.copy_number));
+        header::DATA_SET_NUMBER.put(&mut page, u64::from(self.data_set_number));
+        header::DATA_BYTES.put(&mut page, self.data_bytes);
+        header::START_RBA.put(&mut page, self.start_rba.unwrap_or(RBA_NEVER_USED));
+        header::CREATION_TIME.put(&mut page, self.created_unix_seconds);
+        let checksum = crc32c::crc32c(&page[..header::CHECKSUM.offset]);
+        header::CHECKSUM.put(&mut page, u64::from(checksum));
         page
     }
 
     pub fn decode(page: &[u8]) -> Result<ActiveLogHeader, String> {
-        if page.len() < 52 || page[0..8] != ACTIVE_LOG_MAGIC {
+        if page.len() < header::CHECKSUM.end() || page[header::MAGIC.range()] != ACTIVE_LOG_MAGIC {
             return Err("not an active log (bad magic)".to_string());
         }
-        let word = |at: usize| u32::from_le_bytes(page[at..at + 4].try_into().unwrap());
-        let double = |at: usize| u64::from_le_bytes(page[at..at + 8].try_into().unwrap());
-        if crc32c::crc32c(&page[0..48]) != word(48) {
+        if u64::from(crc32c::crc32c(&page[..header::CHECKSUM.offset])) != header::CHECKSUM.get(page)
+        {
             return Err("header checksum mismatch".to_string());
         }
-        if word(8) != ACTIVE_LOG_FORMAT_VERSION && word(8) != ACTIVE_LOG_FORMAT_VERSION_1 {
-            return Err(format!("format version {} is not supported", word(8)));
+        let version = header::FORMAT_VERSION.get(page) as u32;
+        if version != ACTIVE_LOG_FORMAT_VERSION && version != ACTIVE_LOG_FORMAT_VERSION_1 {
+            return Err(format!("format version {version} is not supported"));
         }
-        let start = double(32);
+        let start = header::START_RBA.get(page);
         Ok(ActiveLogHeader {
-            copy_number: word(12),
-            data_set_number: word(16),
-            data_bytes: double(24),
+            copy_number: header::COPY_NUMBER.get(page) as u32,
+            data_set_number: header::DATA_SET_NUMBER.get(page) as u32,
+            data_bytes: header::DATA_BYTES.get(page),
             start_rba: (start != RBA_NEVER_USED).then_some(start),
-            created_unix_seconds: double(40),
+            created_unix_seconds: header::CREATION_TIME.get(page),
         })
     }
 }
@@ -142,15 +202,10 @@ impl ActiveLogHeader {
 ///
 /// ## Slot format (little-endian), at file offset `4096 + data bytes + slot × 8192`
 ///
-/// | Offset | Size | Field | Meaning |
-/// |---|---|---|---|
-/// | 0 | 8 | magic | `FERLOGPP` |
-/// | 8 | 8 | page RBA | RBA of the log page this is an image of (4 KiB aligned) |
-/// | 16 | 4 | bytes | log bytes in the image, 1 ..= 4095 (the page is partial) |
-/// | 20 | 4 | reserved | 0 |
-/// | 24 | 4 | checksum | CRC-32C of bytes 0..24 ‖ the image |
-/// | 28 | 4 | reserved | 0 (checked on reading) |
-/// | 32 | bytes | image | log bytes `[page RBA, page RBA + bytes)` |
+/// A 32-byte header ([`PING_PONG_HEADER_LAYOUT`], magic [`PING_PONG_MAGIC`]: the page RBA, the
+/// number of log bytes in the image, a CRC-32C of the header's first 24 bytes ‖ the image) and
+/// then the image, log bytes `[page RBA, page RBA + bytes)`. Described field by field in
+/// `docs/formats.md` ("Ping-pong slot").
 ///
 /// Written as one or two whole 4 KiB pages (header and image rounded up). A slot is *valid*
 /// for a file's current use when its checksum holds and its page lies in the use's RBA range
@@ -184,15 +239,15 @@ impl PingPongSlot {
         if bytes.len() < PING_PONG_HEADER_BYTES {
             return Err("slot shorter than its header".to_string());
         }
-        if bytes[0..8] != PING_PONG_MAGIC {
+        if bytes[slot::MAGIC.range()] != PING_PONG_MAGIC {
             return if bytes[0..PING_PONG_HEADER_BYTES].iter().all(|b| *b == 0) {
                 Ok(None)
             } else {
                 Err("bad magic (torn or damaged slot)".to_string())
             };
         }
-        let page_rba = u64::from_le_bytes(bytes[8..16].try_into().unwrap());
-        let length = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
+        let page_rba = slot::PAGE_RBA.get(bytes);
+        let length = slot::BYTES.get(bytes) as usize;
         if length == 0 || length >= LOG_PAGE_BYTES || PING_PONG_HEADER_BYTES + length > bytes.len()
         {
             return Err(format!("bad image length {length}"));
@@ -200,12 +255,12 @@ impl PingPongSlot {
         if !page_rba.is_multiple_of(LOG_PAGE_BYTES as u64) {
             return Err(format!("page RBA {page_rba:#X} is not page aligned"));
         }
-        if bytes[28..32] != [0; 4] {
+        if bytes[slot::RESERVED_2.range()] != [0; 4] {
             return Err("reserved header bytes are not zero (damaged slot)".to_string());
         }
         let image = &bytes[PING_PONG_HEADER_BYTES..PING_PONG_HEADER_BYTES + length];
-        let stored = u32::from_le_bytes(bytes[24..28].try_into().unwrap());
-        if slot_checksum(&bytes[0..24], image) != stored {
+        let stored = slot::CHECKSUM.get(bytes) as u32;
+        if slot_checksum(&bytes[..slot::CHECKSUM.offset], image) != stored {
             return Err("checksum mismatch (torn or damaged slot)".to_string());
         }
         Ok(Some(PingPongSlot {
@@ -221,14 +276,14 @@ pub fn encode_slot(page_rba: u64, image: &[u8], bytes: &mut [u8]) -> usize {
     debug_assert!(!image.is_empty() && image.len() < LOG_PAGE_BYTES);
     let used = PING_PONG_HEADER_BYTES + image.len();
     let padded = used.div_ceil(LOG_PAGE_BYTES) * LOG_PAGE_BYTES;
-    bytes[0..8].copy_from_slice(&PING_PONG_MAGIC);
-    bytes[8..16].copy_from_slice(&page_rba.to_le_bytes());
-    bytes[16..20].copy_from_slice(&(image.len() as u32).to_le_bytes());
-    bytes[20..32].fill(0);
+    bytes[slot::MAGIC.range()].copy_from_slice(&PING_PONG_MAGIC);
+    slot::PAGE_RBA.put(bytes, page_rba);
+    slot::BYTES.put(bytes, image.len() as u64);
+    bytes[slot::RESERVED_1.offset..PING_PONG_HEADER_BYTES].fill(0);
     bytes[PING_PONG_HEADER_BYTES..used].copy_from_slice(image);
     bytes[used..padded].fill(0);
-    let checksum = slot_checksum(&bytes[0..24], image);
-    bytes[24..28].copy_from_slice(&checksum.to_le_bytes());
+    let checksum = slot_checksum(&bytes[..slot::CHECKSUM.offset], image);
+    slot::CHECKSUM.put(bytes, u64::from(checksum));
     padded
 }
 

@@ -4,20 +4,13 @@
 //!
 //! ## Archive file format (little-endian)
 //!
-//! | Offset | Size | Field | Meaning |
-//! |---|---|---|---|
-//! | 0 | 8 | magic | `FERARCH1` |
-//! | 8 | 4 | format version | 1 |
-//! | 12 | 4 | flags | bit 0: content is deflate-compressed (raw deflate, RFC 1951) |
-//! | 16 | 8 | start RBA | first log byte archived |
-//! | 24 | 8 | end RBA | RBA just past the archived range (start of the next log) |
-//! | 32 | 8 | content bytes | log bytes stored (uncompressed); ≤ end − start, as the padding of an end-of-file marker is not stored |
-//! | 40 | 8 | stored bytes | bytes after the header (compressed size, or content bytes) |
-//! | 48 | 4 | content checksum | CRC-32C of the uncompressed content |
-//! | 52 | 4 | copy number | 1 or 2 |
-//! | 56 | 4 | header checksum | CRC-32C of bytes 0..56 |
-//! | 60 | 4 | zero | |
-//! | 64 | stored bytes | content | log bytes `[start, start + content bytes)`, as in the active log |
+//! A 64-byte header ([`ARCHIVE_HEADER_LAYOUT`], magic [`ARCHIVE_MAGIC`], version
+//! [`ARCHIVE_FORMAT_VERSION`]: flags (bit 0: raw deflate, RFC 1951), the archived RBA range, the
+//! log bytes stored and their CRC-32C, the bytes after the header, the copy number and a CRC-32C
+//! of the header's first 56 bytes), then the content: log bytes `[start, start + content
+//! bytes)` as in the active log, compressed or not. The padding of an end-of-file marker is not
+//! stored, so content bytes ≤ end − start. Described field by field in `docs/formats.md`
+//! ("Archive log file").
 //!
 //! An archive is written to `<name>.tmp`, synced, renamed and its directory synced before the
 //! BSDS records it, and only then is the active log marked reusable. A crash at any point leaves
@@ -32,6 +25,7 @@ use flate2::write::DeflateEncoder;
 use flate2::Compression;
 
 use crate::error::{StorageError, StorageResult};
+use crate::layout::{layout_bytes, Field};
 use crate::vfs::{FileSystem, OpenMode, StorageFile};
 
 use std::sync::atomic::Ordering;
@@ -44,8 +38,51 @@ use super::{LogShared, OffloadJob, OFFLOAD_RETRY_MS};
 
 pub const ARCHIVE_MAGIC: [u8; 8] = *b"FERARCH1";
 pub const ARCHIVE_FORMAT_VERSION: u32 = 1;
-pub const ARCHIVE_HEADER_BYTES: u64 = 64;
-const ARCHIVE_FLAG_COMPRESSED: u32 = 1;
+pub const ARCHIVE_HEADER_BYTES: u64 = layout_bytes(&ARCHIVE_HEADER_LAYOUT) as u64;
+/// Bit of the flags field: the content is deflate-compressed.
+pub const ARCHIVE_FLAG_COMPRESSED: u32 = 1;
+
+/// Fields of the archive header (see `docs/formats.md`).
+pub mod header {
+    use crate::layout::{Encoding, Field};
+
+    /// [`super::ARCHIVE_MAGIC`].
+    pub const MAGIC: Field = Field::new("magic", 0, 8, Encoding::Bytes);
+    /// [`super::ARCHIVE_FORMAT_VERSION`].
+    pub const FORMAT_VERSION: Field = Field::new("format version", 8, 4, Encoding::U32Le);
+    /// Bit 0: [`super::ARCHIVE_FLAG_COMPRESSED`].
+    pub const FLAGS: Field = Field::new("flags", 12, 4, Encoding::U32Le);
+    /// First log byte archived.
+    pub const START_RBA: Field = Field::new("start RBA", 16, 8, Encoding::U64Le);
+    /// RBA just past the archived range.
+    pub const END_RBA: Field = Field::new("end RBA", 24, 8, Encoding::U64Le);
+    /// Log bytes stored (uncompressed).
+    pub const CONTENT_BYTES: Field = Field::new("content bytes", 32, 8, Encoding::U64Le);
+    /// Bytes after the header.
+    pub const STORED_BYTES: Field = Field::new("stored bytes", 40, 8, Encoding::U64Le);
+    /// CRC-32C of the uncompressed content.
+    pub const CONTENT_CHECKSUM: Field = Field::new("content checksum", 48, 4, Encoding::U32Le);
+    /// 1 or 2.
+    pub const COPY_NUMBER: Field = Field::new("copy number", 52, 4, Encoding::U32Le);
+    /// CRC-32C of bytes 0..56.
+    pub const HEADER_CHECKSUM: Field = Field::new("header checksum", 56, 4, Encoding::U32Le);
+    pub const ZERO: Field = Field::new("zero", 60, 4, Encoding::Bytes);
+}
+
+/// The archive header, field by field in offset order; the content follows it.
+pub const ARCHIVE_HEADER_LAYOUT: [Field; 11] = [
+    header::MAGIC,
+    header::FORMAT_VERSION,
+    header::FLAGS,
+    header::START_RBA,
+    header::END_RBA,
+    header::CONTENT_BYTES,
+    header::STORED_BYTES,
+    header::CONTENT_CHECKSUM,
+    header::COPY_NUMBER,
+    header::HEADER_CHECKSUM,
+    header::ZERO,
+];
 /// Bytes read from the active log per offload step (128 log pages, the logger's maximum I/O).
 pub const OFFLOAD_CHUNK_BYTES: usize = 128 * 4096;
 
@@ -72,55 +109,56 @@ pub struct ArchiveHeader {
 impl ArchiveHeader {
     pub fn encode(&self) -> [u8; ARCHIVE_HEADER_BYTES as usize] {
         let mut bytes = [0u8; ARCHIVE_HEADER_BYTES as usize];
-        bytes[0..8].copy_from_slice(&ARCHIVE_MAGIC);
-        bytes[8..12].copy_from_slice(&ARCHIVE_FORMAT_VERSION.to_le_bytes());
+        bytes[header::MAGIC.range()].copy_from_slice(&ARCHIVE_MAGIC);
+        header::FORMAT_VERSION.put(&mut bytes, u64::from(ARCHIVE_FORMAT_VERSION));
         let flags = if self.compressed {
             ARCHIVE_FLAG_COMPRESSED
         } else {
             0
         };
-        bytes[12..16].copy_from_slice(&flags.to_le_bytes());
-        bytes[16..24].copy_from_slice(&self.start_rba.to_le_bytes());
-        bytes[24..32].copy_from_slice(&self.end_rba.to_le_bytes());
-        bytes[32..40].copy_from_slice(&self.content_bytes.to_le_bytes());
-        bytes[40..48].copy_from_slice(&self.stored_bytes.to_le_bytes());
-        bytes[48..52].copy_from_slice(&self.content_checksum.to_le_bytes());
-        bytes[52..56].copy_from_slice(&self.copy_number.to_le_bytes());
-        let checksum = crc32c::crc32c(&bytes[0..56]);
-        bytes[56..60].copy_from_slice(&checksum.to_le_bytes());
+        header::FLAGS.put(&mut bytes, u64::from(flags));
+        header::START_RBA.put(&mut bytes, self.start_rba);
+        header::END_RBA.put(&mut bytes, self.end_rba);
+        header::CONTENT_BYTES.put(&mut bytes, self.content_bytes);
+        header::STORED_BYTES.put(&mut bytes, self.stored_bytes);
+        header::CONTENT_CHECKSUM.put(&mut bytes, u64::from(self.content_checksum));
+        header::COPY_NUMBER.put(&mut bytes, u64::from(self.copy_number));
+        let checksum = crc32c::crc32c(&bytes[..header::HEADER_CHECKSUM.offset]);
+        header::HEADER_CHECKSUM.put(&mut bytes, u64::from(checksum));
         bytes
     }
 
     pub fn decode(bytes: &[u8]) -> Result<ArchiveHeader, String> {
-        if bytes.len() < ARCHIVE_HEADER_BYTES as usize || bytes[0..8] != ARCHIVE_MAGIC {
+        if bytes.len() < ARCHIVE_HEADER_BYTES as usize
+            || bytes[header::MAGIC.range()] != ARCHIVE_MAGIC
+        {
             return Err("not an archive log (bad magic)".to_string());
         }
-        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-        let double = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
-        if crc32c::crc32c(&bytes[0..56]) != word(56) {
+        let get = |field: Field| field.get(bytes);
+        if u64::from(crc32c::crc32c(&bytes[..header::HEADER_CHECKSUM.offset]))
+            != get(header::HEADER_CHECKSUM)
+        {
             return Err("archive header checksum mismatch".to_string());
         }
-        if word(8) != ARCHIVE_FORMAT_VERSION {
-            return Err(format!(
-                "archive format version {} is not supported",
-                word(8)
-            ));
+        let version = get(header::FORMAT_VERSION);
+        if version != u64::from(ARCHIVE_FORMAT_VERSION) {
+            return Err(format!("archive format version {version} is not supported"));
         }
-        let header = ArchiveHeader {
-            compressed: word(12) & ARCHIVE_FLAG_COMPRESSED != 0,
-            start_rba: double(16),
-            end_rba: double(24),
-            content_bytes: double(32),
-            stored_bytes: double(40),
-            content_checksum: word(48),
-            copy_number: word(52),
+        let decoded = ArchiveHeader {
+            compressed: get(header::FLAGS) & u64::from(ARCHIVE_FLAG_COMPRESSED) != 0,
+            start_rba: get(header::START_RBA),
+            end_rba: get(header::END_RBA),
+            content_bytes: get(header::CONTENT_BYTES),
+            stored_bytes: get(header::STORED_BYTES),
+            content_checksum: get(header::CONTENT_CHECKSUM) as u32,
+            copy_number: get(header::COPY_NUMBER) as u32,
         };
-        if header.end_rba < header.start_rba
-            || header.content_bytes > header.end_rba - header.start_rba
+        if decoded.end_rba < decoded.start_rba
+            || decoded.content_bytes > decoded.end_rba - decoded.start_rba
         {
             return Err("archive header has an impossible RBA range".to_string());
         }
-        Ok(header)
+        Ok(decoded)
     }
 }
 

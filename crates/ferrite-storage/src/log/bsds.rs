@@ -9,16 +9,12 @@
 //!
 //! ## File format (version 1)
 //!
-//! | Offset | Size | Field | Meaning |
-//! |---|---|---|---|
-//! | 0 | 8 | magic | `FERBSDS1` |
-//! | 8 | 4 | format version | u32 LE, 1 |
-//! | 12 | 4 | body length | u32 LE, bytes of the body |
-//! | 16 | 4 | body checksum | CRC-32C of the body |
-//! | 20 | 4 | frame checksum | CRC-32C of bytes 0..20 |
-//! | 24 | body length | body | UTF-8 TOML serialisation of [`Bsds`] (human readable: `tail -c +25 BSDS01`) |
-//!
-//! The body's fields are documented on [`Bsds`] and the entry types below.
+//! A 24-byte binary frame ([`BSDS_FRAME_LAYOUT`], magic [`BSDS_MAGIC`], version
+//! [`BSDS_FORMAT_VERSION`]: the body's length and CRC-32C, then a CRC-32C of the frame's first
+//! 20 bytes) followed by the body, a UTF-8 TOML serialisation of [`Bsds`] (human readable:
+//! `tail -c +25 BSDS01`). The frame and every key of the body are described in
+//! `docs/formats.md` ("Bootstrap data set"); the body's fields are also documented on [`Bsds`]
+//! and the entry types below.
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -26,6 +22,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{StorageError, StorageResult};
+use crate::layout::{layout_bytes, Field};
 use crate::types::Rba;
 use crate::vfs::{FileSystem, OpenMode};
 
@@ -34,7 +31,32 @@ use super::CheckpointLocation;
 pub const BSDS_MAGIC: [u8; 8] = *b"FERBSDS1";
 pub const BSDS_FORMAT_VERSION: u32 = 1;
 /// Bytes of the binary frame before the TOML body.
-pub const BSDS_FRAME_BYTES: usize = 24;
+pub const BSDS_FRAME_BYTES: usize = layout_bytes(&BSDS_FRAME_LAYOUT);
+
+/// Fields of the binary frame at the start of a BSDS copy (see `docs/formats.md`).
+pub mod frame {
+    use crate::layout::{Encoding, Field};
+
+    /// [`super::BSDS_MAGIC`].
+    pub const MAGIC: Field = Field::new("magic", 0, 8, Encoding::Bytes);
+    /// [`super::BSDS_FORMAT_VERSION`].
+    pub const FORMAT_VERSION: Field = Field::new("format version", 8, 4, Encoding::U32Le);
+    /// Bytes of the body.
+    pub const BODY_LENGTH: Field = Field::new("body length", 12, 4, Encoding::U32Le);
+    /// CRC-32C of the body.
+    pub const BODY_CHECKSUM: Field = Field::new("body checksum", 16, 4, Encoding::U32Le);
+    /// CRC-32C of bytes 0..20.
+    pub const FRAME_CHECKSUM: Field = Field::new("frame checksum", 20, 4, Encoding::U32Le);
+}
+
+/// The BSDS frame, field by field in offset order; the TOML body follows it.
+pub const BSDS_FRAME_LAYOUT: [Field; 5] = [
+    frame::MAGIC,
+    frame::FORMAT_VERSION,
+    frame::BODY_LENGTH,
+    frame::BODY_CHECKSUM,
+    frame::FRAME_CHECKSUM,
+];
 /// Sub-directory of the data directory holding the BSDS copies.
 pub const BSDS_DIRECTORY: &str = "bsds";
 /// File names of the two copies.
@@ -198,12 +220,13 @@ impl Bsds {
         let body = toml::to_string(self).expect("the BSDS serialises");
         let body = body.as_bytes();
         let mut bytes = Vec::with_capacity(BSDS_FRAME_BYTES + body.len());
-        bytes.extend_from_slice(&BSDS_MAGIC);
-        bytes.extend_from_slice(&BSDS_FORMAT_VERSION.to_le_bytes());
-        bytes.extend_from_slice(&(body.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(&crc32c::crc32c(body).to_le_bytes());
-        let frame_crc = crc32c::crc32c(&bytes[0..20]);
-        bytes.extend_from_slice(&frame_crc.to_le_bytes());
+        bytes.resize(BSDS_FRAME_BYTES, 0);
+        bytes[frame::MAGIC.range()].copy_from_slice(&BSDS_MAGIC);
+        frame::FORMAT_VERSION.put(&mut bytes, u64::from(BSDS_FORMAT_VERSION));
+        frame::BODY_LENGTH.put(&mut bytes, body.len() as u64);
+        frame::BODY_CHECKSUM.put(&mut bytes, u64::from(crc32c::crc32c(body)));
+        let frame_crc = crc32c::crc32c(&bytes[..frame::FRAME_CHECKSUM.offset]);
+        frame::FRAME_CHECKSUM.put(&mut bytes, u64::from(frame_crc));
         bytes.extend_from_slice(body);
         bytes
     }
@@ -216,20 +239,22 @@ impl Bsds {
                 bytes.len()
             ));
         }
-        if bytes[0..8] != BSDS_MAGIC {
+        if bytes[frame::MAGIC.range()] != BSDS_MAGIC {
             return Err("not a BSDS (bad magic)".to_string());
         }
-        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-        if crc32c::crc32c(&bytes[0..20]) != word(20) {
+        let get = |field: Field| field.get(bytes);
+        if u64::from(crc32c::crc32c(&bytes[..frame::FRAME_CHECKSUM.offset]))
+            != get(frame::FRAME_CHECKSUM)
+        {
             return Err("frame checksum mismatch".to_string());
         }
-        if word(8) != BSDS_FORMAT_VERSION {
+        let version = get(frame::FORMAT_VERSION);
+        if version != u64::from(BSDS_FORMAT_VERSION) {
             return Err(format!(
-                "format version {} is not supported (expected {BSDS_FORMAT_VERSION})",
-                word(8)
+                "format version {version} is not supported (expected {BSDS_FORMAT_VERSION})"
             ));
         }
-        let length = word(12) as usize;
+        let length = get(frame::BODY_LENGTH) as usize;
         if bytes.len() != BSDS_FRAME_BYTES + length {
             return Err(format!(
                 "body is {} bytes, the frame says {length}",
@@ -237,7 +262,7 @@ impl Bsds {
             ));
         }
         let body = &bytes[BSDS_FRAME_BYTES..];
-        if crc32c::crc32c(body) != word(16) {
+        if u64::from(crc32c::crc32c(body)) != get(frame::BODY_CHECKSUM) {
             return Err("body checksum mismatch".to_string());
         }
         let text =

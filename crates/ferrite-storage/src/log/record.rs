@@ -14,12 +14,12 @@
 //!
 //! ## Record format (little-endian), header 9 bytes
 //!
-//! | Offset | Size | Field | Meaning |
-//! |---|---|---|---|
-//! | 0 | 4 | length | bytes in the whole record, header included (9 ..= 9 + [`LOG_RECORD_BYTES_MAX`]) |
-//! | 4 | 4 | checksum | CRC-32C over: the record's own RBA (u64 LE) ‖ length (u32 LE) ‖ kind ‖ payload |
-//! | 8 | 1 | kind | record kind, chosen by the caller (0x00 ..= 0xFD); 0xFE is a segment, 0xFF the end-of-file marker |
-//! | 9 | length − 9 | payload | the caller's bytes |
+//! Each record is a 9-byte header ([`RECORD_HEADER_LAYOUT`]: length, checksum, kind) followed
+//! by `length − 9` payload bytes, described field by field in `docs/formats.md` ("Log record
+//! framing"). `length` counts the whole record, header included (9 ..= 9 +
+//! [`LOG_RECORD_BYTES_MAX`]); the checksum is CRC-32C over the record's own RBA (u64 LE) ‖
+//! length (u32 LE) ‖ kind ‖ payload; the kind is chosen by the caller (0x00 ..= 0xFD), 0xFE
+//! being a segment and 0xFF the end-of-file marker.
 //!
 //! **Why the RBA is in the checksum.** Active log files are reused in a ring. After a file is
 //! reused, the bytes beyond the current end of the log are records of the file's previous use.
@@ -43,15 +43,9 @@
 //! [`RECORD_KIND_SEGMENT`]: the first fills the rest of the current file, each following one
 //! fills a whole file (or, the last, as much as is left), each file switch in between. Every
 //! segment is a normal record (own length, own checksum over its own RBA) whose payload starts
-//! with a segment header:
-//!
-//! | Offset | Size | Field | Meaning |
-//! |---|---|---|---|
-//! | 0 | 8 | record RBA | RBA of the first segment = the logical record's RBA |
-//! | 8 | 4 | total bytes | the logical record's payload length (≤ [`LOG_RECORD_BYTES_MAX`]) |
-//! | 12 | 4 | offset | where this segment's bytes go in the logical payload |
-//! | 16 | 1 | kind | the logical record's kind (0x00 ..= 0xFD) |
-//! | 17 | … | bytes | the next piece of the logical payload |
+//! with a segment header ([`SEGMENT_HEADER_LAYOUT`]: the logical record's RBA, its payload
+//! length, this segment's offset in it and the logical record's kind), followed by the
+//! segment's piece of the logical payload.
 //!
 //! Readers reassemble the chain and return one logical record at the first segment's RBA, ending
 //! where the last segment ends, so the RBA range of a spanned record is as contiguous as any
@@ -61,10 +55,52 @@
 //! when the next record is not its continuation. Nothing was ever acknowledged for it, since a
 //! force through its end would have needed every segment durable.
 
+use crate::layout::{layout_bytes, Encoding, Field};
 use crate::types::Rba;
 
+/// Fields of a record header (see `docs/formats.md`).
+pub mod record_header {
+    use super::{Encoding, Field};
+
+    /// Bytes in the whole record, header included.
+    pub const LENGTH: Field = Field::new("length", 0, 4, Encoding::U32Le);
+    /// CRC-32C over the record's RBA ‖ length ‖ kind ‖ payload.
+    pub const CHECKSUM: Field = Field::new("checksum", 4, 4, Encoding::U32Le);
+    /// The record kind.
+    pub const KIND: Field = Field::new("kind", 8, 1, Encoding::U8);
+}
+
+/// A record header, field by field in offset order.
+pub const RECORD_HEADER_LAYOUT: [Field; 3] = [
+    record_header::LENGTH,
+    record_header::CHECKSUM,
+    record_header::KIND,
+];
+
+/// Fields of the segment header at the start of a segment's payload (see `docs/formats.md`).
+pub mod segment_header {
+    use super::{Encoding, Field};
+
+    /// RBA of the first segment: the logical record's RBA.
+    pub const RECORD_RBA: Field = Field::new("record RBA", 0, 8, Encoding::U64Le);
+    /// The logical record's payload length.
+    pub const TOTAL_BYTES: Field = Field::new("total bytes", 8, 4, Encoding::U32Le);
+    /// Where this segment's bytes go in the logical payload.
+    pub const OFFSET: Field = Field::new("offset", 12, 4, Encoding::U32Le);
+    /// The logical record's kind.
+    pub const KIND: Field = Field::new("kind", 16, 1, Encoding::U8);
+}
+
+/// A segment header, field by field in offset order.
+pub const SEGMENT_HEADER_LAYOUT: [Field; 4] = [
+    segment_header::RECORD_RBA,
+    segment_header::TOTAL_BYTES,
+    segment_header::OFFSET,
+    segment_header::KIND,
+];
+
 /// Bytes in a record header.
-pub const LOG_RECORD_HEADER_BYTES: usize = 9;
+pub const LOG_RECORD_HEADER_BYTES: usize = layout_bytes(&RECORD_HEADER_LAYOUT);
 /// Largest payload one record may carry: 128 MiB + 4 KiB (a 100 MB message plus its
 /// descriptors fits). A record must also fit in one active log file.
 pub const LOG_RECORD_BYTES_MAX: usize = 128 * 1024 * 1024 + 4096;
@@ -73,7 +109,7 @@ pub const RECORD_KIND_END_OF_FILE: u8 = 0xFF;
 /// Kind of a segment of a record spanning active logs (reserved; callers may not append it).
 pub const RECORD_KIND_SEGMENT: u8 = 0xFE;
 /// Bytes of the segment header at the start of a segment's payload.
-pub const SEGMENT_HEADER_BYTES: usize = 17;
+pub const SEGMENT_HEADER_BYTES: usize = layout_bytes(&SEGMENT_HEADER_LAYOUT);
 
 /// The header at the start of a segment's payload (see "Spanned records" above).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -91,10 +127,10 @@ pub struct SegmentHeader {
 impl SegmentHeader {
     pub fn encode(&self) -> [u8; SEGMENT_HEADER_BYTES] {
         let mut bytes = [0u8; SEGMENT_HEADER_BYTES];
-        bytes[0..8].copy_from_slice(&self.record_rba.to_le_bytes());
-        bytes[8..12].copy_from_slice(&self.total_bytes.to_le_bytes());
-        bytes[12..16].copy_from_slice(&self.offset.to_le_bytes());
-        bytes[16] = self.kind;
+        segment_header::RECORD_RBA.put(&mut bytes, self.record_rba);
+        segment_header::TOTAL_BYTES.put(&mut bytes, u64::from(self.total_bytes));
+        segment_header::OFFSET.put(&mut bytes, u64::from(self.offset));
+        segment_header::KIND.put(&mut bytes, u64::from(self.kind));
         bytes
     }
 
@@ -108,10 +144,10 @@ impl SegmentHeader {
             ));
         }
         let header = SegmentHeader {
-            record_rba: u64::from_le_bytes(payload[0..8].try_into().unwrap()),
-            total_bytes: u32::from_le_bytes(payload[8..12].try_into().unwrap()),
-            offset: u32::from_le_bytes(payload[12..16].try_into().unwrap()),
-            kind: payload[16],
+            record_rba: segment_header::RECORD_RBA.get(payload),
+            total_bytes: segment_header::TOTAL_BYTES.get(payload) as u32,
+            offset: segment_header::OFFSET.get(payload) as u32,
+            kind: segment_header::KIND.get(payload) as u8,
         };
         let piece = &payload[SEGMENT_HEADER_BYTES..];
         if header.total_bytes as usize > LOG_RECORD_BYTES_MAX
@@ -204,11 +240,7 @@ pub fn encode_header_inline(
         .fold(prefix_checksum(rba, length, kind), |crc, part| {
             crc32c::crc32c_append(crc, part)
         });
-    let mut header = [0u8; LOG_RECORD_HEADER_BYTES];
-    header[0..4].copy_from_slice(&length.to_le_bytes());
-    header[4..8].copy_from_slice(&checksum.to_le_bytes());
-    header[8] = kind;
-    header
+    header_bytes(length, checksum, kind)
 }
 
 /// CRC-32C of a payload given in parts (the concatenation is the payload).
@@ -281,6 +313,15 @@ fn crc32c_join(crc_a: u32, crc_b: u32, length_b: u64) -> u32 {
     multiply_modulo(shift, crc_a) ^ crc_b
 }
 
+/// The bytes of a record header.
+fn header_bytes(length: u32, checksum: u32, kind: u8) -> [u8; LOG_RECORD_HEADER_BYTES] {
+    let mut header = [0u8; LOG_RECORD_HEADER_BYTES];
+    record_header::LENGTH.put(&mut header, u64::from(length));
+    record_header::CHECKSUM.put(&mut header, u64::from(checksum));
+    record_header::KIND.put(&mut header, u64::from(kind));
+    header
+}
+
 /// Encode a header for a record of `payload_len` bytes at `rba`.
 pub fn encode_header(
     rba: Rba,
@@ -294,11 +335,7 @@ pub fn encode_header(
     );
     let length = (payload_len + LOG_RECORD_HEADER_BYTES) as u32;
     let checksum = record_checksum(rba, length, kind, payload_crc);
-    let mut header = [0u8; LOG_RECORD_HEADER_BYTES];
-    header[0..4].copy_from_slice(&length.to_le_bytes());
-    header[4..8].copy_from_slice(&checksum.to_le_bytes());
-    header[8] = kind;
-    header
+    header_bytes(length, checksum, kind)
 }
 
 /// Encode an end-of-file marker at `rba` that covers `length` bytes (to the end of the file's
@@ -309,11 +346,7 @@ pub fn encode_end_of_file_marker(rba: Rba, length: u32) -> [u8; LOG_RECORD_HEADE
         "end-of-file marker shorter than a header"
     );
     let checksum = prefix_checksum(rba, length, RECORD_KIND_END_OF_FILE);
-    let mut header = [0u8; LOG_RECORD_HEADER_BYTES];
-    header[0..4].copy_from_slice(&length.to_le_bytes());
-    header[4..8].copy_from_slice(&checksum.to_le_bytes());
-    header[8] = RECORD_KIND_END_OF_FILE;
-    header
+    header_bytes(length, checksum, RECORD_KIND_END_OF_FILE)
 }
 
 /// Decode a header and check its length is possible. `available` is how many bytes of log
@@ -322,9 +355,9 @@ pub fn decode_header(
     bytes: &[u8; LOG_RECORD_HEADER_BYTES],
     available: u64,
 ) -> Result<RecordHeader, RecordDefect> {
-    let length = u32::from_le_bytes(bytes[0..4].try_into().unwrap());
-    let checksum = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
-    let kind = bytes[8];
+    let length = record_header::LENGTH.get(bytes) as u32;
+    let checksum = record_header::CHECKSUM.get(bytes) as u32;
+    let kind = record_header::KIND.get(bytes) as u8;
     if length == 0 {
         return Err(RecordDefect::Empty);
     }
