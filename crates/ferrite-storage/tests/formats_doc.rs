@@ -136,6 +136,34 @@ fn every_marker_is_known() {
     }
 }
 
+/// `documented` and `code` are equal; if not, fail naming each entry that differs.
+fn assert_same<V: PartialEq + std::fmt::Debug>(
+    documented: &BTreeMap<String, V>,
+    code: &BTreeMap<String, V>,
+    what: &str,
+) {
+    let mut differences = Vec::new();
+    for (key, value) in code {
+        match documented.get(key) {
+            None => differences.push(format!(
+                "{key}: missing from the document (code: {value:?})"
+            )),
+            Some(shown) if shown != value => {
+                differences.push(format!("{key}: document {shown:?}, code {value:?}"))
+            }
+            Some(_) => {}
+        }
+    }
+    for key in documented.keys().filter(|key| !code.contains_key(*key)) {
+        differences.push(format!("{key}: in the document but not in the code"));
+    }
+    assert!(
+        differences.is_empty(),
+        "docs/formats.md {what} differs from the code:\n{}",
+        differences.join("\n")
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fixed layouts
 
@@ -610,10 +638,7 @@ fn constants_table_matches_the_code() {
         .into_iter()
         .map(|(name, value)| (name.to_string(), value))
         .collect();
-    assert_eq!(
-        documented, code,
-        "docs/formats.md's constants table differs from the code"
-    );
+    assert_same(&documented, &code, "constants table");
     // Every page type is in the table: a new one would not decode.
     assert_eq!(PageType::from_u8(5), None);
 }
@@ -1023,9 +1048,23 @@ fn bsds_body_tables_match_the_serialised_body() {
             (name, table)
         })
         .collect();
-    assert_eq!(
-        documented, code,
-        "docs/formats.md's BSDS body tables (key, TOML type) differ from what the code writes"
+    for (name, keys) in &code {
+        let shown = documented.get(name).unwrap_or_else(|| {
+            panic!("docs/formats.md has no <!-- toml: {name} --> table for the BSDS body")
+        });
+        assert_same(
+            shown,
+            keys,
+            &format!("BSDS body table \"{name}\" (key, TOML type)"),
+        );
+    }
+    let extra: Vec<&String> = documented
+        .keys()
+        .filter(|name| !code.contains_key(*name))
+        .collect();
+    assert!(
+        extra.is_empty(),
+        "docs/formats.md documents BSDS tables the code does not write: {extra:?}"
     );
     // The documented status values are the ones the code writes.
     let status_meaning = &tables_with("toml:")["active_logs"]
