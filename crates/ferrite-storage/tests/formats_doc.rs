@@ -481,8 +481,141 @@ fn the_bsds_encoder_writes_its_frame_layout() {
     );
 }
 
-// The page set header page and the double-write file are encoded by private functions; their
-// encoders are checked against their layouts by unit tests in `src/page_set.rs`.
+/// The page set header page and the double-write file, as a formatted page set and one write
+/// leave them on disk (their encoders are private; unit tests in `src/page_set.rs` check them
+/// too).
+#[test]
+fn a_page_set_and_its_double_write_file_are_written_as_their_layouts() {
+    use ferrite_storage::config::Expand;
+    use ferrite_storage::page_set::PageSet;
+    use ferrite_storage::vfs::RealFileSystem;
+
+    let directory = tempfile::tempdir().unwrap();
+    let path = directory.path().join("PSID05.pageset");
+    let queue_manager_id = 0x0A0B_0C0D_0E0F_0102;
+    PageSet::format(
+        &RealFileSystem,
+        &path,
+        PageSetId(5),
+        16,
+        queue_manager_id,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let set = PageSet::open(&RealFileSystem, &path, PageSetId(5), Expand::User, 0, 16).unwrap();
+    let mut pages = Vec::new();
+    for number in [3u32, 4] {
+        let mut page = PageBytes::zeroed();
+        page.format(PageType::Data, PageSetId(5), PageNumber(number));
+        page.0[100] = number as u8;
+        pages.push(page);
+    }
+    set.write_pages(PageNumber(3), &[&pages[0], &pages[1]])
+        .unwrap();
+    drop(set);
+
+    let page_set_bytes = std::fs::read(&path).unwrap();
+    let dw_bytes = std::fs::read(page_set::double_write_path(&path)).unwrap();
+    let header_page = &page_set_bytes[..page::PAGE_SIZE];
+    let creation_time = page_set::header_page::CREATION_TIME.get(header_page);
+    assert!(creation_time > 0);
+    use Expect::*;
+    assert_encoded(
+        &PAGE_HEADER_LAYOUT,
+        header_page,
+        &[
+            ("checksum", Integer(crc(&header_page[4..]))),
+            ("magic", Bytes(page::PAGE_MAGIC.to_vec())),
+            ("page type", Integer(PageType::PageSetHeader as u64)),
+            ("format version", Integer(page::PAGE_FORMAT_VERSION.into())),
+            ("page RBA", Integer(0)),
+            ("page number", Integer(0)),
+            ("page set id", Integer(5)),
+            ("flags", Integer(0)),
+            ("type-specific", Zero),
+        ],
+    );
+    assert_encoded(
+        &PAGE_SET_HEADER_LAYOUT,
+        header_page,
+        &[
+            ("common page header", Bytes(header_page[..32].to_vec())),
+            (
+                "eye-catcher",
+                Bytes(page_set::PAGE_SET_HEADER_EYE_CATCHER.to_vec()),
+            ),
+            (
+                "format version",
+                Integer(page_set::PAGE_SET_FORMAT_VERSION.into()),
+            ),
+            ("page set id", Integer(5)),
+            ("reserved", Zero),
+            ("media recovery RBA", Integer(0)),
+            ("page count", Integer(16)),
+            ("expansion count", Integer(0)),
+            ("queue manager id", Integer(queue_manager_id)),
+            ("creation time", Integer(creation_time)),
+        ],
+    );
+
+    let file_header = &dw_bytes[..page::PAGE_SIZE];
+    assert_encoded(
+        &DOUBLE_WRITE_HEADER_LAYOUT,
+        file_header,
+        &[
+            ("checksum", Integer(crc(&file_header[4..]))),
+            (
+                "eye-catcher",
+                Bytes(page_set::DOUBLE_WRITE_EYE_CATCHER.to_vec()),
+            ),
+            (
+                "format version",
+                Integer(page_set::DOUBLE_WRITE_FORMAT_VERSION.into()),
+            ),
+            ("page set id", Integer(5)),
+            ("reserved", Zero),
+            ("slots", Integer(page_set::DOUBLE_WRITE_SLOTS as u64)),
+            ("queue manager id", Integer(queue_manager_id)),
+            ("creation time", Integer(creation_time)),
+        ],
+    );
+
+    // The batch last written: the two pages, from byte 4096.
+    let batch = &dw_bytes[page::PAGE_SIZE..];
+    let sequence = page_set::double_write_batch::SEQUENCE.get(batch);
+    assert!(sequence > 0);
+    assert_encoded(
+        &DOUBLE_WRITE_BATCH_LAYOUT,
+        batch,
+        &[
+            ("checksum", Integer(crc(&batch[4..32]))),
+            ("magic", Bytes(page_set::DOUBLE_WRITE_BATCH_MAGIC.to_vec())),
+            ("batch sequence number", Integer(sequence)),
+            ("entry count", Integer(2)),
+            ("page set id", Integer(5)),
+            ("reserved", Zero),
+        ],
+    );
+    for (index, number) in [3u32, 4].into_iter().enumerate() {
+        let descriptor = &batch[32 + 16 * index..];
+        // One descriptor block (32 + 16 × 2 bytes), then the images.
+        let image = &batch[page::PAGE_SIZE * (1 + index)..][..page::PAGE_SIZE];
+        let in_place = &page_set_bytes[page::PAGE_SIZE * number as usize..][..page::PAGE_SIZE];
+        assert_eq!(image, in_place, "the image is the page as written in place");
+        let mut checksum_input = sequence.to_le_bytes().to_vec();
+        checksum_input.extend_from_slice(&number.to_le_bytes());
+        checksum_input.extend_from_slice(image);
+        assert_encoded(
+            &DOUBLE_WRITE_DESCRIPTOR_LAYOUT,
+            descriptor,
+            &[
+                ("page number", Integer(number.into())),
+                ("entry checksum", Integer(crc(&checksum_input))),
+                ("reserved", Zero),
+            ],
+        );
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Magic numbers, versions and kinds
