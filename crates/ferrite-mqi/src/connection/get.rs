@@ -17,12 +17,14 @@ use ferrite_storage::queue_manager::{
     now_ms, GetControls, GetOutcome, LocalQueue, MessageKey, MessageSelector, RetrievedMessage,
 };
 
-use crate::descriptor::{self};
+use crate::descriptor;
 use crate::error::{MqError, MqResult};
-use crate::groups::{self};
+use crate::groups;
 
 use super::group_get::GroupGet;
-use super::{failed, key_of_message_token, message_token, set_text, Connection, Hobj, Target};
+use super::{
+    failed, key_of_message_token, message_token, set_text, Connection, Hobj, ObjectHandle, Target,
+};
 use crate::depth_events;
 use crate::get_result::GetResult;
 use crate::selection::Selection;
@@ -106,8 +108,7 @@ impl Connection {
         });
         self.inhibited_event(hobj, &result, MQRC_GET_INHIBITED);
         self.note_unit_of_work();
-        let browse = MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT | MQGMO_BROWSE_MSG_UNDER_CURSOR;
-        if result.is_ok() && gmo.options & browse == 0 {
+        if result.is_ok() && gmo.options & BROWSE_OPTIONS == 0 {
             // Depth event hook: a message left the queue.
             if let Some(Target::Queue(queue)) = self.handles.get(&hobj.0).map(|h| &h.target) {
                 depth_events::after_get(&self.queue_manager, queue);
@@ -120,6 +121,9 @@ impl Connection {
         result
     }
 
+    /// MQGET on the handle `hobj` (its queue lent as `lent`): check the get options, how long
+    /// to wait and what the handle allows, decide which messages match (the match fields,
+    /// groups, a message token, the cursor), then browse or get the message that way.
     fn get_from_handle(
         &mut self,
         hobj: Hobj,
@@ -131,94 +135,16 @@ impl Connection {
         let handle = self.handle(hobj)?;
         let options = gmo.options;
         self.check_quiescing(options & MQGMO_FAIL_IF_QUIESCING != 0)?;
-        let browse = MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT | MQGMO_BROWSE_MSG_UNDER_CURSOR;
-        let positional = options & (browse | MQGMO_MSG_UNDER_CURSOR);
-        let syncpoint_options =
-            options & (MQGMO_SYNCPOINT | MQGMO_NO_SYNCPOINT | MQGMO_SYNCPOINT_IF_PERSISTENT);
-        let browsing = options & browse != 0;
-        if options & !KNOWN_GET_OPTIONS != 0
-            || positional.count_ones() > 1
-            || syncpoint_options.count_ones() > 1
-            || (browsing && options & (MQGMO_SYNCPOINT | MQGMO_SYNCPOINT_IF_PERSISTENT) != 0)
-        {
-            return failed(MQRC_OPTIONS_ERROR);
-        }
-        if gmo.version < 1 || gmo.version > 4 {
-            return failed(MQRC_GMO_ERROR);
-        }
-        if options & UNSUPPORTED_GET_OPTIONS != 0 {
-            return failed(MQRC_FUNCTION_NOT_SUPPORTED);
-        }
-        // MQGMO_LOCK goes with a browse; MQGMO_UNLOCK stands alone (NO_WAIT, NO_SYNCPOINT);
-        // MQGMO_MARK_SKIP_BACKOUT with a get in the unit of work.
-        if (options & MQGMO_LOCK != 0 && (!browsing || options & MQGMO_UNLOCK != 0))
-            || (options & MQGMO_UNLOCK != 0
-                && options & !(MQGMO_UNLOCK | MQGMO_NO_SYNCPOINT | MQGMO_NO_WAIT) != 0)
-            || (options & MQGMO_MARK_SKIP_BACKOUT != 0
-                && (browsing || options & MQGMO_NO_SYNCPOINT != 0))
-        {
-            return failed(MQRC_OPTIONS_ERROR);
-        }
+        check_get_options(gmo)?;
         if options & MQGMO_UNLOCK != 0 {
             return crate::locking::unlock(self.lent_or_error(lent, handle)?, handle.lock_holder);
         }
-        let wait = if options & MQGMO_WAIT != 0 {
-            if gmo.wait_interval < 0 && gmo.wait_interval != MQWI_UNLIMITED {
-                return failed(MQRC_WAIT_INTERVAL_ERROR);
-            }
-            Some(if gmo.wait_interval == MQWI_UNLIMITED {
-                Duration::from_secs(u32::MAX as u64)
-            } else {
-                Duration::from_millis(gmo.wait_interval as u64)
-            })
-        } else {
-            None
-        };
-        if browsing {
-            if handle.options & MQOO_BROWSE == 0 {
-                return failed(MQRC_NOT_OPEN_FOR_BROWSE);
-            }
-        } else if handle.input.is_none() {
-            return failed(MQRC_NOT_OPEN_FOR_INPUT);
-        }
-        // InhibitGet fails browses as well as gets (MQ: "including MQGET calls that specify
-        // MQGMO_BROWSE_FIRST or MQGMO_BROWSE_NEXT"), on an alias and on the queue itself; the
-        // engine's get checks the queue for a destructive get.
-        if self
-            .alias_of(handle)
-            .is_some_and(|alias| alias.get_inhibited)
-            || (browsing
-                && self
-                    .lent_or_error(lent, handle)?
-                    .with_definition(|definition| definition.get_inhibited))
-        {
-            return failed(MQRC_GET_INHIBITED);
-        }
+        let wait = wait_interval(gmo)?;
+        let browsing = options & BROWSE_OPTIONS != 0;
+        self.check_get_access(handle, lent, browsing)?;
         // Which messages match.
-        let match_options = if gmo.version >= MQGMO_VERSION_2 {
-            if gmo.match_options
-                & !(MQMO_MATCH_MSG_ID
-                    | MQMO_MATCH_CORREL_ID
-                    | MQMO_MATCH_GROUP_ID
-                    | MQMO_MATCH_MSG_SEQ_NUMBER
-                    | MQMO_MATCH_OFFSET
-                    | MQMO_MATCH_MSG_TOKEN)
-                != 0
-            {
-                return failed(MQRC_MATCH_OPTIONS_ERROR);
-            }
-            gmo.match_options
-        } else {
-            MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID
-        };
-        let mut selector = MessageSelector {
-            message_id: (match_options & MQMO_MATCH_MSG_ID != 0 && md.msg_id != MQMI_NONE)
-                .then_some(md.msg_id),
-            correlation_id: (match_options & MQMO_MATCH_CORREL_ID != 0
-                && md.correl_id != MQCI_NONE)
-                .then_some(md.correl_id),
-            ..MessageSelector::default()
-        };
+        let match_options = match_options(gmo)?;
+        let mut selector = match_selector(md, match_options);
         // Groups and segments: the match fields, logical order and whole-group conditions.
         let in_unit = options & MQGMO_NO_SYNCPOINT == 0 && !browsing;
         let group_get =
@@ -234,7 +160,8 @@ impl Connection {
         let queue = self.lent_or_error(lent, handle)?;
         let cursor = handle.cursor;
         let lock_holder = handle.lock_holder;
-        if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) != 0 {
+        let under_cursor = options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) != 0;
+        if under_cursor {
             if handle.options & MQOO_BROWSE == 0 {
                 return failed(MQRC_NOT_OPEN_FOR_BROWSE);
             }
@@ -247,79 +174,140 @@ impl Connection {
                 ..MessageSelector::default()
             };
         }
-        let accept_truncated = options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
         if let Some(selection) = handle.selection.clone() {
-            if options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) == 0 {
+            if !under_cursor {
                 return self.get_selected(hobj, queue, &selection, selector, md, gmo, buffer, wait);
             }
         }
-        if options & MQGMO_COMPLETE_MSG != 0
-            && options & (MQGMO_MSG_UNDER_CURSOR | MQGMO_BROWSE_MSG_UNDER_CURSOR) == 0
-        {
-            let after = match options & browse {
-                MQGMO_BROWSE_NEXT => group_get.after.unwrap_or(cursor),
-                _ => None,
-            };
+        // Where BROWSE_NEXT searches from (BROWSE_FIRST from the start; under the cursor, the
+        // key selector finds the message).
+        let after = match options & BROWSE_OPTIONS {
+            MQGMO_BROWSE_NEXT => group_get.after.unwrap_or(cursor),
+            _ => None,
+        };
+        if options & MQGMO_COMPLETE_MSG != 0 && !under_cursor {
             let result = self.get_complete_message(
                 hobj, queue, &selector, after, wait, in_unit, md, gmo, buffer,
             );
             return self.after_group_get(hobj, &group_get, md, result);
         }
-        if browsing {
-            let after = match options & browse {
-                MQGMO_BROWSE_FIRST => None,
-                MQGMO_BROWSE_NEXT => group_get.after.unwrap_or(cursor),
-                _ => None, // under the cursor: the key selector finds it
-            };
-            let lock = options & MQGMO_LOCK != 0;
-            if lock {
-                // A locking browse releases the handle's previous lock, found or not.
-                queue.unlock(lock_holder);
-            }
-            let browsed = crate::locking::Browse {
-                holder: lock_holder,
-                wait,
-                fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
-                lock,
-            };
-            let now = now_ms();
-            let message = self.browse_unexpired(queue, &selector, after, now, &browsed)?;
-            let Some(message) = message else {
-                return failed(if options & MQGMO_BROWSE_MSG_UNDER_CURSOR != 0 {
-                    MQRC_NO_MSG_UNDER_CURSOR
-                } else {
-                    MQRC_NO_MSG_AVAILABLE
-                });
-            };
-            self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
-            let result = Self::deliver(
-                &mut self.message_handles,
-                &message,
-                md,
-                gmo,
-                buffer,
-                accept_truncated,
-                now,
-                queue,
-            );
-            let group_get = GroupGet {
-                key: Some(message.key),
-                ..group_get
-            };
-            return self.after_group_get(hobj, &group_get, md, result);
-        }
-        // Destructive get: in the unit of work unless NO_SYNCPOINT (z/OS default: syncpoint).
-        let controls = GetControls {
-            fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
-            syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
-            leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
+        let sought = Sought {
+            queue,
+            selector: &selector,
+            wait,
             lock_holder,
-            mark_skip_backout: options & MQGMO_MARK_SKIP_BACKOUT != 0,
         };
+        if browsing {
+            return self.browse_message(hobj, &sought, after, md, gmo, buffer, group_get);
+        }
+        self.get_message(hobj, &sought, in_unit, md, gmo, buffer, &group_get)
+    }
+
+    /// The handle allows the call: open for browse or for input, and gets not inhibited on
+    /// the alias it was opened through nor, for a browse, on the queue. InhibitGet fails
+    /// browses as well as gets (MQ: "including MQGET calls that specify MQGMO_BROWSE_FIRST or
+    /// MQGMO_BROWSE_NEXT"), on an alias and on the queue itself; the engine's get checks the
+    /// queue for a destructive get.
+    fn check_get_access(
+        &self,
+        handle: &ObjectHandle,
+        lent: Option<&Arc<LocalQueue>>,
+        browsing: bool,
+    ) -> MqResult<()> {
+        if browsing {
+            if handle.options & MQOO_BROWSE == 0 {
+                return failed(MQRC_NOT_OPEN_FOR_BROWSE);
+            }
+        } else if handle.input.is_none() {
+            return failed(MQRC_NOT_OPEN_FOR_INPUT);
+        }
+        if self
+            .alias_of(handle)
+            .is_some_and(|alias| alias.get_inhibited)
+            || (browsing
+                && self
+                    .lent_or_error(lent, handle)?
+                    .with_definition(|definition| definition.get_inhibited))
+        {
+            return failed(MQRC_GET_INHIBITED);
+        }
+        Ok(())
+    }
+
+    /// A browse (BROWSE_FIRST, BROWSE_NEXT after `after`, or under the cursor): the first
+    /// matching message that has not expired, locked for the handle with MQGMO_LOCK (its
+    /// previous lock released, found or not); the browse cursor moves to it.
+    #[allow(clippy::too_many_arguments)]
+    fn browse_message(
+        &mut self,
+        hobj: Hobj,
+        sought: &Sought,
+        after: Option<MessageKey>,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        buffer: &mut [u8],
+        group_get: GroupGet,
+    ) -> MqResult<GetResult> {
+        let options = gmo.options;
+        let queue = sought.queue;
+        let lock = options & MQGMO_LOCK != 0;
+        if lock {
+            queue.unlock(sought.lock_holder);
+        }
+        let browsed = crate::locking::Browse {
+            holder: sought.lock_holder,
+            wait: sought.wait,
+            fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
+            lock,
+        };
+        let now = now_ms();
+        let message = self.browse_unexpired(queue, sought.selector, after, now, &browsed)?;
+        let Some(message) = message else {
+            return failed(if options & MQGMO_BROWSE_MSG_UNDER_CURSOR != 0 {
+                MQRC_NO_MSG_UNDER_CURSOR
+            } else {
+                MQRC_NO_MSG_AVAILABLE
+            });
+        };
+        self.handles.get_mut(&hobj.0).expect("open").cursor = Some(message.key);
+        let result = Self::deliver(
+            &mut self.message_handles,
+            &message,
+            md,
+            gmo,
+            buffer,
+            options & MQGMO_ACCEPT_TRUNCATED_MSG != 0,
+            now,
+            queue,
+        );
+        let group_get = GroupGet {
+            key: Some(message.key),
+            ..group_get
+        };
+        self.after_group_get(hobj, &group_get, md, result)
+    }
+
+    /// A destructive get: in the unit of work with `in_unit` (z/OS default: syncpoint). A
+    /// message too long for the buffer without MQGMO_ACCEPT_TRUNCATED_MSG is left on the
+    /// queue and described.
+    #[allow(clippy::too_many_arguments)]
+    fn get_message(
+        &mut self,
+        hobj: Hobj,
+        sought: &Sought,
+        in_unit: bool,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        buffer: &mut [u8],
+        group_get: &GroupGet,
+    ) -> MqResult<GetResult> {
+        let options = gmo.options;
+        let queue = sought.queue;
+        let controls = get_controls(options, buffer.len(), sought.lock_holder);
         let unit = in_unit.then_some(&mut self.unit);
-        let outcome = self
-            .queue_manager
-            .get_with(unit, queue, &selector, wait, &controls)?;
+        let outcome =
+            self.queue_manager
+                .get_with(unit, queue, sought.selector, sought.wait, &controls)?;
         match outcome {
             GetOutcome::Got {
                 message,
@@ -336,7 +324,7 @@ impl Connection {
                     queue,
                 );
                 self.after_destructive_get(hobj, md, &message, in_unit_of_work);
-                self.after_group_get(hobj, &group_get, md, result)
+                self.after_group_get(hobj, group_get, md, result)
             }
             GetOutcome::LeftOnQueue(message) => Self::deliver(
                 &mut self.message_handles,
@@ -448,13 +436,7 @@ impl Connection {
                     key: Some(message.key),
                     ..MessageSelector::default()
                 };
-                let controls = GetControls {
-                    fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
-                    syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
-                    leave_if_longer_than: (!accept_truncated).then_some(buffer.len()),
-                    lock_holder: holder,
-                    mark_skip_backout: options & MQGMO_MARK_SKIP_BACKOUT != 0,
-                };
+                let controls = get_controls(options, buffer.len(), holder);
                 let unit = (options & MQGMO_NO_SYNCPOINT == 0).then_some(&mut self.unit);
                 match self
                     .queue_manager
@@ -604,5 +586,108 @@ impl Connection {
             warning: (returned_length < data_length)
                 .then_some(MqError::warning(MQRC_TRUNCATED_MSG_ACCEPTED)),
         })
+    }
+}
+
+/// The browse options: MQGET browses rather than gets with one of them.
+const BROWSE_OPTIONS: i32 = MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT | MQGMO_BROWSE_MSG_UNDER_CURSOR;
+
+/// Where one MQGET looks, decided before it looks: the queue, which messages match, how long
+/// to wait, and the handle as a lock holder.
+struct Sought<'a> {
+    queue: &'a Arc<LocalQueue>,
+    selector: &'a MessageSelector,
+    wait: Option<Duration>,
+    lock_holder: u64,
+}
+
+/// The MQGMO options alone: known, at most one positional and one syncpoint option, no
+/// syncpoint with a browse, a known MQGMO version, and MQ's combinations for MQGMO_LOCK (with
+/// a browse), MQGMO_UNLOCK (alone, NO_WAIT, NO_SYNCPOINT) and MQGMO_MARK_SKIP_BACKOUT (with
+/// a get in the unit of work).
+fn check_get_options(gmo: &Mqgmo) -> MqResult<()> {
+    let options = gmo.options;
+    let positional = options & (BROWSE_OPTIONS | MQGMO_MSG_UNDER_CURSOR);
+    let syncpoint_options =
+        options & (MQGMO_SYNCPOINT | MQGMO_NO_SYNCPOINT | MQGMO_SYNCPOINT_IF_PERSISTENT);
+    let browsing = options & BROWSE_OPTIONS != 0;
+    if options & !KNOWN_GET_OPTIONS != 0
+        || positional.count_ones() > 1
+        || syncpoint_options.count_ones() > 1
+        || (browsing && options & (MQGMO_SYNCPOINT | MQGMO_SYNCPOINT_IF_PERSISTENT) != 0)
+    {
+        return failed(MQRC_OPTIONS_ERROR);
+    }
+    if gmo.version < 1 || gmo.version > 4 {
+        return failed(MQRC_GMO_ERROR);
+    }
+    if options & UNSUPPORTED_GET_OPTIONS != 0 {
+        return failed(MQRC_FUNCTION_NOT_SUPPORTED);
+    }
+    if (options & MQGMO_LOCK != 0 && (!browsing || options & MQGMO_UNLOCK != 0))
+        || (options & MQGMO_UNLOCK != 0
+            && options & !(MQGMO_UNLOCK | MQGMO_NO_SYNCPOINT | MQGMO_NO_WAIT) != 0)
+        || (options & MQGMO_MARK_SKIP_BACKOUT != 0
+            && (browsing || options & MQGMO_NO_SYNCPOINT != 0))
+    {
+        return failed(MQRC_OPTIONS_ERROR);
+    }
+    Ok(())
+}
+
+/// How long MQGMO_WAIT waits (WaitInterval, MQWI_UNLIMITED for ever); `None` without it.
+fn wait_interval(gmo: &Mqgmo) -> MqResult<Option<Duration>> {
+    if gmo.options & MQGMO_WAIT == 0 {
+        return Ok(None);
+    }
+    if gmo.wait_interval < 0 && gmo.wait_interval != MQWI_UNLIMITED {
+        return failed(MQRC_WAIT_INTERVAL_ERROR);
+    }
+    Ok(Some(if gmo.wait_interval == MQWI_UNLIMITED {
+        Duration::from_secs(u32::MAX as u64)
+    } else {
+        Duration::from_millis(gmo.wait_interval as u64)
+    }))
+}
+
+/// The match options in force: MatchOptions from MQGMO version 2, MsgId and CorrelId before.
+fn match_options(gmo: &Mqgmo) -> MqResult<i32> {
+    if gmo.version < MQGMO_VERSION_2 {
+        return Ok(MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID);
+    }
+    if gmo.match_options
+        & !(MQMO_MATCH_MSG_ID
+            | MQMO_MATCH_CORREL_ID
+            | MQMO_MATCH_GROUP_ID
+            | MQMO_MATCH_MSG_SEQ_NUMBER
+            | MQMO_MATCH_OFFSET
+            | MQMO_MATCH_MSG_TOKEN)
+        != 0
+    {
+        return failed(MQRC_MATCH_OPTIONS_ERROR);
+    }
+    Ok(gmo.match_options)
+}
+
+/// The MsgId and CorrelId to match: those the match options name, when not none.
+fn match_selector(md: &Mqmd, match_options: i32) -> MessageSelector {
+    MessageSelector {
+        message_id: (match_options & MQMO_MATCH_MSG_ID != 0 && md.msg_id != MQMI_NONE)
+            .then_some(md.msg_id),
+        correlation_id: (match_options & MQMO_MATCH_CORREL_ID != 0 && md.correl_id != MQCI_NONE)
+            .then_some(md.correl_id),
+        ..MessageSelector::default()
+    }
+}
+
+/// The engine's controls for a destructive get with `options` into a buffer of
+/// `buffer_length` bytes by the lock holder `lock_holder`.
+fn get_controls(options: i32, buffer_length: usize, lock_holder: u64) -> GetControls {
+    GetControls {
+        fail_if_quiescing: options & MQGMO_FAIL_IF_QUIESCING != 0,
+        syncpoint_if_persistent: options & MQGMO_SYNCPOINT_IF_PERSISTENT != 0,
+        leave_if_longer_than: (options & MQGMO_ACCEPT_TRUNCATED_MSG == 0).then_some(buffer_length),
+        lock_holder,
+        mark_skip_backout: options & MQGMO_MARK_SKIP_BACKOUT != 0,
     }
 }

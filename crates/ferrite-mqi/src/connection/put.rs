@@ -239,6 +239,10 @@ impl Connection {
         result
     }
 
+    /// MQPUT of one message to `queue` (the handle's, resolved): check the put options and
+    /// the descriptor, build the descriptor the message is stored with, assign its group
+    /// fields, store it, then what a put sets off (reports, triggers, depth events) and the
+    /// output fields.
     #[allow(clippy::too_many_arguments)]
     fn put_to(
         &mut self,
@@ -251,94 +255,88 @@ impl Connection {
         position: &mut Position,
     ) -> MqResult<Option<MqError>> {
         let options = pmo.options;
-        let context = options
-            & (MQPMO_DEFAULT_CONTEXT
-                | MQPMO_NO_CONTEXT
-                | MQPMO_SET_IDENTITY_CONTEXT
-                | MQPMO_SET_ALL_CONTEXT
-                | MQPMO_PASS_IDENTITY_CONTEXT
-                | MQPMO_PASS_ALL_CONTEXT);
-        if options & !KNOWN_PUT_OPTIONS != 0
-            || (options & MQPMO_SYNCPOINT != 0 && options & MQPMO_NO_SYNCPOINT != 0)
-            || (options & MQPMO_ASYNC_RESPONSE != 0 && options & MQPMO_SYNC_RESPONSE != 0)
-            || context.count_ones() > 1
-        {
-            return failed(MQRC_OPTIONS_ERROR);
-        }
-        if options & UNSUPPORTED_PUT_OPTIONS != 0 {
-            return failed(MQRC_FUNCTION_NOT_SUPPORTED);
-        }
-        if options & MQPMO_SET_ALL_CONTEXT != 0 && open_options & MQOO_SET_ALL_CONTEXT == 0 {
-            return failed(MQRC_NOT_OPEN_FOR_SET_ALL);
-        }
-        if options & MQPMO_SET_IDENTITY_CONTEXT != 0
-            && open_options & (MQOO_SET_IDENTITY_CONTEXT | MQOO_SET_ALL_CONTEXT) == 0
-        {
-            return failed(MQRC_NOT_OPEN_FOR_SET_IDENT);
-        }
-        // MQPMO_PASS_*_CONTEXT: the context saved by the handle in MQPMO.Context. Opening for
-        // a wider context (SET_ALL > PASS_ALL > PASS_IDENTITY) allows the narrower ones.
-        let passed = if options & (MQPMO_PASS_ALL_CONTEXT | MQPMO_PASS_IDENTITY_CONTEXT) != 0 {
-            if options & MQPMO_PASS_ALL_CONTEXT != 0
-                && open_options & (MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT) == 0
-            {
-                return failed(MQRC_NOT_OPEN_FOR_PASS_ALL);
-            }
-            if open_options
-                & (MQOO_PASS_IDENTITY_CONTEXT | MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT)
-                == 0
-            {
-                return failed(MQRC_NOT_OPEN_FOR_PASS_IDENT);
-            }
-            match self.handles.get(&pmo.context) {
-                Some(handle) if handle.options & MQOO_SAVE_ALL_CONTEXT != 0 => {
-                    Some(handle.saved_context.as_deref().cloned().unwrap_or_default())
-                }
-                _ => return failed(MQRC_CONTEXT_HANDLE_ERROR),
-            }
-        } else {
-            None
-        };
-        // Descriptor checks, in MQ's terms. The text fields are MQ's fixed lengths; a longer
-        // text the application gave was cut to fit and marked (mq_char.rs), and is refused
-        // here, not put cut.
-        if md.has_cut_text() || !md.format.is_ascii() || md.version < 1 || md.version > 2 {
-            return failed(MQRC_MD_ERROR);
-        }
-        if ![
-            MQPER_NOT_PERSISTENT,
-            MQPER_PERSISTENT,
-            MQPER_PERSISTENCE_AS_Q_DEF,
-        ]
-        .contains(&md.persistence)
-        {
-            return failed(MQRC_PERSISTENCE_ERROR);
-        }
-        if md.priority < MQPRI_PRIORITY_AS_Q_DEF {
-            return failed(MQRC_PRIORITY_ERROR);
-        }
-        if md.expiry <= 0 && md.expiry != MQEI_UNLIMITED {
-            return failed(MQRC_EXPIRY_ERROR);
-        }
-        let known_type = [1, 2, 4, 8, 112, 113].contains(&md.msg_type)
-            || (MQMT_APPL_FIRST..=MQMT_APPL_LAST).contains(&md.msg_type);
-        if !known_type {
-            return failed(MQRC_MSG_TYPE_ERROR);
-        }
-        if crate::reports::unsupported_report_options(md.report) {
-            return failed(MQRC_REPORT_OPTIONS_ERROR);
-        }
-        if (md.msg_type == MQMT_REQUEST || md.report & crate::reports::QUEUE_MANAGER_REPORTS != 0)
-            && trim(&md.reply_to_q).is_empty()
-        {
-            return failed(MQRC_MISSING_REPLY_TO_Q);
-        }
+        check_put_options(options, open_options)?;
+        let passed = self.passed_context(pmo, open_options)?;
+        check_put_descriptor(md)?;
         // DEFPRTY and DEFPSIST of the first definition in the name resolution (an alias's).
-        let (default_priority, default_persistent) = defaults.unwrap_or_else(|| {
+        let defaults = defaults.unwrap_or_else(|| {
             queue.with_definition(|definition| {
                 (definition.default_priority, definition.default_persistent)
             })
         });
+        let put_time_ms = now_ms();
+        let (mut stored, mut warning) = self.stored_descriptor(md, options, defaults);
+        self.set_put_context(&mut stored, options, passed.as_ref(), put_time_ms);
+        let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
+        // Trigger hook: the queue's state before the put (None unless its triggering is on).
+        let watch = triggering::ArrivalWatch::before(queue);
+        let logical_order = options & MQPMO_LOGICAL_ORDER != 0;
+        // Groups and segments: check and assign GroupId, MsgSeqNumber and Offset.
+        groups::check_put_fields(&mut stored, logical_order, data.len())?;
+        let persistent = stored.persistence == MQPER_PERSISTENT;
+        let group_warning = groups::assign_put_fields(
+            position,
+            &mut stored,
+            logical_order,
+            syncpoint,
+            persistent,
+            data.len(),
+            || new_identifier(self.queue_manager.name()),
+        )?;
+        warning = warning.or(group_warning);
+        self.store_message(queue, &mut stored, data, syncpoint, put_time_ms)?;
+        if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
+            let unit = syncpoint.then_some(crate::queue_manager_put::InUnit {
+                unit: &mut self.unit,
+                arrivals: &mut self.arrivals,
+            });
+            crate::reports::on_put(&self.queue_manager, unit, &stored, data);
+        }
+        self.after_put(queue, stored.priority as u8, syncpoint, watch);
+        if logical_order {
+            position.advance(&stored, data.len(), syncpoint);
+        }
+        self.return_put_outputs(md, pmo, &stored, queue);
+        Ok(warning)
+    }
+
+    /// MQPMO_PASS_*_CONTEXT: the context saved by the handle in MQPMO.Context. Opening for a
+    /// wider context (SET_ALL > PASS_ALL > PASS_IDENTITY) allows the narrower ones. `None`
+    /// when the put passes no context.
+    fn passed_context(&self, pmo: &Mqpmo, open_options: i32) -> MqResult<Option<Mqmd>> {
+        let options = pmo.options;
+        if options & (MQPMO_PASS_ALL_CONTEXT | MQPMO_PASS_IDENTITY_CONTEXT) == 0 {
+            return Ok(None);
+        }
+        if options & MQPMO_PASS_ALL_CONTEXT != 0
+            && open_options & (MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT) == 0
+        {
+            return failed(MQRC_NOT_OPEN_FOR_PASS_ALL);
+        }
+        if open_options
+            & (MQOO_PASS_IDENTITY_CONTEXT | MQOO_PASS_ALL_CONTEXT | MQOO_SET_ALL_CONTEXT)
+            == 0
+        {
+            return failed(MQRC_NOT_OPEN_FOR_PASS_IDENT);
+        }
+        match self.handles.get(&pmo.context) {
+            Some(handle) if handle.options & MQOO_SAVE_ALL_CONTEXT != 0 => Ok(Some(
+                handle.saved_context.as_deref().cloned().unwrap_or_default(),
+            )),
+            _ => failed(MQRC_CONTEXT_HANDLE_ERROR),
+        }
+    }
+
+    /// The descriptor the message is stored with, before its context: the queue's defaults
+    /// (`defaults`: DEFPRTY, DEFPSIST) for the AS_Q_DEF values, the queue manager's CCSID,
+    /// new ids, the reply-to queue manager; with MQRC_PRIORITY_EXCEEDS_MAXIMUM's warning
+    /// when the priority was cut to MAXPRTY.
+    fn stored_descriptor(
+        &self,
+        md: &Mqmd,
+        options: i32,
+        (default_priority, default_persistent): (u8, bool),
+    ) -> (Mqmd, Option<MqError>) {
         let mut warning = None;
         let mut stored = md.clone();
         if md.priority == MQPRI_PRIORITY_AS_Q_DEF {
@@ -366,7 +364,19 @@ impl Connection {
         if !trim(&md.reply_to_q).is_empty() && trim(&md.reply_to_q_mgr).is_empty() {
             stored.reply_to_q_mgr = MqChar::from(self.queue_manager.name());
         }
-        let put_time_ms = now_ms();
+        (stored, warning)
+    }
+
+    /// The context fields of the stored descriptor, as the put's context option says: none,
+    /// passed from a handle (`passed`), set by the application (kept as given), or the
+    /// queue manager's default context of this connection at `put_time_ms`.
+    fn set_put_context(
+        &self,
+        stored: &mut Mqmd,
+        options: i32,
+        passed: Option<&Mqmd>,
+        put_time_ms: u64,
+    ) {
         let (date, time) = descriptor::put_date_time_fields(put_time_ms);
         if options & MQPMO_NO_CONTEXT != 0 {
             stored.user_identifier.clear();
@@ -377,7 +387,7 @@ impl Connection {
             stored.put_date.clear();
             stored.put_time.clear();
             stored.appl_origin_data.clear();
-        } else if let Some(saved) = &passed {
+        } else if let Some(saved) = passed {
             stored.user_identifier = saved.user_identifier;
             stored.accounting_token = saved.accounting_token;
             stored.appl_identity_data = saved.appl_identity_data;
@@ -406,59 +416,53 @@ impl Connection {
             stored.put_time = time;
             stored.appl_origin_data.clear();
         }
-        let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
-        // Trigger hook: the queue's state before the put (None unless its triggering is on).
-        let watch = triggering::ArrivalWatch::before(queue);
-        let logical_order = options & MQPMO_LOGICAL_ORDER != 0;
-        // Groups and segments: check and assign GroupId, MsgSeqNumber and Offset.
-        groups::check_put_fields(&mut stored, logical_order, data.len())?;
-        let persistent = stored.persistence == MQPER_PERSISTENT;
-        let group_warning = groups::assign_put_fields(
-            position,
-            &mut stored,
-            logical_order,
-            syncpoint,
-            persistent,
-            data.len(),
-            || new_identifier(self.queue_manager.name()),
-        )?;
-        warning = warning.or(group_warning);
+    }
+
+    /// Store the message on the queue, in the unit of work with `syncpoint`: as segments when
+    /// it is longer than the queue's MAXMSGL and may be segmented, otherwise whole (a failed
+    /// put raises the queue's depth event when it was full).
+    fn store_message(
+        &mut self,
+        queue: &Arc<LocalQueue>,
+        stored: &mut Mqmd,
+        data: &[u8],
+        syncpoint: bool,
+        put_time_ms: u64,
+    ) -> MqResult<()> {
         let max_message_length = queue.with_definition(|d| d.max_message_length) as usize;
         let segmentation_allowed =
             stored.msg_flags & ferrite_constants::message_flags::MQMF_SEGMENTATION_ALLOWED != 0;
         if data.len() > max_message_length && segmentation_allowed && max_message_length > 0 {
-            self.put_segmented(
+            return self.put_segmented(
                 queue,
-                &mut stored,
+                stored,
                 data,
                 max_message_length,
                 syncpoint,
                 put_time_ms,
-            )?;
-        } else {
-            let engine = descriptor::to_engine(&stored, put_time_ms);
-            let unit = syncpoint.then_some(&mut self.unit);
-            if let Err(error) = self.queue_manager.put(unit, queue, &engine, data) {
-                depth_events::put_failed(&self.queue_manager, queue, error.reason_code());
-                return Err(error.into());
-            }
+            );
         }
-        if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
-            let unit = syncpoint.then_some(crate::queue_manager_put::InUnit {
-                unit: &mut self.unit,
-                arrivals: &mut self.arrivals,
-            });
-            crate::reports::on_put(&self.queue_manager, unit, &stored, data);
+        let engine = descriptor::to_engine(stored, put_time_ms);
+        let unit = syncpoint.then_some(&mut self.unit);
+        if let Err(error) = self.queue_manager.put(unit, queue, &engine, data) {
+            depth_events::put_failed(&self.queue_manager, queue, error.reason_code());
+            return Err(error.into());
         }
-        self.after_put(queue, stored.priority as u8, syncpoint, watch);
-        if logical_order {
-            position.advance(&stored, data.len(), syncpoint);
-        }
+        Ok(())
+    }
+
+    /// The put's output fields: the group fields, ids and context the queue manager set in
+    /// the MQMD (Priority and Persistence are input only), the resolved names in the MQPMO.
+    fn return_put_outputs(
+        &self,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        stored: &Mqmd,
+        queue: &LocalQueue,
+    ) {
         md.group_id = stored.group_id;
         md.msg_seq_number = stored.msg_seq_number;
         md.offset = stored.offset;
-        // Output fields: ids and the context the queue manager set (Priority and Persistence
-        // are input only).
         md.msg_id = stored.msg_id;
         md.correl_id = stored.correl_id;
         md.coded_char_set_id = stored.coded_char_set_id;
@@ -473,7 +477,6 @@ impl Connection {
         md.appl_origin_data = stored.appl_origin_data;
         set_text(&mut pmo.resolved_q_name, queue.name_str());
         set_text(&mut pmo.resolved_q_mgr_name, self.queue_manager.name());
-        Ok(warning)
     }
 
     /// Queue-manager segmentation: put `data`, longer than the queue's MAXMSGL, as segments
@@ -535,4 +538,73 @@ impl Connection {
         }
         depth_events::after_put(&self.queue_manager, queue);
     }
+}
+
+/// The MQPMO options alone and against the handle's open options: known, not contradicting
+/// each other, at most one context option, and a SET context the handle was opened for.
+fn check_put_options(options: i32, open_options: i32) -> MqResult<()> {
+    let context = options
+        & (MQPMO_DEFAULT_CONTEXT
+            | MQPMO_NO_CONTEXT
+            | MQPMO_SET_IDENTITY_CONTEXT
+            | MQPMO_SET_ALL_CONTEXT
+            | MQPMO_PASS_IDENTITY_CONTEXT
+            | MQPMO_PASS_ALL_CONTEXT);
+    if options & !KNOWN_PUT_OPTIONS != 0
+        || (options & MQPMO_SYNCPOINT != 0 && options & MQPMO_NO_SYNCPOINT != 0)
+        || (options & MQPMO_ASYNC_RESPONSE != 0 && options & MQPMO_SYNC_RESPONSE != 0)
+        || context.count_ones() > 1
+    {
+        return failed(MQRC_OPTIONS_ERROR);
+    }
+    if options & UNSUPPORTED_PUT_OPTIONS != 0 {
+        return failed(MQRC_FUNCTION_NOT_SUPPORTED);
+    }
+    if options & MQPMO_SET_ALL_CONTEXT != 0 && open_options & MQOO_SET_ALL_CONTEXT == 0 {
+        return failed(MQRC_NOT_OPEN_FOR_SET_ALL);
+    }
+    if options & MQPMO_SET_IDENTITY_CONTEXT != 0
+        && open_options & (MQOO_SET_IDENTITY_CONTEXT | MQOO_SET_ALL_CONTEXT) == 0
+    {
+        return failed(MQRC_NOT_OPEN_FOR_SET_IDENT);
+    }
+    Ok(())
+}
+
+/// Descriptor checks, in MQ's terms. The text fields are MQ's fixed lengths; a longer text
+/// the application gave was cut to fit and marked (mq_char.rs), and is refused here, not put
+/// cut.
+fn check_put_descriptor(md: &Mqmd) -> MqResult<()> {
+    if md.has_cut_text() || !md.format.is_ascii() || md.version < 1 || md.version > 2 {
+        return failed(MQRC_MD_ERROR);
+    }
+    if ![
+        MQPER_NOT_PERSISTENT,
+        MQPER_PERSISTENT,
+        MQPER_PERSISTENCE_AS_Q_DEF,
+    ]
+    .contains(&md.persistence)
+    {
+        return failed(MQRC_PERSISTENCE_ERROR);
+    }
+    if md.priority < MQPRI_PRIORITY_AS_Q_DEF {
+        return failed(MQRC_PRIORITY_ERROR);
+    }
+    if md.expiry <= 0 && md.expiry != MQEI_UNLIMITED {
+        return failed(MQRC_EXPIRY_ERROR);
+    }
+    let known_type = [1, 2, 4, 8, 112, 113].contains(&md.msg_type)
+        || (MQMT_APPL_FIRST..=MQMT_APPL_LAST).contains(&md.msg_type);
+    if !known_type {
+        return failed(MQRC_MSG_TYPE_ERROR);
+    }
+    if crate::reports::unsupported_report_options(md.report) {
+        return failed(MQRC_REPORT_OPTIONS_ERROR);
+    }
+    if (md.msg_type == MQMT_REQUEST || md.report & crate::reports::QUEUE_MANAGER_REPORTS != 0)
+        && trim(&md.reply_to_q).is_empty()
+    {
+        return failed(MQRC_MISSING_REPLY_TO_Q);
+    }
+    Ok(())
 }
