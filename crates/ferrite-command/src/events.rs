@@ -91,7 +91,7 @@ use ferrite_storage::queue_manager::{
     QueueManager, QueueManagerAttributes,
 };
 
-use crate::commands::Context;
+use crate::context::Context;
 use crate::pcf::{encode, ByteOrder, Parameter, PcfHeader, PcfMessage};
 
 /// The queue command events go to.

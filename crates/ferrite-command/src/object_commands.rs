@@ -36,12 +36,15 @@ use ferrite_storage::queue_manager::{
 use ferrite_storage::PageSetId;
 
 use crate::attributes::{generic_match, AttributeValue};
-use crate::commands::{
-    apply_attributes, choice, enabled, exclusive, is_generic, keywords, number, object_name,
-    queue_attributes, queue_definition_attributes, value_error, yes_no, Context, Failure, Found,
-    Outcome, Output, Selection, Takes, QLOCAL_ATTRIBUTES, QLOCAL_EXCLUSIVE_FLAGS,
+use crate::context::{
+    choice, enabled, exclusive, is_generic, keywords, number, object_name, value_error, yes_no,
+    Context, Failure, Found, Outcome, Output, Selection, Takes,
 };
 use crate::parser::{words, SyntaxError, Token, Value};
+use crate::queue_attributes::{
+    apply_attributes, queue_attributes, queue_definition_attributes, QLOCAL_ATTRIBUTES,
+    QLOCAL_EXCLUSIVE_FLAGS,
+};
 use crate::storage_class_page_set;
 
 /// The attributes DEFINE and ALTER take for `object_type` (besides LIKE, REPLACE, NOREPLACE).
@@ -843,12 +846,7 @@ pub(crate) fn display(
             continue;
         }
         let mut attributes = attributes(&definition);
-        crate::commands::fill_object_times(
-            context,
-            object_type,
-            definition.name(),
-            &mut attributes,
-        );
+        crate::context::fill_object_times(context, object_type, definition.name(), &mut attributes);
         if !selection.passes(&attributes) {
             continue;
         }

@@ -52,15 +52,14 @@ use ferrite_storage::StorageError;
 
 use crate::attributes::{generic_match, AttributeValue};
 use crate::channel_commands;
-use crate::commands::{
-    apply_attributes, fill_object_times, queue_attributes, status_attributes, Context,
-};
 use crate::connection_commands;
+use crate::context::{fill_object_times, Context};
 use crate::events::{self, CommandOrigin, CommandReport, ConfigWatch, Target};
 use crate::object_commands;
 use crate::parser::{Token, Value};
 use crate::pcf::{decode, encode, ByteOrder, Parameter, PcfHeader, PcfMessage};
 use crate::qmgr_commands;
+use crate::queue_attributes::{apply_attributes, queue_attributes, status_attributes};
 use crate::CommandProcessor;
 
 mod channel_authentication;
@@ -2244,7 +2243,7 @@ pub(crate) fn object_event_parameters(
     };
     let mut attributes = match definition {
         ObjectDefinition::Local(queue) => {
-            crate::commands::queue_definition_attributes(queue, "QLOCAL")
+            crate::queue_attributes::queue_definition_attributes(queue, "QLOCAL")
         }
         other => object_commands::attributes(other),
     };
@@ -2287,7 +2286,7 @@ pub(crate) fn queue_manager_event_parameters(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::queue_attributes;
+    use crate::queue_attributes::queue_attributes;
 
     /// Every attribute DISPLAY shows for a queue of any type has its PCF parameter.
     #[test]
