@@ -9,9 +9,13 @@ use ferrite_storage::StorageError;
 
 use crate::attributes::{AttributeValue, Filter};
 use crate::channel_initiator::ChannelInitiator;
-use crate::events::CommandOrigin;
 use crate::parser::{SyntaxError, Token, Value};
 use crate::CommandResponse;
+use ferrite_constants::{
+    lengths::MQ_USER_ID_LENGTH,
+    misc::{MQEVO_CONSOLE, MQEVO_INTERNAL, MQEVO_MSG},
+};
+use ferrite_mqi::Mqmd;
 
 /// What a command produces before its completion message.
 #[derive(Default)]
@@ -144,6 +148,69 @@ pub(crate) type Outcome = Result<Output, Failure>;
 
 /// Keywords found in a command, with their values, in the order given.
 pub(crate) type Found<'t> = Vec<(&'t Token, Option<&'t Value>)>;
+
+/// Where a command came from, as its events report it (EventOrigin and the fields after it).
+#[derive(Clone, Debug)]
+pub struct CommandOrigin {
+    /// MQEVO_*: MQEVO_CONSOLE, MQEVO_MSG or MQEVO_INTERNAL; for changes made by MQI calls
+    /// MQEVO_MQSET or MQEVO_OTHER (MQCLOSE).
+    pub origin: i32,
+    /// The user the command ran for (at most 12 characters).
+    pub user_id: String,
+    /// The command message's context, for a command that came as a message (MQEVO_MSG).
+    pub message: Option<MessageContext>,
+}
+
+/// The context fields of a command message that its events repeat.
+#[derive(Clone, Debug)]
+pub struct MessageContext {
+    pub accounting_token: [u8; 32],
+    pub appl_identity_data: String,
+    pub put_appl_type: i32,
+    pub put_appl_name: String,
+    pub appl_origin_data: String,
+}
+
+impl CommandOrigin {
+    /// A command typed at this process's console (or given to it in a file): MQEVO_CONSOLE,
+    /// for the user running the process.
+    pub fn console() -> CommandOrigin {
+        CommandOrigin {
+            origin: MQEVO_CONSOLE,
+            user_id: std::env::var("USER")
+                .unwrap_or_default()
+                .chars()
+                .take(MQ_USER_ID_LENGTH as usize)
+                .collect(),
+            message: None,
+        }
+    }
+
+    /// A command that came as a message on a command queue: MQEVO_MSG, for the message's
+    /// UserIdentifier, with its context.
+    pub fn message(request: &Mqmd) -> CommandOrigin {
+        CommandOrigin {
+            origin: MQEVO_MSG,
+            user_id: request.user_identifier.trim_end().to_string(),
+            message: Some(MessageContext {
+                accounting_token: request.accounting_token,
+                appl_identity_data: request.appl_identity_data.to_string(),
+                put_appl_type: request.put_appl_type,
+                put_appl_name: request.put_appl_name.to_string(),
+                appl_origin_data: request.appl_origin_data.to_string(),
+            }),
+        }
+    }
+
+    /// An action the queue manager takes itself (the refresh that follows CONFIGEV(ENABLED)).
+    pub fn internal(user_id: &str) -> CommandOrigin {
+        CommandOrigin {
+            origin: MQEVO_INTERNAL,
+            user_id: user_id.to_string(),
+            message: None,
+        }
+    }
+}
 
 pub(crate) struct Context<'a> {
     pub(crate) queue_manager: &'a Arc<QueueManager>,

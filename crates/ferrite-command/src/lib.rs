@@ -46,6 +46,7 @@ pub mod events;
 mod object_commands;
 pub mod parser;
 pub mod pcf;
+mod pcf_attributes;
 pub mod pcf_commands;
 mod qmgr_commands;
 mod queue_attributes;
