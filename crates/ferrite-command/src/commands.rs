@@ -87,87 +87,22 @@ pub fn run(
         initiator,
         origin,
     };
-    let commands = split_commands(text);
-    let command = match commands.as_slice() {
-        [] => {
-            return CommandResponse {
-                success: true,
-                ..CommandResponse::default()
-            }
-        }
-        [command] => command.text.clone(),
-        [_, second, ..] => {
-            let mut output = Output::default();
-            output.line(format!(
-                "CSQ9001E {} Only one command is allowed; a second starts on line {}",
-                context.name, second.line
-            ));
-            return output.finish(
-                format!("CSQ9023E {} CSQ9SCND ' ' ABNORMAL COMPLETION", context.name),
-                false,
-            );
-        }
+    let command = match single_command(&context, text) {
+        Ok(command) => command,
+        Err(response) => return response,
     };
     let tokens = match tokenize(&command) {
         Ok(tokens) => tokens,
         Err(error) => {
-            // The verb and object as far as they can be recognised.
-            let label = command
-                .split_whitespace()
-                .take(2)
-                .map(|word| {
-                    let word = word.split('(').next().unwrap_or("").to_uppercase();
-                    canonical(VERBS, &word)
-                        .or_else(|| canonical(OBJECTS, &word))
-                        .map(str::to_string)
-                        .unwrap_or(word)
-                })
-                .filter(|word| !word.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ");
+            let label = recognised_words(&command);
             return fail(&context, "CSQ9SCND", &label, context.syntax(error));
         }
     };
-    let Some(verb_token) = tokens.first() else {
-        return CommandResponse {
-            success: true,
-            ..CommandResponse::default()
-        };
+    let (verb, object) = match recognise(&context, &tokens) {
+        Ok(recognised) => recognised,
+        Err(response) => return response,
     };
-    let Some(verb) = canonical(VERBS, &verb_token.keyword).filter(|_| verb_token.value.is_none())
-    else {
-        return fail(
-            &context,
-            "CSQ9SCND",
-            &verb_token.keyword,
-            context.syntax(SyntaxError::new(
-                format!("CSQ9001E '{}' is invalid", verb_token.keyword),
-                verb_token.position,
-            )),
-        );
-    };
-    let Some(object_token) = tokens.get(1) else {
-        return fail(
-            &context,
-            "CSQ9SCND",
-            verb,
-            context.syntax(SyntaxError::new(
-                format!("CSQ9010E Required parameter for '{verb}' is missing"),
-                verb_token.position + verb_token.keyword.chars().count(),
-            )),
-        );
-    };
-    let Some(object) = canonical(OBJECTS, &object_token.keyword) else {
-        return fail(
-            &context,
-            "CSQ9SCND",
-            verb,
-            context.syntax(SyntaxError::new(
-                format!("CSQ9001E '{}' is invalid", object_token.keyword),
-                object_token.position,
-            )),
-        );
-    };
+    let object_token = &tokens[1];
     let rest = &tokens[2..];
     let label = format!("{verb} {object}");
     let object_type = ObjectType::from_keyword(object);
@@ -177,22 +112,146 @@ pub fn run(
         Some(target) => ConfigWatch::begin(&context, target),
         None => ConfigWatch::none(),
     };
-    let (csect, outcome): (&str, Outcome) = match (verb, object, object_type) {
+    let (csect, outcome) = dispatch(&context, verb, object, object_type, object_token, rest);
+    match outcome {
+        Ok(output) => {
+            watch.finish(&context);
+            events::report_command(
+                &context,
+                &CommandReport::mqsc(verb, object, command.trim()),
+                &command_events_before,
+            );
+            output.finish(
+                format!(
+                    "CSQ9022I {} {csect} ' {label}' NORMAL COMPLETION",
+                    context.name
+                ),
+                true,
+            )
+        }
+        Err(failure) => fail(&context, csect, &label, failure),
+    }
+}
+
+/// The one command in `text` (MQSC takes one command at a time); `Err` is the response when
+/// there is none (success, nothing done) or more than one.
+fn single_command(context: &Context, text: &str) -> Result<String, CommandResponse> {
+    let commands = split_commands(text);
+    match commands.as_slice() {
+        [] => Err(CommandResponse {
+            success: true,
+            ..CommandResponse::default()
+        }),
+        [command] => Ok(command.text.clone()),
+        [_, second, ..] => {
+            let mut output = Output::default();
+            output.line(format!(
+                "CSQ9001E {} Only one command is allowed; a second starts on line {}",
+                context.name, second.line
+            ));
+            Err(output.finish(
+                format!("CSQ9023E {} CSQ9SCND ' ' ABNORMAL COMPLETION", context.name),
+                false,
+            ))
+        }
+    }
+}
+
+/// The verb and object of a command that does not tokenize, as far as they can be
+/// recognised, for its failure message.
+fn recognised_words(command: &str) -> String {
+    command
+        .split_whitespace()
+        .take(2)
+        .map(|word| {
+            let word = word.split('(').next().unwrap_or("").to_uppercase();
+            canonical(VERBS, &word)
+                .or_else(|| canonical(OBJECTS, &word))
+                .map(str::to_string)
+                .unwrap_or(word)
+        })
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The command's verb and object keywords in their full forms (the first two tokens); `Err`
+/// is the response when there are no tokens (success, nothing done) or either is not one
+/// MQSC knows.
+fn recognise(
+    context: &Context,
+    tokens: &[Token],
+) -> Result<(&'static str, &'static str), CommandResponse> {
+    let Some(verb_token) = tokens.first() else {
+        return Err(CommandResponse {
+            success: true,
+            ..CommandResponse::default()
+        });
+    };
+    let Some(verb) = canonical(VERBS, &verb_token.keyword).filter(|_| verb_token.value.is_none())
+    else {
+        return Err(fail(
+            context,
+            "CSQ9SCND",
+            &verb_token.keyword,
+            context.syntax(SyntaxError::new(
+                format!("CSQ9001E '{}' is invalid", verb_token.keyword),
+                verb_token.position,
+            )),
+        ));
+    };
+    let Some(object_token) = tokens.get(1) else {
+        return Err(fail(
+            context,
+            "CSQ9SCND",
+            verb,
+            context.syntax(SyntaxError::new(
+                format!("CSQ9010E Required parameter for '{verb}' is missing"),
+                verb_token.position + verb_token.keyword.chars().count(),
+            )),
+        ));
+    };
+    let Some(object) = canonical(OBJECTS, &object_token.keyword) else {
+        return Err(fail(
+            context,
+            "CSQ9SCND",
+            verb,
+            context.syntax(SyntaxError::new(
+                format!("CSQ9001E '{}' is invalid", object_token.keyword),
+                object_token.position,
+            )),
+        ));
+    };
+    Ok((verb, object))
+}
+
+/// Run the command `verb` `object` (`object_type` when it names an object type; the object
+/// keyword's token and the tokens after it): the command module that does it, and the CSECT
+/// its messages name.
+fn dispatch(
+    context: &Context,
+    verb: &'static str,
+    object: &'static str,
+    object_type: Option<ObjectType>,
+    object_token: &Token,
+    rest: &[Token],
+) -> (&'static str, Outcome) {
+    match (verb, object, object_type) {
         ("ALTER", "QMGR", _) => (
             "CSQMAMMS",
-            qmgr_commands::alter_qmgr(&context, object_token, rest),
+            qmgr_commands::alter_qmgr(context, object_token, rest),
         ),
         ("DISPLAY", "QMGR", _) => (
             "CSQMDRTS",
-            qmgr_commands::display_qmgr(&context, object_token, rest),
+            qmgr_commands::display_qmgr(context, object_token, rest),
         ),
         ("SET", "CHLAUTH", _) => (
             "CSQMSCA",
-            crate::channel_authentication_commands::set(&context, object_token, rest),
+            crate::channel_authentication_commands::set(context, object_token, rest),
         ),
         ("DISPLAY", "CHLAUTH", _) => (
             "CSQMDRTS",
-            crate::channel_authentication_commands::display(&context, object_token, rest),
+            crate::channel_authentication_commands::display(context, object_token, rest),
         ),
         ("DEFINE" | "ALTER" | "DELETE", "CHLAUTH", _) => (
             "CSQ9SCND",
@@ -214,106 +273,88 @@ pub fn run(
         ("DEFINE" | "ALTER", _, Some(object_type)) => (
             "CSQMMSGP",
             object_commands::define_or_alter(
-                &context,
+                context,
                 verb == "ALTER",
                 object_type,
                 object_token,
                 rest,
             ),
         ),
-        ("DELETE", "QLOCAL", _) => ("CSQMUQLC", queue_commands::delete(&context, object_token, rest)),
+        ("DELETE", "QLOCAL", _) => ("CSQMUQLC", queue_commands::delete(context, object_token, rest)),
         ("DELETE", _, Some(object_type)) => (
             "CSQMUQLC",
-            object_commands::delete(&context, object_type, object_token, rest),
+            object_commands::delete(context, object_type, object_token, rest),
         ),
-        ("CLEAR", "QLOCAL", _) => ("CSQMUQLC", queue_commands::clear(&context, object_token, rest)),
+        ("CLEAR", "QLOCAL", _) => ("CSQMUQLC", queue_commands::clear(context, object_token, rest)),
         ("DISPLAY", "QUEUE", _) => (
             "CSQMDRTS",
-            queue_commands::display_queue(&context, None, object_token, rest),
+            queue_commands::display_queue(context, None, object_token, rest),
         ),
         ("DISPLAY", _, Some(object_type)) if object_type.is_queue() => (
             "CSQMDRTS",
-            queue_commands::display_queue(&context, Some(object_type), object_token, rest),
+            queue_commands::display_queue(context, Some(object_type), object_token, rest),
         ),
         ("DISPLAY", _, Some(object_type)) => (
             "CSQMDRTS",
-            object_commands::display(&context, object_type, object_token, rest),
+            object_commands::display(context, object_type, object_token, rest),
         ),
         ("DISPLAY", "CHSTATUS", _) => (
             "CSQXDRTS",
-            channel_commands::display_channel_status(&context, object_token, rest),
+            channel_commands::display_channel_status(context, object_token, rest),
         ),
         ("STOP", "CHANNEL", _) => (
             "CSQXCRPS",
-            channel_commands::stop_channel(&context, object_token, rest),
+            channel_commands::stop_channel(context, object_token, rest),
         ),
         ("START", "LISTENER", _) => (
             "CSQXCRPS",
-            channel_commands::start_listener(&context, object_token, rest),
+            channel_commands::start_listener(context, object_token, rest),
         ),
         ("STOP", "LISTENER", _) => (
             "CSQXCRPS",
-            channel_commands::stop_listener(&context, object_token, rest),
+            channel_commands::stop_listener(context, object_token, rest),
         ),
         ("DISPLAY", "LSSTATUS", _) => (
             "CSQXDRTS",
-            channel_commands::display_listener_status(&context, object_token, rest),
+            channel_commands::display_listener_status(context, object_token, rest),
         ),
         ("DISPLAY", "CHINIT", _) => (
             "CSQXCRPS",
-            channel_commands::display_channel_initiator(&context, object_token, rest),
+            channel_commands::display_channel_initiator(context, object_token, rest),
         ),
-        ("DISPLAY", "QSTATUS", _) => ("CSQMDRTC", queue_commands::display_status(&context, object_token, rest)),
+        ("DISPLAY", "QSTATUS", _) => ("CSQMDRTC", queue_commands::display_status(context, object_token, rest)),
         ("DISPLAY", "CONN", _) => (
             "CSQMDRTC",
-            connection_commands::display_connections(&context, object_token, rest),
+            connection_commands::display_connections(context, object_token, rest),
         ),
         ("DISPLAY", "USAGE", _) => (
             "CSQIDUSE",
-            crate::usage::display_usage(&context, object_token, rest),
+            crate::usage::display_usage(context, object_token, rest),
         ),
-        ("DISPLAY", "LOG", _) => ("CSQJC001", display_log(&context, object_token, rest)),
-        ("DISPLAY", "SYSTEM", _) => ("CSQJC001", display_system(&context, object_token, rest)),
-        ("ARCHIVE", "LOG", _) => ("CSQJC001", archive_log(&context, object_token, rest)),
-        ("REFRESH", "QMGR", _) => ("CSQMREFR", refresh_qmgr(&context, object_token, rest)),
+        ("DISPLAY", "LOG", _) => ("CSQJC001", display_log(context, object_token, rest)),
+        ("DISPLAY", "SYSTEM", _) => ("CSQJC001", display_system(context, object_token, rest)),
+        ("ARCHIVE", "LOG", _) => ("CSQJC001", archive_log(context, object_token, rest)),
+        ("REFRESH", "QMGR", _) => ("CSQMREFR", refresh_qmgr(context, object_token, rest)),
         ("DEFINE" | "ALTER" | "DELETE", "BUFFPOOL", _) => (
             "CSQPCMDS",
-            crate::storage_commands::buffer_pool(&context, verb, object_token, rest),
+            crate::storage_commands::buffer_pool(context, verb, object_token, rest),
         ),
         ("DEFINE" | "ALTER" | "DELETE", "PSID", _) => (
             "CSQPCMDS",
-            crate::storage_commands::page_set(&context, verb, object_token, rest),
+            crate::storage_commands::page_set(context, verb, object_token, rest),
         ),
         ("REFRESH", "SECURITY", _) => (
             "CSQHREFR",
-            crate::security_commands::refresh_security(&context, object_token, rest),
+            crate::security_commands::refresh_security(context, object_token, rest),
         ),
-        ("RESET", "QSTATS", _) => ("CSQMRQST", queue_commands::reset_qstats(&context, object_token, rest)),
+        ("RESET", "QSTATS", _) => ("CSQMRQST", queue_commands::reset_qstats(context, object_token, rest)),
         _ => (
             "CSQ9SCND",
             Err(Failure(vec![format!(
-                "CSQ9032E {} CSQ9SCND Requested function is not available: '{label}' is not implemented yet",
+                "CSQ9032E {} CSQ9SCND Requested function is not available: '{verb} {object}' is not implemented yet",
                 context.name
             )])),
         ),
-    };
-    match outcome {
-        Ok(output) => {
-            watch.finish(&context);
-            events::report_command(
-                &context,
-                &CommandReport::mqsc(verb, object, command.trim()),
-                &command_events_before,
-            );
-            output.finish(
-                format!(
-                    "CSQ9022I {} {csect} ' {label}' NORMAL COMPLETION",
-                    context.name
-                ),
-                true,
-            )
-        }
-        Err(failure) => fail(&context, csect, &label, failure),
     }
 }
 
