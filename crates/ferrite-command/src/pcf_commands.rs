@@ -654,13 +654,7 @@ fn create_or_change(
     };
     let object_type = match fixed_type {
         Some(object_type) => object_type,
-        None => {
-            let value = request
-                .integer(MQIA_Q_TYPE)?
-                .ok_or_else(|| PcfFailure::parameter(MQRCCF_PARM_COUNT_TOO_SMALL, MQIA_Q_TYPE))?;
-            queue_type_of(value)
-                .ok_or_else(|| PcfFailure::parameter(MQRCCF_Q_TYPE_ERROR, MQIA_Q_TYPE))?
-        }
+        None => requested_queue_type(request)?,
     };
     let settable = object_commands::settable(object_type);
     let attribute = |parameter: &Parameter| {
@@ -702,46 +696,9 @@ fn create_or_change(
             ))
         }
     };
-    let queue_manager = context.queue_manager;
-    // Queues of every type share one name space.
-    let existing_type = if object_type.is_queue() {
-        queue_manager.queue_object_type(name)
-    } else {
-        queue_manager.object(object_type, name).map(|_| object_type)
-    };
-    let mut definition = match mode {
-        Mode::Alter => match existing_type {
-            Some(found) if found == object_type => queue_manager
-                .object(object_type, name)
-                .ok_or_else(|| PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME))?,
-            Some(_) => return Err(PcfFailure::new(MQRCCF_OBJECT_WRONG_TYPE)),
-            None => return Err(PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME)),
-        },
-        Mode::Create | Mode::Copy => {
-            match existing_type {
-                Some(found) if found != object_type => {
-                    return Err(PcfFailure::new(MQRCCF_OBJECT_WRONG_TYPE))
-                }
-                Some(_) if !replace => return Err(PcfFailure::new(MQRCCF_OBJECT_ALREADY_EXISTS)),
-                _ => {}
-            }
-            if mode == Mode::Copy {
-                let from = request.required_string(from_parameter)?;
-                check_name(from, from_parameter, false, length_max)?;
-                let mut source = queue_manager
-                    .object(object_type, from)
-                    .ok_or_else(|| PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME))?;
-                object_commands::rename(&mut source, name);
-                if let ObjectDefinition::Local(queue) = &mut source {
-                    // A queue copied from a dynamic queue is a predefined queue.
-                    queue.definition_type = DefinitionType::Predefined;
-                }
-                source
-            } else {
-                object_commands::default_definition(object_type, name)
-            }
-        }
-    };
+    let copied = (mode == Mode::Copy).then_some((from_parameter, length_max));
+    let mut definition =
+        starting_definition(context, request, mode, object_type, name, replace, copied)?;
     let type_parameter = match object_type {
         ObjectType::Channel => Some(MQIACH_CHANNEL_TYPE),
         ObjectType::AuthInfo => Some(MQIA_AUTH_INFO_TYPE),
@@ -757,18 +714,100 @@ fn create_or_change(
     }
     apply_parameters(context, &mut definition, request, &attribute)?;
     definition.validate().map_err(PcfFailure::storage)?;
+    store_definition(
+        context, request, definition, mode, name, replace, &attribute,
+    )?;
+    Ok(Vec::new())
+}
+
+/// The queue type CREATE_Q, COPY_Q and CHANGE_Q name (QType, required).
+fn requested_queue_type(request: &Request) -> Result<ObjectType, PcfFailure> {
+    let value = request
+        .integer(MQIA_Q_TYPE)?
+        .ok_or_else(|| PcfFailure::parameter(MQRCCF_PARM_COUNT_TOO_SMALL, MQIA_Q_TYPE))?;
+    queue_type_of(value).ok_or_else(|| PcfFailure::parameter(MQRCCF_Q_TYPE_ERROR, MQIA_Q_TYPE))
+}
+
+/// The definition the parameters are applied to: for a change the existing object of that
+/// type; for a create or copy (`copied`: the FromName parameter and the name length limit)
+/// the defaults or the copied object under `name`, when no object of the name exists or
+/// `replace` allows replacing one of the same type.
+fn starting_definition(
+    context: &Context,
+    request: &Request,
+    mode: Mode,
+    object_type: ObjectType,
+    name: &str,
+    replace: bool,
+    copied: Option<(i32, usize)>,
+) -> Result<ObjectDefinition, PcfFailure> {
+    let queue_manager = context.queue_manager;
+    // Queues of every type share one name space.
+    let existing_type = if object_type.is_queue() {
+        queue_manager.queue_object_type(name)
+    } else {
+        queue_manager.object(object_type, name).map(|_| object_type)
+    };
+    Ok(match mode {
+        Mode::Alter => match existing_type {
+            Some(found) if found == object_type => queue_manager
+                .object(object_type, name)
+                .ok_or_else(|| PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME))?,
+            Some(_) => return Err(PcfFailure::new(MQRCCF_OBJECT_WRONG_TYPE)),
+            None => return Err(PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME)),
+        },
+        Mode::Create | Mode::Copy => {
+            match existing_type {
+                Some(found) if found != object_type => {
+                    return Err(PcfFailure::new(MQRCCF_OBJECT_WRONG_TYPE))
+                }
+                Some(_) if !replace => return Err(PcfFailure::new(MQRCCF_OBJECT_ALREADY_EXISTS)),
+                _ => {}
+            }
+            if let Some((from_parameter, length_max)) = copied {
+                let from = request.required_string(from_parameter)?;
+                check_name(from, from_parameter, false, length_max)?;
+                let mut source = queue_manager
+                    .object(object_type, from)
+                    .ok_or_else(|| PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME))?;
+                object_commands::rename(&mut source, name);
+                if let ObjectDefinition::Local(queue) = &mut source {
+                    // A queue copied from a dynamic queue is a predefined queue.
+                    queue.definition_type = DefinitionType::Predefined;
+                }
+                source
+            } else {
+                object_commands::default_definition(object_type, name)
+            }
+        }
+    })
+}
+
+/// Store the checked definition: a change of a local queue applies the parameters again to
+/// the definition current under the object lock; others define (replacing with `replace`)
+/// or alter the object.
+fn store_definition(
+    context: &Context,
+    request: &Request,
+    definition: ObjectDefinition,
+    mode: Mode,
+    name: &str,
+    replace: bool,
+    attribute: &dyn Fn(&Parameter) -> Option<&'static Mapping>,
+) -> Result<(), PcfFailure> {
+    let queue_manager = context.queue_manager;
     let result = match (definition, mode) {
         (ObjectDefinition::Local(_), Mode::Alter) => {
             let queue = queue_manager
                 .queue(name)
                 .ok_or_else(|| PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME))?;
             // Only the attributes named change, applied again to the definition current under
-            // the object lock, so a switch the queue manager made since the read above (an
+            // the object lock, so a switch the queue manager made since it was read (an
             // event or trigger control) is not undone.
             let mut refused = None;
             let result = queue_manager.update_queue_definition(&queue, |current| {
                 let mut altered = ObjectDefinition::Local(current.clone());
-                if let Err(failure) = apply_parameters(context, &mut altered, request, &attribute) {
+                if let Err(failure) = apply_parameters(context, &mut altered, request, attribute) {
                     refused = Some(failure);
                     return Err(ferrite_storage::StorageError::mq(
                         ferrite_constants::reason::MQRC_UNEXPECTED_ERROR,
@@ -792,8 +831,7 @@ fn create_or_change(
         (other, Mode::Alter) => queue_manager.alter_object(other),
         (other, _) => queue_manager.define_object(other, replace),
     };
-    result.map_err(PcfFailure::storage)?;
-    Ok(Vec::new())
+    result.map_err(PcfFailure::storage)
 }
 
 /// DELETE_Q, DELETE_CHANNEL, DELETE_PROCESS, DELETE_NAMELIST.
