@@ -4,10 +4,11 @@
 //!
 //! The commands run on the object layer MQSC uses, with structured values: an inquiry takes
 //! the attributes DISPLAY would show (`(keyword, AttributeValue)` pairs from
-//! `object_commands`, `commands` and `connection_commands`) and maps each through a table
-//! (`Mapping`) to its PCF parameter (MQCA_*/MQIA_*/MQIACF_*/MQCACH_* with MQ's constant for
-//! each keyword value); a create or change maps each PCF parameter back through the same table
-//! to the keyword and value DEFINE/ALTER take and applies it with MQSC's own checks
+//! `object_commands`, `queue_attributes` and `connection_commands`) and maps each through a
+//! table (`Mapping`, in `pcf_attributes`) to its PCF parameter (MQCA_*/MQIA_*/MQIACF_*/
+//! MQCACH_* with MQ's constant for each keyword value); a create or change maps each PCF
+//! parameter back through the same table to the keyword and value DEFINE/ALTER take and
+//! applies it with MQSC's own checks
 //! (`object_commands::apply`), so both interfaces accept and refuse the same values and every
 //! attribute the store has is reachable from both.
 //!

@@ -26,7 +26,7 @@ use crate::async_status::AsyncPutStatus;
 use crate::descriptor::trim;
 use crate::error::{MqError, MqResult};
 pub use crate::get_result::GetResult;
-use crate::groups::{self};
+use crate::groups;
 pub use crate::identifiers::reserve_identifiers;
 pub use crate::inquire::{AttributeValue, MAX_PRIORITY};
 use crate::mq_char::MqChar;

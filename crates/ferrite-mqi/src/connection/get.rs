@@ -17,16 +17,16 @@ use ferrite_storage::queue_manager::{
     now_ms, GetControls, GetOutcome, LocalQueue, MessageKey, MessageSelector, RetrievedMessage,
 };
 
-use crate::descriptor;
-use crate::error::{MqError, MqResult};
-use crate::groups;
-
 use super::group_get::GroupGet;
 use super::{
     failed, key_of_message_token, message_token, set_text, Connection, Hobj, ObjectHandle, Target,
 };
+
 use crate::depth_events;
+use crate::descriptor;
+use crate::error::{MqError, MqResult};
 use crate::get_result::GetResult;
+use crate::groups;
 use crate::selection::Selection;
 use crate::structures::{Mqgmo, Mqmd};
 

@@ -12,13 +12,12 @@ use ferrite_storage::queue_manager::{
     ConfigurationChange, ObjectDefinition, ObjectTimes, ObjectType,
 };
 
-use crate::descriptor::{self};
-use crate::error::MqResult;
-
 use super::{failed, Connection, Hobj, Inquired, Target};
+
+use crate::descriptor;
+use crate::error::MqResult;
 use crate::inquire::AttributeValue;
-use crate::triggering;
-use crate::triggering::application_type_number;
+use crate::triggering::{self, application_type_number};
 
 /// One MQINQ selector of an alias, process or namelist definition.
 fn definition_attribute(definition: &ObjectDefinition, selector: i32) -> MqResult<AttributeValue> {

@@ -16,13 +16,13 @@ use ferrite_storage::queue_manager::{
     QueueDefinition,
 };
 
-use crate::descriptor::trim;
-use crate::error::{MqError, MqResult};
-use crate::groups::{self};
-
 use super::{
     failed, new_lock_holder, Connection, Hobj, ObjectHandle, Target, DYNAMIC_Q_NAME_PREFIX_MAX,
 };
+
+use crate::descriptor::trim;
+use crate::error::{MqError, MqResult};
+use crate::groups;
 use crate::selection::Selection;
 use crate::structures::Mqod;
 use crate::{queue_manager_events, triggering};

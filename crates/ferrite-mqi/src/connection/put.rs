@@ -18,15 +18,15 @@ use ferrite_constants::{
 };
 use ferrite_storage::queue_manager::{now_ms, LocalQueue, ObjectType, UnitOfWork};
 
+use super::{failed, set_text, Connection, Hobj, Target};
+
 use crate::async_status::PutTarget;
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
 use crate::error::{MqError, MqResult};
 use crate::groups::{self, Position};
 use crate::identifiers::new_identifier;
-use crate::mq_char::MqChar;
-
-use super::{failed, set_text, Connection, Hobj, Target};
 use crate::inquire::MAX_PRIORITY;
+use crate::mq_char::MqChar;
 use crate::structures::{Mqmd, Mqod, Mqpmo};
 use crate::{depth_events, queue_manager_events, triggering};
 

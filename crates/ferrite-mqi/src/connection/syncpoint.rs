@@ -3,9 +3,9 @@
 use ferrite_constants::reason::*;
 use ferrite_storage::queue_manager::UnitOfWork;
 
-use crate::error::{MqError, MqResult};
-
 use super::{failed, Connection, Target};
+
+use crate::error::{MqError, MqResult};
 use crate::triggering;
 
 impl Connection {
