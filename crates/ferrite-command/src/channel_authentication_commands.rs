@@ -28,7 +28,7 @@ use ferrite_storage::queue_manager::channel_authentication::{
 use ferrite_storage::queue_manager::{ObjectType, QueueManager};
 
 use crate::attributes::AttributeValue;
-use crate::commands::{choice, keywords, value_error, Context, Failure, Outcome, Output, Takes};
+use crate::context::{choice, keywords, value_error, Context, Failure, Outcome, Output, Takes};
 use crate::parser::{SyntaxError, Token, Value};
 
 const SET_KEYWORDS: &[(&str, Takes)] = &[

@@ -24,7 +24,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::attributes::{date_time, generic_match, AttributeValue};
 use crate::channel_initiator::{ChannelInitiator, ChannelInstanceStatus, ListenerStatus};
-use crate::commands::{
+use crate::context::{
     choice, is_generic, keywords, no_object_value, number, object_name, value_error, Context,
     Failure, Outcome, Output, Selection, Takes,
 };

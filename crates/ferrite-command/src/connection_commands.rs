@@ -14,7 +14,7 @@ use ferrite_constants::open_options::*;
 use ferrite_storage::queue_manager::{ConnectionRecord, HandleRecord};
 
 use crate::attributes::{date_time, generic_match, AttributeValue};
-use crate::commands::{choice, object_name, Context, Outcome, Output, Selection, Takes};
+use crate::context::{choice, object_name, Context, Outcome, Output, Selection, Takes};
 use crate::parser::Token;
 
 fn appl_type(value: i32) -> AttributeValue {

@@ -75,7 +75,7 @@ use ferrite_constants::{
         MQ_ACCOUNTING_TOKEN_LENGTH, MQ_APPL_IDENTITY_DATA_LENGTH, MQ_APPL_NAME_LENGTH,
         MQ_APPL_ORIGIN_DATA_LENGTH, MQ_Q_MGR_NAME_LENGTH, MQ_USER_ID_LENGTH,
     },
-    misc::{MQEVO_CONSOLE, MQEVO_INTERNAL, MQEVO_MSG},
+    misc::MQEVO_MSG,
     pcf::*,
     pcf_selector::*,
     persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENT},
@@ -84,14 +84,15 @@ use ferrite_constants::{
         MQRC_CONFIG_DELETE_OBJECT, MQRC_CONFIG_REFRESH_OBJECT,
     },
 };
+use ferrite_mqi::descriptor;
 use ferrite_mqi::queue_manager_put::{put_message, queue_manager_descriptor};
-use ferrite_mqi::{descriptor, Mqmd};
 use ferrite_storage::queue_manager::{
     now_ms, ConfigurationChange, DefinitionType, ObjectDefinition, ObjectTimes, ObjectType,
     QueueManager, QueueManagerAttributes,
 };
 
-use crate::commands::Context;
+use crate::context::Context;
+pub use crate::context::{CommandOrigin, MessageContext};
 use crate::pcf::{encode, ByteOrder, Parameter, PcfHeader, PcfMessage};
 
 /// The queue command events go to.
@@ -100,68 +101,7 @@ pub const COMMAND_EVENT_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.EVENT";
 /// The queue configuration events go to.
 pub const CONFIG_EVENT_QUEUE: &str = "SYSTEM.ADMIN.CONFIG.EVENT";
 
-/// Where a command came from, as its events report it (EventOrigin and the fields after it).
-#[derive(Clone, Debug)]
-pub struct CommandOrigin {
-    /// MQEVO_*: MQEVO_CONSOLE, MQEVO_MSG or MQEVO_INTERNAL; for changes made by MQI calls
-    /// MQEVO_MQSET or MQEVO_OTHER (MQCLOSE).
-    pub origin: i32,
-    /// The user the command ran for (at most 12 characters).
-    pub user_id: String,
-    /// The command message's context, for a command that came as a message (MQEVO_MSG).
-    pub message: Option<MessageContext>,
-}
-
-/// The context fields of a command message that its events repeat.
-#[derive(Clone, Debug)]
-pub struct MessageContext {
-    pub accounting_token: [u8; 32],
-    pub appl_identity_data: String,
-    pub put_appl_type: i32,
-    pub put_appl_name: String,
-    pub appl_origin_data: String,
-}
-
 impl CommandOrigin {
-    /// A command typed at this process's console (or given to it in a file): MQEVO_CONSOLE,
-    /// for the user running the process.
-    pub fn console() -> CommandOrigin {
-        CommandOrigin {
-            origin: MQEVO_CONSOLE,
-            user_id: std::env::var("USER")
-                .unwrap_or_default()
-                .chars()
-                .take(MQ_USER_ID_LENGTH as usize)
-                .collect(),
-            message: None,
-        }
-    }
-
-    /// A command that came as a message on a command queue: MQEVO_MSG, for the message's
-    /// UserIdentifier, with its context.
-    pub fn message(request: &Mqmd) -> CommandOrigin {
-        CommandOrigin {
-            origin: MQEVO_MSG,
-            user_id: request.user_identifier.trim_end().to_string(),
-            message: Some(MessageContext {
-                accounting_token: request.accounting_token,
-                appl_identity_data: request.appl_identity_data.to_string(),
-                put_appl_type: request.put_appl_type,
-                put_appl_name: request.put_appl_name.to_string(),
-                appl_origin_data: request.appl_origin_data.to_string(),
-            }),
-        }
-    }
-
-    /// An action the queue manager takes itself (the refresh that follows CONFIGEV(ENABLED)).
-    pub fn internal(user_id: &str) -> CommandOrigin {
-        CommandOrigin {
-            origin: MQEVO_INTERNAL,
-            user_id: user_id.to_string(),
-            message: None,
-        }
-    }
-
     /// EventUserId ... EventApplOrigin (table in the module documentation).
     fn parameters(&self, queue_manager: &str) -> Vec<Parameter> {
         let mut parameters = vec![
@@ -444,10 +384,10 @@ impl ObjectState {
     fn parameters(&self, queue_manager: &str) -> Vec<Parameter> {
         match self {
             ObjectState::Object(definition, times) => {
-                crate::pcf_commands::object_event_parameters(queue_manager, definition, *times)
+                crate::pcf_attributes::object_event_parameters(queue_manager, definition, *times)
             }
             ObjectState::QueueManager(attributes) => {
-                crate::pcf_commands::queue_manager_event_parameters(queue_manager, attributes)
+                crate::pcf_attributes::queue_manager_event_parameters(queue_manager, attributes)
             }
         }
     }

@@ -36,12 +36,15 @@ use ferrite_storage::queue_manager::{
 use ferrite_storage::PageSetId;
 
 use crate::attributes::{generic_match, AttributeValue};
-use crate::commands::{
-    apply_attributes, choice, enabled, exclusive, is_generic, keywords, number, object_name,
-    queue_attributes, queue_definition_attributes, value_error, yes_no, Context, Failure, Found,
-    Outcome, Output, Selection, Takes, QLOCAL_ATTRIBUTES, QLOCAL_EXCLUSIVE_FLAGS,
+use crate::context::{
+    choice, enabled, exclusive, is_generic, keywords, number, object_name, value_error, yes_no,
+    Context, Failure, Found, Outcome, Output, Selection, Takes,
 };
 use crate::parser::{words, SyntaxError, Token, Value};
+use crate::queue_attributes::{
+    apply_attributes, queue_attributes, queue_definition_attributes, QLOCAL_ATTRIBUTES,
+    QLOCAL_EXCLUSIVE_FLAGS,
+};
 use crate::storage_class_page_set;
 
 /// The attributes DEFINE and ALTER take for `object_type` (besides LIKE, REPLACE, NOREPLACE).
@@ -227,12 +230,6 @@ pub(crate) fn apply(
         choice(token, value, &["QMGR"])?;
         return Ok(());
     }
-    let enabled_choice = |token, value| -> Result<bool, SyntaxError> {
-        Ok(choice(token, value, &["ENABLED", "DISABLED"])? == 1)
-    };
-    let persistence = |token, value| -> Result<bool, SyntaxError> {
-        Ok(choice(token, value, &["NO", "YES"])? == 1)
-    };
     match definition {
         ObjectDefinition::Local(queue) | ObjectDefinition::Model(queue) => {
             if keyword == "DEFTYPE" {
@@ -244,193 +241,268 @@ pub(crate) fn apply(
             }
             apply_attributes(context, queue, &[(token, Some(value))])?;
         }
-        ObjectDefinition::Alias(alias) => match keyword {
-            "DESCR" => alias.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
-            "TARGET" | "TARGQ" => alias.target = name_or_blank(token, value)?,
-            "TARGTYPE" => {
-                choice(token, value, &["QUEUE"])?;
-            }
-            "PUT" => alias.put_inhibited = enabled_choice(token, value)?,
-            "GET" => alias.get_inhibited = enabled_choice(token, value)?,
-            "DEFPSIST" => alias.default_persistent = persistence(token, value)?,
-            "DEFPRTY" => alias.default_priority = number(token, value, 9)? as u8,
-            _ => unreachable!("keywords checked against settable()"),
-        },
-        ObjectDefinition::Remote(remote) => match keyword {
-            "DESCR" => remote.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
-            "RNAME" => remote.remote_name = name_or_blank(token, value)?,
-            "RQMNAME" => remote.remote_queue_manager = name_or_blank(token, value)?,
-            "XMITQ" => remote.transmission_queue = name_or_blank(token, value)?,
-            "PUT" => remote.put_inhibited = enabled_choice(token, value)?,
-            "DEFPSIST" => remote.default_persistent = persistence(token, value)?,
-            "DEFPRTY" => remote.default_priority = number(token, value, 9)? as u8,
-            _ => unreachable!("keywords checked against settable()"),
-        },
-        ObjectDefinition::Channel(channel) => match keyword {
-            "CHLTYPE" => {
-                let types = [
-                    "SVRCONN", "SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR",
-                    "AMQP",
-                ];
-                if choice(token, value, &types)? != 0 {
-                    return Err(value_error(
-                        token,
-                        value,
-                        "only SVRCONN channels are supported (client connections)",
-                    ));
-                }
-            }
-            "TRPTYPE" => {
-                choice(token, value, &["TCP"])?;
-            }
-            "DESCR" => channel.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
-            "MAXMSGL" => channel.max_message_length = number(token, value, 104_857_600)? as u32,
-            "HBINT" => channel.heartbeat_interval = interval(token, value)?,
-            "KAINT" => {
-                channel.keepalive_interval = if value.text == "AUTO" {
-                    KEEPALIVE_AUTO
-                } else {
-                    interval(token, value).map_err(|_| {
-                        value_error(token, value, "AUTO or a number from 0 to 999999 is needed")
-                    })? as i32
-                }
-            }
-            "SHARECNV" => channel.sharing_conversations = number(token, value, 999_999_999)? as u32,
-            "MAXINST" => channel.max_instances = number(token, value, 999_999_999)? as u32,
-            "MAXINSTC" => {
-                channel.max_instances_per_client = number(token, value, 999_999_999)? as u32
-            }
-            "DISCINT" => channel.disconnect_interval = interval(token, value)?,
-            "MONCHL" => {
-                let choices = ["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"];
-                channel.monitoring = choices[choice(token, value, &choices)?].to_string();
-            }
-            "SSLCIPH" => channel.ssl_cipher_spec = cipher_spec(token, value)?,
-            "SSLCAUTH" => {
-                channel.ssl_client_auth_required =
-                    choice(token, value, &["REQUIRED", "OPTIONAL"])? == 0
-            }
-            "SSLPEER" => channel.ssl_peer = text(token, value, SSL_PEER_LENGTH_MAX)?,
-            "MCAUSER" => channel.mca_user = text(token, value, MCA_USER_LENGTH_MAX)?,
-            _ => unreachable!("keywords checked against settable()"),
-        },
-        ObjectDefinition::Process(process) => match keyword {
-            "DESCR" => process.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
-            "APPLICID" => process.application_id = text(token, value, 256)?,
-            "APPLTYPE" => {
-                let keywords = [
-                    "CICS",
-                    "IMS",
-                    "MVS",
-                    "UNIX",
-                    "WINDOWS",
-                    "WINDOWSNT",
-                    "DEF",
-                    "OS400",
-                    "ZOS",
-                ];
-                let valid = keywords.contains(&value.text.as_str())
-                    || value
-                        .text
-                        .parse::<u32>()
-                        .is_ok_and(|number| number <= 999_999_999);
-                if !valid {
-                    return Err(value_error(
-                        token,
-                        value,
-                        &format!("one of {} or a number is needed", keywords.join(", ")),
-                    ));
-                }
-                process.application_type = value.text.clone();
-            }
-            "USERDATA" => process.user_data = text(token, value, 128)?,
-            "ENVRDATA" => process.environment_data = text(token, value, 128)?,
-            _ => unreachable!("keywords checked against settable()"),
-        },
-        ObjectDefinition::Namelist(namelist) => match keyword {
-            "DESCR" => namelist.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
-            "NLTYPE" => {
-                choice(token, value, &["NONE", "QUEUE", "Q", "CLUSTER", "AUTHINFO"])?;
-            }
-            "NAMES" => {
-                let names: Vec<String> = words(&value.raw, value.position)?
-                    .into_iter()
-                    .map(|(name, _, _)| name)
-                    .collect();
-                if names.len() > NAMELIST_NAMES_MAX {
-                    return Err(value_error(
-                        token,
-                        value,
-                        &format!("at most {NAMELIST_NAMES_MAX} names"),
-                    ));
-                }
-                for (name, _, position) in words(&value.raw, value.position)? {
-                    let valid = name.len() <= 48
-                        && !name.is_empty()
-                        && name
-                            .chars()
-                            .all(ferrite_storage::config::is_object_name_char);
-                    if !valid {
-                        return Err(SyntaxError::new(
-                            format!("CSQ9004E 'NAMES' value '{name}' is not a valid name"),
-                            position,
-                        ));
-                    }
-                }
-                namelist.names = names;
-            }
-            _ => unreachable!("keywords checked against settable()"),
-        },
-        ObjectDefinition::StorageClass(class) => match keyword {
-            "DESCR" => class.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
-            "PSID" => {
-                let page_set = number(token, value, 99)? as u8;
-                let configured = context.queue_manager.page_set_defined(page_set);
-                if !configured {
-                    return Err(value_error(
-                        token,
-                        value,
-                        &format!("page set {page_set:02} is not defined"),
-                    ));
-                }
-                class.page_set = PageSetId(page_set);
-            }
-            _ => unreachable!("keywords checked against settable()"),
-        },
+        ObjectDefinition::Alias(alias) => apply_alias(alias, token, value)?,
+        ObjectDefinition::Remote(remote) => apply_remote(remote, token, value)?,
+        ObjectDefinition::Channel(channel) => apply_channel(channel, token, value)?,
+        ObjectDefinition::Process(process) => apply_process(process, token, value)?,
+        ObjectDefinition::Namelist(namelist) => apply_namelist(namelist, token, value)?,
+        ObjectDefinition::StorageClass(class) => apply_storage_class(context, class, token, value)?,
         ObjectDefinition::QueueManager(_) => unreachable!("settable() has no QMGR keywords"),
         ObjectDefinition::ChannelAuthentication(_) => {
             unreachable!("keywords checked against settable(), empty for CHLAUTH")
         }
-        ObjectDefinition::AuthInfo(auth_info) => match keyword {
-            "AUTHTYPE" => {
-                if choice(token, value, &AUTH_TYPES)? != 0 {
-                    return Err(value_error(
-                        token,
-                        value,
-                        "only AUTHTYPE(IDPWOS) is supported (user IDs and passwords checked against the queue manager's user registry)",
+        ObjectDefinition::AuthInfo(auth_info) => apply_auth_info(auth_info, token, value)?,
+    }
+    Ok(())
+}
+
+/// Apply one keyword's value to an alias queue's definition.
+fn apply_alias(
+    alias: &mut AliasDefinition,
+    token: &Token,
+    value: &Value,
+) -> Result<(), SyntaxError> {
+    match token.keyword.as_str() {
+        "DESCR" => alias.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+        "TARGET" | "TARGQ" => alias.target = name_or_blank(token, value)?,
+        "TARGTYPE" => {
+            choice(token, value, &["QUEUE"])?;
+        }
+        "PUT" => alias.put_inhibited = enabled_choice(token, value)?,
+        "GET" => alias.get_inhibited = enabled_choice(token, value)?,
+        "DEFPSIST" => alias.default_persistent = persistence(token, value)?,
+        "DEFPRTY" => alias.default_priority = number(token, value, 9)? as u8,
+        _ => unreachable!("keywords checked against settable()"),
+    }
+    Ok(())
+}
+
+/// Apply one keyword's value to a remote queue's definition.
+fn apply_remote(
+    remote: &mut RemoteDefinition,
+    token: &Token,
+    value: &Value,
+) -> Result<(), SyntaxError> {
+    match token.keyword.as_str() {
+        "DESCR" => remote.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+        "RNAME" => remote.remote_name = name_or_blank(token, value)?,
+        "RQMNAME" => remote.remote_queue_manager = name_or_blank(token, value)?,
+        "XMITQ" => remote.transmission_queue = name_or_blank(token, value)?,
+        "PUT" => remote.put_inhibited = enabled_choice(token, value)?,
+        "DEFPSIST" => remote.default_persistent = persistence(token, value)?,
+        "DEFPRTY" => remote.default_priority = number(token, value, 9)? as u8,
+        _ => unreachable!("keywords checked against settable()"),
+    }
+    Ok(())
+}
+
+/// Apply one keyword's value to a channel's definition.
+fn apply_channel(
+    channel: &mut ChannelDefinition,
+    token: &Token,
+    value: &Value,
+) -> Result<(), SyntaxError> {
+    match token.keyword.as_str() {
+        "CHLTYPE" => {
+            let types = [
+                "SVRCONN", "SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR", "AMQP",
+            ];
+            if choice(token, value, &types)? != 0 {
+                return Err(value_error(
+                    token,
+                    value,
+                    "only SVRCONN channels are supported (client connections)",
+                ));
+            }
+        }
+        "TRPTYPE" => {
+            choice(token, value, &["TCP"])?;
+        }
+        "DESCR" => channel.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+        "MAXMSGL" => channel.max_message_length = number(token, value, 104_857_600)? as u32,
+        "HBINT" => channel.heartbeat_interval = interval(token, value)?,
+        "KAINT" => {
+            channel.keepalive_interval = if value.text == "AUTO" {
+                KEEPALIVE_AUTO
+            } else {
+                interval(token, value).map_err(|_| {
+                    value_error(token, value, "AUTO or a number from 0 to 999999 is needed")
+                })? as i32
+            }
+        }
+        "SHARECNV" => channel.sharing_conversations = number(token, value, 999_999_999)? as u32,
+        "MAXINST" => channel.max_instances = number(token, value, 999_999_999)? as u32,
+        "MAXINSTC" => channel.max_instances_per_client = number(token, value, 999_999_999)? as u32,
+        "DISCINT" => channel.disconnect_interval = interval(token, value)?,
+        "MONCHL" => {
+            let choices = ["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"];
+            channel.monitoring = choices[choice(token, value, &choices)?].to_string();
+        }
+        "SSLCIPH" => channel.ssl_cipher_spec = cipher_spec(token, value)?,
+        "SSLCAUTH" => {
+            channel.ssl_client_auth_required = choice(token, value, &["REQUIRED", "OPTIONAL"])? == 0
+        }
+        "SSLPEER" => channel.ssl_peer = text(token, value, SSL_PEER_LENGTH_MAX)?,
+        "MCAUSER" => channel.mca_user = text(token, value, MCA_USER_LENGTH_MAX)?,
+        _ => unreachable!("keywords checked against settable()"),
+    }
+    Ok(())
+}
+
+/// Apply one keyword's value to a process's definition.
+fn apply_process(
+    process: &mut ProcessDefinition,
+    token: &Token,
+    value: &Value,
+) -> Result<(), SyntaxError> {
+    match token.keyword.as_str() {
+        "DESCR" => process.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+        "APPLICID" => process.application_id = text(token, value, 256)?,
+        "APPLTYPE" => {
+            let keywords = [
+                "CICS",
+                "IMS",
+                "MVS",
+                "UNIX",
+                "WINDOWS",
+                "WINDOWSNT",
+                "DEF",
+                "OS400",
+                "ZOS",
+            ];
+            let valid = keywords.contains(&value.text.as_str())
+                || value
+                    .text
+                    .parse::<u32>()
+                    .is_ok_and(|number| number <= 999_999_999);
+            if !valid {
+                return Err(value_error(
+                    token,
+                    value,
+                    &format!("one of {} or a number is needed", keywords.join(", ")),
+                ));
+            }
+            process.application_type = value.text.clone();
+        }
+        "USERDATA" => process.user_data = text(token, value, 128)?,
+        "ENVRDATA" => process.environment_data = text(token, value, 128)?,
+        _ => unreachable!("keywords checked against settable()"),
+    }
+    Ok(())
+}
+
+/// Apply one keyword's value to a namelist's definition.
+fn apply_namelist(
+    namelist: &mut NamelistDefinition,
+    token: &Token,
+    value: &Value,
+) -> Result<(), SyntaxError> {
+    match token.keyword.as_str() {
+        "DESCR" => namelist.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+        "NLTYPE" => {
+            choice(token, value, &["NONE", "QUEUE", "Q", "CLUSTER", "AUTHINFO"])?;
+        }
+        "NAMES" => {
+            let names: Vec<String> = words(&value.raw, value.position)?
+                .into_iter()
+                .map(|(name, _, _)| name)
+                .collect();
+            if names.len() > NAMELIST_NAMES_MAX {
+                return Err(value_error(
+                    token,
+                    value,
+                    &format!("at most {NAMELIST_NAMES_MAX} names"),
+                ));
+            }
+            for (name, _, position) in words(&value.raw, value.position)? {
+                let valid = name.len() <= 48
+                    && !name.is_empty()
+                    && name
+                        .chars()
+                        .all(ferrite_storage::config::is_object_name_char);
+                if !valid {
+                    return Err(SyntaxError::new(
+                        format!("CSQ9004E 'NAMES' value '{name}' is not a valid name"),
+                        position,
                     ));
                 }
             }
-            "DESCR" => auth_info.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
-            "CHCKCLNT" => {
-                auth_info.check_client = AUTH_INFO_CHECK_VALUES
-                    [choice(token, value, &AUTH_INFO_CHECK_VALUES)?]
-                .to_string()
-            }
-            "CHCKLOCL" => {
-                auth_info.check_local = AUTH_INFO_CHECK_VALUES
-                    [choice(token, value, &AUTH_INFO_CHECK_VALUES)?]
-                .to_string()
-            }
-            "ADOPTCTX" => auth_info.adopt_context = choice(token, value, &["NO", "YES"])? == 1,
-            "FAILDLAY" => {
-                auth_info.fail_delay_seconds =
-                    number(token, value, FAIL_DELAY_SECONDS_MAX.into())? as u32
-            }
-            _ => unreachable!("keywords checked against settable()"),
-        },
+            namelist.names = names;
+        }
+        _ => unreachable!("keywords checked against settable()"),
     }
     Ok(())
+}
+
+/// Apply one keyword's value to a storage class's definition.
+fn apply_storage_class(
+    context: &Context,
+    class: &mut StorageClassDefinition,
+    token: &Token,
+    value: &Value,
+) -> Result<(), SyntaxError> {
+    match token.keyword.as_str() {
+        "DESCR" => class.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+        "PSID" => {
+            let page_set = number(token, value, 99)? as u8;
+            let configured = context.queue_manager.page_set_defined(page_set);
+            if !configured {
+                return Err(value_error(
+                    token,
+                    value,
+                    &format!("page set {page_set:02} is not defined"),
+                ));
+            }
+            class.page_set = PageSetId(page_set);
+        }
+        _ => unreachable!("keywords checked against settable()"),
+    }
+    Ok(())
+}
+
+/// Apply one keyword's value to an authentication information object's definition.
+fn apply_auth_info(
+    auth_info: &mut AuthInfoDefinition,
+    token: &Token,
+    value: &Value,
+) -> Result<(), SyntaxError> {
+    match token.keyword.as_str() {
+        "AUTHTYPE" => {
+            if choice(token, value, &AUTH_TYPES)? != 0 {
+                return Err(value_error(
+                    token,
+                    value,
+                    "only AUTHTYPE(IDPWOS) is supported (user IDs and passwords checked against the queue manager's user registry)",
+                ));
+            }
+        }
+        "DESCR" => auth_info.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
+        "CHCKCLNT" => {
+            auth_info.check_client =
+                AUTH_INFO_CHECK_VALUES[choice(token, value, &AUTH_INFO_CHECK_VALUES)?].to_string()
+        }
+        "CHCKLOCL" => {
+            auth_info.check_local =
+                AUTH_INFO_CHECK_VALUES[choice(token, value, &AUTH_INFO_CHECK_VALUES)?].to_string()
+        }
+        "ADOPTCTX" => auth_info.adopt_context = choice(token, value, &["NO", "YES"])? == 1,
+        "FAILDLAY" => {
+            auth_info.fail_delay_seconds =
+                number(token, value, FAIL_DELAY_SECONDS_MAX.into())? as u32
+        }
+        _ => unreachable!("keywords checked against settable()"),
+    }
+    Ok(())
+}
+
+/// ENABLED or DISABLED (PUT, GET): whether it is inhibited.
+fn enabled_choice(token: &Token, value: &Value) -> Result<bool, SyntaxError> {
+    Ok(choice(token, value, &["ENABLED", "DISABLED"])? == 1)
+}
+
+/// DEFPSIST: NO or YES.
+fn persistence(token: &Token, value: &Value) -> Result<bool, SyntaxError> {
+    Ok(choice(token, value, &["NO", "YES"])? == 1)
 }
 
 fn already_exists(context: &Context, object_type: ObjectType, name: &str) -> Failure {
@@ -843,12 +915,7 @@ pub(crate) fn display(
             continue;
         }
         let mut attributes = attributes(&definition);
-        crate::commands::fill_object_times(
-            context,
-            object_type,
-            definition.name(),
-            &mut attributes,
-        );
+        crate::context::fill_object_times(context, object_type, definition.name(), &mut attributes);
         if !selection.passes(&attributes) {
             continue;
         }

@@ -353,16 +353,54 @@ fn text(bytes: &[u8]) -> String {
         .to_string()
 }
 
-fn read_parameter(
-    reader: &mut Reader,
-    depth: usize,
-    budget: &mut usize,
-) -> Result<Parameter, ParameterError> {
-    let (Some(kind), Some(length)) = (reader.peek(0), reader.peek(1)) else {
-        return Err((MQRCCF_MSG_LENGTH_ERROR, None));
-    };
-    let parameter = reader.peek(2);
-    let (length_error, fixed) = match kind {
+/// One parameter structure whose StrucLength was checked: its bytes, and the identifier and
+/// length error its faults name.
+struct Structure<'a> {
+    kind: i32,
+    parameter: i32,
+    bytes: &'a [u8],
+    order: ByteOrder,
+    /// The MQRCCF_*_LENGTH_ERROR of the structure's type.
+    length_error: i32,
+}
+
+impl Structure<'_> {
+    /// The MQLONG at `index` (in MQLONGs), within the checked StrucLength.
+    fn int(&self, index: usize) -> i32 {
+        let bytes = &self.bytes[index * 4..index * 4 + 4];
+        self.order.read(bytes.try_into().expect("four bytes"))
+    }
+
+    /// The structure's fault `reason`, naming its parameter.
+    fn error(&self, reason: i32) -> ParameterError {
+        (reason, Some(self.parameter))
+    }
+
+    /// StrucLength is exactly `expected` bytes.
+    fn exact(&self, expected: usize) -> Result<(), ParameterError> {
+        if self.bytes.len() == expected {
+            Ok(())
+        } else {
+            Err(self.error(self.length_error))
+        }
+    }
+
+    /// The `length` bytes of a string or byte string field after the fixed part (`fixed`
+    /// bytes), padded to a multiple of 4 to the structure's end; `reason` when they do not
+    /// fit.
+    fn field(&self, fixed: usize, length: i32, reason: i32) -> Result<&[u8], ParameterError> {
+        if length < 0 || fixed + length as usize > self.bytes.len() {
+            return Err(self.error(reason));
+        }
+        self.exact(fixed + padded(length as usize))?;
+        Ok(&self.bytes[fixed..fixed + length as usize])
+    }
+}
+
+/// A structure type's MQRCCF_*_LENGTH_ERROR and the length of its fixed part; `None` for a
+/// type PCF does not have.
+fn structure_lengths(kind: i32) -> Option<(i32, i32)> {
+    Some(match kind {
         MQCFT_INTEGER => (MQRCCF_CFIN_LENGTH_ERROR, MQCFIN_STRUC_LENGTH),
         MQCFT_INTEGER64 => (MQRCCF_CFIN_LENGTH_ERROR, MQCFIN64_STRUC_LENGTH),
         MQCFT_STRING => (MQRCCF_CFST_LENGTH_ERROR, MQCFST_STRUC_LENGTH_FIXED),
@@ -374,7 +412,23 @@ fn read_parameter(
         MQCFT_STRING_FILTER => (MQRCCF_CFSF_LENGTH_ERROR, MQCFSF_STRUC_LENGTH_FIXED),
         MQCFT_BYTE_STRING_FILTER => (MQRCCF_CFBF_LENGTH_ERROR, MQCFBF_STRUC_LENGTH_FIXED),
         MQCFT_GROUP => (MQRCCF_CFGR_LENGTH_ERROR, MQCFGR_STRUC_LENGTH),
-        _ => return Err((MQRCCF_STRUCTURE_TYPE_ERROR, parameter)),
+        _ => return None,
+    })
+}
+
+/// Read the parameter structure at the reader's offset (a group with the parameters in it,
+/// `depth` groups down, out of `budget` parameters left for the message) and move past it.
+fn read_parameter(
+    reader: &mut Reader,
+    depth: usize,
+    budget: &mut usize,
+) -> Result<Parameter, ParameterError> {
+    let (Some(kind), Some(length)) = (reader.peek(0), reader.peek(1)) else {
+        return Err((MQRCCF_MSG_LENGTH_ERROR, None));
+    };
+    let parameter = reader.peek(2);
+    let Some((length_error, fixed)) = structure_lengths(kind) else {
+        return Err((MQRCCF_STRUCTURE_TYPE_ERROR, parameter));
     };
     if length < fixed || length % 4 != 0 {
         return Err((length_error, parameter));
@@ -383,160 +437,163 @@ fn read_parameter(
     if length > reader.remaining() {
         return Err((MQRCCF_MSG_LENGTH_ERROR, parameter));
     }
-    let parameter = parameter.expect("StrucLength at least 12 bytes present");
     let start = reader.offset;
-    let structure = &reader.data[start..start + length];
-    let int = |index: usize| reader.peek(index).expect("within the checked StrucLength");
-    let exact = |expected: usize| -> Result<(), ParameterError> {
-        if length == expected {
-            Ok(())
-        } else {
-            Err((length_error, Some(parameter)))
-        }
+    let data = reader.data;
+    let structure = Structure {
+        kind,
+        parameter: parameter.expect("StrucLength at least 12 bytes present"),
+        bytes: &data[start..start + length],
+        order: reader.order,
+        length_error,
     };
+    if kind == MQCFT_GROUP {
+        structure.exact(MQCFGR_STRUC_LENGTH as usize)?;
+        let count = structure.int(3);
+        if depth >= GROUP_DEPTH_MAX || count < 0 || count as usize > *budget {
+            return Err(structure.error(MQRCCF_CFGR_PARM_COUNT_ERROR));
+        }
+        reader.offset = start + length;
+        let parameters = read_parameters(reader, count as usize, depth + 1, budget)?;
+        return Ok(Parameter::Group {
+            parameter: structure.parameter,
+            parameters,
+        });
+    }
     let decoded = match kind {
-        MQCFT_INTEGER => {
-            exact(MQCFIN_STRUC_LENGTH as usize)?;
-            Parameter::Integer {
-                parameter,
-                value: int(3),
-            }
-        }
-        MQCFT_INTEGER64 => {
-            exact(MQCFIN64_STRUC_LENGTH as usize)?;
-            Parameter::Integer64 {
-                parameter,
-                value: reader
-                    .order
-                    .read64(structure[16..24].try_into().expect("eight bytes")),
-            }
-        }
-        MQCFT_STRING => {
-            let string_length = int(4);
-            let fixed = MQCFST_STRUC_LENGTH_FIXED as usize;
-            if string_length < 0 || fixed + string_length as usize > length {
-                return Err((MQRCCF_CFST_STRING_LENGTH_ERR, Some(parameter)));
-            }
-            exact(fixed + padded(string_length as usize))?;
-            Parameter::String {
-                parameter,
-                value: text(&structure[fixed..fixed + string_length as usize]),
-            }
-        }
-        MQCFT_INTEGER_LIST | MQCFT_INTEGER64_LIST => {
-            let count = int(3);
-            let width = if kind == MQCFT_INTEGER_LIST { 4 } else { 8 };
-            let fixed = MQCFIL_STRUC_LENGTH_FIXED as usize;
-            if count < 0
-                || count as usize > LIST_VALUES_MAX
-                || fixed + count as usize * width != length
-            {
-                return Err((MQRCCF_CFIL_COUNT_ERROR, Some(parameter)));
-            }
-            let values = structure[fixed..].chunks_exact(width);
-            if kind == MQCFT_INTEGER_LIST {
-                Parameter::IntegerList {
-                    parameter,
-                    values: values
-                        .map(|bytes| reader.order.read(bytes.try_into().expect("four bytes")))
-                        .collect(),
-                }
-            } else {
-                Parameter::Integer64List {
-                    parameter,
-                    values: values
-                        .map(|bytes| reader.order.read64(bytes.try_into().expect("eight bytes")))
-                        .collect(),
-                }
-            }
-        }
-        MQCFT_STRING_LIST => {
-            let (count, string_length) = (int(4), int(5));
-            let fixed = MQCFSL_STRUC_LENGTH_FIXED as usize;
-            if count < 0 || count as usize > LIST_VALUES_MAX {
-                return Err((MQRCCF_CFSL_COUNT_ERROR, Some(parameter)));
-            }
-            if !(0..=STRING_LENGTH_MAX).contains(&string_length) {
-                return Err((MQRCCF_CFSL_STRING_LENGTH_ERR, Some(parameter)));
-            }
-            let total = count as usize * string_length as usize;
-            if fixed + total > length {
-                return Err((MQRCCF_CFSL_TOTAL_LENGTH_ERROR, Some(parameter)));
-            }
-            exact(fixed + padded(total))?;
-            let values = if string_length == 0 {
-                vec![String::new(); count as usize]
-            } else {
-                structure[fixed..fixed + total]
-                    .chunks_exact(string_length as usize)
-                    .map(text)
-                    .collect()
-            };
-            Parameter::StringList { parameter, values }
-        }
-        MQCFT_BYTE_STRING => {
-            let string_length = int(3);
-            let fixed = MQCFBS_STRUC_LENGTH_FIXED as usize;
-            if string_length < 0 || fixed + string_length as usize > length {
-                return Err((MQRCCF_CFBS_LENGTH_ERROR, Some(parameter)));
-            }
-            exact(fixed + padded(string_length as usize))?;
-            Parameter::ByteString {
-                parameter,
-                value: structure[fixed..fixed + string_length as usize].to_vec(),
-            }
-        }
-        MQCFT_INTEGER_FILTER => {
-            exact(MQCFIF_STRUC_LENGTH as usize)?;
-            Parameter::IntegerFilter {
-                parameter,
-                operator: int(3),
-                value: int(4),
-            }
-        }
-        MQCFT_STRING_FILTER => {
-            let value_length = int(5);
-            let fixed = MQCFSF_STRUC_LENGTH_FIXED as usize;
-            if value_length < 0 || fixed + value_length as usize > length {
-                return Err((MQRCCF_CFSF_FILTER_VAL_LEN_ERR, Some(parameter)));
-            }
-            exact(fixed + padded(value_length as usize))?;
-            Parameter::StringFilter {
-                parameter,
-                operator: int(3),
-                value: text(&structure[fixed..fixed + value_length as usize]),
-            }
-        }
-        MQCFT_BYTE_STRING_FILTER => {
-            let value_length = int(4);
-            let fixed = MQCFBF_STRUC_LENGTH_FIXED as usize;
-            if value_length < 0 || fixed + value_length as usize > length {
-                return Err((MQRCCF_CFBF_FILTER_VAL_LEN_ERR, Some(parameter)));
-            }
-            exact(fixed + padded(value_length as usize))?;
-            Parameter::ByteStringFilter {
-                parameter,
-                operator: int(3),
-                value: structure[fixed..fixed + value_length as usize].to_vec(),
-            }
-        }
-        MQCFT_GROUP => {
-            exact(MQCFGR_STRUC_LENGTH as usize)?;
-            let count = int(3);
-            if depth >= GROUP_DEPTH_MAX || count < 0 || count as usize > *budget {
-                return Err((MQRCCF_CFGR_PARM_COUNT_ERROR, Some(parameter)));
-            }
-            reader.offset = start + length;
-            let parameters = read_parameters(reader, count as usize, depth + 1, budget)?;
-            return Ok(Parameter::Group {
-                parameter,
-                parameters,
-            });
-        }
-        _ => unreachable!("structure types checked above"),
+        MQCFT_INTEGER_LIST | MQCFT_INTEGER64_LIST => integer_list(&structure)?,
+        MQCFT_STRING_LIST => string_list(&structure)?,
+        _ => single_value(&structure)?,
     };
     reader.offset = start + length;
     Ok(decoded)
+}
+
+/// An MQCFIN, MQCFIN64, MQCFST, MQCFBS or filter (MQCFIF, MQCFSF, MQCFBF) structure.
+fn single_value(structure: &Structure) -> Result<Parameter, ParameterError> {
+    let parameter = structure.parameter;
+    Ok(match structure.kind {
+        MQCFT_INTEGER => {
+            structure.exact(MQCFIN_STRUC_LENGTH as usize)?;
+            Parameter::Integer {
+                parameter,
+                value: structure.int(3),
+            }
+        }
+        MQCFT_INTEGER64 => {
+            structure.exact(MQCFIN64_STRUC_LENGTH as usize)?;
+            Parameter::Integer64 {
+                parameter,
+                value: structure
+                    .order
+                    .read64(structure.bytes[16..24].try_into().expect("eight bytes")),
+            }
+        }
+        MQCFT_STRING => {
+            let fixed = MQCFST_STRUC_LENGTH_FIXED as usize;
+            let string = structure.field(fixed, structure.int(4), MQRCCF_CFST_STRING_LENGTH_ERR)?;
+            Parameter::String {
+                parameter,
+                value: text(string),
+            }
+        }
+        MQCFT_BYTE_STRING => {
+            let fixed = MQCFBS_STRUC_LENGTH_FIXED as usize;
+            let bytes = structure.field(fixed, structure.int(3), MQRCCF_CFBS_LENGTH_ERROR)?;
+            Parameter::ByteString {
+                parameter,
+                value: bytes.to_vec(),
+            }
+        }
+        MQCFT_INTEGER_FILTER => {
+            structure.exact(MQCFIF_STRUC_LENGTH as usize)?;
+            Parameter::IntegerFilter {
+                parameter,
+                operator: structure.int(3),
+                value: structure.int(4),
+            }
+        }
+        MQCFT_STRING_FILTER => {
+            let fixed = MQCFSF_STRUC_LENGTH_FIXED as usize;
+            let value = structure.field(fixed, structure.int(5), MQRCCF_CFSF_FILTER_VAL_LEN_ERR)?;
+            Parameter::StringFilter {
+                parameter,
+                operator: structure.int(3),
+                value: text(value),
+            }
+        }
+        MQCFT_BYTE_STRING_FILTER => {
+            let fixed = MQCFBF_STRUC_LENGTH_FIXED as usize;
+            let value = structure.field(fixed, structure.int(4), MQRCCF_CFBF_FILTER_VAL_LEN_ERR)?;
+            Parameter::ByteStringFilter {
+                parameter,
+                operator: structure.int(3),
+                value: value.to_vec(),
+            }
+        }
+        _ => unreachable!("structure types checked by read_parameter"),
+    })
+}
+
+/// An MQCFIL or MQCFIL64 structure: Count integers of 4 or 8 bytes filling it exactly.
+fn integer_list(structure: &Structure) -> Result<Parameter, ParameterError> {
+    let parameter = structure.parameter;
+    let count = structure.int(3);
+    let width = if structure.kind == MQCFT_INTEGER_LIST {
+        4
+    } else {
+        8
+    };
+    let fixed = MQCFIL_STRUC_LENGTH_FIXED as usize;
+    if count < 0
+        || count as usize > LIST_VALUES_MAX
+        || fixed + count as usize * width != structure.bytes.len()
+    {
+        return Err(structure.error(MQRCCF_CFIL_COUNT_ERROR));
+    }
+    let values = structure.bytes[fixed..].chunks_exact(width);
+    let order = structure.order;
+    Ok(if structure.kind == MQCFT_INTEGER_LIST {
+        Parameter::IntegerList {
+            parameter,
+            values: values
+                .map(|bytes| order.read(bytes.try_into().expect("four bytes")))
+                .collect(),
+        }
+    } else {
+        Parameter::Integer64List {
+            parameter,
+            values: values
+                .map(|bytes| order.read64(bytes.try_into().expect("eight bytes")))
+                .collect(),
+        }
+    })
+}
+
+/// An MQCFSL structure: Count strings of StringLength bytes each.
+fn string_list(structure: &Structure) -> Result<Parameter, ParameterError> {
+    let parameter = structure.parameter;
+    let (count, string_length) = (structure.int(4), structure.int(5));
+    let fixed = MQCFSL_STRUC_LENGTH_FIXED as usize;
+    if count < 0 || count as usize > LIST_VALUES_MAX {
+        return Err(structure.error(MQRCCF_CFSL_COUNT_ERROR));
+    }
+    if !(0..=STRING_LENGTH_MAX).contains(&string_length) {
+        return Err(structure.error(MQRCCF_CFSL_STRING_LENGTH_ERR));
+    }
+    let total = count as usize * string_length as usize;
+    if fixed + total > structure.bytes.len() {
+        return Err(structure.error(MQRCCF_CFSL_TOTAL_LENGTH_ERROR));
+    }
+    structure.exact(fixed + padded(total))?;
+    let values = if string_length == 0 {
+        vec![String::new(); count as usize]
+    } else {
+        structure.bytes[fixed..fixed + total]
+            .chunks_exact(string_length as usize)
+            .map(text)
+            .collect()
+    };
+    Ok(Parameter::StringList { parameter, values })
 }
 
 /// Encode a PCF message with its integers in `order` (ParameterCount from the parameters).

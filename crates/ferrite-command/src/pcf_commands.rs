@@ -4,10 +4,11 @@
 //!
 //! The commands run on the object layer MQSC uses, with structured values: an inquiry takes
 //! the attributes DISPLAY would show (`(keyword, AttributeValue)` pairs from
-//! `object_commands`, `commands` and `connection_commands`) and maps each through a table
-//! (`Mapping`) to its PCF parameter (MQCA_*/MQIA_*/MQIACF_*/MQCACH_* with MQ's constant for
-//! each keyword value); a create or change maps each PCF parameter back through the same table
-//! to the keyword and value DEFINE/ALTER take and applies it with MQSC's own checks
+//! `object_commands`, `queue_attributes` and `connection_commands`) and maps each through a
+//! table (`Mapping`, in `pcf_attributes`) to its PCF parameter (MQCA_*/MQIA_*/MQIACF_*/
+//! MQCACH_* with MQ's constant for each keyword value); a create or change maps each PCF
+//! parameter back through the same table to the keyword and value DEFINE/ALTER take and
+//! applies it with MQSC's own checks
 //! (`object_commands::apply`), so both interfaces accept and refuse the same values and every
 //! attribute the store has is reachable from both.
 //!
@@ -39,645 +40,35 @@
 use std::sync::Arc;
 
 use ferrite_constants::{
-    appl_type::*, channel::*, completion::*, definition_type::*, index_type::*,
-    message_delivery_sequence::*, misc::*, object_type::*, open_options::*, pcf::*, pcf_reason::*,
-    pcf_selector::*, persistence::*, platform::*, queue_type::*, reason::*, selector::*,
-    shareability::*, syncpoint::*, trigger_type::*,
+    channel::*, completion::*, misc::*, object_type::*, open_options::*, pcf::*, pcf_reason::*,
+    pcf_selector::*, queue_type::*, reason::*, selector::*,
 };
 use ferrite_storage::queue_manager::objects::is_valid_object_name;
 use ferrite_storage::queue_manager::{
-    now_ms, ConnectionRecord, DefinitionType, ObjectDefinition, ObjectTimes, ObjectType,
+    now_ms, ConnectionRecord, DefinitionType, ObjectDefinition, ObjectType,
 };
 use ferrite_storage::StorageError;
 
 use crate::attributes::{generic_match, AttributeValue};
 use crate::channel_commands;
-use crate::commands::{
-    apply_attributes, fill_object_times, queue_attributes, status_attributes, Context,
-};
 use crate::connection_commands;
+use crate::context::{fill_object_times, Context};
 use crate::events::{self, CommandOrigin, CommandReport, ConfigWatch, Target};
 use crate::object_commands;
 use crate::parser::{Token, Value};
 use crate::pcf::{decode, encode, ByteOrder, Parameter, PcfHeader, PcfMessage};
 use crate::qmgr_commands;
+use crate::queue_attributes::{apply_attributes, queue_attributes, status_attributes};
 use crate::CommandProcessor;
+
+use crate::pcf_attributes::{
+    connection_id, to_parameters, Kind, Mapping, AUTH_INFO_MAP, CHANNEL_MAP, CHANNEL_STATUS_MAP,
+    CONNECTION_MAP, LISTENER_STATUS_MAP, NAMELIST_MAP, PROCESS_MAP, QUEUE_HANDLE_MAP,
+    QUEUE_MANAGER_MAP, QUEUE_MAP, QUEUE_STATUS_MAP,
+};
 
 mod channel_authentication;
 mod usage;
-
-// ----- attribute mappings ---------------------------------------------------------------------
-
-/// How a displayed attribute's value becomes a PCF parameter.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Kind {
-    /// MQCFST.
-    Text,
-    /// MQCFIN: keyword values as MQ's constants (numbers pass as they are).
-    Integer(&'static [(&'static str, i32)]),
-    /// MQCFSL from a comma-separated list (NAMES).
-    TextList,
-    /// MQCFIL of two values, -1 each when blank (QTIME).
-    Pair,
-    /// MQCFBS: a connection identifier shown as 16 hexadecimal digits.
-    ConnectionId,
-    /// MQCFIN from a keyword shown alone (SHARE or NOSHARE): the values are the keywords.
-    Flag(&'static [(&'static str, i32)]),
-}
-
-/// One attribute: its MQSC keyword, its PCF parameter identifier, how its value maps.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Mapping {
-    pub(crate) keyword: &'static str,
-    pub(crate) selector: i32,
-    pub(crate) kind: Kind,
-}
-
-const fn text(keyword: &'static str, selector: i32) -> Mapping {
-    Mapping {
-        keyword,
-        selector,
-        kind: Kind::Text,
-    }
-}
-
-const fn integer(keyword: &'static str, selector: i32) -> Mapping {
-    Mapping {
-        keyword,
-        selector,
-        kind: Kind::Integer(&[]),
-    }
-}
-
-const fn flag(
-    keyword: &'static str,
-    selector: i32,
-    values: &'static [(&'static str, i32)],
-) -> Mapping {
-    Mapping {
-        keyword,
-        selector,
-        kind: Kind::Flag(values),
-    }
-}
-
-const fn choice(
-    keyword: &'static str,
-    selector: i32,
-    values: &'static [(&'static str, i32)],
-) -> Mapping {
-    Mapping {
-        keyword,
-        selector,
-        kind: Kind::Integer(values),
-    }
-}
-
-const QSGDISP: &[(&str, i32)] = &[("QMGR", MQQSGD_Q_MGR)];
-const QUEUE_TYPES: &[(&str, i32)] = &[
-    ("QLOCAL", MQQT_LOCAL),
-    ("QMODEL", MQQT_MODEL),
-    ("QALIAS", MQQT_ALIAS),
-    ("QREMOTE", MQQT_REMOTE),
-];
-const ENABLED_EVENT: &[(&str, i32)] = &[("DISABLED", MQEVR_DISABLED), ("ENABLED", MQEVR_ENABLED)];
-const MONITORING: &[(&str, i32)] = &[
-    ("QMGR", MQMON_Q_MGR),
-    ("OFF", MQMON_OFF),
-    ("ON", MQMON_ON),
-    ("LOW", MQMON_LOW),
-    ("MEDIUM", MQMON_MEDIUM),
-    ("HIGH", MQMON_HIGH),
-];
-const APPLICATION_TYPES: &[(&str, i32)] = &[
-    ("CICS", MQAT_CICS),
-    ("IMS", MQAT_IMS),
-    ("MVS", MQAT_MVS),
-    ("ZOS", MQAT_ZOS),
-    ("UNIX", MQAT_UNIX),
-    ("WINDOWS", MQAT_WINDOWS),
-    ("WINDOWSNT", MQAT_WINDOWS_NT),
-    ("OS400", MQAT_OS400),
-    ("DEF", MQAT_DEFAULT),
-    ("JAVA", MQAT_JAVA),
-];
-const CHANNEL_TYPES: &[(&str, i32)] = &[
-    ("SDR", MQCHT_SENDER),
-    ("SVR", MQCHT_SERVER),
-    ("RCVR", MQCHT_RECEIVER),
-    ("RQSTR", MQCHT_REQUESTER),
-    ("CLNTCONN", MQCHT_CLNTCONN),
-    ("SVRCONN", MQCHT_SVRCONN),
-    ("CLUSSDR", MQCHT_CLUSSDR),
-    ("CLUSRCVR", MQCHT_CLUSRCVR),
-    ("AMQP", MQCHT_AMQP),
-];
-
-/// Queues of every type (DISPLAY QUEUE's keywords).
-pub(crate) const QUEUE_MAP: &[Mapping] = &[
-    text("QUEUE", MQCA_Q_NAME),
-    choice("TYPE", MQIA_Q_TYPE, QUEUE_TYPES),
-    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
-    text("STGCLASS", MQCA_STORAGE_CLASS),
-    text("DESCR", MQCA_Q_DESC),
-    choice(
-        "PUT",
-        MQIA_INHIBIT_PUT,
-        &[
-            ("ENABLED", MQQA_PUT_ALLOWED),
-            ("DISABLED", MQQA_PUT_INHIBITED),
-        ],
-    ),
-    choice(
-        "GET",
-        MQIA_INHIBIT_GET,
-        &[
-            ("ENABLED", MQQA_GET_ALLOWED),
-            ("DISABLED", MQQA_GET_INHIBITED),
-        ],
-    ),
-    integer("DEFPRTY", MQIA_DEF_PRIORITY),
-    choice(
-        "DEFPSIST",
-        MQIA_DEF_PERSISTENCE,
-        &[("NO", MQPER_NOT_PERSISTENT), ("YES", MQPER_PERSISTENT)],
-    ),
-    integer("MAXDEPTH", MQIA_MAX_Q_DEPTH),
-    integer("MAXMSGL", MQIA_MAX_MSG_LENGTH),
-    choice(
-        "DEFSOPT",
-        MQIA_DEF_INPUT_OPEN_OPTION,
-        &[
-            ("SHARED", MQOO_INPUT_SHARED),
-            ("EXCL", MQOO_INPUT_EXCLUSIVE),
-        ],
-    ),
-    choice(
-        "MSGDLVSQ",
-        MQIA_MSG_DELIVERY_SEQUENCE,
-        &[("PRIORITY", MQMDS_PRIORITY), ("FIFO", MQMDS_FIFO)],
-    ),
-    choice(
-        "USAGE",
-        MQIA_USAGE,
-        &[("NORMAL", MQUS_NORMAL), ("XMITQ", MQUS_TRANSMISSION)],
-    ),
-    choice(
-        "DEFTYPE",
-        MQIA_DEFINITION_TYPE,
-        &[
-            ("PREDEFINED", MQQDT_PREDEFINED),
-            ("PERMDYN", MQQDT_PERMANENT_DYNAMIC),
-            ("TEMPDYN", MQQDT_TEMPORARY_DYNAMIC),
-            ("SHAREDYN", MQQDT_SHARED_DYNAMIC),
-        ],
-    ),
-    choice(
-        "INDXTYPE",
-        MQIA_INDEX_TYPE,
-        &[
-            ("NONE", MQIT_NONE),
-            ("MSGID", MQIT_MSG_ID),
-            ("CORRELID", MQIT_CORREL_ID),
-            ("GROUPID", MQIT_GROUP_ID),
-            ("MSGTOKEN", MQIT_MSG_TOKEN),
-        ],
-    ),
-    integer("CURDEPTH", MQIA_CURRENT_Q_DEPTH),
-    integer("IPPROCS", MQIA_OPEN_INPUT_COUNT),
-    integer("OPPROCS", MQIA_OPEN_OUTPUT_COUNT),
-    // QALIAS
-    text("TARGET", MQCA_BASE_OBJECT_NAME),
-    choice("TARGTYPE", MQIA_BASE_TYPE, &[("QUEUE", MQOT_Q)]),
-    // QREMOTE
-    text("RNAME", MQCA_REMOTE_Q_NAME),
-    text("RQMNAME", MQCA_REMOTE_Q_MGR_NAME),
-    text("XMITQ", MQCA_XMIT_Q_NAME),
-    // Backout, sharing, retention, read ahead, put response, properties.
-    integer("BOTHRESH", MQIA_BACKOUT_THRESHOLD),
-    text("BOQNAME", MQCA_BACKOUT_REQ_Q_NAME),
-    flag(
-        "HARDENBO",
-        MQIA_HARDEN_GET_BACKOUT,
-        &[
-            ("NOHARDENBO", MQQA_BACKOUT_NOT_HARDENED),
-            ("HARDENBO", MQQA_BACKOUT_HARDENED),
-        ],
-    ),
-    flag(
-        "SHARE",
-        MQIA_SHAREABILITY,
-        &[("NOSHARE", MQQA_NOT_SHAREABLE), ("SHARE", MQQA_SHAREABLE)],
-    ),
-    integer("RETINTVL", MQIA_RETENTION_INTERVAL),
-    choice(
-        "DEFREADA",
-        MQIA_DEF_READ_AHEAD,
-        &[
-            ("NO", MQREADA_NO),
-            ("YES", MQREADA_YES),
-            ("DISABLED", MQREADA_DISABLED),
-        ],
-    ),
-    choice(
-        "DEFPRESP",
-        MQIA_DEF_PUT_RESPONSE_TYPE,
-        &[
-            ("SYNC", MQPRT_SYNC_RESPONSE),
-            ("ASYNC", MQPRT_ASYNC_RESPONSE),
-        ],
-    ),
-    choice(
-        "PROPCTL",
-        MQIA_PROPERTY_CONTROL,
-        &[
-            ("COMPAT", MQPROP_COMPATIBILITY),
-            ("NONE", MQPROP_NONE),
-            ("ALL", MQPROP_ALL),
-            ("FORCE", MQPROP_FORCE_MQRFH2),
-            ("V6COMPAT", MQPROP_V6COMPAT),
-        ],
-    ),
-    choice("ACCTQ", MQIA_ACCOUNTING_Q, MONITORING),
-    choice("MONQ", MQIA_MONITORING_Q, MONITORING),
-    choice("STATQ", MQIA_STATISTICS_Q, MONITORING),
-    // Triggering.
-    flag(
-        "TRIGGER",
-        MQIA_TRIGGER_CONTROL,
-        &[("NOTRIGGER", MQTC_OFF), ("TRIGGER", MQTC_ON)],
-    ),
-    choice(
-        "TRIGTYPE",
-        MQIA_TRIGGER_TYPE,
-        &[
-            ("NONE", MQTT_NONE),
-            ("FIRST", MQTT_FIRST),
-            ("EVERY", MQTT_EVERY),
-            ("DEPTH", MQTT_DEPTH),
-        ],
-    ),
-    integer("TRIGDPTH", MQIA_TRIGGER_DEPTH),
-    integer("TRIGMPRI", MQIA_TRIGGER_MSG_PRIORITY),
-    text("INITQ", MQCA_INITIATION_Q_NAME),
-    text("PROCESS", MQCA_PROCESS_NAME),
-    text("TRIGDATA", MQCA_TRIGGER_DATA),
-    // Depth and service interval events.
-    choice("QDPHIEV", MQIA_Q_DEPTH_HIGH_EVENT, ENABLED_EVENT),
-    integer("QDEPTHHI", MQIA_Q_DEPTH_HIGH_LIMIT),
-    choice("QDPLOEV", MQIA_Q_DEPTH_LOW_EVENT, ENABLED_EVENT),
-    integer("QDEPTHLO", MQIA_Q_DEPTH_LOW_LIMIT),
-    choice("QDPMAXEV", MQIA_Q_DEPTH_MAX_EVENT, ENABLED_EVENT),
-    choice(
-        "QSVCIEV",
-        MQIA_Q_SERVICE_INTERVAL_EVENT,
-        &[
-            ("NONE", MQQSIE_NONE),
-            ("HIGH", MQQSIE_HIGH),
-            ("OK", MQQSIE_OK),
-        ],
-    ),
-    integer("QSVCINT", MQIA_Q_SERVICE_INTERVAL),
-    text("CRDATE", MQCA_CREATION_DATE),
-    text("CRTIME", MQCA_CREATION_TIME),
-    text("ALTDATE", MQCA_ALTERATION_DATE),
-    text("ALTTIME", MQCA_ALTERATION_TIME),
-];
-
-/// DISPLAY QSTATUS TYPE(QUEUE).
-const QUEUE_STATUS_MAP: &[Mapping] = &[
-    text("QSTATUS", MQCA_Q_NAME),
-    choice(
-        "TYPE",
-        MQIACF_Q_STATUS_TYPE,
-        &[("QUEUE", MQIACF_Q_STATUS), ("HANDLE", MQIACF_Q_HANDLE)],
-    ),
-    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
-    integer("CURDEPTH", MQIA_CURRENT_Q_DEPTH),
-    integer("IPPROCS", MQIA_OPEN_INPUT_COUNT),
-    integer("OPPROCS", MQIA_OPEN_OUTPUT_COUNT),
-    choice(
-        "UNCOM",
-        MQIACF_UNCOMMITTED_MSGS,
-        &[("NO", MQQSUM_NO), ("YES", MQQSUM_YES)],
-    ),
-    integer("MSGAGE", MQIACF_OLDEST_MSG_AGE),
-    Mapping {
-        keyword: "QTIME",
-        selector: MQIACF_Q_TIME_INDICATOR,
-        kind: Kind::Pair,
-    },
-    text("LPUTDATE", MQCACF_LAST_PUT_DATE),
-    text("LPUTTIME", MQCACF_LAST_PUT_TIME),
-    text("LGETDATE", MQCACF_LAST_GET_DATE),
-    text("LGETTIME", MQCACF_LAST_GET_TIME),
-];
-
-const OPEN_YES_NO: &[(&str, i32)] = &[("NO", MQQSO_NO), ("YES", MQQSO_YES)];
-const UOW_STATE: &[(&str, i32)] = &[("NONE", MQUOWST_NONE), ("ACTIVE", MQUOWST_ACTIVE)];
-
-/// DISPLAY QSTATUS TYPE(HANDLE).
-const QUEUE_HANDLE_MAP: &[Mapping] = &[
-    text("QSTATUS", MQCA_Q_NAME),
-    choice(
-        "TYPE",
-        MQIACF_Q_STATUS_TYPE,
-        &[("QUEUE", MQIACF_Q_STATUS), ("HANDLE", MQIACF_Q_HANDLE)],
-    ),
-    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
-    text("APPLTAG", MQCACF_APPL_TAG),
-    choice("APPLTYPE", MQIA_APPL_TYPE, APPLICATION_TYPES),
-    choice("ASTATE", MQIACF_ASYNC_STATE, &[("NONE", MQAS_NONE)]),
-    choice("BROWSE", MQIACF_OPEN_BROWSE, OPEN_YES_NO),
-    text("CHANNEL", MQCACH_CHANNEL_NAME),
-    Mapping {
-        keyword: "CONN",
-        selector: MQBACF_CONNECTION_ID,
-        kind: Kind::ConnectionId,
-    },
-    text("CONNAME", MQCACH_CONNECTION_NAME),
-    choice(
-        "INPUT",
-        MQIACF_OPEN_INPUT_TYPE,
-        &[
-            ("NO", MQQSO_NO),
-            ("SHARED", MQQSO_SHARED),
-            ("EXCL", MQQSO_EXCLUSIVE),
-        ],
-    ),
-    choice("INQUIRE", MQIACF_OPEN_INQUIRE, OPEN_YES_NO),
-    choice("OUTPUT", MQIACF_OPEN_OUTPUT, OPEN_YES_NO),
-    integer("PID", MQIACF_PROCESS_ID),
-    choice("SET", MQIACF_OPEN_SET, OPEN_YES_NO),
-    integer("TID", MQIACF_THREAD_ID),
-    choice("UOWSTATE", MQIACF_UOW_STATE, UOW_STATE),
-    choice("URTYPE", MQIACF_UOW_TYPE, &[("QMGR", MQUOWT_Q_MGR)]),
-    text("USERID", MQCACF_USER_IDENTIFIER),
-];
-
-/// DISPLAY CONN TYPE(CONN).
-const CONNECTION_MAP: &[Mapping] = &[
-    Mapping {
-        keyword: "CONN",
-        selector: MQBACF_CONNECTION_ID,
-        kind: Kind::ConnectionId,
-    },
-    choice(
-        "TYPE",
-        MQIACF_CONN_INFO_TYPE,
-        &[
-            ("CONN", MQIACF_CONN_INFO_CONN),
-            ("HANDLE", MQIACF_CONN_INFO_HANDLE),
-        ],
-    ),
-    text("APPLTAG", MQCACF_APPL_TAG),
-    choice("APPLTYPE", MQIA_APPL_TYPE, APPLICATION_TYPES),
-    text("USERID", MQCACF_USER_IDENTIFIER),
-    text("CHANNEL", MQCACH_CHANNEL_NAME),
-    text("CONNAME", MQCACH_CONNECTION_NAME),
-    choice("UOWSTATE", MQIACF_UOW_STATE, UOW_STATE),
-];
-
-/// Connection attributes DISPLAY shows that PCF has no parameter for.
-#[cfg(test)]
-const CONNECTION_DISPLAY_ONLY: &[&str] = &["NOPENS", "CONNDATE", "CONNTIME"];
-
-const CHANNEL_MAP: &[Mapping] = &[
-    text("CHANNEL", MQCACH_CHANNEL_NAME),
-    choice("CHLTYPE", MQIACH_CHANNEL_TYPE, CHANNEL_TYPES),
-    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
-    choice("TRPTYPE", MQIACH_XMIT_PROTOCOL_TYPE, &[("TCP", MQXPT_TCP)]),
-    text("DESCR", MQCACH_DESC),
-    integer("MAXMSGL", MQIACH_MAX_MSG_LENGTH),
-    integer("HBINT", MQIACH_HB_INTERVAL),
-    choice("KAINT", MQIACH_KEEP_ALIVE_INTERVAL, &[("AUTO", MQKAI_AUTO)]),
-    integer("SHARECNV", MQIACH_SHARING_CONVERSATIONS),
-    integer("MAXINST", MQIACH_MAX_INSTANCES),
-    integer("MAXINSTC", MQIACH_MAX_INSTS_PER_CLIENT),
-    integer("DISCINT", MQIACH_DISC_INTERVAL),
-    choice("MONCHL", MQIA_MONITORING_CHANNEL, MONITORING),
-    text("SSLCIPH", MQCACH_SSL_CIPHER_SPEC),
-    choice(
-        "SSLCAUTH",
-        MQIACH_SSL_CLIENT_AUTH,
-        &[("REQUIRED", MQSCA_REQUIRED), ("OPTIONAL", MQSCA_OPTIONAL)],
-    ),
-    text("SSLPEER", MQCACH_SSL_PEER_NAME),
-    text("MCAUSER", MQCACH_MCA_USER_ID),
-    text("ALTDATE", MQCA_ALTERATION_DATE),
-    text("ALTTIME", MQCA_ALTERATION_TIME),
-];
-
-const CHANNEL_STATUS_MAP: &[Mapping] = &[
-    text("CHSTATUS", MQCACH_CHANNEL_NAME),
-    choice("CHLTYPE", MQIACH_CHANNEL_TYPE, CHANNEL_TYPES),
-    text("CONNAME", MQCACH_CONNECTION_NAME),
-    choice(
-        "STATUS",
-        MQIACH_CHANNEL_STATUS,
-        &[("RUNNING", MQCHS_RUNNING), ("STOPPING", MQCHS_STOPPING)],
-    ),
-    integer("MSGS", MQIACH_MSGS),
-    integer("BYTSSENT", MQIACH_BYTES_SENT),
-    integer("BYTSRCVD", MQIACH_BYTES_RECEIVED),
-    text("CHSTADA", MQCACH_CHANNEL_START_DATE),
-    text("CHSTATI", MQCACH_CHANNEL_START_TIME),
-    text("LSTMSGDA", MQCACH_LAST_MSG_DATE),
-    text("LSTMSGTI", MQCACH_LAST_MSG_TIME),
-    integer("HBINT", MQIACH_HB_INTERVAL),
-    integer("MAXMSGL", MQIACH_MAX_MSG_LENGTH),
-    integer("MAXSHCNV", MQIACH_MAX_SHARING_CONVS),
-    integer("CURSHCNV", MQIACH_CURRENT_SHARING_CONVS),
-];
-
-/// Channel status attributes DISPLAY shows that PCF expresses otherwise (CURRENT is the
-/// instance type, always MQOT_CURRENT_CHANNEL here).
-#[cfg(test)]
-const CHANNEL_STATUS_DISPLAY_ONLY: &[&str] = &["CURRENT"];
-
-const PROCESS_MAP: &[Mapping] = &[
-    text("PROCESS", MQCA_PROCESS_NAME),
-    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
-    text("DESCR", MQCA_PROCESS_DESC),
-    text("APPLICID", MQCA_APPL_ID),
-    choice("APPLTYPE", MQIA_APPL_TYPE, APPLICATION_TYPES),
-    text("USERDATA", MQCA_USER_DATA),
-    text("ENVRDATA", MQCA_ENV_DATA),
-    text("ALTDATE", MQCA_ALTERATION_DATE),
-    text("ALTTIME", MQCA_ALTERATION_TIME),
-];
-
-/// AUTHTYPE: MQ's types (Ferrite defines IDPWOS only).
-const AUTH_INFO_TYPES: &[(&str, i32)] = &[
-    ("IDPWOS", MQAIT_IDPW_OS),
-    ("IDPWLDAP", MQAIT_IDPW_LDAP),
-    ("CRLLDAP", MQAIT_CRL_LDAP),
-    ("OCSP", MQAIT_OCSP),
-];
-
-/// CHCKCLNT and CHCKLOCL.
-const CHECK_VALUES: &[(&str, i32)] = &[
-    ("NONE", MQCHK_NONE),
-    ("OPTIONAL", MQCHK_OPTIONAL),
-    ("REQUIRED", MQCHK_REQUIRED),
-    ("REQDADM", MQCHK_REQUIRED_ADMIN),
-];
-
-const AUTH_INFO_MAP: &[Mapping] = &[
-    text("AUTHINFO", MQCA_AUTH_INFO_NAME),
-    choice("AUTHTYPE", MQIA_AUTH_INFO_TYPE, AUTH_INFO_TYPES),
-    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
-    text("DESCR", MQCA_AUTH_INFO_DESC),
-    choice("CHCKCLNT", MQIA_CHECK_CLIENT_BINDING, CHECK_VALUES),
-    choice("CHCKLOCL", MQIA_CHECK_LOCAL_BINDING, CHECK_VALUES),
-    choice(
-        "ADOPTCTX",
-        MQIA_ADOPT_CONTEXT,
-        &[("NO", MQADPCTX_NO), ("YES", MQADPCTX_YES)],
-    ),
-    integer("FAILDLAY", MQIA_AUTHENTICATION_FAIL_DELAY),
-    text("ALTDATE", MQCA_ALTERATION_DATE),
-    text("ALTTIME", MQCA_ALTERATION_TIME),
-];
-
-const NAMELIST_MAP: &[Mapping] = &[
-    text("NAMELIST", MQCA_NAMELIST_NAME),
-    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
-    text("DESCR", MQCA_NAMELIST_DESC),
-    choice(
-        "NLTYPE",
-        MQIA_NAMELIST_TYPE,
-        &[
-            ("NONE", MQNT_NONE),
-            ("QUEUE", MQNT_Q),
-            ("CLUSTER", MQNT_CLUSTER),
-            ("AUTHINFO", MQNT_AUTH_INFO),
-        ],
-    ),
-    integer("NAMCOUNT", MQIA_NAME_COUNT),
-    Mapping {
-        keyword: "NAMES",
-        selector: MQCA_NAMES,
-        kind: Kind::TextList,
-    },
-    text("ALTDATE", MQCA_ALTERATION_DATE),
-    text("ALTTIME", MQCA_ALTERATION_TIME),
-];
-
-/// Storage classes (configuration events only: Ferrite has no PCF storage class commands).
-const STORAGE_CLASS_MAP: &[Mapping] = &[
-    text("STGCLASS", MQCA_STORAGE_CLASS),
-    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
-    integer("PSID", MQIA_PAGESET_ID),
-    text("DESCR", MQCA_STORAGE_CLASS_DESC),
-    text("ALTDATE", MQCA_ALTERATION_DATE),
-    text("ALTTIME", MQCA_ALTERATION_TIME),
-];
-
-const LISTENER_STATUS_MAP: &[Mapping] = &[
-    text("LISTENER", MQCACH_LISTENER_NAME),
-    choice(
-        "STATUS",
-        MQIACH_LISTENER_STATUS,
-        &[
-            ("RUNNING", MQSVC_STATUS_RUNNING),
-            ("STOPPED", MQSVC_STATUS_STOPPED),
-        ],
-    ),
-    choice("TRPTYPE", MQIACH_XMIT_PROTOCOL_TYPE, &[("TCP", MQXPT_TCP)]),
-    integer("PORT", MQIACH_PORT),
-    text("IPADDR", MQCACH_IP_ADDRESS),
-    text("STARTDA", MQCACH_LISTENER_START_DATE),
-    text("STARTTI", MQCACH_LISTENER_START_TIME),
-];
-
-/// The 24-byte MQ connection identifier of a connection: the queue manager's name (first 16
-/// characters, blank padded), then the connection's number (8 bytes, big-endian), whose 16
-/// hexadecimal digits are what DISPLAY CONN shows.
-pub(crate) fn connection_id(queue_manager: &str, id: u64) -> Vec<u8> {
-    let mut bytes = vec![b' '; 16];
-    for (slot, byte) in bytes.iter_mut().zip(queue_manager.bytes()) {
-        *slot = byte;
-    }
-    bytes.extend_from_slice(&id.to_be_bytes());
-    bytes
-}
-
-/// The PCF parameter for one displayed value, `None` when the value cannot be expressed
-/// (a keyword the mapping does not know).
-fn to_parameter(
-    queue_manager: &str,
-    mapping: &Mapping,
-    value: &AttributeValue,
-) -> Option<Parameter> {
-    let parameter = mapping.selector;
-    Some(match (mapping.kind, value) {
-        (Kind::Text, AttributeValue::Text(text)) => Parameter::string(parameter, text.clone()),
-        (Kind::Text, AttributeValue::Keyword(keyword)) => Parameter::string(parameter, *keyword),
-        (Kind::Text, AttributeValue::Integer(number)) => {
-            Parameter::string(parameter, number.to_string())
-        }
-        (Kind::Text, AttributeValue::Blank) => Parameter::string(parameter, ""),
-        (Kind::Integer(_), AttributeValue::Integer(number)) => Parameter::integer(
-            parameter,
-            (*number).clamp(i32::MIN.into(), i32::MAX.into()) as i32,
-        ),
-        (Kind::Integer(values), AttributeValue::Keyword(word)) => {
-            let (_, value) = values.iter().find(|(keyword, _)| keyword == word)?;
-            Parameter::integer(parameter, *value)
-        }
-        (Kind::Integer(values), AttributeValue::Text(word)) => {
-            let value = values
-                .iter()
-                .find(|(keyword, _)| keyword == word)
-                .map(|(_, value)| *value)
-                .or_else(|| word.parse().ok())?;
-            Parameter::integer(parameter, value)
-        }
-        (Kind::Integer(_), AttributeValue::Blank) => Parameter::integer(parameter, -1),
-        (Kind::Flag(values), AttributeValue::Flag(word)) => {
-            let (_, value) = values.iter().find(|(keyword, _)| keyword == word)?;
-            Parameter::integer(parameter, *value)
-        }
-        (Kind::TextList, AttributeValue::Text(list)) => Parameter::StringList {
-            parameter,
-            values: list
-                .split(',')
-                .filter(|name| !name.is_empty())
-                .map(str::to_string)
-                .collect(),
-        },
-        (Kind::Pair, AttributeValue::Pair(pair)) => {
-            let (a, b) = pair.map_or((-1, -1), |(a, b)| {
-                (a.min(i32::MAX as u64) as i32, b.min(i32::MAX as u64) as i32)
-            });
-            Parameter::IntegerList {
-                parameter,
-                values: vec![a, b],
-            }
-        }
-        (Kind::ConnectionId, AttributeValue::Text(hex)) => Parameter::ByteString {
-            parameter,
-            value: connection_id(queue_manager, u64::from_str_radix(hex, 16).ok()?),
-        },
-        _ => return None,
-    })
-}
-
-/// Every attribute of `attributes` that `map` knows, as PCF parameters, in display order.
-fn to_parameters(
-    queue_manager: &str,
-    map: &[Mapping],
-    attributes: &[(&'static str, AttributeValue)],
-) -> Vec<Parameter> {
-    attributes
-        .iter()
-        .filter_map(|(keyword, value)| {
-            let mapping = map.iter().find(|mapping| mapping.keyword == *keyword)?;
-            to_parameter(queue_manager, mapping, value)
-        })
-        .collect()
-}
 
 // ----- errors and the request's parameters ----------------------------------------------------
 
@@ -1264,13 +655,7 @@ fn create_or_change(
     };
     let object_type = match fixed_type {
         Some(object_type) => object_type,
-        None => {
-            let value = request
-                .integer(MQIA_Q_TYPE)?
-                .ok_or_else(|| PcfFailure::parameter(MQRCCF_PARM_COUNT_TOO_SMALL, MQIA_Q_TYPE))?;
-            queue_type_of(value)
-                .ok_or_else(|| PcfFailure::parameter(MQRCCF_Q_TYPE_ERROR, MQIA_Q_TYPE))?
-        }
+        None => requested_queue_type(request)?,
     };
     let settable = object_commands::settable(object_type);
     let attribute = |parameter: &Parameter| {
@@ -1312,46 +697,9 @@ fn create_or_change(
             ))
         }
     };
-    let queue_manager = context.queue_manager;
-    // Queues of every type share one name space.
-    let existing_type = if object_type.is_queue() {
-        queue_manager.queue_object_type(name)
-    } else {
-        queue_manager.object(object_type, name).map(|_| object_type)
-    };
-    let mut definition = match mode {
-        Mode::Alter => match existing_type {
-            Some(found) if found == object_type => queue_manager
-                .object(object_type, name)
-                .ok_or_else(|| PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME))?,
-            Some(_) => return Err(PcfFailure::new(MQRCCF_OBJECT_WRONG_TYPE)),
-            None => return Err(PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME)),
-        },
-        Mode::Create | Mode::Copy => {
-            match existing_type {
-                Some(found) if found != object_type => {
-                    return Err(PcfFailure::new(MQRCCF_OBJECT_WRONG_TYPE))
-                }
-                Some(_) if !replace => return Err(PcfFailure::new(MQRCCF_OBJECT_ALREADY_EXISTS)),
-                _ => {}
-            }
-            if mode == Mode::Copy {
-                let from = request.required_string(from_parameter)?;
-                check_name(from, from_parameter, false, length_max)?;
-                let mut source = queue_manager
-                    .object(object_type, from)
-                    .ok_or_else(|| PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME))?;
-                object_commands::rename(&mut source, name);
-                if let ObjectDefinition::Local(queue) = &mut source {
-                    // A queue copied from a dynamic queue is a predefined queue.
-                    queue.definition_type = DefinitionType::Predefined;
-                }
-                source
-            } else {
-                object_commands::default_definition(object_type, name)
-            }
-        }
-    };
+    let copied = (mode == Mode::Copy).then_some((from_parameter, length_max));
+    let mut definition =
+        starting_definition(context, request, mode, object_type, name, replace, copied)?;
     let type_parameter = match object_type {
         ObjectType::Channel => Some(MQIACH_CHANNEL_TYPE),
         ObjectType::AuthInfo => Some(MQIA_AUTH_INFO_TYPE),
@@ -1367,18 +715,100 @@ fn create_or_change(
     }
     apply_parameters(context, &mut definition, request, &attribute)?;
     definition.validate().map_err(PcfFailure::storage)?;
+    store_definition(
+        context, request, definition, mode, name, replace, &attribute,
+    )?;
+    Ok(Vec::new())
+}
+
+/// The queue type CREATE_Q, COPY_Q and CHANGE_Q name (QType, required).
+fn requested_queue_type(request: &Request) -> Result<ObjectType, PcfFailure> {
+    let value = request
+        .integer(MQIA_Q_TYPE)?
+        .ok_or_else(|| PcfFailure::parameter(MQRCCF_PARM_COUNT_TOO_SMALL, MQIA_Q_TYPE))?;
+    queue_type_of(value).ok_or_else(|| PcfFailure::parameter(MQRCCF_Q_TYPE_ERROR, MQIA_Q_TYPE))
+}
+
+/// The definition the parameters are applied to: for a change the existing object of that
+/// type; for a create or copy (`copied`: the FromName parameter and the name length limit)
+/// the defaults or the copied object under `name`, when no object of the name exists or
+/// `replace` allows replacing one of the same type.
+fn starting_definition(
+    context: &Context,
+    request: &Request,
+    mode: Mode,
+    object_type: ObjectType,
+    name: &str,
+    replace: bool,
+    copied: Option<(i32, usize)>,
+) -> Result<ObjectDefinition, PcfFailure> {
+    let queue_manager = context.queue_manager;
+    // Queues of every type share one name space.
+    let existing_type = if object_type.is_queue() {
+        queue_manager.queue_object_type(name)
+    } else {
+        queue_manager.object(object_type, name).map(|_| object_type)
+    };
+    Ok(match mode {
+        Mode::Alter => match existing_type {
+            Some(found) if found == object_type => queue_manager
+                .object(object_type, name)
+                .ok_or_else(|| PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME))?,
+            Some(_) => return Err(PcfFailure::new(MQRCCF_OBJECT_WRONG_TYPE)),
+            None => return Err(PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME)),
+        },
+        Mode::Create | Mode::Copy => {
+            match existing_type {
+                Some(found) if found != object_type => {
+                    return Err(PcfFailure::new(MQRCCF_OBJECT_WRONG_TYPE))
+                }
+                Some(_) if !replace => return Err(PcfFailure::new(MQRCCF_OBJECT_ALREADY_EXISTS)),
+                _ => {}
+            }
+            if let Some((from_parameter, length_max)) = copied {
+                let from = request.required_string(from_parameter)?;
+                check_name(from, from_parameter, false, length_max)?;
+                let mut source = queue_manager
+                    .object(object_type, from)
+                    .ok_or_else(|| PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME))?;
+                object_commands::rename(&mut source, name);
+                if let ObjectDefinition::Local(queue) = &mut source {
+                    // A queue copied from a dynamic queue is a predefined queue.
+                    queue.definition_type = DefinitionType::Predefined;
+                }
+                source
+            } else {
+                object_commands::default_definition(object_type, name)
+            }
+        }
+    })
+}
+
+/// Store the checked definition: a change of a local queue applies the parameters again to
+/// the definition current under the object lock; others define (replacing with `replace`)
+/// or alter the object.
+fn store_definition(
+    context: &Context,
+    request: &Request,
+    definition: ObjectDefinition,
+    mode: Mode,
+    name: &str,
+    replace: bool,
+    attribute: &dyn Fn(&Parameter) -> Option<&'static Mapping>,
+) -> Result<(), PcfFailure> {
+    let queue_manager = context.queue_manager;
     let result = match (definition, mode) {
         (ObjectDefinition::Local(_), Mode::Alter) => {
             let queue = queue_manager
                 .queue(name)
                 .ok_or_else(|| PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME))?;
             // Only the attributes named change, applied again to the definition current under
-            // the object lock, so a switch the queue manager made since the read above (an
+            // the object lock, so a switch the queue manager made since it was read (an
             // event or trigger control) is not undone.
             let mut refused = None;
             let result = queue_manager.update_queue_definition(&queue, |current| {
                 let mut altered = ObjectDefinition::Local(current.clone());
-                if let Err(failure) = apply_parameters(context, &mut altered, request, &attribute) {
+                if let Err(failure) = apply_parameters(context, &mut altered, request, attribute) {
                     refused = Some(failure);
                     return Err(ferrite_storage::StorageError::mq(
                         ferrite_constants::reason::MQRC_UNEXPECTED_ERROR,
@@ -1402,8 +832,7 @@ fn create_or_change(
         (other, Mode::Alter) => queue_manager.alter_object(other),
         (other, _) => queue_manager.define_object(other, replace),
     };
-    result.map_err(PcfFailure::storage)?;
-    Ok(Vec::new())
+    result.map_err(PcfFailure::storage)
 }
 
 /// DELETE_Q, DELETE_CHANNEL, DELETE_PROCESS, DELETE_NAMELIST.
@@ -1602,63 +1031,6 @@ fn reset_queue_statistics(context: &Context, request: &Request) -> Responses {
 }
 
 // ----- queue manager --------------------------------------------------------------------------
-
-/// DISPLAY QMGR.
-const QUEUE_MANAGER_MAP: &[Mapping] = &[
-    text("QMNAME", MQCA_Q_MGR_NAME),
-    text("DESCR", MQCA_Q_MGR_DESC),
-    text("DEADQ", MQCA_DEAD_LETTER_Q_NAME),
-    text("ALTDATE", MQCA_ALTERATION_DATE),
-    text("ALTTIME", MQCA_ALTERATION_TIME),
-    integer("MAXMSGL", MQIA_MAX_MSG_LENGTH),
-    integer("MAXUMSGS", MQIA_MAX_UNCOMMITTED_MSGS),
-    choice("EXPRYINT", MQIA_EXPIRY_INTERVAL, &[("OFF", 0)]),
-    integer("TRIGINT", MQIA_TRIGGER_INTERVAL),
-    choice("PERFMEV", MQIA_PERFORMANCE_EVENT, ENABLED_EVENT),
-    choice("INHIBTEV", MQIA_INHIBIT_EVENT, ENABLED_EVENT),
-    choice("LOCALEV", MQIA_LOCAL_EVENT, ENABLED_EVENT),
-    choice(
-        "CMDEV",
-        MQIA_COMMAND_EVENT,
-        &[
-            ("DISABLED", MQEVR_DISABLED),
-            ("ENABLED", MQEVR_ENABLED),
-            ("NODISPLAY", MQEVR_NO_DISPLAY),
-        ],
-    ),
-    choice("CONFIGEV", MQIA_CONFIGURATION_EVENT, ENABLED_EVENT),
-    choice("STRSTPEV", MQIA_START_STOP_EVENT, ENABLED_EVENT),
-    choice(
-        "CHLEV",
-        MQIA_CHANNEL_EVENT,
-        &[
-            ("DISABLED", MQEVR_DISABLED),
-            ("ENABLED", MQEVR_ENABLED),
-            ("EXCEPTION", MQEVR_EXCEPTION),
-        ],
-    ),
-    choice("ACCTQ", MQIA_ACCOUNTING_Q, QUEUE_MANAGER_MONITORING),
-    choice("MONQ", MQIA_MONITORING_Q, QUEUE_MANAGER_MONITORING),
-    choice("STATQ", MQIA_STATISTICS_Q, QUEUE_MANAGER_MONITORING),
-    choice("PLATFORM", MQIA_PLATFORM, &[("UNIX", MQPL_UNIX)]),
-    integer("CMDLEVEL", MQIA_COMMAND_LEVEL),
-    integer("CCSID", MQIA_CODED_CHAR_SET_ID),
-    text("QMID", MQCA_Q_MGR_IDENTIFIER),
-    text("COMMANDQ", MQCA_COMMAND_INPUT_Q_NAME),
-    text("CONNAUTH", MQCA_CONN_AUTH),
-    integer("MAXPRTY", MQIA_MAX_PRIORITY),
-    flag("SYNCPT", MQIA_SYNCPOINT, &[("SYNCPT", MQSP_AVAILABLE)]),
-];
-
-/// ACCTQ, MONQ and STATQ of the queue manager.
-const QUEUE_MANAGER_MONITORING: &[(&str, i32)] = &[
-    ("NONE", MQMON_NONE),
-    ("OFF", MQMON_OFF),
-    ("ON", MQMON_ON),
-    ("LOW", MQMON_LOW),
-    ("MEDIUM", MQMON_MEDIUM),
-    ("HIGH", MQMON_HIGH),
-];
 
 fn inquire_queue_manager(context: &Context, request: &Request) -> Responses {
     request.check(|p| ignorable(p) || p.id() == MQIACF_Q_MGR_ATTRS)?;
@@ -2225,69 +1597,14 @@ fn configuration_target(command: i32, request: &Request) -> Option<Target> {
     })
 }
 
-/// ObjectType, ObjectName, Disposition and the attributes of `definition`, as a configuration
-/// event reports them (events.rs): the attributes with the identifiers and values of an
-/// Inquire response, the name not repeated.
-pub(crate) fn object_event_parameters(
-    queue_manager: &str,
-    definition: &ObjectDefinition,
-    times: ObjectTimes,
-) -> Vec<Parameter> {
-    let object_type = definition.object_type();
-    let (mq_object_type, name_parameter, map) = match object_type {
-        ObjectType::StorageClass => (MQOT_STORAGE_CLASS, MQCA_STORAGE_CLASS, STORAGE_CLASS_MAP),
-        ObjectType::Channel => (MQOT_CHANNEL, MQCACH_CHANNEL_NAME, CHANNEL_MAP),
-        ObjectType::Process => (MQOT_PROCESS, MQCA_PROCESS_NAME, PROCESS_MAP),
-        ObjectType::Namelist => (MQOT_NAMELIST, MQCA_NAMELIST_NAME, NAMELIST_MAP),
-        ObjectType::AuthInfo => (MQOT_AUTH_INFO, MQCA_AUTH_INFO_NAME, AUTH_INFO_MAP),
-        _ => (MQOT_Q, MQCA_Q_NAME, QUEUE_MAP),
-    };
-    let mut attributes = match definition {
-        ObjectDefinition::Local(queue) => {
-            crate::commands::queue_definition_attributes(queue, "QLOCAL")
-        }
-        other => object_commands::attributes(other),
-    };
-    crate::attributes::fill_times(&mut attributes, times);
-    let mut parameters = vec![
-        Parameter::integer(MQIACF_OBJECT_TYPE, mq_object_type),
-        Parameter::string(name_parameter, definition.name()),
-        Parameter::integer(MQIA_QSG_DISP, MQQSGD_Q_MGR),
-    ];
-    parameters.extend(
-        to_parameters(queue_manager, map, &attributes)
-            .into_iter()
-            .filter(|parameter| ![name_parameter, MQIA_QSG_DISP].contains(&parameter.id())),
-    );
-    parameters
-}
-
-/// ObjectType, ObjectName and the attributes of the queue manager object, as a configuration
-/// event reports them (no Disposition: MQ gives none for the queue manager).
-pub(crate) fn queue_manager_event_parameters(
-    queue_manager: &str,
-    attributes: &ferrite_storage::queue_manager::QueueManagerAttributes,
-) -> Vec<Parameter> {
-    let mut parameters = vec![
-        Parameter::integer(MQIACF_OBJECT_TYPE, MQOT_Q_MGR),
-        Parameter::string(MQCA_Q_MGR_NAME, queue_manager),
-    ];
-    parameters.extend(
-        to_parameters(
-            queue_manager,
-            QUEUE_MANAGER_MAP,
-            &qmgr_commands::stored_attributes(attributes),
-        )
-        .into_iter()
-        .filter(|parameter| parameter.id() != MQCA_Q_MGR_NAME),
-    );
-    parameters
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::queue_attributes;
+    use crate::pcf_attributes::{
+        to_parameter, CHANNEL_STATUS_DISPLAY_ONLY, CONNECTION_DISPLAY_ONLY,
+    };
+    use crate::queue_attributes::queue_attributes;
+    use ferrite_constants::appl_type::MQAT_JAVA;
 
     /// Every attribute DISPLAY shows for a queue of any type has its PCF parameter.
     #[test]

@@ -21,7 +21,7 @@ use ferrite_storage::queue_manager::{
 };
 
 use crate::attributes::AttributeValue;
-use crate::commands::{
+use crate::context::{
     choice, keywords, name_or_blank, no_object_value, number, value_error, Context, Outcome,
     Output, Selection, Takes,
 };

@@ -9,7 +9,7 @@
 //! TYPE(CONNAUTH) is the one type it refreshes; REFRESH SECURITY without TYPE
 //! or with `(*)` refreshes it too. Other types answer CSQ9032E.
 
-use crate::commands::{
+use crate::context::{
     choice, keywords, object_name, value_error, Context, Failure, Outcome, Output, Takes,
 };
 

@@ -49,7 +49,7 @@ use ferrite_storage::queue_manager::storage_definitions::{
 };
 use ferrite_storage::StorageError;
 
-use crate::commands::{
+use crate::context::{
     choice, exclusive, keywords, number, value_error, Context, Failure, Found, Outcome, Output,
     Takes,
 };

@@ -39,7 +39,7 @@ use ferrite_storage::page::{PageType, PAGE_FLAG_NONPERSISTENT};
 use ferrite_storage::queue_manager::QueueManager;
 use ferrite_storage::{PageNumber, PageSetId, Rba, StorageResult};
 
-use crate::commands::{
+use crate::context::{
     choice, keywords, no_object_value, value_error, Context, Failure, Outcome, Output, Takes,
 };
 use crate::parser::Token;

@@ -25,12 +25,10 @@
 use ferrite_constants::{
     completion::{MQCC_FAILED, MQCC_OK, MQCC_WARNING},
     object_type::MQOT_Q,
-    reason::{MQRC_NONE, MQRC_STAT_TYPE_ERROR},
-    status::{MQSTAT_TYPE_ASYNC_ERROR, MQSTAT_TYPE_RECONNECTION, MQSTAT_TYPE_RECONNECTION_ERROR},
+    reason::MQRC_NONE,
 };
 use ferrite_storage::data_manager::message::Identifier;
 
-use crate::connection::Connection;
 use crate::error::{MqError, MqResult};
 
 /// MQSTS: the status MQSTAT returns (version 1 fields).
@@ -144,20 +142,6 @@ impl AsyncPutStatus {
     }
 }
 
-impl Connection {
-    /// MQSTAT. MQSTAT_TYPE_ASYNC_ERROR returns the outcome of the asynchronous puts since the
-    /// last MQSTAT and resets it. MQSTAT_TYPE_RECONNECTION and MQSTAT_TYPE_RECONNECTION_ERROR
-    /// describe a reconnecting client connection; this connection never reconnects, so they
-    /// return an empty status. Any other type: MQRC_STAT_TYPE_ERROR.
-    pub fn stat(&mut self, status_type: i32) -> MqResult<Mqsts> {
-        match status_type {
-            MQSTAT_TYPE_ASYNC_ERROR => Ok(self.async_status.take()),
-            MQSTAT_TYPE_RECONNECTION | MQSTAT_TYPE_RECONNECTION_ERROR => Ok(Mqsts::default()),
-            _ => Err(MqError::failed(MQRC_STAT_TYPE_ERROR)),
-        }
-    }
-}
-
 /// How many message identifiers one reservation hands out: the low three bytes of the
 /// identifier are the client's counter.
 pub const MESSAGE_ID_RESERVATION_MAX: u32 = 0x00FF_FFFF;
@@ -171,7 +155,7 @@ pub const MESSAGE_ID_COUNTER_BYTES: usize = 3;
 /// message (the range comes from the same counter as every MsgId it generates).
 pub fn reserve_message_ids(queue_manager: &str, wanted: u32) -> (Identifier, u32) {
     let count = wanted.clamp(1, MESSAGE_ID_RESERVATION_MAX);
-    let base = crate::connection::reserve_identifier_range(
+    let base = crate::identifiers::reserve_identifier_range(
         queue_manager,
         8 * MESSAGE_ID_COUNTER_BYTES as u32,
     );

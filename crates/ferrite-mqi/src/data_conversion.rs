@@ -23,9 +23,9 @@ use ferrite_constants::{
 };
 use ferrite_message::conversion::convert_message;
 
-use crate::connection::GetResult;
 use crate::descriptor::QUEUE_MANAGER_CCSID;
 use crate::error::{MqError, MqResult};
+use crate::get_result::GetResult;
 use crate::structures::{Mqgmo, Mqmd};
 
 /// The CCSID and encoding a getter asks for: its MQMD's on input.

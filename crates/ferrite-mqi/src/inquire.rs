@@ -18,9 +18,20 @@ use ferrite_constants::{
 };
 use ferrite_storage::queue_manager::{QueueDefinition, QueueManager, QueueStatus};
 
-use crate::connection::{AttributeValue, MAX_PRIORITY};
 use crate::descriptor::QUEUE_MANAGER_CCSID;
 use crate::error::{MqError, MqResult};
+
+/// An attribute value for MQINQ and MQSET.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AttributeValue {
+    /// An MQIA_* integer attribute.
+    Integer(i32),
+    /// An MQCA_* character attribute, without trailing blanks.
+    Text(String),
+}
+
+/// The greatest message priority (the queue manager's MAXPRTY).
+pub const MAX_PRIORITY: i32 = 9;
 
 fn selector_error<T>() -> MqResult<T> {
     Err(MqError::failed(MQRC_SELECTOR_ERROR))

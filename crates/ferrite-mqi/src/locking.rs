@@ -21,8 +21,8 @@ use ferrite_storage::queue_manager::{
     LocalQueue, MessageKey, MessageSelector, QueueManager, RetrievedMessage,
 };
 
-use crate::connection::GetResult;
 use crate::error::{MqError, MqResult};
+use crate::get_result::GetResult;
 
 /// How a browse looks for its message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

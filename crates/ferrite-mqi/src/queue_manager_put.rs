@@ -27,9 +27,9 @@ use ferrite_storage::data_manager::message::MessageDescriptor;
 use ferrite_storage::queue_manager::{now_ms, LocalQueue, MessageEntry, QueueManager, UnitOfWork};
 use ferrite_storage::StorageResult;
 
-use crate::connection::new_identifier;
 use crate::depth_events;
 use crate::descriptor::{self, QUEUE_MANAGER_CCSID};
+use crate::identifiers::new_identifier;
 use crate::structures::Mqmd;
 use crate::triggering::{ArrivalWatch, PendingArrivals};
 

@@ -132,7 +132,7 @@ pub fn report_message(
         msg_id: if original.report & MQRO_PASS_MSG_ID != 0 {
             original.msg_id
         } else {
-            crate::connection::new_identifier(queue_manager.name())
+            crate::identifiers::new_identifier(queue_manager.name())
         },
         correl_id: if original.report & MQRO_PASS_CORREL_ID != 0 {
             original.correl_id

@@ -75,7 +75,6 @@ use ferrite_storage::queue_manager::{
     QueueManager, UnitOfWork,
 };
 
-use crate::connection::application_type_number;
 use crate::queue_manager_put::put_as_queue_manager;
 
 /// Message priorities 0–9: arrivals are counted per priority until TRIGMPRI is known.
@@ -688,6 +687,21 @@ fn write_trigger_message(
 
 fn log(text: &str) {
     eprintln!("ferrite triggering: {text}");
+}
+
+/// APPLTYPE's MQAT_* value: a keyword MQSC accepts, or the number itself.
+pub fn application_type_number(application_type: &str) -> i32 {
+    use ferrite_constants::appl_type::*;
+    match application_type {
+        "CICS" => MQAT_CICS,
+        "IMS" => MQAT_IMS,
+        "MVS" | "ZOS" => MQAT_ZOS,
+        "UNIX" => MQAT_UNIX,
+        "WINDOWS" | "WINDOWSNT" => MQAT_WINDOWS_NT,
+        "DEF" => MQAT_DEFAULT,
+        "OS400" => MQAT_OS400,
+        number => number.parse().unwrap_or(MQAT_DEFAULT),
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,415 @@
+//! MQOPEN and MQCLOSE: name resolution (local, model, alias and remote queues, the queue
+//! manager, processes and namelists), dynamic queues and the handles they give.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use ferrite_constants::{
+    close_options::{MQCO_DELETE, MQCO_DELETE_PURGE, MQCO_KEEP_SUB, MQCO_QUIESCE, MQCO_REMOVE_SUB},
+    misc::MQEVO_OTHER,
+    object_type::{MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q, MQOT_Q_MGR},
+    open_options::*,
+    reason::*,
+};
+use ferrite_storage::queue_manager::{
+    thread_number, DefinitionType, HandleRecord, LocalQueue, ObjectDefinition, ObjectType,
+    QueueDefinition,
+};
+
+use super::{
+    failed, new_lock_holder, Connection, Hobj, ObjectHandle, Target, DYNAMIC_Q_NAME_PREFIX_MAX,
+};
+
+use crate::descriptor::trim;
+use crate::error::{MqError, MqResult};
+use crate::groups;
+use crate::selection::Selection;
+use crate::structures::Mqod;
+use crate::{queue_manager_events, triggering};
+
+const KNOWN_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
+    | MQOO_INPUT_SHARED
+    | MQOO_INPUT_EXCLUSIVE
+    | MQOO_BROWSE
+    | MQOO_OUTPUT
+    | MQOO_INQUIRE
+    | MQOO_SET
+    | MQOO_SAVE_ALL_CONTEXT
+    | MQOO_PASS_IDENTITY_CONTEXT
+    | MQOO_PASS_ALL_CONTEXT
+    | MQOO_SET_IDENTITY_CONTEXT
+    | MQOO_SET_ALL_CONTEXT
+    | MQOO_ALTERNATE_USER_AUTHORITY
+    | MQOO_FAIL_IF_QUIESCING
+    | MQOO_BIND_ON_OPEN
+    | MQOO_BIND_NOT_FIXED
+    | MQOO_BIND_ON_GROUP
+    | MQOO_RESOLVE_NAMES
+    | MQOO_CO_OP
+    | MQOO_RESOLVE_LOCAL_Q
+    | MQOO_NO_READ_AHEAD
+    | MQOO_READ_AHEAD
+    | MQOO_NO_MULTICAST;
+
+impl Connection {
+    /// MQOPEN: open a queue (MQOT_Q), the queue manager (MQOT_Q_MGR, for MQINQ), or a process
+    /// or namelist (MQOT_PROCESS, MQOT_NAMELIST, for MQINQ).
+    ///
+    /// A queue name resolves as in MQ: a local queue is opened; a model queue creates a
+    /// dynamic queue from DynamicQName (a trailing `*` becomes 16 hexadecimal digits; ObjectName
+    /// returns the name; MQRC_DYNAMIC_Q_NAME_ERROR, MQRC_OBJECT_ALREADY_EXISTS); an alias
+    /// opens its TARGET (MQRC_UNKNOWN_ALIAS_BASE_Q, MQRC_ALIAS_BASE_Q_TYPE_ERROR); a remote
+    /// queue needs its transmission queue (MQRC_UNKNOWN_XMIT_Q; with one, channels are still
+    /// needed: MQRC_FUNCTION_NOT_SUPPORTED) and opens for output only.
+    ///
+    /// Input options: MQOO_INPUT_AS_Q_DEF (the queue's DEFSOPT), MQOO_INPUT_SHARED (exclusive
+    /// on a NOSHARE queue), MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
+    /// handle has the queue open for input, or any handle has it exclusively).
+    pub fn open(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
+        let result = self.open_object(od, options);
+        if let Err(error) = &result {
+            // Local events (LOCALEV): an unknown object or alias base.
+            queue_manager_events::open_failed(
+                &self.queue_manager,
+                &self.record,
+                od.object_type,
+                trim(&od.object_name),
+                error.reason,
+            );
+        }
+        result
+    }
+
+    fn open_object(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
+        self.check_quiescing(options & MQOO_FAIL_IF_QUIESCING != 0)?;
+        if options & !KNOWN_OPEN_OPTIONS != 0 {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        let input_options =
+            options & (MQOO_INPUT_AS_Q_DEF | MQOO_INPUT_SHARED | MQOO_INPUT_EXCLUSIVE);
+        let access = MQOO_INPUT_AS_Q_DEF
+            | MQOO_INPUT_SHARED
+            | MQOO_INPUT_EXCLUSIVE
+            | MQOO_BROWSE
+            | MQOO_OUTPUT
+            | MQOO_INQUIRE
+            | MQOO_SET;
+        let context_options = MQOO_PASS_IDENTITY_CONTEXT
+            | MQOO_PASS_ALL_CONTEXT
+            | MQOO_SET_IDENTITY_CONTEXT
+            | MQOO_SET_ALL_CONTEXT;
+        let bind = options & (MQOO_BIND_ON_OPEN | MQOO_BIND_NOT_FIXED | MQOO_BIND_ON_GROUP);
+        let read_ahead = options & (MQOO_NO_READ_AHEAD | MQOO_READ_AHEAD);
+        if input_options.count_ones() > 1
+            || options & access == 0
+            || bind.count_ones() > 1
+            || read_ahead.count_ones() > 1
+            || (options & context_options != 0 && options & MQOO_OUTPUT == 0)
+            || (options & MQOO_SAVE_ALL_CONTEXT != 0 && input_options == 0)
+        {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        let selection = match trim(&od.selection_string) {
+            "" => None,
+            text => Some(Selection::parse(text).map_err(MqError::failed)?),
+        };
+        let name = trim(&od.object_name).to_string();
+        let q_mgr_name = trim(&od.object_q_mgr_name);
+        let mut alias = None;
+        let mut created_temporary = false;
+        let target = match od.object_type {
+            MQOT_Q => {
+                if !q_mgr_name.is_empty() && q_mgr_name != self.queue_manager.name() {
+                    return failed(MQRC_UNKNOWN_OBJECT_Q_MGR);
+                }
+                if name.is_empty() || name.len() > 48 {
+                    return failed(MQRC_OBJECT_NAME_ERROR);
+                }
+                let (queue, via_alias, temporary) = self.resolve_queue(od, &name, options)?;
+                alias = via_alias;
+                created_temporary = temporary;
+                Target::Queue(queue)
+            }
+            MQOT_PROCESS | MQOT_NAMELIST => {
+                let object_type = if od.object_type == MQOT_PROCESS {
+                    ObjectType::Process
+                } else {
+                    ObjectType::Namelist
+                };
+                if !q_mgr_name.is_empty() && q_mgr_name != self.queue_manager.name() {
+                    return failed(MQRC_UNKNOWN_OBJECT_Q_MGR);
+                }
+                if name.is_empty() || name.len() > 48 {
+                    return failed(MQRC_OBJECT_NAME_ERROR);
+                }
+                if options & !(MQOO_INQUIRE | MQOO_FAIL_IF_QUIESCING) != 0 {
+                    return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+                }
+                if self.queue_manager.object(object_type, &name).is_none() {
+                    return failed(MQRC_UNKNOWN_OBJECT_NAME);
+                }
+                Target::Definition(object_type, name.clone())
+            }
+            MQOT_Q_MGR => {
+                if !name.is_empty() && name != self.queue_manager.name() {
+                    return failed(MQRC_OBJECT_NAME_ERROR);
+                }
+                if options & !(MQOO_INQUIRE | MQOO_FAIL_IF_QUIESCING) != 0 {
+                    return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+                }
+                Target::QueueManager
+            }
+            _ => return failed(MQRC_OBJECT_TYPE_ERROR),
+        };
+        // Exclusive: asked for, or MQOO_INPUT_AS_Q_DEF on a DEFSOPT(EXCL) queue, or any input
+        // on a NOSHARE queue (MQ treats MQOO_INPUT_SHARED as exclusive there).
+        let input = (input_options != 0).then(|| {
+            options & MQOO_INPUT_EXCLUSIVE != 0
+                || match &target {
+                    Target::Queue(queue) => queue.with_definition(|definition| {
+                        !definition.shareable
+                            || (options & MQOO_INPUT_AS_Q_DEF != 0
+                                && !definition.default_input_shared)
+                    }),
+                    _ => false,
+                }
+        });
+        let output = options & MQOO_OUTPUT != 0;
+        let mut opened_for_input = None;
+        if let Target::Queue(queue) = &target {
+            if !queue.open_handle(input, output) {
+                return failed(MQRC_OBJECT_IN_USE);
+            }
+            od.resolved_q_name = queue.name();
+            opened_for_input = input.map(|_| queue.clone());
+        }
+        od.resolved_q_mgr_name = self.queue_manager.name().to_string();
+        let hobj = self.next_handle;
+        self.next_handle += 1;
+        // The handle registry (DISPLAY QSTATUS TYPE(HANDLE), DISPLAY CONN TYPE(HANDLE)).
+        self.record.handle_opened(HandleRecord {
+            hobj,
+            object_name: trim(&od.object_name).to_string(),
+            object_type: od.object_type,
+            queue: match &target {
+                Target::Queue(queue) => queue.name(),
+                _ => String::new(),
+            },
+            open_options: options,
+            thread: thread_number(),
+        });
+        self.handles.insert(
+            hobj,
+            ObjectHandle {
+                target,
+                options,
+                input,
+                output,
+                cursor: None,
+                alias,
+                created_temporary,
+                selection,
+                groups: groups::HandleGroups::default(),
+                lock_holder: new_lock_holder(),
+                saved_context: None,
+            },
+        );
+        self.note_handles();
+        // Trigger hook: a trigger monitor opening its initiation queue.
+        if let Some(queue) = opened_for_input {
+            triggering::initiation_queue_opened(&self.queue_manager, &queue);
+        }
+        Ok(Hobj(hobj))
+    }
+
+    /// The local queue an MQOPEN of the queue `name` reaches: the queue itself, a new dynamic
+    /// queue made from a model (ObjectName becomes its name), or an alias's target. Returns
+    /// the queue, the alias it was reached through, and whether a temporary dynamic queue was
+    /// created.
+    fn resolve_queue(
+        &mut self,
+        od: &mut Mqod,
+        name: &str,
+        options: i32,
+    ) -> MqResult<(Arc<LocalQueue>, Option<String>, bool)> {
+        let object_type = self.queue_manager.queue_object_type(name);
+        let definition = object_type.and_then(|kind| self.queue_manager.object(kind, name));
+        match definition {
+            Some(ObjectDefinition::Local(_)) => match self.queue_manager.queue(name) {
+                Some(queue) => Ok((queue, None, false)),
+                None => failed(MQRC_UNKNOWN_OBJECT_NAME),
+            },
+            Some(ObjectDefinition::Model(model)) => {
+                let dynamic_name = self.dynamic_queue_name(&od.dynamic_q_name)?;
+                let temporary = model.definition_type == DefinitionType::TemporaryDynamic;
+                let definition = QueueDefinition {
+                    name: dynamic_name.clone(),
+                    ..model
+                };
+                let queue = self.queue_manager.define_queue(definition, false)?;
+                if temporary {
+                    self.temporary_queues.push(queue.clone());
+                }
+                od.object_name = dynamic_name;
+                Ok((queue, None, temporary))
+            }
+            Some(ObjectDefinition::Alias(alias)) => {
+                match self.queue_manager.queue_object_type(&alias.target) {
+                    Some(ObjectType::LocalQueue) => match self.queue_manager.queue(&alias.target) {
+                        Some(queue) => Ok((queue, Some(alias.name), false)),
+                        None => failed(MQRC_UNKNOWN_ALIAS_BASE_Q),
+                    },
+                    None => failed(MQRC_UNKNOWN_ALIAS_BASE_Q),
+                    // An alias of a model, alias or remote queue: not a queue MQOPEN can use.
+                    Some(_) => failed(MQRC_ALIAS_BASE_Q_TYPE_ERROR),
+                }
+            }
+            Some(ObjectDefinition::Remote(remote)) => {
+                let input_or_more = MQOO_INPUT_AS_Q_DEF
+                    | MQOO_INPUT_SHARED
+                    | MQOO_INPUT_EXCLUSIVE
+                    | MQOO_BROWSE
+                    | MQOO_SET;
+                if options & input_or_more != 0 || options & MQOO_OUTPUT == 0 {
+                    return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+                }
+                let transmission_queue = if remote.transmission_queue.is_empty() {
+                    &remote.remote_queue_manager
+                } else {
+                    &remote.transmission_queue
+                };
+                if transmission_queue.is_empty()
+                    || self.queue_manager.queue(transmission_queue).is_none()
+                {
+                    return failed(MQRC_UNKNOWN_XMIT_Q);
+                }
+                // Messages for another queue manager need the channels that move them.
+                failed(MQRC_FUNCTION_NOT_SUPPORTED)
+            }
+            _ => failed(MQRC_UNKNOWN_OBJECT_NAME),
+        }
+    }
+
+    /// The name of a dynamic queue from DynamicQName: a trailing `*` is replaced by 16
+    /// hexadecimal digits that make the name unique (`AMQ.*` gives `AMQ.5F3A...`); a name
+    /// without `*` is used as it is. MQRC_DYNAMIC_Q_NAME_ERROR for anything else.
+    fn dynamic_queue_name(&self, pattern: &str) -> MqResult<String> {
+        static SUFFIX: AtomicU64 = AtomicU64::new(0);
+        let pattern = trim(pattern);
+        let Some(prefix) = pattern.strip_suffix('*') else {
+            if !ferrite_storage::queue_manager::objects::is_valid_object_name(pattern, 48) {
+                return failed(MQRC_DYNAMIC_Q_NAME_ERROR);
+            }
+            return Ok(pattern.to_string());
+        };
+        if prefix.len() > DYNAMIC_Q_NAME_PREFIX_MAX
+            || !prefix
+                .chars()
+                .all(ferrite_storage::config::is_object_name_char)
+        {
+            return failed(MQRC_DYNAMIC_Q_NAME_ERROR);
+        }
+        if SUFFIX.load(Ordering::Relaxed) == 0 {
+            let seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+                | 1;
+            let _ = SUFFIX.compare_exchange(0, seed, Ordering::Relaxed, Ordering::Relaxed);
+        }
+        // A name some queue already has is skipped; 64 bits of counter do not wrap in practice.
+        loop {
+            let name = format!("{prefix}{:016X}", SUFFIX.fetch_add(1, Ordering::Relaxed));
+            if self.queue_manager.queue_object_type(&name).is_none() {
+                return Ok(name);
+            }
+        }
+    }
+
+    /// MQCLOSE. Closing the handle whose MQOPEN created a temporary dynamic queue deletes the
+    /// queue and its messages, whatever the options. MQCO_DELETE deletes a permanent dynamic
+    /// queue that is empty with nothing uncommitted (MQRC_Q_NOT_EMPTY otherwise, and the
+    /// handle stays open); MQCO_DELETE_PURGE deletes it with its committed messages. Delete
+    /// options on any other queue, or on a temporary dynamic queue through a handle that did
+    /// not create it: MQRC_OPTION_NOT_VALID_FOR_TYPE.
+    pub fn close(&mut self, hobj: Hobj, options: i32) -> MqResult<()> {
+        if options
+            & !(MQCO_DELETE | MQCO_DELETE_PURGE | MQCO_KEEP_SUB | MQCO_REMOVE_SUB | MQCO_QUIESCE)
+            != 0
+            || (options & MQCO_DELETE != 0 && options & MQCO_DELETE_PURGE != 0)
+        {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        if !self.handles.contains_key(&hobj.0) {
+            return failed(MQRC_HOBJ_ERROR);
+        }
+        if options & (MQCO_KEEP_SUB | MQCO_REMOVE_SUB) != 0 {
+            return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+        }
+        if options & (MQCO_DELETE | MQCO_DELETE_PURGE) != 0 {
+            let handle = &self.handles[&hobj.0];
+            let Target::Queue(queue) = &handle.target else {
+                return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+            };
+            if handle.alias.is_some() {
+                return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+            }
+            match queue.with_definition(|d| d.definition_type) {
+                DefinitionType::Predefined => return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE),
+                DefinitionType::TemporaryDynamic if !handle.created_temporary => {
+                    return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE)
+                }
+                DefinitionType::TemporaryDynamic => {}
+                DefinitionType::PermanentDynamic => {
+                    let current = self.queue_manager.queue(queue.name_str());
+                    if current.is_some_and(|current| Arc::ptr_eq(&current, queue)) {
+                        let before = self.times_of(ObjectDefinition::Local(queue.definition()));
+                        self.queue_manager
+                            .delete_queue(queue.name_str(), options & MQCO_DELETE_PURGE != 0)?;
+                        self.configuration_changed(before, None, MQEVO_OTHER);
+                    }
+                }
+            }
+        }
+        let handle = self.handles.remove(&hobj.0).expect("checked");
+        self.record.handle_closed(hobj.0);
+        self.note_handles();
+        if let Target::Queue(queue) = &handle.target {
+            queue.unlock(handle.lock_holder);
+            queue.close_handle(handle.input, handle.output);
+            if handle.input.is_some() {
+                // Trigger hook: the last server of a queue closing it.
+                triggering::input_closed(&self.queue_manager, queue);
+            }
+            if handle.created_temporary {
+                self.delete_temporary_queue(queue)?;
+            }
+        }
+        // A group or logical message left unfinished by logical-order puts: closed anyway,
+        // with MQ's warning.
+        match handle.groups.close_warning() {
+            Some(warning) => Err(warning),
+            None => Ok(()),
+        }
+    }
+
+    /// Delete a temporary dynamic queue this connection created.
+    fn delete_temporary_queue(&mut self, queue: &Arc<LocalQueue>) -> MqResult<()> {
+        self.temporary_queues
+            .retain(|created| !Arc::ptr_eq(created, queue));
+        if self.queue_manager.is_stopping() {
+            return Ok(());
+        }
+        self.queue_manager.delete_temporary_queue(queue)?;
+        Ok(())
+    }
+
+    /// At the end of the connection: delete the temporary dynamic queues it created.
+    pub(super) fn delete_temporary_queues(&mut self) {
+        for queue in std::mem::take(&mut self.temporary_queues) {
+            if !self.queue_manager.is_stopping() {
+                let _ = self.queue_manager.delete_temporary_queue(&queue);
+            }
+        }
+    }
+}

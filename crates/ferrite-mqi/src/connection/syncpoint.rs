@@ -1,0 +1,77 @@
+//! MQCMIT, MQBACK and MQDISC: the end of a unit of work and of the connection.
+
+use ferrite_constants::reason::*;
+use ferrite_storage::queue_manager::UnitOfWork;
+
+use super::{failed, Connection, Target};
+
+use crate::error::{MqError, MqResult};
+use crate::triggering;
+
+impl Connection {
+    /// MQCMIT: commit the unit of work (its puts become visible, its gets final).
+    pub fn commit(&mut self) -> MqResult<()> {
+        self.check_running()?;
+        let result = self.queue_manager.commit(&mut self.unit);
+        self.note_unit_of_work();
+        result?;
+        // Trigger hook: the trigger messages the unit of work held.
+        self.arrivals.resolved(&self.queue_manager, true);
+        Ok(())
+    }
+
+    /// MQBACK: back out the unit of work (its puts vanish, its gets return to their queues in
+    /// their places with BackoutCount + 1).
+    pub fn backout(&mut self) -> MqResult<()> {
+        self.check_running()?;
+        let result = self.backout_unit();
+        self.note_unit_of_work();
+        result?;
+        Ok(())
+    }
+
+    /// MQDISC: close every handle and commit the unit of work (MQ's behaviour at a normal
+    /// disconnect). If the commit fails the work is backed out and the failure returned.
+    pub fn disconnect(mut self) -> MqResult<()> {
+        self.close_all();
+        if self.queue_manager.is_stopping() {
+            // Restart backs the unit of work out.
+            self.unit = UnitOfWork::new();
+            return failed(MQRC_Q_MGR_STOPPING);
+        }
+        let result = self.queue_manager.commit(&mut self.unit);
+        if result.is_err() {
+            let _ = self.backout_unit();
+        } else {
+            self.arrivals.resolved(&self.queue_manager, true);
+        }
+        self.delete_temporary_queues();
+        result.map_err(MqError::from)
+    }
+
+    /// Back the unit of work out, with the trigger hooks: the trigger messages it held, and
+    /// the conditions on the queues its gets return messages to.
+    pub(super) fn backout_unit(&mut self) -> Result<(), ferrite_storage::StorageError> {
+        let reinstated = triggering::before_backout(&self.unit);
+        let result = self.queue_manager.backout(&mut self.unit);
+        self.arrivals.resolved(&self.queue_manager, false);
+        if result.is_ok() {
+            triggering::reinstated(&self.queue_manager, reinstated);
+        }
+        result
+    }
+
+    pub(super) fn close_all(&mut self) {
+        for (_, handle) in self.handles.drain() {
+            if let Target::Queue(queue) = &handle.target {
+                queue.unlock(handle.lock_holder);
+                queue.close_handle(handle.input, handle.output);
+                if handle.input.is_some() {
+                    triggering::input_closed(&self.queue_manager, queue);
+                }
+            }
+        }
+        self.record.handles_closed();
+        self.note_handles();
+    }
+}
