@@ -814,6 +814,60 @@ pub fn stop(name: &str, directory: &Path) -> Result<(), String> {
 /// How often `stop` and the commands that wait for a starting queue manager look again.
 const STATUS_POLL_INTERVAL_MS: u64 = 50;
 
+/// How long a command that connects (mqsc, put, get, browse, trigmon) waits for a queue
+/// manager that is starting to serve.
+pub const CONNECT_START_WAIT_SECONDS: u64 = 60;
+
+/// For a command that connects to `name` here: `true` once it serves (waiting while it starts,
+/// at most [`CONNECT_START_WAIT_SECONDS`]), `false` when no process has it open (the command
+/// opens it in-process); an error when it is ending, in use by another command, or still
+/// starting at the end of the wait.
+pub fn wait_until_serving(name: &str, directory: &Path) -> Result<bool, String> {
+    let deadline = Instant::now() + Duration::from_secs(CONNECT_START_WAIT_SECONDS);
+    let mut said_starting = false;
+    loop {
+        let status = status_of(name, directory)?;
+        let pid = status.pid.unwrap_or(0);
+        match status.state {
+            QueueManagerState::Running => return Ok(true),
+            QueueManagerState::EndedNormally | QueueManagerState::EndedUnexpectedly
+                if !said_starting =>
+            {
+                return Ok(false)
+            }
+            QueueManagerState::EndedNormally | QueueManagerState::EndedUnexpectedly => {
+                return Err(format!(
+                    "ferrite: queue manager {name} ended while starting: STATUS({}); start it again with ferrite start {name} [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]",
+                    status.state.text()
+                ))
+            }
+            QueueManagerState::Ending => {
+                return Err(format!(
+                    "ferrite: queue manager {name} (pid {pid}) is ending; start it again once it has ended (ferrite status {name}) [reason 2162 MQRC_Q_MGR_STOPPING]"
+                ))
+            }
+            QueueManagerState::InUseByCommand => {
+                return Err(format!(
+                    "ferrite: queue manager {name} is not running, and a command has it open in its own process (pid {pid}); try again when that command ends [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"
+                ))
+            }
+            QueueManagerState::Starting => {}
+        }
+        if Instant::now() > deadline {
+            return Err(format!(
+                "ferrite: queue manager {name} (pid {pid}) is still starting (restart in progress) after {CONNECT_START_WAIT_SECONDS} s; try again when ferrite status {name} shows STATUS(Running) [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"
+            ));
+        }
+        if !said_starting {
+            eprintln!(
+                "ferrite: queue manager {name} (pid {pid}) is starting (restart in progress); waiting up to {CONNECT_START_WAIT_SECONDS} s for it to serve"
+            );
+            said_starting = true;
+        }
+        std::thread::sleep(Duration::from_millis(STATUS_POLL_INTERVAL_MS));
+    }
+}
+
 /// `ferrite status [QM]`: dspmq's answer for one queue manager or all, with the pid of the
 /// process that has it open.
 pub fn status(name: Option<&str>) -> Result<(), String> {
