@@ -734,6 +734,11 @@ fn status_of(name: &str, directory: &Path) -> Result<QueueManagerStatus, String>
 /// `ferrite stop`: stop the queue manager that holds the lock, whatever it is doing (one that
 /// is starting ends once restart completes), and wait for it to end.
 pub fn stop(name: &str, directory: &Path) -> Result<(), String> {
+    if !QueueManager::exists(&RealFileSystem, directory) {
+        return Err(format!(
+            "ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
+        ));
+    }
     let status = status_of(name, directory)?;
     let pid = match (status.state, status.pid) {
         (QueueManagerState::InUseByCommand, pid) => {

@@ -359,6 +359,8 @@ fn stale_pid_and_status_files_are_never_trusted() {
     );
     ok(home, &["stop", "STALEQM"]);
     bystander.assert_alive();
+    let (success, output) = run(home, &["stop", "NOSUCHQM"]);
+    assert!(!success && output.contains("does not exist"), "{output}");
 }
 
 #[test]
