@@ -760,18 +760,7 @@ pub fn stop(name: &str, directory: &Path) -> Result<(), String> {
         }
         (_, Some(pid)) => pid,
     };
-    match status.state {
-        QueueManagerState::Starting => println!(
-            "Queue manager {name} (pid {pid}) is starting (restart in progress): it ends cleanly once restart completes. Waiting up to {STOP_WAIT_SECONDS} s for it to end."
-        ),
-        QueueManagerState::Ending => println!(
-            "Queue manager {name} (pid {pid}) is already ending. Waiting up to {STOP_WAIT_SECONDS} s for it to end."
-        ),
-        _ => println!(
-            "Stopping queue manager {name} (pid {pid}). Waiting up to {STOP_WAIT_SECONDS} s for it to end."
-        ),
-    }
-    std::io::stdout().flush().ok();
+    // Signalled before saying so: once the message is out, the stop is on its way.
     // SAFETY: sending a signal to the process the kernel names as the lock's holder.
     if unsafe { libc::kill(pid as libc::pid_t, libc::SIGTERM) } != 0 {
         let error = std::io::Error::last_os_error();
@@ -782,6 +771,18 @@ pub fn stop(name: &str, directory: &Path) -> Result<(), String> {
             ));
         }
     }
+    match status.state {
+        QueueManagerState::Starting => println!(
+            "Queue manager {name} (pid {pid}) is starting (restart in progress) and ends cleanly once restart completes: waiting up to {STOP_WAIT_SECONDS} s for it to end."
+        ),
+        QueueManagerState::Ending => println!(
+            "Queue manager {name} (pid {pid}) is already ending: waiting up to {STOP_WAIT_SECONDS} s for it to end."
+        ),
+        _ => println!(
+            "Queue manager {name} (pid {pid}) is stopping: waiting up to {STOP_WAIT_SECONDS} s for it to end."
+        ),
+    }
+    std::io::stdout().flush().ok();
     let deadline = Instant::now() + Duration::from_secs(STOP_WAIT_SECONDS);
     let ended = loop {
         let status = status_of(name, directory)?;

@@ -124,28 +124,33 @@ fn killed_with_a_full_log(home: &Path, name: &str) -> u32 {
     pid
 }
 
-/// Start `name` again in the foreground and freeze it (SIGSTOP) while restart is in progress,
-/// as `ferrite status` shows; it goes on with SIGCONT.
-fn frozen_in_restart(home: &Path, name: &str) -> Watched {
-    let queue_manager = start_in_foreground(home, name);
+/// Freeze `queue_manager` (SIGSTOP) once it has recorded `state`, as `ferrite status` then
+/// shows; it goes on with SIGCONT.
+fn freeze_once_recorded(home: &Path, name: &str, queue_manager: &Watched, state: &str) {
     let status_file = home.join("qmgrs").join(name).join("qm.status");
-    let starting = format!("STATUS(Starting) PID({})", queue_manager.pid());
-    // qm.status is the first thing the new instance writes, before restart begins.
+    let recorded = format!("STATUS({state}) PID({})", queue_manager.pid());
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(HANG_SECONDS);
-    while !std::fs::read_to_string(&status_file).is_ok_and(|text| text.contains(&starting)) {
+    while !std::fs::read_to_string(&status_file).is_ok_and(|text| text.contains(&recorded)) {
         assert!(
             std::time::Instant::now() < deadline,
-            "the queue manager never recorded {starting}"
+            "the queue manager never recorded {recorded}"
         );
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     queue_manager.signal(libc::SIGSTOP);
     assert_eq!(
         status(home, name),
-        ("Starting".to_string(), Some(queue_manager.pid())),
+        (state.to_string(), Some(queue_manager.pid())),
         "restart of {RESTART_MESSAGES} persistent messages completed before the queue manager \
          could be frozen in it; raise RESTART_MESSAGES"
     );
+}
+
+/// Start `name` again in the foreground and freeze it while restart is in progress (qm.status
+/// is the first thing a new instance writes, before restart begins).
+fn frozen_in_restart(home: &Path, name: &str) -> Watched {
+    let queue_manager = start_in_foreground(home, name);
+    freeze_once_recorded(home, name, &queue_manager, "Starting");
     queue_manager
 }
 
@@ -249,10 +254,27 @@ fn stop_during_restart_ends_the_queue_manager_once_restart_completes() {
         &format!("STOPQM (pid {pid}) is starting (restart in progress)"),
         HANG_SECONDS,
     );
+    // The stop is accepted at once (Ending), while restart goes on.
     queue_manager.signal(libc::SIGCONT);
-    let (success, output) = stop.finish();
-    assert!(success, "{output}");
-    assert!(output.contains("ended normally"), "{output}");
+    freeze_once_recorded(home, "STOPQM", &queue_manager, "Ending");
+    let commands = write_mqsc(home, "DISPLAY QMGR\n");
+    let (success, output) = run(home, &["mqsc", "STOPQM", "-f", commands.to_str().unwrap()]);
+    assert!(!success, "{output}");
+    assert!(output.contains("is ending"), "{output}");
+    assert!(output.contains("2162"), "{output}");
+    let mut command = ferrite(home);
+    command.args(["stop", "STOPQM"]);
+    let mut second_stop = Watched::spawn(command);
+    second_stop.wait_for(
+        &format!("STOPQM (pid {pid}) is already ending"),
+        HANG_SECONDS,
+    );
+    queue_manager.signal(libc::SIGCONT);
+    for stop in [stop, second_stop] {
+        let (success, output) = stop.finish();
+        assert!(success, "{output}");
+        assert!(output.contains("ended normally"), "{output}");
+    }
     let (success, output) = queue_manager.finish();
     assert!(success, "{output}");
     assert!(output.contains("CSQY009I"), "{output}");
