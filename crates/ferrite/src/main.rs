@@ -805,8 +805,8 @@ fn socket_address(connection_name: &str) -> Result<String, String> {
 }
 
 /// Where a command on `name` connects: a remote listener (--client, or MQSERVER), the
-/// bindings socket of `name` when it runs here (its qm.lock is held), or `None` when it is
-/// stopped (the commands then open it in-process).
+/// bindings socket of `name` when it runs here (once it serves, if it is starting), or `None`
+/// when it is stopped (the commands then open it in-process).
 fn endpoint(name: &str, remote: &RemoteArguments) -> Result<Option<Endpoint>, String> {
     if let Some(address) = &remote.client {
         return Ok(Some(Endpoint::Client {
@@ -833,7 +833,7 @@ fn endpoint(name: &str, remote: &RemoteArguments) -> Result<Option<Endpoint>, St
             "ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
         ));
     }
-    Ok(process::QueueManagerLock::is_held(&directory)
+    Ok(process::wait_until_serving(name, &directory)?
         .then(|| Endpoint::Bindings(directory.join("qm.sock"))))
 }
 
