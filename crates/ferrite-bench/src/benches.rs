@@ -640,34 +640,103 @@ impl PauseGate {
     }
 }
 
-/// `threads` committers, each with its own queue and unit of work, doing persistent put of
-/// `size` bytes + commit until `duration` has passed or, with `log_limit`, until that many
-/// bytes of log have been written in the window (whichever comes first: the goal rows keep
-/// the window inside one active log however fast the device is). With `interleave`, the
-/// window is cut into segments with the device measured between them (see
-/// [`DeviceInterleave`]); the run's figures then cover the segments only.
-#[allow(clippy::too_many_arguments)]
-fn run_committers(
-    queue_manager: &Arc<QueueManager>,
+/// What one committer window runs: `threads` committers, each with its own queue (named
+/// `label.NNN`) and unit of work, doing persistent put of `size` bytes + commit until
+/// `duration` has passed or, with `log_limit`, until that many bytes of log have been written
+/// in the window (whichever comes first: the goal rows keep the window inside one active log
+/// however fast the device is).
+struct CommitterWindow<'a> {
     threads: usize,
     size: usize,
     duration: Duration,
     log_limit: Option<u64>,
-    label: &str,
+    label: &'a str,
     shape: CommitterUnit,
-    mut interleave: Option<&mut DeviceInterleave>,
+}
+
+/// Runs `window`'s committers on `queue_manager`. With `interleave`, the window is cut into
+/// segments with the device measured between them (see [`DeviceInterleave`]); the run's
+/// figures then cover the segments only.
+fn run_committers(
+    queue_manager: &Arc<QueueManager>,
+    window: &CommitterWindow,
+    interleave: Option<&mut DeviceInterleave>,
 ) -> CommitterRun {
-    let queues: Vec<Arc<LocalQueue>> = (0..threads)
+    let queues = define_committer_queues(queue_manager, window);
+    let data = engine::payload(window.size);
+    warm_up_committers(queue_manager, &queues, &data);
+    let control = WindowControl {
+        barrier: Barrier::new(window.threads + 1),
+        stop: AtomicBool::new(false),
+        gate: PauseGate {
+            requested: AtomicBool::new(false),
+            state: std::sync::Mutex::new(0),
+            changed: std::sync::Condvar::new(),
+        },
+    };
+    let segments = interleave.as_ref().map_or(1, |i| i.segments);
+    let mut controller = WindowController {
+        queue_manager,
+        window,
+        control: &control,
+        segments,
+        segment_duration: window.duration / segments as u32,
+        rba_start: 0,
+        log: LogDelta::default(),
+        usage: ProcessUsage::default(),
+        elapsed: Duration::ZERO,
+        log_bytes: 0,
+    };
+    let results = std::thread::scope(|scope| {
+        let workers: Vec<_> = queues
+            .iter()
+            .enumerate()
+            .map(|(index, queue)| {
+                let control = &control;
+                let data = &data;
+                scope.spawn(move || {
+                    commit_until_stopped(queue_manager, control, queue, index, window.shape, data)
+                })
+            })
+            .collect();
+        controller.run_segments(workers, interleave)
+    });
+    let mut commit = Latencies::default();
+    let mut put_commit = Latencies::default();
+    for (c, p) in results {
+        commit.merge(c);
+        put_commit.merge(p);
+    }
+    CommitterRun {
+        messages: commit.count() as u64,
+        usage: controller.usage,
+        log_bytes: controller.log_bytes,
+        elapsed: controller.elapsed,
+        commit,
+        put_commit,
+        log: controller.log,
+    }
+}
+
+/// The local queues of a window's committers, one each, on page set 2.
+fn define_committer_queues(
+    queue_manager: &QueueManager,
+    window: &CommitterWindow,
+) -> Vec<Arc<LocalQueue>> {
+    (0..window.threads)
         .map(|index| {
             queue_manager
                 .define_queue(
-                    QueueDefinition::local(&format!("{label}.{index:03}"), PageSetId(2)),
+                    QueueDefinition::local(&format!("{}.{index:03}", window.label), PageSetId(2)),
                     false,
                 )
                 .expect("define")
         })
-        .collect();
-    let data = engine::payload(size);
+        .collect()
+}
+
+/// Before a window: the page cache flushed, and one commit per committer's queue.
+fn warm_up_committers(queue_manager: &QueueManager, queues: &[Arc<LocalQueue>], data: &[u8]) {
     // Creating the queue manager pre-formatted its active logs and page sets (GiBs of zeros)
     // through the page cache: flush them now, or their writeback competes with the log writes
     // measured (and more so after the larger dual logging creation).
@@ -681,108 +750,121 @@ fn run_committers(
                 Some(&mut unit),
                 queue,
                 &engine::descriptor(true, index as u64),
-                &data,
+                data,
             )
             .expect("put");
         queue_manager.commit(&mut unit).expect("commit");
     }
-    let barrier = Barrier::new(threads + 1);
-    let stop = AtomicBool::new(false);
-    let gate = PauseGate {
-        requested: AtomicBool::new(false),
-        state: std::sync::Mutex::new(0),
-        changed: std::sync::Condvar::new(),
-    };
-    let segments = interleave.as_ref().map_or(1, |i| i.segments);
-    let segment_duration = duration / segments as u32;
-    let mut log = LogDelta::default();
-    let mut usage = ProcessUsage::default();
-    let mut elapsed = Duration::ZERO;
-    let mut log_bytes = 0u64;
-    let results = std::thread::scope(|scope| {
-        let workers: Vec<_> = queues
-            .iter()
-            .enumerate()
-            .map(|(index, queue)| {
-                let barrier = &barrier;
-                let stop = &stop;
-                let gate = &gate;
-                let data = &data;
-                scope.spawn(move || {
-                    let mut commit = Latencies::with_capacity(1 << 16);
-                    let mut put_commit = Latencies::with_capacity(1 << 16);
-                    let mut tag = (index as u64) << 40;
-                    barrier.wait();
-                    while !stop.load(Ordering::Relaxed) {
-                        gate.wait_if_paused(stop);
-                        if stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        tag += 1;
-                        let t0 = Instant::now();
-                        let mut unit = UnitOfWork::new();
-                        if shape == CommitterUnit::GetAndPut {
-                            let previous = queue_manager
-                                .get(Some(&mut unit), queue, &MessageSelector::default(), None)
-                                .expect("get");
-                            assert!(previous.is_some(), "each queue holds the last message put");
-                        }
-                        queue_manager
-                            .put(Some(&mut unit), queue, &engine::descriptor(true, tag), data)
-                            .expect("put");
-                        let t1 = Instant::now();
-                        queue_manager.commit(&mut unit).expect("commit");
-                        let t2 = Instant::now();
-                        commit.record(t2 - t1);
-                        put_commit.record(t2 - t0);
-                    }
-                    (commit, put_commit)
-                })
-            })
-            .collect();
-        let rba_start = queue_manager.log().end_rba().0;
-        println!("    window starts: {threads} committers, {size} bytes per message");
+}
+
+/// What the controller of a window and its committers share: the start barrier, the stop
+/// flag and the gate of the pauses between segments.
+struct WindowControl {
+    barrier: Barrier,
+    stop: AtomicBool,
+    gate: PauseGate,
+}
+
+/// One committer of a window: units of work of shape `shape` on `queue` from the barrier
+/// until stopped, pausing at the gate between segments: (commit, put+commit) latencies.
+fn commit_until_stopped(
+    queue_manager: &QueueManager,
+    control: &WindowControl,
+    queue: &Arc<LocalQueue>,
+    index: usize,
+    shape: CommitterUnit,
+    data: &[u8],
+) -> (Latencies, Latencies) {
+    let mut commit = Latencies::with_capacity(1 << 16);
+    let mut put_commit = Latencies::with_capacity(1 << 16);
+    let mut tag = (index as u64) << 40;
+    control.barrier.wait();
+    while !control.stop.load(Ordering::Relaxed) {
+        control.gate.wait_if_paused(&control.stop);
+        if control.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        tag += 1;
+        let t0 = Instant::now();
+        let mut unit = UnitOfWork::new();
+        if shape == CommitterUnit::GetAndPut {
+            let previous = queue_manager
+                .get(Some(&mut unit), queue, &MessageSelector::default(), None)
+                .expect("get");
+            assert!(previous.is_some(), "each queue holds the last message put");
+        }
+        queue_manager
+            .put(Some(&mut unit), queue, &engine::descriptor(true, tag), data)
+            .expect("put");
+        let t1 = Instant::now();
+        queue_manager.commit(&mut unit).expect("commit");
+        let t2 = Instant::now();
+        commit.record(t2 - t1);
+        put_commit.record(t2 - t0);
+    }
+    (commit, put_commit)
+}
+
+/// The controller's side of a window: it starts the committers, times each segment, pauses
+/// them between segments (for the device bursts), stops them at the end, and adds up what
+/// the segments measured.
+struct WindowController<'a> {
+    queue_manager: &'a QueueManager,
+    window: &'a CommitterWindow<'a>,
+    control: &'a WindowControl,
+    segments: usize,
+    segment_duration: Duration,
+    /// The log's end RBA when the window started.
+    rba_start: u64,
+    /// Totals over the segments so far.
+    log: LogDelta,
+    usage: ProcessUsage,
+    elapsed: Duration,
+    log_bytes: u64,
+}
+
+/// Where a segment started from.
+struct SegmentStart {
+    log: ferrite_storage::log::LogStatistics,
+    rba: u64,
+    usage: ProcessUsage,
+    at: Instant,
+}
+
+impl WindowController<'_> {
+    /// Every segment of the window in turn; returns each committer's latencies once they
+    /// have stopped.
+    fn run_segments(
+        &mut self,
+        workers: Vec<std::thread::ScopedJoinHandle<'_, (Latencies, Latencies)>>,
+        mut interleave: Option<&mut DeviceInterleave>,
+    ) -> Vec<(Latencies, Latencies)> {
+        self.rba_start = self.end_rba();
+        println!(
+            "    window starts: {} committers, {} bytes per message",
+            self.window.threads, self.window.size
+        );
         let mut results = Vec::new();
         let mut workers = Some(workers);
         let mut next_report = Instant::now() + Duration::from_secs(2);
-        for segment in 0..segments {
-            let last = segment + 1 == segments;
-            let log_before = queue_manager.log_statistics();
-            let rba_before = queue_manager.log().end_rba().0;
-            let usage_before = ProcessUsage::now();
-            let started = Instant::now();
-            if segment == 0 {
-                barrier.wait();
-            } else {
-                gate.resume();
-            }
-            let within_limit = || {
-                log_limit.is_none_or(|limit| queue_manager.log().end_rba().0 - rba_start < limit)
+        for segment in 0..self.segments {
+            let last = segment + 1 == self.segments;
+            let start = SegmentStart {
+                log: self.queue_manager.log_statistics(),
+                rba: self.end_rba(),
+                usage: ProcessUsage::now(),
+                at: Instant::now(),
             };
-            let mut limit_reached = false;
-            while started.elapsed() < segment_duration {
-                if !within_limit() {
-                    limit_reached = true;
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(if log_limit.is_some() {
-                    5
-                } else {
-                    20
-                }));
-                if Instant::now() >= next_report {
-                    next_report += Duration::from_secs(2);
-                    println!(
-                        "    {:.0} s: {:.1} MB of log",
-                        (elapsed + started.elapsed()).as_secs_f64(),
-                        (queue_manager.log().end_rba().0 - rba_start) as f64 / MB
-                    );
-                }
+            if segment == 0 {
+                self.control.barrier.wait();
+            } else {
+                self.control.gate.resume();
             }
+            let limit_reached = self.wait_out_segment(start.at, &mut next_report);
             let ending = last || limit_reached;
             if ending {
-                stop.store(true, Ordering::Relaxed);
-                gate.resume();
+                self.control.stop.store(true, Ordering::Relaxed);
+                self.control.gate.resume();
                 results = workers
                     .take()
                     .expect("joined once")
@@ -790,49 +872,70 @@ fn run_committers(
                     .map(|w| w.join().expect("committer"))
                     .collect();
             } else {
-                gate.pause(threads);
+                self.control.gate.pause(self.window.threads);
             }
-            let took = started.elapsed();
-            let segment_usage = ProcessUsage::now().since(&usage_before);
-            let rba_after = queue_manager.log().end_rba().0;
-            let segment_log = engine::log_delta(&log_before, &queue_manager.log_statistics());
-            elapsed += took;
-            usage = usage.plus(&segment_usage);
-            log_bytes += rba_after - rba_before;
-            if let Some(interleave) = interleave.as_deref_mut() {
-                let (write_bytes, device_bytes, device_took) =
-                    interleave.burst(segment_log.bytes_written[0], segment_log.syncs);
-                interleave.figures.push(SegmentFigures {
-                    log_bytes: rba_after - rba_before,
-                    seconds: took.as_secs_f64(),
-                    written: segment_log.bytes_written[0],
-                    syncs: segment_log.syncs,
-                    device_write_bytes: write_bytes,
-                    device_bytes,
-                    device_seconds: device_took.as_secs_f64(),
-                });
-            }
-            log.add(&segment_log);
+            self.record_segment(&start, interleave.as_deref_mut());
             if ending {
                 break;
             }
         }
         results
-    });
-    let mut commit = Latencies::default();
-    let mut put_commit = Latencies::default();
-    for (c, p) in results {
-        commit.merge(c);
-        put_commit.merge(p);
     }
-    CommitterRun {
-        messages: commit.count() as u64,
-        usage,
-        log_bytes,
-        elapsed,
-        commit,
-        put_commit,
-        log,
+
+    fn end_rba(&self) -> u64 {
+        self.queue_manager.log().end_rba().0
+    }
+
+    /// Waits until the segment started at `started` has lasted its length, printing the log
+    /// written every 2 s; true if the window's log limit was reached first.
+    fn wait_out_segment(&self, started: Instant, next_report: &mut Instant) -> bool {
+        let log_limit = self.window.log_limit;
+        let within_limit = || log_limit.is_none_or(|limit| self.end_rba() - self.rba_start < limit);
+        while started.elapsed() < self.segment_duration {
+            if !within_limit() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(if log_limit.is_some() {
+                5
+            } else {
+                20
+            }));
+            if Instant::now() >= *next_report {
+                *next_report += Duration::from_secs(2);
+                println!(
+                    "    {:.0} s: {:.1} MB of log",
+                    (self.elapsed + started.elapsed()).as_secs_f64(),
+                    (self.end_rba() - self.rba_start) as f64 / MB
+                );
+            }
+        }
+        false
+    }
+
+    /// Adds the segment begun at `start` to the window's totals and, when interleaved, runs
+    /// the device burst after it.
+    fn record_segment(&mut self, start: &SegmentStart, interleave: Option<&mut DeviceInterleave>) {
+        let took = start.at.elapsed();
+        let segment_usage = ProcessUsage::now().since(&start.usage);
+        let rba_after = self.end_rba();
+        let segment_log = engine::log_delta(&start.log, &self.queue_manager.log_statistics());
+        self.elapsed += took;
+        self.usage = self.usage.plus(&segment_usage);
+        self.log_bytes += rba_after - start.rba;
+        if let Some(interleave) = interleave {
+            let (write_bytes, device_bytes, device_took) =
+                interleave.burst(segment_log.bytes_written[0], segment_log.syncs);
+            interleave.figures.push(SegmentFigures {
+                log_bytes: rba_after - start.rba,
+                seconds: took.as_secs_f64(),
+                written: segment_log.bytes_written[0],
+                syncs: segment_log.syncs,
+                device_write_bytes: write_bytes,
+                device_bytes,
+                device_seconds: device_took.as_secs_f64(),
+            });
+        }
+        self.log.add(&segment_log);
     }
 }
 
@@ -864,12 +967,14 @@ pub fn commit(context: &mut Context) {
     let (queue_manager, directory) = engine::fresh(&context.dir, "commit1", &config);
     let mut single = run_committers(
         &queue_manager,
-        1,
-        1024,
-        context.duration(),
-        None,
-        "ONE",
-        CommitterUnit::Put,
+        &CommitterWindow {
+            threads: 1,
+            size: 1024,
+            duration: context.duration(),
+            log_limit: None,
+            label: "ONE",
+            shape: CommitterUnit::Put,
+        },
         None,
     );
     println!("    {}", single.log.describe());
@@ -946,12 +1051,14 @@ pub fn commit(context: &mut Context) {
     let (queue_manager, directory) = engine::fresh(&context.dir, "commitn", &config);
     let mut many = run_committers(
         &queue_manager,
-        threads,
-        1024,
-        context.duration(),
-        None,
-        "MANY",
-        CommitterUnit::Put,
+        &CommitterWindow {
+            threads,
+            size: 1024,
+            duration: context.duration(),
+            log_limit: None,
+            label: "MANY",
+            shape: CommitterUnit::Put,
+        },
         None,
     );
     println!("    {}", many.log.describe());
@@ -1122,12 +1229,14 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
             });
             let run = run_committers(
                 &queue_manager,
-                threads,
-                size,
-                duration,
-                log_limit,
-                &label,
-                CommitterUnit::GetAndPut,
+                &CommitterWindow {
+                    threads,
+                    size,
+                    duration,
+                    log_limit,
+                    label: &label,
+                    shape: CommitterUnit::GetAndPut,
+                },
                 interleave.as_mut(),
             );
             println!(
@@ -1409,12 +1518,14 @@ pub fn dual(context: &mut Context) {
             let (queue_manager, directory) = engine::fresh(&context.dir, "dual", &config);
             let run = run_committers(
                 &queue_manager,
-                threads,
-                1024,
-                context.duration(),
-                None,
-                "DUAL",
-                CommitterUnit::Put,
+                &CommitterWindow {
+                    threads,
+                    size: 1024,
+                    duration: context.duration(),
+                    log_limit: None,
+                    label: "DUAL",
+                    shape: CommitterUnit::Put,
+                },
                 None,
             );
             println!(
@@ -1426,12 +1537,14 @@ pub fn dual(context: &mut Context) {
             // copies, which the CPU load of 64 committers does not hide.
             let mut one = run_committers(
                 &queue_manager,
-                1,
-                1024,
-                context.duration() / 2,
-                None,
-                "DUAL1",
-                CommitterUnit::Put,
+                &CommitterWindow {
+                    threads: 1,
+                    size: 1024,
+                    duration: context.duration() / 2,
+                    log_limit: None,
+                    label: "DUAL1",
+                    shape: CommitterUnit::Put,
+                },
                 None,
             );
             println!(
