@@ -949,23 +949,53 @@ pub fn commit(context: &mut Context) {
     heading("commit: persistent 1 KiB put+commit against raw write+fdatasync");
     println!("  raw 4 KiB write+fdatasync (pre-written and fallocated files), this run ...");
     // Measured just before and just after the committer run (this machine's disk drifts).
-    let mut raw = raw_sync_4k(context, Preparation::Formatted);
-    let mut raw_fallocated = raw_sync_4k(context, Preparation::Fallocated);
-    let (raw_mean, raw_p50, raw_p99) = (
-        raw.mean_us(),
-        raw.percentile_us(50.0),
-        raw.percentile_us(99.0),
-    );
+    let mut raw = RawSyncs {
+        formatted: raw_sync_4k(context, Preparation::Formatted),
+        fallocated: raw_sync_4k(context, Preparation::Fallocated),
+    };
+    let (raw_mean, raw_p50, raw_p99) = raw.formatted_figures();
     println!(
         "    pre-written: mean {raw_mean:.1} us p50 {raw_p50:.1} us p99 {raw_p99:.1} us; fallocated: mean {:.1} us p50 {:.1} us",
-        raw_fallocated.mean_us(),
-        raw_fallocated.percentile_us(50.0)
+        raw.fallocated.mean_us(),
+        raw.fallocated.percentile_us(50.0)
     );
     let config = committer_config("COMMIT1", false);
     println!("  config: {}", engine::describe(&config));
+    let mut single = one_committer(context, &config, &mut raw);
+    report_one_committer(context, &mut single, &mut raw);
+    let sequential = sequential_bandwidth(context);
+    let many = many_committers(context, &config, sequential);
+    report_log_io_size(context, &many);
+    commit_sizes(context, &config, sequential);
+}
+
+/// Raw 4 KiB write+fdatasync latencies on a pre-written and on a fallocated file.
+struct RawSyncs {
+    formatted: Latencies,
+    fallocated: Latencies,
+}
+
+impl RawSyncs {
+    /// The pre-written file's (mean, p50, p99), us.
+    fn formatted_figures(&mut self) -> (f64, f64, f64) {
+        (
+            self.formatted.mean_us(),
+            self.formatted.percentile_us(50.0),
+            self.formatted.percentile_us(99.0),
+        )
+    }
+}
+
+/// One committer's latency on a fresh queue manager, with where a lone commit's time goes;
+/// `raw` gets its second sample (after the run) while the queue manager is still up.
+fn one_committer(
+    context: &mut Context,
+    config: &QueueManagerConfig,
+    raw: &mut RawSyncs,
+) -> CommitterRun {
     println!("  1 committer for {:.0} s ...", context.seconds);
-    let (queue_manager, directory) = engine::fresh(&context.dir, "commit1", &config);
-    let mut single = run_committers(
+    let (queue_manager, directory) = engine::fresh(&context.dir, "commit1", config);
+    let single = run_committers(
         &queue_manager,
         &CommitterWindow {
             threads: 1,
@@ -991,20 +1021,25 @@ pub fn commit(context: &mut Context) {
             single.log.write_cycles
         );
     }
-    raw.merge(raw_sync_4k(context, Preparation::Formatted));
-    raw_fallocated.merge(raw_sync_4k(context, Preparation::Fallocated));
-    let (raw_mean, raw_p50, raw_p99) = (
-        raw.mean_us(),
-        raw.percentile_us(50.0),
-        raw.percentile_us(99.0),
-    );
+    raw.formatted
+        .merge(raw_sync_4k(context, Preparation::Formatted));
+    raw.fallocated
+        .merge(raw_sync_4k(context, Preparation::Fallocated));
+    let (raw_mean, raw_p50, _) = raw.formatted_figures();
     println!(
         "    raw 4K before+after: pre-written mean {raw_mean:.1} us p50 {raw_p50:.1} us; fallocated mean {:.1} us",
-        raw_fallocated.mean_us()
+        raw.fallocated.mean_us()
     );
     queue_manager.shutdown().expect("shutdown");
     drop(queue_manager);
     engine::remove(&directory);
+    single
+}
+
+/// The one committer's rows: its commit latency against the raw device's (the goals), its
+/// put+commit latency and rate.
+fn report_one_committer(context: &mut Context, single: &mut CommitterRun, raw: &mut RawSyncs) {
+    let (raw_mean, raw_p50, raw_p99) = raw.formatted_figures();
     let raw_label = "raw 4K write+fdatasync, pre-written (this run)";
     let mean = single.commit.mean_us();
     context.report.push(
@@ -1030,7 +1065,7 @@ pub fn commit(context: &mut Context) {
     context.report.push(
         Row::new("commit", "1 committer: commit latency mean", mean, "us").against(
             "raw 4K write+fdatasync, fallocated (this run)",
-            raw_fallocated.mean_us(),
+            raw.fallocated.mean_us(),
         ),
     );
     context.report.push(Row::new(
@@ -1045,10 +1080,18 @@ pub fn commit(context: &mut Context) {
         single.messages_per_second(),
         "msgs/s",
     ));
-    let sequential = sequential_bandwidth(context);
+}
+
+/// `context.committers` committers on a fresh queue manager: their log throughput against
+/// the device's synced sequential bandwidth (the goal), their rate and latencies.
+fn many_committers(
+    context: &mut Context,
+    config: &QueueManagerConfig,
+    sequential: f64,
+) -> CommitterRun {
     let threads = context.committers;
     println!("  {threads} committers for {:.0} s ...", context.seconds);
-    let (queue_manager, directory) = engine::fresh(&context.dir, "commitn", &config);
+    let (queue_manager, directory) = engine::fresh(&context.dir, "commitn", config);
     let mut many = run_committers(
         &queue_manager,
         &CommitterWindow {
@@ -1101,8 +1144,13 @@ pub fn commit(context: &mut Context) {
         many.commit.percentile_us(99.0),
         "us",
     ));
-    // The device at the I/O size the log's writers actually achieved: separates the engine's share
-    // from the device's per-I/O cost.
+    many
+}
+
+/// The device at the I/O size the committers' log writers actually achieved: separates the
+/// engine's share from the device's per-I/O cost.
+fn report_log_io_size(context: &mut Context, many: &CommitterRun) {
+    let threads = context.committers;
     if let Some(per_io) = many.log.bytes_written[0].checked_div(many.log.write_ios[0]) {
         let write_bytes = (per_io.div_ceil(4096) * 4096).max(4096) as usize;
         let total = context.mode.pick(8u64, 64, 128) << 20;
@@ -1138,8 +1186,6 @@ pub fn commit(context: &mut Context) {
             "I/O/s",
         ));
     }
-    commit_sizes(context, &config, sequential);
-    let _ = &mut single;
 }
 
 /// Message sizes of the committer table by size. The goal (64 committers: log
