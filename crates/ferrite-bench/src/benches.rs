@@ -1261,266 +1261,23 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
             (true, &dedicated, dedicated_duration, dedicated_log_limit),
             (false, config, context.duration(), None),
         ] {
-            let (queue_manager, directory) = engine::fresh(&context.dir, "commitsize", run_config);
-            let label = format!("SIZE{}K", size / 1024);
-            // The goal row's device figure is taken between the segments of its window.
-            let mut interleave = alone.then(|| {
-                let segments = context.mode.pick(2, GOAL_SEGMENTS, GOAL_SEGMENTS);
-                let file_bytes = if context.mode == crate::Mode::Smoke {
-                    8 << 20
-                } else {
-                    DEVICE_GOAL_VOLUME_MAX
-                };
-                io(DeviceInterleave::new(&context.dir, segments, file_bytes))
-            });
-            let run = run_committers(
-                &queue_manager,
-                &CommitterWindow {
-                    threads,
-                    size,
-                    duration,
-                    log_limit,
-                    label: &label,
-                    shape: CommitterUnit::GetAndPut,
-                },
-                interleave.as_mut(),
-            );
-            println!(
-                "    {} KiB, {}: {}",
-                size / 1024,
-                if alone { "log alone" } else { "with switches" },
-                run.log.describe()
-            );
-            // Where a write cycle's time goes: the writer's `write` calls, its sync, and the
-            // time between a cycle's end and the next one's start (forcers woken, appending).
-            let cycles = run.log.syncs.max(1) as f64;
-            println!(
-                "      per write cycle ({} cycles, {:.1} KiB): writes {:.1} us, sync {:.1} us, between cycles {:.1} us",
-                run.log.syncs,
-                run.log.bytes_written[0] as f64 / cycles / 1024.0,
-                (run.log.io_busy_seconds - run.log.sync_seconds) / cycles * 1e6,
-                run.log.sync_seconds / cycles * 1e6,
-                (run.elapsed.as_secs_f64() - run.log.io_busy_seconds).max(0.0) / cycles * 1e6,
-            );
-            let commits = run.messages.max(1) as f64;
-            println!(
-                "      per commit ({} commits, {:.1} per cycle): CPU {:.1} us (user {:.1}, system {:.1}), context switches {:.2} voluntary, {:.2} involuntary",
-                run.messages,
-                commits / cycles,
-                (run.usage.user_seconds + run.usage.system_seconds) / commits * 1e6,
-                run.usage.user_seconds / commits * 1e6,
-                run.usage.system_seconds / commits * 1e6,
-                run.usage.voluntary_switches as f64 / commits,
-                run.usage.involuntary_switches as f64 / commits,
-            );
-            queue_manager.shutdown().expect("shutdown");
-            drop(queue_manager);
-            engine::remove(&directory);
-            let per_io = run.log.bytes_written[0]
-                .checked_div(run.log.write_ios[0])
-                .unwrap_or(4096);
-            let write_bytes = (per_io.div_ceil(4096) * 4096).max(4096) as usize;
-            let total = context.mode.pick(8u64, 64, 128) << 20;
-            let device = io(physical::synced_bandwidth(
-                &context.dir,
-                write_bytes,
-                total.max(16 * write_bytes as u64),
-                Preparation::Formatted,
-            ));
-            // The goal's comparison: the device writing the log's bytes per fdatasync, each
-            // synced (a write cycle of several I/Os ends with one sync, and a bigger sync is
-            // cheaper for the raw device too).
-            let per_sync = run.log.bytes_written[0]
-                .checked_div(run.log.syncs)
-                .unwrap_or(per_io);
-            let sync_bytes = (per_sync.div_ceil(4096) * 4096).max(4096) as usize;
-            // Over as many bytes as the log wrote in its window (at least `total`, at most
-            // DEVICE_GOAL_VOLUME_MAX): the log's figure is a sustained one (1-2.5 s), and a
-            // 64 MiB sample (25 ms at 2.5 GB/s) measures the device's bursts.
-            let device_volume = if context.mode == crate::Mode::Smoke {
-                total
-            } else {
-                run.log.bytes_written[0].clamp(total, DEVICE_GOAL_VOLUME_MAX)
+            let plan = SizeRun {
+                size,
+                alone,
+                config: run_config,
+                duration,
+                log_limit,
             };
-            let device_per_sync = if sync_bytes == write_bytes && device_volume == total {
-                device
-            } else {
-                io(physical::synced_bandwidth(
-                    &context.dir,
-                    sync_bytes,
-                    device_volume.max(16 * sync_bytes as u64),
-                    Preparation::Formatted,
-                ))
-            };
-            // The device doing the log's own write pattern: each sync's RBA advance in place
-            // plus one ping-pong slot far from it (the partial page a cycle ends with). What
-            // the log loses against this is the engine's own cost (its CPU and hand-offs); what
-            // this loses against `device_per_sync` is the pattern's (docs/performance-notes.md,
-            // "The log's write cycle").
-            let rba_per_sync = run.log_bytes.checked_div(run.log.syncs).unwrap_or(per_sync);
-            let pattern_in_place = ((rba_per_sync + 2048) / 4096 * 4096).max(4096) as usize;
-            // A slot is one page, or two when the partial page is fuller than a page less
-            // the slot's header (rare): the bytes written beyond the RBA advance, to a page.
-            let pattern_slot = ((per_sync.saturating_sub(rba_per_sync) + 2048) / 4096 * 4096)
-                .clamp(4096, 8192) as usize;
-            let device_pattern = io(physical::log_pattern_synced_bandwidth(
-                &context.dir,
-                pattern_in_place,
-                pattern_slot,
-                device_volume.max(16 * pattern_in_place as u64),
-            ));
-            // The same writes while a thread of this process keeps every CPU busy
-            // (informational: whether busy CPUs alone slow the device, docs/performance-notes.md,
-            // "The device").
-            let (device_busy, busy_threads) = physical::with_every_cpu_busy(|| {
-                io(physical::synced_bandwidth(
-                    &context.dir,
-                    sync_bytes,
-                    device_volume.max(16 * sync_bytes as u64),
-                    Preparation::Formatted,
-                ))
-            });
-            let rate = run.log_bytes_per_second();
-            let logs = format!(
-                "{} x {} MiB active logs, {} switches and {} offloads in the window",
-                run_config.log.active_log_count,
-                run_config.log.active_log_size_mib,
-                run.log.switches,
-                run.log.offloads
-            );
-            let metric = format!(
-                "{threads} committers, {} KiB messages (get+put per commit): log throughput, {} ({logs})",
-                size / 1024,
-                if alone && run_config.log.active_log_size_mib == DEDICATED_ACTIVE_LOG_MIB {
-                    "the log alone on the device"
-                } else if alone {
-                    "goal configuration, smoke: the usual active logs"
-                } else {
-                    "sharing the device with offloads and checkpoints"
-                }
-            );
-            let after_window = format!(
-                "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written, {} MiB (this run)",
-                sync_bytes / 1024,
-                device_volume >> 20
-            );
+            let (run, interleave) = run_at_size(context, &plan);
+            let device = DeviceAtSize::measure(context, &run);
             let interleaved = interleave.as_ref().map(DeviceInterleave::device_bandwidth);
-            if let (Some(interleave), Some(device_between)) = (&interleave, interleaved) {
-                for (index, figures) in interleave.figures.iter().enumerate() {
-                    let log_rate = figures.log_bytes as f64 / figures.seconds.max(1e-9);
-                    let device_rate =
-                        figures.device_bytes as f64 / figures.device_seconds.max(1e-9);
-                    println!(
-                        "      segment {}: log {:.1} MB/s in {:.2} s ({:.1} KiB written per sync); then the device at {}K per sync: {:.1} MB/s over {} MiB; ratio {:.2}",
-                        index + 1,
-                        log_rate / MB,
-                        figures.seconds,
-                        figures.written as f64 / figures.syncs.max(1) as f64 / 1024.0,
-                        figures.device_write_bytes / 1024,
-                        device_rate / MB,
-                        figures.device_bytes >> 20,
-                        log_rate / device_rate,
-                    );
-                }
-                let bytes: u64 = interleave.figures.iter().map(|f| f.device_bytes).sum();
-                context.report.push(
-                    Row::new("commit", metric.clone(), rate / MB, "MB/s")
-                        .against(
-                            format!(
-                                "synced seq write at the log's bytes per sync, one fdatasync each, pre-written, {} MiB in bursts between the window's {} segments (this run)",
-                                bytes >> 20,
-                                interleave.figures.len()
-                            ),
-                            device_between / MB,
-                        )
-                        .goal(
-                            "ratio >= 0.8, no switch in the window",
-                            rate / device_between >= 0.8 && run.log.switches == 0,
-                        ),
-                );
-                context.report.push(
-                    Row::new(
-                        "commit",
-                        format!("{metric}, against the device after the window"),
-                        rate / MB,
-                        "MB/s",
-                    )
-                    .against(after_window, device_per_sync / MB),
-                );
-            } else {
-                context.report.push(
-                    Row::new("commit", metric.clone(), rate / MB, "MB/s")
-                        .against(after_window, device_per_sync / MB),
-                );
-            }
-            context.report.push(
-                Row::new(
-                    "commit",
-                    format!("{metric}, against the log's write pattern"),
-                    rate / MB,
-                    "MB/s",
-                )
-                .against(
-                    format!(
-                        "synced writes of {}K in place + a {}K ping-pong slot, one fdatasync each, pre-written (this run)",
-                        pattern_in_place / 1024,
-                        pattern_slot / 1024
-                    ),
-                    device_pattern / MB,
-                ),
-            );
-            context.report.push(
-                Row::new(
-                    "commit",
-                    format!("{metric}, against the device with every CPU busy in this process"),
-                    rate / MB,
-                    "MB/s",
-                )
-                .against(
-                    format!(
-                        "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written, {} MiB, {busy_threads} threads of this process counting (this run)",
-                        sync_bytes / 1024,
-                        device_volume >> 20
-                    ),
-                    device_busy / MB,
-                ),
-            );
-            context.report.push(
-                Row::new(
-                    "commit",
-                    format!("{metric}, at the log's I/O size"),
-                    rate / MB,
-                    "MB/s",
-                )
-                .against(
-                    format!(
-                        "synced seq write {}K (the log's I/O size), pre-written (this run)",
-                        write_bytes / 1024
-                    ),
-                    device / MB,
-                ),
-            );
-            lines.push(format!(
-                "  | {:>4} KiB | {:<13} | {:>9.0} | {:>8.1} | {:>8.1} | {:>6.1} | {:>7.1} | {:>5.0}% | {:>3} / {:>3} | {:>9.1} | {:>5.2} | {:>9} | {:>5} | {:>9.1} | {:>5.2} | {:>9.1} | {:>5.2} | {:>5.2} |",
-                size / 1024,
-                if alone { "log alone" } else { "with switches" },
-                run.messages_per_second(),
-                rate / MB,
-                run.log.bytes_written[0] as f64 / run.elapsed.as_secs_f64() / MB,
-                per_io as f64 / 1024.0,
-                per_sync as f64 / 1024.0,
-                100.0 * run.log.io_busy_seconds / run.elapsed.as_secs_f64(),
-                run.log.switches,
-                run.log.offloads,
-                device / MB,
-                rate / device,
-                interleaved.map_or("-".to_string(), |d| format!("{:.1}", d / MB)),
-                interleaved.map_or("-".to_string(), |d| format!("{:.2}", rate / d)),
-                device_per_sync / MB,
-                rate / device_per_sync,
-                device_pattern / MB,
-                rate / device_pattern,
-                rate / sequential,
+            report_size_run(context, &plan, &run, interleave.as_ref(), &device);
+            lines.push(size_table_line(
+                &plan,
+                &run,
+                &device,
+                interleaved,
+                sequential,
             ));
         }
     }
@@ -1531,6 +1288,364 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
     for line in lines {
         println!("{line}");
     }
+}
+
+/// One run of the committer table by size: `size`-byte messages, the log alone on the device
+/// (the goal row) or not, with its configuration, window length and log limit.
+struct SizeRun<'a> {
+    size: usize,
+    alone: bool,
+    config: &'a QueueManagerConfig,
+    duration: Duration,
+    log_limit: Option<u64>,
+}
+
+/// The get+put committers of `plan` on a fresh queue manager, the goal row's window
+/// interleaved with device bursts, with where a write cycle's and a commit's time went.
+fn run_at_size(context: &Context, plan: &SizeRun) -> (CommitterRun, Option<DeviceInterleave>) {
+    let (queue_manager, directory) = engine::fresh(&context.dir, "commitsize", plan.config);
+    let label = format!("SIZE{}K", plan.size / 1024);
+    // The goal row's device figure is taken between the segments of its window.
+    let mut interleave = plan.alone.then(|| {
+        let segments = context.mode.pick(2, GOAL_SEGMENTS, GOAL_SEGMENTS);
+        let file_bytes = if context.mode == crate::Mode::Smoke {
+            8 << 20
+        } else {
+            DEVICE_GOAL_VOLUME_MAX
+        };
+        io(DeviceInterleave::new(&context.dir, segments, file_bytes))
+    });
+    let run = run_committers(
+        &queue_manager,
+        &CommitterWindow {
+            threads: context.committers,
+            size: plan.size,
+            duration: plan.duration,
+            log_limit: plan.log_limit,
+            label: &label,
+            shape: CommitterUnit::GetAndPut,
+        },
+        interleave.as_mut(),
+    );
+    println!(
+        "    {} KiB, {}: {}",
+        plan.size / 1024,
+        if plan.alone {
+            "log alone"
+        } else {
+            "with switches"
+        },
+        run.log.describe()
+    );
+    // Where a write cycle's time goes: the writer's `write` calls, its sync, and the
+    // time between a cycle's end and the next one's start (forcers woken, appending).
+    let cycles = run.log.syncs.max(1) as f64;
+    println!(
+        "      per write cycle ({} cycles, {:.1} KiB): writes {:.1} us, sync {:.1} us, between cycles {:.1} us",
+        run.log.syncs,
+        run.log.bytes_written[0] as f64 / cycles / 1024.0,
+        (run.log.io_busy_seconds - run.log.sync_seconds) / cycles * 1e6,
+        run.log.sync_seconds / cycles * 1e6,
+        (run.elapsed.as_secs_f64() - run.log.io_busy_seconds).max(0.0) / cycles * 1e6,
+    );
+    let commits = run.messages.max(1) as f64;
+    println!(
+        "      per commit ({} commits, {:.1} per cycle): CPU {:.1} us (user {:.1}, system {:.1}), context switches {:.2} voluntary, {:.2} involuntary",
+        run.messages,
+        commits / cycles,
+        (run.usage.user_seconds + run.usage.system_seconds) / commits * 1e6,
+        run.usage.user_seconds / commits * 1e6,
+        run.usage.system_seconds / commits * 1e6,
+        run.usage.voluntary_switches as f64 / commits,
+        run.usage.involuntary_switches as f64 / commits,
+    );
+    queue_manager.shutdown().expect("shutdown");
+    drop(queue_manager);
+    engine::remove(&directory);
+    (run, interleave)
+}
+
+/// The device after a run of the table by size, at the sizes the log's writers used: its
+/// synced sequential bandwidth at the log's I/O size and at its bytes per sync, the log's own
+/// write pattern, and the bytes per sync again with every CPU busy (bytes/s).
+struct DeviceAtSize {
+    /// The log's bytes per write I/O and per sync, and the device's write sizes for them.
+    per_io: u64,
+    write_bytes: usize,
+    per_sync: u64,
+    sync_bytes: usize,
+    /// Bytes the device wrote for the comparisons at the bytes per sync.
+    device_volume: u64,
+    device: f64,
+    device_per_sync: f64,
+    /// The log's pattern: bytes in place per sync and the ping-pong slot's.
+    pattern_in_place: usize,
+    pattern_slot: usize,
+    device_pattern: f64,
+    device_busy: f64,
+    busy_threads: usize,
+}
+
+impl DeviceAtSize {
+    fn measure(context: &Context, run: &CommitterRun) -> DeviceAtSize {
+        let per_io = run.log.bytes_written[0]
+            .checked_div(run.log.write_ios[0])
+            .unwrap_or(4096);
+        let write_bytes = (per_io.div_ceil(4096) * 4096).max(4096) as usize;
+        let total = context.mode.pick(8u64, 64, 128) << 20;
+        let device = io(physical::synced_bandwidth(
+            &context.dir,
+            write_bytes,
+            total.max(16 * write_bytes as u64),
+            Preparation::Formatted,
+        ));
+        // The goal's comparison: the device writing the log's bytes per fdatasync, each
+        // synced (a write cycle of several I/Os ends with one sync, and a bigger sync is
+        // cheaper for the raw device too).
+        let per_sync = run.log.bytes_written[0]
+            .checked_div(run.log.syncs)
+            .unwrap_or(per_io);
+        let sync_bytes = (per_sync.div_ceil(4096) * 4096).max(4096) as usize;
+        // Over as many bytes as the log wrote in its window (at least `total`, at most
+        // DEVICE_GOAL_VOLUME_MAX): the log's figure is a sustained one (1-2.5 s), and a
+        // 64 MiB sample (25 ms at 2.5 GB/s) measures the device's bursts.
+        let device_volume = if context.mode == crate::Mode::Smoke {
+            total
+        } else {
+            run.log.bytes_written[0].clamp(total, DEVICE_GOAL_VOLUME_MAX)
+        };
+        let device_per_sync = if sync_bytes == write_bytes && device_volume == total {
+            device
+        } else {
+            io(physical::synced_bandwidth(
+                &context.dir,
+                sync_bytes,
+                device_volume.max(16 * sync_bytes as u64),
+                Preparation::Formatted,
+            ))
+        };
+        // The device doing the log's own write pattern: each sync's RBA advance in place
+        // plus one ping-pong slot far from it (the partial page a cycle ends with). What
+        // the log loses against this is the engine's own cost (its CPU and hand-offs); what
+        // this loses against `device_per_sync` is the pattern's (docs/performance-notes.md,
+        // "The log's write cycle").
+        let rba_per_sync = run.log_bytes.checked_div(run.log.syncs).unwrap_or(per_sync);
+        let pattern_in_place = ((rba_per_sync + 2048) / 4096 * 4096).max(4096) as usize;
+        // A slot is one page, or two when the partial page is fuller than a page less
+        // the slot's header (rare): the bytes written beyond the RBA advance, to a page.
+        let pattern_slot = ((per_sync.saturating_sub(rba_per_sync) + 2048) / 4096 * 4096)
+            .clamp(4096, 8192) as usize;
+        let device_pattern = io(physical::log_pattern_synced_bandwidth(
+            &context.dir,
+            pattern_in_place,
+            pattern_slot,
+            device_volume.max(16 * pattern_in_place as u64),
+        ));
+        // The same writes while a thread of this process keeps every CPU busy
+        // (informational: whether busy CPUs alone slow the device, docs/performance-notes.md,
+        // "The device").
+        let (device_busy, busy_threads) = physical::with_every_cpu_busy(|| {
+            io(physical::synced_bandwidth(
+                &context.dir,
+                sync_bytes,
+                device_volume.max(16 * sync_bytes as u64),
+                Preparation::Formatted,
+            ))
+        });
+        DeviceAtSize {
+            per_io,
+            write_bytes,
+            per_sync,
+            sync_bytes,
+            device_volume,
+            device,
+            device_per_sync,
+            pattern_in_place,
+            pattern_slot,
+            device_pattern,
+            device_busy,
+            busy_threads,
+        }
+    }
+}
+
+/// A run of the table by size against the device: the goal row (against the device between
+/// the window's segments, each segment printed) or the row against the device after the
+/// window, then the rows against the log's write pattern, busy CPUs and the log's I/O size.
+fn report_size_run(
+    context: &mut Context,
+    plan: &SizeRun,
+    run: &CommitterRun,
+    interleave: Option<&DeviceInterleave>,
+    device: &DeviceAtSize,
+) {
+    let threads = context.committers;
+    let rate = run.log_bytes_per_second();
+    let logs = format!(
+        "{} x {} MiB active logs, {} switches and {} offloads in the window",
+        plan.config.log.active_log_count,
+        plan.config.log.active_log_size_mib,
+        run.log.switches,
+        run.log.offloads
+    );
+    let metric = format!(
+        "{threads} committers, {} KiB messages (get+put per commit): log throughput, {} ({logs})",
+        plan.size / 1024,
+        if plan.alone && plan.config.log.active_log_size_mib == DEDICATED_ACTIVE_LOG_MIB {
+            "the log alone on the device"
+        } else if plan.alone {
+            "goal configuration, smoke: the usual active logs"
+        } else {
+            "sharing the device with offloads and checkpoints"
+        }
+    );
+    let after_window = format!(
+        "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written, {} MiB (this run)",
+        device.sync_bytes / 1024,
+        device.device_volume >> 20
+    );
+    if let Some(interleave) = interleave {
+        report_goal_row(context, run, interleave, &metric);
+        context.report.push(
+            Row::new(
+                "commit",
+                format!("{metric}, against the device after the window"),
+                rate / MB,
+                "MB/s",
+            )
+            .against(after_window, device.device_per_sync / MB),
+        );
+    } else {
+        context.report.push(
+            Row::new("commit", metric.clone(), rate / MB, "MB/s")
+                .against(after_window, device.device_per_sync / MB),
+        );
+    }
+    context.report.push(
+        Row::new(
+            "commit",
+            format!("{metric}, against the log's write pattern"),
+            rate / MB,
+            "MB/s",
+        )
+        .against(
+            format!(
+                "synced writes of {}K in place + a {}K ping-pong slot, one fdatasync each, pre-written (this run)",
+                device.pattern_in_place / 1024,
+                device.pattern_slot / 1024
+            ),
+            device.device_pattern / MB,
+        ),
+    );
+    context.report.push(
+        Row::new(
+            "commit",
+            format!("{metric}, against the device with every CPU busy in this process"),
+            rate / MB,
+            "MB/s",
+        )
+        .against(
+            format!(
+                "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written, {} MiB, {} threads of this process counting (this run)",
+                device.sync_bytes / 1024,
+                device.device_volume >> 20,
+                device.busy_threads
+            ),
+            device.device_busy / MB,
+        ),
+    );
+    context.report.push(
+        Row::new(
+            "commit",
+            format!("{metric}, at the log's I/O size"),
+            rate / MB,
+            "MB/s",
+        )
+        .against(
+            format!(
+                "synced seq write {}K (the log's I/O size), pre-written (this run)",
+                device.write_bytes / 1024
+            ),
+            device.device / MB,
+        ),
+    );
+}
+
+/// The goal row of a size: the log's throughput against the device in bursts between the
+/// window's segments (each segment and its burst printed), met at 0.8 with no log switch.
+fn report_goal_row(
+    context: &mut Context,
+    run: &CommitterRun,
+    interleave: &DeviceInterleave,
+    metric: &str,
+) {
+    let rate = run.log_bytes_per_second();
+    let device_between = interleave.device_bandwidth();
+    for (index, figures) in interleave.figures.iter().enumerate() {
+        let log_rate = figures.log_bytes as f64 / figures.seconds.max(1e-9);
+        let device_rate = figures.device_bytes as f64 / figures.device_seconds.max(1e-9);
+        println!(
+            "      segment {}: log {:.1} MB/s in {:.2} s ({:.1} KiB written per sync); then the device at {}K per sync: {:.1} MB/s over {} MiB; ratio {:.2}",
+            index + 1,
+            log_rate / MB,
+            figures.seconds,
+            figures.written as f64 / figures.syncs.max(1) as f64 / 1024.0,
+            figures.device_write_bytes / 1024,
+            device_rate / MB,
+            figures.device_bytes >> 20,
+            log_rate / device_rate,
+        );
+    }
+    let bytes: u64 = interleave.figures.iter().map(|f| f.device_bytes).sum();
+    context.report.push(
+        Row::new("commit", metric.to_string(), rate / MB, "MB/s")
+            .against(
+                format!(
+                    "synced seq write at the log's bytes per sync, one fdatasync each, pre-written, {} MiB in bursts between the window's {} segments (this run)",
+                    bytes >> 20,
+                    interleave.figures.len()
+                ),
+                device_between / MB,
+            )
+            .goal(
+                "ratio >= 0.8, no switch in the window",
+                rate / device_between >= 0.8 && run.log.switches == 0,
+            ),
+    );
+}
+
+/// A run's line of the table by size (`interleaved`: the device between the goal window's
+/// segments; `sequential`: the 512 KiB synced sequential bandwidth).
+fn size_table_line(
+    plan: &SizeRun,
+    run: &CommitterRun,
+    device: &DeviceAtSize,
+    interleaved: Option<f64>,
+    sequential: f64,
+) -> String {
+    let rate = run.log_bytes_per_second();
+    format!(
+        "  | {:>4} KiB | {:<13} | {:>9.0} | {:>8.1} | {:>8.1} | {:>6.1} | {:>7.1} | {:>5.0}% | {:>3} / {:>3} | {:>9.1} | {:>5.2} | {:>9} | {:>5} | {:>9.1} | {:>5.2} | {:>9.1} | {:>5.2} | {:>5.2} |",
+        plan.size / 1024,
+        if plan.alone { "log alone" } else { "with switches" },
+        run.messages_per_second(),
+        rate / MB,
+        run.log.bytes_written[0] as f64 / run.elapsed.as_secs_f64() / MB,
+        device.per_io as f64 / 1024.0,
+        device.per_sync as f64 / 1024.0,
+        100.0 * run.log.io_busy_seconds / run.elapsed.as_secs_f64(),
+        run.log.switches,
+        run.log.offloads,
+        device.device / MB,
+        rate / device.device,
+        interleaved.map_or("-".to_string(), |d| format!("{:.1}", d / MB)),
+        interleaved.map_or("-".to_string(), |d| format!("{:.2}", rate / d)),
+        device.device_per_sync / MB,
+        rate / device.device_per_sync,
+        device.device_pattern / MB,
+        rate / device.device_pattern,
+        rate / sequential,
+    )
 }
 
 pub fn dual(context: &mut Context) {
