@@ -1651,102 +1651,7 @@ fn size_table_line(
 pub fn dual(context: &mut Context) {
     heading("dual: the committer workload with TWOACTV=YES against NO");
     let threads = context.committers;
-    // This machine's disk is shared and its speed drifts by several times within minutes, so
-    // single and dual runs alternate (NO first in odd rounds, YES first in even ones) and the
-    // ratio is taken over the sums.
-    let rounds = context.mode.pick(1, 2, 4);
-    let mut singles = Vec::new();
-    let mut duals = Vec::new();
-    let (mut singles_one, mut duals_one) = (Vec::new(), Vec::new());
-    for round in 0..rounds {
-        // Alternate which mode goes first, so a drift within a round favours neither.
-        let order = if round % 2 == 0 {
-            [false, true]
-        } else {
-            [true, false]
-        };
-        for twoactv in order {
-            let config = committer_config(if twoactv { "DUAL" } else { "SINGLE" }, twoactv);
-            if round == 0 {
-                println!("  config: {}", engine::describe(&config));
-            }
-            println!(
-                "  round {}/{rounds}: {threads} committers, TWOACTV={} for {:.0} s ...",
-                round + 1,
-                if twoactv { "YES" } else { "NO" },
-                context.seconds
-            );
-            let (queue_manager, directory) = engine::fresh(&context.dir, "dual", &config);
-            let run = run_committers(
-                &queue_manager,
-                &CommitterWindow {
-                    threads,
-                    size: 1024,
-                    duration: context.duration(),
-                    log_limit: None,
-                    label: "DUAL",
-                    shape: CommitterUnit::Put,
-                },
-                None,
-            );
-            println!(
-                "    {:.0} msgs/s; {}",
-                run.messages_per_second(),
-                run.log.describe()
-            );
-            // One committer on the same queue manager: the latency of one log I/O on both
-            // copies, which the CPU load of 64 committers does not hide.
-            let mut one = run_committers(
-                &queue_manager,
-                &CommitterWindow {
-                    threads: 1,
-                    size: 1024,
-                    duration: context.duration() / 2,
-                    log_limit: None,
-                    label: "DUAL1",
-                    shape: CommitterUnit::Put,
-                },
-                None,
-            );
-            println!(
-                "    1 committer: commit mean {:.1} us p50 {:.1} us; {}",
-                one.commit.mean_us(),
-                one.commit.percentile_us(50.0),
-                one.log.describe()
-            );
-            queue_manager.shutdown().expect("shutdown");
-            drop(queue_manager);
-            engine::remove(&directory);
-            if twoactv {
-                duals.push(run);
-                duals_one.push(one);
-            } else {
-                singles.push(run);
-                singles_one.push(one);
-            }
-        }
-    }
-    let combine = |runs: Vec<CommitterRun>| {
-        let mut total = CommitterRun {
-            messages: 0,
-            usage: ProcessUsage::default(),
-            log_bytes: 0,
-            elapsed: Duration::ZERO,
-            commit: Latencies::default(),
-            put_commit: Latencies::default(),
-            log: LogDelta::default(),
-        };
-        for run in runs {
-            total.messages += run.messages;
-            total.log_bytes += run.log_bytes;
-            total.elapsed += run.elapsed;
-            total.commit.merge(run.commit);
-        }
-        total
-    };
-    let ones = [combine(singles_one), combine(duals_one)];
-    let runs = [combine(singles), combine(duals)];
-    let (single, dual) = (&runs[0], &runs[1]);
+    let [(single, single_one), (dual, dual_one)] = alternate_dual_rounds(context);
     let ratio = dual.messages_per_second() / single.messages_per_second();
     context.report.push(
         Row::new(
@@ -1776,9 +1681,131 @@ pub fn dual(context: &mut Context) {
         )
         .against("TWOACTV=NO (this run)", single.commit.mean_us()),
     );
-    // The device's own bound for dual logging: the same 4 KiB write+fdatasync on one file and
-    // on two files at once (both copies of the active log are on this one disk here, where MQ
-    // advises separate volumes).
+    dual_device_bound(context);
+    report_dual_one_committer(context, single_one, dual_one);
+}
+
+/// The rounds of the dual logging comparison: `[NO, YES]`, each (the committers' run, the
+/// one committer's run) summed over the rounds.
+fn alternate_dual_rounds(context: &Context) -> [(CommitterRun, CommitterRun); 2] {
+    // This machine's disk is shared and its speed drifts by several times within minutes, so
+    // single and dual runs alternate (NO first in odd rounds, YES first in even ones) and the
+    // ratio is taken over the sums.
+    let rounds = context.mode.pick(1, 2, 4);
+    let mut singles = Vec::new();
+    let mut duals = Vec::new();
+    let (mut singles_one, mut duals_one) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        // Alternate which mode goes first, so a drift within a round favours neither.
+        let order = if round % 2 == 0 {
+            [false, true]
+        } else {
+            [true, false]
+        };
+        for twoactv in order {
+            let (run, one) = dual_round(context, round, rounds, twoactv);
+            if twoactv {
+                duals.push(run);
+                duals_one.push(one);
+            } else {
+                singles.push(run);
+                singles_one.push(one);
+            }
+        }
+    }
+    [
+        (combine_runs(singles), combine_runs(singles_one)),
+        (combine_runs(duals), combine_runs(duals_one)),
+    ]
+}
+
+/// One round's run with TWOACTV=`twoactv` on a fresh queue manager: the committers, then one
+/// committer.
+fn dual_round(
+    context: &Context,
+    round: usize,
+    rounds: usize,
+    twoactv: bool,
+) -> (CommitterRun, CommitterRun) {
+    let threads = context.committers;
+    let config = committer_config(if twoactv { "DUAL" } else { "SINGLE" }, twoactv);
+    if round == 0 {
+        println!("  config: {}", engine::describe(&config));
+    }
+    println!(
+        "  round {}/{rounds}: {threads} committers, TWOACTV={} for {:.0} s ...",
+        round + 1,
+        if twoactv { "YES" } else { "NO" },
+        context.seconds
+    );
+    let (queue_manager, directory) = engine::fresh(&context.dir, "dual", &config);
+    let run = run_committers(
+        &queue_manager,
+        &CommitterWindow {
+            threads,
+            size: 1024,
+            duration: context.duration(),
+            log_limit: None,
+            label: "DUAL",
+            shape: CommitterUnit::Put,
+        },
+        None,
+    );
+    println!(
+        "    {:.0} msgs/s; {}",
+        run.messages_per_second(),
+        run.log.describe()
+    );
+    // One committer on the same queue manager: the latency of one log I/O on both
+    // copies, which the CPU load of 64 committers does not hide.
+    let mut one = run_committers(
+        &queue_manager,
+        &CommitterWindow {
+            threads: 1,
+            size: 1024,
+            duration: context.duration() / 2,
+            log_limit: None,
+            label: "DUAL1",
+            shape: CommitterUnit::Put,
+        },
+        None,
+    );
+    println!(
+        "    1 committer: commit mean {:.1} us p50 {:.1} us; {}",
+        one.commit.mean_us(),
+        one.commit.percentile_us(50.0),
+        one.log.describe()
+    );
+    queue_manager.shutdown().expect("shutdown");
+    drop(queue_manager);
+    engine::remove(&directory);
+    (run, one)
+}
+
+/// The sum of `runs`: messages, log bytes, time and commit latencies.
+fn combine_runs(runs: Vec<CommitterRun>) -> CommitterRun {
+    let mut total = CommitterRun {
+        messages: 0,
+        usage: ProcessUsage::default(),
+        log_bytes: 0,
+        elapsed: Duration::ZERO,
+        commit: Latencies::default(),
+        put_commit: Latencies::default(),
+        log: LogDelta::default(),
+    };
+    for run in runs {
+        total.messages += run.messages;
+        total.log_bytes += run.log_bytes;
+        total.elapsed += run.elapsed;
+        total.commit.merge(run.commit);
+    }
+    total
+}
+
+/// The device's own bound for dual logging: the same 4 KiB write+fdatasync on one file and
+/// on two files at once (both copies of the active log are on this one disk here, where MQ
+/// advises separate volumes).
+fn dual_device_bound(context: &mut Context) {
     let rounds_device = context.mode.pick(200, 1000, 3000);
     let mut one_file = io(physical::synced_writes(
         &context.dir,
@@ -1820,7 +1847,14 @@ pub fn dual(context: &mut Context) {
         )
         .against("one file (this run)", one_file.percentile_us(50.0)),
     );
-    let [mut single_one, mut dual_one] = ones;
+}
+
+/// One committer's commit latency with TWOACTV=YES against NO.
+fn report_dual_one_committer(
+    context: &mut Context,
+    mut single_one: CommitterRun,
+    mut dual_one: CommitterRun,
+) {
     context.report.push(
         Row::new(
             "dual",
