@@ -1945,14 +1945,68 @@ pub fn restart(context: &mut Context) {
     let queue = queue_manager
         .define_queue(definition, false)
         .expect("define");
+    fill_restart_queue(context, &queue_manager, &queue, size);
+    // The crash: no shutdown, so no shutdown checkpoint and no page writes beyond those done.
+    drop(queue);
+    drop(queue_manager);
+    println!("  dropped without shutdown (simulated crash); restarting ...");
+    let restarted = timed_open(&directory);
+    print_transcript(&restarted.lines);
+    let depth = restarted
+        .queue_manager
+        .queue("RESTART.Q")
+        .map(|queue| queue.status().current_depth)
+        .unwrap_or(0);
+    assert_eq!(
+        depth, messages,
+        "every committed message must be back after restart"
+    );
+    report_crash_restart(context, &restarted);
+    get_by_msgid(
+        &restarted.queue_manager,
+        messages / 2 / RESTART_FILL_THREADS,
+    );
+    println!("  clean shutdown, then restart ...");
+    let shutdown_started = Instant::now();
+    restarted.queue_manager.shutdown().expect("shutdown");
+    let shutdown_seconds = shutdown_started.elapsed().as_secs_f64();
+    drop(restarted);
+    context.report.push(Row::new(
+        "restart",
+        "clean shutdown time",
+        shutdown_seconds,
+        "s",
+    ));
+    let clean = timed_open(&directory);
+    print_transcript(&clean.lines);
+    context.report.push(Row::new(
+        "restart",
+        format!("clean restart, {} msgs: total open time", messages - 1),
+        clean.seconds,
+        "s",
+    ));
+    compare_index_builds(context, &directory, clean);
+    engine::remove(&directory);
+}
+
+/// Threads filling the restart benchmark's queue.
+const RESTART_FILL_THREADS: u64 = 2;
+
+/// The restart benchmark's queue filled with `context.restart_messages` persistent
+/// `size`-byte messages, [`RESTART_FILL_THREADS`] threads putting 100 per unit of work.
+fn fill_restart_queue(
+    context: &mut Context,
+    queue_manager: &QueueManager,
+    queue: &Arc<LocalQueue>,
+    size: usize,
+) {
+    let messages = context.restart_messages;
     println!("  filling {messages} persistent {size}-byte messages (2 threads, 100 per unit of work) ...");
     let data = engine::payload(size);
     let started = Instant::now();
-    let threads = 2u64;
+    let threads = RESTART_FILL_THREADS;
     std::thread::scope(|scope| {
         for thread in 0..threads {
-            let queue_manager = &queue_manager;
-            let queue = &queue;
             let data = &data;
             scope.spawn(move || {
                 let mine = messages / threads + u64::from(thread < messages % threads);
@@ -1990,24 +2044,20 @@ pub fn restart(context: &mut Context) {
         messages as f64 / fill_seconds,
         "msgs/s",
     ));
-    // The crash: no shutdown, so no shutdown checkpoint and no page writes beyond those done.
-    drop(queue);
-    drop(queue_manager);
-    println!("  dropped without shutdown (simulated crash); restarting ...");
-    let restarted = timed_open(&directory);
-    for (at, line) in &restarted.lines {
-        let since = at.duration_since(restarted.lines[0].0).as_secs_f64();
+}
+
+/// A restart's messages, each with its time from the first.
+fn print_transcript(lines: &[(Instant, String)]) {
+    for (at, line) in lines {
+        let since = at.duration_since(lines[0].0).as_secs_f64();
         println!("    +{since:7.3}s {line}");
     }
-    let depth = restarted
-        .queue_manager
-        .queue("RESTART.Q")
-        .map(|queue| queue.status().current_depth)
-        .unwrap_or(0);
-    assert_eq!(
-        depth, messages,
-        "every committed message must be back after restart"
-    );
+}
+
+/// The crash restart's rows: its open time, forward recovery (range, time, rate: the goal),
+/// the restart phases from its messages, and the extrapolation to MP16's 8 million messages.
+fn report_crash_restart(context: &mut Context, restarted: &Restarted) {
+    let messages = context.restart_messages;
     let lines = &restarted.lines;
     let total = restarted.seconds;
     context.report.push(Row::new(
@@ -2064,8 +2114,13 @@ pub fn restart(context: &mut Context) {
         messages as f64 / total,
         "msgs/s",
     ));
-    // Extrapolation to MP16's 8 million: the page scan and index rebuild grow with depth; the
-    // forward recovery range is bounded by LOGLOAD/checkpoints, not by depth.
+    report_extrapolated_restart(context, lines, total);
+}
+
+/// Extrapolation to MP16's 8 million: the page scan and index rebuild grow with depth; the
+/// forward recovery range is bounded by LOGLOAD/checkpoints, not by depth.
+fn report_extrapolated_restart(context: &mut Context, lines: &[(Instant, String)], total: f64) {
+    let messages = context.restart_messages;
     let scale = 8_000_000.0 / messages as f64;
     let depth_part = between(lines, "CSQR006I", "CSQR002I").unwrap_or(total);
     let fixed_part = (total - depth_part).max(0.0);
@@ -2092,59 +2147,42 @@ pub fn restart(context: &mut Context) {
             "s",
         ));
     }
-    // A selective get through the MSGID index after restart.
-    {
-        let queue = restarted.queue_manager.queue("RESTART.Q").expect("queue");
-        let wanted = engine::descriptor(true, messages / 2 / threads).message_id;
-        let selector = MessageSelector {
-            message_id: Some(wanted),
-            ..MessageSelector::default()
-        };
-        let started = Instant::now();
-        let got = restarted
-            .queue_manager
-            .get(None, &queue, &selector, None)
-            .expect("get by MSGID");
-        assert!(got.is_some(), "get by MSGID after restart");
-        println!(
-            "  get by MSGID after restart: {:.1} us",
-            started.elapsed().as_secs_f64() * 1e6
-        );
-    }
-    println!("  clean shutdown, then restart ...");
-    let shutdown_started = Instant::now();
-    restarted.queue_manager.shutdown().expect("shutdown");
-    let shutdown_seconds = shutdown_started.elapsed().as_secs_f64();
-    drop(restarted);
-    context.report.push(Row::new(
-        "restart",
-        "clean shutdown time",
-        shutdown_seconds,
-        "s",
-    ));
-    let clean = timed_open(&directory);
-    for (at, line) in &clean.lines {
-        let since = at.duration_since(clean.lines[0].0).as_secs_f64();
-        println!("    +{since:7.3}s {line}");
-    }
-    context.report.push(Row::new(
-        "restart",
-        format!("clean restart, {} msgs: total open time", messages - 1),
-        clean.seconds,
-        "s",
-    ));
-    // QINDXBLD WAIT (above, MQ's default) against NOWAIT: the time from the start of the open
-    // to the first get of any message, and to the first get by MSGID (which, with NOWAIT,
-    // builds the queue's index if the background builder has not yet).
+}
+
+/// A selective get through the MSGID index after restart: message `wanted` of thread 0.
+fn get_by_msgid(queue_manager: &QueueManager, wanted: u64) {
+    let queue = queue_manager.queue("RESTART.Q").expect("queue");
+    let wanted = engine::descriptor(true, wanted).message_id;
+    let selector = MessageSelector {
+        message_id: Some(wanted),
+        ..MessageSelector::default()
+    };
+    let started = Instant::now();
+    let got = queue_manager
+        .get(None, &queue, &selector, None)
+        .expect("get by MSGID");
+    assert!(got.is_some(), "get by MSGID after restart");
+    println!(
+        "  get by MSGID after restart: {:.1} us",
+        started.elapsed().as_secs_f64() * 1e6
+    );
+}
+
+/// QINDXBLD WAIT (`clean`, MQ's default) against NOWAIT: the time from the start of the open
+/// to the first get of any message, and to the first get by MSGID (which, with NOWAIT,
+/// builds the queue's index if the background builder has not yet).
+fn compare_index_builds(context: &mut Context, directory: &Path, clean: Restarted) {
+    let messages = context.restart_messages;
+    let threads = RESTART_FILL_THREADS;
     let wait = first_gets(clean, messages / 3 / threads);
-    let mut nowait_config = QueueManager::read_config(&*engine::fs(), &directory).expect("config");
+    let mut nowait_config = QueueManager::read_config(&*engine::fs(), directory).expect("config");
     nowait_config.system.qindxbld = ferrite_storage::config::IndexBuild::Nowait;
     std::fs::write(
         directory.join(ferrite_storage::config::CONFIG_FILE_NAME),
         nowait_config.to_toml(),
     )
     .expect("write qm.toml");
-    let nowait = first_gets(timed_open(&directory), messages / 4 / threads);
+    let nowait = first_gets(timed_open(directory), messages / 4 / threads);
     for (label, (open, any, by_id)) in [("WAIT", wait), ("NOWAIT", nowait)] {
         println!(
             "  QINDXBLD({label}): open {open:.3} s, first get {any:.3} s, first get by MSGID {by_id:.3} s (from the start of the open)"
@@ -2162,7 +2200,6 @@ pub fn restart(context: &mut Context) {
             "s",
         ));
     }
-    engine::remove(&directory);
 }
 
 /// From a timed open: (open seconds, seconds to the first get of any message, seconds to the
