@@ -2260,88 +2260,29 @@ pub fn deep_queue(context: &mut Context) {
     let queue = queue_manager
         .define_queue(QueueDefinition::local("DEEP.Q", PageSetId(2)), false)
         .expect("define");
-    let data = engine::payload(size);
-    let threads = 2u64;
-    let per_unit = 50u32;
-    let phase = |name: &str, work: &(dyn Fn(u64) + Sync)| -> (f64, LogDelta, u64) {
-        let pool_before = engine::pool_statistics(&queue_manager, 2);
-        let log_before = queue_manager.log_statistics();
-        let rba_before = queue_manager.log().end_rba().0;
-        let started = Instant::now();
-        std::thread::scope(|scope| {
-            for thread in 0..threads {
-                scope.spawn(move || work(thread));
-            }
-        });
-        let seconds = started.elapsed().as_secs_f64();
-        let pool = engine::pool_delta(&pool_before, &engine::pool_statistics(&queue_manager, 2));
-        let log = engine::log_delta(&log_before, &queue_manager.log_statistics());
-        println!(
-            "  {name}: {messages} msgs in {seconds:.2} s ({:.0} msgs/s)",
-            messages as f64 / seconds
-        );
-        println!("    BP2 QPST: {pool:?}");
-        println!("    {}", log.describe());
-        (seconds, log, queue_manager.log().end_rba().0 - rba_before)
-    };
-    // The longest single MQPUT and MQCMIT of the fill, in microseconds: a commit inserts its
-    // messages in the queue's delivery order, whose growth copies the lane under the lock.
-    let worst_put_us = AtomicU64::new(0);
-    let worst_commit_us = AtomicU64::new(0);
-    let timed = |worst: &AtomicU64, call: &mut dyn FnMut()| {
-        let started = Instant::now();
-        call();
-        worst.fetch_max(started.elapsed().as_micros() as u64, Ordering::Relaxed);
-    };
-    let fill = |thread: u64| {
-        let mine = messages / threads;
-        let mut unit = UnitOfWork::new();
-        for index in 0..mine {
-            timed(&worst_put_us, &mut || {
-                queue_manager
-                    .put(
-                        Some(&mut unit),
-                        &queue,
-                        &engine::descriptor(true, thread << 40 | index),
-                        &data,
-                    )
-                    .expect("put");
-            });
-            if unit.message_count() == per_unit {
-                timed(&worst_commit_us, &mut || {
-                    queue_manager.commit(&mut unit).expect("commit")
-                });
-            }
-        }
-        queue_manager.commit(&mut unit).expect("commit");
-    };
-    let selector = MessageSelector::default();
-    let drain = |_thread: u64| {
-        let mut unit = UnitOfWork::new();
-        while queue_manager
-            .get(Some(&mut unit), &queue, &selector, None)
-            .expect("get")
-            .is_some()
-        {
-            if unit.message_count() == per_unit {
-                queue_manager.commit(&mut unit).expect("commit");
-            }
-        }
-        queue_manager.commit(&mut unit).expect("commit");
+    let deep = DeepQueue {
+        queue_manager: &queue_manager,
+        queue: &queue,
+        data: engine::payload(size),
+        messages,
+        threads: 2,
+        per_unit: 50,
+        worst_put_us: AtomicU64::new(0),
+        worst_commit_us: AtomicU64::new(0),
     };
     let pool_start = engine::pool_statistics(&queue_manager, 2);
-    let (fill_seconds, _, fill_log) = phase("fill", &fill);
+    let (fill_seconds, _, fill_log) = deep.phase("fill", &|thread| deep.fill(thread));
     let pool_mid = engine::pool_statistics(&queue_manager, 2);
     let (worst_put_us, worst_commit_us) = (
-        worst_put_us.load(Ordering::Relaxed),
-        worst_commit_us.load(Ordering::Relaxed),
+        deep.worst_put_us.load(Ordering::Relaxed),
+        deep.worst_commit_us.load(Ordering::Relaxed),
     );
     let full_kib = own_resident_kib();
     println!(
         "    worst MQPUT {worst_put_us} us, worst MQCMIT {worst_commit_us} us; \
          process RSS full {full_kib} KiB"
     );
-    let (drain_seconds, _, drain_log) = phase("drain", &drain);
+    let (drain_seconds, _, drain_log) = deep.phase("drain", &|_thread| deep.drain());
     let drained_kib = own_resident_kib();
     println!("    process RSS drained {drained_kib} KiB");
     for (name, value, unit) in [
@@ -2358,44 +2299,14 @@ pub fn deep_queue(context: &mut Context) {
         ));
     }
     let pool_end = engine::pool_statistics(&queue_manager, 2);
-    let messages = (messages / threads) * threads;
+    let messages = (messages / deep.threads) * deep.threads;
     for (name, seconds, log_bytes, before, after) in [
         ("fill", fill_seconds, fill_log, &pool_start, &pool_mid),
         ("drain", drain_seconds, drain_log, &pool_mid, &pool_end),
     ] {
-        let pool = engine::pool_delta(before, after);
-        let bench = "deep-queue";
         let prefix = format!("{name} {messages} x 1 KiB, BP2={buffers}");
-        context.report.push(Row::new(
-            bench,
-            format!("{prefix}: messages/s"),
-            messages as f64 / seconds,
-            "msgs/s",
-        ));
-        context.report.push(Row::new(
-            bench,
-            format!("{prefix}: log MB/s"),
-            log_bytes as f64 / seconds / MB,
-            "MB/s",
-        ));
-        for (field, value) in [
-            ("QPSTDWT deferred write starts", pool.qpstdwt),
-            ("QPSTTPW pages written", pool.qpsttpw),
-            ("QPSTWIO write I/Os", pool.qpstwio),
-            ("QPSTIMW synchronous writes", pool.qpstimw),
-            ("QPSTDMC writes at >95% changed", pool.qpstdmc),
-            ("QPSTRIO pages read", pool.qpstrio),
-            ("QPSTSOS short on storage", pool.qpstsos),
-            ("QPSTSTLA steal contention", pool.qpststla),
-            ("QPSTCBSL lowest stealable", pool.qpstcbsl),
-        ] {
-            context.report.push(Row::new(
-                bench,
-                format!("{prefix}: {field}"),
-                value as f64,
-                "count",
-            ));
-        }
+        let pool = engine::pool_delta(before, after);
+        report_deep_queue_phase(context, &prefix, messages, seconds, log_bytes, &pool);
     }
     if context.mode == Mode::Smoke {
         println!("  (smoke: counts too small to mean anything)");
@@ -2403,4 +2314,135 @@ pub fn deep_queue(context: &mut Context) {
     queue_manager.shutdown().expect("shutdown");
     drop(queue_manager);
     engine::remove(&directory);
+}
+
+/// The deep queue benchmark's queue and workload: `messages` persistent messages put by
+/// `threads` threads in units of `per_unit`, then got the same way.
+struct DeepQueue<'a> {
+    queue_manager: &'a QueueManager,
+    queue: &'a Arc<LocalQueue>,
+    data: Vec<u8>,
+    messages: u64,
+    threads: u64,
+    per_unit: u32,
+    /// The longest single MQPUT and MQCMIT of the fill, in microseconds: a commit inserts its
+    /// messages in the queue's delivery order, whose growth copies the lane under the lock.
+    worst_put_us: AtomicU64,
+    worst_commit_us: AtomicU64,
+}
+
+impl DeepQueue<'_> {
+    /// `work` on each thread, timed, with the buffer pool's and the log's activity printed:
+    /// (seconds, log activity, log bytes).
+    fn phase(&self, name: &str, work: &(dyn Fn(u64) + Sync)) -> (f64, LogDelta, u64) {
+        let queue_manager = self.queue_manager;
+        let messages = self.messages;
+        let pool_before = engine::pool_statistics(queue_manager, 2);
+        let log_before = queue_manager.log_statistics();
+        let rba_before = queue_manager.log().end_rba().0;
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            for thread in 0..self.threads {
+                scope.spawn(move || work(thread));
+            }
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        let pool = engine::pool_delta(&pool_before, &engine::pool_statistics(queue_manager, 2));
+        let log = engine::log_delta(&log_before, &queue_manager.log_statistics());
+        println!(
+            "  {name}: {messages} msgs in {seconds:.2} s ({:.0} msgs/s)",
+            messages as f64 / seconds
+        );
+        println!("    BP2 QPST: {pool:?}");
+        println!("    {}", log.describe());
+        (seconds, log, queue_manager.log().end_rba().0 - rba_before)
+    }
+
+    /// One thread's share of the fill, keeping the worst MQPUT and MQCMIT.
+    fn fill(&self, thread: u64) {
+        let timed = |worst: &AtomicU64, call: &mut dyn FnMut()| {
+            let started = Instant::now();
+            call();
+            worst.fetch_max(started.elapsed().as_micros() as u64, Ordering::Relaxed);
+        };
+        let mine = self.messages / self.threads;
+        let mut unit = UnitOfWork::new();
+        for index in 0..mine {
+            timed(&self.worst_put_us, &mut || {
+                self.queue_manager
+                    .put(
+                        Some(&mut unit),
+                        self.queue,
+                        &engine::descriptor(true, thread << 40 | index),
+                        &self.data,
+                    )
+                    .expect("put");
+            });
+            if unit.message_count() == self.per_unit {
+                timed(&self.worst_commit_us, &mut || {
+                    self.queue_manager.commit(&mut unit).expect("commit")
+                });
+            }
+        }
+        self.queue_manager.commit(&mut unit).expect("commit");
+    }
+
+    /// Gets until the queue is empty.
+    fn drain(&self) {
+        let selector = MessageSelector::default();
+        let mut unit = UnitOfWork::new();
+        while self
+            .queue_manager
+            .get(Some(&mut unit), self.queue, &selector, None)
+            .expect("get")
+            .is_some()
+        {
+            if unit.message_count() == self.per_unit {
+                self.queue_manager.commit(&mut unit).expect("commit");
+            }
+        }
+        self.queue_manager.commit(&mut unit).expect("commit");
+    }
+}
+
+/// A deep queue phase's rows: its rate, its log bandwidth and BP2's statistics over it.
+fn report_deep_queue_phase(
+    context: &mut Context,
+    prefix: &str,
+    messages: u64,
+    seconds: f64,
+    log_bytes: u64,
+    pool: &ferrite_storage::buffer_pool::BufferPoolStatistics,
+) {
+    let bench = "deep-queue";
+    context.report.push(Row::new(
+        bench,
+        format!("{prefix}: messages/s"),
+        messages as f64 / seconds,
+        "msgs/s",
+    ));
+    context.report.push(Row::new(
+        bench,
+        format!("{prefix}: log MB/s"),
+        log_bytes as f64 / seconds / MB,
+        "MB/s",
+    ));
+    for (field, value) in [
+        ("QPSTDWT deferred write starts", pool.qpstdwt),
+        ("QPSTTPW pages written", pool.qpsttpw),
+        ("QPSTWIO write I/Os", pool.qpstwio),
+        ("QPSTIMW synchronous writes", pool.qpstimw),
+        ("QPSTDMC writes at >95% changed", pool.qpstdmc),
+        ("QPSTRIO pages read", pool.qpstrio),
+        ("QPSTSOS short on storage", pool.qpstsos),
+        ("QPSTSTLA steal contention", pool.qpststla),
+        ("QPSTCBSL lowest stealable", pool.qpstcbsl),
+    ] {
+        context.report.push(Row::new(
+            bench,
+            format!("{prefix}: {field}"),
+            value as f64,
+            "count",
+        ));
+    }
 }
