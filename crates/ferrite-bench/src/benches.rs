@@ -640,34 +640,103 @@ impl PauseGate {
     }
 }
 
-/// `threads` committers, each with its own queue and unit of work, doing persistent put of
-/// `size` bytes + commit until `duration` has passed or, with `log_limit`, until that many
-/// bytes of log have been written in the window (whichever comes first: the goal rows keep
-/// the window inside one active log however fast the device is). With `interleave`, the
-/// window is cut into segments with the device measured between them (see
-/// [`DeviceInterleave`]); the run's figures then cover the segments only.
-#[allow(clippy::too_many_arguments)]
-fn run_committers(
-    queue_manager: &Arc<QueueManager>,
+/// What one committer window runs: `threads` committers, each with its own queue (named
+/// `label.NNN`) and unit of work, doing persistent put of `size` bytes + commit until
+/// `duration` has passed or, with `log_limit`, until that many bytes of log have been written
+/// in the window (whichever comes first: the goal rows keep the window inside one active log
+/// however fast the device is).
+struct CommitterWindow<'a> {
     threads: usize,
     size: usize,
     duration: Duration,
     log_limit: Option<u64>,
-    label: &str,
+    label: &'a str,
     shape: CommitterUnit,
-    mut interleave: Option<&mut DeviceInterleave>,
+}
+
+/// Runs `window`'s committers on `queue_manager`. With `interleave`, the window is cut into
+/// segments with the device measured between them (see [`DeviceInterleave`]); the run's
+/// figures then cover the segments only.
+fn run_committers(
+    queue_manager: &Arc<QueueManager>,
+    window: &CommitterWindow,
+    interleave: Option<&mut DeviceInterleave>,
 ) -> CommitterRun {
-    let queues: Vec<Arc<LocalQueue>> = (0..threads)
+    let queues = define_committer_queues(queue_manager, window);
+    let data = engine::payload(window.size);
+    warm_up_committers(queue_manager, &queues, &data);
+    let control = WindowControl {
+        barrier: Barrier::new(window.threads + 1),
+        stop: AtomicBool::new(false),
+        gate: PauseGate {
+            requested: AtomicBool::new(false),
+            state: std::sync::Mutex::new(0),
+            changed: std::sync::Condvar::new(),
+        },
+    };
+    let segments = interleave.as_ref().map_or(1, |i| i.segments);
+    let mut controller = WindowController {
+        queue_manager,
+        window,
+        control: &control,
+        segments,
+        segment_duration: window.duration / segments as u32,
+        rba_start: 0,
+        log: LogDelta::default(),
+        usage: ProcessUsage::default(),
+        elapsed: Duration::ZERO,
+        log_bytes: 0,
+    };
+    let results = std::thread::scope(|scope| {
+        let workers: Vec<_> = queues
+            .iter()
+            .enumerate()
+            .map(|(index, queue)| {
+                let control = &control;
+                let data = &data;
+                scope.spawn(move || {
+                    commit_until_stopped(queue_manager, control, queue, index, window.shape, data)
+                })
+            })
+            .collect();
+        controller.run_segments(workers, interleave)
+    });
+    let mut commit = Latencies::default();
+    let mut put_commit = Latencies::default();
+    for (c, p) in results {
+        commit.merge(c);
+        put_commit.merge(p);
+    }
+    CommitterRun {
+        messages: commit.count() as u64,
+        usage: controller.usage,
+        log_bytes: controller.log_bytes,
+        elapsed: controller.elapsed,
+        commit,
+        put_commit,
+        log: controller.log,
+    }
+}
+
+/// The local queues of a window's committers, one each, on page set 2.
+fn define_committer_queues(
+    queue_manager: &QueueManager,
+    window: &CommitterWindow,
+) -> Vec<Arc<LocalQueue>> {
+    (0..window.threads)
         .map(|index| {
             queue_manager
                 .define_queue(
-                    QueueDefinition::local(&format!("{label}.{index:03}"), PageSetId(2)),
+                    QueueDefinition::local(&format!("{}.{index:03}", window.label), PageSetId(2)),
                     false,
                 )
                 .expect("define")
         })
-        .collect();
-    let data = engine::payload(size);
+        .collect()
+}
+
+/// Before a window: the page cache flushed, and one commit per committer's queue.
+fn warm_up_committers(queue_manager: &QueueManager, queues: &[Arc<LocalQueue>], data: &[u8]) {
     // Creating the queue manager pre-formatted its active logs and page sets (GiBs of zeros)
     // through the page cache: flush them now, or their writeback competes with the log writes
     // measured (and more so after the larger dual logging creation).
@@ -681,108 +750,121 @@ fn run_committers(
                 Some(&mut unit),
                 queue,
                 &engine::descriptor(true, index as u64),
-                &data,
+                data,
             )
             .expect("put");
         queue_manager.commit(&mut unit).expect("commit");
     }
-    let barrier = Barrier::new(threads + 1);
-    let stop = AtomicBool::new(false);
-    let gate = PauseGate {
-        requested: AtomicBool::new(false),
-        state: std::sync::Mutex::new(0),
-        changed: std::sync::Condvar::new(),
-    };
-    let segments = interleave.as_ref().map_or(1, |i| i.segments);
-    let segment_duration = duration / segments as u32;
-    let mut log = LogDelta::default();
-    let mut usage = ProcessUsage::default();
-    let mut elapsed = Duration::ZERO;
-    let mut log_bytes = 0u64;
-    let results = std::thread::scope(|scope| {
-        let workers: Vec<_> = queues
-            .iter()
-            .enumerate()
-            .map(|(index, queue)| {
-                let barrier = &barrier;
-                let stop = &stop;
-                let gate = &gate;
-                let data = &data;
-                scope.spawn(move || {
-                    let mut commit = Latencies::with_capacity(1 << 16);
-                    let mut put_commit = Latencies::with_capacity(1 << 16);
-                    let mut tag = (index as u64) << 40;
-                    barrier.wait();
-                    while !stop.load(Ordering::Relaxed) {
-                        gate.wait_if_paused(stop);
-                        if stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        tag += 1;
-                        let t0 = Instant::now();
-                        let mut unit = UnitOfWork::new();
-                        if shape == CommitterUnit::GetAndPut {
-                            let previous = queue_manager
-                                .get(Some(&mut unit), queue, &MessageSelector::default(), None)
-                                .expect("get");
-                            assert!(previous.is_some(), "each queue holds the last message put");
-                        }
-                        queue_manager
-                            .put(Some(&mut unit), queue, &engine::descriptor(true, tag), data)
-                            .expect("put");
-                        let t1 = Instant::now();
-                        queue_manager.commit(&mut unit).expect("commit");
-                        let t2 = Instant::now();
-                        commit.record(t2 - t1);
-                        put_commit.record(t2 - t0);
-                    }
-                    (commit, put_commit)
-                })
-            })
-            .collect();
-        let rba_start = queue_manager.log().end_rba().0;
-        println!("    window starts: {threads} committers, {size} bytes per message");
+}
+
+/// What the controller of a window and its committers share: the start barrier, the stop
+/// flag and the gate of the pauses between segments.
+struct WindowControl {
+    barrier: Barrier,
+    stop: AtomicBool,
+    gate: PauseGate,
+}
+
+/// One committer of a window: units of work of shape `shape` on `queue` from the barrier
+/// until stopped, pausing at the gate between segments: (commit, put+commit) latencies.
+fn commit_until_stopped(
+    queue_manager: &QueueManager,
+    control: &WindowControl,
+    queue: &Arc<LocalQueue>,
+    index: usize,
+    shape: CommitterUnit,
+    data: &[u8],
+) -> (Latencies, Latencies) {
+    let mut commit = Latencies::with_capacity(1 << 16);
+    let mut put_commit = Latencies::with_capacity(1 << 16);
+    let mut tag = (index as u64) << 40;
+    control.barrier.wait();
+    while !control.stop.load(Ordering::Relaxed) {
+        control.gate.wait_if_paused(&control.stop);
+        if control.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        tag += 1;
+        let t0 = Instant::now();
+        let mut unit = UnitOfWork::new();
+        if shape == CommitterUnit::GetAndPut {
+            let previous = queue_manager
+                .get(Some(&mut unit), queue, &MessageSelector::default(), None)
+                .expect("get");
+            assert!(previous.is_some(), "each queue holds the last message put");
+        }
+        queue_manager
+            .put(Some(&mut unit), queue, &engine::descriptor(true, tag), data)
+            .expect("put");
+        let t1 = Instant::now();
+        queue_manager.commit(&mut unit).expect("commit");
+        let t2 = Instant::now();
+        commit.record(t2 - t1);
+        put_commit.record(t2 - t0);
+    }
+    (commit, put_commit)
+}
+
+/// The controller's side of a window: it starts the committers, times each segment, pauses
+/// them between segments (for the device bursts), stops them at the end, and adds up what
+/// the segments measured.
+struct WindowController<'a> {
+    queue_manager: &'a QueueManager,
+    window: &'a CommitterWindow<'a>,
+    control: &'a WindowControl,
+    segments: usize,
+    segment_duration: Duration,
+    /// The log's end RBA when the window started.
+    rba_start: u64,
+    /// Totals over the segments so far.
+    log: LogDelta,
+    usage: ProcessUsage,
+    elapsed: Duration,
+    log_bytes: u64,
+}
+
+/// Where a segment started from.
+struct SegmentStart {
+    log: ferrite_storage::log::LogStatistics,
+    rba: u64,
+    usage: ProcessUsage,
+    at: Instant,
+}
+
+impl WindowController<'_> {
+    /// Every segment of the window in turn; returns each committer's latencies once they
+    /// have stopped.
+    fn run_segments(
+        &mut self,
+        workers: Vec<std::thread::ScopedJoinHandle<'_, (Latencies, Latencies)>>,
+        mut interleave: Option<&mut DeviceInterleave>,
+    ) -> Vec<(Latencies, Latencies)> {
+        self.rba_start = self.end_rba();
+        println!(
+            "    window starts: {} committers, {} bytes per message",
+            self.window.threads, self.window.size
+        );
         let mut results = Vec::new();
         let mut workers = Some(workers);
         let mut next_report = Instant::now() + Duration::from_secs(2);
-        for segment in 0..segments {
-            let last = segment + 1 == segments;
-            let log_before = queue_manager.log_statistics();
-            let rba_before = queue_manager.log().end_rba().0;
-            let usage_before = ProcessUsage::now();
-            let started = Instant::now();
-            if segment == 0 {
-                barrier.wait();
-            } else {
-                gate.resume();
-            }
-            let within_limit = || {
-                log_limit.is_none_or(|limit| queue_manager.log().end_rba().0 - rba_start < limit)
+        for segment in 0..self.segments {
+            let last = segment + 1 == self.segments;
+            let start = SegmentStart {
+                log: self.queue_manager.log_statistics(),
+                rba: self.end_rba(),
+                usage: ProcessUsage::now(),
+                at: Instant::now(),
             };
-            let mut limit_reached = false;
-            while started.elapsed() < segment_duration {
-                if !within_limit() {
-                    limit_reached = true;
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(if log_limit.is_some() {
-                    5
-                } else {
-                    20
-                }));
-                if Instant::now() >= next_report {
-                    next_report += Duration::from_secs(2);
-                    println!(
-                        "    {:.0} s: {:.1} MB of log",
-                        (elapsed + started.elapsed()).as_secs_f64(),
-                        (queue_manager.log().end_rba().0 - rba_start) as f64 / MB
-                    );
-                }
+            if segment == 0 {
+                self.control.barrier.wait();
+            } else {
+                self.control.gate.resume();
             }
+            let limit_reached = self.wait_out_segment(start.at, &mut next_report);
             let ending = last || limit_reached;
             if ending {
-                stop.store(true, Ordering::Relaxed);
-                gate.resume();
+                self.control.stop.store(true, Ordering::Relaxed);
+                self.control.gate.resume();
                 results = workers
                     .take()
                     .expect("joined once")
@@ -790,49 +872,70 @@ fn run_committers(
                     .map(|w| w.join().expect("committer"))
                     .collect();
             } else {
-                gate.pause(threads);
+                self.control.gate.pause(self.window.threads);
             }
-            let took = started.elapsed();
-            let segment_usage = ProcessUsage::now().since(&usage_before);
-            let rba_after = queue_manager.log().end_rba().0;
-            let segment_log = engine::log_delta(&log_before, &queue_manager.log_statistics());
-            elapsed += took;
-            usage = usage.plus(&segment_usage);
-            log_bytes += rba_after - rba_before;
-            if let Some(interleave) = interleave.as_deref_mut() {
-                let (write_bytes, device_bytes, device_took) =
-                    interleave.burst(segment_log.bytes_written[0], segment_log.syncs);
-                interleave.figures.push(SegmentFigures {
-                    log_bytes: rba_after - rba_before,
-                    seconds: took.as_secs_f64(),
-                    written: segment_log.bytes_written[0],
-                    syncs: segment_log.syncs,
-                    device_write_bytes: write_bytes,
-                    device_bytes,
-                    device_seconds: device_took.as_secs_f64(),
-                });
-            }
-            log.add(&segment_log);
+            self.record_segment(&start, interleave.as_deref_mut());
             if ending {
                 break;
             }
         }
         results
-    });
-    let mut commit = Latencies::default();
-    let mut put_commit = Latencies::default();
-    for (c, p) in results {
-        commit.merge(c);
-        put_commit.merge(p);
     }
-    CommitterRun {
-        messages: commit.count() as u64,
-        usage,
-        log_bytes,
-        elapsed,
-        commit,
-        put_commit,
-        log,
+
+    fn end_rba(&self) -> u64 {
+        self.queue_manager.log().end_rba().0
+    }
+
+    /// Waits until the segment started at `started` has lasted its length, printing the log
+    /// written every 2 s; true if the window's log limit was reached first.
+    fn wait_out_segment(&self, started: Instant, next_report: &mut Instant) -> bool {
+        let log_limit = self.window.log_limit;
+        let within_limit = || log_limit.is_none_or(|limit| self.end_rba() - self.rba_start < limit);
+        while started.elapsed() < self.segment_duration {
+            if !within_limit() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(if log_limit.is_some() {
+                5
+            } else {
+                20
+            }));
+            if Instant::now() >= *next_report {
+                *next_report += Duration::from_secs(2);
+                println!(
+                    "    {:.0} s: {:.1} MB of log",
+                    (self.elapsed + started.elapsed()).as_secs_f64(),
+                    (self.end_rba() - self.rba_start) as f64 / MB
+                );
+            }
+        }
+        false
+    }
+
+    /// Adds the segment begun at `start` to the window's totals and, when interleaved, runs
+    /// the device burst after it.
+    fn record_segment(&mut self, start: &SegmentStart, interleave: Option<&mut DeviceInterleave>) {
+        let took = start.at.elapsed();
+        let segment_usage = ProcessUsage::now().since(&start.usage);
+        let rba_after = self.end_rba();
+        let segment_log = engine::log_delta(&start.log, &self.queue_manager.log_statistics());
+        self.elapsed += took;
+        self.usage = self.usage.plus(&segment_usage);
+        self.log_bytes += rba_after - start.rba;
+        if let Some(interleave) = interleave {
+            let (write_bytes, device_bytes, device_took) =
+                interleave.burst(segment_log.bytes_written[0], segment_log.syncs);
+            interleave.figures.push(SegmentFigures {
+                log_bytes: rba_after - start.rba,
+                seconds: took.as_secs_f64(),
+                written: segment_log.bytes_written[0],
+                syncs: segment_log.syncs,
+                device_write_bytes: write_bytes,
+                device_bytes,
+                device_seconds: device_took.as_secs_f64(),
+            });
+        }
+        self.log.add(&segment_log);
     }
 }
 
@@ -846,30 +949,62 @@ pub fn commit(context: &mut Context) {
     heading("commit: persistent 1 KiB put+commit against raw write+fdatasync");
     println!("  raw 4 KiB write+fdatasync (pre-written and fallocated files), this run ...");
     // Measured just before and just after the committer run (this machine's disk drifts).
-    let mut raw = raw_sync_4k(context, Preparation::Formatted);
-    let mut raw_fallocated = raw_sync_4k(context, Preparation::Fallocated);
-    let (raw_mean, raw_p50, raw_p99) = (
-        raw.mean_us(),
-        raw.percentile_us(50.0),
-        raw.percentile_us(99.0),
-    );
+    let mut raw = RawSyncs {
+        formatted: raw_sync_4k(context, Preparation::Formatted),
+        fallocated: raw_sync_4k(context, Preparation::Fallocated),
+    };
+    let (raw_mean, raw_p50, raw_p99) = raw.formatted_figures();
     println!(
         "    pre-written: mean {raw_mean:.1} us p50 {raw_p50:.1} us p99 {raw_p99:.1} us; fallocated: mean {:.1} us p50 {:.1} us",
-        raw_fallocated.mean_us(),
-        raw_fallocated.percentile_us(50.0)
+        raw.fallocated.mean_us(),
+        raw.fallocated.percentile_us(50.0)
     );
     let config = committer_config("COMMIT1", false);
     println!("  config: {}", engine::describe(&config));
+    let mut single = one_committer(context, &config, &mut raw);
+    report_one_committer(context, &mut single, &mut raw);
+    let sequential = sequential_bandwidth(context);
+    let many = many_committers(context, &config, sequential);
+    report_log_io_size(context, &many);
+    commit_sizes(context, &config, sequential);
+}
+
+/// Raw 4 KiB write+fdatasync latencies on a pre-written and on a fallocated file.
+struct RawSyncs {
+    formatted: Latencies,
+    fallocated: Latencies,
+}
+
+impl RawSyncs {
+    /// The pre-written file's (mean, p50, p99), us.
+    fn formatted_figures(&mut self) -> (f64, f64, f64) {
+        (
+            self.formatted.mean_us(),
+            self.formatted.percentile_us(50.0),
+            self.formatted.percentile_us(99.0),
+        )
+    }
+}
+
+/// One committer's latency on a fresh queue manager, with where a lone commit's time goes;
+/// `raw` gets its second sample (after the run) while the queue manager is still up.
+fn one_committer(
+    context: &mut Context,
+    config: &QueueManagerConfig,
+    raw: &mut RawSyncs,
+) -> CommitterRun {
     println!("  1 committer for {:.0} s ...", context.seconds);
-    let (queue_manager, directory) = engine::fresh(&context.dir, "commit1", &config);
-    let mut single = run_committers(
+    let (queue_manager, directory) = engine::fresh(&context.dir, "commit1", config);
+    let single = run_committers(
         &queue_manager,
-        1,
-        1024,
-        context.duration(),
-        None,
-        "ONE",
-        CommitterUnit::Put,
+        &CommitterWindow {
+            threads: 1,
+            size: 1024,
+            duration: context.duration(),
+            log_limit: None,
+            label: "ONE",
+            shape: CommitterUnit::Put,
+        },
         None,
     );
     println!("    {}", single.log.describe());
@@ -886,20 +1021,25 @@ pub fn commit(context: &mut Context) {
             single.log.write_cycles
         );
     }
-    raw.merge(raw_sync_4k(context, Preparation::Formatted));
-    raw_fallocated.merge(raw_sync_4k(context, Preparation::Fallocated));
-    let (raw_mean, raw_p50, raw_p99) = (
-        raw.mean_us(),
-        raw.percentile_us(50.0),
-        raw.percentile_us(99.0),
-    );
+    raw.formatted
+        .merge(raw_sync_4k(context, Preparation::Formatted));
+    raw.fallocated
+        .merge(raw_sync_4k(context, Preparation::Fallocated));
+    let (raw_mean, raw_p50, _) = raw.formatted_figures();
     println!(
         "    raw 4K before+after: pre-written mean {raw_mean:.1} us p50 {raw_p50:.1} us; fallocated mean {:.1} us",
-        raw_fallocated.mean_us()
+        raw.fallocated.mean_us()
     );
     queue_manager.shutdown().expect("shutdown");
     drop(queue_manager);
     engine::remove(&directory);
+    single
+}
+
+/// The one committer's rows: its commit latency against the raw device's (the goals), its
+/// put+commit latency and rate.
+fn report_one_committer(context: &mut Context, single: &mut CommitterRun, raw: &mut RawSyncs) {
+    let (raw_mean, raw_p50, raw_p99) = raw.formatted_figures();
     let raw_label = "raw 4K write+fdatasync, pre-written (this run)";
     let mean = single.commit.mean_us();
     context.report.push(
@@ -925,7 +1065,7 @@ pub fn commit(context: &mut Context) {
     context.report.push(
         Row::new("commit", "1 committer: commit latency mean", mean, "us").against(
             "raw 4K write+fdatasync, fallocated (this run)",
-            raw_fallocated.mean_us(),
+            raw.fallocated.mean_us(),
         ),
     );
     context.report.push(Row::new(
@@ -940,18 +1080,28 @@ pub fn commit(context: &mut Context) {
         single.messages_per_second(),
         "msgs/s",
     ));
-    let sequential = sequential_bandwidth(context);
+}
+
+/// `context.committers` committers on a fresh queue manager: their log throughput against
+/// the device's synced sequential bandwidth (the goal), their rate and latencies.
+fn many_committers(
+    context: &mut Context,
+    config: &QueueManagerConfig,
+    sequential: f64,
+) -> CommitterRun {
     let threads = context.committers;
     println!("  {threads} committers for {:.0} s ...", context.seconds);
-    let (queue_manager, directory) = engine::fresh(&context.dir, "commitn", &config);
+    let (queue_manager, directory) = engine::fresh(&context.dir, "commitn", config);
     let mut many = run_committers(
         &queue_manager,
-        threads,
-        1024,
-        context.duration(),
-        None,
-        "MANY",
-        CommitterUnit::Put,
+        &CommitterWindow {
+            threads,
+            size: 1024,
+            duration: context.duration(),
+            log_limit: None,
+            label: "MANY",
+            shape: CommitterUnit::Put,
+        },
         None,
     );
     println!("    {}", many.log.describe());
@@ -994,8 +1144,13 @@ pub fn commit(context: &mut Context) {
         many.commit.percentile_us(99.0),
         "us",
     ));
-    // The device at the I/O size the log's writers actually achieved: separates the engine's share
-    // from the device's per-I/O cost.
+    many
+}
+
+/// The device at the I/O size the committers' log writers actually achieved: separates the
+/// engine's share from the device's per-I/O cost.
+fn report_log_io_size(context: &mut Context, many: &CommitterRun) {
+    let threads = context.committers;
     if let Some(per_io) = many.log.bytes_written[0].checked_div(many.log.write_ios[0]) {
         let write_bytes = (per_io.div_ceil(4096) * 4096).max(4096) as usize;
         let total = context.mode.pick(8u64, 64, 128) << 20;
@@ -1031,8 +1186,6 @@ pub fn commit(context: &mut Context) {
             "I/O/s",
         ));
     }
-    commit_sizes(context, &config, sequential);
-    let _ = &mut single;
 }
 
 /// Message sizes of the committer table by size. The issue's goal (64 committers: log
@@ -1108,264 +1261,23 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
             (true, &dedicated, dedicated_duration, dedicated_log_limit),
             (false, config, context.duration(), None),
         ] {
-            let (queue_manager, directory) = engine::fresh(&context.dir, "commitsize", run_config);
-            let label = format!("SIZE{}K", size / 1024);
-            // The goal row's device figure is taken between the segments of its window.
-            let mut interleave = alone.then(|| {
-                let segments = context.mode.pick(2, GOAL_SEGMENTS, GOAL_SEGMENTS);
-                let file_bytes = if context.mode == crate::Mode::Smoke {
-                    8 << 20
-                } else {
-                    DEVICE_GOAL_VOLUME_MAX
-                };
-                io(DeviceInterleave::new(&context.dir, segments, file_bytes))
-            });
-            let run = run_committers(
-                &queue_manager,
-                threads,
+            let plan = SizeRun {
                 size,
+                alone,
+                config: run_config,
                 duration,
                 log_limit,
-                &label,
-                CommitterUnit::GetAndPut,
-                interleave.as_mut(),
-            );
-            println!(
-                "    {} KiB, {}: {}",
-                size / 1024,
-                if alone { "log alone" } else { "with switches" },
-                run.log.describe()
-            );
-            // Where a write cycle's time goes: the writer's `write` calls, its sync, and the
-            // time between a cycle's end and the next one's start (forcers woken, appending).
-            let cycles = run.log.syncs.max(1) as f64;
-            println!(
-                "      per write cycle ({} cycles, {:.1} KiB): writes {:.1} us, sync {:.1} us, between cycles {:.1} us",
-                run.log.syncs,
-                run.log.bytes_written[0] as f64 / cycles / 1024.0,
-                (run.log.io_busy_seconds - run.log.sync_seconds) / cycles * 1e6,
-                run.log.sync_seconds / cycles * 1e6,
-                (run.elapsed.as_secs_f64() - run.log.io_busy_seconds).max(0.0) / cycles * 1e6,
-            );
-            let commits = run.messages.max(1) as f64;
-            println!(
-                "      per commit ({} commits, {:.1} per cycle): CPU {:.1} us (user {:.1}, system {:.1}), context switches {:.2} voluntary, {:.2} involuntary",
-                run.messages,
-                commits / cycles,
-                (run.usage.user_seconds + run.usage.system_seconds) / commits * 1e6,
-                run.usage.user_seconds / commits * 1e6,
-                run.usage.system_seconds / commits * 1e6,
-                run.usage.voluntary_switches as f64 / commits,
-                run.usage.involuntary_switches as f64 / commits,
-            );
-            queue_manager.shutdown().expect("shutdown");
-            drop(queue_manager);
-            engine::remove(&directory);
-            let per_io = run.log.bytes_written[0]
-                .checked_div(run.log.write_ios[0])
-                .unwrap_or(4096);
-            let write_bytes = (per_io.div_ceil(4096) * 4096).max(4096) as usize;
-            let total = context.mode.pick(8u64, 64, 128) << 20;
-            let device = io(physical::synced_bandwidth(
-                &context.dir,
-                write_bytes,
-                total.max(16 * write_bytes as u64),
-                Preparation::Formatted,
-            ));
-            // The goal's comparison: the device writing the log's bytes per fdatasync, each
-            // synced (a write cycle of several I/Os ends with one sync, and a bigger sync is
-            // cheaper for the raw device too).
-            let per_sync = run.log.bytes_written[0]
-                .checked_div(run.log.syncs)
-                .unwrap_or(per_io);
-            let sync_bytes = (per_sync.div_ceil(4096) * 4096).max(4096) as usize;
-            // Over as many bytes as the log wrote in its window (at least `total`, at most
-            // DEVICE_GOAL_VOLUME_MAX): the log's figure is a sustained one (1-2.5 s), and a
-            // 64 MiB sample (25 ms at 2.5 GB/s) measures the device's bursts.
-            let device_volume = if context.mode == crate::Mode::Smoke {
-                total
-            } else {
-                run.log.bytes_written[0].clamp(total, DEVICE_GOAL_VOLUME_MAX)
             };
-            let device_per_sync = if sync_bytes == write_bytes && device_volume == total {
-                device
-            } else {
-                io(physical::synced_bandwidth(
-                    &context.dir,
-                    sync_bytes,
-                    device_volume.max(16 * sync_bytes as u64),
-                    Preparation::Formatted,
-                ))
-            };
-            // The device doing the log's own write pattern: each sync's RBA advance in place
-            // plus one ping-pong slot far from it (the partial page a cycle ends with). What
-            // the log loses against this is the engine's own cost (its CPU and hand-offs); what
-            // this loses against `device_per_sync` is the pattern's (docs/performance-notes.md,
-            // "The log's write cycle").
-            let rba_per_sync = run.log_bytes.checked_div(run.log.syncs).unwrap_or(per_sync);
-            let pattern_in_place = ((rba_per_sync + 2048) / 4096 * 4096).max(4096) as usize;
-            // A slot is one page, or two when the partial page is fuller than a page less
-            // the slot's header (rare): the bytes written beyond the RBA advance, to a page.
-            let pattern_slot = ((per_sync.saturating_sub(rba_per_sync) + 2048) / 4096 * 4096)
-                .clamp(4096, 8192) as usize;
-            let device_pattern = io(physical::log_pattern_synced_bandwidth(
-                &context.dir,
-                pattern_in_place,
-                pattern_slot,
-                device_volume.max(16 * pattern_in_place as u64),
-            ));
-            // The same writes while a thread of this process keeps every CPU busy
-            // (informational: whether busy CPUs alone slow the device, docs/performance-notes.md,
-            // "The device").
-            let (device_busy, busy_threads) = physical::with_every_cpu_busy(|| {
-                io(physical::synced_bandwidth(
-                    &context.dir,
-                    sync_bytes,
-                    device_volume.max(16 * sync_bytes as u64),
-                    Preparation::Formatted,
-                ))
-            });
-            let rate = run.log_bytes_per_second();
-            let logs = format!(
-                "{} x {} MiB active logs, {} switches and {} offloads in the window",
-                run_config.log.active_log_count,
-                run_config.log.active_log_size_mib,
-                run.log.switches,
-                run.log.offloads
-            );
-            let metric = format!(
-                "{threads} committers, {} KiB messages (get+put per commit): log throughput, {} ({logs})",
-                size / 1024,
-                if alone && run_config.log.active_log_size_mib == DEDICATED_ACTIVE_LOG_MIB {
-                    "the log alone on the device"
-                } else if alone {
-                    "goal configuration, smoke: the usual active logs"
-                } else {
-                    "sharing the device with offloads and checkpoints"
-                }
-            );
-            let after_window = format!(
-                "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written, {} MiB (this run)",
-                sync_bytes / 1024,
-                device_volume >> 20
-            );
+            let (run, interleave) = run_at_size(context, &plan);
+            let device = DeviceAtSize::measure(context, &run);
             let interleaved = interleave.as_ref().map(DeviceInterleave::device_bandwidth);
-            if let (Some(interleave), Some(device_between)) = (&interleave, interleaved) {
-                for (index, figures) in interleave.figures.iter().enumerate() {
-                    let log_rate = figures.log_bytes as f64 / figures.seconds.max(1e-9);
-                    let device_rate =
-                        figures.device_bytes as f64 / figures.device_seconds.max(1e-9);
-                    println!(
-                        "      segment {}: log {:.1} MB/s in {:.2} s ({:.1} KiB written per sync); then the device at {}K per sync: {:.1} MB/s over {} MiB; ratio {:.2}",
-                        index + 1,
-                        log_rate / MB,
-                        figures.seconds,
-                        figures.written as f64 / figures.syncs.max(1) as f64 / 1024.0,
-                        figures.device_write_bytes / 1024,
-                        device_rate / MB,
-                        figures.device_bytes >> 20,
-                        log_rate / device_rate,
-                    );
-                }
-                let bytes: u64 = interleave.figures.iter().map(|f| f.device_bytes).sum();
-                context.report.push(
-                    Row::new("commit", metric.clone(), rate / MB, "MB/s")
-                        .against(
-                            format!(
-                                "synced seq write at the log's bytes per sync, one fdatasync each, pre-written, {} MiB in bursts between the window's {} segments (this run)",
-                                bytes >> 20,
-                                interleave.figures.len()
-                            ),
-                            device_between / MB,
-                        )
-                        .goal(
-                            "ratio >= 0.8, no switch in the window",
-                            rate / device_between >= 0.8 && run.log.switches == 0,
-                        ),
-                );
-                context.report.push(
-                    Row::new(
-                        "commit",
-                        format!("{metric}, against the device after the window"),
-                        rate / MB,
-                        "MB/s",
-                    )
-                    .against(after_window, device_per_sync / MB),
-                );
-            } else {
-                context.report.push(
-                    Row::new("commit", metric.clone(), rate / MB, "MB/s")
-                        .against(after_window, device_per_sync / MB),
-                );
-            }
-            context.report.push(
-                Row::new(
-                    "commit",
-                    format!("{metric}, against the log's write pattern"),
-                    rate / MB,
-                    "MB/s",
-                )
-                .against(
-                    format!(
-                        "synced writes of {}K in place + a {}K ping-pong slot, one fdatasync each, pre-written (this run)",
-                        pattern_in_place / 1024,
-                        pattern_slot / 1024
-                    ),
-                    device_pattern / MB,
-                ),
-            );
-            context.report.push(
-                Row::new(
-                    "commit",
-                    format!("{metric}, against the device with every CPU busy in this process"),
-                    rate / MB,
-                    "MB/s",
-                )
-                .against(
-                    format!(
-                        "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written, {} MiB, {busy_threads} threads of this process counting (this run)",
-                        sync_bytes / 1024,
-                        device_volume >> 20
-                    ),
-                    device_busy / MB,
-                ),
-            );
-            context.report.push(
-                Row::new(
-                    "commit",
-                    format!("{metric}, at the log's I/O size"),
-                    rate / MB,
-                    "MB/s",
-                )
-                .against(
-                    format!(
-                        "synced seq write {}K (the log's I/O size), pre-written (this run)",
-                        write_bytes / 1024
-                    ),
-                    device / MB,
-                ),
-            );
-            lines.push(format!(
-                "  | {:>4} KiB | {:<13} | {:>9.0} | {:>8.1} | {:>8.1} | {:>6.1} | {:>7.1} | {:>5.0}% | {:>3} / {:>3} | {:>9.1} | {:>5.2} | {:>9} | {:>5} | {:>9.1} | {:>5.2} | {:>9.1} | {:>5.2} | {:>5.2} |",
-                size / 1024,
-                if alone { "log alone" } else { "with switches" },
-                run.messages_per_second(),
-                rate / MB,
-                run.log.bytes_written[0] as f64 / run.elapsed.as_secs_f64() / MB,
-                per_io as f64 / 1024.0,
-                per_sync as f64 / 1024.0,
-                100.0 * run.log.io_busy_seconds / run.elapsed.as_secs_f64(),
-                run.log.switches,
-                run.log.offloads,
-                device / MB,
-                rate / device,
-                interleaved.map_or("-".to_string(), |d| format!("{:.1}", d / MB)),
-                interleaved.map_or("-".to_string(), |d| format!("{:.2}", rate / d)),
-                device_per_sync / MB,
-                rate / device_per_sync,
-                device_pattern / MB,
-                rate / device_pattern,
-                rate / sequential,
+            report_size_run(context, &plan, &run, interleave.as_ref(), &device);
+            lines.push(size_table_line(
+                &plan,
+                &run,
+                &device,
+                interleaved,
+                sequential,
             ));
         }
     }
@@ -1378,101 +1290,368 @@ fn commit_sizes(context: &mut Context, config: &QueueManagerConfig, sequential: 
     }
 }
 
+/// One run of the committer table by size: `size`-byte messages, the log alone on the device
+/// (the goal row) or not, with its configuration, window length and log limit.
+struct SizeRun<'a> {
+    size: usize,
+    alone: bool,
+    config: &'a QueueManagerConfig,
+    duration: Duration,
+    log_limit: Option<u64>,
+}
+
+/// The get+put committers of `plan` on a fresh queue manager, the goal row's window
+/// interleaved with device bursts, with where a write cycle's and a commit's time went.
+fn run_at_size(context: &Context, plan: &SizeRun) -> (CommitterRun, Option<DeviceInterleave>) {
+    let (queue_manager, directory) = engine::fresh(&context.dir, "commitsize", plan.config);
+    let label = format!("SIZE{}K", plan.size / 1024);
+    // The goal row's device figure is taken between the segments of its window.
+    let mut interleave = plan.alone.then(|| {
+        let segments = context.mode.pick(2, GOAL_SEGMENTS, GOAL_SEGMENTS);
+        let file_bytes = if context.mode == crate::Mode::Smoke {
+            8 << 20
+        } else {
+            DEVICE_GOAL_VOLUME_MAX
+        };
+        io(DeviceInterleave::new(&context.dir, segments, file_bytes))
+    });
+    let run = run_committers(
+        &queue_manager,
+        &CommitterWindow {
+            threads: context.committers,
+            size: plan.size,
+            duration: plan.duration,
+            log_limit: plan.log_limit,
+            label: &label,
+            shape: CommitterUnit::GetAndPut,
+        },
+        interleave.as_mut(),
+    );
+    println!(
+        "    {} KiB, {}: {}",
+        plan.size / 1024,
+        if plan.alone {
+            "log alone"
+        } else {
+            "with switches"
+        },
+        run.log.describe()
+    );
+    // Where a write cycle's time goes: the writer's `write` calls, its sync, and the
+    // time between a cycle's end and the next one's start (forcers woken, appending).
+    let cycles = run.log.syncs.max(1) as f64;
+    println!(
+        "      per write cycle ({} cycles, {:.1} KiB): writes {:.1} us, sync {:.1} us, between cycles {:.1} us",
+        run.log.syncs,
+        run.log.bytes_written[0] as f64 / cycles / 1024.0,
+        (run.log.io_busy_seconds - run.log.sync_seconds) / cycles * 1e6,
+        run.log.sync_seconds / cycles * 1e6,
+        (run.elapsed.as_secs_f64() - run.log.io_busy_seconds).max(0.0) / cycles * 1e6,
+    );
+    let commits = run.messages.max(1) as f64;
+    println!(
+        "      per commit ({} commits, {:.1} per cycle): CPU {:.1} us (user {:.1}, system {:.1}), context switches {:.2} voluntary, {:.2} involuntary",
+        run.messages,
+        commits / cycles,
+        (run.usage.user_seconds + run.usage.system_seconds) / commits * 1e6,
+        run.usage.user_seconds / commits * 1e6,
+        run.usage.system_seconds / commits * 1e6,
+        run.usage.voluntary_switches as f64 / commits,
+        run.usage.involuntary_switches as f64 / commits,
+    );
+    queue_manager.shutdown().expect("shutdown");
+    drop(queue_manager);
+    engine::remove(&directory);
+    (run, interleave)
+}
+
+/// The device after a run of the table by size, at the sizes the log's writers used: its
+/// synced sequential bandwidth at the log's I/O size and at its bytes per sync, the log's own
+/// write pattern, and the bytes per sync again with every CPU busy (bytes/s).
+struct DeviceAtSize {
+    /// The log's bytes per write I/O and per sync, and the device's write sizes for them.
+    per_io: u64,
+    write_bytes: usize,
+    per_sync: u64,
+    sync_bytes: usize,
+    /// Bytes the device wrote for the comparisons at the bytes per sync.
+    device_volume: u64,
+    device: f64,
+    device_per_sync: f64,
+    /// The log's pattern: bytes in place per sync and the ping-pong slot's.
+    pattern_in_place: usize,
+    pattern_slot: usize,
+    device_pattern: f64,
+    device_busy: f64,
+    busy_threads: usize,
+}
+
+impl DeviceAtSize {
+    fn measure(context: &Context, run: &CommitterRun) -> DeviceAtSize {
+        let per_io = run.log.bytes_written[0]
+            .checked_div(run.log.write_ios[0])
+            .unwrap_or(4096);
+        let write_bytes = (per_io.div_ceil(4096) * 4096).max(4096) as usize;
+        let total = context.mode.pick(8u64, 64, 128) << 20;
+        let device = io(physical::synced_bandwidth(
+            &context.dir,
+            write_bytes,
+            total.max(16 * write_bytes as u64),
+            Preparation::Formatted,
+        ));
+        // The goal's comparison: the device writing the log's bytes per fdatasync, each
+        // synced (a write cycle of several I/Os ends with one sync, and a bigger sync is
+        // cheaper for the raw device too).
+        let per_sync = run.log.bytes_written[0]
+            .checked_div(run.log.syncs)
+            .unwrap_or(per_io);
+        let sync_bytes = (per_sync.div_ceil(4096) * 4096).max(4096) as usize;
+        // Over as many bytes as the log wrote in its window (at least `total`, at most
+        // DEVICE_GOAL_VOLUME_MAX): the log's figure is a sustained one (1-2.5 s), and a
+        // 64 MiB sample (25 ms at 2.5 GB/s) measures the device's bursts.
+        let device_volume = if context.mode == crate::Mode::Smoke {
+            total
+        } else {
+            run.log.bytes_written[0].clamp(total, DEVICE_GOAL_VOLUME_MAX)
+        };
+        let device_per_sync = if sync_bytes == write_bytes && device_volume == total {
+            device
+        } else {
+            io(physical::synced_bandwidth(
+                &context.dir,
+                sync_bytes,
+                device_volume.max(16 * sync_bytes as u64),
+                Preparation::Formatted,
+            ))
+        };
+        // The device doing the log's own write pattern: each sync's RBA advance in place
+        // plus one ping-pong slot far from it (the partial page a cycle ends with). What
+        // the log loses against this is the engine's own cost (its CPU and hand-offs); what
+        // this loses against `device_per_sync` is the pattern's (docs/performance-notes.md,
+        // "The log's write cycle").
+        let rba_per_sync = run.log_bytes.checked_div(run.log.syncs).unwrap_or(per_sync);
+        let pattern_in_place = ((rba_per_sync + 2048) / 4096 * 4096).max(4096) as usize;
+        // A slot is one page, or two when the partial page is fuller than a page less
+        // the slot's header (rare): the bytes written beyond the RBA advance, to a page.
+        let pattern_slot = ((per_sync.saturating_sub(rba_per_sync) + 2048) / 4096 * 4096)
+            .clamp(4096, 8192) as usize;
+        let device_pattern = io(physical::log_pattern_synced_bandwidth(
+            &context.dir,
+            pattern_in_place,
+            pattern_slot,
+            device_volume.max(16 * pattern_in_place as u64),
+        ));
+        // The same writes while a thread of this process keeps every CPU busy
+        // (informational: whether busy CPUs alone slow the device, docs/performance-notes.md,
+        // "The device").
+        let (device_busy, busy_threads) = physical::with_every_cpu_busy(|| {
+            io(physical::synced_bandwidth(
+                &context.dir,
+                sync_bytes,
+                device_volume.max(16 * sync_bytes as u64),
+                Preparation::Formatted,
+            ))
+        });
+        DeviceAtSize {
+            per_io,
+            write_bytes,
+            per_sync,
+            sync_bytes,
+            device_volume,
+            device,
+            device_per_sync,
+            pattern_in_place,
+            pattern_slot,
+            device_pattern,
+            device_busy,
+            busy_threads,
+        }
+    }
+}
+
+/// A run of the table by size against the device: the goal row (against the device between
+/// the window's segments, each segment printed) or the row against the device after the
+/// window, then the rows against the log's write pattern, busy CPUs and the log's I/O size.
+fn report_size_run(
+    context: &mut Context,
+    plan: &SizeRun,
+    run: &CommitterRun,
+    interleave: Option<&DeviceInterleave>,
+    device: &DeviceAtSize,
+) {
+    let threads = context.committers;
+    let rate = run.log_bytes_per_second();
+    let logs = format!(
+        "{} x {} MiB active logs, {} switches and {} offloads in the window",
+        plan.config.log.active_log_count,
+        plan.config.log.active_log_size_mib,
+        run.log.switches,
+        run.log.offloads
+    );
+    let metric = format!(
+        "{threads} committers, {} KiB messages (get+put per commit): log throughput, {} ({logs})",
+        plan.size / 1024,
+        if plan.alone && plan.config.log.active_log_size_mib == DEDICATED_ACTIVE_LOG_MIB {
+            "the log alone on the device"
+        } else if plan.alone {
+            "goal configuration, smoke: the usual active logs"
+        } else {
+            "sharing the device with offloads and checkpoints"
+        }
+    );
+    let after_window = format!(
+        "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written, {} MiB (this run)",
+        device.sync_bytes / 1024,
+        device.device_volume >> 20
+    );
+    if let Some(interleave) = interleave {
+        report_goal_row(context, run, interleave, &metric);
+        context.report.push(
+            Row::new(
+                "commit",
+                format!("{metric}, against the device after the window"),
+                rate / MB,
+                "MB/s",
+            )
+            .against(after_window, device.device_per_sync / MB),
+        );
+    } else {
+        context.report.push(
+            Row::new("commit", metric.clone(), rate / MB, "MB/s")
+                .against(after_window, device.device_per_sync / MB),
+        );
+    }
+    context.report.push(
+        Row::new(
+            "commit",
+            format!("{metric}, against the log's write pattern"),
+            rate / MB,
+            "MB/s",
+        )
+        .against(
+            format!(
+                "synced writes of {}K in place + a {}K ping-pong slot, one fdatasync each, pre-written (this run)",
+                device.pattern_in_place / 1024,
+                device.pattern_slot / 1024
+            ),
+            device.device_pattern / MB,
+        ),
+    );
+    context.report.push(
+        Row::new(
+            "commit",
+            format!("{metric}, against the device with every CPU busy in this process"),
+            rate / MB,
+            "MB/s",
+        )
+        .against(
+            format!(
+                "synced seq write {}K, one fdatasync each (the log's bytes per sync), pre-written, {} MiB, {} threads of this process counting (this run)",
+                device.sync_bytes / 1024,
+                device.device_volume >> 20,
+                device.busy_threads
+            ),
+            device.device_busy / MB,
+        ),
+    );
+    context.report.push(
+        Row::new(
+            "commit",
+            format!("{metric}, at the log's I/O size"),
+            rate / MB,
+            "MB/s",
+        )
+        .against(
+            format!(
+                "synced seq write {}K (the log's I/O size), pre-written (this run)",
+                device.write_bytes / 1024
+            ),
+            device.device / MB,
+        ),
+    );
+}
+
+/// The goal row of a size: the log's throughput against the device in bursts between the
+/// window's segments (each segment and its burst printed), met at 0.8 with no log switch.
+fn report_goal_row(
+    context: &mut Context,
+    run: &CommitterRun,
+    interleave: &DeviceInterleave,
+    metric: &str,
+) {
+    let rate = run.log_bytes_per_second();
+    let device_between = interleave.device_bandwidth();
+    for (index, figures) in interleave.figures.iter().enumerate() {
+        let log_rate = figures.log_bytes as f64 / figures.seconds.max(1e-9);
+        let device_rate = figures.device_bytes as f64 / figures.device_seconds.max(1e-9);
+        println!(
+            "      segment {}: log {:.1} MB/s in {:.2} s ({:.1} KiB written per sync); then the device at {}K per sync: {:.1} MB/s over {} MiB; ratio {:.2}",
+            index + 1,
+            log_rate / MB,
+            figures.seconds,
+            figures.written as f64 / figures.syncs.max(1) as f64 / 1024.0,
+            figures.device_write_bytes / 1024,
+            device_rate / MB,
+            figures.device_bytes >> 20,
+            log_rate / device_rate,
+        );
+    }
+    let bytes: u64 = interleave.figures.iter().map(|f| f.device_bytes).sum();
+    context.report.push(
+        Row::new("commit", metric.to_string(), rate / MB, "MB/s")
+            .against(
+                format!(
+                    "synced seq write at the log's bytes per sync, one fdatasync each, pre-written, {} MiB in bursts between the window's {} segments (this run)",
+                    bytes >> 20,
+                    interleave.figures.len()
+                ),
+                device_between / MB,
+            )
+            .goal(
+                "ratio >= 0.8, no switch in the window",
+                rate / device_between >= 0.8 && run.log.switches == 0,
+            ),
+    );
+}
+
+/// A run's line of the table by size (`interleaved`: the device between the goal window's
+/// segments; `sequential`: the 512 KiB synced sequential bandwidth).
+fn size_table_line(
+    plan: &SizeRun,
+    run: &CommitterRun,
+    device: &DeviceAtSize,
+    interleaved: Option<f64>,
+    sequential: f64,
+) -> String {
+    let rate = run.log_bytes_per_second();
+    format!(
+        "  | {:>4} KiB | {:<13} | {:>9.0} | {:>8.1} | {:>8.1} | {:>6.1} | {:>7.1} | {:>5.0}% | {:>3} / {:>3} | {:>9.1} | {:>5.2} | {:>9} | {:>5} | {:>9.1} | {:>5.2} | {:>9.1} | {:>5.2} | {:>5.2} |",
+        plan.size / 1024,
+        if plan.alone { "log alone" } else { "with switches" },
+        run.messages_per_second(),
+        rate / MB,
+        run.log.bytes_written[0] as f64 / run.elapsed.as_secs_f64() / MB,
+        device.per_io as f64 / 1024.0,
+        device.per_sync as f64 / 1024.0,
+        100.0 * run.log.io_busy_seconds / run.elapsed.as_secs_f64(),
+        run.log.switches,
+        run.log.offloads,
+        device.device / MB,
+        rate / device.device,
+        interleaved.map_or("-".to_string(), |d| format!("{:.1}", d / MB)),
+        interleaved.map_or("-".to_string(), |d| format!("{:.2}", rate / d)),
+        device.device_per_sync / MB,
+        rate / device.device_per_sync,
+        device.device_pattern / MB,
+        rate / device.device_pattern,
+        rate / sequential,
+    )
+}
+
 pub fn dual(context: &mut Context) {
     heading("dual: the committer workload with TWOACTV=YES against NO");
     let threads = context.committers;
-    // This machine's disk is shared and its speed drifts by several times within minutes, so
-    // single and dual runs alternate (NO first in odd rounds, YES first in even ones) and the
-    // ratio is taken over the sums.
-    let rounds = context.mode.pick(1, 2, 4);
-    let mut singles = Vec::new();
-    let mut duals = Vec::new();
-    let (mut singles_one, mut duals_one) = (Vec::new(), Vec::new());
-    for round in 0..rounds {
-        // Alternate which mode goes first, so a drift within a round favours neither.
-        let order = if round % 2 == 0 {
-            [false, true]
-        } else {
-            [true, false]
-        };
-        for twoactv in order {
-            let config = committer_config(if twoactv { "DUAL" } else { "SINGLE" }, twoactv);
-            if round == 0 {
-                println!("  config: {}", engine::describe(&config));
-            }
-            println!(
-                "  round {}/{rounds}: {threads} committers, TWOACTV={} for {:.0} s ...",
-                round + 1,
-                if twoactv { "YES" } else { "NO" },
-                context.seconds
-            );
-            let (queue_manager, directory) = engine::fresh(&context.dir, "dual", &config);
-            let run = run_committers(
-                &queue_manager,
-                threads,
-                1024,
-                context.duration(),
-                None,
-                "DUAL",
-                CommitterUnit::Put,
-                None,
-            );
-            println!(
-                "    {:.0} msgs/s; {}",
-                run.messages_per_second(),
-                run.log.describe()
-            );
-            // One committer on the same queue manager: the latency of one log I/O on both
-            // copies, which the CPU load of 64 committers does not hide.
-            let mut one = run_committers(
-                &queue_manager,
-                1,
-                1024,
-                context.duration() / 2,
-                None,
-                "DUAL1",
-                CommitterUnit::Put,
-                None,
-            );
-            println!(
-                "    1 committer: commit mean {:.1} us p50 {:.1} us; {}",
-                one.commit.mean_us(),
-                one.commit.percentile_us(50.0),
-                one.log.describe()
-            );
-            queue_manager.shutdown().expect("shutdown");
-            drop(queue_manager);
-            engine::remove(&directory);
-            if twoactv {
-                duals.push(run);
-                duals_one.push(one);
-            } else {
-                singles.push(run);
-                singles_one.push(one);
-            }
-        }
-    }
-    let combine = |runs: Vec<CommitterRun>| {
-        let mut total = CommitterRun {
-            messages: 0,
-            usage: ProcessUsage::default(),
-            log_bytes: 0,
-            elapsed: Duration::ZERO,
-            commit: Latencies::default(),
-            put_commit: Latencies::default(),
-            log: LogDelta::default(),
-        };
-        for run in runs {
-            total.messages += run.messages;
-            total.log_bytes += run.log_bytes;
-            total.elapsed += run.elapsed;
-            total.commit.merge(run.commit);
-        }
-        total
-    };
-    let ones = [combine(singles_one), combine(duals_one)];
-    let runs = [combine(singles), combine(duals)];
-    let (single, dual) = (&runs[0], &runs[1]);
+    let [(single, single_one), (dual, dual_one)] = alternate_dual_rounds(context);
     let ratio = dual.messages_per_second() / single.messages_per_second();
     context.report.push(
         Row::new(
@@ -1502,9 +1681,131 @@ pub fn dual(context: &mut Context) {
         )
         .against("TWOACTV=NO (this run)", single.commit.mean_us()),
     );
-    // The device's own bound for dual logging: the same 4 KiB write+fdatasync on one file and
-    // on two files at once (both copies of the active log are on this one disk here, where MQ
-    // advises separate volumes).
+    dual_device_bound(context);
+    report_dual_one_committer(context, single_one, dual_one);
+}
+
+/// The rounds of the dual logging comparison: `[NO, YES]`, each (the committers' run, the
+/// one committer's run) summed over the rounds.
+fn alternate_dual_rounds(context: &Context) -> [(CommitterRun, CommitterRun); 2] {
+    // This machine's disk is shared and its speed drifts by several times within minutes, so
+    // single and dual runs alternate (NO first in odd rounds, YES first in even ones) and the
+    // ratio is taken over the sums.
+    let rounds = context.mode.pick(1, 2, 4);
+    let mut singles = Vec::new();
+    let mut duals = Vec::new();
+    let (mut singles_one, mut duals_one) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        // Alternate which mode goes first, so a drift within a round favours neither.
+        let order = if round % 2 == 0 {
+            [false, true]
+        } else {
+            [true, false]
+        };
+        for twoactv in order {
+            let (run, one) = dual_round(context, round, rounds, twoactv);
+            if twoactv {
+                duals.push(run);
+                duals_one.push(one);
+            } else {
+                singles.push(run);
+                singles_one.push(one);
+            }
+        }
+    }
+    [
+        (combine_runs(singles), combine_runs(singles_one)),
+        (combine_runs(duals), combine_runs(duals_one)),
+    ]
+}
+
+/// One round's run with TWOACTV=`twoactv` on a fresh queue manager: the committers, then one
+/// committer.
+fn dual_round(
+    context: &Context,
+    round: usize,
+    rounds: usize,
+    twoactv: bool,
+) -> (CommitterRun, CommitterRun) {
+    let threads = context.committers;
+    let config = committer_config(if twoactv { "DUAL" } else { "SINGLE" }, twoactv);
+    if round == 0 {
+        println!("  config: {}", engine::describe(&config));
+    }
+    println!(
+        "  round {}/{rounds}: {threads} committers, TWOACTV={} for {:.0} s ...",
+        round + 1,
+        if twoactv { "YES" } else { "NO" },
+        context.seconds
+    );
+    let (queue_manager, directory) = engine::fresh(&context.dir, "dual", &config);
+    let run = run_committers(
+        &queue_manager,
+        &CommitterWindow {
+            threads,
+            size: 1024,
+            duration: context.duration(),
+            log_limit: None,
+            label: "DUAL",
+            shape: CommitterUnit::Put,
+        },
+        None,
+    );
+    println!(
+        "    {:.0} msgs/s; {}",
+        run.messages_per_second(),
+        run.log.describe()
+    );
+    // One committer on the same queue manager: the latency of one log I/O on both
+    // copies, which the CPU load of 64 committers does not hide.
+    let mut one = run_committers(
+        &queue_manager,
+        &CommitterWindow {
+            threads: 1,
+            size: 1024,
+            duration: context.duration() / 2,
+            log_limit: None,
+            label: "DUAL1",
+            shape: CommitterUnit::Put,
+        },
+        None,
+    );
+    println!(
+        "    1 committer: commit mean {:.1} us p50 {:.1} us; {}",
+        one.commit.mean_us(),
+        one.commit.percentile_us(50.0),
+        one.log.describe()
+    );
+    queue_manager.shutdown().expect("shutdown");
+    drop(queue_manager);
+    engine::remove(&directory);
+    (run, one)
+}
+
+/// The sum of `runs`: messages, log bytes, time and commit latencies.
+fn combine_runs(runs: Vec<CommitterRun>) -> CommitterRun {
+    let mut total = CommitterRun {
+        messages: 0,
+        usage: ProcessUsage::default(),
+        log_bytes: 0,
+        elapsed: Duration::ZERO,
+        commit: Latencies::default(),
+        put_commit: Latencies::default(),
+        log: LogDelta::default(),
+    };
+    for run in runs {
+        total.messages += run.messages;
+        total.log_bytes += run.log_bytes;
+        total.elapsed += run.elapsed;
+        total.commit.merge(run.commit);
+    }
+    total
+}
+
+/// The device's own bound for dual logging: the same 4 KiB write+fdatasync on one file and
+/// on two files at once (both copies of the active log are on this one disk here, where MQ
+/// advises separate volumes).
+fn dual_device_bound(context: &mut Context) {
     let rounds_device = context.mode.pick(200, 1000, 3000);
     let mut one_file = io(physical::synced_writes(
         &context.dir,
@@ -1546,7 +1847,14 @@ pub fn dual(context: &mut Context) {
         )
         .against("one file (this run)", one_file.percentile_us(50.0)),
     );
-    let [mut single_one, mut dual_one] = ones;
+}
+
+/// One committer's commit latency with TWOACTV=YES against NO.
+fn report_dual_one_committer(
+    context: &mut Context,
+    mut single_one: CommitterRun,
+    mut dual_one: CommitterRun,
+) {
     context.report.push(
         Row::new(
             "dual",
@@ -1637,14 +1945,68 @@ pub fn restart(context: &mut Context) {
     let queue = queue_manager
         .define_queue(definition, false)
         .expect("define");
+    fill_restart_queue(context, &queue_manager, &queue, size);
+    // The crash: no shutdown, so no shutdown checkpoint and no page writes beyond those done.
+    drop(queue);
+    drop(queue_manager);
+    println!("  dropped without shutdown (simulated crash); restarting ...");
+    let restarted = timed_open(&directory);
+    print_transcript(&restarted.lines);
+    let depth = restarted
+        .queue_manager
+        .queue("RESTART.Q")
+        .map(|queue| queue.status().current_depth)
+        .unwrap_or(0);
+    assert_eq!(
+        depth, messages,
+        "every committed message must be back after restart"
+    );
+    report_crash_restart(context, &restarted);
+    get_by_msgid(
+        &restarted.queue_manager,
+        messages / 2 / RESTART_FILL_THREADS,
+    );
+    println!("  clean shutdown, then restart ...");
+    let shutdown_started = Instant::now();
+    restarted.queue_manager.shutdown().expect("shutdown");
+    let shutdown_seconds = shutdown_started.elapsed().as_secs_f64();
+    drop(restarted);
+    context.report.push(Row::new(
+        "restart",
+        "clean shutdown time",
+        shutdown_seconds,
+        "s",
+    ));
+    let clean = timed_open(&directory);
+    print_transcript(&clean.lines);
+    context.report.push(Row::new(
+        "restart",
+        format!("clean restart, {} msgs: total open time", messages - 1),
+        clean.seconds,
+        "s",
+    ));
+    compare_index_builds(context, &directory, clean);
+    engine::remove(&directory);
+}
+
+/// Threads filling the restart benchmark's queue.
+const RESTART_FILL_THREADS: u64 = 2;
+
+/// The restart benchmark's queue filled with `context.restart_messages` persistent
+/// `size`-byte messages, [`RESTART_FILL_THREADS`] threads putting 100 per unit of work.
+fn fill_restart_queue(
+    context: &mut Context,
+    queue_manager: &QueueManager,
+    queue: &Arc<LocalQueue>,
+    size: usize,
+) {
+    let messages = context.restart_messages;
     println!("  filling {messages} persistent {size}-byte messages (2 threads, 100 per unit of work) ...");
     let data = engine::payload(size);
     let started = Instant::now();
-    let threads = 2u64;
+    let threads = RESTART_FILL_THREADS;
     std::thread::scope(|scope| {
         for thread in 0..threads {
-            let queue_manager = &queue_manager;
-            let queue = &queue;
             let data = &data;
             scope.spawn(move || {
                 let mine = messages / threads + u64::from(thread < messages % threads);
@@ -1682,24 +2044,20 @@ pub fn restart(context: &mut Context) {
         messages as f64 / fill_seconds,
         "msgs/s",
     ));
-    // The crash: no shutdown, so no shutdown checkpoint and no page writes beyond those done.
-    drop(queue);
-    drop(queue_manager);
-    println!("  dropped without shutdown (simulated crash); restarting ...");
-    let restarted = timed_open(&directory);
-    for (at, line) in &restarted.lines {
-        let since = at.duration_since(restarted.lines[0].0).as_secs_f64();
+}
+
+/// A restart's messages, each with its time from the first.
+fn print_transcript(lines: &[(Instant, String)]) {
+    for (at, line) in lines {
+        let since = at.duration_since(lines[0].0).as_secs_f64();
         println!("    +{since:7.3}s {line}");
     }
-    let depth = restarted
-        .queue_manager
-        .queue("RESTART.Q")
-        .map(|queue| queue.status().current_depth)
-        .unwrap_or(0);
-    assert_eq!(
-        depth, messages,
-        "every committed message must be back after restart"
-    );
+}
+
+/// The crash restart's rows: its open time, forward recovery (range, time, rate: the goal),
+/// the restart phases from its messages, and the extrapolation to MP16's 8 million messages.
+fn report_crash_restart(context: &mut Context, restarted: &Restarted) {
+    let messages = context.restart_messages;
     let lines = &restarted.lines;
     let total = restarted.seconds;
     context.report.push(Row::new(
@@ -1756,8 +2114,13 @@ pub fn restart(context: &mut Context) {
         messages as f64 / total,
         "msgs/s",
     ));
-    // Extrapolation to MP16's 8 million: the page scan and index rebuild grow with depth; the
-    // forward recovery range is bounded by LOGLOAD/checkpoints, not by depth.
+    report_extrapolated_restart(context, lines, total);
+}
+
+/// Extrapolation to MP16's 8 million: the page scan and index rebuild grow with depth; the
+/// forward recovery range is bounded by LOGLOAD/checkpoints, not by depth.
+fn report_extrapolated_restart(context: &mut Context, lines: &[(Instant, String)], total: f64) {
+    let messages = context.restart_messages;
     let scale = 8_000_000.0 / messages as f64;
     let depth_part = between(lines, "CSQR006I", "CSQR002I").unwrap_or(total);
     let fixed_part = (total - depth_part).max(0.0);
@@ -1784,59 +2147,42 @@ pub fn restart(context: &mut Context) {
             "s",
         ));
     }
-    // A selective get through the MSGID index after restart.
-    {
-        let queue = restarted.queue_manager.queue("RESTART.Q").expect("queue");
-        let wanted = engine::descriptor(true, messages / 2 / threads).message_id;
-        let selector = MessageSelector {
-            message_id: Some(wanted),
-            ..MessageSelector::default()
-        };
-        let started = Instant::now();
-        let got = restarted
-            .queue_manager
-            .get(None, &queue, &selector, None)
-            .expect("get by MSGID");
-        assert!(got.is_some(), "get by MSGID after restart");
-        println!(
-            "  get by MSGID after restart: {:.1} us",
-            started.elapsed().as_secs_f64() * 1e6
-        );
-    }
-    println!("  clean shutdown, then restart ...");
-    let shutdown_started = Instant::now();
-    restarted.queue_manager.shutdown().expect("shutdown");
-    let shutdown_seconds = shutdown_started.elapsed().as_secs_f64();
-    drop(restarted);
-    context.report.push(Row::new(
-        "restart",
-        "clean shutdown time",
-        shutdown_seconds,
-        "s",
-    ));
-    let clean = timed_open(&directory);
-    for (at, line) in &clean.lines {
-        let since = at.duration_since(clean.lines[0].0).as_secs_f64();
-        println!("    +{since:7.3}s {line}");
-    }
-    context.report.push(Row::new(
-        "restart",
-        format!("clean restart, {} msgs: total open time", messages - 1),
-        clean.seconds,
-        "s",
-    ));
-    // QINDXBLD WAIT (above, MQ's default) against NOWAIT: the time from the start of the open
-    // to the first get of any message, and to the first get by MSGID (which, with NOWAIT,
-    // builds the queue's index if the background builder has not yet).
+}
+
+/// A selective get through the MSGID index after restart: message `wanted` of thread 0.
+fn get_by_msgid(queue_manager: &QueueManager, wanted: u64) {
+    let queue = queue_manager.queue("RESTART.Q").expect("queue");
+    let wanted = engine::descriptor(true, wanted).message_id;
+    let selector = MessageSelector {
+        message_id: Some(wanted),
+        ..MessageSelector::default()
+    };
+    let started = Instant::now();
+    let got = queue_manager
+        .get(None, &queue, &selector, None)
+        .expect("get by MSGID");
+    assert!(got.is_some(), "get by MSGID after restart");
+    println!(
+        "  get by MSGID after restart: {:.1} us",
+        started.elapsed().as_secs_f64() * 1e6
+    );
+}
+
+/// QINDXBLD WAIT (`clean`, MQ's default) against NOWAIT: the time from the start of the open
+/// to the first get of any message, and to the first get by MSGID (which, with NOWAIT,
+/// builds the queue's index if the background builder has not yet).
+fn compare_index_builds(context: &mut Context, directory: &Path, clean: Restarted) {
+    let messages = context.restart_messages;
+    let threads = RESTART_FILL_THREADS;
     let wait = first_gets(clean, messages / 3 / threads);
-    let mut nowait_config = QueueManager::read_config(&*engine::fs(), &directory).expect("config");
+    let mut nowait_config = QueueManager::read_config(&*engine::fs(), directory).expect("config");
     nowait_config.system.qindxbld = ferrite_storage::config::IndexBuild::Nowait;
     std::fs::write(
         directory.join(ferrite_storage::config::CONFIG_FILE_NAME),
         nowait_config.to_toml(),
     )
     .expect("write qm.toml");
-    let nowait = first_gets(timed_open(&directory), messages / 4 / threads);
+    let nowait = first_gets(timed_open(directory), messages / 4 / threads);
     for (label, (open, any, by_id)) in [("WAIT", wait), ("NOWAIT", nowait)] {
         println!(
             "  QINDXBLD({label}): open {open:.3} s, first get {any:.3} s, first get by MSGID {by_id:.3} s (from the start of the open)"
@@ -1854,7 +2200,6 @@ pub fn restart(context: &mut Context) {
             "s",
         ));
     }
-    engine::remove(&directory);
 }
 
 /// From a timed open: (open seconds, seconds to the first get of any message, seconds to the
@@ -1915,88 +2260,29 @@ pub fn deep_queue(context: &mut Context) {
     let queue = queue_manager
         .define_queue(QueueDefinition::local("DEEP.Q", PageSetId(2)), false)
         .expect("define");
-    let data = engine::payload(size);
-    let threads = 2u64;
-    let per_unit = 50u32;
-    let phase = |name: &str, work: &(dyn Fn(u64) + Sync)| -> (f64, LogDelta, u64) {
-        let pool_before = engine::pool_statistics(&queue_manager, 2);
-        let log_before = queue_manager.log_statistics();
-        let rba_before = queue_manager.log().end_rba().0;
-        let started = Instant::now();
-        std::thread::scope(|scope| {
-            for thread in 0..threads {
-                scope.spawn(move || work(thread));
-            }
-        });
-        let seconds = started.elapsed().as_secs_f64();
-        let pool = engine::pool_delta(&pool_before, &engine::pool_statistics(&queue_manager, 2));
-        let log = engine::log_delta(&log_before, &queue_manager.log_statistics());
-        println!(
-            "  {name}: {messages} msgs in {seconds:.2} s ({:.0} msgs/s)",
-            messages as f64 / seconds
-        );
-        println!("    BP2 QPST: {pool:?}");
-        println!("    {}", log.describe());
-        (seconds, log, queue_manager.log().end_rba().0 - rba_before)
-    };
-    // The longest single MQPUT and MQCMIT of the fill, in microseconds: a commit inserts its
-    // messages in the queue's delivery order, whose growth copies the lane under the lock.
-    let worst_put_us = AtomicU64::new(0);
-    let worst_commit_us = AtomicU64::new(0);
-    let timed = |worst: &AtomicU64, call: &mut dyn FnMut()| {
-        let started = Instant::now();
-        call();
-        worst.fetch_max(started.elapsed().as_micros() as u64, Ordering::Relaxed);
-    };
-    let fill = |thread: u64| {
-        let mine = messages / threads;
-        let mut unit = UnitOfWork::new();
-        for index in 0..mine {
-            timed(&worst_put_us, &mut || {
-                queue_manager
-                    .put(
-                        Some(&mut unit),
-                        &queue,
-                        &engine::descriptor(true, thread << 40 | index),
-                        &data,
-                    )
-                    .expect("put");
-            });
-            if unit.message_count() == per_unit {
-                timed(&worst_commit_us, &mut || {
-                    queue_manager.commit(&mut unit).expect("commit")
-                });
-            }
-        }
-        queue_manager.commit(&mut unit).expect("commit");
-    };
-    let selector = MessageSelector::default();
-    let drain = |_thread: u64| {
-        let mut unit = UnitOfWork::new();
-        while queue_manager
-            .get(Some(&mut unit), &queue, &selector, None)
-            .expect("get")
-            .is_some()
-        {
-            if unit.message_count() == per_unit {
-                queue_manager.commit(&mut unit).expect("commit");
-            }
-        }
-        queue_manager.commit(&mut unit).expect("commit");
+    let deep = DeepQueue {
+        queue_manager: &queue_manager,
+        queue: &queue,
+        data: engine::payload(size),
+        messages,
+        threads: 2,
+        per_unit: 50,
+        worst_put_us: AtomicU64::new(0),
+        worst_commit_us: AtomicU64::new(0),
     };
     let pool_start = engine::pool_statistics(&queue_manager, 2);
-    let (fill_seconds, _, fill_log) = phase("fill", &fill);
+    let (fill_seconds, _, fill_log) = deep.phase("fill", &|thread| deep.fill(thread));
     let pool_mid = engine::pool_statistics(&queue_manager, 2);
     let (worst_put_us, worst_commit_us) = (
-        worst_put_us.load(Ordering::Relaxed),
-        worst_commit_us.load(Ordering::Relaxed),
+        deep.worst_put_us.load(Ordering::Relaxed),
+        deep.worst_commit_us.load(Ordering::Relaxed),
     );
     let full_kib = own_resident_kib();
     println!(
         "    worst MQPUT {worst_put_us} us, worst MQCMIT {worst_commit_us} us; \
          process RSS full {full_kib} KiB"
     );
-    let (drain_seconds, _, drain_log) = phase("drain", &drain);
+    let (drain_seconds, _, drain_log) = deep.phase("drain", &|_thread| deep.drain());
     let drained_kib = own_resident_kib();
     println!("    process RSS drained {drained_kib} KiB");
     for (name, value, unit) in [
@@ -2013,44 +2299,14 @@ pub fn deep_queue(context: &mut Context) {
         ));
     }
     let pool_end = engine::pool_statistics(&queue_manager, 2);
-    let messages = (messages / threads) * threads;
+    let messages = (messages / deep.threads) * deep.threads;
     for (name, seconds, log_bytes, before, after) in [
         ("fill", fill_seconds, fill_log, &pool_start, &pool_mid),
         ("drain", drain_seconds, drain_log, &pool_mid, &pool_end),
     ] {
-        let pool = engine::pool_delta(before, after);
-        let bench = "deep-queue";
         let prefix = format!("{name} {messages} x 1 KiB, BP2={buffers}");
-        context.report.push(Row::new(
-            bench,
-            format!("{prefix}: messages/s"),
-            messages as f64 / seconds,
-            "msgs/s",
-        ));
-        context.report.push(Row::new(
-            bench,
-            format!("{prefix}: log MB/s"),
-            log_bytes as f64 / seconds / MB,
-            "MB/s",
-        ));
-        for (field, value) in [
-            ("QPSTDWT deferred write starts", pool.qpstdwt),
-            ("QPSTTPW pages written", pool.qpsttpw),
-            ("QPSTWIO write I/Os", pool.qpstwio),
-            ("QPSTIMW synchronous writes", pool.qpstimw),
-            ("QPSTDMC writes at >95% changed", pool.qpstdmc),
-            ("QPSTRIO pages read", pool.qpstrio),
-            ("QPSTSOS short on storage", pool.qpstsos),
-            ("QPSTSTLA steal contention", pool.qpststla),
-            ("QPSTCBSL lowest stealable", pool.qpstcbsl),
-        ] {
-            context.report.push(Row::new(
-                bench,
-                format!("{prefix}: {field}"),
-                value as f64,
-                "count",
-            ));
-        }
+        let pool = engine::pool_delta(before, after);
+        report_deep_queue_phase(context, &prefix, messages, seconds, log_bytes, &pool);
     }
     if context.mode == Mode::Smoke {
         println!("  (smoke: counts too small to mean anything)");
@@ -2058,4 +2314,135 @@ pub fn deep_queue(context: &mut Context) {
     queue_manager.shutdown().expect("shutdown");
     drop(queue_manager);
     engine::remove(&directory);
+}
+
+/// The deep queue benchmark's queue and workload: `messages` persistent messages put by
+/// `threads` threads in units of `per_unit`, then got the same way.
+struct DeepQueue<'a> {
+    queue_manager: &'a QueueManager,
+    queue: &'a Arc<LocalQueue>,
+    data: Vec<u8>,
+    messages: u64,
+    threads: u64,
+    per_unit: u32,
+    /// The longest single MQPUT and MQCMIT of the fill, in microseconds: a commit inserts its
+    /// messages in the queue's delivery order, whose growth copies the lane under the lock.
+    worst_put_us: AtomicU64,
+    worst_commit_us: AtomicU64,
+}
+
+impl DeepQueue<'_> {
+    /// `work` on each thread, timed, with the buffer pool's and the log's activity printed:
+    /// (seconds, log activity, log bytes).
+    fn phase(&self, name: &str, work: &(dyn Fn(u64) + Sync)) -> (f64, LogDelta, u64) {
+        let queue_manager = self.queue_manager;
+        let messages = self.messages;
+        let pool_before = engine::pool_statistics(queue_manager, 2);
+        let log_before = queue_manager.log_statistics();
+        let rba_before = queue_manager.log().end_rba().0;
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            for thread in 0..self.threads {
+                scope.spawn(move || work(thread));
+            }
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        let pool = engine::pool_delta(&pool_before, &engine::pool_statistics(queue_manager, 2));
+        let log = engine::log_delta(&log_before, &queue_manager.log_statistics());
+        println!(
+            "  {name}: {messages} msgs in {seconds:.2} s ({:.0} msgs/s)",
+            messages as f64 / seconds
+        );
+        println!("    BP2 QPST: {pool:?}");
+        println!("    {}", log.describe());
+        (seconds, log, queue_manager.log().end_rba().0 - rba_before)
+    }
+
+    /// One thread's share of the fill, keeping the worst MQPUT and MQCMIT.
+    fn fill(&self, thread: u64) {
+        let timed = |worst: &AtomicU64, call: &mut dyn FnMut()| {
+            let started = Instant::now();
+            call();
+            worst.fetch_max(started.elapsed().as_micros() as u64, Ordering::Relaxed);
+        };
+        let mine = self.messages / self.threads;
+        let mut unit = UnitOfWork::new();
+        for index in 0..mine {
+            timed(&self.worst_put_us, &mut || {
+                self.queue_manager
+                    .put(
+                        Some(&mut unit),
+                        self.queue,
+                        &engine::descriptor(true, thread << 40 | index),
+                        &self.data,
+                    )
+                    .expect("put");
+            });
+            if unit.message_count() == self.per_unit {
+                timed(&self.worst_commit_us, &mut || {
+                    self.queue_manager.commit(&mut unit).expect("commit")
+                });
+            }
+        }
+        self.queue_manager.commit(&mut unit).expect("commit");
+    }
+
+    /// Gets until the queue is empty.
+    fn drain(&self) {
+        let selector = MessageSelector::default();
+        let mut unit = UnitOfWork::new();
+        while self
+            .queue_manager
+            .get(Some(&mut unit), self.queue, &selector, None)
+            .expect("get")
+            .is_some()
+        {
+            if unit.message_count() == self.per_unit {
+                self.queue_manager.commit(&mut unit).expect("commit");
+            }
+        }
+        self.queue_manager.commit(&mut unit).expect("commit");
+    }
+}
+
+/// A deep queue phase's rows: its rate, its log bandwidth and BP2's statistics over it.
+fn report_deep_queue_phase(
+    context: &mut Context,
+    prefix: &str,
+    messages: u64,
+    seconds: f64,
+    log_bytes: u64,
+    pool: &ferrite_storage::buffer_pool::BufferPoolStatistics,
+) {
+    let bench = "deep-queue";
+    context.report.push(Row::new(
+        bench,
+        format!("{prefix}: messages/s"),
+        messages as f64 / seconds,
+        "msgs/s",
+    ));
+    context.report.push(Row::new(
+        bench,
+        format!("{prefix}: log MB/s"),
+        log_bytes as f64 / seconds / MB,
+        "MB/s",
+    ));
+    for (field, value) in [
+        ("QPSTDWT deferred write starts", pool.qpstdwt),
+        ("QPSTTPW pages written", pool.qpsttpw),
+        ("QPSTWIO write I/Os", pool.qpstwio),
+        ("QPSTIMW synchronous writes", pool.qpstimw),
+        ("QPSTDMC writes at >95% changed", pool.qpstdmc),
+        ("QPSTRIO pages read", pool.qpstrio),
+        ("QPSTSOS short on storage", pool.qpstsos),
+        ("QPSTSTLA steal contention", pool.qpststla),
+        ("QPSTCBSL lowest stealable", pool.qpstcbsl),
+    ] {
+        context.report.push(Row::new(
+            bench,
+            format!("{prefix}: {field}"),
+            value as f64,
+            "count",
+        ));
+    }
 }

@@ -91,6 +91,13 @@ impl Verification {
     pub fn is_clean(&self) -> bool {
         self.problems.is_empty()
     }
+
+    /// A problem, kept in full while fewer than [`PROBLEMS_KEPT_MAX`] are.
+    fn note(&mut self, text: String) {
+        if self.problems.len() < PROBLEMS_KEPT_MAX {
+            self.problems.push(text);
+        }
+    }
 }
 
 /// Running totals of the workload, for the reports.
@@ -481,81 +488,88 @@ impl Model {
     /// Available.
     pub fn verify_restart(&mut self, queues: &[Vec<Observed>]) -> Verification {
         let mut result = Verification::default();
-        let problem = |result: &mut Verification, text: String| {
-            if result.problems.len() < PROBLEMS_KEPT_MAX {
-                result.problems.push(text);
-            }
-        };
-        // Where each known message is, and how many times.
+        let present = self.locate_present_messages(queues, &mut result);
+        let outcomes = self.resolve_units_in_commit(&present, &mut result);
+        self.reconcile_with_restart(&present, &outcomes, &mut result);
+        self.known_committed.clear();
+        result.order_violations = self.check_order(queues, &mut result.problems);
+        result
+    }
+
+    /// Where each message the restarted queue manager holds is, and how many times (by
+    /// message number: its queue and count); a foreign, damaged, duplicated or misplaced
+    /// message, or one the model says must not exist, is counted and described in `result`.
+    fn locate_present_messages(
+        &self,
+        queues: &[Vec<Observed>],
+        result: &mut Verification,
+    ) -> HashMap<u64, (usize, u32)> {
         let mut present: HashMap<u64, (usize, u32)> = HashMap::new();
         for (queue, observed) in queues.iter().enumerate() {
             let name = &self.queue_names[queue];
             for (position, message) in observed.iter().enumerate() {
                 let Some(identity) = crate::message::parse_message_id(&message.msg_id) else {
                     result.phantom += 1;
-                    problem(
-                        &mut result,
-                        format!("{name} position {position}: a foreign message"),
-                    );
+                    result.note(format!("{name} position {position}: a foreign message"));
                     continue;
                 };
                 let number = identity.number;
                 if let Some(text) = self.describe_data_fault(&identity, message) {
-                    problem(
-                        &mut result,
-                        format!("{name} position {position}: message {number}: {text}"),
-                    );
+                    result.note(format!(
+                        "{name} position {position}: message {number}: {text}"
+                    ));
                 }
                 let entry = present.entry(number).or_insert((queue, 0));
                 entry.1 += 1;
                 if entry.1 > 1 {
                     result.duplicated += 1;
-                    problem(
-                        &mut result,
-                        format!("message {number} is present {} times", entry.1),
-                    );
+                    result.note(format!("message {number} is present {} times", entry.1));
                 }
-                match self.messages.get(&number) {
-                    Some(known) if known.queue == queue => {}
-                    Some(known) => {
-                        result.phantom += 1;
-                        problem(
-                            &mut result,
-                            format!(
-                                "message {number} is on {name}, but was put to {}",
-                                self.queue_names[known.queue]
-                            ),
-                        );
-                    }
-                    None if self.consumed.contains(&number) => {
-                        result.duplicated += 1;
-                        problem(
-                            &mut result,
-                            format!(
-                                "message {number} is on {name} again after a committed get (duplicate)"
-                            ),
-                        );
-                    }
-                    None if self.discarded.contains(&number) => {
-                        result.phantom += 1;
-                        problem(
-                            &mut result,
-                            format!(
-                                "message {number} is on {name}, but its put was backed out or never committed"
-                            ),
-                        );
-                    }
-                    None => {
-                        result.phantom += 1;
-                        problem(
-                            &mut result,
-                            format!("message {number} is on {name}, but was never put"),
-                        );
-                    }
-                }
+                self.check_restarted_message(queue, number, result);
             }
         }
-        // The outcome of each unit whose MQCMIT was in flight, from the evidence.
+        present
+    }
+
+    /// Message `number`, found on `queue` after the restart: whether the model knows it there.
+    fn check_restarted_message(&self, queue: usize, number: u64, result: &mut Verification) {
+        let name = &self.queue_names[queue];
+        match self.messages.get(&number) {
+            Some(known) if known.queue == queue => {}
+            Some(known) => {
+                result.phantom += 1;
+                result.note(format!(
+                    "message {number} is on {name}, but was put to {}",
+                    self.queue_names[known.queue]
+                ));
+            }
+            None if self.consumed.contains(&number) => {
+                result.duplicated += 1;
+                result.note(format!(
+                    "message {number} is on {name} again after a committed get (duplicate)"
+                ));
+            }
+            None if self.discarded.contains(&number) => {
+                result.phantom += 1;
+                result.note(format!(
+                    "message {number} is on {name}, but its put was backed out or never committed"
+                ));
+            }
+            None => {
+                result.phantom += 1;
+                result.note(format!("message {number} is on {name}, but was never put"));
+            }
+        }
+    }
+
+    /// The outcome of each unit of work whose MQCMIT was in flight at the crash, from the
+    /// evidence (true: committed); a unit partly committed is a problem. Takes the units out
+    /// of `committing`.
+    fn resolve_units_in_commit(
+        &mut self,
+        present: &HashMap<u64, (usize, u32)>,
+        result: &mut Verification,
+    ) -> HashMap<u64, bool> {
         let mut outcomes: HashMap<u64, bool> = HashMap::new();
         let committing = std::mem::take(&mut self.committing);
         for (id, unit) in &committing {
@@ -587,14 +601,11 @@ impl Model {
                 }
             }
             if committed > 0 && not_committed > 0 {
-                problem(
-                    &mut result,
-                    format!(
-                        "unit of work {id} (MQCMIT in flight at the crash) is partly committed: {committed} signs of commit, {not_committed} of backout ({} puts, {} gets)",
-                        unit.puts.len(),
-                        unit.gets.len()
-                    ),
-                );
+                result.note(format!(
+                    "unit of work {id} (MQCMIT in flight at the crash) is partly committed: {committed} signs of commit, {not_committed} of backout ({} puts, {} gets)",
+                    unit.puts.len(),
+                    unit.gets.len()
+                ));
             }
             result.uncertain_units += 1;
             if committed > 0 {
@@ -602,7 +613,18 @@ impl Model {
             }
             outcomes.insert(*id, committed > 0);
         }
-        // Every message of the model: present exactly when it must be.
+        outcomes
+    }
+
+    /// Every message of the model: present exactly when it must be (lost or phantom
+    /// otherwise). Then the model follows the restart: a present message is Available, an
+    /// absent one is gone.
+    fn reconcile_with_restart(
+        &mut self,
+        present: &HashMap<u64, (usize, u32)>,
+        outcomes: &HashMap<u64, bool>,
+        result: &mut Verification,
+    ) {
         let numbers: Vec<u64> = self.messages.keys().copied().collect();
         for number in numbers {
             let message = self.messages[&number];
@@ -620,13 +642,10 @@ impl Model {
             match (expected, is_present) {
                 (Some(true), false) => {
                     result.lost += 1;
-                    problem(
-                        &mut result,
-                        format!(
-                            "LOST: message {number} ({:?}) is not on {name} after the restart",
-                            message.state
-                        ),
-                    );
+                    result.note(format!(
+                        "LOST: message {number} ({:?}) is not on {name} after the restart",
+                        message.state
+                    ));
                 }
                 (Some(false), true) => {
                     if matches!(message.state, State::GetCommitting(_)) {
@@ -634,13 +653,10 @@ impl Model {
                     } else {
                         result.phantom += 1;
                     }
-                    problem(
-                        &mut result,
-                        format!(
-                            "message {number} ({:?}) is on {name} after the restart, and must not be",
-                            message.state
-                        ),
-                    );
+                    result.note(format!(
+                        "message {number} ({:?}) is on {name} after the restart, and must not be",
+                        message.state
+                    ));
                 }
                 _ => {}
             }
@@ -655,9 +671,6 @@ impl Model {
                 self.remove(number, consumed);
             }
         }
-        self.known_committed.clear();
-        result.order_violations = self.check_order(queues, &mut result.problems);
-        result
     }
 
     /// MQ's order for a queue with MSGDLVSQ(PRIORITY): higher priorities first; within a

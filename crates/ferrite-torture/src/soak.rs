@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 
 use crate::model::{Model, Totals};
 use crate::process_stats::{self, ProcessStats};
-use crate::queue_manager::{torture_config, QueueManagerHome};
+use crate::queue_manager::{torture_config, QueueManagerHome, RunningQueueManager};
 use crate::random::Random;
-use crate::torture::{start_workers, TortureOptions, TortureReport};
+use crate::torture::{start_workers, TortureOptions, TortureReport, Workers};
 use crate::workload::{self, WorkloadSettings};
 
 #[derive(Clone, Debug)]
@@ -117,91 +117,15 @@ fn soak(
 ) -> Result<SoakReport, String> {
     home.create(&torture_config(&home.name), &workload::queue_definitions())?;
     let (mut running, _) = home.start()?;
-    let pid = running.pid();
     let model = Arc::new(Mutex::new(Model::new(
         workload::queue_names(),
         Totals::default(),
     )));
-    let pause = if options.rate == 0 {
-        Duration::ZERO
-    } else {
-        Duration::from_secs_f64(f64::from(options.connections) / options.rate as f64)
-    };
-    let settings = WorkloadSettings {
-        socket: home.socket(),
-        queue_manager: home.name.clone(),
-        deep_depth_target: options.deep_depth_target,
-        reconnect_every: options.reconnect_every,
-        pause,
-    };
-    let worker_options = TortureOptions {
-        crashes: 0,
-        seed: options.seed,
-        connections: options.connections,
-        ferrite: options.ferrite.clone(),
-        work_directory: None,
-        run_ms_max: 0,
-        crashes_per_queue_manager: 1,
-        storage_check_every: 0,
-        deep_depth_target: options.deep_depth_target,
-        kill_during_restart_percent: 0,
-        interrupt: &NEVER,
-    };
     let stop = Arc::new(AtomicBool::new(false));
-    let mut random = Random::new(options.seed);
-    let workers = start_workers(
-        &worker_options,
-        &settings,
-        &model,
-        &mut random,
-        0,
-        Some(stop.clone()),
-    );
-    let duration = Duration::from_secs_f64(options.minutes * 60.0);
-    let interval = Duration::from_secs(options.interval_seconds.max(1));
-    let intervals = (duration.as_secs_f64() / interval.as_secs_f64())
-        .ceil()
-        .max(1.0) as usize;
-    let warmup_samples = (intervals / 5).max(1);
-    let started = Instant::now();
-    let mut samples: Vec<Sample> = Vec::new();
-    let mut last_operations = 0u64;
-    let mut last_time = started;
-    progress(&header());
-    let mut early_end = None;
-    for index in 1..=intervals {
-        let due = started + interval * index as u32;
-        while Instant::now() < due {
-            if workers.handles.iter().any(|handle| handle.is_finished()) || running.has_exited() {
-                early_end = Some(index);
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        if early_end.is_some() {
-            break;
-        }
-        let stats = process_stats::sample(pid)?;
-        let operations = workers.operations.load(Ordering::Relaxed);
-        let now = Instant::now();
-        let sample = Sample {
-            elapsed: now - started,
-            stats,
-            operations_per_second: (operations - last_operations) as f64
-                / (now - last_time).as_secs_f64(),
-            messages_held: model.lock().expect("model lock").message_count(),
-            archive_logs: home.archive_count(),
-            page_set_mib: home.page_set_bytes() / (1024 * 1024),
-        };
-        last_operations = operations;
-        last_time = now;
-        let mut line = row(&sample);
-        if index == warmup_samples {
-            line.push_str("   <- end of warm-up (baseline)");
-        }
-        progress(&line);
-        samples.push(sample);
-    }
+    let workers = start_soak_workers(options, home, &model, &stop);
+    let schedule = SampleSchedule::new(options);
+    let (samples, early_end) =
+        sample_intervals(&schedule, home, &mut running, &workers, &model, progress)?;
     let operations = workers.operations.load(Ordering::Relaxed);
     stop.store(true, Ordering::SeqCst);
     let mut report = TortureReport::default();
@@ -229,6 +153,152 @@ fn soak(
     }
     running.stop()?;
     home.verify_storage()?;
+    let growth = check_growth(options, &samples, schedule.warmup_samples);
+    let totals = model.lock().expect("model lock").totals.clone();
+    Ok(SoakReport {
+        samples,
+        warmup_samples: schedule.warmup_samples,
+        baseline: growth.baseline,
+        peak_after_warmup: growth.peak,
+        operations,
+        messages_verified: verification.messages_verified,
+        totals,
+        violations: growth.violations,
+    })
+}
+
+/// The torture's workers on `options.connections` connections, paced to `options.rate`,
+/// running until `stop` is set.
+fn start_soak_workers(
+    options: &SoakOptions,
+    home: &QueueManagerHome,
+    model: &Arc<Mutex<Model>>,
+    stop: &Arc<AtomicBool>,
+) -> Workers {
+    let pause = if options.rate == 0 {
+        Duration::ZERO
+    } else {
+        Duration::from_secs_f64(f64::from(options.connections) / options.rate as f64)
+    };
+    let settings = WorkloadSettings {
+        socket: home.socket(),
+        queue_manager: home.name.clone(),
+        deep_depth_target: options.deep_depth_target,
+        reconnect_every: options.reconnect_every,
+        pause,
+    };
+    let worker_options = TortureOptions {
+        crashes: 0,
+        seed: options.seed,
+        connections: options.connections,
+        ferrite: options.ferrite.clone(),
+        work_directory: None,
+        run_ms_max: 0,
+        crashes_per_queue_manager: 1,
+        storage_check_every: 0,
+        deep_depth_target: options.deep_depth_target,
+        kill_during_restart_percent: 0,
+        interrupt: &NEVER,
+    };
+    let mut random = Random::new(options.seed);
+    start_workers(
+        &worker_options,
+        &settings,
+        model,
+        &mut random,
+        0,
+        Some(stop.clone()),
+    )
+}
+
+/// When the soak samples: every `interval`, `intervals` times; the first `warmup_samples`
+/// are the warm-up.
+struct SampleSchedule {
+    interval: Duration,
+    intervals: usize,
+    warmup_samples: usize,
+}
+
+impl SampleSchedule {
+    fn new(options: &SoakOptions) -> SampleSchedule {
+        let duration = Duration::from_secs_f64(options.minutes * 60.0);
+        let interval = Duration::from_secs(options.interval_seconds.max(1));
+        let intervals = (duration.as_secs_f64() / interval.as_secs_f64())
+            .ceil()
+            .max(1.0) as usize;
+        SampleSchedule {
+            interval,
+            intervals,
+            warmup_samples: (intervals / 5).max(1),
+        }
+    }
+}
+
+/// One sample of the queue manager's process and the workload at the end of each interval,
+/// each printed as a row; stops early (with the interval's number) once a worker or the queue
+/// manager has ended.
+fn sample_intervals(
+    schedule: &SampleSchedule,
+    home: &QueueManagerHome,
+    running: &mut RunningQueueManager,
+    workers: &Workers,
+    model: &Mutex<Model>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(Vec<Sample>, Option<usize>), String> {
+    let pid = running.pid();
+    let started = Instant::now();
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut last_operations = 0u64;
+    let mut last_time = started;
+    progress(&header());
+    let mut early_end = None;
+    for index in 1..=schedule.intervals {
+        let due = started + schedule.interval * index as u32;
+        while Instant::now() < due {
+            if workers.handles.iter().any(|handle| handle.is_finished()) || running.has_exited() {
+                early_end = Some(index);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        if early_end.is_some() {
+            break;
+        }
+        let stats = process_stats::sample(pid)?;
+        let operations = workers.operations.load(Ordering::Relaxed);
+        let now = Instant::now();
+        let sample = Sample {
+            elapsed: now - started,
+            stats,
+            operations_per_second: (operations - last_operations) as f64
+                / (now - last_time).as_secs_f64(),
+            messages_held: model.lock().expect("model lock").message_count(),
+            archive_logs: home.archive_count(),
+            page_set_mib: home.page_set_bytes() / (1024 * 1024),
+        };
+        last_operations = operations;
+        last_time = now;
+        let mut line = row(&sample);
+        if index == schedule.warmup_samples {
+            line.push_str("   <- end of warm-up (baseline)");
+        }
+        progress(&line);
+        samples.push(sample);
+    }
+    Ok((samples, early_end))
+}
+
+/// The process's growth after the warm-up against the last warm-up sample.
+struct Growth {
+    baseline: ProcessStats,
+    peak: ProcessStats,
+    /// Each sample over a bound, described.
+    violations: Vec<String>,
+}
+
+/// Each sample after the warm-up against the bounds of `options` over the baseline (the last
+/// warm-up sample), and the peaks after the warm-up.
+fn check_growth(options: &SoakOptions, samples: &[Sample], warmup_samples: usize) -> Growth {
     let baseline = samples
         .get(warmup_samples - 1)
         .map(|sample| sample.stats)
@@ -259,15 +329,9 @@ fn soak(
             ));
         }
     }
-    let totals = model.lock().expect("model lock").totals.clone();
-    Ok(SoakReport {
-        samples,
-        warmup_samples,
+    Growth {
         baseline,
-        peak_after_warmup: peak,
-        operations,
-        messages_verified: verification.messages_verified,
-        totals,
+        peak,
         violations,
-    })
+    }
 }

@@ -133,193 +133,211 @@ fn identity(directory: &Path) -> Result<u64, String> {
 }
 
 pub fn page_set_command(command: PageSetCommand) -> Result<(), String> {
-    let fs = RealFileSystem;
     match command {
         PageSetCommand::Format {
             queue_manager,
             psid,
             pages,
-        } => {
-            let (directory, _lock) = stopped(&queue_manager)?;
-            let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
-            let definition = config
-                .page_sets
-                .iter()
-                .find(|definition| definition.id == psid)
-                .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))?;
-            let progress = ProgressBars::new();
-            let label = format!("formatting page set {psid:02}");
-            PageSet::format(
-                &fs,
-                &page_set_path(&directory, psid),
-                PageSetId(psid),
-                pages.unwrap_or(definition.primary_pages),
-                identity(&directory)?,
-                &mut |done, total| progress.update(&label, done, total),
-            )
-            .map_err(failure)?;
-            progress.finish();
-            println!("CSQU012I Page set {psid:02} formatted");
-            Ok(())
-        }
+        } => format_page_set(&queue_manager, psid, pages),
         PageSetCommand::Verify {
             queue_manager,
             psid,
-        } => {
-            let (directory, _lock) = stopped(&queue_manager)?;
-            let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
-            let mut damaged = 0u64;
-            for definition in config
-                .page_sets
-                .iter()
-                .filter(|definition| psid.is_none_or(|id| id == definition.id))
-            {
-                let page_set = PageSet::open(
-                    &fs,
-                    &page_set_path(&directory, definition.id),
-                    PageSetId(definition.id),
-                    definition.expand,
-                    definition.secondary_pages,
-                    definition.maximum_pages,
-                )
-                .map_err(failure)?;
-                let total = page_set.page_count();
-                let progress = ProgressBars::new();
-                let label = format!("verifying page set {:02}", definition.id);
-                let mut page = PageBytes::zeroed();
-                for number in 0..total {
-                    if let Err(error) = page_set.read_page(PageNumber(number), &mut page) {
-                        damaged += 1;
-                        eprintln!("{error}");
-                    }
-                    if number.is_multiple_of(1024) || number + 1 == total {
-                        progress.update(&label, number as u64 + 1, total as u64);
-                    }
-                }
-                progress.finish();
-                println!(
-                    "Page set {:02}: {total} pages verified, recovery RBA {}",
-                    definition.id,
-                    page_set.header().recovery_rba
-                );
-            }
-            if damaged > 0 {
-                return Err(format!("ferrite: {damaged} damaged pages"));
-            }
-            Ok(())
-        }
+        } => verify_page_sets(&queue_manager, psid),
         PageSetCommand::Backup {
             queue_manager,
             psid,
             file,
-        } => {
-            let directory = queue_manager_directory(&queue_manager)?;
-            copy_pages(
-                &page_set_path(&directory, psid),
-                &file,
-                &format!("backing up page set {psid:02}"),
-            )?;
-            // Keep the archives this backup's media recovery needs (archive retention).
-            let recovery_rba = ferrite_storage::log::retention::register_backup_file(
-                &RealFileSystem,
-                &directory,
-                PageSetId(psid),
-                &file,
-            )
-            .map_err(failure)?;
-            println!(
-                "CSQU150I Page set {psid:02} copied to {} (media recovery from RBA {recovery_rba})",
-                file.display()
-            );
-            Ok(())
-        }
+        } => back_up_page_set(&queue_manager, psid, &file),
         PageSetCommand::Restore {
             queue_manager,
             psid,
             file,
-        } => {
-            let (directory, _lock) = stopped(&queue_manager)?;
-            let mut header = PageBytes::zeroed();
-            let source = fs
-                .open(&file, ferrite_storage::vfs::OpenMode::ReadOnly)
-                .map_err(|error| format!("ferrite: {}: {error}", file.display()))?;
-            source
-                .read_at(&mut header.0, 0)
-                .map_err(|error| format!("ferrite: {}: {error}", file.display()))?;
-            header
-                .verify(PageSetId(psid), PageNumber(0))
-                .map_err(|defect| {
-                    format!(
-                        "ferrite: {} is not a backup of page set {psid:02}: {defect}",
-                        file.display()
-                    )
-                })?;
-            // The double-write file belongs to the page set being replaced: drop it, so no image
-            // of it is ever applied to the restored copy (open creates a fresh one).
-            let double_write =
-                ferrite_storage::page_set::double_write_path(&page_set_path(&directory, psid));
-            if double_write.exists() {
-                std::fs::remove_file(&double_write)
-                    .map_err(|error| format!("ferrite: {}: {error}", double_write.display()))?;
-            }
-            copy_pages(
-                &file,
-                &page_set_path(&directory, psid),
-                &format!("restoring page set {psid:02}"),
-            )?;
-            println!("Page set {psid:02} restored; the next start recovers it from the log");
-            Ok(())
-        }
+        } => restore_page_set(&queue_manager, psid, &file),
         PageSetCommand::Reset {
             queue_manager,
             psid,
-        } => {
-            let (directory, _lock) = stopped(&queue_manager)?;
-            let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
-            let definition = config
-                .page_sets
-                .iter()
-                .find(|definition| definition.id == psid)
-                .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))?;
-            let shared: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-            let log = LogManager::open(shared, &directory, &config.log, &config.archive)
-                .map_err(failure)?;
-            let end = log.end_rba();
-            log.shutdown().map_err(failure)?;
-            let page_set = PageSet::open(
-                &fs,
-                &page_set_path(&directory, psid),
-                PageSetId(psid),
-                definition.expand,
-                definition.secondary_pages,
-                definition.maximum_pages,
-            )
-            .map_err(failure)?;
-            let total = page_set.page_count();
-            let progress = ProgressBars::new();
-            let label = format!("resetting page set {psid:02}");
-            let mut page = PageBytes::zeroed();
-            for number in 1..total {
-                page_set
-                    .read_page(PageNumber(number), &mut page)
-                    .map_err(failure)?;
-                if !page.is_all_zero() && page.page_rba() != Rba::ZERO {
-                    page.set_page_rba(Rba::ZERO);
-                    page_set
-                        .write_pages(PageNumber(number), &[&page])
-                        .map_err(failure)?;
-                }
-                if number.is_multiple_of(1024) || number + 1 == total {
-                    progress.update(&label, number as u64 + 1, total as u64);
-                }
+        } => reset_page_set(&queue_manager, psid),
+    }
+}
+
+/// FORMAT: a new, empty page set file of `pages` (default: the primary size in qm.toml).
+fn format_page_set(queue_manager: &str, psid: u8, pages: Option<u32>) -> Result<(), String> {
+    let fs = RealFileSystem;
+    let (directory, _lock) = stopped(queue_manager)?;
+    let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
+    let definition = config
+        .page_sets
+        .iter()
+        .find(|definition| definition.id == psid)
+        .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))?;
+    let progress = ProgressBars::new();
+    let label = format!("formatting page set {psid:02}");
+    PageSet::format(
+        &fs,
+        &page_set_path(&directory, psid),
+        PageSetId(psid),
+        pages.unwrap_or(definition.primary_pages),
+        identity(&directory)?,
+        &mut |done, total| progress.update(&label, done, total),
+    )
+    .map_err(failure)?;
+    progress.finish();
+    println!("CSQU012I Page set {psid:02} formatted");
+    Ok(())
+}
+
+/// Every page's checksum and identity, of one page set or all (queue manager stopped).
+fn verify_page_sets(queue_manager: &str, psid: Option<u8>) -> Result<(), String> {
+    let fs = RealFileSystem;
+    let (directory, _lock) = stopped(queue_manager)?;
+    let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
+    let mut damaged = 0u64;
+    for definition in config
+        .page_sets
+        .iter()
+        .filter(|definition| psid.is_none_or(|id| id == definition.id))
+    {
+        let page_set = PageSet::open(
+            &fs,
+            &page_set_path(&directory, definition.id),
+            PageSetId(definition.id),
+            definition.expand,
+            definition.secondary_pages,
+            definition.maximum_pages,
+        )
+        .map_err(failure)?;
+        let total = page_set.page_count();
+        let progress = ProgressBars::new();
+        let label = format!("verifying page set {:02}", definition.id);
+        let mut page = PageBytes::zeroed();
+        for number in 0..total {
+            if let Err(error) = page_set.read_page(PageNumber(number), &mut page) {
+                damaged += 1;
+                eprintln!("{error}");
             }
-            page_set.sync().map_err(failure)?;
-            page_set.set_recovery_rba(end).map_err(failure)?;
-            progress.finish();
-            println!("CSQU160I Page set {psid:02} reset; recovery RBA is now {end}");
-            Ok(())
+            if number.is_multiple_of(1024) || number + 1 == total {
+                progress.update(&label, number as u64 + 1, total as u64);
+            }
+        }
+        progress.finish();
+        println!(
+            "Page set {:02}: {total} pages verified, recovery RBA {}",
+            definition.id,
+            page_set.header().recovery_rba
+        );
+    }
+    if damaged > 0 {
+        return Err(format!("ferrite: {damaged} damaged pages"));
+    }
+    Ok(())
+}
+
+/// COPYPAGE: a copy of the page set to `file`, registered for archive retention.
+fn back_up_page_set(queue_manager: &str, psid: u8, file: &Path) -> Result<(), String> {
+    let directory = queue_manager_directory(queue_manager)?;
+    copy_pages(
+        &page_set_path(&directory, psid),
+        file,
+        &format!("backing up page set {psid:02}"),
+    )?;
+    // Keep the archives this backup's media recovery needs (archive retention).
+    let recovery_rba = ferrite_storage::log::retention::register_backup_file(
+        &RealFileSystem,
+        &directory,
+        PageSetId(psid),
+        file,
+    )
+    .map_err(failure)?;
+    println!(
+        "CSQU150I Page set {psid:02} copied to {} (media recovery from RBA {recovery_rba})",
+        file.display()
+    );
+    Ok(())
+}
+
+/// A backup of page set `psid` copied back in place, once its header says it is one.
+fn restore_page_set(queue_manager: &str, psid: u8, file: &Path) -> Result<(), String> {
+    let fs = RealFileSystem;
+    let (directory, _lock) = stopped(queue_manager)?;
+    let mut header = PageBytes::zeroed();
+    let source = fs
+        .open(file, ferrite_storage::vfs::OpenMode::ReadOnly)
+        .map_err(|error| format!("ferrite: {}: {error}", file.display()))?;
+    source
+        .read_at(&mut header.0, 0)
+        .map_err(|error| format!("ferrite: {}: {error}", file.display()))?;
+    header
+        .verify(PageSetId(psid), PageNumber(0))
+        .map_err(|defect| {
+            format!(
+                "ferrite: {} is not a backup of page set {psid:02}: {defect}",
+                file.display()
+            )
+        })?;
+    // The double-write file belongs to the page set being replaced: drop it, so no image
+    // of it is ever applied to the restored copy (open creates a fresh one).
+    let double_write =
+        ferrite_storage::page_set::double_write_path(&page_set_path(&directory, psid));
+    if double_write.exists() {
+        std::fs::remove_file(&double_write)
+            .map_err(|error| format!("ferrite: {}: {error}", double_write.display()))?;
+    }
+    copy_pages(
+        file,
+        &page_set_path(&directory, psid),
+        &format!("restoring page set {psid:02}"),
+    )?;
+    println!("Page set {psid:02} restored; the next start recovers it from the log");
+    Ok(())
+}
+
+/// RESETPAGE: every page's RBA cleared and the page set's recovery RBA set to the log's end.
+fn reset_page_set(queue_manager: &str, psid: u8) -> Result<(), String> {
+    let fs = RealFileSystem;
+    let (directory, _lock) = stopped(queue_manager)?;
+    let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
+    let definition = config
+        .page_sets
+        .iter()
+        .find(|definition| definition.id == psid)
+        .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))?;
+    let shared: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
+    let log =
+        LogManager::open(shared, &directory, &config.log, &config.archive).map_err(failure)?;
+    let end = log.end_rba();
+    log.shutdown().map_err(failure)?;
+    let page_set = PageSet::open(
+        &fs,
+        &page_set_path(&directory, psid),
+        PageSetId(psid),
+        definition.expand,
+        definition.secondary_pages,
+        definition.maximum_pages,
+    )
+    .map_err(failure)?;
+    let total = page_set.page_count();
+    let progress = ProgressBars::new();
+    let label = format!("resetting page set {psid:02}");
+    let mut page = PageBytes::zeroed();
+    for number in 1..total {
+        page_set
+            .read_page(PageNumber(number), &mut page)
+            .map_err(failure)?;
+        if !page.is_all_zero() && page.page_rba() != Rba::ZERO {
+            page.set_page_rba(Rba::ZERO);
+            page_set
+                .write_pages(PageNumber(number), &[&page])
+                .map_err(failure)?;
+        }
+        if number.is_multiple_of(1024) || number + 1 == total {
+            progress.update(&label, number as u64 + 1, total as u64);
         }
     }
+    page_set.sync().map_err(failure)?;
+    page_set.set_recovery_rba(end).map_err(failure)?;
+    progress.finish();
+    println!("CSQU160I Page set {psid:02} reset; recovery RBA is now {end}");
+    Ok(())
 }
 
 fn copy_pages(from: &Path, to: &Path, label: &str) -> Result<(), String> {

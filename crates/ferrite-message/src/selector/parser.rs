@@ -273,48 +273,8 @@ impl Parser {
     fn predicate(&mut self) -> Parsed {
         let position = self.position();
         let (left, kind) = self.sum()?;
-        let comparison = match self.peek() {
-            Token::Equal => Some(Comparison::Equal),
-            Token::NotEqual => Some(Comparison::NotEqual),
-            Token::Less => Some(Comparison::Less),
-            Token::LessEqual => Some(Comparison::LessEqual),
-            Token::Greater => Some(Comparison::Greater),
-            Token::GreaterEqual => Some(Comparison::GreaterEqual),
-            _ => None,
-        };
-        if let Some(comparison) = comparison {
-            if kind == Kind::Condition {
-                return Err(SelectorError::syntax(
-                    position,
-                    "a comparison cannot compare a condition".into(),
-                ));
-            }
-            self.advance();
-            let right_position = self.position();
-            let (right, right_kind) = self.sum()?;
-            if right_kind == Kind::Condition {
-                return Err(SelectorError::syntax(
-                    right_position,
-                    "a comparison cannot compare a condition".into(),
-                ));
-            }
-            if matches!(
-                self.peek(),
-                Token::Equal
-                    | Token::NotEqual
-                    | Token::Less
-                    | Token::LessEqual
-                    | Token::Greater
-                    | Token::GreaterEqual
-            ) {
-                return self.unexpected(
-                    "AND, OR or the end (comparisons do not chain: write (b > 20) AND (b < 30))",
-                );
-            }
-            return Ok((
-                correlation_or_compare(comparison, left, right),
-                Kind::Condition,
-            ));
+        if let Some(comparison) = comparison_of(self.peek()) {
+            return self.comparison(comparison, left, kind, position);
         }
         let negated = self.peek() == &Token::Not
             && matches!(
@@ -325,112 +285,159 @@ impl Parser {
             self.advance();
         }
         match self.peek() {
-            Token::Between => {
-                self.advance();
-                if !kind.is_numeric() {
-                    return Err(SelectorError::syntax(
-                        position,
-                        "BETWEEN applies to numbers".into(),
-                    ));
-                }
-                let low = self.numeric_operand()?;
-                if !self.accept(&Token::And) {
-                    return self.unexpected("AND between the bounds of BETWEEN");
-                }
-                let high = self.numeric_operand()?;
-                Ok((
-                    Expression::Between {
-                        value: Box::new(left),
-                        low: Box::new(low),
-                        high: Box::new(high),
-                        negated,
-                    },
-                    Kind::Condition,
-                ))
-            }
-            Token::In => {
-                self.advance();
-                let identifier = identifier_of(left, position, "IN")?;
-                if !self.accept(&Token::Open) {
-                    return self.unexpected("( after IN");
-                }
-                let mut list = Vec::new();
-                loop {
-                    let negative = self.accept(&Token::Minus);
-                    let item = match (self.peek(), negative) {
-                        (Token::String(s), false) => Literal::String(s.clone()),
-                        (Token::Integer(v), _) => {
-                            Literal::Integer(if negative { v.wrapping_neg() } else { *v })
-                        }
-                        (Token::Float(v), _) => Literal::Float(if negative { -v } else { *v }),
-                        _ => return self.unexpected("a string or number literal in the IN list"),
-                    };
-                    self.advance();
-                    list.push(item);
-                    if self.accept(&Token::Close) {
-                        break;
-                    }
-                    if !self.accept(&Token::Comma) {
-                        return self.unexpected(", or ) in the IN list");
-                    }
-                }
-                Ok((
-                    Expression::In {
-                        identifier,
-                        list,
-                        negated,
-                    },
-                    Kind::Condition,
-                ))
-            }
-            Token::Like => {
-                self.advance();
-                let identifier = identifier_of(left, position, "LIKE")?;
-                let Token::String(pattern) = self.peek().clone() else {
-                    return self.unexpected("a string literal pattern after LIKE");
-                };
-                self.advance();
-                let mut escape = None;
-                if self.accept(&Token::Escape) {
-                    let escape_position = self.position();
-                    match self.advance() {
-                        Token::String(e) if e.chars().count() == 1 => escape = e.chars().next(),
-                        _ => {
-                            return Err(SelectorError::syntax(
-                                escape_position,
-                                "ESCAPE takes a string literal of exactly one character".into(),
-                            ))
-                        }
-                    }
-                }
-                let pattern = compile_like(&pattern, escape)
-                    .map_err(|problem| SelectorError::syntax(position, problem.into()))?;
-                Ok((
-                    Expression::Like {
-                        identifier,
-                        pattern,
-                        negated,
-                    },
-                    Kind::Condition,
-                ))
-            }
-            Token::Is => {
-                self.advance();
-                let identifier = identifier_of(left, position, "IS NULL")?;
-                let negated = self.accept(&Token::Not);
-                if !self.accept(&Token::Null) {
-                    return self.unexpected("NULL after IS");
-                }
-                Ok((
-                    Expression::IsNull {
-                        identifier,
-                        negated,
-                    },
-                    Kind::Condition,
-                ))
-            }
+            Token::Between => self.between(left, kind, position, negated),
+            Token::In => self.in_list(left, position, negated),
+            Token::Like => self.like(left, position, negated),
+            Token::Is => self.is_null(left, position),
             _ => Ok((left, kind)),
         }
+    }
+
+    /// `left comparison sum`, at the comparison operator: neither side a condition, and no
+    /// second comparison after it.
+    fn comparison(
+        &mut self,
+        comparison: Comparison,
+        left: Expression,
+        kind: Kind,
+        position: usize,
+    ) -> Parsed {
+        if kind == Kind::Condition {
+            return Err(SelectorError::syntax(
+                position,
+                "a comparison cannot compare a condition".into(),
+            ));
+        }
+        self.advance();
+        let right_position = self.position();
+        let (right, right_kind) = self.sum()?;
+        if right_kind == Kind::Condition {
+            return Err(SelectorError::syntax(
+                right_position,
+                "a comparison cannot compare a condition".into(),
+            ));
+        }
+        if comparison_of(self.peek()).is_some() {
+            return self.unexpected(
+                "AND, OR or the end (comparisons do not chain: write (b > 20) AND (b < 30))",
+            );
+        }
+        Ok((
+            correlation_or_compare(comparison, left, right),
+            Kind::Condition,
+        ))
+    }
+
+    /// `left [NOT] BETWEEN sum AND sum`, at BETWEEN: every operand a number.
+    fn between(&mut self, left: Expression, kind: Kind, position: usize, negated: bool) -> Parsed {
+        self.advance();
+        if !kind.is_numeric() {
+            return Err(SelectorError::syntax(
+                position,
+                "BETWEEN applies to numbers".into(),
+            ));
+        }
+        let low = self.numeric_operand()?;
+        if !self.accept(&Token::And) {
+            return self.unexpected("AND between the bounds of BETWEEN");
+        }
+        let high = self.numeric_operand()?;
+        Ok((
+            Expression::Between {
+                value: Box::new(left),
+                low: Box::new(low),
+                high: Box::new(high),
+                negated,
+            },
+            Kind::Condition,
+        ))
+    }
+
+    /// `identifier [NOT] IN ( literal {, literal} )`, at IN: string or number literals.
+    fn in_list(&mut self, left: Expression, position: usize, negated: bool) -> Parsed {
+        self.advance();
+        let identifier = identifier_of(left, position, "IN")?;
+        if !self.accept(&Token::Open) {
+            return self.unexpected("( after IN");
+        }
+        let mut list = Vec::new();
+        loop {
+            let negative = self.accept(&Token::Minus);
+            let item = match (self.peek(), negative) {
+                (Token::String(s), false) => Literal::String(s.clone()),
+                (Token::Integer(v), _) => {
+                    Literal::Integer(if negative { v.wrapping_neg() } else { *v })
+                }
+                (Token::Float(v), _) => Literal::Float(if negative { -v } else { *v }),
+                _ => return self.unexpected("a string or number literal in the IN list"),
+            };
+            self.advance();
+            list.push(item);
+            if self.accept(&Token::Close) {
+                break;
+            }
+            if !self.accept(&Token::Comma) {
+                return self.unexpected(", or ) in the IN list");
+            }
+        }
+        Ok((
+            Expression::In {
+                identifier,
+                list,
+                negated,
+            },
+            Kind::Condition,
+        ))
+    }
+
+    /// `identifier [NOT] LIKE 'pattern' [ESCAPE 'c']`, at LIKE: the pattern compiled.
+    fn like(&mut self, left: Expression, position: usize, negated: bool) -> Parsed {
+        self.advance();
+        let identifier = identifier_of(left, position, "LIKE")?;
+        let Token::String(pattern) = self.peek().clone() else {
+            return self.unexpected("a string literal pattern after LIKE");
+        };
+        self.advance();
+        let mut escape = None;
+        if self.accept(&Token::Escape) {
+            let escape_position = self.position();
+            match self.advance() {
+                Token::String(e) if e.chars().count() == 1 => escape = e.chars().next(),
+                _ => {
+                    return Err(SelectorError::syntax(
+                        escape_position,
+                        "ESCAPE takes a string literal of exactly one character".into(),
+                    ))
+                }
+            }
+        }
+        let pattern = compile_like(&pattern, escape)
+            .map_err(|problem| SelectorError::syntax(position, problem.into()))?;
+        Ok((
+            Expression::Like {
+                identifier,
+                pattern,
+                negated,
+            },
+            Kind::Condition,
+        ))
+    }
+
+    /// `identifier IS [NOT] NULL`, at IS.
+    fn is_null(&mut self, left: Expression, position: usize) -> Parsed {
+        self.advance();
+        let identifier = identifier_of(left, position, "IS NULL")?;
+        let negated = self.accept(&Token::Not);
+        if !self.accept(&Token::Null) {
+            return self.unexpected("NULL after IS");
+        }
+        Ok((
+            Expression::IsNull {
+                identifier,
+                negated,
+            },
+            Kind::Condition,
+        ))
     }
 
     fn numeric_operand(&mut self) -> Result<Expression, SelectorError> {
@@ -578,6 +585,19 @@ fn depth_of(expression: &Expression) -> usize {
         Expression::Arithmetic(_, left, right) => 1 + depth_of(left).max(depth_of(right)),
         Expression::Negate(inner) => 1 + depth_of(inner),
         _ => 1,
+    }
+}
+
+/// The comparison operator `token` is, if it is one.
+fn comparison_of(token: &Token) -> Option<Comparison> {
+    match token {
+        Token::Equal => Some(Comparison::Equal),
+        Token::NotEqual => Some(Comparison::NotEqual),
+        Token::Less => Some(Comparison::Less),
+        Token::LessEqual => Some(Comparison::LessEqual),
+        Token::Greater => Some(Comparison::Greater),
+        Token::GreaterEqual => Some(Comparison::GreaterEqual),
+        _ => None,
     }
 }
 
