@@ -44,8 +44,8 @@ use ferrite_constants::{
     pcf_selector::*, persistence::*, platform::*, queue_type::*, reason::*, selector::*,
     shareability::*, syncpoint::*, trigger_type::*,
 };
-use ferrite_storage::queue_manager::objects::is_valid_object_name;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::objects::is_valid_object_name;
+use ferrite_queue_manager::{
     now_ms, ConnectionRecord, DefinitionType, ObjectDefinition, ObjectTimes, ObjectType,
 };
 use ferrite_storage::StorageError;
@@ -1857,7 +1857,7 @@ fn inquire_channel_status(context: &Context, request: &Request) -> Responses {
 fn handle_parameters(
     context: &Context,
     record: &ConnectionRecord,
-    handle: &ferrite_storage::queue_manager::HandleRecord,
+    handle: &ferrite_queue_manager::HandleRecord,
 ) -> Vec<Parameter> {
     vec![
         Parameter::ByteString {
@@ -2266,7 +2266,7 @@ pub(crate) fn object_event_parameters(
 /// event reports them (no Disposition: MQ gives none for the queue manager).
 pub(crate) fn queue_manager_event_parameters(
     queue_manager: &str,
-    attributes: &ferrite_storage::queue_manager::QueueManagerAttributes,
+    attributes: &ferrite_queue_manager::QueueManagerAttributes,
 ) -> Vec<Parameter> {
     let mut parameters = vec![
         Parameter::integer(MQIACF_OBJECT_TYPE, MQOT_Q_MGR),
@@ -2328,9 +2328,9 @@ mod tests {
             ObjectType::Namelist,
             "N",
         ));
-        let connections = ferrite_storage::queue_manager::Connections::default();
+        let connections = ferrite_queue_manager::Connections::default();
         let record = connections.register("APP", MQAT_JAVA, "user", 0).unwrap();
-        let handle = ferrite_storage::queue_manager::HandleRecord {
+        let handle = ferrite_queue_manager::HandleRecord {
             hobj: 1,
             object_name: "Q".into(),
             object_type: MQOT_Q,

@@ -30,14 +30,14 @@ use ferrite_constants::{
     structs::MQGMO_VERSION_2,
     wait::MQWI_UNLIMITED,
 };
-use ferrite_storage::data_manager::message::Identifier;
-use ferrite_storage::queue_manager::hashing::FastHashing;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::queue_manager::hashing::FastHashing;
+use ferrite_queue_manager::{
     now_ms, thread_number, AliasDefinition, ConfigurationChange, ConnectingUser, ConnectionRecord,
     DefinitionType, GetControls, GetOutcome, HandleRecord, LocalAuthentication, LocalQueue,
     MessageKey, MessageSelector, ObjectDefinition, ObjectTimes, ObjectType, QueueDefinition,
     QueueManager, RetrievedMessage, UnitOfWork,
 };
+use ferrite_storage::data_manager::message::Identifier;
 
 use crate::async_status::{AsyncPutStatus, PutTarget};
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
@@ -864,7 +864,7 @@ impl Connection {
         static SUFFIX: AtomicU64 = AtomicU64::new(0);
         let pattern = trim(pattern);
         let Some(prefix) = pattern.strip_suffix('*') else {
-            if !ferrite_storage::queue_manager::objects::is_valid_object_name(pattern, 48) {
+            if !ferrite_queue_manager::objects::is_valid_object_name(pattern, 48) {
                 return failed(MQRC_DYNAMIC_Q_NAME_ERROR);
             }
             return Ok(pattern.to_string());

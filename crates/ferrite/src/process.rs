@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 use ferrite_storage::vfs::RealFileSystem;
 
 /// How long `ferrite stop` and `ferrite start --background` wait for the queue manager.

@@ -1,8 +1,10 @@
-//! The queue manager: the facade over the storage engine that the MQI layer and the command
-//! line use. It owns the log manager, the buffer pools, the page sets and the data manager,
-//! keeps local queues in memory, runs units of recovery, takes checkpoints and restarts.
+//! The queue manager: the facade over the storage engine (`ferrite-storage`) that the MQI
+//! layer and the command line use. It owns the log manager, the buffer pools, the page sets
+//! and the data manager, keeps local queues in memory, runs units of recovery, takes
+//! checkpoints and restarts.
 //!
-//! Data directory of a queue manager (created on first use):
+//! Data directory of a queue manager (created on first use; the files named are
+//! `ferrite-storage`'s):
 //! ```text
 //! qm.toml            configuration (config.rs)
 //! QMID               16 hex digits: the queue manager's unique id, also in every page set header
@@ -13,16 +15,12 @@
 //! ```
 
 pub mod buffer_pool_resizes;
-pub mod channel_authentication;
-pub mod connection_authentication;
 pub mod connections;
 pub mod delivery_order;
 pub mod groups;
 pub mod hashing;
 pub mod message_data;
-pub mod objects;
 pub mod page_set_errors;
-pub mod privileged_users;
 pub mod queue;
 pub mod storage_definitions;
 pub mod unit_of_work;
@@ -36,42 +34,35 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ferrite_constants::reason;
 
-use crate::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
-use crate::config::{IndexBuild, QueueManagerConfig, CONFIG_FILE_NAME};
-use crate::data_manager::memory::recycle_image_buffer;
-use crate::data_manager::message::{
+use ferrite_storage::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
+use ferrite_storage::config::{IndexBuild, QueueManagerConfig, CONFIG_FILE_NAME};
+use ferrite_storage::data_manager::memory::recycle_image_buffer;
+use ferrite_storage::data_manager::message::{
     decode_descriptor, decode_index_fields, encode_image, encode_image_head, ImageParts,
     MessageDescriptor,
 };
-use crate::data_manager::{
+use ferrite_storage::data_manager::{
     DataManager, PageSetSpace, SlotEffect, SLOT_KIND_MESSAGE, SLOT_KIND_OBJECT,
 };
-use crate::error::{StorageError, StorageResult};
-use crate::log::{CheckpointLocation, LogManager, LogStatistics};
-use crate::page_set::PageSet;
-use crate::recovery::log_records::{
+use ferrite_storage::error::{StorageError, StorageResult};
+use ferrite_storage::log::{CheckpointLocation, LogManager, LogStatistics};
+use ferrite_storage::page_set::PageSet;
+use ferrite_storage::recovery::log_records::{
     encode_urid, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, UrOperation,
     UrReference, UrSnapshot, UrState,
 };
-use crate::recovery::restart;
-use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
-use crate::vfs::{FileSystem, OpenMode};
+use ferrite_storage::recovery::restart;
+use ferrite_storage::types::{BufferPoolId, PageSetId, Rba, Urid};
+use ferrite_storage::vfs::{FileSystem, OpenMode};
 
-pub use connection_authentication::{
-    ConnectionAuthentication, CredentialCheck, LocalAuthentication,
+use crate::objects::{
+    ChannelDefinition, DefinitionType, ObjectDefinition, ObjectTimes, ObjectType, QueueDefinition,
+    QueueManagerAttributes,
 };
+use crate::security::ConnectionAuthentication;
 pub use connections::{thread_number, ConnectionRecord, Connections, HandleRecord};
 pub use groups::GroupMember;
 pub use message_data::MessageData;
-pub use objects::{
-    AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
-    ObjectDefinition, ObjectTimes, ObjectType, ProcessDefinition, QueueDefinition,
-    QueueManagerAttributes, RemoteDefinition, StorageClassDefinition, ACCOUNTING_VALUES,
-    COUNT_ATTRIBUTE_MAX, DEFAULT_DEAD_LETTER_QUEUE, KEEPALIVE_AUTO, MONITORING_VALUES,
-    PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
-    READ_AHEAD_VALUES, SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
-};
-pub use privileged_users::ConnectingUser;
 pub use queue::{
     ArrivalWaker, ArrivalWatch, LocalQueue, MessageEntry, MessageKey, MessageSelector,
     MessageStorage, QueueStatistics, QueueStatus,
@@ -82,9 +73,9 @@ pub use unit_of_work::UnitOfWork;
 /// length less the descriptor, which lies in the first page.
 fn restored_group_member(
     descriptor: &MessageDescriptor,
-    record: &crate::data_manager::ScannedRecord<'_>,
+    record: &ferrite_storage::data_manager::ScannedRecord<'_>,
 ) -> Option<Box<GroupMember>> {
-    if descriptor.group_id == crate::data_manager::message::NO_IDENTIFIER {
+    if descriptor.group_id == ferrite_storage::data_manager::message::NO_IDENTIFIER {
         return None;
     }
     let data_offset = decode_descriptor(record.first_page_bytes)
@@ -236,7 +227,7 @@ pub enum GetOutcome {
 /// A got message's image: read from its pages, or shared with its in-memory entry.
 enum GotImage {
     Read(Vec<u8>),
-    Memory(crate::data_manager::memory::HeldImage),
+    Memory(ferrite_storage::data_manager::memory::HeldImage),
 }
 
 impl GotImage {
@@ -278,7 +269,7 @@ pub struct QueueManager {
     pools: RwLock<Vec<Arc<BufferPool>>>,
     /// qm.toml as it is now: the startup configuration plus the DEFINE/ALTER/DELETE BUFFPOOL
     /// and PSID done since (storage_definitions.rs); `config` stays as started.
-    configuration: Mutex<QueueManagerConfig>,
+    pub(crate) configuration: Mutex<QueueManagerConfig>,
     /// ALTER BUFFPOOL requests: their order, the one resizing (buffer_pool_resizes.rs).
     buffer_pool_resizes: buffer_pool_resizes::BufferPoolResizes,
     data: Arc<DataManager>,
@@ -312,7 +303,7 @@ pub struct QueueManager {
     /// The last checkpoint failed only because page set writes failed (the log is fine).
     checkpoint_failed_in_page_writes: AtomicBool,
     /// The file system (archive retention reads the page set backup registry through it).
-    fs: Arc<dyn FileSystem>,
+    pub(crate) fs: Arc<dyn FileSystem>,
     checkpoint_task: Mutex<Option<JoinHandle<()>>>,
     messages: MessageSink,
     /// The connections (DISPLAY CONN).
@@ -327,10 +318,10 @@ pub struct QueueManager {
     /// read on the put/get path without the object store's lock.
     max_uncommitted_messages: AtomicU32,
     expiry_interval_seconds: AtomicU32,
-    /// The AUTHINFO in force for connection authentication (connection_authentication.rs).
-    connection_authentication: RwLock<ConnectionAuthentication>,
-    /// Serialises SET CHLAUTH's read-modify-write of a record (channel_authentication.rs).
-    channel_authentication_lock: Mutex<()>,
+    /// The AUTHINFO in force for connection authentication (security/connection_authentication.rs).
+    pub(crate) connection_authentication: RwLock<ConnectionAuthentication>,
+    /// Serialises SET CHLAUTH's read-modify-write of a record (security/channel_authentication.rs).
+    pub(crate) channel_authentication_lock: Mutex<()>,
 }
 
 impl QueueManager {
@@ -2540,10 +2531,11 @@ impl QueueManager {
             .map(|location| location.begin_rba)
             .max()
             .unwrap_or(Rba::ZERO);
-        let media = crate::log::retention::registered_backups(&*self.fs, &self.directory)?
-            .into_iter()
-            .map(|(_, rba)| rba)
-            .min();
+        let media =
+            ferrite_storage::log::retention::registered_backups(&*self.fs, &self.directory)?
+                .into_iter()
+                .map(|(_, rba)| rba)
+                .min();
         Ok((restart.min(media.unwrap_or(restart)), restart, media))
     }
 
@@ -2569,7 +2561,7 @@ impl QueueManager {
         page_set: PageSetId,
         recovery_rba: Rba,
     ) -> StorageResult<()> {
-        crate::log::retention::record_page_set_backup(
+        ferrite_storage::log::retention::record_page_set_backup(
             &*self.fs,
             &self.directory,
             page_set,
