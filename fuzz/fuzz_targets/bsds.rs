@@ -1,5 +1,5 @@
 //! The bootstrap data set: `Bsds::decode` on any file. What decodes re-encodes to a BSDS
-//! that decodes to the same value. Corpus: crates/ferrite-storage/tests/corpus/bsds/.
+//! that decodes to the same value. Corpus: crates/ferrite-queue-manager/tests/corpus/bsds/.
 #![no_main]
 
 use ferrite_storage::log::bsds::Bsds;

@@ -1,7 +1,7 @@
 //! Recovery log record payloads: byte 0 is the record kind, the rest the payload, decoded by
 //! `RecoveryRecord::decode` as restart does (any kind, also unknown ones). Counts stay within
 //! the payload and the documented maxima; `describe` (the log print utility) never panics.
-//! Corpus: crates/ferrite-storage/tests/corpus/log_payload/.
+//! Corpus: crates/ferrite-queue-manager/tests/corpus/log_payload/.
 #![no_main]
 
 use ferrite_storage::recovery::log_records::{

@@ -2,7 +2,7 @@
 //! endian) the record is read at, the rest the bytes there. `decode_header` and
 //! `decode_record` never claim more bytes than there are, END_OF_FILE carries nothing, and a
 //! record that decodes re-encodes at the same RBA to the same bytes.
-//! Corpus: crates/ferrite-storage/tests/corpus/log_record/.
+//! Corpus: crates/ferrite-queue-manager/tests/corpus/log_record/.
 #![no_main]
 
 use ferrite_storage::log::record::{

@@ -1,7 +1,7 @@
 //! Message images as stored in page set slots and PUT log records: `decode_descriptor` and
 //! `decode_index_fields` agree, the data offset is inside the image, priority 0-9, the
 //! extension within its limit, derived values (expiry) do not overflow, and what decodes
-//! re-encodes to the same descriptor. Corpus: crates/ferrite-storage/tests/corpus/message_image/.
+//! re-encodes to the same descriptor. Corpus: crates/ferrite-queue-manager/tests/corpus/message_image/.
 #![no_main]
 
 use ferrite_storage::data_manager::message::{

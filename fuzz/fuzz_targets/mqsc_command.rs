@@ -10,8 +10,8 @@ use std::sync::{Arc, OnceLock};
 
 use ferrite_command::parser::{split_commands, tokenize};
 use ferrite_command::run_command;
+use ferrite_queue_manager::QueueManager;
 use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::queue_manager::QueueManager;
 use ferrite_storage::vfs::simulated::SimulatedFileSystem;
 use ferrite_storage::vfs::FileSystem;
 use libfuzzer_sys::fuzz_target;

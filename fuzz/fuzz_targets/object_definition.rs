@@ -1,9 +1,9 @@
 //! Queue definitions stored on page set 0: `QueueDefinition::decode` on any bytes. What
 //! decodes validates, re-encodes and decodes to itself, with priority and page set in range.
-//! Corpus: crates/ferrite-storage/tests/corpus/object_definition/.
+//! Corpus: crates/ferrite-queue-manager/tests/corpus/object_definition/.
 #![no_main]
 
-use ferrite_storage::queue_manager::QueueDefinition;
+use ferrite_queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
 use libfuzzer_sys::fuzz_target;
 

@@ -1,7 +1,7 @@
 //! 4 KiB pages as read from a page set: the input zero-padded or cut to 4096 bytes, checked
 //! as it is and re-sealed with a good checksum and page header so that the data and
 //! continuation page readers see it. Slots lie end to end inside the page; every length
-//! stays inside it. Corpus: crates/ferrite-storage/tests/corpus/page/.
+//! stays inside it. Corpus: crates/ferrite-queue-manager/tests/corpus/page/.
 #![no_main]
 
 use ferrite_storage::data_manager::data_page::{self, CONTINUATION_CAPACITY};

@@ -6,10 +6,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     LocalQueue, MessageSelector, QueueDefinition, QueueManager, UnitOfWork,
 };
+use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::PageSetId;
 
 use crate::engine::{self, LogDelta};

@@ -24,8 +24,8 @@ use ferrite_constants::open_options::{MQOO_INPUT_SHARED, MQOO_OUTPUT};
 use ferrite_constants::persistence::MQPER_NOT_PERSISTENT;
 use ferrite_constants::put_options::{MQPMO_NEW_MSG_ID, MQPMO_NO_SYNCPOINT};
 use ferrite_mqi::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
 
 use crate::report::Row;
@@ -157,7 +157,7 @@ const IDLE_CONSUMERS: usize = 100;
 
 fn idle_consumers(
     context: &mut Context,
-    queue_manager: &Arc<ferrite_storage::queue_manager::QueueManager>,
+    queue_manager: &Arc<ferrite_queue_manager::QueueManager>,
     address: &str,
 ) {
     let mut consumers: Vec<raw::Consumer> = (0..IDLE_CONSUMERS)

@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use ferrite_queue_manager::{MessageSink, QueueManager};
 use ferrite_storage::buffer_pool::BufferPoolStatistics;
 use ferrite_storage::config::{Expand, PageClass, QueueManagerConfig};
 use ferrite_storage::data_manager::message::MessageDescriptor;
 use ferrite_storage::log::LogStatistics;
-use ferrite_storage::queue_manager::{MessageSink, QueueManager};
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 
 /// The configuration every benchmark starts from; each benchmark states what it changes.
@@ -151,7 +151,7 @@ pub fn descriptor(persistent: bool, tag: u64) -> MessageDescriptor {
     MessageDescriptor {
         persistent,
         message_id,
-        put_time_ms: ferrite_storage::queue_manager::now_ms(),
+        put_time_ms: ferrite_queue_manager::now_ms(),
         ..MessageDescriptor::default()
     }
 }

@@ -25,7 +25,7 @@ use ferrite_constants::open_options::{MQOO_INPUT_SHARED, MQOO_OUTPUT};
 use ferrite_constants::persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENT};
 use ferrite_constants::put_options::{MQPMO_NEW_MSG_ID, MQPMO_NO_SYNCPOINT, MQPMO_SYNCPOINT};
 use ferrite_mqi::{Connection, Hobj, Mqgmo, Mqmd, Mqod, Mqpmo};
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
+use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
 
 use crate::report::Row;

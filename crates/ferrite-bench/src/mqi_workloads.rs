@@ -14,7 +14,7 @@ use ferrite_constants::open_options::{MQOO_INPUT_SHARED, MQOO_OUTPUT};
 use ferrite_constants::persistence::MQPER_NOT_PERSISTENT;
 use ferrite_constants::put_options::MQPMO_SYNCPOINT;
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
-use ferrite_storage::queue_manager::QueueDefinition;
+use ferrite_queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
 
 use crate::report::Row;
@@ -172,8 +172,8 @@ struct SingleQueueRun {
 }
 
 fn single_queue_run(
-    queue_manager: &Arc<ferrite_storage::queue_manager::QueueManager>,
-    queue: &ferrite_storage::queue_manager::LocalQueue,
+    queue_manager: &Arc<ferrite_queue_manager::QueueManager>,
+    queue: &ferrite_queue_manager::LocalQueue,
     size: usize,
     putter_nice: i32,
     duration: Duration,
@@ -292,10 +292,7 @@ fn single_queue_run(
 /// floor the 4+4 run's CPU per pair is compared with, the difference being what two cores
 /// contending for one queue cost. The first two lines put `messages` fresh images before any
 /// is got, so they include first-touch page faults a shallow queue does not pay.
-fn single_queue_breakdown(
-    queue_manager: &Arc<ferrite_storage::queue_manager::QueueManager>,
-    messages: u64,
-) {
+fn single_queue_breakdown(queue_manager: &Arc<ferrite_queue_manager::QueueManager>, messages: u64) {
     let mut connection = Connection::connect(queue_manager.clone(), "").expect("MQCONN");
     let output = connection
         .open(&mut Mqod::queue("SINGLE.Q"), MQOO_OUTPUT)

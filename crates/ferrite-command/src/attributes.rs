@@ -197,7 +197,7 @@ pub(crate) fn time_attributes(created: bool) -> Vec<(&'static str, AttributeValu
 /// recorded, stays blank).
 pub(crate) fn fill_times(
     attributes: &mut [(&'static str, AttributeValue)],
-    times: ferrite_storage::queue_manager::ObjectTimes,
+    times: ferrite_queue_manager::ObjectTimes,
 ) {
     for (name, value) in attributes.iter_mut() {
         let (ms, clock) = match *name {

@@ -1,5 +1,5 @@
 //! SET CHLAUTH and DISPLAY CHLAUTH: channel authentication records
-//! (`ferrite_storage::queue_manager::channel_authentication` has the records and the rules).
+//! (`ferrite_queue_manager::security::channel_authentication` has the records and the rules).
 //!
 //! ```text
 //! SET CHLAUTH('profile') TYPE(BLOCKUSER) USERLIST('u1','u2')     [WARN(NO|YES)] [DESCR(..)] [ACTION(..)]
@@ -21,11 +21,11 @@
 
 use std::net::IpAddr;
 
-use ferrite_storage::queue_manager::channel_authentication::{
+use ferrite_queue_manager::security::channel_authentication::{
     generic_matches, ChannelAuthenticationAction, ChannelAuthenticationRecord,
     ChannelAuthenticationType, ConnectionToCheck, UserSource,
 };
-use ferrite_storage::queue_manager::{ObjectType, QueueManager};
+use ferrite_queue_manager::{ObjectType, QueueManager};
 
 use crate::attributes::AttributeValue;
 use crate::context::{choice, keywords, value_error, Context, Failure, Outcome, Output, Takes};

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use ferrite_storage::queue_manager::{ObjectType, QueueManager};
+use ferrite_queue_manager::{ObjectType, QueueManager};
 
 use crate::channel_commands;
 use crate::channel_initiator::ChannelInitiator;

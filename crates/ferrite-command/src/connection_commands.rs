@@ -1,5 +1,5 @@
 //! DISPLAY CONN: the queue manager's connections (in-process, bindings and client), from the
-//! registry the MQI keeps (`ferrite_storage::queue_manager::connections`).
+//! registry the MQI keeps (`ferrite_queue_manager::queue_manager::connections`).
 //!
 //! `DISPLAY CONN(generic) [TYPE(CONN)] [ALL | attributes] [WHERE(...)]` answers, as MQ for
 //! z/OS does, `CSQM293I ... n CONN FOUND MATCHING REQUEST CRITERIA` then one
@@ -11,7 +11,7 @@
 use ferrite_constants::appl_type::{MQAT_JAVA, MQAT_UNIX};
 use ferrite_constants::object_type::*;
 use ferrite_constants::open_options::*;
-use ferrite_storage::queue_manager::{ConnectionRecord, HandleRecord};
+use ferrite_queue_manager::{ConnectionRecord, HandleRecord};
 
 use crate::attributes::{date_time, generic_match, AttributeValue};
 use crate::context::{choice, object_name, Context, Outcome, Output, Selection, Takes};

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use ferrite_storage::queue_manager::{ObjectType, QueueManager};
+use ferrite_queue_manager::{ObjectType, QueueManager};
 use ferrite_storage::StorageError;
 
 use crate::attributes::{AttributeValue, Filter};

@@ -10,8 +10,8 @@
 
 use std::sync::Arc;
 
-use ferrite_storage::queue_manager::objects::DEFAULT_CONNECTION_AUTH_INFO;
-use ferrite_storage::queue_manager::{ObjectType, QueueManager};
+use ferrite_queue_manager::objects::DEFAULT_CONNECTION_AUTH_INFO;
+use ferrite_queue_manager::{ObjectType, QueueManager};
 
 use crate::run_command;
 

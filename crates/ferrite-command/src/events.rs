@@ -86,7 +86,7 @@ use ferrite_constants::{
 };
 use ferrite_mqi::descriptor;
 use ferrite_mqi::queue_manager_put::{put_message, queue_manager_descriptor};
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     now_ms, ConfigurationChange, DefinitionType, ObjectDefinition, ObjectTimes, ObjectType,
     QueueManager, QueueManagerAttributes,
 };

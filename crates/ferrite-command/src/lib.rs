@@ -25,7 +25,7 @@
 //!
 //! ```no_run
 //! # use std::sync::Arc;
-//! # fn demo(queue_manager: Arc<ferrite_storage::queue_manager::QueueManager>) {
+//! # fn demo(queue_manager: Arc<ferrite_queue_manager::QueueManager>) {
 //! let response = ferrite_command::run_command(&queue_manager, "DISPLAY QLOCAL(APP.*) CURDEPTH");
 //! for line in &response.lines {
 //!     println!("{line}");
@@ -58,7 +58,7 @@ mod usage;
 
 use std::sync::{Arc, RwLock};
 
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 
 pub use channel_commands::LISTENER_NAME;
 pub use channel_initiator::{
@@ -119,7 +119,7 @@ pub fn run_command(queue_manager: &Arc<QueueManager>, command: &str) -> CommandR
 ///
 /// ```no_run
 /// # use std::sync::Arc;
-/// # fn demo(queue_manager: Arc<ferrite_storage::queue_manager::QueueManager>,
+/// # fn demo(queue_manager: Arc<ferrite_queue_manager::QueueManager>,
 /// #         initiator: Arc<dyn ferrite_command::ChannelInitiator>) {
 /// let processor = Arc::new(ferrite_command::CommandProcessor::new(queue_manager.clone()));
 /// processor.set_channel_initiator(Some(initiator));

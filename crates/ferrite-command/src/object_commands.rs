@@ -21,14 +21,12 @@
 //! (security_commands.rs), as in MQ. DEFINE AUTHINFO needs AUTHTYPE; of MQ's types only
 //! IDPWOS exists here (checked against Ferrite's user registry).
 
-use ferrite_storage::queue_manager::objects::{
-    AUTH_INFO_CHECK_VALUES, AUTH_TYPES, FAIL_DELAY_SECONDS_MAX,
-};
-use ferrite_storage::queue_manager::objects::{
+use ferrite_queue_manager::objects::{AUTH_INFO_CHECK_VALUES, AUTH_TYPES, FAIL_DELAY_SECONDS_MAX};
+use ferrite_queue_manager::objects::{
     CHANNEL_NAME_LENGTH_MAX, CIPHER_SPECS, CIPHER_SPECS_UNSUPPORTED, DESCRIPTION_LENGTH_MAX,
     MCA_USER_LENGTH_MAX, NAMELIST_NAMES_MAX, SSL_PEER_LENGTH_MAX, STORAGE_CLASS_NAME_LENGTH_MAX,
 };
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
     ObjectDefinition, ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes,
     RemoteDefinition, StorageClassDefinition, KEEPALIVE_AUTO,

@@ -8,7 +8,7 @@ use ferrite_constants::{
     misc::*, object_type::*, open_options::*, pcf_selector::*, persistence::*, platform::*,
     queue_type::*, selector::*, shareability::*, syncpoint::*, trigger_type::*,
 };
-use ferrite_storage::queue_manager::{ObjectDefinition, ObjectTimes, ObjectType};
+use ferrite_queue_manager::{ObjectDefinition, ObjectTimes, ObjectType};
 
 use crate::attributes::AttributeValue;
 use crate::object_commands;
@@ -724,7 +724,7 @@ pub(crate) fn object_event_parameters(
 /// event reports them (no Disposition: MQ gives none for the queue manager).
 pub(crate) fn queue_manager_event_parameters(
     queue_manager: &str,
-    attributes: &ferrite_storage::queue_manager::QueueManagerAttributes,
+    attributes: &ferrite_queue_manager::QueueManagerAttributes,
 ) -> Vec<Parameter> {
     let mut parameters = vec![
         Parameter::integer(MQIACF_OBJECT_TYPE, MQOT_Q_MGR),

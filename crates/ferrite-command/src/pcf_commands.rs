@@ -43,8 +43,8 @@ use ferrite_constants::{
     channel::*, completion::*, misc::*, object_type::*, open_options::*, pcf::*, pcf_reason::*,
     pcf_selector::*, queue_type::*, reason::*, selector::*,
 };
-use ferrite_storage::queue_manager::objects::is_valid_object_name;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::objects::is_valid_object_name;
+use ferrite_queue_manager::{
     now_ms, ConnectionRecord, DefinitionType, ObjectDefinition, ObjectType,
 };
 use ferrite_storage::StorageError;
@@ -1229,7 +1229,7 @@ fn inquire_channel_status(context: &Context, request: &Request) -> Responses {
 fn handle_parameters(
     context: &Context,
     record: &ConnectionRecord,
-    handle: &ferrite_storage::queue_manager::HandleRecord,
+    handle: &ferrite_queue_manager::HandleRecord,
 ) -> Vec<Parameter> {
     vec![
         Parameter::ByteString {
@@ -1645,9 +1645,9 @@ mod tests {
             ObjectType::Namelist,
             "N",
         ));
-        let connections = ferrite_storage::queue_manager::Connections::default();
+        let connections = ferrite_queue_manager::Connections::default();
         let record = connections.register("APP", MQAT_JAVA, "user", 0).unwrap();
-        let handle = ferrite_storage::queue_manager::HandleRecord {
+        let handle = ferrite_queue_manager::HandleRecord {
             hobj: 1,
             object_name: "Q".into(),
             object_type: MQOT_Q,

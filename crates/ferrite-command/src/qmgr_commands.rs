@@ -11,12 +11,12 @@
 //! the QMGR object as before); DISPLAY QMGR CHCKCLNT shows the value in force
 //! (`QueueManager::client_check_in_force`).
 
-use ferrite_storage::queue_manager::objects::{
+use ferrite_queue_manager::objects::{
     AUTH_INFO_CHECK_VALUES, QMGR_CHANNEL_EVENT_VALUES, QMGR_CHECK_CLIENT_VALUES,
     QMGR_COMMAND_EVENT_VALUES,
 };
-use ferrite_storage::queue_manager::{ObjectDefinition, ObjectType};
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{ObjectDefinition, ObjectType};
+use ferrite_queue_manager::{
     QueueManagerAttributes, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
 };
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     now_ms, LocalQueue, MessageSelector, QueueDefinition, ACCOUNTING_VALUES, MONITORING_VALUES,
     PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES, READ_AHEAD_VALUES, SERVICE_INTERVAL_EVENT_VALUES,
     TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,

@@ -3,7 +3,7 @@
 //! [`crate::queue_attributes`]').
 
 use ferrite_constants::reason;
-use ferrite_storage::queue_manager::{now_ms, ObjectType};
+use ferrite_queue_manager::{now_ms, ObjectType};
 use ferrite_storage::StorageError;
 
 use crate::attributes::{generic_match, AttributeValue};

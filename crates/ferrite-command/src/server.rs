@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! # use std::sync::Arc;
-//! # fn demo(queue_manager: Arc<ferrite_storage::queue_manager::QueueManager>) {
+//! # fn demo(queue_manager: Arc<ferrite_queue_manager::QueueManager>) {
 //! let command_server = ferrite_command::CommandServer::start(queue_manager.clone());
 //! // ... the queue manager runs ...
 //! command_server.stop(); // before queue_manager.shutdown(); dropping the handle also stops it
@@ -62,7 +62,7 @@ use ferrite_constants::{
     report::*,
 };
 use ferrite_mqi::{Connection, Hobj, MqError, Mqgmo, Mqmd, Mqod, Mqpmo};
-use ferrite_storage::queue_manager::{MessageSink, QueueManager};
+use ferrite_queue_manager::{MessageSink, QueueManager};
 
 use crate::{CommandOrigin, CommandProcessor, CommandResponse};
 

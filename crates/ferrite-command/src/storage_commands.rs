@@ -1,7 +1,7 @@
 //! DEFINE, ALTER and DELETE of BUFFPOOL and PSID, as MQ for z/OS has them, on a running queue
 //! manager. The storage engine keeps the definitions in qm.toml, written atomically, because
 //! restart needs them before it can read page set 0
-//! (`ferrite_storage::queue_manager::storage_definitions` explains the design). DISPLAY USAGE
+//! (`ferrite_queue_manager::queue_manager::storage_definitions` explains the design). DISPLAY USAGE
 //! shows them.
 //!
 //! ```text
@@ -42,11 +42,11 @@
 //! DEFINE BUFFPOOL(n) ... REPLACE of an existing pool resizes it before it answers.
 
 use ferrite_constants::reason;
-use ferrite_storage::config::{Expand, PageClass, PageSetDefinition, PAGE_SET_PAGES_MAX};
-use ferrite_storage::queue_manager::buffer_pool_resizes::Resized;
-use ferrite_storage::queue_manager::storage_definitions::{
+use ferrite_queue_manager::queue_manager::buffer_pool_resizes::Resized;
+use ferrite_queue_manager::queue_manager::storage_definitions::{
     BUFFER_POOL_BUFFERS_MAX, BUFFER_POOL_BUFFERS_MIN,
 };
+use ferrite_storage::config::{Expand, PageClass, PageSetDefinition, PAGE_SET_PAGES_MAX};
 use ferrite_storage::StorageError;
 
 use crate::context::{
@@ -247,7 +247,7 @@ pub(crate) fn buffer_pool(
 /// Resize buffer pool `id` to `buffers` on a thread of its own, and say how it ended on the
 /// queue manager's console log (see the module docs). Fails only when the thread cannot start.
 fn resize_in_background(
-    queue_manager: &std::sync::Arc<ferrite_storage::queue_manager::QueueManager>,
+    queue_manager: &std::sync::Arc<ferrite_queue_manager::QueueManager>,
     id: u8,
     buffers: u32,
 ) -> std::io::Result<()> {

@@ -32,11 +32,11 @@
 //! PSID(n) naming no page set is CSQI005I ("not defined to the queue manager with DEFINE
 //! PSID"); TYPE(SMDS) needs a queue sharing group, which Ferrite has not (CSQ9032E).
 
+use ferrite_queue_manager::QueueManager;
 use ferrite_storage::config::{Expand, PageClass};
 use ferrite_storage::data_manager::PageSetSpace;
 use ferrite_storage::log::bsds::Bsds;
 use ferrite_storage::page::{PageType, PAGE_FLAG_NONPERSISTENT};
-use ferrite_storage::queue_manager::QueueManager;
 use ferrite_storage::{PageNumber, PageSetId, Rba, StorageResult};
 
 use crate::context::{

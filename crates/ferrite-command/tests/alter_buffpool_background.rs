@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ferrite_command::run_command;
+use ferrite_queue_manager::QueueManager;
 use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::queue_manager::QueueManager;
 use ferrite_storage::vfs::RealFileSystem;
 
 /// QM1 with its console log captured.

@@ -8,8 +8,8 @@ mod support;
 use std::sync::Arc;
 
 use ferrite_command::{define_default_objects, run_command};
-use ferrite_storage::queue_manager::objects::DEFAULT_CONNECTION_AUTH_INFO;
-use ferrite_storage::queue_manager::{ObjectDefinition, ObjectType, QueueManager};
+use ferrite_queue_manager::objects::DEFAULT_CONNECTION_AUTH_INFO;
+use ferrite_queue_manager::{ObjectDefinition, ObjectType, QueueManager};
 use ferrite_storage::vfs::RealFileSystem;
 
 fn ok(queue_manager: &Arc<QueueManager>, command: &str) -> String {

@@ -5,8 +5,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use ferrite_command::run_command;
+use ferrite_queue_manager::QueueManager;
 use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::queue_manager::QueueManager;
 use ferrite_storage::vfs::RealFileSystem;
 
 fn open(directory: &Path) -> Arc<QueueManager> {

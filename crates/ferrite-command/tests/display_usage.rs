@@ -13,7 +13,7 @@ use ferrite_constants::{
     put_options::MQPMO_NO_SYNCPOINT, selector::MQIA_PAGESET_ID,
 };
 use ferrite_mqi::{Connection, Mqmd, Mqod, Mqpmo};
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 use std::sync::Arc;
 
 fn ok(queue_manager: &Arc<QueueManager>, command: &str) -> String {

@@ -15,7 +15,7 @@ use ferrite_constants::{
     queue_type::*, reason::*, selector::*, shareability::*,
 };
 use ferrite_mqi::{AttributeValue, Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 
 const COMMAND_EVENTS: &str = "SYSTEM.ADMIN.COMMAND.EVENT";
 const CONFIG_EVENTS: &str = "SYSTEM.ADMIN.CONFIG.EVENT";
@@ -421,14 +421,14 @@ fn configuration_events_for_define_alter_replace_and_delete() {
     );
     let expected = queue_manager.queues().len()
         + [
-            ferrite_storage::queue_manager::ObjectType::ModelQueue,
-            ferrite_storage::queue_manager::ObjectType::AliasQueue,
-            ferrite_storage::queue_manager::ObjectType::RemoteQueue,
-            ferrite_storage::queue_manager::ObjectType::Namelist,
-            ferrite_storage::queue_manager::ObjectType::Process,
-            ferrite_storage::queue_manager::ObjectType::StorageClass,
-            ferrite_storage::queue_manager::ObjectType::Channel,
-            ferrite_storage::queue_manager::ObjectType::AuthInfo,
+            ferrite_queue_manager::ObjectType::ModelQueue,
+            ferrite_queue_manager::ObjectType::AliasQueue,
+            ferrite_queue_manager::ObjectType::RemoteQueue,
+            ferrite_queue_manager::ObjectType::Namelist,
+            ferrite_queue_manager::ObjectType::Process,
+            ferrite_queue_manager::ObjectType::StorageClass,
+            ferrite_queue_manager::ObjectType::Channel,
+            ferrite_queue_manager::ObjectType::AuthInfo,
         ]
         .iter()
         .map(|object_type| queue_manager.objects(*object_type).len())

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use ferrite_command::parser::{split_commands, tokenize};
 use ferrite_command::run_command;
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 use proptest::prelude::*;
 
 /// Tokenizer and splitter checks that need no queue manager.

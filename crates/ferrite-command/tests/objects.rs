@@ -26,7 +26,7 @@ use ferrite_constants::{
     selector::MQCA_Q_NAME,
 };
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
-use ferrite_storage::queue_manager::{ObjectType, QueueManager, KEEPALIVE_AUTO};
+use ferrite_queue_manager::{ObjectType, QueueManager, KEEPALIVE_AUTO};
 use ferrite_storage::vfs::RealFileSystem;
 
 fn reopen(directory: &std::path::Path) -> Arc<QueueManager> {

@@ -18,7 +18,7 @@ use ferrite_constants::{
     shareability::*, trigger_type::*,
 };
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 
 struct Admin {
     _directory: tempfile::TempDir,

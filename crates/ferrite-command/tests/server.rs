@@ -12,7 +12,7 @@ use ferrite_constants::{
     put_options::*, reason::*, report::*,
 };
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 
 fn setup() -> (tempfile::TempDir, Arc<QueueManager>) {
     let (directory, queue_manager) = support::queue_manager();

@@ -9,7 +9,7 @@ use std::thread::sleep;
 use std::time::Duration;
 
 use ferrite_command::run_command;
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 
 const EVENTS: &str = "SYSTEM.ADMIN.PERFM.EVENT";
 

@@ -8,8 +8,8 @@ mod support;
 use std::sync::Arc;
 
 use ferrite_command::run_command;
+use ferrite_queue_manager::QueueManager;
 use ferrite_storage::config::Expand;
-use ferrite_storage::queue_manager::QueueManager;
 use ferrite_storage::vfs::RealFileSystem;
 use ferrite_storage::PageSetId;
 

@@ -8,7 +8,7 @@ use ferrite_command::run_command;
 use ferrite_constants::{get_options::*, open_options::*, reason::MQRC_NO_MSG_AVAILABLE};
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod};
 
-fn ok(queue_manager: &std::sync::Arc<ferrite_storage::queue_manager::QueueManager>, command: &str) {
+fn ok(queue_manager: &std::sync::Arc<ferrite_queue_manager::QueueManager>, command: &str) {
     let response = run_command(queue_manager, command);
     assert!(response.success, "{command}: {}", response.text());
 }

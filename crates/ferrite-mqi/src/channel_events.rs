@@ -40,8 +40,8 @@ use ferrite_constants::{
     selector::MQCA_Q_MGR_NAME,
 };
 use ferrite_protocol::ByteOrder;
-use ferrite_storage::queue_manager::channel_authentication::{Refusal, RefusalCause};
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::security::channel_authentication::{Refusal, RefusalCause};
+use ferrite_queue_manager::QueueManager;
 
 use crate::event_writer::EventWriter;
 use crate::queue_manager_put::put_as_queue_manager;

@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use ferrite_constants::{appl_type::MQAT_DEFAULT, connect_options::*, reason::*, selector::*};
-use ferrite_storage::queue_manager::hashing::FastHashing;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::queue_manager::hashing::FastHashing;
+use ferrite_queue_manager::{
     now_ms, AliasDefinition, ConnectingUser, ConnectionRecord, LocalAuthentication, LocalQueue,
     MessageKey, ObjectDefinition, ObjectType, QueueManager, UnitOfWork,
 };

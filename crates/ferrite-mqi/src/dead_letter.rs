@@ -25,9 +25,7 @@ use ferrite_constants::{
 };
 use ferrite_message::DeadLetterHeader;
 use ferrite_protocol::ByteOrder;
-use ferrite_storage::queue_manager::{
-    now_ms, LocalQueue, ObjectDefinition, ObjectType, QueueManager,
-};
+use ferrite_queue_manager::{now_ms, LocalQueue, ObjectDefinition, ObjectType, QueueManager};
 use std::sync::Arc;
 
 use crate::descriptor::{self, trim, QUEUE_MANAGER_CCSID};
@@ -35,7 +33,7 @@ use crate::queue_manager_put::{put_message, InUnit};
 use crate::structures::Mqmd;
 
 /// The dead-letter queue a new queue manager names in DEADQ.
-pub use ferrite_storage::queue_manager::objects::DEFAULT_DEAD_LETTER_QUEUE;
+pub use ferrite_queue_manager::objects::DEFAULT_DEAD_LETTER_QUEUE;
 
 /// Why a message could not be put on the dead-letter queue.
 #[derive(Clone, Debug, PartialEq, Eq)]

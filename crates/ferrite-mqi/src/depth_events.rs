@@ -61,7 +61,7 @@ use ferrite_constants::{
     selector::*,
 };
 use ferrite_protocol::ByteOrder;
-use ferrite_storage::queue_manager::{now_ms, LocalQueue, QueueManager, QueueStatistics};
+use ferrite_queue_manager::{now_ms, LocalQueue, QueueManager, QueueStatistics};
 
 use crate::descriptor::QUEUE_MANAGER_CCSID;
 use crate::queue_manager_put::put_as_queue_manager;

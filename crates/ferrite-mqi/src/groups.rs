@@ -10,7 +10,7 @@
 //!   (MQMF_SEGMENT, the last MQMF_LAST_SEGMENT) at increasing Offsets; a segmented message in
 //!   no group still has a GroupId that ties its segments together (a group of one).
 //! - The storage engine keeps GroupId, MsgSeqNumber, MsgFlags and Offset in every message
-//!   image, so the queue's group index (`ferrite_storage::queue_manager::groups`) is rebuilt by
+//!   image, so the queue's group index (`ferrite_queue_manager::queue_manager::groups`) is rebuilt by
 //!   restart like the MsgId and CorrelId indexes. The index answers "the message at (GroupId,
 //!   MsgSeqNumber, Offset)", "the first message of a complete group" and "is this group
 //!   complete" without looking at other messages, whatever the depth.
@@ -160,7 +160,7 @@ pub struct HandleGroups {
     pub browse_logical: Option<bool>,
     /// The first message of the group a logical-order browse is in (the next group starts
     /// after it in delivery order).
-    pub browse_group_start: Option<ferrite_storage::queue_manager::MessageKey>,
+    pub browse_group_start: Option<ferrite_queue_manager::MessageKey>,
     /// The last logical-order browse returned a message that began a group.
     pub browse_started: bool,
 }

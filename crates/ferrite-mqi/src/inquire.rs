@@ -16,7 +16,7 @@ use ferrite_constants::{
     syncpoint::MQSP_AVAILABLE,
     trigger_type::*,
 };
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManager, QueueStatus};
+use ferrite_queue_manager::{QueueDefinition, QueueManager, QueueStatus};
 
 use crate::descriptor::QUEUE_MANAGER_CCSID;
 use crate::error::{MqError, MqResult};
@@ -403,7 +403,7 @@ pub fn set_local_queue_attribute(
         }
         (MQCA_TRIGGER_DATA, AttributeValue::Text(data)) => {
             let data = data.trim_end();
-            if data.chars().count() > ferrite_storage::queue_manager::TRIGGER_DATA_LENGTH_MAX {
+            if data.chars().count() > ferrite_queue_manager::TRIGGER_DATA_LENGTH_MAX {
                 return failed(MQRC_CHAR_ATTRS_TOO_SHORT);
             }
             definition.trigger_data = data.to_string();

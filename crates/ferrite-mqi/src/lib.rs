@@ -25,7 +25,7 @@
 //! # use std::sync::Arc;
 //! # use ferrite_mqi::*;
 //! # use ferrite_constants::{open_options::*, put_options::*, get_options::*};
-//! # fn demo(queue_manager: Arc<ferrite_storage::queue_manager::QueueManager>) -> MqResult<()> {
+//! # fn demo(queue_manager: Arc<ferrite_queue_manager::QueueManager>) -> MqResult<()> {
 //! let mut connection = Connection::connect(queue_manager, "")?;
 //! let hobj = connection.open(&mut Mqod::queue("APP.Q"), MQOO_OUTPUT | MQOO_INPUT_SHARED)?;
 //! connection.put(hobj, &mut Mqmd::default(), &mut Mqpmo::with_options(MQPMO_SYNCPOINT), b"hello")?;
@@ -75,9 +75,7 @@ pub use structures::{Mqcno, Mqcsp, Mqgmo, Mqmd, Mqod, Mqpmo};
 /// `QM1_2026-11-21_08.21.29`. The time stamp is derived from the queue manager's 64-bit
 /// identity (fixed at creation), so it is stable across restarts and differs between queue
 /// managers of the same name.
-pub fn queue_manager_identifier(
-    queue_manager: &ferrite_storage::queue_manager::QueueManager,
-) -> String {
+pub fn queue_manager_identifier(queue_manager: &ferrite_queue_manager::QueueManager) -> String {
     const SECONDS_PER_DAY: u64 = 86_400;
     const YEAR_2000_DAYS: u64 = 10_957;
     // A day in 2000-2099 and a second of that day, both from the identity.

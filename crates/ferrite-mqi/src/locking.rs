@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ferrite_constants::reason::MQRC_NO_MSG_LOCKED;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     LocalQueue, MessageKey, MessageSelector, QueueManager, RetrievedMessage,
 };
 
@@ -78,7 +78,7 @@ pub fn browse_unexpired(
         if message
             .descriptor
             .expires_at_ms()
-            .is_some_and(|at| at <= now.max(ferrite_storage::queue_manager::now_ms()))
+            .is_some_and(|at| at <= now.max(ferrite_queue_manager::now_ms()))
         {
             after = Some(message.key);
             continue;

@@ -63,9 +63,7 @@ use ferrite_constants::{
     },
 };
 use ferrite_protocol::ByteOrder;
-use ferrite_storage::queue_manager::{
-    now_ms, ConnectionRecord, ObjectDefinition, ObjectType, QueueManager,
-};
+use ferrite_queue_manager::{now_ms, ConnectionRecord, ObjectDefinition, ObjectType, QueueManager};
 
 use crate::event_writer::EventWriter;
 use crate::queue_manager_put::{put_message, queue_manager_descriptor};

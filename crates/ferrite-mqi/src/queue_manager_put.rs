@@ -23,8 +23,8 @@ use ferrite_constants::{
     appl_type::MQAT_QMGR, encoding::MQENC_NATIVE, message_type::MQMT_DATAGRAM,
     persistence::MQPER_NOT_PERSISTENT,
 };
+use ferrite_queue_manager::{now_ms, LocalQueue, MessageEntry, QueueManager, UnitOfWork};
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{now_ms, LocalQueue, MessageEntry, QueueManager, UnitOfWork};
 use ferrite_storage::StorageResult;
 
 use crate::depth_events;

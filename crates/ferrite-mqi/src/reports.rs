@@ -37,9 +37,7 @@ use ferrite_constants::{
     reason::{MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR},
     report::*,
 };
-use ferrite_storage::queue_manager::{
-    now_ms, ExpiryObserver, LocalQueue, QueueManager, RetrievedMessage,
-};
+use ferrite_queue_manager::{now_ms, ExpiryObserver, LocalQueue, QueueManager, RetrievedMessage};
 use std::sync::Arc;
 
 use crate::dead_letter::{self, queue_manager_appl_name, resolve_local_queue};

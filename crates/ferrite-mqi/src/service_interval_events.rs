@@ -53,7 +53,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use ferrite_constants::reason::{MQRC_Q_SERVICE_INTERVAL_HIGH, MQRC_Q_SERVICE_INTERVAL_OK};
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     now_ms, LocalQueue, QueueDefinition, QueueManager, TimerObserver, CHECKPOINT_POLL_INTERVAL_MS,
 };
 

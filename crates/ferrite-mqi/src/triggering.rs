@@ -70,7 +70,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use ferrite_constants::format::MQFMT_TRIGGER;
 use ferrite_message::trigger_message::TriggerMessage;
 use ferrite_protocol::ByteOrder;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     now_ms, LocalQueue, MessageSelector, ObjectDefinition, ObjectType, QueueDefinition,
     QueueManager, UnitOfWork,
 };

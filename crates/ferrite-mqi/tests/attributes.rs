@@ -9,7 +9,7 @@ use ferrite_constants::{
     open_options::*, put_options::*, reason::*, selector::*, shareability::*, trigger_type::*,
 };
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManagerAttributes};
+use ferrite_queue_manager::{QueueDefinition, QueueManagerAttributes};
 use ferrite_storage::PageSetId;
 use support::*;
 
@@ -295,7 +295,7 @@ fn msgdlvsq_fifo_ignores_priority_also_after_restart() {
         }
     }
     connection.disconnect().unwrap();
-    let order = |queue_manager: &std::sync::Arc<ferrite_storage::queue_manager::QueueManager>,
+    let order = |queue_manager: &std::sync::Arc<ferrite_queue_manager::QueueManager>,
                  queue: &str| {
         let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
         let hobj = connection

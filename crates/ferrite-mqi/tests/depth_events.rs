@@ -8,7 +8,7 @@ use ferrite_constants::reason::*;
 use ferrite_constants::{format::MQFMT_EVENT, get_options::*, open_options::*, put_options::*};
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
+use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
 use support::*;
 

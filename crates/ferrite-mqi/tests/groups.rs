@@ -13,7 +13,7 @@ use ferrite_constants::{
     open_options::*, persistence::*, put_options::*, reason::*, structs::MQGMO_VERSION_2,
 };
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::QueueDefinition;
+use ferrite_queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
 use support::*;
 
@@ -99,12 +99,7 @@ fn get(connection: &mut Connection, hobj: Hobj, options: i32) -> MqResult<Got> {
     get_with(connection, hobj, options, 0, Mqmd::default(), 4096)
 }
 
-fn setup(
-    queue: QueueDefinition,
-) -> (
-    tempfile::TempDir,
-    Arc<ferrite_storage::queue_manager::QueueManager>,
-) {
+fn setup(queue: QueueDefinition) -> (tempfile::TempDir, Arc<ferrite_queue_manager::QueueManager>) {
     let (directory, qm) = queue_manager(&[]);
     define(&qm, queue);
     (directory, qm)

@@ -12,7 +12,7 @@ use ferrite_constants::{
     selector::*,
 };
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::{AliasDefinition, ObjectDefinition};
+use ferrite_queue_manager::{AliasDefinition, ObjectDefinition};
 use support::*;
 
 use AttributeValue::{Integer, Text};

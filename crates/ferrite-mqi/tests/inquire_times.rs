@@ -9,7 +9,7 @@ use ferrite_constants::{
 };
 use ferrite_mqi::descriptor::display_date_time;
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::{now_ms, AliasDefinition, ObjectDefinition, ObjectType};
+use ferrite_queue_manager::{now_ms, AliasDefinition, ObjectDefinition, ObjectType};
 use support::*;
 
 use AttributeValue::Text;

@@ -13,7 +13,7 @@ use ferrite_constants::{
     reason::*,
 };
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 use support::*;
 
 const OPTIONS: i32 = MQOO_INPUT_SHARED | MQOO_OUTPUT | MQOO_BROWSE;

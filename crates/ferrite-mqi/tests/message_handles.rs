@@ -13,7 +13,7 @@ use ferrite_constants::{
 };
 use ferrite_mqi::message_handles::PropertyValue;
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::QueueDefinition;
+use ferrite_queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
 use support::*;
 

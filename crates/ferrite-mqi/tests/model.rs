@@ -17,7 +17,7 @@ use ferrite_constants::{
     get_options::*, open_options::*, persistence::*, put_options::*, reason::*,
 };
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
+use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
 use proptest::prelude::*;
 

@@ -12,7 +12,7 @@ use ferrite_constants::{
 };
 use ferrite_mqi::descriptor::{self, QUEUE_MANAGER_CCSID};
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::QueueDefinition;
+use ferrite_queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
 use support::*;
 
@@ -1086,13 +1086,8 @@ fn maxumsgs_limits_a_unit_of_work() {
     let directory = tempfile::tempdir().unwrap();
     let mut config = small_config("QM1");
     config.system.maxumsgs = 2;
-    ferrite_storage::queue_manager::QueueManager::create(
-        fs(),
-        directory.path(),
-        &config,
-        &mut |_, _, _| {},
-    )
-    .unwrap();
+    ferrite_queue_manager::QueueManager::create(fs(), directory.path(), &config, &mut |_, _, _| {})
+        .unwrap();
     let qm = open(directory.path());
     define(&qm, QueueDefinition::local("Q1", PageSetId(1)));
     let mut connection = Connection::connect(qm, "").unwrap();

@@ -9,7 +9,7 @@ use ferrite_constants::{
     open_options::*, persistence::*, put_options::*, queue_type::*, reason::*, selector::*,
 };
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     AliasDefinition, DefinitionType, NamelistDefinition, ObjectDefinition, ObjectType,
     ProcessDefinition, QueueDefinition, RemoteDefinition,
 };
@@ -51,7 +51,7 @@ fn get(connection: &mut Connection, hobj: Hobj) -> MqResult<(Mqmd, Vec<u8>)> {
 }
 
 fn define_model(
-    queue_manager: &ferrite_storage::queue_manager::QueueManager,
+    queue_manager: &ferrite_queue_manager::QueueManager,
     name: &str,
     kind: DefinitionType,
 ) {
@@ -255,7 +255,7 @@ fn permanent_dynamic_queue_survives_restart_and_is_deleted_by_close_options() {
     qm.shutdown().unwrap();
 }
 
-fn put_one(qm: &std::sync::Arc<ferrite_storage::queue_manager::QueueManager>, queue: &str) {
+fn put_one(qm: &std::sync::Arc<ferrite_queue_manager::QueueManager>, queue: &str) {
     let mut connection = Connection::connect(qm.clone(), "").unwrap();
     let hobj = connection
         .open(&mut Mqod::queue(queue), MQOO_OUTPUT)

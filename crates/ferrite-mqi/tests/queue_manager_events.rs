@@ -11,7 +11,7 @@ use ferrite_constants::{
 };
 use ferrite_mqi::queue_manager_events::QUEUE_MANAGER_EVENT_QUEUE;
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     AliasDefinition, ObjectDefinition, ObjectType, QueueDefinition, QueueManager,
 };
 use support::*;

@@ -11,7 +11,7 @@ use ferrite_constants::{
 };
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
+use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
 use std::sync::Arc;
 use support::*;

@@ -12,7 +12,7 @@ use ferrite_message::trigger_message::TriggerMessage;
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
 use ferrite_protocol::ByteOrder;
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
+use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
 use std::sync::Arc;
 use support::*;

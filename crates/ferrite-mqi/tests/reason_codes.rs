@@ -9,7 +9,7 @@ use ferrite_constants::{
     put_options::*, reason::*, selector::*,
 };
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     AliasDefinition, ObjectDefinition, ObjectType, ProcessDefinition, QueueDefinition,
     RemoteDefinition, StorageClassDefinition,
 };
@@ -123,12 +123,12 @@ fn trigger_data_longer_than_the_attribute_is_mqrc_char_attrs_too_short() {
     let (_directory, qm) = queue_manager(&["Q"]);
     let mut c = Connection::connect(qm.clone(), "").unwrap();
     let h = c.open(&mut Mqod::queue("Q"), MQOO_SET).unwrap();
-    let too_long = "x".repeat(ferrite_storage::queue_manager::TRIGGER_DATA_LENGTH_MAX + 1);
+    let too_long = "x".repeat(ferrite_queue_manager::TRIGGER_DATA_LENGTH_MAX + 1);
     assert_eq!(
         reason(c.set(h, &[(MQCA_TRIGGER_DATA, AttributeValue::Text(too_long))])),
         MQRC_CHAR_ATTRS_TOO_SHORT
     );
-    let fits = "x".repeat(ferrite_storage::queue_manager::TRIGGER_DATA_LENGTH_MAX);
+    let fits = "x".repeat(ferrite_queue_manager::TRIGGER_DATA_LENGTH_MAX);
     c.set(
         h,
         &[(MQCA_TRIGGER_DATA, AttributeValue::Text(fits.clone()))],

@@ -15,7 +15,7 @@ use ferrite_message::DeadLetterHeader;
 use ferrite_mqi::dead_letter::{self, Disposition, DEFAULT_DEAD_LETTER_QUEUE};
 use ferrite_mqi::*;
 use ferrite_protocol::ByteOrder;
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
+use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
 use support::*;
 
@@ -445,7 +445,7 @@ fn dead_letter_in_a_unit_of_work_and_across_restart() {
         let mut resolved = md.clone();
         resolved.coded_char_set_id = 1208;
         // Syncpoint puts of the queue manager's own go with the unit.
-        let mut unit = ferrite_storage::queue_manager::UnitOfWork::new();
+        let mut unit = ferrite_queue_manager::UnitOfWork::new();
         let mut arrivals = ferrite_mqi::triggering::PendingArrivals::default();
         dead_letter::put_to_dead_letter_queue(
             &qm,

@@ -9,7 +9,7 @@ use ferrite_constants::{
     reason::*,
 };
 use ferrite_mqi::*;
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 use support::*;
 
 const OPTIONS: i32 = MQOO_INPUT_SHARED | MQOO_OUTPUT | MQOO_BROWSE;
@@ -160,10 +160,7 @@ fn restart_backs_out_the_new_unit_of_work() {
         let qm = support::open(directory.path());
         define(
             &qm,
-            ferrite_storage::queue_manager::QueueDefinition::local(
-                "Q1",
-                ferrite_storage::PageSetId(1),
-            ),
+            ferrite_queue_manager::QueueDefinition::local("Q1", ferrite_storage::PageSetId(1)),
         );
         let mut c = Connection::connect(qm.clone(), "").unwrap();
         let h = c.open(&mut Mqod::queue("Q1"), OPTIONS).unwrap();

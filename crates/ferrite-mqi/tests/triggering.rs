@@ -13,9 +13,7 @@ use ferrite_constants::{
 use ferrite_message::trigger_message::TriggerMessage;
 use ferrite_mqi::*;
 use ferrite_protocol::ByteOrder;
-use ferrite_storage::queue_manager::{
-    ObjectDefinition, ProcessDefinition, QueueDefinition, QueueManager,
-};
+use ferrite_queue_manager::{ObjectDefinition, ProcessDefinition, QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
 use std::sync::Arc;
 use support::*;
@@ -614,10 +612,9 @@ fn depth_triggers_at_trigdpth_then_sets_notrigger_until_enabled_again() {
         "NOTRIGGER until the application enables it"
     );
     // NOTRIGGER is stored: it survives a restart of the definition (read back from the store).
-    let stored = s.queue_manager.object(
-        ferrite_storage::queue_manager::ObjectType::LocalQueue,
-        "DEPTH.Q",
-    );
+    let stored = s
+        .queue_manager
+        .object(ferrite_queue_manager::ObjectType::LocalQueue, "DEPTH.Q");
     match stored {
         Some(ObjectDefinition::Local(definition)) => assert!(!definition.trigger_control),
         other => panic!("DEPTH.Q is {other:?}"),

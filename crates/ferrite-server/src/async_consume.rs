@@ -44,7 +44,7 @@ use ferrite_mqi::{Hobj, Mqgmo, Mqmd};
 use ferrite_protocol::codec::Writer;
 use ferrite_protocol::control::{Notification, RequestMsgs};
 use ferrite_protocol::segment::{ControlFlags1, SegmentHeader, SegmentType};
-use ferrite_storage::queue_manager::{ArrivalWaker, ArrivalWatch};
+use ferrite_queue_manager::{ArrivalWaker, ArrivalWatch};
 
 use crate::flows::reply_header;
 use crate::session::MqiSession;

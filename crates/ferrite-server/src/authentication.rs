@@ -1,14 +1,14 @@
 //! Connection authentication of client connections: the AUTHINFO object (AUTHTYPE(IDPWOS))
 //! the queue manager's CONNAUTH names, as put in force at restart or by REFRESH SECURITY
-//! TYPE(CONNAUTH) (`ferrite_storage::queue_manager::connection_authentication`), the user ID
+//! TYPE(CONNAUTH) (`ferrite_queue_manager::security::connection_authentication`), the user ID
 //! and password a client sends in CONAUTH_INFO (its MQCSP), checked against the queue
-//! manager's user registry (`ferrite_storage::users`), and the user ID the connection then
+//! manager's user registry (`ferrite_queue_manager::security::users`), and the user ID the connection then
 //! runs under.
 //!
 //! ## What the AUTHINFO decides
 //! - CHCKCLNT: the table below. REQDADM asks a password of privileged users only: those of MQ
 //!   on Linux, the `mqm` group and the user the queue manager runs as (qm.toml `[security]`,
-//!   `ferrite_storage::queue_manager::privileged_users`), judged by the user ID the client
+//!   `ferrite_queue_manager::security::privileged_users`), judged by the user ID the client
 //!   asserts in USERID_DATA. The QMGR object's own CHCKCLNT (Ferrite's attribute before
 //!   AUTHINFO) still applies when stricter.
 //! - ADOPTCTX: YES, an authenticated connection runs under the user ID it authenticated; NO,
@@ -64,8 +64,8 @@
 use ferrite_constants::reason::*;
 use ferrite_protocol::codec::Reader;
 use ferrite_protocol::{ByteOrder, ProtocolError};
-use ferrite_storage::queue_manager::ChannelDefinition;
-use ferrite_storage::users::{UserRegistry, Verification, PASSWORD_BYTES_MAX};
+use ferrite_queue_manager::security::users::{UserRegistry, Verification, PASSWORD_BYTES_MAX};
+use ferrite_queue_manager::ChannelDefinition;
 
 /// The FAP level from which IBM's client protects passwords when the server selects a
 /// protection algorithm.
@@ -81,7 +81,7 @@ pub const AUTH_USER_ID_AND_PASSWORD: i32 = 1;
 
 /// CHCKCLNT: NONE, OPTIONAL, REQDADM, REQUIRED (the storage engine's type, shared with
 /// CHCKLOCL).
-pub use ferrite_storage::queue_manager::CredentialCheck as CheckClient;
+pub use ferrite_queue_manager::CredentialCheck as CheckClient;
 
 /// A user ID and password from CONAUTH_INFO. The password is overwritten when dropped.
 pub struct Credentials {
@@ -231,7 +231,7 @@ impl Policy {
 
 /// The queue manager's policy, read at each MQCONN: a REFRESH SECURITY TYPE(CONNAUTH) applies
 /// to the next connection.
-pub fn policy(queue_manager: &ferrite_storage::queue_manager::QueueManager) -> Policy {
+pub fn policy(queue_manager: &ferrite_queue_manager::QueueManager) -> Policy {
     // Validated when stored; an unreadable value fails closed.
     let check = CheckClient::from_keyword(&queue_manager.client_check_in_force())
         .unwrap_or(CheckClient::Required);
@@ -268,12 +268,12 @@ pub struct ConnectionFacts<'a> {
 /// Whether `asserted_user` is privileged, looked up only when `policy` is REQDADM (the only
 /// value for which it matters; the lookup reads the system's user database).
 pub fn asserted_user_is_privileged(
-    queue_manager: &ferrite_storage::queue_manager::QueueManager,
+    queue_manager: &ferrite_queue_manager::QueueManager,
     policy: &Policy,
     asserted_user: &str,
 ) -> bool {
     policy.check == CheckClient::RequiredForPrivileged
-        && queue_manager.is_privileged(&ferrite_storage::queue_manager::ConnectingUser::asserted(
+        && queue_manager.is_privileged(&ferrite_queue_manager::ConnectingUser::asserted(
             asserted_user,
         ))
 }

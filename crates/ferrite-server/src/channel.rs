@@ -112,7 +112,7 @@ pub(crate) fn set_socket_option(fd: RawFd, level: libc::c_int, name: libc::c_int
 /// system's keepalive timing.
 fn keepalive_seconds(kaint: i32, heartbeat_interval: u32) -> Option<i32> {
     match kaint {
-        ferrite_storage::queue_manager::KEEPALIVE_AUTO if heartbeat_interval > 0 => {
+        ferrite_queue_manager::KEEPALIVE_AUTO if heartbeat_interval > 0 => {
             Some(heartbeat_interval.saturating_add(60).min(i32::MAX as u32) as i32)
         }
         seconds if seconds > 0 => Some(seconds),
@@ -132,7 +132,7 @@ struct Agreed {
 pub(crate) struct ChannelSecurity {
     pub(crate) socket: SocketSecurity,
     pub(crate) password_transport: PasswordTransport,
-    pub(crate) channel: ferrite_storage::queue_manager::ChannelDefinition,
+    pub(crate) channel: ferrite_queue_manager::ChannelDefinition,
 }
 
 /// The socket as the adapters share it with its dispatcher: where replies go.

@@ -1,6 +1,6 @@
 //! Channel authentication records (CHLAUTH) applied to a client connection at MQCONN, before
 //! connection authentication: the queue manager's records decide
-//! (`ferrite_storage::queue_manager::channel_authentication`), this module acts. A blocked
+//! (`ferrite_queue_manager::security::channel_authentication`), this module acts. A blocked
 //! connection's MQCONN fails with MQRC_NOT_AUTHORIZED (2035) and the log says which record
 //! blocked it (AMQ9776E BLOCKUSER, AMQ9777E USERSRC(NOACCESS), AMQ9782E BLOCKADDR); a record
 //! with WARN(YES) only logs (AMQ9787W) and lets it go ahead; a USERSRC(MAP) record gives the
@@ -12,11 +12,11 @@ use std::net::IpAddr;
 
 use ferrite_constants::reason::MQRC_NOT_AUTHORIZED;
 use ferrite_mqi::channel_events::{write_channel_blocked, ChannelBlocked};
-use ferrite_storage::queue_manager::channel_authentication::{
+use ferrite_queue_manager::objects::ChannelDefinition;
+use ferrite_queue_manager::security::channel_authentication::{
     ChannelAuthenticationDecision, ConnectionToCheck, Refusal,
 };
-use ferrite_storage::queue_manager::objects::ChannelDefinition;
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 
 /// Check a connection to `channel` from `address` asserting `client_user`. Returns the
 /// channel definition the connection runs under (MCAUSER mapped), or the reason its MQCONN

@@ -42,7 +42,7 @@ use ferrite_protocol::control::{Notification, RequestMsgs, Status};
 use ferrite_protocol::segment::{Segment, SegmentHeader, SegmentType};
 use ferrite_protocol::uid::Uid;
 use ferrite_protocol::ByteOrder;
-use ferrite_storage::queue_manager::{ArrivalWaker, ArrivalWatch};
+use ferrite_queue_manager::{ArrivalWaker, ArrivalWatch};
 
 use crate::async_consume::Consumers;
 use crate::authentication::{self, Credentials};
@@ -521,7 +521,8 @@ impl Conversation {
             tls: security.socket.tls,
             asserted_user: &session.user,
         };
-        let registry = ferrite_storage::users::UserRegistry::new(queue_manager.directory());
+        let registry =
+            ferrite_queue_manager::security::users::UserRegistry::new(queue_manager.directory());
         // Not `decide`, which sleeps FAILDLAY on the calling thread: an adapter must not.
         let outcome = authentication::authenticate(&facts, credentials.as_ref(), &registry);
         let fail_delay = authentication::fail_delay(&facts, credentials.as_ref(), &outcome);

@@ -31,7 +31,7 @@ use std::time::{Duration, SystemTime};
 use crate::adapter::{AdapterPool, Timer};
 use crate::dispatcher::Dispatcher;
 
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 
 use ferrite_command::ChannelInstanceStatus;
 

@@ -34,7 +34,7 @@ use ferrite_protocol::ByteOrder;
 
 use crate::authentication::{credentials_from_caut, Credentials};
 use crate::Shared;
-use ferrite_storage::queue_manager::{ConnectingUser, LocalAuthentication};
+use ferrite_queue_manager::{ConnectingUser, LocalAuthentication};
 
 use crate::flows::{answer_initial_data, protocol, reply_header, Acceptable, End};
 pub use crate::session::WAIT_SLICE;

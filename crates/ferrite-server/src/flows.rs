@@ -5,7 +5,7 @@ use ferrite_client::transport::TransportError;
 use ferrite_client::wire::{self, chars};
 use ferrite_protocol::initial_data::*;
 use ferrite_protocol::segment::{SegmentHeader, SegmentType};
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 
 /// Why a connection (or one of its conversations) ended.
 #[derive(Debug)]

@@ -45,7 +45,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 
 /// The most connections a queue manager serves at once, unless configured otherwise.
 pub const MAX_CONNECTIONS: usize = 512;

@@ -20,7 +20,7 @@ use ferrite_protocol::api::{
 };
 use ferrite_protocol::mqi::{Gmo, Od, Pmo};
 use ferrite_protocol::segment::{Segment, SegmentType};
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 
 /// How long a waiting MQGET waits at a time before asking its caller whether the client is
 /// still there and the listener is not stopping. A client that goes away while waiting is

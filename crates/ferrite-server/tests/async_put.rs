@@ -264,7 +264,7 @@ fn in_process_asynchronous_puts_are_counted_too() {
 #[test]
 fn defpresp_async_makes_response_as_q_def_asynchronous_in_process_and_by_the_client() {
     let fixture = support::start(&[QUEUE]);
-    let mut definition = ferrite_storage::queue_manager::QueueDefinition::local(
+    let mut definition = ferrite_queue_manager::QueueDefinition::local(
         "FERRITE.ASYNC.DEF",
         ferrite_storage::PageSetId(1),
     );

@@ -164,7 +164,7 @@ fn persistent_messages_survive_a_restart() {
     let mut fixture = fixture;
     fixture.server.take().unwrap().stop();
     fixture.queue_manager.shutdown().unwrap();
-    let queue_manager = ferrite_storage::queue_manager::QueueManager::open(
+    let queue_manager = ferrite_queue_manager::QueueManager::open(
         Arc::new(ferrite_storage::vfs::RealFileSystem),
         fixture.directory.path(),
         Arc::new(|_: &str| {}),

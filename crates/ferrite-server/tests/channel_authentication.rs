@@ -175,7 +175,7 @@ fn chlauth_records_block_map_and_warn_over_tcp() {
 /// The Channel Blocked events on SYSTEM.ADMIN.CHANNEL.EVENT (taken off it): each one's reason
 /// and parameters, decoded from its PCF.
 fn channel_events(
-    queue_manager: &std::sync::Arc<ferrite_storage::queue_manager::QueueManager>,
+    queue_manager: &std::sync::Arc<ferrite_queue_manager::QueueManager>,
 ) -> Vec<(i32, Vec<ferrite_command::pcf::Parameter>)> {
     use ferrite_command::pcf::{decode_event, ByteOrder};
     use ferrite_constants::{encoding::MQENC_NATIVE, format::MQFMT_EVENT};

@@ -37,14 +37,14 @@ fn connect(listener: &Listener) -> Connection {
 /// Changes the stored definition of DEV.APP.SVRCONN (new instances use it).
 fn redefine_channel(
     listener: &Listener,
-    change: impl FnOnce(&mut ferrite_storage::queue_manager::ChannelDefinition),
+    change: impl FnOnce(&mut ferrite_queue_manager::ChannelDefinition),
 ) {
     let queue_manager = &listener.fixture.queue_manager;
     let mut channel = queue_manager.channel("DEV.APP.SVRCONN").unwrap();
     change(&mut channel);
     queue_manager
         .define_object(
-            ferrite_storage::queue_manager::ObjectDefinition::Channel(channel),
+            ferrite_queue_manager::ObjectDefinition::Channel(channel),
             true,
         )
         .unwrap();

@@ -11,8 +11,8 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
+use ferrite_queue_manager::QueueDefinition;
 use ferrite_server::ServerConfig;
-use ferrite_storage::queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
 
 use support::java::run_java;
@@ -193,7 +193,7 @@ fn keytool(directory: &Path, arguments: &[&str]) {
 /// store and the client's key store are made here with the JDK's keytool.
 #[test]
 fn ibm_client_connection_authentication_and_tls() {
-    use ferrite_storage::queue_manager::{ChannelDefinition, ObjectDefinition};
+    use ferrite_queue_manager::{ChannelDefinition, ObjectDefinition};
     let listener = start_listener();
     let queue_manager = &listener.fixture.queue_manager;
     let directory = listener.fixture.directory.path();
@@ -261,7 +261,7 @@ fn ibm_client_connection_authentication_and_tls() {
         ],
     );
     std::fs::copy(stores.path().join("client.pem"), repository.join("ca.crt")).unwrap();
-    ferrite_storage::users::UserRegistry::new(directory)
+    ferrite_queue_manager::security::users::UserRegistry::new(directory)
         .add("app", b"passw0rd", false)
         .unwrap();
     let mut attributes = queue_manager.queue_manager_attributes();

@@ -7,8 +7,8 @@ mod support;
 use ferrite_client::{ClientOptions, Connection};
 use ferrite_constants::{completion::*, open_options::*, reason::*, selector::*};
 use ferrite_mqi::{AttributeValue, Inquired, Mqcno, Mqod};
+use ferrite_queue_manager::{AliasDefinition, ObjectDefinition};
 use ferrite_server::ServerConfig;
-use ferrite_storage::queue_manager::{AliasDefinition, ObjectDefinition};
 use support::*;
 
 const QUEUE: &str = "FERRITE.INQ.Q";

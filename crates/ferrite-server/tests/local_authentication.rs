@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 
 use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
 use ferrite_mqi::{MqResult, Mqcno, Mqcsp, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_queue_manager::security::users::UserRegistry;
+use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_server::{Server, ServerConfig};
 use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
-use ferrite_storage::users::UserRegistry;
 use ferrite_storage::vfs::RealFileSystem;
 use ferrite_storage::PageSetId;
 
@@ -372,7 +372,7 @@ fn chckclnt_reqdadm_judges_the_asserted_user() {
     // The user this test runs as is the queue manager's owner.
     // SAFETY: getuid cannot fail.
     let uid = unsafe { libc::getuid() };
-    let me = ferrite_storage::queue_manager::ConnectingUser::from_ids(uid, 0);
+    let me = ferrite_queue_manager::ConnectingUser::from_ids(uid, 0);
     if !me.name.is_empty() {
         assert!(ferrite_server::authentication::asserted_user_is_privileged(
             &queue_manager,
@@ -433,11 +433,11 @@ fn the_command_server_is_not_an_application() {
 /// A group database that cannot be read (a directory service that is down).
 struct UnreadableGroups;
 
-impl ferrite_storage::queue_manager::privileged_users::GroupDatabase for UnreadableGroups {
+impl ferrite_queue_manager::security::privileged_users::GroupDatabase for UnreadableGroups {
     fn group(
         &self,
         _name: &str,
-    ) -> Result<Option<ferrite_storage::queue_manager::privileged_users::GroupEntry>, String> {
+    ) -> Result<Option<ferrite_queue_manager::security::privileged_users::GroupEntry>, String> {
         Err("Connection refused (os error 111)".to_string())
     }
 }
@@ -464,10 +464,9 @@ fn refresh_security_rereads_the_privileged_users() {
     }
     // The operator lists the user in qm.toml: nothing changes until REFRESH SECURITY.
     // SAFETY: getuid and getgid cannot fail.
-    let me = ferrite_storage::queue_manager::ConnectingUser::from_ids(
-        unsafe { libc::getuid() },
-        unsafe { libc::getgid() },
-    );
+    let me = ferrite_queue_manager::ConnectingUser::from_ids(unsafe { libc::getuid() }, unsafe {
+        libc::getgid()
+    });
     assert!(!me.name.is_empty(), "the test user has a name");
     let name = me.name.clone();
     edit_security(&fixture, |config| {

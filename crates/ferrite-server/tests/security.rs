@@ -15,9 +15,9 @@ use ferrite_client::tls::ClientTls;
 use ferrite_client::{ClientOptions, Connection};
 use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
 use ferrite_mqi::{MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_queue_manager::security::users::UserRegistry;
+use ferrite_queue_manager::{ChannelDefinition, ObjectDefinition};
 use ferrite_server::ServerConfig;
-use ferrite_storage::queue_manager::{ChannelDefinition, ObjectDefinition};
-use ferrite_storage::users::UserRegistry;
 
 use support::{listen, Listener};
 

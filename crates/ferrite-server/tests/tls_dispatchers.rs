@@ -15,9 +15,9 @@ use ferrite_client::tls::ClientTls;
 use ferrite_client::{ClientOptions, Connection};
 use ferrite_constants::{get_options::*, open_options::*, put_options::*};
 use ferrite_mqi::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_queue_manager::{ChannelDefinition, ObjectDefinition};
 use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
 use ferrite_server::ServerConfig;
-use ferrite_storage::queue_manager::{ChannelDefinition, ObjectDefinition};
 
 use support::Listener;
 
@@ -205,7 +205,7 @@ fn faildlay_holds_no_adapter() {
     let (listener, certificate) = start();
     let queue_manager = &listener.fixture.queue_manager;
     ferrite_command::define_default_objects(queue_manager).unwrap();
-    ferrite_storage::users::UserRegistry::new(queue_manager.directory())
+    ferrite_queue_manager::security::users::UserRegistry::new(queue_manager.directory())
         .add("app", b"passw0rd", false)
         .unwrap();
     let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());

@@ -34,7 +34,7 @@ pub struct QueueManagerConfig {
 
 /// `[security]`: the privileged users of MQ on Linux (the mqm group and the user who runs the
 /// queue manager), whom REQDADM asks for a password
-/// (`queue_manager/connection_authentication.rs`). Read at start.
+/// (ferrite-queue-manager's `security/connection_authentication.rs`). Read at start.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct SecurityParameters {

@@ -16,7 +16,21 @@
 //!   the bootstrap data set, readers, statistics (QJST*).
 //! - [`data_manager`]: queues and messages laid out on pages, objects on page set 0.
 //! - [`recovery`]: units of recovery, checkpoints and the four-phase restart.
-//! - [`queue_manager`]: the facade the MQI layer uses.
+//! - [`types`], [`error`]: the small value types and the error every module returns.
+//!
+//! ## The interface the queue manager builds on
+//! The queue manager (`ferrite-queue-manager`: queues, units of work, objects, security)
+//! stands above this crate and uses only its public items, chiefly:
+//! - [`config::QueueManagerConfig`] (qm.toml) and a [`vfs::FileSystem`] to run on;
+//! - [`log::LogManager`]: create and open the log, append and force records, checkpoints,
+//!   archiving; [`log::retention`]: the registry of page set backups archive retention keeps;
+//! - [`buffer_pool::BufferPool`], forcing the log through the [`buffer_pool::WriteAheadLog`]
+//!   it is given; [`page_set::PageSet`]: format and open page set files;
+//! - [`data_manager::DataManager`]: message and object slots on the page sets (put, get, free,
+//!   the scan that finds them at restart); [`data_manager::message`]: the stored image and
+//!   descriptor of a message; [`data_manager::memory`]: images held in memory;
+//! - [`recovery::restart::recover`]: restart up to the end of backward recovery, and
+//!   [`recovery::log_records`]: the unit-of-recovery records the queue manager writes.
 
 pub mod buffer_pool;
 pub mod config;
@@ -26,10 +40,8 @@ pub mod layout;
 pub mod log;
 pub mod page;
 pub mod page_set;
-pub mod queue_manager;
 pub mod recovery;
 pub mod types;
-pub mod users;
 pub mod vfs;
 
 pub use error::{StorageError, StorageResult};

@@ -12,8 +12,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use ferrite_queue_manager::QueueManager;
 use ferrite_storage::config::{Expand, QueueManagerConfig};
-use ferrite_storage::queue_manager::QueueManager;
 use ferrite_storage::vfs::RealFileSystem;
 
 /// How long a start may take before the harness gives up on it (a watchdog against a hang,

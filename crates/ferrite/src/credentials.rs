@@ -16,7 +16,7 @@
 
 use ferrite_constants::reason::MQRC_NOT_AUTHORIZED;
 use ferrite_mqi::{MqError, Mqcno, Mqcsp};
-use ferrite_storage::queue_manager::{ConnectingUser, LocalAuthentication, QueueManager};
+use ferrite_queue_manager::{ConnectingUser, LocalAuthentication, QueueManager};
 
 use crate::RemoteArguments;
 

@@ -24,9 +24,9 @@ use ferrite_constants::{
     get_options::*, open_options::*, persistence::*, put_options::*, reason::*,
 };
 use ferrite_mqi::{Hobj, MqError, Mqcsp, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_queue_manager::{MessageSelector, QueueManager, UnitOfWork};
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{MessageSelector, QueueManager, UnitOfWork};
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::StorageError;
 
@@ -554,7 +554,7 @@ fn put(queue_manager: &Arc<QueueManager>, queue: &str, options: &PutOptions) -> 
             persistent: persistent || default_persistent,
             priority: default_priority,
             message_id: new_message_id(),
-            put_time_ms: ferrite_storage::queue_manager::now_ms(),
+            put_time_ms: ferrite_queue_manager::now_ms(),
             ..MessageDescriptor::default()
         };
         uncommitted.push(number);

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 
 /// Run one MQSC command; the response lines, `Err` when the command failed.
 pub fn run_command(queue_manager: &Arc<QueueManager>, command: &str) -> Result<String, String> {

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ferrite_storage::queue_manager::QueueManager;
+use ferrite_queue_manager::QueueManager;
 use ferrite_storage::vfs::RealFileSystem;
 
 /// How long `ferrite stop` and `ferrite start --background` wait for the queue manager.

@@ -8,8 +8,8 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
 use clap::Subcommand;
-use ferrite_storage::queue_manager::QueueManager;
-use ferrite_storage::users::UserRegistry;
+use ferrite_queue_manager::security::users::UserRegistry;
+use ferrite_queue_manager::QueueManager;
 use ferrite_storage::vfs::RealFileSystem;
 
 use crate::process;
@@ -91,7 +91,7 @@ pub fn user_command(command: UserCommand) -> Result<(), String> {
             replace,
         } => {
             let directory = existing_directory(&queue_manager)?;
-            ferrite_storage::users::check_user_name(&user).map_err(storage)?;
+            ferrite_queue_manager::security::users::check_user_name(&user).map_err(storage)?;
             let password = read_password(&format!("Password for {user}: "))?;
             UserRegistry::new(&directory)
                 .add(&user, password.as_bytes(), replace)

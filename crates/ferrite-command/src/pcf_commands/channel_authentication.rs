@@ -1,7 +1,7 @@
 //! MQCMD_SET_CHLAUTH_REC (Set Channel Authentication Record) and MQCMD_INQUIRE_CHLAUTH_RECS
 //! (Inquire Channel Authentication Records): the PCF forms of SET CHLAUTH and DISPLAY CHLAUTH,
 //! as tools such as dmpmqcfg and MQ Explorer send them. Both run on the records and rules of
-//! `ferrite_storage::queue_manager::channel_authentication`, and the inquiry chooses records
+//! `ferrite_queue_manager::security::channel_authentication`, and the inquiry chooses records
 //! with the function DISPLAY CHLAUTH uses (`channel_authentication_commands::matching_records`),
 //! so the two interfaces agree.
 //!
@@ -54,7 +54,7 @@
 //! and _TIME are not returned.
 
 use ferrite_constants::{misc::*, pcf_reason::*, pcf_selector::*, reason::*, selector::*};
-use ferrite_storage::queue_manager::channel_authentication::{
+use ferrite_queue_manager::security::channel_authentication::{
     ChannelAuthenticationAction, ChannelAuthenticationRecord, ChannelAuthenticationType, UserSource,
 };
 

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use ferrite_constants::{get_options::*, open_options::*, persistence::*, put_options::*};
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_queue_manager::QueueManager;
 use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::queue_manager::QueueManager;
 use ferrite_storage::vfs::RealFileSystem;
 
 pub fn small_config(name: &str) -> QueueManagerConfig {

@@ -13,7 +13,7 @@ use ferrite_constants::{
     structs::MQGMO_VERSION_2,
     wait::MQWI_UNLIMITED,
 };
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     now_ms, GetControls, GetOutcome, LocalQueue, MessageKey, MessageSelector, RetrievedMessage,
 };
 

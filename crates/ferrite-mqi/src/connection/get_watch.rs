@@ -4,7 +4,7 @@
 //! simply tries once more (a message another getter took first means watching again).
 
 use ferrite_constants::{get_options::*, ids::*, match_options::*, structs::MQGMO_VERSION_2};
-use ferrite_storage::queue_manager::{ArrivalWaker, ArrivalWatch, MessageSelector};
+use ferrite_queue_manager::{ArrivalWaker, ArrivalWatch, MessageSelector};
 
 use super::{Connection, Hobj};
 use crate::error::MqResult;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use ferrite_constants::{
     get_options::*, ids::MQGI_NONE, match_options::*, message_flags::MQMF_LAST_SEGMENT, reason::*,
 };
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     now_ms, GetControls, GetOutcome, LocalQueue, MessageKey, MessageSelector, RetrievedMessage,
     UnitOfWork,
 };

@@ -8,7 +8,7 @@ use ferrite_constants::{
     reason::*,
     selector::*,
 };
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     ConfigurationChange, ObjectDefinition, ObjectTimes, ObjectType,
 };
 

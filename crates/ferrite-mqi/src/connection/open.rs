@@ -11,7 +11,7 @@ use ferrite_constants::{
     open_options::*,
     reason::*,
 };
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     thread_number, DefinitionType, HandleRecord, LocalQueue, ObjectDefinition, ObjectType,
     QueueDefinition,
 };
@@ -297,7 +297,7 @@ impl Connection {
         static SUFFIX: AtomicU64 = AtomicU64::new(0);
         let pattern = trim(pattern);
         let Some(prefix) = pattern.strip_suffix('*') else {
-            if !ferrite_storage::queue_manager::objects::is_valid_object_name(pattern, 48) {
+            if !ferrite_queue_manager::objects::is_valid_object_name(pattern, 48) {
                 return failed(MQRC_DYNAMIC_Q_NAME_ERROR);
             }
             return Ok(pattern.to_string());

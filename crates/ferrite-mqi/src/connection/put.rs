@@ -16,7 +16,7 @@ use ferrite_constants::{
     put_options::*,
     reason::*,
 };
-use ferrite_storage::queue_manager::{now_ms, LocalQueue, ObjectType, UnitOfWork};
+use ferrite_queue_manager::{now_ms, LocalQueue, ObjectType, UnitOfWork};
 
 use super::{failed, set_text, Connection, Hobj, Target};
 

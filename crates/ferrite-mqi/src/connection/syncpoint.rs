@@ -1,7 +1,7 @@
 //! MQCMIT, MQBACK and MQDISC: the end of a unit of work and of the connection.
 
 use ferrite_constants::reason::*;
-use ferrite_storage::queue_manager::UnitOfWork;
+use ferrite_queue_manager::UnitOfWork;
 
 use super::{failed, Connection, Target};
 

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::PageSetId;
 

@@ -6,9 +6,9 @@ pub mod java;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_server::{Server, ServerConfig};
 use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::vfs::RealFileSystem;
 use ferrite_storage::PageSetId;
 

@@ -261,8 +261,8 @@ impl std::ops::Index<&MessageKey> for DeliveryOrder {
 mod tests {
     use super::*;
     use crate::queue_manager::queue::MessageStorage;
-    use crate::recovery::log_records::MessageLocation;
-    use crate::types::{PageNumber, PageSetId};
+    use ferrite_storage::recovery::log_records::MessageLocation;
+    use ferrite_storage::types::{PageNumber, PageSetId};
     use proptest::prelude::*;
     use std::collections::BTreeMap;
 

@@ -7,13 +7,13 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::data_manager::memory::MemoryAccount;
-use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     GetControls, GetOutcome, LocalQueue, MessageEntry, MessageKey, MessageSelector, MessageStorage,
     QueueDefinition, QueueManager, UnitOfWork,
 };
+use ferrite_storage::config::QueueManagerConfig;
+use ferrite_storage::data_manager::memory::MemoryAccount;
+use ferrite_storage::data_manager::message::MessageDescriptor;
 use ferrite_storage::recovery::log_records::MessageLocation;
 use ferrite_storage::types::PageNumber;
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};

@@ -8,10 +8,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ferrite_constants::reason;
+use ferrite_queue_manager::queue_manager::page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX;
+use ferrite_queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::page_set_errors::PAGE_SET_FAILED_CHECKPOINTS_MAX;
-use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
 use ferrite_storage::vfs::simulated::{CrashMode, PathFilter, SimulatedFileSystem};
 use ferrite_storage::vfs::FileSystem;
 use ferrite_storage::PageSetId;

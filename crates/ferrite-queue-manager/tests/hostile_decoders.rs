@@ -17,11 +17,12 @@
 //! - `bsds/`: a BSDS file (`Bsds::decode`).
 //! - `object_definition/`: a stored object definition (`QueueDefinition::decode`).
 //!
-//! `cargo test -p ferrite-storage --test hostile_decoders -- --ignored write_seed_corpus`
+//! `cargo test -p ferrite-queue-manager --test hostile_decoders -- --ignored write_seed_corpus`
 //! rewrites the `seed-*` files from the current encoders.
 
 use std::path::PathBuf;
 
+use ferrite_queue_manager::QueueDefinition;
 use ferrite_storage::data_manager::data_page::{self, SlotHeader, CONTINUATION_CAPACITY};
 use ferrite_storage::data_manager::message::{
     decode_descriptor, decode_index_fields, encode_image, MessageDescriptor,
@@ -33,7 +34,6 @@ use ferrite_storage::log::record::{
     LOG_RECORD_HEADER_BYTES, RECORD_KIND_END_OF_FILE, RECORD_KIND_SEGMENT,
 };
 use ferrite_storage::page::{PageBytes, PageType, PAGE_HEADER_SIZE, PAGE_SIZE};
-use ferrite_storage::queue_manager::QueueDefinition;
 use ferrite_storage::recovery::log_records::{
     encode_urid, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, PutRecord,
     RecoveryRecord, UrOperation, UrReference, UrSnapshot, UrState, CONTINUATION_PAGES_MAX,

@@ -51,20 +51,20 @@ use std::sync::Arc;
 use ferrite_constants::reason;
 
 use super::buffer_pool_resizes::{ResizeTicket, Resized};
-use super::objects::{ObjectDefinition, ObjectType};
 use super::{page_set_path, LogForcer, QueueManager};
-use crate::buffer_pool::{BufferPool, ResizeOutcome, WriteAheadLog};
-use crate::config::{
+use crate::objects::{ObjectDefinition, ObjectType};
+use ferrite_storage::buffer_pool::{BufferPool, ResizeOutcome, WriteAheadLog};
+use ferrite_storage::config::{
     BufferPoolDefinition, Expand, PageClass, PageSetDefinition, QueueManagerConfig,
     CONFIG_FILE_NAME,
 };
-use crate::data_manager::PageSetSpace;
-use crate::error::{StorageError, StorageResult};
-use crate::page_set::PageSet;
-use crate::types::{BufferPoolId, PageSetId};
+use ferrite_storage::data_manager::PageSetSpace;
+use ferrite_storage::error::{StorageError, StorageResult};
+use ferrite_storage::page_set::PageSet;
+use ferrite_storage::types::{BufferPoolId, PageSetId};
 
 /// Most buffers in one pool (MQ for z/OS: 999,999 below the bar).
-pub const BUFFER_POOL_BUFFERS_MAX: u32 = crate::buffer_pool::BUFFERS_MAX;
+pub const BUFFER_POOL_BUFFERS_MAX: u32 = ferrite_storage::buffer_pool::BUFFERS_MAX;
 /// Fewest buffers in one pool (MQ: 100).
 pub const BUFFER_POOL_BUFFERS_MIN: u32 = 100;
 /// Checkpoints DELETE PSID takes at most while waiting for the log to be no longer needed for
@@ -405,7 +405,10 @@ impl QueueManager {
         let path = page_set_path(&self.directory, id);
         // A file left by a deleted page set, or by a DEFINE a crash cut short, is not part of
         // the queue manager (qm.toml does not name it): format it anew.
-        for stale in [path.clone(), crate::page_set::double_write_path(&path)] {
+        for stale in [
+            path.clone(),
+            ferrite_storage::page_set::double_write_path(&path),
+        ] {
             if self.fs.exists(&stale) {
                 self.fs
                     .remove_file(&stale)

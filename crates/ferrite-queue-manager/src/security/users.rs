@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 use ring::rand::{SecureRandom, SystemRandom};
 
-use crate::error::{StorageError, StorageResult};
+use ferrite_storage::error::{StorageError, StorageResult};
 
 /// The registry's file name inside the queue manager's directory.
 pub const USERS_FILE_NAME: &str = "users";

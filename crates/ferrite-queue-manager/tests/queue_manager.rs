@@ -4,11 +4,11 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use ferrite_storage::config::{Expand, QueueManagerConfig};
-use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     LocalQueue, MessageSelector, QueueDefinition, QueueManager, UnitOfWork,
 };
+use ferrite_storage::config::{Expand, QueueManagerConfig};
+use ferrite_storage::data_manager::message::MessageDescriptor;
 use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::{PageSetId, StorageError};
@@ -733,7 +733,7 @@ fn page_set_restored_from_backup_is_recovered_from_the_log() {
         directory.path(),
         &QueueManagerConfig::small("QM10"),
     );
-    let page_set_file = ferrite_storage::queue_manager::page_set_path(directory.path(), 2);
+    let page_set_file = ferrite_queue_manager::page_set_path(directory.path(), 2);
     let backup = directory.path().join("ps02.backup");
     {
         let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();
@@ -879,7 +879,7 @@ fn expiry_scan_deletes_expired_messages_and_restart_keeps_them_deleted() {
     let queue = queue_manager
         .define_queue(QueueDefinition::local("EXP", PageSetId(1)), false)
         .unwrap();
-    let now = ferrite_storage::queue_manager::now_ms();
+    let now = ferrite_queue_manager::now_ms();
     for i in 0..20u32 {
         let mut descriptor = descriptor(true, i);
         descriptor.put_time_ms = now;
@@ -906,7 +906,7 @@ fn damaged_page_is_reported_never_served_and_media_recovery_repairs_it() {
         directory.path(),
         &QueueManagerConfig::small("QM13"),
     );
-    let page_set_file = ferrite_storage::queue_manager::page_set_path(directory.path(), 1);
+    let page_set_file = ferrite_queue_manager::page_set_path(directory.path(), 1);
     let backup = directory.path().join("ps01.backup");
     {
         let queue_manager = QueueManager::open(fs.clone(), directory.path(), quiet()).unwrap();

@@ -7,11 +7,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use ferrite_queue_manager::{page_set_path, MessageSelector, QueueDefinition, QueueManager};
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{
-    page_set_path, MessageSelector, QueueDefinition, QueueManager,
-};
 use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::FileSystem;
 use ferrite_storage::PageSetId;

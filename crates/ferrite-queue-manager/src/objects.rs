@@ -35,9 +35,9 @@
 //! processes, namelists, storage classes and authentication information objects each have
 //! their own.
 
-use super::channel_authentication::ChannelAuthenticationRecord;
-use crate::error::{StorageError, StorageResult};
-use crate::types::PageSetId;
+use crate::security::channel_authentication::ChannelAuthenticationRecord;
+use ferrite_storage::error::{StorageError, StorageResult};
+use ferrite_storage::types::PageSetId;
 
 /// Maximum stored size of one object definition.
 pub const OBJECT_IMAGE_BYTES_MAX: usize = 16 * 1024;
@@ -509,7 +509,9 @@ fn enabled_disabled(inhibited: bool) -> &'static str {
 pub fn is_valid_object_name(name: &str, length_max: usize) -> bool {
     !name.is_empty()
         && name.len() <= length_max
-        && name.chars().all(crate::config::is_object_name_char)
+        && name
+            .chars()
+            .all(ferrite_storage::config::is_object_name_char)
 }
 
 fn check_name(kind: &str, name: &str, length_max: usize) -> StorageResult<()> {
@@ -1709,8 +1711,8 @@ mod tests {
         assert!(definition.get_inhibited);
         // Images written by version 1 builds, kept in the decoder corpus.
         for image in [
-            &include_bytes!("../../tests/corpus/object_definition/found-v1-backslash-n")[..],
-            &include_bytes!("../../tests/corpus/object_definition/found-v1-carriage-return")[..],
+            &include_bytes!("../tests/corpus/object_definition/found-v1-backslash-n")[..],
+            &include_bytes!("../tests/corpus/object_definition/found-v1-carriage-return")[..],
         ] {
             let definition = QueueDefinition::decode(image).unwrap();
             assert_eq!(definition.definition_type, DefinitionType::Predefined);

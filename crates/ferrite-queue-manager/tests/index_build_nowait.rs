@@ -7,9 +7,9 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use ferrite_queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
 use ferrite_storage::config::{IndexBuild, QueueManagerConfig};
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
 use ferrite_storage::vfs::simulated::SimulatedFileSystem;
 use ferrite_storage::vfs::FileSystem;
 use ferrite_storage::PageSetId;

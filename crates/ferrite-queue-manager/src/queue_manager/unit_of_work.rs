@@ -3,8 +3,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::recovery::log_records::UrReference;
-use crate::types::Urid;
+use ferrite_storage::recovery::log_records::UrReference;
+use ferrite_storage::types::Urid;
 
 use super::{PendingGet, PendingPut, UrRecord};
 
@@ -124,7 +124,7 @@ impl std::fmt::Debug for UnitOfWork {
 mod tests {
     use super::*;
     use crate::queue_manager::{LocalQueue, QueueDefinition};
-    use crate::types::PageSetId;
+    use ferrite_storage::types::PageSetId;
 
     thread_local! {
         /// New references `queue_reference` took on this thread (the reuse itself leaves no
@@ -140,9 +140,9 @@ mod tests {
         crate::queue_manager::MessageEntry {
             key: crate::queue_manager::MessageKey::new(0, sequence),
             storage: crate::queue_manager::MessageStorage::Pages(
-                crate::recovery::log_records::MessageLocation {
+                ferrite_storage::recovery::log_records::MessageLocation {
                     page_set: PageSetId(1),
-                    page: crate::types::PageNumber(2),
+                    page: ferrite_storage::types::PageNumber(2),
                     offset: 32,
                 },
             ),
@@ -161,7 +161,7 @@ mod tests {
             1,
             QueueDefinition::local("A", PageSetId(1)),
         ));
-        let mut unit = UnitOfWork::in_doubt(Urid(crate::types::Rba(7)));
+        let mut unit = UnitOfWork::in_doubt(Urid(ferrite_storage::types::Rba(7)));
         unit.message_count = 3;
         unit.record = Some(Arc::new(Mutex::new(crate::queue_manager::UrRecord {
             state: crate::queue_manager::UrState::InFlight,

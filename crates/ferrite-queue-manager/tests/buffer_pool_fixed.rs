@@ -9,18 +9,25 @@
 //!
 //! One test in its own binary: `VmLck` counts the whole process.
 
-mod buffer_pool_support;
-
 use std::sync::Arc;
 
-use buffer_pool_support::FakeLog;
-use ferrite_storage::buffer_pool::BufferPool;
+use ferrite_queue_manager::QueueManager;
+use ferrite_storage::buffer_pool::{BufferPool, WriteAheadLog};
 use ferrite_storage::config::{PageClass, QueueManagerConfig};
-use ferrite_storage::queue_manager::QueueManager;
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::BufferPoolId;
 
 const KIB_PER_BUFFER: u64 = 4;
+
+/// The pools here are never written: a log that has nothing to force.
+#[derive(Default)]
+struct NoLog;
+
+impl WriteAheadLog for NoLog {
+    fn force_through(&self, _rba: ferrite_storage::Rba) -> ferrite_storage::StorageResult<()> {
+        Ok(())
+    }
+}
 
 /// The process's locked memory, in KiB.
 fn locked_kib() -> u64 {
@@ -85,7 +92,7 @@ fn set_locked_memory_limit(kib: u64) {
 fn fixed_pools_lock_their_buffers_add_what_they_can_lock_and_refuse_cleanly() {
     // Locking, growing, shrinking and unlocking.
     let baseline = locked_kib();
-    let pool = BufferPool::new(BufferPoolId(4), 300, Arc::new(FakeLog::default()));
+    let pool = BufferPool::new(BufferPoolId(4), 300, Arc::new(NoLog));
     assert_eq!(pool.page_class(), PageClass::Pageable);
     assert_eq!(locked_kib(), baseline, "a 4KB pool locks nothing");
     pool.set_page_class(PageClass::Fixed)
@@ -117,7 +124,7 @@ fn fixed_pools_lock_their_buffers_add_what_they_can_lock_and_refuse_cleanly() {
         // Room for one 256-buffer step (1 MiB) and a little more, not for two.
         set_locked_memory_limit(locked + 256 * KIB_PER_BUFFER + 64);
 
-        let pageable = BufferPool::new(BufferPoolId(5), 1000, Arc::new(FakeLog::default()));
+        let pageable = BufferPool::new(BufferPoolId(5), 1000, Arc::new(NoLog));
         let refused = pageable.set_page_class(PageClass::Fixed);
         let message = refused
             .expect_err("1,000 buffers do not fit the limit")

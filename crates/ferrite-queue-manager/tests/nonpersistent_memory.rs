@@ -5,14 +5,14 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use ferrite_queue_manager::{
+    MessageData, MessageSelector, QueueDefinition, QueueManager, UnitOfWork,
+};
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::memory::{
     image_buffers_held_by_this_thread, IMAGE_OVERHEAD_BYTES, NONPERSISTENT_MEMORY_PERCENT_OF_POOL,
 };
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{
-    MessageData, MessageSelector, QueueDefinition, QueueManager, UnitOfWork,
-};
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::PageSetId;
 
@@ -238,7 +238,7 @@ fn in_memory_messages_expire_at_get_and_in_the_scan_and_clear_frees_them() {
     let queue = queue_manager
         .define_queue(QueueDefinition::local("NP.Q", PageSetId(1)), false)
         .unwrap();
-    let now = ferrite_storage::queue_manager::now_ms();
+    let now = ferrite_queue_manager::now_ms();
     for tag in 0..10u32 {
         let mut descriptor = descriptor(false, tag);
         descriptor.put_time_ms = now;
@@ -402,7 +402,7 @@ fn committing_every_message_leaves_the_queue_reference_count_alone() {
 /// that has gone) goes, with the message committed into it, when that unit commits.
 #[test]
 fn a_commit_keeps_no_reference_to_a_deleted_temporary_queue() {
-    use ferrite_storage::queue_manager::DefinitionType;
+    use ferrite_queue_manager::DefinitionType;
     let directory = tempfile::tempdir().unwrap();
     let queue_manager = open(directory.path(), "QMNP9");
     let queue = queue_manager

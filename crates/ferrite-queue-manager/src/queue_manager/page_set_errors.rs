@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::error::StorageError;
-use crate::types::BufferPoolId;
+use ferrite_storage::error::StorageError;
+use ferrite_storage::types::BufferPoolId;
 
 /// Shortest time between two CSQP004E messages (the others are counted, and the count is given
 /// in the next message).

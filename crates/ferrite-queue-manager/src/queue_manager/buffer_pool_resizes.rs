@@ -17,9 +17,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-use super::QueueManager;
-use crate::buffer_pool::{ResizeOutcome, SHRINK_WAIT_MAX};
-use crate::error::{StorageError, StorageResult};
+use crate::QueueManager;
+use ferrite_storage::buffer_pool::{ResizeOutcome, SHRINK_WAIT_MAX};
+use ferrite_storage::error::{StorageError, StorageResult};
 
 /// The longest shutdown waits for a running resize: a shrink's wait for buffers in use, plus
 /// time for it to write changed pages and rewrite qm.toml.

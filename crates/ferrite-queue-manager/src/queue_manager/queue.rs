@@ -15,13 +15,13 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
-use crate::data_manager::memory::HeldImage;
-use crate::data_manager::message::{Identifier, NO_IDENTIFIER};
-use crate::recovery::log_records::MessageLocation;
+use ferrite_storage::data_manager::memory::HeldImage;
+use ferrite_storage::data_manager::message::{Identifier, NO_IDENTIFIER};
+use ferrite_storage::recovery::log_records::MessageLocation;
 
 use super::groups::{GroupIndex, GroupMember};
 use super::hashing::FastHashing;
-use super::objects::QueueDefinition;
+use crate::objects::QueueDefinition;
 
 /// The lock holder of a get or browse that holds no lock: it sees no locked message.
 pub const NO_LOCK_HOLDER: u64 = 0;
@@ -114,9 +114,9 @@ impl MessageEntry {
 
     /// The slot the message occupies, as the end of a unit of recovery frees or updates it;
     /// `None` for a message held in memory.
-    pub fn slot_effect(&self) -> Option<crate::data_manager::SlotEffect> {
+    pub fn slot_effect(&self) -> Option<ferrite_storage::data_manager::SlotEffect> {
         self.location()
-            .map(|location| crate::data_manager::SlotEffect {
+            .map(|location| ferrite_storage::data_manager::SlotEffect {
                 location,
                 persistent: self.persistent,
             })
@@ -1660,7 +1660,7 @@ impl Drop for SpinningGetter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{PageNumber, PageSetId};
+    use ferrite_storage::types::{PageNumber, PageSetId};
 
     fn entry(priority: u8, sequence: u64, correlation: u8) -> MessageEntry {
         MessageEntry {

@@ -1,8 +1,10 @@
-//! The queue manager: the facade over the storage engine that the MQI layer and the command
-//! line use. It owns the log manager, the buffer pools, the page sets and the data manager,
-//! keeps local queues in memory, runs units of recovery, takes checkpoints and restarts.
+//! The queue manager: the facade over the storage engine (`ferrite-storage`) that the MQI
+//! layer and the command line use. It owns the log manager, the buffer pools, the page sets
+//! and the data manager, keeps local queues in memory, runs units of recovery, takes
+//! checkpoints and restarts (restart.rs).
 //!
-//! Data directory of a queue manager (created on first use):
+//! Data directory of a queue manager (created on first use; the files named are
+//! `ferrite-storage`'s):
 //! ```text
 //! qm.toml            configuration (config.rs)
 //! QMID               16 hex digits: the queue manager's unique id, also in every page set header
@@ -13,21 +15,18 @@
 //! ```
 
 pub mod buffer_pool_resizes;
-pub mod channel_authentication;
-pub mod connection_authentication;
 pub mod connections;
 pub mod delivery_order;
 pub mod groups;
 pub mod hashing;
 pub mod message_data;
-pub mod objects;
 pub mod page_set_errors;
-pub mod privileged_users;
 pub mod queue;
+mod restart;
 pub mod storage_definitions;
 pub mod unit_of_work;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -36,66 +35,38 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ferrite_constants::reason;
 
-use crate::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
-use crate::config::{IndexBuild, QueueManagerConfig, CONFIG_FILE_NAME};
-use crate::data_manager::memory::recycle_image_buffer;
-use crate::data_manager::message::{
-    decode_descriptor, decode_index_fields, encode_image, encode_image_head, ImageParts,
-    MessageDescriptor,
+use ferrite_storage::buffer_pool::{BufferPool, BufferPoolStatistics, WriteAheadLog};
+use ferrite_storage::config::{QueueManagerConfig, CONFIG_FILE_NAME};
+use ferrite_storage::data_manager::memory::recycle_image_buffer;
+use ferrite_storage::data_manager::message::{
+    decode_descriptor, encode_image, encode_image_head, ImageParts, MessageDescriptor,
 };
-use crate::data_manager::{
+use ferrite_storage::data_manager::{
     DataManager, PageSetSpace, SlotEffect, SLOT_KIND_MESSAGE, SLOT_KIND_OBJECT,
 };
-use crate::error::{StorageError, StorageResult};
-use crate::log::{CheckpointLocation, LogManager, LogStatistics};
-use crate::page_set::PageSet;
-use crate::recovery::log_records::{
+use ferrite_storage::error::{StorageError, StorageResult};
+use ferrite_storage::log::{CheckpointLocation, LogManager, LogStatistics};
+use ferrite_storage::page_set::PageSet;
+use ferrite_storage::recovery::log_records::{
     encode_urid, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, UrOperation,
     UrReference, UrSnapshot, UrState,
 };
-use crate::recovery::restart;
-use crate::types::{BufferPoolId, PageSetId, Rba, Urid};
-use crate::vfs::{FileSystem, OpenMode};
+use ferrite_storage::types::{BufferPoolId, PageSetId, Rba, Urid};
+use ferrite_storage::vfs::{FileSystem, OpenMode};
 
-pub use connection_authentication::{
-    ConnectionAuthentication, CredentialCheck, LocalAuthentication,
+use crate::objects::{
+    ChannelDefinition, DefinitionType, ObjectDefinition, ObjectTimes, ObjectType, QueueDefinition,
+    QueueManagerAttributes,
 };
+use crate::security::ConnectionAuthentication;
 pub use connections::{thread_number, ConnectionRecord, Connections, HandleRecord};
 pub use groups::GroupMember;
 pub use message_data::MessageData;
-pub use objects::{
-    AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
-    ObjectDefinition, ObjectTimes, ObjectType, ProcessDefinition, QueueDefinition,
-    QueueManagerAttributes, RemoteDefinition, StorageClassDefinition, ACCOUNTING_VALUES,
-    COUNT_ATTRIBUTE_MAX, DEFAULT_DEAD_LETTER_QUEUE, KEEPALIVE_AUTO, MONITORING_VALUES,
-    PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
-    READ_AHEAD_VALUES, SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
-};
-pub use privileged_users::ConnectingUser;
 pub use queue::{
     ArrivalWaker, ArrivalWatch, LocalQueue, MessageEntry, MessageKey, MessageSelector,
     MessageStorage, QueueStatistics, QueueStatus,
 };
 pub use unit_of_work::UnitOfWork;
-
-/// The group member a message found by the restart scan is: its data length is the image's
-/// length less the descriptor, which lies in the first page.
-fn restored_group_member(
-    descriptor: &MessageDescriptor,
-    record: &crate::data_manager::ScannedRecord<'_>,
-) -> Option<Box<GroupMember>> {
-    if descriptor.group_id == crate::data_manager::message::NO_IDENTIFIER {
-        return None;
-    }
-    let data_offset = decode_descriptor(record.first_page_bytes)
-        .map(|(_, offset)| offset)
-        .unwrap_or(0);
-    GroupMember::of(
-        descriptor,
-        (record.header.total_length as usize).saturating_sub(data_offset),
-    )
-    .map(Box::new)
-}
 
 /// Where operator messages (CSQR001I and friends) go.
 pub type MessageSink = Arc<dyn Fn(&str) + Send + Sync>;
@@ -236,7 +207,7 @@ pub enum GetOutcome {
 /// A got message's image: read from its pages, or shared with its in-memory entry.
 enum GotImage {
     Read(Vec<u8>),
-    Memory(crate::data_manager::memory::HeldImage),
+    Memory(ferrite_storage::data_manager::memory::HeldImage),
 }
 
 impl GotImage {
@@ -278,7 +249,7 @@ pub struct QueueManager {
     pools: RwLock<Vec<Arc<BufferPool>>>,
     /// qm.toml as it is now: the startup configuration plus the DEFINE/ALTER/DELETE BUFFPOOL
     /// and PSID done since (storage_definitions.rs); `config` stays as started.
-    configuration: Mutex<QueueManagerConfig>,
+    pub(crate) configuration: Mutex<QueueManagerConfig>,
     /// ALTER BUFFPOOL requests: their order, the one resizing (buffer_pool_resizes.rs).
     buffer_pool_resizes: buffer_pool_resizes::BufferPoolResizes,
     data: Arc<DataManager>,
@@ -312,7 +283,7 @@ pub struct QueueManager {
     /// The last checkpoint failed only because page set writes failed (the log is fine).
     checkpoint_failed_in_page_writes: AtomicBool,
     /// The file system (archive retention reads the page set backup registry through it).
-    fs: Arc<dyn FileSystem>,
+    pub(crate) fs: Arc<dyn FileSystem>,
     checkpoint_task: Mutex<Option<JoinHandle<()>>>,
     messages: MessageSink,
     /// The connections (DISPLAY CONN).
@@ -327,10 +298,10 @@ pub struct QueueManager {
     /// read on the put/get path without the object store's lock.
     max_uncommitted_messages: AtomicU32,
     expiry_interval_seconds: AtomicU32,
-    /// The AUTHINFO in force for connection authentication (connection_authentication.rs).
-    connection_authentication: RwLock<ConnectionAuthentication>,
-    /// Serialises SET CHLAUTH's read-modify-write of a record (channel_authentication.rs).
-    channel_authentication_lock: Mutex<()>,
+    /// The AUTHINFO in force for connection authentication (security/connection_authentication.rs).
+    pub(crate) connection_authentication: RwLock<ConnectionAuthentication>,
+    /// Serialises SET CHLAUTH's read-modify-write of a record (security/channel_authentication.rs).
+    pub(crate) channel_authentication_lock: Mutex<()>,
 }
 
 impl QueueManager {
@@ -594,244 +565,6 @@ impl QueueManager {
     /// Write an operator message (the queue manager's log: the console of `ferrite start`).
     pub fn say(&self, text: &str) {
         (self.messages)(text);
-    }
-
-    fn restart(self: &Arc<Self>) -> StorageResult<()> {
-        let state = restart::recover(&self.data, &self.log, &self.name, &*self.messages)?;
-        *self.checkpoint_sequence.lock().unwrap() = state.checkpoint_sequence;
-        self.next_message_sequence
-            .store(state.next_message_sequence.max(1), Ordering::SeqCst);
-        self.next_object_id
-            .store(state.next_object_id.max(1), Ordering::SeqCst);
-        // In-doubt units stay registered so checkpoints keep recording them.
-        let mut in_doubt_locations: HashMap<MessageLocation, (Urid, bool)> = HashMap::new();
-        for snapshot in &state.in_doubt {
-            self.units_of_recovery.lock().unwrap().insert(
-                snapshot.urid,
-                Arc::new(Mutex::new(UrRecord {
-                    state: UrState::InDoubt,
-                    operations: snapshot.operations.clone(),
-                })),
-            );
-            for operation in &snapshot.operations {
-                in_doubt_locations.insert(operation.location, (snapshot.urid, operation.is_put));
-            }
-        }
-        // The pages redo allocated reach the on-disk space maps before any checkpoint moves
-        // the recovery RBA past the records that allocated them.
-        self.data.harden_allocations(self.log.end_rba())?;
-        // A checkpoint now gives the space map corrections below an RBA to carry.
-        let checkpoint = self.checkpoint()?;
-
-        let mut objects: HashMap<u32, (MessageLocation, u64, Vec<u8>)> = HashMap::new();
-        let mut stale_objects: Vec<(MessageLocation, u32, u64)> = Vec::new();
-        let mut messages: Vec<(u32, MessageEntry)> = Vec::new();
-        let mut damaged = 0u64;
-        let mut highest_sequence = 0u64;
-        let mut highest_object = 0u32;
-        self.data
-            .scan_and_rebuild(checkpoint.begin_rba, &mut |record| {
-                highest_sequence = highest_sequence.max(record.header.sequence);
-                if record.header.kind == SLOT_KIND_OBJECT {
-                    highest_object = highest_object.max(record.header.object_id);
-                    match objects.get(&record.header.object_id) {
-                        Some((_, sequence, _)) if *sequence > record.header.sequence => {
-                            stale_objects.push((
-                                record.location,
-                                record.header.object_id,
-                                record.header.sequence,
-                            ));
-                        }
-                        _ => {
-                            if let Some((location, sequence, _)) = objects.insert(
-                                record.header.object_id,
-                                (
-                                    record.location,
-                                    record.header.sequence,
-                                    record.first_page_bytes.to_vec(),
-                                ),
-                            ) {
-                                stale_objects.push((location, record.header.object_id, sequence));
-                            }
-                        }
-                    }
-                    return;
-                }
-                match decode_index_fields(record.first_page_bytes) {
-                    Ok(descriptor) => messages.push((
-                        record.header.object_id,
-                        MessageEntry {
-                            group: restored_group_member(&descriptor, &record),
-                            key: MessageKey::new(descriptor.priority, record.header.sequence),
-                            storage: MessageStorage::Pages(record.location),
-                            persistent: true,
-                            message_id: descriptor.message_id,
-                            correlation_id: descriptor.correlation_id,
-                            expires_at_ms: descriptor.expires_at_ms(),
-                            backout_count: record.header.backout_count,
-                        },
-                    )),
-                    Err(_) => damaged += 1,
-                }
-            })?;
-        // The space map corrections above carry the restart checkpoint's RBA, which does not
-        // describe the allocations they record: write every changed page now, so no later
-        // restart needs them (MQ writes restored pages at the first checkpoint after restart).
-        for pool in &self.pools() {
-            pool.flush_for_shutdown()?;
-        }
-        for space in self.data.spaces() {
-            let rba = space
-                .pool
-                .recovery_rba(space.id())
-                .unwrap_or(checkpoint.begin_rba)
-                .min(checkpoint.begin_rba);
-            space.page_set.set_recovery_rba(rba)?;
-        }
-        if damaged > 0 {
-            self.say(&format!("CSQI010E {} {damaged} STORED MESSAGES HAVE A DAMAGED DESCRIPTOR AND WERE NOT RESTORED", self.name));
-        }
-        self.next_message_sequence
-            .fetch_max(highest_sequence + 1, Ordering::SeqCst);
-        self.next_object_id
-            .fetch_max(highest_object + 1, Ordering::SeqCst);
-        for (location, object_id, sequence) in stale_objects {
-            let record = GetRecord {
-                ur: UrReference::None,
-                location,
-                object_id,
-                sequence,
-            };
-            self.data.get_and_free(&record, true)?;
-        }
-        for (object_id, (location, sequence, image)) in objects {
-            // Objects are at most a few KiB, so the whole image is in the first page.
-            let (definition, times) = ObjectDefinition::decode_with_times(&image)?;
-            self.object_times.lock().unwrap().insert(object_id, times);
-            match definition {
-                ObjectDefinition::Local(definition) => {
-                    let queue = Arc::new(LocalQueue::new(object_id, definition.clone()));
-                    self.queues
-                        .write()
-                        .unwrap()
-                        .insert(definition.name.clone(), queue.clone());
-                    self.queues_by_id.write().unwrap().insert(object_id, queue);
-                }
-                other => {
-                    self.note_queue_manager_attributes(&other);
-                    self.definitions.write().unwrap().insert(
-                        (other.object_type(), other.name().to_string()),
-                        (object_id, other),
-                    );
-                }
-            }
-            self.object_locations
-                .lock()
-                .unwrap()
-                .insert(object_id, (location, sequence));
-        }
-        let mut in_doubt_units: HashMap<Urid, UnitOfWork> = HashMap::new();
-        // QINDXBLD(NOWAIT): the indexes are built after the queue manager is available.
-        let build_indexes = self.config.system.qindxbld == IndexBuild::Wait;
-        let mut restored = 0u64;
-        let mut orphans = 0u64;
-        let queues_by_id = self.queues_by_id.read().unwrap().clone();
-        // MSGDLVSQ(FIFO) queues order by put sequence alone.
-        let fifo_queues: HashSet<u32> = queues_by_id
-            .values()
-            .filter(|queue| queue.with_definition(|d| d.message_delivery_fifo))
-            .map(|queue| queue.object_id)
-            .collect();
-        if !fifo_queues.is_empty() {
-            for (object_id, entry) in messages.iter_mut() {
-                if fifo_queues.contains(object_id) {
-                    entry.key = MessageKey::new(0, entry.key.sequence);
-                }
-            }
-        }
-        messages.sort_unstable_by_key(|(object_id, entry)| (*object_id, entry.key));
-        let mut batch: Vec<MessageEntry> = Vec::new();
-        let mut batch_queue: Option<Arc<LocalQueue>> = None;
-        for (object_id, entry) in messages {
-            if batch_queue
-                .as_ref()
-                .is_some_and(|queue| queue.object_id != object_id)
-            {
-                let queue = batch_queue.take().expect("checked above");
-                queue.insert_restored(std::mem::take(&mut batch), build_indexes);
-            }
-            let queue = queues_by_id.get(&object_id).cloned();
-            let location = entry
-                .location()
-                .expect("restart restores messages from pages");
-            let Some(queue) = queue else {
-                orphans += 1;
-                let record = GetRecord {
-                    ur: UrReference::None,
-                    location,
-                    object_id,
-                    sequence: entry.key.sequence,
-                };
-                self.data.get_and_free(&record, true)?;
-                continue;
-            };
-            match in_doubt_locations.get(&location) {
-                Some((urid, true)) => {
-                    let unit = in_doubt_units
-                        .entry(*urid)
-                        .or_insert_with(|| UnitOfWork::in_doubt(*urid));
-                    queue.reserve_put(u32::MAX);
-                    unit.puts.push(PendingPut {
-                        queue,
-                        entry,
-                        put_time_ms: 0,
-                    });
-                }
-                Some((urid, false)) => {
-                    let unit = in_doubt_units
-                        .entry(*urid)
-                        .or_insert_with(|| UnitOfWork::in_doubt(*urid));
-                    queue.hold_for_in_doubt_get();
-                    unit.gets.push(PendingGet {
-                        queue,
-                        entry,
-                        skip_backout: false,
-                    });
-                }
-                None => {
-                    batch.push(entry);
-                    batch_queue = Some(queue);
-                    restored += 1;
-                }
-            }
-        }
-        if let Some(queue) = batch_queue {
-            queue.insert_restored(batch, build_indexes);
-        }
-        if orphans > 0 {
-            self.say(&format!(
-                "CSQI011I {} {orphans} MESSAGES OF DELETED QUEUES WERE REMOVED",
-                self.name
-            ));
-        }
-        for (urid, unit) in in_doubt_units {
-            self.in_doubt.lock().unwrap().insert(urid, unit);
-        }
-        for snapshot in &state.in_doubt {
-            self.in_doubt
-                .lock()
-                .unwrap()
-                .entry(snapshot.urid)
-                .or_insert_with(|| UnitOfWork::in_doubt(snapshot.urid));
-        }
-        self.say(&format!(
-            "CSQI006I {} {} PERSISTENT MESSAGES RESTORED ON {} QUEUES",
-            self.name,
-            restored,
-            self.queues.read().unwrap().len()
-        ));
-        self.say(&format!("CSQR002I {} RESTART COMPLETED", self.name));
-        Ok(())
     }
 
     /// Install the observer of discarded expired messages (the MQI's expiration reports).
@@ -2540,10 +2273,11 @@ impl QueueManager {
             .map(|location| location.begin_rba)
             .max()
             .unwrap_or(Rba::ZERO);
-        let media = crate::log::retention::registered_backups(&*self.fs, &self.directory)?
-            .into_iter()
-            .map(|(_, rba)| rba)
-            .min();
+        let media =
+            ferrite_storage::log::retention::registered_backups(&*self.fs, &self.directory)?
+                .into_iter()
+                .map(|(_, rba)| rba)
+                .min();
         Ok((restart.min(media.unwrap_or(restart)), restart, media))
     }
 
@@ -2569,7 +2303,7 @@ impl QueueManager {
         page_set: PageSetId,
         recovery_rba: Rba,
     ) -> StorageResult<()> {
-        crate::log::retention::record_page_set_backup(
+        ferrite_storage::log::retention::record_page_set_backup(
             &*self.fs,
             &self.directory,
             page_set,

@@ -7,7 +7,7 @@
 //! Holding the image keeps its buffer from being recycled: the buffer serves another message
 //! only after the last of the entry, the unit of work and this data is dropped.
 
-use crate::data_manager::memory::HeldImage;
+use ferrite_storage::data_manager::memory::HeldImage;
 
 /// A got or browsed message's data: its own bytes, or a range of a shared in-memory image.
 #[derive(Clone)]
@@ -135,7 +135,7 @@ impl<const N: usize> PartialEq<&[u8; N]> for MessageData {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data_manager::memory::MemoryAccount;
+    use ferrite_storage::data_manager::memory::MemoryAccount;
 
     #[test]
     fn shared_data_is_the_image_after_the_offset_and_compares_by_bytes() {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use ferrite_storage::config::QueueManagerConfig;
 
-use ferrite_storage::queue_manager::{
+use ferrite_queue_manager::{
     now_ms, DefinitionType, ObjectDefinition, ObjectTimes, ObjectType, ProcessDefinition,
     QueueDefinition, QueueManager,
 };

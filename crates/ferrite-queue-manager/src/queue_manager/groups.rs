@@ -37,7 +37,7 @@ use ferrite_constants::message_flags::{
     MQMF_LAST_MSG_IN_GROUP, MQMF_LAST_SEGMENT, MQMF_MSG_IN_GROUP, MQMF_SEGMENT,
 };
 
-use crate::data_manager::message::{Identifier, MessageDescriptor, NO_IDENTIFIER};
+use ferrite_storage::data_manager::message::{Identifier, MessageDescriptor, NO_IDENTIFIER};
 
 use super::queue::{MessageEntry, MessageKey, MessageSelector};
 
@@ -383,7 +383,7 @@ impl GroupIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data_manager::message::{decode_descriptor, encode_image};
+    use ferrite_storage::data_manager::message::{decode_descriptor, encode_image};
 
     fn member(sequence: u32, offset: u32, flags: i32, length: u32) -> GroupMember {
         GroupMember {

@@ -7,10 +7,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use ferrite_queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
 use ferrite_storage::buffer_pool::BufferPool;
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
 use ferrite_storage::vfs::simulated::{
     CrashEffect, CrashMode, CrashPoint, OpClass, PathFilter, SimulatedFileSystem,
 };

@@ -41,13 +41,13 @@ use std::time::Duration;
 
 use ferrite_constants::reason;
 
-use super::objects::{AuthInfoDefinition, ObjectDefinition, ObjectType};
 use super::privileged_users::{
     ConnectingUser, GroupDatabase, PrivilegedUsers, SystemGroupDatabase,
 };
-use super::QueueManager;
-use crate::error::{StorageError, StorageResult};
-use crate::users::{UserRegistry, Verification};
+use crate::objects::{AuthInfoDefinition, ObjectDefinition, ObjectType};
+use crate::security::users::{UserRegistry, Verification};
+use crate::QueueManager;
+use ferrite_storage::error::{StorageError, StorageResult};
 
 /// CHCKCLNT (client channels) and CHCKLOCL (bindings and in-process connections), as MQ
 /// documents them for DEFINE AUTHINFO:
@@ -277,12 +277,12 @@ impl QueueManager {
             .clone();
         self.say(&format!(
             "AMQ5534E {} {how} connection of user {}: {why}",
-            self.name,
+            self.name(),
             user.describe()
         ));
         self.say(&format!(
             "AMQ5541E {} {how} connection of user {}: the failed authentication check was caused by CHCKLOCL({}) of AUTHINFO({auth_info})",
-            self.name,
+            self.name(),
             user.describe(),
             check.keyword()
         ));
@@ -313,7 +313,7 @@ impl QueueManager {
     ) -> StorageResult<ConnectionAuthentication> {
         let name = self.queue_manager_attributes().connection_authentication;
         let definition = self.auth_info(&name)?;
-        let security = QueueManager::read_config(self.fs.as_ref(), &self.directory)?.security;
+        let security = QueueManager::read_config(self.fs.as_ref(), self.directory())?.security;
         let privileged_users = PrivilegedUsers::read(&security, groups).map_err(|detail| {
             StorageError::invalid(format!(
                 "{detail}; the privileged users and CONNAUTH in force are unchanged ({})",
@@ -339,13 +339,13 @@ impl QueueManager {
     /// missing object leaves checking off with an operator message instead of failing the
     /// start; the privileged users from the `[security]` read at start, without the group
     /// (and with an operator message) when the group database cannot be read.
-    pub(super) fn load_connection_authentication(&self) {
+    pub(crate) fn load_connection_authentication(&self) {
         let security = &self.config().security;
         let privileged_users = PrivilegedUsers::read(security, &SystemGroupDatabase)
             .unwrap_or_else(|detail| {
                 self.say(&format!(
                     "{} {detail}; no user is privileged through the group until REFRESH SECURITY TYPE(CONNAUTH) succeeds",
-                    self.name
+                    self.name()
                 ));
                 PrivilegedUsers {
                     parameters: security.clone(),
@@ -356,7 +356,7 @@ impl QueueManager {
         let definition = self.auth_info(&name).unwrap_or_else(|error| {
             self.say(&format!(
                 "{} CONNAUTH cannot be used ({error}); user IDs and passwords are not checked until REFRESH SECURITY TYPE(CONNAUTH) succeeds",
-                self.name
+                self.name()
             ));
             None
         });

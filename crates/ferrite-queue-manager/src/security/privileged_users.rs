@@ -35,7 +35,7 @@
 
 use std::ffi::{CStr, CString};
 
-use crate::config::SecurityParameters;
+use ferrite_storage::config::SecurityParameters;
 
 /// Room for one user or group database entry's strings (getpwnam_r and friends).
 const DATABASE_ENTRY_BYTES: usize = 16 * 1024;

@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
 
+use ferrite_queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::queue_manager::{MessageSelector, QueueDefinition, QueueManager, UnitOfWork};
 use ferrite_storage::vfs::simulated::{
     CrashEffect, CrashMode, CrashPoint, OpClass, PathFilter, SimulatedFileSystem,
 };

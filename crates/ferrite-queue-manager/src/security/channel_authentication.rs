@@ -38,11 +38,11 @@ use std::net::IpAddr;
 
 use ferrite_constants::reason;
 
-use super::objects::{
+use crate::objects::{
     ImageWriter, ObjectDefinition, ObjectImage, ObjectType, CHANNEL_NAME_LENGTH_MAX,
 };
-use super::QueueManager;
-use crate::error::{StorageError, StorageResult};
+use crate::QueueManager;
+use ferrite_storage::error::{StorageError, StorageResult};
 
 /// Longest user ID in a USERLIST, CLNTUSER or MCAUSER (MQ_USER_ID_LENGTH on Linux: 12; MQ
 /// allows up to 1024 for CLNTUSER; Ferrite takes 64 for all).
@@ -209,7 +209,7 @@ impl ChannelAuthenticationRecord {
             || profile.len() > CHANNEL_NAME_LENGTH_MAX
             || !profile
                 .chars()
-                .all(|c| c == '*' || crate::config::is_object_name_char(c))
+                .all(|c| c == '*' || ferrite_storage::config::is_object_name_char(c))
         {
             return fail("CHLAUTH", format!(
                 "CHLAUTH('{profile}') is not a generic channel name (1-{CHANNEL_NAME_LENGTH_MAX} characters of A-Z a-z 0-9 . / _ % and *)"
@@ -306,12 +306,12 @@ impl ChannelAuthenticationRecord {
                 }
             }
         }
-        if self.description.chars().count() > super::objects::DESCRIPTION_LENGTH_MAX {
+        if self.description.chars().count() > crate::objects::DESCRIPTION_LENGTH_MAX {
             return fail(
                 "DESCR",
                 format!(
                     "DESCR is longer than {} characters",
-                    super::objects::DESCRIPTION_LENGTH_MAX
+                    crate::objects::DESCRIPTION_LENGTH_MAX
                 ),
             );
         }

@@ -1,0 +1,43 @@
+//! # ferrite-queue-manager
+//!
+//! The queue manager of Ferrite, above its storage engine (`ferrite-storage`): the
+//! [`QueueManager`] that the MQI layer (`ferrite-mqi`), the commands (`ferrite-command`) and
+//! the server use, with the queues, the objects and the security checks of an MQ for z/OS
+//! queue manager. The engine keeps pages, buffer pools, the log and restart's recovery; this
+//! crate keeps what those pages hold: which queue a message is on, in which unit of work,
+//! what each object is defined as, and who may connect.
+//!
+//! Layout of the crate:
+//! - [`queue_manager`]: the queue manager itself: start (restart from the engine's log in
+//!   MQ's four phases, then the queues and objects rebuilt from page set scans), local queues
+//!   and their messages, delivery order and message groups, units of work, connections,
+//!   checkpoints, and the buffer pools and page sets it defines at run time.
+//! - [`objects`]: object definitions (QLOCAL, QMODEL, QALIAS, QREMOTE, CHANNEL, PROCESS,
+//!   NAMELIST, STGCLASS, AUTHINFO, CHLAUTH, the QMGR object) and their stored images on page
+//!   set 0.
+//! - [`security`]: channel authentication (CHLAUTH), connection authentication (CONNAUTH),
+//!   privileged users and the user registry.
+
+pub mod objects;
+pub mod queue_manager;
+pub mod security;
+
+pub use objects::{
+    AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
+    ObjectDefinition, ObjectTimes, ObjectType, ProcessDefinition, QueueDefinition,
+    QueueManagerAttributes, RemoteDefinition, StorageClassDefinition, ACCOUNTING_VALUES,
+    COUNT_ATTRIBUTE_MAX, DEFAULT_DEAD_LETTER_QUEUE, KEEPALIVE_AUTO, MONITORING_VALUES,
+    PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
+    READ_AHEAD_VALUES, SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
+};
+pub use queue_manager::{
+    now_ms, page_set_path, thread_number, ArrivalWaker, ArrivalWatch, ConfigurationChange,
+    ConfigurationObserver, ConnectionRecord, Connections, ExpiryObserver, GetControls, GetOutcome,
+    GroupMember, HandleRecord, LocalQueue, MessageData, MessageEntry, MessageKey, MessageSelector,
+    MessageSink, MessageStorage, QueueManager, QueueStatistics, QueueStatus, RetrievedMessage,
+    TimerObserver, UnitOfWork, CHECKPOINT_POLL_INTERVAL_MS, INDEX_BUILD_THREADS_MAX,
+    READ_AHEAD_MESSAGES,
+};
+pub use security::{
+    ConnectingUser, ConnectionAuthentication, CredentialCheck, LocalAuthentication,
+};
