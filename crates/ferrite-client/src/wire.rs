@@ -59,7 +59,7 @@ pub fn check_length(text: &str, length: usize, reason: i32) -> MqResult<()> {
 
 /// MQMD to its wire form (version as given: 1 or 2).
 pub fn md_to_wire(md: &Mqmd) -> Md {
-    md.to_wire()
+    ferrite_mqi::selection::md_to_wire(md)
 }
 
 /// The text of an MQCHARV of an MQOD (ObjectString, SelectionString): `od_and_after` starts at

@@ -52,40 +52,7 @@ use crate::structures::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
 use crate::{depth_events, queue_manager_events, triggering};
 use connection_groups::GroupGet;
 
-/// An object handle (MQHOBJ) returned by MQOPEN, valid on its connection until MQCLOSE.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Hobj(pub i32);
-
-/// What MQGET returned besides the message data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GetResult {
-    /// DataLength: the length of the message data (more than was returned if truncated).
-    pub data_length: usize,
-    /// Bytes placed in the buffer.
-    pub returned_length: usize,
-    /// MQCC_WARNING and its reason (MQRC_TRUNCATED_MSG_ACCEPTED), or `None` for MQCC_OK.
-    pub warning: Option<MqError>,
-}
-
-/// An attribute value for MQINQ and MQSET.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AttributeValue {
-    /// An MQIA_* integer attribute.
-    Integer(i32),
-    /// An MQCA_* character attribute, without trailing blanks.
-    Text(String),
-}
-
-/// What MQINQ answers: the values in the order of the selectors, and MQCC_WARNING with
-/// MQRC_SELECTOR_NOT_FOR_TYPE when a queue attribute does not apply to the queue's type
-/// (`None` for MQCC_OK).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Inquired {
-    /// One value per selector, in order.
-    pub values: Vec<AttributeValue>,
-    /// MQCC_WARNING and its reason, or `None` for MQCC_OK.
-    pub warning: Option<MqError>,
-}
+pub use ferrite_mqi_types::{AttributeValue, GetResult, Hobj, Inquired};
 
 /// The greatest message priority (the queue manager's MAXPRTY).
 pub const MAX_PRIORITY: i32 = 9;

@@ -38,12 +38,7 @@ use ferrite_protocol::ByteOrder;
 use crate::error::{MqError, MqResult};
 use crate::structures::Mqmd;
 
-/// A message handle (MQHMSG), valid on its connection until MQDLTMH.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Hmsg(pub i64);
-
-/// MQHM_NONE: no message handle.
-pub const MQHM_NONE: i64 = 0;
+pub use ferrite_mqi_types::{Hmsg, MQHM_NONE};
 
 /// Most message handles one connection may hold at once (MQRC_HMSG_ERROR beyond).
 pub const MESSAGE_HANDLES_PER_CONNECTION_MAX: usize = 4096;
