@@ -49,7 +49,7 @@ pub mod event_writer;
 pub mod groups;
 pub mod inquire;
 pub mod locking;
-pub mod message_handles;
+mod message_handle_calls;
 pub mod queue_manager_events;
 pub mod queue_manager_put;
 pub mod reports;
@@ -60,6 +60,9 @@ pub mod triggering;
 // The MQI's data types live in `ferrite-mqi-types` (shared with the client library and the
 // listeners); they keep their paths here.
 pub use ferrite_mqi_types::{error, mq_char, structures};
+// Message handles are `ferrite-message`'s (shared with the client library); the calls on a
+// connection are in `message_handle_calls`.
+pub use ferrite_message::message_handles;
 
 pub use async_status::Mqsts;
 pub use connection::{

@@ -1,10 +1,12 @@
 //! Message handles and message properties: MQCRTMH, MQDLTMH, MQSETMP, MQINQMP, MQDLTMP, the
 //! handles MQPUT takes (MQPMO OriginalMsgHandle / NewMsgHandle) and MQGET fills (MQGMO
-//! MsgHandle), and the queue's PROPCTL applied at MQGET.
+//! MsgHandle), and the queue's PROPCTL applied at MQGET. The in-process MQI (`ferrite-mqi`,
+//! whose connection holds a [`MessageHandles`]) and the client library (whose handles live in
+//! the client, as in MQ's client libraries) both use this module.
 //!
 //! Messages keep their properties where the putter placed them: in an MQRFH2 at the front of
 //! the data. A put with a message handle builds that MQRFH2 from the handle
-//! ([`attach_properties`]); a get decides with `ferrite_message::property_control` where the
+//! ([`attach_properties`]); a get decides with [`crate::property_control`] where the
 //! properties go ([`deliver_properties`]): left in the data, taken out into the getter's
 //! handle, or taken out and dropped. Taking out rebuilds the data without the property folders
 //! (other folders of the MQRFH2 stay) and gives the MQMD the body's Format, Encoding and
@@ -28,15 +30,14 @@ use ferrite_constants::{
     },
     reason::*,
 };
-pub use ferrite_message::property_control::PropertyControl;
-use ferrite_message::property_control::{
-    join_message_data, property_delivery, split_message_data, PropertyDelivery,
-};
-pub use ferrite_message::{MessageProperties, PropertyValue};
+use ferrite_mqi_types::{MqError, MqResult, Mqmd};
 use ferrite_protocol::ByteOrder;
 
-use crate::error::{MqError, MqResult};
-use crate::structures::Mqmd;
+pub use crate::property_control::PropertyControl;
+use crate::property_control::{
+    join_message_data, property_delivery, split_message_data, PropertyDelivery,
+};
+pub use crate::{MessageProperties, PropertyValue};
 
 pub use ferrite_mqi_types::{Hmsg, MQHM_NONE};
 
@@ -194,7 +195,7 @@ impl MessageHandles {
     }
 }
 
-/// A queue's PROPCTL keyword as `ferrite_message`'s [`PropertyControl`].
+/// A queue's PROPCTL keyword as a [`PropertyControl`].
 pub fn property_control(keyword: &str) -> PropertyControl {
     match keyword {
         "ALL" => PropertyControl::All,
@@ -313,44 +314,5 @@ pub fn deliver_properties<'a>(
                 .then_some(split.properties);
             (Cow::Owned(rebuilt), properties)
         }
-    }
-}
-
-impl crate::Connection {
-    /// MQCRTMH: a message handle on this connection.
-    pub fn create_message_handle(&mut self, options: i32) -> MqResult<Hmsg> {
-        self.message_handles.create(options)
-    }
-
-    /// MQDLTMH.
-    pub fn delete_message_handle(&mut self, hmsg: Hmsg) -> MqResult<()> {
-        self.message_handles.delete(hmsg)
-    }
-
-    /// MQSETMP.
-    pub fn set_message_property(
-        &mut self,
-        hmsg: Hmsg,
-        name: &str,
-        value: PropertyValue,
-    ) -> MqResult<()> {
-        self.message_handles.set_property(hmsg, name, value)
-    }
-
-    /// MQINQMP (see [`MessageHandles::inquire_property`]).
-    pub fn inquire_message_property(
-        &mut self,
-        hmsg: Hmsg,
-        pattern: &str,
-        options: i32,
-        wanted_type: i32,
-    ) -> MqResult<(String, PropertyValue)> {
-        self.message_handles
-            .inquire_property(hmsg, pattern, options, wanted_type)
-    }
-
-    /// MQDLTMP.
-    pub fn delete_message_property(&mut self, hmsg: Hmsg, name: &str) -> MqResult<()> {
-        self.message_handles.delete_property(hmsg, name)
     }
 }
