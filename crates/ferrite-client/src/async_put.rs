@@ -12,7 +12,7 @@
 //! MQPUT1 (no handle, so no DEFPRESP learnt) is synchronous.
 
 use ferrite_constants::{completion::MQCC_OK, reason::*};
-use ferrite_mqi::{MqError, MqResult, Mqsts};
+use ferrite_mqi_types::{MqError, MqResult, Mqsts};
 use ferrite_protocol::api::ApiBody;
 use ferrite_protocol::codec::Reader;
 use ferrite_protocol::segment::SegmentType;

@@ -13,8 +13,6 @@ use std::sync::Arc;
 
 use ferrite_message::property_control::split_message_data;
 use ferrite_message::{MessageProperties, MessageView, Selector};
-use ferrite_protocol::mqi::Md;
-use ferrite_protocol::MqChars;
 
 use crate::structures::Mqmd;
 
@@ -46,7 +44,7 @@ impl Selection {
 
     /// Whether the message (its MQMD and data) is selected.
     pub fn matches(&self, md: &Mqmd, data: &[u8]) -> bool {
-        let descriptor = md_to_wire(md);
+        let descriptor = ferrite_protocol::wire::md_to_wire(md);
         let properties = split_message_data(md.encoding, md.coded_char_set_id, md.format, data)
             .map(|split| split.properties)
             .unwrap_or_else(|_| MessageProperties::default());
@@ -54,39 +52,5 @@ impl Selection {
             descriptor: &descriptor,
             properties: &properties,
         })
-    }
-}
-
-/// The MQMD in its wire form (the layout IBM documents; version as given).
-pub fn md_to_wire(md: &Mqmd) -> Md {
-    Md {
-        version: md.version,
-        report: md.report,
-        msg_type: md.msg_type,
-        expiry: md.expiry,
-        feedback: md.feedback,
-        encoding: md.encoding,
-        coded_char_set_id: md.coded_char_set_id,
-        format: MqChars(md.format),
-        priority: md.priority,
-        persistence: md.persistence,
-        msg_id: md.msg_id,
-        correl_id: md.correl_id,
-        backout_count: md.backout_count,
-        reply_to_q: MqChars::padded(&md.reply_to_q),
-        reply_to_q_mgr: MqChars::padded(&md.reply_to_q_mgr),
-        user_identifier: MqChars::padded(&md.user_identifier),
-        accounting_token: md.accounting_token,
-        appl_identity_data: MqChars::padded(&md.appl_identity_data),
-        put_appl_type: md.put_appl_type,
-        put_appl_name: MqChars::padded(&md.put_appl_name),
-        put_date: MqChars::padded(&md.put_date),
-        put_time: MqChars::padded(&md.put_time),
-        appl_origin_data: MqChars::padded(&md.appl_origin_data),
-        group_id: md.group_id,
-        msg_seq_number: md.msg_seq_number,
-        offset: md.offset,
-        msg_flags: md.msg_flags,
-        original_length: md.original_length,
     }
 }

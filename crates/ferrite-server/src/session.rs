@@ -6,7 +6,6 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferrite_client::wire::{self, chars};
 use ferrite_constants::{
     completion::*,
     get_options::{MQGMO_PROPERTIES_FORCE_MQRFH2, MQGMO_PROPERTIES_IN_HANDLE, MQGMO_WAIT},
@@ -20,6 +19,7 @@ use ferrite_protocol::api::{
 };
 use ferrite_protocol::mqi::{Gmo, Od, Pmo};
 use ferrite_protocol::segment::{Segment, SegmentType};
+use ferrite_protocol::wire::{self, chars};
 use ferrite_storage::queue_manager::QueueManager;
 
 /// How long a waiting MQGET waits at a time before asking its caller whether the client is
