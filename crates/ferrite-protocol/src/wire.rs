@@ -11,10 +11,11 @@
 //! cut into another name.
 
 use ferrite_constants::{reason::*, structs::MQGMO_VERSION_3};
-use ferrite_mqi_types::{MqChar, MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi_types::{MqChar, MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo, Mqsts};
 
 use crate::initial_data::{CAP1_MQREQUEST, CAP1_SPLIT_MESSAGES};
 use crate::mqi::{CharV, Gmo, Md, Od, Pmo};
+use crate::stat::Sts;
 use crate::MqChars;
 
 /// The FAP level Ferrite offers (and the highest it accepts): 13, whose ID is the full
@@ -322,6 +323,38 @@ pub fn gmo_from_wire(gmo: &Gmo) -> Mqgmo {
     }
 }
 
+/// MQSTS to its wire form (the version 1 fields MQSTAT's reply carries).
+pub fn sts_to_wire(sts: &Mqsts) -> Sts {
+    Sts {
+        comp_code: sts.comp_code,
+        reason: sts.reason,
+        put_success_count: sts.put_success_count,
+        put_warning_count: sts.put_warning_count,
+        put_failure_count: sts.put_failure_count,
+        object_type: sts.object_type,
+        object_name: chars(&sts.object_name),
+        object_q_mgr_name: chars(&sts.object_q_mgr_name),
+        resolved_object_name: chars(&sts.resolved_object_name),
+        resolved_q_mgr_name: chars(&sts.resolved_q_mgr_name),
+    }
+}
+
+/// MQSTS from its wire form.
+pub fn sts_from_wire(sts: &Sts) -> Mqsts {
+    Mqsts {
+        comp_code: sts.comp_code,
+        reason: sts.reason,
+        put_success_count: sts.put_success_count,
+        put_warning_count: sts.put_warning_count,
+        put_failure_count: sts.put_failure_count,
+        object_type: sts.object_type,
+        object_name: sts.object_name.trimmed(),
+        object_q_mgr_name: sts.object_q_mgr_name.trimmed(),
+        resolved_object_name: sts.resolved_object_name.trimmed(),
+        resolved_q_mgr_name: sts.resolved_q_mgr_name.trimmed(),
+    }
+}
+
 /// Whether an MQINQ/MQSET selector names an integer attribute (MQIA_*: 1..=2000); the others
 /// (MQCA_*) are character attributes.
 pub fn is_integer_selector(selector: i32) -> bool {
@@ -443,6 +476,17 @@ mod tests {
             ..Mqgmo::with_options(1)
         };
         assert_eq!(gmo_from_wire(&gmo_to_wire(&gmo)), gmo);
+        let sts = Mqsts {
+            comp_code: 2,
+            reason: 2051,
+            put_failure_count: 3,
+            object_type: 1,
+            object_name: "APP.ALIAS".into(),
+            resolved_object_name: "APP.Q".into(),
+            resolved_q_mgr_name: "QM1".into(),
+            ..Mqsts::default()
+        };
+        assert_eq!(sts_from_wire(&sts_to_wire(&sts)), sts);
     }
 
     #[test]
