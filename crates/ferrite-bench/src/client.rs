@@ -479,7 +479,6 @@ mod raw {
     use std::io::{Read, Write};
     use std::net::TcpStream;
 
-    use ferrite_client::wire::chars;
     use ferrite_protocol::api::{ApiBody, ApiFlow, ApiHeader, MqConn, MqOpen};
     use ferrite_protocol::control::{socket_action_type, RequestMsgs, SocketAction};
     use ferrite_protocol::initial_data::InitialData;
@@ -487,6 +486,7 @@ mod raw {
     use ferrite_protocol::segment::{
         ControlFlags1, HeaderKind, Segment, SegmentDecoder, SegmentHeader, SegmentType,
     };
+    use ferrite_protocol::wire::chars;
     use ferrite_protocol::ByteOrder;
 
     const ORDER: ByteOrder = ByteOrder::Big;

@@ -12,12 +12,13 @@
 //! MQPUT1 (no handle, so no DEFPRESP learnt) is synchronous.
 
 use ferrite_constants::{completion::MQCC_OK, reason::*};
-use ferrite_mqi::{MqError, MqResult, Mqsts};
+use ferrite_mqi_types::{MqError, MqResult, Mqsts};
 use ferrite_protocol::api::ApiBody;
 use ferrite_protocol::codec::Reader;
 use ferrite_protocol::segment::SegmentType;
 use ferrite_protocol::spi::{verb, SpiFlow, SpiStructure, SPI_STRUCTURE_HEADER_LENGTH};
 use ferrite_protocol::stat::MqStat;
+use ferrite_protocol::wire;
 use ferrite_protocol::ByteOrder;
 
 use crate::connection::Connection;
@@ -156,19 +157,7 @@ impl Connection {
         };
         let reply =
             MqStat::decode(&body, order).map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
-        let sts = reply.sts;
-        Ok(Mqsts {
-            comp_code: sts.comp_code,
-            reason: sts.reason,
-            put_success_count: sts.put_success_count,
-            put_warning_count: sts.put_warning_count,
-            put_failure_count: sts.put_failure_count,
-            object_type: sts.object_type,
-            object_name: sts.object_name.trimmed(),
-            object_q_mgr_name: sts.object_q_mgr_name.trimmed(),
-            resolved_object_name: sts.resolved_object_name.trimmed(),
-            resolved_q_mgr_name: sts.resolved_q_mgr_name.trimmed(),
-        })
+        Ok(wire::sts_from_wire(&reply.sts))
     }
 }
 

@@ -18,11 +18,11 @@ use ferrite_constants::{
     },
     reason::*,
 };
-use ferrite_mqi::message_handles::{
+use ferrite_message::message_handles::{
     attach_properties, deliver_properties, Hmsg, MessageHandles, PropertyControl, PropertyValue,
     MQHM_NONE,
 };
-use ferrite_mqi::{
+use ferrite_mqi_types::{
     AttributeValue, GetResult, Hobj, Inquired, MqError, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo,
 };
 use ferrite_protocol::api::{
@@ -33,15 +33,15 @@ use ferrite_protocol::initial_data::{
     InitialData, ERR1_FAP_LEVEL, ERR1_MAX_MSG_SIZE, ERR1_MAX_TRANSMISSION_SIZE,
 };
 use ferrite_protocol::segment::{ControlFlags1, HeaderKind, SegmentHeader, SegmentType};
+use ferrite_protocol::transport::{Stream, Transport};
 use ferrite_protocol::uid::{Uid, UidExtension};
+use ferrite_protocol::wire::{self, chars};
 use ferrite_protocol::ByteOrder;
 
 use crate::async_put::MessageIdRange;
-use crate::transport::{Stream, Transport, TransportError};
 
 /// The channel name a bindings connection gives in INITIAL_DATA.
 pub const BINDINGS_CHANNEL: &str = "FERRITE.BINDINGS";
-use crate::wire::{self, chars};
 
 /// How long the handshake (INITIAL_DATA, UID, MQCONN) may take before the connection is given
 /// up with MQRC_Q_MGR_NOT_AVAILABLE.
@@ -79,7 +79,7 @@ impl Default for ClientOptions {
 #[derive(Clone, Debug, Default)]
 pub struct ClientSecurity {
     /// TLS from the first byte of the socket.
-    pub tls: Option<crate::tls::ClientTls>,
+    pub tls: Option<ferrite_protocol::tls::ClientTls>,
     /// MQCSP user ID and password. Sent only inside TLS: over plaintext TCP the connection
     /// fails with MQRC_PASSWORD_PROTECTION_ERROR (2594) rather than expose the password (the
     /// queue manager could not check a protected one either).
@@ -1055,11 +1055,5 @@ fn check_warning(header: &ApiHeader) -> MqResult<Option<MqError>> {
         MQCC_OK => Ok(None),
         MQCC_WARNING => Ok(Some(MqError::warning(header.reason))),
         _ => Err(MqError::failed(header.reason)),
-    }
-}
-
-impl From<TransportError> for MqError {
-    fn from(_: TransportError) -> MqError {
-        broken()
     }
 }

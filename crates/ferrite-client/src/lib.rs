@@ -5,15 +5,21 @@
 //! MQ's client protocol ("FAP": TSH segments and the MQI flows, as `ferrite-protocol` codes
 //! them). [`Connection`] has the methods and types of the in-process `ferrite_mqi::Connection`
 //! (MQCONN(X), MQOPEN, MQCLOSE, MQPUT, MQPUT1, MQGET, MQINQ, MQSET, MQCMIT, MQBACK, MQDISC with
-//! `ferrite_mqi`'s `Mqmd`, `Mqod`, `Mqpmo`, `Mqgmo`, `Mqcno`, `Hobj`, `AttributeValue`,
-//! `GetResult` and `MqError`), and the queue manager runs each call on an in-process MQI
-//! connection, so semantics and reason codes are the MQI's. The transport adds two reasons:
-//! MQRC_Q_MGR_NOT_AVAILABLE (2059) when no queue manager listens on the socket, and
-//! MQRC_CONNECTION_BROKEN (2009) once the connection is lost.
+//! `ferrite-mqi-types`' `Mqmd`, `Mqod`, `Mqpmo`, `Mqgmo`, `Mqcno`, `Hobj`, `AttributeValue`,
+//! `GetResult` and `MqError`, the types the in-process MQI uses too), and the queue manager
+//! runs each call on an in-process MQI connection, so semantics and reason codes are the
+//! MQI's. The transport adds two reasons: MQRC_Q_MGR_NOT_AVAILABLE (2059) when no queue
+//! manager listens on the socket, and MQRC_CONNECTION_BROKEN (2009) once the connection is
+//! lost.
+//!
+//! The crate sits above `ferrite-protocol` (the codec, the negotiated values and structure
+//! mapping it shares with the queue manager's listeners, the socket transport and TLS),
+//! `ferrite-mqi-types` and `ferrite-message` (message handles): it compiles without the
+//! queue manager's storage engine and the in-process MQI (`ferrite-mqi`), and
+//! `tests/crate_boundaries.rs` keeps it so.
 //!
 //! ```no_run
-//! # use ferrite_client::Connection;
-//! # use ferrite_mqi::*;
+//! # use ferrite_client::*;
 //! # use ferrite_constants::{open_options::*, put_options::*};
 //! # fn demo() -> MqResult<()> {
 //! let mut connection = Connection::connect("/home/me/.ferrite/qmgrs/QM1/qm.sock", "QM1")?;
@@ -75,11 +81,9 @@
 pub mod async_put;
 pub mod connection;
 pub mod open_defaults;
-pub mod tls;
-pub mod transport;
-pub mod wire;
 
 pub use connection::{ClientOptions, Connection, Negotiated};
-pub use ferrite_mqi::{
+pub use ferrite_mqi_types::{
     AttributeValue, GetResult, Hobj, MqError, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo, Mqsts,
 };
+pub use ferrite_protocol::tls::ClientTls;

@@ -14,7 +14,7 @@
 //! its queues' puts as queue default are synchronous.
 
 use ferrite_constants::{completion::MQCC_OK, misc::MQPRT_ASYNC_RESPONSE, reason::*};
-use ferrite_mqi::{Hobj, MqError, MqResult, Mqod};
+use ferrite_mqi_types::{Hobj, MqError, MqResult, Mqod};
 use ferrite_protocol::api::ApiBody;
 use ferrite_protocol::codec::{Reader, Writer};
 use ferrite_protocol::mqi::Od;
@@ -22,7 +22,7 @@ use ferrite_protocol::segment::SegmentType;
 use ferrite_protocol::spi::{verb, SpiFlow, SpiStructure, SPI_STRUCTURE_HEADER_LENGTH};
 
 use crate::connection::Connection;
-use crate::wire;
+use ferrite_protocol::wire;
 
 /// Length of the LPOO (version 1).
 pub const LPOO_LENGTH: usize = 32;

@@ -14,6 +14,8 @@
 //! - [`jms`]: the JMS header fields mapped onto the MQMD and the `jms`/`mcd` folders.
 //! - [`selector`]: MQ's message selector language, with the get-by-CORRELID/MSGID shortcut.
 //! - [`property_control`]: where properties go at MQPUT and MQGET (PROPCTL, MQGMO options).
+//! - [`message_handles`]: MQ's message handles (MQCRTMH ... MQDLTMP) and what MQPUT and MQGET
+//!   do with them, on `ferrite-mqi-types`' MQMD and reason codes.
 //! - [`dead_letter_header`] (MQDLH) and [`transmission_header`] (MQXQH).
 //! - [`conversion`]: data conversion for MQGMO_CONVERT (MQSTR, MQRFH2, MQDLH between the
 //!   CCSIDs of [`code_pages`], UTF-8 and UTF-16, in both byte orders).
@@ -48,6 +50,7 @@ pub mod conversion;
 pub mod dead_letter_header;
 pub mod folder;
 pub mod jms;
+pub mod message_handles;
 pub mod properties;
 pub mod property_control;
 pub mod rfh2;

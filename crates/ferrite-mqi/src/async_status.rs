@@ -25,53 +25,11 @@
 use ferrite_constants::{
     completion::{MQCC_FAILED, MQCC_OK, MQCC_WARNING},
     object_type::MQOT_Q,
-    reason::MQRC_NONE,
 };
 use ferrite_storage::data_manager::message::Identifier;
 
 use crate::error::{MqError, MqResult};
-
-/// MQSTS: the status MQSTAT returns (version 1 fields).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mqsts {
-    /// CompCode of the first failure (or first warning); MQCC_OK when none.
-    pub comp_code: i32,
-    /// Reason of the first failure (or first warning); MQRC_NONE when none.
-    pub reason: i32,
-    /// Asynchronous puts that succeeded since the last MQSTAT.
-    pub put_success_count: i32,
-    /// Asynchronous puts that completed with a warning.
-    pub put_warning_count: i32,
-    /// Asynchronous puts that failed.
-    pub put_failure_count: i32,
-    /// ObjectType of the first problem's object (MQOT_Q), 0 when none.
-    pub object_type: i32,
-    /// The name the application opened (an alias's name when opened through one).
-    pub object_name: String,
-    /// Its queue manager name.
-    pub object_q_mgr_name: String,
-    /// The local queue the name resolved to.
-    pub resolved_object_name: String,
-    /// The queue manager owning it.
-    pub resolved_q_mgr_name: String,
-}
-
-impl Default for Mqsts {
-    fn default() -> Mqsts {
-        Mqsts {
-            comp_code: MQCC_OK,
-            reason: MQRC_NONE,
-            put_success_count: 0,
-            put_warning_count: 0,
-            put_failure_count: 0,
-            object_type: 0,
-            object_name: String::new(),
-            object_q_mgr_name: String::new(),
-            resolved_object_name: String::new(),
-            resolved_q_mgr_name: String::new(),
-        }
-    }
-}
+pub use ferrite_mqi_types::Mqsts;
 
 /// The object an asynchronous put went to, for the status of its first problem.
 #[derive(Clone, Debug, Default)]

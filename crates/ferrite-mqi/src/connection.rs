@@ -25,10 +25,9 @@ use ferrite_queue_manager::{
 use crate::async_status::AsyncPutStatus;
 use crate::descriptor::trim;
 use crate::error::{MqError, MqResult};
-pub use crate::get_result::GetResult;
 use crate::groups;
 pub use crate::identifiers::reserve_identifiers;
-pub use crate::inquire::{AttributeValue, MAX_PRIORITY};
+pub use crate::inquire::MAX_PRIORITY;
 use crate::mq_char::MqChar;
 pub use crate::triggering::application_type_number;
 
@@ -36,20 +35,7 @@ use crate::selection::Selection;
 use crate::structures::{Mqcno, Mqmd};
 use crate::{queue_manager_events, triggering};
 
-/// An object handle (MQHOBJ) returned by MQOPEN, valid on its connection until MQCLOSE.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Hobj(pub i32);
-
-/// What MQINQ answers: the values in the order of the selectors, and MQCC_WARNING with
-/// MQRC_SELECTOR_NOT_FOR_TYPE when a queue attribute does not apply to the queue's type
-/// (`None` for MQCC_OK).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Inquired {
-    /// One value per selector, in order.
-    pub values: Vec<AttributeValue>,
-    /// MQCC_WARNING and its reason, or `None` for MQCC_OK.
-    pub warning: Option<MqError>,
-}
+pub use ferrite_mqi_types::{AttributeValue, GetResult, Hobj, Inquired};
 
 /// MQINQ selectors a local queue answers.
 pub const QUEUE_SELECTORS: &[i32] = &[

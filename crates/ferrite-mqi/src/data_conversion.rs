@@ -25,8 +25,8 @@ use ferrite_message::conversion::convert_message;
 
 use crate::descriptor::QUEUE_MANAGER_CCSID;
 use crate::error::{MqError, MqResult};
-use crate::get_result::GetResult;
 use crate::structures::{Mqgmo, Mqmd};
+use ferrite_mqi_types::GetResult;
 
 /// The CCSID and encoding a getter asks for: its MQMD's on input.
 #[derive(Clone, Copy, Debug)]

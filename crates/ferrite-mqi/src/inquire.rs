@@ -21,14 +21,7 @@ use ferrite_queue_manager::{QueueDefinition, QueueManager, QueueStatus};
 use crate::descriptor::QUEUE_MANAGER_CCSID;
 use crate::error::{MqError, MqResult};
 
-/// An attribute value for MQINQ and MQSET.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AttributeValue {
-    /// An MQIA_* integer attribute.
-    Integer(i32),
-    /// An MQCA_* character attribute, without trailing blanks.
-    Text(String),
-}
+pub use ferrite_mqi_types::AttributeValue;
 
 /// The greatest message priority (the queue manager's MAXPRTY).
 pub const MAX_PRIORITY: i32 = 9;
@@ -96,35 +89,7 @@ pub const QUEUE_ATTRIBUTE_SELECTORS: &[i32] = &[
     MQIA_Q_SERVICE_INTERVAL,
 ];
 
-/// Whether `selector` names an integer attribute (MQIA_*) rather than a character one.
-pub fn is_integer_selector(selector: i32) -> bool {
-    (MQIA_FIRST..=MQIA_LAST).contains(&selector)
-}
-
-/// The length in bytes of a character attribute in MQINQ's CharAttrs: MQ's documented
-/// MQ_*_LENGTH for the attributes Ferrite answers, 48 for the others.
-pub fn character_attribute_length(selector: i32) -> usize {
-    use ferrite_constants::lengths::*;
-    (match selector {
-        MQCA_Q_NAME => MQ_Q_NAME_LENGTH,
-        MQCA_Q_DESC => MQ_Q_DESC_LENGTH,
-        MQCA_STORAGE_CLASS => MQ_STORAGE_CLASS_LENGTH,
-        MQCA_Q_MGR_NAME => MQ_Q_MGR_NAME_LENGTH,
-        MQCA_Q_MGR_DESC => MQ_Q_MGR_DESC_LENGTH,
-        MQCA_Q_MGR_IDENTIFIER => MQ_Q_MGR_IDENTIFIER_LENGTH,
-        MQCA_TRIGGER_DATA => MQ_TRIGGER_DATA_LENGTH,
-        MQCA_PROCESS_DESC => MQ_PROCESS_DESC_LENGTH,
-        MQCA_APPL_ID => MQ_PROCESS_APPL_ID_LENGTH,
-        MQCA_ENV_DATA => MQ_PROCESS_ENV_DATA_LENGTH,
-        MQCA_USER_DATA => MQ_PROCESS_USER_DATA_LENGTH,
-        MQCA_NAMELIST_DESC => MQ_NAMELIST_DESC_LENGTH,
-        MQCA_CREATION_DATE => MQ_CREATION_DATE_LENGTH,
-        MQCA_CREATION_TIME => MQ_CREATION_TIME_LENGTH,
-        MQCA_ALTERATION_DATE => MQ_DATE_LENGTH,
-        MQCA_ALTERATION_TIME => MQ_TIME_LENGTH,
-        _ => 48,
-    }) as usize
-}
+pub use ferrite_mqi_types::calls::{character_attribute_length, is_integer_selector};
 
 /// MQ's value for a queue attribute that does not apply to the queue's type (with
 /// MQRC_SELECTOR_NOT_FOR_TYPE): MQIAV_NOT_APPLICABLE for an integer attribute, and a string

@@ -5,7 +5,8 @@
 //! MQBACK, MQCLOSE and MQDISC on it with IBM MQ's structures, options, completion and reason
 //! codes and semantics (z/OS's where they differ).
 //!
-//! - [`structures`]: MQMD (version 2), MQOD, MQPMO, MQGMO, MQCNO with MQ's defaults.
+//! - [`structures`]: MQMD (version 2), MQOD, MQPMO, MQGMO, MQCNO with MQ's defaults; they,
+//!   [`mq_char`], [`error`] and the handles are `ferrite-mqi-types`', re-exported here.
 //! - [`descriptor`]: MQMD to and from the storage engine's message descriptor, and the
 //!   documented encoding of the MQMD fields the engine does not keep itself.
 //! - [`connection`]: [`Connection`] (an MQHCONN) and the calls.
@@ -44,22 +45,24 @@ pub mod data_conversion;
 pub mod dead_letter;
 pub mod depth_events;
 pub mod descriptor;
-pub mod error;
 pub mod event_writer;
-mod get_result;
 pub mod groups;
 mod identifiers;
 pub mod inquire;
 pub mod locking;
-pub mod message_handles;
-pub mod mq_char;
 pub mod queue_manager_events;
 pub mod queue_manager_put;
 pub mod reports;
 pub mod selection;
 pub mod service_interval_events;
-pub mod structures;
 pub mod triggering;
+
+// The MQI's data types live in `ferrite-mqi-types` (shared with the client library and the
+// listeners); they keep their paths here.
+pub use ferrite_mqi_types::{error, mq_char, structures};
+// Message handles are `ferrite-message`'s (shared with the client library); the calls on a
+// connection are in `connection/message_handles.rs`.
+pub use ferrite_message::message_handles;
 
 pub use async_status::Mqsts;
 pub use connection::{

@@ -22,7 +22,7 @@ use ferrite_queue_manager::{
 };
 
 use crate::error::{MqError, MqResult};
-use crate::get_result::GetResult;
+use ferrite_mqi_types::GetResult;
 
 /// How a browse looks for its message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,8 +13,6 @@ use std::sync::Arc;
 
 use ferrite_message::property_control::split_message_data;
 use ferrite_message::{MessageProperties, MessageView, Selector};
-use ferrite_protocol::mqi::Md;
-use ferrite_protocol::MqChars;
 
 use crate::structures::Mqmd;
 
@@ -46,7 +44,7 @@ impl Selection {
 
     /// Whether the message (its MQMD and data) is selected.
     pub fn matches(&self, md: &Mqmd, data: &[u8]) -> bool {
-        let descriptor = md.to_wire();
+        let descriptor = ferrite_protocol::wire::md_to_wire(md);
         let properties = split_message_data(md.encoding, md.coded_char_set_id, md.format, data)
             .map(|split| split.properties)
             .unwrap_or_else(|_| MessageProperties::default());
@@ -54,41 +52,5 @@ impl Selection {
             descriptor: &descriptor,
             properties: &properties,
         })
-    }
-}
-
-impl Mqmd {
-    /// The MQMD in its wire form (the layout IBM documents; version as given).
-    pub fn to_wire(&self) -> Md {
-        Md {
-            version: self.version,
-            report: self.report,
-            msg_type: self.msg_type,
-            expiry: self.expiry,
-            feedback: self.feedback,
-            encoding: self.encoding,
-            coded_char_set_id: self.coded_char_set_id,
-            format: MqChars(self.format),
-            priority: self.priority,
-            persistence: self.persistence,
-            msg_id: self.msg_id,
-            correl_id: self.correl_id,
-            backout_count: self.backout_count,
-            reply_to_q: MqChars::padded(&self.reply_to_q),
-            reply_to_q_mgr: MqChars::padded(&self.reply_to_q_mgr),
-            user_identifier: MqChars::padded(&self.user_identifier),
-            accounting_token: self.accounting_token,
-            appl_identity_data: MqChars::padded(&self.appl_identity_data),
-            put_appl_type: self.put_appl_type,
-            put_appl_name: MqChars::padded(&self.put_appl_name),
-            put_date: MqChars::padded(&self.put_date),
-            put_time: MqChars::padded(&self.put_time),
-            appl_origin_data: MqChars::padded(&self.appl_origin_data),
-            group_id: self.group_id,
-            msg_seq_number: self.msg_seq_number,
-            offset: self.offset,
-            msg_flags: self.msg_flags,
-            original_length: self.original_length,
-        }
     }
 }

@@ -1,6 +1,11 @@
-//! Codec for IBM MQ's client/bindings protocol ("FAP", formats and protocols).
+//! IBM MQ's client/bindings protocol ("FAP", formats and protocols): its codec, and the layer
+//! both ends of a connection share on top of it.
 //!
-//! This crate turns bytes into typed structures and back; it does no networking. It covers:
+//! Most of this crate turns bytes into typed structures and back, with no networking; the
+//! last three modules below are what Ferrite's client library (`ferrite-client`) and its queue
+//! manager's listeners (`ferrite-server`) have in common, so that neither depends on the
+//! other: the values they negotiate, the one mapping between the MQI's structures
+//! (`ferrite-mqi-types`) and their wire form, and flows over a socket. It covers:
 //!
 //! - [`segment`]: the transmission segment headers (`TSH `, `TSHC`, `TSHM`), segment types,
 //!   control flags, a streaming [`segment::SegmentDecoder`] with strict limits, an encoder and a
@@ -16,6 +21,12 @@
 //! - [`spi`]: SPI flows (QUERYSPI, OPEN, RESERVE).
 //! - [`control`]: small connection-control payloads (SOCKET_ACTION, STATUS, NOTIFICATION, PING,
 //!   REQUEST_MSGS fixed part).
+//! - [`wire`]: what Ferrite's two ends agree on: the values negotiated in INITIAL_DATA, and
+//!   the MQI's structures (MQMD, MQOD, MQPMO, MQGMO, MQSTS) to and from their wire form.
+//! - [`transport`]: flows over a stream socket (Unix domain, TCP or TLS): segments read with
+//!   the negotiated limits, split flows reassembled, flows written in segments.
+//! - [`tls`]: TLS under the protocol (rustls): the stream both sides read and write, MQ's
+//!   CipherSpec names, and a client's configuration.
 //!
 //! Both byte orders are supported everywhere (the TSH `ByteOrder` byte decides); character
 //! fields are MQ's fixed-length blank-padded fields, handled as raw bytes ([`codec::MqChars`])
@@ -41,7 +52,10 @@ pub mod mqi;
 pub mod segment;
 pub mod spi;
 pub mod stat;
+pub mod tls;
+pub mod transport;
 pub mod uid;
+pub mod wire;
 
 pub use codec::{ByteOrder, MqChars, ProtocolError, Result};
 

@@ -31,7 +31,6 @@
 
 use std::collections::BTreeMap;
 
-use ferrite_client::wire;
 use ferrite_constants::{
     get_options::{
         MQGMO_ALL_MSGS_AVAILABLE, MQGMO_ALL_SEGMENTS_AVAILABLE, MQGMO_COMPLETE_MSG,
@@ -44,6 +43,7 @@ use ferrite_mqi::{Hobj, Mqgmo, Mqmd};
 use ferrite_protocol::codec::Writer;
 use ferrite_protocol::control::{Notification, RequestMsgs};
 use ferrite_protocol::segment::{ControlFlags1, SegmentHeader, SegmentType};
+use ferrite_protocol::wire;
 use ferrite_queue_manager::{ArrivalWaker, ArrivalWatch};
 
 use crate::flows::reply_header;

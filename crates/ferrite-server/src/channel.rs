@@ -41,8 +41,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ferrite_client::transport::TransportError;
-use ferrite_client::wire::{self, FLOW_OVERHEAD};
 use ferrite_constants::reason::*;
 use ferrite_protocol::control::{socket_action_type, status_code, SocketAction, Status};
 use ferrite_protocol::initial_data::*;
@@ -50,6 +48,8 @@ use ferrite_protocol::segment::{
     split_into_segments, ControlFlags1, HeaderKind, Reassembler, Segment, SegmentDecoder,
     SegmentHeader, SegmentType, DEFAULT_MAX_TRANSMISSION_SIZE,
 };
+use ferrite_protocol::transport::TransportError;
+use ferrite_protocol::wire::{self, FLOW_OVERHEAD};
 use ferrite_protocol::ByteOrder;
 
 use crate::authentication::{self, PasswordTransport};

@@ -31,7 +31,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use ferrite_client::wire;
 use ferrite_constants::{
     close_options::MQCO_QUIESCE, completion::MQCC_WARNING, get_options::MQGMO_WAIT, reason::*,
     wait::MQWI_UNLIMITED,
@@ -41,6 +40,7 @@ use ferrite_protocol::api::{ApiBody, ApiFlow};
 use ferrite_protocol::control::{Notification, RequestMsgs, Status};
 use ferrite_protocol::segment::{Segment, SegmentHeader, SegmentType};
 use ferrite_protocol::uid::Uid;
+use ferrite_protocol::wire;
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::{ArrivalWaker, ArrivalWatch};
 

@@ -91,7 +91,7 @@ impl Default for ChannelInitiatorConfig {
             port: DEFAULT_PORT,
             max_channels: MAX_CHANNELS_DEFAULT,
             handshake_timeout: Duration::from_secs(30),
-            max_transmission_size: ferrite_client::wire::MAX_TRANSMISSION_SIZE,
+            max_transmission_size: ferrite_protocol::wire::MAX_TRANSMISSION_SIZE,
             dispatchers: dispatchers_for_this_machine(),
             adapters: ADAPTERS_DEFAULT,
             ssl_key_repository: crate::tls::KEY_REPOSITORY_DEFAULT.to_string(),

@@ -23,13 +23,13 @@ use std::os::unix::net::UnixStream;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use ferrite_client::transport::{Stream, Transport, TransportError};
-use ferrite_client::wire;
 use ferrite_constants::reason::*;
 use ferrite_protocol::control::{socket_action_type, status_code, SocketAction, Status};
 use ferrite_protocol::initial_data::*;
 use ferrite_protocol::segment::{ControlFlags1, HeaderKind, Segment, SegmentHeader, SegmentType};
+use ferrite_protocol::transport::{Stream, Transport, TransportError};
 use ferrite_protocol::uid::{Caut, Uid};
+use ferrite_protocol::wire;
 use ferrite_protocol::ByteOrder;
 
 use crate::authentication::{credentials_from_caut, Credentials};

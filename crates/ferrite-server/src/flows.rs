@@ -1,10 +1,10 @@
 //! What the bindings conversation and the TCP channel share about flows: why a connection
 //! ends, and how a reply's segment header follows its request's.
 
-use ferrite_client::transport::TransportError;
-use ferrite_client::wire::{self, chars};
 use ferrite_protocol::initial_data::*;
 use ferrite_protocol::segment::{SegmentHeader, SegmentType};
+use ferrite_protocol::transport::TransportError;
+use ferrite_protocol::wire::{self, chars};
 use ferrite_queue_manager::QueueManager;
 
 /// Why a connection (or one of its conversations) ended.

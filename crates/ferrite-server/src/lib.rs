@@ -5,7 +5,7 @@
 //! MQ's client protocol (TSH segments and the MQI flows). Each conversation is served by an
 //! in-process `ferrite_mqi::Connection`, so MQI semantics, options and reason codes are the
 //! in-process MQI's. The client side is `ferrite-client`, whose crate documentation describes
-//! the flows, the FAP level and what is negotiated; both sides share `ferrite_client::wire`.
+//! the flows, the FAP level and what is negotiated; both sides share `ferrite_protocol::wire`.
 //!
 //! - [`Server`]: the listener thread. It accepts up to [`ServerConfig::max_connections`]
 //!   connections (beyond that a connection gets a STATUS_DATA refusal carrying
@@ -70,8 +70,8 @@ impl Default for ServerConfig {
     fn default() -> ServerConfig {
         ServerConfig {
             max_connections: MAX_CONNECTIONS,
-            max_transmission_size: ferrite_client::wire::MAX_TRANSMISSION_SIZE,
-            max_message_size: ferrite_client::wire::MAX_MESSAGE_SIZE,
+            max_transmission_size: ferrite_protocol::wire::MAX_TRANSMISSION_SIZE,
+            max_message_size: ferrite_protocol::wire::MAX_MESSAGE_SIZE,
             handshake_timeout: Duration::from_secs(30),
         }
     }

@@ -6,7 +6,6 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferrite_client::wire::{self, chars};
 use ferrite_constants::{
     completion::*,
     get_options::{MQGMO_PROPERTIES_FORCE_MQRFH2, MQGMO_PROPERTIES_IN_HANDLE, MQGMO_WAIT},
@@ -20,6 +19,7 @@ use ferrite_protocol::api::{
 };
 use ferrite_protocol::mqi::{Gmo, Od, Pmo};
 use ferrite_protocol::segment::{Segment, SegmentType};
+use ferrite_protocol::wire::{self, chars};
 use ferrite_queue_manager::QueueManager;
 
 /// How long a waiting MQGET waits at a time before asking its caller whether the client is
@@ -392,25 +392,14 @@ impl MqiSession {
         body: &[u8],
         order: ferrite_protocol::ByteOrder,
     ) -> Result<(ApiHeader, ApiBody), ferrite_protocol::ProtocolError> {
-        use ferrite_protocol::stat::{MqStat, Sts};
+        use ferrite_protocol::stat::MqStat;
         let mut stat = MqStat::decode(body, order)?;
         let result = match self.connection.as_mut() {
             None => Err(MqError::failed(MQRC_HCONN_ERROR)),
             Some(connection) => connection.stat(stat.status_type),
         };
         if let Ok(status) = &result {
-            stat.sts = Sts {
-                comp_code: status.comp_code,
-                reason: status.reason,
-                put_success_count: status.put_success_count,
-                put_warning_count: status.put_warning_count,
-                put_failure_count: status.put_failure_count,
-                object_type: status.object_type,
-                object_name: chars(&status.object_name),
-                object_q_mgr_name: chars(&status.object_q_mgr_name),
-                resolved_object_name: chars(&status.resolved_object_name),
-                resolved_q_mgr_name: chars(&status.resolved_q_mgr_name),
-            };
+            stat.sts = wire::sts_to_wire(status);
         }
         Ok((
             api_header(0, outcome(&result)),

@@ -37,10 +37,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use ferrite_client::tls::TlsStream;
-use ferrite_client::transport::Stream;
 use ferrite_constants::reason::*;
 use ferrite_protocol::control::status_code;
+use ferrite_protocol::tls::TlsStream;
+use ferrite_protocol::transport::Stream;
 use ferrite_queue_manager::objects::CIPHER_SPECS;
 use ferrite_queue_manager::ChannelDefinition;
 use rustls::pki_types::pem::PemObject;
@@ -72,7 +72,7 @@ fn provider() -> Arc<rustls::crypto::CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
 }
 
-pub use ferrite_client::tls::{cipher_spec_matches, mq_cipher_spec};
+pub use ferrite_protocol::tls::{cipher_spec_matches, mq_cipher_spec};
 
 /// What a socket's TLS session settled (for the channel checks and DISPLAY).
 #[derive(Clone, Debug, Default)]

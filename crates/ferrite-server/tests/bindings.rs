@@ -477,9 +477,9 @@ fn renegotiates_unacceptable_proposals() {
     let negotiated = connection.negotiated();
     assert_eq!(
         negotiated.max_transmission_size,
-        ferrite_client::wire::MIN_TRANSMISSION_SIZE
+        ferrite_protocol::wire::MIN_TRANSMISSION_SIZE
     );
-    assert_eq!(negotiated.fap_level, ferrite_client::wire::MIN_FAP_LEVEL);
+    assert_eq!(negotiated.fap_level, ferrite_protocol::wire::MIN_FAP_LEVEL);
     let hobj = open(&mut connection, "Q1", MQOO_OUTPUT | MQOO_INPUT_SHARED);
     put(
         &mut connection,

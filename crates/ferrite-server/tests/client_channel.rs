@@ -180,7 +180,7 @@ fn initial_data_segment(channel: &str) -> Vec<u8> {
     id.max_message_size = 1024 * 1024;
     id.ccsid = 819;
     id.conv_per_socket = 10;
-    id.channel_name = ferrite_client::wire::chars(channel);
+    id.channel_name = ferrite_protocol::wire::chars(channel);
     let mut header = SegmentHeader::new(HeaderKind::Tsh, SegmentType::InitialData, ByteOrder::Big);
     header.flags1 = ControlFlags1(0x31);
     Segment::new(header, id.encode(ByteOrder::Big))
@@ -498,8 +498,8 @@ fn heartbeats_during_a_waiting_get_keep_a_live_client_and_end_a_dead_one() {
             .unwrap()
     };
     let conn = MqConn {
-        qmgr_name: ferrite_client::wire::chars("QM1"),
-        appl_name: ferrite_client::wire::chars("dead client"),
+        qmgr_name: ferrite_protocol::wire::chars("QM1"),
+        appl_name: ferrite_protocol::wire::chars("dead client"),
         appl_type: 0,
         accounting_token: [0; 32],
         options: 3,
@@ -515,7 +515,7 @@ fn heartbeats_during_a_waiting_get_keep_a_live_client_and_end_a_dead_one() {
         SegmentType::MqConnReply
     );
     let od = Od {
-        object_name: ferrite_client::wire::chars("Q1"),
+        object_name: ferrite_protocol::wire::chars("Q1"),
         ..Od::default()
     };
     let open = MqOpen {

@@ -10,7 +10,6 @@ use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ferrite_client::wire::chars;
 use ferrite_client::{ClientOptions, Connection};
 use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
 use ferrite_mqi::{Hobj, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
@@ -21,6 +20,7 @@ use ferrite_protocol::mqi::{Gmo, Md, Od};
 use ferrite_protocol::segment::{
     ControlFlags1, HeaderKind, Segment, SegmentDecoder, SegmentHeader, SegmentType,
 };
+use ferrite_protocol::wire::chars;
 use ferrite_protocol::ByteOrder;
 use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
 use ferrite_server::ServerConfig;

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use ferrite_client::connection::ClientSecurity;
-use ferrite_client::tls::ClientTls;
+use ferrite_client::ClientTls;
 use ferrite_client::{ClientOptions, Connection};
 use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
 use ferrite_mqi::{MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};

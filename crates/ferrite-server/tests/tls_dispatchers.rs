@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ferrite_client::connection::ClientSecurity;
-use ferrite_client::tls::ClientTls;
+use ferrite_client::ClientTls;
 use ferrite_client::{ClientOptions, Connection};
 use ferrite_constants::{get_options::*, open_options::*, put_options::*};
 use ferrite_mqi::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};

@@ -87,6 +87,14 @@ impl StorageError {
     }
 }
 
+impl From<StorageError> for ferrite_mqi_types::MqError {
+    /// The storage engine's errors carry the reason code an application sees (here, where
+    /// `StorageError` is defined, so that the MQI's `?` turns one into the other).
+    fn from(error: StorageError) -> ferrite_mqi_types::MqError {
+        ferrite_mqi_types::MqError::failed(error.reason_code())
+    }
+}
+
 impl fmt::Display for StorageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -25,10 +25,10 @@ use super::{
 use crate::depth_events;
 use crate::descriptor;
 use crate::error::{MqError, MqResult};
-use crate::get_result::GetResult;
 use crate::groups;
 use crate::selection::Selection;
 use crate::structures::{Mqgmo, Mqmd};
+use ferrite_mqi_types::GetResult;
 
 /// Every MQGMO_* bit MQGET knows.
 const KNOWN_GET_OPTIONS: i32 = MQGMO_WAIT

@@ -9,8 +9,8 @@
 //! `N` is MQ's length of the field in bytes. A text longer than that cannot be held, as it
 //! cannot in MQ's C structures, and is never cut silently where an application gave it:
 //! - [`MqChar::new`] refuses it ([`TextTooLong`]); the wire path (`md_from_wire` in
-//!   ferrite-client) builds the fields with it from the wire's fixed-length bytes, which
-//!   always fit, and refuses bytes that are not UTF-8 with MQRC_MD_ERROR rather than
+//!   ferrite-protocol's `wire`) builds the fields with it from the wire's fixed-length bytes,
+//!   which always fit, and refuses bytes that are not UTF-8 with MQRC_MD_ERROR rather than
 //!   replacing them.
 //! - The `From` conversions (how a Rust application fills in an MQMD: `"REPLY.Q".into()`)
 //!   keep the longest prefix that fits, cut at a character boundary, and mark the field as

@@ -1,4 +1,4 @@
-//! Flows over a stream socket: segments read with `ferrite_protocol`'s [`SegmentDecoder`]
+//! Flows over a stream socket: segments read with [`SegmentDecoder`]
 //! (limited to the negotiated MaxTransmissionSize, never more than the codec's hard cap),
 //! split flows reassembled (limited to MaxMessageSize plus [`FLOW_OVERHEAD`]), and flows
 //! written split into segments of at most MaxTransmissionSize. Both ends of a bindings
@@ -10,13 +10,12 @@ use std::os::unix::io::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
-use ferrite_protocol::segment::{
+use crate::segment::{
     split_into_segments, Reassembler, Segment, SegmentDecoder, SegmentHeader,
     DEFAULT_MAX_TRANSMISSION_SIZE,
 };
-use ferrite_protocol::ProtocolError;
-
 use crate::wire::FLOW_OVERHEAD;
+use crate::ProtocolError;
 
 /// Why a flow could not be read or written.
 #[derive(Debug)]

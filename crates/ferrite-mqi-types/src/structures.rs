@@ -1,4 +1,5 @@
-//! The MQI's structures: MQMD (version 2), MQOD, MQPMO, MQGMO and MQCNO, with MQ's field names
+//! The MQI's structures: MQMD (version 2), MQOD, MQPMO, MQGMO, MQCNO, MQCSP and MQSTS, with MQ's
+//! field names
 //! (in Rust case) and MQ's default values (`MQMD_DEFAULT`, `MQOD_DEFAULT`, ... as `Default`).
 //!
 //! Character fields (`MQCHAR`) are Rust strings: MQ pads them with blanks to their fixed length,
@@ -9,11 +10,12 @@
 //! the constants of `ferrite_constants` (`MQMI_NONE`, `MQFMT_STRING`, ...) apply directly.
 //! StrucId and the structure lengths are implied by the type.
 
-use crate::message_handles::Hmsg;
+use crate::calls::Hmsg;
 use crate::mq_char::MqChar;
 use ferrite_constants::{
     appl_type::MQAT_NO_CONTEXT,
     ccsid::MQCCSI_Q_MGR,
+    completion::MQCC_OK,
     encoding::MQENC_NATIVE,
     expiry::MQEI_UNLIMITED,
     feedback::MQFB_NONE,
@@ -28,6 +30,7 @@ use ferrite_constants::{
     persistence::MQPER_PERSISTENCE_AS_Q_DEF,
     priority::MQPRI_PRIORITY_AS_Q_DEF,
     put_options::MQPMO_NONE,
+    reason::MQRC_NONE,
     report::MQRO_NONE,
     structs::{MQCNO_VERSION_1, MQGMO_VERSION_1, MQMD_VERSION_2, MQOD_VERSION_1, MQPMO_VERSION_1},
     wait::MQWI_UNLIMITED,
@@ -362,6 +365,48 @@ impl Default for Mqcno {
             options: 0,
             appl_name: String::new(),
             security_parms: None,
+        }
+    }
+}
+
+/// MQSTS: the status MQSTAT returns (version 1 fields).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mqsts {
+    /// CompCode of the first failure (or first warning); MQCC_OK when none.
+    pub comp_code: i32,
+    /// Reason of the first failure (or first warning); MQRC_NONE when none.
+    pub reason: i32,
+    /// Asynchronous puts that succeeded since the last MQSTAT.
+    pub put_success_count: i32,
+    /// Asynchronous puts that completed with a warning.
+    pub put_warning_count: i32,
+    /// Asynchronous puts that failed.
+    pub put_failure_count: i32,
+    /// ObjectType of the first problem's object (MQOT_Q), 0 when none.
+    pub object_type: i32,
+    /// The name the application opened (an alias's name when opened through one).
+    pub object_name: String,
+    /// Its queue manager name.
+    pub object_q_mgr_name: String,
+    /// The local queue the name resolved to.
+    pub resolved_object_name: String,
+    /// The queue manager owning it.
+    pub resolved_q_mgr_name: String,
+}
+
+impl Default for Mqsts {
+    fn default() -> Mqsts {
+        Mqsts {
+            comp_code: MQCC_OK,
+            reason: MQRC_NONE,
+            put_success_count: 0,
+            put_warning_count: 0,
+            put_failure_count: 0,
+            object_type: 0,
+            object_name: String::new(),
+            object_q_mgr_name: String::new(),
+            resolved_object_name: String::new(),
+            resolved_q_mgr_name: String::new(),
         }
     }
 }

@@ -1,7 +1,8 @@
-//! What both ends of a bindings connection agree on: the values Ferrite negotiates in
-//! INITIAL_DATA, and the mapping between the MQI's structures (`ferrite_mqi::Mqmd`, ...) and
-//! their wire form (`ferrite_protocol::mqi::Md`, ...). The queue manager's listener
-//! (`ferrite-server`) uses this module too, so both sides map fields identically.
+//! What both ends of a connection (bindings socket or client channel) agree on: the values Ferrite negotiates in
+//! INITIAL_DATA, and the mapping between the MQI's structures (`ferrite_mqi_types::Mqmd`, ...)
+//! and their wire form ([`crate::mqi::Md`], ...). The client library (`ferrite-client`) and the
+//! queue manager's listeners (`ferrite-server`) both use this module, so both sides map fields
+//! identically, in one place.
 //!
 //! Character fields: the MQI keeps them as strings without trailing blanks, the wire as
 //! fixed-length blank-padded bytes. [`chars`] pads (and, for values the MQI produced, cuts at
@@ -10,10 +11,12 @@
 //! cut into another name.
 
 use ferrite_constants::{reason::*, structs::MQGMO_VERSION_3};
-use ferrite_mqi::{MqChar, MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
-use ferrite_protocol::initial_data::{CAP1_MQREQUEST, CAP1_SPLIT_MESSAGES};
-use ferrite_protocol::mqi::{Gmo, Md, Od, Pmo};
-use ferrite_protocol::MqChars;
+use ferrite_mqi_types::{MqChar, MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo, Mqsts};
+
+use crate::initial_data::{CAP1_MQREQUEST, CAP1_SPLIT_MESSAGES};
+use crate::mqi::{CharV, Gmo, Md, Od, Pmo};
+use crate::stat::Sts;
+use crate::MqChars;
 
 /// The FAP level Ferrite offers (and the highest it accepts): 13, whose ID is the full
 /// 240-byte layout and whose MQCONN carries an FCNO. Lower proposals down to
@@ -57,16 +60,48 @@ pub fn check_length(text: &str, length: usize, reason: i32) -> MqResult<()> {
     Ok(())
 }
 
-/// MQMD to its wire form (version as given: 1 or 2).
+/// MQMD to its wire form (the layout IBM documents; version as given: 1 or 2). The one
+/// mapping of the API's MQMD to the wire's: both ends of a connection use it, and so does
+/// message selection (a selector reads the wire form), with [`md_from_wire`] and
+/// [`output_md_from_wire`] the way back.
 pub fn md_to_wire(md: &Mqmd) -> Md {
-    md.to_wire()
+    Md {
+        version: md.version,
+        report: md.report,
+        msg_type: md.msg_type,
+        expiry: md.expiry,
+        feedback: md.feedback,
+        encoding: md.encoding,
+        coded_char_set_id: md.coded_char_set_id,
+        format: MqChars(md.format),
+        priority: md.priority,
+        persistence: md.persistence,
+        msg_id: md.msg_id,
+        correl_id: md.correl_id,
+        backout_count: md.backout_count,
+        reply_to_q: MqChars::padded(&md.reply_to_q),
+        reply_to_q_mgr: MqChars::padded(&md.reply_to_q_mgr),
+        user_identifier: MqChars::padded(&md.user_identifier),
+        accounting_token: md.accounting_token,
+        appl_identity_data: MqChars::padded(&md.appl_identity_data),
+        put_appl_type: md.put_appl_type,
+        put_appl_name: MqChars::padded(&md.put_appl_name),
+        put_date: MqChars::padded(&md.put_date),
+        put_time: MqChars::padded(&md.put_time),
+        appl_origin_data: MqChars::padded(&md.appl_origin_data),
+        group_id: md.group_id,
+        msg_seq_number: md.msg_seq_number,
+        offset: md.offset,
+        msg_flags: md.msg_flags,
+        original_length: md.original_length,
+    }
 }
 
 /// The text of an MQCHARV of an MQOD (ObjectString, SelectionString): `od_and_after` starts at
 /// the MQOD, whose VSOffset counts from there. UTF-8 and ASCII-compatible CCSIDs, and UCS-2 /
 /// UTF-16 (1200, 13488, 17584, big-endian), are understood. `Err` with MQ's reason code when
 /// the offset or length points outside the flow, or the text does not decode.
-pub fn od_string(od_and_after: &[u8], value: &ferrite_protocol::mqi::CharV) -> MqResult<String> {
+pub fn od_string(od_and_after: &[u8], value: &CharV) -> MqResult<String> {
     /// The longest string accepted (MQ's selection strings are limited to 10 KiB).
     const CHARV_LENGTH_MAX: usize = 64 * 1024;
     if value.vs_length == 0 {
@@ -288,17 +323,41 @@ pub fn gmo_from_wire(gmo: &Gmo) -> Mqgmo {
     }
 }
 
-/// Whether an MQINQ/MQSET selector names an integer attribute (MQIA_*: 1..=2000); the others
-/// (MQCA_*) are character attributes.
-pub fn is_integer_selector(selector: i32) -> bool {
-    ferrite_mqi::inquire::is_integer_selector(selector)
+/// MQSTS to its wire form (the version 1 fields MQSTAT's reply carries).
+pub fn sts_to_wire(sts: &Mqsts) -> Sts {
+    Sts {
+        comp_code: sts.comp_code,
+        reason: sts.reason,
+        put_success_count: sts.put_success_count,
+        put_warning_count: sts.put_warning_count,
+        put_failure_count: sts.put_failure_count,
+        object_type: sts.object_type,
+        object_name: chars(&sts.object_name),
+        object_q_mgr_name: chars(&sts.object_q_mgr_name),
+        resolved_object_name: chars(&sts.resolved_object_name),
+        resolved_q_mgr_name: chars(&sts.resolved_q_mgr_name),
+    }
 }
 
-/// The length of a character attribute in MQINQ's CharAttrs (MQ's documented lengths; the
-/// table is `ferrite_mqi::inquire::character_attribute_length`).
-pub fn character_attribute_length(selector: i32) -> usize {
-    ferrite_mqi::inquire::character_attribute_length(selector)
+/// MQSTS from its wire form.
+pub fn sts_from_wire(sts: &Sts) -> Mqsts {
+    Mqsts {
+        comp_code: sts.comp_code,
+        reason: sts.reason,
+        put_success_count: sts.put_success_count,
+        put_warning_count: sts.put_warning_count,
+        put_failure_count: sts.put_failure_count,
+        object_type: sts.object_type,
+        object_name: sts.object_name.trimmed(),
+        object_q_mgr_name: sts.object_q_mgr_name.trimmed(),
+        resolved_object_name: sts.resolved_object_name.trimmed(),
+        resolved_q_mgr_name: sts.resolved_q_mgr_name.trimmed(),
+    }
 }
+
+// Which MQINQ/MQSET selectors are integers, and the length of each character attribute: the
+// MQI's own tables, used here to size and split the flows' IntAttrs and CharAttrs.
+pub use ferrite_mqi_types::calls::{character_attribute_length, is_integer_selector};
 
 /// IntAttrCount and CharAttrLength that hold every value `selectors` ask for.
 pub fn attribute_space(selectors: &[i32]) -> (usize, usize) {
@@ -409,6 +468,17 @@ mod tests {
             ..Mqgmo::with_options(1)
         };
         assert_eq!(gmo_from_wire(&gmo_to_wire(&gmo)), gmo);
+        let sts = Mqsts {
+            comp_code: 2,
+            reason: 2051,
+            put_failure_count: 3,
+            object_type: 1,
+            object_name: "APP.ALIAS".into(),
+            resolved_object_name: "APP.Q".into(),
+            resolved_q_mgr_name: "QM1".into(),
+            ..Mqsts::default()
+        };
+        assert_eq!(sts_from_wire(&sts_to_wire(&sts)), sts);
     }
 
     #[test]

@@ -3,7 +3,6 @@
 use std::fmt;
 
 use ferrite_constants::completion::{MQCC_FAILED, MQCC_WARNING};
-use ferrite_storage::StorageError;
 
 /// A completion code and reason code, as every MQI call returns them. Calls that fail return it
 /// as `Err` (`MQCC_FAILED`); calls that complete with a warning (`MQCC_WARNING`) return it
@@ -45,13 +44,6 @@ impl MqError {
     /// The reason code's symbolic name (`MQRC_NO_MSG_AVAILABLE`, ...).
     pub fn reason_name(&self) -> &'static str {
         ferrite_constants::reason_name(self.reason).unwrap_or("MQRC_UNKNOWN")
-    }
-}
-
-impl From<StorageError> for MqError {
-    /// The storage engine's errors carry the reason code an application sees.
-    fn from(error: StorageError) -> MqError {
-        MqError::failed(error.reason_code())
     }
 }
 

@@ -1,10 +1,12 @@
 //! Message handles and message properties: MQCRTMH, MQDLTMH, MQSETMP, MQINQMP, MQDLTMP, the
 //! handles MQPUT takes (MQPMO OriginalMsgHandle / NewMsgHandle) and MQGET fills (MQGMO
-//! MsgHandle), and the queue's PROPCTL applied at MQGET.
+//! MsgHandle), and the queue's PROPCTL applied at MQGET. The in-process MQI (`ferrite-mqi`,
+//! whose connection holds a [`MessageHandles`]) and the client library (whose handles live in
+//! the client, as in MQ's client libraries) both use this module.
 //!
 //! Messages keep their properties where the putter placed them: in an MQRFH2 at the front of
 //! the data. A put with a message handle builds that MQRFH2 from the handle
-//! ([`attach_properties`]); a get decides with `ferrite_message::property_control` where the
+//! ([`attach_properties`]); a get decides with [`crate::property_control`] where the
 //! properties go ([`deliver_properties`]): left in the data, taken out into the getter's
 //! handle, or taken out and dropped. Taking out rebuilds the data without the property folders
 //! (other folders of the MQRFH2 stay) and gives the MQMD the body's Format, Encoding and
@@ -28,22 +30,16 @@ use ferrite_constants::{
     },
     reason::*,
 };
-pub use ferrite_message::property_control::PropertyControl;
-use ferrite_message::property_control::{
-    join_message_data, property_delivery, split_message_data, PropertyDelivery,
-};
-pub use ferrite_message::{MessageProperties, PropertyValue};
+use ferrite_mqi_types::{MqError, MqResult, Mqmd};
 use ferrite_protocol::ByteOrder;
 
-use crate::error::{MqError, MqResult};
-use crate::structures::Mqmd;
+pub use crate::property_control::PropertyControl;
+use crate::property_control::{
+    join_message_data, property_delivery, split_message_data, PropertyDelivery,
+};
+pub use crate::{MessageProperties, PropertyValue};
 
-/// A message handle (MQHMSG), valid on its connection until MQDLTMH.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Hmsg(pub i64);
-
-/// MQHM_NONE: no message handle.
-pub const MQHM_NONE: i64 = 0;
+pub use ferrite_mqi_types::{Hmsg, MQHM_NONE};
 
 /// Most message handles one connection may hold at once (MQRC_HMSG_ERROR beyond).
 pub const MESSAGE_HANDLES_PER_CONNECTION_MAX: usize = 4096;
@@ -199,7 +195,7 @@ impl MessageHandles {
     }
 }
 
-/// A queue's PROPCTL keyword as `ferrite_message`'s [`PropertyControl`].
+/// A queue's PROPCTL keyword as a [`PropertyControl`].
 pub fn property_control(keyword: &str) -> PropertyControl {
     match keyword {
         "ALL" => PropertyControl::All,
