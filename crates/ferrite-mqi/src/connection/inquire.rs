@@ -8,9 +8,7 @@ use ferrite_constants::{
     reason::*,
     selector::*,
 };
-use ferrite_queue_manager::{
-    ConfigurationChange, ObjectDefinition, ObjectTimes, ObjectType,
-};
+use ferrite_queue_manager::{ConfigurationChange, ObjectDefinition, ObjectTimes, ObjectType};
 
 use super::{failed, Connection, Hobj, Inquired, Target};
 

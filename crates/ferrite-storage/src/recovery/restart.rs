@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use crate::data_manager::{DataManager, SlotEffect};
 use crate::error::{StorageError, StorageResult};
 use crate::log::{CheckpointLocation, LogManager, LogRecordRef};
-use crate::recovery::log_records::{
+use crate::log_records::{
     kind, BackoutRecord, CheckpointRecord, PutRecord, RecoveryRecord, UrOperation, UrSnapshot,
     UrState,
 };
