@@ -4,7 +4,7 @@
 //! Corpus: crates/ferrite-queue-manager/tests/corpus/log_payload/.
 #![no_main]
 
-use ferrite_storage::recovery::log_records::{
+use ferrite_storage::log_records::{
     RecoveryRecord, CONTINUATION_PAGES_MAX, IMAGE_BYTES_MAX,
 };
 use ferrite_storage::{PageSetId, Rba};

@@ -14,7 +14,7 @@ use ferrite_queue_manager::{
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::memory::MemoryAccount;
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::recovery::log_records::MessageLocation;
+use ferrite_storage::log_records::MessageLocation;
 use ferrite_storage::types::PageNumber;
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::PageSetId;

@@ -33,12 +33,12 @@ use ferrite_storage::log::record::{
     decode_header, decode_record, encode_record, SegmentHeader, LOG_RECORD_BYTES_MAX,
     LOG_RECORD_HEADER_BYTES, RECORD_KIND_END_OF_FILE, RECORD_KIND_SEGMENT,
 };
-use ferrite_storage::page::{PageBytes, PageType, PAGE_HEADER_SIZE, PAGE_SIZE};
-use ferrite_storage::recovery::log_records::{
+use ferrite_storage::log_records::{
     encode_urid, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, PutRecord,
     RecoveryRecord, UrOperation, UrReference, UrSnapshot, UrState, CONTINUATION_PAGES_MAX,
     IMAGE_BYTES_MAX,
 };
+use ferrite_storage::page::{PageBytes, PageType, PAGE_HEADER_SIZE, PAGE_SIZE};
 use ferrite_storage::{PageNumber, PageSetId, Rba, Urid};
 use proptest::prelude::*;
 

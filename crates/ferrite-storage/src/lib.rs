@@ -14,6 +14,8 @@
 //! - [`buffer_pool`]: buffer pools, page states, deferred write process, statistics (QPST*).
 //! - [`log`]: the log manager: record framing, log buffers, writer, active and archive logs,
 //!   the bootstrap data set, readers, statistics (QJST*).
+//! - [`log_records`]: the log record formats: the data manager and the queue manager write
+//!   them, restart reads them.
 //! - [`data_manager`]: queues and messages laid out on pages, objects on page set 0.
 //! - [`recovery`]: units of recovery, checkpoints and the four-phase restart.
 //! - [`types`], [`error`]: the small value types and the error every module returns.
@@ -30,7 +32,7 @@
 //!   the scan that finds them at restart); [`data_manager::message`]: the stored image and
 //!   descriptor of a message; [`data_manager::memory`]: images held in memory;
 //! - [`recovery::restart::recover`]: restart up to the end of backward recovery, and
-//!   [`recovery::log_records`]: the unit-of-recovery records the queue manager writes.
+//!   [`log_records`]: the unit-of-recovery records the queue manager writes.
 
 pub mod buffer_pool;
 pub mod config;
@@ -38,6 +40,7 @@ pub mod data_manager;
 pub mod error;
 pub mod layout;
 pub mod log;
+pub mod log_records;
 pub mod page;
 pub mod page_set;
 pub mod recovery;

@@ -28,14 +28,14 @@ use ferrite_storage::log::record::{
     self, SegmentHeader, RECORD_HEADER_LAYOUT, SEGMENT_HEADER_LAYOUT,
 };
 use ferrite_storage::log::CheckpointLocation;
+use ferrite_storage::log_records::{
+    self, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, PutRecord,
+    RecoveryRecord, UrOperation, UrReference, UrSnapshot, UrState,
+};
 use ferrite_storage::page::{self, PageBytes, PageType, PAGE_HEADER_LAYOUT};
 use ferrite_storage::page_set::{
     self, DOUBLE_WRITE_BATCH_LAYOUT, DOUBLE_WRITE_DESCRIPTOR_LAYOUT, DOUBLE_WRITE_HEADER_LAYOUT,
     PAGE_SET_HEADER_LAYOUT,
-};
-use ferrite_storage::recovery::log_records::{
-    self, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, PutRecord,
-    RecoveryRecord, UrOperation, UrReference, UrSnapshot, UrState,
 };
 use ferrite_storage::{PageNumber, PageSetId, Rba, Urid};
 
@@ -700,22 +700,13 @@ fn constants() -> Vec<(&'static str, String)> {
             "log::record::LOG_RECORD_BYTES_MAX",
             record::LOG_RECORD_BYTES_MAX.to_string(),
         ),
-        ("recovery::log_records::kind::PUT", hex(kind::PUT.into())),
-        ("recovery::log_records::kind::GET", hex(kind::GET.into())),
+        ("log_records::kind::PUT", hex(kind::PUT.into())),
+        ("log_records::kind::GET", hex(kind::GET.into())),
+        ("log_records::kind::COMMIT", hex(kind::COMMIT.into())),
+        ("log_records::kind::PREPARE", hex(kind::PREPARE.into())),
+        ("log_records::kind::BACKOUT", hex(kind::BACKOUT.into())),
         (
-            "recovery::log_records::kind::COMMIT",
-            hex(kind::COMMIT.into()),
-        ),
-        (
-            "recovery::log_records::kind::PREPARE",
-            hex(kind::PREPARE.into()),
-        ),
-        (
-            "recovery::log_records::kind::BACKOUT",
-            hex(kind::BACKOUT.into()),
-        ),
-        (
-            "recovery::log_records::kind::CHECKPOINT",
+            "log_records::kind::CHECKPOINT",
             hex(kind::CHECKPOINT.into()),
         ),
         (

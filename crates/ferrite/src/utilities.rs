@@ -10,9 +10,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use ferrite_queue_manager::{page_set_path, QueueManager};
 use ferrite_storage::log::LogManager;
+use ferrite_storage::log_records::RecoveryRecord;
 use ferrite_storage::page::{PageBytes, PAGE_SIZE};
 use ferrite_storage::page_set::PageSet;
-use ferrite_storage::recovery::log_records::RecoveryRecord;
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::{PageNumber, PageSetId, Rba, StorageError};
 

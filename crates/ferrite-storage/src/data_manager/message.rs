@@ -21,7 +21,7 @@
 //! | descriptor extension | varint length (≤ 2048) + bytes |
 //! | data | the rest |
 
-use crate::recovery::codec::{DecodeError, Decoder, Encoder};
+use crate::log_records::codec::{DecodeError, Decoder, Encoder};
 
 pub const IMAGE_VERSION: u8 = 1;
 pub const DESCRIPTOR_EXTENSION_BYTES_MAX: usize = 2048;

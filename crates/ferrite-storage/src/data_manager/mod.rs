@@ -24,9 +24,9 @@ use std::time::{Duration, Instant};
 use crate::buffer_pool::{BufferPool, PageChange};
 use crate::error::{StorageError, StorageResult};
 use crate::log::LogManager;
+use crate::log_records::{kind, GetRecord, MessageLocation, PutRecord, UrReference};
 use crate::page::{PageBytes, PageType, PAGE_FLAG_NONPERSISTENT, PAGE_HEADER_SIZE};
 use crate::page_set::PageSet;
-use crate::recovery::log_records::{kind, GetRecord, MessageLocation, PutRecord, UrReference};
 use crate::types::{PageNumber, PageSetId, Rba};
 use message::ImageParts;
 
@@ -1019,7 +1019,7 @@ fn redo_target_gone(page: &PageBytes, change: PageChange) -> bool {
 
 /// Longest continuation chain followed before a chain counts as damaged (a 100 MiB record).
 fn log_records_continuation_limit() -> usize {
-    crate::recovery::log_records::CONTINUATION_PAGES_MAX
+    crate::log_records::CONTINUATION_PAGES_MAX
 }
 
 pub use data_page::{SLOT_KIND_MESSAGE, SLOT_KIND_OBJECT};

@@ -953,6 +953,36 @@ pub fn archive_directory(directory: &Path, archive: &ArchiveParameters) -> PathB
     }
 }
 
+/// Read the BSDS, rewriting a damaged copy from the other, and check that the log it describes
+/// is the one `log` configures.
+fn read_bsds(fs: &dyn FileSystem, directory: &Path, log: &LogParameters) -> StorageResult<Bsds> {
+    let outcome = Bsds::read_with_damage(fs, directory)?;
+    let bsds = outcome.bsds;
+    for (path, reason) in &outcome.damaged {
+        eprintln!(
+            "warning: BSDS copy {} is not usable ({reason}); rewriting it from the other copy",
+            path.display()
+        );
+        bsds.repair_copy(fs, path)?;
+    }
+    if bsds.active_log_count != log.active_log_count
+        || bsds.active_log_size_mib != log.active_log_size_mib
+        || bsds.twoactv != log.twoactv
+    {
+        return Err(StorageError::invalid(format!(
+            "the log parameters differ from the log's: it has {} active logs of {} MiB, TWOACTV {}; \
+             the configuration asks for {} of {} MiB, TWOACTV {} (changing them is not supported)",
+            bsds.active_log_count,
+            bsds.active_log_size_mib,
+            bsds.twoactv,
+            log.active_log_count,
+            log.active_log_size_mib,
+            log.twoactv
+        )));
+    }
+    Ok(bsds)
+}
+
 fn check_parameters(log: &LogParameters) -> StorageResult<()> {
     if !(2..=310).contains(&log.active_log_count) {
         return Err(StorageError::invalid(format!(
@@ -1050,30 +1080,7 @@ impl LogManager {
         archive: &ArchiveParameters,
     ) -> StorageResult<Arc<LogManager>> {
         check_parameters(log)?;
-        let outcome = Bsds::read_with_damage(&*fs, directory)?;
-        let mut bsds = outcome.bsds;
-        for (path, reason) in &outcome.damaged {
-            eprintln!(
-                "warning: BSDS copy {} is not usable ({reason}); rewriting it from the other copy",
-                path.display()
-            );
-            bsds.repair_copy(&*fs, path)?;
-        }
-        if bsds.active_log_count != log.active_log_count
-            || bsds.active_log_size_mib != log.active_log_size_mib
-            || bsds.twoactv != log.twoactv
-        {
-            return Err(StorageError::invalid(format!(
-                "the log parameters differ from the log's: it has {} active logs of {} MiB, TWOACTV {}; \
-                 the configuration asks for {} of {} MiB, TWOACTV {} (changing them is not supported)",
-                bsds.active_log_count,
-                bsds.active_log_size_mib,
-                bsds.twoactv,
-                log.active_log_count,
-                log.active_log_size_mib,
-                log.twoactv
-            )));
-        }
+        let mut bsds = read_bsds(&*fs, directory, log)?;
         let copies = if log.twoactv { 2 } else { 1 };
         let data_bytes = u64::from(log.active_log_size_mib) * 1024 * 1024;
         let files = ActiveLogFiles::open(
@@ -1163,6 +1170,16 @@ impl LogManager {
             shared.write_bsds(&mut copy)?;
             *bsds = copy;
         }
+        LogManager::start(shared, directory, &recovered)
+    }
+
+    /// The end of log initialisation: open the write state at the end of the log and start the
+    /// logger and offload threads.
+    fn start(
+        shared: Arc<LogShared>,
+        directory: &Path,
+        recovered: &restart::RecoveredLog,
+    ) -> StorageResult<Arc<LogManager>> {
         // The write state last, just before the logger that closes it: with TWOACTV it starts
         // the copy 2 writer thread, which holds `shared` (and so every file) until closed. Each
         // failure from here on closes it or stops the logger, which closes it.

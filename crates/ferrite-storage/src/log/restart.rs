@@ -117,13 +117,107 @@ pub(crate) fn recover(
     repair: bool,
     counters: &LogCounters,
 ) -> StorageResult<RecoveredLog> {
-    let count = files.count();
-    let copies = files.copies();
-    let data_bytes = files.data_bytes;
     let mut problems = Vec::new();
 
-    // 1. Headers.
-    let mut starts: Vec<Option<u64>> = vec![None; count];
+    // 1. Validate the active logs: their headers, then their order round the ring.
+    let starts = validate_active_log_headers(files, bsds, repair, counters, &mut problems)?;
+    let used = order_active_logs(files, bsds, &starts, &mut problems)?;
+    let (current_start, current) = used.current();
+
+    // 2. Find the end of the log, with the current file's valid slot images laid over each copy.
+    let mut images = read_slot_images(files, &used);
+    let scan_start = choose_scan_start(bsds, &used);
+    let end = find_end_of_log(
+        files,
+        &used,
+        &images,
+        scan_start,
+        repair,
+        counters,
+        &mut problems,
+    )?;
+    debug_assert!(scan_start <= end.end_rba && current_start <= end.used_end);
+
+    // 3. Repair the torn tail: slot images in place, the last unsynced window rewritten, zeros
+    // after the end, the partial last page kept in slot 1.
+    let mut partial_page = Vec::new();
+    let mut next_slot = 0;
+    if repair {
+        partial_page = repair_torn_tail(files, bsds, &used, &images, &end, counters)?;
+        next_slot = 1;
+        images.clear();
+    }
+
+    // 4. Reconcile the active log inventory.
+    let (ring, offload_jobs) = active_log_inventory(bsds, &used, files.count());
+    debug_assert_eq!(ring[current].status, ActiveLogStatus::Current);
+    Ok(RecoveredLog {
+        ring,
+        current,
+        end_rba: end.end_rba,
+        file_limit: end.file_limit,
+        used_end: end.used_end,
+        partial_page,
+        images,
+        next_slot,
+        offload_jobs,
+        scan_start,
+        problems,
+    })
+}
+
+/// The active logs in use, oldest first, each as (start RBA, file number). They follow one
+/// another round the ring, and each one's RBA range ends where the next one's begins; the
+/// last is the current log.
+struct UsedLogs {
+    logs: Vec<(u64, usize)>,
+    data_bytes: u64,
+}
+
+impl UsedLogs {
+    /// The index of the current log.
+    fn last(&self) -> usize {
+        self.logs.len() - 1
+    }
+
+    /// The current log: (start RBA, file number).
+    fn current(&self) -> (u64, usize) {
+        self.logs[self.last()]
+    }
+
+    /// End of the RBA range of the log at `index`.
+    fn range_end(&self, index: usize) -> u64 {
+        if index + 1 < self.logs.len() {
+            self.logs[index + 1].0
+        } else {
+            self.logs[index].0 + self.data_bytes
+        }
+    }
+}
+
+/// Where the log ends.
+struct LogEnd {
+    /// RBA of the next record.
+    end_rba: u64,
+    /// End of the current file's RBA range (its end-of-file marker's end if it has one).
+    file_limit: u64,
+    /// End of the real bytes in the current file.
+    used_end: u64,
+}
+
+/// Step 1, headers: every active log's start RBA (`None` for an unused one), from the best of
+/// its copies' headers. A copy whose header is damaged or out of date is rewritten (with
+/// `repair`). A file no copy of which has a usable header is an error unless its content is
+/// archived.
+fn validate_active_log_headers(
+    files: &ActiveLogFiles,
+    bsds: &Bsds,
+    repair: bool,
+    counters: &LogCounters,
+    problems: &mut Vec<String>,
+) -> StorageResult<Vec<Option<u64>>> {
+    let copies = files.copies();
+    let mut starts: Vec<Option<u64>> = vec![None; files.count()];
     for (number, start_slot) in starts.iter_mut().enumerate() {
         let headers: Vec<Result<ActiveLogHeader, String>> = (0..copies)
             .map(|copy| {
@@ -192,7 +286,7 @@ pub(crate) fn recover(
                     let header = ActiveLogHeader {
                         copy_number: copy as u32 + 1,
                         data_set_number: number as u32 + 1,
-                        data_bytes,
+                        data_bytes: files.data_bytes,
                         start_rba: start,
                         created_unix_seconds: bsds.created_unix_seconds,
                     };
@@ -203,8 +297,20 @@ pub(crate) fn recover(
             }
         }
     }
+    Ok(starts)
+}
 
-    // 2. Ranges.
+/// Step 1, ranges: the used active logs in RBA order, which must be ring order. A break is
+/// tolerated only where everything before it is archived (a reusable file whose headers were
+/// unusable): those older files are then simply not read from the active logs.
+fn order_active_logs(
+    files: &ActiveLogFiles,
+    bsds: &Bsds,
+    starts: &[Option<u64>],
+    problems: &mut Vec<String>,
+) -> StorageResult<UsedLogs> {
+    let count = files.count();
+    let data_bytes = files.data_bytes;
     let mut used: Vec<(u64, usize)> = starts
         .iter()
         .enumerate()
@@ -218,9 +324,6 @@ pub(crate) fn recover(
             detail: "no active log has ever been used (every header says unused)".to_string(),
         });
     }
-    // The used files must follow one another round the ring. A break is tolerated only where
-    // everything before it is archived (a reusable file whose headers were unusable): those
-    // older files are then simply not read from the active logs.
     if let Some(gap) = used
         .windows(2)
         .rposition(|pair| pair[1].1 != (pair[0].1 + 1) % count)
@@ -255,20 +358,20 @@ pub(crate) fn recover(
             });
         }
     }
-    let range_end = |index: usize| -> u64 {
-        if index + 1 < used.len() {
-            used[index + 1].0
-        } else {
-            used[index].0 + data_bytes
-        }
-    };
-    let last = used.len() - 1;
-    let current = used[last].1;
+    debug_assert!(used
+        .windows(2)
+        .all(|pair| pair[0].0 < pair[1].0 && pair[1].1 == (pair[0].1 + 1) % count));
+    Ok(UsedLogs {
+        logs: used,
+        data_bytes,
+    })
+}
 
-    // 3. Scan, with the current file's valid slot images laid over each copy.
-    let (current_start, _) = used[last];
+/// The current file's valid ping-pong slot images, on every copy, in page order.
+fn read_slot_images(files: &ActiveLogFiles, used: &UsedLogs) -> Vec<PageImage> {
+    let (current_start, current) = used.current();
     let mut images: Vec<PageImage> = Vec::new();
-    for copy in 0..copies {
+    for copy in 0..files.copies() {
         for slot in files
             .read_slots(current, copy)
             .into_iter()
@@ -276,7 +379,7 @@ pub(crate) fn recover(
             .flatten()
         {
             let PingPongSlot { page_rba, image } = slot;
-            if page_rba >= current_start && page_rba < current_start + data_bytes {
+            if page_rba >= current_start && page_rba < current_start + files.data_bytes {
                 images.push(PageImage {
                     copy: Some(copy),
                     page_rba,
@@ -286,34 +389,61 @@ pub(crate) fn recover(
         }
     }
     images.sort_by_key(|image| (image.page_rba, image.bytes.len()));
-    let oldest = used[0].0;
-    let scan_start = match bsds.last_checkpoint() {
+    images
+}
+
+/// Where the scan for the end of the log starts: the last checkpoint's begin RBA if the active
+/// logs still hold it, else the oldest RBA they hold.
+fn choose_scan_start(bsds: &Bsds, used: &UsedLogs) -> u64 {
+    let oldest = used.logs[0].0;
+    match bsds.last_checkpoint() {
         Some(checkpoint)
-            if checkpoint.begin_rba.0 >= oldest && checkpoint.begin_rba.0 < range_end(last) =>
+            if checkpoint.begin_rba.0 >= oldest
+                && checkpoint.begin_rba.0 < used.range_end(used.last()) =>
         {
             checkpoint.begin_rba.0
         }
         _ => oldest,
-    };
+    }
+}
+
+/// Step 2: read forward from `scan_start`, verifying each record on every copy; a copy that
+/// does not hold a record another copy holds is reported (and, with `repair`, mended from
+/// it). In the current file the first position where no copy holds a valid record is the end
+/// of the log; in a full file it is damage, and restart fails.
+fn find_end_of_log(
+    files: &ActiveLogFiles,
+    used: &UsedLogs,
+    images: &[PageImage],
+    scan_start: u64,
+    repair: bool,
+    counters: &LogCounters,
+    problems: &mut Vec<String>,
+) -> StorageResult<LogEnd> {
+    let data_bytes = files.data_bytes;
+    let last = used.last();
     let mut index = used
+        .logs
         .iter()
         .rposition(|(start, _)| *start <= scan_start)
         .unwrap();
     let mut position = scan_start;
     let mut scratch = vec![0u8; SCAN_CHUNK_BYTES];
     // One window per copy: records are verified from memory, read 1 MiB at a time.
-    let mut chunks: Vec<ActiveChunk> = (0..copies)
+    let mut chunks: Vec<ActiveChunk> = (0..files.copies())
         .map(|_| ActiveChunk::new(READ_CHUNK_BYTES))
         .collect();
-    let (end_rba, file_limit, used_end);
     loop {
-        let (start, number) = used[index];
-        let file_end = range_end(index);
+        let (start, number) = used.logs[index];
+        let file_end = used.range_end(index);
         let is_current = index == last;
         if position >= file_end {
             if is_current {
-                (end_rba, file_limit, used_end) = (position, position, position);
-                break;
+                return Ok(LogEnd {
+                    end_rba: position,
+                    file_limit: position,
+                    used_end: position,
+                });
             }
             index += 1;
             continue;
@@ -324,7 +454,7 @@ pub(crate) fn recover(
             match verify_in_chunk(
                 chunk,
                 &*files.files[number][copy],
-                &images,
+                images,
                 (number, copy, start),
                 data_bytes,
                 position,
@@ -337,8 +467,11 @@ pub(crate) fn recover(
         }
         let Some((good_copy, header)) = good else {
             if is_current {
-                (end_rba, file_limit, used_end) = (position, start + data_bytes, position);
-                break;
+                return Ok(LogEnd {
+                    end_rba: position,
+                    file_limit: start + data_bytes,
+                    used_end: position,
+                });
             }
             return Err(StorageError::CorruptLog {
                 path: files.path(number, 0).to_path_buf(),
@@ -366,7 +499,7 @@ pub(crate) fn recover(
                 let offset = ACTIVE_LOG_HEADER_BYTES + (position - start);
                 copy_bytes(
                     &*files.files[number][good_copy],
-                    (good_copy, &images),
+                    (good_copy, images),
                     &*files.files[number][*copy],
                     position,
                     offset,
@@ -381,9 +514,11 @@ pub(crate) fn recover(
         if header.is_end_of_file() {
             if is_current {
                 // The file was ended but the switch to the next did not complete.
-                (end_rba, file_limit, used_end) =
-                    (next, next, position + LOG_RECORD_HEADER_BYTES as u64);
-                break;
+                return Ok(LogEnd {
+                    end_rba: next,
+                    file_limit: next,
+                    used_end: position + LOG_RECORD_HEADER_BYTES as u64,
+                });
             }
             if next != file_end {
                 return Err(StorageError::CorruptLog {
@@ -395,93 +530,146 @@ pub(crate) fn recover(
         }
         position = next;
     }
+}
 
-    // 4. Slot images in place, clear after the end, keep the partial last page, reset the slots.
-    if repair && !images.is_empty() {
-        for copy in 0..copies {
-            let file = &files.files[current][copy];
-            let mut wrote = false;
-            for image in images.iter().filter(|image| image.copy == Some(copy)) {
-                let through = image.end().min(used_end);
-                if through <= image.page_rba {
-                    continue;
-                }
-                let bytes = &image.bytes[..(through - image.page_rba) as usize];
-                let offset = ACTIVE_LOG_HEADER_BYTES + (image.page_rba - current_start);
-                file.write_at(bytes, offset)
-                    .map_err(|error| io_error(&**file, "write slot image in place", error))?;
-                bump(&counters.write_ios[copy], 1);
-                wrote = true;
+/// Step 3: make the current file's tail durable as the scan read it, and return the partial
+/// last page (kept in slot 1).
+fn repair_torn_tail(
+    files: &ActiveLogFiles,
+    bsds: &Bsds,
+    used: &UsedLogs,
+    images: &[PageImage],
+    end: &LogEnd,
+    counters: &LogCounters,
+) -> StorageResult<Vec<u8>> {
+    write_slot_images_in_place(files, used, images, end.used_end, counters)?;
+    let partial_page = rewrite_tail(files, bsds, used, end, counters)?;
+    reset_slots(files, used, end.end_rba, &partial_page, counters)?;
+    Ok(partial_page)
+}
+
+/// Write each copy's slot images (up to `used_end`) in place, and sync that copy.
+fn write_slot_images_in_place(
+    files: &ActiveLogFiles,
+    used: &UsedLogs,
+    images: &[PageImage],
+    used_end: u64,
+    counters: &LogCounters,
+) -> StorageResult<()> {
+    let (current_start, current) = used.current();
+    for copy in 0..files.copies() {
+        let file = &files.files[current][copy];
+        let mut wrote = false;
+        for image in images.iter().filter(|image| image.copy == Some(copy)) {
+            let through = image.end().min(used_end);
+            if through <= image.page_rba {
+                continue;
             }
-            if wrote {
-                file.sync_data()
-                    .map_err(|error| io_error(&**file, "sync active log", error))?;
-            }
-        }
-    }
-    // The last unsynced window before the end, and the current file's header, are read and
-    // written back on every copy, then synced: after a failed sync in this boot the kernel may
-    // have marked those pages clean without their reaching the disk, and the scan above read
-    // them from the page cache (RELIABILITY.md, "A failed log sync").
-    let mut partial_page = Vec::new();
-    if repair {
-        let rewrite_start =
-            current_start.max(page_floor(used_end).saturating_sub(LOG_UNSYNCED_BYTES_MAX));
-        let zeroes_after = end_rba < current_start + data_bytes && end_rba == used_end;
-        let rewrite_end = if zeroes_after {
-            (current_start + data_bytes)
-                .min(page_floor(end_rba) + (RESTART_ZERO_AHEAD_PAGES * LOG_PAGE_BYTES) as u64)
-        } else {
-            used_end
-        };
-        let mut bytes = vec![0u8; (rewrite_end - rewrite_start) as usize];
-        let kept = (used_end - rewrite_start) as usize;
-        let offset = ACTIVE_LOG_HEADER_BYTES + (rewrite_start - current_start);
-        for copy in 0..copies {
-            let header = ActiveLogHeader {
-                copy_number: copy as u32 + 1,
-                data_set_number: current as u32 + 1,
-                data_bytes,
-                start_rba: Some(current_start),
-                created_unix_seconds: bsds.created_unix_seconds,
-            };
-            files.write_header(current, copy, &header)?;
+            let bytes = &image.bytes[..(through - image.page_rba) as usize];
+            let offset = ACTIVE_LOG_HEADER_BYTES + (image.page_rba - current_start);
+            file.write_at(bytes, offset)
+                .map_err(|error| io_error(&**file, "write slot image in place", error))?;
             bump(&counters.write_ios[copy], 1);
-            // Each copy's own bytes: the scan made the records of both agree from its start,
-            // and bytes before that are not for this copy to take from the other.
-            let file = &files.files[current][copy];
-            file.read_at(&mut bytes[..kept], offset)
-                .map_err(|error| io_error(&**file, "read active log", error))?;
-            if copy == 0 && zeroes_after {
-                let page_start = (page_floor(end_rba) - rewrite_start) as usize;
-                partial_page = bytes[page_start..kept].to_vec();
-            }
-            if !bytes.is_empty() {
-                file.write_at(&bytes, offset)
-                    .map_err(|error| io_error(&**file, "rewrite active log tail", error))?;
-                bump(&counters.write_ios[copy], 1);
-            }
-            files.sync(current, copy)?;
+            wrote = true;
+        }
+        if wrote {
+            file.sync_data()
+                .map_err(|error| io_error(&**file, "sync active log", error))?;
         }
     }
-    let mut next_slot = 0;
-    if repair {
-        let image = (!partial_page.is_empty()).then(|| PingPongSlot {
-            page_rba: page_floor(end_rba),
-            image: partial_page.clone(),
-        });
-        for copy in 0..copies {
-            for slot in 0..PING_PONG_SLOTS {
-                files.write_slot(current, copy, slot, image.as_ref().filter(|_| slot == 0))?;
-                bump(&counters.write_ios[copy], 1);
-            }
-            files.sync(current, copy)?;
-        }
-        next_slot = 1;
-        images.clear();
-    }
+    Ok(())
+}
 
-    // 5. Inventory.
+/// Rewrite the current file's header and the last unsynced window before the end on every
+/// copy, from the copy's own bytes, with zeros after the end through the pages ahead, and sync:
+/// after a failed sync in this boot the kernel may have marked those pages clean without their
+/// reaching the disk, and the scan read them from the page cache (RELIABILITY.md, "A failed
+/// log sync"). Returns the partial last page (copy 1's bytes), empty when the end is not
+/// followed by zeros.
+fn rewrite_tail(
+    files: &ActiveLogFiles,
+    bsds: &Bsds,
+    used: &UsedLogs,
+    end: &LogEnd,
+    counters: &LogCounters,
+) -> StorageResult<Vec<u8>> {
+    let (current_start, current) = used.current();
+    let data_bytes = files.data_bytes;
+    let LogEnd {
+        end_rba, used_end, ..
+    } = *end;
+    let mut partial_page = Vec::new();
+    let rewrite_start =
+        current_start.max(page_floor(used_end).saturating_sub(LOG_UNSYNCED_BYTES_MAX));
+    let zeroes_after = end_rba < current_start + data_bytes && end_rba == used_end;
+    let rewrite_end = if zeroes_after {
+        (current_start + data_bytes)
+            .min(page_floor(end_rba) + (RESTART_ZERO_AHEAD_PAGES * LOG_PAGE_BYTES) as u64)
+    } else {
+        used_end
+    };
+    let mut bytes = vec![0u8; (rewrite_end - rewrite_start) as usize];
+    let kept = (used_end - rewrite_start) as usize;
+    let offset = ACTIVE_LOG_HEADER_BYTES + (rewrite_start - current_start);
+    for copy in 0..files.copies() {
+        let header = ActiveLogHeader {
+            copy_number: copy as u32 + 1,
+            data_set_number: current as u32 + 1,
+            data_bytes,
+            start_rba: Some(current_start),
+            created_unix_seconds: bsds.created_unix_seconds,
+        };
+        files.write_header(current, copy, &header)?;
+        bump(&counters.write_ios[copy], 1);
+        // Each copy's own bytes: the scan made the records of both agree from its start,
+        // and bytes before that are not for this copy to take from the other.
+        let file = &files.files[current][copy];
+        file.read_at(&mut bytes[..kept], offset)
+            .map_err(|error| io_error(&**file, "read active log", error))?;
+        if copy == 0 && zeroes_after {
+            let page_start = (page_floor(end_rba) - rewrite_start) as usize;
+            partial_page = bytes[page_start..kept].to_vec();
+        }
+        if !bytes.is_empty() {
+            file.write_at(&bytes, offset)
+                .map_err(|error| io_error(&**file, "rewrite active log tail", error))?;
+            bump(&counters.write_ios[copy], 1);
+        }
+        files.sync(current, copy)?;
+    }
+    Ok(partial_page)
+}
+
+/// Slot 1 gets the partial last page's image and slot 2 is emptied, on every copy (synced).
+fn reset_slots(
+    files: &ActiveLogFiles,
+    used: &UsedLogs,
+    end_rba: u64,
+    partial_page: &[u8],
+    counters: &LogCounters,
+) -> StorageResult<()> {
+    let (_, current) = used.current();
+    let image = (!partial_page.is_empty()).then(|| PingPongSlot {
+        page_rba: page_floor(end_rba),
+        image: partial_page.to_vec(),
+    });
+    for copy in 0..files.copies() {
+        for slot in 0..PING_PONG_SLOTS {
+            files.write_slot(current, copy, slot, image.as_ref().filter(|_| slot == 0))?;
+            bump(&counters.write_ios[copy], 1);
+        }
+        files.sync(current, copy)?;
+    }
+    Ok(())
+}
+
+/// Step 4: the ring as restart found it, and an offload job for every full file not covered by
+/// an archive.
+fn active_log_inventory(
+    bsds: &Bsds,
+    used: &UsedLogs,
+    count: usize,
+) -> (Vec<RingEntry>, Vec<OffloadJob>) {
     let mut ring = vec![
         RingEntry {
             status: ActiveLogStatus::Reusable,
@@ -491,7 +679,8 @@ pub(crate) fn recover(
         count
     ];
     let mut offload_jobs = Vec::new();
-    for (index, &(start, number)) in used.iter().enumerate() {
+    let last = used.last();
+    for (index, &(start, number)) in used.logs.iter().enumerate() {
         if index == last {
             ring[number] = RingEntry {
                 status: ActiveLogStatus::Current,
@@ -500,7 +689,7 @@ pub(crate) fn recover(
             };
             continue;
         }
-        let end = range_end(index);
+        let end = used.range_end(index);
         let entry = &bsds.active_logs[number];
         let archived = bsds
             .archives
@@ -529,19 +718,7 @@ pub(crate) fn recover(
             });
         }
     }
-    Ok(RecoveredLog {
-        ring,
-        current,
-        end_rba,
-        file_limit,
-        used_end,
-        partial_page,
-        images,
-        next_slot,
-        offload_jobs,
-        scan_start,
-        problems,
-    })
+    (ring, offload_jobs)
 }
 
 /// Bring the BSDS's active log inventory in line with what restart found.

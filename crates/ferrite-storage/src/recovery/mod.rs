@@ -1,5 +1,8 @@
-//! The recovery manager: log record formats, units of recovery, checkpoints and restart.
+//! The recovery manager: units of recovery, checkpoints and the four-phase restart. It stands
+//! above the data manager (restart redoes and backs out through it) and reads the log record
+//! formats of [`crate::log_records`].
 
-pub mod codec;
-pub mod log_records;
 pub mod restart;
+
+/// The log record formats, also reachable under their former path here.
+pub use crate::log_records;

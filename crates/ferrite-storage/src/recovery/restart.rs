@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use crate::data_manager::{DataManager, SlotEffect};
 use crate::error::{StorageError, StorageResult};
 use crate::log::{CheckpointLocation, LogManager, LogRecordRef};
-use crate::recovery::log_records::{
+use crate::log_records::{
     kind, BackoutRecord, CheckpointRecord, PutRecord, RecoveryRecord, UrOperation, UrSnapshot,
     UrState,
 };
@@ -76,6 +76,14 @@ fn counts(table: &BTreeMap<Urid, UrEntry>) -> (usize, usize) {
         .filter(|ur| ur.state == UrState::InDoubt)
         .count();
     (in_doubt, table.len() - in_doubt)
+}
+
+/// The entry of `urid` in `table`, a new in-flight one if it has none.
+fn unit_of_recovery(table: &mut BTreeMap<Urid, UrEntry>, urid: Urid) -> &mut UrEntry {
+    table.entry(urid).or_insert(UrEntry {
+        state: UrState::InFlight,
+        operations: Vec::new(),
+    })
 }
 
 /// A recovery record decoded from a log record borrowed from the reader: a PUT's image stays in
@@ -126,7 +134,8 @@ fn read_checkpoint(
     }
 }
 
-/// Run phases 2 to 4. The log manager has done phase 1.
+/// Run phases 2 to 4: current status rebuild, forward log recovery, backward log recovery. The
+/// log manager has done phase 1, log initialisation.
 pub fn recover(
     data: &DataManager,
     log: &LogManager,
@@ -136,8 +145,31 @@ pub fn recover(
     let end = log.end_rba();
     let mut state = RestartState::default();
     say(&format!("CSQR001I {name} RESTART INITIATED"));
+    let last = rebuild_current_status(log, name, say, &mut state)?;
+    let table = forward_recovery(data, log, name, say, last, end, &mut state)?;
+    debug_assert!(state.forward_range.0 <= state.forward_range.1);
+    let in_doubt = backward_recovery(data, log, name, say, end, table)?;
+    debug_assert!(in_doubt.values().all(|ur| ur.state == UrState::InDoubt));
+    state.in_doubt = in_doubt
+        .into_iter()
+        .map(|(urid, entry)| UrSnapshot {
+            urid,
+            state: entry.state,
+            operations: entry.operations,
+        })
+        .collect();
+    Ok(state)
+}
 
-    // Phase 2: current status rebuild.
+/// Phase 2, current status rebuild: from the last checkpoint (its record seeds the table and the
+/// counters in `state`) to the end of the log, the units of recovery and their states, reported
+/// in CSQR004I. Returns the last checkpoint.
+fn rebuild_current_status(
+    log: &LogManager,
+    name: &str,
+    say: &dyn Fn(&str),
+    state: &mut RestartState,
+) -> StorageResult<Option<CheckpointLocation>> {
     let last = log.last_checkpoint();
     let mut status: BTreeMap<Urid, UrEntry> = BTreeMap::new();
     let phase2_start = match last {
@@ -167,10 +199,7 @@ pub fn recover(
         let decoded = match decode(&record)? {
             Some(Decoded::Put { record: put, .. }) => {
                 if let Some(urid) = put.ur.urid(record.rba) {
-                    status.entry(urid).or_insert(UrEntry {
-                        state: UrState::InFlight,
-                        operations: Vec::new(),
-                    });
+                    unit_of_recovery(&mut status, urid);
                 }
                 continue;
             }
@@ -180,10 +209,7 @@ pub fn recover(
         match decoded {
             Some(RecoveryRecord::Get(get)) => {
                 if let Some(urid) = get.ur.urid(record.rba) {
-                    status.entry(urid).or_insert(UrEntry {
-                        state: UrState::InFlight,
-                        operations: Vec::new(),
-                    });
+                    unit_of_recovery(&mut status, urid);
                 }
             }
             Some(RecoveryRecord::Commit(urid)) => {
@@ -204,8 +230,22 @@ pub fn recover(
     say(&format!(
         "CSQR004I {name} RESTART - PHASE 2 COMPLETE - INCOMMIT=0, INDOUBT={in_doubt}, INFLIGHT={in_flight}, INBACKOUT=0"
     ));
+    Ok(last)
+}
 
-    // Phase 3: forward recovery.
+/// Phase 3, forward log recovery: from the newest checkpoint at or before the lowest page set
+/// recovery RBA to `end`, the end of the log, redo every record (each redo skips a page already
+/// newer than the record), completing committed work, and rebuild the table of units of
+/// recovery still open at the end, which it returns.
+fn forward_recovery(
+    data: &DataManager,
+    log: &LogManager,
+    name: &str,
+    say: &dyn Fn(&str),
+    last: Option<CheckpointLocation>,
+    end: Rba,
+    state: &mut RestartState,
+) -> StorageResult<BTreeMap<Urid, UrEntry>> {
     let mut redo_start = end;
     for space in data.spaces() {
         let header = space.page_set.header();
@@ -247,92 +287,103 @@ pub fn recover(
             continue;
         };
         state.records_redone += 1;
-        let decoded = match decoded {
-            Decoded::Put { record: put, image } => {
-                state.next_message_sequence = state.next_message_sequence.max(put.sequence + 1);
-                state.next_object_id = state.next_object_id.max(put.object_id + 1);
-                data.redo_put(rba, &put, image)?;
-                if let Some(urid) = put.ur.urid(rba) {
-                    table
-                        .entry(urid)
-                        .or_insert(UrEntry {
-                            state: UrState::InFlight,
-                            operations: Vec::new(),
-                        })
-                        .operations
-                        .push(UrOperation {
-                            is_put: true,
-                            location: put.location,
-                            object_id: put.object_id,
-                            sequence: put.sequence,
-                        });
-                }
-                continue;
-            }
-            Decoded::Other(other) => other,
-        };
-        match decoded {
-            RecoveryRecord::Checkpoint(checkpoint) => {
-                if !seeded {
-                    seed(&mut table, &checkpoint);
-                    seeded = true;
-                }
-                state.next_message_sequence = state
-                    .next_message_sequence
-                    .max(checkpoint.next_message_sequence);
-                state.next_object_id = state.next_object_id.max(checkpoint.next_object_id);
-            }
-            RecoveryRecord::Put { .. } => unreachable!("PUT records are redone above"),
-            RecoveryRecord::Get(get) => match get.ur.urid(rba) {
-                None => data.redo_free(rba, get.location)?,
-                Some(urid) => table
-                    .entry(urid)
-                    .or_insert(UrEntry {
-                        state: UrState::InFlight,
-                        operations: Vec::new(),
-                    })
-                    .operations
-                    .push(UrOperation {
-                        is_put: false,
-                        location: get.location,
-                        object_id: get.object_id,
-                        sequence: get.sequence,
-                    }),
-            },
-            RecoveryRecord::Commit(urid) => {
-                if let Some(entry) = table.remove(&urid) {
-                    for operation in entry
-                        .operations
-                        .iter()
-                        .filter(|operation| !operation.is_put)
-                    {
-                        data.redo_free(rba, operation.location)?;
-                    }
-                }
-            }
-            RecoveryRecord::Backout(backout) => {
-                if let Some(entry) = table.remove(&backout.urid) {
-                    for (location, count) in &backout.backout_counts {
-                        data.redo_backout_count(rba, *location, *count)?;
-                    }
-                    for operation in entry.operations.iter().filter(|operation| operation.is_put) {
-                        data.redo_free(rba, operation.location)?;
-                    }
-                }
-            }
-            RecoveryRecord::Prepare(urid) => {
-                if let Some(entry) = table.get_mut(&urid) {
-                    entry.state = UrState::InDoubt;
-                }
-            }
-        }
+        redo(data, rba, decoded, &mut table, &mut seeded, state)?;
     }
-    let (in_doubt, in_flight) = counts(&table);
+    let (in_doubt, _) = counts(&table);
     say(&format!(
         "CSQR005I {name} RESTART - FORWARD RECOVERY COMPLETE - INCOMMIT=0, INDOUBT={in_doubt}"
     ));
+    Ok(table)
+}
 
-    // Phase 4: backward recovery of in-flight units.
+/// Redo one record of forward recovery at `rba`. The first checkpoint record met seeds `table`
+/// with the units of recovery it lists (`seeded` says whether one has).
+fn redo(
+    data: &DataManager,
+    rba: Rba,
+    decoded: Decoded<'_>,
+    table: &mut BTreeMap<Urid, UrEntry>,
+    seeded: &mut bool,
+    state: &mut RestartState,
+) -> StorageResult<()> {
+    let decoded = match decoded {
+        Decoded::Put { record: put, image } => {
+            state.next_message_sequence = state.next_message_sequence.max(put.sequence + 1);
+            state.next_object_id = state.next_object_id.max(put.object_id + 1);
+            data.redo_put(rba, &put, image)?;
+            if let Some(urid) = put.ur.urid(rba) {
+                unit_of_recovery(table, urid).operations.push(UrOperation {
+                    is_put: true,
+                    location: put.location,
+                    object_id: put.object_id,
+                    sequence: put.sequence,
+                });
+            }
+            return Ok(());
+        }
+        Decoded::Other(other) => other,
+    };
+    match decoded {
+        RecoveryRecord::Checkpoint(checkpoint) => {
+            if !*seeded {
+                seed(table, &checkpoint);
+                *seeded = true;
+            }
+            state.next_message_sequence = state
+                .next_message_sequence
+                .max(checkpoint.next_message_sequence);
+            state.next_object_id = state.next_object_id.max(checkpoint.next_object_id);
+        }
+        RecoveryRecord::Put { .. } => unreachable!("PUT records are redone above"),
+        RecoveryRecord::Get(get) => match get.ur.urid(rba) {
+            None => data.redo_free(rba, get.location)?,
+            Some(urid) => unit_of_recovery(table, urid).operations.push(UrOperation {
+                is_put: false,
+                location: get.location,
+                object_id: get.object_id,
+                sequence: get.sequence,
+            }),
+        },
+        RecoveryRecord::Commit(urid) => {
+            if let Some(entry) = table.remove(&urid) {
+                for operation in entry
+                    .operations
+                    .iter()
+                    .filter(|operation| !operation.is_put)
+                {
+                    data.redo_free(rba, operation.location)?;
+                }
+            }
+        }
+        RecoveryRecord::Backout(backout) => {
+            if let Some(entry) = table.remove(&backout.urid) {
+                for (location, count) in &backout.backout_counts {
+                    data.redo_backout_count(rba, *location, *count)?;
+                }
+                for operation in entry.operations.iter().filter(|operation| operation.is_put) {
+                    data.redo_free(rba, operation.location)?;
+                }
+            }
+        }
+        RecoveryRecord::Prepare(urid) => {
+            if let Some(entry) = table.get_mut(&urid) {
+                entry.state = UrState::InDoubt;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Phase 4, backward log recovery: back out every in-flight unit of recovery in `table` (a
+/// BACKOUT record each, forced), oldest first. Returns the units left: the in-doubt ones.
+fn backward_recovery(
+    data: &DataManager,
+    log: &LogManager,
+    name: &str,
+    say: &dyn Fn(&str),
+    end: Rba,
+    mut table: BTreeMap<Urid, UrEntry>,
+) -> StorageResult<BTreeMap<Urid, UrEntry>> {
     let in_flight_urids: Vec<Urid> = table
         .iter()
         .filter(|(_, entry)| entry.state == UrState::InFlight)
@@ -344,7 +395,7 @@ pub fn recover(
             oldest.0
         ));
     }
-    debug_assert_eq!(in_flight_urids.len(), in_flight);
+    debug_assert_eq!(in_flight_urids.len(), counts(&table).1);
     let backward_total = in_flight_urids.len();
     let mut next_progress = Instant::now() + RESTART_PROGRESS_INTERVAL;
     for (done, urid) in in_flight_urids.into_iter().enumerate() {
@@ -356,55 +407,54 @@ pub fn recover(
             ));
         }
         let entry = table.remove(&urid).expect("listed above");
-        let frees: Vec<SlotEffect> = entry
-            .operations
-            .iter()
-            .filter(|operation| operation.is_put)
-            .map(|operation| SlotEffect {
-                location: operation.location,
-                persistent: true,
-            })
-            .collect();
-        let mut backout_counts = Vec::new();
-        for operation in entry
-            .operations
-            .iter()
-            .filter(|operation| !operation.is_put)
-        {
-            let count = data.backout_count_at(operation.location)?.saturating_add(1);
-            backout_counts.push((
-                SlotEffect {
-                    location: operation.location,
-                    persistent: true,
-                },
-                count,
-            ));
-        }
-        let record = BackoutRecord {
-            urid,
-            backout_counts: backout_counts
-                .iter()
-                .map(|(effect, count)| (effect.location, *count))
-                .collect(),
-        };
-        data.end_unit_of_recovery(
-            Some((kind::BACKOUT, record.encode())),
-            &frees,
-            &backout_counts,
-        )?;
+        back_out(data, urid, &entry)?;
     }
     let after = log.end_rba();
     log.force(after)?;
     say(&format!(
         "CSQR006I {name} RESTART - BACKWARD RECOVERY COMPLETE - INBACKOUT=0"
     ));
-    state.in_doubt = table
-        .into_iter()
-        .map(|(urid, entry)| UrSnapshot {
-            urid,
-            state: entry.state,
-            operations: entry.operations,
+    Ok(table)
+}
+
+/// Back out one in-flight unit of recovery: free the slots it put, raise the backout count of
+/// each message it got, and write its BACKOUT record.
+fn back_out(data: &DataManager, urid: Urid, entry: &UrEntry) -> StorageResult<()> {
+    let frees: Vec<SlotEffect> = entry
+        .operations
+        .iter()
+        .filter(|operation| operation.is_put)
+        .map(|operation| SlotEffect {
+            location: operation.location,
+            persistent: true,
         })
         .collect();
-    Ok(state)
+    let mut backout_counts = Vec::new();
+    for operation in entry
+        .operations
+        .iter()
+        .filter(|operation| !operation.is_put)
+    {
+        let count = data.backout_count_at(operation.location)?.saturating_add(1);
+        backout_counts.push((
+            SlotEffect {
+                location: operation.location,
+                persistent: true,
+            },
+            count,
+        ));
+    }
+    let record = BackoutRecord {
+        urid,
+        backout_counts: backout_counts
+            .iter()
+            .map(|(effect, count)| (effect.location, *count))
+            .collect(),
+    };
+    data.end_unit_of_recovery(
+        Some((kind::BACKOUT, record.encode())),
+        &frees,
+        &backout_counts,
+    )?;
+    Ok(())
 }

@@ -1,6 +1,11 @@
-//! The recovery log records the data manager and recovery manager write, and their payloads.
-//! The log manager frames each record (length, checksum, kind); this module defines the kinds
-//! and what each payload holds. All integers are LEB128 varints unless stated.
+//! Log record formats: the records the resource managers write to the recovery log (the data
+//! manager's PUT and GET, the recovery manager's COMMIT, PREPARE, BACKOUT and CHECKPOINT), their
+//! kinds and what each payload holds, and the compact encoding they share ([`codec`]).
+//!
+//! The log manager frames each record (length, checksum, kind; `log/record.rs`) and never reads
+//! a payload. The formats belong to no one manager: the data manager writes them and redoes
+//! them, the recovery manager reads them back at restart, so both depend on this module and it
+//! depends on neither. All integers are LEB128 varints unless stated.
 //!
 //! | Kind | Record | Payload | Redo | Undo |
 //! |---|---|---|---|---|
@@ -15,7 +20,9 @@
 //! 1 = this record begins a UR whose URID is this record's RBA, n ≥ 2 = URID n − 2.
 //! A GET with ur 0 frees the slot at once (out-of-syncpoint get, or an object deletion).
 
-use crate::recovery::codec::{DecodeError, Decoder, Encoder};
+pub mod codec;
+
+use self::codec::{DecodeError, Decoder, Encoder};
 use crate::types::{PageNumber, PageSetId, Rba, Urid};
 
 pub mod kind {

@@ -1,4 +1,5 @@
-//! Compact byte encoding for log record payloads: LEB128 varints and fixed fields.
+//! Compact byte encoding for log record payloads (and the message images a PUT carries): LEB128
+//! varints and fixed fields.
 //! Decoding never panics on hostile input: every read is bounds-checked.
 
 /// Appends values to a byte vector.
