@@ -25,7 +25,7 @@
 //! | `NAMELIST` | 1       | NAMELIST DESCR NAMES (names separated by `,`)                        |
 //! | `STGCLASS` | 1       | STGCLASS DESCR PSID                                                  |
 //! | `AUTHINFO` | 1       | AUTHINFO DESCR AUTHTYPE (IDPWOS) CHCKCLNT CHCKLOCL ADOPTCTX FAILDLAY |
-//! | `CHLAUTH`  | 1       | PROFILE TYPE USERLIST ADDRLIST ADDRESS CLNTUSER USERSRC MCAUSER WARN DESCR (one record each; channel_authentication.rs) |
+//! | `CHLAUTH`  | 1       | PROFILE TYPE USERLIST ADDRLIST ADDRESS CLNTUSER USERSRC MCAUSER WARN DESCR (one record each; objects/channel_authentication_record.rs) |
 //!
 //! Each image is one object slot (`SLOT_KIND_OBJECT`) with the object's id; a new image of the
 //! same id replaces the old one (the higher sequence wins at restart). Temporary dynamic queues
@@ -35,7 +35,9 @@
 //! processes, namelists, storage classes and authentication information objects each have
 //! their own.
 
-use crate::security::channel_authentication::ChannelAuthenticationRecord;
+pub mod channel_authentication_record;
+
+use channel_authentication_record::ChannelAuthenticationRecord;
 use ferrite_storage::error::{StorageError, StorageResult};
 use ferrite_storage::types::PageSetId;
 
@@ -76,7 +78,7 @@ pub enum ObjectType {
     /// An authentication information object (AUTHINFO, AUTHTYPE(IDPWOS)).
     AuthInfo,
     /// A channel authentication record (SET CHLAUTH), named by its key
-    /// (channel_authentication.rs).
+    /// (objects/channel_authentication_record.rs).
     ChannelAuthentication,
 }
 
