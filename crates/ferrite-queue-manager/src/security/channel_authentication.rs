@@ -11,8 +11,9 @@
 //! | USERMAP     | profile, CLNTUSER and ADDRESS     | USERSRC, MCAUSER                       |
 //!
 //! Every record also has WARN(YES|NO) (YES: a record that would refuse only says so) and
-//! DESCR. Each is stored as one object image on page set 0 (type `CHLAUTH`, objects.rs), so
-//! records survive restart as other definitions do.
+//! DESCR. Each is stored as one object image on page set 0 (type `CHLAUTH`; the record and its
+//! image are objects/channel_authentication_record.rs's), so records survive restart as other
+//! definitions do.
 //!
 //! ## How a connection is checked (`ChannelAuthenticationRecords::check`)
 //! Only when the queue manager's CHLAUTH is ENABLED, at MQCONN on a client channel:
