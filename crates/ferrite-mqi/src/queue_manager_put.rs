@@ -284,8 +284,9 @@ pub(crate) fn resolve_local_queue(
     }
 }
 
-/// After a successful MQPUT to `queue`, an application's or the queue manager's: Queue Depth High, if due, and the queue service
-/// interval events ([`service_interval_events`]), read from the definition at once.
+/// After a successful MQPUT to `queue`, an application's or the queue manager's: Queue Depth
+/// High, if due ([`depth_events`]), and the queue service interval events
+/// ([`service_interval_events`]), read from the definition at once.
 pub fn performance_events_after_put(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
     // One read of the definition, the event-queue check included (no name copied).
     let (enabled, limit, max_depth, service_interval, event_queue) =
