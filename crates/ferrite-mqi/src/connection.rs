@@ -345,7 +345,7 @@ impl Connection {
             // MQ keeps the end of a program's name.
             MqChar::last_fitting(&cno.appl_name)
         };
-        crate::reports::install(&queue_manager);
+        crate::queue_manager_put::install_expiry_observer(&queue_manager);
         crate::service_interval_events::install(&queue_manager);
         let record = queue_manager
             .connections()

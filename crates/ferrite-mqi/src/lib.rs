@@ -42,8 +42,6 @@ pub mod async_status;
 pub mod channel_events;
 pub mod connection;
 pub mod data_conversion;
-pub mod dead_letter;
-pub mod depth_events;
 pub mod descriptor;
 pub mod event_writer;
 pub mod groups;
@@ -52,10 +50,12 @@ pub mod inquire;
 pub mod locking;
 pub mod queue_manager_events;
 pub mod queue_manager_put;
-pub mod reports;
 pub mod selection;
-pub mod service_interval_events;
-pub mod triggering;
+// The modules of the queue manager's own messages are one tree under `queue_manager_put`,
+// which does the putting; they keep their paths at the crate root.
+pub use queue_manager_put::{
+    dead_letter, depth_events, reports, service_interval_events, triggering,
+};
 
 // The MQI's data types live in `ferrite-mqi-types` (shared with the client library and the
 // listeners); they keep their paths here.

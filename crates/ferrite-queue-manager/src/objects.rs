@@ -25,7 +25,7 @@
 //! | `NAMELIST` | 1       | NAMELIST DESCR NAMES (names separated by `,`)                        |
 //! | `STGCLASS` | 1       | STGCLASS DESCR PSID                                                  |
 //! | `AUTHINFO` | 1       | AUTHINFO DESCR AUTHTYPE (IDPWOS) CHCKCLNT CHCKLOCL ADOPTCTX FAILDLAY |
-//! | `CHLAUTH`  | 1       | PROFILE TYPE USERLIST ADDRLIST ADDRESS CLNTUSER USERSRC MCAUSER WARN DESCR (one record each; channel_authentication.rs) |
+//! | `CHLAUTH`  | 1       | PROFILE TYPE USERLIST ADDRLIST ADDRESS CLNTUSER USERSRC MCAUSER WARN DESCR (one record each; objects/channel_authentication_record.rs) |
 //!
 //! Each image is one object slot (`SLOT_KIND_OBJECT`) with the object's id; a new image of the
 //! same id replaces the old one (the higher sequence wins at restart). Temporary dynamic queues
@@ -35,7 +35,9 @@
 //! processes, namelists, storage classes and authentication information objects each have
 //! their own.
 
-use crate::security::channel_authentication::ChannelAuthenticationRecord;
+pub mod channel_authentication_record;
+
+use channel_authentication_record::ChannelAuthenticationRecord;
 use ferrite_storage::error::{StorageError, StorageResult};
 use ferrite_storage::types::PageSetId;
 
@@ -76,7 +78,7 @@ pub enum ObjectType {
     /// An authentication information object (AUTHINFO, AUTHTYPE(IDPWOS)).
     AuthInfo,
     /// A channel authentication record (SET CHLAUTH), named by its key
-    /// (channel_authentication.rs).
+    /// (objects/channel_authentication_record.rs).
     ChannelAuthentication,
 }
 
@@ -1514,173 +1516,226 @@ impl ObjectDefinition {
     /// The definition and the times the object store wrote after it.
     pub fn decode_with_times(bytes: &[u8]) -> StorageResult<(ObjectDefinition, ObjectTimes)> {
         let image = ObjectImage::parse(bytes)?;
-        let object_type = image.object_type;
-        let definition = match object_type {
+        let definition = match image.object_type {
             ObjectType::LocalQueue => ObjectDefinition::Local(QueueDefinition::from_image(&image)?),
             ObjectType::ModelQueue => ObjectDefinition::Model(QueueDefinition::from_image(&image)?),
-            ObjectType::AliasQueue => {
-                let mut d = AliasDefinition::new("", "");
-                for (key, value) in &image.attributes {
-                    match key.as_str() {
-                        "QUEUE" => d.name = value.clone(),
-                        "DESCR" => d.description = value.clone(),
-                        "TARGET" => d.target = value.clone(),
-                        "TARGTYPE" if value == "QUEUE" => {}
-                        "PUT" => d.put_inhibited = disabled(value),
-                        "GET" => d.get_inhibited = disabled(value),
-                        "DEFPSIST" => d.default_persistent = yes(value),
-                        "DEFPRTY" => d.default_priority = number(key, value)?.min(255) as u8,
-                        _ => return Err(unknown(object_type, key)),
-                    }
-                }
-                ObjectDefinition::Alias(d)
-            }
+            ObjectType::AliasQueue => ObjectDefinition::Alias(AliasDefinition::from_image(&image)?),
             ObjectType::RemoteQueue => {
-                let mut d = RemoteDefinition::new("");
-                for (key, value) in &image.attributes {
-                    match key.as_str() {
-                        "QUEUE" => d.name = value.clone(),
-                        "DESCR" => d.description = value.clone(),
-                        "RNAME" => d.remote_name = value.clone(),
-                        "RQMNAME" => d.remote_queue_manager = value.clone(),
-                        "XMITQ" => d.transmission_queue = value.clone(),
-                        "PUT" => d.put_inhibited = disabled(value),
-                        "DEFPSIST" => d.default_persistent = yes(value),
-                        "DEFPRTY" => d.default_priority = number(key, value)?.min(255) as u8,
-                        _ => return Err(unknown(object_type, key)),
-                    }
-                }
-                ObjectDefinition::Remote(d)
+                ObjectDefinition::Remote(RemoteDefinition::from_image(&image)?)
             }
             ObjectType::Channel => {
-                let mut d = ChannelDefinition::server_connection("");
-                for (key, value) in &image.attributes {
-                    match key.as_str() {
-                        "CHANNEL" => d.name = value.clone(),
-                        "CHLTYPE" if value == "SVRCONN" => {}
-                        "DESCR" => d.description = value.clone(),
-                        "MAXMSGL" => d.max_message_length = number(key, value)?,
-                        "HBINT" => d.heartbeat_interval = number(key, value)?,
-                        "KAINT" => d.keepalive_interval = signed(key, value)?,
-                        "SHARECNV" => d.sharing_conversations = number(key, value)?,
-                        "MAXINST" => d.max_instances = number(key, value)?,
-                        "MAXINSTC" => d.max_instances_per_client = number(key, value)?,
-                        "DISCINT" => d.disconnect_interval = number(key, value)?,
-                        "MONCHL" => d.monitoring = value.clone(),
-                        "SSLCIPH" => d.ssl_cipher_spec = value.clone(),
-                        "SSLCAUTH" => d.ssl_client_auth_required = value != "OPTIONAL",
-                        "SSLPEER" => d.ssl_peer = value.clone(),
-                        "MCAUSER" => d.mca_user = value.clone(),
-                        _ => return Err(unknown(object_type, key)),
-                    }
-                }
-                ObjectDefinition::Channel(d)
+                ObjectDefinition::Channel(ChannelDefinition::from_image(&image)?)
             }
             ObjectType::Process => {
-                let mut d = ProcessDefinition::new("");
-                for (key, value) in &image.attributes {
-                    match key.as_str() {
-                        "PROCESS" => d.name = value.clone(),
-                        "DESCR" => d.description = value.clone(),
-                        "APPLICID" => d.application_id = value.clone(),
-                        "APPLTYPE" => d.application_type = value.clone(),
-                        "USERDATA" => d.user_data = value.clone(),
-                        "ENVRDATA" => d.environment_data = value.clone(),
-                        _ => return Err(unknown(object_type, key)),
-                    }
-                }
-                ObjectDefinition::Process(d)
+                ObjectDefinition::Process(ProcessDefinition::from_image(&image)?)
             }
             ObjectType::Namelist => {
-                let mut d = NamelistDefinition {
-                    name: String::new(),
-                    description: String::new(),
-                    names: Vec::new(),
-                };
-                for (key, value) in &image.attributes {
-                    match key.as_str() {
-                        "NAMELIST" => d.name = value.clone(),
-                        "DESCR" => d.description = value.clone(),
-                        "NAMES" => {
-                            d.names = value
-                                .split(',')
-                                .filter(|name| !name.is_empty())
-                                .map(str::to_string)
-                                .collect()
-                        }
-                        _ => return Err(unknown(object_type, key)),
-                    }
-                }
-                ObjectDefinition::Namelist(d)
+                ObjectDefinition::Namelist(NamelistDefinition::from_image(&image)?)
             }
             ObjectType::StorageClass => {
-                let mut d = StorageClassDefinition {
-                    name: String::new(),
-                    description: String::new(),
-                    page_set: PageSetId(0),
-                };
-                for (key, value) in &image.attributes {
-                    match key.as_str() {
-                        "STGCLASS" => d.name = value.clone(),
-                        "DESCR" => d.description = value.clone(),
-                        "PSID" => d.page_set = PageSetId(number(key, value)?.min(255) as u8),
-                        _ => return Err(unknown(object_type, key)),
-                    }
-                }
-                ObjectDefinition::StorageClass(d)
+                ObjectDefinition::StorageClass(StorageClassDefinition::from_image(&image)?)
             }
             ObjectType::QueueManager => {
-                let mut d = QueueManagerAttributes::new("", 0, 0);
-                let enabled = |value: &str| value == "ENABLED";
-                for (key, value) in &image.attributes {
-                    match key.as_str() {
-                        "QMNAME" => d.name = value.clone(),
-                        "DESCR" => d.description = value.clone(),
-                        "DEADQ" => d.dead_letter_queue = value.clone(),
-                        "TRIGINT" => d.trigger_interval = number(key, value)?,
-                        "MAXMSGL" => d.max_message_length = number(key, value)?,
-                        "MAXUMSGS" => d.max_uncommitted_messages = number(key, value)?,
-                        "EXPRYINT" => d.expiry_interval = number(key, value)?,
-                        "PERFMEV" => d.performance_events = enabled(value),
-                        "INHIBTEV" => d.inhibit_events = enabled(value),
-                        "LOCALEV" => d.local_events = enabled(value),
-                        "CMDEV" => d.command_events = value.clone(),
-                        "CONFIGEV" => d.config_events = enabled(value),
-                        "STRSTPEV" => d.start_stop_events = enabled(value),
-                        "CHLEV" => d.channel_events = value.clone(),
-                        "ACCTQ" => d.accounting_queue = value.clone(),
-                        "MONQ" => d.monitoring_queue = value.clone(),
-                        "STATQ" => d.statistics_queue = value.clone(),
-                        "CHCKCLNT" => d.check_client = value.clone(),
-                        "CONNAUTH" => d.connection_authentication = value.clone(),
-                        "CHLAUTH" => d.channel_authentication = !disabled(value),
-                        _ => return Err(unknown(object_type, key)),
-                    }
-                }
-                ObjectDefinition::QueueManager(d)
+                ObjectDefinition::QueueManager(QueueManagerAttributes::from_image(&image)?)
             }
             ObjectType::ChannelAuthentication => ObjectDefinition::ChannelAuthentication(
                 ChannelAuthenticationRecord::from_image(&image)?,
             ),
             ObjectType::AuthInfo => {
-                let mut d = AuthInfoDefinition::new("");
-                for (key, value) in &image.attributes {
-                    match key.as_str() {
-                        "AUTHINFO" => d.name = value.clone(),
-                        "DESCR" => d.description = value.clone(),
-                        "AUTHTYPE" if value == "IDPWOS" => {}
-                        "CHCKCLNT" => d.check_client = value.clone(),
-                        "CHCKLOCL" => d.check_local = value.clone(),
-                        "ADOPTCTX" => d.adopt_context = yes(value),
-                        "FAILDLAY" => d.fail_delay_seconds = number(key, value)?,
-                        _ => return Err(unknown(object_type, key)),
-                    }
-                }
-                ObjectDefinition::AuthInfo(d)
+                ObjectDefinition::AuthInfo(AuthInfoDefinition::from_image(&image)?)
             }
         };
         definition.validate()?;
         Ok((definition, image.times))
+    }
+}
+
+impl AliasDefinition {
+    /// The definition a stored image of this type holds.
+    fn from_image(image: &ObjectImage) -> StorageResult<AliasDefinition> {
+        let mut d = AliasDefinition::new("", "");
+        for (key, value) in &image.attributes {
+            match key.as_str() {
+                "QUEUE" => d.name = value.clone(),
+                "DESCR" => d.description = value.clone(),
+                "TARGET" => d.target = value.clone(),
+                "TARGTYPE" if value == "QUEUE" => {}
+                "PUT" => d.put_inhibited = disabled(value),
+                "GET" => d.get_inhibited = disabled(value),
+                "DEFPSIST" => d.default_persistent = yes(value),
+                "DEFPRTY" => d.default_priority = number(key, value)?.min(255) as u8,
+                _ => return Err(unknown(image.object_type, key)),
+            }
+        }
+        Ok(d)
+    }
+}
+
+impl RemoteDefinition {
+    /// The definition a stored image of this type holds.
+    fn from_image(image: &ObjectImage) -> StorageResult<RemoteDefinition> {
+        let mut d = RemoteDefinition::new("");
+        for (key, value) in &image.attributes {
+            match key.as_str() {
+                "QUEUE" => d.name = value.clone(),
+                "DESCR" => d.description = value.clone(),
+                "RNAME" => d.remote_name = value.clone(),
+                "RQMNAME" => d.remote_queue_manager = value.clone(),
+                "XMITQ" => d.transmission_queue = value.clone(),
+                "PUT" => d.put_inhibited = disabled(value),
+                "DEFPSIST" => d.default_persistent = yes(value),
+                "DEFPRTY" => d.default_priority = number(key, value)?.min(255) as u8,
+                _ => return Err(unknown(image.object_type, key)),
+            }
+        }
+        Ok(d)
+    }
+}
+
+impl ChannelDefinition {
+    /// The definition a stored image of this type holds.
+    fn from_image(image: &ObjectImage) -> StorageResult<ChannelDefinition> {
+        let mut d = ChannelDefinition::server_connection("");
+        for (key, value) in &image.attributes {
+            match key.as_str() {
+                "CHANNEL" => d.name = value.clone(),
+                "CHLTYPE" if value == "SVRCONN" => {}
+                "DESCR" => d.description = value.clone(),
+                "MAXMSGL" => d.max_message_length = number(key, value)?,
+                "HBINT" => d.heartbeat_interval = number(key, value)?,
+                "KAINT" => d.keepalive_interval = signed(key, value)?,
+                "SHARECNV" => d.sharing_conversations = number(key, value)?,
+                "MAXINST" => d.max_instances = number(key, value)?,
+                "MAXINSTC" => d.max_instances_per_client = number(key, value)?,
+                "DISCINT" => d.disconnect_interval = number(key, value)?,
+                "MONCHL" => d.monitoring = value.clone(),
+                "SSLCIPH" => d.ssl_cipher_spec = value.clone(),
+                "SSLCAUTH" => d.ssl_client_auth_required = value != "OPTIONAL",
+                "SSLPEER" => d.ssl_peer = value.clone(),
+                "MCAUSER" => d.mca_user = value.clone(),
+                _ => return Err(unknown(image.object_type, key)),
+            }
+        }
+        Ok(d)
+    }
+}
+
+impl ProcessDefinition {
+    /// The definition a stored image of this type holds.
+    fn from_image(image: &ObjectImage) -> StorageResult<ProcessDefinition> {
+        let mut d = ProcessDefinition::new("");
+        for (key, value) in &image.attributes {
+            match key.as_str() {
+                "PROCESS" => d.name = value.clone(),
+                "DESCR" => d.description = value.clone(),
+                "APPLICID" => d.application_id = value.clone(),
+                "APPLTYPE" => d.application_type = value.clone(),
+                "USERDATA" => d.user_data = value.clone(),
+                "ENVRDATA" => d.environment_data = value.clone(),
+                _ => return Err(unknown(image.object_type, key)),
+            }
+        }
+        Ok(d)
+    }
+}
+
+impl NamelistDefinition {
+    /// The definition a stored image of this type holds.
+    fn from_image(image: &ObjectImage) -> StorageResult<NamelistDefinition> {
+        let mut d = NamelistDefinition {
+            name: String::new(),
+            description: String::new(),
+            names: Vec::new(),
+        };
+        for (key, value) in &image.attributes {
+            match key.as_str() {
+                "NAMELIST" => d.name = value.clone(),
+                "DESCR" => d.description = value.clone(),
+                "NAMES" => {
+                    d.names = value
+                        .split(',')
+                        .filter(|name| !name.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                }
+                _ => return Err(unknown(image.object_type, key)),
+            }
+        }
+        Ok(d)
+    }
+}
+
+impl StorageClassDefinition {
+    /// The definition a stored image of this type holds.
+    fn from_image(image: &ObjectImage) -> StorageResult<StorageClassDefinition> {
+        let mut d = StorageClassDefinition {
+            name: String::new(),
+            description: String::new(),
+            page_set: PageSetId(0),
+        };
+        for (key, value) in &image.attributes {
+            match key.as_str() {
+                "STGCLASS" => d.name = value.clone(),
+                "DESCR" => d.description = value.clone(),
+                "PSID" => d.page_set = PageSetId(number(key, value)?.min(255) as u8),
+                _ => return Err(unknown(image.object_type, key)),
+            }
+        }
+        Ok(d)
+    }
+}
+
+impl QueueManagerAttributes {
+    /// The definition a stored image of this type holds.
+    fn from_image(image: &ObjectImage) -> StorageResult<QueueManagerAttributes> {
+        let mut d = QueueManagerAttributes::new("", 0, 0);
+        let enabled = |value: &str| value == "ENABLED";
+        for (key, value) in &image.attributes {
+            match key.as_str() {
+                "QMNAME" => d.name = value.clone(),
+                "DESCR" => d.description = value.clone(),
+                "DEADQ" => d.dead_letter_queue = value.clone(),
+                "TRIGINT" => d.trigger_interval = number(key, value)?,
+                "MAXMSGL" => d.max_message_length = number(key, value)?,
+                "MAXUMSGS" => d.max_uncommitted_messages = number(key, value)?,
+                "EXPRYINT" => d.expiry_interval = number(key, value)?,
+                "PERFMEV" => d.performance_events = enabled(value),
+                "INHIBTEV" => d.inhibit_events = enabled(value),
+                "LOCALEV" => d.local_events = enabled(value),
+                "CMDEV" => d.command_events = value.clone(),
+                "CONFIGEV" => d.config_events = enabled(value),
+                "STRSTPEV" => d.start_stop_events = enabled(value),
+                "CHLEV" => d.channel_events = value.clone(),
+                "ACCTQ" => d.accounting_queue = value.clone(),
+                "MONQ" => d.monitoring_queue = value.clone(),
+                "STATQ" => d.statistics_queue = value.clone(),
+                "CHCKCLNT" => d.check_client = value.clone(),
+                "CONNAUTH" => d.connection_authentication = value.clone(),
+                "CHLAUTH" => d.channel_authentication = !disabled(value),
+                _ => return Err(unknown(image.object_type, key)),
+            }
+        }
+        Ok(d)
+    }
+}
+
+impl AuthInfoDefinition {
+    /// The definition a stored image of this type holds.
+    fn from_image(image: &ObjectImage) -> StorageResult<AuthInfoDefinition> {
+        let mut d = AuthInfoDefinition::new("");
+        for (key, value) in &image.attributes {
+            match key.as_str() {
+                "AUTHINFO" => d.name = value.clone(),
+                "DESCR" => d.description = value.clone(),
+                "AUTHTYPE" if value == "IDPWOS" => {}
+                "CHCKCLNT" => d.check_client = value.clone(),
+                "CHCKLOCL" => d.check_local = value.clone(),
+                "ADOPTCTX" => d.adopt_context = yes(value),
+                "FAILDLAY" => d.fail_delay_seconds = number(key, value)?,
+                _ => return Err(unknown(image.object_type, key)),
+            }
+        }
+        Ok(d)
     }
 }
 

@@ -22,10 +22,10 @@ use super::{
     failed, key_of_message_token, message_token, set_text, Connection, Hobj, ObjectHandle, Target,
 };
 
-use crate::depth_events;
 use crate::descriptor;
 use crate::error::{MqError, MqResult};
 use crate::groups;
+use crate::queue_manager_put;
 use crate::selection::Selection;
 use crate::structures::{Mqgmo, Mqmd};
 use ferrite_mqi_types::GetResult;
@@ -111,7 +111,7 @@ impl Connection {
         if result.is_ok() && gmo.options & BROWSE_OPTIONS == 0 {
             // Depth event hook: a message left the queue.
             if let Some(Target::Queue(queue)) = self.handles.get(&hobj.0).map(|h| &h.target) {
-                depth_events::after_get(&self.queue_manager, queue);
+                queue_manager_put::performance_events_after_get(&self.queue_manager, queue);
             }
         }
         if gmo.options & MQGMO_CONVERT != 0 {

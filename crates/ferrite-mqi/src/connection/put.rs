@@ -28,7 +28,7 @@ use crate::identifiers::new_identifier;
 use crate::inquire::MAX_PRIORITY;
 use crate::mq_char::MqChar;
 use crate::structures::{Mqmd, Mqod, Mqpmo};
-use crate::{depth_events, queue_manager_events, triggering};
+use crate::{depth_events, queue_manager_events, queue_manager_put, triggering};
 
 /// Every MQPMO_* bit MQPUT knows.
 const KNOWN_PUT_OPTIONS: i32 = MQPMO_SYNCPOINT
@@ -536,7 +536,7 @@ impl Connection {
             self.arrivals
                 .put(&self.queue_manager, watch, priority, syncpoint);
         }
-        depth_events::after_put(&self.queue_manager, queue);
+        queue_manager_put::performance_events_after_put(&self.queue_manager, queue);
     }
 }
 

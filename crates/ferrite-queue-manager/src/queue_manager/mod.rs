@@ -204,6 +204,14 @@ pub enum GetOutcome {
     NoMessage,
 }
 
+/// MQRC_Q_MGR_QUIESCING, for a get with `fail_if_quiescing` while the queue manager quiesces.
+fn quiescing_error() -> StorageError {
+    StorageError::mq(
+        reason::MQRC_Q_MGR_QUIESCING,
+        "the queue manager is quiescing",
+    )
+}
+
 /// A got message's image: read from its pages, or shared with its in-memory entry.
 enum GotImage {
     Read(Vec<u8>),
@@ -1539,76 +1547,10 @@ impl QueueManager {
         wait: Option<Duration>,
         controls: &GetControls,
     ) -> StorageResult<GetOutcome> {
-        self.check_running()?;
-        let quiesce_error = || {
-            StorageError::mq(
-                reason::MQRC_Q_MGR_QUIESCING,
-                "the queue manager is quiescing",
-            )
-        };
-        if controls.fail_if_quiescing && self.is_quiescing() {
-            return Err(quiesce_error());
-        }
-        if queue.with_definition(|definition| definition.get_inhibited) {
-            return Err(StorageError::mq(
-                reason::MQRC_GET_INHIBITED,
-                format!("gets from {} are inhibited", queue.name()),
-            ));
-        }
-        if let Some(unit) = &unit {
-            let limit = self.max_uncommitted_messages();
-            if unit.message_count >= limit {
-                return Err(StorageError::SyncpointLimitReached { limit });
-            }
-            if controls.mark_skip_backout && unit.gets.iter().any(|get| get.skip_backout) {
-                return Err(StorageError::mq(
-                    reason::MQRC_SECOND_MARK_NOT_ALLOWED,
-                    "a message is already marked MQGMO_MARK_SKIP_BACKOUT in this unit of work",
-                ));
-            }
-        }
-        let mut expired = Vec::new();
-        let interrupted = || {
-            self.stopping.load(Ordering::Acquire)
-                || queue.is_deleted()
-                || (controls.fail_if_quiescing && self.quiescing.load(Ordering::Acquire))
-        };
-        // The time of the last look at the queue: the moment the message left it, for QTIME.
-        let looked_at_ms = std::cell::Cell::new(0);
-        let taken = queue.take_visible_to(
-            controls.lock_holder,
-            selector,
-            wait,
-            || {
-                let now = now_ms();
-                looked_at_ms.set(now);
-                now
-            },
-            unit.is_some(),
-            &mut expired,
-            interrupted,
-        );
-        // A taken message goes back in its place, as if never taken, when the get does not
-        // complete (LocalQueue::put_back).
-        if let (_, Err(error)) = self.delete_all_expired(queue, expired) {
-            if let Some(taken) = taken {
-                queue.put_back(taken, unit.is_some());
-            }
-            return Err(error);
-        }
-        let Some(entry) = taken else {
-            if self.stopping.load(Ordering::Acquire) {
-                return Err(StorageError::Stopping);
-            }
-            if controls.fail_if_quiescing && self.is_quiescing() {
-                return Err(quiesce_error());
-            }
-            if queue.is_deleted() {
-                return Err(StorageError::mq(
-                    reason::MQRC_Q_DELETED,
-                    format!("queue {} was deleted", queue.name()),
-                ));
-            }
+        self.check_get_allowed(unit.as_deref(), queue, controls)?;
+        let Some((entry, looked_at_ms)) =
+            self.take_for_get(unit.is_some(), queue, selector, wait, controls)?
+        else {
             return Ok(GetOutcome::NoMessage);
         };
         // SYNCPOINT_IF_PERSISTENT: a non-persistent message is got outside the unit of work.
@@ -1622,21 +1564,10 @@ impl QueueManager {
         if selector.message_id.is_none() && selector.correlation_id.is_none() {
             self.read_ahead_after(queue, &entry);
         }
-        let image = match &entry.storage {
-            MessageStorage::Memory(image) => GotImage::Memory(image.clone()),
-            MessageStorage::Pages(location) => match self.data.read_image(*location) {
-                Ok(image) => GotImage::Read(image),
-                Err(error) => {
-                    // The message stays on the queue; the damaged page is reported, never served.
-                    queue.put_back(entry, unit.is_some());
-                    return Err(error);
-                }
-            },
-        };
-        let (descriptor, data_offset) = match decode_descriptor(image.bytes()) {
-            Ok(decoded) => decoded,
+        let (image, descriptor, data_offset) = match self.read_got_message(&entry) {
+            Ok(read) => read,
             Err(error) => {
-                let error = Self::descriptor_error(&entry, error);
+                // The message stays on the queue; the damaged page is reported, never served.
                 queue.put_back(entry, unit.is_some());
                 return Err(error);
             }
@@ -1657,55 +1588,12 @@ impl QueueManager {
             }));
         }
         let in_unit_of_work = unit.is_some();
-        let object_id = queue.object_id;
         let (backout_count, key) = (entry.backout_count, entry.key);
-        match unit {
-            None => {
-                let range = self.discard_message(object_id, &entry)?;
-                // The entry lets go of an in-memory image: the got data, a view of it, is now
-                // its last holder (its drop recycles the buffer).
-                drop(entry);
-                if let Some((_, end)) = range {
-                    self.fail_on(self.log.force(end))?;
-                }
-            }
-            Some(unit) => {
-                if entry.persistent {
-                    let _gate = self.checkpoint_gate.read().unwrap();
-                    let location = entry.location().expect("persistent messages are on pages");
-                    let record = GetRecord {
-                        ur: unit.ur_reference(),
-                        location,
-                        object_id,
-                        sequence: entry.key.sequence,
-                    };
-                    let (rba, _) = self.data.log_get(&record)?;
-                    self.record_operation(
-                        unit,
-                        rba,
-                        UrOperation {
-                            is_put: false,
-                            location,
-                            object_id,
-                            sequence: entry.key.sequence,
-                        },
-                    );
-                }
-                unit.message_count += 1;
-                // The unit keeps the entry, and with it the image, for a backout.
-                let queue = unit.queue_reference(queue);
-                unit.gets.push(PendingGet {
-                    queue,
-                    entry,
-                    skip_backout: controls.mark_skip_backout,
-                });
-            }
-        }
+        self.complete_get(unit, queue, entry, controls)?;
         // QTIME (DISPLAY QSTATUS): how long the message waited on the queue.
         if descriptor.put_time_ms > 0 {
             queue.record_time_on_queue(
                 looked_at_ms
-                    .get()
                     .saturating_sub(descriptor.put_time_ms)
                     .saturating_mul(1000),
             );
@@ -1719,6 +1607,164 @@ impl QueueManager {
             },
             in_unit_of_work,
         })
+    }
+
+    /// The checks before a get looks at the queue: running, not quiescing (with
+    /// `fail_if_quiescing`), GET enabled, and the unit of work's limits.
+    fn check_get_allowed(
+        &self,
+        unit: Option<&UnitOfWork>,
+        queue: &LocalQueue,
+        controls: &GetControls,
+    ) -> StorageResult<()> {
+        self.check_running()?;
+        if controls.fail_if_quiescing && self.is_quiescing() {
+            return Err(quiescing_error());
+        }
+        if queue.with_definition(|definition| definition.get_inhibited) {
+            return Err(StorageError::mq(
+                reason::MQRC_GET_INHIBITED,
+                format!("gets from {} are inhibited", queue.name()),
+            ));
+        }
+        if let Some(unit) = unit {
+            let limit = self.max_uncommitted_messages();
+            if unit.message_count >= limit {
+                return Err(StorageError::SyncpointLimitReached { limit });
+            }
+            if controls.mark_skip_backout && unit.gets.iter().any(|get| get.skip_backout) {
+                return Err(StorageError::mq(
+                    reason::MQRC_SECOND_MARK_NOT_ALLOWED,
+                    "a message is already marked MQGMO_MARK_SKIP_BACKOUT in this unit of work",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Take the first message `selector` matches (waiting up to `wait`), deleting the expired
+    /// messages passed on the way, with the time of the last look at the queue (the moment the
+    /// message left it, for QTIME). `None`: no message; the errors say why a wait ended early.
+    fn take_for_get(
+        &self,
+        in_unit: bool,
+        queue: &Arc<LocalQueue>,
+        selector: &MessageSelector,
+        wait: Option<Duration>,
+        controls: &GetControls,
+    ) -> StorageResult<Option<(MessageEntry, u64)>> {
+        let mut expired = Vec::new();
+        let interrupted = || {
+            self.stopping.load(Ordering::Acquire)
+                || queue.is_deleted()
+                || (controls.fail_if_quiescing && self.quiescing.load(Ordering::Acquire))
+        };
+        let looked_at_ms = std::cell::Cell::new(0);
+        let taken = queue.take_visible_to(
+            controls.lock_holder,
+            selector,
+            wait,
+            || {
+                let now = now_ms();
+                looked_at_ms.set(now);
+                now
+            },
+            in_unit,
+            &mut expired,
+            interrupted,
+        );
+        // A taken message goes back in its place, as if never taken, when the get does not
+        // complete (LocalQueue::put_back).
+        if let (_, Err(error)) = self.delete_all_expired(queue, expired) {
+            if let Some(taken) = taken {
+                queue.put_back(taken, in_unit);
+            }
+            return Err(error);
+        }
+        let Some(entry) = taken else {
+            if self.stopping.load(Ordering::Acquire) {
+                return Err(StorageError::Stopping);
+            }
+            if controls.fail_if_quiescing && self.is_quiescing() {
+                return Err(quiescing_error());
+            }
+            if queue.is_deleted() {
+                return Err(StorageError::mq(
+                    reason::MQRC_Q_DELETED,
+                    format!("queue {} was deleted", queue.name()),
+                ));
+            }
+            return Ok(None);
+        };
+        Ok(Some((entry, looked_at_ms.get())))
+    }
+
+    /// The taken message's image (held in memory, or read from its pages) and its decoded
+    /// descriptor, with the offset of its data in the image.
+    fn read_got_message(
+        &self,
+        entry: &MessageEntry,
+    ) -> StorageResult<(GotImage, MessageDescriptor, usize)> {
+        let image = match &entry.storage {
+            MessageStorage::Memory(image) => GotImage::Memory(image.clone()),
+            MessageStorage::Pages(location) => GotImage::Read(self.data.read_image(*location)?),
+        };
+        let (descriptor, data_offset) = decode_descriptor(image.bytes())
+            .map_err(|error| Self::descriptor_error(entry, error))?;
+        Ok((image, descriptor, data_offset))
+    }
+
+    /// The got message leaves the queue: outside a unit of work its slot is freed (and the
+    /// log forced when that was logged); inside one the get is logged when the message is
+    /// persistent and the unit keeps the entry, and with it the image, for a backout.
+    fn complete_get(
+        &self,
+        unit: Option<&mut UnitOfWork>,
+        queue: &Arc<LocalQueue>,
+        entry: MessageEntry,
+        controls: &GetControls,
+    ) -> StorageResult<()> {
+        let object_id = queue.object_id;
+        let Some(unit) = unit else {
+            let range = self.discard_message(object_id, &entry)?;
+            // The entry lets go of an in-memory image: the got data, a view of it, is now
+            // its last holder (its drop recycles the buffer).
+            drop(entry);
+            if let Some((_, end)) = range {
+                self.fail_on(self.log.force(end))?;
+            }
+            return Ok(());
+        };
+        if entry.persistent {
+            let _gate = self.checkpoint_gate.read().unwrap();
+            let location = entry.location().expect("persistent messages are on pages");
+            let record = GetRecord {
+                ur: unit.ur_reference(),
+                location,
+                object_id,
+                sequence: entry.key.sequence,
+            };
+            let (rba, _) = self.data.log_get(&record)?;
+            self.record_operation(
+                unit,
+                rba,
+                UrOperation {
+                    is_put: false,
+                    location,
+                    object_id,
+                    sequence: entry.key.sequence,
+                },
+            );
+        }
+        unit.message_count += 1;
+        // The unit keeps the entry, and with it the image, for a backout.
+        let queue = unit.queue_reference(queue);
+        unit.gets.push(PendingGet {
+            queue,
+            entry,
+            skip_backout: controls.mark_skip_backout,
+        });
+        Ok(())
     }
 
     fn descriptor_error(entry: &MessageEntry, error: impl std::fmt::Display) -> StorageError {

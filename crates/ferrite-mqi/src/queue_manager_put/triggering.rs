@@ -75,7 +75,7 @@ use ferrite_queue_manager::{
     QueueManager, UnitOfWork,
 };
 
-use crate::queue_manager_put::put_as_queue_manager;
+use super::{put_as_queue_manager, put_to_dead_letter_queue};
 
 /// Message priorities 0–9: arrivals are counted per priority until TRIGMPRI is known.
 pub const PRIORITY_LEVELS: usize = 10;
@@ -661,7 +661,7 @@ fn write_trigger_message(
     let (md, result) = put_as_queue_manager(queue_manager, initiation_queue, MQFMT_TRIGGER, &data);
     if let Err(reason) = result {
         let initiation_queue_name = initiation_queue.name();
-        match crate::dead_letter::put_to_dead_letter_queue(
+        match put_to_dead_letter_queue(
             queue_manager,
             None,
             &md,

@@ -6,7 +6,7 @@
 //! | MQRO_COA (_WITH_DATA, _WITH_FULL_DATA) | the message is put on its queue (for a put in a unit of work: the report is in the same unit, so it appears at commit and vanishes at backout) | MQFB_COA |
 //! | MQRO_COD (...) | the message is got destructively (in a unit of work: in the same unit); never for a browse | MQFB_COD |
 //! | MQRO_EXPIRATION (...) | an expired message is discarded, at MQGET or by the expiry scan (EXPRYINT, REFRESH QMGR TYPE(EXPIRY)); outside any unit of work | MQFB_EXPIRATION |
-//! | MQRO_EXCEPTION (...) | the queue manager cannot deliver the message ([`crate::dead_letter::undeliverable`]) | the reason (MQRC_*) |
+//! | MQRO_EXCEPTION (...) | the queue manager cannot deliver the message ([`super::undeliverable`]) | the reason (MQRC_*) |
 //!
 //! MQRO_PAN and MQRO_NAN are for the receiving application; the queue manager ignores them.
 //!
@@ -37,12 +37,12 @@ use ferrite_constants::{
     reason::{MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR},
     report::*,
 };
-use ferrite_queue_manager::{now_ms, ExpiryObserver, LocalQueue, QueueManager, RetrievedMessage};
-use std::sync::Arc;
+use ferrite_queue_manager::{now_ms, QueueManager};
 
-use crate::dead_letter::{self, queue_manager_appl_name, resolve_local_queue};
+use super::{
+    put_message, put_to_dead_letter_queue, queue_manager_appl_name, resolve_local_queue, InUnit,
+};
 use crate::descriptor::{self, trim};
-use crate::queue_manager_put::{put_message, InUnit};
 use crate::structures::Mqmd;
 
 /// How much of the original's data a report _WITH_DATA carries.
@@ -208,7 +208,7 @@ fn send(
     if report.report & MQRO_DISCARD_MSG != 0 {
         return;
     }
-    if let Err(error) = dead_letter::put_to_dead_letter_queue(
+    if let Err(error) = put_to_dead_letter_queue(
         queue_manager,
         unit,
         report,
@@ -315,40 +315,4 @@ pub fn send_exception(
             MQRO_EXCEPTION_WITH_FULL_DATA,
         ),
     );
-}
-
-/// Make the queue manager send expiration reports and tell the service timer of each expired
-/// message removed (idempotent; MQCONN calls it, so every queue manager an application uses
-/// has it before any message of its can expire).
-pub fn install(queue_manager: &QueueManager) {
-    if queue_manager.has_expiry_observer() {
-        return;
-    }
-    let observer: ExpiryObserver = Arc::new(
-        |queue_manager: &QueueManager, queue: &LocalQueue, message: &RetrievedMessage| {
-            // Removing an expired message is a get operation for the service timer.
-            let timed = queue
-                .with_definition(crate::service_interval_events::ServiceIntervalSetting::of)
-                .is_some();
-            if let Some(queue) = timed
-                .then(|| queue_manager.queue(queue.name_str()))
-                .flatten()
-                .filter(|own| std::ptr::eq(Arc::as_ptr(own), queue))
-            {
-                crate::service_interval_events::after_removal(queue_manager, &queue);
-            }
-            let Ok(original) = descriptor::from_engine(
-                &message.descriptor,
-                message.backout_count,
-                now_ms(),
-                ferrite_constants::structs::MQMD_VERSION_2,
-            ) else {
-                return;
-            };
-            if original.report & MQRO_EXPIRATION != 0 {
-                on_expiry(queue_manager, &original, &message.data);
-            }
-        },
-    );
-    queue_manager.set_expiry_observer(observer);
 }

@@ -54,8 +54,6 @@ use std::sync::Arc;
 
 use ferrite_constants::{
     completion::MQCC_WARNING,
-    encoding::MQENC_NATIVE,
-    format::MQFMT_EVENT,
     pcf::*,
     reason::{MQRC_Q_DEPTH_HIGH, MQRC_Q_DEPTH_LOW, MQRC_Q_FULL},
     selector::*,
@@ -63,9 +61,8 @@ use ferrite_constants::{
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::{now_ms, LocalQueue, QueueManager, QueueStatistics};
 
+use super::write_performance_event;
 use crate::descriptor::QUEUE_MANAGER_CCSID;
-use crate::queue_manager_put::put_as_queue_manager;
-use crate::service_interval_events::ServiceIntervalSetting;
 
 /// The queue performance events go to.
 pub const PERFORMANCE_EVENT_QUEUE: &str = "SYSTEM.ADMIN.PERFM.EVENT";
@@ -110,56 +107,6 @@ impl DepthEvent {
     }
 }
 
-/// After a successful MQPUT to `queue`: Queue Depth High, if due, and the queue service
-/// interval events ([`crate::service_interval_events`]), read from the definition at once.
-pub fn after_put(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
-    // One read of the definition, the event-queue check included (no name copied).
-    let (enabled, limit, max_depth, service_interval, event_queue) =
-        queue.with_definition(|definition| {
-            (
-                definition.queue_depth_high_event,
-                definition.queue_depth_high_limit,
-                definition.max_depth,
-                ServiceIntervalSetting::of(definition),
-                is_event_queue(&definition.name),
-            )
-        });
-    if !enabled && service_interval.is_none() || event_queue {
-        return;
-    }
-    if enabled && reaches_percent(queue.current_depth(), limit, max_depth) {
-        raise(queue_manager, queue, DepthEvent::High);
-    }
-    if let Some(setting) = service_interval {
-        crate::service_interval_events::after_put(queue_manager, queue, setting);
-    }
-}
-
-/// After a successful destructive MQGET from `queue`: Queue Depth Low, if due, and the queue
-/// service interval events.
-pub fn after_get(queue_manager: &QueueManager, queue: &Arc<LocalQueue>) {
-    // One read of the definition, the event-queue check included (no name copied).
-    let (enabled, limit, max_depth, service_interval, event_queue) =
-        queue.with_definition(|definition| {
-            (
-                definition.queue_depth_low_event,
-                definition.queue_depth_low_limit,
-                definition.max_depth,
-                ServiceIntervalSetting::of(definition),
-                is_event_queue(&definition.name),
-            )
-        });
-    if !enabled && service_interval.is_none() || event_queue {
-        return;
-    }
-    if enabled && at_or_below_percent(queue.current_depth(), limit, max_depth) {
-        raise(queue_manager, queue, DepthEvent::Low);
-    }
-    if let Some(setting) = service_interval {
-        crate::service_interval_events::after_get(queue_manager, queue, setting);
-    }
-}
-
 /// An MQPUT to `queue` failed with `reason`: Queue Full, if that is why and it is enabled.
 pub fn put_failed(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, reason: i32) {
     if reason == MQRC_Q_FULL
@@ -170,12 +117,12 @@ pub fn put_failed(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, reason:
 }
 
 /// `depth` is at least `percent` % of `max_depth`.
-fn reaches_percent(depth: u64, percent: u32, max_depth: u32) -> bool {
+pub(super) fn reaches_percent(depth: u64, percent: u32, max_depth: u32) -> bool {
     depth * 100 >= u64::from(percent) * u64::from(max_depth)
 }
 
 /// `depth` is at most `percent` % of `max_depth`.
-fn at_or_below_percent(depth: u64, percent: u32, max_depth: u32) -> bool {
+pub(super) fn at_or_below_percent(depth: u64, percent: u32, max_depth: u32) -> bool {
     depth * 100 <= u64::from(percent) * u64::from(max_depth)
 }
 
@@ -219,38 +166,6 @@ pub fn raise(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, event: Depth
     }
     let statistics = queue.reset_statistics(now_ms());
     write_performance_event(queue_manager, queue, event.reason(), &statistics);
-}
-
-/// Put a queue performance event (`reason` says which) reporting `statistics` on
-/// SYSTEM.ADMIN.PERFM.EVENT; discarded, as MQ does, when that queue is not defined or the put
-/// fails. The depth events and the queue service interval events share it.
-pub fn write_performance_event(
-    queue_manager: &QueueManager,
-    queue: &LocalQueue,
-    reason: i32,
-    statistics: &QueueStatistics,
-) {
-    let Some(event_queue) = queue_manager.queue(PERFORMANCE_EVENT_QUEUE) else {
-        return;
-    };
-    let order = ByteOrder::from_mq_encoding(MQENC_NATIVE).expect("native integer encoding");
-    let data = event_message(
-        queue_manager.name(),
-        &queue.name(),
-        reason,
-        statistics,
-        now_ms(),
-        order,
-    );
-    if let (_, Err(put_reason)) =
-        put_as_queue_manager(queue_manager, &event_queue, MQFMT_EVENT, &data)
-    {
-        log(&format!(
-            "performance event {reason} for {} could not be put on {PERFORMANCE_EVENT_QUEUE} \
-             (reason {put_reason}); it is discarded",
-            queue.name()
-        ));
-    }
 }
 
 /// The PCF data of a queue performance event with `reason` (layout in the module

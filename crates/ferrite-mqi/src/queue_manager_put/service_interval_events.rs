@@ -20,7 +20,7 @@
 //!
 //! A get operation is, as MQ defines it, "an MQGET call or an activity that removes a
 //! message from a queue": a destructive MQGET, the removal of an expired message (at get or
-//! by the EXPRYINT scan: [`after_removal`] from the expiry observer in [`crate::reports`]),
+//! by the EXPRYINT scan: [`after_removal`] from the expiry observer, [`super::install_expiry_observer`]),
 //! and CLEAR QLOCAL (ferrite-command calls [`after_removal`]).
 //!
 //! The service time is the time since the timer started.
@@ -42,7 +42,7 @@
 //! OK event is not generated"). The switch flips are stored as ALTER QLOCAL stores them, so
 //! DISPLAY QLOCAL shows QSVCIEV(OK) after a High event. Like every performance event, each
 //! resets the queue's statistics and reports them (as RESET QSTATS does): the event message
-//! is the depth events' PCF layout ([`crate::depth_events`]) with the reason above —
+//! is the depth events' PCF layout ([`super::depth_events`]) with the reason above —
 //! QMgrName, QName (MQCA_BASE_Q_NAME), TimeSinceReset (seconds), HighQDepth, MsgEnqCount,
 //! MsgDeqCount — put on SYSTEM.ADMIN.PERFM.EVENT.
 //!
@@ -272,7 +272,7 @@ fn raise(queue_manager: &QueueManager, queue: &Arc<LocalQueue>, reason: i32) {
         ),
     }
     let statistics = queue.reset_statistics(now_ms());
-    crate::depth_events::write_performance_event(queue_manager, queue, reason, &statistics);
+    super::write_performance_event(queue_manager, queue, reason, &statistics);
 }
 
 #[cfg(test)]
