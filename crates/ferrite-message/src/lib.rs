@@ -163,23 +163,21 @@ pub fn fuzz_folder(data: &[u8]) {
 /// Fuzz entry point for MQDLH: the first byte picks the byte order; whatever decodes must
 /// encode back to the same bytes, modulo trailing blanks vs NULs in character fields.
 pub fn fuzz_dead_letter_header(data: &[u8]) {
-    let Some((&first, rest)) = data.split_first() else {
-        return;
-    };
-    let order = if first & 1 == 0 {
-        ByteOrder::Big
-    } else {
-        ByteOrder::Little
-    };
-    if let Ok(header) = DeadLetterHeader::decode(rest, order) {
-        if let Ok(bytes) = header.encode(order) {
-            assert_eq!(DeadLetterHeader::decode(&bytes, order), Ok(header));
-        }
-    }
+    fuzz_header_round_trip(data, DeadLetterHeader::decode, DeadLetterHeader::encode);
 }
 
 /// Fuzz entry point for MQXQH, like [`fuzz_dead_letter_header`].
 pub fn fuzz_transmission_header(data: &[u8]) {
+    fuzz_header_round_trip(data, TransmissionHeader::decode, TransmissionHeader::encode);
+}
+
+/// The header fuzz entry points' one check: the first byte picks the byte order; whatever
+/// `decode` takes from the rest, `encode` must write back to bytes that decode to it again.
+fn fuzz_header_round_trip<H: PartialEq + std::fmt::Debug>(
+    data: &[u8],
+    decode: fn(&[u8], ByteOrder) -> Result<H, HeaderError>,
+    encode: fn(&H, ByteOrder) -> Result<Vec<u8>, HeaderError>,
+) {
     let Some((&first, rest)) = data.split_first() else {
         return;
     };
@@ -188,9 +186,9 @@ pub fn fuzz_transmission_header(data: &[u8]) {
     } else {
         ByteOrder::Little
     };
-    if let Ok(header) = TransmissionHeader::decode(rest, order) {
-        if let Ok(bytes) = header.encode(order) {
-            assert_eq!(TransmissionHeader::decode(&bytes, order), Ok(header));
+    if let Ok(header) = decode(rest, order) {
+        if let Ok(bytes) = encode(&header, order) {
+            assert_eq!(decode(&bytes, order), Ok(header));
         }
     }
 }
