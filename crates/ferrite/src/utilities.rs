@@ -9,6 +9,7 @@ use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use ferrite_queue_manager::{page_set_path, QueueManager};
+use ferrite_storage::config::{PageSetDefinition, QueueManagerConfig};
 use ferrite_storage::log::LogManager;
 use ferrite_storage::page::{PageBytes, PAGE_SIZE};
 use ferrite_storage::page_set::PageSet;
@@ -165,11 +166,7 @@ fn format_page_set(queue_manager: &str, psid: u8, pages: Option<u32>) -> Result<
     let fs = RealFileSystem;
     let (directory, _lock) = stopped(queue_manager)?;
     let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
-    let definition = config
-        .page_sets
-        .iter()
-        .find(|definition| definition.id == psid)
-        .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))?;
+    let definition = defined_page_set(&config, psid)?;
     let progress = ProgressBars::new();
     let label = format!("formatting page set {psid:02}");
     PageSet::format(
@@ -184,6 +181,15 @@ fn format_page_set(queue_manager: &str, psid: u8, pages: Option<u32>) -> Result<
     progress.finish();
     println!("CSQU012I Page set {psid:02} formatted");
     Ok(())
+}
+
+/// Page set `psid`'s definition in qm.toml.
+fn defined_page_set(config: &QueueManagerConfig, psid: u8) -> Result<&PageSetDefinition, String> {
+    config
+        .page_sets
+        .iter()
+        .find(|definition| definition.id == psid)
+        .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))
 }
 
 /// Every page's checksum and identity, of one page set or all (queue manager stopped).
@@ -296,11 +302,7 @@ fn reset_page_set(queue_manager: &str, psid: u8) -> Result<(), String> {
     let fs = RealFileSystem;
     let (directory, _lock) = stopped(queue_manager)?;
     let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
-    let definition = config
-        .page_sets
-        .iter()
-        .find(|definition| definition.id == psid)
-        .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))?;
+    let definition = defined_page_set(&config, psid)?;
     let shared: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
     let log =
         LogManager::open(shared, &directory, &config.log, &config.archive).map_err(failure)?;
