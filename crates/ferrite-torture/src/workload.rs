@@ -424,10 +424,24 @@ impl Worker {
                 );
             }
         }
+        self.get_into_model(session, queue, &mut md, &mut gmo, Some(unit))?;
+        Ok(())
+    }
+
+    /// MQGET from `queue` and the message got into the model (in `unit`, or out of
+    /// syncpoint): true, or false when none was available.
+    fn get_into_model(
+        &self,
+        session: &mut Session,
+        queue: usize,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        unit: Option<&mut UnitOfWork>,
+    ) -> Result<bool, Outcome> {
         let mut buffer = vec![0u8; GET_BUFFER_BYTES];
         match session
             .connection
-            .get(session.handles[queue], &mut md, &mut gmo, &mut buffer)
+            .get(session.handles[queue], md, gmo, &mut buffer)
         {
             Ok(result) => {
                 let observed = observe(
@@ -440,10 +454,10 @@ impl Worker {
                 self.model
                     .lock()
                     .expect("model lock")
-                    .got(Some(unit), queue, &observed);
-                Ok(())
+                    .got(unit, queue, &observed);
+                Ok(true)
             }
-            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => Ok(()),
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => Ok(false),
             Err(error) => Err(classify("MQGET", QUEUES[queue].name, error)),
         }
     }
@@ -472,34 +486,13 @@ impl Worker {
             MQGMO_NO_SYNCPOINT | MQGMO_FAIL_IF_QUIESCING,
             MQMO_MATCH_CORREL_ID,
         );
-        let mut buffer = vec![0u8; GET_BUFFER_BYTES];
-        match session
-            .connection
-            .get(session.handles[queue], &mut md, &mut gmo, &mut buffer)
-        {
-            Ok(result) => {
-                let observed = observe(
-                    md.msg_id,
-                    md.correl_id,
-                    md.priority,
-                    md.persistence,
-                    &buffer[..result.returned_length],
-                );
-                self.model
-                    .lock()
-                    .expect("model lock")
-                    .got(None, queue, &observed);
-                Ok(())
-            }
-            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => {
-                self.model
-                    .lock()
-                    .expect("model lock")
-                    .get_no_sync_not_found(number);
-                Ok(())
-            }
-            Err(error) => Err(classify("MQGET", QUEUES[queue].name, error)),
+        if !self.get_into_model(session, queue, &mut md, &mut gmo, None)? {
+            self.model
+                .lock()
+                .expect("model lock")
+                .get_no_sync_not_found(number);
         }
+        Ok(())
     }
 
     fn browse(&mut self, session: &mut Session) -> Result<(), Outcome> {
