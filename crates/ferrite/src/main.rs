@@ -418,17 +418,9 @@ fn run_mqsc(
             if pending.is_empty() && line.trim().eq_ignore_ascii_case("END") {
                 break;
             }
-            // MQSC continuation: a line ending in '+' or '-' goes on.
-            let trimmed = line.trim_end();
-            if let Some(stripped) = trimmed
-                .strip_suffix('+')
-                .or_else(|| trimmed.strip_suffix('-'))
-            {
-                pending.push_str(stripped);
-                pending.push(' ');
+            if add_line(&mut pending, &line) {
                 continue;
             }
-            pending.push_str(trimmed);
             let command = std::mem::take(&mut pending);
             if !command.trim().is_empty() {
                 let _ = editor.add_history_entry(command.trim());
@@ -449,20 +441,29 @@ fn run_mqsc(
     Ok(())
 }
 
+/// Adds `line` to the MQSC command in `pending`: true when it ends in '+' or '-', the
+/// continuation characters (the command goes on on the next line; a blank stands for them).
+fn add_line(pending: &mut String, line: &str) -> bool {
+    let trimmed = line.trim_end();
+    if let Some(stripped) = trimmed
+        .strip_suffix('+')
+        .or_else(|| trimmed.strip_suffix('-'))
+    {
+        pending.push_str(stripped);
+        pending.push(' ');
+        true
+    } else {
+        pending.push_str(trimmed);
+        false
+    }
+}
+
 /// MQSC continuation: a line ending in '+' or '-' continues on the next.
 fn join_continuations(text: &str) -> Vec<String> {
     let mut commands = Vec::new();
     let mut current = String::new();
     for line in text.lines() {
-        let trimmed = line.trim_end();
-        if let Some(stripped) = trimmed
-            .strip_suffix('+')
-            .or_else(|| trimmed.strip_suffix('-'))
-        {
-            current.push_str(stripped);
-            current.push(' ');
-        } else {
-            current.push_str(trimmed);
+        if !add_line(&mut current, line) {
             commands.push(std::mem::take(&mut current));
         }
     }

@@ -192,6 +192,23 @@ fn defined_page_set(config: &QueueManagerConfig, psid: u8) -> Result<&PageSetDef
         .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))
 }
 
+/// Page set `definition` of the queue manager in `directory`, opened as qm.toml defines it.
+fn open_page_set(
+    fs: &RealFileSystem,
+    directory: &Path,
+    definition: &PageSetDefinition,
+) -> Result<Arc<PageSet>, String> {
+    PageSet::open(
+        fs,
+        &page_set_path(directory, definition.id),
+        PageSetId(definition.id),
+        definition.expand,
+        definition.secondary_pages,
+        definition.maximum_pages,
+    )
+    .map_err(failure)
+}
+
 /// Every page's checksum and identity, of one page set or all (queue manager stopped).
 fn verify_page_sets(queue_manager: &str, psid: Option<u8>) -> Result<(), String> {
     let fs = RealFileSystem;
@@ -203,15 +220,7 @@ fn verify_page_sets(queue_manager: &str, psid: Option<u8>) -> Result<(), String>
         .iter()
         .filter(|definition| psid.is_none_or(|id| id == definition.id))
     {
-        let page_set = PageSet::open(
-            &fs,
-            &page_set_path(&directory, definition.id),
-            PageSetId(definition.id),
-            definition.expand,
-            definition.secondary_pages,
-            definition.maximum_pages,
-        )
-        .map_err(failure)?;
+        let page_set = open_page_set(&fs, &directory, definition)?;
         let total = page_set.page_count();
         let progress = ProgressBars::new();
         let label = format!("verifying page set {:02}", definition.id);
@@ -308,15 +317,7 @@ fn reset_page_set(queue_manager: &str, psid: u8) -> Result<(), String> {
         LogManager::open(shared, &directory, &config.log, &config.archive).map_err(failure)?;
     let end = log.end_rba();
     log.shutdown().map_err(failure)?;
-    let page_set = PageSet::open(
-        &fs,
-        &page_set_path(&directory, psid),
-        PageSetId(psid),
-        definition.expand,
-        definition.secondary_pages,
-        definition.maximum_pages,
-    )
-    .map_err(failure)?;
+    let page_set = open_page_set(&fs, &directory, definition)?;
     let total = page_set.page_count();
     let progress = ProgressBars::new();
     let label = format!("resetting page set {psid:02}");
