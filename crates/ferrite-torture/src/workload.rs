@@ -15,8 +15,13 @@ use ferrite_constants::{
 };
 
 use crate::message::{self, MessageIdentity};
-use crate::model::{observe, Model, UnitOfWork};
+use crate::model::{observe, Model, Observed, UnitOfWork};
 use crate::random::Random;
+
+/// What an MQGET got, as the model checks it: `md` as the get left it and the data.
+fn observe_got(md: &Mqmd, data: &[u8]) -> Observed {
+    observe(md.msg_id, md.correl_id, md.priority, md.persistence, data)
+}
 
 /// The queues of the workload: what each is for, and its MQSC definition.
 #[derive(Clone, Debug)]
@@ -444,13 +449,7 @@ impl Worker {
             .get(session.handles[queue], md, gmo, &mut buffer)
         {
             Ok(result) => {
-                let observed = observe(
-                    md.msg_id,
-                    md.correl_id,
-                    md.priority,
-                    md.persistence,
-                    &buffer[..result.returned_length],
-                );
+                let observed = observe_got(md, &buffer[..result.returned_length]);
                 self.model
                     .lock()
                     .expect("model lock")
@@ -508,13 +507,7 @@ impl Worker {
                 .get(session.handles[queue], &mut md, &mut gmo, &mut buffer)
             {
                 Ok(result) => {
-                    let observed = observe(
-                        md.msg_id,
-                        md.correl_id,
-                        md.priority,
-                        md.persistence,
-                        &buffer[..result.returned_length],
-                    );
+                    let observed = observe_got(&md, &buffer[..result.returned_length]);
                     let mut model = self.model.lock().expect("model lock");
                     model.browsed(queue, &observed);
                     model.totals.browses += 1;
@@ -567,13 +560,7 @@ pub fn read_all_queues(
                 &mut Mqgmo::with_options(options),
                 &mut buffer,
             ) {
-                Ok(result) => observed.push(observe(
-                    md.msg_id,
-                    md.correl_id,
-                    md.priority,
-                    md.persistence,
-                    &buffer[..result.returned_length],
-                )),
+                Ok(result) => observed.push(observe_got(&md, &buffer[..result.returned_length])),
                 Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
                 Err(error) => return Err(failure("MQGET", queue.name, error)),
             }
