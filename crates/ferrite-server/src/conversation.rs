@@ -37,8 +37,8 @@ use crate::Shared;
 use ferrite_queue_manager::{ConnectingUser, LocalAuthentication};
 
 use crate::flows::{
-    answer_initial_data, initial_data_reply_header, protocol, reply_header, user_id_data_user,
-    Acceptable, End,
+    answer_initial_data, conauth_accepted, initial_data_reply_header, protocol, reply_header,
+    user_id_data_user, Acceptable, End,
 };
 pub use crate::session::WAIT_SLICE;
 use crate::session::{MqiSession, SessionEnd};
@@ -169,14 +169,8 @@ impl Conversation<'_> {
                 // STATUS_DATA with code 0.
                 Caut::decode(&flow.payload, order).map_err(protocol)?;
                 self.credentials = credentials_from_caut(&flow.payload, order).map_err(protocol)?;
-                let header = reply_header(&flow.header, SegmentType::StatusData);
-                let status = Status {
-                    code: 0,
-                    value: Some(0),
-                    extra: Vec::new(),
-                    trailing: Vec::new(),
-                };
-                self.transport.write_flow(&header, &status.encode(order))?;
+                let (header, status) = conauth_accepted(&flow.header, order);
+                self.transport.write_flow(&header, &status)?;
                 Ok(())
             }
             SegmentType::Heartbeat => {

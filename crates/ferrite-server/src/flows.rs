@@ -1,6 +1,7 @@
 //! What the bindings conversation and the TCP channel share about flows: why a connection
 //! ends, and how a reply's segment header follows its request's.
 
+use ferrite_protocol::control::Status;
 use ferrite_protocol::initial_data::*;
 use ferrite_protocol::segment::{ControlFlags1, SegmentHeader, SegmentType};
 use ferrite_protocol::transport::TransportError;
@@ -40,6 +41,22 @@ pub(crate) fn initial_data_reply_header(request: &SegmentHeader, errors: u8) -> 
         header.flags1 = ControlFlags1(header.flags1.0 | ControlFlags1::ERROR);
     }
     header
+}
+
+/// The STATUS_DATA with code 0 that answers CONAUTH_INFO (the client goes on with MQCONN):
+/// its header and its payload.
+pub(crate) fn conauth_accepted(
+    request: &SegmentHeader,
+    order: ByteOrder,
+) -> (SegmentHeader, Vec<u8>) {
+    let header = reply_header(request, SegmentType::StatusData);
+    let status = Status {
+        code: 0,
+        value: Some(0),
+        extra: Vec::new(),
+        trailing: Vec::new(),
+    };
+    (header, status.encode(order))
 }
 
 /// The user a USERID_DATA flow names: its long user ID when the extension carries one, else
