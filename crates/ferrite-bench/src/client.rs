@@ -508,6 +508,15 @@ mod raw {
         stream.write_all(&bytes).map_err(|error| error.to_string())
     }
 
+    fn send_flow(
+        stream: &mut TcpStream,
+        header: SegmentHeader,
+        flow: &ApiFlow,
+    ) -> Result<(), String> {
+        let payload = flow.encode(ORDER).map_err(|error| error.to_string())?;
+        send(stream, header, payload)
+    }
+
     fn receive(stream: &mut TcpStream, decoder: &mut SegmentDecoder) -> Result<Segment, String> {
         let mut buffer = [0u8; 4096];
         loop {
@@ -567,11 +576,7 @@ mod raw {
                 }),
             };
             let header = SegmentHeader::new(conversation(1), SegmentType::MqOpen, ORDER);
-            send(
-                &mut stream,
-                header,
-                flow.encode(ORDER).map_err(|error| error.to_string())?,
-            )?;
+            send_flow(&mut stream, header, &flow)?;
             let reply = receive(&mut stream, &mut decoder)?;
             let reply = ApiFlow::decode(SegmentType::MqOpenReply, ORDER, &reply.payload)
                 .map_err(|error| error.to_string())?;
@@ -677,11 +682,7 @@ mod raw {
             };
             let header =
                 SegmentHeader::new(conversation(conversation_id), SegmentType::MqConn, ORDER);
-            send(
-                &mut stream,
-                header,
-                flow.encode(ORDER).map_err(|error| error.to_string())?,
-            )?;
+            send_flow(&mut stream, header, &flow)?;
             let reply = receive(&mut stream, &mut decoder)?;
             if reply.header.segment_type != SegmentType::MqConnReply
                 || reply.payload.get(4..8) != Some(&[0, 0, 0, 0])
