@@ -299,7 +299,7 @@ pub fn log_bytes(context: &mut Context) {
                 put(None);
             }
         });
-        let get = |unit: Option<&mut UnitOfWork>| {
+        let mut get = |unit: Option<&mut UnitOfWork>| {
             queue_manager
                 .get(unit, &queue, &selector, None)
                 .expect("get")
@@ -310,38 +310,20 @@ pub fn log_bytes(context: &mut Context) {
                 get(None);
             }
         });
-        results[1] = measure(&mut || {
-            for _ in 0..count {
+        // `count` operations in units of `per_unit`, each unit committed.
+        let in_units = |per_unit: usize, operation: &mut dyn FnMut(Option<&mut UnitOfWork>)| {
+            for _ in 0..count / per_unit {
                 let mut unit = UnitOfWork::new();
-                put(Some(&mut unit));
-                queue_manager.commit(&mut unit).expect("commit");
-            }
-        });
-        results[4] = measure(&mut || {
-            for _ in 0..count {
-                let mut unit = UnitOfWork::new();
-                get(Some(&mut unit));
-                queue_manager.commit(&mut unit).expect("commit");
-            }
-        });
-        results[2] = measure(&mut || {
-            for _ in 0..count / 10 {
-                let mut unit = UnitOfWork::new();
-                for _ in 0..10 {
-                    put(Some(&mut unit));
+                for _ in 0..per_unit {
+                    operation(Some(&mut unit));
                 }
                 queue_manager.commit(&mut unit).expect("commit");
             }
-        });
-        results[5] = measure(&mut || {
-            for _ in 0..count / 10 {
-                let mut unit = UnitOfWork::new();
-                for _ in 0..10 {
-                    get(Some(&mut unit));
-                }
-                queue_manager.commit(&mut unit).expect("commit");
-            }
-        });
+        };
+        results[1] = measure(&mut || in_units(1, &mut put));
+        results[4] = measure(&mut || in_units(1, &mut get));
+        results[2] = measure(&mut || in_units(10, &mut put));
+        results[5] = measure(&mut || in_units(10, &mut get));
         for (index, operation) in OPERATIONS.iter().enumerate() {
             let mut row = Row::new(
                 "log-bytes",
@@ -2232,16 +2214,7 @@ fn first_gets(restarted: Restarted, wanted: u64) -> (f64, f64, f64) {
 
 /// This process's resident memory (VmRSS), in KiB; 0 where /proc does not say.
 fn own_resident_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find(|line| line.starts_with("VmRSS:"))
-                .and_then(|line| line.split_whitespace().nth(1))
-                .and_then(|value| value.parse().ok())
-        })
-        .unwrap_or(0)
+    crate::client::status_resident_kib("/proc/self/status")
 }
 
 pub fn deep_queue(context: &mut Context) {

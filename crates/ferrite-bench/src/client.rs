@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferrite_client::{ClientOptions, Connection};
+use ferrite_client::{ClientOptions, Connection, Hobj};
 use ferrite_constants::get_options::{MQGMO_FAIL_IF_QUIESCING, MQGMO_NO_SYNCPOINT, MQGMO_WAIT};
 use ferrite_constants::match_options::MQMO_MATCH_CORREL_ID;
 use ferrite_constants::open_options::{MQOO_INPUT_SHARED, MQOO_OUTPUT};
@@ -43,6 +43,17 @@ fn connect(address: &str) -> Connection {
         &ClientOptions::default(),
     )
     .expect("MQCONN over TCP")
+}
+
+/// A connection with two queues opened, in order, each with its open options.
+fn connect_and_open(address: &str, queues: [(&str, i32); 2]) -> (Connection, [Hobj; 2]) {
+    let mut connection = connect(address);
+    let handles = queues.map(|(queue, options)| {
+        connection
+            .open(&mut Mqod::queue(queue), options)
+            .expect("MQOPEN")
+    });
+    (connection, handles)
 }
 
 /// Round trips per second of a 1,000-byte echo between two threads over loopback TCP.
@@ -231,13 +242,10 @@ fn run_request_reply(
         for _ in 0..repliers {
             let stop = stop.clone();
             scope.spawn(move || {
-                let mut connection = connect(address);
-                let input = connection
-                    .open(&mut Mqod::queue("SERVER.Q"), MQOO_INPUT_SHARED)
-                    .expect("MQOPEN");
-                let output = connection
-                    .open(&mut Mqod::queue("REPLY.Q"), MQOO_OUTPUT)
-                    .expect("MQOPEN");
+                let (mut connection, [input, output]) = connect_and_open(
+                    address,
+                    [("SERVER.Q", MQOO_INPUT_SHARED), ("REPLY.Q", MQOO_OUTPUT)],
+                );
                 let mut buffer = vec![0u8; 2 * MESSAGE_BYTES];
                 while !stop.load(Ordering::Relaxed) {
                     let mut md = Mqmd::default();
@@ -269,13 +277,10 @@ fn run_request_reply(
             let stop = stop.clone();
             let round_trips = round_trips.clone();
             scope.spawn(move || {
-                let mut connection = connect(address);
-                let output = connection
-                    .open(&mut Mqod::queue("SERVER.Q"), MQOO_OUTPUT)
-                    .expect("MQOPEN");
-                let input = connection
-                    .open(&mut Mqod::queue("REPLY.Q"), MQOO_INPUT_SHARED)
-                    .expect("MQOPEN");
+                let (mut connection, [output, input]) = connect_and_open(
+                    address,
+                    [("SERVER.Q", MQOO_OUTPUT), ("REPLY.Q", MQOO_INPUT_SHARED)],
+                );
                 let request = engine::payload(MESSAGE_BYTES);
                 let mut buffer = vec![0u8; 2 * MESSAGE_BYTES];
                 while !stop.load(Ordering::Relaxed) {
@@ -323,7 +328,12 @@ fn run_request_reply(
 
 /// Resident memory of process `pid`, in KiB.
 fn resident_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
+    status_resident_kib(&format!("/proc/{pid}/status"))
+}
+
+/// The resident memory (VmRSS) a /proc status file gives, in KiB; 0 where it does not say.
+pub(crate) fn status_resident_kib(status_path: &str) -> u64 {
+    std::fs::read_to_string(status_path)
         .ok()
         .and_then(|status| {
             status
@@ -498,6 +508,15 @@ mod raw {
         stream.write_all(&bytes).map_err(|error| error.to_string())
     }
 
+    fn send_flow(
+        stream: &mut TcpStream,
+        header: SegmentHeader,
+        flow: &ApiFlow,
+    ) -> Result<(), String> {
+        let payload = flow.encode(ORDER).map_err(|error| error.to_string())?;
+        send(stream, header, payload)
+    }
+
     fn receive(stream: &mut TcpStream, decoder: &mut SegmentDecoder) -> Result<Segment, String> {
         let mut buffer = [0u8; 4096];
         loop {
@@ -557,11 +576,7 @@ mod raw {
                 }),
             };
             let header = SegmentHeader::new(conversation(1), SegmentType::MqOpen, ORDER);
-            send(
-                &mut stream,
-                header,
-                flow.encode(ORDER).map_err(|error| error.to_string())?,
-            )?;
+            send_flow(&mut stream, header, &flow)?;
             let reply = receive(&mut stream, &mut decoder)?;
             let reply = ApiFlow::decode(SegmentType::MqOpenReply, ORDER, &reply.payload)
                 .map_err(|error| error.to_string())?;
@@ -667,11 +682,7 @@ mod raw {
             };
             let header =
                 SegmentHeader::new(conversation(conversation_id), SegmentType::MqConn, ORDER);
-            send(
-                &mut stream,
-                header,
-                flow.encode(ORDER).map_err(|error| error.to_string())?,
-            )?;
+            send_flow(&mut stream, header, &flow)?;
             let reply = receive(&mut stream, &mut decoder)?;
             if reply.header.segment_type != SegmentType::MqConnReply
                 || reply.payload.get(4..8) != Some(&[0, 0, 0, 0])

@@ -167,21 +167,24 @@ pub fn request_reply_matrix(context: &mut Context) {
             cpu_us,
             "us",
         )));
-        context.report.push(with_fields(Row::new(
-            "request-reply-matrix",
-            format!("{label}: round trip p50"),
-            run.round_trip.percentile_us(50.0),
-            "us",
-        )));
-        context.report.push(with_fields(Row::new(
-            "request-reply-matrix",
-            format!("{label}: round trip p99"),
-            run.round_trip.percentile_us(99.0),
-            "us",
-        )));
+        for row in round_trip_rows("request-reply-matrix", &label, &mut run.round_trip) {
+            context.report.push(with_fields(row));
+        }
     }
     queue_manager.shutdown().expect("shutdown");
     engine::remove(&directory);
+}
+
+/// A request/reply run's round trip p50 and p99 rows.
+fn round_trip_rows(bench: &'static str, label: &str, round_trip: &mut Latencies) -> [Row; 2] {
+    [(50.0, "p50"), (99.0, "p99")].map(|(percentile, name)| {
+        Row::new(
+            bench,
+            format!("{label}: round trip {name}"),
+            round_trip.percentile_us(percentile),
+            "us",
+        )
+    })
 }
 
 fn server_queue(pair: usize) -> String {
@@ -250,30 +253,58 @@ fn replier(queue_manager: Arc<QueueManager>, pair: usize, exchange: Exchange, st
     let mut connection = Connection::connect(queue_manager, "").expect("MQCONN");
     let input = open(&mut connection, &server_queue(pair), MQOO_INPUT_SHARED);
     let output = open(&mut connection, &reply_queue(pair), MQOO_OUTPUT);
-    let mut buffer = vec![0u8; exchange.size + 1024];
-    while !stop.load(Ordering::Relaxed) {
-        let mut md = Mqmd::default();
-        let mut gmo = Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING);
-        gmo.wait_interval = 100;
-        let Ok(result) = connection.get(input, &mut md, &mut gmo, &mut buffer) else {
-            continue;
-        };
-        let mut reply = Mqmd {
-            msg_id: md.msg_id,
-            persistence: persistence(exchange),
-            ..Mqmd::default()
-        };
-        connection
-            .put(
-                output,
-                &mut reply,
-                &mut Mqpmo::with_options(MQPMO_SYNCPOINT),
-                &buffer[..result.returned_length],
-            )
-            .expect("MQPUT reply");
-        connection.commit().expect("MQCMIT");
+    let replies = Replies {
+        input,
+        output,
+        buffer_bytes: exchange.size + 1024,
+        persistence: persistence(exchange),
+    };
+    replies.serve(connection, stop);
+}
+
+/// A replier's queues and replies: MQGET a request from `input` in syncpoint, MQPUT the reply
+/// with the request's MsgId to `output`, MQCMIT, until `stop`.
+pub(crate) struct Replies {
+    pub(crate) input: Hobj,
+    pub(crate) output: Hobj,
+    pub(crate) buffer_bytes: usize,
+    pub(crate) persistence: i32,
+}
+
+impl Replies {
+    pub(crate) fn serve(&self, mut connection: Connection, stop: &AtomicBool) {
+        let Replies {
+            input,
+            output,
+            buffer_bytes,
+            persistence,
+        } = *self;
+        let mut buffer = vec![0u8; buffer_bytes];
+        while !stop.load(Ordering::Relaxed) {
+            let mut md = Mqmd::default();
+            let mut gmo =
+                Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING);
+            gmo.wait_interval = 100;
+            let Ok(result) = connection.get(input, &mut md, &mut gmo, &mut buffer) else {
+                continue;
+            };
+            let mut reply = Mqmd {
+                msg_id: md.msg_id,
+                persistence,
+                ..Mqmd::default()
+            };
+            connection
+                .put(
+                    output,
+                    &mut reply,
+                    &mut Mqpmo::with_options(MQPMO_SYNCPOINT),
+                    &buffer[..result.returned_length],
+                )
+                .expect("MQPUT reply");
+            connection.commit().expect("MQCMIT");
+        }
+        let _ = connection.disconnect();
     }
-    let _ = connection.disconnect();
 }
 
 /// MP16's requester: out-of-syncpoint MQPUT of a request with a new MsgId, then MQGET of the
@@ -414,18 +445,9 @@ pub fn request_reply_persistent(context: &mut Context) {
             rate_row = rate_row.against("4K write+fdatasync/s, pre-written (this run)", sync_rate);
         }
         context.report.push(with_fields(rate_row));
-        context.report.push(with_fields(Row::new(
-            "request-reply-persistent",
-            format!("{label}: round trip p50"),
-            run.round_trip.percentile_us(50.0),
-            "us",
-        )));
-        context.report.push(with_fields(Row::new(
-            "request-reply-persistent",
-            format!("{label}: round trip p99"),
-            run.round_trip.percentile_us(99.0),
-            "us",
-        )));
+        for row in round_trip_rows("request-reply-persistent", &label, &mut run.round_trip) {
+            context.report.push(with_fields(row));
+        }
     }
     queue_manager.shutdown().expect("shutdown");
     engine::remove(&directory);

@@ -17,6 +17,7 @@ use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
 
+use crate::local_workloads::Replies;
 use crate::report::Row;
 use crate::{engine, Context};
 
@@ -458,31 +459,13 @@ pub fn request_reply(context: &mut Context) {
                 let output = connection
                     .open(&mut Mqod::queue("REPLY.Q"), MQOO_OUTPUT)
                     .expect("MQOPEN");
-                let mut buffer = vec![0u8; 2048];
-                while !stop.load(Ordering::Relaxed) {
-                    let mut md = Mqmd::default();
-                    let mut gmo =
-                        Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING);
-                    gmo.wait_interval = 100;
-                    let Ok(result) = connection.get(input, &mut md, &mut gmo, &mut buffer) else {
-                        continue;
-                    };
-                    let mut reply = Mqmd {
-                        msg_id: md.msg_id,
-                        persistence: MQPER_NOT_PERSISTENT,
-                        ..Mqmd::default()
-                    };
-                    connection
-                        .put(
-                            output,
-                            &mut reply,
-                            &mut Mqpmo::with_options(MQPMO_SYNCPOINT),
-                            &buffer[..result.returned_length],
-                        )
-                        .expect("MQPUT reply");
-                    connection.commit().expect("MQCMIT");
-                }
-                let _ = connection.disconnect();
+                let replies = Replies {
+                    input,
+                    output,
+                    buffer_bytes: 2048,
+                    persistence: MQPER_NOT_PERSISTENT,
+                };
+                replies.serve(connection, &stop);
             });
         }
         {

@@ -4,7 +4,7 @@
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
 use std::os::unix::io::AsRawFd;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::stats::Latencies;
@@ -93,7 +93,7 @@ impl BurstFile {
     ) -> std::io::Result<(u64, std::time::Duration)> {
         let write_bytes = write_bytes.clamp(4096, self.bytes as usize);
         let count = total.div_ceil(write_bytes as u64).max(1);
-        let buffer: Vec<u8> = (0..write_bytes).map(|i| (i * 31 + 7) as u8).collect();
+        let buffer = pattern(write_bytes);
         let started = Instant::now();
         for _ in 0..count {
             if self.offset + write_bytes as u64 > self.bytes {
@@ -124,7 +124,7 @@ pub fn synced_writes(
     let path = directory.join(format!("physical-{write_bytes}-{preparation:?}.dat"));
     let total = (write_bytes * count) as u64;
     let file = prepare(&path, total, preparation)?;
-    let buffer: Vec<u8> = (0..write_bytes).map(|i| (i * 31 + 7) as u8).collect();
+    let buffer = pattern(write_bytes);
     let mut latencies = Latencies::with_capacity(count);
     for index in 0..count {
         let started = Instant::now();
@@ -137,6 +137,40 @@ pub fn synced_writes(
     Ok(latencies)
 }
 
+/// The bytes every write here writes: `bytes` of a pattern no device can compress away.
+fn pattern(bytes: usize) -> Vec<u8> {
+    (0..bytes).map(|i| (i * 31 + 7) as u8).collect()
+}
+
+/// The two formatted files of a paired test, `physical-{name}1-{write_bytes}.dat` and
+/// `...2-...`, each with room for `count` writes of `write_bytes`.
+fn prepare_pair(
+    directory: &Path,
+    name: &str,
+    write_bytes: usize,
+    count: usize,
+) -> std::io::Result<([PathBuf; 2], [File; 2])> {
+    let total = (write_bytes * count) as u64;
+    let paths = [
+        directory.join(format!("physical-{name}1-{write_bytes}.dat")),
+        directory.join(format!("physical-{name}2-{write_bytes}.dat")),
+    ];
+    let files = [
+        prepare(&paths[0], total, Preparation::Formatted)?,
+        prepare(&paths[1], total, Preparation::Formatted)?,
+    ];
+    Ok((paths, files))
+}
+
+/// Closes and removes a paired test's files.
+fn remove_pair(paths: [PathBuf; 2], files: [File; 2]) -> std::io::Result<()> {
+    drop(files);
+    for path in &paths {
+        std::fs::remove_file(path)?;
+    }
+    Ok(())
+}
+
 /// Dual logging's device pattern: `count` rounds in which two threads each write
 /// `write_bytes` to their own pre-written file and `fdatasync` it at the same moment, as the
 /// logger writes its two active log copies. Returns each round's latency (both synced).
@@ -145,16 +179,8 @@ pub fn paired_synced_writes(
     write_bytes: usize,
     count: usize,
 ) -> std::io::Result<Latencies> {
-    let total = (write_bytes * count) as u64;
-    let paths = [
-        directory.join(format!("physical-pair1-{write_bytes}.dat")),
-        directory.join(format!("physical-pair2-{write_bytes}.dat")),
-    ];
-    let files = [
-        prepare(&paths[0], total, Preparation::Formatted)?,
-        prepare(&paths[1], total, Preparation::Formatted)?,
-    ];
-    let buffer: Vec<u8> = (0..write_bytes).map(|i| (i * 31 + 7) as u8).collect();
+    let (paths, files) = prepare_pair(directory, "pair", write_bytes, count)?;
+    let buffer = pattern(write_bytes);
     let start = std::sync::Barrier::new(2);
     let done = std::sync::Barrier::new(2);
     let mut latencies = Latencies::with_capacity(count);
@@ -186,10 +212,7 @@ pub fn paired_synced_writes(
         copy_2.join().expect("copy 2 writer")?;
         outcome
     })?;
-    drop(files);
-    for path in &paths {
-        std::fs::remove_file(path)?;
-    }
+    remove_pair(paths, files)?;
     Ok(latencies)
 }
 
@@ -202,16 +225,8 @@ pub fn paired_shared_flush_writes(
     write_bytes: usize,
     count: usize,
 ) -> std::io::Result<Latencies> {
-    let total = (write_bytes * count) as u64;
-    let paths = [
-        directory.join(format!("physical-flush1-{write_bytes}.dat")),
-        directory.join(format!("physical-flush2-{write_bytes}.dat")),
-    ];
-    let files = [
-        prepare(&paths[0], total, Preparation::Formatted)?,
-        prepare(&paths[1], total, Preparation::Formatted)?,
-    ];
-    let buffer: Vec<u8> = (0..write_bytes).map(|i| (i * 31 + 7) as u8).collect();
+    let (paths, files) = prepare_pair(directory, "flush", write_bytes, count)?;
+    let buffer = pattern(write_bytes);
     let mut latencies = Latencies::with_capacity(count);
     for index in 0..count {
         let offset = (index * write_bytes) as u64;
@@ -224,10 +239,7 @@ pub fn paired_shared_flush_writes(
         files[1].sync_data()?;
         latencies.record(started.elapsed());
     }
-    drop(files);
-    for path in &paths {
-        std::fs::remove_file(path)?;
-    }
+    remove_pair(paths, files)?;
     Ok(latencies)
 }
 
@@ -276,9 +288,7 @@ pub fn log_pattern_synced_bandwidth(
     let slots = [data_bytes, data_bytes + 2 * 4096];
     let path = directory.join(format!("physical-log-pattern-{in_place_bytes}.dat"));
     let file = prepare(&path, slots[1] + 2 * 4096, Preparation::Formatted)?;
-    let buffer: Vec<u8> = (0..in_place_bytes.max(slot_bytes))
-        .map(|i| (i * 31 + 7) as u8)
-        .collect();
+    let buffer = pattern(in_place_bytes.max(slot_bytes));
     let started = Instant::now();
     for index in 0..count {
         file.write_all_at(&buffer[..in_place_bytes], index * in_place_bytes as u64)?;

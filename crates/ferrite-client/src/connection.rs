@@ -19,8 +19,8 @@ use ferrite_constants::{
     reason::*,
 };
 use ferrite_message::message_handles::{
-    attach_properties, deliver_properties, Hmsg, MessageHandles, PropertyControl, PropertyValue,
-    MQHM_NONE,
+    attach_pmo_properties, deliver_properties, Hmsg, MessageHandles, PropertyControl,
+    PropertyValue, MQHM_NONE,
 };
 use ferrite_mqi_types::{
     AttributeValue, GetResult, Hobj, Inquired, MqError, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo,
@@ -724,6 +724,20 @@ impl Connection {
         Ok(())
     }
 
+    /// MQPUT's and MQPUT1's message data: a new buffer with the properties of the PMO's
+    /// message handles attached when it names any (None: `data` as it is), checked against
+    /// the channel's maximum message length.
+    fn put_message_data(
+        &self,
+        md: &mut Mqmd,
+        pmo: &Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<Vec<u8>>> {
+        let with_properties = attach_pmo_properties(&self.message_handles, pmo, md, data)?;
+        self.check_message(with_properties.as_deref().unwrap_or(data))?;
+        Ok(with_properties)
+    }
+
     fn check_message(&self, data: &[u8]) -> MqResult<()> {
         if data.len() > self.negotiated.max_message_size as usize {
             return Err(MqError::failed(MQRC_MSG_TOO_BIG_FOR_CHANNEL));
@@ -744,15 +758,8 @@ impl Connection {
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
         wire::check_put_md(md)?;
-        let with_properties = attach_properties(
-            &self.message_handles,
-            pmo.original_msg_handle,
-            pmo.new_msg_handle,
-            md,
-            data,
-        )?;
+        let with_properties = self.put_message_data(md, pmo, data)?;
         let data = with_properties.as_deref().unwrap_or(data);
-        self.check_message(data)?;
         let queue_default_async = self.asynchronous_handles.contains(&hobj.0);
         if let Some(options) = self.prepare_asynchronous(md, pmo, queue_default_async)? {
             let mut wire_pmo = wire::pmo_to_wire(pmo);
@@ -791,15 +798,8 @@ impl Connection {
     ) -> MqResult<Option<MqError>> {
         wire::check_od(od)?;
         wire::check_put_md(md)?;
-        let with_properties = attach_properties(
-            &self.message_handles,
-            pmo.original_msg_handle,
-            pmo.new_msg_handle,
-            md,
-            data,
-        )?;
+        let with_properties = self.put_message_data(md, pmo, data)?;
         let data = with_properties.as_deref().unwrap_or(data);
-        self.check_message(data)?;
         // MQPUT1 opens no handle here, so it learns no DEFPRESP: as queue default is synchronous.
         if let Some(options) = self.prepare_asynchronous(md, pmo, false)? {
             let mut wire_pmo = wire::pmo_to_wire(pmo);

@@ -156,30 +156,12 @@ pub(crate) fn display_channel_status(
             .collect();
         details.push(rendered);
     }
-    let mut output = Output::default();
-    if details.is_empty() {
-        output.line(format!(
-            "CSQM297I {} CSQXDRTS NO CHSTATUS FOUND MATCHING REQUEST CRITERIA",
-            context.name
-        ));
-        return Ok(output);
-    }
-    output.line(format!(
-        "CSQM293I {} CSQXDRTS {} CHSTATUS FOUND MATCHING REQUEST CRITERIA",
-        context.name,
-        details.len()
-    ));
-    for attributes in details {
-        output.details(
-            format!(
-                "CSQM201I {} CSQXDRTS DISPLAY CHSTATUS DETAILS",
-                context.name
-            ),
-            attributes,
-            "END CHSTATUS DETAILS",
-        );
-    }
-    Ok(output)
+    Ok(Output::found_each(
+        &context.name,
+        "CSQXDRTS",
+        "CHSTATUS",
+        details,
+    ))
 }
 
 /// STOP CHANNEL(name): every instance of a defined channel ends.

@@ -121,26 +121,13 @@ pub(crate) fn display_connections(context: &Context, object: &Token, rest: &[Tok
             }
         }
     }
-    let mut output = Output::default();
-    if count == 0 {
-        output.line(format!(
-            "CSQM297I {} CSQMDRTC NO CONN FOUND MATCHING REQUEST CRITERIA",
-            context.name
-        ));
-        return Ok(output);
-    }
-    output.line(format!(
-        "CSQM293I {} CSQMDRTC {count} CONN FOUND MATCHING REQUEST CRITERIA",
-        context.name,
-    ));
-    for attributes in details {
-        output.details(
-            format!("CSQM201I {} CSQMDRTC DISPLAY CONN DETAILS", context.name),
-            attributes,
-            "END CONN DETAILS",
-        );
-    }
-    Ok(output)
+    Ok(Output::found_details(
+        &context.name,
+        "CSQMDRTC",
+        "CONN",
+        count,
+        details,
+    ))
 }
 
 /// MQ's names of the open options set in `options`, in MQ's order (OPENOPTS).
@@ -308,25 +295,10 @@ pub(crate) fn display_handle_status(
             details.push(selection.render(&attributes, 3));
         }
     }
-    let mut output = Output::default();
-    if details.is_empty() {
-        output.line(format!(
-            "CSQM297I {} CSQMDRTC NO QSTATUS FOUND MATCHING REQUEST CRITERIA",
-            context.name
-        ));
-        return Ok(output);
-    }
-    output.line(format!(
-        "CSQM293I {} CSQMDRTC {} QSTATUS FOUND MATCHING REQUEST CRITERIA",
-        context.name,
-        details.len()
-    ));
-    for attributes in details {
-        output.details(
-            format!("CSQM201I {} CSQMDRTC DISPLAY QSTATUS DETAILS", context.name),
-            attributes,
-            "END QSTATUS DETAILS",
-        );
-    }
-    Ok(output)
+    Ok(Output::found_each(
+        &context.name,
+        "CSQMDRTC",
+        "QSTATUS",
+        details,
+    ))
 }

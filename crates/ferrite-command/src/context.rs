@@ -81,6 +81,46 @@ impl Output {
         });
     }
 
+    /// [`Output::found_details`] counting one found for each of `details`.
+    pub(crate) fn found_each(
+        queue_manager: &str,
+        module: &str,
+        what: &str,
+        details: Vec<Vec<String>>,
+    ) -> Output {
+        Output::found_details(queue_manager, module, what, details.len(), details)
+    }
+
+    /// A DISPLAY of status (CONN, QSTATUS, CHSTATUS) from `module`: `CSQM297I ... NO what
+    /// FOUND` when `count` is 0, else `CSQM293I ... count what FOUND` and a
+    /// `CSQM201I ... DISPLAY what DETAILS` block for each of `details`.
+    pub(crate) fn found_details(
+        queue_manager: &str,
+        module: &str,
+        what: &str,
+        count: usize,
+        details: Vec<Vec<String>>,
+    ) -> Output {
+        let mut output = Output::default();
+        if count == 0 {
+            output.line(format!(
+                "CSQM297I {queue_manager} {module} NO {what} FOUND MATCHING REQUEST CRITERIA"
+            ));
+            return output;
+        }
+        output.line(format!(
+            "CSQM293I {queue_manager} {module} {count} {what} FOUND MATCHING REQUEST CRITERIA"
+        ));
+        for attributes in details {
+            output.details(
+                format!("CSQM201I {queue_manager} {module} DISPLAY {what} DETAILS"),
+                attributes,
+                &format!("END {what} DETAILS"),
+            );
+        }
+        output
+    }
+
     pub(crate) fn finish(self, completion: String, success: bool) -> CommandResponse {
         let mut lines = Vec::new();
         let mut messages = Vec::new();
@@ -405,7 +445,16 @@ pub(crate) fn choice(token: &Token, value: &Value, choices: &[&str]) -> Result<u
 
 /// A queue or queue manager name, or blank (BOQNAME, INITQ, PROCESS, DEADQ).
 pub(crate) fn name_or_blank(token: &Token, value: &Value) -> Result<String, SyntaxError> {
-    let name = value.text.trim();
+    checked_name_or_blank(token, value, value.text.trim())
+}
+
+/// `name` (`value`'s text, trimmed or not as the caller's attribute wants) when it is a
+/// queue or queue manager name or blank.
+pub(crate) fn checked_name_or_blank(
+    token: &Token,
+    value: &Value,
+    name: &str,
+) -> Result<String, SyntaxError> {
     let valid = name.is_empty()
         || (name.len() <= 48
             && name

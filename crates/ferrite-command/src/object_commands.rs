@@ -35,8 +35,8 @@ use ferrite_storage::PageSetId;
 
 use crate::attributes::{generic_match, AttributeValue};
 use crate::context::{
-    choice, enabled, exclusive, is_generic, keywords, number, object_name, value_error, yes_no,
-    Context, Failure, Found, Outcome, Output, Selection, Takes,
+    checked_name_or_blank, choice, enabled, exclusive, is_generic, keywords, number, object_name,
+    value_error, yes_no, Context, Failure, Found, Outcome, Output, Selection, Takes,
 };
 use crate::parser::{words, SyntaxError, Token, Value};
 use crate::queue_attributes::{
@@ -200,16 +200,7 @@ fn text(token: &Token, value: &Value, max: usize) -> Result<String, SyntaxError>
 
 /// A queue or queue manager name, or blank.
 fn name_or_blank(token: &Token, value: &Value) -> Result<String, SyntaxError> {
-    let name = value.text.as_str();
-    let valid = name.is_empty()
-        || (name.len() <= 48
-            && name
-                .chars()
-                .all(ferrite_storage::config::is_object_name_char));
-    if !valid {
-        return Err(value_error(token, value, "not a valid MQ object name"));
-    }
-    Ok(name.to_string())
+    checked_name_or_blank(token, value, &value.text)
 }
 
 fn interval(token: &Token, value: &Value) -> Result<u32, SyntaxError> {

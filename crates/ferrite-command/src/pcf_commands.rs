@@ -1618,16 +1618,28 @@ mod tests {
             samples.push(object_commands::queue_sample(object_type));
         }
         for sample in samples {
-            for (keyword, value) in &sample {
-                let mapping = QUEUE_MAP
-                    .iter()
-                    .find(|mapping| mapping.keyword == *keyword)
-                    .unwrap_or_else(|| panic!("{keyword} has no PCF parameter"));
-                assert!(
-                    to_parameter("QM1", mapping, value).is_some(),
-                    "{keyword}({value:?}) has no PCF value"
-                );
+            assert_every_attribute_maps(QUEUE_MAP, &sample, &[]);
+        }
+    }
+
+    /// Every attribute but the `display_only` ones has a mapping in `map` and a PCF value.
+    fn assert_every_attribute_maps(
+        map: &[Mapping],
+        attributes: &Attributes,
+        display_only: &[&str],
+    ) {
+        for (keyword, value) in attributes {
+            if display_only.contains(keyword) {
+                continue;
             }
+            let mapping = map
+                .iter()
+                .find(|mapping| mapping.keyword == *keyword)
+                .unwrap_or_else(|| panic!("{keyword} has no PCF parameter"));
+            assert!(
+                to_parameter("QM1", mapping, value).is_some(),
+                "{keyword}({value:?}) has no PCF value"
+            );
         }
     }
 
@@ -1676,19 +1688,7 @@ mod tests {
             ),
         ];
         for (map, attributes, display_only) in cases {
-            for (keyword, value) in &attributes {
-                if display_only.contains(keyword) {
-                    continue;
-                }
-                let mapping = map
-                    .iter()
-                    .find(|mapping| mapping.keyword == *keyword)
-                    .unwrap_or_else(|| panic!("{keyword} has no PCF parameter"));
-                assert!(
-                    to_parameter("QM1", mapping, value).is_some(),
-                    "{keyword}({value:?}) has no PCF value"
-                );
-            }
+            assert_every_attribute_maps(map, &attributes, display_only);
         }
     }
 

@@ -198,27 +198,12 @@ pub(crate) fn display_status(context: &Context, object: &Token, rest: &[Token]) 
             details.push(selection.render(&attributes, 4));
         }
     }
-    let mut output = Output::default();
-    if details.is_empty() {
-        output.line(format!(
-            "CSQM297I {} CSQMDRTC NO QSTATUS FOUND MATCHING REQUEST CRITERIA",
-            context.name
-        ));
-        return Ok(output);
-    }
-    output.line(format!(
-        "CSQM293I {} CSQMDRTC {} QSTATUS FOUND MATCHING REQUEST CRITERIA",
-        context.name,
-        details.len()
-    ));
-    for attributes in details {
-        output.details(
-            format!("CSQM201I {} CSQMDRTC DISPLAY QSTATUS DETAILS", context.name),
-            attributes,
-            "END QSTATUS DETAILS",
-        );
-    }
-    Ok(output)
+    Ok(Output::found_each(
+        &context.name,
+        "CSQMDRTC",
+        "QSTATUS",
+        details,
+    ))
 }
 
 pub(crate) fn reset_qstats(context: &Context, object: &Token, rest: &[Token]) -> Outcome {

@@ -513,40 +513,26 @@ mod tests {
                 0xF9
             ]
         );
-        assert_eq!(
-            convert_text(b"[]^", 819, 0, 37, 0).unwrap(),
-            [0xBA, 0xBB, 0xB0]
-        );
-        assert_eq!(
-            convert_text(b"[]^", 819, 0, 1047, 0).unwrap(),
-            [0xAD, 0xBD, 0x5F]
-        );
-        assert_eq!(convert_text(b"[]", 819, 0, 500, 0).unwrap(), [0x4A, 0x5A]);
-        assert_eq!(
-            convert_text("€".as_bytes(), 1208, 0, 1140, 0).unwrap(),
-            [0x9F]
-        );
-        // 37 has no euro sign: the EBCDIC substitution character.
-        assert_eq!(
-            convert_text("€".as_bytes(), 1208, 0, 37, 0).unwrap(),
-            [0x3F]
-        );
-        assert_eq!(
-            convert_text("€".as_bytes(), 1208, 0, 819, 0).unwrap(),
-            [0x1A]
-        );
-        assert_eq!(
-            convert_text("€".as_bytes(), 1208, 0, 1252, 0).unwrap(),
-            [0x80]
-        );
-        assert_eq!(
-            convert_text("é".as_bytes(), 1208, 0, 437, 0).unwrap(),
-            [0x82]
-        );
-        assert_eq!(
-            convert_text("é".as_bytes(), 1208, 0, 850, 0).unwrap(),
-            [0x82]
-        );
+        // (text, from CCSID, to CCSID, the bytes IBM's tables give)
+        let cases: [(&[u8], i32, i32, &[u8]); 9] = [
+            (b"[]^", 819, 37, &[0xBA, 0xBB, 0xB0]),
+            (b"[]^", 819, 1047, &[0xAD, 0xBD, 0x5F]),
+            (b"[]", 819, 500, &[0x4A, 0x5A]),
+            ("€".as_bytes(), 1208, 1140, &[0x9F]),
+            // 37 has no euro sign: the EBCDIC substitution character.
+            ("€".as_bytes(), 1208, 37, &[0x3F]),
+            ("€".as_bytes(), 1208, 819, &[0x1A]),
+            ("€".as_bytes(), 1208, 1252, &[0x80]),
+            ("é".as_bytes(), 1208, 437, &[0x82]),
+            ("é".as_bytes(), 1208, 850, &[0x82]),
+        ];
+        for (text, from, to, expected) in cases {
+            assert_eq!(
+                convert_text(text, from, 0, to, 0).unwrap(),
+                expected,
+                "{text:?} from {from} to {to}"
+            );
+        }
     }
 
     #[test]

@@ -115,17 +115,24 @@ pub fn fuzz_selector(data: &[u8]) {
     let _ = selector.constant_value();
 }
 
-/// Fuzz entry point for MQRFH2: the first byte picks the byte order, the rest is parsed as a
-/// chain of headers; every folder is decoded and turned into properties, and whatever parses
-/// is rebuilt and must parse back to the same thing.
-pub fn fuzz_rfh2(data: &[u8]) {
-    let Some((&first, rest)) = data.split_first() else {
-        return;
-    };
+/// The fuzz entry points' byte order, picked by the first byte's low bit, and the bytes after
+/// it; None for no bytes.
+fn fuzz_byte_order(data: &[u8]) -> Option<(ByteOrder, &[u8])> {
+    let (&first, rest) = data.split_first()?;
     let order = if first & 1 == 0 {
         ByteOrder::Big
     } else {
         ByteOrder::Little
+    };
+    Some((order, rest))
+}
+
+/// Fuzz entry point for MQRFH2: the first byte picks the byte order, the rest is parsed as a
+/// chain of headers; every folder is decoded and turned into properties, and whatever parses
+/// is rebuilt and must parse back to the same thing.
+pub fn fuzz_rfh2(data: &[u8]) {
+    let Some((order, rest)) = fuzz_byte_order(data) else {
+        return;
     };
     let Ok((header, length)) = Rfh2::parse(rest, order) else {
         let _ = rfh2::parse_chain(rest, MQENC_NATIVE, 1208, MQFMT_RF_HEADER_2);
@@ -163,34 +170,27 @@ pub fn fuzz_folder(data: &[u8]) {
 /// Fuzz entry point for MQDLH: the first byte picks the byte order; whatever decodes must
 /// encode back to the same bytes, modulo trailing blanks vs NULs in character fields.
 pub fn fuzz_dead_letter_header(data: &[u8]) {
-    let Some((&first, rest)) = data.split_first() else {
-        return;
-    };
-    let order = if first & 1 == 0 {
-        ByteOrder::Big
-    } else {
-        ByteOrder::Little
-    };
-    if let Ok(header) = DeadLetterHeader::decode(rest, order) {
-        if let Ok(bytes) = header.encode(order) {
-            assert_eq!(DeadLetterHeader::decode(&bytes, order), Ok(header));
-        }
-    }
+    fuzz_header_round_trip(data, DeadLetterHeader::decode, DeadLetterHeader::encode);
 }
 
 /// Fuzz entry point for MQXQH, like [`fuzz_dead_letter_header`].
 pub fn fuzz_transmission_header(data: &[u8]) {
-    let Some((&first, rest)) = data.split_first() else {
+    fuzz_header_round_trip(data, TransmissionHeader::decode, TransmissionHeader::encode);
+}
+
+/// The header fuzz entry points' one check: the first byte picks the byte order; whatever
+/// `decode` takes from the rest, `encode` must write back to bytes that decode to it again.
+fn fuzz_header_round_trip<H: PartialEq + std::fmt::Debug>(
+    data: &[u8],
+    decode: fn(&[u8], ByteOrder) -> Result<H, HeaderError>,
+    encode: fn(&H, ByteOrder) -> Result<Vec<u8>, HeaderError>,
+) {
+    let Some((order, rest)) = fuzz_byte_order(data) else {
         return;
     };
-    let order = if first & 1 == 0 {
-        ByteOrder::Big
-    } else {
-        ByteOrder::Little
-    };
-    if let Ok(header) = TransmissionHeader::decode(rest, order) {
-        if let Ok(bytes) = header.encode(order) {
-            assert_eq!(TransmissionHeader::decode(&bytes, order), Ok(header));
+    if let Ok(header) = decode(rest, order) {
+        if let Ok(bytes) = encode(&header, order) {
+            assert_eq!(decode(&bytes, order), Ok(header));
         }
     }
 }
@@ -237,13 +237,8 @@ pub fn fuzz_conversion(data: &[u8]) {
 /// must encode back to the same bytes (modulo trailing blanks vs NULs in character fields),
 /// and the rest is also tried as an MQTMC2.
 pub fn fuzz_trigger_message(data: &[u8]) {
-    let Some((&first, rest)) = data.split_first() else {
+    let Some((order, rest)) = fuzz_byte_order(data) else {
         return;
-    };
-    let order = if first & 1 == 0 {
-        ByteOrder::Big
-    } else {
-        ByteOrder::Little
     };
     if let Ok(message) = TriggerMessage::decode(rest, order) {
         if let Ok(bytes) = message.encode(order) {

@@ -30,7 +30,7 @@ use ferrite_constants::{
     },
     reason::*,
 };
-use ferrite_mqi_types::{MqError, MqResult, Mqmd};
+use ferrite_mqi_types::{MqError, MqResult, Mqmd, Mqpmo};
 use ferrite_protocol::ByteOrder;
 
 pub use crate::property_control::PropertyControl;
@@ -213,6 +213,23 @@ fn byte_order(encoding: i32) -> ByteOrder {
     } else {
         ByteOrder::Big
     })
+}
+
+/// [`attach_properties`] with the handles a put's MQPMO names: OriginalMsgHandle and
+/// NewMsgHandle.
+pub fn attach_pmo_properties(
+    handles: &MessageHandles,
+    pmo: &Mqpmo,
+    md: &mut Mqmd,
+    data: &[u8],
+) -> MqResult<Option<Vec<u8>>> {
+    attach_properties(
+        handles,
+        pmo.original_msg_handle,
+        pmo.new_msg_handle,
+        md,
+        data,
+    )
 }
 
 /// MQPUT with message handles: the message data with the handles' properties in an MQRFH2 in

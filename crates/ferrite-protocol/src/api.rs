@@ -384,10 +384,15 @@ fn read_length_and_data(r: &mut Reader<'_>, what: &'static str) -> Result<(i32, 
 
 impl MqPut {
     fn decode(r: &mut Reader<'_>) -> Result<Self> {
+        Self::decode_after_od(r, "MQPUT data length")
+    }
+
+    /// MQMD + MQPMO + DataLength + data: all of MQPUT's body, and MQPUT1's after its MQOD.
+    fn decode_after_od(r: &mut Reader<'_>, what: &'static str) -> Result<Self> {
         let md = Md::decode(r)?;
         let pmo = Pmo::decode(r)?;
         reject_distribution_list(pmo.recs_present)?;
-        let (data_length, data) = read_length_and_data(r, "MQPUT data length")?;
+        let (data_length, data) = read_length_and_data(r, what)?;
         Ok(MqPut {
             md,
             pmo,
@@ -397,12 +402,23 @@ impl MqPut {
     }
 
     fn encode(&self, w: &mut Writer) -> Result<()> {
-        self.md.encode(w)?;
-        self.pmo.encode(w)?;
-        w.i32(self.data_length);
-        w.bytes(&self.data);
-        Ok(())
+        encode_put_after_od(w, &self.md, &self.pmo, self.data_length, &self.data)
     }
+}
+
+/// The encoding side of [`MqPut::decode_after_od`], shared by MQPUT and MQPUT1.
+fn encode_put_after_od(
+    w: &mut Writer,
+    md: &Md,
+    pmo: &Pmo,
+    data_length: i32,
+    data: &[u8],
+) -> Result<()> {
+    md.encode(w)?;
+    pmo.encode(w)?;
+    w.i32(data_length);
+    w.bytes(data);
+    Ok(())
 }
 
 /// MQPUT1 / MQPUT1_REPLY body.
@@ -424,10 +440,12 @@ impl MqPut1 {
     fn decode(r: &mut Reader<'_>) -> Result<Self> {
         let od = Od::decode(r)?;
         reject_distribution_list(od.recs_present)?;
-        let md = Md::decode(r)?;
-        let pmo = Pmo::decode(r)?;
-        reject_distribution_list(pmo.recs_present)?;
-        let (data_length, data) = read_length_and_data(r, "MQPUT1 data length")?;
+        let MqPut {
+            md,
+            pmo,
+            data_length,
+            data,
+        } = MqPut::decode_after_od(r, "MQPUT1 data length")?;
         Ok(MqPut1 {
             od,
             md,
@@ -439,11 +457,7 @@ impl MqPut1 {
 
     fn encode(&self, w: &mut Writer) -> Result<()> {
         self.od.encode(w)?;
-        self.md.encode(w)?;
-        self.pmo.encode(w)?;
-        w.i32(self.data_length);
-        w.bytes(&self.data);
-        Ok(())
+        encode_put_after_od(w, &self.md, &self.pmo, self.data_length, &self.data)
     }
 }
 

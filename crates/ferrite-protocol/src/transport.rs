@@ -235,14 +235,27 @@ impl Transport {
         header: &SegmentHeader,
         payload: &[u8],
     ) -> Result<(), TransportError> {
-        let segments = split_into_segments(header, payload, self.max_transmission_size)?;
-        let mut bytes = Vec::with_capacity(payload.len() + segments.len() * 36);
-        for segment in &segments {
-            bytes.extend_from_slice(&segment.encode()?);
-        }
+        let mut bytes = Vec::new();
+        append_flow(&mut bytes, header, payload, self.max_transmission_size)?;
         self.stream.write_all(&bytes)?;
         Ok(())
     }
+}
+
+/// `payload` behind `header` as segments of at most `max_transmission_size` bytes, appended
+/// to `bytes` (room for them reserved first).
+fn append_flow(
+    bytes: &mut Vec<u8>,
+    header: &SegmentHeader,
+    payload: &[u8],
+    max_transmission_size: u32,
+) -> Result<(), TransportError> {
+    let segments = split_into_segments(header, payload, max_transmission_size)?;
+    bytes.reserve(payload.len() + segments.len() * 36);
+    for segment in &segments {
+        bytes.extend_from_slice(&segment.encode()?);
+    }
+    Ok(())
 }
 
 /// The writing half of a connection whose reads happen elsewhere (a channel's socket, read by
@@ -290,11 +303,8 @@ impl FlowWriter {
         header: &SegmentHeader,
         payload: &[u8],
     ) -> Result<(), TransportError> {
-        let segments = split_into_segments(header, payload, self.max_transmission_size)?;
         self.bytes.clear();
-        for segment in &segments {
-            self.bytes.extend_from_slice(&segment.encode()?);
-        }
+        append_flow(&mut self.bytes, header, payload, self.max_transmission_size)?;
         self.stream.write_all(&self.bytes)?;
         self.bytes_written += self.bytes.len() as u64;
         Ok(())

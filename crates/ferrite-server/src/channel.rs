@@ -55,7 +55,9 @@ use ferrite_protocol::ByteOrder;
 use crate::authentication::{self, PasswordTransport};
 use crate::channel_conversation::Conversation;
 use crate::channel_initiator::{ChannelInstance, ChinitShared};
-use crate::flows::{answer_initial_data, protocol, reply_header, Acceptable, End};
+use crate::flows::{
+    answer_initial_data, initial_data_reply_header, protocol, reply_header, Acceptable, End,
+};
 use crate::tls::{self, SocketSecurity};
 use crate::trace;
 
@@ -953,10 +955,7 @@ impl Channel {
         let errors = reply.ini_err_flags1;
         let (max_transmission_size, max_message_size) =
             (reply.max_transmission_size, reply.max_message_size);
-        let mut header = reply_header(&flow.header, SegmentType::InitialData);
-        if errors != 0 {
-            header.flags1 = ControlFlags1(header.flags1.0 | ControlFlags1::ERROR);
-        }
+        let header = initial_data_reply_header(&flow.header, errors);
         self.send(&header, &reply.encode(order))?;
         if errors != 0 {
             self.attempts += 1;

@@ -37,9 +37,8 @@ use ferrite_constants::{
 };
 use ferrite_mqi::{Hobj, Mqgmo, Mqmd};
 use ferrite_protocol::api::{ApiBody, ApiFlow};
-use ferrite_protocol::control::{Notification, RequestMsgs, Status};
+use ferrite_protocol::control::{Notification, RequestMsgs};
 use ferrite_protocol::segment::{Segment, SegmentHeader, SegmentType};
-use ferrite_protocol::uid::Uid;
 use ferrite_protocol::wire;
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::{ArrivalWaker, ArrivalWatch};
@@ -48,7 +47,7 @@ use crate::async_consume::Consumers;
 use crate::authentication::{self, Credentials};
 use crate::channel::{ChannelSecurity, ChannelSocket, CONVERSATION_INBOX_FLOWS_MAX};
 use crate::channel_initiator::ChinitShared;
-use crate::flows::{protocol, reply_header, End};
+use crate::flows::{conauth_accepted, protocol, reply_header, user_id_data_user, End};
 use crate::session::{MqiSession, SessionEnd};
 
 /// Steps (flows served, messages pushed) a conversation takes on an adapter before it lets
@@ -361,17 +360,7 @@ impl Conversation {
         let session = &mut work.session;
         match flow.header.segment_type {
             SegmentType::UseridData => {
-                let uid = Uid::decode(&flow.payload, order).map_err(protocol)?;
-                let long = uid
-                    .extension
-                    .as_ref()
-                    .map(|extension| extension.long_user_id.trimmed())
-                    .unwrap_or_default();
-                session.user = if long.is_empty() {
-                    uid.user_id.trimmed()
-                } else {
-                    long
-                };
+                session.user = user_id_data_user(&flow.payload, order)?;
                 // No reply: the client goes straight on to CONAUTH_INFO or MQCONN.
                 Ok(())
             }
@@ -380,14 +369,8 @@ impl Conversation {
                 // on after a STATUS_DATA with code 0 (see `crate::authentication`).
                 work.credentials = authentication::credentials_from_caut(&flow.payload, order)
                     .map_err(protocol)?;
-                let header = reply_header(&flow.header, SegmentType::StatusData);
-                let status = Status {
-                    code: 0,
-                    value: Some(0),
-                    extra: Vec::new(),
-                    trailing: Vec::new(),
-                };
-                self.send(&header, &status.encode(order))
+                let (header, status) = conauth_accepted(&flow.header, order);
+                self.send(&header, &status)
             }
             SegmentType::Notification => {
                 let notification = Notification::decode(&flow.payload, order).map_err(protocol)?;

@@ -28,7 +28,7 @@ use ferrite_protocol::control::{socket_action_type, status_code, SocketAction, S
 use ferrite_protocol::initial_data::*;
 use ferrite_protocol::segment::{ControlFlags1, HeaderKind, Segment, SegmentHeader, SegmentType};
 use ferrite_protocol::transport::{Stream, Transport, TransportError};
-use ferrite_protocol::uid::{Caut, Uid};
+use ferrite_protocol::uid::Caut;
 use ferrite_protocol::wire;
 use ferrite_protocol::ByteOrder;
 
@@ -36,7 +36,10 @@ use crate::authentication::{credentials_from_caut, Credentials};
 use crate::Shared;
 use ferrite_queue_manager::{ConnectingUser, LocalAuthentication};
 
-use crate::flows::{answer_initial_data, protocol, reply_header, Acceptable, End};
+use crate::flows::{
+    answer_initial_data, conauth_accepted, initial_data_reply_header, protocol, reply_header,
+    user_id_data_user, Acceptable, End,
+};
 pub use crate::session::WAIT_SLICE;
 use crate::session::{MqiSession, SessionEnd};
 
@@ -157,17 +160,7 @@ impl Conversation<'_> {
         let order = flow.header.byte_order;
         match segment_type {
             SegmentType::UseridData => {
-                let uid = Uid::decode(&flow.payload, order).map_err(protocol)?;
-                let long = uid
-                    .extension
-                    .as_ref()
-                    .map(|extension| extension.long_user_id.trimmed())
-                    .unwrap_or_default();
-                self.session.user = if long.is_empty() {
-                    uid.user_id.trimmed()
-                } else {
-                    long
-                };
+                self.session.user = user_id_data_user(&flow.payload, order)?;
                 // No reply, as IBM MQ: the client goes straight on to MQCONN.
                 Ok(())
             }
@@ -176,14 +169,8 @@ impl Conversation<'_> {
                 // STATUS_DATA with code 0.
                 Caut::decode(&flow.payload, order).map_err(protocol)?;
                 self.credentials = credentials_from_caut(&flow.payload, order).map_err(protocol)?;
-                let header = reply_header(&flow.header, SegmentType::StatusData);
-                let status = Status {
-                    code: 0,
-                    value: Some(0),
-                    extra: Vec::new(),
-                    trailing: Vec::new(),
-                };
-                self.transport.write_flow(&header, &status.encode(order))?;
+                let (header, status) = conauth_accepted(&flow.header, order);
+                self.transport.write_flow(&header, &status)?;
                 Ok(())
             }
             SegmentType::Heartbeat => {
@@ -226,10 +213,7 @@ impl Conversation<'_> {
         let errors = reply.ini_err_flags1;
         let (max_transmission_size, max_message_size) =
             (reply.max_transmission_size, reply.max_message_size);
-        let mut header = reply_header(&flow.header, SegmentType::InitialData);
-        if errors != 0 {
-            header.flags1 = ControlFlags1(header.flags1.0 | ControlFlags1::ERROR);
-        }
+        let header = initial_data_reply_header(&flow.header, errors);
         self.transport.write_flow(&header, &reply.encode(order))?;
         if errors == 0 {
             self.negotiated = true;

@@ -1,10 +1,13 @@
 //! What the bindings conversation and the TCP channel share about flows: why a connection
 //! ends, and how a reply's segment header follows its request's.
 
+use ferrite_protocol::control::Status;
 use ferrite_protocol::initial_data::*;
-use ferrite_protocol::segment::{SegmentHeader, SegmentType};
+use ferrite_protocol::segment::{ControlFlags1, SegmentHeader, SegmentType};
 use ferrite_protocol::transport::TransportError;
+use ferrite_protocol::uid::Uid;
 use ferrite_protocol::wire::{self, chars};
+use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::QueueManager;
 
 /// Why a connection (or one of its conversations) ended.
@@ -28,6 +31,48 @@ impl From<TransportError> for End {
 /// A protocol error: the connection ends and the error is logged.
 pub(crate) fn protocol(what: impl std::fmt::Display) -> End {
     End::Error(format!("protocol error: {what}"))
+}
+
+/// The header of the INITIAL_DATA answering `request`: flagged ERROR when `errors` (the
+/// reply's IniErrFlags1) names anything the proposal got wrong.
+pub(crate) fn initial_data_reply_header(request: &SegmentHeader, errors: u8) -> SegmentHeader {
+    let mut header = reply_header(request, SegmentType::InitialData);
+    if errors != 0 {
+        header.flags1 = ControlFlags1(header.flags1.0 | ControlFlags1::ERROR);
+    }
+    header
+}
+
+/// The STATUS_DATA with code 0 that answers CONAUTH_INFO (the client goes on with MQCONN):
+/// its header and its payload.
+pub(crate) fn conauth_accepted(
+    request: &SegmentHeader,
+    order: ByteOrder,
+) -> (SegmentHeader, Vec<u8>) {
+    let header = reply_header(request, SegmentType::StatusData);
+    let status = Status {
+        code: 0,
+        value: Some(0),
+        extra: Vec::new(),
+        trailing: Vec::new(),
+    };
+    (header, status.encode(order))
+}
+
+/// The user a USERID_DATA flow names: its long user ID when the extension carries one, else
+/// its 12-character UserIdentifier.
+pub(crate) fn user_id_data_user(payload: &[u8], order: ByteOrder) -> Result<String, End> {
+    let uid = Uid::decode(payload, order).map_err(protocol)?;
+    let long = uid
+        .extension
+        .as_ref()
+        .map(|extension| extension.long_user_id.trimmed())
+        .unwrap_or_default();
+    Ok(if long.is_empty() {
+        uid.user_id.trimmed()
+    } else {
+        long
+    })
 }
 
 /// The reply header for a request: the same header kind and ids, byte order, encoding and

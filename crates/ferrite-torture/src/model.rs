@@ -578,24 +578,20 @@ impl Model {
             if self.known_committed.contains(id) {
                 committed += 1;
             }
-            for number in &unit.puts {
-                if let Some(message) = self.messages.get(number) {
-                    if message.state == State::PutCommitting(*id) {
-                        if present.contains_key(number) {
-                            committed += 1;
-                        } else {
-                            not_committed += 1;
-                        }
-                    }
-                }
-            }
-            for number in &unit.gets {
-                if let Some(message) = self.messages.get(number) {
-                    if message.state == State::GetCommitting(*id) {
-                        if present.contains_key(number) {
-                            not_committed += 1;
-                        } else {
-                            committed += 1;
+            // A put committed leaves its message present; a get committed leaves it gone.
+            let signs = [
+                (&unit.puts, State::PutCommitting(*id), true),
+                (&unit.gets, State::GetCommitting(*id), false),
+            ];
+            for (numbers, committing_state, present_when_committed) in signs {
+                for number in numbers {
+                    if let Some(message) = self.messages.get(number) {
+                        if message.state == committing_state {
+                            if present.contains_key(number) == present_when_committed {
+                                committed += 1;
+                            } else {
+                                not_committed += 1;
+                            }
                         }
                     }
                 }

@@ -15,8 +15,13 @@ use ferrite_constants::{
 };
 
 use crate::message::{self, MessageIdentity};
-use crate::model::{observe, Model, UnitOfWork};
+use crate::model::{observe, Model, Observed, UnitOfWork};
 use crate::random::Random;
+
+/// What an MQGET got, as the model checks it: `md` as the get left it and the data.
+fn observe_got(md: &Mqmd, data: &[u8]) -> Observed {
+    observe(md.msg_id, md.correl_id, md.priority, md.persistence, data)
+}
 
 /// The queues of the workload: what each is for, and its MQSC definition.
 #[derive(Clone, Debug)]
@@ -424,26 +429,34 @@ impl Worker {
                 );
             }
         }
+        self.get_into_model(session, queue, &mut md, &mut gmo, Some(unit))?;
+        Ok(())
+    }
+
+    /// MQGET from `queue` and the message got into the model (in `unit`, or out of
+    /// syncpoint): true, or false when none was available.
+    fn get_into_model(
+        &self,
+        session: &mut Session,
+        queue: usize,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        unit: Option<&mut UnitOfWork>,
+    ) -> Result<bool, Outcome> {
         let mut buffer = vec![0u8; GET_BUFFER_BYTES];
         match session
             .connection
-            .get(session.handles[queue], &mut md, &mut gmo, &mut buffer)
+            .get(session.handles[queue], md, gmo, &mut buffer)
         {
             Ok(result) => {
-                let observed = observe(
-                    md.msg_id,
-                    md.correl_id,
-                    md.priority,
-                    md.persistence,
-                    &buffer[..result.returned_length],
-                );
+                let observed = observe_got(md, &buffer[..result.returned_length]);
                 self.model
                     .lock()
                     .expect("model lock")
-                    .got(Some(unit), queue, &observed);
-                Ok(())
+                    .got(unit, queue, &observed);
+                Ok(true)
             }
-            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => Ok(()),
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => Ok(false),
             Err(error) => Err(classify("MQGET", QUEUES[queue].name, error)),
         }
     }
@@ -472,34 +485,13 @@ impl Worker {
             MQGMO_NO_SYNCPOINT | MQGMO_FAIL_IF_QUIESCING,
             MQMO_MATCH_CORREL_ID,
         );
-        let mut buffer = vec![0u8; GET_BUFFER_BYTES];
-        match session
-            .connection
-            .get(session.handles[queue], &mut md, &mut gmo, &mut buffer)
-        {
-            Ok(result) => {
-                let observed = observe(
-                    md.msg_id,
-                    md.correl_id,
-                    md.priority,
-                    md.persistence,
-                    &buffer[..result.returned_length],
-                );
-                self.model
-                    .lock()
-                    .expect("model lock")
-                    .got(None, queue, &observed);
-                Ok(())
-            }
-            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => {
-                self.model
-                    .lock()
-                    .expect("model lock")
-                    .get_no_sync_not_found(number);
-                Ok(())
-            }
-            Err(error) => Err(classify("MQGET", QUEUES[queue].name, error)),
+        if !self.get_into_model(session, queue, &mut md, &mut gmo, None)? {
+            self.model
+                .lock()
+                .expect("model lock")
+                .get_no_sync_not_found(number);
         }
+        Ok(())
     }
 
     fn browse(&mut self, session: &mut Session) -> Result<(), Outcome> {
@@ -515,13 +507,7 @@ impl Worker {
                 .get(session.handles[queue], &mut md, &mut gmo, &mut buffer)
             {
                 Ok(result) => {
-                    let observed = observe(
-                        md.msg_id,
-                        md.correl_id,
-                        md.priority,
-                        md.persistence,
-                        &buffer[..result.returned_length],
-                    );
+                    let observed = observe_got(&md, &buffer[..result.returned_length]);
                     let mut model = self.model.lock().expect("model lock");
                     model.browsed(queue, &observed);
                     model.totals.browses += 1;
@@ -574,13 +560,7 @@ pub fn read_all_queues(
                 &mut Mqgmo::with_options(options),
                 &mut buffer,
             ) {
-                Ok(result) => observed.push(observe(
-                    md.msg_id,
-                    md.correl_id,
-                    md.priority,
-                    md.persistence,
-                    &buffer[..result.returned_length],
-                )),
+                Ok(result) => observed.push(observe_got(&md, &buffer[..result.returned_length])),
                 Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
                 Err(error) => return Err(failure("MQGET", queue.name, error)),
             }

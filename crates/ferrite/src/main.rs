@@ -418,17 +418,9 @@ fn run_mqsc(
             if pending.is_empty() && line.trim().eq_ignore_ascii_case("END") {
                 break;
             }
-            // MQSC continuation: a line ending in '+' or '-' goes on.
-            let trimmed = line.trim_end();
-            if let Some(stripped) = trimmed
-                .strip_suffix('+')
-                .or_else(|| trimmed.strip_suffix('-'))
-            {
-                pending.push_str(stripped);
-                pending.push(' ');
+            if add_line(&mut pending, &line) {
                 continue;
             }
-            pending.push_str(trimmed);
             let command = std::mem::take(&mut pending);
             if !command.trim().is_empty() {
                 let _ = editor.add_history_entry(command.trim());
@@ -449,20 +441,29 @@ fn run_mqsc(
     Ok(())
 }
 
+/// Adds `line` to the MQSC command in `pending`: true when it ends in '+' or '-', the
+/// continuation characters (the command goes on on the next line; a blank stands for them).
+fn add_line(pending: &mut String, line: &str) -> bool {
+    let trimmed = line.trim_end();
+    if let Some(stripped) = trimmed
+        .strip_suffix('+')
+        .or_else(|| trimmed.strip_suffix('-'))
+    {
+        pending.push_str(stripped);
+        pending.push(' ');
+        true
+    } else {
+        pending.push_str(trimmed);
+        false
+    }
+}
+
 /// MQSC continuation: a line ending in '+' or '-' continues on the next.
 fn join_continuations(text: &str) -> Vec<String> {
     let mut commands = Vec::new();
     let mut current = String::new();
     for line in text.lines() {
-        let trimmed = line.trim_end();
-        if let Some(stripped) = trimmed
-            .strip_suffix('+')
-            .or_else(|| trimmed.strip_suffix('-'))
-        {
-            current.push_str(stripped);
-            current.push(' ');
-        } else {
-            current.push_str(trimmed);
+        if !add_line(&mut current, line) {
             commands.push(std::mem::take(&mut current));
         }
     }
@@ -522,6 +523,20 @@ struct PutOptions {
     echo: bool,
 }
 
+/// The message numbers committed (or put outside a unit) since the last call: printed one a
+/// line with --echo, else forgotten.
+fn acknowledge(echo: bool, numbers: &mut Vec<u64>) {
+    if echo {
+        let mut out = std::io::stdout().lock();
+        for number in numbers.drain(..) {
+            let _ = writeln!(out, "{number}");
+        }
+        let _ = out.flush();
+    } else {
+        numbers.clear();
+    }
+}
+
 fn put(queue_manager: &Arc<QueueManager>, queue: &str, options: &PutOptions) -> Result<(), String> {
     let PutOptions {
         count,
@@ -536,17 +551,6 @@ fn put(queue_manager: &Arc<QueueManager>, queue: &str, options: &PutOptions) -> 
     let mut unit = UnitOfWork::new();
     let mut in_unit = 0u64;
     let mut uncommitted: Vec<u64> = Vec::new();
-    let acknowledge = |numbers: &mut Vec<u64>| {
-        if echo {
-            let mut out = std::io::stdout().lock();
-            for number in numbers.drain(..) {
-                let _ = writeln!(out, "{number}");
-            }
-            let _ = out.flush();
-        } else {
-            numbers.clear();
-        }
-    };
     let (default_persistent, default_priority) = queue
         .with_definition(|definition| (definition.default_persistent, definition.default_priority));
     let mut put_one = |number: u64, data: &[u8]| -> Result<(), String> {
@@ -562,7 +566,7 @@ fn put(queue_manager: &Arc<QueueManager>, queue: &str, options: &PutOptions) -> 
             queue_manager
                 .put(None, &queue, &descriptor, data)
                 .map_err(failure)?;
-            acknowledge(&mut uncommitted);
+            acknowledge(echo, &mut uncommitted);
         } else {
             queue_manager
                 .put(Some(&mut unit), &queue, &descriptor, data)
@@ -570,7 +574,7 @@ fn put(queue_manager: &Arc<QueueManager>, queue: &str, options: &PutOptions) -> 
             in_unit += 1;
             if in_unit == syncpoint {
                 queue_manager.commit(&mut unit).map_err(failure)?;
-                acknowledge(&mut uncommitted);
+                acknowledge(echo, &mut uncommitted);
                 in_unit = 0;
             }
         }
@@ -578,7 +582,7 @@ fn put(queue_manager: &Arc<QueueManager>, queue: &str, options: &PutOptions) -> 
     };
     let total = for_each_message(count, size, &mut put_one)?;
     queue_manager.commit(&mut unit).map_err(failure)?;
-    acknowledge(&mut uncommitted);
+    acknowledge(echo, &mut uncommitted);
     eprintln!("{total} messages put to {}", queue.name());
     Ok(())
 }
@@ -884,17 +888,6 @@ fn client_put(
     let (mut connection, hobj) = client_open(socket, name, credentials, queue, MQOO_OUTPUT)?;
     let mut in_unit = 0u64;
     let mut uncommitted: Vec<u64> = Vec::new();
-    let acknowledge = |numbers: &mut Vec<u64>| {
-        if echo {
-            let mut out = std::io::stdout().lock();
-            for number in numbers.drain(..) {
-                let _ = writeln!(out, "{number}");
-            }
-            let _ = out.flush();
-        } else {
-            numbers.clear();
-        }
-    };
     let put_options = if syncpoint == 0 {
         MQPMO_NO_SYNCPOINT
     } else {
@@ -917,12 +910,12 @@ fn client_put(
             .put(hobj, &mut md, &mut Mqpmo::with_options(put_options), data)
             .map_err(|e| mq_failure("MQPUT", e))?;
         if syncpoint == 0 {
-            acknowledge(&mut uncommitted);
+            acknowledge(echo, &mut uncommitted);
         } else {
             in_unit += 1;
             if in_unit == syncpoint {
                 connection.commit().map_err(|e| mq_failure("MQCMIT", e))?;
-                acknowledge(&mut uncommitted);
+                acknowledge(echo, &mut uncommitted);
                 in_unit = 0;
             }
         }
@@ -932,7 +925,7 @@ fn client_put(
         put_one(&mut connection, number, data)
     })?;
     connection.commit().map_err(|e| mq_failure("MQCMIT", e))?;
-    acknowledge(&mut uncommitted);
+    acknowledge(echo, &mut uncommitted);
     connection
         .disconnect()
         .map_err(|e| mq_failure("MQDISC", e))?;

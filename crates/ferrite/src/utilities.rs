@@ -9,6 +9,7 @@ use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use ferrite_queue_manager::{page_set_path, QueueManager};
+use ferrite_storage::config::{PageSetDefinition, QueueManagerConfig};
 use ferrite_storage::log::LogManager;
 use ferrite_storage::log_records::RecoveryRecord;
 use ferrite_storage::page::{PageBytes, PAGE_SIZE};
@@ -165,11 +166,7 @@ fn format_page_set(queue_manager: &str, psid: u8, pages: Option<u32>) -> Result<
     let fs = RealFileSystem;
     let (directory, _lock) = stopped(queue_manager)?;
     let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
-    let definition = config
-        .page_sets
-        .iter()
-        .find(|definition| definition.id == psid)
-        .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))?;
+    let definition = defined_page_set(&config, psid)?;
     let progress = ProgressBars::new();
     let label = format!("formatting page set {psid:02}");
     PageSet::format(
@@ -186,6 +183,32 @@ fn format_page_set(queue_manager: &str, psid: u8, pages: Option<u32>) -> Result<
     Ok(())
 }
 
+/// Page set `psid`'s definition in qm.toml.
+fn defined_page_set(config: &QueueManagerConfig, psid: u8) -> Result<&PageSetDefinition, String> {
+    config
+        .page_sets
+        .iter()
+        .find(|definition| definition.id == psid)
+        .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))
+}
+
+/// Page set `definition` of the queue manager in `directory`, opened as qm.toml defines it.
+fn open_page_set(
+    fs: &RealFileSystem,
+    directory: &Path,
+    definition: &PageSetDefinition,
+) -> Result<Arc<PageSet>, String> {
+    PageSet::open(
+        fs,
+        &page_set_path(directory, definition.id),
+        PageSetId(definition.id),
+        definition.expand,
+        definition.secondary_pages,
+        definition.maximum_pages,
+    )
+    .map_err(failure)
+}
+
 /// Every page's checksum and identity, of one page set or all (queue manager stopped).
 fn verify_page_sets(queue_manager: &str, psid: Option<u8>) -> Result<(), String> {
     let fs = RealFileSystem;
@@ -197,15 +220,7 @@ fn verify_page_sets(queue_manager: &str, psid: Option<u8>) -> Result<(), String>
         .iter()
         .filter(|definition| psid.is_none_or(|id| id == definition.id))
     {
-        let page_set = PageSet::open(
-            &fs,
-            &page_set_path(&directory, definition.id),
-            PageSetId(definition.id),
-            definition.expand,
-            definition.secondary_pages,
-            definition.maximum_pages,
-        )
-        .map_err(failure)?;
+        let page_set = open_page_set(&fs, &directory, definition)?;
         let total = page_set.page_count();
         let progress = ProgressBars::new();
         let label = format!("verifying page set {:02}", definition.id);
@@ -296,25 +311,13 @@ fn reset_page_set(queue_manager: &str, psid: u8) -> Result<(), String> {
     let fs = RealFileSystem;
     let (directory, _lock) = stopped(queue_manager)?;
     let config = QueueManager::read_config(&fs, &directory).map_err(failure)?;
-    let definition = config
-        .page_sets
-        .iter()
-        .find(|definition| definition.id == psid)
-        .ok_or_else(|| format!("ferrite: page set {psid:02} is not defined in qm.toml"))?;
+    let definition = defined_page_set(&config, psid)?;
     let shared: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
     let log =
         LogManager::open(shared, &directory, &config.log, &config.archive).map_err(failure)?;
     let end = log.end_rba();
     log.shutdown().map_err(failure)?;
-    let page_set = PageSet::open(
-        &fs,
-        &page_set_path(&directory, psid),
-        PageSetId(psid),
-        definition.expand,
-        definition.secondary_pages,
-        definition.maximum_pages,
-    )
-    .map_err(failure)?;
+    let page_set = open_page_set(&fs, &directory, definition)?;
     let total = page_set.page_count();
     let progress = ProgressBars::new();
     let label = format!("resetting page set {psid:02}");
