@@ -261,7 +261,7 @@ impl std::ops::Index<&MessageKey> for DeliveryOrder {
 mod tests {
     use super::*;
     use crate::queue_manager::queue::MessageStorage;
-    use ferrite_storage::recovery::log_records::MessageLocation;
+    use ferrite_storage::log_records::MessageLocation;
     use ferrite_storage::types::{PageNumber, PageSetId};
     use proptest::prelude::*;
     use std::collections::BTreeMap;

@@ -47,7 +47,7 @@ use ferrite_storage::data_manager::{
 use ferrite_storage::error::{StorageError, StorageResult};
 use ferrite_storage::log::{CheckpointLocation, LogManager, LogStatistics};
 use ferrite_storage::page_set::PageSet;
-use ferrite_storage::recovery::log_records::{
+use ferrite_storage::log_records::{
     encode_urid, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, UrOperation,
     UrReference, UrSnapshot, UrState,
 };

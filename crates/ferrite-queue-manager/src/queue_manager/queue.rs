@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use ferrite_storage::data_manager::memory::HeldImage;
 use ferrite_storage::data_manager::message::{Identifier, NO_IDENTIFIER};
-use ferrite_storage::recovery::log_records::MessageLocation;
+use ferrite_storage::log_records::MessageLocation;
 
 use super::groups::{GroupIndex, GroupMember};
 use super::hashing::FastHashing;

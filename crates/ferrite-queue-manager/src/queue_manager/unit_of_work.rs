@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use ferrite_storage::recovery::log_records::UrReference;
+use ferrite_storage::log_records::UrReference;
 use ferrite_storage::types::Urid;
 
 use super::{PendingGet, PendingPut, UrRecord};
@@ -140,7 +140,7 @@ mod tests {
         crate::queue_manager::MessageEntry {
             key: crate::queue_manager::MessageKey::new(0, sequence),
             storage: crate::queue_manager::MessageStorage::Pages(
-                ferrite_storage::recovery::log_records::MessageLocation {
+                ferrite_storage::log_records::MessageLocation {
                     page_set: PageSetId(1),
                     page: ferrite_storage::types::PageNumber(2),
                     offset: 32,

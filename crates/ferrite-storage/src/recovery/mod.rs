@@ -3,6 +3,3 @@
 //! formats of [`crate::log_records`].
 
 pub mod restart;
-
-/// The log record formats, also reachable under their former path here.
-pub use crate::log_records;
