@@ -46,11 +46,11 @@ use ferrite_storage::data_manager::{
 };
 use ferrite_storage::error::{StorageError, StorageResult};
 use ferrite_storage::log::{CheckpointLocation, LogManager, LogStatistics};
-use ferrite_storage::page_set::PageSet;
 use ferrite_storage::log_records::{
     encode_urid, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, UrOperation,
     UrReference, UrSnapshot, UrState,
 };
+use ferrite_storage::page_set::PageSet;
 use ferrite_storage::types::{BufferPoolId, PageSetId, Rba, Urid};
 use ferrite_storage::vfs::{FileSystem, OpenMode};
 

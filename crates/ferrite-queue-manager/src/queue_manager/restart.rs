@@ -22,9 +22,7 @@ use ferrite_storage::data_manager::message::{
 };
 use ferrite_storage::data_manager::{ScannedRecord, SLOT_KIND_OBJECT};
 use ferrite_storage::error::StorageResult;
-use ferrite_storage::log_records::{
-    GetRecord, MessageLocation, UrReference, UrSnapshot, UrState,
-};
+use ferrite_storage::log_records::{GetRecord, MessageLocation, UrReference, UrSnapshot, UrState};
 use ferrite_storage::recovery::restart::{self, RestartState};
 use ferrite_storage::types::{Rba, Urid};
 
