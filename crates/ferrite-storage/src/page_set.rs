@@ -933,6 +933,9 @@ impl PageSet {
 
     /// Open a formatted page set and check that it is page set `page_set`.
     /// `expand`, `secondary_pages` and `maximum_pages` govern [`PageSet::expand`].
+    ///
+    /// Two phases: read (and if torn, repair) the header page, then restore the pages the
+    /// double-write file holds and make the double-write area ready for reuse.
     pub fn open(
         fs: &dyn FileSystem,
         path: &Path,
@@ -944,17 +947,15 @@ impl PageSet {
         let file = fs
             .open(path, OpenMode::Existing)
             .map_err(|error| StorageError::io(path, "open page set", error))?;
-        let unusable = |detail: String| StorageError::CorruptMetadata {
-            path: path.to_path_buf(),
-            detail: format!("not usable as page set {page_set}: {detail}"),
-        };
         let length = file
             .len()
             .map_err(|error| StorageError::io(path, "size page set", error))?;
         if length < PAGE_SIZE as u64 {
-            return Err(unusable(format!(
-                "the file is {length} bytes, shorter than one page"
-            )));
+            return Err(not_usable(
+                path,
+                page_set,
+                format!("the file is {length} bytes, shorter than one page"),
+            ));
         }
         let dw_path = double_write_path(path);
         let double_write = if fs.exists(&dw_path) {
@@ -963,117 +964,36 @@ impl PageSet {
             None
         };
         let mut repaired = Vec::new();
-        let mut page = PageBytes::zeroed();
-        file.read_at(&mut page.0, 0)
-            .map_err(|error| StorageError::io(path, "read page set header", error))?;
-        if page.is_all_zero() {
-            return Err(unusable(
-                "page 0 is empty; the page set was never formatted".to_string(),
-            ));
-        }
-        let found_page_set = page.0[20];
-        if page.0[crate::page::header::MAGIC.range()] == PAGE_MAGIC && found_page_set != page_set.0
-        {
-            // Checked before the checksum, so a page set opened under the wrong id gets the
-            // clearer message (its checksum is correct).
-            if page
-                .verify(PageSetId(found_page_set), PAGE_SET_HEADER_PAGE)
-                .is_ok()
-            {
-                return Err(unusable(format!(
-                    "the file is page set {found_page_set:02}"
-                )));
-            }
-        }
-        if let Err(defect) = page.verify(page_set, PAGE_SET_HEADER_PAGE) {
-            let Some(copy) = double_write
-                .as_ref()
-                .and_then(|contents| header_copy(contents, page_set))
-            else {
-                return Err(StorageError::CorruptPage {
-                    page_set,
-                    page: PAGE_SET_HEADER_PAGE,
-                    path: path.to_path_buf(),
-                    detail: defect.to_string(),
-                });
-            };
-            repair_page(file.as_ref(), page_set, PAGE_SET_HEADER_PAGE, copy, &defect)?;
-            repaired.push(PAGE_SET_HEADER_PAGE);
-            page.0.copy_from_slice(&copy.0);
-        }
-        let header = PageSetHeader::decode(&page).map_err(unusable)?;
-        if header.page_set != page_set {
-            return Err(unusable(format!(
-                "the header names page set {}",
-                header.page_set
-            )));
-        }
-        if header.page_count < PAGE_SET_PAGES_MIN {
-            return Err(unusable(format!(
-                "the header says {} pages",
-                header.page_count
-            )));
-        }
-        if length < page_offset(header.page_count) {
-            return Err(unusable(format!(
-                "the file is {length} bytes but its header says {} pages; it was truncated",
-                header.page_count
-            )));
-        }
-        let identity = DoubleWriteIdentity::of(&header);
+        let header = read_header_page(
+            file.as_ref(),
+            path,
+            page_set,
+            length,
+            double_write.as_ref(),
+            &mut repaired,
+        )?;
         let area = match double_write {
-            Some(contents) if contents.header.is_some_and(|(found, _)| found == identity) => {
-                let file_pages = length / PAGE_SIZE as u64;
-                for (number, image) in &contents.entries {
-                    if number.0 == PAGE_SET_HEADER_PAGE.0
-                        || number.0 >= header.page_count
-                        || u64::from(number.0) >= file_pages
-                    {
-                        continue;
-                    }
-                    file.read_at(&mut page.0, page_offset(number.0))
-                        .map_err(|error| StorageError::io(path, "read page", error))?;
-                    let Err(defect) = page.verify(page_set, *number) else {
-                        continue;
-                    };
-                    if image.verify(page_set, *number).is_err() {
-                        continue;
-                    }
-                    repair_page(file.as_ref(), page_set, *number, image, &defect)?;
-                    repaired.push(*number);
-                }
-                if !repaired.is_empty() {
-                    // The repairs must be durable before the double-write area may be reused.
-                    file.sync_data()
-                        .map_err(|error| StorageError::io(path, "sync repaired page set", error))?;
-                }
-                if contents
-                    .header
-                    .is_some_and(|(_, slots)| slots != DOUBLE_WRITE_SLOTS)
-                {
-                    DoubleWriteArea::initialise(
-                        contents.file.as_ref(),
-                        &identity,
-                        DOUBLE_WRITE_SLOTS,
-                    )?;
-                }
-                DoubleWriteArea::new(contents.file, contents.sequence)
-            }
-            Some(contents) => {
-                eprintln!(
-                    "CSQP071W page set {page_set}: double-write file {} {}; reinitialising it",
-                    dw_path.display(),
-                    if contents.header.is_some() {
-                        "belongs to another page set or an earlier format of this one"
-                    } else {
-                        "has a damaged or incomplete header"
-                    }
-                );
-                DoubleWriteArea::initialise(contents.file.as_ref(), &identity, DOUBLE_WRITE_SLOTS)?;
-                DoubleWriteArea::new(contents.file, 0)
-            }
-            None => DoubleWriteArea::new(create_double_write_file(fs, &dw_path, &identity)?, 0),
+            Some(contents) => restore_double_write(
+                file.as_ref(),
+                path,
+                &dw_path,
+                &header,
+                length,
+                contents,
+                &mut repaired,
+            )?,
+            None => DoubleWriteArea::new(
+                create_double_write_file(fs, &dw_path, &DoubleWriteIdentity::of(&header))?,
+                0,
+            ),
         };
+        debug_assert!(
+            repaired
+                .iter()
+                .skip(1)
+                .all(|number| *number != PAGE_SET_HEADER_PAGE),
+            "the header page is repaired first or not at all"
+        );
         Ok(Arc::new(PageSet {
             id: page_set,
             path: path.to_path_buf(),
@@ -1370,6 +1290,144 @@ fn header_copy(contents: &DoubleWriteContents, page_set: PageSetId) -> Option<&P
     copy.verify(page_set, PAGE_SET_HEADER_PAGE).ok()?;
     let decoded = PageSetHeader::decode(copy).ok()?;
     (DoubleWriteIdentity::of(&decoded) == identity).then_some(copy)
+}
+
+/// The error for a file that cannot serve as page set `page_set`.
+fn not_usable(path: &Path, page_set: PageSetId, detail: String) -> StorageError {
+    StorageError::CorruptMetadata {
+        path: path.to_path_buf(),
+        detail: format!("not usable as page set {page_set}: {detail}"),
+    }
+}
+
+/// [`PageSet::open`]'s first phase: read page 0, repair it from the double-write file's copy
+/// if an interrupted write tore it (recorded in `repaired`), and check that its header names
+/// `page_set` and fits the file's `length`.
+fn read_header_page(
+    file: &dyn StorageFile,
+    path: &Path,
+    page_set: PageSetId,
+    length: u64,
+    double_write: Option<&DoubleWriteContents>,
+    repaired: &mut Vec<PageNumber>,
+) -> StorageResult<PageSetHeader> {
+    let unusable = |detail: String| not_usable(path, page_set, detail);
+    let mut page = PageBytes::zeroed();
+    file.read_at(&mut page.0, 0)
+        .map_err(|error| StorageError::io(path, "read page set header", error))?;
+    if page.is_all_zero() {
+        return Err(unusable(
+            "page 0 is empty; the page set was never formatted".to_string(),
+        ));
+    }
+    let found_page_set = page.0[20];
+    if page.0[crate::page::header::MAGIC.range()] == PAGE_MAGIC && found_page_set != page_set.0 {
+        // Checked before the checksum, so a page set opened under the wrong id gets the
+        // clearer message (its checksum is correct).
+        if page
+            .verify(PageSetId(found_page_set), PAGE_SET_HEADER_PAGE)
+            .is_ok()
+        {
+            return Err(unusable(format!(
+                "the file is page set {found_page_set:02}"
+            )));
+        }
+    }
+    if let Err(defect) = page.verify(page_set, PAGE_SET_HEADER_PAGE) {
+        let Some(copy) = double_write.and_then(|contents| header_copy(contents, page_set)) else {
+            return Err(StorageError::CorruptPage {
+                page_set,
+                page: PAGE_SET_HEADER_PAGE,
+                path: path.to_path_buf(),
+                detail: defect.to_string(),
+            });
+        };
+        repair_page(file, page_set, PAGE_SET_HEADER_PAGE, copy, &defect)?;
+        repaired.push(PAGE_SET_HEADER_PAGE);
+        page.0.copy_from_slice(&copy.0);
+    }
+    let header = PageSetHeader::decode(&page).map_err(unusable)?;
+    if header.page_set != page_set {
+        return Err(unusable(format!(
+            "the header names page set {}",
+            header.page_set
+        )));
+    }
+    if header.page_count < PAGE_SET_PAGES_MIN {
+        return Err(unusable(format!(
+            "the header says {} pages",
+            header.page_count
+        )));
+    }
+    if length < page_offset(header.page_count) {
+        return Err(unusable(format!(
+            "the file is {length} bytes but its header says {} pages; it was truncated",
+            header.page_count
+        )));
+    }
+    Ok(header)
+}
+
+/// [`PageSet::open`]'s second phase: rewrite every torn page the double-write file holds a
+/// good image of (recorded in `repaired`, made durable before the area may be reused), and
+/// return the area ready for reuse. A double-write file of another page set or format, or
+/// with a damaged header, is reinitialised (CSQP071W).
+fn restore_double_write(
+    file: &dyn StorageFile,
+    path: &Path,
+    dw_path: &Path,
+    header: &PageSetHeader,
+    length: u64,
+    contents: DoubleWriteContents,
+    repaired: &mut Vec<PageNumber>,
+) -> StorageResult<DoubleWriteArea> {
+    let page_set = header.page_set;
+    let identity = DoubleWriteIdentity::of(header);
+    if !contents.header.is_some_and(|(found, _)| found == identity) {
+        eprintln!(
+            "CSQP071W page set {page_set}: double-write file {} {}; reinitialising it",
+            dw_path.display(),
+            if contents.header.is_some() {
+                "belongs to another page set or an earlier format of this one"
+            } else {
+                "has a damaged or incomplete header"
+            }
+        );
+        DoubleWriteArea::initialise(contents.file.as_ref(), &identity, DOUBLE_WRITE_SLOTS)?;
+        return Ok(DoubleWriteArea::new(contents.file, 0));
+    }
+    let file_pages = length / PAGE_SIZE as u64;
+    let mut page = PageBytes::zeroed();
+    for (number, image) in &contents.entries {
+        if number.0 == PAGE_SET_HEADER_PAGE.0
+            || number.0 >= header.page_count
+            || u64::from(number.0) >= file_pages
+        {
+            continue;
+        }
+        file.read_at(&mut page.0, page_offset(number.0))
+            .map_err(|error| StorageError::io(path, "read page", error))?;
+        let Err(defect) = page.verify(page_set, *number) else {
+            continue;
+        };
+        if image.verify(page_set, *number).is_err() {
+            continue;
+        }
+        repair_page(file, page_set, *number, image, &defect)?;
+        repaired.push(*number);
+    }
+    if !repaired.is_empty() {
+        // The repairs must be durable before the double-write area may be reused.
+        file.sync_data()
+            .map_err(|error| StorageError::io(path, "sync repaired page set", error))?;
+    }
+    if contents
+        .header
+        .is_some_and(|(_, slots)| slots != DOUBLE_WRITE_SLOTS)
+    {
+        DoubleWriteArea::initialise(contents.file.as_ref(), &identity, DOUBLE_WRITE_SLOTS)?;
+    }
+    Ok(DoubleWriteArea::new(contents.file, contents.sequence))
 }
 
 /// Rewrite a damaged page from its double-write copy (not synced: the caller syncs) and
