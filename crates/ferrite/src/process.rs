@@ -575,44 +575,15 @@ pub fn run_in_foreground(
             ));
         }
     };
-    // The channel initiator's listener: client connections over TCP (IBM's MQ classes for Java
-    // and JMS, the ferrite client in client mode). A port in use leaves the queue manager
-    // running without it, as MQ does when a listener cannot start.
-    let chinit_parameters = &queue_manager.config().channel_initiator;
     let listener_port_file = directory.join("listener.port");
-    let _ = std::fs::remove_file(&listener_port_file);
-    let config = ferrite_server::channel_initiator::ChannelInitiatorConfig {
-        address: chinit_parameters
-            .address
-            .parse()
-            .expect("address validated with the configuration"),
-        port: listener_port.unwrap_or(chinit_parameters.port),
-        max_channels: chinit_parameters.max_channels as usize,
-        dispatchers: match chinit_parameters.dispatchers {
-            0 => ferrite_server::channel_initiator::dispatchers_for_this_machine(),
-            count => count as usize,
-        },
-        adapters: chinit_parameters.adapters as usize,
-        ssl_key_repository: chinit_parameters.ssl_key_repository.clone(),
-        ..Default::default()
-    };
-    let port = config.port;
-    let channel_initiator = ferrite_server::channel_initiator::ChannelInitiator::new(
-        queue_manager.clone(),
-        config,
+    let channel_initiator = start_channel_initiator(
+        name,
+        &queue_manager,
+        listener_port,
+        &listener_port_file,
         sink.clone(),
     );
     command_processor.set_channel_initiator(Some(channel_initiator.clone()));
-    if chinit_parameters.listener {
-        match channel_initiator.start_listener(Some(port)) {
-            Ok(address) => {
-                let _ = std::fs::write(&listener_port_file, format!("{}\n", address.port()));
-            }
-            Err(error) => println!(
-                "CSQX028E {name} ferrite listener cannot listen on port {port}: {error}; client connections cannot connect until START LISTENER succeeds (or set channel_initiator.port in qm.toml, or use --port)"
-            ),
-        }
-    }
     status.record(QueueManagerState::Running);
     println!("CSQY022I {name} QUEUE MANAGER INITIALIZATION COMPLETE");
     println!(
@@ -632,6 +603,54 @@ pub fn run_in_foreground(
     }
     command_server.stop();
     end_normally(name, directory, &status, queue_manager.shutdown())
+}
+
+/// Start the channel initiator and, if qm.toml asks for it, its TCP listener, recording the
+/// port it listens on in `listener_port_file` (tests and tools read it).
+fn start_channel_initiator(
+    name: &str,
+    queue_manager: &Arc<QueueManager>,
+    listener_port: Option<u16>,
+    listener_port_file: &Path,
+    sink: Arc<dyn Fn(&str) + Send + Sync>,
+) -> Arc<ferrite_server::channel_initiator::ChannelInitiator> {
+    // The channel initiator's listener: client connections over TCP (IBM's MQ classes for Java
+    // and JMS, the ferrite client in client mode). A port in use leaves the queue manager
+    // running without it, as MQ does when a listener cannot start.
+    let chinit_parameters = &queue_manager.config().channel_initiator;
+    let _ = std::fs::remove_file(listener_port_file);
+    let config = ferrite_server::channel_initiator::ChannelInitiatorConfig {
+        address: chinit_parameters
+            .address
+            .parse()
+            .expect("address validated with the configuration"),
+        port: listener_port.unwrap_or(chinit_parameters.port),
+        max_channels: chinit_parameters.max_channels as usize,
+        dispatchers: match chinit_parameters.dispatchers {
+            0 => ferrite_server::channel_initiator::dispatchers_for_this_machine(),
+            count => count as usize,
+        },
+        adapters: chinit_parameters.adapters as usize,
+        ssl_key_repository: chinit_parameters.ssl_key_repository.clone(),
+        ..Default::default()
+    };
+    let port = config.port;
+    let channel_initiator = ferrite_server::channel_initiator::ChannelInitiator::new(
+        queue_manager.clone(),
+        config,
+        sink,
+    );
+    if chinit_parameters.listener {
+        match channel_initiator.start_listener(Some(port)) {
+            Ok(address) => {
+                let _ = std::fs::write(listener_port_file, format!("{}\n", address.port()));
+            }
+            Err(error) => println!(
+                "CSQX028E {name} ferrite listener cannot listen on port {port}: {error}; client connections cannot connect until START LISTENER succeeds (or set channel_initiator.port in qm.toml, or use --port)"
+            ),
+        }
+    }
+    channel_initiator
 }
 
 /// After shutdown: record Ended normally (the lock is released when the caller returns), or
