@@ -25,7 +25,7 @@
 
 use crate::codec::{ByteOrder, ProtocolError, Reader, Result, Writer};
 
-/// SOCKET_ACTION types (IBM `rfpSAT_*`, digest §1.2).
+/// SOCKET_ACTION types (IBM `rfpSAT_*`, as the Wireshark dissector names them).
 pub mod socket_action_type {
     /// Start a new conversation on the socket.
     pub const START_CONV: i32 = 1;
@@ -70,7 +70,7 @@ pub mod notification_code {
 }
 
 /// STATUS_DATA codes (Wireshark `mq_status_vals`; several names there look shifted, so only
-/// the ones the digest corroborates are listed).
+/// the ones the loopback captures corroborate are listed).
 pub mod status_code {
     #![allow(missing_docs)]
     pub const NO_CHANNEL: i32 = 1;

@@ -37,7 +37,7 @@
 //! The client protocol is not documented by IBM. Layouts here come from the public Wireshark
 //! dissector (`epan/dissectors/packet-mq.c`, GPL: read for facts, no code copied), from IBM's
 //! public documentation of the MQI structures, and from segments the IBM MQ Java client 9.4.5.0
-//! sent to a loopback stub (`/work/shared/reference/digests/anchors-and-protocols.md`). Each
+//! sent to a loopback stub (kept as the vectors in `tests/vectors.rs`). Each
 //! module says what is confirmed and what is inferred. Fields whose meaning is unknown are
 //! kept as `reserved`/`unknown`/`trailing` bytes and re-encoded unchanged, so a decode/encode
 //! round trip is byte-identical.

@@ -6,7 +6,7 @@
 //!
 //! Source: Wireshark `epan/dissectors/packet-mq.c` (`dissect_mq_pdu`, `reassemble_mq`,
 //! `get_mq_pdu_len`), cross-checked with segments captured from IBM's Java client 9.4.5.0
-//! (`/work/shared/reference/digests/anchors-and-protocols.md` §1.2, §1.6).
+//! (the captured segments are the vectors in `tests/vectors.rs`).
 //!
 //! ```text
 //! TSH / TSHC: 28 bytes                         TSHM: 36 bytes

@@ -15,7 +15,7 @@
 //!
 //! The dissector accepts exactly 28 or 132 bytes (it infers the form from the segment length);
 //! so does this codec. What the *server* sends back to complete the UID exchange is not public
-//! (the digest's §1.4 item 3: echoing the UID lets the Java client continue).
+//! (observed on loopback: echoing the UID lets the Java client continue).
 //!
 //! # CAUT (source: Wireshark, CONAUTH_INFO branch)
 //!

@@ -137,7 +137,7 @@ fn tshm_mqput_field_by_field() {
     );
 }
 
-/// The INITIAL_DATA the IBM Java client 9.4.5.0 sent (digest §1.6): "TSH ", big-endian,
+/// The INITIAL_DATA the IBM Java client 9.4.5.0 sent on loopback: "TSH ", big-endian,
 /// flags 0x31, Encoding 0x111, CCSID 819, 268 bytes; ID FAP 17 with the listed values.
 #[test]
 fn java_client_initial_data_field_by_field() {

@@ -234,7 +234,7 @@ pub fn csp(version: i32) -> Csp {
     c
 }
 
-/// The ID the IBM Java client 9.4.5.0 proposed (digest §1.6), with made-up PAL/R bytes.
+/// The ID the IBM Java client 9.4.5.0 proposed on loopback, with made-up PAL/R bytes.
 pub fn java_client_id() -> InitialData {
     let mut id = InitialData::new(17);
     id.cap_flags1 = 0x26;
