@@ -1,0 +1,144 @@
+//! MQI calls over an in-process [`Connection`], as the tests make them again and again.
+
+use std::sync::Arc;
+
+use ferrite_constants::completion::MQCC_FAILED;
+use ferrite_constants::{get_options::*, open_options::*, persistence::*, put_options::*};
+use ferrite_mqi::{Connection, Hobj, MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_queue_manager::QueueManager;
+
+/// The buffer [`get`] reads into: larger than any message the tests put with [`put`].
+pub const GET_BUFFER: usize = 4096;
+
+/// The reason of a call that must fail (completion code MQCC_FAILED).
+pub fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
+    let error = result.expect_err("the call should fail");
+    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
+    error.reason
+}
+
+/// A connection to `queue_manager` (MQCONN with the default queue manager name).
+pub fn connect(queue_manager: &Arc<QueueManager>) -> Connection {
+    Connection::connect(queue_manager.clone(), "").unwrap()
+}
+
+/// A descriptor with MQ's defaults but `persistence`.
+pub fn with_persistence(persistence: i32) -> Mqmd {
+    Mqmd {
+        persistence,
+        ..Mqmd::default()
+    }
+}
+
+/// MQPER_PERSISTENT or MQPER_NOT_PERSISTENT.
+pub fn persistence(persistent: bool) -> i32 {
+    if persistent {
+        MQPER_PERSISTENT
+    } else {
+        MQPER_NOT_PERSISTENT
+    }
+}
+
+/// MQPUT of `data` with descriptor `md` and put options `options`: its warning, if any.
+pub fn put_md(
+    connection: &mut Connection,
+    hobj: Hobj,
+    md: &mut Mqmd,
+    options: i32,
+    data: &[u8],
+) -> MqResult<Option<MqError>> {
+    connection.put(hobj, md, &mut Mqpmo::with_options(options), data)
+}
+
+/// MQPUT of `data` with a default descriptor and put options `options`, which must succeed:
+/// the descriptor as the put completed it.
+pub fn put(connection: &mut Connection, hobj: Hobj, options: i32, data: &[u8]) -> Mqmd {
+    let mut md = Mqmd::default();
+    put_md(connection, hobj, &mut md, options, data).unwrap();
+    md
+}
+
+/// MQGET with `gmo` into a buffer of `buffer_size` bytes: the descriptor and the data returned.
+pub fn get_with(
+    connection: &mut Connection,
+    hobj: Hobj,
+    gmo: &mut Mqgmo,
+    buffer_size: usize,
+) -> MqResult<(Mqmd, Vec<u8>)> {
+    let mut md = Mqmd::default();
+    let mut buffer = vec![0u8; buffer_size];
+    let result = connection.get(hobj, &mut md, gmo, &mut buffer)?;
+    buffer.truncate(result.returned_length);
+    Ok((md, buffer))
+}
+
+/// MQGET with get options `options` into a buffer of `buffer_size` bytes.
+pub fn get_sized(
+    connection: &mut Connection,
+    hobj: Hobj,
+    options: i32,
+    buffer_size: usize,
+) -> MqResult<(Mqmd, Vec<u8>)> {
+    get_with(
+        connection,
+        hobj,
+        &mut Mqgmo::with_options(options),
+        buffer_size,
+    )
+}
+
+/// MQGET with get options `options` into a buffer of [`GET_BUFFER`] bytes.
+pub fn get(connection: &mut Connection, hobj: Hobj, options: i32) -> MqResult<(Mqmd, Vec<u8>)> {
+    get_sized(connection, hobj, options, GET_BUFFER)
+}
+
+/// Browse every message on `queue` from the first, in queue order: their data.
+pub fn browse_all(connection: &mut Connection, queue: &str) -> Vec<Vec<u8>> {
+    let hobj = connection
+        .open(&mut Mqod::queue(queue), MQOO_BROWSE)
+        .unwrap();
+    let mut seen = Vec::new();
+    let mut options = MQGMO_BROWSE_FIRST | MQGMO_NO_WAIT;
+    while let Ok((_, data)) = get(connection, hobj, options) {
+        seen.push(data);
+        options = MQGMO_BROWSE_NEXT | MQGMO_NO_WAIT;
+    }
+    connection.close(hobj, 0).unwrap();
+    seen
+}
+
+/// Put `count` messages ("message N") to `queue` on a connection of its own, outside syncpoint.
+pub fn put_messages(
+    queue_manager: &Arc<QueueManager>,
+    queue: &str,
+    count: usize,
+    persistent: bool,
+) {
+    let mut connection = connect(queue_manager);
+    let hobj = connection
+        .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
+        .unwrap();
+    for index in 0..count {
+        put_md(
+            &mut connection,
+            hobj,
+            &mut with_persistence(persistence(persistent)),
+            MQPMO_NO_SYNCPOINT,
+            format!("message {index}").as_bytes(),
+        )
+        .unwrap();
+    }
+    connection.disconnect().unwrap();
+}
+
+/// Get `count` messages from `queue` on a connection of its own, outside syncpoint.
+pub fn get_messages(queue_manager: &Arc<QueueManager>, queue: &str, count: usize) {
+    let mut connection = connect(queue_manager);
+    let hobj = connection
+        .open(&mut Mqod::queue(queue), MQOO_INPUT_SHARED)
+        .unwrap();
+    for _ in 0..count {
+        get_sized(&mut connection, hobj, MQGMO_NO_SYNCPOINT, 1024).unwrap();
+    }
+    connection.disconnect().unwrap();
+}
