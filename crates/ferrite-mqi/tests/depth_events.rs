@@ -2,15 +2,13 @@
 //! at MAXDEPTH, Queue Depth Low at QDEPTHLO, the enable/disable flips MQ makes after each, and
 //! nothing while the queue manager's PERFMEV is disabled.
 
-mod support;
-
 use ferrite_constants::reason::*;
 use ferrite_constants::{format::MQFMT_EVENT, get_options::*, open_options::*, put_options::*};
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
-use support::*;
+use ferrite_test_kit::*;
 
 const Q: &str = "APP.Q";
 

@@ -2,8 +2,6 @@
 //! their reasons puts one event on SYSTEM.ADMIN.QMGR.EVENT (queue_manager_events.rs documents
 //! the message), nothing while the switch is DISABLED, and the call's outcome never changes.
 
-mod support;
-
 use ferrite_constants::{
     format::MQFMT_EVENT, get_options::*, message_type::MQMT_DATAGRAM, object_type::*,
     open_options::*, pcf::*, pcf_selector::*, put_options::*, queue_type::*, reason::*,
@@ -14,7 +12,7 @@ use ferrite_mqi::*;
 use ferrite_queue_manager::{
     AliasDefinition, ObjectDefinition, ObjectType, QueueDefinition, QueueManager,
 };
-use support::*;
+use ferrite_test_kit::*;
 
 #[derive(Debug, PartialEq)]
 enum Value {

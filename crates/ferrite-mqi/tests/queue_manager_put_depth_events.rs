@@ -4,8 +4,6 @@
 //! MAXDEPTH (Queue Full), and the event queue itself raises nothing (MQ: performance events
 //! "are not generated for the event queues themselves"), so an event never loops.
 
-mod support;
-
 use ferrite_constants::{
     format::MQFMT_EVENT, get_options::*, open_options::*, put_options::*, reason::*, report::*,
 };
@@ -13,8 +11,8 @@ use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
+use ferrite_test_kit::*;
 use std::sync::Arc;
-use support::*;
 
 const DEADQ: &str = "SYSTEM.DEAD.LETTER.QUEUE";
 

@@ -3,8 +3,6 @@
 //! asked for them), dead letters, and event messages trigger their queues; a trigger message
 //! on an initiation queue never triggers (no loop).
 
-mod support;
-
 use ferrite_constants::{
     format::MQFMT_TRIGGER, get_options::*, open_options::*, put_options::*, reason::*, report::*,
 };
@@ -14,8 +12,8 @@ use ferrite_mqi::*;
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
+use ferrite_test_kit::*;
 use std::sync::Arc;
-use support::*;
 
 const INITQ: &str = "APP.INITQ";
 const DEADQ: &str = "SYSTEM.DEAD.LETTER.QUEUE";

@@ -5,8 +5,6 @@
 //! is enabled, a timer switched off by a get that empties the queue), the High event raised by
 //! the timer with no operation on the queue, and expiry as a get operation.
 
-mod support;
-
 use std::thread::sleep;
 use std::time::Duration;
 
@@ -16,7 +14,7 @@ use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
-use support::*;
+use ferrite_test_kit::*;
 
 const Q: &str = "APP.Q";
 /// QSVCINT in these tests; the sleeps that pass it are twice as long.

@@ -4,8 +4,6 @@
 //! and DEPTH delivered at backout too), messages a backout returns, DEPTH resetting TRIGGER,
 //! TRIGINT, and who counts as having a queue open for input.
 
-mod support;
-
 use ferrite_constants::{
     encoding::MQENC_NATIVE, format::*, get_options::*, open_options::*, persistence::*,
     put_options::*, reason::*,
@@ -15,8 +13,8 @@ use ferrite_mqi::*;
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::{ObjectDefinition, ProcessDefinition, QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
+use ferrite_test_kit::*;
 use std::sync::Arc;
-use support::*;
 
 const INITQ: &str = "APP.INITQ";
 const PROCESS: &str = "APP.PROCESS";
@@ -400,16 +398,7 @@ fn put_with(connection: &mut Connection, hobj: Hobj, priority: i32, options: i32
 }
 
 fn get_with(connection: &mut Connection, hobj: Hobj, options: i32) {
-    let mut md = Mqmd::default();
-    let mut buffer = [0u8; 64];
-    connection
-        .get(
-            hobj,
-            &mut md,
-            &mut Mqgmo::with_options(options),
-            &mut buffer,
-        )
-        .unwrap();
+    get_sized(connection, hobj, options, 64).unwrap();
 }
 
 #[test]
