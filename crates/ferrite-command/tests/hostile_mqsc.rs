@@ -8,8 +8,6 @@
 //!
 //! `tests/corpus/mqsc/` holds one command (or script) per file, replayed by `corpus_mqsc`.
 
-mod support;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -214,7 +212,7 @@ proptest! {
         use_random in prop::bool::weighted(0.2),
     ) {
         thread_local! {
-            static QUEUE_MANAGER: (tempfile::TempDir, Arc<QueueManager>) = support::queue_manager();
+            static QUEUE_MANAGER: (tempfile::TempDir, Arc<QueueManager>) = ferrite_test_kit::queue_manager(&[]);
         }
         let seeds = seeds();
         let text = if use_random {
@@ -228,7 +226,7 @@ proptest! {
 
 #[test]
 fn corpus_mqsc() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/mqsc");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()

@@ -114,6 +114,20 @@ pub fn put_messages(
     count: usize,
     persistent: bool,
 ) {
+    put_messages_with(queue_manager, queue, count, persistent, |index| {
+        format!("message {index}").into_bytes()
+    });
+}
+
+/// Put `count` messages, message N's data `data(N)`, to `queue` on a connection of its own,
+/// outside syncpoint.
+pub fn put_messages_with(
+    queue_manager: &Arc<QueueManager>,
+    queue: &str,
+    count: usize,
+    persistent: bool,
+    data: impl Fn(usize) -> Vec<u8>,
+) {
     let mut connection = connect(queue_manager);
     let hobj = connection
         .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
@@ -124,7 +138,7 @@ pub fn put_messages(
             hobj,
             &mut with_persistence(persistence(persistent)),
             MQPMO_NO_SYNCPOINT,
-            format!("message {index}").as_bytes(),
+            &data(index),
         )
         .unwrap();
     }
