@@ -66,28 +66,16 @@ fn put(connection: &mut Connection, queue: &str, data: &[u8]) {
     let hobj = connection
         .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
         .unwrap();
-    connection
-        .put(
-            hobj,
-            &mut Mqmd::default(),
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-            data,
-        )
-        .unwrap();
+    ferrite_test_kit::put(connection, hobj, MQPMO_NO_SYNCPOINT, data);
     connection.close(hobj, 0).unwrap();
 }
 
 fn get_waiting(connection: &mut Connection, hobj: Hobj, wait_ms: i32) -> Result<Vec<u8>, i32> {
     let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
     gmo.wait_interval = wait_ms;
-    let mut buffer = vec![0u8; 256 * 1024];
-    match connection.get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer) {
-        Ok(got) => {
-            buffer.truncate(got.returned_length);
-            Ok(buffer)
-        }
-        Err(error) => Err(error.reason),
-    }
+    ferrite_test_kit::get_with(connection, hobj, &mut gmo, 256 * 1024)
+        .map(|(_, data)| data)
+        .map_err(|error| error.reason)
 }
 
 #[test]
@@ -500,18 +488,8 @@ fn put_with_persistence(connection: &mut Connection, queue: &str, data: &[u8], p
     let hobj = connection
         .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
         .unwrap();
-    let mut md = Mqmd {
-        persistence: if persistent { 1 } else { 0 },
-        ..Mqmd::default()
-    };
-    connection
-        .put(
-            hobj,
-            &mut md,
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-            data,
-        )
-        .unwrap();
+    let mut md = ferrite_test_kit::with_persistence(ferrite_test_kit::persistence(persistent));
+    ferrite_test_kit::put_md(connection, hobj, &mut md, MQPMO_NO_SYNCPOINT, data).unwrap();
     connection.close(hobj, 0).unwrap();
 }
 

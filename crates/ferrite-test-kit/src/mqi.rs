@@ -1,11 +1,75 @@
-//! MQI calls over an in-process [`Connection`], as the tests make them again and again.
+//! MQI calls as the tests make them again and again, over an in-process
+//! [`ferrite_mqi::Connection`] or a [`ferrite_client::Connection`] (bindings or client
+//! channel): both make the same calls with the same structures.
 
 use std::sync::Arc;
 
 use ferrite_constants::completion::MQCC_FAILED;
 use ferrite_constants::{get_options::*, open_options::*, persistence::*, put_options::*};
-use ferrite_mqi::{Connection, Hobj, MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{Connection, GetResult, Hobj, MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueManager;
+
+/// MQPUT and MQGET, as both connections make them.
+pub trait Mqi {
+    fn mqput(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>>;
+    fn mqget(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        buffer: &mut [u8],
+    ) -> MqResult<GetResult>;
+}
+
+impl Mqi for Connection {
+    fn mqput(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>> {
+        self.put(hobj, md, pmo, data)
+    }
+
+    fn mqget(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        buffer: &mut [u8],
+    ) -> MqResult<GetResult> {
+        self.get(hobj, md, gmo, buffer)
+    }
+}
+
+impl Mqi for ferrite_client::Connection {
+    fn mqput(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>> {
+        self.put(hobj, md, pmo, data)
+    }
+
+    fn mqget(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        buffer: &mut [u8],
+    ) -> MqResult<GetResult> {
+        self.get(hobj, md, gmo, buffer)
+    }
+}
 
 /// The buffer [`get`] reads into: larger than any message the tests put with [`put`].
 pub const GET_BUFFER: usize = 4096;
@@ -41,18 +105,18 @@ pub fn persistence(persistent: bool) -> i32 {
 
 /// MQPUT of `data` with descriptor `md` and put options `options`: its warning, if any.
 pub fn put_md(
-    connection: &mut Connection,
+    connection: &mut impl Mqi,
     hobj: Hobj,
     md: &mut Mqmd,
     options: i32,
     data: &[u8],
 ) -> MqResult<Option<MqError>> {
-    connection.put(hobj, md, &mut Mqpmo::with_options(options), data)
+    connection.mqput(hobj, md, &mut Mqpmo::with_options(options), data)
 }
 
 /// MQPUT of `data` with a default descriptor and put options `options`, which must succeed:
 /// the descriptor as the put completed it.
-pub fn put(connection: &mut Connection, hobj: Hobj, options: i32, data: &[u8]) -> Mqmd {
+pub fn put(connection: &mut impl Mqi, hobj: Hobj, options: i32, data: &[u8]) -> Mqmd {
     let mut md = Mqmd::default();
     put_md(connection, hobj, &mut md, options, data).unwrap();
     md
@@ -60,21 +124,21 @@ pub fn put(connection: &mut Connection, hobj: Hobj, options: i32, data: &[u8]) -
 
 /// MQGET with `gmo` into a buffer of `buffer_size` bytes: the descriptor and the data returned.
 pub fn get_with(
-    connection: &mut Connection,
+    connection: &mut impl Mqi,
     hobj: Hobj,
     gmo: &mut Mqgmo,
     buffer_size: usize,
 ) -> MqResult<(Mqmd, Vec<u8>)> {
     let mut md = Mqmd::default();
     let mut buffer = vec![0u8; buffer_size];
-    let result = connection.get(hobj, &mut md, gmo, &mut buffer)?;
+    let result = connection.mqget(hobj, &mut md, gmo, &mut buffer)?;
     buffer.truncate(result.returned_length);
     Ok((md, buffer))
 }
 
 /// MQGET with get options `options` into a buffer of `buffer_size` bytes.
 pub fn get_sized(
-    connection: &mut Connection,
+    connection: &mut impl Mqi,
     hobj: Hobj,
     options: i32,
     buffer_size: usize,
@@ -88,23 +152,8 @@ pub fn get_sized(
 }
 
 /// MQGET with get options `options` into a buffer of [`GET_BUFFER`] bytes.
-pub fn get(connection: &mut Connection, hobj: Hobj, options: i32) -> MqResult<(Mqmd, Vec<u8>)> {
+pub fn get(connection: &mut impl Mqi, hobj: Hobj, options: i32) -> MqResult<(Mqmd, Vec<u8>)> {
     get_sized(connection, hobj, options, GET_BUFFER)
-}
-
-/// Browse every message on `queue` from the first, in queue order: their data.
-pub fn browse_all(connection: &mut Connection, queue: &str) -> Vec<Vec<u8>> {
-    let hobj = connection
-        .open(&mut Mqod::queue(queue), MQOO_BROWSE)
-        .unwrap();
-    let mut seen = Vec::new();
-    let mut options = MQGMO_BROWSE_FIRST | MQGMO_NO_WAIT;
-    while let Ok((_, data)) = get(connection, hobj, options) {
-        seen.push(data);
-        options = MQGMO_BROWSE_NEXT | MQGMO_NO_WAIT;
-    }
-    connection.close(hobj, 0).unwrap();
-    seen
 }
 
 /// Put `count` messages ("message N") to `queue` on a connection of its own, outside syncpoint.

@@ -6,11 +6,9 @@ pub mod java;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use ferrite_queue_manager::{QueueDefinition, QueueManager};
+use ferrite_queue_manager::QueueManager;
 use ferrite_server::{Server, ServerConfig};
 use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::vfs::RealFileSystem;
-use ferrite_storage::PageSetId;
 
 pub struct Fixture {
     pub directory: tempfile::TempDir,
@@ -49,26 +47,11 @@ pub fn start_configured(
     qm_config: QueueManagerConfig,
 ) -> Fixture {
     let directory = tempfile::tempdir().unwrap();
-    QueueManager::create(
-        Arc::new(RealFileSystem),
-        directory.path(),
-        &qm_config,
-        &mut |_, _, _| {},
-    )
-    .unwrap();
-    let queue_manager = QueueManager::open(
-        Arc::new(RealFileSystem),
-        directory.path(),
-        Arc::new(|_: &str| {}),
-    )
-    .unwrap();
+    ferrite_test_kit::create_with(directory.path(), &qm_config);
+    let queue_manager = ferrite_test_kit::open(directory.path());
     // MQ's default objects, the SVRCONN channels among them.
     ferrite_command::define_default_objects(&queue_manager).unwrap();
-    for name in queues {
-        queue_manager
-            .define_queue(QueueDefinition::local(name, PageSetId(1)), false)
-            .unwrap();
-    }
+    ferrite_test_kit::define_locals(&queue_manager, queues);
     let socket = directory.path().join("qm.sock");
     let log = Arc::new(Mutex::new(Vec::new()));
     let sink = log.clone();
