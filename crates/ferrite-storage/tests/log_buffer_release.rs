@@ -23,8 +23,8 @@ use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::StorageFile;
 use ferrite_storage::Rba;
 
-mod log_support;
-use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem, WriteCall};
+mod support;
+use support::log::{active_log_copy, kept_archives, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/RELEASE";
 /// How long an append that must not wait for the sync is given.

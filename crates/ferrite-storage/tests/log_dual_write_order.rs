@@ -25,8 +25,8 @@ use ferrite_storage::vfs::simulated::{
 use ferrite_storage::vfs::{FileSystem, RealFileSystem, StorageFile};
 use ferrite_storage::Rba;
 
-mod log_support;
-use log_support::{kept_archives, FileHooks, HookedFileSystem, WriteCall};
+mod support;
+use support::log::{kept_archives, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/DUALQM";
 

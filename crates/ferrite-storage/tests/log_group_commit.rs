@@ -34,8 +34,8 @@ use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 use ferrite_storage::{Rba, StorageError};
 
-mod log_support;
-use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
+mod support;
+use support::log::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
 
 const DIRECTORY: &str = "/qm/GROUPCOMMIT";
 /// Longest any forcer may take once the gate is open (a lost wake-up would take forever).

@@ -21,8 +21,8 @@ use ferrite_storage::vfs::simulated::{
 use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 use ferrite_storage::Rba;
 
-mod log_support;
-use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
+mod support;
+use support::log::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
 
 const DIRECTORY: &str = "/qm/FLUSHQM";
 /// The active log header page, left intact when a copy is destroyed (its data area and slots
