@@ -34,11 +34,10 @@ fn config(name: &str) -> QueueManagerConfig {
 }
 
 fn open(directory: &Path, name: &str) -> Arc<QueueManager> {
-    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    if !QueueManager::exists(fs.as_ref(), directory) {
-        QueueManager::create(fs.clone(), directory, &config(name), &mut |_, _, _| {}).unwrap();
+    if !QueueManager::exists(&RealFileSystem, directory) {
+        ferrite_test_kit::create_with(directory, &config(name));
     }
-    QueueManager::open(fs, directory, Arc::new(|_: &str| {})).unwrap()
+    ferrite_test_kit::open(directory)
 }
 
 fn descriptor(persistent: bool, tag: u32) -> MessageDescriptor {
