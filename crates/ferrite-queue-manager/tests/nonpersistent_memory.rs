@@ -13,7 +13,7 @@ use ferrite_storage::data_manager::memory::{
     image_buffers_held_by_this_thread, IMAGE_OVERHEAD_BYTES, NONPERSISTENT_MEMORY_PERCENT_OF_POOL,
 };
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::vfs::{FileSystem, RealFileSystem};
+use ferrite_storage::vfs::RealFileSystem;
 use ferrite_storage::PageSetId;
 
 const POOL_BUFFERS: u32 = 200;
