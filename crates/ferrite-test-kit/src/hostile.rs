@@ -18,10 +18,8 @@ use ferrite_storage::log::record::{
     decode_header, decode_record, SegmentHeader, LOG_RECORD_BYTES_MAX, LOG_RECORD_HEADER_BYTES,
     RECORD_KIND_END_OF_FILE, RECORD_KIND_SEGMENT,
 };
+use ferrite_storage::log_records::{RecoveryRecord, CONTINUATION_PAGES_MAX, IMAGE_BYTES_MAX};
 use ferrite_storage::page::{PageBytes, PAGE_HEADER_SIZE, PAGE_SIZE};
-use ferrite_storage::log_records::{
-    RecoveryRecord, CONTINUATION_PAGES_MAX, IMAGE_BYTES_MAX,
-};
 use ferrite_storage::{PageNumber, PageSetId, Rba};
 
 /// A message image as stored in page set slots and PUT log records: the full and the index

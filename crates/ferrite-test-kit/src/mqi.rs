@@ -9,67 +9,33 @@ use ferrite_constants::{get_options::*, open_options::*, persistence::*, put_opt
 use ferrite_mqi::{Connection, GetResult, Hobj, MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueManager;
 
+/// What MQPUT returns: its warning, if any.
+pub type PutOutcome = MqResult<Option<MqError>>;
+
 /// MQPUT and MQGET, as both connections make them.
 pub trait Mqi {
-    fn mqput(
-        &mut self,
-        hobj: Hobj,
-        md: &mut Mqmd,
-        pmo: &mut Mqpmo,
-        data: &[u8],
-    ) -> MqResult<Option<MqError>>;
-    fn mqget(
-        &mut self,
-        hobj: Hobj,
-        md: &mut Mqmd,
-        gmo: &mut Mqgmo,
-        buffer: &mut [u8],
-    ) -> MqResult<GetResult>;
+    fn mqput(&mut self, hobj: Hobj, md: &mut Mqmd, pmo: &mut Mqpmo, data: &[u8]) -> PutOutcome;
+    fn mqget(&mut self, hobj: Hobj, md: &mut Mqmd, gmo: &mut Mqgmo, buf: &mut [u8]) -> GetOutcome;
 }
 
-impl Mqi for Connection {
-    fn mqput(
-        &mut self,
-        hobj: Hobj,
-        md: &mut Mqmd,
-        pmo: &mut Mqpmo,
-        data: &[u8],
-    ) -> MqResult<Option<MqError>> {
-        self.put(hobj, md, pmo, data)
-    }
+/// What MQGET returns.
+pub type GetOutcome = MqResult<GetResult>;
 
-    fn mqget(
-        &mut self,
-        hobj: Hobj,
-        md: &mut Mqmd,
-        gmo: &mut Mqgmo,
-        buffer: &mut [u8],
-    ) -> MqResult<GetResult> {
-        self.get(hobj, md, gmo, buffer)
-    }
+macro_rules! mqi_calls {
+    ($($connection:ty),*) => {$(
+        impl Mqi for $connection {
+            fn mqput(&mut self, h: Hobj, md: &mut Mqmd, pmo: &mut Mqpmo, d: &[u8]) -> PutOutcome {
+                self.put(h, md, pmo, d)
+            }
+
+            fn mqget(&mut self, h: Hobj, md: &mut Mqmd, o: &mut Mqgmo, b: &mut [u8]) -> GetOutcome {
+                self.get(h, md, o, b)
+            }
+        }
+    )*};
 }
 
-impl Mqi for ferrite_client::Connection {
-    fn mqput(
-        &mut self,
-        hobj: Hobj,
-        md: &mut Mqmd,
-        pmo: &mut Mqpmo,
-        data: &[u8],
-    ) -> MqResult<Option<MqError>> {
-        self.put(hobj, md, pmo, data)
-    }
-
-    fn mqget(
-        &mut self,
-        hobj: Hobj,
-        md: &mut Mqmd,
-        gmo: &mut Mqgmo,
-        buffer: &mut [u8],
-    ) -> MqResult<GetResult> {
-        self.get(hobj, md, gmo, buffer)
-    }
-}
+mqi_calls!(Connection, ferrite_client::Connection);
 
 /// The buffer [`get`] reads into: larger than any message the tests put with [`put`].
 pub const GET_BUFFER: usize = 4096;
@@ -110,7 +76,7 @@ pub fn put_md(
     md: &mut Mqmd,
     options: i32,
     data: &[u8],
-) -> MqResult<Option<MqError>> {
+) -> PutOutcome {
     connection.mqput(hobj, md, &mut Mqpmo::with_options(options), data)
 }
 
