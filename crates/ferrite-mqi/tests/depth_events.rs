@@ -21,31 +21,18 @@ fn enable_performance_events(queue_manager: &QueueManager, enabled: bool) {
 /// The reasons of the events on the event queue (taken off it), with the queue each names.
 fn events(connection: &mut Connection, hobj: Hobj) -> Vec<(i32, String)> {
     let mut found = Vec::new();
-    loop {
-        let mut md = Mqmd::default();
-        let mut buffer = vec![0u8; 1024];
-        match connection.get(
-            hobj,
-            &mut md,
-            &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
-            &mut buffer,
-        ) {
-            Ok(got) => {
-                assert_eq!(md.format, MQFMT_EVENT);
-                assert_eq!(got.data_length, 236);
-                let int = |offset: usize| {
-                    i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap())
-                };
-                assert_eq!((int(0), int(12)), (7, 45), "MQCFT_EVENT, MQCMD_PERFM_EVENT");
-                let queue = String::from_utf8_lossy(&buffer[124..172])
-                    .trim_end()
-                    .to_string();
-                found.push((int(28), queue));
-            }
-            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return found,
-            Err(error) => panic!("MQGET from the event queue: {error}"),
-        }
+    for (md, buffer) in get_until_empty(connection, hobj, 1024, "the event queue") {
+        assert_eq!(md.format, MQFMT_EVENT);
+        assert_eq!(buffer.len(), 236);
+        let int =
+            |offset: usize| i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap());
+        assert_eq!((int(0), int(12)), (7, 45), "MQCFT_EVENT, MQCMD_PERFM_EVENT");
+        let queue = String::from_utf8_lossy(&buffer[124..172])
+            .trim_end()
+            .to_string();
+        found.push((int(28), queue));
     }
+    found
 }
 
 fn switches(queue_manager: &QueueManager) -> (bool, bool, bool) {

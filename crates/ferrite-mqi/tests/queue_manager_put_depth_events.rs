@@ -5,7 +5,7 @@
 //! "are not generated for the event queues themselves"), so an event never loops.
 
 use ferrite_constants::{
-    format::MQFMT_EVENT, get_options::*, open_options::*, put_options::*, reason::*, report::*,
+    format::MQFMT_EVENT, open_options::*, put_options::*, reason::*, report::*,
 };
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
@@ -72,30 +72,19 @@ impl Setup {
     /// The (reason, queue) of each event on the event queue, taken off it.
     fn events(&mut self) -> Vec<(i32, String)> {
         let mut found = Vec::new();
-        loop {
-            let mut md = Mqmd::default();
-            let mut buffer = vec![0u8; 1024];
-            match self.monitor.get(
-                self.event_queue,
-                &mut md,
-                &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
-                &mut buffer,
-            ) {
-                Ok(got) => {
-                    assert_eq!(md.format, MQFMT_EVENT);
-                    assert_eq!(got.data_length, 236);
-                    let int = |offset: usize| {
-                        i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap())
-                    };
-                    let queue = String::from_utf8_lossy(&buffer[124..172])
-                        .trim_end()
-                        .to_string();
-                    found.push((int(28), queue));
-                }
-                Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return found,
-                Err(error) => panic!("MQGET from the event queue: {error}"),
-            }
+        for (md, buffer) in
+            get_until_empty(&mut self.monitor, self.event_queue, 1024, "the event queue")
+        {
+            assert_eq!(md.format, MQFMT_EVENT);
+            assert_eq!(buffer.len(), 236);
+            let int =
+                |offset: usize| i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap());
+            let queue = String::from_utf8_lossy(&buffer[124..172])
+                .trim_end()
+                .to_string();
+            found.push((int(28), queue));
         }
+        found
     }
 }
 

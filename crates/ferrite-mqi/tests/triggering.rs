@@ -99,27 +99,17 @@ impl Setup {
     /// Every trigger message on the initiation queue (taken off it), checking each one's MQMD.
     fn trigger_messages(&mut self) -> Vec<TriggerMessage> {
         let mut found = Vec::new();
-        loop {
-            let mut md = Mqmd::default();
-            let mut buffer = vec![0u8; 2048];
-            match self.monitor.get(
-                self.initq,
-                &mut md,
-                &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
-                &mut buffer,
-            ) {
-                Ok(got) => {
-                    assert_eq!(md.format, MQFMT_TRIGGER);
-                    assert_eq!(md.persistence, MQPER_NOT_PERSISTENT);
-                    assert_eq!(md.encoding, MQENC_NATIVE);
-                    assert_eq!(got.data_length, 684);
-                    let order = ByteOrder::from_mq_encoding(md.encoding).unwrap();
-                    found.push(TriggerMessage::decode(&buffer[..got.data_length], order).unwrap());
-                }
-                Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return found,
-                Err(error) => panic!("MQGET from the initiation queue: {error}"),
-            }
+        for (md, buffer) in
+            get_until_empty(&mut self.monitor, self.initq, 2048, "the initiation queue")
+        {
+            assert_eq!(md.format, MQFMT_TRIGGER);
+            assert_eq!(md.persistence, MQPER_NOT_PERSISTENT);
+            assert_eq!(md.encoding, MQENC_NATIVE);
+            assert_eq!(buffer.len(), 684);
+            let order = ByteOrder::from_mq_encoding(md.encoding).unwrap();
+            found.push(TriggerMessage::decode(&buffer[..buffer.len()], order).unwrap());
         }
+        found
     }
 
     fn trigger_count(&mut self) -> usize {

@@ -25,14 +25,7 @@ use support::{listen, Listener};
 
 /// Ferrite's Rust client through DEV.APP.SVRCONN.
 fn connect(listener: &Listener) -> Connection {
-    Connection::connect_client(
-        &listener.address(),
-        "DEV.APP.SVRCONN",
-        "QM1",
-        &Mqcno::default(),
-        &ClientOptions::default(),
-    )
-    .unwrap()
+    listener.connect_app()
 }
 
 /// Changes the stored definition of DEV.APP.SVRCONN (new instances use it).

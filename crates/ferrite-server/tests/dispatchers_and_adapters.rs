@@ -7,12 +7,12 @@ mod support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferrite_client::{ClientOptions, Connection};
+use ferrite_client::Connection;
 use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
-use ferrite_mqi::{Hobj, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{Hobj, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_protocol::api::{ApiBody, ApiFlow, ApiHeader, MqConn, MqGet, MqOpen};
 use ferrite_protocol::control::RequestMsgs;
 use ferrite_protocol::initial_data::InitialData;
@@ -30,36 +30,18 @@ use support::Listener;
 /// QM1 with `queues`, its channel initiator with `dispatchers` and `adapters`.
 fn start(queues: &[&str], dispatchers: usize, adapters: usize) -> Listener {
     let fixture = support::start_with(queues, ServerConfig::default());
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let sink = log.clone();
-    let chinit = ChannelInitiator::start(
-        fixture.queue_manager.clone(),
+    support::listen_with(
+        fixture,
         ChannelInitiatorConfig {
-            address: [127, 0, 0, 1].into(),
-            port: 0,
             dispatchers,
             adapters,
             ..ChannelInitiatorConfig::default()
         },
-        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
     )
-    .unwrap();
-    Listener {
-        fixture,
-        chinit,
-        log,
-    }
 }
 
 fn connect(listener: &Listener) -> Connection {
-    Connection::connect_client(
-        &listener.address(),
-        "DEV.APP.SVRCONN",
-        "QM1",
-        &Mqcno::default(),
-        &ClientOptions::default(),
-    )
-    .unwrap()
+    listener.connect_app()
 }
 
 fn put(connection: &mut Connection, queue: &str, data: &[u8]) {

@@ -7,7 +7,6 @@ mod support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ferrite_client::connection::ClientSecurity;
@@ -16,7 +15,7 @@ use ferrite_client::{ClientOptions, Connection};
 use ferrite_constants::{get_options::*, open_options::*, put_options::*};
 use ferrite_mqi::{Mqcno, Mqgmo, Mqod};
 use ferrite_queue_manager::{ChannelDefinition, ObjectDefinition};
-use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
+use ferrite_server::channel_initiator::ChannelInitiatorConfig;
 use ferrite_server::ServerConfig;
 
 use support::Listener;
@@ -39,29 +38,16 @@ fn start() -> (Listener, String) {
         .queue_manager
         .define_object(ObjectDefinition::Channel(channel), false)
         .unwrap();
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let sink = log.clone();
-    let chinit = ChannelInitiator::start(
-        fixture.queue_manager.clone(),
+    let listener = support::listen_with(
+        fixture,
         ChannelInitiatorConfig {
-            address: [127, 0, 0, 1].into(),
-            port: 0,
             dispatchers: 1,
             adapters: 1,
             handshake_timeout: HANDSHAKE_TIMEOUT,
             ..ChannelInitiatorConfig::default()
         },
-        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
-    )
-    .unwrap();
-    (
-        Listener {
-            fixture,
-            chinit,
-            log,
-        },
-        certificate,
-    )
+    );
+    (listener, certificate)
 }
 
 fn connect_tls(listener: &Listener, certificate: &str) -> Connection {

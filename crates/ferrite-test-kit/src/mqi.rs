@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use ferrite_constants::completion::MQCC_FAILED;
+use ferrite_constants::reason::MQRC_NO_MSG_AVAILABLE;
 use ferrite_constants::{get_options::*, open_options::*, persistence::*, put_options::*};
 use ferrite_mqi::{Connection, GetResult, Hobj, MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueManager;
@@ -120,6 +121,25 @@ pub fn get_sized(
 /// MQGET with get options `options` into a buffer of [`GET_BUFFER`] bytes.
 pub fn get(connection: &mut impl Mqi, hobj: Hobj, options: i32) -> MqResult<(Mqmd, Vec<u8>)> {
     get_sized(connection, hobj, options, GET_BUFFER)
+}
+
+/// Take every message off `hobj` outside syncpoint, each into a buffer of `buffer_size` bytes,
+/// until MQRC_NO_MSG_AVAILABLE: their descriptors and data. Any other failure panics, naming
+/// `queue`, what the messages are taken from.
+pub fn get_until_empty(
+    connection: &mut impl Mqi,
+    hobj: Hobj,
+    buffer_size: usize,
+    queue: &str,
+) -> Vec<(Mqmd, Vec<u8>)> {
+    let mut taken = Vec::new();
+    loop {
+        match get_sized(connection, hobj, MQGMO_NO_SYNCPOINT, buffer_size) {
+            Ok(message) => taken.push(message),
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return taken,
+            Err(error) => panic!("MQGET from {queue}: {error}"),
+        }
+    }
 }
 
 /// Put `count` messages ("message N") to `queue` on a connection of its own, outside syncpoint.

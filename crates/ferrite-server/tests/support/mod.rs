@@ -6,6 +6,7 @@ pub mod java;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use ferrite_mqi::{MqResult, Mqcno};
 use ferrite_queue_manager::QueueManager;
 use ferrite_server::{Server, ServerConfig};
 use ferrite_storage::config::QueueManagerConfig;
@@ -101,6 +102,22 @@ impl Listener {
     pub fn port(&self) -> u16 {
         self.chinit.local_address().expect("listening").port()
     }
+
+    /// Ferrite's Rust client to QM1 through `channel` (MQ's default MQCNO and options).
+    pub fn connect_client(&self, channel: &str) -> MqResult<ferrite_client::Connection> {
+        ferrite_client::Connection::connect_client(
+            &self.address(),
+            channel,
+            "QM1",
+            &Mqcno::default(),
+            &ferrite_client::ClientOptions::default(),
+        )
+    }
+
+    /// Ferrite's Rust client to QM1 through DEV.APP.SVRCONN, which must succeed.
+    pub fn connect_app(&self) -> ferrite_client::Connection {
+        self.connect_client("DEV.APP.SVRCONN").unwrap()
+    }
 }
 
 impl Drop for Listener {
@@ -111,6 +128,18 @@ impl Drop for Listener {
 
 /// Starts the channel initiator of `fixture` on 127.0.0.1.
 pub fn listen(fixture: Fixture) -> Listener {
+    listen_with(
+        fixture,
+        ferrite_server::channel_initiator::ChannelInitiatorConfig::default(),
+    )
+}
+
+/// Starts the channel initiator of `fixture` configured by `config`, but on 127.0.0.1 and
+/// any free port whatever `config` says.
+pub fn listen_with(
+    fixture: Fixture,
+    config: ferrite_server::channel_initiator::ChannelInitiatorConfig,
+) -> Listener {
     use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
     let log = Arc::new(Mutex::new(Vec::new()));
     let sink = log.clone();
@@ -119,7 +148,7 @@ pub fn listen(fixture: Fixture) -> Listener {
         ChannelInitiatorConfig {
             address: [127, 0, 0, 1].into(),
             port: 0,
-            ..ChannelInitiatorConfig::default()
+            ..config
         },
         Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
     )
