@@ -147,15 +147,8 @@ proptest! {
 fn corpus_mqsc() {
     let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/mqsc");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "corpus is empty");
-    for path in files {
-        eprintln!("{}", path.display());
-        let bytes = std::fs::read(&path).unwrap();
+    for (name, bytes) in ferrite_test_kit::corpus::corpus_files(&dir, 1) {
+        eprintln!("mqsc/{name}");
         check_mqsc_command(&queue_manager, &String::from_utf8_lossy(&bytes));
     }
 }

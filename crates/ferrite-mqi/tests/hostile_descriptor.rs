@@ -137,15 +137,8 @@ proptest! {
 #[test]
 fn corpus_descriptor_extension() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/descriptor_extension");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "corpus is empty");
-    for path in files {
-        eprintln!("{}", path.display());
-        let bytes = std::fs::read(&path).unwrap();
+    for (name, bytes) in ferrite_test_kit::corpus::corpus_files(&dir, 1) {
+        eprintln!("descriptor_extension/{name}");
         check_descriptor_extension(&bytes, u64::MAX, Some(u32::MAX), 0);
         check_descriptor_extension(&bytes, 1_700_000_000_000, None, 1_700_000_000_000);
     }

@@ -122,20 +122,7 @@ fn corpus_dir(target: &str) -> PathBuf {
 
 /// Every file of a corpus directory, sorted by name. The directory must not be empty.
 fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(corpus_dir(target))
-        .unwrap_or_else(|error| panic!("corpus {target}: {error}"))
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.is_file())
-        .map(|path| {
-            (
-                path.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&path).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "corpus {target} is empty");
-    files
+    ferrite_test_kit::corpus::corpus_files(&corpus_dir(target), 1)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 //! - [`queue_manager`]: a small queue manager on a temporary directory, with local queues.
 //! - [`mqi`]: MQPUT, MQGET and browse over a [`ferrite_mqi::Connection`], and the reason of a
 //!   call that must fail.
+//! - [`corpus`]: the seed corpus files a crate's corpus tests replay.
 //! - [`hostile`]: the checks of the product's decoders on hostile input that the fuzz targets
 //!   and the crates' property tests share.
 //! - [`process`]: running a program (the `ferrite` command) and checking its output, watching
@@ -10,6 +11,7 @@
 //!
 //! A test crate's own helpers, used by no other crate, stay in its `tests/support` module.
 
+pub mod corpus;
 pub mod hostile;
 pub mod mqi;
 pub mod process;
