@@ -3,7 +3,7 @@
 //! nothing while the queue manager's PERFMEV is disabled.
 
 use ferrite_constants::reason::*;
-use ferrite_constants::{format::MQFMT_EVENT, get_options::*, open_options::*, put_options::*};
+use ferrite_constants::{get_options::*, open_options::*, put_options::*};
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
@@ -21,9 +21,7 @@ fn enable_performance_events(queue_manager: &QueueManager, enabled: bool) {
 /// The reasons of the events on the event queue (taken off it), with the queue each names.
 fn events(connection: &mut Connection, hobj: Hobj) -> Vec<(i32, String)> {
     let mut found = Vec::new();
-    for (md, buffer) in get_until_empty(connection, hobj, 1024, "the event queue") {
-        assert_eq!(md.format, MQFMT_EVENT);
-        assert_eq!(buffer.len(), 236);
+    for buffer in performance_events(connection, hobj) {
         let int =
             |offset: usize| i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap());
         assert_eq!((int(0), int(12)), (7, 45), "MQCFT_EVENT, MQCMD_PERFM_EVENT");

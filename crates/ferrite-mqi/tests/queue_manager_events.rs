@@ -34,7 +34,7 @@ fn events(queue_manager: &std::sync::Arc<QueueManager>) -> Vec<(i32, Vec<(i32, V
     for (md, buffer) in get_until_empty(&mut connection, hobj, 4096, "the event queue") {
         assert_eq!(md.format, MQFMT_EVENT);
         assert_eq!(md.msg_type, MQMT_DATAGRAM);
-        let data = &buffer[..];
+        let data = &buffer;
         let int = |offset: usize| i32::from_ne_bytes(data[offset..offset + 4].try_into().unwrap());
         assert_eq!(int(0), MQCFT_EVENT);
         assert_eq!(int(8), MQCFH_VERSION_1);

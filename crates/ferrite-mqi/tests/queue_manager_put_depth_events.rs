@@ -4,9 +4,7 @@
 //! MAXDEPTH (Queue Full), and the event queue itself raises nothing (MQ: performance events
 //! "are not generated for the event queues themselves"), so an event never loops.
 
-use ferrite_constants::{
-    format::MQFMT_EVENT, open_options::*, put_options::*, reason::*, report::*,
-};
+use ferrite_constants::{open_options::*, put_options::*, reason::*, report::*};
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
@@ -72,11 +70,7 @@ impl Setup {
     /// The (reason, queue) of each event on the event queue, taken off it.
     fn events(&mut self) -> Vec<(i32, String)> {
         let mut found = Vec::new();
-        for (md, buffer) in
-            get_until_empty(&mut self.monitor, self.event_queue, 1024, "the event queue")
-        {
-            assert_eq!(md.format, MQFMT_EVENT);
-            assert_eq!(buffer.len(), 236);
+        for buffer in performance_events(&mut self.monitor, self.event_queue) {
             let int =
                 |offset: usize| i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap());
             let queue = String::from_utf8_lossy(&buffer[124..172])

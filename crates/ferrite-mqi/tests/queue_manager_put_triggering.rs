@@ -72,7 +72,7 @@ impl Setup {
         {
             assert_eq!(md.format, MQFMT_TRIGGER);
             let order = ByteOrder::from_mq_encoding(md.encoding).unwrap();
-            let trigger = TriggerMessage::decode(&buffer[..buffer.len()], order).unwrap();
+            let trigger = TriggerMessage::decode(&buffer, order).unwrap();
             found.push(trigger.q_name);
         }
         found

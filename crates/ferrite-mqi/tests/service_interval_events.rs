@@ -9,7 +9,7 @@ use std::thread::sleep;
 use std::time::Duration;
 
 use ferrite_constants::reason::*;
-use ferrite_constants::{format::MQFMT_EVENT, get_options::*, open_options::*, put_options::*};
+use ferrite_constants::{get_options::*, open_options::*, put_options::*};
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
@@ -145,11 +145,7 @@ impl Setup {
     /// The events on SYSTEM.ADMIN.PERFM.EVENT (taken off it), decoded from their PCF.
     fn events(&mut self) -> Vec<Event> {
         let mut found = Vec::new();
-        for (md, buffer) in
-            get_until_empty(&mut self.monitor, self.event_queue, 1024, "the event queue")
-        {
-            assert_eq!(md.format, MQFMT_EVENT);
-            assert_eq!(buffer.len(), 236);
+        for buffer in performance_events(&mut self.monitor, self.event_queue) {
             let int =
                 |offset: usize| i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap());
             // MQCFH: MQCFT_EVENT, length 36, version 1, MQCMD_PERFM_EVENT, ...,

@@ -107,7 +107,7 @@ impl Setup {
             assert_eq!(md.encoding, MQENC_NATIVE);
             assert_eq!(buffer.len(), 684);
             let order = ByteOrder::from_mq_encoding(md.encoding).unwrap();
-            found.push(TriggerMessage::decode(&buffer[..buffer.len()], order).unwrap());
+            found.push(TriggerMessage::decode(&buffer, order).unwrap());
         }
         found
     }

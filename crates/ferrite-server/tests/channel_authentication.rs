@@ -185,7 +185,7 @@ fn channel_events(
     for (md, buffer) in get_until_empty(&mut monitor, hobj, 4096, "the channel event queue") {
         assert_eq!(md.format, MQFMT_EVENT);
         let order = ByteOrder::of_encoding(MQENC_NATIVE);
-        let event = decode_event(&buffer[..buffer.len()], order).expect("a PCF event");
+        let event = decode_event(&buffer, order).expect("a PCF event");
         // MQCFT_EVENT (7), MQCMD_CHANNEL_EVENT (46), MQCC_WARNING.
         assert_eq!(
             (

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use ferrite_constants::completion::MQCC_FAILED;
+use ferrite_constants::format::MQFMT_EVENT;
 use ferrite_constants::reason::MQRC_NO_MSG_AVAILABLE;
 use ferrite_constants::{get_options::*, open_options::*, persistence::*, put_options::*};
 use ferrite_mqi::{Connection, GetResult, Hobj, MqError, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
@@ -140,6 +141,19 @@ pub fn get_until_empty(
             Err(error) => panic!("MQGET from {queue}: {error}"),
         }
     }
+}
+
+/// Take every performance event off `hobj` (SYSTEM.ADMIN.PERFM.EVENT, open for input): each
+/// must be an event message (MQFMT_EVENT) of 236 bytes, an MQCFH and a queue's parameters.
+pub fn performance_events(connection: &mut impl Mqi, hobj: Hobj) -> Vec<Vec<u8>> {
+    get_until_empty(connection, hobj, 1024, "the event queue")
+        .into_iter()
+        .map(|(md, data)| {
+            assert_eq!(md.format, MQFMT_EVENT);
+            assert_eq!(data.len(), 236);
+            data
+        })
+        .collect()
 }
 
 /// Put `count` messages ("message N") to `queue` on a connection of its own, outside syncpoint.
