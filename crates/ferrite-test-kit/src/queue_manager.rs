@@ -1,7 +1,7 @@
 //! A small queue manager on a temporary directory, as the tests above the storage engine use.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::config::QueueManagerConfig;
@@ -31,6 +31,20 @@ pub fn create_with(directory: &Path, config: &QueueManagerConfig) {
 /// Open (restart) the queue manager in `directory`, its messages discarded.
 pub fn open(directory: &Path) -> Arc<QueueManager> {
     QueueManager::open(fs(), directory, Arc::new(|_line: &str| {})).unwrap()
+}
+
+/// Open (restart) the queue manager in `directory`, its console messages kept, as they come,
+/// in the list returned beside it.
+pub fn open_recording(directory: &Path) -> (Arc<QueueManager>, Arc<Mutex<Vec<String>>>) {
+    let console = Arc::new(Mutex::new(Vec::new()));
+    let sink = console.clone();
+    let queue_manager = QueueManager::open(
+        fs(),
+        directory,
+        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+    )
+    .unwrap();
+    (queue_manager, console)
 }
 
 /// A fresh queue manager QM1 with local queues `queues` (MQ's defaults).
