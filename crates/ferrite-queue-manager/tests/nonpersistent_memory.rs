@@ -2,6 +2,8 @@
 //! the limit derived from the buffer pool, spilling to pages and back, restart, backout,
 //! expiry, and the memory given back in every way a message leaves.
 
+mod support;
+
 use std::path::Path;
 use std::sync::Arc;
 
@@ -41,13 +43,7 @@ fn open(directory: &Path, name: &str) -> Arc<QueueManager> {
 }
 
 fn descriptor(persistent: bool, tag: u32) -> MessageDescriptor {
-    let mut message_id = [0u8; 24];
-    message_id[..4].copy_from_slice(&tag.to_be_bytes());
-    MessageDescriptor {
-        persistent,
-        message_id,
-        ..MessageDescriptor::default()
-    }
+    support::tagged_descriptor(tag, persistent)
 }
 
 fn body(tag: u32, length: usize) -> Vec<u8> {
