@@ -57,14 +57,7 @@ impl Setup {
     }
 
     fn put(&mut self, queue: &str, md: &mut Mqmd, options: i32) {
-        let hobj = self
-            .application
-            .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
-            .unwrap();
-        self.application
-            .put(hobj, md, &mut Mqpmo::with_options(options), b"work")
-            .unwrap();
-        self.application.close(hobj, 0).unwrap();
+        put_to_queue(&mut self.application, queue, md, options, b"work");
     }
 
     /// The (reason, queue) of each event on the event queue, taken off it.

@@ -45,11 +45,8 @@ fn connect(listener: &Listener) -> Connection {
 }
 
 fn put(connection: &mut Connection, queue: &str, data: &[u8]) {
-    let hobj = connection
-        .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
-        .unwrap();
-    ferrite_test_kit::put(connection, hobj, MQPMO_NO_SYNCPOINT, data);
-    connection.close(hobj, 0).unwrap();
+    let md = &mut Mqmd::default();
+    ferrite_test_kit::put_to_queue(connection, queue, md, MQPMO_NO_SYNCPOINT, data);
 }
 
 fn get_waiting(connection: &mut Connection, hobj: Hobj, wait_ms: i32) -> Result<Vec<u8>, i32> {
@@ -467,12 +464,8 @@ fn an_idle_consumer_costs_no_adapter_and_is_pushed_a_message_at_once() {
 
 /// Puts `data` to `queue`, persistent or not.
 fn put_with_persistence(connection: &mut Connection, queue: &str, data: &[u8], persistent: bool) {
-    let hobj = connection
-        .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
-        .unwrap();
     let mut md = ferrite_test_kit::with_persistence(ferrite_test_kit::persistence(persistent));
-    ferrite_test_kit::put_md(connection, hobj, &mut md, MQPMO_NO_SYNCPOINT, data).unwrap();
-    connection.close(hobj, 0).unwrap();
+    ferrite_test_kit::put_to_queue(connection, queue, &mut md, MQPMO_NO_SYNCPOINT, data);
 }
 
 /// A REQUEST_MSGS for `hobj` (IBM's client's GMO options for read-ahead).

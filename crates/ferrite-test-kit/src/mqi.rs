@@ -14,8 +14,10 @@ use ferrite_queue_manager::QueueManager;
 /// What MQPUT returns: its warning, if any.
 pub type PutOutcome = MqResult<Option<MqError>>;
 
-/// MQPUT and MQGET, as both connections make them.
+/// MQOPEN, MQCLOSE, MQPUT and MQGET, as both connections make them.
 pub trait Mqi {
+    fn mqopen(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj>;
+    fn mqclose(&mut self, hobj: Hobj, options: i32) -> MqResult<()>;
     fn mqput(&mut self, hobj: Hobj, md: &mut Mqmd, pmo: &mut Mqpmo, data: &[u8]) -> PutOutcome;
     fn mqget(&mut self, hobj: Hobj, md: &mut Mqmd, gmo: &mut Mqgmo, buf: &mut [u8]) -> GetOutcome;
 }
@@ -26,6 +28,14 @@ pub type GetOutcome = MqResult<GetResult>;
 macro_rules! mqi_calls {
     ($($connection:ty),*) => {$(
         impl Mqi for $connection {
+            fn mqopen(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
+                self.open(od, options)
+            }
+
+            fn mqclose(&mut self, hobj: Hobj, options: i32) -> MqResult<()> {
+                self.close(hobj, options)
+            }
+
             fn mqput(&mut self, h: Hobj, md: &mut Mqmd, pmo: &mut Mqpmo, d: &[u8]) -> PutOutcome {
                 self.put(h, md, pmo, d)
             }
@@ -88,6 +98,22 @@ pub fn put(connection: &mut impl Mqi, hobj: Hobj, options: i32, data: &[u8]) -> 
     let mut md = Mqmd::default();
     put_md(connection, hobj, &mut md, options, data).unwrap();
     md
+}
+
+/// Open `queue` for output, put `data` there with descriptor `md` and put options `options`,
+/// and close it again; each call must succeed.
+pub fn put_to_queue(
+    connection: &mut impl Mqi,
+    queue: &str,
+    md: &mut Mqmd,
+    options: i32,
+    data: &[u8],
+) {
+    let hobj = connection
+        .mqopen(&mut Mqod::queue(queue), MQOO_OUTPUT)
+        .unwrap();
+    put_md(connection, hobj, md, options, data).unwrap();
+    connection.mqclose(hobj, 0).unwrap();
 }
 
 /// MQGET with `gmo` into a buffer of `buffer_size` bytes: the descriptor and the data returned.
