@@ -6,26 +6,8 @@
 //! then part of the choice).
 #![no_main]
 
-use ferrite_mqi::descriptor::from_engine;
-use ferrite_storage::data_manager::message::MessageDescriptor;
+use ferrite_test_kit::hostile::check_descriptor_extension;
 use libfuzzer_sys::fuzz_target;
-
-fn check(extension: &[u8], put_time_ms: u64, expiry_tenths: Option<u32>, now_ms: u64) {
-    let descriptor = MessageDescriptor {
-        put_time_ms,
-        expiry_tenths,
-        descriptor_extension: extension.to_vec(),
-        ..MessageDescriptor::default()
-    };
-    for version in [1, 2] {
-        if let Ok(md) = from_engine(&descriptor, u16::MAX, now_ms, version) {
-            assert!(md.reply_to_q.len() <= 48 && md.reply_to_q_mgr.len() <= 48);
-            assert!(md.user_identifier.len() <= 12 && md.appl_identity_data.len() <= 32);
-            assert!(md.put_appl_name.len() <= 28 && md.appl_origin_data.len() <= 4);
-            assert!(md.expiry == -1 || md.expiry >= 1);
-        }
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
     let choice = data.first().copied().unwrap_or(0);
@@ -35,5 +17,5 @@ fuzz_target!(|data: &[u8]| {
         2 => (1_700_000_000_000, Some(1), 1_700_000_000_000 + 50),
         _ => (0, Some(u32::from(choice)), u64::MAX),
     };
-    check(data, put_time_ms, expiry_tenths, now_ms);
+    check_descriptor_extension(data, put_time_ms, expiry_tenths, now_ms);
 });

@@ -8,12 +8,12 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use ferrite_command::parser::{split_commands, tokenize};
 use ferrite_command::run_command;
 use ferrite_queue_manager::QueueManager;
 use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::vfs::simulated::SimulatedFileSystem;
 use ferrite_storage::vfs::FileSystem;
+use ferrite_test_kit::hostile::check_mqsc_command;
 use libfuzzer_sys::fuzz_target;
 
 fn queue_manager() -> &'static Arc<QueueManager> {
@@ -40,39 +40,5 @@ fuzz_target!(|data: &[u8]| {
     if text.to_uppercase().contains("STOP") {
         return;
     }
-    let commands = split_commands(&text);
-    let response = run_command(queue_manager(), &text);
-    if commands.is_empty() {
-        assert!(response.success);
-        return;
-    }
-    if commands.len() != 1 {
-        assert!(!response.success);
-        return;
-    }
-    if tokenize(&commands[0].text).is_ok_and(|tokens| tokens.is_empty()) {
-        assert!(response.success && response.lines.is_empty());
-        return;
-    }
-    let last = response.lines.last().expect("a response");
-    assert!(
-        last.contains("CSQ9022I") || last.contains("CSQ9023E"),
-        "response ends with {last:?}"
-    );
-    assert_eq!(response.success, last.contains("CSQ9022I"));
-    let characters = commands[0].text.chars().count();
-    for line in &response.lines {
-        let is_syntax_error = (line.starts_with("CSQ900") || line.starts_with("CSQ901"))
-            && line.as_bytes().get(7) == Some(&b'E')
-            && !line.contains("Only one command is allowed");
-        if is_syntax_error {
-            let position: usize = line
-                .rsplit_once("at position ")
-                .unwrap_or_else(|| panic!("syntax error without a position: {line}"))
-                .1
-                .parse()
-                .unwrap();
-            assert!(position >= 1 && position <= characters + 1, "{line}");
-        }
-    }
+    check_mqsc_command(queue_manager(), &text);
 });

@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 use ferrite_command::run_command;
 use ferrite_queue_manager::QueueManager;
 use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::vfs::RealFileSystem;
 
 /// QM1 with its console log captured.
 fn queue_manager() -> (
@@ -18,22 +17,8 @@ fn queue_manager() -> (
     Arc<Mutex<Vec<String>>>,
 ) {
     let directory = tempfile::tempdir().unwrap();
-    let config = QueueManagerConfig::small("QM1");
-    QueueManager::create(
-        Arc::new(RealFileSystem),
-        directory.path(),
-        &config,
-        &mut |_, _, _| {},
-    )
-    .unwrap();
-    let console = Arc::new(Mutex::new(Vec::new()));
-    let sink = console.clone();
-    let queue_manager = QueueManager::open(
-        Arc::new(RealFileSystem),
-        directory.path(),
-        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
-    )
-    .unwrap();
+    ferrite_test_kit::create(directory.path(), "QM1");
+    let (queue_manager, console) = ferrite_test_kit::open_recording(directory.path());
     (directory, queue_manager, console)
 }
 

@@ -3,14 +3,12 @@
 //! control, `QueueManager::update_queue_definition`) is never undone by an ALTER that read the
 //! definition before it.
 
-mod support;
-
 use ferrite_command::run_command;
 
 #[test]
 fn alter_qlocal_never_undoes_a_concurrent_switch() {
     const ROUNDS: u32 = 300;
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let response = run_command(
         &queue_manager,
         "DEFINE QLOCAL(SWITCHED.Q) TRIGGER DESCR('0')",

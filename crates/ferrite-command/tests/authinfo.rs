@@ -3,8 +3,6 @@
 //! change takes effect, the objects in use that cannot be deleted, the QMGR CHCKCLNT alias,
 //! and everything surviving a restart.
 
-mod support;
-
 use std::sync::Arc;
 
 use ferrite_command::{define_default_objects, run_command};
@@ -41,7 +39,7 @@ fn in_force(queue_manager: &QueueManager) -> (String, Option<bool>) {
 
 #[test]
 fn authinfo_defaults_refresh_and_in_use() {
-    let (directory, queue_manager) = support::queue_manager();
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     // No default objects yet: CONNAUTH names a missing object, nothing is checked.
     assert_eq!(
         queue_manager
@@ -180,7 +178,7 @@ fn authinfo_defaults_refresh_and_in_use() {
 
 #[test]
 fn a_stored_qmgr_chckclnt_still_applies_when_stricter() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     define_default_objects(&queue_manager).unwrap();
     ok(
         &queue_manager,

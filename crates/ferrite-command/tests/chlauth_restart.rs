@@ -1,17 +1,10 @@
 //! Channel authentication records are stored on page set 0 with the other objects: SET
 //! CHLAUTH's records (and a removal) and QMGR CHLAUTH survive a restart.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use ferrite_command::run_command;
 use ferrite_queue_manager::QueueManager;
-use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::vfs::RealFileSystem;
-
-fn open(directory: &Path) -> Arc<QueueManager> {
-    QueueManager::open(Arc::new(RealFileSystem), directory, Arc::new(|_: &str| {})).unwrap()
-}
 
 fn run(queue_manager: &Arc<QueueManager>, command: &str) -> String {
     let response = run_command(queue_manager, command);
@@ -22,15 +15,8 @@ fn run(queue_manager: &Arc<QueueManager>, command: &str) -> String {
 #[test]
 fn chlauth_records_survive_a_restart() {
     let directory = tempfile::tempdir().unwrap();
-    let config = QueueManagerConfig::small("QM1");
-    QueueManager::create(
-        Arc::new(RealFileSystem),
-        directory.path(),
-        &config,
-        &mut |_, _, _| {},
-    )
-    .unwrap();
-    let queue_manager = open(directory.path());
+    ferrite_test_kit::create(directory.path(), "QM1");
+    let queue_manager = ferrite_test_kit::open(directory.path());
     run(
         &queue_manager,
         "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('*MQADMIN','guest') DESCR('no admins')",
@@ -52,7 +38,7 @@ fn chlauth_records_survive_a_restart() {
     queue_manager.shutdown().unwrap();
     drop(queue_manager);
 
-    let queue_manager = open(directory.path());
+    let queue_manager = ferrite_test_kit::open(directory.path());
     let after = run(&queue_manager, "DISPLAY CHLAUTH(*)");
     assert_eq!(after, before);
     assert!(after.contains("USERLIST('*MQADMIN','guest')"), "{after}");

@@ -1,12 +1,10 @@
 //! Commands checked against the queue manager's state (the golden scripts check the output).
 
-mod support;
-
 use ferrite_command::run_command;
 
 #[test]
 fn a_failing_command_changes_nothing() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     assert!(
         run_command(
             &queue_manager,
@@ -54,7 +52,7 @@ fn a_failing_command_changes_nothing() {
 
 #[test]
 fn like_copies_the_source_and_replace_starts_again() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let run = |command: &str| assert!(run_command(&queue_manager, command).success, "{command}");
     run("DEFINE QLOCAL(MODEL.SOURCE) STGCLASS(REMOTE) MAXDEPTH(77) DEFPRTY(4) INDXTYPE(MSGID) GET(DISABLED)");
     run("DEFINE QLOCAL(COPY) LIKE(MODEL.SOURCE) DESCR('copy')");
@@ -81,7 +79,7 @@ fn like_copies_the_source_and_replace_starts_again() {
 
 #[test]
 fn reports_continuations_and_program_form() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let response = run_command(
         &queue_manager,
         "* a comment\nDEFINE QLOCAL(A) +\n   DESCR('continued') -\n MAXDEPTH(3)",
@@ -135,9 +133,9 @@ fn reports_continuations_and_program_form() {
 
 #[test]
 fn message_age_and_last_put_time() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     assert!(run_command(&queue_manager, "DEFINE QLOCAL(AGED)").success);
-    support::put(&queue_manager, "AGED", 2, true);
+    ferrite_test_kit::put_messages(&queue_manager, "AGED", 2, true);
     std::thread::sleep(std::time::Duration::from_millis(1100));
     let response = run_command(
         &queue_manager,
@@ -153,7 +151,7 @@ fn message_age_and_last_put_time() {
         .unwrap();
     assert!((1..60).contains(&age), "{text}");
     assert!(!text.contains("LPUTDATE( )"), "{text}");
-    support::get(&queue_manager, "AGED", 1);
+    ferrite_test_kit::get_messages(&queue_manager, "AGED", 1);
     let text = run_command(&queue_manager, "DISPLAY QSTATUS(AGED) QTIME").text();
     let qtime = text.split("QTIME(").nth(1).unwrap();
     let short: u64 = qtime.split(',').next().unwrap().trim().parse().unwrap();

@@ -8,12 +8,9 @@ mod support;
 
 use ferrite_command::pcf::{Parameter, PcfMessage};
 use ferrite_command::{run_command, CommandProcessor};
-use ferrite_constants::{
-    misc::*, open_options::MQOO_OUTPUT, pcf::*, pcf_selector::*, persistence::*,
-    put_options::MQPMO_NO_SYNCPOINT, selector::MQIA_PAGESET_ID,
-};
-use ferrite_mqi::{Connection, Mqmd, Mqod, Mqpmo};
+use ferrite_constants::{misc::*, pcf::*, pcf_selector::*, selector::MQIA_PAGESET_ID};
 use ferrite_queue_manager::QueueManager;
+use ferrite_test_kit::put_messages_with;
 use std::sync::Arc;
 
 fn ok(queue_manager: &Arc<QueueManager>, command: &str) -> String {
@@ -30,29 +27,9 @@ fn fails(queue_manager: &Arc<QueueManager>, command: &str) -> String {
 
 /// Put `count` messages of 3,000 bytes (one a page) to `queue`.
 fn put(queue_manager: &Arc<QueueManager>, queue: &str, count: usize, persistent: bool) {
-    let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
-    let hobj = connection
-        .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
-        .unwrap();
-    for _ in 0..count {
-        let mut md = Mqmd {
-            persistence: if persistent {
-                MQPER_PERSISTENT
-            } else {
-                MQPER_NOT_PERSISTENT
-            },
-            ..Mqmd::default()
-        };
-        connection
-            .put(
-                hobj,
-                &mut md,
-                &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-                &[b'x'; 3000],
-            )
-            .unwrap();
-    }
-    connection.disconnect().unwrap();
+    put_messages_with(queue_manager, queue, count, persistent, |_| {
+        vec![b'x'; 3000]
+    });
 }
 
 /// The row of page set `id` in CSQI010I's table, split into its columns: `_`, id, pool,
@@ -80,7 +57,7 @@ fn value(parameters: &[Parameter], id: i32) -> Parameter {
 
 #[test]
 fn page_classes_one_page_set_and_the_log_data_sets() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     // A page set of its own on a small pool, so that non-persistent messages overflow the
     // pool's in-memory share (half its bytes) onto pages.
     ok(&queue_manager, "DEFINE BUFFPOOL(6) BUFFERS(100)");
@@ -182,7 +159,7 @@ fn page_classes_one_page_set_and_the_log_data_sets() {
 
 #[test]
 fn display_usage_errors_name_what_is_wrong() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let out_of_range = fails(&queue_manager, "DISPLAY USAGE PSID(100)");
     assert!(
         out_of_range.contains("CSQI002I QM1 CSQIDUSE Page set 100 value out of range"),

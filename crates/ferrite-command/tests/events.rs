@@ -21,7 +21,7 @@ const COMMAND_EVENTS: &str = "SYSTEM.ADMIN.COMMAND.EVENT";
 const CONFIG_EVENTS: &str = "SYSTEM.ADMIN.CONFIG.EVENT";
 
 fn setup() -> (tempfile::TempDir, Arc<QueueManager>) {
-    let (directory, queue_manager) = support::queue_manager();
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     ferrite_command::define_default_objects(&queue_manager).unwrap();
     (directory, queue_manager)
 }

@@ -88,7 +88,7 @@ fn normalise(line: &str) -> String {
 }
 
 fn run_script(path: &Path) -> Vec<String> {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());
     let script = std::fs::read_to_string(path).unwrap();
     let mut output = Vec::new();
@@ -115,7 +115,7 @@ fn run_script(path: &Path) -> Vec<String> {
             output.push(format!("*! {}", directive.trim()));
             let words: Vec<&str> = directive.split_whitespace().collect();
             match words.as_slice() {
-                ["PUT", queue, count, rest @ ..] => support::put(
+                ["PUT", queue, count, rest @ ..] => ferrite_test_kit::put_messages(
                     &queue_manager,
                     queue,
                     count.parse().unwrap(),
@@ -125,7 +125,7 @@ fn run_script(path: &Path) -> Vec<String> {
                     support::FakeInitiator::new(port.parse().unwrap()),
                 ))),
                 ["GET", queue, count] => {
-                    support::get(&queue_manager, queue, count.parse().unwrap())
+                    ferrite_test_kit::get_messages(&queue_manager, queue, count.parse().unwrap())
                 }
                 ["OPEN", queue, mode] => {
                     let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();

@@ -8,96 +8,13 @@
 //!
 //! `tests/corpus/mqsc/` holds one command (or script) per file, replayed by `corpus_mqsc`.
 
-mod support;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use ferrite_command::parser::{split_commands, tokenize};
-use ferrite_command::run_command;
+use ferrite_command::parser::split_commands;
 use ferrite_queue_manager::QueueManager;
+use ferrite_test_kit::hostile::{check_mqsc_command, check_mqsc_syntax};
 use proptest::prelude::*;
-
-/// Tokenizer and splitter checks that need no queue manager.
-fn check_syntax(text: &str) {
-    let line_count = text.split('\n').count();
-    for command in split_commands(text) {
-        assert!(command.line >= 1 && command.line <= line_count);
-        let characters = command.text.chars().count();
-        match tokenize(&command.text) {
-            Ok(tokens) => {
-                for token in tokens {
-                    assert!(token.position >= 1 && token.position <= characters);
-                    assert!(!token.keyword.is_empty());
-                    if let Some(value) = token.value {
-                        assert!(value.position >= 1 && value.position <= characters + 1);
-                    }
-                }
-            }
-            Err(error) => {
-                assert!(
-                    error.position >= 1 && error.position <= characters + 1,
-                    "position {} outside a {characters}-character command",
-                    error.position
-                );
-                assert!(error.line("QM1").contains("at position"));
-            }
-        }
-    }
-}
-
-fn check_command(queue_manager: &Arc<QueueManager>, text: &str) {
-    check_syntax(text);
-    let commands = split_commands(text);
-    let response = run_command(queue_manager, text);
-    if commands.is_empty() {
-        assert!(response.success);
-        return;
-    }
-    if commands.len() != 1 {
-        // Refused as a whole with one CSQ9001E line (no completion line).
-        assert!(!response.success);
-        assert!(response.text().contains("Only one command is allowed"));
-        return;
-    }
-    if tokenize(&commands[0].text).is_ok_and(|tokens| tokens.is_empty()) {
-        // Only separators: an empty command, which succeeds with no output.
-        assert!(response.success && response.lines.is_empty());
-        return;
-    }
-    let last = response.lines.last().expect("a response");
-    assert!(
-        last.contains("CSQ9022I") || last.contains("CSQ9023E"),
-        "response ends with {last:?}"
-    );
-    assert_eq!(response.success, last.contains("CSQ9022I"));
-    let characters = commands[0].text.chars().count();
-    if let Err(error) = tokenize(&commands[0].text) {
-        assert!(!response.success);
-        assert!(
-            response
-                .text()
-                .contains(&format!("at position {}", error.position)),
-            "{}",
-            response.text()
-        );
-    }
-    for line in &response.lines {
-        // CSQ9000E-CSQ9019E: syntax errors (CSQ9022I/CSQ9023E are the completion lines).
-        let is_syntax_error = (line.starts_with("CSQ900") || line.starts_with("CSQ901"))
-            && line.as_bytes().get(7) == Some(&b'E')
-            && !line.contains("Only one command is allowed");
-        if is_syntax_error {
-            let position: usize = line
-                .rsplit_once("at position ")
-                .unwrap_or_else(|| panic!("syntax error without a position: {line}"))
-                .1
-                .parse()
-                .unwrap();
-            assert!(position >= 1 && position <= characters + 1, "{line}");
-        }
-    }
-}
 
 /// The commands of the golden scripts, except those that stop the queue manager.
 fn seeds() -> Vec<String> {
@@ -194,12 +111,12 @@ proptest! {
 
     #[test]
     fn tokenize_random_strings(text in "\\PC{0,80}") {
-        check_syntax(&text);
+        check_mqsc_syntax(&text);
     }
 
     #[test]
     fn tokenize_mqsc_alphabet(text in "[A-Za-z0-9()', +\\-*\n.]{0,80}") {
-        check_syntax(&text);
+        check_mqsc_syntax(&text);
     }
 }
 
@@ -214,7 +131,7 @@ proptest! {
         use_random in prop::bool::weighted(0.2),
     ) {
         thread_local! {
-            static QUEUE_MANAGER: (tempfile::TempDir, Arc<QueueManager>) = support::queue_manager();
+            static QUEUE_MANAGER: (tempfile::TempDir, Arc<QueueManager>) = ferrite_test_kit::queue_manager(&[]);
         }
         let seeds = seeds();
         let text = if use_random {
@@ -222,23 +139,16 @@ proptest! {
         } else {
             apply(&seeds[seed.index(seeds.len())], &edits)
         };
-        QUEUE_MANAGER.with(|(_, queue_manager)| check_command(queue_manager, &text));
+        QUEUE_MANAGER.with(|(_, queue_manager)| check_mqsc_command(queue_manager, &text));
     }
 }
 
 #[test]
 fn corpus_mqsc() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/mqsc");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "corpus is empty");
-    for path in files {
-        eprintln!("{}", path.display());
-        let bytes = std::fs::read(&path).unwrap();
-        check_command(&queue_manager, &String::from_utf8_lossy(&bytes));
+    for (name, bytes) in ferrite_test_kit::corpus::corpus_files(&dir, 1) {
+        eprintln!("mqsc/{name}");
+        check_mqsc_command(&queue_manager, &String::from_utf8_lossy(&bytes));
     }
 }

@@ -41,7 +41,7 @@ fn ok(queue_manager: &Arc<QueueManager>, command: &str) -> Vec<String> {
 
 #[test]
 fn every_object_type_is_recovered_at_restart_as_it_was_displayed() {
-    let (directory, queue_manager) = support::queue_manager();
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     for command in [
         "DEFINE STGCLASS(FAST) PSID(02) DESCR('Page set two')",
         "DEFINE QLOCAL(APP.LOCAL) STGCLASS(FAST) MAXDEPTH(77) DEFPSIST(YES) INDXTYPE(CORRELID)",
@@ -111,7 +111,7 @@ fn every_object_type_is_recovered_at_restart_as_it_was_displayed() {
 
 #[test]
 fn queue_and_queue_manager_attributes_survive_restart_and_take_effect() {
-    let (directory, queue_manager) = support::queue_manager();
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     for command in [
         "DEFINE PROCESS(APP.TRIGGERED.PROC) APPLICID('/bin/true')",
         "DEFINE QLOCAL(APP.TRIGGERED) TRIGGER TRIGTYPE(DEPTH) TRIGDPTH(5) TRIGMPRI(3) \
@@ -222,7 +222,7 @@ fn queue_and_queue_manager_attributes_survive_restart_and_take_effect() {
 
 #[test]
 fn default_objects_are_defined_once_with_mq_defaults() {
-    let (directory, queue_manager) = support::queue_manager();
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let defined = define_default_objects(&queue_manager).unwrap();
     for name in [
         "SYSTEM.DEFAULT.LOCAL.QUEUE",
@@ -358,7 +358,7 @@ fn pcf_fields(data: &[u8]) -> Vec<i32> {
 
 #[test]
 fn command_server_serves_mqsc_and_answers_pcf_on_the_admin_queue() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     define_default_objects(&queue_manager).unwrap();
     ok(
         &queue_manager,

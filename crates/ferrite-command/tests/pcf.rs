@@ -27,7 +27,7 @@ struct Admin {
 }
 
 fn admin() -> Admin {
-    let (directory, queue_manager) = support::queue_manager();
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     define_default_objects(&queue_manager).unwrap();
     let processor = CommandProcessor::new(queue_manager.clone());
     processor.set_channel_initiator(Some(Arc::new(support::FakeInitiator::new(1414))));
@@ -448,7 +448,7 @@ fn create_inquire_change_copy_and_delete_queues() {
     assert_eq!(unknown_command.0, MQRCCF_CFH_COMMAND_ERROR);
 
     // CLEAR_Q and DELETE_Q with and without Purge.
-    support::put(&admin.queue_manager, "PCF.Q2", 3, false);
+    ferrite_test_kit::put_messages(&admin.queue_manager, "PCF.Q2", 3, false);
     let not_empty = admin.fails(MQCMD_DELETE_Q, vec![string(MQCA_Q_NAME, "PCF.Q2")]);
     assert_eq!(not_empty.0, MQRC_Q_NOT_EMPTY);
     admin.ok(MQCMD_CLEAR_Q, vec![string(MQCA_Q_NAME, "PCF.Q2")]);
@@ -461,7 +461,7 @@ fn create_inquire_change_copy_and_delete_queues() {
             .current_depth,
         0
     );
-    support::put(&admin.queue_manager, "PCF.Q2", 2, true);
+    ferrite_test_kit::put_messages(&admin.queue_manager, "PCF.Q2", 2, true);
     admin.ok(
         MQCMD_DELETE_Q,
         vec![string(MQCA_Q_NAME, "PCF.Q2"), int(MQIACF_PURGE, MQPO_YES)],
@@ -489,7 +489,7 @@ fn create_inquire_change_copy_and_delete_queues() {
 fn queue_status_handles_connections_and_statistics() {
     let admin = admin();
     run_command(&admin.queue_manager, "DEFINE QLOCAL(ST.Q)");
-    support::put(&admin.queue_manager, "ST.Q", 4, false);
+    ferrite_test_kit::put_messages(&admin.queue_manager, "ST.Q", 4, false);
     let mut reader = Connection::connect(admin.queue_manager.clone(), "").unwrap();
     let input = reader
         .open(&mut Mqod::queue("ST.Q"), MQOO_INPUT_EXCLUSIVE | MQOO_BROWSE)

@@ -111,7 +111,7 @@ fn address_map(profile: &str, address: &str, source: i32) -> Vec<Parameter> {
 
 #[test]
 fn set_adds_merges_replaces_and_removes_records() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let processor = CommandProcessor::new(queue_manager.clone());
     // BLOCKUSER: ADD merges the lists, REMOVE with entries removes those entries.
     set(&processor, block_user("APP.*", &["alice", "bob"])).unwrap();
@@ -219,7 +219,7 @@ fn set_adds_merges_replaces_and_removes_records() {
 
 #[test]
 fn set_faults_name_their_parameter_and_change_nothing() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let processor = CommandProcessor::new(queue_manager.clone());
     let before = queue_manager.channel_authentication_records();
     let with = |mut parameters: Vec<Parameter>, extra: Parameter| {
@@ -343,7 +343,7 @@ fn set_faults_name_their_parameter_and_change_nothing() {
 
 #[test]
 fn inquire_selects_by_type_match_runcheck_and_attributes() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let processor = CommandProcessor::new(queue_manager.clone());
     set(&processor, block_user("APP.*", &["mallory"])).unwrap();
     set(&processor, address_map("APP.*", "10.2.*", MQUSRC_CHANNEL)).unwrap();

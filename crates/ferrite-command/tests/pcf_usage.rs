@@ -47,7 +47,7 @@ fn ok(processor: &CommandProcessor, parameters: Vec<Parameter>) -> Vec<PcfMessag
 
 #[test]
 fn inquire_usage_answers_every_page_set_and_buffer_pool() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let processor = CommandProcessor::new(queue_manager.clone());
     // Pool 0 locked in memory (ALTER BUFFPOOL(0) PAGECLAS(FIXED4KB)), the others pageable.
     queue_manager
@@ -126,7 +126,7 @@ fn inquire_usage_answers_every_page_set_and_buffer_pool() {
 
 #[test]
 fn inquire_usage_of_one_page_set_defined_at_run_time() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let processor = CommandProcessor::new(queue_manager.clone());
     for command in [
         "DEFINE BUFFPOOL(7) BUFFERS(150)",
@@ -178,7 +178,7 @@ fn inquire_usage_of_one_page_set_defined_at_run_time() {
 
 #[test]
 fn inquire_usage_refuses_what_it_cannot_answer() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let processor = CommandProcessor::new(Arc::clone(&queue_manager));
     let failed = |parameters: Vec<Parameter>| {
         let responses = send(&processor, MQCMD_INQUIRE_USAGE, parameters);

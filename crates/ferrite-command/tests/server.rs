@@ -1,8 +1,6 @@
 //! The command server round trip through the in-process MQI: a command put to
 //! SYSTEM.COMMAND.INPUT with a ReplyToQ; its replies got by CorrelId.
 
-mod support;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -15,7 +13,7 @@ use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueManager;
 
 fn setup() -> (tempfile::TempDir, Arc<QueueManager>) {
-    let (directory, queue_manager) = support::queue_manager();
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     for command in [
         "DEFINE QLOCAL(SYSTEM.COMMAND.INPUT) STGCLASS(SYSTEM)",
         "DEFINE QLOCAL(ADMIN.REPLY) INDXTYPE(CORRELID)",
@@ -222,7 +220,7 @@ fn commands_round_trip_with_replies_by_correl_id() {
 
 #[test]
 fn dropping_the_handle_stops_the_server_and_a_missing_queue_is_waited_for() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let server = CommandServer::start(queue_manager.clone());
     std::thread::sleep(Duration::from_millis(50));
     assert!(

@@ -2,8 +2,6 @@
 //! timer, as MQ defines them: a clear within QSVCINT gives the OK event when OK is enabled,
 //! and a cleared (empty) queue's timer is off, so no High event follows.
 
-mod support;
-
 use std::sync::Arc;
 use std::thread::sleep;
 use std::time::Duration;
@@ -31,7 +29,7 @@ fn setting(queue_manager: &QueueManager, queue: &str) -> String {
 }
 
 fn setup(event: &str, interval_ms: u32) -> (tempfile::TempDir, Arc<QueueManager>) {
-    let (directory, queue_manager) = support::queue_manager();
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     for command in [
         format!("DEFINE QLOCAL({EVENTS}) REPLACE"),
         "ALTER QMGR PERFMEV(ENABLED)".to_string(),
@@ -45,7 +43,7 @@ fn setup(event: &str, interval_ms: u32) -> (tempfile::TempDir, Arc<QueueManager>
 #[test]
 fn clear_qlocal_within_the_interval_gives_the_ok_event() {
     let (_directory, queue_manager) = setup("OK", 10_000);
-    support::put(&queue_manager, "APP.Q", 3, false);
+    ferrite_test_kit::put_messages(&queue_manager, "APP.Q", 3, false);
     assert_eq!(events(&queue_manager), 0);
     ok(&queue_manager, "CLEAR QLOCAL(APP.Q)");
     assert_eq!(events(&queue_manager), 1, "Queue Service Interval OK");
@@ -55,7 +53,7 @@ fn clear_qlocal_within_the_interval_gives_the_ok_event() {
 #[test]
 fn clear_qlocal_switches_the_timer_off() {
     let (_directory, queue_manager) = setup("HIGH", 500);
-    support::put(&queue_manager, "APP.Q", 2, false);
+    ferrite_test_kit::put_messages(&queue_manager, "APP.Q", 2, false);
     ok(&queue_manager, "CLEAR QLOCAL(APP.Q)");
     // Without the clear the timer would raise High after 500 ms.
     sleep(Duration::from_millis(1_500));

@@ -3,8 +3,6 @@
 //! shutdown; what is in use cannot be deleted; ALTER BUFFPOOL resizes the running pool and
 //! ALTER PSID applies at once; a deleted page set is detached at the next restart and can then be defined again.
 
-mod support;
-
 use std::sync::Arc;
 
 use ferrite_command::run_command;
@@ -52,7 +50,7 @@ fn depth(queue_manager: &QueueManager, queue: &str) -> u64 {
 
 #[test]
 fn buffer_pools_and_page_sets_defined_altered_and_deleted_at_run_time() {
-    let (directory, queue_manager) = support::queue_manager();
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     // Checked before anything changes.
     let missing = fails(&queue_manager, "DEFINE BUFFPOOL(5)");
     assert!(
@@ -93,7 +91,7 @@ fn buffer_pools_and_page_sets_defined_altered_and_deleted_at_run_time() {
     // Usable at once: a storage class, a queue, persistent messages that force it to expand.
     ok(&queue_manager, "DEFINE STGCLASS(FIVE) PSID(05)");
     ok(&queue_manager, "DEFINE QLOCAL(Q5) STGCLASS(FIVE)");
-    support::put(&queue_manager, "Q5", 300, true);
+    ferrite_test_kit::put_messages(&queue_manager, "Q5", 300, true);
     assert_eq!(depth(&queue_manager, "Q5"), 300);
 
     // In use: refused, and nothing changed.
@@ -150,7 +148,7 @@ fn buffer_pools_and_page_sets_defined_altered_and_deleted_at_run_time() {
     assert!(usage.contains("   None 0"), "{usage}");
 
     // Emptied and unused, the page set can go; it stays attached until the restart.
-    support::get(&queue_manager, "Q5", 300);
+    ferrite_test_kit::get_messages(&queue_manager, "Q5", 300);
     ok(&queue_manager, "DELETE QLOCAL(Q5)");
     ok(&queue_manager, "DELETE STGCLASS(FIVE)");
     ok(&queue_manager, "DELETE PSID(5)");
@@ -171,7 +169,7 @@ fn buffer_pools_and_page_sets_defined_altered_and_deleted_at_run_time() {
     ok(&queue_manager, "DEFINE PSID(5) BUFFPOOL(5) PRIMARY(32)");
     ok(&queue_manager, "DEFINE STGCLASS(FIVE) PSID(05)");
     ok(&queue_manager, "DEFINE QLOCAL(Q5) STGCLASS(FIVE)");
-    support::put(&queue_manager, "Q5", 3, true);
+    ferrite_test_kit::put_messages(&queue_manager, "Q5", 3, true);
     drop(queue_manager);
     let queue_manager = reopen(&directory);
     assert_eq!(depth(&queue_manager, "Q5"), 3);
@@ -190,7 +188,7 @@ fn locked_kib() -> u64 {
 
 #[test]
 fn pageclas_fixed4kb_locks_a_pool_and_survives_a_restart() {
-    let (directory, queue_manager) = support::queue_manager();
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     let large = fails(
         &queue_manager,
         "DEFINE BUFFPOOL(6) BUFFERS(200) PAGECLAS(FIXED1MB)",

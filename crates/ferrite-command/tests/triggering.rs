@@ -2,8 +2,6 @@
 //! trigger message, as MQ's "Conditions for a trigger event" require; ALTER of anything else
 //! does not.
 
-mod support;
-
 use ferrite_command::run_command;
 use ferrite_constants::{get_options::*, open_options::*, reason::MQRC_NO_MSG_AVAILABLE};
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod};
@@ -15,7 +13,7 @@ fn ok(queue_manager: &std::sync::Arc<ferrite_queue_manager::QueueManager>, comma
 
 #[test]
 fn alter_trigger_on_with_messages_waiting_triggers() {
-    let (_directory, queue_manager) = support::queue_manager();
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
     ferrite_command::define_default_objects(&queue_manager).unwrap();
     ok(
         &queue_manager,
@@ -49,7 +47,7 @@ fn alter_trigger_on_with_messages_waiting_triggers() {
             }
         }
     };
-    support::put(&queue_manager, "APP.Q", 2, false);
+    ferrite_test_kit::put_messages(&queue_manager, "APP.Q", 2, false);
     assert_eq!(trigger_messages(), 0, "NOTRIGGER");
     ok(&queue_manager, "ALTER QLOCAL(APP.Q) DESCR('still off')");
     assert_eq!(trigger_messages(), 0);

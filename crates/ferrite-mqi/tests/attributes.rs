@@ -2,8 +2,6 @@
 //! and the queue manager carry, MQSET of the trigger attributes, and the attributes that change
 //! behaviour (SHARE/NOSHARE, DEFSOPT, MSGDLVSQ, MAXUMSGS from ALTER QMGR).
 
-mod support;
-
 use ferrite_constants::{
     get_options::*, message_delivery_sequence::*, misc::*, object_type::MQOT_Q_MGR,
     open_options::*, put_options::*, reason::*, selector::*, shareability::*, trigger_type::*,
@@ -11,7 +9,7 @@ use ferrite_constants::{
 use ferrite_mqi::*;
 use ferrite_queue_manager::{QueueDefinition, QueueManagerAttributes};
 use ferrite_storage::PageSetId;
-use support::*;
+use ferrite_test_kit::*;
 
 fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
     result.expect_err("the call should fail").reason

@@ -1,19 +1,9 @@
 //! MQOO_SAVE_ALL_CONTEXT and MQPMO_PASS_IDENTITY_CONTEXT / MQPMO_PASS_ALL_CONTEXT (IBM's JMS
 //! client passes all context when it requeues a poison message).
 
-mod support;
-
-use ferrite_constants::{
-    completion::MQCC_FAILED, get_options::*, open_options::*, put_options::*, reason::*,
-};
+use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
 use ferrite_mqi::*;
-use support::*;
-
-fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
-    let error = result.expect_err("the call should fail");
-    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
-    error.reason
-}
+use ferrite_test_kit::*;
 
 #[test]
 fn pass_context_from_a_saving_handle() {

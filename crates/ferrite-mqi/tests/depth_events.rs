@@ -2,15 +2,13 @@
 //! at MAXDEPTH, Queue Depth Low at QDEPTHLO, the enable/disable flips MQ makes after each, and
 //! nothing while the queue manager's PERFMEV is disabled.
 
-mod support;
-
 use ferrite_constants::reason::*;
-use ferrite_constants::{format::MQFMT_EVENT, get_options::*, open_options::*, put_options::*};
+use ferrite_constants::{get_options::*, open_options::*, put_options::*};
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
-use support::*;
+use ferrite_test_kit::*;
 
 const Q: &str = "APP.Q";
 
@@ -23,31 +21,16 @@ fn enable_performance_events(queue_manager: &QueueManager, enabled: bool) {
 /// The reasons of the events on the event queue (taken off it), with the queue each names.
 fn events(connection: &mut Connection, hobj: Hobj) -> Vec<(i32, String)> {
     let mut found = Vec::new();
-    loop {
-        let mut md = Mqmd::default();
-        let mut buffer = vec![0u8; 1024];
-        match connection.get(
-            hobj,
-            &mut md,
-            &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
-            &mut buffer,
-        ) {
-            Ok(got) => {
-                assert_eq!(md.format, MQFMT_EVENT);
-                assert_eq!(got.data_length, 236);
-                let int = |offset: usize| {
-                    i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap())
-                };
-                assert_eq!((int(0), int(12)), (7, 45), "MQCFT_EVENT, MQCMD_PERFM_EVENT");
-                let queue = String::from_utf8_lossy(&buffer[124..172])
-                    .trim_end()
-                    .to_string();
-                found.push((int(28), queue));
-            }
-            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return found,
-            Err(error) => panic!("MQGET from the event queue: {error}"),
-        }
+    for buffer in performance_events(connection, hobj) {
+        let int =
+            |offset: usize| i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap());
+        assert_eq!((int(0), int(12)), (7, 45), "MQCFT_EVENT, MQCMD_PERFM_EVENT");
+        let queue = String::from_utf8_lossy(&buffer[124..172])
+            .trim_end()
+            .to_string();
+        found.push((int(28), queue));
     }
+    found
 }
 
 fn switches(queue_manager: &QueueManager) -> (bool, bool, bool) {

@@ -3,8 +3,6 @@
 //! match options, queue-manager segmentation, restart, concurrency and the cost of a group
 //! lookup at depth, with MQ's reason codes.
 
-mod support;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -15,18 +13,12 @@ use ferrite_constants::{
 use ferrite_mqi::*;
 use ferrite_queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
-use support::*;
+use ferrite_test_kit::*;
 
 const IO: i32 = MQOO_INPUT_SHARED | MQOO_OUTPUT | MQOO_BROWSE;
 const NSP: i32 = MQPMO_NO_SYNCPOINT;
 const GROUP: i32 = MQMF_MSG_IN_GROUP;
 const LAST: i32 = MQMF_LAST_MSG_IN_GROUP;
-
-fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
-    let error = result.expect_err("the call should fail");
-    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
-    error.reason
-}
 
 fn warning_of<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
     let error = result.expect_err("the call should warn");
@@ -43,7 +35,7 @@ fn put_flags(
     data: &[u8],
 ) -> MqResult<(Mqmd, Option<MqError>)> {
     let mut md = md;
-    let warning = connection.put(hobj, &mut md, &mut Mqpmo::with_options(options), data)?;
+    let warning = put_md(connection, hobj, &mut md, options, data)?;
     Ok((md, warning))
 }
 

@@ -10,23 +10,8 @@ use std::path::PathBuf;
 
 use ferrite_mqi::descriptor::{from_engine, to_engine};
 use ferrite_mqi::Mqmd;
-use ferrite_storage::data_manager::message::MessageDescriptor;
+use ferrite_test_kit::hostile::check_descriptor_extension;
 use proptest::prelude::*;
-
-fn check(extension: &[u8], put_time_ms: u64, expiry_tenths: Option<u32>, now_ms: u64) {
-    let descriptor = MessageDescriptor {
-        put_time_ms,
-        expiry_tenths,
-        descriptor_extension: extension.to_vec(),
-        ..MessageDescriptor::default()
-    };
-    if let Ok(md) = from_engine(&descriptor, u16::MAX, now_ms, 2) {
-        assert!(md.reply_to_q.len() <= 48 && md.reply_to_q_mgr.len() <= 48);
-        assert!(md.user_identifier.len() <= 12 && md.appl_identity_data.len() <= 32);
-        assert!(md.put_appl_name.len() <= 28 && md.appl_origin_data.len() <= 4);
-        assert!(md.expiry == -1 || md.expiry >= 1);
-    }
-}
 
 #[derive(Clone, Debug)]
 enum Mutation {
@@ -129,7 +114,7 @@ proptest! {
         expiry in prop::option::of(any::<u32>()),
         now_ms in any::<u64>(),
     ) {
-        check(&extension, put_time_ms, expiry, now_ms);
+        check_descriptor_extension(&extension, put_time_ms, expiry, now_ms);
     }
 
     #[test]
@@ -145,24 +130,17 @@ proptest! {
         prop_assert_eq!(decoded.original_length, md.original_length);
         let mut mutated = descriptor.descriptor_extension.clone();
         apply(&mut mutated, &mutations);
-        check(&mutated, put_time_ms, descriptor.expiry_tenths, put_time_ms);
+        check_descriptor_extension(&mutated, put_time_ms, descriptor.expiry_tenths, put_time_ms);
     }
 }
 
 #[test]
 fn corpus_descriptor_extension() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/descriptor_extension");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "corpus is empty");
-    for path in files {
-        eprintln!("{}", path.display());
-        let bytes = std::fs::read(&path).unwrap();
-        check(&bytes, u64::MAX, Some(u32::MAX), 0);
-        check(&bytes, 1_700_000_000_000, None, 1_700_000_000_000);
+    for (name, bytes) in ferrite_test_kit::corpus::corpus_files(&dir, 1) {
+        eprintln!("descriptor_extension/{name}");
+        check_descriptor_extension(&bytes, u64::MAX, Some(u32::MAX), 0);
+        check_descriptor_extension(&bytes, 1_700_000_000_000, None, 1_700_000_000_000);
     }
 }
 

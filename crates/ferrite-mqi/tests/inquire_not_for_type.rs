@@ -2,8 +2,6 @@
 //! MQCC_WARNING, MQIAV_NOT_APPLICABLE for an integer and asterisks for a character attribute,
 //! while a selector that is no queue attribute at all still fails with MQRC_SELECTOR_ERROR.
 
-mod support;
-
 use ferrite_constants::{
     completion::{MQCC_FAILED, MQCC_WARNING},
     open_options::*,
@@ -13,7 +11,7 @@ use ferrite_constants::{
 };
 use ferrite_mqi::*;
 use ferrite_queue_manager::{AliasDefinition, ObjectDefinition};
-use support::*;
+use ferrite_test_kit::*;
 
 use AttributeValue::{Integer, Text};
 

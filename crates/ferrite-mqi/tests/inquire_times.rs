@@ -2,15 +2,13 @@
 //! MQCA_ALTERATION_DATE/TIME of every object, as MQ formats them (`2024-01-31`, `12.34.56`),
 //! moved by MQSET; an alias has no creation date (MQRC_SELECTOR_NOT_FOR_TYPE).
 
-mod support;
-
 use ferrite_constants::{
     completion::MQCC_WARNING, open_options::*, reason::*, selector::*, shareability::*,
 };
 use ferrite_mqi::descriptor::display_date_time;
 use ferrite_mqi::*;
 use ferrite_queue_manager::{now_ms, AliasDefinition, ObjectDefinition, ObjectType};
-use support::*;
+use ferrite_test_kit::*;
 
 use AttributeValue::Text;
 

@@ -4,38 +4,21 @@
 //! nothing leaks, not that the queue was lent rather than cloned). A handle whose queue is
 //! gone lends nothing, and its checks fail in MQ's order.
 
-mod support;
-
 use std::sync::Arc;
 
 use ferrite_constants::{
-    close_options::MQCO_NONE, completion::MQCC_FAILED, get_options::*, match_options::*,
-    open_options::*, put_options::*, reason::*, selector::*,
+    close_options::MQCO_NONE, get_options::*, match_options::*, open_options::*, put_options::*,
+    reason::*, selector::*,
 };
 use ferrite_mqi::*;
-use support::*;
-
-fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
-    let error = result.expect_err("the call should fail");
-    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
-    error.reason
-}
+use ferrite_test_kit::*;
 
 fn put(c: &mut Connection, hobj: Hobj, md: &mut Mqmd, options: i32) -> MqResult<()> {
-    c.put(hobj, md, &mut Mqpmo::with_options(options), b"data")
-        .map(|_| ())
+    put_md(c, hobj, md, options, b"data").map(|_| ())
 }
 
 fn get(c: &mut Connection, hobj: Hobj, options: i32) -> MqResult<Vec<u8>> {
-    let mut buffer = vec![0u8; 64];
-    let got = c.get(
-        hobj,
-        &mut Mqmd::default(),
-        &mut Mqgmo::with_options(options),
-        &mut buffer,
-    )?;
-    buffer.truncate(got.returned_length);
-    Ok(buffer)
+    get_sized(c, hobj, options, 64).map(|(_, data)| data)
 }
 
 /// MQGET with MQGMO_UNLOCK: its warning's reason, or its failure's.

@@ -1,48 +1,21 @@
 //! MQGMO_LOCK / MQGMO_UNLOCK with browse, and waiting browses.
 
-mod support;
-
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ferrite_constants::{
-    completion::{MQCC_FAILED, MQCC_WARNING},
-    get_options::*,
-    open_options::*,
-    put_options::*,
-    reason::*,
+    completion::MQCC_WARNING, get_options::*, open_options::*, put_options::*, reason::*,
 };
 use ferrite_mqi::*;
-use ferrite_queue_manager::QueueManager;
-use support::*;
+use ferrite_test_kit::*;
 
 const OPTIONS: i32 = MQOO_INPUT_SHARED | MQOO_OUTPUT | MQOO_BROWSE;
 
-fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
-    let error = result.expect_err("the call should fail");
-    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
-    error.reason
-}
-
-fn connect(qm: &Arc<QueueManager>) -> Connection {
-    Connection::connect(qm.clone(), "").unwrap()
-}
-
 fn put(c: &mut Connection, hobj: Hobj, data: &[u8]) {
-    c.put(
-        hobj,
-        &mut Mqmd::default(),
-        &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-        data,
-    )
-    .unwrap();
+    ferrite_test_kit::put(c, hobj, MQPMO_NO_SYNCPOINT, data);
 }
 
 fn get_with(c: &mut Connection, hobj: Hobj, gmo: &mut Mqgmo) -> MqResult<Vec<u8>> {
-    let mut buffer = vec![0u8; 1024];
-    let result = c.get(hobj, &mut Mqmd::default(), gmo, &mut buffer)?;
-    buffer.truncate(result.returned_length);
-    Ok(buffer)
+    ferrite_test_kit::get_with(c, hobj, gmo, 1024).map(|(_, data)| data)
 }
 
 fn get(c: &mut Connection, hobj: Hobj, options: i32) -> MqResult<Vec<u8>> {

@@ -1,8 +1,6 @@
 //! Message handles (MQCRTMH, MQSETMP, MQINQMP, MQDLTMP, MQDLTMH), properties put from a handle
 //! and got into one, and the queue's PROPCTL deciding where properties go at MQGET.
 
-mod support;
-
 use ferrite_constants::{
     format::{MQFMT_RF_HEADER_2, MQFMT_STRING},
     get_options::*,
@@ -15,7 +13,7 @@ use ferrite_mqi::message_handles::PropertyValue;
 use ferrite_mqi::*;
 use ferrite_queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
-use support::*;
+use ferrite_test_kit::*;
 
 fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
     result.expect_err("the call should fail").reason

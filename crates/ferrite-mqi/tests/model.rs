@@ -8,8 +8,6 @@
 //! - a restart keeps committed persistent messages, drops non-persistent ones, and backs out
 //!   every unit of work (persistent messages got in one come back with BackoutCount + 1).
 
-mod support;
-
 use std::path::Path;
 use std::sync::Arc;
 
@@ -152,7 +150,7 @@ struct System {
 }
 
 fn start(directory: &Path) -> System {
-    let queue_manager = support::open(directory);
+    let queue_manager = ferrite_test_kit::open(directory);
     let mut connections = Vec::new();
     let mut handles = Vec::new();
     for _ in 0..CONNECTIONS {
@@ -201,11 +199,11 @@ fn expected(message: &Message) -> (u64, u8, u8, bool, i32) {
 
 fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     let directory = tempfile::tempdir().unwrap();
-    support::create(directory.path(), "QM1");
+    ferrite_test_kit::create(directory.path(), "QM1");
     {
-        let queue_manager = support::open(directory.path());
+        let queue_manager = ferrite_test_kit::open(directory.path());
         for name in QUEUES {
-            support::define(&queue_manager, QueueDefinition::local(name, PageSetId(1)));
+            ferrite_test_kit::define(&queue_manager, QueueDefinition::local(name, PageSetId(1)));
         }
         queue_manager.shutdown().unwrap();
     }

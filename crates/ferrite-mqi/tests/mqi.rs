@@ -1,7 +1,5 @@
 //! The MQI calls one by one, and every reason code the MQI returns.
 
-mod support;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,36 +12,9 @@ use ferrite_mqi::descriptor::{self, QUEUE_MANAGER_CCSID};
 use ferrite_mqi::*;
 use ferrite_queue_manager::QueueDefinition;
 use ferrite_storage::PageSetId;
-use support::*;
+use ferrite_test_kit::*;
 
 const ALL: i32 = MQOO_INPUT_SHARED | MQOO_OUTPUT | MQOO_BROWSE | MQOO_INQUIRE | MQOO_SET;
-
-fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
-    let error = result.expect_err("the call should fail");
-    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
-    error.reason
-}
-
-fn put(connection: &mut Connection, hobj: Hobj, options: i32, data: &[u8]) -> Mqmd {
-    let mut md = Mqmd::default();
-    connection
-        .put(hobj, &mut md, &mut Mqpmo::with_options(options), data)
-        .unwrap();
-    md
-}
-
-fn get(connection: &mut Connection, hobj: Hobj, options: i32) -> MqResult<(Mqmd, Vec<u8>)> {
-    let mut md = Mqmd::default();
-    let mut buffer = vec![0u8; 4096];
-    let result = connection.get(
-        hobj,
-        &mut md,
-        &mut Mqgmo::with_options(options),
-        &mut buffer,
-    )?;
-    buffer.truncate(result.returned_length);
-    Ok((md, buffer))
-}
 
 #[test]
 fn connect_checks_name_options_and_state() {

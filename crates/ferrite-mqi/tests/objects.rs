@@ -2,11 +2,9 @@
 //! from model queues (temporary and permanent, across restart), alias queues, remote queue
 //! definitions, processes and namelists.
 
-mod support;
-
 use ferrite_constants::{
-    close_options::*, completion::MQCC_FAILED, definition_type::*, get_options::*, object_type::*,
-    open_options::*, persistence::*, put_options::*, queue_type::*, reason::*, selector::*,
+    close_options::*, definition_type::*, get_options::*, object_type::*, open_options::*,
+    persistence::*, put_options::*, queue_type::*, reason::*, selector::*,
 };
 use ferrite_mqi::*;
 use ferrite_queue_manager::{
@@ -14,40 +12,15 @@ use ferrite_queue_manager::{
     ProcessDefinition, QueueDefinition, RemoteDefinition,
 };
 use ferrite_storage::PageSetId;
-use support::*;
-
-fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
-    let error = result.expect_err("the call should fail");
-    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
-    error.reason
-}
+use ferrite_test_kit::*;
 
 fn put(connection: &mut Connection, hobj: Hobj, persistence: i32, data: &[u8]) -> MqResult<()> {
-    let mut md = Mqmd {
-        persistence,
-        ..Mqmd::default()
-    };
-    connection
-        .put(
-            hobj,
-            &mut md,
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-            data,
-        )
-        .map(|_| ())
+    let md = &mut with_persistence(persistence);
+    put_md(connection, hobj, md, MQPMO_NO_SYNCPOINT, data).map(|_| ())
 }
 
 fn get(connection: &mut Connection, hobj: Hobj) -> MqResult<(Mqmd, Vec<u8>)> {
-    let mut md = Mqmd::default();
-    let mut buffer = vec![0u8; 1024];
-    let got = connection.get(
-        hobj,
-        &mut md,
-        &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
-        &mut buffer,
-    )?;
-    buffer.truncate(got.returned_length);
-    Ok((md, buffer))
+    get_sized(connection, hobj, MQGMO_NO_SYNCPOINT, 1024)
 }
 
 fn define_model(

@@ -2,8 +2,6 @@
 //! their reasons puts one event on SYSTEM.ADMIN.QMGR.EVENT (queue_manager_events.rs documents
 //! the message), nothing while the switch is DISABLED, and the call's outcome never changes.
 
-mod support;
-
 use ferrite_constants::{
     format::MQFMT_EVENT, get_options::*, message_type::MQMT_DATAGRAM, object_type::*,
     open_options::*, pcf::*, pcf_selector::*, put_options::*, queue_type::*, reason::*,
@@ -14,7 +12,7 @@ use ferrite_mqi::*;
 use ferrite_queue_manager::{
     AliasDefinition, ObjectDefinition, ObjectType, QueueDefinition, QueueManager,
 };
-use support::*;
+use ferrite_test_kit::*;
 
 #[derive(Debug, PartialEq)]
 enum Value {
@@ -33,48 +31,33 @@ fn events(queue_manager: &std::sync::Arc<QueueManager>) -> Vec<(i32, Vec<(i32, V
         )
         .unwrap();
     let mut found = Vec::new();
-    loop {
-        let mut md = Mqmd::default();
-        let mut buffer = vec![0u8; 4096];
-        match connection.get(
-            hobj,
-            &mut md,
-            &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
-            &mut buffer,
-        ) {
-            Ok(got) => {
-                assert_eq!(md.format, MQFMT_EVENT);
-                assert_eq!(md.msg_type, MQMT_DATAGRAM);
-                let data = &buffer[..got.data_length];
-                let int = |offset: usize| {
-                    i32::from_ne_bytes(data[offset..offset + 4].try_into().unwrap())
-                };
-                assert_eq!(int(0), MQCFT_EVENT);
-                assert_eq!(int(8), MQCFH_VERSION_1);
-                assert_eq!(int(12), MQCMD_Q_MGR_EVENT);
-                assert_eq!(int(24), 1, "MQCC_WARNING");
-                let mut parameters = Vec::new();
-                let mut offset = 36;
-                for _ in 0..int(32) {
-                    let (kind, length, parameter) = (int(offset), int(offset + 4), int(offset + 8));
-                    let value = match kind {
-                        MQCFT_INTEGER => Value::Integer(int(offset + 12)),
-                        MQCFT_STRING => {
-                            let string_length = int(offset + 16) as usize;
-                            let text = &data[offset + 20..offset + 20 + string_length];
-                            Value::Text(String::from_utf8_lossy(text).trim_end().to_string())
-                        }
-                        other => panic!("structure type {other}"),
-                    };
-                    parameters.push((parameter, value));
-                    offset += length as usize;
+    for (md, buffer) in get_until_empty(&mut connection, hobj, 4096, "the event queue") {
+        assert_eq!(md.format, MQFMT_EVENT);
+        assert_eq!(md.msg_type, MQMT_DATAGRAM);
+        let data = &buffer;
+        let int = |offset: usize| i32::from_ne_bytes(data[offset..offset + 4].try_into().unwrap());
+        assert_eq!(int(0), MQCFT_EVENT);
+        assert_eq!(int(8), MQCFH_VERSION_1);
+        assert_eq!(int(12), MQCMD_Q_MGR_EVENT);
+        assert_eq!(int(24), 1, "MQCC_WARNING");
+        let mut parameters = Vec::new();
+        let mut offset = 36;
+        for _ in 0..int(32) {
+            let (kind, length, parameter) = (int(offset), int(offset + 4), int(offset + 8));
+            let value = match kind {
+                MQCFT_INTEGER => Value::Integer(int(offset + 12)),
+                MQCFT_STRING => {
+                    let string_length = int(offset + 16) as usize;
+                    let text = &data[offset + 20..offset + 20 + string_length];
+                    Value::Text(String::from_utf8_lossy(text).trim_end().to_string())
                 }
-                assert_eq!(offset, data.len(), "ParameterCount covers the data");
-                found.push((int(28), parameters));
-            }
-            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
-            Err(error) => panic!("MQGET from the event queue: {error}"),
+                other => panic!("structure type {other}"),
+            };
+            parameters.push((parameter, value));
+            offset += length as usize;
         }
+        assert_eq!(offset, data.len(), "ParameterCount covers the data");
+        found.push((int(28), parameters));
     }
     connection.close(hobj, 0).unwrap();
     found

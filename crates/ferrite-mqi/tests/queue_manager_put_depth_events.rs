@@ -4,17 +4,13 @@
 //! MAXDEPTH (Queue Full), and the event queue itself raises nothing (MQ: performance events
 //! "are not generated for the event queues themselves"), so an event never loops.
 
-mod support;
-
-use ferrite_constants::{
-    format::MQFMT_EVENT, get_options::*, open_options::*, put_options::*, reason::*, report::*,
-};
+use ferrite_constants::{open_options::*, put_options::*, reason::*, report::*};
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
+use ferrite_test_kit::*;
 use std::sync::Arc;
-use support::*;
 
 const DEADQ: &str = "SYSTEM.DEAD.LETTER.QUEUE";
 
@@ -61,43 +57,21 @@ impl Setup {
     }
 
     fn put(&mut self, queue: &str, md: &mut Mqmd, options: i32) {
-        let hobj = self
-            .application
-            .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
-            .unwrap();
-        self.application
-            .put(hobj, md, &mut Mqpmo::with_options(options), b"work")
-            .unwrap();
-        self.application.close(hobj, 0).unwrap();
+        put_to_queue(&mut self.application, queue, md, options, b"work");
     }
 
     /// The (reason, queue) of each event on the event queue, taken off it.
     fn events(&mut self) -> Vec<(i32, String)> {
         let mut found = Vec::new();
-        loop {
-            let mut md = Mqmd::default();
-            let mut buffer = vec![0u8; 1024];
-            match self.monitor.get(
-                self.event_queue,
-                &mut md,
-                &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
-                &mut buffer,
-            ) {
-                Ok(got) => {
-                    assert_eq!(md.format, MQFMT_EVENT);
-                    assert_eq!(got.data_length, 236);
-                    let int = |offset: usize| {
-                        i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap())
-                    };
-                    let queue = String::from_utf8_lossy(&buffer[124..172])
-                        .trim_end()
-                        .to_string();
-                    found.push((int(28), queue));
-                }
-                Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return found,
-                Err(error) => panic!("MQGET from the event queue: {error}"),
-            }
+        for buffer in performance_events(&mut self.monitor, self.event_queue) {
+            let int =
+                |offset: usize| i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap());
+            let queue = String::from_utf8_lossy(&buffer[124..172])
+                .trim_end()
+                .to_string();
+            found.push((int(28), queue));
         }
+        found
     }
 }
 

@@ -3,19 +3,15 @@
 //! asked for them), dead letters, and event messages trigger their queues; a trigger message
 //! on an initiation queue never triggers (no loop).
 
-mod support;
-
-use ferrite_constants::{
-    format::MQFMT_TRIGGER, get_options::*, open_options::*, put_options::*, reason::*, report::*,
-};
+use ferrite_constants::{format::MQFMT_TRIGGER, open_options::*, put_options::*, report::*};
 use ferrite_message::trigger_message::TriggerMessage;
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
+use ferrite_test_kit::*;
 use std::sync::Arc;
-use support::*;
 
 const INITQ: &str = "APP.INITQ";
 const DEADQ: &str = "SYSTEM.DEAD.LETTER.QUEUE";
@@ -58,39 +54,21 @@ impl Setup {
     }
 
     fn put(&mut self, queue: &str, md: &mut Mqmd, options: i32) {
-        let hobj = self
-            .application
-            .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
-            .unwrap();
-        self.application
-            .put(hobj, md, &mut Mqpmo::with_options(options), b"work")
-            .unwrap();
-        self.application.close(hobj, 0).unwrap();
+        put_to_queue(&mut self.application, queue, md, options, b"work");
     }
 
     /// The queues named by the trigger messages on the initiation queue (taken off it).
     fn triggered_queues(&mut self) -> Vec<String> {
         let mut found = Vec::new();
-        loop {
-            let mut md = Mqmd::default();
-            let mut buffer = vec![0u8; 2048];
-            match self.monitor.get(
-                self.initq,
-                &mut md,
-                &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
-                &mut buffer,
-            ) {
-                Ok(got) => {
-                    assert_eq!(md.format, MQFMT_TRIGGER);
-                    let order = ByteOrder::from_mq_encoding(md.encoding).unwrap();
-                    let trigger =
-                        TriggerMessage::decode(&buffer[..got.data_length], order).unwrap();
-                    found.push(trigger.q_name);
-                }
-                Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return found,
-                Err(error) => panic!("MQGET from the initiation queue: {error}"),
-            }
+        for (md, buffer) in
+            get_until_empty(&mut self.monitor, self.initq, 2048, "the initiation queue")
+        {
+            assert_eq!(md.format, MQFMT_TRIGGER);
+            let order = ByteOrder::from_mq_encoding(md.encoding).unwrap();
+            let trigger = TriggerMessage::decode(&buffer, order).unwrap();
+            found.push(trigger.q_name);
         }
+        found
     }
 }
 

@@ -3,29 +3,19 @@
 //! and its MsgToken, so that the get takes exactly the message looked at. A persistent message
 //! that overtakes it by priority in between must stay on the queue for a real MQGET.
 
-mod support;
-
 use ferrite_constants::{
     get_options::*, match_options::MQMO_MATCH_MSG_TOKEN, open_options::*, persistence::*,
     put_options::*, structs::MQGMO_VERSION_4,
 };
 use ferrite_mqi::*;
-use support::*;
+use ferrite_test_kit::*;
 
 fn put(connection: &mut Connection, hobj: Hobj, persistence: i32, priority: i32, data: &[u8]) {
     let mut md = Mqmd {
-        persistence,
         priority,
-        ..Mqmd::default()
+        ..with_persistence(persistence)
     };
-    connection
-        .put(
-            hobj,
-            &mut md,
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-            data,
-        )
-        .unwrap();
+    put_md(connection, hobj, &mut md, MQPMO_NO_SYNCPOINT, data).unwrap();
 }
 
 fn get(connection: &mut Connection, hobj: Hobj, token: Option<[u8; 16]>) -> Vec<u8> {

@@ -2,8 +2,6 @@
 //! (issue 3: "every reason code the API can return is produced by at least one test"). Each
 //! test makes the call MQ documents for the code and asserts it.
 
-mod support;
-
 use ferrite_constants::{
     completion::*, get_options::*, message_flags::*, object_type::MQOT_PROCESS, open_options::*,
     put_options::*, reason::*, selector::*,
@@ -15,13 +13,7 @@ use ferrite_queue_manager::{
 };
 use ferrite_storage::types::{Rba, Urid};
 use ferrite_storage::PageSetId;
-use support::*;
-
-fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
-    let error = result.expect_err("the call should fail");
-    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
-    error.reason
-}
+use ferrite_test_kit::*;
 
 #[test]
 fn alias_of_a_model_queue_is_mqrc_alias_base_q_type_error() {

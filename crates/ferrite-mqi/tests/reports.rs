@@ -1,14 +1,12 @@
 //! Report messages (COA, COD, expiration, exception), the dead-letter queue and its MQDLH.
 
-mod support;
-
 use std::sync::Arc;
 use std::time::Duration;
 
 use ferrite_constants::{
-    appl_type::MQAT_QMGR, completion::MQCC_FAILED, expiry::MQEI_UNLIMITED, feedback::*,
-    format::MQFMT_STRING, get_options::*, message_type::*, open_options::*, persistence::*,
-    put_options::*, reason::*, report::*,
+    appl_type::MQAT_QMGR, expiry::MQEI_UNLIMITED, feedback::*, format::MQFMT_STRING,
+    get_options::*, message_type::*, open_options::*, persistence::*, put_options::*, reason::*,
+    report::*,
 };
 use ferrite_message::dead_letter_header::DEAD_LETTER_HEADER_LENGTH;
 use ferrite_message::DeadLetterHeader;
@@ -17,19 +15,9 @@ use ferrite_mqi::*;
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
-use support::*;
+use ferrite_test_kit::*;
 
 const DLQ: &str = DEFAULT_DEAD_LETTER_QUEUE;
-
-fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
-    let error = result.expect_err("the call should fail");
-    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
-    error.reason
-}
-
-fn connect(qm: &Arc<QueueManager>) -> Connection {
-    Connection::connect(qm.clone(), "").unwrap()
-}
 
 fn open(connection: &mut Connection, name: &str) -> Hobj {
     connection
@@ -53,22 +41,11 @@ fn asking(report: i32) -> Mqmd {
 }
 
 fn put(connection: &mut Connection, hobj: Hobj, md: &mut Mqmd, options: i32, data: &[u8]) {
-    connection
-        .put(hobj, md, &mut Mqpmo::with_options(options), data)
-        .unwrap();
+    put_md(connection, hobj, md, options, data).unwrap();
 }
 
 fn get(connection: &mut Connection, hobj: Hobj, options: i32) -> MqResult<(Mqmd, Vec<u8>)> {
-    let mut md = Mqmd::default();
-    let mut buffer = vec![0u8; 8192];
-    let result = connection.get(
-        hobj,
-        &mut md,
-        &mut Mqgmo::with_options(options),
-        &mut buffer,
-    )?;
-    buffer.truncate(result.returned_length);
-    Ok((md, buffer))
+    get_sized(connection, hobj, options, 8192)
 }
 
 fn depth(qm: &QueueManager, name: &str) -> u64 {
@@ -437,7 +414,7 @@ fn dead_letter_in_a_unit_of_work_and_across_restart() {
     let directory = tempfile::tempdir().unwrap();
     create(directory.path(), "QM1");
     {
-        let qm = support::open(directory.path());
+        let qm = ferrite_test_kit::open(directory.path());
         define(&qm, QueueDefinition::local(DLQ, PageSetId(1)));
         let c = connect(&qm);
         let mut md = asking(MQRO_NONE);
@@ -467,7 +444,7 @@ fn dead_letter_in_a_unit_of_work_and_across_restart() {
         c.disconnect().unwrap();
         qm.shutdown().unwrap();
     }
-    let qm = support::open(directory.path());
+    let qm = ferrite_test_kit::open(directory.path());
     let mut c = connect(&qm);
     let dlq = open(&mut c, DLQ);
     let (md, header, data) = dead_letter(&mut c, dlq);

@@ -1,25 +1,16 @@
 //! MQOPEN with a SelectionString: MQGET returns only the messages the selector chooses, by
 //! MQMD fields (JMSCorrelationID, JMSPriority) and by properties in an MQRFH2.
 
-mod support;
-
 use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
 use ferrite_message::properties::PropertyValue;
 use ferrite_message::{MessageProperties, Rfh2};
-use ferrite_mqi::{Connection, Hobj, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{Connection, Hobj, MqResult, Mqgmo, Mqmd, Mqod};
 use ferrite_protocol::ByteOrder;
-use support::*;
+use ferrite_test_kit::*;
 
 fn put(connection: &mut Connection, hobj: Hobj, md: Mqmd, data: &[u8]) {
     let mut md = md;
-    connection
-        .put(
-            hobj,
-            &mut md,
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-            data,
-        )
-        .unwrap();
+    put_md(connection, hobj, &mut md, MQPMO_NO_SYNCPOINT, data).unwrap();
 }
 
 /// A message whose MQRFH2 carries `usr.colour` and whose body is `body`.
@@ -53,15 +44,7 @@ fn open_selecting(connection: &mut Connection, selector: &str) -> MqResult<Hobj>
 }
 
 fn get(connection: &mut Connection, hobj: Hobj, options: i32) -> MqResult<Vec<u8>> {
-    let mut buffer = vec![0u8; 4096];
-    let got = connection.get(
-        hobj,
-        &mut Mqmd::default(),
-        &mut Mqgmo::with_options(options),
-        &mut buffer,
-    )?;
-    buffer.truncate(got.returned_length);
-    Ok(buffer)
+    ferrite_test_kit::get(connection, hobj, options).map(|(_, data)| data)
 }
 
 fn ends_with(data: &[u8], body: &str) -> bool {

@@ -5,18 +5,16 @@
 //! is enabled, a timer switched off by a get that empties the queue), the High event raised by
 //! the timer with no operation on the queue, and expiry as a get operation.
 
-mod support;
-
 use std::thread::sleep;
 use std::time::Duration;
 
 use ferrite_constants::reason::*;
-use ferrite_constants::{format::MQFMT_EVENT, get_options::*, open_options::*, put_options::*};
+use ferrite_constants::{get_options::*, open_options::*, put_options::*};
 use ferrite_mqi::depth_events::PERFORMANCE_EVENT_QUEUE;
 use ferrite_mqi::*;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
-use support::*;
+use ferrite_test_kit::*;
 
 const Q: &str = "APP.Q";
 /// QSVCINT in these tests; the sleeps that pass it are twice as long.
@@ -147,48 +145,33 @@ impl Setup {
     /// The events on SYSTEM.ADMIN.PERFM.EVENT (taken off it), decoded from their PCF.
     fn events(&mut self) -> Vec<Event> {
         let mut found = Vec::new();
-        loop {
-            let mut md = Mqmd::default();
-            let mut buffer = vec![0u8; 1024];
-            match self.monitor.get(
-                self.event_queue,
-                &mut md,
-                &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
-                &mut buffer,
-            ) {
-                Ok(got) => {
-                    assert_eq!(md.format, MQFMT_EVENT);
-                    assert_eq!(got.data_length, 236);
-                    let int = |offset: usize| {
-                        i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap())
-                    };
-                    // MQCFH: MQCFT_EVENT, length 36, version 1, MQCMD_PERFM_EVENT, ...,
-                    // CompCode MQCC_WARNING, Reason, ParameterCount 6.
-                    assert_eq!(
-                        [int(0), int(4), int(8), int(12), int(24), int(32)],
-                        [7, 36, 1, 45, 1, 6]
-                    );
-                    let text = |offset: usize| {
-                        String::from_utf8_lossy(&buffer[offset..offset + 48])
-                            .trim_end()
-                            .to_string()
-                    };
-                    // MQCA_Q_MGR_NAME then MQCA_BASE_Q_NAME (2002).
-                    assert_eq!((int(44), int(112)), (2015, 2002));
-                    let integers = (0..4)
-                        .map(|i| (int(172 + i * 16 + 8), int(172 + i * 16 + 12)))
-                        .collect();
-                    found.push(Event {
-                        reason: int(28),
-                        queue_manager: text(56),
-                        queue: text(124),
-                        integers,
-                    });
-                }
-                Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return found,
-                Err(error) => panic!("MQGET from the event queue: {error}"),
-            }
+        for buffer in performance_events(&mut self.monitor, self.event_queue) {
+            let int =
+                |offset: usize| i32::from_le_bytes(buffer[offset..offset + 4].try_into().unwrap());
+            // MQCFH: MQCFT_EVENT, length 36, version 1, MQCMD_PERFM_EVENT, ...,
+            // CompCode MQCC_WARNING, Reason, ParameterCount 6.
+            assert_eq!(
+                [int(0), int(4), int(8), int(12), int(24), int(32)],
+                [7, 36, 1, 45, 1, 6]
+            );
+            let text = |offset: usize| {
+                String::from_utf8_lossy(&buffer[offset..offset + 48])
+                    .trim_end()
+                    .to_string()
+            };
+            // MQCA_Q_MGR_NAME then MQCA_BASE_Q_NAME (2002).
+            assert_eq!((int(44), int(112)), (2015, 2002));
+            let integers = (0..4)
+                .map(|i| (int(172 + i * 16 + 8), int(172 + i * 16 + 12)))
+                .collect();
+            found.push(Event {
+                reason: int(28),
+                queue_manager: text(56),
+                queue: text(124),
+                integers,
+            });
         }
+        found
     }
 
     fn reasons(&mut self) -> Vec<i32> {

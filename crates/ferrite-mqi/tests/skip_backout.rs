@@ -1,49 +1,21 @@
 //! MQGMO_MARK_SKIP_BACKOUT: a marked message survives MQBACK, got in a new unit of work.
 
-mod support;
-
 use std::sync::Arc;
 
-use ferrite_constants::{
-    completion::MQCC_FAILED, get_options::*, open_options::*, persistence::*, put_options::*,
-    reason::*,
-};
+use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
 use ferrite_mqi::*;
 use ferrite_queue_manager::QueueManager;
-use support::*;
+use ferrite_test_kit::*;
 
 const OPTIONS: i32 = MQOO_INPUT_SHARED | MQOO_OUTPUT | MQOO_BROWSE;
 
-fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
-    let error = result.expect_err("the call should fail");
-    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
-    error.reason
-}
-
 fn put(c: &mut Connection, hobj: Hobj, data: &[u8], persistent: bool, options: i32) {
-    let mut md = Mqmd {
-        persistence: if persistent {
-            MQPER_PERSISTENT
-        } else {
-            MQPER_NOT_PERSISTENT
-        },
-        ..Mqmd::default()
-    };
-    c.put(hobj, &mut md, &mut Mqpmo::with_options(options), data)
-        .unwrap();
+    let md = &mut with_persistence(persistence(persistent));
+    put_md(c, hobj, md, options, data).unwrap();
 }
 
 fn get(c: &mut Connection, hobj: Hobj, options: i32) -> MqResult<(Vec<u8>, i32)> {
-    let mut md = Mqmd::default();
-    let mut buffer = vec![0u8; 1024];
-    let result = c.get(
-        hobj,
-        &mut md,
-        &mut Mqgmo::with_options(options),
-        &mut buffer,
-    )?;
-    buffer.truncate(result.returned_length);
-    Ok((buffer, md.backout_count))
+    get_sized(c, hobj, options, 1024).map(|(md, data)| (data, md.backout_count))
 }
 
 fn depth(qm: &Arc<QueueManager>) -> u64 {
@@ -157,7 +129,7 @@ fn restart_backs_out_the_new_unit_of_work() {
     let directory = tempfile::tempdir().unwrap();
     create(directory.path(), "QM1");
     {
-        let qm = support::open(directory.path());
+        let qm = ferrite_test_kit::open(directory.path());
         define(
             &qm,
             ferrite_queue_manager::QueueDefinition::local("Q1", ferrite_storage::PageSetId(1)),
@@ -174,7 +146,7 @@ fn restart_backs_out_the_new_unit_of_work() {
         qm.shutdown().unwrap();
         drop(c);
     }
-    let qm = support::open(directory.path());
+    let qm = ferrite_test_kit::open(directory.path());
     let mut c = Connection::connect(qm.clone(), "").unwrap();
     let h = c.open(&mut Mqod::queue("Q1"), OPTIONS).unwrap();
     let (data, backout_count) = get(&mut c, h, MQGMO_NO_SYNCPOINT).unwrap();

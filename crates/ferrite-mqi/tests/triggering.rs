@@ -4,8 +4,6 @@
 //! and DEPTH delivered at backout too), messages a backout returns, DEPTH resetting TRIGGER,
 //! TRIGINT, and who counts as having a queue open for input.
 
-mod support;
-
 use ferrite_constants::{
     encoding::MQENC_NATIVE, format::*, get_options::*, open_options::*, persistence::*,
     put_options::*, reason::*,
@@ -15,8 +13,8 @@ use ferrite_mqi::*;
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::{ObjectDefinition, ProcessDefinition, QueueDefinition, QueueManager};
 use ferrite_storage::PageSetId;
+use ferrite_test_kit::*;
 use std::sync::Arc;
-use support::*;
 
 const INITQ: &str = "APP.INITQ";
 const PROCESS: &str = "APP.PROCESS";
@@ -101,27 +99,17 @@ impl Setup {
     /// Every trigger message on the initiation queue (taken off it), checking each one's MQMD.
     fn trigger_messages(&mut self) -> Vec<TriggerMessage> {
         let mut found = Vec::new();
-        loop {
-            let mut md = Mqmd::default();
-            let mut buffer = vec![0u8; 2048];
-            match self.monitor.get(
-                self.initq,
-                &mut md,
-                &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
-                &mut buffer,
-            ) {
-                Ok(got) => {
-                    assert_eq!(md.format, MQFMT_TRIGGER);
-                    assert_eq!(md.persistence, MQPER_NOT_PERSISTENT);
-                    assert_eq!(md.encoding, MQENC_NATIVE);
-                    assert_eq!(got.data_length, 684);
-                    let order = ByteOrder::from_mq_encoding(md.encoding).unwrap();
-                    found.push(TriggerMessage::decode(&buffer[..got.data_length], order).unwrap());
-                }
-                Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return found,
-                Err(error) => panic!("MQGET from the initiation queue: {error}"),
-            }
+        for (md, buffer) in
+            get_until_empty(&mut self.monitor, self.initq, 2048, "the initiation queue")
+        {
+            assert_eq!(md.format, MQFMT_TRIGGER);
+            assert_eq!(md.persistence, MQPER_NOT_PERSISTENT);
+            assert_eq!(md.encoding, MQENC_NATIVE);
+            assert_eq!(buffer.len(), 684);
+            let order = ByteOrder::from_mq_encoding(md.encoding).unwrap();
+            found.push(TriggerMessage::decode(&buffer, order).unwrap());
         }
+        found
     }
 
     fn trigger_count(&mut self) -> usize {
@@ -400,16 +388,7 @@ fn put_with(connection: &mut Connection, hobj: Hobj, priority: i32, options: i32
 }
 
 fn get_with(connection: &mut Connection, hobj: Hobj, options: i32) {
-    let mut md = Mqmd::default();
-    let mut buffer = [0u8; 64];
-    connection
-        .get(
-            hobj,
-            &mut md,
-            &mut Mqgmo::with_options(options),
-            &mut buffer,
-        )
-        .unwrap();
+    get_sized(connection, hobj, options, 64).unwrap();
 }
 
 #[test]

@@ -16,20 +16,7 @@ fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
     let directory = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/corpus")
         .join(target);
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&directory)
-        .unwrap_or_else(|error| panic!("{}: {error}", directory.display()))
-        .map(|entry| entry.unwrap().path())
-        .map(|path| {
-            let bytes = std::fs::read(&path).unwrap();
-            (
-                path.file_name().unwrap().to_string_lossy().into_owned(),
-                bytes,
-            )
-        })
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "corpus {target} is empty");
-    files
+    ferrite_test_kit::corpus::corpus_files(&directory, 1)
 }
 
 /// Decodes a flow body by segment type; returns whether it decoded.

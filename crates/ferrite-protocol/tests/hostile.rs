@@ -1,8 +1,7 @@
 //! Hostile input: truncation at every length, random bytes, random chunking, limits.
 
-mod common;
+mod support;
 
-use common::*;
 use ferrite_protocol::api::ApiFlow;
 use ferrite_protocol::codec::{Reader, Writer};
 use ferrite_protocol::control::*;
@@ -12,6 +11,7 @@ use ferrite_protocol::segment::*;
 use ferrite_protocol::uid::*;
 use ferrite_protocol::{ByteOrder, ProtocolError};
 use proptest::prelude::*;
+use support::*;
 
 /// Every strict prefix of a valid encoding must fail to decode (never panic, never succeed
 /// with a wrong length).

@@ -1,8 +1,7 @@
 //! Round trips of every structure in both byte orders, value-level and byte-level.
 
-mod common;
+mod support;
 
-use common::*;
 use ferrite_protocol::api::ApiFlow;
 use ferrite_protocol::codec::{Reader, Writer};
 use ferrite_protocol::control::*;
@@ -12,6 +11,7 @@ use ferrite_protocol::segment::*;
 use ferrite_protocol::uid::*;
 use ferrite_protocol::ByteOrder;
 use proptest::prelude::*;
+use support::*;
 
 macro_rules! roundtrip_struct {
     ($name:ident, $ty:ty, $sample:ident, $versions:expr, $lengths:expr) => {

@@ -3,6 +3,8 @@
 //! its last registered backup still needs; DISPLAY LOG shows what is kept; a restart after a
 //! power loss still finds every committed message.
 
+mod support;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,13 +26,7 @@ fn config(name: &str, retention_days: u32, max_archives: u32) -> QueueManagerCon
 }
 
 fn descriptor(tag: u32) -> MessageDescriptor {
-    let mut message_id = [0u8; 24];
-    message_id[..4].copy_from_slice(&tag.to_be_bytes());
-    MessageDescriptor {
-        persistent: true,
-        message_id,
-        ..MessageDescriptor::default()
-    }
+    support::tagged_descriptor(tag, true)
 }
 
 fn start(

@@ -2,6 +2,8 @@
 //! grows and shrinks while puts and gets go on, QPSTNBUF shows the new size at once, no
 //! message is lost or damaged, and a crash at any step of a shrink loses nothing committed.
 
+mod support;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -35,13 +37,7 @@ fn config(name: &str, buffers: u32) -> QueueManagerConfig {
 }
 
 fn descriptor(tag: u32, persistent: bool) -> MessageDescriptor {
-    let mut message_id = [0u8; 24];
-    message_id[..4].copy_from_slice(&tag.to_be_bytes());
-    MessageDescriptor {
-        persistent,
-        message_id,
-        ..MessageDescriptor::default()
-    }
+    support::tagged_descriptor(tag, persistent)
 }
 
 fn body(tag: u32) -> Vec<u8> {

@@ -3,6 +3,8 @@
 //! archive. After each crash the queue manager restarts and must hold every acknowledged
 //! committed message exactly once and nothing that was never committed.
 
+mod support;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
@@ -51,13 +53,7 @@ fn config(variant: Variant) -> QueueManagerConfig {
 }
 
 fn descriptor(tag: u32) -> MessageDescriptor {
-    let mut message_id = [0u8; 24];
-    message_id[..4].copy_from_slice(&tag.to_be_bytes());
-    MessageDescriptor {
-        persistent: true,
-        message_id,
-        ..MessageDescriptor::default()
-    }
+    support::tagged_descriptor(tag, true)
 }
 
 fn payload(tag: u32) -> Vec<u8> {

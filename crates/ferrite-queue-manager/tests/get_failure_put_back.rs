@@ -11,22 +11,18 @@ use ferrite_queue_manager::{
     GetControls, GetOutcome, LocalQueue, MessageEntry, MessageKey, MessageSelector, MessageStorage,
     QueueDefinition, QueueManager, UnitOfWork,
 };
-use ferrite_storage::config::QueueManagerConfig;
 use ferrite_storage::data_manager::memory::MemoryAccount;
 use ferrite_storage::data_manager::message::MessageDescriptor;
 use ferrite_storage::log_records::MessageLocation;
 use ferrite_storage::types::PageNumber;
-use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::PageSetId;
 
 /// MAXDEPTH of the test queue: small, so a place that is not given back shows.
 const MAX_DEPTH: u32 = 3;
 
 fn open(directory: &Path) -> Arc<QueueManager> {
-    let config = QueueManagerConfig::small("QMPB");
-    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    QueueManager::create(fs.clone(), directory, &config, &mut |_, _, _| {}).unwrap();
-    QueueManager::open(fs, directory, Arc::new(|_: &str| {})).unwrap()
+    ferrite_test_kit::create(directory, "QMPB");
+    ferrite_test_kit::open(directory)
 }
 
 fn queue(queue_manager: &QueueManager) -> Arc<LocalQueue> {

@@ -24,22 +24,18 @@ use std::path::PathBuf;
 
 use ferrite_queue_manager::QueueDefinition;
 use ferrite_storage::data_manager::data_page::{self, SlotHeader, CONTINUATION_CAPACITY};
-use ferrite_storage::data_manager::message::{
-    decode_descriptor, decode_index_fields, encode_image, MessageDescriptor,
-    DESCRIPTOR_EXTENSION_BYTES_MAX,
-};
+use ferrite_storage::data_manager::message::{decode_descriptor, encode_image, MessageDescriptor};
 use ferrite_storage::log::bsds::Bsds;
-use ferrite_storage::log::record::{
-    decode_header, decode_record, encode_record, SegmentHeader, LOG_RECORD_BYTES_MAX,
-    LOG_RECORD_HEADER_BYTES, RECORD_KIND_END_OF_FILE, RECORD_KIND_SEGMENT,
-};
+use ferrite_storage::log::record::{decode_record, encode_record, LOG_RECORD_HEADER_BYTES};
 use ferrite_storage::log_records::{
     encode_urid, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, PutRecord,
-    RecoveryRecord, UrOperation, UrReference, UrSnapshot, UrState, CONTINUATION_PAGES_MAX,
-    IMAGE_BYTES_MAX,
+    UrOperation, UrReference, UrSnapshot, UrState,
 };
-use ferrite_storage::page::{PageBytes, PageType, PAGE_HEADER_SIZE, PAGE_SIZE};
+use ferrite_storage::page::{PageBytes, PageType, PAGE_SIZE};
 use ferrite_storage::{PageNumber, PageSetId, Rba, Urid};
+use ferrite_test_kit::hostile::{
+    check_log_payload, check_log_record, check_message_image, check_page,
+};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -126,20 +122,7 @@ fn corpus_dir(target: &str) -> PathBuf {
 
 /// Every file of a corpus directory, sorted by name. The directory must not be empty.
 fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(corpus_dir(target))
-        .unwrap_or_else(|error| panic!("corpus {target}: {error}"))
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.is_file())
-        .map(|path| {
-            (
-                path.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&path).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "corpus {target} is empty");
-    files
+    ferrite_test_kit::corpus::corpus_files(&corpus_dir(target), 1)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,33 +164,12 @@ fn descriptor_strategy() -> impl Strategy<Value = MessageDescriptor> {
         )
 }
 
-fn check_image(image: &[u8]) {
-    let full = decode_descriptor(image);
-    let index = decode_index_fields(image);
-    assert_eq!(full.is_ok(), index.is_ok(), "the two decoders disagree");
-    if let Ok((descriptor, offset)) = full {
-        assert!(offset <= image.len());
-        assert!(descriptor.priority <= 9);
-        assert!(descriptor.descriptor_extension.len() <= DESCRIPTOR_EXTENSION_BYTES_MAX);
-        // Derived values must not overflow either.
-        let _ = descriptor.expires_at_ms();
-        let mut without_extension = descriptor.clone();
-        without_extension.descriptor_extension.clear();
-        assert_eq!(index.unwrap(), without_extension);
-        // What decodes re-encodes to the same descriptor and data.
-        let again = encode_image(&descriptor, &image[offset..]);
-        let (decoded, again_offset) = decode_descriptor(&again).expect("re-encoded image decodes");
-        assert_eq!(decoded, descriptor);
-        assert_eq!(&again[again_offset..], &image[offset..]);
-    }
-}
-
 proptest! {
     #![proptest_config(config())]
 
     #[test]
     fn message_image_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
-        check_image(&bytes);
+        check_message_image(&bytes);
     }
 
     #[test]
@@ -220,10 +182,10 @@ proptest! {
         let (decoded, offset) = decode_descriptor(&image).unwrap();
         prop_assert_eq!(&decoded, &descriptor);
         prop_assert_eq!(&image[offset..], &data[..]);
-        check_image(&image);
+        check_message_image(&image);
         let mut mutated = image.clone();
         apply(&mut mutated, &mutations);
-        check_image(&mutated);
+        check_message_image(&mutated);
     }
 }
 
@@ -231,7 +193,7 @@ proptest! {
 fn corpus_message_image() {
     for (name, bytes) in corpus("message_image") {
         eprintln!("message_image/{name}");
-        check_image(&bytes);
+        check_message_image(&bytes);
     }
 }
 
@@ -368,33 +330,6 @@ fn payload_strategy() -> impl Strategy<Value = (u8, Vec<u8>)> {
     ]
 }
 
-fn check_payload(kind_byte: u8, payload: &[u8]) -> Option<RecoveryRecord> {
-    let record = RecoveryRecord::decode(kind_byte, payload).ok()?;
-    match &record {
-        RecoveryRecord::Put { record, image } => {
-            assert!(record.continuation_pages.len() <= CONTINUATION_PAGES_MAX);
-            assert!(image.len() <= IMAGE_BYTES_MAX && image.len() <= payload.len());
-            assert!(record.location.page_set.0 <= PageSetId::MAX);
-        }
-        RecoveryRecord::Backout(record) => {
-            assert!(record.backout_counts.len() <= payload.len());
-        }
-        RecoveryRecord::Checkpoint(record) => {
-            assert!(record.page_set_recovery_rbas.len() <= 100);
-            let operations: usize = record
-                .units_of_recovery
-                .iter()
-                .map(|ur| ur.operations.len())
-                .sum();
-            assert!(record.units_of_recovery.len() + operations <= payload.len());
-        }
-        _ => {}
-    }
-    let _ = record.describe(Rba(u64::MAX));
-    let _ = record.describe(Rba(0));
-    Some(record)
-}
-
 proptest! {
     #![proptest_config(config())]
 
@@ -403,7 +338,7 @@ proptest! {
         kind_byte in prop_oneof![1u8..=6, any::<u8>()],
         payload in prop::collection::vec(any::<u8>(), 0..200),
     ) {
-        check_payload(kind_byte, &payload);
+        check_log_payload(kind_byte, &payload);
     }
 
     #[test]
@@ -412,12 +347,12 @@ proptest! {
         mutations in mutations(),
         other_kind in 0u8..=7,
     ) {
-        prop_assert!(check_payload(kind_byte, &payload).is_some(), "valid payload refused");
+        prop_assert!(check_log_payload(kind_byte, &payload).is_some(), "valid payload refused");
         let mut mutated = payload.clone();
         apply(&mut mutated, &mutations);
-        check_payload(kind_byte, &mutated);
+        check_log_payload(kind_byte, &mutated);
         // The payload read as another kind (a kind byte flipped under a good checksum).
-        check_payload(other_kind, &payload);
+        check_log_payload(other_kind, &payload);
     }
 }
 
@@ -426,7 +361,7 @@ fn corpus_log_payload() {
     for (name, bytes) in corpus("log_payload") {
         eprintln!("log_payload/{name}");
         if let Some((&kind_byte, payload)) = bytes.split_first() {
-            check_payload(kind_byte, payload);
+            check_log_payload(kind_byte, payload);
         }
     }
 }
@@ -434,43 +369,12 @@ fn corpus_log_payload() {
 // ---------------------------------------------------------------------------------------------
 // Target: log record framing
 
-fn check_framed(rba: u64, bytes: &[u8]) {
-    if let Ok(header) = decode_header(
-        bytes
-            .get(..LOG_RECORD_HEADER_BYTES)
-            .and_then(|h| h.try_into().ok())
-            .unwrap_or(&[0u8; LOG_RECORD_HEADER_BYTES]),
-        bytes.len() as u64,
-    ) {
-        assert!(header.length as usize >= LOG_RECORD_HEADER_BYTES);
-        let _ = header.payload_len();
-    }
-    if let Ok((header, payload)) = decode_record(Rba(rba), bytes) {
-        assert!(header.length as usize <= bytes.len());
-        if header.kind == RECORD_KIND_END_OF_FILE {
-            assert!(payload.is_empty());
-        } else {
-            assert_eq!(payload.len(), header.payload_len());
-        }
-    }
-    // Any bytes as a segment's payload: refused, or a piece that fits its logical record.
-    if let Ok((segment, piece)) = SegmentHeader::decode(bytes) {
-        assert!(segment.kind < RECORD_KIND_SEGMENT);
-        assert!(segment.total_bytes as usize <= LOG_RECORD_BYTES_MAX);
-        assert!(segment.offset as usize + piece.len() <= segment.total_bytes as usize);
-        assert_eq!(
-            SegmentHeader::decode(&[&segment.encode()[..], piece].concat()).unwrap(),
-            (segment, piece)
-        );
-    }
-}
-
 proptest! {
     #![proptest_config(config())]
 
     #[test]
     fn log_record_random_bytes(rba in any::<u64>(), bytes in prop::collection::vec(any::<u8>(), 0..64)) {
-        check_framed(rba, &bytes);
+        check_log_record(rba, &bytes);
     }
 
     #[test]
@@ -494,7 +398,7 @@ proptest! {
         let record_length = LOG_RECORD_HEADER_BYTES + payload.len();
         let mut mutated = framed.clone();
         apply(&mut mutated, &mutations);
-        check_framed(rba, &mutated);
+        check_log_record(rba, &mutated);
         // CRC-32C catches every change of up to 3 bits: a mutation inside the record that
         // still decodes must have left the record's bytes as they were.
         if let Ok((_, decoded)) = decode_record(Rba(rba), &mutated) {
@@ -515,7 +419,7 @@ fn corpus_log_record() {
         let rba = bytes
             .get(..8)
             .map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap()));
-        check_framed(rba, bytes.get(8..).unwrap_or(&[]));
+        check_log_record(rba, bytes.get(8..).unwrap_or(&[]));
     }
 }
 
@@ -527,53 +431,6 @@ fn page_from(bytes: &[u8]) -> Box<PageBytes> {
     let n = bytes.len().min(PAGE_SIZE);
     page.0[..n].copy_from_slice(&bytes[..n]);
     page
-}
-
-fn check_page(page: &PageBytes) {
-    let _ = page.verify(PageSetId(1), PageNumber(9));
-    let own_number = PageNumber(u32::from_le_bytes(page.0[16..20].try_into().unwrap()));
-    let own_set = PageSetId(page.0[20]);
-    let _ = page.verify(own_set, own_number);
-    let _ = page.page_type();
-    // Data page view.
-    let end = data_page::slot_area_end(page);
-    assert!(end >= PAGE_HEADER_SIZE);
-    let free = data_page::free_space(page);
-    assert!(free <= PAGE_SIZE - PAGE_HEADER_SIZE);
-    let _ = data_page::slot_count(page);
-    let _ = data_page::is_empty(page);
-    let mut previous_end = PAGE_HEADER_SIZE;
-    for (offset, header) in data_page::slots(page) {
-        assert_eq!(offset, previous_end, "slots are laid end to end");
-        let bytes = data_page::slot_bytes(page, offset, &header);
-        assert_eq!(bytes.len(), header.length_here as usize);
-        assert!(header.length_here as u32 <= header.total_length);
-        previous_end = offset + data_page::SLOT_HEADER_SIZE + bytes.len();
-        assert!(previous_end <= PAGE_SIZE);
-    }
-    for offset in [
-        0,
-        31,
-        32,
-        33,
-        100,
-        4067,
-        4068,
-        4069,
-        4095,
-        4096,
-        usize::MAX / 2,
-    ] {
-        if let Some(header) = data_page::read_slot(page, offset) {
-            assert!(
-                offset + data_page::SLOT_HEADER_SIZE + header.length_here as usize <= PAGE_SIZE
-            );
-            let _ = data_page::slot_bytes(page, offset, &header);
-        }
-    }
-    // Continuation page view.
-    let _ = data_page::continuation_next(page);
-    assert!(data_page::continuation_bytes(page).len() <= CONTINUATION_CAPACITY);
 }
 
 /// A valid sealed data page holding `lengths.len()` slots, or a continuation page.

@@ -2,6 +2,8 @@
 //! the limit derived from the buffer pool, spilling to pages and back, restart, backout,
 //! expiry, and the memory given back in every way a message leaves.
 
+mod support;
+
 use std::path::Path;
 use std::sync::Arc;
 
@@ -13,7 +15,7 @@ use ferrite_storage::data_manager::memory::{
     image_buffers_held_by_this_thread, IMAGE_OVERHEAD_BYTES, NONPERSISTENT_MEMORY_PERCENT_OF_POOL,
 };
 use ferrite_storage::data_manager::message::MessageDescriptor;
-use ferrite_storage::vfs::{FileSystem, RealFileSystem};
+use ferrite_storage::vfs::RealFileSystem;
 use ferrite_storage::PageSetId;
 
 const POOL_BUFFERS: u32 = 200;
@@ -34,21 +36,14 @@ fn config(name: &str) -> QueueManagerConfig {
 }
 
 fn open(directory: &Path, name: &str) -> Arc<QueueManager> {
-    let fs: Arc<dyn FileSystem> = Arc::new(RealFileSystem);
-    if !QueueManager::exists(fs.as_ref(), directory) {
-        QueueManager::create(fs.clone(), directory, &config(name), &mut |_, _, _| {}).unwrap();
+    if !QueueManager::exists(&RealFileSystem, directory) {
+        ferrite_test_kit::create_with(directory, &config(name));
     }
-    QueueManager::open(fs, directory, Arc::new(|_: &str| {})).unwrap()
+    ferrite_test_kit::open(directory)
 }
 
 fn descriptor(persistent: bool, tag: u32) -> MessageDescriptor {
-    let mut message_id = [0u8; 24];
-    message_id[..4].copy_from_slice(&tag.to_be_bytes());
-    MessageDescriptor {
-        persistent,
-        message_id,
-        ..MessageDescriptor::default()
-    }
+    support::tagged_descriptor(tag, persistent)
 }
 
 fn body(tag: u32, length: usize) -> Vec<u8> {

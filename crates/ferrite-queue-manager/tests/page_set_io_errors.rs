@@ -3,6 +3,8 @@
 //! transient, and stopping the queue manager cleanly when they persist, so that a restart
 //! recovers everything (see `queue_manager/page_set_errors.rs`).
 
+mod support;
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -34,13 +36,7 @@ fn config(name: &str, logload: u64) -> QueueManagerConfig {
 }
 
 fn descriptor(tag: u32) -> MessageDescriptor {
-    let mut message_id = [0u8; 24];
-    message_id[..4].copy_from_slice(&tag.to_be_bytes());
-    MessageDescriptor {
-        persistent: true,
-        message_id,
-        ..MessageDescriptor::default()
-    }
+    support::tagged_descriptor(tag, true)
 }
 
 fn body(tag: u32) -> Vec<u8> {

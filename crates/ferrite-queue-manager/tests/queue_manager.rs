@@ -1,6 +1,8 @@
 //! The storage engine through the queue manager facade: durability across clean and dirty
 //! restarts, units of recovery, in-doubt resolution, page set limits, log volume.
 
+mod support;
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -33,13 +35,7 @@ fn create(fs: Arc<dyn FileSystem>, directory: &Path, config: &QueueManagerConfig
 }
 
 fn descriptor(persistent: bool, tag: u32) -> MessageDescriptor {
-    let mut message_id = [0u8; 24];
-    message_id[..4].copy_from_slice(&tag.to_be_bytes());
-    MessageDescriptor {
-        persistent,
-        message_id,
-        ..MessageDescriptor::default()
-    }
+    support::tagged_descriptor(tag, persistent)
 }
 
 fn drain(queue_manager: &QueueManager, queue: &str) -> Vec<Vec<u8>> {

@@ -4,12 +4,12 @@
 
 mod support;
 
-use ferrite_client::{ClientOptions, Connection};
+use ferrite_client::Connection;
 use ferrite_constants::{
     completion::*, get_options::*, open_options::*, put_options::*, reason::*, selector::*,
     shareability::*, status::*,
 };
-use ferrite_mqi::{AttributeValue, Hobj, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{AttributeValue, Hobj, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_server::ServerConfig;
 
 use support::{listen, Listener};
@@ -21,14 +21,7 @@ fn start() -> Listener {
 }
 
 fn connect(listener: &Listener) -> Connection {
-    Connection::connect_client(
-        &listener.address(),
-        "DEV.APP.SVRCONN",
-        "QM1",
-        &Mqcno::default(),
-        &ClientOptions::default(),
-    )
-    .unwrap()
+    listener.connect_app()
 }
 
 fn put_async(connection: &mut Connection, hobj: Hobj, data: &[u8]) -> [u8; 24] {

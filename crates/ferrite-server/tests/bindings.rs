@@ -10,11 +10,12 @@ use std::time::{Duration, Instant};
 
 use ferrite_client::{ClientOptions, Connection};
 use ferrite_constants::{
-    completion::*, get_options::*, match_options::*, object_type::MQOT_Q_MGR, open_options::*,
-    persistence::*, put_options::*, reason::*, selector::*,
+    get_options::*, match_options::*, object_type::MQOT_Q_MGR, open_options::*, persistence::*,
+    put_options::*, reason::*, selector::*,
 };
 use ferrite_mqi::{AttributeValue, Hobj, MqError, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_server::ServerConfig;
+use ferrite_test_kit::{get_sized, put_md, reason, with_persistence};
 use support::*;
 
 const ALL: i32 = MQOO_INPUT_SHARED | MQOO_OUTPUT | MQOO_BROWSE | MQOO_INQUIRE | MQOO_SET;
@@ -34,33 +35,13 @@ fn put(
     persistence: i32,
     data: &[u8],
 ) -> Mqmd {
-    let mut md = Mqmd {
-        persistence,
-        ..Mqmd::default()
-    };
-    connection
-        .put(hobj, &mut md, &mut Mqpmo::with_options(options), data)
-        .unwrap();
+    let mut md = with_persistence(persistence);
+    put_md(connection, hobj, &mut md, options, data).unwrap();
     md
 }
 
 fn get(connection: &mut Connection, hobj: Hobj, options: i32) -> MqResult<(Mqmd, Vec<u8>)> {
-    let mut md = Mqmd::default();
-    let mut buffer = vec![0u8; 64 * 1024];
-    let result = connection.get(
-        hobj,
-        &mut md,
-        &mut Mqgmo::with_options(options),
-        &mut buffer,
-    )?;
-    buffer.truncate(result.returned_length);
-    Ok((md, buffer))
-}
-
-fn reason<T: std::fmt::Debug>(result: MqResult<T>) -> i32 {
-    let error = result.expect_err("the call should fail");
-    assert_eq!(error.completion_code, MQCC_FAILED, "{error}");
-    error.reason
+    get_sized(connection, hobj, options, 64 * 1024)
 }
 
 fn depth(connection: &mut Connection, queue: &str) -> i32 {

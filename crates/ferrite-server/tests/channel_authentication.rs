@@ -8,21 +8,16 @@ mod support;
 
 use std::time::Duration;
 
-use ferrite_client::{ClientOptions, Connection};
+use ferrite_client::Connection;
 use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
-use ferrite_mqi::{MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_server::ServerConfig;
 
+use ferrite_test_kit::get_until_empty;
 use support::{listen, Listener};
 
 fn connect(listener: &Listener, channel: &str) -> MqResult<Connection> {
-    Connection::connect_client(
-        &listener.address(),
-        channel,
-        "QM1",
-        &Mqcno::default(),
-        &ClientOptions::default(),
-    )
+    listener.connect_client(channel)
 }
 
 fn refused(listener: &Listener, channel: &str) -> i32 {
@@ -187,37 +182,24 @@ fn channel_events(
         )
         .unwrap();
     let mut events = Vec::new();
-    loop {
-        let mut md = Mqmd::default();
-        let mut buffer = vec![0u8; 4096];
-        match monitor.get(
-            hobj,
-            &mut md,
-            &mut Mqgmo::with_options(MQGMO_NO_SYNCPOINT),
-            &mut buffer,
-        ) {
-            Ok(got) => {
-                assert_eq!(md.format, MQFMT_EVENT);
-                let order = ByteOrder::of_encoding(MQENC_NATIVE);
-                let event = decode_event(&buffer[..got.data_length], order).expect("a PCF event");
-                // MQCFT_EVENT (7), MQCMD_CHANNEL_EVENT (46), MQCC_WARNING.
-                assert_eq!(
-                    (
-                        event.header.kind,
-                        event.header.command,
-                        event.header.comp_code
-                    ),
-                    (7, 46, 1)
-                );
-                assert_eq!(
-                    event.header.parameter_count as usize,
-                    event.parameters.len()
-                );
-                events.push((event.header.reason, event.parameters));
-            }
-            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
-            Err(error) => panic!("MQGET from the channel event queue: {error}"),
-        }
+    for (md, buffer) in get_until_empty(&mut monitor, hobj, 4096, "the channel event queue") {
+        assert_eq!(md.format, MQFMT_EVENT);
+        let order = ByteOrder::of_encoding(MQENC_NATIVE);
+        let event = decode_event(&buffer, order).expect("a PCF event");
+        // MQCFT_EVENT (7), MQCMD_CHANNEL_EVENT (46), MQCC_WARNING.
+        assert_eq!(
+            (
+                event.header.kind,
+                event.header.command,
+                event.header.comp_code
+            ),
+            (7, 46, 1)
+        );
+        assert_eq!(
+            event.header.parameter_count as usize,
+            event.parameters.len()
+        );
+        events.push((event.header.reason, event.parameters));
     }
     monitor.close(hobj, 0).unwrap();
     monitor.disconnect().unwrap();

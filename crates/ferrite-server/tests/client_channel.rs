@@ -20,18 +20,12 @@ use ferrite_protocol::segment::{
 use ferrite_protocol::ByteOrder;
 use ferrite_server::ServerConfig;
 
+use ferrite_test_kit::{get_sized, put_md, with_persistence};
 use support::{listen, Listener};
 
 /// Ferrite's Rust client through DEV.APP.SVRCONN.
 fn connect(listener: &Listener) -> Connection {
-    Connection::connect_client(
-        &listener.address(),
-        "DEV.APP.SVRCONN",
-        "QM1",
-        &Mqcno::default(),
-        &ClientOptions::default(),
-    )
-    .unwrap()
+    listener.connect_app()
 }
 
 /// Changes the stored definition of DEV.APP.SVRCONN (new instances use it).
@@ -55,25 +49,12 @@ fn start(queues: &[&str]) -> Listener {
 }
 
 fn put(connection: &mut Connection, hobj: Hobj, options: i32, data: &[u8]) {
-    let mut md = Mqmd {
-        persistence: MQPER_PERSISTENT,
-        ..Mqmd::default()
-    };
-    connection
-        .put(hobj, &mut md, &mut Mqpmo::with_options(options), data)
-        .unwrap();
+    let mut md = with_persistence(MQPER_PERSISTENT);
+    put_md(connection, hobj, &mut md, options, data).unwrap();
 }
 
 fn get(connection: &mut Connection, hobj: Hobj, options: i32) -> MqResult<Vec<u8>> {
-    let mut buffer = vec![0u8; 2 * 1024 * 1024];
-    let result = connection.get(
-        hobj,
-        &mut Mqmd::default(),
-        &mut Mqgmo::with_options(options),
-        &mut buffer,
-    )?;
-    buffer.truncate(result.returned_length);
-    Ok(buffer)
+    get_sized(connection, hobj, options, 2 * 1024 * 1024).map(|(_, data)| data)
 }
 
 #[test]

@@ -15,7 +15,7 @@ use ferrite_constants::{
     reason::*,
 };
 use ferrite_message::{Folder, Rfh2};
-use ferrite_mqi::{Hobj, MqResult, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{Hobj, MqResult, Mqcno, Mqgmo, Mqmd, Mqod};
 use ferrite_protocol::ByteOrder;
 use ferrite_server::ServerConfig;
 
@@ -39,14 +39,7 @@ fn connect(listener: &Listener, order: ByteOrder) -> Connection {
 
 fn put(connection: &mut Connection, hobj: Hobj, md: Mqmd, data: &[u8]) {
     let mut md = md;
-    connection
-        .put(
-            hobj,
-            &mut md,
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-            data,
-        )
-        .unwrap();
+    ferrite_test_kit::put_md(connection, hobj, &mut md, MQPMO_NO_SYNCPOINT, data).unwrap();
 }
 
 /// MQGET with MQGMO_CONVERT asking for (`ccsid`, `encoding`) into a buffer of `room` bytes.

@@ -7,12 +7,12 @@ mod support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferrite_client::{ClientOptions, Connection};
+use ferrite_client::Connection;
 use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
-use ferrite_mqi::{Hobj, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{Hobj, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_protocol::api::{ApiBody, ApiFlow, ApiHeader, MqConn, MqGet, MqOpen};
 use ferrite_protocol::control::RequestMsgs;
 use ferrite_protocol::initial_data::InitialData;
@@ -30,64 +30,31 @@ use support::Listener;
 /// QM1 with `queues`, its channel initiator with `dispatchers` and `adapters`.
 fn start(queues: &[&str], dispatchers: usize, adapters: usize) -> Listener {
     let fixture = support::start_with(queues, ServerConfig::default());
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let sink = log.clone();
-    let chinit = ChannelInitiator::start(
-        fixture.queue_manager.clone(),
+    support::listen_with(
+        fixture,
         ChannelInitiatorConfig {
-            address: [127, 0, 0, 1].into(),
-            port: 0,
             dispatchers,
             adapters,
             ..ChannelInitiatorConfig::default()
         },
-        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
     )
-    .unwrap();
-    Listener {
-        fixture,
-        chinit,
-        log,
-    }
 }
 
 fn connect(listener: &Listener) -> Connection {
-    Connection::connect_client(
-        &listener.address(),
-        "DEV.APP.SVRCONN",
-        "QM1",
-        &Mqcno::default(),
-        &ClientOptions::default(),
-    )
-    .unwrap()
+    listener.connect_app()
 }
 
 fn put(connection: &mut Connection, queue: &str, data: &[u8]) {
-    let hobj = connection
-        .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
-        .unwrap();
-    connection
-        .put(
-            hobj,
-            &mut Mqmd::default(),
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-            data,
-        )
-        .unwrap();
-    connection.close(hobj, 0).unwrap();
+    let md = &mut Mqmd::default();
+    ferrite_test_kit::put_to_queue(connection, queue, md, MQPMO_NO_SYNCPOINT, data);
 }
 
 fn get_waiting(connection: &mut Connection, hobj: Hobj, wait_ms: i32) -> Result<Vec<u8>, i32> {
     let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
     gmo.wait_interval = wait_ms;
-    let mut buffer = vec![0u8; 256 * 1024];
-    match connection.get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer) {
-        Ok(got) => {
-            buffer.truncate(got.returned_length);
-            Ok(buffer)
-        }
-        Err(error) => Err(error.reason),
-    }
+    ferrite_test_kit::get_with(connection, hobj, &mut gmo, 256 * 1024)
+        .map(|(_, data)| data)
+        .map_err(|error| error.reason)
 }
 
 #[test]
@@ -497,22 +464,8 @@ fn an_idle_consumer_costs_no_adapter_and_is_pushed_a_message_at_once() {
 
 /// Puts `data` to `queue`, persistent or not.
 fn put_with_persistence(connection: &mut Connection, queue: &str, data: &[u8], persistent: bool) {
-    let hobj = connection
-        .open(&mut Mqod::queue(queue), MQOO_OUTPUT)
-        .unwrap();
-    let mut md = Mqmd {
-        persistence: if persistent { 1 } else { 0 },
-        ..Mqmd::default()
-    };
-    connection
-        .put(
-            hobj,
-            &mut md,
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-            data,
-        )
-        .unwrap();
-    connection.close(hobj, 0).unwrap();
+    let mut md = ferrite_test_kit::with_persistence(ferrite_test_kit::persistence(persistent));
+    ferrite_test_kit::put_to_queue(connection, queue, &mut md, MQPMO_NO_SYNCPOINT, data);
 }
 
 /// A REQUEST_MSGS for `hobj` (IBM's client's GMO options for read-ahead).

@@ -15,7 +15,6 @@ use ferrite_queue_manager::security::users::UserRegistry;
 use ferrite_queue_manager::{QueueDefinition, QueueManager};
 use ferrite_server::{Server, ServerConfig};
 use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::vfs::RealFileSystem;
 use ferrite_storage::PageSetId;
 
 struct Fixture {
@@ -42,21 +41,8 @@ fn start(security: impl FnOnce(&mut QueueManagerConfig)) -> Fixture {
     let directory = tempfile::tempdir().unwrap();
     let mut config = support::small_config("QM1");
     security(&mut config);
-    QueueManager::create(
-        Arc::new(RealFileSystem),
-        directory.path(),
-        &config,
-        &mut |_, _, _| {},
-    )
-    .unwrap();
-    let messages = Arc::new(Mutex::new(Vec::new()));
-    let sink = messages.clone();
-    let queue_manager = QueueManager::open(
-        Arc::new(RealFileSystem),
-        directory.path(),
-        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
-    )
-    .unwrap();
+    ferrite_test_kit::create_with(directory.path(), &config);
+    let (queue_manager, messages) = ferrite_test_kit::open_recording(directory.path());
     ferrite_command::define_default_objects(&queue_manager).unwrap();
     queue_manager
         .define_queue(QueueDefinition::local("Q", PageSetId(1)), false)

@@ -7,16 +7,15 @@ mod support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ferrite_client::connection::ClientSecurity;
 use ferrite_client::ClientTls;
 use ferrite_client::{ClientOptions, Connection};
 use ferrite_constants::{get_options::*, open_options::*, put_options::*};
-use ferrite_mqi::{Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{Mqcno, Mqgmo, Mqod};
 use ferrite_queue_manager::{ChannelDefinition, ObjectDefinition};
-use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
+use ferrite_server::channel_initiator::ChannelInitiatorConfig;
 use ferrite_server::ServerConfig;
 
 use support::Listener;
@@ -39,29 +38,16 @@ fn start() -> (Listener, String) {
         .queue_manager
         .define_object(ObjectDefinition::Channel(channel), false)
         .unwrap();
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let sink = log.clone();
-    let chinit = ChannelInitiator::start(
-        fixture.queue_manager.clone(),
+    let listener = support::listen_with(
+        fixture,
         ChannelInitiatorConfig {
-            address: [127, 0, 0, 1].into(),
-            port: 0,
             dispatchers: 1,
             adapters: 1,
             handshake_timeout: HANDSHAKE_TIMEOUT,
             ..ChannelInitiatorConfig::default()
         },
-        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
-    )
-    .unwrap();
-    (
-        Listener {
-            fixture,
-            chinit,
-            log,
-        },
-        certificate,
-    )
+    );
+    (listener, certificate)
 }
 
 fn connect_tls(listener: &Listener, certificate: &str) -> Connection {
@@ -81,25 +67,15 @@ fn connect_tls(listener: &Listener, certificate: &str) -> Connection {
 }
 
 fn put(connection: &mut Connection, hobj: ferrite_mqi::Hobj, body: &[u8]) {
-    connection
-        .put(
-            hobj,
-            &mut Mqmd::default(),
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-            body,
-        )
-        .unwrap();
+    ferrite_test_kit::put(connection, hobj, MQPMO_NO_SYNCPOINT, body);
 }
 
 fn get(connection: &mut Connection, hobj: ferrite_mqi::Hobj, wait_ms: i32) -> Vec<u8> {
     let mut gmo = Mqgmo::with_options(MQGMO_NO_SYNCPOINT | MQGMO_WAIT);
     gmo.wait_interval = wait_ms;
-    let mut buffer = vec![0u8; 4 * 1024 * 1024];
-    let got = connection
-        .get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer)
-        .unwrap();
-    buffer.truncate(got.returned_length);
-    buffer
+    ferrite_test_kit::get_with(connection, hobj, &mut gmo, 4 * 1024 * 1024)
+        .unwrap()
+        .1
 }
 
 /// Whether the server has closed `socket` (read returns end of file or an error).

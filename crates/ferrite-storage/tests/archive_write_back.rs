@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use ferrite_storage::log::archive::{write_archive, ArchiveFile};
 use ferrite_storage::vfs::{FileSystem, RealFileSystem, StorageFile};
 
-mod log_support;
-use log_support::{FileHooks, HookedFileSystem, WriteCall};
+mod support;
+use support::log::{FileHooks, HookedFileSystem, WriteCall};
 
 /// Per archive file: bytes written so far, and how far the writes had got at each
 /// `start_write_back`.

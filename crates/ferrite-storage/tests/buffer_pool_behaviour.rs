@@ -3,18 +3,18 @@
 //! Every test's writes go through a recording file system that checks the write-ahead rule
 //! against a fake log.
 
-mod buffer_pool_support;
+mod support;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use buffer_pool_support::*;
 use ferrite_storage::buffer_pool::{BufferPool, PageChange, PageStateCounts};
 use ferrite_storage::page::{PageBytes, PAGE_FLAG_NONPERSISTENT, PAGE_SIZE};
 use ferrite_storage::page_set::PageSet;
 use ferrite_storage::{BufferPoolId, PageNumber, PageSetId, Rba, StorageError};
+use support::buffer_pool::*;
 
 const PAGE_SET: PageSetId = PageSetId(2);
 

@@ -3,15 +3,15 @@
 //! shutdown flush, a fresh pool reads every page back from disk and checks its contents.
 //! Also a micro-benchmark of get-page hits (ignored by default).
 
-mod buffer_pool_support;
+mod support;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use buffer_pool_support::*;
 use ferrite_storage::buffer_pool::{BufferPool, PageChange};
 use ferrite_storage::{BufferPoolId, PageNumber, PageSetId, Rba};
+use support::buffer_pool::*;
 
 const PAGE_SET: PageSetId = PageSetId(3);
 

@@ -23,8 +23,8 @@ use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::StorageFile;
 use ferrite_storage::Rba;
 
-mod log_support;
-use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem, WriteCall};
+mod support;
+use support::log::{active_log_copy, one_mib_logs, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/RELEASE";
 /// How long an append that must not wait for the sync is given.
@@ -35,18 +35,9 @@ const BLOCKED_FOR: Duration = Duration::from_millis(300);
 const DATA_END: u64 = 4096 + 1024 * 1024;
 
 fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
-    (
-        LogParameters {
-            // The smallest buffer (2 pages): a second record fits only once the first I/O's
-            // full page is free.
-            outbuff_kib: 8,
-            wrthrsh: 1000,
-            twoactv,
-            active_log_count: 2,
-            active_log_size_mib: 1,
-        },
-        kept_archives(),
-    )
+    // The smallest buffer (2 pages): a second record fits only once the first I/O's full
+    // page is free.
+    one_mib_logs(8, 1000, twoactv, 2)
 }
 
 /// A point a file operation waits at, once reached, until the test opens it.

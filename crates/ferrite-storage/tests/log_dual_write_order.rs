@@ -25,22 +25,14 @@ use ferrite_storage::vfs::simulated::{
 use ferrite_storage::vfs::{FileSystem, RealFileSystem, StorageFile};
 use ferrite_storage::Rba;
 
-mod log_support;
-use log_support::{kept_archives, FileHooks, HookedFileSystem, WriteCall};
+mod support;
+use support::log::{one_mib_logs, open_log, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/DUALQM";
 
+/// Dual logging: two 1 MiB active logs, 64 KiB OUTBUFF, WRTHRSH 4.
 fn parameters() -> (LogParameters, ArchiveParameters) {
-    (
-        LogParameters {
-            outbuff_kib: 64,
-            wrthrsh: 4,
-            twoactv: true,
-            active_log_count: 2,
-            active_log_size_mib: 1,
-        },
-        kept_archives(),
-    )
+    one_mib_logs(64, 4, true, 2)
 }
 
 fn body(tag: u8, length: usize) -> Vec<u8> {
@@ -50,9 +42,7 @@ fn body(tag: u8, length: usize) -> Vec<u8> {
 }
 
 fn open(fs: &SimulatedFileSystem) -> Arc<LogManager> {
-    let (log, archive) = parameters();
-    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
-    LogManager::open(shared, Path::new(DIRECTORY), &log, &archive).unwrap()
+    open_log(fs, DIRECTORY, &parameters())
 }
 
 /// A log with one forced record `A` ending part-way into the first page. Returns the file

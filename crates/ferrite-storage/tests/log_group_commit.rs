@@ -34,8 +34,8 @@ use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 use ferrite_storage::{Rba, StorageError};
 
-mod log_support;
-use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
+mod support;
+use support::log::{active_log_copy, one_mib_logs, FileHooks, HookedFileSystem};
 
 const DIRECTORY: &str = "/qm/GROUPCOMMIT";
 /// Longest any forcer may take once the gate is open (a lost wake-up would take forever).
@@ -52,17 +52,8 @@ const FOLLOWERS: usize = 12;
 const SETTLE: Duration = Duration::from_millis(100);
 
 fn parameters(twoactv: bool) -> (LogParameters, ArchiveParameters) {
-    (
-        LogParameters {
-            outbuff_kib: 1024,
-            // Only forces write: the logger never starts a threshold write of its own.
-            wrthrsh: 256,
-            twoactv,
-            active_log_count: 3,
-            active_log_size_mib: 1,
-        },
-        kept_archives(),
-    )
+    // Only forces write: the logger never starts a threshold write of its own.
+    one_mib_logs(1024, 256, twoactv, 3)
 }
 
 /// What the gate does to the next active log `sync_data` it catches.

@@ -33,8 +33,8 @@ use ferrite_storage::vfs::simulated::{
 use ferrite_storage::vfs::{FileSystem, OpenMode};
 use ferrite_storage::Rba;
 
-mod log_support;
-use log_support::{kept_archives, FileHooks, HookedFileSystem, WriteCall};
+mod support;
+use support::log::{kept_archives, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/PINGPONG";
 const DATA_BYTES: u64 = 1024 * 1024;

@@ -15,8 +15,8 @@ use ferrite_storage::log::LogManager;
 use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::Rba;
 
-mod log_support;
-use log_support::{kept_archives, two_small_active_logs};
+mod support;
+use support::log::{kept_archives, two_small_active_logs};
 
 const DIRECTORY: &str = "/qm/RESYNC";
 

@@ -21,25 +21,19 @@ use ferrite_storage::vfs::simulated::{
 use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 use ferrite_storage::Rba;
 
-mod log_support;
-use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
+mod support;
+use support::log::{
+    active_log_copy, kept_archives, one_mib_logs, open_log, FileHooks, HookedFileSystem,
+};
 
 const DIRECTORY: &str = "/qm/FLUSHQM";
 /// The active log header page, left intact when a copy is destroyed (its data area and slots
 /// are what a lost disk would take).
 const HEADER_BYTES: u64 = 4096;
 
+/// Dual logging: two 1 MiB active logs, 64 KiB OUTBUFF, WRTHRSH 4.
 fn parameters() -> (LogParameters, ArchiveParameters) {
-    (
-        LogParameters {
-            outbuff_kib: 64,
-            wrthrsh: 4,
-            twoactv: true,
-            active_log_count: 2,
-            active_log_size_mib: 1,
-        },
-        kept_archives(),
-    )
+    one_mib_logs(64, 4, true, 2)
 }
 
 fn body(tag: u8, length: usize) -> Vec<u8> {
@@ -49,9 +43,7 @@ fn body(tag: u8, length: usize) -> Vec<u8> {
 }
 
 fn open(fs: &SimulatedFileSystem) -> Arc<LogManager> {
-    let (log, archive) = parameters();
-    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
-    LogManager::open(shared, Path::new(DIRECTORY), &log, &archive).unwrap()
+    open_log(fs, DIRECTORY, &parameters())
 }
 
 fn created(seed: u64, shared_flush: bool) -> SimulatedFileSystem {

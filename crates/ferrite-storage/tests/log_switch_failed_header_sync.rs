@@ -19,8 +19,8 @@ use ferrite_storage::log::LogManager;
 use ferrite_storage::vfs::simulated::{CrashMode, PathFilter, SimulatedFileSystem};
 use ferrite_storage::Rba;
 
-mod log_support;
-use log_support::{kept_archives, two_small_active_logs};
+mod support;
+use support::log::{kept_archives, two_small_active_logs};
 
 const DIRECTORY: &str = "/qm/SWITCHSYNC";
 /// Bytes per record: 40 of them are more than one 1 MiB active log.

@@ -14,8 +14,8 @@ use ferrite_storage::log::LogManager;
 use ferrite_storage::vfs::simulated::SimulatedFileSystem;
 use ferrite_storage::vfs::{FileSystem, StorageFile};
 
-mod log_support;
-use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem, WriteCall};
+mod support;
+use support::log::{active_log_copy, kept_archives, FileHooks, HookedFileSystem, WriteCall};
 
 const DIRECTORY: &str = "/qm/SYNCTIME";
 /// How long each active log sync takes here (copy 1's).

@@ -26,8 +26,8 @@ use ferrite_storage::vfs::simulated::{CrashMode, SimulatedFileSystem};
 use ferrite_storage::vfs::{FileSystem, StorageFile};
 use ferrite_storage::Rba;
 
-mod log_support;
-use log_support::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
+mod support;
+use support::log::{active_log_copy, kept_archives, FileHooks, HookedFileSystem};
 
 const DIRECTORY: &str = "/qm/UNSYNCED";
 const ACTIVE_LOG_MIB: u32 = 8;

@@ -1,16 +1,16 @@
 //! Page set files: formatting, the header page, verification, writes and expansion.
 
-mod buffer_pool_support;
+mod support;
 
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::atomic::Ordering;
 
-use buffer_pool_support::*;
 use ferrite_storage::config::Expand;
 use ferrite_storage::page::{PageBytes, PageType, PAGE_SIZE};
 use ferrite_storage::page_set::{PageSet, PAGE_SET_FORMAT_VERSION};
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::{PageNumber, PageSetId, Rba, StorageError};
+use support::buffer_pool::*;
 
 fn flip_byte(path: &std::path::Path, offset: u64) {
     let mut file = std::fs::OpenOptions::new()

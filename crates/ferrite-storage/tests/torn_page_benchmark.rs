@@ -5,16 +5,16 @@
 //! Run with `cargo test --release -p ferrite-storage --test torn_page_benchmark -- --ignored
 //! --nocapture --test-threads 1`.
 
-mod buffer_pool_support;
+mod support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use buffer_pool_support::*;
 use ferrite_storage::buffer_pool::{BufferPool, PageChange};
 use ferrite_storage::page::PageBytes;
 use ferrite_storage::vfs::RealFileSystem;
 use ferrite_storage::{BufferPoolId, PageNumber, PageSetId, Rba};
+use support::buffer_pool::*;
 
 const PAGE_SET: PageSetId = PageSetId(7);
 const ROUNDS: usize = 5;

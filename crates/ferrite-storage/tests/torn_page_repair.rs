@@ -3,13 +3,12 @@
 //! never leave a page that restart cannot use. Reopening the page set repairs every damaged
 //! page from the double-write file, and every page then holds its old or its new image.
 
-mod buffer_pool_support;
+mod support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use buffer_pool_support::*;
 use ferrite_storage::buffer_pool::{BufferPool, PageChange};
 use ferrite_storage::config::Expand;
 use ferrite_storage::page::{PageBytes, PAGE_SIZE};
@@ -19,6 +18,7 @@ use ferrite_storage::vfs::simulated::{
 };
 use ferrite_storage::vfs::{FileSystem, OpenMode};
 use ferrite_storage::{BufferPoolId, PageNumber, PageSetId, Rba, StorageError};
+use support::buffer_pool::*;
 
 const ID: PageSetId = PageSetId(1);
 const PAGES: u32 = 64;

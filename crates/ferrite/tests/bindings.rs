@@ -4,40 +4,9 @@
 
 mod support;
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
-use support::StopOnDrop;
-
-fn ferrite(home: &Path, arguments: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrite"))
-        .env("FERRITE_HOME", home)
-        .args(arguments)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn ok(home: &Path, arguments: &[&str], stdin: &str) -> String {
-    let output = ferrite(home, arguments, stdin);
-    assert!(
-        output.status.success(),
-        "ferrite {arguments:?} failed: {}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
+use support::{ferrite_with_input, ok, stop_on_drop};
 
 const Q: &str = "SYSTEM.DEFAULT.LOCAL.QUEUE";
 
@@ -46,7 +15,7 @@ fn put_get_browse_while_running_match_embedded_mode() {
     let home = tempfile::tempdir().unwrap();
     let socket = home.path().join("qmgrs/BQM/qm.sock");
     ok(home.path(), &["start", "BQM", "--background"], "");
-    let _running = StopOnDrop::new(home.path(), "BQM");
+    let _running = stop_on_drop(home.path(), "BQM");
     assert!(
         socket.exists(),
         "the running queue manager listens on qm.sock"
@@ -58,7 +27,7 @@ fn put_get_browse_while_running_match_embedded_mode() {
         "DISPLAY QLOCAL(SYSTEM.ADMIN.QMGR.EVENT) CURDEPTH\n",
     );
     assert!(depth.contains("CURDEPTH(1)"), "{depth}");
-    let put = ferrite(
+    let put = ferrite_with_input(
         home.path(),
         &["put", "BQM", Q, "--persistent"],
         "one\ntwo\nthree\n",
@@ -93,7 +62,7 @@ fn put_get_browse_while_running_match_embedded_mode() {
         ok(home.path(), &["get", "BQM", Q, "--count", "1"], ""),
         "one\n"
     );
-    let missing = ferrite(home.path(), &["get", "BQM", "NO.SUCH.Q"], "");
+    let missing = ferrite_with_input(home.path(), &["get", "BQM", "NO.SUCH.Q"], "");
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("2085"));
     let browse_before_stop = ok(home.path(), &["browse", "BQM", Q], "");
@@ -110,7 +79,7 @@ fn put_get_browse_while_running_match_embedded_mode() {
         "two\nthree\n"
     );
     assert_eq!(ok(home.path(), &["get", "BQM", Q], "").lines().count(), 4);
-    let empty = ferrite(home.path(), &["get", "BQM", Q], "");
+    let empty = ferrite_with_input(home.path(), &["get", "BQM", Q], "");
     assert!(!empty.status.success());
     assert!(String::from_utf8_lossy(&empty.stderr).contains("2033"));
     ok(home.path(), &["stop", "BQM"], "");
@@ -121,7 +90,7 @@ fn a_stale_socket_from_a_killed_queue_manager_is_replaced() {
     let home = tempfile::tempdir().unwrap();
     let directory = home.path().join("qmgrs/SQM");
     ok(home.path(), &["start", "SQM", "--background"], "");
-    let _running = StopOnDrop::new(home.path(), "SQM");
+    let _running = stop_on_drop(home.path(), "SQM");
     ok(home.path(), &["put", "SQM", Q, "--persistent"], "kept\n");
     let pid: i32 = std::fs::read_to_string(directory.join("qm.pid"))
         .unwrap()

@@ -5,53 +5,24 @@
 
 mod support;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-use support::StopOnDrop;
+use ferrite_test_kit::process::{in_home, run_with_stdin, succeeded, text};
+use support::{stop_on_drop, FERRITE};
 
 fn ferrite(home: &Path, arguments: &[&str], environment: &[(&str, &str)], stdin: &str) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ferrite"));
-    command
-        .env("FERRITE_HOME", home)
-        .env_remove("MQSERVER")
-        .env_remove("MQSAMP_USER_ID");
+    let mut command = in_home(FERRITE, home);
+    command.env_remove("MQSERVER").env_remove("MQSAMP_USER_ID");
     for (name, value) in environment {
         command.env(name, value);
     }
-    let mut child = command
-        .args(arguments)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
+    command.args(arguments);
+    run_with_stdin(command, stdin)
 }
 
 fn ok(home: &Path, arguments: &[&str], environment: &[(&str, &str)], stdin: &str) -> String {
-    let output = ferrite(home, arguments, environment, stdin);
-    assert!(
-        output.status.success(),
-        "ferrite {arguments:?} failed: {}",
-        text(&output)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    succeeded(arguments, &ferrite(home, arguments, environment, stdin))
 }
 
 /// The command fails with 2035 and a message that names the reason and `hint`.
@@ -74,7 +45,7 @@ fn user_and_password_with_chcklocl_required() {
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
     ok(home, &["start", "UQM", "--background"], &[], "");
-    let _running = StopOnDrop::new(home, "UQM");
+    let _running = stop_on_drop(home, "UQM");
     ok(home, &["user", "add", "UQM", "app"], &[], "passw0rd\n");
     ok(
         home,

@@ -3,35 +3,22 @@
 //! moment; after restart every acknowledged message is present exactly once and nothing that
 //! was never put appears.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-fn ferrite(home: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ferrite"));
-    command.env("FERRITE_HOME", home);
-    command
-}
+use ferrite_test_kit::process::{in_home, run_with_stdin};
+use support::FERRITE;
 
 fn run(home: &Path, arguments: &[&str], stdin: &str) -> String {
-    let mut child = ferrite(home)
-        .args(arguments)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let mut command = in_home(FERRITE, home);
+    command.args(arguments);
+    let output = run_with_stdin(command, stdin);
     let stdout = String::from_utf8_lossy(&output.stdout).to_string();
     assert!(
         output.status.success() || arguments[0] == "get",
@@ -55,7 +42,7 @@ fn committed_messages_survive_sigkill_at_random_moments() {
     let mut round_base = 0u64;
     for (round, delay) in delays_ms.iter().enumerate() {
         let queue = format!("KILL.Q{round}");
-        let mut child = ferrite(home.path())
+        let mut child = in_home(FERRITE, home.path())
             .args([
                 "put",
                 "KILLQM",

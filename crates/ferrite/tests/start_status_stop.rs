@@ -12,9 +12,8 @@
 mod support;
 
 use std::path::Path;
-use std::process::Stdio;
 
-use support::{ferrite, run, status, StopOnDrop, Watched};
+use support::{ferrite, ferrite_with_input, run, status, stop_on_drop, Watched};
 
 /// Persistent messages in the log when the queue manager is killed: what restart replays.
 const RESTART_MESSAGES: u64 = 5_000;
@@ -31,26 +30,8 @@ fn ok(home: &Path, arguments: &[&str]) -> String {
 }
 
 fn ok_with_stdin(home: &Path, arguments: &[&str], stdin: &str) -> String {
-    use std::io::Write;
-    let mut child = ferrite(home)
-        .args(arguments)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = ferrite_with_input(home, arguments, stdin);
+    let text = ferrite_test_kit::process::text(&output);
     assert!(
         output.status.success(),
         "ferrite {arguments:?} failed: {text}"
@@ -159,7 +140,7 @@ fn status_mqsc_and_stop_at_once_after_a_restart_from_sigkill() {
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
     let killed = killed_with_a_full_log(home, "RESTARTQM");
-    let _stop = StopOnDrop::new(home, "RESTARTQM");
+    let _stop = stop_on_drop(home, "RESTARTQM");
     let queue_manager = start_in_foreground(home, "RESTARTQM");
     let pid = queue_manager.pid();
     // At once, whatever restart has reached: the new instance, never the killed one (and
@@ -211,7 +192,7 @@ fn commands_that_connect_wait_for_restart_to_complete() {
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
     killed_with_a_full_log(home, "WAITQM");
-    let _stop = StopOnDrop::new(home, "WAITQM");
+    let _stop = stop_on_drop(home, "WAITQM");
     let queue_manager = frozen_in_restart(home, "WAITQM");
     let mut command = ferrite(home);
     command
@@ -244,7 +225,7 @@ fn stop_during_restart_ends_the_queue_manager_once_restart_completes() {
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
     killed_with_a_full_log(home, "STOPQM");
-    let _stop = StopOnDrop::new(home, "STOPQM");
+    let _stop = stop_on_drop(home, "STOPQM");
     let queue_manager = frozen_in_restart(home, "STOPQM");
     let pid = queue_manager.pid();
     let mut command = ferrite(home);
@@ -327,7 +308,7 @@ fn stale_pid_and_status_files_are_never_trusted() {
     let mut bystander = Bystander::start();
     let stranger = bystander.0.id();
     ok(home, &["start", "STALEQM", "--background", "--port", "0"]);
-    let _stop = StopOnDrop::new(home, "STALEQM");
+    let _stop = stop_on_drop(home, "STALEQM");
     let (state, Some(pid)) = status(home, "STALEQM") else {
         panic!("a running queue manager shows its pid");
     };
@@ -390,7 +371,7 @@ fn background_start_sigkill_and_start_again() {
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
     ok(home, &["start", "BACKQM", "--background", "--port", "0"]);
-    let _stop = StopOnDrop::new(home, "BACKQM");
+    let _stop = stop_on_drop(home, "BACKQM");
     let (state, Some(killed)) = status(home, "BACKQM") else {
         panic!("a running queue manager shows its pid");
     };
@@ -450,7 +431,7 @@ fn foreground_with_stdin_closed() {
         });
     }
     let mut queue_manager = Watched::spawn(command);
-    let _stop = StopOnDrop::new(home, "CLOSEDQM");
+    let _stop = stop_on_drop(home, "CLOSEDQM");
     queue_manager.wait_for("CSQY022I", HANG_SECONDS);
     assert_eq!(
         status(home, "CLOSEDQM"),
@@ -498,7 +479,7 @@ fn a_command_with_the_stopped_queue_manager_open_is_not_stopped() {
     let (success, output) = run(home, &["stop", "OPENQM"]);
     assert!(!success, "{output}");
     assert!(output.contains("is not running"), "{output}");
-    let _stop = StopOnDrop::new(home, "OPENQM");
+    let _stop = stop_on_drop(home, "OPENQM");
     let (success, output) = run(home, &["start", "OPENQM", "--background", "--port", "0"]);
     assert!(!success, "{output}");
     assert!(output.contains("in use by a command"), "{output}");

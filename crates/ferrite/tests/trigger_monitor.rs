@@ -5,94 +5,16 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use support::StopOnDrop;
+use support::{ferrite, ok, stop_on_drop, Watched};
 
-fn ferrite(home: &Path, arguments: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrite"))
-        .env("FERRITE_HOME", home)
-        .args(arguments)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn ok(home: &Path, arguments: &[&str], stdin: &str) -> String {
-    let output = ferrite(home, arguments, stdin);
-    assert!(
-        output.status.success(),
-        "ferrite {arguments:?} failed: {}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// The trigger monitor, killed (by its own process id) when the test ends however it ends.
-struct TriggerMonitor {
-    child: Child,
-    lines: std::sync::mpsc::Receiver<String>,
-}
-
-impl TriggerMonitor {
-    fn start(home: &Path, queue_manager: &str) -> TriggerMonitor {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrite"))
-            .env("FERRITE_HOME", home)
-            .args(["trigmon", queue_manager])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (sender, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        TriggerMonitor { child, lines }
-    }
-
-    /// Log lines until one contains `text` (panics after `timeout`).
-    fn wait_for(&self, text: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let remaining = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(remaining) {
-                Ok(line) => {
-                    let found = line.contains(text);
-                    seen.push(line);
-                    if found {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("trigmon never logged '{text}'; it logged {seen:#?}"),
-            }
-        }
-    }
-}
-
-impl Drop for TriggerMonitor {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `ferrite trigmon QUEUE_MANAGER`, watched; killed when the test ends however it ends.
+fn start_trigger_monitor(home: &Path, queue_manager: &str) -> Watched {
+    let mut command = ferrite(home);
+    command.args(["trigmon", queue_manager]);
+    Watched::spawn(command)
 }
 
 fn wait_for_file(path: &PathBuf, timeout: Duration) -> Vec<u8> {
@@ -133,7 +55,7 @@ fn trigmon_starts_the_application_with_the_mqtmc2() {
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
 
     ok(home.path(), &["start", "TQM", "--background"], "");
-    let _running = StopOnDrop::new(home.path(), "TQM");
+    let _running = stop_on_drop(home.path(), "TQM");
     let mqsc = format!(
         "DEFINE PROCESS(FAILING.PROC) APPLTYPE(UNIX) APPLICID('{}/does-not-exist')\n\
          DEFINE QLOCAL(FAILING.Q) TRIGGER TRIGTYPE(FIRST) INITQ(SYSTEM.DEFAULT.INITIATION.QUEUE) PROCESS(FAILING.PROC)\n\
@@ -144,13 +66,13 @@ fn trigmon_starts_the_application_with_the_mqtmc2() {
     );
     ok(home.path(), &["mqsc", "TQM"], &mqsc);
 
-    let monitor = TriggerMonitor::start(home.path(), "TQM");
-    monitor.wait_for("waiting for trigger messages", Duration::from_secs(30));
+    let mut monitor = start_trigger_monitor(home.path(), "TQM");
+    monitor.wait_for("waiting for trigger messages", 30);
 
     // An application that cannot be started is logged; the monitor carries on.
     ok(home.path(), &["put", "TQM", "FAILING.Q"], "first\n");
-    monitor.wait_for("does-not-exist", Duration::from_secs(30));
-    monitor.wait_for("FAILING.Q ended with", Duration::from_secs(30));
+    monitor.wait_for("does-not-exist", 30);
+    monitor.wait_for("FAILING.Q ended with", 30);
 
     ok(home.path(), &["put", "TQM", "APP.Q"], "hello\n");
     let mqtmc2 = wait_for_file(&received, Duration::from_secs(30));
@@ -170,7 +92,7 @@ fn trigmon_starts_the_application_with_the_mqtmc2() {
     assert_eq!(field(556, 684), "user data");
     assert_eq!(field(684, 732), "TQM");
     // The script writes the ENVRDATA file after the MQTMC2 one: read it once the script ended.
-    monitor.wait_for("APP.Q ended normally", Duration::from_secs(30));
+    monitor.wait_for("APP.Q ended normally", 30);
     assert_eq!(
         std::fs::read_to_string(&environment).unwrap(),
         "one two",

@@ -1,5 +1,5 @@
 //! Writes the seed corpora of the protocol fuzz targets from ferrite-protocol's sample values
-//! (its tests' `common` module: every MQI flow and the IBM Java client's INITIAL_DATA), in
+//! (its tests' `support` module: every MQI flow and the IBM Java client's INITIAL_DATA), in
 //! both byte orders:
 //!
 //! - `crates/ferrite-protocol/tests/corpus/flow/seed-*`: segment type, byte order, payload
@@ -10,8 +10,8 @@
 //!
 //! Run from the fuzz directory: `cargo run --bin write_protocol_seeds`.
 
-#[path = "../../../crates/ferrite-protocol/tests/common/mod.rs"]
-mod common;
+#[path = "../../../crates/ferrite-protocol/tests/support/mod.rs"]
+mod support;
 
 use std::path::PathBuf;
 
@@ -40,7 +40,7 @@ fn main() {
     std::fs::create_dir_all(&stream_directory).unwrap();
     let mut written = 0;
     let mut payloads: Vec<(String, SegmentType, ByteOrder, Vec<u8>)> = Vec::new();
-    for order in common::ORDERS {
+    for order in support::ORDERS {
         let order_name = match order {
             ByteOrder::Big => "be",
             ByteOrder::Little => "le",
@@ -49,9 +49,9 @@ fn main() {
             format!("initial-data-java-{order_name}"),
             SegmentType::InitialData,
             order,
-            common::java_client_id().encode(order),
+            support::java_client_id().encode(order),
         ));
-        for (segment_type, flow) in common::all_flows() {
+        for (segment_type, flow) in support::all_flows() {
             let payload = flow.encode(order).expect("a sample flow encodes");
             payloads.push((
                 format!("{segment_type:?}-{order_name}").to_lowercase(),

@@ -6,11 +6,10 @@ pub mod java;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use ferrite_queue_manager::{QueueDefinition, QueueManager};
+use ferrite_mqi::{MqResult, Mqcno};
+use ferrite_queue_manager::QueueManager;
 use ferrite_server::{Server, ServerConfig};
 use ferrite_storage::config::QueueManagerConfig;
-use ferrite_storage::vfs::RealFileSystem;
-use ferrite_storage::PageSetId;
 
 pub struct Fixture {
     pub directory: tempfile::TempDir,
@@ -49,26 +48,11 @@ pub fn start_configured(
     qm_config: QueueManagerConfig,
 ) -> Fixture {
     let directory = tempfile::tempdir().unwrap();
-    QueueManager::create(
-        Arc::new(RealFileSystem),
-        directory.path(),
-        &qm_config,
-        &mut |_, _, _| {},
-    )
-    .unwrap();
-    let queue_manager = QueueManager::open(
-        Arc::new(RealFileSystem),
-        directory.path(),
-        Arc::new(|_: &str| {}),
-    )
-    .unwrap();
+    ferrite_test_kit::create_with(directory.path(), &qm_config);
+    let queue_manager = ferrite_test_kit::open(directory.path());
     // MQ's default objects, the SVRCONN channels among them.
     ferrite_command::define_default_objects(&queue_manager).unwrap();
-    for name in queues {
-        queue_manager
-            .define_queue(QueueDefinition::local(name, PageSetId(1)), false)
-            .unwrap();
-    }
+    ferrite_test_kit::define_locals(&queue_manager, queues);
     let socket = directory.path().join("qm.sock");
     let log = Arc::new(Mutex::new(Vec::new()));
     let sink = log.clone();
@@ -118,6 +102,22 @@ impl Listener {
     pub fn port(&self) -> u16 {
         self.chinit.local_address().expect("listening").port()
     }
+
+    /// Ferrite's Rust client to QM1 through `channel` (MQ's default MQCNO and options).
+    pub fn connect_client(&self, channel: &str) -> MqResult<ferrite_client::Connection> {
+        ferrite_client::Connection::connect_client(
+            &self.address(),
+            channel,
+            "QM1",
+            &Mqcno::default(),
+            &ferrite_client::ClientOptions::default(),
+        )
+    }
+
+    /// Ferrite's Rust client to QM1 through DEV.APP.SVRCONN, which must succeed.
+    pub fn connect_app(&self) -> ferrite_client::Connection {
+        self.connect_client("DEV.APP.SVRCONN").unwrap()
+    }
 }
 
 impl Drop for Listener {
@@ -128,6 +128,18 @@ impl Drop for Listener {
 
 /// Starts the channel initiator of `fixture` on 127.0.0.1.
 pub fn listen(fixture: Fixture) -> Listener {
+    listen_with(
+        fixture,
+        ferrite_server::channel_initiator::ChannelInitiatorConfig::default(),
+    )
+}
+
+/// Starts the channel initiator of `fixture` configured by `config`, but on 127.0.0.1 and
+/// any free port whatever `config` says.
+pub fn listen_with(
+    fixture: Fixture,
+    config: ferrite_server::channel_initiator::ChannelInitiatorConfig,
+) -> Listener {
     use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
     let log = Arc::new(Mutex::new(Vec::new()));
     let sink = log.clone();
@@ -136,7 +148,7 @@ pub fn listen(fixture: Fixture) -> Listener {
         ChannelInitiatorConfig {
             address: [127, 0, 0, 1].into(),
             port: 0,
-            ..ChannelInitiatorConfig::default()
+            ..config
         },
         Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
     )

@@ -9,6 +9,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use ferrite_storage::config::{ArchiveParameters, LogParameters};
+use ferrite_storage::log::LogManager;
+use ferrite_storage::vfs::simulated::SimulatedFileSystem;
 use ferrite_storage::vfs::{FileSystem, OpenMode, StorageFile};
 
 /// What a test does around the file operations it cares about. Every method has the plain
@@ -165,13 +167,35 @@ pub fn active_log_copy(name: &str) -> Option<usize> {
 /// Two 1 MiB active logs, 64 KiB OUTBUFF, no early writes (WRTHRSH 1000): a switch comes
 /// soon, and only forces write.
 pub fn two_small_active_logs(twoactv: bool) -> LogParameters {
-    LogParameters {
-        outbuff_kib: 64,
-        wrthrsh: 1000,
+    one_mib_logs(64, 1000, twoactv, 2).0
+}
+
+/// `active_log_count` active logs of 1 MiB (two copies of each if `twoactv`), an OUTBUFF of
+/// `outbuff_kib` and WRTHRSH `wrthrsh`; the archives kept ([`kept_archives`]).
+pub fn one_mib_logs(
+    outbuff_kib: u32,
+    wrthrsh: u32,
+    twoactv: bool,
+    active_log_count: u32,
+) -> (LogParameters, ArchiveParameters) {
+    let log = LogParameters {
+        outbuff_kib,
+        wrthrsh,
         twoactv,
-        active_log_count: 2,
+        active_log_count,
         active_log_size_mib: 1,
-    }
+    };
+    (log, kept_archives())
+}
+
+/// The log in `directory` of the simulated file system `fs`, opened (created if new).
+pub fn open_log(
+    fs: &SimulatedFileSystem,
+    directory: &str,
+    (log, archive): &(LogParameters, ArchiveParameters),
+) -> Arc<LogManager> {
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    LogManager::open(shared, Path::new(directory), log, archive).unwrap()
 }
 
 /// The archive parameters of the log tests: plain single archives kept for ever.

@@ -1,0 +1,21 @@
+//! The workspace's shared test support, one name for what several crates' tests use:
+//!
+//! - [`queue_manager`]: a small queue manager on a temporary directory, with local queues.
+//! - [`mqi`]: MQPUT, MQGET and browse over a [`ferrite_mqi::Connection`], and the reason of a
+//!   call that must fail.
+//! - [`corpus`]: the seed corpus files a crate's corpus tests replay.
+//! - [`hostile`]: the checks of the product's decoders on hostile input that the fuzz targets
+//!   and the crates' property tests share.
+//! - [`process`]: running a program (the `ferrite` command) and checking its output, watching
+//!   a long-running child, stopping it by its process id, and free ports on 127.0.0.1.
+//!
+//! A test crate's own helpers, used by no other crate, stay in its `tests/support` module.
+
+pub mod corpus;
+pub mod hostile;
+pub mod mqi;
+pub mod process;
+pub mod queue_manager;
+
+pub use mqi::*;
+pub use queue_manager::*;
