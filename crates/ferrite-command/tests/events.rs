@@ -14,7 +14,7 @@ use ferrite_constants::{
     object_type::*, open_options::*, pcf::*, pcf_reason::*, pcf_selector::*, put_options::*,
     queue_type::*, reason::*, selector::*, shareability::*,
 };
-use ferrite_mqi::{AttributeValue, Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::{AttributeValue, Connection, Hobj, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueManager;
 
 const COMMAND_EVENTS: &str = "SYSTEM.ADMIN.COMMAND.EVENT";
@@ -381,11 +381,26 @@ fn configuration_events_for_define_alter_replace_and_delete() {
         config_events(&queue_manager).is_empty(),
         "CONFIGEV(DISABLED)"
     );
+    enabling_reports_the_queue_manager_then_refreshes_every_object(&queue_manager);
+    define_reports_create_object(&queue_manager);
+    alter_reports_change_object_before_and_after(&queue_manager);
+    define_replace_reports_change_or_create(&queue_manager);
+    // A failed command changes nothing and reports nothing.
+    assert!(!run_command(&queue_manager, "DEFINE QLOCAL(APP.Q)").success);
+    assert!(!run_command(&queue_manager, "ALTER QLOCAL(APP.Q) MAXDEPTH(-1)").success);
+    assert!(config_events(&queue_manager).is_empty());
+    delete_reports_delete_object(&queue_manager);
+    other_object_types_are_reported(&queue_manager);
+    disabling_is_reported_then_nothing(&queue_manager);
+}
 
+fn enabling_reports_the_queue_manager_then_refreshes_every_object(
+    queue_manager: &Arc<QueueManager>,
+) {
     // Enabling them: the change of the queue manager object (before, after), then a refresh
     // of every object.
-    ok(&queue_manager, "ALTER QMGR CONFIGEV(ENABLED)");
-    let events = config_events(&queue_manager);
+    ok(queue_manager, "ALTER QMGR CONFIGEV(ENABLED)");
+    let events = config_events(queue_manager);
     let (reason, sequence, control, object_type, _, correl_before, parameters) = &events[0];
     assert_eq!(
         (*reason, *sequence, *control, *object_type),
@@ -435,13 +450,15 @@ fn configuration_events_for_define_alter_replace_and_delete() {
         .sum::<usize>()
         + 1;
     assert_eq!(refreshed.len(), expected, "one per object and the QMGR");
+}
 
+fn define_reports_create_object(queue_manager: &Arc<QueueManager>) {
     // DEFINE: Create object, with the attributes of an Inquire.
     ok(
-        &queue_manager,
+        queue_manager,
         "DEFINE QLOCAL(APP.Q) MAXDEPTH(10) DESCR('orders')",
     );
-    let events = config_events(&queue_manager);
+    let events = config_events(queue_manager);
     assert_eq!(events.len(), 1);
     let (reason, sequence, control, object_type, name, correl, parameters) = &events[0];
     assert_eq!(
@@ -458,11 +475,13 @@ fn configuration_events_for_define_alter_replace_and_delete() {
         find(parameters, MQIA_CURRENT_Q_DEPTH).is_none(),
         "status is not an attribute"
     );
+}
 
+fn alter_reports_change_object_before_and_after(queue_manager: &Arc<QueueManager>) {
     // ALTER: Change object, before and after, even when nothing changes.
-    ok(&queue_manager, "ALTER QLOCAL(APP.Q) MAXDEPTH(20)");
-    ok(&queue_manager, "ALTER QLOCAL(APP.Q) MAXDEPTH(20)");
-    let events = config_events(&queue_manager);
+    ok(queue_manager, "ALTER QLOCAL(APP.Q) MAXDEPTH(20)");
+    ok(queue_manager, "ALTER QLOCAL(APP.Q) MAXDEPTH(20)");
+    let events = config_events(queue_manager);
     let depths: Vec<(i32, i32, i32)> = events
         .iter()
         .map(|event| (event.0, event.1, integer(&event.6, MQIA_MAX_Q_DEPTH)))
@@ -478,14 +497,16 @@ fn configuration_events_for_define_alter_replace_and_delete() {
     );
     assert_eq!(events[0].5, events[1].5);
     assert_ne!(events[1].5, events[2].5, "each change has its own CorrelId");
+}
 
+fn define_replace_reports_change_or_create(queue_manager: &Arc<QueueManager>) {
     // DEFINE REPLACE of an existing object: a change; of a new one: a create.
-    ok(&queue_manager, "DEFINE QLOCAL(APP.Q) MAXDEPTH(30) REPLACE");
+    ok(queue_manager, "DEFINE QLOCAL(APP.Q) MAXDEPTH(30) REPLACE");
     ok(
-        &queue_manager,
+        queue_manager,
         "DEFINE PROCESS(APP.P) APPLICID('run') REPLACE",
     );
-    let reasons: Vec<(i32, String)> = config_events(&queue_manager)
+    let reasons: Vec<(i32, String)> = config_events(queue_manager)
         .into_iter()
         .map(|event| (event.0, event.4))
         .collect();
@@ -497,16 +518,13 @@ fn configuration_events_for_define_alter_replace_and_delete() {
             (MQRC_CONFIG_CREATE_OBJECT, "APP.P".to_string()),
         ]
     );
+}
 
-    // A failed command changes nothing and reports nothing.
-    assert!(!run_command(&queue_manager, "DEFINE QLOCAL(APP.Q)").success);
-    assert!(!run_command(&queue_manager, "ALTER QLOCAL(APP.Q) MAXDEPTH(-1)").success);
-    assert!(config_events(&queue_manager).is_empty());
-
+fn delete_reports_delete_object(queue_manager: &Arc<QueueManager>) {
     // DELETE: Delete object with the last attributes.
-    ok(&queue_manager, "DELETE QLOCAL(APP.Q)");
-    ok(&queue_manager, "DELETE PROCESS(APP.P)");
-    let events = config_events(&queue_manager);
+    ok(queue_manager, "DELETE QLOCAL(APP.Q)");
+    ok(queue_manager, "DELETE PROCESS(APP.P)");
+    let events = config_events(queue_manager);
     assert_eq!(events.len(), 2);
     assert_eq!(
         (events[0].0, events[0].3, events[0].4.as_str()),
@@ -517,16 +535,18 @@ fn configuration_events_for_define_alter_replace_and_delete() {
         (events[1].0, events[1].3, string(&events[1].6, MQCA_APPL_ID)),
         (MQRC_CONFIG_DELETE_OBJECT, MQOT_PROCESS, "run".to_string())
     );
+}
 
+fn other_object_types_are_reported(queue_manager: &Arc<QueueManager>) {
     // The other object types.
     ok(
-        &queue_manager,
+        queue_manager,
         "DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN)",
     );
-    ok(&queue_manager, "DEFINE NAMELIST(APP.N) NAMES(A,B)");
-    ok(&queue_manager, "DEFINE STGCLASS(APPSC) PSID(1)");
-    ok(&queue_manager, "DEFINE QALIAS(APP.ALIAS) TARGET(APP.EARLY)");
-    let created: Vec<(i32, i32, String)> = config_events(&queue_manager)
+    ok(queue_manager, "DEFINE NAMELIST(APP.N) NAMES(A,B)");
+    ok(queue_manager, "DEFINE STGCLASS(APPSC) PSID(1)");
+    ok(queue_manager, "DEFINE QALIAS(APP.ALIAS) TARGET(APP.EARLY)");
+    let created: Vec<(i32, i32, String)> = config_events(queue_manager)
         .into_iter()
         .map(|event| (event.0, event.3, event.4))
         .collect();
@@ -547,11 +567,13 @@ fn configuration_events_for_define_alter_replace_and_delete() {
             (MQRC_CONFIG_CREATE_OBJECT, MQOT_Q, "APP.ALIAS".into()),
         ]
     );
+}
 
+fn disabling_is_reported_then_nothing(queue_manager: &Arc<QueueManager>) {
     // Switching them off is reported (the queue manager object), then nothing.
-    ok(&queue_manager, "ALTER QMGR CONFIGEV(DISABLED)");
-    ok(&queue_manager, "ALTER QLOCAL(APP.EARLY) MAXDEPTH(9)");
-    let events = config_events(&queue_manager);
+    ok(queue_manager, "ALTER QMGR CONFIGEV(DISABLED)");
+    ok(queue_manager, "ALTER QLOCAL(APP.EARLY) MAXDEPTH(9)");
+    let events = config_events(queue_manager);
     assert_eq!(events.len(), 2);
     assert!(events.iter().all(|event| event.3 == MQOT_Q_MGR));
     assert_eq!(
@@ -758,7 +780,6 @@ fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
     let local = connection
         .open(&mut Mqod::queue("APP.Q"), MQOO_SET)
         .unwrap();
-    let inhibit_put = |value| [(MQIA_INHIBIT_PUT, AttributeValue::Integer(value))];
 
     // CONFIGEV(DISABLED), the default: MQSET reports nothing.
     connection
@@ -766,13 +787,33 @@ fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
         .unwrap();
     ok(&queue_manager, "ALTER QMGR CONFIGEV(ENABLED)");
     let _ = config_events(&queue_manager);
+    mqset_reports_change_object_for_the_user(&queue_manager, &mut connection, local);
+    // A failed MQSET (a selector MQSET cannot set) changes nothing and reports nothing.
+    let failed = connection.set(local, &[(MQIA_MAX_Q_DEPTH, AttributeValue::Integer(5))]);
+    assert!(failed.is_err());
+    assert!(config_events(&queue_manager).is_empty(), "a failed MQSET");
+    mqset_through_an_alias_reports_the_alias(&queue_manager, &mut connection);
+    permanent_dynamic_queue_changed_and_deleted(&queue_manager, &mut connection);
+    temporary_dynamic_queue_is_never_reported(&queue_manager, &mut connection);
+    connection.disconnect().unwrap();
+}
 
+/// MQSET's attribute list setting InhibitPut to `value`.
+fn inhibit_put(value: i32) -> [(i32, AttributeValue); 1] {
+    [(MQIA_INHIBIT_PUT, AttributeValue::Integer(value))]
+}
+
+fn mqset_reports_change_object_for_the_user(
+    queue_manager: &Arc<QueueManager>,
+    connection: &mut Connection,
+    local: Hobj,
+) {
     // MQSET on a local queue: a Change object pair for the connection's user, EventOrigin
     // MQEVO_MQSET, before then after, one CorrelId.
     connection
         .set(local, &inhibit_put(MQQA_PUT_ALLOWED))
         .unwrap();
-    let events = config_events(&queue_manager);
+    let events = config_events(queue_manager);
     let summary: Vec<(i32, i32, i32, String, i32, i32, String)> = events
         .iter()
         .map(|event| {
@@ -817,12 +858,12 @@ fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
         find(&events[0].6, MQCACF_EVENT_APPL_NAME).is_none(),
         "not MQEVO_MSG"
     );
+}
 
-    // A failed MQSET (a selector MQSET cannot set) changes nothing and reports nothing.
-    let failed = connection.set(local, &[(MQIA_MAX_Q_DEPTH, AttributeValue::Integer(5))]);
-    assert!(failed.is_err());
-    assert!(config_events(&queue_manager).is_empty(), "a failed MQSET");
-
+fn mqset_through_an_alias_reports_the_alias(
+    queue_manager: &Arc<QueueManager>,
+    connection: &mut Connection,
+) {
     // Through an alias MQSET changes the alias, and the alias is reported.
     let alias = connection
         .open(&mut Mqod::queue("APP.ALIAS"), MQOO_SET)
@@ -836,7 +877,7 @@ fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
             )],
         )
         .unwrap();
-    let events: Vec<(i32, i32, String, i32)> = config_events(&queue_manager)
+    let events: Vec<(i32, i32, String, i32)> = config_events(queue_manager)
         .into_iter()
         .map(|event| {
             (
@@ -862,7 +903,12 @@ fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
             alias_change(MQQA_GET_INHIBITED)
         ]
     );
+}
 
+fn permanent_dynamic_queue_changed_and_deleted(
+    queue_manager: &Arc<QueueManager>,
+    connection: &mut Connection,
+) {
     // A permanent dynamic queue: created at MQOPEN without an event (MQ's list names only
     // DEFINE), changed by MQSET, deleted by MQCLOSE: a Delete object, MQEVO_OTHER.
     let mut od = Mqod::queue("PERM.MODEL");
@@ -872,14 +918,14 @@ fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
         .unwrap();
     let name = od.object_name.trim_end().to_string();
     assert!(
-        config_events(&queue_manager).is_empty(),
+        config_events(queue_manager).is_empty(),
         "MQOPEN creates silently"
     );
     connection
         .set(dynamic, &inhibit_put(MQQA_PUT_INHIBITED))
         .unwrap();
     connection.close(dynamic, MQCO_DELETE).unwrap();
-    let events: Vec<(i32, String, i32, String)> = config_events(&queue_manager)
+    let events: Vec<(i32, String, i32, String)> = config_events(queue_manager)
         .into_iter()
         .map(|event| {
             (
@@ -899,7 +945,12 @@ fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
             event(MQRC_CONFIG_DELETE_OBJECT, MQEVO_OTHER),
         ]
     );
+}
 
+fn temporary_dynamic_queue_is_never_reported(
+    queue_manager: &Arc<QueueManager>,
+    connection: &mut Connection,
+) {
     // A temporary dynamic queue is never reported, by MQSET either.
     let mut od = Mqod::queue("SYSTEM.DEFAULT.MODEL.QUEUE");
     od.dynamic_q_name = "TEMP.*".to_string();
@@ -910,9 +961,5 @@ fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
         .set(temporary, &inhibit_put(MQQA_PUT_INHIBITED))
         .unwrap();
     connection.close(temporary, MQCO_DELETE).unwrap();
-    assert!(
-        config_events(&queue_manager).is_empty(),
-        "temporary dynamic"
-    );
-    connection.disconnect().unwrap();
+    assert!(config_events(queue_manager).is_empty(), "temporary dynamic");
 }

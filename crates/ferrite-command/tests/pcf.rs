@@ -198,6 +198,17 @@ fn ping_and_queue_manager_in_both_byte_orders() {
 #[test]
 fn create_inquire_change_copy_and_delete_queues() {
     let admin = admin();
+    create_a_local_queue(&admin);
+    inquire_one_queue(&admin);
+    change_copy_and_alias(&admin);
+    inquire_queue_names(&admin);
+    inquire_queues_generically(&admin);
+    refuse_bad_commands(&admin);
+    clear_and_delete(&admin);
+}
+
+/// PCF.Q1 by CREATE_Q, as the queue manager and MQSC see it.
+fn create_a_local_queue(admin: &Admin) {
     admin.ok(
         MQCMD_CREATE_Q,
         vec![
@@ -229,7 +240,9 @@ fn create_inquire_change_copy_and_delete_queues() {
     for shown in ["NOSHARE", "TRIGGER", "TRIGTYPE(DEPTH)", "MAXDEPTH(1234)"] {
         assert!(display.contains(shown), "{shown} in {display}");
     }
+}
 
+fn inquire_one_queue(admin: &Admin) {
     // INQUIRE_Q with an attribute list: the name and type always, then what was asked.
     let responses = admin.ok(
         MQCMD_INQUIRE_Q,
@@ -260,7 +273,9 @@ fn create_inquire_change_copy_and_delete_queues() {
     assert_eq!(ids.len(), count);
     assert_eq!(integer_of(&all[0], MQIA_TRIGGER_CONTROL), MQTC_ON);
     assert_eq!(integer_of(&all[0], MQIA_CURRENT_Q_DEPTH), 0);
+}
 
+fn change_copy_and_alias(admin: &Admin) {
     // CHANGE_Q, COPY_Q.
     admin.ok(
         MQCMD_CHANGE_Q,
@@ -295,7 +310,9 @@ fn create_inquire_change_copy_and_delete_queues() {
             string(MQCA_BASE_OBJECT_NAME, "PCF.Q1"),
         ],
     );
+}
 
+fn inquire_queue_names(admin: &Admin) {
     // INQUIRE_Q_NAMES, generic, by type.
     let names = admin.ok(MQCMD_INQUIRE_Q_NAMES, vec![string(MQCA_Q_NAME, "PCF.*")]);
     assert_eq!(
@@ -316,7 +333,9 @@ fn create_inquire_change_copy_and_delete_queues() {
     assert_eq!(names_of(&names[0], MQCACF_Q_NAMES), vec!["PCF.ALIAS"]);
     let none = admin.ok(MQCMD_INQUIRE_Q_NAMES, vec![string(MQCA_Q_NAME, "NONE.*")]);
     assert!(names_of(&none[0], MQCACF_Q_NAMES).is_empty());
+}
 
+fn inquire_queues_generically(admin: &Admin) {
     // INQUIRE_Q generic: one response per queue, with a filter.
     let responses = admin.ok(
         MQCMD_INQUIRE_Q,
@@ -343,7 +362,10 @@ fn create_inquire_change_copy_and_delete_queues() {
     );
     assert_eq!(filtered.len(), 1);
     assert_eq!(string_of(&filtered[0], MQCA_Q_NAME), "PCF.Q2");
+}
 
+/// Each refused command says why; a failed change changes nothing.
+fn refuse_bad_commands(admin: &Admin) {
     // Errors.
     let unknown = admin.fails(MQCMD_INQUIRE_Q, vec![string(MQCA_Q_NAME, "NO.SUCH.Q")]);
     assert_eq!(unknown.0, MQRC_UNKNOWN_OBJECT_NAME);
@@ -446,7 +468,9 @@ fn create_inquire_change_copy_and_delete_queues() {
     assert_eq!(wrong_structure.0, MQRCCF_CFST_PARM_ID_ERROR);
     let unknown_command = admin.fails(4242, vec![]);
     assert_eq!(unknown_command.0, MQRCCF_CFH_COMMAND_ERROR);
+}
 
+fn clear_and_delete(admin: &Admin) {
     // CLEAR_Q and DELETE_Q with and without Purge.
     ferrite_test_kit::put_messages(&admin.queue_manager, "PCF.Q2", 3, false);
     let not_empty = admin.fails(MQCMD_DELETE_Q, vec![string(MQCA_Q_NAME, "PCF.Q2")]);

@@ -9,29 +9,8 @@ use ferrite_test_kit::*;
 fn pass_context_from_a_saving_handle() {
     let (_dir, qm) = queue_manager(&["IN", "OUT"]);
     let mut c = Connection::connect(qm.clone(), "").unwrap();
-    let setter = c
-        .open(&mut Mqod::queue("IN"), MQOO_OUTPUT | MQOO_SET_ALL_CONTEXT)
-        .unwrap();
-    let mut original = Mqmd {
-        user_identifier: "alice".into(),
-        appl_identity_data: "identity".into(),
-        put_appl_name: "original.app".into(),
-        put_appl_type: 6,
-        put_date: "20200102".into(),
-        put_time: "03040506".into(),
-        appl_origin_data: "ORIG".into(),
-        ..Mqmd::default()
-    };
-    original.accounting_token[0] = 9;
-    for _ in 0..2 {
-        c.put(
-            setter,
-            &mut original.clone(),
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_SET_ALL_CONTEXT),
-            b"m",
-        )
-        .unwrap();
-    }
+    let original = put_two_with_all_context(&mut c);
+
     let input = c
         .open(
             &mut Mqod::queue("IN"),
@@ -58,45 +37,15 @@ fn pass_context_from_a_saving_handle() {
         )
         .unwrap();
     let plain = c.open(&mut Mqod::queue("OUT"), MQOO_OUTPUT).unwrap();
-    let pmo = |options: i32, context: Hobj| Mqpmo {
-        context: context.0,
-        ..Mqpmo::with_options(MQPMO_SYNCPOINT | options)
-    };
-    assert_eq!(
-        reason(c.put(
+    refuse_passing_without_the_matching_open_option(
+        &mut c,
+        Handles {
             plain,
-            &mut Mqmd::default(),
-            &mut pmo(MQPMO_PASS_ALL_CONTEXT, input),
-            b"x"
-        )),
-        MQRC_NOT_OPEN_FOR_PASS_ALL
-    );
-    assert_eq!(
-        reason(c.put(
             pass_identity,
-            &mut Mqmd::default(),
-            &mut pmo(MQPMO_PASS_ALL_CONTEXT, input),
-            b"x"
-        )),
-        MQRC_NOT_OPEN_FOR_PASS_ALL
-    );
-    assert_eq!(
-        reason(c.put(
-            plain,
-            &mut Mqmd::default(),
-            &mut pmo(MQPMO_PASS_IDENTITY_CONTEXT, input),
-            b"x"
-        )),
-        MQRC_NOT_OPEN_FOR_PASS_IDENT
-    );
-    assert_eq!(
-        reason(c.put(
             pass_all,
-            &mut Mqmd::default(),
-            &mut pmo(MQPMO_PASS_ALL_CONTEXT, not_saving),
-            b"x"
-        )),
-        MQRC_CONTEXT_HANDLE_ERROR
+            input,
+            not_saving,
+        },
     );
 
     let mut md = Mqmd::default();
@@ -162,4 +111,96 @@ fn pass_context_from_a_saving_handle() {
     )
     .unwrap();
     assert_eq!(md.put_appl_name, "original.app");
+}
+
+/// Puts two messages to IN with all context set to known values, and returns that context.
+fn put_two_with_all_context(c: &mut Connection) -> Mqmd {
+    let setter = c
+        .open(&mut Mqod::queue("IN"), MQOO_OUTPUT | MQOO_SET_ALL_CONTEXT)
+        .unwrap();
+    let mut original = Mqmd {
+        user_identifier: "alice".into(),
+        appl_identity_data: "identity".into(),
+        put_appl_name: "original.app".into(),
+        put_appl_type: 6,
+        put_date: "20200102".into(),
+        put_time: "03040506".into(),
+        appl_origin_data: "ORIG".into(),
+        ..Mqmd::default()
+    };
+    original.accounting_token[0] = 9;
+    for _ in 0..2 {
+        c.put(
+            setter,
+            &mut original.clone(),
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_SET_ALL_CONTEXT),
+            b"m",
+        )
+        .unwrap();
+    }
+    original
+}
+
+/// A put under syncpoint that passes context from `context` with `options`.
+fn pmo(options: i32, context: Hobj) -> Mqpmo {
+    Mqpmo {
+        context: context.0,
+        ..Mqpmo::with_options(MQPMO_SYNCPOINT | options)
+    }
+}
+
+struct Handles {
+    plain: Hobj,
+    pass_identity: Hobj,
+    pass_all: Hobj,
+    input: Hobj,
+    not_saving: Hobj,
+}
+
+/// Passing context needs the matching pass option on the output handle and a context handle
+/// opened with MQOO_SAVE_ALL_CONTEXT.
+fn refuse_passing_without_the_matching_open_option(c: &mut Connection, handles: Handles) {
+    let Handles {
+        plain,
+        pass_identity,
+        pass_all,
+        input,
+        not_saving,
+    } = handles;
+    assert_eq!(
+        reason(c.put(
+            plain,
+            &mut Mqmd::default(),
+            &mut pmo(MQPMO_PASS_ALL_CONTEXT, input),
+            b"x"
+        )),
+        MQRC_NOT_OPEN_FOR_PASS_ALL
+    );
+    assert_eq!(
+        reason(c.put(
+            pass_identity,
+            &mut Mqmd::default(),
+            &mut pmo(MQPMO_PASS_ALL_CONTEXT, input),
+            b"x"
+        )),
+        MQRC_NOT_OPEN_FOR_PASS_ALL
+    );
+    assert_eq!(
+        reason(c.put(
+            plain,
+            &mut Mqmd::default(),
+            &mut pmo(MQPMO_PASS_IDENTITY_CONTEXT, input),
+            b"x"
+        )),
+        MQRC_NOT_OPEN_FOR_PASS_IDENT
+    );
+    assert_eq!(
+        reason(c.put(
+            pass_all,
+            &mut Mqmd::default(),
+            &mut pmo(MQPMO_PASS_ALL_CONTEXT, not_saving),
+            b"x"
+        )),
+        MQRC_CONTEXT_HANDLE_ERROR
+    );
 }

@@ -199,157 +199,17 @@ fn expected(message: &Message) -> (u64, u8, u8, bool, i32) {
 
 fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     let directory = tempfile::tempdir().unwrap();
-    ferrite_test_kit::create(directory.path(), "QM1");
-    {
-        let queue_manager = ferrite_test_kit::open(directory.path());
-        for name in QUEUES {
-            ferrite_test_kit::define(&queue_manager, QueueDefinition::local(name, PageSetId(1)));
-        }
-        queue_manager.shutdown().unwrap();
-    }
+    create_queue_manager(directory.path());
     let mut system = start(directory.path());
     let mut model = Model::default();
     let mut sequence = 0u64;
     for (step, op) in ops.iter().enumerate() {
         let context = format!("step {step}: {op:?}");
         match *op {
-            Op::Put {
-                connection,
-                queue,
-                persistent,
-                priority,
-                correl,
-                syncpoint,
-            } => {
-                model.next_id += 1;
-                sequence += 1;
-                let message = Message {
-                    id: model.next_id,
-                    priority,
-                    sequence,
-                    correl,
-                    persistent,
-                    backout_count: 0,
-                };
-                let mut md = Mqmd {
-                    persistence: if persistent {
-                        MQPER_PERSISTENT
-                    } else {
-                        MQPER_NOT_PERSISTENT
-                    },
-                    priority: priority as i32,
-                    correl_id: [correl; 24],
-                    ..Mqmd::default()
-                };
-                let options = if syncpoint {
-                    MQPMO_SYNCPOINT
-                } else {
-                    MQPMO_NO_SYNCPOINT
-                };
-                let hobj = system.handles[connection][queue];
-                system.connections[connection]
-                    .put(
-                        hobj,
-                        &mut md,
-                        &mut Mqpmo::with_options(options),
-                        &message.id.to_le_bytes(),
-                    )
-                    .map_err(|e| TestCaseError::fail(format!("{context}: {e}")))?;
-                if syncpoint {
-                    model.pending_puts[connection].push((queue, message));
-                } else {
-                    model.insert(queue, message);
-                }
-            }
-            Op::Get {
-                connection,
-                queue,
-                correl,
-                syncpoint,
-            } => {
-                let position = model.queues[queue]
-                    .iter()
-                    .position(|m| correl.is_none_or(|c| m.correl == c));
-                let mut md = Mqmd {
-                    correl_id: [correl.unwrap_or(0); 24],
-                    ..Mqmd::default()
-                };
-                let options = if syncpoint {
-                    MQGMO_SYNCPOINT
-                } else {
-                    MQGMO_NO_SYNCPOINT
-                };
-                let mut buffer = [0u8; 8];
-                let hobj = system.handles[connection][queue];
-                let result = system.connections[connection].get(
-                    hobj,
-                    &mut md,
-                    &mut Mqgmo::with_options(options),
-                    &mut buffer,
-                );
-                match position {
-                    None => {
-                        let error = result.expect_err(&context);
-                        prop_assert_eq!(error.reason, MQRC_NO_MSG_AVAILABLE, "{}", context);
-                    }
-                    Some(position) => {
-                        let got =
-                            result.map_err(|e| TestCaseError::fail(format!("{context}: {e}")))?;
-                        let message = model.queues[queue].remove(position);
-                        prop_assert_eq!(
-                            observed(&md, &buffer[..got.data_length]),
-                            expected(&message),
-                            "{}",
-                            context
-                        );
-                        if syncpoint {
-                            model.pending_gets[connection].push((queue, message));
-                        }
-                    }
-                }
-            }
-            Op::BrowseFirst { connection, queue } | Op::BrowseNext { connection, queue } => {
-                let first = matches!(op, Op::BrowseFirst { .. });
-                let cursor = if first {
-                    None
-                } else {
-                    model.cursors[connection][queue]
-                };
-                let next = model.queues[queue]
-                    .iter()
-                    .find(|m| cursor.is_none_or(|c| m.key() > c))
-                    .cloned();
-                let mut md = Mqmd::default();
-                let mut buffer = [0u8; 8];
-                let options = if first {
-                    MQGMO_BROWSE_FIRST
-                } else {
-                    MQGMO_BROWSE_NEXT
-                };
-                let hobj = system.handles[connection][queue];
-                let result = system.connections[connection].get(
-                    hobj,
-                    &mut md,
-                    &mut Mqgmo::with_options(options),
-                    &mut buffer,
-                );
-                match next {
-                    None => {
-                        let error = result.expect_err(&context);
-                        prop_assert_eq!(error.reason, MQRC_NO_MSG_AVAILABLE, "{}", context);
-                    }
-                    Some(message) => {
-                        let got =
-                            result.map_err(|e| TestCaseError::fail(format!("{context}: {e}")))?;
-                        prop_assert_eq!(
-                            observed(&md, &buffer[..got.data_length]),
-                            expected(&message),
-                            "{}",
-                            context
-                        );
-                        model.cursors[connection][queue] = Some(message.key());
-                    }
-                }
+            Op::Put { .. } => put(&mut system, &mut model, &mut sequence, op, &context)?,
+            Op::Get { .. } => get(&mut system, &mut model, op, &context)?,
+            Op::BrowseFirst { .. } | Op::BrowseNext { .. } => {
+                browse(&mut system, &mut model, op, &context)?
             }
             Op::Commit { connection } => {
                 system.connections[connection].commit().unwrap();
@@ -368,6 +228,193 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
         }
     }
     // Finally everything committed must be there, in order, for a fresh connection.
+    drain_and_compare(&mut system, &mut model)?;
+    system.queue_manager.shutdown().unwrap();
+    Ok(())
+}
+
+/// Creates QM1 with the model's queues, and stops it.
+fn create_queue_manager(directory: &Path) {
+    ferrite_test_kit::create(directory, "QM1");
+    let queue_manager = ferrite_test_kit::open(directory);
+    for name in QUEUES {
+        ferrite_test_kit::define(&queue_manager, QueueDefinition::local(name, PageSetId(1)));
+    }
+    queue_manager.shutdown().unwrap();
+}
+
+fn put(
+    system: &mut System,
+    model: &mut Model,
+    sequence: &mut u64,
+    op: &Op,
+    context: &str,
+) -> Result<(), TestCaseError> {
+    let Op::Put {
+        connection,
+        queue,
+        persistent,
+        priority,
+        correl,
+        syncpoint,
+    } = *op
+    else {
+        unreachable!("{context} is not a put");
+    };
+    model.next_id += 1;
+    *sequence += 1;
+    let message = Message {
+        id: model.next_id,
+        priority,
+        sequence: *sequence,
+        correl,
+        persistent,
+        backout_count: 0,
+    };
+    let mut md = Mqmd {
+        persistence: if persistent {
+            MQPER_PERSISTENT
+        } else {
+            MQPER_NOT_PERSISTENT
+        },
+        priority: priority as i32,
+        correl_id: [correl; 24],
+        ..Mqmd::default()
+    };
+    let options = if syncpoint {
+        MQPMO_SYNCPOINT
+    } else {
+        MQPMO_NO_SYNCPOINT
+    };
+    let hobj = system.handles[connection][queue];
+    system.connections[connection]
+        .put(
+            hobj,
+            &mut md,
+            &mut Mqpmo::with_options(options),
+            &message.id.to_le_bytes(),
+        )
+        .map_err(|e| TestCaseError::fail(format!("{context}: {e}")))?;
+    if syncpoint {
+        model.pending_puts[connection].push((queue, message));
+    } else {
+        model.insert(queue, message);
+    }
+    Ok(())
+}
+
+fn get(
+    system: &mut System,
+    model: &mut Model,
+    op: &Op,
+    context: &str,
+) -> Result<(), TestCaseError> {
+    let Op::Get {
+        connection,
+        queue,
+        correl,
+        syncpoint,
+    } = *op
+    else {
+        unreachable!("{context} is not a get");
+    };
+    let position = model.queues[queue]
+        .iter()
+        .position(|m| correl.is_none_or(|c| m.correl == c));
+    let mut md = Mqmd {
+        correl_id: [correl.unwrap_or(0); 24],
+        ..Mqmd::default()
+    };
+    let options = if syncpoint {
+        MQGMO_SYNCPOINT
+    } else {
+        MQGMO_NO_SYNCPOINT
+    };
+    let mut buffer = [0u8; 8];
+    let hobj = system.handles[connection][queue];
+    let result = system.connections[connection].get(
+        hobj,
+        &mut md,
+        &mut Mqgmo::with_options(options),
+        &mut buffer,
+    );
+    match position {
+        None => {
+            let error = result.expect_err(context);
+            prop_assert_eq!(error.reason, MQRC_NO_MSG_AVAILABLE, "{}", context);
+        }
+        Some(position) => {
+            let got = result.map_err(|e| TestCaseError::fail(format!("{context}: {e}")))?;
+            let message = model.queues[queue].remove(position);
+            prop_assert_eq!(
+                observed(&md, &buffer[..got.data_length]),
+                expected(&message),
+                "{}",
+                context
+            );
+            if syncpoint {
+                model.pending_gets[connection].push((queue, message));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn browse(
+    system: &mut System,
+    model: &mut Model,
+    op: &Op,
+    context: &str,
+) -> Result<(), TestCaseError> {
+    let (Op::BrowseFirst { connection, queue } | Op::BrowseNext { connection, queue }) = *op else {
+        unreachable!("{context} is not a browse");
+    };
+    let first = matches!(op, Op::BrowseFirst { .. });
+    let cursor = if first {
+        None
+    } else {
+        model.cursors[connection][queue]
+    };
+    let next = model.queues[queue]
+        .iter()
+        .find(|m| cursor.is_none_or(|c| m.key() > c))
+        .cloned();
+    let mut md = Mqmd::default();
+    let mut buffer = [0u8; 8];
+    let options = if first {
+        MQGMO_BROWSE_FIRST
+    } else {
+        MQGMO_BROWSE_NEXT
+    };
+    let hobj = system.handles[connection][queue];
+    let result = system.connections[connection].get(
+        hobj,
+        &mut md,
+        &mut Mqgmo::with_options(options),
+        &mut buffer,
+    );
+    match next {
+        None => {
+            let error = result.expect_err(context);
+            prop_assert_eq!(error.reason, MQRC_NO_MSG_AVAILABLE, "{}", context);
+        }
+        Some(message) => {
+            let got = result.map_err(|e| TestCaseError::fail(format!("{context}: {e}")))?;
+            prop_assert_eq!(
+                observed(&md, &buffer[..got.data_length]),
+                expected(&message),
+                "{}",
+                context
+            );
+            model.cursors[connection][queue] = Some(message.key());
+        }
+    }
+    Ok(())
+}
+
+/// Backs out every connection, then gets each queue empty on the first connection, comparing
+/// what comes with what the model holds.
+fn drain_and_compare(system: &mut System, model: &mut Model) -> Result<(), TestCaseError> {
     for connection in 0..CONNECTIONS {
         system.connections[connection].backout().unwrap();
         model.backout(connection);
@@ -404,7 +451,6 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
             prop_assert!(false, "extra message on queue {}: {:?}", queue, extra);
         }
     }
-    system.queue_manager.shutdown().unwrap();
     Ok(())
 }
 

@@ -866,6 +866,27 @@ struct RecordSample {
 /// One sample of each recovery record (every value distinct, so a field read at the wrong
 /// place shows).
 fn record_samples() -> Vec<RecordSample> {
+    vec![
+        put_sample(),
+        get_sample(),
+        RecordSample {
+            name: "COMMIT",
+            kind: kind::COMMIT,
+            payload: log_records::encode_urid(Urid(Rba(8192))),
+            fields: expect(&[("urid", int(8192))]),
+        },
+        RecordSample {
+            name: "PREPARE",
+            kind: kind::PREPARE,
+            payload: log_records::encode_urid(Urid(Rba(16_384))),
+            fields: expect(&[("urid", int(16_384))]),
+        },
+        backout_sample(),
+        checkpoint_sample(),
+    ]
+}
+
+fn put_sample() -> RecordSample {
     let put = PutRecord {
         ur: UrReference::Continues(Urid(Rba(1000))),
         slot_kind: 2,
@@ -877,16 +898,75 @@ fn record_samples() -> Vec<RecordSample> {
     };
     let mut put_payload = put.encode_header();
     put_payload.extend_from_slice(b"image bytes");
+    RecordSample {
+        name: "PUT",
+        kind: kind::PUT,
+        payload: put_payload,
+        fields: expect(&[
+            ("ur", int(1002)),
+            ("slot kind", int(2)),
+            ("page set", int(9)),
+            ("page", int(4711)),
+            ("slot offset", int(88)),
+            ("object id", int(12)),
+            ("sequence", int(99_999)),
+            ("new page", int(1)),
+            ("continuation pages", int(3)),
+            ("continuation pages[].page", int(501)),
+            ("continuation pages[].page", int(502)),
+            ("continuation pages[].page", int(503)),
+            ("image", Value::Bytes(b"image bytes".to_vec())),
+        ]),
+    }
+}
+
+fn get_sample() -> RecordSample {
     let get = GetRecord {
         ur: UrReference::Begins,
         location: location(4, 777, 120),
         object_id: 13,
         sequence: 123_456,
     };
+    RecordSample {
+        name: "GET",
+        kind: kind::GET,
+        payload: get.encode(),
+        fields: expect(&[
+            ("ur", int(1)),
+            ("page set", int(4)),
+            ("page", int(777)),
+            ("slot offset", int(120)),
+            ("object id", int(13)),
+            ("sequence", int(123_456)),
+        ]),
+    }
+}
+
+fn backout_sample() -> RecordSample {
     let backout = BackoutRecord {
         urid: Urid(Rba(4242)),
         backout_counts: vec![(location(5, 300, 40), 2), (location(6, 301, 72), 9)],
     };
+    RecordSample {
+        name: "BACKOUT",
+        kind: kind::BACKOUT,
+        payload: backout.encode(),
+        fields: expect(&[
+            ("urid", int(4242)),
+            ("backout counts", int(2)),
+            ("backout counts[].page set", int(5)),
+            ("backout counts[].page", int(300)),
+            ("backout counts[].slot offset", int(40)),
+            ("backout counts[].backout count", int(2)),
+            ("backout counts[].page set", int(6)),
+            ("backout counts[].page", int(301)),
+            ("backout counts[].slot offset", int(72)),
+            ("backout counts[].backout count", int(9)),
+        ]),
+    }
+}
+
+fn checkpoint_sample() -> RecordSample {
     let checkpoint = CheckpointRecord {
         checkpoint_sequence: 55,
         next_message_sequence: 1_000_000,
@@ -919,104 +999,40 @@ fn record_samples() -> Vec<RecordSample> {
         ],
     };
     let ops = "units of recovery[].operations";
-    vec![
-        RecordSample {
-            name: "PUT",
-            kind: kind::PUT,
-            payload: put_payload,
-            fields: expect(&[
-                ("ur", int(1002)),
-                ("slot kind", int(2)),
-                ("page set", int(9)),
-                ("page", int(4711)),
-                ("slot offset", int(88)),
-                ("object id", int(12)),
-                ("sequence", int(99_999)),
-                ("new page", int(1)),
-                ("continuation pages", int(3)),
-                ("continuation pages[].page", int(501)),
-                ("continuation pages[].page", int(502)),
-                ("continuation pages[].page", int(503)),
-                ("image", Value::Bytes(b"image bytes".to_vec())),
-            ]),
-        },
-        RecordSample {
-            name: "GET",
-            kind: kind::GET,
-            payload: get.encode(),
-            fields: expect(&[
-                ("ur", int(1)),
-                ("page set", int(4)),
-                ("page", int(777)),
-                ("slot offset", int(120)),
-                ("object id", int(13)),
-                ("sequence", int(123_456)),
-            ]),
-        },
-        RecordSample {
-            name: "COMMIT",
-            kind: kind::COMMIT,
-            payload: log_records::encode_urid(Urid(Rba(8192))),
-            fields: expect(&[("urid", int(8192))]),
-        },
-        RecordSample {
-            name: "PREPARE",
-            kind: kind::PREPARE,
-            payload: log_records::encode_urid(Urid(Rba(16_384))),
-            fields: expect(&[("urid", int(16_384))]),
-        },
-        RecordSample {
-            name: "BACKOUT",
-            kind: kind::BACKOUT,
-            payload: backout.encode(),
-            fields: expect(&[
-                ("urid", int(4242)),
-                ("backout counts", int(2)),
-                ("backout counts[].page set", int(5)),
-                ("backout counts[].page", int(300)),
-                ("backout counts[].slot offset", int(40)),
-                ("backout counts[].backout count", int(2)),
-                ("backout counts[].page set", int(6)),
-                ("backout counts[].page", int(301)),
-                ("backout counts[].slot offset", int(72)),
-                ("backout counts[].backout count", int(9)),
-            ]),
-        },
-        RecordSample {
-            name: "CHECKPOINT",
-            kind: kind::CHECKPOINT,
-            payload: checkpoint.encode(),
-            fields: expect(&[
-                ("checkpoint sequence", int(55)),
-                ("next message sequence", int(1_000_000)),
-                ("next object id", int(41)),
-                ("page sets", int(2)),
-                ("page sets[].page set", int(0)),
-                ("page sets[].recovery RBA", int(4096)),
-                ("page sets[].page set", int(7)),
-                ("page sets[].recovery RBA", int(81_920)),
-                ("units of recovery", int(2)),
-                ("units of recovery[].urid", int(12_288)),
-                ("units of recovery[].state", int(1)),
-                ("units of recovery[].operations", int(2)),
-                (&format!("{ops}[].is put"), int(1)),
-                (&format!("{ops}[].page set"), int(1)),
-                (&format!("{ops}[].page"), int(11)),
-                (&format!("{ops}[].slot offset"), int(32)),
-                (&format!("{ops}[].object id"), int(3)),
-                (&format!("{ops}[].sequence"), int(44)),
-                (&format!("{ops}[].is put"), int(0)),
-                (&format!("{ops}[].page set"), int(2)),
-                (&format!("{ops}[].page"), int(22)),
-                (&format!("{ops}[].slot offset"), int(64)),
-                (&format!("{ops}[].object id"), int(5)),
-                (&format!("{ops}[].sequence"), int(66)),
-                ("units of recovery[].urid", int(20_480)),
-                ("units of recovery[].state", int(0)),
-                ("units of recovery[].operations", int(0)),
-            ]),
-        },
-    ]
+    RecordSample {
+        name: "CHECKPOINT",
+        kind: kind::CHECKPOINT,
+        payload: checkpoint.encode(),
+        fields: expect(&[
+            ("checkpoint sequence", int(55)),
+            ("next message sequence", int(1_000_000)),
+            ("next object id", int(41)),
+            ("page sets", int(2)),
+            ("page sets[].page set", int(0)),
+            ("page sets[].recovery RBA", int(4096)),
+            ("page sets[].page set", int(7)),
+            ("page sets[].recovery RBA", int(81_920)),
+            ("units of recovery", int(2)),
+            ("units of recovery[].urid", int(12_288)),
+            ("units of recovery[].state", int(1)),
+            ("units of recovery[].operations", int(2)),
+            (&format!("{ops}[].is put"), int(1)),
+            (&format!("{ops}[].page set"), int(1)),
+            (&format!("{ops}[].page"), int(11)),
+            (&format!("{ops}[].slot offset"), int(32)),
+            (&format!("{ops}[].object id"), int(3)),
+            (&format!("{ops}[].sequence"), int(44)),
+            (&format!("{ops}[].is put"), int(0)),
+            (&format!("{ops}[].page set"), int(2)),
+            (&format!("{ops}[].page"), int(22)),
+            (&format!("{ops}[].slot offset"), int(64)),
+            (&format!("{ops}[].object id"), int(5)),
+            (&format!("{ops}[].sequence"), int(66)),
+            ("units of recovery[].urid", int(20_480)),
+            ("units of recovery[].state", int(0)),
+            ("units of recovery[].operations", int(0)),
+        ]),
+    }
 }
 
 #[test]

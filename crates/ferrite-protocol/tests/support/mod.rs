@@ -256,14 +256,27 @@ pub fn java_client_id() -> InitialData {
     id
 }
 
-pub fn all_flows() -> Vec<(ferrite_protocol::segment::SegmentType, ApiFlow)> {
-    use ferrite_protocol::segment::SegmentType as T;
+/// A segment type and a flow of that type.
+pub type SampleFlow = (ferrite_protocol::segment::SegmentType, ApiFlow);
+
+/// One flow of each kind, every field set; all with the same header.
+pub fn all_flows() -> Vec<SampleFlow> {
     let h = ApiHeader {
         reply_length: 400,
         comp_code: 0,
         reason: 0,
         hobj: 0x21,
     };
+    let mut flows = connection_flows(h);
+    flows.extend(open_and_close_flows(h));
+    flows.extend(message_flows(h));
+    flows.extend(inquire_set_and_spi_flows(h));
+    flows
+}
+
+/// MQCONN and its reply, MQDISC, the MQCMIT reply and MQBACK.
+fn connection_flows(h: ApiHeader) -> Vec<SampleFlow> {
+    use ferrite_protocol::segment::SegmentType as T;
     let conn = MqConn {
         qmgr_name: chars("QM1"),
         appl_name: chars("java app"),
@@ -278,15 +291,6 @@ pub fn all_flows() -> Vec<(ferrite_protocol::segment::SegmentType, ApiFlow)> {
             ret_conn_tag: Some(bytes(3)),
             rest: b"product id and more".to_vec(),
         }),
-        trailing: vec![],
-    };
-    let inq = MqInq {
-        selectors: vec![20, 2016],
-        int_attr_count: 1,
-        char_attr_length: 48,
-        with_values: true,
-        int_attrs: vec![5000],
-        char_attrs: vec![b'Q'; 48],
         trailing: vec![],
     };
     vec![
@@ -329,6 +333,12 @@ pub fn all_flows() -> Vec<(ferrite_protocol::segment::SegmentType, ApiFlow)> {
                 body: ApiBody::Empty(vec![]),
             },
         ),
+    ]
+}
+
+fn open_and_close_flows(h: ApiHeader) -> Vec<SampleFlow> {
+    use ferrite_protocol::segment::SegmentType as T;
+    vec![
         (
             T::MqOpen,
             ApiFlow {
@@ -384,6 +394,13 @@ pub fn all_flows() -> Vec<(ferrite_protocol::segment::SegmentType, ApiFlow)> {
                 }),
             },
         ),
+    ]
+}
+
+/// MQPUT, MQPUT1, MQGET and its reply.
+fn message_flows(h: ApiHeader) -> Vec<SampleFlow> {
+    use ferrite_protocol::segment::SegmentType as T;
+    vec![
         (
             T::MqPut,
             ApiFlow {
@@ -433,6 +450,22 @@ pub fn all_flows() -> Vec<(ferrite_protocol::segment::SegmentType, ApiFlow)> {
                 }),
             },
         ),
+    ]
+}
+
+/// MQINQ and its reply, MQSET, and an SPI flow kept raw.
+fn inquire_set_and_spi_flows(h: ApiHeader) -> Vec<SampleFlow> {
+    use ferrite_protocol::segment::SegmentType as T;
+    let inq = MqInq {
+        selectors: vec![20, 2016],
+        int_attr_count: 1,
+        char_attr_length: 48,
+        with_values: true,
+        int_attrs: vec![5000],
+        char_attrs: vec![b'Q'; 48],
+        trailing: vec![],
+    };
+    vec![
         (
             T::MqInq,
             ApiFlow {
