@@ -88,6 +88,17 @@ pub trait FileSystem: Send + Sync {
     fn sync_directory(&self, directory: &Path) -> io::Result<()>;
     /// File names (not paths) in `directory`, sorted.
     fn list_directory(&self, directory: &Path) -> io::Result<Vec<String>>;
+    /// Which files this handle reaches: handles on the same files give the same value, so
+    /// `(instance_id, canonical_path)` names one directory within the process. The real file
+    /// system is one instance (0); a simulated one is its own, shared by its clones.
+    fn instance_id(&self) -> usize {
+        0
+    }
+    /// `path` as this file system names it uniquely (symbolic links and `..` resolved where the
+    /// file system has them); `path` itself when it cannot be resolved.
+    fn canonical_path(&self, path: &Path) -> PathBuf {
+        path.to_path_buf()
+    }
 }
 
 /// The real Linux file system.
@@ -177,6 +188,9 @@ impl StorageFile for RealFile {
 }
 
 impl FileSystem for RealFileSystem {
+    fn canonical_path(&self, path: &Path) -> PathBuf {
+        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    }
     fn open(&self, path: &Path, mode: OpenMode) -> io::Result<Arc<dyn StorageFile>> {
         let mut options = OpenOptions::new();
         match mode {

@@ -20,6 +20,7 @@ pub mod delivery_order;
 pub mod groups;
 pub mod hashing;
 pub mod message_data;
+mod open_directories;
 pub mod page_set_errors;
 pub mod queue;
 mod restart;
@@ -310,6 +311,11 @@ pub struct QueueManager {
     pub(crate) connection_authentication: RwLock<ConnectionAuthentication>,
     /// Serialises SET CHLAUTH's read-modify-write of a record (security/channel_authentication.rs).
     pub(crate) channel_authentication_lock: Mutex<()>,
+    /// This instance's claim on its directory within the process (open_directories.rs),
+    /// released by a completed shutdown or else by the drop. The last field: fields drop in
+    /// declaration order, so a reopen that waits for the claim starts only once the log
+    /// manager, the buffer pools and the page sets above have dropped.
+    directory_claim: Mutex<Option<open_directories::DirectoryClaim>>,
 }
 
 impl QueueManager {
@@ -385,12 +391,32 @@ impl QueueManager {
 
     /// Start the queue manager: restart from the log in MQ's four phases, rebuild queues,
     /// then start the checkpoint task.
+    ///
+    /// One instance per directory in a process: while an earlier instance of this directory is
+    /// still dropping (its last reference on another thread), the open waits for it, up to
+    /// [`open_directories::DIRECTORY_RELEASE_WAIT_SECONDS`]; an instance still in use makes the
+    /// open fail with MQRC_Q_MGR_NOT_AVAILABLE.
     pub fn open(
         fs: Arc<dyn FileSystem>,
         directory: &Path,
         messages: MessageSink,
     ) -> StorageResult<Arc<QueueManager>> {
+        let wait = Duration::from_secs(open_directories::DIRECTORY_RELEASE_WAIT_SECONDS);
+        Self::open_within(fs, directory, messages, wait)
+    }
+
+    /// `open`, waiting up to `wait` for an earlier instance of the directory to be released.
+    fn open_within(
+        fs: Arc<dyn FileSystem>,
+        directory: &Path,
+        messages: MessageSink,
+        wait: Duration,
+    ) -> StorageResult<Arc<QueueManager>> {
         let config = Self::read_config(fs.as_ref(), directory)?;
+        // Claimed before any file but the configuration is opened; on an error below it is
+        // released last, after what was opened so far.
+        let directory_claim =
+            open_directories::DirectoryClaim::acquire(fs.as_ref(), directory, &config.name, wait)?;
         let identity_path = directory.join("QMID");
         let identity_text = read_small_file(fs.as_ref(), &identity_path)?;
         let identity = std::str::from_utf8(&identity_text)
@@ -515,6 +541,7 @@ impl QueueManager {
             configuration_observer: std::sync::OnceLock::new(),
             connection_authentication: RwLock::new(ConnectionAuthentication::default()),
             channel_authentication_lock: Mutex::new(()),
+            directory_claim: Mutex::new(Some(directory_claim)),
         });
         queue_manager.restart()?;
         queue_manager.load_connection_authentication();
@@ -2434,6 +2461,10 @@ impl QueueManager {
         for pool in &self.pools() {
             pool.shutdown();
         }
+        // The log is closed and the pools written and stopped: nothing of this instance writes
+        // the directory's files any more, so it may be opened again while this one lingers.
+        // (After a failure the log still shuts down when dropped; the drop releases it then.)
+        self.directory_claim.lock().unwrap().take();
         self.say(&format!("CSQ9022I {} CSQYASCP ' STOP QMGR' NORMAL COMPLETION ({written} PAGES WRITTEN AT SHUTDOWN)", self.name));
         Ok(())
     }

@@ -1114,6 +1114,11 @@ impl SimulatedFileSystem {
 }
 
 impl FileSystem for SimulatedFileSystem {
+    /// The address of the state its clones share: parallel tests on separate simulated file
+    /// systems may use the same paths without being taken for the same files.
+    fn instance_id(&self) -> usize {
+        Arc::as_ptr(&self.shared) as usize
+    }
     fn open(&self, path: &Path, mode: OpenMode) -> io::Result<Arc<dyn StorageFile>> {
         let mut state = self.lock();
         let kind = if mode == OpenMode::CreateNew {
