@@ -17,7 +17,10 @@ use ferrite_storage::page_set::PageSet;
 use ferrite_storage::vfs::{FileSystem, RealFileSystem};
 use ferrite_storage::{PageNumber, PageSetId, Rba, StorageError};
 
-use crate::process::{queue_manager_directory, QueueManagerLock};
+use crate::process::{
+    not_available, queue_manager_directory, queue_manager_status, QueueManagerLock,
+    QueueManagerState, QueueManagerStatus,
+};
 
 #[derive(Subcommand)]
 pub enum PageSetCommand {
@@ -122,9 +125,28 @@ fn stopped(name: &str) -> Result<(PathBuf, QueueManagerLock), String> {
             "ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
         ));
     }
-    let lock = QueueManagerLock::acquire(&directory)
-        .map_err(|_| format!("ferrite: queue manager {name} is running; stop it first [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"))?;
+    let lock = QueueManagerLock::acquire(&directory).map_err(|_| held_by(name, &directory))?;
     Ok((directory, lock))
+}
+
+/// Why a utility cannot have `name` to itself: who holds it, as `ferrite status` says.
+fn held_by(name: &str, directory: &Path) -> String {
+    match queue_manager_status(directory) {
+        Ok(QueueManagerStatus {
+            state: QueueManagerState::InUseByCommand,
+            ..
+        }) => not_available(name, directory),
+        Ok(QueueManagerStatus {
+            state,
+            pid: Some(pid),
+        }) => format!(
+            "ferrite: queue manager {name} is running: STATUS({}) PID({pid}); stop it first [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]",
+            state.text()
+        ),
+        _ => format!(
+            "ferrite: queue manager {name} is running; stop it first [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"
+        ),
+    }
 }
 
 fn identity(directory: &Path) -> Result<u64, String> {

@@ -407,6 +407,14 @@ fn background_start_sigkill_and_start_again() {
     };
     assert_eq!(state, "Running");
     assert_ne!(pid, killed);
+    let (success, output) = run(home, &["pageset", "verify", "BACKQM"]);
+    assert!(!success, "{output}");
+    assert!(
+        output.contains(&format!(
+            "is running: STATUS(Running) PID({pid}); stop it first"
+        )),
+        "{output}"
+    );
     assert_eq!(
         ok(home, &["get", "BACKQM", "SYSTEM.DEFAULT.LOCAL.QUEUE"]).trim(),
         "kept"
@@ -483,6 +491,11 @@ fn a_command_with_the_stopped_queue_manager_open_is_not_stopped() {
     let (success, output) = run(home, &["start", "OPENQM", "--background", "--port", "0"]);
     assert!(!success, "{output}");
     assert!(output.contains("in use by a command"), "{output}");
+    // A utility that needs the page sets to itself says who has them.
+    let (success, output) = run(home, &["pageset", "verify", "OPENQM"]);
+    assert!(!success, "{output}");
+    assert!(output.contains("in use by a command"), "{output}");
+    assert!(output.contains(&format!("pid {}", get.pid())), "{output}");
     drop(get);
     assert_eq!(status(home, "OPENQM"), ("Ended normally".to_string(), None));
 }
