@@ -713,7 +713,7 @@ public final class LoadGenerator {
         double switches = lastUsage.contextSwitches() / (double) operations;
         System.out.printf(Locale.ROOT, "  broker (pid %d): %.1f CPU us and %.2f context switches per %s%s%n", brokerPid,
                 cpuUs, switches, operation,
-                lastUsage.exitedThreads() > 0 ? " (" + lastUsage.exitedThreads() + " broker threads exited in the interval: their switches are not counted)" : "");
+                lastUsage.exitedThreads() > 0 ? " (broker threads that exited in the interval, their switches not counted: " + lastUsage.exitedThreads() + ")" : "");
         Fields usage = new Fields(fields.bench, fields.extra).put("broker_pid", brokerPid)
                 .put("broker_threads_exited", lastUsage.exitedThreads());
         emit(usage.with("cpu_us_per_op"), metric + ": broker CPU per " + operation, cpuUs, "us", null);
