@@ -5,7 +5,10 @@
 
 RESULTS.jsonl holds ferrite-bench's lines (system "ferrite (in-process)") and the JMS load
 generator's (system "ferrite", "rabbitmq", "artemis"; bench "jms-stream", "jms-request-reply",
-or "jms" with status "not available"). Writes into OUTPUT_DIRECTORY:
+or "jms" with status "not available"). The network path's cells (bench "network", with "cell"
+and "quantity": rate, cpu_us_per_op, ctxsw_per_op, ...) come from both: the brokers' JMS cells,
+Ferrite's Rust client (system "ferrite-client") and the loopback echo (system "loopback").
+Writes into OUTPUT_DIRECTORY:
 
 - request-reply-throughput.png, request-reply-latency.png: transactions/s and round-trip
   latency against the number of requesters, non-persistent 1 KB and persistent 1 KB / 10 KB,
@@ -13,7 +16,8 @@ or "jms" with status "not available"). Writes into OUTPUT_DIRECTORY:
 - stream-throughput.png, stream-latency.png: one-way streaming (4 putters + 4 getters, commit
   per message) msgs/s and put-to-get latency against message size, with MQ's published figures;
 - local-request-reply-matrix.png: Ferrite in-process against MQ's published table;
-- summary.md: every JMS cell side by side, with the ratios to this run's physical limits.
+- summary.md: every JMS cell side by side, with the ratios to this run's physical limits, and
+  the network cells' broker CPU and context switches per operation.
 
 Needs matplotlib (scripts/bench installs it in a venv). Only the standard library otherwise.
 """
@@ -29,8 +33,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
-SYSTEMS = ["ferrite", "ferrite (in-process)", "rabbitmq", "artemis"]
+SYSTEMS = ["ferrite", "ferrite (in-process)", "ferrite-client", "rabbitmq", "artemis"]
+BROKERS = ("ferrite", "rabbitmq", "artemis")
 STYLE = {
+    "ferrite-client": dict(color="#b7410e", marker="v", linestyle="-."),
     "ferrite": dict(color="#b7410e", marker="o"),
     "ferrite (in-process)": dict(color="#b7410e", marker="s", linestyle="--"),
     "rabbitmq": dict(color="#ff6600", marker="^"),
@@ -55,6 +61,14 @@ def load(path):
 
 def metric_is(row, suffix):
     return row.get("metric", "").endswith(suffix)
+
+
+def is_jms(row, kind):
+    """A JMS cell of workload kind "request-reply" or "stream": the older cells or the network ones."""
+    if row.get("bench") == f"jms-{kind}":
+        return True
+    return (row.get("bench") == "network" and row.get("system") in BROKERS
+            and str(row.get("workload", "")).startswith(kind))
 
 
 def limits(rows):
@@ -98,12 +112,18 @@ def request_reply_series(rows, persistent, size, unit_suffix):
     """{system: [(requesters, value)]} for JMS request/reply with 4 repliers."""
     series = defaultdict(list)
     for row in rows:
-        if row.get("bench") != "jms-request-reply" or row.get("value") is None:
+        if not is_jms(row, "request-reply") or row.get("value") is None:
             continue
-        if row.get("persistent") != persistent or row.get("size") != size or row.get("repliers") != 4:
+        sizes = (size, 1024) if size == 1000 else (size,)  # the network cells are 1 KiB
+        if row.get("persistent") != persistent or row.get("size") not in sizes or row.get("repliers") != 4:
             continue
         if metric_is(row, unit_suffix):
             series[row["system"]].append((row["requesters"], row["value"]))
+    if not persistent and size == 1000 and unit_suffix == "transactions/s":
+        for row in rows:  # Ferrite's Rust client, the network cells' shapes
+            if (row.get("bench") == "network" and row.get("system") == "ferrite-client"
+                    and row.get("quantity") == "rate" and row.get("repliers") == 4):
+                series["ferrite-client"].append((row["requesters"], row["value"]))
     if persistent:
         for row in rows:  # Ferrite in-process, the same shapes
             if (row.get("bench") == "request-reply-persistent" and row.get("repliers") == 4
@@ -123,7 +143,7 @@ def request_reply_series(rows, persistent, size, unit_suffix):
 def stream_series(rows, persistent, suffix):
     series = defaultdict(list)
     for row in rows:
-        if row.get("bench") == "jms-stream" and row.get("persistent") == persistent and metric_is(row, suffix):
+        if is_jms(row, "stream") and row.get("persistent") == persistent and metric_is(row, suffix):
             if row.get("value") is not None:
                 series[row["system"]].append((row["size"], row["value"]))
             if suffix == "msgs/s" and row.get("reference_value") and row["system"] != "ferrite":
@@ -237,7 +257,7 @@ def summary(rows, found):
     references = {}
     order = []
     for row in rows:
-        if row.get("bench") not in ("jms-stream", "jms-request-reply") or row.get("unit") not in ("msgs/s", "tx/s"):
+        if not (is_jms(row, "stream") or is_jms(row, "request-reply")) or row.get("unit") not in ("msgs/s", "tx/s"):
             continue
         key = row["metric"]
         if key not in cells:
@@ -248,7 +268,7 @@ def summary(rows, found):
             if other.get("metric") == latency_key and other.get("system") == row["system"]:
                 cells[key][row["system"] + " p50"] = other["value"]
         cells[key]["persistent"] = row.get("persistent")
-        cells[key]["bench"] = row["bench"]
+        cells[key]["bench"] = "jms-request-reply" if is_jms(row, "request-reply") else "jms-stream"
         cells[key]["in-process"] = in_process(rows, row)
         if row.get("reference_value"):
             references[key] = row["reference_value"]
@@ -278,7 +298,33 @@ def summary(rows, found):
             f"| {fmt(ferrite / rabbit) if ferrite and rabbit else '—'} | {fmt(ferrite / artemis) if ferrite and artemis else '—'} "
             f"| {limit_text} | {fmt(mq)} | {fmt(best / mq) if best and mq else '—'} "
             f"| {fmt(cell['in-process'])} | {fmt(cell['in-process'] / peer) if cell['in-process'] and peer else '—'} |")
+    lines.extend(network_usage(rows))
     return "\n".join(lines) + "\n"
+
+
+def network_usage(rows):
+    """Markdown: the network cells' throughput, broker CPU and context switches per operation."""
+    figures = defaultdict(dict)
+    order = []
+    for row in rows:
+        if row.get("bench") != "network" or row.get("cell") is None or row.get("value") is None:
+            continue
+        if row.get("quantity") not in ("rate", "cpu_us_per_op", "ctxsw_per_op"):
+            continue
+        if row["cell"] not in order:
+            order.append(row["cell"])
+        figures[row["cell"]][(row["system"], row["quantity"])] = row["value"]
+    if not order:
+        return []
+    systems = ["ferrite", "rabbitmq", "artemis", "ferrite-client", "loopback"]
+    lines = ["", "Network path: throughput / broker (queue manager) CPU µs per op / context switches per op", "",
+             "| Cell | " + " | ".join(systems) + " |", "|---|" + "---|" * len(systems)]
+    for cell in order:
+        def triple(system):
+            values = [figures[cell].get((system, q)) for q in ("rate", "cpu_us_per_op", "ctxsw_per_op")]
+            return "—" if values[0] is None else " / ".join(fmt(v) for v in values)
+        lines.append(f"| {cell} | " + " | ".join(triple(system) for system in systems) + " |")
+    return lines
 
 
 def main():

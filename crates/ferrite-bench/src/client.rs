@@ -32,9 +32,9 @@ use crate::report::Row;
 use crate::{engine, Context, Mode};
 
 const MESSAGE_BYTES: usize = 1_000;
-const CHANNEL: &str = "DEV.APP.SVRCONN";
+pub(crate) const CHANNEL: &str = "DEV.APP.SVRCONN";
 
-fn connect(address: &str) -> Connection {
+pub(crate) fn connect(address: &str) -> Connection {
     Connection::connect_client(
         address,
         CHANNEL,
@@ -57,7 +57,7 @@ fn connect_and_open(address: &str, queues: [(&str, i32); 2]) -> (Connection, [Ho
 }
 
 /// Round trips per second of a 1,000-byte echo between two threads over loopback TCP.
-fn loopback_echo_rate(duration: Duration) -> f64 {
+pub(crate) fn loopback_echo_rate(duration: Duration) -> f64 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let address = listener.local_addr().expect("address");
     let echo = std::thread::spawn(move || {
@@ -346,26 +346,32 @@ pub(crate) fn status_resident_kib(status_path: &str) -> u64 {
 }
 
 /// The `ferrite` binary beside this one (built by the same cargo command).
-fn ferrite_binary() -> Option<std::path::PathBuf> {
+pub(crate) fn ferrite_binary() -> Option<std::path::PathBuf> {
     let here = std::env::current_exe().ok()?;
     let candidate = here.parent()?.join("ferrite");
     candidate.exists().then_some(candidate)
 }
 
-/// A queue manager in a child `ferrite` process, stopped when dropped.
-struct ChildQueueManager {
+/// A queue manager in a child `ferrite` process (`ferrite start NAME --background`), stopped
+/// when dropped. `pid` is the queue manager's process, from its pid file.
+pub(crate) struct ChildQueueManager {
     binary: std::path::PathBuf,
     home: std::path::PathBuf,
-    pid: u32,
-    port: u16,
+    name: String,
+    pub(crate) pid: u32,
+    pub(crate) port: u16,
 }
 
 impl ChildQueueManager {
-    fn start(binary: &std::path::Path, dir: &std::path::Path) -> Option<ChildQueueManager> {
-        let home = dir.join("client-connections-home");
+    pub(crate) fn start(
+        binary: &std::path::Path,
+        dir: &std::path::Path,
+        name: &str,
+    ) -> Option<ChildQueueManager> {
+        let home = dir.join(format!("{}-home", name.to_lowercase()));
         let _ = std::fs::remove_dir_all(&home);
         let status = std::process::Command::new(binary)
-            .args(["start", "CLIENTQM", "--background", "--port", "0"])
+            .args(["start", name, "--background", "--port", "0"])
             .env("FERRITE_HOME", &home)
             .stdout(std::process::Stdio::null())
             .status()
@@ -373,7 +379,7 @@ impl ChildQueueManager {
         if !status.success() {
             return None;
         }
-        let directory = home.join("qmgrs").join("CLIENTQM");
+        let directory = home.join("qmgrs").join(name);
         let pid = std::fs::read_to_string(directory.join("qm.pid"))
             .ok()?
             .trim()
@@ -387,16 +393,49 @@ impl ChildQueueManager {
         Some(ChildQueueManager {
             binary: binary.to_path_buf(),
             home,
+            name: name.to_string(),
             pid,
             port,
         })
+    }
+
+    /// Runs MQSC commands (`ferrite mqsc NAME`, the commands on its standard input); the
+    /// command's output when it fails.
+    pub(crate) fn mqsc(&self, commands: &[String]) -> Result<(), String> {
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(&self.binary)
+            .args(["mqsc", &self.name])
+            .env("FERRITE_HOME", &self.home)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|error| error.to_string())?;
+        let mut input = child.stdin.take().ok_or("no stdin")?;
+        input
+            .write_all(commands.join("\n").as_bytes())
+            .and_then(|()| input.write_all(b"\n"))
+            .map_err(|error| error.to_string())?;
+        drop(input);
+        let output = child
+            .wait_with_output()
+            .map_err(|error| error.to_string())?;
+        if output.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{}{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            ))
+        }
     }
 }
 
 impl Drop for ChildQueueManager {
     fn drop(&mut self) {
         let _ = std::process::Command::new(&self.binary)
-            .args(["stop", "CLIENTQM"])
+            .args(["stop", &self.name])
             .env("FERRITE_HOME", &self.home)
             .stdout(std::process::Stdio::null())
             .status();
@@ -410,7 +449,7 @@ pub fn client_connections(context: &mut Context) {
         println!("  skipped: no ferrite binary beside ferrite-bench (cargo build --release -p ferrite first)");
         return;
     };
-    let Some(child) = ChildQueueManager::start(&binary, &context.dir) else {
+    let Some(child) = ChildQueueManager::start(&binary, &context.dir, "CLIENTQM") else {
         println!("  skipped: the ferrite queue manager did not start");
         return;
     };

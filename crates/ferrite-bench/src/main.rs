@@ -7,6 +7,7 @@ mod client;
 mod engine;
 mod local_workloads;
 mod mqi_workloads;
+mod network;
 mod physical;
 mod queue_bound;
 mod report;
@@ -89,6 +90,12 @@ enum Bench {
     LargeUow,
     ClientRequestReply,
     ClientConnections,
+    /// The network path through Ferrite's Rust client, with the queue manager's CPU and
+    /// context switches per operation (and the loopback echo).
+    Network,
+    /// Not a workload: print the network goals' ratios from --results (the run --run, else the
+    /// last run with network figures) and append them to it. Not part of `all`.
+    NetworkTable,
 }
 
 /// Size of the run.
@@ -143,6 +150,17 @@ impl Context {
 
 fn main() {
     let cli = Cli::parse();
+    if cli.bench == Bench::NetworkTable {
+        let Some((figures, rows)) = network::network_table(&cli.results, cli.run.as_deref()) else {
+            eprintln!("no network figures in {}", cli.results.display());
+            std::process::exit(1);
+        };
+        let report = Report { rows };
+        if let Err(error) = report.append_json_lines(&cli.results, &figures.run, &figures.mode) {
+            eprintln!("cannot write {}: {error}", cli.results.display());
+        }
+        return;
+    }
     let mode = if cli.smoke {
         Mode::Smoke
     } else if cli.quick {
@@ -250,6 +268,9 @@ fn main() {
     }
     if selected(Bench::ClientConnections) {
         client::client_connections(&mut context);
+    }
+    if selected(Bench::Network) {
+        network::network(&mut context);
     }
     println!(
         "\nferrite-bench {} finished in {:.1} s",

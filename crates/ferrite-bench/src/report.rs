@@ -28,6 +28,10 @@ pub struct Row {
     /// The workload's parameters as numbers (size, requesters, ...), written to the JSON line
     /// beside the other fields so plots can be drawn against them.
     pub fields: Vec<(&'static str, f64)>,
+    /// The system measured, when it is not Ferrite in-process (e.g. "ferrite-client").
+    pub system: Option<String>,
+    /// The workload's parameters as text (e.g. `("cell", "rr-np-8")`), written to the JSON line.
+    pub labels: Vec<(&'static str, String)>,
 }
 
 impl Row {
@@ -47,7 +51,21 @@ impl Row {
             goal: None,
             met: None,
             fields: Vec::new(),
+            system: None,
+            labels: Vec::new(),
         }
+    }
+
+    /// The system measured (default "ferrite (in-process)").
+    pub fn system(mut self, system: impl Into<String>) -> Row {
+        self.system = Some(system.into());
+        self
+    }
+
+    /// A named workload parameter as text, written to the JSON line.
+    pub fn label(mut self, name: &'static str, value: impl Into<String>) -> Row {
+        self.labels.push((name, value.into()));
+        self
     }
 
     /// A named workload parameter (e.g. `("requesters", 16.0)`), written to the JSON line.
@@ -185,8 +203,12 @@ impl Report {
             if let Some(met) = row.met {
                 let _ = write!(text, ",\"met\":{met}");
             }
-            // Every figure of this tool is Ferrite's, measured in-process.
-            text.push_str(",\"system\":\"ferrite (in-process)\"");
+            // Ferrite's, measured in-process, unless the row says otherwise.
+            let system = row.system.as_deref().unwrap_or("ferrite (in-process)");
+            let _ = write!(text, ",\"system\":{}", json_string(system));
+            for (name, value) in &row.labels {
+                let _ = write!(text, ",{}:{}", json_string(name), json_string(value));
+            }
             for (name, value) in &row.fields {
                 let _ = write!(text, ",{}:{}", json_string(name), json_number(*value));
             }

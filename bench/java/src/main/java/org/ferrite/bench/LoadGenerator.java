@@ -28,7 +28,8 @@ import javax.jms.Session;
  * so Ferrite (IBM's JMS client), RabbitMQ and Artemis see the same client program.
  *
  * <p>Usage: {@code LoadGenerator --broker ferrite|rabbitmq|artemis --port N [--host H]
- * [--qmgr QM --channel CH] [--mode smoke|quick|full] [--run ID] [--results FILE]}. Results are
+ * [--qmgr QM --channel CH] [--mode smoke|quick|full] [--run ID] [--results FILE]
+ * [--only network,stream,request-reply-persistent] [--broker-pid PID] [--warmup S --seconds S]}. Results are
  * appended to FILE as JSON lines with ferrite-bench's fields (run, mode, bench, metric, value,
  * unit, reference, reference_value, ratio, goal, met) plus system, workload, size, putters,
  * getters, requesters, repliers and persistent, so one report reads both. A broker that cannot
@@ -36,12 +37,20 @@ import javax.jms.Session;
  *
  * <p>Workloads, each a cell run for a warm-up and then a measured interval:
  * <ul>
- *   <li>{@code jms-stream}: one-way streaming, MP16's single queue: 4 putters and 4 getters on one
+ *   <li>{@code network} (bench "network"): the network path's cells at 1 KiB, request/reply
+ *       non-persistent and persistent at 1 requester (1 replier), 8 and 32 requesters (4
+ *       repliers), streaming non-persistent and persistent 4 + 4 (the two workloads below, in
+ *       those shapes), with 5 s warm-up and 15 s measured in full mode (2 + 5 quick). With
+ *       {@code --broker-pid}, each reports the broker process's CPU (utime + stime of
+ *       /proc/PID/stat) and context switches (over /proc/PID/task) per operation over exactly the
+ *       measured interval, and this generator's own share of the machine's CPU.
+ *   <li>{@code jms-stream} ({@code stream}): one-way streaming, MP16's single queue: 4 putters and 4 getters on one
  *       queue, each with its own connection, every send and every receive in its own transaction
  *       (commit per message). The queue is kept shallow (at most {@link #STREAM_DEPTH_CAP} messages
- *       in flight) as in MP16's low-depth run. Non-persistent at MP16's sizes; persistent at 1 KB
- *       and 10 KB. Latency: from the send to the getter's receive, from a timestamp in the body.
- *   <li>{@code jms-request-reply}: a common server queue; each requester sends a request and waits
+ *       in flight) as in MP16's low-depth run. Non-persistent at MP16's sizes above 1 KB;
+ *       persistent at 10 KB in full mode (1 KB: the network cells). Latency: from the send to the getter's receive, from a timestamp in the body.
+ *   <li>{@code jms-request-reply} ({@code request-reply-persistent}: 10 KB; 1 KB is in the
+ *       network cells): a common server queue; each requester sends a request and waits
  *       for its reply, correlated by JMSCorrelationID = the request's JMSMessageID. Non-persistent
  *       requests are sent and received outside any transaction (MP16: out-of-syncpoint MQPUT, then
  *       MQGET); repliers receive, send the reply and commit. Persistent: requesters commit after the
@@ -52,6 +61,8 @@ import javax.jms.Session;
  * </ul>
  */
 public final class LoadGenerator {
+    /** The network cells' message size: 1 KiB. */
+    static final int NETWORK_BYTES = 1_024;
     /** Messages a streaming cell lets be in flight between putters and getters. */
     static final int STREAM_DEPTH_CAP = 200;
     /** How long a requester waits for its reply before it counts a timeout. */
@@ -81,10 +92,21 @@ public final class LoadGenerator {
     private final double warmup;
     /** How consumers take messages: a receive() loop, or a MessageListener (push). */
     private final boolean listener;
+    /** The broker's process id ({@code --broker-pid}), whose CPU and context switches are measured; 0 for none. */
+    private final long brokerPid;
+    /** The network cells' warm-up and measured interval, in seconds. */
+    private final double networkWarmup;
+    private final double networkSeconds;
+    /** The broker's usage over the last measured interval (null when not measured). */
+    private BrokerUsage.Delta lastUsage;
+    /** This generator's own usage over the last measured interval, and that interval's length. */
+    private BrokerUsage.Delta lastClientUsage;
+    private double lastElapsed;
 
-    private LoadGenerator(Brokers.Endpoint endpoint, String mode, String run, String results, String consume)
-            throws JMSException {
+    private LoadGenerator(Brokers.Endpoint endpoint, String mode, String run, String results, String consume,
+            long brokerPid, double networkWarmup, double networkSeconds) throws JMSException {
         this.endpoint = endpoint;
+        this.brokerPid = brokerPid;
         switch (consume) {
             case "receive": listener = false; break;
             case "listener": listener = true; break;
@@ -104,14 +126,22 @@ public final class LoadGenerator {
             case "full": seconds = 10.0; warmup = 2.0; break;
             default: throw new IllegalArgumentException("unknown mode '" + mode + "': expected smoke, quick or full");
         }
+        this.networkWarmup = networkWarmup >= 0 ? networkWarmup : pickDouble(mode, 0.5, 2.0, 5.0);
+        this.networkSeconds = networkSeconds > 0 ? networkSeconds : pickDouble(mode, 1.5, 5.0, 15.0);
+    }
+
+    private static double pickDouble(String mode, double smoke, double quick, double full) {
+        return mode.equals("smoke") ? smoke : mode.equals("quick") ? quick : full;
     }
 
     public static void main(String[] args) throws Exception {
         String broker = null, host = "127.0.0.1", qmgr = "BENCHQM", channel = "SYSTEM.DEF.SVRCONN";
         String mode = "quick", run = "jms-" + System.currentTimeMillis(), results = "ferrite-bench-results.jsonl";
-        String only = "stream,request-reply,request-reply-persistent";
+        String only = "network,stream,request-reply-persistent";
         String consume = "default";
         int port = -1;
+        long brokerPid = 0;
+        double networkWarmup = -1, networkSeconds = -1;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -125,6 +155,9 @@ public final class LoadGenerator {
                 case "--results": results = value; i++; break;
                 case "--only": only = value; i++; break;
                 case "--consume": consume = value; i++; break;
+                case "--broker-pid": brokerPid = Long.parseLong(value); i++; break;
+                case "--warmup": networkWarmup = Double.parseDouble(value); i++; break;
+                case "--seconds": networkSeconds = Double.parseDouble(value); i++; break;
                 default:
                     System.err.println("unknown argument '" + args[i] + "'");
                     System.exit(2);
@@ -133,11 +166,12 @@ public final class LoadGenerator {
         if (broker == null || port <= 0) {
             System.err.println("usage: LoadGenerator --broker ferrite|rabbitmq|artemis --port N [--host H] "
                     + "[--qmgr QM] [--channel CH] [--mode smoke|quick|full] [--run ID] [--results FILE] [--only LIST] "
-                    + "[--consume receive|listener|default]");
+                    + "[--consume receive|listener|default] [--broker-pid PID] [--warmup S] [--seconds S]");
             System.exit(2);
         }
         Brokers.Endpoint endpoint = new Brokers.Endpoint(Brokers.Kind.parse(broker), host, port, qmgr, channel);
-        LoadGenerator generator = new LoadGenerator(endpoint, mode, run, results, consume);
+        LoadGenerator generator = new LoadGenerator(endpoint, mode, run, results, consume, brokerPid,
+                networkWarmup, networkSeconds);
         String unreachable = generator.probe();
         if (unreachable != null) {
             System.out.println("== " + broker + ": not available (" + unreachable + "); its column is skipped");
@@ -145,11 +179,11 @@ public final class LoadGenerator {
             return;
         }
         List<String> selected = Arrays.asList(only.split(","));
+        if (selected.contains("network")) {
+            generator.network();
+        }
         if (selected.contains("stream")) {
             generator.streaming();
-        }
-        if (selected.contains("request-reply")) {
-            generator.requestReply();
         }
         if (selected.contains("request-reply-persistent")) {
             generator.requestReplyPersistent();
@@ -179,9 +213,9 @@ public final class LoadGenerator {
     // ---------------------------------------------------------------- workloads
 
     private void streaming() throws Exception {
-        System.out.println("== " + label() + " jms-stream: 4 putters + 4 getters, commit per message");
-        long[] sizes = pick(new long[] {1_000}, new long[] {1_000, 10_000, 100_000},
-                new long[] {1_000, 5_000, 10_000, 30_000, 100_000});
+        System.out.println("== " + label() + " jms-stream: 4 putters + 4 getters, commit per message (1 KiB: the network cells)");
+        long[] sizes = pick(new long[] {10_000}, new long[] {10_000, 100_000},
+                new long[] {5_000, 10_000, 30_000, 100_000});
         for (long size : sizes) {
             Double mq = null;
             for (long[] row : MQ_STREAM) {
@@ -189,30 +223,42 @@ public final class LoadGenerator {
                     mq = (double) row[1];
                 }
             }
-            stream((int) size, false, mq == null ? null : new Reference("MQ 9.3 single queue NP, 3-processor z/OS (MP16 ch7 L7818-7830)", mq));
+            stream((int) size, false, mq == null ? null : new Reference("MQ 9.3 single queue NP, 3-processor z/OS (MP16 ch7 L7818-7830)", mq), null);
         }
-        for (long size : pick(new long[] {1_000}, new long[] {1_000}, new long[] {1_000, 10_000})) {
-            stream((int) size, true, null);
+        if (mode.equals("full")) {
+            stream(10_000, true, null, null);
         }
     }
 
-    private void requestReply() throws Exception {
-        System.out.println("== " + label() + " jms-request-reply: non-persistent 1,000 B, common server queue");
-        cellRequestReply(1_000, false, 1, 1, reference(1, 1));
-        for (long requesters : pick(new long[] {1, 4}, new long[] {1, 4, 16, 64}, new long[] {1, 2, 4, 8, 16, 32, 64})) {
-            cellRequestReply(1_000, false, 4, (int) requesters, reference(4, requesters));
+    /**
+     * The network path's cells (1 KiB): request/reply non-persistent and persistent (transacted
+     * sessions) at 1 requester (1 replier), 8 and 32 requesters (4 repliers), and streaming
+     * non-persistent and persistent, 4 putters + 4 getters with a commit per message. Each has its
+     * own warm-up and measured interval ({@code --warmup}, {@code --seconds}) and reports the
+     * broker's CPU and context switches per operation when {@code --broker-pid} is given.
+     */
+    private void network() throws Exception {
+        System.out.printf(Locale.ROOT, "== %s network cells: 1,024 B, %.1f s warm-up + %.1f s measured, broker pid %s%n",
+                label(), networkWarmup, networkSeconds, brokerPid > 0 ? Long.toString(brokerPid) : "not given");
+        for (boolean persistent : new boolean[] {false, true}) {
+            for (int[] shape : new int[][] {{1, 1}, {4, 8}, {4, 32}}) {
+                int repliers = shape[0], requesters = shape[1];
+                String cell = "rr-" + (persistent ? "p" : "np") + "-" + requesters;
+                cellRequestReply(NETWORK_BYTES, persistent, repliers, requesters,
+                        persistent ? null : reference(repliers, requesters), cell);
+            }
         }
+        stream(NETWORK_BYTES, false, null, "stream-np-4x4");
+        stream(NETWORK_BYTES, true, null, "stream-p-4x4");
     }
 
     private void requestReplyPersistent() throws Exception {
-        System.out.println("== " + label() + " jms-request-reply persistent: commit per put and per get");
-        for (long size : pick(new long[] {1_000}, new long[] {1_000, 10_000}, new long[] {1_000, 10_000})) {
-            for (long requesters : pick(new long[] {1, 4}, new long[] {1, 4, 16, 64}, new long[] {1, 2, 4, 8, 16, 32, 64})) {
-                cellRequestReply((int) size, true, 4, (int) requesters, null);
-            }
+        System.out.println("== " + label() + " jms-request-reply persistent: commit per put and per get (1 KiB: the network cells)");
+        for (long requesters : pick(new long[] {4}, new long[] {1, 4, 16, 64}, new long[] {1, 2, 4, 8, 16, 32, 64})) {
+            cellRequestReply(10_000, true, 4, (int) requesters, null, null);
         }
         cellRequestReply(10_000, true, 1, mode.equals("smoke") ? 2 : 12, new Reference(
-                "MQ 9.3 persistent single replier, 12 requesters, 10 KB (MP16 ch7 L7920-7935)", MQ_PERSISTENT_SINGLE_REPLIER));
+                "MQ 9.3 persistent single replier, 12 requesters, 10 KB (MP16 ch7 L7920-7935)", MQ_PERSISTENT_SINGLE_REPLIER), null);
     }
 
     private static Reference reference(long repliers, long requesters) {
@@ -226,7 +272,7 @@ public final class LoadGenerator {
 
     // ---------------------------------------------------------------- one streaming cell
 
-    private void stream(int size, boolean persistent, Reference mq) throws Exception {
+    private void stream(int size, boolean persistent, Reference mq, String cell) throws Exception {
         String queueName = "BENCH.STREAM";
         int putters = 4, getters = 4;
         AtomicBoolean stop = new AtomicBoolean(false);
@@ -291,7 +337,7 @@ public final class LoadGenerator {
                 }
             }, "getter-" + i));
         }
-        double elapsed = measure(threads, stop, measuring);
+        double elapsed = measure(threads, stop, measuring, cell != null);
         closeAll(connections);
         drain(queueName);
         String metric = size + " B " + (persistent ? "persistent" : "non-persistent") + ", 4 putters + 4 getters, commit per message";
@@ -299,16 +345,21 @@ public final class LoadGenerator {
         double rate = got.get() / elapsed;
         System.out.printf(Locale.ROOT, "  %s: %.0f msgs/s, put-to-get latency p50 %.0f us, p99 %.0f us%s%n",
                 metric, rate, latency.p50, latency.p99, failures.get() > 0 ? ", " + failures.get() + " thread failures" : "");
-        Fields fields = new Fields("jms-stream", "stream").size(size).persistent(persistent).put("putters", 4).put("getters", 4);
-        emit(fields, metric + ": msgs/s", rate, "msgs/s", mq);
-        emit(fields, metric + ": put-to-get latency p50", latency.p50, "us", null);
-        emit(fields, metric + ": put-to-get latency p99", latency.p99, "us", null);
-        emit(fields, metric + ": put-to-get latency mean", latency.mean, "us", null);
+        Fields fields = new Fields(cell != null ? "network" : "jms-stream", "stream").size(size).persistent(persistent)
+                .put("putters", 4).put("getters", 4);
+        if (cell != null) {
+            fields.string("cell", cell);
+        }
+        emit(fields.with("rate"), metric + ": msgs/s", rate, "msgs/s", mq);
+        emitUsage(fields, metric, got.get(), "message");
+        emit(fields.with("p50"), metric + ": put-to-get latency p50", latency.p50, "us", null);
+        emit(fields.with("p99"), metric + ": put-to-get latency p99", latency.p99, "us", null);
+        emit(fields.with("mean"), metric + ": put-to-get latency mean", latency.mean, "us", null);
     }
 
     // ---------------------------------------------------------------- one request/reply cell
 
-    private void cellRequestReply(int size, boolean persistent, int repliers, int requesters, Reference mq)
+    private void cellRequestReply(int size, boolean persistent, int repliers, int requesters, Reference mq, String cell)
             throws Exception {
         String serverName = "BENCH.SERVER";
         AtomicBoolean stopRequesters = new AtomicBoolean(false);
@@ -403,7 +454,7 @@ public final class LoadGenerator {
         for (Thread thread : replierThreads) {
             thread.start();
         }
-        double elapsed = measure(requesterThreads, stopRequesters, measuring);
+        double elapsed = measure(requesterThreads, stopRequesters, measuring, cell != null);
         stopRepliers.set(true);
         for (Thread thread : replierThreads) {
             thread.join();
@@ -418,12 +469,17 @@ public final class LoadGenerator {
         System.out.printf(Locale.ROOT, "  %s: %.0f tx/s, round trip p50 %.0f us, p99 %.0f us%s%s%n", metric, rate,
                 latency.p50, latency.p99, timeouts.get() > 0 ? ", " + timeouts.get() + " reply timeouts" : "",
                 failures.get() > 0 ? ", " + failures.get() + " thread failures" : "");
-        Fields fields = new Fields("jms-request-reply", persistent ? "request-reply-persistent" : "request-reply")
+        Fields fields = new Fields(cell != null ? "network" : "jms-request-reply",
+                persistent ? "request-reply-persistent" : "request-reply")
                 .size(size).persistent(persistent).put("repliers", repliers).put("requesters", requesters);
-        emit(fields, metric + ": transactions/s", rate, "tx/s", mq);
-        emit(fields, metric + ": round trip p50", latency.p50, "us", null);
-        emit(fields, metric + ": round trip p99", latency.p99, "us", null);
-        emit(fields, metric + ": round trip mean", latency.mean, "us", null);
+        if (cell != null) {
+            fields.string("cell", cell);
+        }
+        emit(fields.with("rate"), metric + ": transactions/s", rate, "tx/s", mq);
+        emitUsage(fields, metric, transactions.get(), "round trip");
+        emit(fields.with("p50"), metric + ": round trip p50", latency.p50, "us", null);
+        emit(fields.with("p99"), metric + ": round trip p99", latency.p99, "us", null);
+        emit(fields.with("mean"), metric + ": round trip mean", latency.mean, "us", null);
     }
 
     // ---------------------------------------------------------------- consumption
@@ -525,17 +581,36 @@ public final class LoadGenerator {
         return "BENCH.REPLY." + requester;
     }
 
-    /** Start the threads, warm up, measure, stop; the measured interval in seconds. */
-    private double measure(List<Thread> threads, AtomicBoolean stop, AtomicBoolean measuring) throws InterruptedException {
+    /**
+     * Start the threads, warm up, measure, stop; the measured interval in seconds. The broker's
+     * usage over exactly that interval goes to {@link #lastUsage}. A network cell takes the network
+     * cells' warm-up and interval.
+     */
+    private double measure(List<Thread> threads, AtomicBoolean stop, AtomicBoolean measuring, boolean networkCell)
+            throws InterruptedException {
         for (Thread thread : threads) {
             thread.start();
         }
-        Thread.sleep((long) (warmup * 1000));
+        Thread.sleep((long) ((networkCell ? networkWarmup : warmup) * 1000));
+        lastUsage = null;
+        lastClientUsage = null;
+        long self = ProcessHandle.current().pid();
+        BrokerUsage clientBefore = BrokerUsage.of(self);
+        BrokerUsage before = brokerPid > 0 ? BrokerUsage.of(brokerPid) : null;
         long started = System.nanoTime();
         measuring.set(true);
-        Thread.sleep((long) (seconds * 1000));
+        Thread.sleep((long) ((networkCell ? networkSeconds : seconds) * 1000));
         measuring.set(false);
         long ended = System.nanoTime();
+        BrokerUsage after = before != null ? BrokerUsage.of(brokerPid) : null;
+        BrokerUsage clientAfter = clientBefore != null ? BrokerUsage.of(self) : null;
+        if (after != null) {
+            lastUsage = after.since(before);
+        }
+        if (clientAfter != null) {
+            lastClientUsage = clientAfter.since(clientBefore);
+        }
+        lastElapsed = (ended - started) / 1e9;
         stop.set(true);
         for (Thread thread : threads) {
             thread.join();
@@ -612,6 +687,42 @@ public final class LoadGenerator {
         Fields string(String name, String value) {
             extra.append(",\"").append(name).append("\":").append(json(value));
             return this;
+        }
+
+        /** A copy with the quantity a line reports (rate, cpu_us_per_op, ...). */
+        Fields with(String quantity) {
+            Fields copy = new Fields(bench, extra);
+            return copy.string("quantity", quantity);
+        }
+
+        private Fields(String bench, StringBuilder extra) {
+            this.bench = bench;
+            this.extra.append(extra);
+        }
+    }
+
+    /** The broker's CPU and context switches per operation over the last measured interval. */
+    private void emitUsage(Fields fields, String metric, long operations, String operation) throws IOException {
+        if (lastUsage == null || operations <= 0) {
+            if (brokerPid > 0) {
+                System.out.println("  (broker usage not measured: " + (lastUsage == null ? "/proc/" + brokerPid + " unreadable" : "no operations") + ")");
+            }
+            return;
+        }
+        double cpuUs = lastUsage.cpuSeconds() * 1e6 / operations;
+        double switches = lastUsage.contextSwitches() / (double) operations;
+        System.out.printf(Locale.ROOT, "  broker (pid %d): %.1f CPU us and %.2f context switches per %s%s%n", brokerPid,
+                cpuUs, switches, operation,
+                lastUsage.exitedThreads() > 0 ? " (broker threads that exited in the interval, their switches not counted: " + lastUsage.exitedThreads() + ")" : "");
+        Fields usage = new Fields(fields.bench, fields.extra).put("broker_pid", brokerPid)
+                .put("broker_threads_exited", lastUsage.exitedThreads());
+        emit(usage.with("cpu_us_per_op"), metric + ": broker CPU per " + operation, cpuUs, "us", null);
+        emit(usage.with("ctxsw_per_op"), metric + ": broker context switches per " + operation, switches, "switches", null);
+        if (lastClientUsage != null && lastElapsed > 0) {
+            // The share of the machine's CPUs this generator used: whether the client saturates it.
+            double share = lastClientUsage.cpuSeconds() / (lastElapsed * Runtime.getRuntime().availableProcessors());
+            System.out.printf(Locale.ROOT, "  load generator: %.0f%% of the machine's CPU%n", share * 100);
+            emit(usage.with("client_cpu_share"), metric + ": load generator's share of the machine's CPU", share, "fraction", null);
         }
     }
 
