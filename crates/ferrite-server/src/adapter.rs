@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use crate::channel_conversation::Conversation;
 use crate::channel_initiator::CONVERSATION_STACK_BYTES;
+use crate::local_work::{self, Place, LOCAL_RUNS_PER_TURN_MAX};
 
 /// Conversations waiting for an adapter, and the adapter threads.
 pub(crate) struct AdapterPool {
@@ -85,6 +86,7 @@ impl AdapterPool {
     }
 
     fn serve(&self) {
+        local_work::enter(Place::Adapter);
         loop {
             let conversation = {
                 let mut queue = self.queue.lock().unwrap();
@@ -102,6 +104,11 @@ impl AdapterPool {
             };
             self.busy.fetch_add(1, Ordering::Relaxed);
             conversation.run();
+            // The conversations it woke (a getter its put satisfied), then its replies.
+            while local_work::has_runs() {
+                local_work::run(LOCAL_RUNS_PER_TURN_MAX);
+            }
+            local_work::flush();
             self.busy.fetch_sub(1, Ordering::Relaxed);
         }
     }

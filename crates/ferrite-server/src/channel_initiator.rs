@@ -12,12 +12,16 @@
 //! - [`crate::channel_conversation`]: one conversation (one per TSHM ConversationId when
 //!   sharing conversations, SHARECNV > 0): its MQI calls ([`crate::session::MqiSession`]),
 //!   waiting MQGETs and asynchronous consumers.
-//! - [`crate::adapter`]: CHIADAPS adapter threads run the conversations' MQI calls; a waiting
-//!   MQGET or idle consumer holds no adapter (it leaves an arrival watch on its queue).
+//! - [`crate::adapter`]: CHIADAPS adapter threads run the MQI calls that may wait (a commit of
+//!   persistent work waiting for the log, MQCONN, MQOPEN); a waiting MQGET or idle consumer
+//!   holds no thread (it leaves an arrival watch on its queue).
+//! - [`crate::local_work`]: every other call runs on the dispatcher that read it, and a
+//!   getter its put satisfies runs next on the same thread; replies leave in one write per
+//!   socket per turn.
 //!
 //! Threads: one accept thread, CHIDISPS dispatchers, CHIADAPS adapters and one timer, however
 //! many sockets and conversations there are. A flow that an MQI call answers at once crosses
-//! one thread hop: dispatcher to adapter, which writes the reply.
+//! no thread: the dispatcher that read it writes the reply.
 
 use std::collections::HashMap;
 use std::io;
