@@ -184,8 +184,10 @@ impl Ord for TimerEntry {
 const TIMER_COMPACT_ENTRIES_MIN: usize = 4096;
 /// The timer's resolution: it sleeps at least this long, so entries falling due within it are
 /// served together (never early: a waiting MQGET woken before its WaitInterval is over would
-/// watch again with no timer left to end it).
-const TIMER_RESOLUTION: Duration = Duration::from_millis(1);
+/// watch again with no timer left to end it). Most entries are stale by the time they fall
+/// due (the get they would end was answered long before): this bounds how often the timer
+/// wakes to find that out, to at most 100 times a second however many gets wait.
+const TIMER_RESOLUTION: Duration = Duration::from_millis(10);
 
 impl Timer {
     pub(crate) fn start() -> std::io::Result<Arc<Timer>> {
