@@ -15,7 +15,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -31,6 +31,8 @@ pub(crate) struct AdapterPool {
     threads: Mutex<Vec<JoinHandle<()>>>,
     started: AtomicUsize,
     busy: AtomicUsize,
+    /// Conversation runs made on adapters since start.
+    runs: AtomicU64,
 }
 
 #[derive(Default)]
@@ -51,6 +53,7 @@ impl AdapterPool {
             threads: Mutex::new(Vec::new()),
             started: AtomicUsize::new(0),
             busy: AtomicUsize::new(0),
+            runs: AtomicU64::new(0),
         });
         for index in 0..count {
             let adapter_pool = pool.clone();
@@ -72,6 +75,11 @@ impl AdapterPool {
     /// Adapters running a conversation now.
     pub(crate) fn busy(&self) -> usize {
         self.busy.load(Ordering::Relaxed)
+    }
+
+    /// Conversation runs the adapters have made since they started.
+    pub(crate) fn runs(&self) -> u64 {
+        self.runs.load(Ordering::Relaxed)
     }
 
     /// Puts a conversation on the run queue (its caller made sure it is not there already).
@@ -103,6 +111,7 @@ impl AdapterPool {
                 }
             };
             self.busy.fetch_add(1, Ordering::Relaxed);
+            self.runs.fetch_add(1, Ordering::Relaxed);
             conversation.run();
             // The conversations it woke (a getter its put satisfied), then its replies.
             while local_work::has_runs() {

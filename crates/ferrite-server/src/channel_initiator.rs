@@ -346,6 +346,13 @@ impl ChannelInitiator {
         self.shared.adapters.busy()
     }
 
+    /// Conversation runs the adapters have made since the channel initiator started: calls
+    /// that may wait (MQCONN, MQOPEN, a commit of persistent work) and conversations woken by
+    /// threads outside the channel initiator. Every other call runs on its dispatcher.
+    pub fn adapter_runs(&self) -> u64 {
+        self.shared.adapters.runs()
+    }
+
     /// Sockets each dispatcher serves.
     pub fn channels_per_dispatcher(&self) -> Vec<usize> {
         self.shared

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use ferrite_constants::{
     completion::*,
     get_options::{MQGMO_PROPERTIES_FORCE_MQRFH2, MQGMO_PROPERTIES_IN_HANDLE, MQGMO_WAIT},
-    persistence::MQPER_NOT_PERSISTENT,
+    persistence::MQPER_PERSISTENT,
     put_options::MQPMO_NO_SYNCPOINT,
     reason::*,
     structs::MQCNO_VERSION_7,
@@ -204,14 +204,17 @@ impl MqiSession {
         Ok(Some((reply_type, payload)))
     }
 
-    /// Whether serving `body` may wait for the log to be forced: a persistent (or possibly
-    /// persistent) put outside syncpoint, a commit or backout of a unit of work that logged.
-    /// (A get outside syncpoint that finds a persistent message forces the log too; which
-    /// message it finds is not known before, and such gets are rare next to gets under
-    /// syncpoint or of non-persistent messages, so they are made where they come.)
+    /// Whether serving `body` may wait for the log to be forced: a put of an MQPER_PERSISTENT
+    /// message outside syncpoint, a commit or backout of a unit of work that logged.
+    ///
+    /// Two calls force the log without being told here, and are made wherever they come: a
+    /// get outside syncpoint that finds a persistent message (which message it finds is not
+    /// known before), and a put outside syncpoint of MQPER_PERSISTENCE_AS_Q_DEF to a queue
+    /// defined DEFPSIST(YES) (the queue's default is resolved by the put). Both are rare next
+    /// to calls under syncpoint or of non-persistent messages.
     fn may_wait_for_log(&self, segment_type: SegmentType, body: &ApiBody) -> bool {
         let persistent_outside_syncpoint = |md: &ferrite_protocol::mqi::Md, pmo: &Pmo| {
-            pmo.options & MQPMO_NO_SYNCPOINT != 0 && md.persistence != MQPER_NOT_PERSISTENT
+            pmo.options & MQPMO_NO_SYNCPOINT != 0 && md.persistence == MQPER_PERSISTENT
         };
         match (segment_type, body) {
             (_, ApiBody::Put(put)) => persistent_outside_syncpoint(&put.md, &put.pmo),
