@@ -386,6 +386,12 @@ impl Connection {
         !self.unit.is_empty()
     }
 
+    /// Whether the unit of work has logged (it holds persistent work): its commit or backout
+    /// waits for the log to be forced.
+    pub fn unit_of_work_is_logged(&self) -> bool {
+        self.unit.urid().is_some()
+    }
+
     fn check_running(&self) -> MqResult<()> {
         if self.queue_manager.is_stopping() {
             return failed(MQRC_Q_MGR_STOPPING);

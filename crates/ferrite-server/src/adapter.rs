@@ -15,13 +15,14 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::channel_conversation::Conversation;
 use crate::channel_initiator::CONVERSATION_STACK_BYTES;
+use crate::local_work::{self, Place, LOCAL_RUNS_PER_TURN_MAX};
 
 /// Conversations waiting for an adapter, and the adapter threads.
 pub(crate) struct AdapterPool {
@@ -30,6 +31,8 @@ pub(crate) struct AdapterPool {
     threads: Mutex<Vec<JoinHandle<()>>>,
     started: AtomicUsize,
     busy: AtomicUsize,
+    /// Conversation runs made on adapters since start.
+    runs: AtomicU64,
 }
 
 #[derive(Default)]
@@ -50,6 +53,7 @@ impl AdapterPool {
             threads: Mutex::new(Vec::new()),
             started: AtomicUsize::new(0),
             busy: AtomicUsize::new(0),
+            runs: AtomicU64::new(0),
         });
         for index in 0..count {
             let adapter_pool = pool.clone();
@@ -73,6 +77,11 @@ impl AdapterPool {
         self.busy.load(Ordering::Relaxed)
     }
 
+    /// Conversation runs the adapters have made since they started.
+    pub(crate) fn runs(&self) -> u64 {
+        self.runs.load(Ordering::Relaxed)
+    }
+
     /// Puts a conversation on the run queue (its caller made sure it is not there already).
     pub(crate) fn schedule(&self, conversation: Arc<Conversation>) {
         let mut queue = self.queue.lock().unwrap();
@@ -85,6 +94,7 @@ impl AdapterPool {
     }
 
     fn serve(&self) {
+        local_work::enter(Place::Adapter);
         loop {
             let conversation = {
                 let mut queue = self.queue.lock().unwrap();
@@ -101,7 +111,13 @@ impl AdapterPool {
                 }
             };
             self.busy.fetch_add(1, Ordering::Relaxed);
+            self.runs.fetch_add(1, Ordering::Relaxed);
             conversation.run();
+            // The conversations it woke (a getter its put satisfied), then its replies.
+            while local_work::has_runs() {
+                local_work::run(LOCAL_RUNS_PER_TURN_MAX);
+            }
+            local_work::flush();
             self.busy.fetch_sub(1, Ordering::Relaxed);
         }
     }
@@ -177,8 +193,10 @@ impl Ord for TimerEntry {
 const TIMER_COMPACT_ENTRIES_MIN: usize = 4096;
 /// The timer's resolution: it sleeps at least this long, so entries falling due within it are
 /// served together (never early: a waiting MQGET woken before its WaitInterval is over would
-/// watch again with no timer left to end it).
-const TIMER_RESOLUTION: Duration = Duration::from_millis(1);
+/// watch again with no timer left to end it). Most entries are stale by the time they fall
+/// due (the get they would end was answered long before): this bounds how often the timer
+/// wakes to find that out, to at most 100 times a second however many gets wait.
+const TIMER_RESOLUTION: Duration = Duration::from_millis(10);
 
 impl Timer {
     pub(crate) fn start() -> std::io::Result<Arc<Timer>> {

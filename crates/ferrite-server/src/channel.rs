@@ -19,10 +19,11 @@
 //! its conversation ([`crate::channel_conversation`]), which an adapter serves.
 //!
 //! ## Output
-//! Replies are written by whichever thread produced them (the adapter that ran the MQI call,
-//! or the dispatcher), straight to the non-blocking socket: a call that completes at once
-//! costs one thread hop, dispatcher to adapter. What the socket does not take at once waits in
-//! the socket's output buffer, which the dispatcher drains when the socket becomes writable.
+//! Replies go onto the socket's output and are written by the thread that produced them (the
+//! dispatcher that ran the MQI call, or an adapter) once it has done what it had in hand, so
+//! replies produced together leave in one write ([`crate::local_work`]). What the socket does
+//! not take at once waits in the output buffer, which the dispatcher drains when the socket
+//! becomes writable.
 //! A conversation does not run while more than [`CHANNEL_OUTPUT_BYTES_MAX`] wait (a slow
 //! reader holds back only its own conversations, never an adapter or the dispatcher), and a
 //! socket whose output has not moved for [`WRITE_TIMEOUT`] is ended. Reading stops while a
@@ -161,6 +162,8 @@ struct Output {
     waiting_for_room: Vec<Arc<Conversation>>,
     /// The epoll events registered now.
     interest: u32,
+    /// A thread has promised to write the output once it has done what it has in hand.
+    flush_deferred: bool,
     closed: bool,
     /// The socket's TLS session (SSLCIPH channels), shared by its dispatcher (which reads,
     /// and drives the handshake) and the adapters (which write): `pending` holds plaintext,
@@ -220,6 +223,7 @@ impl ChannelSocket {
                 blocked_since: None,
                 waiting_for_room: Vec::new(),
                 interest: READ_INTEREST,
+                flush_deferred: false,
                 closed: false,
                 tls: None,
             }),
@@ -230,10 +234,13 @@ impl ChannelSocket {
         self.output.lock().unwrap().max_transmission_size = max_transmission_size;
     }
 
-    /// Sends a flow: split into segments of the negotiated size and written at once as far as
-    /// the socket takes it, the rest left for the dispatcher. Fails once the socket is closed.
+    /// Sends a flow: split into segments of the negotiated size onto the output. On a thread
+    /// that keeps its own work ([`crate::local_work`]) the socket is written once that thread
+    /// has done what it had in hand, with whatever else it sent meanwhile; elsewhere it is
+    /// written at once as far as the socket takes it. The rest is left for the dispatcher.
+    /// Fails once the socket is closed.
     pub(crate) fn send(
-        &self,
+        self: &Arc<Self>,
         header: &SegmentHeader,
         payload: &[u8],
     ) -> Result<(), TransportError> {
@@ -252,10 +259,23 @@ impl ChannelSocket {
         self.instance
             .bytes_sent
             .fetch_add((output.pending.len() - before) as u64, Ordering::Relaxed);
-        if idle {
-            self.write_pending(&mut output)?;
+        if output.flush_deferred || !idle {
+            // Written by the flush already promised, or by the dispatcher when writable.
+            return Ok(());
+        }
+        match crate::local_work::defer_flush(self.clone()) {
+            Ok(()) => output.flush_deferred = true,
+            Err(_) => self.write_pending(&mut output)?,
         }
         Ok(())
+    }
+
+    /// The thread that deferred this socket's write ([`ChannelSocket::send`]) writes it now. A
+    /// socket that fails is shut down: its dispatcher sees it and ends the channel.
+    pub(crate) fn flush_deferred(&self) {
+        if self.flush_and_wake(true).is_err() {
+            let _ = self.stream.shutdown(std::net::Shutdown::Both);
+        }
     }
 
     /// Writes what waits until the socket would block; registers for writability then.
@@ -386,7 +406,19 @@ impl ChannelSocket {
     /// The dispatcher, the socket being writable: writes what waits and wakes the
     /// conversations that waited for room.
     fn flush(&self) -> Result<(), TransportError> {
+        self.flush_and_wake(false)
+    }
+
+    /// Writes what waits (unless the socket is closed) and wakes the conversations that
+    /// waited for room; `deferred`: the write promised by [`ChannelSocket::send`].
+    fn flush_and_wake(&self, deferred: bool) -> Result<(), TransportError> {
         let mut output = self.output.lock().unwrap();
+        if deferred {
+            output.flush_deferred = false;
+        }
+        if output.closed {
+            return Ok(());
+        }
         self.write_pending(&mut output)?;
         let ready = if output.waiting_bytes() <= CHANNEL_OUTPUT_BYTES_MAX {
             std::mem::take(&mut output.waiting_for_room)
@@ -431,6 +463,11 @@ impl ChannelSocket {
     /// The dispatcher, closing: no more output; the socket leaves the epoll instance.
     fn close(&self) {
         let mut output = self.output.lock().unwrap();
+        if output.has_output() && !output.closed {
+            // Best effort: what was sent before the end (a refusal's STATUS_DATA, replies whose
+            // write was deferred) goes if the socket takes it now.
+            let _ = self.write_pending(&mut output);
+        }
         if let Some(tls) = output.tls.as_mut() {
             // Best effort: tell a TLS peer the session ends (close_notify).
             tls.send_close_notify();

@@ -4,11 +4,16 @@
 //! dispatcher only hands it flows.
 //!
 //! ## Scheduling
-//! A conversation is on the adapters' run queue at most once (`scheduled`). It is put there
-//! when a flow arrives, when it is woken (a message arrived for its waiting MQGET or one of
-//! its consumers, its MQGET's WaitInterval ran out, its socket's output drained) and when it
-//! ends. The adapter serves its flows in order, one at a time; while an MQGET waits, later
-//! flows wait behind it (a client sends nothing else on a conversation during a call).
+//! A conversation is scheduled at most once (`scheduled`): on the list of the dispatcher or
+//! adapter whose work made it ready ([`crate::local_work`]), or, from any other thread, on the
+//! adapters' run queue. It is scheduled when a flow arrives, when it is woken (a message
+//! arrived for its waiting MQGET or one of its consumers, its MQGET's WaitInterval ran out,
+//! its socket's output drained) and when it ends. Its flows are served in order, one at a
+//! time; while an MQGET waits, later flows wait behind it (a client sends nothing else on a
+//! conversation during a call). On a dispatcher, a flow that may wait (MQCONN, MQOPEN, a
+//! commit of persistent work: see `waits_off_the_dispatcher` and
+//! `MqiSession::call`'s `may_wait`) is not served: the conversation moves to the adapters'
+//! run queue with that flow first.
 //!
 //! ## A waiting MQGET without a thread
 //! An MQGET with MQGMO_WAIT is run with MQGMO_NO_WAIT. If no message is there, the
@@ -48,6 +53,7 @@ use crate::authentication::{self, Credentials};
 use crate::channel::{ChannelSecurity, ChannelSocket, CONVERSATION_INBOX_FLOWS_MAX};
 use crate::channel_initiator::ChinitShared;
 use crate::flows::{conauth_accepted, protocol, reply_header, user_id_data_user, End};
+use crate::local_work;
 use crate::session::{MqiSession, SessionEnd};
 
 /// Steps (flows served, messages pushed) a conversation takes on an adapter before it lets
@@ -183,10 +189,14 @@ impl Conversation {
         self.schedule(&mut state);
     }
 
+    /// Puts the conversation on the calling dispatcher's or adapter's own list
+    /// ([`crate::local_work`]), or, on any other thread, on the adapters' run queue.
     fn schedule(self: &Arc<Self>, state: &mut MutexGuard<'_, ConversationState>) {
         if !state.scheduled && !state.cleaned {
             state.scheduled = true;
-            self.chinit.adapters.schedule(self.clone());
+            if let Err(conversation) = local_work::defer_run(self.clone()) {
+                self.chinit.adapters.schedule(conversation);
+            }
         }
     }
 
@@ -264,10 +274,21 @@ impl Conversation {
             } else if work.parked_get.is_some() {
                 self.resume_get(work, woken)
             } else if let Some(flow) = flow {
-                let served = self.serve(work, flow);
-                // What consumers want may have changed: look at their queues again.
-                work.consumer_watches.clear();
-                served.map(|()| true)
+                match self.serve(work, flow) {
+                    Ok(Served::Done) => {
+                        // What consumers want may have changed: look at their queues again.
+                        work.consumer_watches.clear();
+                        Ok(true)
+                    }
+                    Ok(Served::MustWait(flow)) => {
+                        // Not on a dispatcher: to an adapter, the flow first (still scheduled).
+                        self.state.lock().unwrap().inbox.push_front(flow);
+                        drop(guard);
+                        self.chinit.adapters.schedule(self.clone());
+                        return;
+                    }
+                    Err(end) => Err(end),
+                }
             } else if work.consumers.has_demand() {
                 self.feed_consumers(work, woken)
             } else {
@@ -307,9 +328,14 @@ impl Conversation {
                 }
             }
         }
-        // Budget spent: to the back of the run queue (still scheduled).
+        // Budget spent (still scheduled): to the back of the dispatcher's own list, which it
+        // runs between looks at its sockets, or of the adapters' run queue.
         drop(guard);
-        self.chinit.adapters.schedule(self.clone());
+        if local_work::may_wait() {
+            self.chinit.adapters.schedule(self.clone());
+        } else if let Err(conversation) = local_work::defer_run(self.clone()) {
+            self.chinit.adapters.schedule(conversation);
+        }
     }
 
     /// Drops the session (backing out its unit of work, closing its handles) and everything
@@ -354,15 +380,30 @@ impl Conversation {
         self.socket.send(header, payload).map_err(End::from)
     }
 
-    /// Serves one flow from the client.
-    fn serve(self: &Arc<Self>, work: &mut ConversationWork, flow: Segment) -> Result<(), End> {
+    /// Serves one flow from the client, unless this thread must not wait and the flow may
+    /// ([`Served::MustWait`]).
+    fn serve(self: &Arc<Self>, work: &mut ConversationWork, flow: Segment) -> Result<Served, End> {
+        if !local_work::may_wait() && waits_off_the_dispatcher(flow.header.segment_type) {
+            return Ok(Served::MustWait(flow));
+        }
+        match self.serve_flow(work, &flow)? {
+            Called::Done => Ok(Served::Done),
+            Called::WouldWait => Ok(Served::MustWait(flow)),
+        }
+    }
+
+    fn serve_flow(
+        self: &Arc<Self>,
+        work: &mut ConversationWork,
+        flow: &Segment,
+    ) -> Result<Called, End> {
         let order: ByteOrder = flow.header.byte_order;
-        let session = &mut work.session;
+        let done = |result: Result<(), End>| result.map(|()| Called::Done);
         match flow.header.segment_type {
             SegmentType::UseridData => {
-                session.user = user_id_data_user(&flow.payload, order)?;
+                work.session.user = user_id_data_user(&flow.payload, order)?;
                 // No reply: the client goes straight on to CONAUTH_INFO or MQCONN.
-                Ok(())
+                Ok(Called::Done)
             }
             SegmentType::ConauthInfo => {
                 // Security hook: keep the user ID and password for MQCONN; IBM's client goes
@@ -370,96 +411,122 @@ impl Conversation {
                 work.credentials = authentication::credentials_from_caut(&flow.payload, order)
                     .map_err(protocol)?;
                 let (header, status) = conauth_accepted(&flow.header, order);
-                self.send(&header, &status)
+                done(self.send(&header, &status))
             }
             SegmentType::Notification => {
                 let notification = Notification::decode(&flow.payload, order).map_err(protocol)?;
                 match work.consumers.notification(&flow.header, notification) {
-                    Some(reply) => self.send(&reply.header, &reply.payload),
-                    None => Ok(()),
+                    Some(reply) => done(self.send(&reply.header, &reply.payload)),
+                    None => Ok(Called::Done),
                 }
             }
             SegmentType::RequestMsgs => {
                 let request = RequestMsgs::decode(&flow.payload, order).map_err(protocol)?;
                 work.consumers
                     .request(&flow.header, request)
-                    .map_err(protocol)
+                    .map_err(protocol)?;
+                Ok(Called::Done)
             }
-            t if t.has_api_header() && !t.is_reply() => {
-                if t == SegmentType::MqClose && flow.payload.len() >= 16 {
-                    let hobj = payload_i32(&flow.payload, 12, order);
-                    let options = payload_i32(&flow.payload, 16, order);
-                    if options & MQCO_QUIESCE != 0 && work.consumers.quiesce(hobj) {
-                        // Messages read ahead may wait in the client: MQ's warning, and the
-                        // handle stays open.
-                        self.socket.instance.note_message();
-                        let mut payload = flow.payload.clone();
-                        let mut put_i32 = |at: usize, value: i32| {
-                            let bytes = match order {
-                                ByteOrder::Big => value.to_be_bytes(),
-                                ByteOrder::Little => value.to_le_bytes(),
-                            };
-                            payload[at..at + 4].copy_from_slice(&bytes);
-                        };
-                        put_i32(4, MQCC_WARNING);
-                        put_i32(8, MQRC_READ_AHEAD_MSGS);
-                        let header = reply_header(&flow.header, SegmentType::MqCloseReply);
-                        return self.send(&header, &payload);
-                    }
-                    work.consumers.remove(hobj);
-                }
-                let Some(reply_type) = t.reply() else {
-                    return Err(protocol(format!("{t:?} has no reply")));
-                };
-                self.socket.instance.note_message();
-                let header = reply_header(&flow.header, reply_type);
-                if t == SegmentType::MqGet {
-                    if let Some(parked) = waiting_get(&flow, header.clone())? {
-                        return self.start_waiting_get(work, parked);
-                    }
-                }
-                // Security hook: connection authentication decides MQCONN and its user ID.
-                let (refused, fail_delay) = if t == SegmentType::MqConn && !session.is_connected() {
-                    let (accepted, fail_delay) =
-                        self.authorize_connection(session, work.credentials.take());
-                    (!accepted, fail_delay)
-                } else {
-                    (false, Duration::ZERO)
-                };
-                let Some(payload) = call(session, &flow, &header)? else {
-                    // An asynchronous put: no reply.
-                    return Ok(());
-                };
-                if t == SegmentType::MqConn {
-                    if let Some(connection) = session.connection_mut() {
-                        let instance = &self.socket.instance;
-                        connection.record().set_channel(
-                            &instance.channel_name.lock().unwrap(),
-                            &format!("{}({})", instance.peer.ip(), instance.peer.port()),
-                        );
-                    }
-                }
-                if refused && !fail_delay.is_zero() {
-                    // FAILDLAY: the refusal is answered later, from the timer.
-                    let due = Instant::now() + fail_delay;
-                    work.delayed_refusal = Some(DelayedRefusal {
-                        due,
-                        header,
-                        payload,
-                    });
-                    self.chinit.timer.wake_at(due, self);
-                    return Ok(());
-                }
-                self.send(&header, &payload)?;
-                if refused {
-                    // As MQ: a connection refused for its credentials ends; the client may not
-                    // try passwords again on the same conversation.
-                    return Err(End::Closed);
-                }
-                Ok(())
-            }
+            t if t.has_api_header() && !t.is_reply() => self.serve_mqi(work, flow),
             other => Err(protocol(format!("unexpected segment type {other:?}"))),
         }
+    }
+
+    /// An MQCLOSE with MQCO_QUIESCE of a handle whose messages may wait read ahead in the
+    /// client: MQ's warning MQRC_READ_AHEAD_MSGS, and the handle stays open. Returns whether
+    /// it was answered so.
+    fn quiesce_close(&self, work: &mut ConversationWork, flow: &Segment) -> Result<bool, End> {
+        let order = flow.header.byte_order;
+        if flow.payload.len() < 16 {
+            return Ok(false);
+        }
+        let hobj = payload_i32(&flow.payload, 12, order);
+        let options = payload_i32(&flow.payload, 16, order);
+        if options & MQCO_QUIESCE == 0 || !work.consumers.quiesce(hobj) {
+            work.consumers.remove(hobj);
+            return Ok(false);
+        }
+        self.socket.instance.note_message();
+        let mut payload = flow.payload.clone();
+        let mut put_i32 = |at: usize, value: i32| {
+            let bytes = match order {
+                ByteOrder::Big => value.to_be_bytes(),
+                ByteOrder::Little => value.to_le_bytes(),
+            };
+            payload[at..at + 4].copy_from_slice(&bytes);
+        };
+        put_i32(4, MQCC_WARNING);
+        put_i32(8, MQRC_READ_AHEAD_MSGS);
+        let header = reply_header(&flow.header, SegmentType::MqCloseReply);
+        self.send(&header, &payload).map(|()| true)
+    }
+
+    /// An MQI verb (a flow with an API header).
+    fn serve_mqi(
+        self: &Arc<Self>,
+        work: &mut ConversationWork,
+        flow: &Segment,
+    ) -> Result<Called, End> {
+        let t = flow.header.segment_type;
+        if t == SegmentType::MqClose && self.quiesce_close(work, flow)? {
+            return Ok(Called::Done);
+        }
+        let Some(reply_type) = t.reply() else {
+            return Err(protocol(format!("{t:?} has no reply")));
+        };
+        let header = reply_header(&flow.header, reply_type);
+        if t == SegmentType::MqGet {
+            if let Some(parked) = waiting_get(flow, header.clone())? {
+                self.socket.instance.note_message();
+                return self.start_waiting_get(work, parked).map(|()| Called::Done);
+            }
+        }
+        let session = &mut work.session;
+        // Security hook: connection authentication decides MQCONN and its user ID.
+        let (refused, fail_delay) = if t == SegmentType::MqConn && !session.is_connected() {
+            let (accepted, fail_delay) =
+                self.authorize_connection(session, work.credentials.take());
+            (!accepted, fail_delay)
+        } else {
+            (false, Duration::ZERO)
+        };
+        let payload = match call(session, flow, &header, local_work::may_wait())? {
+            Reply::Payload(payload) => payload,
+            Reply::None => {
+                // An asynchronous put: no reply.
+                self.socket.instance.note_message();
+                return Ok(Called::Done);
+            }
+            Reply::WouldWait => return Ok(Called::WouldWait),
+        };
+        self.socket.instance.note_message();
+        if t == SegmentType::MqConn {
+            if let Some(connection) = session.connection_mut() {
+                let instance = &self.socket.instance;
+                connection.record().set_channel(
+                    &instance.channel_name.lock().unwrap(),
+                    &format!("{}({})", instance.peer.ip(), instance.peer.port()),
+                );
+            }
+        }
+        if refused && !fail_delay.is_zero() {
+            // FAILDLAY: the refusal is answered later, from the timer.
+            let due = Instant::now() + fail_delay;
+            work.delayed_refusal = Some(DelayedRefusal {
+                due,
+                header,
+                payload,
+            });
+            self.chinit.timer.wake_at(due, self);
+            return Ok(Called::Done);
+        }
+        self.send(&header, &payload)?;
+        if refused {
+            // As MQ: a connection refused for its credentials ends; the client may not try
+            // passwords again on the same conversation.
+            return Err(End::Closed);
+        }
+        Ok(Called::Done)
     }
 
     /// Connection authentication at MQCONN: decides with the queue manager's CHCKCLNT, the
@@ -566,7 +633,9 @@ impl Conversation {
                 .watch
                 .take()
                 .is_some_and(|watch| watch.was_ready_at_start());
-        let Some(payload) = call(&mut work.session, &parked.flow, &parked.reply_header)? else {
+        let Reply::Payload(payload) =
+            call(&mut work.session, &parked.flow, &parked.reply_header, true)?
+        else {
             return Err(protocol("an MQGET without a reply"));
         };
         let reason = reply_reason(&payload, parked.flow.header.byte_order);
@@ -647,15 +716,55 @@ impl Conversation {
     }
 }
 
-/// Runs an MQI flow through the session and returns the reply's payload (`None`: an
-/// asynchronous put, which has no reply).
+/// What serving a flow came to.
+enum Served {
+    Done,
+    /// Not served: it may wait, and this thread must not (a dispatcher). The flow comes back.
+    MustWait(Segment),
+}
+
+/// What an MQI call came to, the flow kept by its caller.
+enum Called {
+    Done,
+    /// Not made: it may wait for the log, and this thread must not.
+    WouldWait,
+}
+
+/// An MQI call's reply.
+enum Reply {
+    Payload(Vec<u8>),
+    /// An asynchronous put: no reply.
+    None,
+    /// The call was not made: it may wait for the log, and `may_wait` was false.
+    WouldWait,
+}
+
+/// Flows never served on a dispatcher: connecting (authentication), disconnecting (a commit),
+/// opening and closing (a dynamic queue is created or deleted, and logged), MQSET, and the
+/// SPI verbs that come with opens.
+fn waits_off_the_dispatcher(segment_type: SegmentType) -> bool {
+    matches!(
+        segment_type,
+        SegmentType::MqConn
+            | SegmentType::MqDisc
+            | SegmentType::MqOpen
+            | SegmentType::MqClose
+            | SegmentType::MqSet
+            | SegmentType::Spi
+    )
+}
+
+/// Runs an MQI flow through the session and returns its reply.
 fn call(
     session: &mut MqiSession,
     flow: &Segment,
     header: &SegmentHeader,
-) -> Result<Option<Vec<u8>>, End> {
-    match session.call(flow, header.header_length(), &mut || false) {
-        Ok(reply) => Ok(reply.map(|(_, payload)| payload)),
+    may_wait: bool,
+) -> Result<Reply, End> {
+    match session.call(flow, header.header_length(), &mut || false, may_wait) {
+        Ok(Some((_, payload))) => Ok(Reply::Payload(payload)),
+        Ok(None) => Ok(Reply::None),
+        Err(SessionEnd::WouldWait) => Ok(Reply::WouldWait),
         Err(SessionEnd::Gone) => Err(End::Closed),
         Err(SessionEnd::Protocol(error)) => Err(End::Error(error)),
     }

@@ -12,12 +12,16 @@
 //! - [`crate::channel_conversation`]: one conversation (one per TSHM ConversationId when
 //!   sharing conversations, SHARECNV > 0): its MQI calls ([`crate::session::MqiSession`]),
 //!   waiting MQGETs and asynchronous consumers.
-//! - [`crate::adapter`]: CHIADAPS adapter threads run the conversations' MQI calls; a waiting
-//!   MQGET or idle consumer holds no adapter (it leaves an arrival watch on its queue).
+//! - [`crate::adapter`]: CHIADAPS adapter threads run the MQI calls that may wait (a commit of
+//!   persistent work waiting for the log, MQCONN, MQOPEN); a waiting MQGET or idle consumer
+//!   holds no thread (it leaves an arrival watch on its queue).
+//! - [`crate::local_work`]: every other call runs on the dispatcher that read it, and a
+//!   getter its put satisfies runs next on the same thread; replies leave in one write per
+//!   socket per turn.
 //!
 //! Threads: one accept thread, CHIDISPS dispatchers, CHIADAPS adapters and one timer, however
 //! many sockets and conversations there are. A flow that an MQI call answers at once crosses
-//! one thread hop: dispatcher to adapter, which writes the reply.
+//! no thread: the dispatcher that read it writes the reply.
 
 use std::collections::HashMap;
 use std::io;
@@ -55,8 +59,10 @@ pub const TASKS_MAX: usize = 9_999;
 pub const STOP_WAIT: Duration = Duration::from_secs(30);
 
 /// Dispatchers for this machine when none are configured: MQ's CHIDISPS(5), but no more than
-/// the processors (MP16: as few as possible without saturating any; a dispatcher here never
-/// blocks, so more than the processors only adds switching).
+/// the processors (MP16: as few as possible without saturating any). A dispatcher runs the
+/// MQI calls it reads, so it is busy while its clients are: fewer dispatchers find more flows
+/// ready at each look at their sockets (fewer wake-ups), more keep serving while one is off
+/// its processor (a preempted dispatcher holds up every socket it owns).
 pub fn dispatchers_for_this_machine() -> usize {
     let processors = std::thread::available_parallelism().map_or(1, |count| count.get());
     DISPATCHERS_DEFAULT.min(processors).max(1)
@@ -338,6 +344,13 @@ impl ChannelInitiator {
     /// Adapters running a conversation now.
     pub fn busy_adapters(&self) -> usize {
         self.shared.adapters.busy()
+    }
+
+    /// Conversation runs the adapters have made since the channel initiator started: calls
+    /// that may wait (MQCONN, MQOPEN, a commit of persistent work) and conversations woken by
+    /// threads outside the channel initiator. Every other call runs on its dispatcher.
+    pub fn adapter_runs(&self) -> u64 {
+        self.shared.adapters.runs()
     }
 
     /// Sockets each dispatcher serves.

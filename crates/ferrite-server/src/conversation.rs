@@ -253,14 +253,18 @@ impl Conversation<'_> {
         let shared = self.shared;
         let stream = self.transport.stream();
         let mut gone = || shared.stopping.load(Ordering::Acquire) || !peer_connected(stream);
-        let (reply_type, payload) = match self.session.call(flow, header.header_length(), &mut gone)
-        {
-            Ok(Some(reply)) => reply,
-            // An asynchronous put: no reply.
-            Ok(None) => return Ok(()),
-            Err(SessionEnd::Gone) => return Err(End::Closed),
-            Err(SessionEnd::Protocol(error)) => return Err(End::Error(error)),
-        };
+        let (reply_type, payload) =
+            match self
+                .session
+                .call(flow, header.header_length(), &mut gone, true)
+            {
+                Ok(Some(reply)) => reply,
+                // An asynchronous put: no reply.
+                Ok(None) => return Ok(()),
+                Err(SessionEnd::Gone) => return Err(End::Closed),
+                Err(SessionEnd::Protocol(error)) => return Err(End::Error(error)),
+                Err(SessionEnd::WouldWait) => unreachable!("a bindings call may wait"),
+            };
         debug_assert_eq!(reply_type, header.segment_type);
         if !was_connected && self.session.is_connected() {
             // Connected: calls may now wait as long as the application likes.

@@ -3,7 +3,9 @@
 //! stop). Each dispatcher waits on its sockets with epoll (level-triggered): it reads what
 //! arrives, decodes segments and reassembles flows, answers heartbeats, negotiates, starts and
 //! ends conversations itself ([`crate::channel::Channel`]) and hands every other flow to its
-//! conversation, which an adapter serves. It writes what a slow reader left waiting when the
+//! conversation, which it then runs itself ([`crate::local_work`]): an MQI call that will not
+//! wait is made on the dispatcher; one that may (a commit waiting for the log, MQCONN, MQOPEN)
+//! goes to an adapter. It writes what a slow reader left waiting when the
 //! socket becomes writable, and every [`DISPATCHER_TICK`] looks at each socket's timers
 //! (handshake timeout, heartbeats, DISCINT, write timeout, STOP CHANNEL).
 //!
@@ -21,6 +23,7 @@ use std::time::{Duration, Instant};
 use crate::channel::{Channel, ChannelSocket, READ_INTEREST};
 use crate::channel_initiator::{ChannelInstance, ChinitShared, CONVERSATION_STACK_BYTES};
 use crate::flows::End;
+use crate::local_work::{self, Place, LOCAL_RUNS_PER_TURN_MAX};
 
 /// How often a dispatcher looks at its sockets' timers.
 pub const DISPATCHER_TICK: Duration = Duration::from_millis(100);
@@ -135,12 +138,19 @@ impl Dispatcher {
     }
 
     fn serve(&self, chinit: &Arc<ChinitShared>) {
+        local_work::enter(Place::Dispatcher);
         let mut channels: HashMap<u64, Channel> = HashMap::new();
         let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; EVENTS_PER_WAIT];
         let mut buffer = vec![0u8; DISPATCHER_READ_BUFFER_BYTES];
         let mut last_tick = Instant::now();
         loop {
-            let timeout = DISPATCHER_TICK.saturating_sub(last_tick.elapsed());
+            // Conversations still to run from the last turn: look at the sockets without
+            // waiting, then run them.
+            let timeout = if local_work::has_runs() {
+                Duration::ZERO
+            } else {
+                DISPATCHER_TICK.saturating_sub(last_tick.elapsed())
+            };
             // SAFETY: waiting on our epoll instance into a buffer of EVENTS_PER_WAIT events.
             let ready = unsafe {
                 libc::epoll_wait(
@@ -190,6 +200,9 @@ impl Dispatcher {
                     self.close(chinit, &mut channels, token, end);
                 }
             }
+            // The conversations those flows (and what they did) made ready, on this thread;
+            // then every socket they answered, written once.
+            local_work::run(LOCAL_RUNS_PER_TURN_MAX);
             if self.stopping.load(Ordering::Acquire) {
                 let tokens: Vec<u64> = channels.keys().copied().collect();
                 for token in tokens {
@@ -198,6 +211,10 @@ impl Dispatcher {
                 for (stream, instance) in std::mem::take(&mut *self.incoming.lock().unwrap()) {
                     let _ = stream.shutdown(std::net::Shutdown::Both);
                     chinit.forget_instance(instance.id);
+                }
+                // The ended conversations drop their sessions (backing out their work).
+                while local_work::has_runs() {
+                    local_work::run(LOCAL_RUNS_PER_TURN_MAX);
                 }
                 return;
             }
@@ -215,6 +232,8 @@ impl Dispatcher {
                     self.close(chinit, &mut channels, token, end);
                 }
             }
+            // Heartbeats and refusals the timers sent.
+            local_work::flush();
         }
     }
 

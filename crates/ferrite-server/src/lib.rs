@@ -32,6 +32,7 @@ pub mod channel_initiator;
 pub mod conversation;
 mod dispatcher;
 mod flows;
+mod local_work;
 pub mod session;
 pub mod tls;
 pub mod trace;

@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 use ferrite_constants::{
     completion::*,
     get_options::{MQGMO_PROPERTIES_FORCE_MQRFH2, MQGMO_PROPERTIES_IN_HANDLE, MQGMO_WAIT},
+    persistence::MQPER_PERSISTENT,
+    put_options::MQPMO_NO_SYNCPOINT,
     reason::*,
     structs::MQCNO_VERSION_7,
     wait::MQWI_UNLIMITED,
@@ -39,6 +41,9 @@ pub enum SessionEnd {
     Gone,
     /// The flow broke the protocol.
     Protocol(String),
+    /// The call was not made: it may wait for the log (a commit of persistent work, a
+    /// persistent put outside syncpoint), and its caller must not wait.
+    WouldWait,
 }
 
 fn protocol(what: impl std::fmt::Display) -> SessionEnd {
@@ -103,15 +108,22 @@ impl MqiSession {
     /// MQPMO_RESPONSE_AS_Q_DEF from the SPI OPEN reply's DefPutResponseType), whose outcome
     /// the connection counts for MQSTAT instead. `gone` is asked between the slices of a
     /// waiting MQGET whether the client is still there.
+    ///
+    /// `may_wait` false: a call that may wait for the log is not made
+    /// ([`SessionEnd::WouldWait`]); every other call is.
     pub fn call(
         &mut self,
         flow: &Segment,
         reply_header_length: usize,
         gone: &mut dyn FnMut() -> bool,
+        may_wait: bool,
     ) -> Result<Option<(SegmentType, Vec<u8>)>, SessionEnd> {
         let segment_type = flow.header.segment_type;
         let order = flow.header.byte_order;
         let request = ApiFlow::decode(segment_type, order, &flow.payload).map_err(protocol)?;
+        if !may_wait && self.may_wait_for_log(segment_type, &request.body) {
+            return Err(SessionEnd::WouldWait);
+        }
         let hobj = request.header.hobj;
         let Some(reply_type) = segment_type.reply() else {
             return Err(protocol(format!("{segment_type:?} has no reply")));
@@ -190,6 +202,29 @@ impl MqiSession {
         let total = (reply_header_length + payload.len()) as u32;
         payload[..4].copy_from_slice(&total.to_be_bytes());
         Ok(Some((reply_type, payload)))
+    }
+
+    /// Whether serving `body` may wait for the log to be forced: a put of an MQPER_PERSISTENT
+    /// message outside syncpoint, a commit or backout of a unit of work that logged.
+    ///
+    /// Two calls force the log without being told here, and are made wherever they come: a
+    /// get outside syncpoint that finds a persistent message (which message it finds is not
+    /// known before), and a put outside syncpoint of MQPER_PERSISTENCE_AS_Q_DEF to a queue
+    /// defined DEFPSIST(YES) (the queue's default is resolved by the put). Both are rare next
+    /// to calls under syncpoint or of non-persistent messages.
+    fn may_wait_for_log(&self, segment_type: SegmentType, body: &ApiBody) -> bool {
+        let persistent_outside_syncpoint = |md: &ferrite_protocol::mqi::Md, pmo: &Pmo| {
+            pmo.options & MQPMO_NO_SYNCPOINT != 0 && md.persistence == MQPER_PERSISTENT
+        };
+        match (segment_type, body) {
+            (_, ApiBody::Put(put)) => persistent_outside_syncpoint(&put.md, &put.pmo),
+            (_, ApiBody::Put1(put1)) => persistent_outside_syncpoint(&put1.md, &put1.pmo),
+            (SegmentType::MqCmit | SegmentType::MqBack, _) => self
+                .connection
+                .as_ref()
+                .is_some_and(|connection| connection.unit_of_work_is_logged()),
+            _ => false,
+        }
     }
 
     /// SPI verbs. QUERYSPI is answered with the verbs Ferrite serves (none listed: the client

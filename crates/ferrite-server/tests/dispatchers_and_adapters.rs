@@ -662,3 +662,93 @@ fn mqclose_quiesce_with_messages_read_ahead_keeps_the_handle_open() {
     assert_eq!(consumer.close_with(other, MQCO_QUIESCE), (0, 0));
     producer.disconnect().unwrap();
 }
+
+#[test]
+fn calls_that_cannot_wait_run_on_the_dispatcher_and_commits_of_persistent_work_on_an_adapter() {
+    let listener = start(&["Q1", "Q2"], 1, 1);
+    let mut putter = connect(&listener);
+    let mut getter = connect(&listener);
+    let output = putter.open(&mut Mqod::queue("Q1"), MQOO_OUTPUT).unwrap();
+    let input = getter
+        .open(&mut Mqod::queue("Q1"), MQOO_INPUT_SHARED)
+        .unwrap();
+    // Connecting and opening ran on the adapter.
+    let after_opens = listener.chinit.adapter_runs();
+    assert!(after_opens >= 4, "{after_opens} adapter runs");
+
+    // Non-persistent puts and gets, in and outside syncpoint, and their commits: on the
+    // dispatcher.
+    for round in 0..50u32 {
+        let data = round.to_be_bytes();
+        let syncpoint = round % 2 == 0;
+        let put_options = if syncpoint {
+            MQPMO_SYNCPOINT
+        } else {
+            MQPMO_NO_SYNCPOINT
+        };
+        ferrite_test_kit::put(&mut putter, output, put_options, &data);
+        if syncpoint {
+            putter.commit().unwrap();
+        }
+        let get_options = if syncpoint {
+            MQGMO_SYNCPOINT
+        } else {
+            MQGMO_NO_SYNCPOINT
+        };
+        let mut gmo = Mqgmo::with_options(get_options);
+        let (_, got) = ferrite_test_kit::get_with(&mut getter, input, &mut gmo, 64).unwrap();
+        assert_eq!(got, data);
+        if syncpoint {
+            getter.commit().unwrap();
+        }
+    }
+    assert_eq!(listener.chinit.adapter_runs(), after_opens);
+
+    // A waiting get answered by another client's put runs on the putter's dispatcher.
+    let calls = |listener: &Listener| -> u64 {
+        let instances = listener.chinit.instances();
+        instances
+            .iter()
+            .map(|instance| instance.snapshot().messages)
+            .sum()
+    };
+    let before_wait = calls(&listener);
+    let waiter = std::thread::spawn(move || {
+        let got = get_waiting(&mut getter, input, 30_000);
+        (getter, got)
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while calls(&listener) == before_wait && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    ferrite_test_kit::put(&mut putter, output, MQPMO_NO_SYNCPOINT, b"woken");
+    let (mut getter, got) = waiter.join().unwrap();
+    assert_eq!(got.unwrap(), b"woken");
+    assert_eq!(listener.chinit.adapter_runs(), after_opens);
+
+    // A commit of persistent work and a persistent put outside syncpoint wait for the log:
+    // each goes to the adapter, and still completes.
+    let mut md = Mqmd {
+        persistence: ferrite_constants::persistence::MQPER_PERSISTENT,
+        ..Mqmd::default()
+    };
+    ferrite_test_kit::put_md(&mut putter, output, &mut md, MQPMO_SYNCPOINT, b"p1").unwrap();
+    assert_eq!(listener.chinit.adapter_runs(), after_opens);
+    putter.commit().unwrap();
+    let after_commit = listener.chinit.adapter_runs();
+    assert!(after_commit > after_opens);
+    let mut md = Mqmd {
+        persistence: ferrite_constants::persistence::MQPER_PERSISTENT,
+        ..Mqmd::default()
+    };
+    ferrite_test_kit::put_md(&mut putter, output, &mut md, MQPMO_NO_SYNCPOINT, b"p2").unwrap();
+    assert!(listener.chinit.adapter_runs() > after_commit);
+    for expected in [b"p1", b"p2"] {
+        let mut gmo = Mqgmo::with_options(MQGMO_SYNCPOINT);
+        let (_, got) = ferrite_test_kit::get_with(&mut getter, input, &mut gmo, 64).unwrap();
+        assert_eq!(got, expected);
+    }
+    getter.commit().unwrap();
+    putter.disconnect().unwrap();
+    getter.disconnect().unwrap();
+}
