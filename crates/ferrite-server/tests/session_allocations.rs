@@ -90,12 +90,19 @@ fn flow(segment_type: SegmentType, hobj: i32, body: ApiBody) -> Segment {
     Segment::new(SegmentHeader::new(kind, segment_type, ORDER), payload)
 }
 
-/// The reply's CompCode and Reason.
-fn call(session: &mut MqiSession, flow: &Segment) -> (i32, i32) {
-    let (_, payload) = session.call(flow, 36, &mut || false).unwrap().unwrap();
+/// The reply's CompCode and Reason, and the allocations and largest block of the call
+/// (the reply's decoding here not counted).
+fn counted_call(session: &mut MqiSession, flow: &Segment) -> ((i32, i32), usize, usize) {
+    let (reply, allocations, largest) = counted(|| session.call(flow, 36, &mut || false));
+    let (_, payload) = reply.unwrap().unwrap();
     let reply = ApiFlow::decode(flow.header.segment_type.reply().unwrap(), ORDER, &payload);
     let header = reply.unwrap().header;
-    (header.comp_code, header.reason)
+    ((header.comp_code, header.reason), allocations, largest)
+}
+
+/// The reply's CompCode and Reason.
+fn call(session: &mut MqiSession, flow: &Segment) -> (i32, i32) {
+    counted_call(session, flow).0
 }
 
 fn connected(queue_manager: &Arc<QueueManager>) -> (MqiSession, i32) {
@@ -176,11 +183,11 @@ fn put_get_commit_of_a_small_message_allocate_no_large_blocks() {
     );
     // The first round warms the session's buffers.
     for round in 0..3 {
-        let (reply, put_allocations, put_largest) = counted(|| call(&mut session, &put));
+        let (reply, put_allocations, put_largest) = counted_call(&mut session, &put);
         assert_eq!(reply, (0, 0));
-        let (reply, commit_allocations, commit_largest) = counted(|| call(&mut session, &commit));
+        let (reply, commit_allocations, commit_largest) = counted_call(&mut session, &commit);
         assert_eq!(reply, (0, 0));
-        let (reply, get_allocations, get_largest) = counted(|| call(&mut session, &get));
+        let (reply, get_allocations, get_largest) = counted_call(&mut session, &get);
         assert_eq!(reply, (0, 0));
         assert_eq!(call(&mut session, &commit), (0, 0));
         println!(
