@@ -738,7 +738,15 @@ impl ApiFlow {
     /// Encodes header and body (the payload of a segment; see `segment::split_into_segments`
     /// for flows larger than the transmission size).
     pub fn encode(&self, order: ByteOrder) -> Result<Vec<u8>> {
-        let mut w = Writer::with_buffer(Vec::with_capacity(self.encoded_length_hint()), order);
+        self.encode_followed_by(order, &[])
+    }
+
+    /// As [`ApiFlow::encode`], with `data` after the body. For an MQPUT or MQPUT1 whose body
+    /// holds no data (its DataLength set), `data` is its message data: the flow is the one
+    /// `encode` makes of the body holding it, without copying the data into the body first.
+    pub fn encode_followed_by(&self, order: ByteOrder, data: &[u8]) -> Result<Vec<u8>> {
+        let capacity = self.encoded_length_hint() + data.len();
+        let mut w = Writer::with_buffer(Vec::with_capacity(capacity), order);
         self.header.encode(&mut w);
         match &self.body {
             ApiBody::Conn(c) => c.encode(&mut w),
@@ -750,6 +758,7 @@ impl ApiFlow {
             ApiBody::Inq(i) => i.encode(&mut w),
             ApiBody::Empty(b) | ApiBody::Raw(b) => w.bytes(b),
         }
+        w.bytes(data);
         Ok(w.into_bytes())
     }
 

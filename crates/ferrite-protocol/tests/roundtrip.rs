@@ -120,6 +120,29 @@ fn get_reply_head_and_data_are_the_encoded_flow() {
 }
 
 #[test]
+fn put_data_encoded_after_the_body_is_the_encoded_flow() {
+    use ferrite_protocol::api::ApiBody;
+    for order in ORDERS {
+        let mut puts = 0;
+        for (_, flow) in all_flows() {
+            let mut without = flow.clone();
+            let data = match &mut without.body {
+                ApiBody::Put(put) => std::mem::take(&mut put.data),
+                ApiBody::Put1(put1) => std::mem::take(&mut put1.data),
+                _ => continue,
+            };
+            puts += 1;
+            assert_eq!(
+                without.encode_followed_by(order, &data).unwrap(),
+                flow.encode(order).unwrap(),
+                "{order:?}"
+            );
+        }
+        assert!(puts >= 2);
+    }
+}
+
+#[test]
 fn initial_data_roundtrip_all_tiers() {
     for order in ORDERS {
         for fap in [1u8, 3, 4, 8, 9, 10, 11, 13, 17] {
