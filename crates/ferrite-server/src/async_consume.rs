@@ -252,20 +252,32 @@ impl Consumers {
     /// consumer served last, so that every consumer has its turn). Returns the ASYNC_MESSAGE
     /// (or the NOTIFICATION that stops a consumer that cannot get) to send, if any.
     pub fn deliver(&mut self, session: &mut MqiSession) -> Option<Outgoing> {
-        let wanting: Vec<i32> = self
-            .by_hobj
-            .range(self.last_served.saturating_add(1)..)
-            .chain(self.by_hobj.range(..=self.last_served))
-            .filter(|(_, consumer)| consumer.wants_messages())
-            .map(|(&hobj, _)| hobj)
-            .collect();
-        for hobj in wanting {
-            if let Some(outgoing) = self.deliver_to(session, hobj) {
-                self.last_served = hobj;
-                return Some(outgoing);
+        use std::ops::Bound::{Excluded, Included, Unbounded};
+        // The handles after the one served last, then from the first up to it. A handle
+        // tried gets nothing or is removed; the others stay as they were, so the next to try
+        // is found afresh after it.
+        let last_served = self.last_served;
+        for (mut from, to) in [
+            (Excluded(last_served), Unbounded),
+            (Unbounded, Included(last_served)),
+        ] {
+            while let Some(hobj) = self.next_wanting(from, to) {
+                if let Some(outgoing) = self.deliver_to(session, hobj) {
+                    self.last_served = hobj;
+                    return Some(outgoing);
+                }
+                from = Excluded(hobj);
             }
         }
         None
+    }
+
+    /// The first handle between `from` and `to` whose consumer wants messages.
+    fn next_wanting(&self, from: std::ops::Bound<i32>, to: std::ops::Bound<i32>) -> Option<i32> {
+        self.by_hobj
+            .range((from, to))
+            .find(|(_, consumer)| consumer.wants_messages())
+            .map(|(&hobj, _)| hobj)
     }
 
     /// Watches the queues of the consumers that want messages: `waker` is called when one
