@@ -582,7 +582,19 @@ impl Connection {
         hobj: i32,
         body: ApiBody,
     ) -> MqResult<(ApiHeader, ApiBody)> {
-        let (header, payload) = self.request_flow(request, hobj, body)?;
+        self.call_with_message(request, hobj, body, &[])
+    }
+
+    /// As [`Connection::call`], the request followed by `data`: the message data of an MQPUT
+    /// or MQPUT1 whose body holds none (see `ApiFlow::encode_followed_by`).
+    fn call_with_message(
+        &mut self,
+        request: SegmentType,
+        hobj: i32,
+        body: ApiBody,
+        data: &[u8],
+    ) -> MqResult<(ApiHeader, ApiBody)> {
+        let (header, payload) = self.request_flow(request, hobj, body, data)?;
         let Some(expect) = request.reply() else {
             return Err(MqError::failed(MQRC_UNEXPECTED_ERROR));
         };
@@ -605,12 +617,13 @@ impl Connection {
         }
     }
 
-    /// The header and payload of an MQI request flow.
+    /// The header and payload of an MQI request flow, its body followed by `data`.
     fn request_flow(
         &mut self,
         request: SegmentType,
         hobj: i32,
         body: ApiBody,
+        data: &[u8],
     ) -> MqResult<(SegmentHeader, Vec<u8>)> {
         if self.transport.is_none() {
             return Err(broken());
@@ -626,7 +639,7 @@ impl Connection {
             body,
         };
         let mut payload = flow
-            .encode(self.byte_order)
+            .encode_followed_by(self.byte_order, data)
             .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
         // ReplyLength: the length of the whole flow, as Wireshark's reassembly reads it.
         let total = (header.header_length() + payload.len()) as u32;
@@ -634,14 +647,15 @@ impl Connection {
         Ok((header, payload))
     }
 
-    /// Writes an MQI flow that gets no reply (an asynchronous put).
+    /// Writes an MQI flow that gets no reply (an asynchronous put of `data`).
     fn send_without_reply(
         &mut self,
         request: SegmentType,
         hobj: i32,
         body: ApiBody,
+        data: &[u8],
     ) -> MqResult<()> {
-        let (header, payload) = self.request_flow(request, hobj, body)?;
+        let (header, payload) = self.request_flow(request, hobj, body, data)?;
         let transport = self.transport.as_mut().ok_or_else(broken)?;
         if transport.write_flow(&header, &payload).is_err() {
             return Err(self.fail());
@@ -768,18 +782,19 @@ impl Connection {
                 md: wire::md_to_wire(md),
                 pmo: wire_pmo,
                 data_length: data.len() as i32,
-                data: data.to_vec(),
+                data: Vec::new(),
             });
-            self.send_without_reply(SegmentType::MqPut, hobj.0, body)?;
+            self.send_without_reply(SegmentType::MqPut, hobj.0, body, data)?;
             return Ok(None);
         }
         let body = ApiBody::Put(MqPut {
             md: wire::md_to_wire(md),
             pmo: wire::pmo_to_wire(pmo),
             data_length: data.len() as i32,
-            data: data.to_vec(),
+            data: Vec::new(),
         });
-        let (header, body) = self.call(SegmentType::MqPut, hobj.0, body)?;
+        // The message data follows the body in the flow, not copied into it first.
+        let (header, body) = self.call_with_message(SegmentType::MqPut, hobj.0, body, data)?;
         let warning = check_warning(&header)?;
         if let ApiBody::Put(reply) = body {
             *md = wire::output_md_from_wire(&reply.md);
@@ -809,9 +824,9 @@ impl Connection {
                 md: wire::md_to_wire(md),
                 pmo: wire_pmo,
                 data_length: data.len() as i32,
-                data: data.to_vec(),
+                data: Vec::new(),
             });
-            self.send_without_reply(SegmentType::MqPut1, 0, body)?;
+            self.send_without_reply(SegmentType::MqPut1, 0, body, data)?;
             return Ok(None);
         }
         let body = ApiBody::Put1(MqPut1 {
@@ -819,9 +834,9 @@ impl Connection {
             md: wire::md_to_wire(md),
             pmo: wire::pmo_to_wire(pmo),
             data_length: data.len() as i32,
-            data: data.to_vec(),
+            data: Vec::new(),
         });
-        let (header, body) = self.call(SegmentType::MqPut1, 0, body)?;
+        let (header, body) = self.call_with_message(SegmentType::MqPut1, 0, body, data)?;
         let warning = check_warning(&header)?;
         if let ApiBody::Put1(reply) = body {
             let resolved = wire::od_from_wire(&reply.od);

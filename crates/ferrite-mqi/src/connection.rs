@@ -1,6 +1,7 @@
 //! A connection to an in-process queue manager (MQCONN/MQCONNX) and the MQI calls on it.
 
 mod get;
+pub(crate) mod get_buffer;
 mod get_watch;
 mod group_get;
 mod inquire;

@@ -23,6 +23,7 @@ use ferrite_constants::{
 };
 use ferrite_message::conversion::convert_message;
 
+use crate::connection::get_buffer::GetBuffer;
 use crate::descriptor::QUEUE_MANAGER_CCSID;
 use crate::error::{MqError, MqResult};
 use crate::structures::{Mqgmo, Mqmd};
@@ -50,11 +51,11 @@ impl Requested {
 }
 
 /// Converts what a get returned in `buffer` (described by `md`), per the module documentation.
-pub fn convert_got(
+pub(crate) fn convert_got(
     requested: Requested,
     md: &mut Mqmd,
     gmo: &Mqgmo,
-    buffer: &mut [u8],
+    buffer: &mut GetBuffer<'_>,
     result: MqResult<GetResult>,
 ) -> MqResult<GetResult> {
     let got = match result {
@@ -65,7 +66,7 @@ pub fn convert_got(
         &md.format,
         md.coded_char_set_id,
         md.encoding,
-        &buffer[..got.returned_length],
+        buffer.returned(got.returned_length),
         requested.coded_char_set_id,
         requested.encoding,
     ) {
@@ -78,7 +79,7 @@ pub fn convert_got(
         }
     };
     let length = converted.data.len();
-    let warning = if length <= buffer.len() {
+    let warning = if length <= buffer.length() {
         None
     } else if gmo.options & MQGMO_ACCEPT_TRUNCATED_MSG != 0 {
         Some(MqError::warning(MQRC_TRUNCATED_MSG_ACCEPTED))
@@ -88,8 +89,8 @@ pub fn convert_got(
             ..got
         });
     };
-    let returned_length = length.min(buffer.len());
-    buffer[..returned_length].copy_from_slice(&converted.data[..returned_length]);
+    let returned_length = length.min(buffer.length());
+    buffer.put(&converted.data[..returned_length]);
     md.coded_char_set_id = converted.coded_char_set_id;
     md.encoding = converted.encoding;
     Ok(GetResult {

@@ -357,6 +357,14 @@ impl MqClose {
     }
 }
 
+/// Whether decoding an MQPUT or MQPUT1 copies its message data into the body or leaves it in
+/// the payload for the caller.
+#[derive(Clone, Copy)]
+enum PutData {
+    Copied,
+    Borrowed,
+}
+
 /// MQPUT / MQPUT_REPLY body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MqPut {
@@ -370,7 +378,7 @@ pub struct MqPut {
     pub data: Vec<u8>,
 }
 
-fn read_length_and_data(r: &mut Reader<'_>, what: &'static str) -> Result<(i32, Vec<u8>)> {
+fn read_length_and_data<'a>(r: &mut Reader<'a>, what: &'static str) -> Result<(i32, &'a [u8])> {
     r.set_what(what);
     let len = r.i32()?;
     if len < 0 {
@@ -379,26 +387,36 @@ fn read_length_and_data(r: &mut Reader<'_>, what: &'static str) -> Result<(i32, 
             value: len.into(),
         });
     }
-    Ok((len, r.rest().to_vec()))
+    Ok((len, r.rest()))
 }
 
 impl MqPut {
-    fn decode(r: &mut Reader<'_>) -> Result<Self> {
-        Self::decode_after_od(r, "MQPUT data length")
+    fn decode<'a>(r: &mut Reader<'a>, data: PutData) -> Result<(Self, &'a [u8])> {
+        Self::decode_after_od(r, "MQPUT data length", data)
     }
 
     /// MQMD + MQPMO + DataLength + data: all of MQPUT's body, and MQPUT1's after its MQOD.
-    fn decode_after_od(r: &mut Reader<'_>, what: &'static str) -> Result<Self> {
+    /// The data is copied into the body, or, with [`PutData::Borrowed`], returned beside it.
+    fn decode_after_od<'a>(
+        r: &mut Reader<'a>,
+        what: &'static str,
+        data: PutData,
+    ) -> Result<(Self, &'a [u8])> {
         let md = Md::decode(r)?;
         let pmo = Pmo::decode(r)?;
         reject_distribution_list(pmo.recs_present)?;
-        let (data_length, data) = read_length_and_data(r, what)?;
-        Ok(MqPut {
+        let (data_length, bytes) = read_length_and_data(r, what)?;
+        let (copied, borrowed) = match data {
+            PutData::Copied => (bytes.to_vec(), &[][..]),
+            PutData::Borrowed => (Vec::new(), bytes),
+        };
+        let put = MqPut {
             md,
             pmo,
             data_length,
-            data,
-        })
+            data: copied,
+        };
+        Ok((put, borrowed))
     }
 
     fn encode(&self, w: &mut Writer) -> Result<()> {
@@ -437,22 +455,26 @@ pub struct MqPut1 {
 }
 
 impl MqPut1 {
-    fn decode(r: &mut Reader<'_>) -> Result<Self> {
+    fn decode<'a>(r: &mut Reader<'a>, data: PutData) -> Result<(Self, &'a [u8])> {
         let od = Od::decode(r)?;
         reject_distribution_list(od.recs_present)?;
-        let MqPut {
-            md,
-            pmo,
-            data_length,
-            data,
-        } = MqPut::decode_after_od(r, "MQPUT1 data length")?;
-        Ok(MqPut1 {
+        let (
+            MqPut {
+                md,
+                pmo,
+                data_length,
+                data,
+            },
+            borrowed,
+        ) = MqPut::decode_after_od(r, "MQPUT1 data length", data)?;
+        let put1 = MqPut1 {
             od,
             md,
             pmo,
             data_length,
             data,
-        })
+        };
+        Ok((put1, borrowed))
     }
 
     fn encode(&self, w: &mut Writer) -> Result<()> {
@@ -483,16 +505,43 @@ impl MqGet {
             md,
             gmo,
             length,
-            data,
+            data: data.to_vec(),
         })
     }
 
     fn encode(&self, w: &mut Writer) -> Result<()> {
+        self.encode_without_data(w)?;
+        w.bytes(&self.data);
+        Ok(())
+    }
+
+    /// MQMD, MQGMO and Length: the body up to its data.
+    fn encode_without_data(&self, w: &mut Writer) -> Result<()> {
         self.md.encode(w)?;
         self.gmo.encode(w)?;
         w.i32(self.length);
-        w.bytes(&self.data);
         Ok(())
+    }
+
+    /// Appends to `out` the flow [`ApiFlow::encode`] makes of `header` and this body, without
+    /// the message data: the API header, MQMD, MQGMO and Length. An MQGET_REPLY's data follows
+    /// them, so a server can append the message straight after (`self.data` is not written).
+    /// On an error `out` is as it was.
+    pub fn encode_reply_head(
+        &self,
+        header: &ApiHeader,
+        order: ByteOrder,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        let before = out.len();
+        let mut w = Writer::with_buffer(std::mem::take(out), order);
+        header.encode(&mut w);
+        let encoded = self.encode_without_data(&mut w);
+        *out = w.into_bytes();
+        if encoded.is_err() {
+            out.truncate(before);
+        }
+        encoded
     }
 }
 
@@ -627,6 +676,27 @@ pub struct ApiFlow {
 impl ApiFlow {
     /// Decodes the payload of a (reassembled) segment of type `segment_type`.
     pub fn decode(segment_type: SegmentType, order: ByteOrder, payload: &[u8]) -> Result<Self> {
+        Ok(Self::decode_with(segment_type, order, payload, PutData::Copied)?.0)
+    }
+
+    /// As [`ApiFlow::decode`], except that the message data of an MQPUT or MQPUT1 (request or
+    /// reply: everything after DataLength) is not copied into the body, whose `data` is left
+    /// empty, but returned beside the flow as a slice of `payload`. The slice is empty for
+    /// other flows.
+    pub fn decode_borrowing_put_data(
+        segment_type: SegmentType,
+        order: ByteOrder,
+        payload: &[u8],
+    ) -> Result<(Self, &[u8])> {
+        Self::decode_with(segment_type, order, payload, PutData::Borrowed)
+    }
+
+    fn decode_with(
+        segment_type: SegmentType,
+        order: ByteOrder,
+        payload: &[u8],
+        put_data: PutData,
+    ) -> Result<(Self, &[u8])> {
         use SegmentType as T;
         if !segment_type.has_api_header() {
             return Err(ProtocolError::Unsupported(
@@ -635,12 +705,21 @@ impl ApiFlow {
         }
         let mut r = Reader::new(payload, order, "API header");
         let header = ApiHeader::decode(&mut r)?;
+        let mut borrowed: &[u8] = &[];
         let body = match segment_type {
             T::MqConn | T::MqConnReply => ApiBody::Conn(MqConn::decode(&mut r)?),
             T::MqOpen | T::MqOpenReply => ApiBody::Open(MqOpen::decode(&mut r)?),
             T::MqClose | T::MqCloseReply => ApiBody::Close(MqClose::decode(&mut r)?),
-            T::MqPut | T::MqPutReply => ApiBody::Put(MqPut::decode(&mut r)?),
-            T::MqPut1 | T::MqPut1Reply => ApiBody::Put1(MqPut1::decode(&mut r)?),
+            T::MqPut | T::MqPutReply => {
+                let (put, data) = MqPut::decode(&mut r, put_data)?;
+                borrowed = data;
+                ApiBody::Put(put)
+            }
+            T::MqPut1 | T::MqPut1Reply => {
+                let (put1, data) = MqPut1::decode(&mut r, put_data)?;
+                borrowed = data;
+                ApiBody::Put1(put1)
+            }
             T::MqGet | T::MqGetReply => ApiBody::Get(MqGet::decode(&mut r)?),
             T::MqInq => ApiBody::Inq(MqInq::decode(&mut r, false)?),
             T::MqInqReply | T::MqSet => ApiBody::Inq(MqInq::decode(&mut r, true)?),
@@ -653,13 +732,21 @@ impl ApiFlow {
             | T::MqSetReply => ApiBody::Empty(r.rest().to_vec()),
             _ => ApiBody::Raw(r.rest().to_vec()),
         };
-        Ok(ApiFlow { header, body })
+        Ok((ApiFlow { header, body }, borrowed))
     }
 
     /// Encodes header and body (the payload of a segment; see `segment::split_into_segments`
     /// for flows larger than the transmission size).
     pub fn encode(&self, order: ByteOrder) -> Result<Vec<u8>> {
-        let mut w = Writer::new(order);
+        self.encode_followed_by(order, &[])
+    }
+
+    /// As [`ApiFlow::encode`], with `data` after the body. For an MQPUT or MQPUT1 whose body
+    /// holds no data (its DataLength set), `data` is its message data: the flow is the one
+    /// `encode` makes of the body holding it, without copying the data into the body first.
+    pub fn encode_followed_by(&self, order: ByteOrder, data: &[u8]) -> Result<Vec<u8>> {
+        let capacity = self.encoded_length_hint() + data.len();
+        let mut w = Writer::with_buffer(Vec::with_capacity(capacity), order);
         self.header.encode(&mut w);
         match &self.body {
             ApiBody::Conn(c) => c.encode(&mut w),
@@ -671,6 +758,38 @@ impl ApiFlow {
             ApiBody::Inq(i) => i.encode(&mut w),
             ApiBody::Empty(b) | ApiBody::Raw(b) => w.bytes(b),
         }
+        w.bytes(data);
         Ok(w.into_bytes())
+    }
+
+    /// The room [`ApiFlow::encode`] reserves: the encoded length for MQPUT, MQPUT1, MQGET,
+    /// MQINQ and the bodies kept as bytes, near it for the others (the buffer grows if short).
+    fn encoded_length_hint(&self) -> usize {
+        let length = |structure: Result<usize>| structure.unwrap_or(0);
+        API_HEADER_LENGTH
+            + match &self.body {
+                ApiBody::Conn(c) => 120 + c.fcno.as_ref().map_or(0, |f| 268 + f.rest.len()),
+                ApiBody::Open(o) => length(o.od.length()) + 4 + 64 + o.trailing.len(),
+                ApiBody::Close(c) => 4 + c.od.as_ref().map_or(0, |od| length(od.length())),
+                ApiBody::Put(p) => {
+                    length(p.md.length()) + length(p.pmo.length()) + 4 + p.data.len()
+                }
+                ApiBody::Put1(p) => {
+                    length(p.od.length())
+                        + length(p.md.length())
+                        + length(p.pmo.length())
+                        + 4
+                        + p.data.len()
+                }
+                ApiBody::Get(g) => {
+                    length(g.md.length()) + length(g.gmo.length()) + 4 + g.data.len()
+                }
+                ApiBody::Inq(i) => {
+                    12 + 4 * (i.selectors.len() + i.int_attrs.len())
+                        + i.char_attrs.len()
+                        + i.trailing.len()
+                }
+                ApiBody::Empty(b) | ApiBody::Raw(b) => b.len(),
+            }
     }
 }

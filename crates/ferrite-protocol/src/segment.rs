@@ -691,6 +691,40 @@ pub fn split_into_segments(
     payload: &[u8],
     max_segment_length: u32,
 ) -> Result<Vec<Segment>> {
+    Ok(segment_pieces(template, payload, max_segment_length)?
+        .map(|(header, piece)| Segment {
+            header,
+            payload: piece.to_vec(),
+        })
+        .collect())
+}
+
+/// Appends to `out` the bytes of the segments [`split_into_segments`] makes of `payload` behind
+/// `template` (the same headers, lengths and FIRST/LAST flags, each segment as
+/// [`Segment::encode`] writes it), without building them: room is reserved once, then each
+/// header and its piece of the payload are written. On an error nothing is appended.
+pub fn encode_segments(
+    out: &mut Vec<u8>,
+    template: &SegmentHeader,
+    payload: &[u8],
+    max_segment_length: u32,
+) -> Result<()> {
+    let pieces = segment_pieces(template, payload, max_segment_length)?;
+    out.reserve(payload.len() + pieces.len() * template.header_length());
+    for (header, piece) in pieces {
+        header.encode_into(out);
+        out.extend_from_slice(piece);
+    }
+    Ok(())
+}
+
+/// The segments of a flow, as headers (SegmentLength and FIRST/LAST set) and the payload piece
+/// each carries; see [`split_into_segments`].
+fn segment_pieces<'a>(
+    template: &'a SegmentHeader,
+    payload: &'a [u8],
+    max_segment_length: u32,
+) -> Result<impl ExactSizeIterator<Item = (SegmentHeader, &'a [u8])> + 'a> {
     let header_length = template.header_length();
     let max = max_segment_length.min(SEGMENT_LENGTH_HARD_CAP) as usize;
     if max <= header_length {
@@ -701,32 +735,25 @@ pub fn split_into_segments(
     }
     let chunk = max - header_length;
     let base_flags = template.flags1.0 & !(ControlFlags1::FIRST | ControlFlags1::LAST);
-    let pieces: Vec<&[u8]> = if payload.is_empty() {
-        vec![payload]
-    } else {
-        payload.chunks(chunk).collect()
-    };
-    let n = pieces.len();
-    Ok(pieces
-        .into_iter()
-        .enumerate()
-        .map(|(i, piece)| {
-            let mut header = template.clone();
-            let mut flags = base_flags;
-            if i == 0 {
-                flags |= ControlFlags1::FIRST;
-            }
-            if i + 1 == n {
-                flags |= ControlFlags1::LAST;
-            }
-            header.flags1 = ControlFlags1(flags);
-            header.segment_length = (header_length + piece.len()) as u32;
-            Segment {
-                header,
-                payload: piece.to_vec(),
-            }
-        })
-        .collect())
+    // An empty payload is one segment with no piece.
+    let count = payload.len().div_ceil(chunk).max(1);
+    Ok((0..count).map(move |index| {
+        let from = index * chunk;
+        let piece = &payload[from..(from + chunk).min(payload.len())];
+        let mut flags = base_flags;
+        if index == 0 {
+            flags |= ControlFlags1::FIRST;
+        }
+        if index + 1 == count {
+            flags |= ControlFlags1::LAST;
+        }
+        let header = SegmentHeader {
+            flags1: ControlFlags1(flags),
+            segment_length: (header_length + piece.len()) as u32,
+            ..template.clone()
+        };
+        (header, piece)
+    }))
 }
 
 /// Joins segments of a split flow (FIRST, zero or more middles, LAST) into one segment whose
@@ -834,5 +861,114 @@ impl Reassembler {
         } else {
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every segment [`split_into_segments`] makes, encoded one after the other.
+    fn split_and_encoded(template: &SegmentHeader, payload: &[u8], max: u32) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for segment in split_into_segments(template, payload, max).unwrap() {
+            bytes.extend_from_slice(&segment.encode().unwrap());
+        }
+        bytes
+    }
+
+    fn templates() -> Vec<SegmentHeader> {
+        let mut templates = Vec::new();
+        for order in [ByteOrder::Big, ByteOrder::Little] {
+            for kind in [
+                HeaderKind::Tsh,
+                HeaderKind::Tshc,
+                HeaderKind::Tshm {
+                    conversation_id: 0x0102_0304,
+                    request_id: 0x0A0B_0C0D,
+                },
+            ] {
+                let mut header = SegmentHeader::new(kind, SegmentType::MqGetReply, order);
+                // Flags other than FIRST/LAST are kept; whatever FIRST/LAST say is replaced.
+                header.flags1 = ControlFlags1(ControlFlags1::CONFIRM_REQUEST | ControlFlags1::LAST);
+                header.flags2 = ControlFlags2(ControlFlags2::CSH);
+                header.luw_id = [1, 2, 3, 4, 5, 6, 7, 8];
+                header.ccsid = 1208;
+                header.reserved = 0xBEEF;
+                header.segment_length = 12345; // recomputed
+                templates.push(header);
+            }
+        }
+        templates
+    }
+
+    #[test]
+    fn encode_segments_writes_the_bytes_of_the_split_segments() {
+        let payload: Vec<u8> = (0..1000u32).map(|i| (i * 7 + 3) as u8).collect();
+        for template in templates() {
+            let header_length = template.header_length();
+            let maxima = [
+                header_length as u32 + 1,
+                header_length as u32 + 7,
+                header_length as u32 + 100,
+                header_length as u32 + 250, // 1,000 bytes: exactly four pieces
+                header_length as u32 + 999,
+                header_length as u32 + 1000, // exactly one piece
+                header_length as u32 + 1001,
+                DEFAULT_MAX_TRANSMISSION_SIZE,
+                u32::MAX, // the hard cap
+            ];
+            for max in maxima {
+                for length in [0, 1, 2, 99, 100, 101, 249, 250, 251, 500, 999, 1000] {
+                    let payload = &payload[..length];
+                    let expected = split_and_encoded(&template, payload, max);
+                    let mut bytes = vec![0xEE; 3]; // appended after what is there
+                    encode_segments(&mut bytes, &template, payload, max).unwrap();
+                    assert_eq!(&bytes[..3], &[0xEE; 3]);
+                    assert_eq!(
+                        bytes[3..],
+                        expected[..],
+                        "{:?} {:?}, max {max}, payload {length}",
+                        template.kind,
+                        template.byte_order
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn encode_segments_refuses_what_split_into_segments_refuses() {
+        for template in templates() {
+            let max = template.header_length() as u32;
+            let mut bytes = vec![1, 2];
+            assert_eq!(
+                encode_segments(&mut bytes, &template, b"data", max).unwrap_err(),
+                split_into_segments(&template, b"data", max).unwrap_err()
+            );
+            assert_eq!(bytes, [1, 2]);
+        }
+    }
+
+    #[test]
+    fn split_segments_carry_first_and_last_and_their_lengths() {
+        let template = &templates()[2];
+        let segments = split_into_segments(template, &[9; 250], 36 + 100).unwrap();
+        let lengths: Vec<(u32, bool, bool)> = segments
+            .iter()
+            .map(|segment| {
+                let flags = segment.header.flags1;
+                assert!(flags.contains(ControlFlags1::CONFIRM_REQUEST));
+                (segment.header.segment_length, flags.first(), flags.last())
+            })
+            .collect();
+        assert_eq!(
+            lengths,
+            [(136, true, false), (136, false, false), (86, false, true)]
+        );
+        let empty = split_into_segments(template, &[], 36 + 100).unwrap();
+        assert_eq!(empty.len(), 1);
+        assert_eq!(empty[0].header.segment_length, 36);
+        assert!(empty[0].header.flags1.first() && empty[0].header.flags1.last());
     }
 }

@@ -11,7 +11,7 @@ use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
 use crate::segment::{
-    split_into_segments, Reassembler, Segment, SegmentDecoder, SegmentHeader,
+    encode_segments, Reassembler, Segment, SegmentDecoder, SegmentHeader,
     DEFAULT_MAX_TRANSMISSION_SIZE,
 };
 use crate::wire::FLOW_OVERHEAD;
@@ -155,6 +155,17 @@ impl From<TcpStream> for Stream {
 /// Bytes read from the socket at a time by default.
 pub const READ_BUFFER_BYTES: usize = 64 * 1024;
 
+/// A flow's output buffer larger than this is given back once written (idle connections stay
+/// small); a smaller one is kept for the next flow.
+pub const OUTPUT_BUFFER_KEPT_BYTES: usize = 64 * 1024;
+
+/// Gives `buffer`'s memory back when it grew beyond [`OUTPUT_BUFFER_KEPT_BYTES`].
+fn give_back_if_large(buffer: &mut Vec<u8>) {
+    if buffer.capacity() > OUTPUT_BUFFER_KEPT_BYTES {
+        *buffer = Vec::new();
+    }
+}
+
 /// One end of a connection: the socket, the segment decoder and the reassembler.
 #[derive(Debug)]
 pub struct Transport {
@@ -163,6 +174,9 @@ pub struct Transport {
     reassembler: Reassembler,
     max_transmission_size: u32,
     buffer: Vec<u8>,
+    /// The segments of the flow being written (kept between flows, see
+    /// [`OUTPUT_BUFFER_KEPT_BYTES`]).
+    output: Vec<u8>,
 }
 
 impl Transport {
@@ -185,6 +199,7 @@ impl Transport {
             reassembler: Reassembler::new(FLOW_OVERHEAD + DEFAULT_MAX_TRANSMISSION_SIZE as usize),
             max_transmission_size: DEFAULT_MAX_TRANSMISSION_SIZE,
             buffer: vec![0; read_buffer_bytes],
+            output: Vec::new(),
         }
     }
 
@@ -235,27 +250,17 @@ impl Transport {
         header: &SegmentHeader,
         payload: &[u8],
     ) -> Result<(), TransportError> {
-        let mut bytes = Vec::new();
-        append_flow(&mut bytes, header, payload, self.max_transmission_size)?;
-        self.stream.write_all(&bytes)?;
-        Ok(())
+        self.output.clear();
+        encode_segments(
+            &mut self.output,
+            header,
+            payload,
+            self.max_transmission_size,
+        )?;
+        let written = self.stream.write_all(&self.output);
+        give_back_if_large(&mut self.output);
+        Ok(written?)
     }
-}
-
-/// `payload` behind `header` as segments of at most `max_transmission_size` bytes, appended
-/// to `bytes` (room for them reserved first).
-fn append_flow(
-    bytes: &mut Vec<u8>,
-    header: &SegmentHeader,
-    payload: &[u8],
-    max_transmission_size: u32,
-) -> Result<(), TransportError> {
-    let segments = split_into_segments(header, payload, max_transmission_size)?;
-    bytes.reserve(payload.len() + segments.len() * 36);
-    for segment in &segments {
-        bytes.extend_from_slice(&segment.encode()?);
-    }
-    Ok(())
 }
 
 /// The writing half of a connection whose reads happen elsewhere (a channel's socket, read by
@@ -304,9 +309,12 @@ impl FlowWriter {
         payload: &[u8],
     ) -> Result<(), TransportError> {
         self.bytes.clear();
-        append_flow(&mut self.bytes, header, payload, self.max_transmission_size)?;
-        self.stream.write_all(&self.bytes)?;
-        self.bytes_written += self.bytes.len() as u64;
-        Ok(())
+        encode_segments(&mut self.bytes, header, payload, self.max_transmission_size)?;
+        let written = self.stream.write_all(&self.bytes);
+        if written.is_ok() {
+            self.bytes_written += self.bytes.len() as u64;
+        }
+        give_back_if_large(&mut self.bytes);
+        Ok(written?)
     }
 }

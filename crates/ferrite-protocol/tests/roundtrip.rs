@@ -99,6 +99,50 @@ fn flows_roundtrip_both_orders() {
 }
 
 #[test]
+fn get_reply_head_and_data_are_the_encoded_flow() {
+    use ferrite_protocol::api::ApiBody;
+    for order in ORDERS {
+        let mut gets = 0;
+        for (_, flow) in all_flows() {
+            let ApiBody::Get(get) = &flow.body else {
+                continue;
+            };
+            gets += 1;
+            let mut bytes = vec![9, 9];
+            get.encode_reply_head(&flow.header, order, &mut bytes)
+                .unwrap();
+            bytes.extend_from_slice(&get.data);
+            assert_eq!(bytes[..2], [9, 9]);
+            assert_eq!(bytes[2..], flow.encode(order).unwrap()[..], "{order:?}");
+        }
+        assert!(gets > 0);
+    }
+}
+
+#[test]
+fn put_data_encoded_after_the_body_is_the_encoded_flow() {
+    use ferrite_protocol::api::ApiBody;
+    for order in ORDERS {
+        let mut puts = 0;
+        for (_, flow) in all_flows() {
+            let mut without = flow.clone();
+            let data = match &mut without.body {
+                ApiBody::Put(put) => std::mem::take(&mut put.data),
+                ApiBody::Put1(put1) => std::mem::take(&mut put1.data),
+                _ => continue,
+            };
+            puts += 1;
+            assert_eq!(
+                without.encode_followed_by(order, &data).unwrap(),
+                flow.encode(order).unwrap(),
+                "{order:?}"
+            );
+        }
+        assert!(puts >= 2);
+    }
+}
+
+#[test]
 fn initial_data_roundtrip_all_tiers() {
     for order in ORDERS {
         for fap in [1u8, 3, 4, 8, 9, 10, 11, 13, 17] {

@@ -125,7 +125,17 @@ pub struct Consumers {
     global_index: u32,
     /// The handle last given a message.
     last_served: i32,
+    /// The data of the message being pushed, kept between messages (given back when it grew
+    /// beyond [`MESSAGE_DATA_KEPT_BYTES`]).
+    message_data: Vec<u8>,
 }
+
+/// A message data buffer larger than this is given back once the message is sent (idle
+/// conversations stay small).
+const MESSAGE_DATA_KEPT_BYTES: usize = 64 * 1024;
+/// The most bytes of an ASYNC_MESSAGE before its data: the header (55 bytes, the resolved
+/// queue name of up to 48 and padding to 4) and the MQMD (version 2).
+const ASYNC_MESSAGE_HEAD_BYTES_MAX: usize = 55 + 48 + 3 + ASYNC_MESSAGE_MD_BYTES;
 
 /// One flow for the conversation to send.
 pub struct Outgoing {
@@ -242,20 +252,32 @@ impl Consumers {
     /// consumer served last, so that every consumer has its turn). Returns the ASYNC_MESSAGE
     /// (or the NOTIFICATION that stops a consumer that cannot get) to send, if any.
     pub fn deliver(&mut self, session: &mut MqiSession) -> Option<Outgoing> {
-        let wanting: Vec<i32> = self
-            .by_hobj
-            .range(self.last_served.saturating_add(1)..)
-            .chain(self.by_hobj.range(..=self.last_served))
-            .filter(|(_, consumer)| consumer.wants_messages())
-            .map(|(&hobj, _)| hobj)
-            .collect();
-        for hobj in wanting {
-            if let Some(outgoing) = self.deliver_to(session, hobj) {
-                self.last_served = hobj;
-                return Some(outgoing);
+        use std::ops::Bound::{Excluded, Included, Unbounded};
+        // The handles after the one served last, then from the first up to it. A handle
+        // tried gets nothing or is removed; the others stay as they were, so the next to try
+        // is found afresh after it.
+        let last_served = self.last_served;
+        for (mut from, to) in [
+            (Excluded(last_served), Unbounded),
+            (Unbounded, Included(last_served)),
+        ] {
+            while let Some(hobj) = self.next_wanting(from, to) {
+                if let Some(outgoing) = self.deliver_to(session, hobj) {
+                    self.last_served = hobj;
+                    return Some(outgoing);
+                }
+                from = Excluded(hobj);
             }
         }
         None
+    }
+
+    /// The first handle between `from` and `to` whose consumer wants messages.
+    fn next_wanting(&self, from: std::ops::Bound<i32>, to: std::ops::Bound<i32>) -> Option<i32> {
+        self.by_hobj
+            .range((from, to))
+            .find(|(_, consumer)| consumer.wants_messages())
+            .map(|(&hobj, _)| hobj)
     }
 
     /// Watches the queues of the consumers that want messages: `waker` is called when one
@@ -317,19 +339,27 @@ impl Consumers {
             gmo.match_options = MQMO_MATCH_MSG_TOKEN;
             gmo.msg_token = token;
         }
-        let mut buffer = vec![0u8; consumer.max_message_length as usize];
-        let result = connection.get(Hobj(hobj), &mut md, &mut gmo, &mut buffer);
+        let mut data = std::mem::take(&mut self.message_data);
+        data.clear();
+        let result = connection.get_appending(
+            Hobj(hobj),
+            &mut md,
+            &mut gmo,
+            &mut data,
+            consumer.max_message_length as usize,
+        );
         let order = consumer.header.byte_order;
-        let (reason, data, total_length) = match result {
-            Ok(got) => {
-                buffer.truncate(got.returned_length);
-                (MQRC_NONE, buffer, got.data_length)
-            }
+        let (reason, total_length) = match result {
+            Ok(got) => (MQRC_NONE, got.data_length),
             Err(error) if error.reason == MQRC_TRUNCATED_MSG_FAILED => {
-                (error.reason, Vec::new(), error.data_length.unwrap_or(0))
+                (error.reason, error.data_length.unwrap_or(0))
             }
-            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return None,
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => {
+                self.message_data = data;
+                return None;
+            }
             Err(error) => {
+                self.message_data = data;
                 // The handle cannot be consumed from (closed, get inhibited, ...): tell the
                 // client once and stop.
                 let header = reply_header(&consumer.header, SegmentType::Notification);
@@ -351,7 +381,10 @@ impl Consumers {
         consumer.demand_bytes -= counted;
         consumer.unacknowledged_bytes += counted;
         consumer.sent_since_request += 1;
-        let mut writer = Writer::new(order);
+        let mut writer = Writer::with_buffer(
+            Vec::with_capacity(ASYNC_MESSAGE_HEAD_BYTES_MAX + data.len()),
+            order,
+        );
         writer.i32(1);
         writer.i32(hobj);
         writer.u32(consumer.message_index);
@@ -372,8 +405,12 @@ impl Consumers {
             writer.u8(0);
         }
         let mut md_writer = writer;
-        wire::md_to_wire(&md).encode(&mut md_writer).ok()?;
+        let encoded = wire::md_to_wire(&md).encode(&mut md_writer);
         md_writer.bytes(&data);
+        if data.capacity() <= MESSAGE_DATA_KEPT_BYTES {
+            self.message_data = data;
+        }
+        encoded.ok()?;
         let header = SegmentHeader::new(consumer.header.kind, SegmentType::AsyncMessage, order);
         Some(Outgoing {
             header: SegmentHeader {

@@ -60,7 +60,17 @@ pub struct MqiSession {
     pub max_message_size: u32,
     /// Security hook: set by connection authentication, MQCONN fails with this reason.
     pub refuse_connect: Option<i32>,
+    /// The head of the MQGET reply being built (API header, MQMD, MQGMO, Length), kept
+    /// between gets.
+    get_reply_head: Vec<u8>,
+    /// The ReturnedLength of the previous MQGET: room for that much data (at most
+    /// [`GET_REPLY_DATA_RESERVED_MAX`]) is reserved in the next reply.
+    previous_returned_length: usize,
 }
+
+/// The most room for message data an MQGET reply reserves before the get says how much it
+/// returns (the reply grows beyond it for a longer message).
+const GET_REPLY_DATA_RESERVED_MAX: usize = 64 * 1024;
 
 fn api_header(hobj: i32, outcome: Option<MqError>) -> ApiHeader {
     let (comp_code, reason) = match outcome {
@@ -88,6 +98,8 @@ impl MqiSession {
             user: String::new(),
             max_message_size,
             refuse_connect: None,
+            get_reply_head: Vec::new(),
+            previous_returned_length: 0,
         }
     }
 
@@ -120,7 +132,14 @@ impl MqiSession {
     ) -> Result<Option<(SegmentType, Vec<u8>)>, SessionEnd> {
         let segment_type = flow.header.segment_type;
         let order = flow.header.byte_order;
-        let request = ApiFlow::decode(segment_type, order, &flow.payload).map_err(protocol)?;
+        // An MQPUT's message data is put from the flow as it came, not copied out of it first
+        // (before MQCONN the flow is echoed in the MQRC_HCONN_ERROR reply, data and all).
+        let (request, put_data) = if self.connection.is_some() {
+            ApiFlow::decode_borrowing_put_data(segment_type, order, &flow.payload)
+        } else {
+            ApiFlow::decode(segment_type, order, &flow.payload).map(|request| (request, &[][..]))
+        }
+        .map_err(protocol)?;
         if !may_wait && self.may_wait_for_log(segment_type, &request.body) {
             return Err(SessionEnd::WouldWait);
         }
@@ -163,7 +182,7 @@ impl MqiSession {
             }
             (SegmentType::MqPut, ApiBody::Put(put)) => {
                 let asynchronous = is_asynchronous(&put.pmo);
-                let reply = self.mqput(hobj, put);
+                let reply = self.mqput(hobj, put, put_data);
                 if asynchronous {
                     return Ok(None);
                 }
@@ -171,13 +190,19 @@ impl MqiSession {
             }
             (SegmentType::MqPut1, ApiBody::Put1(put1)) => {
                 let asynchronous = is_asynchronous(&put1.pmo);
-                let reply = self.mqput1(put1);
+                let reply = self.mqput1(put1, put_data);
                 if asynchronous {
                     return Ok(None);
                 }
                 reply
             }
-            (SegmentType::MqGet, ApiBody::Get(get)) => self.mqget(hobj, get, gone)?,
+            (SegmentType::MqGet, ApiBody::Get(get)) => {
+                let payload = self.mqget(hobj, get, order, gone)?;
+                return Ok(Some((
+                    reply_type,
+                    with_reply_length(payload, reply_header_length),
+                )));
+            }
             (SegmentType::MqInq, ApiBody::Inq(inq)) => self.mqinq(hobj, inq),
             (SegmentType::MqSet, ApiBody::Inq(set)) => {
                 let result = self.mqset(hobj, &set);
@@ -196,12 +221,13 @@ impl MqiSession {
             }
             (other, _) => return Err(protocol(format!("{other:?} body"))),
         };
-        let mut payload = ApiFlow { header, body }
+        let payload = ApiFlow { header, body }
             .encode(order)
-            .map_err(|error| SessionEnd::Protocol(format!("cannot encode a reply: {error}")))?;
-        let total = (reply_header_length + payload.len()) as u32;
-        payload[..4].copy_from_slice(&total.to_be_bytes());
-        Ok(Some((reply_type, payload)))
+            .map_err(cannot_encode)?;
+        Ok(Some((
+            reply_type,
+            with_reply_length(payload, reply_header_length),
+        )))
     }
 
     /// Whether serving `body` may wait for the log to be forced: a put of an MQPER_PERSISTENT
@@ -483,60 +509,61 @@ impl MqiSession {
         (api_header(hobj, outcome(&result)), ApiBody::Open(open))
     }
 
-    fn mqput(&mut self, hobj: i32, mut put: MqPut) -> (ApiHeader, ApiBody) {
+    /// MQPUT of `data` (what followed DataLength in the flow).
+    fn mqput(&mut self, hobj: i32, mut put: MqPut, data: &[u8]) -> (ApiHeader, ApiBody) {
         let connection = self.connection.as_mut().expect("connected");
-        let result = if !strip_padding(&mut put.data, put.data_length) {
-            Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
-        } else {
+        let result = if let Some(data) = without_padding(data, put.data_length) {
             // A text field that is not UTF-8 fails the put (MQRC_MD_ERROR), the MQMD as sent.
             wire::md_from_wire(&put.md).and_then(|mut md| {
                 let mut pmo = answered_as_synchronous(wire::pmo_from_wire(&put.pmo));
-                let result = connection.put(Hobj(hobj), &mut md, &mut pmo, &put.data);
+                let result = connection.put(Hobj(hobj), &mut md, &mut pmo, data);
                 put.md = wire::md_to_wire(&md);
                 set_pmo_outputs(&mut put.pmo, &pmo);
                 result
             })
+        } else {
+            Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
         };
-        put.data = Vec::new();
         (
             api_header(hobj, warning_outcome(&result)),
             ApiBody::Put(put),
         )
     }
 
-    fn mqput1(&mut self, mut put1: MqPut1) -> (ApiHeader, ApiBody) {
+    /// MQPUT1 of `data` (what followed DataLength in the flow).
+    fn mqput1(&mut self, mut put1: MqPut1, data: &[u8]) -> (ApiHeader, ApiBody) {
         let connection = self.connection.as_mut().expect("connected");
-        let result = if !strip_padding(&mut put1.data, put1.data_length) {
-            Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
-        } else {
+        let result = if let Some(data) = without_padding(data, put1.data_length) {
             // A text field that is not UTF-8 fails the put (MQRC_MD_ERROR), the MQMD as sent.
             wire::md_from_wire(&put1.md).and_then(|mut md| {
                 let mut od = wire::od_from_wire(&put1.od);
                 let mut pmo = answered_as_synchronous(wire::pmo_from_wire(&put1.pmo));
-                let result = connection.put1(&mut od, &mut md, &mut pmo, &put1.data);
+                let result = connection.put1(&mut od, &mut md, &mut pmo, data);
                 set_resolved(&mut put1.od, &od);
                 put1.md = wire::md_to_wire(&md);
                 set_pmo_outputs(&mut put1.pmo, &pmo);
                 result
             })
+        } else {
+            Err(MqError::failed(MQRC_BUFFER_LENGTH_ERROR))
         };
-        put1.data = Vec::new();
         (api_header(0, warning_outcome(&result)), ApiBody::Put1(put1))
     }
 
-    /// MQGET. A wait is served in slices of [`WAIT_SLICE`], checking between slices that the
-    /// client is still connected and the listener is not stopping: a get never takes a message
-    /// for a client that has gone.
+    /// MQGET, answered with the MQGET_REPLY's payload (ReplyLength left 0). A wait is served in
+    /// slices of [`WAIT_SLICE`], checking between slices that the client is still connected
+    /// and the listener is not stopping: a get never takes a message for a client that has
+    /// gone. The message data is got straight into the reply, after a head encoded as it
+    /// would be without a message and encoded again once the get has filled it in.
     fn mqget(
         &mut self,
         hobj: i32,
         mut get: MqGet,
+        order: ferrite_protocol::ByteOrder,
         gone: &mut dyn FnMut() -> bool,
-    ) -> Result<(ApiHeader, ApiBody), SessionEnd> {
-        let connection = self.connection.as_mut().expect("connected");
+    ) -> Result<Vec<u8>, SessionEnd> {
         let requested = get.length.max(0) as usize;
         let capped = requested.min(self.max_message_size as usize);
-        let mut buffer = vec![0u8; capped];
         // The text fields are output: the get replaces them.
         let mut md = wire::output_md_from_wire(&get.md);
         let mut gmo = wire::gmo_from_wire(&get.gmo);
@@ -545,38 +572,28 @@ impl MqiSession {
             gmo.options =
                 (gmo.options & !MQGMO_PROPERTIES_IN_HANDLE) | MQGMO_PROPERTIES_FORCE_MQRFH2;
         }
+        let mut head = std::mem::take(&mut self.get_reply_head);
+        head.clear();
+        get.data = Vec::new();
+        get.encode_reply_head(&api_header(hobj, None), order, &mut head)
+            .map_err(cannot_encode)?;
+        let reserved = capped.min(
+            self.previous_returned_length
+                .min(GET_REPLY_DATA_RESERVED_MAX),
+        );
+        let mut payload = Vec::with_capacity(head.len() + reserved);
+        payload.extend_from_slice(&head);
         let wait_interval = gmo.wait_interval;
-        let sliced =
-            gmo.options & MQGMO_WAIT != 0 && (wait_interval > 0 || wait_interval == MQWI_UNLIMITED);
-        let result = if !sliced {
-            connection.get(Hobj(hobj), &mut md, &mut gmo, &mut buffer)
-        } else {
-            let deadline = (wait_interval != MQWI_UNLIMITED)
-                .then(|| Instant::now() + Duration::from_millis(wait_interval as u64));
-            let original = md.clone();
-            loop {
-                let slice = match deadline {
-                    None => WAIT_SLICE,
-                    Some(deadline) => deadline
-                        .saturating_duration_since(Instant::now())
-                        .min(WAIT_SLICE),
-                };
-                gmo.wait_interval = slice.as_millis() as i32;
-                md = original.clone();
-                let result = connection.get(Hobj(hobj), &mut md, &mut gmo, &mut buffer);
-                match &result {
-                    Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => {
-                        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                            break result;
-                        }
-                        if gone() {
-                            return Err(SessionEnd::Gone);
-                        }
-                    }
-                    _ => break result,
-                }
-            }
-        };
+        let connection = self.connection.as_mut().expect("connected");
+        let result = get_sliced(
+            connection,
+            hobj,
+            &mut md,
+            &mut gmo,
+            &mut payload,
+            capped,
+            gone,
+        )?;
         gmo.wait_interval = wait_interval;
         let delivered = match &result {
             Ok(_) => true,
@@ -586,13 +603,11 @@ impl MqiSession {
             get.md = wire::md_to_wire(&md);
             set_gmo_outputs(&mut get.gmo, &gmo);
         }
-        let header;
-        match result {
+        let header = match result {
             Ok(got) => {
-                header = api_header(hobj, got.warning);
                 get.length = got.data_length as i32;
-                buffer.truncate(got.returned_length);
-                get.data = buffer;
+                self.previous_returned_length = got.returned_length;
+                api_header(hobj, got.warning)
             }
             Err(mut error) => {
                 get.length = error.data_length.unwrap_or(0) as i32;
@@ -600,11 +615,20 @@ impl MqiSession {
                     // The client's buffer was large enough; the channel's limit was not.
                     error = MqError::failed(MQRC_MSG_TOO_BIG_FOR_CHANNEL);
                 }
-                header = api_header(hobj, Some(error));
-                get.data = Vec::new();
+                api_header(hobj, Some(error))
             }
+        };
+        let head_length = head.len();
+        head.clear();
+        get.encode_reply_head(&header, order, &mut head)
+            .map_err(cannot_encode)?;
+        if head.len() == head_length {
+            payload[..head_length].copy_from_slice(&head);
+        } else {
+            payload.splice(..head_length, head.iter().copied());
         }
-        Ok((header, ApiBody::Get(get)))
+        self.get_reply_head = head;
+        Ok(payload)
     }
 
     fn mqinq(&mut self, hobj: i32, mut inq: MqInq) -> (ApiHeader, ApiBody) {
@@ -722,15 +746,72 @@ fn with_selection(od: &mut ferrite_mqi::Mqod, wire_od: &Od, od_and_after: &[u8])
     Ok(())
 }
 
-/// Cuts message data to its DataLength. IBM's Java client pads a flow to a multiple of four
-/// bytes, so up to three bytes may follow the data; anything else is a length error.
-fn strip_padding(data: &mut Vec<u8>, data_length: i32) -> bool {
+/// One MQGET into the end of `data` with a buffer of `buffer_length` bytes. A wait (MQGMO_WAIT
+/// with a WaitInterval that is not 0) is served in slices of [`WAIT_SLICE`], asking `gone`
+/// between them whether the client is still there; `gmo`'s WaitInterval is then the last
+/// slice's.
+fn get_sliced(
+    connection: &mut Connection,
+    hobj: i32,
+    md: &mut ferrite_mqi::Mqmd,
+    gmo: &mut ferrite_mqi::Mqgmo,
+    data: &mut Vec<u8>,
+    buffer_length: usize,
+    gone: &mut dyn FnMut() -> bool,
+) -> Result<MqResult<ferrite_mqi::GetResult>, SessionEnd> {
+    let wait_interval = gmo.wait_interval;
+    let sliced =
+        gmo.options & MQGMO_WAIT != 0 && (wait_interval > 0 || wait_interval == MQWI_UNLIMITED);
+    if !sliced {
+        return Ok(connection.get_appending(Hobj(hobj), md, gmo, data, buffer_length));
+    }
+    let deadline = (wait_interval != MQWI_UNLIMITED)
+        .then(|| Instant::now() + Duration::from_millis(wait_interval as u64));
+    let original = md.clone();
+    loop {
+        let slice = match deadline {
+            None => WAIT_SLICE,
+            Some(deadline) => deadline
+                .saturating_duration_since(Instant::now())
+                .min(WAIT_SLICE),
+        };
+        gmo.wait_interval = slice.as_millis() as i32;
+        md.clone_from(&original);
+        let result = connection.get_appending(Hobj(hobj), md, gmo, data, buffer_length);
+        match &result {
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => {
+                if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                    return Ok(result);
+                }
+                if gone() {
+                    return Err(SessionEnd::Gone);
+                }
+            }
+            _ => return Ok(result),
+        }
+    }
+}
+
+/// `payload` (an MQI reply) with its ReplyLength: the flow's length with a segment header of
+/// `reply_header_length` bytes.
+fn with_reply_length(mut payload: Vec<u8>, reply_header_length: usize) -> Vec<u8> {
+    let total = (reply_header_length + payload.len()) as u32;
+    payload[..4].copy_from_slice(&total.to_be_bytes());
+    payload
+}
+
+fn cannot_encode(error: ferrite_protocol::ProtocolError) -> SessionEnd {
+    SessionEnd::Protocol(format!("cannot encode a reply: {error}"))
+}
+
+/// Message data cut to its DataLength. IBM's Java client pads a flow to a multiple of four
+/// bytes, so up to three bytes may follow the data; anything else is a length error (`None`).
+fn without_padding(data: &[u8], data_length: i32) -> Option<&[u8]> {
     let length = data_length.max(0) as usize;
     if data.len() < length || data.len() - length > 3 {
-        return false;
+        return None;
     }
-    data.truncate(length);
-    true
+    Some(&data[..length])
 }
 
 /// The outcome of a call that may complete with a warning.

@@ -17,6 +17,7 @@ use ferrite_queue_manager::{
     now_ms, GetControls, GetOutcome, LocalQueue, MessageKey, MessageSelector, RetrievedMessage,
 };
 
+use super::get_buffer::GetBuffer;
 use super::group_get::GroupGet;
 use super::{
     failed, key_of_message_token, message_token, set_text, Connection, Hobj, ObjectHandle, Target,
@@ -95,6 +96,38 @@ impl Connection {
         gmo: &mut Mqgmo,
         buffer: &mut [u8],
     ) -> MqResult<GetResult> {
+        self.get_into(hobj, md, gmo, &mut GetBuffer::Slice(buffer))
+    }
+
+    /// MQGET with a buffer of `buffer_length` bytes at the end of `data`: exactly
+    /// [`get`](Self::get) with a buffer of that length (truncation, MQGMO_ACCEPT_TRUNCATED_MSG,
+    /// DataLength, conversion, browsing, properties, groups and segments), except that the
+    /// data returned is appended to `data`, which grows only by the bytes returned
+    /// (ReturnedLength). `data` is as it was when the call returns no data (an error).
+    pub fn get_appending(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        data: &mut Vec<u8>,
+        buffer_length: usize,
+    ) -> MqResult<GetResult> {
+        self.get_into(
+            hobj,
+            md,
+            gmo,
+            &mut GetBuffer::appending(data, buffer_length),
+        )
+    }
+
+    /// MQGET into `buffer`, however the caller holds it.
+    fn get_into(
+        &mut self,
+        hobj: Hobj,
+        md: &mut Mqmd,
+        gmo: &mut Mqgmo,
+        buffer: &mut GetBuffer<'_>,
+    ) -> MqResult<GetResult> {
         let requested = crate::data_conversion::Requested::from_md(md);
         // A bad MsgHandle fails the call before any message is taken.
         if let Some(hmsg) = gmo
@@ -130,7 +163,7 @@ impl Connection {
         lent: Option<&Arc<LocalQueue>>,
         md: &mut Mqmd,
         gmo: &mut Mqgmo,
-        buffer: &mut [u8],
+        buffer: &mut GetBuffer<'_>,
     ) -> MqResult<GetResult> {
         let handle = self.handle(hobj)?;
         let options = gmo.options;
@@ -245,7 +278,7 @@ impl Connection {
         after: Option<MessageKey>,
         md: &mut Mqmd,
         gmo: &mut Mqgmo,
-        buffer: &mut [u8],
+        buffer: &mut GetBuffer<'_>,
         group_get: GroupGet,
     ) -> MqResult<GetResult> {
         let options = gmo.options;
@@ -298,12 +331,12 @@ impl Connection {
         in_unit: bool,
         md: &mut Mqmd,
         gmo: &mut Mqgmo,
-        buffer: &mut [u8],
+        buffer: &mut GetBuffer<'_>,
         group_get: &GroupGet,
     ) -> MqResult<GetResult> {
         let options = gmo.options;
         let queue = sought.queue;
-        let controls = get_controls(options, buffer.len(), sought.lock_holder);
+        let controls = get_controls(options, buffer.length(), sought.lock_holder);
         let unit = in_unit.then_some(&mut self.unit);
         let outcome =
             self.queue_manager
@@ -359,7 +392,7 @@ impl Connection {
         mut selector: MessageSelector,
         md: &mut Mqmd,
         gmo: &mut Mqgmo,
-        buffer: &mut [u8],
+        buffer: &mut GetBuffer<'_>,
         wait: Option<Duration>,
     ) -> MqResult<GetResult> {
         let options = gmo.options;
@@ -436,7 +469,7 @@ impl Connection {
                     key: Some(message.key),
                     ..MessageSelector::default()
                 };
-                let controls = get_controls(options, buffer.len(), holder);
+                let controls = get_controls(options, buffer.length(), holder);
                 let unit = (options & MQGMO_NO_SYNCPOINT == 0).then_some(&mut self.unit);
                 match self
                     .queue_manager
@@ -538,7 +571,7 @@ impl Connection {
         message: &RetrievedMessage,
         md: &mut Mqmd,
         gmo: &mut Mqgmo,
-        buffer: &mut [u8],
+        buffer: &mut GetBuffer<'_>,
         accept_truncated: bool,
         now: u64,
         queue: &LocalQueue,
@@ -570,15 +603,15 @@ impl Connection {
         gmo.msg_token = message_token(message.key);
         groups::status_fields(gmo, md.msg_flags);
         let data_length = message_data.len();
-        if data_length > buffer.len() && !accept_truncated {
+        if data_length > buffer.length() && !accept_truncated {
             gmo.returned_length = 0;
             return Err(MqError {
                 data_length: Some(data_length),
                 ..MqError::failed(MQRC_TRUNCATED_MSG_FAILED)
             });
         }
-        let returned_length = data_length.min(buffer.len());
-        buffer[..returned_length].copy_from_slice(&message_data[..returned_length]);
+        let returned_length = data_length.min(buffer.length());
+        buffer.put(&message_data[..returned_length]);
         gmo.returned_length = returned_length as i32;
         Ok(GetResult {
             data_length,

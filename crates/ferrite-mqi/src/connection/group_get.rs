@@ -15,6 +15,7 @@ use ferrite_queue_manager::{
     UnitOfWork,
 };
 
+use super::get_buffer::GetBuffer;
 use super::{failed, message_token, Connection, GetResult, Hobj};
 use crate::descriptor;
 use crate::error::{MqError, MqResult};
@@ -200,7 +201,7 @@ impl Connection {
         in_unit: bool,
         md: &mut Mqmd,
         gmo: &mut Mqgmo,
-        buffer: &mut [u8],
+        buffer: &mut GetBuffer<'_>,
     ) -> MqResult<GetResult> {
         let options = gmo.options;
         let browsing = options & (MQGMO_BROWSE_FIRST | MQGMO_BROWSE_NEXT) != 0;
@@ -269,7 +270,7 @@ impl Connection {
                 &whole,
             );
             let total = data.len();
-            if total > buffer.len() && !accept_truncated {
+            if total > buffer.length() && !accept_truncated {
                 *md = delivered_md;
                 groups::status_fields(gmo, md.msg_flags);
                 crate::connection::set_text(&mut gmo.resolved_q_name, queue.name_str());
@@ -292,8 +293,8 @@ impl Connection {
             groups::status_fields(gmo, md.msg_flags);
             crate::connection::set_text(&mut gmo.resolved_q_name, queue.name_str());
             gmo.msg_token = message_token(key);
-            let returned_length = total.min(buffer.len());
-            buffer[..returned_length].copy_from_slice(&data[..returned_length]);
+            let returned_length = total.min(buffer.length());
+            buffer.put(&data[..returned_length]);
             gmo.returned_length = returned_length as i32;
             return Ok(GetResult {
                 data_length: total,
