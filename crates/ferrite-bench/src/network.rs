@@ -467,20 +467,10 @@ pub fn network(context: &mut Context) {
         warmup.as_secs_f64(),
         measured.as_secs_f64()
     );
-    let echo =
-        client::loopback_echo_rate(Duration::from_secs_f64(context.mode.pick(1.5, 3.0, 5.0)));
-    context.report.push(
-        Row::new(
-            "network",
-            "1,000 B echo over loopback TCP, two threads: rt/s",
-            echo,
-            "rt/s",
-        )
-        .system("loopback")
-        .label("cell", "echo")
-        .label("quantity", "rate")
-        .field("size", 1_000.0),
-    );
+    let measured_echo =
+        client::loopback_echo(Duration::from_secs_f64(context.mode.pick(1.5, 3.0, 5.0)));
+    let echo = measured_echo.rate;
+    push_echo(context, &measured_echo);
     let Some(binary) = client::ferrite_binary() else {
         println!("  skipped: no ferrite binary beside ferrite-bench (cargo build --release -p ferrite first)");
         return;
@@ -545,6 +535,54 @@ pub fn network(context: &mut Context) {
         &[("putters", 4.0), ("getters", 4.0), ("persistent", 0.0)],
     );
     drop(child);
+}
+
+/// Exchanges (a flow to the queue manager and its answer) in one request/reply round trip of
+/// the cells here, as IBM's JMS client makes them: the requester's MQPUT and MQGET, the
+/// replier's MQGET, MQPUT and MQCMIT.
+pub const EXCHANGES_PER_ROUND_TRIP: f64 = 5.0;
+
+/// The echo's rate and CPU, and what they bound: a round trip of [`EXCHANGES_PER_ROUND_TRIP`]
+/// exchanges, each costing at least one echo's CPU (the same writes, reads and wake-ups), can
+/// go no faster on this machine's processors than the CPU allows, however little the queue
+/// manager does.
+fn push_echo(context: &mut Context, echo: &client::Echo) {
+    let processors = std::thread::available_parallelism().map_or(1, |count| count.get()) as f64;
+    let ceiling = processors * 1e6 / (EXCHANGES_PER_ROUND_TRIP * echo.cpu_us_per_round_trip);
+    println!(
+        "  echo: {:.0} rt/s at {:.1} CPU µs per round trip; a {EXCHANGES_PER_ROUND_TRIP}-exchange round trip on {processors} processors: at most {ceiling:.0} rt/s ({:.2} of the echo)",
+        echo.rate,
+        echo.cpu_us_per_round_trip,
+        ceiling / echo.rate
+    );
+    for (metric, value, unit, quantity) in [
+        (
+            "1,000 B echo over loopback TCP, two threads: rt/s",
+            echo.rate,
+            "rt/s",
+            "rate",
+        ),
+        (
+            "1,000 B echo over loopback TCP: CPU per round trip (both ends)",
+            echo.cpu_us_per_round_trip,
+            "us",
+            "cpu_us_per_op",
+        ),
+        (
+            "request/reply of 5 exchanges at the echo's CPU per exchange, all processors: rt/s",
+            ceiling,
+            "rt/s",
+            "ceiling",
+        ),
+    ] {
+        context.report.push(
+            Row::new("network", metric, value, unit)
+                .system("loopback")
+                .label("cell", "echo")
+                .label("quantity", quantity)
+                .field("size", 1_000.0),
+        );
+    }
 }
 
 // ---------------------------------------------------------------- the ratio table

@@ -46,7 +46,7 @@ use ferrite_constants::reason::*;
 use ferrite_protocol::control::{socket_action_type, status_code, SocketAction, Status};
 use ferrite_protocol::initial_data::*;
 use ferrite_protocol::segment::{
-    split_into_segments, ControlFlags1, HeaderKind, Reassembler, Segment, SegmentDecoder,
+    encode_segments, ControlFlags1, HeaderKind, Reassembler, Segment, SegmentDecoder,
     SegmentHeader, SegmentType, DEFAULT_MAX_TRANSMISSION_SIZE,
 };
 use ferrite_protocol::transport::TransportError;
@@ -249,13 +249,10 @@ impl ChannelSocket {
         if output.closed {
             return Err(TransportError::Closed);
         }
-        let segments = split_into_segments(header, payload, output.max_transmission_size)?;
         let before = output.pending.len();
         let idle = !output.has_output();
-        for segment in &segments {
-            let bytes = segment.encode()?;
-            output.pending.extend_from_slice(&bytes);
-        }
+        let max_transmission_size = output.max_transmission_size;
+        encode_segments(&mut output.pending, header, payload, max_transmission_size)?;
         self.instance
             .bytes_sent
             .fetch_add((output.pending.len() - before) as u64, Ordering::Relaxed);
