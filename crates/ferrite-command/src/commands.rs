@@ -371,7 +371,7 @@ fn configuration_target(
     }
     match object_type? {
         ObjectType::QueueManager => (verb == "ALTER").then_some(Target::QueueManager),
-        ObjectType::ChannelAuthentication => None,
+        ObjectType::ChannelAuthentication | ObjectType::AuthorityRecord => None,
         object_type => {
             let name = object_name(object, false).ok()?;
             Some(if object_type.is_queue() {

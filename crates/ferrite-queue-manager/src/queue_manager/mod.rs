@@ -311,6 +311,10 @@ pub struct QueueManager {
     pub(crate) connection_authentication: RwLock<ConnectionAuthentication>,
     /// Serialises SET CHLAUTH's read-modify-write of a record (security/channel_authentication.rs).
     pub(crate) channel_authentication_lock: Mutex<()>,
+    /// The authority records in force (security/authorization.rs).
+    pub(crate) authority_records: RwLock<Arc<crate::security::authorization::AuthorityRecords>>,
+    /// Serialises SET AUTHREC's read-modify-write of a record.
+    pub(crate) authority_lock: Mutex<()>,
     /// This instance's claim on its directory within the process (open_directories.rs),
     /// released by a completed shutdown or else by the drop. The last field: fields drop in
     /// declaration order, so a reopen that waits for the claim starts only once the log
@@ -541,10 +545,13 @@ impl QueueManager {
             configuration_observer: std::sync::OnceLock::new(),
             connection_authentication: RwLock::new(ConnectionAuthentication::default()),
             channel_authentication_lock: Mutex::new(()),
+            authority_records: RwLock::default(),
+            authority_lock: Mutex::new(()),
             directory_claim: Mutex::new(Some(directory_claim)),
         });
         queue_manager.restart()?;
         queue_manager.load_connection_authentication();
+        queue_manager.reload_authority_records();
         queue_manager.start_checkpoint_task();
         queue_manager.start_index_builders();
         Ok(queue_manager)
