@@ -65,6 +65,8 @@ pub(crate) const OBJECTS: &[(&str, &str)] = &[
     ("AUTHINFO", "AUTHINFO"),
     ("SECURITY", "SEC"),
     ("CHLAUTH", "CHLAUTH"),
+    ("AUTHREC", "AUTHREC"),
+    ("ENTAUTH", "ENTAUTH"),
 ];
 
 fn canonical(table: &[(&'static str, &'static str)], word: &str) -> Option<&'static str> {
@@ -252,6 +254,32 @@ fn dispatch(
         ("DISPLAY", "CHLAUTH", _) => (
             "CSQMDRTS",
             crate::channel_authentication_commands::display(context, object_token, rest),
+        ),
+        ("SET", "AUTHREC", _) => (
+            "CSQMSAUT",
+            crate::authority_commands::set(context, object_token, rest),
+        ),
+        ("DELETE", "AUTHREC", _) => (
+            "CSQMSAUT",
+            crate::authority_commands::delete(context, object_token, rest),
+        ),
+        ("DISPLAY", "AUTHREC", _) => (
+            "CSQMDRTS",
+            crate::authority_commands::display(context, object_token, rest),
+        ),
+        ("DISPLAY", "ENTAUTH", _) => (
+            "CSQMDRTS",
+            crate::authority_commands::display_entity(context, object_token, rest),
+        ),
+        ("DEFINE" | "ALTER", "AUTHREC", _) => (
+            "CSQ9SCND",
+            Err(context.syntax(SyntaxError::new(
+                format!(
+                    "CSQ9001E '{}' is invalid: authority records are made by SET AUTHREC",
+                    object_token.keyword
+                ),
+                object_token.position,
+            ))),
         ),
         ("DEFINE" | "ALTER" | "DELETE", "CHLAUTH", _) => (
             "CSQ9SCND",

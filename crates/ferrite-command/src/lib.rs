@@ -35,6 +35,7 @@
 //! ```
 
 mod attributes;
+mod authority_commands;
 mod channel_authentication_commands;
 mod channel_commands;
 pub mod channel_initiator;

@@ -190,6 +190,59 @@ impl AuthorityObjectType {
         }
     }
 
+    /// The authorities a record of this type can grant (MQ's table for SET AUTHREC and
+    /// setmqaut); ALL, ALLADM and ALLMQI stand for these.
+    pub fn valid_authorities(self) -> u32 {
+        let admin = MQZAO_CHANGE | MQZAO_DELETE | MQZAO_DISPLAY;
+        match self {
+            AuthorityObjectType::QueueManager => {
+                MQZAO_ALTERNATE_USER_AUTHORITY
+                    | MQZAO_CONNECT
+                    | MQZAO_INQUIRE
+                    | MQZAO_SET
+                    | MQZAO_SET_ALL_CONTEXT
+                    | MQZAO_SET_IDENTITY_CONTEXT
+                    | MQZAO_CREATE
+                    | MQZAO_CONTROL
+                    | MQZAO_SYSTEM
+                    | admin
+            }
+            AuthorityObjectType::Queue => {
+                MQZAO_BROWSE
+                    | MQZAO_INPUT
+                    | MQZAO_OUTPUT
+                    | MQZAO_INQUIRE
+                    | MQZAO_SET
+                    | MQZAO_PASS_ALL_CONTEXT
+                    | MQZAO_PASS_IDENTITY_CONTEXT
+                    | MQZAO_SET_ALL_CONTEXT
+                    | MQZAO_SET_IDENTITY_CONTEXT
+                    | MQZAO_CLEAR
+                    | admin
+            }
+            AuthorityObjectType::Process
+            | AuthorityObjectType::Namelist
+            | AuthorityObjectType::AuthInfo => MQZAO_INQUIRE | admin,
+            AuthorityObjectType::Channel => MQZAO_CONTROL | MQZAO_CONTROL_EXTENDED | admin,
+            AuthorityObjectType::ClientConnection
+            | AuthorityObjectType::CommunicationInformation => admin,
+            AuthorityObjectType::Listener | AuthorityObjectType::Service => MQZAO_CONTROL | admin,
+            AuthorityObjectType::Topic => {
+                MQZAO_PUBLISH
+                    | MQZAO_SUBSCRIBE
+                    | MQZAO_RESUME
+                    | MQZAO_PASS_ALL_CONTEXT
+                    | MQZAO_PASS_IDENTITY_CONTEXT
+                    | MQZAO_SET_ALL_CONTEXT
+                    | MQZAO_SET_IDENTITY_CONTEXT
+                    | MQZAO_CLEAR
+                    | MQZAO_CONTROL
+                    | admin
+            }
+            AuthorityObjectType::RemoteQueueManagerName => MQZAO_OUTPUT,
+        }
+    }
+
     /// From MQSC's keyword or setmqaut's name (any case; setmqaut's `q` and `prcs` too).
     pub fn from_keyword(keyword: &str) -> Option<AuthorityObjectType> {
         let keyword = keyword.trim();
