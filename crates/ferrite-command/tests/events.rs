@@ -776,6 +776,8 @@ fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
     ok(&queue_manager, "DEFINE QALIAS(APP.ALIAS) TARGET(APP.Q)");
     ok(&queue_manager, "DEFINE QMODEL(PERM.MODEL) DEFTYPE(PERMDYN)");
     let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
+    // The connection runs as appuser, granted what an application uses.
+    ferrite_test_kit::grant_all_mqi(&queue_manager, "appuser");
     connection.set_user_identifier("appuser");
     let local = connection
         .open(&mut Mqod::queue("APP.Q"), MQOO_SET)

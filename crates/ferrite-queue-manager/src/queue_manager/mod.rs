@@ -315,6 +315,8 @@ pub struct QueueManager {
     pub(crate) authority_records: RwLock<Arc<crate::security::authorization::AuthorityRecords>>,
     /// Serialises SET AUTHREC's read-modify-write of a record.
     pub(crate) authority_lock: Mutex<()>,
+    /// Dynamic queues' creators, who have every authority on them (security/authorization.rs).
+    pub(crate) dynamic_queue_creators: RwLock<HashMap<String, String>>,
     /// This instance's claim on its directory within the process (open_directories.rs),
     /// released by a completed shutdown or else by the drop. The last field: fields drop in
     /// declaration order, so a reopen that waits for the claim starts only once the log
@@ -547,6 +549,7 @@ impl QueueManager {
             channel_authentication_lock: Mutex::new(()),
             authority_records: RwLock::default(),
             authority_lock: Mutex::new(()),
+            dynamic_queue_creators: RwLock::default(),
             directory_claim: Mutex::new(Some(directory_claim)),
         });
         queue_manager.restart()?;
@@ -1242,6 +1245,7 @@ impl QueueManager {
         self.queues.write().unwrap().remove(name);
         self.queues_by_id.write().unwrap().remove(&queue.object_id);
         queue.mark_deleted();
+        self.forget_dynamic_queue_creator(name);
         let end = self.log.end_rba();
         self.fail_on(self.log.force(end))
     }
@@ -1271,6 +1275,7 @@ impl QueueManager {
         self.queues_by_id.write().unwrap().remove(&queue.object_id);
         self.object_times.lock().unwrap().remove(&queue.object_id);
         queue.mark_deleted();
+        self.forget_dynamic_queue_creator(&name);
         for entry in queue.drain() {
             self.discard_message(queue.object_id, &entry)?;
         }

@@ -19,6 +19,10 @@
 //!   priorities, objects/authority_record.rs); the authorities so found for the user and its
 //!   groups add up.
 //!
+//! - **Dynamic queues**: the user whose MQOPEN of a model queue created a dynamic queue has
+//!   every authority on it while the queue manager runs (as MQ grants its creator), so a
+//!   requester can read the replies on its temporary queue; the grant is not stored.
+//!
 //! A refused check is MQRC_NOT_AUTHORIZED (2035), and the log says who wanted what of which
 //! object (AMQ8077W, MQ's message for it).
 
@@ -121,6 +125,16 @@ impl QueueManager {
         if principal.administrator {
             return AUTHORITY_BITS;
         }
+        if object_type == AuthorityObjectType::Queue
+            && self
+                .dynamic_queue_creators
+                .read()
+                .unwrap()
+                .get(name)
+                .is_some_and(|creator| *creator == principal.name)
+        {
+            return AUTHORITY_BITS;
+        }
         let records = self.authority_records();
         principal
             .entities()
@@ -150,6 +164,26 @@ impl QueueManager {
         );
         self.say(&detail);
         Err(StorageError::mq(reason::MQRC_NOT_AUTHORIZED, detail))
+    }
+
+    /// Note that `principal` created the dynamic queue `name` (see the module docs).
+    pub fn note_dynamic_queue_creator(&self, name: &str, principal: &Principal) {
+        if !principal.administrator {
+            self.dynamic_queue_creators
+                .write()
+                .unwrap()
+                .insert(name.to_string(), principal.name.clone());
+        }
+    }
+
+    /// The dynamic queue `name` is deleted: its creator's authority goes with it.
+    pub(crate) fn forget_dynamic_queue_creator(&self, name: &str) {
+        let creators = self.dynamic_queue_creators.read().unwrap();
+        if creators.is_empty() || !creators.contains_key(name) {
+            return;
+        }
+        drop(creators);
+        self.dynamic_queue_creators.write().unwrap().remove(name);
     }
 
     /// The authority records in force.
