@@ -244,8 +244,9 @@ impl QueueManager {
         })
     }
 
-    /// Put the stored records in force (at start, after each change).
-    pub(crate) fn reload_authority_records(&self) {
+    /// Put the stored records in force (at start, after each change, REFRESH SECURITY
+    /// TYPE(AUTHSERV)).
+    pub fn reload_authority_records(&self) {
         let records = self
             .objects(ObjectType::AuthorityRecord)
             .into_iter()
