@@ -108,6 +108,12 @@ pub fn run(
     let rest = &tokens[2..];
     let label = format!("{verb} {object}");
     let object_type = ObjectType::from_keyword(object);
+    // Command authority (command_authority.rs): for whom the command runs, before it runs.
+    if let Err(failure) =
+        crate::command_authority::check_mqsc(&context, verb, object_type, object_token)
+    {
+        return fail(&context, "CSQ9SCND", &label, failure);
+    }
     // What the command's events need from before it runs (events.rs).
     let command_events_before = queue_manager.queue_manager_attributes().command_events;
     let watch = match configuration_target(verb, object_type, object_token) {

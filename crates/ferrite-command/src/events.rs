@@ -197,7 +197,7 @@ impl CommandReport {
 }
 
 /// PCF commands that only read (not reported with CMDEV(NODISPLAY)).
-fn is_inquiry(command: i32) -> bool {
+pub(crate) fn is_inquiry(command: i32) -> bool {
     matches!(
         command,
         MQCMD_INQUIRE_Q_MGR

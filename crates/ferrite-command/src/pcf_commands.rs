@@ -1542,6 +1542,11 @@ pub fn execute_message_from(
     let request_parameters = Request {
         parameters: &request.parameters,
     };
+    // Command authority (command_authority.rs): for whom the command runs, before it runs.
+    if let Err(reason) = crate::command_authority::check_pcf(&context, command, &request.parameters)
+    {
+        return responses(&request.header, Err(PcfFailure::new(reason)));
+    }
     let command_events_before = queue_manager.queue_manager_attributes().command_events;
     let watch = match configuration_target(command, &request_parameters) {
         Some(target) => ConfigWatch::begin(&context, target),

@@ -207,7 +207,9 @@ fn command_event_context_is_the_console_or_the_command_message() {
         "UserId, Origin, QMgr, Command: {context:?}"
     );
 
-    // A PCF command message: MQEVO_MSG, the message's context, the command's parameters.
+    // A PCF command message: MQEVO_MSG, the message's context, the command's parameters. It
+    // runs for opsuser, an operator granted every authority.
+    ferrite_test_kit::grant_all(&queue_manager, "opsuser");
     let processor = CommandProcessor::new(queue_manager.clone());
     let request_md = Mqmd {
         user_identifier: "opsuser".into(),

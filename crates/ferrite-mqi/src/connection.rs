@@ -124,14 +124,21 @@ pub const QUEUE_MANAGER_SELECTORS: &[i32] = &[
 const LENT_QUEUE_CONTRACT: &str =
     "a handle's queue is lent only to the MQPUT or MQGET on it, which keeps the handle open";
 
-/// This process's user (the first 12 bytes of $USER, whole characters) and program name (the
+/// This process's user (the first 12 bytes of $USER or of the user's name, whole characters)
+/// and program name (the
 /// last 28 bytes of its executable's name, whole characters, as MQ keeps PutApplName), read
 /// once: MQCONN is on the path of applications that connect per request, and neither changes
 /// while the process runs.
 fn process_identity() -> &'static (String, MqChar<28>) {
     static IDENTITY: std::sync::OnceLock<(String, MqChar<28>)> = std::sync::OnceLock::new();
     IDENTITY.get_or_init(|| {
-        let user = MqChar::<12>::truncating(&std::env::var("USER").unwrap_or_default());
+        // $USER, else the name of the user the process runs as (whom its authority checks
+        // are made for).
+        let user = std::env::var("USER")
+            .ok()
+            .filter(|user| !user.trim().is_empty())
+            .unwrap_or_else(|| this_process().name.clone());
+        let user = MqChar::<12>::truncating(&user);
         let program = std::env::current_exe()
             .ok()
             .and_then(|path| path.file_name().map(|n| n.to_string_lossy().into_owned()))

@@ -53,7 +53,7 @@ fn start(security: impl FnOnce(&mut QueueManagerConfig)) -> Fixture {
     // Not administrators (support::small_config): granted what they need, as an
     // administrator would.
     ferrite_test_kit::grant_all_mqi(&queue_manager, "app");
-    ferrite_test_kit::grant_all_mqi(&queue_manager, &ferrite_test_kit::this_user());
+    ferrite_test_kit::grant_all(&queue_manager, &ferrite_test_kit::this_user());
     let socket = directory.path().join("qm.sock");
     let server = Server::start(
         queue_manager.clone(),

@@ -89,6 +89,30 @@ pub fn grant_all_mqi(queue_manager: &QueueManager, principal: &str) {
     }
 }
 
+/// Grant `principal` every authority on every object (`setmqaut -t qmgr +all`, `-n '**' -t
+/// queue +all`, and the same for processes, namelists, channels and authentication
+/// information objects): for tests whose own process's user is not an administrator on
+/// purpose (to test REQDADM) and yet administers the queue manager from its console.
+pub fn grant_all(queue_manager: &QueueManager, principal: &str) {
+    use ferrite_queue_manager::objects::authority_record::{
+        AuthorityObjectType, Entity, MQZAO_ALL,
+    };
+    let entity = Entity::Principal(principal.to_string());
+    for (profile, object_type) in [
+        (queue_manager.name(), AuthorityObjectType::QueueManager),
+        ("**", AuthorityObjectType::Queue),
+        ("**", AuthorityObjectType::Process),
+        ("**", AuthorityObjectType::Namelist),
+        ("**", AuthorityObjectType::Channel),
+        ("**", AuthorityObjectType::AuthInfo),
+    ] {
+        let all = MQZAO_ALL & object_type.valid_authorities();
+        queue_manager
+            .set_authority_record(profile, object_type, entity.clone(), all, 0)
+            .unwrap();
+    }
+}
+
 /// The name of the user this process runs as (who the tests' connections run as).
 pub fn this_user() -> String {
     ferrite_queue_manager::ConnectingUser::this_process().name
