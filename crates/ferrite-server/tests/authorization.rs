@@ -119,3 +119,29 @@ fn a_client_channel_is_checked_as_its_mcauser() {
     );
     app_is_checked(queue_manager, || listener.connect_client("DEV.APP.SVRCONN"));
 }
+
+#[test]
+fn a_bindings_connection_runs_as_its_operating_system_user_not_the_one_it_asserts() {
+    // Ferrite's client asserts $USER: make it a name that is not this process's user. (The
+    // other tests here run as MCAUSER or as an adopted user, whatever $USER says.)
+    std::env::set_var("USER", "someone.else");
+    let fixture = support::start(&["APP.Q"]);
+    let mut connection = ferrite_client::Connection::connect(&fixture.socket, "QM1").unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue("APP.Q"), MQOO_OUTPUT | MQOO_INPUT_AS_Q_DEF)
+        .unwrap();
+    ferrite_test_kit::put(
+        &mut connection,
+        hobj,
+        ferrite_constants::put_options::MQPMO_NO_SYNCPOINT,
+        b"x",
+    );
+    let (md, _) = ferrite_test_kit::get(
+        &mut connection,
+        hobj,
+        ferrite_constants::get_options::MQGMO_NO_SYNCPOINT,
+    )
+    .unwrap();
+    assert_eq!(md.user_identifier.trim(), ferrite_test_kit::this_user());
+    connection.disconnect().unwrap();
+}

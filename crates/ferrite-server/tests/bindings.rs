@@ -92,15 +92,14 @@ fn put_and_get_persistent_and_non_persistent() {
     assert_eq!(data, b"persistent");
     assert_eq!(md.persistence, MQPER_PERSISTENT);
     assert_eq!(md.msg_id, sent.msg_id);
-    // The client asserts $USER; without one the connection runs as the queue manager's
-    // process's user (the same user here).
-    let user = std::env::var("USER")
-        .ok()
-        .filter(|user| !user.trim().is_empty())
-        .unwrap_or_else(ferrite_test_kit::this_user);
+    // A bindings connection runs as its process's operating-system user (the kernel's), not
+    // the $USER its client asserts.
     assert_eq!(
         md.user_identifier,
-        user.chars().take(12).collect::<String>()
+        ferrite_test_kit::this_user()
+            .chars()
+            .take(12)
+            .collect::<String>()
     );
     let (md, data) = get(&mut connection, hobj, MQGMO_NO_SYNCPOINT).unwrap();
     assert_eq!(data, b"transient");
