@@ -65,6 +65,8 @@ pub(crate) const OBJECTS: &[(&str, &str)] = &[
     ("AUTHINFO", "AUTHINFO"),
     ("SECURITY", "SEC"),
     ("CHLAUTH", "CHLAUTH"),
+    ("AUTHREC", "AUTHREC"),
+    ("ENTAUTH", "ENTAUTH"),
 ];
 
 fn canonical(table: &[(&'static str, &'static str)], word: &str) -> Option<&'static str> {
@@ -106,6 +108,12 @@ pub fn run(
     let rest = &tokens[2..];
     let label = format!("{verb} {object}");
     let object_type = ObjectType::from_keyword(object);
+    // Command authority (command_authority.rs): for whom the command runs, before it runs.
+    if let Err(failure) =
+        crate::command_authority::check_mqsc(&context, verb, object_type, object_token)
+    {
+        return fail(&context, "CSQ9SCND", &label, failure);
+    }
     // What the command's events need from before it runs (events.rs).
     let command_events_before = queue_manager.queue_manager_attributes().command_events;
     let watch = match configuration_target(verb, object_type, object_token) {
@@ -253,6 +261,32 @@ fn dispatch(
             "CSQMDRTS",
             crate::channel_authentication_commands::display(context, object_token, rest),
         ),
+        ("SET", "AUTHREC", _) => (
+            "CSQMSAUT",
+            crate::authority_commands::set(context, object_token, rest),
+        ),
+        ("DELETE", "AUTHREC", _) => (
+            "CSQMSAUT",
+            crate::authority_commands::delete(context, object_token, rest),
+        ),
+        ("DISPLAY", "AUTHREC", _) => (
+            "CSQMDRTS",
+            crate::authority_commands::display(context, object_token, rest),
+        ),
+        ("DISPLAY", "ENTAUTH", _) => (
+            "CSQMDRTS",
+            crate::authority_commands::display_entity(context, object_token, rest),
+        ),
+        ("DEFINE" | "ALTER", "AUTHREC", _) => (
+            "CSQ9SCND",
+            Err(context.syntax(SyntaxError::new(
+                format!(
+                    "CSQ9001E '{}' is invalid: authority records are made by SET AUTHREC",
+                    object_token.keyword
+                ),
+                object_token.position,
+            ))),
+        ),
         ("DEFINE" | "ALTER" | "DELETE", "CHLAUTH", _) => (
             "CSQ9SCND",
             Err(context.syntax(SyntaxError::new(
@@ -371,7 +405,7 @@ fn configuration_target(
     }
     match object_type? {
         ObjectType::QueueManager => (verb == "ALTER").then_some(Target::QueueManager),
-        ObjectType::ChannelAuthentication => None,
+        ObjectType::ChannelAuthentication | ObjectType::AuthorityRecord => None,
         object_type => {
             let name = object_name(object, false).ok()?;
             Some(if object_type.is_queue() {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use ferrite_queue_manager::objects::DEFAULT_CONNECTION_AUTH_INFO;
 use ferrite_queue_manager::{ObjectType, QueueManager};
 
-use crate::run_command;
+use crate::CommandOrigin;
 
 /// Each default object: its type, its name, and the DEFINE command's attributes.
 pub const DEFAULT_OBJECTS: &[(ObjectType, &str, &str)] = &[
@@ -171,7 +171,9 @@ pub fn define_default_objects(queue_manager: &Arc<QueueManager>) -> Result<Vec<S
             }
         }
         let command = format!("DEFINE {}({name}) {attributes}", object_type.keyword());
-        let response = run_command(queue_manager, &command);
+        // The queue manager defines its own objects: no user's command authority applies.
+        let origin = CommandOrigin::internal(&CommandOrigin::console().user_id);
+        let response = crate::commands::run(queue_manager, None, &origin, &command);
         if !response.success {
             return Err(format!("{command}: {}", response.text()));
         }

@@ -197,7 +197,7 @@ impl CommandReport {
 }
 
 /// PCF commands that only read (not reported with CMDEV(NODISPLAY)).
-fn is_inquiry(command: i32) -> bool {
+pub(crate) fn is_inquiry(command: i32) -> bool {
     matches!(
         command,
         MQCMD_INQUIRE_Q_MGR
@@ -281,6 +281,10 @@ fn mqsc_command_code(verb: &str, object: &str) -> i32 {
         ("REFRESH", "SECURITY") => MQCMD_REFRESH_SECURITY,
         ("SET", "CHLAUTH") => MQCMD_SET_CHLAUTH_REC,
         ("DISPLAY", "CHLAUTH") => MQCMD_INQUIRE_CHLAUTH_RECS,
+        ("SET", "AUTHREC") => MQCMD_SET_AUTH_REC,
+        ("DELETE", "AUTHREC") => MQCMD_DELETE_AUTH_REC,
+        ("DISPLAY", "AUTHREC") => MQCMD_INQUIRE_AUTH_RECS,
+        ("DISPLAY", "ENTAUTH") => MQCMD_INQUIRE_ENTITY_AUTH,
         _ => MQCMD_NONE,
     }
 }

@@ -35,9 +35,11 @@
 //! ```
 
 mod attributes;
+mod authority_commands;
 mod channel_authentication_commands;
 mod channel_commands;
 pub mod channel_initiator;
+mod command_authority;
 mod commands;
 mod connection_commands;
 mod context;

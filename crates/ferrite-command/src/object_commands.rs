@@ -51,8 +51,8 @@ pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
         names.iter().map(|name| (*name, Takes::Value)).collect()
     };
     match object_type {
-        // SET CHLAUTH has its own keywords (channel_authentication_commands.rs).
-        ObjectType::ChannelAuthentication => Vec::new(),
+        // SET CHLAUTH and SET AUTHREC have their own keywords.
+        ObjectType::ChannelAuthentication | ObjectType::AuthorityRecord => Vec::new(),
         ObjectType::LocalQueue => QLOCAL_ATTRIBUTES.to_vec(),
         ObjectType::ModelQueue => {
             let mut attributes = QLOCAL_ATTRIBUTES.to_vec();
@@ -115,10 +115,8 @@ pub(crate) fn default_definition(object_type: ObjectType, name: &str) -> ObjectD
             ObjectDefinition::QueueManager(QueueManagerAttributes::new(name, 1, 0))
         }
         ObjectType::AuthInfo => ObjectDefinition::AuthInfo(AuthInfoDefinition::new(name)),
-        ObjectType::ChannelAuthentication => {
-            unreachable!(
-                "CHLAUTH records are made by SET CHLAUTH (channel_authentication_commands.rs)"
-            )
+        ObjectType::ChannelAuthentication | ObjectType::AuthorityRecord => {
+            unreachable!("CHLAUTH and AUTHREC records are made by SET CHLAUTH and SET AUTHREC")
         }
     }
 }
@@ -127,8 +125,8 @@ pub(crate) fn rename(definition: &mut ObjectDefinition, name: &str) {
     let name = name.to_string();
     match definition {
         ObjectDefinition::Local(d) | ObjectDefinition::Model(d) => d.name = name,
-        ObjectDefinition::ChannelAuthentication(_) => {
-            unreachable!("CHLAUTH records have no name to change")
+        ObjectDefinition::ChannelAuthentication(_) | ObjectDefinition::AuthorityRecord(_) => {
+            unreachable!("CHLAUTH and AUTHREC records have no name to change")
         }
         ObjectDefinition::Alias(d) => d.name = name,
         ObjectDefinition::Remote(d) => d.name = name,
@@ -237,8 +235,8 @@ pub(crate) fn apply(
         ObjectDefinition::Namelist(namelist) => apply_namelist(namelist, token, value)?,
         ObjectDefinition::StorageClass(class) => apply_storage_class(context, class, token, value)?,
         ObjectDefinition::QueueManager(_) => unreachable!("settable() has no QMGR keywords"),
-        ObjectDefinition::ChannelAuthentication(_) => {
-            unreachable!("keywords checked against settable(), empty for CHLAUTH")
+        ObjectDefinition::ChannelAuthentication(_) | ObjectDefinition::AuthorityRecord(_) => {
+            unreachable!("keywords checked against settable(), empty for CHLAUTH and AUTHREC")
         }
         ObjectDefinition::AuthInfo(auth_info) => apply_auth_info(auth_info, token, value)?,
     }
@@ -710,8 +708,8 @@ fn definition_attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
         ObjectDefinition::Local(_) => {
             unreachable!("local queues are displayed with their status")
         }
-        ObjectDefinition::ChannelAuthentication(_) => {
-            unreachable!("DISPLAY CHLAUTH has its own command (channel_authentication_commands.rs)")
+        ObjectDefinition::ChannelAuthentication(_) | ObjectDefinition::AuthorityRecord(_) => {
+            unreachable!("DISPLAY CHLAUTH and DISPLAY AUTHREC have their own commands")
         }
         ObjectDefinition::Model(d) => queue_definition_attributes(d, "QMODEL"),
         ObjectDefinition::Alias(d) => vec![

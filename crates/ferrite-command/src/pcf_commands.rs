@@ -67,6 +67,7 @@ use crate::pcf_attributes::{
     QUEUE_MANAGER_MAP, QUEUE_MAP, QUEUE_STATUS_MAP,
 };
 
+mod authority;
 mod channel_authentication;
 mod usage;
 
@@ -1402,6 +1403,10 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
         MQCMD_INQUIRE_USAGE => usage::inquire_usage(context, request),
         MQCMD_SET_CHLAUTH_REC => channel_authentication::set(context, request),
         MQCMD_INQUIRE_CHLAUTH_RECS => channel_authentication::inquire(context, request),
+        MQCMD_SET_AUTH_REC => authority::set(context, request),
+        MQCMD_DELETE_AUTH_REC => authority::delete(context, request),
+        MQCMD_INQUIRE_AUTH_RECS => authority::inquire(context, request),
+        MQCMD_INQUIRE_ENTITY_AUTH => authority::inquire_entity(context, request),
         _ => Err(PcfFailure::new(MQRCCF_CFH_COMMAND_ERROR)),
     }
 }
@@ -1537,6 +1542,11 @@ pub fn execute_message_from(
     let request_parameters = Request {
         parameters: &request.parameters,
     };
+    // Command authority (command_authority.rs): for whom the command runs, before it runs.
+    if let Err(reason) = crate::command_authority::check_pcf(&context, command, &request.parameters)
+    {
+        return responses(&request.header, Err(PcfFailure::new(reason)));
+    }
     let command_events_before = queue_manager.queue_manager_attributes().command_events;
     let watch = match configuration_target(command, &request_parameters) {
         Some(target) => ConfigWatch::begin(&context, target),

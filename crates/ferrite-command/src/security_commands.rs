@@ -7,7 +7,10 @@
 //! connection) beyond the privileged users REQDADM asks (qm.toml `[security]` and the
 //! privileged group's entry in the group database, re-read by the same refresh), so
 //! TYPE(CONNAUTH) is the one type it refreshes; REFRESH SECURITY without TYPE
-//! or with `(*)` refreshes it too. Other types answer CSQ9032E.
+//! or with `(*)` refreshes it too. TYPE(AUTHSERV), the authorization service's refresh, puts
+//! the stored authority records in force again (they are in force from the moment they are
+//! set; a user's groups are read from the operating system at each connection) and says how
+//! many there are. TYPE(SSL) answers CSQ9032E.
 
 use crate::context::{
     choice, keywords, object_name, value_error, Context, Failure, Outcome, Output, Takes,
@@ -35,9 +38,19 @@ pub(crate) fn refresh_security(
     let found = keywords(rest, &[("TYPE", Takes::Value)]).map_err(|e| context.syntax(e))?;
     for (token, value) in &found {
         let value = value.expect("TYPE takes a value");
-        if choice(token, value, &REFRESH_TYPES).map_err(|e| context.syntax(e))? != 0 {
+        let chosen = choice(token, value, &REFRESH_TYPES).map_err(|e| context.syntax(e))?;
+        if chosen == 1 {
+            context.queue_manager.reload_authority_records();
+            let mut output = Output::default();
+            output.report(&format!(
+                "Authority records in force: {}; users' groups are read from the operating system at each connection",
+                context.queue_manager.authority_records().records().len()
+            ));
+            return Ok(output);
+        }
+        if chosen != 0 {
             return Err(Failure(vec![format!(
-                "CSQ9032E {} CSQHREFR Requested function is not available: TYPE({}) (Ferrite refreshes TYPE(CONNAUTH) only)",
+                "CSQ9032E {} CSQHREFR Requested function is not available: TYPE({}) (Ferrite refreshes TYPE(CONNAUTH) and TYPE(AUTHSERV))",
                 context.name, value.text
             )]));
         }

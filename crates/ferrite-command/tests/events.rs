@@ -207,7 +207,9 @@ fn command_event_context_is_the_console_or_the_command_message() {
         "UserId, Origin, QMgr, Command: {context:?}"
     );
 
-    // A PCF command message: MQEVO_MSG, the message's context, the command's parameters.
+    // A PCF command message: MQEVO_MSG, the message's context, the command's parameters. It
+    // runs for opsuser, an operator granted every authority.
+    ferrite_test_kit::grant_all(&queue_manager, "opsuser");
     let processor = CommandProcessor::new(queue_manager.clone());
     let request_md = Mqmd {
         user_identifier: "opsuser".into(),
@@ -776,6 +778,8 @@ fn mqset_and_mqclose_of_a_permanent_dynamic_queue_are_reported() {
     ok(&queue_manager, "DEFINE QALIAS(APP.ALIAS) TARGET(APP.Q)");
     ok(&queue_manager, "DEFINE QMODEL(PERM.MODEL) DEFTYPE(PERMDYN)");
     let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
+    // The connection runs as appuser, granted what an application uses.
+    ferrite_test_kit::grant_all_mqi(&queue_manager, "appuser");
     connection.set_user_identifier("appuser");
     let local = connection
         .open(&mut Mqod::queue("APP.Q"), MQOO_SET)

@@ -282,3 +282,44 @@ fn the_server_ends_when_the_queue_manager_stops() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+#[test]
+fn the_command_server_runs_a_request_for_the_user_that_put_it() {
+    let (_directory, queue_manager) = setup();
+    let server = CommandServer::start(queue_manager.clone());
+    // An application's user allowed to send requests and read replies, nothing more.
+    for command in [
+        "SET AUTHREC PROFILE('SYSTEM.COMMAND.INPUT') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(PUT)",
+        "SET AUTHREC PROFILE('ADMIN.REPLY') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(GET)",
+    ] {
+        assert!(run_command(&queue_manager, command).success, "{command}");
+    }
+    let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
+    connection.set_user_identifier("app");
+    let sent = request(&mut connection, "DEFINE QLOCAL(SNEAKY.Q)", 0, false);
+    let got = replies(&mut connection, sent.msg_id);
+    let texts: Vec<&str> = got.iter().map(|(text, _)| text.as_str()).collect();
+    assert!(
+        texts.iter().any(|text| text.contains("CSQ9016E")),
+        "{texts:?}"
+    );
+    assert!(queue_manager.queue("SNEAKY.Q").is_none());
+    // Claiming another user's identity for the request needs setid, which app lacks.
+    let mut md = Mqmd {
+        user_identifier: ferrite_test_kit::this_user().as_str().into(),
+        reply_to_q: "ADMIN.REPLY".into(),
+        msg_type: MQMT_REQUEST,
+        ..Mqmd::default()
+    };
+    let error = connection
+        .put1(
+            &mut Mqod::queue("SYSTEM.COMMAND.INPUT"),
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_SET_IDENTITY_CONTEXT),
+            b"DEFINE QLOCAL(SNEAKY.Q)",
+        )
+        .unwrap_err();
+    assert_eq!(error.reason, MQRC_NOT_AUTHORIZED);
+    connection.disconnect().unwrap();
+    server.stop();
+}

@@ -17,10 +17,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use ferrite_constants::{appl_type::MQAT_DEFAULT, connect_options::*, reason::*, selector::*};
+use ferrite_queue_manager::objects::authority_record::{AuthorityObjectType, MQZAO_CONNECT};
 use ferrite_queue_manager::queue_manager::hashing::FastHashing;
 use ferrite_queue_manager::{
     now_ms, AliasDefinition, ConnectingUser, ConnectionRecord, LocalAuthentication, LocalQueue,
-    MessageKey, ObjectDefinition, ObjectType, QueueManager, UnitOfWork,
+    MessageKey, ObjectDefinition, ObjectType, Principal, QueueManager, UnitOfWork,
 };
 
 use crate::async_status::AsyncPutStatus;
@@ -124,14 +125,21 @@ pub const QUEUE_MANAGER_SELECTORS: &[i32] = &[
 const LENT_QUEUE_CONTRACT: &str =
     "a handle's queue is lent only to the MQPUT or MQGET on it, which keeps the handle open";
 
-/// This process's user (the first 12 bytes of $USER, whole characters) and program name (the
+/// This process's user (the first 12 bytes of $USER or of the user's name, whole characters)
+/// and program name (the
 /// last 28 bytes of its executable's name, whole characters, as MQ keeps PutApplName), read
 /// once: MQCONN is on the path of applications that connect per request, and neither changes
 /// while the process runs.
 fn process_identity() -> &'static (String, MqChar<28>) {
     static IDENTITY: std::sync::OnceLock<(String, MqChar<28>)> = std::sync::OnceLock::new();
     IDENTITY.get_or_init(|| {
-        let user = MqChar::<12>::truncating(&std::env::var("USER").unwrap_or_default());
+        // $USER, else the name of the user the process runs as (whom its authority checks
+        // are made for).
+        let user = std::env::var("USER")
+            .ok()
+            .filter(|user| !user.trim().is_empty())
+            .unwrap_or_else(|| this_process().name.clone());
+        let user = MqChar::<12>::truncating(&user);
         let program = std::env::current_exe()
             .ok()
             .and_then(|path| path.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -140,15 +148,31 @@ fn process_identity() -> &'static (String, MqChar<28>) {
     })
 }
 
+/// This process's user (its effective user and group IDs), read once.
+fn this_process() -> &'static ConnectingUser {
+    static THIS_PROCESS: std::sync::OnceLock<ConnectingUser> = std::sync::OnceLock::new();
+    THIS_PROCESS.get_or_init(ConnectingUser::this_process)
+}
+
+/// MQCONN's authority check: connect on the queue manager object (MQRC_NOT_AUTHORIZED).
+fn authorize_connect(queue_manager: &QueueManager, principal: &Principal) -> MqResult<()> {
+    queue_manager.check_authority(
+        principal,
+        AuthorityObjectType::QueueManager,
+        queue_manager.name(),
+        MQZAO_CONNECT,
+    )?;
+    Ok(())
+}
+
 /// CHCKLOCL for an in-process MQCONN: this process connects, with the MQCSP of `cno`.
 /// Returns the user ID to run under when ADOPTCTX adopts the authenticated one.
 fn authenticate_in_process(queue_manager: &QueueManager, cno: &Mqcno) -> MqResult<Option<String>> {
-    static THIS_PROCESS: std::sync::OnceLock<ConnectingUser> = std::sync::OnceLock::new();
     let credentials = cno
         .security_parms
         .as_ref()
         .map(|csp| (csp.user_id.as_str(), csp.password.as_bytes()));
-    let user = THIS_PROCESS.get_or_init(ConnectingUser::this_process);
+    let user = this_process();
     match queue_manager.authenticate_local("in-process", user, credentials) {
         LocalAuthentication::Accepted { adopted_user } => {
             Ok(adopted_user.map(|user| user.chars().take(12).collect()))
@@ -248,6 +272,10 @@ pub struct Connection {
     user_identifier: MqChar<12>,
     /// PutApplName of this connection's puts (MQ's 28 bytes).
     appl_name: MqChar<28>,
+    /// The user authority checks are made for (ferrite-queue-manager's
+    /// security/authorization.rs): this process's user, the user ID ADOPTCTX adopted, or the
+    /// one a listener established ([`Connection::connect_as`]).
+    pub(crate) principal: Principal,
     /// Temporary dynamic queues this connection created and has not deleted yet: deleted
     /// when the connection ends.
     temporary_queues: Vec<Arc<LocalQueue>>,
@@ -334,6 +362,12 @@ impl Connection {
         } else {
             None
         };
+        // Authorization: the user checks are made for, and its connect authority.
+        let principal = match &adopted_user {
+            Some(user) => queue_manager.principal(&ConnectingUser::asserted(user)),
+            None => queue_manager.principal(this_process()),
+        };
+        authorize_connect(&queue_manager, &principal)?;
         let (user_identifier, program_name) = process_identity();
         let user_identifier: &String = match &adopted_user {
             Some(user) => user,
@@ -360,6 +394,7 @@ impl Connection {
             // A user ID longer than MQ's 12 bytes (an adopted one) is cut, as MQ cuts it.
             user_identifier: MqChar::truncating(user_identifier),
             appl_name,
+            principal,
             temporary_queues: Vec::new(),
             async_status: AsyncPutStatus::default(),
             message_handles: Default::default(),
@@ -373,13 +408,41 @@ impl Connection {
         &self.queue_manager
     }
 
+    /// MQCONNX for a listener that has authenticated its peer itself (the bindings socket
+    /// with CHCKLOCL, client channels with CHCKCLNT, CHLAUTH and MCAUSER): the connection
+    /// runs as `user` (blank: as this process, the queue manager's own user, as an MCA
+    /// without a user ID does on MQ), and MQCONN's authority check is made for that user
+    /// (MQRC_NOT_AUTHORIZED without connect authority on the queue manager).
+    pub fn connect_as(
+        queue_manager: Arc<QueueManager>,
+        q_mgr_name: &str,
+        cno: &Mqcno,
+        user: &str,
+    ) -> MqResult<Connection> {
+        let mut connection = Self::connect_checked(queue_manager, q_mgr_name, cno, false)?;
+        if !user.trim().is_empty() {
+            connection.set_user_identifier(user);
+            authorize_connect(&connection.queue_manager, &connection.principal)?;
+        }
+        Ok(connection)
+    }
+
     /// Sets the UserIdentifier the connection's messages carry in their identity context
-    /// (its first 12 bytes kept, whole characters). An in-process connection takes it from the environment;
-    /// a connection made for another process (bindings socket, client channel) is given the
-    /// identity the channel established instead.
+    /// (its first 12 bytes kept, whole characters), and the user its authority checks are
+    /// made for. An in-process connection takes it from the environment; a connection made
+    /// for another process (bindings socket, client channel) is given the identity the
+    /// channel established instead ([`Connection::connect_as`]).
     pub fn set_user_identifier(&mut self, user_identifier: &str) {
         self.user_identifier = MqChar::truncating(user_identifier);
         self.record.set_user(&self.user_identifier);
+        self.principal = self
+            .queue_manager
+            .principal(&ConnectingUser::asserted(user_identifier));
+    }
+
+    /// The user this connection's authority checks are made for.
+    pub fn principal(&self) -> &Principal {
+        &self.principal
     }
 
     /// Whether the unit of work holds uncommitted puts or gets.

@@ -39,5 +39,5 @@ pub use queue_manager::{
     READ_AHEAD_MESSAGES,
 };
 pub use security::{
-    ConnectingUser, ConnectionAuthentication, CredentialCheck, LocalAuthentication,
+    ConnectingUser, ConnectionAuthentication, CredentialCheck, LocalAuthentication, Principal,
 };

@@ -26,6 +26,7 @@
 //! | `STGCLASS` | 1       | STGCLASS DESCR PSID                                                  |
 //! | `AUTHINFO` | 1       | AUTHINFO DESCR AUTHTYPE (IDPWOS) CHCKCLNT CHCKLOCL ADOPTCTX FAILDLAY |
 //! | `CHLAUTH`  | 1       | PROFILE TYPE USERLIST ADDRLIST ADDRESS CLNTUSER USERSRC MCAUSER WARN DESCR (one record each; objects/channel_authentication_record.rs) |
+//! | `AUTHREC`  | 2       | PROFILE OBJTYPE PRINCIPAL or GROUP, AUTHLIST (MQSC's authority keywords separated by `,`; one record each; objects/authority_record.rs) |
 //!
 //! Each image is one object slot (`SLOT_KIND_OBJECT`) with the object's id; a new image of the
 //! same id replaces the old one (the higher sequence wins at restart). Temporary dynamic queues
@@ -35,8 +36,10 @@
 //! processes, namelists, storage classes and authentication information objects each have
 //! their own.
 
+pub mod authority_record;
 pub mod channel_authentication_record;
 
+use authority_record::AuthorityRecord;
 use channel_authentication_record::ChannelAuthenticationRecord;
 use ferrite_storage::error::{StorageError, StorageResult};
 use ferrite_storage::types::PageSetId;
@@ -80,10 +83,12 @@ pub enum ObjectType {
     /// A channel authentication record (SET CHLAUTH), named by its key
     /// (objects/channel_authentication_record.rs).
     ChannelAuthentication,
+    /// An authority record (SET AUTHREC), named by its key (objects/authority_record.rs).
+    AuthorityRecord,
 }
 
 impl ObjectType {
-    pub const ALL: [ObjectType; 11] = [
+    pub const ALL: [ObjectType; 12] = [
         ObjectType::LocalQueue,
         ObjectType::ModelQueue,
         ObjectType::AliasQueue,
@@ -95,6 +100,7 @@ impl ObjectType {
         ObjectType::QueueManager,
         ObjectType::AuthInfo,
         ObjectType::ChannelAuthentication,
+        ObjectType::AuthorityRecord,
     ];
 
     /// MQSC's keyword for the type, also the type word of the image.
@@ -111,6 +117,7 @@ impl ObjectType {
             ObjectType::QueueManager => "QMGR",
             ObjectType::AuthInfo => "AUTHINFO",
             ObjectType::ChannelAuthentication => "CHLAUTH",
+            ObjectType::AuthorityRecord => "AUTHREC",
         }
     }
 
@@ -1247,6 +1254,7 @@ pub enum ObjectDefinition {
     QueueManager(QueueManagerAttributes),
     AuthInfo(AuthInfoDefinition),
     ChannelAuthentication(ChannelAuthenticationRecord),
+    AuthorityRecord(AuthorityRecord),
 }
 
 impl ObjectDefinition {
@@ -1263,6 +1271,7 @@ impl ObjectDefinition {
             ObjectDefinition::QueueManager(_) => ObjectType::QueueManager,
             ObjectDefinition::AuthInfo(_) => ObjectType::AuthInfo,
             ObjectDefinition::ChannelAuthentication(_) => ObjectType::ChannelAuthentication,
+            ObjectDefinition::AuthorityRecord(_) => ObjectType::AuthorityRecord,
         }
     }
 
@@ -1278,6 +1287,7 @@ impl ObjectDefinition {
             ObjectDefinition::QueueManager(d) => &d.name,
             ObjectDefinition::AuthInfo(d) => &d.name,
             ObjectDefinition::ChannelAuthentication(d) => &d.key,
+            ObjectDefinition::AuthorityRecord(d) => &d.key,
         }
     }
 
@@ -1367,6 +1377,7 @@ impl ObjectDefinition {
             }
             ObjectDefinition::QueueManager(definition) => definition.validate(),
             ObjectDefinition::ChannelAuthentication(record) => record.validate(),
+            ObjectDefinition::AuthorityRecord(record) => record.validate(),
             ObjectDefinition::AuthInfo(definition) => {
                 check_name(
                     "authentication information object",
@@ -1401,6 +1412,7 @@ impl ObjectDefinition {
         match self {
             ObjectDefinition::Local(definition) => return definition.encode(),
             ObjectDefinition::ChannelAuthentication(record) => return record.encode(),
+            ObjectDefinition::AuthorityRecord(record) => return record.encode(),
             ObjectDefinition::Model(definition) => {
                 return definition.encode_as(ObjectType::ModelQueue)
             }
@@ -1541,6 +1553,9 @@ impl ObjectDefinition {
             ObjectType::ChannelAuthentication => ObjectDefinition::ChannelAuthentication(
                 ChannelAuthenticationRecord::from_image(&image)?,
             ),
+            ObjectType::AuthorityRecord => {
+                ObjectDefinition::AuthorityRecord(AuthorityRecord::from_image(&image)?)
+            }
             ObjectType::AuthInfo => {
                 ObjectDefinition::AuthInfo(AuthInfoDefinition::from_image(&image)?)
             }

@@ -16,7 +16,9 @@
 //! reports for the socket (SO_PEERCRED) and the peer cannot forge: a refusal answers
 //! MQRC_NOT_AUTHORIZED after FAILDLAY (only this connection's thread waits) and ends the
 //! connection, as MQ does; an accepted connection runs under the authenticated user ID with
-//! ADOPTCTX(YES), else under the user ID of USERID_DATA.
+//! ADOPTCTX(YES), else, as MQ's bindings applications run, under the peer's own user (the
+//! kernel's, which authority checks can trust), and under the user ID of USERID_DATA only
+//! when the kernel does not name the peer.
 
 use std::os::unix::io::AsRawFd;
 use std::os::unix::net::UnixStream;
@@ -295,8 +297,10 @@ impl Conversation<'_> {
         );
         match outcome {
             LocalAuthentication::Accepted { adopted_user } => {
-                if let Some(user) = adopted_user {
-                    self.session.user = user;
+                match adopted_user {
+                    Some(user) => self.session.user = user,
+                    None if !peer.name.is_empty() => self.session.user = peer.name.clone(),
+                    None => {}
                 }
                 self.session.refuse_connect = None;
                 true

@@ -481,16 +481,15 @@ impl MqiSession {
                 appl_name: conn.appl_name.trimmed(),
                 security_parms: None,
             };
-            // The listener authenticated the peer (CHCKLOCL or CHCKCLNT) before this MQCONN.
-            Connection::connect_authenticated(
+            // The listener authenticated the peer (CHCKLOCL or CHCKCLNT) before this MQCONN;
+            // the connection runs as its user, whose connect authority is checked.
+            Connection::connect_as(
                 queue_manager.clone(),
                 &conn.qmgr_name.trimmed(),
                 &cno,
+                &self.user,
             )
-            .map(|mut connection| {
-                if !self.user.is_empty() {
-                    connection.set_user_identifier(&self.user);
-                }
+            .map(|connection| {
                 self.connection = Some(connection);
             })
         };

@@ -92,10 +92,11 @@ fn put_and_get_persistent_and_non_persistent() {
     assert_eq!(data, b"persistent");
     assert_eq!(md.persistence, MQPER_PERSISTENT);
     assert_eq!(md.msg_id, sent.msg_id);
+    // A bindings connection runs as its process's operating-system user (the kernel's), not
+    // the $USER its client asserts.
     assert_eq!(
         md.user_identifier,
-        std::env::var("USER")
-            .unwrap_or_default()
+        ferrite_test_kit::this_user()
             .chars()
             .take(12)
             .collect::<String>()

@@ -133,7 +133,9 @@ fn chlauth_records_block_map_and_warn_over_tcp() {
     admin.disconnect().unwrap();
     assert_eq!(refused(&listener, "DEV.APP.SVRCONN"), MQRC_NOT_AUTHORIZED);
 
-    // USERMAP: the client's user ID runs as another MCAUSER (which no BLOCKUSER lists).
+    // USERMAP: the client's user ID runs as another MCAUSER (which no BLOCKUSER lists),
+    // whom an administrator has granted what the application needs.
+    ferrite_test_kit::grant_all_mqi(&listener.fixture.queue_manager, "appuser");
     run(&format!(
         "SET CHLAUTH('DEV.*') TYPE(USERMAP) CLNTUSER('{user}') USERSRC(MAP) MCAUSER('appuser')"
     ));

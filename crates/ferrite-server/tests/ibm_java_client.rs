@@ -264,6 +264,8 @@ fn ibm_client_connection_authentication_and_tls() {
     ferrite_queue_manager::security::users::UserRegistry::new(directory)
         .add("app", b"passw0rd", false)
         .unwrap();
+    // An application's user: granted what it needs, as an administrator would.
+    ferrite_test_kit::grant_all_mqi(queue_manager, "app");
     let mut attributes = queue_manager.queue_manager_attributes();
     attributes.check_client = "REQUIRED".into();
     queue_manager.alter_queue_manager(attributes).unwrap();

@@ -50,6 +50,10 @@ fn start(security: impl FnOnce(&mut QueueManagerConfig)) -> Fixture {
     UserRegistry::new(directory.path())
         .add("app", b"passw0rd", false)
         .unwrap();
+    // Not administrators (support::small_config): granted what they need, as an
+    // administrator would.
+    ferrite_test_kit::grant_all_mqi(&queue_manager, "app");
+    ferrite_test_kit::grant_all(&queue_manager, &ferrite_test_kit::this_user());
     let socket = directory.path().join("qm.sock");
     let server = Server::start(
         queue_manager.clone(),

@@ -309,6 +309,9 @@ fn connection_authentication_chckclnt_and_mcauser() {
     UserRegistry::new(queue_manager.directory())
         .add("app", b"passw0rd", false)
         .unwrap();
+    // An application's user: granted what it needs, as an administrator would.
+    ferrite_test_kit::grant_all_mqi(queue_manager, "app");
+    ferrite_test_kit::grant_all_mqi(queue_manager, "mqapp");
     // This test drives the QMGR object's own CHCKCLNT, which applies when it is stricter than
     // the AUTHINFO's: start from an AUTHINFO that checks nothing (the default is MQ's REQDADM).
     let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());
@@ -449,6 +452,9 @@ fn connection_authentication_from_the_connauth_authinfo() {
     UserRegistry::new(queue_manager.directory())
         .add("app", b"passw0rd", false)
         .unwrap();
+    // An application's user: granted what it needs, as an administrator would.
+    ferrite_test_kit::grant_all_mqi(queue_manager, "app");
+    ferrite_test_kit::grant_all_mqi(queue_manager, "mqapp");
     let mut definition = queue_manager.channel("TLS.SVRCONN").unwrap();
     definition.mca_user = "mqapp".into();
     queue_manager

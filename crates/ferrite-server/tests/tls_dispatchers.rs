@@ -184,6 +184,8 @@ fn faildlay_holds_no_adapter() {
     ferrite_queue_manager::security::users::UserRegistry::new(queue_manager.directory())
         .add("app", b"passw0rd", false)
         .unwrap();
+    // An application's user: granted what it needs, as an administrator would.
+    ferrite_test_kit::grant_all_mqi(queue_manager, "app");
     let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());
     for command in [
         "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(REQUIRED) FAILDLAY(5)",

@@ -67,3 +67,53 @@ pub fn define_locals(queue_manager: &QueueManager, queues: &[&str]) {
 pub fn define(queue_manager: &QueueManager, definition: QueueDefinition) {
     queue_manager.define_queue(definition, false).unwrap();
 }
+
+/// Grant `principal` what an MQ administrator grants an application's user that may use
+/// every object (`setmqaut -t qmgr +allmqi`, `-n '**' -t queue +allmqi`, and the same for
+/// processes and namelists): for tests whose connections run as a user that is not an
+/// administrator on purpose.
+pub fn grant_all_mqi(queue_manager: &QueueManager, principal: &str) {
+    use ferrite_queue_manager::objects::authority_record::{
+        AuthorityObjectType, Entity, MQZAO_ALL_MQI,
+    };
+    let entity = Entity::Principal(principal.to_string());
+    for (profile, object_type) in [
+        (queue_manager.name(), AuthorityObjectType::QueueManager),
+        ("**", AuthorityObjectType::Queue),
+        ("**", AuthorityObjectType::Process),
+        ("**", AuthorityObjectType::Namelist),
+    ] {
+        queue_manager
+            .set_authority_record(profile, object_type, entity.clone(), MQZAO_ALL_MQI, 0)
+            .unwrap();
+    }
+}
+
+/// Grant `principal` every authority on every object (`setmqaut -t qmgr +all`, `-n '**' -t
+/// queue +all`, and the same for processes, namelists, channels and authentication
+/// information objects): for tests whose own process's user is not an administrator on
+/// purpose (to test REQDADM) and yet administers the queue manager from its console.
+pub fn grant_all(queue_manager: &QueueManager, principal: &str) {
+    use ferrite_queue_manager::objects::authority_record::{
+        AuthorityObjectType, Entity, MQZAO_ALL,
+    };
+    let entity = Entity::Principal(principal.to_string());
+    for (profile, object_type) in [
+        (queue_manager.name(), AuthorityObjectType::QueueManager),
+        ("**", AuthorityObjectType::Queue),
+        ("**", AuthorityObjectType::Process),
+        ("**", AuthorityObjectType::Namelist),
+        ("**", AuthorityObjectType::Channel),
+        ("**", AuthorityObjectType::AuthInfo),
+    ] {
+        let all = MQZAO_ALL & object_type.valid_authorities();
+        queue_manager
+            .set_authority_record(profile, object_type, entity.clone(), all, 0)
+            .unwrap();
+    }
+}
+
+/// The name of the user this process runs as (who the tests' connections run as).
+pub fn this_user() -> String {
+    ferrite_queue_manager::ConnectingUser::this_process().name
+}

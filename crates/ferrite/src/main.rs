@@ -6,6 +6,7 @@
 //! storage utilities (CSQUTIL, CSQ1LOGP). Queue managers live under `$FERRITE_HOME/qmgrs/`
 //! (default `~/.ferrite`). Every failure exits non-zero with MQ's reason code in the message.
 
+mod authority;
 mod credentials;
 mod mqsc;
 mod process;
@@ -59,6 +60,56 @@ struct RemoteArguments {
     user: Option<String>,
 }
 
+/// Which records `ferrite auth` addresses (setmqaut's -t, -n, -p and -g).
+#[derive(clap::Args)]
+struct AuthTarget {
+    queue_manager: String,
+    /// The object type: qmgr, queue, process, namelist, channel, authinfo, ...
+    #[arg(short = 't', long = "type")]
+    object_type: Option<String>,
+    /// The object name or generic profile (`*`, `**`, `?`); none for qmgr.
+    #[arg(short = 'n', long = "name")]
+    name: Option<String>,
+    /// A user.
+    #[arg(short = 'p', long)]
+    principal: Option<String>,
+    /// An operating-system group.
+    #[arg(short = 'g', long)]
+    group: Option<String>,
+    #[command(flatten)]
+    remote: RemoteArguments,
+}
+
+#[derive(Subcommand)]
+enum AuthAction {
+    /// Grant (--add) and revoke (--remove) authorities: setmqaut.
+    Set {
+        #[command(flatten)]
+        target: AuthTarget,
+        /// Authorities to grant, separated by commas (put,get,browse,inq,connect,dsp,...).
+        #[arg(long, value_delimiter = ',')]
+        add: Vec<String>,
+        /// Authorities to revoke, separated by commas.
+        #[arg(long, value_delimiter = ',')]
+        remove: Vec<String>,
+    },
+    /// What a principal or group may do to an object: dspmqaut.
+    Show {
+        #[command(flatten)]
+        target: AuthTarget,
+    },
+    /// The authority records (those matching -t, -n, -p or -g): dmpmqaut.
+    List {
+        #[command(flatten)]
+        target: AuthTarget,
+    },
+    /// Delete the record of a profile for a principal or group.
+    Delete {
+        #[command(flatten)]
+        target: AuthTarget,
+    },
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Create a queue manager with default parameters (qm.toml can be edited before first start).
@@ -84,6 +135,12 @@ enum Command {
         file: Option<PathBuf>,
         #[command(flatten)]
         remote: RemoteArguments,
+    },
+    /// Authorities (setmqaut, dspmqaut, dmpmqaut): SET AUTHREC, DISPLAY ENTAUTH, DISPLAY
+    /// AUTHREC and DELETE AUTHREC for scripts.
+    Auth {
+        #[command(subcommand)]
+        action: AuthAction,
     },
     /// Put messages (lines of stdin, or --count generated messages of --size bytes).
     Put {
@@ -191,6 +248,50 @@ fn open_embedded(name: &str) -> Result<(Arc<QueueManager>, process::QueueManager
 /// when it runs (its bindings socket) or a client channel is asked for, else `embedded` on it
 /// opened in this process (stopped), once the credentials pass the CHCKLOCL check; the
 /// embedded queue manager is shut down afterwards, whatever the outcome.
+/// `ferrite auth`: the MQSC command the action stands for, run as `ferrite mqsc` runs one.
+fn run_auth(action: AuthAction) -> Result<(), String> {
+    let (target, command) = {
+        fn request(target: &AuthTarget) -> authority::AuthRequest<'_> {
+            authority::AuthRequest {
+                object_type: target.object_type.as_deref(),
+                profile: target.name.as_deref(),
+                principal: target.principal.as_deref(),
+                group: target.group.as_deref(),
+            }
+        }
+        match &action {
+            AuthAction::Set {
+                target,
+                add,
+                remove,
+            } => (target, request(target).set(add, remove)?),
+            AuthAction::Show { target } => (target, request(target).show()?),
+            AuthAction::List { target } => (target, request(target).list()?),
+            AuthAction::Delete { target } => (target, request(target).delete()?),
+        }
+    };
+    let name = &target.queue_manager;
+    let report = |result: Result<String, String>| match result {
+        Ok(output) => {
+            println!("{output}");
+            Ok(())
+        }
+        Err(output) => Err(output),
+    };
+    on_queue_manager(
+        name,
+        &target.remote,
+        credentials::Asker::Console,
+        |socket, credentials| {
+            let mut console = RemoteConsole::connect(&socket, name, credentials)?;
+            let result = console.run(&command);
+            console.close()?;
+            report(result)
+        },
+        |embedded| report(mqsc::run_command(embedded, &command)),
+    )
+}
+
 fn on_queue_manager(
     name: &str,
     remote: &RemoteArguments,
@@ -269,6 +370,7 @@ fn run(command: Command) -> Result<(), String> {
                 })
             },
         ),
+        Command::Auth { action } => run_auth(action),
         Command::Put {
             queue_manager,
             queue,

@@ -11,9 +11,14 @@ use ferrite_constants::{
     open_options::*,
     reason::*,
 };
+use ferrite_queue_manager::objects::authority_record::{
+    AuthorityObjectType, MQZAO_ALTERNATE_USER_AUTHORITY, MQZAO_BROWSE, MQZAO_INPUT, MQZAO_INQUIRE,
+    MQZAO_OUTPUT, MQZAO_PASS_ALL_CONTEXT, MQZAO_PASS_IDENTITY_CONTEXT, MQZAO_SET,
+    MQZAO_SET_ALL_CONTEXT, MQZAO_SET_IDENTITY_CONTEXT,
+};
 use ferrite_queue_manager::{
-    thread_number, DefinitionType, HandleRecord, LocalQueue, ObjectDefinition, ObjectType,
-    QueueDefinition,
+    thread_number, ConnectingUser, DefinitionType, HandleRecord, LocalQueue, ObjectDefinition,
+    ObjectType, QueueDefinition,
 };
 
 use super::{
@@ -50,6 +55,27 @@ const KNOWN_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
     | MQOO_NO_READ_AHEAD
     | MQOO_READ_AHEAD
     | MQOO_NO_MULTICAST;
+
+/// The authorities MQOPEN's `options` need on the object opened.
+fn open_authorities(options: i32) -> u32 {
+    [
+        (
+            MQOO_INPUT_AS_Q_DEF | MQOO_INPUT_SHARED | MQOO_INPUT_EXCLUSIVE,
+            MQZAO_INPUT,
+        ),
+        (MQOO_BROWSE, MQZAO_BROWSE),
+        (MQOO_OUTPUT, MQZAO_OUTPUT),
+        (MQOO_INQUIRE, MQZAO_INQUIRE),
+        (MQOO_SET, MQZAO_SET),
+        (MQOO_PASS_IDENTITY_CONTEXT, MQZAO_PASS_IDENTITY_CONTEXT),
+        (MQOO_PASS_ALL_CONTEXT, MQZAO_PASS_ALL_CONTEXT),
+        (MQOO_SET_IDENTITY_CONTEXT, MQZAO_SET_IDENTITY_CONTEXT),
+        (MQOO_SET_ALL_CONTEXT, MQZAO_SET_ALL_CONTEXT),
+    ]
+    .into_iter()
+    .filter(|(option, _)| options & option != 0)
+    .fold(0, |wanted, (_, authority)| wanted | authority)
+}
 
 impl Connection {
     /// MQOPEN: open a queue (MQOT_Q), the queue manager (MQOT_Q_MGR, for MQINQ), or a process
@@ -142,21 +168,40 @@ impl Connection {
                 if name.is_empty() || name.len() > 48 {
                     return failed(MQRC_OBJECT_NAME_ERROR);
                 }
-                if options & !(MQOO_INQUIRE | MQOO_FAIL_IF_QUIESCING) != 0 {
+                if options
+                    & !(MQOO_INQUIRE | MQOO_FAIL_IF_QUIESCING | MQOO_ALTERNATE_USER_AUTHORITY)
+                    != 0
+                {
                     return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
                 }
                 if self.queue_manager.object(object_type, &name).is_none() {
                     return failed(MQRC_UNKNOWN_OBJECT_NAME);
                 }
+                let authority_type = if object_type == ObjectType::Process {
+                    AuthorityObjectType::Process
+                } else {
+                    AuthorityObjectType::Namelist
+                };
+                self.authorize_open(od, authority_type, &name, options)?;
                 Target::Definition(object_type, name.clone())
             }
             MQOT_Q_MGR => {
                 if !name.is_empty() && name != self.queue_manager.name() {
                     return failed(MQRC_OBJECT_NAME_ERROR);
                 }
-                if options & !(MQOO_INQUIRE | MQOO_FAIL_IF_QUIESCING) != 0 {
+                if options
+                    & !(MQOO_INQUIRE | MQOO_FAIL_IF_QUIESCING | MQOO_ALTERNATE_USER_AUTHORITY)
+                    != 0
+                {
                     return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
                 }
+                let queue_manager_name = self.queue_manager.name().to_string();
+                self.authorize_open(
+                    od,
+                    AuthorityObjectType::QueueManager,
+                    &queue_manager_name,
+                    options,
+                )?;
                 Target::QueueManager
             }
             _ => return failed(MQRC_OBJECT_TYPE_ERROR),
@@ -234,6 +279,11 @@ impl Connection {
     ) -> MqResult<(Arc<LocalQueue>, Option<String>, bool)> {
         let object_type = self.queue_manager.queue_object_type(name);
         let definition = object_type.and_then(|kind| self.queue_manager.object(kind, name));
+        if definition.is_some() {
+            // Authority is checked on the queue named, not on what it resolves to (MQ's rule:
+            // an alias may be granted without its target).
+            self.authorize_open(od, AuthorityObjectType::Queue, name, options)?;
+        }
         match definition {
             Some(ObjectDefinition::Local(_)) => match self.queue_manager.queue(name) {
                 Some(queue) => Ok((queue, None, false)),
@@ -247,6 +297,8 @@ impl Connection {
                     ..model
                 };
                 let queue = self.queue_manager.define_queue(definition, false)?;
+                self.queue_manager
+                    .note_dynamic_queue_creator(&dynamic_name, &self.principal);
                 if temporary {
                     self.temporary_queues.push(queue.clone());
                 }
@@ -288,6 +340,44 @@ impl Connection {
             }
             _ => failed(MQRC_UNKNOWN_OBJECT_NAME),
         }
+    }
+
+    /// MQOPEN's authority check on the object named (the tables of MQ's "Authorizations for
+    /// MQI calls"): each access the options ask for needs its authority (MQRC_NOT_AUTHORIZED
+    /// otherwise). With MQOO_ALTERNATE_USER_AUTHORITY the connection's user needs altusr on
+    /// the queue manager, and the checks are made for AlternateUserId instead.
+    fn authorize_open(
+        &self,
+        od: &Mqod,
+        object_type: AuthorityObjectType,
+        name: &str,
+        options: i32,
+    ) -> MqResult<()> {
+        let alternate;
+        let principal = if options & MQOO_ALTERNATE_USER_AUTHORITY != 0 {
+            self.queue_manager.check_authority(
+                &self.principal,
+                AuthorityObjectType::QueueManager,
+                self.queue_manager.name(),
+                MQZAO_ALTERNATE_USER_AUTHORITY,
+            )?;
+            alternate = self
+                .queue_manager
+                .principal(&ConnectingUser::asserted(trim(&od.alternate_user_id)));
+            &alternate
+        } else {
+            &self.principal
+        };
+        if principal.administrator {
+            return Ok(());
+        }
+        self.queue_manager.check_authority(
+            principal,
+            object_type,
+            name,
+            open_authorities(options),
+        )?;
+        Ok(())
     }
 
     /// The name of a dynamic queue from DynamicQName: a trailing `*` is replaced by 16

@@ -210,6 +210,9 @@ impl Connection {
         if pmo.options & MQPMO_FAIL_IF_QUIESCING != 0 {
             options |= MQOO_FAIL_IF_QUIESCING;
         }
+        if pmo.options & MQPMO_ALTERNATE_USER_AUTHORITY != 0 {
+            options |= MQOO_ALTERNATE_USER_AUTHORITY;
+        }
         if pmo.options & MQPMO_SET_ALL_CONTEXT != 0 {
             options |= MQOO_SET_ALL_CONTEXT;
         } else if pmo.options & MQPMO_SET_IDENTITY_CONTEXT != 0 {

@@ -311,6 +311,12 @@ pub struct QueueManager {
     pub(crate) connection_authentication: RwLock<ConnectionAuthentication>,
     /// Serialises SET CHLAUTH's read-modify-write of a record (security/channel_authentication.rs).
     pub(crate) channel_authentication_lock: Mutex<()>,
+    /// The authority records in force (security/authorization.rs).
+    pub(crate) authority_records: RwLock<Arc<crate::security::authorization::AuthorityRecords>>,
+    /// Serialises SET AUTHREC's read-modify-write of a record.
+    pub(crate) authority_lock: Mutex<()>,
+    /// Dynamic queues' creators, who have every authority on them (security/authorization.rs).
+    pub(crate) dynamic_queue_creators: RwLock<HashMap<String, String>>,
     /// This instance's claim on its directory within the process (open_directories.rs),
     /// released by a completed shutdown or else by the drop. The last field: fields drop in
     /// declaration order, so a reopen that waits for the claim starts only once the log
@@ -541,10 +547,14 @@ impl QueueManager {
             configuration_observer: std::sync::OnceLock::new(),
             connection_authentication: RwLock::new(ConnectionAuthentication::default()),
             channel_authentication_lock: Mutex::new(()),
+            authority_records: RwLock::default(),
+            authority_lock: Mutex::new(()),
+            dynamic_queue_creators: RwLock::default(),
             directory_claim: Mutex::new(Some(directory_claim)),
         });
         queue_manager.restart()?;
         queue_manager.load_connection_authentication();
+        queue_manager.reload_authority_records();
         queue_manager.start_checkpoint_task();
         queue_manager.start_index_builders();
         Ok(queue_manager)
@@ -1235,6 +1245,7 @@ impl QueueManager {
         self.queues.write().unwrap().remove(name);
         self.queues_by_id.write().unwrap().remove(&queue.object_id);
         queue.mark_deleted();
+        self.forget_dynamic_queue_creator(name);
         let end = self.log.end_rba();
         self.fail_on(self.log.force(end))
     }
@@ -1264,6 +1275,7 @@ impl QueueManager {
         self.queues_by_id.write().unwrap().remove(&queue.object_id);
         self.object_times.lock().unwrap().remove(&queue.object_id);
         queue.mark_deleted();
+        self.forget_dynamic_queue_creator(&name);
         for entry in queue.drain() {
             self.discard_message(queue.object_id, &entry)?;
         }

@@ -113,6 +113,22 @@ pub trait GroupDatabase {
     fn user_groups(&self, name: &str, primary: u32) -> Vec<u32> {
         user_groups(name, primary)
     }
+
+    /// The names of every group of the user called `name` (its primary group and those
+    /// getgrouplist finds); empty for a user the system does not know.
+    fn user_group_names(&self, name: &str) -> Vec<String> {
+        let Some((_, primary)) = user_ids(name) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = self
+            .user_groups(name, primary)
+            .into_iter()
+            .filter_map(group_name)
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
 }
 
 /// The system's group database (getgrnam_r: /etc/group, or whatever NSS is configured).
@@ -300,6 +316,30 @@ fn user_name(uid: u32) -> Option<String> {
         (status == 0 && !found.is_null() && !entry.pw_name.is_null()).then(|| {
             // SAFETY: a NUL-terminated string inside `buffer`.
             unsafe { CStr::from_ptr(entry.pw_name) }
+                .to_string_lossy()
+                .into_owned()
+        })
+    })
+}
+
+/// The name of group `gid`.
+fn group_name(gid: u32) -> Option<String> {
+    lookup(|buffer| {
+        // SAFETY: as in `user_ids`; gr_name points into `buffer` while it lives.
+        let mut entry: libc::group = unsafe { std::mem::zeroed() };
+        let mut found: *mut libc::group = std::ptr::null_mut();
+        let status = unsafe {
+            libc::getgrgid_r(
+                gid,
+                &mut entry,
+                buffer.as_mut_ptr(),
+                buffer.len(),
+                &mut found,
+            )
+        };
+        (status == 0 && !found.is_null() && !entry.gr_name.is_null()).then(|| {
+            // SAFETY: a NUL-terminated string inside `buffer`.
+            unsafe { CStr::from_ptr(entry.gr_name) }
                 .to_string_lossy()
                 .into_owned()
         })

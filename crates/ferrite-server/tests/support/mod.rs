@@ -53,6 +53,15 @@ pub fn start_configured(
     // MQ's default objects, the SVRCONN channels among them.
     ferrite_command::define_default_objects(&queue_manager).unwrap();
     ferrite_test_kit::define_locals(&queue_manager, queues);
+    // Not an administrator (above), yet the tests administer the queue manager from their
+    // console and connect as it: granted every authority, as an administrator would, by its
+    // name and by the name its clients assert ($USER).
+    ferrite_test_kit::grant_all(&queue_manager, &ferrite_test_kit::this_user());
+    if let Ok(asserted) = std::env::var("USER") {
+        if !asserted.trim().is_empty() {
+            ferrite_test_kit::grant_all(&queue_manager, asserted.trim());
+        }
+    }
     let socket = directory.path().join("qm.sock");
     let log = Arc::new(Mutex::new(Vec::new()));
     let sink = log.clone();

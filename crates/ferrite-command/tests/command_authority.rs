@@ -1,0 +1,188 @@
+//! Command authority: an unprivileged user's MQSC and PCF commands (as the command server
+//! runs them, for the request message's UserIdentifier) are refused until an administrator
+//! grants the authority each needs (crt, chg, dlt, clr, dsp, ctrl) on the object it names or
+//! on the queue manager; the console runs as the process's user, an administrator here.
+
+mod support;
+
+use ferrite_command::pcf::Parameter;
+use ferrite_command::{CommandOrigin, CommandProcessor};
+use ferrite_constants::{
+    object_type::*, pcf::*, pcf_selector::*, queue_type::MQQT_LOCAL, reason::*, selector::*,
+};
+use ferrite_mqi::Mqmd;
+
+/// Where a command put by `user` comes from (the command server's origin for it).
+fn from(user: &str) -> CommandOrigin {
+    CommandOrigin::message(&Mqmd {
+        user_identifier: user.into(),
+        ..Mqmd::default()
+    })
+}
+
+fn mqsc(processor: &CommandProcessor, user: &str, command: &str) -> (bool, String) {
+    let response = processor.run_from(&from(user), command);
+    (response.success, response.text())
+}
+
+fn refused(processor: &CommandProcessor, user: &str, command: &str) {
+    let (success, text) = mqsc(processor, user, command);
+    assert!(!success, "{command}: {text}");
+    assert!(text.contains("CSQ9016E"), "{command}: {text}");
+}
+
+fn accepted(processor: &CommandProcessor, user: &str, command: &str) {
+    let (success, text) = mqsc(processor, user, command);
+    assert!(success, "{command}: {text}");
+}
+
+fn console(processor: &CommandProcessor, command: &str) {
+    let response = processor.run(command);
+    assert!(response.success, "{command}: {}", response.text());
+}
+
+#[test]
+fn an_unprivileged_user_cannot_administer_the_queue_manager() {
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.Q"]);
+    ferrite_command::define_default_objects(&queue_manager).unwrap();
+    let processor = CommandProcessor::new(queue_manager.clone());
+    // What an application's user may do to its queue does not make it an administrator.
+    ferrite_test_kit::grant_all_mqi(&queue_manager, "app");
+    for command in [
+        "DEFINE QLOCAL(APP.NEW)",
+        "DELETE QLOCAL(SYSTEM.DEAD.LETTER.QUEUE)",
+        "ALTER QMGR CHCKCLNT(OPTIONAL)",
+        "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(NONE)",
+        "REFRESH SECURITY TYPE(CONNAUTH)",
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('app') AUTHADD(ALL)",
+        "DELETE AUTHREC OBJTYPE(QMGR) PRINCIPAL('app')",
+        "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('nobody') ACTION(REPLACE)",
+        "DISPLAY QMGR",
+        "DISPLAY QLOCAL(*)",
+        "DISPLAY AUTHREC",
+        "CLEAR QLOCAL(APP.Q)",
+        "DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN)",
+        "STOP CHANNEL(DEV.APP.SVRCONN)",
+    ] {
+        refused(&processor, "app", command);
+    }
+    assert!(queue_manager.queue("APP.NEW").is_none());
+    assert!(queue_manager.queue("SYSTEM.DEAD.LETTER.QUEUE").is_some());
+    assert!(queue_manager
+        .authority_records()
+        .records()
+        .iter()
+        .all(|record| record.entity.name() != "app"
+            || record.authorities
+                & ferrite_queue_manager::objects::authority_record::MQZAO_ALL_ADMIN
+                == 0));
+    // The console (this process's user, the queue manager's) may.
+    console(&processor, "DISPLAY QMGR");
+}
+
+#[test]
+fn each_command_needs_its_authority_on_the_object_it_names() {
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.Q", "OTHER.Q"]);
+    let processor = CommandProcessor::new(queue_manager.clone());
+    let steps = [
+        ("DEFINE QLOCAL(APP.NEW)", "CRT"),
+        ("ALTER QLOCAL(APP.NEW) MAXDEPTH(10)", "CHG"),
+        ("DISPLAY QLOCAL(APP.NEW)", "DSP"),
+        ("CLEAR QLOCAL(APP.NEW)", "CLR"),
+        ("DELETE QLOCAL(APP.NEW)", "DLT"),
+    ];
+    for (command, authority) in steps {
+        refused(&processor, "app", command);
+        // crt is granted on the queue manager, the others on the queues' profile.
+        let grant = if authority == "CRT" {
+            "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('app') AUTHADD(CRT)".to_string()
+        } else {
+            format!(
+                "SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD({authority})"
+            )
+        };
+        console(&processor, &grant);
+        accepted(&processor, "app", command);
+    }
+    // Only where granted: another queue, and the queue manager, stay refused.
+    refused(&processor, "app", "ALTER QLOCAL(OTHER.Q) MAXDEPTH(10)");
+    refused(&processor, "app", "DISPLAY QMGR");
+    console(
+        &processor,
+        "SET AUTHREC OBJTYPE(QMGR) GROUP('admins') AUTHADD(DSP)",
+    );
+    refused(&processor, "app", "DISPLAY QMGR");
+    console(
+        &processor,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('app') AUTHADD(DSP)",
+    );
+    accepted(&processor, "app", "DISPLAY QMGR");
+    accepted(&processor, "app", "DISPLAY QLOCAL(*)");
+    refused(&processor, "app", "ALTER QMGR DESCR('mine')");
+}
+
+#[test]
+fn pcf_commands_are_checked_as_mqsc_commands_are() {
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.Q"]);
+    let processor = CommandProcessor::new(queue_manager.clone());
+    let send = |command: i32, parameters: Vec<Parameter>| {
+        let request = support::pcf_request(command, parameters);
+        let responses =
+            ferrite_command::pcf_commands::execute_message_from(&processor, &from("app"), &request);
+        responses[0].header.reason
+    };
+    let create = || {
+        vec![
+            Parameter::string(MQCA_Q_NAME, "APP.PCF"),
+            Parameter::integer(MQIA_Q_TYPE, MQQT_LOCAL),
+        ]
+    };
+    assert_eq!(send(MQCMD_CREATE_Q, create()), MQRC_NOT_AUTHORIZED);
+    assert_eq!(
+        send(
+            MQCMD_CHANGE_Q_MGR,
+            vec![Parameter::string(MQCA_Q_MGR_DESC, "x")]
+        ),
+        MQRC_NOT_AUTHORIZED
+    );
+    assert_eq!(
+        send(
+            MQCMD_SET_AUTH_REC,
+            vec![
+                Parameter::integer(MQIACF_OBJECT_TYPE, MQOT_Q_MGR),
+                Parameter::StringList {
+                    parameter: MQCACF_PRINCIPAL_ENTITY_NAMES,
+                    values: vec!["app".into()],
+                },
+                Parameter::IntegerList {
+                    parameter: MQIACF_AUTH_ADD_AUTHS,
+                    values: vec![ferrite_constants::misc::MQAUTH_ALL],
+                },
+            ],
+        ),
+        MQRC_NOT_AUTHORIZED
+    );
+    assert_eq!(
+        send(
+            MQCMD_INQUIRE_Q,
+            vec![Parameter::string(MQCA_Q_NAME, "APP.Q")]
+        ),
+        MQRC_NOT_AUTHORIZED
+    );
+    for command in [
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('app') AUTHADD(CRT)",
+        "SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(DSP)",
+    ] {
+        let response = processor.run(command);
+        assert!(response.success, "{}", response.text());
+    }
+    assert_eq!(send(MQCMD_CREATE_Q, create()), MQRC_NONE);
+    assert!(queue_manager.queue("APP.PCF").is_some());
+    assert_eq!(
+        send(
+            MQCMD_INQUIRE_Q,
+            vec![Parameter::string(MQCA_Q_NAME, "APP.Q")]
+        ),
+        MQRC_NONE
+    );
+}
