@@ -71,7 +71,7 @@ pub fn dispatchers_for_this_machine() -> usize {
 /// The channel initiator's settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChannelInitiatorConfig {
-    /// Address the listener binds (127.0.0.1 for tests, 0.0.0.0 to serve the network).
+    /// Address the listener binds (127.0.0.1 unless configured; 0.0.0.0 to serve the network).
     pub address: IpAddr,
     /// TCP port; 0 picks a free one (see [`ChannelInitiator::local_address`]).
     pub port: u16,
@@ -93,7 +93,7 @@ pub struct ChannelInitiatorConfig {
 impl Default for ChannelInitiatorConfig {
     fn default() -> ChannelInitiatorConfig {
         ChannelInitiatorConfig {
-            address: IpAddr::from([0, 0, 0, 0]),
+            address: IpAddr::from([127, 0, 0, 1]),
             port: DEFAULT_PORT,
             max_channels: MAX_CHANNELS_DEFAULT,
             handshake_timeout: Duration::from_secs(30),

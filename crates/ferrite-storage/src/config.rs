@@ -74,7 +74,9 @@ impl Default for SecurityParameters {
 pub struct ChannelInitiatorParameters {
     /// Start the TCP listener with the queue manager.
     pub listener: bool,
-    /// Address the listener binds: "0.0.0.0" (every interface, MQ's behaviour) or one address.
+    /// Address the listener binds: "127.0.0.1" on a new queue manager (clients on this machine
+    /// only, until an administrator opens it), "0.0.0.0" (every interface, MQ's behaviour) or
+    /// one address.
     pub address: String,
     /// TCP port (MQ's default 1414); 0 picks a free port, written to `listener.port`.
     pub port: u16,
@@ -95,6 +97,9 @@ pub struct ChannelInitiatorParameters {
     pub ssl_key_repository: String,
 }
 
+/// The listener's address on a new queue manager: clients on this machine only.
+pub const LOOPBACK_ADDRESS: &str = "127.0.0.1";
+
 fn default_adapters() -> u32 {
     8
 }
@@ -107,7 +112,7 @@ impl Default for ChannelInitiatorParameters {
     fn default() -> ChannelInitiatorParameters {
         ChannelInitiatorParameters {
             listener: true,
-            address: "0.0.0.0".to_string(),
+            address: LOOPBACK_ADDRESS.to_string(),
             port: 1414,
             max_channels: 2048,
             dispatchers: 0,
@@ -513,6 +518,14 @@ mod tests {
         let config = QueueManagerConfig::with_defaults("QM1");
         let text = config.to_toml();
         assert_eq!(QueueManagerConfig::from_toml(&text).unwrap(), config);
+    }
+
+    #[test]
+    fn a_new_queue_managers_listener_serves_this_machine_only() {
+        let config = QueueManagerConfig::with_defaults("QM1");
+        let address: std::net::IpAddr = config.channel_initiator.address.parse().unwrap();
+        assert!(address.is_loopback(), "{address}");
+        assert!(config.to_toml().contains("address = \"127.0.0.1\""));
     }
 
     #[test]

@@ -644,6 +644,12 @@ fn start_channel_initiator(
         match channel_initiator.start_listener(Some(port)) {
             Ok(address) => {
                 let _ = std::fs::write(listener_port_file, format!("{}\n", address.port()));
+                if address.ip().is_loopback() {
+                    println!(
+                        "ferrite: {name}'s listener accepts clients on this machine only ({address}); to accept them from the network, set channel_initiator.address = \"0.0.0.0\" (or one address) in {}",
+                        queue_manager.directory().join("qm.toml").display()
+                    );
+                }
             }
             Err(error) => println!(
                 "CSQX028E {name} ferrite listener cannot listen on port {port}: {error}; client connections cannot connect until START LISTENER succeeds (or set channel_initiator.port in qm.toml, or use --port)"
