@@ -93,7 +93,7 @@ fn flow(segment_type: SegmentType, hobj: i32, body: ApiBody) -> Segment {
 /// The reply's CompCode and Reason, and the allocations and largest block of the call
 /// (the reply's decoding here not counted).
 fn counted_call(session: &mut MqiSession, flow: &Segment) -> ((i32, i32), usize, usize) {
-    let (reply, allocations, largest) = counted(|| session.call(flow, 36, &mut || false));
+    let (reply, allocations, largest) = counted(|| session.call(flow, 36, &mut || false, true));
     let (_, payload) = reply.unwrap().unwrap();
     let reply = ApiFlow::decode(flow.header.segment_type.reply().unwrap(), ORDER, &payload);
     let header = reply.unwrap().header;
@@ -136,6 +136,7 @@ fn connected(queue_manager: &Arc<QueueManager>) -> (MqiSession, i32) {
             &flow(SegmentType::MqOpen, 0, ApiBody::Open(open)),
             36,
             &mut || false,
+            true,
         )
         .unwrap()
         .unwrap();
