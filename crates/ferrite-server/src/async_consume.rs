@@ -16,7 +16,33 @@
 //!  22 SelectionIndex(2)  24 Reason  28 TotalMsgLength  32 ActualMsgLength  36 MsgToken(16)
 //!  52 Status(2)  54 ResolvedQNameLength(1)  55 ResolvedQName, zero padding so that the header
 //!  ends on a 4-byte boundary; then the MQMD (version 2) and the message data.
+//! RequestFlags (the dissector names 0x10 SELECTION and leaves 0x08, 0x04, 0x02 unnamed):
+//!   0x10 a handle's first request  0x08 read-ahead  0x04 seen in transacted sessions (ignored)
+//!   0x02 answer at once
 //! ```
+//!
+//! ## An MQGET that finds nothing read ahead (observed from IBM's 9.4.5 JMS client)
+//! ```text
+//! client                                            queue manager
+//!  REQUEST_MSGS id 1, flags 0x18, WaitInterval W  ->  (messages as they come, on id 1)
+//!   ... W passes on the client's own clock ...
+//!  REQUEST_MSGS id 3, CONFIRM_REQUEST,            ->  any message there (ASYNC_MESSAGE on id 1),
+//!    flags 0x0a, WaitInterval 0                        then NOTIFICATION on id 3: Hobj, code 0,
+//!                                                      value MQRC_NONE or MQRC_NO_MSG_AVAILABLE
+//! ```
+//! The MQGET (JMS receive(timeout)) then returns what it holds, or MQRC_NO_MSG_AVAILABLE (JMS:
+//! null); receiveNoWait makes only the confirmed request, a transacted session makes both at
+//! each receive. The client takes nothing else as the answer: an ASYNC_MESSAGE or a
+//! REQUEST_MSGS on id 3 is an "unexpected reply", an ASYNC_MESSAGE on id 3 once it is
+//! answered a "request not found", and an ASYNC_MESSAGE with MQRC_NO_MSG_AVAILABLE (and no
+//! MQMD) on id 1 at the end of W, before the NOTIFICATION, broke it as well; each ends its
+//! connection with MQRC_CONNECTION_BROKEN. So a request that is not confirmed is answered by
+//! nothing when its WaitInterval is over; a confirmed one is answered by its NOTIFICATION when
+//! it has had a message, at once with flag 0x02, or when its WaitInterval is over (from the
+//! channel initiator's timer: no thread waits). A handle whose requests so far were all
+//! confirmed has its messages sent on id 1. Either way the request is then over: what follows
+//! is read ahead.
+//!
 //! A consumer's demand is a window: the bytes the client asked for (RqstBytes) less those sent
 //! that it has not yet reported received (each REQUEST_MSGS reports, in RecvBytes, the bytes
 //! received since the previous one; a message counts its MQMD and its data). At least one
@@ -25,11 +51,14 @@
 //! Read-ahead (RequestFlags READ_AHEAD): as MQ documents, only non-persistent messages are
 //! sent ahead of the application's MQGETs. A persistent message at the head of the queue stops
 //! the stream until the client's next request, which IBM's client makes when an MQGET finds
-//! nothing read ahead; it is then that request's first message, in its place among the others. A message longer than
+//! nothing read ahead (the MQ classes for Java at once; JMS, after a request that ended with
+//! nothing, only with its confirmed request at the end of the receive's wait); it is then
+//! that request's first message, in its place among the others. A message longer than
 //! MaxMsgLen is not taken: an ASYNC_MESSAGE with MQRC_TRUNCATED_MSG_FAILED and no data tells
 //! the client its length, and it asks again with a larger MaxMsgLen.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
+use std::time::{Duration, Instant};
 
 use ferrite_constants::{
     get_options::{
@@ -42,7 +71,7 @@ use ferrite_constants::{
 use ferrite_mqi::{Hobj, Mqgmo, Mqmd};
 use ferrite_protocol::codec::Writer;
 use ferrite_protocol::control::{Notification, RequestMsgs};
-use ferrite_protocol::segment::{ControlFlags1, SegmentHeader, SegmentType};
+use ferrite_protocol::segment::{ControlFlags1, HeaderKind, SegmentHeader, SegmentType};
 use ferrite_protocol::wire;
 use ferrite_queue_manager::{ArrivalWaker, ArrivalWatch};
 
@@ -66,8 +95,17 @@ pub const ASYNC_MESSAGE_LENGTH_MAX: u32 = 100 * 1024 * 1024;
 /// RequestFlags bit READ_AHEAD: set by IBM's client on every REQUEST_MSGS of a handle it reads
 /// ahead on (observed with 9.4.5: 0x18 on the first request of a handle, 0x08 after).
 pub const REQUEST_FLAG_READ_AHEAD: u32 = 0x08;
-/// RequestFlags bit of a handle's first request (observed): the window starts afresh.
+/// RequestFlags bit of a handle's first request (observed; the dissector calls it SELECTION):
+/// the window starts afresh.
 pub const REQUEST_FLAG_NEW: u32 = 0x10;
+/// RequestFlags bit of a request to be answered at once (observed: IBM's client sets it, with
+/// WaitInterval 0 and CONFIRM_REQUEST, when an MQGET's wait is over with nothing read ahead,
+/// and for MQGMO_NO_WAIT).
+pub const REQUEST_FLAG_IMMEDIATE: u32 = 0x02;
+/// The request id IBM's client expects a handle's ASYNC_MESSAGEs on when it has only made
+/// requests that ask for confirmation (observed: its other REQUEST_MSGS carry this id, its
+/// confirmed ones another, which is free again once answered).
+const STREAM_REQUEST_ID: u32 = 1;
 /// Bytes a message counts in the window besides its data: its MQMD (version 2). Observed:
 /// IBM's client's RecvBytes adds 364 + data length for each ASYNC_MESSAGE.
 pub const ASYNC_MESSAGE_MD_BYTES: usize = 364;
@@ -101,6 +139,13 @@ struct Consumer {
     unacknowledged_bytes: i64,
     /// MQCLOSE with MQCO_QUIESCE found messages read ahead: nothing more is sent.
     quiesced: bool,
+    /// When the request, if it has had no message by then, is over: its WaitInterval's end,
+    /// or at once with REQUEST_FLAG_IMMEDIATE; `None` while it may wait as long as it takes
+    /// (MQWI_UNLIMITED, as MQCB consumers ask, or WaitInterval 0).
+    answer_by: Option<Instant>,
+    /// The request asked for confirmation (CONFIRM_REQUEST): its header, for the NOTIFICATION
+    /// that answers it once it has had its message or is over.
+    confirm: Option<SegmentHeader>,
 }
 
 impl Consumer {
@@ -115,6 +160,44 @@ impl Consumer {
     fn stop(&mut self) {
         self.demand_bytes = 0;
         self.sent_since_request = self.sent_since_request.max(1);
+        self.answer_by = None;
+    }
+
+    /// The request has had no message and ends if none comes by a given time (even on a
+    /// quiesced handle: a confirmed request is always answered).
+    fn wait_ends(&self) -> bool {
+        self.sent_since_request == 0 && self.answer_by.is_some()
+    }
+
+    /// The request has had no message and is over at `now`.
+    fn wait_over(&self, now: Instant) -> bool {
+        self.wait_ends() && self.answer_by.is_some_and(|by| now >= by)
+    }
+
+    /// The request is answered: by a message (`got_message`), or because it is over with none.
+    /// Returns the NOTIFICATION confirming it if it asked for one: code 0, value the request's
+    /// reason (MQRC_NONE, or MQRC_NO_MSG_AVAILABLE). Observed: IBM's client takes it as the
+    /// answer to its request and returns what it holds read ahead, or MQRC_NO_MSG_AVAILABLE.
+    fn answered(&mut self, hobj: i32, got_message: bool) -> Option<Outgoing> {
+        self.answer_by = None;
+        self.sent_since_request = self.sent_since_request.max(1);
+        let request = self.confirm.take()?;
+        let payload = Notification {
+            version: 1,
+            hobj,
+            code: 0,
+            value: if got_message {
+                MQRC_NONE
+            } else {
+                MQRC_NO_MSG_AVAILABLE
+            },
+            trailing: Vec::new(),
+        }
+        .encode(request.byte_order);
+        Some(Outgoing {
+            header: reply_header(&request, SegmentType::Notification),
+            payload,
+        })
     }
 }
 
@@ -128,6 +211,8 @@ pub struct Consumers {
     /// The data of the message being pushed, kept between messages (given back when it grew
     /// beyond [`MESSAGE_DATA_KEPT_BYTES`]).
     message_data: Vec<u8>,
+    /// Flows to send before any message: confirmations of requests answered.
+    pending: VecDeque<Outgoing>,
 }
 
 /// A message data buffer larger than this is given back once the message is sent (idle
@@ -138,6 +223,7 @@ const MESSAGE_DATA_KEPT_BYTES: usize = 64 * 1024;
 const ASYNC_MESSAGE_HEAD_BYTES_MAX: usize = 55 + 48 + 3 + ASYNC_MESSAGE_MD_BYTES;
 
 /// One flow for the conversation to send.
+#[derive(Debug)]
 pub struct Outgoing {
     /// Its header.
     pub header: SegmentHeader,
@@ -148,7 +234,11 @@ pub struct Outgoing {
 impl Consumers {
     /// Whether some consumer still wants messages.
     pub fn has_demand(&self) -> bool {
-        self.by_hobj.values().any(Consumer::wants_messages)
+        !self.pending.is_empty()
+            || self
+                .by_hobj
+                .values()
+                .any(|consumer| consumer.wants_messages() || consumer.wait_ends())
     }
 
     /// A NOTIFICATION from the client (consumer and connection state changes: MQCB, MQCTL).
@@ -182,7 +272,8 @@ impl Consumers {
         })
     }
 
-    /// A REQUEST_MSGS from the client: records the demand.
+    /// A REQUEST_MSGS from the client: records the demand, and when the request is over if it
+    /// gets no message (see [`Consumers::end_waits`]).
     pub fn request(&mut self, request: &SegmentHeader, message: RequestMsgs) -> Result<(), String> {
         if !self.by_hobj.contains_key(&message.hobj)
             && self.by_hobj.len() >= CONSUMERS_PER_CONVERSATION_MAX
@@ -206,6 +297,8 @@ impl Consumers {
             held_at_persistent: false,
             unacknowledged_bytes: 0,
             quiesced: false,
+            answer_by: None,
+            confirm: None,
         });
         consumer.read_ahead = message.request_flags & REQUEST_FLAG_READ_AHEAD != 0;
         consumer.held_at_persistent = false;
@@ -220,8 +313,61 @@ impl Consumers {
         };
         consumer.demand_bytes = i64::from(message.rqst_bytes) - consumer.unacknowledged_bytes;
         consumer.sent_since_request = 0;
-        consumer.header = request.clone();
+        if request.flags1.contains(ControlFlags1::CONFIRM_REQUEST) {
+            // Answered by a NOTIFICATION with this request's id; messages go on the handle's
+            // stream id (IBM's client rejects one on the id of a confirmation it has had).
+            consumer.confirm = Some(request.clone());
+            if message.request_flags & REQUEST_FLAG_NEW != 0 {
+                if let HeaderKind::Tshm {
+                    conversation_id, ..
+                } = request.kind
+                {
+                    consumer.header.kind = HeaderKind::Tshm {
+                        conversation_id,
+                        request_id: STREAM_REQUEST_ID,
+                    };
+                }
+            }
+        } else {
+            consumer.header = request.clone();
+        }
+        consumer.answer_by = if message.request_flags & REQUEST_FLAG_IMMEDIATE != 0 {
+            Some(Instant::now())
+        } else if message.wait_interval > 0 {
+            Some(Instant::now() + Duration::from_millis(message.wait_interval as u64))
+        } else {
+            None
+        };
         Ok(())
+    }
+
+    /// When the first request that waits for a message is over if none comes (for the
+    /// channel initiator's timer).
+    pub fn next_wait_end(&self) -> Option<Instant> {
+        self.by_hobj
+            .values()
+            .filter(|consumer| consumer.wait_ends())
+            .filter_map(|consumer| consumer.answer_by)
+            .min()
+    }
+
+    /// Ends the requests that are over at `now` with no message (called when none could be
+    /// delivered): each is answered, a confirmed one by its NOTIFICATION (returned, the first
+    /// of them; the others are sent before any message). A request not confirmed is answered
+    /// by nothing: IBM's client times its MQGETs itself and asks with a confirmed request
+    /// (observed; an ASYNC_MESSAGE carrying MQRC_NO_MSG_AVAILABLE breaks its connection).
+    /// Once a request is over, the consumer goes on with what its window allows (for
+    /// read-ahead, non-persistent messages only).
+    pub fn end_waits(&mut self, now: Instant) -> Option<Outgoing> {
+        for (&hobj, consumer) in self.by_hobj.iter_mut() {
+            if !consumer.wait_over(now) {
+                continue;
+            }
+            if let Some(confirmation) = consumer.answered(hobj, false) {
+                self.pending.push_back(confirmation);
+            }
+        }
+        self.pending.pop_front()
     }
 
     /// MQCLOSE with MQCO_QUIESCE on `hobj`: whether it must be answered MQRC_READ_AHEAD_MSGS
@@ -253,6 +399,9 @@ impl Consumers {
     /// (or the NOTIFICATION that stops a consumer that cannot get) to send, if any.
     pub fn deliver(&mut self, session: &mut MqiSession) -> Option<Outgoing> {
         use std::ops::Bound::{Excluded, Included, Unbounded};
+        if let Some(outgoing) = self.pending.pop_front() {
+            return Some(outgoing);
+        }
         // The handles after the one served last, then from the first up to it. A handle
         // tried gets nothing or is removed; the others stay as they were, so the next to try
         // is found afresh after it.
@@ -381,6 +530,10 @@ impl Consumers {
         consumer.demand_bytes -= counted;
         consumer.unacknowledged_bytes += counted;
         consumer.sent_since_request += 1;
+        if let Some(confirmation) = consumer.answered(hobj, true) {
+            // After the message, which the client must hold when it reads the answer.
+            self.pending.push_back(confirmation);
+        }
         let mut writer = Writer::with_buffer(
             Vec::with_capacity(ASYNC_MESSAGE_HEAD_BYTES_MAX + data.len()),
             order,

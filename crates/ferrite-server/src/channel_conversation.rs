@@ -29,7 +29,9 @@
 //! With REQUEST_MSGS demand outstanding ([`crate::async_consume`]) and no flow to serve, the
 //! conversation takes what its consumers' queues hold without waiting and pushes each message
 //! as an ASYNC_MESSAGE; when they hold nothing it watches them as a waiting MQGET does, so an
-//! idle consumer costs no CPU and an arriving message is pushed at once.
+//! idle consumer costs no CPU and an arriving message is pushed at once. A request whose
+//! WaitInterval is over with no message (or that asks for an answer at once) is answered then,
+//! the timer waking the conversation at its end as for a waiting MQGET.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -694,7 +696,12 @@ impl Conversation {
                 .iter()
                 .any(|watch| watch.was_ready_at_start());
         work.consumer_watches.clear();
-        if let Some(outgoing) = work.consumers.deliver(&mut work.session) {
+        let outgoing = match work.consumers.deliver(&mut work.session) {
+            Some(outgoing) => Some(outgoing),
+            // Nothing for them: the requests whose wait is over are answered so.
+            None => work.consumers.end_waits(Instant::now()),
+        };
+        if let Some(outgoing) = outgoing {
             self.socket.instance.note_message();
             self.set_waiting(work, false);
             self.send(&outgoing.header, &outgoing.payload)?;
@@ -705,11 +712,17 @@ impl Conversation {
             return Ok(false);
         }
         self.set_waiting(work, true);
+        let wait_end = work.consumers.next_wait_end();
         if narrower_than_watch {
-            self.chinit
-                .timer
-                .wake_at(Instant::now() + SELECTION_RETRY_INTERVAL, self);
+            let mut at = Instant::now() + SELECTION_RETRY_INTERVAL;
+            if let Some(wait_end) = wait_end {
+                at = at.min(wait_end);
+            }
+            self.chinit.timer.wake_at(at, self);
             return Ok(false);
+        }
+        if let Some(wait_end) = wait_end {
+            self.chinit.timer.wake_at(wait_end, self);
         }
         work.consumer_watches = work.consumers.watch(&mut work.session, self.waker());
         Ok(false)

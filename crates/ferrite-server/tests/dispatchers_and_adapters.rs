@@ -14,7 +14,7 @@ use ferrite_client::Connection;
 use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
 use ferrite_mqi::{Hobj, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_protocol::api::{ApiBody, ApiFlow, ApiHeader, MqConn, MqGet, MqOpen};
-use ferrite_protocol::control::RequestMsgs;
+use ferrite_protocol::control::{Notification, RequestMsgs};
 use ferrite_protocol::initial_data::InitialData;
 use ferrite_protocol::mqi::{Gmo, Md, Od};
 use ferrite_protocol::segment::{
@@ -630,6 +630,125 @@ impl RawClient {
         let reply = self.call(SegmentType::MqClose, payload);
         (reply.header.comp_code, reply.header.reason)
     }
+}
+
+impl RawClient {
+    /// A REQUEST_MSGS for `hobj` on request id `request_id`, with CONFIRM_REQUEST if
+    /// `confirm` (as IBM's client sends them: its stream on id 1, confirmed ones on id 3).
+    fn request_on(
+        &mut self,
+        request_id: u32,
+        confirm: bool,
+        hobj: i32,
+        flags: u32,
+        wait_interval: i32,
+    ) {
+        let request = RequestMsgs {
+            version: 1,
+            hobj,
+            recv_bytes: 0,
+            rqst_bytes: 1024 * 1024,
+            max_msg_length: 64 * 1024,
+            gmo_options: MQGMO_NO_SYNCPOINT | MQGMO_WAIT,
+            wait_interval,
+            queue_status: 1,
+            request_flags: flags,
+            global_msg_index: 0,
+            trailing: Vec::new(),
+        };
+        let kind = HeaderKind::Tshm {
+            conversation_id: 1,
+            request_id,
+        };
+        let mut header = SegmentHeader::new(kind, SegmentType::RequestMsgs, ORDER);
+        if confirm {
+            header.flags1 = ControlFlags1(ControlFlags1::CONFIRM_REQUEST | 0x30);
+        }
+        self.send(header, request.encode(ORDER));
+    }
+
+    /// The next flow, a NOTIFICATION confirming a request on `request_id` for `hobj`: its
+    /// value (the request's reason).
+    fn confirmation(&mut self, request_id: u32, hobj: i32) -> i32 {
+        let flow = self.receive();
+        assert_eq!(flow.header.segment_type, SegmentType::Notification);
+        assert_eq!(
+            flow.header.kind,
+            HeaderKind::Tshm {
+                conversation_id: 1,
+                request_id
+            }
+        );
+        let notification = Notification::decode(&flow.payload, ORDER).unwrap();
+        assert_eq!(notification.hobj, hobj);
+        notification.value
+    }
+
+    /// The next flow, an ASYNC_MESSAGE on `request_id`: its data's last byte.
+    fn pushed_on(&mut self, request_id: u32) -> u8 {
+        let flow = self.receive();
+        assert_eq!(flow.header.segment_type, SegmentType::AsyncMessage);
+        assert_eq!(
+            flow.header.kind,
+            HeaderKind::Tshm {
+                conversation_id: 1,
+                request_id
+            }
+        );
+        *flow.payload.last().unwrap()
+    }
+}
+
+/// Read-ahead MQGETs that find nothing, as IBM's JMS client makes them: a REQUEST_MSGS with
+/// the MQGET's WaitInterval on its stream, then, when the wait is over with nothing read ahead,
+/// one with CONFIRM_REQUEST and the immediate flag, answered by a NOTIFICATION (MQRC_NO_MSG_AVAILABLE)
+/// on its own request id. Messages are pushed on the stream's id; a persistent one waits for
+/// the next request, which a confirmation answers after it. A confirmed request with a
+/// WaitInterval is answered when it is over (from the channel initiator's timer).
+#[test]
+fn read_ahead_requests_that_find_nothing_are_answered() {
+    const STREAM: u32 = 1;
+    const CONFIRMED: u32 = 3;
+    let listener = start(&["EMPTY.Q"], 1, 1);
+    let mut producer = connect(&listener);
+    let mut consumer = RawClient::connect(&listener);
+    let hobj = consumer.open("EMPTY.Q", MQOO_INPUT_SHARED);
+    let quiet = Duration::from_millis(300);
+    // The MQGET's wait, then its confirmation: answered, and by nothing else.
+    consumer.request_on(STREAM, false, hobj, 0x18, 300);
+    consumer.request_on(CONFIRMED, true, hobj, 0x0a, 0);
+    assert_eq!(
+        consumer.confirmation(CONFIRMED, hobj),
+        MQRC_NO_MSG_AVAILABLE
+    );
+    assert_eq!(consumer.pushed_until_quiet(quiet), Vec::<u8>::new());
+    // The stream goes on: a non-persistent message is read ahead, on the stream's id.
+    put_with_persistence(&mut producer, "EMPTY.Q", &[1], false);
+    assert_eq!(consumer.pushed_on(STREAM), 1);
+    // A persistent one is not; the next confirmed request brings it, then its answer.
+    put_with_persistence(&mut producer, "EMPTY.Q", &[2], true);
+    assert_eq!(consumer.pushed_until_quiet(quiet), Vec::<u8>::new());
+    consumer.request_on(CONFIRMED, true, hobj, 0x0a, 0);
+    assert_eq!(consumer.pushed_on(STREAM), 2);
+    assert_eq!(consumer.confirmation(CONFIRMED, hobj), MQRC_NONE);
+    // A confirmed request that waits is answered when its wait is over.
+    consumer.request_on(CONFIRMED, true, hobj, 0x08, 200);
+    assert_eq!(
+        consumer.confirmation(CONFIRMED, hobj),
+        MQRC_NO_MSG_AVAILABLE
+    );
+    // A handle whose first request is confirmed (receiveNoWait): its messages come on the
+    // stream's id all the same.
+    let other = consumer.open("EMPTY.Q", MQOO_INPUT_SHARED);
+    consumer.request_on(CONFIRMED, true, other, 0x1a, 0);
+    assert_eq!(
+        consumer.confirmation(CONFIRMED, other),
+        MQRC_NO_MSG_AVAILABLE
+    );
+    assert_eq!(consumer.close_with(hobj, 0), (0, 0));
+    put_with_persistence(&mut producer, "EMPTY.Q", &[3], false);
+    assert_eq!(consumer.pushed_on(STREAM), 3);
+    producer.disconnect().unwrap();
 }
 
 /// MQCLOSE with MQCO_QUIESCE while messages read ahead may still wait in the client: MQ's

@@ -137,6 +137,22 @@ fn ibm_mq_classes_for_java_read_ahead_rules() {
     assert_left_empty(&listener, &["FERRITE.TEST.READAHEAD"]);
 }
 
+/// JMS receives that find nothing on a read-ahead queue (tests/java ReadAheadReceive):
+/// receive(timeout) and receiveNoWait return null, outside and inside a transaction, and the
+/// consumer then receives what is sent after.
+#[test]
+fn ibm_mq_classes_for_jms_read_ahead_receives_that_find_nothing() {
+    let listener = start_listener();
+    define_read_ahead_queue(&listener);
+    let output = run_java(
+        "ReadAheadReceive",
+        &channel_arguments(&listener, &["FERRITE.TEST.READAHEAD"]),
+    );
+    assert!(output.contains("4 passed, 0 failed"), "every check ran");
+    assert_left_empty(&listener, &["FERRITE.TEST.READAHEAD"]);
+    assert_no_channel_errors(&listener);
+}
+
 /// Asynchronous put through IBM's clients (tests/java AsyncPutConformance): MQPMO_ASYNC_RESPONSE
 /// with MQSTAT from the MQ classes for Java, JMS non-persistent sends put asynchronously, and
 /// their failures reported to the JMS exception listener instead of send().
