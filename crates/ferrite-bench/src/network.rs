@@ -2,7 +2,7 @@
 //! shapes the JMS load generator (bench/java) drives against Ferrite, RabbitMQ and Artemis, and
 //! the queue manager's cost per operation.
 //!
-//! - The limit: a 1,000-byte echo between two threads over loopback TCP, in the same run.
+//! - The limit: a 1,000-byte echo between two threads over loopback TCP, the best of three, in the same run.
 //! - A `ferrite start` queue manager in its own process (so its CPU and context switches are
 //!   its own), 1,024-byte non-persistent messages, every application a TCP client through
 //!   DEV.APP.SVRCONN with its own connection:
@@ -467,8 +467,13 @@ pub fn network(context: &mut Context) {
         warmup.as_secs_f64(),
         measured.as_secs_f64()
     );
-    let measured_echo =
-        client::loopback_echo(Duration::from_secs_f64(context.mode.pick(1.5, 3.0, 5.0)));
+    // The limit is what the machine can do: the best of a few echoes (one alone has been seen
+    // at a quarter of the others' rate on this virtual machine, from one run to the next).
+    let slice = Duration::from_secs_f64(context.mode.pick(0.5, 1.0, 2.0));
+    let measured_echo = (0..ECHO_SAMPLES)
+        .map(|_| client::loopback_echo(slice))
+        .max_by(|a, b| a.rate.total_cmp(&b.rate))
+        .expect("at least one echo");
     let echo = measured_echo.rate;
     push_echo(context, &measured_echo);
     let Some(binary) = client::ferrite_binary() else {
@@ -536,6 +541,9 @@ pub fn network(context: &mut Context) {
     );
     drop(child);
 }
+
+/// Echoes measured for the limit; the fastest counts.
+const ECHO_SAMPLES: usize = 3;
 
 /// Exchanges (a flow to the queue manager and its answer) in one request/reply round trip of
 /// the cells here, as IBM's JMS client makes them: the requester's MQPUT and MQGET, the
