@@ -80,12 +80,63 @@ fn process_cpu_us() -> f64 {
     us(usage.ru_utime) + us(usage.ru_stime)
 }
 
+/// Where the echo's two threads run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EchoPlacement {
+    /// Wherever the scheduler puts them.
+    Scheduler,
+    /// Both on the first processor: each wake-up is a switch on that processor.
+    SameProcessor,
+    /// One on each of the first two processors: each wake-up crosses processors (on a virtual
+    /// machine, an interrupt between virtual processors).
+    TwoProcessors,
+}
+
+/// Binds the calling thread to `processor` (best effort: a machine with one processor, or a
+/// refusal, leaves it where it is). Returns the mask it had, to give back.
+fn bind_to_processor(processor: usize) -> Option<libc::cpu_set_t> {
+    // SAFETY: sched_getaffinity and sched_setaffinity on the calling thread (pid 0) with a
+    // cpu_set_t of the size given.
+    unsafe {
+        let mut previous: libc::cpu_set_t = std::mem::zeroed();
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        if libc::sched_getaffinity(0, size, &mut previous) != 0 {
+            return None;
+        }
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(processor, &mut set);
+        (libc::sched_setaffinity(0, size, &set) == 0).then_some(previous)
+    }
+}
+
+fn restore_processors(previous: Option<libc::cpu_set_t>) {
+    if let Some(previous) = previous {
+        // SAFETY: as in bind_to_processor.
+        unsafe {
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &previous);
+        }
+    }
+}
+
 /// A 1,000-byte echo between two threads of this process over loopback TCP, for `duration`
 /// (nothing else of this process may be busy meanwhile: its CPU is counted whole).
 pub(crate) fn loopback_echo(duration: Duration) -> Echo {
+    loopback_echo_placed(duration, EchoPlacement::Scheduler)
+}
+
+/// As [`loopback_echo`], its threads placed as `placement` says.
+pub(crate) fn loopback_echo_placed(duration: Duration, placement: EchoPlacement) -> Echo {
+    let (echo_processor, client_processor) = match placement {
+        EchoPlacement::Scheduler => (None, None),
+        EchoPlacement::SameProcessor => (Some(0), Some(0)),
+        EchoPlacement::TwoProcessors => (Some(1), Some(0)),
+    };
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let address = listener.local_addr().expect("address");
     let echo = std::thread::spawn(move || {
+        if let Some(processor) = echo_processor {
+            bind_to_processor(processor);
+        }
         let (mut stream, _) = listener.accept().expect("accept");
         let _ = stream.set_nodelay(true);
         let mut buffer = [0u8; MESSAGE_BYTES];
@@ -97,6 +148,7 @@ pub(crate) fn loopback_echo(duration: Duration) -> Echo {
     });
     let mut stream = TcpStream::connect(address).expect("connect");
     let _ = stream.set_nodelay(true);
+    let previous = client_processor.and_then(bind_to_processor);
     let mut buffer = [7u8; MESSAGE_BYTES];
     let cpu_before = process_cpu_us();
     let started = Instant::now();
@@ -108,6 +160,7 @@ pub(crate) fn loopback_echo(duration: Duration) -> Echo {
     }
     let rate = count as f64 / started.elapsed().as_secs_f64();
     let cpu_us_per_round_trip = (process_cpu_us() - cpu_before) / count.max(1) as f64;
+    restore_processors(previous);
     drop(stream);
     let _ = echo.join();
     Echo {
