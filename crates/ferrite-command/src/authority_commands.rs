@@ -21,8 +21,8 @@
 //! principal's own authority with its groups', or an administrator's every one).
 
 use ferrite_queue_manager::objects::authority_record::{
-    authority_from_keyword, authority_keywords, check_profile, is_generic, profile_matches,
-    AuthorityObjectType, AuthorityRecord, Entity,
+    authority_from_keyword, authority_keywords, check_profile, AuthorityObjectType,
+    AuthorityRecord, Entity,
 };
 use ferrite_queue_manager::ConnectingUser;
 
@@ -323,21 +323,12 @@ pub(crate) fn display(context: &Context, object: &Token, rest: &[Token]) -> Outc
         (None, _) => None,
     };
     let records = context.queue_manager.authority_records();
-    let chosen: Vec<&AuthorityRecord> = records
-        .records()
-        .iter()
-        .filter(|record| object_type.is_none_or(|wanted| record.object_type == wanted))
-        .filter(|record| {
-            entities
-                .as_ref()
-                .is_none_or(|entities| entities.contains(&record.entity))
-        })
-        .filter(|record| match &profile {
-            None => true,
-            Some(profile) if how == "EXACT" || is_generic(profile) => record.profile == *profile,
-            Some(name) => record.profile == *name || profile_matches(&record.profile, name),
-        })
-        .collect();
+    let chosen = records.select(
+        object_type,
+        entities.as_deref(),
+        profile.as_deref(),
+        how == "EXACT",
+    );
     let mut output = Output::default();
     for record in &chosen {
         output.attributes(format!("AMQ8864I {}", context.name), shown(record), None);

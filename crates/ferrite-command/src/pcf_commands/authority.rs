@@ -27,8 +27,8 @@ use ferrite_constants::{
     misc::*, object_type::MQOT_ALL, pcf_reason::*, pcf_selector::*, reason::*,
 };
 use ferrite_queue_manager::objects::authority_record::{
-    authority_from_pcf, authority_pcf_values, check_entity, check_profile, is_generic,
-    profile_matches, AuthorityObjectType, AuthorityRecord, Entity,
+    authority_from_pcf, authority_pcf_values, check_entity, check_profile, AuthorityObjectType,
+    Entity,
 };
 use ferrite_queue_manager::ConnectingUser;
 
@@ -283,21 +283,12 @@ pub(super) fn inquire(context: &Context, request: &Request) -> Responses {
     };
     let explicit = names == MQAUTHOPT_NAME_EXPLICIT || options & MQAUTHOPT_NAME_AS_WILDCARD != 0;
     let records = context.queue_manager.authority_records();
-    let chosen: Vec<&AuthorityRecord> = records
-        .records()
-        .iter()
-        .filter(|record| object_type.is_none_or(|wanted| record.object_type == wanted))
-        .filter(|record| {
-            entities
-                .as_ref()
-                .is_none_or(|entities| entities.contains(&record.entity))
-        })
-        .filter(|record| match &profile {
-            None => true,
-            Some(profile) if explicit || is_generic(profile) => record.profile == *profile,
-            Some(name) => record.profile == *name || profile_matches(&record.profile, name),
-        })
-        .collect();
+    let chosen = records.select(
+        object_type,
+        entities.as_deref(),
+        profile.as_deref(),
+        explicit,
+    );
     if chosen.is_empty() {
         return Err(PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME));
     }

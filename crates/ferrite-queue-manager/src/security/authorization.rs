@@ -33,8 +33,8 @@ use ferrite_storage::error::{StorageError, StorageResult};
 
 use super::privileged_users::{ConnectingUser, GroupDatabase, SystemGroupDatabase};
 use crate::objects::authority_record::{
-    authority_keywords, profile_matches, profile_specificity, AuthorityObjectType, AuthorityRecord,
-    Entity, AUTHORITY_BITS,
+    authority_keywords, is_generic, profile_matches, profile_specificity, AuthorityObjectType,
+    AuthorityRecord, Entity, AUTHORITY_BITS,
 };
 use crate::objects::{ObjectDefinition, ObjectType};
 use crate::QueueManager;
@@ -86,6 +86,29 @@ impl AuthorityRecords {
     /// Every record, in the store's order (by key).
     pub fn records(&self) -> &[AuthorityRecord] {
         &self.records
+    }
+
+    /// The records DISPLAY AUTHREC and PCF Inquire Authority Records show: of `object_type`
+    /// (any when `None`), of one of `entities` (any when `None`), and whose profile is
+    /// `profile` or, unless `exact` or `profile` is itself generic, a generic profile that
+    /// matches it as an object name (any profile when `None`).
+    pub fn select(
+        &self,
+        object_type: Option<AuthorityObjectType>,
+        entities: Option<&[Entity]>,
+        profile: Option<&str>,
+        exact: bool,
+    ) -> Vec<&AuthorityRecord> {
+        self.records
+            .iter()
+            .filter(|record| object_type.is_none_or(|wanted| record.object_type == wanted))
+            .filter(|record| entities.is_none_or(|entities| entities.contains(&record.entity)))
+            .filter(|record| match profile {
+                None => true,
+                Some(profile) if exact || is_generic(profile) => record.profile == profile,
+                Some(name) => record.profile == name || profile_matches(&record.profile, name),
+            })
+            .collect()
     }
 }
 
