@@ -175,14 +175,18 @@ pub(crate) fn loopback_echo_placed(duration: Duration, placement: EchoPlacement)
     }
 }
 
-/// MQ's default CHCKCLNT(REQDADM) asks a password of the user that runs the queue manager,
-/// which the benchmark's clients assert: they connect without one, as to an MQ development
-/// queue manager.
+/// How the benchmark opens DEV.APP.SVRCONN to its clients, which assert the user that runs the
+/// queue manager, a privileged one, as an MQ development queue manager is opened: no password
+/// (MQ's default CHCKCLNT(REQDADM) would ask for one) and a BLOCKUSER record of the channel's
+/// own in place of MQ's default `'*'` record that refuses `*MQADMIN`.
+pub(crate) const OPEN_TO_THIS_USER: &[&str] = &[
+    "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(OPTIONAL)",
+    "REFRESH SECURITY TYPE(CONNAUTH)",
+    "SET CHLAUTH('DEV.APP.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody')",
+];
+
 fn open_to_clients_without_passwords(queue_manager: &Arc<QueueManager>) {
-    for command in [
-        "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(OPTIONAL)",
-        "REFRESH SECURITY TYPE(CONNAUTH)",
-    ] {
+    for command in OPEN_TO_THIS_USER {
         let response = ferrite_command::run_command(queue_manager, command);
         assert!(response.success, "{command}: {}", response.text());
     }

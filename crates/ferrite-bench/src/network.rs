@@ -503,13 +503,14 @@ pub fn network(context: &mut Context) {
         println!("  skipped: the ferrite queue manager did not start");
         return;
     };
-    let mut commands = vec![
-        "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(OPTIONAL)"
-            .to_string(),
-        "REFRESH SECURITY TYPE(CONNAUTH)".to_string(),
+    let mut commands: Vec<String> = client::OPEN_TO_THIS_USER
+        .iter()
+        .map(|command| command.to_string())
+        .collect();
+    commands.extend([
         format!("DEFINE QLOCAL({SERVER_QUEUE}) MAXDEPTH(999999999)"),
         format!("DEFINE QLOCAL({STREAM_QUEUE}) MAXDEPTH(999999999)"),
-    ];
+    ]);
     let most = REQUEST_REPLY_SHAPES.iter().map(|s| s.1).max().unwrap_or(1);
     commands.extend((0..most).map(|index| format!("DEFINE QLOCAL({})", reply_queue(index))));
     if let Err(output) = child.mqsc(&commands) {

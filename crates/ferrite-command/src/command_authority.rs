@@ -70,12 +70,14 @@ fn verb_authority(verb: &str) -> u32 {
 }
 
 /// Check `authority` on the object (`object_type`, `name`), or on the queue manager when
-/// there is no single object of a type with records.
+/// there is no single object of a type with records. A refusal of the command `command`
+/// (MQCMD_*) is also a Not Authorized event (AUTHOREV).
 fn check(
     context: &Context,
     principal: &Principal,
     object: Option<(AuthorityObjectType, &str)>,
     authority: u32,
+    command: i32,
 ) -> Result<(), i32> {
     if principal.administrator {
         return Ok(());
@@ -89,7 +91,14 @@ fn check(
     };
     queue_manager
         .check_authority(principal, object_type, name, authority)
-        .map_err(|_| MQRC_NOT_AUTHORIZED)
+        .map_err(|_| {
+            ferrite_mqi::queue_manager_events::command_not_authorized(
+                queue_manager,
+                command,
+                &principal.name,
+            );
+            MQRC_NOT_AUTHORIZED
+        })
 }
 
 /// MQSC: the command `verb` `object` (`object_type` when the object keyword is an object
@@ -97,6 +106,7 @@ fn check(
 pub(crate) fn check_mqsc(
     context: &Context,
     verb: &str,
+    object_keyword: &str,
     object_type: Option<ObjectType>,
     object_token: &Token,
 ) -> Result<(), Failure> {
@@ -113,7 +123,8 @@ pub(crate) fn check_mqsc(
         .and_then(AuthorityObjectType::of)
         .filter(|object_type| *object_type != AuthorityObjectType::QueueManager)
         .map(|object_type| (object_type, name));
-    check(context, &principal, object, verb_authority(verb)).map_err(|_| {
+    let command = crate::events::mqsc_command_code(verb, object_keyword);
+    check(context, &principal, object, verb_authority(verb), command).map_err(|_| {
         Failure(vec![format!(
             "CSQ9016E {} '{verb}' command request not authorized for user '{}'",
             context.name, principal.name
@@ -199,5 +210,5 @@ pub(crate) fn check_pcf(
         });
         (object_type, name.unwrap_or(""))
     });
-    check(context, &principal, named, authority)
+    check(context, &principal, named, authority, command)
 }

@@ -110,7 +110,7 @@ pub fn run(
     let object_type = ObjectType::from_keyword(object);
     // Command authority (command_authority.rs): for whom the command runs, before it runs.
     if let Err(failure) =
-        crate::command_authority::check_mqsc(&context, verb, object_type, object_token)
+        crate::command_authority::check_mqsc(&context, verb, object, object_type, object_token)
     {
         return fail(&context, "CSQ9SCND", &label, failure);
     }

@@ -7,6 +7,12 @@
 //! same MQSC commands an operator would type. `ferrite create` runs it once and `ferrite
 //! start` runs it at every start, so queue managers created by older versions gain the
 //! objects added since.
+//!
+//! MQ's default channel authentication records ([`DEFAULT_CHANNEL_AUTHENTICATION`]) are set
+//! once, with the default objects of a new queue manager (the start that defines
+//! SYSTEM.DEF.SVRCONN), as crtmqm sets them: an operator who removes one does not see it come
+//! back, and queue managers created before they existed are left as they were (as MQ leaves a
+//! migrated queue manager).
 
 use std::sync::Arc;
 
@@ -149,6 +155,18 @@ pub const DEFAULT_OBJECTS: &[(ObjectType, &str, &str)] = &[
     ),
 ];
 
+/// MQ's default CHLAUTH records, as crtmqm sets them: the administration channel is open to
+/// MQ Explorer, every other SYSTEM.* channel is refused, and privileged users are refused on
+/// every channel (a channel's own BLOCKUSER record takes the place of `'*'`'s).
+pub const DEFAULT_CHANNEL_AUTHENTICATION: &[&str] = &[
+    "SET CHLAUTH('SYSTEM.ADMIN.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(CHANNEL) DESCR('Default rule to allow MQ Explorer access') ACTION(ADD)",
+    "SET CHLAUTH('SYSTEM.*') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS) DESCR('Default rule to disable all SYSTEM channels') ACTION(ADD)",
+    "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('*MQADMIN') DESCR('Default rule to disallow privileged users') ACTION(ADD)",
+];
+
+/// The channel whose definition marks the default objects' first start.
+const FIRST_START_MARKER: &str = "SYSTEM.DEF.SVRCONN";
+
 /// Define every default object that does not exist yet; returns the names defined. A storage
 /// class whose page set is not configured is skipped. Fails with the command's response if a
 /// DEFINE fails.
@@ -179,6 +197,11 @@ pub fn define_default_objects(queue_manager: &Arc<QueueManager>) -> Result<Vec<S
         }
         defined.push(name.to_string());
     }
+    if defined.iter().any(|name| name == FIRST_START_MARKER)
+        && queue_manager.channel_authentication_records().is_empty()
+    {
+        set_default_channel_authentication(queue_manager)?;
+    }
     // A CONNAUTH that named no object at restart names one now: put it in force.
     if defined
         .iter()
@@ -193,4 +216,16 @@ pub fn define_default_objects(queue_manager: &Arc<QueueManager>) -> Result<Vec<S
             .map_err(|error| format!("REFRESH SECURITY TYPE(CONNAUTH): {error}"))?;
     }
     Ok(defined)
+}
+
+/// Set [`DEFAULT_CHANNEL_AUTHENTICATION`] (a new queue manager's, which has no records yet).
+fn set_default_channel_authentication(queue_manager: &Arc<QueueManager>) -> Result<(), String> {
+    let origin = CommandOrigin::internal(&CommandOrigin::console().user_id);
+    for command in DEFAULT_CHANNEL_AUTHENTICATION {
+        let response = crate::commands::run(queue_manager, None, &origin, command);
+        if !response.success {
+            return Err(format!("{command}: {}", response.text()));
+        }
+    }
+    Ok(())
 }

@@ -228,7 +228,7 @@ pub(crate) fn is_inquiry(command: i32) -> bool {
 }
 
 /// The PCF command code of an MQSC verb and object (MQCMD_NONE when PCF has none).
-fn mqsc_command_code(verb: &str, object: &str) -> i32 {
+pub(crate) fn mqsc_command_code(verb: &str, object: &str) -> i32 {
     let queue = matches!(object, "QLOCAL" | "QMODEL" | "QALIAS" | "QREMOTE" | "QUEUE");
     match (verb, object) {
         ("DEFINE", _) if queue => MQCMD_CREATE_Q,

@@ -37,6 +37,7 @@ pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("PERFMEV", Takes::Value),
     ("INHIBTEV", Takes::Value),
     ("LOCALEV", Takes::Value),
+    ("AUTHOREV", Takes::Value),
     ("CMDEV", Takes::Value),
     ("CONFIGEV", Takes::Value),
     ("STRSTPEV", Takes::Value),
@@ -99,6 +100,7 @@ pub(crate) fn stored_attributes(
         ("PERFMEV", enabled(attributes.performance_events)),
         ("INHIBTEV", enabled(attributes.inhibit_events)),
         ("LOCALEV", enabled(attributes.local_events)),
+        ("AUTHOREV", enabled(attributes.authority_events)),
         (
             "CMDEV",
             keyword(&attributes.command_events, &QMGR_COMMAND_EVENT_VALUES),
@@ -272,6 +274,7 @@ pub(crate) fn apply_qmgr_attribute(
         "PERFMEV" => attributes.performance_events = event(token, value)?,
         "INHIBTEV" => attributes.inhibit_events = event(token, value)?,
         "LOCALEV" => attributes.local_events = event(token, value)?,
+        "AUTHOREV" => attributes.authority_events = event(token, value)?,
         "CMDEV" => {
             attributes.command_events = QMGR_COMMAND_EVENT_VALUES
                 [choice(token, value, &QMGR_COMMAND_EVENT_VALUES)?]

@@ -5,12 +5,15 @@
 
 mod support;
 
-use ferrite_command::pcf::Parameter;
+use ferrite_command::pcf::{ByteOrder, Parameter};
 use ferrite_command::{CommandOrigin, CommandProcessor};
 use ferrite_constants::{
-    object_type::*, pcf::*, pcf_selector::*, queue_type::MQQT_LOCAL, reason::*, selector::*,
+    encoding::MQENC_NATIVE, misc::*, object_type::*, open_options::*, pcf::*, pcf_selector::*,
+    queue_type::MQQT_LOCAL, reason::*, selector::*,
 };
-use ferrite_mqi::Mqmd;
+use ferrite_mqi::queue_manager_events::QUEUE_MANAGER_EVENT_QUEUE;
+use ferrite_mqi::{Connection, Mqcno, Mqmd, Mqod};
+use ferrite_queue_manager::QueueManager as QueueManagerHandle;
 
 /// Where a command put by `user` comes from (the command server's origin for it).
 fn from(user: &str) -> CommandOrigin {
@@ -185,4 +188,94 @@ fn pcf_commands_are_checked_as_mqsc_commands_are() {
         ),
         MQRC_NONE
     );
+}
+
+/// The Not Authorized events on SYSTEM.ADMIN.QMGR.EVENT, taken off it: each one's parameters.
+fn authority_events(queue_manager: &std::sync::Arc<QueueManagerHandle>) -> Vec<Vec<Parameter>> {
+    let order = ByteOrder::of_encoding(MQENC_NATIVE);
+    ferrite_test_kit::take_all(queue_manager, QUEUE_MANAGER_EVENT_QUEUE, 4096)
+        .into_iter()
+        .map(|(_, data)| ferrite_command::pcf::decode_event(&data, order).unwrap())
+        .inspect(|event| {
+            assert_eq!(event.header.command, MQCMD_Q_MGR_EVENT);
+            assert_eq!(event.header.reason, MQRC_NOT_AUTHORIZED);
+        })
+        .map(|event| event.parameters)
+        .collect()
+}
+
+fn integer(parameter: i32, value: i32) -> Parameter {
+    Parameter::Integer { parameter, value }
+}
+
+fn string(parameter: i32, value: &str) -> Parameter {
+    Parameter::String {
+        parameter,
+        value: value.to_string(),
+    }
+}
+
+#[test]
+fn refusals_are_not_authorized_events_while_authorev_is_enabled() {
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.Q"]);
+    ferrite_command::define_default_objects(&queue_manager).unwrap();
+    let processor = CommandProcessor::new(queue_manager.clone());
+    let connect = || Connection::connect_as(queue_manager.clone(), "", &Mqcno::default(), "app");
+    // DISABLED, MQ's default: refused, and no event.
+    assert_eq!(connect().err().map(|e| e.reason), Some(MQRC_NOT_AUTHORIZED));
+    assert!(authority_events(&queue_manager).is_empty());
+    console(&processor, "ALTER QMGR AUTHOREV(ENABLED)");
+    let display = processor.run("DISPLAY QMGR AUTHOREV").text();
+    assert!(display.contains("AUTHOREV(ENABLED)"), "{display}");
+
+    // Type 1: MQCONN without connect.
+    assert_eq!(connect().err().map(|e| e.reason), Some(MQRC_NOT_AUTHORIZED));
+    let events = authority_events(&queue_manager);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0][0], string(MQCA_Q_MGR_NAME, "QM1"));
+    assert_eq!(
+        events[0][1],
+        integer(MQIACF_REASON_QUALIFIER, MQRQ_CONN_NOT_AUTHORIZED)
+    );
+    assert_eq!(events[0][2], string(MQCACF_USER_IDENTIFIER, "app"));
+
+    // Type 2: MQOPEN without the authority an option needs.
+    console(
+        &processor,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('app') AUTHADD(CONNECT)",
+    );
+    let mut connection = connect().unwrap();
+    let error = connection
+        .open(&mut Mqod::queue("APP.Q"), MQOO_OUTPUT)
+        .unwrap_err();
+    assert_eq!(error.reason, MQRC_NOT_AUTHORIZED);
+    let events = authority_events(&queue_manager);
+    assert_eq!(events.len(), 1, "{events:?}");
+    let event = &events[0];
+    assert_eq!(
+        event[1],
+        integer(MQIACF_REASON_QUALIFIER, MQRQ_OPEN_NOT_AUTHORIZED)
+    );
+    assert_eq!(event[2], integer(MQIACF_OPEN_OPTIONS, MQOO_OUTPUT));
+    assert_eq!(event[3], string(MQCACF_USER_IDENTIFIER, "app"));
+    assert_eq!(event.last(), Some(&string(MQCA_Q_NAME, "APP.Q")));
+    connection.disconnect().unwrap();
+
+    // Type 4: a command refused for its user.
+    refused(&processor, "app", "DEFINE QLOCAL(APP.NEW)");
+    let events = authority_events(&queue_manager);
+    assert_eq!(
+        events,
+        vec![vec![
+            string(MQCA_Q_MGR_NAME, "QM1"),
+            integer(MQIACF_REASON_QUALIFIER, MQRQ_CMD_NOT_AUTHORIZED),
+            integer(MQIACF_COMMAND, MQCMD_CREATE_Q),
+            string(MQCACF_USER_IDENTIFIER, "app"),
+        ]]
+    );
+
+    // DISABLED again: refusals go on, events stop.
+    console(&processor, "ALTER QMGR AUTHOREV(DISABLED)");
+    refused(&processor, "app", "DEFINE QLOCAL(APP.NEW)");
+    assert!(authority_events(&queue_manager).is_empty());
 }

@@ -241,6 +241,26 @@ fn default_objects_are_defined_once_with_mq_defaults() {
     ] {
         assert!(defined.iter().any(|d| d == name), "{name} in {defined:?}");
     }
+    // MQ's default CHLAUTH records, set with the first default objects, as crtmqm sets them.
+    let lines = ok(&queue_manager, "DISPLAY CHLAUTH(*) ALL");
+    for expected in [
+        "CHLAUTH(SYSTEM.ADMIN.SVRCONN)",
+        "CHLAUTH(SYSTEM.*)",
+        "USERSRC(NOACCESS)",
+        "USERLIST('*MQADMIN')",
+    ] {
+        assert!(
+            lines.iter().any(|line| line.contains(expected)),
+            "{expected} in {lines:?}"
+        );
+    }
+    assert_eq!(queue_manager.channel_authentication_records().len(), 3);
+    // An operator's removal of one is kept: the records are not set again at the next start.
+    ok(
+        &queue_manager,
+        "SET CHLAUTH('*') TYPE(BLOCKUSER) ACTION(REMOVEALL)",
+    );
+    assert_eq!(queue_manager.channel_authentication_records().len(), 2);
     // A second run changes nothing, and keeps what an operator altered.
     ok(&queue_manager, "ALTER CHANNEL(DEV.APP.SVRCONN) SHARECNV(1)");
     assert!(define_default_objects(&queue_manager).unwrap().is_empty());
@@ -301,6 +321,7 @@ fn default_objects_are_defined_once_with_mq_defaults() {
     drop(queue_manager);
     let queue_manager = reopen(directory.path());
     assert!(define_default_objects(&queue_manager).unwrap().is_empty());
+    assert_eq!(queue_manager.channel_authentication_records().len(), 2);
     assert!(queue_manager
         .object(ObjectType::RemoteQueue, "SYSTEM.DEFAULT.REMOTE.QUEUE")
         .is_some());

@@ -154,14 +154,28 @@ fn this_process() -> &'static ConnectingUser {
     THIS_PROCESS.get_or_init(ConnectingUser::this_process)
 }
 
-/// MQCONN's authority check: connect on the queue manager object (MQRC_NOT_AUTHORIZED).
-fn authorize_connect(queue_manager: &QueueManager, principal: &Principal) -> MqResult<()> {
-    queue_manager.check_authority(
+/// MQCONN's authority check: connect on the queue manager object (MQRC_NOT_AUTHORIZED, and
+/// the Not Authorized event for the application `appl_name`).
+fn authorize_connect(
+    queue_manager: &QueueManager,
+    principal: &Principal,
+    appl_name: &str,
+) -> MqResult<()> {
+    let checked = queue_manager.check_authority(
         principal,
         AuthorityObjectType::QueueManager,
         queue_manager.name(),
         MQZAO_CONNECT,
-    )?;
+    );
+    if checked.is_err() {
+        let refused = crate::queue_manager_events::Refused {
+            user_identifier: &principal.name,
+            appl_type: MQAT_DEFAULT,
+            appl_name,
+        };
+        crate::queue_manager_events::connect_not_authorized(queue_manager, &refused);
+    }
+    checked?;
     Ok(())
 }
 
@@ -367,7 +381,6 @@ impl Connection {
             Some(user) => queue_manager.principal(&ConnectingUser::asserted(user)),
             None => queue_manager.principal(this_process()),
         };
-        authorize_connect(&queue_manager, &principal)?;
         let (user_identifier, program_name) = process_identity();
         let user_identifier: &String = match &adopted_user {
             Some(user) => user,
@@ -380,6 +393,7 @@ impl Connection {
             // MQ keeps the end of a program's name.
             MqChar::last_fitting(&cno.appl_name)
         };
+        authorize_connect(&queue_manager, &principal, appl_name.as_str())?;
         crate::queue_manager_put::install_expiry_observer(&queue_manager);
         crate::service_interval_events::install(&queue_manager);
         let record = queue_manager
@@ -422,7 +436,11 @@ impl Connection {
         let mut connection = Self::connect_checked(queue_manager, q_mgr_name, cno, false)?;
         if !user.trim().is_empty() {
             connection.set_user_identifier(user);
-            authorize_connect(&connection.queue_manager, &connection.principal)?;
+            authorize_connect(
+                &connection.queue_manager,
+                &connection.principal,
+                connection.appl_name.as_str(),
+            )?;
         }
         Ok(connection)
     }

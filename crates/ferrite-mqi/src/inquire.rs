@@ -291,6 +291,7 @@ pub fn queue_manager_attribute(
         MQIA_PERFORMANCE_EVENT => integer(event(attributes.performance_events)),
         MQIA_INHIBIT_EVENT => integer(event(attributes.inhibit_events)),
         MQIA_LOCAL_EVENT => integer(event(attributes.local_events)),
+        MQIA_AUTHORITY_EVENT => integer(event(attributes.authority_events)),
         MQIA_COMMAND_EVENT => integer(match attributes.command_events.as_str() {
             "ENABLED" => MQEVR_ENABLED,
             "NODISPLAY" => MQEVR_NO_DISPLAY,

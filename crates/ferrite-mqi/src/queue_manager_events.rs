@@ -1,7 +1,8 @@
-//! Queue manager events: inhibit events (QMGR INHIBTEV) and local events (QMGR LOCALEV), put on
-//! SYSTEM.ADMIN.QMGR.EVENT when an MQI call fails for one of their reasons, as IBM MQ documents
-//! them ("Get Inhibited", "Put Inhibited", "Unknown Object Name", "Unknown Alias Base Queue",
-//! "Alias Base Queue Type Error"). Both switches are DISABLED by default. And the start event
+//! Queue manager events: inhibit events (QMGR INHIBTEV), local events (QMGR LOCALEV) and
+//! authority events (QMGR AUTHOREV), put on SYSTEM.ADMIN.QMGR.EVENT when an MQI call or a
+//! command fails for one of their reasons, as IBM MQ documents them ("Get Inhibited", "Put
+//! Inhibited", "Unknown Object Name", "Unknown Alias Base Queue", "Alias Base Queue Type
+//! Error", "Not Authorized"). The three switches are DISABLED by default. And the start event
 //! (QMGR STRSTPEV, ENABLED by default): Queue Manager Active (MQRC_Q_MGR_ACTIVE, 2222) each
 //! time `ferrite start` brings the queue manager up, as MQ for z/OS generates it on every start
 //! but the first (Ferrite's first start is `ferrite create`'s); its only parameter is QMgrName
@@ -15,6 +16,9 @@
 //! | Unknown Object Name | MQRC_UNKNOWN_OBJECT_NAME (2085) | MQOPEN, MQPUT1 of an object that does not exist | LOCALEV |
 //! | Unknown Alias Base Queue | MQRC_UNKNOWN_ALIAS_BASE_Q (2082) | MQOPEN, MQPUT1 of an alias whose TARGET does not exist | LOCALEV |
 //! | Alias Base Queue Type Error | MQRC_ALIAS_BASE_Q_TYPE_ERROR (2001) | MQOPEN, MQPUT1 of an alias whose TARGET is a model or alias queue | LOCALEV |
+//! | Not Authorized (type 1) | MQRC_NOT_AUTHORIZED (2035), MQRQ_CONN_NOT_AUTHORIZED | MQCONN without connect authority | AUTHOREV |
+//! | Not Authorized (type 2) | MQRC_NOT_AUTHORIZED (2035), MQRQ_OPEN_NOT_AUTHORIZED | MQOPEN, MQPUT1 without an authority its options need | AUTHOREV |
+//! | Not Authorized (type 4) | MQRC_NOT_AUTHORIZED (2035), MQRQ_CMD_NOT_AUTHORIZED | an MQSC or PCF command refused for its user | AUTHOREV |
 //!
 //! The event never changes the call's outcome; one that cannot be put (the event queue not
 //! defined, full, put-inhibited) is lost, as in MQ.
@@ -38,6 +42,14 @@
 //! | ConnName | MQCACH_CONNECTION_NAME 3506 | MQCFST 264 | all, for a client connection only |
 //! | ChannelName | MQCACH_CHANNEL_NAME 3501 | MQCFST 20 | all, for a client connection only |
 //!
+//! The Not Authorized events have their own parameters, in IBM's order: QMgrName, ReasonQualifier
+//! (MQIACF_REASON_QUALIFIER 1020), then for type 1 UserIdentifier (MQCACF_USER_IDENTIFIER 3025,
+//! MQCFST 12), ApplType, ApplName; for type 2 Options (MQIACF_OPEN_OPTIONS 1022), UserIdentifier
+//! (the alternate user with MQOO_ALTERNATE_USER_AUTHORITY), ApplType, ApplName and the object's
+//! name (QName, ProcessName or NamelistName; none for the queue manager); for type 4 Command
+//! (MQIACF_COMMAND 1021: the PCF command, or for MQSC the PCF command of the same verb and
+//! object) and UserIdentifier.
+//!
 //! ObjectQMgrName and TopicName/TopicString never apply here: an object of another queue
 //! manager fails earlier (MQRC_UNKNOWN_OBJECT_Q_MGR) and Ferrite has no topics.
 
@@ -46,20 +58,24 @@ use ferrite_constants::{
     format::MQFMT_EVENT,
     lengths::{
         MQ_APPL_NAME_LENGTH, MQ_CHANNEL_NAME_LENGTH, MQ_CONN_NAME_LENGTH, MQ_Q_MGR_NAME_LENGTH,
-        MQ_Q_NAME_LENGTH,
+        MQ_Q_NAME_LENGTH, MQ_USER_ID_LENGTH,
     },
-    object_type::{MQOT_PROCESS, MQOT_Q},
+    misc::{MQRQ_CMD_NOT_AUTHORIZED, MQRQ_CONN_NOT_AUTHORIZED, MQRQ_OPEN_NOT_AUTHORIZED},
+    object_type::{MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q},
     pcf::{MQCFH_VERSION_1, MQCMD_Q_MGR_EVENT},
-    pcf_selector::{MQCACF_APPL_NAME, MQCACH_CHANNEL_NAME, MQCACH_CONNECTION_NAME},
+    pcf_selector::{
+        MQCACF_APPL_NAME, MQCACF_USER_IDENTIFIER, MQCACH_CHANNEL_NAME, MQCACH_CONNECTION_NAME,
+        MQIACF_COMMAND, MQIACF_OPEN_OPTIONS, MQIACF_REASON_QUALIFIER,
+    },
     persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENT},
     queue_type::{MQQT_ALIAS, MQQT_LOCAL, MQQT_MODEL, MQQT_REMOTE},
     reason::{
-        MQRC_ALIAS_BASE_Q_TYPE_ERROR, MQRC_GET_INHIBITED, MQRC_PUT_INHIBITED, MQRC_Q_MGR_ACTIVE,
-        MQRC_UNKNOWN_ALIAS_BASE_Q, MQRC_UNKNOWN_OBJECT_NAME,
+        MQRC_ALIAS_BASE_Q_TYPE_ERROR, MQRC_GET_INHIBITED, MQRC_NOT_AUTHORIZED, MQRC_PUT_INHIBITED,
+        MQRC_Q_MGR_ACTIVE, MQRC_UNKNOWN_ALIAS_BASE_Q, MQRC_UNKNOWN_OBJECT_NAME,
     },
     selector::{
-        MQCA_BASE_OBJECT_NAME, MQCA_PROCESS_NAME, MQCA_Q_MGR_NAME, MQCA_Q_NAME, MQIA_APPL_TYPE,
-        MQIA_BASE_TYPE, MQIA_Q_TYPE,
+        MQCA_BASE_OBJECT_NAME, MQCA_NAMELIST_NAME, MQCA_PROCESS_NAME, MQCA_Q_MGR_NAME, MQCA_Q_NAME,
+        MQIA_APPL_TYPE, MQIA_BASE_TYPE, MQIA_Q_TYPE,
     },
 };
 use ferrite_protocol::ByteOrder;
@@ -149,6 +165,92 @@ pub fn open_failed(
     }
     client(&mut event, record);
     put_event(queue_manager, event.finish())
+}
+
+/// Who an authority check refused, for a Not Authorized event.
+pub struct Refused<'a> {
+    pub user_identifier: &'a str,
+    pub appl_type: i32,
+    pub appl_name: &'a str,
+}
+
+/// MQCONN refused `refused` (no connect authority): a Not Authorized event (type 1) when
+/// AUTHOREV is ENABLED. Returns whether an event was put.
+pub fn connect_not_authorized(queue_manager: &QueueManager, refused: &Refused<'_>) -> bool {
+    let Some(mut event) = not_authorized(queue_manager, MQRQ_CONN_NOT_AUTHORIZED) else {
+        return false;
+    };
+    refused_application(&mut event, refused);
+    put_event(queue_manager, event.finish())
+}
+
+/// MQOPEN (or MQPUT1's open) with `options` of the object `name` of MQ type `object_type`
+/// (MQOT_*) refused `refused`: a Not Authorized event (type 2) when AUTHOREV is ENABLED.
+/// Returns whether an event was put.
+pub fn open_not_authorized(
+    queue_manager: &QueueManager,
+    refused: &Refused<'_>,
+    options: i32,
+    object_type: i32,
+    name: &str,
+) -> bool {
+    let Some(mut event) = not_authorized(queue_manager, MQRQ_OPEN_NOT_AUTHORIZED) else {
+        return false;
+    };
+    event.integer(MQIACF_OPEN_OPTIONS, options);
+    refused_application(&mut event, refused);
+    let name_parameter = match object_type {
+        MQOT_Q => Some(MQCA_Q_NAME),
+        MQOT_PROCESS => Some(MQCA_PROCESS_NAME),
+        MQOT_NAMELIST => Some(MQCA_NAMELIST_NAME),
+        _ => None,
+    };
+    if let Some(parameter) = name_parameter {
+        event.string(parameter, name, MQ_Q_NAME_LENGTH);
+    }
+    put_event(queue_manager, event.finish())
+}
+
+/// The command `command` (MQCMD_*) was refused for `user_identifier`: a Not Authorized event
+/// (type 4) when AUTHOREV is ENABLED. Returns whether an event was put.
+pub fn command_not_authorized(
+    queue_manager: &QueueManager,
+    command: i32,
+    user_identifier: &str,
+) -> bool {
+    let Some(mut event) = not_authorized(queue_manager, MQRQ_CMD_NOT_AUTHORIZED) else {
+        return false;
+    };
+    event.integer(MQIACF_COMMAND, command).string(
+        MQCACF_USER_IDENTIFIER,
+        user_identifier,
+        MQ_USER_ID_LENGTH,
+    );
+    put_event(queue_manager, event.finish())
+}
+
+/// A Not Authorized event's first parameters, or `None` while AUTHOREV is DISABLED.
+fn not_authorized(queue_manager: &QueueManager, qualifier: i32) -> Option<EventWriter> {
+    if !queue_manager.queue_manager_attributes().authority_events {
+        return None;
+    }
+    let mut event = writer(MQRC_NOT_AUTHORIZED);
+    event
+        .string(MQCA_Q_MGR_NAME, queue_manager.name(), MQ_Q_MGR_NAME_LENGTH)
+        .integer(MQIACF_REASON_QUALIFIER, qualifier);
+    Some(event)
+}
+
+/// UserIdentifier, ApplType and ApplName of a refused connection.
+fn refused_application(event: &mut EventWriter, refused: &Refused<'_>) {
+    event
+        .string(
+            MQCACF_USER_IDENTIFIER,
+            refused.user_identifier,
+            MQ_USER_ID_LENGTH,
+        )
+        .integer(MQIA_APPL_TYPE, refused.appl_type)
+        .string(MQCACF_APPL_NAME, refused.appl_name, MQ_APPL_NAME_LENGTH);
 }
 
 /// The queue manager has started: a Queue Manager Active event when STRSTPEV is ENABLED.

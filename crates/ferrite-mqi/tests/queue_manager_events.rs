@@ -23,15 +23,8 @@ enum Value {
 /// The reason and the parameters (id, value) of every event on the queue manager event queue,
 /// taken off it. Checks the MQCFH of each.
 fn events(queue_manager: &std::sync::Arc<QueueManager>) -> Vec<(i32, Vec<(i32, Value)>)> {
-    let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
-    let hobj = connection
-        .open(
-            &mut Mqod::queue(QUEUE_MANAGER_EVENT_QUEUE),
-            MQOO_INPUT_SHARED,
-        )
-        .unwrap();
     let mut found = Vec::new();
-    for (md, buffer) in get_until_empty(&mut connection, hobj, 4096, "the event queue") {
+    for (md, buffer) in take_all(queue_manager, QUEUE_MANAGER_EVENT_QUEUE, 4096) {
         assert_eq!(md.format, MQFMT_EVENT);
         assert_eq!(md.msg_type, MQMT_DATAGRAM);
         let data = &buffer;
@@ -59,7 +52,6 @@ fn events(queue_manager: &std::sync::Arc<QueueManager>) -> Vec<(i32, Vec<(i32, V
         assert_eq!(offset, data.len(), "ParameterCount covers the data");
         found.push((int(28), parameters));
     }
-    connection.close(hobj, 0).unwrap();
     found
 }
 

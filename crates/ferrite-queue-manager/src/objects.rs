@@ -17,7 +17,7 @@
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
-//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ CHCKCLNT (CHLEV absent in older images: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS) and CHLAUTH (absent: ENABLED) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ CHCKCLNT (CHLEV absent in older images: DISABLED), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS) and CHLAUTH (absent: ENABLED) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE PUT GET DEFPSIST DEFPRTY                 |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
 //! | `CHANNEL`  | 1       | CHANNEL CHLTYPE DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER |
@@ -245,6 +245,8 @@ pub struct QueueManagerAttributes {
     pub inhibit_events: bool,
     /// LOCALEV: local error events enabled.
     pub local_events: bool,
+    /// AUTHOREV: authority (Not Authorized) events enabled.
+    pub authority_events: bool,
     /// CMDEV: command events, one of [`QMGR_COMMAND_EVENT_VALUES`]: DISABLED (MQ's default),
     /// ENABLED (every command that succeeds) or NODISPLAY (all but DISPLAY and PCF Inquire).
     pub command_events: String,
@@ -350,6 +352,7 @@ impl QueueManagerAttributes {
             performance_events: false,
             inhibit_events: false,
             local_events: false,
+            authority_events: false,
             command_events: QMGR_COMMAND_EVENT_VALUES[0].to_string(),
             config_events: false,
             start_stop_events: true,
@@ -1496,6 +1499,7 @@ impl ObjectDefinition {
                     .line("PERFMEV", enabled_disabled(!d.performance_events))
                     .line("INHIBTEV", enabled_disabled(!d.inhibit_events))
                     .line("LOCALEV", enabled_disabled(!d.local_events))
+                    .line("AUTHOREV", enabled_disabled(!d.authority_events))
                     .line("CMDEV", &d.command_events)
                     .line("CONFIGEV", enabled_disabled(!d.config_events))
                     .line("STRSTPEV", enabled_disabled(!d.start_stop_events))
@@ -1717,6 +1721,7 @@ impl QueueManagerAttributes {
                 "PERFMEV" => d.performance_events = enabled(value),
                 "INHIBTEV" => d.inhibit_events = enabled(value),
                 "LOCALEV" => d.local_events = enabled(value),
+                "AUTHOREV" => d.authority_events = enabled(value),
                 "CMDEV" => d.command_events = value.clone(),
                 "CONFIGEV" => d.config_events = enabled(value),
                 "STRSTPEV" => d.start_stop_events = enabled(value),

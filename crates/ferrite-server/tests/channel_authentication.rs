@@ -101,9 +101,15 @@ fn chlauth_records_block_map_and_warn_over_tcp() {
     // Passwords are not what this test is about: CHLAUTH decides before them.
     run("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(OPTIONAL)");
     run("REFRESH SECURITY TYPE(CONNAUTH)");
-    run("SET CHLAUTH('SYSTEM.*') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS) DESCR('Default rule to disable all SYSTEM channels')");
-    run("SET CHLAUTH('SYSTEM.ADMIN.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(CHANNEL)");
-    run("SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('*MQADMIN')");
+    // MQ's default records, which a new queue manager has.
+    let records = run("DISPLAY CHLAUTH(*) ALL");
+    for default in [
+        "CHLAUTH(SYSTEM.*)",
+        "CHLAUTH(SYSTEM.ADMIN.SVRCONN)",
+        "USERLIST('*MQADMIN')",
+    ] {
+        assert!(records.contains(default), "{default} in {records}");
+    }
 
     // A privileged user on an application channel: '*' BLOCKUSER *MQADMIN.
     assert_eq!(refused(&listener, "DEV.APP.SVRCONN"), MQRC_NOT_AUTHORIZED);

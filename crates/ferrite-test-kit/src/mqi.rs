@@ -169,6 +169,23 @@ pub fn get_until_empty(
     }
 }
 
+/// Take every message off the queue `queue` of `queue_manager` (opened for this call, each
+/// into a buffer of `buffer_size` bytes): their descriptors and data, as
+/// [`get_until_empty`].
+pub fn take_all(
+    queue_manager: &Arc<QueueManager>,
+    queue: &str,
+    buffer_size: usize,
+) -> Vec<(Mqmd, Vec<u8>)> {
+    let mut connection = Connection::connect(queue_manager.clone(), "").unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue(queue), MQOO_INPUT_SHARED)
+        .unwrap();
+    let taken = get_until_empty(&mut connection, hobj, buffer_size, queue);
+    connection.close(hobj, 0).unwrap();
+    taken
+}
+
 /// Take every performance event off `hobj` (SYSTEM.ADMIN.PERFM.EVENT, open for input): each
 /// must be an event message (MQFMT_EVENT) of 236 bytes, an MQCFH and a queue's parameters.
 pub fn performance_events(connection: &mut impl Mqi, hobj: Hobj) -> Vec<Vec<u8>> {

@@ -51,7 +51,7 @@ struct RemoteArguments {
     #[arg(long, value_name = "HOST:PORT")]
     client: Option<String>,
     /// The server-connection channel for --client.
-    #[arg(long, default_value = "SYSTEM.DEF.SVRCONN")]
+    #[arg(long, default_value = "DEV.APP.SVRCONN")]
     channel: String,
     /// Connect with this user ID and a password (runmqsc -u): the password is prompted for on
     /// a terminal, otherwise read from the first line of standard input; never given on the

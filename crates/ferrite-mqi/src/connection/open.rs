@@ -18,7 +18,7 @@ use ferrite_queue_manager::objects::authority_record::{
 };
 use ferrite_queue_manager::{
     thread_number, ConnectingUser, DefinitionType, HandleRecord, LocalQueue, ObjectDefinition,
-    ObjectType, QueueDefinition,
+    ObjectType, Principal, QueueDefinition,
 };
 
 use super::{
@@ -345,7 +345,8 @@ impl Connection {
     /// MQOPEN's authority check on the object named (the tables of MQ's "Authorizations for
     /// MQI calls"): each access the options ask for needs its authority (MQRC_NOT_AUTHORIZED
     /// otherwise). With MQOO_ALTERNATE_USER_AUTHORITY the connection's user needs altusr on
-    /// the queue manager, and the checks are made for AlternateUserId instead.
+    /// the queue manager, and the checks are made for AlternateUserId instead. A refusal is
+    /// also a Not Authorized event (AUTHOREV).
     fn authorize_open(
         &self,
         od: &Mqod,
@@ -355,12 +356,20 @@ impl Connection {
     ) -> MqResult<()> {
         let alternate;
         let principal = if options & MQOO_ALTERNATE_USER_AUTHORITY != 0 {
-            self.queue_manager.check_authority(
+            let checked = self.queue_manager.check_authority(
                 &self.principal,
                 AuthorityObjectType::QueueManager,
                 self.queue_manager.name(),
                 MQZAO_ALTERNATE_USER_AUTHORITY,
-            )?;
+            );
+            self.open_refused(
+                checked.is_err(),
+                &self.principal,
+                object_type,
+                name,
+                options,
+            );
+            checked?;
             alternate = self
                 .queue_manager
                 .principal(&ConnectingUser::asserted(trim(&od.alternate_user_id)));
@@ -371,13 +380,47 @@ impl Connection {
         if principal.administrator {
             return Ok(());
         }
-        self.queue_manager.check_authority(
+        let checked = self.queue_manager.check_authority(
             principal,
             object_type,
             name,
             open_authorities(options),
-        )?;
+        );
+        self.open_refused(checked.is_err(), principal, object_type, name, options);
+        checked?;
         Ok(())
+    }
+
+    /// When `refused`, the Not Authorized event of an open (type 2) for `principal`.
+    fn open_refused(
+        &self,
+        refused: bool,
+        principal: &Principal,
+        object_type: AuthorityObjectType,
+        name: &str,
+        options: i32,
+    ) {
+        if !refused {
+            return;
+        }
+        let mq_object_type = match object_type {
+            AuthorityObjectType::Queue => MQOT_Q,
+            AuthorityObjectType::Process => MQOT_PROCESS,
+            AuthorityObjectType::Namelist => MQOT_NAMELIST,
+            _ => MQOT_Q_MGR,
+        };
+        let refused = crate::queue_manager_events::Refused {
+            user_identifier: &principal.name,
+            appl_type: self.record.appl_type,
+            appl_name: self.appl_name.as_str(),
+        };
+        crate::queue_manager_events::open_not_authorized(
+            &self.queue_manager,
+            &refused,
+            options,
+            mq_object_type,
+            name,
+        );
     }
 
     /// The name of a dynamic queue from DynamicQName: a trailing `*` is replaced by 16

@@ -30,7 +30,7 @@ public final class AsyncSend {
         factory.setHostName("127.0.0.1");
         factory.setPort(Integer.parseInt(args[0]));
         factory.setQueueManager(args[1]);
-        factory.setChannel(args.length > 2 ? args[2] : "SYSTEM.DEF.SVRCONN");
+        factory.setChannel(args.length > 2 ? args[2] : "DEV.APP.SVRCONN");
         factory.setTransportType(WMQConstants.WMQ_CM_CLIENT);
         Connection connection = factory.createConnection();
         connection.start();

@@ -135,7 +135,7 @@ public final class LoadGenerator {
     }
 
     public static void main(String[] args) throws Exception {
-        String broker = null, host = "127.0.0.1", qmgr = "BENCHQM", channel = "SYSTEM.DEF.SVRCONN";
+        String broker = null, host = "127.0.0.1", qmgr = "BENCHQM", channel = "DEV.APP.SVRCONN";
         String mode = "quick", run = "jms-" + System.currentTimeMillis(), results = "ferrite-bench-results.jsonl";
         String only = "network,stream,request-reply-persistent";
         String consume = "default";
