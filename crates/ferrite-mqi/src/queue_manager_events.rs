@@ -38,8 +38,10 @@
 //! | ConnName | MQCACH_CONNECTION_NAME 3506 | MQCFST 264 | all, for a client connection only |
 //! | ChannelName | MQCACH_CHANNEL_NAME 3501 | MQCFST 20 | all, for a client connection only |
 //!
-//! ObjectQMgrName and TopicName/TopicString never apply here: an object of another queue
-//! manager fails earlier (MQRC_UNKNOWN_OBJECT_Q_MGR) and Ferrite has no topics.
+//! ObjectQMgrName and TopicName/TopicString never apply here: a queue of another queue manager
+//! resolves to a transmission queue or fails with a distributed queuing reason
+//! (name_resolution.rs; MQ's Unknown Remote Queue Manager and transmission queue events are
+//! not raised yet) and Ferrite has no topics.
 
 use ferrite_constants::{
     encoding::MQENC_NATIVE,
