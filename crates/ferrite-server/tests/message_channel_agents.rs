@@ -452,3 +452,24 @@ fn fast_non_persistent_messages_arrive_at_once_and_never_twice() {
     assert_eq!(late.len(), 1);
     assert_eq!(late[0].1, b"safe");
 }
+
+#[test]
+fn batchlim_ends_a_batch_once_its_kilobytes_are_reached() {
+    // Each transmission-queue message is 428 bytes of MQXQH and 300 of data: two pass 1 KiB.
+    let pair = pair("BATCHLIM(1)");
+    for index in 0..3u8 {
+        let (mut md, data) = persistent(&[index; 300]);
+        put_remote(&pair.qm1, "TO.QM2", &mut md, &data);
+    }
+    let mut sending = sender(&pair.qm1, "QM1.TO.QM2");
+    let mut receiving = receiver(&pair.qm2, "QM1.TO.QM2");
+    let mut sizes = Vec::new();
+    while let Some(batch) = sending.next_batch().unwrap() {
+        sizes.push(batch.messages.len());
+        carry(&batch, &mut receiving, None);
+        receiving.end_of_batch().unwrap();
+        sending.confirmed().unwrap();
+    }
+    assert_eq!(sizes, vec![2, 1]);
+    assert_eq!(drain(&pair.qm2, "APP.IN").len(), 3);
+}

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use ferrite_constants::{persistence::MQPER_PERSISTENT, put_options::*, reason::*};
+use ferrite_constants::{persistence::MQPER_PERSISTENT, put_options::*};
 use ferrite_mqi::transmission_queue::parse_transmission_message;
 use ferrite_mqi::{Connection, MqError, MqResult, Mqod, Mqpmo};
 use ferrite_protocol::message_channel::MessageData;
@@ -36,8 +36,6 @@ pub struct ReceivingAgent {
     last_committed: u32,
     /// The last sequence number received in the open batch.
     last_received: u32,
-    /// Messages received in the open batch.
-    in_batch: u32,
 }
 
 impl ReceivingAgent {
@@ -63,7 +61,6 @@ impl ReceivingAgent {
             sync,
             last_committed,
             last_received: last_committed,
-            in_batch: 0,
         })
     }
 
@@ -124,7 +121,6 @@ impl ReceivingAgent {
                 }
             };
         self.last_received = sequence;
-        self.in_batch += 1;
         Ok(delivery)
     }
 
@@ -138,30 +134,12 @@ impl ReceivingAgent {
         )?;
         self.connection.commit()?;
         self.last_committed = self.last_received;
-        self.in_batch = 0;
         Ok(self.last_committed)
     }
 
     /// The batch failed: what it put is backed out (NPMSPEED(FAST) messages stay).
     pub fn abandon(&mut self) -> MqResult<()> {
         self.last_received = self.last_committed;
-        self.in_batch = 0;
         self.connection.backout()
-    }
-
-    /// RESET CHANNEL SEQNUM(n) as the partner sends it: the next message is numbered `n`.
-    pub fn reset_sequence(&mut self, next: u32) -> MqResult<()> {
-        if self.in_batch != 0 {
-            return Err(MqError::failed(MQRC_BACKED_OUT));
-        }
-        let wrap = self.channel.message.sequence_number_wrap;
-        self.last_committed = if next <= 1 { wrap } else { next - 1 };
-        self.last_received = self.last_committed;
-        self.sync.replace(
-            &mut self.connection,
-            RecordKind::ReceiverState,
-            &encode_state(self.last_committed),
-        )?;
-        self.connection.commit()
     }
 }

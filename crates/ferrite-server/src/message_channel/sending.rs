@@ -159,17 +159,6 @@ impl SendingAgent {
         Ok(())
     }
 
-    /// RESET CHANNEL SEQNUM(n): the next message is numbered `n`.
-    pub fn reset_sequence(&mut self, next: u32) -> MqResult<()> {
-        self.last_sequence = next.saturating_sub(1);
-        self.sync.replace(
-            &mut self.connection,
-            RecordKind::SenderState,
-            &encode_state(self.last_sequence),
-        )?;
-        self.connection.commit()
-    }
-
     /// Messages got (in the unit of work) for one batch: all of them, and those kept.
     fn get_batch(&mut self) -> MqResult<(Vec<BatchMessage>, Vec<BatchMessage>)> {
         let limit_bytes = match self.channel.message.batch_data_limit_kib {
