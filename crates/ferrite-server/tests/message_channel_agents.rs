@@ -126,6 +126,33 @@ fn transfer(sender: &mut SendingAgent, receiver: &mut ReceivingAgent) -> Vec<Del
     deliveries
 }
 
+/// Put `count` persistent messages of `size` bytes (each byte its index) to TO.QM2 on `qm`.
+fn put_numbered(qm: &Arc<QueueManager>, count: u8, size: usize) {
+    for index in 0..count {
+        let (mut md, data) = persistent(&vec![index; size]);
+        put_remote(qm, "TO.QM2", &mut md, &data);
+    }
+}
+
+/// Every batch until the transmission queue is empty, each checked to be numbered in order:
+/// their sizes.
+fn transfer_all(sending: &mut SendingAgent, receiving: &mut ReceivingAgent) -> Vec<usize> {
+    let mut sizes = Vec::new();
+    while let Some(batch) = sending.next_batch().unwrap() {
+        sizes.push(batch.messages.len());
+        let numbers: Vec<u32> = batch.messages.iter().map(|m| m.sequence_number).collect();
+        let first = numbers[0];
+        assert_eq!(
+            numbers,
+            (first..first + numbers.len() as u32).collect::<Vec<_>>()
+        );
+        carry(&batch, receiving, None);
+        receiving.end_of_batch().unwrap();
+        sending.confirmed().unwrap();
+    }
+    sizes
+}
+
 fn put_remote(qm: &Arc<QueueManager>, queue: &str, md: &mut Mqmd, data: &[u8]) {
     let mut connection = Connection::connect(qm.clone(), "").unwrap();
     connection
@@ -270,25 +297,10 @@ fn request_and_reply_cross_two_queue_managers() {
 #[test]
 fn batches_follow_batchsz_and_are_numbered_in_order() {
     let pair = pair("BATCHSZ(3)");
-    for index in 0..7u8 {
-        let (mut md, data) = persistent(&[index]);
-        put_remote(&pair.qm1, "TO.QM2", &mut md, &data);
-    }
+    put_numbered(&pair.qm1, 7, 1);
     let mut sending = sender(&pair.qm1, "QM1.TO.QM2");
     let mut receiving = receiver(&pair.qm2, "QM1.TO.QM2");
-    let mut sizes = Vec::new();
-    while let Some(batch) = sending.next_batch().unwrap() {
-        sizes.push(batch.messages.len());
-        let numbers: Vec<u32> = batch.messages.iter().map(|m| m.sequence_number).collect();
-        let first = numbers[0];
-        assert_eq!(
-            numbers,
-            (first..first + numbers.len() as u32).collect::<Vec<_>>()
-        );
-        carry(&batch, &mut receiving, None);
-        receiving.end_of_batch().unwrap();
-        sending.confirmed().unwrap();
-    }
+    let sizes = transfer_all(&mut sending, &mut receiving);
     assert_eq!(sizes, vec![3, 3, 1]);
     assert_eq!(receiving.last_committed(), 7);
     let bodies: Vec<Vec<u8>> = drain(&pair.qm2, "APP.IN")
@@ -457,19 +469,10 @@ fn fast_non_persistent_messages_arrive_at_once_and_never_twice() {
 fn batchlim_ends_a_batch_once_its_kilobytes_are_reached() {
     // Each transmission-queue message is 428 bytes of MQXQH and 300 of data: two pass 1 KiB.
     let pair = pair("BATCHLIM(1)");
-    for index in 0..3u8 {
-        let (mut md, data) = persistent(&[index; 300]);
-        put_remote(&pair.qm1, "TO.QM2", &mut md, &data);
-    }
+    put_numbered(&pair.qm1, 3, 300);
     let mut sending = sender(&pair.qm1, "QM1.TO.QM2");
     let mut receiving = receiver(&pair.qm2, "QM1.TO.QM2");
-    let mut sizes = Vec::new();
-    while let Some(batch) = sending.next_batch().unwrap() {
-        sizes.push(batch.messages.len());
-        carry(&batch, &mut receiving, None);
-        receiving.end_of_batch().unwrap();
-        sending.confirmed().unwrap();
-    }
+    let sizes = transfer_all(&mut sending, &mut receiving);
     assert_eq!(sizes, vec![2, 1]);
     assert_eq!(drain(&pair.qm2, "APP.IN").len(), 3);
 }
