@@ -39,12 +39,10 @@ fn pair(sender_attributes: &str) -> Pair {
     let qm1 = open(directories[0].path());
     let qm2 = open(directories[1].path());
     for qm in [&qm1, &qm2] {
-        mqsc_ok(
-            qm,
-            "DEFINE QLOCAL(SYSTEM.CHANNEL.SYNCQ) DEFPSIST(YES) MAXMSGL(104857600)",
-        );
-        mqsc_ok(qm, "DEFINE QLOCAL(SYSTEM.DEAD.LETTER.QUEUE)");
+        // SYSTEM.CHANNEL.SYNCQ and the dead-letter queue among them.
+        ferrite_command::define_default_objects(qm).unwrap();
     }
+
     mqsc_ok(&qm1, "DEFINE QLOCAL(QM2) USAGE(XMITQ)");
     mqsc_ok(
         &qm1,
