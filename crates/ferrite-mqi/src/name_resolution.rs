@@ -13,9 +13,11 @@
 //! 2. ObjectQMgrName names a queue manager alias (a QREMOTE with blank RNAME): its RQMNAME
 //!    replaces ObjectQMgrName (MQRC_UNKNOWN_REMOTE_Q_MGR when blank); when that is this queue
 //!    manager, ObjectName is a queue here. Otherwise its XMITQ, or the transmission queue for
-//!    RQMNAME (rule 3).
+//!    RQMNAME (rule 3). A QREMOTE with an RNAME named as ObjectQMgrName is
+//!    MQRC_UNKNOWN_REMOTE_Q_MGR.
 //! 3. The transmission queue for another queue manager: the local queue of that name, else the
-//!    queue manager's DEFXMITQ, else MQRC_UNKNOWN_REMOTE_Q_MGR.
+//!    queue manager's DEFXMITQ, else MQRC_UNKNOWN_REMOTE_Q_MGR. For a definition's blank XMITQ,
+//!    a queue of RQMNAME's name that is not a local queue is MQRC_XMIT_Q_TYPE_ERROR.
 //!
 //! A transmission queue must be a local queue (MQRC_UNKNOWN_XMIT_Q, MQRC_XMIT_Q_TYPE_ERROR)
 //! with USAGE(XMITQ) (MQRC_XMIT_Q_USAGE_ERROR); DEFXMITQ has its own reasons
@@ -69,6 +71,8 @@ pub fn resolve_queue_name(
         Some(alias) if alias.remote_name.is_empty() => {
             queue_manager_alias(queue_manager, object_name, &alias)
         }
+        // A remote queue's definition is not a queue manager alias.
+        Some(_) => Err(MqError::failed(MQRC_UNKNOWN_REMOTE_Q_MGR)),
         _ => Ok(Destination::Remote(RemoteDestination {
             transmission_queue: transmission_queue_for(queue_manager, q_mgr_name)?,
             remote_q_name: object_name.to_string(),
@@ -145,7 +149,14 @@ fn queue_manager_alias(
 /// A QREMOTE's XMITQ, or when blank the transmission queue for its RQMNAME.
 fn named_or_for(queue_manager: &QueueManager, definition: &RemoteDefinition) -> MqResult<String> {
     if definition.transmission_queue.is_empty() {
-        return transmission_queue_for(queue_manager, &definition.remote_queue_manager);
+        // A queue of RQMNAME's name must be a transmission queue (MQRC_XMIT_Q_TYPE_ERROR when
+        // it is not a local queue).
+        let named = &definition.remote_queue_manager;
+        if queue_manager.queue_object_type(named).is_some() {
+            check_transmission_queue(queue_manager, named, false)?;
+            return Ok(named.clone());
+        }
+        return transmission_queue_for(queue_manager, named);
     }
     check_transmission_queue(queue_manager, &definition.transmission_queue, false)?;
     Ok(definition.transmission_queue.clone())

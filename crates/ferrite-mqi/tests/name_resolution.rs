@@ -220,10 +220,15 @@ fn queue_manager_aliases_redirect_or_come_home() {
         get(&mut connection, hobj, MQGMO_NO_SYNCPOINT).unwrap().1,
         b"home"
     );
-    // A queue manager alias is not a queue.
+    // A queue manager alias is not a queue, nor a remote queue a queue manager alias.
     assert_eq!(
         reason(connection.open(&mut Mqod::queue("QMX"), MQOO_OUTPUT)),
         MQRC_REMOTE_Q_NAME_ERROR
+    );
+    define_remote(&qm, "A.REMOTE.Q", "THEIRS", "QM3", "TO.HUB");
+    assert_eq!(
+        reason(connection.open(&mut od("APP.IN", "A.REMOTE.Q"), MQOO_OUTPUT)),
+        MQRC_UNKNOWN_REMOTE_Q_MGR
     );
 }
 
@@ -236,6 +241,9 @@ fn misconfigured_routes_fail_with_mq_reasons() {
     define_remote(&qm, "NO.RQMNAME", "Q", "", "GOOD.XMIT");
     define_remote(&qm, "TO.SELF", "Q", "QM1", "GOOD.XMIT");
     define_remote(&qm, "ALIAS.XMITQ", "Q", "QM2", "SYSTEM.DEFAULT.ALIAS.QUEUE");
+    // RQMNAME names a queue that is not a local queue, with XMITQ blank.
+    define_remote(&qm, "QM.NAMED.LIKE.A.QREMOTE", "X", "QM9", "GOOD.XMIT");
+    define_remote(&qm, "VIA.QREMOTE.NAME", "Q", "QM.NAMED.LIKE.A.QREMOTE", "");
     let mut connection = connect(&qm);
     let open = |connection: &mut Connection, name: &str, options: i32| {
         connection.open(&mut Mqod::queue(name), options)
@@ -245,6 +253,7 @@ fn misconfigured_routes_fail_with_mq_reasons() {
         ("PLAIN.XMITQ", MQRC_XMIT_Q_USAGE_ERROR),
         ("NO.RQMNAME", MQRC_UNKNOWN_REMOTE_Q_MGR),
         ("TO.SELF", MQRC_UNKNOWN_REMOTE_Q_MGR),
+        ("VIA.QREMOTE.NAME", MQRC_XMIT_Q_TYPE_ERROR),
     ] {
         assert_eq!(
             reason(open(&mut connection, name, MQOO_OUTPUT)),
