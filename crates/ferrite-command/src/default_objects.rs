@@ -114,6 +114,13 @@ pub const DEFAULT_OBJECTS: &[(ObjectType, &str, &str)] = &[
         "SYSTEM.MQSC.REPLY.QUEUE",
         "STGCLASS(SYSTEM) DESCR('Replies to the MQSC console')",
     ),
+    // Message channel agents' synchronization records (CSQ4INSX's queue; its records are
+    // found by CorrelId: ferrite-server/src/message_channel/sync_queue.rs).
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.CHANNEL.SYNCQ",
+        "STGCLASS(SYSTEM) DEFPSIST(YES) MAXMSGL(104857600) INDXTYPE(CORRELID) DESCR('Channel synchronization data')",
+    ),
     (
         ObjectType::ModelQueue,
         "SYSTEM.COMMAND.REPLY.MODEL",

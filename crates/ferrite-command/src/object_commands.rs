@@ -1,5 +1,6 @@
 //! DEFINE, ALTER, DELETE and DISPLAY of every object type the queue manager stores: QLOCAL,
-//! QMODEL, QALIAS, QREMOTE, CHANNEL (SVRCONN), PROCESS, NAMELIST, STGCLASS and AUTHINFO
+//! QMODEL, QALIAS, QREMOTE, CHANNEL (SVRCONN, and the message channels SDR, SVR, RCVR and
+//! RQSTR, each with the attributes MQ gives its type), PROCESS, NAMELIST, STGCLASS and AUTHINFO
 //! (AUTHTYPE(IDPWOS)), with MQ's attribute names and defaults.
 //!
 //! DEFINE takes LIKE(name) (an object of the same type to copy), REPLACE and NOREPLACE (the
@@ -21,6 +22,12 @@
 //! (security_commands.rs), as in MQ. DEFINE AUTHINFO needs AUTHTYPE; of MQ's types only
 //! IDPWOS exists here (checked against Ferrite's user registry).
 
+use ferrite_queue_manager::objects::message_channel::{
+    connection_name_text, parse_connection_name, split_connection_names, ChannelType,
+    MessageChannelAttributes, NonPersistentMessageSpeed, PutAuthority, BATCH_DATA_LIMIT_KIB_MAX,
+    BATCH_HEARTBEAT_MS_MAX, BATCH_INTERVAL_MS_MAX, BATCH_SIZE_MAX, CONNECTION_NAME_LENGTH_MAX,
+    RETRY_COUNT_MAX, RETRY_INTERVAL_SECONDS_MAX, SEQUENCE_WRAP_MAX, SEQUENCE_WRAP_MIN,
+};
 use ferrite_queue_manager::objects::{AUTH_INFO_CHECK_VALUES, AUTH_TYPES, FAIL_DELAY_SECONDS_MAX};
 use ferrite_queue_manager::objects::{
     CHANNEL_NAME_LENGTH_MAX, CIPHER_SPECS, CIPHER_SPECS_UNSUPPORTED, DESCRIPTION_LENGTH_MAX,
@@ -68,7 +75,9 @@ pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
         ObjectType::Channel => value(&[
             "CHLTYPE", "TRPTYPE", "DESCR", "MAXMSGL", "HBINT", "KAINT", "SHARECNV", "MAXINST",
             "MAXINSTC", "DISCINT", "MONCHL", "QSGDISP", "SSLCIPH", "SSLCAUTH", "SSLPEER",
-            "MCAUSER",
+            "MCAUSER", // message channels (objects/message_channel.rs):
+            "CONNAME", "XMITQ", "BATCHSZ", "BATCHINT", "BATCHLIM", "BATCHHB", "NPMSPEED",
+            "SHORTRTY", "SHORTTMR", "LONGRTY", "LONGTMR", "SEQWRAP", "PUTAUT",
         ]),
         ObjectType::Process => value(&[
             "DESCR", "APPLICID", "APPLTYPE", "USERDATA", "ENVRDATA", "QSGDISP",
@@ -283,25 +292,39 @@ fn apply_remote(
     Ok(())
 }
 
-/// Apply one keyword's value to a channel's definition.
+/// Apply one keyword's value to a channel's definition: CHLTYPE must be the channel's own
+/// type, and every other keyword an attribute of that type.
 fn apply_channel(
     channel: &mut ChannelDefinition,
     token: &Token,
     value: &Value,
 ) -> Result<(), SyntaxError> {
-    match token.keyword.as_str() {
-        "CHLTYPE" => {
-            let types = [
-                "SVRCONN", "SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR", "AMQP",
-            ];
-            if choice(token, value, &types)? != 0 {
-                return Err(value_error(
-                    token,
-                    value,
-                    "only SVRCONN channels are supported (client connections)",
-                ));
-            }
+    let keyword = token.keyword.as_str();
+    if keyword == "CHLTYPE" {
+        let named = channel_type(token, value)?;
+        if named != channel.channel_type {
+            return Err(value_error(
+                token,
+                value,
+                &format!("the channel is CHLTYPE({})", channel.channel_type.keyword()),
+            ));
         }
+        return Ok(());
+    }
+    if !channel.channel_type.has_attribute(keyword) {
+        return Err(value_error(
+            token,
+            value,
+            &format!(
+                "{keyword} is not an attribute of CHLTYPE({}) channels",
+                channel.channel_type.keyword()
+            ),
+        ));
+    }
+    if apply_message_channel(&mut channel.message, token, value)? {
+        return Ok(());
+    }
+    match keyword {
         "TRPTYPE" => {
             choice(token, value, &["TCP"])?;
         }
@@ -334,6 +357,102 @@ fn apply_channel(
         _ => unreachable!("keywords checked against settable()"),
     }
     Ok(())
+}
+
+/// The attribute a channel of its type cannot be without, if it is: CONNAME for SDR and RQSTR,
+/// XMITQ for SDR and SVR.
+pub(crate) fn missing_channel_attribute(channel: &ChannelDefinition) -> Option<&'static str> {
+    let message = &channel.message;
+    match channel.channel_type {
+        ChannelType::Sender | ChannelType::Requester if message.connection_names.is_empty() => {
+            Some("CONNAME")
+        }
+        ChannelType::Sender | ChannelType::Server if message.transmission_queue.is_empty() => {
+            Some("XMITQ")
+        }
+        _ => None,
+    }
+}
+
+/// The channel type a CHLTYPE value names (MQ's types Ferrite does not define are refused).
+pub(crate) fn channel_type(token: &Token, value: &Value) -> Result<ChannelType, SyntaxError> {
+    let types = [
+        "SVRCONN", "SDR", "SVR", "RCVR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR", "AMQP",
+    ];
+    choice(token, value, &types)?;
+    ChannelType::from_keyword(&value.text).ok_or_else(|| {
+        value_error(
+            token,
+            value,
+            "SVRCONN, SDR, SVR, RCVR and RQSTR channels are supported",
+        )
+    })
+}
+
+/// Apply a message channel's own attribute; `Ok(false)` for any other keyword.
+fn apply_message_channel(
+    message: &mut MessageChannelAttributes,
+    token: &Token,
+    value: &Value,
+) -> Result<bool, SyntaxError> {
+    let count = |limit: u32| number(token, value, limit.into()).map(|n| n as u32);
+    match token.keyword.as_str() {
+        "CONNAME" => {
+            let names = split_connection_names(&value.text);
+            if let Some(bad) = names.iter().find(|n| parse_connection_name(n).is_none()) {
+                return Err(value_error(
+                    token,
+                    value,
+                    &format!("'{bad}' is not host(port) or host"),
+                ));
+            }
+            text(token, value, CONNECTION_NAME_LENGTH_MAX)?;
+            message.connection_names = names;
+        }
+        "XMITQ" => message.transmission_queue = name_or_blank(token, value)?,
+        "BATCHSZ" => {
+            message.batch_size = count(BATCH_SIZE_MAX)?;
+            if message.batch_size == 0 {
+                return Err(value_error(
+                    token,
+                    value,
+                    "a number from 1 to 9999 is needed",
+                ));
+            }
+        }
+        "BATCHINT" => message.batch_interval_ms = count(BATCH_INTERVAL_MS_MAX)?,
+        "BATCHLIM" => message.batch_data_limit_kib = count(BATCH_DATA_LIMIT_KIB_MAX)?,
+        "BATCHHB" => message.batch_heartbeat_ms = count(BATCH_HEARTBEAT_MS_MAX)?,
+        "NPMSPEED" => {
+            message.non_persistent_message_speed = match choice(token, value, &["FAST", "NORMAL"])?
+            {
+                0 => NonPersistentMessageSpeed::Fast,
+                _ => NonPersistentMessageSpeed::Normal,
+            }
+        }
+        "SHORTRTY" => message.short_retry_count = count(RETRY_COUNT_MAX)?,
+        "SHORTTMR" => message.short_retry_interval_seconds = count(RETRY_INTERVAL_SECONDS_MAX)?,
+        "LONGRTY" => message.long_retry_count = count(RETRY_COUNT_MAX)?,
+        "LONGTMR" => message.long_retry_interval_seconds = count(RETRY_INTERVAL_SECONDS_MAX)?,
+        "SEQWRAP" => {
+            message.sequence_number_wrap = count(SEQUENCE_WRAP_MAX)?;
+            if message.sequence_number_wrap < SEQUENCE_WRAP_MIN {
+                return Err(value_error(
+                    token,
+                    value,
+                    "a number from 100 to 999999999 is needed",
+                ));
+            }
+        }
+        "PUTAUT" => {
+            message.put_authority = match choice(token, value, &["DEF", "CTX"])? {
+                0 => PutAuthority::Default,
+                _ => PutAuthority::Context,
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
 }
 
 /// Apply one keyword's value to a process's definition.
@@ -568,13 +687,33 @@ pub(crate) fn define_or_alter(
                 }
                 source
             }
-            None => default_definition(object_type, &name),
+            None => match found.iter().find(|(token, _)| token.keyword == "CHLTYPE") {
+                // A channel starts from its type's defaults.
+                Some((token, Some(value))) => {
+                    ObjectDefinition::Channel(ChannelDefinition::of_type(
+                        &name,
+                        channel_type(token, value).map_err(|e| context.syntax(e))?,
+                    ))
+                }
+                _ => default_definition(object_type, &name),
+            },
         }
     };
     for (yes, no) in QLOCAL_EXCLUSIVE_FLAGS {
         exclusive(&found, yes, no).map_err(|e| context.syntax(e))?;
     }
     apply_all(context, &mut definition, &found).map_err(|e| context.syntax(e))?;
+    if let ObjectDefinition::Channel(channel) = &definition {
+        if let Some(missing) = missing_channel_attribute(channel) {
+            return Err(context.syntax(SyntaxError::new(
+                format!(
+                    "CSQ9010E Required parameter '{missing}' is missing (CHLTYPE({}))",
+                    channel.channel_type.keyword()
+                ),
+                object.position + object.keyword.chars().count(),
+            )));
+        }
+    }
     definition
         .validate()
         .map_err(|error| context.storage("CSQMMSGP", error))?;
@@ -662,12 +801,22 @@ pub(crate) fn delete(
     let found = keywords(rest, &allowed).map_err(|e| context.syntax(e))?;
     for (token, value) in &found {
         let value = value.expect("checked");
-        let choices: &[&str] = if token.keyword == "CHLTYPE" {
-            &["SVRCONN"]
+        if token.keyword == "CHLTYPE" {
+            let named = channel_type(token, value).map_err(|e| context.syntax(e))?;
+            let defined = match context.queue_manager.object(object_type, &name) {
+                Some(ObjectDefinition::Channel(channel)) => Some(channel.channel_type),
+                _ => None,
+            };
+            if defined.is_some_and(|defined| defined != named) {
+                return Err(context.syntax(value_error(
+                    token,
+                    value,
+                    "the channel is of another CHLTYPE",
+                )));
+            }
         } else {
-            &["QMGR"]
-        };
-        choice(token, value, choices).map_err(|e| context.syntax(e))?;
+            choice(token, value, &["QMGR"]).map_err(|e| context.syntax(e))?;
+        }
     }
     if context.queue_manager.object(object_type, &name).is_none() {
         return Err(context.not_found("CSQMUQLC", object_type.keyword(), &name));
@@ -736,42 +885,7 @@ fn definition_attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
             ("RQMNAME", text(&d.remote_queue_manager)),
             ("XMITQ", text(&d.transmission_queue)),
         ],
-        ObjectDefinition::Channel(d) => vec![
-            ("CHANNEL", text(&d.name)),
-            ("CHLTYPE", AttributeValue::Keyword("SVRCONN")),
-            qmgr,
-            ("TRPTYPE", AttributeValue::Keyword("TCP")),
-            ("DESCR", text(&d.description)),
-            ("MAXMSGL", integer(d.max_message_length)),
-            ("HBINT", integer(d.heartbeat_interval)),
-            (
-                "KAINT",
-                if d.keepalive_interval == KEEPALIVE_AUTO {
-                    text("AUTO")
-                } else {
-                    text(&d.keepalive_interval.to_string())
-                },
-            ),
-            ("SHARECNV", integer(d.sharing_conversations)),
-            ("MAXINST", integer(d.max_instances)),
-            ("MAXINSTC", integer(d.max_instances_per_client)),
-            ("DISCINT", integer(d.disconnect_interval)),
-            (
-                "MONCHL",
-                keyword_of(&d.monitoring, &["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"]),
-            ),
-            ("SSLCIPH", text(&d.ssl_cipher_spec)),
-            (
-                "SSLCAUTH",
-                AttributeValue::Keyword(if d.ssl_client_auth_required {
-                    "REQUIRED"
-                } else {
-                    "OPTIONAL"
-                }),
-            ),
-            ("SSLPEER", text(&d.ssl_peer)),
-            ("MCAUSER", text(&d.mca_user)),
-        ],
+        ObjectDefinition::Channel(d) => channel_attributes(d),
         ObjectDefinition::Process(d) => vec![
             ("PROCESS", text(&d.name)),
             qmgr,
@@ -813,6 +927,92 @@ fn definition_attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
             ("FAILDLAY", integer(d.fail_delay_seconds)),
         ],
     }
+}
+
+/// A channel's attributes for DISPLAY: those of its type only, as MQ shows them.
+fn channel_attributes(d: &ChannelDefinition) -> Vec<(&'static str, AttributeValue)> {
+    let text = |value: &str| AttributeValue::Text(value.to_string());
+    let integer = |value: u32| AttributeValue::Integer(value.into());
+    let qmgr = ("QSGDISP", AttributeValue::Keyword("QMGR"));
+    let m = &d.message;
+    let all = vec![
+        ("CHANNEL", text(&d.name)),
+        ("CHLTYPE", AttributeValue::Keyword(d.channel_type.keyword())),
+        qmgr,
+        ("TRPTYPE", AttributeValue::Keyword("TCP")),
+        ("DESCR", text(&d.description)),
+        ("MAXMSGL", integer(d.max_message_length)),
+        ("HBINT", integer(d.heartbeat_interval)),
+        (
+            "KAINT",
+            if d.keepalive_interval == KEEPALIVE_AUTO {
+                text("AUTO")
+            } else {
+                text(&d.keepalive_interval.to_string())
+            },
+        ),
+        ("SHARECNV", integer(d.sharing_conversations)),
+        ("MAXINST", integer(d.max_instances)),
+        ("MAXINSTC", integer(d.max_instances_per_client)),
+        ("DISCINT", integer(d.disconnect_interval)),
+        (
+            "MONCHL",
+            keyword_of(&d.monitoring, &["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"]),
+        ),
+        ("SSLCIPH", text(&d.ssl_cipher_spec)),
+        (
+            "SSLCAUTH",
+            AttributeValue::Keyword(if d.ssl_client_auth_required {
+                "REQUIRED"
+            } else {
+                "OPTIONAL"
+            }),
+        ),
+        ("SSLPEER", text(&d.ssl_peer)),
+        ("MCAUSER", text(&d.mca_user)),
+        ("CONNAME", text(&connection_name_text(&m.connection_names))),
+        ("XMITQ", text(&m.transmission_queue)),
+        ("BATCHSZ", integer(m.batch_size)),
+        ("BATCHINT", integer(m.batch_interval_ms)),
+        ("BATCHLIM", integer(m.batch_data_limit_kib)),
+        ("BATCHHB", integer(m.batch_heartbeat_ms)),
+        (
+            "NPMSPEED",
+            AttributeValue::Keyword(match m.non_persistent_message_speed {
+                NonPersistentMessageSpeed::Fast => "FAST",
+                NonPersistentMessageSpeed::Normal => "NORMAL",
+            }),
+        ),
+        ("SHORTRTY", integer(m.short_retry_count)),
+        ("SHORTTMR", integer(m.short_retry_interval_seconds)),
+        ("LONGRTY", integer(m.long_retry_count)),
+        ("LONGTMR", integer(m.long_retry_interval_seconds)),
+        ("SEQWRAP", integer(m.sequence_number_wrap)),
+        (
+            "PUTAUT",
+            AttributeValue::Keyword(match m.put_authority {
+                PutAuthority::Default => "DEF",
+                PutAuthority::Context => "CTX",
+            }),
+        ),
+    ];
+    all.into_iter()
+        .filter(|(keyword, _)| *keyword == "CHANNEL" || d.channel_type.has_attribute(keyword))
+        .collect()
+}
+
+/// Every attribute a channel of any type displays, once each (for WHERE and attribute names).
+fn channel_sample() -> Vec<(&'static str, AttributeValue)> {
+    let mut sample = Vec::new();
+    for channel_type in ferrite_queue_manager::objects::message_channel::CHANNEL_TYPES {
+        for (name, value) in channel_attributes(&ChannelDefinition::of_type("", channel_type)) {
+            if !sample.iter().any(|(known, _)| *known == name) {
+                sample.push((name, value));
+            }
+        }
+    }
+    sample.extend(crate::attributes::time_attributes(false));
+    sample
 }
 
 /// Attributes shown whatever is asked: the name, the type, QSGDISP.
@@ -863,8 +1063,11 @@ pub(crate) fn display(
     rest: &[Token],
 ) -> Outcome {
     let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
-    let sample = attributes(&default_definition(object_type, ""));
-    // DISPLAY CHANNEL(*) CHLTYPE(type) selects channels by type (all are SVRCONN here).
+    let sample = match object_type {
+        ObjectType::Channel => channel_sample(),
+        _ => attributes(&default_definition(object_type, "")),
+    };
+    // DISPLAY CHANNEL(*) CHLTYPE(type) selects channels by type.
     // DISPLAY AUTHINFO(*) AUTHTYPE(type) likewise (all are IDPWOS here).
     let extra: &[(&str, Takes)] = match object_type {
         ObjectType::Channel => &[("CHLTYPE", Takes::Value)],
@@ -874,6 +1077,7 @@ pub(crate) fn display(
     let (selection, extras) =
         Selection::parse(rest, &sample, extra).map_err(|e| context.syntax(e))?;
     let mut type_wanted = true;
+    let mut channel_type_wanted = None;
     for (token, value) in extras {
         if token.keyword == "AUTHTYPE" {
             let types = ["IDPWOS", "IDPWLDAP", "CRLLDAP", "OCSP", "ALL"];
@@ -888,7 +1092,8 @@ pub(crate) fn display(
         ];
         let chosen =
             choice(token, value.expect("checked"), &types).map_err(|e| context.syntax(e))?;
-        type_wanted = matches!(types[chosen], "SVRCONN" | "ALL");
+        channel_type_wanted = ChannelType::from_keyword(types[chosen]);
+        type_wanted = types[chosen] == "ALL" || channel_type_wanted.is_some();
     }
     let mut output = Output::default();
     let mut count = 0;
@@ -900,6 +1105,13 @@ pub(crate) fn display(
     {
         if !generic_match(&pattern, definition.name()) {
             continue;
+        }
+        if let (Some(wanted), ObjectDefinition::Channel(channel)) =
+            (channel_type_wanted, &definition)
+        {
+            if channel.channel_type != wanted {
+                continue;
+            }
         }
         let mut attributes = attributes(&definition);
         crate::context::fill_object_times(context, object_type, definition.name(), &mut attributes);

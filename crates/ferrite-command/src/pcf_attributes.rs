@@ -411,6 +411,28 @@ pub(crate) const CHANNEL_MAP: &[Mapping] = &[
     ),
     text("SSLPEER", MQCACH_SSL_PEER_NAME),
     text("MCAUSER", MQCACH_MCA_USER_ID),
+    // Message channels (objects/message_channel.rs).
+    text("CONNAME", MQCACH_CONNECTION_NAME),
+    text("XMITQ", MQCACH_XMIT_Q_NAME),
+    integer("BATCHSZ", MQIACH_BATCH_SIZE),
+    integer("BATCHINT", MQIACH_BATCH_INTERVAL),
+    integer("BATCHLIM", MQIACH_BATCH_DATA_LIMIT),
+    integer("BATCHHB", MQIACH_BATCH_HB),
+    choice(
+        "NPMSPEED",
+        MQIACH_NPM_SPEED,
+        &[("FAST", MQNPMS_FAST), ("NORMAL", MQNPMS_NORMAL)],
+    ),
+    integer("SHORTRTY", MQIACH_SHORT_RETRY),
+    integer("SHORTTMR", MQIACH_SHORT_TIMER),
+    integer("LONGRTY", MQIACH_LONG_RETRY),
+    integer("LONGTMR", MQIACH_LONG_TIMER),
+    integer("SEQWRAP", MQIACH_SEQUENCE_NUMBER_WRAP),
+    choice(
+        "PUTAUT",
+        MQIACH_PUT_AUTHORITY,
+        &[("DEF", MQPA_DEFAULT), ("CTX", MQPA_CONTEXT)],
+    ),
     text("ALTDATE", MQCA_ALTERATION_DATE),
     text("ALTTIME", MQCA_ALTERATION_TIME),
 ];
@@ -670,6 +692,7 @@ pub(crate) const QUEUE_MANAGER_MAP: &[Mapping] = &[
     text("QMID", MQCA_Q_MGR_IDENTIFIER),
     text("COMMANDQ", MQCA_COMMAND_INPUT_Q_NAME),
     text("CONNAUTH", MQCA_CONN_AUTH),
+    text("DEFXMITQ", MQCA_DEF_XMIT_Q_NAME),
     integer("MAXPRTY", MQIA_MAX_PRIORITY),
     flag("SYNCPT", MQIA_SYNCPOINT, &[("SYNCPT", MQSP_AVAILABLE)]),
 ];

@@ -44,6 +44,7 @@ use ferrite_constants::{
     pcf_selector::*, queue_type::*, reason::*, selector::*,
 };
 use ferrite_queue_manager::objects::is_valid_object_name;
+use ferrite_queue_manager::objects::message_channel::ChannelType;
 use ferrite_queue_manager::{
     now_ms, ConnectionRecord, DefinitionType, ObjectDefinition, ObjectType,
 };
@@ -502,6 +503,27 @@ fn matching_objects(
     found
 }
 
+/// The channels of the ChannelType a request names (every object when it names none or
+/// MQCHT_ALL).
+fn of_channel_type(
+    request: &Request,
+    objects: Vec<(String, ObjectType, Attributes)>,
+) -> Result<Vec<(String, ObjectType, Attributes)>, PcfFailure> {
+    let wanted = match request.integer(MQIACH_CHANNEL_TYPE)? {
+        None | Some(MQCHT_ALL) => return Ok(objects),
+        Some(value) => ChannelType::from_mqcht(value).map(ChannelType::keyword),
+    };
+    Ok(objects
+        .into_iter()
+        .filter(|(_, _, attributes)| {
+            attributes.iter().any(|(keyword, value)| {
+                *keyword == "CHLTYPE"
+                    && matches!(value, AttributeValue::Keyword(k) if Some(*k) == wanted)
+            })
+        })
+        .collect())
+}
+
 /// The object types an inquiry covers: the queue types of QType, SVRCONN channels for a
 /// ChannelType that includes them, IDPWOS authentication information objects for an
 /// AuthInfoType that includes them.
@@ -512,7 +534,8 @@ fn object_types_of(
     Ok(match types {
         None => queue_types(request)?,
         Some(ObjectType::Channel) => match request.integer(MQIACH_CHANNEL_TYPE)? {
-            None | Some(MQCHT_ALL) | Some(MQCHT_SVRCONN) => vec![ObjectType::Channel],
+            None | Some(MQCHT_ALL) => vec![ObjectType::Channel],
+            Some(value) if ChannelType::from_mqcht(value).is_some() => vec![ObjectType::Channel],
             Some(_) => Vec::new(),
         },
         Some(ObjectType::AuthInfo) => match request.integer(MQIA_AUTH_INFO_TYPE)? {
@@ -548,6 +571,7 @@ fn inquire_objects(context: &Context, request: &Request, types: Option<ObjectTyp
         filter: request.filter()?,
     };
     let objects = matching_objects(context, &object_types, pattern);
+    let objects = of_channel_type(request, objects)?;
     if objects.is_empty() {
         return Err(PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME));
     }
@@ -579,6 +603,7 @@ fn inquire_names(context: &Context, request: &Request, types: Option<ObjectType>
     check_name(pattern, kind.name_parameter, true, 48)?;
     let object_types = object_types_of(request, types)?;
     let objects = matching_objects(context, &object_types, pattern);
+    let objects = of_channel_type(request, objects)?;
     let mut parameters = vec![Parameter::StringList {
         parameter: kind.names_parameter,
         values: objects.iter().map(|(name, _, _)| name.clone()).collect(),
@@ -715,6 +740,23 @@ fn create_or_change(
         }
     }
     apply_parameters(context, &mut definition, request, &attribute)?;
+    if let ObjectDefinition::Channel(channel) = &definition {
+        match object_commands::missing_channel_attribute(channel) {
+            Some("CONNAME") => {
+                return Err(PcfFailure::parameter(
+                    MQRCCF_PARM_MISSING,
+                    MQCACH_CONNECTION_NAME,
+                ))
+            }
+            Some(_) => {
+                return Err(PcfFailure::parameter(
+                    MQRCCF_PARM_MISSING,
+                    MQCACH_XMIT_Q_NAME,
+                ))
+            }
+            None => {}
+        }
+    }
     definition.validate().map_err(PcfFailure::storage)?;
     store_definition(
         context, request, definition, mode, name, replace, &attribute,
@@ -778,6 +820,21 @@ fn starting_definition(
                     queue.definition_type = DefinitionType::Predefined;
                 }
                 source
+            } else if object_type == ObjectType::Channel {
+                // A channel starts from its type's defaults.
+                let channel_type = request
+                    .integer(MQIACH_CHANNEL_TYPE)?
+                    .map(|value| {
+                        ChannelType::from_mqcht(value).ok_or_else(|| {
+                            PcfFailure::parameter(MQRCCF_PARM_VALUE_ERROR, MQIACH_CHANNEL_TYPE)
+                        })
+                    })
+                    .transpose()?
+                    .unwrap_or(ChannelType::ServerConnection);
+                ObjectDefinition::Channel(ferrite_queue_manager::ChannelDefinition::of_type(
+                    name,
+                    channel_type,
+                ))
             } else {
                 object_commands::default_definition(object_type, name)
             }

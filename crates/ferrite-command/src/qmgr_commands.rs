@@ -48,6 +48,7 @@ pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("CHCKCLNT", Takes::Value),
     ("CONNAUTH", Takes::Value),
     ("CHLAUTH", Takes::Value),
+    ("DEFXMITQ", Takes::Value),
     ("QSGDISP", Takes::Value),
 ];
 
@@ -128,6 +129,10 @@ pub(crate) fn stored_attributes(
             AttributeValue::Text(attributes.connection_authentication.clone()),
         ),
         ("CHLAUTH", enabled(attributes.channel_authentication)),
+        (
+            "DEFXMITQ",
+            AttributeValue::Text(attributes.default_transmission_queue.clone()),
+        ),
     ]
 }
 
@@ -306,6 +311,7 @@ pub(crate) fn apply_qmgr_attribute(
         }
         "CONNAUTH" => attributes.connection_authentication = name_or_blank(token, value)?,
         "CHLAUTH" => attributes.channel_authentication = event(token, value)?,
+        "DEFXMITQ" => attributes.default_transmission_queue = name_or_blank(token, value)?,
         "QSGDISP" => {
             choice(token, value, &["QMGR"])?;
         }

@@ -237,6 +237,7 @@ fn default_objects_are_defined_once_with_mq_defaults() {
         "DEV.APP.SVRCONN",
         "SYSTEM.DEFAULT.PROCESS",
         "SYSTEM.DEFAULT.NAMELIST",
+        "SYSTEM.CHANNEL.SYNCQ",
         "DEFAULT",
     ] {
         assert!(defined.iter().any(|d| d == name), "{name} in {defined:?}");

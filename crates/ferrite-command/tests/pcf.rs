@@ -674,7 +674,47 @@ fn channels_processes_namelists_and_listener() {
             int(MQIACH_CHANNEL_TYPE, MQCHT_SENDER),
         ],
     );
-    assert_eq!(sender.0, MQRCCF_PARM_VALUE_ERROR);
+    // A sender needs its partner's address and its transmission queue.
+    assert_eq!(sender.0, MQRCCF_PARM_MISSING);
+    admin.ok(
+        MQCMD_CREATE_CHANNEL,
+        vec![
+            string(MQCACH_CHANNEL_NAME, "PCF.SDR"),
+            int(MQIACH_CHANNEL_TYPE, MQCHT_SENDER),
+            string(MQCACH_CONNECTION_NAME, "127.0.0.1(1415)"),
+            string(MQCACH_XMIT_Q_NAME, "QM2"),
+            int(MQIACH_BATCH_SIZE, 20),
+            int(MQIACH_NPM_SPEED, MQNPMS_NORMAL),
+        ],
+    );
+    let sender = admin.queue_manager.channel("PCF.SDR").unwrap();
+    assert_eq!(sender.message.batch_size, 20);
+    assert_eq!(sender.message.transmission_queue, "QM2");
+    let senders = admin.ok(
+        MQCMD_INQUIRE_CHANNEL,
+        vec![
+            string(MQCACH_CHANNEL_NAME, "PCF.*"),
+            int(MQIACH_CHANNEL_TYPE, MQCHT_SENDER),
+            Parameter::IntegerList {
+                parameter: MQIACF_CHANNEL_ATTRS,
+                values: vec![MQCACH_XMIT_Q_NAME, MQIACH_BATCH_SIZE, MQIACH_NPM_SPEED],
+            },
+        ],
+    );
+    assert_eq!(
+        senders,
+        vec![vec![
+            string(MQCACH_CHANNEL_NAME, "PCF.SDR"),
+            int(MQIACH_CHANNEL_TYPE, MQCHT_SENDER),
+            string(MQCACH_XMIT_Q_NAME, "QM2"),
+            int(MQIACH_BATCH_SIZE, 20),
+            int(MQIACH_NPM_SPEED, MQNPMS_NORMAL),
+        ]]
+    );
+    admin.ok(
+        MQCMD_DELETE_CHANNEL,
+        vec![string(MQCACH_CHANNEL_NAME, "PCF.SDR")],
+    );
     admin.ok(
         MQCMD_CHANGE_CHANNEL,
         vec![

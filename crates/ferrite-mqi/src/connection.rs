@@ -117,6 +117,7 @@ pub const QUEUE_MANAGER_SELECTORS: &[i32] = &[
     MQIA_ADVANCED_CAPABILITY,
     MQCA_DEAD_LETTER_Q_NAME,
     MQIA_DIST_LISTS,
+    MQCA_DEF_XMIT_Q_NAME,
 ];
 
 /// Every MQOO_* bit MQOPEN knows.
@@ -255,6 +256,17 @@ struct ObjectHandle {
     /// MQOO_SAVE_ALL_CONTEXT: the descriptor of the last message got destructively through
     /// the handle, whose context MQPMO_PASS_*_CONTEXT passes on.
     saved_context: Option<Box<Mqmd>>,
+    /// Distributed queuing: the handle's queue is the transmission queue to this destination
+    /// (name_resolution.rs); its puts are wrapped in an MQXQH.
+    remote: Option<RemoteRoute>,
+}
+
+/// The route of a handle opened for another queue manager's queue.
+#[derive(Clone, Debug)]
+struct RemoteRoute {
+    destination: crate::name_resolution::RemoteDestination,
+    /// The QREMOTE it was opened through (its PUT inhibit and message defaults apply).
+    definition: Option<String>,
 }
 
 /// A new lock holder number for an object handle (MQGMO_LOCK): unique in the process.
@@ -595,6 +607,16 @@ impl Connection {
         let name = handle.alias.as_ref()?;
         match self.queue_manager.object(ObjectType::AliasQueue, name) {
             Some(ObjectDefinition::Alias(alias)) => Some(alias),
+            _ => None,
+        }
+    }
+
+    /// The current definition of the QREMOTE a remote handle was opened through (none for an
+    /// ObjectQMgrName, or once the definition is deleted).
+    fn remote_of(&self, route: &RemoteRoute) -> Option<ferrite_queue_manager::RemoteDefinition> {
+        let name = route.definition.as_ref()?;
+        match self.queue_manager.object(ObjectType::RemoteQueue, name) {
+            Some(ObjectDefinition::Remote(remote)) => Some(remote),
             _ => None,
         }
     }

@@ -278,6 +278,7 @@ pub fn queue_manager_attribute(
         MQCA_Q_MGR_DESC => text(&attributes.description),
         MQCA_Q_MGR_IDENTIFIER => text(&identifier()),
         MQCA_DEAD_LETTER_Q_NAME => text(&attributes.dead_letter_queue),
+        MQCA_DEF_XMIT_Q_NAME => text(&attributes.default_transmission_queue),
         MQCA_COMMAND_INPUT_Q_NAME => text("SYSTEM.COMMAND.INPUT"),
         MQIA_CODED_CHAR_SET_ID => integer(QUEUE_MANAGER_CCSID),
         MQIA_MAX_PRIORITY => integer(MAX_PRIORITY),

@@ -19,6 +19,9 @@
 //!   exception).
 //! - [`dead_letter`]: the dead-letter queue (DEADQ) and its MQDLH.
 //! - [`locking`]: MQGMO_LOCK / MQGMO_UNLOCK and waiting browses.
+//! - [`name_resolution`]: where a queue name and queue manager name resolve (a queue here, or
+//!   another queue manager's through a transmission queue); [`transmission_queue`]: the MQXQH
+//!   message a put for another queue manager leaves there.
 //! - [`triggering`]: trigger conditions and trigger messages; [`depth_events`]: queue depth
 //!   performance events; [`queue_manager_put`]: the messages the queue manager puts itself.
 //!
@@ -48,9 +51,11 @@ pub mod groups;
 mod identifiers;
 pub mod inquire;
 pub mod locking;
+pub mod name_resolution;
 pub mod queue_manager_events;
 pub mod queue_manager_put;
 pub mod selection;
+pub mod transmission_queue;
 // The modules of the queue manager's own messages are one tree under `queue_manager_put`,
 // which does the putting; they keep their paths at the crate root.
 pub use queue_manager_put::{

@@ -96,9 +96,10 @@ fn open_validates_options_names_and_sharing() {
         object_q_mgr_name: "OTHER".into(),
         ..q1()
     };
+    // Another queue manager with no transmission queue to it (tests/name_resolution.rs).
     assert_eq!(
         reason(a.open(&mut remote, MQOO_OUTPUT)),
-        MQRC_UNKNOWN_OBJECT_Q_MGR
+        MQRC_UNKNOWN_REMOTE_Q_MGR
     );
     for bad in [
         0,

@@ -418,6 +418,8 @@ fn put_result(connection: &mut Connection, hobj: Hobj) -> MqResult<Option<MqErro
 
 #[test]
 fn remote_queue_without_a_transmission_queue() {
+    // No XMITQ, no queue named after RQMNAME, no DEFXMITQ (tests/name_resolution.rs has the
+    // rest of distributed queuing's resolution).
     let (_directory, qm) = queue_manager(&[]);
     qm.define_object(
         ObjectDefinition::Remote(RemoteDefinition {
@@ -431,7 +433,7 @@ fn remote_queue_without_a_transmission_queue() {
     let mut connection = Connection::connect(qm.clone(), "").unwrap();
     assert_eq!(
         reason(connection.open(&mut Mqod::queue("TO.QM2"), MQOO_OUTPUT)),
-        MQRC_UNKNOWN_XMIT_Q
+        MQRC_UNKNOWN_REMOTE_Q_MGR
     );
     assert_eq!(
         reason(connection.open(&mut Mqod::queue("TO.QM2"), MQOO_INPUT_SHARED)),
@@ -444,7 +446,7 @@ fn remote_queue_without_a_transmission_queue() {
             &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
             b"x"
         )),
-        MQRC_UNKNOWN_XMIT_Q
+        MQRC_UNKNOWN_REMOTE_Q_MGR
     );
     // The name space is shared: no local queue of that name.
     let error = qm

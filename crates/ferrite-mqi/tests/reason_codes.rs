@@ -9,7 +9,7 @@ use ferrite_constants::{
 use ferrite_mqi::*;
 use ferrite_queue_manager::{
     AliasDefinition, ObjectDefinition, ObjectType, ProcessDefinition, QueueDefinition,
-    RemoteDefinition, StorageClassDefinition,
+    StorageClassDefinition,
 };
 use ferrite_storage::types::{Rba, Urid};
 use ferrite_storage::PageSetId;
@@ -37,19 +37,8 @@ fn alias_of_a_model_queue_is_mqrc_alias_base_q_type_error() {
 
 #[test]
 fn options_and_objects_not_supported_are_mqrc_function_not_supported() {
-    let (_directory, qm) = queue_manager(&["Q", "XMITQ"]);
-    let mut remote = RemoteDefinition::new("REMOTE.Q");
-    remote.remote_name = "THEIR.Q".into();
-    remote.remote_queue_manager = "QM2".into();
-    remote.transmission_queue = "XMITQ".into();
-    qm.define_object(ObjectDefinition::Remote(remote), false)
-        .unwrap();
+    let (_directory, qm) = queue_manager(&["Q"]);
     let mut c = Connection::connect(qm.clone(), "").unwrap();
-    // A remote queue needs the channels that move its messages.
-    assert_eq!(
-        reason(c.open(&mut Mqod::queue("REMOTE.Q"), MQOO_OUTPUT)),
-        MQRC_FUNCTION_NOT_SUPPORTED
-    );
     let h = c
         .open(&mut Mqod::queue("Q"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
         .unwrap();

@@ -12,6 +12,9 @@
 //!   [`segment::Reassembler`] for flows split into FIRST...LAST segments.
 //! - [`initial_data`]: the `ID` structure exchanged by INITIAL_DATA (FAP level, capabilities,
 //!   limits, channel and queue manager names, shared conversations ...).
+//! - [`message_channel`]: the flows between queue managers' message channel agents (MSH and
+//!   MESSAGE_DATA, RESET_DATA, PING_DATA; a message segmented over several TSH segments with
+//!   the batch's CONFIRM_REQUEST on its last).
 //! - [`uid`]: the USERID_DATA (`UID `) and CONAUTH_INFO (`CAUT`) structures.
 //! - [`mqi`]: the MQI structures as they travel on the wire: `MQMD` v1-v2, `MQOD` v1-v4,
 //!   `MQPMO` v1-v3, `MQGMO` v1-v4; and `MQCNO` v1-v8 / `MQCSP` v1-v3 in their native 64-bit layout.
@@ -48,6 +51,7 @@ pub mod api;
 pub mod codec;
 pub mod control;
 pub mod initial_data;
+pub mod message_channel;
 pub mod mqi;
 pub mod segment;
 pub mod spi;

@@ -17,10 +17,10 @@
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
-//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ CHCKCLNT (CHLEV absent in older images: DISABLED), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS) and CHLAUTH (absent: ENABLED) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ CHCKCLNT (CHLEV absent in older images: DISABLED), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS), CHLAUTH (absent: ENABLED) and DEFXMITQ (absent: blank) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE PUT GET DEFPSIST DEFPRTY                 |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
-//! | `CHANNEL`  | 1       | CHANNEL CHLTYPE DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER |
+//! | `CHANNEL`  | 1       | CHANNEL CHLTYPE (SVRCONN, SDR, SVR, RCVR, RQSTR) DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER, and for message channels the lines of objects/message_channel.rs |
 //! | `PROCESS`  | 1       | PROCESS DESCR APPLICID APPLTYPE USERDATA ENVRDATA                    |
 //! | `NAMELIST` | 1       | NAMELIST DESCR NAMES (names separated by `,`)                        |
 //! | `STGCLASS` | 1       | STGCLASS DESCR PSID                                                  |
@@ -38,11 +38,13 @@
 
 pub mod authority_record;
 pub mod channel_authentication_record;
+pub mod message_channel;
 
 use authority_record::AuthorityRecord;
 use channel_authentication_record::ChannelAuthenticationRecord;
 use ferrite_storage::error::{StorageError, StorageResult};
 use ferrite_storage::types::PageSetId;
+use message_channel::{ChannelType, MessageChannelAttributes};
 
 /// Maximum stored size of one object definition.
 pub const OBJECT_IMAGE_BYTES_MAX: usize = 16 * 1024;
@@ -273,6 +275,9 @@ pub struct QueueManagerAttributes {
     /// CHLAUTH: whether channel authentication records are checked (ENABLED, MQ's default
     /// for a new queue manager; absent in older images: ENABLED).
     pub channel_authentication: bool,
+    /// DEFXMITQ: the transmission queue for messages to a queue manager that no other rule of
+    /// name resolution reaches (blank, MQ's default: none).
+    pub default_transmission_queue: String,
 }
 
 /// The AUTHINFO a new queue manager's CONNAUTH names (a default object).
@@ -363,11 +368,19 @@ impl QueueManagerAttributes {
             check_client: QMGR_CHECK_CLIENT_VALUES[0].to_string(),
             connection_authentication: DEFAULT_CONNECTION_AUTH_INFO.to_string(),
             channel_authentication: true,
+            default_transmission_queue: String::new(),
         }
     }
 
     pub fn validate(&self) -> StorageResult<()> {
         check_description(&self.description)?;
+        if !self.default_transmission_queue.is_empty() {
+            check_name(
+                "DEFXMITQ",
+                &self.default_transmission_queue,
+                OBJECT_NAME_LENGTH_MAX,
+            )?;
+        }
         if !self.dead_letter_queue.is_empty() {
             check_name("DEADQ", &self.dead_letter_queue, OBJECT_NAME_LENGTH_MAX)?;
         }
@@ -1056,10 +1069,15 @@ impl RemoteDefinition {
 /// KAINT(AUTO) as [`ChannelDefinition::keepalive_interval`] holds it.
 pub const KEEPALIVE_AUTO: i32 = -1;
 
-/// A CHLTYPE(SVRCONN) channel: what the channel initiator needs to accept client connections.
+/// A channel: a CHLTYPE(SVRCONN) channel (what the channel initiator needs to accept client
+/// connections) or a message channel (SDR, SVR, RCVR, RQSTR; objects/message_channel.rs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChannelDefinition {
     pub name: String,
+    /// CHLTYPE.
+    pub channel_type: ChannelType,
+    /// The attributes only message channels have (MQ's defaults on a SVRCONN channel).
+    pub message: MessageChannelAttributes,
     /// DESCR.
     pub description: String,
     /// MAXMSGL (default 4,194,304; 0 means the queue manager's MAXMSGL).
@@ -1141,6 +1159,8 @@ impl ChannelDefinition {
     pub fn server_connection(name: &str) -> ChannelDefinition {
         ChannelDefinition {
             name: name.to_string(),
+            channel_type: ChannelType::ServerConnection,
+            message: MessageChannelAttributes::default(),
             description: String::new(),
             max_message_length: 4_194_304,
             heartbeat_interval: 300,
@@ -1157,8 +1177,23 @@ impl ChannelDefinition {
         }
     }
 
+    /// A channel of `channel_type` with MQ's defaults for that type (a SDR or SVR disconnects
+    /// after DISCINT(6000) seconds without messages; a SVRCONN never by default).
+    pub fn of_type(name: &str, channel_type: ChannelType) -> ChannelDefinition {
+        let mut definition = ChannelDefinition::server_connection(name);
+        definition.channel_type = channel_type;
+        if channel_type.sends() {
+            definition.disconnect_interval =
+                message_channel::MESSAGE_CHANNEL_DISCONNECT_INTERVAL_DEFAULT;
+        }
+        definition
+    }
+
     pub fn validate(&self) -> StorageResult<()> {
         check_name("channel", &self.name, CHANNEL_NAME_LENGTH_MAX)?;
+        if self.channel_type.is_message_channel() {
+            self.message.validate(self.channel_type)?;
+        }
         check_description(&self.description)?;
         let fail = |what: &str| Err(StorageError::invalid(what.to_string()));
         if self.max_message_length > MESSAGE_LENGTH_MAX {
@@ -1444,7 +1479,7 @@ impl ObjectDefinition {
             ObjectDefinition::Channel(d) => {
                 image
                     .line("CHANNEL", &d.name)
-                    .line("CHLTYPE", "SVRCONN")
+                    .line("CHLTYPE", d.channel_type.keyword())
                     .line("DESCR", &d.description)
                     .line("MAXMSGL", &d.max_message_length.to_string())
                     .line("HBINT", &d.heartbeat_interval.to_string())
@@ -1465,6 +1500,11 @@ impl ObjectDefinition {
                     )
                     .line("SSLPEER", &d.ssl_peer)
                     .line("MCAUSER", &d.mca_user);
+                if d.channel_type.is_message_channel() {
+                    for (key, value) in d.message.image_lines() {
+                        image.line(key, &value);
+                    }
+                }
             }
             ObjectDefinition::Process(d) => {
                 image
@@ -1509,7 +1549,8 @@ impl ObjectDefinition {
                     .line("STATQ", &d.statistics_queue)
                     .line("CHCKCLNT", &d.check_client)
                     .line("CONNAUTH", &d.connection_authentication)
-                    .line("CHLAUTH", enabled_disabled(!d.channel_authentication));
+                    .line("CHLAUTH", enabled_disabled(!d.channel_authentication))
+                    .line("DEFXMITQ", &d.default_transmission_queue);
             }
             ObjectDefinition::AuthInfo(d) => {
                 image
@@ -1618,7 +1659,10 @@ impl ChannelDefinition {
         for (key, value) in &image.attributes {
             match key.as_str() {
                 "CHANNEL" => d.name = value.clone(),
-                "CHLTYPE" if value == "SVRCONN" => {}
+                "CHLTYPE" => {
+                    d.channel_type = ChannelType::from_keyword(value)
+                        .ok_or_else(|| image_error(format!("CHLTYPE={value} is not known")))?
+                }
                 "DESCR" => d.description = value.clone(),
                 "MAXMSGL" => d.max_message_length = number(key, value)?,
                 "HBINT" => d.heartbeat_interval = number(key, value)?,
@@ -1632,6 +1676,7 @@ impl ChannelDefinition {
                 "SSLCAUTH" => d.ssl_client_auth_required = value != "OPTIONAL",
                 "SSLPEER" => d.ssl_peer = value.clone(),
                 "MCAUSER" => d.mca_user = value.clone(),
+                key if d.message.read_image_line(key, value)? => {}
                 _ => return Err(unknown(image.object_type, key)),
             }
         }
@@ -1732,6 +1777,7 @@ impl QueueManagerAttributes {
                 "CHCKCLNT" => d.check_client = value.clone(),
                 "CONNAUTH" => d.connection_authentication = value.clone(),
                 "CHLAUTH" => d.channel_authentication = !disabled(value),
+                "DEFXMITQ" => d.default_transmission_queue = value.clone(),
                 _ => return Err(unknown(image.object_type, key)),
             }
         }

@@ -940,6 +940,20 @@ impl Channel {
             self.status(flow, status_code::NO_CHANNEL, MQRC_UNKNOWN_CHANNEL_NAME)?;
             return Err(End::Closed);
         };
+        if channel.channel_type.is_message_channel() {
+            // A message channel's name is not a client's (MQ: AMQ9547E, the channel's type).
+            (self.chinit.log)(&format!(
+                "CSQX547E ferrite listener: remote channel {channel_name} is CHLTYPE({}), not SVRCONN (client {})",
+                channel.channel_type.keyword(),
+                self.socket.instance.peer
+            ));
+            self.status(
+                flow,
+                status_code::CHANNEL_WRONG_TYPE,
+                MQRC_CHANNEL_CONFIG_ERROR,
+            )?;
+            return Err(End::Closed);
+        }
         // Security hook: the socket's TLS against the channel's SSLCIPH, SSLCAUTH, SSLPEER.
         if let Err(refusal) = tls::check_channel(&channel, &self.socket_security) {
             (self.chinit.log)(&format!(

@@ -15,6 +15,10 @@
 //!   renegotiation request for unacceptable proposals), USERID_DATA, MQCONN(X), the MQI verbs,
 //!   MQDISC.
 //!
+//! - [`message_channel`]: the batch logic of message channel agents between queue managers
+//!   (sending from a transmission queue, receiving to the destination queues, the records on
+//!   SYSTEM.CHANNEL.SYNCQ that keep each batch exactly once across restarts).
+//!
 //! A peer that breaks the protocol (bytes that are not segments, a segment longer than the
 //! negotiated MaxTransmissionSize or the codec's hard cap, a flow longer than MaxMessageSize,
 //! malformed structures, unknown or out-of-place segment types) has its connection closed; one
@@ -33,6 +37,7 @@ pub mod conversation;
 mod dispatcher;
 mod flows;
 mod local_work;
+pub mod message_channel;
 pub mod session;
 pub mod tls;
 pub mod trace;

@@ -100,6 +100,25 @@ fn channel_names_and_unreachable_hosts_have_reason_codes() {
         &ClientOptions::default(),
     );
     assert_eq!(unknown.unwrap_err().reason, MQRC_UNKNOWN_CHANNEL_NAME);
+    // A message channel's name is not a client's.
+    ferrite_test_kit::mqsc_ok(
+        &listener.fixture.queue_manager,
+        "DEFINE CHANNEL(QM2.TO.QM1) CHLTYPE(RCVR)",
+    );
+    let receiver = Connection::connect_client(
+        &listener.address(),
+        "QM2.TO.QM1",
+        "QM1",
+        &Mqcno::default(),
+        &ClientOptions::default(),
+    );
+    assert_eq!(receiver.unwrap_err().reason, MQRC_CHANNEL_CONFIG_ERROR);
+    assert!(listener
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|line| line.contains("CSQX547E") && line.contains("CHLTYPE(RCVR)")));
     // A port nothing listens on (the listener's, after it stopped).
     let address = listener.address();
     drop(listener);

@@ -3,6 +3,7 @@
 //! - [`queue_manager`]: a small queue manager on a temporary directory, with local queues.
 //! - [`mqi`]: MQPUT, MQGET and browse over a [`ferrite_mqi::Connection`], and the reason of a
 //!   call that must fail.
+//! - [`mqsc`]: MQSC commands that must succeed or must fail.
 //! - [`corpus`]: the seed corpus files a crate's corpus tests replay.
 //! - [`hostile`]: the checks of the product's decoders on hostile input that the fuzz targets
 //!   and the crates' property tests share.
@@ -14,8 +15,10 @@
 pub mod corpus;
 pub mod hostile;
 pub mod mqi;
+pub mod mqsc;
 pub mod process;
 pub mod queue_manager;
 
 pub use mqi::*;
+pub use mqsc::*;
 pub use queue_manager::*;

@@ -22,8 +22,32 @@ use ferrite_queue_manager::{
 };
 
 use super::{
-    failed, new_lock_holder, Connection, Hobj, ObjectHandle, Target, DYNAMIC_Q_NAME_PREFIX_MAX,
+    failed, new_lock_holder, Connection, Hobj, ObjectHandle, RemoteRoute, Target,
+    DYNAMIC_Q_NAME_PREFIX_MAX,
 };
+use crate::name_resolution::{resolve_queue_name, Destination, RemoteDestination};
+
+/// The queue an MQOPEN of a queue name reaches.
+struct Resolved {
+    queue: Arc<LocalQueue>,
+    /// The alias it was reached through.
+    alias: Option<String>,
+    /// Whether the open created a temporary dynamic queue.
+    temporary: bool,
+    /// For another queue manager's queue: the route (`queue` is its transmission queue).
+    remote: Option<RemoteRoute>,
+}
+
+impl Resolved {
+    fn queue(queue: Arc<LocalQueue>, alias: Option<String>, temporary: bool) -> Resolved {
+        Resolved {
+            queue,
+            alias,
+            temporary,
+            remote: None,
+        }
+    }
+}
 
 use crate::descriptor::trim;
 use crate::error::{MqError, MqResult};
@@ -56,6 +80,16 @@ const KNOWN_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
     | MQOO_READ_AHEAD
     | MQOO_NO_MULTICAST;
 
+/// Another queue manager's queue opens for output only (MQRC_OPTION_NOT_VALID_FOR_TYPE).
+fn check_remote_open_options(options: i32) -> MqResult<()> {
+    let input_or_more =
+        MQOO_INPUT_AS_Q_DEF | MQOO_INPUT_SHARED | MQOO_INPUT_EXCLUSIVE | MQOO_BROWSE | MQOO_SET;
+    if options & input_or_more != 0 || options & MQOO_OUTPUT == 0 {
+        return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+    }
+    Ok(())
+}
+
 /// The authorities MQOPEN's `options` need on the object opened.
 fn open_authorities(options: i32) -> u32 {
     [
@@ -85,8 +119,10 @@ impl Connection {
     /// dynamic queue from DynamicQName (a trailing `*` becomes 16 hexadecimal digits; ObjectName
     /// returns the name; MQRC_DYNAMIC_Q_NAME_ERROR, MQRC_OBJECT_ALREADY_EXISTS); an alias
     /// opens its TARGET (MQRC_UNKNOWN_ALIAS_BASE_Q, MQRC_ALIAS_BASE_Q_TYPE_ERROR); a remote
-    /// queue needs its transmission queue (MQRC_UNKNOWN_XMIT_Q; with one, channels are still
-    /// needed: MQRC_FUNCTION_NOT_SUPPORTED) and opens for output only.
+    /// queue, or ObjectQMgrName naming another queue manager, resolves through
+    /// `name_resolution` to a transmission queue (its reasons there) and opens for output
+    /// only: puts through the handle go to the transmission queue behind an MQXQH, and
+    /// ResolvedQName and ResolvedQMgrName name the destination.
     ///
     /// Input options: MQOO_INPUT_AS_Q_DEF (the queue's DEFSOPT), MQOO_INPUT_SHARED (exclusive
     /// on a NOSHARE queue), MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
@@ -143,18 +179,32 @@ impl Connection {
         let q_mgr_name = trim(&od.object_q_mgr_name);
         let mut alias = None;
         let mut created_temporary = false;
+        let mut remote = None;
         let target = match od.object_type {
             MQOT_Q => {
-                if !q_mgr_name.is_empty() && q_mgr_name != self.queue_manager.name() {
-                    return failed(MQRC_UNKNOWN_OBJECT_Q_MGR);
-                }
                 if name.is_empty() || name.len() > 48 {
                     return failed(MQRC_OBJECT_NAME_ERROR);
                 }
-                let (queue, via_alias, temporary) = self.resolve_queue(od, &name, options)?;
-                alias = via_alias;
-                created_temporary = temporary;
-                Target::Queue(queue)
+                if q_mgr_name.len() > 48 {
+                    return failed(MQRC_UNKNOWN_OBJECT_Q_MGR);
+                }
+                let local_name = q_mgr_name.is_empty() || q_mgr_name == self.queue_manager.name();
+                if local_name
+                    && self.queue_manager.queue_object_type(&name) == Some(ObjectType::RemoteQueue)
+                {
+                    check_remote_open_options(options)?;
+                }
+                // Distributed queuing: a queue here, or another queue manager's.
+                let resolved = match resolve_queue_name(&self.queue_manager, &name, q_mgr_name)? {
+                    Destination::Local(local) => self.resolve_queue(od, &local, options)?,
+                    Destination::Remote(destination) => {
+                        self.resolve_remote(od, &name, q_mgr_name, destination, options)?
+                    }
+                };
+                alias = resolved.alias;
+                created_temporary = resolved.temporary;
+                remote = resolved.remote;
+                Target::Queue(resolved.queue)
             }
             MQOT_PROCESS | MQOT_NAMELIST => {
                 let object_type = if od.object_type == MQOT_PROCESS {
@@ -229,6 +279,10 @@ impl Connection {
             opened_for_input = input.map(|_| queue.clone());
         }
         od.resolved_q_mgr_name = self.queue_manager.name().to_string();
+        if let Some(route) = &remote {
+            od.resolved_q_name = route.destination.remote_q_name.clone();
+            od.resolved_q_mgr_name = route.destination.remote_q_mgr_name.clone();
+        }
         let hobj = self.next_handle;
         self.next_handle += 1;
         // The handle registry (DISPLAY QSTATUS TYPE(HANDLE), DISPLAY CONN TYPE(HANDLE)).
@@ -257,6 +311,7 @@ impl Connection {
                 groups: groups::HandleGroups::default(),
                 lock_holder: new_lock_holder(),
                 saved_context: None,
+                remote,
             },
         );
         self.note_handles();
@@ -271,12 +326,7 @@ impl Connection {
     /// queue made from a model (ObjectName becomes its name), or an alias's target. Returns
     /// the queue, the alias it was reached through, and whether a temporary dynamic queue was
     /// created.
-    fn resolve_queue(
-        &mut self,
-        od: &mut Mqod,
-        name: &str,
-        options: i32,
-    ) -> MqResult<(Arc<LocalQueue>, Option<String>, bool)> {
+    fn resolve_queue(&mut self, od: &mut Mqod, name: &str, options: i32) -> MqResult<Resolved> {
         let object_type = self.queue_manager.queue_object_type(name);
         let definition = object_type.and_then(|kind| self.queue_manager.object(kind, name));
         if definition.is_some() {
@@ -286,7 +336,7 @@ impl Connection {
         }
         match definition {
             Some(ObjectDefinition::Local(_)) => match self.queue_manager.queue(name) {
-                Some(queue) => Ok((queue, None, false)),
+                Some(queue) => Ok(Resolved::queue(queue, None, false)),
                 None => failed(MQRC_UNKNOWN_OBJECT_NAME),
             },
             Some(ObjectDefinition::Model(model)) => {
@@ -303,12 +353,12 @@ impl Connection {
                     self.temporary_queues.push(queue.clone());
                 }
                 od.object_name = dynamic_name;
-                Ok((queue, None, temporary))
+                Ok(Resolved::queue(queue, None, temporary))
             }
             Some(ObjectDefinition::Alias(alias)) => {
                 match self.queue_manager.queue_object_type(&alias.target) {
                     Some(ObjectType::LocalQueue) => match self.queue_manager.queue(&alias.target) {
-                        Some(queue) => Ok((queue, Some(alias.name), false)),
+                        Some(queue) => Ok(Resolved::queue(queue, Some(alias.name), false)),
                         None => failed(MQRC_UNKNOWN_ALIAS_BASE_Q),
                     },
                     None => failed(MQRC_UNKNOWN_ALIAS_BASE_Q),
@@ -316,30 +366,46 @@ impl Connection {
                     Some(_) => failed(MQRC_ALIAS_BASE_Q_TYPE_ERROR),
                 }
             }
-            Some(ObjectDefinition::Remote(remote)) => {
-                let input_or_more = MQOO_INPUT_AS_Q_DEF
-                    | MQOO_INPUT_SHARED
-                    | MQOO_INPUT_EXCLUSIVE
-                    | MQOO_BROWSE
-                    | MQOO_SET;
-                if options & input_or_more != 0 || options & MQOO_OUTPUT == 0 {
-                    return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
-                }
-                let transmission_queue = if remote.transmission_queue.is_empty() {
-                    &remote.remote_queue_manager
-                } else {
-                    &remote.transmission_queue
-                };
-                if transmission_queue.is_empty()
-                    || self.queue_manager.queue(transmission_queue).is_none()
-                {
-                    return failed(MQRC_UNKNOWN_XMIT_Q);
-                }
-                // Messages for another queue manager need the channels that move them.
-                failed(MQRC_FUNCTION_NOT_SUPPORTED)
-            }
+            // Resolved by name_resolution: a QREMOTE reaches this queue manager only when it
+            // is a queue manager alias opened as a queue, which MQ refuses.
+            Some(ObjectDefinition::Remote(_)) => failed(MQRC_REMOTE_Q_NAME_ERROR),
             _ => failed(MQRC_UNKNOWN_OBJECT_NAME),
         }
+    }
+
+    /// A queue of another queue manager (name_resolution.rs): opened for output only
+    /// (MQRC_OPTION_NOT_VALID_FOR_TYPE), with the authority to put checked on the QREMOTE
+    /// named or, for an ObjectQMgrName, on the transmission queue; the handle's queue is the
+    /// transmission queue.
+    fn resolve_remote(
+        &mut self,
+        od: &Mqod,
+        name: &str,
+        q_mgr_name: &str,
+        destination: RemoteDestination,
+        options: i32,
+    ) -> MqResult<Resolved> {
+        check_remote_open_options(options)?;
+        let through_definition = q_mgr_name.is_empty() || q_mgr_name == self.queue_manager.name();
+        let checked = if through_definition {
+            name
+        } else {
+            &destination.transmission_queue
+        };
+        self.authorize_open(od, AuthorityObjectType::Queue, checked, options)?;
+        let queue = self
+            .queue_manager
+            .queue(&destination.transmission_queue)
+            .ok_or_else(|| MqError::failed(MQRC_UNKNOWN_XMIT_Q))?;
+        Ok(Resolved {
+            queue,
+            alias: None,
+            temporary: false,
+            remote: Some(RemoteRoute {
+                destination,
+                definition: through_definition.then(|| name.to_string()),
+            }),
+        })
     }
 
     /// MQOPEN's authority check on the object named (the tables of MQ's "Authorizations for

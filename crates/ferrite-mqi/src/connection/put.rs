@@ -27,7 +27,9 @@ use crate::groups::{self, Position};
 use crate::identifiers::new_identifier;
 use crate::inquire::MAX_PRIORITY;
 use crate::mq_char::MqChar;
+use crate::name_resolution::RemoteDestination;
 use crate::structures::{Mqmd, Mqod, Mqpmo};
+use crate::transmission_queue::transmission_message;
 use crate::{depth_events, queue_manager_events, queue_manager_put, triggering};
 
 /// Every MQPMO_* bit MQPUT knows.
@@ -156,13 +158,60 @@ impl Connection {
         if alias.as_ref().is_some_and(|alias| alias.put_inhibited) {
             return failed(MQRC_PUT_INHIBITED);
         }
-        let defaults = alias
+        let mut defaults = alias
             .as_ref()
             .map(|alias| (alias.default_priority, alias.default_persistent));
+        let remote = handle.remote.clone();
+        if let Some(definition) = remote.as_ref().and_then(|route| self.remote_of(route)) {
+            // The QREMOTE opened: its PUT inhibit and message defaults, as an alias's.
+            if definition.put_inhibited {
+                return failed(MQRC_PUT_INHIBITED);
+            }
+            defaults = Some((definition.default_priority, definition.default_persistent));
+        }
         let handle = self.handles.get_mut(&hobj.0).expect("open");
         let mut position = std::mem::take(&mut handle.groups.put);
-        let result = self.put_to(queue, open_options, defaults, md, pmo, data, &mut position);
+        let destination = remote.as_ref().map(|route| &route.destination);
+        let result = self.put_to(
+            queue,
+            open_options,
+            defaults,
+            destination,
+            md,
+            pmo,
+            data,
+            &mut position,
+        );
         self.handles.get_mut(&hobj.0).expect("open").groups.put = position;
+        result
+    }
+
+    /// A message a receiving message channel agent cannot deliver (unknown queue,
+    /// put-inhibited, full ...): MQ's exception report and the dead-letter queue with an
+    /// MQDLH giving `reason` and the destination, in this connection's unit of work, so that
+    /// they commit or back out with the batch (`dead_letter::undeliverable`).
+    pub fn put_undeliverable(
+        &mut self,
+        md: &Mqmd,
+        data: &[u8],
+        reason: i32,
+        dest_q_name: &str,
+        dest_q_mgr_name: &str,
+    ) -> Result<crate::dead_letter::Disposition, crate::dead_letter::DeadLetterError> {
+        let unit = crate::queue_manager_put::InUnit {
+            unit: &mut self.unit,
+            arrivals: &mut self.arrivals,
+        };
+        let result = crate::dead_letter::undeliverable(
+            &self.queue_manager,
+            Some(unit),
+            md,
+            data,
+            reason,
+            dest_q_name,
+            dest_q_mgr_name,
+        );
+        self.note_unit_of_work();
         result
     }
 
@@ -252,6 +301,7 @@ impl Connection {
         queue: &Arc<LocalQueue>,
         open_options: i32,
         defaults: Option<(u8, bool)>,
+        remote: Option<&RemoteDestination>,
         md: &mut Mqmd,
         pmo: &mut Mqpmo,
         data: &[u8],
@@ -287,6 +337,20 @@ impl Connection {
             || new_identifier(self.queue_manager.name()),
         )?;
         warning = warning.or(group_warning);
+        if let Some(destination) = remote {
+            // Distributed queuing: the message waits on the transmission queue behind its
+            // MQXQH; its reports are the destination queue manager's to make.
+            let (mut xmit, message) = transmission_message(&stored, destination, data);
+            self.store_message(queue, &mut xmit, &message, syncpoint, put_time_ms)?;
+            self.after_put(queue, xmit.priority as u8, syncpoint, watch);
+            if logical_order {
+                position.advance(&stored, data.len(), syncpoint);
+            }
+            self.return_put_outputs(md, pmo, &stored, queue);
+            set_text(&mut pmo.resolved_q_name, &destination.remote_q_name);
+            set_text(&mut pmo.resolved_q_mgr_name, &destination.remote_q_mgr_name);
+            return Ok(warning);
+        }
         self.store_message(queue, &mut stored, data, syncpoint, put_time_ms)?;
         if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
             let unit = syncpoint.then_some(crate::queue_manager_put::InUnit {
@@ -365,7 +429,11 @@ impl Connection {
             stored.correl_id = new_identifier(self.queue_manager.name());
         }
         if !trim(&md.reply_to_q).is_empty() && trim(&md.reply_to_q_mgr).is_empty() {
-            stored.reply_to_q_mgr = MqChar::from(self.queue_manager.name());
+            // A reply-to queue alias (a QREMOTE named by ReplyToQ) names where replies go.
+            let (queue, q_mgr) =
+                crate::name_resolution::resolve_reply_to(&self.queue_manager, trim(&md.reply_to_q));
+            stored.reply_to_q = MqChar::from(queue.as_str());
+            stored.reply_to_q_mgr = MqChar::from(q_mgr.as_str());
         }
         (stored, warning)
     }

@@ -1,0 +1,54 @@
+//! Message channel agents (distributed queuing): the batch logic of a sending MCA (SDR, SVR)
+//! and a receiving MCA (RCVR, RQSTR), over the flows of `ferrite_protocol::message_channel`.
+//!
+//! - [`sending`]: batches got from the transmission queue under syncpoint (BATCHSZ, BATCHLIM),
+//!   numbered, and kept in an in-doubt record until the partner confirms them.
+//! - [`receiving`]: each message put to its destination (or the dead-letter queue with an
+//!   MQDLH), the batch committed with its sequence number at its end; a message numbered at
+//!   or before the last committed one is a duplicate and skipped.
+//! - [`sync_queue`]: the records on SYSTEM.CHANNEL.SYNCQ that make a restart of either side
+//!   lose and duplicate nothing.
+//!
+//! The agents do not own sockets: a caller feeds the receiving agent the flows it reads and
+//! sends the sending agent's batches. Sequence numbers run from 1 to SEQWRAP, then wrap to 1.
+
+pub mod receiving;
+pub mod sending;
+pub mod sync_queue;
+
+pub use receiving::{Delivery, ReceivingAgent};
+pub use sending::{Batch, SendingAgent};
+
+/// The sequence number after `sequence` (1 after SEQWRAP).
+pub fn next_sequence(sequence: u32, wrap: u32) -> u32 {
+    debug_assert!(wrap >= 1);
+    if sequence >= wrap {
+        1
+    } else {
+        sequence + 1
+    }
+}
+
+/// Whether `sequence` is `reference` or comes after it, within half the SEQWRAP cycle (a
+/// batch is never near that long).
+pub fn is_at_or_after(sequence: u32, reference: u32, wrap: u32) -> bool {
+    let distance = (u64::from(sequence) + u64::from(wrap) - u64::from(reference)) % u64::from(wrap);
+    distance < u64::from(wrap) / 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequence_numbers_wrap_at_seqwrap() {
+        assert_eq!(next_sequence(0, 100), 1);
+        assert_eq!(next_sequence(99, 100), 100);
+        assert_eq!(next_sequence(100, 100), 1);
+        assert!(is_at_or_after(5, 5, 100));
+        assert!(is_at_or_after(6, 5, 100));
+        assert!(!is_at_or_after(4, 5, 100));
+        assert!(is_at_or_after(2, 99, 100), "2 follows 99 after the wrap");
+        assert!(!is_at_or_after(99, 2, 100));
+    }
+}

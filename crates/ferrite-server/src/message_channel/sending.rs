@@ -1,0 +1,212 @@
+//! The sending message channel agent's batches (CHLTYPE SDR and SVR): messages got from the
+//! transmission queue, numbered, and kept in the channel's in-doubt record until the partner
+//! confirms them (sync_queue.rs says why this gives no loss and no duplicate).
+
+use ferrite_constants::{
+    get_options::*, open_options::*, persistence::MQPER_PERSISTENT, reason::*,
+};
+use ferrite_mqi::{Connection, Hobj, MqResult, Mqgmo, Mqmd, Mqod};
+use ferrite_queue_manager::objects::message_channel::NonPersistentMessageSpeed;
+use ferrite_queue_manager::{ChannelDefinition, QueueManager};
+use std::sync::Arc;
+
+use super::sync_queue::{
+    decode_batch, decode_state, encode_batch, encode_state, BatchMessage, RecordKind, SyncQueue,
+};
+use super::{is_at_or_after, next_sequence};
+
+/// The longest transmission-queue message a batch takes (MQ's largest MAXMSGL).
+const MESSAGE_LENGTH_MAX: usize = 104_857_600;
+
+/// A batch on its way: every message sent, of which `kept` are in the in-doubt record
+/// (all but NPMSPEED(FAST) non-persistent ones, which are never sent twice).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Batch {
+    pub messages: Vec<BatchMessage>,
+    /// Whether this is an in-doubt batch sent again after a restart.
+    pub resent: bool,
+}
+
+impl Batch {
+    /// The sequence number of the batch's last message.
+    pub fn last_sequence(&self) -> u32 {
+        self.messages
+            .last()
+            .expect("a batch has a message")
+            .sequence_number
+    }
+}
+
+/// A sending MCA's hold on its transmission queue and sync records.
+pub struct SendingAgent {
+    connection: Connection,
+    channel: ChannelDefinition,
+    transmission_queue: Hobj,
+    sync: SyncQueue,
+    /// The last sequence number assigned (0: none yet).
+    last_sequence: u32,
+    /// The batch sent and not yet confirmed.
+    in_doubt: Option<Batch>,
+}
+
+impl SendingAgent {
+    /// Start the agent of the SDR or SVR channel `channel`: its transmission queue opened
+    /// exclusively, its sequence number and any in-doubt batch read back.
+    pub fn open(
+        queue_manager: Arc<QueueManager>,
+        channel: &ChannelDefinition,
+    ) -> MqResult<SendingAgent> {
+        assert!(
+            channel.channel_type.sends(),
+            "a sending agent runs a SDR or SVR channel"
+        );
+        let mut connection = Connection::connect(queue_manager, "")?;
+        let transmission_queue = connection.open(
+            &mut Mqod::queue(&channel.message.transmission_queue),
+            MQOO_INPUT_EXCLUSIVE | MQOO_FAIL_IF_QUIESCING,
+        )?;
+        let sync = SyncQueue::open(&mut connection, &channel.name)?;
+        let last_sequence = match sync.read(&mut connection, RecordKind::SenderState)? {
+            Some(data) => decode_state(&data)?,
+            None => 0,
+        };
+        let in_doubt = match sync.read(&mut connection, RecordKind::InDoubtBatch)? {
+            Some(data) => Some(Batch {
+                messages: decode_batch(&data)?,
+                resent: true,
+            })
+            .filter(|batch| !batch.messages.is_empty()),
+            None => None,
+        };
+        Ok(SendingAgent {
+            connection,
+            channel: channel.clone(),
+            transmission_queue,
+            sync,
+            last_sequence,
+            in_doubt,
+        })
+    }
+
+    /// The batch in doubt (sent, not confirmed), if any.
+    pub fn in_doubt(&self) -> Option<&Batch> {
+        self.in_doubt.as_ref()
+    }
+
+    /// The last sequence number assigned (CURSEQNO's source).
+    pub fn last_sequence(&self) -> u32 {
+        self.last_sequence
+    }
+
+    /// After a restart: the partner's last committed sequence number decides the in-doubt
+    /// batch (RESOLVE CHANNEL's question): delivered, it is dropped; otherwise it is sent again.
+    pub fn resolve(&mut self, partner_last_committed: u32) -> MqResult<()> {
+        let wrap = self.channel.message.sequence_number_wrap;
+        let delivered = self.in_doubt.as_ref().is_some_and(|batch| {
+            is_at_or_after(partner_last_committed, batch.last_sequence(), wrap)
+        });
+        if delivered {
+            self.confirmed()?;
+        }
+        Ok(())
+    }
+
+    /// The next batch to send: the in-doubt one again, or up to BATCHSZ messages (and at most
+    /// BATCHLIM KiB, whole messages) got from the transmission queue, moved to the in-doubt
+    /// record in one unit of work. `None` when the transmission queue is empty.
+    pub fn next_batch(&mut self) -> MqResult<Option<Batch>> {
+        if let Some(batch) = &self.in_doubt {
+            return Ok(Some(batch.clone()));
+        }
+        let (messages, kept) = self.get_batch()?;
+        if messages.is_empty() {
+            self.connection.backout()?;
+            return Ok(None);
+        }
+        if kept.is_empty() {
+            self.sync
+                .remove(&mut self.connection, RecordKind::InDoubtBatch)?;
+        } else {
+            self.sync.replace(
+                &mut self.connection,
+                RecordKind::InDoubtBatch,
+                &encode_batch(&kept),
+            )?;
+        }
+        self.sync.replace(
+            &mut self.connection,
+            RecordKind::SenderState,
+            &encode_state(self.last_sequence),
+        )?;
+        self.connection.commit()?;
+        // NP FAST messages are not kept: a batch sent again holds only what may be resent.
+        self.in_doubt = (!kept.is_empty()).then_some(Batch {
+            messages: kept,
+            resent: true,
+        });
+        Ok(Some(Batch {
+            messages,
+            resent: false,
+        }))
+    }
+
+    /// The partner confirmed the batch: its in-doubt record goes.
+    pub fn confirmed(&mut self) -> MqResult<()> {
+        self.sync
+            .remove(&mut self.connection, RecordKind::InDoubtBatch)?;
+        self.connection.commit()?;
+        self.in_doubt = None;
+        Ok(())
+    }
+
+    /// Messages got (in the unit of work) for one batch: all of them, and those kept.
+    fn get_batch(&mut self) -> MqResult<(Vec<BatchMessage>, Vec<BatchMessage>)> {
+        let limit_bytes = match self.channel.message.batch_data_limit_kib {
+            0 => usize::MAX,
+            kib => kib as usize * 1024,
+        };
+        let fast =
+            self.channel.message.non_persistent_message_speed == NonPersistentMessageSpeed::Fast;
+        let (mut messages, mut kept, mut bytes) = (Vec::new(), Vec::new(), 0usize);
+        while messages.len() < self.channel.message.batch_size as usize && bytes < limit_bytes {
+            let mut md = Mqmd::default();
+            let mut gmo =
+                Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_NO_WAIT | MQGMO_FAIL_IF_QUIESCING);
+            let mut data = Vec::new();
+            match self.connection.get_appending(
+                self.transmission_queue,
+                &mut md,
+                &mut gmo,
+                &mut data,
+                MESSAGE_LENGTH_MAX,
+            ) {
+                Ok(_) => {}
+                Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
+                Err(error) => return Err(error),
+            }
+            self.last_sequence = next_sequence(
+                self.last_sequence,
+                self.channel.message.sequence_number_wrap,
+            );
+            bytes += data.len();
+            let message = BatchMessage {
+                sequence_number: self.last_sequence,
+                message: data,
+            };
+            if md.persistence == MQPER_PERSISTENT || !fast {
+                kept.push(message.clone());
+            }
+            messages.push(message);
+        }
+        debug_assert!(messages.len() <= self.channel.message.batch_size as usize);
+        Ok((messages, kept))
+    }
+}
+
+impl Drop for SendingAgent {
+    fn drop(&mut self) {
+        // An agent that stops mid-batch leaves its gets to be backed out: the messages stay
+        // on the transmission queue, or in the in-doubt record once it was committed.
+        let _ = self.connection.backout();
+    }
+}
