@@ -67,6 +67,7 @@ pub(crate) const OBJECTS: &[(&str, &str)] = &[
     ("CHLAUTH", "CHLAUTH"),
     ("AUTHREC", "AUTHREC"),
     ("ENTAUTH", "ENTAUTH"),
+    ("GROUP", "GROUP"),
 ];
 
 fn canonical(table: &[(&'static str, &'static str)], word: &str) -> Option<&'static str> {
@@ -252,6 +253,10 @@ fn dispatch(
         ("DISPLAY", "QMGR", _) => (
             "CSQMDRTS",
             qmgr_commands::display_qmgr(context, object_token, rest),
+        ),
+        ("DISPLAY", "GROUP", _) => (
+            "CSQ5DQSG",
+            crate::group_commands::display_group(context, object_token, rest),
         ),
         ("SET", "CHLAUTH", _) => (
             "CSQMSCA",

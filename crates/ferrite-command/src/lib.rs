@@ -45,6 +45,7 @@ mod connection_commands;
 mod context;
 pub mod default_objects;
 pub mod events;
+mod group_commands;
 mod object_commands;
 pub mod parser;
 pub mod pcf;

@@ -8,6 +8,7 @@
 //!   and the crates' property tests share.
 //! - [`process`]: running a program (the `ferrite` command) and checking its output, watching
 //!   a long-running child, stopping it by its process id, and free ports on 127.0.0.1.
+//! - [`servers`]: Redis and a throw-away PostgreSQL cluster for queue sharing groups' tests.
 //!
 //! A test crate's own helpers, used by no other crate, stay in its `tests/support` module.
 
@@ -16,6 +17,7 @@ pub mod hostile;
 pub mod mqi;
 pub mod process;
 pub mod queue_manager;
+pub mod servers;
 
 pub use mqi::*;
 pub use queue_manager::*;

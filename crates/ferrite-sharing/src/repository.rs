@@ -1,0 +1,309 @@
+//! The shared repository: PostgreSQL in the place of MQ's Db2 data-sharing group. One
+//! database may hold several queue sharing groups; every row names its group. The tables
+//! (docs/formats.md, "Queue sharing groups") are created by the first member of the first
+//! group, as CSQ5PQSG ADD QSG does, under an advisory lock so that members created at once do
+//! not race.
+
+use std::time::Duration;
+
+use ferrite_constants::reason::{
+    MQRC_DB2_NOT_AVAILABLE, MQRC_OBJECT_ALREADY_EXISTS, MQRC_Q_MGR_NAME_ERROR,
+    MQRC_RESOURCE_PROBLEM,
+};
+use ferrite_queue_manager::{SharingError, SharingGroupMember, QUEUE_SHARING_GROUP_MEMBERS_MAX};
+
+use crate::CONNECT_TIMEOUT_MS;
+
+/// The version of the tables below; a repository of another version is refused.
+pub const SCHEMA_VERSION: i32 = 1;
+
+/// The advisory lock key held while the tables are created and members added ("FQSG").
+const SCHEMA_LOCK_KEY: i64 = 0x4651_5347;
+
+/// The tables, created when absent.
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS ferrite_schema (
+    version integer NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ferrite_qsg (
+    qsg_name varchar(4) PRIMARY KEY,
+    created_ms bigint NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ferrite_qsg_member (
+    qsg_name varchar(4) NOT NULL REFERENCES ferrite_qsg (qsg_name),
+    qmgr_name varchar(48) NOT NULL,
+    qmgr_number integer NOT NULL CHECK (qmgr_number BETWEEN 1 AND 32),
+    active boolean NOT NULL,
+    version varchar(32) NOT NULL,
+    joined_ms bigint NOT NULL,
+    started_ms bigint NOT NULL,
+    PRIMARY KEY (qsg_name, qmgr_name),
+    UNIQUE (qsg_name, qmgr_number)
+);
+";
+
+/// An open connection to the shared repository.
+pub struct Repository {
+    url: String,
+    client: postgres::Client,
+}
+
+impl Repository {
+    /// Connect to `url` (a `postgresql://` URL).
+    pub fn connect(url: &str) -> Result<Repository, SharingError> {
+        let unavailable = |why: String| {
+            SharingError::new(
+                MQRC_DB2_NOT_AVAILABLE,
+                format!("shared repository {url} is not available: {why}"),
+            )
+        };
+        let mut config: postgres::Config = url.parse().map_err(|error| {
+            unavailable(format!(
+                "{error}; correct repository in [queue_sharing_group] of qm.toml"
+            ))
+        })?;
+        config.connect_timeout(Duration::from_millis(CONNECT_TIMEOUT_MS));
+        config.application_name("ferrite");
+        let client = config.connect(postgres::NoTls).map_err(|error| {
+            unavailable(format!(
+                "{}; start the PostgreSQL server or correct its address",
+                error_text(&error)
+            ))
+        })?;
+        Ok(Repository {
+            url: url.to_string(),
+            client,
+        })
+    }
+
+    /// Create the tables if they are absent and the group's row if it is (CSQ5PQSG ADD QSG),
+    /// then add `queue_manager` as the next member (ADD QMGR); its number in the group.
+    pub fn add_member(
+        &mut self,
+        group: &str,
+        queue_manager: &str,
+        version: &str,
+    ) -> Result<u32, SharingError> {
+        let now = crate::now_ms() as i64;
+        let url = self.url.clone();
+        let failed = |error: postgres::Error| repository_failed(&url, &error);
+        let mut transaction = self.client.transaction().map_err(failed)?;
+        transaction
+            .execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK_KEY])
+            .map_err(failed)?;
+        transaction.batch_execute(SCHEMA).map_err(failed)?;
+        check_schema_version(&mut transaction).map_err(|error| match error {
+            SchemaCheck::Failed(error) => failed(error),
+            SchemaCheck::Wrong(found) => wrong_schema(&url, found),
+        })?;
+        transaction
+            .execute(
+                "INSERT INTO ferrite_qsg (qsg_name, created_ms) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                &[&group, &now],
+            )
+            .map_err(failed)?;
+        let numbers: Vec<i32> = transaction
+            .query(
+                "SELECT qmgr_number FROM ferrite_qsg_member WHERE qsg_name = $1 ORDER BY qmgr_number",
+                &[&group],
+            )
+            .map_err(failed)?
+            .iter()
+            .map(|row| row.get(0))
+            .collect();
+        let exists = transaction
+            .query_opt(
+                "SELECT 1 FROM ferrite_qsg_member WHERE qsg_name = $1 AND qmgr_name = $2",
+                &[&group, &queue_manager],
+            )
+            .map_err(failed)?
+            .is_some();
+        if exists {
+            return Err(SharingError::new(
+                MQRC_OBJECT_ALREADY_EXISTS,
+                format!("queue manager {queue_manager} is already a member of queue sharing group {group}"),
+            ));
+        }
+        let Some(number) = lowest_free_number(&numbers) else {
+            return Err(SharingError::new(
+                MQRC_RESOURCE_PROBLEM,
+                format!(
+                    "queue sharing group {group} already has {QUEUE_SHARING_GROUP_MEMBERS_MAX} members, MQ's limit"
+                ),
+            ));
+        };
+        transaction
+            .execute(
+                "INSERT INTO ferrite_qsg_member (qsg_name, qmgr_name, qmgr_number, active, version, joined_ms, started_ms) \
+                 VALUES ($1, $2, $3, false, $4, $5, 0)",
+                &[&group, &queue_manager, &(number as i32), &version, &now],
+            )
+            .map_err(failed)?;
+        transaction.commit().map_err(failed)?;
+        Ok(number)
+    }
+
+    /// Remove `queue_manager` from `group` (CSQ5PQSG REMOVE QMGR): only while it is inactive.
+    pub fn remove_member(&mut self, group: &str, queue_manager: &str) -> Result<(), SharingError> {
+        let url = self.url.clone();
+        self.client
+            .execute(
+                "DELETE FROM ferrite_qsg_member WHERE qsg_name = $1 AND qmgr_name = $2 AND NOT active",
+                &[&group, &queue_manager],
+            )
+            .map_err(|error| repository_failed(&url, &error))?;
+        Ok(())
+    }
+
+    /// A member starts: record it active with this version; its number in the group. Fails
+    /// when the repository does not record it as a member.
+    pub fn start_member(
+        &mut self,
+        group: &str,
+        queue_manager: &str,
+        version: &str,
+    ) -> Result<u32, SharingError> {
+        let url = self.url.clone();
+        let failed = |error: postgres::Error| repository_failed(&url, &error);
+        let tables = self
+            .client
+            .query_one("SELECT to_regclass('ferrite_qsg_member') IS NOT NULL", &[])
+            .map_err(failed)?
+            .get::<_, bool>(0);
+        let row = match tables {
+            true => self
+                .client
+                .query_opt(
+                    "UPDATE ferrite_qsg_member SET active = true, version = $3, started_ms = $4 \
+                     WHERE qsg_name = $1 AND qmgr_name = $2 RETURNING qmgr_number",
+                    &[&group, &queue_manager, &version, &(crate::now_ms() as i64)],
+                )
+                .map_err(failed)?,
+            false => None,
+        };
+        let Some(row) = row else {
+            return Err(SharingError::new(
+                MQRC_Q_MGR_NAME_ERROR,
+                format!(
+                    "queue manager {queue_manager} is not a member of queue sharing group {group} in {url}; \
+                     a member is added by ferrite create --qsg"
+                ),
+            ));
+        };
+        Ok(row.get::<_, i32>(0) as u32)
+    }
+
+    /// A member stops: record it inactive.
+    pub fn stop_member(&mut self, group: &str, queue_manager: &str) -> Result<(), SharingError> {
+        let url = self.url.clone();
+        self.client
+            .execute(
+                "UPDATE ferrite_qsg_member SET active = false WHERE qsg_name = $1 AND qmgr_name = $2",
+                &[&group, &queue_manager],
+            )
+            .map_err(|error| repository_failed(&url, &error))?;
+        Ok(())
+    }
+
+    /// The group's members in number order (DISPLAY GROUP).
+    pub fn members(&mut self, group: &str) -> Result<Vec<SharingGroupMember>, SharingError> {
+        let url = self.url.clone();
+        let rows = self
+            .client
+            .query(
+                "SELECT qmgr_name, qmgr_number, active, version, joined_ms FROM ferrite_qsg_member \
+                 WHERE qsg_name = $1 ORDER BY qmgr_number",
+                &[&group],
+            )
+            .map_err(|error| repository_failed(&url, &error))?;
+        Ok(rows
+            .iter()
+            .map(|row| SharingGroupMember {
+                name: row.get(0),
+                number: row.get::<_, i32>(1) as u32,
+                active: row.get(2),
+                version: row.get(3),
+                joined_ms: row.get::<_, i64>(4) as u64,
+            })
+            .collect())
+    }
+}
+
+/// The lowest member number (1-32) not in `numbers` (ascending).
+fn lowest_free_number(numbers: &[i32]) -> Option<u32> {
+    (1..=QUEUE_SHARING_GROUP_MEMBERS_MAX).find(|number| !numbers.contains(&(*number as i32)))
+}
+
+enum SchemaCheck {
+    Failed(postgres::Error),
+    Wrong(i32),
+}
+
+/// Record [`SCHEMA_VERSION`] in a new repository; refuse one of another version.
+fn check_schema_version(transaction: &mut postgres::Transaction<'_>) -> Result<(), SchemaCheck> {
+    let found = transaction
+        .query_opt("SELECT version FROM ferrite_schema", &[])
+        .map_err(SchemaCheck::Failed)?;
+    match found.map(|row| row.get::<_, i32>(0)) {
+        None => {
+            transaction
+                .execute(
+                    "INSERT INTO ferrite_schema (version) VALUES ($1)",
+                    &[&SCHEMA_VERSION],
+                )
+                .map_err(SchemaCheck::Failed)?;
+            Ok(())
+        }
+        Some(SCHEMA_VERSION) => Ok(()),
+        Some(other) => Err(SchemaCheck::Wrong(other)),
+    }
+}
+
+fn wrong_schema(url: &str, found: i32) -> SharingError {
+    SharingError::new(
+        MQRC_DB2_NOT_AVAILABLE,
+        format!(
+            "shared repository {url} holds Ferrite tables of version {found}; this Ferrite uses version {SCHEMA_VERSION}"
+        ),
+    )
+}
+
+/// A failure of the repository in use: MQRC_DB2_NOT_AVAILABLE.
+fn repository_failed(url: &str, error: &postgres::Error) -> SharingError {
+    SharingError::new(
+        MQRC_DB2_NOT_AVAILABLE,
+        format!("shared repository {url} failed: {}", error_text(error)),
+    )
+}
+
+/// The error with its cause: the postgres crate's own text alone can be as bare as "error
+/// connecting to server".
+fn error_text(error: &postgres::Error) -> String {
+    match (error.as_db_error(), std::error::Error::source(error)) {
+        (Some(database), _) => format!("{} ({})", database.message(), database.code().code()),
+        (None, Some(source)) => format!("{error}: {source}"),
+        (None, None) => error.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_numbers_fill_the_lowest_gap_up_to_32() {
+        assert_eq!(lowest_free_number(&[]), Some(1));
+        assert_eq!(lowest_free_number(&[1, 2, 4]), Some(3));
+        let full: Vec<i32> = (1..=32).collect();
+        assert_eq!(lowest_free_number(&full), None);
+    }
+
+    #[test]
+    fn a_malformed_url_is_db2_not_available() {
+        let error = Repository::connect("postgresql://127.0.0.1:notaport/x")
+            .err()
+            .expect("a malformed URL fails");
+        assert_eq!(error.reason, MQRC_DB2_NOT_AVAILABLE);
+        assert!(error.text.contains("qm.toml"), "{}", error.text);
+    }
+}
