@@ -36,6 +36,7 @@
 
 mod attributes;
 mod authority_commands;
+mod cfstruct_commands;
 mod channel_authentication_commands;
 mod channel_commands;
 pub mod channel_initiator;

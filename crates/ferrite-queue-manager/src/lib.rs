@@ -42,7 +42,8 @@ pub use queue_manager::{
     READ_AHEAD_MESSAGES,
 };
 pub use queue_sharing_group::{
-    CouplingFacilityStatus, QueueSharingGroup, SharingError, SharingGroupMember,
+    CfStructure, ConnectivityLoss, CouplingFacilityStatus, OffloadTarget, QueueSharingGroup,
+    SharingError, SharingGroupMember, ADMIN_STRUCTURE_NAME, CF_STRUCTURE_NAME_LENGTH_MAX,
     QUEUE_SHARING_GROUP_MEMBERS_MAX,
 };
 pub use security::{

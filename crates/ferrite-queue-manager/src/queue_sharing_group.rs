@@ -63,6 +63,81 @@ pub struct CouplingFacilityStatus {
     pub limit_bytes: u64,
 }
 
+/// Longest CF structure name (MQ: 12 characters, the application structure's part of the
+/// CFRM name after the group's name).
+pub const CF_STRUCTURE_NAME_LENGTH_MAX: usize = 12;
+
+/// The administration structure every group has (DISPLAY CFSTATUS shows it as CFTYPE(ADMIN)).
+pub const ADMIN_STRUCTURE_NAME: &str = "CSQ_ADMIN";
+
+/// Where messages too large for the structure go (OFFLOAD).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OffloadTarget {
+    /// The shared repository (MQ: Db2).
+    Db2,
+    /// Shared message data sets.
+    Smds,
+}
+
+/// What a member does when it loses its connection to the structure (CFCONLOS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectivityLoss {
+    Terminate,
+    Tolerate,
+    AsQueueManager,
+}
+
+/// A CF application structure's definition (DEFINE CFSTRUCT), a group object kept in the
+/// shared repository. Sizes are in KiB; thresholds in percent of the structure full.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CfStructure {
+    pub name: String,
+    pub description: String,
+    /// CFLEVEL 1-5 (5: every function, offload included).
+    pub level: u8,
+    /// RECOVER: persistent messages may be put, and BACKUP CFSTRUCT backs them up.
+    pub recover: bool,
+    pub offload: OffloadTarget,
+    /// OFFLD1TH/OFFLD1SZ ... OFFLD3TH/OFFLD3SZ: at threshold% full, messages larger than the
+    /// size (KiB) are offloaded.
+    pub offload_rules: [(u8, u32); 3],
+    /// DSGROUP: the shared message data sets' name pattern (blank: none).
+    pub data_set_group: String,
+    /// DSBLOCK in KiB (8-1024, a power of two).
+    pub data_set_block_kib: u32,
+    /// DSBUFS (1-9999).
+    pub data_set_buffers: u32,
+    /// DSEXPAND.
+    pub data_set_expand: bool,
+    pub connectivity_loss: ConnectivityLoss,
+    /// RECAUTO: recover the structure automatically after a failure.
+    pub recover_automatically: bool,
+    pub created_ms: u64,
+    pub altered_ms: u64,
+}
+
+impl CfStructure {
+    /// A new structure with MQ's defaults.
+    pub fn new(name: &str) -> CfStructure {
+        CfStructure {
+            name: name.to_string(),
+            description: String::new(),
+            level: 5,
+            recover: false,
+            offload: OffloadTarget::Db2,
+            offload_rules: [(70, 32), (80, 4), (90, 0)],
+            data_set_group: String::new(),
+            data_set_block_kib: 256,
+            data_set_buffers: 100,
+            data_set_expand: true,
+            connectivity_loss: ConnectivityLoss::AsQueueManager,
+            recover_automatically: true,
+            created_ms: 0,
+            altered_ms: 0,
+        }
+    }
+}
+
 /// What the queue manager asks of its queue sharing group.
 pub trait QueueSharingGroup: Send + Sync {
     /// The group's name (QSGNAME).
@@ -73,6 +148,15 @@ pub trait QueueSharingGroup: Send + Sync {
     fn members(&self) -> Result<Vec<SharingGroupMember>, SharingError>;
     /// The coupling facility's state, asked of it now.
     fn coupling_facility_status(&self) -> Result<CouplingFacilityStatus, SharingError>;
+    /// Store a new structure definition (MQRC_OBJECT_ALREADY_EXISTS when it exists and not
+    /// `replace`).
+    fn define_structure(&self, structure: &CfStructure, replace: bool) -> Result<(), SharingError>;
+    /// Replace an existing structure's definition (MQRC_UNKNOWN_OBJECT_NAME when absent).
+    fn alter_structure(&self, structure: &CfStructure) -> Result<(), SharingError>;
+    /// Delete a structure's definition (MQRC_UNKNOWN_OBJECT_NAME when absent).
+    fn delete_structure(&self, name: &str) -> Result<(), SharingError>;
+    /// Every structure defined in the group, by name.
+    fn structures(&self) -> Result<Vec<CfStructure>, SharingError>;
     /// This member stops: the repository records it inactive. Called once, by shutdown.
     fn leave(&self) -> Result<(), SharingError>;
 }

@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use ferrite_queue_manager::{
-    CouplingFacilityStatus, QueueSharingGroup, SharingError, SharingGroupMember,
+    CfStructure, CouplingFacilityStatus, QueueSharingGroup, SharingError, SharingGroupMember,
 };
 use ferrite_storage::config::QueueSharingGroupParameters;
 
@@ -80,6 +80,31 @@ impl QueueSharingGroup for Group {
 
     fn coupling_facility_status(&self) -> Result<CouplingFacilityStatus, SharingError> {
         self.coupling_facility.lock().unwrap().status()
+    }
+
+    fn define_structure(&self, structure: &CfStructure, replace: bool) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .define_structure(&self.name, structure, replace)
+    }
+
+    fn alter_structure(&self, structure: &CfStructure) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .alter_structure(&self.name, structure)
+    }
+
+    fn delete_structure(&self, name: &str) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .delete_structure(&self.name, name)
+    }
+
+    fn structures(&self) -> Result<Vec<CfStructure>, SharingError> {
+        self.repository.lock().unwrap().structures(&self.name)
     }
 
     fn leave(&self) -> Result<(), SharingError> {

@@ -8,9 +8,12 @@ use std::time::Duration;
 
 use ferrite_constants::reason::{
     MQRC_DB2_NOT_AVAILABLE, MQRC_OBJECT_ALREADY_EXISTS, MQRC_Q_MGR_NAME_ERROR,
-    MQRC_RESOURCE_PROBLEM,
+    MQRC_RESOURCE_PROBLEM, MQRC_UNKNOWN_OBJECT_NAME,
 };
-use ferrite_queue_manager::{SharingError, SharingGroupMember, QUEUE_SHARING_GROUP_MEMBERS_MAX};
+use ferrite_queue_manager::{
+    CfStructure, ConnectivityLoss, OffloadTarget, SharingError, SharingGroupMember,
+    QUEUE_SHARING_GROUP_MEMBERS_MAX,
+};
 
 use crate::CONNECT_TIMEOUT_MS;
 
@@ -39,6 +42,25 @@ CREATE TABLE IF NOT EXISTS ferrite_qsg_member (
     started_ms bigint NOT NULL,
     PRIMARY KEY (qsg_name, qmgr_name),
     UNIQUE (qsg_name, qmgr_number)
+);
+CREATE TABLE IF NOT EXISTS ferrite_cf_structure (
+    qsg_name varchar(4) NOT NULL REFERENCES ferrite_qsg (qsg_name),
+    struc_name varchar(12) NOT NULL,
+    description varchar(64) NOT NULL,
+    cflevel integer NOT NULL CHECK (cflevel BETWEEN 1 AND 5),
+    recover boolean NOT NULL,
+    offload varchar(4) NOT NULL CHECK (offload IN ('DB2', 'SMDS')),
+    offload_thresholds integer[3] NOT NULL,
+    offload_sizes_kib integer[3] NOT NULL,
+    dsgroup varchar(44) NOT NULL,
+    dsblock_kib integer NOT NULL,
+    dsbufs integer NOT NULL,
+    dsexpand boolean NOT NULL,
+    cfconlos varchar(9) NOT NULL CHECK (cfconlos IN ('TERMINATE', 'TOLERATE', 'ASQMGR')),
+    recauto boolean NOT NULL,
+    created_ms bigint NOT NULL,
+    altered_ms bigint NOT NULL,
+    PRIMARY KEY (qsg_name, struc_name)
 );
 ";
 
@@ -227,6 +249,218 @@ impl Repository {
             })
             .collect())
     }
+}
+
+impl Repository {
+    /// Insert (or with `replace`, overwrite) a structure's definition.
+    pub fn define_structure(
+        &mut self,
+        group: &str,
+        structure: &CfStructure,
+        replace: bool,
+    ) -> Result<(), SharingError> {
+        let url = self.url.clone();
+        let conflict = if replace {
+            "ON CONFLICT (qsg_name, struc_name) DO UPDATE SET description = EXCLUDED.description, \
+             cflevel = EXCLUDED.cflevel, recover = EXCLUDED.recover, offload = EXCLUDED.offload, \
+             offload_thresholds = EXCLUDED.offload_thresholds, offload_sizes_kib = EXCLUDED.offload_sizes_kib, \
+             dsgroup = EXCLUDED.dsgroup, dsblock_kib = EXCLUDED.dsblock_kib, dsbufs = EXCLUDED.dsbufs, \
+             dsexpand = EXCLUDED.dsexpand, cfconlos = EXCLUDED.cfconlos, recauto = EXCLUDED.recauto, \
+             altered_ms = EXCLUDED.altered_ms"
+        } else {
+            "ON CONFLICT DO NOTHING"
+        };
+        let row = StructureRow::from(structure);
+        let now = crate::now_ms() as i64;
+        let stored = self
+            .client
+            .execute(
+                &format!(
+                    "INSERT INTO ferrite_cf_structure (qsg_name, struc_name, description, cflevel, recover, \
+                     offload, offload_thresholds, offload_sizes_kib, dsgroup, dsblock_kib, dsbufs, dsexpand, \
+                     cfconlos, recauto, created_ms, altered_ms) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15) {conflict}"
+                ),
+                &row.parameters(&group, structure, &now),
+            )
+            .map_err(|error| repository_failed(&url, &error))?;
+        if stored == 0 {
+            return Err(SharingError::new(
+                MQRC_OBJECT_ALREADY_EXISTS,
+                format!(
+                    "CFSTRUCT({}) already exists in queue sharing group {group}",
+                    structure.name
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Replace an existing structure's attributes.
+    pub fn alter_structure(
+        &mut self,
+        group: &str,
+        structure: &CfStructure,
+    ) -> Result<(), SharingError> {
+        let url = self.url.clone();
+        let row = StructureRow::from(structure);
+        let now = crate::now_ms() as i64;
+        let changed = self
+            .client
+            .execute(
+                "UPDATE ferrite_cf_structure SET description = $3, cflevel = $4, recover = $5, offload = $6, \
+                 offload_thresholds = $7, offload_sizes_kib = $8, dsgroup = $9, dsblock_kib = $10, dsbufs = $11, \
+                 dsexpand = $12, cfconlos = $13, recauto = $14, altered_ms = $15 \
+                 WHERE qsg_name = $1 AND struc_name = $2",
+                &row.parameters(&group, structure, &now),
+            )
+            .map_err(|error| repository_failed(&url, &error))?;
+        match changed {
+            0 => Err(unknown_structure(group, &structure.name)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Delete a structure's definition.
+    pub fn delete_structure(&mut self, group: &str, name: &str) -> Result<(), SharingError> {
+        let url = self.url.clone();
+        let deleted = self
+            .client
+            .execute(
+                "DELETE FROM ferrite_cf_structure WHERE qsg_name = $1 AND struc_name = $2",
+                &[&group, &name],
+            )
+            .map_err(|error| repository_failed(&url, &error))?;
+        match deleted {
+            0 => Err(unknown_structure(group, name)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Every structure of the group, by name.
+    pub fn structures(&mut self, group: &str) -> Result<Vec<CfStructure>, SharingError> {
+        let url = self.url.clone();
+        let rows = self
+            .client
+            .query(
+                "SELECT struc_name, description, cflevel, recover, offload, offload_thresholds, \
+                 offload_sizes_kib, dsgroup, dsblock_kib, dsbufs, dsexpand, cfconlos, recauto, \
+                 created_ms, altered_ms FROM ferrite_cf_structure WHERE qsg_name = $1 ORDER BY struc_name",
+                &[&group],
+            )
+            .map_err(|error| repository_failed(&url, &error))?;
+        Ok(rows.iter().map(structure_from_row).collect())
+    }
+}
+
+/// The columns of a structure that are not stored as the Rust type holds them.
+struct StructureRow {
+    level: i32,
+    offload: &'static str,
+    thresholds: Vec<i32>,
+    sizes: Vec<i32>,
+    block: i32,
+    buffers: i32,
+    connectivity_loss: &'static str,
+}
+
+impl From<&CfStructure> for StructureRow {
+    fn from(structure: &CfStructure) -> StructureRow {
+        StructureRow {
+            level: i32::from(structure.level),
+            offload: match structure.offload {
+                OffloadTarget::Db2 => "DB2",
+                OffloadTarget::Smds => "SMDS",
+            },
+            thresholds: structure
+                .offload_rules
+                .iter()
+                .map(|(threshold, _)| i32::from(*threshold))
+                .collect(),
+            sizes: structure
+                .offload_rules
+                .iter()
+                .map(|(_, size)| *size as i32)
+                .collect(),
+            block: structure.data_set_block_kib as i32,
+            buffers: structure.data_set_buffers as i32,
+            connectivity_loss: match structure.connectivity_loss {
+                ConnectivityLoss::Terminate => "TERMINATE",
+                ConnectivityLoss::Tolerate => "TOLERATE",
+                ConnectivityLoss::AsQueueManager => "ASQMGR",
+            },
+        }
+    }
+}
+
+impl StructureRow {
+    /// The statement parameters $1-$15 of INSERT and UPDATE: the group, the structure's
+    /// columns in table order, the time of the change.
+    fn parameters<'a>(
+        &'a self,
+        group: &'a &'a str,
+        structure: &'a CfStructure,
+        now: &'a i64,
+    ) -> [&'a (dyn postgres::types::ToSql + Sync); 15] {
+        [
+            group,
+            &structure.name,
+            &structure.description,
+            &self.level,
+            &structure.recover,
+            &self.offload,
+            &self.thresholds,
+            &self.sizes,
+            &structure.data_set_group,
+            &self.block,
+            &self.buffers,
+            &structure.data_set_expand,
+            &self.connectivity_loss,
+            &structure.recover_automatically,
+            now,
+        ]
+    }
+}
+
+fn structure_from_row(row: &postgres::Row) -> CfStructure {
+    let thresholds: Vec<i32> = row.get(5);
+    let sizes: Vec<i32> = row.get(6);
+    assert_eq!(
+        (thresholds.len(), sizes.len()),
+        (3, 3),
+        "three offload rules"
+    );
+    let rule = |index: usize| (thresholds[index] as u8, sizes[index] as u32);
+    CfStructure {
+        name: row.get(0),
+        description: row.get(1),
+        level: row.get::<_, i32>(2) as u8,
+        recover: row.get(3),
+        offload: match row.get::<_, &str>(4) {
+            "SMDS" => OffloadTarget::Smds,
+            _ => OffloadTarget::Db2,
+        },
+        offload_rules: [rule(0), rule(1), rule(2)],
+        data_set_group: row.get(7),
+        data_set_block_kib: row.get::<_, i32>(8) as u32,
+        data_set_buffers: row.get::<_, i32>(9) as u32,
+        data_set_expand: row.get(10),
+        connectivity_loss: match row.get::<_, &str>(11) {
+            "TERMINATE" => ConnectivityLoss::Terminate,
+            "TOLERATE" => ConnectivityLoss::Tolerate,
+            _ => ConnectivityLoss::AsQueueManager,
+        },
+        recover_automatically: row.get(12),
+        created_ms: row.get::<_, i64>(13) as u64,
+        altered_ms: row.get::<_, i64>(14) as u64,
+    }
+}
+
+fn unknown_structure(group: &str, name: &str) -> SharingError {
+    SharingError::new(
+        MQRC_UNKNOWN_OBJECT_NAME,
+        format!("CFSTRUCT({name}) is not defined in queue sharing group {group}"),
+    )
 }
 
 /// The lowest member number (1-32) not in `numbers` (ascending).
