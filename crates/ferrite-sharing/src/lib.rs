@@ -20,6 +20,7 @@
 
 pub mod coupling_facility;
 pub mod group;
+pub mod list_structure;
 pub mod repository;
 
 pub use ferrite_queue_manager::{QueueSharingGroup, SharingError, SharingGroupMember};
