@@ -12,56 +12,31 @@ use crate::CONNECT_TIMEOUT_MS;
 /// Oldest Redis major version the coupling facility accepts (Valkey reports 7.2 here).
 pub const REDIS_MAJOR_VERSION_MIN: u32 = 7;
 
-/// An open connection to the group's coupling facility.
+/// A connection to the group's coupling facility. A connection that fails in use (the
+/// server stopped or restarted) fails that call with MQRC_CF_STRUC_FAILED and is made again
+/// by the next call; a call is never repeated, since the server may have applied it.
 pub struct CouplingFacility {
     url: String,
-    connection: redis::Connection,
+    /// None after a connection failure, until the next call connects again.
+    connection: Option<redis::Connection>,
 }
 
 impl CouplingFacility {
     /// Connect to `url` and check the server: reachable, answering, Redis 7 or later.
     pub fn connect(url: &str) -> Result<CouplingFacility, SharingError> {
-        let unavailable = |why: String| {
-            SharingError::new(
-                MQRC_CF_NOT_AVAILABLE,
-                format!("coupling facility {url} is not available: {why}"),
-            )
-        };
-        let client = redis::Client::open(url).map_err(|error| {
-            unavailable(format!(
-                "{error}; correct coupling_facility in [queue_sharing_group] of qm.toml"
-            ))
-        })?;
-        let connection = client
-            .get_connection_with_timeout(Duration::from_millis(CONNECT_TIMEOUT_MS))
-            .map_err(|error| {
-                unavailable(format!(
-                    "{error}; start the Redis (or Valkey) server or correct its address"
-                ))
-            })?;
-        let mut facility = CouplingFacility {
+        Ok(CouplingFacility {
             url: url.to_string(),
-            connection,
-        };
-        let server = facility
-            .server_info()
-            .map_err(|error| unavailable(error.to_string()))?;
-        if server.major_version < REDIS_MAJOR_VERSION_MIN {
-            return Err(unavailable(format!(
-                "it is {} {}; a coupling facility needs Redis {REDIS_MAJOR_VERSION_MIN} or later (or Valkey)",
-                server.product, server.version
-            )));
-        }
-        Ok(facility)
+            connection: Some(open(url)?),
+        })
     }
 
     /// The server's memory and identity (DISPLAY CFSTATUS, DISPLAY GROUP).
     pub fn status(&mut self) -> Result<CouplingFacilityStatus, SharingError> {
-        let server = self.server_info().map_err(|error| self.failed(error))?;
-        let memory: String = redis::cmd("INFO")
-            .arg("memory")
-            .query(&mut self.connection)
-            .map_err(|error| self.failed(error))?;
+        let (server, memory) = self.run(|connection| {
+            let server = server_info(connection)?;
+            let memory: String = redis::cmd("INFO").arg("memory").query(connection)?;
+            Ok((server, memory))
+        })?;
         Ok(CouplingFacilityStatus {
             server: format!("{} {}", server.product, server.version),
             used_bytes: info_field(&memory, "used_memory").unwrap_or(0),
@@ -69,25 +44,61 @@ impl CouplingFacility {
         })
     }
 
-    /// The open connection, for the structures' commands and scripts.
-    pub fn connection(&mut self) -> &mut redis::Connection {
-        &mut self.connection
+    /// Run `call` on the connection, connecting again first if the last call lost it:
+    /// MQRC_CF_NOT_AVAILABLE when that fails, MQRC_CF_STRUC_FAILED when `call` fails.
+    pub fn run<T>(
+        &mut self,
+        call: impl FnOnce(&mut redis::Connection) -> redis::RedisResult<T>,
+    ) -> Result<T, SharingError> {
+        if self.connection.is_none() {
+            self.connection = Some(open(&self.url)?);
+        }
+        let connection = self.connection.as_mut().expect("connected above");
+        call(connection).map_err(|error| {
+            if error.is_io_error() || error.is_connection_dropped() || error.is_timeout() {
+                self.connection = None;
+            }
+            SharingError::new(
+                MQRC_CF_STRUC_FAILED,
+                format!("coupling facility {} failed: {error}", self.url),
+            )
+        })
     }
+}
 
-    /// A failure of a connection in use: MQRC_CF_STRUC_FAILED.
-    pub fn failed(&self, error: redis::RedisError) -> SharingError {
+/// A new connection to `url`, checked: reachable, answering, Redis 7 or later.
+fn open(url: &str) -> Result<redis::Connection, SharingError> {
+    let unavailable = |why: String| {
         SharingError::new(
-            MQRC_CF_STRUC_FAILED,
-            format!("coupling facility {} failed: {error}", self.url),
+            MQRC_CF_NOT_AVAILABLE,
+            format!("coupling facility {url} is not available: {why}"),
         )
+    };
+    let client = redis::Client::open(url).map_err(|error| {
+        unavailable(format!(
+            "{error}; correct coupling_facility in [queue_sharing_group] of qm.toml"
+        ))
+    })?;
+    let mut connection = client
+        .get_connection_with_timeout(Duration::from_millis(CONNECT_TIMEOUT_MS))
+        .map_err(|error| {
+            unavailable(format!(
+                "{error}; start the Redis (or Valkey) server or correct its address"
+            ))
+        })?;
+    let server = server_info(&mut connection).map_err(|error| unavailable(error.to_string()))?;
+    if server.major_version < REDIS_MAJOR_VERSION_MIN {
+        return Err(unavailable(format!(
+            "it is {} {}; a coupling facility needs Redis {REDIS_MAJOR_VERSION_MIN} or later (or Valkey)",
+            server.product, server.version
+        )));
     }
+    Ok(connection)
+}
 
-    fn server_info(&mut self) -> redis::RedisResult<ServerInfo> {
-        let text: String = redis::cmd("INFO")
-            .arg("server")
-            .query(&mut self.connection)?;
-        Ok(ServerInfo::parse(&text))
-    }
+fn server_info(connection: &mut redis::Connection) -> redis::RedisResult<ServerInfo> {
+    let text: String = redis::cmd("INFO").arg("server").query(connection)?;
+    Ok(ServerInfo::parse(&text))
 }
 
 /// What `INFO server` says about the server.

@@ -237,11 +237,9 @@ impl ListStructure {
     /// The units of `member` with staged changes (what peer recovery backs out).
     pub fn units_of(&mut self, member: &str) -> Result<Vec<SharedUnit>, SharingError> {
         let key = format!("{}units:{member}", self.prefix);
-        let connection = self.facility.connection();
-        let names: Vec<String> = redis::cmd("SMEMBERS")
-            .arg(&key)
-            .query(connection)
-            .map_err(|error| self.facility.failed(error))?;
+        let names: Vec<String> = self
+            .facility
+            .run(|connection| redis::cmd("SMEMBERS").arg(&key).query(connection))?;
         let mut units: Vec<SharedUnit> = names
             .into_iter()
             .map(|unit| SharedUnit {
@@ -281,8 +279,8 @@ impl ListStructure {
         let mut invocation = self.script.prepare_invoke();
         invocation.arg(&self.prefix).arg(&self.arrivals);
         arguments(&mut invocation);
-        let result = invocation.invoke(self.facility.connection());
-        result.map_err(|error| self.facility.failed(error))
+        self.facility
+            .run(|connection| invocation.invoke(connection))
     }
 }
 

@@ -64,7 +64,8 @@ CREATE TABLE IF NOT EXISTS ferrite_cf_structure (
 );
 ";
 
-/// An open connection to the shared repository.
+/// A connection to the shared repository. One that the server closed (it stopped or
+/// restarted) is made again by the next call.
 pub struct Repository {
     url: String,
     client: postgres::Client,
@@ -73,29 +74,18 @@ pub struct Repository {
 impl Repository {
     /// Connect to `url` (a `postgresql://` URL).
     pub fn connect(url: &str) -> Result<Repository, SharingError> {
-        let unavailable = |why: String| {
-            SharingError::new(
-                MQRC_DB2_NOT_AVAILABLE,
-                format!("shared repository {url} is not available: {why}"),
-            )
-        };
-        let mut config: postgres::Config = url.parse().map_err(|error| {
-            unavailable(format!(
-                "{error}; correct repository in [queue_sharing_group] of qm.toml"
-            ))
-        })?;
-        config.connect_timeout(Duration::from_millis(CONNECT_TIMEOUT_MS));
-        config.application_name("ferrite");
-        let client = config.connect(postgres::NoTls).map_err(|error| {
-            unavailable(format!(
-                "{}; start the PostgreSQL server or correct its address",
-                error_text(&error)
-            ))
-        })?;
         Ok(Repository {
             url: url.to_string(),
-            client,
+            client: open(url)?,
         })
+    }
+
+    /// The connection, made again first if the server closed it.
+    fn client(&mut self) -> Result<&mut postgres::Client, SharingError> {
+        if self.client.is_closed() {
+            self.client = open(&self.url)?;
+        }
+        Ok(&mut self.client)
     }
 
     /// Create the tables if they are absent and the group's row if it is (CSQ5PQSG ADD QSG),
@@ -109,7 +99,7 @@ impl Repository {
         let now = crate::now_ms() as i64;
         let url = self.url.clone();
         let failed = |error: postgres::Error| repository_failed(&url, &error);
-        let mut transaction = self.client.transaction().map_err(failed)?;
+        let mut transaction = self.client()?.transaction().map_err(failed)?;
         transaction
             .execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK_KEY])
             .map_err(failed)?;
@@ -168,7 +158,7 @@ impl Repository {
     /// Remove `queue_manager` from `group` (CSQ5PQSG REMOVE QMGR): only while it is inactive.
     pub fn remove_member(&mut self, group: &str, queue_manager: &str) -> Result<(), SharingError> {
         let url = self.url.clone();
-        self.client
+        self.client()?
             .execute(
                 "DELETE FROM ferrite_qsg_member WHERE qsg_name = $1 AND qmgr_name = $2 AND NOT active",
                 &[&group, &queue_manager],
@@ -188,13 +178,13 @@ impl Repository {
         let url = self.url.clone();
         let failed = |error: postgres::Error| repository_failed(&url, &error);
         let tables = self
-            .client
+            .client()?
             .query_one("SELECT to_regclass('ferrite_qsg_member') IS NOT NULL", &[])
             .map_err(failed)?
             .get::<_, bool>(0);
         let row = match tables {
             true => self
-                .client
+                .client()?
                 .query_opt(
                     "UPDATE ferrite_qsg_member SET active = true, version = $3, started_ms = $4 \
                      WHERE qsg_name = $1 AND qmgr_name = $2 RETURNING qmgr_number",
@@ -218,7 +208,7 @@ impl Repository {
     /// A member stops: record it inactive.
     pub fn stop_member(&mut self, group: &str, queue_manager: &str) -> Result<(), SharingError> {
         let url = self.url.clone();
-        self.client
+        self.client()?
             .execute(
                 "UPDATE ferrite_qsg_member SET active = false WHERE qsg_name = $1 AND qmgr_name = $2",
                 &[&group, &queue_manager],
@@ -231,7 +221,7 @@ impl Repository {
     pub fn members(&mut self, group: &str) -> Result<Vec<SharingGroupMember>, SharingError> {
         let url = self.url.clone();
         let rows = self
-            .client
+            .client()?
             .query(
                 "SELECT qmgr_name, qmgr_number, active, version, joined_ms FROM ferrite_qsg_member \
                  WHERE qsg_name = $1 ORDER BY qmgr_number",
@@ -273,7 +263,7 @@ impl Repository {
         let row = StructureRow::from(structure);
         let now = crate::now_ms() as i64;
         let stored = self
-            .client
+            .client()?
             .execute(
                 &format!(
                     "INSERT INTO ferrite_cf_structure (qsg_name, struc_name, description, cflevel, recover, \
@@ -306,7 +296,7 @@ impl Repository {
         let row = StructureRow::from(structure);
         let now = crate::now_ms() as i64;
         let changed = self
-            .client
+            .client()?
             .execute(
                 "UPDATE ferrite_cf_structure SET description = $3, cflevel = $4, recover = $5, offload = $6, \
                  offload_thresholds = $7, offload_sizes_kib = $8, dsgroup = $9, dsblock_kib = $10, dsbufs = $11, \
@@ -325,7 +315,7 @@ impl Repository {
     pub fn delete_structure(&mut self, group: &str, name: &str) -> Result<(), SharingError> {
         let url = self.url.clone();
         let deleted = self
-            .client
+            .client()?
             .execute(
                 "DELETE FROM ferrite_cf_structure WHERE qsg_name = $1 AND struc_name = $2",
                 &[&group, &name],
@@ -341,7 +331,7 @@ impl Repository {
     pub fn structures(&mut self, group: &str) -> Result<Vec<CfStructure>, SharingError> {
         let url = self.url.clone();
         let rows = self
-            .client
+            .client()?
             .query(
                 "SELECT struc_name, description, cflevel, recover, offload, offload_thresholds, \
                  offload_sizes_kib, dsgroup, dsblock_kib, dsbufs, dsexpand, cfconlos, recauto, \
@@ -461,6 +451,29 @@ fn unknown_structure(group: &str, name: &str) -> SharingError {
         MQRC_UNKNOWN_OBJECT_NAME,
         format!("CFSTRUCT({name}) is not defined in queue sharing group {group}"),
     )
+}
+
+/// A new connection to `url`.
+fn open(url: &str) -> Result<postgres::Client, SharingError> {
+    let unavailable = |why: String| {
+        SharingError::new(
+            MQRC_DB2_NOT_AVAILABLE,
+            format!("shared repository {url} is not available: {why}"),
+        )
+    };
+    let mut config: postgres::Config = url.parse().map_err(|error| {
+        unavailable(format!(
+            "{error}; correct repository in [queue_sharing_group] of qm.toml"
+        ))
+    })?;
+    config.connect_timeout(Duration::from_millis(CONNECT_TIMEOUT_MS));
+    config.application_name("ferrite");
+    config.connect(postgres::NoTls).map_err(|error| {
+        unavailable(format!(
+            "{}; start the PostgreSQL server or correct its address",
+            error_text(&error)
+        ))
+    })
 }
 
 /// The lowest member number (1-32) not in `numbers` (ascending).

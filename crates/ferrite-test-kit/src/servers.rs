@@ -121,10 +121,17 @@ fn program(program: &str, extra: &[PathBuf], package: &str) -> PathBuf {
 /// A server a test started: where it listens and how to stop it. Stopped by its pid when
 /// dropped.
 pub struct Server {
+    kind: Kind,
     process: ServerProcess,
     port: u16,
     url: String,
-    _directory: tempfile::TempDir,
+    directory: tempfile::TempDir,
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Redis,
+    Postgres,
 }
 
 /// The user the PostgreSQL cluster's superuser is named as.
@@ -135,19 +142,12 @@ impl Server {
     pub fn redis() -> Server {
         let directory = tempfile::tempdir().unwrap();
         let port = free_port();
-        let mut command = Command::new(program("redis-server", &[], "redis-server"));
-        command
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
-            .arg("--dir")
-            .arg(directory.path());
-        let mut process = ServerProcess::spawn("redis-server", command, libc::SIGTERM);
-        process.wait_for("Ready to accept connections");
         Server {
-            process,
+            kind: Kind::Redis,
+            process: Server::spawn(Kind::Redis, directory.path(), port),
             port,
             url: format!("redis://127.0.0.1:{port}/"),
-            _directory: directory,
+            directory,
         }
     }
 
@@ -156,13 +156,11 @@ impl Server {
     pub fn postgres() -> Server {
         let directory = tempfile::tempdir().unwrap();
         let owner = RunAs::for_postgres(directory.path());
-        let data = directory.path().join("data");
-        let binaries = postgres_binaries();
-        let initdb = program("initdb", &binaries, "postgresql");
+        let initdb = program("initdb", &postgres_binaries(), "postgresql");
         let output = owner
             .command(&initdb)
             .arg("-D")
-            .arg(&data)
+            .arg(directory.path().join("data"))
             .args([
                 "-U",
                 POSTGRES_USER,
@@ -180,26 +178,54 @@ impl Server {
             String::from_utf8_lossy(&output.stderr)
         );
         let port = free_port();
-        let mut command = owner.command(&program("postgres", &binaries, "postgresql"));
-        command
-            .arg("-D")
-            .arg(&data)
-            .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1"])
-            .arg("-c")
-            .arg(format!(
-                "unix_socket_directories={}",
-                directory.path().display()
-            ))
-            .args(["-c", "fsync=off"]);
-        // SIGINT: PostgreSQL's fast shutdown (SIGTERM's smart one waits for every client).
-        let mut process = ServerProcess::spawn("postgres", command, libc::SIGINT);
-        process.wait_for("ready to accept connections");
         Server {
-            process,
+            kind: Kind::Postgres,
+            process: Server::spawn(Kind::Postgres, directory.path(), port),
             port,
             url: format!("postgresql://{POSTGRES_USER}@127.0.0.1:{port}/postgres"),
-            _directory: directory,
+            directory,
         }
+    }
+
+    /// Start the server in `directory` on `port` and wait until it serves.
+    fn spawn(kind: Kind, directory: &Path, port: u16) -> ServerProcess {
+        let mut process = match kind {
+            Kind::Redis => {
+                let mut command = Command::new(program("redis-server", &[], "redis-server"));
+                command
+                    .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                    .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+                    .arg("--dir")
+                    .arg(directory);
+                ServerProcess::spawn("redis-server", command, libc::SIGTERM)
+            }
+            Kind::Postgres => {
+                let owner = RunAs::for_postgres(directory);
+                let postgres = program("postgres", &postgres_binaries(), "postgresql");
+                let mut command = owner.command(&postgres);
+                command
+                    .arg("-D")
+                    .arg(directory.join("data"))
+                    .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1"])
+                    .arg("-c")
+                    .arg(format!("unix_socket_directories={}", directory.display()))
+                    .args(["-c", "fsync=off"]);
+                // SIGINT: PostgreSQL's fast shutdown (SIGTERM's smart one waits for clients).
+                ServerProcess::spawn("postgres", command, libc::SIGINT)
+            }
+        };
+        process.wait_for(match kind {
+            Kind::Redis => "Ready to accept connections",
+            Kind::Postgres => "ready to accept connections",
+        });
+        process
+    }
+
+    /// Start it again after [`Server::stop`], on the same port: Redis empty (it keeps
+    /// nothing), PostgreSQL with its databases.
+    pub fn restart(&mut self) {
+        self.process.stop();
+        self.process = Server::spawn(self.kind, self.directory.path(), self.port);
     }
 
     pub fn url(&self) -> String {
