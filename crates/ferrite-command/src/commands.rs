@@ -67,6 +67,9 @@ pub(crate) const OBJECTS: &[(&str, &str)] = &[
     ("CHLAUTH", "CHLAUTH"),
     ("AUTHREC", "AUTHREC"),
     ("ENTAUTH", "ENTAUTH"),
+    ("GROUP", "GROUP"),
+    ("CFSTRUCT", "CFSTRUCT"),
+    ("CFSTATUS", "CFSTATUS"),
 ];
 
 fn canonical(table: &[(&'static str, &'static str)], word: &str) -> Option<&'static str> {
@@ -252,6 +255,26 @@ fn dispatch(
         ("DISPLAY", "QMGR", _) => (
             "CSQMDRTS",
             qmgr_commands::display_qmgr(context, object_token, rest),
+        ),
+        ("DISPLAY", "GROUP", _) => (
+            "CSQ5DQSG",
+            crate::group_commands::display_group(context, object_token, rest),
+        ),
+        ("DEFINE" | "ALTER", "CFSTRUCT", _) => (
+            "CSQMMSGP",
+            crate::cfstruct_commands::define_or_alter(context, verb == "ALTER", object_token, rest),
+        ),
+        ("DELETE", "CFSTRUCT", _) => (
+            "CSQMMSGP",
+            crate::cfstruct_commands::delete(context, object_token, rest),
+        ),
+        ("DISPLAY", "CFSTRUCT", _) => (
+            "CSQMDRTC",
+            crate::cfstruct_commands::display(context, object_token, rest),
+        ),
+        ("DISPLAY", "CFSTATUS", _) => (
+            "CSQMDRTC",
+            crate::cfstruct_commands::display_status(context, object_token, rest),
         ),
         ("SET", "CHLAUTH", _) => (
             "CSQMSCA",

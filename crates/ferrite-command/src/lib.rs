@@ -36,6 +36,7 @@
 
 mod attributes;
 mod authority_commands;
+mod cfstruct_commands;
 mod channel_authentication_commands;
 mod channel_commands;
 pub mod channel_initiator;
@@ -45,6 +46,7 @@ mod connection_commands;
 mod context;
 pub mod default_objects;
 pub mod events;
+mod group_commands;
 mod object_commands;
 pub mod parser;
 pub mod pcf;

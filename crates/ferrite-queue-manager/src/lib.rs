@@ -17,9 +17,12 @@
 //!   set 0.
 //! - [`security`]: channel authentication (CHLAUTH), connection authentication (CONNAUTH),
 //!   privileged users and the user registry.
+//! - [`queue_sharing_group`]: the trait through which a member reaches its queue sharing
+//!   group (implemented by `ferrite-sharing`).
 
 pub mod objects;
 pub mod queue_manager;
+pub mod queue_sharing_group;
 pub mod security;
 
 pub use objects::{
@@ -37,6 +40,11 @@ pub use queue_manager::{
     MessageSink, MessageStorage, QueueManager, QueueStatistics, QueueStatus, RetrievedMessage,
     TimerObserver, UnitOfWork, CHECKPOINT_POLL_INTERVAL_MS, INDEX_BUILD_THREADS_MAX,
     READ_AHEAD_MESSAGES,
+};
+pub use queue_sharing_group::{
+    CfStructure, ConnectivityLoss, CouplingFacilityStatus, OffloadTarget, QueueSharingGroup,
+    SharingError, SharingGroupMember, ADMIN_STRUCTURE_NAME, CF_STRUCTURE_NAME_LENGTH_MAX,
+    QUEUE_SHARING_GROUP_MEMBERS_MAX,
 };
 pub use security::{
     ConnectingUser, ConnectionAuthentication, CredentialCheck, LocalAuthentication, Principal,

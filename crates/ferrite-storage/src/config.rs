@@ -30,6 +30,66 @@ pub struct QueueManagerConfig {
     /// it existed: the defaults apply.
     #[serde(default)]
     pub security: SecurityParameters,
+    /// Membership of a queue sharing group (`ferrite create --qsg`); absent for a queue
+    /// manager outside any group, which then needs neither server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_sharing_group: Option<QueueSharingGroupParameters>,
+}
+
+/// `[queue_sharing_group]`: the group this queue manager is a member of and where the group's
+/// coupling facility (Redis or Valkey) and shared repository (PostgreSQL, MQ's Db2) are. Both
+/// are connected to at start (ferrite-sharing).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct QueueSharingGroupParameters {
+    /// The group's name (QSGNAME): 1-4 characters A-Z 0-9 @ # $, starting with a letter.
+    pub name: String,
+    /// The coupling facility: a `redis://` (or `rediss://`, `redis+unix://`) URL.
+    pub coupling_facility: String,
+    /// The shared repository: a `postgresql://` (or `postgres://`) URL.
+    pub repository: String,
+}
+
+/// Longest queue sharing group name (MQ for z/OS: 4 characters).
+pub const QUEUE_SHARING_GROUP_NAME_LENGTH_MAX: usize = 4;
+
+impl QueueSharingGroupParameters {
+    /// Check the name and the two URLs' schemes.
+    pub fn validate(&self) -> StorageResult<()> {
+        let name_ok = !self.name.is_empty()
+            && self.name.len() <= QUEUE_SHARING_GROUP_NAME_LENGTH_MAX
+            && self.name.starts_with(|c: char| c.is_ascii_uppercase())
+            && self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "@#$".contains(c));
+        if !name_ok {
+            return Err(StorageError::invalid(format!(
+                "queue sharing group name '{}' must be 1-4 characters A-Z 0-9 @ # $, starting with a letter",
+                self.name
+            )));
+        }
+        let coupling_schemes = ["redis://", "rediss://", "redis+unix://", "unix://"];
+        if !coupling_schemes
+            .iter()
+            .any(|scheme| self.coupling_facility.starts_with(scheme))
+        {
+            return Err(StorageError::invalid(format!(
+                "coupling facility '{}' must be a redis:// URL (Redis 7 or Valkey)",
+                self.coupling_facility
+            )));
+        }
+        if !["postgresql://", "postgres://"]
+            .iter()
+            .any(|scheme| self.repository.starts_with(scheme))
+        {
+            return Err(StorageError::invalid(format!(
+                "shared repository '{}' must be a postgresql:// URL",
+                self.repository
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// `[security]`: the privileged users of MQ on Linux (the mqm group and the user who runs the
@@ -351,6 +411,7 @@ impl QueueManagerConfig {
             ],
             channel_initiator: ChannelInitiatorParameters::default(),
             security: SecurityParameters::default(),
+            queue_sharing_group: None,
         }
     }
 
@@ -500,6 +561,9 @@ impl QueueManagerConfig {
         if !page_sets[0] {
             return fail("page set 0 (object definitions) must be defined".to_string());
         }
+        if let Some(group) = &self.queue_sharing_group {
+            group.validate()?;
+        }
         Ok(())
     }
 }
@@ -518,6 +582,37 @@ mod tests {
         let config = QueueManagerConfig::with_defaults("QM1");
         let text = config.to_toml();
         assert_eq!(QueueManagerConfig::from_toml(&text).unwrap(), config);
+    }
+
+    #[test]
+    fn a_queue_sharing_group_section_round_trips_and_is_checked() {
+        let mut config = QueueManagerConfig::with_defaults("QM1");
+        assert!(!config.to_toml().contains("queue_sharing_group"));
+        config.queue_sharing_group = Some(QueueSharingGroupParameters {
+            name: "QSG1".to_string(),
+            coupling_facility: "redis://127.0.0.1:6379/".to_string(),
+            repository: "postgresql://127.0.0.1/ferrite".to_string(),
+        });
+        let text = config.to_toml();
+        assert!(text.contains("[queue_sharing_group]"), "{text}");
+        assert_eq!(QueueManagerConfig::from_toml(&text).unwrap(), config);
+        for (name, coupling_facility, repository) in [
+            ("QSG12", "redis://h/", "postgresql://h/d"),
+            ("1QSG", "redis://h/", "postgresql://h/d"),
+            ("qsg1", "redis://h/", "postgresql://h/d"),
+            ("QSG1", "http://h/", "postgresql://h/d"),
+            ("QSG1", "redis://h/", "mysql://h/d"),
+        ] {
+            config.queue_sharing_group = Some(QueueSharingGroupParameters {
+                name: name.to_string(),
+                coupling_facility: coupling_facility.to_string(),
+                repository: repository.to_string(),
+            });
+            assert!(
+                config.validate().is_err(),
+                "{name} {coupling_facility} {repository}"
+            );
+        }
     }
 
     #[test]

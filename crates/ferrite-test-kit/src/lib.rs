@@ -9,6 +9,7 @@
 //!   and the crates' property tests share.
 //! - [`process`]: running a program (the `ferrite` command) and checking its output, watching
 //!   a long-running child, stopping it by its process id, and free ports on 127.0.0.1.
+//! - [`servers`]: Redis and a throw-away PostgreSQL cluster for queue sharing groups' tests.
 //!
 //! A test crate's own helpers, used by no other crate, stay in its `tests/support` module.
 
@@ -18,6 +19,7 @@ pub mod mqi;
 pub mod mqsc;
 pub mod process;
 pub mod queue_manager;
+pub mod servers;
 
 pub use mqi::*;
 pub use mqsc::*;

@@ -11,6 +11,7 @@ mod credentials;
 mod mqsc;
 mod process;
 mod security;
+mod sharing;
 mod trigger_monitor;
 mod utilities;
 
@@ -113,7 +114,19 @@ enum AuthAction {
 #[derive(Subcommand)]
 enum Command {
     /// Create a queue manager with default parameters (qm.toml can be edited before first start).
-    Create { queue_manager: String },
+    Create {
+        queue_manager: String,
+        /// Make it a member of this queue sharing group (1-4 characters); the first member
+        /// creates the group's tables in the shared repository. Needs --cf and --db.
+        #[arg(long, value_name = "NAME", requires_all = ["cf", "db"])]
+        qsg: Option<String>,
+        /// The group's coupling facility: a Redis 7 or Valkey server (redis://HOST:PORT).
+        #[arg(long, value_name = "URL", requires = "qsg")]
+        cf: Option<String>,
+        /// The group's shared repository: a PostgreSQL database (postgresql://...).
+        #[arg(long, value_name = "URL", requires = "qsg")]
+        db: Option<String>,
+    },
     /// Start a queue manager (creating it on first use); runs in the foreground unless --background.
     Start {
         queue_manager: String,
@@ -241,6 +254,7 @@ fn open_embedded(name: &str) -> Result<(Arc<QueueManager>, process::QueueManager
     })?;
     let queue_manager =
         QueueManager::open(fs, &directory, Arc::new(|_: &str| {})).map_err(failure)?;
+    sharing::join(&queue_manager)?;
     Ok((queue_manager, lock))
 }
 
@@ -314,9 +328,15 @@ fn on_queue_manager(
 
 fn run(command: Command) -> Result<(), String> {
     match command {
-        Command::Create { queue_manager } => {
+        Command::Create {
+            queue_manager,
+            qsg,
+            cf,
+            db,
+        } => {
             let directory = process::queue_manager_directory(&queue_manager)?;
-            create(&queue_manager, &directory)?;
+            let group = sharing::parameters(qsg, cf, db);
+            create(&queue_manager, &directory, group)?;
             println!(
                 "Ferrite queue manager {queue_manager} created in {}",
                 directory.display()
@@ -330,7 +350,7 @@ fn run(command: Command) -> Result<(), String> {
         } => {
             let directory = process::queue_manager_directory(&queue_manager)?;
             if !QueueManager::exists(&RealFileSystem, &directory) {
-                create(&queue_manager, &directory)?;
+                create(&queue_manager, &directory, None)?;
                 println!(
                     "Ferrite queue manager {queue_manager} created in {}",
                     directory.display()
@@ -436,14 +456,43 @@ fn run(command: Command) -> Result<(), String> {
     }
 }
 
-fn create(name: &str, directory: &std::path::Path) -> Result<(), String> {
-    let config = QueueManagerConfig::with_defaults(name);
+fn create(
+    name: &str,
+    directory: &std::path::Path,
+    group: Option<ferrite_storage::config::QueueSharingGroupParameters>,
+) -> Result<(), String> {
+    let mut config = QueueManagerConfig::with_defaults(name);
+    config.queue_sharing_group = group.clone();
     config.validate().map_err(failure)?;
+    let Some(group) = group else {
+        return create_local(directory, &config);
+    };
+    // Before the group records a member that could not be made.
+    if QueueManager::exists(&RealFileSystem, directory) {
+        return Err(format!(
+            "ferrite: queue manager {name} already exists in {} [reason 2100 MQRC_OBJECT_ALREADY_EXISTS]",
+            directory.display()
+        ));
+    }
+    let number = sharing::add_member(name, &group)?;
+    if let Err(error) = create_local(directory, &config) {
+        sharing::remove_member(name, &group);
+        return Err(error);
+    }
+    println!(
+        "Ferrite queue manager {name} is member {number} of queue sharing group {}",
+        group.name
+    );
+    Ok(())
+}
+
+/// The queue manager's own directory: configuration, page sets, logs, default objects.
+fn create_local(directory: &std::path::Path, config: &QueueManagerConfig) -> Result<(), String> {
     let progress = utilities::ProgressBars::new();
     QueueManager::create(
         Arc::new(RealFileSystem),
         directory,
-        &config,
+        config,
         &mut |label, done, total| progress.update(label, done, total),
     )
     .map_err(failure)?;

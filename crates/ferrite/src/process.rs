@@ -521,6 +521,7 @@ pub fn run_in_foreground(
                 error.reason_code()
             )
         })?;
+    crate::sharing::join(&queue_manager)?;
     if STOP_REQUESTED.load(Ordering::SeqCst) {
         // Stopped during restart: restart is complete and the queue manager consistent, so it
         // ends now, without serving anyone.

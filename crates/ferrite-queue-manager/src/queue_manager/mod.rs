@@ -303,6 +303,8 @@ pub struct QueueManager {
     timer_observer: std::sync::OnceLock<TimerObserver>,
     /// Told of object changes made by MQI calls (set once, by the command layer).
     configuration_observer: std::sync::OnceLock<ConfigurationObserver>,
+    /// The queue sharing group this queue manager is a member of (attached once at start).
+    queue_sharing_group: std::sync::OnceLock<Arc<dyn crate::QueueSharingGroup>>,
     /// MAXUMSGS and EXPRYINT as the QMGR object has them (qm.toml's values until ALTER QMGR),
     /// read on the put/get path without the object store's lock.
     max_uncommitted_messages: AtomicU32,
@@ -545,6 +547,7 @@ impl QueueManager {
             expiry_observer: std::sync::OnceLock::new(),
             timer_observer: std::sync::OnceLock::new(),
             configuration_observer: std::sync::OnceLock::new(),
+            queue_sharing_group: std::sync::OnceLock::new(),
             connection_authentication: RwLock::new(ConnectionAuthentication::default()),
             channel_authentication_lock: Mutex::new(()),
             authority_records: RwLock::default(),
@@ -633,6 +636,17 @@ impl QueueManager {
     /// The observer of object changes made by MQI calls, if one is installed.
     pub fn configuration_observer(&self) -> Option<&ConfigurationObserver> {
         self.configuration_observer.get()
+    }
+
+    /// Attach the queue sharing group this queue manager joined at start (ferrite-sharing).
+    /// Only the first call attaches one; later calls return false.
+    pub fn attach_queue_sharing_group(&self, group: Arc<dyn crate::QueueSharingGroup>) -> bool {
+        self.queue_sharing_group.set(group).is_ok()
+    }
+
+    /// The queue sharing group this queue manager is a member of, if any.
+    pub fn queue_sharing_group(&self) -> Option<&Arc<dyn crate::QueueSharingGroup>> {
+        self.queue_sharing_group.get()
     }
 
     /// Whether an expiry observer is installed.
@@ -2456,6 +2470,7 @@ impl QueueManager {
             }
             return Ok(());
         }
+        self.leave_queue_sharing_group();
         let checkpoint = self.checkpoint()?;
         let mut written = 0;
         for pool in &self.pools() {
@@ -2479,6 +2494,20 @@ impl QueueManager {
         self.directory_claim.lock().unwrap().take();
         self.say(&format!("CSQ9022I {} CSQYASCP ' STOP QMGR' NORMAL COMPLETION ({written} PAGES WRITTEN AT SHUTDOWN)", self.name));
         Ok(())
+    }
+
+    /// Tell the queue sharing group (if any) that this member stops; a failure is reported,
+    /// not fatal (the next start records it active again).
+    fn leave_queue_sharing_group(&self) {
+        if let Some(group) = self.queue_sharing_group.get() {
+            if let Err(error) = group.leave() {
+                self.say(&format!(
+                    "CSQ5003A {} CONNECTION TO THE QUEUE SHARING GROUP {} NOT ENDED CLEANLY: {error}",
+                    self.name,
+                    group.name()
+                ));
+            }
+        }
     }
 
     pub fn is_stopping(&self) -> bool {

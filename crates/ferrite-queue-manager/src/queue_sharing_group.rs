@@ -1,0 +1,162 @@
+//! The queue manager's view of its queue sharing group: a small trait that `ferrite-sharing`
+//! implements over the group's coupling facility (Redis) and shared repository (PostgreSQL),
+//! so that this crate, and everything built on it, needs neither client. A queue manager
+//! outside a group has none attached ([`QueueManager::queue_sharing_group`] is `None`).
+//!
+//! [`QueueManager::queue_sharing_group`]: crate::QueueManager::queue_sharing_group
+
+use std::fmt;
+
+/// Most queue managers in one queue sharing group (MQ for z/OS: 32).
+pub const QUEUE_SHARING_GROUP_MEMBERS_MAX: u32 = 32;
+
+/// A member as the shared repository records it (DISPLAY GROUP).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharingGroupMember {
+    /// The queue manager's name.
+    pub name: String,
+    /// Its number in the group (1-32), given when it joined.
+    pub number: u32,
+    /// Whether it is running and connected to the group now.
+    pub active: bool,
+    /// The Ferrite version that last started it.
+    pub version: String,
+    /// When it joined the group, milliseconds since the Unix epoch.
+    pub joined_ms: u64,
+}
+
+/// A failure of the group's servers, with MQ's reason code: MQRC_CF_NOT_AVAILABLE (2345) and
+/// MQRC_CF_STRUC_FAILED (2373) for the coupling facility, MQRC_DB2_NOT_AVAILABLE (2342) for
+/// the shared repository.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharingError {
+    pub reason: i32,
+    pub text: String,
+}
+
+impl SharingError {
+    pub fn new(reason: i32, text: impl Into<String>) -> SharingError {
+        SharingError {
+            reason,
+            text: text.into(),
+        }
+    }
+}
+
+impl fmt::Display for SharingError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = ferrite_constants::reason::reason_name(self.reason).unwrap_or("MQRC_UNKNOWN");
+        write!(formatter, "{} [reason {} {name}]", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for SharingError {}
+
+/// The coupling facility as a connected member sees it (DISPLAY GROUP, DISPLAY CFSTATUS).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CouplingFacilityStatus {
+    /// The server's name and version (`redis 7.0.15`, `valkey 8.0.1`).
+    pub server: String,
+    /// Memory the server uses now, bytes.
+    pub used_bytes: u64,
+    /// Its memory limit (`maxmemory`), bytes; 0 when it has none.
+    pub limit_bytes: u64,
+}
+
+/// Longest CF structure name (MQ: 12 characters, the application structure's part of the
+/// CFRM name after the group's name).
+pub const CF_STRUCTURE_NAME_LENGTH_MAX: usize = 12;
+
+/// The administration structure every group has (DISPLAY CFSTATUS shows it as CFTYPE(ADMIN)).
+pub const ADMIN_STRUCTURE_NAME: &str = "CSQ_ADMIN";
+
+/// Where messages too large for the structure go (OFFLOAD).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OffloadTarget {
+    /// The shared repository (MQ: Db2).
+    Db2,
+    /// Shared message data sets.
+    Smds,
+}
+
+/// What a member does when it loses its connection to the structure (CFCONLOS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectivityLoss {
+    Terminate,
+    Tolerate,
+    AsQueueManager,
+}
+
+/// A CF application structure's definition (DEFINE CFSTRUCT), a group object kept in the
+/// shared repository. Sizes are in KiB; thresholds in percent of the structure full.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CfStructure {
+    pub name: String,
+    pub description: String,
+    /// CFLEVEL 1-5 (5: every function, offload included).
+    pub level: u8,
+    /// RECOVER: persistent messages may be put, and BACKUP CFSTRUCT backs them up.
+    pub recover: bool,
+    pub offload: OffloadTarget,
+    /// OFFLD1TH/OFFLD1SZ ... OFFLD3TH/OFFLD3SZ: at threshold% full, messages larger than the
+    /// size (KiB) are offloaded.
+    pub offload_rules: [(u8, u32); 3],
+    /// DSGROUP: the shared message data sets' name pattern (blank: none).
+    pub data_set_group: String,
+    /// DSBLOCK in KiB (8-1024, a power of two).
+    pub data_set_block_kib: u32,
+    /// DSBUFS (1-9999).
+    pub data_set_buffers: u32,
+    /// DSEXPAND.
+    pub data_set_expand: bool,
+    pub connectivity_loss: ConnectivityLoss,
+    /// RECAUTO: recover the structure automatically after a failure.
+    pub recover_automatically: bool,
+    pub created_ms: u64,
+    pub altered_ms: u64,
+}
+
+impl CfStructure {
+    /// A new structure with MQ's defaults.
+    pub fn new(name: &str) -> CfStructure {
+        CfStructure {
+            name: name.to_string(),
+            description: String::new(),
+            level: 5,
+            recover: false,
+            offload: OffloadTarget::Db2,
+            offload_rules: [(70, 32), (80, 4), (90, 0)],
+            data_set_group: String::new(),
+            data_set_block_kib: 256,
+            data_set_buffers: 100,
+            data_set_expand: true,
+            connectivity_loss: ConnectivityLoss::AsQueueManager,
+            recover_automatically: true,
+            created_ms: 0,
+            altered_ms: 0,
+        }
+    }
+}
+
+/// What the queue manager asks of its queue sharing group.
+pub trait QueueSharingGroup: Send + Sync {
+    /// The group's name (QSGNAME).
+    fn name(&self) -> &str;
+    /// This member's number in the group (1-32).
+    fn member_number(&self) -> u32;
+    /// Every member the shared repository records, in number order.
+    fn members(&self) -> Result<Vec<SharingGroupMember>, SharingError>;
+    /// The coupling facility's state, asked of it now.
+    fn coupling_facility_status(&self) -> Result<CouplingFacilityStatus, SharingError>;
+    /// Store a new structure definition (MQRC_OBJECT_ALREADY_EXISTS when it exists and not
+    /// `replace`).
+    fn define_structure(&self, structure: &CfStructure, replace: bool) -> Result<(), SharingError>;
+    /// Replace an existing structure's definition (MQRC_UNKNOWN_OBJECT_NAME when absent).
+    fn alter_structure(&self, structure: &CfStructure) -> Result<(), SharingError>;
+    /// Delete a structure's definition (MQRC_UNKNOWN_OBJECT_NAME when absent).
+    fn delete_structure(&self, name: &str) -> Result<(), SharingError>;
+    /// Every structure defined in the group, by name.
+    fn structures(&self) -> Result<Vec<CfStructure>, SharingError>;
+    /// This member stops: the repository records it inactive. Called once, by shutdown.
+    fn leave(&self) -> Result<(), SharingError>;
+}

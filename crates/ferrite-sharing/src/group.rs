@@ -1,0 +1,116 @@
+//! A member's connection to its queue sharing group: the coupling facility and the shared
+//! repository, both connected at start ([`join`]), and the membership changes `ferrite create
+//! --qsg` makes ([`add_member`]).
+
+use std::sync::{Arc, Mutex};
+
+use ferrite_queue_manager::{
+    CfStructure, CouplingFacilityStatus, QueueSharingGroup, SharingError, SharingGroupMember,
+};
+use ferrite_storage::config::QueueSharingGroupParameters;
+
+use crate::coupling_facility::CouplingFacility;
+use crate::repository::Repository;
+
+/// The Ferrite version a member records in the repository.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A running member's connection to its group.
+pub struct Group {
+    name: String,
+    queue_manager: String,
+    member_number: u32,
+    repository: Mutex<Repository>,
+    coupling_facility: Mutex<CouplingFacility>,
+}
+
+/// Add `queue_manager` to the group `parameters` name, creating the repository's tables and
+/// the group on first use (CSQ5PQSG ADD QSG, ADD QMGR); its number in the group. Both
+/// servers are checked first, so a member is never added to a group whose coupling facility
+/// it cannot reach.
+pub fn add_member(
+    queue_manager: &str,
+    parameters: &QueueSharingGroupParameters,
+) -> Result<u32, SharingError> {
+    CouplingFacility::connect(&parameters.coupling_facility)?;
+    let mut repository = Repository::connect(&parameters.repository)?;
+    repository.add_member(&parameters.name, queue_manager, VERSION)
+}
+
+/// Remove an inactive member (undoing [`add_member`] when the queue manager's own creation
+/// fails after it).
+pub fn remove_member(
+    queue_manager: &str,
+    parameters: &QueueSharingGroupParameters,
+) -> Result<(), SharingError> {
+    Repository::connect(&parameters.repository)?.remove_member(&parameters.name, queue_manager)
+}
+
+/// Connect member `queue_manager` to its group at start: the coupling facility first (MQ
+/// connects to the CF structures before it serves), then the repository, where it is
+/// recorded active.
+pub fn join(
+    queue_manager: &str,
+    parameters: &QueueSharingGroupParameters,
+) -> Result<Arc<Group>, SharingError> {
+    let coupling_facility = CouplingFacility::connect(&parameters.coupling_facility)?;
+    let mut repository = Repository::connect(&parameters.repository)?;
+    let member_number = repository.start_member(&parameters.name, queue_manager, VERSION)?;
+    Ok(Arc::new(Group {
+        name: parameters.name.clone(),
+        queue_manager: queue_manager.to_string(),
+        member_number,
+        repository: Mutex::new(repository),
+        coupling_facility: Mutex::new(coupling_facility),
+    }))
+}
+
+impl QueueSharingGroup for Group {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn member_number(&self) -> u32 {
+        self.member_number
+    }
+
+    fn members(&self) -> Result<Vec<SharingGroupMember>, SharingError> {
+        self.repository.lock().unwrap().members(&self.name)
+    }
+
+    fn coupling_facility_status(&self) -> Result<CouplingFacilityStatus, SharingError> {
+        self.coupling_facility.lock().unwrap().status()
+    }
+
+    fn define_structure(&self, structure: &CfStructure, replace: bool) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .define_structure(&self.name, structure, replace)
+    }
+
+    fn alter_structure(&self, structure: &CfStructure) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .alter_structure(&self.name, structure)
+    }
+
+    fn delete_structure(&self, name: &str) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .delete_structure(&self.name, name)
+    }
+
+    fn structures(&self) -> Result<Vec<CfStructure>, SharingError> {
+        self.repository.lock().unwrap().structures(&self.name)
+    }
+
+    fn leave(&self) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .stop_member(&self.name, &self.queue_manager)
+    }
+}
