@@ -100,6 +100,20 @@ impl RestError {
         )
     }
 
+    /// 429: the client address has used its requests for now (Ferrite's own message: mqweb
+    /// has no rate limit).
+    pub fn too_many_requests() -> RestError {
+        RestError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "FRWB0001E",
+            "Too many requests from this client address.".into(),
+        )
+        .explained(
+            "The web server limits the requests each client address may make in a period.",
+            "Wait, then resubmit the request.",
+        )
+    }
+
     /// 404: no REST resource at this URI.
     pub fn no_such_resource(path: &str) -> RestError {
         RestError::new(

@@ -14,6 +14,9 @@
 //! user registry and given mqweb's roles ([`authentication`], [`roles`]); POST, PATCH and
 //! DELETE need the `ibm-mq-rest-csrf-token` header; errors are MQ's JSON errors ([`errors`]).
 //!
+//! Each request is written to the access log and counted against its client address's rate
+//! limit ([`limits`]).
+//!
 //! The server runs on a Tokio runtime of one thread of its own ([`WebServer::start`]); what
 //! may block (a password hash, a command, an MQI call, a get that waits) runs on at most
 //! [`BLOCKING_THREADS_MAX`] blocking threads, started on demand and ended when idle, so an
@@ -25,6 +28,7 @@ pub mod admin;
 pub mod authentication;
 pub mod commands;
 pub mod errors;
+pub mod limits;
 pub mod messaging;
 pub mod metrics;
 pub mod mqsc_action;
@@ -48,6 +52,7 @@ use tokio::sync::{watch, Semaphore};
 
 use crate::authentication::Authenticator;
 use crate::errors::{RestError, RestResult};
+use crate::limits::{AccessLog, AccessRecord, RateLimit, RateLimiter};
 
 /// Threads that run blocking work (password hashes, commands, MQI calls) at most.
 pub const BLOCKING_THREADS_MAX: usize = 16;
@@ -65,7 +70,13 @@ pub struct Web {
     processor: Arc<CommandProcessor>,
     authenticator: Authenticator,
     blocking: Semaphore,
+    access_log: AccessLog,
+    rate_limiter: RateLimiter,
 }
+
+/// The client address of a request (its connection's peer).
+#[derive(Clone, Copy, Debug)]
+struct ClientAddress(SocketAddr);
 
 impl Web {
     pub fn processor(&self) -> &CommandProcessor {
@@ -111,19 +122,49 @@ pub(crate) fn percent_encode(segment: &str) -> String {
         .collect()
 }
 
-/// Authentication, then the CSRF rule; the caller goes to the handler as an extension.
-async fn authenticate(State(web): State<Arc<Web>>, mut request: Request, next: Next) -> Response {
-    let headers = request.headers().clone();
-    let caller = blocking(&web, move |web| web.authenticator.authenticate(&headers)).await;
-    let caller = match caller {
-        Ok(caller) => caller,
-        Err(error) => return error.into_response(),
+/// Every request: the rate limit, authentication, the CSRF rule (the caller goes to the
+/// handler as an extension), then its line in the access log.
+async fn admit(State(web): State<Arc<Web>>, mut request: Request, next: Next) -> Response {
+    let started = std::time::Instant::now();
+    let client = request
+        .extensions()
+        .get::<ClientAddress>()
+        .map_or(std::net::Ipv4Addr::UNSPECIFIED.into(), |address| {
+            address.0.ip()
+        });
+    let method = request.method().to_string();
+    let target = request.uri().path_and_query().map_or_else(
+        || request.uri().path().to_string(),
+        |target| target.to_string(),
+    );
+    let mut user = None;
+    let response = if !web.rate_limiter.admit(client) {
+        RestError::too_many_requests().into_response()
+    } else {
+        let headers = request.headers().clone();
+        match blocking(&web, move |web| web.authenticator.authenticate(&headers)).await {
+            Err(error) => error.into_response(),
+            Ok(caller) => {
+                user = Some(caller.user.clone());
+                match authentication::check_csrf(request.method(), request.headers()) {
+                    Err(error) => error.into_response(),
+                    Ok(()) => {
+                        request.extensions_mut().insert(caller);
+                        next.run(request).await
+                    }
+                }
+            }
+        }
     };
-    if let Err(error) = authentication::check_csrf(request.method(), request.headers()) {
-        return error.into_response();
-    }
-    request.extensions_mut().insert(caller);
-    next.run(request).await
+    web.access_log.record(&AccessRecord {
+        client,
+        user: user.as_deref(),
+        method: &method,
+        target: &target,
+        status: response.status().as_u16(),
+        elapsed: started.elapsed(),
+    });
+    response
 }
 
 async fn no_such_resource(request: Request) -> RestError {
@@ -185,10 +226,7 @@ pub fn router(web: Arc<Web>) -> Router {
         )
         .route("/metrics", resource(get(metrics::metrics)))
         .fallback(no_such_resource)
-        .layer(axum::middleware::from_fn_with_state(
-            web.clone(),
-            authenticate,
-        ))
+        .layer(axum::middleware::from_fn_with_state(web.clone(), admit))
         .layer(axum::extract::DefaultBodyLimit::max(REQUEST_BODY_BYTES_MAX))
         .with_state(web)
 }
@@ -200,6 +238,19 @@ pub struct WebOptions {
     /// The TLS configuration (the queue manager's certificate): HTTPS. Required unless the
     /// address is a loopback address.
     pub tls: Option<Arc<rustls::ServerConfig>>,
+    /// Requests one client address may make.
+    pub rate_limit: RateLimit,
+}
+
+impl WebOptions {
+    /// HTTP on `address` (a loopback address) with the default rate limit.
+    pub fn http(address: SocketAddr) -> WebOptions {
+        WebOptions {
+            address,
+            tls: None,
+            rate_limit: RateLimit::default(),
+        }
+    }
 }
 
 /// A running HTTP server; [`WebServer::stop`] ends it.
@@ -233,10 +284,13 @@ impl WebServer {
             .max_blocking_threads(BLOCKING_THREADS_MAX)
             .thread_name("ferrite-web")
             .build()?;
+        let directory = processor.queue_manager().directory().to_path_buf();
         let web = Arc::new(Web {
-            authenticator: Authenticator::new(processor.queue_manager().directory()),
+            authenticator: Authenticator::new(&directory),
             processor,
             blocking: Semaphore::new(BLOCKING_THREADS_MAX),
+            access_log: AccessLog::new(&directory),
+            rate_limiter: RateLimiter::new(options.rate_limit),
         });
         let app = router(web);
         let tls = options.tls.map(|config| {
@@ -313,7 +367,7 @@ async fn serve(
             accepted = listener.accept() => accepted,
             _ = stopped.changed() => return,
         };
-        let Ok((stream, _peer)) = accepted else {
+        let Ok((stream, peer)) = accepted else {
             // A failed accept (out of descriptors): pause rather than spin.
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
@@ -323,7 +377,7 @@ async fn serve(
         tokio::spawn(async move {
             let _permit = permit;
             match tls {
-                None => serve_connection(stream, app).await,
+                None => serve_connection(stream, peer, app).await,
                 Some(acceptor) => {
                     if let Ok(Ok(stream)) = tokio::time::timeout(
                         Duration::from_secs(HEADER_READ_TIMEOUT_SECONDS),
@@ -331,7 +385,7 @@ async fn serve(
                     )
                     .await
                     {
-                        serve_connection(stream, app).await;
+                        serve_connection(stream, peer, app).await;
                     }
                 }
             }
@@ -339,16 +393,18 @@ async fn serve(
     }
 }
 
-async fn serve_connection<S>(stream: S, app: Router)
+async fn serve_connection<S>(stream: S, peer: SocketAddr, app: Router)
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
     let service =
         hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
             let app = app.clone();
+            let mut request = request.map(axum::body::Body::new);
+            request.extensions_mut().insert(ClientAddress(peer));
             async move {
                 use tower::ServiceExt;
-                app.oneshot(request.map(axum::body::Body::new)).await
+                app.oneshot(request).await
             }
         });
     let _ = hyper::server::conn::http1::Builder::new()

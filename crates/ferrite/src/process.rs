@@ -710,7 +710,10 @@ fn start_web_server(
             }
         }
     };
-    let options = ferrite_web::WebOptions { address, tls };
+    let options = ferrite_web::WebOptions {
+        tls,
+        ..ferrite_web::WebOptions::http(address)
+    };
     match ferrite_web::WebServer::start(processor.clone(), options) {
         Ok(server) => {
             let _ = std::fs::write(

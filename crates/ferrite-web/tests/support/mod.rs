@@ -15,6 +15,7 @@ pub const PASSWORD: &str = "s3cret-Pass";
 /// A running queue manager QM1 and its web server.
 pub struct Fixture {
     pub queue_manager: Arc<QueueManager>,
+    pub agent: ureq::Agent,
     pub server: Option<WebServer>,
     pub base: String,
     _directory: tempfile::TempDir,
@@ -33,6 +34,20 @@ impl Drop for Fixture {
 /// both MQWebAdmin and MQWebUser. uma and both may use every MQI object (allmqi) but not
 /// administer (no dsp, crt, chg, dlt).
 pub fn start(queues: &[&str]) -> Fixture {
+    start_with(queues, |_| {
+        (
+            WebOptions::http("127.0.0.1:0".parse().unwrap()),
+            ureq::Agent::new(),
+        )
+    })
+}
+
+/// [`start`] with the server's options and the client's agent from `configure`, given the
+/// queue manager's directory.
+pub fn start_with(
+    queues: &[&str],
+    configure: impl FnOnce(&std::path::Path) -> (WebOptions, ureq::Agent),
+) -> Fixture {
     let (directory, queue_manager) = ferrite_test_kit::queue_manager::queue_manager(queues);
     ferrite_command::define_default_objects(&queue_manager).unwrap();
     let users = UserRegistry::new(directory.path());
@@ -52,17 +67,12 @@ pub fn start(queues: &[&str]) -> Fixture {
     let processor = Arc::new(ferrite_command::CommandProcessor::new(
         queue_manager.clone(),
     ));
-    let server = WebServer::start(
-        processor,
-        WebOptions {
-            address: "127.0.0.1:0".parse().unwrap(),
-            tls: None,
-        },
-    )
-    .unwrap();
+    let (options, agent) = configure(directory.path());
+    let server = WebServer::start(processor, options).unwrap();
     let base = server.url().trim_end_matches('/').to_string();
     Fixture {
         queue_manager,
+        agent,
         server: Some(server),
         base,
         _directory: directory,
@@ -157,7 +167,7 @@ impl<'a> Call<'a> {
 
     fn request(&self) -> ureq::Request {
         let url = format!("{}{}", self.fixture.base, self.path);
-        let mut request = ureq::request(self.method, &url);
+        let mut request = self.fixture.agent.request(self.method, &url);
         if let Some((user, password)) = self.user {
             use base64::Engine;
             let token =
