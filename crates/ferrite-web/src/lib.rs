@@ -8,7 +8,8 @@
 //!   command run through `ferrite-command` for the caller ([`commands`]);
 //! - the messaging REST API (`/ibmmq/rest/v3/messaging/...`, [`messaging`]), each request an
 //!   MQI connection of `ferrite-mqi` made for the caller;
-//! - `/metrics` in Prometheus' text format ([`metrics`]).
+//! - `/metrics` in Prometheus' text format ([`metrics`]);
+//! - the web console at `/ibmmq/console/` ([`console`]), a page that uses the REST API.
 //!
 //! Every request is authenticated with HTTP basic authentication against the queue manager's
 //! user registry and given mqweb's roles ([`authentication`], [`roles`]); POST, PATCH and
@@ -27,6 +28,7 @@
 pub mod admin;
 pub mod authentication;
 pub mod commands;
+pub mod console;
 pub mod errors;
 pub mod limits;
 pub mod messaging;
@@ -140,10 +142,25 @@ async fn admit(State(web): State<Arc<Web>>, mut request: Request, next: Next) ->
     let mut user = None;
     let response = if !web.rate_limiter.admit(client) {
         RestError::too_many_requests().into_response()
+    } else if request.method() == axum::http::Method::GET
+        && console::is_console(request.uri().path())
+    {
+        next.run(request).await
     } else {
         let headers = request.headers().clone();
+        let from_script = headers.contains_key("x-requested-with");
         match blocking(&web, move |web| web.authenticator.authenticate(&headers)).await {
-            Err(error) => error.into_response(),
+            Err(error) => {
+                let mut response = error.into_response();
+                if from_script {
+                    // A page's script (the console) handles 401 itself: without the challenge
+                    // the browser does not open its own password dialog.
+                    response
+                        .headers_mut()
+                        .remove(axum::http::header::WWW_AUTHENTICATE);
+                }
+                response
+            }
             Ok(caller) => {
                 user = Some(caller.user.clone());
                 match authentication::check_csrf(request.method(), request.headers()) {
@@ -225,6 +242,11 @@ pub fn router(web: Arc<Web>) -> Router {
             ),
         )
         .route("/metrics", resource(get(metrics::metrics)))
+        .route("/ibmmq/console", get(console::redirect))
+        .route(console::CONSOLE_PATH, resource(get(console::index)))
+        .route("/ibmmq/console/index.html", resource(get(console::index)))
+        .route("/ibmmq/console/console.js", resource(get(console::script)))
+        .route("/ibmmq/console/console.css", resource(get(console::style)))
         .fallback(no_such_resource)
         .layer(axum::middleware::from_fn_with_state(web.clone(), admit))
         .layer(axum::extract::DefaultBodyLimit::max(REQUEST_BODY_BYTES_MAX))

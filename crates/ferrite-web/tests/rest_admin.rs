@@ -31,6 +31,14 @@ fn authentication_roles_and_csrf_are_enforced_with_mq_errors() {
         assert_eq!(error["msgId"], "MQWB0103E");
         assert_eq!(error["reasonCode"], 2035);
     }
+    // A page's script gets the 401 without the challenge (no browser password dialog).
+    let answer = web
+        .call("GET", "/ibmmq/rest/v3/admin/qmgr")
+        .credentials("alice", "wrong")
+        .header("X-Requested-With", "ferrite-console")
+        .send();
+    assert_eq!(answer.status, 401);
+    assert!(answer.header("www-authenticate").is_none());
     // A user without a role: 403.
     let answer = web.call("GET", QUEUES).user("nora").send();
     assert_eq!(answer.status, 403, "{}", answer.text());
