@@ -20,7 +20,9 @@
 //!
 //! The server runs on a Tokio runtime of one thread of its own ([`WebServer::start`]); what
 //! may block (a password hash, a command, an MQI call, a get that waits) runs on at most
-//! [`BLOCKING_THREADS_MAX`] blocking threads, started on demand and ended when idle, so an
+//! [`BLOCKING_THREADS_MAX`] blocking threads (gets that wait on [`WAITING_GETS_MAX`] more, so
+//! that they can never hold up authentication and commands), started on demand and ended
+//! when idle, so an
 //! idle server costs the message path nothing but one parked thread. Plain HTTP is served on
 //! a loopback address only; any other address needs the queue manager's TLS certificate
 //! (HTTPS).
@@ -58,6 +60,8 @@ use crate::limits::{AccessLog, AccessRecord, RateLimit, RateLimiter};
 
 /// Threads that run blocking work (password hashes, commands, MQI calls) at most.
 pub const BLOCKING_THREADS_MAX: usize = 16;
+/// Messaging gets that wait (`wait=`) at once, on threads of their own; more queue for one.
+pub const WAITING_GETS_MAX: usize = 16;
 /// Connections served at once; more wait in the listen backlog.
 pub const CONNECTIONS_MAX: usize = 256;
 /// Largest request body, bytes (a message of the messaging API; MQ's default MAXMSGL).
@@ -72,6 +76,7 @@ pub struct Web {
     processor: Arc<CommandProcessor>,
     authenticator: Authenticator,
     blocking: Semaphore,
+    waiting: Semaphore,
     access_log: AccessLog,
     rate_limiter: RateLimiter,
 }
@@ -95,8 +100,17 @@ pub(crate) async fn blocking<T: Send + 'static>(
     web: &Arc<Web>,
     work: impl FnOnce(&Web) -> RestResult<T> + Send + 'static,
 ) -> RestResult<T> {
-    let _permit = web
-        .blocking
+    run_blocking(web, &web.blocking, work).await
+}
+
+/// Run `work` on a blocking thread once one of `permits` is free: `web.blocking`, or
+/// `web.waiting` for a get that may wait (at most [`WAITING_GETS_MAX`] at once).
+pub(crate) async fn run_blocking<T: Send + 'static>(
+    web: &Arc<Web>,
+    permits: &Semaphore,
+    work: impl FnOnce(&Web) -> RestResult<T> + Send + 'static,
+) -> RestResult<T> {
+    let _permit = permits
         .acquire()
         .await
         .expect("the semaphore is never closed");
@@ -303,7 +317,7 @@ impl WebServer {
         let address = listener.local_addr()?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
-            .max_blocking_threads(BLOCKING_THREADS_MAX)
+            .max_blocking_threads(BLOCKING_THREADS_MAX + WAITING_GETS_MAX)
             .thread_name("ferrite-web")
             .build()?;
         let directory = processor.queue_manager().directory().to_path_buf();
@@ -311,6 +325,7 @@ impl WebServer {
             authenticator: Authenticator::new(&directory),
             processor,
             blocking: Semaphore::new(BLOCKING_THREADS_MAX),
+            waiting: Semaphore::new(WAITING_GETS_MAX),
             access_log: AccessLog::new(&directory),
             rate_limiter: RateLimiter::new(options.rate_limit),
         });

@@ -290,7 +290,12 @@ async fn receive(
     check_queue_manager(&web, &queue_manager)?;
     messaging_caller(&caller)?;
     let selection = selection(&parameters)?;
-    let got = blocking(&web, move |web| {
+    let permits = if selection.wait_ms > 0 {
+        &web.waiting
+    } else {
+        &web.blocking
+    };
+    let got = crate::run_blocking(&web, permits, move |web| {
         let mut connection = connect(web, &caller)?;
         let open_options = if browse {
             MQOO_BROWSE

@@ -219,3 +219,36 @@ fn messaging_errors_have_mq_reasons_and_statuses() {
 }
 
 const MQSC_DELETE_AUTHREC: &str = "/ibmmq/rest/v3/admin/action/qmgr/QM1/mqsc";
+
+#[test]
+fn waiting_gets_never_hold_up_other_requests() {
+    let web = start(&["APP.IN"]);
+    let waiters = ferrite_web::WAITING_GETS_MAX + 2;
+    std::thread::scope(|scope| {
+        let getters: Vec<_> = (0..waiters)
+            .map(|_| {
+                scope.spawn(|| {
+                    web.call("DELETE", &format!("{MESSAGES}?wait=600000"))
+                        .user("uma")
+                        .send()
+                })
+            })
+            .collect();
+        // With every waiting-get thread busy, administration and puts are still answered.
+        let answer = web
+            .call("GET", "/ibmmq/rest/v3/admin/qmgr")
+            .user("alice")
+            .send();
+        assert_eq!(answer.status, 200);
+        for number in 0..waiters {
+            let put = web
+                .call("POST", MESSAGES)
+                .user("uma")
+                .body("text/plain", format!("m{number}").as_bytes());
+            assert_eq!(put.status, 201);
+        }
+        for getter in getters {
+            assert_eq!(getter.join().unwrap().status, 200);
+        }
+    });
+}
