@@ -123,3 +123,33 @@ fn the_web_server_starts_with_the_queue_manager_and_serves_users_with_roles() {
         .call()
         .is_err());
 }
+
+#[test]
+fn a_queue_manager_whose_web_port_is_taken_runs_without_the_web_server() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let started = ok(
+        home,
+        &[
+            "start",
+            "BQM",
+            "--background",
+            "--port",
+            "0",
+            "--web-port",
+            &port,
+        ],
+        "",
+    );
+    let _running = stop_on_drop(home, "BQM");
+    assert!(
+        started.contains("web server cannot listen on 127.0.0.1:"),
+        "{started}"
+    );
+    assert!(!home.join("qmgrs/BQM/web.port").exists());
+    // The queue manager itself serves.
+    ok(home, &["mqsc", "BQM"], "DISPLAY QMGR\n");
+    ok(home, &["stop", "BQM"], "");
+}
