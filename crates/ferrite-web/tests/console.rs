@@ -1,7 +1,8 @@
 //! The web console in a real browser: Debian's chromium, headless, driven over WebDriver by
 //! chromedriver (packages chromium and chromium-driver, which scripts/test installs). It logs
-//! in, lists the queues, creates one, puts, browses and gets a message, runs an MQSC command
-//! and draws the depth plot, all through the REST API.
+//! in, lists the queues, creates one, puts, browses and gets a message, runs an MQSC command,
+//! draws the depth, rate, log and buffer pool plots and lists channels and connections, all
+//! through the REST API and /metrics.
 
 mod support;
 
@@ -259,6 +260,23 @@ fn the_console_manages_queues_and_messages_in_a_real_browser() {
         );
         drawn[0].as_u64().unwrap() >= 2 && drawn[1] == 2 && drawn[2].as_u64().unwrap() > 0
     });
+
+    // The rates, log and buffer pool plots from /metrics, the channels and the connections.
+    wait_for("the rate, log and buffer pool plots to have points", || {
+        let drawn = driver.script(
+            "return ['plot-rates', 'plot-log', 'plot-pools'].map((id) => {
+                 const c = document.getElementById(id);
+                 return [Number(c.dataset.points || 0), Number(c.dataset.series || 0)];
+             });",
+        );
+        let points = |index: usize| drawn[index][0].as_u64().unwrap();
+        let series = |index: usize| drawn[index][1].as_u64().unwrap();
+        points(0) >= 2 && series(0) == 2 && series(1) == 1 && series(2) >= 1
+    });
+    assert!(driver.text("plot-rates-legend").contains("put/s"));
+    assert!(driver.text("plot-pools-legend").contains("pool 0 used %"));
+    driver.wait_for_text("channel-rows", "SYSTEM.DEF.SVRCONN");
+    driver.wait_for_text("connections-output", "DISPLAY CONN");
 
     driver.script("document.getElementById('message-output').textContent = '';");
     driver.click("#get-button");

@@ -5,7 +5,7 @@
 const REST = "/ibmmq/rest/v3";
 const REFRESH_MS = 2000;
 const PLOT_POINTS_MAX = 150;
-const state = { authorization: null, qmgr: null, history: [], timer: null };
+const state = { authorization: null, qmgr: null, history: [], timer: null, metrics: [], rates: [] };
 
 const $ = (id) => document.getElementById(id);
 
@@ -46,6 +46,7 @@ async function login(event) {
   $("console").hidden = false;
   $("status").textContent = "Logged in as " + user;
   await refresh();
+  await refreshChannels();
   state.timer = setInterval(refresh, REFRESH_MS);
 }
 
@@ -66,6 +67,90 @@ async function refresh() {
   showQueues(queues.json.queue);
   record(queues.json.queue);
   plot();
+  await refreshMetrics();
+}
+
+// Channels and connections change less often: read once at login and after each command.
+async function refreshChannels() {
+  const channels = await rest("GET", `/admin/qmgr/${state.qmgr}/channel`);
+  const rows = $("channel-rows");
+  rows.textContent = "";
+  if (channels.status === 200) {
+    for (const channel of channels.json.channel) {
+      const row = document.createElement("tr");
+      cell(row, channel.name);
+      cell(row, channel.type);
+      cell(row, channel.general ? channel.general.description : "");
+      rows.appendChild(row);
+    }
+  }
+  const connections = await rest("POST", `/admin/action/qmgr/${state.qmgr}/mqsc`,
+    { type: "runCommand", parameters: { command: "DISPLAY CONN(*) ALL" } });
+  $("connections-output").textContent = connections.status === 200
+    ? connections.json.commandResponse.flatMap((item) => item.text || []).join("\n")
+    : errorText(connections);
+}
+
+// The sum of a metric's samples (whose labels match `where`) in a Prometheus text exposition.
+function metricSum(samples, name, where) {
+  let sum = 0;
+  for (const sample of samples) {
+    if (sample.name === name && (!where || where(sample.labels))) sum += sample.value;
+  }
+  return sum;
+}
+
+function parseExposition(text) {
+  const samples = [];
+  for (const line of text.split("\n")) {
+    if (!line || line.startsWith("#")) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$/.exec(line);
+    if (!match) continue;
+    const labels = {};
+    for (const pair of (match[3] || "").matchAll(/([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[pair[1]] = pair[2];
+    }
+    samples.push({ name: match[1], labels, value: Number(match[4]) });
+  }
+  return samples;
+}
+
+// Put and get rates of the application queues, log MB/s and buffer pool usage from /metrics
+// (MQWebAdmin and MQWebAdminRO only: the plots stay empty for other roles).
+async function refreshMetrics() {
+  const response = await fetch("/metrics", {
+    headers: { "Authorization": state.authorization, "X-Requested-With": "ferrite-console" },
+  });
+  if (response.status !== 200) return;
+  const samples = parseExposition(await response.text());
+  const application = (labels) => labels.queue && !labels.queue.startsWith("SYSTEM.");
+  const now = {
+    time: Date.now(),
+    puts: metricSum(samples, "ibmmq_queue_mqput_mqput1_count", application),
+    gets: metricSum(samples, "ibmmq_queue_mqget_count", application),
+    logBytes: metricSum(samples, "ibmmq_log_bytes_written_total"),
+    pools: {},
+  };
+  for (const sample of samples) {
+    if (sample.name !== "ibmmq_bufferpool_buffers_total" || sample.value === 0) continue;
+    const pool = sample.labels.bufferpool;
+    const free = metricSum(samples, "ibmmq_bufferpool_buffers_free", (labels) => labels.bufferpool === pool);
+    now.pools["pool " + pool + " used %"] = (100 * (sample.value - free)) / sample.value;
+  }
+  const previous = state.metrics[state.metrics.length - 1];
+  state.metrics.push(now);
+  if (state.metrics.length > 2) state.metrics.shift();
+  if (!previous) return;
+  const seconds = Math.max(0.001, (now.time - previous.time) / 1000);
+  state.rates.push({
+    rates: { "put/s": (now.puts - previous.puts) / seconds, "get/s": (now.gets - previous.gets) / seconds },
+    log: { "log MB/s": (now.logBytes - previous.logBytes) / seconds / 1e6 },
+    pools: now.pools,
+  });
+  if (state.rates.length > PLOT_POINTS_MAX) state.rates.shift();
+  draw("plot-rates", state.rates.map((point) => point.rates));
+  draw("plot-log", state.rates.map((point) => point.log));
+  draw("plot-pools", state.rates.map((point) => point.pools));
 }
 
 function cell(row, text, number) {
@@ -114,28 +199,34 @@ function record(queues) {
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 
 function plot() {
-  const canvas = $("plot");
+  draw("plot", state.history.map((point) => point.depths));
+}
+
+// Draws `points` (each an object of series name to value) as lines on canvas `id`, its legend
+// in `id`-legend; records the points and series drawn on the canvas for tests.
+function draw(id, points) {
+  const canvas = $(id);
   const context = canvas.getContext("2d");
   context.clearRect(0, 0, canvas.width, canvas.height);
-  const names = [...new Set(state.history.flatMap((point) => Object.keys(point.depths)))].sort();
-  const highest = Math.max(1, ...state.history.flatMap((point) => Object.values(point.depths)));
-  const x = (index) => 30 + (index * (canvas.width - 40)) / Math.max(1, PLOT_POINTS_MAX - 1);
-  const y = (depth) => canvas.height - 20 - (depth * (canvas.height - 40)) / highest;
+  const names = [...new Set(points.flatMap((point) => Object.keys(point)))].sort();
+  const highest = Math.max(1, ...points.flatMap((point) => Object.values(point)));
+  const x = (index) => 40 + (index * (canvas.width - 50)) / Math.max(1, PLOT_POINTS_MAX - 1);
+  const y = (value) => canvas.height - 20 - (value * (canvas.height - 40)) / highest;
   context.fillStyle = "#555";
-  context.fillText(String(highest), 2, 20);
+  context.fillText(String(Math.round(highest * 100) / 100), 2, 20);
   context.fillText("0", 2, canvas.height - 20);
   names.forEach((name, colour) => {
     context.strokeStyle = COLOURS[colour % COLOURS.length];
     context.beginPath();
-    state.history.forEach((point, index) => {
-      const depth = point.depths[name] || 0;
-      if (index === 0) context.moveTo(x(index), y(depth)); else context.lineTo(x(index), y(depth));
+    points.forEach((point, index) => {
+      const value = point[name] || 0;
+      if (index === 0) context.moveTo(x(index), y(value)); else context.lineTo(x(index), y(value));
     });
     context.stroke();
   });
-  canvas.dataset.points = String(state.history.length);
+  canvas.dataset.points = String(points.length);
   canvas.dataset.series = String(names.length);
-  $("plot-legend").textContent = names
+  $(id + "-legend").textContent = names
     .map((name, colour) => `${name} (${COLOURS[colour % COLOURS.length]})`).join(", ");
 }
 
@@ -189,6 +280,7 @@ async function runMqsc(event) {
   $("mqsc-output").textContent = answer.json.commandResponse
     .flatMap((item) => item.text || []).join("\n");
   await refresh();
+  await refreshChannels();
 }
 
 $("login-form").addEventListener("submit", login);
