@@ -11,6 +11,7 @@ mod network;
 mod physical;
 mod queue_bound;
 mod report;
+mod rest;
 mod stats;
 
 use std::path::PathBuf;
@@ -93,6 +94,9 @@ enum Bench {
     /// The network path through Ferrite's Rust client, with the queue manager's CPU and
     /// context switches per operation (and the loopback echo).
     Network,
+    /// Put+get round trips through the messaging REST API (ferrite-web) of an in-process
+    /// queue manager.
+    Rest,
     /// Not a workload: print the network goals' ratios from --results (the run --run, else the
     /// last run with network figures) and append them to it. Not part of `all`.
     NetworkTable,
@@ -271,6 +275,9 @@ fn main() {
     }
     if selected(Bench::Network) {
         network::network(&mut context);
+    }
+    if selected(Bench::Rest) {
+        rest::rest_round_trips(&mut context);
     }
     println!(
         "\nferrite-bench {} finished in {:.1} s",

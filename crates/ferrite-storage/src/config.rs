@@ -34,6 +34,10 @@ pub struct QueueManagerConfig {
     /// manager outside any group, which then needs neither server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue_sharing_group: Option<QueueSharingGroupParameters>,
+    /// The HTTP server (REST API, metrics, web console). Absent in files written before it
+    /// existed: the defaults apply.
+    #[serde(default)]
+    pub web: WebParameters,
 }
 
 /// `[queue_sharing_group]`: the group this queue manager is a member of and where the group's
@@ -89,6 +93,41 @@ impl QueueSharingGroupParameters {
             )));
         }
         Ok(())
+    }
+}
+
+/// `[web]`: the queue manager's HTTP server (ferrite-web: IBM MQ's administrative and
+/// messaging REST API, `/metrics`, the web console), mqweb's analogue.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct WebParameters {
+    /// Start the HTTP server with the queue manager.
+    #[serde(default = "default_web_enabled")]
+    pub enabled: bool,
+    /// Address and port it listens on (mqweb's default port 9443). Plain HTTP on a loopback
+    /// address; any other address serves HTTPS only, with the queue manager's certificate
+    /// from its TLS key repository. Port 0 picks a free port, written to `web.port`.
+    #[serde(default = "default_web_address")]
+    pub address: String,
+}
+
+/// The HTTP server's address on a new queue manager: this machine only, mqweb's port.
+pub const DEFAULT_WEB_ADDRESS: &str = "127.0.0.1:9443";
+
+fn default_web_enabled() -> bool {
+    true
+}
+
+fn default_web_address() -> String {
+    DEFAULT_WEB_ADDRESS.to_string()
+}
+
+impl Default for WebParameters {
+    fn default() -> WebParameters {
+        WebParameters {
+            enabled: default_web_enabled(),
+            address: default_web_address(),
+        }
     }
 }
 
@@ -412,6 +451,7 @@ impl QueueManagerConfig {
             channel_initiator: ChannelInitiatorParameters::default(),
             security: SecurityParameters::default(),
             queue_sharing_group: None,
+            web: WebParameters::default(),
         }
     }
 
@@ -491,6 +531,12 @@ impl QueueManagerConfig {
             return fail(format!(
                 "channel_initiator adapters (CHIADAPS) {} is outside 1-9999",
                 chinit.adapters
+            ));
+        }
+        if self.web.address.parse::<std::net::SocketAddr>().is_err() {
+            return fail(format!(
+                "web address '{}' is not an IP address and port (e.g. 127.0.0.1:9443 or 0.0.0.0:9443)",
+                self.web.address
             ));
         }
         if !(40..=4000).contains(&self.log.outbuff_kib) || !self.log.outbuff_kib.is_multiple_of(4) {

@@ -136,6 +136,11 @@ enum Command {
         /// 0 picks a free port, written to listener.port in the queue manager's directory).
         #[arg(long)]
         port: Option<u16>,
+        /// TCP port of the web server (REST API, metrics; default: the port of web.address in
+        /// qm.toml, 9443; 0 picks a free port, written to web.port in the queue manager's
+        /// directory).
+        #[arg(long)]
+        web_port: Option<u16>,
     },
     /// Stop a running queue manager cleanly (shutdown checkpoint, buffer pools written).
     Stop { queue_manager: String },
@@ -347,6 +352,7 @@ fn run(command: Command) -> Result<(), String> {
             queue_manager,
             background,
             port,
+            web_port,
         } => {
             let directory = process::queue_manager_directory(&queue_manager)?;
             if !QueueManager::exists(&RealFileSystem, &directory) {
@@ -356,10 +362,14 @@ fn run(command: Command) -> Result<(), String> {
                     directory.display()
                 );
             }
+            let ports = process::Ports {
+                listener: port,
+                web: web_port,
+            };
             if background {
-                process::start_in_background(&queue_manager, &directory, port)
+                process::start_in_background(&queue_manager, &directory, ports)
             } else {
-                process::run_in_foreground(&queue_manager, &directory, port)
+                process::run_in_foreground(&queue_manager, &directory, ports)
             }
         }
         Command::Stop { queue_manager } => {

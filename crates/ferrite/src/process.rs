@@ -177,7 +177,7 @@ impl QueueManagerLock {
         if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GETLK, &mut lock) } != 0 {
             return Err(std::io::Error::last_os_error());
         }
-        if lock.l_type == libc::F_UNLCK as _ {
+        if lock.l_type == libc::F_UNLCK as libc::c_short {
             return Ok(None);
         }
         // F_GETLK describes the lock in the way: a running queue manager's covers byte 1.
@@ -481,12 +481,16 @@ impl StopSignals {
     }
 }
 
+/// The ports `ferrite start` was given (`--port`, `--web-port`), overriding qm.toml's.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ports {
+    pub listener: Option<u16>,
+    pub web: Option<u16>,
+}
+
 /// Run the queue manager until SIGTERM or SIGINT, then shut it down cleanly.
-pub fn run_in_foreground(
-    name: &str,
-    directory: &Path,
-    listener_port: Option<u16>,
-) -> Result<(), String> {
+pub fn run_in_foreground(name: &str, directory: &Path, ports: Ports) -> Result<(), String> {
+    let listener_port = ports.listener;
     let stop_signals = StopSignals::block();
     let _lock = QueueManagerLock::acquire_to_run(directory).map_err(|error| {
         if error.kind() == std::io::ErrorKind::WouldBlock {
@@ -585,6 +589,8 @@ pub fn run_in_foreground(
         sink.clone(),
     );
     command_processor.set_channel_initiator(Some(channel_initiator.clone()));
+    let web_port_file = directory.join(WEB_PORT_FILE);
+    let web_server = start_web_server(name, &command_processor, ports.web, &web_port_file);
     status.record(QueueManagerState::Running);
     println!("CSQY022I {name} QUEUE MANAGER INITIALIZATION COMPLETE");
     println!(
@@ -596,6 +602,10 @@ pub fn run_in_foreground(
         std::thread::sleep(Duration::from_millis(100));
     }
     // Connections end first: their units of work are backed out while the queue manager runs.
+    if let Some(web_server) = web_server {
+        web_server.stop();
+        let _ = std::fs::remove_file(&web_port_file);
+    }
     command_processor.set_channel_initiator(None);
     channel_initiator.stop();
     let _ = std::fs::remove_file(&listener_port_file);
@@ -660,6 +670,70 @@ fn start_channel_initiator(
     channel_initiator
 }
 
+/// The file that holds the web server's port while it runs (tests and tools read it).
+pub const WEB_PORT_FILE: &str = "web.port";
+
+/// Start the web server (ferrite-web: the REST API and `/metrics`) as qm.toml's `[web]` says,
+/// `web_port` overriding its port; `None` when it is disabled or cannot start (the queue
+/// manager runs without it, as MQ runs without mqweb). A loopback address is served with
+/// HTTP; any other with HTTPS and the queue manager's certificate, or not at all.
+fn start_web_server(
+    name: &str,
+    processor: &Arc<ferrite_command::CommandProcessor>,
+    web_port: Option<u16>,
+    web_port_file: &Path,
+) -> Option<ferrite_web::WebServer> {
+    let queue_manager = processor.queue_manager();
+    let parameters = &queue_manager.config().web;
+    let _ = std::fs::remove_file(web_port_file);
+    if !parameters.enabled {
+        return None;
+    }
+    let mut address: std::net::SocketAddr = parameters
+        .address
+        .parse()
+        .expect("address validated with the configuration");
+    if let Some(port) = web_port {
+        address.set_port(port);
+    }
+    let tls = if address.ip().is_loopback() {
+        None
+    } else {
+        let repository = ferrite_server::tls::key_repository(
+            queue_manager.directory(),
+            &queue_manager.config().channel_initiator.ssl_key_repository,
+        );
+        match ferrite_server::tls::server_config(&repository) {
+            Ok(config) => Some(config),
+            Err(error) => {
+                println!("ferrite: {name}'s web server does not start: {address} is not a loopback address, so it serves HTTPS only, and {error}");
+                return None;
+            }
+        }
+    };
+    let options = ferrite_web::WebOptions {
+        tls,
+        ..ferrite_web::WebOptions::http(address)
+    };
+    match ferrite_web::WebServer::start(processor.clone(), options) {
+        Ok(server) => {
+            let _ = std::fs::write(
+                web_port_file,
+                format!("{}\n", server.local_address().port()),
+            );
+            println!(
+                "ferrite: {name}'s web server: {url}ibmmq/rest/v3/admin/qmgr (REST API), {url}metrics (Prometheus)",
+                url = server.url()
+            );
+            Some(server)
+        }
+        Err(error) => {
+            println!("ferrite: {name}'s web server cannot listen on {address}: {error}; the queue manager runs without it (set web.address in {}, or use --web-port)", queue_manager.directory().join("qm.toml").display());
+            None
+        }
+    }
+}
+
 /// After shutdown: record Ended normally (the lock is released when the caller returns), or
 /// leave the record as it is, which reads Ended unexpectedly once the lock is released.
 fn end_normally(
@@ -680,11 +754,7 @@ fn end_normally(
 }
 
 /// Start `ferrite start QM` detached, its output in `qmgr.log`, and wait for it to be ready.
-pub fn start_in_background(
-    name: &str,
-    directory: &Path,
-    listener_port: Option<u16>,
-) -> Result<(), String> {
+pub fn start_in_background(name: &str, directory: &Path, ports: Ports) -> Result<(), String> {
     if QueueManagerLock::is_held(directory) {
         return Err(not_available(name, directory));
     }
@@ -696,7 +766,8 @@ pub fn start_in_background(
     command
         .arg("start")
         .arg(name)
-        .args(listener_port.map(|port| format!("--port={port}")))
+        .args(ports.listener.map(|port| format!("--port={port}")))
+        .args(ports.web.map(|port| format!("--web-port={port}")))
         .stdin(std::process::Stdio::null())
         .stdout(
             log.try_clone()
@@ -719,6 +790,7 @@ pub fn start_in_background(
         if let Ok(file) = File::open(&log_path) {
             for line in BufReader::new(file).lines().map_while(Result::ok) {
                 if line.contains("CSQY022I") {
+                    print_web_server_line(&log_path);
                     println!(
                         "Ferrite queue manager {name} started (pid {}); output in {}",
                         child.id(),
@@ -744,6 +816,19 @@ pub fn start_in_background(
             return Err(format!("ferrite: queue manager {name} did not finish starting in {START_WAIT_SECONDS} s; see {}", log_path.display()));
         }
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The web server's line of a background queue manager's output (its URL, or why it did not
+/// start), so that `ferrite start --background` says it too.
+fn print_web_server_line(log_path: &Path) {
+    let Ok(file) = File::open(log_path) else {
+        return;
+    };
+    for line in BufReader::new(file).lines().map_while(Result::ok) {
+        if line.contains("web server") {
+            println!("{line}");
+        }
     }
 }
 

@@ -2,7 +2,8 @@
 //! authentication, CHCKCLNT) and its TLS key repository (SSLKEYR, the certificate SVRCONN
 //! channels with SSLCIPH present). Both work whether the queue manager runs or not: the
 //! running queue manager reads the registry at each authentication and the key repository
-//! at each TLS connection.
+//! at each TLS connection. `--role` gives a user the web server's REST API roles
+//! (ferrite-web's `web-roles`), read at each request.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
@@ -11,6 +12,7 @@ use clap::Subcommand;
 use ferrite_queue_manager::security::users::UserRegistry;
 use ferrite_queue_manager::QueueManager;
 use ferrite_storage::vfs::RealFileSystem;
+use ferrite_web::roles::{Role, RoleRegistry};
 
 use crate::process;
 
@@ -24,6 +26,10 @@ pub enum UserCommand {
         /// Change the password of an existing user.
         #[arg(long)]
         replace: bool,
+        /// A role of the web server's REST API: MQWebAdmin, MQWebAdminRO or MQWebUser
+        /// (repeatable). With --replace and no --role the user keeps its roles.
+        #[arg(long = "role")]
+        roles: Vec<String>,
     },
     /// Delete a user.
     Delete { queue_manager: String, user: String },
@@ -89,16 +95,28 @@ pub fn user_command(command: UserCommand) -> Result<(), String> {
             queue_manager,
             user,
             replace,
+            roles,
         } => {
             let directory = existing_directory(&queue_manager)?;
             ferrite_queue_manager::security::users::check_user_name(&user).map_err(storage)?;
+            let roles = roles
+                .iter()
+                .map(|role| Role::parse(role))
+                .collect::<Result<Vec<Role>, String>>()
+                .map_err(|error| format!("ferrite: {error}"))?;
             let password = read_password(&format!("Password for {user}: "))?;
             UserRegistry::new(&directory)
                 .add(&user, password.as_bytes(), replace)
                 .map_err(storage)?;
+            if !roles.is_empty() || !replace {
+                RoleRegistry::new(&directory)
+                    .set(&user, &roles)
+                    .map_err(|error| format!("ferrite: {error}"))?;
+            }
             println!(
-                "User {user} {} in queue manager {queue_manager}.",
-                if replace { "set" } else { "added" }
+                "User {user} {} in queue manager {queue_manager}{}.",
+                if replace { "set" } else { "added" },
+                role_list(&roles, " with roles ")
             );
             Ok(())
         }
@@ -111,6 +129,9 @@ pub fn user_command(command: UserCommand) -> Result<(), String> {
                 .delete(&user)
                 .map_err(storage)?
             {
+                RoleRegistry::new(&directory)
+                    .set(&user, &[])
+                    .map_err(|error| format!("ferrite: {error}"))?;
                 println!("User {user} deleted from queue manager {queue_manager}.");
                 Ok(())
             } else {
@@ -121,12 +142,29 @@ pub fn user_command(command: UserCommand) -> Result<(), String> {
         }
         UserCommand::List { queue_manager } => {
             let directory = existing_directory(&queue_manager)?;
+            let roles = RoleRegistry::new(&directory)
+                .list()
+                .map_err(|error| format!("ferrite: {error}"))?;
             for user in UserRegistry::new(&directory).list().map_err(storage)? {
-                println!("{user}");
+                let given = roles
+                    .iter()
+                    .find(|(name, _)| *name == user)
+                    .map(|(_, given)| given.as_slice())
+                    .unwrap_or_default();
+                println!("{user}{}", role_list(given, " "));
             }
             Ok(())
         }
     }
+}
+
+/// `prefix` and the roles' names, or nothing for no role.
+fn role_list(roles: &[Role], prefix: &str) -> String {
+    if roles.is_empty() {
+        return String::new();
+    }
+    let names: Vec<&str> = roles.iter().map(|role| role.name()).collect();
+    format!("{prefix}{}", names.join(","))
 }
 
 pub fn tls_command(command: TlsCommand) -> Result<(), String> {

@@ -1,0 +1,395 @@
+//! The messaging REST API, `/ibmmq/rest/v3/messaging/qmgr/{qmgr}/queue/{queue}/message`:
+//! POST puts the body as a message, DELETE gets one destructively (`wait`, `correlationId`,
+//! `messageId`), GET browses the first one that matches; 204 when there is none.
+//!
+//! Each request is an MQI connection of its own, made for the caller (MQWebUser only, as on
+//! IBM MQ), so the caller's authority records decide what it may put, get and browse (2035 is
+//! 403). Request headers set MQMD fields, and a got message's MQMD comes back in headers:
+//!
+//! | header | MQMD | values |
+//! |---|---|---|
+//! | ibm-mq-md-messageId | MsgId | 48 hexadecimal digits (response) |
+//! | ibm-mq-md-correlationId | CorrelId | 48 hexadecimal digits |
+//! | ibm-mq-md-persistence | Persistence | `persistent`, `nonPersistent` (default: the queue's DEFPSIST) |
+//! | ibm-mq-md-expiry | Expiry | `unlimited` or milliseconds (MQ keeps tenths of a second) |
+//! | ibm-mq-md-replyTo | ReplyToQ, ReplyToQMgr | `queue` or `queue@qmgr` |
+//! | ibm-mq-md-priority | Priority | 0-9 (response) |
+//!
+//! A `text/plain` (or other text, JSON or XML) body is put with Format MQSTR and CCSID 1208,
+//! `application/octet-stream` with Format MQFMT_NONE; a got message of Format MQSTR comes back
+//! as `text/plain;charset=utf-8`, any other as `application/octet-stream`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Extension;
+use ferrite_constants::format::{MQFMT_NONE, MQFMT_STRING};
+use ferrite_constants::get_options::*;
+use ferrite_constants::open_options::*;
+use ferrite_constants::persistence::*;
+use ferrite_constants::put_options::*;
+use ferrite_constants::reason::*;
+use ferrite_mqi::{Connection, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+
+use crate::admin::check_queue_manager;
+use crate::authentication::Caller;
+use crate::errors::{RestError, RestResult};
+use crate::roles::Role;
+use crate::{blocking, Web};
+
+/// The longest `wait` a get may ask for, milliseconds.
+pub const WAIT_MS_MAX: u64 = 2_147_483_647;
+/// The largest message a get returns (MQ's largest MAXMSGL, 100 MiB).
+pub const MESSAGE_BYTES_MAX: usize = 104_857_600;
+/// The UTF-8 CCSID text bodies are put with.
+const CCSID_UTF8: i32 = 1208;
+/// MQ's identifiers (MsgId, CorrelId) are 24 bytes.
+const IDENTIFIER_BYTES: usize = 24;
+
+fn messaging_caller(caller: &Caller) -> RestResult<()> {
+    if caller.has(Role::MqWebUser) {
+        Ok(())
+    } else {
+        Err(RestError::not_authorized(
+            "use the messaging REST API (it needs the MQWebUser role)",
+        ))
+    }
+}
+
+fn connect(web: &Web, caller: &Caller) -> RestResult<Connection> {
+    Connection::connect_as(
+        web.queue_manager().clone(),
+        "",
+        &Mqcno::default(),
+        &caller.user,
+    )
+    .map_err(|error| RestError::mq(error.reason, "MQCONN"))
+}
+
+fn open(
+    connection: &mut Connection,
+    queue: &str,
+    options: i32,
+) -> RestResult<ferrite_mqi::connection::Hobj> {
+    let mut od = Mqod {
+        object_name: queue.to_string(),
+        ..Mqod::default()
+    };
+    connection
+        .open(&mut od, options | MQOO_FAIL_IF_QUIESCING)
+        .map_err(|error| open_error(error.reason, queue, connection))
+}
+
+fn open_error(reason: i32, queue: &str, connection: &Connection) -> RestError {
+    if reason == MQRC_UNKNOWN_OBJECT_NAME {
+        let mut error =
+            RestError::unknown_object("queue", queue, connection.queue_manager().name());
+        error.kind = "mq";
+        error
+    } else {
+        RestError::mq(reason, &format!("MQOPEN of queue {queue}"))
+    }
+}
+
+/// POST: put the body on the queue; 201 with the message's identifiers.
+pub async fn put(
+    State(web): State<Arc<Web>>,
+    Extension(caller): Extension<Caller>,
+    Path((queue_manager, queue)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> RestResult<Response> {
+    check_queue_manager(&web, &queue_manager)?;
+    messaging_caller(&caller)?;
+    let mut md = descriptor_from_headers(&headers)?;
+    let md = blocking(&web, move |web| {
+        let mut connection = connect(web, &caller)?;
+        let hobj = open(&mut connection, &queue, MQOO_OUTPUT)?;
+        let mut pmo = Mqpmo {
+            options: MQPMO_NO_SYNCPOINT | MQPMO_NEW_MSG_ID | MQPMO_FAIL_IF_QUIESCING,
+            ..Mqpmo::default()
+        };
+        connection
+            .put(hobj, &mut md, &mut pmo, &body)
+            .map_err(|error| RestError::mq(error.reason, &format!("MQPUT to queue {queue}")))?;
+        Ok(md)
+    })
+    .await?;
+    let mut response = StatusCode::CREATED.into_response();
+    let headers = response.headers_mut();
+    headers.insert("ibm-mq-md-messageId", hex_header(&md.msg_id));
+    headers.insert("ibm-mq-md-correlationId", hex_header(&md.correl_id));
+    Ok(response)
+}
+
+/// The MQMD a put's request headers and Content-Type describe.
+fn descriptor_from_headers(headers: &HeaderMap) -> RestResult<Mqmd> {
+    let mut md = Mqmd::default();
+    let content_type = header(headers, "content-type").unwrap_or_default();
+    let media_type = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    md.format = if media_type == "application/octet-stream" {
+        MQFMT_NONE
+    } else if media_type.starts_with("text/")
+        || media_type == "application/json"
+        || media_type == "application/xml"
+    {
+        md.coded_char_set_id = CCSID_UTF8;
+        MQFMT_STRING
+    } else {
+        return Err(RestError::unsupported_media_type(&content_type));
+    };
+    if let Some(value) = header(headers, "ibm-mq-md-persistence") {
+        md.persistence = match value.as_str() {
+            "persistent" => MQPER_PERSISTENT,
+            "nonPersistent" => MQPER_NOT_PERSISTENT,
+            _ => {
+                return Err(RestError::invalid_header(
+                    "ibm-mq-md-persistence",
+                    &value,
+                    MQRC_PERSISTENCE_ERROR,
+                ))
+            }
+        };
+    }
+    if let Some(value) = header(headers, "ibm-mq-md-expiry") {
+        md.expiry = expiry_tenths(&value).ok_or_else(|| {
+            RestError::invalid_header("ibm-mq-md-expiry", &value, MQRC_EXPIRY_ERROR)
+        })?;
+    }
+    if let Some(value) = header(headers, "ibm-mq-md-correlationId") {
+        md.correl_id = identifier(&value).ok_or_else(|| {
+            RestError::invalid_header("ibm-mq-md-correlationId", &value, MQRC_CORREL_ID_ERROR)
+        })?;
+    }
+    if let Some(value) = header(headers, "ibm-mq-md-replyTo") {
+        let (queue, queue_manager) = value.split_once('@').unwrap_or((value.as_str(), ""));
+        let invalid =
+            || RestError::invalid_header("ibm-mq-md-replyTo", &value, MQRC_MISSING_REPLY_TO_Q);
+        md.reply_to_q = ferrite_mqi::MqChar::new(queue).map_err(|_| invalid())?;
+        md.reply_to_q_mgr = ferrite_mqi::MqChar::new(queue_manager).map_err(|_| invalid())?;
+        if queue.is_empty() {
+            return Err(invalid());
+        }
+    }
+    Ok(md)
+}
+
+fn header(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .map(|value| String::from_utf8_lossy(value.as_bytes()).trim().to_string())
+}
+
+/// `unlimited`, or milliseconds: MQMD Expiry in tenths of a second (at least 1).
+fn expiry_tenths(value: &str) -> Option<i32> {
+    if value == "unlimited" {
+        return Some(ferrite_constants::expiry::MQEI_UNLIMITED);
+    }
+    let milliseconds: u64 = value.parse().ok()?;
+    let tenths = milliseconds.div_ceil(100).max(1);
+    i32::try_from(tenths).ok()
+}
+
+/// 48 hexadecimal digits as an identifier.
+fn identifier(text: &str) -> Option<[u8; IDENTIFIER_BYTES]> {
+    if text.len() != IDENTIFIER_BYTES * 2 {
+        return None;
+    }
+    let mut bytes = [0u8; IDENTIFIER_BYTES];
+    for (index, byte) in bytes.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(index * 2..index * 2 + 2)?, 16).ok()?;
+    }
+    Some(bytes)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+fn hex_header(bytes: &[u8]) -> HeaderValue {
+    HeaderValue::from_str(&hex(bytes)).expect("hexadecimal digits are a valid header value")
+}
+
+/// What a get or browse selects: `wait`, `messageId`, `correlationId`.
+struct Selection {
+    wait_ms: u64,
+    message_id: [u8; IDENTIFIER_BYTES],
+    correlation_id: [u8; IDENTIFIER_BYTES],
+}
+
+fn selection(parameters: &HashMap<String, String>) -> RestResult<Selection> {
+    let wait_ms = match parameters.get("wait") {
+        None => 0,
+        Some(text) => text
+            .parse::<u64>()
+            .ok()
+            .filter(|wait| *wait <= WAIT_MS_MAX)
+            .ok_or_else(|| {
+                RestError::bad_request(
+                    "MQWB0203E",
+                    format!("The wait parameter '{text}' is not a number of milliseconds 0-{WAIT_MS_MAX}."),
+                    MQRC_WAIT_INTERVAL_ERROR,
+                )
+            })?,
+    };
+    let id = |key: &str, reason: i32| -> RestResult<[u8; IDENTIFIER_BYTES]> {
+        match parameters.get(key) {
+            None => Ok([0u8; IDENTIFIER_BYTES]),
+            Some(text) => identifier(text).ok_or_else(|| {
+                RestError::bad_request(
+                    "MQWB0203E",
+                    format!("The {key} parameter '{text}' is not 48 hexadecimal digits."),
+                    reason,
+                )
+            }),
+        }
+    };
+    Ok(Selection {
+        wait_ms,
+        message_id: id("messageId", MQRC_MSG_ID_ERROR)?,
+        correlation_id: id("correlationId", MQRC_CORREL_ID_ERROR)?,
+    })
+}
+
+/// DELETE: get a message destructively.
+pub async fn get(
+    State(web): State<Arc<Web>>,
+    Extension(caller): Extension<Caller>,
+    Path((queue_manager, queue)): Path<(String, String)>,
+    Query(parameters): Query<HashMap<String, String>>,
+) -> RestResult<Response> {
+    receive(web, caller, queue_manager, queue, parameters, false).await
+}
+
+/// GET: browse the first message that matches.
+pub async fn browse(
+    State(web): State<Arc<Web>>,
+    Extension(caller): Extension<Caller>,
+    Path((queue_manager, queue)): Path<(String, String)>,
+    Query(parameters): Query<HashMap<String, String>>,
+) -> RestResult<Response> {
+    receive(web, caller, queue_manager, queue, parameters, true).await
+}
+
+async fn receive(
+    web: Arc<Web>,
+    caller: Caller,
+    queue_manager: String,
+    queue: String,
+    parameters: HashMap<String, String>,
+    browse: bool,
+) -> RestResult<Response> {
+    check_queue_manager(&web, &queue_manager)?;
+    messaging_caller(&caller)?;
+    let selection = selection(&parameters)?;
+    let permits = if selection.wait_ms > 0 {
+        &web.waiting
+    } else {
+        &web.blocking
+    };
+    let got = crate::run_blocking(&web, permits, move |web| {
+        let mut connection = connect(web, &caller)?;
+        let open_options = if browse {
+            MQOO_BROWSE
+        } else {
+            MQOO_INPUT_AS_Q_DEF
+        };
+        let hobj = open(&mut connection, &queue, open_options)?;
+        let mut md = Mqmd {
+            msg_id: selection.message_id,
+            correl_id: selection.correlation_id,
+            ..Mqmd::default()
+        };
+        let mut gmo = Mqgmo {
+            options: MQGMO_NO_SYNCPOINT | MQGMO_FAIL_IF_QUIESCING,
+            ..Mqgmo::default()
+        };
+        gmo.options |= if browse { MQGMO_BROWSE_FIRST } else { 0 };
+        if selection.wait_ms > 0 {
+            gmo.options |= MQGMO_WAIT;
+            gmo.wait_interval = i32::try_from(selection.wait_ms).unwrap_or(i32::MAX);
+        }
+        let mut data = Vec::new();
+        match connection.get_appending(hobj, &mut md, &mut gmo, &mut data, MESSAGE_BYTES_MAX) {
+            Ok(_) => Ok(Some((md, data))),
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => Ok(None),
+            Err(error) => Err(RestError::mq(
+                error.reason,
+                &format!("MQGET from queue {queue}"),
+            )),
+        }
+    })
+    .await?;
+    Ok(match got {
+        None => StatusCode::NO_CONTENT.into_response(),
+        Some((md, data)) => message_response(&md, data),
+    })
+}
+
+/// 200 with the message's data and its MQMD in headers.
+fn message_response(md: &Mqmd, data: Vec<u8>) -> Response {
+    let content_type = if md.format == MQFMT_STRING {
+        "text/plain;charset=utf-8"
+    } else {
+        "application/octet-stream"
+    };
+    let mut response = (StatusCode::OK, data).into_response();
+    let headers = response.headers_mut();
+    headers.insert("content-type", HeaderValue::from_static(content_type));
+    headers.insert("ibm-mq-md-messageId", hex_header(&md.msg_id));
+    headers.insert("ibm-mq-md-correlationId", hex_header(&md.correl_id));
+    let persistence = if md.persistence == MQPER_PERSISTENT {
+        "persistent"
+    } else {
+        "nonPersistent"
+    };
+    headers.insert(
+        "ibm-mq-md-persistence",
+        HeaderValue::from_static(persistence),
+    );
+    let expiry = if md.expiry == ferrite_constants::expiry::MQEI_UNLIMITED {
+        "unlimited".to_string()
+    } else {
+        (i64::from(md.expiry) * 100).to_string()
+    };
+    headers.insert(
+        "ibm-mq-md-expiry",
+        HeaderValue::from_str(&expiry).expect("digits"),
+    );
+    headers.insert("ibm-mq-md-priority", HeaderValue::from(md.priority));
+    let reply_to = md.reply_to_q.as_str().trim();
+    if !reply_to.is_empty() {
+        let value = format!("{reply_to}@{}", md.reply_to_q_mgr.as_str().trim());
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert("ibm-mq-md-replyTo", value);
+        }
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_and_expiry_are_read_from_text() {
+        let text = "414d5120514d31202020202020202020000102030405060708";
+        assert_eq!(text.len(), 50);
+        assert!(identifier(text).is_none());
+        let id = identifier(&text[..48]).unwrap();
+        assert_eq!(hex(&id), &text[..48]);
+        assert!(identifier(&"zz".repeat(24)).is_none());
+        assert_eq!(expiry_tenths("unlimited"), Some(-1));
+        assert_eq!(expiry_tenths("1500"), Some(15));
+        assert_eq!(expiry_tenths("1"), Some(1));
+        assert_eq!(expiry_tenths("-5"), None);
+    }
+}
