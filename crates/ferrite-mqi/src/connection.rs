@@ -8,6 +8,7 @@ mod inquire;
 mod message_handles;
 mod open;
 mod put;
+mod statistics;
 mod status;
 mod syncpoint;
 pub use get_watch::NextMessage;
@@ -386,6 +387,9 @@ impl Connection {
             .connections()
             .register(appl_name.as_str(), MQAT_DEFAULT, user_identifier, now_ms())
             .ok_or(MqError::failed(MQRC_MAX_CONNS_LIMIT_REACHED))?;
+        record
+            .mqi
+            .add(ferrite_queue_manager::statistics::MqiCounter::Conn, 1);
         Ok(Connection {
             queue_manager,
             unit: UnitOfWork::new(),

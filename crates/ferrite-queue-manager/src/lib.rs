@@ -17,10 +17,13 @@
 //!   set 0.
 //! - [`security`]: channel authentication (CHLAUTH), connection authentication (CONNAUTH),
 //!   privileged users and the user registry.
+//! - [`statistics`]: statistics records (SMF 115's QMST, QPST, QJST, QIS1) at each STATIME
+//!   interval and on demand, the message manager's counters, and the statistics file.
 
 pub mod objects;
 pub mod queue_manager;
 pub mod security;
+pub mod statistics;
 
 pub use objects::{
     AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,

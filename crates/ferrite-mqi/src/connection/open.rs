@@ -31,6 +31,7 @@ use crate::groups;
 use crate::selection::Selection;
 use crate::structures::Mqod;
 use crate::{queue_manager_events, triggering};
+use ferrite_queue_manager::statistics::MqiCounter;
 
 const KNOWN_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
     | MQOO_INPUT_SHARED
@@ -92,6 +93,13 @@ impl Connection {
     /// on a NOSHARE queue), MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
     /// handle has the queue open for input, or any handle has it exclusively).
     pub fn open(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
+        let result = self.open_reporting(od, options);
+        self.count_call(MqiCounter::Open, MqiCounter::OpenFailed, &result);
+        result
+    }
+
+    /// MQOPEN with its events, not counted as an MQOPEN call (MQPUT1's own open).
+    pub(super) fn open_reporting(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
         let result = self.open_object(od, options);
         if let Err(error) = &result {
             // Local events (LOCALEV): an unknown object or alias base.
@@ -423,6 +431,13 @@ impl Connection {
     /// options on any other queue, or on a temporary dynamic queue through a handle that did
     /// not create it: MQRC_OPTION_NOT_VALID_FOR_TYPE.
     pub fn close(&mut self, hobj: Hobj, options: i32) -> MqResult<()> {
+        let result = self.close_handle(hobj, options);
+        self.count_call(MqiCounter::Close, MqiCounter::CloseFailed, &result);
+        result
+    }
+
+    /// MQCLOSE, not counted as an MQCLOSE call (MQPUT1's own close).
+    pub(super) fn close_handle(&mut self, hobj: Hobj, options: i32) -> MqResult<()> {
         if options
             & !(MQCO_DELETE | MQCO_DELETE_PURGE | MQCO_KEEP_SUB | MQCO_REMOVE_SUB | MQCO_QUIESCE)
             != 0

@@ -1,6 +1,7 @@
 //! MQPUT and MQPUT1: the put options, the descriptor the message is stored with, segmentation,
 //! and what a put sets off (reports, triggers, depth events).
 
+use ferrite_queue_manager::statistics::MqiCounter;
 use std::sync::Arc;
 
 use ferrite_constants::{
@@ -78,6 +79,7 @@ impl Connection {
         )?;
         let data = with_properties.as_deref().unwrap_or(data);
         let result = self.put_on_handle(hobj, md, pmo, data);
+        self.count_call(MqiCounter::Put, MqiCounter::PutFailed, &result);
         self.inhibited_event(hobj, &result, MQRC_PUT_INHIBITED);
         self.note_unit_of_work();
         let queue = match self.handles.get(&hobj.0).map(|handle| &handle.target) {
@@ -175,6 +177,7 @@ impl Connection {
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
         let result = self.put1_inner(od, md, pmo, data);
+        self.count_call(MqiCounter::Put1, MqiCounter::Put1Failed, &result);
         if let Err(error) = &result {
             // Inhibit events (INHIBTEV): Put Inhibited (the open's local events are raised by
             // the open).
@@ -230,11 +233,11 @@ impl Connection {
         {
             return failed(MQRC_Q_TYPE_ERROR);
         }
-        let hobj = self.open(od, options)?;
+        let hobj = self.open_reporting(od, options)?;
         // put_on_handle, not put: MQPUT1 counts an asynchronous outcome once, itself.
         let result = self.put_on_handle(hobj, md, pmo, data);
         // A group MQPUT1 began is not finished by it: no MQRC_INCOMPLETE_GROUP warning.
-        if let Err(error) = self.close(hobj, 0) {
+        if let Err(error) = self.close_handle(hobj, 0) {
             if error.completion_code != ferrite_constants::completion::MQCC_WARNING {
                 return Err(error);
             }
@@ -288,6 +291,7 @@ impl Connection {
         )?;
         warning = warning.or(group_warning);
         self.store_message(queue, &mut stored, data, syncpoint, put_time_ms)?;
+        self.count_message_put(persistent, data.len());
         if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
             let unit = syncpoint.then_some(crate::queue_manager_put::InUnit {
                 unit: &mut self.unit,
