@@ -237,6 +237,30 @@ fn civil_date(days: u64) -> (u64, u64, u64) {
 mod tests {
     use super::*;
 
+    /// Every field the code writes is named in docs/formats.md "Statistics records".
+    #[test]
+    fn every_field_is_documented() {
+        let document = include_str!("../../../../docs/formats.md");
+        let section = &document[document
+            .find("## Statistics records")
+            .expect("the section exists")..];
+        let mut snapshot = StatisticsSnapshot::default();
+        snapshot
+            .buffer_pools
+            .push((0, BufferPoolStatistics::default()));
+        snapshot.page_sets.push(PageSetStatistics::default());
+        let records = IntervalRecords::between("QM1", &snapshot, &snapshot);
+        for record in records.json_records() {
+            for field in record.as_object().unwrap().keys() {
+                assert!(
+                    section.contains(&format!("`{field}`")),
+                    "{} field {field} is not in docs/formats.md",
+                    record["Record"]
+                );
+            }
+        }
+    }
+
     #[test]
     fn times_are_iso_utc() {
         assert_eq!(iso_time(0), "1970-01-01T00:00:00.000Z");
