@@ -11,6 +11,7 @@ mod credentials;
 mod mqsc;
 mod process;
 mod security;
+mod statistics;
 mod trigger_monitor;
 mod utilities;
 
@@ -202,6 +203,36 @@ enum Command {
     /// TLS for client channels (SSLCIPH): the queue manager's certificate.
     #[command(subcommand)]
     Tls(security::TlsCommand),
+    /// Statistics records (SMF 115 as MQSMF prints them) with MP16's derived figures.
+    Stats(StatsArguments),
+}
+
+/// `ferrite stats`: which intervals, and how to print them.
+#[derive(clap::Args)]
+struct StatsArguments {
+    queue_manager: String,
+    /// Close the running queue manager's current interval first (RESET QMGR TYPE(STATISTICS)).
+    #[arg(long)]
+    now: bool,
+    /// Every SECONDS: close the running queue manager's interval and print it, until
+    /// interrupted.
+    #[arg(long, value_name = "SECONDS")]
+    watch: Option<u64>,
+    /// Every interval recorded (default: the latest).
+    #[arg(long, conflicts_with = "last")]
+    all: bool,
+    /// The latest N intervals.
+    #[arg(long, value_name = "N")]
+    last: Option<usize>,
+    /// Print the records as stored (JSON lines) instead of the report.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Write one CSV file per record type (QMST.csv, QPST.csv, ...) in DIRECTORY.
+    #[arg(long, value_name = "DIRECTORY")]
+    csv: Option<PathBuf>,
+    /// Connect with this user ID (for --now and --watch); the password as for `ferrite mqsc`.
+    #[arg(short = 'u', long = "user", value_name = "USER")]
+    user: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -433,6 +464,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Log(command) => utilities::log_command(command),
         Command::User(command) => security::user_command(command),
         Command::Tls(command) => security::tls_command(command),
+        Command::Stats(arguments) => run_stats(&arguments),
     }
 }
 
@@ -1147,4 +1179,87 @@ fn new_message_id() -> [u8; 24] {
     id[12..16].copy_from_slice(&std::process::id().to_be_bytes());
     id[16..24].copy_from_slice(&COUNTER.fetch_add(1, Ordering::Relaxed).to_be_bytes());
     id
+}
+
+/// `ferrite stats` (statistics.rs): close the interval if asked, then print the intervals.
+fn run_stats(arguments: &StatsArguments) -> Result<(), String> {
+    let name = &arguments.queue_manager;
+    let directory = process::queue_manager_directory(name)?;
+    if !QueueManager::exists(&RealFileSystem, &directory) {
+        return Err(format!(
+            "ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
+        ));
+    }
+    let Some(seconds) = arguments.watch else {
+        if arguments.now {
+            close_statistics_interval(arguments)?;
+        }
+        return print_statistics(arguments, &directory);
+    };
+    if !(1..=statistics::WATCH_SECONDS_MAX).contains(&seconds) {
+        return Err(format!(
+            "ferrite: --watch {seconds} is outside 1-{} seconds",
+            statistics::WATCH_SECONDS_MAX
+        ));
+    }
+    loop {
+        std::thread::sleep(Duration::from_secs(seconds));
+        close_statistics_interval(arguments)?;
+        print_statistics(arguments, &directory)?;
+    }
+}
+
+/// RESET QMGR TYPE(STATISTICS) on the running queue manager.
+fn close_statistics_interval(arguments: &StatsArguments) -> Result<(), String> {
+    let name = &arguments.queue_manager;
+    let remote = RemoteArguments {
+        client: None,
+        channel: "SYSTEM.DEF.SVRCONN".to_string(),
+        user: arguments.user.clone(),
+    };
+    let Some(socket) = endpoint(name, &remote)? else {
+        return Err(format!(
+            "ferrite: queue manager {name} is not running: --now and --watch close a running \
+             queue manager's interval [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"
+        ));
+    };
+    let credentials = credentials::read(&remote, credentials::Asker::Console)?;
+    let mut console = RemoteConsole::connect(&socket, name, credentials.as_ref())?;
+    let result = console.run("RESET QMGR TYPE(STATISTICS)");
+    console.close()?;
+    result.map(|_| ())
+}
+
+/// Print the chosen intervals of the statistics file in `directory`.
+fn print_statistics(arguments: &StatsArguments, directory: &std::path::Path) -> Result<(), String> {
+    let intervals = statistics::read_intervals(directory)?;
+    if intervals.is_empty() {
+        return Err(format!(
+            "ferrite: {} has no statistics records yet: they are written every STATIME minutes, \
+             or now with `ferrite stats {} --now` while it runs",
+            arguments.queue_manager, arguments.queue_manager
+        ));
+    }
+    let wanted = if arguments.all {
+        intervals.len()
+    } else {
+        arguments.last.unwrap_or(1).max(1)
+    };
+    let chosen = &intervals[intervals.len().saturating_sub(wanted)..];
+    if let Some(csv) = &arguments.csv {
+        for path in statistics::write_csv(chosen, csv)? {
+            println!("{}", path.display());
+        }
+        return Ok(());
+    }
+    for interval in chosen {
+        if arguments.json {
+            for record in &interval.records {
+                println!("{record}");
+            }
+        } else {
+            println!("{}", statistics::report(interval));
+        }
+    }
+    Ok(())
 }

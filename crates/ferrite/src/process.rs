@@ -177,7 +177,7 @@ impl QueueManagerLock {
         if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_GETLK, &mut lock) } != 0 {
             return Err(std::io::Error::last_os_error());
         }
-        if lock.l_type == libc::F_UNLCK as _ {
+        if lock.l_type == libc::F_UNLCK as libc::c_short {
             return Ok(None);
         }
         // F_GETLK describes the lock in the way: a running queue manager's covers byte 1.
