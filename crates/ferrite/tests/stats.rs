@@ -65,4 +65,28 @@ fn stats_now_reports_the_running_queue_managers_interval() {
     // The records stay readable while it is stopped.
     let (read, output) = run(home.path(), &["stats", "SQM"]);
     assert!(read, "{output}");
+
+    // ferrite plan from the measured interval: the log bytes per message measured.
+    let plan = ok(home.path(), &["plan", "SQM"], "");
+    assert!(plan.contains("Workload measured"), "{plan}");
+    assert!(plan.contains("persistent, 1 per commit"), "{plan}");
+    assert!(plan.contains("measured: "), "{plan}");
+    assert!(plan.contains("The first bottleneck"), "{plan}");
+    // --check: a workload the default configuration cannot take falls short.
+    let (fits, output) = run(
+        home.path(),
+        &[
+            "plan",
+            "SQM",
+            "--messages-per-second",
+            "20000",
+            "--persistent",
+            "--depth",
+            "2000000",
+            "--check",
+        ],
+    );
+    assert!(!fits, "{output}");
+    assert!(output.contains("!! active log size"), "{output}");
+    assert!(output.contains("falls short of the plan"), "{output}");
 }
