@@ -383,6 +383,7 @@ impl Connection {
         };
         crate::queue_manager_put::install_expiry_observer(&queue_manager);
         crate::service_interval_events::install(&queue_manager);
+        crate::statistics_messages::install(&queue_manager);
         let record = queue_manager
             .connections()
             .register(appl_name.as_str(), MQAT_DEFAULT, user_identifier, now_ms())
@@ -620,6 +621,8 @@ impl Drop for Connection {
             let _ = self.backout_unit();
         }
         self.delete_temporary_queues();
+        // Accounting hook: the connection's MQI accounting message (ACCTMQI).
+        crate::statistics_messages::connection_ended(&self.queue_manager, &self.record);
         self.queue_manager.connections().deregister(self.record.id);
     }
 }

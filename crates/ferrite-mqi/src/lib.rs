@@ -51,6 +51,7 @@ pub mod locking;
 pub mod queue_manager_events;
 pub mod queue_manager_put;
 pub mod selection;
+pub mod statistics_messages;
 // The modules of the queue manager's own messages are one tree under `queue_manager_put`,
 // which does the putting; they keep their paths at the crate root.
 pub use queue_manager_put::{

@@ -85,7 +85,17 @@ fn n_puts_and_gets_are_counted_and_written() {
         (MqiCounter::Browse, 1),
         (MqiCounter::GetNext, MESSAGES + 2),
         (MqiCounter::GetSpecific, 0),
-        (MqiCounter::GetBytes, (MESSAGES + 1) * MESSAGE_BYTES),
+        (MqiCounter::PersistentGetBytes, persistent * MESSAGE_BYTES),
+        (
+            MqiCounter::NonPersistentGetBytes,
+            (MESSAGES - persistent) * MESSAGE_BYTES,
+        ),
+        (MqiCounter::NonPersistentBrowseBytes, MESSAGE_BYTES),
+        (MqiCounter::PersistentBrowseBytes, 0),
+        (MqiCounter::PersistentGets, persistent),
+        (MqiCounter::NonPersistentGets, MESSAGES - persistent),
+        (MqiCounter::NonPersistentBrowses, 1),
+        (MqiCounter::PersistentBrowses, 0),
         (MqiCounter::Commit, 2),
     ];
     for (counter, count) in expected {
@@ -194,6 +204,8 @@ fn put1_and_inquire_count_as_themselves() {
     assert_eq!(counted.get(MqiCounter::Close), 0);
     assert_eq!(counted.get(MqiCounter::Put), 0);
     assert_eq!(counted.get(MqiCounter::NonPersistentPuts), 1);
+    assert_eq!(counted.get(MqiCounter::Put1NonPersistent), 1);
+    assert_eq!(counted.get(MqiCounter::Put1Persistent), 0);
     assert_eq!(counted.get(MqiCounter::Inq), 1);
     assert_eq!(counted.get(MqiCounter::GetSpecific), 1);
     assert_eq!(counted.get(MqiCounter::GetNext), 0);

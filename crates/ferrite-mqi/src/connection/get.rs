@@ -140,7 +140,7 @@ impl Connection {
         let result = self.with_lent_queue(hobj, |connection, lent| {
             connection.get_from_handle(hobj, lent, md, gmo, buffer)
         });
-        self.count_get(kind, &result);
+        self.count_get(kind, md, &result);
         self.inhibited_event(hobj, &result, MQRC_GET_INHIBITED);
         self.note_unit_of_work();
         if result.is_ok() && gmo.options & BROWSE_OPTIONS == 0 {

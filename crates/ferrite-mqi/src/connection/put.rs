@@ -176,8 +176,10 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        let persistent_before = self.persistent_puts();
         let result = self.put1_inner(od, md, pmo, data);
         self.count_call(MqiCounter::Put1, MqiCounter::Put1Failed, &result);
+        self.count_put1_message(persistent_before, result.is_ok());
         if let Err(error) = &result {
             // Inhibit events (INHIBTEV): Put Inhibited (the open's local events are raised by
             // the open).

@@ -4,6 +4,7 @@
 
 use ferrite_constants::ids::{MQCI_NONE, MQMI_NONE};
 use ferrite_constants::match_options::{MQMO_MATCH_CORREL_ID, MQMO_MATCH_MSG_ID};
+use ferrite_constants::persistence::MQPER_PERSISTENT;
 use ferrite_mqi_types::GetResult;
 use ferrite_queue_manager::statistics::MqiCounter;
 
@@ -38,8 +39,9 @@ impl Connection {
         self.record.mqi.call(call, failed, result.is_ok());
     }
 
-    /// Count an MQGET: the call, a browse or a get, specific or next, and the bytes returned.
-    pub(super) fn count_get(&self, kind: GetKind, result: &MqResult<GetResult>) {
+    /// Count an MQGET: the call, a browse or a get, specific or next, and the message's
+    /// persistence and bytes returned (`md` is the MQMD the call returned).
+    pub(super) fn count_get(&self, kind: GetKind, md: &Mqmd, result: &MqResult<GetResult>) {
         let counters = &self.record.mqi;
         counters.call(MqiCounter::Get, MqiCounter::GetFailed, result.is_ok());
         if kind.browse {
@@ -54,8 +56,49 @@ impl Connection {
             1,
         );
         if let Ok(got) = result {
-            counters.add(MqiCounter::GetBytes, got.returned_length as u64);
+            let persistent = md.persistence == MQPER_PERSISTENT;
+            let (messages, bytes) = match (kind.browse, persistent) {
+                (false, true) => (MqiCounter::PersistentGets, MqiCounter::PersistentGetBytes),
+                (false, false) => (
+                    MqiCounter::NonPersistentGets,
+                    MqiCounter::NonPersistentGetBytes,
+                ),
+                (true, true) => (
+                    MqiCounter::PersistentBrowses,
+                    MqiCounter::PersistentBrowseBytes,
+                ),
+                (true, false) => (
+                    MqiCounter::NonPersistentBrowses,
+                    MqiCounter::NonPersistentBrowseBytes,
+                ),
+            };
+            counters.add(messages, 1);
+            counters.add(bytes, got.returned_length as u64);
         }
+    }
+
+    /// An MQPUT1 that stored its message: persistent if this call counted a persistent
+    /// message (`persistent_before` is the count before the call; only this connection's
+    /// thread writes its record).
+    pub(super) fn count_put1_message(&self, persistent_before: u64, completed: bool) {
+        if !completed {
+            return;
+        }
+        let counters = &self.record.mqi;
+        let persistent = counters.snapshot_of(MqiCounter::PersistentPuts) > persistent_before;
+        counters.add(
+            if persistent {
+                MqiCounter::Put1Persistent
+            } else {
+                MqiCounter::Put1NonPersistent
+            },
+            1,
+        );
+    }
+
+    /// The persistent messages this connection has put so far.
+    pub(super) fn persistent_puts(&self) -> u64 {
+        self.record.mqi.snapshot_of(MqiCounter::PersistentPuts)
     }
 
     /// A message stored by MQPUT or MQPUT1.

@@ -67,12 +67,22 @@ pub struct StatisticsSnapshot {
 
 /// The state of the statistics interval: STATIME and the snapshot that opened the current
 /// interval. One per queue manager.
+/// Told of each interval's records once they are written (set once, by the MQI layer, which
+/// puts MQ's PCF statistics messages).
+pub type IntervalObserver = std::sync::Arc<dyn Fn(&QueueManager, &IntervalRecords) + Send + Sync>;
+
+/// The accounting file's name in the queue manager's directory (MQI accounting records, one
+/// a connection: docs/formats.md "Accounting records").
+pub const ACCOUNTING_FILE: &str = "accounting.jsonl";
+
 pub struct StatisticsState {
     /// When the queue manager started: the first interval's beginning.
     started_ms: u64,
     statime_minutes: AtomicU32,
     opened: Mutex<Option<StatisticsSnapshot>>,
     writer: Mutex<Option<StatisticsWriter>>,
+    accounting_writer: Mutex<Option<StatisticsWriter>>,
+    observer: std::sync::OnceLock<IntervalObserver>,
 }
 
 impl StatisticsState {
@@ -83,6 +93,8 @@ impl StatisticsState {
             statime_minutes: AtomicU32::new(statime_minutes),
             opened: Mutex::new(None),
             writer: Mutex::new(None),
+            accounting_writer: Mutex::new(None),
+            observer: std::sync::OnceLock::new(),
         }
     }
 }
@@ -187,7 +199,26 @@ impl QueueManager {
         };
         writer.append(&records.json_lines())?;
         *state.opened.lock().unwrap() = Some(closing);
+        if let Some(observer) = state.observer.get() {
+            observer(self, &records);
+        }
         Ok(records)
+    }
+
+    /// Install the observer of closed intervals. Only the first call installs one.
+    pub fn set_statistics_observer(&self, observer: IntervalObserver) -> bool {
+        self.statistics_state().observer.set(observer).is_ok()
+    }
+
+    /// Append an accounting record (one JSON object) to the accounting file, rotated as the
+    /// statistics file is.
+    pub fn append_accounting_record(&self, record: &serde_json::Value) -> std::io::Result<()> {
+        let mut writer = self.statistics_state().accounting_writer.lock().unwrap();
+        let writer = match writer.as_mut() {
+            Some(writer) => writer,
+            None => writer.insert(StatisticsWriter::named(self.directory(), ACCOUNTING_FILE)),
+        };
+        writer.append(&format!("{record}\n"))
     }
 }
 

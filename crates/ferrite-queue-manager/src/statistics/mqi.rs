@@ -33,7 +33,7 @@ pub enum MqiCounter {
     GetSpecific,
     GetNext,
     Browse,
-    GetBytes,
+    NonPersistentGetBytes,
     Inq,
     InqFailed,
     Set,
@@ -42,6 +42,15 @@ pub enum MqiCounter {
     CommitFailed,
     Backout,
     Status,
+    Put1Persistent,
+    Put1NonPersistent,
+    PersistentGets,
+    NonPersistentGets,
+    PersistentBrowses,
+    NonPersistentBrowses,
+    NonPersistentBrowseBytes,
+    PersistentGetBytes,
+    PersistentBrowseBytes,
 }
 
 /// Every counter with its name in the statistics records: MQSMF's and mq-smf-csv's QMST names
@@ -69,7 +78,7 @@ pub const MQI_COUNTERS: [(MqiCounter, &str); MQI_COUNTER_COUNT] = [
     (MqiCounter::GetSpecific, "Get_Specific"),
     (MqiCounter::GetNext, "Get_Next"),
     (MqiCounter::Browse, "Browse"),
-    (MqiCounter::GetBytes, "Get_Bytes"),
+    (MqiCounter::NonPersistentGetBytes, "NonPersGetBytes"),
     (MqiCounter::Inq, "Inq"),
     (MqiCounter::InqFailed, "Inq_Failed"),
     (MqiCounter::Set, "Set"),
@@ -78,15 +87,32 @@ pub const MQI_COUNTERS: [(MqiCounter, &str); MQI_COUNTER_COUNT] = [
     (MqiCounter::CommitFailed, "Commit_Failed"),
     (MqiCounter::Backout, "Backout"),
     (MqiCounter::Status, "Status"),
+    (MqiCounter::Put1Persistent, "Put1_Pers"),
+    (MqiCounter::Put1NonPersistent, "Put1_NonPers"),
+    (MqiCounter::PersistentGets, "PersGets"),
+    (MqiCounter::NonPersistentGets, "NonPersGets"),
+    (MqiCounter::PersistentBrowses, "PersBrowses"),
+    (MqiCounter::NonPersistentBrowses, "NonPersBrowses"),
+    (MqiCounter::NonPersistentBrowseBytes, "NonPersBrowseBytes"),
+    (MqiCounter::PersistentGetBytes, "PersGetBytes"),
+    (MqiCounter::PersistentBrowseBytes, "PersBrowseBytes"),
 ];
 
 /// How many counters there are.
-pub const MQI_COUNTER_COUNT: usize = 29;
+pub const MQI_COUNTER_COUNT: usize = 38;
 
 /// The live counters of one connection (or the totals of ended ones).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct MqiCounters {
     counts: [AtomicU64; MQI_COUNTER_COUNT],
+}
+
+impl Default for MqiCounters {
+    fn default() -> MqiCounters {
+        MqiCounters {
+            counts: std::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
 }
 
 impl MqiCounters {
@@ -120,6 +146,11 @@ impl MqiCounters {
         self.add(byte_counter, bytes as u64);
     }
 
+    /// One counter now.
+    pub fn snapshot_of(&self, counter: MqiCounter) -> u64 {
+        self.counts[counter as usize].load(Ordering::Relaxed)
+    }
+
     /// The counts now.
     pub fn snapshot(&self) -> MqiStatistics {
         MqiStatistics {
@@ -136,9 +167,17 @@ impl MqiCounters {
 }
 
 /// A snapshot of [`MqiCounters`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MqiStatistics {
     pub counts: [u64; MQI_COUNTER_COUNT],
+}
+
+impl Default for MqiStatistics {
+    fn default() -> MqiStatistics {
+        MqiStatistics {
+            counts: [0; MQI_COUNTER_COUNT],
+        }
+    }
 }
 
 impl MqiStatistics {

@@ -23,7 +23,14 @@ pub struct StatisticsWriter {
 
 impl StatisticsWriter {
     pub fn new(directory: &Path) -> StatisticsWriter {
-        StatisticsWriter::with_limit(directory, STATISTICS_FILE_BYTES_MAX)
+        StatisticsWriter::named(directory, STATISTICS_FILE)
+    }
+
+    /// A writer of the file `name` in `directory`.
+    pub fn named(directory: &Path, name: &str) -> StatisticsWriter {
+        let mut writer = StatisticsWriter::with_limit(directory, STATISTICS_FILE_BYTES_MAX);
+        writer.path = directory.join(name);
+        writer
     }
 
     /// A writer rotating at `bytes_max` (tests use small limits).
