@@ -51,8 +51,7 @@ fn reset_qmgr_type_statistics_writes_the_interval() {
     let last_qmst: serde_json::Value = text
         .lines()
         .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
-        .filter(|r| r["Record"] == "QMST")
-        .last()
+        .rfind(|r| r["Record"] == "QMST")
         .unwrap();
     assert_eq!(last_qmst["PersPuts"], 0);
     assert_eq!(last_qmst["Interval_Start_ms"], qmst["Interval_End_ms"]);

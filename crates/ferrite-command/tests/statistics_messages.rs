@@ -167,3 +167,63 @@ fn accounting_mqi_messages_follow_acctmqi() {
         "the reader's get and its final failed one"
     );
 }
+
+fn groups(message: &PcfMessage) -> Vec<&Vec<Parameter>> {
+    message
+        .parameters
+        .iter()
+        .filter_map(|p| match p {
+            Parameter::Group {
+                parameter,
+                parameters,
+            } if *parameter == MQGACF_Q_ACCOUNTING_DATA => Some(parameters),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn queue_accounting_follows_acctq() {
+    let (directory, queue_manager) = queue_manager(&["Q1"]);
+    define_default_objects(&queue_manager).unwrap();
+    // ACCTQ(QMGR) with the queue manager's ACCTQ(OFF): nothing.
+    work(&queue_manager);
+    assert!(messages(&queue_manager, ACCOUNTING_QUEUE).is_empty());
+    // The queue's ACCTQ(ON).
+    ok(&queue_manager, "ALTER QLOCAL(Q1) ACCTQ(ON)");
+    work(&queue_manager);
+    let accounting = messages(&queue_manager, ACCOUNTING_QUEUE);
+    assert_eq!(accounting.len(), 1);
+    let message = &accounting[0];
+    assert_eq!(message.header.command, MQCMD_ACCOUNTING_Q);
+    assert_eq!(integer(message, MQIAMO_OBJECT_COUNT), 1);
+    let queues = groups(message);
+    assert_eq!(queues.len(), 1);
+    let queue = PcfMessage {
+        header: message.header.clone(),
+        parameters: queues[0].clone(),
+    };
+    assert_eq!(list(&queue, MQIAMO_PUTS), vec![2, 3]);
+    assert_eq!(list(&queue, MQIAMO64_PUT_BYTES), vec![200, 300]);
+    assert_eq!(list(&queue, MQIAMO_GETS), vec![2, 3]);
+    assert_eq!(integer(&queue, MQIAMO_GETS_FAILED), 1);
+    assert_eq!(integer(&queue, MQIAMO_OPENS), 1);
+    let text = std::fs::read_to_string(directory.path().join(ACCOUNTING_FILE)).unwrap();
+    let record: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(record["Record"], "ACCOUNTING_Q");
+    assert_eq!(record["Queue"], "Q1");
+    assert_eq!(
+        record["Get_Next"], 6,
+        "five gets and the failed one, none by identifier"
+    );
+    assert_eq!(record["Get_Specific"], 0);
+    assert_eq!(record["PersPuts"], 3);
+    assert!(
+        record["Put_Max_Elapsed_us"].as_u64().unwrap()
+            <= record["Put_Elapsed_us"].as_u64().unwrap()
+    );
+    // The queue manager's ACCTQ(NONE) turns it off whatever the queue says.
+    ok(&queue_manager, "ALTER QMGR ACCTQ(NONE)");
+    work(&queue_manager);
+    assert!(messages(&queue_manager, ACCOUNTING_QUEUE).is_empty());
+}

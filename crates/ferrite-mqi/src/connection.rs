@@ -8,6 +8,7 @@ mod inquire;
 mod message_handles;
 mod open;
 mod put;
+pub(crate) mod queue_accounting;
 mod statistics;
 mod status;
 mod syncpoint;
@@ -242,6 +243,8 @@ struct ObjectHandle {
     /// MQOO_SAVE_ALL_CONTEXT: the descriptor of the last message got destructively through
     /// the handle, whose context MQPMO_PASS_*_CONTEXT passes on.
     saved_context: Option<Box<Mqmd>>,
+    /// Queue accounting (ACCTQ) of this handle's calls, when its queue asks for it.
+    accounting: Option<Box<queue_accounting::QueueAccounting>>,
 }
 
 /// A new lock holder number for an object handle (MQGMO_LOCK): unique in the process.
@@ -287,6 +290,10 @@ pub struct Connection {
     /// Trigger hook: the unit of work's uncommitted puts to triggered queues and the trigger
     /// messages it holds until it is resolved.
     arrivals: triggering::PendingArrivals,
+    /// Queue accounting (queue_accounting.rs): handles open with it, and closed handles'
+    /// totals by queue.
+    accounted_handles: u32,
+    queue_accounting: queue_accounting::ConnectionQueueAccounting,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -405,6 +412,8 @@ impl Connection {
             message_handles: Default::default(),
             record,
             arrivals: triggering::PendingArrivals::default(),
+            accounted_handles: 0,
+            queue_accounting: Default::default(),
         })
     }
 
@@ -621,8 +630,13 @@ impl Drop for Connection {
             let _ = self.backout_unit();
         }
         self.delete_temporary_queues();
-        // Accounting hook: the connection's MQI accounting message (ACCTMQI).
+        // Accounting hook: the connection's MQI (ACCTMQI) and queue (ACCTQ) accounting.
         crate::statistics_messages::connection_ended(&self.queue_manager, &self.record);
+        crate::statistics_messages::queues_accounted(
+            &self.queue_manager,
+            &self.record,
+            &self.queue_accounting.queues,
+        );
         self.queue_manager.connections().deregister(self.record.id);
     }
 }

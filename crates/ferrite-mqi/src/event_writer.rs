@@ -81,6 +81,29 @@ impl EventWriter {
         self
     }
 
+    /// An MQCFGR holding the parameters `fill` writes (counted in the group, not in the
+    /// message's ParameterCount).
+    pub fn group(
+        &mut self,
+        parameter: i32,
+        fill: impl FnOnce(&mut EventWriter),
+    ) -> &mut EventWriter {
+        let header = self.out.len();
+        for field in [MQCFT_GROUP, MQCFGR_STRUC_LENGTH, parameter, 0] {
+            self.int(field);
+        }
+        let outside = self.parameters;
+        fill(self);
+        let inside = self.parameters - outside;
+        let count = match self.order {
+            ByteOrder::Big => inside.to_be_bytes(),
+            ByteOrder::Little => inside.to_le_bytes(),
+        };
+        self.out[header + 12..header + 16].copy_from_slice(&count);
+        self.parameters = outside + 1;
+        self
+    }
+
     /// An MQCFIL.
     pub fn integer_list(&mut self, parameter: i32, values: &[i32]) -> &mut EventWriter {
         let count = i32::try_from(values.len()).expect("a short list");

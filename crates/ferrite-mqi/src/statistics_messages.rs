@@ -20,6 +20,7 @@ use ferrite_queue_manager::statistics::records::iso_time;
 use ferrite_queue_manager::statistics::{IntervalRecords, MqiCounter, MqiStatistics};
 use ferrite_queue_manager::{now_ms, ConnectionRecord, QueueManager};
 
+use crate::connection::queue_accounting::QueueAccounting;
 use crate::event_writer::EventWriter;
 use crate::queue_manager_put::{put_message, queue_manager_descriptor};
 
@@ -235,6 +236,134 @@ pub fn connection_ended(queue_manager: &QueueManager, record: &ConnectionRecord)
     }
 }
 
+/// A connection that accounted queues (ACCTQ) ended: its MQCMD_ACCOUNTING_Q message (one
+/// MQGACF_Q_ACCOUNTING_DATA group per queue) and an `ACCOUNTING_Q` record per queue.
+pub(crate) fn queues_accounted(
+    queue_manager: &QueueManager,
+    record: &ConnectionRecord,
+    queues: &[QueueAccounting],
+) {
+    if queues.is_empty() {
+        return;
+    }
+    let ended_ms = now_ms();
+    put_admin(
+        queue_manager,
+        ACCOUNTING_QUEUE,
+        &accounting_q(queue_manager.name(), record, queues, ended_ms),
+    );
+    for queue in queues {
+        let json = queue_accounting_record(queue_manager.name(), record, queue);
+        if let Err(error) = queue_manager.append_accounting_record(&json) {
+            queue_manager.say(&format!(
+                "CSQW133E {} ACCOUNTING RECORD NOT WRITTEN: {error}",
+                queue_manager.name()
+            ));
+            return;
+        }
+    }
+}
+
+/// The MQCMD_ACCOUNTING_Q message of a connection's queues.
+pub(crate) fn accounting_q(
+    queue_manager: &str,
+    record: &ConnectionRecord,
+    queues: &[QueueAccounting],
+    ended_ms: u64,
+) -> Vec<u8> {
+    let mut message = writer(MQCFT_ACCOUNTING, MQCMD_ACCOUNTING_Q);
+    message.string(MQCA_Q_MGR_NAME, queue_manager, MQ_Q_MGR_NAME_LENGTH);
+    dates(
+        &mut message,
+        (MQCAMO_START_DATE, MQCAMO_START_TIME),
+        record.started_ms,
+    );
+    dates(&mut message, (MQCAMO_END_DATE, MQCAMO_END_TIME), ended_ms);
+    message
+        .integer(MQIA_COMMAND_LEVEL, MQCMDL_CURRENT_LEVEL)
+        .integer(MQIACF_SEQUENCE_NUMBER, 0)
+        .string(MQCACF_APPL_NAME, &record.appl_tag, MQ_APPL_NAME_LENGTH)
+        .integer(MQIACF_PROCESS_ID, long(u64::from(record.process_id())))
+        .string(MQCACF_USER_IDENTIFIER, &record.user(), MQ_USER_ID_LENGTH)
+        .integer(MQIAMO_OBJECT_COUNT, long(queues.len() as u64));
+    for queue in queues {
+        let pair = |values: [u64; 2]| [long(values[0]), long(values[1])];
+        let pair64 = |values: [u64; 2]| [long64(values[0]), long64(values[1])];
+        message.group(MQGACF_Q_ACCOUNTING_DATA, |group| {
+            group.string(MQCA_Q_NAME, &queue.queue, MQ_Q_NAME_LENGTH);
+            dates(
+                group,
+                (MQCAMO_OPEN_DATE, MQCAMO_OPEN_TIME),
+                queue.first_opened_ms,
+            );
+            dates(
+                group,
+                (MQCAMO_CLOSE_DATE, MQCAMO_CLOSE_TIME),
+                queue.last_closed_ms,
+            );
+            group
+                .integer(MQIAMO_OPENS, long(queue.opens))
+                .integer(MQIAMO_CLOSES, long(queue.closes))
+                .integer_list(MQIAMO_PUTS, &pair(queue.puts))
+                .integer(MQIAMO_PUTS_FAILED, long(queue.puts_failed))
+                .integer64_list(MQIAMO64_PUT_BYTES, &pair64(queue.put_bytes))
+                .integer_list(MQIAMO_GETS, &pair(queue.gets))
+                .integer(MQIAMO_GETS_FAILED, long(queue.gets_failed))
+                .integer64_list(MQIAMO64_GET_BYTES, &pair64(queue.get_bytes))
+                .integer_list(MQIAMO_BROWSES, &pair(queue.browses))
+                .integer(MQIAMO_BROWSES_FAILED, long(queue.browses_failed))
+                .integer64_list(MQIAMO64_BROWSE_BYTES, &pair64(queue.browse_bytes));
+        });
+    }
+    message.finish()
+}
+
+/// A queue's `ACCOUNTING_Q` record (docs/formats.md "Accounting records").
+pub(crate) fn queue_accounting_record(
+    queue_manager: &str,
+    record: &ConnectionRecord,
+    queue: &QueueAccounting,
+) -> serde_json::Value {
+    serde_json::json!({
+        "Record": "ACCOUNTING_Q",
+        "Version": 1,
+        "QMgr": queue_manager,
+        "Conn": record.id,
+        "ApplName": record.appl_tag,
+        "User": record.user(),
+        "Channel": record.channel(),
+        "ConnName": record.connection_name(),
+        "Queue": queue.queue,
+        "Open_Time": iso_time(queue.first_opened_ms),
+        "Close_Time": iso_time(queue.last_closed_ms),
+        "Opens": queue.opens,
+        "Closes": queue.closes,
+        "NonPersPuts": queue.puts[0],
+        "PersPuts": queue.puts[1],
+        "NonPersPutBytes": queue.put_bytes[0],
+        "PersPutBytes": queue.put_bytes[1],
+        "Put_Failed": queue.puts_failed,
+        "NonPersGets": queue.gets[0],
+        "PersGets": queue.gets[1],
+        "NonPersGetBytes": queue.get_bytes[0],
+        "PersGetBytes": queue.get_bytes[1],
+        "Get_Failed": queue.gets_failed,
+        "NonPersBrowses": queue.browses[0],
+        "PersBrowses": queue.browses[1],
+        "NonPersBrowseBytes": queue.browse_bytes[0],
+        "PersBrowseBytes": queue.browse_bytes[1],
+        "Browse_Failed": queue.browses_failed,
+        "Get_Specific": queue.get_specific,
+        "Get_Next": queue.get_next,
+        "Put_Elapsed_us": queue.put_elapsed_us,
+        "Put_CPU_us": queue.put_cpu_us,
+        "Put_Max_Elapsed_us": queue.put_elapsed_max_us,
+        "Get_Elapsed_us": queue.get_elapsed_us,
+        "Get_CPU_us": queue.get_cpu_us,
+        "Get_Max_Elapsed_us": queue.get_elapsed_max_us,
+    })
+}
+
 /// Put `data` (MQFMT_ADMIN) on `queue` as the queue manager, persistent as the queue's
 /// DEFPSIST; a message on the console if it cannot be put.
 fn put_admin(queue_manager: &QueueManager, queue: &str, data: &[u8]) {
@@ -283,6 +412,14 @@ mod tests {
         }
         let word =
             |index: usize| i32::from_ne_bytes(data[index * 4..index * 4 + 4].try_into().unwrap());
+        let queue = QueueAccounting::opened("Q1");
+        for field in queue_accounting_record("QM1", &record, &queue)
+            .as_object()
+            .unwrap()
+            .keys()
+        {
+            assert!(section.contains(&format!("`{field}`")), "{field}");
+        }
         assert_eq!(word(0), MQCFT_ACCOUNTING);
         assert_eq!(word(3), MQCMD_ACCOUNTING_MQI);
         assert_eq!(

@@ -137,10 +137,14 @@ impl Connection {
         {
             self.message_handles.properties(hmsg)?;
         }
+        let timing = self.accounting_timing(hobj);
         let result = self.with_lent_queue(hobj, |connection, lent| {
             connection.get_from_handle(hobj, lent, md, gmo, buffer)
         });
         self.count_get(kind, md, &result);
+        if let Some(timing) = timing {
+            self.account_get(hobj, timing, kind, md, &result);
+        }
         self.inhibited_event(hobj, &result, MQRC_GET_INHIBITED);
         self.note_unit_of_work();
         if result.is_ok() && gmo.options & BROWSE_OPTIONS == 0 {

@@ -237,6 +237,10 @@ impl Connection {
             opened_for_input = input.map(|_| queue.clone());
         }
         od.resolved_q_mgr_name = self.queue_manager.name().to_string();
+        let accounting = match &target {
+            Target::Queue(queue) => self.queue_accounting_for(queue),
+            _ => None,
+        };
         let hobj = self.next_handle;
         self.next_handle += 1;
         // The handle registry (DISPLAY QSTATUS TYPE(HANDLE), DISPLAY CONN TYPE(HANDLE)).
@@ -265,6 +269,7 @@ impl Connection {
                 groups: groups::HandleGroups::default(),
                 lock_holder: new_lock_holder(),
                 saved_context: None,
+                accounting,
             },
         );
         self.note_handles();
@@ -476,7 +481,8 @@ impl Connection {
                 }
             }
         }
-        let handle = self.handles.remove(&hobj.0).expect("checked");
+        let mut handle = self.handles.remove(&hobj.0).expect("checked");
+        self.account_closed(&mut handle);
         self.record.handle_closed(hobj.0);
         self.note_handles();
         if let Target::Queue(queue) = &handle.target {

@@ -78,8 +78,14 @@ impl Connection {
             data,
         )?;
         let data = with_properties.as_deref().unwrap_or(data);
+        let timing = self.accounting_timing(hobj);
+        let persistent_before = timing.map(|_| self.persistent_puts());
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.count_call(MqiCounter::Put, MqiCounter::PutFailed, &result);
+        if let (Some(timing), Some(before)) = (timing, persistent_before) {
+            let stored = result.as_ref().ok().map(|_| data.len());
+            self.account_put(hobj, timing, before, stored);
+        }
         self.inhibited_event(hobj, &result, MQRC_PUT_INHIBITED);
         self.note_unit_of_work();
         let queue = match self.handles.get(&hobj.0).map(|handle| &handle.target) {

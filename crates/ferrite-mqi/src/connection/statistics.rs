@@ -8,7 +8,13 @@ use ferrite_constants::persistence::MQPER_PERSISTENT;
 use ferrite_mqi_types::GetResult;
 use ferrite_queue_manager::statistics::MqiCounter;
 
-use super::Connection;
+use std::sync::Arc;
+
+use ferrite_queue_manager::statistics::QueueManagerAccounting;
+use ferrite_queue_manager::LocalQueue;
+
+use super::queue_accounting::{CallTiming, QueueAccounting};
+use super::{Connection, Hobj, ObjectHandle};
 use crate::error::MqResult;
 use crate::structures::{Mqgmo, Mqmd};
 
@@ -104,5 +110,90 @@ impl Connection {
     /// A message stored by MQPUT or MQPUT1.
     pub(super) fn count_message_put(&self, persistent: bool, bytes: usize) {
         self.record.mqi.message_put(persistent, bytes);
+    }
+
+    // ----- queue accounting (ACCTQ, queue_accounting.rs) --------------------------------------
+
+    /// The accounting a new handle on `queue` keeps: the queue's ACCTQ(ON), or ACCTQ(QMGR)
+    /// with the queue manager's ACCTQ(ON); never with the queue manager's ACCTQ(NONE).
+    pub(super) fn queue_accounting_for(
+        &mut self,
+        queue: &Arc<LocalQueue>,
+    ) -> Option<Box<QueueAccounting>> {
+        let queue_manager = self.queue_manager.queue_manager_accounting();
+        if queue_manager == QueueManagerAccounting::None {
+            return None;
+        }
+        let accounted =
+            queue.with_definition(|definition| match definition.accounting_queue.as_str() {
+                "ON" => true,
+                "OFF" => false,
+                _ => queue_manager == QueueManagerAccounting::On,
+            });
+        accounted.then(|| {
+            self.accounted_handles += 1;
+            Box::new(QueueAccounting::opened(&queue.name()))
+        })
+    }
+
+    /// `handle` is closing: its accounting joins the connection's totals.
+    pub(super) fn account_closed(&mut self, handle: &mut ObjectHandle) {
+        if let Some(accounting) = handle.accounting.take() {
+            self.accounted_handles -= 1;
+            self.queue_accounting.closed(*accounting);
+        }
+    }
+
+    /// The timing of a call on `hobj` when its handle keeps accounting (one comparison when
+    /// no handle of the connection does).
+    pub(super) fn accounting_timing(&self, hobj: Hobj) -> Option<CallTiming> {
+        if self.accounted_handles == 0 {
+            return None;
+        }
+        self.handles
+            .get(&hobj.0)
+            .filter(|handle| handle.accounting.is_some())
+            .map(|_| CallTiming::start())
+    }
+
+    /// An MQPUT on `hobj` timed by `timing`: stored persistent if this connection's persistent
+    /// puts grew from `persistent_before`.
+    pub(super) fn account_put(
+        &mut self,
+        hobj: Hobj,
+        timing: CallTiming,
+        persistent_before: u64,
+        stored: Option<usize>,
+    ) {
+        let persistent = self.persistent_puts() > persistent_before;
+        if let Some(accounting) = self
+            .handles
+            .get_mut(&hobj.0)
+            .and_then(|handle| handle.accounting.as_mut())
+        {
+            accounting.put(stored.map(|bytes| (persistent, bytes)), timing);
+        }
+    }
+
+    /// An MQGET on `hobj` timed by `timing`.
+    pub(super) fn account_get(
+        &mut self,
+        hobj: Hobj,
+        timing: CallTiming,
+        kind: GetKind,
+        md: &Mqmd,
+        result: &MqResult<GetResult>,
+    ) {
+        let got = result
+            .as_ref()
+            .ok()
+            .map(|got| (md.persistence == MQPER_PERSISTENT, got.returned_length));
+        if let Some(accounting) = self
+            .handles
+            .get_mut(&hobj.0)
+            .and_then(|handle| handle.accounting.as_mut())
+        {
+            accounting.get(kind.browse, kind.specific, got, timing);
+        }
     }
 }

@@ -68,7 +68,11 @@ impl Connection {
     }
 
     pub(super) fn close_all(&mut self) {
-        for (_, handle) in self.handles.drain() {
+        let mut handles: Vec<_> = self.handles.drain().map(|(_, handle)| handle).collect();
+        for handle in &mut handles {
+            self.account_closed(handle);
+        }
+        for handle in handles {
             if let Target::Queue(queue) = &handle.target {
                 queue.unlock(handle.lock_holder);
                 queue.close_handle(handle.input, handle.output);

@@ -939,6 +939,7 @@ impl QueueManager {
                 .store(attributes.max_uncommitted_messages, Ordering::Relaxed);
             self.expiry_interval_seconds
                 .store(attributes.expiry_interval, Ordering::Relaxed);
+            self.note_queue_manager_accounting(&attributes.accounting_queue);
         }
     }
 

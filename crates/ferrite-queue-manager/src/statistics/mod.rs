@@ -83,6 +83,19 @@ pub struct StatisticsState {
     writer: Mutex<Option<StatisticsWriter>>,
     accounting_writer: Mutex<Option<StatisticsWriter>>,
     observer: std::sync::OnceLock<IntervalObserver>,
+    /// The QMGR object's ACCTQ, read at each MQOPEN without the object store's lock.
+    queue_accounting: std::sync::atomic::AtomicU8,
+}
+
+/// The QMGR object's ACCTQ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueManagerAccounting {
+    /// Queues with ACCTQ(QMGR) are not accounted (MQ's default).
+    Off,
+    /// Queues with ACCTQ(QMGR) are accounted.
+    On,
+    /// No queue is accounted, whatever its ACCTQ.
+    None,
 }
 
 impl StatisticsState {
@@ -95,6 +108,7 @@ impl StatisticsState {
             writer: Mutex::new(None),
             accounting_writer: Mutex::new(None),
             observer: std::sync::OnceLock::new(),
+            queue_accounting: std::sync::atomic::AtomicU8::new(0),
         }
     }
 }
@@ -203,6 +217,31 @@ impl QueueManager {
             observer(self, &records);
         }
         Ok(records)
+    }
+
+    /// The QMGR object's ACCTQ now.
+    pub fn queue_manager_accounting(&self) -> QueueManagerAccounting {
+        match self
+            .statistics_state()
+            .queue_accounting
+            .load(Ordering::Relaxed)
+        {
+            1 => QueueManagerAccounting::On,
+            2 => QueueManagerAccounting::None,
+            _ => QueueManagerAccounting::Off,
+        }
+    }
+
+    /// The QMGR object changed (ALTER QMGR, restart): note its ACCTQ.
+    pub(crate) fn note_queue_manager_accounting(&self, accounting_queue: &str) {
+        let value = match accounting_queue {
+            "ON" => 1,
+            "NONE" => 2,
+            _ => 0,
+        };
+        self.statistics_state()
+            .queue_accounting
+            .store(value, Ordering::Relaxed);
     }
 
     /// Install the observer of closed intervals. Only the first call installs one.
