@@ -160,14 +160,15 @@ pub fn statistics_mqi(queue_manager: &str, records: &IntervalRecords) -> Vec<u8>
     message.finish()
 }
 
-/// The MQCMD_ACCOUNTING_MQI message of a connection that ends, and its JSON record.
-pub fn accounting_mqi(
+/// The parameters every accounting message starts with: the queue manager, the
+/// connection's life as the interval, and who the connection was.
+fn accounting_header(
+    command: i32,
     queue_manager: &str,
     record: &ConnectionRecord,
     ended_ms: u64,
-) -> (Vec<u8>, serde_json::Value) {
-    let mqi = record.mqi.snapshot();
-    let mut message = writer(MQCFT_ACCOUNTING, MQCMD_ACCOUNTING_MQI);
+) -> EventWriter {
+    let mut message = writer(MQCFT_ACCOUNTING, command);
     message.string(MQCA_Q_MGR_NAME, queue_manager, MQ_Q_MGR_NAME_LENGTH);
     dates(
         &mut message,
@@ -181,6 +182,35 @@ pub fn accounting_mqi(
         .string(MQCACF_APPL_NAME, &record.appl_tag, MQ_APPL_NAME_LENGTH)
         .integer(MQIACF_PROCESS_ID, long(u64::from(record.process_id())))
         .string(MQCACF_USER_IDENTIFIER, &record.user(), MQ_USER_ID_LENGTH);
+    message
+}
+
+/// The fields every accounting record starts with.
+fn connection_fields(
+    kind: &str,
+    queue_manager: &str,
+    record: &ConnectionRecord,
+) -> serde_json::Value {
+    serde_json::json!({
+        "Record": kind,
+        "Version": 1,
+        "QMgr": queue_manager,
+        "Conn": record.id,
+        "ApplName": record.appl_tag,
+        "User": record.user(),
+        "Channel": record.channel(),
+        "ConnName": record.connection_name(),
+    })
+}
+
+/// The MQCMD_ACCOUNTING_MQI message of a connection that ends, and its JSON record.
+pub fn accounting_mqi(
+    queue_manager: &str,
+    record: &ConnectionRecord,
+    ended_ms: u64,
+) -> (Vec<u8>, serde_json::Value) {
+    let mqi = record.mqi.snapshot();
+    let mut message = accounting_header(MQCMD_ACCOUNTING_MQI, queue_manager, record, ended_ms);
     dates(
         &mut message,
         (MQCAMO_CONN_DATE, MQCAMO_CONN_TIME),
@@ -199,21 +229,12 @@ pub fn accounting_mqi(
     dates(&mut message, (MQCAMO_DISC_DATE, MQCAMO_DISC_TIME), ended_ms);
     message.integer(MQIAMO_DISC_TYPE, MQDISCONNECT_NORMAL);
     mqi_counts(&mut message, &mqi);
-    let mut json = serde_json::json!({
-        "Record": "ACCOUNTING_MQI",
-        "Version": 1,
-        "QMgr": queue_manager,
-        "Conn": record.id,
-        "ApplName": record.appl_tag,
-        "User": record.user(),
-        "Channel": channel,
-        "ConnName": record.connection_name(),
-        "Conn_Time": iso_time(record.started_ms),
-        "Disc_Time": iso_time(ended_ms),
-        "Conn_Time_ms": record.started_ms,
-        "Disc_Time_ms": ended_ms,
-    });
+    let mut json = connection_fields("ACCOUNTING_MQI", queue_manager, record);
     let fields = json.as_object_mut().expect("an object");
+    fields.insert("Conn_Time".into(), iso_time(record.started_ms).into());
+    fields.insert("Disc_Time".into(), iso_time(ended_ms).into());
+    fields.insert("Conn_Time_ms".into(), record.started_ms.into());
+    fields.insert("Disc_Time_ms".into(), ended_ms.into());
     for (name, value) in mqi.named() {
         fields.insert(name.to_string(), serde_json::json!(value));
     }
@@ -271,21 +292,8 @@ pub(crate) fn accounting_q(
     queues: &[QueueAccounting],
     ended_ms: u64,
 ) -> Vec<u8> {
-    let mut message = writer(MQCFT_ACCOUNTING, MQCMD_ACCOUNTING_Q);
-    message.string(MQCA_Q_MGR_NAME, queue_manager, MQ_Q_MGR_NAME_LENGTH);
-    dates(
-        &mut message,
-        (MQCAMO_START_DATE, MQCAMO_START_TIME),
-        record.started_ms,
-    );
-    dates(&mut message, (MQCAMO_END_DATE, MQCAMO_END_TIME), ended_ms);
-    message
-        .integer(MQIA_COMMAND_LEVEL, MQCMDL_CURRENT_LEVEL)
-        .integer(MQIACF_SEQUENCE_NUMBER, 0)
-        .string(MQCACF_APPL_NAME, &record.appl_tag, MQ_APPL_NAME_LENGTH)
-        .integer(MQIACF_PROCESS_ID, long(u64::from(record.process_id())))
-        .string(MQCACF_USER_IDENTIFIER, &record.user(), MQ_USER_ID_LENGTH)
-        .integer(MQIAMO_OBJECT_COUNT, long(queues.len() as u64));
+    let mut message = accounting_header(MQCMD_ACCOUNTING_Q, queue_manager, record, ended_ms);
+    message.integer(MQIAMO_OBJECT_COUNT, long(queues.len() as u64));
     for queue in queues {
         let pair = |values: [u64; 2]| [long(values[0]), long(values[1])];
         let pair64 = |values: [u64; 2]| [long64(values[0]), long64(values[1])];
@@ -324,15 +332,8 @@ pub(crate) fn queue_accounting_record(
     record: &ConnectionRecord,
     queue: &QueueAccounting,
 ) -> serde_json::Value {
-    serde_json::json!({
-        "Record": "ACCOUNTING_Q",
-        "Version": 1,
-        "QMgr": queue_manager,
-        "Conn": record.id,
-        "ApplName": record.appl_tag,
-        "User": record.user(),
-        "Channel": record.channel(),
-        "ConnName": record.connection_name(),
+    let mut json = connection_fields("ACCOUNTING_Q", queue_manager, record);
+    let counts = serde_json::json!({
         "Queue": queue.queue,
         "Open_Time": iso_time(queue.first_opened_ms),
         "Close_Time": iso_time(queue.last_closed_ms),
@@ -361,7 +362,10 @@ pub(crate) fn queue_accounting_record(
         "Get_Elapsed_us": queue.get_elapsed_us,
         "Get_CPU_us": queue.get_cpu_us,
         "Get_Max_Elapsed_us": queue.get_elapsed_max_us,
-    })
+    });
+    let fields = json.as_object_mut().expect("an object");
+    fields.extend(counts.as_object().expect("an object").clone());
+    json
 }
 
 /// Put `data` (MQFMT_ADMIN) on `queue` as the queue manager, persistent as the queue's
