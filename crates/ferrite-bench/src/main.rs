@@ -11,6 +11,7 @@ mod network;
 mod physical;
 mod queue_bound;
 mod report;
+mod statistics_cost;
 mod stats;
 
 use std::path::PathBuf;
@@ -83,6 +84,8 @@ enum Bench {
     SingleQueue,
     Connect,
     OpenClose,
+    /// Statistics and accounting on against off (queue accounting's cost on the MQI path).
+    StatisticsCost,
     RequestReply,
     RequestReplyMatrix,
     RequestReplyPersistent,
@@ -244,6 +247,9 @@ fn main() {
     }
     if selected(Bench::OpenClose) {
         mqi_workloads::open_close(&mut context);
+    }
+    if selected(Bench::StatisticsCost) {
+        statistics_cost::statistics_cost(&mut context);
     }
     if selected(Bench::SingleQueue) {
         mqi_workloads::single_queue(&mut context);

@@ -357,10 +357,10 @@ pub(crate) fn queue_accounting_record(
         "Get_Specific": queue.get_specific,
         "Get_Next": queue.get_next,
         "Put_Elapsed_us": queue.put_elapsed_us,
-        "Put_CPU_us": queue.put_cpu_us,
+        "Put_CPU_us": queue.cpu_us(true),
         "Put_Max_Elapsed_us": queue.put_elapsed_max_us,
         "Get_Elapsed_us": queue.get_elapsed_us,
-        "Get_CPU_us": queue.get_cpu_us,
+        "Get_CPU_us": queue.cpu_us(false),
         "Get_Max_Elapsed_us": queue.get_elapsed_max_us,
     });
     let fields = json.as_object_mut().expect("an object");

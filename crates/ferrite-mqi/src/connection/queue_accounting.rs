@@ -36,12 +36,22 @@ pub struct QueueAccounting {
     pub get_specific: u64,
     pub get_next: u64,
     pub put_elapsed_us: u64,
-    pub put_cpu_us: u64,
     pub put_elapsed_max_us: u64,
     pub get_elapsed_us: u64,
-    pub get_cpu_us: u64,
     pub get_elapsed_max_us: u64,
+    /// CPU time of the sampled calls ([`CPU_SAMPLE_EVERY`]), ns, and how many: [put, get].
+    pub cpu_sampled_ns: [u64; 2],
+    pub cpu_samples: [u64; 2],
+    /// Every MQPUT and MQGET call through the handle: [put, get].
+    pub calls: [u64; 2],
 }
+
+/// One MQPUT or MQGET call in this many has its CPU time measured (the thread's CPU clock is
+/// a system call, dearer than the call itself may be); the totals are scaled to all calls.
+pub const CPU_SAMPLE_EVERY: u64 = 16;
+
+const PUT: usize = 0;
+const GET: usize = 1;
 
 impl QueueAccounting {
     pub fn opened(queue: &str) -> QueueAccounting {
@@ -76,11 +86,40 @@ impl QueueAccounting {
         self.get_specific += other.get_specific;
         self.get_next += other.get_next;
         self.put_elapsed_us += other.put_elapsed_us;
-        self.put_cpu_us += other.put_cpu_us;
         self.put_elapsed_max_us = self.put_elapsed_max_us.max(other.put_elapsed_max_us);
         self.get_elapsed_us += other.get_elapsed_us;
-        self.get_cpu_us += other.get_cpu_us;
         self.get_elapsed_max_us = self.get_elapsed_max_us.max(other.get_elapsed_max_us);
+        for kind in [PUT, GET] {
+            self.cpu_sampled_ns[kind] += other.cpu_sampled_ns[kind];
+            self.cpu_samples[kind] += other.cpu_samples[kind];
+            self.calls[kind] += other.calls[kind];
+        }
+    }
+
+    /// Whether the next MQPUT (`put`) or MQGET call should have its CPU time measured.
+    pub fn sample_cpu(&self, put: bool) -> bool {
+        self.calls[if put { PUT } else { GET }] % CPU_SAMPLE_EVERY == 0
+    }
+
+    /// CPU µs of every MQPUT (`put`) or MQGET call, scaled from the sampled ones.
+    pub fn cpu_us(&self, put: bool) -> u64 {
+        let kind = if put { PUT } else { GET };
+        if self.cpu_samples[kind] == 0 {
+            return 0;
+        }
+        let scaled = u128::from(self.cpu_sampled_ns[kind]) * u128::from(self.calls[kind])
+            / u128::from(self.cpu_samples[kind]);
+        (scaled / 1000) as u64
+    }
+
+    fn timed(&mut self, kind: usize, timing: CallTiming) -> u64 {
+        let (elapsed, cpu_ns) = timing.finish();
+        self.calls[kind] += 1;
+        if let Some(cpu_ns) = cpu_ns {
+            self.cpu_sampled_ns[kind] += cpu_ns;
+            self.cpu_samples[kind] += 1;
+        }
+        elapsed
     }
 
     /// An MQPUT through the handle: `persistent` when it stored a persistent message.
@@ -92,9 +131,8 @@ impl QueueAccounting {
             }
             None => self.puts_failed += 1,
         }
-        let (elapsed, cpu) = timing.finish();
+        let elapsed = self.timed(PUT, timing);
         self.put_elapsed_us += elapsed;
-        self.put_cpu_us += cpu;
         self.put_elapsed_max_us = self.put_elapsed_max_us.max(elapsed);
     }
 
@@ -127,34 +165,33 @@ impl QueueAccounting {
         } else {
             self.get_next += 1;
         }
-        let (elapsed, cpu) = timing.finish();
+        let elapsed = self.timed(GET, timing);
         self.get_elapsed_us += elapsed;
-        self.get_cpu_us += cpu;
         self.get_elapsed_max_us = self.get_elapsed_max_us.max(elapsed);
     }
 }
 
-/// The elapsed and CPU (this thread's) time of one call, from its start.
+/// The elapsed time of one call from its start, and the CPU (this thread's) time when sampled.
 #[derive(Clone, Copy, Debug)]
 pub struct CallTiming {
     started: Instant,
-    cpu_started: Duration,
+    cpu_started: Option<Duration>,
 }
 
 impl CallTiming {
-    pub fn start() -> CallTiming {
+    pub fn start(sample_cpu: bool) -> CallTiming {
         CallTiming {
             started: Instant::now(),
-            cpu_started: thread_cpu_time(),
+            cpu_started: sample_cpu.then(thread_cpu_time),
         }
     }
 
-    /// (elapsed µs, CPU µs) since the start.
-    fn finish(self) -> (u64, u64) {
+    /// (elapsed µs, CPU ns when sampled) since the start.
+    fn finish(self) -> (u64, Option<u64>) {
         let elapsed = self.started.elapsed().as_micros() as u64;
-        let cpu = thread_cpu_time()
-            .saturating_sub(self.cpu_started)
-            .as_micros() as u64;
+        let cpu = self
+            .cpu_started
+            .map(|started| thread_cpu_time().saturating_sub(started).as_nanos() as u64);
         (elapsed, cpu)
     }
 }
@@ -204,12 +241,12 @@ mod tests {
     fn handles_add_up_by_queue() {
         let mut connection = ConnectionQueueAccounting::default();
         let mut first = QueueAccounting::opened("Q1");
-        first.put(Some((true, 10)), CallTiming::start());
-        first.put(None, CallTiming::start());
-        first.get(false, true, Some((false, 5)), CallTiming::start());
-        first.get(true, false, None, CallTiming::start());
+        first.put(Some((true, 10)), CallTiming::start(true));
+        first.put(None, CallTiming::start(true));
+        first.get(false, true, Some((false, 5)), CallTiming::start(true));
+        first.get(true, false, None, CallTiming::start(true));
         let mut second = QueueAccounting::opened("Q1");
-        second.put(Some((false, 7)), CallTiming::start());
+        second.put(Some((false, 7)), CallTiming::start(true));
         connection.closed(first);
         connection.closed(second);
         connection.closed(QueueAccounting::opened("Q2"));
@@ -223,6 +260,8 @@ mod tests {
         assert_eq!(q1.browses_failed, 1);
         assert_eq!((q1.get_specific, q1.get_next), (1, 1));
         assert!(q1.put_elapsed_max_us <= q1.put_elapsed_us);
+        assert_eq!(q1.calls, [3, 2]);
+        assert_eq!(q1.cpu_samples, [3, 2], "every call timed with start(true)");
         assert!(thread_cpu_time() > Duration::ZERO);
     }
 }

@@ -146,14 +146,14 @@ impl Connection {
 
     /// The timing of a call on `hobj` when its handle keeps accounting (one comparison when
     /// no handle of the connection does).
-    pub(super) fn accounting_timing(&self, hobj: Hobj) -> Option<CallTiming> {
+    pub(super) fn accounting_timing(&self, hobj: Hobj, put: bool) -> Option<CallTiming> {
         if self.accounted_handles == 0 {
             return None;
         }
         self.handles
             .get(&hobj.0)
-            .filter(|handle| handle.accounting.is_some())
-            .map(|_| CallTiming::start())
+            .and_then(|handle| handle.accounting.as_ref())
+            .map(|accounting| CallTiming::start(accounting.sample_cpu(put)))
     }
 
     /// An MQPUT on `hobj` timed by `timing`: stored persistent if this connection's persistent
