@@ -98,7 +98,7 @@ impl QueueAccounting {
 
     /// Whether the next MQPUT (`put`) or MQGET call should have its CPU time measured.
     pub fn sample_cpu(&self, put: bool) -> bool {
-        self.calls[if put { PUT } else { GET }] % CPU_SAMPLE_EVERY == 0
+        self.calls[if put { PUT } else { GET }].is_multiple_of(CPU_SAMPLE_EVERY)
     }
 
     /// CPU µs of every MQPUT (`put`) or MQGET call, scaled from the sampled ones.
