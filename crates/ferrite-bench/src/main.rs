@@ -12,6 +12,7 @@ mod physical;
 mod queue_bound;
 mod report;
 mod rest;
+mod statistics_cost;
 mod stats;
 
 use std::path::PathBuf;
@@ -84,6 +85,8 @@ enum Bench {
     SingleQueue,
     Connect,
     OpenClose,
+    /// Statistics and accounting on against off (queue accounting's cost on the MQI path).
+    StatisticsCost,
     RequestReply,
     RequestReplyMatrix,
     RequestReplyPersistent,
@@ -248,6 +251,9 @@ fn main() {
     }
     if selected(Bench::OpenClose) {
         mqi_workloads::open_close(&mut context);
+    }
+    if selected(Bench::StatisticsCost) {
+        statistics_cost::statistics_cost(&mut context);
     }
     if selected(Bench::SingleQueue) {
         mqi_workloads::single_queue(&mut context);

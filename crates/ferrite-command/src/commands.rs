@@ -405,6 +405,14 @@ fn dispatch(
             crate::security_commands::refresh_security(context, object_token, rest),
         ),
         ("RESET", "QSTATS", _) => ("CSQMRQST", queue_commands::reset_qstats(context, object_token, rest)),
+        ("SET", "SYSTEM", _) => (
+            "CSQJC001",
+            crate::statistics_commands::set_system(context, object_token, rest),
+        ),
+        ("RESET", "QMGR", _) => (
+            "CSQMRESE",
+            crate::statistics_commands::reset_qmgr(context, object_token, rest),
+        ),
         _ => (
             "CSQ9SCND",
             Err(Failure(vec![format!(
@@ -472,6 +480,13 @@ pub(crate) fn display_system(context: &Context, object: &Token, rest: &[Token]) 
     row(
         "QMCCSID",
         ferrite_mqi::descriptor::QUEUE_MANAGER_CCSID.to_string(),
+    );
+    row(
+        "STATIME",
+        context
+            .queue_manager
+            .statistics_interval_minutes()
+            .to_string(),
     );
     row("BUFFER POOLS", config.buffer_pools.len().to_string());
     row("PAGE SETS", config.page_sets.len().to_string());

@@ -101,6 +101,16 @@ pub const DEFAULT_OBJECTS: &[(ObjectType, &str, &str)] = &[
     ),
     (
         ObjectType::LocalQueue,
+        "SYSTEM.ADMIN.STATISTICS.QUEUE",
+        "STGCLASS(SYSTEM) DESCR('Statistics messages')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.ADMIN.ACCOUNTING.QUEUE",
+        "STGCLASS(SYSTEM) DESCR('Accounting messages')",
+    ),
+    (
+        ObjectType::LocalQueue,
         "SYSTEM.COMMAND.INPUT",
         "STGCLASS(SYSTEM) DESCR('Command server input')",
     ),

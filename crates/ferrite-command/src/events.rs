@@ -276,6 +276,8 @@ pub(crate) fn mqsc_command_code(verb: &str, object: &str) -> i32 {
         ("DISPLAY", "USAGE") => MQCMD_INQUIRE_USAGE,
         ("DISPLAY", "LOG") => MQCMD_INQUIRE_LOG,
         ("DISPLAY", "SYSTEM") => MQCMD_INQUIRE_SYSTEM,
+        ("SET", "SYSTEM") => MQCMD_SET_SYSTEM,
+        ("RESET", "QMGR") => MQCMD_RESET_Q_MGR,
         ("ARCHIVE", "LOG") => MQCMD_ARCHIVE_LOG,
         ("DISPLAY", "CONN") => MQCMD_INQUIRE_CONNECTION,
         ("REFRESH", "SECURITY") => MQCMD_REFRESH_SECURITY,

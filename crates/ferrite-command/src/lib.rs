@@ -57,6 +57,7 @@ mod queue_attributes;
 mod queue_commands;
 mod security_commands;
 pub mod server;
+mod statistics_commands;
 mod storage_commands;
 mod usage;
 

@@ -264,6 +264,13 @@ pub fn decode_event(data: &[u8], order: ByteOrder) -> Result<PcfMessage, DecodeE
     decode_kinds(data, order, &[MQCFT_EVENT])
 }
 
+/// Decode a statistics or accounting message (MQCFT_STATISTICS, MQCFT_ACCOUNTING), as a
+/// monitoring program (amqsmon) reads SYSTEM.ADMIN.STATISTICS.QUEUE and
+/// SYSTEM.ADMIN.ACCOUNTING.QUEUE.
+pub fn decode_statistics(data: &[u8], order: ByteOrder) -> Result<PcfMessage, DecodeError> {
+    decode_kinds(data, order, &[MQCFT_STATISTICS, MQCFT_ACCOUNTING])
+}
+
 fn decode_kinds(data: &[u8], order: ByteOrder, kinds: &[i32]) -> Result<PcfMessage, DecodeError> {
     let mut reader = Reader {
         data,

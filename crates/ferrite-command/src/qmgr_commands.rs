@@ -18,6 +18,7 @@ use ferrite_queue_manager::objects::{
 use ferrite_queue_manager::{ObjectDefinition, ObjectType};
 use ferrite_queue_manager::{
     QueueManagerAttributes, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
+    QMGR_MQI_MONITORING_VALUES,
 };
 
 use crate::attributes::AttributeValue;
@@ -45,6 +46,8 @@ pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("ACCTQ", Takes::Value),
     ("MONQ", Takes::Value),
     ("STATQ", Takes::Value),
+    ("STATMQI", Takes::Value),
+    ("ACCTMQI", Takes::Value),
     ("CHCKCLNT", Takes::Value),
     ("CONNAUTH", Takes::Value),
     ("CHLAUTH", Takes::Value),
@@ -123,6 +126,14 @@ pub(crate) fn stored_attributes(
         (
             "STATQ",
             keyword(&attributes.statistics_queue, &QMGR_ACCOUNTING_VALUES),
+        ),
+        (
+            "STATMQI",
+            keyword(&attributes.statistics_mqi, &QMGR_MQI_MONITORING_VALUES),
+        ),
+        (
+            "ACCTMQI",
+            keyword(&attributes.accounting_mqi, &QMGR_MQI_MONITORING_VALUES),
         ),
         (
             "CONNAUTH",
@@ -303,6 +314,16 @@ pub(crate) fn apply_qmgr_attribute(
         "STATQ" => {
             attributes.statistics_queue =
                 QMGR_ACCOUNTING_VALUES[choice(token, value, &QMGR_ACCOUNTING_VALUES)?].to_string()
+        }
+        "STATMQI" => {
+            attributes.statistics_mqi = QMGR_MQI_MONITORING_VALUES
+                [choice(token, value, &QMGR_MQI_MONITORING_VALUES)?]
+            .to_string()
+        }
+        "ACCTMQI" => {
+            attributes.accounting_mqi = QMGR_MQI_MONITORING_VALUES
+                [choice(token, value, &QMGR_MQI_MONITORING_VALUES)?]
+            .to_string()
         }
         "CHCKCLNT" => {
             attributes.check_client = QMGR_CHECK_CLIENT_VALUES

@@ -8,6 +8,8 @@ mod inquire;
 mod message_handles;
 mod open;
 mod put;
+pub(crate) mod queue_accounting;
+mod statistics;
 mod status;
 mod syncpoint;
 pub use get_watch::NextMessage;
@@ -256,6 +258,8 @@ struct ObjectHandle {
     /// MQOO_SAVE_ALL_CONTEXT: the descriptor of the last message got destructively through
     /// the handle, whose context MQPMO_PASS_*_CONTEXT passes on.
     saved_context: Option<Box<Mqmd>>,
+    /// Queue accounting (ACCTQ) of this handle's calls, when its queue asks for it.
+    accounting: Option<Box<queue_accounting::QueueAccounting>>,
     /// Distributed queuing: the handle's queue is the transmission queue to this destination
     /// (name_resolution.rs); its puts are wrapped in an MQXQH.
     remote: Option<RemoteRoute>,
@@ -312,6 +316,10 @@ pub struct Connection {
     /// Trigger hook: the unit of work's uncommitted puts to triggered queues and the trigger
     /// messages it holds until it is resolved.
     arrivals: triggering::PendingArrivals,
+    /// Queue accounting (queue_accounting.rs): handles open with it, and closed handles'
+    /// totals by queue.
+    accounted_handles: u32,
+    queue_accounting: queue_accounting::ConnectionQueueAccounting,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -408,10 +416,14 @@ impl Connection {
         authorize_connect(&queue_manager, &principal, appl_name.as_str())?;
         crate::queue_manager_put::install_expiry_observer(&queue_manager);
         crate::service_interval_events::install(&queue_manager);
+        crate::statistics_messages::install(&queue_manager);
         let record = queue_manager
             .connections()
             .register(appl_name.as_str(), MQAT_DEFAULT, user_identifier, now_ms())
             .ok_or(MqError::failed(MQRC_MAX_CONNS_LIMIT_REACHED))?;
+        record
+            .mqi
+            .add(ferrite_queue_manager::statistics::MqiCounter::Conn, 1);
         Ok(Connection {
             queue_manager,
             unit: UnitOfWork::new(),
@@ -426,6 +438,8 @@ impl Connection {
             message_handles: Default::default(),
             record,
             arrivals: triggering::PendingArrivals::default(),
+            accounted_handles: 0,
+            queue_accounting: Default::default(),
         })
     }
 
@@ -656,6 +670,13 @@ impl Drop for Connection {
             let _ = self.backout_unit();
         }
         self.delete_temporary_queues();
+        // Accounting hook: the connection's MQI (ACCTMQI) and queue (ACCTQ) accounting.
+        crate::statistics_messages::connection_ended(&self.queue_manager, &self.record);
+        crate::statistics_messages::queues_accounted(
+            &self.queue_manager,
+            &self.record,
+            &self.queue_accounting.queues,
+        );
         self.queue_manager.connections().deregister(self.record.id);
     }
 }

@@ -7,6 +7,11 @@
 //! | MQCFH (36 bytes) | Type MQCFT_EVENT, StrucLength 36, Version, Command, MsgSeqNumber 1, Control MQCFC_LAST, CompCode MQCC_WARNING, Reason, ParameterCount |
 //! | MQCFIN (16 bytes) | Type MQCFT_INTEGER, StrucLength 16, Parameter, Value |
 //! | MQCFST (20 + length) | Type MQCFT_STRING, StrucLength, Parameter, CodedCharSetId (the queue manager's), StringLength, the string |
+//! | MQCFIL (16 + 4n) | Type MQCFT_INTEGER_LIST, StrucLength, Parameter, Count, the values |
+//! | MQCFIL64 (16 + 8n) | Type MQCFT_INTEGER64_LIST, StrucLength, Parameter, Count, the values (MQINT64) |
+//!
+//! Statistics and accounting messages (statistics_messages.rs) have the same layout with
+//! MQCFH Type MQCFT_STATISTICS or MQCFT_ACCOUNTING and CompCode MQCC_OK, Reason 0.
 
 use ferrite_constants::{completion::MQCC_WARNING, pcf::*};
 use ferrite_protocol::ByteOrder;
@@ -26,19 +31,31 @@ pub struct EventWriter {
 impl EventWriter {
     /// An event with MQCFH `version`, `command` (MQCMD_*_EVENT) and `reason`.
     pub fn new(version: i32, command: i32, reason: i32, order: ByteOrder) -> EventWriter {
+        EventWriter::with_header(MQCFT_EVENT, version, command, MQCC_WARNING, reason, order)
+    }
+
+    /// A PCF message of MQCFH `cfh_type` (MQCFT_EVENT, MQCFT_STATISTICS, MQCFT_ACCOUNTING).
+    pub fn with_header(
+        cfh_type: i32,
+        version: i32,
+        command: i32,
+        completion_code: i32,
+        reason: i32,
+        order: ByteOrder,
+    ) -> EventWriter {
         let mut writer = EventWriter {
             out: Vec::with_capacity(512),
             order,
             parameters: 0,
         };
         for value in [
-            MQCFT_EVENT,
+            cfh_type,
             MQCFH_STRUC_LENGTH,
             version,
             command,
             1,
             MQCFC_LAST,
-            MQCC_WARNING,
+            completion_code,
             reason,
             0,
         ] {
@@ -59,6 +76,68 @@ impl EventWriter {
     pub fn integer(&mut self, parameter: i32, value: i32) -> &mut EventWriter {
         for field in [MQCFT_INTEGER, MQCFIN_STRUC_LENGTH, parameter, value] {
             self.int(field);
+        }
+        self.parameters += 1;
+        self
+    }
+
+    /// An MQCFGR holding the parameters `fill` writes (counted in the group, not in the
+    /// message's ParameterCount).
+    pub fn group(
+        &mut self,
+        parameter: i32,
+        fill: impl FnOnce(&mut EventWriter),
+    ) -> &mut EventWriter {
+        let header = self.out.len();
+        for field in [MQCFT_GROUP, MQCFGR_STRUC_LENGTH, parameter, 0] {
+            self.int(field);
+        }
+        let outside = self.parameters;
+        fill(self);
+        let inside = self.parameters - outside;
+        let count = match self.order {
+            ByteOrder::Big => inside.to_be_bytes(),
+            ByteOrder::Little => inside.to_le_bytes(),
+        };
+        self.out[header + 12..header + 16].copy_from_slice(&count);
+        self.parameters = outside + 1;
+        self
+    }
+
+    /// An MQCFIL.
+    pub fn integer_list(&mut self, parameter: i32, values: &[i32]) -> &mut EventWriter {
+        let count = i32::try_from(values.len()).expect("a short list");
+        for field in [
+            MQCFT_INTEGER_LIST,
+            MQCFIL_STRUC_LENGTH_FIXED + 4 * count,
+            parameter,
+            count,
+        ] {
+            self.int(field);
+        }
+        for value in values {
+            self.int(*value);
+        }
+        self.parameters += 1;
+        self
+    }
+
+    /// An MQCFIL64.
+    pub fn integer64_list(&mut self, parameter: i32, values: &[i64]) -> &mut EventWriter {
+        let count = i32::try_from(values.len()).expect("a short list");
+        for field in [
+            MQCFT_INTEGER64_LIST,
+            MQCFIL64_STRUC_LENGTH_FIXED + 8 * count,
+            parameter,
+            count,
+        ] {
+            self.int(field);
+        }
+        for value in values {
+            match self.order {
+                ByteOrder::Big => self.out.extend_from_slice(&value.to_be_bytes()),
+                ByteOrder::Little => self.out.extend_from_slice(&value.to_le_bytes()),
+            }
         }
         self.parameters += 1;
         self

@@ -55,6 +55,7 @@ pub mod name_resolution;
 pub mod queue_manager_events;
 pub mod queue_manager_put;
 pub mod selection;
+pub mod statistics_messages;
 pub mod transmission_queue;
 // The modules of the queue manager's own messages are one tree under `queue_manager_put`,
 // which does the putting; they keep their paths at the crate root.

@@ -19,11 +19,14 @@
 //!   privileged users and the user registry.
 //! - [`queue_sharing_group`]: the trait through which a member reaches its queue sharing
 //!   group (implemented by `ferrite-sharing`).
+//! - [`statistics`]: statistics records (SMF 115's QMST, QPST, QJST, QIS1) at each STATIME
+//!   interval and on demand, the message manager's counters, and the statistics file.
 
 pub mod objects;
 pub mod queue_manager;
 pub mod queue_sharing_group;
 pub mod security;
+pub mod statistics;
 
 pub use objects::{
     AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
@@ -31,7 +34,8 @@ pub use objects::{
     QueueManagerAttributes, RemoteDefinition, StorageClassDefinition, ACCOUNTING_VALUES,
     COUNT_ATTRIBUTE_MAX, DEFAULT_DEAD_LETTER_QUEUE, KEEPALIVE_AUTO, MONITORING_VALUES,
     PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
-    READ_AHEAD_VALUES, SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
+    QMGR_MQI_MONITORING_VALUES, READ_AHEAD_VALUES, SERVICE_INTERVAL_EVENT_VALUES,
+    TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
 };
 pub use queue_manager::{
     now_ms, page_set_path, thread_number, ArrivalWaker, ArrivalWatch, ConfigurationChange,

@@ -17,7 +17,7 @@
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
-//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ CHCKCLNT (CHLEV absent in older images: DISABLED), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS), CHLAUTH (absent: ENABLED) and DEFXMITQ (absent: blank) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ STATMQI ACCTMQI CHCKCLNT (CHLEV absent in older images: DISABLED; STATMQI and ACCTMQI: OFF), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS), CHLAUTH (absent: ENABLED) and DEFXMITQ (absent: blank) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE PUT GET DEFPSIST DEFPRTY                 |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
 //! | `CHANNEL`  | 1       | CHANNEL CHLTYPE (SVRCONN, SDR, SVR, RCVR, RQSTR) DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER, and for message channels the lines of objects/message_channel.rs |
@@ -265,6 +265,12 @@ pub struct QueueManagerAttributes {
     pub monitoring_queue: String,
     /// STATQ: OFF, ON or NONE.
     pub statistics_queue: String,
+    /// STATMQI: OFF or ON: MQI statistics messages (MQCMD_STATISTICS_MQI) at each statistics
+    /// interval (absent in older images: OFF).
+    pub statistics_mqi: String,
+    /// ACCTMQI: OFF or ON: an MQI accounting message (MQCMD_ACCOUNTING_MQI) for each
+    /// connection when it ends (absent in older images: OFF).
+    pub accounting_mqi: String,
     /// CHCKCLNT: connection authentication of client connections (MQ's CONNAUTH AUTHINFO
     /// attribute, kept on the queue manager): NONE (the default), OPTIONAL or REQUIRED.
     pub check_client: String,
@@ -333,6 +339,9 @@ pub const DEFAULT_DEAD_LETTER_QUEUE: &str = "SYSTEM.DEAD.LETTER.QUEUE";
 /// Keyword values of the queue manager's ACCTQ/STATQ and MONQ, first the default.
 pub const QMGR_ACCOUNTING_VALUES: [&str; 3] = ["OFF", "ON", "NONE"];
 
+/// STATMQI and ACCTMQI values, MQ's default first.
+pub const QMGR_MQI_MONITORING_VALUES: [&str; 2] = ["OFF", "ON"];
+
 /// CHLEV values of the queue manager, MQ's default first.
 pub const QMGR_CHANNEL_EVENT_VALUES: [&str; 3] = ["DISABLED", "ENABLED", "EXCEPTION"];
 /// CMDEV values of the queue manager, MQ's default first.
@@ -365,6 +374,8 @@ impl QueueManagerAttributes {
             accounting_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
             monitoring_queue: QMGR_MONITORING_VALUES[0].to_string(),
             statistics_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
+            statistics_mqi: QMGR_MQI_MONITORING_VALUES[0].to_string(),
+            accounting_mqi: QMGR_MQI_MONITORING_VALUES[0].to_string(),
             check_client: QMGR_CHECK_CLIENT_VALUES[0].to_string(),
             connection_authentication: DEFAULT_CONNECTION_AUTH_INFO.to_string(),
             channel_authentication: true,
@@ -405,6 +416,16 @@ impl QueueManagerAttributes {
             ("ACCTQ", &self.accounting_queue, &QMGR_ACCOUNTING_VALUES[..]),
             ("MONQ", &self.monitoring_queue, &QMGR_MONITORING_VALUES[..]),
             ("STATQ", &self.statistics_queue, &QMGR_ACCOUNTING_VALUES[..]),
+            (
+                "STATMQI",
+                &self.statistics_mqi,
+                &QMGR_MQI_MONITORING_VALUES[..],
+            ),
+            (
+                "ACCTMQI",
+                &self.accounting_mqi,
+                &QMGR_MQI_MONITORING_VALUES[..],
+            ),
             (
                 "CMDEV",
                 &self.command_events,
@@ -1547,6 +1568,8 @@ impl ObjectDefinition {
                     .line("ACCTQ", &d.accounting_queue)
                     .line("MONQ", &d.monitoring_queue)
                     .line("STATQ", &d.statistics_queue)
+                    .line("STATMQI", &d.statistics_mqi)
+                    .line("ACCTMQI", &d.accounting_mqi)
                     .line("CHCKCLNT", &d.check_client)
                     .line("CONNAUTH", &d.connection_authentication)
                     .line("CHLAUTH", enabled_disabled(!d.channel_authentication))
@@ -1774,6 +1797,8 @@ impl QueueManagerAttributes {
                 "ACCTQ" => d.accounting_queue = value.clone(),
                 "MONQ" => d.monitoring_queue = value.clone(),
                 "STATQ" => d.statistics_queue = value.clone(),
+                "STATMQI" => d.statistics_mqi = value.clone(),
+                "ACCTMQI" => d.accounting_mqi = value.clone(),
                 "CHCKCLNT" => d.check_client = value.clone(),
                 "CONNAUTH" => d.connection_authentication = value.clone(),
                 "CHLAUTH" => d.channel_authentication = !disabled(value),

@@ -239,6 +239,14 @@ pub struct SystemParameters {
     /// it, paying its CPU), as MQ's gets wait; every other get is served at once.
     #[serde(default)]
     pub qindxbld: IndexBuild,
+    /// STATIME: minutes between statistics records (0 – 1440; 0 = none at intervals, only
+    /// on demand; MQ's default 30).
+    #[serde(default = "default_statime")]
+    pub statime: u32,
+}
+
+fn default_statime() -> u32 {
+    30
 }
 
 /// QINDXBLD(WAIT|NOWAIT).
@@ -405,6 +413,7 @@ impl QueueManagerConfig {
                 maxumsgs: 10_000,
                 expryint: 0,
                 qindxbld: IndexBuild::Wait,
+                statime: default_statime(),
             },
             log: LogParameters {
                 outbuff_kib: 4000,
@@ -506,6 +515,12 @@ impl QueueManagerConfig {
             return fail(format!(
                 "EXPRYINT {} must be 0 (off) or 5-99999999 seconds",
                 self.system.expryint
+            ));
+        }
+        if self.system.statime > 1440 {
+            return fail(format!(
+                "STATIME {} is outside 0-1440 minutes",
+                self.system.statime
             ));
         }
         let chinit = &self.channel_initiator;

@@ -9,9 +9,11 @@
 mod authority;
 mod credentials;
 mod mqsc;
+mod plan;
 mod process;
 mod security;
 mod sharing;
+mod statistics;
 mod trigger_monitor;
 mod utilities;
 
@@ -220,6 +222,83 @@ enum Command {
     /// TLS for client channels (SSLCIPH): the queue manager's certificate.
     #[command(subcommand)]
     Tls(security::TlsCommand),
+    /// Statistics records (SMF 115 as MQSMF prints them) with MP16's derived figures.
+    Stats(StatsArguments),
+    /// Capacity planning with MP16's model, for a described workload or for what a queue
+    /// manager's statistics measured; --check compares its configuration with the plan.
+    Plan(PlanArguments),
+}
+
+/// `ferrite plan`: the workload and the resources to plan for.
+#[derive(clap::Args)]
+struct PlanArguments {
+    /// Plan from this queue manager's statistics (its busiest interval) unless
+    /// --messages-per-second describes the workload; its qm.toml for --check.
+    queue_manager: Option<String>,
+    /// Messages put (and got) per second at peak.
+    #[arg(long, value_name = "N")]
+    messages_per_second: Option<f64>,
+    /// User data bytes per message.
+    #[arg(long, value_name = "BYTES", default_value_t = 1024)]
+    size: u64,
+    /// The messages are persistent (logged).
+    #[arg(long)]
+    persistent: bool,
+    /// Messages per unit of work.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    messages_per_commit: u32,
+    /// Messages on the queues at the deepest point.
+    #[arg(long, value_name = "MESSAGES", default_value_t = 0)]
+    depth: u64,
+    /// The log device's sustainable write rate, MB/s.
+    #[arg(long, value_name = "MB", default_value_t = 100.0)]
+    log_mb_per_second: f64,
+    /// The log read rate at restart, MB/s.
+    #[arg(long, value_name = "MB", default_value_t = 200.0)]
+    log_read_mb_per_second: f64,
+    /// The longest acceptable restart, seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120.0)]
+    restart_goal: f64,
+    /// Dual logging (from qm.toml when a queue manager is named).
+    #[arg(long)]
+    dual: bool,
+    /// Archive copies written.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    archive_copies: u32,
+    /// Whose costs: this build of Ferrite's, or MQ for z/OS's as MP16 measured them.
+    #[arg(long, value_enum, default_value_t = plan::CostModel::Ferrite)]
+    model: plan::CostModel,
+    /// Compare the queue manager's configuration with the plan.
+    #[arg(long, requires = "queue_manager")]
+    check: bool,
+}
+
+/// `ferrite stats`: which intervals, and how to print them.
+#[derive(clap::Args)]
+struct StatsArguments {
+    queue_manager: String,
+    /// Close the running queue manager's current interval first (RESET QMGR TYPE(STATISTICS)).
+    #[arg(long)]
+    now: bool,
+    /// Every SECONDS: close the running queue manager's interval and print it, until
+    /// interrupted.
+    #[arg(long, value_name = "SECONDS")]
+    watch: Option<u64>,
+    /// Every interval recorded (default: the latest).
+    #[arg(long, conflicts_with = "last")]
+    all: bool,
+    /// The latest N intervals.
+    #[arg(long, value_name = "N")]
+    last: Option<usize>,
+    /// Print the records as stored (JSON lines) instead of the report.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Write one CSV file per record type (QMST.csv, QPST.csv, ...) in DIRECTORY.
+    #[arg(long, value_name = "DIRECTORY")]
+    csv: Option<PathBuf>,
+    /// Connect with this user ID (for --now and --watch); the password as for `ferrite mqsc`.
+    #[arg(short = 'u', long = "user", value_name = "USER")]
+    user: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -463,6 +542,8 @@ fn run(command: Command) -> Result<(), String> {
         Command::Log(command) => utilities::log_command(command),
         Command::User(command) => security::user_command(command),
         Command::Tls(command) => security::tls_command(command),
+        Command::Stats(arguments) => run_stats(&arguments),
+        Command::Plan(arguments) => run_plan(&arguments),
     }
 }
 
@@ -1206,4 +1287,182 @@ fn new_message_id() -> [u8; 24] {
     id[12..16].copy_from_slice(&std::process::id().to_be_bytes());
     id[16..24].copy_from_slice(&COUNTER.fetch_add(1, Ordering::Relaxed).to_be_bytes());
     id
+}
+
+/// `ferrite stats` (statistics.rs): close the interval if asked, then print the intervals.
+fn run_stats(arguments: &StatsArguments) -> Result<(), String> {
+    let name = &arguments.queue_manager;
+    let directory = process::queue_manager_directory(name)?;
+    if !QueueManager::exists(&RealFileSystem, &directory) {
+        return Err(format!(
+            "ferrite: queue manager {name} does not exist [reason 2058 MQRC_Q_MGR_NAME_ERROR]"
+        ));
+    }
+    let Some(seconds) = arguments.watch else {
+        if arguments.now {
+            close_statistics_interval(arguments)?;
+        }
+        return print_statistics(arguments, &directory);
+    };
+    if !(1..=statistics::WATCH_SECONDS_MAX).contains(&seconds) {
+        return Err(format!(
+            "ferrite: --watch {seconds} is outside 1-{} seconds",
+            statistics::WATCH_SECONDS_MAX
+        ));
+    }
+    loop {
+        std::thread::sleep(Duration::from_secs(seconds));
+        close_statistics_interval(arguments)?;
+        print_statistics(arguments, &directory)?;
+    }
+}
+
+/// RESET QMGR TYPE(STATISTICS) on the running queue manager.
+fn close_statistics_interval(arguments: &StatsArguments) -> Result<(), String> {
+    let name = &arguments.queue_manager;
+    let remote = RemoteArguments {
+        client: None,
+        channel: "SYSTEM.DEF.SVRCONN".to_string(),
+        user: arguments.user.clone(),
+    };
+    let Some(socket) = endpoint(name, &remote)? else {
+        return Err(format!(
+            "ferrite: queue manager {name} is not running: --now and --watch close a running \
+             queue manager's interval [reason 2059 MQRC_Q_MGR_NOT_AVAILABLE]"
+        ));
+    };
+    let credentials = credentials::read(&remote, credentials::Asker::Console)?;
+    let mut console = RemoteConsole::connect(&socket, name, credentials.as_ref())?;
+    let result = console.run("RESET QMGR TYPE(STATISTICS)");
+    console.close()?;
+    result.map(|_| ())
+}
+
+/// Print the chosen intervals of the statistics file in `directory`.
+fn print_statistics(arguments: &StatsArguments, directory: &std::path::Path) -> Result<(), String> {
+    let intervals = statistics::read_intervals(directory)?;
+    if intervals.is_empty() {
+        return Err(format!(
+            "ferrite: {} has no statistics records yet: they are written every STATIME minutes, \
+             or now with `ferrite stats {} --now` while it runs",
+            arguments.queue_manager, arguments.queue_manager
+        ));
+    }
+    let wanted = if arguments.all {
+        intervals.len()
+    } else {
+        arguments.last.unwrap_or(1).max(1)
+    };
+    let chosen = &intervals[intervals.len().saturating_sub(wanted)..];
+    if let Some(csv) = &arguments.csv {
+        for path in statistics::write_csv(chosen, csv)? {
+            println!("{}", path.display());
+        }
+        return Ok(());
+    }
+    for interval in chosen {
+        if arguments.json {
+            for record in &interval.records {
+                println!("{record}");
+            }
+        } else {
+            println!("{}", statistics::report(interval));
+        }
+    }
+    Ok(())
+}
+
+/// `ferrite plan` (plan.rs).
+fn run_plan(arguments: &PlanArguments) -> Result<(), String> {
+    if !(arguments.log_mb_per_second > 0.0
+        && arguments.log_read_mb_per_second > 0.0
+        && arguments.restart_goal > 0.0)
+    {
+        return Err("ferrite: --log-mb-per-second, --log-read-mb-per-second and --restart-goal must be positive".to_string());
+    }
+    let config = match &arguments.queue_manager {
+        Some(name) => {
+            let directory = process::queue_manager_directory(name)?;
+            let path = directory.join(ferrite_storage::config::CONFIG_FILE_NAME);
+            let text = std::fs::read_to_string(&path).map_err(|error| {
+                format!(
+                    "ferrite: queue manager {name}: cannot read {}: {error} [reason 2058 MQRC_Q_MGR_NAME_ERROR]",
+                    path.display()
+                )
+            })?;
+            Some((
+                directory,
+                QueueManagerConfig::from_toml(&text).map_err(failure)?,
+            ))
+        }
+        None => None,
+    };
+    let workload = match (arguments.messages_per_second, &config) {
+        (Some(rate), _) if rate >= 0.0 && rate.is_finite() => plan::Workload {
+            messages_per_second: rate,
+            message_bytes: arguments.size,
+            persistent: arguments.persistent,
+            messages_per_commit: arguments.messages_per_commit.max(1),
+            depth: arguments.depth,
+            measured_log_bytes: None,
+        },
+        (Some(rate), _) => return Err(format!("ferrite: --messages-per-second {rate} is not a rate")),
+        (None, Some((directory, _))) => {
+            let intervals = statistics::read_intervals(directory)?;
+            let busiest = intervals
+                .iter()
+                .max_by_key(|interval| {
+                    interval.record("QMST").map_or(0, |qmst| {
+                        (statistics::count(qmst, "PersPuts") + statistics::count(qmst, "NonPersPuts"))
+                            * 1000
+                            / (interval.end_ms.saturating_sub(interval.start_ms).max(1))
+                    })
+                })
+                .ok_or("ferrite: no statistics records to plan from: run the workload, then `ferrite stats QM --now`, or describe it with --messages-per-second")?;
+            let workload = plan::measured_workload(busiest, arguments.model)?;
+            println!(
+                "Workload measured {}: {:.1} messages/s of {} bytes, {}, {} per commit; the application page sets' used pages hold about {} such messages\n",
+                busiest.records[0]["Interval_End"].as_str().unwrap_or("?"),
+                workload.messages_per_second,
+                workload.message_bytes,
+                if workload.persistent { "persistent" } else { "non-persistent" },
+                workload.messages_per_commit,
+                workload.depth
+            );
+            workload
+        }
+        (None, None) => {
+            return Err("ferrite: name a queue manager to plan from its statistics, or describe the workload with --messages-per-second".to_string())
+        }
+    };
+    let resources = plan::Resources {
+        log_device_mb_per_second: arguments.log_mb_per_second,
+        log_read_mb_per_second: arguments.log_read_mb_per_second,
+        restart_goal_seconds: arguments.restart_goal,
+        dual_logging: arguments.dual
+            || config
+                .as_ref()
+                .is_some_and(|(_, config)| config.log.twoactv),
+        archive_copies: arguments.archive_copies,
+    };
+    let plan = plan::plan(&workload, &resources, arguments.model);
+    print!("{}", plan::render(&plan));
+    if let (true, Some((_, config))) = (arguments.check, &config) {
+        println!("Check of {}'s configuration", config.name);
+        let findings = plan::check(config, &plan);
+        for finding in &findings {
+            println!(
+                "  {} {}",
+                if finding.ok { "ok" } else { "!!" },
+                finding.text
+            );
+        }
+        if findings.iter().any(|finding| !finding.ok) {
+            return Err(format!(
+                "ferrite: {}'s configuration falls short of the plan",
+                config.name
+            ));
+        }
+    }
+    Ok(())
 }

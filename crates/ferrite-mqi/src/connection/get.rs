@@ -129,6 +129,7 @@ impl Connection {
         buffer: &mut GetBuffer<'_>,
     ) -> MqResult<GetResult> {
         let requested = crate::data_conversion::Requested::from_md(md);
+        let kind = super::statistics::GetKind::of(md, gmo, gmo.options & BROWSE_OPTIONS != 0);
         // A bad MsgHandle fails the call before any message is taken.
         if let Some(hmsg) = gmo
             .msg_handle
@@ -136,9 +137,14 @@ impl Connection {
         {
             self.message_handles.properties(hmsg)?;
         }
+        let timing = self.accounting_timing(hobj, false);
         let result = self.with_lent_queue(hobj, |connection, lent| {
             connection.get_from_handle(hobj, lent, md, gmo, buffer)
         });
+        self.count_get(kind, md, &result);
+        if let Some(timing) = timing {
+            self.account_get(hobj, timing, kind, md, &result);
+        }
         self.inhibited_event(hobj, &result, MQRC_GET_INHIBITED);
         self.note_unit_of_work();
         if result.is_ok() && gmo.options & BROWSE_OPTIONS == 0 {

@@ -8,6 +8,7 @@ use ferrite_constants::{
     reason::*,
     selector::*,
 };
+use ferrite_queue_manager::statistics::MqiCounter;
 use ferrite_queue_manager::{ConfigurationChange, ObjectDefinition, ObjectTimes, ObjectType};
 
 use super::{failed, Connection, Hobj, Inquired, Target};
@@ -72,6 +73,12 @@ impl Connection {
     /// answers MQ's not-applicable value and the call completes with MQCC_WARNING and
     /// MQRC_SELECTOR_NOT_FOR_TYPE in [`Inquired::warning`].
     pub fn inquire(&mut self, hobj: Hobj, selectors: &[i32]) -> MqResult<Inquired> {
+        let result = self.inquire_handle(hobj, selectors);
+        self.count_call(MqiCounter::Inq, MqiCounter::InqFailed, &result);
+        result
+    }
+
+    fn inquire_handle(&mut self, hobj: Hobj, selectors: &[i32]) -> MqResult<Inquired> {
         self.check_running()?;
         let handle = self.handle(hobj)?;
         if handle.options & MQOO_INQUIRE == 0 {
@@ -198,6 +205,12 @@ impl Connection {
     /// TriggerData) of a local queue; through an alias only the inhibits. The new definition is stored (it survives restart). Nothing is changed
     /// unless every selector and value is valid.
     pub fn set(&mut self, hobj: Hobj, attributes: &[(i32, AttributeValue)]) -> MqResult<()> {
+        let result = self.set_attributes(hobj, attributes);
+        self.count_call(MqiCounter::Set, MqiCounter::SetFailed, &result);
+        result
+    }
+
+    fn set_attributes(&mut self, hobj: Hobj, attributes: &[(i32, AttributeValue)]) -> MqResult<()> {
         self.check_running()?;
         let handle = self.handle(hobj)?;
         if handle.options & MQOO_SET == 0 {

@@ -55,6 +55,7 @@ use crate::groups;
 use crate::selection::Selection;
 use crate::structures::Mqod;
 use crate::{queue_manager_events, triggering};
+use ferrite_queue_manager::statistics::MqiCounter;
 
 const KNOWN_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
     | MQOO_INPUT_SHARED
@@ -128,6 +129,13 @@ impl Connection {
     /// on a NOSHARE queue), MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
     /// handle has the queue open for input, or any handle has it exclusively).
     pub fn open(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
+        let result = self.open_reporting(od, options);
+        self.count_call(MqiCounter::Open, MqiCounter::OpenFailed, &result);
+        result
+    }
+
+    /// MQOPEN with its events, not counted as an MQOPEN call (MQPUT1's own open).
+    pub(super) fn open_reporting(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
         let result = self.open_object(od, options);
         if let Err(error) = &result {
             // Local events (LOCALEV): an unknown object or alias base.
@@ -283,6 +291,10 @@ impl Connection {
             od.resolved_q_name = route.destination.remote_q_name.clone();
             od.resolved_q_mgr_name = route.destination.remote_q_mgr_name.clone();
         }
+        let accounting = match &target {
+            Target::Queue(queue) => self.queue_accounting_for(queue),
+            _ => None,
+        };
         let hobj = self.next_handle;
         self.next_handle += 1;
         // The handle registry (DISPLAY QSTATUS TYPE(HANDLE), DISPLAY CONN TYPE(HANDLE)).
@@ -312,6 +324,7 @@ impl Connection {
                 lock_holder: new_lock_holder(),
                 saved_context: None,
                 remote,
+                accounting,
             },
         );
         self.note_handles();
@@ -532,6 +545,13 @@ impl Connection {
     /// options on any other queue, or on a temporary dynamic queue through a handle that did
     /// not create it: MQRC_OPTION_NOT_VALID_FOR_TYPE.
     pub fn close(&mut self, hobj: Hobj, options: i32) -> MqResult<()> {
+        let result = self.close_handle(hobj, options);
+        self.count_call(MqiCounter::Close, MqiCounter::CloseFailed, &result);
+        result
+    }
+
+    /// MQCLOSE, not counted as an MQCLOSE call (MQPUT1's own close).
+    pub(super) fn close_handle(&mut self, hobj: Hobj, options: i32) -> MqResult<()> {
         if options
             & !(MQCO_DELETE | MQCO_DELETE_PURGE | MQCO_KEEP_SUB | MQCO_REMOVE_SUB | MQCO_QUIESCE)
             != 0
@@ -570,7 +590,8 @@ impl Connection {
                 }
             }
         }
-        let handle = self.handles.remove(&hobj.0).expect("checked");
+        let mut handle = self.handles.remove(&hobj.0).expect("checked");
+        self.account_closed(&mut handle);
         self.record.handle_closed(hobj.0);
         self.note_handles();
         if let Target::Queue(queue) = &handle.target {

@@ -1,6 +1,7 @@
 //! MQPUT and MQPUT1: the put options, the descriptor the message is stored with, segmentation,
 //! and what a put sets off (reports, triggers, depth events).
 
+use ferrite_queue_manager::statistics::MqiCounter;
 use std::sync::Arc;
 
 use ferrite_constants::{
@@ -79,7 +80,14 @@ impl Connection {
             data,
         )?;
         let data = with_properties.as_deref().unwrap_or(data);
+        let timing = self.accounting_timing(hobj, true);
+        let persistent_before = timing.map(|_| self.persistent_puts());
         let result = self.put_on_handle(hobj, md, pmo, data);
+        self.count_call(MqiCounter::Put, MqiCounter::PutFailed, &result);
+        if let (Some(timing), Some(before)) = (timing, persistent_before) {
+            let stored = result.as_ref().ok().map(|_| data.len());
+            self.account_put(hobj, timing, before, stored);
+        }
         self.inhibited_event(hobj, &result, MQRC_PUT_INHIBITED);
         self.note_unit_of_work();
         let queue = match self.handles.get(&hobj.0).map(|handle| &handle.target) {
@@ -223,7 +231,10 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        let persistent_before = self.persistent_puts();
         let result = self.put1_inner(od, md, pmo, data);
+        self.count_call(MqiCounter::Put1, MqiCounter::Put1Failed, &result);
+        self.count_put1_message(persistent_before, result.is_ok());
         if let Err(error) = &result {
             // Inhibit events (INHIBTEV): Put Inhibited (the open's local events are raised by
             // the open).
@@ -279,11 +290,11 @@ impl Connection {
         {
             return failed(MQRC_Q_TYPE_ERROR);
         }
-        let hobj = self.open(od, options)?;
+        let hobj = self.open_reporting(od, options)?;
         // put_on_handle, not put: MQPUT1 counts an asynchronous outcome once, itself.
         let result = self.put_on_handle(hobj, md, pmo, data);
         // A group MQPUT1 began is not finished by it: no MQRC_INCOMPLETE_GROUP warning.
-        if let Err(error) = self.close(hobj, 0) {
+        if let Err(error) = self.close_handle(hobj, 0) {
             if error.completion_code != ferrite_constants::completion::MQCC_WARNING {
                 return Err(error);
             }
@@ -352,6 +363,7 @@ impl Connection {
             return Ok(warning);
         }
         self.store_message(queue, &mut stored, data, syncpoint, put_time_ms)?;
+        self.count_message_put(persistent, data.len());
         if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
             let unit = syncpoint.then_some(crate::queue_manager_put::InUnit {
                 unit: &mut self.unit,

@@ -15,6 +15,9 @@ impl Connection {
     /// describe a reconnecting client connection; this connection never reconnects, so they
     /// return an empty status. Any other type: MQRC_STAT_TYPE_ERROR.
     pub fn stat(&mut self, status_type: i32) -> MqResult<Mqsts> {
+        self.record
+            .mqi
+            .add(ferrite_queue_manager::statistics::MqiCounter::Status, 1);
         match status_type {
             MQSTAT_TYPE_ASYNC_ERROR => Ok(self.async_status.take()),
             MQSTAT_TYPE_RECONNECTION | MQSTAT_TYPE_RECONNECTION_ERROR => Ok(Mqsts::default()),

@@ -1,6 +1,7 @@
 //! MQCMIT, MQBACK and MQDISC: the end of a unit of work and of the connection.
 
 use ferrite_constants::reason::*;
+use ferrite_queue_manager::statistics::MqiCounter;
 use ferrite_queue_manager::UnitOfWork;
 
 use super::{failed, Connection, Target};
@@ -14,6 +15,9 @@ impl Connection {
         self.check_running()?;
         let result = self.queue_manager.commit(&mut self.unit);
         self.note_unit_of_work();
+        self.record
+            .mqi
+            .call(MqiCounter::Commit, MqiCounter::CommitFailed, result.is_ok());
         result?;
         // Trigger hook: the trigger messages the unit of work held.
         self.arrivals.resolved(&self.queue_manager, true);
@@ -26,6 +30,7 @@ impl Connection {
         self.check_running()?;
         let result = self.backout_unit();
         self.note_unit_of_work();
+        self.record.mqi.add(MqiCounter::Backout, 1);
         result?;
         Ok(())
     }
@@ -33,6 +38,7 @@ impl Connection {
     /// MQDISC: close every handle and commit the unit of work (MQ's behaviour at a normal
     /// disconnect). If the commit fails the work is backed out and the failure returned.
     pub fn disconnect(mut self) -> MqResult<()> {
+        self.record.mqi.add(MqiCounter::Disc, 1);
         self.close_all();
         if self.queue_manager.is_stopping() {
             // Restart backs the unit of work out.
@@ -62,7 +68,11 @@ impl Connection {
     }
 
     pub(super) fn close_all(&mut self) {
-        for (_, handle) in self.handles.drain() {
+        let mut handles: Vec<_> = self.handles.drain().map(|(_, handle)| handle).collect();
+        for handle in &mut handles {
+            self.account_closed(handle);
+        }
+        for handle in handles {
             if let Target::Queue(queue) = &handle.target {
                 queue.unlock(handle.lock_holder);
                 queue.close_handle(handle.input, handle.output);

@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::statistics::{MqiCounters, MqiStatistics};
+
 /// Connections registered at once, at most (MQ's MAXCONN is of this order on z/OS).
 pub const CONNECTIONS_MAX: usize = 65_536;
 
@@ -65,6 +67,8 @@ pub struct ConnectionRecord {
     open_handles: AtomicU32,
     unit_of_work_active: AtomicBool,
     handles: Mutex<Vec<HandleRecord>>,
+    /// The connection's MQI calls (the message manager's statistics, statistics/mqi.rs).
+    pub mqi: MqiCounters,
 }
 
 impl ConnectionRecord {
@@ -155,6 +159,8 @@ impl ConnectionRecord {
 pub struct Connections {
     by_id: Mutex<BTreeMap<u64, Arc<ConnectionRecord>>>,
     next_id: AtomicU64,
+    /// The MQI counts of the connections that ended (added under `by_id`'s lock).
+    ended: MqiCounters,
 }
 
 impl Connections {
@@ -178,6 +184,7 @@ impl Connections {
             open_handles: AtomicU32::new(0),
             unit_of_work_active: AtomicBool::new(false),
             handles: Mutex::new(Vec::new()),
+            mqi: MqiCounters::default(),
         });
         let mut by_id = self.by_id.lock().unwrap();
         if by_id.len() >= CONNECTIONS_MAX {
@@ -189,7 +196,18 @@ impl Connections {
 
     /// Removes a connection that ended.
     pub fn deregister(&self, id: u64) {
-        self.by_id.lock().unwrap().remove(&id);
+        let mut by_id = self.by_id.lock().unwrap();
+        if let Some(record) = by_id.remove(&id) {
+            self.ended.absorb(&record.mqi.snapshot());
+        }
+    }
+
+    /// The MQI counts of every connection made: those that ended and those live now.
+    pub fn mqi_statistics(&self) -> MqiStatistics {
+        let by_id = self.by_id.lock().unwrap();
+        by_id.values().fold(self.ended.snapshot(), |total, record| {
+            total.plus(&record.mqi.snapshot())
+        })
     }
 
     /// Every connection, oldest first.

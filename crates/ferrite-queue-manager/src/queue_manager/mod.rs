@@ -297,6 +297,8 @@ pub struct QueueManager {
     messages: MessageSink,
     /// The connections (DISPLAY CONN).
     connections: Connections,
+    /// STATIME and the statistics interval (statistics/mod.rs).
+    statistics: crate::statistics::StatisticsState,
     /// Told of every expired message discarded (set once, by the MQI layer).
     expiry_observer: std::sync::OnceLock<ExpiryObserver>,
     /// Told at each poll of the background task (set once, by the MQI layer).
@@ -510,6 +512,7 @@ impl QueueManager {
         let max_uncommitted_messages = AtomicU32::new(config.system.maxumsgs);
         let expiry_interval_seconds = AtomicU32::new(config.system.expryint);
         let configuration = Mutex::new(config.clone());
+        let statistics = crate::statistics::StatisticsState::new(config.system.statime);
         let queue_manager = Arc::new(QueueManager {
             name: config.name.clone(),
             directory: directory.to_path_buf(),
@@ -544,6 +547,7 @@ impl QueueManager {
             checkpoint_task: Mutex::new(None),
             messages,
             connections: Connections::default(),
+            statistics,
             expiry_observer: std::sync::OnceLock::new(),
             timer_observer: std::sync::OnceLock::new(),
             configuration_observer: std::sync::OnceLock::new(),
@@ -667,6 +671,11 @@ impl QueueManager {
     }
 
     /// The registry of this queue manager's connections.
+    /// STATIME and the statistics interval (statistics/mod.rs).
+    pub(crate) fn statistics_state(&self) -> &crate::statistics::StatisticsState {
+        &self.statistics
+    }
+
     pub fn connections(&self) -> &Connections {
         &self.connections
     }
@@ -944,6 +953,7 @@ impl QueueManager {
                 .store(attributes.max_uncommitted_messages, Ordering::Relaxed);
             self.expiry_interval_seconds
                 .store(attributes.expiry_interval, Ordering::Relaxed);
+            self.note_queue_manager_accounting(&attributes.accounting_queue);
         }
     }
 
@@ -2212,6 +2222,7 @@ impl QueueManager {
                     if let Some(observer) = queue_manager.timer_observer.get() {
                         observer(&queue_manager);
                     }
+                    queue_manager.statistics_tick();
                     if queue_manager.log.take_checkpoint_request() || loaded {
                         if let Err(error) = queue_manager.checkpoint() {
                             queue_manager.checkpoint_failed(error);

@@ -47,6 +47,32 @@ pub struct BufferPoolStatistics {
     pub qpstsos: u64,
 }
 
+impl BufferPoolStatistics {
+    /// What was counted since `earlier`, a snapshot of the same pool: the counters' growth,
+    /// with QPSTNBUF, QPSTCBS and QPSTCBSL as they are now (QPSTCBSL is already the interval's
+    /// low when the interval began with `reset_interval_statistics`).
+    pub fn since(&self, earlier: &BufferPoolStatistics) -> BufferPoolStatistics {
+        let grown = |now: u64, then: u64| now.saturating_sub(then);
+        BufferPoolStatistics {
+            qpstnbuf: self.qpstnbuf,
+            qpstcbsl: self.qpstcbsl,
+            qpstcbs: self.qpstcbs,
+            qpstgetp: grown(self.qpstgetp, earlier.qpstgetp),
+            qpstgetn: grown(self.qpstgetn, earlier.qpstgetn),
+            qpststw: grown(self.qpststw, earlier.qpststw),
+            qpstrio: grown(self.qpstrio, earlier.qpstrio),
+            qpstdwt: grown(self.qpstdwt, earlier.qpstdwt),
+            qpsttpw: grown(self.qpsttpw, earlier.qpsttpw),
+            qpstwio: grown(self.qpstwio, earlier.qpstwio),
+            qpstimw: grown(self.qpstimw, earlier.qpstimw),
+            qpstdmc: grown(self.qpstdmc, earlier.qpstdmc),
+            qpststl: grown(self.qpststl, earlier.qpststl),
+            qpststla: grown(self.qpststla, earlier.qpststla),
+            qpstsos: grown(self.qpstsos, earlier.qpstsos),
+        }
+    }
+}
+
 /// The pool's counters. QPSTGETP, QPSTGETN and QPSTSTW are kept in the page table shards (see
 /// `frame::Shard`), where they cost no extra shared cache line.
 #[derive(Default)]

@@ -75,6 +75,41 @@ impl LogCounters {
     }
 }
 
+impl LogStatistics {
+    /// What was counted since `earlier`, a snapshot of the same log manager (a statistics
+    /// interval, a benchmark run). Every field is a counter that only grows.
+    pub fn since(&self, earlier: &LogStatistics) -> LogStatistics {
+        let pair = |a: [u64; 2], b: [u64; 2]| [a[0] - b[0], a[1] - b[1]];
+        LogStatistics {
+            qjstwrw: self.qjstwrw - earlier.qjstwrw,
+            qjstwrnw: self.qjstwrnw - earlier.qjstwrnw,
+            qjstwrf: self.qjstwrf - earlier.qjstwrf,
+            qjstwtb: self.qjstwtb - earlier.qjstwtb,
+            qjstbffl: self.qjstbffl - earlier.qjstbffl,
+            qjstbfwr: self.qjstbfwr - earlier.qjstbfwr,
+            qjstlogw: pair(self.qjstlogw, earlier.qjstlogw),
+            qjstciof: self.qjstciof - earlier.qjstciof,
+            qjstllcp: self.qjstllcp - earlier.qjstllcp,
+            qjstbsds: self.qjstbsds - earlier.qjstbsds,
+            qjstlsus: self.qjstlsus - earlier.qjstlsus,
+            qjstalr: self.qjstalr - earlier.qjstalr,
+            qjstalw: self.qjstalw - earlier.qjstalw,
+            bytes_written: pair(self.bytes_written, earlier.bytes_written),
+            write_ios: pair(self.write_ios, earlier.write_ios),
+            qjstract: self.qjstract - earlier.qjstract,
+            qjstthrw: self.qjstthrw - earlier.qjstthrw,
+            qjstserw: self.qjstserw - earlier.qjstserw,
+            qjstciwr: self.qjstciwr - earlier.qjstciwr,
+            active_log_switches: self.active_log_switches - earlier.active_log_switches,
+            io_busy_nanos: self.io_busy_nanos - earlier.io_busy_nanos,
+            shared_flush_ios: self.shared_flush_ios - earlier.shared_flush_ios,
+            leader_ios: self.leader_ios - earlier.leader_ios,
+            write_syncs: self.write_syncs - earlier.write_syncs,
+            sync_nanos: self.sync_nanos - earlier.sync_nanos,
+        }
+    }
+}
+
 /// What [`measure_throughput`] measured.
 #[derive(Clone, Debug)]
 pub struct ThroughputMeasurement {
@@ -133,43 +168,7 @@ pub fn measure_throughput(
     })?;
     let elapsed = started.elapsed();
     let after = manager.statistics();
-    let difference = |a: u64, b: u64| a - b;
-    let statistics = LogStatistics {
-        qjstwrw: difference(after.qjstwrw, before.qjstwrw),
-        qjstwrnw: difference(after.qjstwrnw, before.qjstwrnw),
-        qjstwrf: difference(after.qjstwrf, before.qjstwrf),
-        qjstwtb: difference(after.qjstwtb, before.qjstwtb),
-        qjstbffl: difference(after.qjstbffl, before.qjstbffl),
-        qjstbfwr: difference(after.qjstbfwr, before.qjstbfwr),
-        qjstlogw: [
-            difference(after.qjstlogw[0], before.qjstlogw[0]),
-            difference(after.qjstlogw[1], before.qjstlogw[1]),
-        ],
-        qjstciof: difference(after.qjstciof, before.qjstciof),
-        qjstllcp: difference(after.qjstllcp, before.qjstllcp),
-        qjstbsds: difference(after.qjstbsds, before.qjstbsds),
-        qjstlsus: difference(after.qjstlsus, before.qjstlsus),
-        qjstalr: difference(after.qjstalr, before.qjstalr),
-        qjstalw: difference(after.qjstalw, before.qjstalw),
-        bytes_written: [
-            difference(after.bytes_written[0], before.bytes_written[0]),
-            difference(after.bytes_written[1], before.bytes_written[1]),
-        ],
-        write_ios: [
-            difference(after.write_ios[0], before.write_ios[0]),
-            difference(after.write_ios[1], before.write_ios[1]),
-        ],
-        qjstract: difference(after.qjstract, before.qjstract),
-        qjstthrw: difference(after.qjstthrw, before.qjstthrw),
-        qjstserw: difference(after.qjstserw, before.qjstserw),
-        qjstciwr: difference(after.qjstciwr, before.qjstciwr),
-        active_log_switches: difference(after.active_log_switches, before.active_log_switches),
-        io_busy_nanos: difference(after.io_busy_nanos, before.io_busy_nanos),
-        shared_flush_ios: difference(after.shared_flush_ios, before.shared_flush_ios),
-        leader_ios: difference(after.leader_ios, before.leader_ios),
-        write_syncs: difference(after.write_syncs, before.write_syncs),
-        sync_nanos: difference(after.sync_nanos, before.sync_nanos),
-    };
+    let statistics = after.since(&before);
     Ok(ThroughputMeasurement {
         records: (threads * records_per_thread) as u64,
         log_bytes: manager.end_rba().0 - start_rba.0,
