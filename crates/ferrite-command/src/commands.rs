@@ -532,9 +532,9 @@ pub(crate) fn refresh_qmgr(context: &Context, object: &Token, rest: &[Token]) ->
 }
 
 /// OBJECT values of REFRESH QMGR TYPE(CONFIGEV) that Ferrite has objects for.
-const REFRESH_OBJECTS: [&str; 12] = [
+const REFRESH_OBJECTS: [&str; 13] = [
     "ALL", "QUEUE", "QLOCAL", "QMODEL", "QALIAS", "QREMOTE", "NAMELIST", "PROCESS", "STGCLASS",
-    "CHANNEL", "AUTHINFO", "QMGR",
+    "CHANNEL", "AUTHINFO", "QMGR", "TOPIC",
 ];
 
 /// REFRESH QMGR TYPE(CONFIGEV) [OBJECT(type)] [NAME(generic)] [INCLINT(0)]: a Refresh object

@@ -56,6 +56,7 @@ mod queue_commands;
 mod security_commands;
 pub mod server;
 mod storage_commands;
+mod topic_commands;
 mod usage;
 
 use std::sync::{Arc, RwLock};

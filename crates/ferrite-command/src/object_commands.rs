@@ -16,6 +16,7 @@
 //! | PROCESS                    | CSQM408I |
 //! | STGCLASS                   | CSQM410I |
 //! | AUTHINFO                   | AMQ8566I (MQ's own number for this display; the z/OS one is not in Ferrite's references) |
+//! | TOPIC                      | AMQ8633I (likewise; topic_commands.rs) |
 //!
 //! An AUTHINFO changes connection authentication only at REFRESH SECURITY TYPE(CONNAUTH)
 //! (security_commands.rs), as in MQ. DEFINE AUTHINFO needs AUTHTYPE; of MQ's types only
@@ -29,7 +30,7 @@ use ferrite_queue_manager::objects::{
 use ferrite_queue_manager::{
     AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
     ObjectDefinition, ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes,
-    RemoteDefinition, StorageClassDefinition, KEEPALIVE_AUTO,
+    RemoteDefinition, StorageClassDefinition, TopicDefinition, KEEPALIVE_AUTO,
 };
 use ferrite_storage::PageSetId;
 
@@ -80,6 +81,7 @@ pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
         ]),
         // ALTER QMGR has its own command (qmgr_commands.rs); DEFINE QMGR does not exist.
         ObjectType::QueueManager => Vec::new(),
+        ObjectType::Topic => value(crate::topic_commands::TOPIC_KEYWORDS),
     }
 }
 
@@ -115,6 +117,7 @@ pub(crate) fn default_definition(object_type: ObjectType, name: &str) -> ObjectD
             ObjectDefinition::QueueManager(QueueManagerAttributes::new(name, 1, 0))
         }
         ObjectType::AuthInfo => ObjectDefinition::AuthInfo(AuthInfoDefinition::new(name)),
+        ObjectType::Topic => ObjectDefinition::Topic(TopicDefinition::new(name, "")),
         ObjectType::ChannelAuthentication | ObjectType::AuthorityRecord => {
             unreachable!("CHLAUTH and AUTHREC records are made by SET CHLAUTH and SET AUTHREC")
         }
@@ -136,6 +139,7 @@ pub(crate) fn rename(definition: &mut ObjectDefinition, name: &str) {
         ObjectDefinition::StorageClass(d) => d.name = name,
         ObjectDefinition::QueueManager(d) => d.name = name,
         ObjectDefinition::AuthInfo(d) => d.name = name,
+        ObjectDefinition::Topic(d) => d.name = name,
     }
 }
 
@@ -239,6 +243,7 @@ pub(crate) fn apply(
             unreachable!("keywords checked against settable(), empty for CHLAUTH and AUTHREC")
         }
         ObjectDefinition::AuthInfo(auth_info) => apply_auth_info(auth_info, token, value)?,
+        ObjectDefinition::Topic(topic) => crate::topic_commands::apply_topic(topic, token, value)?,
     }
     Ok(())
 }
@@ -518,6 +523,10 @@ pub(crate) fn define_or_alter(
     let name = object_name(object, false).map_err(|e| context.syntax(e))?;
     check_name_length(object_type, object, &name).map_err(|e| context.syntax(e))?;
     let mut allowed = settable(object_type);
+    if alter && object_type == ObjectType::Topic {
+        // A topic object's node does not move (MQ: TOPICSTR is not an ALTER TOPIC keyword).
+        allowed.retain(|(keyword, _)| *keyword != "TOPICSTR");
+    }
     if !alter {
         allowed.extend([
             ("LIKE", Takes::Value),
@@ -532,6 +541,7 @@ pub(crate) fn define_or_alter(
     let required = match object_type {
         ObjectType::Channel => Some("CHLTYPE"),
         ObjectType::AuthInfo => Some("AUTHTYPE"),
+        ObjectType::Topic => Some("TOPICSTR"),
         _ => None,
     };
     if let Some(required) = required.filter(|_| !alter) {
@@ -796,6 +806,7 @@ fn definition_attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
             ("DESCR", text(&d.description)),
         ],
         ObjectDefinition::QueueManager(d) => crate::qmgr_commands::stored_attributes(d),
+        ObjectDefinition::Topic(d) => crate::topic_commands::topic_attributes(d),
         ObjectDefinition::AuthInfo(d) => vec![
             ("AUTHINFO", text(&d.name)),
             ("AUTHTYPE", AttributeValue::Keyword("IDPWOS")),
@@ -818,7 +829,7 @@ fn definition_attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
 /// Attributes shown whatever is asked: the name, the type, QSGDISP.
 fn always_shown(object_type: ObjectType) -> usize {
     match object_type {
-        ObjectType::Process | ObjectType::Namelist => 2,
+        ObjectType::Process | ObjectType::Namelist | ObjectType::Topic => 2,
         _ => 3,
     }
 }
@@ -830,6 +841,7 @@ fn message_id(object_type: ObjectType) -> &'static str {
         ObjectType::Process => "CSQM408I",
         ObjectType::StorageClass => "CSQM410I",
         ObjectType::AuthInfo => "AMQ8566I",
+        ObjectType::Topic => "AMQ8633I",
         _ => "CSQM401I",
     }
 }
@@ -869,12 +881,20 @@ pub(crate) fn display(
     let extra: &[(&str, Takes)] = match object_type {
         ObjectType::Channel => &[("CHLTYPE", Takes::Value)],
         ObjectType::AuthInfo => &[("AUTHTYPE", Takes::Value)],
+        ObjectType::Topic => &[("TYPE", Takes::Value)],
         _ => &[],
     };
     let (selection, extras) =
         Selection::parse(rest, &sample, extra).map_err(|e| context.syntax(e))?;
     let mut type_wanted = true;
     for (token, value) in extras {
+        if token.keyword == "TYPE" {
+            let types = ["LOCAL", "CLUSTER", "ALL"];
+            let chosen =
+                choice(token, value.expect("checked"), &types).map_err(|e| context.syntax(e))?;
+            type_wanted = types[chosen] != "CLUSTER";
+            continue;
+        }
         if token.keyword == "AUTHTYPE" {
             let types = ["IDPWOS", "IDPWLDAP", "CRLLDAP", "OCSP", "ALL"];
             let chosen =

@@ -6,7 +6,7 @@
 use ferrite_constants::{
     appl_type::*, channel::*, definition_type::*, index_type::*, message_delivery_sequence::*,
     misc::*, object_type::*, open_options::*, pcf_selector::*, persistence::*, platform::*,
-    queue_type::*, selector::*, shareability::*, syncpoint::*, trigger_type::*,
+    priority::*, queue_type::*, selector::*, shareability::*, syncpoint::*, trigger_type::*,
 };
 use ferrite_queue_manager::{ObjectDefinition, ObjectTimes, ObjectType};
 
@@ -487,6 +487,104 @@ pub(crate) const AUTH_INFO_MAP: &[Mapping] = &[
     text("ALTTIME", MQCA_ALTERATION_TIME),
 ];
 
+const AS_PARENT_YES_NO: &[(&str, i32)] = &[
+    ("ASPARENT", MQPER_PERSISTENCE_AS_PARENT),
+    ("NO", MQPER_NOT_PERSISTENT),
+    ("YES", MQPER_PERSISTENT),
+];
+const DELIVERY: &[(&str, i32)] = &[
+    ("ASPARENT", MQDLV_AS_PARENT),
+    ("ALL", MQDLV_ALL),
+    ("ALLDUR", MQDLV_ALL_DUR),
+    ("ALLAVAIL", MQDLV_ALL_AVAIL),
+];
+const SCOPE: &[(&str, i32)] = &[
+    ("ASPARENT", MQSCOPE_AS_PARENT),
+    ("QMGR", MQSCOPE_QMGR),
+    ("ALL", MQSCOPE_ALL),
+];
+
+/// DISPLAY TOPIC (topic_commands.rs).
+pub(crate) const TOPIC_MAP: &[Mapping] = &[
+    text("TOPIC", MQCA_TOPIC_NAME),
+    choice("TYPE", MQIA_TOPIC_TYPE, &[("LOCAL", MQTOPT_LOCAL)]),
+    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
+    text("TOPICSTR", MQCA_TOPIC_STRING),
+    text("DESCR", MQCA_TOPIC_DESC),
+    choice(
+        "DURSUB",
+        MQIA_DURABLE_SUB,
+        &[
+            ("ASPARENT", MQSUB_DURABLE_AS_PARENT),
+            ("YES", MQSUB_DURABLE_ALLOWED),
+            ("NO", MQSUB_DURABLE_INHIBITED),
+        ],
+    ),
+    choice("DEFPSIST", MQIA_TOPIC_DEF_PERSISTENCE, AS_PARENT_YES_NO),
+    choice(
+        "DEFPRTY",
+        MQIA_DEF_PRIORITY,
+        &[("ASPARENT", MQPRI_PRIORITY_AS_PARENT)],
+    ),
+    choice(
+        "DEFPRESP",
+        MQIA_DEF_PUT_RESPONSE_TYPE,
+        &[
+            ("ASPARENT", MQPRT_RESPONSE_AS_PARENT),
+            ("SYNC", MQPRT_SYNC_RESPONSE),
+            ("ASYNC", MQPRT_ASYNC_RESPONSE),
+        ],
+    ),
+    choice(
+        "PUB",
+        MQIA_INHIBIT_PUB,
+        &[
+            ("ASPARENT", MQTA_PUB_AS_PARENT),
+            ("DISABLED", MQTA_PUB_INHIBITED),
+            ("ENABLED", MQTA_PUB_ALLOWED),
+        ],
+    ),
+    choice(
+        "SUB",
+        MQIA_INHIBIT_SUB,
+        &[
+            ("ASPARENT", MQTA_SUB_AS_PARENT),
+            ("DISABLED", MQTA_SUB_INHIBITED),
+            ("ENABLED", MQTA_SUB_ALLOWED),
+        ],
+    ),
+    choice(
+        "WILDCARD",
+        MQIA_WILDCARD_OPERATION,
+        &[("BLOCK", MQTA_BLOCK), ("PASSTHRU", MQTA_PASSTHRU)],
+    ),
+    text("MDURMDL", MQCA_MODEL_DURABLE_Q),
+    text("MNDURMDL", MQCA_MODEL_NON_DURABLE_Q),
+    choice("PMSGDLV", MQIA_PM_DELIVERY, DELIVERY),
+    choice("NPMSGDLV", MQIA_NPM_DELIVERY, DELIVERY),
+    choice(
+        "USEDLQ",
+        MQIA_USE_DEAD_LETTER_Q,
+        &[
+            ("ASPARENT", MQUSEDLQ_AS_PARENT),
+            ("NO", MQUSEDLQ_NO),
+            ("YES", MQUSEDLQ_YES),
+        ],
+    ),
+    choice(
+        "PROXYSUB",
+        MQIA_PROXY_SUB,
+        &[
+            ("FORCE", MQTA_PROXY_SUB_FORCE),
+            ("FIRSTUSE", MQTA_PROXY_SUB_FIRSTUSE),
+        ],
+    ),
+    choice("PUBSCOPE", MQIA_PUB_SCOPE, SCOPE),
+    choice("SUBSCOPE", MQIA_SUB_SCOPE, SCOPE),
+    text("ALTDATE", MQCA_ALTERATION_DATE),
+    text("ALTTIME", MQCA_ALTERATION_TIME),
+];
+
 pub(crate) const NAMELIST_MAP: &[Mapping] = &[
     text("NAMELIST", MQCA_NAMELIST_NAME),
     choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
@@ -698,6 +796,7 @@ pub(crate) fn object_event_parameters(
         ObjectType::Process => (MQOT_PROCESS, MQCA_PROCESS_NAME, PROCESS_MAP),
         ObjectType::Namelist => (MQOT_NAMELIST, MQCA_NAMELIST_NAME, NAMELIST_MAP),
         ObjectType::AuthInfo => (MQOT_AUTH_INFO, MQCA_AUTH_INFO_NAME, AUTH_INFO_MAP),
+        ObjectType::Topic => (MQOT_TOPIC, MQCA_TOPIC_NAME, TOPIC_MAP),
         _ => (MQOT_Q, MQCA_Q_NAME, QUEUE_MAP),
     };
     let mut attributes = match definition {

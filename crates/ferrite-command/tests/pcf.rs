@@ -14,8 +14,8 @@ use ferrite_command::{
 use ferrite_constants::{
     channel::*, completion::*, encoding::*, format::*, get_options::*, match_options::*,
     message_type::*, misc::*, object_type::*, open_options::*, pcf::*, pcf_reason::*,
-    pcf_selector::*, platform::*, put_options::*, queue_type::*, reason::*, selector::*,
-    shareability::*, trigger_type::*,
+    pcf_selector::*, platform::*, priority::*, put_options::*, queue_type::*, reason::*,
+    selector::*, shareability::*, trigger_type::*,
 };
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueManager;
@@ -1043,4 +1043,101 @@ fn authentication_information_objects() {
         vec![string(MQCA_AUTH_INFO_NAME, "PCF.COPY")],
     );
     assert_eq!(reason, MQRC_UNKNOWN_OBJECT_NAME);
+}
+
+#[test]
+fn topics_through_pcf() {
+    let admin = admin();
+    // Create Topic needs TopicString; ASPARENT values travel as MQ's *_AS_PARENT constants.
+    let (reason, _) = admin.fails(MQCMD_CREATE_TOPIC, vec![string(MQCA_TOPIC_NAME, "T.NONE")]);
+    assert_eq!(reason, MQRCCF_PARM_COUNT_TOO_SMALL);
+    admin.ok(
+        MQCMD_CREATE_TOPIC,
+        vec![
+            string(MQCA_TOPIC_NAME, "SPORTS"),
+            string(MQCA_TOPIC_STRING, "Sports"),
+            int(MQIA_DURABLE_SUB, MQSUB_DURABLE_INHIBITED),
+            int(MQIA_DEF_PRIORITY, 6),
+            int(MQIA_NPM_DELIVERY, MQDLV_ALL),
+            int(MQIA_WILDCARD_OPERATION, MQTA_BLOCK),
+        ],
+    );
+    let (reason, _) = admin.fails(
+        MQCMD_CREATE_TOPIC,
+        vec![
+            string(MQCA_TOPIC_NAME, "SPORTS.TWO"),
+            string(MQCA_TOPIC_STRING, "Sports"),
+        ],
+    );
+    assert_eq!(reason, MQRCCF_TOPICSTR_ALREADY_EXISTS);
+    admin.ok(
+        MQCMD_CHANGE_TOPIC,
+        vec![
+            string(MQCA_TOPIC_NAME, "SPORTS"),
+            int(MQIA_INHIBIT_PUB, MQTA_PUB_INHIBITED),
+            int(MQIA_DEF_PRIORITY, MQPRI_PRIORITY_AS_PARENT),
+        ],
+    );
+    // Change Topic does not move the node.
+    admin.fails(
+        MQCMD_CHANGE_TOPIC,
+        vec![
+            string(MQCA_TOPIC_NAME, "SPORTS"),
+            string(MQCA_TOPIC_STRING, "Elsewhere"),
+        ],
+    );
+    let responses = admin.ok(MQCMD_INQUIRE_TOPIC, vec![string(MQCA_TOPIC_NAME, "SPORTS")]);
+    assert_eq!(responses.len(), 1);
+    let topic = &responses[0];
+    assert_eq!(string_of(topic, MQCA_TOPIC_STRING), "Sports");
+    assert_eq!(integer_of(topic, MQIA_TOPIC_TYPE), MQTOPT_LOCAL);
+    assert_eq!(integer_of(topic, MQIA_DURABLE_SUB), MQSUB_DURABLE_INHIBITED);
+    assert_eq!(
+        integer_of(topic, MQIA_DEF_PRIORITY),
+        MQPRI_PRIORITY_AS_PARENT
+    );
+    assert_eq!(integer_of(topic, MQIA_INHIBIT_PUB), MQTA_PUB_INHIBITED);
+    assert_eq!(integer_of(topic, MQIA_INHIBIT_SUB), MQTA_SUB_AS_PARENT);
+    assert_eq!(integer_of(topic, MQIA_NPM_DELIVERY), MQDLV_ALL);
+    assert_eq!(integer_of(topic, MQIA_WILDCARD_OPERATION), MQTA_BLOCK);
+    assert_eq!(string_of(topic, MQCA_MODEL_DURABLE_Q), "");
+    // The attributes in force below it come from SPORTS and then SYSTEM.BASE.TOPIC.
+    let attributes = admin.queue_manager.topic_tree().attributes("Sports/Tennis");
+    assert!(!attributes.durable_subscriptions && !attributes.publish_enabled);
+    assert_eq!(attributes.default_priority, 0);
+    admin.ok(
+        MQCMD_COPY_TOPIC,
+        vec![
+            string(MQCACF_FROM_TOPIC_NAME, "SPORTS"),
+            string(MQCACF_TO_TOPIC_NAME, "NEWS"),
+            string(MQCA_TOPIC_STRING, "News"),
+        ],
+    );
+    let names = admin.ok(
+        MQCMD_INQUIRE_TOPIC_NAMES,
+        vec![string(MQCA_TOPIC_NAME, "*")],
+    );
+    assert_eq!(
+        names_of(&names[0], MQCACF_TOPIC_NAMES),
+        vec![
+            "NEWS",
+            "SPORTS",
+            "SYSTEM.BASE.TOPIC",
+            "SYSTEM.DEFAULT.TOPIC"
+        ]
+    );
+    admin.ok(MQCMD_DELETE_TOPIC, vec![string(MQCA_TOPIC_NAME, "NEWS")]);
+    let (reason, _) = admin.fails(MQCMD_DELETE_TOPIC, vec![string(MQCA_TOPIC_NAME, "NEWS")]);
+    assert_eq!(reason, MQRC_UNKNOWN_OBJECT_NAME);
+    let base = admin.ok(
+        MQCMD_INQUIRE_TOPIC,
+        vec![
+            string(MQCA_TOPIC_NAME, "SYSTEM.BASE.TOPIC"),
+            Parameter::IntegerList {
+                parameter: MQIACF_TOPIC_ATTRS,
+                values: vec![MQIA_PM_DELIVERY],
+            },
+        ],
+    );
+    assert_eq!(integer_of(&base[0], MQIA_PM_DELIVERY), MQDLV_ALL_DUR);
 }

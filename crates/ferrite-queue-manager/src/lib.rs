@@ -15,13 +15,17 @@
 //! - [`objects`]: object definitions (QLOCAL, QMODEL, QALIAS, QREMOTE, CHANNEL, PROCESS,
 //!   NAMELIST, STGCLASS, AUTHINFO, CHLAUTH, the QMGR object) and their stored images on page
 //!   set 0.
+//! - [`pubsub`]: publish/subscribe's topic tree: topic strings, wildcard matching and the
+//!   attributes a topic inherits from the TOPIC objects above it.
 //! - [`security`]: channel authentication (CHLAUTH), connection authentication (CONNAUTH),
 //!   privileged users and the user registry.
 
 pub mod objects;
+pub mod pubsub;
 pub mod queue_manager;
 pub mod security;
 
+pub use objects::topic::TopicDefinition;
 pub use objects::{
     AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
     ObjectDefinition, ObjectTimes, ObjectType, ProcessDefinition, QueueDefinition,

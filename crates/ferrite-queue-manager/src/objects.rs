@@ -26,6 +26,7 @@
 //! | `STGCLASS` | 1       | STGCLASS DESCR PSID                                                  |
 //! | `AUTHINFO` | 1       | AUTHINFO DESCR AUTHTYPE (IDPWOS) CHCKCLNT CHCKLOCL ADOPTCTX FAILDLAY |
 //! | `CHLAUTH`  | 1       | PROFILE TYPE USERLIST ADDRLIST ADDRESS CLNTUSER USERSRC MCAUSER WARN DESCR (one record each; objects/channel_authentication_record.rs) |
+//! | `TOPIC`    | 2       | TOPIC DESCR TOPICSTR TOPICTYPE DURSUB DEFPSIST DEFPRTY DEFPRESP PUB SUB WILDCARD MDURMDL MNDURMDL PMSGDLV NPMSGDLV USEDLQ PROXYSUB PUBSCOPE SUBSCOPE (ASPARENT where inherited; objects/topic.rs) |
 //! | `AUTHREC`  | 2       | PROFILE OBJTYPE PRINCIPAL or GROUP, AUTHLIST (MQSC's authority keywords separated by `,`; one record each; objects/authority_record.rs) |
 //!
 //! Each image is one object slot (`SLOT_KIND_OBJECT`) with the object's id; a new image of the
@@ -33,16 +34,18 @@
 //! are never stored: they do not survive a restart, as in MQ.
 //!
 //! Queues of every type (QLOCAL, QMODEL, QALIAS, QREMOTE) share one name space; channels,
-//! processes, namelists, storage classes and authentication information objects each have
-//! their own.
+//! processes, namelists, storage classes, authentication information objects and topics each
+//! have their own (and a topic's TOPICSTR is unique among topics).
 
 pub mod authority_record;
 pub mod channel_authentication_record;
+pub mod topic;
 
 use authority_record::AuthorityRecord;
 use channel_authentication_record::ChannelAuthenticationRecord;
 use ferrite_storage::error::{StorageError, StorageResult};
 use ferrite_storage::types::PageSetId;
+use topic::TopicDefinition;
 
 /// Maximum stored size of one object definition.
 pub const OBJECT_IMAGE_BYTES_MAX: usize = 16 * 1024;
@@ -85,10 +88,12 @@ pub enum ObjectType {
     ChannelAuthentication,
     /// An authority record (SET AUTHREC), named by its key (objects/authority_record.rs).
     AuthorityRecord,
+    /// A TOPIC object, an administered node of the topic tree (objects/topic.rs).
+    Topic,
 }
 
 impl ObjectType {
-    pub const ALL: [ObjectType; 12] = [
+    pub const ALL: [ObjectType; 13] = [
         ObjectType::LocalQueue,
         ObjectType::ModelQueue,
         ObjectType::AliasQueue,
@@ -101,6 +106,7 @@ impl ObjectType {
         ObjectType::AuthInfo,
         ObjectType::ChannelAuthentication,
         ObjectType::AuthorityRecord,
+        ObjectType::Topic,
     ];
 
     /// MQSC's keyword for the type, also the type word of the image.
@@ -118,6 +124,7 @@ impl ObjectType {
             ObjectType::AuthInfo => "AUTHINFO",
             ObjectType::ChannelAuthentication => "CHLAUTH",
             ObjectType::AuthorityRecord => "AUTHREC",
+            ObjectType::Topic => "TOPIC",
         }
     }
 
@@ -1255,6 +1262,7 @@ pub enum ObjectDefinition {
     AuthInfo(AuthInfoDefinition),
     ChannelAuthentication(ChannelAuthenticationRecord),
     AuthorityRecord(AuthorityRecord),
+    Topic(TopicDefinition),
 }
 
 impl ObjectDefinition {
@@ -1272,6 +1280,7 @@ impl ObjectDefinition {
             ObjectDefinition::AuthInfo(_) => ObjectType::AuthInfo,
             ObjectDefinition::ChannelAuthentication(_) => ObjectType::ChannelAuthentication,
             ObjectDefinition::AuthorityRecord(_) => ObjectType::AuthorityRecord,
+            ObjectDefinition::Topic(_) => ObjectType::Topic,
         }
     }
 
@@ -1288,6 +1297,7 @@ impl ObjectDefinition {
             ObjectDefinition::AuthInfo(d) => &d.name,
             ObjectDefinition::ChannelAuthentication(d) => &d.key,
             ObjectDefinition::AuthorityRecord(d) => &d.key,
+            ObjectDefinition::Topic(d) => &d.name,
         }
     }
 
@@ -1378,6 +1388,7 @@ impl ObjectDefinition {
             ObjectDefinition::QueueManager(definition) => definition.validate(),
             ObjectDefinition::ChannelAuthentication(record) => record.validate(),
             ObjectDefinition::AuthorityRecord(record) => record.validate(),
+            ObjectDefinition::Topic(topic) => topic.validate(),
             ObjectDefinition::AuthInfo(definition) => {
                 check_name(
                     "authentication information object",
@@ -1413,6 +1424,7 @@ impl ObjectDefinition {
             ObjectDefinition::Local(definition) => return definition.encode(),
             ObjectDefinition::ChannelAuthentication(record) => return record.encode(),
             ObjectDefinition::AuthorityRecord(record) => return record.encode(),
+            ObjectDefinition::Topic(topic) => return topic.encode(),
             ObjectDefinition::Model(definition) => {
                 return definition.encode_as(ObjectType::ModelQueue)
             }
@@ -1559,6 +1571,7 @@ impl ObjectDefinition {
             ObjectType::AuthInfo => {
                 ObjectDefinition::AuthInfo(AuthInfoDefinition::from_image(&image)?)
             }
+            ObjectType::Topic => ObjectDefinition::Topic(TopicDefinition::from_image(&image)?),
         };
         definition.validate()?;
         Ok((definition, image.times))
@@ -1793,7 +1806,7 @@ mod tests {
         assert!(QueueDefinition::decode(&with_deftype).is_err());
         // A version this build does not know is refused, not guessed at.
         assert!(ObjectDefinition::decode(b"FERRITE-OBJECT 9 QLOCAL\nQUEUE=A\n").is_err());
-        assert!(ObjectDefinition::decode(b"FERRITE-OBJECT 1 TOPIC\nTOPIC=A\n").is_err());
+        assert!(ObjectDefinition::decode(b"FERRITE-OBJECT 1 SUB\nSUB=A\n").is_err());
     }
 
     #[test]

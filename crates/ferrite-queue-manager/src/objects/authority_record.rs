@@ -278,6 +278,7 @@ impl AuthorityObjectType {
             ObjectType::Namelist => AuthorityObjectType::Namelist,
             ObjectType::QueueManager => AuthorityObjectType::QueueManager,
             ObjectType::AuthInfo => AuthorityObjectType::AuthInfo,
+            ObjectType::Topic => AuthorityObjectType::Topic,
             ObjectType::StorageClass
             | ObjectType::ChannelAuthentication
             | ObjectType::AuthorityRecord => return None,

@@ -858,6 +858,9 @@ impl QueueManager {
             _ => {}
         }
         let mut locations = self.object_locations.lock().unwrap();
+        if let ObjectDefinition::Topic(topic) = &definition {
+            self.check_topic_string_free(topic)?;
+        }
         if object_type.is_queue() {
             if let Some(existing) = self.queue_object_type(&name) {
                 if existing != object_type {
