@@ -151,6 +151,11 @@ pub const DEFAULT_OBJECTS: &[(ObjectType, &str, &str)] = &[
         "TOPICSTR('') DESCR('Default topic')",
     ),
     (
+        ObjectType::LocalQueue,
+        "SYSTEM.RETAINED.PUB.QUEUE",
+        "MAXDEPTH(999999999) INDXTYPE(CORRELID) DESCR('Retained publications')",
+    ),
+    (
         ObjectType::ModelQueue,
         "SYSTEM.DURABLE.MODEL.QUEUE",
         "DEFTYPE(PERMDYN) DEFSOPT(SHARED) SHARE DESCR('Managed durable subscriptions')",

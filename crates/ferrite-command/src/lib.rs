@@ -50,6 +50,7 @@ pub mod parser;
 pub mod pcf;
 mod pcf_attributes;
 pub mod pcf_commands;
+mod pubsub_commands;
 mod qmgr_commands;
 mod queue_attributes;
 mod queue_commands;

@@ -52,8 +52,11 @@ pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
         names.iter().map(|name| (*name, Takes::Value)).collect()
     };
     match object_type {
-        // SET CHLAUTH and SET AUTHREC have their own keywords.
-        ObjectType::ChannelAuthentication | ObjectType::AuthorityRecord => Vec::new(),
+        // SET CHLAUTH and SET AUTHREC have their own keywords; subscriptions are made by
+        // MQSUB (the MQSC dispatcher does not route SUB here).
+        ObjectType::ChannelAuthentication
+        | ObjectType::AuthorityRecord
+        | ObjectType::Subscription => Vec::new(),
         ObjectType::LocalQueue => QLOCAL_ATTRIBUTES.to_vec(),
         ObjectType::ModelQueue => {
             let mut attributes = QLOCAL_ATTRIBUTES.to_vec();
@@ -118,8 +121,10 @@ pub(crate) fn default_definition(object_type: ObjectType, name: &str) -> ObjectD
         }
         ObjectType::AuthInfo => ObjectDefinition::AuthInfo(AuthInfoDefinition::new(name)),
         ObjectType::Topic => ObjectDefinition::Topic(TopicDefinition::new(name, "")),
-        ObjectType::ChannelAuthentication | ObjectType::AuthorityRecord => {
-            unreachable!("CHLAUTH and AUTHREC records are made by SET CHLAUTH and SET AUTHREC")
+        ObjectType::ChannelAuthentication
+        | ObjectType::AuthorityRecord
+        | ObjectType::Subscription => {
+            unreachable!("CHLAUTH and AUTHREC records are made by SET CHLAUTH and SET AUTHREC, subscriptions by MQSUB")
         }
     }
 }
@@ -128,8 +133,10 @@ pub(crate) fn rename(definition: &mut ObjectDefinition, name: &str) {
     let name = name.to_string();
     match definition {
         ObjectDefinition::Local(d) | ObjectDefinition::Model(d) => d.name = name,
-        ObjectDefinition::ChannelAuthentication(_) | ObjectDefinition::AuthorityRecord(_) => {
-            unreachable!("CHLAUTH and AUTHREC records have no name to change")
+        ObjectDefinition::ChannelAuthentication(_)
+        | ObjectDefinition::AuthorityRecord(_)
+        | ObjectDefinition::Subscription(_) => {
+            unreachable!("CHLAUTH and AUTHREC records and subscriptions are not copied")
         }
         ObjectDefinition::Alias(d) => d.name = name,
         ObjectDefinition::Remote(d) => d.name = name,
@@ -239,8 +246,10 @@ pub(crate) fn apply(
         ObjectDefinition::Namelist(namelist) => apply_namelist(namelist, token, value)?,
         ObjectDefinition::StorageClass(class) => apply_storage_class(context, class, token, value)?,
         ObjectDefinition::QueueManager(_) => unreachable!("settable() has no QMGR keywords"),
-        ObjectDefinition::ChannelAuthentication(_) | ObjectDefinition::AuthorityRecord(_) => {
-            unreachable!("keywords checked against settable(), empty for CHLAUTH and AUTHREC")
+        ObjectDefinition::ChannelAuthentication(_)
+        | ObjectDefinition::AuthorityRecord(_)
+        | ObjectDefinition::Subscription(_) => {
+            unreachable!("keywords checked against settable(), empty for CHLAUTH, AUTHREC, SUB")
         }
         ObjectDefinition::AuthInfo(auth_info) => apply_auth_info(auth_info, token, value)?,
         ObjectDefinition::Topic(topic) => crate::topic_commands::apply_topic(topic, token, value)?,
@@ -718,8 +727,10 @@ fn definition_attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
         ObjectDefinition::Local(_) => {
             unreachable!("local queues are displayed with their status")
         }
-        ObjectDefinition::ChannelAuthentication(_) | ObjectDefinition::AuthorityRecord(_) => {
-            unreachable!("DISPLAY CHLAUTH and DISPLAY AUTHREC have their own commands")
+        ObjectDefinition::ChannelAuthentication(_)
+        | ObjectDefinition::AuthorityRecord(_)
+        | ObjectDefinition::Subscription(_) => {
+            unreachable!("DISPLAY CHLAUTH and DISPLAY AUTHREC have their own commands; SUB is not displayed here")
         }
         ObjectDefinition::Model(d) => queue_definition_attributes(d, "QMODEL"),
         ObjectDefinition::Alias(d) => vec![

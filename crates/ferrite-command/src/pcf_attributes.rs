@@ -28,6 +28,8 @@ pub(crate) enum Kind {
     Pair,
     /// MQCFBS: a connection identifier shown as 16 hexadecimal digits.
     ConnectionId,
+    /// MQCFBS: a 24-byte identifier shown as 48 hexadecimal digits (SUBID, DESTCORL).
+    Identifier,
     /// MQCFIN from a keyword shown alone (SHARE or NOSHARE): the values are the keywords.
     Flag(&'static [(&'static str, i32)]),
 }
@@ -498,10 +500,120 @@ const DELIVERY: &[(&str, i32)] = &[
     ("ALLDUR", MQDLV_ALL_DUR),
     ("ALLAVAIL", MQDLV_ALL_AVAIL),
 ];
+const DURABLE_SUBSCRIPTIONS: &[(&str, i32)] = &[
+    ("ASPARENT", MQSUB_DURABLE_AS_PARENT),
+    ("YES", MQSUB_DURABLE_ALLOWED),
+    ("NO", MQSUB_DURABLE_INHIBITED),
+];
+const PUBLISH: &[(&str, i32)] = &[
+    ("ASPARENT", MQTA_PUB_AS_PARENT),
+    ("DISABLED", MQTA_PUB_INHIBITED),
+    ("ENABLED", MQTA_PUB_ALLOWED),
+];
+const SUBSCRIBE: &[(&str, i32)] = &[
+    ("ASPARENT", MQTA_SUB_AS_PARENT),
+    ("DISABLED", MQTA_SUB_INHIBITED),
+    ("ENABLED", MQTA_SUB_ALLOWED),
+];
+const PUT_RESPONSE: &[(&str, i32)] = &[
+    ("ASPARENT", MQPRT_RESPONSE_AS_PARENT),
+    ("SYNC", MQPRT_SYNC_RESPONSE),
+    ("ASYNC", MQPRT_ASYNC_RESPONSE),
+];
+const USE_DEAD_LETTER_QUEUE: &[(&str, i32)] = &[
+    ("ASPARENT", MQUSEDLQ_AS_PARENT),
+    ("NO", MQUSEDLQ_NO),
+    ("YES", MQUSEDLQ_YES),
+];
 const SCOPE: &[(&str, i32)] = &[
     ("ASPARENT", MQSCOPE_AS_PARENT),
     ("QMGR", MQSCOPE_QMGR),
     ("ALL", MQSCOPE_ALL),
+];
+
+const fn identifier(keyword: &'static str, selector: i32) -> Mapping {
+    Mapping {
+        keyword,
+        selector,
+        kind: Kind::Identifier,
+    }
+}
+
+const SUBSCRIPTION_TYPES: &[(&str, i32)] = &[
+    ("API", MQSUBTYPE_API),
+    ("ADMIN", MQSUBTYPE_ADMIN),
+    ("PROXY", MQSUBTYPE_PROXY),
+];
+const SUBSCRIPTION_DURABLE: &[(&str, i32)] =
+    &[("YES", MQSUB_DURABLE_YES), ("NO", MQSUB_DURABLE_NO)];
+
+/// DISPLAY SUB (pubsub_commands.rs).
+pub(crate) const SUBSCRIPTION_MAP: &[Mapping] = &[
+    text("SUB", MQCACF_SUB_NAME),
+    identifier("SUBID", MQBACF_SUB_ID),
+    text("TOPICSTR", MQCA_TOPIC_STRING),
+    text("TOPICOBJ", MQCA_TOPIC_NAME),
+    text("DEST", MQCACF_DESTINATION),
+    text("DESTQMGR", MQCACF_DESTINATION_Q_MGR),
+    choice(
+        "DESTCLAS",
+        MQIACF_DESTINATION_CLASS,
+        &[("MANAGED", MQDC_MANAGED), ("PROVIDED", MQDC_PROVIDED)],
+    ),
+    identifier("DESTCORL", MQBACF_DESTINATION_CORREL_ID),
+    text("USERDATA", MQCACF_SUB_USER_DATA),
+    text("SELECTOR", MQCACF_SUB_SELECTOR),
+    choice(
+        "PUBPRTY",
+        MQIACF_PUB_PRIORITY,
+        &[
+            ("ASPUB", MQPRI_PRIORITY_AS_PUBLISHED),
+            ("ASQDEF", MQPRI_PRIORITY_AS_Q_DEF),
+        ],
+    ),
+    choice(
+        "WSCHEMA",
+        MQIACF_WILDCARD_SCHEMA,
+        &[("CHAR", MQWS_CHAR), ("TOPIC", MQWS_TOPIC)],
+    ),
+    choice("SUBTYPE", MQIACF_SUB_TYPE, SUBSCRIPTION_TYPES),
+    choice("DURABLE", MQIACF_DURABLE_SUBSCRIPTION, SUBSCRIPTION_DURABLE),
+    choice(
+        "PSPROP",
+        MQIACF_PUBSUB_PROPERTIES,
+        &[("MSGPROP", MQPSPROP_MSGPROP)],
+    ),
+    choice("REQONLY", MQIACF_REQUEST_ONLY, &[("NO", MQRU_PUBLISH_ALL)]),
+    choice("EXPIRY", MQIACF_EXPIRY, &[("UNLIMITED", -1)]),
+];
+
+/// DISPLAY SBSTATUS (ACTIVE and DESTDPTH are Ferrite's, shown in MQSC only).
+pub(crate) const SUBSCRIPTION_STATUS_MAP: &[Mapping] = &[
+    text("SUB", MQCACF_SUB_NAME),
+    identifier("SUBID", MQBACF_SUB_ID),
+    choice("DURABLE", MQIACF_DURABLE_SUBSCRIPTION, SUBSCRIPTION_DURABLE),
+    choice("SUBTYPE", MQIACF_SUB_TYPE, SUBSCRIPTION_TYPES),
+];
+
+/// DISPLAY TPSTATUS, TYPE(TOPIC) and TYPE(SUB).
+pub(crate) const TOPIC_STATUS_MAP: &[Mapping] = &[
+    text("TOPICSTR", MQCA_TOPIC_STRING),
+    text("ADMIN", MQCA_ADMIN_TOPIC_NAME),
+    choice("DURSUB", MQIA_DURABLE_SUB, DURABLE_SUBSCRIPTIONS),
+    choice("PUB", MQIA_INHIBIT_PUB, PUBLISH),
+    choice("SUB", MQIA_INHIBIT_SUB, SUBSCRIBE),
+    choice("DEFPSIST", MQIA_TOPIC_DEF_PERSISTENCE, AS_PARENT_YES_NO),
+    integer("DEFPRTY", MQIA_DEF_PRIORITY),
+    choice("DEFPRESP", MQIA_DEF_PUT_RESPONSE_TYPE, PUT_RESPONSE),
+    text("MDURMDL", MQCA_MODEL_DURABLE_Q),
+    text("MNDURMDL", MQCA_MODEL_NON_DURABLE_Q),
+    choice("PMSGDLV", MQIA_PM_DELIVERY, DELIVERY),
+    choice("NPMSGDLV", MQIA_NPM_DELIVERY, DELIVERY),
+    choice("USEDLQ", MQIA_USE_DEAD_LETTER_Q, USE_DEAD_LETTER_QUEUE),
+    integer("SUBCOUNT", MQIA_SUB_COUNT),
+    identifier("SUBID", MQBACF_SUB_ID),
+    choice("DURABLE", MQIACF_DURABLE_SUBSCRIPTION, SUBSCRIPTION_DURABLE),
+    choice("SUBTYPE", MQIACF_SUB_TYPE, SUBSCRIPTION_TYPES),
 ];
 
 /// DISPLAY TOPIC (topic_commands.rs).
@@ -511,48 +623,16 @@ pub(crate) const TOPIC_MAP: &[Mapping] = &[
     choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
     text("TOPICSTR", MQCA_TOPIC_STRING),
     text("DESCR", MQCA_TOPIC_DESC),
-    choice(
-        "DURSUB",
-        MQIA_DURABLE_SUB,
-        &[
-            ("ASPARENT", MQSUB_DURABLE_AS_PARENT),
-            ("YES", MQSUB_DURABLE_ALLOWED),
-            ("NO", MQSUB_DURABLE_INHIBITED),
-        ],
-    ),
+    choice("DURSUB", MQIA_DURABLE_SUB, DURABLE_SUBSCRIPTIONS),
     choice("DEFPSIST", MQIA_TOPIC_DEF_PERSISTENCE, AS_PARENT_YES_NO),
     choice(
         "DEFPRTY",
         MQIA_DEF_PRIORITY,
         &[("ASPARENT", MQPRI_PRIORITY_AS_PARENT)],
     ),
-    choice(
-        "DEFPRESP",
-        MQIA_DEF_PUT_RESPONSE_TYPE,
-        &[
-            ("ASPARENT", MQPRT_RESPONSE_AS_PARENT),
-            ("SYNC", MQPRT_SYNC_RESPONSE),
-            ("ASYNC", MQPRT_ASYNC_RESPONSE),
-        ],
-    ),
-    choice(
-        "PUB",
-        MQIA_INHIBIT_PUB,
-        &[
-            ("ASPARENT", MQTA_PUB_AS_PARENT),
-            ("DISABLED", MQTA_PUB_INHIBITED),
-            ("ENABLED", MQTA_PUB_ALLOWED),
-        ],
-    ),
-    choice(
-        "SUB",
-        MQIA_INHIBIT_SUB,
-        &[
-            ("ASPARENT", MQTA_SUB_AS_PARENT),
-            ("DISABLED", MQTA_SUB_INHIBITED),
-            ("ENABLED", MQTA_SUB_ALLOWED),
-        ],
-    ),
+    choice("DEFPRESP", MQIA_DEF_PUT_RESPONSE_TYPE, PUT_RESPONSE),
+    choice("PUB", MQIA_INHIBIT_PUB, PUBLISH),
+    choice("SUB", MQIA_INHIBIT_SUB, SUBSCRIBE),
     choice(
         "WILDCARD",
         MQIA_WILDCARD_OPERATION,
@@ -562,15 +642,7 @@ pub(crate) const TOPIC_MAP: &[Mapping] = &[
     text("MNDURMDL", MQCA_MODEL_NON_DURABLE_Q),
     choice("PMSGDLV", MQIA_PM_DELIVERY, DELIVERY),
     choice("NPMSGDLV", MQIA_NPM_DELIVERY, DELIVERY),
-    choice(
-        "USEDLQ",
-        MQIA_USE_DEAD_LETTER_Q,
-        &[
-            ("ASPARENT", MQUSEDLQ_AS_PARENT),
-            ("NO", MQUSEDLQ_NO),
-            ("YES", MQUSEDLQ_YES),
-        ],
-    ),
+    choice("USEDLQ", MQIA_USE_DEAD_LETTER_Q, USE_DEAD_LETTER_QUEUE),
     choice(
         "PROXYSUB",
         MQIA_PROXY_SUB,
@@ -704,6 +776,10 @@ pub(crate) fn to_parameter(
         (Kind::ConnectionId, AttributeValue::Text(hex)) => Parameter::ByteString {
             parameter,
             value: connection_id(queue_manager, u64::from_str_radix(hex, 16).ok()?),
+        },
+        (Kind::Identifier, AttributeValue::Text(hex)) => Parameter::ByteString {
+            parameter,
+            value: ferrite_queue_manager::objects::subscription::from_hex(hex)?.to_vec(),
         },
         _ => return None,
     })

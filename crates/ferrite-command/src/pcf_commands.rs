@@ -69,6 +69,7 @@ use crate::pcf_attributes::{
 
 mod authority;
 mod channel_authentication;
+mod pubsub;
 mod usage;
 
 // ----- errors and the request's parameters ----------------------------------------------------
@@ -1425,6 +1426,10 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
         MQCMD_COPY_TOPIC => create_or_change(context, request, topic, Copy),
         MQCMD_CHANGE_TOPIC => create_or_change(context, request, topic, Alter),
         MQCMD_DELETE_TOPIC => delete(context, request, topic),
+        MQCMD_INQUIRE_SUBSCRIPTION => pubsub::inquire_subscriptions(context, request, false),
+        MQCMD_INQUIRE_SUB_STATUS => pubsub::inquire_subscriptions(context, request, true),
+        MQCMD_INQUIRE_TOPIC_STATUS => pubsub::inquire_topic_status(context, request),
+        MQCMD_DELETE_SUBSCRIPTION => pubsub::delete_subscription(context, request),
         MQCMD_INQUIRE_LISTENER_STATUS => inquire_listener_status(context, request),
         MQCMD_INQUIRE_USAGE => usage::inquire_usage(context, request),
         MQCMD_SET_CHLAUTH_REC => channel_authentication::set(context, request),

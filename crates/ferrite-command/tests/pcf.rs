@@ -1141,3 +1141,73 @@ fn topics_through_pcf() {
     );
     assert_eq!(integer_of(&base[0], MQIA_PM_DELIVERY), MQDLV_ALL_DUR);
 }
+
+#[test]
+fn subscriptions_and_topic_status_through_pcf() {
+    let admin = admin();
+    let queue_manager = &admin.queue_manager;
+    for command in [
+        "DEFINE QLOCAL(APP.SCORES)",
+        "DEFINE TOPIC(SPORTS) TOPICSTR('Sports') DURSUB(YES)",
+        "DEFINE SUB('Scores desk') TOPICSTR('Sports/+/Results') DEST(APP.SCORES) USERDATA('desk')",
+    ] {
+        assert!(run_command(queue_manager, command).success, "{command}");
+    }
+    let subscriptions = admin.ok(MQCMD_INQUIRE_SUBSCRIPTION, vec![]);
+    assert_eq!(subscriptions.len(), 1);
+    let subscription = &subscriptions[0];
+    assert_eq!(string_of(subscription, MQCACF_SUB_NAME), "Scores desk");
+    assert_eq!(
+        string_of(subscription, MQCA_TOPIC_STRING),
+        "Sports/+/Results"
+    );
+    assert_eq!(string_of(subscription, MQCACF_DESTINATION), "APP.SCORES");
+    assert_eq!(string_of(subscription, MQCACF_SUB_USER_DATA), "desk");
+    assert_eq!(integer_of(subscription, MQIACF_SUB_TYPE), MQSUBTYPE_ADMIN);
+    assert_eq!(
+        integer_of(subscription, MQIACF_DESTINATION_CLASS),
+        MQDC_PROVIDED
+    );
+    assert_eq!(
+        integer_of(subscription, MQIACF_PUB_PRIORITY),
+        MQPRI_PRIORITY_AS_PUBLISHED
+    );
+    match find(subscription, MQBACF_SUB_ID) {
+        Parameter::ByteString { value, .. } => assert_eq!(value.len(), 24),
+        other => panic!("{other:?}"),
+    }
+    let status = admin.ok(
+        MQCMD_INQUIRE_SUB_STATUS,
+        vec![string(MQCACF_SUB_NAME, "Scores*")],
+    );
+    assert_eq!(
+        integer_of(&status[0], MQIACF_DURABLE_SUBSCRIPTION),
+        MQSUB_DURABLE_YES
+    );
+    let topic = admin.ok(
+        MQCMD_INQUIRE_TOPIC_STATUS,
+        vec![string(MQCA_TOPIC_STRING, "Sports/Football")],
+    );
+    assert_eq!(string_of(&topic[0], MQCA_ADMIN_TOPIC_NAME), "SPORTS");
+    assert_eq!(
+        integer_of(&topic[0], MQIA_DURABLE_SUB),
+        MQSUB_DURABLE_ALLOWED
+    );
+    let subs_here = admin.ok(
+        MQCMD_INQUIRE_TOPIC_STATUS,
+        vec![
+            string(MQCA_TOPIC_STRING, "Sports/+/Results"),
+            int(MQIACF_TOPIC_STATUS_TYPE, MQIACF_TOPIC_SUB),
+        ],
+    );
+    assert_eq!(subs_here.len(), 1);
+    admin.ok(
+        MQCMD_DELETE_SUBSCRIPTION,
+        vec![string(MQCACF_SUB_NAME, "Scores desk")],
+    );
+    let (reason, _) = admin.fails(
+        MQCMD_INQUIRE_SUBSCRIPTION,
+        vec![string(MQCACF_SUB_NAME, "Scores desk")],
+    );
+    assert_eq!(reason, MQRC_NO_SUBSCRIPTION);
+}

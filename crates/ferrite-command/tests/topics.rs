@@ -166,3 +166,103 @@ fn inheritance_follows_the_tree_and_survives_restart_and_crash() {
             .durable_subscriptions
     );
 }
+
+/// Publish `data` on `topic_string` through the MQI, outside syncpoint.
+fn publish(queue_manager: &Arc<QueueManager>, topic_string: &str, data: &[u8]) {
+    use ferrite_constants::{object_type::MQOT_TOPIC, open_options::MQOO_OUTPUT};
+    let mut connection = ferrite_test_kit::connect(queue_manager);
+    let mut od = ferrite_mqi::Mqod {
+        object_type: MQOT_TOPIC,
+        object_string: topic_string.to_string(),
+        ..ferrite_mqi::Mqod::default()
+    };
+    let hobj = connection.open(&mut od, MQOO_OUTPUT).unwrap();
+    ferrite_test_kit::put(
+        &mut connection,
+        hobj,
+        ferrite_constants::put_options::MQPMO_NO_SYNCPOINT,
+        data,
+    );
+}
+
+#[test]
+fn administrative_subscriptions_and_publish_subscribe_status() {
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.SCORES"]);
+    define_default_objects(&queue_manager).unwrap();
+    ok(&queue_manager, "DEFINE TOPIC(SPORTS) TOPICSTR('Sports')");
+    let define = "DEFINE SUB('Scores desk') TOPICOBJ(SPORTS) TOPICSTR('+/Results') DEST(APP.SCORES) USERDATA('desk') PUBPRTY(7)";
+    ok(&queue_manager, define);
+    let again = fails(&queue_manager, define);
+    assert!(
+        again.contains(&format!(
+            "{:08X}",
+            ferrite_constants::reason::MQRC_SUB_ALREADY_EXISTS
+        )),
+        "{again}"
+    );
+    ok(&queue_manager, &format!("{define} REPLACE"));
+    fails(&queue_manager, "DEFINE SUB(NODEST) TOPICSTR('x')");
+    fails(
+        &queue_manager,
+        "DEFINE SUB(NOTOPIC) TOPICOBJ(NOT.A.TOPIC) DEST(APP.SCORES)",
+    );
+    fails(
+        &queue_manager,
+        "DEFINE SUB(NOQUEUE) TOPICSTR('x') DEST(NOT.A.QUEUE)",
+    );
+    fails(
+        &queue_manager,
+        "DEFINE SUB(BADSEL) TOPICSTR('x') DEST(APP.SCORES) SELECTOR('a =')",
+    );
+    let shown = ok(&queue_manager, "DISPLAY SUB(*) ALL");
+    for expected in [
+        "AMQ8096I",
+        "SUB(Scores desk)",
+        "TOPICSTR(Sports/+/Results)",
+        "TOPICOBJ(SPORTS)",
+        "DEST(APP.SCORES)",
+        "DESTCLAS(PROVIDED)",
+        "USERDATA(desk)",
+        "PUBPRTY(7)",
+        "SUBTYPE(ADMIN)",
+        "DURABLE(YES)",
+    ] {
+        assert!(shown.contains(expected), "{expected} in\n{shown}");
+    }
+    publish(&queue_manager, "Sports/Football/Results", b"3-1");
+    publish(&queue_manager, "Sports/Football/Fixtures", b"Saturday");
+    let status = ok(&queue_manager, "DISPLAY SBSTATUS('Scores desk') ALL");
+    assert!(
+        status.contains("DESTDPTH(1)") && status.contains("AMQ8099I"),
+        "{status}"
+    );
+    let topic_status = ok(&queue_manager, "DISPLAY TPSTATUS('Sports/Football') ALL");
+    assert!(topic_status.contains("ADMIN(SPORTS)"), "{topic_status}");
+    let subs = ok(
+        &queue_manager,
+        "DISPLAY TPSTATUS('Sports/+/Results') TYPE(SUB) ALL",
+    );
+    assert!(
+        subs.contains("SUBID(") && subs.contains("SUBTYPE(ADMIN)"),
+        "{subs}"
+    );
+    let every = ok(&queue_manager, "DISPLAY TPSTATUS('#')");
+    assert!(
+        every.contains("TOPICSTR(Sports)") && every.contains("TOPICSTR(Sports/+/Results)"),
+        "{every}"
+    );
+    let engine = ok(&queue_manager, "DISPLAY PUBSUB ALL");
+    assert!(
+        engine.contains("STATUS(ACTIVE)") && engine.contains("SUBCOUNT(1)"),
+        "{engine}"
+    );
+    let before = ok(&queue_manager, "DISPLAY SUB(*) ALL");
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    assert_eq!(ok(&queue_manager, "DISPLAY SUB(*) ALL"), before);
+    ok(&queue_manager, "DELETE SUB('Scores desk')");
+    fails(&queue_manager, "DELETE SUB('Scores desk')");
+    let none = ok(&queue_manager, "DISPLAY SUB(*)");
+    assert!(none.contains("CSQM297I"), "{none}");
+}

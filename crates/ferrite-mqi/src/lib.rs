@@ -71,7 +71,7 @@ pub use connection::{
 pub use error::{MqError, MqResult};
 pub use message_handles::Hmsg;
 pub use mq_char::{MqChar, TextTooLong};
-pub use structures::{Mqcno, Mqcsp, Mqgmo, Mqmd, Mqod, Mqpmo};
+pub use structures::{Mqcno, Mqcsp, Mqgmo, Mqmd, Mqod, Mqpmo, Mqsd};
 
 /// The queue manager's identifier (MQCA_Q_MGR_IDENTIFIER, and QMgrId in a client channel's
 /// INITIAL_DATA) in MQ's form, the name and a creation time stamp:

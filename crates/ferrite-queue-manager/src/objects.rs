@@ -27,6 +27,7 @@
 //! | `AUTHINFO` | 1       | AUTHINFO DESCR AUTHTYPE (IDPWOS) CHCKCLNT CHCKLOCL ADOPTCTX FAILDLAY |
 //! | `CHLAUTH`  | 1       | PROFILE TYPE USERLIST ADDRLIST ADDRESS CLNTUSER USERSRC MCAUSER WARN DESCR (one record each; objects/channel_authentication_record.rs) |
 //! | `TOPIC`    | 2       | TOPIC DESCR TOPICSTR TOPICTYPE DURSUB DEFPSIST DEFPRTY DEFPRESP PUB SUB WILDCARD MDURMDL MNDURMDL PMSGDLV NPMSGDLV USEDLQ PROXYSUB PUBSCOPE SUBSCOPE (ASPARENT where inherited; objects/topic.rs) |
+//! | `SUB`      | 2       | SUB SUBID TOPICOBJ TOPICSTR WSCHEMA DEST DESTQMGR DESTCLAS DESTCORL USERDATA SELECTOR PUBPRTY SUBTYPE (durable subscriptions only; objects/subscription.rs) |
 //! | `AUTHREC`  | 2       | PROFILE OBJTYPE PRINCIPAL or GROUP, AUTHLIST (MQSC's authority keywords separated by `,`; one record each; objects/authority_record.rs) |
 //!
 //! Each image is one object slot (`SLOT_KIND_OBJECT`) with the object's id; a new image of the
@@ -39,12 +40,14 @@
 
 pub mod authority_record;
 pub mod channel_authentication_record;
+pub mod subscription;
 pub mod topic;
 
 use authority_record::AuthorityRecord;
 use channel_authentication_record::ChannelAuthenticationRecord;
 use ferrite_storage::error::{StorageError, StorageResult};
 use ferrite_storage::types::PageSetId;
+use subscription::SubscriptionDefinition;
 use topic::TopicDefinition;
 
 /// Maximum stored size of one object definition.
@@ -90,10 +93,12 @@ pub enum ObjectType {
     AuthorityRecord,
     /// A TOPIC object, an administered node of the topic tree (objects/topic.rs).
     Topic,
+    /// A durable subscription (objects/subscription.rs), named by its SubName.
+    Subscription,
 }
 
 impl ObjectType {
-    pub const ALL: [ObjectType; 13] = [
+    pub const ALL: [ObjectType; 14] = [
         ObjectType::LocalQueue,
         ObjectType::ModelQueue,
         ObjectType::AliasQueue,
@@ -107,6 +112,7 @@ impl ObjectType {
         ObjectType::ChannelAuthentication,
         ObjectType::AuthorityRecord,
         ObjectType::Topic,
+        ObjectType::Subscription,
     ];
 
     /// MQSC's keyword for the type, also the type word of the image.
@@ -125,6 +131,7 @@ impl ObjectType {
             ObjectType::ChannelAuthentication => "CHLAUTH",
             ObjectType::AuthorityRecord => "AUTHREC",
             ObjectType::Topic => "TOPIC",
+            ObjectType::Subscription => "SUB",
         }
     }
 
@@ -1263,6 +1270,7 @@ pub enum ObjectDefinition {
     ChannelAuthentication(ChannelAuthenticationRecord),
     AuthorityRecord(AuthorityRecord),
     Topic(TopicDefinition),
+    Subscription(SubscriptionDefinition),
 }
 
 impl ObjectDefinition {
@@ -1281,6 +1289,7 @@ impl ObjectDefinition {
             ObjectDefinition::ChannelAuthentication(_) => ObjectType::ChannelAuthentication,
             ObjectDefinition::AuthorityRecord(_) => ObjectType::AuthorityRecord,
             ObjectDefinition::Topic(_) => ObjectType::Topic,
+            ObjectDefinition::Subscription(_) => ObjectType::Subscription,
         }
     }
 
@@ -1298,6 +1307,7 @@ impl ObjectDefinition {
             ObjectDefinition::ChannelAuthentication(d) => &d.key,
             ObjectDefinition::AuthorityRecord(d) => &d.key,
             ObjectDefinition::Topic(d) => &d.name,
+            ObjectDefinition::Subscription(d) => &d.name,
         }
     }
 
@@ -1389,6 +1399,7 @@ impl ObjectDefinition {
             ObjectDefinition::ChannelAuthentication(record) => record.validate(),
             ObjectDefinition::AuthorityRecord(record) => record.validate(),
             ObjectDefinition::Topic(topic) => topic.validate(),
+            ObjectDefinition::Subscription(subscription) => subscription.validate(),
             ObjectDefinition::AuthInfo(definition) => {
                 check_name(
                     "authentication information object",
@@ -1425,6 +1436,7 @@ impl ObjectDefinition {
             ObjectDefinition::ChannelAuthentication(record) => return record.encode(),
             ObjectDefinition::AuthorityRecord(record) => return record.encode(),
             ObjectDefinition::Topic(topic) => return topic.encode(),
+            ObjectDefinition::Subscription(subscription) => return subscription.encode(),
             ObjectDefinition::Model(definition) => {
                 return definition.encode_as(ObjectType::ModelQueue)
             }
@@ -1572,6 +1584,9 @@ impl ObjectDefinition {
                 ObjectDefinition::AuthInfo(AuthInfoDefinition::from_image(&image)?)
             }
             ObjectType::Topic => ObjectDefinition::Topic(TopicDefinition::from_image(&image)?),
+            ObjectType::Subscription => {
+                ObjectDefinition::Subscription(SubscriptionDefinition::from_image(&image)?)
+            }
         };
         definition.validate()?;
         Ok((definition, image.times))

@@ -62,6 +62,7 @@ impl Connection {
     }
 
     pub(super) fn close_all(&mut self) {
+        self.end_subscription_handles();
         for (_, handle) in self.handles.drain() {
             if let Target::Queue(queue) = &handle.target {
                 queue.unlock(handle.lock_holder);

@@ -280,6 +280,7 @@ impl AuthorityObjectType {
             ObjectType::AuthInfo => AuthorityObjectType::AuthInfo,
             ObjectType::Topic => AuthorityObjectType::Topic,
             ObjectType::StorageClass
+            | ObjectType::Subscription
             | ObjectType::ChannelAuthentication
             | ObjectType::AuthorityRecord => return None,
         })

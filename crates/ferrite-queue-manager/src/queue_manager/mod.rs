@@ -317,6 +317,8 @@ pub struct QueueManager {
     pub(crate) authority_lock: Mutex<()>,
     /// Dynamic queues' creators, who have every authority on them (security/authorization.rs).
     pub(crate) dynamic_queue_creators: RwLock<HashMap<String, String>>,
+    /// Non-durable subscriptions and the subscriptions handles have open (pubsub/).
+    subscription_registry: crate::pubsub::SubscriptionRegistry,
     /// This instance's claim on its directory within the process (open_directories.rs),
     /// released by a completed shutdown or else by the drop. The last field: fields drop in
     /// declaration order, so a reopen that waits for the claim starts only once the log
@@ -550,6 +552,7 @@ impl QueueManager {
             authority_records: RwLock::default(),
             authority_lock: Mutex::new(()),
             dynamic_queue_creators: RwLock::default(),
+            subscription_registry: Default::default(),
             directory_claim: Mutex::new(Some(directory_claim)),
         });
         queue_manager.restart()?;
@@ -638,6 +641,11 @@ impl QueueManager {
     /// Whether an expiry observer is installed.
     pub fn has_expiry_observer(&self) -> bool {
         self.expiry_observer.get().is_some()
+    }
+
+    /// The non-durable subscriptions and the claims on subscriptions (pubsub/subscriptions.rs).
+    pub(crate) fn subscription_registry(&self) -> &crate::pubsub::SubscriptionRegistry {
+        &self.subscription_registry
     }
 
     pub fn name(&self) -> &str {
