@@ -242,6 +242,7 @@ fn publishing_is_all_or_nothing_in_and_out_of_syncpoint() {
     queue_manager.alter_queue(full).unwrap();
     let mut news = TopicDefinition::new("NEWS", "News");
     news.nonpersistent_delivery = Some(MessageDelivery::All);
+    news.use_dead_letter_queue = Some(false);
     define_topic(&queue_manager, news);
     let mut subscriber = connect(&queue_manager);
     for queue in ["APP.ROOMY", "APP.FULL"] {
@@ -283,12 +284,37 @@ fn publishing_is_all_or_nothing_in_and_out_of_syncpoint() {
     // With ALLAVAIL the full queue misses it and the other gets it.
     let mut news = TopicDefinition::new("NEWS", "News");
     news.nonpersistent_delivery = Some(MessageDelivery::AllAvailable);
+    news.use_dead_letter_queue = Some(false);
     queue_manager
         .alter_object(ObjectDefinition::Topic(news))
         .unwrap();
     publish(&mut publishing, hobj, MQPMO_SYNCPOINT, b"fourth");
     publishing.commit().unwrap();
     assert_eq!((depth("APP.ROOMY"), depth("APP.FULL")), (2, 1));
+    // With USEDLQ(YES) (inherited from SYSTEM.BASE.TOPIC) the copy that cannot be put goes
+    // to the dead-letter queue behind an MQDLH, and even NPMSGDLV(ALL) is satisfied.
+    let mut news = TopicDefinition::new("NEWS", "News");
+    news.nonpersistent_delivery = Some(MessageDelivery::All);
+    queue_manager
+        .alter_object(ObjectDefinition::Topic(news))
+        .unwrap();
+    publish(&mut publishing, hobj, MQPMO_NO_SYNCPOINT, b"fifth");
+    assert_eq!((depth("APP.ROOMY"), depth("APP.FULL")), (3, 1));
+    let dead_letters = open_queue(&mut publishing, "SYSTEM.DEAD.LETTER.QUEUE");
+    let mut md = Mqmd::default();
+    let mut buffer = vec![0u8; 4096];
+    let got = publishing
+        .get(
+            dead_letters,
+            &mut md,
+            &mut Mqgmo::with_options(MQGMO_NO_WAIT | MQGMO_NO_SYNCPOINT),
+            &mut buffer,
+        )
+        .unwrap();
+    assert_eq!(&md.format, b"MQDEAD  ");
+    let reason_field = i32::from_le_bytes(buffer[8..12].try_into().unwrap());
+    assert_eq!(reason_field, MQRC_Q_FULL, "the MQDLH's Reason");
+    assert!(buffer[..got.returned_length].ends_with(b"fifth"));
     // PUB(DISABLED) refuses publishing.
     let mut news = TopicDefinition::new("NEWS", "News");
     news.publish_enabled = Some(false);

@@ -12,7 +12,9 @@
 //! publish when the topic's PMSGDLV/NPMSGDLV require it (ALL; ALLDUR for a durable
 //! subscription): outside syncpoint nothing is delivered; inside, the unit of work is backed out
 //! (MQRC_BACKED_OUT), so no subscriber is left with part of it. Other copies that cannot be put
-//! are skipped (ALLAVAIL). A persistent publication reaches a temporary dynamic (managed
+//! are skipped (ALLAVAIL). Before either, with the topic's USEDLQ(YES), a copy that cannot be
+//! put goes to the dead-letter queue (behind an MQDLH with the reason), in the same unit of
+//! work, and counts as delivered. A persistent publication reaches a temporary dynamic (managed
 //! non-durable) queue as a non-persistent message, since such a queue holds no others.
 //!
 //! **Retained publications** (MQPMO_RETAIN, MQSUBRQ): `retained.rs`.
@@ -53,6 +55,7 @@ use super::{failed, Connection, Hobj, ObjectHandle, Target};
 use crate::descriptor::{self, trim};
 use crate::error::{MqError, MqResult};
 use crate::identifiers::new_identifier;
+use crate::queue_manager_put::{put_to_dead_letter_queue, InUnit};
 use crate::selection::Selection;
 use crate::structures::{Mqmd, Mqod, Mqpmo, Mqsd};
 use crate::triggering;
@@ -115,8 +118,28 @@ pub(super) struct Publication<'a> {
     pub(super) data: &'a [u8],
     pub(super) put_time_ms: u64,
     pub(super) delivery: MessageDelivery,
+    /// USEDLQ: a copy that cannot be put goes to the dead-letter queue instead.
+    pub(super) use_dead_letter_queue: bool,
     /// A retained publication sent to a new subscription or on MQSUBRQ (MQIsRetained).
     pub(super) retained: bool,
+}
+
+impl Publication<'_> {
+    /// The data of `subscription`'s copy (`copy`, the publication's descriptor, takes its
+    /// Format): the publication with its properties (`publication_data`).
+    fn copy_data(
+        &self,
+        copy: &mut Mqmd,
+        subscription: &SubscriptionDefinition,
+    ) -> MqResult<Vec<u8>> {
+        publication_data(
+            copy,
+            self.data,
+            self.topic_string,
+            &subscription.user_data,
+            self.retained,
+        )
+    }
 }
 
 impl Connection {
@@ -229,6 +252,7 @@ impl Connection {
             } else {
                 attributes.nonpersistent_delivery
             },
+            use_dead_letter_queue: attributes.use_dead_letter_queue,
             retained: false,
         };
         let subscribers = self.queue_manager.subscribers(&tree, topic_string);
@@ -271,9 +295,23 @@ impl Connection {
             }
         }
         let mut delivered: Vec<Delivered> = Vec::new();
+        // Trigger messages of dead-lettered copies outside syncpoint are not made (their
+        // arrivals are not the connection's unit of work's).
+        let mut own_arrivals = triggering::PendingArrivals::default();
         for subscription in subscribers {
-            let unit = if syncpoint { &mut self.unit } else { &mut own };
-            match deliver(&self.queue_manager, unit, publication, subscription) {
+            let (unit, arrivals) = if syncpoint {
+                (&mut self.unit, &mut self.arrivals)
+            } else {
+                (&mut own, &mut own_arrivals)
+            };
+            let outcome = match deliver(&self.queue_manager, unit, publication, subscription) {
+                Err(error) => {
+                    let unit = InUnit { unit, arrivals };
+                    dead_letter(&self.queue_manager, unit, publication, subscription, error)
+                }
+                delivered => delivered,
+            };
+            match outcome {
                 Ok(Some(copy)) => delivered.push(copy),
                 Ok(None) => {}
                 Err(error) if required(publication.delivery, subscription) => {
@@ -628,6 +666,34 @@ fn check_subscribe_options(options: i32) -> MqResult<()> {
 /// MQPUT's trigger and depth checks need once the unit of work is settled).
 pub(super) type Delivered = (Arc<LocalQueue>, u8, Option<triggering::ArrivalWatch>);
 
+/// With USEDLQ(YES), put the publication a subscriber's copy of which could not be put
+/// (`error`) on the dead-letter queue instead (`Ok(None)`, delivered there); otherwise, or
+/// when that fails too, `error`.
+fn dead_letter(
+    queue_manager: &ferrite_queue_manager::QueueManager,
+    unit: InUnit,
+    publication: &Publication,
+    subscription: &SubscriptionDefinition,
+    error: MqError,
+) -> MqResult<Option<Delivered>> {
+    if !publication.use_dead_letter_queue {
+        return Err(error);
+    }
+    let mut copy = publication.descriptor.clone();
+    let data = publication.copy_data(&mut copy, subscription)?;
+    put_to_dead_letter_queue(
+        queue_manager,
+        Some(unit),
+        &copy,
+        &data,
+        error.reason,
+        &subscription.destination,
+        &subscription.destination_queue_manager,
+    )
+    .map(|_| None)
+    .map_err(|_| error)
+}
+
 /// Whether a copy that cannot be put fails the publish (PMSGDLV/NPMSGDLV).
 fn required(delivery: MessageDelivery, subscription: &SubscriptionDefinition) -> bool {
     match delivery {
@@ -671,13 +737,7 @@ pub(super) fn deliver(
     if temporary {
         copy.persistence = MQPER_NOT_PERSISTENT;
     }
-    let data = publication_data(
-        &mut copy,
-        publication.data,
-        publication.topic_string,
-        &subscription.user_data,
-        publication.retained,
-    )?;
+    let data = publication.copy_data(&mut copy, subscription)?;
     let engine = descriptor::to_engine(&copy, publication.put_time_ms);
     let watch = triggering::ArrivalWatch::before(&queue);
     queue_manager.put(Some(unit), &queue, &engine, &data)?;

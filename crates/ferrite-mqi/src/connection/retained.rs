@@ -171,6 +171,7 @@ pub(super) fn send_retained(
             data: &retained.data,
             put_time_ms: now_ms(),
             delivery: MessageDelivery::AllAvailable,
+            use_dead_letter_queue: false,
             retained: true,
         };
         if let Ok(Some(_)) = deliver(queue_manager, &mut unit, &publication, subscription) {
