@@ -29,7 +29,27 @@ fn publisher(connection: &mut Connection, topic_string: &str) -> Hobj {
 }
 
 fn publish(connection: &mut Connection, hobj: Hobj, options: i32, data: &[u8]) -> Mqmd {
-    let mut md = Mqmd::default();
+    publish_with(
+        connection,
+        hobj,
+        MQPER_PERSISTENCE_AS_TOPIC_DEF,
+        options,
+        data,
+    )
+}
+
+/// Publish `data` with `persistence` and put options `options`, which must succeed.
+fn publish_with(
+    connection: &mut Connection,
+    hobj: Hobj,
+    persistence: i32,
+    options: i32,
+    data: &[u8],
+) -> Mqmd {
+    let mut md = Mqmd {
+        persistence,
+        ..Mqmd::default()
+    };
     connection
         .put(hobj, &mut md, &mut Mqpmo::with_options(options), data)
         .unwrap();
@@ -506,18 +526,13 @@ fn durable_subscriptions_collect_publications_while_away_and_survive_restart_and
         .into_iter()
         .enumerate()
     {
-        let mut md = Mqmd {
+        publish_with(
+            &mut publishing,
+            hobj,
             persistence,
-            ..Mqmd::default()
-        };
-        publishing
-            .put(
-                hobj,
-                &mut md,
-                &mut Mqpmo::with_options(MQPMO_SYNCPOINT),
-                format!("while away {index}").as_bytes(),
-            )
-            .unwrap();
+            MQPMO_SYNCPOINT,
+            format!("while away {index}").as_bytes(),
+        );
     }
     publishing.commit().unwrap();
     drop(publishing);
@@ -535,18 +550,13 @@ fn durable_subscriptions_collect_publications_while_away_and_survive_restart_and
     subscriber.close(hsub, MQCO_NONE).unwrap();
     let mut publishing = connect(&queue_manager);
     let hobj = publisher(&mut publishing, "Results");
-    let mut md = Mqmd {
-        persistence: MQPER_PERSISTENT,
-        ..Mqmd::default()
-    };
-    publishing
-        .put(
-            hobj,
-            &mut md,
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
-            b"before the crash",
-        )
-        .unwrap();
+    publish_with(
+        &mut publishing,
+        hobj,
+        MQPER_PERSISTENT,
+        MQPMO_NO_SYNCPOINT,
+        b"before the crash",
+    );
     drop(publishing);
     drop(subscriber);
     // A crash: no shutdown.
@@ -625,18 +635,13 @@ fn retained_publications_reach_late_subscribers_and_survive_restart() {
         MQRC_ACTION_ERROR
     );
     // A persistent retained publication survives a restart.
-    let mut md = Mqmd {
-        persistence: MQPER_PERSISTENT,
-        ..Mqmd::default()
-    };
-    publishing
-        .put(
-            score,
-            &mut md,
-            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_RETAIN),
-            b"final 3-0",
-        )
-        .unwrap();
+    publish_with(
+        &mut publishing,
+        score,
+        MQPER_PERSISTENT,
+        MQPMO_NO_SYNCPOINT | MQPMO_RETAIN,
+        b"final 3-0",
+    );
     drop(publishing);
     drop(subscriber);
     queue_manager.shutdown().unwrap();
@@ -647,4 +652,79 @@ fn retained_publications_reach_late_subscribers_and_survive_restart() {
     let got = drain(&mut subscriber, late_queue);
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].data, b"final 3-0");
+}
+
+#[test]
+fn durable_subscribers_get_each_committed_publication_once_after_a_stop_with_a_unit_in_flight() {
+    let (directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let names = ["Audit", "Billing", "Archive"];
+    let mut subscriber = connect(&queue_manager);
+    for name in names {
+        let mut sd = Mqsd {
+            options: MQSO_CREATE | MQSO_DURABLE | MQSO_MANAGED,
+            sub_name: name.into(),
+            object_string: if name == "Archive" {
+                "Orders/#"
+            } else {
+                "Orders/New"
+            }
+            .into(),
+            ..Mqsd::default()
+        };
+        let mut hobj = Hobj(0);
+        let hsub = subscriber.subscribe(&mut sd, &mut hobj).unwrap();
+        subscriber.close(hsub, MQCO_KEEP_SUB).unwrap();
+    }
+    drop(subscriber);
+    // Committed units of several publications each, then one left in flight by the stop.
+    let mut publishing = connect(&queue_manager);
+    let hobj = publisher(&mut publishing, "Orders/New");
+    let mut committed = Vec::new();
+    for unit in 0..5 {
+        for index in 0..4 {
+            let text = format!("order {unit}.{index}");
+            publish_with(
+                &mut publishing,
+                hobj,
+                MQPER_PERSISTENT,
+                MQPMO_SYNCPOINT,
+                text.as_bytes(),
+            );
+            committed.push(text);
+        }
+        publishing.commit().unwrap();
+    }
+    for index in 0..3 {
+        publish_with(
+            &mut publishing,
+            hobj,
+            MQPER_PERSISTENT,
+            MQPMO_SYNCPOINT,
+            format!("in flight {index}").as_bytes(),
+        );
+    }
+    // The queue manager stops under the publisher, its unit of work in flight (the
+    // connection ends after the stop, so nothing backs the unit out but restart).
+    queue_manager.shutdown().unwrap();
+    drop(publishing);
+    drop(queue_manager);
+    let queue_manager = ferrite_test_kit::open(directory.path());
+    let mut subscriber = connect(&queue_manager);
+    for name in names {
+        let mut sd = Mqsd {
+            options: MQSO_RESUME | MQSO_DURABLE | MQSO_MANAGED,
+            sub_name: name.into(),
+            ..Mqsd::default()
+        };
+        let mut queue = Hobj(0);
+        subscriber.subscribe(&mut sd, &mut queue).unwrap();
+        let got: Vec<String> = drain(&mut subscriber, queue)
+            .into_iter()
+            .map(|copy| String::from_utf8(copy.data).unwrap())
+            .collect();
+        assert_eq!(
+            got, committed,
+            "{name}: every committed publication once, in order"
+        );
+    }
 }
