@@ -122,6 +122,9 @@ pub(super) struct Publication<'a> {
     pub(super) use_dead_letter_queue: bool,
     /// A retained publication sent to a new subscription or on MQSUBRQ (MQIsRetained).
     pub(super) retained: bool,
+    /// The copy data of the subscriptions without SubUserData, with its Format: the same for
+    /// each of them, so made once per publication.
+    pub(super) plain_copy: std::cell::OnceCell<([u8; 8], Vec<u8>)>,
 }
 
 impl Publication<'_> {
@@ -131,14 +134,24 @@ impl Publication<'_> {
         &self,
         copy: &mut Mqmd,
         subscription: &SubscriptionDefinition,
-    ) -> MqResult<Vec<u8>> {
-        publication_data(
+    ) -> MqResult<std::borrow::Cow<'_, [u8]>> {
+        let plain = subscription.user_data.is_empty();
+        if let Some((format, data)) = self.plain_copy.get().filter(|_| plain) {
+            copy.format = *format;
+            return Ok(std::borrow::Cow::Borrowed(data));
+        }
+        let data = publication_data(
             copy,
             self.data,
             self.topic_string,
             &subscription.user_data,
             self.retained,
-        )
+        )?;
+        if !plain {
+            return Ok(std::borrow::Cow::Owned(data));
+        }
+        let (_, data) = self.plain_copy.get_or_init(|| (copy.format, data));
+        Ok(std::borrow::Cow::Borrowed(data))
     }
 }
 
@@ -254,6 +267,7 @@ impl Connection {
             },
             use_dead_letter_queue: attributes.use_dead_letter_queue,
             retained: false,
+            plain_copy: Default::default(),
         };
         let subscribers = self.queue_manager.subscribers(&tree, topic_string);
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;

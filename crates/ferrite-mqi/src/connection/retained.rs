@@ -173,6 +173,7 @@ pub(super) fn send_retained(
             delivery: MessageDelivery::AllAvailable,
             use_dead_letter_queue: false,
             retained: true,
+            plain_copy: Default::default(),
         };
         if let Ok(Some(_)) = deliver(queue_manager, &mut unit, &publication, subscription) {
             sent += 1;
