@@ -35,6 +35,13 @@ struct RegistryState {
     in_use: HashSet<String>,
 }
 
+fn already_exists(name: &str) -> StorageError {
+    StorageError::mq(
+        reason::MQRC_SUB_ALREADY_EXISTS,
+        format!("subscription '{name}' already exists"),
+    )
+}
+
 fn no_subscription(name: &str) -> StorageError {
     StorageError::mq(
         reason::MQRC_NO_SUBSCRIPTION,
@@ -79,12 +86,7 @@ impl QueueManager {
         subscription.validate()?;
         let existing = self.subscription(&subscription.name);
         match (&existing, replace) {
-            (Some(_), false) => {
-                return Err(StorageError::mq(
-                    reason::MQRC_SUB_ALREADY_EXISTS,
-                    format!("subscription '{}' already exists", subscription.name),
-                ))
-            }
+            (Some(_), false) => return Err(already_exists(&subscription.name)),
             (Some(existing), true) if existing.durable != subscription.durable => {
                 return Err(StorageError::mq(
                     reason::MQRC_DURABILITY_NOT_ALTERABLE,
@@ -104,6 +106,10 @@ impl QueueManager {
             return self.define_object(ObjectDefinition::Subscription(subscription), replace);
         }
         let mut state = self.subscription_registry().state.lock().unwrap();
+        // Checked again under the lock: a concurrent MQSUB may have made it meanwhile.
+        if !replace && state.nondurable.contains_key(&subscription.name) {
+            return Err(already_exists(&subscription.name));
+        }
         state
             .nondurable
             .insert(subscription.name.clone(), subscription);
