@@ -364,7 +364,8 @@ pub(crate) fn selected_subscriptions(
     selected
 }
 
-/// The topic strings DISPLAY TPSTATUS knows: the administered nodes' and the subscriptions'.
+/// The topic strings DISPLAY TPSTATUS knows: the administered nodes', the subscriptions' and
+/// those with a retained publication.
 fn known_topic_strings(context: &Context) -> Vec<String> {
     let mut strings: Vec<String> = context
         .queue_manager
@@ -383,6 +384,7 @@ fn known_topic_strings(context: &Context) -> Vec<String> {
                 .into_iter()
                 .map(|subscription| subscription.topic_string),
         )
+        .chain(ferrite_mqi::retained_topic_strings(context.queue_manager).unwrap_or_default())
         .collect();
     strings.sort();
     strings.dedup();
@@ -401,7 +403,8 @@ pub(crate) fn display_topic_status(context: &Context, object: &Token, rest: &[To
         )));
     };
     let pattern = value.text.clone();
-    let sample = topic_status_attributes(&context.queue_manager.topic_tree(), "", 0);
+    let mut sample = topic_status_attributes(&context.queue_manager.topic_tree(), "", 0);
+    sample.push(("RETAINED", yes_no(false)));
     let (selection, extras) = Selection::parse(rest, &sample, &[("TYPE", Takes::Value)])
         .map_err(|e| context.syntax(e))?;
     let mut kind = "TOPIC";
@@ -437,6 +440,7 @@ pub(crate) fn topic_status_rows(
         vec![pattern.to_string()]
     };
     let subscriptions = context.queue_manager.subscriptions();
+    let retained = ferrite_mqi::retained_topic_strings(context.queue_manager).unwrap_or_default();
     let mut rows = Vec::new();
     for topic_string in strings {
         let here: Vec<&SubscriptionDefinition> = subscriptions
@@ -444,7 +448,12 @@ pub(crate) fn topic_status_rows(
             .filter(|subscription| subscription.topic_string == topic_string)
             .collect();
         match kind {
-            "TOPIC" => rows.push(topic_status_attributes(&tree, &topic_string, here.len())),
+            "TOPIC" => {
+                let mut attributes = topic_status_attributes(&tree, &topic_string, here.len());
+                let has_retained = retained.binary_search(&topic_string).is_ok();
+                attributes.push(("RETAINED", yes_no(has_retained)));
+                rows.push(attributes);
+            }
             "SUB" => rows.extend(here.iter().map(|subscription| {
                 vec![
                     ("TOPICSTR", AttributeValue::Text(topic_string.clone())),

@@ -1193,6 +1193,7 @@ fn subscriptions_and_topic_status_through_pcf() {
         integer_of(&topic[0], MQIA_DURABLE_SUB),
         MQSUB_DURABLE_ALLOWED
     );
+    assert_eq!(integer_of(&topic[0], MQIACF_RETAINED_PUBLICATION), MQQSO_NO);
     let subs_here = admin.ok(
         MQCMD_INQUIRE_TOPIC_STATUS,
         vec![

@@ -167,8 +167,9 @@ fn inheritance_follows_the_tree_and_survives_restart_and_crash() {
     );
 }
 
-/// Publish `data` on `topic_string` through the MQI, outside syncpoint.
-fn publish(queue_manager: &Arc<QueueManager>, topic_string: &str, data: &[u8]) {
+/// Publish `data` on `topic_string` through the MQI, outside syncpoint, with put options
+/// `options` besides.
+fn publish(queue_manager: &Arc<QueueManager>, topic_string: &str, options: i32, data: &[u8]) {
     use ferrite_constants::{object_type::MQOT_TOPIC, open_options::MQOO_OUTPUT};
     let mut connection = ferrite_test_kit::connect(queue_manager);
     let mut od = ferrite_mqi::Mqod {
@@ -180,7 +181,7 @@ fn publish(queue_manager: &Arc<QueueManager>, topic_string: &str, data: &[u8]) {
     ferrite_test_kit::put(
         &mut connection,
         hobj,
-        ferrite_constants::put_options::MQPMO_NO_SYNCPOINT,
+        ferrite_constants::put_options::MQPMO_NO_SYNCPOINT | options,
         data,
     );
 }
@@ -229,8 +230,19 @@ fn administrative_subscriptions_and_publish_subscribe_status() {
     ] {
         assert!(shown.contains(expected), "{expected} in\n{shown}");
     }
-    publish(&queue_manager, "Sports/Football/Results", b"3-1");
-    publish(&queue_manager, "Sports/Football/Fixtures", b"Saturday");
+    let retain = ferrite_constants::put_options::MQPMO_RETAIN;
+    publish(&queue_manager, "Sports/Football/Results", retain, b"3-1");
+    publish(&queue_manager, "Sports/Football/Fixtures", 0, b"Saturday");
+    let retained = ok(
+        &queue_manager,
+        "DISPLAY TPSTATUS('Sports/Football/Results') RETAINED",
+    );
+    assert!(retained.contains("RETAINED(YES)"), "{retained}");
+    let not_retained = ok(
+        &queue_manager,
+        "DISPLAY TPSTATUS('Sports/Football') RETAINED",
+    );
+    assert!(not_retained.contains("RETAINED(NO)"), "{not_retained}");
     let status = ok(&queue_manager, "DISPLAY SBSTATUS('Scores desk') ALL");
     assert!(
         status.contains("DESTDPTH(1)") && status.contains("AMQ8099I"),
@@ -250,6 +262,10 @@ fn administrative_subscriptions_and_publish_subscribe_status() {
     assert!(
         every.contains("TOPICSTR(Sports)") && every.contains("TOPICSTR(Sports/+/Results)"),
         "{every}"
+    );
+    assert!(
+        every.contains("TOPICSTR(Sports/Football/Results)"),
+        "retained: {every}"
     );
     let engine = ok(&queue_manager, "DISPLAY PUBSUB ALL");
     assert!(

@@ -13,6 +13,7 @@ mod retained;
 mod status;
 mod syncpoint;
 pub use get_watch::NextMessage;
+pub use retained::retained_topic_strings;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -66,7 +66,8 @@ pub use ferrite_message::message_handles;
 
 pub use async_status::Mqsts;
 pub use connection::{
-    reserve_identifiers, AttributeValue, Connection, GetResult, Hobj, Inquired, NextMessage,
+    reserve_identifiers, retained_topic_strings, AttributeValue, Connection, GetResult, Hobj,
+    Inquired, NextMessage,
 };
 pub use error::{MqError, MqResult};
 pub use message_handles::Hmsg;

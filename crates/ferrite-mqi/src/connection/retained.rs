@@ -183,6 +183,18 @@ pub(super) fn send_retained(
     Ok(sent)
 }
 
+/// The topic strings that have a retained publication now (DISPLAY TPSTATUS RETAINED).
+pub fn retained_topic_strings(queue_manager: &QueueManager) -> MqResult<Vec<String>> {
+    let queue = retained_queue(queue_manager)?;
+    let mut topic_strings: Vec<String> = read_retained(queue_manager, &queue, None)?
+        .into_iter()
+        .map(|retained| retained.topic_string)
+        .collect();
+    topic_strings.sort();
+    topic_strings.dedup();
+    Ok(topic_strings)
+}
+
 impl Connection {
     /// MQSUBRQ: with MQSR_ACTION_PUBLICATION, send the subscription `hsub` the retained
     /// publications it selects again; returns how many (MQSRO NumPubs). None:
