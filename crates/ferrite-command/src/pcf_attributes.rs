@@ -583,7 +583,11 @@ pub(crate) const SUBSCRIPTION_MAP: &[Mapping] = &[
         MQIACF_PUBSUB_PROPERTIES,
         &[("MSGPROP", MQPSPROP_MSGPROP)],
     ),
-    choice("REQONLY", MQIACF_REQUEST_ONLY, &[("NO", MQRU_PUBLISH_ALL)]),
+    choice(
+        "REQONLY",
+        MQIACF_REQUEST_ONLY,
+        &[("NO", MQRU_PUBLISH_ALL), ("YES", MQRU_PUBLISH_ON_REQUEST)],
+    ),
     choice("EXPIRY", MQIACF_EXPIRY, &[("UNLIMITED", -1)]),
 ];
 

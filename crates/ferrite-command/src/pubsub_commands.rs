@@ -139,6 +139,7 @@ fn subscription_from(
         selector: text("SELECTOR").unwrap_or_default(),
         publication_priority: PRIORITY_AS_PUBLISHED,
         administrative: true,
+        publications_on_request: false,
         durable: true,
     };
     apply_choices(&mut subscription, found)?;
@@ -239,7 +240,14 @@ pub(crate) fn subscription_attributes(
         ("SUBTYPE", subscription_type(s)),
         ("DURABLE", yes_no(s.durable)),
         ("PSPROP", keyword("MSGPROP")),
-        ("REQONLY", keyword("NO")),
+        (
+            "REQONLY",
+            keyword(if s.publications_on_request {
+                "YES"
+            } else {
+                "NO"
+            }),
+        ),
         ("EXPIRY", keyword("UNLIMITED")),
     ]
 }

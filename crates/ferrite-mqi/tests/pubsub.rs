@@ -625,6 +625,21 @@ fn retained_publications_reach_late_subscribers_and_survive_restart() {
         1
     );
     assert_eq!(drain(&mut subscriber, queue)[0].data, b"2-0");
+    // MQSO_PUBLICATIONS_ON_REQUEST: nothing as it is published, the retained one on request.
+    let (on_request, on_request_queue) = subscribe(
+        &mut subscriber,
+        MQSO_CREATE | MQSO_MANAGED | MQSO_PUBLICATIONS_ON_REQUEST,
+        "Match/Score",
+    );
+    publish(&mut publishing, score, MQPMO_NO_SYNCPOINT, b"live again");
+    assert!(drain(&mut subscriber, on_request_queue).is_empty());
+    subscriber
+        .subscription_request(on_request, MQSR_ACTION_PUBLICATION)
+        .unwrap();
+    let requested = drain(&mut subscriber, on_request_queue);
+    assert_eq!(requested.len(), 1);
+    assert_eq!(requested[0].data, b"2-0");
+    assert!(requested[0].retained);
     let (other, _) = subscribe(&mut subscriber, MQSO_CREATE | MQSO_MANAGED, "Match/Fouls");
     assert_eq!(
         reason(subscriber.subscription_request(other, MQSR_ACTION_PUBLICATION)),

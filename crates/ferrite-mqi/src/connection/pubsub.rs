@@ -88,11 +88,11 @@ const KNOWN_SUBSCRIBE_OPTIONS: i32 = MQSO_ALTER
     | MQSO_SET_CORREL_ID
     | MQSO_SCOPE_QMGR
     | MQSO_NO_READ_AHEAD
-    | MQSO_READ_AHEAD;
+    | MQSO_READ_AHEAD
+    | MQSO_PUBLICATIONS_ON_REQUEST;
 
 /// MQSO_* options MQSUB recognises but Ferrite does not offer yet (MQRC_FUNCTION_NOT_SUPPORTED).
-const UNSUPPORTED_SUBSCRIBE_OPTIONS: i32 =
-    MQSO_GROUP_SUB | MQSO_SET_IDENTITY_CONTEXT | MQSO_PUBLICATIONS_ON_REQUEST;
+const UNSUPPORTED_SUBSCRIBE_OPTIONS: i32 = MQSO_GROUP_SUB | MQSO_SET_IDENTITY_CONTEXT;
 
 /// The property a delivered publication carries its topic string in (MQTopicString).
 pub const TOPIC_STRING_PROPERTY: &str = "mqps.Top";
@@ -431,6 +431,7 @@ impl Connection {
             selector: sd.selection_string.clone(),
             publication_priority: PRIORITY_AS_PUBLISHED,
             administrative: false,
+            publications_on_request: sd.options & MQSO_PUBLICATIONS_ON_REQUEST != 0,
             durable,
         };
         let defined = self
@@ -443,7 +444,8 @@ impl Connection {
             }
             return Err(error.into());
         }
-        if sd.options & MQSO_NEW_PUBLICATIONS_ONLY == 0 {
+        let on_request = sd.options & MQSO_PUBLICATIONS_ON_REQUEST != 0;
+        if sd.options & MQSO_NEW_PUBLICATIONS_ONLY == 0 && !on_request {
             // Retained publications reach a new subscription; one that cannot be put is
             // skipped, as MQ skips it.
             let _ = super::retained::send_retained(&self.queue_manager, &subscription);

@@ -5,7 +5,7 @@
 //!
 //! ## Stored image (`FERRITE-OBJECT 2 SUB`)
 //! `SUB SUBID TOPICOBJ TOPICSTR WSCHEMA DEST DESTQMGR DESTCLAS DESTCORL USERDATA SELECTOR PUBPRTY
-//! SUBTYPE`: SUBID and DESTCORL as 48 hexadecimal digits, WSCHEMA `TOPIC` or `CHAR`,
+//! SUBTYPE REQONLY` (REQONLY `YES` or `NO`, absent: `NO`): SUBID and DESTCORL as 48 hexadecimal digits, WSCHEMA `TOPIC` or `CHAR`,
 //! DESTCLAS `MANAGED` or `PROVIDED`, PUBPRTY `ASPUB`, `ASQDEF` or 0-9, SUBTYPE `API` or
 //! `ADMIN`.
 
@@ -60,6 +60,9 @@ pub struct SubscriptionDefinition {
     pub publication_priority: i32,
     /// SUBTYPE(ADMIN): made by DEFINE SUB rather than MQSUB.
     pub administrative: bool,
+    /// REQONLY(YES), MQSO_PUBLICATIONS_ON_REQUEST: publications reach it only through MQSUBRQ
+    /// (the retained ones), never as they are published.
+    pub publications_on_request: bool,
     /// Whether it is durable (stored); non-durable ones are never stored.
     pub durable: bool,
 }
@@ -82,6 +85,7 @@ impl SubscriptionDefinition {
             selector: String::new(),
             publication_priority: PRIORITY_AS_PUBLISHED,
             administrative: false,
+            publications_on_request: false,
             durable: true,
         }
     }
@@ -144,7 +148,15 @@ impl SubscriptionDefinition {
             .line("USERDATA", &self.user_data)
             .line("SELECTOR", &self.selector)
             .line("PUBPRTY", &priority_keyword(self.publication_priority))
-            .line("SUBTYPE", if self.administrative { "ADMIN" } else { "API" });
+            .line("SUBTYPE", if self.administrative { "ADMIN" } else { "API" })
+            .line(
+                "REQONLY",
+                if self.publications_on_request {
+                    "YES"
+                } else {
+                    "NO"
+                },
+            );
         image.finish()
     }
 
@@ -173,6 +185,7 @@ impl SubscriptionDefinition {
                 "SELECTOR" => d.selector = value.clone(),
                 "PUBPRTY" => d.publication_priority = priority_value(value).ok_or_else(bad)?,
                 "SUBTYPE" => d.administrative = value == "ADMIN",
+                "REQONLY" => d.publications_on_request = value == "YES",
                 _ => return Err(unknown(image.object_type, key)),
             }
         }
@@ -238,6 +251,7 @@ mod tests {
             selector: "Colour = 'Red'".into(),
             publication_priority: PRIORITY_AS_PUBLISHED,
             administrative: false,
+            publications_on_request: false,
             durable: true,
         }
     }
@@ -253,6 +267,7 @@ mod tests {
         );
         definition.publication_priority = 4;
         definition.wildcard_scheme = WildcardScheme::Character;
+        definition.publications_on_request = true;
         let image = ObjectDefinition::Subscription(definition.clone()).encode();
         assert_eq!(
             ObjectDefinition::decode(&image).unwrap(),

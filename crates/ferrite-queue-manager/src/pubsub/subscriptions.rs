@@ -4,7 +4,8 @@
 //! Subscription names are one name space across both.
 //!
 //! A publication's subscribers are the subscriptions whose topic string selects its topic
-//! string in their wildcard scheme and that no WILDCARD(BLOCK) node keeps from it.
+//! string in their wildcard scheme and that no WILDCARD(BLOCK) node keeps from it, but those
+//! that take publications on request only (MQSO_PUBLICATIONS_ON_REQUEST, REQONLY(YES)).
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
@@ -170,6 +171,9 @@ impl QueueManager {
         self.subscriptions()
             .into_iter()
             .filter(|subscription| {
+                if subscription.publications_on_request {
+                    return false;
+                }
                 let scheme = subscription.wildcard_scheme;
                 let pattern = subscription.topic_string.as_str();
                 matches(scheme, pattern, topic_string)
