@@ -9,6 +9,7 @@ mod local_workloads;
 mod mqi_workloads;
 mod network;
 mod physical;
+mod pubsub_workloads;
 mod queue_bound;
 mod report;
 mod rest;
@@ -94,6 +95,8 @@ enum Bench {
     LargeUow,
     ClientRequestReply,
     ClientConnections,
+    /// Publish/subscribe fan-out in-process: 2 KiB to 1, 10, 100 subscribers.
+    FanOut,
     /// The network path through Ferrite's Rust client, with the queue manager's CPU and
     /// context switches per operation (and the loopback echo).
     Network,
@@ -272,6 +275,9 @@ fn main() {
     }
     if selected(Bench::LargeUow) {
         local_workloads::large_uow(&mut context);
+    }
+    if selected(Bench::FanOut) {
+        pubsub_workloads::fan_out(&mut context);
     }
     if selected(Bench::ClientRequestReply) {
         client::client_request_reply(&mut context);

@@ -412,7 +412,7 @@ pub(crate) fn lower_this_thread_priority(levels: i32) {
 }
 
 /// This thread's CPU time, nanoseconds.
-fn thread_cpu_ns() -> u64 {
+pub(crate) fn thread_cpu_ns() -> u64 {
     let mut time = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

@@ -140,6 +140,7 @@ fn pcf_authority(command: i32) -> (u32, Option<(AuthorityObjectType, i32)>) {
     let process = |id| Some((AuthorityObjectType::Process, id));
     let namelist = |id| Some((AuthorityObjectType::Namelist, id));
     let auth_info = |id| Some((AuthorityObjectType::AuthInfo, id));
+    let topic = |id| Some((AuthorityObjectType::Topic, id));
     match command {
         MQCMD_INQUIRE_Q | MQCMD_INQUIRE_Q_NAMES | MQCMD_INQUIRE_Q_STATUS => {
             (MQZAO_DISPLAY, queue(MQCA_Q_NAME))
@@ -178,6 +179,11 @@ fn pcf_authority(command: i32) -> (u32, Option<(AuthorityObjectType, i32)>) {
         MQCMD_COPY_AUTH_INFO => (MQZAO_CREATE, auth_info(MQCACF_TO_AUTH_INFO_NAME)),
         MQCMD_CHANGE_AUTH_INFO => (MQZAO_CHANGE, auth_info(MQCA_AUTH_INFO_NAME)),
         MQCMD_DELETE_AUTH_INFO => (MQZAO_DELETE, auth_info(MQCA_AUTH_INFO_NAME)),
+        MQCMD_INQUIRE_TOPIC | MQCMD_INQUIRE_TOPIC_NAMES => (MQZAO_DISPLAY, topic(MQCA_TOPIC_NAME)),
+        MQCMD_CREATE_TOPIC => (MQZAO_CREATE, topic(MQCA_TOPIC_NAME)),
+        MQCMD_COPY_TOPIC => (MQZAO_CREATE, topic(MQCACF_TO_TOPIC_NAME)),
+        MQCMD_CHANGE_TOPIC => (MQZAO_CHANGE, topic(MQCA_TOPIC_NAME)),
+        MQCMD_DELETE_TOPIC => (MQZAO_DELETE, topic(MQCA_TOPIC_NAME)),
         MQCMD_START_CHANNEL_LISTENER | MQCMD_STOP_CHANNEL_LISTENER | MQCMD_ARCHIVE_LOG => {
             (MQZAO_CONTROL, None)
         }

@@ -53,6 +53,9 @@ pub(crate) const OBJECTS: &[(&str, &str)] = &[
     ("CHANNEL", "CHL"),
     ("TOPIC", "TOPIC"),
     ("SUB", "SUB"),
+    ("SBSTATUS", "SBS"),
+    ("TPSTATUS", "TPS"),
+    ("PUBSUB", "PUBSUB"),
     ("PSID", "PSID"),
     ("BUFFPOOL", "BUFFPOOL"),
     ("CMDSERV", "CMDSERV"),
@@ -110,7 +113,9 @@ pub fn run(
     let object_token = &tokens[1];
     let rest = &tokens[2..];
     let label = format!("{verb} {object}");
-    let object_type = ObjectType::from_keyword(object);
+    // Subscriptions have commands of their own (pubsub_commands.rs), not the generic ones.
+    let object_type =
+        ObjectType::from_keyword(object).filter(|kind| *kind != ObjectType::Subscription);
     // Command authority (command_authority.rs): for whom the command runs, before it runs.
     if let Err(failure) =
         crate::command_authority::check_mqsc(&context, verb, object, object_type, object_token)
@@ -299,6 +304,32 @@ fn dispatch(
         ("DISPLAY", "ENTAUTH", _) => (
             "CSQMDRTS",
             crate::authority_commands::display_entity(context, object_token, rest),
+        ),
+        // Publish/subscribe (pubsub_commands.rs).
+        ("DEFINE", "SUB", _) => (
+            "CSQMMSGP",
+            crate::pubsub_commands::define_subscription(context, object_token, rest),
+        ),
+        ("DELETE", "SUB", _) => (
+            "CSQMUQLC",
+            crate::pubsub_commands::delete_subscription(context, object_token, rest),
+        ),
+        ("DISPLAY", "SUB" | "SBSTATUS", _) => (
+            "CSQMDRTS",
+            crate::pubsub_commands::display_subscriptions(
+                context,
+                object == "SBSTATUS",
+                object_token,
+                rest,
+            ),
+        ),
+        ("DISPLAY", "TPSTATUS", _) => (
+            "CSQMDRTS",
+            crate::pubsub_commands::display_topic_status(context, object_token, rest),
+        ),
+        ("DISPLAY", "PUBSUB", _) => (
+            "CSQMDRTS",
+            crate::pubsub_commands::display_pubsub(context, object_token, rest),
         ),
         ("DEFINE" | "ALTER", "AUTHREC", _) => (
             "CSQ9SCND",
@@ -570,9 +601,9 @@ pub(crate) fn refresh_qmgr(context: &Context, object: &Token, rest: &[Token]) ->
 }
 
 /// OBJECT values of REFRESH QMGR TYPE(CONFIGEV) that Ferrite has objects for.
-const REFRESH_OBJECTS: [&str; 12] = [
+const REFRESH_OBJECTS: [&str; 13] = [
     "ALL", "QUEUE", "QLOCAL", "QMODEL", "QALIAS", "QREMOTE", "NAMELIST", "PROCESS", "STGCLASS",
-    "CHANNEL", "AUTHINFO", "QMGR",
+    "CHANNEL", "AUTHINFO", "QMGR", "TOPIC",
 ];
 
 /// REFRESH QMGR TYPE(CONFIGEV) [OBJECT(type)] [NAME(generic)] [INCLINT(0)]: a Refresh object

@@ -170,6 +170,7 @@ fn object_type_keyword(object_type: i32) -> AttributeValue {
         MQOT_Q_MGR => "QMGR",
         MQOT_PROCESS => "PROCESS",
         MQOT_NAMELIST => "NAMELIST",
+        MQOT_TOPIC => "TOPIC",
         _ => "NONE",
     })
 }

@@ -370,17 +370,22 @@ pub(crate) fn exclusive(
     Ok(())
 }
 
-/// The object's name: required, a valid MQ object name (a trailing `*` when `generic`).
-pub(crate) fn object_name(object: &Token, generic: bool) -> Result<String, SyntaxError> {
-    let Some(value) = &object.value else {
-        return Err(SyntaxError::new(
+/// The value naming the object (`QLOCAL(name)`): CSQ9010E when there is none.
+pub(crate) fn required_name_value(object: &Token) -> Result<&Value, SyntaxError> {
+    object.value.as_ref().ok_or_else(|| {
+        SyntaxError::new(
             format!(
                 "CSQ9010E Required parameter '{}' name is missing",
                 object.keyword
             ),
             object.position + object.keyword.chars().count(),
-        ));
-    };
+        )
+    })
+}
+
+/// The object's name: required, a valid MQ object name (a trailing `*` when `generic`).
+pub(crate) fn object_name(object: &Token, generic: bool) -> Result<String, SyntaxError> {
+    let value = required_name_value(object)?;
     let name = value.text.as_str();
     let stem = if generic {
         name.strip_suffix('*').unwrap_or(name)

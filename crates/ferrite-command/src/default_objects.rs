@@ -161,6 +161,33 @@ pub const DEFAULT_OBJECTS: &[(ObjectType, &str, &str)] = &[
         "DEV.APP.SVRCONN",
         "CHLTYPE(SVRCONN) DESCR('Application channel')",
     ),
+    // Publish/subscribe: the root of the topic tree and DEFINE TOPIC's model, as MQ supplies
+    // them, and the model queues of managed subscriptions' queues (objects/topic.rs).
+    (
+        ObjectType::Topic,
+        "SYSTEM.BASE.TOPIC",
+        "TOPICSTR('') DURSUB(YES) DEFPSIST(NO) DEFPRTY(0) DEFPRESP(SYNC) PUB(ENABLED) SUB(ENABLED) WILDCARD(PASSTHRU) MDURMDL(SYSTEM.DURABLE.MODEL.QUEUE) MNDURMDL(SYSTEM.NDURABLE.MODEL.QUEUE) PMSGDLV(ALLDUR) NPMSGDLV(ALLAVAIL) USEDLQ(YES) PROXYSUB(FIRSTUSE) PUBSCOPE(ALL) SUBSCOPE(ALL) DESCR('Base topic for attribute inheritance')",
+    ),
+    (
+        ObjectType::Topic,
+        "SYSTEM.DEFAULT.TOPIC",
+        "TOPICSTR('') DESCR('Default topic')",
+    ),
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.RETAINED.PUB.QUEUE",
+        "MAXDEPTH(999999999) INDXTYPE(CORRELID) DESCR('Retained publications')",
+    ),
+    (
+        ObjectType::ModelQueue,
+        "SYSTEM.DURABLE.MODEL.QUEUE",
+        "DEFTYPE(PERMDYN) DEFSOPT(SHARED) SHARE DESCR('Managed durable subscriptions')",
+    ),
+    (
+        ObjectType::ModelQueue,
+        "SYSTEM.NDURABLE.MODEL.QUEUE",
+        "DEFTYPE(TEMPDYN) DEFSOPT(SHARED) SHARE DESCR('Managed non-durable subscriptions')",
+    ),
     // The AUTHINFO a new queue manager's CONNAUTH names, as MQ for Multiplatforms supplies it:
     // CHCKCLNT(REQDADM), a password of privileged client users (the mqm group and the queue
     // manager's owner, qm.toml [security]) and of no one else; CHCKLOCL(OPTIONAL);

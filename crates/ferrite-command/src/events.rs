@@ -213,6 +213,11 @@ pub(crate) fn is_inquiry(command: i32) -> bool {
             | MQCMD_INQUIRE_CHANNEL_STATUS
             | MQCMD_INQUIRE_AUTH_INFO
             | MQCMD_INQUIRE_AUTH_INFO_NAMES
+            | MQCMD_INQUIRE_TOPIC
+            | MQCMD_INQUIRE_TOPIC_NAMES
+            | MQCMD_INQUIRE_SUBSCRIPTION
+            | MQCMD_INQUIRE_SUB_STATUS
+            | MQCMD_INQUIRE_TOPIC_STATUS
             | MQCMD_INQUIRE_CONNECTION
             | MQCMD_INQUIRE_LISTENER_STATUS
             | MQCMD_INQUIRE_USAGE
@@ -267,6 +272,16 @@ pub(crate) fn mqsc_command_code(verb: &str, object: &str) -> i32 {
         ("ALTER", "AUTHINFO") => MQCMD_CHANGE_AUTH_INFO,
         ("DELETE", "AUTHINFO") => MQCMD_DELETE_AUTH_INFO,
         ("DISPLAY", "AUTHINFO") => MQCMD_INQUIRE_AUTH_INFO,
+        ("DEFINE", "TOPIC") => MQCMD_CREATE_TOPIC,
+        ("ALTER", "TOPIC") => MQCMD_CHANGE_TOPIC,
+        ("DELETE", "TOPIC") => MQCMD_DELETE_TOPIC,
+        ("DISPLAY", "TOPIC") => MQCMD_INQUIRE_TOPIC,
+        ("DEFINE", "SUB") => MQCMD_CREATE_SUBSCRIPTION,
+        ("DELETE", "SUB") => MQCMD_DELETE_SUBSCRIPTION,
+        ("DISPLAY", "SUB") => MQCMD_INQUIRE_SUBSCRIPTION,
+        ("DISPLAY", "SBSTATUS") => MQCMD_INQUIRE_SUB_STATUS,
+        ("DISPLAY", "TPSTATUS") => MQCMD_INQUIRE_TOPIC_STATUS,
+        ("DISPLAY", "PUBSUB") => MQCMD_INQUIRE_PUBSUB_STATUS,
         ("DEFINE", "BUFFPOOL") => MQCMD_CREATE_BUFFER_POOL,
         ("ALTER", "BUFFPOOL") => MQCMD_CHANGE_BUFFER_POOL,
         ("DELETE", "BUFFPOOL") => MQCMD_DELETE_BUFFER_POOL,
@@ -613,7 +628,7 @@ impl Default for RefreshSelection {
 }
 
 /// The object types a refresh reports (OBJECT(ALL)), in MQ's order of object types.
-pub(crate) const REFRESHED_TYPES: [ObjectType; 9] = [
+pub(crate) const REFRESHED_TYPES: [ObjectType; 10] = [
     ObjectType::LocalQueue,
     ObjectType::ModelQueue,
     ObjectType::AliasQueue,
@@ -623,6 +638,7 @@ pub(crate) const REFRESHED_TYPES: [ObjectType; 9] = [
     ObjectType::StorageClass,
     ObjectType::Channel,
     ObjectType::AuthInfo,
+    ObjectType::Topic,
 ];
 
 /// Put one Refresh object event for every object `selection` names (configuration events

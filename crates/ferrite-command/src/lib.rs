@@ -52,6 +52,7 @@ pub mod parser;
 pub mod pcf;
 mod pcf_attributes;
 pub mod pcf_commands;
+mod pubsub_commands;
 mod qmgr_commands;
 mod queue_attributes;
 mod queue_commands;
@@ -59,6 +60,7 @@ mod security_commands;
 pub mod server;
 mod statistics_commands;
 mod storage_commands;
+mod topic_commands;
 mod usage;
 
 use std::sync::{Arc, RwLock};

@@ -17,6 +17,7 @@
 //! | PROCESS                    | CSQM408I |
 //! | STGCLASS                   | CSQM410I |
 //! | AUTHINFO                   | AMQ8566I (MQ's own number for this display; the z/OS one is not in Ferrite's references) |
+//! | TOPIC                      | AMQ8633I (likewise; topic_commands.rs) |
 //!
 //! An AUTHINFO changes connection authentication only at REFRESH SECURITY TYPE(CONNAUTH)
 //! (security_commands.rs), as in MQ. DEFINE AUTHINFO needs AUTHTYPE; of MQ's types only
@@ -36,7 +37,7 @@ use ferrite_queue_manager::objects::{
 use ferrite_queue_manager::{
     AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
     ObjectDefinition, ObjectType, ProcessDefinition, QueueDefinition, QueueManagerAttributes,
-    RemoteDefinition, StorageClassDefinition, KEEPALIVE_AUTO,
+    RemoteDefinition, StorageClassDefinition, TopicDefinition, KEEPALIVE_AUTO,
 };
 use ferrite_storage::PageSetId;
 
@@ -58,8 +59,11 @@ pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
         names.iter().map(|name| (*name, Takes::Value)).collect()
     };
     match object_type {
-        // SET CHLAUTH and SET AUTHREC have their own keywords.
-        ObjectType::ChannelAuthentication | ObjectType::AuthorityRecord => Vec::new(),
+        // SET CHLAUTH and SET AUTHREC have their own keywords; subscriptions are made by
+        // MQSUB (the MQSC dispatcher does not route SUB here).
+        ObjectType::ChannelAuthentication
+        | ObjectType::AuthorityRecord
+        | ObjectType::Subscription => Vec::new(),
         ObjectType::LocalQueue => QLOCAL_ATTRIBUTES.to_vec(),
         ObjectType::ModelQueue => {
             let mut attributes = QLOCAL_ATTRIBUTES.to_vec();
@@ -89,6 +93,7 @@ pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
         ]),
         // ALTER QMGR has its own command (qmgr_commands.rs); DEFINE QMGR does not exist.
         ObjectType::QueueManager => Vec::new(),
+        ObjectType::Topic => value(crate::topic_commands::TOPIC_KEYWORDS),
     }
 }
 
@@ -124,8 +129,11 @@ pub(crate) fn default_definition(object_type: ObjectType, name: &str) -> ObjectD
             ObjectDefinition::QueueManager(QueueManagerAttributes::new(name, 1, 0))
         }
         ObjectType::AuthInfo => ObjectDefinition::AuthInfo(AuthInfoDefinition::new(name)),
-        ObjectType::ChannelAuthentication | ObjectType::AuthorityRecord => {
-            unreachable!("CHLAUTH and AUTHREC records are made by SET CHLAUTH and SET AUTHREC")
+        ObjectType::Topic => ObjectDefinition::Topic(TopicDefinition::new(name, "")),
+        ObjectType::ChannelAuthentication
+        | ObjectType::AuthorityRecord
+        | ObjectType::Subscription => {
+            unreachable!("CHLAUTH and AUTHREC records are made by SET CHLAUTH and SET AUTHREC, subscriptions by MQSUB")
         }
     }
 }
@@ -134,8 +142,10 @@ pub(crate) fn rename(definition: &mut ObjectDefinition, name: &str) {
     let name = name.to_string();
     match definition {
         ObjectDefinition::Local(d) | ObjectDefinition::Model(d) => d.name = name,
-        ObjectDefinition::ChannelAuthentication(_) | ObjectDefinition::AuthorityRecord(_) => {
-            unreachable!("CHLAUTH and AUTHREC records have no name to change")
+        ObjectDefinition::ChannelAuthentication(_)
+        | ObjectDefinition::AuthorityRecord(_)
+        | ObjectDefinition::Subscription(_) => {
+            unreachable!("CHLAUTH and AUTHREC records and subscriptions are not copied")
         }
         ObjectDefinition::Alias(d) => d.name = name,
         ObjectDefinition::Remote(d) => d.name = name,
@@ -145,6 +155,7 @@ pub(crate) fn rename(definition: &mut ObjectDefinition, name: &str) {
         ObjectDefinition::StorageClass(d) => d.name = name,
         ObjectDefinition::QueueManager(d) => d.name = name,
         ObjectDefinition::AuthInfo(d) => d.name = name,
+        ObjectDefinition::Topic(d) => d.name = name,
     }
 }
 
@@ -244,10 +255,13 @@ pub(crate) fn apply(
         ObjectDefinition::Namelist(namelist) => apply_namelist(namelist, token, value)?,
         ObjectDefinition::StorageClass(class) => apply_storage_class(context, class, token, value)?,
         ObjectDefinition::QueueManager(_) => unreachable!("settable() has no QMGR keywords"),
-        ObjectDefinition::ChannelAuthentication(_) | ObjectDefinition::AuthorityRecord(_) => {
-            unreachable!("keywords checked against settable(), empty for CHLAUTH and AUTHREC")
+        ObjectDefinition::ChannelAuthentication(_)
+        | ObjectDefinition::AuthorityRecord(_)
+        | ObjectDefinition::Subscription(_) => {
+            unreachable!("keywords checked against settable(), empty for CHLAUTH, AUTHREC, SUB")
         }
         ObjectDefinition::AuthInfo(auth_info) => apply_auth_info(auth_info, token, value)?,
+        ObjectDefinition::Topic(topic) => crate::topic_commands::apply_topic(topic, token, value)?,
     }
     Ok(())
 }
@@ -637,6 +651,10 @@ pub(crate) fn define_or_alter(
     let name = object_name(object, false).map_err(|e| context.syntax(e))?;
     check_name_length(object_type, object, &name).map_err(|e| context.syntax(e))?;
     let mut allowed = settable(object_type);
+    if alter && object_type == ObjectType::Topic {
+        // A topic object's node does not move (MQ: TOPICSTR is not an ALTER TOPIC keyword).
+        allowed.retain(|(keyword, _)| *keyword != "TOPICSTR");
+    }
     if !alter {
         allowed.extend([
             ("LIKE", Takes::Value),
@@ -651,6 +669,7 @@ pub(crate) fn define_or_alter(
     let required = match object_type {
         ObjectType::Channel => Some("CHLTYPE"),
         ObjectType::AuthInfo => Some("AUTHTYPE"),
+        ObjectType::Topic => Some("TOPICSTR"),
         _ => None,
     };
     if let Some(required) = required.filter(|_| !alter) {
@@ -857,8 +876,10 @@ fn definition_attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
         ObjectDefinition::Local(_) => {
             unreachable!("local queues are displayed with their status")
         }
-        ObjectDefinition::ChannelAuthentication(_) | ObjectDefinition::AuthorityRecord(_) => {
-            unreachable!("DISPLAY CHLAUTH and DISPLAY AUTHREC have their own commands")
+        ObjectDefinition::ChannelAuthentication(_)
+        | ObjectDefinition::AuthorityRecord(_)
+        | ObjectDefinition::Subscription(_) => {
+            unreachable!("DISPLAY CHLAUTH and DISPLAY AUTHREC have their own commands; SUB is not displayed here")
         }
         ObjectDefinition::Model(d) => queue_definition_attributes(d, "QMODEL"),
         ObjectDefinition::Alias(d) => vec![
@@ -910,6 +931,7 @@ fn definition_attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
             ("DESCR", text(&d.description)),
         ],
         ObjectDefinition::QueueManager(d) => crate::qmgr_commands::stored_attributes(d),
+        ObjectDefinition::Topic(d) => crate::topic_commands::topic_attributes(d),
         ObjectDefinition::AuthInfo(d) => vec![
             ("AUTHINFO", text(&d.name)),
             ("AUTHTYPE", AttributeValue::Keyword("IDPWOS")),
@@ -1018,7 +1040,7 @@ fn channel_sample() -> Vec<(&'static str, AttributeValue)> {
 /// Attributes shown whatever is asked: the name, the type, QSGDISP.
 fn always_shown(object_type: ObjectType) -> usize {
     match object_type {
-        ObjectType::Process | ObjectType::Namelist => 2,
+        ObjectType::Process | ObjectType::Namelist | ObjectType::Topic => 2,
         _ => 3,
     }
 }
@@ -1030,6 +1052,7 @@ fn message_id(object_type: ObjectType) -> &'static str {
         ObjectType::Process => "CSQM408I",
         ObjectType::StorageClass => "CSQM410I",
         ObjectType::AuthInfo => "AMQ8566I",
+        ObjectType::Topic => "AMQ8633I",
         _ => "CSQM401I",
     }
 }
@@ -1072,6 +1095,7 @@ pub(crate) fn display(
     let extra: &[(&str, Takes)] = match object_type {
         ObjectType::Channel => &[("CHLTYPE", Takes::Value)],
         ObjectType::AuthInfo => &[("AUTHTYPE", Takes::Value)],
+        ObjectType::Topic => &[("TYPE", Takes::Value)],
         _ => &[],
     };
     let (selection, extras) =
@@ -1079,6 +1103,13 @@ pub(crate) fn display(
     let mut type_wanted = true;
     let mut channel_type_wanted = None;
     for (token, value) in extras {
+        if token.keyword == "TYPE" {
+            let types = ["LOCAL", "CLUSTER", "ALL"];
+            let chosen =
+                choice(token, value.expect("checked"), &types).map_err(|e| context.syntax(e))?;
+            type_wanted = types[chosen] != "CLUSTER";
+            continue;
+        }
         if token.keyword == "AUTHTYPE" {
             let types = ["IDPWOS", "IDPWLDAP", "CRLLDAP", "OCSP", "ALL"];
             let chosen =

@@ -6,7 +6,7 @@
 use ferrite_constants::{
     appl_type::*, channel::*, definition_type::*, index_type::*, message_delivery_sequence::*,
     misc::*, object_type::*, open_options::*, pcf_selector::*, persistence::*, platform::*,
-    queue_type::*, selector::*, shareability::*, syncpoint::*, trigger_type::*,
+    priority::*, queue_type::*, selector::*, shareability::*, syncpoint::*, trigger_type::*,
 };
 use ferrite_queue_manager::{ObjectDefinition, ObjectTimes, ObjectType};
 
@@ -28,6 +28,8 @@ pub(crate) enum Kind {
     Pair,
     /// MQCFBS: a connection identifier shown as 16 hexadecimal digits.
     ConnectionId,
+    /// MQCFBS: a 24-byte identifier shown as 48 hexadecimal digits (SUBID, DESTCORL).
+    Identifier,
     /// MQCFIN from a keyword shown alone (SHARE or NOSHARE): the values are the keywords.
     Flag(&'static [(&'static str, i32)]),
 }
@@ -509,6 +511,183 @@ pub(crate) const AUTH_INFO_MAP: &[Mapping] = &[
     text("ALTTIME", MQCA_ALTERATION_TIME),
 ];
 
+const AS_PARENT_YES_NO: &[(&str, i32)] = &[
+    ("ASPARENT", MQPER_PERSISTENCE_AS_PARENT),
+    ("NO", MQPER_NOT_PERSISTENT),
+    ("YES", MQPER_PERSISTENT),
+];
+const DELIVERY: &[(&str, i32)] = &[
+    ("ASPARENT", MQDLV_AS_PARENT),
+    ("ALL", MQDLV_ALL),
+    ("ALLDUR", MQDLV_ALL_DUR),
+    ("ALLAVAIL", MQDLV_ALL_AVAIL),
+];
+const DURABLE_SUBSCRIPTIONS: &[(&str, i32)] = &[
+    ("ASPARENT", MQSUB_DURABLE_AS_PARENT),
+    ("YES", MQSUB_DURABLE_ALLOWED),
+    ("NO", MQSUB_DURABLE_INHIBITED),
+];
+const PUBLISH: &[(&str, i32)] = &[
+    ("ASPARENT", MQTA_PUB_AS_PARENT),
+    ("DISABLED", MQTA_PUB_INHIBITED),
+    ("ENABLED", MQTA_PUB_ALLOWED),
+];
+const SUBSCRIBE: &[(&str, i32)] = &[
+    ("ASPARENT", MQTA_SUB_AS_PARENT),
+    ("DISABLED", MQTA_SUB_INHIBITED),
+    ("ENABLED", MQTA_SUB_ALLOWED),
+];
+const PUT_RESPONSE: &[(&str, i32)] = &[
+    ("ASPARENT", MQPRT_RESPONSE_AS_PARENT),
+    ("SYNC", MQPRT_SYNC_RESPONSE),
+    ("ASYNC", MQPRT_ASYNC_RESPONSE),
+];
+const USE_DEAD_LETTER_QUEUE: &[(&str, i32)] = &[
+    ("ASPARENT", MQUSEDLQ_AS_PARENT),
+    ("NO", MQUSEDLQ_NO),
+    ("YES", MQUSEDLQ_YES),
+];
+const SCOPE: &[(&str, i32)] = &[
+    ("ASPARENT", MQSCOPE_AS_PARENT),
+    ("QMGR", MQSCOPE_QMGR),
+    ("ALL", MQSCOPE_ALL),
+];
+
+const fn identifier(keyword: &'static str, selector: i32) -> Mapping {
+    Mapping {
+        keyword,
+        selector,
+        kind: Kind::Identifier,
+    }
+}
+
+const SUBSCRIPTION_TYPES: &[(&str, i32)] = &[
+    ("API", MQSUBTYPE_API),
+    ("ADMIN", MQSUBTYPE_ADMIN),
+    ("PROXY", MQSUBTYPE_PROXY),
+];
+const SUBSCRIPTION_DURABLE: &[(&str, i32)] =
+    &[("YES", MQSUB_DURABLE_YES), ("NO", MQSUB_DURABLE_NO)];
+
+/// DISPLAY SUB (pubsub_commands.rs).
+pub(crate) const SUBSCRIPTION_MAP: &[Mapping] = &[
+    text("SUB", MQCACF_SUB_NAME),
+    identifier("SUBID", MQBACF_SUB_ID),
+    text("TOPICSTR", MQCA_TOPIC_STRING),
+    text("TOPICOBJ", MQCA_TOPIC_NAME),
+    text("DEST", MQCACF_DESTINATION),
+    text("DESTQMGR", MQCACF_DESTINATION_Q_MGR),
+    choice(
+        "DESTCLAS",
+        MQIACF_DESTINATION_CLASS,
+        &[("MANAGED", MQDC_MANAGED), ("PROVIDED", MQDC_PROVIDED)],
+    ),
+    identifier("DESTCORL", MQBACF_DESTINATION_CORREL_ID),
+    text("USERDATA", MQCACF_SUB_USER_DATA),
+    text("SELECTOR", MQCACF_SUB_SELECTOR),
+    choice(
+        "PUBPRTY",
+        MQIACF_PUB_PRIORITY,
+        &[
+            ("ASPUB", MQPRI_PRIORITY_AS_PUBLISHED),
+            ("ASQDEF", MQPRI_PRIORITY_AS_Q_DEF),
+        ],
+    ),
+    choice(
+        "WSCHEMA",
+        MQIACF_WILDCARD_SCHEMA,
+        &[("CHAR", MQWS_CHAR), ("TOPIC", MQWS_TOPIC)],
+    ),
+    choice("SUBTYPE", MQIACF_SUB_TYPE, SUBSCRIPTION_TYPES),
+    choice("DURABLE", MQIACF_DURABLE_SUBSCRIPTION, SUBSCRIPTION_DURABLE),
+    choice(
+        "PSPROP",
+        MQIACF_PUBSUB_PROPERTIES,
+        &[("MSGPROP", MQPSPROP_MSGPROP)],
+    ),
+    choice(
+        "REQONLY",
+        MQIACF_REQUEST_ONLY,
+        &[("NO", MQRU_PUBLISH_ALL), ("YES", MQRU_PUBLISH_ON_REQUEST)],
+    ),
+    choice("EXPIRY", MQIACF_EXPIRY, &[("UNLIMITED", -1)]),
+];
+
+/// DISPLAY SBSTATUS (ACTIVE and DESTDPTH are Ferrite's, shown in MQSC only).
+pub(crate) const SUBSCRIPTION_STATUS_MAP: &[Mapping] = &[
+    text("SUB", MQCACF_SUB_NAME),
+    identifier("SUBID", MQBACF_SUB_ID),
+    choice("DURABLE", MQIACF_DURABLE_SUBSCRIPTION, SUBSCRIPTION_DURABLE),
+    choice("SUBTYPE", MQIACF_SUB_TYPE, SUBSCRIPTION_TYPES),
+];
+
+/// DISPLAY TPSTATUS, TYPE(TOPIC) and TYPE(SUB).
+pub(crate) const TOPIC_STATUS_MAP: &[Mapping] = &[
+    text("TOPICSTR", MQCA_TOPIC_STRING),
+    text("ADMIN", MQCA_ADMIN_TOPIC_NAME),
+    choice("DURSUB", MQIA_DURABLE_SUB, DURABLE_SUBSCRIPTIONS),
+    choice("PUB", MQIA_INHIBIT_PUB, PUBLISH),
+    choice("SUB", MQIA_INHIBIT_SUB, SUBSCRIBE),
+    choice("DEFPSIST", MQIA_TOPIC_DEF_PERSISTENCE, AS_PARENT_YES_NO),
+    integer("DEFPRTY", MQIA_DEF_PRIORITY),
+    choice("DEFPRESP", MQIA_DEF_PUT_RESPONSE_TYPE, PUT_RESPONSE),
+    text("MDURMDL", MQCA_MODEL_DURABLE_Q),
+    text("MNDURMDL", MQCA_MODEL_NON_DURABLE_Q),
+    choice("PMSGDLV", MQIA_PM_DELIVERY, DELIVERY),
+    choice("NPMSGDLV", MQIA_NPM_DELIVERY, DELIVERY),
+    choice("USEDLQ", MQIA_USE_DEAD_LETTER_Q, USE_DEAD_LETTER_QUEUE),
+    integer("SUBCOUNT", MQIA_SUB_COUNT),
+    choice(
+        "RETAINED",
+        MQIACF_RETAINED_PUBLICATION,
+        &[("NO", MQQSO_NO), ("YES", MQQSO_YES)],
+    ),
+    identifier("SUBID", MQBACF_SUB_ID),
+    choice("DURABLE", MQIACF_DURABLE_SUBSCRIPTION, SUBSCRIPTION_DURABLE),
+    choice("SUBTYPE", MQIACF_SUB_TYPE, SUBSCRIPTION_TYPES),
+];
+
+/// DISPLAY TOPIC (topic_commands.rs).
+pub(crate) const TOPIC_MAP: &[Mapping] = &[
+    text("TOPIC", MQCA_TOPIC_NAME),
+    choice("TYPE", MQIA_TOPIC_TYPE, &[("LOCAL", MQTOPT_LOCAL)]),
+    choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
+    text("TOPICSTR", MQCA_TOPIC_STRING),
+    text("DESCR", MQCA_TOPIC_DESC),
+    choice("DURSUB", MQIA_DURABLE_SUB, DURABLE_SUBSCRIPTIONS),
+    choice("DEFPSIST", MQIA_TOPIC_DEF_PERSISTENCE, AS_PARENT_YES_NO),
+    choice(
+        "DEFPRTY",
+        MQIA_DEF_PRIORITY,
+        &[("ASPARENT", MQPRI_PRIORITY_AS_PARENT)],
+    ),
+    choice("DEFPRESP", MQIA_DEF_PUT_RESPONSE_TYPE, PUT_RESPONSE),
+    choice("PUB", MQIA_INHIBIT_PUB, PUBLISH),
+    choice("SUB", MQIA_INHIBIT_SUB, SUBSCRIBE),
+    choice(
+        "WILDCARD",
+        MQIA_WILDCARD_OPERATION,
+        &[("BLOCK", MQTA_BLOCK), ("PASSTHRU", MQTA_PASSTHRU)],
+    ),
+    text("MDURMDL", MQCA_MODEL_DURABLE_Q),
+    text("MNDURMDL", MQCA_MODEL_NON_DURABLE_Q),
+    choice("PMSGDLV", MQIA_PM_DELIVERY, DELIVERY),
+    choice("NPMSGDLV", MQIA_NPM_DELIVERY, DELIVERY),
+    choice("USEDLQ", MQIA_USE_DEAD_LETTER_Q, USE_DEAD_LETTER_QUEUE),
+    choice(
+        "PROXYSUB",
+        MQIA_PROXY_SUB,
+        &[
+            ("FORCE", MQTA_PROXY_SUB_FORCE),
+            ("FIRSTUSE", MQTA_PROXY_SUB_FIRSTUSE),
+        ],
+    ),
+    choice("PUBSCOPE", MQIA_PUB_SCOPE, SCOPE),
+    choice("SUBSCOPE", MQIA_SUB_SCOPE, SCOPE),
+    text("ALTDATE", MQCA_ALTERATION_DATE),
+    text("ALTTIME", MQCA_ALTERATION_TIME),
+];
+
 pub(crate) const NAMELIST_MAP: &[Mapping] = &[
     text("NAMELIST", MQCA_NAMELIST_NAME),
     choice("QSGDISP", MQIA_QSG_DISP, QSGDISP),
@@ -629,6 +808,10 @@ pub(crate) fn to_parameter(
             parameter,
             value: connection_id(queue_manager, u64::from_str_radix(hex, 16).ok()?),
         },
+        (Kind::Identifier, AttributeValue::Text(hex)) => Parameter::ByteString {
+            parameter,
+            value: ferrite_queue_manager::objects::subscription::from_hex(hex)?.to_vec(),
+        },
         _ => return None,
     })
 }
@@ -724,6 +907,7 @@ pub(crate) fn object_event_parameters(
         ObjectType::Process => (MQOT_PROCESS, MQCA_PROCESS_NAME, PROCESS_MAP),
         ObjectType::Namelist => (MQOT_NAMELIST, MQCA_NAMELIST_NAME, NAMELIST_MAP),
         ObjectType::AuthInfo => (MQOT_AUTH_INFO, MQCA_AUTH_INFO_NAME, AUTH_INFO_MAP),
+        ObjectType::Topic => (MQOT_TOPIC, MQCA_TOPIC_NAME, TOPIC_MAP),
         _ => (MQOT_Q, MQCA_Q_NAME, QUEUE_MAP),
     };
     let mut attributes = match definition {

@@ -65,11 +65,12 @@ use crate::CommandProcessor;
 use crate::pcf_attributes::{
     connection_id, to_parameters, Kind, Mapping, AUTH_INFO_MAP, CHANNEL_MAP, CHANNEL_STATUS_MAP,
     CONNECTION_MAP, LISTENER_STATUS_MAP, NAMELIST_MAP, PROCESS_MAP, QUEUE_HANDLE_MAP,
-    QUEUE_MANAGER_MAP, QUEUE_MAP, QUEUE_STATUS_MAP,
+    QUEUE_MANAGER_MAP, QUEUE_MAP, QUEUE_STATUS_MAP, TOPIC_MAP,
 };
 
 mod authority;
 mod channel_authentication;
+mod pubsub;
 mod usage;
 
 // ----- errors and the request's parameters ----------------------------------------------------
@@ -378,6 +379,12 @@ fn object_kind(object_type: ObjectType) -> ObjectKind {
             names_parameter: MQCACF_NAMELIST_NAMES,
             map: NAMELIST_MAP,
         },
+        ObjectType::Topic => ObjectKind {
+            name_parameter: MQCA_TOPIC_NAME,
+            attributes_parameter: MQIACF_TOPIC_ATTRS,
+            names_parameter: MQCACF_TOPIC_NAMES,
+            map: TOPIC_MAP,
+        },
         ObjectType::AuthInfo => ObjectKind {
             name_parameter: MQCA_AUTH_INFO_NAME,
             attributes_parameter: MQIACF_AUTH_INFO_ATTRS,
@@ -542,6 +549,10 @@ fn object_types_of(
             None | Some(MQAIT_ALL) | Some(MQAIT_IDPW_OS) => vec![ObjectType::AuthInfo],
             Some(_) => Vec::new(),
         },
+        Some(ObjectType::Topic) => match request.integer(MQIA_TOPIC_TYPE)? {
+            None | Some(MQTOPT_ALL) | Some(MQTOPT_LOCAL) => vec![ObjectType::Topic],
+            Some(_) => Vec::new(),
+        },
         Some(object_type) => vec![object_type],
     })
 }
@@ -555,6 +566,7 @@ fn inquire_objects(context: &Context, request: &Request, types: Option<ObjectTyp
             || (types.is_none() && p.id() == MQIA_Q_TYPE)
             || (types == Some(ObjectType::Channel) && p.id() == MQIACH_CHANNEL_TYPE)
             || (types == Some(ObjectType::AuthInfo) && p.id() == MQIA_AUTH_INFO_TYPE)
+            || (types == Some(ObjectType::Topic) && p.id() == MQIA_TOPIC_TYPE)
     })?;
     let pattern = request.required_string(kind.name_parameter)?;
     check_name(pattern, kind.name_parameter, true, 48)?;
@@ -563,6 +575,7 @@ fn inquire_objects(context: &Context, request: &Request, types: Option<ObjectTyp
         None => vec![MQCA_Q_NAME, MQIA_Q_TYPE],
         Some(ObjectType::Channel) => vec![MQCACH_CHANNEL_NAME, MQIACH_CHANNEL_TYPE],
         Some(ObjectType::AuthInfo) => vec![MQCA_AUTH_INFO_NAME, MQIA_AUTH_INFO_TYPE],
+        Some(ObjectType::Topic) => vec![MQCA_TOPIC_NAME, MQIA_TOPIC_TYPE],
         Some(_) => vec![kind.name_parameter],
     };
     let inquiry = Inquiry {
@@ -598,6 +611,7 @@ fn inquire_names(context: &Context, request: &Request, types: Option<ObjectType>
             || (types.is_none() && p.id() == MQIA_Q_TYPE)
             || (types == Some(ObjectType::Channel) && p.id() == MQIACH_CHANNEL_TYPE)
             || (types == Some(ObjectType::AuthInfo) && p.id() == MQIA_AUTH_INFO_TYPE)
+            || (types == Some(ObjectType::Topic) && p.id() == MQIA_TOPIC_TYPE)
     })?;
     let pattern = request.required_string(kind.name_parameter)?;
     check_name(pattern, kind.name_parameter, true, 48)?;
@@ -677,6 +691,7 @@ fn create_or_change(
         Some(ObjectType::Channel) => (MQCACF_FROM_CHANNEL_NAME, MQCACF_TO_CHANNEL_NAME),
         Some(ObjectType::Process) => (MQCACF_FROM_PROCESS_NAME, MQCACF_TO_PROCESS_NAME),
         Some(ObjectType::AuthInfo) => (MQCACF_FROM_AUTH_INFO_NAME, MQCACF_TO_AUTH_INFO_NAME),
+        Some(ObjectType::Topic) => (MQCACF_FROM_TOPIC_NAME, MQCACF_TO_TOPIC_NAME),
         Some(_) => (MQCACF_FROM_NAMELIST_NAME, MQCACF_TO_NAMELIST_NAME),
     };
     let object_type = match fixed_type {
@@ -687,6 +702,8 @@ fn create_or_change(
     let attribute = |parameter: &Parameter| {
         kind.map.iter().find(|mapping| {
             mapping.selector == parameter.id()
+                // Change Topic cannot move a topic object's node.
+                && !(mode == Mode::Alter && mapping.keyword == "TOPICSTR")
                 && settable
                     .iter()
                     .any(|(keyword, _)| *keyword == mapping.keyword)
@@ -729,6 +746,7 @@ fn create_or_change(
     let type_parameter = match object_type {
         ObjectType::Channel => Some(MQIACH_CHANNEL_TYPE),
         ObjectType::AuthInfo => Some(MQIA_AUTH_INFO_TYPE),
+        ObjectType::Topic => Some(MQCA_TOPIC_STRING),
         _ => None,
     };
     if let Some(type_parameter) = type_parameter.filter(|_| mode == Mode::Create) {
@@ -903,6 +921,7 @@ fn delete(context: &Context, request: &Request, fixed_type: Option<ObjectType>) 
             || (fixed_type.is_none() && [MQIA_Q_TYPE, MQIACF_PURGE].contains(&id))
             || (fixed_type == Some(ObjectType::Channel) && id == MQIACH_CHANNEL_TYPE)
             || (fixed_type == Some(ObjectType::AuthInfo) && id == MQIA_AUTH_INFO_TYPE)
+            || (fixed_type == Some(ObjectType::Topic) && id == MQIA_TOPIC_TYPE)
     })?;
     let name = request.required_string(kind.name_parameter)?;
     check_name(name, kind.name_parameter, false, 48)?;
@@ -1194,6 +1213,7 @@ fn refresh_queue_manager(context: &Context, request: &Request) -> Responses {
                 Some(MQOT_STORAGE_CLASS) => (vec![ObjectType::StorageClass], false),
                 Some(MQOT_CHANNEL) => (vec![ObjectType::Channel], false),
                 Some(MQOT_AUTH_INFO) => (vec![ObjectType::AuthInfo], false),
+                Some(MQOT_TOPIC) => (vec![ObjectType::Topic], false),
                 Some(MQOT_Q_MGR) => (Vec::new(), true),
                 Some(_) => {
                     return Err(PcfFailure::parameter(
@@ -1413,6 +1433,7 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
     let process = Some(ObjectType::Process);
     let namelist = Some(ObjectType::Namelist);
     let auth_info = Some(ObjectType::AuthInfo);
+    let topic = Some(ObjectType::Topic);
     match command {
         MQCMD_PING_Q_MGR => {
             request.check(ignorable)?;
@@ -1456,6 +1477,16 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
         MQCMD_COPY_AUTH_INFO => create_or_change(context, request, auth_info, Copy),
         MQCMD_CHANGE_AUTH_INFO => create_or_change(context, request, auth_info, Alter),
         MQCMD_DELETE_AUTH_INFO => delete(context, request, auth_info),
+        MQCMD_INQUIRE_TOPIC => inquire_objects(context, request, topic),
+        MQCMD_INQUIRE_TOPIC_NAMES => inquire_names(context, request, topic),
+        MQCMD_CREATE_TOPIC => create_or_change(context, request, topic, Create),
+        MQCMD_COPY_TOPIC => create_or_change(context, request, topic, Copy),
+        MQCMD_CHANGE_TOPIC => create_or_change(context, request, topic, Alter),
+        MQCMD_DELETE_TOPIC => delete(context, request, topic),
+        MQCMD_INQUIRE_SUBSCRIPTION => pubsub::inquire_subscriptions(context, request, false),
+        MQCMD_INQUIRE_SUB_STATUS => pubsub::inquire_subscriptions(context, request, true),
+        MQCMD_INQUIRE_TOPIC_STATUS => pubsub::inquire_topic_status(context, request),
+        MQCMD_DELETE_SUBSCRIPTION => pubsub::delete_subscription(context, request),
         MQCMD_INQUIRE_LISTENER_STATUS => inquire_listener_status(context, request),
         MQCMD_INQUIRE_USAGE => usage::inquire_usage(context, request),
         MQCMD_SET_CHLAUTH_REC => channel_authentication::set(context, request),
@@ -1645,6 +1676,10 @@ fn configuration_target(command: i32, request: &Request) -> Option<Target> {
             (Some(ObjectType::AuthInfo), false)
         }
         MQCMD_COPY_AUTH_INFO => (Some(ObjectType::AuthInfo), true),
+        MQCMD_CREATE_TOPIC | MQCMD_CHANGE_TOPIC | MQCMD_DELETE_TOPIC => {
+            (Some(ObjectType::Topic), false)
+        }
+        MQCMD_COPY_TOPIC => (Some(ObjectType::Topic), true),
         _ => return None,
     };
     let name_parameter = match (object_type, copy) {
@@ -1652,6 +1687,7 @@ fn configuration_target(command: i32, request: &Request) -> Option<Target> {
         (Some(ObjectType::Channel), true) => MQCACF_TO_CHANNEL_NAME,
         (Some(ObjectType::Process), true) => MQCACF_TO_PROCESS_NAME,
         (Some(ObjectType::AuthInfo), true) => MQCACF_TO_AUTH_INFO_NAME,
+        (Some(ObjectType::Topic), true) => MQCACF_TO_TOPIC_NAME,
         (Some(_), true) => MQCACF_TO_NAMELIST_NAME,
         (object_type, false) => {
             object_kind(object_type.unwrap_or(ObjectType::LocalQueue)).name_parameter
@@ -1738,6 +1774,21 @@ mod tests {
             (CHANNEL_MAP, channel, &[]),
             (PROCESS_MAP, process, &[]),
             (NAMELIST_MAP, namelist, &[]),
+            (
+                TOPIC_MAP,
+                object_commands::attributes(&object_commands::default_definition(
+                    ObjectType::Topic,
+                    "T",
+                )),
+                &[],
+            ),
+            (
+                TOPIC_MAP,
+                object_commands::attributes(&ObjectDefinition::Topic(
+                    ferrite_queue_manager::TopicDefinition::system_base(),
+                )),
+                &[],
+            ),
             (
                 CONNECTION_MAP,
                 connection_commands::attributes(Some(&record)),

@@ -350,6 +350,7 @@ fn config_events(queue_manager: &Arc<QueueManager>) -> Vec<ConfigEvent> {
                 MQOT_NAMELIST => MQCA_NAMELIST_NAME,
                 MQOT_STORAGE_CLASS => MQCA_STORAGE_CLASS,
                 MQOT_AUTH_INFO => MQCA_AUTH_INFO_NAME,
+                MQOT_TOPIC => MQCA_TOPIC_NAME,
                 other => panic!("object type {other}"),
             };
             let name = string(&message.parameters, name_parameter);
@@ -446,6 +447,7 @@ fn enabling_reports_the_queue_manager_then_refreshes_every_object(
             ferrite_queue_manager::ObjectType::StorageClass,
             ferrite_queue_manager::ObjectType::Channel,
             ferrite_queue_manager::ObjectType::AuthInfo,
+            ferrite_queue_manager::ObjectType::Topic,
         ]
         .iter()
         .map(|object_type| queue_manager.objects(*object_type).len())

@@ -14,8 +14,8 @@ use ferrite_command::{
 use ferrite_constants::{
     channel::*, completion::*, encoding::*, format::*, get_options::*, match_options::*,
     message_type::*, misc::*, object_type::*, open_options::*, pcf::*, pcf_reason::*,
-    pcf_selector::*, platform::*, put_options::*, queue_type::*, reason::*, selector::*,
-    shareability::*, trigger_type::*,
+    pcf_selector::*, platform::*, priority::*, put_options::*, queue_type::*, reason::*,
+    selector::*, shareability::*, trigger_type::*,
 };
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueManager;
@@ -1083,4 +1083,172 @@ fn authentication_information_objects() {
         vec![string(MQCA_AUTH_INFO_NAME, "PCF.COPY")],
     );
     assert_eq!(reason, MQRC_UNKNOWN_OBJECT_NAME);
+}
+
+#[test]
+fn topics_through_pcf() {
+    let admin = admin();
+    // Create Topic needs TopicString; ASPARENT values travel as MQ's *_AS_PARENT constants.
+    let (reason, _) = admin.fails(MQCMD_CREATE_TOPIC, vec![string(MQCA_TOPIC_NAME, "T.NONE")]);
+    assert_eq!(reason, MQRCCF_PARM_COUNT_TOO_SMALL);
+    admin.ok(
+        MQCMD_CREATE_TOPIC,
+        vec![
+            string(MQCA_TOPIC_NAME, "SPORTS"),
+            string(MQCA_TOPIC_STRING, "Sports"),
+            int(MQIA_DURABLE_SUB, MQSUB_DURABLE_INHIBITED),
+            int(MQIA_DEF_PRIORITY, 6),
+            int(MQIA_NPM_DELIVERY, MQDLV_ALL),
+            int(MQIA_WILDCARD_OPERATION, MQTA_BLOCK),
+        ],
+    );
+    let (reason, _) = admin.fails(
+        MQCMD_CREATE_TOPIC,
+        vec![
+            string(MQCA_TOPIC_NAME, "SPORTS.TWO"),
+            string(MQCA_TOPIC_STRING, "Sports"),
+        ],
+    );
+    assert_eq!(reason, MQRCCF_TOPICSTR_ALREADY_EXISTS);
+    admin.ok(
+        MQCMD_CHANGE_TOPIC,
+        vec![
+            string(MQCA_TOPIC_NAME, "SPORTS"),
+            int(MQIA_INHIBIT_PUB, MQTA_PUB_INHIBITED),
+            int(MQIA_DEF_PRIORITY, MQPRI_PRIORITY_AS_PARENT),
+        ],
+    );
+    // Change Topic does not move the node.
+    admin.fails(
+        MQCMD_CHANGE_TOPIC,
+        vec![
+            string(MQCA_TOPIC_NAME, "SPORTS"),
+            string(MQCA_TOPIC_STRING, "Elsewhere"),
+        ],
+    );
+    let responses = admin.ok(MQCMD_INQUIRE_TOPIC, vec![string(MQCA_TOPIC_NAME, "SPORTS")]);
+    assert_eq!(responses.len(), 1);
+    let topic = &responses[0];
+    assert_eq!(string_of(topic, MQCA_TOPIC_STRING), "Sports");
+    assert_eq!(integer_of(topic, MQIA_TOPIC_TYPE), MQTOPT_LOCAL);
+    assert_eq!(integer_of(topic, MQIA_DURABLE_SUB), MQSUB_DURABLE_INHIBITED);
+    assert_eq!(
+        integer_of(topic, MQIA_DEF_PRIORITY),
+        MQPRI_PRIORITY_AS_PARENT
+    );
+    assert_eq!(integer_of(topic, MQIA_INHIBIT_PUB), MQTA_PUB_INHIBITED);
+    assert_eq!(integer_of(topic, MQIA_INHIBIT_SUB), MQTA_SUB_AS_PARENT);
+    assert_eq!(integer_of(topic, MQIA_NPM_DELIVERY), MQDLV_ALL);
+    assert_eq!(integer_of(topic, MQIA_WILDCARD_OPERATION), MQTA_BLOCK);
+    assert_eq!(string_of(topic, MQCA_MODEL_DURABLE_Q), "");
+    // The attributes in force below it come from SPORTS and then SYSTEM.BASE.TOPIC.
+    let attributes = admin.queue_manager.topic_tree().attributes("Sports/Tennis");
+    assert!(!attributes.durable_subscriptions && !attributes.publish_enabled);
+    assert_eq!(attributes.default_priority, 0);
+    admin.ok(
+        MQCMD_COPY_TOPIC,
+        vec![
+            string(MQCACF_FROM_TOPIC_NAME, "SPORTS"),
+            string(MQCACF_TO_TOPIC_NAME, "NEWS"),
+            string(MQCA_TOPIC_STRING, "News"),
+        ],
+    );
+    let names = admin.ok(
+        MQCMD_INQUIRE_TOPIC_NAMES,
+        vec![string(MQCA_TOPIC_NAME, "*")],
+    );
+    assert_eq!(
+        names_of(&names[0], MQCACF_TOPIC_NAMES),
+        vec![
+            "NEWS",
+            "SPORTS",
+            "SYSTEM.BASE.TOPIC",
+            "SYSTEM.DEFAULT.TOPIC"
+        ]
+    );
+    admin.ok(MQCMD_DELETE_TOPIC, vec![string(MQCA_TOPIC_NAME, "NEWS")]);
+    let (reason, _) = admin.fails(MQCMD_DELETE_TOPIC, vec![string(MQCA_TOPIC_NAME, "NEWS")]);
+    assert_eq!(reason, MQRC_UNKNOWN_OBJECT_NAME);
+    let base = admin.ok(
+        MQCMD_INQUIRE_TOPIC,
+        vec![
+            string(MQCA_TOPIC_NAME, "SYSTEM.BASE.TOPIC"),
+            Parameter::IntegerList {
+                parameter: MQIACF_TOPIC_ATTRS,
+                values: vec![MQIA_PM_DELIVERY],
+            },
+        ],
+    );
+    assert_eq!(integer_of(&base[0], MQIA_PM_DELIVERY), MQDLV_ALL_DUR);
+}
+
+#[test]
+fn subscriptions_and_topic_status_through_pcf() {
+    let admin = admin();
+    let queue_manager = &admin.queue_manager;
+    for command in [
+        "DEFINE QLOCAL(APP.SCORES)",
+        "DEFINE TOPIC(SPORTS) TOPICSTR('Sports') DURSUB(YES)",
+        "DEFINE SUB('Scores desk') TOPICSTR('Sports/+/Results') DEST(APP.SCORES) USERDATA('desk')",
+    ] {
+        assert!(run_command(queue_manager, command).success, "{command}");
+    }
+    let subscriptions = admin.ok(MQCMD_INQUIRE_SUBSCRIPTION, vec![]);
+    assert_eq!(subscriptions.len(), 1);
+    let subscription = &subscriptions[0];
+    assert_eq!(string_of(subscription, MQCACF_SUB_NAME), "Scores desk");
+    assert_eq!(
+        string_of(subscription, MQCA_TOPIC_STRING),
+        "Sports/+/Results"
+    );
+    assert_eq!(string_of(subscription, MQCACF_DESTINATION), "APP.SCORES");
+    assert_eq!(string_of(subscription, MQCACF_SUB_USER_DATA), "desk");
+    assert_eq!(integer_of(subscription, MQIACF_SUB_TYPE), MQSUBTYPE_ADMIN);
+    assert_eq!(
+        integer_of(subscription, MQIACF_DESTINATION_CLASS),
+        MQDC_PROVIDED
+    );
+    assert_eq!(
+        integer_of(subscription, MQIACF_PUB_PRIORITY),
+        MQPRI_PRIORITY_AS_PUBLISHED
+    );
+    match find(subscription, MQBACF_SUB_ID) {
+        Parameter::ByteString { value, .. } => assert_eq!(value.len(), 24),
+        other => panic!("{other:?}"),
+    }
+    let status = admin.ok(
+        MQCMD_INQUIRE_SUB_STATUS,
+        vec![string(MQCACF_SUB_NAME, "Scores*")],
+    );
+    assert_eq!(
+        integer_of(&status[0], MQIACF_DURABLE_SUBSCRIPTION),
+        MQSUB_DURABLE_YES
+    );
+    let topic = admin.ok(
+        MQCMD_INQUIRE_TOPIC_STATUS,
+        vec![string(MQCA_TOPIC_STRING, "Sports/Football")],
+    );
+    assert_eq!(string_of(&topic[0], MQCA_ADMIN_TOPIC_NAME), "SPORTS");
+    assert_eq!(
+        integer_of(&topic[0], MQIA_DURABLE_SUB),
+        MQSUB_DURABLE_ALLOWED
+    );
+    assert_eq!(integer_of(&topic[0], MQIACF_RETAINED_PUBLICATION), MQQSO_NO);
+    let subs_here = admin.ok(
+        MQCMD_INQUIRE_TOPIC_STATUS,
+        vec![
+            string(MQCA_TOPIC_STRING, "Sports/+/Results"),
+            int(MQIACF_TOPIC_STATUS_TYPE, MQIACF_TOPIC_SUB),
+        ],
+    );
+    assert_eq!(subs_here.len(), 1);
+    admin.ok(
+        MQCMD_DELETE_SUBSCRIPTION,
+        vec![string(MQCACF_SUB_NAME, "Scores desk")],
+    );
+    let (reason, _) = admin.fails(
+        MQCMD_INQUIRE_SUBSCRIPTION,
+        vec![string(MQCACF_SUB_NAME, "Scores desk")],
+    );
+    assert_eq!(reason, MQRC_NO_SUBSCRIPTION);
 }

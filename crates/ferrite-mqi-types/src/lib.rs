@@ -31,4 +31,4 @@ pub mod structures;
 pub use calls::{AttributeValue, GetResult, Hmsg, Hobj, Inquired, MQHM_NONE};
 pub use error::{MqError, MqResult};
 pub use mq_char::{MqChar, TextTooLong};
-pub use structures::{Mqcno, Mqcsp, Mqgmo, Mqmd, Mqod, Mqpmo, Mqsts};
+pub use structures::{Mqcno, Mqcsp, Mqgmo, Mqmd, Mqod, Mqpmo, Mqsd, Mqsts};

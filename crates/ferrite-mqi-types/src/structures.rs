@@ -172,6 +172,9 @@ pub struct Mqod {
     /// SelectionString (version 4): a message selector; the handle's gets return only the
     /// messages it selects. Empty: no selection.
     pub selection_string: String,
+    /// ObjectString (version 4): with MQOT_TOPIC, the topic string (after the TOPIC object
+    /// ObjectName names, if any, and a `/`).
+    pub object_string: String,
 }
 
 impl Default for Mqod {
@@ -186,6 +189,7 @@ impl Default for Mqod {
             resolved_q_name: String::new(),
             resolved_q_mgr_name: String::new(),
             selection_string: String::new(),
+            object_string: String::new(),
         }
     }
 }
@@ -198,6 +202,31 @@ impl Mqod {
             ..Mqod::default()
         }
     }
+}
+
+/// MQSD, the subscription descriptor of MQSUB (the fields Ferrite's publish/subscribe uses).
+/// `Default` is `MQSD_DEFAULT`: a non-durable subscription, MQSO_NONE.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mqsd {
+    /// Options: MQSO_* (CREATE, RESUME, ALTER, DURABLE, MANAGED, WILDCARD_CHAR, ...).
+    pub options: i32,
+    /// ObjectName: a TOPIC object whose TOPICSTR starts the topic string (blank: none).
+    pub object_name: String,
+    /// ObjectString: the topic string, after the object's TOPICSTR and a `/`.
+    pub object_string: String,
+    /// AlternateUserId (with MQSO_ALTERNATE_USER_AUTHORITY).
+    pub alternate_user_id: String,
+    /// SubName: names a durable subscription (required with MQSO_DURABLE).
+    pub sub_name: String,
+    /// SubUserData: delivered with each publication as the MQSubUserData property.
+    pub sub_user_data: String,
+    /// SubCorrelId: the CorrelId of the publications delivered (input with MQSO_SET_CORREL_ID,
+    /// otherwise output, generated).
+    pub sub_correl_id: [u8; 24],
+    /// SelectionString: an SQL92 selector the publications must pass.
+    pub selection_string: String,
+    /// ResObjectString (output): the full topic string subscribed to.
+    pub res_object_string: String,
 }
 
 /// MQPMO, put-message options. `Default` is `MQPMO_DEFAULT`.

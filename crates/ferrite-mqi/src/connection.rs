@@ -7,12 +7,15 @@ mod group_get;
 mod inquire;
 mod message_handles;
 mod open;
+mod pubsub;
 mod put;
 pub(crate) mod queue_accounting;
+mod retained;
 mod statistics;
 mod status;
 mod syncpoint;
 pub use get_watch::NextMessage;
+pub use retained::retained_topic_strings;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -233,6 +236,10 @@ enum Target {
     /// The handle's queue, taken out for the MQPUT or MQGET running on the handle
     /// ([`Connection::lend_queue`]); nothing else reads a handle during that call.
     Lent,
+    /// A topic opened for publishing (MQOT_TOPIC): its full topic string (pubsub.rs).
+    Topic(String),
+    /// A subscription MQSUB made or resumed (an Hsub; pubsub.rs).
+    Subscription(pubsub::SubscriptionHandle),
 }
 
 struct ObjectHandle {
@@ -527,7 +534,10 @@ impl Connection {
     /// looking the name up on every MQPUT and MQGET.
     fn queue_of(&self, handle: &ObjectHandle) -> MqResult<Arc<LocalQueue>> {
         match &handle.target {
-            Target::QueueManager | Target::Definition(..) => failed(MQRC_OBJECT_TYPE_ERROR),
+            Target::QueueManager
+            | Target::Definition(..)
+            | Target::Topic(_)
+            | Target::Subscription(_) => failed(MQRC_OBJECT_TYPE_ERROR),
             Target::Queue(queue) if queue.is_deleted() => failed(MQRC_Q_DELETED),
             Target::Queue(queue) => Ok(queue.clone()),
             // Code running inside the MQPUT or MQGET that borrowed the queue must use the

@@ -72,12 +72,13 @@ pub use ferrite_message::message_handles;
 
 pub use async_status::Mqsts;
 pub use connection::{
-    reserve_identifiers, AttributeValue, Connection, GetResult, Hobj, Inquired, NextMessage,
+    reserve_identifiers, retained_topic_strings, AttributeValue, Connection, GetResult, Hobj,
+    Inquired, NextMessage,
 };
 pub use error::{MqError, MqResult};
 pub use message_handles::Hmsg;
 pub use mq_char::{MqChar, TextTooLong};
-pub use structures::{Mqcno, Mqcsp, Mqgmo, Mqmd, Mqod, Mqpmo};
+pub use structures::{Mqcno, Mqcsp, Mqgmo, Mqmd, Mqod, Mqpmo, Mqsd};
 
 /// The queue manager's identifier (MQCA_Q_MGR_IDENTIFIER, and QMgrId in a client channel's
 /// INITIAL_DATA) in MQ's form, the name and a creation time stamp:

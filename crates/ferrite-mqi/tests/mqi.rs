@@ -116,12 +116,21 @@ fn open_validates_options_names_and_sharing() {
             "{bad:#x}"
         );
     }
+    // A topic is opened through a TOPIC object: Q1 is none (tests/pubsub.rs opens topics).
     let mut topic = Mqod {
         object_type: MQOT_TOPIC,
         ..q1()
     };
     assert_eq!(
         reason(a.open(&mut topic, MQOO_OUTPUT)),
+        MQRC_UNKNOWN_OBJECT_NAME
+    );
+    let mut other = Mqod {
+        object_type: MQOT_AUTH_INFO,
+        ..q1()
+    };
+    assert_eq!(
+        reason(a.open(&mut other, MQOO_INQUIRE)),
         MQRC_OBJECT_TYPE_ERROR
     );
     let mut qmgr = Mqod {

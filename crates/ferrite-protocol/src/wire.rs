@@ -253,6 +253,7 @@ pub fn od_from_wire(od: &Od) -> Mqod {
         resolved_q_mgr_name: od.resolved_q_mgr_name.trimmed(),
         // The string data follows the MQOD in the flow: see [`od_string`].
         selection_string: String::new(),
+        object_string: String::new(),
     }
 }
 

@@ -15,6 +15,8 @@
 //! - [`objects`]: object definitions (QLOCAL, QMODEL, QALIAS, QREMOTE, CHANNEL, PROCESS,
 //!   NAMELIST, STGCLASS, AUTHINFO, CHLAUTH, the QMGR object) and their stored images on page
 //!   set 0.
+//! - [`pubsub`]: publish/subscribe's topic tree: topic strings, wildcard matching and the
+//!   attributes a topic inherits from the TOPIC objects above it.
 //! - [`security`]: channel authentication (CHLAUTH), connection authentication (CONNAUTH),
 //!   privileged users and the user registry.
 //! - [`queue_sharing_group`]: the trait through which a member reaches its queue sharing
@@ -23,11 +25,13 @@
 //!   interval and on demand, the message manager's counters, and the statistics file.
 
 pub mod objects;
+pub mod pubsub;
 pub mod queue_manager;
 pub mod queue_sharing_group;
 pub mod security;
 pub mod statistics;
 
+pub use objects::topic::TopicDefinition;
 pub use objects::{
     AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
     ObjectDefinition, ObjectTimes, ObjectType, ProcessDefinition, QueueDefinition,

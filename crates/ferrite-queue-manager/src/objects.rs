@@ -26,6 +26,8 @@
 //! | `STGCLASS` | 1       | STGCLASS DESCR PSID                                                  |
 //! | `AUTHINFO` | 1       | AUTHINFO DESCR AUTHTYPE (IDPWOS) CHCKCLNT CHCKLOCL ADOPTCTX FAILDLAY |
 //! | `CHLAUTH`  | 1       | PROFILE TYPE USERLIST ADDRLIST ADDRESS CLNTUSER USERSRC MCAUSER WARN DESCR (one record each; objects/channel_authentication_record.rs) |
+//! | `TOPIC`    | 2       | TOPIC DESCR TOPICSTR TOPICTYPE DURSUB DEFPSIST DEFPRTY DEFPRESP PUB SUB WILDCARD MDURMDL MNDURMDL PMSGDLV NPMSGDLV USEDLQ PROXYSUB PUBSCOPE SUBSCOPE (ASPARENT where inherited; objects/topic.rs) |
+//! | `SUB`      | 2       | SUB SUBID TOPICOBJ TOPICSTR WSCHEMA DEST DESTQMGR DESTCLAS DESTCORL USERDATA SELECTOR PUBPRTY SUBTYPE (durable subscriptions only; objects/subscription.rs) |
 //! | `AUTHREC`  | 2       | PROFILE OBJTYPE PRINCIPAL or GROUP, AUTHLIST (MQSC's authority keywords separated by `,`; one record each; objects/authority_record.rs) |
 //!
 //! Each image is one object slot (`SLOT_KIND_OBJECT`) with the object's id; a new image of the
@@ -33,18 +35,22 @@
 //! are never stored: they do not survive a restart, as in MQ.
 //!
 //! Queues of every type (QLOCAL, QMODEL, QALIAS, QREMOTE) share one name space; channels,
-//! processes, namelists, storage classes and authentication information objects each have
-//! their own.
+//! processes, namelists, storage classes, authentication information objects and topics each
+//! have their own (and a topic's TOPICSTR is unique among topics).
 
 pub mod authority_record;
 pub mod channel_authentication_record;
 pub mod message_channel;
+pub mod subscription;
+pub mod topic;
 
 use authority_record::AuthorityRecord;
 use channel_authentication_record::ChannelAuthenticationRecord;
 use ferrite_storage::error::{StorageError, StorageResult};
 use ferrite_storage::types::PageSetId;
 use message_channel::{ChannelType, MessageChannelAttributes};
+use subscription::SubscriptionDefinition;
+use topic::TopicDefinition;
 
 /// Maximum stored size of one object definition.
 pub const OBJECT_IMAGE_BYTES_MAX: usize = 16 * 1024;
@@ -87,10 +93,14 @@ pub enum ObjectType {
     ChannelAuthentication,
     /// An authority record (SET AUTHREC), named by its key (objects/authority_record.rs).
     AuthorityRecord,
+    /// A TOPIC object, an administered node of the topic tree (objects/topic.rs).
+    Topic,
+    /// A durable subscription (objects/subscription.rs), named by its SubName.
+    Subscription,
 }
 
 impl ObjectType {
-    pub const ALL: [ObjectType; 12] = [
+    pub const ALL: [ObjectType; 14] = [
         ObjectType::LocalQueue,
         ObjectType::ModelQueue,
         ObjectType::AliasQueue,
@@ -103,6 +113,8 @@ impl ObjectType {
         ObjectType::AuthInfo,
         ObjectType::ChannelAuthentication,
         ObjectType::AuthorityRecord,
+        ObjectType::Topic,
+        ObjectType::Subscription,
     ];
 
     /// MQSC's keyword for the type, also the type word of the image.
@@ -120,6 +132,8 @@ impl ObjectType {
             ObjectType::AuthInfo => "AUTHINFO",
             ObjectType::ChannelAuthentication => "CHLAUTH",
             ObjectType::AuthorityRecord => "AUTHREC",
+            ObjectType::Topic => "TOPIC",
+            ObjectType::Subscription => "SUB",
         }
     }
 
@@ -1314,6 +1328,8 @@ pub enum ObjectDefinition {
     AuthInfo(AuthInfoDefinition),
     ChannelAuthentication(ChannelAuthenticationRecord),
     AuthorityRecord(AuthorityRecord),
+    Topic(TopicDefinition),
+    Subscription(SubscriptionDefinition),
 }
 
 impl ObjectDefinition {
@@ -1331,6 +1347,8 @@ impl ObjectDefinition {
             ObjectDefinition::AuthInfo(_) => ObjectType::AuthInfo,
             ObjectDefinition::ChannelAuthentication(_) => ObjectType::ChannelAuthentication,
             ObjectDefinition::AuthorityRecord(_) => ObjectType::AuthorityRecord,
+            ObjectDefinition::Topic(_) => ObjectType::Topic,
+            ObjectDefinition::Subscription(_) => ObjectType::Subscription,
         }
     }
 
@@ -1347,6 +1365,8 @@ impl ObjectDefinition {
             ObjectDefinition::AuthInfo(d) => &d.name,
             ObjectDefinition::ChannelAuthentication(d) => &d.key,
             ObjectDefinition::AuthorityRecord(d) => &d.key,
+            ObjectDefinition::Topic(d) => &d.name,
+            ObjectDefinition::Subscription(d) => &d.name,
         }
     }
 
@@ -1437,6 +1457,8 @@ impl ObjectDefinition {
             ObjectDefinition::QueueManager(definition) => definition.validate(),
             ObjectDefinition::ChannelAuthentication(record) => record.validate(),
             ObjectDefinition::AuthorityRecord(record) => record.validate(),
+            ObjectDefinition::Topic(topic) => topic.validate(),
+            ObjectDefinition::Subscription(subscription) => subscription.validate(),
             ObjectDefinition::AuthInfo(definition) => {
                 check_name(
                     "authentication information object",
@@ -1472,6 +1494,8 @@ impl ObjectDefinition {
             ObjectDefinition::Local(definition) => return definition.encode(),
             ObjectDefinition::ChannelAuthentication(record) => return record.encode(),
             ObjectDefinition::AuthorityRecord(record) => return record.encode(),
+            ObjectDefinition::Topic(topic) => return topic.encode(),
+            ObjectDefinition::Subscription(subscription) => return subscription.encode(),
             ObjectDefinition::Model(definition) => {
                 return definition.encode_as(ObjectType::ModelQueue)
             }
@@ -1626,6 +1650,10 @@ impl ObjectDefinition {
             }
             ObjectType::AuthInfo => {
                 ObjectDefinition::AuthInfo(AuthInfoDefinition::from_image(&image)?)
+            }
+            ObjectType::Topic => ObjectDefinition::Topic(TopicDefinition::from_image(&image)?),
+            ObjectType::Subscription => {
+                ObjectDefinition::Subscription(SubscriptionDefinition::from_image(&image)?)
             }
         };
         definition.validate()?;
@@ -1869,7 +1897,7 @@ mod tests {
         assert!(QueueDefinition::decode(&with_deftype).is_err());
         // A version this build does not know is refused, not guessed at.
         assert!(ObjectDefinition::decode(b"FERRITE-OBJECT 9 QLOCAL\nQUEUE=A\n").is_err());
-        assert!(ObjectDefinition::decode(b"FERRITE-OBJECT 1 TOPIC\nTOPIC=A\n").is_err());
+        assert!(ObjectDefinition::decode(b"FERRITE-OBJECT 1 SUB\nSUB=A\n").is_err());
     }
 
     #[test]

@@ -117,3 +117,12 @@ pub fn grant_all(queue_manager: &QueueManager, principal: &str) {
 pub fn this_user() -> String {
     ferrite_queue_manager::ConnectingUser::this_process().name
 }
+
+/// A fresh queue manager QM1 with MQ's default objects (the command processor's, as `ferrite
+/// create` defines them: SYSTEM.BASE.TOPIC, the managed subscriptions' model queues, ...) and
+/// local queues `queues`.
+pub fn queue_manager_with_defaults(queues: &[&str]) -> (tempfile::TempDir, Arc<QueueManager>) {
+    let (directory, queue_manager) = queue_manager(queues);
+    ferrite_command::define_default_objects(&queue_manager).unwrap();
+    (directory, queue_manager)
+}

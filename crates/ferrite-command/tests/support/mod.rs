@@ -128,3 +128,38 @@ pub fn send_pcf(
     .map(|data| decode_response(data, ByteOrder::Normal).expect("a valid response"))
     .collect()
 }
+
+/// Run MQSC `command` and expect success: the response's text.
+pub fn mqsc_ok(
+    queue_manager: &std::sync::Arc<ferrite_queue_manager::QueueManager>,
+    command: &str,
+) -> String {
+    let response = ferrite_command::run_command(queue_manager, command);
+    assert!(response.success, "{command}\n{}", response.text());
+    response.text()
+}
+
+/// Run MQSC `command` and expect it to fail: the response's text.
+pub fn mqsc_fails(
+    queue_manager: &std::sync::Arc<ferrite_queue_manager::QueueManager>,
+    command: &str,
+) -> String {
+    let response = ferrite_command::run_command(queue_manager, command);
+    assert!(
+        !response.success,
+        "{command} should fail\n{}",
+        response.text()
+    );
+    response.text()
+}
+
+/// Open the queue manager in `directory` again (after a shutdown, or a crash: a drop without
+/// one).
+pub fn reopen(directory: &std::path::Path) -> std::sync::Arc<ferrite_queue_manager::QueueManager> {
+    ferrite_queue_manager::QueueManager::open(
+        std::sync::Arc::new(ferrite_storage::vfs::RealFileSystem),
+        directory,
+        std::sync::Arc::new(|_: &str| {}),
+    )
+    .unwrap()
+}

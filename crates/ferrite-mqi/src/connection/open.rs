@@ -7,7 +7,7 @@ use std::sync::Arc;
 use ferrite_constants::{
     close_options::{MQCO_DELETE, MQCO_DELETE_PURGE, MQCO_KEEP_SUB, MQCO_QUIESCE, MQCO_REMOVE_SUB},
     misc::MQEVO_OTHER,
-    object_type::{MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q, MQOT_Q_MGR},
+    object_type::{MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q, MQOT_Q_MGR, MQOT_TOPIC},
     open_options::*,
     reason::*,
 };
@@ -262,6 +262,8 @@ impl Connection {
                 )?;
                 Target::QueueManager
             }
+            // Publish/subscribe hook: a topic opened for publishing (pubsub.rs).
+            MQOT_TOPIC => self.open_topic(od, options)?,
             _ => return failed(MQRC_OBJECT_TYPE_ERROR),
         };
         // Exclusive: asked for, or MQOO_INPUT_AS_Q_DEF on a DEFSOPT(EXCL) queue, or any input
@@ -561,6 +563,10 @@ impl Connection {
         }
         if !self.handles.contains_key(&hobj.0) {
             return failed(MQRC_HOBJ_ERROR);
+        }
+        // Publish/subscribe hook: MQCLOSE of a subscription handle (pubsub.rs).
+        if self.is_subscription_handle(hobj) {
+            return self.close_subscription(hobj, options);
         }
         if options & (MQCO_KEEP_SUB | MQCO_REMOVE_SUB) != 0 {
             return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);

@@ -10,7 +10,7 @@ use ferrite_constants::{
     expiry::MQEI_UNLIMITED,
     ids::{MQGI_NONE, MQMI_NONE},
     message_type::{MQMT_APPL_FIRST, MQMT_APPL_LAST, MQMT_REQUEST},
-    object_type::MQOT_Q,
+    object_type::{MQOT_Q, MQOT_TOPIC},
     open_options::*,
     persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENCE_AS_Q_DEF, MQPER_PERSISTENT},
     priority::MQPRI_PRIORITY_AS_Q_DEF,
@@ -142,6 +142,10 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        // Publish/subscribe hook: a topic handle publishes (pubsub.rs).
+        if let Some((topic_string, open_options)) = self.topic_of(hobj) {
+            return self.publish(&topic_string, open_options, md, pmo, data);
+        }
         self.with_lent_queue(hobj, |connection, lent| {
             connection.put_on_lent(hobj, lent, md, pmo, data)
         })
@@ -282,7 +286,7 @@ impl Connection {
         } else if pmo.options & MQPMO_PASS_IDENTITY_CONTEXT != 0 {
             options |= MQOO_PASS_IDENTITY_CONTEXT;
         }
-        if od.object_type != MQOT_Q {
+        if od.object_type != MQOT_Q && od.object_type != MQOT_TOPIC {
             return failed(MQRC_OBJECT_TYPE_ERROR);
         }
         if self.queue_manager.queue_object_type(trim(&od.object_name))
@@ -382,7 +386,7 @@ impl Connection {
     /// MQPMO_PASS_*_CONTEXT: the context saved by the handle in MQPMO.Context. Opening for a
     /// wider context (SET_ALL > PASS_ALL > PASS_IDENTITY) allows the narrower ones. `None`
     /// when the put passes no context.
-    fn passed_context(&self, pmo: &Mqpmo, open_options: i32) -> MqResult<Option<Mqmd>> {
+    pub(super) fn passed_context(&self, pmo: &Mqpmo, open_options: i32) -> MqResult<Option<Mqmd>> {
         let options = pmo.options;
         if options & (MQPMO_PASS_ALL_CONTEXT | MQPMO_PASS_IDENTITY_CONTEXT) == 0 {
             return Ok(None);
@@ -410,7 +414,7 @@ impl Connection {
     /// (`defaults`: DEFPRTY, DEFPSIST) for the AS_Q_DEF values, the queue manager's CCSID,
     /// new ids, the reply-to queue manager; with MQRC_PRIORITY_EXCEEDS_MAXIMUM's warning
     /// when the priority was cut to MAXPRTY.
-    fn stored_descriptor(
+    pub(super) fn stored_descriptor(
         &self,
         md: &Mqmd,
         options: i32,
@@ -453,7 +457,7 @@ impl Connection {
     /// The context fields of the stored descriptor, as the put's context option says: none,
     /// passed from a handle (`passed`), set by the application (kept as given), or the
     /// queue manager's default context of this connection at `put_time_ms`.
-    fn set_put_context(
+    pub(super) fn set_put_context(
         &self,
         stored: &mut Mqmd,
         options: i32,
@@ -608,7 +612,7 @@ impl Connection {
 
     /// After a successful MQPUT: the trigger conditions (the trigger message written at once
     /// outside syncpoint, at the unit of work's end inside) and Queue Depth High.
-    fn after_put(
+    pub(super) fn after_put(
         &mut self,
         queue: &Arc<LocalQueue>,
         priority: u8,
@@ -625,7 +629,7 @@ impl Connection {
 
 /// The MQPMO options alone and against the handle's open options: known, not contradicting
 /// each other, at most one context option, and a SET context the handle was opened for.
-fn check_put_options(options: i32, open_options: i32) -> MqResult<()> {
+pub(super) fn check_put_options(options: i32, open_options: i32) -> MqResult<()> {
     let context = options
         & (MQPMO_DEFAULT_CONTEXT
             | MQPMO_NO_CONTEXT
@@ -657,7 +661,7 @@ fn check_put_options(options: i32, open_options: i32) -> MqResult<()> {
 /// Descriptor checks, in MQ's terms. The text fields are MQ's fixed lengths; a longer text
 /// the application gave was cut to fit and marked (mq_char.rs), and is refused here, not put
 /// cut.
-fn check_put_descriptor(md: &Mqmd) -> MqResult<()> {
+pub(super) fn check_put_descriptor(md: &Mqmd) -> MqResult<()> {
     if md.has_cut_text() || !md.format.is_ascii() || md.version < 1 || md.version > 2 {
         return failed(MQRC_MD_ERROR);
     }

@@ -68,6 +68,7 @@ impl Connection {
     }
 
     pub(super) fn close_all(&mut self) {
+        self.end_subscription_handles();
         let mut handles: Vec<_> = self.handles.drain().map(|(_, handle)| handle).collect();
         for handle in &mut handles {
             self.account_closed(handle);

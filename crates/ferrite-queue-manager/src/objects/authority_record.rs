@@ -278,7 +278,9 @@ impl AuthorityObjectType {
             ObjectType::Namelist => AuthorityObjectType::Namelist,
             ObjectType::QueueManager => AuthorityObjectType::QueueManager,
             ObjectType::AuthInfo => AuthorityObjectType::AuthInfo,
+            ObjectType::Topic => AuthorityObjectType::Topic,
             ObjectType::StorageClass
+            | ObjectType::Subscription
             | ObjectType::ChannelAuthentication
             | ObjectType::AuthorityRecord => return None,
         })

@@ -321,6 +321,8 @@ pub struct QueueManager {
     pub(crate) authority_lock: Mutex<()>,
     /// Dynamic queues' creators, who have every authority on them (security/authorization.rs).
     pub(crate) dynamic_queue_creators: RwLock<HashMap<String, String>>,
+    /// Non-durable subscriptions and the subscriptions handles have open (pubsub/).
+    subscription_registry: crate::pubsub::SubscriptionRegistry,
     /// This instance's claim on its directory within the process (open_directories.rs),
     /// released by a completed shutdown or else by the drop. The last field: fields drop in
     /// declaration order, so a reopen that waits for the claim starts only once the log
@@ -557,6 +559,7 @@ impl QueueManager {
             authority_records: RwLock::default(),
             authority_lock: Mutex::new(()),
             dynamic_queue_creators: RwLock::default(),
+            subscription_registry: Default::default(),
             directory_claim: Mutex::new(Some(directory_claim)),
         });
         queue_manager.restart()?;
@@ -656,6 +659,11 @@ impl QueueManager {
     /// Whether an expiry observer is installed.
     pub fn has_expiry_observer(&self) -> bool {
         self.expiry_observer.get().is_some()
+    }
+
+    /// The non-durable subscriptions and the claims on subscriptions (pubsub/subscriptions.rs).
+    pub(crate) fn subscription_registry(&self) -> &crate::pubsub::SubscriptionRegistry {
+        &self.subscription_registry
     }
 
     pub fn name(&self) -> &str {
@@ -881,6 +889,9 @@ impl QueueManager {
             _ => {}
         }
         let mut locations = self.object_locations.lock().unwrap();
+        if let ObjectDefinition::Topic(topic) = &definition {
+            self.check_topic_string_free(topic)?;
+        }
         if object_type.is_queue() {
             if let Some(existing) = self.queue_object_type(&name) {
                 if existing != object_type {

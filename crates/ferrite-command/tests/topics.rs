@@ -1,0 +1,284 @@
+//! TOPIC objects through MQSC: MQ's supplied SYSTEM.BASE.TOPIC and SYSTEM.DEFAULT.TOPIC,
+//! DEFINE/ALTER/DELETE/DISPLAY TOPIC with MQ's checks, inheritance through the tree, and
+//! recovery at restart and after a crash.
+
+mod support;
+
+use std::sync::Arc;
+
+use ferrite_command::define_default_objects;
+use ferrite_queue_manager::objects::topic::MessageDelivery;
+use ferrite_queue_manager::QueueManager;
+use support::{mqsc_fails as fails, mqsc_ok as ok, reopen};
+
+#[test]
+fn supplied_topics_and_their_defaults() {
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
+    define_default_objects(&queue_manager).unwrap();
+    let base = ok(&queue_manager, "DISPLAY TOPIC(SYSTEM.BASE.TOPIC) ALL");
+    for expected in [
+        "AMQ8633I",
+        "TOPICSTR( )",
+        "DURSUB(YES)",
+        "DEFPSIST(NO)",
+        "DEFPRTY(0)",
+        "PUB(ENABLED)",
+        "SUB(ENABLED)",
+        "WILDCARD(PASSTHRU)",
+        "MDURMDL(SYSTEM.DURABLE.MODEL.QUEUE)",
+        "MNDURMDL(SYSTEM.NDURABLE.MODEL.QUEUE)",
+        "PMSGDLV(ALLDUR)",
+        "NPMSGDLV(ALLAVAIL)",
+        "USEDLQ(YES)",
+    ] {
+        assert!(base.contains(expected), "{expected} in\n{base}");
+    }
+    let default = ok(
+        &queue_manager,
+        "DISPLAY TOPIC(SYSTEM.DEFAULT.TOPIC) DURSUB PUB",
+    );
+    assert!(default.contains("DURSUB(ASPARENT)") && default.contains("PUB(ASPARENT)"));
+    // The root may not inherit from anything.
+    let refused = fails(
+        &queue_manager,
+        "ALTER TOPIC(SYSTEM.BASE.TOPIC) DURSUB(ASPARENT)",
+    );
+    assert!(refused.contains("root"), "{refused}");
+    // The managed subscriptions' model queues exist.
+    ok(
+        &queue_manager,
+        "DISPLAY QMODEL(SYSTEM.DURABLE.MODEL.QUEUE) DEFTYPE",
+    );
+    ok(
+        &queue_manager,
+        "DISPLAY QMODEL(SYSTEM.NDURABLE.MODEL.QUEUE) DEFTYPE",
+    );
+}
+
+#[test]
+fn define_alter_delete_and_display_check_what_mq_checks() {
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
+    define_default_objects(&queue_manager).unwrap();
+    // The V7.0 report's own definitions.
+    ok(
+        &queue_manager,
+        "DEF TOPIC(RAINBOW) TOPICSTR('/RAINBOW1') DURSUB(YES) REPLACE",
+    );
+    ok(
+        &queue_manager,
+        "DEF TOPIC(ATOPIC) TOPICSTR('/ATOPIC') DURSUB(YES)",
+    );
+    let missing = fails(&queue_manager, "DEFINE TOPIC(NOSTRING) DURSUB(NO)");
+    assert!(missing.contains("CSQ9010E"), "{missing}");
+    let taken = fails(&queue_manager, "DEFINE TOPIC(SAME) TOPICSTR('/ATOPIC')");
+    assert!(
+        taken.contains("already the topic string of TOPIC(ATOPIC)"),
+        "{taken}"
+    );
+    let wildcard = fails(&queue_manager, "DEFINE TOPIC(WILD) TOPICSTR('a/#')");
+    assert!(wildcard.contains("wildcard"), "{wildcard}");
+    fails(
+        &queue_manager,
+        "DEFINE TOPIC(BAD) TOPICSTR('x') DEFPRTY(10)",
+    );
+    fails(
+        &queue_manager,
+        "DEFINE TOPIC(BAD) TOPICSTR('x') PMSGDLV(SOME)",
+    );
+    fails(&queue_manager, "DEFINE TOPIC(ATOPIC) TOPICSTR('/OTHER')");
+    // ALTER keeps the node where it is.
+    fails(&queue_manager, "ALTER TOPIC(ATOPIC) TOPICSTR('/MOVED')");
+    ok(
+        &queue_manager,
+        "ALTER TOPIC(ATOPIC) DEFPRTY(7) PUB(DISABLED) WILDCARD(BLOCK) NPMSGDLV(ALL)",
+    );
+    let shown = ok(&queue_manager, "DISPLAY TOPIC(ATOPIC) ALL");
+    for expected in [
+        "TOPICSTR(/ATOPIC)",
+        "DEFPRTY(7)",
+        "PUB(DISABLED)",
+        "SUB(ASPARENT)",
+        "WILDCARD(BLOCK)",
+        "NPMSGDLV(ALL)",
+        "PMSGDLV(ASPARENT)",
+        "TYPE(LOCAL)",
+        "ALTDATE(",
+    ] {
+        assert!(shown.contains(expected), "{expected} in\n{shown}");
+    }
+    let filtered = ok(&queue_manager, "DISPLAY TOPIC(*) WHERE(PUB EQ DISABLED)");
+    assert!(filtered.contains("TOPIC(ATOPIC)") && !filtered.contains("RAINBOW"));
+    let local = ok(&queue_manager, "DISPLAY TOPIC(*) TYPE(LOCAL)");
+    assert!(local.contains("TOPIC(RAINBOW)"), "{local}");
+    let cluster = ok(&queue_manager, "DISPLAY TOPIC(*) TYPE(CLUSTER)");
+    assert!(!cluster.contains("TOPIC(RAINBOW)"), "{cluster}");
+    ok(
+        &queue_manager,
+        "DEFINE TOPIC(COPY) LIKE(ATOPIC) TOPICSTR('/COPY')",
+    );
+    assert!(ok(&queue_manager, "DISPLAY TOPIC(COPY) DEFPRTY").contains("DEFPRTY(7)"));
+    ok(&queue_manager, "DELETE TOPIC(COPY)");
+    fails(&queue_manager, "DISPLAY TOPIC(COPY)");
+    // A node whose object is gone can be administered again.
+    ok(&queue_manager, "DEFINE TOPIC(COPY2) TOPICSTR('/COPY')");
+}
+
+#[test]
+fn inheritance_follows_the_tree_and_survives_restart_and_crash() {
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
+    define_default_objects(&queue_manager).unwrap();
+    for command in [
+        "DEFINE TOPIC(SPORTS) TOPICSTR('Sports') DEFPSIST(YES) DURSUB(NO)",
+        "DEFINE TOPIC(FOOTBALL) TOPICSTR('Sports/Football') DURSUB(YES) PMSGDLV(ALL)",
+        "ALTER TOPIC(SYSTEM.BASE.TOPIC) DEFPRTY(3)",
+    ] {
+        ok(&queue_manager, command);
+    }
+    let check = |queue_manager: &Arc<QueueManager>| {
+        let tree = queue_manager.topic_tree();
+        let results = tree.attributes("Sports/Football/Results");
+        assert_eq!(results.admin_topic, "FOOTBALL");
+        assert!(results.default_persistent && results.durable_subscriptions);
+        assert_eq!(results.default_priority, 3);
+        assert_eq!(results.persistent_delivery, MessageDelivery::All);
+        let tennis = tree.attributes("Sports/Tennis");
+        assert!(!tennis.durable_subscriptions);
+        assert_eq!(tennis.persistent_delivery, MessageDelivery::AllDurable);
+    };
+    check(&queue_manager);
+    let before = ok(&queue_manager, "DISPLAY TOPIC(*) ALL");
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+
+    let queue_manager = reopen(directory.path());
+    check(&queue_manager);
+    assert_eq!(ok(&queue_manager, "DISPLAY TOPIC(*) ALL"), before);
+    // An acknowledged change survives a crash (no shutdown).
+    ok(&queue_manager, "ALTER TOPIC(SPORTS) DURSUB(YES)");
+    let before_crash = ok(&queue_manager, "DISPLAY TOPIC(*) ALL");
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    assert_eq!(ok(&queue_manager, "DISPLAY TOPIC(*) ALL"), before_crash);
+    assert!(
+        queue_manager
+            .topic_tree()
+            .attributes("Sports/Tennis")
+            .durable_subscriptions
+    );
+}
+
+/// Publish `data` on `topic_string` through the MQI, outside syncpoint, with put options
+/// `options` besides.
+fn publish(queue_manager: &Arc<QueueManager>, topic_string: &str, options: i32, data: &[u8]) {
+    use ferrite_constants::{object_type::MQOT_TOPIC, open_options::MQOO_OUTPUT};
+    let mut connection = ferrite_test_kit::connect(queue_manager);
+    let mut od = ferrite_mqi::Mqod {
+        object_type: MQOT_TOPIC,
+        object_string: topic_string.to_string(),
+        ..ferrite_mqi::Mqod::default()
+    };
+    let hobj = connection.open(&mut od, MQOO_OUTPUT).unwrap();
+    ferrite_test_kit::put(
+        &mut connection,
+        hobj,
+        ferrite_constants::put_options::MQPMO_NO_SYNCPOINT | options,
+        data,
+    );
+}
+
+#[test]
+fn administrative_subscriptions_and_publish_subscribe_status() {
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.SCORES"]);
+    define_default_objects(&queue_manager).unwrap();
+    ok(&queue_manager, "DEFINE TOPIC(SPORTS) TOPICSTR('Sports')");
+    let define = "DEFINE SUB('Scores desk') TOPICOBJ(SPORTS) TOPICSTR('+/Results') DEST(APP.SCORES) USERDATA('desk') PUBPRTY(7)";
+    ok(&queue_manager, define);
+    let again = fails(&queue_manager, define);
+    assert!(
+        again.contains(&format!(
+            "{:08X}",
+            ferrite_constants::reason::MQRC_SUB_ALREADY_EXISTS
+        )),
+        "{again}"
+    );
+    ok(&queue_manager, &format!("{define} REPLACE"));
+    fails(&queue_manager, "DEFINE SUB(NODEST) TOPICSTR('x')");
+    fails(
+        &queue_manager,
+        "DEFINE SUB(NOTOPIC) TOPICOBJ(NOT.A.TOPIC) DEST(APP.SCORES)",
+    );
+    fails(
+        &queue_manager,
+        "DEFINE SUB(NOQUEUE) TOPICSTR('x') DEST(NOT.A.QUEUE)",
+    );
+    fails(
+        &queue_manager,
+        "DEFINE SUB(BADSEL) TOPICSTR('x') DEST(APP.SCORES) SELECTOR('a =')",
+    );
+    let shown = ok(&queue_manager, "DISPLAY SUB(*) ALL");
+    for expected in [
+        "AMQ8096I",
+        "SUB(Scores desk)",
+        "TOPICSTR(Sports/+/Results)",
+        "TOPICOBJ(SPORTS)",
+        "DEST(APP.SCORES)",
+        "DESTCLAS(PROVIDED)",
+        "USERDATA(desk)",
+        "PUBPRTY(7)",
+        "SUBTYPE(ADMIN)",
+        "DURABLE(YES)",
+    ] {
+        assert!(shown.contains(expected), "{expected} in\n{shown}");
+    }
+    let retain = ferrite_constants::put_options::MQPMO_RETAIN;
+    publish(&queue_manager, "Sports/Football/Results", retain, b"3-1");
+    publish(&queue_manager, "Sports/Football/Fixtures", 0, b"Saturday");
+    let retained = ok(
+        &queue_manager,
+        "DISPLAY TPSTATUS('Sports/Football/Results') RETAINED",
+    );
+    assert!(retained.contains("RETAINED(YES)"), "{retained}");
+    let not_retained = ok(
+        &queue_manager,
+        "DISPLAY TPSTATUS('Sports/Football') RETAINED",
+    );
+    assert!(not_retained.contains("RETAINED(NO)"), "{not_retained}");
+    let status = ok(&queue_manager, "DISPLAY SBSTATUS('Scores desk') ALL");
+    assert!(
+        status.contains("DESTDPTH(1)") && status.contains("AMQ8099I"),
+        "{status}"
+    );
+    let topic_status = ok(&queue_manager, "DISPLAY TPSTATUS('Sports/Football') ALL");
+    assert!(topic_status.contains("ADMIN(SPORTS)"), "{topic_status}");
+    let subs = ok(
+        &queue_manager,
+        "DISPLAY TPSTATUS('Sports/+/Results') TYPE(SUB) ALL",
+    );
+    assert!(
+        subs.contains("SUBID(") && subs.contains("SUBTYPE(ADMIN)"),
+        "{subs}"
+    );
+    let every = ok(&queue_manager, "DISPLAY TPSTATUS('#')");
+    assert!(
+        every.contains("TOPICSTR(Sports)") && every.contains("TOPICSTR(Sports/+/Results)"),
+        "{every}"
+    );
+    assert!(
+        every.contains("TOPICSTR(Sports/Football/Results)"),
+        "retained: {every}"
+    );
+    let engine = ok(&queue_manager, "DISPLAY PUBSUB ALL");
+    assert!(
+        engine.contains("STATUS(ACTIVE)") && engine.contains("SUBCOUNT(1)"),
+        "{engine}"
+    );
+    let before = ok(&queue_manager, "DISPLAY SUB(*) ALL");
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    assert_eq!(ok(&queue_manager, "DISPLAY SUB(*) ALL"), before);
+    ok(&queue_manager, "DELETE SUB('Scores desk')");
+    fails(&queue_manager, "DELETE SUB('Scores desk')");
+    let none = ok(&queue_manager, "DISPLAY SUB(*)");
+    assert!(none.contains("CSQM297I"), "{none}");
+}

@@ -1,0 +1,876 @@
+//! Publish/subscribe in the MQI: MQOPEN of a topic (MQOT_TOPIC) for output, MQPUT and MQPUT1
+//! on it as a publish, MQSUB, and MQCLOSE of a subscription handle. The topic tree, its
+//! inherited attributes and the subscriptions are the queue manager's (`ferrite_queue_manager::
+//! pubsub`); publications are ordinary messages on the subscribers' queues.
+//!
+//! **Publish.** A publication goes to every subscription whose topic string selects its topic
+//! string (and whose selector it passes), as one copy per subscription: a new MsgId, the
+//! subscription's CorrelId (SubCorrelId), its PUBPRTY, the publisher's context, and the
+//! properties MQ adds (`mqps.Top`, MQTopicString; `mqps.Sud`, MQSubUserData). All or nothing:
+//! outside syncpoint the copies are put in a unit of work of the publish's own, committed
+//! before MQPUT returns; inside, in the connection's. A copy that cannot be put fails the
+//! publish when the topic's PMSGDLV/NPMSGDLV require it (ALL; ALLDUR for a durable
+//! subscription): outside syncpoint nothing is delivered; inside, the unit of work is backed out
+//! (MQRC_BACKED_OUT), so no subscriber is left with part of it. Other copies that cannot be put
+//! are skipped (ALLAVAIL). Before either, with the topic's USEDLQ(YES), a copy that cannot be
+//! put goes to the dead-letter queue (behind an MQDLH with the reason), in the same unit of
+//! work, and counts as delivered. A persistent publication reaches a temporary dynamic (managed
+//! non-durable) queue as a non-persistent message, since such a queue holds no others.
+//!
+//! **Retained publications** (MQPMO_RETAIN, MQSUBRQ): `retained.rs`.
+//!
+//! **Subscribe.** MQSUB makes (MQSO_CREATE), resumes (MQSO_RESUME) or changes (MQSO_ALTER)
+//! a subscription, durable (MQSO_DURABLE, named by SubName, stored) or not (it ends with its
+//! handle or connection). MQSO_MANAGED makes its queue from the topic's MDURMDL or MNDURMDL
+//! model (a permanent dynamic queue for a durable subscription, deleted with it; a temporary
+//! one for a non-durable subscription, which lives as long as the handle MQSUB returns for it);
+//! otherwise the application's Hobj names the queue.
+
+use std::sync::Arc;
+
+use ferrite_constants::{
+    close_options::{MQCO_KEEP_SUB, MQCO_REMOVE_SUB},
+    format::MQFMT_RF_HEADER_2,
+    misc::*,
+    open_options::*,
+    persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENT},
+    put_options::*,
+    reason::*,
+};
+use ferrite_message::properties::{MessageProperties, PropertyValue};
+use ferrite_message::property_control::{join_message_data, split_message_data};
+use ferrite_protocol::ByteOrder;
+use ferrite_queue_manager::objects::authority_record::{
+    AuthorityObjectType, MQZAO_PUBLISH, MQZAO_SUBSCRIBE,
+};
+use ferrite_queue_manager::objects::subscription::{
+    hex, SubscriptionDefinition, PRIORITY_AS_PUBLISHED, PRIORITY_AS_QUEUE_DEFAULT,
+};
+use ferrite_queue_manager::objects::topic::{MessageDelivery, SYSTEM_BASE_TOPIC};
+use ferrite_queue_manager::pubsub::topic_string::{check_topic_string, combine};
+use ferrite_queue_manager::pubsub::{TopicTree, WildcardScheme};
+use ferrite_queue_manager::{now_ms, DefinitionType, LocalQueue, UnitOfWork};
+
+use super::{failed, Connection, Hobj, ObjectHandle, Target};
+use crate::descriptor::{self, trim};
+use crate::error::{MqError, MqResult};
+use crate::identifiers::new_identifier;
+use crate::queue_manager_put::{put_to_dead_letter_queue, InUnit};
+use crate::selection::Selection;
+use crate::structures::{Mqmd, Mqod, Mqpmo, Mqsd};
+use crate::triggering;
+
+/// The MQOO_* options a topic handle takes.
+const TOPIC_OPEN_OPTIONS: i32 = MQOO_OUTPUT
+    | MQOO_FAIL_IF_QUIESCING
+    | MQOO_ALTERNATE_USER_AUTHORITY
+    | MQOO_PASS_IDENTITY_CONTEXT
+    | MQOO_PASS_ALL_CONTEXT
+    | MQOO_SET_IDENTITY_CONTEXT
+    | MQOO_SET_ALL_CONTEXT
+    | MQOO_NO_MULTICAST
+    | MQOO_BIND_AS_Q_DEF;
+
+/// The MQSO_* options MQSUB knows.
+const KNOWN_SUBSCRIBE_OPTIONS: i32 = MQSO_ALTER
+    | MQSO_CREATE
+    | MQSO_RESUME
+    | MQSO_DURABLE
+    | MQSO_MANAGED
+    | MQSO_NO_MULTICAST
+    | MQSO_ANY_USERID
+    | MQSO_FIXED_USERID
+    | MQSO_NEW_PUBLICATIONS_ONLY
+    | MQSO_FAIL_IF_QUIESCING
+    | MQSO_ALTERNATE_USER_AUTHORITY
+    | MQSO_WILDCARD_CHAR
+    | MQSO_WILDCARD_TOPIC
+    | MQSO_SET_CORREL_ID
+    | MQSO_SCOPE_QMGR
+    | MQSO_NO_READ_AHEAD
+    | MQSO_READ_AHEAD
+    | MQSO_PUBLICATIONS_ON_REQUEST;
+
+/// MQSO_* options MQSUB recognises but Ferrite does not offer yet (MQRC_FUNCTION_NOT_SUPPORTED).
+const UNSUPPORTED_SUBSCRIBE_OPTIONS: i32 = MQSO_GROUP_SUB | MQSO_SET_IDENTITY_CONTEXT;
+
+/// The property a delivered publication carries its topic string in (MQTopicString).
+pub const TOPIC_STRING_PROPERTY: &str = "mqps.Top";
+/// The property a delivered publication carries its subscription's SubUserData in
+/// (MQSubUserData).
+pub const SUB_USER_DATA_PROPERTY: &str = "mqps.Sud";
+
+/// What a subscription handle (Hsub) refers to.
+pub(super) struct SubscriptionHandle {
+    /// The subscription's name.
+    pub(super) name: String,
+    /// Whether it is durable (MQCLOSE keeps it unless MQCO_REMOVE_SUB).
+    pub(super) durable: bool,
+}
+
+/// The property a retained publication's copies carry (MQIsRetained).
+pub const IS_RETAINED_PROPERTY: &str = "mqps.Ret";
+
+/// A publication being delivered: its descriptor and data as published, and where.
+pub(super) struct Publication<'a> {
+    pub(super) topic_string: &'a str,
+    pub(super) descriptor: &'a Mqmd,
+    pub(super) data: &'a [u8],
+    pub(super) put_time_ms: u64,
+    pub(super) delivery: MessageDelivery,
+    /// USEDLQ: a copy that cannot be put goes to the dead-letter queue instead.
+    pub(super) use_dead_letter_queue: bool,
+    /// A retained publication sent to a new subscription or on MQSUBRQ (MQIsRetained).
+    pub(super) retained: bool,
+    /// The copy data of the subscriptions without SubUserData, with its Format: the same for
+    /// each of them, so made once per publication.
+    pub(super) plain_copy: std::cell::OnceCell<([u8; 8], Vec<u8>)>,
+}
+
+impl Publication<'_> {
+    /// The data of `subscription`'s copy (`copy`, the publication's descriptor, takes its
+    /// Format): the publication with its properties (`publication_data`).
+    fn copy_data(
+        &self,
+        copy: &mut Mqmd,
+        subscription: &SubscriptionDefinition,
+    ) -> MqResult<std::borrow::Cow<'_, [u8]>> {
+        let plain = subscription.user_data.is_empty();
+        if let Some((format, data)) = self.plain_copy.get().filter(|_| plain) {
+            copy.format = *format;
+            return Ok(std::borrow::Cow::Borrowed(data));
+        }
+        let data = publication_data(
+            copy,
+            self.data,
+            self.topic_string,
+            &subscription.user_data,
+            self.retained,
+        )?;
+        if !plain {
+            return Ok(std::borrow::Cow::Owned(data));
+        }
+        let (_, data) = self.plain_copy.get_or_init(|| (copy.format, data));
+        Ok(std::borrow::Cow::Borrowed(data))
+    }
+}
+
+impl Connection {
+    // ----- MQOPEN of a topic -------------------------------------------------------------
+
+    /// MQOPEN of MQOT_TOPIC: the handle's target is the full topic string (the TOPIC object's
+    /// TOPICSTR and the ObjectString joined), checked for publish authority.
+    pub(super) fn open_topic(&mut self, od: &mut Mqod, options: i32) -> MqResult<Target> {
+        if options & !TOPIC_OPEN_OPTIONS != 0 || options & MQOO_OUTPUT == 0 {
+            return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+        }
+        let topic_string = self.topic_string_of(trim(&od.object_name), &od.object_string)?;
+        let tree = self.queue_manager.topic_tree();
+        self.authorize_topic(&tree, &topic_string, MQZAO_PUBLISH)?;
+        Ok(Target::Topic(topic_string))
+    }
+
+    /// The full topic string an MQOPEN or MQSUB names: the TOPIC object `object_name`'s
+    /// TOPICSTR (MQRC_UNKNOWN_OBJECT_NAME) joined with `object_string`.
+    fn topic_string_of(&self, object_name: &str, object_string: &str) -> MqResult<String> {
+        let object_topic_string = match object_name {
+            "" => String::new(),
+            name => self.queue_manager.topic_object(name)?.topic_string,
+        };
+        if object_name.is_empty() && object_string.is_empty() {
+            return failed(MQRC_UNKNOWN_OBJECT_NAME);
+        }
+        let topic_string = combine(&object_topic_string, object_string);
+        check_topic_string(&topic_string).map_err(|_| MqError::failed(MQRC_TOPIC_STRING_ERROR))?;
+        Ok(topic_string)
+    }
+
+    /// Topic authority (`authority`: MQZAO_PUBLISH or MQZAO_SUBSCRIBE), as MQ grants it: on any
+    /// TOPIC object at or above the topic string, SYSTEM.BASE.TOPIC last (MQRC_NOT_AUTHORIZED).
+    fn authorize_topic(
+        &self,
+        tree: &TopicTree,
+        topic_string: &str,
+        authority: u32,
+    ) -> MqResult<()> {
+        if self.principal.administrator {
+            return Ok(());
+        }
+        let mut names: Vec<&str> = tree
+            .ancestors(topic_string)
+            .map(|node| node.name.as_str())
+            .collect();
+        if !names.contains(&SYSTEM_BASE_TOPIC) {
+            names.push(SYSTEM_BASE_TOPIC);
+        }
+        let granted = names.into_iter().any(|name| {
+            self.queue_manager
+                .check_authority(&self.principal, AuthorityObjectType::Topic, name, authority)
+                .is_ok()
+        });
+        if granted {
+            Ok(())
+        } else {
+            failed(MQRC_NOT_AUTHORIZED)
+        }
+    }
+
+    // ----- publish -----------------------------------------------------------------------
+
+    /// The topic string of handle `hobj` when it is a topic handle.
+    pub(super) fn topic_of(&self, hobj: Hobj) -> Option<(String, i32)> {
+        match self.handles.get(&hobj.0) {
+            Some(ObjectHandle {
+                target: Target::Topic(topic_string),
+                options,
+                ..
+            }) => Some((topic_string.clone(), *options)),
+            _ => None,
+        }
+    }
+
+    /// MQPUT on a topic handle: publish to every subscriber, all or nothing (module docs).
+    /// Warns MQRC_NO_SUBS_MATCHED with MQPMO_WARN_IF_NO_SUBS_MATCHED when none matched.
+    pub(super) fn publish(
+        &mut self,
+        topic_string: &str,
+        open_options: i32,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>> {
+        let options = pmo.options;
+        self.check_quiescing(options & MQPMO_FAIL_IF_QUIESCING != 0)?;
+        // MQPMO_RETAIN is a publish's option (the queue put refuses it).
+        super::put::check_put_options(options & !MQPMO_RETAIN, open_options)?;
+        let passed = self.passed_context(pmo, open_options)?;
+        super::put::check_put_descriptor(md)?;
+        let tree = self.queue_manager.topic_tree();
+        let attributes = tree.attributes(topic_string);
+        if !attributes.publish_enabled {
+            return failed(MQRC_PUT_INHIBITED);
+        }
+        let put_time_ms = now_ms();
+        let defaults = (attributes.default_priority, attributes.default_persistent);
+        let (mut published, mut warning) = self.stored_descriptor(md, options, defaults);
+        self.set_put_context(&mut published, options, passed.as_ref(), put_time_ms);
+        let persistent = published.persistence == MQPER_PERSISTENT;
+        let publication = Publication {
+            topic_string,
+            descriptor: &published,
+            data,
+            put_time_ms,
+            delivery: if persistent {
+                attributes.persistent_delivery
+            } else {
+                attributes.nonpersistent_delivery
+            },
+            use_dead_letter_queue: attributes.use_dead_letter_queue,
+            retained: false,
+            plain_copy: Default::default(),
+        };
+        let subscribers = self.queue_manager.subscribers(&tree, topic_string);
+        let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
+        let retain = options & MQPMO_RETAIN != 0;
+        self.deliver_all(&publication, &subscribers, syncpoint, retain)?;
+        if subscribers.is_empty() && options & MQPMO_WARN_IF_NO_SUBS_MATCHED != 0 {
+            warning = warning.or(Some(MqError::warning(MQRC_NO_SUBS_MATCHED)));
+        }
+        return_publish_outputs(md, pmo, &published, self.queue_manager.name());
+        Ok(warning)
+    }
+
+    /// Put a copy for each subscriber in one unit of work (the connection's with `syncpoint`,
+    /// otherwise one committed here), all or nothing; with `retain`, the publication becomes
+    /// its topic's retained one in the same unit (MQRC_PUT_NOT_RETAINED when it cannot).
+    fn deliver_all(
+        &mut self,
+        publication: &Publication,
+        subscribers: &[SubscriptionDefinition],
+        syncpoint: bool,
+        retain: bool,
+    ) -> MqResult<()> {
+        let mut own = UnitOfWork::new();
+        if retain {
+            let unit = if syncpoint { &mut self.unit } else { &mut own };
+            let kept = super::retained::retain(
+                &self.queue_manager,
+                unit,
+                publication.topic_string,
+                publication.descriptor,
+                publication.data,
+                publication.put_time_ms,
+            );
+            if kept.is_err() {
+                if !syncpoint {
+                    self.queue_manager.backout(&mut own)?;
+                }
+                return failed(MQRC_PUT_NOT_RETAINED);
+            }
+        }
+        let mut delivered: Vec<Delivered> = Vec::new();
+        // Trigger messages of dead-lettered copies outside syncpoint are not made (their
+        // arrivals are not the connection's unit of work's).
+        let mut own_arrivals = triggering::PendingArrivals::default();
+        for subscription in subscribers {
+            let (unit, arrivals) = if syncpoint {
+                (&mut self.unit, &mut self.arrivals)
+            } else {
+                (&mut own, &mut own_arrivals)
+            };
+            let outcome = match deliver(&self.queue_manager, unit, publication, subscription) {
+                Err(error) => {
+                    let unit = InUnit { unit, arrivals };
+                    dead_letter(&self.queue_manager, unit, publication, subscription, error)
+                }
+                delivered => delivered,
+            };
+            match outcome {
+                Ok(Some(copy)) => delivered.push(copy),
+                Ok(None) => {}
+                Err(error) if required(publication.delivery, subscription) => {
+                    if syncpoint {
+                        self.backout_unit()?;
+                        return failed(MQRC_BACKED_OUT);
+                    }
+                    self.queue_manager.backout(&mut own)?;
+                    return Err(error);
+                }
+                // ALLAVAIL (or ALLDUR for a non-durable subscription): this one misses it.
+                Err(_) => {}
+            }
+        }
+        if !syncpoint {
+            self.queue_manager.commit(&mut own)?;
+        }
+        for (queue, priority, watch) in delivered {
+            self.after_put(&queue, priority, syncpoint, watch);
+        }
+        Ok(())
+    }
+
+    // ----- MQSUB -------------------------------------------------------------------------
+
+    /// MQSUB: make, resume or alter a subscription (module docs). `hobj` is the destination
+    /// queue's handle (input, opened for output) or, with MQSO_MANAGED, set to the handle of the
+    /// managed queue (output). Returns the subscription handle (Hsub); `sd` returns
+    /// SubCorrelId and ResObjectString.
+    pub fn subscribe(&mut self, sd: &mut Mqsd, hobj: &mut Hobj) -> MqResult<Hobj> {
+        check_subscribe_options(sd.options)?;
+        self.check_quiescing(sd.options & MQSO_FAIL_IF_QUIESCING != 0)?;
+        let durable = sd.options & MQSO_DURABLE != 0;
+        let name = trim(&sd.sub_name).to_string();
+        if durable && name.is_empty() {
+            return failed(MQRC_SUB_NAME_ERROR);
+        }
+        let existing = (!name.is_empty())
+            .then(|| self.queue_manager.subscription(&name))
+            .flatten();
+        let subscription = match existing {
+            Some(existing) => self.resume_subscription(sd, existing, hobj)?,
+            None if sd.options & MQSO_CREATE == 0 => return failed(MQRC_NO_SUBSCRIPTION),
+            None => self.create_subscription(sd, name, hobj)?,
+        };
+        sd.sub_correl_id = subscription.correl_id;
+        sd.res_object_string = subscription.topic_string.clone();
+        Ok(self.subscription_handle(&subscription, sd.options))
+    }
+
+    /// A new subscription: its topic, checks, destination, then the definition made.
+    fn create_subscription(
+        &mut self,
+        sd: &Mqsd,
+        name: String,
+        hobj: &mut Hobj,
+    ) -> MqResult<SubscriptionDefinition> {
+        let durable = sd.options & MQSO_DURABLE != 0;
+        let topic_object = trim(&sd.object_name).to_string();
+        let topic_string = self.topic_string_of(&topic_object, &sd.object_string)?;
+        let tree = self.queue_manager.topic_tree();
+        let attributes = tree.attributes(&topic_string);
+        if !attributes.subscribe_enabled {
+            return failed(MQRC_SUB_INHIBITED);
+        }
+        if durable && !attributes.durable_subscriptions {
+            return failed(MQRC_DURABILITY_NOT_ALLOWED);
+        }
+        if !sd.selection_string.is_empty() {
+            Selection::parse(&sd.selection_string).map_err(MqError::failed)?;
+        }
+        self.authorize_topic(&tree, &topic_string, MQZAO_SUBSCRIBE)?;
+        let id = new_identifier(self.queue_manager.name());
+        let managed = sd.options & MQSO_MANAGED != 0;
+        let destination = if managed {
+            let model = if durable {
+                &attributes.durable_model_queue
+            } else {
+                &attributes.nondurable_model_queue
+            };
+            *hobj = self.open_managed_queue(model, durable)?;
+            self.handles[&hobj.0]
+                .queue_name()
+                .expect("a managed queue handle has its queue")
+        } else {
+            self.provided_destination(*hobj)?
+        };
+        let subscription = SubscriptionDefinition {
+            name: if name.is_empty() { hex(&id) } else { name },
+            id,
+            topic_object,
+            topic_string,
+            wildcard_scheme: wildcard_scheme(sd.options),
+            destination,
+            destination_queue_manager: String::new(),
+            managed,
+            correl_id: if sd.options & MQSO_SET_CORREL_ID != 0 {
+                sd.sub_correl_id
+            } else {
+                id
+            },
+            user_data: sd.sub_user_data.clone(),
+            selector: sd.selection_string.clone(),
+            publication_priority: PRIORITY_AS_PUBLISHED,
+            administrative: false,
+            publications_on_request: sd.options & MQSO_PUBLICATIONS_ON_REQUEST != 0,
+            durable,
+        };
+        let defined = self
+            .queue_manager
+            .define_subscription(subscription.clone(), false);
+        if let Err(error) = defined {
+            if managed {
+                self.remove_managed_queue(*hobj, subscription.durable);
+                *hobj = Hobj(0);
+            }
+            return Err(error.into());
+        }
+        let on_request = sd.options & MQSO_PUBLICATIONS_ON_REQUEST != 0;
+        if sd.options & MQSO_NEW_PUBLICATIONS_ONLY == 0 && !on_request {
+            // Retained publications reach a new subscription; one that cannot be put is
+            // skipped, as MQ skips it.
+            let _ = super::retained::send_retained(&self.queue_manager, &subscription);
+        }
+        Ok(subscription)
+    }
+
+    /// MQSO_RESUME or MQSO_ALTER of an existing subscription (MQRC_SUB_ALREADY_EXISTS with
+    /// MQSO_CREATE alone). A managed subscription's queue is opened for the application again.
+    fn resume_subscription(
+        &mut self,
+        sd: &Mqsd,
+        mut subscription: SubscriptionDefinition,
+        hobj: &mut Hobj,
+    ) -> MqResult<SubscriptionDefinition> {
+        if sd.options & (MQSO_RESUME | MQSO_ALTER) == 0 {
+            return failed(MQRC_SUB_ALREADY_EXISTS);
+        }
+        if subscription.durable != (sd.options & MQSO_DURABLE != 0) {
+            return failed(MQRC_DURABILITY_NOT_ALTERABLE);
+        }
+        let alter = sd.options & MQSO_ALTER != 0;
+        if alter {
+            if subscription.managed != (sd.options & MQSO_MANAGED != 0) {
+                return failed(MQRC_ALTER_SUB_ERROR);
+            }
+            if sd.selection_string != subscription.selector {
+                return failed(MQRC_SELECTOR_NOT_ALTERABLE);
+            }
+            subscription.user_data = sd.sub_user_data.clone();
+            if !subscription.managed {
+                subscription.destination = self.provided_destination(*hobj)?;
+            }
+            if sd.options & MQSO_SET_CORREL_ID != 0 {
+                subscription.correl_id = sd.sub_correl_id;
+            }
+        }
+        // One handle at a time has a subscription open; the claim is the check.
+        if !self.queue_manager.claim_subscription(&subscription.name) {
+            return failed(MQRC_SUBSCRIPTION_IN_USE);
+        }
+        let resumed = self.reopen_subscription(&subscription, alter, hobj);
+        if resumed.is_err() {
+            self.queue_manager.release_subscription(&subscription.name);
+        }
+        resumed.map(|()| subscription)
+    }
+
+    /// Store an altered subscription, and open a managed one's queue for the application.
+    fn reopen_subscription(
+        &mut self,
+        subscription: &SubscriptionDefinition,
+        alter: bool,
+        hobj: &mut Hobj,
+    ) -> MqResult<()> {
+        if alter {
+            self.queue_manager
+                .define_subscription(subscription.clone(), true)?;
+        }
+        if subscription.managed {
+            let mut od = Mqod::queue(&subscription.destination);
+            *hobj = self.open(&mut od, MQOO_INPUT_AS_Q_DEF | MQOO_FAIL_IF_QUIESCING)?;
+        }
+        Ok(())
+    }
+
+    /// The queue an application's handle `hobj` names as a subscription's destination
+    /// (MQRC_HOBJ_ERROR when it is no queue handle of this connection).
+    fn provided_destination(&self, hobj: Hobj) -> MqResult<String> {
+        let handle = self.handle(hobj)?;
+        if !handle.output {
+            return failed(MQRC_NOT_OPEN_FOR_OUTPUT);
+        }
+        handle.queue_name().ok_or(MqError::failed(MQRC_HOBJ_ERROR))
+    }
+
+    /// Open a new managed queue from `model` for input: SYSTEM.MANAGED.DURABLE.* (permanent)
+    /// or SYSTEM.MANAGED.NDURABLE.* (temporary, gone with the handle).
+    fn open_managed_queue(&mut self, model: &str, durable: bool) -> MqResult<Hobj> {
+        let mut od = Mqod {
+            dynamic_q_name: if durable {
+                "SYSTEM.MANAGED.DURABLE.*"
+            } else {
+                "SYSTEM.MANAGED.NDURABLE.*"
+            }
+            .to_string(),
+            ..Mqod::queue(model)
+        };
+        let hobj = self.open(&mut od, MQOO_INPUT_AS_Q_DEF | MQOO_FAIL_IF_QUIESCING)?;
+        let kind = self.handles[&hobj.0]
+            .queue_definition_type()
+            .expect("a queue was opened");
+        let expected = if durable {
+            DefinitionType::PermanentDynamic
+        } else {
+            DefinitionType::TemporaryDynamic
+        };
+        if kind != expected {
+            // The topic's model makes the wrong kind of queue for this subscription.
+            self.remove_managed_queue(hobj, durable);
+            return failed(MQRC_Q_TYPE_ERROR);
+        }
+        Ok(hobj)
+    }
+
+    /// Close a managed queue's handle and, for a durable subscription's, delete the queue
+    /// (a temporary one goes with its handle).
+    fn remove_managed_queue(&mut self, hobj: Hobj, durable: bool) {
+        let name = self.handles.get(&hobj.0).and_then(ObjectHandle::queue_name);
+        let _ = self.close(hobj, 0);
+        if let (true, Some(name)) = (durable, name) {
+            let _ = self.queue_manager.delete_queue(&name, true);
+        }
+    }
+
+    /// The handle MQSUB returns for `subscription`, which it now has open (claimed: a new one
+    /// here, a resumed one by [`Connection::resume_subscription`]).
+    fn subscription_handle(&mut self, subscription: &SubscriptionDefinition, options: i32) -> Hobj {
+        self.queue_manager.claim_subscription(&subscription.name);
+        let hsub = self.next_handle;
+        self.next_handle += 1;
+        let target = Target::Subscription(SubscriptionHandle {
+            name: subscription.name.clone(),
+            durable: subscription.durable,
+        });
+        self.handles
+            .insert(hsub, ObjectHandle::new(target, options));
+        self.note_handles();
+        Hobj(hsub)
+    }
+
+    // ----- MQCLOSE of a subscription ----------------------------------------------------
+
+    /// Whether `hobj` is a subscription handle.
+    pub(super) fn is_subscription_handle(&self, hobj: Hobj) -> bool {
+        matches!(
+            self.handles.get(&hobj.0),
+            Some(ObjectHandle {
+                target: Target::Subscription(_),
+                ..
+            })
+        )
+    }
+
+    /// MQCLOSE of a subscription handle: a durable subscription stays unless MQCO_REMOVE_SUB
+    /// (then its managed queue goes too); a non-durable one ends (MQCO_KEEP_SUB for one is
+    /// MQRC_OPTION_NOT_VALID_FOR_TYPE).
+    pub(super) fn close_subscription(&mut self, hsub: Hobj, options: i32) -> MqResult<()> {
+        if options & !(MQCO_KEEP_SUB | MQCO_REMOVE_SUB) != 0
+            || options & MQCO_KEEP_SUB != 0 && options & MQCO_REMOVE_SUB != 0
+        {
+            return failed(MQRC_OPTIONS_ERROR);
+        }
+        let Some(Target::Subscription(subscription)) =
+            self.handles.get(&hsub.0).map(|handle| &handle.target)
+        else {
+            return failed(MQRC_HOBJ_ERROR);
+        };
+        if !subscription.durable && options & MQCO_KEEP_SUB != 0 {
+            return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
+        }
+        let remove = !subscription.durable || options & MQCO_REMOVE_SUB != 0;
+        let name = subscription.name.clone();
+        self.handles.remove(&hsub.0);
+        self.note_handles();
+        self.queue_manager.release_subscription(&name);
+        if remove {
+            self.remove_subscription(&name)?;
+        }
+        Ok(())
+    }
+
+    /// End a subscription: its definition, and a durable managed one's queue.
+    fn remove_subscription(&mut self, name: &str) -> MqResult<()> {
+        let removed = self.queue_manager.delete_subscription(name)?;
+        if removed.managed && removed.durable {
+            let _ = self.queue_manager.delete_queue(&removed.destination, true);
+        }
+        Ok(())
+    }
+
+    /// At the end of the connection: its non-durable subscriptions end, its durable ones are
+    /// released for other handles.
+    pub(super) fn end_subscription_handles(&mut self) {
+        let subscriptions: Vec<(String, bool)> = self
+            .handles
+            .values()
+            .filter_map(|handle| match &handle.target {
+                Target::Subscription(subscription) => {
+                    Some((subscription.name.clone(), subscription.durable))
+                }
+                _ => None,
+            })
+            .collect();
+        for (name, durable) in subscriptions {
+            self.queue_manager.release_subscription(&name);
+            if !durable && !self.queue_manager.is_stopping() {
+                let _ = self.remove_subscription(&name);
+            }
+        }
+    }
+}
+
+/// The subscription's wildcard scheme from MQSUB's options (topic-based unless
+/// MQSO_WILDCARD_CHAR).
+fn wildcard_scheme(options: i32) -> WildcardScheme {
+    if options & MQSO_WILDCARD_CHAR != 0 {
+        WildcardScheme::Character
+    } else {
+        WildcardScheme::Topic
+    }
+}
+
+/// MQSUB's options alone (MQRC_OPTIONS_ERROR).
+fn check_subscribe_options(options: i32) -> MqResult<()> {
+    if options & UNSUPPORTED_SUBSCRIBE_OPTIONS != 0 {
+        return failed(MQRC_FUNCTION_NOT_SUPPORTED);
+    }
+    let contradicting = [
+        MQSO_WILDCARD_CHAR | MQSO_WILDCARD_TOPIC,
+        MQSO_ANY_USERID | MQSO_FIXED_USERID,
+        MQSO_READ_AHEAD | MQSO_NO_READ_AHEAD,
+    ];
+    if options & !KNOWN_SUBSCRIBE_OPTIONS != 0
+        || options & (MQSO_CREATE | MQSO_RESUME | MQSO_ALTER) == 0
+        || contradicting.iter().any(|pair| options & pair == *pair)
+    {
+        return failed(MQRC_OPTIONS_ERROR);
+    }
+    Ok(())
+}
+
+/// A copy put: its queue, its priority and the trigger watch taken before the put (what
+/// MQPUT's trigger and depth checks need once the unit of work is settled).
+pub(super) type Delivered = (Arc<LocalQueue>, u8, Option<triggering::ArrivalWatch>);
+
+/// With USEDLQ(YES), put the publication a subscriber's copy of which could not be put
+/// (`error`) on the dead-letter queue instead (`Ok(None)`, delivered there); otherwise, or
+/// when that fails too, `error`.
+fn dead_letter(
+    queue_manager: &ferrite_queue_manager::QueueManager,
+    unit: InUnit,
+    publication: &Publication,
+    subscription: &SubscriptionDefinition,
+    error: MqError,
+) -> MqResult<Option<Delivered>> {
+    if !publication.use_dead_letter_queue {
+        return Err(error);
+    }
+    let mut copy = publication.descriptor.clone();
+    let data = publication.copy_data(&mut copy, subscription)?;
+    put_to_dead_letter_queue(
+        queue_manager,
+        Some(unit),
+        &copy,
+        &data,
+        error.reason,
+        &subscription.destination,
+        &subscription.destination_queue_manager,
+    )
+    .map(|_| None)
+    .map_err(|_| error)
+}
+
+/// Whether a copy that cannot be put fails the publish (PMSGDLV/NPMSGDLV).
+fn required(delivery: MessageDelivery, subscription: &SubscriptionDefinition) -> bool {
+    match delivery {
+        MessageDelivery::All => true,
+        MessageDelivery::AllDurable => subscription.durable,
+        MessageDelivery::AllAvailable => false,
+    }
+}
+
+/// Put one subscriber's copy in `unit`: `None` when its selector rejects the publication;
+/// otherwise the queue, the copy's priority and the trigger watch taken before the put.
+pub(super) fn deliver(
+    queue_manager: &ferrite_queue_manager::QueueManager,
+    unit: &mut UnitOfWork,
+    publication: &Publication,
+    subscription: &SubscriptionDefinition,
+) -> MqResult<Option<Delivered>> {
+    if !subscription.selector.is_empty() {
+        let selection = Selection::parse(&subscription.selector).map_err(MqError::failed)?;
+        if !selection.matches(publication.descriptor, publication.data) {
+            return Ok(None);
+        }
+    }
+    let queue = queue_manager
+        .queue(&subscription.destination)
+        .ok_or(MqError::failed(MQRC_UNKNOWN_OBJECT_NAME))?;
+    let mut copy = publication.descriptor.clone();
+    copy.msg_id = new_identifier(queue_manager.name());
+    copy.correl_id = subscription.correl_id;
+    let (default_priority, temporary) = queue.with_definition(|definition| {
+        (
+            definition.default_priority,
+            definition.definition_type == DefinitionType::TemporaryDynamic,
+        )
+    });
+    copy.priority = match subscription.publication_priority {
+        PRIORITY_AS_PUBLISHED => copy.priority,
+        PRIORITY_AS_QUEUE_DEFAULT => default_priority.into(),
+        priority => priority,
+    };
+    if temporary {
+        copy.persistence = MQPER_NOT_PERSISTENT;
+    }
+    let data = publication.copy_data(&mut copy, subscription)?;
+    let engine = descriptor::to_engine(&copy, publication.put_time_ms);
+    let watch = triggering::ArrivalWatch::before(&queue);
+    queue_manager.put(Some(unit), &queue, &engine, &data)?;
+    Ok(Some((queue, copy.priority as u8, watch)))
+}
+
+/// The data of a subscriber's copy: the publication with MQ's publish/subscribe properties
+/// added to its MQRFH2 (made when it has none); `md`'s Format follows.
+pub(super) fn publication_data(
+    md: &mut Mqmd,
+    data: &[u8],
+    topic_string: &str,
+    user_data: &str,
+    retained: bool,
+) -> MqResult<Vec<u8>> {
+    let (mut properties, other_folders, body) = if md.format == MQFMT_RF_HEADER_2 {
+        let split = split_message_data(md.encoding, md.coded_char_set_id, md.format, data)
+            .map_err(|error| MqError::failed(error.reason_code()))?;
+        let body = (
+            split.body_encoding,
+            split.body_coded_char_set_id,
+            split.body_format,
+            &data[split.body_offset..],
+        );
+        (split.properties, split.other_folders, body)
+    } else {
+        let body = (md.encoding, md.coded_char_set_id, md.format, data);
+        (MessageProperties::new(), Vec::new(), body)
+    };
+    let set = |properties: &mut MessageProperties, name: &str, value: &str| {
+        properties
+            .set(name, PropertyValue::String(value.to_string()))
+            .map_err(|error| MqError::failed(error.reason_code()))
+    };
+    set(&mut properties, TOPIC_STRING_PROPERTY, topic_string)?;
+    if !user_data.is_empty() {
+        set(&mut properties, SUB_USER_DATA_PROPERTY, user_data)?;
+    }
+    if retained {
+        properties
+            .set(IS_RETAINED_PROPERTY, PropertyValue::Boolean(true))
+            .map_err(|error| MqError::failed(error.reason_code()))?;
+    }
+    // The byte order the MQMD's Encoding names (native when it names none), as MQPUT with a
+    // message handle builds its MQRFH2.
+    let native = if cfg!(target_endian = "little") {
+        ByteOrder::Little
+    } else {
+        ByteOrder::Big
+    };
+    let order = ByteOrder::from_mq_encoding(md.encoding).unwrap_or(native);
+    let (format, joined) = join_message_data(
+        &properties,
+        &other_folders,
+        body.0,
+        body.1,
+        body.2,
+        body.3,
+        order,
+    )
+    .map_err(|error| MqError::failed(error.reason_code()))?;
+    md.format = format;
+    Ok(joined)
+}
+
+/// MQPUT's output fields after a publish: the ids and context the queue manager set; no queue
+/// was resolved.
+fn return_publish_outputs(md: &mut Mqmd, pmo: &mut Mqpmo, published: &Mqmd, queue_manager: &str) {
+    md.msg_id = published.msg_id;
+    md.correl_id = published.correl_id;
+    md.coded_char_set_id = published.coded_char_set_id;
+    md.reply_to_q_mgr = published.reply_to_q_mgr;
+    md.user_identifier = published.user_identifier;
+    md.accounting_token = published.accounting_token;
+    md.appl_identity_data = published.appl_identity_data;
+    md.put_appl_type = published.put_appl_type;
+    md.put_appl_name = published.put_appl_name;
+    md.put_date = published.put_date;
+    md.put_time = published.put_time;
+    md.appl_origin_data = published.appl_origin_data;
+    pmo.resolved_q_name.clear();
+    super::set_text(&mut pmo.resolved_q_mgr_name, queue_manager);
+}
+
+impl ObjectHandle {
+    /// A handle on `target` that is open neither for input nor for output (a subscription's).
+    fn new(target: Target, options: i32) -> ObjectHandle {
+        ObjectHandle {
+            target,
+            alias: None,
+            created_temporary: false,
+            options,
+            input: None,
+            output: false,
+            cursor: None,
+            selection: None,
+            groups: Default::default(),
+            lock_holder: super::new_lock_holder(),
+            saved_context: None,
+            accounting: None,
+            remote: None,
+        }
+    }
+
+    /// The name of the queue a queue handle has open.
+    fn queue_name(&self) -> Option<String> {
+        match &self.target {
+            Target::Queue(queue) => Some(queue.name()),
+            _ => None,
+        }
+    }
+
+    /// The DEFTYPE of the queue a queue handle has open.
+    fn queue_definition_type(&self) -> Option<DefinitionType> {
+        match &self.target {
+            Target::Queue(queue) => Some(queue.with_definition(|d| d.definition_type)),
+            _ => None,
+        }
+    }
+}

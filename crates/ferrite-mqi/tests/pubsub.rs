@@ -1,0 +1,745 @@
+//! Publish/subscribe through the in-process MQI: MQOPEN of a topic and MQPUT as publish,
+//! MQSUB (managed and provided destinations, durable and non-durable, both wildcard schemes,
+//! selectors, SubUserData, SubCorrelId), MQCLOSE of subscriptions, all-or-nothing delivery in
+//! and out of syncpoint, and durable subscriptions across a restart and a crash.
+
+use ferrite_constants::{
+    close_options::*, get_options::*, misc::*, object_type::MQOT_TOPIC, open_options::*,
+    persistence::*, put_options::*, reason::*,
+};
+use ferrite_mqi::message_handles::PropertyValue;
+use ferrite_mqi::{Connection, Hobj, Mqgmo, Mqmd, Mqod, Mqpmo, Mqsd};
+use ferrite_queue_manager::objects::topic::{MessageDelivery, TopicDefinition};
+use ferrite_queue_manager::{ObjectDefinition, QueueManager};
+use ferrite_test_kit::{connect, queue_manager_with_defaults, reason};
+
+fn topic(topic_string: &str) -> Mqod {
+    Mqod {
+        object_type: MQOT_TOPIC,
+        object_name: String::new(),
+        object_string: topic_string.to_string(),
+        ..Mqod::default()
+    }
+}
+
+fn publisher(connection: &mut Connection, topic_string: &str) -> Hobj {
+    connection
+        .open(&mut topic(topic_string), MQOO_OUTPUT)
+        .unwrap()
+}
+
+fn publish(connection: &mut Connection, hobj: Hobj, options: i32, data: &[u8]) -> Mqmd {
+    publish_with(
+        connection,
+        hobj,
+        MQPER_PERSISTENCE_AS_TOPIC_DEF,
+        options,
+        data,
+    )
+}
+
+/// Publish `data` with `persistence` and put options `options`, which must succeed.
+fn publish_with(
+    connection: &mut Connection,
+    hobj: Hobj,
+    persistence: i32,
+    options: i32,
+    data: &[u8],
+) -> Mqmd {
+    let mut md = Mqmd {
+        persistence,
+        ..Mqmd::default()
+    };
+    connection
+        .put(hobj, &mut md, &mut Mqpmo::with_options(options), data)
+        .unwrap();
+    md
+}
+
+/// MQSUB with `options` to `topic_string`; the subscription handle and the queue handle.
+fn subscribe(connection: &mut Connection, options: i32, topic_string: &str) -> (Hobj, Hobj) {
+    let mut sd = Mqsd {
+        options,
+        object_string: topic_string.to_string(),
+        ..Mqsd::default()
+    };
+    let mut hobj = Hobj(0);
+    let hsub = connection.subscribe(&mut sd, &mut hobj).unwrap();
+    (hsub, hobj)
+}
+
+fn open_queue(connection: &mut Connection, name: &str) -> Hobj {
+    connection
+        .open(&mut Mqod::queue(name), MQOO_OUTPUT | MQOO_INPUT_AS_Q_DEF)
+        .unwrap()
+}
+
+/// A publication as a subscriber got it.
+struct Delivered {
+    md: Mqmd,
+    data: Vec<u8>,
+    /// MQTopicString (mqps.Top).
+    topic_string: String,
+    /// MQSubUserData (mqps.Sud), when there is one.
+    user_data: Option<String>,
+    /// MQIsRetained (mqps.Ret).
+    retained: bool,
+}
+
+/// Get everything on `hobj` now, with the properties MQ adds.
+fn drain(connection: &mut Connection, hobj: Hobj) -> Vec<Delivered> {
+    let hmsg = connection.create_message_handle(0).unwrap();
+    let mut got = Vec::new();
+    loop {
+        let mut md = Mqmd::default();
+        let mut gmo = Mqgmo::with_options(MQGMO_NO_WAIT | MQGMO_NO_SYNCPOINT);
+        gmo.msg_handle = Some(hmsg);
+        let mut buffer = vec![0u8; 4096];
+        match connection.get(hobj, &mut md, &mut gmo, &mut buffer) {
+            Ok(result) => {
+                buffer.truncate(result.returned_length);
+                let mut property = |name: &str| match connection.inquire_message_property(
+                    hmsg,
+                    name,
+                    MQIMPO_INQ_FIRST,
+                    MQTYPE_AS_SET,
+                ) {
+                    Ok((_, PropertyValue::String(text))) => Some(text),
+                    Ok(other) => panic!("{name}: {other:?}"),
+                    Err(_) => None,
+                };
+                let topic_string = property("mqps.Top").expect("MQTopicString");
+                let user_data = property("mqps.Sud");
+                let retained = matches!(
+                    connection.inquire_message_property(
+                        hmsg,
+                        "mqps.Ret",
+                        MQIMPO_INQ_FIRST,
+                        MQTYPE_AS_SET
+                    ),
+                    Ok((_, PropertyValue::Boolean(true)))
+                );
+                got.push(Delivered {
+                    md,
+                    data: buffer,
+                    topic_string,
+                    user_data,
+                    retained,
+                });
+            }
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
+            Err(error) => panic!("{error}"),
+        }
+    }
+    connection.delete_message_handle(hmsg).unwrap();
+    got
+}
+
+fn define_topic(queue_manager: &QueueManager, topic: TopicDefinition) {
+    queue_manager
+        .define_object(ObjectDefinition::Topic(topic), false)
+        .unwrap();
+}
+
+#[test]
+fn publications_reach_each_matching_subscription_as_mq_delivers_them() {
+    let (_directory, queue_manager) = queue_manager_with_defaults(&["APP.PROVIDED"]);
+    define_topic(&queue_manager, TopicDefinition::new("SPORTS", "Sports"));
+    let mut subscriber = connect(&queue_manager);
+    // Managed, topic-based wildcard.
+    let (_all_football, football_queue) = subscribe(
+        &mut subscriber,
+        MQSO_CREATE | MQSO_MANAGED,
+        "Sports/Football/#",
+    );
+    // Provided destination, named through the TOPIC object, with user data and a correlid.
+    let provided = open_queue(&mut subscriber, "APP.PROVIDED");
+    let mut sd = Mqsd {
+        options: MQSO_CREATE | MQSO_SET_CORREL_ID,
+        object_name: "SPORTS".into(),
+        object_string: "+/Results".into(),
+        sub_user_data: "results desk".into(),
+        sub_correl_id: [9; 24],
+        ..Mqsd::default()
+    };
+    let mut provided_hobj = provided;
+    subscriber.subscribe(&mut sd, &mut provided_hobj).unwrap();
+    assert_eq!(sd.res_object_string, "Sports/+/Results");
+    // Character-based wildcard, and a subscription nothing published matches.
+    let (_char, char_queue) = subscribe(
+        &mut subscriber,
+        MQSO_CREATE | MQSO_MANAGED | MQSO_WILDCARD_CHAR,
+        "Sports/*Results",
+    );
+    let (_tennis, tennis_queue) =
+        subscribe(&mut subscriber, MQSO_CREATE | MQSO_MANAGED, "Sports/Tennis");
+
+    let mut publishing = connect(&queue_manager);
+    let hobj = publisher(&mut publishing, "Sports/Football/Results");
+    let published = publish(&mut publishing, hobj, MQPMO_NO_SYNCPOINT, b"3-1");
+
+    let football = drain(&mut subscriber, football_queue);
+    assert_eq!(football.len(), 1);
+    let copy = &football[0];
+    assert_eq!(copy.data, b"3-1");
+    assert_eq!(copy.topic_string, "Sports/Football/Results");
+    assert_eq!(copy.user_data, None);
+    assert_ne!(
+        copy.md.msg_id, published.msg_id,
+        "each copy has its own MsgId"
+    );
+    assert_eq!(
+        copy.md.put_appl_name, published.put_appl_name,
+        "the publisher's context"
+    );
+    let results = drain(&mut subscriber, provided);
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0].md.correl_id, [9; 24]);
+    assert_eq!(results[0].user_data.as_deref(), Some("results desk"));
+    assert_eq!(drain(&mut subscriber, char_queue).len(), 1);
+    assert!(drain(&mut subscriber, tennis_queue).is_empty());
+    // A managed subscription's CorrelId is the SubCorrelId MQSUB returned.
+    let mut sd = Mqsd {
+        options: MQSO_CREATE | MQSO_MANAGED,
+        object_string: "Sports/Football/Results".into(),
+        ..Mqsd::default()
+    };
+    let mut exact_queue = Hobj(0);
+    subscriber.subscribe(&mut sd, &mut exact_queue).unwrap();
+    publish(&mut publishing, hobj, MQPMO_NO_SYNCPOINT, b"2-2");
+    let got = drain(&mut subscriber, exact_queue);
+    assert_eq!(got[0].md.correl_id, sd.sub_correl_id);
+    assert_eq!(drain(&mut subscriber, football_queue).len(), 1);
+}
+
+#[test]
+fn selectors_choose_publications() {
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let mut subscriber = connect(&queue_manager);
+    let mut sd = Mqsd {
+        options: MQSO_CREATE | MQSO_MANAGED,
+        object_string: "Paint".into(),
+        selection_string: "Colour = 'Red'".into(),
+        sub_user_data: "reds".into(),
+        ..Mqsd::default()
+    };
+    let mut red_queue = Hobj(0);
+    subscriber.subscribe(&mut sd, &mut red_queue).unwrap();
+    let bad = Mqsd {
+        options: MQSO_CREATE | MQSO_MANAGED,
+        object_string: "Paint".into(),
+        selection_string: "Colour = ".into(),
+        ..Mqsd::default()
+    };
+    assert_eq!(
+        reason(subscriber.subscribe(&mut bad.clone(), &mut Hobj(0))),
+        MQRC_SELECTOR_SYNTAX_ERROR
+    );
+    let mut publishing = connect(&queue_manager);
+    let hobj = publisher(&mut publishing, "Paint");
+    for colour in ["Blue", "Red"] {
+        let hmsg = publishing.create_message_handle(0).unwrap();
+        publishing
+            .set_message_property(hmsg, "Colour", PropertyValue::String(colour.into()))
+            .unwrap();
+        let mut pmo = Mqpmo::with_options(MQPMO_NO_SYNCPOINT);
+        pmo.original_msg_handle = Some(hmsg);
+        publishing
+            .put(hobj, &mut Mqmd::default(), &mut pmo, colour.as_bytes())
+            .unwrap();
+    }
+    let reds = drain(&mut subscriber, red_queue);
+    assert_eq!(reds.len(), 1);
+    assert_eq!(reds[0].data, b"Red");
+    assert_eq!(reds[0].user_data.as_deref(), Some("reds"));
+}
+
+#[test]
+fn publishing_is_all_or_nothing_in_and_out_of_syncpoint() {
+    let (_directory, queue_manager) = queue_manager_with_defaults(&["APP.ROOMY", "APP.FULL"]);
+    let mut full = queue_manager.queue("APP.FULL").unwrap().definition();
+    full.max_depth = 1;
+    queue_manager.alter_queue(full).unwrap();
+    let mut news = TopicDefinition::new("NEWS", "News");
+    news.nonpersistent_delivery = Some(MessageDelivery::All);
+    news.use_dead_letter_queue = Some(false);
+    define_topic(&queue_manager, news);
+    let mut subscriber = connect(&queue_manager);
+    for queue in ["APP.ROOMY", "APP.FULL"] {
+        let mut hobj = open_queue(&mut subscriber, queue);
+        let mut sd = Mqsd {
+            options: MQSO_CREATE,
+            object_string: "News".into(),
+            ..Mqsd::default()
+        };
+        subscriber.subscribe(&mut sd, &mut hobj).unwrap();
+    }
+    let mut publishing = connect(&queue_manager);
+    let hobj = publisher(&mut publishing, "News");
+    publish(&mut publishing, hobj, MQPMO_NO_SYNCPOINT, b"first");
+    let depth = |name: &str| queue_manager.queue(name).unwrap().status().current_depth;
+    assert_eq!((depth("APP.ROOMY"), depth("APP.FULL")), (1, 1));
+    // APP.FULL is full: NPMSGDLV(ALL) fails the publish and APP.ROOMY gets nothing either.
+    let mut md = Mqmd::default();
+    let failed = publishing.put(
+        hobj,
+        &mut md,
+        &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+        b"second",
+    );
+    assert_eq!(reason(failed), MQRC_Q_FULL);
+    assert_eq!((depth("APP.ROOMY"), depth("APP.FULL")), (1, 1));
+    // In syncpoint the unit of work is backed out: nothing it held is delivered.
+    let queue_hobj = open_queue(&mut publishing, "APP.ROOMY");
+    ferrite_test_kit::put(&mut publishing, queue_hobj, MQPMO_SYNCPOINT, b"mine");
+    let failed = publishing.put(
+        hobj,
+        &mut Mqmd::default(),
+        &mut Mqpmo::with_options(MQPMO_SYNCPOINT),
+        b"third",
+    );
+    assert_eq!(reason(failed), MQRC_BACKED_OUT);
+    publishing.commit().unwrap();
+    assert_eq!((depth("APP.ROOMY"), depth("APP.FULL")), (1, 1));
+    // With ALLAVAIL the full queue misses it and the other gets it.
+    let mut news = TopicDefinition::new("NEWS", "News");
+    news.nonpersistent_delivery = Some(MessageDelivery::AllAvailable);
+    news.use_dead_letter_queue = Some(false);
+    queue_manager
+        .alter_object(ObjectDefinition::Topic(news))
+        .unwrap();
+    publish(&mut publishing, hobj, MQPMO_SYNCPOINT, b"fourth");
+    publishing.commit().unwrap();
+    assert_eq!((depth("APP.ROOMY"), depth("APP.FULL")), (2, 1));
+    // With USEDLQ(YES) (inherited from SYSTEM.BASE.TOPIC) the copy that cannot be put goes
+    // to the dead-letter queue behind an MQDLH, and even NPMSGDLV(ALL) is satisfied.
+    let mut news = TopicDefinition::new("NEWS", "News");
+    news.nonpersistent_delivery = Some(MessageDelivery::All);
+    queue_manager
+        .alter_object(ObjectDefinition::Topic(news))
+        .unwrap();
+    publish(&mut publishing, hobj, MQPMO_NO_SYNCPOINT, b"fifth");
+    assert_eq!((depth("APP.ROOMY"), depth("APP.FULL")), (3, 1));
+    let dead_letters = open_queue(&mut publishing, "SYSTEM.DEAD.LETTER.QUEUE");
+    let mut md = Mqmd::default();
+    let mut buffer = vec![0u8; 4096];
+    let got = publishing
+        .get(
+            dead_letters,
+            &mut md,
+            &mut Mqgmo::with_options(MQGMO_NO_WAIT | MQGMO_NO_SYNCPOINT),
+            &mut buffer,
+        )
+        .unwrap();
+    assert_eq!(&md.format, b"MQDEAD  ");
+    let reason_field = i32::from_le_bytes(buffer[8..12].try_into().unwrap());
+    assert_eq!(reason_field, MQRC_Q_FULL, "the MQDLH's Reason");
+    assert!(buffer[..got.returned_length].ends_with(b"fifth"));
+    // PUB(DISABLED) refuses publishing.
+    let mut news = TopicDefinition::new("NEWS", "News");
+    news.publish_enabled = Some(false);
+    queue_manager
+        .alter_object(ObjectDefinition::Topic(news))
+        .unwrap();
+    let refused = publishing.put(
+        hobj,
+        &mut Mqmd::default(),
+        &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+        b"x",
+    );
+    assert_eq!(reason(refused), MQRC_PUT_INHIBITED);
+}
+
+#[test]
+fn subscriptions_are_checked_as_mq_checks_them() {
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let mut no_durables = TopicDefinition::new("PRIVATE", "Private");
+    no_durables.durable_subscriptions = Some(false);
+    no_durables.subscribe_enabled = Some(true);
+    define_topic(&queue_manager, no_durables);
+    let mut closed = TopicDefinition::new("CLOSED", "Closed");
+    closed.subscribe_enabled = Some(false);
+    define_topic(&queue_manager, closed);
+    let mut connection = connect(&queue_manager);
+    let mut attempt = |options: i32, name: &str, topic_string: &str| {
+        let mut sd = Mqsd {
+            options,
+            sub_name: name.into(),
+            object_string: topic_string.into(),
+            ..Mqsd::default()
+        };
+        connection.subscribe(&mut sd, &mut Hobj(0)).map(|_| ())
+    };
+    let managed = MQSO_CREATE | MQSO_MANAGED;
+    assert_eq!(
+        reason(attempt(managed | MQSO_DURABLE, "", "a")),
+        MQRC_SUB_NAME_ERROR
+    );
+    assert_eq!(reason(attempt(MQSO_MANAGED, "", "a")), MQRC_OPTIONS_ERROR);
+    assert_eq!(
+        reason(attempt(
+            managed | MQSO_WILDCARD_CHAR | MQSO_WILDCARD_TOPIC,
+            "",
+            "a"
+        )),
+        MQRC_OPTIONS_ERROR
+    );
+    assert_eq!(
+        reason(attempt(MQSO_RESUME | MQSO_DURABLE, "NONE", "a")),
+        MQRC_NO_SUBSCRIPTION
+    );
+    assert_eq!(reason(attempt(managed, "", "Closed/x")), MQRC_SUB_INHIBITED);
+    assert_eq!(
+        reason(attempt(managed | MQSO_DURABLE, "D", "Private/x")),
+        MQRC_DURABILITY_NOT_ALLOWED
+    );
+    attempt(managed | MQSO_DURABLE, "D1", "Open/x").unwrap();
+    assert_eq!(
+        reason(attempt(managed | MQSO_DURABLE, "D1", "Open/x")),
+        MQRC_SUB_ALREADY_EXISTS
+    );
+    assert_eq!(
+        reason(attempt(MQSO_RESUME | MQSO_DURABLE | MQSO_MANAGED, "D1", "")),
+        MQRC_SUBSCRIPTION_IN_USE
+    );
+    assert_eq!(
+        reason(attempt(MQSO_RESUME | MQSO_MANAGED, "D1", "")),
+        MQRC_DURABILITY_NOT_ALTERABLE
+    );
+    // An unknown topic object; a provided destination that is no queue handle.
+    let mut sd = Mqsd {
+        options: MQSO_CREATE,
+        object_name: "NOT.A.TOPIC".into(),
+        ..Mqsd::default()
+    };
+    assert_eq!(
+        reason(connection.subscribe(&mut sd, &mut Hobj(0))),
+        MQRC_UNKNOWN_OBJECT_NAME
+    );
+    let mut sd = Mqsd {
+        options: MQSO_CREATE,
+        object_string: "x".into(),
+        ..Mqsd::default()
+    };
+    assert_eq!(
+        reason(connection.subscribe(&mut sd, &mut Hobj(77))),
+        MQRC_HOBJ_ERROR
+    );
+    // MQOPEN of a topic: output only, a known object.
+    assert_eq!(
+        reason(connection.open(&mut topic("x"), MQOO_INPUT_AS_Q_DEF)),
+        MQRC_OPTION_NOT_VALID_FOR_TYPE
+    );
+    let mut named = Mqod {
+        object_name: "NOT.A.TOPIC".into(),
+        ..topic("")
+    };
+    assert_eq!(
+        reason(connection.open(&mut named, MQOO_OUTPUT)),
+        MQRC_UNKNOWN_OBJECT_NAME
+    );
+    assert_eq!(
+        reason(connection.open(&mut topic(""), MQOO_OUTPUT)),
+        MQRC_UNKNOWN_OBJECT_NAME
+    );
+    let long = "x".repeat(10_241);
+    assert_eq!(
+        reason(connection.open(&mut topic(&long), MQOO_OUTPUT)),
+        MQRC_TOPIC_STRING_ERROR
+    );
+    // Nobody subscribes to "Nobody": MQPMO_WARN_IF_NO_SUBS_MATCHED warns.
+    let hobj = publisher(&mut connection, "Nobody");
+    let warning = connection
+        .put(
+            hobj,
+            &mut Mqmd::default(),
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_WARN_IF_NO_SUBS_MATCHED),
+            b"x",
+        )
+        .unwrap();
+    assert_eq!(warning.map(|w| w.reason), Some(MQRC_NO_SUBS_MATCHED));
+    let mut md = Mqmd::default();
+    let mut od = topic("Nobody");
+    connection
+        .put1(
+            &mut od,
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            b"put1",
+        )
+        .unwrap();
+}
+
+#[test]
+fn non_durable_subscriptions_end_with_their_handle_or_connection() {
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let mut connection = connect(&queue_manager);
+    let (hsub, hobj) = subscribe(&mut connection, MQSO_CREATE | MQSO_MANAGED, "Weather");
+    assert_eq!(queue_manager.subscriptions().len(), 1);
+    assert_eq!(
+        reason(connection.close(hsub, MQCO_KEEP_SUB)),
+        MQRC_OPTION_NOT_VALID_FOR_TYPE
+    );
+    connection.close(hsub, MQCO_NONE).unwrap();
+    assert!(queue_manager.subscriptions().is_empty());
+    connection.close(hobj, MQCO_NONE).unwrap();
+    // The managed queue was a temporary dynamic queue, gone with its handle.
+    assert!(queue_manager
+        .queues()
+        .iter()
+        .all(|queue| !queue.name().starts_with("SYSTEM.MANAGED.NDURABLE.")));
+    subscribe(&mut connection, MQSO_CREATE | MQSO_MANAGED, "Weather");
+    assert_eq!(queue_manager.subscriptions().len(), 1);
+    drop(connection);
+    assert!(
+        queue_manager.subscriptions().is_empty(),
+        "gone with the connection"
+    );
+    assert!(queue_manager
+        .queues()
+        .iter()
+        .all(|queue| !queue.name().starts_with("SYSTEM.MANAGED.")));
+}
+
+#[test]
+fn durable_subscriptions_collect_publications_while_away_and_survive_restart_and_crash() {
+    let (directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let durable = MQSO_CREATE | MQSO_RESUME | MQSO_DURABLE | MQSO_MANAGED;
+    let resume = |connection: &mut Connection| {
+        let mut sd = Mqsd {
+            options: durable,
+            sub_name: "Weekly results".into(),
+            object_string: "Results".into(),
+            ..Mqsd::default()
+        };
+        let mut hobj = Hobj(0);
+        let hsub = connection.subscribe(&mut sd, &mut hobj).unwrap();
+        (hsub, hobj)
+    };
+    let mut subscriber = connect(&queue_manager);
+    let (hsub, _hobj) = resume(&mut subscriber);
+    subscriber.close(hsub, MQCO_KEEP_SUB).unwrap();
+    drop(subscriber);
+    let mut publishing = connect(&queue_manager);
+    let hobj = publisher(&mut publishing, "Results");
+    for (index, persistence) in [MQPER_PERSISTENT, MQPER_NOT_PERSISTENT, MQPER_PERSISTENT]
+        .into_iter()
+        .enumerate()
+    {
+        publish_with(
+            &mut publishing,
+            hobj,
+            persistence,
+            MQPMO_SYNCPOINT,
+            format!("while away {index}").as_bytes(),
+        );
+    }
+    publishing.commit().unwrap();
+    drop(publishing);
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+
+    // After a restart the subscription is there; persistent publications were kept.
+    let queue_manager = ferrite_test_kit::open(directory.path());
+    assert_eq!(queue_manager.subscriptions().len(), 1);
+    let mut subscriber = connect(&queue_manager);
+    let (hsub, queue) = resume(&mut subscriber);
+    let got = drain(&mut subscriber, queue);
+    let texts: Vec<&[u8]> = got.iter().map(|copy| copy.data.as_slice()).collect();
+    assert_eq!(texts, vec![&b"while away 0"[..], &b"while away 2"[..]]);
+    subscriber.close(hsub, MQCO_NONE).unwrap();
+    let mut publishing = connect(&queue_manager);
+    let hobj = publisher(&mut publishing, "Results");
+    publish_with(
+        &mut publishing,
+        hobj,
+        MQPER_PERSISTENT,
+        MQPMO_NO_SYNCPOINT,
+        b"before the crash",
+    );
+    drop(publishing);
+    drop(subscriber);
+    // A crash: no shutdown.
+    drop(queue_manager);
+    let queue_manager = ferrite_test_kit::open(directory.path());
+    let mut subscriber = connect(&queue_manager);
+    let (hsub, queue) = resume(&mut subscriber);
+    let got = drain(&mut subscriber, queue);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].data, b"before the crash");
+    // MQCO_REMOVE_SUB ends it and deletes its managed queue.
+    subscriber.close(queue, MQCO_NONE).unwrap();
+    subscriber.close(hsub, MQCO_REMOVE_SUB).unwrap();
+    assert!(queue_manager.subscriptions().is_empty());
+    assert!(queue_manager
+        .queues()
+        .iter()
+        .all(|queue| !queue.name().starts_with("SYSTEM.MANAGED.")));
+}
+
+#[test]
+fn retained_publications_reach_late_subscribers_and_survive_restart() {
+    let (directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let mut publishing = connect(&queue_manager);
+    let score = publisher(&mut publishing, "Match/Score");
+    publish(
+        &mut publishing,
+        score,
+        MQPMO_NO_SYNCPOINT | MQPMO_RETAIN,
+        b"1-0",
+    );
+    publish(
+        &mut publishing,
+        score,
+        MQPMO_SYNCPOINT | MQPMO_RETAIN,
+        b"2-0",
+    );
+    publishing.commit().unwrap();
+    let retained = queue_manager.queue("SYSTEM.RETAINED.PUB.QUEUE").unwrap();
+    assert_eq!(retained.status().current_depth, 1, "one per topic string");
+    // A late subscriber gets the last one, marked MQIsRetained; a wildcard one too.
+    let mut subscriber = connect(&queue_manager);
+    let (hsub, queue) = subscribe(&mut subscriber, MQSO_CREATE | MQSO_MANAGED, "Match/Score");
+    let got = drain(&mut subscriber, queue);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].data, b"2-0");
+    assert!(got[0].retained);
+    let (_all, all_queue) = subscribe(&mut subscriber, MQSO_CREATE | MQSO_MANAGED, "Match/#");
+    assert_eq!(drain(&mut subscriber, all_queue).len(), 1);
+    let (_new, new_queue) = subscribe(
+        &mut subscriber,
+        MQSO_CREATE | MQSO_MANAGED | MQSO_NEW_PUBLICATIONS_ONLY,
+        "Match/Score",
+    );
+    assert!(drain(&mut subscriber, new_queue).is_empty());
+    // Live publications are not marked retained.
+    publish(&mut publishing, score, MQPMO_NO_SYNCPOINT, b"live");
+    let live = drain(&mut subscriber, new_queue);
+    assert!(!live[0].retained);
+    assert_eq!(drain(&mut subscriber, queue)[0].data, b"live");
+    // MQSUBRQ sends the retained one again; none for a topic without one.
+    assert_eq!(
+        subscriber
+            .subscription_request(hsub, MQSR_ACTION_PUBLICATION)
+            .unwrap(),
+        1
+    );
+    assert_eq!(drain(&mut subscriber, queue)[0].data, b"2-0");
+    // MQSO_PUBLICATIONS_ON_REQUEST: nothing as it is published, the retained one on request.
+    let (on_request, on_request_queue) = subscribe(
+        &mut subscriber,
+        MQSO_CREATE | MQSO_MANAGED | MQSO_PUBLICATIONS_ON_REQUEST,
+        "Match/Score",
+    );
+    publish(&mut publishing, score, MQPMO_NO_SYNCPOINT, b"live again");
+    assert!(drain(&mut subscriber, on_request_queue).is_empty());
+    subscriber
+        .subscription_request(on_request, MQSR_ACTION_PUBLICATION)
+        .unwrap();
+    let requested = drain(&mut subscriber, on_request_queue);
+    assert_eq!(requested.len(), 1);
+    assert_eq!(requested[0].data, b"2-0");
+    assert!(requested[0].retained);
+    let (other, _) = subscribe(&mut subscriber, MQSO_CREATE | MQSO_MANAGED, "Match/Fouls");
+    assert_eq!(
+        reason(subscriber.subscription_request(other, MQSR_ACTION_PUBLICATION)),
+        MQRC_NO_RETAINED_MSG
+    );
+    assert_eq!(
+        reason(subscriber.subscription_request(other, 99)),
+        MQRC_ACTION_ERROR
+    );
+    // A persistent retained publication survives a restart.
+    publish_with(
+        &mut publishing,
+        score,
+        MQPER_PERSISTENT,
+        MQPMO_NO_SYNCPOINT | MQPMO_RETAIN,
+        b"final 3-0",
+    );
+    drop(publishing);
+    drop(subscriber);
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = ferrite_test_kit::open(directory.path());
+    let mut subscriber = connect(&queue_manager);
+    let (_late, late_queue) = subscribe(&mut subscriber, MQSO_CREATE | MQSO_MANAGED, "Match/+");
+    let got = drain(&mut subscriber, late_queue);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].data, b"final 3-0");
+}
+
+#[test]
+fn durable_subscribers_get_each_committed_publication_once_after_a_stop_with_a_unit_in_flight() {
+    let (directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let names = ["Audit", "Billing", "Archive"];
+    let mut subscriber = connect(&queue_manager);
+    for name in names {
+        let mut sd = Mqsd {
+            options: MQSO_CREATE | MQSO_DURABLE | MQSO_MANAGED,
+            sub_name: name.into(),
+            object_string: if name == "Archive" {
+                "Orders/#"
+            } else {
+                "Orders/New"
+            }
+            .into(),
+            ..Mqsd::default()
+        };
+        let mut hobj = Hobj(0);
+        let hsub = subscriber.subscribe(&mut sd, &mut hobj).unwrap();
+        subscriber.close(hsub, MQCO_KEEP_SUB).unwrap();
+    }
+    drop(subscriber);
+    // Committed units of several publications each, then one left in flight by the stop.
+    let mut publishing = connect(&queue_manager);
+    let hobj = publisher(&mut publishing, "Orders/New");
+    let mut committed = Vec::new();
+    for unit in 0..5 {
+        for index in 0..4 {
+            let text = format!("order {unit}.{index}");
+            publish_with(
+                &mut publishing,
+                hobj,
+                MQPER_PERSISTENT,
+                MQPMO_SYNCPOINT,
+                text.as_bytes(),
+            );
+            committed.push(text);
+        }
+        publishing.commit().unwrap();
+    }
+    for index in 0..3 {
+        publish_with(
+            &mut publishing,
+            hobj,
+            MQPER_PERSISTENT,
+            MQPMO_SYNCPOINT,
+            format!("in flight {index}").as_bytes(),
+        );
+    }
+    // The queue manager stops under the publisher, its unit of work in flight (the
+    // connection ends after the stop, so nothing backs the unit out but restart).
+    queue_manager.shutdown().unwrap();
+    drop(publishing);
+    drop(queue_manager);
+    let queue_manager = ferrite_test_kit::open(directory.path());
+    let mut subscriber = connect(&queue_manager);
+    for name in names {
+        let mut sd = Mqsd {
+            options: MQSO_RESUME | MQSO_DURABLE | MQSO_MANAGED,
+            sub_name: name.into(),
+            ..Mqsd::default()
+        };
+        let mut queue = Hobj(0);
+        subscriber.subscribe(&mut sd, &mut queue).unwrap();
+        let got: Vec<String> = drain(&mut subscriber, queue)
+            .into_iter()
+            .map(|copy| String::from_utf8(copy.data).unwrap())
+            .collect();
+        assert_eq!(
+            got, committed,
+            "{name}: every committed publication once, in order"
+        );
+    }
+}

@@ -1,0 +1,210 @@
+//! The subscriptions of the queue manager: durable ones are stored objects (type SUB,
+//! `objects/subscription.rs`), rebuilt with the other objects at restart; non-durable ones are
+//! held here, in memory, and end with the connection that made them (the MQI removes them).
+//! Subscription names are one name space across both.
+//!
+//! A publication's subscribers are the subscriptions whose topic string selects its topic
+//! string in their wildcard scheme and that no WILDCARD(BLOCK) node keeps from it, but those
+//! that take publications on request only (MQSO_PUBLICATIONS_ON_REQUEST, REQONLY(YES)).
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Mutex;
+
+use ferrite_constants::reason;
+use ferrite_storage::error::{StorageError, StorageResult};
+
+use crate::objects::subscription::SubscriptionDefinition;
+use crate::objects::{ObjectDefinition, ObjectType};
+use crate::queue_manager::QueueManager;
+
+use super::wildcards::{blocked_by, is_wildcard, matches};
+use super::TopicTree;
+
+/// The most subscriptions the queue manager holds (durable and non-durable together).
+pub const SUBSCRIPTIONS_MAX: usize = 1_000_000;
+
+/// The non-durable subscriptions and which subscriptions a handle has open.
+#[derive(Debug, Default)]
+pub struct SubscriptionRegistry {
+    state: Mutex<RegistryState>,
+}
+
+#[derive(Debug, Default)]
+struct RegistryState {
+    nondurable: BTreeMap<String, SubscriptionDefinition>,
+    /// Subscriptions an MQSUB handle has open (MQRC_SUBSCRIPTION_IN_USE for another).
+    in_use: HashSet<String>,
+}
+
+fn already_exists(name: &str) -> StorageError {
+    StorageError::mq(
+        reason::MQRC_SUB_ALREADY_EXISTS,
+        format!("subscription '{name}' already exists"),
+    )
+}
+
+fn no_subscription(name: &str) -> StorageError {
+    StorageError::mq(
+        reason::MQRC_NO_SUBSCRIPTION,
+        format!("no subscription is called '{name}'"),
+    )
+}
+
+impl QueueManager {
+    /// The subscription called `name`, durable or not.
+    pub fn subscription(&self, name: &str) -> Option<SubscriptionDefinition> {
+        if let Some(ObjectDefinition::Subscription(durable)) =
+            self.object(ObjectType::Subscription, name)
+        {
+            return Some(durable);
+        }
+        let state = self.subscription_registry().state.lock().unwrap();
+        state.nondurable.get(name).cloned()
+    }
+
+    /// Every subscription, durable ones first, each by name.
+    pub fn subscriptions(&self) -> Vec<SubscriptionDefinition> {
+        let mut all: Vec<SubscriptionDefinition> = self
+            .objects(ObjectType::Subscription)
+            .into_iter()
+            .filter_map(|definition| match definition {
+                ObjectDefinition::Subscription(durable) => Some(durable),
+                _ => None,
+            })
+            .collect();
+        let state = self.subscription_registry().state.lock().unwrap();
+        all.extend(state.nondurable.values().cloned());
+        all
+    }
+
+    /// Make a subscription (`replace`: change the existing one of that name, which must have
+    /// the same durability). A durable one is stored and the log forced before this returns.
+    pub fn define_subscription(
+        &self,
+        subscription: SubscriptionDefinition,
+        replace: bool,
+    ) -> StorageResult<()> {
+        subscription.validate()?;
+        let existing = self.subscription(&subscription.name);
+        match (&existing, replace) {
+            (Some(_), false) => return Err(already_exists(&subscription.name)),
+            (Some(existing), true) if existing.durable != subscription.durable => {
+                return Err(StorageError::mq(
+                    reason::MQRC_DURABILITY_NOT_ALTERABLE,
+                    "a subscription's durability cannot change",
+                ))
+            }
+            (None, true) => return Err(no_subscription(&subscription.name)),
+            _ => {}
+        }
+        if existing.is_none() && self.subscription_count() >= SUBSCRIPTIONS_MAX {
+            return Err(StorageError::mq(
+                reason::MQRC_STORAGE_NOT_AVAILABLE,
+                format!("the queue manager holds {SUBSCRIPTIONS_MAX} subscriptions already"),
+            ));
+        }
+        if subscription.durable {
+            return self.define_object(ObjectDefinition::Subscription(subscription), replace);
+        }
+        let mut state = self.subscription_registry().state.lock().unwrap();
+        // Checked again under the lock: a concurrent MQSUB may have made it meanwhile.
+        if !replace && state.nondurable.contains_key(&subscription.name) {
+            return Err(already_exists(&subscription.name));
+        }
+        state
+            .nondurable
+            .insert(subscription.name.clone(), subscription);
+        Ok(())
+    }
+
+    /// Remove the subscription called `name` (its managed queue is the caller's to delete).
+    pub fn delete_subscription(&self, name: &str) -> StorageResult<SubscriptionDefinition> {
+        let existing = self
+            .subscription(name)
+            .ok_or_else(|| no_subscription(name))?;
+        if existing.durable {
+            self.delete_object(ObjectType::Subscription, name)?;
+        } else {
+            let mut state = self.subscription_registry().state.lock().unwrap();
+            state.nondurable.remove(name);
+        }
+        Ok(existing)
+    }
+
+    fn subscription_count(&self) -> usize {
+        let nondurable = self
+            .subscription_registry()
+            .state
+            .lock()
+            .unwrap()
+            .nondurable
+            .len();
+        nondurable + self.objects(ObjectType::Subscription).len()
+    }
+
+    /// Claim the subscription `name` for one MQSUB handle: false when another handle has it
+    /// (MQRC_SUBSCRIPTION_IN_USE).
+    pub fn claim_subscription(&self, name: &str) -> bool {
+        let mut state = self.subscription_registry().state.lock().unwrap();
+        state.in_use.insert(name.to_string())
+    }
+
+    /// Give back a claim of [`QueueManager::claim_subscription`].
+    pub fn release_subscription(&self, name: &str) {
+        let mut state = self.subscription_registry().state.lock().unwrap();
+        state.in_use.remove(name);
+    }
+
+    /// Whether an MQSUB handle has the subscription `name` open.
+    pub fn subscription_in_use(&self, name: &str) -> bool {
+        let state = self.subscription_registry().state.lock().unwrap();
+        state.in_use.contains(name)
+    }
+
+    /// The subscriptions a publication on `topic_string` goes to.
+    pub fn subscribers(&self, tree: &TopicTree, topic_string: &str) -> Vec<SubscriptionDefinition> {
+        let blocking: Vec<&str> = tree
+            .ancestors(topic_string)
+            .filter(|node| node.wildcard_block)
+            .map(|node| node.topic_string.as_str())
+            .collect();
+        self.subscriptions()
+            .into_iter()
+            .filter(|subscription| {
+                if subscription.publications_on_request {
+                    return false;
+                }
+                let scheme = subscription.wildcard_scheme;
+                let pattern = subscription.topic_string.as_str();
+                matches(scheme, pattern, topic_string)
+                    && !(is_wildcard(scheme, pattern)
+                        && blocking
+                            .iter()
+                            .any(|blocked| blocked_by(scheme, pattern, blocked)))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::objects::topic::TopicDefinition;
+    use crate::pubsub::WildcardScheme;
+
+    #[test]
+    fn wildcard_block_keeps_publications_from_wildcards_above_the_node() {
+        let mut fruit = TopicDefinition::new("FRUIT", "Price/Fruit");
+        fruit.wildcard_block = true;
+        let tree = TopicTree::new([fruit]);
+        let blocking: Vec<&str> = tree
+            .ancestors("Price/Fruit/Apples")
+            .filter(|node| node.wildcard_block)
+            .map(|node| node.topic_string.as_str())
+            .collect();
+        assert_eq!(blocking, vec!["Price/Fruit"]);
+        let scheme = WildcardScheme::Topic;
+        assert!(blocked_by(scheme, "Price/#", blocking[0]));
+        assert!(!blocked_by(scheme, "Price/Fruit/+", blocking[0]));
+    }
+}
