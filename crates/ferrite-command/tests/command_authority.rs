@@ -12,7 +12,7 @@ use ferrite_constants::{
     queue_type::MQQT_LOCAL, reason::*, selector::*,
 };
 use ferrite_mqi::queue_manager_events::QUEUE_MANAGER_EVENT_QUEUE;
-use ferrite_mqi::{Connection, Mqcno, Mqmd, Mqod};
+use ferrite_mqi::{Connection, Hobj, Mqcno, Mqmd, Mqod, Mqsd};
 use ferrite_queue_manager::QueueManager as QueueManagerHandle;
 
 /// Where a command put by `user` comes from (the command server's origin for it).
@@ -278,4 +278,75 @@ fn refusals_are_not_authorized_events_while_authorev_is_enabled() {
     console(&processor, "ALTER QMGR AUTHOREV(DISABLED)");
     refused(&processor, "app", "DEFINE QLOCAL(APP.NEW)");
     assert!(authority_events(&queue_manager).is_empty());
+}
+
+#[test]
+fn topics_need_pub_and_sub_on_a_topic_object_at_or_above_them() {
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
+    ferrite_command::define_default_objects(&queue_manager).unwrap();
+    let processor = CommandProcessor::new(queue_manager.clone());
+    for command in [
+        "DEFINE TOPIC(APP.ORDERS) TOPICSTR('app/orders')",
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('app') AUTHADD(CONNECT)",
+        "ALTER QMGR AUTHOREV(ENABLED)",
+    ] {
+        console(&processor, command);
+    }
+    let mut connection =
+        Connection::connect_as(queue_manager.clone(), "", &Mqcno::default(), "app").unwrap();
+    let topic = |topic_string: &str| Mqod {
+        object_type: MQOT_TOPIC,
+        object_string: topic_string.to_string(),
+        ..Mqod::default()
+    };
+    let subscribe = |connection: &mut Connection| {
+        let mut sd = Mqsd {
+            options: MQSO_CREATE | MQSO_MANAGED | MQSO_NON_DURABLE,
+            object_string: "app/orders/#".into(),
+            ..Mqsd::default()
+        };
+        connection.subscribe(&mut sd, &mut Hobj(0))
+    };
+    // Nothing granted: publishing and subscribing are refused, each an event.
+    let error = connection
+        .open(&mut topic("app/orders/new"), MQOO_OUTPUT)
+        .unwrap_err();
+    assert_eq!(error.reason, MQRC_NOT_AUTHORIZED);
+    assert_eq!(
+        subscribe(&mut connection).unwrap_err().reason,
+        MQRC_NOT_AUTHORIZED
+    );
+    let events = authority_events(&queue_manager);
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(
+        events[0][1],
+        integer(MQIACF_REASON_QUALIFIER, MQRQ_OPEN_NOT_AUTHORIZED)
+    );
+    assert_eq!(
+        events[0].last(),
+        Some(&string(MQCA_TOPIC_STRING, "app/orders/new"))
+    );
+    assert_eq!(
+        events[1][1],
+        integer(MQIACF_REASON_QUALIFIER, MQRQ_SUB_NOT_AUTHORIZED)
+    );
+    assert_eq!(
+        events[1].last(),
+        Some(&string(MQCA_TOPIC_STRING, "app/orders/#"))
+    );
+    // Granted on the TOPIC object above the topic strings: both work.
+    console(
+        &processor,
+        "SET AUTHREC PROFILE('APP.ORDERS') OBJTYPE(TOPIC) PRINCIPAL('app') AUTHADD(PUB,SUB)",
+    );
+    connection
+        .open(&mut topic("app/orders/new"), MQOO_OUTPUT)
+        .unwrap();
+    subscribe(&mut connection).unwrap();
+    // Not above another topic: still refused there.
+    let error = connection
+        .open(&mut topic("app/invoices"), MQOO_OUTPUT)
+        .unwrap_err();
+    assert_eq!(error.reason, MQRC_NOT_AUTHORIZED);
+    connection.disconnect().unwrap();
 }

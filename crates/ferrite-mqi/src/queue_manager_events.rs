@@ -62,12 +62,15 @@ use ferrite_constants::{
         MQ_APPL_NAME_LENGTH, MQ_CHANNEL_NAME_LENGTH, MQ_CONN_NAME_LENGTH, MQ_Q_MGR_NAME_LENGTH,
         MQ_Q_NAME_LENGTH, MQ_USER_ID_LENGTH,
     },
-    misc::{MQRQ_CMD_NOT_AUTHORIZED, MQRQ_CONN_NOT_AUTHORIZED, MQRQ_OPEN_NOT_AUTHORIZED},
-    object_type::{MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q},
+    misc::{
+        MQRQ_CMD_NOT_AUTHORIZED, MQRQ_CONN_NOT_AUTHORIZED, MQRQ_OPEN_NOT_AUTHORIZED,
+        MQRQ_SUB_NOT_AUTHORIZED,
+    },
+    object_type::{MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q, MQOT_TOPIC},
     pcf::{MQCFH_VERSION_1, MQCMD_Q_MGR_EVENT},
     pcf_selector::{
         MQCACF_APPL_NAME, MQCACF_USER_IDENTIFIER, MQCACH_CHANNEL_NAME, MQCACH_CONNECTION_NAME,
-        MQIACF_COMMAND, MQIACF_OPEN_OPTIONS, MQIACF_REASON_QUALIFIER,
+        MQIACF_COMMAND, MQIACF_OPEN_OPTIONS, MQIACF_REASON_QUALIFIER, MQIACF_SUB_OPTIONS,
     },
     persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENT},
     queue_type::{MQQT_ALIAS, MQQT_LOCAL, MQQT_MODEL, MQQT_REMOTE},
@@ -77,7 +80,7 @@ use ferrite_constants::{
     },
     selector::{
         MQCA_BASE_OBJECT_NAME, MQCA_NAMELIST_NAME, MQCA_PROCESS_NAME, MQCA_Q_MGR_NAME, MQCA_Q_NAME,
-        MQIA_APPL_TYPE, MQIA_BASE_TYPE, MQIA_Q_TYPE,
+        MQCA_TOPIC_STRING, MQIA_APPL_TYPE, MQIA_BASE_TYPE, MQIA_Q_TYPE,
     },
 };
 use ferrite_protocol::ByteOrder;
@@ -201,16 +204,39 @@ pub fn open_not_authorized(
     };
     event.integer(MQIACF_OPEN_OPTIONS, options);
     refused_application(&mut event, refused);
-    let name_parameter = match object_type {
-        MQOT_Q => Some(MQCA_Q_NAME),
-        MQOT_PROCESS => Some(MQCA_PROCESS_NAME),
-        MQOT_NAMELIST => Some(MQCA_NAMELIST_NAME),
-        _ => None,
+    match object_type {
+        MQOT_Q => event.string(MQCA_Q_NAME, name, MQ_Q_NAME_LENGTH),
+        MQOT_PROCESS => event.string(MQCA_PROCESS_NAME, name, MQ_Q_NAME_LENGTH),
+        MQOT_NAMELIST => event.string(MQCA_NAMELIST_NAME, name, MQ_Q_NAME_LENGTH),
+        MQOT_TOPIC => event.string(MQCA_TOPIC_STRING, name, topic_length(name)),
+        _ => &mut event,
     };
-    if let Some(parameter) = name_parameter {
-        event.string(parameter, name, MQ_Q_NAME_LENGTH);
-    }
     put_event(queue_manager, event.finish())
+}
+
+/// MQSUB with `options` (MQSO_*) of the topic string `topic_string` refused `refused`: a Not
+/// Authorized event (MQRQ_SUB_NOT_AUTHORIZED) when AUTHOREV is ENABLED. Returns whether an
+/// event was put.
+pub fn subscribe_not_authorized(
+    queue_manager: &QueueManager,
+    refused: &Refused<'_>,
+    options: i32,
+    topic_string: &str,
+) -> bool {
+    let Some(mut event) = not_authorized(queue_manager, MQRQ_SUB_NOT_AUTHORIZED) else {
+        return false;
+    };
+    event.integer(MQIACF_SUB_OPTIONS, options);
+    refused_application(&mut event, refused);
+    event.string(MQCA_TOPIC_STRING, topic_string, topic_length(topic_string));
+    put_event(queue_manager, event.finish())
+}
+
+/// A topic string's MQCFST field length: the string, blank-padded to a multiple of 4 (topic
+/// strings have no fixed field length; MQCFST's are multiples of 4).
+fn topic_length(topic_string: &str) -> i32 {
+    let padded = topic_string.len().div_ceil(4) * 4;
+    i32::try_from(padded).expect("a topic string fits an MQCFST")
 }
 
 /// The command `command` (MQCMD_*) was refused for `user_identifier`: a Not Authorized event

@@ -32,6 +32,7 @@ use ferrite_constants::{
     close_options::{MQCO_KEEP_SUB, MQCO_REMOVE_SUB},
     format::MQFMT_RF_HEADER_2,
     misc::*,
+    object_type::MQOT_TOPIC,
     open_options::*,
     persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENT},
     put_options::*,
@@ -49,7 +50,7 @@ use ferrite_queue_manager::objects::subscription::{
 use ferrite_queue_manager::objects::topic::{MessageDelivery, SYSTEM_BASE_TOPIC};
 use ferrite_queue_manager::pubsub::topic_string::{check_topic_string, combine};
 use ferrite_queue_manager::pubsub::{TopicTree, WildcardScheme};
-use ferrite_queue_manager::{now_ms, DefinitionType, LocalQueue, UnitOfWork};
+use ferrite_queue_manager::{now_ms, DefinitionType, LocalQueue, Principal, UnitOfWork};
 
 use super::{failed, Connection, Hobj, ObjectHandle, Target};
 use crate::descriptor::{self, trim};
@@ -155,6 +156,24 @@ impl Publication<'_> {
     }
 }
 
+/// What a topic is opened for, and the call's options, for its authority check.
+#[derive(Clone, Copy, Debug)]
+enum TopicAccess {
+    /// MQOPEN for output: pub.
+    Publish(i32),
+    /// MQSUB: sub.
+    Subscribe(i32),
+}
+
+impl TopicAccess {
+    fn authority(self) -> u32 {
+        match self {
+            TopicAccess::Publish(_) => MQZAO_PUBLISH,
+            TopicAccess::Subscribe(_) => MQZAO_SUBSCRIBE,
+        }
+    }
+}
+
 impl Connection {
     // ----- MQOPEN of a topic -------------------------------------------------------------
 
@@ -166,7 +185,7 @@ impl Connection {
         }
         let topic_string = self.topic_string_of(trim(&od.object_name), &od.object_string)?;
         let tree = self.queue_manager.topic_tree();
-        self.authorize_topic(&tree, &topic_string, MQZAO_PUBLISH)?;
+        self.authorize_topic(&tree, &topic_string, TopicAccess::Publish(options))?;
         Ok(Target::Topic(topic_string))
     }
 
@@ -185,17 +204,20 @@ impl Connection {
         Ok(topic_string)
     }
 
-    /// Topic authority (`authority`: MQZAO_PUBLISH or MQZAO_SUBSCRIBE), as MQ grants it: on any
-    /// TOPIC object at or above the topic string, SYSTEM.BASE.TOPIC last (MQRC_NOT_AUTHORIZED).
+    /// Topic authority (pub for a publisher's MQOPEN, sub for MQSUB), as MQ grants it: on any
+    /// TOPIC object at or above the topic string, SYSTEM.BASE.TOPIC last. A refusal is
+    /// MQRC_NOT_AUTHORIZED, logged once for the nearest TOPIC object, and a Not Authorized
+    /// event (AUTHOREV).
     fn authorize_topic(
         &self,
         tree: &TopicTree,
         topic_string: &str,
-        authority: u32,
+        access: TopicAccess,
     ) -> MqResult<()> {
         if self.principal.administrator {
             return Ok(());
         }
+        let authority = access.authority();
         let mut names: Vec<&str> = tree
             .ancestors(topic_string)
             .map(|node| node.name.as_str())
@@ -203,16 +225,45 @@ impl Connection {
         if !names.contains(&SYSTEM_BASE_TOPIC) {
             names.push(SYSTEM_BASE_TOPIC);
         }
-        let granted = names.into_iter().any(|name| {
-            self.queue_manager
-                .check_authority(&self.principal, AuthorityObjectType::Topic, name, authority)
-                .is_ok()
+        let granted = names.iter().any(|name| {
+            let held =
+                self.queue_manager
+                    .authority_of(&self.principal, AuthorityObjectType::Topic, name);
+            held & authority == authority
         });
         if granted {
-            Ok(())
-        } else {
-            failed(MQRC_NOT_AUTHORIZED)
+            return Ok(());
         }
+        let refused = self.queue_manager.check_authority(
+            &self.principal,
+            AuthorityObjectType::Topic,
+            names[0],
+            authority,
+        );
+        debug_assert!(refused.is_err(), "no TOPIC object granted {authority:#x}");
+        let applicant = crate::queue_manager_events::Refused {
+            user_identifier: &self.principal.name,
+            appl_type: self.record.appl_type,
+            appl_name: self.appl_name.as_str(),
+        };
+        match access {
+            TopicAccess::Publish(options) => crate::queue_manager_events::open_not_authorized(
+                &self.queue_manager,
+                &applicant,
+                options,
+                MQOT_TOPIC,
+                topic_string,
+            ),
+            TopicAccess::Subscribe(options) => {
+                crate::queue_manager_events::subscribe_not_authorized(
+                    &self.queue_manager,
+                    &applicant,
+                    options,
+                    topic_string,
+                )
+            }
+        };
+        failed(MQRC_NOT_AUTHORIZED)
     }
 
     // ----- publish -----------------------------------------------------------------------
@@ -397,7 +448,7 @@ impl Connection {
         if !sd.selection_string.is_empty() {
             Selection::parse(&sd.selection_string).map_err(MqError::failed)?;
         }
-        self.authorize_topic(&tree, &topic_string, MQZAO_SUBSCRIBE)?;
+        self.authorize_topic(&tree, &topic_string, TopicAccess::Subscribe(sd.options))?;
         let id = new_identifier(self.queue_manager.name());
         let managed = sd.options & MQSO_MANAGED != 0;
         let destination = if managed {
@@ -507,7 +558,7 @@ impl Connection {
         }
         if subscription.managed {
             let mut od = Mqod::queue(&subscription.destination);
-            *hobj = self.open(&mut od, MQOO_INPUT_AS_Q_DEF | MQOO_FAIL_IF_QUIESCING)?;
+            *hobj = self.open_managed(&mut od)?;
         }
         Ok(())
     }
@@ -534,7 +585,7 @@ impl Connection {
             .to_string(),
             ..Mqod::queue(model)
         };
-        let hobj = self.open(&mut od, MQOO_INPUT_AS_Q_DEF | MQOO_FAIL_IF_QUIESCING)?;
+        let hobj = self.open_managed(&mut od)?;
         let kind = self.handles[&hobj.0]
             .queue_definition_type()
             .expect("a queue was opened");
@@ -549,6 +600,21 @@ impl Connection {
             return failed(MQRC_Q_TYPE_ERROR);
         }
         Ok(hobj)
+    }
+
+    /// Open a managed queue (or make one from its model) for input, as the queue manager: MQ
+    /// checks no authority on a managed destination or its model, the subscription's sub
+    /// authority on its topic is what lets its user have the publications.
+    fn open_managed(&mut self, od: &mut Mqod) -> MqResult<Hobj> {
+        let queue_manager_user = Principal {
+            name: self.principal.name.clone(),
+            administrator: true,
+            groups: Vec::new(),
+        };
+        let user = std::mem::replace(&mut self.principal, queue_manager_user);
+        let opened = self.open(od, MQOO_INPUT_AS_Q_DEF | MQOO_FAIL_IF_QUIESCING);
+        self.principal = user;
+        opened
     }
 
     /// Close a managed queue's handle and, for a durable subscription's, delete the queue
