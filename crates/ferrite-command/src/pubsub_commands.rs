@@ -140,6 +140,9 @@ fn subscription_from(
         publication_priority: PRIORITY_AS_PUBLISHED,
         administrative: true,
         publications_on_request: false,
+        // DEFINE SUB's SUBUSER defaults to the user who defines it, VARUSER to ANY.
+        user: String::new(),
+        any_user: true,
         durable: true,
     };
     apply_choices(&mut subscription, found)?;
@@ -249,6 +252,8 @@ pub(crate) fn subscription_attributes(
             }),
         ),
         ("EXPIRY", keyword("UNLIMITED")),
+        ("SUBUSER", text(&s.user)),
+        ("VARUSER", keyword(if s.any_user { "ANY" } else { "FIXED" })),
     ]
 }
 

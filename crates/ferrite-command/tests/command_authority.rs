@@ -8,8 +8,8 @@ mod support;
 use ferrite_command::pcf::{ByteOrder, Parameter};
 use ferrite_command::{CommandOrigin, CommandProcessor};
 use ferrite_constants::{
-    encoding::MQENC_NATIVE, misc::*, object_type::*, open_options::*, pcf::*, pcf_selector::*,
-    queue_type::MQQT_LOCAL, reason::*, selector::*,
+    close_options::MQCO_REMOVE_SUB, encoding::MQENC_NATIVE, misc::*, object_type::*,
+    open_options::*, pcf::*, pcf_selector::*, queue_type::MQQT_LOCAL, reason::*, selector::*,
 };
 use ferrite_mqi::queue_manager_events::QUEUE_MANAGER_EVENT_QUEUE;
 use ferrite_mqi::{Connection, Hobj, Mqcno, Mqmd, Mqod, Mqsd};
@@ -348,5 +348,57 @@ fn topics_need_pub_and_sub_on_a_topic_object_at_or_above_them() {
         .open(&mut topic("app/invoices"), MQOO_OUTPUT)
         .unwrap_err();
     assert_eq!(error.reason, MQRC_NOT_AUTHORIZED);
+    connection.disconnect().unwrap();
+
+    // A durable subscription is its owner's (SUBUSER, VARUSER(FIXED)); resuming needs resume.
+    let durable = |options: i32| Mqsd {
+        options: options | MQSO_DURABLE | MQSO_MANAGED,
+        object_string: "app/orders/#".into(),
+        sub_name: "ORDERS.AUDIT".into(),
+        ..Mqsd::default()
+    };
+    let mut connection =
+        Connection::connect_as(queue_manager.clone(), "", &Mqcno::default(), "app").unwrap();
+    let hsub = connection
+        .subscribe(&mut durable(MQSO_CREATE), &mut Hobj(0))
+        .unwrap();
+    connection.close(hsub, 0).unwrap();
+    let resume = |connection: &mut Connection| {
+        connection
+            .subscribe(&mut durable(MQSO_RESUME), &mut Hobj(0))
+            .map_err(|error| error.reason)
+    };
+    assert_eq!(resume(&mut connection).err(), Some(MQRC_NOT_AUTHORIZED));
+    console(
+        &processor,
+        "SET AUTHREC PROFILE('APP.ORDERS') OBJTYPE(TOPIC) PRINCIPAL('app') AUTHADD(RESUME)",
+    );
+    let hsub = resume(&mut connection).unwrap();
+    connection.close(hsub, 0).unwrap();
+    let display = processor
+        .run("DISPLAY SUB('ORDERS.AUDIT') SUBUSER VARUSER")
+        .text();
+    assert!(display.contains("SUBUSER(app)"), "{display}");
+    assert!(display.contains("VARUSER(FIXED)"), "{display}");
+    // Another user, granted the same, is not its owner.
+    console(
+        &processor,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('other') AUTHADD(CONNECT)",
+    );
+    console(
+        &processor,
+        "SET AUTHREC PROFILE('APP.ORDERS') OBJTYPE(TOPIC) PRINCIPAL('other') AUTHADD(SUB,RESUME)",
+    );
+    let mut other =
+        Connection::connect_as(queue_manager.clone(), "", &Mqcno::default(), "other").unwrap();
+    assert_eq!(resume(&mut other).err(), Some(MQRC_IDENTITY_MISMATCH));
+    // Its owner lets anyone resume it (VARUSER(ANY)): then the other user may.
+    let hsub = connection
+        .subscribe(&mut durable(MQSO_ALTER | MQSO_ANY_USERID), &mut Hobj(0))
+        .unwrap();
+    connection.close(hsub, 0).unwrap();
+    let hsub = resume(&mut other).unwrap();
+    other.close(hsub, MQCO_REMOVE_SUB).unwrap();
+    other.disconnect().unwrap();
     connection.disconnect().unwrap();
 }

@@ -42,7 +42,7 @@ use ferrite_message::properties::{MessageProperties, PropertyValue};
 use ferrite_message::property_control::{join_message_data, split_message_data};
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::objects::authority_record::{
-    AuthorityObjectType, MQZAO_PUBLISH, MQZAO_SUBSCRIBE,
+    AuthorityObjectType, MQZAO_PUBLISH, MQZAO_RESUME, MQZAO_SUBSCRIBE,
 };
 use ferrite_queue_manager::objects::subscription::{
     hex, SubscriptionDefinition, PRIORITY_AS_PUBLISHED, PRIORITY_AS_QUEUE_DEFAULT,
@@ -163,6 +163,8 @@ enum TopicAccess {
     Publish(i32),
     /// MQSUB: sub.
     Subscribe(i32),
+    /// MQSUB with MQSO_RESUME: resume.
+    Resume(i32),
 }
 
 impl TopicAccess {
@@ -170,6 +172,7 @@ impl TopicAccess {
         match self {
             TopicAccess::Publish(_) => MQZAO_PUBLISH,
             TopicAccess::Subscribe(_) => MQZAO_SUBSCRIBE,
+            TopicAccess::Resume(_) => MQZAO_RESUME,
         }
     }
 }
@@ -254,7 +257,7 @@ impl Connection {
                 MQOT_TOPIC,
                 topic_string,
             ),
-            TopicAccess::Subscribe(options) => {
+            TopicAccess::Subscribe(options) | TopicAccess::Resume(options) => {
                 crate::queue_manager_events::subscribe_not_authorized(
                     &self.queue_manager,
                     &applicant,
@@ -483,6 +486,8 @@ impl Connection {
             publication_priority: PRIORITY_AS_PUBLISHED,
             administrative: false,
             publications_on_request: sd.options & MQSO_PUBLICATIONS_ON_REQUEST != 0,
+            user: self.principal.name.clone(),
+            any_user: sd.options & MQSO_ANY_USERID != 0,
             durable,
         };
         let defined = self
@@ -519,6 +524,7 @@ impl Connection {
             return failed(MQRC_DURABILITY_NOT_ALTERABLE);
         }
         let alter = sd.options & MQSO_ALTER != 0;
+        self.authorize_resume(sd, &mut subscription, alter)?;
         if alter {
             if subscription.managed != (sd.options & MQSO_MANAGED != 0) {
                 return failed(MQRC_ALTER_SUB_ERROR);
@@ -543,6 +549,38 @@ impl Connection {
             self.queue_manager.release_subscription(&subscription.name);
         }
         resumed.map(|()| subscription)
+    }
+
+    /// Who may resume or alter `subscription`: its owner, or with VARUSER(ANY) anyone
+    /// (MQRC_IDENTITY_MISMATCH otherwise), with resume authority on its topic to resume it and
+    /// sub to alter it. An alter with MQSO_ANY_USERID or MQSO_FIXED_USERID changes VARUSER;
+    /// MQSO_FIXED_USERID makes the altering user the owner.
+    fn authorize_resume(
+        &self,
+        sd: &Mqsd,
+        subscription: &mut SubscriptionDefinition,
+        alter: bool,
+    ) -> MqResult<()> {
+        let user = &self.principal.name;
+        let owner = subscription.user.is_empty() || subscription.user == *user;
+        if !owner && !subscription.any_user {
+            return failed(MQRC_IDENTITY_MISMATCH);
+        }
+        let tree = self.queue_manager.topic_tree();
+        let access = if alter {
+            TopicAccess::Subscribe(sd.options)
+        } else {
+            TopicAccess::Resume(sd.options)
+        };
+        self.authorize_topic(&tree, &subscription.topic_string, access)?;
+        if alter && sd.options & MQSO_ANY_USERID != 0 {
+            subscription.any_user = true;
+        }
+        if alter && sd.options & MQSO_FIXED_USERID != 0 {
+            subscription.any_user = false;
+            subscription.user = user.clone();
+        }
+        Ok(())
     }
 
     /// Store an altered subscription, and open a managed one's queue for the application.

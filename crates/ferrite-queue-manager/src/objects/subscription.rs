@@ -5,7 +5,8 @@
 //!
 //! ## Stored image (`FERRITE-OBJECT 2 SUB`)
 //! `SUB SUBID TOPICOBJ TOPICSTR WSCHEMA DEST DESTQMGR DESTCLAS DESTCORL USERDATA SELECTOR PUBPRTY
-//! SUBTYPE REQONLY` (REQONLY `YES` or `NO`, absent: `NO`): SUBID and DESTCORL as 48 hexadecimal digits, WSCHEMA `TOPIC` or `CHAR`,
+//! SUBTYPE REQONLY SUBUSER VARUSER` (REQONLY `YES` or `NO`, absent: `NO`; SUBUSER the owning
+//! user ID, absent: blank, anyone; VARUSER `FIXED` or `ANY`, absent: `FIXED`): SUBID and DESTCORL as 48 hexadecimal digits, WSCHEMA `TOPIC` or `CHAR`,
 //! DESTCLAS `MANAGED` or `PROVIDED`, PUBPRTY `ASPUB`, `ASQDEF` or 0-9, SUBTYPE `API` or
 //! `ADMIN`.
 
@@ -63,6 +64,12 @@ pub struct SubscriptionDefinition {
     /// REQONLY(YES), MQSO_PUBLICATIONS_ON_REQUEST: publications reach it only through MQSUBRQ
     /// (the retained ones), never as they are published.
     pub publications_on_request: bool,
+    /// SUBUSER: the user ID that owns it (made it, or last altered it with MQSO_FIXED_USERID);
+    /// blank for one stored before owners were recorded.
+    pub user: String,
+    /// VARUSER(ANY), MQSO_ANY_USERID: other users may resume or alter it (with the authority);
+    /// VARUSER(FIXED), MQ's default: only its owner (MQRC_IDENTITY_MISMATCH).
+    pub any_user: bool,
     /// Whether it is durable (stored); non-durable ones are never stored.
     pub durable: bool,
 }
@@ -86,6 +93,8 @@ impl SubscriptionDefinition {
             publication_priority: PRIORITY_AS_PUBLISHED,
             administrative: false,
             publications_on_request: false,
+            user: String::new(),
+            any_user: false,
             durable: true,
         }
     }
@@ -156,7 +165,9 @@ impl SubscriptionDefinition {
                 } else {
                     "NO"
                 },
-            );
+            )
+            .line("SUBUSER", &self.user)
+            .line("VARUSER", if self.any_user { "ANY" } else { "FIXED" });
         image.finish()
     }
 
@@ -186,6 +197,8 @@ impl SubscriptionDefinition {
                 "PUBPRTY" => d.publication_priority = priority_value(value).ok_or_else(bad)?,
                 "SUBTYPE" => d.administrative = value == "ADMIN",
                 "REQONLY" => d.publications_on_request = value == "YES",
+                "SUBUSER" => d.user = value.clone(),
+                "VARUSER" => d.any_user = value == "ANY",
                 _ => return Err(unknown(image.object_type, key)),
             }
         }
@@ -252,6 +265,8 @@ mod tests {
             publication_priority: PRIORITY_AS_PUBLISHED,
             administrative: false,
             publications_on_request: false,
+            user: "app".into(),
+            any_user: false,
             durable: true,
         }
     }
