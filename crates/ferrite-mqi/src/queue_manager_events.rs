@@ -18,7 +18,9 @@
 //! | Alias Base Queue Type Error | MQRC_ALIAS_BASE_Q_TYPE_ERROR (2001) | MQOPEN, MQPUT1 of an alias whose TARGET is a model or alias queue | LOCALEV |
 //! | Not Authorized (type 1) | MQRC_NOT_AUTHORIZED (2035), MQRQ_CONN_NOT_AUTHORIZED | MQCONN without connect authority | AUTHOREV |
 //! | Not Authorized (type 2) | MQRC_NOT_AUTHORIZED (2035), MQRQ_OPEN_NOT_AUTHORIZED | MQOPEN, MQPUT1 without an authority its options need | AUTHOREV |
+//! | Not Authorized (type 3) | MQRC_NOT_AUTHORIZED (2035), MQRQ_CLOSE_NOT_AUTHORIZED | MQCLOSE deleting a permanent dynamic queue without dlt | AUTHOREV |
 //! | Not Authorized (type 4) | MQRC_NOT_AUTHORIZED (2035), MQRQ_CMD_NOT_AUTHORIZED | an MQSC or PCF command refused for its user | AUTHOREV |
+//! | Not Authorized (type 5) | MQRC_NOT_AUTHORIZED (2035), MQRQ_SUB_NOT_AUTHORIZED | MQSUB without sub (resume to resume) on its topic | AUTHOREV |
 //!
 //! The event never changes the call's outcome; one that cannot be put (the event queue not
 //! defined, full, put-inhibited) is lost, as in MQ.
@@ -63,14 +65,15 @@ use ferrite_constants::{
         MQ_Q_NAME_LENGTH, MQ_USER_ID_LENGTH,
     },
     misc::{
-        MQRQ_CMD_NOT_AUTHORIZED, MQRQ_CONN_NOT_AUTHORIZED, MQRQ_OPEN_NOT_AUTHORIZED,
-        MQRQ_SUB_NOT_AUTHORIZED,
+        MQRQ_CLOSE_NOT_AUTHORIZED, MQRQ_CMD_NOT_AUTHORIZED, MQRQ_CONN_NOT_AUTHORIZED,
+        MQRQ_OPEN_NOT_AUTHORIZED, MQRQ_SUB_NOT_AUTHORIZED,
     },
     object_type::{MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q, MQOT_TOPIC},
     pcf::{MQCFH_VERSION_1, MQCMD_Q_MGR_EVENT},
     pcf_selector::{
         MQCACF_APPL_NAME, MQCACF_USER_IDENTIFIER, MQCACH_CHANNEL_NAME, MQCACH_CONNECTION_NAME,
-        MQIACF_COMMAND, MQIACF_OPEN_OPTIONS, MQIACF_REASON_QUALIFIER, MQIACF_SUB_OPTIONS,
+        MQIACF_CLOSE_OPTIONS, MQIACF_COMMAND, MQIACF_OPEN_OPTIONS, MQIACF_REASON_QUALIFIER,
+        MQIACF_SUB_OPTIONS,
     },
     persistence::{MQPER_NOT_PERSISTENT, MQPER_PERSISTENT},
     queue_type::{MQQT_ALIAS, MQQT_LOCAL, MQQT_MODEL, MQQT_REMOTE},
@@ -211,6 +214,24 @@ pub fn open_not_authorized(
         MQOT_TOPIC => event.string(MQCA_TOPIC_STRING, name, topic_length(name)),
         _ => &mut event,
     };
+    put_event(queue_manager, event.finish())
+}
+
+/// MQCLOSE with `options` (MQCO_DELETE or MQCO_DELETE_PURGE) of the permanent dynamic queue
+/// `queue_name` refused `refused`: a Not Authorized event (type 3, MQRQ_CLOSE_NOT_AUTHORIZED)
+/// when AUTHOREV is ENABLED. Returns whether an event was put.
+pub fn close_not_authorized(
+    queue_manager: &QueueManager,
+    refused: &Refused<'_>,
+    options: i32,
+    queue_name: &str,
+) -> bool {
+    let Some(mut event) = not_authorized(queue_manager, MQRQ_CLOSE_NOT_AUTHORIZED) else {
+        return false;
+    };
+    event.integer(MQIACF_CLOSE_OPTIONS, options);
+    refused_application(&mut event, refused);
+    event.string(MQCA_Q_NAME, queue_name, MQ_Q_NAME_LENGTH);
     put_event(queue_manager, event.finish())
 }
 

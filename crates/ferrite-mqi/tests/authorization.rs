@@ -6,7 +6,9 @@
 
 use std::sync::Arc;
 
-use ferrite_constants::{object_type::*, open_options::*, put_options::*, reason::*};
+use ferrite_constants::{
+    close_options::*, object_type::*, open_options::*, put_options::*, reason::*,
+};
 use ferrite_mqi::{Connection, Mqcno, Mqcsp, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::objects::authority_record::*;
 use ferrite_queue_manager::security::users::UserRegistry;
@@ -423,5 +425,67 @@ fn a_dynamic_queue_belongs_to_its_creator() {
     assert_eq!(
         open_reason(&mut bob, &mut Mqod::queue(&dynamic), MQOO_OUTPUT),
         MQRC_NOT_AUTHORIZED
+    );
+}
+
+#[test]
+fn deleting_a_permanent_dynamic_queue_at_close_needs_delete_unless_it_is_yours() {
+    let (_directory, queue_manager) = queue_manager();
+    queue_manager
+        .define_object(
+            ObjectDefinition::Model(QueueDefinition {
+                definition_type: ferrite_queue_manager::DefinitionType::PermanentDynamic,
+                ..QueueDefinition::model("APP.PERM.MODEL", PageSetId(1))
+            }),
+            false,
+        )
+        .unwrap();
+    for user in ["app", "bob"] {
+        grant(
+            &queue_manager,
+            "QM1",
+            AuthorityObjectType::QueueManager,
+            user,
+            MQZAO_CONNECT,
+        );
+    }
+    grant(
+        &queue_manager,
+        "APP.PERM.MODEL",
+        AuthorityObjectType::Queue,
+        "app",
+        MQZAO_INPUT,
+    );
+    let mut app = connect_as(&queue_manager, "app").unwrap();
+    let mut od = Mqod {
+        dynamic_q_name: "APP.KEPT.*".into(),
+        ..Mqod::queue("APP.PERM.MODEL")
+    };
+    let hobj = app.open(&mut od, MQOO_INPUT_EXCLUSIVE).unwrap();
+    app.close(hobj, 0).unwrap();
+    let kept = od.object_name.clone();
+    // Another user may read it when granted, but not delete it without dlt.
+    grant(
+        &queue_manager,
+        &kept,
+        AuthorityObjectType::Queue,
+        "bob",
+        MQZAO_INPUT,
+    );
+    let mut bob = connect_as(&queue_manager, "bob").unwrap();
+    let hobj = bob
+        .open(&mut Mqod::queue(&kept), MQOO_INPUT_SHARED)
+        .unwrap();
+    assert_eq!(reason(bob.close(hobj, MQCO_DELETE)), MQRC_NOT_AUTHORIZED);
+    assert!(queue_manager.queue(&kept).is_some(), "not deleted");
+    bob.close(hobj, 0).unwrap();
+    // Its creator may.
+    let hobj = app
+        .open(&mut Mqod::queue(&kept), MQOO_INPUT_SHARED)
+        .unwrap();
+    app.close(hobj, MQCO_DELETE).unwrap();
+    assert!(
+        queue_manager.queue(&kept).is_none(),
+        "deleted by its creator"
     );
 }

@@ -12,8 +12,8 @@ use ferrite_constants::{
     reason::*,
 };
 use ferrite_queue_manager::objects::authority_record::{
-    AuthorityObjectType, MQZAO_ALTERNATE_USER_AUTHORITY, MQZAO_BROWSE, MQZAO_INPUT, MQZAO_INQUIRE,
-    MQZAO_OUTPUT, MQZAO_PASS_ALL_CONTEXT, MQZAO_PASS_IDENTITY_CONTEXT, MQZAO_SET,
+    AuthorityObjectType, MQZAO_ALTERNATE_USER_AUTHORITY, MQZAO_BROWSE, MQZAO_DELETE, MQZAO_INPUT,
+    MQZAO_INQUIRE, MQZAO_OUTPUT, MQZAO_PASS_ALL_CONTEXT, MQZAO_PASS_IDENTITY_CONTEXT, MQZAO_SET,
     MQZAO_SET_ALL_CONTEXT, MQZAO_SET_IDENTITY_CONTEXT,
 };
 use ferrite_queue_manager::{
@@ -472,6 +472,33 @@ impl Connection {
         Ok(())
     }
 
+    /// MQCLOSE's delete of the permanent dynamic queue `name` needs dlt on it (its creator has
+    /// every authority on it); a refusal is MQRC_NOT_AUTHORIZED and a Not Authorized event
+    /// (type 3).
+    fn authorize_delete(&self, name: &str, options: i32) -> MqResult<()> {
+        let checked = self.queue_manager.check_authority(
+            &self.principal,
+            AuthorityObjectType::Queue,
+            name,
+            MQZAO_DELETE,
+        );
+        if checked.is_err() {
+            let refused = crate::queue_manager_events::Refused {
+                user_identifier: &self.principal.name,
+                appl_type: self.record.appl_type,
+                appl_name: self.appl_name.as_str(),
+            };
+            crate::queue_manager_events::close_not_authorized(
+                &self.queue_manager,
+                &refused,
+                options,
+                name,
+            );
+        }
+        checked?;
+        Ok(())
+    }
+
     /// When `refused`, the Not Authorized event of an open (type 2) for `principal`.
     fn open_refused(
         &self,
@@ -586,6 +613,7 @@ impl Connection {
                 }
                 DefinitionType::TemporaryDynamic => {}
                 DefinitionType::PermanentDynamic => {
+                    self.authorize_delete(queue.name_str(), options)?;
                     let current = self.queue_manager.queue(queue.name_str());
                     if current.is_some_and(|current| Arc::ptr_eq(&current, queue)) {
                         let before = self.times_of(ObjectDefinition::Local(queue.definition()));
