@@ -24,6 +24,8 @@ use ferrite_protocol::segment::{Segment, SegmentType};
 use ferrite_protocol::wire::{self, chars};
 use ferrite_queue_manager::QueueManager;
 
+mod subscribe;
+
 /// How long a waiting MQGET waits at a time before asking its caller whether the client is
 /// still there and the listener is not stopping. A client that goes away while waiting is
 /// noticed within this time, before a message is taken for it.
@@ -269,6 +271,9 @@ impl MqiSession {
         }
         if request.verb == verb::RESERVE {
             return Ok(self.spi_reserve(hobj, request, order));
+        }
+        if request.verb == verb::SUBSCRIBE && self.connection.is_some() {
+            return self.spi_subscribe(request, order);
         }
         if request.verb != verb::QUERYSPI {
             return Ok((

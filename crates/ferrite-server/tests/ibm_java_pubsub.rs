@@ -1,7 +1,8 @@
 //! Publish/subscribe over client channels, driven by IBM's MQ classes for JMS unmodified (the
-//! Java programs are under `tests/java`; see `ibm_java_client.rs`): a JMS topic publisher
-//! against a queue manager whose channel initiator listens on 127.0.0.1, its publications
-//! received by a subscription made through the in-process MQI.
+//! Java programs are under `tests/java`; see `ibm_java_client.rs`) against a queue manager whose
+//! channel initiator listens on 127.0.0.1: a JMS topic publisher whose publications a
+//! subscription made through the in-process MQI receives, and a JMS non-durable subscriber
+//! (SPI SUBSCRIBE, MQGET from its managed queue, MQCLOSE of both handles).
 
 mod support;
 
@@ -48,7 +49,7 @@ fn ibm_jms_topic_publisher_publishes_to_subscribers() {
         "JmsPubSub",
         &channel_arguments(&listener, &[TOPIC_STRING, &PUBLICATIONS.to_string()]),
     );
-    assert!(output.contains("1 passed, 0 failed"), "every check ran");
+    assert!(output.contains("2 passed, 0 failed"), "every check ran");
 
     let got = drain(&mut subscriber, hobj);
     assert_eq!(got.len(), PUBLICATIONS, "one copy of each publication");
@@ -61,4 +62,18 @@ fn ibm_jms_topic_publisher_publishes_to_subscribers() {
         );
     }
     subscriber.disconnect().unwrap();
+
+    // The JMS subscriber's subscription ended with its handle, and its managed queue with it.
+    let queue_manager = &listener.fixture.queue_manager;
+    assert!(
+        queue_manager.subscriptions().is_empty(),
+        "no subscription left"
+    );
+    let managed: Vec<String> = queue_manager
+        .queues()
+        .iter()
+        .map(|queue| queue.name())
+        .filter(|name| name.starts_with("SYSTEM.MANAGED."))
+        .collect();
+    assert!(managed.is_empty(), "no managed queue left: {managed:?}");
 }

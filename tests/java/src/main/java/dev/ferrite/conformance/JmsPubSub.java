@@ -1,10 +1,13 @@
 package dev.ferrite.conformance;
 
+import static dev.ferrite.conformance.Checks.equal;
 import static dev.ferrite.conformance.Checks.require;
 
 import com.ibm.mq.jms.MQConnectionFactory;
 import com.ibm.msg.client.wmq.WMQConstants;
 import javax.jms.Connection;
+import javax.jms.Message;
+import javax.jms.MessageConsumer;
 import javax.jms.MessageProducer;
 import javax.jms.Session;
 import javax.jms.TextMessage;
@@ -12,8 +15,9 @@ import javax.jms.Topic;
 
 /**
  * Publish/subscribe by IBM MQ classes for JMS against a Ferrite queue manager: a topic publisher
- * (MQOPEN of a topic with its ObjectString, MQPUT as publish). The publications are received by
- * the Rust test's own subscription.
+ * (MQOPEN of a topic with its ObjectString, MQPUT as publish), whose publications the Rust
+ * test's own subscription receives; and a non-durable subscriber (MQSUB with a managed queue,
+ * MQGET from it) receiving what a publisher publishes under the topic's `jms` level.
  *
  * <p>Arguments: queue manager, host, port, channel, topic string, number of publications.
  */
@@ -40,6 +44,7 @@ public final class JmsPubSub {
     private int run() {
         Checks checks = new Checks();
         checks.check("topic publisher publishes", this::publish);
+        checks.check("non-durable subscriber receives what is published", this::nonDurable);
         return checks.finish();
     }
 
@@ -54,6 +59,30 @@ public final class JmsPubSub {
                 publisher.send(message);
                 require(message.getJMSDestination() instanceof Topic, "JMSDestination is a topic");
             }
+            publisher.close();
+        } finally {
+            connection.close();
+        }
+    }
+
+    private void nonDurable() throws Exception {
+        Connection connection = factory.createConnection();
+        try {
+            connection.start();
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Topic topic = session.createTopic(topicString + "/jms");
+            MessageConsumer subscriber = session.createConsumer(topic);
+            MessageProducer publisher = session.createProducer(topic);
+            for (int i = 0; i < publications; i++) {
+                publisher.send(session.createTextMessage("publication " + i));
+            }
+            for (int i = 0; i < publications; i++) {
+                Message received = subscriber.receive(RECEIVE_TIMEOUT_MS);
+                require(received instanceof TextMessage, "publication " + i + " arrives: " + received);
+                equal("publication " + i, ((TextMessage) received).getText(), "text of publication " + i);
+            }
+            require(subscriber.receiveNoWait() == null, "no more publications");
+            subscriber.close();
             publisher.close();
         } finally {
             connection.close();
