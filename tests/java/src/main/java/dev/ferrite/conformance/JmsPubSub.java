@@ -17,7 +17,9 @@ import javax.jms.Topic;
  * Publish/subscribe by IBM MQ classes for JMS against a Ferrite queue manager: a topic publisher
  * (MQOPEN of a topic with its ObjectString, MQPUT as publish), whose publications the Rust
  * test's own subscription receives; and a non-durable subscriber (MQSUB with a managed queue,
- * MQGET from it) receiving what a publisher publishes under the topic's `jms` level.
+ * MQGET from it) receiving what a publisher publishes under the topic's `jms` level; a durable
+ * subscriber (under `durable`) that receives what was published while it was closed, and is
+ * then unsubscribed.
  *
  * <p>Arguments: queue manager, host, port, channel, topic string, number of publications.
  */
@@ -45,6 +47,7 @@ public final class JmsPubSub {
         Checks checks = new Checks();
         checks.check("topic publisher publishes", this::publish);
         checks.check("non-durable subscriber receives what is published", this::nonDurable);
+        checks.check("durable subscriber receives what was published while it was away", this::durable);
         return checks.finish();
     }
 
@@ -83,6 +86,35 @@ public final class JmsPubSub {
             }
             require(subscriber.receiveNoWait() == null, "no more publications");
             subscriber.close();
+            publisher.close();
+        } finally {
+            connection.close();
+        }
+    }
+
+    private void durable() throws Exception {
+        String name = "FERRITE.DURABLE";
+        Connection connection = factory.createConnection();
+        try {
+            connection.setClientID("FERRITE.PUBSUB");
+            connection.start();
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Topic topic = session.createTopic(topicString + "/durable");
+            MessageConsumer subscriber = session.createDurableSubscriber(topic, name);
+            MessageProducer publisher = session.createProducer(topic);
+            publisher.send(session.createTextMessage("while subscribed"));
+            Message received = subscriber.receive(RECEIVE_TIMEOUT_MS);
+            require(received instanceof TextMessage, "publication arrives: " + received);
+            equal("while subscribed", ((TextMessage) received).getText(), "text while subscribed");
+            subscriber.close();
+            publisher.send(session.createTextMessage("while away"));
+            subscriber = session.createDurableSubscriber(topic, name);
+            received = subscriber.receive(RECEIVE_TIMEOUT_MS);
+            require(received instanceof TextMessage, "publication kept while away arrives: " + received);
+            equal("while away", ((TextMessage) received).getText(), "text while away");
+            require(subscriber.receiveNoWait() == null, "no more publications");
+            subscriber.close();
+            session.unsubscribe(name);
             publisher.close();
         } finally {
             connection.close();
