@@ -19,7 +19,8 @@ import javax.jms.Topic;
  * test's own subscription receives; and a non-durable subscriber (MQSUB with a managed queue,
  * MQGET from it) receiving what a publisher publishes under the topic's `jms` level; a durable
  * subscriber (under `durable`) that receives what was published while it was closed, and is
- * then unsubscribed.
+ * then unsubscribed; a subscriber to `wild/#` with a message selector, delivering to a
+ * MessageListener, that gets the selected publications of two topics below it.
  *
  * <p>Arguments: queue manager, host, port, channel, topic string, number of publications.
  */
@@ -48,6 +49,7 @@ public final class JmsPubSub {
         checks.check("topic publisher publishes", this::publish);
         checks.check("non-durable subscriber receives what is published", this::nonDurable);
         checks.check("durable subscriber receives what was published while it was away", this::durable);
+        checks.check("wildcard subscriber with a selector, as a message listener", this::wildcardListener);
         return checks.finish();
     }
 
@@ -116,6 +118,43 @@ public final class JmsPubSub {
             subscriber.close();
             session.unsubscribe(name);
             publisher.close();
+        } finally {
+            connection.close();
+        }
+    }
+
+    private void wildcardListener() throws Exception {
+        Connection connection = factory.createConnection();
+        try {
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Session listening = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer subscriber =
+                    listening.createConsumer(listening.createTopic(topicString + "/wild/#"), "colour = 'red'");
+            java.util.concurrent.BlockingQueue<String> got = new java.util.concurrent.LinkedBlockingQueue<>();
+            subscriber.setMessageListener(message -> {
+                try {
+                    got.add(((TextMessage) message).getText());
+                } catch (Exception e) {
+                    got.add("not text: " + e);
+                }
+            });
+            connection.start();
+            String[] levels = {"apples", "cherries/morello"};
+            for (String level : levels) {
+                MessageProducer publisher = session.createProducer(session.createTopic(topicString + "/wild/" + level));
+                for (String colour : new String[] {"green", "red"}) {
+                    TextMessage message = session.createTextMessage(colour + " " + level);
+                    message.setStringProperty("colour", colour);
+                    publisher.send(message);
+                }
+                publisher.close();
+            }
+            for (String level : levels) {
+                String text = got.poll(RECEIVE_TIMEOUT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                equal("red " + level, text, "selected publication on " + level);
+            }
+            require(got.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS) == null, "only red publications");
+            subscriber.close();
         } finally {
             connection.close();
         }
