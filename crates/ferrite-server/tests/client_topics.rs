@@ -1,0 +1,85 @@
+//! Topics over a client channel with Ferrite's Rust client: MQOPEN of a topic by its
+//! ObjectString (sent after a version 4 MQOD) and by a TOPIC object plus ObjectString, MQPUT
+//! as publish, received by subscriptions made through the in-process MQI.
+
+mod support;
+
+use ferrite_constants::{
+    get_options::*, misc::*, object_type::MQOT_TOPIC, open_options::MQOO_OUTPUT,
+    put_options::MQPMO_NO_SYNCPOINT, reason::MQRC_NO_MSG_AVAILABLE,
+};
+use ferrite_mqi::{Connection, Hobj, Mqgmo, Mqmd, Mqod, Mqpmo, Mqsd};
+use ferrite_queue_manager::objects::topic::TopicDefinition;
+use ferrite_queue_manager::ObjectDefinition;
+use ferrite_server::ServerConfig;
+use support::listen;
+
+/// MQSUB (managed, non-durable) to `topic_string`: the queue handle.
+fn subscribe(connection: &mut Connection, topic_string: &str) -> Hobj {
+    let mut sd = Mqsd {
+        options: MQSO_CREATE | MQSO_NON_DURABLE | MQSO_MANAGED,
+        object_string: topic_string.to_string(),
+        ..Mqsd::default()
+    };
+    let mut hobj = Hobj(0);
+    connection.subscribe(&mut sd, &mut hobj).unwrap();
+    hobj
+}
+
+/// Every message's data on `hobj` now.
+fn drain(connection: &mut Connection, hobj: Hobj) -> Vec<Vec<u8>> {
+    let mut got = Vec::new();
+    loop {
+        let mut buffer = vec![0u8; 1024];
+        let mut gmo = Mqgmo::with_options(MQGMO_NO_WAIT | MQGMO_NO_SYNCPOINT);
+        match connection.get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer) {
+            Ok(result) => {
+                buffer.truncate(result.returned_length);
+                got.push(buffer);
+            }
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return got,
+            Err(error) => panic!("{error}"),
+        }
+    }
+}
+
+#[test]
+fn rust_client_publishes_to_a_topic_string_and_through_a_topic_object() {
+    let listener = listen(support::start_with(&[], ServerConfig::default()));
+    let queue_manager = &listener.fixture.queue_manager;
+    let sports = TopicDefinition::new("SPORTS", "news/sports");
+    queue_manager
+        .define_object(ObjectDefinition::Topic(sports), false)
+        .unwrap();
+    let mut subscriber = Connection::connect(queue_manager.clone(), "").unwrap();
+    let weather = subscribe(&mut subscriber, "news/weather");
+    let football = subscribe(&mut subscriber, "news/sports/football");
+
+    let mut client = listener.connect_app();
+    for (object_name, object_string, data) in [
+        ("", "news/weather", &b"rain"[..]),
+        ("SPORTS", "football", &b"2-1"[..]),
+    ] {
+        let mut od = Mqod {
+            object_type: MQOT_TOPIC,
+            object_name: object_name.to_string(),
+            object_string: object_string.to_string(),
+            ..Mqod::default()
+        };
+        let hobj = client.open(&mut od, MQOO_OUTPUT).unwrap();
+        client
+            .put(
+                hobj,
+                &mut Mqmd::default(),
+                &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+                data,
+            )
+            .unwrap();
+        client.close(hobj, 0).unwrap();
+    }
+    client.disconnect().unwrap();
+
+    assert_eq!(drain(&mut subscriber, weather), vec![b"rain".to_vec()]);
+    assert_eq!(drain(&mut subscriber, football), vec![b"2-1".to_vec()]);
+    subscriber.disconnect().unwrap();
+}
