@@ -5,10 +5,9 @@
 mod support;
 
 use ferrite_constants::{
-    get_options::*, misc::*, object_type::MQOT_TOPIC, open_options::MQOO_OUTPUT,
-    put_options::MQPMO_NO_SYNCPOINT, reason::MQRC_NO_MSG_AVAILABLE,
+    misc::*, object_type::MQOT_TOPIC, open_options::MQOO_OUTPUT, put_options::MQPMO_NO_SYNCPOINT,
 };
-use ferrite_mqi::{Connection, Hobj, Mqgmo, Mqmd, Mqod, Mqpmo, Mqsd};
+use ferrite_mqi::{Connection, Hobj, Mqmd, Mqod, Mqpmo, Mqsd};
 use ferrite_queue_manager::objects::topic::TopicDefinition;
 use ferrite_queue_manager::ObjectDefinition;
 use ferrite_server::ServerConfig;
@@ -26,21 +25,12 @@ fn subscribe(connection: &mut Connection, topic_string: &str) -> Hobj {
     hobj
 }
 
-/// Every message's data on `hobj` now.
+/// The data of every message on `hobj` now.
 fn drain(connection: &mut Connection, hobj: Hobj) -> Vec<Vec<u8>> {
-    let mut got = Vec::new();
-    loop {
-        let mut buffer = vec![0u8; 1024];
-        let mut gmo = Mqgmo::with_options(MQGMO_NO_WAIT | MQGMO_NO_SYNCPOINT);
-        match connection.get(hobj, &mut Mqmd::default(), &mut gmo, &mut buffer) {
-            Ok(result) => {
-                buffer.truncate(result.returned_length);
-                got.push(buffer);
-            }
-            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return got,
-            Err(error) => panic!("{error}"),
-        }
-    }
+    ferrite_test_kit::get_until_empty(connection, hobj, 1024, "a subscription's queue")
+        .into_iter()
+        .map(|(_, data)| data)
+        .collect()
 }
 
 #[test]

@@ -6,8 +6,8 @@
 
 mod support;
 
-use ferrite_constants::{get_options::*, misc::*, reason::MQRC_NO_MSG_AVAILABLE};
-use ferrite_mqi::{Connection, Hobj, Mqgmo, Mqmd, Mqsd};
+use ferrite_constants::misc::*;
+use ferrite_mqi::{Connection, Hobj, Mqsd};
 use ferrite_server::ServerConfig;
 use support::java::{channel_arguments, run_java};
 use support::listen;
@@ -15,22 +15,12 @@ use support::listen;
 const TOPIC_STRING: &str = "ferrite/test/prices";
 const PUBLICATIONS: usize = 3;
 
-/// Every message on `hobj` now, its data.
+/// The data of every message on `hobj` now.
 fn drain(connection: &mut Connection, hobj: Hobj) -> Vec<Vec<u8>> {
-    let mut got = Vec::new();
-    loop {
-        let mut md = Mqmd::default();
-        let mut gmo = Mqgmo::with_options(MQGMO_NO_WAIT | MQGMO_NO_SYNCPOINT);
-        let mut buffer = vec![0u8; 64 * 1024];
-        match connection.get(hobj, &mut md, &mut gmo, &mut buffer) {
-            Ok(result) => {
-                buffer.truncate(result.returned_length);
-                got.push(buffer);
-            }
-            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => return got,
-            Err(error) => panic!("{error}"),
-        }
-    }
+    ferrite_test_kit::get_until_empty(connection, hobj, 64 * 1024, "a subscription's queue")
+        .into_iter()
+        .map(|(_, data)| data)
+        .collect()
 }
 
 #[test]
