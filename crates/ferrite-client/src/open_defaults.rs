@@ -94,23 +94,7 @@ impl Connection {
                 },
             ],
         };
-        let (header, body) =
-            self.call(SegmentType::Spi, -1, ApiBody::Raw(request.encode(order)))?;
-        if header.comp_code != MQCC_OK {
-            return Err(MqError::failed(header.reason));
-        }
-        let ApiBody::Raw(body) = body else {
-            return Err(unexpected());
-        };
-        let spoo = SpiFlow::decode(&body, order)
-            .ok()
-            .and_then(|reply| {
-                reply
-                    .structures
-                    .into_iter()
-                    .find(|structure| &structure.struct_id == b"SPOO")
-            })
-            .ok_or_else(unexpected)?;
+        let (hobj, spoo) = self.spi_call(&request, b"SPOO")?;
         let lpoo = spoo
             .bytes
             .get(SPI_STRUCTURE_HEADER_LENGTH..SPI_STRUCTURE_HEADER_LENGTH + LPOO_LENGTH)
@@ -128,9 +112,41 @@ impl Connection {
         od.resolved_q_name = resolved.resolved_q_name;
         od.resolved_q_mgr_name = resolved.resolved_q_mgr_name;
         Ok(OpenDefaults {
-            hobj: Hobj(header.hobj),
+            hobj: Hobj(hobj),
             put_response,
         })
+    }
+}
+
+impl Connection {
+    /// One SPI flow: the Hobj of the reply's API header and the reply's structure `struct_id`.
+    /// A reply that completes with MQCC_FAILED or MQCC_WARNING fails with its reason;
+    /// MQRC_UNEXPECTED_ERROR when the reply has no such structure.
+    pub(crate) fn spi_call(
+        &mut self,
+        request: &SpiFlow,
+        struct_id: &[u8; 4],
+    ) -> MqResult<(i32, SpiStructure)> {
+        let order = self.byte_order();
+        let unexpected = || MqError::failed(MQRC_UNEXPECTED_ERROR);
+        let (header, body) =
+            self.call(SegmentType::Spi, -1, ApiBody::Raw(request.encode(order)))?;
+        if header.comp_code != MQCC_OK {
+            return Err(MqError::failed(header.reason));
+        }
+        let ApiBody::Raw(body) = body else {
+            return Err(unexpected());
+        };
+        let structure = SpiFlow::decode(&body, order)
+            .ok()
+            .and_then(|reply| {
+                reply
+                    .structures
+                    .into_iter()
+                    .find(|structure| &structure.struct_id == struct_id)
+            })
+            .ok_or_else(unexpected)?;
+        Ok((header.hobj, structure))
     }
 }
 
