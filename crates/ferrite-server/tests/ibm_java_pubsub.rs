@@ -39,7 +39,7 @@ fn ibm_jms_topic_publisher_publishes_to_subscribers() {
         "JmsPubSub",
         &channel_arguments(&listener, &[TOPIC_STRING, &PUBLICATIONS.to_string()]),
     );
-    assert!(output.contains("4 passed, 0 failed"), "every check ran");
+    assert!(output.contains("5 passed, 0 failed"), "every check ran");
 
     let got = drain(&mut subscriber, hobj);
     assert_eq!(got.len(), PUBLICATIONS, "one copy of each publication");

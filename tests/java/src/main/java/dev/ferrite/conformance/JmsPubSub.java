@@ -20,7 +20,8 @@ import javax.jms.Topic;
  * MQGET from it) receiving what a publisher publishes under the topic's `jms` level; a durable
  * subscriber (under `durable`) that receives what was published while it was closed, and is
  * then unsubscribed; a subscriber to `wild/#` with a message selector, delivering to a
- * MessageListener, that gets the selected publications of two topics below it.
+ * MessageListener, that gets the selected publications of two topics below it; a temporary
+ * topic's subscriber and publisher.
  *
  * <p>Arguments: queue manager, host, port, channel, topic string, number of publications.
  */
@@ -50,6 +51,7 @@ public final class JmsPubSub {
         checks.check("non-durable subscriber receives what is published", this::nonDurable);
         checks.check("durable subscriber receives what was published while it was away", this::durable);
         checks.check("wildcard subscriber with a selector, as a message listener", this::wildcardListener);
+        checks.check("temporary topic", this::temporaryTopic);
         return checks.finish();
     }
 
@@ -155,6 +157,26 @@ public final class JmsPubSub {
             }
             require(got.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS) == null, "only red publications");
             subscriber.close();
+        } finally {
+            connection.close();
+        }
+    }
+
+    private void temporaryTopic() throws Exception {
+        Connection connection = factory.createConnection();
+        try {
+            connection.start();
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            javax.jms.TemporaryTopic topic = session.createTemporaryTopic();
+            MessageConsumer subscriber = session.createConsumer(topic);
+            MessageProducer publisher = session.createProducer(topic);
+            publisher.send(session.createTextMessage("temporary"));
+            Message received = subscriber.receive(RECEIVE_TIMEOUT_MS);
+            require(received instanceof TextMessage, "publication arrives: " + received);
+            equal("temporary", ((TextMessage) received).getText(), "text on the temporary topic");
+            subscriber.close();
+            publisher.close();
+            topic.delete();
         } finally {
             connection.close();
         }
