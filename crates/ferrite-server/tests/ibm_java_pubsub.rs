@@ -10,7 +10,7 @@ use ferrite_constants::misc::*;
 use ferrite_mqi::{Connection, Hobj, Mqsd};
 use ferrite_server::ServerConfig;
 use support::java::{channel_arguments, run_java};
-use support::listen;
+use support::{listen, Listener};
 
 const TOPIC_STRING: &str = "ferrite/test/prices";
 const PUBLICATIONS: usize = 3;
@@ -66,4 +66,46 @@ fn ibm_jms_topic_publisher_publishes_to_subscribers() {
         .filter(|name| name.starts_with("SYSTEM.MANAGED."))
         .collect();
     assert!(managed.is_empty(), "no managed queue left: {managed:?}");
+}
+
+/// `listener`'s queue manager shut down and opened again from its directory, listening anew.
+fn restart(mut listener: Listener) -> Listener {
+    // The directory outlives the listener that is dropped (which stops it and shuts its queue
+    // manager down).
+    let directory = std::mem::replace(
+        &mut listener.fixture.directory,
+        tempfile::tempdir().unwrap(),
+    );
+    let socket = listener.fixture.socket.clone();
+    drop(listener);
+    let queue_manager = ferrite_test_kit::open(directory.path());
+    listen(support::Fixture {
+        directory,
+        queue_manager,
+        server: None,
+        socket,
+        log: Default::default(),
+    })
+}
+
+#[test]
+fn ibm_jms_durable_subscriber_receives_what_was_published_before_a_restart() {
+    let topic_string = "ferrite/test/restart";
+    let listener = listen(support::start_with(&[], ServerConfig::default()));
+    let output = run_java(
+        "JmsDurableRestart",
+        &channel_arguments(&listener, &[topic_string, "before"]),
+    );
+    assert!(output.contains("1 passed, 0 failed"), "the first phase ran");
+    let listener = restart(listener);
+    let output = run_java(
+        "JmsDurableRestart",
+        &channel_arguments(&listener, &[topic_string, "after"]),
+    );
+    assert!(
+        output.contains("1 passed, 0 failed"),
+        "the second phase ran"
+    );
+    let queue_manager = &listener.fixture.queue_manager;
+    assert!(queue_manager.subscriptions().is_empty(), "unsubscribed");
 }

@@ -4,7 +4,6 @@ import static dev.ferrite.conformance.Checks.equal;
 import static dev.ferrite.conformance.Checks.require;
 
 import com.ibm.mq.jms.MQConnectionFactory;
-import com.ibm.msg.client.wmq.WMQConstants;
 import javax.jms.Connection;
 import javax.jms.Message;
 import javax.jms.MessageConsumer;
@@ -27,16 +26,12 @@ import javax.jms.Topic;
  */
 public final class JmsPubSub {
     private static final long RECEIVE_TIMEOUT_MS = 5_000;
-    private final MQConnectionFactory factory = new MQConnectionFactory();
+    private final MQConnectionFactory factory;
     private final String topicString;
     private final int publications;
 
     private JmsPubSub(String[] args) throws Exception {
-        factory.setQueueManager(args[0]);
-        factory.setHostName(args[1]);
-        factory.setPort(Integer.parseInt(args[2]));
-        factory.setChannel(args[3]);
-        factory.setTransportType(WMQConstants.WMQ_CM_CLIENT);
+        factory = ClientFactory.fromArguments(args);
         topicString = args[4];
         publications = Integer.parseInt(args[5]);
     }
