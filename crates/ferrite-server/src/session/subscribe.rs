@@ -4,8 +4,9 @@
 //! ```text
 //! request: SPBU(12) SPBI: "SPBI" Version Length, then Hobj (4: the provided destination's
 //!          handle, 0 for a managed one), the LPI subscription descriptor (LSD, version 1,
-//!          196 bytes, "LSD " first; an MQCHARV at 16 whose VSOffset counts from its start), then the MQSD (version 1, 312 bytes on the wire), then
-//!          the MQSD's strings at their VSOffsets from the MQSD's start.
+//!          196 bytes, "LSD " first; an MQCHARV at 16 whose VSOffset counts from its start),
+//!          then the MQSD (version 1, 312 bytes on the wire), then the MQSD's strings at
+//!          their VSOffsets from the MQSD's start.
 //! reply:   SPBU(12) SPBO: "SPBO" 1 Length, then the subscription handle (Hsub), the LSD as
 //!          sent, and the MQSD with SubCorrelId filled in and no string text; the handle of
 //!          the subscription's queue (the managed queue's, or the provided one) in the API
