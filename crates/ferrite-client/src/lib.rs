@@ -81,6 +81,7 @@
 pub mod async_put;
 pub mod connection;
 pub mod open_defaults;
+pub mod subscribe;
 
 pub use connection::{ClientOptions, Connection, Negotiated};
 pub use ferrite_mqi_types::{

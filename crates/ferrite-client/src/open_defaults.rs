@@ -10,6 +10,9 @@
 //! reply:    SPOU, SPOO: the LPOO with the defaults filled in, then the MQOD with the
 //!           resolved names; the Hobj in the API header.
 //! ```
+//! An ObjectString (a topic's) makes the MQOD version 4, its text (UTF-8) after the MQOD at
+//! VSOffset from the MQOD's start.
+//!
 //! A queue manager without SPI OPEN (MQRC_FUNCTION_NOT_SUPPORTED) is opened with MQOPEN, and
 //! its queues' puts as queue default are synchronous.
 
@@ -30,6 +33,9 @@ pub const LPOO_LENGTH: usize = 32;
 const LPOO_PUT_RESPONSE_AT: usize = 20;
 /// The largest SPI OPEN reply asked for (SPOU, SPOO: LPOO and an MQOD version 4).
 const SPI_OPEN_REPLY_BYTES_MAX: u32 = 1024;
+
+/// The CCSID an ObjectString is sent in (UTF-8).
+const OBJECT_STRING_CCSID: i32 = 1208;
 
 /// What an SPI OPEN answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,11 +60,7 @@ impl Connection {
     pub(crate) fn spi_open(&mut self, od: &mut Mqod, options: i32) -> MqResult<OpenDefaults> {
         let order = self.byte_order();
         let unexpected = || MqError::failed(MQRC_UNEXPECTED_ERROR);
-        let mut od_bytes = Writer::new(order);
-        wire::od_to_wire(od)
-            .encode(&mut od_bytes)
-            .map_err(|_| unexpected())?;
-        let od_bytes = od_bytes.into_bytes();
+        let od_bytes = od_with_object_string(od, order).ok_or_else(unexpected)?;
         let mut spoi = Writer::new(order);
         spoi.bytes(b"SPOI");
         spoi.i32(1);
@@ -92,23 +94,7 @@ impl Connection {
                 },
             ],
         };
-        let (header, body) =
-            self.call(SegmentType::Spi, -1, ApiBody::Raw(request.encode(order)))?;
-        if header.comp_code != MQCC_OK {
-            return Err(MqError::failed(header.reason));
-        }
-        let ApiBody::Raw(body) = body else {
-            return Err(unexpected());
-        };
-        let spoo = SpiFlow::decode(&body, order)
-            .ok()
-            .and_then(|reply| {
-                reply
-                    .structures
-                    .into_iter()
-                    .find(|structure| &structure.struct_id == b"SPOO")
-            })
-            .ok_or_else(unexpected)?;
+        let (hobj, spoo) = self.spi_call(&request, b"SPOO")?;
         let lpoo = spoo
             .bytes
             .get(SPI_STRUCTURE_HEADER_LENGTH..SPI_STRUCTURE_HEADER_LENGTH + LPOO_LENGTH)
@@ -126,8 +112,61 @@ impl Connection {
         od.resolved_q_name = resolved.resolved_q_name;
         od.resolved_q_mgr_name = resolved.resolved_q_mgr_name;
         Ok(OpenDefaults {
-            hobj: Hobj(header.hobj),
+            hobj: Hobj(hobj),
             put_response,
         })
     }
+}
+
+impl Connection {
+    /// One SPI flow: the Hobj of the reply's API header and the reply's structure `struct_id`.
+    /// A reply that completes with MQCC_FAILED or MQCC_WARNING fails with its reason;
+    /// MQRC_UNEXPECTED_ERROR when the reply has no such structure.
+    pub(crate) fn spi_call(
+        &mut self,
+        request: &SpiFlow,
+        struct_id: &[u8; 4],
+    ) -> MqResult<(i32, SpiStructure)> {
+        let order = self.byte_order();
+        let unexpected = || MqError::failed(MQRC_UNEXPECTED_ERROR);
+        let (header, body) =
+            self.call(SegmentType::Spi, -1, ApiBody::Raw(request.encode(order)))?;
+        if header.comp_code != MQCC_OK {
+            return Err(MqError::failed(header.reason));
+        }
+        let ApiBody::Raw(body) = body else {
+            return Err(unexpected());
+        };
+        let structure = SpiFlow::decode(&body, order)
+            .ok()
+            .and_then(|reply| {
+                reply
+                    .structures
+                    .into_iter()
+                    .find(|structure| &structure.struct_id == struct_id)
+            })
+            .ok_or_else(unexpected)?;
+        Ok((header.hobj, structure))
+    }
+}
+
+/// `od` encoded for the wire, with its ObjectString (version 4, the text after the MQOD).
+fn od_with_object_string(od: &Mqod, order: ferrite_protocol::ByteOrder) -> Option<Vec<u8>> {
+    let mut wire_od = wire::od_to_wire(od);
+    let text = od.object_string.as_bytes();
+    if !text.is_empty() {
+        wire_od.version = 4;
+        let length = i32::try_from(text.len()).ok()?;
+        wire_od.object_string = ferrite_protocol::mqi::CharV {
+            vs_offset: i32::try_from(wire_od.length().ok()?).ok()?,
+            vs_buf_size: length,
+            vs_length: length,
+            vs_ccsid: OBJECT_STRING_CCSID,
+            ..Default::default()
+        };
+    }
+    let mut writer = Writer::new(order);
+    wire_od.encode(&mut writer).ok()?;
+    writer.bytes(text);
+    Some(writer.into_bytes())
 }

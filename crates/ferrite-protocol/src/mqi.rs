@@ -415,6 +415,95 @@ impl Od {
     }
 }
 
+/// `MQSD` lengths by version (1) on the wire: 4-byte VSPtr slots in its MQCHARVs.
+pub const SD_WIRE_LENGTHS: [usize; 1] = [312];
+
+/// `MQSD`, subscription descriptor, wire form (IBM's Java client's SPI SUBSCRIBE; MQ's
+/// documented field order, with the MQCHARVs' VSPtr as 4-byte slots). The strings' text follows
+/// the MQSD in the flow, at each MQCHARV's VSOffset from the MQSD's start.
+///
+/// ```text
+/// off len field                       off len field
+///   0   4 StrucId "SD  "              176  24 SubCorrelId
+///   4   4 Version                     200   4 PubPriority
+///   8   4 Options                     204  32 PubAccountingToken
+///  12  48 ObjectName                  236  32 PubApplIdentityData
+///  60  12 AlternateUserId             268  20 SelectionString (MQCHARV)
+///  72  40 AlternateSecurityId         288   4 SubLevel
+/// 112   4 SubExpiry                   292  20 ResObjectString (MQCHARV) -> 312
+/// 116  20 ObjectString (MQCHARV)
+/// 136  20 SubName (MQCHARV)
+/// 156  20 SubUserData (MQCHARV)
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Sd {
+    pub version: i32,
+    pub options: i32,
+    pub object_name: MqChars<48>,
+    pub alternate_user_id: MqChars<12>,
+    pub alternate_security_id: [u8; 40],
+    pub sub_expiry: i32,
+    pub object_string: CharV,
+    pub sub_name: CharV,
+    pub sub_user_data: CharV,
+    pub sub_correl_id: [u8; 24],
+    pub pub_priority: i32,
+    pub pub_accounting_token: [u8; 32],
+    pub pub_appl_identity_data: MqChars<32>,
+    pub selection_string: CharV,
+    pub sub_level: i32,
+    pub res_object_string: CharV,
+}
+
+impl Sd {
+    /// Decodes from `r`.
+    pub fn decode(r: &mut Reader<'_>) -> Result<Self> {
+        let version = read_head(r, &s::MQSD_STRUC_ID, "MQSD", &SD_WIRE_LENGTHS)?;
+        Ok(Sd {
+            version,
+            options: r.i32()?,
+            object_name: r.chars()?,
+            alternate_user_id: r.chars()?,
+            alternate_security_id: r.array()?,
+            sub_expiry: r.i32()?,
+            object_string: CharV::decode(r)?,
+            sub_name: CharV::decode(r)?,
+            sub_user_data: CharV::decode(r)?,
+            sub_correl_id: r.array()?,
+            pub_priority: r.i32()?,
+            pub_accounting_token: r.array()?,
+            pub_appl_identity_data: r.chars()?,
+            selection_string: CharV::decode(r)?,
+            sub_level: r.i32()?,
+            res_object_string: CharV::decode(r)?,
+        })
+    }
+
+    /// Appends to `w`.
+    pub fn encode(&self, w: &mut Writer) -> Result<()> {
+        version_length("MQSD", self.version, &SD_WIRE_LENGTHS)?;
+        w.bytes(&s::MQSD_STRUC_ID);
+        w.i32(self.version);
+        w.i32(self.options);
+        w.chars(&self.object_name);
+        w.chars(&self.alternate_user_id);
+        w.bytes(&self.alternate_security_id);
+        w.i32(self.sub_expiry);
+        self.object_string.encode(w);
+        self.sub_name.encode(w);
+        self.sub_user_data.encode(w);
+        w.bytes(&self.sub_correl_id);
+        w.i32(self.pub_priority);
+        w.bytes(&self.pub_accounting_token);
+        w.chars(&self.pub_appl_identity_data);
+        self.selection_string.encode(w);
+        w.i32(self.sub_level);
+        self.res_object_string.encode(w);
+        Ok(())
+    }
+}
+
 /// `MQPMO`, put-message options, wire form (source: Wireshark `dissect_mq_pmo`).
 ///
 /// ```text

@@ -336,6 +336,10 @@ proptest! {
         patch_head(&mut b, b"GMO ", gmo_v, order);
         byte_level(&b, order, Gmo::decode, Gmo::encode);
 
+        let mut b = seed[..SD_WIRE_LENGTHS[0]].to_vec();
+        patch_head(&mut b, b"SD  ", 1, order);
+        byte_level(&b, order, Sd::decode, Sd::encode);
+
         let mut b = seed[..CNO_LENGTHS[v as usize - 1]].to_vec();
         patch_head(&mut b, b"CNO ", v, order);
         if v == 4 {

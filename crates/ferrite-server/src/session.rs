@@ -24,6 +24,8 @@ use ferrite_protocol::segment::{Segment, SegmentType};
 use ferrite_protocol::wire::{self, chars};
 use ferrite_queue_manager::QueueManager;
 
+mod subscribe;
+
 /// How long a waiting MQGET waits at a time before asking its caller whether the client is
 /// still there and the listener is not stopping. A client that goes away while waiting is
 /// noticed within this time, before a message is taken for it.
@@ -270,6 +272,9 @@ impl MqiSession {
         if request.verb == verb::RESERVE {
             return Ok(self.spi_reserve(hobj, request, order));
         }
+        if request.verb == verb::SUBSCRIBE && self.connection.is_some() {
+            return self.spi_subscribe(request, order);
+        }
         if request.verb != verb::QUERYSPI {
             return Ok((
                 api_header(hobj, Some(MqError::failed(MQRC_FUNCTION_NOT_SUPPORTED))),
@@ -351,8 +356,7 @@ impl MqiSession {
         let result = with_selection(&mut od, &wire_od, &inner[od_at..])
             .and_then(|()| connection.open(&mut od, options));
         // The reply's MQOD carries no string data.
-        wire_od.selection_string.vs_length = 0;
-        wire_od.object_string.vs_length = 0;
+        without_strings(&mut wire_od);
         set_resolved(&mut wire_od, &od);
         let hobj = result.as_ref().map_or(-1, |hobj| hobj.0);
         let (default_persistence, default_put_response) = self
@@ -503,6 +507,7 @@ impl MqiSession {
         let mut od = wire::od_from_wire(&open.od);
         let result = with_selection(&mut od, &open.od, od_and_after)
             .and_then(|()| connection.open(&mut od, open.options));
+        without_strings(&mut open.od);
         set_resolved(&mut open.od, &od);
         let hobj = result.as_ref().map_or(-1, |hobj| hobj.0);
         (api_header(hobj, outcome(&result)), ApiBody::Open(open))
@@ -736,13 +741,29 @@ fn default_read_ahead(queue_manager: &QueueManager, queue: &str) -> i32 {
 /// Length of the API header that opens every MQI flow.
 const API_HEADER_LENGTH: usize = 16;
 
-/// Copies an MQOD's SelectionString (version 4; its text follows the MQOD in the flow, at
-/// VSOffset from the MQOD's start) into the MQI's MQOD.
+/// Copies an MQOD's SelectionString and ObjectString (version 4; their text follows the MQOD
+/// in the flow, at VSOffset from the MQOD's start) into the MQI's MQOD. An ObjectString that
+/// cannot be read fails with MQRC_OBJECT_STRING_ERROR.
 fn with_selection(od: &mut ferrite_mqi::Mqod, wire_od: &Od, od_and_after: &[u8]) -> MqResult<()> {
     if wire_od.version >= 4 {
         od.selection_string = wire::od_string(od_and_after, &wire_od.selection_string)?;
+        od.object_string =
+            wire::od_string(od_and_after, &wire_od.object_string).map_err(|error| {
+                match error.reason {
+                    MQRC_SELECTION_STRING_ERROR => MqError::failed(MQRC_OBJECT_STRING_ERROR),
+                    _ => error,
+                }
+            })?;
     }
     Ok(())
+}
+
+/// The MQOD of an MQOPEN reply: its strings' text does not travel back, so no string points
+/// past it (ResObjectString is not returned).
+fn without_strings(wire_od: &mut Od) {
+    wire_od.selection_string.vs_length = 0;
+    wire_od.object_string.vs_length = 0;
+    wire_od.res_object_string.vs_length = 0;
 }
 
 /// One MQGET into the end of `data` with a buffer of `buffer_length` bytes. A wait (MQGMO_WAIT

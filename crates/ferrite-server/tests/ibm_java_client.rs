@@ -15,7 +15,7 @@ use ferrite_queue_manager::QueueDefinition;
 use ferrite_server::ServerConfig;
 use ferrite_storage::PageSetId;
 
-use support::java::run_java;
+use support::java::{channel_arguments, run_java};
 
 use support::{listen, Listener};
 
@@ -29,19 +29,6 @@ fn start_listener() -> Listener {
     indexed.index_type = "CORRELID".to_string();
     fixture.queue_manager.define_queue(indexed, false).unwrap();
     listen(fixture)
-}
-
-/// The arguments every conformance program starts with: queue manager, host, port and channel
-/// of `listener`, then `queues`.
-fn channel_arguments(listener: &Listener, queues: &[&str]) -> Vec<String> {
-    let mut arguments = vec![
-        "QM1".to_string(),
-        "127.0.0.1".to_string(),
-        listener.port().to_string(),
-        "DEV.APP.SVRCONN".to_string(),
-    ];
-    arguments.extend(queues.iter().map(|queue| queue.to_string()));
-    arguments
 }
 
 /// Every queue of `queues` is empty: the checks consumed what they put.

@@ -90,8 +90,8 @@ pub fn grant_all_mqi(queue_manager: &QueueManager, principal: &str) {
 }
 
 /// Grant `principal` every authority on every object (`setmqaut -t qmgr +all`, `-n '**' -t
-/// queue +all`, and the same for processes, namelists, channels and authentication
-/// information objects): for tests whose own process's user is not an administrator on
+/// queue +all`, and the same for processes, namelists, channels, authentication
+/// information objects and topics): for tests whose own process's user is not an administrator on
 /// purpose (to test REQDADM) and yet administers the queue manager from its console.
 pub fn grant_all(queue_manager: &QueueManager, principal: &str) {
     use ferrite_queue_manager::objects::authority_record::{
@@ -105,6 +105,7 @@ pub fn grant_all(queue_manager: &QueueManager, principal: &str) {
         ("**", AuthorityObjectType::Namelist),
         ("**", AuthorityObjectType::Channel),
         ("**", AuthorityObjectType::AuthInfo),
+        ("**", AuthorityObjectType::Topic),
     ] {
         let all = MQZAO_ALL & object_type.valid_authorities();
         queue_manager

@@ -64,3 +64,16 @@ pub fn run_java(class: &str, arguments: &[String]) -> String {
     );
     text
 }
+
+/// The arguments every conformance program starts with: queue manager, host, port and channel
+/// of `listener`, then `queues` (or any further arguments).
+pub fn channel_arguments(listener: &super::Listener, queues: &[&str]) -> Vec<String> {
+    let mut arguments = vec![
+        "QM1".to_string(),
+        "127.0.0.1".to_string(),
+        listener.port().to_string(),
+        "DEV.APP.SVRCONN".to_string(),
+    ];
+    arguments.extend(queues.iter().map(|queue| queue.to_string()));
+    arguments
+}
