@@ -34,6 +34,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::adapter::{AdapterPool, Timer};
 use crate::dispatcher::Dispatcher;
+use crate::message_channel::sender_mca::{SenderMca, StopMode};
 
 use ferrite_queue_manager::QueueManager;
 
@@ -127,6 +128,9 @@ pub struct ChannelInstance {
     pub(crate) stopping: AtomicBool,
     /// Conversations in an MQI call or waiting for messages (heartbeats flow only then).
     pub(crate) busy_conversations: AtomicU32,
+    /// A RCVR channel's committed batches and last committed sequence number.
+    pub(crate) batches: AtomicU64,
+    pub(crate) last_sequence: AtomicU32,
     socket: TcpStream,
 }
 
@@ -200,8 +204,10 @@ pub(crate) struct ChinitShared {
     pub(crate) adapters: Arc<AdapterPool>,
     pub(crate) timer: Arc<Timer>,
     dispatchers: Vec<Arc<Dispatcher>>,
-    /// Conversations whose sessions are not dropped yet.
+    /// Conversations whose sessions are not dropped yet (and receiving MCA threads).
     pub(crate) live_conversations: AtomicUsize,
+    /// Sending MCAs started by START CHANNEL, by channel name (ended ones until restarted).
+    senders: Mutex<HashMap<String, Arc<SenderMca>>>,
 }
 
 impl ChinitShared {
@@ -320,6 +326,7 @@ impl ChannelInitiator {
             timer,
             dispatchers,
             live_conversations: AtomicUsize::new(0),
+            senders: Mutex::new(HashMap::new()),
         });
         let chinit = Arc::new(ChannelInitiator {
             shared: shared.clone(),
@@ -449,9 +456,69 @@ impl ChannelInitiator {
         instances
     }
 
-    /// Stops every running instance of the channel `name`; returns how many.
+    /// START CHANNEL for a SDR or SVR channel with a CONNAME: its sending MCA starts on its
+    /// own thread (`message_channel::sender_mca`). Refused when the channel is not defined,
+    /// is of another type, or is running already.
+    pub fn start_channel(&self, name: &str) -> Result<Arc<SenderMca>, String> {
+        let channel = self
+            .shared
+            .queue_manager
+            .channel(name)
+            .ok_or_else(|| format!("channel {name} is not defined"))?;
+        if !channel.channel_type.sends() || channel.message.connection_names.is_empty() {
+            return Err(format!(
+                "channel {name} is CHLTYPE({}) without a CONNAME to start from this queue manager",
+                channel.channel_type.keyword()
+            ));
+        }
+        let mut senders = self.shared.senders.lock().unwrap();
+        if senders.get(name).is_some_and(|sender| !sender.ended()) {
+            return Err(format!("channel {name} is already running"));
+        }
+        let sender = SenderMca::start(
+            self.shared.queue_manager.clone(),
+            channel,
+            self.shared.log.clone(),
+        )
+        .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
+        senders.insert(name.to_string(), sender.clone());
+        Ok(sender)
+    }
+
+    /// The sending MCA of channel `name` started by START CHANNEL (running or ended).
+    pub fn sender(&self, name: &str) -> Option<Arc<SenderMca>> {
+        self.shared.senders.lock().unwrap().get(name).cloned()
+    }
+
+    /// Every sending MCA started by START CHANNEL.
+    pub fn senders(&self) -> Vec<Arc<SenderMca>> {
+        let mut senders: Vec<_> = self
+            .shared
+            .senders
+            .lock()
+            .unwrap()
+            .values()
+            .cloned()
+            .collect();
+        senders.sort_by(|a, b| a.channel.cmp(&b.channel));
+        senders
+    }
+
+    /// STOP CHANNEL(name) MODE(mode) of a sending channel: whether one was running.
+    pub fn stop_sender(&self, name: &str, mode: StopMode) -> bool {
+        match self.sender(name) {
+            Some(sender) if !sender.ended() => {
+                sender.stop(mode);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Stops every running instance of the channel `name` (a sending channel's MCA with
+    /// MODE(QUIESCE)); returns how many.
     pub fn stop_channel(&self, name: &str) -> usize {
-        let mut stopped = 0;
+        let mut stopped = usize::from(self.stop_sender(name, StopMode::Quiesce));
         for instance in self.instances() {
             if *instance.channel_name.lock().unwrap() == name {
                 instance.stop();
@@ -467,6 +534,10 @@ impl ChannelInitiator {
     pub fn stop(&self) {
         self.stop_listener();
         self.shared.stopping.store(true, Ordering::Release);
+        for sender in self.senders() {
+            sender.stop(StopMode::Force);
+            sender.wait_ended(STOP_WAIT);
+        }
         for instance in self.instances() {
             instance.stop();
         }
@@ -542,6 +613,8 @@ fn accept_loop(shared: &Arc<ChinitShared>, stop: &AtomicBool, listener: TcpListe
             last_message_ms: AtomicU64::new(0),
             stopping: AtomicBool::new(false),
             busy_conversations: AtomicU32::new(0),
+            batches: AtomicU64::new(0),
+            last_sequence: AtomicU32::new(0),
             socket,
         });
         shared

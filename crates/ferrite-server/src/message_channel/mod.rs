@@ -9,11 +9,20 @@
 //! - [`sync_queue`]: the records on SYSTEM.CHANNEL.SYNCQ that make a restart of either side
 //!   lose and duplicate nothing.
 //!
-//! The agents do not own sockets: a caller feeds the receiving agent the flows it reads and
+//! - [`negotiation`]: INITIAL_DATA between the two MCAs.
+//! - [`session`]: the flows after it (batches, confirmations, heartbeats, pings) on a
+//!   blocking socket; [`sender_mca`]: the SDR channel's thread (START/STOP CHANNEL,
+//!   retries, DISCINT); `inbound`: a RCVR socket the listener accepted.
+//!
+//! The agents themselves do not own sockets: a caller feeds the receiving agent the flows it reads and
 //! sends the sending agent's batches. Sequence numbers run from 1 to SEQWRAP, then wrap to 1.
 
+pub(crate) mod inbound;
+pub mod negotiation;
 pub mod receiving;
+pub mod sender_mca;
 pub mod sending;
+pub mod session;
 pub mod sync_queue;
 
 pub use receiving::{Delivery, ReceivingAgent};

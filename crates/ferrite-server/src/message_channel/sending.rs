@@ -63,7 +63,7 @@ impl SendingAgent {
         let mut connection = Connection::connect(queue_manager, "")?;
         let transmission_queue = connection.open(
             &mut Mqod::queue(&channel.message.transmission_queue),
-            MQOO_INPUT_EXCLUSIVE | MQOO_FAIL_IF_QUIESCING,
+            MQOO_INPUT_EXCLUSIVE | MQOO_BROWSE | MQOO_FAIL_IF_QUIESCING,
         )?;
         let sync = SyncQueue::open(&mut connection, &channel.name)?;
         let last_sequence = match sync.read(&mut connection, RecordKind::SenderState)? {
@@ -150,6 +150,34 @@ impl SendingAgent {
         }))
     }
 
+    /// Waits up to `wait` for a message to arrive on the transmission queue (browsed, not
+    /// taken): whether one is there. The MCA's own thread waits here, as MQ's MCA waits on
+    /// its transmission queue between batches.
+    pub fn wait_for_message(&mut self, wait: std::time::Duration) -> MqResult<bool> {
+        let mut gmo = Mqgmo::with_options(
+            MQGMO_BROWSE_FIRST | MQGMO_WAIT | MQGMO_NO_SYNCPOINT | MQGMO_FAIL_IF_QUIESCING,
+        );
+        gmo.wait_interval = wait.as_millis().min(i32::MAX as u128) as i32;
+        Ok(self.get_transmitted(&mut gmo)?.is_some())
+    }
+
+    /// One message of the transmission queue as `gmo` says (None: no message).
+    fn get_transmitted(&mut self, gmo: &mut Mqgmo) -> MqResult<Option<(Mqmd, Vec<u8>)>> {
+        let mut md = Mqmd::default();
+        let mut data = Vec::new();
+        match self.connection.get_appending(
+            self.transmission_queue,
+            &mut md,
+            gmo,
+            &mut data,
+            MESSAGE_LENGTH_MAX,
+        ) {
+            Ok(_) => Ok(Some((md, data))),
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+
     /// The partner confirmed the batch: its in-doubt record goes.
     pub fn confirmed(&mut self) -> MqResult<()> {
         self.sync
@@ -169,21 +197,11 @@ impl SendingAgent {
             self.channel.message.non_persistent_message_speed == NonPersistentMessageSpeed::Fast;
         let (mut messages, mut kept, mut bytes) = (Vec::new(), Vec::new(), 0usize);
         while messages.len() < self.channel.message.batch_size as usize && bytes < limit_bytes {
-            let mut md = Mqmd::default();
             let mut gmo =
                 Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_NO_WAIT | MQGMO_FAIL_IF_QUIESCING);
-            let mut data = Vec::new();
-            match self.connection.get_appending(
-                self.transmission_queue,
-                &mut md,
-                &mut gmo,
-                &mut data,
-                MESSAGE_LENGTH_MAX,
-            ) {
-                Ok(_) => {}
-                Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
-                Err(error) => return Err(error),
-            }
+            let Some((md, data)) = self.get_transmitted(&mut gmo)? else {
+                break;
+            };
             self.last_sequence = next_sequence(
                 self.last_sequence,
                 self.channel.message.sequence_number_wrap,

@@ -1,0 +1,476 @@
+//! The sending MCA of a SDR channel started by START CHANNEL: one thread per running sender
+//! (the MCA's thread, as MQ's channel initiator runs an MCA per channel), which connects to
+//! CONNAME (each address of the list in turn), negotiates INITIAL_DATA, resolves its in-doubt
+//! batch with the receiver's committed sequence number, then sends batches while the
+//! transmission queue has messages, each confirmed before the next, waiting on the queue for
+//! arrivals in between. After DISCINT seconds with nothing to send it ends (INACTIVE). A lost
+//! connection, or one that cannot be made, is retried SHORTRTY times every SHORTTMR seconds,
+//! then LONGRTY times every LONGTMR seconds (RETRYING), then the channel stops (STOPPED).
+//! STOP CHANNEL MODE(QUIESCE) ends it after the batch in flight; MODE(FORCE) at once (the
+//! batch in flight stays in doubt and is resolved at the next start).
+
+use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use ferrite_protocol::initial_data::InitialData;
+use ferrite_protocol::message_channel::{channel_header, message_flow_segments};
+use ferrite_protocol::segment::{ControlFlags1, SegmentType};
+use ferrite_protocol::transport::Transport;
+use ferrite_queue_manager::objects::message_channel::parse_connection_name;
+use ferrite_queue_manager::{ChannelDefinition, QueueManager};
+
+use super::negotiation::{self, Agreed};
+use super::session::{confirmed_sequence, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER};
+use super::SendingAgent;
+
+/// How long a connection attempt to one address may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the sender waits for the partner's answer to INITIAL_DATA or a batch.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(120);
+/// The longest single wait on the transmission queue (a STOP CHANNEL is noticed within it).
+const IDLE_WAIT_SLICE: Duration = Duration::from_millis(200);
+
+/// A channel's state as DISPLAY CHSTATUS shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SenderStatus {
+    Starting,
+    Binding,
+    Running,
+    Retrying,
+    Stopping,
+    Stopped,
+    Inactive,
+}
+
+impl SenderStatus {
+    /// The STATUS keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            SenderStatus::Starting => "STARTING",
+            SenderStatus::Binding => "BINDING",
+            SenderStatus::Running => "RUNNING",
+            SenderStatus::Retrying => "RETRYING",
+            SenderStatus::Stopping => "STOPPING",
+            SenderStatus::Stopped => "STOPPED",
+            SenderStatus::Inactive => "INACTIVE",
+        }
+    }
+}
+
+/// STOP CHANNEL's MODE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopMode {
+    Quiesce,
+    Force,
+}
+
+const RUN: u8 = 0;
+const QUIESCE: u8 = 1;
+const FORCE: u8 = 2;
+
+/// A sender's shared state: what its thread does and what DISPLAY CHSTATUS and STOP CHANNEL
+/// see.
+pub struct SenderMca {
+    pub channel: String,
+    pub started: SystemTime,
+    status: Mutex<SenderStatus>,
+    wake: Condvar,
+    stop: AtomicU8,
+    /// The socket in use, shut down by MODE(FORCE).
+    socket: Mutex<Option<TcpStream>>,
+    connection_name: Mutex<String>,
+    pub messages: AtomicU64,
+    pub batches: AtomicU64,
+    pub bytes_sent: AtomicU64,
+    /// CURSEQNO: the last sequence number sent.
+    pub current_sequence: AtomicU32,
+    /// LSTSEQNO: the last sequence number confirmed.
+    pub last_sequence: AtomicU32,
+    /// INDOUBT: a batch is sent and not confirmed.
+    in_doubt: AtomicU8,
+    log: crate::MessageSink,
+}
+
+/// One sender's DISPLAY CHSTATUS values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SenderSnapshot {
+    pub channel: String,
+    pub connection_name: String,
+    pub status: SenderStatus,
+    pub messages: u64,
+    pub batches: u64,
+    pub bytes_sent: u64,
+    pub current_sequence: u32,
+    pub last_sequence: u32,
+    pub in_doubt: bool,
+    pub started: SystemTime,
+}
+
+impl SenderMca {
+    /// Start the sender of `channel` on its own thread.
+    pub fn start(
+        queue_manager: Arc<QueueManager>,
+        channel: ChannelDefinition,
+        log: crate::MessageSink,
+    ) -> std::io::Result<Arc<SenderMca>> {
+        assert!(channel.channel_type.sends());
+        let mca = Arc::new(SenderMca {
+            channel: channel.name.clone(),
+            started: SystemTime::now(),
+            status: Mutex::new(SenderStatus::Starting),
+            wake: Condvar::new(),
+            stop: AtomicU8::new(RUN),
+            socket: Mutex::new(None),
+            connection_name: Mutex::new(String::new()),
+            messages: AtomicU64::new(0),
+            batches: AtomicU64::new(0),
+            bytes_sent: AtomicU64::new(0),
+            current_sequence: AtomicU32::new(0),
+            last_sequence: AtomicU32::new(0),
+            in_doubt: AtomicU8::new(0),
+            log,
+        });
+        let running = mca.clone();
+        std::thread::Builder::new()
+            .name(format!("mca-{}", channel.name))
+            .spawn(move || running.run(&queue_manager, &channel))?;
+        Ok(mca)
+    }
+
+    /// The channel's state.
+    pub fn status(&self) -> SenderStatus {
+        *self.status.lock().unwrap()
+    }
+
+    /// Whether the thread has ended (STOPPED or INACTIVE).
+    pub fn ended(&self) -> bool {
+        matches!(
+            self.status(),
+            SenderStatus::Stopped | SenderStatus::Inactive
+        )
+    }
+
+    /// What DISPLAY CHSTATUS shows.
+    pub fn snapshot(&self) -> SenderSnapshot {
+        SenderSnapshot {
+            channel: self.channel.clone(),
+            connection_name: self.connection_name.lock().unwrap().clone(),
+            status: self.status(),
+            messages: self.messages.load(Ordering::Relaxed),
+            batches: self.batches.load(Ordering::Relaxed),
+            bytes_sent: self.bytes_sent.load(Ordering::Relaxed),
+            current_sequence: self.current_sequence.load(Ordering::Relaxed),
+            last_sequence: self.last_sequence.load(Ordering::Relaxed),
+            in_doubt: self.in_doubt.load(Ordering::Relaxed) != 0,
+            started: self.started,
+        }
+    }
+
+    /// STOP CHANNEL: QUIESCE ends after the batch in flight, FORCE at once.
+    pub fn stop(&self, mode: StopMode) {
+        let value = match mode {
+            StopMode::Quiesce => QUIESCE,
+            StopMode::Force => FORCE,
+        };
+        self.stop.fetch_max(value, Ordering::AcqRel);
+        let mut status = self.status.lock().unwrap();
+        if !matches!(*status, SenderStatus::Stopped | SenderStatus::Inactive) {
+            *status = SenderStatus::Stopping;
+        }
+        self.wake.notify_all();
+        drop(status);
+        if mode == StopMode::Force {
+            if let Some(socket) = self.socket.lock().unwrap().as_ref() {
+                let _ = socket.shutdown(std::net::Shutdown::Both);
+            }
+        }
+    }
+
+    /// Waits until the thread has ended, at most `limit`: whether it has.
+    pub fn wait_ended(&self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        let mut status = self.status.lock().unwrap();
+        while !matches!(*status, SenderStatus::Stopped | SenderStatus::Inactive) {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            status = self.wake.wait_timeout(status, deadline - now).unwrap().0;
+        }
+        true
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Acquire) != RUN
+    }
+
+    fn set_status(&self, status: SenderStatus) {
+        let mut current = self.status.lock().unwrap();
+        if *current != SenderStatus::Stopping || status == SenderStatus::Stopped {
+            *current = status;
+        }
+        self.wake.notify_all();
+    }
+
+    /// Sleeps `duration` unless STOP CHANNEL comes first: whether it came.
+    fn pause(&self, duration: Duration) -> bool {
+        let deadline = Instant::now() + duration;
+        let mut status = self.status.lock().unwrap();
+        while !self.stopping() {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            status = self.wake.wait_timeout(status, deadline - now).unwrap().0;
+        }
+        true
+    }
+
+    /// The MCA's thread: sessions and retries until the channel stops or goes inactive.
+    fn run(&self, queue_manager: &Arc<QueueManager>, channel: &ChannelDefinition) {
+        let attributes = &channel.message;
+        let mut attempts: u64 = 0;
+        loop {
+            if self.stopping() {
+                break;
+            }
+            self.set_status(SenderStatus::Binding);
+            match self.session(queue_manager, channel, &mut attempts) {
+                Ok(()) => {
+                    if !self.stopping() {
+                        (self.log)(&format!(
+                            "CSQX599I ferrite channel {} ended normally (DISCINT({}) seconds idle)",
+                            channel.name, channel.disconnect_interval
+                        ));
+                        self.set_status(SenderStatus::Inactive);
+                        return;
+                    }
+                    break;
+                }
+                Err(error) => {
+                    if self.stopping() {
+                        break;
+                    }
+                    (self.log)(&format!(
+                        "CSQX599E ferrite channel {}: {error}",
+                        channel.name
+                    ));
+                }
+            }
+            attempts += 1;
+            let short = u64::from(attributes.short_retry_count);
+            let long = u64::from(attributes.long_retry_count);
+            let interval = if attempts <= short {
+                attributes.short_retry_interval_seconds
+            } else if attempts <= short + long {
+                attributes.long_retry_interval_seconds
+            } else {
+                (self.log)(&format!(
+                    "CSQX548E ferrite channel {}: retries exhausted (SHORTRTY({short}), LONGRTY({long})), channel stopped",
+                    channel.name
+                ));
+                break;
+            };
+            self.set_status(SenderStatus::Retrying);
+            if self.pause(Duration::from_secs(u64::from(interval))) {
+                break;
+            }
+        }
+        self.socket.lock().unwrap().take();
+        self.set_status(SenderStatus::Stopped);
+    }
+
+    /// Connects to the first address of CONNAME that answers.
+    fn connect(&self, channel: &ChannelDefinition) -> Result<TcpStream, String> {
+        let mut failures = Vec::new();
+        for entry in &channel.message.connection_names {
+            let Some((host, port)) = parse_connection_name(entry) else {
+                failures.push(format!("{entry}: not a connection name"));
+                continue;
+            };
+            let addresses = match (host.as_str(), port).to_socket_addrs() {
+                Ok(addresses) => addresses,
+                Err(error) => {
+                    failures.push(format!("{entry}: {error}"));
+                    continue;
+                }
+            };
+            for address in addresses {
+                match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
+                    Ok(stream) => {
+                        *self.connection_name.lock().unwrap() = entry.clone();
+                        return Ok(stream);
+                    }
+                    Err(error) => failures.push(format!("{entry}: {error}")),
+                }
+            }
+        }
+        Err(format!(
+            "no address of CONNAME answered ({})",
+            failures.join("; ")
+        ))
+    }
+
+    /// One connection: negotiation, resolution of the in-doubt batch, batches until idle
+    /// for DISCINT (Ok) or until the connection fails (Err).
+    fn session(
+        &self,
+        queue_manager: &Arc<QueueManager>,
+        channel: &ChannelDefinition,
+        attempts: &mut u64,
+    ) -> Result<(), String> {
+        let stream = self.connect(channel)?;
+        let _ = stream.set_nodelay(true);
+        stream
+            .set_read_timeout(Some(ANSWER_TIMEOUT))
+            .map_err(|e| e.to_string())?;
+        *self.socket.lock().unwrap() = Some(stream.try_clone().map_err(|e| e.to_string())?);
+        // Message segments are written as they are cut (CONFIRM_REQUEST on the last only).
+        let writer = stream.try_clone().map_err(|e| e.to_string())?;
+        if self.stop.load(Ordering::Acquire) == FORCE {
+            return Ok(());
+        }
+        let mut transport = Transport::new(stream);
+        let agreed = negotiate(&mut transport, queue_manager, channel)?;
+        let mut channel = channel.clone();
+        channel.message.batch_size = agreed.batch_size;
+        channel.message.sequence_number_wrap = agreed.sequence_wrap;
+        let mut agent =
+            SendingAgent::open(queue_manager.clone(), &channel).map_err(|e| e.to_string())?;
+        let partner_committed = confirmed_sequence(&read_flow(&mut transport)?)?;
+        agent
+            .resolve(partner_committed)
+            .map_err(|e| e.to_string())?;
+        self.last_sequence
+            .store(partner_committed, Ordering::Relaxed);
+        self.set_status(SenderStatus::Running);
+        *attempts = 0;
+        self.send_batches(&mut transport, &writer, &mut agent, &channel, agreed)
+    }
+
+    /// Batches while the transmission queue has messages; Ok after DISCINT idle or at STOP.
+    fn send_batches(
+        &self,
+        transport: &mut Transport,
+        writer: &TcpStream,
+        agent: &mut SendingAgent,
+        channel: &ChannelDefinition,
+        agreed: Agreed,
+    ) -> Result<(), String> {
+        let mut idle_since = Instant::now();
+        let disconnect = Duration::from_secs(u64::from(channel.disconnect_interval));
+        loop {
+            if self.stopping() {
+                return Ok(());
+            }
+            self.in_doubt
+                .store(u8::from(agent.in_doubt().is_some()), Ordering::Relaxed);
+            let Some(batch) = agent.next_batch().map_err(|e| e.to_string())? else {
+                if channel.disconnect_interval != 0 && idle_since.elapsed() >= disconnect {
+                    return Ok(());
+                }
+                agent
+                    .wait_for_message(IDLE_WAIT_SLICE)
+                    .map_err(|e| e.to_string())?;
+                continue;
+            };
+            self.in_doubt.store(1, Ordering::Relaxed);
+            let count = batch.messages.len();
+            for (index, message) in batch.messages.iter().enumerate() {
+                let segments = message_flow_segments(
+                    message.sequence_number,
+                    &message.message,
+                    FLOW_ORDER,
+                    FLOW_ENCODING,
+                    FLOW_CCSID,
+                    agreed.max_transmission_size,
+                    index + 1 == count,
+                )
+                .map_err(|e| e.to_string())?;
+                for segment in segments {
+                    let bytes = segment.encode().map_err(|e| e.to_string())?;
+                    write_all(writer, &bytes)?;
+                    self.bytes_sent
+                        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                }
+                self.current_sequence
+                    .store(message.sequence_number, Ordering::Relaxed);
+            }
+            let confirmed = confirmed_sequence(&read_flow(transport)?)?;
+            if confirmed != batch.last_sequence() {
+                return Err(format!(
+                    "the partner confirmed sequence number {confirmed}, the batch ended at {}: sequence numbers out of step (RESET CHANNEL)",
+                    batch.last_sequence()
+                ));
+            }
+            agent.confirmed().map_err(|e| e.to_string())?;
+            self.in_doubt.store(0, Ordering::Relaxed);
+            self.last_sequence.store(confirmed, Ordering::Relaxed);
+            self.messages.fetch_add(count as u64, Ordering::Relaxed);
+            self.batches.fetch_add(1, Ordering::Relaxed);
+            idle_since = Instant::now();
+        }
+    }
+}
+
+fn write_all(mut stream: &TcpStream, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    stream.write_all(bytes).map_err(|e| e.to_string())
+}
+
+fn read_flow(transport: &mut Transport) -> Result<ferrite_protocol::segment::Segment, String> {
+    transport.read_flow().map_err(|error| match error {
+        ferrite_protocol::transport::TransportError::Closed => {
+            "the partner closed the connection".to_string()
+        }
+        other => other.to_string(),
+    })
+}
+
+/// Proposes INITIAL_DATA and takes the partner's answer.
+fn negotiate(
+    transport: &mut Transport,
+    queue_manager: &QueueManager,
+    channel: &ChannelDefinition,
+) -> Result<Agreed, String> {
+    let proposal = negotiation::proposal(
+        channel,
+        queue_manager,
+        ferrite_protocol::wire::MAX_TRANSMISSION_SIZE,
+    );
+    let header = channel_header(
+        SegmentType::InitialData,
+        FLOW_ORDER,
+        FLOW_ENCODING,
+        FLOW_CCSID,
+        0,
+    );
+    transport
+        .write_flow(&header, &proposal.encode(FLOW_ORDER))
+        .map_err(|e| e.to_string())?;
+    let flow = read_flow(transport)?;
+    if flow.header.segment_type == SegmentType::StatusData {
+        confirmed_sequence(&flow)?;
+        return Err("the partner answered INITIAL_DATA with STATUS_DATA".to_string());
+    }
+    if flow.header.segment_type != SegmentType::InitialData {
+        return Err(format!(
+            "{:?} in answer to INITIAL_DATA",
+            flow.header.segment_type
+        ));
+    }
+    let answer =
+        InitialData::decode(&flow.payload, flow.header.byte_order).map_err(|e| e.to_string())?;
+    if flow.header.flags1.contains(ControlFlags1::ERROR) || answer.ini_err_flags1 != 0 {
+        return Err(format!(
+            "the partner refused the proposal (IniErrFlags1 {:#04x})",
+            answer.ini_err_flags1
+        ));
+    }
+    let agreed = negotiation::agreed(&proposal, &answer)
+        .ok_or_else(|| "the partner's INITIAL_DATA answer raised a limit".to_string())?;
+    transport.set_limits(agreed.max_transmission_size, agreed.max_message_length);
+    Ok(agreed)
+}

@@ -1,0 +1,241 @@
+//! Message channels over loopback TCP between two queue managers in this process, each with
+//! its channel initiator listening on a free port: QM1's SDR channel (started by START
+//! CHANNEL) negotiates INITIAL_DATA with QM2's listener, whose RCVR channel puts what arrives.
+//! Messages put to a remote queue on QM1 arrive on QM2's local queue in order with their
+//! descriptors; a receiver whose listener and channel are stopped and started again gets the
+//! rest, nothing lost and nothing twice; CHLAUTH applies to the RCVR channel's MCA user.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferrite_constants::{
+    format::MQFMT_STRING, get_options::*, open_options::*, persistence::*, put_options::*,
+    reason::*,
+};
+use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_queue_manager::QueueManager;
+use ferrite_server::message_channel::sender_mca::{SenderStatus, StopMode};
+use ferrite_server::ServerConfig;
+use ferrite_test_kit::mqsc_ok;
+use support::{listen, small_config, start_configured, Listener};
+
+const CHANNEL: &str = "QM1.TO.QM2";
+/// The longest the test waits for something that must happen (never asserted as a time).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// QM2 listening with APP.IN and the RCVR channel (`receiver_attributes` added to its
+/// DEFINE); QM1 with the remote queue TO.QM2, its transmission queue and the SDR channel to
+/// QM2's port.
+fn pair(receiver_attributes: &str, sender_attributes: &str) -> (Listener, Listener) {
+    let qm2 = listen(start_configured(
+        &["APP.IN"],
+        ServerConfig::default(),
+        small_config("QM2"),
+    ));
+    mqsc_ok(
+        &qm2.fixture.queue_manager,
+        &format!("DEFINE CHANNEL({CHANNEL}) CHLTYPE(RCVR) {receiver_attributes}"),
+    );
+    let qm1 = listen(start_configured(
+        &[],
+        ServerConfig::default(),
+        small_config("QM1"),
+    ));
+    let qm = &qm1.fixture.queue_manager;
+    mqsc_ok(qm, "DEFINE QLOCAL(QM2) USAGE(XMITQ)");
+    mqsc_ok(
+        qm,
+        "DEFINE QREMOTE(TO.QM2) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)",
+    );
+    mqsc_ok(
+        qm,
+        &format!(
+            "DEFINE CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('127.0.0.1({})') XMITQ(QM2) BATCHSZ(4) SHORTRTY(1000) SHORTTMR(1) DISCINT(0) {sender_attributes}",
+            qm2.port()
+        ),
+    );
+    (qm1, qm2)
+}
+
+/// Put message `index` to TO.QM2: persistent when even, with its own MsgId and CorrelId.
+fn put_numbered(qm: &Arc<QueueManager>, indexes: std::ops::Range<u8>) {
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    for index in indexes {
+        let mut md = numbered_md(index);
+        connection
+            .put1(
+                &mut Mqod::queue("TO.QM2"),
+                &mut md,
+                &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_NEW_MSG_ID),
+                format!("message {index}").as_bytes(),
+            )
+            .unwrap();
+    }
+}
+
+fn numbered_md(index: u8) -> Mqmd {
+    Mqmd {
+        persistence: if index.is_multiple_of(2) {
+            MQPER_PERSISTENT
+        } else {
+            MQPER_NOT_PERSISTENT
+        },
+        format: MQFMT_STRING,
+        correl_id: [index; 24],
+        ..Mqmd::default()
+    }
+}
+
+/// The next message on APP.IN, waiting for it (None: nothing came within PATIENCE, or within
+/// `wait` when given).
+fn get_next(connection: &mut Connection, wait: Option<Duration>) -> Option<(Mqmd, String)> {
+    let hobj = connection
+        .open(&mut Mqod::queue("APP.IN"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let mut md = Mqmd::default();
+    let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
+    gmo.wait_interval = wait.unwrap_or(PATIENCE).as_millis() as i32;
+    let mut data = Vec::new();
+    let got = connection.get_appending(hobj, &mut md, &mut gmo, &mut data, 1 << 20);
+    connection.close(hobj, 0).unwrap();
+    match got {
+        Ok(_) => Some((md, String::from_utf8(data).unwrap())),
+        Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => None,
+        Err(error) => panic!("{error}"),
+    }
+}
+
+/// Gets messages `indexes` from APP.IN on `qm`, in order, each with its descriptor.
+fn expect_numbered(qm: &Arc<QueueManager>, indexes: std::ops::Range<u8>) {
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    for index in indexes {
+        let (md, data) = get_next(&mut connection, None).expect("the message arrives");
+        assert_eq!(data, format!("message {index}"), "in order");
+        let sent = numbered_md(index);
+        assert_eq!(md.persistence, sent.persistence, "message {index}");
+        assert_eq!(md.correl_id, sent.correl_id, "message {index}");
+        assert_eq!(md.format, MQFMT_STRING);
+        assert_ne!(md.msg_id, [0; 24]);
+    }
+}
+
+/// Waits (at most PATIENCE) until `condition` holds.
+fn wait_until(what: &str, condition: impl Fn() -> bool) {
+    let started = std::time::Instant::now();
+    while !condition() {
+        assert!(started.elapsed() < PATIENCE, "{what} never happened");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn depth(qm: &Arc<QueueManager>, queue: &str) -> u64 {
+    qm.queue(queue).unwrap().depth()
+}
+
+#[test]
+fn messages_put_to_a_remote_queue_cross_the_channel_in_order_with_their_descriptors() {
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    put_numbered(&qm1.fixture.queue_manager, 0..10);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    assert!(
+        qm1.chinit.start_channel(CHANNEL).is_err(),
+        "a running channel is not started twice"
+    );
+    expect_numbered(&qm2.fixture.queue_manager, 0..10);
+    // Messages put while the channel runs follow.
+    put_numbered(&qm1.fixture.queue_manager, 10..21);
+    expect_numbered(&qm2.fixture.queue_manager, 10..21);
+    wait_until("the last batch confirmed", || {
+        sender.snapshot().messages == 21
+    });
+    let status = sender.snapshot();
+    assert_eq!(status.status, SenderStatus::Running);
+    assert_eq!(status.last_sequence, 21);
+    assert_eq!(status.current_sequence, 21);
+    assert!(!status.in_doubt);
+    assert!(status.batches >= 6, "BATCHSZ(4): {status:?}");
+    assert_eq!(depth(&qm1.fixture.queue_manager, "QM2"), 0);
+    // QM2's side of the channel.
+    let receiver = qm2
+        .chinit
+        .instances()
+        .into_iter()
+        .find(|instance| instance.snapshot().channel == CHANNEL)
+        .expect("the RCVR instance runs");
+    assert_eq!(receiver.snapshot().messages, 21);
+
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+    assert_eq!(sender.status(), SenderStatus::Stopped);
+    wait_until("the receiving end ended", || {
+        qm2.chinit
+            .instances()
+            .iter()
+            .all(|instance| instance.snapshot().channel != CHANNEL)
+    });
+}
+
+#[test]
+fn a_receiver_stopped_and_started_again_gets_the_rest_once() {
+    // NPMSPEED(NORMAL): non-persistent messages are in the batch's unit of work too (with
+    // FAST, one in a batch that the failure catches in transit is lost, as MQ documents).
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let port = qm2.port();
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    put_numbered(&qm1.fixture.queue_manager, 0..8);
+    expect_numbered(&qm2.fixture.queue_manager, 0..8);
+
+    // The receiving queue manager's listener and channel stop.
+    assert!(qm2.chinit.stop_listener());
+    assert_eq!(qm2.chinit.stop_channel(CHANNEL), 1);
+    put_numbered(&qm1.fixture.queue_manager, 8..20);
+    wait_until("the sender retries", || {
+        sender.status() == SenderStatus::Retrying
+    });
+    assert_eq!(
+        depth(&qm2.fixture.queue_manager, "APP.IN"),
+        0,
+        "nothing arrives while the receiver is down"
+    );
+
+    qm2.chinit.start_listener(Some(port)).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 8..20);
+    wait_until("every batch confirmed", || {
+        let status = sender.snapshot();
+        status.status == SenderStatus::Running && !status.in_doubt && status.last_sequence == 20
+    });
+    assert_eq!(depth(&qm1.fixture.queue_manager, "QM2"), 0);
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(
+        get_next(&mut connection, Some(Duration::from_millis(200))).is_none(),
+        "no message arrives twice"
+    );
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn chlauth_blockuser_applies_to_the_receiving_channels_mca_user() {
+    let (qm1, qm2) = pair("MCAUSER('NOBODY')", "");
+    mqsc_ok(
+        &qm2.fixture.queue_manager,
+        &format!("SET CHLAUTH('{CHANNEL}') TYPE(BLOCKUSER) USERLIST('NOBODY')"),
+    );
+    put_numbered(&qm1.fixture.queue_manager, 0..1);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    wait_until("the receiver refuses", || {
+        qm2.log
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|line| line.contains("AMQ9776E"))
+    });
+    wait_until("the sender retries", || {
+        sender.status() == SenderStatus::Retrying
+    });
+    assert_eq!(depth(&qm1.fixture.queue_manager, "QM2"), 1, "nothing moved");
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
