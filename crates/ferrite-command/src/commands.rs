@@ -26,6 +26,7 @@ pub(crate) const VERBS: &[(&str, &str)] = &[
     ("DEFINE", "DEF"),
     ("DELETE", "DELETE"),
     ("DISPLAY", "DIS"),
+    ("PING", "PING"),
     ("REFRESH", "REF"),
     ("RESET", "RESET"),
     ("SET", "SET"),
@@ -339,6 +340,14 @@ fn dispatch(
         ("STOP", "CHANNEL", _) => (
             "CSQXCRPS",
             channel_commands::stop_channel(context, object_token, rest),
+        ),
+        ("START", "CHANNEL", _) => (
+            "CSQXCRPS",
+            channel_commands::start_channel(context, object_token, rest),
+        ),
+        ("PING", "CHANNEL", _) => (
+            "CSQXCRPS",
+            channel_commands::ping_channel(context, object_token, rest),
         ),
         ("START", "LISTENER", _) => (
             "CSQXCRPS",

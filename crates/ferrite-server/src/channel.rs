@@ -1156,6 +1156,7 @@ impl Channel {
             )));
         };
         let instance = &self.socket.instance;
+        instance.receiver.store(true, Ordering::Release);
         instance
             .heartbeat_interval
             .store(agreed.heartbeat_interval, Ordering::Relaxed);

@@ -131,6 +131,8 @@ pub struct ChannelInstance {
     /// A RCVR channel's committed batches and last committed sequence number.
     pub(crate) batches: AtomicU64,
     pub(crate) last_sequence: AtomicU32,
+    /// Whether the instance is a RCVR channel's (not a client's).
+    pub(crate) receiver: AtomicBool,
     socket: TcpStream,
 }
 
@@ -485,6 +487,22 @@ impl ChannelInitiator {
         Ok(sender)
     }
 
+    /// PING CHANNEL of a SDR channel that is not running (`sender_mca::ping`).
+    pub fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
+        let channel = self
+            .shared
+            .queue_manager
+            .channel(name)
+            .filter(|channel| channel.channel_type.sends())
+            .ok_or_else(|| format!("channel {name} is not a defined sending channel"))?;
+        if self.sender(name).is_some_and(|sender| !sender.ended()) {
+            return Err(format!(
+                "channel {name} is running: PING is for a channel that is not (AMQ9514)"
+            ));
+        }
+        crate::message_channel::sender_mca::ping(&self.shared.queue_manager, &channel, data_length)
+    }
+
     /// The sending MCA of channel `name` started by START CHANNEL (running or ended).
     pub fn sender(&self, name: &str) -> Option<Arc<SenderMca>> {
         self.shared.senders.lock().unwrap().get(name).cloned()
@@ -615,6 +633,7 @@ fn accept_loop(shared: &Arc<ChinitShared>, stop: &AtomicBool, listener: TcpListe
             busy_conversations: AtomicU32::new(0),
             batches: AtomicU64::new(0),
             last_sequence: AtomicU32::new(0),
+            receiver: AtomicBool::new(false),
             socket,
         });
         shared
@@ -640,12 +659,54 @@ fn accept_loop(shared: &Arc<ChinitShared>, stop: &AtomicBool, listener: TcpListe
     }
 }
 
+fn sender_status(
+    snapshot: &crate::message_channel::sender_mca::SenderSnapshot,
+    transmission_queue: &str,
+) -> ferrite_command::MessageChannelStatus {
+    ferrite_command::MessageChannelStatus {
+        channel: snapshot.channel.clone(),
+        channel_type: "SDR",
+        connection_name: snapshot.connection_name.clone(),
+        status: snapshot.status.keyword().to_string(),
+        transmission_queue: transmission_queue.to_string(),
+        messages: snapshot.messages,
+        batches: snapshot.batches,
+        bytes_sent: snapshot.bytes_sent,
+        bytes_received: 0,
+        current_sequence: snapshot.current_sequence,
+        last_sequence: snapshot.last_sequence,
+        in_doubt: snapshot.in_doubt,
+        started: snapshot.started,
+    }
+}
+
+fn receiver_status(instance: &ChannelInstance) -> ferrite_command::MessageChannelStatus {
+    let snapshot = instance.snapshot();
+    let last_sequence = instance.last_sequence.load(Ordering::Relaxed);
+    ferrite_command::MessageChannelStatus {
+        channel: snapshot.channel,
+        channel_type: "RCVR",
+        connection_name: snapshot.connection_name,
+        status: snapshot.status,
+        transmission_queue: String::new(),
+        messages: snapshot.messages,
+        batches: instance.batches.load(Ordering::Relaxed),
+        bytes_sent: snapshot.bytes_sent,
+        bytes_received: snapshot.bytes_received,
+        current_sequence: last_sequence,
+        last_sequence,
+        in_doubt: false,
+        started: snapshot.started,
+    }
+}
+
 /// The command processor's view (DISPLAY CHSTATUS, STOP CHANNEL, START/STOP LISTENER,
 /// DISPLAY LSSTATUS/CHINIT).
 impl ferrite_command::ChannelInitiator for ChannelInitiator {
     fn channel_statuses(&self) -> Vec<ferrite_command::ChannelInstanceStatus> {
         self.instances()
             .iter()
+            .filter(|instance| !instance.receiver.load(Ordering::Acquire))
             .map(|instance| instance.snapshot())
             .filter(|status| !status.channel.is_empty())
             .collect()
@@ -653,6 +714,35 @@ impl ferrite_command::ChannelInitiator for ChannelInitiator {
 
     fn stop_channel(&self, name: &str) -> Result<usize, String> {
         Ok(ChannelInitiator::stop_channel(self, name))
+    }
+
+    fn message_channel_statuses(&self) -> Vec<ferrite_command::MessageChannelStatus> {
+        let mut statuses: Vec<_> = self
+            .senders()
+            .iter()
+            .map(|sender| sender_status(&sender.snapshot(), &sender.transmission_queue))
+            .collect();
+        statuses.extend(
+            self.instances()
+                .iter()
+                .filter(|instance| instance.receiver.load(Ordering::Acquire))
+                .map(|instance| receiver_status(instance)),
+        );
+        statuses
+    }
+
+    fn start_channel(&self, name: &str) -> Result<(), String> {
+        ChannelInitiator::start_channel(self, name).map(|_| ())
+    }
+
+    fn stop_channel_forced(&self, name: &str) -> Result<usize, String> {
+        let mut stopped = usize::from(self.stop_sender(name, StopMode::Force));
+        stopped += ChannelInitiator::stop_channel(self, name);
+        Ok(stopped)
+    }
+
+    fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
+        ChannelInitiator::ping_channel(self, name, data_length)
     }
 
     fn start_listener(&self, port: Option<u16>) -> Result<ferrite_command::ListenerStatus, String> {

@@ -239,3 +239,84 @@ fn chlauth_blockuser_applies_to_the_receiving_channels_mca_user() {
     assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
     assert!(sender.wait_ended(PATIENCE));
 }
+
+/// The MQSC commands of `listener`'s queue manager, its channel initiator attached.
+fn console(listener: &Listener) -> ferrite_command::CommandProcessor {
+    let processor = ferrite_command::CommandProcessor::new(listener.fixture.queue_manager.clone());
+    processor.set_channel_initiator(Some(listener.chinit.clone()));
+    processor
+}
+
+fn run_ok(processor: &ferrite_command::CommandProcessor, command: &str) -> String {
+    let response = processor.run(command);
+    assert!(response.success, "{command}\n{}", response.text());
+    response.text()
+}
+
+#[test]
+fn mqsc_starts_pings_displays_and_stops_message_channels() {
+    let (qm1, qm2) = pair("", "");
+    let (mqsc1, mqsc2) = (console(&qm1), console(&qm2));
+    let ping = run_ok(&mqsc1, &format!("PING CHANNEL({CHANNEL}) DATALEN(5000)"));
+    assert!(ping.contains("AMQ8020I"), "{ping}");
+    assert!(
+        !mqsc1
+            .run(&format!("PING CHANNEL({CHANNEL}) DATALEN(15)"))
+            .success
+    );
+
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    let again = mqsc1.run(&format!("START CHANNEL({CHANNEL})"));
+    assert!(!again.success && again.text().contains("already running"));
+    put_numbered(&qm1.fixture.queue_manager, 0..6);
+    // NPMSPEED(FAST): non-persistent messages may overtake persistent ones of their batch.
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    for _ in 0..6 {
+        get_next(&mut connection, None).expect("the message arrives");
+    }
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("the batches confirmed", || sender.snapshot().messages == 6);
+
+    let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+    for expected in [
+        "CHLTYPE(SDR)",
+        "STATUS(RUNNING)",
+        "XMITQ(QM2)",
+        "MSGS(6)",
+        "CURSEQNO(6)",
+        "LSTSEQNO(6)",
+        "INDOUBT(NO)",
+    ] {
+        assert!(display.contains(expected), "{expected}:\n{display}");
+    }
+    let display = run_ok(&mqsc2, "DISPLAY CHSTATUS(*) CHLTYPE(RCVR) ALL");
+    for expected in ["CHLTYPE(RCVR)", "STATUS(RUNNING)", "MSGS(6)", "LSTSEQNO(6)"] {
+        assert!(display.contains(expected), "{expected}:\n{display}");
+    }
+    let none = run_ok(&mqsc2, "DISPLAY CHSTATUS(*) CHLTYPE(SVRCONN)");
+    assert!(!none.contains(CHANNEL), "{none}");
+    assert!(
+        !mqsc1.run(&format!("PING CHANNEL({CHANNEL})")).success,
+        "a running channel is not pinged"
+    );
+
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(FORCE)"));
+    assert!(sender.wait_ended(PATIENCE));
+    let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL})"));
+    assert!(display.contains("STATUS(STOPPED)"), "{display}");
+    // Started again, it carries on from its sequence number.
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    put_numbered(&qm1.fixture.queue_manager, 6..7);
+    assert_eq!(
+        get_next(&mut connection, None)
+            .expect("the message arrives")
+            .1,
+        "message 6"
+    );
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("the batch confirmed", || {
+        sender.snapshot().last_sequence == 7
+    });
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(QUIESCE)"));
+    assert!(sender.wait_ended(PATIENCE));
+}

@@ -15,14 +15,14 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use ferrite_protocol::initial_data::InitialData;
-use ferrite_protocol::message_channel::{channel_header, message_flow_segments};
+use ferrite_protocol::message_channel::{message_flow_segments, PingData};
 use ferrite_protocol::segment::{ControlFlags1, SegmentType};
 use ferrite_protocol::transport::Transport;
 use ferrite_queue_manager::objects::message_channel::parse_connection_name;
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
 use super::negotiation::{self, Agreed};
-use super::session::{confirmed_sequence, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER};
+use super::session::{confirmed_sequence, send_flow, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER};
 use super::SendingAgent;
 
 /// How long a connection attempt to one address may take.
@@ -74,6 +74,7 @@ const FORCE: u8 = 2;
 /// see.
 pub struct SenderMca {
     pub channel: String,
+    pub transmission_queue: String,
     pub started: SystemTime,
     status: Mutex<SenderStatus>,
     wake: Condvar,
@@ -118,6 +119,7 @@ impl SenderMca {
         assert!(channel.channel_type.sends());
         let mca = Arc::new(SenderMca {
             channel: channel.name.clone(),
+            transmission_queue: channel.message.transmission_queue.clone(),
             started: SystemTime::now(),
             status: Mutex::new(SenderStatus::Starting),
             wake: Condvar::new(),
@@ -282,37 +284,6 @@ impl SenderMca {
         self.set_status(SenderStatus::Stopped);
     }
 
-    /// Connects to the first address of CONNAME that answers.
-    fn connect(&self, channel: &ChannelDefinition) -> Result<TcpStream, String> {
-        let mut failures = Vec::new();
-        for entry in &channel.message.connection_names {
-            let Some((host, port)) = parse_connection_name(entry) else {
-                failures.push(format!("{entry}: not a connection name"));
-                continue;
-            };
-            let addresses = match (host.as_str(), port).to_socket_addrs() {
-                Ok(addresses) => addresses,
-                Err(error) => {
-                    failures.push(format!("{entry}: {error}"));
-                    continue;
-                }
-            };
-            for address in addresses {
-                match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
-                    Ok(stream) => {
-                        *self.connection_name.lock().unwrap() = entry.clone();
-                        return Ok(stream);
-                    }
-                    Err(error) => failures.push(format!("{entry}: {error}")),
-                }
-            }
-        }
-        Err(format!(
-            "no address of CONNAME answered ({})",
-            failures.join("; ")
-        ))
-    }
-
     /// One connection: negotiation, resolution of the in-doubt batch, batches until idle
     /// for DISCINT (Ok) or until the connection fails (Err).
     fn session(
@@ -321,7 +292,8 @@ impl SenderMca {
         channel: &ChannelDefinition,
         attempts: &mut u64,
     ) -> Result<(), String> {
-        let stream = self.connect(channel)?;
+        let (stream, entry) = connect(channel)?;
+        *self.connection_name.lock().unwrap() = entry;
         let _ = stream.set_nodelay(true);
         stream
             .set_read_timeout(Some(ANSWER_TIMEOUT))
@@ -415,6 +387,71 @@ impl SenderMca {
     }
 }
 
+/// Connects to the first address of CONNAME that answers: the socket and the entry.
+fn connect(channel: &ChannelDefinition) -> Result<(TcpStream, String), String> {
+    let mut failures = Vec::new();
+    for entry in &channel.message.connection_names {
+        let Some((host, port)) = parse_connection_name(entry) else {
+            failures.push(format!("{entry}: not a connection name"));
+            continue;
+        };
+        let addresses = match (host.as_str(), port).to_socket_addrs() {
+            Ok(addresses) => addresses,
+            Err(error) => {
+                failures.push(format!("{entry}: {error}"));
+                continue;
+            }
+        };
+        for address in addresses {
+            match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
+                Ok(stream) => return Ok((stream, entry.clone())),
+                Err(error) => failures.push(format!("{entry}: {error}")),
+            }
+        }
+    }
+    Err(format!(
+        "no address of CONNAME answered ({})",
+        failures.join("; ")
+    ))
+}
+
+/// PING CHANNEL: connect and negotiate as the channel would, send PING_DATA of
+/// `data_length` bytes and check the partner echoes it; nothing is sent or resolved.
+pub fn ping(
+    queue_manager: &Arc<QueueManager>,
+    channel: &ChannelDefinition,
+    data_length: usize,
+) -> Result<(), String> {
+    let (stream, _) = connect(channel)?;
+    stream
+        .set_read_timeout(Some(ANSWER_TIMEOUT))
+        .map_err(|e| e.to_string())?;
+    let mut transport = Transport::new(stream);
+    negotiate(&mut transport, queue_manager, channel)?;
+    confirmed_sequence(&read_flow(&mut transport)?)?;
+    let data: Vec<u8> = (0..data_length).map(|index| (index % 251) as u8).collect();
+    let ping = PingData { data };
+    send_flow(
+        &mut transport,
+        SegmentType::PingData,
+        &ping.encode(FLOW_ORDER),
+    )?;
+    let echo = read_flow(&mut transport)?;
+    if echo.header.segment_type != SegmentType::PingData {
+        return Err(format!(
+            "{:?} in answer to PING_DATA",
+            echo.header.segment_type
+        ));
+    }
+    let echoed =
+        PingData::decode(&echo.payload, echo.header.byte_order).map_err(|e| e.to_string())?;
+    if echoed != ping {
+        return Err("the partner's PING_DATA differs from what was sent (AMQ9512)".to_string());
+    }
+    let _ = transport.stream().shutdown(std::net::Shutdown::Both);
+    Ok(())
+}
+
 fn write_all(mut stream: &TcpStream, bytes: &[u8]) -> Result<(), String> {
     use std::io::Write;
     stream.write_all(bytes).map_err(|e| e.to_string())
@@ -440,16 +477,11 @@ fn negotiate(
         queue_manager,
         ferrite_protocol::wire::MAX_TRANSMISSION_SIZE,
     );
-    let header = channel_header(
+    send_flow(
+        transport,
         SegmentType::InitialData,
-        FLOW_ORDER,
-        FLOW_ENCODING,
-        FLOW_CCSID,
-        0,
-    );
-    transport
-        .write_flow(&header, &proposal.encode(FLOW_ORDER))
-        .map_err(|e| e.to_string())?;
+        &proposal.encode(FLOW_ORDER),
+    )?;
     let flow = read_flow(transport)?;
     if flow.header.segment_type == SegmentType::StatusData {
         confirmed_sequence(&flow)?;

@@ -27,6 +27,18 @@ pub const FLOW_CCSID: u16 = 1208;
 /// The byte order of the flows Ferrite sends.
 pub const FLOW_ORDER: ByteOrder = ByteOrder::Little;
 
+/// Writes one flow of `segment_type` (no flags beyond FIRST|LAST).
+pub fn send_flow(
+    transport: &mut Transport,
+    segment_type: SegmentType,
+    payload: &[u8],
+) -> Result<(), String> {
+    let header = channel_header(segment_type, FLOW_ORDER, FLOW_ENCODING, FLOW_CCSID, 0);
+    transport
+        .write_flow(&header, payload)
+        .map_err(|e| e.to_string())
+}
+
 /// Writes STATUS_DATA `code` with `value` (`close`: CLOSE_CHANNEL).
 pub fn send_status(
     transport: &mut Transport,
@@ -155,30 +167,12 @@ fn receive_flows(
                 }
             }
             SegmentType::Heartbeat if confirm => {
-                let header = channel_header(
-                    SegmentType::Heartbeat,
-                    FLOW_ORDER,
-                    FLOW_ENCODING,
-                    FLOW_CCSID,
-                    0,
-                );
-                transport
-                    .write_flow(&header, &[])
-                    .map_err(|e| e.to_string())?;
+                send_flow(transport, SegmentType::Heartbeat, &[])?;
             }
             SegmentType::Heartbeat => {}
             SegmentType::PingData => {
                 let ping = PingData::decode(&flow.payload, order).map_err(|e| e.to_string())?;
-                let header = channel_header(
-                    SegmentType::PingData,
-                    FLOW_ORDER,
-                    FLOW_ENCODING,
-                    FLOW_CCSID,
-                    0,
-                );
-                transport
-                    .write_flow(&header, &ping.encode(FLOW_ORDER))
-                    .map_err(|e| e.to_string())?;
+                send_flow(transport, SegmentType::PingData, &ping.encode(FLOW_ORDER))?;
             }
             SegmentType::StatusData => return Ok(()),
             other => return Err(format!("protocol error: {other:?} on a message channel")),
