@@ -26,8 +26,8 @@ const CHANNEL: &str = "QM1.TO.QM2";
 const PATIENCE: Duration = Duration::from_secs(60);
 
 /// QM2 listening with APP.IN and the RCVR channel (`receiver_attributes` added to its
-/// DEFINE); QM1 with the remote queue TO.QM2, its transmission queue and the SDR channel to
-/// QM2's port.
+/// DEFINE); QM1 with the remote queue TO.QM2, its transmission queue and the SDR channel
+/// whose CONNAME lists a closed port, then QM2's.
 fn pair(receiver_attributes: &str, sender_attributes: &str) -> (Listener, Listener) {
     let qm2 = listen(start_configured(
         &["APP.IN"],
@@ -52,11 +52,18 @@ fn pair(receiver_attributes: &str, sender_attributes: &str) -> (Listener, Listen
     mqsc_ok(
         qm,
         &format!(
-            "DEFINE CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('127.0.0.1({})') XMITQ(QM2) BATCHSZ(4) SHORTRTY(1000) SHORTTMR(1) DISCINT(0) {sender_attributes}",
+            "DEFINE CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('127.0.0.1({}),127.0.0.1({})') XMITQ(QM2) BATCHSZ(4) SHORTRTY(1000) SHORTTMR(1) DISCINT(0) {sender_attributes}",
+            closed_port(),
             qm2.port()
         ),
     );
     (qm1, qm2)
+}
+
+/// A loopback port nothing listens on (CONNAME's first entry, which the sender passes over).
+fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
 }
 
 /// Put message `index` to TO.QM2: persistent when even, with its own MsgId and CorrelId.
@@ -278,7 +285,9 @@ fn mqsc_starts_pings_displays_and_stops_message_channels() {
     wait_until("the batches confirmed", || sender.snapshot().messages == 6);
 
     let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+    let connected = format!("CONNAME(127.0.0.1({}))", qm2.port());
     for expected in [
+        connected.as_str(),
         "CHLTYPE(SDR)",
         "STATUS(RUNNING)",
         "XMITQ(QM2)",
