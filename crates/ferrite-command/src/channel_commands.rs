@@ -21,7 +21,9 @@
 //! - START CHANNEL (a SDR channel): `CSQM134I ... START CHANNEL(name) COMMAND ACCEPTED`;
 //!   STOP CHANNEL takes MODE(QUIESCE | FORCE); PING CHANNEL: `CSQM134I ... COMMAND
 //!   ACCEPTED` and `AMQ8020I Ping channel name complete`; DISPLAY CHSTATUS shows message
-//!   channels too (XMITQ, MSGS, BATCHES, CURSEQNO, LSTSEQNO, INDOUBT, BYTSSENT, BYTSRCVD).
+//!   channels too (XMITQ, MSGS, BATCHES, CURSEQNO, LSTSEQNO, INDOUBT, BYTSSENT, BYTSRCVD);
+//!   RESOLVE CHANNEL ACTION(COMMIT | BACKOUT): `CSQM134I ... COMMAND ACCEPTED` and how many
+//!   messages the in-doubt batch held.
 //!
 //! A failure the channel initiator reports is `CSQM134E ... verb FAILED: reason`.
 
@@ -369,6 +371,41 @@ pub(crate) fn start_channel(
     output.line(format!(
         "CSQM134I {} CSQXCRPS START CHANNEL({name}) COMMAND ACCEPTED",
         context.name
+    ));
+    Ok(output)
+}
+
+/// RESOLVE CHANNEL(name) ACTION(COMMIT | BACKOUT): a stopped sending channel's in-doubt
+/// batch taken as delivered, or put back on its transmission queue.
+pub(crate) fn resolve_channel(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    let (name, others) = sending_channel(context, object, rest, &[("ACTION", Takes::Value)])?;
+    let commit = match others.first().map(|(_, text)| text.as_str()) {
+        Some("COMMIT") => true,
+        Some("BACKOUT") => false,
+        _ => {
+            return Err(Failure(vec![format!(
+            "CSQ9012E {} CSQ9SCND RESOLVE CHANNEL({name}) needs ACTION(COMMIT) or ACTION(BACKOUT)",
+            context.name
+        )]))
+        }
+    };
+    let initiator = initiator(context, "CSQXCRPS")?;
+    let messages = initiator
+        .resolve_channel(&name, commit)
+        .map_err(|reason| channel_failure(context, "RESOLVE", &name, reason))?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQM134I {} CSQXCRPS RESOLVE CHANNEL({name}) COMMAND ACCEPTED",
+        context.name
+    ));
+    output.line(format!(
+        "CSQX535I {} CSQXCRPS Channel {name}: in-doubt batch of {messages} messages {}",
+        context.name,
+        if commit { "committed" } else { "backed out" }
     ));
     Ok(output)
 }

@@ -130,6 +130,12 @@ pub trait ChannelInitiator: Send + Sync {
     fn stop_channel_forced(&self, name: &str) -> Result<usize, String> {
         self.stop_channel(name)
     }
+    /// RESOLVE CHANNEL(name) ACTION(COMMIT when `commit`, else BACKOUT) of a sending channel
+    /// that is not running: how many messages its in-doubt batch held.
+    fn resolve_channel(&self, name: &str, commit: bool) -> Result<usize, String> {
+        let _ = commit;
+        Err(format!("channel {name} cannot be resolved here"))
+    }
     /// PING CHANNEL(name) DATALEN(length) of a sending channel that is not running.
     fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
         let _ = data_length;

@@ -29,6 +29,7 @@ pub(crate) const VERBS: &[(&str, &str)] = &[
     ("PING", "PING"),
     ("REFRESH", "REF"),
     ("RESET", "RESET"),
+    ("RESOLVE", "RESOLVE"),
     ("SET", "SET"),
     ("START", "STA"),
     ("STOP", "STOP"),
@@ -344,6 +345,10 @@ fn dispatch(
         ("START", "CHANNEL", _) => (
             "CSQXCRPS",
             channel_commands::start_channel(context, object_token, rest),
+        ),
+        ("RESOLVE", "CHANNEL", _) => (
+            "CSQXCRPS",
+            channel_commands::resolve_channel(context, object_token, rest),
         ),
         ("PING", "CHANNEL", _) => (
             "CSQXCRPS",

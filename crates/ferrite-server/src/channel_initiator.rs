@@ -487,8 +487,11 @@ impl ChannelInitiator {
         Ok(sender)
     }
 
-    /// PING CHANNEL of a SDR channel that is not running (`sender_mca::ping`).
-    pub fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
+    /// The definition of SDR or SVR channel `name`, which must not be running (AMQ9514).
+    fn stopped_sending_channel(
+        &self,
+        name: &str,
+    ) -> Result<ferrite_queue_manager::ChannelDefinition, String> {
         let channel = self
             .shared
             .queue_manager
@@ -497,10 +500,29 @@ impl ChannelInitiator {
             .ok_or_else(|| format!("channel {name} is not a defined sending channel"))?;
         if self.sender(name).is_some_and(|sender| !sender.ended()) {
             return Err(format!(
-                "channel {name} is running: PING is for a channel that is not (AMQ9514)"
+                "channel {name} is running (AMQ9514): stop it first"
             ));
         }
+        Ok(channel)
+    }
+
+    /// PING CHANNEL of a SDR channel that is not running (`sender_mca::ping`).
+    pub fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
+        let channel = self.stopped_sending_channel(name)?;
         crate::message_channel::sender_mca::ping(&self.shared.queue_manager, &channel, data_length)
+    }
+
+    /// RESOLVE CHANNEL(name) ACTION(COMMIT | BACKOUT) of a SDR or SVR channel that is not
+    /// running: its in-doubt batch taken as delivered, or put back on the transmission
+    /// queue (`SendingAgent::resolve_in_doubt`). Returns how many messages it held.
+    pub fn resolve_channel(&self, name: &str, commit: bool) -> Result<usize, String> {
+        let channel = self.stopped_sending_channel(name)?;
+        let mut agent =
+            crate::message_channel::SendingAgent::open(self.shared.queue_manager.clone(), &channel)
+                .map_err(|error| error.to_string())?;
+        agent
+            .resolve_in_doubt(commit)
+            .map_err(|error| error.to_string())
     }
 
     /// The sending MCA of channel `name` started by START CHANNEL (running or ended).
@@ -743,6 +765,10 @@ impl ferrite_command::ChannelInitiator for ChannelInitiator {
 
     fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
         ChannelInitiator::ping_channel(self, name, data_length)
+    }
+
+    fn resolve_channel(&self, name: &str, commit: bool) -> Result<usize, String> {
+        ChannelInitiator::resolve_channel(self, name, commit)
     }
 
     fn start_listener(&self, port: Option<u16>) -> Result<ferrite_command::ListenerStatus, String> {

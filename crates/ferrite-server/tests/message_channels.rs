@@ -17,6 +17,7 @@ use ferrite_constants::{
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueManager;
 use ferrite_server::message_channel::sender_mca::{SenderStatus, StopMode};
+use ferrite_server::message_channel::SendingAgent;
 use ferrite_server::ServerConfig;
 use ferrite_test_kit::mqsc_ok;
 use support::{listen, small_config, start_configured, Listener};
@@ -327,5 +328,68 @@ fn mqsc_starts_pings_displays_and_stops_message_channels() {
         sender.snapshot().last_sequence == 7
     });
     run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(QUIESCE)"));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+/// A batch QM1's sending agent took from the transmission queue and never had confirmed
+/// (the channel stopped in the middle of it): in doubt, as a crash leaves it.
+fn leave_batch_in_doubt(qm: &Arc<QueueManager>, messages: usize) {
+    let channel = qm.channel(CHANNEL).unwrap();
+    let mut agent = SendingAgent::open(qm.clone(), &channel).unwrap();
+    assert_eq!(
+        agent.next_batch().unwrap().unwrap().messages.len(),
+        messages
+    );
+}
+
+#[test]
+fn resolve_channel_backs_out_or_commits_an_in_doubt_batch() {
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let mqsc1 = console(&qm1);
+    let qm = &qm1.fixture.queue_manager;
+    put_numbered(qm, 0..3);
+    leave_batch_in_doubt(qm, 3);
+    assert_eq!(depth(qm, "QM2"), 0);
+    let resolved = run_ok(
+        &mqsc1,
+        &format!("RESOLVE CHANNEL({CHANNEL}) ACTION(BACKOUT)"),
+    );
+    assert!(
+        resolved.contains("batch of 3 messages backed out"),
+        "{resolved}"
+    );
+    assert_eq!(depth(qm, "QM2"), 3, "back on the transmission queue");
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    let resolving = mqsc1.run(&format!("RESOLVE CHANNEL({CHANNEL}) ACTION(COMMIT)"));
+    assert!(!resolving.success, "a running channel is not resolved");
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("the batch confirmed", || sender.snapshot().messages == 3);
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(FORCE)"));
+    assert!(sender.wait_ended(PATIENCE));
+
+    // COMMIT: the operator knows the batch arrived; it is not sent again.
+    put_numbered(qm, 3..5);
+    leave_batch_in_doubt(qm, 2);
+    let resolved = run_ok(
+        &mqsc1,
+        &format!("RESOLVE CHANNEL({CHANNEL}) ACTION(COMMIT)"),
+    );
+    assert!(
+        resolved.contains("batch of 2 messages committed"),
+        "{resolved}"
+    );
+    assert_eq!(depth(qm, "QM2"), 0);
+    assert!(
+        !mqsc1.run(&format!("RESOLVE CHANNEL({CHANNEL})")).success,
+        "ACTION is required"
+    );
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    put_numbered(qm, 5..6);
+    expect_numbered(&qm2.fixture.queue_manager, 5..6);
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(get_next(&mut connection, Some(Duration::from_millis(200))).is_none());
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL})"));
     assert!(sender.wait_ended(PATIENCE));
 }

@@ -2,10 +2,13 @@
 //! transmission queue, numbered, and kept in the channel's in-doubt record until the partner
 //! confirms them (sync_queue.rs says why this gives no loss and no duplicate).
 
+use ferrite_constants::put_options::{MQPMO_SET_ALL_CONTEXT, MQPMO_SYNCPOINT};
 use ferrite_constants::{
     get_options::*, open_options::*, persistence::MQPER_PERSISTENT, reason::*,
 };
-use ferrite_mqi::{Connection, Hobj, MqResult, Mqgmo, Mqmd, Mqod};
+use ferrite_mqi::name_resolution::RemoteDestination;
+use ferrite_mqi::transmission_queue::{parse_transmission_message, transmission_message};
+use ferrite_mqi::{Connection, Hobj, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::objects::message_channel::NonPersistentMessageSpeed;
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 use std::sync::Arc;
@@ -176,6 +179,47 @@ impl SendingAgent {
             Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => Ok(None),
             Err(error) => Err(error),
         }
+    }
+
+    /// RESOLVE CHANNEL of a stopped channel: with `commit` the in-doubt batch is taken as
+    /// delivered (its record goes); otherwise its messages go back on the transmission queue,
+    /// in the unit of work that removes the record, to be sent again (with new sequence
+    /// numbers). Returns how many messages the batch held.
+    pub fn resolve_in_doubt(&mut self, commit: bool) -> MqResult<usize> {
+        let Some(batch) = self.in_doubt.clone() else {
+            return Ok(0);
+        };
+        if !commit {
+            for message in &batch.messages {
+                self.put_back(&message.message)?;
+            }
+        }
+        self.confirmed()?;
+        Ok(batch.messages.len())
+    }
+
+    /// One transmission-queue message of an in-doubt batch back on the transmission queue,
+    /// in the unit of work, with the descriptor its put gave it.
+    fn put_back(&mut self, message: &[u8]) -> MqResult<()> {
+        let transmitted = parse_transmission_message(message)?;
+        let destination = RemoteDestination {
+            transmission_queue: self.channel.message.transmission_queue.clone(),
+            remote_q_name: transmitted.remote_q_name.clone(),
+            remote_q_mgr_name: transmitted.remote_q_mgr_name.clone(),
+        };
+        let (mut md, again) = transmission_message(
+            &transmitted.md,
+            &destination,
+            &message[transmitted.data_offset..],
+        );
+        let mut od = Mqod::queue(&destination.transmission_queue);
+        self.connection.put1(
+            &mut od,
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_SYNCPOINT | MQPMO_SET_ALL_CONTEXT),
+            &again,
+        )?;
+        Ok(())
     }
 
     /// The partner confirmed the batch: its in-doubt record goes.
