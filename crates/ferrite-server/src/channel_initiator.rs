@@ -210,6 +210,9 @@ pub(crate) struct ChinitShared {
     pub(crate) live_conversations: AtomicUsize,
     /// Sending MCAs started by START CHANNEL, by channel name (ended ones until restarted).
     senders: Mutex<HashMap<String, Arc<SenderMca>>>,
+    /// The thread serving SYSTEM.CHANNEL.INITQ (`message_channel::trigger`), if the queue
+    /// exists.
+    trigger_monitor: Mutex<Option<JoinHandle<()>>>,
 }
 
 impl ChinitShared {
@@ -228,6 +231,28 @@ impl ChinitShared {
             }
         }
         (all, from_client)
+    }
+
+    /// START CHANNEL ([`ChannelInitiator::start_channel`]; also the channel trigger monitor).
+    pub(crate) fn start_sender(&self, name: &str) -> Result<Arc<SenderMca>, String> {
+        let channel = self
+            .queue_manager
+            .channel(name)
+            .ok_or_else(|| format!("channel {name} is not defined"))?;
+        if !channel.channel_type.sends() || channel.message.connection_names.is_empty() {
+            return Err(format!(
+                "channel {name} is CHLTYPE({}) without a CONNAME to start from this queue manager",
+                channel.channel_type.keyword()
+            ));
+        }
+        let mut senders = self.senders.lock().unwrap();
+        if senders.get(name).is_some_and(|sender| !sender.ended()) {
+            return Err(format!("channel {name} is already running"));
+        }
+        let sender = SenderMca::start(self.queue_manager.clone(), channel, self.log.clone())
+            .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
+        senders.insert(name.to_string(), sender.clone());
+        Ok(sender)
     }
 
     /// The instance's socket has closed.
@@ -329,6 +354,7 @@ impl ChannelInitiator {
             dispatchers,
             live_conversations: AtomicUsize::new(0),
             senders: Mutex::new(HashMap::new()),
+            trigger_monitor: Mutex::new(None),
         });
         let chinit = Arc::new(ChannelInitiator {
             shared: shared.clone(),
@@ -337,6 +363,8 @@ impl ChannelInitiator {
         for (index, dispatcher) in shared.dispatchers.iter().enumerate() {
             dispatcher.spawn(index, shared.clone())?;
         }
+        *shared.trigger_monitor.lock().unwrap() =
+            crate::message_channel::trigger::start_monitor(shared.clone());
         Ok(chinit)
     }
 
@@ -462,29 +490,7 @@ impl ChannelInitiator {
     /// own thread (`message_channel::sender_mca`). Refused when the channel is not defined,
     /// is of another type, or is running already.
     pub fn start_channel(&self, name: &str) -> Result<Arc<SenderMca>, String> {
-        let channel = self
-            .shared
-            .queue_manager
-            .channel(name)
-            .ok_or_else(|| format!("channel {name} is not defined"))?;
-        if !channel.channel_type.sends() || channel.message.connection_names.is_empty() {
-            return Err(format!(
-                "channel {name} is CHLTYPE({}) without a CONNAME to start from this queue manager",
-                channel.channel_type.keyword()
-            ));
-        }
-        let mut senders = self.shared.senders.lock().unwrap();
-        if senders.get(name).is_some_and(|sender| !sender.ended()) {
-            return Err(format!("channel {name} is already running"));
-        }
-        let sender = SenderMca::start(
-            self.shared.queue_manager.clone(),
-            channel,
-            self.shared.log.clone(),
-        )
-        .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
-        senders.insert(name.to_string(), sender.clone());
-        Ok(sender)
+        self.shared.start_sender(name)
     }
 
     /// The definition of SDR or SVR channel `name`, which must not be running (AMQ9514).
@@ -574,6 +580,9 @@ impl ChannelInitiator {
     pub fn stop(&self) {
         self.stop_listener();
         self.shared.stopping.store(true, Ordering::Release);
+        if let Some(monitor) = self.shared.trigger_monitor.lock().unwrap().take() {
+            let _ = monitor.join();
+        }
         for sender in self.senders() {
             sender.stop(StopMode::Force);
             sender.wait_ended(STOP_WAIT);

@@ -393,3 +393,36 @@ fn resolve_channel_backs_out_or_commits_an_in_doubt_batch() {
     run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL})"));
     assert!(sender.wait_ended(PATIENCE));
 }
+
+#[test]
+fn a_triggered_transmission_queue_starts_its_channel() {
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let qm = &qm1.fixture.queue_manager;
+    mqsc_ok(
+        qm,
+        &format!("ALTER QLOCAL(QM2) TRIGGER TRIGTYPE(FIRST) INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA({CHANNEL})"),
+    );
+    assert!(qm1.chinit.sender(CHANNEL).is_none(), "not started by hand");
+    put_numbered(qm, 0..3);
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    let sender = qm1.chinit.sender(CHANNEL).expect("started by its trigger");
+    wait_until("the batch confirmed", || sender.snapshot().messages == 3);
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+
+    // Blank TRIGDATA: the SDR channel whose XMITQ is the queue.
+    mqsc_ok(qm, "ALTER QLOCAL(QM2) TRIGDATA(' ')");
+    put_numbered(qm, 3..5);
+    expect_numbered(&qm2.fixture.queue_manager, 3..5);
+    let restarted = qm1.chinit.sender(CHANNEL).unwrap();
+    assert!(
+        !Arc::ptr_eq(&restarted, &sender),
+        "started again by its trigger"
+    );
+    assert!(qm1
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|line| line.contains("started by a trigger")));
+}

@@ -12,7 +12,8 @@
 //! - [`negotiation`]: INITIAL_DATA between the two MCAs.
 //! - [`session`]: the flows after it (batches, confirmations, heartbeats, pings) on a
 //!   blocking socket; [`sender_mca`]: the SDR channel's thread (START/STOP CHANNEL,
-//!   retries, DISCINT); `inbound`: a RCVR socket the listener accepted.
+//!   retries, DISCINT); `inbound`: a RCVR socket the listener accepted; [`trigger`]:
+//!   channels started by trigger messages on SYSTEM.CHANNEL.INITQ.
 //!
 //! The agents themselves do not own sockets: a caller feeds the receiving agent the flows it reads and
 //! sends the sending agent's batches. Sequence numbers run from 1 to SEQWRAP, then wrap to 1.
@@ -24,6 +25,7 @@ pub mod sender_mca;
 pub mod sending;
 pub mod session;
 pub mod sync_queue;
+pub mod trigger;
 
 pub use receiving::{Delivery, ReceivingAgent};
 pub use sending::{Batch, SendingAgent};
