@@ -426,3 +426,20 @@ fn a_triggered_transmission_queue_starts_its_channel() {
         .iter()
         .any(|line| line.contains("started by a trigger")));
 }
+
+#[test]
+fn an_idle_senders_heartbeat_finds_a_receiver_gone() {
+    let (qm1, qm2) = pair("HBINT(1)", "HBINT(1)");
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    put_numbered(&qm1.fixture.queue_manager, 0..1);
+    expect_numbered(&qm2.fixture.queue_manager, 0..1);
+    wait_until("running", || sender.snapshot().messages == 1);
+    // The receiver goes while nothing is to be sent: only a heartbeat can notice.
+    assert!(qm2.chinit.stop_listener());
+    assert_eq!(qm2.chinit.stop_channel(CHANNEL), 1);
+    wait_until("the sender retries", || {
+        sender.status() == SenderStatus::Retrying
+    });
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}

@@ -3,7 +3,8 @@
 //! CONNAME (each address of the list in turn), negotiates INITIAL_DATA, resolves its in-doubt
 //! batch with the receiver's committed sequence number, then sends batches while the
 //! transmission queue has messages, each confirmed before the next, waiting on the queue for
-//! arrivals in between. After DISCINT seconds with nothing to send it ends (INACTIVE). A lost
+//! arrivals in between, and asking the partner to answer a HEARTBEAT every HBINT seconds
+//! (negotiated) of idleness. After DISCINT seconds with nothing to send it ends (INACTIVE). A lost
 //! connection, or one that cannot be made, is retried SHORTRTY times every SHORTTMR seconds,
 //! then LONGRTY times every LONGTMR seconds (RETRYING), then the channel stops (STOPPED).
 //! STOP CHANNEL MODE(QUIESCE) ends it after the batch in flight; MODE(FORCE) at once (the
@@ -15,7 +16,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use ferrite_protocol::initial_data::InitialData;
-use ferrite_protocol::message_channel::{message_flow_segments, PingData};
+use ferrite_protocol::message_channel::{channel_header, message_flow_segments, PingData};
 use ferrite_protocol::segment::{ControlFlags1, SegmentType};
 use ferrite_protocol::transport::Transport;
 use ferrite_queue_manager::objects::message_channel::parse_connection_name;
@@ -333,6 +334,8 @@ impl SenderMca {
     ) -> Result<(), String> {
         let mut idle_since = Instant::now();
         let disconnect = Duration::from_secs(u64::from(channel.disconnect_interval));
+        let heartbeat = Duration::from_secs(u64::from(agreed.heartbeat_interval));
+        let mut last_flow = Instant::now();
         loop {
             if self.stopping() {
                 return Ok(());
@@ -342,6 +345,10 @@ impl SenderMca {
             let Some(batch) = agent.next_batch().map_err(|e| e.to_string())? else {
                 if channel.disconnect_interval != 0 && idle_since.elapsed() >= disconnect {
                     return Ok(());
+                }
+                if agreed.heartbeat_interval != 0 && last_flow.elapsed() >= heartbeat {
+                    exchange_heartbeat(transport)?;
+                    last_flow = Instant::now();
                 }
                 agent
                     .wait_for_message(IDLE_WAIT_SLICE)
@@ -383,8 +390,32 @@ impl SenderMca {
             self.messages.fetch_add(count as u64, Ordering::Relaxed);
             self.batches.fetch_add(1, Ordering::Relaxed);
             idle_since = Instant::now();
+            last_flow = idle_since;
         }
     }
+}
+
+/// HBINT: an idle sender asks the partner to answer a HEARTBEAT, so that a partner (or a
+/// network) that has gone is found while nothing is sent, and the channel retries.
+fn exchange_heartbeat(transport: &mut Transport) -> Result<(), String> {
+    let header = channel_header(
+        SegmentType::Heartbeat,
+        FLOW_ORDER,
+        FLOW_ENCODING,
+        FLOW_CCSID,
+        ControlFlags1::CONFIRM_REQUEST,
+    );
+    transport
+        .write_flow(&header, &[])
+        .map_err(|e| e.to_string())?;
+    let answer = read_flow(transport)?;
+    if answer.header.segment_type != SegmentType::Heartbeat {
+        return Err(format!(
+            "{:?} in answer to a HEARTBEAT",
+            answer.header.segment_type
+        ));
+    }
+    Ok(())
 }
 
 /// Connects to the first address of CONNAME that answers: the socket and the entry.
