@@ -23,7 +23,8 @@
 //!   ACCEPTED` and `AMQ8020I Ping channel name complete`; DISPLAY CHSTATUS shows message
 //!   channels too (XMITQ, MSGS, BATCHES, CURSEQNO, LSTSEQNO, INDOUBT, BYTSSENT, BYTSRCVD);
 //!   RESOLVE CHANNEL ACTION(COMMIT | BACKOUT): `CSQM134I ... COMMAND ACCEPTED` and how many
-//!   messages the in-doubt batch held.
+//!   messages the in-doubt batch held; RESET CHANNEL SEQNUM(n): `CSQM134I ... COMMAND
+//!   ACCEPTED`.
 //!
 //! A failure the channel initiator reports is `CSQM134E ... verb FAILED: reason`.
 
@@ -406,6 +407,43 @@ pub(crate) fn resolve_channel(
         "CSQX535I {} CSQXCRPS Channel {name}: in-doubt batch of {messages} messages {}",
         context.name,
         if commit { "committed" } else { "backed out" }
+    ));
+    Ok(output)
+}
+
+/// RESET CHANNEL(name) [SEQNUM(1-999999999)]: a stopped message channel's next sequence
+/// number (1 when not given).
+pub(crate) fn reset_channel(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    let name = object_name(object, false).map_err(|e| context.syntax(e))?;
+    let found = keywords(rest, &[("SEQNUM", Takes::Value), ("QSGDISP", Takes::Value)])
+        .map_err(|e| context.syntax(e))?;
+    let mut next = 1u64;
+    for (token, value) in found {
+        let value = value.expect("checked");
+        if token.keyword == "QSGDISP" {
+            choice(token, value, &["QMGR"]).map_err(|e| context.syntax(e))?;
+            continue;
+        }
+        next = number(token, value, 999_999_999).map_err(|e| context.syntax(e))?;
+        if next == 0 {
+            return Err(context.syntax(value_error(token, value, "a number from 1 is needed")));
+        }
+    }
+    if context.queue_manager.channel(&name).is_none() {
+        return Err(context.not_found("CSQXCRPS", "CHANNEL", &name));
+    }
+    let initiator = initiator(context, "CSQXCRPS")?;
+    initiator
+        .reset_channel(&name, next as u32)
+        .map_err(|reason| channel_failure(context, "RESET", &name, reason))?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQM134I {} CSQXCRPS RESET CHANNEL({name}) COMMAND ACCEPTED",
+        context.name
     ));
     Ok(output)
 }

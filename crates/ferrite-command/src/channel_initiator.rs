@@ -136,6 +136,11 @@ pub trait ChannelInitiator: Send + Sync {
         let _ = commit;
         Err(format!("channel {name} cannot be resolved here"))
     }
+    /// RESET CHANNEL(name) SEQNUM(next) of a message channel that is not running.
+    fn reset_channel(&self, name: &str, next: u32) -> Result<(), String> {
+        let _ = next;
+        Err(format!("channel {name} cannot be reset here"))
+    }
     /// PING CHANNEL(name) DATALEN(length) of a sending channel that is not running.
     fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
         let _ = data_length;

@@ -346,6 +346,10 @@ fn dispatch(
             "CSQXCRPS",
             channel_commands::start_channel(context, object_token, rest),
         ),
+        ("RESET", "CHANNEL", _) => (
+            "CSQXCRPS",
+            channel_commands::reset_channel(context, object_token, rest),
+        ),
         ("RESOLVE", "CHANNEL", _) => (
             "CSQXCRPS",
             channel_commands::resolve_channel(context, object_token, rest),

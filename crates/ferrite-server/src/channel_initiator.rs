@@ -531,6 +531,50 @@ impl ChannelInitiator {
             .map_err(|error| error.to_string())
     }
 
+    /// RESET CHANNEL(name) SEQNUM(next) of a message channel that is not running: a sender
+    /// (nothing in doubt: RESOLVE CHANNEL first) numbers its next message `next` and tells
+    /// its partner at the next start; a receiver expects `next`.
+    pub fn reset_channel(&self, name: &str, next: u32) -> Result<(), String> {
+        let queue_manager = &self.shared.queue_manager;
+        let channel = queue_manager
+            .channel(name)
+            .filter(|channel| channel.channel_type.is_message_channel())
+            .ok_or_else(|| format!("channel {name} is not a defined message channel"))?;
+        if !channel.channel_type.sends() {
+            if self.running_instances(name) > 0 {
+                return Err(format!(
+                    "channel {name} is running (AMQ9514): stop it first"
+                ));
+            }
+            let mut agent =
+                crate::message_channel::ReceivingAgent::open(queue_manager.clone(), &channel)
+                    .map_err(|error| error.to_string())?;
+            return agent
+                .reset_sequence(next)
+                .map(|_| ())
+                .map_err(|error| error.to_string());
+        }
+        let channel = self.stopped_sending_channel(name)?;
+        let mut agent = crate::message_channel::SendingAgent::open(queue_manager.clone(), &channel)
+            .map_err(|error| error.to_string())?;
+        if agent.in_doubt().is_some() {
+            return Err(format!(
+                "channel {name} has a batch in doubt: RESOLVE CHANNEL first"
+            ));
+        }
+        agent
+            .reset_sequence(next)
+            .map_err(|error| error.to_string())
+    }
+
+    /// Running instances of channel `name` (a RCVR channel's socket).
+    fn running_instances(&self, name: &str) -> usize {
+        self.instances()
+            .iter()
+            .filter(|instance| *instance.channel_name.lock().unwrap() == name)
+            .count()
+    }
+
     /// The sending MCA of channel `name` started by START CHANNEL (running or ended).
     pub fn sender(&self, name: &str) -> Option<Arc<SenderMca>> {
         self.shared.senders.lock().unwrap().get(name).cloned()
@@ -778,6 +822,10 @@ impl ferrite_command::ChannelInitiator for ChannelInitiator {
 
     fn resolve_channel(&self, name: &str, commit: bool) -> Result<usize, String> {
         ChannelInitiator::resolve_channel(self, name, commit)
+    }
+
+    fn reset_channel(&self, name: &str, next: u32) -> Result<(), String> {
+        ChannelInitiator::reset_channel(self, name, next)
     }
 
     fn start_listener(&self, port: Option<u16>) -> Result<ferrite_command::ListenerStatus, String> {

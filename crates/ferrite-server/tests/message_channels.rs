@@ -443,3 +443,55 @@ fn an_idle_senders_heartbeat_finds_a_receiver_gone() {
     assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
     assert!(sender.wait_ended(PATIENCE));
 }
+
+#[test]
+fn sequence_numbers_out_of_step_stop_the_channel_until_reset_channel() {
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let (mqsc1, mqsc2) = (console(&qm1), console(&qm2));
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    put_numbered(&qm1.fixture.queue_manager, 0..2);
+    expect_numbered(&qm2.fixture.queue_manager, 0..2);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(FORCE)"));
+    assert!(sender.wait_ended(PATIENCE));
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+
+    // The receiver is reset ahead of the sender: messages would be taken for duplicates.
+    run_ok(&mqsc2, &format!("RESET CHANNEL({CHANNEL}) SEQNUM(10)"));
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("the sequence error", || {
+        qm1.log
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|line| line.contains("AMQ9526E"))
+    });
+    assert!(
+        !mqsc1.run(&format!("RESET CHANNEL({CHANNEL})")).success,
+        "a running channel is not reset"
+    );
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(FORCE)"));
+    assert!(sender.wait_ended(PATIENCE));
+
+    // RESET CHANNEL at the sender: its partner is told at the next start.
+    run_ok(&mqsc1, &format!("RESET CHANNEL({CHANNEL}) SEQNUM(1)"));
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    put_numbered(&qm1.fixture.queue_manager, 2..4);
+    expect_numbered(&qm2.fixture.queue_manager, 2..4);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+    let display = run_ok(
+        &mqsc1,
+        &format!("DISPLAY CHSTATUS({CHANNEL}) CURSEQNO LSTSEQNO"),
+    );
+    assert!(
+        display.contains("CURSEQNO(2)") && display.contains("LSTSEQNO(2)"),
+        "{display}"
+    );
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL})"));
+    assert!(sender.wait_ended(PATIENCE));
+}

@@ -40,6 +40,16 @@ pub fn next_sequence(sequence: u32, wrap: u32) -> u32 {
     }
 }
 
+/// The sequence number before `sequence` (SEQWRAP before 1).
+pub fn previous_sequence(sequence: u32, wrap: u32) -> u32 {
+    debug_assert!(wrap >= 1);
+    if sequence <= 1 {
+        wrap
+    } else {
+        sequence - 1
+    }
+}
+
 /// Whether `sequence` is `reference` or comes after it, within half the SEQWRAP cycle (a
 /// batch is never near that long).
 pub fn is_at_or_after(sequence: u32, reference: u32, wrap: u32) -> bool {
@@ -56,6 +66,8 @@ mod tests {
         assert_eq!(next_sequence(0, 100), 1);
         assert_eq!(next_sequence(99, 100), 100);
         assert_eq!(next_sequence(100, 100), 1);
+        assert_eq!(previous_sequence(1, 100), 100);
+        assert_eq!(previous_sequence(10, 100), 9);
         assert!(is_at_or_after(5, 5, 100));
         assert!(is_at_or_after(6, 5, 100));
         assert!(!is_at_or_after(4, 5, 100));

@@ -16,7 +16,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use ferrite_protocol::initial_data::InitialData;
-use ferrite_protocol::message_channel::{channel_header, message_flow_segments, PingData};
+use ferrite_protocol::message_channel::{
+    channel_header, message_flow_segments, PingData, ResetData,
+};
 use ferrite_protocol::segment::{ControlFlags1, SegmentType};
 use ferrite_protocol::transport::Transport;
 use ferrite_queue_manager::objects::message_channel::parse_connection_name;
@@ -312,7 +314,16 @@ impl SenderMca {
         channel.message.sequence_number_wrap = agreed.sequence_wrap;
         let mut agent =
             SendingAgent::open(queue_manager.clone(), &channel).map_err(|e| e.to_string())?;
-        let partner_committed = confirmed_sequence(&read_flow(&mut transport)?)?;
+        let mut partner_committed = confirmed_sequence(&read_flow(&mut transport)?)?;
+        if let Some(next) = agent.pending_reset().map_err(|e| e.to_string())? {
+            partner_committed = send_reset(&mut transport, next)?;
+            agent.reset_sent().map_err(|e| e.to_string())?;
+        }
+        check_in_step(
+            &agent,
+            partner_committed,
+            channel.message.sequence_number_wrap,
+        )?;
         agent
             .resolve(partner_committed)
             .map_err(|e| e.to_string())?;
@@ -393,6 +404,30 @@ impl SenderMca {
             last_flow = idle_since;
         }
     }
+}
+
+/// RESET_DATA: the partner is to expect `next`; its answer is its new committed number.
+fn send_reset(transport: &mut Transport, next: u32) -> Result<u32, String> {
+    let reset = ResetData {
+        sequence_number: next,
+    };
+    send_flow(transport, SegmentType::ResetData, &reset.encode(FLOW_ORDER))?;
+    confirmed_sequence(&read_flow(transport)?)
+}
+
+/// With nothing in doubt, the partner cannot have committed a number this end never sent
+/// (its state, or this end's, was reset or recreated): the channel stops rather than have
+/// every message taken for a duplicate, as MQ does (AMQ9526), until RESET CHANNEL.
+fn check_in_step(agent: &SendingAgent, partner_committed: u32, wrap: u32) -> Result<(), String> {
+    let sent = agent.last_sequence();
+    let ahead = partner_committed != sent
+        && super::is_at_or_after(partner_committed, super::next_sequence(sent, wrap), wrap);
+    if agent.in_doubt().is_none() && ahead {
+        return Err(format!(
+            "AMQ9526E message sequence number error: the partner committed {partner_committed}, this end has sent up to {sent}; RESET CHANNEL SEQNUM at both ends"
+        ));
+    }
+    Ok(())
 }
 
 /// HBINT: an idle sender asks the partner to answer a HEARTBEAT, so that a partner (or a

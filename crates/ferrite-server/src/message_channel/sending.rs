@@ -222,6 +222,44 @@ impl SendingAgent {
         Ok(())
     }
 
+    /// RESET CHANNEL SEQNUM(`next`) of a stopped channel with nothing in doubt: the next
+    /// message is numbered `next`, and a reset-pending record tells the partner at the next
+    /// start ([`SendingAgent::pending_reset`]).
+    pub fn reset_sequence(&mut self, next: u32) -> MqResult<()> {
+        assert!(self.in_doubt.is_none(), "RESOLVE CHANNEL comes first");
+        let wrap = self.channel.message.sequence_number_wrap;
+        self.last_sequence = super::previous_sequence(next, wrap);
+        self.sync.replace(
+            &mut self.connection,
+            RecordKind::SenderState,
+            &encode_state(self.last_sequence),
+        )?;
+        self.sync.replace(
+            &mut self.connection,
+            RecordKind::ResetPending,
+            &encode_state(next),
+        )?;
+        self.connection.commit()
+    }
+
+    /// The sequence number a RESET CHANNEL set that the partner has not been told yet.
+    pub fn pending_reset(&mut self) -> MqResult<Option<u32>> {
+        match self
+            .sync
+            .read(&mut self.connection, RecordKind::ResetPending)?
+        {
+            Some(data) => decode_state(&data).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The partner has taken the reset.
+    pub fn reset_sent(&mut self) -> MqResult<()> {
+        self.sync
+            .remove(&mut self.connection, RecordKind::ResetPending)?;
+        self.connection.commit()
+    }
+
     /// The partner confirmed the batch: its in-doubt record goes.
     pub fn confirmed(&mut self) -> MqResult<()> {
         self.sync

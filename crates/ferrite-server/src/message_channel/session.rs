@@ -6,12 +6,14 @@
 //! sender resolves its in-doubt batch with it, `SendingAgent::resolve`) and again to confirm
 //! each batch (answering the CONFIRM_REQUEST of the batch's last message). A refusal is
 //! STATUS_DATA with a non-zero Code (`ferrite_protocol::control::status_code`), Value the MQ
-//! reason, and CLOSE_CHANNEL. HEARTBEAT with CONFIRM_REQUEST is answered, PING_DATA echoed.
+//! reason, and CLOSE_CHANNEL. HEARTBEAT with CONFIRM_REQUEST is answered, PING_DATA echoed,
+//! and RESET_DATA (a RESET CHANNEL at the sender) sets the number the receiver expects next,
+//! answered with STATUS_DATA Code 0 and the new committed number.
 
 use std::sync::Arc;
 
 use ferrite_protocol::control::{status_code, Status};
-use ferrite_protocol::message_channel::{channel_header, MessageData, PingData};
+use ferrite_protocol::message_channel::{channel_header, MessageData, PingData, ResetData};
 use ferrite_protocol::segment::{ControlFlags1, Segment, SegmentType};
 use ferrite_protocol::transport::Transport;
 use ferrite_protocol::ByteOrder;
@@ -173,6 +175,14 @@ fn receive_flows(
             SegmentType::PingData => {
                 let ping = PingData::decode(&flow.payload, order).map_err(|e| e.to_string())?;
                 send_flow(transport, SegmentType::PingData, &ping.encode(FLOW_ORDER))?;
+            }
+            SegmentType::ResetData => {
+                let reset = ResetData::decode(&flow.payload, order).map_err(|e| e.to_string())?;
+                let committed = agent
+                    .reset_sequence(reset.sequence_number)
+                    .map_err(|e| e.to_string())?;
+                progress.batch_committed(committed);
+                send_status(transport, 0, committed as i32, false)?;
             }
             SegmentType::StatusData => return Ok(()),
             other => return Err(format!("protocol error: {other:?} on a message channel")),
