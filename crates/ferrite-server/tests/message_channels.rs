@@ -495,3 +495,47 @@ fn sequence_numbers_out_of_step_stop_the_channel_until_reset_channel() {
     run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL})"));
     assert!(sender.wait_ended(PATIENCE));
 }
+
+#[test]
+fn a_large_message_crosses_in_segments_and_an_unknown_queue_goes_to_the_dead_letter_queue() {
+    let (qm1, qm2) = pair("", "");
+    let qm = &qm1.fixture.queue_manager;
+    // Larger than the 1 MiB transmission size both ends propose: several TSH segments.
+    let large: Vec<u8> = (0..(2 * 1024 * 1024 + 17))
+        .map(|i| (i % 253) as u8)
+        .collect();
+    mqsc_ok(
+        qm,
+        "DEFINE QREMOTE(TO.NOWHERE) RNAME(NO.SUCH.Q) RQMNAME(QM2) XMITQ(QM2)",
+    );
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    for (queue, data) in [("TO.NOWHERE", &b"lost"[..]), ("TO.QM2", &large[..])] {
+        let mut md = Mqmd {
+            persistence: MQPER_PERSISTENT,
+            ..Mqmd::default()
+        };
+        let options = Mqpmo::with_options(MQPMO_NO_SYNCPOINT);
+        connection
+            .put1(&mut Mqod::queue(queue), &mut md, &mut { options }, data)
+            .unwrap();
+    }
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    let mut receiving = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    let hobj = receiving
+        .open(&mut Mqod::queue("APP.IN"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
+    gmo.wait_interval = PATIENCE.as_millis() as i32;
+    let mut data = Vec::new();
+    receiving
+        .get_appending(hobj, &mut Mqmd::default(), &mut gmo, &mut data, 4 << 20)
+        .unwrap();
+    assert!(data == large, "the large message arrives whole");
+    wait_until("confirmed", || sender.snapshot().messages == 2);
+    assert_eq!(
+        depth(&qm2.fixture.queue_manager, "SYSTEM.DEAD.LETTER.QUEUE"),
+        1
+    );
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+}
