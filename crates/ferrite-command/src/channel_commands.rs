@@ -404,7 +404,7 @@ pub(crate) fn resolve_channel(
         context.name
     ));
     output.line(format!(
-        "CSQX535I {} CSQXCRPS Channel {name}: in-doubt batch of {messages} messages {}",
+        "{} CSQXCRPS Channel {name}: in-doubt batch of {messages} messages {}",
         context.name,
         if commit { "committed" } else { "backed out" }
     ));

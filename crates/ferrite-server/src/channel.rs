@@ -1104,7 +1104,7 @@ impl Channel {
         let peer = self.socket.instance.peer;
         if self.mode != SocketMode::Plain {
             (self.chinit.log)(&format!(
-                "CSQX631E ferrite listener: channel {} from {peer}: TLS on message channels is not supported yet",
+                "ferrite listener: channel {} from {peer}: TLS on message channels is not supported yet",
                 channel.name
             ));
             self.status(

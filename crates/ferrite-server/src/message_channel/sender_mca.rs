@@ -246,7 +246,7 @@ impl SenderMca {
                 Ok(()) => {
                     if !self.stopping() {
                         (self.log)(&format!(
-                            "CSQX599I ferrite channel {} ended normally (DISCINT({}) seconds idle)",
+                            "CSQX501I ferrite channel {} is no longer active (DISCINT({}) seconds idle)",
                             channel.name, channel.disconnect_interval
                         ));
                         self.set_status(SenderStatus::Inactive);
@@ -273,7 +273,7 @@ impl SenderMca {
                 attributes.long_retry_interval_seconds
             } else {
                 (self.log)(&format!(
-                    "CSQX548E ferrite channel {}: retries exhausted (SHORTRTY({short}), LONGRTY({long})), channel stopped",
+                    "ferrite channel {}: retries exhausted (SHORTRTY({short}), LONGRTY({long})), channel stopped",
                     channel.name
                 ));
                 break;
