@@ -18,12 +18,22 @@
 //! - DISPLAY CHINIT: `CSQM137I`, `CSQX830I Channel initiator active`, `CSQX847I` (the TCP
 //!   listener), `CSQX845I` (channel instances and conversations).
 //!
+//! - START CHANNEL (a SDR channel): `CSQM134I ... START CHANNEL(name) COMMAND ACCEPTED`;
+//!   STOP CHANNEL takes MODE(QUIESCE | FORCE); PING CHANNEL: `CSQM134I ... COMMAND
+//!   ACCEPTED` and `AMQ8020I Ping channel name complete`; DISPLAY CHSTATUS shows message
+//!   channels too (XMITQ, MSGS, BATCHES, CURSEQNO, LSTSEQNO, INDOUBT, BYTSSENT, BYTSRCVD);
+//!   RESOLVE CHANNEL ACTION(COMMIT | BACKOUT): `CSQM134I ... COMMAND ACCEPTED` and how many
+//!   messages the in-doubt batch held; RESET CHANNEL SEQNUM(n): `CSQM134I ... COMMAND
+//!   ACCEPTED`.
+//!
 //! A failure the channel initiator reports is `CSQM134E ... verb FAILED: reason`.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::attributes::{date_time, generic_match, AttributeValue};
-use crate::channel_initiator::{ChannelInitiator, ChannelInstanceStatus, ListenerStatus};
+use crate::channel_initiator::{
+    ChannelInitiator, ChannelInstanceStatus, ListenerStatus, MessageChannelStatus,
+};
 use crate::context::{
     choice, is_generic, keywords, no_object_value, number, object_name, value_error, Context,
     Failure, Outcome, Output, Selection, Takes,
@@ -118,33 +128,119 @@ pub(crate) fn status_attributes(
     ]
 }
 
-/// DISPLAY CHSTATUS(generic) [ALL] [attributes] [WHERE(...)] [CHLTYPE(SVRCONN)].
+/// A message channel's DISPLAY CHSTATUS attributes (the first five always shown).
+pub(crate) fn message_status_attributes(
+    status: &MessageChannelStatus,
+) -> Vec<(&'static str, AttributeValue)> {
+    let integer = |value: u64| AttributeValue::Integer(value as i64);
+    let text = |value: &str| AttributeValue::Text(value.to_string());
+    let status_keyword = match status.status.as_str() {
+        "STARTING" => "STARTING",
+        "BINDING" => "BINDING",
+        "RETRYING" => "RETRYING",
+        "STOPPING" => "STOPPING",
+        "STOPPED" => "STOPPED",
+        "INACTIVE" => "INACTIVE",
+        _ => "RUNNING",
+    };
+    vec![
+        ("CHSTATUS", text(&status.channel)),
+        ("CHLTYPE", AttributeValue::Keyword(status.channel_type)),
+        ("CONNAME", text(&status.connection_name)),
+        ("CURRENT", AttributeValue::Blank),
+        ("STATUS", AttributeValue::Keyword(status_keyword)),
+        ("XMITQ", text(&status.transmission_queue)),
+        ("MSGS", integer(status.messages)),
+        ("BATCHES", integer(status.batches)),
+        ("CURSEQNO", integer(status.current_sequence.into())),
+        ("LSTSEQNO", integer(status.last_sequence.into())),
+        (
+            "INDOUBT",
+            AttributeValue::Keyword(if status.in_doubt { "YES" } else { "NO" }),
+        ),
+        ("BYTSSENT", integer(status.bytes_sent)),
+        ("BYTSRCVD", integer(status.bytes_received)),
+        ("CHSTADA", date(Some(status.started), false)),
+        ("CHSTATI", date(Some(status.started), true)),
+    ]
+}
+
+/// Every attribute name DISPLAY CHSTATUS takes: a client channel's and a message channel's.
+fn status_attribute_sample() -> Vec<(&'static str, AttributeValue)> {
+    let mut sample = status_attributes(None);
+    let message = message_status_attributes(&MessageChannelStatus {
+        channel: String::new(),
+        channel_type: "SDR",
+        connection_name: String::new(),
+        status: String::new(),
+        transmission_queue: String::new(),
+        messages: 0,
+        batches: 0,
+        bytes_sent: 0,
+        bytes_received: 0,
+        current_sequence: 0,
+        last_sequence: 0,
+        in_doubt: false,
+        started: SystemTime::UNIX_EPOCH,
+    });
+    for attribute in message {
+        if !sample.iter().any(|(name, _)| *name == attribute.0) {
+            sample.push(attribute);
+        }
+    }
+    sample
+}
+
+/// DISPLAY CHSTATUS(generic) [ALL] [attributes] [WHERE(...)] [CHLTYPE(SVRCONN|SDR|RCVR)].
 pub(crate) fn display_channel_status(
     context: &Context,
     object: &crate::parser::Token,
     rest: &[crate::parser::Token],
 ) -> Outcome {
     let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
-    let sample = status_attributes(None);
+    let sample = status_attribute_sample();
     let (selection, extras) = Selection::parse(rest, &sample, &[("CHLTYPE", Takes::Value)])
         .map_err(|e| context.syntax(e))?;
+    const TYPES: [&str; 3] = ["SVRCONN", "SDR", "RCVR"];
+    let mut channel_type = None;
     for (token, value) in extras {
-        choice(token, value.expect("checked"), &["SVRCONN"]).map_err(|e| context.syntax(e))?;
+        let chosen =
+            choice(token, value.expect("checked"), &TYPES).map_err(|e| context.syntax(e))?;
+        channel_type = Some(TYPES[chosen]);
     }
     let initiator = initiator(context, "CSQXDRTS")?;
-    let mut statuses = initiator.channel_statuses();
-    statuses.sort_by(|a, b| (a.channel.as_str(), a.started).cmp(&(b.channel.as_str(), b.started)));
+    type Attributes = Vec<(&'static str, AttributeValue)>;
+    let mut statuses: Vec<(String, SystemTime, Attributes)> = initiator
+        .channel_statuses()
+        .iter()
+        .map(|status| {
+            let attributes = status_attributes(Some(status));
+            (status.channel.clone(), status.started, attributes)
+        })
+        .collect();
+    statuses.extend(initiator.message_channel_statuses().iter().map(|status| {
+        let attributes = message_status_attributes(status);
+        (status.channel.clone(), status.started, attributes)
+    }));
+    statuses.sort_by(|a, b| (a.0.as_str(), a.1).cmp(&(b.0.as_str(), b.1)));
     let mut details = Vec::new();
-    for status in &statuses {
-        if !generic_match(&pattern, &status.channel) {
+    for (channel, _, attributes) in &statuses {
+        if !generic_match(&pattern, channel) {
             continue;
         }
-        let attributes = status_attributes(Some(status));
-        if !selection.passes(&attributes) {
+        let of_type = |wanted: &'static str| {
+            attributes.iter().any(|(name, value)| {
+                *name == "CHLTYPE" && *value == AttributeValue::Keyword(wanted)
+            })
+        };
+        if channel_type.is_some_and(|wanted| !of_type(wanted)) {
+            continue;
+        }
+        if !selection.passes(attributes) {
             continue;
         }
         let rendered: Vec<String> = selection
-            .render(&attributes, 5)
+            .render(attributes, 5)
             .into_iter()
             .map(|attribute| {
                 if attribute == "CURRENT( )" {
@@ -173,22 +269,34 @@ pub(crate) fn stop_channel(
     let name = object_name(object, false).map_err(|e| context.syntax(e))?;
     let found = keywords(
         rest,
-        &[("QSGDISP", Takes::Value), ("CHLTYPE", Takes::Value)],
+        &[
+            ("QSGDISP", Takes::Value),
+            ("CHLTYPE", Takes::Value),
+            ("MODE", Takes::Value),
+        ],
     )
     .map_err(|e| context.syntax(e))?;
+    let mut force = false;
     for (token, value) in found {
-        let choices: &[&str] = if token.keyword == "CHLTYPE" {
-            &["SVRCONN"]
-        } else {
-            &["QMGR"]
+        let choices: &[&str] = match token.keyword.as_str() {
+            "CHLTYPE" => &["SVRCONN", "SDR", "RCVR"],
+            "MODE" => &["QUIESCE", "FORCE"],
+            _ => &["QMGR"],
         };
-        choice(token, value.expect("checked"), choices).map_err(|e| context.syntax(e))?;
+        let chosen =
+            choice(token, value.expect("checked"), choices).map_err(|e| context.syntax(e))?;
+        force |= token.keyword == "MODE" && choices[chosen] == "FORCE";
     }
     if context.queue_manager.channel(&name).is_none() {
         return Err(context.not_found("CSQXCRPS", "CHANNEL", &name));
     }
     let initiator = initiator(context, "CSQXCRPS")?;
-    let stopped = initiator.stop_channel(&name).map_err(|reason| {
+    let stopping = if force {
+        initiator.stop_channel_forced(&name)
+    } else {
+        initiator.stop_channel(&name)
+    };
+    let stopped = stopping.map_err(|reason| {
         Failure(vec![format!(
             "CSQM134E {} CSQXCRPS STOP CHANNEL({name}) FAILED: {reason}",
             context.name
@@ -207,6 +315,174 @@ pub(crate) fn stop_channel(
     ));
     output.line(format!(
         "CSQX501I {} CSQXCRPS Channel {name} is no longer active ({stopped} instances)",
+        context.name
+    ));
+    Ok(output)
+}
+
+/// The channel named by START or PING CHANNEL(name) [CHLTYPE(SDR)], which must be defined.
+fn sending_channel(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+    extra: &[(&str, Takes)],
+) -> Result<(String, Vec<(String, String)>), Failure> {
+    let name = object_name(object, false).map_err(|e| context.syntax(e))?;
+    let mut allowed = vec![("QSGDISP", Takes::Value), ("CHLTYPE", Takes::Value)];
+    allowed.extend_from_slice(extra);
+    let found = keywords(rest, &allowed).map_err(|e| context.syntax(e))?;
+    let mut others = Vec::new();
+    for (token, value) in found {
+        let value = value.expect("checked");
+        match token.keyword.as_str() {
+            "CHLTYPE" => {
+                choice(token, value, &["SDR"]).map_err(|e| context.syntax(e))?;
+            }
+            "QSGDISP" => {
+                choice(token, value, &["QMGR"]).map_err(|e| context.syntax(e))?;
+            }
+            keyword => others.push((keyword.to_string(), value.text.clone())),
+        }
+    }
+    if context.queue_manager.channel(&name).is_none() {
+        return Err(context.not_found("CSQXCRPS", "CHANNEL", &name));
+    }
+    Ok((name, others))
+}
+
+fn channel_failure(context: &Context, verb: &str, name: &str, reason: String) -> Failure {
+    Failure(vec![format!(
+        "CSQM134E {} CSQXCRPS {verb} CHANNEL({name}) FAILED: {reason}",
+        context.name
+    )])
+}
+
+/// START CHANNEL(name): a sending channel's MCA starts.
+pub(crate) fn start_channel(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    let (name, _) = sending_channel(context, object, rest, &[])?;
+    let initiator = initiator(context, "CSQXCRPS")?;
+    initiator
+        .start_channel(&name)
+        .map_err(|reason| channel_failure(context, "START", &name, reason))?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQM134I {} CSQXCRPS START CHANNEL({name}) COMMAND ACCEPTED",
+        context.name
+    ));
+    Ok(output)
+}
+
+/// RESOLVE CHANNEL(name) ACTION(COMMIT | BACKOUT): a stopped sending channel's in-doubt
+/// batch taken as delivered, or put back on its transmission queue.
+pub(crate) fn resolve_channel(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    let (name, others) = sending_channel(context, object, rest, &[("ACTION", Takes::Value)])?;
+    let commit = match others.first().map(|(_, text)| text.as_str()) {
+        Some("COMMIT") => true,
+        Some("BACKOUT") => false,
+        _ => {
+            return Err(Failure(vec![format!(
+            "CSQ9012E {} CSQ9SCND RESOLVE CHANNEL({name}) needs ACTION(COMMIT) or ACTION(BACKOUT)",
+            context.name
+        )]))
+        }
+    };
+    let initiator = initiator(context, "CSQXCRPS")?;
+    let messages = initiator
+        .resolve_channel(&name, commit)
+        .map_err(|reason| channel_failure(context, "RESOLVE", &name, reason))?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQM134I {} CSQXCRPS RESOLVE CHANNEL({name}) COMMAND ACCEPTED",
+        context.name
+    ));
+    output.line(format!(
+        "{} CSQXCRPS Channel {name}: in-doubt batch of {messages} messages {}",
+        context.name,
+        if commit { "committed" } else { "backed out" }
+    ));
+    Ok(output)
+}
+
+/// RESET CHANNEL(name) [SEQNUM(1-999999999)]: a stopped message channel's next sequence
+/// number (1 when not given).
+pub(crate) fn reset_channel(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    let name = object_name(object, false).map_err(|e| context.syntax(e))?;
+    let found = keywords(rest, &[("SEQNUM", Takes::Value), ("QSGDISP", Takes::Value)])
+        .map_err(|e| context.syntax(e))?;
+    let mut next = 1u64;
+    for (token, value) in found {
+        let value = value.expect("checked");
+        if token.keyword == "QSGDISP" {
+            choice(token, value, &["QMGR"]).map_err(|e| context.syntax(e))?;
+            continue;
+        }
+        next = number(token, value, 999_999_999).map_err(|e| context.syntax(e))?;
+        if next == 0 {
+            return Err(context.syntax(value_error(token, value, "a number from 1 is needed")));
+        }
+    }
+    if context.queue_manager.channel(&name).is_none() {
+        return Err(context.not_found("CSQXCRPS", "CHANNEL", &name));
+    }
+    let initiator = initiator(context, "CSQXCRPS")?;
+    initiator
+        .reset_channel(&name, next as u32)
+        .map_err(|reason| channel_failure(context, "RESET", &name, reason))?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQM134I {} CSQXCRPS RESET CHANNEL({name}) COMMAND ACCEPTED",
+        context.name
+    ));
+    Ok(output)
+}
+
+/// MQ's PING CHANNEL DATALEN range.
+const PING_DATA_LENGTH: (u64, u64) = (16, 32_768);
+
+/// PING CHANNEL(name) [DATALEN(16..32768)]: a sending channel that is not running exchanges
+/// data with its partner.
+pub(crate) fn ping_channel(
+    context: &Context,
+    object: &crate::parser::Token,
+    rest: &[crate::parser::Token],
+) -> Outcome {
+    let (name, others) = sending_channel(context, object, rest, &[("DATALEN", Takes::Value)])?;
+    let mut data_length = PING_DATA_LENGTH.0;
+    for (_, text) in others {
+        data_length = text
+            .parse::<u64>()
+            .ok()
+            .filter(|length| (PING_DATA_LENGTH.0..=PING_DATA_LENGTH.1).contains(length))
+            .ok_or_else(|| {
+                Failure(vec![format!(
+                    "CSQ9012E {} CSQ9SCND DATALEN({text}) is invalid: a number from {} to {} is needed",
+                    context.name, PING_DATA_LENGTH.0, PING_DATA_LENGTH.1
+                )])
+            })?;
+    }
+    let initiator = initiator(context, "CSQXCRPS")?;
+    initiator
+        .ping_channel(&name, data_length as usize)
+        .map_err(|reason| channel_failure(context, "PING", &name, reason))?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQM134I {} CSQXCRPS PING CHANNEL({name}) COMMAND ACCEPTED",
+        context.name
+    ));
+    output.line(format!(
+        "AMQ8020I {} Ping channel {name} complete ({data_length} bytes echoed)",
         context.name
     ));
     Ok(output)

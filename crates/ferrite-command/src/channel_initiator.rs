@@ -41,6 +41,38 @@ pub struct ChannelInstanceStatus {
     pub max_shared_conversations: u32,
 }
 
+/// A message channel (SDR or RCVR) as DISPLAY CHSTATUS shows it: a sender started by START
+/// CHANNEL (running, retrying, or ended), or a receiver's running instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MessageChannelStatus {
+    /// CHSTATUS.
+    pub channel: String,
+    /// CHLTYPE: SDR or RCVR.
+    pub channel_type: &'static str,
+    /// CONNAME: the CONNAME entry connected to, or the partner's address.
+    pub connection_name: String,
+    /// STATUS: STARTING, BINDING, RUNNING, RETRYING, STOPPING, STOPPED or INACTIVE.
+    pub status: String,
+    /// XMITQ (senders).
+    pub transmission_queue: String,
+    /// MSGS: messages sent or received in confirmed batches.
+    pub messages: u64,
+    /// BATCHES: batches confirmed.
+    pub batches: u64,
+    /// BYTSSENT.
+    pub bytes_sent: u64,
+    /// BYTSRCVD.
+    pub bytes_received: u64,
+    /// CURSEQNO: the last sequence number sent or received.
+    pub current_sequence: u32,
+    /// LSTSEQNO: the last sequence number confirmed (committed).
+    pub last_sequence: u32,
+    /// INDOUBT: a batch is sent and not yet confirmed.
+    pub in_doubt: bool,
+    /// CHSTADA and CHSTATI.
+    pub started: SystemTime,
+}
+
 /// The TCP listener's state, as DISPLAY LSSTATUS and DISPLAY CHINIT show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListenerStatus {
@@ -84,5 +116,34 @@ pub trait ChannelInitiator: Send + Sync {
     /// Its dispatchers and adapters (CHIDISPS, CHIADAPS), if it has such threads.
     fn tasks(&self) -> Option<ChannelInitiatorTasks> {
         None
+    }
+    /// Message channels (distributed queuing) for DISPLAY CHSTATUS.
+    fn message_channel_statuses(&self) -> Vec<MessageChannelStatus> {
+        Vec::new()
+    }
+    /// START CHANNEL(name) of a sending channel.
+    fn start_channel(&self, name: &str) -> Result<(), String> {
+        Err(format!("channel {name} cannot be started here"))
+    }
+    /// STOP CHANNEL(name) MODE(FORCE): as `stop_channel`, a sender's batch in flight left in
+    /// doubt.
+    fn stop_channel_forced(&self, name: &str) -> Result<usize, String> {
+        self.stop_channel(name)
+    }
+    /// RESOLVE CHANNEL(name) ACTION(COMMIT when `commit`, else BACKOUT) of a sending channel
+    /// that is not running: how many messages its in-doubt batch held.
+    fn resolve_channel(&self, name: &str, commit: bool) -> Result<usize, String> {
+        let _ = commit;
+        Err(format!("channel {name} cannot be resolved here"))
+    }
+    /// RESET CHANNEL(name) SEQNUM(next) of a message channel that is not running.
+    fn reset_channel(&self, name: &str, next: u32) -> Result<(), String> {
+        let _ = next;
+        Err(format!("channel {name} cannot be reset here"))
+    }
+    /// PING CHANNEL(name) DATALEN(length) of a sending channel that is not running.
+    fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
+        let _ = data_length;
+        Err(format!("channel {name} cannot be pinged here"))
     }
 }

@@ -26,8 +26,10 @@ pub(crate) const VERBS: &[(&str, &str)] = &[
     ("DEFINE", "DEF"),
     ("DELETE", "DELETE"),
     ("DISPLAY", "DIS"),
+    ("PING", "PING"),
     ("REFRESH", "REF"),
     ("RESET", "RESET"),
+    ("RESOLVE", "RESOLVE"),
     ("SET", "SET"),
     ("START", "STA"),
     ("STOP", "STOP"),
@@ -393,6 +395,22 @@ fn dispatch(
         ("STOP", "CHANNEL", _) => (
             "CSQXCRPS",
             channel_commands::stop_channel(context, object_token, rest),
+        ),
+        ("START", "CHANNEL", _) => (
+            "CSQXCRPS",
+            channel_commands::start_channel(context, object_token, rest),
+        ),
+        ("RESET", "CHANNEL", _) => (
+            "CSQXCRPS",
+            channel_commands::reset_channel(context, object_token, rest),
+        ),
+        ("RESOLVE", "CHANNEL", _) => (
+            "CSQXCRPS",
+            channel_commands::resolve_channel(context, object_token, rest),
+        ),
+        ("PING", "CHANNEL", _) => (
+            "CSQXCRPS",
+            channel_commands::ping_channel(context, object_token, rest),
         ),
         ("START", "LISTENER", _) => (
             "CSQXCRPS",

@@ -131,6 +131,13 @@ pub const DEFAULT_OBJECTS: &[(ObjectType, &str, &str)] = &[
         "SYSTEM.CHANNEL.SYNCQ",
         "STGCLASS(SYSTEM) DEFPSIST(YES) MAXMSGL(104857600) INDXTYPE(CORRELID) DESCR('Channel synchronization data')",
     ),
+    // The channel initiator's initiation queue (CSQ4INSX's): triggered transmission queues
+    // name it (ferrite-server/src/message_channel/trigger.rs).
+    (
+        ObjectType::LocalQueue,
+        "SYSTEM.CHANNEL.INITQ",
+        "STGCLASS(SYSTEM) DESCR('Channel initiator initiation queue')",
+    ),
     (
         ObjectType::ModelQueue,
         "SYSTEM.COMMAND.REPLY.MODEL",

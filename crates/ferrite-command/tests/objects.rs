@@ -238,6 +238,7 @@ fn default_objects_are_defined_once_with_mq_defaults() {
         "SYSTEM.DEFAULT.PROCESS",
         "SYSTEM.DEFAULT.NAMELIST",
         "SYSTEM.CHANNEL.SYNCQ",
+        "SYSTEM.CHANNEL.INITQ",
         "DEFAULT",
     ] {
         assert!(defined.iter().any(|d| d == name), "{name} in {defined:?}");

@@ -351,6 +351,10 @@ mod tests {
             whole = reassembler.push(segment).unwrap();
         }
         let whole = whole.expect("the last segment completes the flow");
+        assert!(
+            whole.header.flags1.contains(ControlFlags1::CONFIRM_REQUEST),
+            "the reassembled flow asks for the batch's confirmation"
+        );
         let flow = MessageData::decode(&whole.payload, ByteOrder::Little).unwrap();
         assert_eq!(flow.header.sequence_number, 3);
         assert_eq!(flow.message, message);

@@ -757,7 +757,8 @@ fn segment_pieces<'a>(
 }
 
 /// Joins segments of a split flow (FIRST, zero or more middles, LAST) into one segment whose
-/// header is the first segment's with FIRST|LAST set, and whose payload is the concatenation.
+/// header is the first segment's with FIRST|LAST set (and CONFIRM_REQUEST when the last
+/// segment has it), and whose payload is the concatenation.
 ///
 /// Partial flows are tracked per TSHM conversation id (0 for TSH/TSHC), so interleaved
 /// conversations on one socket reassemble independently. The total buffered across all partial
@@ -842,7 +843,11 @@ impl Reassembler {
                     ));
                 };
                 self.buffered -= whole.payload.len();
-                whole.header.flags1 = ControlFlags1(whole.header.flags1.0 | ControlFlags1::LAST);
+                // A message channel's batch asks for confirmation on the last segment of its
+                // last message: the whole flow carries the request.
+                let confirm = segment.header.flags1.0 & ControlFlags1::CONFIRM_REQUEST;
+                whole.header.flags1 =
+                    ControlFlags1(whole.header.flags1.0 | ControlFlags1::LAST | confirm);
                 whole.header.segment_length =
                     u32::try_from(whole.header.header_length() + whole.payload.len())
                         .unwrap_or(u32::MAX);

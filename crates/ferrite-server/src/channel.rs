@@ -457,6 +457,32 @@ impl ChannelSocket {
         self.reading_paused.load(Ordering::Acquire)
     }
 
+    fn leave_epoll(&self) {
+        // SAFETY: removing a socket we own from the dispatcher's epoll instance.
+        unsafe {
+            libc::epoll_ctl(
+                self.epoll,
+                libc::EPOLL_CTL_DEL,
+                self.stream.as_raw_fd(),
+                std::ptr::null_mut(),
+            );
+        }
+    }
+
+    /// The socket leaves the dispatcher whole: out of the epoll instance, blocking, what
+    /// waited to be written written; a second handle to it for its new owner.
+    fn detach(&self) -> Option<TcpStream> {
+        let mut output = self.output.lock().unwrap();
+        self.leave_epoll();
+        self.stream.set_nonblocking(false).ok()?;
+        let waiting = output.pending[output.written..].to_vec();
+        (&self.stream).write_all(&waiting).ok()?;
+        output.closed = true;
+        output.pending = Vec::new();
+        output.written = 0;
+        self.stream.try_clone().ok()
+    }
+
     /// The dispatcher, closing: no more output; the socket leaves the epoll instance.
     fn close(&self) {
         let mut output = self.output.lock().unwrap();
@@ -475,15 +501,7 @@ impl ChannelSocket {
         output.written = 0;
         output.waiting_for_room.clear();
         drop(output);
-        // SAFETY: removing a socket we own from the dispatcher's epoll instance.
-        unsafe {
-            libc::epoll_ctl(
-                self.epoll,
-                libc::EPOLL_CTL_DEL,
-                self.stream.as_raw_fd(),
-                std::ptr::null_mut(),
-            );
-        }
+        self.leave_epoll();
         let _ = self.stream.shutdown(std::net::Shutdown::Both);
     }
 }
@@ -510,6 +528,8 @@ pub(crate) struct Channel {
     socket_security: SocketSecurity,
     /// Set by the negotiation (security hook).
     security: Option<Arc<ChannelSecurity>>,
+    /// A negotiated RCVR channel, whose socket goes to its MCA's thread at close.
+    handoff: Option<crate::message_channel::inbound::ReceiverHandoff>,
 }
 
 impl Channel {
@@ -530,6 +550,7 @@ impl Channel {
             mode: SocketMode::FirstByte,
             socket_security: SocketSecurity::default(),
             security: None,
+            handoff: None,
         }
     }
 
@@ -796,7 +817,20 @@ impl Channel {
 
     /// Ends the socket: every conversation ends (its adapter drops its MQI connection, which
     /// backs out its unit of work) and the socket is shut down.
-    pub(crate) fn close(mut self, end: End) {
+    /// Returns whether the socket went on to a receiving MCA's thread instead (its instance
+    /// then stays known until that thread ends).
+    pub(crate) fn close(mut self, end: End) -> bool {
+        if let Some(handoff) = self.handoff.take() {
+            if let Some(stream) = self.socket.detach() {
+                crate::message_channel::inbound::start_receiver(
+                    self.chinit.clone(),
+                    self.socket.instance.clone(),
+                    stream,
+                    handoff,
+                );
+                return true;
+            }
+        }
         let instance = &self.socket.instance;
         if let End::Error(error) = end {
             if !self.chinit.stopping.load(Ordering::Acquire)
@@ -813,6 +847,7 @@ impl Channel {
             conversation.end();
         }
         self.socket.close();
+        false
     }
 
     fn send(&self, header: &SegmentHeader, payload: &[u8]) -> Result<(), End> {
@@ -940,6 +975,14 @@ impl Channel {
             self.status(flow, status_code::NO_CHANNEL, MQRC_UNKNOWN_CHANNEL_NAME)?;
             return Err(End::Closed);
         };
+        // A sending MCA's proposal (a client's asks for MQI flows: CAP1_MQREQUEST).
+        let from_sender = proposal.cap_flags1 & CAP1_MQREQUEST == 0;
+        if from_sender
+            && channel.channel_type
+                == ferrite_queue_manager::objects::message_channel::ChannelType::Receiver
+        {
+            return self.negotiate_receiver(flow, &proposal, channel);
+        }
         if channel.channel_type.is_message_channel() {
             // A message channel's name is not a client's (MQ: AMQ9547E, the channel's type).
             (self.chinit.log)(&format!(
@@ -1046,6 +1089,82 @@ impl Channel {
         }));
         let first = if conversations_per_socket == 0 { 0 } else { 1 };
         self.start_conversation(first, max_message_size)
+    }
+
+    /// INITIAL_DATA naming a RCVR channel (`message_channel::inbound`): negotiated here, then
+    /// the socket is handed to the receiving MCA's thread when the dispatcher lets it go
+    /// ([`Channel::close`]).
+    fn negotiate_receiver(
+        &mut self,
+        flow: &Segment,
+        proposal: &InitialData,
+        channel: ferrite_queue_manager::ChannelDefinition,
+    ) -> Result<(), End> {
+        use crate::message_channel::{inbound, negotiation};
+        let peer = self.socket.instance.peer;
+        if self.mode != SocketMode::Plain {
+            (self.chinit.log)(&format!(
+                "ferrite listener: channel {} from {peer}: TLS on message channels is not supported yet",
+                channel.name
+            ));
+            self.status(
+                flow,
+                status_code::CIPHER_SPEC,
+                MQRC_SSL_INITIALIZATION_ERROR,
+            )?;
+            return Err(End::Closed);
+        }
+        let mut as_user = channel.clone();
+        as_user.mca_user = inbound::running_user(&channel);
+        let log = |line: &str| (self.chinit.log)(line);
+        if let Err(reason) = crate::channel_authentication::check(
+            &self.chinit.queue_manager,
+            &as_user,
+            peer.ip(),
+            "",
+            &log,
+        ) {
+            self.status(flow, status_code::SECURITY_FAILURE, reason)?;
+            return Err(End::Closed);
+        }
+        let (instances, _) = self.chinit.instance_counts(&channel.name, peer.ip());
+        if instances > 0 {
+            (self.chinit.log)(&format!(
+                "CSQX514E ferrite listener: channel {} from {peer} is already running",
+                channel.name
+            ));
+            self.status(
+                flow,
+                status_code::CHANNEL_UNAVAILABLE,
+                MQRC_CHANNEL_NOT_AVAILABLE,
+            )?;
+            return Err(End::Closed);
+        }
+        *self.socket.instance.channel_name.lock().unwrap() = channel.name.clone();
+        let reply = negotiation::answer(
+            proposal,
+            &channel,
+            &self.chinit.queue_manager,
+            self.chinit.config.max_transmission_size,
+        );
+        let header = initial_data_reply_header(&flow.header, reply.ini_err_flags1);
+        self.send(&header, &reply.encode(flow.header.byte_order))?;
+        let Some(agreed) = negotiation::agreed(proposal, &reply) else {
+            return Err(End::Error(format!(
+                "INITIAL_DATA of message channel {} refused (IniErrFlags1 {:#04x})",
+                channel.name, reply.ini_err_flags1
+            )));
+        };
+        let instance = &self.socket.instance;
+        instance.receiver.store(true, Ordering::Release);
+        instance
+            .heartbeat_interval
+            .store(agreed.heartbeat_interval, Ordering::Relaxed);
+        instance
+            .max_message_length
+            .store(agreed.max_message_length, Ordering::Relaxed);
+        self.handoff = Some(inbound::ReceiverHandoff { channel, agreed });
+        Err(End::Closed)
     }
 
     fn status(&self, flow: &Segment, code: i32, reason: i32) -> Result<(), End> {

@@ -34,6 +34,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::adapter::{AdapterPool, Timer};
 use crate::dispatcher::Dispatcher;
+use crate::message_channel::sender_mca::{SenderMca, StopMode};
 
 use ferrite_queue_manager::QueueManager;
 
@@ -127,6 +128,11 @@ pub struct ChannelInstance {
     pub(crate) stopping: AtomicBool,
     /// Conversations in an MQI call or waiting for messages (heartbeats flow only then).
     pub(crate) busy_conversations: AtomicU32,
+    /// A RCVR channel's committed batches and last committed sequence number.
+    pub(crate) batches: AtomicU64,
+    pub(crate) last_sequence: AtomicU32,
+    /// Whether the instance is a RCVR channel's (not a client's).
+    pub(crate) receiver: AtomicBool,
     socket: TcpStream,
 }
 
@@ -200,8 +206,13 @@ pub(crate) struct ChinitShared {
     pub(crate) adapters: Arc<AdapterPool>,
     pub(crate) timer: Arc<Timer>,
     dispatchers: Vec<Arc<Dispatcher>>,
-    /// Conversations whose sessions are not dropped yet.
+    /// Conversations whose sessions are not dropped yet (and receiving MCA threads).
     pub(crate) live_conversations: AtomicUsize,
+    /// Sending MCAs started by START CHANNEL, by channel name (ended ones until restarted).
+    senders: Mutex<HashMap<String, Arc<SenderMca>>>,
+    /// The thread serving SYSTEM.CHANNEL.INITQ (`message_channel::trigger`), if the queue
+    /// exists.
+    trigger_monitor: Mutex<Option<JoinHandle<()>>>,
 }
 
 impl ChinitShared {
@@ -220,6 +231,28 @@ impl ChinitShared {
             }
         }
         (all, from_client)
+    }
+
+    /// START CHANNEL ([`ChannelInitiator::start_channel`]; also the channel trigger monitor).
+    pub(crate) fn start_sender(&self, name: &str) -> Result<Arc<SenderMca>, String> {
+        let channel = self
+            .queue_manager
+            .channel(name)
+            .ok_or_else(|| format!("channel {name} is not defined"))?;
+        if !channel.channel_type.sends() || channel.message.connection_names.is_empty() {
+            return Err(format!(
+                "channel {name} is CHLTYPE({}) without a CONNAME to start from this queue manager",
+                channel.channel_type.keyword()
+            ));
+        }
+        let mut senders = self.senders.lock().unwrap();
+        if senders.get(name).is_some_and(|sender| !sender.ended()) {
+            return Err(format!("channel {name} is already running"));
+        }
+        let sender = SenderMca::start(self.queue_manager.clone(), channel, self.log.clone())
+            .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
+        senders.insert(name.to_string(), sender.clone());
+        Ok(sender)
     }
 
     /// The instance's socket has closed.
@@ -320,6 +353,8 @@ impl ChannelInitiator {
             timer,
             dispatchers,
             live_conversations: AtomicUsize::new(0),
+            senders: Mutex::new(HashMap::new()),
+            trigger_monitor: Mutex::new(None),
         });
         let chinit = Arc::new(ChannelInitiator {
             shared: shared.clone(),
@@ -328,6 +363,8 @@ impl ChannelInitiator {
         for (index, dispatcher) in shared.dispatchers.iter().enumerate() {
             dispatcher.spawn(index, shared.clone())?;
         }
+        *shared.trigger_monitor.lock().unwrap() =
+            crate::message_channel::trigger::start_monitor(shared.clone());
         Ok(chinit)
     }
 
@@ -449,9 +486,129 @@ impl ChannelInitiator {
         instances
     }
 
-    /// Stops every running instance of the channel `name`; returns how many.
+    /// START CHANNEL for a SDR or SVR channel with a CONNAME: its sending MCA starts on its
+    /// own thread (`message_channel::sender_mca`). Refused when the channel is not defined,
+    /// is of another type, or is running already.
+    pub fn start_channel(&self, name: &str) -> Result<Arc<SenderMca>, String> {
+        self.shared.start_sender(name)
+    }
+
+    /// The definition of SDR or SVR channel `name`, which must not be running (AMQ9514).
+    fn stopped_sending_channel(
+        &self,
+        name: &str,
+    ) -> Result<ferrite_queue_manager::ChannelDefinition, String> {
+        let channel = self
+            .shared
+            .queue_manager
+            .channel(name)
+            .filter(|channel| channel.channel_type.sends())
+            .ok_or_else(|| format!("channel {name} is not a defined sending channel"))?;
+        if self.sender(name).is_some_and(|sender| !sender.ended()) {
+            return Err(format!(
+                "channel {name} is running (AMQ9514): stop it first"
+            ));
+        }
+        Ok(channel)
+    }
+
+    /// PING CHANNEL of a SDR channel that is not running (`sender_mca::ping`).
+    pub fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
+        let channel = self.stopped_sending_channel(name)?;
+        crate::message_channel::sender_mca::ping(&self.shared.queue_manager, &channel, data_length)
+    }
+
+    /// RESOLVE CHANNEL(name) ACTION(COMMIT | BACKOUT) of a SDR or SVR channel that is not
+    /// running: its in-doubt batch taken as delivered, or put back on the transmission
+    /// queue (`SendingAgent::resolve_in_doubt`). Returns how many messages it held.
+    pub fn resolve_channel(&self, name: &str, commit: bool) -> Result<usize, String> {
+        let channel = self.stopped_sending_channel(name)?;
+        let mut agent =
+            crate::message_channel::SendingAgent::open(self.shared.queue_manager.clone(), &channel)
+                .map_err(|error| error.to_string())?;
+        agent
+            .resolve_in_doubt(commit)
+            .map_err(|error| error.to_string())
+    }
+
+    /// RESET CHANNEL(name) SEQNUM(next) of a message channel that is not running: a sender
+    /// (nothing in doubt: RESOLVE CHANNEL first) numbers its next message `next` and tells
+    /// its partner at the next start; a receiver expects `next`.
+    pub fn reset_channel(&self, name: &str, next: u32) -> Result<(), String> {
+        let queue_manager = &self.shared.queue_manager;
+        let channel = queue_manager
+            .channel(name)
+            .filter(|channel| channel.channel_type.is_message_channel())
+            .ok_or_else(|| format!("channel {name} is not a defined message channel"))?;
+        if !channel.channel_type.sends() {
+            if self.running_instances(name) > 0 {
+                return Err(format!(
+                    "channel {name} is running (AMQ9514): stop it first"
+                ));
+            }
+            let mut agent =
+                crate::message_channel::ReceivingAgent::open(queue_manager.clone(), &channel)
+                    .map_err(|error| error.to_string())?;
+            return agent
+                .reset_sequence(next)
+                .map(|_| ())
+                .map_err(|error| error.to_string());
+        }
+        let channel = self.stopped_sending_channel(name)?;
+        let mut agent = crate::message_channel::SendingAgent::open(queue_manager.clone(), &channel)
+            .map_err(|error| error.to_string())?;
+        if agent.in_doubt().is_some() {
+            return Err(format!(
+                "channel {name} has a batch in doubt: RESOLVE CHANNEL first"
+            ));
+        }
+        agent
+            .reset_sequence(next)
+            .map_err(|error| error.to_string())
+    }
+
+    /// Running instances of channel `name` (a RCVR channel's socket).
+    fn running_instances(&self, name: &str) -> usize {
+        self.instances()
+            .iter()
+            .filter(|instance| *instance.channel_name.lock().unwrap() == name)
+            .count()
+    }
+
+    /// The sending MCA of channel `name` started by START CHANNEL (running or ended).
+    pub fn sender(&self, name: &str) -> Option<Arc<SenderMca>> {
+        self.shared.senders.lock().unwrap().get(name).cloned()
+    }
+
+    /// Every sending MCA started by START CHANNEL.
+    pub fn senders(&self) -> Vec<Arc<SenderMca>> {
+        let mut senders: Vec<_> = self
+            .shared
+            .senders
+            .lock()
+            .unwrap()
+            .values()
+            .cloned()
+            .collect();
+        senders.sort_by(|a, b| a.channel.cmp(&b.channel));
+        senders
+    }
+
+    /// STOP CHANNEL(name) MODE(mode) of a sending channel: whether one was running.
+    pub fn stop_sender(&self, name: &str, mode: StopMode) -> bool {
+        match self.sender(name) {
+            Some(sender) if !sender.ended() => {
+                sender.stop(mode);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Stops every running instance of the channel `name` (a sending channel's MCA with
+    /// MODE(QUIESCE)); returns how many.
     pub fn stop_channel(&self, name: &str) -> usize {
-        let mut stopped = 0;
+        let mut stopped = usize::from(self.stop_sender(name, StopMode::Quiesce));
         for instance in self.instances() {
             if *instance.channel_name.lock().unwrap() == name {
                 instance.stop();
@@ -467,6 +624,13 @@ impl ChannelInitiator {
     pub fn stop(&self) {
         self.stop_listener();
         self.shared.stopping.store(true, Ordering::Release);
+        if let Some(monitor) = self.shared.trigger_monitor.lock().unwrap().take() {
+            let _ = monitor.join();
+        }
+        for sender in self.senders() {
+            sender.stop(StopMode::Force);
+            sender.wait_ended(STOP_WAIT);
+        }
         for instance in self.instances() {
             instance.stop();
         }
@@ -542,6 +706,9 @@ fn accept_loop(shared: &Arc<ChinitShared>, stop: &AtomicBool, listener: TcpListe
             last_message_ms: AtomicU64::new(0),
             stopping: AtomicBool::new(false),
             busy_conversations: AtomicU32::new(0),
+            batches: AtomicU64::new(0),
+            last_sequence: AtomicU32::new(0),
+            receiver: AtomicBool::new(false),
             socket,
         });
         shared
@@ -567,12 +734,54 @@ fn accept_loop(shared: &Arc<ChinitShared>, stop: &AtomicBool, listener: TcpListe
     }
 }
 
+fn sender_status(
+    snapshot: &crate::message_channel::sender_mca::SenderSnapshot,
+    transmission_queue: &str,
+) -> ferrite_command::MessageChannelStatus {
+    ferrite_command::MessageChannelStatus {
+        channel: snapshot.channel.clone(),
+        channel_type: "SDR",
+        connection_name: snapshot.connection_name.clone(),
+        status: snapshot.status.keyword().to_string(),
+        transmission_queue: transmission_queue.to_string(),
+        messages: snapshot.messages,
+        batches: snapshot.batches,
+        bytes_sent: snapshot.bytes_sent,
+        bytes_received: 0,
+        current_sequence: snapshot.current_sequence,
+        last_sequence: snapshot.last_sequence,
+        in_doubt: snapshot.in_doubt,
+        started: snapshot.started,
+    }
+}
+
+fn receiver_status(instance: &ChannelInstance) -> ferrite_command::MessageChannelStatus {
+    let snapshot = instance.snapshot();
+    let last_sequence = instance.last_sequence.load(Ordering::Relaxed);
+    ferrite_command::MessageChannelStatus {
+        channel: snapshot.channel,
+        channel_type: "RCVR",
+        connection_name: snapshot.connection_name,
+        status: snapshot.status,
+        transmission_queue: String::new(),
+        messages: snapshot.messages,
+        batches: instance.batches.load(Ordering::Relaxed),
+        bytes_sent: snapshot.bytes_sent,
+        bytes_received: snapshot.bytes_received,
+        current_sequence: last_sequence,
+        last_sequence,
+        in_doubt: false,
+        started: snapshot.started,
+    }
+}
+
 /// The command processor's view (DISPLAY CHSTATUS, STOP CHANNEL, START/STOP LISTENER,
 /// DISPLAY LSSTATUS/CHINIT).
 impl ferrite_command::ChannelInitiator for ChannelInitiator {
     fn channel_statuses(&self) -> Vec<ferrite_command::ChannelInstanceStatus> {
         self.instances()
             .iter()
+            .filter(|instance| !instance.receiver.load(Ordering::Acquire))
             .map(|instance| instance.snapshot())
             .filter(|status| !status.channel.is_empty())
             .collect()
@@ -580,6 +789,43 @@ impl ferrite_command::ChannelInitiator for ChannelInitiator {
 
     fn stop_channel(&self, name: &str) -> Result<usize, String> {
         Ok(ChannelInitiator::stop_channel(self, name))
+    }
+
+    fn message_channel_statuses(&self) -> Vec<ferrite_command::MessageChannelStatus> {
+        let mut statuses: Vec<_> = self
+            .senders()
+            .iter()
+            .map(|sender| sender_status(&sender.snapshot(), &sender.transmission_queue))
+            .collect();
+        statuses.extend(
+            self.instances()
+                .iter()
+                .filter(|instance| instance.receiver.load(Ordering::Acquire))
+                .map(|instance| receiver_status(instance)),
+        );
+        statuses
+    }
+
+    fn start_channel(&self, name: &str) -> Result<(), String> {
+        ChannelInitiator::start_channel(self, name).map(|_| ())
+    }
+
+    fn stop_channel_forced(&self, name: &str) -> Result<usize, String> {
+        let mut stopped = usize::from(self.stop_sender(name, StopMode::Force));
+        stopped += ChannelInitiator::stop_channel(self, name);
+        Ok(stopped)
+    }
+
+    fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
+        ChannelInitiator::ping_channel(self, name, data_length)
+    }
+
+    fn resolve_channel(&self, name: &str, commit: bool) -> Result<usize, String> {
+        ChannelInitiator::resolve_channel(self, name, commit)
+    }
+
+    fn reset_channel(&self, name: &str, next: u32) -> Result<(), String> {
+        ChannelInitiator::reset_channel(self, name, next)
     }
 
     fn start_listener(&self, port: Option<u16>) -> Result<ferrite_command::ListenerStatus, String> {

@@ -279,9 +279,11 @@ impl Dispatcher {
         end: End,
     ) {
         if let Some(channel) = channels.remove(&token) {
-            channel.close(end);
+            let handed_off = channel.close(end);
             self.channels.fetch_sub(1, Ordering::Relaxed);
-            chinit.forget_instance(token);
+            if !handed_off {
+                chinit.forget_instance(token);
+            }
         }
     }
 }

@@ -9,12 +9,23 @@
 //! - [`sync_queue`]: the records on SYSTEM.CHANNEL.SYNCQ that make a restart of either side
 //!   lose and duplicate nothing.
 //!
-//! The agents do not own sockets: a caller feeds the receiving agent the flows it reads and
+//! - [`negotiation`]: INITIAL_DATA between the two MCAs.
+//! - [`session`]: the flows after it (batches, confirmations, heartbeats, pings) on a
+//!   blocking socket; [`sender_mca`]: the SDR channel's thread (START/STOP CHANNEL,
+//!   retries, DISCINT); `inbound`: a RCVR socket the listener accepted; [`trigger`]:
+//!   channels started by trigger messages on SYSTEM.CHANNEL.INITQ.
+//!
+//! The agents themselves do not own sockets: a caller feeds the receiving agent the flows it reads and
 //! sends the sending agent's batches. Sequence numbers run from 1 to SEQWRAP, then wrap to 1.
 
+pub(crate) mod inbound;
+pub mod negotiation;
 pub mod receiving;
+pub mod sender_mca;
 pub mod sending;
+pub mod session;
 pub mod sync_queue;
+pub mod trigger;
 
 pub use receiving::{Delivery, ReceivingAgent};
 pub use sending::{Batch, SendingAgent};
@@ -26,6 +37,16 @@ pub fn next_sequence(sequence: u32, wrap: u32) -> u32 {
         1
     } else {
         sequence + 1
+    }
+}
+
+/// The sequence number before `sequence` (SEQWRAP before 1).
+pub fn previous_sequence(sequence: u32, wrap: u32) -> u32 {
+    debug_assert!(wrap >= 1);
+    if sequence <= 1 {
+        wrap
+    } else {
+        sequence - 1
     }
 }
 
@@ -45,6 +66,8 @@ mod tests {
         assert_eq!(next_sequence(0, 100), 1);
         assert_eq!(next_sequence(99, 100), 100);
         assert_eq!(next_sequence(100, 100), 1);
+        assert_eq!(previous_sequence(1, 100), 100);
+        assert_eq!(previous_sequence(10, 100), 9);
         assert!(is_at_or_after(5, 5, 100));
         assert!(is_at_or_after(6, 5, 100));
         assert!(!is_at_or_after(4, 5, 100));

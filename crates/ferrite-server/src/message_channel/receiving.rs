@@ -137,6 +137,22 @@ impl ReceivingAgent {
         Ok(self.last_committed)
     }
 
+    /// RESET CHANNEL SEQNUM(`next`) (from the operator of a stopped channel, or the partner's
+    /// RESET_DATA): the next message expected is `next`. Returns the committed number.
+    pub fn reset_sequence(&mut self, next: u32) -> MqResult<u32> {
+        let wrap = self.channel.message.sequence_number_wrap;
+        self.connection.backout()?;
+        self.last_committed = super::previous_sequence(next, wrap);
+        self.last_received = self.last_committed;
+        self.sync.replace(
+            &mut self.connection,
+            RecordKind::ReceiverState,
+            &encode_state(self.last_committed),
+        )?;
+        self.connection.commit()?;
+        Ok(self.last_committed)
+    }
+
     /// The batch failed: what it put is backed out (NPMSPEED(FAST) messages stay).
     pub fn abandon(&mut self) -> MqResult<()> {
         self.last_received = self.last_committed;

@@ -2,10 +2,13 @@
 //! transmission queue, numbered, and kept in the channel's in-doubt record until the partner
 //! confirms them (sync_queue.rs says why this gives no loss and no duplicate).
 
+use ferrite_constants::put_options::{MQPMO_SET_ALL_CONTEXT, MQPMO_SYNCPOINT};
 use ferrite_constants::{
     get_options::*, open_options::*, persistence::MQPER_PERSISTENT, reason::*,
 };
-use ferrite_mqi::{Connection, Hobj, MqResult, Mqgmo, Mqmd, Mqod};
+use ferrite_mqi::name_resolution::RemoteDestination;
+use ferrite_mqi::transmission_queue::{parse_transmission_message, transmission_message};
+use ferrite_mqi::{Connection, Hobj, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::objects::message_channel::NonPersistentMessageSpeed;
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 use std::sync::Arc;
@@ -63,7 +66,7 @@ impl SendingAgent {
         let mut connection = Connection::connect(queue_manager, "")?;
         let transmission_queue = connection.open(
             &mut Mqod::queue(&channel.message.transmission_queue),
-            MQOO_INPUT_EXCLUSIVE | MQOO_FAIL_IF_QUIESCING,
+            MQOO_INPUT_EXCLUSIVE | MQOO_BROWSE | MQOO_FAIL_IF_QUIESCING,
         )?;
         let sync = SyncQueue::open(&mut connection, &channel.name)?;
         let last_sequence = match sync.read(&mut connection, RecordKind::SenderState)? {
@@ -150,6 +153,113 @@ impl SendingAgent {
         }))
     }
 
+    /// Waits up to `wait` for a message to arrive on the transmission queue (browsed, not
+    /// taken): whether one is there. The MCA's own thread waits here, as MQ's MCA waits on
+    /// its transmission queue between batches.
+    pub fn wait_for_message(&mut self, wait: std::time::Duration) -> MqResult<bool> {
+        let mut gmo = Mqgmo::with_options(
+            MQGMO_BROWSE_FIRST | MQGMO_WAIT | MQGMO_NO_SYNCPOINT | MQGMO_FAIL_IF_QUIESCING,
+        );
+        gmo.wait_interval = wait.as_millis().min(i32::MAX as u128) as i32;
+        Ok(self.get_transmitted(&mut gmo)?.is_some())
+    }
+
+    /// One message of the transmission queue as `gmo` says (None: no message).
+    fn get_transmitted(&mut self, gmo: &mut Mqgmo) -> MqResult<Option<(Mqmd, Vec<u8>)>> {
+        let mut md = Mqmd::default();
+        let mut data = Vec::new();
+        match self.connection.get_appending(
+            self.transmission_queue,
+            &mut md,
+            gmo,
+            &mut data,
+            MESSAGE_LENGTH_MAX,
+        ) {
+            Ok(_) => Ok(Some((md, data))),
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// RESOLVE CHANNEL of a stopped channel: with `commit` the in-doubt batch is taken as
+    /// delivered (its record goes); otherwise its messages go back on the transmission queue,
+    /// in the unit of work that removes the record, to be sent again (with new sequence
+    /// numbers). Returns how many messages the batch held.
+    pub fn resolve_in_doubt(&mut self, commit: bool) -> MqResult<usize> {
+        let Some(batch) = self.in_doubt.clone() else {
+            return Ok(0);
+        };
+        if !commit {
+            for message in &batch.messages {
+                self.put_back(&message.message)?;
+            }
+        }
+        self.confirmed()?;
+        Ok(batch.messages.len())
+    }
+
+    /// One transmission-queue message of an in-doubt batch back on the transmission queue,
+    /// in the unit of work, with the descriptor its put gave it.
+    fn put_back(&mut self, message: &[u8]) -> MqResult<()> {
+        let transmitted = parse_transmission_message(message)?;
+        let destination = RemoteDestination {
+            transmission_queue: self.channel.message.transmission_queue.clone(),
+            remote_q_name: transmitted.remote_q_name.clone(),
+            remote_q_mgr_name: transmitted.remote_q_mgr_name.clone(),
+        };
+        let (mut md, again) = transmission_message(
+            &transmitted.md,
+            &destination,
+            &message[transmitted.data_offset..],
+        );
+        let mut od = Mqod::queue(&destination.transmission_queue);
+        self.connection.put1(
+            &mut od,
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_SYNCPOINT | MQPMO_SET_ALL_CONTEXT),
+            &again,
+        )?;
+        Ok(())
+    }
+
+    /// RESET CHANNEL SEQNUM(`next`) of a stopped channel with nothing in doubt: the next
+    /// message is numbered `next`, and a reset-pending record tells the partner at the next
+    /// start ([`SendingAgent::pending_reset`]).
+    pub fn reset_sequence(&mut self, next: u32) -> MqResult<()> {
+        assert!(self.in_doubt.is_none(), "RESOLVE CHANNEL comes first");
+        let wrap = self.channel.message.sequence_number_wrap;
+        self.last_sequence = super::previous_sequence(next, wrap);
+        self.sync.replace(
+            &mut self.connection,
+            RecordKind::SenderState,
+            &encode_state(self.last_sequence),
+        )?;
+        self.sync.replace(
+            &mut self.connection,
+            RecordKind::ResetPending,
+            &encode_state(next),
+        )?;
+        self.connection.commit()
+    }
+
+    /// The sequence number a RESET CHANNEL set that the partner has not been told yet.
+    pub fn pending_reset(&mut self) -> MqResult<Option<u32>> {
+        match self
+            .sync
+            .read(&mut self.connection, RecordKind::ResetPending)?
+        {
+            Some(data) => decode_state(&data).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The partner has taken the reset.
+    pub fn reset_sent(&mut self) -> MqResult<()> {
+        self.sync
+            .remove(&mut self.connection, RecordKind::ResetPending)?;
+        self.connection.commit()
+    }
+
     /// The partner confirmed the batch: its in-doubt record goes.
     pub fn confirmed(&mut self) -> MqResult<()> {
         self.sync
@@ -169,21 +279,11 @@ impl SendingAgent {
             self.channel.message.non_persistent_message_speed == NonPersistentMessageSpeed::Fast;
         let (mut messages, mut kept, mut bytes) = (Vec::new(), Vec::new(), 0usize);
         while messages.len() < self.channel.message.batch_size as usize && bytes < limit_bytes {
-            let mut md = Mqmd::default();
             let mut gmo =
                 Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_NO_WAIT | MQGMO_FAIL_IF_QUIESCING);
-            let mut data = Vec::new();
-            match self.connection.get_appending(
-                self.transmission_queue,
-                &mut md,
-                &mut gmo,
-                &mut data,
-                MESSAGE_LENGTH_MAX,
-            ) {
-                Ok(_) => {}
-                Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
-                Err(error) => return Err(error),
-            }
+            let Some((md, data)) = self.get_transmitted(&mut gmo)? else {
+                break;
+            };
             self.last_sequence = next_sequence(
                 self.last_sequence,
                 self.channel.message.sequence_number_wrap,

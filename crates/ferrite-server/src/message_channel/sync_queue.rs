@@ -7,6 +7,7 @@
 //! |------|----------|------|
 //! | sender state | channel name (20 bytes, blank padded), `S`, 3 blanks | `FERRITE-CHANNEL-SYNC 1\nSEQUENCE=<last sequence number assigned>\n` |
 //! | receiver state | channel name, `R`, 3 blanks | `FERRITE-CHANNEL-SYNC 1\nSEQUENCE=<last sequence number committed>\n` |
+//! | reset pending | channel name, `X`, 3 blanks | as a state record: the sequence number RESET CHANNEL set, to tell the partner at the next start |
 //! | in-doubt batch | channel name, `B`, 3 blanks | `FERRITE-CHANNEL-BATCH 1\n`, then per message: sequence number and length (u32 little-endian each), the transmission-queue message |
 //!
 //! A sending MCA moves a batch off its transmission queue and into its in-doubt record in one
@@ -36,6 +37,7 @@ pub enum RecordKind {
     SenderState,
     ReceiverState,
     InDoubtBatch,
+    ResetPending,
 }
 
 impl RecordKind {
@@ -44,6 +46,7 @@ impl RecordKind {
             RecordKind::SenderState => b'S',
             RecordKind::ReceiverState => b'R',
             RecordKind::InDoubtBatch => b'B',
+            RecordKind::ResetPending => b'X',
         }
     }
 }

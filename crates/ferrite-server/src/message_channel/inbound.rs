@@ -1,0 +1,117 @@
+//! An inbound socket whose INITIAL_DATA names a RCVR channel. Its dispatcher negotiates
+//! (`negotiation::answer`), applies CHLAUTH (BLOCKUSER against the user the channel runs
+//! as: its MCAUSER, or the queue manager's own user when MCAUSER is blank, as MQ does) and
+//! allows one running instance of the channel; the socket then leaves the dispatcher for the
+//! receiving MCA's own thread, where the agent's puts and commits (which may wait for the
+//! log) block nothing but that channel. The instance stays in the channel initiator's list
+//! (DISPLAY CHSTATUS, STOP CHANNEL) until the thread ends.
+
+use std::net::TcpStream;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use ferrite_protocol::transport::Transport;
+use ferrite_queue_manager::ChannelDefinition;
+
+use super::negotiation::Agreed;
+use super::session::{serve_receiver, ReceiverProgress};
+use crate::channel_initiator::{ChannelInstance, ChinitShared};
+
+/// A negotiated RCVR socket on its way to its MCA thread.
+pub(crate) struct ReceiverHandoff {
+    pub channel: ChannelDefinition,
+    pub agreed: Agreed,
+}
+
+/// The user a receiving channel runs as: its MCAUSER, else the queue manager's (the user
+/// running this process).
+pub(crate) fn running_user(channel: &ChannelDefinition) -> String {
+    let mca_user = channel.mca_user.trim();
+    if !mca_user.is_empty() {
+        return mca_user.to_string();
+    }
+    process_user().unwrap_or_default()
+}
+
+/// The name of the user running this process.
+fn process_user() -> Option<String> {
+    let mut buffer = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: getpwuid_r writes an entry whose strings point into `buffer`, which outlives
+    // the read of pw_name below.
+    let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    let status = unsafe {
+        libc::getpwuid_r(
+            libc::geteuid(),
+            &mut entry,
+            buffer.as_mut_ptr(),
+            buffer.len(),
+            &mut found,
+        )
+    };
+    if status != 0 || found.is_null() || entry.pw_name.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated string inside `buffer`.
+    let name = unsafe { std::ffi::CStr::from_ptr(entry.pw_name) };
+    Some(name.to_string_lossy().into_owned())
+}
+
+impl ReceiverProgress for ChannelInstance {
+    fn message_received(&self, bytes: usize) {
+        self.note_message();
+        self.bytes_received
+            .fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    fn batch_committed(&self, sequence: u32) {
+        self.batches.fetch_add(1, Ordering::Relaxed);
+        self.last_sequence.store(sequence, Ordering::Relaxed);
+    }
+}
+
+/// Runs the receiving MCA of `handoff` on its own thread over `stream` (blocking).
+pub(crate) fn start_receiver(
+    chinit: Arc<ChinitShared>,
+    instance: Arc<ChannelInstance>,
+    stream: TcpStream,
+    handoff: ReceiverHandoff,
+) {
+    chinit.live_conversations.fetch_add(1, Ordering::AcqRel);
+    let id = instance.id;
+    let name = format!("mca-{}", handoff.channel.name);
+    let running = chinit.clone();
+    let spawned = std::thread::Builder::new().name(name).spawn(move || {
+        let chinit = running;
+        let _ = stream.set_nonblocking(false);
+        let mut transport = Transport::new(stream);
+        transport.set_limits(
+            handoff.agreed.max_transmission_size,
+            handoff.agreed.max_message_length,
+        );
+        let outcome = serve_receiver(
+            transport,
+            chinit.queue_manager.clone(),
+            &handoff.channel,
+            handoff.agreed,
+            instance.as_ref(),
+        );
+        if let Err(error) = outcome {
+            if !instance.stopping.load(Ordering::Acquire) {
+                (chinit.log)(&format!(
+                    "CSQX208E ferrite channel {} from {}: ended: {error}",
+                    handoff.channel.name, instance.peer
+                ));
+            }
+        }
+        chinit.forget_instance(instance.id);
+        chinit.live_conversations.fetch_sub(1, Ordering::AcqRel);
+    });
+    if let Err(error) = spawned {
+        (chinit.log)(&format!(
+            "ferrite listener: cannot start a receiving MCA thread: {error}"
+        ));
+        chinit.forget_instance(id);
+        chinit.live_conversations.fetch_sub(1, Ordering::AcqRel);
+    }
+}

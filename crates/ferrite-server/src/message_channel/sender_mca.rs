@@ -1,0 +1,574 @@
+//! The sending MCA of a SDR channel started by START CHANNEL: one thread per running sender
+//! (the MCA's thread, as MQ's channel initiator runs an MCA per channel), which connects to
+//! CONNAME (each address of the list in turn), negotiates INITIAL_DATA, resolves its in-doubt
+//! batch with the receiver's committed sequence number, then sends batches while the
+//! transmission queue has messages, each confirmed before the next, waiting on the queue for
+//! arrivals in between, and asking the partner to answer a HEARTBEAT every HBINT seconds
+//! (negotiated) of idleness. After DISCINT seconds with nothing to send it ends (INACTIVE). A lost
+//! connection, or one that cannot be made, is retried SHORTRTY times every SHORTTMR seconds,
+//! then LONGRTY times every LONGTMR seconds (RETRYING), then the channel stops (STOPPED).
+//! STOP CHANNEL MODE(QUIESCE) ends it after the batch in flight; MODE(FORCE) at once (the
+//! batch in flight stays in doubt and is resolved at the next start).
+
+use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use ferrite_protocol::initial_data::InitialData;
+use ferrite_protocol::message_channel::{
+    channel_header, message_flow_segments, PingData, ResetData,
+};
+use ferrite_protocol::segment::{ControlFlags1, SegmentType};
+use ferrite_protocol::transport::Transport;
+use ferrite_queue_manager::objects::message_channel::parse_connection_name;
+use ferrite_queue_manager::{ChannelDefinition, QueueManager};
+
+use super::negotiation::{self, Agreed};
+use super::session::{confirmed_sequence, send_flow, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER};
+use super::SendingAgent;
+
+/// How long a connection attempt to one address may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the sender waits for the partner's answer to INITIAL_DATA or a batch.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(120);
+/// The longest single wait on the transmission queue (a STOP CHANNEL is noticed within it).
+const IDLE_WAIT_SLICE: Duration = Duration::from_millis(200);
+
+/// A channel's state as DISPLAY CHSTATUS shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SenderStatus {
+    Starting,
+    Binding,
+    Running,
+    Retrying,
+    Stopping,
+    Stopped,
+    Inactive,
+}
+
+impl SenderStatus {
+    /// The STATUS keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            SenderStatus::Starting => "STARTING",
+            SenderStatus::Binding => "BINDING",
+            SenderStatus::Running => "RUNNING",
+            SenderStatus::Retrying => "RETRYING",
+            SenderStatus::Stopping => "STOPPING",
+            SenderStatus::Stopped => "STOPPED",
+            SenderStatus::Inactive => "INACTIVE",
+        }
+    }
+}
+
+/// STOP CHANNEL's MODE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopMode {
+    Quiesce,
+    Force,
+}
+
+const RUN: u8 = 0;
+const QUIESCE: u8 = 1;
+const FORCE: u8 = 2;
+
+/// A sender's shared state: what its thread does and what DISPLAY CHSTATUS and STOP CHANNEL
+/// see.
+pub struct SenderMca {
+    pub channel: String,
+    pub transmission_queue: String,
+    pub started: SystemTime,
+    status: Mutex<SenderStatus>,
+    wake: Condvar,
+    stop: AtomicU8,
+    /// The socket in use, shut down by MODE(FORCE).
+    socket: Mutex<Option<TcpStream>>,
+    connection_name: Mutex<String>,
+    pub messages: AtomicU64,
+    pub batches: AtomicU64,
+    pub bytes_sent: AtomicU64,
+    /// CURSEQNO: the last sequence number sent.
+    pub current_sequence: AtomicU32,
+    /// LSTSEQNO: the last sequence number confirmed.
+    pub last_sequence: AtomicU32,
+    /// INDOUBT: a batch is sent and not confirmed.
+    in_doubt: AtomicU8,
+    log: crate::MessageSink,
+}
+
+/// One sender's DISPLAY CHSTATUS values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SenderSnapshot {
+    pub channel: String,
+    pub connection_name: String,
+    pub status: SenderStatus,
+    pub messages: u64,
+    pub batches: u64,
+    pub bytes_sent: u64,
+    pub current_sequence: u32,
+    pub last_sequence: u32,
+    pub in_doubt: bool,
+    pub started: SystemTime,
+}
+
+impl SenderMca {
+    /// Start the sender of `channel` on its own thread.
+    pub fn start(
+        queue_manager: Arc<QueueManager>,
+        channel: ChannelDefinition,
+        log: crate::MessageSink,
+    ) -> std::io::Result<Arc<SenderMca>> {
+        assert!(channel.channel_type.sends());
+        let mca = Arc::new(SenderMca {
+            channel: channel.name.clone(),
+            transmission_queue: channel.message.transmission_queue.clone(),
+            started: SystemTime::now(),
+            status: Mutex::new(SenderStatus::Starting),
+            wake: Condvar::new(),
+            stop: AtomicU8::new(RUN),
+            socket: Mutex::new(None),
+            connection_name: Mutex::new(String::new()),
+            messages: AtomicU64::new(0),
+            batches: AtomicU64::new(0),
+            bytes_sent: AtomicU64::new(0),
+            current_sequence: AtomicU32::new(0),
+            last_sequence: AtomicU32::new(0),
+            in_doubt: AtomicU8::new(0),
+            log,
+        });
+        let running = mca.clone();
+        std::thread::Builder::new()
+            .name(format!("mca-{}", channel.name))
+            .spawn(move || running.run(&queue_manager, &channel))?;
+        Ok(mca)
+    }
+
+    /// The channel's state.
+    pub fn status(&self) -> SenderStatus {
+        *self.status.lock().unwrap()
+    }
+
+    /// Whether the thread has ended (STOPPED or INACTIVE).
+    pub fn ended(&self) -> bool {
+        matches!(
+            self.status(),
+            SenderStatus::Stopped | SenderStatus::Inactive
+        )
+    }
+
+    /// What DISPLAY CHSTATUS shows.
+    pub fn snapshot(&self) -> SenderSnapshot {
+        SenderSnapshot {
+            channel: self.channel.clone(),
+            connection_name: self.connection_name.lock().unwrap().clone(),
+            status: self.status(),
+            messages: self.messages.load(Ordering::Relaxed),
+            batches: self.batches.load(Ordering::Relaxed),
+            bytes_sent: self.bytes_sent.load(Ordering::Relaxed),
+            current_sequence: self.current_sequence.load(Ordering::Relaxed),
+            last_sequence: self.last_sequence.load(Ordering::Relaxed),
+            in_doubt: self.in_doubt.load(Ordering::Relaxed) != 0,
+            started: self.started,
+        }
+    }
+
+    /// STOP CHANNEL: QUIESCE ends after the batch in flight, FORCE at once.
+    pub fn stop(&self, mode: StopMode) {
+        let value = match mode {
+            StopMode::Quiesce => QUIESCE,
+            StopMode::Force => FORCE,
+        };
+        self.stop.fetch_max(value, Ordering::AcqRel);
+        let mut status = self.status.lock().unwrap();
+        if !matches!(*status, SenderStatus::Stopped | SenderStatus::Inactive) {
+            *status = SenderStatus::Stopping;
+        }
+        self.wake.notify_all();
+        drop(status);
+        if mode == StopMode::Force {
+            if let Some(socket) = self.socket.lock().unwrap().as_ref() {
+                let _ = socket.shutdown(std::net::Shutdown::Both);
+            }
+        }
+    }
+
+    /// Waits until the thread has ended, at most `limit`: whether it has.
+    pub fn wait_ended(&self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        let mut status = self.status.lock().unwrap();
+        while !matches!(*status, SenderStatus::Stopped | SenderStatus::Inactive) {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            status = self.wake.wait_timeout(status, deadline - now).unwrap().0;
+        }
+        true
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Acquire) != RUN
+    }
+
+    fn set_status(&self, status: SenderStatus) {
+        let mut current = self.status.lock().unwrap();
+        if *current != SenderStatus::Stopping || status == SenderStatus::Stopped {
+            *current = status;
+        }
+        self.wake.notify_all();
+    }
+
+    /// Sleeps `duration` unless STOP CHANNEL comes first: whether it came.
+    fn pause(&self, duration: Duration) -> bool {
+        let deadline = Instant::now() + duration;
+        let mut status = self.status.lock().unwrap();
+        while !self.stopping() {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            status = self.wake.wait_timeout(status, deadline - now).unwrap().0;
+        }
+        true
+    }
+
+    /// The MCA's thread: sessions and retries until the channel stops or goes inactive.
+    fn run(&self, queue_manager: &Arc<QueueManager>, channel: &ChannelDefinition) {
+        let attributes = &channel.message;
+        let mut attempts: u64 = 0;
+        loop {
+            if self.stopping() {
+                break;
+            }
+            self.set_status(SenderStatus::Binding);
+            match self.session(queue_manager, channel, &mut attempts) {
+                Ok(()) => {
+                    if !self.stopping() {
+                        (self.log)(&format!(
+                            "CSQX501I ferrite channel {} is no longer active (DISCINT({}) seconds idle)",
+                            channel.name, channel.disconnect_interval
+                        ));
+                        self.set_status(SenderStatus::Inactive);
+                        return;
+                    }
+                    break;
+                }
+                Err(error) => {
+                    if self.stopping() {
+                        break;
+                    }
+                    (self.log)(&format!(
+                        "CSQX599E ferrite channel {}: {error}",
+                        channel.name
+                    ));
+                }
+            }
+            attempts += 1;
+            let short = u64::from(attributes.short_retry_count);
+            let long = u64::from(attributes.long_retry_count);
+            let interval = if attempts <= short {
+                attributes.short_retry_interval_seconds
+            } else if attempts <= short + long {
+                attributes.long_retry_interval_seconds
+            } else {
+                (self.log)(&format!(
+                    "ferrite channel {}: retries exhausted (SHORTRTY({short}), LONGRTY({long})), channel stopped",
+                    channel.name
+                ));
+                break;
+            };
+            self.set_status(SenderStatus::Retrying);
+            if self.pause(Duration::from_secs(u64::from(interval))) {
+                break;
+            }
+        }
+        self.socket.lock().unwrap().take();
+        self.set_status(SenderStatus::Stopped);
+    }
+
+    /// One connection: negotiation, resolution of the in-doubt batch, batches until idle
+    /// for DISCINT (Ok) or until the connection fails (Err).
+    fn session(
+        &self,
+        queue_manager: &Arc<QueueManager>,
+        channel: &ChannelDefinition,
+        attempts: &mut u64,
+    ) -> Result<(), String> {
+        let (stream, entry) = connect(channel)?;
+        *self.connection_name.lock().unwrap() = entry;
+        let _ = stream.set_nodelay(true);
+        stream
+            .set_read_timeout(Some(ANSWER_TIMEOUT))
+            .map_err(|e| e.to_string())?;
+        *self.socket.lock().unwrap() = Some(stream.try_clone().map_err(|e| e.to_string())?);
+        // Message segments are written as they are cut (CONFIRM_REQUEST on the last only).
+        let writer = stream.try_clone().map_err(|e| e.to_string())?;
+        if self.stop.load(Ordering::Acquire) == FORCE {
+            return Ok(());
+        }
+        let mut transport = Transport::new(stream);
+        let agreed = negotiate(&mut transport, queue_manager, channel)?;
+        let mut channel = channel.clone();
+        channel.message.batch_size = agreed.batch_size;
+        channel.message.sequence_number_wrap = agreed.sequence_wrap;
+        let mut agent =
+            SendingAgent::open(queue_manager.clone(), &channel).map_err(|e| e.to_string())?;
+        let mut partner_committed = confirmed_sequence(&read_flow(&mut transport)?)?;
+        if let Some(next) = agent.pending_reset().map_err(|e| e.to_string())? {
+            partner_committed = send_reset(&mut transport, next)?;
+            agent.reset_sent().map_err(|e| e.to_string())?;
+        }
+        check_in_step(
+            &agent,
+            partner_committed,
+            channel.message.sequence_number_wrap,
+        )?;
+        agent
+            .resolve(partner_committed)
+            .map_err(|e| e.to_string())?;
+        self.last_sequence
+            .store(partner_committed, Ordering::Relaxed);
+        self.set_status(SenderStatus::Running);
+        *attempts = 0;
+        self.send_batches(&mut transport, &writer, &mut agent, &channel, agreed)
+    }
+
+    /// Batches while the transmission queue has messages; Ok after DISCINT idle or at STOP.
+    fn send_batches(
+        &self,
+        transport: &mut Transport,
+        writer: &TcpStream,
+        agent: &mut SendingAgent,
+        channel: &ChannelDefinition,
+        agreed: Agreed,
+    ) -> Result<(), String> {
+        let mut idle_since = Instant::now();
+        let disconnect = Duration::from_secs(u64::from(channel.disconnect_interval));
+        let heartbeat = Duration::from_secs(u64::from(agreed.heartbeat_interval));
+        let mut last_flow = Instant::now();
+        loop {
+            if self.stopping() {
+                return Ok(());
+            }
+            self.in_doubt
+                .store(u8::from(agent.in_doubt().is_some()), Ordering::Relaxed);
+            let Some(batch) = agent.next_batch().map_err(|e| e.to_string())? else {
+                if channel.disconnect_interval != 0 && idle_since.elapsed() >= disconnect {
+                    return Ok(());
+                }
+                if agreed.heartbeat_interval != 0 && last_flow.elapsed() >= heartbeat {
+                    exchange_heartbeat(transport)?;
+                    last_flow = Instant::now();
+                }
+                agent
+                    .wait_for_message(IDLE_WAIT_SLICE)
+                    .map_err(|e| e.to_string())?;
+                continue;
+            };
+            self.in_doubt.store(1, Ordering::Relaxed);
+            let count = batch.messages.len();
+            for (index, message) in batch.messages.iter().enumerate() {
+                let segments = message_flow_segments(
+                    message.sequence_number,
+                    &message.message,
+                    FLOW_ORDER,
+                    FLOW_ENCODING,
+                    FLOW_CCSID,
+                    agreed.max_transmission_size,
+                    index + 1 == count,
+                )
+                .map_err(|e| e.to_string())?;
+                for segment in segments {
+                    let bytes = segment.encode().map_err(|e| e.to_string())?;
+                    write_all(writer, &bytes)?;
+                    self.bytes_sent
+                        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                }
+                self.current_sequence
+                    .store(message.sequence_number, Ordering::Relaxed);
+            }
+            let confirmed = confirmed_sequence(&read_flow(transport)?)?;
+            if confirmed != batch.last_sequence() {
+                return Err(format!(
+                    "the partner confirmed sequence number {confirmed}, the batch ended at {}: sequence numbers out of step (RESET CHANNEL)",
+                    batch.last_sequence()
+                ));
+            }
+            agent.confirmed().map_err(|e| e.to_string())?;
+            self.in_doubt.store(0, Ordering::Relaxed);
+            self.last_sequence.store(confirmed, Ordering::Relaxed);
+            self.messages.fetch_add(count as u64, Ordering::Relaxed);
+            self.batches.fetch_add(1, Ordering::Relaxed);
+            idle_since = Instant::now();
+            last_flow = idle_since;
+        }
+    }
+}
+
+/// RESET_DATA: the partner is to expect `next`; its answer is its new committed number.
+fn send_reset(transport: &mut Transport, next: u32) -> Result<u32, String> {
+    let reset = ResetData {
+        sequence_number: next,
+    };
+    send_flow(transport, SegmentType::ResetData, &reset.encode(FLOW_ORDER))?;
+    confirmed_sequence(&read_flow(transport)?)
+}
+
+/// With nothing in doubt, the partner cannot have committed a number this end never sent
+/// (its state, or this end's, was reset or recreated): the channel stops rather than have
+/// every message taken for a duplicate, as MQ does (AMQ9526), until RESET CHANNEL.
+fn check_in_step(agent: &SendingAgent, partner_committed: u32, wrap: u32) -> Result<(), String> {
+    let sent = agent.last_sequence();
+    let ahead = partner_committed != sent
+        && super::is_at_or_after(partner_committed, super::next_sequence(sent, wrap), wrap);
+    if agent.in_doubt().is_none() && ahead {
+        return Err(format!(
+            "AMQ9526E message sequence number error: the partner committed {partner_committed}, this end has sent up to {sent}; RESET CHANNEL SEQNUM at both ends"
+        ));
+    }
+    Ok(())
+}
+
+/// HBINT: an idle sender asks the partner to answer a HEARTBEAT, so that a partner (or a
+/// network) that has gone is found while nothing is sent, and the channel retries.
+fn exchange_heartbeat(transport: &mut Transport) -> Result<(), String> {
+    let header = channel_header(
+        SegmentType::Heartbeat,
+        FLOW_ORDER,
+        FLOW_ENCODING,
+        FLOW_CCSID,
+        ControlFlags1::CONFIRM_REQUEST,
+    );
+    transport
+        .write_flow(&header, &[])
+        .map_err(|e| e.to_string())?;
+    let answer = read_flow(transport)?;
+    if answer.header.segment_type != SegmentType::Heartbeat {
+        return Err(format!(
+            "{:?} in answer to a HEARTBEAT",
+            answer.header.segment_type
+        ));
+    }
+    Ok(())
+}
+
+/// Connects to the first address of CONNAME that answers: the socket and the entry.
+fn connect(channel: &ChannelDefinition) -> Result<(TcpStream, String), String> {
+    let mut failures = Vec::new();
+    for entry in &channel.message.connection_names {
+        let Some((host, port)) = parse_connection_name(entry) else {
+            failures.push(format!("{entry}: not a connection name"));
+            continue;
+        };
+        let addresses = match (host.as_str(), port).to_socket_addrs() {
+            Ok(addresses) => addresses,
+            Err(error) => {
+                failures.push(format!("{entry}: {error}"));
+                continue;
+            }
+        };
+        for address in addresses {
+            match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
+                Ok(stream) => return Ok((stream, entry.clone())),
+                Err(error) => failures.push(format!("{entry}: {error}")),
+            }
+        }
+    }
+    Err(format!(
+        "no address of CONNAME answered ({})",
+        failures.join("; ")
+    ))
+}
+
+/// PING CHANNEL: connect and negotiate as the channel would, send PING_DATA of
+/// `data_length` bytes and check the partner echoes it; nothing is sent or resolved.
+pub fn ping(
+    queue_manager: &Arc<QueueManager>,
+    channel: &ChannelDefinition,
+    data_length: usize,
+) -> Result<(), String> {
+    let (stream, _) = connect(channel)?;
+    stream
+        .set_read_timeout(Some(ANSWER_TIMEOUT))
+        .map_err(|e| e.to_string())?;
+    let mut transport = Transport::new(stream);
+    negotiate(&mut transport, queue_manager, channel)?;
+    confirmed_sequence(&read_flow(&mut transport)?)?;
+    let data: Vec<u8> = (0..data_length).map(|index| (index % 251) as u8).collect();
+    let ping = PingData { data };
+    send_flow(
+        &mut transport,
+        SegmentType::PingData,
+        &ping.encode(FLOW_ORDER),
+    )?;
+    let echo = read_flow(&mut transport)?;
+    if echo.header.segment_type != SegmentType::PingData {
+        return Err(format!(
+            "{:?} in answer to PING_DATA",
+            echo.header.segment_type
+        ));
+    }
+    let echoed =
+        PingData::decode(&echo.payload, echo.header.byte_order).map_err(|e| e.to_string())?;
+    if echoed != ping {
+        return Err("the partner's PING_DATA differs from what was sent (AMQ9512)".to_string());
+    }
+    let _ = transport.stream().shutdown(std::net::Shutdown::Both);
+    Ok(())
+}
+
+fn write_all(mut stream: &TcpStream, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    stream.write_all(bytes).map_err(|e| e.to_string())
+}
+
+fn read_flow(transport: &mut Transport) -> Result<ferrite_protocol::segment::Segment, String> {
+    transport.read_flow().map_err(|error| match error {
+        ferrite_protocol::transport::TransportError::Closed => {
+            "the partner closed the connection".to_string()
+        }
+        other => other.to_string(),
+    })
+}
+
+/// Proposes INITIAL_DATA and takes the partner's answer.
+fn negotiate(
+    transport: &mut Transport,
+    queue_manager: &QueueManager,
+    channel: &ChannelDefinition,
+) -> Result<Agreed, String> {
+    let proposal = negotiation::proposal(
+        channel,
+        queue_manager,
+        ferrite_protocol::wire::MAX_TRANSMISSION_SIZE,
+    );
+    send_flow(
+        transport,
+        SegmentType::InitialData,
+        &proposal.encode(FLOW_ORDER),
+    )?;
+    let flow = read_flow(transport)?;
+    if flow.header.segment_type == SegmentType::StatusData {
+        confirmed_sequence(&flow)?;
+        return Err("the partner answered INITIAL_DATA with STATUS_DATA".to_string());
+    }
+    if flow.header.segment_type != SegmentType::InitialData {
+        return Err(format!(
+            "{:?} in answer to INITIAL_DATA",
+            flow.header.segment_type
+        ));
+    }
+    let answer =
+        InitialData::decode(&flow.payload, flow.header.byte_order).map_err(|e| e.to_string())?;
+    if flow.header.flags1.contains(ControlFlags1::ERROR) || answer.ini_err_flags1 != 0 {
+        return Err(format!(
+            "the partner refused the proposal (IniErrFlags1 {:#04x})",
+            answer.ini_err_flags1
+        ));
+    }
+    let agreed = negotiation::agreed(&proposal, &answer)
+        .ok_or_else(|| "the partner's INITIAL_DATA answer raised a limit".to_string())?;
+    transport.set_limits(agreed.max_transmission_size, agreed.max_message_length);
+    Ok(agreed)
+}

@@ -1,0 +1,541 @@
+//! Message channels over loopback TCP between two queue managers in this process, each with
+//! its channel initiator listening on a free port: QM1's SDR channel (started by START
+//! CHANNEL) negotiates INITIAL_DATA with QM2's listener, whose RCVR channel puts what arrives.
+//! Messages put to a remote queue on QM1 arrive on QM2's local queue in order with their
+//! descriptors; a receiver whose listener and channel are stopped and started again gets the
+//! rest, nothing lost and nothing twice; CHLAUTH applies to the RCVR channel's MCA user.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferrite_constants::{
+    format::MQFMT_STRING, get_options::*, open_options::*, persistence::*, put_options::*,
+    reason::*,
+};
+use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_queue_manager::QueueManager;
+use ferrite_server::message_channel::sender_mca::{SenderStatus, StopMode};
+use ferrite_server::message_channel::SendingAgent;
+use ferrite_server::ServerConfig;
+use ferrite_test_kit::mqsc_ok;
+use support::{listen, small_config, start_configured, Listener};
+
+const CHANNEL: &str = "QM1.TO.QM2";
+/// The longest the test waits for something that must happen (never asserted as a time).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// QM2 listening with APP.IN and the RCVR channel (`receiver_attributes` added to its
+/// DEFINE); QM1 with the remote queue TO.QM2, its transmission queue and the SDR channel
+/// whose CONNAME lists a closed port, then QM2's.
+fn pair(receiver_attributes: &str, sender_attributes: &str) -> (Listener, Listener) {
+    let qm2 = listen(start_configured(
+        &["APP.IN"],
+        ServerConfig::default(),
+        small_config("QM2"),
+    ));
+    mqsc_ok(
+        &qm2.fixture.queue_manager,
+        &format!("DEFINE CHANNEL({CHANNEL}) CHLTYPE(RCVR) {receiver_attributes}"),
+    );
+    let qm1 = listen(start_configured(
+        &[],
+        ServerConfig::default(),
+        small_config("QM1"),
+    ));
+    let qm = &qm1.fixture.queue_manager;
+    mqsc_ok(qm, "DEFINE QLOCAL(QM2) USAGE(XMITQ)");
+    mqsc_ok(
+        qm,
+        "DEFINE QREMOTE(TO.QM2) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)",
+    );
+    mqsc_ok(
+        qm,
+        &format!(
+            "DEFINE CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('127.0.0.1({}),127.0.0.1({})') XMITQ(QM2) BATCHSZ(4) SHORTRTY(1000) SHORTTMR(1) DISCINT(0) {sender_attributes}",
+            closed_port(),
+            qm2.port()
+        ),
+    );
+    (qm1, qm2)
+}
+
+/// A loopback port nothing listens on (CONNAME's first entry, which the sender passes over).
+fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+/// Put message `index` to TO.QM2: persistent when even, with its own MsgId and CorrelId.
+fn put_numbered(qm: &Arc<QueueManager>, indexes: std::ops::Range<u8>) {
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    for index in indexes {
+        let mut md = numbered_md(index);
+        connection
+            .put1(
+                &mut Mqod::queue("TO.QM2"),
+                &mut md,
+                &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_NEW_MSG_ID),
+                format!("message {index}").as_bytes(),
+            )
+            .unwrap();
+    }
+}
+
+fn numbered_md(index: u8) -> Mqmd {
+    Mqmd {
+        persistence: if index.is_multiple_of(2) {
+            MQPER_PERSISTENT
+        } else {
+            MQPER_NOT_PERSISTENT
+        },
+        format: MQFMT_STRING,
+        correl_id: [index; 24],
+        ..Mqmd::default()
+    }
+}
+
+/// The next message on APP.IN, waiting for it (None: nothing came within PATIENCE, or within
+/// `wait` when given).
+fn get_next(connection: &mut Connection, wait: Option<Duration>) -> Option<(Mqmd, String)> {
+    let hobj = connection
+        .open(&mut Mqod::queue("APP.IN"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let mut md = Mqmd::default();
+    let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
+    gmo.wait_interval = wait.unwrap_or(PATIENCE).as_millis() as i32;
+    let mut data = Vec::new();
+    let got = connection.get_appending(hobj, &mut md, &mut gmo, &mut data, 1 << 20);
+    connection.close(hobj, 0).unwrap();
+    match got {
+        Ok(_) => Some((md, String::from_utf8(data).unwrap())),
+        Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => None,
+        Err(error) => panic!("{error}"),
+    }
+}
+
+/// Gets messages `indexes` from APP.IN on `qm`, in order, each with its descriptor.
+fn expect_numbered(qm: &Arc<QueueManager>, indexes: std::ops::Range<u8>) {
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    for index in indexes {
+        let (md, data) = get_next(&mut connection, None).expect("the message arrives");
+        assert_eq!(data, format!("message {index}"), "in order");
+        let sent = numbered_md(index);
+        assert_eq!(md.persistence, sent.persistence, "message {index}");
+        assert_eq!(md.correl_id, sent.correl_id, "message {index}");
+        assert_eq!(md.format, MQFMT_STRING);
+        assert_ne!(md.msg_id, [0; 24]);
+    }
+}
+
+/// Waits (at most PATIENCE) until `condition` holds.
+fn wait_until(what: &str, condition: impl Fn() -> bool) {
+    let started = std::time::Instant::now();
+    while !condition() {
+        assert!(started.elapsed() < PATIENCE, "{what} never happened");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn depth(qm: &Arc<QueueManager>, queue: &str) -> u64 {
+    qm.queue(queue).unwrap().depth()
+}
+
+#[test]
+fn messages_put_to_a_remote_queue_cross_the_channel_in_order_with_their_descriptors() {
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    put_numbered(&qm1.fixture.queue_manager, 0..10);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    assert!(
+        qm1.chinit.start_channel(CHANNEL).is_err(),
+        "a running channel is not started twice"
+    );
+    expect_numbered(&qm2.fixture.queue_manager, 0..10);
+    // Messages put while the channel runs follow.
+    put_numbered(&qm1.fixture.queue_manager, 10..21);
+    expect_numbered(&qm2.fixture.queue_manager, 10..21);
+    wait_until("the last batch confirmed", || {
+        sender.snapshot().messages == 21
+    });
+    let status = sender.snapshot();
+    assert_eq!(status.status, SenderStatus::Running);
+    assert_eq!(status.last_sequence, 21);
+    assert_eq!(status.current_sequence, 21);
+    assert!(!status.in_doubt);
+    assert!(status.batches >= 6, "BATCHSZ(4): {status:?}");
+    assert_eq!(depth(&qm1.fixture.queue_manager, "QM2"), 0);
+    // QM2's side of the channel.
+    let receiver = qm2
+        .chinit
+        .instances()
+        .into_iter()
+        .find(|instance| instance.snapshot().channel == CHANNEL)
+        .expect("the RCVR instance runs");
+    assert_eq!(receiver.snapshot().messages, 21);
+
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+    assert_eq!(sender.status(), SenderStatus::Stopped);
+    wait_until("the receiving end ended", || {
+        qm2.chinit
+            .instances()
+            .iter()
+            .all(|instance| instance.snapshot().channel != CHANNEL)
+    });
+}
+
+#[test]
+fn a_receiver_stopped_and_started_again_gets_the_rest_once() {
+    // NPMSPEED(NORMAL): non-persistent messages are in the batch's unit of work too (with
+    // FAST, one in a batch that the failure catches in transit is lost, as MQ documents).
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let port = qm2.port();
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    put_numbered(&qm1.fixture.queue_manager, 0..8);
+    expect_numbered(&qm2.fixture.queue_manager, 0..8);
+
+    // The receiving queue manager's listener and channel stop.
+    assert!(qm2.chinit.stop_listener());
+    assert_eq!(qm2.chinit.stop_channel(CHANNEL), 1);
+    put_numbered(&qm1.fixture.queue_manager, 8..20);
+    wait_until("the sender retries", || {
+        sender.status() == SenderStatus::Retrying
+    });
+    assert_eq!(
+        depth(&qm2.fixture.queue_manager, "APP.IN"),
+        0,
+        "nothing arrives while the receiver is down"
+    );
+
+    qm2.chinit.start_listener(Some(port)).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 8..20);
+    wait_until("every batch confirmed", || {
+        let status = sender.snapshot();
+        status.status == SenderStatus::Running && !status.in_doubt && status.last_sequence == 20
+    });
+    assert_eq!(depth(&qm1.fixture.queue_manager, "QM2"), 0);
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(
+        get_next(&mut connection, Some(Duration::from_millis(200))).is_none(),
+        "no message arrives twice"
+    );
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn chlauth_blockuser_applies_to_the_receiving_channels_mca_user() {
+    let (qm1, qm2) = pair("MCAUSER('NOBODY')", "");
+    mqsc_ok(
+        &qm2.fixture.queue_manager,
+        &format!("SET CHLAUTH('{CHANNEL}') TYPE(BLOCKUSER) USERLIST('NOBODY')"),
+    );
+    put_numbered(&qm1.fixture.queue_manager, 0..1);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    wait_until("the receiver refuses", || {
+        qm2.log
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|line| line.contains("AMQ9776E"))
+    });
+    wait_until("the sender retries", || {
+        sender.status() == SenderStatus::Retrying
+    });
+    assert_eq!(depth(&qm1.fixture.queue_manager, "QM2"), 1, "nothing moved");
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+/// The MQSC commands of `listener`'s queue manager, its channel initiator attached.
+fn console(listener: &Listener) -> ferrite_command::CommandProcessor {
+    let processor = ferrite_command::CommandProcessor::new(listener.fixture.queue_manager.clone());
+    processor.set_channel_initiator(Some(listener.chinit.clone()));
+    processor
+}
+
+fn run_ok(processor: &ferrite_command::CommandProcessor, command: &str) -> String {
+    let response = processor.run(command);
+    assert!(response.success, "{command}\n{}", response.text());
+    response.text()
+}
+
+#[test]
+fn mqsc_starts_pings_displays_and_stops_message_channels() {
+    let (qm1, qm2) = pair("", "");
+    let (mqsc1, mqsc2) = (console(&qm1), console(&qm2));
+    let ping = run_ok(&mqsc1, &format!("PING CHANNEL({CHANNEL}) DATALEN(5000)"));
+    assert!(ping.contains("AMQ8020I"), "{ping}");
+    assert!(
+        !mqsc1
+            .run(&format!("PING CHANNEL({CHANNEL}) DATALEN(15)"))
+            .success
+    );
+
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    let again = mqsc1.run(&format!("START CHANNEL({CHANNEL})"));
+    assert!(!again.success && again.text().contains("already running"));
+    put_numbered(&qm1.fixture.queue_manager, 0..6);
+    // NPMSPEED(FAST): non-persistent messages may overtake persistent ones of their batch.
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    for _ in 0..6 {
+        get_next(&mut connection, None).expect("the message arrives");
+    }
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("the batches confirmed", || sender.snapshot().messages == 6);
+
+    let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+    let connected = format!("CONNAME(127.0.0.1({}))", qm2.port());
+    for expected in [
+        connected.as_str(),
+        "CHLTYPE(SDR)",
+        "STATUS(RUNNING)",
+        "XMITQ(QM2)",
+        "MSGS(6)",
+        "CURSEQNO(6)",
+        "LSTSEQNO(6)",
+        "INDOUBT(NO)",
+    ] {
+        assert!(display.contains(expected), "{expected}:\n{display}");
+    }
+    let display = run_ok(&mqsc2, "DISPLAY CHSTATUS(*) CHLTYPE(RCVR) ALL");
+    for expected in ["CHLTYPE(RCVR)", "STATUS(RUNNING)", "MSGS(6)", "LSTSEQNO(6)"] {
+        assert!(display.contains(expected), "{expected}:\n{display}");
+    }
+    let none = run_ok(&mqsc2, "DISPLAY CHSTATUS(*) CHLTYPE(SVRCONN)");
+    assert!(!none.contains(CHANNEL), "{none}");
+    assert!(
+        !mqsc1.run(&format!("PING CHANNEL({CHANNEL})")).success,
+        "a running channel is not pinged"
+    );
+
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(FORCE)"));
+    assert!(sender.wait_ended(PATIENCE));
+    let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL})"));
+    assert!(display.contains("STATUS(STOPPED)"), "{display}");
+    // Started again, it carries on from its sequence number.
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    put_numbered(&qm1.fixture.queue_manager, 6..7);
+    assert_eq!(
+        get_next(&mut connection, None)
+            .expect("the message arrives")
+            .1,
+        "message 6"
+    );
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("the batch confirmed", || {
+        sender.snapshot().last_sequence == 7
+    });
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(QUIESCE)"));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+/// A batch QM1's sending agent took from the transmission queue and never had confirmed
+/// (the channel stopped in the middle of it): in doubt, as a crash leaves it.
+fn leave_batch_in_doubt(qm: &Arc<QueueManager>, messages: usize) {
+    let channel = qm.channel(CHANNEL).unwrap();
+    let mut agent = SendingAgent::open(qm.clone(), &channel).unwrap();
+    assert_eq!(
+        agent.next_batch().unwrap().unwrap().messages.len(),
+        messages
+    );
+}
+
+#[test]
+fn resolve_channel_backs_out_or_commits_an_in_doubt_batch() {
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let mqsc1 = console(&qm1);
+    let qm = &qm1.fixture.queue_manager;
+    put_numbered(qm, 0..3);
+    leave_batch_in_doubt(qm, 3);
+    assert_eq!(depth(qm, "QM2"), 0);
+    let resolved = run_ok(
+        &mqsc1,
+        &format!("RESOLVE CHANNEL({CHANNEL}) ACTION(BACKOUT)"),
+    );
+    assert!(
+        resolved.contains("batch of 3 messages backed out"),
+        "{resolved}"
+    );
+    assert_eq!(depth(qm, "QM2"), 3, "back on the transmission queue");
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    let resolving = mqsc1.run(&format!("RESOLVE CHANNEL({CHANNEL}) ACTION(COMMIT)"));
+    assert!(!resolving.success, "a running channel is not resolved");
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("the batch confirmed", || sender.snapshot().messages == 3);
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(FORCE)"));
+    assert!(sender.wait_ended(PATIENCE));
+
+    // COMMIT: the operator knows the batch arrived; it is not sent again.
+    put_numbered(qm, 3..5);
+    leave_batch_in_doubt(qm, 2);
+    let resolved = run_ok(
+        &mqsc1,
+        &format!("RESOLVE CHANNEL({CHANNEL}) ACTION(COMMIT)"),
+    );
+    assert!(
+        resolved.contains("batch of 2 messages committed"),
+        "{resolved}"
+    );
+    assert_eq!(depth(qm, "QM2"), 0);
+    assert!(
+        !mqsc1.run(&format!("RESOLVE CHANNEL({CHANNEL})")).success,
+        "ACTION is required"
+    );
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    put_numbered(qm, 5..6);
+    expect_numbered(&qm2.fixture.queue_manager, 5..6);
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(get_next(&mut connection, Some(Duration::from_millis(200))).is_none());
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL})"));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_triggered_transmission_queue_starts_its_channel() {
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let qm = &qm1.fixture.queue_manager;
+    mqsc_ok(
+        qm,
+        &format!("ALTER QLOCAL(QM2) TRIGGER TRIGTYPE(FIRST) INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA({CHANNEL})"),
+    );
+    assert!(qm1.chinit.sender(CHANNEL).is_none(), "not started by hand");
+    put_numbered(qm, 0..3);
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    let sender = qm1.chinit.sender(CHANNEL).expect("started by its trigger");
+    wait_until("the batch confirmed", || sender.snapshot().messages == 3);
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+
+    // Blank TRIGDATA: the SDR channel whose XMITQ is the queue.
+    mqsc_ok(qm, "ALTER QLOCAL(QM2) TRIGDATA(' ')");
+    put_numbered(qm, 3..5);
+    expect_numbered(&qm2.fixture.queue_manager, 3..5);
+    let restarted = qm1.chinit.sender(CHANNEL).unwrap();
+    assert!(
+        !Arc::ptr_eq(&restarted, &sender),
+        "started again by its trigger"
+    );
+    assert!(qm1
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|line| line.contains("started by a trigger")));
+}
+
+#[test]
+fn an_idle_senders_heartbeat_finds_a_receiver_gone() {
+    let (qm1, qm2) = pair("HBINT(1)", "HBINT(1)");
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    put_numbered(&qm1.fixture.queue_manager, 0..1);
+    expect_numbered(&qm2.fixture.queue_manager, 0..1);
+    wait_until("running", || sender.snapshot().messages == 1);
+    // The receiver goes while nothing is to be sent: only a heartbeat can notice.
+    assert!(qm2.chinit.stop_listener());
+    assert_eq!(qm2.chinit.stop_channel(CHANNEL), 1);
+    wait_until("the sender retries", || {
+        sender.status() == SenderStatus::Retrying
+    });
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn sequence_numbers_out_of_step_stop_the_channel_until_reset_channel() {
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let (mqsc1, mqsc2) = (console(&qm1), console(&qm2));
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    put_numbered(&qm1.fixture.queue_manager, 0..2);
+    expect_numbered(&qm2.fixture.queue_manager, 0..2);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(FORCE)"));
+    assert!(sender.wait_ended(PATIENCE));
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+
+    // The receiver is reset ahead of the sender: messages would be taken for duplicates.
+    run_ok(&mqsc2, &format!("RESET CHANNEL({CHANNEL}) SEQNUM(10)"));
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("the sequence error", || {
+        qm1.log
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|line| line.contains("AMQ9526E"))
+    });
+    assert!(
+        !mqsc1.run(&format!("RESET CHANNEL({CHANNEL})")).success,
+        "a running channel is not reset"
+    );
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(FORCE)"));
+    assert!(sender.wait_ended(PATIENCE));
+
+    // RESET CHANNEL at the sender: its partner is told at the next start.
+    run_ok(&mqsc1, &format!("RESET CHANNEL({CHANNEL}) SEQNUM(1)"));
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    put_numbered(&qm1.fixture.queue_manager, 2..4);
+    expect_numbered(&qm2.fixture.queue_manager, 2..4);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+    let display = run_ok(
+        &mqsc1,
+        &format!("DISPLAY CHSTATUS({CHANNEL}) CURSEQNO LSTSEQNO"),
+    );
+    assert!(
+        display.contains("CURSEQNO(2)") && display.contains("LSTSEQNO(2)"),
+        "{display}"
+    );
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL})"));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_large_message_crosses_in_segments_and_an_unknown_queue_goes_to_the_dead_letter_queue() {
+    let (qm1, qm2) = pair("", "");
+    let qm = &qm1.fixture.queue_manager;
+    // Larger than the 1 MiB transmission size both ends propose: several TSH segments.
+    let large: Vec<u8> = (0..(2 * 1024 * 1024 + 17))
+        .map(|i| (i % 253) as u8)
+        .collect();
+    mqsc_ok(
+        qm,
+        "DEFINE QREMOTE(TO.NOWHERE) RNAME(NO.SUCH.Q) RQMNAME(QM2) XMITQ(QM2)",
+    );
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    for (queue, data) in [("TO.NOWHERE", &b"lost"[..]), ("TO.QM2", &large[..])] {
+        let mut md = Mqmd {
+            persistence: MQPER_PERSISTENT,
+            ..Mqmd::default()
+        };
+        let options = Mqpmo::with_options(MQPMO_NO_SYNCPOINT);
+        connection
+            .put1(&mut Mqod::queue(queue), &mut md, &mut { options }, data)
+            .unwrap();
+    }
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    let mut receiving = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    let hobj = receiving
+        .open(&mut Mqod::queue("APP.IN"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
+    gmo.wait_interval = PATIENCE.as_millis() as i32;
+    let mut data = Vec::new();
+    receiving
+        .get_appending(hobj, &mut Mqmd::default(), &mut gmo, &mut data, 4 << 20)
+        .unwrap();
+    assert!(data == large, "the large message arrives whole");
+    wait_until("confirmed", || sender.snapshot().messages == 2);
+    assert_eq!(
+        depth(&qm2.fixture.queue_manager, "SYSTEM.DEAD.LETTER.QUEUE"),
+        1
+    );
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+}
