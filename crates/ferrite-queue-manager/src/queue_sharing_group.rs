@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use crate::QueueDefinition;
+
 /// Most queue managers in one queue sharing group (MQ for z/OS: 32).
 pub const QUEUE_SHARING_GROUP_MEMBERS_MAX: u32 = 32;
 
@@ -138,6 +140,15 @@ impl CfStructure {
     }
 }
 
+/// A shared local queue (QSGDISP(SHARED)): a group object kept in the shared repository, so
+/// every member sees the same definition; its messages live in the CF list structure it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedQueueDefinition {
+    /// CFSTRUCT: the structure that holds the queue's messages.
+    pub structure: String,
+    pub queue: QueueDefinition,
+}
+
 /// What the queue manager asks of its queue sharing group.
 pub trait QueueSharingGroup: Send + Sync {
     /// The group's name (QSGNAME).
@@ -157,6 +168,17 @@ pub trait QueueSharingGroup: Send + Sync {
     fn delete_structure(&self, name: &str) -> Result<(), SharingError>;
     /// Every structure defined in the group, by name.
     fn structures(&self) -> Result<Vec<CfStructure>, SharingError>;
+    /// Store a shared queue's definition (MQRC_OBJECT_ALREADY_EXISTS when it exists and not
+    /// `replace`).
+    fn define_shared_queue(
+        &self,
+        definition: &SharedQueueDefinition,
+        replace: bool,
+    ) -> Result<(), SharingError>;
+    /// Delete a shared queue's definition (MQRC_UNKNOWN_OBJECT_NAME when absent).
+    fn delete_shared_queue(&self, name: &str) -> Result<(), SharingError>;
+    /// Every shared queue defined in the group, by name.
+    fn shared_queues(&self) -> Result<Vec<SharedQueueDefinition>, SharingError>;
     /// This member stops: the repository records it inactive. Called once, by shutdown.
     fn leave(&self) -> Result<(), SharingError>;
 }

@@ -5,7 +5,8 @@
 use std::sync::{Arc, Mutex};
 
 use ferrite_queue_manager::{
-    CfStructure, CouplingFacilityStatus, QueueSharingGroup, SharingError, SharingGroupMember,
+    CfStructure, CouplingFacilityStatus, QueueSharingGroup, SharedQueueDefinition, SharingError,
+    SharingGroupMember,
 };
 use ferrite_storage::config::QueueSharingGroupParameters;
 
@@ -105,6 +106,28 @@ impl QueueSharingGroup for Group {
 
     fn structures(&self) -> Result<Vec<CfStructure>, SharingError> {
         self.repository.lock().unwrap().structures(&self.name)
+    }
+
+    fn define_shared_queue(
+        &self,
+        definition: &SharedQueueDefinition,
+        replace: bool,
+    ) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .define_shared_queue(&self.name, definition, replace)
+    }
+
+    fn delete_shared_queue(&self, name: &str) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .delete_shared_queue(&self.name, name)
+    }
+
+    fn shared_queues(&self) -> Result<Vec<SharedQueueDefinition>, SharingError> {
+        self.repository.lock().unwrap().shared_queues(&self.name)
     }
 
     fn leave(&self) -> Result<(), SharingError> {
