@@ -50,6 +50,9 @@ pub use queue_manager::{
     READ_AHEAD_MESSAGES,
 };
 pub use queue_sharing_group::{
+    BrowseCursor, RetrievedSharedMessage, SharedMessage, SharedSelection, IDENTIFIER_LENGTH,
+};
+pub use queue_sharing_group::{
     CfStructure, ConnectivityLoss, CouplingFacilityStatus, OffloadTarget, QueueSharingGroup,
     SharedQueueDefinition, SharingError, SharingGroupMember, ADMIN_STRUCTURE_NAME,
     CF_STRUCTURE_NAME_LENGTH_MAX, QUEUE_SHARING_GROUP_MEMBERS_MAX,
