@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use ferrite_constants::reason::MQRC_Q_NOT_EMPTY;
 use ferrite_queue_manager::{
     ObjectDefinition, ObjectType, QueueSharingGroup, SharedQueueDefinition,
 };
@@ -142,13 +143,28 @@ fn check_structure(
     )]))
 }
 
-/// DELETE QLOCAL(name) QSGDISP(SHARED).
+/// DELETE QLOCAL(name) QSGDISP(SHARED): as MQ, refused while the queue has messages
+/// (MQRC_Q_NOT_EMPTY, as for a private queue; PURGE is not taken for a shared queue yet).
 pub(crate) fn delete(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     let name = object_name(object, false).map_err(|e| context.syntax(e))?;
-    keywords(rest, &[("QSGDISP", Takes::Value)]).map_err(|e| context.syntax(e))?;
+    let allowed = [("QSGDISP", Takes::Value), ("NOPURGE", Takes::Nothing)];
+    keywords(rest, &allowed).map_err(|e| context.syntax(e))?;
     let group = group(context, "DELETE QLOCAL")?;
-    if shared_queue(context, group, &name)?.is_none() {
+    let Some(shared) = shared_queue(context, group, &name)? else {
         return Err(not_found(context, &name));
+    };
+    let depth = group
+        .shared_queue_depth(&shared.structure, &name)
+        .map_err(|error| group_failure(context, error))?;
+    if depth > 0 {
+        let error = ferrite_storage::StorageError::mq(
+            MQRC_Q_NOT_EMPTY,
+            format!(
+                "shared queue {name} has {depth} messages in CFSTRUCT({})",
+                shared.structure
+            ),
+        );
+        return Err(context.storage("CSQMUQLC", error));
     }
     group
         .delete_shared_queue(&name)
@@ -183,15 +199,22 @@ pub(crate) fn displayed(
     let shared = group
         .shared_queues()
         .map_err(|error| group_failure(context, error))?;
-    Ok(shared
+    let mut shown = Vec::new();
+    for shared in shared
         .iter()
         .filter(|shared| generic_match(pattern, &shared.queue.name))
-        .map(|shared| (shared.queue.name.clone(), attributes(shared)))
-        .collect())
+    {
+        let depth = group
+            .shared_queue_depth(&shared.structure, &shared.queue.name)
+            .map_err(|error| group_failure(context, error))?;
+        shown.push((shared.queue.name.clone(), attributes(shared, depth)));
+    }
+    Ok(shown)
 }
 
-/// A shared queue's attributes: the local queue's, with QSGDISP(SHARED) and CFSTRUCT.
-pub(crate) fn attributes(shared: &SharedQueueDefinition) -> Attributes {
+/// A shared queue's attributes: the local queue's, with QSGDISP(SHARED), CFSTRUCT and
+/// CURDEPTH (its visible messages in the structure).
+pub(crate) fn attributes(shared: &SharedQueueDefinition, depth: u64) -> Attributes {
     let mut attributes = queue_definition_attributes(&shared.queue, "QLOCAL");
     for (name, value) in attributes.iter_mut() {
         if *name == "QSGDISP" {
@@ -199,6 +222,7 @@ pub(crate) fn attributes(shared: &SharedQueueDefinition) -> Attributes {
         }
     }
     attributes.push(("CFSTRUCT", AttributeValue::Text(shared.structure.clone())));
+    attributes.push(("CURDEPTH", AttributeValue::Integer(depth as i64)));
     attributes
 }
 

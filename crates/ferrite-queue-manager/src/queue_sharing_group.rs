@@ -244,6 +244,8 @@ pub trait QueueSharingGroup: Send + Sync {
         selection: SharedSelection,
         after: BrowseCursor,
     ) -> Result<Option<RetrievedSharedMessage>, SharingError>;
+    /// The visible messages of the shared queue `queue` of `structure` (CURDEPTH).
+    fn shared_queue_depth(&self, structure: &str, queue: &str) -> Result<u64, SharingError>;
     /// Stage a put in this member's unit of work `unit` on `structure`: invisible until
     /// [`QueueSharingGroup::commit_shared`].
     fn put_shared_in_unit(

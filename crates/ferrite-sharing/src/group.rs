@@ -193,6 +193,10 @@ impl QueueSharingGroup for Group {
         self.with_structure(structure, |list| list.browse(queue, selection, after))
     }
 
+    fn shared_queue_depth(&self, structure: &str, queue: &str) -> Result<u64, SharingError> {
+        self.with_structure(structure, |list| list.depth(queue))
+    }
+
     fn put_shared_in_unit(
         &self,
         structure: &str,

@@ -79,6 +79,10 @@ fn a_message_put_on_one_member_is_got_whole_on_another() {
     let (browsed, data) = get_sized(&mut getter, input, MQGMO_BROWSE_FIRST, BUFFER).unwrap();
     assert_eq!(data, b"order 1");
     assert_eq!(browsed.msg_id, md.msg_id);
+    let shown = ok(second, "DISPLAY QLOCAL(ORDERS) CURDEPTH");
+    assert!(shown.contains("CURDEPTH(1)"), "{shown}");
+    let refused = support::fails(second, "DELETE QLOCAL(ORDERS) QSGDISP(SHARED)");
+    assert!(refused.contains("has 1 messages"), "{refused}");
     let (got, data) = get_sized(&mut getter, input, MQGMO_NO_SYNCPOINT, BUFFER).unwrap();
     assert_eq!(data, b"order 1");
     assert_eq!(got.msg_id, md.msg_id);
