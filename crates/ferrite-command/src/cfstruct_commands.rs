@@ -31,7 +31,10 @@ const SETTABLE: &[&str] = &[
 ];
 
 /// The group, or CSQ5112E for a queue manager outside one.
-fn group<'c>(context: &'c Context, verb: &str) -> Result<&'c Arc<dyn QueueSharingGroup>, Failure> {
+pub(crate) fn group<'c>(
+    context: &'c Context,
+    verb: &str,
+) -> Result<&'c Arc<dyn QueueSharingGroup>, Failure> {
     context.queue_manager.queue_sharing_group().ok_or_else(|| {
         Failure(vec![format!(
             "CSQ5112E {} CSQMMSGP {verb}: queue manager is not in a queue sharing group",
@@ -41,12 +44,12 @@ fn group<'c>(context: &'c Context, verb: &str) -> Result<&'c Arc<dyn QueueSharin
 }
 
 /// A failure of the group's servers, or an object that exists or does not.
-fn group_failure(context: &Context, error: SharingError) -> Failure {
+pub(crate) fn group_failure(context: &Context, error: SharingError) -> Failure {
     Failure(vec![format!("CSQM090E {} CSQMMSGP {error}", context.name)])
 }
 
 /// A CF structure name: 1-12 characters A-Z 0-9, starting with a letter.
-fn structure_name(object: &Token, generic: bool) -> Result<String, SyntaxError> {
+pub(crate) fn structure_name(object: &Token, generic: bool) -> Result<String, SyntaxError> {
     let name = object_name(object, generic)?;
     let body = name.strip_suffix('*').filter(|_| generic).unwrap_or(&name);
     let valid = name.chars().count() <= CF_STRUCTURE_NAME_LENGTH_MAX

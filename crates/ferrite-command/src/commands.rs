@@ -360,6 +360,15 @@ fn dispatch(
                 object_token.position,
             ))),
         ),
+        // Shared queues (shared_queue_commands.rs): group objects, not this member's.
+        ("DEFINE" | "ALTER", "QLOCAL", _) if crate::shared_queue_commands::names_shared(rest) => (
+            "CSQMMSGP",
+            crate::shared_queue_commands::define_or_alter(context, verb == "ALTER", object_token, rest),
+        ),
+        ("DELETE", "QLOCAL", _) if crate::shared_queue_commands::names_shared(rest) => (
+            "CSQMUQLC",
+            crate::shared_queue_commands::delete(context, object_token, rest),
+        ),
         ("DEFINE" | "ALTER", _, Some(object_type)) => (
             "CSQMMSGP",
             object_commands::define_or_alter(

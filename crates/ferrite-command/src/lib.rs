@@ -58,6 +58,7 @@ mod queue_attributes;
 mod queue_commands;
 mod security_commands;
 pub mod server;
+mod shared_queue_commands;
 mod statistics_commands;
 mod storage_commands;
 mod topic_commands;

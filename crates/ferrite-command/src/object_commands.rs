@@ -784,7 +784,7 @@ pub(crate) fn define_or_alter(
 }
 
 /// Apply every keyword of a DEFINE or ALTER (but LIKE) to `definition`.
-fn apply_all(
+pub(crate) fn apply_all(
     context: &Context,
     definition: &mut ObjectDefinition,
     found: &[(&Token, Option<&Value>)],

@@ -78,15 +78,17 @@ pub(crate) fn display_queue(
     rest: &[Token],
 ) -> Outcome {
     let pattern = object_name(object, true).map_err(|e| context.syntax(e))?;
-    let sample = match only {
+    let mut sample = match only {
         Some(ObjectType::LocalQueue) => queue_attributes(None),
         Some(object_type) => object_commands::queue_sample(object_type),
         None => object_commands::every_queue_sample(),
     };
+    // Shared queues carry CFSTRUCT too (shared_queue_commands.rs).
+    sample.push(("CFSTRUCT", AttributeValue::Blank));
     let extra: &[(&str, Takes)] = if only.is_some() {
-        &[]
+        &[("QSGDISP", Takes::Value)]
     } else {
-        &[("TYPE", Takes::Value)]
+        &[("TYPE", Takes::Value), ("QSGDISP", Takes::Value)]
     };
     let (selection, extras) =
         Selection::parse(rest, &sample, extra).map_err(|e| context.syntax(e))?;
@@ -99,6 +101,17 @@ pub(crate) fn display_queue(
             ObjectType::RemoteQueue,
         ],
     };
+    // QSGDISP: LIVE (the default) and ALL show this member's objects and the group's shared
+    // queues, QMGR and PRIVATE this member's, SHARED the shared queues only.
+    let (mut private, mut shared) = (true, true);
+    for (token, value) in &extras {
+        if token.keyword == "QSGDISP" {
+            let value = value.expect("checked");
+            let dispositions = ["LIVE", "ALL", "QMGR", "PRIVATE", "SHARED"];
+            let chosen = choice(token, value, &dispositions).map_err(|e| context.syntax(e))?;
+            (private, shared) = (chosen != 4, chosen < 2 || chosen == 4);
+        }
+    }
     for (token, value) in extras {
         if token.keyword == "TYPE" {
             let value = value.expect("checked");
@@ -112,6 +125,12 @@ pub(crate) fn display_queue(
         }
     }
     let mut found: Vec<(String, Vec<(&'static str, AttributeValue)>)> = Vec::new();
+    if shared && wanted.contains(&ObjectType::LocalQueue) {
+        found.extend(crate::shared_queue_commands::displayed(context, &pattern)?);
+    }
+    if !private {
+        wanted.clear();
+    }
     for object_type in &wanted {
         if *object_type == ObjectType::LocalQueue {
             for queue in context.queue_manager.queues() {
@@ -151,7 +170,7 @@ pub(crate) fn display_queue(
         );
     }
     if count == 0 {
-        if !is_generic(&pattern) && selection.filter.is_none() && !wanted.is_empty() {
+        if !is_generic(&pattern) && selection.filter.is_none() && (!wanted.is_empty() || shared) {
             return Err(context.not_found("CSQMDRTS", "QUEUE", &pattern));
         }
         output.line(format!(

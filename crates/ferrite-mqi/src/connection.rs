@@ -11,6 +11,7 @@ mod pubsub;
 mod put;
 pub(crate) mod queue_accounting;
 mod retained;
+mod shared_queues;
 mod statistics;
 mod status;
 mod syncpoint;
@@ -240,6 +241,8 @@ enum Target {
     Topic(String),
     /// A subscription MQSUB made or resumed (an Hsub; pubsub.rs).
     Subscription(pubsub::SubscriptionHandle),
+    /// A shared queue of the queue sharing group (shared_queues.rs).
+    Shared(Box<shared_queues::SharedTarget>),
 }
 
 struct ObjectHandle {
@@ -327,6 +330,8 @@ pub struct Connection {
     /// totals by queue.
     accounted_handles: u32,
     queue_accounting: queue_accounting::ConnectionQueueAccounting,
+    /// Queue sharing groups: the unit of work's shared queue work (shared_queues.rs).
+    shared_unit: shared_queues::SharedUnitOfWork,
 }
 
 fn failed<T>(reason: i32) -> MqResult<T> {
@@ -447,6 +452,7 @@ impl Connection {
             arrivals: triggering::PendingArrivals::default(),
             accounted_handles: 0,
             queue_accounting: Default::default(),
+            shared_unit: Default::default(),
         })
     }
 
@@ -537,7 +543,8 @@ impl Connection {
             Target::QueueManager
             | Target::Definition(..)
             | Target::Topic(_)
-            | Target::Subscription(_) => failed(MQRC_OBJECT_TYPE_ERROR),
+            | Target::Subscription(_)
+            | Target::Shared(_) => failed(MQRC_OBJECT_TYPE_ERROR),
             Target::Queue(queue) if queue.is_deleted() => failed(MQRC_Q_DELETED),
             Target::Queue(queue) => Ok(queue.clone()),
             // Code running inside the MQPUT or MQGET that borrowed the queue must use the
@@ -676,6 +683,7 @@ impl Drop for Connection {
     /// backed out (restart does it if the queue manager has stopped).
     fn drop(&mut self) {
         self.close_all();
+        let _ = self.end_shared_unit(false);
         if !self.unit.is_empty() && !self.queue_manager.is_stopping() {
             let _ = self.backout_unit();
         }

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use crate::QueueDefinition;
+
 /// Most queue managers in one queue sharing group (MQ for z/OS: 32).
 pub const QUEUE_SHARING_GROUP_MEMBERS_MAX: u32 = 32;
 
@@ -138,6 +140,58 @@ impl CfStructure {
     }
 }
 
+/// A shared local queue (QSGDISP(SHARED)): a group object kept in the shared repository, so
+/// every member sees the same definition; its messages live in the CF list structure it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedQueueDefinition {
+    /// CFSTRUCT: the structure that holds the queue's messages.
+    pub structure: String,
+    pub queue: QueueDefinition,
+}
+
+/// MSGID and CORRELID length (MQ_MSG_ID_LENGTH, MQ_CORREL_ID_LENGTH).
+pub const IDENTIFIER_LENGTH: usize = 24;
+
+/// One message on a shared queue as the CF list structure keeps it: the data is opaque to
+/// the structure (the member's encoded descriptor and data).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedMessage {
+    /// 0-9.
+    pub priority: u8,
+    pub message_id: [u8; IDENTIFIER_LENGTH],
+    pub correlation_id: [u8; IDENTIFIER_LENGTH],
+    pub data: Vec<u8>,
+}
+
+/// A message a get or browse of a shared queue returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RetrievedSharedMessage {
+    pub message: SharedMessage,
+    /// How often a unit of work that got it was backed out.
+    pub backout_count: u32,
+    /// Where a browse goes on from.
+    pub cursor: BrowseCursor,
+}
+
+/// A browse position in a shared queue: the structure's score of the last entry seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BrowseCursor(pub u64);
+
+impl BrowseCursor {
+    /// Before the first message.
+    pub const START: BrowseCursor = BrowseCursor(0);
+}
+
+/// Which message a get or browse of a shared queue wants (MQMO_MATCH_MSG_ID,
+/// MQMO_MATCH_CORREL_ID).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SharedSelection {
+    First,
+    MessageId([u8; IDENTIFIER_LENGTH]),
+    CorrelationId([u8; IDENTIFIER_LENGTH]),
+    Both([u8; IDENTIFIER_LENGTH], [u8; IDENTIFIER_LENGTH]),
+}
+
 /// What the queue manager asks of its queue sharing group.
 pub trait QueueSharingGroup: Send + Sync {
     /// The group's name (QSGNAME).
@@ -157,6 +211,63 @@ pub trait QueueSharingGroup: Send + Sync {
     fn delete_structure(&self, name: &str) -> Result<(), SharingError>;
     /// Every structure defined in the group, by name.
     fn structures(&self) -> Result<Vec<CfStructure>, SharingError>;
+    /// Store a shared queue's definition (MQRC_OBJECT_ALREADY_EXISTS when it exists and not
+    /// `replace`).
+    fn define_shared_queue(
+        &self,
+        definition: &SharedQueueDefinition,
+        replace: bool,
+    ) -> Result<(), SharingError>;
+    /// Delete a shared queue's definition (MQRC_UNKNOWN_OBJECT_NAME when absent).
+    fn delete_shared_queue(&self, name: &str) -> Result<(), SharingError>;
+    /// Every shared queue defined in the group, by name.
+    fn shared_queues(&self) -> Result<Vec<SharedQueueDefinition>, SharingError>;
+    /// Put a message on the shared queue `queue` of `structure`, visible at once.
+    fn put_shared(
+        &self,
+        structure: &str,
+        queue: &str,
+        message: &SharedMessage,
+    ) -> Result<(), SharingError>;
+    /// Get (remove) the first message of `queue` that `selection` matches, if any.
+    fn get_shared(
+        &self,
+        structure: &str,
+        queue: &str,
+        selection: SharedSelection,
+    ) -> Result<Option<RetrievedSharedMessage>, SharingError>;
+    /// The first message of `queue` after `after` that `selection` matches, left in place.
+    fn browse_shared(
+        &self,
+        structure: &str,
+        queue: &str,
+        selection: SharedSelection,
+        after: BrowseCursor,
+    ) -> Result<Option<RetrievedSharedMessage>, SharingError>;
+    /// The visible messages of the shared queue `queue` of `structure` (CURDEPTH).
+    fn shared_queue_depth(&self, structure: &str, queue: &str) -> Result<u64, SharingError>;
+    /// Stage a put in this member's unit of work `unit` on `structure`: invisible until
+    /// [`QueueSharingGroup::commit_shared`].
+    fn put_shared_in_unit(
+        &self,
+        structure: &str,
+        unit: &str,
+        queue: &str,
+        message: &SharedMessage,
+    ) -> Result<(), SharingError>;
+    /// Get the first message `selection` matches in this member's unit `unit`: hidden from
+    /// every other getter at once, removed at commit, restored at backout.
+    fn get_shared_in_unit(
+        &self,
+        structure: &str,
+        unit: &str,
+        queue: &str,
+        selection: SharedSelection,
+    ) -> Result<Option<RetrievedSharedMessage>, SharingError>;
+    /// Apply every staged change of this member's unit `unit` on `structure` at once.
+    fn commit_shared(&self, structure: &str, unit: &str) -> Result<(), SharingError>;
+    /// Undo this member's unit `unit` on `structure`.
+    fn backout_shared(&self, structure: &str, unit: &str) -> Result<(), SharingError>;
     /// This member stops: the repository records it inactive. Called once, by shutdown.
     fn leave(&self) -> Result<(), SharingError>;
 }

@@ -2,14 +2,17 @@
 //! repository, both connected at start ([`join`]), and the membership changes `ferrite create
 //! --qsg` makes ([`add_member`]).
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use ferrite_queue_manager::{
-    CfStructure, CouplingFacilityStatus, QueueSharingGroup, SharingError, SharingGroupMember,
+    BrowseCursor, CfStructure, CouplingFacilityStatus, QueueSharingGroup, RetrievedSharedMessage,
+    SharedMessage, SharedQueueDefinition, SharedSelection, SharingError, SharingGroupMember,
 };
 use ferrite_storage::config::QueueSharingGroupParameters;
 
 use crate::coupling_facility::CouplingFacility;
+use crate::list_structure::{ListStructure, SharedUnit};
 use crate::repository::Repository;
 
 /// The Ferrite version a member records in the repository.
@@ -22,6 +25,10 @@ pub struct Group {
     member_number: u32,
     repository: Mutex<Repository>,
     coupling_facility: Mutex<CouplingFacility>,
+    /// The coupling facility's URL, for the structures' own connections.
+    coupling_facility_url: String,
+    /// The list structures this member has used, each over its own connection.
+    structures: Mutex<HashMap<String, ListStructure>>,
 }
 
 /// Add `queue_manager` to the group `parameters` name, creating the repository's tables and
@@ -62,7 +69,36 @@ pub fn join(
         member_number,
         repository: Mutex::new(repository),
         coupling_facility: Mutex::new(coupling_facility),
+        coupling_facility_url: parameters.coupling_facility.clone(),
+        structures: Mutex::new(HashMap::new()),
     }))
+}
+
+impl Group {
+    /// Run `operation` on the list structure `name`, connecting to it on first use.
+    fn with_structure<T>(
+        &self,
+        name: &str,
+        operation: impl FnOnce(&mut ListStructure) -> Result<T, SharingError>,
+    ) -> Result<T, SharingError> {
+        let mut structures = self.structures.lock().unwrap();
+        if !structures.contains_key(name) {
+            let facility = CouplingFacility::connect(&self.coupling_facility_url)?;
+            structures.insert(
+                name.to_string(),
+                ListStructure::new(facility, &self.name, name),
+            );
+        }
+        operation(structures.get_mut(name).expect("connected above"))
+    }
+
+    /// This member's unit of work `unit` as the structure names it.
+    fn unit(&self, unit: &str) -> SharedUnit {
+        SharedUnit {
+            member: self.queue_manager.clone(),
+            unit: unit.to_string(),
+        }
+    }
 }
 
 impl QueueSharingGroup for Group {
@@ -105,6 +141,92 @@ impl QueueSharingGroup for Group {
 
     fn structures(&self) -> Result<Vec<CfStructure>, SharingError> {
         self.repository.lock().unwrap().structures(&self.name)
+    }
+
+    fn define_shared_queue(
+        &self,
+        definition: &SharedQueueDefinition,
+        replace: bool,
+    ) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .define_shared_queue(&self.name, definition, replace)
+    }
+
+    fn delete_shared_queue(&self, name: &str) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .delete_shared_queue(&self.name, name)
+    }
+
+    fn shared_queues(&self) -> Result<Vec<SharedQueueDefinition>, SharingError> {
+        self.repository.lock().unwrap().shared_queues(&self.name)
+    }
+
+    fn put_shared(
+        &self,
+        structure: &str,
+        queue: &str,
+        message: &SharedMessage,
+    ) -> Result<(), SharingError> {
+        self.with_structure(structure, |list| list.put(queue, message))
+    }
+
+    fn get_shared(
+        &self,
+        structure: &str,
+        queue: &str,
+        selection: SharedSelection,
+    ) -> Result<Option<RetrievedSharedMessage>, SharingError> {
+        self.with_structure(structure, |list| list.get(queue, selection))
+    }
+
+    fn browse_shared(
+        &self,
+        structure: &str,
+        queue: &str,
+        selection: SharedSelection,
+        after: BrowseCursor,
+    ) -> Result<Option<RetrievedSharedMessage>, SharingError> {
+        self.with_structure(structure, |list| list.browse(queue, selection, after))
+    }
+
+    fn shared_queue_depth(&self, structure: &str, queue: &str) -> Result<u64, SharingError> {
+        self.with_structure(structure, |list| list.depth(queue))
+    }
+
+    fn put_shared_in_unit(
+        &self,
+        structure: &str,
+        unit: &str,
+        queue: &str,
+        message: &SharedMessage,
+    ) -> Result<(), SharingError> {
+        let unit = self.unit(unit);
+        self.with_structure(structure, |list| list.put_in_unit(&unit, queue, message))
+    }
+
+    fn get_shared_in_unit(
+        &self,
+        structure: &str,
+        unit: &str,
+        queue: &str,
+        selection: SharedSelection,
+    ) -> Result<Option<RetrievedSharedMessage>, SharingError> {
+        let unit = self.unit(unit);
+        self.with_structure(structure, |list| list.get_in_unit(&unit, queue, selection))
+    }
+
+    fn commit_shared(&self, structure: &str, unit: &str) -> Result<(), SharingError> {
+        let unit = self.unit(unit);
+        self.with_structure(structure, |list| list.commit(&unit))
+    }
+
+    fn backout_shared(&self, structure: &str, unit: &str) -> Result<(), SharingError> {
+        let unit = self.unit(unit);
+        self.with_structure(structure, |list| list.backout(&unit))
     }
 
     fn leave(&self) -> Result<(), SharingError> {

@@ -23,56 +23,18 @@
 //! to 1 (a put, a commit or a backout), so that waiting getters on every member wake.
 
 use ferrite_constants::reason::MQRC_CF_STRUC_FAILED;
-use ferrite_queue_manager::SharingError;
+pub use ferrite_queue_manager::{
+    BrowseCursor, RetrievedSharedMessage, SharedMessage, SharedSelection, SharingError,
+    IDENTIFIER_LENGTH,
+};
 
 use crate::coupling_facility::CouplingFacility;
 
-/// MSGID and CORRELID length (MQ_MSG_ID_LENGTH, MQ_CORREL_ID_LENGTH).
-pub const IDENTIFIER_LENGTH: usize = 24;
 /// Entries a get or browse by MSGID and CORRELID together examines at most (those with the
 /// MSGID, in order), a bound on one script's work.
 pub const SELECTION_SCAN_MAX: usize = 1_000;
 /// Entries a structure numbers before its counter would pass the score's exact range (2^44).
 pub const ENTRIES_MAX: u64 = 1 << 44;
-
-/// One message as the structure keeps it: the data is opaque to the structure (the caller's
-/// encoded descriptor and data).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SharedMessage {
-    /// 0-9.
-    pub priority: u8,
-    pub message_id: [u8; IDENTIFIER_LENGTH],
-    pub correlation_id: [u8; IDENTIFIER_LENGTH],
-    pub data: Vec<u8>,
-}
-
-/// A message a get or browse returned.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RetrievedSharedMessage {
-    pub message: SharedMessage,
-    /// How often a unit of work that got it was backed out.
-    pub backout_count: u32,
-    /// Where a browse goes on from.
-    pub cursor: BrowseCursor,
-}
-
-/// A browse position: the score of the last entry seen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BrowseCursor(u64);
-
-impl BrowseCursor {
-    /// Before the first message.
-    pub const START: BrowseCursor = BrowseCursor(0);
-}
-
-/// Which message a get or browse wants (MQMO_MATCH_MSG_ID, MQMO_MATCH_CORREL_ID).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SharedSelection {
-    First,
-    MessageId([u8; IDENTIFIER_LENGTH]),
-    CorrelationId([u8; IDENTIFIER_LENGTH]),
-    Both([u8; IDENTIFIER_LENGTH], [u8; IDENTIFIER_LENGTH]),
-}
 
 /// A unit of work's name in the structure: the member that runs it and its own identifier.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -11,8 +11,8 @@ use ferrite_constants::reason::{
     MQRC_RESOURCE_PROBLEM, MQRC_UNKNOWN_OBJECT_NAME,
 };
 use ferrite_queue_manager::{
-    CfStructure, ConnectivityLoss, OffloadTarget, SharingError, SharingGroupMember,
-    QUEUE_SHARING_GROUP_MEMBERS_MAX,
+    CfStructure, ConnectivityLoss, OffloadTarget, QueueDefinition, SharedQueueDefinition,
+    SharingError, SharingGroupMember, QUEUE_SHARING_GROUP_MEMBERS_MAX,
 };
 
 use crate::CONNECT_TIMEOUT_MS;
@@ -61,6 +61,15 @@ CREATE TABLE IF NOT EXISTS ferrite_cf_structure (
     created_ms bigint NOT NULL,
     altered_ms bigint NOT NULL,
     PRIMARY KEY (qsg_name, struc_name)
+);
+CREATE TABLE IF NOT EXISTS ferrite_shared_queue (
+    qsg_name varchar(4) NOT NULL REFERENCES ferrite_qsg (qsg_name),
+    queue_name varchar(48) NOT NULL,
+    struc_name varchar(12) NOT NULL,
+    image bytea NOT NULL,
+    created_ms bigint NOT NULL,
+    altered_ms bigint NOT NULL,
+    PRIMARY KEY (qsg_name, queue_name)
 );
 ";
 
@@ -340,6 +349,106 @@ impl Repository {
             )
             .map_err(|error| repository_failed(&url, &error))?;
         Ok(rows.iter().map(structure_from_row).collect())
+    }
+}
+
+impl Repository {
+    /// Insert (or with `replace`, overwrite) a shared queue's definition: its structure and
+    /// its definition's image (the page set 0 image of a local queue, docs/formats.md).
+    pub fn define_shared_queue(
+        &mut self,
+        group: &str,
+        definition: &SharedQueueDefinition,
+        replace: bool,
+    ) -> Result<(), SharingError> {
+        let url = self.url.clone();
+        let conflict = if replace {
+            "ON CONFLICT (qsg_name, queue_name) DO UPDATE SET struc_name = EXCLUDED.struc_name, \
+             image = EXCLUDED.image, altered_ms = EXCLUDED.altered_ms"
+        } else {
+            "ON CONFLICT DO NOTHING"
+        };
+        let now = crate::now_ms() as i64;
+        let name = definition.queue.name.as_str();
+        let stored = self
+            .client()?
+            .execute(
+                &format!(
+                    "INSERT INTO ferrite_shared_queue (qsg_name, queue_name, struc_name, image, \
+                     created_ms, altered_ms) VALUES ($1, $2, $3, $4, $5, $5) {conflict}"
+                ),
+                &[
+                    &group,
+                    &name,
+                    &definition.structure,
+                    &definition.queue.encode(),
+                    &now,
+                ],
+            )
+            .map_err(|error| repository_failed(&url, &error))?;
+        if stored == 0 {
+            return Err(SharingError::new(
+                MQRC_OBJECT_ALREADY_EXISTS,
+                format!(
+                    "QLOCAL({name}) QSGDISP(SHARED) already exists in queue sharing group {group}"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Delete a shared queue's definition.
+    pub fn delete_shared_queue(&mut self, group: &str, name: &str) -> Result<(), SharingError> {
+        let url = self.url.clone();
+        let deleted = self
+            .client()?
+            .execute(
+                "DELETE FROM ferrite_shared_queue WHERE qsg_name = $1 AND queue_name = $2",
+                &[&group, &name],
+            )
+            .map_err(|error| repository_failed(&url, &error))?;
+        match deleted {
+            0 => Err(SharingError::new(
+                MQRC_UNKNOWN_OBJECT_NAME,
+                format!(
+                    "QLOCAL({name}) QSGDISP(SHARED) is not defined in queue sharing group {group}"
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Every shared queue of the group, by name. An image this version cannot read is
+    /// MQRC_DB2_NOT_AVAILABLE, naming the queue.
+    pub fn shared_queues(
+        &mut self,
+        group: &str,
+    ) -> Result<Vec<SharedQueueDefinition>, SharingError> {
+        let url = self.url.clone();
+        let rows = self
+            .client()?
+            .query(
+                "SELECT queue_name, struc_name, image FROM ferrite_shared_queue \
+                 WHERE qsg_name = $1 ORDER BY queue_name",
+                &[&group],
+            )
+            .map_err(|error| repository_failed(&url, &error))?;
+        rows.iter()
+            .map(|row| {
+                let name: String = row.get(0);
+                let image: Vec<u8> = row.get(2);
+                let queue = QueueDefinition::decode(&image).map_err(|error| {
+                    SharingError::new(
+                        MQRC_DB2_NOT_AVAILABLE,
+                        format!("shared queue {name} in repository {url} cannot be read: {error}"),
+                    )
+                })?;
+                Ok(SharedQueueDefinition {
+                    structure: row.get(1),
+                    queue,
+                })
+            })
+            .collect()
     }
 }
 

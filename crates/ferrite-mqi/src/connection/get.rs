@@ -171,6 +171,14 @@ impl Connection {
         gmo: &mut Mqgmo,
         buffer: &mut GetBuffer<'_>,
     ) -> MqResult<GetResult> {
+        // Queue sharing group hook: a shared queue's structure (shared_queues.rs).
+        if self.is_shared_handle(hobj) {
+            check_get_options(gmo)?;
+            return self.get_shared(hobj, md, gmo, buffer);
+        }
+        if self.shared_unit_active() && gmo.options & (BROWSE_OPTIONS | MQGMO_NO_SYNCPOINT) == 0 {
+            return failed(MQRC_SYNCPOINT_NOT_AVAILABLE);
+        }
         let handle = self.handle(hobj)?;
         let options = gmo.options;
         self.check_quiescing(options & MQGMO_FAIL_IF_QUIESCING != 0)?;
@@ -608,24 +616,36 @@ impl Connection {
         set_text(&mut gmo.resolved_q_name, queue.name_str());
         gmo.msg_token = message_token(message.key);
         groups::status_fields(gmo, md.msg_flags);
-        let data_length = message_data.len();
-        if data_length > buffer.length() && !accept_truncated {
-            gmo.returned_length = 0;
-            return Err(MqError {
-                data_length: Some(data_length),
-                ..MqError::failed(MQRC_TRUNCATED_MSG_FAILED)
-            });
-        }
-        let returned_length = data_length.min(buffer.length());
-        buffer.put(&message_data[..returned_length]);
-        gmo.returned_length = returned_length as i32;
-        Ok(GetResult {
-            data_length,
-            returned_length,
-            warning: (returned_length < data_length)
-                .then_some(MqError::warning(MQRC_TRUNCATED_MSG_ACCEPTED)),
-        })
+        return_data(message_data, accept_truncated, gmo, buffer)
     }
+}
+
+/// The message's data into the caller's buffer: all of it, as much as fits with
+/// MQRC_TRUNCATED_MSG_ACCEPTED's warning when `accept_truncated`, else (too long)
+/// MQRC_TRUNCATED_MSG_FAILED with its length.
+pub(super) fn return_data(
+    message_data: &[u8],
+    accept_truncated: bool,
+    gmo: &mut Mqgmo,
+    buffer: &mut GetBuffer<'_>,
+) -> MqResult<GetResult> {
+    let data_length = message_data.len();
+    if data_length > buffer.length() && !accept_truncated {
+        gmo.returned_length = 0;
+        return Err(MqError {
+            data_length: Some(data_length),
+            ..MqError::failed(MQRC_TRUNCATED_MSG_FAILED)
+        });
+    }
+    let returned_length = data_length.min(buffer.length());
+    buffer.put(&message_data[..returned_length]);
+    gmo.returned_length = returned_length as i32;
+    Ok(GetResult {
+        data_length,
+        returned_length,
+        warning: (returned_length < data_length)
+            .then_some(MqError::warning(MQRC_TRUNCATED_MSG_ACCEPTED)),
+    })
 }
 
 /// The browse options: MQGET browses rather than gets with one of them.

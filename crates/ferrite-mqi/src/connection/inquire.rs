@@ -154,7 +154,9 @@ impl Connection {
             // As `queue_of`: only the call the queue is lent to runs on the handle meanwhile.
             Target::Lent => return failed(MQRC_UNEXPECTED_ERROR),
             // Topic and subscription handles are not opened for MQINQ here.
-            Target::Topic(_) | Target::Subscription(_) => return failed(MQRC_NOT_OPEN_FOR_INQUIRE),
+            Target::Topic(_) | Target::Subscription(_) | Target::Shared(_) => {
+                return failed(MQRC_NOT_OPEN_FOR_INQUIRE)
+            }
         }
         Ok(Inquired { values, warning })
     }

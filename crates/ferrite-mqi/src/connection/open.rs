@@ -189,7 +189,7 @@ impl Connection {
         let mut created_temporary = false;
         let mut remote = None;
         let target = match od.object_type {
-            MQOT_Q => {
+            MQOT_Q => 'queue: {
                 if name.is_empty() || name.len() > 48 {
                     return failed(MQRC_OBJECT_NAME_ERROR);
                 }
@@ -201,6 +201,10 @@ impl Connection {
                     && self.queue_manager.queue_object_type(&name) == Some(ObjectType::RemoteQueue)
                 {
                     check_remote_open_options(options)?;
+                }
+                // Queue sharing group hook: a shared queue (shared_queues.rs).
+                if let Some(shared) = self.open_shared_queue(od, &name, q_mgr_name, options)? {
+                    break 'queue shared;
                 }
                 // Distributed queuing: a queue here, or another queue manager's.
                 let resolved = match resolve_queue_name(&self.queue_manager, &name, q_mgr_name)? {
@@ -287,6 +291,9 @@ impl Connection {
             }
             od.resolved_q_name = queue.name();
             opened_for_input = input.map(|_| queue.clone());
+        }
+        if let Target::Shared(shared) = &target {
+            od.resolved_q_name = shared.name().to_string();
         }
         od.resolved_q_mgr_name = self.queue_manager.name().to_string();
         if let Some(route) = &remote {
@@ -428,7 +435,7 @@ impl Connection {
     /// otherwise). With MQOO_ALTERNATE_USER_AUTHORITY the connection's user needs altusr on
     /// the queue manager, and the checks are made for AlternateUserId instead. A refusal is
     /// also a Not Authorized event (AUTHOREV).
-    fn authorize_open(
+    pub(super) fn authorize_open(
         &self,
         od: &Mqod,
         object_type: AuthorityObjectType,

@@ -142,9 +142,18 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        // Queue sharing group hook: no private syncpoint work in a shared unit of work.
+        let shared = self.is_shared_handle(hobj);
+        if !shared && self.shared_unit_active() && pmo.options & MQPMO_NO_SYNCPOINT == 0 {
+            return failed(MQRC_SYNCPOINT_NOT_AVAILABLE);
+        }
         // Publish/subscribe hook: a topic handle publishes (pubsub.rs).
         if let Some((topic_string, open_options)) = self.topic_of(hobj) {
             return self.publish(&topic_string, open_options, md, pmo, data);
+        }
+        // Queue sharing group hook: a shared queue's structure (shared_queues.rs).
+        if shared {
+            return self.put_shared(hobj, md, pmo, data);
         }
         self.with_lent_queue(hobj, |connection, lent| {
             connection.put_on_lent(hobj, lent, md, pmo, data)
@@ -547,6 +556,13 @@ impl Connection {
         stored: &Mqmd,
         queue: &LocalQueue,
     ) {
+        self.return_put_descriptor(md, stored);
+        set_text(&mut pmo.resolved_q_name, queue.name_str());
+        set_text(&mut pmo.resolved_q_mgr_name, self.queue_manager.name());
+    }
+
+    /// The fields of the caller's MQMD a put sets: the ids, group fields and context.
+    pub(super) fn return_put_descriptor(&self, md: &mut Mqmd, stored: &Mqmd) {
         md.group_id = stored.group_id;
         md.msg_seq_number = stored.msg_seq_number;
         md.offset = stored.offset;
@@ -562,8 +578,6 @@ impl Connection {
         md.put_date = stored.put_date;
         md.put_time = stored.put_time;
         md.appl_origin_data = stored.appl_origin_data;
-        set_text(&mut pmo.resolved_q_name, queue.name_str());
-        set_text(&mut pmo.resolved_q_mgr_name, self.queue_manager.name());
     }
 
     /// Queue-manager segmentation: put `data`, longer than the queue's MAXMSGL, as segments

@@ -13,6 +13,14 @@ impl Connection {
     /// MQCMIT: commit the unit of work (its puts become visible, its gets final).
     pub fn commit(&mut self) -> MqResult<()> {
         self.check_running()?;
+        // Queue sharing group hook: a unit of work on shared queues (shared_queues.rs).
+        if self.shared_unit_active() {
+            let result = self.end_shared_unit(true);
+            self.record
+                .mqi
+                .call(MqiCounter::Commit, MqiCounter::CommitFailed, result.is_ok());
+            return result;
+        }
         let result = self.queue_manager.commit(&mut self.unit);
         self.note_unit_of_work();
         self.record
@@ -28,6 +36,11 @@ impl Connection {
     /// their places with BackoutCount + 1).
     pub fn backout(&mut self) -> MqResult<()> {
         self.check_running()?;
+        // Queue sharing group hook: a unit of work on shared queues (shared_queues.rs).
+        if self.shared_unit_active() {
+            self.record.mqi.add(MqiCounter::Backout, 1);
+            return self.end_shared_unit(false);
+        }
         let result = self.backout_unit();
         self.note_unit_of_work();
         self.record.mqi.add(MqiCounter::Backout, 1);
@@ -40,6 +53,17 @@ impl Connection {
     pub fn disconnect(mut self) -> MqResult<()> {
         self.record.mqi.add(MqiCounter::Disc, 1);
         self.close_all();
+        // Queue sharing group hook: a unit of work on shared queues (shared_queues.rs).
+        let stopping = self.queue_manager.is_stopping();
+        if self.shared_unit_active() {
+            let ended = self.end_shared_unit(!stopping);
+            self.delete_temporary_queues();
+            return ended.and(if stopping {
+                failed(MQRC_Q_MGR_STOPPING)
+            } else {
+                Ok(())
+            });
+        }
         if self.queue_manager.is_stopping() {
             // Restart backs the unit of work out.
             self.unit = UnitOfWork::new();

@@ -1,0 +1,252 @@
+//! Shared queues through the MQI: two in-process members of one group (a Redis server and a
+//! throw-away PostgreSQL cluster started by the test) put on and get from a queue defined
+//! QSGDISP(SHARED) on one of them, outside syncpoint.
+
+mod support;
+
+use std::sync::Arc;
+
+use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
+use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_queue_manager::QueueManager;
+use ferrite_test_kit::mqi::{connect, get_sized, get_with, put_md, reason};
+use ferrite_test_kit::servers::Server;
+use support::{member, ok};
+
+const NO_SYNCPOINT_PUT: i32 = MQPMO_NO_SYNCPOINT;
+const BUFFER: usize = 1024;
+
+/// Two members of QSG1, their servers and directories, with the shared queue ORDERS in
+/// structure APP1, defined on the first.
+struct Group {
+    first: Arc<QueueManager>,
+    second: Arc<QueueManager>,
+    _directories: [tempfile::TempDir; 2],
+    _servers: [Server; 2],
+}
+
+impl Group {
+    fn start() -> Group {
+        let (redis, postgres) = (Server::redis(), Server::postgres());
+        let directories = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+        let first = member(directories[0].path(), "QM1", &redis, &postgres);
+        let second = member(directories[1].path(), "QM2", &redis, &postgres);
+        ok(&first, "DEFINE CFSTRUCT(APP1)");
+        ok(
+            &first,
+            "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)",
+        );
+        Group {
+            first,
+            second,
+            _directories: directories,
+            _servers: [redis, postgres],
+        }
+    }
+
+    fn stop(self) {
+        self.first.shutdown().unwrap();
+        self.second.shutdown().unwrap();
+    }
+}
+
+fn open(connection: &mut Connection, options: i32) -> ferrite_mqi::Hobj {
+    connection
+        .open(&mut Mqod::queue("ORDERS"), options)
+        .unwrap()
+}
+
+#[test]
+fn a_message_put_on_one_member_is_got_whole_on_another() {
+    let group = Group::start();
+    let (first, second) = (&group.first, &group.second);
+    let mut putter = connect(first);
+    let mut getter = connect(second);
+    let output = open(&mut putter, MQOO_OUTPUT);
+    let input = open(&mut getter, MQOO_INPUT_SHARED | MQOO_BROWSE);
+
+    let mut md = Mqmd {
+        priority: 3,
+        correl_id: [7; 24],
+        format: *b"MQSTR   ",
+        ..Mqmd::default()
+    };
+    md.reply_to_q = "REPLIES".into();
+    put_md(&mut putter, output, &mut md, NO_SYNCPOINT_PUT, b"order 1").unwrap();
+    assert_ne!(md.msg_id, [0; 24], "MQPUT gave the message an id");
+
+    // Browsing leaves it; the get takes it with its descriptor as put.
+    let (browsed, data) = get_sized(&mut getter, input, MQGMO_BROWSE_FIRST, BUFFER).unwrap();
+    assert_eq!(data, b"order 1");
+    assert_eq!(browsed.msg_id, md.msg_id);
+    let shown = ok(second, "DISPLAY QLOCAL(ORDERS) CURDEPTH");
+    assert!(shown.contains("CURDEPTH(1)"), "{shown}");
+    let refused = support::fails(second, "DELETE QLOCAL(ORDERS) QSGDISP(SHARED)");
+    assert!(refused.contains("has 1 messages"), "{refused}");
+    let (got, data) = get_sized(&mut getter, input, MQGMO_NO_SYNCPOINT, BUFFER).unwrap();
+    assert_eq!(data, b"order 1");
+    assert_eq!(got.msg_id, md.msg_id);
+    assert_eq!(got.correl_id, [7; 24]);
+    assert_eq!(got.priority, 3);
+    assert_eq!(&got.format, b"MQSTR   ");
+    assert_eq!(got.reply_to_q.to_string().trim(), "REPLIES");
+    assert_eq!(got.reply_to_q_mgr.to_string().trim(), "QM1");
+    assert_eq!(got.put_date, md.put_date);
+    assert_eq!(got.user_identifier, md.user_identifier);
+    let empty = get_sized(&mut getter, input, MQGMO_NO_SYNCPOINT, BUFFER);
+    assert_eq!(reason(empty), MQRC_NO_MSG_AVAILABLE);
+    group.stop();
+}
+
+#[test]
+fn shared_gets_go_by_priority_and_select_by_correlid() {
+    let group = Group::start();
+    let (first, second) = (&group.first, &group.second);
+    let mut putter = connect(first);
+    let mut getter = connect(second);
+    let output = open(&mut putter, MQOO_OUTPUT);
+    let input = open(&mut getter, MQOO_INPUT_AS_Q_DEF | MQOO_BROWSE);
+    for (priority, correl, data) in [
+        (1, 1u8, &b"low"[..]),
+        (8, 2, b"high"),
+        (5, 3, b"middle"),
+        (8, 4, b"high second"),
+    ] {
+        let mut md = Mqmd {
+            priority,
+            correl_id: [correl; 24],
+            ..Mqmd::default()
+        };
+        put_md(&mut putter, output, &mut md, NO_SYNCPOINT_PUT, data).unwrap();
+    }
+
+    // By CORRELID, whatever its place.
+    let mut wanted = Mqgmo::with_options(MQGMO_NO_SYNCPOINT);
+    let mut md = Mqmd {
+        correl_id: [3; 24],
+        ..Mqmd::default()
+    };
+    let mut buffer = vec![0; BUFFER];
+    let result = getter
+        .get(input, &mut md, &mut wanted, &mut buffer)
+        .unwrap();
+    assert_eq!(&buffer[..result.returned_length], b"middle");
+
+    // Browsing goes by priority, then arrival, without taking.
+    let mut browsed = Vec::new();
+    let mut options = MQGMO_BROWSE_FIRST;
+    while let Ok((_, data)) = get_sized(&mut getter, input, options, BUFFER) {
+        browsed.push(data);
+        options = MQGMO_BROWSE_NEXT;
+    }
+    assert_eq!(browsed, [&b"high"[..], b"high second", b"low"]);
+
+    // A buffer too short: the message stays unless truncation is accepted.
+    let short = get_sized(&mut getter, input, MQGMO_NO_SYNCPOINT, 2);
+    let error = short.expect_err("too long for the buffer");
+    assert_eq!(error.reason, MQRC_TRUNCATED_MSG_FAILED);
+    assert_eq!(error.data_length, Some(4));
+    let mut accept = Mqgmo::with_options(MQGMO_NO_SYNCPOINT | MQGMO_ACCEPT_TRUNCATED_MSG);
+    let (_, data) = get_with(&mut getter, input, &mut accept, 2).unwrap();
+    assert_eq!(data, b"hi");
+    let rest: Vec<Vec<u8>> = (0..2)
+        .map(|_| {
+            get_sized(&mut getter, input, MQGMO_NO_SYNCPOINT, BUFFER)
+                .unwrap()
+                .1
+        })
+        .collect();
+    assert_eq!(rest, [&b"high second"[..], b"low"]);
+    group.stop();
+}
+
+#[test]
+fn a_getter_waiting_on_one_member_gets_a_message_put_on_another() {
+    let group = Group::start();
+    let (first, second) = (&group.first, &group.second);
+    let waiter = std::thread::spawn({
+        let second = second.clone();
+        move || {
+            let mut getter = connect(&second);
+            let input = open(&mut getter, MQOO_INPUT_SHARED);
+            let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
+            gmo.wait_interval = 120_000;
+            get_with(&mut getter, input, &mut gmo, BUFFER).map(|(_, data)| data)
+        }
+    });
+    // The put comes whenever the waiter is waiting or not: either way it gets it.
+    let mut putter = connect(first);
+    let output = open(&mut putter, MQOO_OUTPUT);
+    let mut md = Mqmd::default();
+    putter
+        .put(
+            output,
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            b"wake",
+        )
+        .unwrap();
+    assert_eq!(waiter.join().unwrap().unwrap(), b"wake");
+    group.stop();
+}
+
+#[test]
+fn shared_units_of_work_commit_and_back_out_across_members() {
+    let group = Group::start();
+    let (first, second) = (&group.first, &group.second);
+    ok(first, "DEFINE QLOCAL(PRIVATE.Q)");
+    let mut putter = connect(first);
+    let mut getter = connect(second);
+    let output = open(&mut putter, MQOO_OUTPUT);
+    let input = open(&mut getter, MQOO_INPUT_SHARED);
+    let take = |getter: &mut Connection, options| get_sized(getter, input, options, BUFFER);
+
+    // Neither syncpoint option: z/OS's default, in the unit of work.
+    for data in [&b"one"[..], b"two"] {
+        put_md(&mut putter, output, &mut Mqmd::default(), 0, data).unwrap();
+    }
+    // A private queue's syncpoint work may not join a unit on shared queues.
+    let private = putter
+        .open(&mut Mqod::queue("PRIVATE.Q"), MQOO_OUTPUT)
+        .unwrap();
+    let mixed = put_md(
+        &mut putter,
+        private,
+        &mut Mqmd::default(),
+        MQPMO_SYNCPOINT,
+        b"x",
+    );
+    assert_eq!(reason(mixed), MQRC_SYNCPOINT_NOT_AVAILABLE);
+    let nothing_yet = take(&mut getter, MQGMO_NO_SYNCPOINT);
+    assert_eq!(reason(nothing_yet), MQRC_NO_MSG_AVAILABLE);
+    putter.commit().unwrap();
+
+    // A get backed out puts the message back, its backout count raised.
+    let (_, data) = take(&mut getter, MQGMO_SYNCPOINT).unwrap();
+    assert_eq!(data, b"one");
+    let mut other = connect(first);
+    let other_input = open(&mut other, MQOO_BROWSE);
+    let (_, hidden) = get_sized(&mut other, other_input, MQGMO_BROWSE_FIRST, BUFFER).unwrap();
+    assert_eq!(hidden, b"two", "a message got in a unit is hidden at once");
+    getter.backout().unwrap();
+    let (md, data) = take(&mut getter, MQGMO_SYNCPOINT).unwrap();
+    assert_eq!((data.as_slice(), md.backout_count), (&b"one"[..], 1));
+    getter.commit().unwrap();
+
+    // A put backed out never appears.
+    put_md(
+        &mut putter,
+        output,
+        &mut Mqmd::default(),
+        MQPMO_SYNCPOINT,
+        b"never",
+    )
+    .unwrap();
+    putter.backout().unwrap();
+    let (_, data) = take(&mut getter, MQGMO_NO_SYNCPOINT).unwrap();
+    assert_eq!(data, b"two");
+    let empty = take(&mut getter, MQGMO_NO_SYNCPOINT);
+    assert_eq!(reason(empty), MQRC_NO_MSG_AVAILABLE);
+    drop(other);
+    group.stop();
+}
