@@ -21,8 +21,8 @@
 //! principal's own authority with its groups', or an administrator's every one).
 
 use ferrite_queue_manager::objects::authority_record::{
-    authority_from_keyword, authority_keywords, check_profile, AuthorityObjectType,
-    AuthorityRecord, Entity,
+    authority_from_keyword, authority_keywords, check_profile, valid_authorities_for,
+    AuthorityObjectType, AuthorityRecord, Entity,
 };
 use ferrite_queue_manager::ConnectingUser;
 
@@ -167,8 +167,9 @@ fn authority_list(
     token: &Token,
     value: &Value,
     object_type: AuthorityObjectType,
+    profile: &str,
 ) -> Result<u32, Failure> {
-    let valid = object_type.valid_authorities();
+    let valid = valid_authorities_for(object_type, profile);
     let mut authorities = 0;
     for keyword in value.raw.split(',').map(|k| k.trim().trim_matches('\'')) {
         let Some(bits) = authority_from_keyword(keyword) else {
@@ -236,7 +237,7 @@ pub(crate) fn set(context: &Context, object: &Token, rest: &[Token]) -> Outcome 
         )));
     }
     let list = |given: Option<(&Token, &Value)>| match given {
-        Some((token, value)) => authority_list(context, token, value, object_type),
+        Some((token, value)) => authority_list(context, token, value, object_type, &profile),
         None => Ok(0),
     };
     let (add, remove) = (list(add)?, list(remove)?);

@@ -24,15 +24,15 @@
 //! records (a queue of any type, a channel, a process, a namelist, an authentication
 //! information object); on the queue manager object otherwise (ALTER QMGR, SET AUTHREC and
 //! SET CHLAUTH, buffer pools and page sets, DISPLAY CONN, a generic name such as
-//! `DISPLAY QLOCAL(APP.*)`), and crt always on the queue manager (an object that does not
-//! exist has no profile yet). MQ checks crt against a class profile of each type and dsp of a
-//! generic DISPLAY object by object; Ferrite checks crt on the queue manager for every type
-//! and a generic DISPLAY as dsp on the queue manager.
+//! `DISPLAY QLOCAL(APP.*)`), and crt on the type's class profile `@class`, as MQ checks it
+//! (`SET AUTHREC PROFILE('@class') OBJTYPE(QUEUE) ... AUTHADD(CRT)`), or else on the queue
+//! manager (an object that does not exist has no profile yet). MQ checks dsp of a generic
+//! DISPLAY object by object; Ferrite checks a generic DISPLAY as dsp on the queue manager.
 
 use ferrite_constants::{pcf::*, pcf_selector::*, reason::MQRC_NOT_AUTHORIZED, selector::*};
 use ferrite_queue_manager::objects::authority_record::{
-    AuthorityObjectType, MQZAO_CHANGE, MQZAO_CLEAR, MQZAO_CONTROL, MQZAO_CREATE, MQZAO_DELETE,
-    MQZAO_DISPLAY,
+    AuthorityObjectType, CLASS_PROFILE, MQZAO_CHANGE, MQZAO_CLEAR, MQZAO_CONTROL, MQZAO_CREATE,
+    MQZAO_DELETE, MQZAO_DISPLAY,
 };
 use ferrite_queue_manager::{ConnectingUser, ObjectType, Principal};
 
@@ -118,10 +118,15 @@ pub(crate) fn check_mqsc(
         .as_ref()
         .map(|value| value.text.as_str())
         .unwrap_or("");
-    let object = object_type
-        .filter(|_| verb != "DEFINE")
+    let typed = object_type
         .and_then(AuthorityObjectType::of)
-        .filter(|object_type| *object_type != AuthorityObjectType::QueueManager)
+        .filter(|object_type| *object_type != AuthorityObjectType::QueueManager);
+    if verb == "DEFINE" && typed.is_some_and(|kind| class_grants_create(context, &principal, kind))
+    {
+        return Ok(());
+    }
+    let object = typed
+        .filter(|_| verb != "DEFINE")
         .map(|object_type| (object_type, name));
     let command = crate::events::mqsc_command_code(verb, object_keyword);
     check(context, &principal, object, verb_authority(verb), command).map_err(|_| {
@@ -130,6 +135,20 @@ pub(crate) fn check_mqsc(
             context.name, principal.name
         )])
     })
+}
+
+/// Whether `principal` has crt on the class profile of `object_type` (no log line: the
+/// queue manager's crt is checked next when it has not).
+fn class_grants_create(
+    context: &Context,
+    principal: &Principal,
+    object_type: AuthorityObjectType,
+) -> bool {
+    context
+        .queue_manager
+        .authority_of(principal, object_type, CLASS_PROFILE)
+        & MQZAO_CREATE
+        != 0
 }
 
 /// The authority a PCF command needs, and the type and name parameter of the object it names
@@ -205,7 +224,12 @@ pub(crate) fn check_pcf(
         return Ok(());
     };
     let (authority, object) = pcf_authority(command);
-    // crt is the queue manager's (see the module docs).
+    // crt is the type's class profile's, or the queue manager's (see the module docs).
+    if authority == MQZAO_CREATE
+        && object.is_some_and(|(kind, _)| class_grants_create(context, &principal, kind))
+    {
+        return Ok(());
+    }
     let object = object.filter(|_| authority != MQZAO_CREATE);
     let named = object.map(|(object_type, id)| {
         let name = parameters.iter().find_map(|parameter| match parameter {

@@ -216,6 +216,48 @@ fn string(parameter: i32, value: &str) -> Parameter {
 }
 
 #[test]
+fn define_needs_crt_on_the_class_profile_of_its_type() {
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&[]);
+    let processor = CommandProcessor::new(queue_manager.clone());
+    refused(&processor, "app", "DEFINE QLOCAL(APP.NEW)");
+    // MQ's setmqaut -n @class -t queue +crt: queues only.
+    console(
+        &processor,
+        "SET AUTHREC PROFILE('@class') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(CRT)",
+    );
+    let records = processor
+        .run("DISPLAY AUTHREC PROFILE('@class') OBJTYPE(QUEUE)")
+        .text();
+    assert!(records.contains("PROFILE(@class)"), "{records}");
+    accepted(&processor, "app", "DEFINE QLOCAL(APP.NEW)");
+    accepted(
+        &processor,
+        "app",
+        "DEFINE QALIAS(APP.ALIAS) TARGET(APP.NEW)",
+    );
+    refused(&processor, "app", "DEFINE PROCESS(APP.PROC)");
+    // PCF Create Queue too.
+    let request = support::pcf_request(
+        MQCMD_CREATE_Q,
+        vec![
+            Parameter::string(MQCA_Q_NAME, "APP.PCF"),
+            Parameter::integer(MQIA_Q_TYPE, MQQT_LOCAL),
+        ],
+    );
+    let responses =
+        ferrite_command::pcf_commands::execute_message_from(&processor, &from("app"), &request);
+    assert_eq!(
+        responses[0].header.reason, 0,
+        "PCF Create Queue with @class crt"
+    );
+    console(
+        &processor,
+        "SET AUTHREC PROFILE('@class') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHRMV(CRT)",
+    );
+    refused(&processor, "app", "DEFINE QLOCAL(APP.NEWER)");
+}
+
+#[test]
 fn refusals_are_not_authorized_events_while_authorev_is_enabled() {
     let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.Q"]);
     ferrite_command::define_default_objects(&queue_manager).unwrap();

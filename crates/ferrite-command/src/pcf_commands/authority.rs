@@ -27,8 +27,8 @@ use ferrite_constants::{
     misc::*, object_type::MQOT_ALL, pcf_reason::*, pcf_selector::*, reason::*,
 };
 use ferrite_queue_manager::objects::authority_record::{
-    authority_from_pcf, authority_pcf_values, check_entity, check_profile, AuthorityObjectType,
-    Entity,
+    authority_from_pcf, authority_pcf_values, check_entity, check_profile, valid_authorities_for,
+    AuthorityObjectType, Entity,
 };
 use ferrite_queue_manager::ConnectingUser;
 
@@ -118,11 +118,12 @@ fn authorities(
     request: &Request,
     id: i32,
     object_type: AuthorityObjectType,
+    profile: &str,
 ) -> Result<Option<u32>, PcfFailure> {
     let Some(values) = request.integers(id)? else {
         return Ok(None);
     };
-    let valid = object_type.valid_authorities();
+    let valid = valid_authorities_for(object_type, profile);
     let mut authorities = 0;
     for value in values {
         let bits = authority_from_pcf(*value)
@@ -151,8 +152,8 @@ pub(super) fn set(context: &Context, request: &Request) -> Responses {
     let object_type = object_type(request, false)?.expect("MQOT_ALL not allowed");
     let profile = profile(context, request, object_type)?;
     let entities = entities(request)?;
-    let add = authorities(request, MQIACF_AUTH_ADD_AUTHS, object_type)?;
-    let remove = authorities(request, MQIACF_AUTH_REMOVE_AUTHS, object_type)?;
+    let add = authorities(request, MQIACF_AUTH_ADD_AUTHS, object_type, &profile)?;
+    let remove = authorities(request, MQIACF_AUTH_REMOVE_AUTHS, object_type, &profile)?;
     if add.is_none() && remove.is_none() {
         return Err(PcfFailure::new(MQRCCF_AUTH_VALUE_MISSING));
     }

@@ -433,9 +433,26 @@ pub fn is_generic(profile: &str) -> bool {
     profile.contains(['?', '*'])
 }
 
+/// The class profile of an object type: crt on it lets a user DEFINE objects of that type
+/// (MQ's `setmqaut -n @class -t queue +crt`).
+pub const CLASS_PROFILE: &str = "@class";
+
+/// The authorities a record of `object_type` for `profile` may hold: crt alone for the
+/// type's [`CLASS_PROFILE`], the type's own otherwise.
+pub fn valid_authorities_for(object_type: AuthorityObjectType, profile: &str) -> u32 {
+    if profile == CLASS_PROFILE && object_type != AuthorityObjectType::QueueManager {
+        MQZAO_CREATE
+    } else {
+        object_type.valid_authorities()
+    }
+}
+
 /// Check a PROFILE: 1-48 characters of an object name's, `?` and `*`; `**` only as a whole
-/// qualifier (MQ refuses `A**` and `***`).
+/// qualifier (MQ refuses `A**` and `***`); or [`CLASS_PROFILE`].
 pub fn check_profile(profile: &str) -> StorageResult<()> {
+    if profile == CLASS_PROFILE {
+        return Ok(());
+    }
     let valid_chars = profile
         .chars()
         .all(|c| c == '*' || c == '?' || ferrite_storage::config::is_object_name_char(c));
