@@ -52,10 +52,10 @@
 //! (MQIACF_COMMAND 1021: the PCF command, or for MQSC the PCF command of the same verb and
 //! object) and UserIdentifier.
 //!
-//! ObjectQMgrName and TopicName/TopicString never apply here: a queue of another queue manager
-//! resolves to a transmission queue or fails with a distributed queuing reason
-//! (name_resolution.rs; MQ's Unknown Remote Queue Manager and transmission queue events are
-//! not raised yet) and Ferrite has no topics.
+//! ObjectQMgrName never applies here: a queue of another queue manager resolves to a
+//! transmission queue or fails with a distributed queuing reason (name_resolution.rs; MQ's
+//! Unknown Remote Queue Manager and transmission queue events are not raised yet). Topics
+//! appear only in the Not Authorized events (TopicString).
 
 use ferrite_constants::{
     encoding::MQENC_NATIVE,
