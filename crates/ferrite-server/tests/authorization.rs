@@ -72,14 +72,35 @@ fn app_is_checked(
         open_reason(&mut connection, "APP.Q", MQOO_INPUT_AS_Q_DEF),
         MQRC_NOT_AUTHORIZED
     );
-    // The queue manager's own queues stay out of reach.
-    for queue in ["SYSTEM.ADMIN.COMMAND.QUEUE", "SYSTEM.DEAD.LETTER.QUEUE"] {
+    // The queue manager's own queues stay out of reach: the command queues (so PCF and MQSC
+    // requests cannot even be put), the dead-letter queue, the event queues, and its model
+    // queues (no dynamic queue is made).
+    for queue in [
+        "SYSTEM.ADMIN.COMMAND.QUEUE",
+        "SYSTEM.COMMAND.INPUT",
+        "SYSTEM.DEAD.LETTER.QUEUE",
+        "SYSTEM.ADMIN.QMGR.EVENT",
+    ] {
         assert_eq!(
             open_reason(&mut connection, queue, MQOO_OUTPUT),
             MQRC_NOT_AUTHORIZED,
             "{queue}"
         );
     }
+    let queues_before = queue_manager.queues().len();
+    assert_eq!(
+        open_reason(
+            &mut connection,
+            "SYSTEM.DEFAULT.MODEL.QUEUE",
+            MQOO_INPUT_EXCLUSIVE
+        ),
+        MQRC_NOT_AUTHORIZED
+    );
+    assert_eq!(
+        queue_manager.queues().len(),
+        queues_before,
+        "no dynamic queue"
+    );
     connection.disconnect().unwrap();
 }
 
