@@ -179,7 +179,8 @@ mod tests {
             "name": "APP.ONE", "parameters": {"maxdepth": 10, "descr": "it's", "noshare": ""}});
         assert_eq!(
             json_command(&body).unwrap(),
-            "DEFINE QLOCAL('APP.ONE') DESCR('it''s') MAXDEPTH(10) NOSHARE"
+            // The parameters in the body's order (serde_json keeps it: `preserve_order`).
+            "DEFINE QLOCAL('APP.ONE') MAXDEPTH(10) DESCR('it''s') NOSHARE"
         );
         let display = json!({"command": "display", "qualifier": "qlocal", "name": "A*", "responseParameters": ["curdepth"]});
         assert_eq!(
