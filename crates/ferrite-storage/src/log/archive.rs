@@ -538,7 +538,7 @@ fn offload_one(shared: &LogShared, job: OffloadJob) -> StorageResult<()> {
         &shared.counters().qjstciof,
         content_bytes.div_ceil(super::LOG_PAGE_BYTES as u64),
     );
-    let archives = {
+    {
         let mut bsds = shared.bsds.lock().unwrap();
         let mut updated = bsds.clone();
         updated.add_archive(entry.clone());
@@ -547,12 +547,12 @@ fn offload_one(shared: &LogShared, job: OffloadJob) -> StorageResult<()> {
         old.start_rba = Some(job.start);
         old.end_rba = Some(job.end);
         shared.write_bsds(&mut updated)?;
-        let archives = updated.archives.clone();
+        // The archive is readable before the active log may be overwritten. Published under
+        // the BSDS lock: archive retention publishes its list under it too, so a list without
+        // the archives retention just deleted is never replaced by an older one.
+        *shared.sources.archives.write().unwrap() = updated.archives.clone();
         *bsds = updated;
-        archives
-    };
-    // The archive is readable before the active log may be overwritten.
-    *shared.sources.archives.write().unwrap() = archives;
+    }
     for (copy, name) in entry.copies.iter().enumerate() {
         shared.say(&format!(
             "CSQJ003I FULL ARCHIVE LOG VOLUME DSNAME={}, STARTRBA={} ENDRBA={}, COPY{}",

@@ -1609,9 +1609,26 @@ impl LogManager {
             .store(wait.as_millis() as u64, Ordering::Relaxed);
     }
 
-    /// Wait until no offload is queued or running (tests, orderly shutdown tooling).
+    /// Wait until every log switch asked for so far is archived: no switch waits for the
+    /// logger, no offload is queued or running (tests, orderly shutdown tooling). A force may
+    /// return before the logger carried out a switch (the old file's last page can be durable
+    /// first), and the switch queues its offload only when carried out.
     pub fn wait_for_offload(&self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
+        let mut logger = self.shared.logger.lock().unwrap();
+        while !logger.switches.is_empty() && logger.failure.is_none() {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            logger = self
+                .shared
+                .progress
+                .wait_timeout(logger, (deadline - now).min(Duration::from_millis(10)))
+                .unwrap()
+                .0;
+        }
+        drop(logger);
         let mut offload = self.shared.offload.lock().unwrap();
         while !offload.jobs.is_empty() || offload.busy {
             let now = Instant::now();
