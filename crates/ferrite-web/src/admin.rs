@@ -1,5 +1,6 @@
 //! The administrative REST API (`/ibmmq/rest/v3/admin/...`): the queue manager, its queues
-//! (GET, POST, PATCH, DELETE) and channels (GET). Every request is an MQSC command run for the
+//! (GET, POST, PATCH, DELETE) and channels (GET, with each instance's status). Subscriptions
+//! and topics are in pubsub_resources.rs. Every request is an MQSC command run for the
 //! caller through the command processor (commands.rs), so it is checked and answered exactly
 //! as the same command typed in `ferrite mqsc` would be.
 
@@ -63,7 +64,7 @@ pub async fn queue_manager(
     ))
 }
 
-fn selection(parameters: &HashMap<String, String>, key: &str) -> Vec<String> {
+pub(crate) fn selection(parameters: &HashMap<String, String>, key: &str) -> Vec<String> {
     parameters
         .get(key)
         .map(|text| {
@@ -93,7 +94,7 @@ fn mqsc_type(rest: &str) -> RestResult<&'static str> {
 
 /// A failed DISPLAY of `kind` objects named `name`: no objects for a generic name that
 /// matched none, 404 for a single name that does not exist, the command's error otherwise.
-fn display_failure(
+pub(crate) fn display_failure(
     web: &Web,
     response: &ferrite_command::CommandResponse,
     kind: &str,
@@ -110,6 +111,22 @@ fn display_failure(
     }
 }
 
+/// What DISPLAY `command` of `kind` objects named `name` shows: one attribute list per
+/// object, none when a generic name matched none.
+pub(crate) fn displayed(
+    web: &Web,
+    caller: &Caller,
+    command: &str,
+    kind: &str,
+    name: &str,
+) -> RestResult<Vec<Vec<(String, String)>>> {
+    let response = commands::run(web.processor(), caller, command)?;
+    if !response.success {
+        return display_failure(web, &response, kind, name).map(|_| Vec::new());
+    }
+    Ok(displayed_objects(&response))
+}
+
 /// The queues matching `name` (generic with `*`) as REST objects.
 fn list_queues(
     web: &Web,
@@ -119,14 +136,11 @@ fn list_queues(
 ) -> RestResult<Vec<Value>> {
     let queue_type = mqsc_type(parameters.get("type").map_or("all", String::as_str))?;
     let command = format!("DISPLAY QUEUE({}) TYPE({queue_type}) ALL", quote(name));
-    let response = commands::run(web.processor(), caller, &command)?;
-    if !response.success {
-        return display_failure(web, &response, "queue", name);
-    }
+    let shown = displayed(web, caller, &command, "queue", name)?;
     let attributes = selection(parameters, "attributes");
     let status = selection(parameters, "status");
     let mut queues = Vec::new();
-    for displayed in displayed_objects(&response) {
+    for displayed in shown {
         let Some((_, queue_name)) = displayed.iter().find(|(key, _)| key == "QUEUE") else {
             continue;
         };
@@ -167,6 +181,29 @@ fn add_queue_status(
     Ok(())
 }
 
+/// Lists the objects of one resource for the caller, as a GET of it answers.
+pub(crate) type Lister =
+    fn(&Web, &Caller, &str, &HashMap<String, String>) -> RestResult<Vec<Value>>;
+
+/// Answers a GET of resource `key`: the objects `lister` finds named `name` (a path's name, or
+/// `name=` of the collection, default every one), run on the blocking threads for the caller.
+pub(crate) async fn listing(
+    web: Arc<Web>,
+    caller: Caller,
+    queue_manager: &str,
+    name: Option<String>,
+    parameters: HashMap<String, String>,
+    key: &'static str,
+    lister: Lister,
+) -> RestResult<Json<Value>> {
+    check_queue_manager(&web, queue_manager)?;
+    let name = name
+        .or_else(|| parameters.get("name").cloned())
+        .unwrap_or_else(|| "*".into());
+    let found = blocking(&web, move |web| lister(web, &caller, &name, &parameters)).await?;
+    Ok(Json(json!({ key: found })))
+}
+
 /// GET /admin/qmgr/{qmgr}/queue (`name=`, `type=`, `attributes=`, `status=`).
 pub async fn queues(
     State(web): State<Arc<Web>>,
@@ -174,16 +211,16 @@ pub async fn queues(
     Path(queue_manager): Path<String>,
     Query(parameters): Parameters,
 ) -> RestResult<Json<Value>> {
-    check_queue_manager(&web, &queue_manager)?;
-    let name = parameters
-        .get("name")
-        .cloned()
-        .unwrap_or_else(|| "*".into());
-    let found = blocking(&web, move |web| {
-        list_queues(web, &caller, &name, &parameters)
-    })
-    .await?;
-    Ok(Json(json!({"queue": found})))
+    listing(
+        web,
+        caller,
+        &queue_manager,
+        None,
+        parameters,
+        "queue",
+        list_queues,
+    )
+    .await
 }
 
 /// GET /admin/qmgr/{qmgr}/queue/{queue}.
@@ -193,12 +230,17 @@ pub async fn queue(
     Path((queue_manager, name)): Path<(String, String)>,
     Query(parameters): Parameters,
 ) -> RestResult<Json<Value>> {
-    check_queue_manager(&web, &queue_manager)?;
-    let found = blocking(&web, move |web| {
-        list_queues(web, &caller, &name, &parameters)
-    })
-    .await?;
-    Ok(Json(json!({"queue": found})))
+    let name = Some(name);
+    listing(
+        web,
+        caller,
+        &queue_manager,
+        name,
+        parameters,
+        "queue",
+        list_queues,
+    )
+    .await
 }
 
 fn body_object(body: &[u8]) -> RestResult<Map<String, Value>> {
@@ -316,13 +358,109 @@ const CHANNEL_TYPES: &[(&str, &str)] = &[
     ("CLUSRCVR", "clusterReceiver"),
 ];
 
-fn list_channels(web: &Web, caller: &Caller, name: &str) -> RestResult<Vec<Value>> {
-    let command = format!("DISPLAY CHANNEL({}) ALL", quote(name));
+/// The channel status figures `status=` may ask for (`status=*`, `status=status.NAME`), one
+/// set per channel instance, from DISPLAY CHSTATUS.
+pub const CHANNEL_STATUS: &[queue_attributes::Attribute] = &[
+    queue_attributes::attribute(
+        "status",
+        "state",
+        "STATUS",
+        queue_attributes::Kind::Names(&[
+            ("running", "RUNNING"),
+            ("binding", "BINDING"),
+            ("starting", "STARTING"),
+            ("retrying", "RETRYING"),
+            ("stopping", "STOPPING"),
+            ("stopped", "STOPPED"),
+            ("inactive", "INACTIVE"),
+        ]),
+    ),
+    queue_attributes::attribute(
+        "status",
+        "connectionName",
+        "CONNAME",
+        queue_attributes::Kind::Text,
+    ),
+    queue_attributes::attribute(
+        "status",
+        "transmissionQueue",
+        "XMITQ",
+        queue_attributes::Kind::Text,
+    ),
+    queue_attributes::attribute("status", "messages", "MSGS", queue_attributes::Kind::Number),
+    queue_attributes::attribute(
+        "status",
+        "batches",
+        "BATCHES",
+        queue_attributes::Kind::Number,
+    ),
+    queue_attributes::attribute(
+        "status",
+        "bytesSent",
+        "BYTSSENT",
+        queue_attributes::Kind::Number,
+    ),
+    queue_attributes::attribute(
+        "status",
+        "bytesReceived",
+        "BYTSRCVD",
+        queue_attributes::Kind::Number,
+    ),
+    queue_attributes::attribute(
+        "status",
+        "currentSequenceNumber",
+        "CURSEQNO",
+        queue_attributes::Kind::Number,
+    ),
+    queue_attributes::attribute(
+        "status",
+        "lastSequenceNumber",
+        "LSTSEQNO",
+        queue_attributes::Kind::Number,
+    ),
+    queue_attributes::attribute(
+        "status",
+        "inDoubt",
+        "INDOUBT",
+        queue_attributes::Kind::Choice("YES", "NO"),
+    ),
+];
+
+/// The status of every instance of channel `name` (an empty list when it has none: inactive).
+fn channel_status(
+    web: &Web,
+    caller: &Caller,
+    name: &str,
+    status: &[String],
+) -> RestResult<Vec<Value>> {
+    let command = format!("DISPLAY CHSTATUS({}) ALL", quote(name));
     let response = commands::run(web.processor(), caller, &command)?;
     if !response.success {
-        return display_failure(web, &response, "channel", name);
+        return match commands::reason(&response) {
+            // No instance: an inactive channel.
+            ferrite_constants::reason::MQRC_UNKNOWN_OBJECT_NAME => Ok(Vec::new()),
+            ferrite_constants::pcf_reason::MQRCCF_CHL_STATUS_NOT_FOUND => Ok(Vec::new()),
+            reason => Err(RestError::command_failed(reason, &response.lines)),
+        };
     }
     Ok(displayed_objects(&response)
+        .into_iter()
+        .map(|displayed| {
+            let mut object = Map::new();
+            queue_attributes::add_attributes_of(CHANNEL_STATUS, &mut object, &displayed, status);
+            object.remove("status").unwrap_or(Value::Object(Map::new()))
+        })
+        .collect())
+}
+
+fn list_channels(
+    web: &Web,
+    caller: &Caller,
+    name: &str,
+    parameters: &HashMap<String, String>,
+) -> RestResult<Vec<Value>> {
+    let command = format!("DISPLAY CHANNEL({}) ALL", quote(name));
+    let mut channels = displayed(web, caller, &command, "channel", name)?
         .into_iter()
         .filter_map(|displayed| {
             let value = |key: &str| {
@@ -342,32 +480,52 @@ fn list_channels(web: &Web, caller: &Caller, name: &str) -> RestResult<Vec<Value
                 "general": {"description": value("DESCR").unwrap_or_default()},
             }))
         })
-        .collect())
+        .collect::<Vec<Value>>();
+    let status = selection(parameters, "status");
+    if !status.is_empty() {
+        for channel in &mut channels {
+            let name = channel["name"].as_str().unwrap_or_default().to_string();
+            channel["status"] = Value::Array(channel_status(web, caller, &name, &status)?);
+        }
+    }
+    Ok(channels)
 }
 
-/// GET /admin/qmgr/{qmgr}/channel (`name=`).
+/// GET /admin/qmgr/{qmgr}/channel (`name=`, `status=`: each instance's status).
 pub async fn channels(
     State(web): State<Arc<Web>>,
     Extension(caller): Extension<Caller>,
     Path(queue_manager): Path<String>,
     Query(parameters): Parameters,
 ) -> RestResult<Json<Value>> {
-    check_queue_manager(&web, &queue_manager)?;
-    let name = parameters
-        .get("name")
-        .cloned()
-        .unwrap_or_else(|| "*".into());
-    let found = blocking(&web, move |web| list_channels(web, &caller, &name)).await?;
-    Ok(Json(json!({"channel": found})))
+    listing(
+        web,
+        caller,
+        &queue_manager,
+        None,
+        parameters,
+        "channel",
+        list_channels,
+    )
+    .await
 }
 
-/// GET /admin/qmgr/{qmgr}/channel/{channel}.
+/// GET /admin/qmgr/{qmgr}/channel/{channel} (`status=`).
 pub async fn channel(
     State(web): State<Arc<Web>>,
     Extension(caller): Extension<Caller>,
     Path((queue_manager, name)): Path<(String, String)>,
+    Query(parameters): Parameters,
 ) -> RestResult<Json<Value>> {
-    check_queue_manager(&web, &queue_manager)?;
-    let found = blocking(&web, move |web| list_channels(web, &caller, &name)).await?;
-    Ok(Json(json!({"channel": found})))
+    let name = Some(name);
+    listing(
+        web,
+        caller,
+        &queue_manager,
+        name,
+        parameters,
+        "channel",
+        list_channels,
+    )
+    .await
 }

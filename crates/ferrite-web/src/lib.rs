@@ -36,6 +36,7 @@ pub mod limits;
 pub mod messaging;
 pub mod metrics;
 pub mod mqsc_action;
+pub mod pubsub_resources;
 pub mod queue_attributes;
 pub mod roles;
 
@@ -244,6 +245,22 @@ pub fn router(web: Arc<Web>) -> Router {
             resource(get(admin::channel)),
         )
         .route(
+            &format!("{ADMIN}/qmgr/:qmgr/subscription"),
+            resource(get(pubsub_resources::subscriptions)),
+        )
+        .route(
+            &format!("{ADMIN}/qmgr/:qmgr/subscription/:subscription"),
+            resource(get(pubsub_resources::subscription)),
+        )
+        .route(
+            &format!("{ADMIN}/qmgr/:qmgr/topic"),
+            resource(get(pubsub_resources::topics)),
+        )
+        .route(
+            &format!("{ADMIN}/qmgr/:qmgr/topic/:topic"),
+            resource(get(pubsub_resources::topic)),
+        )
+        .route(
             &format!("{ADMIN}/action/qmgr/:qmgr/mqsc"),
             resource(post(mqsc_action::run)),
         )
@@ -254,6 +271,10 @@ pub fn router(web: Arc<Web>) -> Router {
                     .delete(messaging::get)
                     .get(messaging::browse),
             ),
+        )
+        .route(
+            &format!("{MESSAGING}/qmgr/:qmgr/topic/*topic"),
+            resource(post(messaging::publish)),
         )
         .route("/metrics", resource(get(metrics::metrics)))
         .route("/ibmmq/console", get(console::redirect))

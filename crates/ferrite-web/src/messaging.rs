@@ -1,6 +1,7 @@
 //! The messaging REST API, `/ibmmq/rest/v3/messaging/qmgr/{qmgr}/queue/{queue}/message`:
 //! POST puts the body as a message, DELETE gets one destructively (`wait`, `correlationId`,
 //! `messageId`), GET browses the first one that matches; 204 when there is none.
+//! `/messaging/qmgr/{qmgr}/topic/{topic string}/message`: POST publishes the body.
 //!
 //! Each request is an MQI connection of its own, made for the caller (MQWebUser only, as on
 //! IBM MQ), so the caller's authority records decide what it may put, get and browse (2035 is
@@ -104,25 +105,79 @@ pub async fn put(
 ) -> RestResult<Response> {
     check_queue_manager(&web, &queue_manager)?;
     messaging_caller(&caller)?;
-    let mut md = descriptor_from_headers(&headers)?;
+    let md = descriptor_from_headers(&headers)?;
     let md = blocking(&web, move |web| {
         let mut connection = connect(web, &caller)?;
         let hobj = open(&mut connection, &queue, MQOO_OUTPUT)?;
-        let mut pmo = Mqpmo {
-            options: MQPMO_NO_SYNCPOINT | MQPMO_NEW_MSG_ID | MQPMO_FAIL_IF_QUIESCING,
-            ..Mqpmo::default()
-        };
-        connection
-            .put(hobj, &mut md, &mut pmo, &body)
-            .map_err(|error| RestError::mq(error.reason, &format!("MQPUT to queue {queue}")))?;
-        Ok(md)
+        put_out_of_syncpoint(&mut connection, hobj, md, &body, &format!("queue {queue}"))
     })
     .await?;
+    Ok(created(&md))
+}
+
+/// MQPUT of `body` outside syncpoint with a new MsgId; the descriptor as put.
+fn put_out_of_syncpoint(
+    connection: &mut Connection,
+    hobj: ferrite_mqi::connection::Hobj,
+    mut md: Mqmd,
+    body: &[u8],
+    target: &str,
+) -> RestResult<Mqmd> {
+    let mut pmo = Mqpmo {
+        options: MQPMO_NO_SYNCPOINT | MQPMO_NEW_MSG_ID | MQPMO_FAIL_IF_QUIESCING,
+        ..Mqpmo::default()
+    };
+    connection
+        .put(hobj, &mut md, &mut pmo, body)
+        .map_err(|error| RestError::mq(error.reason, &format!("MQPUT to {target}")))?;
+    Ok(md)
+}
+
+/// 201 with the identifiers of the message put.
+fn created(md: &Mqmd) -> Response {
     let mut response = StatusCode::CREATED.into_response();
     let headers = response.headers_mut();
     headers.insert("ibm-mq-md-messageId", hex_header(&md.msg_id));
     headers.insert("ibm-mq-md-correlationId", hex_header(&md.correl_id));
-    Ok(response)
+    response
+}
+
+/// POST .../topic/{topic string}/message: publish the body on the topic string (the rest of
+/// the path before `/message`, percent-decoded; it may contain `/`); 201 with the message's
+/// identifiers. The caller needs pub authority on the topic.
+pub async fn publish(
+    State(web): State<Arc<Web>>,
+    Extension(caller): Extension<Caller>,
+    Path((queue_manager, path)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> RestResult<Response> {
+    check_queue_manager(&web, &queue_manager)?;
+    let Some(topic) = path
+        .strip_suffix("/message")
+        .filter(|topic| !topic.is_empty())
+    else {
+        return Err(RestError::no_such_resource(&format!(
+            "/ibmmq/rest/v3/messaging/qmgr/{queue_manager}/topic/{path}"
+        )));
+    };
+    let topic = topic.to_string();
+    messaging_caller(&caller)?;
+    let md = descriptor_from_headers(&headers)?;
+    let md = blocking(&web, move |web| {
+        let mut connection = connect(web, &caller)?;
+        let mut od = Mqod {
+            object_type: ferrite_constants::object_type::MQOT_TOPIC,
+            object_string: topic.clone(),
+            ..Mqod::default()
+        };
+        let hobj = connection
+            .open(&mut od, MQOO_OUTPUT | MQOO_FAIL_IF_QUIESCING)
+            .map_err(|error| RestError::mq(error.reason, &format!("MQOPEN of topic {topic}")))?;
+        put_out_of_syncpoint(&mut connection, hobj, md, &body, &format!("topic {topic}"))
+    })
+    .await?;
+    Ok(created(&md))
 }
 
 /// The MQMD a put's request headers and Content-Type describe.

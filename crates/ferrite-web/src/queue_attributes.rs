@@ -30,7 +30,7 @@ pub struct Attribute {
     pub kind: Kind,
 }
 
-const fn attribute(
+pub const fn attribute(
     group: &'static str,
     name: &'static str,
     keyword: &'static str,
@@ -175,7 +175,7 @@ pub fn rest_type(mqsc: &str) -> &str {
 }
 
 /// The JSON value of a displayed MQSC value, or `None` when this attribute is not displayed.
-fn rest_value(attribute: &Attribute, displayed: &[(String, String)]) -> Option<Value> {
+pub fn rest_value(attribute: &Attribute, displayed: &[(String, String)]) -> Option<Value> {
     let value_of = |keyword: &str| {
         displayed
             .iter()
@@ -191,11 +191,13 @@ fn rest_value(attribute: &Attribute, displayed: &[(String, String)]) -> Option<V
             }
         }
         Kind::Text => value_of(attribute.keyword).map(|value| Value::String(unquote(&value))),
-        Kind::Number => value_of(attribute.keyword).map(|value| {
-            value
+        Kind::Number => value_of(attribute.keyword).map(|value| match value.as_str() {
+            // A topic's inherited figure (DEFPRTY(ASPARENT)).
+            "ASPARENT" => Value::String("asParent".into()),
+            _ => value
                 .parse::<i64>()
                 .map(Value::from)
-                .unwrap_or(Value::String(value))
+                .unwrap_or(Value::String(value)),
         }),
         Kind::Choice(yes, _) => value_of(attribute.keyword).map(|value| Value::Bool(value == yes)),
         Kind::Names(names) => value_of(attribute.keyword).map(|value| {
@@ -229,7 +231,18 @@ pub fn add_attributes(
     displayed: &[(String, String)],
     selection: &[String],
 ) {
-    for attribute in QUEUE_ATTRIBUTES {
+    add_attributes_of(QUEUE_ATTRIBUTES, object, displayed, selection);
+}
+
+/// Adds the asked-for attributes of `table` (a resource's attributes) that a DISPLAY showed
+/// to the object.
+pub fn add_attributes_of(
+    table: &[Attribute],
+    object: &mut Map<String, Value>,
+    displayed: &[(String, String)],
+    selection: &[String],
+) {
+    for attribute in table {
         if !wanted(selection, attribute.group, attribute.name) {
             continue;
         }

@@ -1,7 +1,10 @@
 //! The administrative REST API over HTTP: authentication, roles, the CSRF rule, the queue
-//! manager, queue and channel resources, the MQSC action, and MQ's JSON errors.
+//! manager, queue, channel, subscription and topic resources, the MQSC action, and MQ's JSON
+//! errors.
 
 mod support;
+
+use std::sync::Arc;
 
 use serde_json::json;
 use support::start;
@@ -353,4 +356,155 @@ fn the_mqsc_action_runs_commands_as_text_and_as_json() {
         .user("alice")
         .json(json!({"type": "runSomething"}));
     assert_eq!(answer.status, 400);
+}
+
+#[test]
+fn channel_status_is_shown_when_asked_for() {
+    use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
+    let web = start(&[]);
+    let status_of = |name: &str| {
+        let answer = web
+            .call(
+                "GET",
+                &format!("/ibmmq/rest/v3/admin/qmgr/QM1/channel?name={name}&status=*"),
+            )
+            .user("rita")
+            .send();
+        assert_eq!(answer.status, 200, "{}", answer.text());
+        answer.json()["channel"][0]["status"].clone()
+    };
+    // Without a channel initiator the status cannot be known: the command's error.
+    let answer = web
+        .call(
+            "GET",
+            "/ibmmq/rest/v3/admin/qmgr/QM1/channel?name=SYSTEM.DEF.SVRCONN&status=*",
+        )
+        .user("rita")
+        .send();
+    assert_eq!(answer.status, 400, "{}", answer.text());
+    assert_eq!(answer.error()["reasonCode"], 3008);
+
+    let chinit = ChannelInitiator::start(
+        web.queue_manager.clone(),
+        ChannelInitiatorConfig {
+            address: [127, 0, 0, 1].into(),
+            port: 0,
+            ..ChannelInitiatorConfig::default()
+        },
+        Arc::new(|_: &str| {}),
+    )
+    .unwrap();
+    web.processor.set_channel_initiator(Some(chinit.clone()));
+    // No instance of the channel runs: an empty status list.
+    assert_eq!(status_of("SYSTEM.DEF.SVRCONN"), serde_json::json!([]));
+    // A sender whose partner is not there: one instance, binding or retrying.
+    for command in [
+        "DEFINE QLOCAL(TO.NOWHERE.XMITQ) USAGE(XMITQ)",
+        "DEFINE CHANNEL(TO.NOWHERE) CHLTYPE(SDR) CONNAME('127.0.0.1(1)') XMITQ(TO.NOWHERE.XMITQ)",
+        "START CHANNEL(TO.NOWHERE)",
+    ] {
+        let response = web.processor.run(command);
+        assert!(response.success, "{command}: {}", response.text());
+    }
+    let status = status_of("TO.NOWHERE");
+    assert_eq!(status.as_array().unwrap().len(), 1, "{status}");
+    let instance = &status[0];
+    assert!(
+        ["starting", "binding", "retrying", "stopped"]
+            .contains(&instance["state"].as_str().unwrap()),
+        "{instance}"
+    );
+    assert_eq!(instance["transmissionQueue"], "TO.NOWHERE.XMITQ");
+    assert_eq!(instance["messages"], 0);
+    assert_eq!(instance["inDoubt"], false);
+    // Only what is asked for.
+    let answer = web
+        .call(
+            "GET",
+            "/ibmmq/rest/v3/admin/qmgr/QM1/channel/TO.NOWHERE?status=status.transmissionQueue",
+        )
+        .user("rita")
+        .send();
+    let instance = &answer.json()["channel"][0]["status"][0];
+    assert_eq!(instance.as_object().unwrap().len(), 1, "{instance}");
+    let response = web.processor.run("STOP CHANNEL(TO.NOWHERE)");
+    assert!(response.success, "{}", response.text());
+    chinit.stop();
+}
+
+#[test]
+fn subscriptions_and_topics_are_listed_with_their_attributes() {
+    let web = start(&["APP.PRICES"]);
+    let processor = ferrite_command::CommandProcessor::new(web.queue_manager.clone());
+    for command in [
+        "DEFINE TOPIC(APP.PRICES) TOPICSTR('prices/fruit') DESCR('fruit prices') DEFPSIST(YES)",
+        "DEFINE SUB(APP.PRICES.SUB) TOPICOBJ(APP.PRICES) TOPICSTR('apples') DEST(APP.PRICES) USERDATA('mine')",
+    ] {
+        let response = processor.run(command);
+        assert!(response.success, "{command}: {}", response.text());
+    }
+    let answer = web
+        .call(
+            "GET",
+            "/ibmmq/rest/v3/admin/qmgr/QM1/subscription?name=APP.*&attributes=*",
+        )
+        .user("rita")
+        .send();
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let subscription = &answer.json()["subscription"][0];
+    assert_eq!(subscription["name"], "APP.PRICES.SUB");
+    assert_eq!(subscription["topicString"], "prices/fruit/apples");
+    assert_eq!(subscription["id"].as_str().unwrap().len(), 48);
+    assert_eq!(subscription["destination"]["name"], "APP.PRICES");
+    assert_eq!(subscription["destination"]["managed"], false);
+    assert_eq!(subscription["general"]["durable"], true);
+    assert_eq!(subscription["general"]["type"], "admin");
+    assert_eq!(subscription["user"]["data"], "mine");
+    // By id; without attributes= only the identifying fields.
+    let id = subscription["id"].as_str().unwrap().to_string();
+    let answer = web
+        .call(
+            "GET",
+            &format!("/ibmmq/rest/v3/admin/qmgr/QM1/subscription?id={id}"),
+        )
+        .user("rita")
+        .send();
+    let listed = answer.json()["subscription"].as_array().unwrap().clone();
+    assert_eq!(listed.len(), 1);
+    assert!(listed[0].get("destination").is_none());
+    let answer = web
+        .call(
+            "GET",
+            "/ibmmq/rest/v3/admin/qmgr/QM1/subscription/NO.SUCH.SUB",
+        )
+        .user("rita")
+        .send();
+    assert_eq!(answer.status, 404, "{}", answer.text());
+
+    let answer = web
+        .call(
+            "GET",
+            "/ibmmq/rest/v3/admin/qmgr/QM1/topic/APP.PRICES?attributes=general,applicationDefaults",
+        )
+        .user("rita")
+        .send();
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let topic = &answer.json()["topic"][0];
+    assert_eq!(topic["topicString"], "prices/fruit");
+    assert_eq!(topic["type"], "local");
+    assert_eq!(topic["general"]["description"], "fruit prices");
+    assert_eq!(topic["applicationDefaults"]["persistence"], "persistent");
+    assert_eq!(topic["applicationDefaults"]["priority"], "asParent");
+    assert_eq!(topic["general"]["inhibitPublish"], "asParent");
+    let answer = web
+        .call("GET", "/ibmmq/rest/v3/admin/qmgr/QM1/topic?name=NOPE*")
+        .user("rita")
+        .send();
+    assert_eq!(answer.json()["topic"], serde_json::json!([]));
+    // A user without an administrative role sees nothing.
+    let answer = web
+        .call("GET", "/ibmmq/rest/v3/admin/qmgr/QM1/topic")
+        .user("nora")
+        .send();
+    assert_eq!(answer.status, 403, "{}", answer.text());
 }

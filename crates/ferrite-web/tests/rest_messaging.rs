@@ -1,5 +1,5 @@
 //! The messaging REST API over HTTP: put, destructive get and browse with MQ's headers,
-//! selectors and status codes, and its errors.
+//! selectors and status codes, publication on a topic string, and its errors.
 
 mod support;
 
@@ -251,4 +251,51 @@ fn waiting_gets_never_hold_up_other_requests() {
             assert_eq!(getter.join().unwrap().status, 200);
         }
     });
+}
+
+#[test]
+fn a_publication_posted_to_a_topic_reaches_its_subscriber() {
+    let web = start(&["APP.FEED"]);
+    let processor = ferrite_command::CommandProcessor::new(web.queue_manager.clone());
+    for command in [
+        "DEFINE SUB(FEED.SUB) TOPICSTR('news/sport') DEST(APP.FEED)",
+        "SET AUTHREC PROFILE('SYSTEM.BASE.TOPIC') OBJTYPE(TOPIC) PRINCIPAL('uma') AUTHADD(PUB)",
+    ] {
+        let response = processor.run(command);
+        assert!(response.success, "{command}: {}", response.text());
+    }
+    let topic = "/ibmmq/rest/v3/messaging/qmgr/QM1/topic/news/sport/message";
+    let answer = web
+        .call("POST", topic)
+        .user("uma")
+        .body("text/plain", b"goal");
+    assert_eq!(answer.status, 201, "{}", answer.text());
+    assert_eq!(answer.header("ibm-mq-md-messageId").unwrap().len(), 48);
+    let answer = web
+        .call(
+            "DELETE",
+            "/ibmmq/rest/v3/messaging/qmgr/QM1/queue/APP.FEED/message",
+        )
+        .user("uma")
+        .send();
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(answer.text(), "goal");
+    // Without pub authority: 403 with MQ's reason.
+    let answer = web
+        .call("POST", topic)
+        .user("both")
+        .body("text/plain", b"offside");
+    assert_eq!(answer.status, 403, "{}", answer.text());
+    assert_eq!(answer.error()["reasonCode"], 2035);
+    // An administrator without MQWebUser may not publish; a path without /message is unknown.
+    let answer = web
+        .call("POST", topic)
+        .user("alice")
+        .body("text/plain", b"x");
+    assert_eq!(answer.status, 403, "{}", answer.text());
+    let answer = web
+        .call("POST", "/ibmmq/rest/v3/messaging/qmgr/QM1/topic/news/sport")
+        .user("uma")
+        .body("text/plain", b"x");
+    assert_eq!(answer.status, 404, "{}", answer.text());
 }

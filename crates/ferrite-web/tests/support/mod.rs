@@ -15,6 +15,8 @@ pub const PASSWORD: &str = "s3cret-Pass";
 /// A running queue manager QM1 and its web server.
 pub struct Fixture {
     pub queue_manager: Arc<QueueManager>,
+    /// The command processor the web server runs its commands through.
+    pub processor: Arc<ferrite_command::CommandProcessor>,
     pub agent: ureq::Agent,
     pub server: Option<WebServer>,
     pub base: String,
@@ -68,10 +70,11 @@ pub fn start_with(
         queue_manager.clone(),
     ));
     let (options, agent) = configure(directory.path());
-    let server = WebServer::start(processor, options).unwrap();
+    let server = WebServer::start(processor.clone(), options).unwrap();
     let base = server.url().trim_end_matches('/').to_string();
     Fixture {
         queue_manager,
+        processor,
         agent,
         server: Some(server),
         base,
