@@ -17,6 +17,7 @@ mod status;
 mod syncpoint;
 pub use get_watch::NextMessage;
 pub use retained::retained_topic_strings;
+pub use shared_queues::WAIT_SLICE_MS;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

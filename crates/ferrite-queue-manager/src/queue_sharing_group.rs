@@ -268,6 +268,12 @@ pub trait QueueSharingGroup: Send + Sync {
     fn commit_shared(&self, structure: &str, unit: &str) -> Result<(), SharingError>;
     /// Undo this member's unit `unit` on `structure`.
     fn backout_shared(&self, structure: &str, unit: &str) -> Result<(), SharingError>;
+    /// The arrivals (0 -> 1 transitions, on any member) counted on the shared queue `queue`
+    /// so far: a waiting getter reads it before it looks at the structure.
+    fn arrivals_seen(&self, queue: &str) -> u64;
+    /// Wait until an arrival on `queue` after `seen` or `timeout`; true when the getter should
+    /// look again.
+    fn wait_for_arrival(&self, queue: &str, seen: u64, timeout: std::time::Duration) -> bool;
     /// This member stops: the repository records it inactive. Called once, by shutdown.
     fn leave(&self) -> Result<(), SharingError>;
 }

@@ -11,8 +11,9 @@ use ferrite_queue_manager::{
 };
 use ferrite_storage::config::QueueSharingGroupParameters;
 
+use crate::arrivals::Arrivals;
 use crate::coupling_facility::CouplingFacility;
-use crate::list_structure::{ListStructure, SharedUnit};
+use crate::list_structure::{arrivals_channel, ListStructure, SharedUnit};
 use crate::repository::Repository;
 
 /// The Ferrite version a member records in the repository.
@@ -29,6 +30,8 @@ pub struct Group {
     coupling_facility_url: String,
     /// The list structures this member has used, each over its own connection.
     structures: Mutex<HashMap<String, ListStructure>>,
+    /// The listener that wakes this member's waiting getters.
+    arrivals: Arc<Arrivals>,
 }
 
 /// Add `queue_manager` to the group `parameters` name, creating the repository's tables and
@@ -63,6 +66,10 @@ pub fn join(
     let coupling_facility = CouplingFacility::connect(&parameters.coupling_facility)?;
     let mut repository = Repository::connect(&parameters.repository)?;
     let member_number = repository.start_member(&parameters.name, queue_manager, VERSION)?;
+    let arrivals = Arrivals::start(
+        &parameters.coupling_facility,
+        &arrivals_channel(&parameters.name),
+    );
     Ok(Arc::new(Group {
         name: parameters.name.clone(),
         queue_manager: queue_manager.to_string(),
@@ -71,6 +78,7 @@ pub fn join(
         coupling_facility: Mutex::new(coupling_facility),
         coupling_facility_url: parameters.coupling_facility.clone(),
         structures: Mutex::new(HashMap::new()),
+        arrivals,
     }))
 }
 
@@ -229,7 +237,16 @@ impl QueueSharingGroup for Group {
         self.with_structure(structure, |list| list.backout(&unit))
     }
 
+    fn arrivals_seen(&self, queue: &str) -> u64 {
+        self.arrivals.seen(queue)
+    }
+
+    fn wait_for_arrival(&self, queue: &str, seen: u64, timeout: std::time::Duration) -> bool {
+        self.arrivals.wait(queue, seen, timeout)
+    }
+
     fn leave(&self) -> Result<(), SharingError> {
+        self.arrivals.stop();
         self.repository
             .lock()
             .unwrap()

@@ -12,12 +12,16 @@
 //!   CSQ5PQSG ADD QSG does) and the membership rows (ADD QMGR).
 //! - [`coupling_facility`]: the connection to Redis and what it reports.
 //! - [`group`]: a member's connection to its group, made at start ([`join`]).
+//! - [`list_structure`]: shared queues' messages and units of work in a CF list structure.
+//! - [`arrivals`]: the listener that wakes a member's waiting getters when a shared queue
+//!   goes from empty to non-empty on any member.
 //!
 //! Every failure carries MQ's reason code: MQRC_CF_NOT_AVAILABLE (2345) when the coupling
 //! facility cannot be reached or is misconfigured, MQRC_CF_STRUC_FAILED (2373) when a
 //! connection to it fails in use, MQRC_DB2_NOT_AVAILABLE (2342) for the repository.
 //! docs/formats.md lists the tables and the Redis keys.
 
+pub mod arrivals;
 pub mod coupling_facility;
 pub mod group;
 pub mod list_structure;

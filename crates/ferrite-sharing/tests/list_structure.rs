@@ -231,3 +231,26 @@ fn the_first_message_on_an_empty_queue_is_announced_to_every_member() {
     let next: String = subscription.get_message().unwrap().get_payload().unwrap();
     assert_eq!(next, QUEUE);
 }
+
+#[test]
+fn the_arrivals_listener_counts_each_announcement_and_wakes_its_waiter() {
+    use ferrite_sharing::arrivals::Arrivals;
+    let redis = Server::redis();
+    let arrivals = Arrivals::start(&redis.url(), &arrivals_channel("QSG1"));
+    assert!(arrivals.subscribed(), "subscribed before start returns");
+    let seen = arrivals.seen(QUEUE);
+    let waiter = std::thread::spawn({
+        let arrivals = arrivals.clone();
+        move || arrivals.wait(QUEUE, seen, Duration::from_secs(600))
+    });
+    let mut putter = structure(&redis);
+    putter.put(QUEUE, &message(5, 1, 0, "first")).unwrap();
+    assert!(waiter.join().unwrap(), "woken by the arrival");
+    // Another queue's arrival does not change this one's count; a 1 -> 2 put announces none.
+    putter.put(QUEUE, &message(5, 2, 0, "second")).unwrap();
+    putter.put("OTHER.Q", &message(5, 3, 0, "other")).unwrap();
+    let other_seen = 0;
+    assert!(arrivals.wait("OTHER.Q", other_seen, Duration::from_secs(600)));
+    assert_eq!(arrivals.seen(QUEUE), seen + 1);
+    arrivals.stop();
+}

@@ -250,3 +250,43 @@ fn shared_units_of_work_commit_and_back_out_across_members() {
     drop(other);
     group.stop();
 }
+
+/// Script calls (one per look at a structure) the Redis server has run so far.
+fn script_calls(redis: &Server) -> u64 {
+    let mut connection = redis::Client::open(redis.url())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    let info: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query(&mut connection)
+        .unwrap();
+    info.lines()
+        .filter(|line| line.starts_with("cmdstat_evalsha:") || line.starts_with("cmdstat_eval:"))
+        .filter_map(|line| {
+            let calls = line.split_once("calls=")?.1;
+            calls.split(',').next()?.parse::<u64>().ok()
+        })
+        .sum()
+}
+
+#[test]
+fn a_waiting_getter_looks_again_on_arrivals_not_in_a_tight_loop() {
+    let group = Group::start();
+    let mut getter = connect(&group.second);
+    let input = open(&mut getter, MQOO_INPUT_SHARED);
+    let before = script_calls(&group._servers[0]);
+    let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
+    gmo.wait_interval = 3_000;
+    assert_eq!(
+        reason(get_with(&mut getter, input, &mut gmo, BUFFER)),
+        MQRC_NO_MSG_AVAILABLE
+    );
+    // One look, then one per WAIT_SLICE_MS at most (a loaded machine looks less often, never
+    // more); polling every 20 ms would have looked about 150 times.
+    let looks = script_calls(&group._servers[0]) - before;
+    let slices = 3_000 / ferrite_mqi::connection::WAIT_SLICE_MS;
+    assert!(looks <= slices + 2, "{looks} looks in a 3 s wait");
+    drop(getter);
+    group.stop();
+}

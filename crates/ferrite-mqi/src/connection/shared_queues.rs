@@ -11,8 +11,11 @@
 //! structure and no private queue: syncpoint work that would mix them fails with
 //! MQRC_SYNCPOINT_NOT_AVAILABLE (there is no two-phase commit between the page sets and the
 //! coupling facility yet). Persistent messages
-//! are kept only in the structure (not logged by the member). MQGMO_WAIT polls the structure
-//! every [`WAIT_POLL_MS`] until a message comes or the wait interval ends. Selection by
+//! are kept only in the structure (not logged by the member). MQGMO_WAIT waits for the
+//! queue's next arrival (its depth going from 0 to 1 on any member, which the group's
+//! arrivals listener counts), looking again at least every [`WAIT_SLICE_MS`] (selective
+//! getters whose message comes to a non-empty queue, a quiescing queue manager), until a
+//! message comes or the wait interval ends. Selection by
 //! MSGID and CORRELID; other match options, MQGMO_LOCK, groups, browse under cursor and
 //! message handles fail with MQRC_FUNCTION_NOT_SUPPORTED, as do context-passing opens.
 
@@ -40,9 +43,9 @@ use crate::descriptor;
 use crate::error::{MqError, MqResult};
 use crate::structures::{Mqgmo, Mqmd, Mqod, Mqpmo};
 
-/// How often a waiting MQGET looks at the structure again (the bound on how late a waiting
-/// getter sees a message another member put).
-pub const WAIT_POLL_MS: u64 = 20;
+/// The longest a waiting MQGET waits for an arrival before it looks at the structure again
+/// and checks for a quiescing queue manager (arrivals wake it at once).
+pub const WAIT_SLICE_MS: u64 = 200;
 
 /// The open options a shared queue takes.
 const SHARED_OPEN_OPTIONS: i32 = MQOO_INPUT_AS_Q_DEF
@@ -243,7 +246,14 @@ impl Connection {
         };
         let selection = selection(md, gmo.match_options);
         let deadline = wait_deadline(gmo);
+        let group = self.group()?;
+        let queue = self
+            .shared_target(hobj)
+            .expect("a shared handle")
+            .name
+            .clone();
         loop {
+            let seen = group.arrivals_seen(&queue);
             let length = buffer.length();
             if let Some(found) = self.take_shared(hobj, selection, options, length, &unit)? {
                 if let Some(unit) = &unit {
@@ -254,7 +264,8 @@ impl Connection {
             match deadline {
                 Some(deadline) if Instant::now() < deadline => {
                     let left = deadline.saturating_duration_since(Instant::now());
-                    std::thread::sleep(left.min(Duration::from_millis(WAIT_POLL_MS)));
+                    let slice = left.min(Duration::from_millis(WAIT_SLICE_MS));
+                    group.wait_for_arrival(&queue, seen, slice);
                     self.check_quiescing(options & MQGMO_FAIL_IF_QUIESCING != 0)?;
                 }
                 _ => return failed(MQRC_NO_MSG_AVAILABLE),
