@@ -53,9 +53,9 @@ pub use queue_sharing_group::{
     BrowseCursor, RetrievedSharedMessage, SharedMessage, SharedSelection, IDENTIFIER_LENGTH,
 };
 pub use queue_sharing_group::{
-    CfStructure, ConnectivityLoss, CouplingFacilityStatus, OffloadTarget, QueueSharingGroup,
-    SharedQueueDefinition, SharingError, SharingGroupMember, ADMIN_STRUCTURE_NAME,
-    CF_STRUCTURE_NAME_LENGTH_MAX, QUEUE_SHARING_GROUP_MEMBERS_MAX,
+    CfStructure, ConnectivityLoss, CouplingFacilityStatus, MemberRecovery, OffloadTarget,
+    QueueSharingGroup, SharedQueueDefinition, SharingError, SharingGroupMember,
+    ADMIN_STRUCTURE_NAME, CF_STRUCTURE_NAME_LENGTH_MAX, QUEUE_SHARING_GROUP_MEMBERS_MAX,
 };
 pub use security::{
     ConnectingUser, ConnectionAuthentication, CredentialCheck, LocalAuthentication, Principal,

@@ -149,6 +149,17 @@ pub struct SharedQueueDefinition {
     pub queue: QueueDefinition,
 }
 
+/// What a member's restart found of its shared work ([`QueueSharingGroup::recover_member`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemberRecovery {
+    /// Units left staged on a structure (by a crash), backed out.
+    pub units_backed_out: usize,
+    /// In-doubt units of recovery whose shared half committed: they commit.
+    pub commit: Vec<String>,
+    /// In-doubt units of recovery whose shared half did not commit: they back out.
+    pub backout: Vec<String>,
+}
+
 /// MSGID and CORRELID length (MQ_MSG_ID_LENGTH, MQ_CORREL_ID_LENGTH).
 pub const IDENTIFIER_LENGTH: usize = 24;
 
@@ -268,6 +279,27 @@ pub trait QueueSharingGroup: Send + Sync {
     fn commit_shared(&self, structure: &str, unit: &str) -> Result<(), SharingError>;
     /// Undo this member's unit `unit` on `structure`.
     fn backout_shared(&self, structure: &str, unit: &str) -> Result<(), SharingError>;
+    /// Two-phase commit of a unit of work with private and shared work, step 1: mark this
+    /// member's unit of recovery `urid` prepared, its shared half being `unit` (before the
+    /// private half's PREPARE is logged).
+    fn prepare_mixed(&self, urid: &str, unit: &str) -> Result<(), SharingError>;
+    /// Step 3: commit the shared half `unit` on `structure`, recording in the same atomic
+    /// step that `urid`'s private half must commit.
+    fn commit_shared_deciding(
+        &self,
+        structure: &str,
+        unit: &str,
+        urid: &str,
+    ) -> Result<(), SharingError>;
+    /// Whether the group records the decision to commit `urid` (after a failed step 3, whose
+    /// outcome the caller does not know).
+    fn mixed_decided(&self, urid: &str) -> Result<bool, SharingError>;
+    /// The private half of `urid` ended (committed or backed out): forget its marks.
+    fn forget_mixed(&self, urid: &str) -> Result<(), SharingError>;
+    /// This member starts again: back out the units it left staged in every structure, and
+    /// say which of its in-doubt units of recovery (`in_doubt`, URIDs as text) commit and
+    /// which back out; the marks of URIDs not in doubt are dropped.
+    fn recover_member(&self, in_doubt: &[String]) -> Result<MemberRecovery, SharingError>;
     /// The arrivals (0 -> 1 transitions, on any member) counted on the shared queue `queue`
     /// so far: a waiting getter reads it before it looks at the structure.
     fn arrivals_seen(&self, queue: &str) -> u64;

@@ -6,14 +6,17 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use ferrite_queue_manager::{
-    BrowseCursor, CfStructure, CouplingFacilityStatus, QueueSharingGroup, RetrievedSharedMessage,
-    SharedMessage, SharedQueueDefinition, SharedSelection, SharingError, SharingGroupMember,
+    BrowseCursor, CfStructure, CouplingFacilityStatus, MemberRecovery, QueueSharingGroup,
+    RetrievedSharedMessage, SharedMessage, SharedQueueDefinition, SharedSelection, SharingError,
+    SharingGroupMember,
 };
 use ferrite_storage::config::QueueSharingGroupParameters;
 
 use crate::arrivals::Arrivals;
 use crate::coupling_facility::CouplingFacility;
-use crate::list_structure::{arrivals_channel, ListStructure, SharedUnit};
+use crate::list_structure::{
+    arrivals_channel, decisions_key, prepared_key, ListStructure, SharedUnit,
+};
 use crate::repository::Repository;
 
 /// The Ferrite version a member records in the repository.
@@ -98,6 +101,29 @@ impl Group {
             );
         }
         operation(structures.get_mut(name).expect("connected above"))
+    }
+
+    /// Run `call` on the coupling facility's own connection (not a structure's).
+    fn on_facility<T>(
+        &self,
+        call: impl FnOnce(&mut redis::Connection) -> redis::RedisResult<T>,
+    ) -> Result<T, SharingError> {
+        self.coupling_facility.lock().unwrap().run(call)
+    }
+
+    /// Back out the units this member left staged on every structure of the group.
+    fn back_out_own_units(&self) -> Result<usize, SharingError> {
+        let mut backed_out = 0;
+        for structure in self.structures()? {
+            backed_out += self.with_structure(&structure.name, |list| {
+                let units = list.units_of(&self.queue_manager)?;
+                for unit in &units {
+                    list.backout(unit)?;
+                }
+                Ok(units.len())
+            })?;
+        }
+        Ok(backed_out)
     }
 
     /// This member's unit of work `unit` as the structure names it.
@@ -237,6 +263,69 @@ impl QueueSharingGroup for Group {
         self.with_structure(structure, |list| list.backout(&unit))
     }
 
+    fn prepare_mixed(&self, urid: &str, unit: &str) -> Result<(), SharingError> {
+        let key = prepared_key(&self.name, &self.queue_manager);
+        self.on_facility(|connection| {
+            redis::cmd("HSET")
+                .arg(&key)
+                .arg(urid)
+                .arg(unit)
+                .query(connection)
+        })
+    }
+
+    fn commit_shared_deciding(
+        &self,
+        structure: &str,
+        unit: &str,
+        urid: &str,
+    ) -> Result<(), SharingError> {
+        let unit = self.unit(unit);
+        self.with_structure(structure, |list| list.commit_deciding(&unit, urid))
+    }
+
+    fn mixed_decided(&self, urid: &str) -> Result<bool, SharingError> {
+        let key = decisions_key(&self.name, &self.queue_manager);
+        self.on_facility(|connection| redis::cmd("HEXISTS").arg(&key).arg(urid).query(connection))
+    }
+
+    fn forget_mixed(&self, urid: &str) -> Result<(), SharingError> {
+        let keys = [
+            prepared_key(&self.name, &self.queue_manager),
+            decisions_key(&self.name, &self.queue_manager),
+        ];
+        self.on_facility(|connection| {
+            redis::pipe()
+                .cmd("HDEL")
+                .arg(&keys[0])
+                .arg(urid)
+                .ignore()
+                .cmd("HDEL")
+                .arg(&keys[1])
+                .arg(urid)
+                .ignore()
+                .query(connection)
+        })
+    }
+
+    fn recover_member(&self, in_doubt: &[String]) -> Result<MemberRecovery, SharingError> {
+        let units_backed_out = self.back_out_own_units()?;
+        let prepared_key = prepared_key(&self.name, &self.queue_manager);
+        let decisions_key = decisions_key(&self.name, &self.queue_manager);
+        let (prepared, decided): (Vec<String>, Vec<String>) = self.on_facility(|connection| {
+            let prepared = redis::cmd("HKEYS").arg(&prepared_key).query(connection)?;
+            let decided = redis::cmd("HKEYS").arg(&decisions_key).query(connection)?;
+            Ok((prepared, decided))
+        })?;
+        let recovery = mixed_recovery(units_backed_out, in_doubt, &prepared, &decided);
+        for stale in prepared.iter().chain(&decided) {
+            if !in_doubt.contains(stale) {
+                self.forget_mixed(stale)?;
+            }
+        }
+        Ok(recovery)
+    }
+
     fn arrivals_seen(&self, queue: &str) -> u64 {
         self.arrivals.seen(queue)
     }
@@ -251,5 +340,53 @@ impl QueueSharingGroup for Group {
             .lock()
             .unwrap()
             .stop_member(&self.name, &self.queue_manager)
+    }
+}
+
+/// Which way each in-doubt unit of recovery goes: committed where the group recorded the
+/// decision (the shared half committed), backed out where only its prepared mark is left;
+/// an in-doubt unit with neither is not a mixed unit of work (a channel's) and is left alone.
+fn mixed_recovery(
+    units_backed_out: usize,
+    in_doubt: &[String],
+    prepared: &[String],
+    decided: &[String],
+) -> MemberRecovery {
+    let mut recovery = MemberRecovery {
+        units_backed_out,
+        ..MemberRecovery::default()
+    };
+    for urid in in_doubt {
+        if decided.contains(urid) {
+            recovery.commit.push(urid.clone());
+        } else if prepared.contains(urid) {
+            recovery.backout.push(urid.clone());
+        }
+    }
+    recovery
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_doubt_units_follow_the_recorded_decision() {
+        let text = |items: &[&str]| {
+            items
+                .iter()
+                .map(|item| item.to_string())
+                .collect::<Vec<_>>()
+        };
+        let recovery = mixed_recovery(
+            2,
+            &text(&["A", "B", "C"]),
+            &text(&["B", "D"]),
+            &text(&["A", "E"]),
+        );
+        assert_eq!(recovery.units_backed_out, 2);
+        assert_eq!(recovery.commit, text(&["A"]));
+        // C has no mark: a channel's in-doubt unit, not the group's to decide.
+        assert_eq!(recovery.backout, text(&["B"]));
     }
 }

@@ -125,6 +125,13 @@ end
 
 if operation == 'commit' or operation == 'backout' then
   local unit_key, units_key, unit_name = ARGV[4], ARGV[5], ARGV[6]
+  -- A unit that also holds private queues' work (two-phase commit): the member's decision to
+  -- commit URID is recorded with the commit itself, and its prepared mark removed.
+  local prepared_key, decisions_key, urid = ARGV[7] or '', ARGV[8] or '', ARGV[9] or ''
+  if operation == 'commit' and urid ~= '' then
+    redis.call('HDEL', prepared_key, urid)
+    redis.call('HSET', decisions_key, urid, unit_name)
+  end
   local changes = redis.call('LRANGE', unit_key, 0, -1)
   for _, change in ipairs(changes) do
     local kind = string.sub(change, 1, 1)

@@ -18,6 +18,8 @@
 //! | `qsg:{G}:s:S:q:Q:c:CORRELID` | sorted set | Q's visible entries with that CORRELID (hex) |
 //! | `qsg:{G}:s:S:u:MEMBER:UNIT` | list | a unit of work's staged puts and gets |
 //! | `qsg:{G}:s:S:units:MEMBER` | set | the member's units with staged changes |
+//! | `qsg:{G}:prepared:MEMBER` | hash | URID -> unit: private halves prepared, shared half not committed |
+//! | `qsg:{G}:decisions:MEMBER` | hash | URID -> unit: shared half committed, private half must commit |
 //!
 //! The channel `qsg:{G}:arrivals` carries a queue's name when its visible depth goes from 0
 //! to 1 (a put, a commit or a backout), so that waiting getters on every member wake.
@@ -49,6 +51,7 @@ const SCRIPT: &str = include_str!("list_structure.lua");
 /// One connection's view of one CF list structure.
 pub struct ListStructure {
     facility: CouplingFacility,
+    group: String,
     prefix: String,
     arrivals: String,
     script: redis::Script,
@@ -59,6 +62,7 @@ impl ListStructure {
     pub fn new(facility: CouplingFacility, group: &str, structure: &str) -> ListStructure {
         ListStructure {
             facility,
+            group: group.to_string(),
             prefix: format!("qsg:{{{group}}}:s:{structure}:"),
             arrivals: arrivals_channel(group),
             script: redis::Script::new(SCRIPT),
@@ -184,14 +188,35 @@ impl ListStructure {
         self.end_unit("backout", unit)
     }
 
+    /// Commit `unit`, whose member's private half is prepared as unit of recovery `urid`:
+    /// in the same script, the member's decision to commit `urid` is recorded
+    /// ([`decisions_key`]) and its prepared mark ([`prepared_key`]) removed, so that the
+    /// member's restart knows which way its in-doubt private half goes.
+    pub fn commit_deciding(&mut self, unit: &SharedUnit, urid: &str) -> Result<(), SharingError> {
+        self.end_unit_deciding("commit", unit, urid)
+    }
+
     fn end_unit(&mut self, operation: &str, unit: &SharedUnit) -> Result<(), SharingError> {
+        self.end_unit_deciding(operation, unit, "")
+    }
+
+    fn end_unit_deciding(
+        &mut self,
+        operation: &str,
+        unit: &SharedUnit,
+        urid: &str,
+    ) -> Result<(), SharingError> {
         let (unit_key, units_key, unit_name) = self.unit_keys(Some(unit));
+        let group = self.group.clone();
         let _: i64 = self.invoke(|invocation| {
             invocation
                 .arg(operation)
                 .arg(&unit_key)
                 .arg(&units_key)
                 .arg(&unit_name)
+                .arg(prepared_key(&group, &unit.member))
+                .arg(decisions_key(&group, &unit.member))
+                .arg(urid)
         })?;
         Ok(())
     }
@@ -249,6 +274,18 @@ impl ListStructure {
 /// The channel that carries 0 -> 1 transitions of a group's shared queues.
 pub fn arrivals_channel(group: &str) -> String {
     format!("qsg:{{{group}}}:arrivals")
+}
+
+/// The hash of `member`'s units of recovery prepared for a mixed unit of work whose shared
+/// half is not yet committed (URID -> shared unit name).
+pub fn prepared_key(group: &str, member: &str) -> String {
+    format!("qsg:{{{group}}}:prepared:{member}")
+}
+
+/// The hash of `member`'s mixed units of work whose shared half committed, so their private
+/// half must commit too (URID -> shared unit name).
+pub fn decisions_key(group: &str, member: &str) -> String {
+    format!("qsg:{{{group}}}:decisions:{member}")
 }
 
 /// The record the structure keeps: the priority digit, MSGID and CORRELID in hexadecimal

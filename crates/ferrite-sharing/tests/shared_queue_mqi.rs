@@ -11,7 +11,7 @@ use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueManager;
 use ferrite_test_kit::mqi::{connect, get_sized, get_with, put_md, reason};
 use ferrite_test_kit::servers::Server;
-use support::{member, ok};
+use support::{member, ok, rejoin};
 
 const NO_SYNCPOINT_PUT: i32 = MQPMO_NO_SYNCPOINT;
 const BUFFER: usize = 1024;
@@ -205,18 +205,6 @@ fn shared_units_of_work_commit_and_back_out_across_members() {
     for data in [&b"one"[..], b"two"] {
         put_md(&mut putter, output, &mut Mqmd::default(), 0, data).unwrap();
     }
-    // A private queue's syncpoint work may not join a unit on shared queues.
-    let private = putter
-        .open(&mut Mqod::queue("PRIVATE.Q"), MQOO_OUTPUT)
-        .unwrap();
-    let mixed = put_md(
-        &mut putter,
-        private,
-        &mut Mqmd::default(),
-        MQPMO_SYNCPOINT,
-        b"x",
-    );
-    assert_eq!(reason(mixed), MQRC_SYNCPOINT_NOT_AVAILABLE);
     let nothing_yet = take(&mut getter, MQGMO_NO_SYNCPOINT);
     assert_eq!(reason(nothing_yet), MQRC_NO_MSG_AVAILABLE);
     putter.commit().unwrap();
@@ -289,4 +277,223 @@ fn a_waiting_getter_looks_again_on_arrivals_not_in_a_tight_loop() {
     assert!(looks <= slices + 2, "{looks} looks in a 3 s wait");
     drop(getter);
     group.stop();
+}
+
+fn persistent() -> Mqmd {
+    Mqmd {
+        persistence: ferrite_constants::persistence::MQPER_PERSISTENT,
+        ..Mqmd::default()
+    }
+}
+
+#[test]
+fn a_unit_of_work_on_private_and_shared_queues_commits_and_backs_out_whole() {
+    let group = Group::start();
+    let (first, second) = (&group.first, &group.second);
+    ok(first, "DEFINE QLOCAL(PRIVATE.Q)");
+    let mut app = connect(first);
+    let shared = open(&mut app, MQOO_OUTPUT);
+    let private = app
+        .open(&mut Mqod::queue("PRIVATE.Q"), MQOO_OUTPUT)
+        .unwrap();
+    let mut watcher = connect(first);
+    let private_input = watcher
+        .open(&mut Mqod::queue("PRIVATE.Q"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let mut remote = connect(second);
+    let shared_input = open(&mut remote, MQOO_INPUT_SHARED);
+
+    // Private first, then shared: either order joins one unit.
+    put_md(
+        &mut app,
+        private,
+        &mut persistent(),
+        MQPMO_SYNCPOINT,
+        b"private 1",
+    )
+    .unwrap();
+    put_md(
+        &mut app,
+        shared,
+        &mut persistent(),
+        MQPMO_SYNCPOINT,
+        b"shared 1",
+    )
+    .unwrap();
+    put_md(
+        &mut app,
+        private,
+        &mut Mqmd::default(),
+        MQPMO_SYNCPOINT,
+        b"private 2",
+    )
+    .unwrap();
+    for (connection, input) in [(&mut watcher, private_input), (&mut remote, shared_input)] {
+        let invisible = get_sized(connection, input, MQGMO_NO_SYNCPOINT, BUFFER);
+        assert_eq!(reason(invisible), MQRC_NO_MSG_AVAILABLE);
+    }
+    app.commit().unwrap();
+    let take = |connection: &mut Connection, input| {
+        get_sized(connection, input, MQGMO_NO_SYNCPOINT, BUFFER).map(|(_, data)| data)
+    };
+    assert_eq!(take(&mut remote, shared_input).unwrap(), b"shared 1");
+    assert_eq!(take(&mut watcher, private_input).unwrap(), b"private 1");
+    assert_eq!(take(&mut watcher, private_input).unwrap(), b"private 2");
+
+    // Backed out: neither half appears.
+    put_md(
+        &mut app,
+        shared,
+        &mut persistent(),
+        MQPMO_SYNCPOINT,
+        b"shared 2",
+    )
+    .unwrap();
+    put_md(
+        &mut app,
+        private,
+        &mut persistent(),
+        MQPMO_SYNCPOINT,
+        b"private 3",
+    )
+    .unwrap();
+    app.backout().unwrap();
+    assert_eq!(
+        reason(take(&mut remote, shared_input)),
+        MQRC_NO_MSG_AVAILABLE
+    );
+    assert_eq!(
+        reason(take(&mut watcher, private_input)),
+        MQRC_NO_MSG_AVAILABLE
+    );
+
+    // Gets too: a shared and a private message got in one unit, committed together.
+    put_md(
+        &mut app,
+        shared,
+        &mut persistent(),
+        MQPMO_NO_SYNCPOINT,
+        b"shared 3",
+    )
+    .unwrap();
+    put_md(
+        &mut app,
+        private,
+        &mut persistent(),
+        MQPMO_NO_SYNCPOINT,
+        b"private 4",
+    )
+    .unwrap();
+    let (_, got) = get_sized(&mut watcher, private_input, MQGMO_SYNCPOINT, BUFFER).unwrap();
+    assert_eq!(got, b"private 4");
+    let watcher_shared = open(&mut watcher, MQOO_INPUT_SHARED);
+    let (_, got) = get_sized(&mut watcher, watcher_shared, MQGMO_SYNCPOINT, BUFFER).unwrap();
+    assert_eq!(got, b"shared 3");
+    watcher.commit().unwrap();
+    assert_eq!(
+        reason(take(&mut remote, shared_input)),
+        MQRC_NO_MSG_AVAILABLE
+    );
+    drop((app, watcher, remote));
+    group.stop();
+}
+
+#[test]
+fn a_restarted_member_finishes_its_shared_work_the_way_it_went() {
+    use ferrite_queue_manager::{MessageSelector, UnitOfWork};
+    use ferrite_storage::data_manager::message::MessageDescriptor;
+    let redis = Server::redis();
+    let postgres = Server::postgres();
+    let directories = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let first = member(directories[0].path(), "QM1", &redis, &postgres);
+    let second = member(directories[1].path(), "QM2", &redis, &postgres);
+    ok(&first, "DEFINE CFSTRUCT(APP1)");
+    ok(
+        &first,
+        "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)",
+    );
+    ok(&first, "DEFINE QLOCAL(PRIVATE.Q)");
+    let group = first.queue_sharing_group().unwrap().clone();
+
+    // A shared unit left staged: a message put in it (never visible), one got in it (hidden).
+    let mut app = connect(&first);
+    let shared = open(&mut app, MQOO_OUTPUT | MQOO_INPUT_SHARED);
+    put_md(
+        &mut app,
+        shared,
+        &mut persistent(),
+        MQPMO_NO_SYNCPOINT,
+        b"kept",
+    )
+    .unwrap();
+    put_md(
+        &mut app,
+        shared,
+        &mut persistent(),
+        MQPMO_SYNCPOINT,
+        b"never",
+    )
+    .unwrap();
+    let (_, got) = get_sized(&mut app, shared, MQGMO_SYNCPOINT, BUFFER).unwrap();
+    assert_eq!(got, b"kept");
+    // The process "ends" without MQDISC or backout.
+    std::mem::forget(app);
+
+    // Two mixed units whose private halves are prepared: one whose shared half committed
+    // (the decision recorded), one whose shared half did not.
+    let queue = first.queue("PRIVATE.Q").unwrap();
+    let descriptor = MessageDescriptor {
+        persistent: true,
+        ..MessageDescriptor::default()
+    };
+    let prepared = |data: &[u8], shared_unit: &str| {
+        let mut unit = UnitOfWork::new();
+        first
+            .put(Some(&mut unit), &queue, &descriptor, data)
+            .unwrap();
+        let urid = unit.urid().unwrap().to_string();
+        group.prepare_mixed(&urid, shared_unit).unwrap();
+        first.prepare(&mut unit).unwrap();
+        std::mem::forget(unit);
+        urid
+    };
+    let decided = prepared(b"decided", "u.decided");
+    let undecided = prepared(b"undecided", "u.undecided");
+    group
+        .commit_shared_deciding("APP1", "u.decided", &decided)
+        .unwrap();
+    drop(group);
+    first.shutdown().unwrap();
+    drop(first);
+
+    let first = rejoin(directories[0].path(), "QM1", &redis, &postgres);
+    assert!(
+        first.in_doubt_units().is_empty(),
+        "every mixed unit resolved"
+    );
+    let queue = first.queue("PRIVATE.Q").unwrap();
+    let mut private = Vec::new();
+    while let Some(message) = first
+        .get(None, &queue, &MessageSelector::default(), None)
+        .unwrap()
+    {
+        private.push(message.data);
+    }
+    assert_eq!(private, vec![b"decided".to_vec()]);
+    // The staged unit was backed out: the got message is back, the staged put never came.
+    let mut other = connect(&second);
+    let input = open(&mut other, MQOO_INPUT_SHARED);
+    let (md, got) = get_sized(&mut other, input, MQGMO_NO_SYNCPOINT, BUFFER).unwrap();
+    assert_eq!((got.as_slice(), md.backout_count), (&b"kept"[..], 1));
+    assert_eq!(
+        reason(get_sized(&mut other, input, MQGMO_NO_SYNCPOINT, BUFFER)),
+        MQRC_NO_MSG_AVAILABLE
+    );
+    // Nothing is left to recover.
+    let group = first.queue_sharing_group().unwrap().clone();
+    let again = group.recover_member(&[decided, undecided]).unwrap();
+    assert_eq!(again, ferrite_queue_manager::MemberRecovery::default());
+    drop((other, group));
+    first.shutdown().unwrap();
+    second.shutdown().unwrap();
 }

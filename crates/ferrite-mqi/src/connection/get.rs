@@ -176,9 +176,6 @@ impl Connection {
             check_get_options(gmo)?;
             return self.get_shared(hobj, md, gmo, buffer);
         }
-        if self.shared_unit_active() && gmo.options & (BROWSE_OPTIONS | MQGMO_NO_SYNCPOINT) == 0 {
-            return failed(MQRC_SYNCPOINT_NOT_AVAILABLE);
-        }
         let handle = self.handle(hobj)?;
         let options = gmo.options;
         self.check_quiescing(options & MQGMO_FAIL_IF_QUIESCING != 0)?;

@@ -142,11 +142,7 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
-        // Queue sharing group hook: no private syncpoint work in a shared unit of work.
         let shared = self.is_shared_handle(hobj);
-        if !shared && self.shared_unit_active() && pmo.options & MQPMO_NO_SYNCPOINT == 0 {
-            return failed(MQRC_SYNCPOINT_NOT_AVAILABLE);
-        }
         // Publish/subscribe hook: a topic handle publishes (pubsub.rs).
         if let Some((topic_string, open_options)) = self.topic_of(hobj) {
             return self.publish(&topic_string, open_options, md, pmo, data);

@@ -8,9 +8,9 @@
 //! MQGMO_SYNCPOINT_IF_PERSISTENT, or neither: z/OS's default) is staged in the connection's
 //! unit on the structure under this member's name ([`SharedUnitOfWork`]), and MQCMIT or
 //! MQBACK (MQDISC, an abnormal end) applies or drops it in one script. A unit spans one
-//! structure and no private queue: syncpoint work that would mix them fails with
-//! MQRC_SYNCPOINT_NOT_AVAILABLE (there is no two-phase commit between the page sets and the
-//! coupling facility yet). Persistent messages
+//! structure (work on a second fails with MQRC_SYNCPOINT_NOT_AVAILABLE) and any private
+//! queues: a unit with both commits in two phases ([`Connection::commit_with_shared_unit`]),
+//! the coupling facility's atomic commit being the decision. Persistent messages
 //! are kept only in the structure (not logged by the member). MQGMO_WAIT waits for the
 //! queue's next arrival (its depth going from 0 to 1 on any member, which the group's
 //! arrivals listener counts), looking again at least every [`WAIT_SLICE_MS`] (selective
@@ -315,12 +315,9 @@ impl Connection {
     }
 
     /// The name of the connection's shared unit of work on `structure`: the one it has, or a
-    /// new one. MQRC_SYNCPOINT_NOT_AVAILABLE when the unit of work already holds private
-    /// queues' work or another structure's.
+    /// new one. MQRC_SYNCPOINT_NOT_AVAILABLE when the unit of work already holds another
+    /// structure's work.
     fn shared_unit_name(&self, structure: &str) -> MqResult<String> {
-        if !self.unit.is_empty() {
-            return failed(MQRC_SYNCPOINT_NOT_AVAILABLE);
-        }
         match &self.shared_unit.active {
             Some((active, unit)) if active == structure => Ok(unit.clone()),
             Some(_) => failed(MQRC_SYNCPOINT_NOT_AVAILABLE),
@@ -331,13 +328,78 @@ impl Connection {
         }
     }
 
-    /// Whether the unit of work holds shared queues' work (private queues' syncpoint work
-    /// then fails with MQRC_SYNCPOINT_NOT_AVAILABLE).
+    /// Whether the unit of work holds shared queues' work.
     pub(super) fn shared_unit_active(&self) -> bool {
         self.shared_unit.active.is_some()
     }
 
     /// Commit or back out the shared unit of work, if there is one.
+    /// MQCMIT of a unit of work that holds shared queues' work, and perhaps private queues'
+    /// too. With logged private work it commits in two phases: the URID is marked prepared in
+    /// the group, the private half is prepared (its PREPARE record forced), the shared half
+    /// commits in one script that also records the decision, then the private half commits
+    /// and the decision is forgotten. A crash at any step leaves the member's restart to
+    /// finish the same way (`QueueManager::attach_queue_sharing_group`). Private work that
+    /// logged nothing (non-persistent only) survives no restart, so it just commits after
+    /// the shared half.
+    pub(super) fn commit_with_shared_unit(&mut self) -> MqResult<()> {
+        let Some(urid) = self.unit.urid() else {
+            self.end_shared_unit(true).inspect_err(|_| {
+                let _ = self.backout_unit();
+            })?;
+            return self.commit_private_half();
+        };
+        let (structure, unit) = self.shared_unit.active.take().expect("a shared unit");
+        let group = self.group()?;
+        let urid = urid.to_string();
+        let prepared = group
+            .prepare_mixed(&urid, &unit)
+            .map_err(group_error)
+            .and_then(|()| {
+                self.queue_manager
+                    .prepare(&mut self.unit)
+                    .map_err(MqError::from)
+            });
+        if let Err(error) = prepared {
+            let _ = self.backout_unit();
+            let _ = group.backout_shared(&structure, &unit);
+            let _ = group.forget_mixed(&urid);
+            return Err(error);
+        }
+        let decided = match group.commit_shared_deciding(&structure, &unit, &urid) {
+            Ok(()) => true,
+            // The script is atomic: the decision is there exactly when the commit happened.
+            Err(error) => match group.mixed_decided(&urid) {
+                Ok(decided) => decided,
+                Err(_) => {
+                    // Unknown: the private half stays in doubt until the member's restart
+                    // reads the decision.
+                    self.queue_manager
+                        .keep_in_doubt(std::mem::take(&mut self.unit));
+                    return Err(group_error(error));
+                }
+            },
+        };
+        if !decided {
+            let _ = self.backout_unit();
+            let _ = group.backout_shared(&structure, &unit);
+            let _ = group.forget_mixed(&urid);
+            return failed(MQRC_BACKED_OUT);
+        }
+        self.commit_private_half()?;
+        let _ = group.forget_mixed(&urid);
+        Ok(())
+    }
+
+    /// Commit the private queues' half of the unit of work, with its trigger hooks.
+    fn commit_private_half(&mut self) -> MqResult<()> {
+        let result = self.queue_manager.commit(&mut self.unit);
+        self.note_unit_of_work();
+        result?;
+        self.arrivals.resolved(&self.queue_manager, true);
+        Ok(())
+    }
+
     pub(super) fn end_shared_unit(&mut self, commit: bool) -> MqResult<()> {
         let Some((structure, unit)) = self.shared_unit.active.take() else {
             return Ok(());

@@ -15,7 +15,7 @@ impl Connection {
         self.check_running()?;
         // Queue sharing group hook: a unit of work on shared queues (shared_queues.rs).
         if self.shared_unit_active() {
-            let result = self.end_shared_unit(true);
+            let result = self.commit_with_shared_unit();
             self.record
                 .mqi
                 .call(MqiCounter::Commit, MqiCounter::CommitFailed, result.is_ok());
@@ -39,7 +39,10 @@ impl Connection {
         // Queue sharing group hook: a unit of work on shared queues (shared_queues.rs).
         if self.shared_unit_active() {
             self.record.mqi.add(MqiCounter::Backout, 1);
-            return self.end_shared_unit(false);
+            let private = self.backout_unit();
+            return self
+                .end_shared_unit(false)
+                .and(private.map_err(MqError::from));
         }
         let result = self.backout_unit();
         self.note_unit_of_work();
@@ -56,7 +59,13 @@ impl Connection {
         // Queue sharing group hook: a unit of work on shared queues (shared_queues.rs).
         let stopping = self.queue_manager.is_stopping();
         if self.shared_unit_active() {
-            let ended = self.end_shared_unit(!stopping);
+            let ended = if stopping {
+                // Restart backs the private half out; the structure's half is backed out here.
+                self.unit = UnitOfWork::new();
+                self.end_shared_unit(false)
+            } else {
+                self.commit_with_shared_unit()
+            };
             self.delete_temporary_queues();
             return ended.and(if stopping {
                 failed(MQRC_Q_MGR_STOPPING)

@@ -647,8 +647,56 @@ impl QueueManager {
 
     /// Attach the queue sharing group this queue manager joined at start (ferrite-sharing).
     /// Only the first call attaches one; later calls return false.
+    ///
+    /// Attaching recovers the member's shared work first: the units it left staged on the
+    /// structures are backed out, and each in-doubt unit of recovery of a unit of work that
+    /// held private and shared work goes the way its shared half went
+    /// ([`crate::QueueSharingGroup::recover_member`]).
     pub fn attach_queue_sharing_group(&self, group: Arc<dyn crate::QueueSharingGroup>) -> bool {
-        self.queue_sharing_group.set(group).is_ok()
+        if self.queue_sharing_group.set(group.clone()).is_err() {
+            return false;
+        }
+        self.recover_shared_work(group.as_ref());
+        true
+    }
+
+    fn recover_shared_work(&self, group: &dyn crate::QueueSharingGroup) {
+        let in_doubt = self.in_doubt_units();
+        let names: Vec<String> = in_doubt.iter().map(ToString::to_string).collect();
+        let recovery = match group.recover_member(&names) {
+            Ok(recovery) => recovery,
+            Err(error) => {
+                self.say(&format!(
+                    "CSQE006E {} shared work of this member not recovered: {error}",
+                    self.name
+                ));
+                return;
+            }
+        };
+        for (urid, name) in in_doubt.iter().zip(&names) {
+            let commit = recovery.commit.contains(name);
+            if !commit && !recovery.backout.contains(name) {
+                continue;
+            }
+            match self.resolve_in_doubt(*urid, commit) {
+                Ok(()) => {
+                    let _ = group.forget_mixed(name);
+                }
+                Err(error) => self.say(&format!(
+                    "CSQE006E {} unit of recovery {name} not resolved: {error}",
+                    self.name
+                )),
+            }
+        }
+        if recovery.units_backed_out + recovery.commit.len() + recovery.backout.len() > 0 {
+            self.say(&format!(
+                "CSQE005I {} shared work recovered: {} staged units backed out, {} in-doubt units committed, {} backed out",
+                self.name,
+                recovery.units_backed_out,
+                recovery.commit.len(),
+                recovery.backout.len()
+            ));
+        }
     }
 
     /// The queue sharing group this queue manager is a member of, if any.
@@ -2178,6 +2226,17 @@ impl QueueManager {
         let mut urids: Vec<Urid> = self.in_doubt.lock().unwrap().keys().copied().collect();
         urids.sort();
         urids
+    }
+
+    /// Keep a prepared unit in doubt while its coordinator cannot say which way it goes (a
+    /// unit with shared queues' work whose coupling facility failed at commit): its messages
+    /// stay held until [`QueueManager::resolve_in_doubt`] or the restart's resolution.
+    pub fn keep_in_doubt(&self, unit: UnitOfWork) {
+        assert!(unit.prepared, "only a prepared unit is in doubt");
+        let Some(urid) = unit.urid else {
+            return;
+        };
+        self.in_doubt.lock().unwrap().insert(urid, unit);
     }
 
     /// RESOLVE INDOUBT: commit or back out a unit left in doubt.

@@ -30,6 +30,25 @@ pub fn member(
     queue_manager
 }
 
+/// Open `name` again in `directory` (after a shutdown) and attach it to its group, which
+/// recovers its shared work.
+pub fn rejoin(
+    directory: &Path,
+    name: &str,
+    redis: &Server,
+    postgres: &Server,
+) -> Arc<QueueManager> {
+    let parameters = QueueSharingGroupParameters {
+        name: "QSG1".to_string(),
+        coupling_facility: redis.url(),
+        repository: postgres.url(),
+    };
+    let queue_manager = ferrite_test_kit::open(directory);
+    let group = ferrite_sharing::join(name, &parameters).unwrap();
+    assert!(queue_manager.attach_queue_sharing_group(group));
+    queue_manager
+}
+
 /// Run `command`, which must succeed; its output.
 pub fn ok(queue_manager: &Arc<QueueManager>, command: &str) -> String {
     let response = ferrite_command::run_command(queue_manager, command);
