@@ -539,3 +539,255 @@ fn a_large_message_crosses_in_segments_and_an_unknown_queue_goes_to_the_dead_let
     assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
     assert!(sender.wait_ended(PATIENCE));
 }
+
+/// QM1 listening with the remote queue TO.QM2, its transmission queue QM2 and the SVR channel
+/// (blank CONNAME unless `server_attributes` gives one); QM2 listening with APP.IN and the
+/// RQSTR channel whose CONNAME is QM1's listener.
+fn requester_pair(server_attributes: &str) -> (Listener, Listener) {
+    let qm1 = listen(start_configured(
+        &[],
+        ServerConfig::default(),
+        small_config("QM1"),
+    ));
+    let qm = &qm1.fixture.queue_manager;
+    mqsc_ok(qm, "DEFINE QLOCAL(QM2) USAGE(XMITQ)");
+    mqsc_ok(
+        qm,
+        "DEFINE QREMOTE(TO.QM2) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)",
+    );
+    mqsc_ok(
+        qm,
+        &format!("DEFINE CHANNEL({CHANNEL}) CHLTYPE(SVR) XMITQ(QM2) BATCHSZ(4) NPMSPEED(NORMAL) DISCINT(0) {server_attributes}"),
+    );
+    let qm2 = listen(start_configured(
+        &["APP.IN"],
+        ServerConfig::default(),
+        small_config("QM2"),
+    ));
+    mqsc_ok(
+        &qm2.fixture.queue_manager,
+        &format!(
+            "DEFINE CHANNEL({CHANNEL}) CHLTYPE(RQSTR) CONNAME('127.0.0.1({})') NPMSPEED(NORMAL)",
+            qm1.port()
+        ),
+    );
+    (qm1, qm2)
+}
+
+fn logged(listener: &Listener, text: &str) -> bool {
+    listener
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|line| line.contains(text))
+}
+
+#[test]
+fn a_started_requester_receives_the_servers_transmission_queue_on_its_connection() {
+    let (qm1, qm2) = requester_pair("");
+    let (mqsc1, mqsc2) = (console(&qm1), console(&qm2));
+    put_numbered(&qm1.fixture.queue_manager, 0..6);
+    assert!(
+        !mqsc1.run(&format!("START CHANNEL({CHANNEL})")).success,
+        "a SVR without a CONNAME waits for its requester"
+    );
+    run_ok(&mqsc2, &format!("START CHANNEL({CHANNEL})"));
+    expect_numbered(&qm2.fixture.queue_manager, 0..6);
+    let server = qm1
+        .chinit
+        .sender(CHANNEL)
+        .expect("the requester started the SVR");
+    wait_until("the batches confirmed", || {
+        server.snapshot().last_sequence == 6
+    });
+    let requester = qm2.chinit.sender(CHANNEL).unwrap();
+    wait_until("the requester committed", || {
+        requester.snapshot().last_sequence == 6
+    });
+    let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+    for expected in [
+        "CHLTYPE(SVR)",
+        "STATUS(RUNNING)",
+        "XMITQ(QM2)",
+        "MSGS(6)",
+        "LSTSEQNO(6)",
+    ] {
+        assert!(display.contains(expected), "{expected}:\n{display}");
+    }
+    let display = run_ok(&mqsc2, &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+    for expected in [
+        "CHLTYPE(RQSTR)",
+        "STATUS(RUNNING)",
+        "MSGS(6)",
+        "LSTSEQNO(6)",
+    ] {
+        assert!(display.contains(expected), "{expected}:\n{display}");
+    }
+    assert!(
+        !mqsc2.run(&format!("START CHANNEL({CHANNEL})")).success,
+        "a running requester is not started twice"
+    );
+
+    // The requester stops; the server's session ends with it. Started again, the sequence
+    // numbers carry on from both ends' records.
+    run_ok(&mqsc2, &format!("STOP CHANNEL({CHANNEL})"));
+    assert!(requester.wait_ended(PATIENCE));
+    assert!(server.wait_ended(PATIENCE));
+    put_numbered(&qm1.fixture.queue_manager, 6..9);
+    run_ok(&mqsc2, &format!("START CHANNEL({CHANNEL})"));
+    expect_numbered(&qm2.fixture.queue_manager, 6..9);
+    let server = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("the batch confirmed", || {
+        server.snapshot().last_sequence == 9
+    });
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(get_next(&mut connection, Some(Duration::from_millis(200))).is_none());
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(FORCE)"));
+    assert!(server.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_servers_in_doubt_batch_is_resolved_when_its_requester_connects() {
+    let (qm1, qm2) = requester_pair("");
+    let qm = &qm1.fixture.queue_manager;
+    put_numbered(qm, 0..3);
+    leave_batch_in_doubt(qm, 3);
+    put_numbered(qm, 3..5);
+    qm2.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..5);
+    let server = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("confirmed", || {
+        let status = server.snapshot();
+        !status.in_doubt && status.last_sequence == 5
+    });
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(
+        get_next(&mut connection, Some(Duration::from_millis(200))).is_none(),
+        "no message arrives twice"
+    );
+    assert_eq!(depth(qm, "QM2"), 0);
+    assert!(qm2.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(server.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_server_with_a_conname_starts_like_a_sender_and_its_requester_receives() {
+    let (qm1, qm2) = requester_pair("");
+    mqsc_ok(
+        &qm1.fixture.queue_manager,
+        &format!(
+            "ALTER CHANNEL({CHANNEL}) CHLTYPE(SVR) CONNAME('127.0.0.1({})')",
+            qm2.port()
+        ),
+    );
+    put_numbered(&qm1.fixture.queue_manager, 0..5);
+    let server = qm1.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..5);
+    wait_until("confirmed", || server.snapshot().last_sequence == 5);
+    let display = run_ok(&console(&qm2), "DISPLAY CHSTATUS(*) ALL");
+    assert!(
+        display.contains("CHLTYPE(RQSTR)") && display.contains("LSTSEQNO(5)"),
+        "{display}"
+    );
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(server.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_requester_asking_a_sender_is_called_back() {
+    let (qm1, qm2) = requester_pair("");
+    let qm = &qm1.fixture.queue_manager;
+    mqsc_ok(qm, &format!("DELETE CHANNEL({CHANNEL})"));
+    mqsc_ok(
+        qm,
+        &format!(
+            "DEFINE CHANNEL({CHANNEL}) CHLTYPE(SDR) XMITQ(QM2) CONNAME('127.0.0.1({})') NPMSPEED(NORMAL) DISCINT(0)",
+            qm2.port()
+        ),
+    );
+    put_numbered(qm, 0..4);
+    qm2.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..4);
+    let sender = qm1.chinit.sender(CHANNEL).expect("called back");
+    assert_eq!(sender.snapshot().channel_type.keyword(), "SDR");
+    wait_until("confirmed", || sender.snapshot().last_sequence == 4);
+    assert!(logged(&qm1, "callback"));
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_requester_naming_an_unknown_or_unsuitable_channel_is_refused_with_mqs_reason() {
+    let (qm1, qm2) = requester_pair("");
+    let qm = &qm2.fixture.queue_manager;
+    put_numbered(&qm1.fixture.queue_manager, 0..2);
+    for (name, reason) in [
+        ("NO.SUCH.CHANNEL", "reason 2540"),
+        ("SOME.RCVR", "reason 2539"),
+    ] {
+        mqsc_ok(
+            qm,
+            &format!(
+                "DEFINE CHANNEL({name}) CHLTYPE(RQSTR) CONNAME('127.0.0.1({})')",
+                qm1.port()
+            ),
+        );
+        mqsc_ok(
+            &qm1.fixture.queue_manager,
+            "DEFINE CHANNEL(SOME.RCVR) CHLTYPE(RCVR) REPLACE",
+        );
+        let requester = qm2.chinit.start_channel(name).unwrap();
+        assert!(requester.wait_ended(PATIENCE));
+        assert_eq!(requester.status(), SenderStatus::Stopped, "{name}");
+        assert!(logged(&qm2, reason), "{name}: {reason}");
+    }
+    assert_eq!(depth(&qm1.fixture.queue_manager, "QM2"), 2, "nothing moved");
+    assert!(qm1.chinit.sender(CHANNEL).is_none());
+}
+
+#[test]
+fn a_requester_that_answers_the_server_with_garbage_loses_nothing() {
+    use ferrite_protocol::segment::SegmentType;
+    use ferrite_protocol::transport::Transport;
+    use ferrite_server::message_channel::negotiation;
+    use ferrite_server::message_channel::session::{send_flow, FLOW_ORDER};
+    use std::io::Write;
+    let (qm1, qm2) = requester_pair("");
+    let qm = &qm1.fixture.queue_manager;
+    put_numbered(qm, 0..3);
+    let stream = std::net::TcpStream::connect(("127.0.0.1", qm1.port())).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut raw = stream.try_clone().unwrap();
+    let mut transport = Transport::new(stream);
+    let requester = qm2.fixture.queue_manager.channel(CHANNEL).unwrap();
+    let request = negotiation::request(&requester, &qm2.fixture.queue_manager, 32768);
+    send_flow(
+        &mut transport,
+        SegmentType::InitialData,
+        &request.encode(FLOW_ORDER),
+    )
+    .unwrap();
+    let answer = transport.read_flow().unwrap();
+    assert_eq!(answer.header.segment_type, SegmentType::InitialData);
+    let proposal = transport.read_flow().unwrap();
+    assert_eq!(
+        proposal.header.segment_type,
+        SegmentType::InitialData,
+        "the server proposes as a sender on the requester's connection"
+    );
+    raw.write_all(b"not a transmission segment header at all")
+        .unwrap();
+    wait_until("the server ended", || {
+        qm1.chinit
+            .sender(CHANNEL)
+            .is_some_and(|server| server.ended())
+    });
+    assert_eq!(depth(qm, "QM2"), 3, "nothing was taken");
+    // The real requester gets every message once.
+    qm2.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(get_next(&mut connection, Some(Duration::from_millis(200))).is_none());
+    assert!(qm2.chinit.stop_sender(CHANNEL, StopMode::Force));
+}

@@ -1,10 +1,15 @@
-//! An inbound socket whose INITIAL_DATA names a RCVR channel. Its dispatcher negotiates
+//! An inbound socket whose INITIAL_DATA names a RCVR channel (or a RQSTR channel that a
+//! sender calls back, which receives as a RCVR does). Its dispatcher negotiates
 //! (`negotiation::answer`), applies CHLAUTH (BLOCKUSER against the user the channel runs
 //! as: its MCAUSER, or the queue manager's own user when MCAUSER is blank, as MQ does) and
 //! allows one running instance of the channel; the socket then leaves the dispatcher for the
 //! receiving MCA's own thread, where the agent's puts and commits (which may wait for the
 //! log) block nothing but that channel. The instance stays in the channel initiator's list
 //! (DISPLAY CHSTATUS, STOP CHANNEL) until the thread ends.
+//!
+//! A requester's INITIAL_DATA (CAP1_REQUEST_INITIATION) names a SVR channel, whose sending
+//! MCA then runs on the requester's socket ([`start_server`]), or a SDR channel, which closes
+//! the socket and starts itself to its CONNAME ([`call_back`]).
 
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
@@ -21,6 +26,48 @@ use crate::channel_initiator::{ChannelInstance, ChinitShared};
 pub(crate) struct ReceiverHandoff {
     pub channel: ChannelDefinition,
     pub agreed: Agreed,
+}
+
+/// What becomes of a message channel's socket when the dispatcher lets it go.
+pub(crate) enum Handoff {
+    /// A sender's socket, to the receiving MCA (RCVR, or RQSTR called back).
+    Receiver(ReceiverHandoff),
+    /// A requester's socket, to the SVR channel's sending MCA ([`start_server`]).
+    Server(ChannelDefinition),
+    /// A requester asked a SDR channel: the socket closes and the SDR starts itself
+    /// (callback) to its CONNAME.
+    Callback(String),
+}
+
+/// Runs the SVR channel `channel`'s sending MCA on `stream`, which a requester connected and
+/// asked it to send on; the listener's instance of the socket is forgotten (the MCA is listed
+/// among the channel initiator's senders).
+pub(crate) fn start_server(
+    chinit: &Arc<ChinitShared>,
+    instance: &ChannelInstance,
+    stream: TcpStream,
+    channel: ChannelDefinition,
+) {
+    let name = channel.name.clone();
+    let partner = format!("{}({})", instance.peer.ip(), instance.peer.port());
+    chinit.forget_instance(instance.id);
+    if let Err(error) = chinit.start_requested_server(channel, stream, partner) {
+        (chinit.log)(&format!(
+            "CSQX599E ferrite channel {name}: the requested server cannot start: {error}"
+        ));
+    }
+}
+
+/// A SDR channel a requester asked for starts itself to its CONNAME (MQ's callback).
+pub(crate) fn call_back(chinit: &Arc<ChinitShared>, name: &str) {
+    match chinit.start_sender(name) {
+        Ok(_) => (chinit.log)(&format!(
+            "CSQX500I ferrite channel {name} started at its requester's request (callback)"
+        )),
+        Err(error) => (chinit.log)(&format!(
+            "CSQX599E ferrite channel {name}: callback to the requester failed: {error}"
+        )),
+    }
 }
 
 /// The user a receiving channel runs as: its MCAUSER, else the queue manager's (the user

@@ -11,9 +11,18 @@
 //!
 //! - [`negotiation`]: INITIAL_DATA between the two MCAs.
 //! - [`session`]: the flows after it (batches, confirmations, heartbeats, pings) on a
-//!   blocking socket; [`sender_mca`]: the SDR channel's thread (START/STOP CHANNEL,
-//!   retries, DISCINT); `inbound`: a RCVR socket the listener accepted; [`trigger`]:
-//!   channels started by trigger messages on SYSTEM.CHANNEL.INITQ.
+//!   blocking socket; [`sender_mca`]: the thread of a channel started from this end (SDR,
+//!   SVR with a CONNAME, RQSTR: START/STOP CHANNEL, retries, DISCINT) or of a SVR a
+//!   requester asked to send; `inbound`: a socket the listener accepted for a RCVR (or a
+//!   RQSTR called back), a SVR or a SDR's callback; [`trigger`]: channels started by trigger
+//!   messages on SYSTEM.CHANNEL.INITQ.
+//!
+//! Requester and server: a started RQSTR connects to its CONNAME and sends INITIAL_DATA with
+//! CAP1_REQUEST_INITIATION. A SVR answers it, then proposes INITIAL_DATA as a sender on the
+//! same connection and sends its transmission queue there, the RQSTR receiving as a RCVR
+//! does. A SDR answers and closes the connection, then starts itself to its own CONNAME
+//! (callback), where the RQSTR channel receives. A SVR with a CONNAME started by START
+//! CHANNEL is a sender (to a RCVR or a RQSTR).
 //!
 //! The agents themselves do not own sockets: a caller feeds the receiving agent the flows it reads and
 //! sends the sending agent's batches. Sequence numbers run from 1 to SEQWRAP, then wrap to 1.

@@ -21,11 +21,14 @@ use ferrite_protocol::message_channel::{
 };
 use ferrite_protocol::segment::{ControlFlags1, SegmentType};
 use ferrite_protocol::transport::Transport;
-use ferrite_queue_manager::objects::message_channel::parse_connection_name;
+use ferrite_queue_manager::objects::message_channel::{parse_connection_name, ChannelType};
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
 use super::negotiation::{self, Agreed};
-use super::session::{confirmed_sequence, send_flow, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER};
+use super::session::{
+    confirmed_sequence, send_flow, serve_receiver, ReceiverProgress, FLOW_CCSID, FLOW_ENCODING,
+    FLOW_ORDER,
+};
 use super::SendingAgent;
 
 /// How long a connection attempt to one address may take.
@@ -77,6 +80,8 @@ const FORCE: u8 = 2;
 /// see.
 pub struct SenderMca {
     pub channel: String,
+    /// SDR or SVR (sending), or RQSTR (asking its partner to send).
+    pub channel_type: ChannelType,
     pub transmission_queue: String,
     pub started: SystemTime,
     status: Mutex<SenderStatus>,
@@ -88,6 +93,7 @@ pub struct SenderMca {
     pub messages: AtomicU64,
     pub batches: AtomicU64,
     pub bytes_sent: AtomicU64,
+    pub bytes_received: AtomicU64,
     /// CURSEQNO: the last sequence number sent.
     pub current_sequence: AtomicU32,
     /// LSTSEQNO: the last sequence number confirmed.
@@ -101,11 +107,13 @@ pub struct SenderMca {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SenderSnapshot {
     pub channel: String,
+    pub channel_type: ChannelType,
     pub connection_name: String,
     pub status: SenderStatus,
     pub messages: u64,
     pub batches: u64,
     pub bytes_sent: u64,
+    pub bytes_received: u64,
     pub current_sequence: u32,
     pub last_sequence: u32,
     pub in_doubt: bool,
@@ -113,15 +121,45 @@ pub struct SenderSnapshot {
 }
 
 impl SenderMca {
-    /// Start the sender of `channel` on its own thread.
+    /// Start the MCA of `channel` (SDR, SVR or RQSTR with a CONNAME) on its own thread.
     pub fn start(
         queue_manager: Arc<QueueManager>,
         channel: ChannelDefinition,
         log: crate::MessageSink,
     ) -> std::io::Result<Arc<SenderMca>> {
-        assert!(channel.channel_type.sends());
-        let mca = Arc::new(SenderMca {
+        assert!(channel.channel_type.sends() || channel.channel_type == ChannelType::Requester);
+        let mca = SenderMca::new(&channel, log);
+        let running = mca.clone();
+        std::thread::Builder::new()
+            .name(format!("mca-{}", channel.name))
+            .spawn(move || running.run(&queue_manager, &channel))?;
+        Ok(mca)
+    }
+
+    /// Start the SVR channel `channel` on `stream`, accepted from a requester (RQSTR) that
+    /// asked it to send: one session on that connection, no retries (the requester starts
+    /// the channel again).
+    pub fn start_requested(
+        queue_manager: Arc<QueueManager>,
+        channel: ChannelDefinition,
+        log: crate::MessageSink,
+        stream: TcpStream,
+        partner: String,
+    ) -> std::io::Result<Arc<SenderMca>> {
+        assert_eq!(channel.channel_type, ChannelType::Server);
+        let mca = SenderMca::new(&channel, log);
+        *mca.connection_name.lock().unwrap() = partner;
+        let running = mca.clone();
+        std::thread::Builder::new()
+            .name(format!("mca-{}", channel.name))
+            .spawn(move || running.run_requested(&queue_manager, &channel, stream))?;
+        Ok(mca)
+    }
+
+    fn new(channel: &ChannelDefinition, log: crate::MessageSink) -> Arc<SenderMca> {
+        Arc::new(SenderMca {
             channel: channel.name.clone(),
+            channel_type: channel.channel_type,
             transmission_queue: channel.message.transmission_queue.clone(),
             started: SystemTime::now(),
             status: Mutex::new(SenderStatus::Starting),
@@ -132,16 +170,12 @@ impl SenderMca {
             messages: AtomicU64::new(0),
             batches: AtomicU64::new(0),
             bytes_sent: AtomicU64::new(0),
+            bytes_received: AtomicU64::new(0),
             current_sequence: AtomicU32::new(0),
             last_sequence: AtomicU32::new(0),
             in_doubt: AtomicU8::new(0),
             log,
-        });
-        let running = mca.clone();
-        std::thread::Builder::new()
-            .name(format!("mca-{}", channel.name))
-            .spawn(move || running.run(&queue_manager, &channel))?;
-        Ok(mca)
+        })
     }
 
     /// The channel's state.
@@ -161,11 +195,13 @@ impl SenderMca {
     pub fn snapshot(&self) -> SenderSnapshot {
         SenderSnapshot {
             channel: self.channel.clone(),
+            channel_type: self.channel_type,
             connection_name: self.connection_name.lock().unwrap().clone(),
             status: self.status(),
             messages: self.messages.load(Ordering::Relaxed),
             batches: self.batches.load(Ordering::Relaxed),
             bytes_sent: self.bytes_sent.load(Ordering::Relaxed),
+            bytes_received: self.bytes_received.load(Ordering::Relaxed),
             current_sequence: self.current_sequence.load(Ordering::Relaxed),
             last_sequence: self.last_sequence.load(Ordering::Relaxed),
             in_doubt: self.in_doubt.load(Ordering::Relaxed) != 0,
@@ -173,7 +209,9 @@ impl SenderMca {
         }
     }
 
-    /// STOP CHANNEL: QUIESCE ends after the batch in flight, FORCE at once.
+    /// STOP CHANNEL: QUIESCE ends after the batch in flight, FORCE at once. A requester
+    /// receiving batches ends at once either way (its open batch is backed out, and sent
+    /// again by its partner).
     pub fn stop(&self, mode: StopMode) {
         let value = match mode {
             StopMode::Quiesce => QUIESCE,
@@ -186,7 +224,7 @@ impl SenderMca {
         }
         self.wake.notify_all();
         drop(status);
-        if mode == StopMode::Force {
+        if mode == StopMode::Force || self.channel_type == ChannelType::Requester {
             if let Some(socket) = self.socket.lock().unwrap().as_ref() {
                 let _ = socket.shutdown(std::net::Shutdown::Both);
             }
@@ -246,7 +284,7 @@ impl SenderMca {
                 Ok(()) => {
                     if !self.stopping() {
                         (self.log)(&format!(
-                            "CSQX501I ferrite channel {} is no longer active (DISCINT({}) seconds idle)",
+                            "CSQX501I ferrite channel {} is no longer active (DISCINT({}) seconds idle, or the partner ended it)",
                             channel.name, channel.disconnect_interval
                         ));
                         self.set_status(SenderStatus::Inactive);
@@ -262,6 +300,10 @@ impl SenderMca {
                         "CSQX599E ferrite channel {}: {error}",
                         channel.name
                     ));
+                    if channel.channel_type == ChannelType::Requester {
+                        // A requester does not retry (MQ's RQSTR has no retry attributes).
+                        break;
+                    }
                 }
             }
             attempts += 1;
@@ -287,6 +329,126 @@ impl SenderMca {
         self.set_status(SenderStatus::Stopped);
     }
 
+    /// A SVR's thread on a connection a requester made: one session, then INACTIVE (the
+    /// partner or DISCINT ended it) or STOPPED.
+    fn run_requested(
+        &self,
+        queue_manager: &Arc<QueueManager>,
+        channel: &ChannelDefinition,
+        stream: TcpStream,
+    ) {
+        self.set_status(SenderStatus::Binding);
+        let outcome = self.send_on(queue_manager, channel, stream, &mut 0);
+        self.socket.lock().unwrap().take();
+        match outcome {
+            Ok(()) if !self.stopping() => {
+                (self.log)(&format!(
+                    "CSQX501I ferrite channel {} is no longer active",
+                    channel.name
+                ));
+                self.set_status(SenderStatus::Inactive);
+            }
+            Ok(()) => self.set_status(SenderStatus::Stopped),
+            Err(error) => {
+                if !self.stopping() {
+                    (self.log)(&format!(
+                        "CSQX599E ferrite channel {}: {error}",
+                        channel.name
+                    ));
+                }
+                self.set_status(SenderStatus::Stopped);
+            }
+        }
+    }
+
+    /// A requester's connection: INITIAL_DATA with CAP1_REQUEST_INITIATION, answered by the
+    /// partner's SVR or SDR. A SVR then sends on this connection: it proposes INITIAL_DATA,
+    /// this end answers as the receiving MCA and takes its batches until the partner ends
+    /// the channel (Ok). A SDR instead closes the connection and calls back, starting itself
+    /// to this queue manager's listener, where the RQSTR channel receives (Ok here).
+    fn request(
+        &self,
+        queue_manager: &Arc<QueueManager>,
+        channel: &ChannelDefinition,
+        stream: TcpStream,
+    ) -> Result<(), String> {
+        let _ = stream.set_nodelay(true);
+        stream
+            .set_read_timeout(Some(ANSWER_TIMEOUT))
+            .map_err(|e| e.to_string())?;
+        *self.socket.lock().unwrap() = Some(stream.try_clone().map_err(|e| e.to_string())?);
+        if self.stopping() {
+            return Ok(());
+        }
+        let mut transport = Transport::new(stream);
+        let request = negotiation::request(
+            channel,
+            queue_manager,
+            ferrite_protocol::wire::MAX_TRANSMISSION_SIZE,
+        );
+        send_flow(
+            &mut transport,
+            SegmentType::InitialData,
+            &request.encode(FLOW_ORDER),
+        )?;
+        initial_data_answer(&read_flow(&mut transport)?)?;
+        let proposal = match transport.read_flow() {
+            Ok(flow) if flow.header.segment_type == SegmentType::InitialData => {
+                InitialData::decode(&flow.payload, flow.header.byte_order)
+                    .map_err(|e| e.to_string())?
+            }
+            Ok(flow) => {
+                return Err(format!(
+                    "{:?} where the server's INITIAL_DATA was expected",
+                    flow.header.segment_type
+                ))
+            }
+            Err(ferrite_protocol::transport::TransportError::Closed) => {
+                (self.log)(&format!(
+                    "CSQX500I ferrite channel {}: the partner's sender calls back",
+                    channel.name
+                ));
+                return Ok(());
+            }
+            Err(error) => return Err(error.to_string()),
+        };
+        let reply = negotiation::answer(
+            &proposal,
+            channel,
+            queue_manager,
+            ferrite_protocol::wire::MAX_TRANSMISSION_SIZE,
+        );
+        let flags = if reply.ini_err_flags1 != 0 {
+            ControlFlags1::ERROR
+        } else {
+            0
+        };
+        let header = channel_header(
+            SegmentType::InitialData,
+            FLOW_ORDER,
+            FLOW_ENCODING,
+            FLOW_CCSID,
+            flags,
+        );
+        transport
+            .write_flow(&header, &reply.encode(FLOW_ORDER))
+            .map_err(|e| e.to_string())?;
+        let agreed = negotiation::agreed(&proposal, &reply).ok_or_else(|| {
+            format!(
+                "the server's INITIAL_DATA was refused (IniErrFlags1 {:#04x})",
+                reply.ini_err_flags1
+            )
+        })?;
+        transport.set_limits(agreed.max_transmission_size, agreed.max_message_length);
+        // The sender's heartbeats keep an idle channel's socket alive: no read timeout.
+        transport
+            .stream()
+            .set_read_timeout(None)
+            .map_err(|e| e.to_string())?;
+        self.set_status(SenderStatus::Running);
+        serve_receiver(transport, queue_manager.clone(), channel, agreed, self)
+    }
+
     /// One connection: negotiation, resolution of the in-doubt batch, batches until idle
     /// for DISCINT (Ok) or until the connection fails (Err).
     fn session(
@@ -297,6 +459,22 @@ impl SenderMca {
     ) -> Result<(), String> {
         let (stream, entry) = connect(channel)?;
         *self.connection_name.lock().unwrap() = entry;
+        if channel.channel_type == ChannelType::Requester {
+            return self.request(queue_manager, channel, stream);
+        }
+        self.send_on(queue_manager, channel, stream, attempts)
+    }
+
+    /// The sending side of one connection (made by this end, or accepted from a requester):
+    /// negotiation as the proposer, the in-doubt batch resolved, batches until idle for
+    /// DISCINT (Ok) or until the connection fails (Err).
+    fn send_on(
+        &self,
+        queue_manager: &Arc<QueueManager>,
+        channel: &ChannelDefinition,
+        stream: TcpStream,
+        attempts: &mut u64,
+    ) -> Result<(), String> {
         let _ = stream.set_nodelay(true);
         stream
             .set_read_timeout(Some(ANSWER_TIMEOUT))
@@ -364,6 +542,7 @@ impl SenderMca {
                 agent
                     .wait_for_message(IDLE_WAIT_SLICE)
                     .map_err(|e| e.to_string())?;
+                partner_still_there(transport, writer)?;
                 continue;
             };
             self.in_doubt.store(1, Ordering::Relaxed);
@@ -548,9 +727,18 @@ fn negotiate(
         SegmentType::InitialData,
         &proposal.encode(FLOW_ORDER),
     )?;
-    let flow = read_flow(transport)?;
+    let answer = initial_data_answer(&read_flow(transport)?)?;
+    let agreed = negotiation::agreed(&proposal, &answer)
+        .ok_or_else(|| "the partner's INITIAL_DATA answer raised a limit".to_string())?;
+    transport.set_limits(agreed.max_transmission_size, agreed.max_message_length);
+    Ok(agreed)
+}
+
+/// The partner's answer to this end's INITIAL_DATA: its ID, or why it refused (a STATUS_DATA
+/// refusal carries MQ's reason, such as 2540 MQRC_UNKNOWN_CHANNEL_NAME).
+fn initial_data_answer(flow: &ferrite_protocol::segment::Segment) -> Result<InitialData, String> {
     if flow.header.segment_type == SegmentType::StatusData {
-        confirmed_sequence(&flow)?;
+        confirmed_sequence(flow)?;
         return Err("the partner answered INITIAL_DATA with STATUS_DATA".to_string());
     }
     if flow.header.segment_type != SegmentType::InitialData {
@@ -567,8 +755,46 @@ fn negotiate(
             answer.ini_err_flags1
         ));
     }
-    let agreed = negotiation::agreed(&proposal, &answer)
-        .ok_or_else(|| "the partner's INITIAL_DATA answer raised a limit".to_string())?;
-    transport.set_limits(agreed.max_transmission_size, agreed.max_message_length);
-    Ok(agreed)
+    Ok(answer)
+}
+
+impl ReceiverProgress for SenderMca {
+    fn message_received(&self, bytes: usize) {
+        self.messages.fetch_add(1, Ordering::Relaxed);
+        self.bytes_received
+            .fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    fn batch_committed(&self, sequence: u32) {
+        self.batches.fetch_add(1, Ordering::Relaxed);
+        self.current_sequence.store(sequence, Ordering::Relaxed);
+        self.last_sequence.store(sequence, Ordering::Relaxed);
+    }
+}
+
+/// Between batches the partner sends nothing unasked: a connection it closed (a requester
+/// or receiver stopped) or a flow it sent (STATUS_DATA ending the channel, or garbage) ends
+/// the session, found without waiting for the next heartbeat.
+fn partner_still_there(transport: &mut Transport, socket: &TcpStream) -> Result<(), String> {
+    socket.set_nonblocking(true).map_err(|e| e.to_string())?;
+    let mut byte = [0u8; 1];
+    let peeked = socket.peek(&mut byte);
+    socket.set_nonblocking(false).map_err(|e| e.to_string())?;
+    match peeked {
+        Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => Ok(()),
+        Err(error) => Err(error.to_string()),
+        Ok(0) => Err("the partner closed the connection".to_string()),
+        Ok(_) => {
+            let flow = read_flow(transport)?;
+            match flow.header.segment_type {
+                SegmentType::StatusData => Err(format!(
+                    "the partner ended the channel ({})",
+                    confirmed_sequence(&flow).err().unwrap_or_default()
+                )),
+                other => Err(format!(
+                    "protocol error: {other:?} from the partner between batches"
+                )),
+            }
+        }
+    }
 }
