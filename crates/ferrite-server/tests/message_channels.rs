@@ -791,3 +791,71 @@ fn a_requester_that_answers_the_server_with_garbage_loses_nothing() {
     assert!(get_next(&mut connection, Some(Duration::from_millis(200))).is_none());
     assert!(qm2.chinit.stop_sender(CHANNEL, StopMode::Force));
 }
+
+/// Whether the transmission queue QM2 on `qm` shows no message to a browse (a message a
+/// sending agent got in its open batch is locked).
+fn transmission_queue_looks_empty(qm: &Arc<QueueManager>) -> bool {
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue("QM2"), MQOO_BROWSE)
+        .unwrap();
+    let mut gmo = Mqgmo::with_options(MQGMO_BROWSE_FIRST | MQGMO_NO_WAIT);
+    let got = connection.get_appending(
+        hobj,
+        &mut Mqmd::default(),
+        &mut gmo,
+        &mut Vec::new(),
+        1 << 20,
+    );
+    matches!(got, Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE)
+}
+
+#[test]
+fn batchint_keeps_a_batch_open_for_more_messages() {
+    // BATCHINT of a minute: the batch that took message 0 waits for 1 to 3 and ends at
+    // BATCHSZ(4), one batch of four where BATCHINT(0) would have sent two.
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL) BATCHINT(60000)");
+    let qm = &qm1.fixture.queue_manager;
+    put_numbered(qm, 0..1);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    wait_until("the batch took message 0", || {
+        transmission_queue_looks_empty(qm)
+    });
+    assert_eq!(
+        depth(&qm2.fixture.queue_manager, "APP.IN"),
+        0,
+        "the batch is open"
+    );
+    put_numbered(qm, 1..4);
+    expect_numbered(&qm2.fixture.queue_manager, 0..4);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 4);
+    assert_eq!(sender.snapshot().batches, 1, "{:?}", sender.snapshot());
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn batchhb_checks_the_receiver_is_there_before_a_batch_after_a_quiet_spell() {
+    for (attribute, expect_heartbeat) in [("BATCHHB(5)", true), ("BATCHHB(0)", false)] {
+        let (qm1, qm2) = pair("NPMSPEED(NORMAL)", &format!("NPMSPEED(NORMAL) {attribute}"));
+        let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+        put_numbered(&qm1.fixture.queue_manager, 0..1);
+        expect_numbered(&qm2.fixture.queue_manager, 0..1);
+        wait_until("confirmed", || sender.snapshot().last_sequence == 1);
+        // Longer than BATCHHB without a flow: the next batch is preceded by a heartbeat.
+        std::thread::sleep(Duration::from_millis(50));
+        put_numbered(&qm1.fixture.queue_manager, 1..2);
+        expect_numbered(&qm2.fixture.queue_manager, 1..2);
+        wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+        let heartbeats = sender
+            .batch_heartbeats
+            .load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(
+            heartbeats >= 1,
+            expect_heartbeat,
+            "{attribute}: {heartbeats}"
+        );
+        assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+        assert!(sender.wait_ended(PATIENCE));
+    }
+}

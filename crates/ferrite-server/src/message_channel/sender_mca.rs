@@ -4,7 +4,10 @@
 //! batch with the receiver's committed sequence number, then sends batches while the
 //! transmission queue has messages, each confirmed before the next, waiting on the queue for
 //! arrivals in between, and asking the partner to answer a HEARTBEAT every HBINT seconds
-//! (negotiated) of idleness. After DISCINT seconds with nothing to send it ends (INACTIVE). A lost
+//! (negotiated) of idleness, and before a batch when nothing has come from it for BATCHHB
+//! milliseconds (so that a partner gone quietly is found before messages are taken into
+//! doubt). A batch stays open up to BATCHINT milliseconds for more messages
+//! (`SendingAgent::next_batch`). After DISCINT seconds with nothing to send it ends (INACTIVE). A lost
 //! connection, or one that cannot be made, is retried SHORTRTY times every SHORTTMR seconds,
 //! then LONGRTY times every LONGTMR seconds (RETRYING), then the channel stops (STOPPED).
 //! STOP CHANNEL MODE(QUIESCE) ends it after the batch in flight; MODE(FORCE) at once (the
@@ -94,6 +97,8 @@ pub struct SenderMca {
     pub batches: AtomicU64,
     pub bytes_sent: AtomicU64,
     pub bytes_received: AtomicU64,
+    /// Batch heartbeats (BATCHHB) the partner answered.
+    pub batch_heartbeats: AtomicU64,
     /// CURSEQNO: the last sequence number sent.
     pub current_sequence: AtomicU32,
     /// LSTSEQNO: the last sequence number confirmed.
@@ -171,6 +176,7 @@ impl SenderMca {
             batches: AtomicU64::new(0),
             bytes_sent: AtomicU64::new(0),
             bytes_received: AtomicU64::new(0),
+            batch_heartbeats: AtomicU64::new(0),
             current_sequence: AtomicU32::new(0),
             last_sequence: AtomicU32::new(0),
             in_doubt: AtomicU8::new(0),
@@ -531,6 +537,13 @@ impl SenderMca {
             }
             self.in_doubt
                 .store(u8::from(agent.in_doubt().is_some()), Ordering::Relaxed);
+            if self.batch_heartbeat_due(agent, channel, last_flow)? {
+                // BATCHHB: the partner is asked to answer before messages leave the
+                // transmission queue; if it has gone they stay there, not in doubt.
+                exchange_heartbeat(transport)?;
+                self.batch_heartbeats.fetch_add(1, Ordering::Relaxed);
+                last_flow = Instant::now();
+            }
             let Some(batch) = agent.next_batch().map_err(|e| e.to_string())? else {
                 if channel.disconnect_interval != 0 && idle_since.elapsed() >= disconnect {
                     return Ok(());
@@ -582,6 +595,28 @@ impl SenderMca {
             idle_since = Instant::now();
             last_flow = idle_since;
         }
+    }
+}
+
+impl SenderMca {
+    /// BATCHHB: whether a batch is about to start (a message waits, nothing is in doubt)
+    /// after more than BATCHHB milliseconds without a flow from the partner.
+    fn batch_heartbeat_due(
+        &self,
+        agent: &mut SendingAgent,
+        channel: &ChannelDefinition,
+        last_flow: Instant,
+    ) -> Result<bool, String> {
+        let interval = channel.message.batch_heartbeat_ms;
+        if interval == 0
+            || agent.in_doubt().is_some()
+            || last_flow.elapsed() < Duration::from_millis(u64::from(interval))
+        {
+            return Ok(false);
+        }
+        agent
+            .wait_for_message(Duration::ZERO)
+            .map_err(|e| e.to_string())
     }
 }
 
