@@ -635,7 +635,7 @@ impl ChannelInitiator {
     pub fn stop_sender(&self, name: &str, mode: StopMode) -> bool {
         match self.sender(name) {
             Some(sender) if !sender.ended() => {
-                sender.stop(mode);
+                sender.stop_by_user(mode);
                 true
             }
             _ => false,

@@ -859,3 +859,152 @@ fn batchhb_checks_the_receiver_is_there_before_a_batch_after_a_quiet_spell() {
         assert!(sender.wait_ended(PATIENCE));
     }
 }
+
+/// The channel events on `listener`'s SYSTEM.ADMIN.CHANNEL.EVENT, taken off it in order:
+/// each one's reason and its parameters as (parameter, integer or trimmed string) pairs.
+fn take_channel_events(listener: &Listener) -> Vec<(i32, Vec<(i32, String)>)> {
+    use ferrite_command::pcf::{decode_event, ByteOrder, Parameter};
+    use ferrite_constants::{encoding::MQENC_NATIVE, format::MQFMT_EVENT};
+    let mut connection = Connection::connect(listener.fixture.queue_manager.clone(), "").unwrap();
+    let hobj = connection
+        .open(
+            &mut Mqod::queue("SYSTEM.ADMIN.CHANNEL.EVENT"),
+            MQOO_INPUT_SHARED,
+        )
+        .unwrap();
+    let mut events = Vec::new();
+    loop {
+        let mut md = Mqmd::default();
+        let mut data = Vec::new();
+        let mut gmo = Mqgmo::with_options(MQGMO_NO_SYNCPOINT);
+        match connection.get_appending(hobj, &mut md, &mut gmo, &mut data, 1 << 16) {
+            Ok(_) => {}
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
+            Err(error) => panic!("{error}"),
+        }
+        assert_eq!(md.format, MQFMT_EVENT);
+        let event = decode_event(&data, ByteOrder::of_encoding(MQENC_NATIVE)).unwrap();
+        // MQCFT_EVENT, MQCMD_CHANNEL_EVENT, MQCC_WARNING.
+        assert_eq!(
+            (
+                event.header.kind,
+                event.header.command,
+                event.header.comp_code
+            ),
+            (7, 46, 1)
+        );
+        let parameters = event
+            .parameters
+            .iter()
+            .map(|parameter| match parameter {
+                Parameter::Integer { parameter, value } => (*parameter, value.to_string()),
+                Parameter::String { parameter, value } => (*parameter, value.trim().to_string()),
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        events.push((event.header.reason, parameters));
+    }
+    events
+}
+
+/// Waits until `listener` has put as many channel events as `reasons` has, and checks they
+/// end with `reasons`: all events taken.
+fn wait_for_channel_events(listener: &Listener, reasons: &[i32]) -> Vec<(i32, Vec<(i32, String)>)> {
+    let events = std::cell::RefCell::new(Vec::new());
+    wait_until("the channel events", || {
+        let mut events = events.borrow_mut();
+        events.extend(take_channel_events(listener));
+        events.len() >= reasons.len()
+    });
+    let events = events.into_inner();
+    let got: Vec<i32> = events.iter().map(|(reason, _)| *reason).collect();
+    assert!(got.ends_with(reasons), "{got:?}");
+    events
+}
+
+#[test]
+fn channel_events_report_started_stopped_and_stopped_by_user_as_chlev_asks() {
+    use ferrite_constants::{pcf_selector::*, selector::MQCA_Q_MGR_NAME};
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    for listener in [&qm1, &qm2] {
+        mqsc_ok(&listener.fixture.queue_manager, "ALTER QMGR CHLEV(ENABLED)");
+    }
+    let mqsc1 = console(&qm1);
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    put_numbered(&qm1.fixture.queue_manager, 0..2);
+    expect_numbered(&qm2.fixture.queue_manager, 0..2);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL})"));
+    assert!(sender.wait_ended(PATIENCE));
+
+    // The sender: Channel Started (with its transmission queue and the address it reached),
+    // then Channel Stopped By User.
+    let events = wait_for_channel_events(&qm1, &[2282, 2279]);
+    let reached = format!("127.0.0.1({})", qm2.port());
+    assert_eq!(
+        events,
+        vec![
+            (
+                2282,
+                vec![
+                    (MQCA_Q_MGR_NAME, "QM1".to_string()),
+                    (MQCACH_CHANNEL_NAME, CHANNEL.to_string()),
+                    (MQCACH_XMIT_Q_NAME, "QM2".to_string()),
+                    (MQCACH_CONNECTION_NAME, reached),
+                ]
+            ),
+            (
+                2279,
+                vec![
+                    (MQCA_Q_MGR_NAME, "QM1".to_string()),
+                    (MQIACF_REASON_QUALIFIER, "10".to_string()),
+                    (MQCACH_CHANNEL_NAME, CHANNEL.to_string()),
+                ]
+            ),
+        ]
+    );
+    // The receiver: Channel Started, then Channel Stopped OK when the sender closed.
+    let events = wait_for_channel_events(&qm2, &[2282, 2283]);
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[0].0, 2282);
+    assert!(
+        !events[0]
+            .1
+            .iter()
+            .any(|(parameter, _)| *parameter == MQCACH_XMIT_Q_NAME),
+        "a receiver has no transmission queue: {events:?}"
+    );
+    assert_eq!(events[1].0, 2283);
+    assert_eq!(events[1].1[1], (MQIACF_REASON_QUALIFIER, "7".to_string()));
+    assert_eq!(events[1].1[3], (MQIACF_ERROR_IDENTIFIER, "0".to_string()));
+
+    // CHLEV(EXCEPTION): no Channel Started; a sender whose receiver goes is stopped into
+    // retry (MQRQ_CHANNEL_STOPPED_RETRY), and the receiver's STOP CHANNEL is by user.
+    for listener in [&qm1, &qm2] {
+        mqsc_ok(
+            &listener.fixture.queue_manager,
+            "ALTER QMGR CHLEV(EXCEPTION)",
+        );
+    }
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    put_numbered(&qm1.fixture.queue_manager, 2..3);
+    expect_numbered(&qm2.fixture.queue_manager, 2..3);
+    assert!(qm2.chinit.stop_listener());
+    run_ok(&console(&qm2), &format!("STOP CHANNEL({CHANNEL})"));
+    wait_until("the sender retries", || {
+        sender.status() == SenderStatus::Retrying
+    });
+    let events = wait_for_channel_events(&qm1, &[2283]);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].0, 2283);
+    assert_eq!(events[0].1[1], (MQIACF_REASON_QUALIFIER, "9".to_string()));
+    assert_eq!(
+        events[0].1[3],
+        (MQIACF_ERROR_IDENTIFIER, "9999".to_string())
+    );
+    let events = wait_for_channel_events(&qm2, &[2279]);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].0, 2279);
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}

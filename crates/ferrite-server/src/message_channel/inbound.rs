@@ -15,6 +15,8 @@ use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+use ferrite_constants::misc::{MQRQ_CHANNEL_STOPPED_ERROR, MQRQ_CHANNEL_STOPPED_OK};
+use ferrite_mqi::channel_events::MessageChannelEvent;
 use ferrite_protocol::transport::Transport;
 use ferrite_queue_manager::ChannelDefinition;
 
@@ -117,7 +119,25 @@ impl ReceiverProgress for ChannelInstance {
     }
 }
 
-/// Runs the receiving MCA of `handoff` on its own thread over `stream` (blocking).
+/// Channel Stopped of a receiving channel (no transmission queue).
+fn stopped<'a>(
+    channel: &'a str,
+    qualifier: i32,
+    (error_identifier, reason): (i32, i32),
+    connection_name: &'a str,
+) -> MessageChannelEvent<'a> {
+    MessageChannelEvent::Stopped {
+        qualifier,
+        channel,
+        error_identifier,
+        reason,
+        transmission_queue: None,
+        connection_name,
+    }
+}
+
+/// Runs the receiving MCA of `handoff` on its own thread over `stream` (blocking); Channel
+/// Started and Channel Stopped (or Stopped By User) events as CHLEV asks.
 pub(crate) fn start_receiver(
     chinit: Arc<ChinitShared>,
     instance: Arc<ChannelInstance>,
@@ -136,6 +156,17 @@ pub(crate) fn start_receiver(
             handoff.agreed.max_transmission_size,
             handoff.agreed.max_message_length,
         );
+        let channel = &handoff.channel.name;
+        let connection_name = format!("{}({})", instance.peer.ip(), instance.peer.port());
+        super::channel_event(
+            &chinit.queue_manager,
+            MessageChannelEvent::Started {
+                channel,
+                transmission_queue: None,
+                connection_name: &connection_name,
+            },
+            &chinit.log,
+        );
         let outcome = serve_receiver(
             transport,
             chinit.queue_manager.clone(),
@@ -143,14 +174,29 @@ pub(crate) fn start_receiver(
             handoff.agreed,
             instance.as_ref(),
         );
-        if let Err(error) = outcome {
-            if !instance.stopping.load(Ordering::Acquire) {
-                (chinit.log)(&format!(
-                    "CSQX208E ferrite channel {} from {}: ended: {error}",
-                    handoff.channel.name, instance.peer
-                ));
+        let stopped_by_user =
+            instance.stopping.load(Ordering::Acquire) && !chinit.stopping.load(Ordering::Acquire);
+        let event = match &outcome {
+            _ if stopped_by_user => MessageChannelEvent::StoppedByUser { channel },
+            Ok(()) => stopped(channel, MQRQ_CHANNEL_STOPPED_OK, (0, 0), &connection_name),
+            Err(_) if instance.stopping.load(Ordering::Acquire) => {
+                stopped(channel, MQRQ_CHANNEL_STOPPED_OK, (0, 0), &connection_name)
             }
-        }
+            Err(error) => {
+                (chinit.log)(&format!(
+                    "CSQX208E ferrite channel {channel} from {}: ended: {error}",
+                    instance.peer
+                ));
+                let identifiers = super::error_identifiers(error);
+                stopped(
+                    channel,
+                    MQRQ_CHANNEL_STOPPED_ERROR,
+                    identifiers,
+                    &connection_name,
+                )
+            }
+        };
+        super::channel_event(&chinit.queue_manager, event, &chinit.log);
         chinit.forget_instance(instance.id);
         chinit.live_conversations.fetch_sub(1, Ordering::AcqRel);
     });

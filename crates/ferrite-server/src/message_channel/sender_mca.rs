@@ -14,7 +14,13 @@
 //! batch in flight stays in doubt and is resolved at the next start).
 
 use std::net::{TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
+
+use ferrite_constants::misc::{
+    MQRQ_CHANNEL_STOPPED_DISABLED, MQRQ_CHANNEL_STOPPED_ERROR, MQRQ_CHANNEL_STOPPED_OK,
+    MQRQ_CHANNEL_STOPPED_RETRY,
+};
+use ferrite_mqi::channel_events::MessageChannelEvent;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -105,6 +111,10 @@ pub struct SenderMca {
     pub last_sequence: AtomicU32,
     /// INDOUBT: a batch is sent and not confirmed.
     in_doubt: AtomicU8,
+    /// Channel Started was reported for the current session.
+    announced: AtomicBool,
+    /// STOP CHANNEL (not the channel initiator's end) stopped it.
+    user_stop: AtomicBool,
     log: crate::MessageSink,
 }
 
@@ -180,6 +190,8 @@ impl SenderMca {
             current_sequence: AtomicU32::new(0),
             last_sequence: AtomicU32::new(0),
             in_doubt: AtomicU8::new(0),
+            announced: AtomicBool::new(false),
+            user_stop: AtomicBool::new(false),
             log,
         })
     }
@@ -237,6 +249,13 @@ impl SenderMca {
         }
     }
 
+    /// STOP CHANNEL from an operator: as [`SenderMca::stop`], reported as Channel Stopped By
+    /// User.
+    pub fn stop_by_user(&self, mode: StopMode) {
+        self.user_stop.store(true, Ordering::Release);
+        self.stop(mode);
+    }
+
     /// Waits until the thread has ended, at most `limit`: whether it has.
     pub fn wait_ended(&self, limit: Duration) -> bool {
         let deadline = Instant::now() + limit;
@@ -279,60 +298,113 @@ impl SenderMca {
 
     /// The MCA's thread: sessions and retries until the channel stops or goes inactive.
     fn run(&self, queue_manager: &Arc<QueueManager>, channel: &ChannelDefinition) {
-        let attributes = &channel.message;
         let mut attempts: u64 = 0;
         loop {
             if self.stopping() {
                 break;
             }
             self.set_status(SenderStatus::Binding);
-            match self.session(queue_manager, channel, &mut attempts) {
-                Ok(()) => {
-                    if !self.stopping() {
-                        (self.log)(&format!(
-                            "CSQX501I ferrite channel {} is no longer active (DISCINT({}) seconds idle, or the partner ended it)",
-                            channel.name, channel.disconnect_interval
-                        ));
-                        self.set_status(SenderStatus::Inactive);
-                        return;
-                    }
-                    break;
-                }
-                Err(error) => {
-                    if self.stopping() {
-                        break;
-                    }
-                    (self.log)(&format!(
-                        "CSQX599E ferrite channel {}: {error}",
-                        channel.name
-                    ));
-                    if channel.channel_type == ChannelType::Requester {
-                        // A requester does not retry (MQ's RQSTR has no retry attributes).
-                        break;
-                    }
-                }
+            let outcome = self.session(queue_manager, channel, &mut attempts);
+            if self.stopping() {
+                self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_OK, None);
+                break;
             }
+            let error = match outcome {
+                Ok(()) => {
+                    self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_OK, None);
+                    (self.log)(&format!(
+                        "CSQX501I ferrite channel {} is no longer active (DISCINT({}) seconds idle, or the partner ended it)",
+                        channel.name, channel.disconnect_interval
+                    ));
+                    self.set_status(SenderStatus::Inactive);
+                    return;
+                }
+                Err(error) => error,
+            };
+            (self.log)(&format!(
+                "CSQX599E ferrite channel {}: {error}",
+                channel.name
+            ));
             attempts += 1;
-            let short = u64::from(attributes.short_retry_count);
-            let long = u64::from(attributes.long_retry_count);
-            let interval = if attempts <= short {
-                attributes.short_retry_interval_seconds
-            } else if attempts <= short + long {
-                attributes.long_retry_interval_seconds
-            } else {
-                (self.log)(&format!(
-                    "ferrite channel {}: retries exhausted (SHORTRTY({short}), LONGRTY({long})), channel stopped",
-                    channel.name
-                ));
+            let Some(interval) = retry_interval(channel, attempts) else {
+                if channel.channel_type != ChannelType::Requester {
+                    (self.log)(&format!(
+                        "ferrite channel {}: retries exhausted (SHORTRTY({}), LONGRTY({})), channel stopped",
+                        channel.name,
+                        channel.message.short_retry_count,
+                        channel.message.long_retry_count
+                    ));
+                }
+                self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_DISABLED, Some(&error));
                 break;
             };
+            self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_RETRY, Some(&error));
             self.set_status(SenderStatus::Retrying);
             if self.pause(Duration::from_secs(u64::from(interval))) {
                 break;
             }
         }
         self.socket.lock().unwrap().take();
+        self.announce_stopped_by_user(queue_manager);
         self.set_status(SenderStatus::Stopped);
+    }
+
+    /// Channel Started: the session is negotiated and resynchronized (RUNNING).
+    fn announce_started(&self, queue_manager: &QueueManager) {
+        self.set_status(SenderStatus::Running);
+        self.announced.store(true, Ordering::Release);
+        let connection_name = self.connection_name.lock().unwrap().clone();
+        super::channel_event(
+            queue_manager,
+            MessageChannelEvent::Started {
+                channel: &self.channel,
+                transmission_queue: self.sent_from(),
+                connection_name: &connection_name,
+            },
+            &self.log,
+        );
+    }
+
+    /// Channel Stopped with `qualifier` for a session that had started (one a STOP CHANNEL
+    /// ended is reported as Channel Stopped By User instead, once the thread ends).
+    fn announce_ended(&self, queue_manager: &QueueManager, qualifier: i32, error: Option<&str>) {
+        if !self.announced.swap(false, Ordering::AcqRel) || self.user_stop.load(Ordering::Acquire) {
+            return;
+        }
+        let (error_identifier, reason) = error.map_or((0, 0), super::error_identifiers);
+        let connection_name = self.connection_name.lock().unwrap().clone();
+        super::channel_event(
+            queue_manager,
+            MessageChannelEvent::Stopped {
+                qualifier,
+                channel: &self.channel,
+                error_identifier,
+                reason,
+                transmission_queue: self.sent_from(),
+                connection_name: &connection_name,
+            },
+            &self.log,
+        );
+    }
+
+    /// Channel Stopped By User when a STOP CHANNEL ended the thread.
+    fn announce_stopped_by_user(&self, queue_manager: &QueueManager) {
+        if self.user_stop.load(Ordering::Acquire) {
+            super::channel_event(
+                queue_manager,
+                MessageChannelEvent::StoppedByUser {
+                    channel: &self.channel,
+                },
+                &self.log,
+            );
+        }
+    }
+
+    /// The transmission queue of a sending channel (events name it).
+    fn sent_from(&self) -> Option<&str> {
+        self.channel_type
+            .sends()
+            .then_some(self.transmission_queue.as_str())
     }
 
     /// A SVR's thread on a connection a requester made: one session, then INACTIVE (the
@@ -348,23 +420,25 @@ impl SenderMca {
         self.socket.lock().unwrap().take();
         match outcome {
             Ok(()) if !self.stopping() => {
+                self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_OK, None);
                 (self.log)(&format!(
                     "CSQX501I ferrite channel {} is no longer active",
                     channel.name
                 ));
                 self.set_status(SenderStatus::Inactive);
+                return;
             }
-            Ok(()) => self.set_status(SenderStatus::Stopped),
-            Err(error) => {
-                if !self.stopping() {
-                    (self.log)(&format!(
-                        "CSQX599E ferrite channel {}: {error}",
-                        channel.name
-                    ));
-                }
-                self.set_status(SenderStatus::Stopped);
+            Err(error) if !self.stopping() => {
+                self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_ERROR, Some(&error));
+                (self.log)(&format!(
+                    "CSQX599E ferrite channel {}: {error}",
+                    channel.name
+                ));
             }
+            _ => self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_OK, None),
         }
+        self.announce_stopped_by_user(queue_manager);
+        self.set_status(SenderStatus::Stopped);
     }
 
     /// A requester's connection: INITIAL_DATA with CAP1_REQUEST_INITIATION, answered by the
@@ -451,7 +525,7 @@ impl SenderMca {
             .stream()
             .set_read_timeout(None)
             .map_err(|e| e.to_string())?;
-        self.set_status(SenderStatus::Running);
+        self.announce_started(queue_manager);
         serve_receiver(transport, queue_manager.clone(), channel, agreed, self)
     }
 
@@ -513,7 +587,7 @@ impl SenderMca {
             .map_err(|e| e.to_string())?;
         self.last_sequence
             .store(partner_committed, Ordering::Relaxed);
-        self.set_status(SenderStatus::Running);
+        self.announce_started(queue_manager);
         *attempts = 0;
         self.send_batches(&mut transport, &writer, &mut agent, &channel, agreed)
     }
@@ -617,6 +691,24 @@ impl SenderMca {
         agent
             .wait_for_message(Duration::ZERO)
             .map_err(|e| e.to_string())
+    }
+}
+
+/// The wait before retry `attempt` (from 1) of `channel`: SHORTTMR for the first SHORTRTY,
+/// LONGTMR for the next LONGRTY, then none (the channel stops). A requester does not retry
+/// (MQ's RQSTR has no retry attributes).
+fn retry_interval(channel: &ChannelDefinition, attempt: u64) -> Option<u32> {
+    let attributes = &channel.message;
+    let short = u64::from(attributes.short_retry_count);
+    let long = u64::from(attributes.long_retry_count);
+    if channel.channel_type == ChannelType::Requester {
+        None
+    } else if attempt <= short {
+        Some(attributes.short_retry_interval_seconds)
+    } else if attempt <= short + long {
+        Some(attributes.long_retry_interval_seconds)
+    } else {
+        None
     }
 }
 
