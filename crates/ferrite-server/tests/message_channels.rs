@@ -1008,3 +1008,204 @@ fn channel_events_report_started_stopped_and_stopped_by_user_as_chlev_asks() {
     assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
     assert!(sender.wait_ended(PATIENCE));
 }
+
+/// PCF `command` with `parameters` run by `listener`'s command processor: the reason of the
+/// first response (0: success) and every response's parameters.
+fn pcf(
+    listener: &Listener,
+    command: i32,
+    parameters: Vec<ferrite_command::pcf::Parameter>,
+) -> (i32, Vec<Vec<ferrite_command::pcf::Parameter>>) {
+    use ferrite_command::pcf::{PcfHeader, PcfMessage};
+    use ferrite_constants::pcf::*;
+    let request = PcfMessage {
+        header: PcfHeader {
+            kind: MQCFT_COMMAND,
+            version: MQCFH_VERSION_1,
+            command,
+            msg_seq_number: 1,
+            control: MQCFC_LAST,
+            comp_code: 0,
+            reason: 0,
+            parameter_count: parameters.len() as i32,
+        },
+        parameters,
+    };
+    let responses = ferrite_command::pcf_commands::execute_message(&console(listener), &request);
+    assert!(!responses.is_empty());
+    (
+        responses[0].header.reason,
+        responses
+            .into_iter()
+            .map(|response| response.parameters)
+            .collect(),
+    )
+}
+
+#[test]
+fn pcf_starts_pings_inquires_stops_resets_and_resolves_message_channels() {
+    use ferrite_command::pcf::Parameter;
+    use ferrite_constants::{channel::*, misc::*, pcf::*, pcf_reason::*, pcf_selector::*};
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let name = |channel: &str| Parameter::string(MQCACH_CHANNEL_NAME, channel);
+    let int = Parameter::integer;
+    let reason = |listener, command, parameters| pcf(listener, command, parameters).0;
+
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_PING_CHANNEL,
+            vec![name(CHANNEL), int(MQIACH_DATA_COUNT, 5)]
+        ),
+        MQRCCF_PING_DATA_COUNT_ERROR
+    );
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_PING_CHANNEL,
+            vec![name(CHANNEL), int(MQIACH_DATA_COUNT, 500)]
+        ),
+        0
+    );
+    assert_eq!(
+        reason(&qm1, MQCMD_START_CHANNEL, vec![name("NO.SUCH.CHANNEL")]),
+        MQRCCF_CHANNEL_NOT_FOUND
+    );
+    assert_eq!(
+        reason(&qm2, MQCMD_START_CHANNEL, vec![name(CHANNEL)]),
+        MQRCCF_CHANNEL_TYPE_ERROR,
+        "a RCVR is not started"
+    );
+    assert_eq!(reason(&qm1, MQCMD_START_CHANNEL, vec![name(CHANNEL)]), 0);
+    assert_eq!(
+        reason(&qm1, MQCMD_START_CHANNEL, vec![name(CHANNEL)]),
+        MQRCCF_CHANNEL_IN_USE
+    );
+    put_numbered(&qm1.fixture.queue_manager, 0..3);
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("confirmed", || sender.snapshot().last_sequence == 3);
+
+    let (status, responses) = pcf(&qm1, MQCMD_INQUIRE_CHANNEL_STATUS, vec![name("QM1.*")]);
+    assert_eq!(status, 0);
+    let value = |id: i32| {
+        responses[0]
+            .iter()
+            .find(|parameter| parameter.id() == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} in {responses:?}"))
+    };
+    assert_eq!(
+        value(MQIACH_CHANNEL_TYPE),
+        int(MQIACH_CHANNEL_TYPE, MQCHT_SENDER)
+    );
+    assert_eq!(
+        value(MQIACH_CHANNEL_STATUS),
+        int(MQIACH_CHANNEL_STATUS, MQCHS_RUNNING)
+    );
+    assert_eq!(
+        value(MQIACH_LAST_SEQ_NUMBER),
+        int(MQIACH_LAST_SEQ_NUMBER, 3)
+    );
+    assert_eq!(
+        value(MQIACH_INDOUBT_STATUS),
+        int(MQIACH_INDOUBT_STATUS, MQCHIDS_NOT_INDOUBT)
+    );
+    assert!(
+        matches!(value(MQCACH_XMIT_Q_NAME), Parameter::String { value, .. } if value.trim() == "QM2")
+    );
+    let (status, responses) = pcf(&qm2, MQCMD_INQUIRE_CHANNEL_STATUS, vec![name(CHANNEL)]);
+    assert_eq!(status, 0);
+    assert!(responses[0].contains(&int(MQIACH_CHANNEL_TYPE, MQCHT_RECEIVER)));
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_INQUIRE_CHANNEL_STATUS,
+            vec![name("*"), int(MQIACH_CHANNEL_TYPE, MQCHT_SVRCONN)]
+        ),
+        MQRCCF_CHL_STATUS_NOT_FOUND
+    );
+
+    // A running channel is not pinged, reset or resolved.
+    for (command, extra) in [
+        (MQCMD_PING_CHANNEL, None),
+        (MQCMD_RESET_CHANNEL, None),
+        (
+            MQCMD_RESOLVE_CHANNEL,
+            Some(int(MQIACH_IN_DOUBT, MQIDO_COMMIT)),
+        ),
+    ] {
+        let parameters = std::iter::once(name(CHANNEL)).chain(extra).collect();
+        assert_eq!(
+            reason(&qm1, command, parameters),
+            MQRCCF_CHANNEL_IN_USE,
+            "{command}"
+        );
+    }
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_RESOLVE_CHANNEL,
+            vec![name(CHANNEL), int(MQIACH_IN_DOUBT, 7)]
+        ),
+        MQRCCF_INDOUBT_VALUE_ERROR
+    );
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_STOP_CHANNEL,
+            vec![name(CHANNEL), int(MQIACF_MODE, 9)]
+        ),
+        MQRCCF_MODE_VALUE_ERROR
+    );
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_STOP_CHANNEL,
+            vec![name(CHANNEL), int(MQIACF_MODE, MQMODE_FORCE)]
+        ),
+        0
+    );
+    assert!(sender.wait_ended(PATIENCE));
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+    assert_eq!(
+        reason(&qm1, MQCMD_STOP_CHANNEL, vec![name(CHANNEL)]),
+        MQRCCF_CHANNEL_NOT_ACTIVE
+    );
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_RESOLVE_CHANNEL,
+            vec![name(CHANNEL), int(MQIACH_IN_DOUBT, MQIDO_BACKOUT)]
+        ),
+        0
+    );
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_RESET_CHANNEL,
+            vec![name(CHANNEL), int(MQIACH_MSG_SEQUENCE_NUMBER, 0)]
+        ),
+        MQRCCF_MSG_SEQ_NUMBER_ERROR
+    );
+    // Both ends reset to 1; the channel carries on from there.
+    for listener in [&qm1, &qm2] {
+        assert_eq!(
+            reason(
+                listener,
+                MQCMD_RESET_CHANNEL,
+                vec![name(CHANNEL), int(MQIACH_MSG_SEQUENCE_NUMBER, 1)]
+            ),
+            0
+        );
+    }
+    assert_eq!(reason(&qm1, MQCMD_START_CHANNEL, vec![name(CHANNEL)]), 0);
+    put_numbered(&qm1.fixture.queue_manager, 3..4);
+    expect_numbered(&qm2.fixture.queue_manager, 3..4);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("confirmed", || sender.snapshot().last_sequence == 1);
+    assert_eq!(reason(&qm1, MQCMD_STOP_CHANNEL, vec![name(CHANNEL)]), 0);
+    assert!(sender.wait_ended(PATIENCE));
+}
