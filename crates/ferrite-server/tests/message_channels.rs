@@ -1209,3 +1209,75 @@ fn pcf_starts_pings_inquires_stops_resets_and_resolves_message_channels() {
     assert_eq!(reason(&qm1, MQCMD_STOP_CHANNEL, vec![name(CHANNEL)]), 0);
     assert!(sender.wait_ended(PATIENCE));
 }
+
+#[test]
+fn a_sender_that_breaks_off_a_batch_with_garbage_has_its_open_batch_backed_out() {
+    use ferrite_mqi::name_resolution::RemoteDestination;
+    use ferrite_mqi::transmission_queue::transmission_message;
+    use ferrite_protocol::message_channel::message_flow_segments;
+    use ferrite_protocol::segment::SegmentType;
+    use ferrite_protocol::transport::Transport;
+    use ferrite_server::message_channel::negotiation;
+    use ferrite_server::message_channel::session::{
+        confirmed_sequence, send_flow, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER,
+    };
+    use std::io::Write;
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let qm = &qm1.fixture.queue_manager;
+    // A sending MCA of QM1's channel, by hand: negotiation, then one message of a batch
+    // (not its end), then bytes that are no flow at all.
+    let stream = std::net::TcpStream::connect(("127.0.0.1", qm2.port())).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut raw = stream.try_clone().unwrap();
+    let mut transport = Transport::new(stream);
+    let proposal = negotiation::proposal(&qm.channel(CHANNEL).unwrap(), qm, 32768);
+    send_flow(
+        &mut transport,
+        SegmentType::InitialData,
+        &proposal.encode(FLOW_ORDER),
+    )
+    .unwrap();
+    assert_eq!(
+        transport.read_flow().unwrap().header.segment_type,
+        SegmentType::InitialData
+    );
+    assert_eq!(confirmed_sequence(&transport.read_flow().unwrap()), Ok(0));
+    let destination = RemoteDestination {
+        transmission_queue: "QM2".into(),
+        remote_q_name: "APP.IN".into(),
+        remote_q_mgr_name: "QM2".into(),
+    };
+    let (_, transmitted) = transmission_message(&numbered_md(0), &destination, b"message 0");
+    for segment in message_flow_segments(
+        1,
+        &transmitted,
+        FLOW_ORDER,
+        FLOW_ENCODING,
+        FLOW_CCSID,
+        32768,
+        false,
+    )
+    .unwrap()
+    {
+        raw.write_all(&segment.encode().unwrap()).unwrap();
+    }
+    raw.write_all(b"garbage where a transmission segment header belongs")
+        .unwrap();
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+    assert_eq!(
+        depth(&qm2.fixture.queue_manager, "APP.IN"),
+        0,
+        "the unconfirmed batch was backed out"
+    );
+    // The real sender: the receiver's sequence number did not move; everything arrives once.
+    put_numbered(qm, 0..3);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 3);
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(get_next(&mut connection, Some(Duration::from_millis(200))).is_none());
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
