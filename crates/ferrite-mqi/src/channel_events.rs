@@ -290,3 +290,75 @@ fn partner(writer: &mut EventWriter, transmission_queue: Option<&str>, connectio
     }
     writer.string(MQCACH_CONNECTION_NAME, connection_name, MQ_CONN_NAME_LENGTH);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferrite_constants::misc::MQRQ_CHANNEL_STOPPED_RETRY;
+
+    fn words(bytes: &[u8]) -> Vec<i32> {
+        bytes
+            .chunks(4)
+            .map(|word| i32::from_le_bytes(word.try_into().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn chlev_chooses_which_message_channel_events_are_put() {
+        let started = MessageChannelEvent::Started {
+            channel: "A",
+            transmission_queue: Some("XQ"),
+            connection_name: "h(1)",
+        };
+        let stopped = |qualifier| MessageChannelEvent::Stopped {
+            qualifier,
+            channel: "A",
+            error_identifier: 0,
+            reason: 0,
+            transmission_queue: None,
+            connection_name: "h(1)",
+        };
+        let by_user = MessageChannelEvent::StoppedByUser { channel: "A" };
+        for (event, exception, enabled) in [
+            (&started, false, true),
+            (&stopped(MQRQ_CHANNEL_STOPPED_OK), false, true),
+            (&stopped(MQRQ_CHANNEL_STOPPED_RETRY), true, true),
+            (&stopped(MQRQ_CHANNEL_STOPPED_DISABLED), true, true),
+            (&by_user, true, true),
+        ] {
+            assert!(!event.wanted("DISABLED"), "{event:?}");
+            assert_eq!(event.wanted("EXCEPTION"), exception, "{event:?}");
+            assert_eq!(event.wanted("ENABLED"), enabled, "{event:?}");
+        }
+    }
+
+    #[test]
+    fn channel_stopped_by_user_is_laid_out_as_mq_documents_it() {
+        let data = message_channel_event_message(
+            "QM1",
+            &MessageChannelEvent::StoppedByUser { channel: "TO.QM2" },
+            ByteOrder::Little,
+        );
+        assert_eq!(data.len(), 36 + 68 + 16 + 40);
+        // MQCFH: MQCFT_EVENT, 36, version 1, MQCMD_CHANNEL_EVENT, MsgSeqNumber 1,
+        // MQCFC_LAST, MQCC_WARNING, MQRC_CHANNEL_STOPPED_BY_USER, three parameters.
+        assert_eq!(words(&data[..36]), [7, 36, 1, 46, 1, 1, 1, 2279, 3]);
+        // MQCFST QMgrName, 48 characters.
+        assert_eq!(&words(&data[36..52])[..3], [4, 68, MQCA_Q_MGR_NAME]);
+        assert_eq!(words(&data[52..56]), [48]);
+        assert_eq!(&data[56..104], format!("{:48}", "QM1").as_bytes());
+        // MQCFIN ReasonQualifier MQRQ_CHANNEL_STOPPED_DISABLED.
+        assert_eq!(
+            words(&data[104..120]),
+            [
+                3,
+                16,
+                MQIACF_REASON_QUALIFIER,
+                MQRQ_CHANNEL_STOPPED_DISABLED
+            ]
+        );
+        // MQCFST ChannelName, 20 characters.
+        assert_eq!(&words(&data[120..132]), &[4, 40, MQCACH_CHANNEL_NAME]);
+        assert_eq!(&data[140..160], b"TO.QM2              ");
+    }
+}
