@@ -1281,3 +1281,76 @@ fn a_sender_that_breaks_off_a_batch_with_garbage_has_its_open_batch_backed_out()
     assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
     assert!(sender.wait_ended(PATIENCE));
 }
+
+#[test]
+fn a_sender_numbering_beyond_any_batch_is_refused_with_a_sequence_error() {
+    use ferrite_mqi::name_resolution::RemoteDestination;
+    use ferrite_mqi::transmission_queue::transmission_message;
+    use ferrite_protocol::control::{status_code, Status};
+    use ferrite_protocol::message_channel::message_flow_segments;
+    use ferrite_protocol::segment::SegmentType;
+    use ferrite_protocol::transport::Transport;
+    use ferrite_server::message_channel::negotiation;
+    use ferrite_server::message_channel::session::{
+        confirmed_sequence, send_flow, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER,
+    };
+    use std::io::Write;
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let qm = &qm1.fixture.queue_manager;
+    let stream = std::net::TcpStream::connect(("127.0.0.1", qm2.port())).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut raw = stream.try_clone().unwrap();
+    let mut transport = Transport::new(stream);
+    let proposal = negotiation::proposal(&qm.channel(CHANNEL).unwrap(), qm, 32768);
+    send_flow(
+        &mut transport,
+        SegmentType::InitialData,
+        &proposal.encode(FLOW_ORDER),
+    )
+    .unwrap();
+    transport.read_flow().unwrap();
+    assert_eq!(confirmed_sequence(&transport.read_flow().unwrap()), Ok(0));
+    let destination = RemoteDestination {
+        transmission_queue: "QM2".into(),
+        remote_q_name: "APP.IN".into(),
+        remote_q_mgr_name: "QM2".into(),
+    };
+    let (_, transmitted) = transmission_message(&numbered_md(0), &destination, b"message 0");
+    // Sequence number 50000 where 1 is expected: more than MQ's largest batch ahead.
+    for segment in message_flow_segments(
+        50_000,
+        &transmitted,
+        FLOW_ORDER,
+        FLOW_ENCODING,
+        FLOW_CCSID,
+        32768,
+        true,
+    )
+    .unwrap()
+    {
+        raw.write_all(&segment.encode().unwrap()).unwrap();
+    }
+    let refusal = transport.read_flow().unwrap();
+    assert_eq!(refusal.header.segment_type, SegmentType::StatusData);
+    let status = Status::decode(&refusal.payload, refusal.header.byte_order).unwrap();
+    assert_eq!(
+        (status.code, status.value),
+        (status_code::MSG_SEQUENCE_ERROR, Some(1)),
+        "the number the receiver expects"
+    );
+    assert!(confirmed_sequence(&refusal)
+        .unwrap_err()
+        .contains("AMQ9526E"));
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+    assert_eq!(depth(&qm2.fixture.queue_manager, "APP.IN"), 0);
+    assert!(logged(&qm2, "AMQ9526E"));
+    // The real sender, in step, delivers.
+    put_numbered(qm, 0..2);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..2);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
