@@ -1,17 +1,25 @@
-//! The sending MCA of a SDR channel started by START CHANNEL: one thread per running sender
-//! (the MCA's thread, as MQ's channel initiator runs an MCA per channel), which connects to
-//! CONNAME (each address of the list in turn), negotiates INITIAL_DATA, resolves its in-doubt
-//! batch with the receiver's committed sequence number, then sends batches while the
-//! transmission queue has messages, each confirmed before the next, waiting on the queue for
-//! arrivals in between, and asking the partner to answer a HEARTBEAT every HBINT seconds
-//! (negotiated) of idleness, and before a batch when nothing has come from it for BATCHHB
-//! milliseconds (so that a partner gone quietly is found before messages are taken into
-//! doubt). A batch stays open up to BATCHINT milliseconds for more messages
-//! (`SendingAgent::next_batch`). After DISCINT seconds with nothing to send it ends (INACTIVE). A lost
-//! connection, or one that cannot be made, is retried SHORTRTY times every SHORTTMR seconds,
-//! then LONGRTY times every LONGTMR seconds (RETRYING), then the channel stops (STOPPED).
-//! STOP CHANNEL MODE(QUIESCE) ends it after the batch in flight; MODE(FORCE) at once (the
-//! batch in flight stays in doubt and is resolved at the next start).
+//! The MCA of a channel started from this queue manager: a SDR (or a SVR with a CONNAME)
+//! started by START CHANNEL, a trigger or a requester's callback, a RQSTR started by START
+//! CHANNEL, or a SVR a requester connected to. One thread per running channel (as MQ's
+//! channel initiator runs an MCA per channel).
+//!
+//! A sender connects to CONNAME (each address of the list in turn), negotiates INITIAL_DATA,
+//! resolves its in-doubt batch with the receiver's committed sequence number, then sends
+//! batches while the transmission queue has messages, each confirmed before the next, waiting
+//! on the queue for arrivals in between, and asking the partner to answer a HEARTBEAT every
+//! HBINT seconds (negotiated) of idleness, and before a batch when nothing has come from it
+//! for BATCHHB milliseconds (so that a partner gone quietly is found before messages are
+//! taken into doubt). A batch stays open up to BATCHINT milliseconds for more messages
+//! (`SendingAgent::next_batch`). After DISCINT seconds with nothing to send it ends
+//! (INACTIVE). A lost connection, or one that cannot be made, is retried SHORTRTY times every
+//! SHORTTMR seconds, then LONGRTY times every LONGTMR seconds (RETRYING), then the channel
+//! stops (STOPPED). STOP CHANNEL MODE(QUIESCE) ends it after the batch in flight; MODE(FORCE)
+//! at once (the batch in flight stays in doubt and is resolved at the next start).
+//!
+//! A requester connects, asks for the partner's SVR to send on the connection (or its SDR to
+//! call back) and then receives as a RCVR does; it does not retry. A SVR a requester
+//! connected to runs one session on that connection. Each reports Channel Started, Channel
+//! Stopped and Channel Stopped By User events as QMGR CHLEV asks.
 
 use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
