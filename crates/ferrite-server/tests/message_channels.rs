@@ -1354,3 +1354,83 @@ fn a_sender_numbering_beyond_any_batch_is_refused_with_a_sequence_error() {
     assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
     assert!(sender.wait_ended(PATIENCE));
 }
+
+/// A receiving end on a port of its own, standing in for QM2's RCVR channel: it negotiates
+/// (heartbeat interval 1 s), reports nothing committed, answers a HEARTBEAT when `answers()`
+/// says so, and otherwise reads on without answering anything: a partner gone quietly, its
+/// connection still open.
+fn quiet_receiver(
+    qm2: &Arc<QueueManager>,
+    answers: impl Fn() -> bool + Send + 'static,
+) -> (u16, std::thread::JoinHandle<()>) {
+    use ferrite_protocol::initial_data::InitialData;
+    use ferrite_protocol::segment::SegmentType;
+    use ferrite_protocol::transport::Transport;
+    use ferrite_server::message_channel::negotiation;
+    use ferrite_server::message_channel::session::{send_flow, send_status, FLOW_ORDER};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let channel = qm2.channel(CHANNEL).unwrap();
+    let qm = qm2.clone();
+    let thread = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut transport = Transport::new(stream);
+        let flow = transport.read_flow().unwrap();
+        let proposal = InitialData::decode(&flow.payload, flow.header.byte_order).unwrap();
+        let mut reply = negotiation::answer(&proposal, &channel, &qm, 32768);
+        reply.heartbeat_interval = 1;
+        send_flow(
+            &mut transport,
+            SegmentType::InitialData,
+            &reply.encode(FLOW_ORDER),
+        )
+        .unwrap();
+        send_status(&mut transport, 0, 0, false).unwrap();
+        while let Ok(flow) = transport.read_flow() {
+            if flow.header.segment_type == SegmentType::Heartbeat && answers() {
+                send_flow(&mut transport, SegmentType::Heartbeat, &[]).unwrap();
+            }
+        }
+    });
+    (port, thread)
+}
+
+#[test]
+fn batchhb_leaves_messages_on_the_transmission_queue_when_the_partner_has_gone_quietly() {
+    for (batch_heartbeat, taken_into_doubt) in [("BATCHHB(1)", false), ("BATCHHB(0)", true)] {
+        let (qm1, qm2) = pair("HBINT(1)", &format!("HBINT(1) {batch_heartbeat}"));
+        // The partner goes quiet once a message waits to be sent: idle heartbeats before it
+        // are answered, the batch heartbeat is not.
+        let sending = qm1.fixture.queue_manager.clone();
+        let (port, receiver) = quiet_receiver(&qm2.fixture.queue_manager, move || {
+            depth(&sending, "QM2") == 0
+        });
+        let qm = &qm1.fixture.queue_manager;
+        mqsc_ok(
+            qm,
+            &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})')"),
+        );
+        let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+        wait_until("running", || sender.status() == SenderStatus::Running);
+        put_numbered(qm, 0..1);
+        if taken_into_doubt {
+            // Without BATCHHB the message is taken into doubt and sent into the void.
+            wait_until("the batch in doubt", || sender.snapshot().in_doubt);
+            assert_eq!(depth(qm, "QM2"), 0);
+        } else {
+            // With it, the unanswered heartbeat ends the session before the batch starts.
+            wait_until("the session ended", || {
+                logged(&qm1, "no answer to a HEARTBEAT")
+            });
+            assert!(!sender.snapshot().in_doubt);
+            assert_eq!(
+                depth(qm, "QM2"),
+                1,
+                "the message stays on the transmission queue"
+            );
+        }
+        assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+        assert!(sender.wait_ended(PATIENCE));
+        receiver.join().unwrap();
+    }
+}

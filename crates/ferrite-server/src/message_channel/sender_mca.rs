@@ -622,7 +622,7 @@ impl SenderMca {
             if self.batch_heartbeat_due(agent, channel, last_flow)? {
                 // BATCHHB: the partner is asked to answer before messages leave the
                 // transmission queue; if it has gone they stay there, not in doubt.
-                exchange_heartbeat(transport)?;
+                exchange_heartbeat(transport, writer, heartbeat)?;
                 self.batch_heartbeats.fetch_add(1, Ordering::Relaxed);
                 last_flow = Instant::now();
             }
@@ -631,7 +631,7 @@ impl SenderMca {
                     return Ok(());
                 }
                 if agreed.heartbeat_interval != 0 && last_flow.elapsed() >= heartbeat {
-                    exchange_heartbeat(transport)?;
+                    exchange_heartbeat(transport, writer, heartbeat)?;
                     last_flow = Instant::now();
                 }
                 agent
@@ -745,8 +745,31 @@ fn check_in_step(agent: &SendingAgent, partner_committed: u32, wrap: u32) -> Res
 }
 
 /// HBINT: an idle sender asks the partner to answer a HEARTBEAT, so that a partner (or a
-/// network) that has gone is found while nothing is sent, and the channel retries.
-fn exchange_heartbeat(transport: &mut Transport) -> Result<(), String> {
+/// network) that has gone is found while nothing is sent, and the channel retries; BATCHHB
+/// asks the same before a batch. The answer is awaited for the negotiated heartbeat interval
+/// (at least a second), as MQ bases the wait on HBINT.
+fn exchange_heartbeat(
+    transport: &mut Transport,
+    socket: &TcpStream,
+    heartbeat: Duration,
+) -> Result<(), String> {
+    let wait = heartbeat.max(Duration::from_secs(1));
+    socket
+        .set_read_timeout(Some(wait))
+        .map_err(|e| e.to_string())?;
+    let answered = heartbeat_answered(transport);
+    socket
+        .set_read_timeout(Some(ANSWER_TIMEOUT))
+        .map_err(|e| e.to_string())?;
+    answered.map_err(|error| {
+        format!(
+            "no answer to a HEARTBEAT within {} s: {error}",
+            wait.as_secs()
+        )
+    })
+}
+
+fn heartbeat_answered(transport: &mut Transport) -> Result<(), String> {
     let header = channel_header(
         SegmentType::Heartbeat,
         FLOW_ORDER,
