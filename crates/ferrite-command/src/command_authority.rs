@@ -57,8 +57,12 @@ fn principal(context: &Context) -> Option<Principal> {
     }
 }
 
-/// The authority an MQSC verb needs.
-fn verb_authority(verb: &str) -> u32 {
+/// The authority an MQSC verb needs on its object (RESET and RESOLVE CHANNEL: ctrlx, as
+/// MQ's).
+fn verb_authority(verb: &str, object_keyword: &str) -> u32 {
+    if matches!((verb, object_keyword), ("RESET" | "RESOLVE", "CHANNEL")) {
+        return MQZAO_CONTROL_EXTENDED;
+    }
     match verb {
         "DEFINE" => MQZAO_CREATE,
         "DELETE" => MQZAO_DELETE,
@@ -129,7 +133,14 @@ pub(crate) fn check_mqsc(
         .filter(|_| verb != "DEFINE")
         .map(|object_type| (object_type, name));
     let command = crate::events::mqsc_command_code(verb, object_keyword);
-    check(context, &principal, object, verb_authority(verb), command).map_err(|_| {
+    check(
+        context,
+        &principal,
+        object,
+        verb_authority(verb, object_keyword),
+        command,
+    )
+    .map_err(|_| {
         Failure(vec![format!(
             "CSQ9016E {} '{verb}' command request not authorized for user '{}'",
             context.name, principal.name
