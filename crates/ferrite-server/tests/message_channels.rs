@@ -428,13 +428,14 @@ fn a_triggered_transmission_queue_starts_its_channel() {
 }
 
 #[test]
-fn an_idle_senders_heartbeat_finds_a_receiver_gone() {
+fn an_idle_sender_finds_a_receiver_gone() {
     let (qm1, qm2) = pair("HBINT(1)", "HBINT(1)");
     let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
     put_numbered(&qm1.fixture.queue_manager, 0..1);
     expect_numbered(&qm2.fixture.queue_manager, 0..1);
     wait_until("running", || sender.snapshot().messages == 1);
-    // The receiver goes while nothing is to be sent: only a heartbeat can notice.
+    // The receiver goes while nothing is to be sent: its connection closing is noticed
+    // between batches (a partner gone without closing is the heartbeat's: below).
     assert!(qm2.chinit.stop_listener());
     assert_eq!(qm2.chinit.stop_channel(CHANNEL), 1);
     wait_until("the sender retries", || {
@@ -1433,4 +1434,22 @@ fn batchhb_leaves_messages_on_the_transmission_queue_when_the_partner_has_gone_q
         assert!(sender.wait_ended(PATIENCE));
         receiver.join().unwrap();
     }
+}
+
+#[test]
+fn an_idle_senders_heartbeat_finds_a_partner_gone_quietly() {
+    // The partner keeps its connection open and answers nothing: only a heartbeat finds it.
+    let (qm1, qm2) = pair("HBINT(1)", "HBINT(1)");
+    let (port, receiver) = quiet_receiver(&qm2.fixture.queue_manager, || false);
+    mqsc_ok(
+        &qm1.fixture.queue_manager,
+        &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})')"),
+    );
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    wait_until("the unanswered heartbeat", || {
+        logged(&qm1, "no answer to a HEARTBEAT")
+    });
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+    receiver.join().unwrap();
 }
