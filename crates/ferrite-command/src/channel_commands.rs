@@ -191,7 +191,8 @@ fn status_attribute_sample() -> Vec<(&'static str, AttributeValue)> {
     sample
 }
 
-/// DISPLAY CHSTATUS(generic) [ALL] [attributes] [WHERE(...)] [CHLTYPE(SVRCONN|SDR|RCVR)].
+/// DISPLAY CHSTATUS(generic) [ALL] [attributes] [WHERE(...)]
+/// [CHLTYPE(SVRCONN|SDR|SVR|RCVR|RQSTR)].
 pub(crate) fn display_channel_status(
     context: &Context,
     object: &crate::parser::Token,
@@ -201,7 +202,7 @@ pub(crate) fn display_channel_status(
     let sample = status_attribute_sample();
     let (selection, extras) = Selection::parse(rest, &sample, &[("CHLTYPE", Takes::Value)])
         .map_err(|e| context.syntax(e))?;
-    const TYPES: [&str; 3] = ["SVRCONN", "SDR", "RCVR"];
+    const TYPES: [&str; 5] = ["SVRCONN", "SDR", "SVR", "RCVR", "RQSTR"];
     let mut channel_type = None;
     for (token, value) in extras {
         let chosen =
@@ -279,7 +280,7 @@ pub(crate) fn stop_channel(
     let mut force = false;
     for (token, value) in found {
         let choices: &[&str] = match token.keyword.as_str() {
-            "CHLTYPE" => &["SVRCONN", "SDR", "RCVR"],
+            "CHLTYPE" => &["SVRCONN", "SDR", "SVR", "RCVR", "RQSTR"],
             "MODE" => &["QUIESCE", "FORCE"],
             _ => &["QMGR"],
         };
@@ -320,7 +321,8 @@ pub(crate) fn stop_channel(
     Ok(output)
 }
 
-/// The channel named by START or PING CHANNEL(name) [CHLTYPE(SDR)], which must be defined.
+/// The channel named by START, PING or RESOLVE CHANNEL(name) [CHLTYPE(SDR|SVR|RQSTR)], which
+/// must be defined.
 fn sending_channel(
     context: &Context,
     object: &crate::parser::Token,
@@ -336,7 +338,7 @@ fn sending_channel(
         let value = value.expect("checked");
         match token.keyword.as_str() {
             "CHLTYPE" => {
-                choice(token, value, &["SDR"]).map_err(|e| context.syntax(e))?;
+                choice(token, value, &["SDR", "SVR", "RQSTR"]).map_err(|e| context.syntax(e))?;
             }
             "QSGDISP" => {
                 choice(token, value, &["QMGR"]).map_err(|e| context.syntax(e))?;

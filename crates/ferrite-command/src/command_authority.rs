@@ -31,8 +31,8 @@
 
 use ferrite_constants::{pcf::*, pcf_selector::*, reason::MQRC_NOT_AUTHORIZED, selector::*};
 use ferrite_queue_manager::objects::authority_record::{
-    AuthorityObjectType, CLASS_PROFILE, MQZAO_CHANGE, MQZAO_CLEAR, MQZAO_CONTROL, MQZAO_CREATE,
-    MQZAO_DELETE, MQZAO_DISPLAY,
+    AuthorityObjectType, CLASS_PROFILE, MQZAO_CHANGE, MQZAO_CLEAR, MQZAO_CONTROL,
+    MQZAO_CONTROL_EXTENDED, MQZAO_CREATE, MQZAO_DELETE, MQZAO_DISPLAY,
 };
 use ferrite_queue_manager::{ConnectingUser, ObjectType, Principal};
 
@@ -57,8 +57,12 @@ fn principal(context: &Context) -> Option<Principal> {
     }
 }
 
-/// The authority an MQSC verb needs.
-fn verb_authority(verb: &str) -> u32 {
+/// The authority an MQSC verb needs on its object (RESET and RESOLVE CHANNEL: ctrlx, as
+/// MQ's).
+fn verb_authority(verb: &str, object_keyword: &str) -> u32 {
+    if matches!((verb, object_keyword), ("RESET" | "RESOLVE", "CHANNEL")) {
+        return MQZAO_CONTROL_EXTENDED;
+    }
     match verb {
         "DEFINE" => MQZAO_CREATE,
         "DELETE" => MQZAO_DELETE,
@@ -129,7 +133,14 @@ pub(crate) fn check_mqsc(
         .filter(|_| verb != "DEFINE")
         .map(|object_type| (object_type, name));
     let command = crate::events::mqsc_command_code(verb, object_keyword);
-    check(context, &principal, object, verb_authority(verb), command).map_err(|_| {
+    check(
+        context,
+        &principal,
+        object,
+        verb_authority(verb, object_keyword),
+        command,
+    )
+    .map_err(|_| {
         Failure(vec![format!(
             "CSQ9016E {} '{verb}' command request not authorized for user '{}'",
             context.name, principal.name
@@ -176,7 +187,12 @@ fn pcf_authority(command: i32) -> (u32, Option<(AuthorityObjectType, i32)>) {
         MQCMD_COPY_CHANNEL => (MQZAO_CREATE, channel(MQCACF_TO_CHANNEL_NAME)),
         MQCMD_CHANGE_CHANNEL => (MQZAO_CHANGE, channel(MQCACH_CHANNEL_NAME)),
         MQCMD_DELETE_CHANNEL => (MQZAO_DELETE, channel(MQCACH_CHANNEL_NAME)),
-        MQCMD_START_CHANNEL | MQCMD_STOP_CHANNEL => (MQZAO_CONTROL, channel(MQCACH_CHANNEL_NAME)),
+        MQCMD_START_CHANNEL | MQCMD_STOP_CHANNEL | MQCMD_PING_CHANNEL => {
+            (MQZAO_CONTROL, channel(MQCACH_CHANNEL_NAME))
+        }
+        MQCMD_RESET_CHANNEL | MQCMD_RESOLVE_CHANNEL => {
+            (MQZAO_CONTROL_EXTENDED, channel(MQCACH_CHANNEL_NAME))
+        }
         MQCMD_INQUIRE_PROCESS | MQCMD_INQUIRE_PROCESS_NAMES => {
             (MQZAO_DISPLAY, process(MQCA_PROCESS_NAME))
         }

@@ -70,6 +70,7 @@ use crate::pcf_attributes::{
 
 mod authority;
 mod channel_authentication;
+mod message_channels;
 mod pubsub;
 mod usage;
 
@@ -1281,14 +1282,37 @@ fn inquire_channel_status(context: &Context, request: &Request) -> Responses {
         ],
         filter: request.filter()?,
     };
-    let mut statuses = initiator.channel_statuses();
-    statuses.sort_by(|a, b| a.channel.cmp(&b.channel));
-    let mut responses = Vec::new();
-    for status in statuses
+    // ChannelType selects one type's instances (MQCHT_ALL or absent: every type).
+    let wanted_type = match request.integer(MQIACH_CHANNEL_TYPE)? {
+        None | Some(MQCHT_ALL) => None,
+        Some(value) => Some(ChannelType::from_mqcht(value).ok_or_else(|| {
+            PcfFailure::parameter(MQRCCF_CHANNEL_TYPE_ERROR, MQIACH_CHANNEL_TYPE)
+        })?),
+    };
+    type Attributes = Vec<(&'static str, AttributeValue)>;
+    let mut statuses: Vec<(String, ChannelType, Attributes)> = initiator
+        .channel_statuses()
         .iter()
-        .filter(|status| generic_match(pattern, &status.channel))
-    {
-        let attributes = channel_commands::status_attributes(Some(status));
+        .map(|status| {
+            let attributes = channel_commands::status_attributes(Some(status));
+            (
+                status.channel.clone(),
+                ChannelType::ServerConnection,
+                attributes,
+            )
+        })
+        .collect();
+    statuses.extend(initiator.message_channel_statuses().iter().map(|status| {
+        let channel_type =
+            ChannelType::from_keyword(status.channel_type).unwrap_or(ChannelType::Sender);
+        let attributes = channel_commands::message_status_attributes(status);
+        (status.channel.clone(), channel_type, attributes)
+    }));
+    statuses.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut responses = Vec::new();
+    for (_, _, attributes) in statuses.into_iter().filter(|(channel, channel_type, _)| {
+        generic_match(pattern, channel) && wanted_type.is_none_or(|wanted| wanted == *channel_type)
+    }) {
         let mut parameters = to_parameters(&context.name, CHANNEL_STATUS_MAP, &attributes);
         parameters.push(Parameter::integer(
             MQIACH_CHANNEL_INSTANCE_TYPE,
@@ -1458,6 +1482,11 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
         MQCMD_CHANGE_CHANNEL => create_or_change(context, request, channel, Alter),
         MQCMD_DELETE_CHANNEL => delete(context, request, channel),
         MQCMD_INQUIRE_CHANNEL_STATUS => inquire_channel_status(context, request),
+        MQCMD_START_CHANNEL => message_channels::start(context, request),
+        MQCMD_STOP_CHANNEL => message_channels::stop(context, request),
+        MQCMD_PING_CHANNEL => message_channels::ping(context, request),
+        MQCMD_RESET_CHANNEL => message_channels::reset(context, request),
+        MQCMD_RESOLVE_CHANNEL => message_channels::resolve(context, request),
         MQCMD_INQUIRE_CONNECTION => inquire_connection(context, request),
         MQCMD_INQUIRE_PROCESS => inquire_objects(context, request, process),
         MQCMD_INQUIRE_PROCESS_NAMES => inquire_names(context, request, process),
@@ -1802,6 +1831,25 @@ mod tests {
             (
                 CHANNEL_STATUS_MAP,
                 channel_commands::status_attributes(None),
+                CHANNEL_STATUS_DISPLAY_ONLY,
+            ),
+            (
+                CHANNEL_STATUS_MAP,
+                channel_commands::message_status_attributes(&crate::MessageChannelStatus {
+                    channel: "TO.QM2".into(),
+                    channel_type: "SDR",
+                    connection_name: String::new(),
+                    status: "RETRYING".into(),
+                    transmission_queue: "QM2".into(),
+                    messages: 0,
+                    batches: 0,
+                    bytes_sent: 0,
+                    bytes_received: 0,
+                    current_sequence: 0,
+                    last_sequence: 0,
+                    in_doubt: true,
+                    started: std::time::SystemTime::UNIX_EPOCH,
+                }),
                 CHANNEL_STATUS_DISPLAY_ONLY,
             ),
         ];

@@ -529,7 +529,7 @@ pub(crate) struct Channel {
     /// Set by the negotiation (security hook).
     security: Option<Arc<ChannelSecurity>>,
     /// A negotiated RCVR channel, whose socket goes to its MCA's thread at close.
-    handoff: Option<crate::message_channel::inbound::ReceiverHandoff>,
+    handoff: Option<crate::message_channel::inbound::Handoff>,
 }
 
 impl Channel {
@@ -820,16 +820,31 @@ impl Channel {
     /// Returns whether the socket went on to a receiving MCA's thread instead (its instance
     /// then stays known until that thread ends).
     pub(crate) fn close(mut self, end: End) -> bool {
-        if let Some(handoff) = self.handoff.take() {
-            if let Some(stream) = self.socket.detach() {
-                crate::message_channel::inbound::start_receiver(
-                    self.chinit.clone(),
-                    self.socket.instance.clone(),
-                    stream,
-                    handoff,
-                );
-                return true;
+        use crate::message_channel::inbound::{self, Handoff};
+        match self.handoff.take() {
+            Some(Handoff::Receiver(handoff)) => {
+                if let Some(stream) = self.socket.detach() {
+                    inbound::start_receiver(
+                        self.chinit.clone(),
+                        self.socket.instance.clone(),
+                        stream,
+                        handoff,
+                    );
+                    return true;
+                }
             }
+            Some(Handoff::Server(channel)) => {
+                if let Some(stream) = self.socket.detach() {
+                    inbound::start_server(&self.chinit, &self.socket.instance, stream, channel);
+                    return true;
+                }
+            }
+            Some(Handoff::Callback(name)) => {
+                self.socket.close();
+                inbound::call_back(&self.chinit, &name);
+                return false;
+            }
+            None => {}
         }
         let instance = &self.socket.instance;
         if let End::Error(error) = end {
@@ -975,11 +990,24 @@ impl Channel {
             self.status(flow, status_code::NO_CHANNEL, MQRC_UNKNOWN_CHANNEL_NAME)?;
             return Err(End::Closed);
         };
-        // A sending MCA's proposal (a client's asks for MQI flows: CAP1_MQREQUEST).
+        // A sending MCA's proposal (a client's asks for MQI flows: CAP1_MQREQUEST), or a
+        // requester's request (CAP1_REQUEST_INITIATION).
+        use ferrite_queue_manager::objects::message_channel::ChannelType;
         let from_sender = proposal.cap_flags1 & CAP1_MQREQUEST == 0;
+        if crate::message_channel::negotiation::is_request(&proposal)
+            && matches!(
+                channel.channel_type,
+                ChannelType::Server | ChannelType::Sender
+            )
+        {
+            return self.negotiate_request(flow, &proposal, channel);
+        }
         if from_sender
-            && channel.channel_type
-                == ferrite_queue_manager::objects::message_channel::ChannelType::Receiver
+            && proposal.cap_flags1 & CAP1_REQUEST_INITIATION == 0
+            && matches!(
+                channel.channel_type,
+                ChannelType::Receiver | ChannelType::Requester
+            )
         {
             return self.negotiate_receiver(flow, &proposal, channel);
         }
@@ -1163,7 +1191,90 @@ impl Channel {
         instance
             .max_message_length
             .store(agreed.max_message_length, Ordering::Relaxed);
-        self.handoff = Some(inbound::ReceiverHandoff { channel, agreed });
+        self.handoff = Some(inbound::Handoff::Receiver(inbound::ReceiverHandoff {
+            channel,
+            agreed,
+        }));
+        Err(End::Closed)
+    }
+
+    /// A requester's INITIAL_DATA naming a SVR or SDR channel: the same checks as a
+    /// receiver's (plain socket, CHLAUTH, one running instance), the request answered, then a
+    /// SVR sends on this socket and a SDR calls back ([`Channel::close`]).
+    fn negotiate_request(
+        &mut self,
+        flow: &Segment,
+        request: &InitialData,
+        channel: ferrite_queue_manager::ChannelDefinition,
+    ) -> Result<(), End> {
+        use crate::message_channel::{inbound, negotiation};
+        use ferrite_queue_manager::objects::message_channel::ChannelType;
+        let peer = self.socket.instance.peer;
+        if self.mode != SocketMode::Plain {
+            (self.chinit.log)(&format!(
+                "ferrite listener: channel {} from {peer}: TLS on message channels is not supported yet",
+                channel.name
+            ));
+            self.status(
+                flow,
+                status_code::CIPHER_SPEC,
+                MQRC_SSL_INITIALIZATION_ERROR,
+            )?;
+            return Err(End::Closed);
+        }
+        let mut as_user = channel.clone();
+        as_user.mca_user = inbound::running_user(&channel);
+        let log = |line: &str| (self.chinit.log)(line);
+        if let Err(reason) = crate::channel_authentication::check(
+            &self.chinit.queue_manager,
+            &as_user,
+            peer.ip(),
+            "",
+            &log,
+        ) {
+            self.status(flow, status_code::SECURITY_FAILURE, reason)?;
+            return Err(End::Closed);
+        }
+        if self.chinit.sender_running(&channel.name) {
+            (self.chinit.log)(&format!(
+                "CSQX514E ferrite listener: channel {} requested by {peer} is already running",
+                channel.name
+            ));
+            self.status(
+                flow,
+                status_code::CHANNEL_UNAVAILABLE,
+                MQRC_CHANNEL_NOT_AVAILABLE,
+            )?;
+            return Err(End::Closed);
+        }
+        if channel.channel_type == ChannelType::Sender
+            && channel.message.connection_names.is_empty()
+        {
+            (self.chinit.log)(&format!(
+                "CSQX547E ferrite listener: channel {} requested by {peer} is a SDR without a CONNAME to call back",
+                channel.name
+            ));
+            self.status(
+                flow,
+                status_code::CHANNEL_WRONG_TYPE,
+                MQRC_CHANNEL_CONFIG_ERROR,
+            )?;
+            return Err(End::Closed);
+        }
+        let reply = negotiation::answer_request(request, &self.chinit.queue_manager);
+        let header = initial_data_reply_header(&flow.header, reply.ini_err_flags1);
+        self.send(&header, &reply.encode(flow.header.byte_order))?;
+        if reply.ini_err_flags1 != 0 {
+            return Err(End::Error(format!(
+                "the request of channel {} was refused (IniErrFlags1 {:#04x})",
+                channel.name, reply.ini_err_flags1
+            )));
+        }
+        *self.socket.instance.channel_name.lock().unwrap() = channel.name.clone();
+        self.handoff = Some(match channel.channel_type {
+            ChannelType::Server => inbound::Handoff::Server(channel),
+            _ => inbound::Handoff::Callback(channel.name),
+        });
         Err(End::Closed)
     }
 

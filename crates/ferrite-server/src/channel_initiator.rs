@@ -233,13 +233,17 @@ impl ChinitShared {
         (all, from_client)
     }
 
-    /// START CHANNEL ([`ChannelInitiator::start_channel`]; also the channel trigger monitor).
+    /// START CHANNEL ([`ChannelInitiator::start_channel`]; also the channel trigger monitor
+    /// and a requester's callback).
     pub(crate) fn start_sender(&self, name: &str) -> Result<Arc<SenderMca>, String> {
         let channel = self
             .queue_manager
             .channel(name)
             .ok_or_else(|| format!("channel {name} is not defined"))?;
-        if !channel.channel_type.sends() || channel.message.connection_names.is_empty() {
+        let starts = channel.channel_type.sends()
+            || channel.channel_type
+                == ferrite_queue_manager::objects::message_channel::ChannelType::Requester;
+        if !starts || channel.message.connection_names.is_empty() {
             return Err(format!(
                 "channel {name} is CHLTYPE({}) without a CONNAME to start from this queue manager",
                 channel.channel_type.keyword()
@@ -252,6 +256,39 @@ impl ChinitShared {
         let sender = SenderMca::start(self.queue_manager.clone(), channel, self.log.clone())
             .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
         senders.insert(name.to_string(), sender.clone());
+        Ok(sender)
+    }
+
+    /// Whether the MCA of channel `name` started from this end (or requested) is running.
+    pub(crate) fn sender_running(&self, name: &str) -> bool {
+        self.senders
+            .lock()
+            .unwrap()
+            .get(name)
+            .is_some_and(|sender| !sender.ended())
+    }
+
+    /// A requester connected and asked SVR channel `channel` to send on `stream`.
+    pub(crate) fn start_requested_server(
+        &self,
+        channel: ferrite_queue_manager::ChannelDefinition,
+        stream: TcpStream,
+        partner: String,
+    ) -> Result<Arc<SenderMca>, String> {
+        let name = channel.name.clone();
+        let mut senders = self.senders.lock().unwrap();
+        if senders.get(&name).is_some_and(|sender| !sender.ended()) {
+            return Err(format!("channel {name} is already running"));
+        }
+        let sender = SenderMca::start_requested(
+            self.queue_manager.clone(),
+            channel,
+            self.log.clone(),
+            stream,
+            partner,
+        )
+        .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
+        senders.insert(name, sender.clone());
         Ok(sender)
     }
 
@@ -486,7 +523,7 @@ impl ChannelInitiator {
         instances
     }
 
-    /// START CHANNEL for a SDR or SVR channel with a CONNAME: its sending MCA starts on its
+    /// START CHANNEL for a SDR, SVR or RQSTR channel with a CONNAME: its MCA starts on its
     /// own thread (`message_channel::sender_mca`). Refused when the channel is not defined,
     /// is of another type, or is running already.
     pub fn start_channel(&self, name: &str) -> Result<Arc<SenderMca>, String> {
@@ -541,7 +578,7 @@ impl ChannelInitiator {
             .filter(|channel| channel.channel_type.is_message_channel())
             .ok_or_else(|| format!("channel {name} is not a defined message channel"))?;
         if !channel.channel_type.sends() {
-            if self.running_instances(name) > 0 {
+            if self.running_instances(name) > 0 || self.shared.sender_running(name) {
                 return Err(format!(
                     "channel {name} is running (AMQ9514): stop it first"
                 ));
@@ -575,7 +612,7 @@ impl ChannelInitiator {
             .count()
     }
 
-    /// The sending MCA of channel `name` started by START CHANNEL (running or ended).
+    /// The MCA of channel `name` started by START CHANNEL or a requester (running or ended).
     pub fn sender(&self, name: &str) -> Option<Arc<SenderMca>> {
         self.shared.senders.lock().unwrap().get(name).cloned()
     }
@@ -598,7 +635,7 @@ impl ChannelInitiator {
     pub fn stop_sender(&self, name: &str, mode: StopMode) -> bool {
         match self.sender(name) {
             Some(sender) if !sender.ended() => {
-                sender.stop(mode);
+                sender.stop_by_user(mode);
                 true
             }
             _ => false,
@@ -740,14 +777,14 @@ fn sender_status(
 ) -> ferrite_command::MessageChannelStatus {
     ferrite_command::MessageChannelStatus {
         channel: snapshot.channel.clone(),
-        channel_type: "SDR",
+        channel_type: snapshot.channel_type.keyword(),
         connection_name: snapshot.connection_name.clone(),
         status: snapshot.status.keyword().to_string(),
         transmission_queue: transmission_queue.to_string(),
         messages: snapshot.messages,
         batches: snapshot.batches,
         bytes_sent: snapshot.bytes_sent,
-        bytes_received: 0,
+        bytes_received: snapshot.bytes_received,
         current_sequence: snapshot.current_sequence,
         last_sequence: snapshot.last_sequence,
         in_doubt: snapshot.in_doubt,
@@ -755,12 +792,18 @@ fn sender_status(
     }
 }
 
-fn receiver_status(instance: &ChannelInstance) -> ferrite_command::MessageChannelStatus {
+fn receiver_status(
+    queue_manager: &QueueManager,
+    instance: &ChannelInstance,
+) -> ferrite_command::MessageChannelStatus {
     let snapshot = instance.snapshot();
     let last_sequence = instance.last_sequence.load(Ordering::Relaxed);
+    let channel_type = queue_manager
+        .channel(&snapshot.channel)
+        .map_or("RCVR", |channel| channel.channel_type.keyword());
     ferrite_command::MessageChannelStatus {
         channel: snapshot.channel,
-        channel_type: "RCVR",
+        channel_type,
         connection_name: snapshot.connection_name,
         status: snapshot.status,
         transmission_queue: String::new(),
@@ -801,7 +844,7 @@ impl ferrite_command::ChannelInitiator for ChannelInitiator {
             self.instances()
                 .iter()
                 .filter(|instance| instance.receiver.load(Ordering::Acquire))
-                .map(|instance| receiver_status(instance)),
+                .map(|instance| receiver_status(&self.shared.queue_manager, instance)),
         );
         statuses
     }

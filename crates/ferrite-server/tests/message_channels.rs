@@ -428,13 +428,14 @@ fn a_triggered_transmission_queue_starts_its_channel() {
 }
 
 #[test]
-fn an_idle_senders_heartbeat_finds_a_receiver_gone() {
+fn an_idle_sender_finds_a_receiver_gone() {
     let (qm1, qm2) = pair("HBINT(1)", "HBINT(1)");
     let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
     put_numbered(&qm1.fixture.queue_manager, 0..1);
     expect_numbered(&qm2.fixture.queue_manager, 0..1);
     wait_until("running", || sender.snapshot().messages == 1);
-    // The receiver goes while nothing is to be sent: only a heartbeat can notice.
+    // The receiver goes while nothing is to be sent: its connection closing is noticed
+    // between batches (a partner gone without closing is the heartbeat's: below).
     assert!(qm2.chinit.stop_listener());
     assert_eq!(qm2.chinit.stop_channel(CHANNEL), 1);
     wait_until("the sender retries", || {
@@ -538,4 +539,917 @@ fn a_large_message_crosses_in_segments_and_an_unknown_queue_goes_to_the_dead_let
     );
     assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
     assert!(sender.wait_ended(PATIENCE));
+}
+
+/// QM1 listening with the remote queue TO.QM2, its transmission queue QM2 and the SVR channel
+/// (blank CONNAME unless `server_attributes` gives one); QM2 listening with APP.IN and the
+/// RQSTR channel whose CONNAME is QM1's listener.
+fn requester_pair(server_attributes: &str) -> (Listener, Listener) {
+    let qm1 = listen(start_configured(
+        &[],
+        ServerConfig::default(),
+        small_config("QM1"),
+    ));
+    let qm = &qm1.fixture.queue_manager;
+    mqsc_ok(qm, "DEFINE QLOCAL(QM2) USAGE(XMITQ)");
+    mqsc_ok(
+        qm,
+        "DEFINE QREMOTE(TO.QM2) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)",
+    );
+    mqsc_ok(
+        qm,
+        &format!("DEFINE CHANNEL({CHANNEL}) CHLTYPE(SVR) XMITQ(QM2) BATCHSZ(4) NPMSPEED(NORMAL) DISCINT(0) {server_attributes}"),
+    );
+    let qm2 = listen(start_configured(
+        &["APP.IN"],
+        ServerConfig::default(),
+        small_config("QM2"),
+    ));
+    mqsc_ok(
+        &qm2.fixture.queue_manager,
+        &format!(
+            "DEFINE CHANNEL({CHANNEL}) CHLTYPE(RQSTR) CONNAME('127.0.0.1({})') NPMSPEED(NORMAL)",
+            qm1.port()
+        ),
+    );
+    (qm1, qm2)
+}
+
+fn logged(listener: &Listener, text: &str) -> bool {
+    listener
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|line| line.contains(text))
+}
+
+#[test]
+fn a_started_requester_receives_the_servers_transmission_queue_on_its_connection() {
+    let (qm1, qm2) = requester_pair("");
+    let (mqsc1, mqsc2) = (console(&qm1), console(&qm2));
+    put_numbered(&qm1.fixture.queue_manager, 0..6);
+    assert!(
+        !mqsc1.run(&format!("START CHANNEL({CHANNEL})")).success,
+        "a SVR without a CONNAME waits for its requester"
+    );
+    run_ok(&mqsc2, &format!("START CHANNEL({CHANNEL})"));
+    expect_numbered(&qm2.fixture.queue_manager, 0..6);
+    let server = qm1
+        .chinit
+        .sender(CHANNEL)
+        .expect("the requester started the SVR");
+    wait_until("the batches confirmed", || {
+        server.snapshot().last_sequence == 6
+    });
+    let requester = qm2.chinit.sender(CHANNEL).unwrap();
+    wait_until("the requester committed", || {
+        requester.snapshot().last_sequence == 6
+    });
+    let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+    for expected in [
+        "CHLTYPE(SVR)",
+        "STATUS(RUNNING)",
+        "XMITQ(QM2)",
+        "MSGS(6)",
+        "LSTSEQNO(6)",
+    ] {
+        assert!(display.contains(expected), "{expected}:\n{display}");
+    }
+    let display = run_ok(&mqsc2, &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+    for expected in [
+        "CHLTYPE(RQSTR)",
+        "STATUS(RUNNING)",
+        "MSGS(6)",
+        "LSTSEQNO(6)",
+    ] {
+        assert!(display.contains(expected), "{expected}:\n{display}");
+    }
+    assert!(
+        !mqsc2.run(&format!("START CHANNEL({CHANNEL})")).success,
+        "a running requester is not started twice"
+    );
+
+    // The requester stops; the server's session ends with it. Started again, the sequence
+    // numbers carry on from both ends' records.
+    run_ok(&mqsc2, &format!("STOP CHANNEL({CHANNEL})"));
+    assert!(requester.wait_ended(PATIENCE));
+    assert!(server.wait_ended(PATIENCE));
+    put_numbered(&qm1.fixture.queue_manager, 6..9);
+    run_ok(&mqsc2, &format!("START CHANNEL({CHANNEL})"));
+    expect_numbered(&qm2.fixture.queue_manager, 6..9);
+    let server = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("the batch confirmed", || {
+        server.snapshot().last_sequence == 9
+    });
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(get_next(&mut connection, Some(Duration::from_millis(200))).is_none());
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL}) MODE(FORCE)"));
+    assert!(server.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_servers_in_doubt_batch_is_resolved_when_its_requester_connects() {
+    let (qm1, qm2) = requester_pair("");
+    let qm = &qm1.fixture.queue_manager;
+    put_numbered(qm, 0..3);
+    leave_batch_in_doubt(qm, 3);
+    put_numbered(qm, 3..5);
+    qm2.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..5);
+    let server = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("confirmed", || {
+        let status = server.snapshot();
+        !status.in_doubt && status.last_sequence == 5
+    });
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(
+        get_next(&mut connection, Some(Duration::from_millis(200))).is_none(),
+        "no message arrives twice"
+    );
+    assert_eq!(depth(qm, "QM2"), 0);
+    assert!(qm2.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(server.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_server_with_a_conname_starts_like_a_sender_and_its_requester_receives() {
+    let (qm1, qm2) = requester_pair("");
+    mqsc_ok(
+        &qm1.fixture.queue_manager,
+        &format!(
+            "ALTER CHANNEL({CHANNEL}) CHLTYPE(SVR) CONNAME('127.0.0.1({})')",
+            qm2.port()
+        ),
+    );
+    put_numbered(&qm1.fixture.queue_manager, 0..5);
+    let server = qm1.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..5);
+    wait_until("confirmed", || server.snapshot().last_sequence == 5);
+    let display = run_ok(&console(&qm2), "DISPLAY CHSTATUS(*) ALL");
+    assert!(
+        display.contains("CHLTYPE(RQSTR)") && display.contains("LSTSEQNO(5)"),
+        "{display}"
+    );
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(server.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_requester_asking_a_sender_is_called_back() {
+    let (qm1, qm2) = requester_pair("");
+    let qm = &qm1.fixture.queue_manager;
+    mqsc_ok(qm, &format!("DELETE CHANNEL({CHANNEL})"));
+    mqsc_ok(
+        qm,
+        &format!(
+            "DEFINE CHANNEL({CHANNEL}) CHLTYPE(SDR) XMITQ(QM2) CONNAME('127.0.0.1({})') NPMSPEED(NORMAL) DISCINT(0)",
+            qm2.port()
+        ),
+    );
+    put_numbered(qm, 0..4);
+    qm2.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..4);
+    let sender = qm1.chinit.sender(CHANNEL).expect("called back");
+    assert_eq!(sender.snapshot().channel_type.keyword(), "SDR");
+    wait_until("confirmed", || sender.snapshot().last_sequence == 4);
+    assert!(logged(&qm1, "callback"));
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_requester_naming_an_unknown_or_unsuitable_channel_is_refused_with_mqs_reason() {
+    let (qm1, qm2) = requester_pair("");
+    let qm = &qm2.fixture.queue_manager;
+    put_numbered(&qm1.fixture.queue_manager, 0..2);
+    for (name, reason) in [
+        ("NO.SUCH.CHANNEL", "reason 2540"),
+        ("SOME.RCVR", "reason 2539"),
+    ] {
+        mqsc_ok(
+            qm,
+            &format!(
+                "DEFINE CHANNEL({name}) CHLTYPE(RQSTR) CONNAME('127.0.0.1({})')",
+                qm1.port()
+            ),
+        );
+        mqsc_ok(
+            &qm1.fixture.queue_manager,
+            "DEFINE CHANNEL(SOME.RCVR) CHLTYPE(RCVR) REPLACE",
+        );
+        let requester = qm2.chinit.start_channel(name).unwrap();
+        assert!(requester.wait_ended(PATIENCE));
+        assert_eq!(requester.status(), SenderStatus::Stopped, "{name}");
+        assert!(logged(&qm2, reason), "{name}: {reason}");
+    }
+    assert_eq!(depth(&qm1.fixture.queue_manager, "QM2"), 2, "nothing moved");
+    assert!(qm1.chinit.sender(CHANNEL).is_none());
+}
+
+#[test]
+fn a_requester_that_answers_the_server_with_garbage_loses_nothing() {
+    use ferrite_protocol::segment::SegmentType;
+    use ferrite_protocol::transport::Transport;
+    use ferrite_server::message_channel::negotiation;
+    use ferrite_server::message_channel::session::{send_flow, FLOW_ORDER};
+    use std::io::Write;
+    let (qm1, qm2) = requester_pair("");
+    let qm = &qm1.fixture.queue_manager;
+    put_numbered(qm, 0..3);
+    let stream = std::net::TcpStream::connect(("127.0.0.1", qm1.port())).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut raw = stream.try_clone().unwrap();
+    let mut transport = Transport::new(stream);
+    let requester = qm2.fixture.queue_manager.channel(CHANNEL).unwrap();
+    let request = negotiation::request(&requester, &qm2.fixture.queue_manager, 32768);
+    send_flow(
+        &mut transport,
+        SegmentType::InitialData,
+        &request.encode(FLOW_ORDER),
+    )
+    .unwrap();
+    let answer = transport.read_flow().unwrap();
+    assert_eq!(answer.header.segment_type, SegmentType::InitialData);
+    let proposal = transport.read_flow().unwrap();
+    assert_eq!(
+        proposal.header.segment_type,
+        SegmentType::InitialData,
+        "the server proposes as a sender on the requester's connection"
+    );
+    raw.write_all(b"not a transmission segment header at all")
+        .unwrap();
+    wait_until("the server ended", || {
+        qm1.chinit
+            .sender(CHANNEL)
+            .is_some_and(|server| server.ended())
+    });
+    assert_eq!(depth(qm, "QM2"), 3, "nothing was taken");
+    // The real requester gets every message once.
+    qm2.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(get_next(&mut connection, Some(Duration::from_millis(200))).is_none());
+    assert!(qm2.chinit.stop_sender(CHANNEL, StopMode::Force));
+}
+
+/// Whether the transmission queue QM2 on `qm` shows no message to a browse (a message a
+/// sending agent got in its open batch is locked).
+fn transmission_queue_looks_empty(qm: &Arc<QueueManager>) -> bool {
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue("QM2"), MQOO_BROWSE)
+        .unwrap();
+    let mut gmo = Mqgmo::with_options(MQGMO_BROWSE_FIRST | MQGMO_NO_WAIT);
+    let got = connection.get_appending(
+        hobj,
+        &mut Mqmd::default(),
+        &mut gmo,
+        &mut Vec::new(),
+        1 << 20,
+    );
+    matches!(got, Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE)
+}
+
+#[test]
+fn batchint_keeps_a_batch_open_for_more_messages() {
+    // BATCHINT of a minute: the batch that took message 0 waits for 1 to 3 and ends at
+    // BATCHSZ(4), one batch of four where BATCHINT(0) would have sent two.
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL) BATCHINT(60000)");
+    let qm = &qm1.fixture.queue_manager;
+    put_numbered(qm, 0..1);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    wait_until("the batch took message 0", || {
+        transmission_queue_looks_empty(qm)
+    });
+    assert_eq!(
+        depth(&qm2.fixture.queue_manager, "APP.IN"),
+        0,
+        "the batch is open"
+    );
+    put_numbered(qm, 1..4);
+    expect_numbered(&qm2.fixture.queue_manager, 0..4);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 4);
+    assert_eq!(sender.snapshot().batches, 1, "{:?}", sender.snapshot());
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn batchhb_checks_the_receiver_is_there_before_a_batch_after_a_quiet_spell() {
+    for (attribute, expect_heartbeat) in [("BATCHHB(5)", true), ("BATCHHB(0)", false)] {
+        let (qm1, qm2) = pair("NPMSPEED(NORMAL)", &format!("NPMSPEED(NORMAL) {attribute}"));
+        let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+        put_numbered(&qm1.fixture.queue_manager, 0..1);
+        expect_numbered(&qm2.fixture.queue_manager, 0..1);
+        wait_until("confirmed", || sender.snapshot().last_sequence == 1);
+        // Longer than BATCHHB without a flow: the next batch is preceded by a heartbeat.
+        std::thread::sleep(Duration::from_millis(50));
+        put_numbered(&qm1.fixture.queue_manager, 1..2);
+        expect_numbered(&qm2.fixture.queue_manager, 1..2);
+        wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+        let heartbeats = sender
+            .batch_heartbeats
+            .load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(
+            heartbeats >= 1,
+            expect_heartbeat,
+            "{attribute}: {heartbeats}"
+        );
+        assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+        assert!(sender.wait_ended(PATIENCE));
+    }
+}
+
+/// The channel events on `listener`'s SYSTEM.ADMIN.CHANNEL.EVENT, taken off it in order:
+/// each one's reason and its parameters as (parameter, integer or trimmed string) pairs.
+fn take_channel_events(listener: &Listener) -> Vec<(i32, Vec<(i32, String)>)> {
+    use ferrite_command::pcf::{decode_event, ByteOrder, Parameter};
+    use ferrite_constants::{encoding::MQENC_NATIVE, format::MQFMT_EVENT};
+    let mut connection = Connection::connect(listener.fixture.queue_manager.clone(), "").unwrap();
+    let hobj = connection
+        .open(
+            &mut Mqod::queue("SYSTEM.ADMIN.CHANNEL.EVENT"),
+            MQOO_INPUT_SHARED,
+        )
+        .unwrap();
+    let mut events = Vec::new();
+    loop {
+        let mut md = Mqmd::default();
+        let mut data = Vec::new();
+        let mut gmo = Mqgmo::with_options(MQGMO_NO_SYNCPOINT);
+        match connection.get_appending(hobj, &mut md, &mut gmo, &mut data, 1 << 16) {
+            Ok(_) => {}
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
+            Err(error) => panic!("{error}"),
+        }
+        assert_eq!(md.format, MQFMT_EVENT);
+        let event = decode_event(&data, ByteOrder::of_encoding(MQENC_NATIVE)).unwrap();
+        // MQCFT_EVENT, MQCMD_CHANNEL_EVENT, MQCC_WARNING.
+        assert_eq!(
+            (
+                event.header.kind,
+                event.header.command,
+                event.header.comp_code
+            ),
+            (7, 46, 1)
+        );
+        let parameters = event
+            .parameters
+            .iter()
+            .map(|parameter| match parameter {
+                Parameter::Integer { parameter, value } => (*parameter, value.to_string()),
+                Parameter::String { parameter, value } => (*parameter, value.trim().to_string()),
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        events.push((event.header.reason, parameters));
+    }
+    events
+}
+
+/// Waits until `listener` has put as many channel events as `reasons` has, and checks they
+/// end with `reasons`: all events taken.
+fn wait_for_channel_events(listener: &Listener, reasons: &[i32]) -> Vec<(i32, Vec<(i32, String)>)> {
+    let events = std::cell::RefCell::new(Vec::new());
+    wait_until("the channel events", || {
+        let mut events = events.borrow_mut();
+        events.extend(take_channel_events(listener));
+        events.len() >= reasons.len()
+    });
+    let events = events.into_inner();
+    let got: Vec<i32> = events.iter().map(|(reason, _)| *reason).collect();
+    assert!(got.ends_with(reasons), "{got:?}");
+    events
+}
+
+#[test]
+fn channel_events_report_started_stopped_and_stopped_by_user_as_chlev_asks() {
+    use ferrite_constants::{pcf_selector::*, selector::MQCA_Q_MGR_NAME};
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    for listener in [&qm1, &qm2] {
+        mqsc_ok(&listener.fixture.queue_manager, "ALTER QMGR CHLEV(ENABLED)");
+    }
+    let mqsc1 = console(&qm1);
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    put_numbered(&qm1.fixture.queue_manager, 0..2);
+    expect_numbered(&qm2.fixture.queue_manager, 0..2);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    run_ok(&mqsc1, &format!("STOP CHANNEL({CHANNEL})"));
+    assert!(sender.wait_ended(PATIENCE));
+
+    // The sender: Channel Started (with its transmission queue and the address it reached),
+    // then Channel Stopped By User.
+    let events = wait_for_channel_events(&qm1, &[2282, 2279]);
+    let reached = format!("127.0.0.1({})", qm2.port());
+    assert_eq!(
+        events,
+        vec![
+            (
+                2282,
+                vec![
+                    (MQCA_Q_MGR_NAME, "QM1".to_string()),
+                    (MQCACH_CHANNEL_NAME, CHANNEL.to_string()),
+                    (MQCACH_XMIT_Q_NAME, "QM2".to_string()),
+                    (MQCACH_CONNECTION_NAME, reached),
+                ]
+            ),
+            (
+                2279,
+                vec![
+                    (MQCA_Q_MGR_NAME, "QM1".to_string()),
+                    (MQIACF_REASON_QUALIFIER, "10".to_string()),
+                    (MQCACH_CHANNEL_NAME, CHANNEL.to_string()),
+                ]
+            ),
+        ]
+    );
+    // The receiver: Channel Started, then Channel Stopped OK when the sender closed.
+    let events = wait_for_channel_events(&qm2, &[2282, 2283]);
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[0].0, 2282);
+    assert!(
+        !events[0]
+            .1
+            .iter()
+            .any(|(parameter, _)| *parameter == MQCACH_XMIT_Q_NAME),
+        "a receiver has no transmission queue: {events:?}"
+    );
+    assert_eq!(events[1].0, 2283);
+    assert_eq!(events[1].1[1], (MQIACF_REASON_QUALIFIER, "7".to_string()));
+    assert_eq!(events[1].1[3], (MQIACF_ERROR_IDENTIFIER, "0".to_string()));
+
+    // CHLEV(EXCEPTION): no Channel Started; a sender whose receiver goes is stopped into
+    // retry (MQRQ_CHANNEL_STOPPED_RETRY), and the receiver's STOP CHANNEL is by user.
+    for listener in [&qm1, &qm2] {
+        mqsc_ok(
+            &listener.fixture.queue_manager,
+            "ALTER QMGR CHLEV(EXCEPTION)",
+        );
+    }
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    put_numbered(&qm1.fixture.queue_manager, 2..3);
+    expect_numbered(&qm2.fixture.queue_manager, 2..3);
+    assert!(qm2.chinit.stop_listener());
+    run_ok(&console(&qm2), &format!("STOP CHANNEL({CHANNEL})"));
+    wait_until("the sender retries", || {
+        sender.status() == SenderStatus::Retrying
+    });
+    let events = wait_for_channel_events(&qm1, &[2283]);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].0, 2283);
+    assert_eq!(events[0].1[1], (MQIACF_REASON_QUALIFIER, "9".to_string()));
+    assert_eq!(
+        events[0].1[3],
+        (MQIACF_ERROR_IDENTIFIER, "9999".to_string())
+    );
+    let events = wait_for_channel_events(&qm2, &[2279]);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].0, 2279);
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+/// PCF `command` with `parameters` run by `listener`'s command processor: the reason of the
+/// first response (0: success) and every response's parameters.
+fn pcf(
+    listener: &Listener,
+    command: i32,
+    parameters: Vec<ferrite_command::pcf::Parameter>,
+) -> (i32, Vec<Vec<ferrite_command::pcf::Parameter>>) {
+    use ferrite_command::pcf::{PcfHeader, PcfMessage};
+    use ferrite_constants::pcf::*;
+    let request = PcfMessage {
+        header: PcfHeader {
+            kind: MQCFT_COMMAND,
+            version: MQCFH_VERSION_1,
+            command,
+            msg_seq_number: 1,
+            control: MQCFC_LAST,
+            comp_code: 0,
+            reason: 0,
+            parameter_count: parameters.len() as i32,
+        },
+        parameters,
+    };
+    let responses = ferrite_command::pcf_commands::execute_message(&console(listener), &request);
+    assert!(!responses.is_empty());
+    (
+        responses[0].header.reason,
+        responses
+            .into_iter()
+            .map(|response| response.parameters)
+            .collect(),
+    )
+}
+
+#[test]
+fn pcf_starts_pings_inquires_stops_resets_and_resolves_message_channels() {
+    use ferrite_command::pcf::Parameter;
+    use ferrite_constants::{channel::*, misc::*, pcf::*, pcf_reason::*, pcf_selector::*};
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let name = |channel: &str| Parameter::string(MQCACH_CHANNEL_NAME, channel);
+    let int = Parameter::integer;
+    let reason = |listener, command, parameters| pcf(listener, command, parameters).0;
+
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_PING_CHANNEL,
+            vec![name(CHANNEL), int(MQIACH_DATA_COUNT, 5)]
+        ),
+        MQRCCF_PING_DATA_COUNT_ERROR
+    );
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_PING_CHANNEL,
+            vec![name(CHANNEL), int(MQIACH_DATA_COUNT, 500)]
+        ),
+        0
+    );
+    assert_eq!(
+        reason(&qm1, MQCMD_START_CHANNEL, vec![name("NO.SUCH.CHANNEL")]),
+        MQRCCF_CHANNEL_NOT_FOUND
+    );
+    assert_eq!(
+        reason(&qm2, MQCMD_START_CHANNEL, vec![name(CHANNEL)]),
+        MQRCCF_CHANNEL_TYPE_ERROR,
+        "a RCVR is not started"
+    );
+    assert_eq!(reason(&qm1, MQCMD_START_CHANNEL, vec![name(CHANNEL)]), 0);
+    assert_eq!(
+        reason(&qm1, MQCMD_START_CHANNEL, vec![name(CHANNEL)]),
+        MQRCCF_CHANNEL_IN_USE
+    );
+    put_numbered(&qm1.fixture.queue_manager, 0..3);
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("confirmed", || sender.snapshot().last_sequence == 3);
+
+    let (status, responses) = pcf(&qm1, MQCMD_INQUIRE_CHANNEL_STATUS, vec![name("QM1.*")]);
+    assert_eq!(status, 0);
+    let value = |id: i32| {
+        responses[0]
+            .iter()
+            .find(|parameter| parameter.id() == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} in {responses:?}"))
+    };
+    assert_eq!(
+        value(MQIACH_CHANNEL_TYPE),
+        int(MQIACH_CHANNEL_TYPE, MQCHT_SENDER)
+    );
+    assert_eq!(
+        value(MQIACH_CHANNEL_STATUS),
+        int(MQIACH_CHANNEL_STATUS, MQCHS_RUNNING)
+    );
+    assert_eq!(
+        value(MQIACH_LAST_SEQ_NUMBER),
+        int(MQIACH_LAST_SEQ_NUMBER, 3)
+    );
+    assert_eq!(
+        value(MQIACH_INDOUBT_STATUS),
+        int(MQIACH_INDOUBT_STATUS, MQCHIDS_NOT_INDOUBT)
+    );
+    assert!(
+        matches!(value(MQCACH_XMIT_Q_NAME), Parameter::String { value, .. } if value.trim() == "QM2")
+    );
+    let (status, responses) = pcf(&qm2, MQCMD_INQUIRE_CHANNEL_STATUS, vec![name(CHANNEL)]);
+    assert_eq!(status, 0);
+    assert!(responses[0].contains(&int(MQIACH_CHANNEL_TYPE, MQCHT_RECEIVER)));
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_INQUIRE_CHANNEL_STATUS,
+            vec![name("*"), int(MQIACH_CHANNEL_TYPE, MQCHT_SVRCONN)]
+        ),
+        MQRCCF_CHL_STATUS_NOT_FOUND
+    );
+
+    // A running channel is not pinged, reset or resolved.
+    for (command, extra) in [
+        (MQCMD_PING_CHANNEL, None),
+        (MQCMD_RESET_CHANNEL, None),
+        (
+            MQCMD_RESOLVE_CHANNEL,
+            Some(int(MQIACH_IN_DOUBT, MQIDO_COMMIT)),
+        ),
+    ] {
+        let parameters = std::iter::once(name(CHANNEL)).chain(extra).collect();
+        assert_eq!(
+            reason(&qm1, command, parameters),
+            MQRCCF_CHANNEL_IN_USE,
+            "{command}"
+        );
+    }
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_RESOLVE_CHANNEL,
+            vec![name(CHANNEL), int(MQIACH_IN_DOUBT, 7)]
+        ),
+        MQRCCF_INDOUBT_VALUE_ERROR
+    );
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_STOP_CHANNEL,
+            vec![name(CHANNEL), int(MQIACF_MODE, 9)]
+        ),
+        MQRCCF_MODE_VALUE_ERROR
+    );
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_STOP_CHANNEL,
+            vec![name(CHANNEL), int(MQIACF_MODE, MQMODE_FORCE)]
+        ),
+        0
+    );
+    assert!(sender.wait_ended(PATIENCE));
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+    assert_eq!(
+        reason(&qm1, MQCMD_STOP_CHANNEL, vec![name(CHANNEL)]),
+        MQRCCF_CHANNEL_NOT_ACTIVE
+    );
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_RESOLVE_CHANNEL,
+            vec![name(CHANNEL), int(MQIACH_IN_DOUBT, MQIDO_BACKOUT)]
+        ),
+        0
+    );
+    assert_eq!(
+        reason(
+            &qm1,
+            MQCMD_RESET_CHANNEL,
+            vec![name(CHANNEL), int(MQIACH_MSG_SEQUENCE_NUMBER, 0)]
+        ),
+        MQRCCF_MSG_SEQ_NUMBER_ERROR
+    );
+    // Both ends reset to 1; the channel carries on from there.
+    for listener in [&qm1, &qm2] {
+        assert_eq!(
+            reason(
+                listener,
+                MQCMD_RESET_CHANNEL,
+                vec![name(CHANNEL), int(MQIACH_MSG_SEQUENCE_NUMBER, 1)]
+            ),
+            0
+        );
+    }
+    assert_eq!(reason(&qm1, MQCMD_START_CHANNEL, vec![name(CHANNEL)]), 0);
+    put_numbered(&qm1.fixture.queue_manager, 3..4);
+    expect_numbered(&qm2.fixture.queue_manager, 3..4);
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("confirmed", || sender.snapshot().last_sequence == 1);
+    assert_eq!(reason(&qm1, MQCMD_STOP_CHANNEL, vec![name(CHANNEL)]), 0);
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_sender_that_breaks_off_a_batch_with_garbage_has_its_open_batch_backed_out() {
+    use ferrite_mqi::name_resolution::RemoteDestination;
+    use ferrite_mqi::transmission_queue::transmission_message;
+    use ferrite_protocol::message_channel::message_flow_segments;
+    use ferrite_protocol::segment::SegmentType;
+    use ferrite_protocol::transport::Transport;
+    use ferrite_server::message_channel::negotiation;
+    use ferrite_server::message_channel::session::{
+        confirmed_sequence, send_flow, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER,
+    };
+    use std::io::Write;
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let qm = &qm1.fixture.queue_manager;
+    // A sending MCA of QM1's channel, by hand: negotiation, then one message of a batch
+    // (not its end), then bytes that are no flow at all.
+    let stream = std::net::TcpStream::connect(("127.0.0.1", qm2.port())).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut raw = stream.try_clone().unwrap();
+    let mut transport = Transport::new(stream);
+    let proposal = negotiation::proposal(&qm.channel(CHANNEL).unwrap(), qm, 32768);
+    send_flow(
+        &mut transport,
+        SegmentType::InitialData,
+        &proposal.encode(FLOW_ORDER),
+    )
+    .unwrap();
+    assert_eq!(
+        transport.read_flow().unwrap().header.segment_type,
+        SegmentType::InitialData
+    );
+    assert_eq!(confirmed_sequence(&transport.read_flow().unwrap()), Ok(0));
+    let destination = RemoteDestination {
+        transmission_queue: "QM2".into(),
+        remote_q_name: "APP.IN".into(),
+        remote_q_mgr_name: "QM2".into(),
+    };
+    let (_, transmitted) = transmission_message(&numbered_md(0), &destination, b"message 0");
+    for segment in message_flow_segments(
+        1,
+        &transmitted,
+        FLOW_ORDER,
+        FLOW_ENCODING,
+        FLOW_CCSID,
+        32768,
+        false,
+    )
+    .unwrap()
+    {
+        raw.write_all(&segment.encode().unwrap()).unwrap();
+    }
+    raw.write_all(b"garbage where a transmission segment header belongs")
+        .unwrap();
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+    assert_eq!(
+        depth(&qm2.fixture.queue_manager, "APP.IN"),
+        0,
+        "the unconfirmed batch was backed out"
+    );
+    // The real sender: the receiver's sequence number did not move; everything arrives once.
+    put_numbered(qm, 0..3);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 3);
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(get_next(&mut connection, Some(Duration::from_millis(200))).is_none());
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_sender_numbering_beyond_any_batch_is_refused_with_a_sequence_error() {
+    use ferrite_mqi::name_resolution::RemoteDestination;
+    use ferrite_mqi::transmission_queue::transmission_message;
+    use ferrite_protocol::control::{status_code, Status};
+    use ferrite_protocol::message_channel::message_flow_segments;
+    use ferrite_protocol::segment::SegmentType;
+    use ferrite_protocol::transport::Transport;
+    use ferrite_server::message_channel::negotiation;
+    use ferrite_server::message_channel::session::{
+        confirmed_sequence, send_flow, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER,
+    };
+    use std::io::Write;
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let qm = &qm1.fixture.queue_manager;
+    let stream = std::net::TcpStream::connect(("127.0.0.1", qm2.port())).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut raw = stream.try_clone().unwrap();
+    let mut transport = Transport::new(stream);
+    let proposal = negotiation::proposal(&qm.channel(CHANNEL).unwrap(), qm, 32768);
+    send_flow(
+        &mut transport,
+        SegmentType::InitialData,
+        &proposal.encode(FLOW_ORDER),
+    )
+    .unwrap();
+    transport.read_flow().unwrap();
+    assert_eq!(confirmed_sequence(&transport.read_flow().unwrap()), Ok(0));
+    let destination = RemoteDestination {
+        transmission_queue: "QM2".into(),
+        remote_q_name: "APP.IN".into(),
+        remote_q_mgr_name: "QM2".into(),
+    };
+    let (_, transmitted) = transmission_message(&numbered_md(0), &destination, b"message 0");
+    // Sequence number 50000 where 1 is expected: more than MQ's largest batch ahead.
+    for segment in message_flow_segments(
+        50_000,
+        &transmitted,
+        FLOW_ORDER,
+        FLOW_ENCODING,
+        FLOW_CCSID,
+        32768,
+        true,
+    )
+    .unwrap()
+    {
+        raw.write_all(&segment.encode().unwrap()).unwrap();
+    }
+    let refusal = transport.read_flow().unwrap();
+    assert_eq!(refusal.header.segment_type, SegmentType::StatusData);
+    let status = Status::decode(&refusal.payload, refusal.header.byte_order).unwrap();
+    assert_eq!(
+        (status.code, status.value),
+        (status_code::MSG_SEQUENCE_ERROR, Some(1)),
+        "the number the receiver expects"
+    );
+    assert!(confirmed_sequence(&refusal)
+        .unwrap_err()
+        .contains("AMQ9526E"));
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+    assert_eq!(depth(&qm2.fixture.queue_manager, "APP.IN"), 0);
+    assert!(logged(&qm2, "AMQ9526E"));
+    // The real sender, in step, delivers.
+    put_numbered(qm, 0..2);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..2);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+/// A receiving end on a port of its own, standing in for QM2's RCVR channel: it negotiates
+/// (heartbeat interval 1 s), reports nothing committed, answers a HEARTBEAT when `answers()`
+/// says so, and otherwise reads on without answering anything: a partner gone quietly, its
+/// connection still open.
+fn quiet_receiver(
+    qm2: &Arc<QueueManager>,
+    answers: impl Fn() -> bool + Send + 'static,
+) -> (u16, std::thread::JoinHandle<()>) {
+    use ferrite_protocol::initial_data::InitialData;
+    use ferrite_protocol::segment::SegmentType;
+    use ferrite_protocol::transport::Transport;
+    use ferrite_server::message_channel::negotiation;
+    use ferrite_server::message_channel::session::{send_flow, send_status, FLOW_ORDER};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let channel = qm2.channel(CHANNEL).unwrap();
+    let qm = qm2.clone();
+    let thread = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut transport = Transport::new(stream);
+        let flow = transport.read_flow().unwrap();
+        let proposal = InitialData::decode(&flow.payload, flow.header.byte_order).unwrap();
+        let mut reply = negotiation::answer(&proposal, &channel, &qm, 32768);
+        reply.heartbeat_interval = 1;
+        send_flow(
+            &mut transport,
+            SegmentType::InitialData,
+            &reply.encode(FLOW_ORDER),
+        )
+        .unwrap();
+        send_status(&mut transport, 0, 0, false).unwrap();
+        while let Ok(flow) = transport.read_flow() {
+            if flow.header.segment_type == SegmentType::Heartbeat && answers() {
+                send_flow(&mut transport, SegmentType::Heartbeat, &[]).unwrap();
+            }
+        }
+    });
+    (port, thread)
+}
+
+#[test]
+fn batchhb_leaves_messages_on_the_transmission_queue_when_the_partner_has_gone_quietly() {
+    for (batch_heartbeat, taken_into_doubt) in [("BATCHHB(1)", false), ("BATCHHB(0)", true)] {
+        let (qm1, qm2) = pair("HBINT(1)", &format!("HBINT(1) {batch_heartbeat}"));
+        // The partner goes quiet once a message waits to be sent: idle heartbeats before it
+        // are answered, the batch heartbeat is not.
+        let sending = qm1.fixture.queue_manager.clone();
+        let (port, receiver) = quiet_receiver(&qm2.fixture.queue_manager, move || {
+            depth(&sending, "QM2") == 0
+        });
+        let qm = &qm1.fixture.queue_manager;
+        mqsc_ok(
+            qm,
+            &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})')"),
+        );
+        let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+        wait_until("running", || sender.status() == SenderStatus::Running);
+        put_numbered(qm, 0..1);
+        if taken_into_doubt {
+            // Without BATCHHB the message is taken into doubt and sent into the void.
+            wait_until("the batch in doubt", || sender.snapshot().in_doubt);
+            assert_eq!(depth(qm, "QM2"), 0);
+        } else {
+            // With it, the unanswered heartbeat ends the session before the batch starts.
+            wait_until("the session ended", || {
+                logged(&qm1, "no answer to a HEARTBEAT")
+            });
+            assert!(!sender.snapshot().in_doubt);
+            assert_eq!(
+                depth(qm, "QM2"),
+                1,
+                "the message stays on the transmission queue"
+            );
+        }
+        assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+        assert!(sender.wait_ended(PATIENCE));
+        receiver.join().unwrap();
+    }
+}
+
+#[test]
+fn an_idle_senders_heartbeat_finds_a_partner_gone_quietly() {
+    // The partner keeps its connection open and answers nothing: only a heartbeat finds it.
+    let (qm1, qm2) = pair("HBINT(1)", "HBINT(1)");
+    let (port, receiver) = quiet_receiver(&qm2.fixture.queue_manager, || false);
+    mqsc_ok(
+        &qm1.fixture.queue_manager,
+        &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})')"),
+    );
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    wait_until("the unanswered heartbeat", || {
+        logged(&qm1, "no answer to a HEARTBEAT")
+    });
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+    receiver.join().unwrap();
 }

@@ -1,15 +1,22 @@
-//! An inbound socket whose INITIAL_DATA names a RCVR channel. Its dispatcher negotiates
+//! An inbound socket whose INITIAL_DATA names a RCVR channel (or a RQSTR channel that a
+//! sender calls back, which receives as a RCVR does). Its dispatcher negotiates
 //! (`negotiation::answer`), applies CHLAUTH (BLOCKUSER against the user the channel runs
 //! as: its MCAUSER, or the queue manager's own user when MCAUSER is blank, as MQ does) and
 //! allows one running instance of the channel; the socket then leaves the dispatcher for the
 //! receiving MCA's own thread, where the agent's puts and commits (which may wait for the
 //! log) block nothing but that channel. The instance stays in the channel initiator's list
 //! (DISPLAY CHSTATUS, STOP CHANNEL) until the thread ends.
+//!
+//! A requester's INITIAL_DATA (CAP1_REQUEST_INITIATION) names a SVR channel, whose sending
+//! MCA then runs on the requester's socket ([`start_server`]), or a SDR channel, which closes
+//! the socket and starts itself to its CONNAME ([`call_back`]).
 
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+use ferrite_constants::misc::{MQRQ_CHANNEL_STOPPED_ERROR, MQRQ_CHANNEL_STOPPED_OK};
+use ferrite_mqi::channel_events::MessageChannelEvent;
 use ferrite_protocol::transport::Transport;
 use ferrite_queue_manager::ChannelDefinition;
 
@@ -21,6 +28,48 @@ use crate::channel_initiator::{ChannelInstance, ChinitShared};
 pub(crate) struct ReceiverHandoff {
     pub channel: ChannelDefinition,
     pub agreed: Agreed,
+}
+
+/// What becomes of a message channel's socket when the dispatcher lets it go.
+pub(crate) enum Handoff {
+    /// A sender's socket, to the receiving MCA (RCVR, or RQSTR called back).
+    Receiver(ReceiverHandoff),
+    /// A requester's socket, to the SVR channel's sending MCA ([`start_server`]).
+    Server(ChannelDefinition),
+    /// A requester asked a SDR channel: the socket closes and the SDR starts itself
+    /// (callback) to its CONNAME.
+    Callback(String),
+}
+
+/// Runs the SVR channel `channel`'s sending MCA on `stream`, which a requester connected and
+/// asked it to send on; the listener's instance of the socket is forgotten (the MCA is listed
+/// among the channel initiator's senders).
+pub(crate) fn start_server(
+    chinit: &Arc<ChinitShared>,
+    instance: &ChannelInstance,
+    stream: TcpStream,
+    channel: ChannelDefinition,
+) {
+    let name = channel.name.clone();
+    let partner = format!("{}({})", instance.peer.ip(), instance.peer.port());
+    chinit.forget_instance(instance.id);
+    if let Err(error) = chinit.start_requested_server(channel, stream, partner) {
+        (chinit.log)(&format!(
+            "CSQX599E ferrite channel {name}: the requested server cannot start: {error}"
+        ));
+    }
+}
+
+/// A SDR channel a requester asked for starts itself to its CONNAME (MQ's callback).
+pub(crate) fn call_back(chinit: &Arc<ChinitShared>, name: &str) {
+    match chinit.start_sender(name) {
+        Ok(_) => (chinit.log)(&format!(
+            "CSQX500I ferrite channel {name} started at its requester's request (callback)"
+        )),
+        Err(error) => (chinit.log)(&format!(
+            "CSQX599E ferrite channel {name}: callback to the requester failed: {error}"
+        )),
+    }
 }
 
 /// The user a receiving channel runs as: its MCAUSER, else the queue manager's (the user
@@ -70,7 +119,25 @@ impl ReceiverProgress for ChannelInstance {
     }
 }
 
-/// Runs the receiving MCA of `handoff` on its own thread over `stream` (blocking).
+/// Channel Stopped of a receiving channel (no transmission queue).
+fn stopped<'a>(
+    channel: &'a str,
+    qualifier: i32,
+    (error_identifier, reason): (i32, i32),
+    connection_name: &'a str,
+) -> MessageChannelEvent<'a> {
+    MessageChannelEvent::Stopped {
+        qualifier,
+        channel,
+        error_identifier,
+        reason,
+        transmission_queue: None,
+        connection_name,
+    }
+}
+
+/// Runs the receiving MCA of `handoff` on its own thread over `stream` (blocking); Channel
+/// Started and Channel Stopped (or Stopped By User) events as CHLEV asks.
 pub(crate) fn start_receiver(
     chinit: Arc<ChinitShared>,
     instance: Arc<ChannelInstance>,
@@ -89,6 +156,17 @@ pub(crate) fn start_receiver(
             handoff.agreed.max_transmission_size,
             handoff.agreed.max_message_length,
         );
+        let channel = &handoff.channel.name;
+        let connection_name = format!("{}({})", instance.peer.ip(), instance.peer.port());
+        super::channel_event(
+            &chinit.queue_manager,
+            MessageChannelEvent::Started {
+                channel,
+                transmission_queue: None,
+                connection_name: &connection_name,
+            },
+            &chinit.log,
+        );
         let outcome = serve_receiver(
             transport,
             chinit.queue_manager.clone(),
@@ -96,14 +174,29 @@ pub(crate) fn start_receiver(
             handoff.agreed,
             instance.as_ref(),
         );
-        if let Err(error) = outcome {
-            if !instance.stopping.load(Ordering::Acquire) {
-                (chinit.log)(&format!(
-                    "CSQX208E ferrite channel {} from {}: ended: {error}",
-                    handoff.channel.name, instance.peer
-                ));
+        let stopped_by_user =
+            instance.stopping.load(Ordering::Acquire) && !chinit.stopping.load(Ordering::Acquire);
+        let event = match &outcome {
+            _ if stopped_by_user => MessageChannelEvent::StoppedByUser { channel },
+            Ok(()) => stopped(channel, MQRQ_CHANNEL_STOPPED_OK, (0, 0), &connection_name),
+            Err(_) if instance.stopping.load(Ordering::Acquire) => {
+                stopped(channel, MQRQ_CHANNEL_STOPPED_OK, (0, 0), &connection_name)
             }
-        }
+            Err(error) => {
+                (chinit.log)(&format!(
+                    "CSQX208E ferrite channel {channel} from {}: ended: {error}",
+                    instance.peer
+                ));
+                let identifiers = super::error_identifiers(error);
+                stopped(
+                    channel,
+                    MQRQ_CHANNEL_STOPPED_ERROR,
+                    identifiers,
+                    &connection_name,
+                )
+            }
+        };
+        super::channel_event(&chinit.queue_manager, event, &chinit.log);
         chinit.forget_instance(instance.id);
         chinit.live_conversations.fetch_sub(1, Ordering::AcqRel);
     });

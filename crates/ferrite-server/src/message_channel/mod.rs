@@ -11,9 +11,18 @@
 //!
 //! - [`negotiation`]: INITIAL_DATA between the two MCAs.
 //! - [`session`]: the flows after it (batches, confirmations, heartbeats, pings) on a
-//!   blocking socket; [`sender_mca`]: the SDR channel's thread (START/STOP CHANNEL,
-//!   retries, DISCINT); `inbound`: a RCVR socket the listener accepted; [`trigger`]:
-//!   channels started by trigger messages on SYSTEM.CHANNEL.INITQ.
+//!   blocking socket; [`sender_mca`]: the thread of a channel started from this end (SDR,
+//!   SVR with a CONNAME, RQSTR: START/STOP CHANNEL, retries, DISCINT) or of a SVR a
+//!   requester asked to send; `inbound`: a socket the listener accepted for a RCVR (or a
+//!   RQSTR called back), a SVR or a SDR's callback; [`trigger`]: channels started by trigger
+//!   messages on SYSTEM.CHANNEL.INITQ.
+//!
+//! Requester and server: a started RQSTR connects to its CONNAME and sends INITIAL_DATA with
+//! CAP1_REQUEST_INITIATION. A SVR answers it, then proposes INITIAL_DATA as a sender on the
+//! same connection and sends its transmission queue there, the RQSTR receiving as a RCVR
+//! does. A SDR answers and closes the connection, then starts itself to its own CONNAME
+//! (callback), where the RQSTR channel receives. A SVR with a CONNAME started by START
+//! CHANNEL is a sender (to a RCVR or a RQSTR).
 //!
 //! The agents themselves do not own sockets: a caller feeds the receiving agent the flows it reads and
 //! sends the sending agent's batches. Sequence numbers run from 1 to SEQWRAP, then wrap to 1.
@@ -28,6 +37,37 @@ pub mod sync_queue;
 pub mod trigger;
 
 pub use receiving::{Delivery, ReceivingAgent};
+
+use ferrite_mqi::channel_events::{write_message_channel_event, MessageChannelEvent};
+use ferrite_queue_manager::QueueManager;
+
+/// Puts a channel event on SYSTEM.ADMIN.CHANNEL.EVENT when the queue manager's CHLEV asks for
+/// it (`ferrite_mqi::channel_events`).
+pub(crate) fn channel_event(
+    queue_manager: &QueueManager,
+    event: MessageChannelEvent<'_>,
+    log: &crate::MessageSink,
+) {
+    write_message_channel_event(queue_manager, &event, &|line| log(line));
+}
+
+/// The AMQ message number a Channel Stopped event gives for an MCA's `error` (its
+/// ErrorIdentifier), and the MQ reason the error names (AuxErrorDataInt1; 0 when none).
+pub(crate) fn error_identifiers(error: &str) -> (i32, i32) {
+    let identifier = if error.contains("AMQ9526") {
+        9526
+    } else {
+        9999
+    };
+    let reason = error
+        .rsplit_once("reason ")
+        .and_then(|(_, tail)| {
+            let digits: String = tail.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .unwrap_or(0);
+    (identifier, reason)
+}
 pub use sending::{Batch, SendingAgent};
 
 /// The sequence number after `sequence` (1 after SEQWRAP).
@@ -73,5 +113,21 @@ mod tests {
         assert!(!is_at_or_after(4, 5, 100));
         assert!(is_at_or_after(2, 99, 100), "2 follows 99 after the wrap");
         assert!(!is_at_or_after(99, 2, 100));
+    }
+
+    #[test]
+    fn errors_name_their_amq_message_and_reason() {
+        assert_eq!(
+            error_identifiers("the partner refused: status 2, reason 2540"),
+            (9999, 2540)
+        );
+        assert_eq!(
+            error_identifiers("AMQ9526E message sequence number error"),
+            (9526, 0)
+        );
+        assert_eq!(
+            error_identifiers("the partner closed the connection"),
+            (9999, 0)
+        );
     }
 }

@@ -8,6 +8,7 @@
 use ferrite_protocol::codec::MqChars;
 use ferrite_protocol::initial_data::*;
 use ferrite_protocol::wire::{self, chars};
+use ferrite_queue_manager::objects::message_channel::ChannelType;
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
 /// The FAP level Ferrite proposes and accepts on message channels.
@@ -41,6 +42,63 @@ pub fn proposal(
     max_transmission_size: u32,
 ) -> InitialData {
     debug_assert!(channel.channel_type.sends());
+    own_initial_data(channel, queue_manager, max_transmission_size)
+}
+
+/// A requester's (RQSTR) INITIAL_DATA: its channel's name and limits with
+/// CAP1_REQUEST_INITIATION, asking the partner's SVR to send on this connection (or its SDR
+/// to call back, starting itself to this queue manager).
+pub fn request(
+    channel: &ChannelDefinition,
+    queue_manager: &QueueManager,
+    max_transmission_size: u32,
+) -> InitialData {
+    debug_assert_eq!(channel.channel_type, ChannelType::Requester);
+    let mut id = own_initial_data(channel, queue_manager, max_transmission_size);
+    id.cap_flags1 |= CAP1_REQUEST_INITIATION;
+    id
+}
+
+/// Whether an INITIAL_DATA asks for initiation (a requester's).
+pub fn is_request(id: &InitialData) -> bool {
+    id.cap_flags1 & CAP1_REQUEST_INITIATION != 0 && id.cap_flags1 & CAP1_MQREQUEST == 0
+}
+
+/// The answer of a SVR or SDR to a requester's `request`: the request's flags echoed, the
+/// channel's name, this queue manager's name and identity. A FAP level below the lowest
+/// spoken is answered with the IniErrFlags1 bit. The limits are negotiated afterwards, when
+/// the sending end proposes them.
+pub fn answer_request(request: &InitialData, queue_manager: &QueueManager) -> InitialData {
+    let mut fap_level = request.fap_level.min(MESSAGE_CHANNEL_FAP_LEVEL);
+    let mut errors = 0;
+    if fap_level < wire::MIN_FAP_LEVEL {
+        errors |= ERR1_FAP_LEVEL;
+        fap_level = MESSAGE_CHANNEL_FAP_LEVEL;
+    }
+    let mut reply = InitialData::new(fap_level);
+    reply.cap_flags1 =
+        request.cap_flags1 & (MESSAGE_CHANNEL_CAPABILITIES1 | CAP1_REQUEST_INITIATION);
+    reply.ini_err_flags1 = errors;
+    reply.max_msgs_per_batch = request.max_msgs_per_batch;
+    reply.max_transmission_size = request.max_transmission_size;
+    reply.max_message_size = request.max_message_size;
+    reply.sequence_wrap_value = request.sequence_wrap_value;
+    reply.channel_name = request.channel_name;
+    reply.ccsid = 1208;
+    reply.qmgr_name = chars(queue_manager.name());
+    reply.heartbeat_interval = request.heartbeat_interval;
+    reply.process_id = std::process::id();
+    reply.product_id = chars(wire::PRODUCT_ID);
+    reply.qmgr_id = chars(&ferrite_mqi::queue_manager_identifier(queue_manager));
+    reply
+}
+
+/// INITIAL_DATA carrying `channel`'s own name and limits.
+fn own_initial_data(
+    channel: &ChannelDefinition,
+    queue_manager: &QueueManager,
+    max_transmission_size: u32,
+) -> InitialData {
     let mut id = InitialData::new(MESSAGE_CHANNEL_FAP_LEVEL);
     id.cap_flags1 = MESSAGE_CHANNEL_CAPABILITIES1;
     id.max_msgs_per_batch = channel.message.batch_size.min(u32::from(u16::MAX)) as u16;

@@ -9,7 +9,9 @@ use ferrite_constants::{persistence::MQPER_PERSISTENT, put_options::*};
 use ferrite_mqi::transmission_queue::parse_transmission_message;
 use ferrite_mqi::{Connection, MqError, MqResult, Mqod, Mqpmo};
 use ferrite_protocol::message_channel::MessageData;
-use ferrite_queue_manager::objects::message_channel::{NonPersistentMessageSpeed, PutAuthority};
+use ferrite_queue_manager::objects::message_channel::{
+    NonPersistentMessageSpeed, PutAuthority, BATCH_SIZE_MAX,
+};
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
 use super::sync_queue::{decode_state, encode_state, RecordKind, SyncQueue};
@@ -67,6 +69,22 @@ impl ReceivingAgent {
     /// The last committed sequence number (LSTSEQNO; what a restarted sender asks).
     pub fn last_committed(&self) -> u32 {
         self.last_committed
+    }
+
+    /// Whether `sequence` can be a message of the batch that follows the last committed one:
+    /// within MQ's largest BATCHSZ after it (a batch sent again after a restart may skip the
+    /// numbers of its NPMSPEED(FAST) messages, and BATCHSZ may have changed since). Err: the
+    /// number expected next (a sender out of step: AMQ9526, until RESET CHANNEL).
+    pub fn check_sequence(&self, sequence: u32) -> Result<(), u32> {
+        let wrap = self.channel.message.sequence_number_wrap;
+        let ahead = (u64::from(sequence) + u64::from(wrap) - u64::from(self.last_committed))
+            % u64::from(wrap);
+        let duplicate = !is_at_or_after(sequence, next_sequence(self.last_committed, wrap), wrap);
+        if duplicate || ahead <= u64::from(BATCH_SIZE_MAX) {
+            Ok(())
+        } else {
+            Err(next_sequence(self.last_committed, wrap))
+        }
     }
 
     /// Put one message of the open batch. Persistent messages, and all of them with

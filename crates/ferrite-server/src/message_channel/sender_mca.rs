@@ -1,17 +1,34 @@
-//! The sending MCA of a SDR channel started by START CHANNEL: one thread per running sender
-//! (the MCA's thread, as MQ's channel initiator runs an MCA per channel), which connects to
-//! CONNAME (each address of the list in turn), negotiates INITIAL_DATA, resolves its in-doubt
-//! batch with the receiver's committed sequence number, then sends batches while the
-//! transmission queue has messages, each confirmed before the next, waiting on the queue for
-//! arrivals in between, and asking the partner to answer a HEARTBEAT every HBINT seconds
-//! (negotiated) of idleness. After DISCINT seconds with nothing to send it ends (INACTIVE). A lost
-//! connection, or one that cannot be made, is retried SHORTRTY times every SHORTTMR seconds,
-//! then LONGRTY times every LONGTMR seconds (RETRYING), then the channel stops (STOPPED).
-//! STOP CHANNEL MODE(QUIESCE) ends it after the batch in flight; MODE(FORCE) at once (the
-//! batch in flight stays in doubt and is resolved at the next start).
+//! The MCA of a channel started from this queue manager: a SDR (or a SVR with a CONNAME)
+//! started by START CHANNEL, a trigger or a requester's callback, a RQSTR started by START
+//! CHANNEL, or a SVR a requester connected to. One thread per running channel (as MQ's
+//! channel initiator runs an MCA per channel).
+//!
+//! A sender connects to CONNAME (each address of the list in turn), negotiates INITIAL_DATA,
+//! resolves its in-doubt batch with the receiver's committed sequence number, then sends
+//! batches while the transmission queue has messages, each confirmed before the next, waiting
+//! on the queue for arrivals in between, and asking the partner to answer a HEARTBEAT every
+//! HBINT seconds (negotiated) of idleness, and before a batch when nothing has come from it
+//! for BATCHHB milliseconds (so that a partner gone quietly is found before messages are
+//! taken into doubt). A batch stays open up to BATCHINT milliseconds for more messages
+//! (`SendingAgent::next_batch`). After DISCINT seconds with nothing to send it ends
+//! (INACTIVE). A lost connection, or one that cannot be made, is retried SHORTRTY times every
+//! SHORTTMR seconds, then LONGRTY times every LONGTMR seconds (RETRYING), then the channel
+//! stops (STOPPED). STOP CHANNEL MODE(QUIESCE) ends it after the batch in flight; MODE(FORCE)
+//! at once (the batch in flight stays in doubt and is resolved at the next start).
+//!
+//! A requester connects, asks for the partner's SVR to send on the connection (or its SDR to
+//! call back) and then receives as a RCVR does; it does not retry. A SVR a requester
+//! connected to runs one session on that connection. Each reports Channel Started, Channel
+//! Stopped and Channel Stopped By User events as QMGR CHLEV asks.
 
 use std::net::{TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
+
+use ferrite_constants::misc::{
+    MQRQ_CHANNEL_STOPPED_DISABLED, MQRQ_CHANNEL_STOPPED_ERROR, MQRQ_CHANNEL_STOPPED_OK,
+    MQRQ_CHANNEL_STOPPED_RETRY,
+};
+use ferrite_mqi::channel_events::MessageChannelEvent;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -21,11 +38,14 @@ use ferrite_protocol::message_channel::{
 };
 use ferrite_protocol::segment::{ControlFlags1, SegmentType};
 use ferrite_protocol::transport::Transport;
-use ferrite_queue_manager::objects::message_channel::parse_connection_name;
+use ferrite_queue_manager::objects::message_channel::{parse_connection_name, ChannelType};
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
 use super::negotiation::{self, Agreed};
-use super::session::{confirmed_sequence, send_flow, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER};
+use super::session::{
+    confirmed_sequence, send_flow, serve_receiver, ReceiverProgress, FLOW_CCSID, FLOW_ENCODING,
+    FLOW_ORDER,
+};
 use super::SendingAgent;
 
 /// How long a connection attempt to one address may take.
@@ -77,6 +97,8 @@ const FORCE: u8 = 2;
 /// see.
 pub struct SenderMca {
     pub channel: String,
+    /// SDR or SVR (sending), or RQSTR (asking its partner to send).
+    pub channel_type: ChannelType,
     pub transmission_queue: String,
     pub started: SystemTime,
     status: Mutex<SenderStatus>,
@@ -88,12 +110,19 @@ pub struct SenderMca {
     pub messages: AtomicU64,
     pub batches: AtomicU64,
     pub bytes_sent: AtomicU64,
+    pub bytes_received: AtomicU64,
+    /// Batch heartbeats (BATCHHB) the partner answered.
+    pub batch_heartbeats: AtomicU64,
     /// CURSEQNO: the last sequence number sent.
     pub current_sequence: AtomicU32,
     /// LSTSEQNO: the last sequence number confirmed.
     pub last_sequence: AtomicU32,
     /// INDOUBT: a batch is sent and not confirmed.
     in_doubt: AtomicU8,
+    /// Channel Started was reported for the current session.
+    announced: AtomicBool,
+    /// STOP CHANNEL (not the channel initiator's end) stopped it.
+    user_stop: AtomicBool,
     log: crate::MessageSink,
 }
 
@@ -101,11 +130,13 @@ pub struct SenderMca {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SenderSnapshot {
     pub channel: String,
+    pub channel_type: ChannelType,
     pub connection_name: String,
     pub status: SenderStatus,
     pub messages: u64,
     pub batches: u64,
     pub bytes_sent: u64,
+    pub bytes_received: u64,
     pub current_sequence: u32,
     pub last_sequence: u32,
     pub in_doubt: bool,
@@ -113,15 +144,45 @@ pub struct SenderSnapshot {
 }
 
 impl SenderMca {
-    /// Start the sender of `channel` on its own thread.
+    /// Start the MCA of `channel` (SDR, SVR or RQSTR with a CONNAME) on its own thread.
     pub fn start(
         queue_manager: Arc<QueueManager>,
         channel: ChannelDefinition,
         log: crate::MessageSink,
     ) -> std::io::Result<Arc<SenderMca>> {
-        assert!(channel.channel_type.sends());
-        let mca = Arc::new(SenderMca {
+        assert!(channel.channel_type.sends() || channel.channel_type == ChannelType::Requester);
+        let mca = SenderMca::new(&channel, log);
+        let running = mca.clone();
+        std::thread::Builder::new()
+            .name(format!("mca-{}", channel.name))
+            .spawn(move || running.run(&queue_manager, &channel))?;
+        Ok(mca)
+    }
+
+    /// Start the SVR channel `channel` on `stream`, accepted from a requester (RQSTR) that
+    /// asked it to send: one session on that connection, no retries (the requester starts
+    /// the channel again).
+    pub fn start_requested(
+        queue_manager: Arc<QueueManager>,
+        channel: ChannelDefinition,
+        log: crate::MessageSink,
+        stream: TcpStream,
+        partner: String,
+    ) -> std::io::Result<Arc<SenderMca>> {
+        assert_eq!(channel.channel_type, ChannelType::Server);
+        let mca = SenderMca::new(&channel, log);
+        *mca.connection_name.lock().unwrap() = partner;
+        let running = mca.clone();
+        std::thread::Builder::new()
+            .name(format!("mca-{}", channel.name))
+            .spawn(move || running.run_requested(&queue_manager, &channel, stream))?;
+        Ok(mca)
+    }
+
+    fn new(channel: &ChannelDefinition, log: crate::MessageSink) -> Arc<SenderMca> {
+        Arc::new(SenderMca {
             channel: channel.name.clone(),
+            channel_type: channel.channel_type,
             transmission_queue: channel.message.transmission_queue.clone(),
             started: SystemTime::now(),
             status: Mutex::new(SenderStatus::Starting),
@@ -132,16 +193,15 @@ impl SenderMca {
             messages: AtomicU64::new(0),
             batches: AtomicU64::new(0),
             bytes_sent: AtomicU64::new(0),
+            bytes_received: AtomicU64::new(0),
+            batch_heartbeats: AtomicU64::new(0),
             current_sequence: AtomicU32::new(0),
             last_sequence: AtomicU32::new(0),
             in_doubt: AtomicU8::new(0),
+            announced: AtomicBool::new(false),
+            user_stop: AtomicBool::new(false),
             log,
-        });
-        let running = mca.clone();
-        std::thread::Builder::new()
-            .name(format!("mca-{}", channel.name))
-            .spawn(move || running.run(&queue_manager, &channel))?;
-        Ok(mca)
+        })
     }
 
     /// The channel's state.
@@ -161,11 +221,13 @@ impl SenderMca {
     pub fn snapshot(&self) -> SenderSnapshot {
         SenderSnapshot {
             channel: self.channel.clone(),
+            channel_type: self.channel_type,
             connection_name: self.connection_name.lock().unwrap().clone(),
             status: self.status(),
             messages: self.messages.load(Ordering::Relaxed),
             batches: self.batches.load(Ordering::Relaxed),
             bytes_sent: self.bytes_sent.load(Ordering::Relaxed),
+            bytes_received: self.bytes_received.load(Ordering::Relaxed),
             current_sequence: self.current_sequence.load(Ordering::Relaxed),
             last_sequence: self.last_sequence.load(Ordering::Relaxed),
             in_doubt: self.in_doubt.load(Ordering::Relaxed) != 0,
@@ -173,7 +235,9 @@ impl SenderMca {
         }
     }
 
-    /// STOP CHANNEL: QUIESCE ends after the batch in flight, FORCE at once.
+    /// STOP CHANNEL: QUIESCE ends after the batch in flight, FORCE at once. A requester
+    /// receiving batches ends at once either way (its open batch is backed out, and sent
+    /// again by its partner).
     pub fn stop(&self, mode: StopMode) {
         let value = match mode {
             StopMode::Quiesce => QUIESCE,
@@ -186,11 +250,18 @@ impl SenderMca {
         }
         self.wake.notify_all();
         drop(status);
-        if mode == StopMode::Force {
+        if mode == StopMode::Force || self.channel_type == ChannelType::Requester {
             if let Some(socket) = self.socket.lock().unwrap().as_ref() {
                 let _ = socket.shutdown(std::net::Shutdown::Both);
             }
         }
+    }
+
+    /// STOP CHANNEL from an operator: as [`SenderMca::stop`], reported as Channel Stopped By
+    /// User.
+    pub fn stop_by_user(&self, mode: StopMode) {
+        self.user_stop.store(true, Ordering::Release);
+        self.stop(mode);
     }
 
     /// Waits until the thread has ended, at most `limit`: whether it has.
@@ -235,56 +306,235 @@ impl SenderMca {
 
     /// The MCA's thread: sessions and retries until the channel stops or goes inactive.
     fn run(&self, queue_manager: &Arc<QueueManager>, channel: &ChannelDefinition) {
-        let attributes = &channel.message;
         let mut attempts: u64 = 0;
         loop {
             if self.stopping() {
                 break;
             }
             self.set_status(SenderStatus::Binding);
-            match self.session(queue_manager, channel, &mut attempts) {
+            let outcome = self.session(queue_manager, channel, &mut attempts);
+            if self.stopping() {
+                self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_OK, None);
+                break;
+            }
+            let error = match outcome {
                 Ok(()) => {
-                    if !self.stopping() {
-                        (self.log)(&format!(
-                            "CSQX501I ferrite channel {} is no longer active (DISCINT({}) seconds idle)",
-                            channel.name, channel.disconnect_interval
-                        ));
-                        self.set_status(SenderStatus::Inactive);
-                        return;
-                    }
-                    break;
-                }
-                Err(error) => {
-                    if self.stopping() {
-                        break;
-                    }
+                    self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_OK, None);
                     (self.log)(&format!(
-                        "CSQX599E ferrite channel {}: {error}",
-                        channel.name
+                        "CSQX501I ferrite channel {} is no longer active (DISCINT({}) seconds idle, or the partner ended it)",
+                        channel.name, channel.disconnect_interval
+                    ));
+                    self.set_status(SenderStatus::Inactive);
+                    return;
+                }
+                Err(error) => error,
+            };
+            (self.log)(&format!(
+                "CSQX599E ferrite channel {}: {error}",
+                channel.name
+            ));
+            attempts += 1;
+            let Some(interval) = retry_interval(channel, attempts) else {
+                if channel.channel_type != ChannelType::Requester {
+                    (self.log)(&format!(
+                        "ferrite channel {}: retries exhausted (SHORTRTY({}), LONGRTY({})), channel stopped",
+                        channel.name,
+                        channel.message.short_retry_count,
+                        channel.message.long_retry_count
                     ));
                 }
-            }
-            attempts += 1;
-            let short = u64::from(attributes.short_retry_count);
-            let long = u64::from(attributes.long_retry_count);
-            let interval = if attempts <= short {
-                attributes.short_retry_interval_seconds
-            } else if attempts <= short + long {
-                attributes.long_retry_interval_seconds
-            } else {
-                (self.log)(&format!(
-                    "ferrite channel {}: retries exhausted (SHORTRTY({short}), LONGRTY({long})), channel stopped",
-                    channel.name
-                ));
+                self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_DISABLED, Some(&error));
                 break;
             };
+            self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_RETRY, Some(&error));
             self.set_status(SenderStatus::Retrying);
             if self.pause(Duration::from_secs(u64::from(interval))) {
                 break;
             }
         }
         self.socket.lock().unwrap().take();
+        self.announce_stopped_by_user(queue_manager);
         self.set_status(SenderStatus::Stopped);
+    }
+
+    /// Channel Started: the session is negotiated and resynchronized (RUNNING).
+    fn announce_started(&self, queue_manager: &QueueManager) {
+        self.set_status(SenderStatus::Running);
+        self.announced.store(true, Ordering::Release);
+        let connection_name = self.connection_name.lock().unwrap().clone();
+        super::channel_event(
+            queue_manager,
+            MessageChannelEvent::Started {
+                channel: &self.channel,
+                transmission_queue: self.sent_from(),
+                connection_name: &connection_name,
+            },
+            &self.log,
+        );
+    }
+
+    /// Channel Stopped with `qualifier` for a session that had started (one a STOP CHANNEL
+    /// ended is reported as Channel Stopped By User instead, once the thread ends).
+    fn announce_ended(&self, queue_manager: &QueueManager, qualifier: i32, error: Option<&str>) {
+        if !self.announced.swap(false, Ordering::AcqRel) || self.user_stop.load(Ordering::Acquire) {
+            return;
+        }
+        let (error_identifier, reason) = error.map_or((0, 0), super::error_identifiers);
+        let connection_name = self.connection_name.lock().unwrap().clone();
+        super::channel_event(
+            queue_manager,
+            MessageChannelEvent::Stopped {
+                qualifier,
+                channel: &self.channel,
+                error_identifier,
+                reason,
+                transmission_queue: self.sent_from(),
+                connection_name: &connection_name,
+            },
+            &self.log,
+        );
+    }
+
+    /// Channel Stopped By User when a STOP CHANNEL ended the thread.
+    fn announce_stopped_by_user(&self, queue_manager: &QueueManager) {
+        if self.user_stop.load(Ordering::Acquire) {
+            super::channel_event(
+                queue_manager,
+                MessageChannelEvent::StoppedByUser {
+                    channel: &self.channel,
+                },
+                &self.log,
+            );
+        }
+    }
+
+    /// The transmission queue of a sending channel (events name it).
+    fn sent_from(&self) -> Option<&str> {
+        self.channel_type
+            .sends()
+            .then_some(self.transmission_queue.as_str())
+    }
+
+    /// A SVR's thread on a connection a requester made: one session, then INACTIVE (the
+    /// partner or DISCINT ended it) or STOPPED.
+    fn run_requested(
+        &self,
+        queue_manager: &Arc<QueueManager>,
+        channel: &ChannelDefinition,
+        stream: TcpStream,
+    ) {
+        self.set_status(SenderStatus::Binding);
+        let outcome = self.send_on(queue_manager, channel, stream, &mut 0);
+        self.socket.lock().unwrap().take();
+        match outcome {
+            Ok(()) if !self.stopping() => {
+                self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_OK, None);
+                (self.log)(&format!(
+                    "CSQX501I ferrite channel {} is no longer active",
+                    channel.name
+                ));
+                self.set_status(SenderStatus::Inactive);
+                return;
+            }
+            Err(error) if !self.stopping() => {
+                self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_ERROR, Some(&error));
+                (self.log)(&format!(
+                    "CSQX599E ferrite channel {}: {error}",
+                    channel.name
+                ));
+            }
+            _ => self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_OK, None),
+        }
+        self.announce_stopped_by_user(queue_manager);
+        self.set_status(SenderStatus::Stopped);
+    }
+
+    /// A requester's connection: INITIAL_DATA with CAP1_REQUEST_INITIATION, answered by the
+    /// partner's SVR or SDR. A SVR then sends on this connection: it proposes INITIAL_DATA,
+    /// this end answers as the receiving MCA and takes its batches until the partner ends
+    /// the channel (Ok). A SDR instead closes the connection and calls back, starting itself
+    /// to this queue manager's listener, where the RQSTR channel receives (Ok here).
+    fn request(
+        &self,
+        queue_manager: &Arc<QueueManager>,
+        channel: &ChannelDefinition,
+        stream: TcpStream,
+    ) -> Result<(), String> {
+        let _ = stream.set_nodelay(true);
+        stream
+            .set_read_timeout(Some(ANSWER_TIMEOUT))
+            .map_err(|e| e.to_string())?;
+        *self.socket.lock().unwrap() = Some(stream.try_clone().map_err(|e| e.to_string())?);
+        if self.stopping() {
+            return Ok(());
+        }
+        let mut transport = Transport::new(stream);
+        let request = negotiation::request(
+            channel,
+            queue_manager,
+            ferrite_protocol::wire::MAX_TRANSMISSION_SIZE,
+        );
+        send_flow(
+            &mut transport,
+            SegmentType::InitialData,
+            &request.encode(FLOW_ORDER),
+        )?;
+        initial_data_answer(&read_flow(&mut transport)?)?;
+        let proposal = match transport.read_flow() {
+            Ok(flow) if flow.header.segment_type == SegmentType::InitialData => {
+                InitialData::decode(&flow.payload, flow.header.byte_order)
+                    .map_err(|e| e.to_string())?
+            }
+            Ok(flow) => {
+                return Err(format!(
+                    "{:?} where the server's INITIAL_DATA was expected",
+                    flow.header.segment_type
+                ))
+            }
+            Err(ferrite_protocol::transport::TransportError::Closed) => {
+                (self.log)(&format!(
+                    "CSQX500I ferrite channel {}: the partner's sender calls back",
+                    channel.name
+                ));
+                return Ok(());
+            }
+            Err(error) => return Err(error.to_string()),
+        };
+        let reply = negotiation::answer(
+            &proposal,
+            channel,
+            queue_manager,
+            ferrite_protocol::wire::MAX_TRANSMISSION_SIZE,
+        );
+        let flags = if reply.ini_err_flags1 != 0 {
+            ControlFlags1::ERROR
+        } else {
+            0
+        };
+        let header = channel_header(
+            SegmentType::InitialData,
+            FLOW_ORDER,
+            FLOW_ENCODING,
+            FLOW_CCSID,
+            flags,
+        );
+        transport
+            .write_flow(&header, &reply.encode(FLOW_ORDER))
+            .map_err(|e| e.to_string())?;
+        let agreed = negotiation::agreed(&proposal, &reply).ok_or_else(|| {
+            format!(
+                "the server's INITIAL_DATA was refused (IniErrFlags1 {:#04x})",
+                reply.ini_err_flags1
+            )
+        })?;
+        transport.set_limits(agreed.max_transmission_size, agreed.max_message_length);
+        // The sender's heartbeats keep an idle channel's socket alive: no read timeout.
+        transport
+            .stream()
+            .set_read_timeout(None)
+            .map_err(|e| e.to_string())?;
+        self.announce_started(queue_manager);
+        serve_receiver(transport, queue_manager.clone(), channel, agreed, self)
     }
 
     /// One connection: negotiation, resolution of the in-doubt batch, batches until idle
@@ -297,6 +547,22 @@ impl SenderMca {
     ) -> Result<(), String> {
         let (stream, entry) = connect(channel)?;
         *self.connection_name.lock().unwrap() = entry;
+        if channel.channel_type == ChannelType::Requester {
+            return self.request(queue_manager, channel, stream);
+        }
+        self.send_on(queue_manager, channel, stream, attempts)
+    }
+
+    /// The sending side of one connection (made by this end, or accepted from a requester):
+    /// negotiation as the proposer, the in-doubt batch resolved, batches until idle for
+    /// DISCINT (Ok) or until the connection fails (Err).
+    fn send_on(
+        &self,
+        queue_manager: &Arc<QueueManager>,
+        channel: &ChannelDefinition,
+        stream: TcpStream,
+        attempts: &mut u64,
+    ) -> Result<(), String> {
         let _ = stream.set_nodelay(true);
         stream
             .set_read_timeout(Some(ANSWER_TIMEOUT))
@@ -329,7 +595,7 @@ impl SenderMca {
             .map_err(|e| e.to_string())?;
         self.last_sequence
             .store(partner_committed, Ordering::Relaxed);
-        self.set_status(SenderStatus::Running);
+        self.announce_started(queue_manager);
         *attempts = 0;
         self.send_batches(&mut transport, &writer, &mut agent, &channel, agreed)
     }
@@ -353,17 +619,25 @@ impl SenderMca {
             }
             self.in_doubt
                 .store(u8::from(agent.in_doubt().is_some()), Ordering::Relaxed);
+            if self.batch_heartbeat_due(agent, channel, last_flow)? {
+                // BATCHHB: the partner is asked to answer before messages leave the
+                // transmission queue; if it has gone they stay there, not in doubt.
+                exchange_heartbeat(transport, writer, heartbeat)?;
+                self.batch_heartbeats.fetch_add(1, Ordering::Relaxed);
+                last_flow = Instant::now();
+            }
             let Some(batch) = agent.next_batch().map_err(|e| e.to_string())? else {
                 if channel.disconnect_interval != 0 && idle_since.elapsed() >= disconnect {
                     return Ok(());
                 }
                 if agreed.heartbeat_interval != 0 && last_flow.elapsed() >= heartbeat {
-                    exchange_heartbeat(transport)?;
+                    exchange_heartbeat(transport, writer, heartbeat)?;
                     last_flow = Instant::now();
                 }
                 agent
                     .wait_for_message(IDLE_WAIT_SLICE)
                     .map_err(|e| e.to_string())?;
+                partner_still_there(transport, writer)?;
                 continue;
             };
             self.in_doubt.store(1, Ordering::Relaxed);
@@ -406,6 +680,46 @@ impl SenderMca {
     }
 }
 
+impl SenderMca {
+    /// BATCHHB: whether a batch is about to start (a message waits, nothing is in doubt)
+    /// after more than BATCHHB milliseconds without a flow from the partner.
+    fn batch_heartbeat_due(
+        &self,
+        agent: &mut SendingAgent,
+        channel: &ChannelDefinition,
+        last_flow: Instant,
+    ) -> Result<bool, String> {
+        let interval = channel.message.batch_heartbeat_ms;
+        if interval == 0
+            || agent.in_doubt().is_some()
+            || last_flow.elapsed() < Duration::from_millis(u64::from(interval))
+        {
+            return Ok(false);
+        }
+        agent
+            .wait_for_message(Duration::ZERO)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The wait before retry `attempt` (from 1) of `channel`: SHORTTMR for the first SHORTRTY,
+/// LONGTMR for the next LONGRTY, then none (the channel stops). A requester does not retry
+/// (MQ's RQSTR has no retry attributes).
+fn retry_interval(channel: &ChannelDefinition, attempt: u64) -> Option<u32> {
+    let attributes = &channel.message;
+    let short = u64::from(attributes.short_retry_count);
+    let long = u64::from(attributes.long_retry_count);
+    if channel.channel_type == ChannelType::Requester {
+        None
+    } else if attempt <= short {
+        Some(attributes.short_retry_interval_seconds)
+    } else if attempt <= short + long {
+        Some(attributes.long_retry_interval_seconds)
+    } else {
+        None
+    }
+}
+
 /// RESET_DATA: the partner is to expect `next`; its answer is its new committed number.
 fn send_reset(transport: &mut Transport, next: u32) -> Result<u32, String> {
     let reset = ResetData {
@@ -431,8 +745,31 @@ fn check_in_step(agent: &SendingAgent, partner_committed: u32, wrap: u32) -> Res
 }
 
 /// HBINT: an idle sender asks the partner to answer a HEARTBEAT, so that a partner (or a
-/// network) that has gone is found while nothing is sent, and the channel retries.
-fn exchange_heartbeat(transport: &mut Transport) -> Result<(), String> {
+/// network) that has gone is found while nothing is sent, and the channel retries; BATCHHB
+/// asks the same before a batch. The answer is awaited for the negotiated heartbeat interval
+/// (at least a second), as MQ bases the wait on HBINT.
+fn exchange_heartbeat(
+    transport: &mut Transport,
+    socket: &TcpStream,
+    heartbeat: Duration,
+) -> Result<(), String> {
+    let wait = heartbeat.max(Duration::from_secs(1));
+    socket
+        .set_read_timeout(Some(wait))
+        .map_err(|e| e.to_string())?;
+    let answered = heartbeat_answered(transport);
+    socket
+        .set_read_timeout(Some(ANSWER_TIMEOUT))
+        .map_err(|e| e.to_string())?;
+    answered.map_err(|error| {
+        format!(
+            "no answer to a HEARTBEAT within {} s: {error}",
+            wait.as_secs()
+        )
+    })
+}
+
+fn heartbeat_answered(transport: &mut Transport) -> Result<(), String> {
     let header = channel_header(
         SegmentType::Heartbeat,
         FLOW_ORDER,
@@ -548,9 +885,18 @@ fn negotiate(
         SegmentType::InitialData,
         &proposal.encode(FLOW_ORDER),
     )?;
-    let flow = read_flow(transport)?;
+    let answer = initial_data_answer(&read_flow(transport)?)?;
+    let agreed = negotiation::agreed(&proposal, &answer)
+        .ok_or_else(|| "the partner's INITIAL_DATA answer raised a limit".to_string())?;
+    transport.set_limits(agreed.max_transmission_size, agreed.max_message_length);
+    Ok(agreed)
+}
+
+/// The partner's answer to this end's INITIAL_DATA: its ID, or why it refused (a STATUS_DATA
+/// refusal carries MQ's reason, such as 2540 MQRC_UNKNOWN_CHANNEL_NAME).
+fn initial_data_answer(flow: &ferrite_protocol::segment::Segment) -> Result<InitialData, String> {
     if flow.header.segment_type == SegmentType::StatusData {
-        confirmed_sequence(&flow)?;
+        confirmed_sequence(flow)?;
         return Err("the partner answered INITIAL_DATA with STATUS_DATA".to_string());
     }
     if flow.header.segment_type != SegmentType::InitialData {
@@ -567,8 +913,46 @@ fn negotiate(
             answer.ini_err_flags1
         ));
     }
-    let agreed = negotiation::agreed(&proposal, &answer)
-        .ok_or_else(|| "the partner's INITIAL_DATA answer raised a limit".to_string())?;
-    transport.set_limits(agreed.max_transmission_size, agreed.max_message_length);
-    Ok(agreed)
+    Ok(answer)
+}
+
+impl ReceiverProgress for SenderMca {
+    fn message_received(&self, bytes: usize) {
+        self.messages.fetch_add(1, Ordering::Relaxed);
+        self.bytes_received
+            .fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    fn batch_committed(&self, sequence: u32) {
+        self.batches.fetch_add(1, Ordering::Relaxed);
+        self.current_sequence.store(sequence, Ordering::Relaxed);
+        self.last_sequence.store(sequence, Ordering::Relaxed);
+    }
+}
+
+/// Between batches the partner sends nothing unasked: a connection it closed (a requester
+/// or receiver stopped) or a flow it sent (STATUS_DATA ending the channel, or garbage) ends
+/// the session, found without waiting for the next heartbeat.
+fn partner_still_there(transport: &mut Transport, socket: &TcpStream) -> Result<(), String> {
+    socket.set_nonblocking(true).map_err(|e| e.to_string())?;
+    let mut byte = [0u8; 1];
+    let peeked = socket.peek(&mut byte);
+    socket.set_nonblocking(false).map_err(|e| e.to_string())?;
+    match peeked {
+        Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => Ok(()),
+        Err(error) => Err(error.to_string()),
+        Ok(0) => Err("the partner closed the connection".to_string()),
+        Ok(_) => {
+            let flow = read_flow(transport)?;
+            match flow.header.segment_type {
+                SegmentType::StatusData => Err(format!(
+                    "the partner ended the channel ({})",
+                    confirmed_sequence(&flow).err().unwrap_or_default()
+                )),
+                other => Err(format!(
+                    "protocol error: {other:?} from the partner between batches"
+                )),
+            }
+        }
+    }
 }

@@ -269,7 +269,10 @@ impl SendingAgent {
         Ok(())
     }
 
-    /// Messages got (in the unit of work) for one batch: all of them, and those kept.
+    /// Messages got (in the unit of work) for one batch: all of them, and those kept. The
+    /// batch ends at BATCHSZ messages, at BATCHLIM KiB, or when the transmission queue is
+    /// empty; with BATCHINT, not before BATCHINT milliseconds from its first message (it
+    /// waits for more in the meantime).
     fn get_batch(&mut self) -> MqResult<(Vec<BatchMessage>, Vec<BatchMessage>)> {
         let limit_bytes = match self.channel.message.batch_data_limit_kib {
             0 => usize::MAX,
@@ -277,13 +280,27 @@ impl SendingAgent {
         };
         let fast =
             self.channel.message.non_persistent_message_speed == NonPersistentMessageSpeed::Fast;
+        let interval =
+            std::time::Duration::from_millis(u64::from(self.channel.message.batch_interval_ms));
+        let mut batch_started = std::time::Instant::now();
         let (mut messages, mut kept, mut bytes) = (Vec::new(), Vec::new(), 0usize);
         while messages.len() < self.channel.message.batch_size as usize && bytes < limit_bytes {
-            let mut gmo =
-                Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_NO_WAIT | MQGMO_FAIL_IF_QUIESCING);
+            let open_for = batch_started.elapsed();
+            let mut gmo = if messages.is_empty() || open_for >= interval {
+                Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_NO_WAIT | MQGMO_FAIL_IF_QUIESCING)
+            } else {
+                let mut waiting =
+                    Mqgmo::with_options(MQGMO_SYNCPOINT | MQGMO_WAIT | MQGMO_FAIL_IF_QUIESCING);
+                let remaining = (interval - open_for).as_millis().clamp(1, i32::MAX as u128);
+                waiting.wait_interval = remaining as i32;
+                waiting
+            };
             let Some((md, data)) = self.get_transmitted(&mut gmo)? else {
                 break;
             };
+            if messages.is_empty() {
+                batch_started = std::time::Instant::now();
+            }
             self.last_sequence = next_sequence(
                 self.last_sequence,
                 self.channel.message.sequence_number_wrap,

@@ -6,7 +6,9 @@
 //! sender resolves its in-doubt batch with it, `SendingAgent::resolve`) and again to confirm
 //! each batch (answering the CONFIRM_REQUEST of the batch's last message). A refusal is
 //! STATUS_DATA with a non-zero Code (`ferrite_protocol::control::status_code`), Value the MQ
-//! reason, and CLOSE_CHANNEL. HEARTBEAT with CONFIRM_REQUEST is answered, PING_DATA echoed,
+//! reason, and CLOSE_CHANNEL; a message numbered beyond any batch that can follow the last
+//! committed one is refused with Code MSG_SEQUENCE_ERROR and Value the number expected
+//! (AMQ9526 at both ends). HEARTBEAT with CONFIRM_REQUEST is answered, PING_DATA echoed,
 //! and RESET_DATA (a RESET CHANNEL at the sender) sets the number the receiver expects next,
 //! answered with STATUS_DATA Code 0 and the new committed number.
 
@@ -83,6 +85,10 @@ pub fn confirmed_sequence(flow: &Segment) -> Result<u32, String> {
         Status::decode(&flow.payload, flow.header.byte_order).map_err(|e| e.to_string())?;
     match (status.code, status.value) {
         (0, Some(sequence)) => Ok(sequence as u32),
+        (status_code::MSG_SEQUENCE_ERROR, expected) => Err(format!(
+            "AMQ9526E message sequence number error: the partner expected {}; RESET CHANNEL at both ends",
+            expected.unwrap_or(0)
+        )),
         (code, value) => Err(format!(
             "the partner refused: status {code}, reason {}",
             value.unwrap_or(0)
@@ -145,6 +151,18 @@ fn receive_flows(
             SegmentType::MessageData => {
                 let message =
                     MessageData::decode(&flow.payload, order).map_err(|e| e.to_string())?;
+                let sequence = message.header.sequence_number;
+                if let Err(expected) = agent.check_sequence(sequence) {
+                    let _ = send_status(
+                        transport,
+                        status_code::MSG_SEQUENCE_ERROR,
+                        expected as i32,
+                        true,
+                    );
+                    return Err(format!(
+                        "AMQ9526E message sequence number error: received {sequence}, expected {expected}; RESET CHANNEL at both ends"
+                    ));
+                }
                 if let Err(error) = agent.receive(&message) {
                     let _ = send_status(transport, status_code::CAN_NOT_STORE, error.reason, true);
                     return Err(format!("a message could not be put: {error}"));
