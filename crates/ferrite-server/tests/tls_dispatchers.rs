@@ -177,7 +177,7 @@ fn faildlay_holds_no_adapter() {
     use ferrite_constants::reason::MQRC_NOT_AUTHORIZED;
     // Long enough that the served connection finishes first even on a loaded machine: the
     // test checks the order of events, not a duration.
-    const FAIL_DELAY: Duration = Duration::from_secs(5);
+    const FAIL_DELAY: Duration = Duration::from_secs(20);
     let (listener, certificate) = start();
     let queue_manager = &listener.fixture.queue_manager;
     ferrite_command::define_default_objects(queue_manager).unwrap();
@@ -188,7 +188,7 @@ fn faildlay_holds_no_adapter() {
     ferrite_test_kit::grant_all_mqi(queue_manager, "app");
     let processor = ferrite_command::CommandProcessor::new(queue_manager.clone());
     for command in [
-        "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(REQUIRED) FAILDLAY(5)",
+        "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(REQUIRED) FAILDLAY(20)",
         "REFRESH SECURITY TYPE(CONNAUTH)",
     ] {
         let response = processor.run(command);
