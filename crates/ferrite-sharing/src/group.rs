@@ -3,7 +3,8 @@
 //! --qsg` makes ([`add_member`]).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use ferrite_queue_manager::{
     BrowseCursor, CfStructure, CouplingFacilityStatus, MemberRecovery, QueueSharingGroup,
@@ -17,6 +18,7 @@ use crate::coupling_facility::CouplingFacility;
 use crate::list_structure::{
     arrivals_channel, decisions_key, prepared_key, ListStructure, SharedUnit,
 };
+use crate::peer_recovery::PeerWatch;
 use crate::repository::Repository;
 
 /// The Ferrite version a member records in the repository.
@@ -35,6 +37,10 @@ pub struct Group {
     structures: Mutex<HashMap<String, ListStructure>>,
     /// The listener that wakes this member's waiting getters.
     arrivals: Arc<Arrivals>,
+    /// The thread that renews this member's lease and recovers failed peers.
+    peer_watch: OnceLock<PeerWatch>,
+    /// Units of work this member backed out for failed peers.
+    peer_units_backed_out: AtomicU64,
 }
 
 /// Add `queue_manager` to the group `parameters` name, creating the repository's tables and
@@ -73,7 +79,7 @@ pub fn join(
         &parameters.coupling_facility,
         &arrivals_channel(&parameters.name),
     );
-    Ok(Arc::new(Group {
+    let group = Arc::new(Group {
         name: parameters.name.clone(),
         queue_manager: queue_manager.to_string(),
         member_number,
@@ -82,7 +88,14 @@ pub fn join(
         coupling_facility_url: parameters.coupling_facility.clone(),
         structures: Mutex::new(HashMap::new()),
         arrivals,
-    }))
+        peer_watch: OnceLock::new(),
+        peer_units_backed_out: AtomicU64::new(0),
+    });
+    // Leased before anything else: peers see a running member from now on.
+    group.renew_lease()?;
+    let watch = PeerWatch::start(Arc::downgrade(&group));
+    assert!(group.peer_watch.set(watch).is_ok(), "one watch per member");
+    Ok(group)
 }
 
 impl Group {
@@ -103,22 +116,62 @@ impl Group {
         operation(structures.get_mut(name).expect("connected above"))
     }
 
+    /// The group's name.
+    pub(crate) fn group_name(&self) -> &str {
+        &self.name
+    }
+
+    /// This member's queue manager name.
+    pub(crate) fn member_name(&self) -> &str {
+        &self.queue_manager
+    }
+
+    /// Count units backed out for a failed peer.
+    pub(crate) fn note_peer_recovery(&self, units: usize) {
+        self.peer_units_backed_out
+            .fetch_add(units as u64, Ordering::Relaxed);
+    }
+
+    /// Units of work this member has backed out for failed peers since it joined.
+    pub fn peer_units_backed_out(&self) -> u64 {
+        self.peer_units_backed_out.load(Ordering::Relaxed)
+    }
+
+    /// Stop this member's threads in the group (lease renewal, peer watch, arrivals) as a
+    /// crash would, without leaving: its lease expires and its peers recover it. Fault
+    /// injection for tests and failure drills; a member that halted serves no more shared
+    /// work correctly.
+    pub fn halt(&self) {
+        if let Some(watch) = self.peer_watch.get() {
+            watch.stop();
+        }
+        self.arrivals.stop();
+    }
+
     /// Run `call` on the coupling facility's own connection (not a structure's).
-    fn on_facility<T>(
+    pub(crate) fn on_facility<T>(
         &self,
         call: impl FnOnce(&mut redis::Connection) -> redis::RedisResult<T>,
     ) -> Result<T, SharingError> {
         self.coupling_facility.lock().unwrap().run(call)
     }
 
-    /// Back out the units this member left staged on every structure of the group.
-    fn back_out_own_units(&self) -> Result<usize, SharingError> {
+    /// Back out the units `member` left staged on every structure of the group (for a peer:
+    /// listed as aborted, see [`ListStructure::backout_for_peer`]).
+    pub(crate) fn back_out_units_of(
+        &self,
+        member: &str,
+        for_peer: bool,
+    ) -> Result<usize, SharingError> {
         let mut backed_out = 0;
         for structure in self.structures()? {
             backed_out += self.with_structure(&structure.name, |list| {
-                let units = list.units_of(&self.queue_manager)?;
+                let units = list.units_of(member)?;
                 for unit in &units {
-                    list.backout(unit)?;
+                    match for_peer {
+                        true => list.backout_for_peer(unit)?,
+                        false => list.backout(unit)?,
+                    }
                 }
                 Ok(units.len())
             })?;
@@ -309,7 +362,7 @@ impl QueueSharingGroup for Group {
     }
 
     fn recover_member(&self, in_doubt: &[String]) -> Result<MemberRecovery, SharingError> {
-        let units_backed_out = self.back_out_own_units()?;
+        let units_backed_out = self.back_out_units_of(&self.queue_manager, false)?;
         let prepared_key = prepared_key(&self.name, &self.queue_manager);
         let decisions_key = decisions_key(&self.name, &self.queue_manager);
         let (prepared, decided): (Vec<String>, Vec<String>) = self.on_facility(|connection| {
@@ -335,7 +388,8 @@ impl QueueSharingGroup for Group {
     }
 
     fn leave(&self) -> Result<(), SharingError> {
-        self.arrivals.stop();
+        self.halt();
+        self.drop_lease()?;
         self.repository
             .lock()
             .unwrap()

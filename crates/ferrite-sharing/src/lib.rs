@@ -15,6 +15,8 @@
 //! - [`list_structure`]: shared queues' messages and units of work in a CF list structure.
 //! - [`arrivals`]: the listener that wakes a member's waiting getters when a shared queue
 //!   goes from empty to non-empty on any member.
+//! - [`peer_recovery`]: members' leases, and the backout of a failed member's units of work
+//!   by its peers.
 //!
 //! Every failure carries MQ's reason code: MQRC_CF_NOT_AVAILABLE (2345) when the coupling
 //! facility cannot be reached or is misconfigured, MQRC_CF_STRUC_FAILED (2373) when a
@@ -25,6 +27,7 @@ pub mod arrivals;
 pub mod coupling_facility;
 pub mod group;
 pub mod list_structure;
+pub mod peer_recovery;
 pub mod repository;
 
 pub use ferrite_queue_manager::{QueueSharingGroup, SharingError, SharingGroupMember};

@@ -128,6 +128,17 @@ if operation == 'commit' or operation == 'backout' then
   -- A unit that also holds private queues' work (two-phase commit): the member's decision to
   -- commit URID is recorded with the commit itself, and its prepared mark removed.
   local prepared_key, decisions_key, urid = ARGV[7] or '', ARGV[8] or '', ARGV[9] or ''
+  -- Peer recovery backs a failed member's units out and lists them in its aborted set: a
+  -- member that was only cut off and commits such a unit later gets it backed out instead.
+  local aborted_key, by_peer = ARGV[10] or '', ARGV[11] == 'peer'
+  local refused = false
+  if operation == 'commit' and aborted_key ~= '' and redis.call('SREM', aborted_key, unit_name) == 1 then
+    operation = 'backout'
+    refused = true
+  end
+  if operation == 'backout' and by_peer then
+    redis.call('SADD', aborted_key, unit_name)
+  end
   if operation == 'commit' and urid ~= '' then
     redis.call('HDEL', prepared_key, urid)
     redis.call('HSET', decisions_key, urid, unit_name)
@@ -158,6 +169,9 @@ if operation == 'commit' or operation == 'backout' then
   redis.call('DEL', unit_key)
   redis.call('SREM', units_key, unit_name)
   announce()
+  if refused then
+    return redis.error_reply('FERRITE_BACKED_OUT unit ' .. unit_name .. ' was backed out by peer recovery')
+  end
   return #changes
 end
 

@@ -20,11 +20,12 @@
 //! | `qsg:{G}:s:S:units:MEMBER` | set | the member's units with staged changes |
 //! | `qsg:{G}:prepared:MEMBER` | hash | URID -> unit: private halves prepared, shared half not committed |
 //! | `qsg:{G}:decisions:MEMBER` | hash | URID -> unit: shared half committed, private half must commit |
+//! | `qsg:{G}:aborted:MEMBER` | set | units peer recovery backed out (a later commit backs out) |
 //!
 //! The channel `qsg:{G}:arrivals` carries a queue's name when its visible depth goes from 0
 //! to 1 (a put, a commit or a backout), so that waiting getters on every member wake.
 
-use ferrite_constants::reason::MQRC_CF_STRUC_FAILED;
+use ferrite_constants::reason::{MQRC_BACKED_OUT, MQRC_CF_STRUC_FAILED};
 pub use ferrite_queue_manager::{
     BrowseCursor, RetrievedSharedMessage, SharedMessage, SharedSelection, SharingError,
     IDENTIFIER_LENGTH,
@@ -188,6 +189,13 @@ impl ListStructure {
         self.end_unit("backout", unit)
     }
 
+    /// Peer recovery's backout of a failed member's `unit`: as [`ListStructure::backout`],
+    /// and the unit is listed in the member's aborted set ([`aborted_key`]), so that if the
+    /// member was only cut off, its later MQCMIT of the unit backs it out (MQRC_BACKED_OUT).
+    pub fn backout_for_peer(&mut self, unit: &SharedUnit) -> Result<(), SharingError> {
+        self.end_unit_as("backout", unit, "", true)
+    }
+
     /// Commit `unit`, whose member's private half is prepared as unit of recovery `urid`:
     /// in the same script, the member's decision to commit `urid` is recorded
     /// ([`decisions_key`]) and its prepared mark ([`prepared_key`]) removed, so that the
@@ -197,7 +205,7 @@ impl ListStructure {
     }
 
     fn end_unit(&mut self, operation: &str, unit: &SharedUnit) -> Result<(), SharingError> {
-        self.end_unit_deciding(operation, unit, "")
+        self.end_unit_as(operation, unit, "", false)
     }
 
     fn end_unit_deciding(
@@ -206,9 +214,19 @@ impl ListStructure {
         unit: &SharedUnit,
         urid: &str,
     ) -> Result<(), SharingError> {
+        self.end_unit_as(operation, unit, urid, false)
+    }
+
+    fn end_unit_as(
+        &mut self,
+        operation: &str,
+        unit: &SharedUnit,
+        urid: &str,
+        by_peer: bool,
+    ) -> Result<(), SharingError> {
         let (unit_key, units_key, unit_name) = self.unit_keys(Some(unit));
         let group = self.group.clone();
-        let _: i64 = self.invoke(|invocation| {
+        let ended: Result<i64, SharingError> = self.invoke(|invocation| {
             invocation
                 .arg(operation)
                 .arg(&unit_key)
@@ -217,8 +235,17 @@ impl ListStructure {
                 .arg(prepared_key(&group, &unit.member))
                 .arg(decisions_key(&group, &unit.member))
                 .arg(urid)
-        })?;
-        Ok(())
+                .arg(aborted_key(&group, &unit.member))
+                .arg(if by_peer { "peer" } else { "" })
+        });
+        match ended {
+            Ok(_) => Ok(()),
+            Err(error) if error.text.contains("FERRITE_BACKED_OUT") => Err(SharingError::new(
+                MQRC_BACKED_OUT,
+                format!("unit of work {} was backed out by peer recovery", unit.unit),
+            )),
+            Err(error) => Err(error),
+        }
     }
 
     /// The units of `member` with staged changes (what peer recovery backs out).
@@ -280,6 +307,11 @@ pub fn arrivals_channel(group: &str) -> String {
 /// half is not yet committed (URID -> shared unit name).
 pub fn prepared_key(group: &str, member: &str) -> String {
     format!("qsg:{{{group}}}:prepared:{member}")
+}
+
+/// The set of `member`'s units that peer recovery backed out (their later commit backs out).
+pub fn aborted_key(group: &str, member: &str) -> String {
+    format!("qsg:{{{group}}}:aborted:{member}")
 }
 
 /// The hash of `member`'s mixed units of work whose shared half committed, so their private

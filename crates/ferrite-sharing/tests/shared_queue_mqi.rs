@@ -11,7 +11,7 @@ use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueManager;
 use ferrite_test_kit::mqi::{connect, get_sized, get_with, put_md, reason};
 use ferrite_test_kit::servers::Server;
-use support::{member, ok, rejoin};
+use support::{member, member_and_group, ok, rejoin};
 
 const NO_SYNCPOINT_PUT: i32 = MQPMO_NO_SYNCPOINT;
 const BUFFER: usize = 1024;
@@ -494,6 +494,78 @@ fn a_restarted_member_finishes_its_shared_work_the_way_it_went() {
     let again = group.recover_member(&[decided, undecided]).unwrap();
     assert_eq!(again, ferrite_queue_manager::MemberRecovery::default());
     drop((other, group));
+    first.shutdown().unwrap();
+    second.shutdown().unwrap();
+}
+
+#[test]
+fn a_failed_members_units_of_work_are_backed_out_by_its_peers() {
+    let redis = Server::redis();
+    let postgres = Server::postgres();
+    let directories = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let (first, first_group) = member_and_group(directories[0].path(), "QM1", &redis, &postgres);
+    let (second, second_group) = member_and_group(directories[1].path(), "QM2", &redis, &postgres);
+    ok(&first, "DEFINE CFSTRUCT(APP1)");
+    ok(
+        &first,
+        "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)",
+    );
+
+    // QM1's unit of work holds a got message (hidden from everyone) and a staged put.
+    let mut app = connect(&first);
+    let shared = open(&mut app, MQOO_OUTPUT | MQOO_INPUT_SHARED);
+    put_md(
+        &mut app,
+        shared,
+        &mut persistent(),
+        MQPMO_NO_SYNCPOINT,
+        b"kept",
+    )
+    .unwrap();
+    put_md(
+        &mut app,
+        shared,
+        &mut persistent(),
+        MQPMO_SYNCPOINT,
+        b"never",
+    )
+    .unwrap();
+    let (_, got) = get_sized(&mut app, shared, MQGMO_SYNCPOINT, BUFFER).unwrap();
+    assert_eq!(got, b"kept");
+
+    // QM1 fails as far as its group can tell: its lease is no longer renewed.
+    first_group.halt();
+    let mut other = connect(&second);
+    let input = open(&mut other, MQOO_INPUT_SHARED | MQOO_BROWSE);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    let (md, data) = loop {
+        match get_sized(
+            &mut other,
+            input,
+            MQGMO_BROWSE_FIRST | MQGMO_NO_SYNCPOINT,
+            BUFFER,
+        ) {
+            Ok(found) => break found,
+            Err(error) => assert_eq!(error.reason, MQRC_NO_MSG_AVAILABLE),
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no peer recovered QM1"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!((data.as_slice(), md.backout_count), (&b"kept"[..], 1));
+    assert_eq!(second_group.peer_units_backed_out(), 1);
+    let (_, got) = get_sized(&mut other, input, MQGMO_NO_SYNCPOINT, BUFFER).unwrap();
+    assert_eq!(got, b"kept");
+    assert_eq!(
+        reason(get_sized(&mut other, input, MQGMO_NO_SYNCPOINT, BUFFER)),
+        MQRC_NO_MSG_AVAILABLE,
+        "the staged put never appears"
+    );
+    // QM1 was only cut off: its MQCMIT of the unit its peers backed out backs out.
+    assert_eq!(reason(app.commit()), MQRC_BACKED_OUT);
+    drop((app, other));
     first.shutdown().unwrap();
     second.shutdown().unwrap();
 }

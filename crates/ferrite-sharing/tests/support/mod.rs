@@ -15,6 +15,16 @@ pub fn member(
     redis: &Server,
     postgres: &Server,
 ) -> Arc<QueueManager> {
+    member_and_group(directory, name, redis, postgres).0
+}
+
+/// [`member`], with its connection to the group.
+pub fn member_and_group(
+    directory: &Path,
+    name: &str,
+    redis: &Server,
+    postgres: &Server,
+) -> (Arc<QueueManager>, Arc<ferrite_sharing::Group>) {
     let parameters = QueueSharingGroupParameters {
         name: "QSG1".to_string(),
         coupling_facility: redis.url(),
@@ -26,8 +36,8 @@ pub fn member(
     ferrite_test_kit::create_with(directory, &config);
     let queue_manager = ferrite_test_kit::open(directory);
     let group = ferrite_sharing::join(name, &parameters).unwrap();
-    assert!(queue_manager.attach_queue_sharing_group(group));
-    queue_manager
+    assert!(queue_manager.attach_queue_sharing_group(group.clone()));
+    (queue_manager, group)
 }
 
 /// Open `name` again in `directory` (after a shutdown) and attach it to its group, which
