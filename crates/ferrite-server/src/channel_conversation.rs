@@ -259,7 +259,10 @@ impl Conversation {
                 (flow, woken, state.ended, state.inbox.len())
             };
             if ended {
-                if guard.as_mut().is_some_and(|work| self.commit_unanswered(work)) {
+                if guard
+                    .as_mut()
+                    .is_some_and(|work| self.commit_unanswered(work))
+                {
                     // The session is dropped once the log answers its commit (the notice
                     // wakes the conversation): a unit whose commit is logged is not backed out.
                     let mut state = self.state.lock().unwrap();
@@ -629,7 +632,11 @@ impl Conversation {
     /// is durable through its record, by the thread that learns it (the log's notice hands the
     /// conversation to its dispatcher, or to the thread that wrote the log if that thread runs
     /// conversations), the conversation serving no later flow until then. Nothing waits.
-    fn start_commit(self: &Arc<Self>, work: &mut ConversationWork, flow: Segment) -> Result<(), End> {
+    fn start_commit(
+        self: &Arc<Self>,
+        work: &mut ConversationWork,
+        flow: Segment,
+    ) -> Result<(), End> {
         let reply_header = reply_header(&flow.header, SegmentType::MqCmitReply);
         let end = match work
             .session

@@ -275,8 +275,9 @@ impl MqiSession {
         };
         match connection.commit_logged() {
             Ok(Some(end)) => Ok(CommitStart::Logged(end)),
-            result => commit_reply(flow, reply_header_length, result.map(|_| ()))
-                .map(CommitStart::Reply),
+            result => {
+                commit_reply(flow, reply_header_length, result.map(|_| ())).map(CommitStart::Reply)
+            }
         }
     }
 
