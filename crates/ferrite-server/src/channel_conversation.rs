@@ -11,9 +11,20 @@
 //! its socket's output drained) and when it ends. Its flows are served in order, one at a
 //! time; while an MQGET waits, later flows wait behind it (a client sends nothing else on a
 //! conversation during a call). On a dispatcher, a flow that may wait (MQCONN, MQOPEN, a
-//! commit of persistent work: see `waits_off_the_dispatcher` and
+//! backout of persistent work: see `waits_off_the_dispatcher` and
 //! `MqiSession::call`'s `may_wait`) is not served: the conversation moves to the adapters'
 //! run queue with that flow first.
+//!
+//! ## A commit without a thread
+//! An MQCMIT is logged wherever it is read, and not waited for: the conversation keeps the
+//! flow as its pending commit, registers a durability notice with the log, and serves no later
+//! flow. The thread that learns that the log is durable through the commit's record (the log's
+//! writer, or a forcer leading its own write) schedules the conversation: on its own list if it
+//! runs conversations, otherwise on the dispatcher of its socket ([`crate::dispatcher`]'s
+//! `Completions`), woken once for a whole group commit. The conversation then completes the
+//! commit (its puts become visible only now) and answers it; a failed log answers it with the
+//! log's reason code. A conversation that ends with its commit pending keeps its session until
+//! the log answers, so a unit whose commit is logged is never backed out.
 //!
 //! ## A waiting MQGET without a thread
 //! An MQGET with MQGMO_WAIT is run with MQGMO_NO_WAIT. If no message is there, the
