@@ -1498,7 +1498,11 @@ impl LogManager {
     /// way [`LogManager::durable_outcome`] then tells how it ended. The caller never does the
     /// I/O itself (a thread that owns sockets must not wait for a sync): forcers arriving while
     /// the logger writes share its next write, as parked forcers do.
-    pub fn notify_when_durable(&self, through: Rba, notice: DurableNotice) -> Option<DurableNotice> {
+    pub fn notify_when_durable(
+        &self,
+        through: Rba,
+        notice: DurableNotice,
+    ) -> Option<DurableNotice> {
         let shared = &*self.shared;
         bump(&shared.counters().qjstwrf, 1);
         let through = through.0.min(shared.end.load(Ordering::SeqCst));
