@@ -56,6 +56,7 @@ use ferrite_protocol::ByteOrder;
 use crate::authentication::{self, PasswordTransport};
 use crate::channel_conversation::Conversation;
 use crate::channel_initiator::{ChannelInstance, ChinitShared};
+use crate::dispatcher::Completions;
 use crate::flows::{
     answer_initial_data, initial_data_reply_header, protocol, reply_header, Acceptable, End,
 };
@@ -145,6 +146,8 @@ pub(crate) struct ChannelSocket {
     /// The epoll instance of the socket's dispatcher, and the socket's token in it.
     epoll: RawFd,
     token: u64,
+    /// Its dispatcher's hand-in for conversations whose commit the log made durable.
+    pub(crate) completions: Arc<Completions>,
     /// Reading stopped: a conversation has too many flows waiting.
     reading_paused: AtomicBool,
     output: Mutex<Output>,
@@ -209,12 +212,14 @@ impl ChannelSocket {
         stream: TcpStream,
         epoll: RawFd,
         token: u64,
+        completions: Arc<Completions>,
     ) -> ChannelSocket {
         ChannelSocket {
             instance,
             stream,
             epoll,
             token,
+            completions,
             reading_paused: AtomicBool::new(false),
             output: Mutex::new(Output {
                 pending: Vec::new(),

@@ -11,9 +11,20 @@
 //! its socket's output drained) and when it ends. Its flows are served in order, one at a
 //! time; while an MQGET waits, later flows wait behind it (a client sends nothing else on a
 //! conversation during a call). On a dispatcher, a flow that may wait (MQCONN, MQOPEN, a
-//! commit of persistent work: see `waits_off_the_dispatcher` and
+//! backout of persistent work: see `waits_off_the_dispatcher` and
 //! `MqiSession::call`'s `may_wait`) is not served: the conversation moves to the adapters'
 //! run queue with that flow first.
+//!
+//! ## A commit without a thread
+//! An MQCMIT is logged wherever it is read, and not waited for: the conversation keeps the
+//! flow as its pending commit, registers a durability notice with the log, and serves no later
+//! flow. The thread that learns that the log is durable through the commit's record (the log's
+//! writer, or a forcer leading its own write) schedules the conversation: on its own list if it
+//! runs conversations, otherwise on the dispatcher of its socket ([`crate::dispatcher`]'s
+//! `Completions`), woken once for a whole group commit. The conversation then completes the
+//! commit (its puts become visible only now) and answers it; a failed log answers it with the
+//! log's reason code. A conversation that ends with its commit pending keeps its session until
+//! the log answers, so a unit whose commit is logged is never backed out.
 //!
 //! ## A waiting MQGET without a thread
 //! An MQGET with MQGMO_WAIT is run with MQGMO_NO_WAIT. If no message is there, the
@@ -49,6 +60,8 @@ use ferrite_protocol::segment::{Segment, SegmentHeader, SegmentType};
 use ferrite_protocol::wire;
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::{ArrivalWaker, ArrivalWatch};
+use ferrite_storage::log::DurableNotice;
+use ferrite_storage::Rba;
 
 use crate::async_consume::Consumers;
 use crate::authentication::{self, Credentials};
@@ -56,7 +69,7 @@ use crate::channel::{ChannelSecurity, ChannelSocket, CONVERSATION_INBOX_FLOWS_MA
 use crate::channel_initiator::ChinitShared;
 use crate::flows::{conauth_accepted, protocol, reply_header, user_id_data_user, End};
 use crate::local_work;
-use crate::session::{MqiSession, SessionEnd};
+use crate::session::{CommitStart, MqiSession, SessionEnd};
 
 /// Steps (flows served, messages pushed) a conversation takes on an adapter before it lets
 /// the other conversations in the run queue have their turn.
@@ -106,6 +119,16 @@ struct ConversationWork {
     credentials: Option<Credentials>,
     /// A refused MQCONN's reply held for FAILDLAY (on the timer: no adapter waits).
     delayed_refusal: Option<DelayedRefusal>,
+    /// An MQCMIT logged and waiting for the log to be durable (no thread waits).
+    pending_commit: Option<PendingCommit>,
+}
+
+/// An MQCMIT whose commit record is logged: answered once the log is durable through `end`
+/// (or failed), by the conversation, woken by the log's notice.
+struct PendingCommit {
+    flow: Segment,
+    reply_header: SegmentHeader,
+    end: Rba,
 }
 
 /// The reply to an MQCONN refused for a wrong user ID or password, sent when FAILDLAY is over;
@@ -157,6 +180,7 @@ impl Conversation {
                 waiting: false,
                 credentials: None,
                 delayed_refusal: None,
+                pending_commit: None,
             })),
             timer_generation: AtomicU64::new(0),
         })
@@ -234,7 +258,9 @@ impl Conversation {
                 let mut state = self.state.lock().unwrap();
                 let woken = std::mem::take(&mut state.woken);
                 let get_parked = guard.as_ref().is_some_and(|work| {
-                    work.parked_get.is_some() || work.delayed_refusal.is_some()
+                    work.parked_get.is_some()
+                        || work.delayed_refusal.is_some()
+                        || work.pending_commit.is_some()
                 });
                 let flow = if state.ended || get_parked {
                     None
@@ -244,6 +270,19 @@ impl Conversation {
                 (flow, woken, state.ended, state.inbox.len())
             };
             if ended {
+                if guard
+                    .as_mut()
+                    .is_some_and(|work| self.commit_unanswered(work))
+                {
+                    // The session is dropped once the log answers its commit (the notice
+                    // wakes the conversation): a unit whose commit is logged is not backed out.
+                    let mut state = self.state.lock().unwrap();
+                    if state.woken {
+                        continue;
+                    }
+                    state.scheduled = false;
+                    return;
+                }
                 self.clean_up(&mut guard);
                 return;
             }
@@ -273,6 +312,8 @@ impl Conversation {
                     self.send(&delayed.header, &delayed.payload)
                         .and(Err(End::Closed))
                 }
+            } else if work.pending_commit.is_some() {
+                self.resume_commit(work)
             } else if work.parked_get.is_some() {
                 self.resume_get(work, woken)
             } else if let Some(flow) = flow {
@@ -302,7 +343,8 @@ impl Conversation {
                     let mut state = self.state.lock().unwrap();
                     let flows_ready = !state.inbox.is_empty()
                         && work.parked_get.is_none()
-                        && work.delayed_refusal.is_none();
+                        && work.delayed_refusal.is_none()
+                        && work.pending_commit.is_none();
                     if state.woken || state.ended || flows_ready {
                         continue;
                     }
@@ -387,6 +429,9 @@ impl Conversation {
     fn serve(self: &Arc<Self>, work: &mut ConversationWork, flow: Segment) -> Result<Served, End> {
         if !local_work::may_wait() && waits_off_the_dispatcher(flow.header.segment_type) {
             return Ok(Served::MustWait(flow));
+        }
+        if flow.header.segment_type == SegmentType::MqCmit {
+            return self.start_commit(work, flow).map(|()| Served::Done);
         }
         match self.serve_flow(work, &flow)? {
             Called::Done => Ok(Served::Done),
@@ -594,6 +639,101 @@ impl Conversation {
         }
     }
 
+    /// MQCMIT, on whichever thread: the commit is logged, and the flow answered when the log
+    /// is durable through its record, by the thread that learns it (the log's notice hands the
+    /// conversation to its dispatcher, or to the thread that wrote the log if that thread runs
+    /// conversations), the conversation serving no later flow until then. Nothing waits.
+    fn start_commit(
+        self: &Arc<Self>,
+        work: &mut ConversationWork,
+        flow: Segment,
+    ) -> Result<(), End> {
+        let reply_header = reply_header(&flow.header, SegmentType::MqCmitReply);
+        let end = match work
+            .session
+            .commit_logged(&flow, reply_header.header_length())
+            .map_err(session_end)?
+        {
+            CommitStart::Reply(payload) => {
+                self.socket.instance.note_message();
+                return self.send(&reply_header, &payload);
+            }
+            CommitStart::Logged(end) => end,
+        };
+        work.pending_commit = Some(PendingCommit {
+            flow,
+            reply_header,
+            end,
+        });
+        let conversation = self.clone();
+        let notice: DurableNotice = Box::new(move || conversation.commit_answered());
+        // Answered already: `resume_commit`, next step of this run, completes it.
+        if let Some(notice) = work.session.notify_when_durable(end, notice) {
+            drop(notice);
+        }
+        Ok(())
+    }
+
+    /// The log's notice: the force a pending commit waits for is over. Called by the thread
+    /// that learnt it, maybe the log's writer: it only schedules the conversation.
+    fn commit_answered(self: Arc<Self>) {
+        let mut state = self.state.lock().unwrap();
+        state.woken = true;
+        if state.scheduled || state.cleaned {
+            return;
+        }
+        state.scheduled = true;
+        drop(state);
+        let conversation = match local_work::defer_run(self) {
+            Ok(()) => return,
+            Err(conversation) => conversation,
+        };
+        let socket = conversation.socket.clone();
+        if let Err(conversation) = socket.completions.hand(conversation) {
+            let adapters = conversation.chinit.adapters.clone();
+            adapters.schedule(conversation);
+        }
+    }
+
+    /// The conversation ran with a commit pending: answers it if the log has.
+    fn resume_commit(self: &Arc<Self>, work: &mut ConversationWork) -> Result<bool, End> {
+        let end = work.pending_commit.as_ref().expect("a pending commit").end;
+        let Some(forced) = work.session.durable_outcome(end) else {
+            return Ok(false);
+        };
+        let pending = work.pending_commit.take().expect("a pending commit");
+        let payload = work
+            .session
+            .commit_durable(
+                &pending.flow,
+                pending.reply_header.header_length(),
+                pending.end,
+                forced,
+            )
+            .map_err(session_end)?;
+        self.socket.instance.note_message();
+        self.send(&pending.reply_header, &payload).map(|()| true)
+    }
+
+    /// The conversation ended: completes its pending commit if the log has answered it (no
+    /// reply: the client is gone). Returns whether the log has yet to answer it.
+    fn commit_unanswered(&self, work: &mut ConversationWork) -> bool {
+        let Some(end) = work.pending_commit.as_ref().map(|pending| pending.end) else {
+            return false;
+        };
+        let Some(forced) = work.session.durable_outcome(end) else {
+            return true;
+        };
+        let pending = work.pending_commit.take().expect("a pending commit");
+        let _ = work.session.commit_durable(
+            &pending.flow,
+            pending.reply_header.header_length(),
+            pending.end,
+            forced,
+        );
+        false
+    }
+
     /// A waiting MQGET: tried at once; parked if nothing is there yet.
     fn start_waiting_get(
         self: &Arc<Self>,
@@ -765,6 +905,13 @@ fn waits_off_the_dispatcher(segment_type: SegmentType) -> bool {
             | SegmentType::MqSet
             | SegmentType::Spi
     )
+}
+
+fn session_end(end: SessionEnd) -> End {
+    match end {
+        SessionEnd::Gone | SessionEnd::WouldWait => End::Closed,
+        SessionEnd::Protocol(error) => End::Error(error),
+    }
 }
 
 /// Runs an MQI flow through the session and returns its reply.

@@ -12,9 +12,11 @@
 //! - [`crate::channel_conversation`]: one conversation (one per TSHM ConversationId when
 //!   sharing conversations, SHARECNV > 0): its MQI calls ([`crate::session::MqiSession`]),
 //!   waiting MQGETs and asynchronous consumers.
-//! - [`crate::adapter`]: CHIADAPS adapter threads run the MQI calls that may wait (a commit of
-//!   persistent work waiting for the log, MQCONN, MQOPEN); a waiting MQGET or idle consumer
-//!   holds no thread (it leaves an arrival watch on its queue).
+//! - [`crate::adapter`]: CHIADAPS adapter threads run the MQI calls that may wait (MQCONN,
+//!   MQOPEN, MQDISC, a backout or a put outside syncpoint of persistent work waiting for the
+//!   log); a waiting MQGET or idle consumer holds no thread (it leaves an arrival watch on its
+//!   queue), and neither does an MQCMIT waiting for the log (the log's notice hands the
+//!   conversation back to its dispatcher once the commit is durable).
 //! - [`crate::local_work`]: every other call runs on the dispatcher that read it, and a
 //!   getter its put satisfies runs next on the same thread; replies leave in one write per
 //!   socket per turn.
@@ -421,7 +423,7 @@ impl ChannelInitiator {
     }
 
     /// Conversation runs the adapters have made since the channel initiator started: calls
-    /// that may wait (MQCONN, MQOPEN, a commit of persistent work) and conversations woken by
+    /// that may wait (MQCONN, MQOPEN, a backout of persistent work) and conversations woken by
     /// threads outside the channel initiator. Every other call runs on its dispatcher.
     pub fn adapter_runs(&self) -> u64 {
         self.shared.adapters.runs()

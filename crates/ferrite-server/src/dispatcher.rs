@@ -4,8 +4,10 @@
 //! arrives, decodes segments and reassembles flows, answers heartbeats, negotiates, starts and
 //! ends conversations itself ([`crate::channel::Channel`]) and hands every other flow to its
 //! conversation, which it then runs itself ([`crate::local_work`]): an MQI call that will not
-//! wait is made on the dispatcher; one that may (a commit waiting for the log, MQCONN, MQOPEN)
-//! goes to an adapter. It writes what a slow reader left waiting when the
+//! wait is made on the dispatcher; one that may (MQCONN, MQOPEN, a backout waiting for the log)
+//! goes to an adapter. An MQCMIT is logged on the dispatcher, which goes on without waiting for
+//! the log: the log's writer hands the conversation back ([`Completions`]) once the commit is
+//! durable, and the dispatcher answers it. It writes what a slow reader left waiting when the
 //! socket becomes writable, and every [`DISPATCHER_TICK`] looks at each socket's timers
 //! (handshake timeout, heartbeats, DISCINT, write timeout, STOP CHANNEL).
 //!
@@ -21,6 +23,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::channel::{Channel, ChannelSocket, READ_INTEREST};
+use crate::channel_conversation::Conversation;
 use crate::channel_initiator::{ChannelInstance, ChinitShared, CONVERSATION_STACK_BYTES};
 use crate::flows::End;
 use crate::local_work::{self, Place, LOCAL_RUNS_PER_TURN_MAX};
@@ -35,10 +38,78 @@ pub const DISPATCHER_READ_BUFFER_BYTES: usize = 64 * 1024;
 /// which start at 1).
 const WAKE_TOKEN: u64 = 0;
 
+/// A dispatcher's wake-up eventfd, and the conversations other threads hand it to run: those
+/// whose commit the log made durable ([`Completions::hand`]), learnt by the log's writer. The
+/// conversation's sockets and its notices hold it, so the eventfd outlives the dispatcher.
+pub(crate) struct Completions {
+    wake: RawFd,
+    queue: Mutex<CompletionQueue>,
+}
+
+#[derive(Default)]
+struct CompletionQueue {
+    conversations: Vec<Arc<Conversation>>,
+    /// The dispatcher has stopped: it runs nothing more.
+    stopped: bool,
+}
+
+impl Completions {
+    /// Hands `conversation` (already marked scheduled) to the dispatcher, waking it if nothing
+    /// else was handed since its last look (one wake-up for a whole group commit); gives it
+    /// back once the dispatcher has stopped.
+    pub(crate) fn hand(&self, conversation: Arc<Conversation>) -> Result<(), Arc<Conversation>> {
+        let mut queue = self.queue.lock().unwrap();
+        if queue.stopped {
+            return Err(conversation);
+        }
+        let first = queue.conversations.is_empty();
+        queue.conversations.push(conversation);
+        drop(queue);
+        if first {
+            self.notify();
+        }
+        Ok(())
+    }
+
+    fn notify(&self) {
+        let one: u64 = 1;
+        // SAFETY: writing 8 bytes to our eventfd.
+        unsafe {
+            libc::write(
+                self.wake,
+                &one as *const u64 as *const libc::c_void,
+                std::mem::size_of::<u64>(),
+            );
+        }
+    }
+
+    /// The conversations handed since the last look, swapped into `into` (empty: its
+    /// capacity is reused by the next ones).
+    fn take(&self, into: &mut Vec<Arc<Conversation>>) {
+        debug_assert!(into.is_empty());
+        std::mem::swap(&mut self.queue.lock().unwrap().conversations, into);
+    }
+
+    /// The dispatcher stops: nothing more is handed to it; what was, it gives back.
+    fn stop(&self) -> Vec<Arc<Conversation>> {
+        let mut queue = self.queue.lock().unwrap();
+        queue.stopped = true;
+        std::mem::take(&mut queue.conversations)
+    }
+}
+
+impl Drop for Completions {
+    fn drop(&mut self) {
+        // SAFETY: closing the eventfd this structure owns; nothing can write to it any more.
+        unsafe { libc::close(self.wake) };
+    }
+}
+
 /// A dispatcher: its epoll instance, the sockets handed to it and its thread.
 pub(crate) struct Dispatcher {
     epoll: RawFd,
     wake: RawFd,
+    completions: Arc<Completions>,
     incoming: Mutex<Vec<(TcpStream, Arc<ChannelInstance>)>>,
     stopping: AtomicBool,
     channels: AtomicUsize,
@@ -82,6 +153,10 @@ impl Dispatcher {
         Ok(Arc::new(Dispatcher {
             epoll,
             wake,
+            completions: Arc::new(Completions {
+                wake,
+                queue: Mutex::new(CompletionQueue::default()),
+            }),
             incoming: Mutex::new(Vec::new()),
             stopping: AtomicBool::new(false),
             channels: AtomicUsize::new(0),
@@ -117,15 +192,7 @@ impl Dispatcher {
     }
 
     fn notify(&self) {
-        let one: u64 = 1;
-        // SAFETY: writing 8 bytes to our eventfd.
-        unsafe {
-            libc::write(
-                self.wake,
-                &one as *const u64 as *const libc::c_void,
-                std::mem::size_of::<u64>(),
-            );
-        }
+        self.completions.notify();
     }
 
     /// Closes every socket (their conversations end) and ends the thread.
@@ -142,6 +209,7 @@ impl Dispatcher {
         let mut channels: HashMap<u64, Channel> = HashMap::new();
         let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; EVENTS_PER_WAIT];
         let mut buffer = vec![0u8; DISPATCHER_READ_BUFFER_BYTES];
+        let mut completed: Vec<Arc<Conversation>> = Vec::new();
         let mut last_tick = Instant::now();
         loop {
             // Conversations still to run from the last turn: look at the sockets without
@@ -182,6 +250,13 @@ impl Dispatcher {
                             std::mem::size_of::<u64>(),
                         );
                     }
+                    // Conversations whose commit is durable: run on this thread below.
+                    self.completions.take(&mut completed);
+                    for conversation in completed.drain(..) {
+                        if let Err(conversation) = local_work::defer_run(conversation) {
+                            chinit.adapters.schedule(conversation);
+                        }
+                    }
                     continue;
                 }
                 let Some(channel) = channels.get_mut(&token) else {
@@ -215,6 +290,11 @@ impl Dispatcher {
                 // The ended conversations drop their sessions (backing out their work).
                 while local_work::has_runs() {
                     local_work::run(LOCAL_RUNS_PER_TURN_MAX);
+                }
+                // A conversation whose commit the log has yet to answer ends on an adapter
+                // once it does.
+                for conversation in self.completions.stop() {
+                    chinit.adapters.schedule(conversation);
                 }
                 return;
             }
@@ -252,7 +332,13 @@ impl Dispatcher {
             return;
         }
         let fd = stream.as_raw_fd();
-        let socket = Arc::new(ChannelSocket::new(instance, stream, self.epoll, token));
+        let socket = Arc::new(ChannelSocket::new(
+            instance,
+            stream,
+            self.epoll,
+            token,
+            self.completions.clone(),
+        ));
         let mut event = libc::epoll_event {
             events: READ_INTEREST,
             u64: token,
@@ -290,10 +376,9 @@ impl Dispatcher {
 
 impl Drop for Dispatcher {
     fn drop(&mut self) {
-        // SAFETY: closing the descriptors this dispatcher created; its thread has ended (it
-        // holds a reference) and its sockets have left the epoll instance.
+        // SAFETY: closing the epoll instance this dispatcher created; its thread has ended (it
+        // holds a reference) and its sockets have left it. The eventfd is `Completions`'.
         unsafe {
-            libc::close(self.wake);
             libc::close(self.epoll);
         }
     }

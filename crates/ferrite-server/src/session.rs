@@ -23,6 +23,8 @@ use ferrite_protocol::mqi::{Gmo, Od, Pmo};
 use ferrite_protocol::segment::{Segment, SegmentType};
 use ferrite_protocol::wire::{self, chars};
 use ferrite_queue_manager::QueueManager;
+use ferrite_storage::log::DurableNotice;
+use ferrite_storage::{Rba, StorageResult};
 
 mod subscribe;
 
@@ -46,6 +48,31 @@ pub enum SessionEnd {
     /// The call was not made: it may wait for the log (a commit of persistent work, a
     /// persistent put outside syncpoint), and its caller must not wait.
     WouldWait,
+}
+
+/// What an MQCMIT made without waiting for the log came to.
+pub enum CommitStart {
+    /// Complete (or failed): its reply.
+    Reply(Vec<u8>),
+    /// Logged: it completes once the log is durable through this RBA.
+    Logged(Rba),
+}
+
+/// The reply to an MQCMIT flow: its API header with the commit's outcome, its body echoed.
+fn commit_reply(
+    flow: &Segment,
+    reply_header_length: usize,
+    result: MqResult<()>,
+) -> Result<Vec<u8>, SessionEnd> {
+    let order = flow.header.byte_order;
+    let request = ApiFlow::decode(SegmentType::MqCmit, order, &flow.payload).map_err(protocol)?;
+    let payload = ApiFlow {
+        header: api_header(0, outcome(&result)),
+        body: request.body,
+    }
+    .encode(order)
+    .map_err(cannot_encode)?;
+    Ok(with_reply_length(payload, reply_header_length))
 }
 
 fn protocol(what: impl std::fmt::Display) -> SessionEnd {
@@ -230,6 +257,56 @@ impl MqiSession {
             reply_type,
             with_reply_length(payload, reply_header_length),
         )))
+    }
+
+    /// MQCMIT without waiting for the log ([`Connection::commit_logged`]): the reply at once
+    /// when there is nothing to wait for, or the RBA that must be durable before
+    /// [`MqiSession::commit_durable`] completes the commit and makes its reply.
+    pub fn commit_logged(
+        &mut self,
+        flow: &Segment,
+        reply_header_length: usize,
+    ) -> Result<CommitStart, SessionEnd> {
+        debug_assert_eq!(flow.header.segment_type, SegmentType::MqCmit);
+        let Some(connection) = self.connection.as_mut() else {
+            let reply = self.call(flow, reply_header_length, &mut || false, true)?;
+            let (_, payload) = reply.ok_or_else(|| protocol("MQCMIT without a reply"))?;
+            return Ok(CommitStart::Reply(payload));
+        };
+        match connection.commit_logged() {
+            Ok(Some(end)) => Ok(CommitStart::Logged(end)),
+            result => {
+                commit_reply(flow, reply_header_length, result.map(|_| ())).map(CommitStart::Reply)
+            }
+        }
+    }
+
+    /// Completes the MQCMIT [`MqiSession::commit_logged`] logged through `end`, `forced`
+    /// being how the log's force through it ended, and makes its reply.
+    pub fn commit_durable(
+        &mut self,
+        flow: &Segment,
+        reply_header_length: usize,
+        end: Rba,
+        forced: StorageResult<()>,
+    ) -> Result<Vec<u8>, SessionEnd> {
+        let connection = self
+            .connection
+            .as_mut()
+            .expect("a commit logged by a connection that has not disconnected since");
+        let result = connection.commit_durable(end, forced);
+        commit_reply(flow, reply_header_length, result)
+    }
+
+    /// Asks the log to call `notice` once `end` is durable (or the log failed or stopped);
+    /// returns it back when that is so already ([`LogManager::notify_when_durable`]).
+    pub fn notify_when_durable(&self, end: Rba, notice: DurableNotice) -> Option<DurableNotice> {
+        self.queue_manager.log().notify_when_durable(end, notice)
+    }
+
+    /// How the force through `end` ended, `None` while it is still to be written.
+    pub fn durable_outcome(&self, end: Rba) -> Option<StorageResult<()>> {
+        self.queue_manager.log().durable_outcome(end)
     }
 
     /// Whether serving `body` may wait for the log to be forced: a put of an MQPER_PERSISTENT

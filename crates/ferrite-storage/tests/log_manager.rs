@@ -1329,3 +1329,78 @@ fn parked_forcers_return_when_durable_or_when_the_logger_fails() {
     );
     manager.abandon();
 }
+
+/// Durability notices: a caller that does not wait for the log is called back once its RBA is
+/// durable (by the log's writer), never before; when the log fails, every notice still
+/// registered is called and the outcome is the log's error; a notice for what is durable
+/// already comes straight back.
+#[test]
+fn durability_notices_are_called_once_durable_or_when_the_log_fails() {
+    use ferrite_storage::vfs::simulated::{PathFilter, SimulatedFileSystem};
+    use std::sync::mpsc;
+    let fs = SimulatedFileSystem::new(12);
+    let shared: Arc<dyn FileSystem> = Arc::new(fs.clone());
+    let directory = Path::new("/qm/NOTICEQM");
+    let log = log_parameters(1, 3, 64, false);
+    let archive = archive_parameters(false, false);
+    LogManager::create(shared.clone(), directory, &log, &archive).unwrap();
+    let manager = LogManager::open(shared, directory, &log, &archive).unwrap();
+
+    let (called, notices) = mpsc::channel::<(usize, Rba)>();
+    let mut ends = Vec::new();
+    for index in 0..32usize {
+        let (_, end) = manager.append(1, &[&payload(index as u64, 300)]).unwrap();
+        let called = called.clone();
+        let notice = Box::new(move || {
+            let _ = called.send((index, end));
+        });
+        match manager.notify_when_durable(end, notice) {
+            Some(_) => assert!(
+                manager.durable_rba() >= end,
+                "a notice came back with {end} not durable"
+            ),
+            None => ends.push((index, end)),
+        }
+    }
+    for _ in 0..ends.len() {
+        let (index, end) = notices
+            .recv_timeout(Duration::from_secs(60))
+            .expect("every notice is called once the log is durable");
+        assert!(ends.contains(&(index, end)));
+        assert!(
+            manager.durable_rba() >= end,
+            "notice {index} called before {end} is durable"
+        );
+        assert!(matches!(manager.durable_outcome(end), Some(Ok(()))));
+    }
+    let (_, end) = manager.append(1, &[&payload(99, 10)]).unwrap();
+    manager.force(end).unwrap();
+    assert!(manager.notify_when_durable(end, Box::new(|| {})).is_some());
+
+    // The next log sync fails: the notices waiting then are called, with the log's error.
+    fs.fsync_error_at_matching(0, PathFilter::prefix("/qm/NOTICEQM/active/"));
+    let mut waiting = Vec::new();
+    for index in 0..8usize {
+        let Ok((_, end)) = manager.append(1, &[&payload(200 + index as u64, 300)]) else {
+            break;
+        };
+        let called = called.clone();
+        let notice = Box::new(move || {
+            let _ = called.send((index, end));
+        });
+        if manager.notify_when_durable(end, notice).is_none() {
+            waiting.push(end);
+        }
+    }
+    for _ in 0..waiting.len() {
+        notices
+            .recv_timeout(Duration::from_secs(60))
+            .expect("a notice waiting when the log fails is called");
+    }
+    let last = manager.end_rba();
+    assert!(
+        matches!(manager.durable_outcome(last), Some(Err(_))) || manager.durable_rba() >= last,
+        "after the failure, the outcome is the log's error"
+    );
+    manager.abandon();
+}

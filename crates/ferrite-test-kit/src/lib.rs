@@ -9,11 +9,14 @@
 //!   and the crates' property tests share.
 //! - [`process`]: running a program (the `ferrite` command) and checking its output, watching
 //!   a long-running child, stopping it by its process id, and free ports on 127.0.0.1.
+//! - [`gated_log`]: the real file system with a gate on the active logs' syncs (hold the log's
+//!   force, see that it is held, make it fail).
 //! - [`servers`]: Redis and a throw-away PostgreSQL cluster for queue sharing groups' tests.
 //!
 //! A test crate's own helpers, used by no other crate, stay in its `tests/support` module.
 
 pub mod corpus;
+pub mod gated_log;
 pub mod hostile;
 pub mod mqi;
 pub mod mqsc;

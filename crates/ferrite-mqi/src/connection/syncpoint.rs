@@ -3,6 +3,7 @@
 use ferrite_constants::reason::*;
 use ferrite_queue_manager::statistics::MqiCounter;
 use ferrite_queue_manager::UnitOfWork;
+use ferrite_storage::{Rba, StorageResult};
 
 use super::{failed, Connection, Target};
 
@@ -22,6 +23,36 @@ impl Connection {
             return result;
         }
         let result = self.queue_manager.commit(&mut self.unit);
+        self.commit_ended(result)
+    }
+
+    /// MQCMIT without waiting for the log: the commit is logged, and the RBA that must be
+    /// durable before it completes returned; [`Connection::commit_durable`] then completes
+    /// it (the unit's puts become visible only then). `Ok(None)`: the commit is complete
+    /// already (nothing to force, or a unit of work on shared queues, committed at once),
+    /// or failed (`Err`). Until it completes, the connection makes no other call.
+    pub fn commit_logged(&mut self) -> MqResult<Option<Rba>> {
+        self.check_running()?;
+        if self.shared_unit_active() {
+            return self.commit().map(|()| None);
+        }
+        match self.queue_manager.commit_logged(&mut self.unit) {
+            Ok(Some(end)) => Ok(Some(end)),
+            Ok(None) => self.commit_durable(Rba(0), Ok(())).map(|()| None),
+            Err(error) => self.commit_ended(Err(error)).map(|()| None),
+        }
+    }
+
+    /// Completes a commit [`Connection::commit_logged`] logged through `end`, `forced` being
+    /// how the log's force through it ended.
+    pub fn commit_durable(&mut self, end: Rba, forced: StorageResult<()>) -> MqResult<()> {
+        let result = self
+            .queue_manager
+            .commit_durable(&mut self.unit, end, forced);
+        self.commit_ended(result)
+    }
+
+    fn commit_ended(&mut self, result: StorageResult<()>) -> MqResult<()> {
         self.note_unit_of_work();
         self.record
             .mqi

@@ -2060,8 +2060,23 @@ impl QueueManager {
 
     /// MQCMIT (one-phase), or phase 2 after `prepare`.
     pub fn commit(&self, unit: &mut UnitOfWork) -> StorageResult<()> {
+        match self.commit_logged(unit)? {
+            Some(end) => {
+                let forced = self.log.force(end);
+                self.commit_durable(unit, end, forced)
+            }
+            None => self.commit_durable(unit, Rba(0), Ok(())),
+        }
+    }
+
+    /// A commit in two steps, for a caller that must not wait for the log: the unit's commit
+    /// is logged (not forced) and the RBA that must be durable before it completes returned
+    /// (`None`: nothing to wait for). Nothing of the unit is visible to others yet; the caller
+    /// completes it with [`QueueManager::commit_durable`] once the log says how the force
+    /// ended ([`LogManager::notify_when_durable`], [`LogManager::durable_outcome`]).
+    pub fn commit_logged(&self, unit: &mut UnitOfWork) -> StorageResult<Option<Rba>> {
         if unit.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         self.check_not_failed()?;
         let frees: Vec<SlotEffect> = unit
@@ -2082,8 +2097,26 @@ impl QueueManager {
             }
             range
         };
-        if let Some((_, end)) = range {
-            self.fail_on(self.log.force(end))?;
+        Ok(range.map(|(_, end)| end))
+    }
+
+    /// The end of a commit whose record [`QueueManager::commit_logged`] logged through
+    /// `end`: `forced` is how the force through it ended. Once it is durable, the unit's puts
+    /// become visible and its gets final; a failed force fails the queue manager (CSQJ103E)
+    /// and the commit, the unit left as it was.
+    pub fn commit_durable(
+        &self,
+        unit: &mut UnitOfWork,
+        end: Rba,
+        forced: StorageResult<()>,
+    ) -> StorageResult<()> {
+        self.fail_on(forced)?;
+        debug_assert!(
+            unit.is_empty() || self.log.durable_rba() >= end,
+            "a commit completed before its record is durable"
+        );
+        if unit.is_empty() {
+            return Ok(());
         }
         let mut now = None;
         for put in unit.puts.drain(..) {

@@ -47,9 +47,21 @@ pub fn start_configured(
     config: ServerConfig,
     qm_config: QueueManagerConfig,
 ) -> Fixture {
+    start_on(ferrite_test_kit::fs(), queues, config, qm_config)
+}
+
+/// As [`start_configured`], the queue manager opened on `fs` (created on the real file system:
+/// `fs` must reach the same files).
+pub fn start_on(
+    fs: Arc<dyn ferrite_storage::vfs::FileSystem>,
+    queues: &[&str],
+    config: ServerConfig,
+    qm_config: QueueManagerConfig,
+) -> Fixture {
     let directory = tempfile::tempdir().unwrap();
     ferrite_test_kit::create_with(directory.path(), &qm_config);
-    let queue_manager = ferrite_test_kit::open(directory.path());
+    let queue_manager =
+        QueueManager::open(fs, directory.path(), Arc::new(|_line: &str| {})).unwrap();
     // MQ's default objects, the SVRCONN channels among them.
     ferrite_command::define_default_objects(&queue_manager).unwrap();
     ferrite_test_kit::define_locals(&queue_manager, queues);

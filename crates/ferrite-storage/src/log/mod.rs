@@ -355,6 +355,22 @@ pub(crate) struct ForceWaiter {
 #[derive(Default)]
 pub(crate) struct ForceWaiters {
     list: Mutex<Vec<Arc<ForceWaiter>>>,
+    /// Durability notices ([`LogManager::notify_when_durable`]): callers that wait for the
+    /// log without a thread. Kept apart from the parked forcers (a notice is called, not
+    /// unparked, and wakes nobody in turn).
+    notices: Mutex<Notices>,
+}
+
+/// What a caller that does not wait for the log asks to be called with once its RBA is durable
+/// (or the log failed or stopped). It runs on the thread that learns it, the writer of the
+/// log included: it must be short and take no lock of the log.
+pub type DurableNotice = Box<dyn FnOnce() + Send>;
+
+/// Registered durability notices, in registration order.
+#[derive(Default)]
+struct Notices {
+    pending: Vec<(u64, u64, DurableNotice)>,
+    sequence: u64,
 }
 
 impl ForceWaiters {
@@ -392,10 +408,12 @@ impl ForceWaiters {
         }
     }
 
-    /// Wake every waiter whose RBA is at or below `durable` (`u64::MAX`: all of them): take
-    /// them out of the list, give each its duty, and unpark the first (the rest are woken in a
-    /// tree by those already woken).
+    /// Wake every waiter whose RBA is at or below `durable` (`u64::MAX`: all of them): call
+    /// the durability notices it satisfies, then take the parked forcers out of the list, give
+    /// each its duty, and unpark the first (the rest are woken in a tree by those already
+    /// woken).
     pub fn wake_through(&self, durable: u64) {
+        self.call_notices(durable);
         let root = {
             let mut list = self.list.lock().unwrap();
             let count = list.partition_point(|waiter| waiter.through <= durable);
@@ -414,6 +432,46 @@ impl ForceWaiters {
 
     pub fn wake_all(&self) {
         self.wake_through(u64::MAX);
+    }
+
+    /// Keep `notice` until `through` is durable; returns its ticket (for `withdraw_notice`).
+    fn register_notice(&self, through: u64, notice: DurableNotice) -> u64 {
+        let mut notices = self.notices.lock().unwrap();
+        notices.sequence += 1;
+        let ticket = notices.sequence;
+        notices.pending.push((through, ticket, notice));
+        ticket
+    }
+
+    /// Takes back the notice of `ticket` if no wake-up has taken it yet.
+    fn withdraw_notice(&self, ticket: u64) -> Option<DurableNotice> {
+        let mut notices = self.notices.lock().unwrap();
+        let at = notices.pending.iter().position(|(_, t, _)| *t == ticket)?;
+        Some(notices.pending.swap_remove(at).2)
+    }
+
+    /// Calls every notice whose RBA is at or below `durable` (`u64::MAX`: all of them),
+    /// outside the notice lock.
+    fn call_notices(&self, durable: u64) {
+        let due: Vec<DurableNotice> = {
+            let mut notices = self.notices.lock().unwrap();
+            if notices.pending.is_empty() {
+                return;
+            }
+            let mut due = Vec::new();
+            let mut index = 0;
+            while index < notices.pending.len() {
+                if notices.pending[index].0 <= durable {
+                    due.push(notices.pending.swap_remove(index).2);
+                } else {
+                    index += 1;
+                }
+            }
+            due
+        };
+        for notice in due {
+            notice();
+        }
     }
 }
 
@@ -1431,6 +1489,54 @@ impl LogManager {
         };
         shared.waiters.leave(&waiter);
         result
+    }
+
+    /// A force without a waiting thread: asks the logger to write and sync the log through
+    /// `through`, and keeps `notice` to be called by whichever thread learns that it is durable
+    /// (the writer whose sync made it so), or that the log failed or stopped. Returns `notice`
+    /// back, not called, when there is nothing to wait for: the caller goes on at once. Either
+    /// way [`LogManager::durable_outcome`] then tells how it ended. The caller never does the
+    /// I/O itself (a thread that owns sockets must not wait for a sync): forcers arriving while
+    /// the logger writes share its next write, as parked forcers do.
+    pub fn notify_when_durable(
+        &self,
+        through: Rba,
+        notice: DurableNotice,
+    ) -> Option<DurableNotice> {
+        let shared = &*self.shared;
+        bump(&shared.counters().qjstwrf, 1);
+        let through = through.0.min(shared.end.load(Ordering::SeqCst));
+        if self.durable_outcome(Rba(through)).is_some() {
+            return Some(notice);
+        }
+        bump(&shared.counters().qjstlsus, 1);
+        // Registered first, then the logger asked: it cannot complete the write and miss it.
+        let ticket = shared.waiters.register_notice(through, notice);
+        if shared.force_wanted.load(Ordering::SeqCst) < through {
+            shared.raise_force_target(through);
+        }
+        // A failure or stop recorded before the registration woke nobody for it.
+        if self.durable_outcome(Rba(through)).is_some() {
+            return shared.waiters.withdraw_notice(ticket);
+        }
+        None
+    }
+
+    /// How a force through `through` ended, without waiting: `Ok` once it is durable on every
+    /// copy, the log's error once it failed or stopped, `None` while it is still to be written.
+    pub fn durable_outcome(&self, through: Rba) -> Option<StorageResult<()>> {
+        let shared = &*self.shared;
+        let through = through.0.min(shared.end.load(Ordering::SeqCst));
+        if shared.durable.load(Ordering::SeqCst) >= through {
+            return Some(Ok(()));
+        }
+        if let Some(error) = shared.failure() {
+            return Some(Err(error));
+        }
+        if self.stopped.load(Ordering::SeqCst) {
+            return Some(Err(StorageError::Stopping));
+        }
+        None
     }
 
     /// RBA the next record will get.

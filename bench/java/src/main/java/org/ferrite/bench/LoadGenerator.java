@@ -244,12 +244,28 @@ public final class LoadGenerator {
             for (int[] shape : new int[][] {{1, 1}, {4, 8}, {4, 32}}) {
                 int repliers = shape[0], requesters = shape[1];
                 String cell = "rr-" + (persistent ? "p" : "np") + "-" + requesters;
+                if (!wanted(cell)) {
+                    continue;
+                }
                 cellRequestReply(NETWORK_BYTES, persistent, repliers, requesters,
                         persistent ? null : reference(repliers, requesters), cell);
             }
         }
-        stream(NETWORK_BYTES, false, null, "stream-np-4x4");
-        stream(NETWORK_BYTES, true, null, "stream-p-4x4");
+        if (wanted("stream-np-4x4")) {
+            stream(NETWORK_BYTES, false, null, "stream-np-4x4");
+        }
+        if (wanted("stream-p-4x4")) {
+            stream(NETWORK_BYTES, true, null, "stream-p-4x4");
+        }
+    }
+
+    /**
+     * Whether the network cell {@code cell} runs: every cell, unless the system property
+     * {@code ferrite.bench.cells} lists the ones to run (comma-separated, e.g. {@code rr-p-8}).
+     */
+    private static boolean wanted(String cell) {
+        String cells = System.getProperty("ferrite.bench.cells");
+        return cells == null || Arrays.asList(cells.split(",")).contains(cell);
     }
 
     private void requestReplyPersistent() throws Exception {
