@@ -356,12 +356,12 @@ pub(crate) fn queue_accounting_record(
         "Browse_Failed": queue.browses_failed,
         "Get_Specific": queue.get_specific,
         "Get_Next": queue.get_next,
-        "Put_Elapsed_us": queue.put_elapsed_us,
+        "Put_Elapsed_us": queue.elapsed_us(true),
         "Put_CPU_us": queue.cpu_us(true),
-        "Put_Max_Elapsed_us": queue.put_elapsed_max_us,
-        "Get_Elapsed_us": queue.get_elapsed_us,
+        "Put_Max_Elapsed_us": queue.elapsed_max_us(true),
+        "Get_Elapsed_us": queue.elapsed_us(false),
         "Get_CPU_us": queue.cpu_us(false),
-        "Get_Max_Elapsed_us": queue.get_elapsed_max_us,
+        "Get_Max_Elapsed_us": queue.elapsed_max_us(false),
     });
     let fields = json.as_object_mut().expect("an object");
     fields.extend(counts.as_object().expect("an object").clone());
