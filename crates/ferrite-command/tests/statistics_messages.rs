@@ -3,19 +3,22 @@
 //! SYSTEM.ADMIN.STATISTICS.QUEUE for each interval closed while STATMQI is ON (none while it
 //! is OFF), and an MQCMD_ACCOUNTING_MQI message on SYSTEM.ADMIN.ACCOUNTING.QUEUE and a record
 //! in accounting.jsonl for each connection that ends while ACCTMQI is ON, with the counts of
-//! the work done.
+//! the work done; and an MQCMD_STATISTICS_Q message and STATISTICS_Q records for each
+//! interval, with the queues whose STATQ asks.
 
 use std::sync::Arc;
 
 use ferrite_command::pcf::{decode_statistics, ByteOrder, Parameter, PcfMessage};
 use ferrite_command::{define_default_objects, run_command};
-use ferrite_constants::{get_options::*, open_options::*, pcf::*, pcf_selector::*, put_options::*};
+use ferrite_constants::{
+    get_options::*, open_options::*, pcf::*, pcf_selector::*, put_options::*, selector::MQCA_Q_NAME,
+};
 use ferrite_mqi::statistics_messages::{ACCOUNTING_QUEUE, STATISTICS_QUEUE};
 use ferrite_mqi::*;
-use ferrite_queue_manager::statistics::ACCOUNTING_FILE;
+use ferrite_queue_manager::statistics::{ACCOUNTING_FILE, STATISTICS_FILE};
 use ferrite_queue_manager::QueueManager;
 use ferrite_test_kit::{
-    connect, get, persistence, put_md, queue_manager, reason, with_persistence,
+    connect, get, get_until_empty, persistence, put_md, queue_manager, reason, with_persistence,
 };
 
 fn ok(queue_manager: &Arc<QueueManager>, command: &str) -> String {
@@ -24,19 +27,20 @@ fn ok(queue_manager: &Arc<QueueManager>, command: &str) -> String {
     response.text()
 }
 
-/// Every message on `queue`, decoded.
+/// Every message on `queue`, decoded (a message too long for the buffer fails the test).
 fn messages(queue_manager: &Arc<QueueManager>, queue: &str) -> Vec<PcfMessage> {
     let mut connection = connect(queue_manager);
     let hobj = connection
         .open(&mut Mqod::queue(queue), MQOO_INPUT_SHARED)
         .unwrap();
-    let mut decoded = Vec::new();
-    while let Ok((md, data)) = get(&mut connection, hobj, MQGMO_NO_SYNCPOINT) {
-        assert_eq!(&md.format, b"MQADMIN ");
-        let order = ByteOrder::of_encoding(md.encoding);
-        decoded.push(decode_statistics(&data, order).expect("a valid PCF message"));
-    }
-    decoded
+    get_until_empty(&mut connection, hobj, 1 << 20, queue)
+        .into_iter()
+        .map(|(md, data)| {
+            assert_eq!(&md.format, b"MQADMIN ");
+            let order = ByteOrder::of_encoding(md.encoding);
+            decode_statistics(&data, order).expect("a valid PCF message")
+        })
+        .collect()
 }
 
 fn integer(message: &PcfMessage, id: i32) -> i32 {
@@ -169,6 +173,10 @@ fn accounting_mqi_messages_follow_acctmqi() {
 }
 
 fn groups(message: &PcfMessage) -> Vec<&Vec<Parameter>> {
+    groups_of(message, MQGACF_Q_ACCOUNTING_DATA)
+}
+
+fn groups_of(message: &PcfMessage, id: i32) -> Vec<&Vec<Parameter>> {
     message
         .parameters
         .iter()
@@ -176,10 +184,141 @@ fn groups(message: &PcfMessage) -> Vec<&Vec<Parameter>> {
             Parameter::Group {
                 parameter,
                 parameters,
-            } if *parameter == MQGACF_Q_ACCOUNTING_DATA => Some(parameters),
+            } if *parameter == id => Some(parameters),
             _ => None,
         })
         .collect()
+}
+
+/// The statistics records of type `kind` in statistics.jsonl.
+fn statistics_records(directory: &std::path::Path, kind: &str) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(directory.join(STATISTICS_FILE)).unwrap_or_default();
+    text.lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|record| record["Record"] == kind)
+        .collect()
+}
+
+/// The one MQCMD_STATISTICS_Q message on the statistics queue, as its queues' groups.
+fn statistics_q_groups(queue_manager: &Arc<QueueManager>) -> Vec<PcfMessage> {
+    let statistics = messages(queue_manager, STATISTICS_QUEUE);
+    let queue_messages: Vec<&PcfMessage> = statistics
+        .iter()
+        .filter(|message| message.header.command == MQCMD_STATISTICS_Q)
+        .collect();
+    assert_eq!(queue_messages.len(), 1, "one MQCMD_STATISTICS_Q message");
+    let message = queue_messages[0];
+    assert_eq!(message.header.kind, MQCFT_STATISTICS);
+    let groups = groups_of(message, MQGACF_Q_STATISTICS_DATA);
+    assert_eq!(integer(message, MQIAMO_OBJECT_COUNT), groups.len() as i32);
+    groups
+        .into_iter()
+        .map(|parameters| PcfMessage {
+            header: message.header.clone(),
+            parameters: parameters.clone(),
+        })
+        .collect()
+}
+
+fn string(message: &PcfMessage, id: i32) -> String {
+    message
+        .parameters
+        .iter()
+        .find_map(|p| match p {
+            Parameter::String { parameter, value } if *parameter == id => {
+                Some(value.trim_end().to_string())
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no MQCFST {id}"))
+}
+
+#[test]
+fn queue_statistics_follow_statq() {
+    let (directory, queue_manager) = queue_manager(&["Q1", "Q2"]);
+    define_default_objects(&queue_manager).unwrap();
+    // STATQ(QMGR) with the queue manager's STATQ(OFF): no queue statistics.
+    work(&queue_manager);
+    ok(&queue_manager, "RESET QMGR TYPE(STATISTICS)");
+    assert!(messages(&queue_manager, STATISTICS_QUEUE).is_empty());
+    assert!(statistics_records(directory.path(), "STATISTICS_Q").is_empty());
+
+    // The queue's STATQ(ON): this interval's work, and only Q1's.
+    ok(&queue_manager, "ALTER QLOCAL(Q1) STATQ(ON)");
+    work(&queue_manager);
+    ok(&queue_manager, "RESET QMGR TYPE(STATISTICS)");
+    let queues = statistics_q_groups(&queue_manager);
+    assert_eq!(queues.len(), 1, "Q1 alone asked");
+    let q1 = &queues[0];
+    assert_eq!(string(q1, MQCA_Q_NAME), "Q1");
+    assert_eq!(
+        list(q1, MQIAMO_PUTS),
+        vec![2, 3],
+        "[non-persistent, persistent]"
+    );
+    assert_eq!(list(q1, MQIAMO_GETS), vec![2, 3]);
+    assert_eq!(list(q1, MQIAMO64_GET_BYTES), vec![200, 300]);
+    assert_eq!(integer(q1, MQIAMO_Q_MIN_DEPTH), 0);
+    assert_eq!(integer(q1, MQIAMO_Q_MAX_DEPTH), 5);
+    assert_eq!(list(q1, MQIAMO64_AVG_Q_TIME).len(), 2);
+    let records = statistics_records(directory.path(), "STATISTICS_Q");
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0]["QName"], "Q1");
+    assert_eq!(records[0]["PersPuts"], 3);
+    assert_eq!(records[0]["NonPersGets"], 2);
+    assert_eq!(records[0]["QMaxDepth"], 5);
+
+    // An interval's depth range starts from the depth it opens with: two messages left on
+    // the queue, then one got in the next interval.
+    let mut connection = connect(&queue_manager);
+    let hobj = connection
+        .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_INPUT_SHARED)
+        .unwrap();
+    for _ in 0..2 {
+        let mut md = with_persistence(persistence(false));
+        put_md(&mut connection, hobj, &mut md, MQPMO_NO_SYNCPOINT, b"x").unwrap();
+    }
+    ok(&queue_manager, "RESET QMGR TYPE(STATISTICS)");
+    let q1 = &statistics_q_groups(&queue_manager)[0];
+    assert_eq!(list(q1, MQIAMO_PUTS), vec![2, 0]);
+    assert_eq!(list(q1, MQIAMO_GETS), vec![0, 0]);
+    assert_eq!(
+        (
+            integer(q1, MQIAMO_Q_MIN_DEPTH),
+            integer(q1, MQIAMO_Q_MAX_DEPTH)
+        ),
+        (0, 2)
+    );
+    get(&mut connection, hobj, MQGMO_NO_SYNCPOINT).unwrap();
+    ok(&queue_manager, "RESET QMGR TYPE(STATISTICS)");
+    let q1 = &statistics_q_groups(&queue_manager)[0];
+    assert_eq!(list(q1, MQIAMO_GETS), vec![1, 0]);
+    assert_eq!(list(q1, MQIAMO64_GET_BYTES), vec![1, 0]);
+    assert_eq!(
+        (
+            integer(q1, MQIAMO_Q_MIN_DEPTH),
+            integer(q1, MQIAMO_Q_MAX_DEPTH)
+        ),
+        (1, 2)
+    );
+    connection.close(hobj, 0).unwrap();
+    connection.disconnect().unwrap();
+
+    // The queue manager's STATQ(ON) adds the queues left at QMGR (Q2, among others); its
+    // STATQ(NONE) turns statistics off whatever the queue says.
+    ok(&queue_manager, "ALTER QMGR STATQ(ON)");
+    ok(&queue_manager, "ALTER QLOCAL(Q1) STATQ(OFF)");
+    ok(&queue_manager, "RESET QMGR TYPE(STATISTICS)");
+    let names: Vec<String> = statistics_q_groups(&queue_manager)
+        .iter()
+        .map(|queue| string(queue, MQCA_Q_NAME))
+        .collect();
+    assert!(names.contains(&"Q2".to_string()), "{names:?}");
+    assert!(!names.contains(&"Q1".to_string()), "{names:?}");
+    ok(&queue_manager, "ALTER QMGR STATQ(NONE)");
+    ok(&queue_manager, "ALTER QLOCAL(Q1) STATQ(ON)");
+    ok(&queue_manager, "RESET QMGR TYPE(STATISTICS)");
+    assert!(messages(&queue_manager, STATISTICS_QUEUE).is_empty());
 }
 
 #[test]

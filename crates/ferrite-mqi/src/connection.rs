@@ -330,6 +330,8 @@ pub struct Connection {
     /// Queue accounting (queue_accounting.rs): handles open with it, and closed handles'
     /// totals by queue.
     accounted_handles: u32,
+    /// Which calls queue accounting times.
+    accounting_sampler: queue_accounting::CallSampler,
     queue_accounting: queue_accounting::ConnectionQueueAccounting,
     /// Queue sharing groups: the unit of work's shared queue work (shared_queues.rs).
     shared_unit: shared_queues::SharedUnitOfWork,
@@ -452,6 +454,7 @@ impl Connection {
             record,
             arrivals: triggering::PendingArrivals::default(),
             accounted_handles: 0,
+            accounting_sampler: Default::default(),
             queue_accounting: Default::default(),
             shared_unit: Default::default(),
         })

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use ferrite_constants::{
     completion::MQCC_OK, format::MQFMT_ADMIN, lengths::*, misc::MQDISCONNECT_NORMAL, pcf::*,
-    pcf_selector::*, persistence::*, selector::*,
+    pcf_selector::*, persistence::*, queue_type::MQQT_LOCAL, selector::*,
 };
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::statistics::records::iso_time;
@@ -35,6 +35,10 @@ pub fn install(queue_manager: &QueueManager) {
         |queue_manager: &QueueManager, records: &IntervalRecords| {
             if queue_manager.queue_manager_attributes().statistics_mqi == "ON" {
                 let data = statistics_mqi(queue_manager.name(), records);
+                put_admin(queue_manager, STATISTICS_QUEUE, &data);
+            }
+            if !records.queues.is_empty() {
+                let data = statistics_q(queue_manager.name(), records);
                 put_admin(queue_manager, STATISTICS_QUEUE, &data);
             }
         },
@@ -157,6 +161,44 @@ pub fn statistics_mqi(queue_manager: &str, records: &IntervalRecords) -> Vec<u8>
         .integer(MQIAMO_CONNS_FAILED, long(mqi.get(MqiCounter::ConnFailed)))
         .integer_list(MQIAMO_DISCS, &[long(mqi.get(MqiCounter::Disc)), 0, 0]);
     mqi_counts(&mut message, mqi);
+    message.finish()
+}
+
+/// The MQCMD_STATISTICS_Q message of an interval: one MQGACF_Q_STATISTICS_DATA group for
+/// each queue whose STATQ asked (MQ's "Queue statistics message data").
+pub fn statistics_q(queue_manager: &str, records: &IntervalRecords) -> Vec<u8> {
+    let mut message = writer(MQCFT_STATISTICS, MQCMD_STATISTICS_Q);
+    message.string(MQCA_Q_MGR_NAME, queue_manager, MQ_Q_MGR_NAME_LENGTH);
+    dates(
+        &mut message,
+        (MQCAMO_START_DATE, MQCAMO_START_TIME),
+        records.start_ms,
+    );
+    dates(
+        &mut message,
+        (MQCAMO_END_DATE, MQCAMO_END_TIME),
+        records.end_ms,
+    );
+    message
+        .integer(MQIA_COMMAND_LEVEL, MQCMDL_CURRENT_LEVEL)
+        .integer(MQIAMO_OBJECT_COUNT, long(records.queues.len() as u64));
+    for queue in &records.queues {
+        let s = &queue.statistics;
+        let pair = |values: [u64; 2]| [long(values[0]), long(values[1])];
+        let pair64 = |values: [u64; 2]| [long64(values[0]), long64(values[1])];
+        message.group(MQGACF_Q_STATISTICS_DATA, |group| {
+            group
+                .string(MQCA_Q_NAME, &queue.queue, MQ_Q_NAME_LENGTH)
+                .integer(MQIA_Q_TYPE, MQQT_LOCAL)
+                .integer(MQIAMO_Q_MIN_DEPTH, long(s.depth_min))
+                .integer(MQIAMO_Q_MAX_DEPTH, long(s.depth_max))
+                .integer64_list(MQIAMO64_AVG_Q_TIME, &pair64(s.average_time_on_queue_us()))
+                .integer_list(MQIAMO_PUTS, &pair(s.puts))
+                .integer_list(MQIAMO_GETS, &pair(s.gets))
+                .integer64_list(MQIAMO64_GET_BYTES, &pair64(s.get_bytes))
+                .integer(MQIAMO_MSGS_EXPIRED, long(s.expired));
+        });
+    }
     message.finish()
 }
 
@@ -356,12 +398,12 @@ pub(crate) fn queue_accounting_record(
         "Browse_Failed": queue.browses_failed,
         "Get_Specific": queue.get_specific,
         "Get_Next": queue.get_next,
-        "Put_Elapsed_us": queue.put_elapsed_us,
+        "Put_Elapsed_us": queue.elapsed_us(true),
         "Put_CPU_us": queue.cpu_us(true),
-        "Put_Max_Elapsed_us": queue.put_elapsed_max_us,
-        "Get_Elapsed_us": queue.get_elapsed_us,
+        "Put_Max_Elapsed_us": queue.elapsed_max_us(true),
+        "Get_Elapsed_us": queue.elapsed_us(false),
         "Get_CPU_us": queue.cpu_us(false),
-        "Get_Max_Elapsed_us": queue.get_elapsed_max_us,
+        "Get_Max_Elapsed_us": queue.elapsed_max_us(false),
     });
     let fields = json.as_object_mut().expect("an object");
     fields.extend(counts.as_object().expect("an object").clone());

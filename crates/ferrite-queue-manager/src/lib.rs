@@ -45,9 +45,9 @@ pub use queue_manager::{
     now_ms, page_set_path, thread_number, ArrivalWaker, ArrivalWatch, ConfigurationChange,
     ConfigurationObserver, ConnectionRecord, Connections, ExpiryObserver, GetControls, GetOutcome,
     GroupMember, HandleRecord, LocalQueue, MessageData, MessageEntry, MessageKey, MessageSelector,
-    MessageSink, MessageStorage, QueueManager, QueueStatistics, QueueStatus, RetrievedMessage,
-    TimerObserver, UnitOfWork, CHECKPOINT_POLL_INTERVAL_MS, INDEX_BUILD_THREADS_MAX,
-    READ_AHEAD_MESSAGES,
+    MessageSink, MessageStorage, QueueIntervalStatistics, QueueManager, QueueStatistics,
+    QueueStatus, RetrievedMessage, TimerObserver, UnitOfWork, CHECKPOINT_POLL_INTERVAL_MS,
+    INDEX_BUILD_THREADS_MAX, READ_AHEAD_MESSAGES,
 };
 pub use queue_sharing_group::{
     BrowseCursor, RetrievedSharedMessage, SharedMessage, SharedSelection, IDENTIFIER_LENGTH,

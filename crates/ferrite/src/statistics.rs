@@ -143,6 +143,38 @@ pub fn report(interval: &Interval) -> String {
     if !page_sets.is_empty() {
         text.push_str(&page_set_report(&page_sets));
     }
+    let queues: Vec<&Value> = interval.records("STATISTICS_Q").collect();
+    if !queues.is_empty() {
+        text.push_str(&queue_report(&queues, seconds));
+    }
+    text
+}
+
+/// The queues whose STATQ asked (MQ distributed's queue statistics), one line each.
+fn queue_report(queues: &[&Value], seconds: f64) -> String {
+    let mut text = format!(
+        "Queues (STATISTICS_Q)\n  {:<48} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9} {:>7}\n",
+        "queue", "puts", "gets", "min", "max", "qtime µs", "gets/s", "expired"
+    );
+    for queue in queues {
+        let c = |name| count(queue, name);
+        let gets = c("PersGets") + c("NonPersGets");
+        // The average time on queue over both persistences, weighted by their gets.
+        let qtime = (c("PersAvgQTime_us") * c("PersGets")
+            + c("NonPersAvgQTime_us") * c("NonPersGets"))
+        .checked_div(gets);
+        text.push_str(&format!(
+            "  {:<48} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9.1} {:>7}\n",
+            queue["QName"].as_str().unwrap_or("?"),
+            c("PersPuts") + c("NonPersPuts"),
+            gets,
+            c("QMinDepth"),
+            c("QMaxDepth"),
+            qtime.map_or("-".to_string(), |qtime| qtime.to_string()),
+            per_second(gets, seconds),
+            c("ExpiredMsgCount"),
+        ));
+    }
     text
 }
 
@@ -485,17 +517,34 @@ mod tests {
                 .extend(header(start, end).as_object().unwrap().clone());
             lines.push_str(&format!("{qmst}\n{qpst}\n"));
         }
+        let mut queue = header(60_000, 120_000);
+        queue.as_object_mut().unwrap().extend(
+            json!({"Record": "STATISTICS_Q", "QName": "APP.Q", "PersPuts": 30, "NonPersPuts": 10,
+                   "PersGets": 30, "NonPersGets": 30, "QMinDepth": 0, "QMaxDepth": 7,
+                   "PersAvgQTime_us": 100, "NonPersAvgQTime_us": 40, "ExpiredMsgCount": 0})
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        lines.push_str(&format!("{queue}\n"));
         std::fs::write(directory.path().join(STATISTICS_FILE), lines).unwrap();
         let intervals = read_intervals(directory.path()).unwrap();
         assert_eq!(intervals.len(), 2);
-        assert_eq!(intervals[1].records.len(), 2);
+        assert_eq!(intervals[1].records.len(), 3);
         let text = report(&intervals[1]);
         assert!(text.contains("messages put 12 (12 persistent"), "{text}");
         assert!(text.contains("0.2/s"), "{text}");
         assert!(text.contains("Buffer pool 0 (QPST)"), "{text}");
+        let queue_line = text
+            .lines()
+            .find(|line| line.trim_start().starts_with("APP.Q"))
+            .unwrap_or_else(|| panic!("the queue's line in {text}"));
+        let columns: Vec<&str> = queue_line.split_whitespace().collect();
+        // 40 puts, 60 gets, depth 0-7, (30 x 100 + 30 x 40) / 60 = 70 µs, 1.0 gets/s.
+        assert_eq!(columns, ["APP.Q", "40", "60", "0", "7", "70", "1.0", "0"]);
         let csv_directory = directory.path().join("csv");
         let written = write_csv(&intervals, &csv_directory).unwrap();
-        assert_eq!(written.len(), 2);
+        assert_eq!(written.len(), 3, "QMST, QPST and STATISTICS_Q");
         let qmst = std::fs::read_to_string(csv_directory.join("QMST.csv")).unwrap();
         assert_eq!(qmst.lines().count(), 3, "a header and two rows:\n{qmst}");
         std::fs::write(directory.path().join(STATISTICS_FILE), "not json\n").unwrap();

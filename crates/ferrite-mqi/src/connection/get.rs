@@ -137,7 +137,7 @@ impl Connection {
         {
             self.message_handles.properties(hmsg)?;
         }
-        let timing = self.accounting_timing(hobj, false);
+        let timing = self.accounting_timing();
         let result = self.with_lent_queue(hobj, |connection, lent| {
             connection.get_from_handle(hobj, lent, md, gmo, buffer)
         });

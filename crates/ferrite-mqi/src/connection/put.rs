@@ -80,7 +80,7 @@ impl Connection {
             data,
         )?;
         let data = with_properties.as_deref().unwrap_or(data);
-        let timing = self.accounting_timing(hobj, true);
+        let timing = self.accounting_timing();
         let persistent_before = timing.map(|_| self.persistent_puts());
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.count_call(MqiCounter::Put, MqiCounter::PutFailed, &result);

@@ -6,6 +6,15 @@
 //! own memory: no atomics); MQCLOSE adds them to the connection's per-queue totals, which are
 //! written when the connection ends (statistics_messages.rs: MQCMD_ACCOUNTING_Q and
 //! `accounting.jsonl`). Handles without accounting pay one comparison per call.
+//!
+//! Every call is counted, but only a sample of calls is timed: a clock read costs a good part
+//! of an in-process MQPUT (two wall-clock reads are some 5% of a put+get pair, and the thread
+//! CPU clock is a system call, dearer than the call itself). The [`CallSampler`] picks one call
+//! in [`ELAPSED_SAMPLE_EVERY`] at random for its elapsed time and one in
+//! [`CPU_SAMPLE_EVERY`] for its CPU time too; the totals are the sampled times scaled to all
+//! calls, and the longest elapsed time is the longest of the sampled calls. A handle that
+//! made only a few calls may have none timed (its times are then 0): the price of keeping
+//! accounting within a few percent of an in-process put+get.
 
 use std::time::{Duration, Instant};
 
@@ -13,6 +22,16 @@ use ferrite_queue_manager::now_ms;
 
 /// Queues one connection keeps accounting for, at most (later ones are not accounted).
 pub const ACCOUNTED_QUEUES_MAX: usize = 1024;
+
+/// One call in this many, on average, has its elapsed time measured.
+pub const ELAPSED_SAMPLE_EVERY: u32 = 64;
+
+/// One call in this many, on average, has its CPU time measured as well (a subset of the
+/// elapsed-time sample).
+pub const CPU_SAMPLE_EVERY: u32 = 1024;
+
+const _: () = assert!(ELAPSED_SAMPLE_EVERY.is_power_of_two() && CPU_SAMPLE_EVERY.is_power_of_two());
+const _: () = assert!(CPU_SAMPLE_EVERY >= ELAPSED_SAMPLE_EVERY);
 
 /// One queue's accounting for one connection.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -35,23 +54,37 @@ pub struct QueueAccounting {
     /// MQGET calls by MsgId or CorrelId, and the others (MP16's get-specific and get-next).
     pub get_specific: u64,
     pub get_next: u64,
-    pub put_elapsed_us: u64,
-    pub put_elapsed_max_us: u64,
-    pub get_elapsed_us: u64,
-    pub get_elapsed_max_us: u64,
-    /// CPU time of the sampled calls ([`CPU_SAMPLE_EVERY`]), ns, and how many: [put, get].
+    /// Elapsed time of the sampled calls, ns, how many, and the longest: [put, get].
+    pub elapsed_sampled_ns: [u64; 2],
+    pub elapsed_samples: [u64; 2],
+    pub elapsed_max_ns: [u64; 2],
+    /// CPU time of the sampled calls, ns, and how many: [put, get].
     pub cpu_sampled_ns: [u64; 2],
     pub cpu_samples: [u64; 2],
     /// Every MQPUT and MQGET call through the handle: [put, get].
     pub calls: [u64; 2],
 }
 
-/// One MQPUT or MQGET call in this many has its CPU time measured (the thread's CPU clock is
-/// a system call, dearer than the call itself may be); the totals are scaled to all calls.
-pub const CPU_SAMPLE_EVERY: u64 = 16;
-
 const PUT: usize = 0;
 const GET: usize = 1;
+
+fn kind(put: bool) -> usize {
+    if put {
+        PUT
+    } else {
+        GET
+    }
+}
+
+/// `sampled_ns` over `samples` of the `calls`, scaled to all of them, in µs.
+fn scaled_us(sampled_ns: u64, samples: u64, calls: u64) -> u64 {
+    if samples == 0 {
+        return 0;
+    }
+    debug_assert!(samples <= calls, "{samples} samples of {calls} calls");
+    let scaled = u128::from(sampled_ns) * u128::from(calls) / u128::from(samples);
+    u64::try_from(scaled / 1000).unwrap_or(u64::MAX)
+}
 
 impl QueueAccounting {
     pub fn opened(queue: &str) -> QueueAccounting {
@@ -85,41 +118,53 @@ impl QueueAccounting {
         self.browses_failed += other.browses_failed;
         self.get_specific += other.get_specific;
         self.get_next += other.get_next;
-        self.put_elapsed_us += other.put_elapsed_us;
-        self.put_elapsed_max_us = self.put_elapsed_max_us.max(other.put_elapsed_max_us);
-        self.get_elapsed_us += other.get_elapsed_us;
-        self.get_elapsed_max_us = self.get_elapsed_max_us.max(other.get_elapsed_max_us);
         for kind in [PUT, GET] {
+            self.elapsed_sampled_ns[kind] += other.elapsed_sampled_ns[kind];
+            self.elapsed_samples[kind] += other.elapsed_samples[kind];
+            self.elapsed_max_ns[kind] = self.elapsed_max_ns[kind].max(other.elapsed_max_ns[kind]);
             self.cpu_sampled_ns[kind] += other.cpu_sampled_ns[kind];
             self.cpu_samples[kind] += other.cpu_samples[kind];
             self.calls[kind] += other.calls[kind];
         }
     }
 
-    /// Whether the next MQPUT (`put`) or MQGET call should have its CPU time measured.
-    pub fn sample_cpu(&self, put: bool) -> bool {
-        self.calls[if put { PUT } else { GET }].is_multiple_of(CPU_SAMPLE_EVERY)
+    /// Elapsed µs of every MQPUT (`put`) or MQGET call, scaled from the sampled ones.
+    pub fn elapsed_us(&self, put: bool) -> u64 {
+        let kind = kind(put);
+        scaled_us(
+            self.elapsed_sampled_ns[kind],
+            self.elapsed_samples[kind],
+            self.calls[kind],
+        )
+    }
+
+    /// The longest elapsed µs of a sampled MQPUT (`put`) or MQGET call.
+    pub fn elapsed_max_us(&self, put: bool) -> u64 {
+        self.elapsed_max_ns[kind(put)] / 1000
     }
 
     /// CPU µs of every MQPUT (`put`) or MQGET call, scaled from the sampled ones.
     pub fn cpu_us(&self, put: bool) -> u64 {
-        let kind = if put { PUT } else { GET };
-        if self.cpu_samples[kind] == 0 {
-            return 0;
-        }
-        let scaled = u128::from(self.cpu_sampled_ns[kind]) * u128::from(self.calls[kind])
-            / u128::from(self.cpu_samples[kind]);
-        (scaled / 1000) as u64
+        let kind = kind(put);
+        scaled_us(
+            self.cpu_sampled_ns[kind],
+            self.cpu_samples[kind],
+            self.calls[kind],
+        )
     }
 
-    fn timed(&mut self, kind: usize, timing: CallTiming) -> u64 {
-        let (elapsed, cpu_ns) = timing.finish();
+    fn timed(&mut self, kind: usize, timing: CallTiming) {
         self.calls[kind] += 1;
+        let (elapsed_ns, cpu_ns) = timing.finish();
+        if let Some(elapsed_ns) = elapsed_ns {
+            self.elapsed_sampled_ns[kind] += elapsed_ns;
+            self.elapsed_samples[kind] += 1;
+            self.elapsed_max_ns[kind] = self.elapsed_max_ns[kind].max(elapsed_ns);
+        }
         if let Some(cpu_ns) = cpu_ns {
             self.cpu_sampled_ns[kind] += cpu_ns;
             self.cpu_samples[kind] += 1;
         }
-        elapsed
     }
 
     /// An MQPUT through the handle: `persistent` when it stored a persistent message.
@@ -131,9 +176,7 @@ impl QueueAccounting {
             }
             None => self.puts_failed += 1,
         }
-        let elapsed = self.timed(PUT, timing);
-        self.put_elapsed_us += elapsed;
-        self.put_elapsed_max_us = self.put_elapsed_max_us.max(elapsed);
+        self.timed(PUT, timing);
     }
 
     /// An MQGET through the handle: what it returned (persistence and bytes), if anything.
@@ -165,33 +208,72 @@ impl QueueAccounting {
         } else {
             self.get_next += 1;
         }
-        let elapsed = self.timed(GET, timing);
-        self.get_elapsed_us += elapsed;
-        self.get_elapsed_max_us = self.get_elapsed_max_us.max(elapsed);
+        self.timed(GET, timing);
     }
 }
 
-/// The elapsed time of one call from its start, and the CPU (this thread's) time when sampled.
+/// Chooses the calls that are timed: a xorshift generator in the connection's own memory
+/// (random rather than every n-th call, so that a pattern of calls across handles, such as
+/// put on one queue and get on another, cannot keep one handle out of the sample).
+#[derive(Clone, Copy, Debug)]
+pub struct CallSampler {
+    state: u32,
+}
+
+impl Default for CallSampler {
+    fn default() -> CallSampler {
+        CallSampler { state: 0x9E37_79B9 }
+    }
+}
+
+impl CallSampler {
+    /// The timing of the next call: elapsed and CPU time when the draw samples it.
+    #[inline]
+    pub fn start(&mut self) -> CallTiming {
+        let mut x = self.state;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.state = x;
+        debug_assert_ne!(x, 0, "xorshift never reaches zero from a non-zero state");
+        if x & (ELAPSED_SAMPLE_EVERY - 1) != 0 {
+            return CallTiming::UNTIMED;
+        }
+        CallTiming::start(x & (CPU_SAMPLE_EVERY - 1) == 0)
+    }
+}
+
+/// The elapsed time of one call from its start when sampled, and its CPU (this thread's)
+/// time when sampled for that too.
 #[derive(Clone, Copy, Debug)]
 pub struct CallTiming {
-    started: Instant,
+    started: Option<Instant>,
     cpu_started: Option<Duration>,
 }
 
 impl CallTiming {
+    /// A call counted but not timed.
+    pub const UNTIMED: CallTiming = CallTiming {
+        started: None,
+        cpu_started: None,
+    };
+
+    /// A call timed: elapsed time, and CPU time when `sample_cpu`.
     pub fn start(sample_cpu: bool) -> CallTiming {
         CallTiming {
-            started: Instant::now(),
+            started: Some(Instant::now()),
             cpu_started: sample_cpu.then(thread_cpu_time),
         }
     }
 
-    /// (elapsed µs, CPU ns when sampled) since the start.
-    fn finish(self) -> (u64, Option<u64>) {
-        let elapsed = self.started.elapsed().as_micros() as u64;
+    /// (elapsed ns, CPU ns) since the start, each when sampled.
+    fn finish(self) -> (Option<u64>, Option<u64>) {
         let cpu = self
             .cpu_started
             .map(|started| thread_cpu_time().saturating_sub(started).as_nanos() as u64);
+        let elapsed = self
+            .started
+            .map(|started| started.elapsed().as_nanos() as u64);
         (elapsed, cpu)
     }
 }
@@ -259,9 +341,65 @@ mod tests {
         assert_eq!(q1.gets, [1, 0]);
         assert_eq!(q1.browses_failed, 1);
         assert_eq!((q1.get_specific, q1.get_next), (1, 1));
-        assert!(q1.put_elapsed_max_us <= q1.put_elapsed_us);
+        assert!(q1.elapsed_max_us(true) <= q1.elapsed_us(true));
         assert_eq!(q1.calls, [3, 2]);
+        assert_eq!(
+            q1.elapsed_samples,
+            [3, 2],
+            "every call timed with start(true)"
+        );
         assert_eq!(q1.cpu_samples, [3, 2], "every call timed with start(true)");
         assert!(thread_cpu_time() > Duration::ZERO);
+    }
+
+    #[test]
+    fn a_sample_of_calls_is_timed_and_scaled_to_all() {
+        let calls = 64 * u64::from(CPU_SAMPLE_EVERY);
+        let mut sampler = CallSampler::default();
+        let mut accounting = QueueAccounting::opened("Q1");
+        for _ in 0..calls {
+            accounting.put(Some((false, 1)), sampler.start());
+        }
+        assert_eq!(accounting.puts, [calls, 0], "every call counted");
+        assert_eq!(accounting.calls, [calls, 0]);
+        let [elapsed, cpu] = [accounting.elapsed_samples[0], accounting.cpu_samples[0]];
+        let expected_elapsed = calls / u64::from(ELAPSED_SAMPLE_EVERY);
+        let expected_cpu = calls / u64::from(CPU_SAMPLE_EVERY);
+        assert!(
+            elapsed > expected_elapsed / 2 && elapsed < expected_elapsed * 2,
+            "{elapsed} calls timed of {calls}"
+        );
+        assert!(
+            cpu > expected_cpu / 2 && cpu < expected_cpu * 2,
+            "{cpu} calls CPU-timed of {calls}"
+        );
+        assert!(
+            cpu <= elapsed,
+            "CPU is sampled among the elapsed-time sample"
+        );
+        // Scaling: the total is the sampled mean times every call.
+        let mean_ns = accounting.elapsed_sampled_ns[0] / elapsed;
+        let total_us = accounting.elapsed_us(true);
+        assert_eq!(
+            u128::from(total_us),
+            u128::from(accounting.elapsed_sampled_ns[0]) * u128::from(calls)
+                / u128::from(elapsed)
+                / 1000
+        );
+        assert!(total_us >= mean_ns * calls / 1000);
+        assert!(accounting.elapsed_max_ns[0] >= mean_ns);
+    }
+
+    #[test]
+    fn the_sampler_does_not_lock_out_an_alternating_pattern() {
+        // Put on one handle, get on another, in turn: each sees about its share of the sample.
+        let mut sampler = CallSampler::default();
+        let (mut put, mut get) = (QueueAccounting::opened("A"), QueueAccounting::opened("B"));
+        for _ in 0..8 * CPU_SAMPLE_EVERY {
+            put.put(Some((false, 1)), sampler.start());
+            get.get(false, false, Some((false, 1)), sampler.start());
+        }
+        assert!(put.elapsed_samples[0] > 0 && get.elapsed_samples[1] > 0);
+        assert!(put.cpu_samples[0] > 0 && get.cpu_samples[1] > 0);
     }
 }

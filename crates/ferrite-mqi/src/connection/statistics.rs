@@ -144,16 +144,15 @@ impl Connection {
         }
     }
 
-    /// The timing of a call on `hobj` when its handle keeps accounting (one comparison when
-    /// no handle of the connection does).
-    pub(super) fn accounting_timing(&self, hobj: Hobj, put: bool) -> Option<CallTiming> {
+    /// The timing of a call when any handle of the connection keeps accounting (one comparison
+    /// when none does): a sample of the calls is timed (queue_accounting.rs), so the handle is
+    /// looked up only once, when the call has run.
+    #[inline]
+    pub(super) fn accounting_timing(&mut self) -> Option<CallTiming> {
         if self.accounted_handles == 0 {
             return None;
         }
-        self.handles
-            .get(&hobj.0)
-            .and_then(|handle| handle.accounting.as_ref())
-            .map(|accounting| CallTiming::start(accounting.sample_cpu(put)))
+        Some(self.accounting_sampler.start())
     }
 
     /// An MQPUT on `hobj` timed by `timing`: stored persistent if this connection's persistent

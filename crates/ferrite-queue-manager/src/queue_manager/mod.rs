@@ -65,7 +65,7 @@ pub use groups::GroupMember;
 pub use message_data::MessageData;
 pub use queue::{
     ArrivalWaker, ArrivalWatch, LocalQueue, MessageEntry, MessageKey, MessageSelector,
-    MessageStorage, QueueStatistics, QueueStatus,
+    MessageStorage, QueueIntervalStatistics, QueueStatistics, QueueStatus,
 };
 pub use unit_of_work::UnitOfWork;
 
@@ -1711,15 +1711,18 @@ impl QueueManager {
         }
         let in_unit_of_work = unit.is_some();
         let (backout_count, key) = (entry.backout_count, entry.key);
+        let (persistent, data_bytes) = (entry.persistent, image.bytes().len() - data_offset);
         self.complete_get(unit, queue, entry, controls)?;
-        // QTIME (DISPLAY QSTATUS): how long the message waited on the queue.
-        if descriptor.put_time_ms > 0 {
-            queue.record_time_on_queue(
-                looked_at_ms
-                    .saturating_sub(descriptor.put_time_ms)
-                    .saturating_mul(1000),
-            );
+        // QTIME (DISPLAY QSTATUS) and STATQ: how long the message waited on the queue.
+        let time_on_queue_us = (descriptor.put_time_ms > 0).then(|| {
+            looked_at_ms
+                .saturating_sub(descriptor.put_time_ms)
+                .saturating_mul(1000)
+        });
+        if let Some(microseconds) = time_on_queue_us {
+            queue.record_time_on_queue(microseconds);
         }
+        queue.record_got(persistent, data_bytes, time_on_queue_us);
         Ok(GetOutcome::Got {
             message: RetrievedMessage {
                 descriptor,

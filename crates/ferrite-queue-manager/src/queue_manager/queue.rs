@@ -214,6 +214,8 @@ struct QueueState {
     earliest_expiry_ms: u64,
     /// RESET QSTATS counters since `statistics_reset_ms`.
     statistics: QueueStatistics,
+    /// STATQ counts of the current statistics interval.
+    interval: IntervalCounts,
     /// Messages locked by a browse with MQGMO_LOCK, with their lock holder (at most one per
     /// holder): invisible to every other holder until unlocked or got.
     locks: HashMap<MessageKey, u64>,
@@ -341,6 +343,57 @@ pub struct QueueStatistics {
     /// When the counters were last reset (the queue's creation or restart before any reset),
     /// milliseconds since the Unix epoch; RESETINT is measured from here.
     pub reset_ms: u64,
+}
+
+/// STATQ: one statistics interval's figures of a queue (MQ distributed's queue statistics,
+/// MQCMD_STATISTICS_Q). Counts by persistence are [non-persistent, persistent].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct QueueIntervalStatistics {
+    /// Messages made available on the queue by MQPUT and MQPUT1 (committed puts).
+    pub puts: [u64; 2],
+    /// Messages got destructively (including gets later backed out).
+    pub gets: [u64; 2],
+    /// Data bytes of the messages got.
+    pub get_bytes: [u64; 2],
+    /// The fewest and most committed messages on the queue during the interval.
+    pub depth_min: u64,
+    pub depth_max: u64,
+    /// Expired messages removed (by a get that met them or the expiry scan).
+    pub expired: u64,
+    /// Time on queue of the messages got (with a put time), µs in all, and how many.
+    pub time_on_queue_us: [u64; 2],
+    pub timed_gets: [u64; 2],
+}
+
+impl QueueIntervalStatistics {
+    /// The average time on queue of the messages got, µs: [non-persistent, persistent].
+    pub fn average_time_on_queue_us(&self) -> [u64; 2] {
+        std::array::from_fn(|kind| {
+            self.time_on_queue_us[kind]
+                .checked_div(self.timed_gets[kind])
+                .unwrap_or(0)
+        })
+    }
+}
+
+/// The part of [`QueueIntervalStatistics`] kept under the queue's lock.
+#[derive(Clone, Debug, Default)]
+struct IntervalCounts {
+    puts: [u64; 2],
+    gets: [u64; 2],
+    depth_min: u64,
+    depth_max: u64,
+    expired: u64,
+}
+
+/// The part of [`QueueIntervalStatistics`] a get adds after it leaves the queue's lock
+/// (its data length and time on queue are known only then): relaxed atomics on a line of
+/// their own.
+#[derive(Default)]
+struct GotCounters {
+    get_bytes: [AtomicU64; 2],
+    time_on_queue_us: [AtomicU64; 2],
+    timed_gets: [AtomicU64; 2],
 }
 
 /// Messages by identifier. Most identifiers (every MSGID, most CORRELIDs) belong to one
@@ -587,6 +640,8 @@ pub struct LocalQueue {
     /// The queue's depth counters, depth hint and QTIME averages, changed without its lock
     /// (see [`DepthCounters`]).
     counters: CacheLine<DepthCounters>,
+    /// STATQ: what gets add to the interval's statistics outside the lock.
+    got: CacheLine<GotCounters>,
     /// Getters spinning for an arrival now (at most [`LocalQueue::SPINNING_GETTERS_MAX`]; the
     /// others park at once, leaving the processors to the putters).
     spinning_getters: AtomicU32,
@@ -631,6 +686,7 @@ impl LocalQueue {
             arrivals: AtomicU64::new(0),
             spinning_getters: AtomicU32::new(0),
             counters: CacheLine(DepthCounters::default()),
+            got: CacheLine(GotCounters::default()),
             deleted: CacheLine(AtomicBool::new(false)),
         }
     }
@@ -760,13 +816,14 @@ impl LocalQueue {
         state.last_put_ms = state.last_put_ms.max(now_ms);
         if was_reserved {
             state.statistics.messages_in += 1;
+            state.interval.puts[usize::from(entry.persistent)] += 1;
         }
         if let Some(at) = entry.expires_at_ms {
             state.earliest_expiry_ms = state.earliest_expiry_ms.min(at);
         }
         Self::wake_parked_for(&state, &entry);
         state.messages.insert(entry.key, entry);
-        self.note_depth(&state);
+        self.note_depth(&mut state);
         self.arrivals.fetch_add(1, Ordering::Release);
         drop(state);
     }
@@ -790,7 +847,7 @@ impl LocalQueue {
             }
             state.messages.insert(entry.key, entry);
         }
-        self.note_depth(&state);
+        self.note_depth(&mut state);
         self.claim(restored);
         self.counters
             .high_depth
@@ -906,6 +963,8 @@ impl LocalQueue {
         let mut state = self.state();
         // Saturating: a RESET QSTATS since the take may have zeroed the count.
         state.statistics.messages_out = state.statistics.messages_out.saturating_sub(1);
+        let gets = &mut state.interval.gets[usize::from(entry.persistent)];
+        *gets = gets.saturating_sub(1);
         if in_unit_of_work {
             self.get_resolved();
         } else {
@@ -954,10 +1013,12 @@ impl LocalQueue {
     }
 
     /// Note the map's size for [`LocalQueue::depth_hint`] (under the lock, after a change).
-    fn note_depth(&self, state: &QueueState) {
-        self.counters
-            .depth_hint
-            .store(state.messages.len() as u64, Ordering::Relaxed);
+    fn note_depth(&self, state: &mut QueueState) {
+        let depth = state.messages.len() as u64;
+        self.counters.depth_hint.store(depth, Ordering::Relaxed);
+        let interval = &mut state.interval;
+        interval.depth_min = interval.depth_min.min(depth);
+        interval.depth_max = interval.depth_max.max(depth);
     }
 
     /// Committed messages available, as of the last change, without taking the queue's
@@ -1116,6 +1177,7 @@ impl LocalQueue {
                 }
                 if entry.expires_at_ms.is_some_and(|at| at <= now) {
                     self.unclaim(1);
+                    state.interval.expired += 1;
                     expired.push(entry);
                     continue;
                 }
@@ -1126,13 +1188,14 @@ impl LocalQueue {
                 } else {
                     self.unclaim(1);
                 }
-                self.note_depth(&state);
+                self.note_depth(&mut state);
                 state.statistics.messages_out += 1;
+                state.interval.gets[usize::from(entry.persistent)] += 1;
                 state.last_get_ms = now;
                 return Some(entry);
             }
             if !expired.is_empty() {
-                self.note_depth(&state);
+                self.note_depth(&mut state);
             }
             let wait = wait?;
             let deadline = *deadline.get_or_insert_with(|| Instant::now() + wait);
@@ -1292,7 +1355,8 @@ impl LocalQueue {
             removed.push(entry);
         }
         self.unclaim(removed.len() as u64);
-        self.note_depth(&state);
+        state.interval.expired += removed.len() as u64;
+        self.note_depth(&mut state);
         state.earliest_expiry_ms = state
             .messages
             .values()
@@ -1346,7 +1410,7 @@ impl LocalQueue {
         state.locks.clear();
         let drained = std::mem::take(&mut state.messages);
         self.unclaim(drained.len() as u64);
-        self.note_depth(&state);
+        self.note_depth(&mut state);
         drained.into_values().collect()
     }
 
@@ -1401,6 +1465,47 @@ impl LocalQueue {
         };
         blend(&self.counters.time_on_queue_short_us, 4);
         blend(&self.counters.time_on_queue_long_us, 32);
+    }
+
+    /// STATQ: a message of `data_bytes` was got, after `time_on_queue_us` on the queue when
+    /// it had a put time.
+    pub fn record_got(&self, persistent: bool, data_bytes: usize, time_on_queue_us: Option<u64>) {
+        let kind = usize::from(persistent);
+        let got = &self.got;
+        got.get_bytes[kind].fetch_add(data_bytes as u64, Ordering::Relaxed);
+        if let Some(microseconds) = time_on_queue_us {
+            got.time_on_queue_us[kind].fetch_add(microseconds, Ordering::Relaxed);
+            got.timed_gets[kind].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// STATQ: the figures of the interval that ends now, and a new interval begins (its
+    /// depth range starts from the depth now).
+    pub fn take_interval_statistics(&self) -> QueueIntervalStatistics {
+        let mut state = self.state();
+        let depth = state.messages.len() as u64;
+        let counts = std::mem::replace(
+            &mut state.interval,
+            IntervalCounts {
+                depth_min: depth,
+                depth_max: depth,
+                ..IntervalCounts::default()
+            },
+        );
+        drop(state);
+        let take = |counters: &[AtomicU64; 2]| -> [u64; 2] {
+            std::array::from_fn(|kind| counters[kind].swap(0, Ordering::Relaxed))
+        };
+        QueueIntervalStatistics {
+            puts: counts.puts,
+            gets: counts.gets,
+            get_bytes: take(&self.got.get_bytes),
+            depth_min: counts.depth_min,
+            depth_max: counts.depth_max,
+            expired: counts.expired,
+            time_on_queue_us: take(&self.got.time_on_queue_us),
+            timed_gets: take(&self.got.timed_gets),
+        }
     }
 
     /// QTIME's short-term and long-term averages, once a message with a put time was got.
@@ -1677,6 +1782,46 @@ mod tests {
             backout_count: 0,
             group: None,
         }
+    }
+
+    #[test]
+    fn interval_statistics_count_known_work_and_restart_at_each_interval() {
+        let queue = LocalQueue::new(1, QueueDefinition::local("Q", PageSetId(1)));
+        let any = MessageSelector::default();
+        let mut expired = Vec::new();
+        // Three puts (one persistent), one got, one that expires, one put back.
+        for sequence in 1..=3 {
+            assert!(queue.reserve_put(10));
+            let mut put = entry(0, sequence, 1);
+            put.persistent = sequence == 1;
+            put.expires_at_ms = (sequence == 2).then_some(5);
+            queue.insert(put, true, 0);
+        }
+        let got = queue.take(&any, None, || 0, false, &mut expired).unwrap();
+        assert!(got.persistent);
+        queue.record_got(true, 100, Some(40));
+        queue.record_got(true, 100, Some(60));
+        let taken = queue.take(&any, None, || 10, false, &mut expired).unwrap();
+        assert_eq!(expired.len(), 1, "the expired message was met on the way");
+        queue.put_back(taken, false);
+        let statistics = queue.take_interval_statistics();
+        assert_eq!(statistics.puts, [2, 1]);
+        assert_eq!(statistics.gets, [0, 1], "the get put back is not counted");
+        assert_eq!((statistics.depth_min, statistics.depth_max), (0, 3));
+        assert_eq!(statistics.expired, 1);
+        assert_eq!(statistics.get_bytes, [0, 200]);
+        assert_eq!(statistics.average_time_on_queue_us(), [0, 50]);
+        // The next interval starts from the depth now, with nothing counted.
+        let next = queue.take_interval_statistics();
+        assert_eq!((next.depth_min, next.depth_max), (1, 1));
+        assert_eq!(
+            next,
+            QueueIntervalStatistics {
+                depth_min: 1,
+                depth_max: 1,
+                ..QueueIntervalStatistics::default()
+            }
+        );
     }
 
     #[test]

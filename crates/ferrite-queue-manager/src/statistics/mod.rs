@@ -27,7 +27,7 @@ use ferrite_storage::log::LogStatistics;
 use crate::queue_manager::{now_ms, QueueManager};
 
 pub use mqi::{MqiCounter, MqiCounters, MqiStatistics, MQI_COUNTERS};
-pub use records::IntervalRecords;
+pub use records::{IntervalRecords, QueueIntervalRecord};
 pub use writer::{StatisticsWriter, STATISTICS_FILE, STATISTICS_FILE_BYTES_MAX};
 
 /// STATIME's range in minutes (CSQ6SYSP; 0 = no interval records, only on demand).
@@ -206,7 +206,8 @@ impl QueueManager {
         for pool in self.pools() {
             pool.reset_interval_statistics();
         }
-        let records = IntervalRecords::between(self.name(), &opened, &closing);
+        let mut records = IntervalRecords::between(self.name(), &opened, &closing);
+        records.queues = self.queue_interval_statistics();
         let writer = match writer.as_mut() {
             Some(writer) => writer,
             None => writer.insert(StatisticsWriter::new(self.directory())),
@@ -217,6 +218,31 @@ impl QueueManager {
             observer(self, &records);
         }
         Ok(records)
+    }
+
+    /// STATQ: every local queue's figures for the interval that ends now (each queue starts a
+    /// new interval), kept for the queues whose STATQ asks for statistics: ON, or QMGR with
+    /// the queue manager's STATQ ON; none while the queue manager's STATQ is NONE.
+    fn queue_interval_statistics(&self) -> Vec<QueueIntervalRecord> {
+        let queue_manager = self.queue_manager_attributes().statistics_queue;
+        let mut records = Vec::new();
+        for queue in self.queues() {
+            let statistics = queue.take_interval_statistics();
+            let asked =
+                queue.with_definition(|definition| match definition.statistics_queue.as_str() {
+                    "ON" => queue_manager != "NONE",
+                    "OFF" => false,
+                    _ => queue_manager == "ON",
+                });
+            if asked {
+                records.push(QueueIntervalRecord {
+                    queue: queue.name().to_string(),
+                    statistics,
+                });
+            }
+        }
+        records.sort_by(|a, b| a.queue.cmp(&b.queue));
+        records
     }
 
     /// The QMGR object's ACCTQ now.

@@ -1,12 +1,14 @@
 //! One interval's statistics records, and their JSON form (docs/formats.md "Statistics
 //! records"): one object per record, named as MQSMF and mq-smf-csv name SMF 115's sections
-//! (`QMST`, `QPST`, `QJST`, `QIS1`) and their fields.
+//! (`QMST`, `QPST`, `QJST`, `QIS1`) and their fields, and MQ distributed's queue
+//! statistics (`STATISTICS_Q`, STATQ).
 
 use ferrite_storage::buffer_pool::BufferPoolStatistics;
 use ferrite_storage::log::LogStatistics;
 use serde_json::{json, Map, Value};
 
 use super::{MqiStatistics, PageSetStatistics, StatisticsSnapshot};
+use crate::QueueIntervalStatistics;
 
 /// The version of the records' layout, in every record as `Version`.
 pub const STATISTICS_RECORD_VERSION: u32 = 1;
@@ -22,6 +24,15 @@ pub struct IntervalRecords {
     pub log: LogStatistics,
     pub dual_logging: bool,
     pub page_sets: Vec<PageSetStatistics>,
+    /// STATQ: the queues whose statistics were asked for, by name.
+    pub queues: Vec<QueueIntervalRecord>,
+}
+
+/// One queue's statistics for an interval (STATQ).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueueIntervalRecord {
+    pub queue: String,
+    pub statistics: QueueIntervalStatistics,
 }
 
 impl IntervalRecords {
@@ -55,6 +66,7 @@ impl IntervalRecords {
             log: closing.log.since(&opened.log),
             dual_logging: closing.dual_logging,
             page_sets: closing.page_sets.clone(),
+            queues: Vec::new(),
         }
     }
 
@@ -64,7 +76,7 @@ impl IntervalRecords {
     }
 
     /// Every record as a JSON object, in order: QMST, a QPST per pool, QJST, a QIS1 per
-    /// page set.
+    /// page set, a STATISTICS_Q per queue whose STATQ asked.
     pub fn json_records(&self) -> Vec<Value> {
         let mut records = vec![self.record("QMST", qmst_fields(&self.message_manager))];
         for (pool, statistics) in &self.buffer_pools {
@@ -73,6 +85,9 @@ impl IntervalRecords {
         records.push(self.record("QJST", qjst_fields(&self.log, self.dual_logging)));
         for page_set in &self.page_sets {
             records.push(self.record("QIS1", qis1_fields(page_set)));
+        }
+        for queue in &self.queues {
+            records.push(self.record("STATISTICS_Q", statistics_q_fields(queue)));
         }
         records
     }
@@ -98,6 +113,30 @@ impl IntervalRecords {
         record.insert("Interval_End_ms".into(), json!(self.end_ms));
         record.extend(fields);
         Value::Object(record)
+    }
+}
+
+/// A queue's STATISTICS_Q fields: MQ distributed's queue statistics (amqsmon's names).
+fn statistics_q_fields(record: &QueueIntervalRecord) -> Map<String, Value> {
+    let s = &record.statistics;
+    let average = s.average_time_on_queue_us();
+    let fields = json!({
+        "QName": record.queue,
+        "QMinDepth": s.depth_min,
+        "QMaxDepth": s.depth_max,
+        "NonPersPuts": s.puts[0],
+        "PersPuts": s.puts[1],
+        "NonPersGets": s.gets[0],
+        "PersGets": s.gets[1],
+        "NonPersGetBytes": s.get_bytes[0],
+        "PersGetBytes": s.get_bytes[1],
+        "NonPersAvgQTime_us": average[0],
+        "PersAvgQTime_us": average[1],
+        "ExpiredMsgCount": s.expired,
+    });
+    match fields {
+        Value::Object(map) => map,
+        _ => unreachable!("a JSON object"),
     }
 }
 
@@ -249,8 +288,14 @@ mod tests {
             .buffer_pools
             .push((0, BufferPoolStatistics::default()));
         snapshot.page_sets.push(PageSetStatistics::default());
-        let records = IntervalRecords::between("QM1", &snapshot, &snapshot);
-        for record in records.json_records() {
+        let mut records = IntervalRecords::between("QM1", &snapshot, &snapshot);
+        records.queues.push(QueueIntervalRecord {
+            queue: "Q1".into(),
+            statistics: QueueIntervalStatistics::default(),
+        });
+        let json = records.json_records();
+        assert_eq!(json.last().unwrap()["Record"], "STATISTICS_Q");
+        for record in json {
             for field in record.as_object().unwrap().keys() {
                 assert!(
                     section.contains(&format!("`{field}`")),
