@@ -665,6 +665,18 @@ impl Connection {
         Ok(())
     }
 
+    /// Make the temporary dynamic queue `hobj` created outlive the handle and the connection:
+    /// something else (a shared subscription) deletes it.
+    pub(super) fn disown_temporary_queue(&mut self, hobj: Hobj) {
+        let handle = self.handles.get_mut(&hobj.0).expect("an open handle");
+        assert!(handle.created_temporary, "the handle created its queue");
+        handle.created_temporary = false;
+        if let Target::Queue(queue) = &handle.target {
+            self.temporary_queues
+                .retain(|created| !Arc::ptr_eq(created, queue));
+        }
+    }
+
     /// At the end of the connection: delete the temporary dynamic queues it created.
     pub(super) fn delete_temporary_queues(&mut self) {
         for queue in std::mem::take(&mut self.temporary_queues) {

@@ -25,6 +25,15 @@
 //! model (a permanent dynamic queue for a durable subscription, deleted with it; a temporary
 //! one for a non-durable subscription, which lives as long as the handle MQSUB returns for it);
 //! otherwise the application's Hobj names the queue.
+//!
+//! **Shared subscriptions** ([`Connection::subscribe_shared`], JMS 2.0's shared consumers).
+//! One handle at a time has a subscription open (MQRC_SUBSCRIPTION_IN_USE for another) unless
+//! it and every handle that has it open share it: then several handles, on any connections,
+//! have it open at once and get from its one queue, so each publication reaches one of them.
+//! A shared non-durable subscription ends when the last of its handles closes, and its
+//! managed queue with it (the queue is the subscription's, not the first handle's). MQCLOSE
+//! with MQCO_REMOVE_SUB of a durable one while other handles have it open is
+//! MQRC_SUBSCRIPTION_IN_USE, and the handle stays open.
 
 use std::sync::Arc;
 
@@ -410,6 +419,18 @@ impl Connection {
     /// managed queue (output). Returns the subscription handle (Hsub); `sd` returns
     /// SubCorrelId and ResObjectString.
     pub fn subscribe(&mut self, sd: &mut Mqsd, hobj: &mut Hobj) -> MqResult<Hobj> {
+        self.subscribe_as(sd, hobj, false)
+    }
+
+    /// MQSUB of a shared subscription (module docs): as [`Connection::subscribe`], but other
+    /// shared handles may have the subscription open too, and this one shares it with them.
+    /// MQ's MQSD has no option for it: IBM's JMS client asks for it in the LPI subscription
+    /// descriptor of its SPI SUBSCRIBE.
+    pub fn subscribe_shared(&mut self, sd: &mut Mqsd, hobj: &mut Hobj) -> MqResult<Hobj> {
+        self.subscribe_as(sd, hobj, true)
+    }
+
+    fn subscribe_as(&mut self, sd: &mut Mqsd, hobj: &mut Hobj, shared: bool) -> MqResult<Hobj> {
         check_subscribe_options(sd.options)?;
         self.check_quiescing(sd.options & MQSO_FAIL_IF_QUIESCING != 0)?;
         let durable = sd.options & MQSO_DURABLE != 0;
@@ -421,21 +442,23 @@ impl Connection {
             .then(|| self.queue_manager.subscription(&name))
             .flatten();
         let subscription = match existing {
-            Some(existing) => self.resume_subscription(sd, existing, hobj)?,
+            Some(existing) => self.resume_subscription(sd, existing, hobj, shared)?,
             None if sd.options & MQSO_CREATE == 0 => return failed(MQRC_NO_SUBSCRIPTION),
-            None => self.create_subscription(sd, name, hobj)?,
+            None => self.create_subscription(sd, name, hobj, shared)?,
         };
         sd.sub_correl_id = subscription.correl_id;
         sd.res_object_string = subscription.topic_string.clone();
         Ok(self.subscription_handle(&subscription, sd.options))
     }
 
-    /// A new subscription: its topic, checks, destination, then the definition made.
+    /// A new subscription: its topic, checks, destination, then the definition made and
+    /// claimed for the handle MQSUB returns.
     fn create_subscription(
         &mut self,
         sd: &Mqsd,
         name: String,
         hobj: &mut Hobj,
+        shared: bool,
     ) -> MqResult<SubscriptionDefinition> {
         let durable = sd.options & MQSO_DURABLE != 0;
         let topic_object = trim(&sd.object_name).to_string();
@@ -490,15 +513,31 @@ impl Connection {
             any_user: sd.options & MQSO_ANY_USERID != 0,
             durable,
         };
-        let defined = self
+        // Claimed before it is defined, so that no other handle resumes it in between.
+        let claimed = self
             .queue_manager
-            .define_subscription(subscription.clone(), false);
+            .claim_subscription(&subscription.name, shared);
+        let defined = match claimed {
+            true => self
+                .queue_manager
+                .define_subscription(subscription.clone(), false)
+                .map_err(MqError::from),
+            false => failed(MQRC_SUBSCRIPTION_IN_USE),
+        };
         if let Err(error) = defined {
+            if claimed {
+                self.queue_manager.release_subscription(&subscription.name);
+            }
             if managed {
                 self.remove_managed_queue(*hobj, subscription.durable);
                 *hobj = Hobj(0);
             }
-            return Err(error.into());
+            return Err(error);
+        }
+        if managed && shared && !durable {
+            // The temporary queue lives as long as the subscription, which outlives this
+            // handle while other shared handles have it open.
+            self.disown_temporary_queue(*hobj);
         }
         let on_request = sd.options & MQSO_PUBLICATIONS_ON_REQUEST != 0;
         if sd.options & MQSO_NEW_PUBLICATIONS_ONLY == 0 && !on_request {
@@ -516,6 +555,7 @@ impl Connection {
         sd: &Mqsd,
         mut subscription: SubscriptionDefinition,
         hobj: &mut Hobj,
+        shared: bool,
     ) -> MqResult<SubscriptionDefinition> {
         if sd.options & (MQSO_RESUME | MQSO_ALTER) == 0 {
             return failed(MQRC_SUB_ALREADY_EXISTS);
@@ -540,8 +580,12 @@ impl Connection {
                 subscription.correl_id = sd.sub_correl_id;
             }
         }
-        // One handle at a time has a subscription open; the claim is the check.
-        if !self.queue_manager.claim_subscription(&subscription.name) {
+        // One handle at a time has a subscription open, or shared handles together; the claim
+        // is the check.
+        if !self
+            .queue_manager
+            .claim_subscription(&subscription.name, shared)
+        {
             return failed(MQRC_SUBSCRIPTION_IN_USE);
         }
         let resumed = self.reopen_subscription(&subscription, alter, hobj);
@@ -665,10 +709,10 @@ impl Connection {
         }
     }
 
-    /// The handle MQSUB returns for `subscription`, which it now has open (claimed: a new one
-    /// here, a resumed one by [`Connection::resume_subscription`]).
+    /// The handle MQSUB returns for `subscription`, which it now has open (claimed by
+    /// [`Connection::create_subscription`] or [`Connection::resume_subscription`]).
     fn subscription_handle(&mut self, subscription: &SubscriptionDefinition, options: i32) -> Hobj {
-        self.queue_manager.claim_subscription(&subscription.name);
+        debug_assert!(self.queue_manager.subscription_in_use(&subscription.name));
         let hsub = self.next_handle;
         self.next_handle += 1;
         let target = Target::Subscription(SubscriptionHandle {
@@ -711,22 +755,40 @@ impl Connection {
         if !subscription.durable && options & MQCO_KEEP_SUB != 0 {
             return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
         }
-        let remove = !subscription.durable || options & MQCO_REMOVE_SUB != 0;
+        let durable = subscription.durable;
+        let remove = !durable || options & MQCO_REMOVE_SUB != 0;
         let name = subscription.name.clone();
+        let others_open = self
+            .queue_manager
+            .subscription_claim(&name)
+            .is_some_and(|claim| claim.handles > 1);
+        if durable && remove && others_open {
+            return failed(MQRC_SUBSCRIPTION_IN_USE);
+        }
         self.handles.remove(&hsub.0);
         self.note_handles();
-        self.queue_manager.release_subscription(&name);
-        if remove {
-            self.remove_subscription(&name)?;
+        let claim = self.queue_manager.release_subscription(&name);
+        if remove && claim.handles == 1 {
+            self.remove_subscription(&name, claim.shared)?;
         }
         Ok(())
     }
 
-    /// End a subscription: its definition, and a durable managed one's queue.
-    fn remove_subscription(&mut self, name: &str) -> MqResult<()> {
+    /// End a subscription: its definition, a durable managed one's queue, and a shared
+    /// non-durable managed one's (a temporary queue no handle owns).
+    fn remove_subscription(&mut self, name: &str, shared: bool) -> MqResult<()> {
         let removed = self.queue_manager.delete_subscription(name)?;
         if removed.managed && removed.durable {
             let _ = self.queue_manager.delete_queue(&removed.destination, true);
+        }
+        if removed.managed && !removed.durable && shared {
+            let queue = self.queue_manager.queue(&removed.destination);
+            let temporary = queue.filter(|queue| {
+                queue.with_definition(|d| d.definition_type) == DefinitionType::TemporaryDynamic
+            });
+            if let Some(queue) = temporary {
+                let _ = self.queue_manager.delete_temporary_queue(&queue);
+            }
         }
         Ok(())
     }
@@ -745,9 +807,9 @@ impl Connection {
             })
             .collect();
         for (name, durable) in subscriptions {
-            self.queue_manager.release_subscription(&name);
-            if !durable && !self.queue_manager.is_stopping() {
-                let _ = self.remove_subscription(&name);
+            let claim = self.queue_manager.release_subscription(&name);
+            if !durable && claim.handles == 1 && !self.queue_manager.is_stopping() {
+                let _ = self.remove_subscription(&name, claim.shared);
             }
         }
     }
