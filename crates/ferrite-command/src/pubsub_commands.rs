@@ -16,7 +16,8 @@
 //! A subscription's name (SUB) is text as given, up to 10,240 bytes; generic names end in `*`.
 
 use ferrite_queue_manager::objects::subscription::{
-    hex, priority_keyword, priority_value, SubscriptionDefinition, PRIORITY_AS_PUBLISHED,
+    hex, hex32, priority_keyword, priority_value, SubscriptionDefinition, EXPIRY_UNLIMITED,
+    PRIORITY_AS_PUBLISHED,
 };
 use ferrite_queue_manager::pubsub::topic_string::combine;
 use ferrite_queue_manager::pubsub::WildcardScheme;
@@ -144,6 +145,7 @@ fn subscription_from(
         user: String::new(),
         any_user: true,
         durable: true,
+        ..SubscriptionDefinition::blank()
     };
     apply_choices(&mut subscription, found)?;
     Ok(Ok(subscription))
@@ -242,7 +244,7 @@ pub(crate) fn subscription_attributes(
         ("WSCHEMA", keyword(s.wildcard_scheme.keyword())),
         ("SUBTYPE", subscription_type(s)),
         ("DURABLE", yes_no(s.durable)),
-        ("PSPROP", keyword("MSGPROP")),
+        ("PSPROP", keyword(s.publication_properties.keyword())),
         (
             "REQONLY",
             keyword(if s.publications_on_request {
@@ -251,7 +253,15 @@ pub(crate) fn subscription_attributes(
                 "NO"
             }),
         ),
-        ("EXPIRY", keyword("UNLIMITED")),
+        (
+            "EXPIRY",
+            match s.expiry {
+                EXPIRY_UNLIMITED => keyword("UNLIMITED"),
+                tenths => AttributeValue::Integer(tenths.into()),
+            },
+        ),
+        ("PUBACCT", text(&hex32(&s.publication_accounting_token))),
+        ("PUBAPPID", text(&s.publication_application_id)),
         ("SUBUSER", text(&s.user)),
         ("VARUSER", keyword(if s.any_user { "ANY" } else { "FIXED" })),
     ]

@@ -5,8 +5,10 @@
 //!
 //! **Publish.** A publication goes to every subscription whose topic string selects its topic
 //! string (and whose selector it passes), as one copy per subscription: a new MsgId, the
-//! subscription's CorrelId (SubCorrelId), its PUBPRTY, the publisher's context, and the
-//! properties MQ adds (`mqps.Top`, MQTopicString; `mqps.Sud`, MQSubUserData). All or nothing:
+//! subscription's CorrelId (SubCorrelId), its PUBPRTY, the publisher's context (the
+//! subscription's PUBACCT and PUBAPPID in place of its AccountingToken and ApplIdentityData
+//! when they are set), and the properties MQ adds (`mqps.Top`, MQTopicString; `mqps.Sud`,
+//! MQSubUserData; none with PSPROP(NONE)). All or nothing:
 //! outside syncpoint the copies are put in a unit of work of the publish's own, committed
 //! before MQPUT returns; inside, in the connection's. A copy that cannot be put fails the
 //! publish when the topic's PMSGDLV/NPMSGDLV require it (ALL; ALLDUR for a durable
@@ -54,7 +56,8 @@ use ferrite_queue_manager::objects::authority_record::{
     AuthorityObjectType, MQZAO_PUBLISH, MQZAO_RESUME, MQZAO_SUBSCRIBE,
 };
 use ferrite_queue_manager::objects::subscription::{
-    hex, SubscriptionDefinition, PRIORITY_AS_PUBLISHED, PRIORITY_AS_QUEUE_DEFAULT,
+    hex, PublicationProperties, SubscriptionDefinition, PRIORITY_AS_PUBLISHED,
+    PRIORITY_AS_QUEUE_DEFAULT,
 };
 use ferrite_queue_manager::objects::topic::{MessageDelivery, SYSTEM_BASE_TOPIC};
 use ferrite_queue_manager::pubsub::topic_string::{check_topic_string, combine};
@@ -145,6 +148,10 @@ impl Publication<'_> {
         copy: &mut Mqmd,
         subscription: &SubscriptionDefinition,
     ) -> MqResult<std::borrow::Cow<'_, [u8]>> {
+        if subscription.publication_properties == PublicationProperties::None {
+            // PSPROP(NONE): as published, Format and all.
+            return Ok(std::borrow::Cow::Borrowed(self.data));
+        }
         let plain = subscription.user_data.is_empty();
         if let Some((format, data)) = self.plain_copy.get().filter(|_| plain) {
             copy.format = *format;
@@ -512,6 +519,7 @@ impl Connection {
             user: self.principal.name.clone(),
             any_user: sd.options & MQSO_ANY_USERID != 0,
             durable,
+            ..SubscriptionDefinition::blank()
         };
         // Claimed before it is defined, so that no other handle resumes it in between.
         let claimed = self
@@ -905,6 +913,15 @@ pub(super) fn deliver(
     let mut copy = publication.descriptor.clone();
     copy.msg_id = new_identifier(queue_manager.name());
     copy.correl_id = subscription.correl_id;
+    // PUBACCT and PUBAPPID, when set, replace the publisher's identity context.
+    if subscription.publication_accounting_token != [0; 32] {
+        copy.accounting_token = subscription.publication_accounting_token;
+    }
+    if !subscription.publication_application_id.is_empty() {
+        copy.appl_identity_data =
+            crate::mq_char::MqChar::new(&subscription.publication_application_id)
+                .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
+    }
     let (default_priority, temporary) = queue.with_definition(|definition| {
         (
             definition.default_priority,

@@ -11,7 +11,8 @@
 //!
 //! A publication's subscribers are the subscriptions whose topic string selects its topic
 //! string in their wildcard scheme and that no WILDCARD(BLOCK) node keeps from it, but those
-//! that take publications on request only (MQSO_PUBLICATIONS_ON_REQUEST, REQONLY(YES)).
+//! that take publications on request only (MQSO_PUBLICATIONS_ON_REQUEST, REQONLY(YES)) and
+//! those whose EXPIRY has run out.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -228,10 +229,11 @@ impl QueueManager {
             .filter(|node| node.wildcard_block)
             .map(|node| node.topic_string.as_str())
             .collect();
+        let now_ms = crate::now_ms();
         self.subscriptions()
             .into_iter()
             .filter(|subscription| {
-                if subscription.publications_on_request {
+                if subscription.publications_on_request || subscription.expired(now_ms) {
                     return false;
                 }
                 let scheme = subscription.wildcard_scheme;
