@@ -12,7 +12,9 @@
 //! (MQ's own numbers for these displays; the z/OS ones are not in Ferrite's references.)
 //!
 //! DEFINE SUB makes a durable administrative subscription (SUBTYPE(ADMIN)) to a local queue
-//! (DEST, DESTCLAS(PROVIDED)); PSPROP takes MSGPROP, the properties as Ferrite delivers them.
+//! (DEST, DESTCLAS(PROVIDED)); PSPROP takes MSGPROP
+//! or NONE; PUBACCT, PUBAPPID, EXPIRY, REQONLY, SUBUSER and VARUSER are as ALTER SUB takes
+//! them (subscription_changes.rs).
 //! A subscription's name (SUB) is text as given, up to 10,240 bytes; generic names end in `*`.
 
 use ferrite_queue_manager::objects::subscription::{
@@ -43,6 +45,12 @@ const DEFINE_SUB_KEYWORDS: &[(&str, Takes)] = &[
     ("PUBPRTY", Takes::Value),
     ("WSCHEMA", Takes::Value),
     ("PSPROP", Takes::Value),
+    ("PUBACCT", Takes::Value),
+    ("PUBAPPID", Takes::Value),
+    ("EXPIRY", Takes::Value),
+    ("REQONLY", Takes::Value),
+    ("SUBUSER", Takes::Value),
+    ("VARUSER", Takes::Value),
     ("REPLACE", Takes::Nothing),
     ("NOREPLACE", Takes::Nothing),
 ];
@@ -147,14 +155,21 @@ fn subscription_from(
         durable: true,
         ..SubscriptionDefinition::blank()
     };
-    apply_choices(&mut subscription, found)?;
+    apply_choices(&mut subscription, found, context.queue_manager.name())?;
+    // PSPROP, PUBACCT, PUBAPPID, EXPIRY, REQONLY, SUBUSER and VARUSER as ALTER SUB takes them.
+    let changes = crate::subscription_changes::changes_from(found)?;
+    let now_ms = ferrite_queue_manager::now_ms();
+    let subscription = changes
+        .apply(context.queue_manager, subscription, now_ms)
+        .expect("a provided destination on this queue manager takes every change");
     Ok(Ok(subscription))
 }
 
-/// WSCHEMA, PUBPRTY, DESTCLAS, DESTCORL, PSPROP and DESTQMGR's checks.
+/// WSCHEMA, PUBPRTY, DESTCLAS, DESTCORL and DESTQMGR's checks.
 fn apply_choices(
     subscription: &mut SubscriptionDefinition,
     found: &Found,
+    queue_manager_name: &str,
 ) -> Result<(), SyntaxError> {
     if let Some((token, value)) = value_of(found, "WSCHEMA") {
         subscription.wildcard_scheme = match choice(token, value, &["TOPIC", "CHAR"])? {
@@ -169,16 +184,13 @@ fn apply_choices(
     if let Some((token, value)) = value_of(found, "DESTCLAS") {
         choice(token, value, &["PROVIDED"])?;
     }
-    if let Some((token, value)) = value_of(found, "PSPROP") {
-        choice(token, value, &["MSGPROP"])?;
-    }
     if let Some((token, value)) = value_of(found, "DESTCORL") {
         subscription.correl_id =
             ferrite_queue_manager::objects::subscription::from_hex(&value.text)
                 .ok_or_else(|| value_error(token, value, "48 hexadecimal digits are needed"))?;
     }
     if let Some((token, value)) = value_of(found, "DESTQMGR") {
-        if !value.text.is_empty() && value.text != subscription.destination_queue_manager {
+        if !value.text.is_empty() && value.text != queue_manager_name {
             return Err(value_error(token, value, "only this queue manager"));
         }
     }

@@ -185,7 +185,7 @@ fn value_of<'f>(found: &'f Found, keyword: &str) -> Option<(&'f Token, &'f Value
 }
 
 /// The changes ALTER SUB's keywords ask for, each checked.
-fn changes_from(found: &Found) -> Result<SubscriptionChanges, SyntaxError> {
+pub(crate) fn changes_from(found: &Found) -> Result<SubscriptionChanges, SyntaxError> {
     let text = |keyword: &str| value_of(found, keyword).map(|(_, value)| value.text.clone());
     let mut changes = SubscriptionChanges {
         destination: text("DEST"),

@@ -457,6 +457,22 @@ fn alter_sub_changes_what_mq_lets_change() {
         "PSPROP(MSGPROP)"
     );
 
+    // DEFINE SUB takes them too.
+    ok(
+        &queue_manager,
+        "DEFINE SUB('Batch desk') TOPICSTR('Batch') DEST(APP.DAY) PSPROP(NONE) PUBAPPID('Batch') EXPIRY(50) VARUSER(FIXED) REQONLY(YES)",
+    );
+    let shown = ok(&queue_manager, "DISPLAY SUB('Batch desk') ALL");
+    for expected in [
+        "PSPROP(NONE)",
+        "PUBAPPID(Batch)",
+        "EXPIRY(50)",
+        "VARUSER(FIXED)",
+        "REQONLY(YES)",
+    ] {
+        assert!(shown.contains(expected), "{expected} in\n{shown}");
+    }
+
     // A managed subscription's DEST is its managed queue.
     let mut sd = ferrite_mqi::Mqsd {
         options: ferrite_constants::misc::MQSO_CREATE
