@@ -197,7 +197,11 @@ pub(crate) const QUEUE_MAP: &[Mapping] = &[
     integer("OPPROCS", MQIA_OPEN_OUTPUT_COUNT),
     // QALIAS
     text("TARGET", MQCA_BASE_OBJECT_NAME),
-    choice("TARGTYPE", MQIA_BASE_TYPE, &[("QUEUE", MQOT_Q)]),
+    choice(
+        "TARGTYPE",
+        MQIA_BASE_TYPE,
+        &[("QUEUE", MQOT_Q), ("TOPIC", MQOT_TOPIC)],
+    ),
     // QREMOTE
     text("RNAME", MQCA_REMOTE_Q_NAME),
     text("RQMNAME", MQCA_REMOTE_Q_MGR_NAME),

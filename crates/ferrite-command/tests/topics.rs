@@ -495,3 +495,56 @@ fn alter_sub_changes_what_mq_lets_change() {
         .close(hsub, ferrite_constants::close_options::MQCO_REMOVE_SUB)
         .unwrap();
 }
+
+#[test]
+fn an_alias_queue_may_target_a_topic_and_keeps_it_across_restart() {
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.PRICES"]);
+    define_default_objects(&queue_manager).unwrap();
+    ok(&queue_manager, "DEFINE TOPIC(PRICES) TOPICSTR('Prices')");
+    ok(
+        &queue_manager,
+        "DEFINE QALIAS(PRICES.ALIAS) TARGET(PRICES) TARGTYPE(TOPIC)",
+    );
+    fails(
+        &queue_manager,
+        "DEFINE QALIAS(BAD.ALIAS) TARGET(PRICES) TARGTYPE(CHANNEL)",
+    );
+    ok(
+        &queue_manager,
+        "DEFINE SUB('Prices desk') TOPICSTR('Prices') DEST(APP.PRICES)",
+    );
+    // MQPUT to the alias publishes on the topic.
+    let mut connection = ferrite_test_kit::connect(&queue_manager);
+    let hobj = connection
+        .open(
+            &mut ferrite_mqi::Mqod::queue("PRICES.ALIAS"),
+            ferrite_constants::open_options::MQOO_OUTPUT,
+        )
+        .unwrap();
+    ferrite_test_kit::put(
+        &mut connection,
+        hobj,
+        ferrite_constants::put_options::MQPMO_NO_SYNCPOINT,
+        b"apples 3",
+    );
+    drop(connection);
+    let (_, data) = get_from(&queue_manager, "APP.PRICES").expect("published");
+    assert!(data.ends_with(b"apples 3"));
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    let shown = ok(
+        &queue_manager,
+        "DISPLAY QALIAS(PRICES.ALIAS) TARGTYPE TARGET",
+    );
+    assert!(
+        shown.contains("TARGTYPE(TOPIC)") && shown.contains("TARGET(PRICES)"),
+        "{shown}"
+    );
+    ok(
+        &queue_manager,
+        "ALTER QALIAS(PRICES.ALIAS) TARGTYPE(QUEUE) TARGET(APP.PRICES)",
+    );
+    let shown = ok(&queue_manager, "DISPLAY QALIAS(PRICES.ALIAS) TARGTYPE");
+    assert!(shown.contains("TARGTYPE(QUEUE)"), "{shown}");
+}

@@ -913,3 +913,81 @@ fn a_shared_durable_subscription_is_removed_only_when_no_other_handle_has_it() {
     assert!(queue_manager.subscriptions().is_empty());
     assert!(managed_queues(&queue_manager).is_empty());
 }
+
+#[test]
+fn an_alias_queue_whose_target_is_a_topic_publishes_on_it() {
+    use ferrite_queue_manager::{AliasDefinition, AliasTargetType};
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    define_topic(&queue_manager, TopicDefinition::new("PRICES", "Prices"));
+    let alias = |name: &str, target: &str| AliasDefinition {
+        target_type: AliasTargetType::Topic,
+        default_priority: 6,
+        ..AliasDefinition::new(name, target)
+    };
+    for definition in [
+        alias("PRICES.ALIAS", "PRICES"),
+        alias("NOWHERE.ALIAS", "NO.SUCH.TOPIC"),
+        AliasDefinition {
+            put_inhibited: true,
+            ..alias("CLOSED.ALIAS", "PRICES")
+        },
+    ] {
+        queue_manager
+            .define_object(ObjectDefinition::Alias(definition), false)
+            .unwrap();
+    }
+    let mut subscriber = connect(&queue_manager);
+    let (_hsub, queue) = subscribe(&mut subscriber, MQSO_CREATE | MQSO_MANAGED, "Prices");
+
+    let mut publishing = connect(&queue_manager);
+    let hobj = publishing
+        .open(&mut Mqod::queue("PRICES.ALIAS"), MQOO_OUTPUT)
+        .unwrap();
+    publish(&mut publishing, hobj, MQPMO_NO_SYNCPOINT, b"apples 3");
+    publishing
+        .put1(
+            &mut Mqod::queue("PRICES.ALIAS"),
+            &mut Mqmd::default(),
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            b"pears 4",
+        )
+        .unwrap();
+    let got = drain(&mut subscriber, queue);
+    let texts: Vec<&[u8]> = got.iter().map(|copy| copy.data.as_slice()).collect();
+    assert_eq!(
+        texts,
+        vec![&b"apples 3"[..], &b"pears 4"[..]],
+        "both published"
+    );
+    for copy in &got {
+        assert_eq!(
+            copy.topic_string, "Prices",
+            "the TOPIC object's topic string"
+        );
+        assert_eq!(copy.md.priority, 6, "the alias's DEFPRTY");
+    }
+
+    let refused = |connection: &mut Connection, name: &str, options: i32| {
+        reason(connection.open(&mut Mqod::queue(name), options))
+    };
+    assert_eq!(
+        refused(&mut publishing, "PRICES.ALIAS", MQOO_INPUT_AS_Q_DEF),
+        MQRC_OPTION_NOT_VALID_FOR_TYPE
+    );
+    assert_eq!(
+        refused(&mut publishing, "NOWHERE.ALIAS", MQOO_OUTPUT),
+        MQRC_UNKNOWN_ALIAS_BASE_Q
+    );
+    let closed = publishing
+        .open(&mut Mqod::queue("CLOSED.ALIAS"), MQOO_OUTPUT)
+        .unwrap();
+    let mut md = Mqmd::default();
+    let put = publishing.put(
+        closed,
+        &mut md,
+        &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+        b"not published",
+    );
+    assert_eq!(reason(put), MQRC_PUT_INHIBITED);
+    assert!(drain(&mut subscriber, queue).is_empty());
+}

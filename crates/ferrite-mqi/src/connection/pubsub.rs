@@ -62,7 +62,9 @@ use ferrite_queue_manager::objects::subscription::{
 use ferrite_queue_manager::objects::topic::{MessageDelivery, SYSTEM_BASE_TOPIC};
 use ferrite_queue_manager::pubsub::topic_string::{check_topic_string, combine};
 use ferrite_queue_manager::pubsub::{TopicTree, WildcardScheme};
-use ferrite_queue_manager::{now_ms, DefinitionType, LocalQueue, Principal, UnitOfWork};
+use ferrite_queue_manager::{
+    now_ms, AliasDefinition, AliasTargetType, DefinitionType, LocalQueue, Principal, UnitOfWork,
+};
 
 use super::{failed, Connection, Hobj, ObjectHandle, Target};
 use crate::descriptor::{self, trim};
@@ -208,6 +210,29 @@ impl Connection {
         Ok(Target::Topic(topic_string))
     }
 
+    /// MQOPEN of an alias queue whose TARGTYPE is TOPIC: the alias's own authority (as for
+    /// any alias), then its TARGET as a TOPIC object opened for output
+    /// (MQRC_UNKNOWN_ALIAS_BASE_Q when there is none; MQRC_OPTION_NOT_VALID_FOR_TYPE for
+    /// anything but output).
+    pub(super) fn open_alias_topic(
+        &mut self,
+        od: &Mqod,
+        alias: &AliasDefinition,
+        options: i32,
+    ) -> MqResult<Target> {
+        debug_assert_eq!(alias.target_type, AliasTargetType::Topic);
+        self.authorize_open(od, AuthorityObjectType::Queue, &alias.name, options)?;
+        if self.queue_manager.topic_object(&alias.target).is_err() {
+            return failed(MQRC_UNKNOWN_ALIAS_BASE_Q);
+        }
+        let mut topic = Mqod {
+            object_type: MQOT_TOPIC,
+            object_name: alias.target.clone(),
+            ..Mqod::default()
+        };
+        self.open_topic(&mut topic, options)
+    }
+
     /// The full topic string an MQOPEN or MQSUB names: the TOPIC object `object_name`'s
     /// TOPICSTR (MQRC_UNKNOWN_OBJECT_NAME) joined with `object_string`.
     fn topic_string_of(&self, object_name: &str, object_string: &str) -> MqResult<String> {
@@ -301,10 +326,13 @@ impl Connection {
 
     /// MQPUT on a topic handle: publish to every subscriber, all or nothing (module docs).
     /// Warns MQRC_NO_SUBS_MATCHED with MQPMO_WARN_IF_NO_SUBS_MATCHED when none matched.
+    /// `alias_defaults`: the DEFPRTY and DEFPSIST of the alias queue the topic was opened
+    /// through, in place of the topic's.
     pub(super) fn publish(
         &mut self,
         topic_string: &str,
         open_options: i32,
+        alias_defaults: Option<(u8, bool)>,
         md: &mut Mqmd,
         pmo: &mut Mqpmo,
         data: &[u8],
@@ -321,7 +349,8 @@ impl Connection {
             return failed(MQRC_PUT_INHIBITED);
         }
         let put_time_ms = now_ms();
-        let defaults = (attributes.default_priority, attributes.default_persistent);
+        let defaults =
+            alias_defaults.unwrap_or((attributes.default_priority, attributes.default_persistent));
         let (mut published, mut warning) = self.stored_descriptor(md, options, defaults);
         self.set_put_context(&mut published, options, passed.as_ref(), put_time_ms);
         let persistent = published.persistence == MQPER_PERSISTENT;
