@@ -991,3 +991,44 @@ fn an_alias_queue_whose_target_is_a_topic_publishes_on_it() {
     assert_eq!(reason(put), MQRC_PUT_INHIBITED);
     assert!(drain(&mut subscriber, queue).is_empty());
 }
+
+#[test]
+fn an_expired_subscription_gets_no_publications_and_mqsub_removes_it() {
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let options = MQSO_CREATE | MQSO_RESUME | MQSO_DURABLE | MQSO_MANAGED;
+    let mut subscriber = connect(&queue_manager);
+    let (hsub, _) = subscribe_named(&mut subscriber, options, "Nightly", "Batch", false);
+    subscriber.close(hsub.unwrap(), MQCO_KEEP_SUB).unwrap();
+    let mut expiring = queue_manager.subscription("Nightly").unwrap();
+    expiring.set_expiry(0, ferrite_queue_manager::now_ms());
+    queue_manager.define_subscription(expiring, true).unwrap();
+    let mut publishing = connect(&queue_manager);
+    let hobj = publisher(&mut publishing, "Batch");
+    let mut md = Mqmd::default();
+    let warning = publishing
+        .put(
+            hobj,
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_WARN_IF_NO_SUBS_MATCHED),
+            b"run 1",
+        )
+        .unwrap();
+    assert_eq!(
+        warning.map(|warning| warning.reason),
+        Some(MQRC_NO_SUBS_MATCHED),
+        "the expired subscription is no subscriber"
+    );
+    let (resumed, _) = subscribe_named(
+        &mut subscriber,
+        MQSO_RESUME | MQSO_DURABLE | MQSO_MANAGED,
+        "Nightly",
+        "Batch",
+        false,
+    );
+    assert_eq!(reason(resumed), MQRC_NO_SUBSCRIPTION, "removed by MQSUB");
+    assert!(queue_manager.subscriptions().is_empty());
+    assert!(
+        managed_queues(&queue_manager).is_empty(),
+        "with its managed queue"
+    );
+}

@@ -21,6 +21,10 @@
 //!
 //! **Retained publications** (MQPMO_RETAIN, MQSUBRQ): `retained.rs`.
 //!
+//! **Expiry.** A subscription whose EXPIRY (ALTER SUB, DEFINE SUB) has run out gets no more
+//! publications, and MQSUB of its name removes it first (with a managed queue, the queue)
+//! unless a handle still has it open.
+//!
 //! **Subscribe.** MQSUB makes (MQSO_CREATE), resumes (MQSO_RESUME) or changes (MQSO_ALTER)
 //! a subscription, durable (MQSO_DURABLE, named by SubName, stored) or not (it ends with its
 //! handle or connection). MQSO_MANAGED makes its queue from the topic's MDURMDL or MNDURMDL
@@ -477,6 +481,17 @@ impl Connection {
         let existing = (!name.is_empty())
             .then(|| self.queue_manager.subscription(&name))
             .flatten();
+        let existing = match existing {
+            // An expired subscription that no handle has open ends now, as MQ removes it.
+            Some(expired)
+                if expired.expired(now_ms())
+                    && !self.queue_manager.subscription_in_use(&expired.name) =>
+            {
+                self.remove_subscription(&expired.name, false)?;
+                None
+            }
+            existing => existing,
+        };
         let subscription = match existing {
             Some(existing) => self.resume_subscription(sd, existing, hobj, shared)?,
             None if sd.options & MQSO_CREATE == 0 => return failed(MQRC_NO_SUBSCRIPTION),
