@@ -312,6 +312,10 @@ fn dispatch(
             "CSQMMSGP",
             crate::pubsub_commands::define_subscription(context, object_token, rest),
         ),
+        ("ALTER", "SUB", _) => (
+            "CSQMMSGP",
+            crate::subscription_changes::alter_subscription(context, object_token, rest),
+        ),
         ("DELETE", "SUB", _) => (
             "CSQMUQLC",
             crate::pubsub_commands::delete_subscription(context, object_token, rest),

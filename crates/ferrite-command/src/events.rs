@@ -281,6 +281,7 @@ pub(crate) fn mqsc_command_code(verb: &str, object: &str) -> i32 {
         ("DELETE", "TOPIC") => MQCMD_DELETE_TOPIC,
         ("DISPLAY", "TOPIC") => MQCMD_INQUIRE_TOPIC,
         ("DEFINE", "SUB") => MQCMD_CREATE_SUBSCRIPTION,
+        ("ALTER", "SUB") => MQCMD_CHANGE_SUBSCRIPTION,
         ("DELETE", "SUB") => MQCMD_DELETE_SUBSCRIPTION,
         ("DISPLAY", "SUB") => MQCMD_INQUIRE_SUBSCRIPTION,
         ("DISPLAY", "SBSTATUS") => MQCMD_INQUIRE_SUB_STATUS,

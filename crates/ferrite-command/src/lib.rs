@@ -61,6 +61,7 @@ pub mod server;
 mod shared_queue_commands;
 mod statistics_commands;
 mod storage_commands;
+mod subscription_changes;
 mod topic_commands;
 mod usage;
 

@@ -29,7 +29,9 @@ use ferrite_queue_manager::objects::message_channel::{
     BATCH_HEARTBEAT_MS_MAX, BATCH_INTERVAL_MS_MAX, BATCH_SIZE_MAX, CONNECTION_NAME_LENGTH_MAX,
     RETRY_COUNT_MAX, RETRY_INTERVAL_SECONDS_MAX, SEQUENCE_WRAP_MAX, SEQUENCE_WRAP_MIN,
 };
-use ferrite_queue_manager::objects::{AUTH_INFO_CHECK_VALUES, AUTH_TYPES, FAIL_DELAY_SECONDS_MAX};
+use ferrite_queue_manager::objects::{
+    AliasTargetType, AUTH_INFO_CHECK_VALUES, AUTH_TYPES, FAIL_DELAY_SECONDS_MAX,
+};
 use ferrite_queue_manager::objects::{
     CHANNEL_NAME_LENGTH_MAX, CIPHER_SPECS, CIPHER_SPECS_UNSUPPORTED, DESCRIPTION_LENGTH_MAX,
     MCA_USER_LENGTH_MAX, NAMELIST_NAMES_MAX, SSL_PEER_LENGTH_MAX, STORAGE_CLASS_NAME_LENGTH_MAX,
@@ -276,7 +278,10 @@ fn apply_alias(
         "DESCR" => alias.description = text(token, value, DESCRIPTION_LENGTH_MAX)?,
         "TARGET" | "TARGQ" => alias.target = name_or_blank(token, value)?,
         "TARGTYPE" => {
-            choice(token, value, &["QUEUE"])?;
+            alias.target_type = match choice(token, value, &["QUEUE", "TOPIC"])? {
+                0 => AliasTargetType::Queue,
+                _ => AliasTargetType::Topic,
+            };
         }
         "PUT" => alias.put_inhibited = enabled_choice(token, value)?,
         "GET" => alias.get_inhibited = enabled_choice(token, value)?,
@@ -892,7 +897,7 @@ fn definition_attributes(definition: &ObjectDefinition) -> Vec<(&'static str, At
             ("DEFPSIST", yes_no(d.default_persistent)),
             ("GET", enabled(d.get_inhibited)),
             ("TARGET", text(&d.target)),
-            ("TARGTYPE", AttributeValue::Keyword("QUEUE")),
+            ("TARGTYPE", AttributeValue::Keyword(d.target_type.keyword())),
         ],
         ObjectDefinition::Remote(d) => vec![
             ("QUEUE", text(&d.name)),

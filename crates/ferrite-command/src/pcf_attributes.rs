@@ -197,7 +197,11 @@ pub(crate) const QUEUE_MAP: &[Mapping] = &[
     integer("OPPROCS", MQIA_OPEN_OUTPUT_COUNT),
     // QALIAS
     text("TARGET", MQCA_BASE_OBJECT_NAME),
-    choice("TARGTYPE", MQIA_BASE_TYPE, &[("QUEUE", MQOT_Q)]),
+    choice(
+        "TARGTYPE",
+        MQIA_BASE_TYPE,
+        &[("QUEUE", MQOT_Q), ("TOPIC", MQOT_TOPIC)],
+    ),
     // QREMOTE
     text("RNAME", MQCA_REMOTE_Q_NAME),
     text("RQMNAME", MQCA_REMOTE_Q_MGR_NAME),
@@ -620,7 +624,7 @@ pub(crate) const SUBSCRIPTION_MAP: &[Mapping] = &[
     choice(
         "PSPROP",
         MQIACF_PUBSUB_PROPERTIES,
-        &[("MSGPROP", MQPSPROP_MSGPROP)],
+        &[("NONE", MQPSPROP_NONE), ("MSGPROP", MQPSPROP_MSGPROP)],
     ),
     choice(
         "REQONLY",
@@ -628,6 +632,14 @@ pub(crate) const SUBSCRIPTION_MAP: &[Mapping] = &[
         &[("NO", MQRU_PUBLISH_ALL), ("YES", MQRU_PUBLISH_ON_REQUEST)],
     ),
     choice("EXPIRY", MQIACF_EXPIRY, &[("UNLIMITED", -1)]),
+    identifier("PUBACCT", MQBACF_ACCOUNTING_TOKEN),
+    text("PUBAPPID", MQCACF_APPL_IDENTITY_DATA),
+    text("SUBUSER", MQCACF_SUB_USER_ID),
+    choice(
+        "VARUSER",
+        MQIACF_VARIABLE_USER_ID,
+        &[("ANY", MQVU_ANY_USER), ("FIXED", MQVU_FIXED_USER)],
+    ),
 ];
 
 /// DISPLAY SBSTATUS (ACTIVE and DESTDPTH are Ferrite's, shown in MQSC only).
@@ -827,10 +839,20 @@ pub(crate) fn to_parameter(
         },
         (Kind::Identifier, AttributeValue::Text(hex)) => Parameter::ByteString {
             parameter,
-            value: ferrite_queue_manager::objects::subscription::from_hex(hex)?.to_vec(),
+            value: identifier_bytes(hex)?,
         },
         _ => return None,
     })
+}
+
+/// The bytes of a 24-byte identifier (48 hexadecimal digits) or of a 32-byte accounting token
+/// (64).
+fn identifier_bytes(hex: &str) -> Option<Vec<u8>> {
+    use ferrite_queue_manager::objects::subscription::{from_hex, from_hex32};
+    match hex.len() {
+        64 => from_hex32(hex).map(|bytes| bytes.to_vec()),
+        _ => from_hex(hex).map(|bytes| bytes.to_vec()),
+    }
 }
 
 /// Every attribute of `attributes` that `map` knows, as PCF parameters, in display order.

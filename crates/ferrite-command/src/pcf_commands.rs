@@ -199,6 +199,14 @@ impl<'a> Request<'a> {
         }
     }
 
+    fn bytes(&self, id: i32) -> Result<Option<&'a [u8]>, PcfFailure> {
+        match self.find(id) {
+            None => Ok(None),
+            Some(Parameter::ByteString { value, .. }) => Ok(Some(value.as_slice())),
+            Some(other) => Err(unknown_parameter(other)),
+        }
+    }
+
     fn integers(&self, id: i32) -> Result<Option<&'a [i32]>, PcfFailure> {
         match self.find(id) {
             None => Ok(None),
@@ -1516,6 +1524,7 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
         MQCMD_INQUIRE_SUB_STATUS => pubsub::inquire_subscriptions(context, request, true),
         MQCMD_INQUIRE_TOPIC_STATUS => pubsub::inquire_topic_status(context, request),
         MQCMD_DELETE_SUBSCRIPTION => pubsub::delete_subscription(context, request),
+        MQCMD_CHANGE_SUBSCRIPTION => pubsub::change_subscription(context, request),
         MQCMD_INQUIRE_LISTENER_STATUS => inquire_listener_status(context, request),
         MQCMD_INQUIRE_USAGE => usage::inquire_usage(context, request),
         MQCMD_SET_CHLAUTH_REC => channel_authentication::set(context, request),

@@ -12,11 +12,14 @@
 //! (MQ's own numbers for these displays; the z/OS ones are not in Ferrite's references.)
 //!
 //! DEFINE SUB makes a durable administrative subscription (SUBTYPE(ADMIN)) to a local queue
-//! (DEST, DESTCLAS(PROVIDED)); PSPROP takes MSGPROP, the properties as Ferrite delivers them.
+//! (DEST, DESTCLAS(PROVIDED)); PSPROP takes MSGPROP
+//! or NONE; PUBACCT, PUBAPPID, EXPIRY, REQONLY, SUBUSER and VARUSER are as ALTER SUB takes
+//! them (subscription_changes.rs).
 //! A subscription's name (SUB) is text as given, up to 10,240 bytes; generic names end in `*`.
 
 use ferrite_queue_manager::objects::subscription::{
-    hex, priority_keyword, priority_value, SubscriptionDefinition, PRIORITY_AS_PUBLISHED,
+    hex, hex32, priority_keyword, priority_value, SubscriptionDefinition, EXPIRY_UNLIMITED,
+    PRIORITY_AS_PUBLISHED,
 };
 use ferrite_queue_manager::pubsub::topic_string::combine;
 use ferrite_queue_manager::pubsub::WildcardScheme;
@@ -42,6 +45,12 @@ const DEFINE_SUB_KEYWORDS: &[(&str, Takes)] = &[
     ("PUBPRTY", Takes::Value),
     ("WSCHEMA", Takes::Value),
     ("PSPROP", Takes::Value),
+    ("PUBACCT", Takes::Value),
+    ("PUBAPPID", Takes::Value),
+    ("EXPIRY", Takes::Value),
+    ("REQONLY", Takes::Value),
+    ("SUBUSER", Takes::Value),
+    ("VARUSER", Takes::Value),
     ("REPLACE", Takes::Nothing),
     ("NOREPLACE", Takes::Nothing),
 ];
@@ -144,15 +153,23 @@ fn subscription_from(
         user: String::new(),
         any_user: true,
         durable: true,
+        ..SubscriptionDefinition::blank()
     };
-    apply_choices(&mut subscription, found)?;
+    apply_choices(&mut subscription, found, context.queue_manager.name())?;
+    // PSPROP, PUBACCT, PUBAPPID, EXPIRY, REQONLY, SUBUSER and VARUSER as ALTER SUB takes them.
+    let changes = crate::subscription_changes::changes_from(found)?;
+    let now_ms = ferrite_queue_manager::now_ms();
+    let subscription = changes
+        .apply(context.queue_manager, subscription, now_ms)
+        .expect("a provided destination on this queue manager takes every change");
     Ok(Ok(subscription))
 }
 
-/// WSCHEMA, PUBPRTY, DESTCLAS, DESTCORL, PSPROP and DESTQMGR's checks.
+/// WSCHEMA, PUBPRTY, DESTCLAS, DESTCORL and DESTQMGR's checks.
 fn apply_choices(
     subscription: &mut SubscriptionDefinition,
     found: &Found,
+    queue_manager_name: &str,
 ) -> Result<(), SyntaxError> {
     if let Some((token, value)) = value_of(found, "WSCHEMA") {
         subscription.wildcard_scheme = match choice(token, value, &["TOPIC", "CHAR"])? {
@@ -167,16 +184,13 @@ fn apply_choices(
     if let Some((token, value)) = value_of(found, "DESTCLAS") {
         choice(token, value, &["PROVIDED"])?;
     }
-    if let Some((token, value)) = value_of(found, "PSPROP") {
-        choice(token, value, &["MSGPROP"])?;
-    }
     if let Some((token, value)) = value_of(found, "DESTCORL") {
         subscription.correl_id =
             ferrite_queue_manager::objects::subscription::from_hex(&value.text)
                 .ok_or_else(|| value_error(token, value, "48 hexadecimal digits are needed"))?;
     }
     if let Some((token, value)) = value_of(found, "DESTQMGR") {
-        if !value.text.is_empty() && value.text != subscription.destination_queue_manager {
+        if !value.text.is_empty() && value.text != queue_manager_name {
             return Err(value_error(token, value, "only this queue manager"));
         }
     }
@@ -242,7 +256,7 @@ pub(crate) fn subscription_attributes(
         ("WSCHEMA", keyword(s.wildcard_scheme.keyword())),
         ("SUBTYPE", subscription_type(s)),
         ("DURABLE", yes_no(s.durable)),
-        ("PSPROP", keyword("MSGPROP")),
+        ("PSPROP", keyword(s.publication_properties.keyword())),
         (
             "REQONLY",
             keyword(if s.publications_on_request {
@@ -251,7 +265,15 @@ pub(crate) fn subscription_attributes(
                 "NO"
             }),
         ),
-        ("EXPIRY", keyword("UNLIMITED")),
+        (
+            "EXPIRY",
+            match s.expiry {
+                EXPIRY_UNLIMITED => keyword("UNLIMITED"),
+                tenths => AttributeValue::Integer(tenths.into()),
+            },
+        ),
+        ("PUBACCT", text(&hex32(&s.publication_accounting_token))),
+        ("PUBAPPID", text(&s.publication_application_id)),
         ("SUBUSER", text(&s.user)),
         ("VARUSER", keyword(if s.any_user { "ANY" } else { "FIXED" })),
     ]

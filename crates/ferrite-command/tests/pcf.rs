@@ -12,10 +12,10 @@ use ferrite_command::{
     ADMIN_COMMAND_QUEUE,
 };
 use ferrite_constants::{
-    channel::*, completion::*, encoding::*, format::*, get_options::*, match_options::*,
-    message_type::*, misc::*, object_type::*, open_options::*, pcf::*, pcf_reason::*,
-    pcf_selector::*, platform::*, priority::*, put_options::*, queue_type::*, reason::*,
-    selector::*, shareability::*, trigger_type::*,
+    channel::*, completion::*, encoding::*, expiry::MQEI_UNLIMITED, format::*, get_options::*,
+    match_options::*, message_type::*, misc::*, object_type::*, open_options::*, pcf::*,
+    pcf_reason::*, pcf_selector::*, platform::*, priority::*, put_options::*, queue_type::*,
+    reason::*, selector::*, shareability::*, trigger_type::*,
 };
 use ferrite_mqi::{Connection, Mqgmo, Mqmd, Mqod, Mqpmo};
 use ferrite_queue_manager::QueueManager;
@@ -1251,4 +1251,108 @@ fn subscriptions_and_topic_status_through_pcf() {
         vec![string(MQCACF_SUB_NAME, "Scores desk")],
     );
     assert_eq!(reason, MQRC_NO_SUBSCRIPTION);
+}
+
+#[test]
+fn change_subscription_changes_what_mq_lets_change() {
+    let admin = admin();
+    let queue_manager = &admin.queue_manager;
+    for command in [
+        "DEFINE QLOCAL(APP.DAY)",
+        "DEFINE QLOCAL(APP.NIGHT)",
+        "DEFINE SUB('Prices desk') TOPICSTR('Prices/#') DEST(APP.DAY) SELECTOR('Region = ''EU''')",
+    ] {
+        assert!(run_command(queue_manager, command).success, "{command}");
+    }
+    let name = || string(MQCACF_SUB_NAME, "Prices desk");
+    admin.ok(
+        MQCMD_CHANGE_SUBSCRIPTION,
+        vec![
+            name(),
+            string(MQCACF_DESTINATION, "APP.NIGHT"),
+            string(MQCACF_SUB_USER_DATA, "night"),
+            int(MQIACF_EXPIRY, 36_000),
+            int(MQIACF_PUBSUB_PROPERTIES, MQPSPROP_NONE),
+            int(MQIACF_PUB_PRIORITY, 6),
+            int(MQIACF_VARIABLE_USER_ID, MQVU_FIXED_USER),
+            Parameter::ByteString {
+                parameter: MQBACF_ACCOUNTING_TOKEN,
+                value: vec![0x5A; 32],
+            },
+            string(MQCACF_APPL_IDENTITY_DATA, "Ledger"),
+            // What may not change, given as it is.
+            string(MQCACF_SUB_SELECTOR, "Region = 'EU'"),
+            string(MQCA_TOPIC_STRING, "Prices/#"),
+            int(MQIACF_DESTINATION_CLASS, MQDC_PROVIDED),
+        ],
+    );
+    let shown = admin.ok(MQCMD_INQUIRE_SUBSCRIPTION, vec![name()]);
+    let subscription = &shown[0];
+    assert_eq!(string_of(subscription, MQCACF_DESTINATION), "APP.NIGHT");
+    assert_eq!(string_of(subscription, MQCACF_SUB_USER_DATA), "night");
+    assert_eq!(integer_of(subscription, MQIACF_EXPIRY), 36_000);
+    assert_eq!(
+        integer_of(subscription, MQIACF_PUBSUB_PROPERTIES),
+        MQPSPROP_NONE
+    );
+    assert_eq!(integer_of(subscription, MQIACF_PUB_PRIORITY), 6);
+    assert_eq!(
+        integer_of(subscription, MQIACF_VARIABLE_USER_ID),
+        MQVU_FIXED_USER
+    );
+    assert_eq!(string_of(subscription, MQCACF_APPL_IDENTITY_DATA), "Ledger");
+    match find(subscription, MQBACF_ACCOUNTING_TOKEN) {
+        Parameter::ByteString { value, .. } => assert_eq!(value, &vec![0x5A; 32]),
+        other => panic!("{other:?}"),
+    }
+    let id = match find(subscription, MQBACF_SUB_ID) {
+        Parameter::ByteString { value, .. } => value.clone(),
+        other => panic!("{other:?}"),
+    };
+
+    // What may not change, with MQ's reasons.
+    for (parameter, reason) in [
+        (
+            string(MQCACF_SUB_SELECTOR, "Region = 'US'"),
+            MQRC_SELECTOR_NOT_ALTERABLE,
+        ),
+        (string(MQCA_TOPIC_STRING, "Other"), MQRC_TOPIC_NOT_ALTERABLE),
+        (
+            int(MQIACF_WILDCARD_SCHEMA, MQWS_CHAR),
+            MQRC_TOPIC_NOT_ALTERABLE,
+        ),
+        (
+            int(MQIACF_DESTINATION_CLASS, MQDC_MANAGED),
+            MQRC_DEST_CLASS_NOT_ALTERABLE,
+        ),
+        (int(MQIACF_EXPIRY, -7), MQRCCF_PARM_VALUE_ERROR),
+        (int(MQIACF_PUB_PRIORITY, 10), MQRCCF_PARM_VALUE_ERROR),
+        (
+            int(MQIACF_PUBSUB_PROPERTIES, MQPSPROP_COMPAT),
+            MQRCCF_PARM_VALUE_ERROR,
+        ),
+    ] {
+        let (refused, _) = admin.fails(MQCMD_CHANGE_SUBSCRIPTION, vec![name(), parameter]);
+        assert_eq!(refused, reason);
+    }
+    let (reason, _) = admin.fails(
+        MQCMD_CHANGE_SUBSCRIPTION,
+        vec![string(MQCACF_SUB_NAME, "No such desk")],
+    );
+    assert_eq!(reason, MQRC_NO_SUBSCRIPTION);
+    let (reason, _) = admin.fails(MQCMD_CHANGE_SUBSCRIPTION, vec![int(MQIACF_EXPIRY, 1)]);
+    assert_eq!(reason, MQRCCF_PARM_COUNT_TOO_SMALL);
+    // By SubId alone.
+    admin.ok(
+        MQCMD_CHANGE_SUBSCRIPTION,
+        vec![
+            Parameter::ByteString {
+                parameter: MQBACF_SUB_ID,
+                value: id,
+            },
+            int(MQIACF_EXPIRY, MQEI_UNLIMITED),
+        ],
+    );
+    let shown = admin.ok(MQCMD_INQUIRE_SUBSCRIPTION, vec![name()]);
+    assert_eq!(integer_of(&shown[0], MQIACF_EXPIRY), MQEI_UNLIMITED);
 }

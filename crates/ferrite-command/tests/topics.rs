@@ -282,3 +282,269 @@ fn administrative_subscriptions_and_publish_subscribe_status() {
     let none = ok(&queue_manager, "DISPLAY SUB(*)");
     assert!(none.contains("CSQM297I"), "{none}");
 }
+
+/// The next message on queue `queue`, got with its context and without conversion, or None.
+fn get_from(
+    queue_manager: &Arc<QueueManager>,
+    queue: &str,
+) -> Option<(ferrite_mqi::Mqmd, Vec<u8>)> {
+    use ferrite_constants::{get_options::*, open_options::MQOO_INPUT_AS_Q_DEF};
+    let mut connection = ferrite_test_kit::connect(queue_manager);
+    let mut od = ferrite_mqi::Mqod::queue(queue);
+    let hobj = connection.open(&mut od, MQOO_INPUT_AS_Q_DEF).unwrap();
+    let mut md = ferrite_mqi::Mqmd::default();
+    let mut gmo = ferrite_mqi::Mqgmo::with_options(MQGMO_NO_WAIT | MQGMO_NO_SYNCPOINT);
+    let mut buffer = vec![0u8; 4096];
+    match connection.get(hobj, &mut md, &mut gmo, &mut buffer) {
+        Ok(result) => {
+            buffer.truncate(result.returned_length);
+            Some((md, buffer))
+        }
+        Err(error) => {
+            assert_eq!(
+                error.reason,
+                ferrite_constants::reason::MQRC_NO_MSG_AVAILABLE
+            );
+            None
+        }
+    }
+}
+
+/// The value DISPLAY shows for `keyword` in `shown`.
+fn shown_value<'s>(shown: &'s str, keyword: &str) -> &'s str {
+    let start = shown.find(&format!("{keyword}(")).expect(keyword) + keyword.len() + 1;
+    let end = start + shown[start..].find(')').expect("a closing parenthesis");
+    &shown[start..end]
+}
+
+#[test]
+fn alter_sub_changes_what_mq_lets_change() {
+    use ferrite_constants::reason::MQRC_DEST_CLASS_NOT_ALTERABLE;
+    let (_directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.DAY", "APP.NIGHT"]);
+    define_default_objects(&queue_manager).unwrap();
+    ok(
+        &queue_manager,
+        "DEFINE SUB('Prices desk') TOPICSTR('Prices/#') DEST(APP.DAY) SELECTOR('Region = ''EU''')",
+    );
+    let token = "3C".repeat(32);
+    let own = queue_manager.name().to_string();
+    ok(
+        &queue_manager,
+        &format!(
+            "ALTER SUB('Prices desk') DEST(APP.NIGHT) DESTQMGR({own}) USERDATA('night') PUBACCT({token}) PUBAPPID('Ledger') PSPROP(NONE) PUBPRTY(4) VARUSER(FIXED) SUBUSER('auditor') EXPIRY(36000)"
+        ),
+    );
+    let shown = ok(&queue_manager, "DISPLAY SUB('Prices desk') ALL");
+    for expected in [
+        "DEST(APP.NIGHT)".to_string(),
+        format!("DESTQMGR({own})"),
+        "USERDATA(night)".to_string(),
+        format!("PUBACCT({token})"),
+        "PUBAPPID(Ledger)".to_string(),
+        "PSPROP(NONE)".to_string(),
+        "PUBPRTY(4)".to_string(),
+        "VARUSER(FIXED)".to_string(),
+        "SUBUSER(auditor)".to_string(),
+        "EXPIRY(36000)".to_string(),
+        "TOPICSTR(Prices/#)".to_string(),
+    ] {
+        assert!(shown.contains(&expected), "{expected} in\n{shown}");
+    }
+
+    // The next publication goes to the new DEST as the altered subscription says: as
+    // published (PSPROP(NONE): no MQRFH2 added), with PUBACCT, PUBAPPID and PUBPRTY.
+    let mut connection = ferrite_test_kit::connect(&queue_manager);
+    let mut od = ferrite_mqi::Mqod {
+        object_type: ferrite_constants::object_type::MQOT_TOPIC,
+        object_string: "Prices/Fruit".to_string(),
+        ..ferrite_mqi::Mqod::default()
+    };
+    let hobj = connection
+        .open(&mut od, ferrite_constants::open_options::MQOO_OUTPUT)
+        .unwrap();
+    let hmsg = connection.create_message_handle(0).unwrap();
+    connection
+        .set_message_property(
+            hmsg,
+            "Region",
+            ferrite_mqi::message_handles::PropertyValue::String("EU".into()),
+        )
+        .unwrap();
+    let publish_eu = |connection: &mut ferrite_mqi::Connection, data: &[u8]| {
+        let mut md = ferrite_mqi::Mqmd {
+            format: *b"MQSTR   ",
+            ..ferrite_mqi::Mqmd::default()
+        };
+        let mut pmo =
+            ferrite_mqi::Mqpmo::with_options(ferrite_constants::put_options::MQPMO_NO_SYNCPOINT);
+        pmo.original_msg_handle = Some(hmsg);
+        connection.put(hobj, &mut md, &mut pmo, data).unwrap();
+    };
+    publish_eu(&mut connection, b"apples 3");
+    assert!(
+        get_from(&queue_manager, "APP.DAY").is_none(),
+        "not the old DEST"
+    );
+    let (copy, data) = get_from(&queue_manager, "APP.NIGHT").expect("the new DEST");
+    assert_eq!(copy.accounting_token, [0x3C; 32]);
+    assert_eq!(copy.appl_identity_data.as_str().trim_end(), "Ledger");
+    assert_eq!(copy.priority, 4);
+    assert_eq!(
+        &copy.format, b"MQHRF2  ",
+        "the publisher's own properties stay"
+    );
+    assert!(
+        !String::from_utf8_lossy(&data).contains("mqps"),
+        "no publish/subscribe properties with PSPROP(NONE)"
+    );
+
+    // What MQ does not let ALTER SUB change.
+    for unalterable in [
+        "SELECTOR('Region = ''US''')",
+        "TOPICSTR('Other')",
+        "TOPICOBJ(SYSTEM.BASE.TOPIC)",
+        "WSCHEMA(CHAR)",
+        "DESTCLAS(MANAGED)",
+    ] {
+        let refused = fails(
+            &queue_manager,
+            &format!("ALTER SUB('Prices desk') {unalterable}"),
+        );
+        assert!(refused.contains("CSQ9"), "{unalterable}: {refused}");
+    }
+    fails(
+        &queue_manager,
+        "ALTER SUB('Prices desk') DESTQMGR(ELSEWHERE)",
+    );
+    fails(&queue_manager, "ALTER SUB('Prices desk') EXPIRY(-5)");
+    fails(&queue_manager, "ALTER SUB('Prices desk') PUBACCT(12)");
+    fails(&queue_manager, "ALTER SUB('Prices desk') PSPROP(RFH2)");
+    let missing = fails(&queue_manager, "ALTER SUB('No such desk') USERDATA('x')");
+    assert!(missing.contains("NOT FOUND"), "{missing}");
+
+    // By SUBID alone, and by both (which must agree).
+    let id = shown_value(&shown, "SUBID").to_string();
+    ok(
+        &queue_manager,
+        &format!("ALTER SUB SUBID({id}) USERDATA('by id')"),
+    );
+    ok(
+        &queue_manager,
+        &format!("ALTER SUB('Prices desk') SUBID({id}) PSPROP(MSGPROP)"),
+    );
+    fails(
+        &queue_manager,
+        &format!(
+            "ALTER SUB('Prices desk') SUBID({}) USERDATA('x')",
+            "0".repeat(48)
+        ),
+    );
+    let shown = ok(&queue_manager, "DISPLAY SUB('Prices desk') USERDATA PSPROP");
+    assert!(
+        shown.contains("USERDATA(by id)") && shown.contains("PSPROP(MSGPROP)"),
+        "{shown}"
+    );
+
+    // EXPIRY(0): expired at once, so it gets no publications; UNLIMITED again, it does.
+    ok(&queue_manager, "ALTER SUB('Prices desk') EXPIRY(0)");
+    publish_eu(&mut connection, b"apples 4");
+    assert!(get_from(&queue_manager, "APP.NIGHT").is_none(), "expired");
+    ok(&queue_manager, "ALTER SUB('Prices desk') EXPIRY(UNLIMITED)");
+    publish_eu(&mut connection, b"apples 5");
+    let (_, data) = get_from(&queue_manager, "APP.NIGHT").expect("delivered again");
+    assert!(
+        String::from_utf8_lossy(&data).contains("mqps"),
+        "PSPROP(MSGPROP)"
+    );
+
+    // DEFINE SUB takes them too.
+    ok(
+        &queue_manager,
+        "DEFINE SUB('Batch desk') TOPICSTR('Batch') DEST(APP.DAY) PSPROP(NONE) PUBAPPID('Batch') EXPIRY(50) VARUSER(FIXED) REQONLY(YES)",
+    );
+    let shown = ok(&queue_manager, "DISPLAY SUB('Batch desk') ALL");
+    for expected in [
+        "PSPROP(NONE)",
+        "PUBAPPID(Batch)",
+        "EXPIRY(50)",
+        "VARUSER(FIXED)",
+        "REQONLY(YES)",
+    ] {
+        assert!(shown.contains(expected), "{expected} in\n{shown}");
+    }
+
+    // A managed subscription's DEST is its managed queue.
+    let mut sd = ferrite_mqi::Mqsd {
+        options: ferrite_constants::misc::MQSO_CREATE
+            | ferrite_constants::misc::MQSO_DURABLE
+            | ferrite_constants::misc::MQSO_MANAGED,
+        sub_name: "Managed desk".into(),
+        object_string: "Prices/Veg".into(),
+        ..ferrite_mqi::Mqsd::default()
+    };
+    let mut queue = ferrite_mqi::Hobj(0);
+    let hsub = connection.subscribe(&mut sd, &mut queue).unwrap();
+    let refused = fails(&queue_manager, "ALTER SUB('Managed desk') DEST(APP.DAY)");
+    assert!(
+        refused.contains(&format!("{MQRC_DEST_CLASS_NOT_ALTERABLE:08X}")),
+        "{refused}"
+    );
+    // While a handle has it open, what may change changes.
+    ok(&queue_manager, "ALTER SUB('Managed desk') USERDATA('open')");
+    connection
+        .close(hsub, ferrite_constants::close_options::MQCO_REMOVE_SUB)
+        .unwrap();
+}
+
+#[test]
+fn an_alias_queue_may_target_a_topic_and_keeps_it_across_restart() {
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.PRICES"]);
+    define_default_objects(&queue_manager).unwrap();
+    ok(&queue_manager, "DEFINE TOPIC(PRICES) TOPICSTR('Prices')");
+    ok(
+        &queue_manager,
+        "DEFINE QALIAS(PRICES.ALIAS) TARGET(PRICES) TARGTYPE(TOPIC)",
+    );
+    fails(
+        &queue_manager,
+        "DEFINE QALIAS(BAD.ALIAS) TARGET(PRICES) TARGTYPE(CHANNEL)",
+    );
+    ok(
+        &queue_manager,
+        "DEFINE SUB('Prices desk') TOPICSTR('Prices') DEST(APP.PRICES)",
+    );
+    // MQPUT to the alias publishes on the topic.
+    let mut connection = ferrite_test_kit::connect(&queue_manager);
+    let hobj = connection
+        .open(
+            &mut ferrite_mqi::Mqod::queue("PRICES.ALIAS"),
+            ferrite_constants::open_options::MQOO_OUTPUT,
+        )
+        .unwrap();
+    ferrite_test_kit::put(
+        &mut connection,
+        hobj,
+        ferrite_constants::put_options::MQPMO_NO_SYNCPOINT,
+        b"apples 3",
+    );
+    drop(connection);
+    let (_, data) = get_from(&queue_manager, "APP.PRICES").expect("published");
+    assert!(data.ends_with(b"apples 3"));
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    let shown = ok(
+        &queue_manager,
+        "DISPLAY QALIAS(PRICES.ALIAS) TARGTYPE TARGET",
+    );
+    assert!(
+        shown.contains("TARGTYPE(TOPIC)") && shown.contains("TARGET(PRICES)"),
+        "{shown}"
+    );
+    ok(
+        &queue_manager,
+        "ALTER QALIAS(PRICES.ALIAS) TARGTYPE(QUEUE) TARGET(APP.PRICES)",
+    );
+    let shown = ok(&queue_manager, "DISPLAY QALIAS(PRICES.ALIAS) TARGTYPE");
+    assert!(shown.contains("TARGTYPE(QUEUE)"), "{shown}");
+}

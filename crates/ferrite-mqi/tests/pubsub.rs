@@ -743,3 +743,292 @@ fn durable_subscribers_get_each_committed_publication_once_after_a_stop_with_a_u
         );
     }
 }
+
+/// MQSUB of the subscription `name` to `topic_string` with `options` (managed), shared or
+/// not: the result, and the managed queue's handle.
+fn subscribe_named(
+    connection: &mut Connection,
+    options: i32,
+    name: &str,
+    topic_string: &str,
+    shared: bool,
+) -> (Result<Hobj, ferrite_mqi::MqError>, Hobj) {
+    let mut sd = Mqsd {
+        options,
+        sub_name: name.into(),
+        object_string: topic_string.into(),
+        ..Mqsd::default()
+    };
+    let mut hobj = Hobj(0);
+    let hsub = match shared {
+        true => connection.subscribe_shared(&mut sd, &mut hobj),
+        false => connection.subscribe(&mut sd, &mut hobj),
+    };
+    (hsub, hobj)
+}
+
+/// The data of the next message on `hobj` (its properties in a message handle, so not in
+/// the data), or None when there is none.
+fn get_one(connection: &mut Connection, hobj: Hobj) -> Option<Vec<u8>> {
+    let hmsg = connection.create_message_handle(0).unwrap();
+    let mut md = Mqmd::default();
+    let mut gmo = Mqgmo::with_options(MQGMO_NO_WAIT | MQGMO_NO_SYNCPOINT);
+    gmo.msg_handle = Some(hmsg);
+    let mut buffer = vec![0u8; 4096];
+    let got = match connection.get(hobj, &mut md, &mut gmo, &mut buffer) {
+        Ok(result) => {
+            buffer.truncate(result.returned_length);
+            Some(buffer)
+        }
+        Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => None,
+        Err(error) => panic!("{error}"),
+    };
+    connection.delete_message_handle(hmsg).unwrap();
+    got
+}
+
+/// Get from the shared queue through each handle in turn until nothing is left: the texts
+/// each got.
+fn take_turns(subscribers: &mut [(&mut Connection, Hobj)]) -> Vec<Vec<String>> {
+    let mut got = vec![Vec::new(); subscribers.len()];
+    let mut empty_in_a_row = 0;
+    let mut turn = 0;
+    while empty_in_a_row < subscribers.len() {
+        let (connection, hobj) = &mut subscribers[turn];
+        match get_one(connection, *hobj) {
+            Some(data) => {
+                got[turn].push(String::from_utf8(data).unwrap());
+                empty_in_a_row = 0;
+            }
+            None => empty_in_a_row += 1,
+        }
+        turn = (turn + 1) % subscribers.len();
+    }
+    got
+}
+
+fn managed_queues(queue_manager: &QueueManager) -> Vec<String> {
+    queue_manager
+        .queues()
+        .iter()
+        .map(|queue| queue.name())
+        .filter(|name| name.starts_with("SYSTEM.MANAGED."))
+        .collect()
+}
+
+#[test]
+fn shared_handles_take_turns_at_one_subscription_and_others_are_refused() {
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let options = MQSO_CREATE | MQSO_RESUME | MQSO_MANAGED;
+    let mut first = connect(&queue_manager);
+    let mut second = connect(&queue_manager);
+    let (hsub_first, queue_first) = subscribe_named(&mut first, options, "Workers", "Jobs", true);
+    let hsub_first = hsub_first.unwrap();
+    let (hsub_second, queue_second) =
+        subscribe_named(&mut second, options, "Workers", "Jobs", true);
+    let hsub_second = hsub_second.unwrap();
+    assert_eq!(queue_manager.subscriptions().len(), 1, "one subscription");
+    // An unshared handle is refused while shared ones have it open.
+    let mut third = connect(&queue_manager);
+    let (refused, _) = subscribe_named(&mut third, options, "Workers", "Jobs", false);
+    assert_eq!(reason(refused), MQRC_SUBSCRIPTION_IN_USE);
+
+    let mut publishing = connect(&queue_manager);
+    let hobj = publisher(&mut publishing, "Jobs");
+    for index in 0..6 {
+        publish(
+            &mut publishing,
+            hobj,
+            MQPMO_NO_SYNCPOINT,
+            format!("job{index}").as_bytes(),
+        );
+    }
+    let got = take_turns(&mut [(&mut first, queue_first), (&mut second, queue_second)]);
+    let mut all: Vec<String> = got.concat();
+    all.sort();
+    assert_eq!(
+        all,
+        (0..6).map(|i| format!("job{i}")).collect::<Vec<_>>(),
+        "each once"
+    );
+    assert!(
+        got.iter().all(|each| !each.is_empty()),
+        "both took some: {got:?}"
+    );
+
+    // The first handle (whose MQSUB made the managed queue) closes: the subscription and its
+    // queue live on for the second.
+    first.close(hsub_first, MQCO_NONE).unwrap();
+    first.close(queue_first, MQCO_NONE).unwrap();
+    drop(first);
+    assert_eq!(
+        queue_manager.subscriptions().len(),
+        1,
+        "still open by the second"
+    );
+    publish(&mut publishing, hobj, MQPMO_NO_SYNCPOINT, b"job6");
+    let got = take_turns(&mut [(&mut second, queue_second)]);
+    assert_eq!(got, vec![vec!["job6".to_string()]]);
+    second.close(hsub_second, MQCO_NONE).unwrap();
+    assert!(
+        queue_manager.subscriptions().is_empty(),
+        "ended with the last handle"
+    );
+    assert!(
+        managed_queues(&queue_manager).is_empty(),
+        "and its managed queue"
+    );
+
+    // Now an unshared handle has it, and a shared one is refused.
+    let (unshared, _) = subscribe_named(&mut third, options, "Workers", "Jobs", false);
+    unshared.unwrap();
+    let (refused, _) = subscribe_named(&mut second, options, "Workers", "Jobs", true);
+    assert_eq!(reason(refused), MQRC_SUBSCRIPTION_IN_USE);
+    drop(third);
+    assert!(
+        queue_manager.subscriptions().is_empty(),
+        "gone with the connection"
+    );
+}
+
+#[test]
+fn a_shared_durable_subscription_is_removed_only_when_no_other_handle_has_it() {
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let options = MQSO_CREATE | MQSO_RESUME | MQSO_DURABLE | MQSO_MANAGED;
+    let mut first = connect(&queue_manager);
+    let mut second = connect(&queue_manager);
+    let (hsub_first, _) = subscribe_named(&mut first, options, "Audit", "Ledger", true);
+    let hsub_first = hsub_first.unwrap();
+    let (shared, _) = subscribe_named(&mut second, options, "Audit", "Ledger", true);
+    shared.unwrap();
+    assert_eq!(
+        reason(first.close(hsub_first, MQCO_REMOVE_SUB)),
+        MQRC_SUBSCRIPTION_IN_USE,
+        "another handle has it open"
+    );
+    // Connections ending keep a durable subscription.
+    drop(second);
+    assert_eq!(queue_manager.subscriptions().len(), 1);
+    first.close(hsub_first, MQCO_REMOVE_SUB).unwrap();
+    assert!(queue_manager.subscriptions().is_empty());
+    assert!(managed_queues(&queue_manager).is_empty());
+}
+
+#[test]
+fn an_alias_queue_whose_target_is_a_topic_publishes_on_it() {
+    use ferrite_queue_manager::{AliasDefinition, AliasTargetType};
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    define_topic(&queue_manager, TopicDefinition::new("PRICES", "Prices"));
+    let alias = |name: &str, target: &str| AliasDefinition {
+        target_type: AliasTargetType::Topic,
+        default_priority: 6,
+        ..AliasDefinition::new(name, target)
+    };
+    for definition in [
+        alias("PRICES.ALIAS", "PRICES"),
+        alias("NOWHERE.ALIAS", "NO.SUCH.TOPIC"),
+        AliasDefinition {
+            put_inhibited: true,
+            ..alias("CLOSED.ALIAS", "PRICES")
+        },
+    ] {
+        queue_manager
+            .define_object(ObjectDefinition::Alias(definition), false)
+            .unwrap();
+    }
+    let mut subscriber = connect(&queue_manager);
+    let (_hsub, queue) = subscribe(&mut subscriber, MQSO_CREATE | MQSO_MANAGED, "Prices");
+
+    let mut publishing = connect(&queue_manager);
+    let hobj = publishing
+        .open(&mut Mqod::queue("PRICES.ALIAS"), MQOO_OUTPUT)
+        .unwrap();
+    publish(&mut publishing, hobj, MQPMO_NO_SYNCPOINT, b"apples 3");
+    publishing
+        .put1(
+            &mut Mqod::queue("PRICES.ALIAS"),
+            &mut Mqmd::default(),
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            b"pears 4",
+        )
+        .unwrap();
+    let got = drain(&mut subscriber, queue);
+    let texts: Vec<&[u8]> = got.iter().map(|copy| copy.data.as_slice()).collect();
+    assert_eq!(
+        texts,
+        vec![&b"apples 3"[..], &b"pears 4"[..]],
+        "both published"
+    );
+    for copy in &got {
+        assert_eq!(
+            copy.topic_string, "Prices",
+            "the TOPIC object's topic string"
+        );
+        assert_eq!(copy.md.priority, 6, "the alias's DEFPRTY");
+    }
+
+    let refused = |connection: &mut Connection, name: &str, options: i32| {
+        reason(connection.open(&mut Mqod::queue(name), options))
+    };
+    assert_eq!(
+        refused(&mut publishing, "PRICES.ALIAS", MQOO_INPUT_AS_Q_DEF),
+        MQRC_OPTION_NOT_VALID_FOR_TYPE
+    );
+    assert_eq!(
+        refused(&mut publishing, "NOWHERE.ALIAS", MQOO_OUTPUT),
+        MQRC_UNKNOWN_ALIAS_BASE_Q
+    );
+    let closed = publishing
+        .open(&mut Mqod::queue("CLOSED.ALIAS"), MQOO_OUTPUT)
+        .unwrap();
+    let mut md = Mqmd::default();
+    let put = publishing.put(
+        closed,
+        &mut md,
+        &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+        b"not published",
+    );
+    assert_eq!(reason(put), MQRC_PUT_INHIBITED);
+    assert!(drain(&mut subscriber, queue).is_empty());
+}
+
+#[test]
+fn an_expired_subscription_gets_no_publications_and_mqsub_removes_it() {
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let options = MQSO_CREATE | MQSO_RESUME | MQSO_DURABLE | MQSO_MANAGED;
+    let mut subscriber = connect(&queue_manager);
+    let (hsub, _) = subscribe_named(&mut subscriber, options, "Nightly", "Batch", false);
+    subscriber.close(hsub.unwrap(), MQCO_KEEP_SUB).unwrap();
+    let mut expiring = queue_manager.subscription("Nightly").unwrap();
+    expiring.set_expiry(0, ferrite_queue_manager::now_ms());
+    queue_manager.define_subscription(expiring, true).unwrap();
+    let mut publishing = connect(&queue_manager);
+    let hobj = publisher(&mut publishing, "Batch");
+    let mut md = Mqmd::default();
+    let warning = publishing
+        .put(
+            hobj,
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT | MQPMO_WARN_IF_NO_SUBS_MATCHED),
+            b"run 1",
+        )
+        .unwrap();
+    assert_eq!(
+        warning.map(|warning| warning.reason),
+        Some(MQRC_NO_SUBS_MATCHED),
+        "the expired subscription is no subscriber"
+    );
+    let (resumed, _) = subscribe_named(
+        &mut subscriber,
+        MQSO_RESUME | MQSO_DURABLE | MQSO_MANAGED,
+        "Nightly",
+        "Batch",
+        false,
+    );
+    assert_eq!(reason(resumed), MQRC_NO_SUBSCRIPTION, "removed by MQSUB");
+    assert!(queue_manager.subscriptions().is_empty());
+    assert!(
+        managed_queues(&queue_manager).is_empty(),
+        "with its managed queue"
+    );
+}

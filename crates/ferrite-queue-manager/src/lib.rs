@@ -33,13 +33,13 @@ pub mod statistics;
 
 pub use objects::topic::TopicDefinition;
 pub use objects::{
-    AliasDefinition, AuthInfoDefinition, ChannelDefinition, DefinitionType, NamelistDefinition,
-    ObjectDefinition, ObjectTimes, ObjectType, ProcessDefinition, QueueDefinition,
-    QueueManagerAttributes, RemoteDefinition, StorageClassDefinition, ACCOUNTING_VALUES,
-    COUNT_ATTRIBUTE_MAX, DEFAULT_DEAD_LETTER_QUEUE, KEEPALIVE_AUTO, MONITORING_VALUES,
-    PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES, QMGR_ACCOUNTING_VALUES, QMGR_MONITORING_VALUES,
-    QMGR_MQI_MONITORING_VALUES, READ_AHEAD_VALUES, SERVICE_INTERVAL_EVENT_VALUES,
-    TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
+    AliasDefinition, AliasTargetType, AuthInfoDefinition, ChannelDefinition, DefinitionType,
+    NamelistDefinition, ObjectDefinition, ObjectTimes, ObjectType, ProcessDefinition,
+    QueueDefinition, QueueManagerAttributes, RemoteDefinition, StorageClassDefinition,
+    ACCOUNTING_VALUES, COUNT_ATTRIBUTE_MAX, DEFAULT_DEAD_LETTER_QUEUE, KEEPALIVE_AUTO,
+    MONITORING_VALUES, PROPERTY_CONTROL_VALUES, PUT_RESPONSE_VALUES, QMGR_ACCOUNTING_VALUES,
+    QMGR_MONITORING_VALUES, QMGR_MQI_MONITORING_VALUES, READ_AHEAD_VALUES,
+    SERVICE_INTERVAL_EVENT_VALUES, TRIGGER_DATA_LENGTH_MAX, TRIGGER_TYPE_VALUES,
 };
 pub use queue_manager::{
     now_ms, page_set_path, thread_number, ArrivalWaker, ArrivalWatch, ConfigurationChange,

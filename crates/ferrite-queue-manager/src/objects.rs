@@ -18,7 +18,7 @@
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
 //! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ STATMQI ACCTMQI CHCKCLNT (CHLEV absent in older images: DISABLED; STATMQI and ACCTMQI: OFF), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS), CHLAUTH (absent: ENABLED) and DEFXMITQ (absent: blank) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
-//! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE PUT GET DEFPSIST DEFPRTY                 |
+//! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE (QUEUE or TOPIC) PUT GET DEFPSIST DEFPRTY |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
 //! | `CHANNEL`  | 1       | CHANNEL CHLTYPE (SVRCONN, SDR, SVR, RCVR, RQSTR) DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER, and for message channels the lines of objects/message_channel.rs |
 //! | `PROCESS`  | 1       | PROCESS DESCR APPLICID APPLTYPE USERDATA ENVRDATA                    |
@@ -1038,15 +1038,36 @@ impl QueueDefinition {
     }
 }
 
-/// A QALIAS: another name for a queue (TARGTYPE(QUEUE)), with its own PUT/GET inhibits and
-/// message defaults.
+/// TARGTYPE: what an alias queue's TARGET names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AliasTargetType {
+    /// TARGTYPE(QUEUE): a queue.
+    Queue,
+    /// TARGTYPE(TOPIC): a TOPIC object; MQPUT to the alias publishes on its topic string.
+    Topic,
+}
+
+impl AliasTargetType {
+    /// TARGTYPE's MQSC keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            AliasTargetType::Queue => "QUEUE",
+            AliasTargetType::Topic => "TOPIC",
+        }
+    }
+}
+
+/// A QALIAS: another name for a queue (TARGTYPE(QUEUE)) or a topic (TARGTYPE(TOPIC)), with
+/// its own PUT/GET inhibits and message defaults.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AliasDefinition {
     pub name: String,
     pub description: String,
-    /// TARGET: the queue the alias resolves to (checked at MQOPEN, not at DEFINE, as MQ does;
-    /// blank in SYSTEM.DEFAULT.ALIAS.QUEUE).
+    /// TARGET: the queue or TOPIC object the alias resolves to (checked at MQOPEN, not at
+    /// DEFINE, as MQ does; blank in SYSTEM.DEFAULT.ALIAS.QUEUE).
     pub target: String,
+    /// TARGTYPE.
+    pub target_type: AliasTargetType,
     pub put_inhibited: bool,
     pub get_inhibited: bool,
     pub default_persistent: bool,
@@ -1060,6 +1081,7 @@ impl AliasDefinition {
             name: name.to_string(),
             description: String::new(),
             target: target.to_string(),
+            target_type: AliasTargetType::Queue,
             put_inhibited: false,
             get_inhibited: false,
             default_persistent: false,
@@ -1504,7 +1526,7 @@ impl ObjectDefinition {
                     .line("QUEUE", &d.name)
                     .line("DESCR", &d.description)
                     .line("TARGET", &d.target)
-                    .line("TARGTYPE", "QUEUE")
+                    .line("TARGTYPE", d.target_type.keyword())
                     .line("PUT", enabled_disabled(d.put_inhibited))
                     .line("GET", enabled_disabled(d.get_inhibited))
                     .line("DEFPSIST", yes_no(d.default_persistent))
@@ -1670,7 +1692,8 @@ impl AliasDefinition {
                 "QUEUE" => d.name = value.clone(),
                 "DESCR" => d.description = value.clone(),
                 "TARGET" => d.target = value.clone(),
-                "TARGTYPE" if value == "QUEUE" => {}
+                "TARGTYPE" if value == "QUEUE" => d.target_type = AliasTargetType::Queue,
+                "TARGTYPE" if value == "TOPIC" => d.target_type = AliasTargetType::Topic,
                 "PUT" => d.put_inhibited = disabled(value),
                 "GET" => d.get_inhibited = disabled(value),
                 "DEFPSIST" => d.default_persistent = yes(value),
@@ -1918,6 +1941,10 @@ mod tests {
                 get_inhibited: true,
                 default_priority: 7,
                 ..AliasDefinition::new("A", "L")
+            }),
+            ObjectDefinition::Alias(AliasDefinition {
+                target_type: AliasTargetType::Topic,
+                ..AliasDefinition::new("PRICES.ALIAS", "PRICES")
             }),
             ObjectDefinition::Remote(RemoteDefinition {
                 remote_name: "R".into(),

@@ -109,3 +109,19 @@ fn ibm_jms_durable_subscriber_receives_what_was_published_before_a_restart() {
     let queue_manager = &listener.fixture.queue_manager;
     assert!(queue_manager.subscriptions().is_empty(), "unsubscribed");
 }
+
+#[test]
+fn ibm_jms_shared_subscriptions_give_each_publication_to_one_consumer() {
+    let listener = listen(support::start_with(&[], ServerConfig::default()));
+    let output = run_java(
+        "JmsSharedSubscriptions",
+        &channel_arguments(&listener, &["ferrite/test/shared", "20"]),
+    );
+    assert!(output.contains("2 passed, 0 failed"), "every check ran");
+    let queue_manager = &listener.fixture.queue_manager;
+    assert!(
+        queue_manager.subscriptions().is_empty(),
+        "no subscription left: {:?}",
+        queue_manager.subscriptions()
+    );
+}

@@ -1,9 +1,15 @@
 //! PCF's publish/subscribe inquiries: Inquire Subscription (MQCMD_INQUIRE_SUBSCRIPTION), Inquire
 //! Subscription Status (MQCMD_INQUIRE_SUB_STATUS), Inquire Topic Status
 //! (MQCMD_INQUIRE_TOPIC_STATUS) and Delete Subscription (MQCMD_DELETE_SUBSCRIPTION), answered
-//! from what DISPLAY SUB, SBSTATUS and TPSTATUS show (pubsub_commands.rs) through the PCF maps.
+//! from what DISPLAY SUB, SBSTATUS and TPSTATUS show (pubsub_commands.rs) through the PCF maps;
+//! Change Subscription (MQCMD_CHANGE_SUBSCRIPTION), checked as ALTER SUB is
+//! (subscription_changes.rs).
 
-use ferrite_constants::{misc::*, pcf_reason::*, pcf_selector::*, reason::*, selector::*};
+use ferrite_constants::{
+    expiry::MQEI_UNLIMITED, misc::*, pcf_reason::*, pcf_selector::*, priority::*, reason::*,
+    selector::*,
+};
+use ferrite_queue_manager::objects::subscription::PublicationProperties;
 
 use super::{ignorable, Context, Inquiry, PcfFailure, Request, Responses};
 use crate::pcf_attributes::{
@@ -12,6 +18,7 @@ use crate::pcf_attributes::{
 use crate::pubsub_commands::{
     selected_subscriptions, status_attributes, subscription_attributes, topic_status_rows,
 };
+use crate::subscription_changes::{named_subscription, SubscriptionChanges};
 
 /// The SubType and Durable selections of a subscription inquiry.
 fn selections(
@@ -153,5 +160,162 @@ pub(super) fn delete_subscription(context: &Context, request: &Request) -> Respo
     if removed.managed && removed.durable {
         let _ = queue_manager.delete_queue(&removed.destination, true);
     }
+    Ok(Vec::new())
+}
+
+/// The parameters Change Subscription takes.
+const CHANGE_SUBSCRIPTION_PARAMETERS: &[i32] = &[
+    MQCACF_SUB_NAME,
+    MQBACF_SUB_ID,
+    MQCACF_DESTINATION,
+    MQCACF_DESTINATION_Q_MGR,
+    MQBACF_DESTINATION_CORREL_ID,
+    MQIACF_DESTINATION_CLASS,
+    MQIACF_EXPIRY,
+    MQBACF_ACCOUNTING_TOKEN,
+    MQCACF_APPL_IDENTITY_DATA,
+    MQIACF_PUB_PRIORITY,
+    MQIACF_PUBSUB_PROPERTIES,
+    MQIACF_REQUEST_ONLY,
+    MQCACF_SUB_SELECTOR,
+    MQCACF_SUB_USER_ID,
+    MQCA_TOPIC_NAME,
+    MQCA_TOPIC_STRING,
+    MQCACF_SUB_USER_DATA,
+    MQIACF_VARIABLE_USER_ID,
+    MQIACF_WILDCARD_SCHEMA,
+];
+
+/// An integer parameter that must be one of `values`: the index of its value.
+fn one_of(request: &Request, id: i32, values: &[i32]) -> Result<Option<usize>, PcfFailure> {
+    match request.integer(id)? {
+        None => Ok(None),
+        Some(value) => values
+            .iter()
+            .position(|candidate| *candidate == value)
+            .map(Some)
+            .ok_or_else(|| PcfFailure::parameter(MQRCCF_PARM_VALUE_ERROR, id)),
+    }
+}
+
+/// A byte-string parameter of exactly `N` bytes.
+fn bytes_of<const N: usize>(request: &Request, id: i32) -> Result<Option<[u8; N]>, PcfFailure> {
+    match request.bytes(id)? {
+        None => Ok(None),
+        Some(bytes) => <[u8; N]>::try_from(bytes)
+            .map(Some)
+            .map_err(|_| PcfFailure::parameter(MQRCCF_CFBS_LENGTH_ERROR, id)),
+    }
+}
+
+/// The changes a Change Subscription asks for, each value checked.
+fn requested_changes(request: &Request) -> Result<SubscriptionChanges, PcfFailure> {
+    let text = |id| request.string(id).map(|value| value.map(str::to_string));
+    let mut changes = SubscriptionChanges {
+        destination: text(MQCACF_DESTINATION)?,
+        destination_queue_manager: text(MQCACF_DESTINATION_Q_MGR)?,
+        user_data: text(MQCACF_SUB_USER_DATA)?,
+        user: text(MQCACF_SUB_USER_ID)?,
+        application_id: text(MQCACF_APPL_IDENTITY_DATA)?,
+        topic_object: text(MQCA_TOPIC_NAME)?,
+        topic_string: text(MQCA_TOPIC_STRING)?,
+        selector: text(MQCACF_SUB_SELECTOR)?,
+        correl_id: bytes_of::<24>(request, MQBACF_DESTINATION_CORREL_ID)?,
+        accounting_token: bytes_of::<32>(request, MQBACF_ACCOUNTING_TOKEN)?,
+        ..SubscriptionChanges::default()
+    };
+    if changes.destination.as_deref() == Some("") {
+        return Err(PcfFailure::parameter(
+            MQRCCF_PARM_VALUE_ERROR,
+            MQCACF_DESTINATION,
+        ));
+    }
+    let limit = ferrite_queue_manager::objects::subscription::PUBLICATION_APPLICATION_ID_LENGTH_MAX;
+    if changes
+        .application_id
+        .as_ref()
+        .is_some_and(|id| id.len() > limit)
+    {
+        return Err(PcfFailure::parameter(
+            MQRCCF_CFST_STRING_LENGTH_ERR,
+            MQCACF_APPL_IDENTITY_DATA,
+        ));
+    }
+    if let Some(expiry) = request.integer(MQIACF_EXPIRY)? {
+        if !(expiry == MQEI_UNLIMITED || (0..=999_999_999).contains(&expiry)) {
+            return Err(PcfFailure::parameter(
+                MQRCCF_PARM_VALUE_ERROR,
+                MQIACF_EXPIRY,
+            ));
+        }
+        changes.expiry = Some(expiry);
+    }
+    if let Some(priority) = request.integer(MQIACF_PUB_PRIORITY)? {
+        let valid = [MQPRI_PRIORITY_AS_PUBLISHED, MQPRI_PRIORITY_AS_Q_DEF].contains(&priority)
+            || (0..=9).contains(&priority);
+        if !valid {
+            return Err(PcfFailure::parameter(
+                MQRCCF_PARM_VALUE_ERROR,
+                MQIACF_PUB_PRIORITY,
+            ));
+        }
+        changes.publication_priority = Some(priority);
+    }
+    changes.properties = one_of(
+        request,
+        MQIACF_PUBSUB_PROPERTIES,
+        &[MQPSPROP_NONE, MQPSPROP_MSGPROP],
+    )?
+    .map(|index| {
+        [
+            PublicationProperties::None,
+            PublicationProperties::MessageProperties,
+        ][index]
+    });
+    changes.publications_on_request = one_of(
+        request,
+        MQIACF_REQUEST_ONLY,
+        &[MQRU_PUBLISH_ALL, MQRU_PUBLISH_ON_REQUEST],
+    )?
+    .map(|index| index == 1);
+    changes.any_user = one_of(
+        request,
+        MQIACF_VARIABLE_USER_ID,
+        &[MQVU_FIXED_USER, MQVU_ANY_USER],
+    )?
+    .map(|index| index == 1);
+    changes.managed = one_of(
+        request,
+        MQIACF_DESTINATION_CLASS,
+        &[MQDC_PROVIDED, MQDC_MANAGED],
+    )?
+    .map(|index| index == 1);
+    changes.wildcard_character =
+        one_of(request, MQIACF_WILDCARD_SCHEMA, &[MQWS_TOPIC, MQWS_CHAR])?.map(|index| index == 1);
+    Ok(changes)
+}
+
+/// Change Subscription: SubName, SubId or both (MQRC_NO_SUBSCRIPTION when none matches), then
+/// the attributes to change, checked as ALTER SUB checks them.
+pub(super) fn change_subscription(context: &Context, request: &Request) -> Responses {
+    request.check(|p| ignorable(p) || CHANGE_SUBSCRIPTION_PARAMETERS.contains(&p.id()))?;
+    let name = request.string(MQCACF_SUB_NAME)?;
+    let id = bytes_of::<24>(request, MQBACF_SUB_ID)?;
+    if name.is_none() && id.is_none() {
+        return Err(PcfFailure::parameter(
+            MQRCCF_PARM_COUNT_TOO_SMALL,
+            MQCACF_SUB_NAME,
+        ));
+    }
+    let changes = requested_changes(request)?;
+    let queue_manager = context.queue_manager;
+    let subscription =
+        named_subscription(queue_manager, name, id).ok_or(PcfFailure::new(MQRC_NO_SUBSCRIPTION))?;
+    let altered = changes
+        .apply(queue_manager, subscription, ferrite_queue_manager::now_ms())
+        .map_err(|refused| PcfFailure::new(refused.reason))?;
+    queue_manager
+        .define_subscription(altered, true)
+        .map_err(PcfFailure::storage)?;
     Ok(Vec::new())
 }

@@ -17,8 +17,8 @@ use ferrite_queue_manager::objects::authority_record::{
     MQZAO_SET_ALL_CONTEXT, MQZAO_SET_IDENTITY_CONTEXT,
 };
 use ferrite_queue_manager::{
-    thread_number, ConnectingUser, DefinitionType, HandleRecord, LocalQueue, ObjectDefinition,
-    ObjectType, Principal, QueueDefinition,
+    thread_number, AliasDefinition, AliasTargetType, ConnectingUser, DefinitionType, HandleRecord,
+    LocalQueue, ObjectDefinition, ObjectType, Principal, QueueDefinition,
 };
 
 use super::{
@@ -202,6 +202,12 @@ impl Connection {
                 {
                     check_remote_open_options(options)?;
                 }
+                // Publish/subscribe hook: an alias queue whose target is a topic (pubsub.rs).
+                if let Some(topic_alias) = local_name.then(|| self.topic_alias(&name)).flatten() {
+                    let target = self.open_alias_topic(od, &topic_alias, options)?;
+                    alias = Some(topic_alias.name);
+                    break 'queue target;
+                }
                 // Queue sharing group hook: a shared queue (shared_queues.rs).
                 if let Some(shared) = self.open_shared_queue(od, &name, q_mgr_name, options)? {
                     break 'queue shared;
@@ -342,6 +348,16 @@ impl Connection {
             triggering::initiation_queue_opened(&self.queue_manager, &queue);
         }
         Ok(Hobj(hobj))
+    }
+
+    /// The alias queue `name` when its TARGTYPE is TOPIC.
+    fn topic_alias(&self, name: &str) -> Option<AliasDefinition> {
+        match self.queue_manager.object(ObjectType::AliasQueue, name) {
+            Some(ObjectDefinition::Alias(alias)) if alias.target_type == AliasTargetType::Topic => {
+                Some(alias)
+            }
+            _ => None,
+        }
     }
 
     /// The local queue an MQOPEN of the queue `name` reaches: the queue itself, a new dynamic
@@ -663,6 +679,18 @@ impl Connection {
         }
         self.queue_manager.delete_temporary_queue(queue)?;
         Ok(())
+    }
+
+    /// Make the temporary dynamic queue `hobj` created outlive the handle and the connection:
+    /// something else (a shared subscription) deletes it.
+    pub(super) fn disown_temporary_queue(&mut self, hobj: Hobj) {
+        let handle = self.handles.get_mut(&hobj.0).expect("an open handle");
+        assert!(handle.created_temporary, "the handle created its queue");
+        handle.created_temporary = false;
+        if let Target::Queue(queue) = &handle.target {
+            self.temporary_queues
+                .retain(|created| !Arc::ptr_eq(created, queue));
+        }
     }
 
     /// At the end of the connection: delete the temporary dynamic queues it created.

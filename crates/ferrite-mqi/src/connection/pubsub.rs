@@ -5,8 +5,10 @@
 //!
 //! **Publish.** A publication goes to every subscription whose topic string selects its topic
 //! string (and whose selector it passes), as one copy per subscription: a new MsgId, the
-//! subscription's CorrelId (SubCorrelId), its PUBPRTY, the publisher's context, and the
-//! properties MQ adds (`mqps.Top`, MQTopicString; `mqps.Sud`, MQSubUserData). All or nothing:
+//! subscription's CorrelId (SubCorrelId), its PUBPRTY, the publisher's context (the
+//! subscription's PUBACCT and PUBAPPID in place of its AccountingToken and ApplIdentityData
+//! when they are set), and the properties MQ adds (`mqps.Top`, MQTopicString; `mqps.Sud`,
+//! MQSubUserData; none with PSPROP(NONE)). All or nothing:
 //! outside syncpoint the copies are put in a unit of work of the publish's own, committed
 //! before MQPUT returns; inside, in the connection's. A copy that cannot be put fails the
 //! publish when the topic's PMSGDLV/NPMSGDLV require it (ALL; ALLDUR for a durable
@@ -19,12 +21,25 @@
 //!
 //! **Retained publications** (MQPMO_RETAIN, MQSUBRQ): `retained.rs`.
 //!
+//! **Expiry.** A subscription whose EXPIRY (ALTER SUB, DEFINE SUB) has run out gets no more
+//! publications, and MQSUB of its name removes it first (with a managed queue, the queue)
+//! unless a handle still has it open.
+//!
 //! **Subscribe.** MQSUB makes (MQSO_CREATE), resumes (MQSO_RESUME) or changes (MQSO_ALTER)
 //! a subscription, durable (MQSO_DURABLE, named by SubName, stored) or not (it ends with its
 //! handle or connection). MQSO_MANAGED makes its queue from the topic's MDURMDL or MNDURMDL
 //! model (a permanent dynamic queue for a durable subscription, deleted with it; a temporary
 //! one for a non-durable subscription, which lives as long as the handle MQSUB returns for it);
 //! otherwise the application's Hobj names the queue.
+//!
+//! **Shared subscriptions** ([`Connection::subscribe_shared`], JMS 2.0's shared consumers).
+//! One handle at a time has a subscription open (MQRC_SUBSCRIPTION_IN_USE for another) unless
+//! it and every handle that has it open share it: then several handles, on any connections,
+//! have it open at once and get from its one queue, so each publication reaches one of them.
+//! A shared non-durable subscription ends when the last of its handles closes, and its
+//! managed queue with it (the queue is the subscription's, not the first handle's). MQCLOSE
+//! with MQCO_REMOVE_SUB of a durable one while other handles have it open is
+//! MQRC_SUBSCRIPTION_IN_USE, and the handle stays open.
 
 use std::sync::Arc;
 
@@ -45,12 +60,15 @@ use ferrite_queue_manager::objects::authority_record::{
     AuthorityObjectType, MQZAO_PUBLISH, MQZAO_RESUME, MQZAO_SUBSCRIBE,
 };
 use ferrite_queue_manager::objects::subscription::{
-    hex, SubscriptionDefinition, PRIORITY_AS_PUBLISHED, PRIORITY_AS_QUEUE_DEFAULT,
+    hex, PublicationProperties, SubscriptionDefinition, PRIORITY_AS_PUBLISHED,
+    PRIORITY_AS_QUEUE_DEFAULT,
 };
 use ferrite_queue_manager::objects::topic::{MessageDelivery, SYSTEM_BASE_TOPIC};
 use ferrite_queue_manager::pubsub::topic_string::{check_topic_string, combine};
 use ferrite_queue_manager::pubsub::{TopicTree, WildcardScheme};
-use ferrite_queue_manager::{now_ms, DefinitionType, LocalQueue, Principal, UnitOfWork};
+use ferrite_queue_manager::{
+    now_ms, AliasDefinition, AliasTargetType, DefinitionType, LocalQueue, Principal, UnitOfWork,
+};
 
 use super::{failed, Connection, Hobj, ObjectHandle, Target};
 use crate::descriptor::{self, trim};
@@ -136,6 +154,10 @@ impl Publication<'_> {
         copy: &mut Mqmd,
         subscription: &SubscriptionDefinition,
     ) -> MqResult<std::borrow::Cow<'_, [u8]>> {
+        if subscription.publication_properties == PublicationProperties::None {
+            // PSPROP(NONE): as published, Format and all.
+            return Ok(std::borrow::Cow::Borrowed(self.data));
+        }
         let plain = subscription.user_data.is_empty();
         if let Some((format, data)) = self.plain_copy.get().filter(|_| plain) {
             copy.format = *format;
@@ -190,6 +212,29 @@ impl Connection {
         let tree = self.queue_manager.topic_tree();
         self.authorize_topic(&tree, &topic_string, TopicAccess::Publish(options))?;
         Ok(Target::Topic(topic_string))
+    }
+
+    /// MQOPEN of an alias queue whose TARGTYPE is TOPIC: the alias's own authority (as for
+    /// any alias), then its TARGET as a TOPIC object opened for output
+    /// (MQRC_UNKNOWN_ALIAS_BASE_Q when there is none; MQRC_OPTION_NOT_VALID_FOR_TYPE for
+    /// anything but output).
+    pub(super) fn open_alias_topic(
+        &mut self,
+        od: &Mqod,
+        alias: &AliasDefinition,
+        options: i32,
+    ) -> MqResult<Target> {
+        debug_assert_eq!(alias.target_type, AliasTargetType::Topic);
+        self.authorize_open(od, AuthorityObjectType::Queue, &alias.name, options)?;
+        if self.queue_manager.topic_object(&alias.target).is_err() {
+            return failed(MQRC_UNKNOWN_ALIAS_BASE_Q);
+        }
+        let mut topic = Mqod {
+            object_type: MQOT_TOPIC,
+            object_name: alias.target.clone(),
+            ..Mqod::default()
+        };
+        self.open_topic(&mut topic, options)
     }
 
     /// The full topic string an MQOPEN or MQSUB names: the TOPIC object `object_name`'s
@@ -285,10 +330,13 @@ impl Connection {
 
     /// MQPUT on a topic handle: publish to every subscriber, all or nothing (module docs).
     /// Warns MQRC_NO_SUBS_MATCHED with MQPMO_WARN_IF_NO_SUBS_MATCHED when none matched.
+    /// `alias_defaults`: the DEFPRTY and DEFPSIST of the alias queue the topic was opened
+    /// through, in place of the topic's.
     pub(super) fn publish(
         &mut self,
         topic_string: &str,
         open_options: i32,
+        alias_defaults: Option<(u8, bool)>,
         md: &mut Mqmd,
         pmo: &mut Mqpmo,
         data: &[u8],
@@ -305,7 +353,8 @@ impl Connection {
             return failed(MQRC_PUT_INHIBITED);
         }
         let put_time_ms = now_ms();
-        let defaults = (attributes.default_priority, attributes.default_persistent);
+        let defaults =
+            alias_defaults.unwrap_or((attributes.default_priority, attributes.default_persistent));
         let (mut published, mut warning) = self.stored_descriptor(md, options, defaults);
         self.set_put_context(&mut published, options, passed.as_ref(), put_time_ms);
         let persistent = published.persistence == MQPER_PERSISTENT;
@@ -410,6 +459,18 @@ impl Connection {
     /// managed queue (output). Returns the subscription handle (Hsub); `sd` returns
     /// SubCorrelId and ResObjectString.
     pub fn subscribe(&mut self, sd: &mut Mqsd, hobj: &mut Hobj) -> MqResult<Hobj> {
+        self.subscribe_as(sd, hobj, false)
+    }
+
+    /// MQSUB of a shared subscription (module docs): as [`Connection::subscribe`], but other
+    /// shared handles may have the subscription open too, and this one shares it with them.
+    /// MQ's MQSD has no option for it: IBM's JMS client asks for it in the LPI subscription
+    /// descriptor of its SPI SUBSCRIBE.
+    pub fn subscribe_shared(&mut self, sd: &mut Mqsd, hobj: &mut Hobj) -> MqResult<Hobj> {
+        self.subscribe_as(sd, hobj, true)
+    }
+
+    fn subscribe_as(&mut self, sd: &mut Mqsd, hobj: &mut Hobj, shared: bool) -> MqResult<Hobj> {
         check_subscribe_options(sd.options)?;
         self.check_quiescing(sd.options & MQSO_FAIL_IF_QUIESCING != 0)?;
         let durable = sd.options & MQSO_DURABLE != 0;
@@ -420,22 +481,35 @@ impl Connection {
         let existing = (!name.is_empty())
             .then(|| self.queue_manager.subscription(&name))
             .flatten();
+        let existing = match existing {
+            // An expired subscription that no handle has open ends now, as MQ removes it.
+            Some(expired)
+                if expired.expired(now_ms())
+                    && !self.queue_manager.subscription_in_use(&expired.name) =>
+            {
+                self.remove_subscription(&expired.name, false)?;
+                None
+            }
+            existing => existing,
+        };
         let subscription = match existing {
-            Some(existing) => self.resume_subscription(sd, existing, hobj)?,
+            Some(existing) => self.resume_subscription(sd, existing, hobj, shared)?,
             None if sd.options & MQSO_CREATE == 0 => return failed(MQRC_NO_SUBSCRIPTION),
-            None => self.create_subscription(sd, name, hobj)?,
+            None => self.create_subscription(sd, name, hobj, shared)?,
         };
         sd.sub_correl_id = subscription.correl_id;
         sd.res_object_string = subscription.topic_string.clone();
         Ok(self.subscription_handle(&subscription, sd.options))
     }
 
-    /// A new subscription: its topic, checks, destination, then the definition made.
+    /// A new subscription: its topic, checks, destination, then the definition made and
+    /// claimed for the handle MQSUB returns.
     fn create_subscription(
         &mut self,
         sd: &Mqsd,
         name: String,
         hobj: &mut Hobj,
+        shared: bool,
     ) -> MqResult<SubscriptionDefinition> {
         let durable = sd.options & MQSO_DURABLE != 0;
         let topic_object = trim(&sd.object_name).to_string();
@@ -489,16 +563,33 @@ impl Connection {
             user: self.principal.name.clone(),
             any_user: sd.options & MQSO_ANY_USERID != 0,
             durable,
+            ..SubscriptionDefinition::blank()
         };
-        let defined = self
+        // Claimed before it is defined, so that no other handle resumes it in between.
+        let claimed = self
             .queue_manager
-            .define_subscription(subscription.clone(), false);
+            .claim_subscription(&subscription.name, shared);
+        let defined = match claimed {
+            true => self
+                .queue_manager
+                .define_subscription(subscription.clone(), false)
+                .map_err(MqError::from),
+            false => failed(MQRC_SUBSCRIPTION_IN_USE),
+        };
         if let Err(error) = defined {
+            if claimed {
+                self.queue_manager.release_subscription(&subscription.name);
+            }
             if managed {
                 self.remove_managed_queue(*hobj, subscription.durable);
                 *hobj = Hobj(0);
             }
-            return Err(error.into());
+            return Err(error);
+        }
+        if managed && shared && !durable {
+            // The temporary queue lives as long as the subscription, which outlives this
+            // handle while other shared handles have it open.
+            self.disown_temporary_queue(*hobj);
         }
         let on_request = sd.options & MQSO_PUBLICATIONS_ON_REQUEST != 0;
         if sd.options & MQSO_NEW_PUBLICATIONS_ONLY == 0 && !on_request {
@@ -516,6 +607,7 @@ impl Connection {
         sd: &Mqsd,
         mut subscription: SubscriptionDefinition,
         hobj: &mut Hobj,
+        shared: bool,
     ) -> MqResult<SubscriptionDefinition> {
         if sd.options & (MQSO_RESUME | MQSO_ALTER) == 0 {
             return failed(MQRC_SUB_ALREADY_EXISTS);
@@ -540,8 +632,12 @@ impl Connection {
                 subscription.correl_id = sd.sub_correl_id;
             }
         }
-        // One handle at a time has a subscription open; the claim is the check.
-        if !self.queue_manager.claim_subscription(&subscription.name) {
+        // One handle at a time has a subscription open, or shared handles together; the claim
+        // is the check.
+        if !self
+            .queue_manager
+            .claim_subscription(&subscription.name, shared)
+        {
             return failed(MQRC_SUBSCRIPTION_IN_USE);
         }
         let resumed = self.reopen_subscription(&subscription, alter, hobj);
@@ -665,10 +761,10 @@ impl Connection {
         }
     }
 
-    /// The handle MQSUB returns for `subscription`, which it now has open (claimed: a new one
-    /// here, a resumed one by [`Connection::resume_subscription`]).
+    /// The handle MQSUB returns for `subscription`, which it now has open (claimed by
+    /// [`Connection::create_subscription`] or [`Connection::resume_subscription`]).
     fn subscription_handle(&mut self, subscription: &SubscriptionDefinition, options: i32) -> Hobj {
-        self.queue_manager.claim_subscription(&subscription.name);
+        debug_assert!(self.queue_manager.subscription_in_use(&subscription.name));
         let hsub = self.next_handle;
         self.next_handle += 1;
         let target = Target::Subscription(SubscriptionHandle {
@@ -711,22 +807,40 @@ impl Connection {
         if !subscription.durable && options & MQCO_KEEP_SUB != 0 {
             return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
         }
-        let remove = !subscription.durable || options & MQCO_REMOVE_SUB != 0;
+        let durable = subscription.durable;
+        let remove = !durable || options & MQCO_REMOVE_SUB != 0;
         let name = subscription.name.clone();
+        let others_open = self
+            .queue_manager
+            .subscription_claim(&name)
+            .is_some_and(|claim| claim.handles > 1);
+        if durable && remove && others_open {
+            return failed(MQRC_SUBSCRIPTION_IN_USE);
+        }
         self.handles.remove(&hsub.0);
         self.note_handles();
-        self.queue_manager.release_subscription(&name);
-        if remove {
-            self.remove_subscription(&name)?;
+        let claim = self.queue_manager.release_subscription(&name);
+        if remove && claim.handles == 1 {
+            self.remove_subscription(&name, claim.shared)?;
         }
         Ok(())
     }
 
-    /// End a subscription: its definition, and a durable managed one's queue.
-    fn remove_subscription(&mut self, name: &str) -> MqResult<()> {
+    /// End a subscription: its definition, a durable managed one's queue, and a shared
+    /// non-durable managed one's (a temporary queue no handle owns).
+    fn remove_subscription(&mut self, name: &str, shared: bool) -> MqResult<()> {
         let removed = self.queue_manager.delete_subscription(name)?;
         if removed.managed && removed.durable {
             let _ = self.queue_manager.delete_queue(&removed.destination, true);
+        }
+        if removed.managed && !removed.durable && shared {
+            let queue = self.queue_manager.queue(&removed.destination);
+            let temporary = queue.filter(|queue| {
+                queue.with_definition(|d| d.definition_type) == DefinitionType::TemporaryDynamic
+            });
+            if let Some(queue) = temporary {
+                let _ = self.queue_manager.delete_temporary_queue(&queue);
+            }
         }
         Ok(())
     }
@@ -745,9 +859,9 @@ impl Connection {
             })
             .collect();
         for (name, durable) in subscriptions {
-            self.queue_manager.release_subscription(&name);
-            if !durable && !self.queue_manager.is_stopping() {
-                let _ = self.remove_subscription(&name);
+            let claim = self.queue_manager.release_subscription(&name);
+            if !durable && claim.handles == 1 && !self.queue_manager.is_stopping() {
+                let _ = self.remove_subscription(&name, claim.shared);
             }
         }
     }
@@ -843,6 +957,15 @@ pub(super) fn deliver(
     let mut copy = publication.descriptor.clone();
     copy.msg_id = new_identifier(queue_manager.name());
     copy.correl_id = subscription.correl_id;
+    // PUBACCT and PUBAPPID, when set, replace the publisher's identity context.
+    if subscription.publication_accounting_token != [0; 32] {
+        copy.accounting_token = subscription.publication_accounting_token;
+    }
+    if !subscription.publication_application_id.is_empty() {
+        copy.appl_identity_data =
+            crate::mq_char::MqChar::new(&subscription.publication_application_id)
+                .map_err(|_| MqError::failed(MQRC_UNEXPECTED_ERROR))?;
+    }
     let (default_priority, temporary) = queue.with_definition(|definition| {
         (
             definition.default_priority,

@@ -145,7 +145,13 @@ impl Connection {
         let shared = self.is_shared_handle(hobj);
         // Publish/subscribe hook: a topic handle publishes (pubsub.rs).
         if let Some((topic_string, open_options)) = self.topic_of(hobj) {
-            return self.publish(&topic_string, open_options, md, pmo, data);
+            // Opened through an alias queue (TARGTYPE(TOPIC)): its PUT inhibit and defaults.
+            let alias = self.alias_of(self.handle(hobj)?);
+            if alias.as_ref().is_some_and(|alias| alias.put_inhibited) {
+                return failed(MQRC_PUT_INHIBITED);
+            }
+            let defaults = alias.map(|alias| (alias.default_priority, alias.default_persistent));
+            return self.publish(&topic_string, open_options, defaults, md, pmo, data);
         }
         // Queue sharing group hook: a shared queue's structure (shared_queues.rs).
         if shared {

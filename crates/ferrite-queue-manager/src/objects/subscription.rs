@@ -5,10 +5,14 @@
 //!
 //! ## Stored image (`FERRITE-OBJECT 2 SUB`)
 //! `SUB SUBID TOPICOBJ TOPICSTR WSCHEMA DEST DESTQMGR DESTCLAS DESTCORL USERDATA SELECTOR PUBPRTY
-//! SUBTYPE REQONLY SUBUSER VARUSER` (REQONLY `YES` or `NO`, absent: `NO`; SUBUSER the owning
-//! user ID, absent: blank, anyone; VARUSER `FIXED` or `ANY`, absent: `FIXED`): SUBID and DESTCORL as 48 hexadecimal digits, WSCHEMA `TOPIC` or `CHAR`,
-//! DESTCLAS `MANAGED` or `PROVIDED`, PUBPRTY `ASPUB`, `ASQDEF` or 0-9, SUBTYPE `API` or
-//! `ADMIN`.
+//! SUBTYPE REQONLY SUBUSER VARUSER PUBACCT PUBAPPID PSPROP EXPIRY EXPIRYAT` (REQONLY `YES` or
+//! `NO`, absent: `NO`; SUBUSER the owning user ID, absent: blank, anyone; VARUSER `FIXED` or
+//! `ANY`, absent: `FIXED`; PUBACCT 64 hexadecimal digits, absent: zeros; PUBAPPID text,
+//! absent: blank; PSPROP `NONE` or `MSGPROP`, absent: `MSGPROP`; EXPIRY tenths of a second
+//! or `UNLIMITED`, absent: `UNLIMITED`; EXPIRYAT the time it expires, milliseconds since
+//! 1970, present with a limited EXPIRY): SUBID and DESTCORL as 48 hexadecimal digits,
+//! WSCHEMA `TOPIC` or `CHAR`, DESTCLAS `MANAGED` or `PROVIDED`, PUBPRTY `ASPUB`, `ASQDEF` or
+//! 0-9, SUBTYPE `API` or `ADMIN`.
 
 use ferrite_storage::error::{StorageError, StorageResult};
 
@@ -29,6 +33,42 @@ pub const SUBSCRIPTION_TEXTS_BYTES_MAX: usize = 15 * 1024;
 pub const PRIORITY_AS_PUBLISHED: i32 = -3;
 /// PUBPRTY(ASQDEF): publications take the destination queue's DEFPRTY.
 pub const PRIORITY_AS_QUEUE_DEFAULT: i32 = -1;
+
+/// PUBAPPID's longest value (MQ_APPL_IDENTITY_DATA_LENGTH).
+pub const PUBLICATION_APPLICATION_ID_LENGTH_MAX: usize = 32;
+
+/// EXPIRY(UNLIMITED) (MQEI_UNLIMITED).
+pub const EXPIRY_UNLIMITED: i32 = -1;
+
+/// PSPROP: how MQ's publish/subscribe properties (MQTopicString, MQSubUserData,
+/// MQIsRetained) travel with a subscription's publications. MQ's COMPAT and RFH2 forms (an
+/// MQRFH version 1 or a `psc` folder) are not offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PublicationProperties {
+    /// PSPROP(NONE): none are added; the publication arrives as published.
+    None,
+    /// PSPROP(MSGPROP): as message properties (`mqps.*` in the copy's MQRFH2).
+    MessageProperties,
+}
+
+impl PublicationProperties {
+    /// PSPROP's MQSC keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            PublicationProperties::None => "NONE",
+            PublicationProperties::MessageProperties => "MSGPROP",
+        }
+    }
+
+    /// From PSPROP's keyword (None for one Ferrite does not offer).
+    pub fn from_keyword(keyword: &str) -> Option<PublicationProperties> {
+        match keyword {
+            "NONE" => Some(PublicationProperties::None),
+            "MSGPROP" => Some(PublicationProperties::MessageProperties),
+            _ => None,
+        }
+    }
+}
 
 /// A subscription.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +110,20 @@ pub struct SubscriptionDefinition {
     /// VARUSER(ANY), MQSO_ANY_USERID: other users may resume or alter it (with the authority);
     /// VARUSER(FIXED), MQ's default: only its owner (MQRC_IDENTITY_MISMATCH).
     pub any_user: bool,
+    /// PUBACCT: the AccountingToken of the publications delivered (all zeros: the
+    /// publisher's).
+    pub publication_accounting_token: [u8; 32],
+    /// PUBAPPID: the ApplIdentityData of the publications delivered (blank: the
+    /// publisher's).
+    pub publication_application_id: String,
+    /// PSPROP.
+    pub publication_properties: PublicationProperties,
+    /// EXPIRY: tenths of a second from when it was set to when the subscription expires, or
+    /// [`EXPIRY_UNLIMITED`].
+    pub expiry: i32,
+    /// When a limited EXPIRY runs out, milliseconds since 1970 (0 when unlimited): an
+    /// expired subscription receives no more publications.
+    pub expires_at_ms: u64,
     /// Whether it is durable (stored); non-durable ones are never stored.
     pub durable: bool,
 }
@@ -95,8 +149,28 @@ impl SubscriptionDefinition {
             publications_on_request: false,
             user: String::new(),
             any_user: false,
+            publication_accounting_token: [0; 32],
+            publication_application_id: String::new(),
+            publication_properties: PublicationProperties::MessageProperties,
+            expiry: EXPIRY_UNLIMITED,
+            expires_at_ms: 0,
             durable: true,
         }
+    }
+
+    /// Set EXPIRY (tenths of a second, or [`EXPIRY_UNLIMITED`]) from `now_ms`.
+    pub fn set_expiry(&mut self, expiry: i32, now_ms: u64) {
+        assert!(expiry == EXPIRY_UNLIMITED || expiry >= 0, "EXPIRY {expiry}");
+        self.expiry = expiry;
+        self.expires_at_ms = match expiry {
+            EXPIRY_UNLIMITED => 0,
+            tenths => now_ms + tenths as u64 * 100,
+        };
+    }
+
+    /// Whether its EXPIRY has run out at `now_ms`.
+    pub fn expired(&self, now_ms: u64) -> bool {
+        self.expiry != EXPIRY_UNLIMITED && now_ms >= self.expires_at_ms
     }
 
     pub fn validate(&self) -> StorageResult<()> {
@@ -124,6 +198,14 @@ impl SubscriptionDefinition {
         }
         if self.destination.is_empty() || self.destination.len() > OBJECT_NAME_LENGTH_MAX {
             return fail("DEST must name a queue".to_string());
+        }
+        if self.publication_application_id.len() > PUBLICATION_APPLICATION_ID_LENGTH_MAX {
+            return fail(format!(
+                "PUBAPPID is at most {PUBLICATION_APPLICATION_ID_LENGTH_MAX} bytes"
+            ));
+        }
+        if self.expiry < EXPIRY_UNLIMITED {
+            return fail("EXPIRY must be UNLIMITED or 0-999999999".to_string());
         }
         if !(PRIORITY_AS_PUBLISHED..=9).contains(&self.publication_priority)
             || self.publication_priority == -2
@@ -167,7 +249,14 @@ impl SubscriptionDefinition {
                 },
             )
             .line("SUBUSER", &self.user)
-            .line("VARUSER", if self.any_user { "ANY" } else { "FIXED" });
+            .line("VARUSER", if self.any_user { "ANY" } else { "FIXED" })
+            .line("PUBACCT", &hex32(&self.publication_accounting_token))
+            .line("PUBAPPID", &self.publication_application_id)
+            .line("PSPROP", self.publication_properties.keyword())
+            .line("EXPIRY", &expiry_keyword(self.expiry));
+        if self.expiry != EXPIRY_UNLIMITED {
+            image.line("EXPIRYAT", &self.expires_at_ms.to_string());
+        }
         image.finish()
     }
 
@@ -199,6 +288,14 @@ impl SubscriptionDefinition {
                 "REQONLY" => d.publications_on_request = value == "YES",
                 "SUBUSER" => d.user = value.clone(),
                 "VARUSER" => d.any_user = value == "ANY",
+                "PUBACCT" => d.publication_accounting_token = from_hex32(value).ok_or_else(bad)?,
+                "PUBAPPID" => d.publication_application_id = value.clone(),
+                "PSPROP" => {
+                    d.publication_properties =
+                        PublicationProperties::from_keyword(value).ok_or_else(bad)?
+                }
+                "EXPIRY" => d.expiry = expiry_value(value).ok_or_else(bad)?,
+                "EXPIRYAT" => d.expires_at_ms = value.parse().map_err(|_| bad())?,
                 _ => return Err(unknown(image.object_type, key)),
             }
         }
@@ -225,6 +322,42 @@ pub fn priority_value(keyword: &str) -> Option<i32> {
             .ok()
             .filter(|priority| (0..=9).contains(priority)),
     }
+}
+
+/// EXPIRY as MQSC shows it.
+pub fn expiry_keyword(expiry: i32) -> String {
+    match expiry {
+        EXPIRY_UNLIMITED => "UNLIMITED".to_string(),
+        tenths => tenths.to_string(),
+    }
+}
+
+/// EXPIRY from its MQSC form: UNLIMITED or 0-999999999 tenths of a second.
+pub fn expiry_value(keyword: &str) -> Option<i32> {
+    match keyword {
+        "UNLIMITED" => Some(EXPIRY_UNLIMITED),
+        digits => digits
+            .parse()
+            .ok()
+            .filter(|tenths| (0..=999_999_999).contains(tenths)),
+    }
+}
+
+/// 32 bytes as 64 uppercase hexadecimal digits (MQSC's PUBACCT).
+pub fn hex32(bytes: &[u8; 32]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02X}")).collect()
+}
+
+/// 32 bytes from 64 hexadecimal digits.
+pub fn from_hex32(text: &str) -> Option<[u8; 32]> {
+    if text.len() != 64 || !text.is_ascii() {
+        return None;
+    }
+    let mut bytes = [0u8; 32];
+    for (index, byte) in bytes.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&text[index * 2..index * 2 + 2], 16).ok()?;
+    }
+    Some(bytes)
 }
 
 /// 24 bytes as 48 uppercase hexadecimal digits (MQSC's SUBID and DESTCORL).
@@ -267,6 +400,11 @@ mod tests {
             publications_on_request: false,
             user: "app".into(),
             any_user: false,
+            publication_accounting_token: [0; 32],
+            publication_application_id: String::new(),
+            publication_properties: PublicationProperties::MessageProperties,
+            expiry: EXPIRY_UNLIMITED,
+            expires_at_ms: 0,
             durable: true,
         }
     }
@@ -283,6 +421,12 @@ mod tests {
         definition.publication_priority = 4;
         definition.wildcard_scheme = WildcardScheme::Character;
         definition.publications_on_request = true;
+        definition.publication_accounting_token = [0x3C; 32];
+        definition.publication_application_id = "Ledger".into();
+        definition.publication_properties = PublicationProperties::None;
+        definition.set_expiry(600, 1_000);
+        assert_eq!(definition.expires_at_ms, 61_000);
+        assert!(!definition.expired(60_999) && definition.expired(61_000));
         let image = ObjectDefinition::Subscription(definition.clone()).encode();
         assert_eq!(
             ObjectDefinition::decode(&image).unwrap(),

@@ -15,5 +15,5 @@ pub mod topic_string;
 pub mod wildcards;
 
 pub use attributes::{TopicAttributes, TopicTree};
-pub use subscriptions::SubscriptionRegistry;
+pub use subscriptions::{SubscriptionClaim, SubscriptionRegistry};
 pub use wildcards::WildcardScheme;

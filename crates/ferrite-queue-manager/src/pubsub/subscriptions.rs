@@ -3,11 +3,18 @@
 //! held here, in memory, and end with the connection that made them (the MQI removes them).
 //! Subscription names are one name space across both.
 //!
+//! An MQSUB handle that has a subscription open holds a claim on its name. One handle at a
+//! time may hold it (MQRC_SUBSCRIPTION_IN_USE for another) unless every handle is a shared
+//! one (JMS 2.0 shared subscriptions): then several handles, on any connections, hold it
+//! together and take turns at the subscription's one queue, and a non-durable subscription
+//! lives while any of them is open.
+//!
 //! A publication's subscribers are the subscriptions whose topic string selects its topic
 //! string in their wildcard scheme and that no WILDCARD(BLOCK) node keeps from it, but those
-//! that take publications on request only (MQSO_PUBLICATIONS_ON_REQUEST, REQONLY(YES)).
+//! that take publications on request only (MQSO_PUBLICATIONS_ON_REQUEST, REQONLY(YES)) and
+//! those whose EXPIRY has run out.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
 use ferrite_constants::reason;
@@ -32,8 +39,54 @@ pub struct SubscriptionRegistry {
 #[derive(Debug, Default)]
 struct RegistryState {
     nondurable: BTreeMap<String, SubscriptionDefinition>,
-    /// Subscriptions an MQSUB handle has open (MQRC_SUBSCRIPTION_IN_USE for another).
-    in_use: HashSet<String>,
+    /// Subscriptions MQSUB handles have open, by name.
+    in_use: HashMap<String, SubscriptionClaim>,
+}
+
+/// The MQSUB handles that have one subscription open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubscriptionClaim {
+    /// How many handles have it open (at least 1 while claimed).
+    pub handles: u32,
+    /// Whether they share it: set by the first handle, and every other must share it too.
+    pub shared: bool,
+}
+
+/// The most MQSUB handles that share one subscription.
+pub const SHARED_SUBSCRIPTION_HANDLES_MAX: u32 = 100_000;
+
+impl RegistryState {
+    fn claim(&mut self, name: &str, shared: bool) -> bool {
+        match self.in_use.get_mut(name) {
+            None => {
+                let claim = SubscriptionClaim { handles: 1, shared };
+                self.in_use.insert(name.to_string(), claim);
+                true
+            }
+            Some(claim) if claim.shared && shared => {
+                if claim.handles >= SHARED_SUBSCRIPTION_HANDLES_MAX {
+                    return false;
+                }
+                claim.handles += 1;
+                true
+            }
+            Some(_) => false,
+        }
+    }
+
+    fn release(&mut self, name: &str) -> SubscriptionClaim {
+        let claim = self
+            .in_use
+            .get_mut(name)
+            .expect("a subscription handle holds a claim");
+        assert!(claim.handles >= 1, "a claim has a handle");
+        let before = *claim;
+        claim.handles -= 1;
+        if claim.handles == 0 {
+            self.in_use.remove(name);
+        }
+        before
+    }
 }
 
 fn already_exists(name: &str) -> StorageError {
@@ -142,23 +195,31 @@ impl QueueManager {
         nondurable + self.objects(ObjectType::Subscription).len()
     }
 
-    /// Claim the subscription `name` for one MQSUB handle: false when another handle has it
+    /// Claim the subscription `name` for one MQSUB handle, `shared` or not: false when
+    /// handles have it open already and either they or this one do not share it
     /// (MQRC_SUBSCRIPTION_IN_USE).
-    pub fn claim_subscription(&self, name: &str) -> bool {
+    pub fn claim_subscription(&self, name: &str, shared: bool) -> bool {
         let mut state = self.subscription_registry().state.lock().unwrap();
-        state.in_use.insert(name.to_string())
+        state.claim(name, shared)
     }
 
-    /// Give back a claim of [`QueueManager::claim_subscription`].
-    pub fn release_subscription(&self, name: &str) {
+    /// Give back one handle's claim of [`QueueManager::claim_subscription`]: the claim as it
+    /// was before (`handles` 1 when this was the last handle).
+    pub fn release_subscription(&self, name: &str) -> SubscriptionClaim {
         let mut state = self.subscription_registry().state.lock().unwrap();
-        state.in_use.remove(name);
+        state.release(name)
     }
 
     /// Whether an MQSUB handle has the subscription `name` open.
     pub fn subscription_in_use(&self, name: &str) -> bool {
         let state = self.subscription_registry().state.lock().unwrap();
-        state.in_use.contains(name)
+        state.in_use.contains_key(name)
+    }
+
+    /// The handles that have the subscription `name` open (None when none has).
+    pub fn subscription_claim(&self, name: &str) -> Option<SubscriptionClaim> {
+        let state = self.subscription_registry().state.lock().unwrap();
+        state.in_use.get(name).copied()
     }
 
     /// The subscriptions a publication on `topic_string` goes to.
@@ -168,10 +229,11 @@ impl QueueManager {
             .filter(|node| node.wildcard_block)
             .map(|node| node.topic_string.as_str())
             .collect();
+        let now_ms = crate::now_ms();
         self.subscriptions()
             .into_iter()
             .filter(|subscription| {
-                if subscription.publications_on_request {
+                if subscription.publications_on_request || subscription.expired(now_ms) {
                     return false;
                 }
                 let scheme = subscription.wildcard_scheme;
@@ -206,5 +268,31 @@ mod tests {
         let scheme = WildcardScheme::Topic;
         assert!(blocked_by(scheme, "Price/#", blocking[0]));
         assert!(!blocked_by(scheme, "Price/Fruit/+", blocking[0]));
+    }
+
+    #[test]
+    fn shared_handles_hold_a_subscription_together_and_others_are_refused() {
+        let mut state = RegistryState::default();
+        let mut claim = |name: &str, shared: bool| state.claim(name, shared);
+        assert!(claim("S", true));
+        assert!(claim("S", true));
+        assert!(!claim("S", false), "an unshared handle is refused");
+        assert!(claim("U", false));
+        assert!(
+            !claim("U", false),
+            "a second handle on an unshared one is refused"
+        );
+        assert!(!claim("U", true), "and so is a shared one");
+        let before = state.release("S");
+        assert_eq!(
+            before,
+            SubscriptionClaim {
+                handles: 2,
+                shared: true
+            }
+        );
+        assert_eq!(state.release("S").handles, 1, "the last handle");
+        assert!(!state.in_use.contains_key("S"), "no handle has it open");
+        assert!(state.claim("S", false), "now an unshared handle may");
     }
 }

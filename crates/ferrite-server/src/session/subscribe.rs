@@ -4,7 +4,8 @@
 //! ```text
 //! request: SPBU(12) SPBI: "SPBI" Version Length, then Hobj (4: the provided destination's
 //!          handle, 0 for a managed one), the LPI subscription descriptor (LSD, version 1,
-//!          196 bytes, "LSD " first; an MQCHARV at 16 whose VSOffset counts from its start),
+//!          196 bytes, "LSD " first; its options at 8; an MQCHARV at 16 whose VSOffset
+//!          counts from its start),
 //!          then the MQSD (version 1, 312 bytes on the wire), then the MQSD's strings at
 //!          their VSOffsets from the MQSD's start.
 //! reply:   SPBU(12) SPBO: "SPBO" 1 Length, then the subscription handle (Hsub), the LSD as
@@ -13,6 +14,14 @@
 //!          header, where the client gets from. An LSD or MQSD that cannot be read fails
 //!          with MQRC_SD_ERROR (no SPBO).
 //! ```
+//!
+//! The LSD's options, as IBM's JMS client sets them: 0x40000000 for a named subscription (a
+//! durable subscriber's, a shared consumer's), none for a JMS non-durable subscriber, and
+//! 0x10 and 0x40 with it for a JMS 2.0 shared consumer (`createSharedConsumer`,
+//! `createSharedDurableConsumer`), whose MQSD is as an unshared one's (MQSO_CREATE |
+//! MQSO_ALTER, MQSO_ANY_USERID, SubName `JMS:ND:<qmgr>:<client id>:<name>` when non-durable,
+//! `JMS:<qmgr>:<client id>:<name>` when durable). Either shared bit makes the MQSUB a shared
+//! one ([`ferrite_mqi::Connection::subscribe_shared`]).
 
 use ferrite_constants::reason::*;
 use ferrite_mqi::{Hobj, MqError, MqResult, Mqsd};
@@ -27,6 +36,10 @@ use super::{api_header, outcome, MqiSession};
 
 /// The LPI subscription descriptor's length (version 1).
 const LSD_LENGTH: usize = 196;
+/// Where the LSD's options are.
+const LSD_OPTIONS_OFFSET: usize = 8;
+/// The LSD options IBM's JMS client sets for a shared consumer (either makes MQSUB shared).
+const LSD_SHARED_OPTIONS: u32 = 0x10 | 0x40;
 
 /// The parts of an SPBI structure.
 struct SubscribeRequest<'a> {
@@ -35,6 +48,8 @@ struct SubscribeRequest<'a> {
     /// The MQSD and what follows it (its strings).
     sd_and_after: &'a [u8],
     sd: Sd,
+    /// Whether the LSD asks for a shared subscription.
+    shared: bool,
 }
 
 fn malformed(what: &'static str) -> ProtocolError {
@@ -51,6 +66,7 @@ fn parse(spbi: &[u8], order: ByteOrder) -> Result<SubscribeRequest<'_>, Protocol
     if &lsd[..4] != b"LSD " {
         return Err(malformed("SPI SUBSCRIBE: LSD"));
     }
+    let options = Reader::new(&lsd[LSD_OPTIONS_OFFSET..], order, "LSD").u32()?;
     let sd_and_after = reader.rest();
     let sd = Sd::decode(&mut Reader::new(sd_and_after, order, "MQSD"))?;
     Ok(SubscribeRequest {
@@ -58,6 +74,7 @@ fn parse(spbi: &[u8], order: ByteOrder) -> Result<SubscribeRequest<'_>, Protocol
         lsd,
         sd_and_after,
         sd,
+        shared: options & LSD_SHARED_OPTIONS != 0,
     })
 }
 
@@ -160,7 +177,10 @@ impl MqiSession {
         let mut queue = Hobj(parsed.hobj);
         let mut subscribed = None;
         let result = mqsd(&parsed).and_then(|mut sd| {
-            let hsub = connection.subscribe(&mut sd, &mut queue)?;
+            let hsub = match parsed.shared {
+                true => connection.subscribe_shared(&mut sd, &mut queue)?,
+                false => connection.subscribe(&mut sd, &mut queue)?,
+            };
             subscribed = Some(sd);
             Ok(hsub)
         });
@@ -188,9 +208,13 @@ mod tests {
 
     /// An SPBI as IBM's Java client sends it: Hobj 0, an LSD, an MQSD whose ObjectString
     /// follows it.
-    fn spbi(order: ByteOrder) -> Vec<u8> {
-        let mut lsd = vec![0u8; LSD_LENGTH];
-        lsd[..4].copy_from_slice(b"LSD ");
+    fn spbi(order: ByteOrder, lsd_options: u32) -> Vec<u8> {
+        let mut lsd = Writer::new(order);
+        lsd.bytes(b"LSD ");
+        lsd.i32(1);
+        lsd.u32(lsd_options);
+        let mut lsd = lsd.into_bytes();
+        lsd.resize(LSD_LENGTH, 0);
         let sd = Sd {
             version: 1,
             options: MQSO_CREATE | MQSO_MANAGED,
@@ -225,9 +249,10 @@ mod tests {
     #[test]
     fn the_mqsd_and_its_object_string_are_read_in_either_byte_order() {
         for order in [ByteOrder::Big, ByteOrder::Little] {
-            let bytes = spbi(order);
+            let bytes = spbi(order, 0);
             let parsed = parse(&bytes, order).unwrap();
             assert_eq!(parsed.hobj, 0);
+            assert!(!parsed.shared, "no shared option");
             let sd = mqsd(&parsed).unwrap();
             assert_eq!(sd.options, MQSO_CREATE | MQSO_MANAGED);
             assert_eq!(sd.object_string, TOPIC);
@@ -242,7 +267,7 @@ mod tests {
     #[test]
     fn a_truncated_descriptor_or_a_string_outside_the_flow_is_an_error() {
         let order = ByteOrder::Big;
-        let bytes = spbi(order);
+        let bytes = spbi(order, 0);
         assert!(parse(
             &bytes[..SPI_STRUCTURE_HEADER_LENGTH + 4 + LSD_LENGTH + 100],
             order
@@ -251,5 +276,16 @@ mod tests {
         let without_string = &bytes[..bytes.len() - TOPIC.len()];
         let parsed = parse(without_string, order).unwrap();
         assert_eq!(mqsd(&parsed).unwrap_err().reason, MQRC_OBJECT_STRING_ERROR);
+    }
+
+    #[test]
+    fn the_shared_options_of_ibm_jms_shared_consumers_make_a_shared_subscribe() {
+        for order in [ByteOrder::Big, ByteOrder::Little] {
+            // As IBM's JMS client sends them: a durable subscriber's, then a shared consumer's.
+            let named = spbi(order, 0x4000_0000);
+            assert!(!parse(&named, order).unwrap().shared);
+            let shared = spbi(order, 0x4000_0050);
+            assert!(parse(&shared, order).unwrap().shared);
+        }
     }
 }
