@@ -1124,16 +1124,15 @@ impl Channel {
         self.start_conversation(first, max_message_size)
     }
 
-    /// INITIAL_DATA naming a RCVR channel (`message_channel::inbound`): negotiated here, then
-    /// the socket is handed to the receiving MCA's thread when the dispatcher lets it go
-    /// ([`Channel::close`]).
-    fn negotiate_receiver(
+    /// The checks every inbound message channel passes before its INITIAL_DATA is answered:
+    /// a plain socket (no TLS on message channels yet) and its CHLAUTH records, applied to the
+    /// user its MCA runs as. A refusal is answered with a status flow and ends the socket.
+    fn admit_message_channel(
         &mut self,
         flow: &Segment,
-        proposal: &InitialData,
-        channel: ferrite_queue_manager::ChannelDefinition,
+        channel: &ferrite_queue_manager::ChannelDefinition,
     ) -> Result<(), End> {
-        use crate::message_channel::{inbound, negotiation};
+        use crate::message_channel::inbound;
         let peer = self.socket.instance.peer;
         if self.mode != SocketMode::Plain {
             (self.chinit.log)(&format!(
@@ -1148,7 +1147,7 @@ impl Channel {
             return Err(End::Closed);
         }
         let mut as_user = channel.clone();
-        as_user.mca_user = inbound::running_user(&channel);
+        as_user.mca_user = inbound::running_user(channel);
         let log = |line: &str| (self.chinit.log)(line);
         if let Err(reason) = crate::channel_authentication::check(
             &self.chinit.queue_manager,
@@ -1160,6 +1159,21 @@ impl Channel {
             self.status(flow, status_code::SECURITY_FAILURE, reason)?;
             return Err(End::Closed);
         }
+        Ok(())
+    }
+
+    /// INITIAL_DATA naming a RCVR channel (`message_channel::inbound`): negotiated here, then
+    /// the socket is handed to the receiving MCA's thread when the dispatcher lets it go
+    /// ([`Channel::close`]).
+    fn negotiate_receiver(
+        &mut self,
+        flow: &Segment,
+        proposal: &InitialData,
+        channel: ferrite_queue_manager::ChannelDefinition,
+    ) -> Result<(), End> {
+        use crate::message_channel::{inbound, negotiation};
+        let peer = self.socket.instance.peer;
+        self.admit_message_channel(flow, &channel)?;
         let (instances, _) = self.chinit.instance_counts(&channel.name, peer.ip());
         if instances > 0 {
             (self.chinit.log)(&format!(
@@ -1215,31 +1229,7 @@ impl Channel {
         use crate::message_channel::{inbound, negotiation};
         use ferrite_queue_manager::objects::message_channel::ChannelType;
         let peer = self.socket.instance.peer;
-        if self.mode != SocketMode::Plain {
-            (self.chinit.log)(&format!(
-                "ferrite listener: channel {} from {peer}: TLS on message channels is not supported yet",
-                channel.name
-            ));
-            self.status(
-                flow,
-                status_code::CIPHER_SPEC,
-                MQRC_SSL_INITIALIZATION_ERROR,
-            )?;
-            return Err(End::Closed);
-        }
-        let mut as_user = channel.clone();
-        as_user.mca_user = inbound::running_user(&channel);
-        let log = |line: &str| (self.chinit.log)(line);
-        if let Err(reason) = crate::channel_authentication::check(
-            &self.chinit.queue_manager,
-            &as_user,
-            peer.ip(),
-            "",
-            &log,
-        ) {
-            self.status(flow, status_code::SECURITY_FAILURE, reason)?;
-            return Err(End::Closed);
-        }
+        self.admit_message_channel(flow, &channel)?;
         if self.chinit.sender_running(&channel.name) {
             (self.chinit.log)(&format!(
                 "CSQX514E ferrite listener: channel {} requested by {peer} is already running",

@@ -279,6 +279,32 @@ fn a_waiting_getter_looks_again_on_arrivals_not_in_a_tight_loop() {
     group.stop();
 }
 
+/// A connection to `queue_manager` whose unit of work on ORDERS holds a got message "kept"
+/// (put outside syncpoint, so hidden from every other getter now) and a staged put "never".
+fn unit_in_flight(queue_manager: &Arc<QueueManager>) -> Connection {
+    let mut app = connect(queue_manager);
+    let shared = open(&mut app, MQOO_OUTPUT | MQOO_INPUT_SHARED);
+    put_md(
+        &mut app,
+        shared,
+        &mut persistent(),
+        MQPMO_NO_SYNCPOINT,
+        b"kept",
+    )
+    .unwrap();
+    put_md(
+        &mut app,
+        shared,
+        &mut persistent(),
+        MQPMO_SYNCPOINT,
+        b"never",
+    )
+    .unwrap();
+    let (_, got) = get_sized(&mut app, shared, MQGMO_SYNCPOINT, BUFFER).unwrap();
+    assert_eq!(got, b"kept");
+    app
+}
+
 fn persistent() -> Mqmd {
     Mqmd {
         persistence: ferrite_constants::persistence::MQPER_PERSISTENT,
@@ -416,26 +442,7 @@ fn a_restarted_member_finishes_its_shared_work_the_way_it_went() {
     let group = first.queue_sharing_group().unwrap().clone();
 
     // A shared unit left staged: a message put in it (never visible), one got in it (hidden).
-    let mut app = connect(&first);
-    let shared = open(&mut app, MQOO_OUTPUT | MQOO_INPUT_SHARED);
-    put_md(
-        &mut app,
-        shared,
-        &mut persistent(),
-        MQPMO_NO_SYNCPOINT,
-        b"kept",
-    )
-    .unwrap();
-    put_md(
-        &mut app,
-        shared,
-        &mut persistent(),
-        MQPMO_SYNCPOINT,
-        b"never",
-    )
-    .unwrap();
-    let (_, got) = get_sized(&mut app, shared, MQGMO_SYNCPOINT, BUFFER).unwrap();
-    assert_eq!(got, b"kept");
+    let app = unit_in_flight(&first);
     // The process "ends" without MQDISC or backout.
     std::mem::forget(app);
 
@@ -512,26 +519,7 @@ fn a_failed_members_units_of_work_are_backed_out_by_its_peers() {
     );
 
     // QM1's unit of work holds a got message (hidden from everyone) and a staged put.
-    let mut app = connect(&first);
-    let shared = open(&mut app, MQOO_OUTPUT | MQOO_INPUT_SHARED);
-    put_md(
-        &mut app,
-        shared,
-        &mut persistent(),
-        MQPMO_NO_SYNCPOINT,
-        b"kept",
-    )
-    .unwrap();
-    put_md(
-        &mut app,
-        shared,
-        &mut persistent(),
-        MQPMO_SYNCPOINT,
-        b"never",
-    )
-    .unwrap();
-    let (_, got) = get_sized(&mut app, shared, MQGMO_SYNCPOINT, BUFFER).unwrap();
-    assert_eq!(got, b"kept");
+    let mut app = unit_in_flight(&first);
 
     // QM1 fails as far as its group can tell: its lease is no longer renewed.
     first_group.halt();
