@@ -20,7 +20,7 @@ use crate::admin::{displayed, listing, selection};
 use crate::authentication::Caller;
 use crate::commands::quote;
 use crate::errors::RestResult;
-use crate::queue_attributes::{add_attributes_of, attribute, Attribute, Kind};
+use crate::queue_attributes::{add_attributes_of, attribute, unquote, Attribute, Kind};
 use crate::Web;
 
 type Parameters = Query<HashMap<String, String>>;
@@ -133,13 +133,7 @@ fn displayed_value(displayed: &[(String, String)], keyword: &str) -> String {
     displayed
         .iter()
         .find(|(name, _)| name == keyword)
-        .map(|(_, value)| {
-            let value = value.trim();
-            match value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')) {
-                Some(inner) => inner.replace("''", "'"),
-                None => value.to_string(),
-            }
-        })
+        .map(|(_, value)| unquote(value.trim()))
         .unwrap_or_default()
 }
 

@@ -211,7 +211,8 @@ pub fn rest_value(attribute: &Attribute, displayed: &[(String, String)]) -> Opti
     }
 }
 
-fn unquote(value: &str) -> String {
+/// An MQSC value without its quotes (`'it''s'` is `it's`).
+pub fn unquote(value: &str) -> String {
     match value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')) {
         Some(inner) => inner.replace("''", "'"),
         None => value.to_string(),
