@@ -805,8 +805,8 @@ impl NetworkFigures {
             "Network path, run {} ({}): Ferrite through IBM's JMS client against the best peer (RabbitMQ, Artemis), same run\n\n",
             self.run, self.mode
         ));
-        text.push_str("| Workload | Ferrite/s | RabbitMQ/s | Artemis/s | Ferrite / best peer (≥ 1; ≥ 2 unless the client saturates) | generator's CPU share | Ferrite CPU µs/op | RabbitMQ | Artemis | Ferrite / lowest peer (≤ 0.5) | Ferrite switches/op (≤ 4 at 8 requesters) |\n");
-        text.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        text.push_str("| Workload | Ferrite/s | RabbitMQ/s | Artemis/s | Ferrite / best peer (≥ 1; ≥ 2 unless the client saturates) | generator's CPU share | generator-bound ceiling / best peer | Ferrite CPU µs/op | RabbitMQ | Artemis | Ferrite / lowest peer (≤ 0.5) | Ferrite switches/op (≤ 4 at 8 requesters) |\n");
+        text.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (cell, description) in CELLS {
             let rate = self.get("ferrite", cell, "rate");
             let share = self.get("ferrite", cell, "client_cpu_share");
@@ -819,6 +819,13 @@ impl NetworkFigures {
                 1.0
             };
             let throughput_met = throughput_ratio.map(|ratio| ratio >= goal);
+            // The rate no broker could exceed with this load generator on this machine: the
+            // generator's own CPU per operation (its share of every processor over the rate)
+            // with the broker taking none, as a ratio to the best peer.
+            let ceiling_ratio = rate
+                .zip(share.filter(|share| *share > 0.0))
+                .zip(self.best_peer(cell, "rate", true))
+                .map(|((rate, share), (best, _))| rate / share / best);
             let cpu = self.get("ferrite", cell, "cpu_us_per_op");
             let cpu_ratio = cpu
                 .zip(self.best_peer(cell, "cpu_us_per_op", false))
@@ -829,7 +836,7 @@ impl NetworkFigures {
                 .then(|| switches.map(|switches| switches <= 4.0))
                 .flatten();
             text.push_str(&format!(
-                "| {description} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                "| {description} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                 fmt(rate),
                 fmt(self.get("rabbitmq", cell, "rate")),
                 fmt(self.get("artemis", cell, "rate")),
@@ -842,6 +849,7 @@ impl NetworkFigures {
                     }
                 ),
                 share.map_or("—".to_string(), |share| format!("{:.0}%", share * 100.0)),
+                ratio_cell(ceiling_ratio, None),
                 fmt(cpu),
                 fmt(self.get("rabbitmq", cell, "cpu_us_per_op")),
                 fmt(self.get("artemis", cell, "cpu_us_per_op")),
@@ -870,6 +878,19 @@ impl NetworkFigures {
                         throughput_met,
                     )
                     .label("compares", "throughput_vs_best_peer"),
+                );
+            }
+            if let Some(ratio) = ceiling_ratio {
+                rows.push(
+                    ratio_row(
+                        format!(
+                            "{description}: the generator-bound ceiling (broker at zero CPU) / best peer's throughput"
+                        ),
+                        ratio,
+                        "",
+                        None,
+                    )
+                    .label("compares", "generator_ceiling_vs_best_peer"),
                 );
             }
             if let Some(ratio) = cpu_ratio {
@@ -1012,6 +1033,11 @@ mod tests {
         };
         assert_eq!(value("throughput_vs_best_peer"), Some((1.5, Some(true))));
         assert_eq!(value("cpu_vs_lowest_peer"), Some((0.5, Some(true))));
+        // 3,000/s with the generator at 70% of the machine: at most 4,286/s with a broker
+        // that took no CPU, 2.14 × the best peer.
+        let (ceiling, met) = value("generator_ceiling_vs_best_peer").expect("ceiling row");
+        assert!((ceiling - 3000.0 / 0.7 / 2000.0).abs() < 1e-9);
+        assert_eq!(met, None);
         assert_eq!(value("vs_echo"), Some((0.4, Some(false))));
         assert!(table.contains("| request/reply NP, 8 requesters (4 repliers) | 3000 |"));
         // Without a run, the last run's figures.
