@@ -204,6 +204,9 @@ fn the_console_manages_queues_and_messages_in_a_real_browser() {
     driver.type_into("#login-password", PASSWORD);
     driver.click("#login-button");
     driver.wait_for_text("overview-name", "QM1");
+    driver.wait_for_text("overview-state", "running");
+    let connections = driver.text("overview-connections");
+    assert!(connections.parse::<u64>().is_ok(), "{connections}");
     driver.wait_for_text("queue-rows", "APP.ONE");
 
     // Create a queue.

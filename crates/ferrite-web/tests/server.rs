@@ -162,3 +162,19 @@ fn a_path_the_http_layer_cannot_read_is_answered_with_an_mq_error() {
     let error = answer.error();
     assert_eq!(error["msgId"], "MQWB0007E");
 }
+
+#[test]
+fn requests_to_a_stopping_queue_manager_are_answered_503_with_mq_reasons() {
+    let web = start(&["APP.IN"]);
+    web.queue_manager.shutdown().unwrap();
+    let answer = web
+        .call(
+            "POST",
+            "/ibmmq/rest/v3/messaging/qmgr/QM1/queue/APP.IN/message",
+        )
+        .user("uma")
+        .body("text/plain", b"late");
+    assert_eq!(answer.status, 503, "{}", answer.text());
+    let reason = answer.error()["reasonCode"].as_i64().unwrap();
+    assert!([2059, 2161, 2162].contains(&reason), "{reason}");
+}
