@@ -357,9 +357,9 @@ fn web_server_cost(context: &mut Context, queue_manager: &Arc<QueueManager>) {
     }
     // The REST load alone, for the CPU it takes from the two cores the workload shares.
     let server = start_web_server(queue_manager);
+    let load = RestLoad::start(&server);
     let before = ProcessUsage::now();
     let started = Instant::now();
-    let load = RestLoad::start(&server);
     std::thread::sleep(context.duration());
     let served = load.stop();
     let load_cpu =
