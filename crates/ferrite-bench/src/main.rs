@@ -71,6 +71,10 @@ struct Cli {
     /// otherwise there is a risk that the queue depth will increase"; 0 runs all eight alike.
     #[arg(long, default_value_t = mqi_workloads::PUTTER_NICE_DEFAULT)]
     putter_nice: i32,
+    /// `rest`: also measure RabbitMQ's management HTTP API (publish and get) at this base URL,
+    /// e.g. http://127.0.0.1:15672, as user guest (password $RABBITMQ_PASSWORD, else guest).
+    #[arg(long)]
+    rabbitmq_management: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -147,6 +151,8 @@ pub struct Context {
     pub breakdown: bool,
     /// `--putter-nice`: single-queue's putters run this many nice levels below the getters.
     pub putter_nice: i32,
+    /// `--rabbitmq-management`: the RabbitMQ management API `rest` compares with.
+    pub rabbitmq_management: Option<String>,
     pub report: Report,
     /// Physical limits measured so far in this run, reused by later benchmarks.
     pub limits: benches::Limits,
@@ -222,6 +228,7 @@ fn main() {
             .unwrap_or(mode.pick(5_000, 100_000, 1_000_000)),
         breakdown: cli.breakdown,
         putter_nice: cli.putter_nice,
+        rabbitmq_management: cli.rabbitmq_management.clone(),
         report: Report::default(),
         limits: benches::Limits::default(),
     };

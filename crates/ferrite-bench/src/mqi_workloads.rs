@@ -158,21 +158,23 @@ pub fn single_queue(context: &mut Context) {
 }
 
 /// One run of MP16's single-queue workload at one message size and one putter priority.
-struct SingleQueueRun {
-    putter_nice: i32,
+pub(crate) struct SingleQueueRun {
+    pub(crate) putter_nice: i32,
     /// The process's usage during the run (both sides, and the sampling main thread).
-    usage: ProcessUsage,
-    rate: f64,
-    cpu_us: f64,
-    cpu_pair_us: f64,
-    put_count: u64,
-    got_count: u64,
-    depth_max: u64,
-    left: u64,
-    sustained: bool,
+    pub(crate) usage: ProcessUsage,
+    pub(crate) rate: f64,
+    pub(crate) cpu_us: f64,
+    pub(crate) cpu_pair_us: f64,
+    pub(crate) put_count: u64,
+    pub(crate) got_count: u64,
+    pub(crate) depth_max: u64,
+    pub(crate) left: u64,
+    pub(crate) sustained: bool,
 }
 
-fn single_queue_run(
+/// One run of the single-queue workload on `queue` (SINGLE.Q of `queue_manager`) for
+/// `duration`; the queue is left as the run leaves it.
+pub(crate) fn single_queue_run(
     queue_manager: &Arc<ferrite_queue_manager::QueueManager>,
     queue: &ferrite_queue_manager::LocalQueue,
     size: usize,

@@ -1,8 +1,10 @@
 //! The web console at `/ibmmq/console/`: a page, its script and its style sheet, built into
-//! the binary. It uses only the REST API (overview, queues with depths, creating a queue,
-//! putting, browsing and getting messages, the MQSC action, a live plot of queue depths),
-//! with the credentials given at its login form, so it can do no more than the user's roles
-//! allow. The files themselves hold nothing secret and are served without credentials.
+//! the binary. It uses only the REST API and `/metrics` (overview; queues with depths and put
+//! and get rates; creating a queue; putting, browsing and getting messages; a message browser
+//! per queue on the messagelist resource; the MQSC action; channels and connections; live
+//! plots of depths, rates, the log's MB/s and buffer pool use), with the credentials given at
+//! its login form, so it can do no more than the user's roles allow. The files themselves hold
+//! nothing secret and are served without credentials.
 
 use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};

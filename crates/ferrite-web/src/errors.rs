@@ -212,6 +212,34 @@ impl RestError {
         )
     }
 
+    /// 413: a request body larger than the server takes (Ferrite's own message: mqweb's
+    /// limit is its Liberty configuration's).
+    pub fn body_too_large(bytes_max: usize) -> RestError {
+        RestError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "FRWB0002E",
+            format!("The request body is larger than {bytes_max} bytes."),
+        )
+        .explained(
+            "The web server takes request bodies (a message of the messaging API, a JSON body) up to this size.",
+            "Send a smaller body; put larger messages with an MQI client.",
+        )
+    }
+
+    /// A request the HTTP layer refused before any handler ran (a path that is not UTF-8
+    /// once percent-decoded, a query that cannot be read), with the layer's own `detail`.
+    pub fn request_refused(status: StatusCode, detail: &str) -> RestError {
+        RestError::new(
+            status,
+            "MQWB0007E",
+            format!("The request could not be read: {detail}."),
+        )
+        .explained(
+            "The REST API request cannot be completed because part of it is not valid.",
+            "Correct the request and resubmit it.",
+        )
+    }
+
     /// An MQI call that failed with `reason_code`: its HTTP status from the reason.
     pub fn mq(reason_code: i32, what: &str) -> RestError {
         let status = match reason_code {

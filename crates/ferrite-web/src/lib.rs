@@ -188,6 +188,7 @@ async fn admit(State(web): State<Arc<Web>>, mut request: Request, next: Next) ->
             }
         }
     };
+    let response = as_mq_error(response).await;
     web.access_log.record(&AccessRecord {
         client,
         user: user.as_deref(),
@@ -197,6 +198,33 @@ async fn admit(State(web): State<Arc<Web>>, mut request: Request, next: Next) ->
         elapsed: started.elapsed(),
     });
     response
+}
+
+/// The longest text of a refusal of the HTTP layer kept in its MQ error.
+const REFUSAL_DETAIL_BYTES_MAX: usize = 512;
+
+/// An error answer that is not yet MQ's JSON error (an extractor's refusal: a body over
+/// [`REQUEST_BODY_BYTES_MAX`], a path that is not UTF-8) made one, so every error of the REST
+/// API has MQ's format; every other answer as it is.
+async fn as_mq_error(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    if status == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+        return RestError::body_too_large(REQUEST_BODY_BYTES_MAX).into_response();
+    }
+    let body = axum::body::to_bytes(response.into_body(), REFUSAL_DETAIL_BYTES_MAX)
+        .await
+        .unwrap_or_default();
+    let detail = String::from_utf8_lossy(&body);
+    let detail = detail.trim().trim_end_matches('.');
+    RestError::request_refused(status, if detail.is_empty() { "refused" } else { detail })
+        .into_response()
 }
 
 async fn no_such_resource(request: Request) -> RestError {
@@ -271,6 +299,10 @@ pub fn router(web: Arc<Web>) -> Router {
                     .delete(messaging::get)
                     .get(messaging::browse),
             ),
+        )
+        .route(
+            &format!("{MESSAGING}/qmgr/:qmgr/queue/:queue/messagelist"),
+            resource(get(messaging::message_list)),
         )
         .route(
             &format!("{MESSAGING}/qmgr/:qmgr/topic/*topic"),
@@ -470,4 +502,72 @@ where
         .header_read_timeout(Duration::from_secs(HEADER_READ_TIMEOUT_SECONDS))
         .serve_connection(TokioIo::new(stream), service)
         .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::StatusCode;
+
+    fn mq_error_of(status: StatusCode, content_type: &str, body: &'static str) -> Response {
+        let response = (
+            status,
+            [(axum::http::header::CONTENT_TYPE, content_type)],
+            body,
+        )
+            .into_response();
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(as_mq_error(response))
+    }
+
+    fn json_of(response: Response) -> serde_json::Value {
+        let body = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(axum::body::to_bytes(response.into_body(), 65_536))
+            .unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    #[test]
+    fn refusals_of_the_http_layer_become_mq_errors() {
+        let too_large = mq_error_of(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "text/plain",
+            "Failed to buffer the request body: length limit exceeded",
+        );
+        assert_eq!(too_large.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        let error = &json_of(too_large)["error"][0];
+        assert_eq!(error["msgId"], "FRWB0002E");
+        assert!(error["message"]
+            .as_str()
+            .unwrap()
+            .contains(&REQUEST_BODY_BYTES_MAX.to_string()));
+
+        let refused = mq_error_of(
+            StatusCode::BAD_REQUEST,
+            "text/plain; charset=utf-8",
+            "Invalid URL: Cannot parse `%FF` to a UTF-8 string",
+        );
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+        let error = &json_of(refused)["error"][0];
+        assert_eq!(error["msgId"], "MQWB0007E");
+        assert_eq!(error["completionCode"], 0);
+        assert!(
+            error["message"].as_str().unwrap().contains("%FF"),
+            "{error}"
+        );
+
+        // MQ's errors and every answer that is not an error pass as they are.
+        let mq = RestError::no_such_resource("/x").into_response();
+        let mq = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(as_mq_error(mq));
+        assert_eq!(json_of(mq)["error"][0]["msgId"], "MQWB0116E");
+        let page = mq_error_of(StatusCode::OK, "text/html", "<html></html>");
+        assert_eq!(page.status(), StatusCode::OK);
+    }
 }

@@ -73,9 +73,13 @@ impl RateLimiter {
 
     /// Whether `client` may make a request now (taking a token if so).
     pub fn admit(&self, client: IpAddr) -> bool {
+        self.admit_at(client, Instant::now())
+    }
+
+    /// Whether `client` may make a request at `now` (not earlier than any time before).
+    fn admit_at(&self, client: IpAddr, now: Instant) -> bool {
         let capacity = f64::from(self.limit.requests);
         let per_second = capacity / self.limit.period.as_secs_f64();
-        let now = Instant::now();
         let mut buckets = self.buckets.lock().unwrap();
         if buckets.len() >= RATE_LIMIT_CLIENTS_MAX && !buckets.contains_key(&client) {
             // Forget the clients whose buckets are full again (they lose nothing).
@@ -117,13 +121,21 @@ pub struct AccessRecord<'a> {
 pub struct AccessLog {
     path: PathBuf,
     file: Mutex<Option<File>>,
+    /// The size at which the file is rotated ([`ACCESS_LOG_BYTES_MAX`]).
+    bytes_max: u64,
 }
 
 impl AccessLog {
     pub fn new(directory: &Path) -> AccessLog {
+        AccessLog::rotated_at(directory, ACCESS_LOG_BYTES_MAX)
+    }
+
+    fn rotated_at(directory: &Path, bytes_max: u64) -> AccessLog {
+        assert!(bytes_max > 0);
         AccessLog {
             path: directory.join(ACCESS_LOG_FILE_NAME),
             file: Mutex::new(None),
+            bytes_max,
         }
     }
 
@@ -157,7 +169,7 @@ impl AccessLog {
         let _ = open.write_all(line.as_bytes());
         let full = open
             .metadata()
-            .is_ok_and(|metadata| metadata.len() >= ACCESS_LOG_BYTES_MAX);
+            .is_ok_and(|metadata| metadata.len() >= self.bytes_max);
         if full {
             *file = None;
             let _ = std::fs::rename(&self.path, self.path.with_extension("log.1"));
@@ -217,6 +229,28 @@ mod tests {
     }
 
     #[test]
+    fn a_bucket_refills_at_its_rate_up_to_its_capacity() {
+        let limiter = RateLimiter::new(RateLimit {
+            requests: 2,
+            period: Duration::from_secs(1),
+        });
+        let client: IpAddr = "127.0.0.1".parse().unwrap();
+        let start = Instant::now();
+        assert!(limiter.admit_at(client, start));
+        assert!(limiter.admit_at(client, start));
+        assert!(!limiter.admit_at(client, start));
+        // Half a period gives back one token of two.
+        let half = start + Duration::from_millis(500);
+        assert!(limiter.admit_at(client, half));
+        assert!(!limiter.admit_at(client, half));
+        // An hour idle fills the bucket, no further.
+        let later = half + Duration::from_secs(3600);
+        assert!(limiter.admit_at(client, later));
+        assert!(limiter.admit_at(client, later));
+        assert!(!limiter.admit_at(client, later));
+    }
+
+    #[test]
     fn dates_are_civil() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
@@ -243,5 +277,32 @@ mod tests {
             text.ends_with(" 127.0.0.1 alice \"GET /metrics?x=_y_\" 200 3\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_access_log_is_renamed_when_full_and_starts_again() {
+        let directory = tempfile::tempdir().unwrap();
+        let log = AccessLog::rotated_at(directory.path(), 250);
+        let record = |status: u16| {
+            log.record(&AccessRecord {
+                client: "127.0.0.1".parse().unwrap(),
+                user: None,
+                method: "GET",
+                target: "/ibmmq/rest/v3/admin/qmgr",
+                status,
+                elapsed: Duration::from_millis(1),
+            })
+        };
+        // Each line is 71 bytes: the fourth passes 250 and the file is rotated.
+        for status in [200, 201, 202, 203] {
+            record(status);
+        }
+        let rotated = std::fs::read_to_string(log.path().with_extension("log.1")).unwrap();
+        assert_eq!(rotated.lines().count(), 4, "{rotated}");
+        assert!(!log.path().exists());
+        record(204);
+        let current = std::fs::read_to_string(log.path()).unwrap();
+        assert_eq!(current.lines().count(), 1);
+        assert!(current.contains("\" 204 "), "{current}");
     }
 }

@@ -1,6 +1,8 @@
 //! The messaging REST API, `/ibmmq/rest/v3/messaging/qmgr/{qmgr}/queue/{queue}/message`:
 //! POST puts the body as a message, DELETE gets one destructively (`wait`, `correlationId`,
 //! `messageId`), GET browses the first one that matches; 204 when there is none.
+//! `/messaging/qmgr/{qmgr}/queue/{queue}/messagelist`: GET browses a summary of each message
+//! on the queue (its MQMD fields, no data), as IBM MQ's messagelist resource does.
 //! `/messaging/qmgr/{qmgr}/topic/{topic string}/message`: POST publishes the body.
 //!
 //! Each request is an MQI connection of its own, made for the caller (MQWebUser only, as on
@@ -49,6 +51,10 @@ pub const MESSAGE_BYTES_MAX: usize = 104_857_600;
 const CCSID_UTF8: i32 = 1208;
 /// MQ's identifiers (MsgId, CorrelId) are 24 bytes.
 const IDENTIFIER_BYTES: usize = 24;
+/// The most messages one messagelist request returns (and its default `limit`).
+pub const MESSAGE_LIST_LENGTH_MAX: usize = 1_000;
+/// The bytes of each message a messagelist browses for its `dataPreview`.
+pub const PREVIEW_BYTES_MAX: usize = 64;
 
 fn messaging_caller(caller: &Caller) -> RestResult<()> {
     if caller.has(Role::MqWebUser) {
@@ -401,33 +407,198 @@ fn message_response(md: &Mqmd, data: Vec<u8>) -> Response {
     headers.insert("content-type", HeaderValue::from_static(content_type));
     headers.insert("ibm-mq-md-messageId", hex_header(&md.msg_id));
     headers.insert("ibm-mq-md-correlationId", hex_header(&md.correl_id));
-    let persistence = if md.persistence == MQPER_PERSISTENT {
+    headers.insert(
+        "ibm-mq-md-persistence",
+        HeaderValue::from_static(persistence_text(md.persistence)),
+    );
+    headers.insert(
+        "ibm-mq-md-expiry",
+        HeaderValue::from_str(&expiry_text(md.expiry)).expect("digits"),
+    );
+    headers.insert("ibm-mq-md-priority", HeaderValue::from(md.priority));
+    if let Some(value) = reply_to_text(md).and_then(|text| HeaderValue::from_str(&text).ok()) {
+        headers.insert("ibm-mq-md-replyTo", value);
+    }
+    response
+}
+
+fn persistence_text(persistence: i32) -> &'static str {
+    if persistence == MQPER_PERSISTENT {
         "persistent"
     } else {
         "nonPersistent"
-    };
-    headers.insert(
-        "ibm-mq-md-persistence",
-        HeaderValue::from_static(persistence),
-    );
-    let expiry = if md.expiry == ferrite_constants::expiry::MQEI_UNLIMITED {
+    }
+}
+
+/// `unlimited`, or what is left of the message's life in milliseconds.
+fn expiry_text(expiry: i32) -> String {
+    if expiry == ferrite_constants::expiry::MQEI_UNLIMITED {
         "unlimited".to_string()
     } else {
-        (i64::from(md.expiry) * 100).to_string()
-    };
-    headers.insert(
-        "ibm-mq-md-expiry",
-        HeaderValue::from_str(&expiry).expect("digits"),
-    );
-    headers.insert("ibm-mq-md-priority", HeaderValue::from(md.priority));
-    let reply_to = md.reply_to_q.as_str().trim();
-    if !reply_to.is_empty() {
-        let value = format!("{reply_to}@{}", md.reply_to_q_mgr.as_str().trim());
-        if let Ok(value) = HeaderValue::from_str(&value) {
-            headers.insert("ibm-mq-md-replyTo", value);
-        }
+        (i64::from(expiry) * 100).to_string()
     }
-    response
+}
+
+/// `queue@qmgr`, or nothing when the message names no reply-to queue.
+fn reply_to_text(md: &Mqmd) -> Option<String> {
+    let queue = md.reply_to_q.as_str().trim();
+    (!queue.is_empty()).then(|| format!("{queue}@{}", md.reply_to_q_mgr.as_str().trim()))
+}
+
+/// PutDate (YYYYMMDD) and PutTime (HHMMSSTH), both GMT, as ISO 8601 UTC with milliseconds
+/// (`2026-11-29T09:45:36.120Z`); empty when the descriptor has none.
+fn put_date_time(md: &Mqmd) -> String {
+    let date = md.put_date.as_str().trim();
+    let time = md.put_time.as_str().trim();
+    let digits = |text: &str| text.len() == 8 && text.bytes().all(|byte| byte.is_ascii_digit());
+    if !digits(date) || !digits(time) {
+        return String::new();
+    }
+    format!(
+        "{}-{}-{}T{}:{}:{}.{}0Z",
+        &date[..4],
+        &date[4..6],
+        &date[6..],
+        &time[..2],
+        &time[2..4],
+        &time[4..6],
+        &time[6..]
+    )
+}
+
+/// The Format field without its blank padding.
+fn format_text(md: &Mqmd) -> String {
+    String::from_utf8_lossy(&md.format).trim_end().to_string()
+}
+
+/// The first bytes of a message's data: text for Format MQSTR (cut at a character boundary),
+/// hexadecimal digits for any other format.
+fn preview_text(md: &Mqmd, data: &[u8]) -> String {
+    if md.format != MQFMT_STRING {
+        return hex(data);
+    }
+    match std::str::from_utf8(data) {
+        Ok(text) => text.to_string(),
+        // A character cut by the preview's length: up to the last whole one.
+        Err(error) if error.error_len().is_none() => {
+            String::from_utf8_lossy(&data[..error.valid_up_to()]).to_string()
+        }
+        Err(_) => String::from_utf8_lossy(data).to_string(),
+    }
+}
+
+/// One element of a messagelist: the message's MQMD fields by the REST API's names, with
+/// Ferrite's `dataLength` (MQGET's DataLength) and `dataPreview` (its first bytes).
+fn summary(md: &Mqmd, data_length: usize, preview: &[u8]) -> serde_json::Value {
+    let mut summary = serde_json::json!({
+        "messageId": hex(&md.msg_id),
+        "correlationId": hex(&md.correl_id),
+        "format": format_text(md),
+        "persistence": persistence_text(md.persistence),
+        "priority": md.priority,
+        "expiry": expiry_text(md.expiry),
+        "putDateTime": put_date_time(md),
+        "dataLength": data_length,
+        "dataPreview": preview_text(md, preview),
+    });
+    if let Some(reply_to) = reply_to_text(md) {
+        summary["replyTo"] = serde_json::Value::String(reply_to);
+    }
+    summary
+}
+
+/// messagelist's `limit`: 1 to [`MESSAGE_LIST_LENGTH_MAX`], that by default.
+fn list_limit(parameters: &HashMap<String, String>) -> RestResult<usize> {
+    let Some(text) = parameters.get("limit") else {
+        return Ok(MESSAGE_LIST_LENGTH_MAX);
+    };
+    text.parse::<usize>()
+        .ok()
+        .filter(|limit| (1..=MESSAGE_LIST_LENGTH_MAX).contains(limit))
+        .ok_or_else(|| {
+            RestError::bad_request(
+                "MQWB0203E",
+                format!(
+                    "The limit parameter '{text}' is not a number of messages 1-{MESSAGE_LIST_LENGTH_MAX}."
+                ),
+                MQRC_NONE,
+            )
+        })
+}
+
+/// GET .../messagelist: a summary of each message on the queue that matches (`messageId`,
+/// `correlationId`), in the order a get would take them, at most `limit`; browsed, so none
+/// is taken. `{"messages": [...]}`, empty for an empty or get-inhibited queue.
+pub async fn message_list(
+    State(web): State<Arc<Web>>,
+    Extension(caller): Extension<Caller>,
+    Path((queue_manager, queue)): Path<(String, String)>,
+    Query(parameters): Query<HashMap<String, String>>,
+) -> RestResult<Response> {
+    check_queue_manager(&web, &queue_manager)?;
+    messaging_caller(&caller)?;
+    if parameters.contains_key("wait") {
+        return Err(RestError::bad_request(
+            "MQWB0203E",
+            "The messagelist resource has no wait parameter.".to_string(),
+            MQRC_NONE,
+        ));
+    }
+    let selection = selection(&parameters)?;
+    let limit = list_limit(&parameters)?;
+    let summaries = blocking(&web, move |web| {
+        let mut connection = connect(web, &caller)?;
+        let hobj = open(&mut connection, &queue, MQOO_BROWSE)?;
+        browse_summaries(&mut connection, hobj, &selection, limit, &queue)
+    })
+    .await?;
+    debug_assert!(summaries.len() <= limit);
+    Ok(axum::Json(serde_json::json!({ "messages": summaries })).into_response())
+}
+
+/// Browse up to `limit` messages that match `selection`, each with at most
+/// [`PREVIEW_BYTES_MAX`] bytes of its data.
+fn browse_summaries(
+    connection: &mut Connection,
+    hobj: ferrite_mqi::connection::Hobj,
+    selection: &Selection,
+    limit: usize,
+    queue: &str,
+) -> RestResult<Vec<serde_json::Value>> {
+    let mut summaries = Vec::new();
+    let mut preview = Vec::with_capacity(PREVIEW_BYTES_MAX);
+    let mut cursor = MQGMO_BROWSE_FIRST;
+    while summaries.len() < limit {
+        let mut md = Mqmd {
+            msg_id: selection.message_id,
+            correl_id: selection.correlation_id,
+            ..Mqmd::default()
+        };
+        let mut gmo = Mqgmo {
+            options: cursor
+                | MQGMO_NO_SYNCPOINT
+                | MQGMO_ACCEPT_TRUNCATED_MSG
+                | MQGMO_FAIL_IF_QUIESCING,
+            ..Mqgmo::default()
+        };
+        preview.clear();
+        match connection.get_appending(hobj, &mut md, &mut gmo, &mut preview, PREVIEW_BYTES_MAX) {
+            Ok(got) => summaries.push(summary(&md, got.data_length, &preview)),
+            Err(error)
+                if error.reason == MQRC_NO_MSG_AVAILABLE || error.reason == MQRC_GET_INHIBITED =>
+            {
+                break
+            }
+            Err(error) => {
+                return Err(RestError::mq(
+                    error.reason,
+                    &format!("MQGET (browse) from queue {queue}"),
+                ))
+            }
+        }
+        cursor = MQGMO_BROWSE_NEXT;
+    }
+    Ok(summaries)
 }
 
 #[cfg(test)]
@@ -446,5 +617,36 @@ mod tests {
         assert_eq!(expiry_tenths("1500"), Some(15));
         assert_eq!(expiry_tenths("1"), Some(1));
         assert_eq!(expiry_tenths("-5"), None);
+    }
+
+    #[test]
+    fn a_summary_names_the_descriptor_fields_and_previews_the_data() {
+        let mut md = Mqmd {
+            format: MQFMT_STRING,
+            persistence: MQPER_PERSISTENT,
+            priority: 7,
+            expiry: 15,
+            put_date: ferrite_mqi::MqChar::new("20261129").unwrap(),
+            put_time: ferrite_mqi::MqChar::new("09453612").unwrap(),
+            reply_to_q: ferrite_mqi::MqChar::new("APP.REPLY").unwrap(),
+            ..Mqmd::default()
+        };
+        md.msg_id[0] = 0xab;
+        let summary = summary(&md, 300, "héllo wörld".as_bytes());
+        assert_eq!(summary["messageId"], format!("ab{}", "00".repeat(23)));
+        assert_eq!(summary["format"], "MQSTR");
+        assert_eq!(summary["persistence"], "persistent");
+        assert_eq!(summary["priority"], 7);
+        assert_eq!(summary["expiry"], "1500");
+        assert_eq!(summary["putDateTime"], "2026-11-29T09:45:36.120Z");
+        assert_eq!(summary["dataLength"], 300);
+        assert_eq!(summary["dataPreview"], "héllo wörld");
+        assert_eq!(summary["replyTo"], "APP.REPLY@");
+        // A preview that ends inside a character stops before it.
+        assert_eq!(preview_text(&md, &"aé".as_bytes()[..2]), "a");
+        md.format = MQFMT_NONE;
+        assert_eq!(preview_text(&md, &[0x01, 0xff]), "01ff");
+        md.put_date = ferrite_mqi::MqChar::new("").unwrap();
+        assert_eq!(put_date_time(&md), "");
     }
 }

@@ -1,8 +1,9 @@
 //! The web console in a real browser: Debian's chromium, headless, driven over WebDriver by
 //! chromedriver (packages chromium and chromium-driver, which scripts/test installs). It logs
-//! in, lists the queues, creates one, puts, browses and gets a message, runs an MQSC command,
-//! draws the depth, rate, log and buffer pool plots and lists channels and connections, all
-//! through the REST API and /metrics.
+//! in, lists the queues with their depths and rates, creates one, puts, browses and gets a
+//! message, lists a queue's messages in the message browser and opens one, runs an MQSC
+//! command, draws the depth, rate, log and buffer pool plots and lists channels and
+//! connections, all through the REST API and /metrics.
 
 mod support;
 
@@ -203,6 +204,9 @@ fn the_console_manages_queues_and_messages_in_a_real_browser() {
     driver.type_into("#login-password", PASSWORD);
     driver.click("#login-button");
     driver.wait_for_text("overview-name", "QM1");
+    driver.wait_for_text("overview-state", "running");
+    let connections = driver.text("overview-connections");
+    assert!(connections.parse::<u64>().is_ok(), "{connections}");
     driver.wait_for_text("queue-rows", "APP.ONE");
 
     // Create a queue.
@@ -225,6 +229,7 @@ fn the_console_manages_queues_and_messages_in_a_real_browser() {
     driver.type_into("#put-text", "from the browser");
     driver.click("#put-button");
     driver.wait_for_text("message-output", "Put message");
+    let first_message_id = put_message_id(&driver.text("message-output"));
     assert_eq!(
         web.queue_manager
             .queue("APP.ONE")
@@ -249,15 +254,91 @@ fn the_console_manages_queues_and_messages_in_a_real_browser() {
     driver.click("#mqsc-button");
     driver.wait_for_text("mqsc-output", "CURDEPTH(1)");
 
+    // Two more messages, then the message browser: the queue's name in the queue table lists
+    // its messages in queue order with their descriptors, and "Open" shows one.
+    let mut message_ids = vec![first_message_id];
+    for text in ["the second message", "the third message"] {
+        driver.type_into("#put-text", text);
+        driver.script("document.getElementById('message-output').textContent = '';");
+        driver.click("#put-button");
+        driver.wait_for_text("message-output", "Put message");
+        message_ids.push(put_message_id(&driver.text("message-output")));
+    }
+    assert_eq!(
+        web.queue_manager
+            .queue("APP.ONE")
+            .unwrap()
+            .status()
+            .current_depth,
+        3
+    );
+    driver.script(
+        "document.querySelector(\"#queue-rows button.queue-link[data-queue='APP.ONE']\").click();",
+    );
+    driver.wait_for_text("message-list-summary", "Queue APP.ONE: 3 message(s)");
+    let rows = driver.script(
+        "return [...document.querySelectorAll('#message-rows tr')].map((row) =>
+             [...row.querySelectorAll('td')].map((cell) => cell.textContent));",
+    );
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    let texts = [
+        "from the browser",
+        "the second message",
+        "the third message",
+    ];
+    for ((row, message_id), text) in rows.iter().zip(&message_ids).zip(texts) {
+        let cells: Vec<&str> = row
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|cell| cell.as_str().unwrap())
+            .collect();
+        // Message ID, correlation ID, put time, persistence, priority, format, length, preview.
+        assert_eq!(cells[0], message_id, "{cells:?}");
+        assert_eq!(cells[1], "00".repeat(24), "{cells:?}");
+        assert!(
+            cells[2].starts_with("20") && cells[2].len() == 23,
+            "{cells:?}"
+        );
+        assert_eq!(cells[3], "nonPersistent", "{cells:?}");
+        assert_eq!(cells[4], "0", "{cells:?}");
+        assert_eq!(cells[5], "MQSTR", "{cells:?}");
+        assert_eq!(cells[6], text.len().to_string(), "{cells:?}");
+        assert_eq!(cells[7], text, "{cells:?}");
+    }
+    driver.script("document.getElementById('message-output').textContent = '';");
+    driver.click("#message-rows tr:nth-child(2) button.open-message");
+    driver.wait_for_text("message-output", "the second message");
+    assert!(driver
+        .text("message-output")
+        .contains(&format!("messageId: {}", message_ids[1])));
+    assert_eq!(
+        web.queue_manager
+            .queue("APP.ONE")
+            .unwrap()
+            .status()
+            .current_depth,
+        3,
+        "opening a message browses it"
+    );
+
+    // The queue table's put rate of APP.ONE, from /metrics.
+    wait_for("APP.ONE's put rate in the queue table", || {
+        let rate = driver.script(
+            "const row = document.querySelector(\"#queue-rows tr[data-queue='APP.ONE']\");
+             return row ? row.querySelector('.put-rate').textContent : '';",
+        );
+        rate.as_str()
+            .is_some_and(|rate| rate.parse::<f64>().is_ok())
+    });
+
     // The plot has drawn points of both application queues.
     wait_for("the plot to have two points of two queues", || {
-        let drawn = driver.script(
-            "const c = document.getElementById('plot');
-             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-             let painted = 0;
-             for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) painted++;
-             return [Number(c.dataset.points || 0), Number(c.dataset.series || 0), painted];",
-        );
+        let drawn = driver.script(&format!(
+            "{PAINTED} const c = document.getElementById('plot');
+             return [Number(c.dataset.points || 0), Number(c.dataset.series || 0), painted('plot')];"
+        ));
         drawn[0].as_u64().unwrap() >= 2 && drawn[1] == 2 && drawn[2].as_u64().unwrap() > 0
     });
 
@@ -273,6 +354,13 @@ fn the_console_manages_queues_and_messages_in_a_real_browser() {
         let series = |index: usize| drawn[index][1].as_u64().unwrap();
         points(0) >= 2 && series(0) == 2 && series(1) == 1 && series(2) >= 1
     });
+    // Their lines are on the canvases (right of the axis labels).
+    let painted = driver.script(&format!(
+        "{PAINTED} return ['plot-rates', 'plot-log', 'plot-pools'].map(painted);"
+    ));
+    for (index, id) in ["plot-rates", "plot-log", "plot-pools"].iter().enumerate() {
+        assert!(painted[index].as_u64().unwrap() > 0, "{id} has no line");
+    }
     assert!(driver.text("plot-rates-legend").contains("put/s"));
     assert!(driver.text("plot-pools-legend").contains("pool 0 used %"));
     driver.wait_for_text("channel-rows", "SYSTEM.DEF.SVRCONN");
@@ -287,6 +375,27 @@ fn the_console_manages_queues_and_messages_in_a_real_browser() {
             .unwrap()
             .status()
             .current_depth,
-        0
+        2
     );
+    // The list follows the get.
+    driver.wait_for_text("message-list-summary", "Queue APP.ONE: 2 message(s)");
+}
+
+/// A script function `painted(id)`: the pixels painted in canvas `id`'s plot area, right of
+/// the axis labels (where only the lines are drawn).
+const PAINTED: &str = "const painted = (id) => {
+    const c = document.getElementById(id);
+    const d = c.getContext('2d').getImageData(40, 0, c.width - 40, c.height).data;
+    let count = 0;
+    for (let i = 3; i < d.length; i += 4) if (d[i] !== 0) count++;
+    return count;
+};";
+
+/// The message id in the console's "Put message ID" line.
+fn put_message_id(output: &str) -> String {
+    let id = output
+        .strip_prefix("Put message ")
+        .unwrap_or_else(|| panic!("not a put's output: {output}"));
+    assert_eq!(id.len(), 48, "{output}");
+    id.to_string()
 }

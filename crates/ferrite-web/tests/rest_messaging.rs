@@ -92,6 +92,139 @@ fn a_text_message_is_put_browsed_and_got_with_its_descriptor() {
     );
 }
 
+const MESSAGE_LIST: &str = "/ibmmq/rest/v3/messaging/qmgr/QM1/queue/APP.IN/messagelist";
+
+#[test]
+fn the_message_list_summarises_each_message_in_queue_order_without_taking_any() {
+    let web = start(&["APP.IN"]);
+    let empty = web.call("GET", MESSAGE_LIST).user("uma").send();
+    assert_eq!(empty.status, 200, "{}", empty.text());
+    assert_eq!(empty.json(), serde_json::json!({"messages": []}));
+
+    let correlation = "0a".repeat(24);
+    let long = "x".repeat(ferrite_web::messaging::PREVIEW_BYTES_MAX + 100);
+    let bodies: [(&str, &[u8]); 3] = [
+        ("text/plain", b"first"),
+        ("application/octet-stream", &[0x00, 0x01, 0xfe]),
+        ("text/plain", long.as_bytes()),
+    ];
+    let mut message_ids = Vec::new();
+    for (index, (content_type, body)) in bodies.iter().enumerate() {
+        let mut call = web.call("POST", MESSAGES).user("uma");
+        if index == 1 {
+            call = call
+                .header("ibm-mq-md-persistence", "persistent")
+                .header("ibm-mq-md-correlationId", &correlation);
+        }
+        let answer = call.body(content_type, body);
+        assert_eq!(answer.status, 201, "{}", answer.text());
+        message_ids.push(answer.header("ibm-mq-md-messageId").unwrap().to_string());
+    }
+
+    let answer = web.call("GET", MESSAGE_LIST).user("uma").send();
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let list = answer.json();
+    let messages = list["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 3, "{list}");
+    for (message, message_id) in messages.iter().zip(&message_ids) {
+        assert_eq!(&message["messageId"], message_id);
+        let put = message["putDateTime"].as_str().unwrap();
+        assert!(
+            put.len() == 24 && put.ends_with('Z') && put.contains('T'),
+            "{put}"
+        );
+        assert!(message["priority"].is_i64());
+    }
+    assert_eq!(messages[0]["format"], "MQSTR");
+    assert_eq!(messages[0]["dataLength"], 5);
+    assert_eq!(messages[0]["dataPreview"], "first");
+    assert_eq!(messages[0]["persistence"], "nonPersistent");
+    assert_eq!(messages[1]["format"], "");
+    assert_eq!(messages[1]["dataPreview"], "0001fe");
+    assert_eq!(messages[1]["persistence"], "persistent");
+    assert_eq!(messages[1]["correlationId"], correlation);
+    assert_eq!(messages[2]["dataLength"], long.len());
+    assert_eq!(
+        messages[2]["dataPreview"].as_str().unwrap().len(),
+        ferrite_web::messaging::PREVIEW_BYTES_MAX
+    );
+    assert_eq!(
+        web.queue_manager
+            .queue("APP.IN")
+            .unwrap()
+            .status()
+            .current_depth,
+        3
+    );
+
+    // limit, messageId and correlationId select, as on the message resource.
+    let answer = web
+        .call("GET", &format!("{MESSAGE_LIST}?limit=2"))
+        .user("uma")
+        .send();
+    assert_eq!(answer.json()["messages"].as_array().unwrap().len(), 2);
+    for selector in [
+        format!("messageId={}", message_ids[1]),
+        format!("correlationId={correlation}"),
+    ] {
+        let answer = web
+            .call("GET", &format!("{MESSAGE_LIST}?{selector}"))
+            .user("uma")
+            .send();
+        let messages = answer.json()["messages"].as_array().unwrap().clone();
+        assert_eq!(messages.len(), 1, "{selector}");
+        assert_eq!(messages[0]["messageId"], message_ids[1].as_str());
+    }
+    // Opening one message from the list: the message resource browses it by its id.
+    let answer = web
+        .call("GET", &format!("{MESSAGES}?messageId={}", message_ids[2]))
+        .user("uma")
+        .send();
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.text(), long);
+
+    // A get-inhibited queue lists nothing, as on IBM MQ.
+    let response = web.processor.run("ALTER QLOCAL(APP.IN) GET(DISABLED)");
+    assert!(response.success, "{}", response.text());
+    let answer = web.call("GET", MESSAGE_LIST).user("uma").send();
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(answer.json()["messages"], serde_json::json!([]));
+
+    // Errors: MQ's JSON error with the reason.
+    for (query, reason) in [
+        ("limit=0", 0),
+        ("limit=many", 0),
+        ("wait=10", 0),
+        ("messageId=12", 2206),
+        ("correlationId=zz", 2207),
+    ] {
+        let answer = web
+            .call("GET", &format!("{MESSAGE_LIST}?{query}"))
+            .user("uma")
+            .send();
+        assert_eq!(answer.status, 400, "{query}: {}", answer.text());
+        assert_eq!(answer.error()["reasonCode"], reason, "{query}");
+    }
+    let answer = web
+        .call(
+            "GET",
+            "/ibmmq/rest/v3/messaging/qmgr/QM1/queue/NO.SUCH/messagelist",
+        )
+        .user("uma")
+        .send();
+    assert_eq!(answer.status, 404);
+    assert_eq!(answer.error()["reasonCode"], 2085);
+    let answer = web.call("GET", MESSAGE_LIST).user("alice").send();
+    assert_eq!(answer.status, 403);
+    assert_eq!(answer.error()["reasonCode"], 2035);
+    let answer = web
+        .call("POST", MESSAGE_LIST)
+        .user("uma")
+        .body("text/plain", b"x");
+    assert_eq!(answer.status, 405);
+    assert_eq!(answer.error()["msgId"], "MQWB0117E");
+}
+
 #[test]
 fn binary_messages_keep_their_bytes_and_a_waiting_get_receives_a_later_put() {
     let web = start(&["APP.IN"]);

@@ -138,4 +138,43 @@ fn a_client_past_its_rate_limit_is_answered_429_before_authentication() {
         .send();
     assert_eq!(answer.status, 429);
     assert_eq!(answer.error()["msgId"], "FRWB0001E");
+    // The refused request is in the access log too, without a user (it was not authenticated).
+    let log =
+        std::fs::read_to_string(web.queue_manager.directory().join("web-access.log")).unwrap();
+    let last = log.lines().last().unwrap();
+    assert!(
+        last.contains(" 127.0.0.1 - \"GET /ibmmq/rest/v3/admin/qmgr\" 429 "),
+        "{log}"
+    );
+}
+
+#[test]
+fn a_path_the_http_layer_cannot_read_is_answered_with_an_mq_error() {
+    let web = start(&["APP.IN"]);
+    let answer = web
+        .call(
+            "GET",
+            "/ibmmq/rest/v3/messaging/qmgr/QM1/queue/APP%FF/message",
+        )
+        .user("uma")
+        .send();
+    assert_eq!(answer.status, 400, "{}", answer.text());
+    let error = answer.error();
+    assert_eq!(error["msgId"], "MQWB0007E");
+}
+
+#[test]
+fn requests_to_a_stopping_queue_manager_are_answered_503_with_mq_reasons() {
+    let web = start(&["APP.IN"]);
+    web.queue_manager.shutdown().unwrap();
+    let answer = web
+        .call(
+            "POST",
+            "/ibmmq/rest/v3/messaging/qmgr/QM1/queue/APP.IN/message",
+        )
+        .user("uma")
+        .body("text/plain", b"late");
+    assert_eq!(answer.status, 503, "{}", answer.text());
+    let reason = answer.error()["reasonCode"].as_i64().unwrap();
+    assert!([2059, 2161, 2162].contains(&reason), "{reason}");
 }

@@ -5,7 +5,12 @@
 const REST = "/ibmmq/rest/v3";
 const REFRESH_MS = 2000;
 const PLOT_POINTS_MAX = 150;
-const state = { authorization: null, qmgr: null, history: [], timer: null, metrics: [], rates: [] };
+// The messages the message browser lists at most (the messagelist resource's limit).
+const MESSAGE_LIST_LIMIT = 100;
+const state = {
+  authorization: null, qmgr: null, history: [], timer: null, metrics: [], rates: [],
+  queueRates: {}, listedQueue: null,
+};
 
 const $ = (id) => document.getElementById(id);
 
@@ -130,7 +135,14 @@ async function refreshMetrics() {
     gets: metricSum(samples, "ibmmq_queue_mqget_count", application),
     logBytes: metricSum(samples, "ibmmq_log_bytes_written_total"),
     pools: {},
+    queues: {},
   };
+  for (const sample of samples) {
+    const counter = { ibmmq_queue_mqput_mqput1_count: "puts", ibmmq_queue_mqget_count: "gets" }[sample.name];
+    if (!counter || !sample.labels.queue) continue;
+    const queue = (now.queues[sample.labels.queue] ||= { puts: 0, gets: 0 });
+    queue[counter] += sample.value;
+  }
   for (const sample of samples) {
     if (sample.name !== "ibmmq_bufferpool_buffers_total" || sample.value === 0) continue;
     const pool = sample.labels.bufferpool;
@@ -142,6 +154,11 @@ async function refreshMetrics() {
   if (state.metrics.length > 2) state.metrics.shift();
   if (!previous) return;
   const seconds = Math.max(0.001, (now.time - previous.time) / 1000);
+  state.queueRates = {};
+  for (const [name, counts] of Object.entries(now.queues)) {
+    const before = previous.queues[name] || counts;
+    state.queueRates[name] = { put: (counts.puts - before.puts) / seconds, get: (counts.gets - before.gets) / seconds };
+  }
   state.rates.push({
     rates: { "put/s": (now.puts - previous.puts) / seconds, "get/s": (now.gets - previous.gets) / seconds },
     log: { "log MB/s": (now.logBytes - previous.logBytes) / seconds / 1e6 },
@@ -153,11 +170,17 @@ async function refreshMetrics() {
   draw("plot-pools", state.rates.map((point) => point.pools));
 }
 
-function cell(row, text, number) {
+function cell(row, text, className) {
   const td = document.createElement("td");
   td.textContent = text === undefined ? "" : text;
-  if (number) td.className = "number";
+  if (className) td.className = className === true ? "number" : className;
   row.appendChild(td);
+  return td;
+}
+
+// A rate for the queue table: one decimal, empty until /metrics has given two samples.
+function rateText(rate) {
+  return rate === undefined ? "" : rate.toFixed(1);
 }
 
 function showQueues(queues) {
@@ -170,12 +193,22 @@ function showQueues(queues) {
     const row = document.createElement("tr");
     row.dataset.queue = queue.name;
     const status = queue.status || {};
-    cell(row, queue.name);
+    const rates = state.queueRates[queue.name] || {};
+    const name = cell(row, "");
+    const link = document.createElement("button");
+    link.type = "button";
+    link.className = "queue-link";
+    link.dataset.queue = link.textContent = queue.name;
+    link.title = "Browse this queue's messages";
+    link.addEventListener("click", () => listQueue(queue.name));
+    name.appendChild(link);
     cell(row, queue.type);
     cell(row, status.currentDepth, true);
     cell(row, queue.storage ? queue.storage.maximumDepth : "", true);
     cell(row, status.openInputCount, true);
     cell(row, status.openOutputCount, true);
+    cell(row, rateText(rates.put), "number put-rate");
+    cell(row, rateText(rates.get), "number get-rate");
     rows.appendChild(row);
     if (!queue.name.startsWith("SYSTEM.")) {
       const option = document.createElement("option");
@@ -184,6 +217,69 @@ function showQueues(queues) {
     }
   }
   if (chosen) select.value = chosen;
+}
+
+// The message browser: the queue chosen in the queue table (or the message form) listed with
+// the messagelist resource, one row per message; "Open" browses that message by its id.
+async function listQueue(name) {
+  const option = [...$("message-queue").options].find((item) => item.value === name);
+  if (option) $("message-queue").value = name;
+  state.listedQueue = name;
+  await listMessages();
+}
+
+async function listMessages() {
+  const queue = state.listedQueue;
+  if (!queue) return;
+  const answer = await rest("GET", `/messaging/qmgr/${state.qmgr}/queue/${encodeURIComponent(queue)}/messagelist?limit=${MESSAGE_LIST_LIMIT}`);
+  const rows = $("message-rows");
+  rows.textContent = "";
+  if (answer.status !== 200) {
+    $("message-list-summary").textContent = errorText(answer);
+    return;
+  }
+  const messages = answer.json.messages;
+  $("message-list-summary").textContent = `Queue ${queue}: ${messages.length} message(s)` +
+    (messages.length === MESSAGE_LIST_LIMIT ? ` (the first ${MESSAGE_LIST_LIMIT})` : "");
+  for (const message of messages) {
+    const row = document.createElement("tr");
+    row.dataset.messageId = message.messageId;
+    cell(row, message.messageId, "identifier message-id");
+    cell(row, message.correlationId, "identifier");
+    cell(row, message.putDateTime.replace("T", " ").replace("Z", ""));
+    cell(row, message.persistence);
+    cell(row, message.priority, true);
+    cell(row, message.format);
+    cell(row, message.dataLength, true);
+    cell(row, message.dataPreview, "preview");
+    const open = document.createElement("button");
+    open.type = "button";
+    open.className = "open-message";
+    open.textContent = "Open";
+    open.addEventListener("click", () => openMessage(queue, message.messageId));
+    cell(row, "").appendChild(open);
+    rows.appendChild(row);
+  }
+}
+
+async function openMessage(queue, messageId) {
+  const answer = await rest("GET",
+    `/messaging/qmgr/${state.qmgr}/queue/${encodeURIComponent(queue)}/message?messageId=${messageId}`);
+  showMessage(answer);
+}
+
+function showMessage(answer) {
+  if (answer.status === 204) {
+    $("message-output").textContent = "No message.";
+  } else if (answer.status === 200) {
+    const lines = ["messageId", "correlationId", "persistence", "expiry", "priority", "replyTo"]
+      .map((name) => [name, answer.headers.get("ibm-mq-md-" + name)])
+      .filter(([, value]) => value !== null)
+      .map(([name, value]) => `${name}: ${value}`);
+    $("message-output").textContent = lines.join("\n") + "\n\n" + answer.text;
+  } else {
+    $("message-output").textContent = errorText(answer);
+  }
 }
 
 // The depths of the application queues (not SYSTEM.*) over time, for the plot.
@@ -250,22 +346,13 @@ async function putMessage(event) {
   $("message-output").textContent = answer.status === 201
     ? "Put message " + answer.headers.get("ibm-mq-md-messageId") : errorText(answer);
   await refresh();
+  await listMessages();
 }
 
 async function receive(method) {
-  const answer = await rest(method, messagePath());
-  if (answer.status === 204) {
-    $("message-output").textContent = "No message.";
-  } else if (answer.status === 200) {
-    const lines = ["messageId", "correlationId", "persistence", "expiry", "priority", "replyTo"]
-      .map((name) => [name, answer.headers.get("ibm-mq-md-" + name)])
-      .filter(([, value]) => value !== null)
-      .map(([name, value]) => `${name}: ${value}`);
-    $("message-output").textContent = lines.join("\n") + "\n\n" + answer.text;
-  } else {
-    $("message-output").textContent = errorText(answer);
-  }
+  showMessage(await rest(method, messagePath()));
   await refresh();
+  await listMessages();
 }
 
 async function runMqsc(event) {
@@ -288,4 +375,5 @@ $("create-form").addEventListener("submit", createQueue);
 $("put-form").addEventListener("submit", putMessage);
 $("browse-button").addEventListener("click", () => receive("GET"));
 $("get-button").addEventListener("click", () => receive("DELETE"));
+$("list-button").addEventListener("click", () => listQueue($("message-queue").value));
 $("mqsc-form").addEventListener("submit", runMqsc);

@@ -224,9 +224,14 @@ fn answer(result: Result<ureq::Response, ureq::Error>) -> Answer {
         .collect();
     let mut body = Vec::new();
     std::io::Read::read_to_end(&mut response.into_reader(), &mut body).unwrap();
-    Answer {
+    let answer = Answer {
         status,
         headers,
         body,
+    };
+    if status >= 400 {
+        // Every error of every test is checked for MQ's JSON error format.
+        let _ = answer.error();
     }
+    answer
 }
