@@ -1,6 +1,8 @@
 //! MQ distributed's statistics and accounting messages: at each statistics interval an MQI
 //! statistics message (MQCFT_STATISTICS, MQCMD_STATISTICS_MQI) on
-//! SYSTEM.ADMIN.STATISTICS.QUEUE when the queue manager's STATMQI is ON; when a connection
+//! SYSTEM.ADMIN.STATISTICS.QUEUE when the queue manager's STATMQI is ON, a queue statistics
+//! message (MQCMD_STATISTICS_Q) for the queues whose STATQ asked, a channel statistics
+//! message (MQCMD_STATISTICS_CHANNEL) for the message channels whose STATCHL asked; when a connection
 //! ends, an MQI accounting message (MQCFT_ACCOUNTING, MQCMD_ACCOUNTING_MQI) on
 //! SYSTEM.ADMIN.ACCOUNTING.QUEUE, and its record in `accounting.jsonl`, when ACCTMQI is ON.
 //! Their counts are the message manager's (ferrite-queue-manager's statistics/mqi.rs): the
@@ -17,7 +19,9 @@ use ferrite_constants::{
 };
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::statistics::records::iso_time;
-use ferrite_queue_manager::statistics::{IntervalRecords, MqiCounter, MqiStatistics};
+use ferrite_queue_manager::statistics::{
+    ChannelIntervalRecord, IntervalRecords, MqiCounter, MqiStatistics,
+};
 use ferrite_queue_manager::{now_ms, ConnectionRecord, QueueManager};
 
 use crate::connection::queue_accounting::QueueAccounting;
@@ -39,6 +43,9 @@ pub fn install(queue_manager: &QueueManager) {
             }
             if !records.queues.is_empty() {
                 let data = statistics_q(queue_manager.name(), records);
+                put_admin(queue_manager, STATISTICS_QUEUE, &data);
+            }
+            for data in statistics_channel(queue_manager.name(), records) {
                 put_admin(queue_manager, STATISTICS_QUEUE, &data);
             }
         },
@@ -200,6 +207,83 @@ pub fn statistics_q(queue_manager: &str, records: &IntervalRecords) -> Vec<u8> {
         });
     }
     message.finish()
+}
+
+/// The most ChlStatisticsData groups in one message (MQ's 100; more channels take more
+/// messages, in sequence, the last with MQCFC_LAST).
+pub const CHANNEL_GROUPS_PER_MESSAGE_MAX: usize = 100;
+
+/// The MQCMD_STATISTICS_CHANNEL messages of an interval (none without channels): one
+/// MQGACF_CHL_STATISTICS_DATA group for each message channel instance whose STATCHL asked
+/// (MQ's "Channel statistics message data"), at most [`CHANNEL_GROUPS_PER_MESSAGE_MAX`] a
+/// message.
+pub fn statistics_channel(queue_manager: &str, records: &IntervalRecords) -> Vec<Vec<u8>> {
+    let chunks: Vec<_> = records
+        .channels
+        .chunks(CHANNEL_GROUPS_PER_MESSAGE_MAX)
+        .collect();
+    let last = chunks.len();
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(index, channels)| {
+            let mut message = writer(MQCFT_STATISTICS, MQCMD_STATISTICS_CHANNEL);
+            message.sequence(index as i32 + 1, index + 1 == last);
+            message.string(MQCA_Q_MGR_NAME, queue_manager, MQ_Q_MGR_NAME_LENGTH);
+            dates(
+                &mut message,
+                (MQCAMO_START_DATE, MQCAMO_START_TIME),
+                records.start_ms,
+            );
+            dates(
+                &mut message,
+                (MQCAMO_END_DATE, MQCAMO_END_TIME),
+                records.end_ms,
+            );
+            message
+                .integer(MQIA_COMMAND_LEVEL, MQCMDL_CURRENT_LEVEL)
+                .integer(MQIAMO_OBJECT_COUNT, long(channels.len() as u64));
+            for channel in channels {
+                message.group(MQGACF_CHL_STATISTICS_DATA, |group| {
+                    channel_group(group, channel)
+                });
+            }
+            message.finish()
+        })
+        .collect()
+}
+
+/// One channel instance's ChlStatisticsData parameters.
+fn channel_group(group: &mut EventWriter, channel: &ChannelIntervalRecord) {
+    group
+        .string(
+            MQCACH_CHANNEL_NAME,
+            &channel.channel,
+            MQ_CHANNEL_NAME_LENGTH,
+        )
+        .integer(MQIACH_CHANNEL_TYPE, channel.channel_type)
+        .string(
+            MQCA_REMOTE_Q_MGR_NAME,
+            &channel.remote_queue_manager,
+            MQ_Q_MGR_NAME_LENGTH,
+        )
+        .string(
+            MQCACH_CONNECTION_NAME,
+            &channel.connection_name,
+            MQ_CONN_NAME_LENGTH,
+        )
+        .integer(MQIAMO_MSGS, long(channel.messages))
+        .integer64(MQIAMO64_BYTES, long64(channel.bytes))
+        .integer(MQIAMO_FULL_BATCHES, long(channel.full_batches))
+        .integer(MQIAMO_INCOMPLETE_BATCHES, long(channel.incomplete_batches))
+        .integer(MQIAMO_AVG_BATCH_SIZE, long(channel.average_batch_size()))
+        .integer(MQIAMO_PUT_RETRIES, long(channel.put_retries));
+    if let Some((min, average, max)) = channel.net_time_us {
+        group
+            .integer(MQIAMO_NET_TIME_MIN, long(min))
+            .integer(MQIAMO_NET_TIME_AVG, long(average))
+            .integer(MQIAMO_NET_TIME_MAX, long(max));
+    }
 }
 
 /// The parameters every accounting message starts with: the queue manager, the
