@@ -452,8 +452,33 @@ fn log_report(qjst: &Value, seconds: f64) -> String {
         figures.io_busy_percent,
         or_dash(figures.bytes_per_force, 0),
     );
+    text.push_str(&log_copy_table(qjst));
     for advice in figures.advice {
         text.push_str(&format!("  ! {advice}\n"));
+    }
+    text
+}
+
+/// MQSMF's per-copy I/O table (QJSTIO): for each copy that wrote, its one-page and
+/// more-than-one-page I/Os: requests, CIs, average I/O and suspend µs, pages per I/O, longest.
+fn log_copy_table(qjst: &Value) -> String {
+    let mut text = String::new();
+    for copy in [1, 2] {
+        for (class, label) in [("1Page", "1 page"), ("NPage", ">1 page")] {
+            let c = |name: &str| count(qjst, &format!("Copy{copy}_{class}_{name}"));
+            let requests = c("IO_Count");
+            if requests == 0 {
+                continue;
+            }
+            text.push_str(&format!(
+                "  Log {copy}, {label:<7}: requests {requests}, CIs {}, average I/O {} µs, after I/O {} µs, {:.1} pages/IO, longest {} µs\n",
+                c("IO_CI"),
+                c("IO_Total_Time_us") / requests,
+                c("IO_Total_Suspend_Time_us") / requests,
+                c("IO_CI") as f64 / requests as f64,
+                c("IO_Max_Duration_us"),
+            ));
+        }
     }
     text
 }
@@ -576,6 +601,27 @@ mod tests {
         assert!((figures.pages_per_io.unwrap() - 88.7).abs() < 0.1);
         assert!((figures.io_busy_percent - 91.9).abs() < 0.1);
         assert!(figures.advice.iter().any(|a| a.contains("half")));
+        // The same interval's per-copy I/O table (MQSMF: "Log 1, 1 page 21218, 21218, 29"
+        // and "Log 1,>1 page 147669, 14963483, 370": I/O times 629,572 and 54,497,499 µs).
+        let mut qjst = qjst;
+        let fields = qjst.as_object_mut().unwrap();
+        for (class, count, cis, time) in [
+            ("1Page", 21_218u64, 21_218u64, 629_572u64),
+            ("NPage", 147_669, 14_963_483, 54_497_499),
+        ] {
+            fields.insert(format!("Copy1_{class}_IO_Count"), json!(count));
+            fields.insert(format!("Copy1_{class}_IO_CI"), json!(cis));
+            fields.insert(format!("Copy1_{class}_IO_Total_Time_us"), json!(time));
+        }
+        let table = log_copy_table(&qjst);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 2, "copy 2 wrote nothing: {table}");
+        assert!(
+            lines[0].contains("requests 21218, CIs 21218, average I/O 29 µs"),
+            "{table}"
+        );
+        assert!(lines[1].contains("average I/O 369 µs"), "{table}");
+        assert!(lines[1].contains("101.3 pages/IO"), "{table}");
     }
 
     #[test]

@@ -216,6 +216,7 @@ impl QueueManager {
         for pool in self.pools() {
             pool.reset_interval_statistics();
         }
+        self.reset_log_interval_statistics();
         let mut records = IntervalRecords::between(self.name(), &opened, &closing);
         records.queues = self.queue_interval_statistics();
         records.channels = state.channels.take_interval();

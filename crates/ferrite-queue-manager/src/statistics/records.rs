@@ -291,6 +291,21 @@ fn qjst_fields(s: &LogStatistics, dual_logging: bool) -> Map<String, Value> {
         .map(|(name, value)| (name.to_string(), json!(value)))
         .collect();
     map.insert("Dual_Logging".into(), json!(dual_logging));
+    // QJSTIO: MQSMF's per-copy I/O table, with mq-smf-csv's IO_* names.
+    for (copy, classes) in s.copy_io.iter().enumerate() {
+        for (class, io) in classes.iter().enumerate() {
+            let prefix = format!("Copy{}_{}", copy + 1, ["1Page", "NPage"][class]);
+            for (name, value) in [
+                ("IO_Count", io.count),
+                ("IO_CI", io.pages),
+                ("IO_Total_Time_us", io.io_nanos / 1000),
+                ("IO_Total_Suspend_Time_us", io.suspend_nanos / 1000),
+                ("IO_Max_Duration_us", io.max_io_nanos / 1000),
+            ] {
+                map.insert(format!("{prefix}_{name}"), json!(value));
+            }
+        }
+    }
     map
 }
 
