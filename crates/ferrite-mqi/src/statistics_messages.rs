@@ -202,8 +202,15 @@ pub fn statistics_q(queue_manager: &str, records: &IntervalRecords) -> Vec<u8> {
                 .integer64_list(MQIAMO64_AVG_Q_TIME, &pair64(s.average_time_on_queue_us()))
                 .integer_list(MQIAMO_PUTS, &pair(s.puts))
                 .integer_list(MQIAMO_GETS, &pair(s.gets))
+                .integer(MQIAMO_PUTS_FAILED, long(s.puts_failed))
+                .integer64_list(MQIAMO64_PUT_BYTES, &pair64(s.put_bytes))
+                .integer(MQIAMO_GETS_FAILED, long(s.gets_failed))
                 .integer64_list(MQIAMO64_GET_BYTES, &pair64(s.get_bytes))
-                .integer(MQIAMO_MSGS_EXPIRED, long(s.expired));
+                .integer_list(MQIAMO_BROWSES, &pair(s.browses))
+                .integer(MQIAMO_BROWSES_FAILED, long(s.browses_failed))
+                .integer64_list(MQIAMO64_BROWSE_BYTES, &pair64(s.browse_bytes))
+                .integer(MQIAMO_MSGS_EXPIRED, long(s.expired))
+                .integer(MQIAMO_MSGS_PURGED, long(s.purged));
         });
     }
     message.finish()

@@ -142,6 +142,7 @@ impl Connection {
             connection.get_from_handle(hobj, lent, md, gmo, buffer)
         });
         self.count_get(kind, md, &result);
+        self.count_queue_get(hobj, kind, md, &result);
         if let Some(timing) = timing {
             self.account_get(hobj, timing, kind, md, &result);
         }

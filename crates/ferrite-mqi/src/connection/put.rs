@@ -84,6 +84,12 @@ impl Connection {
         let persistent_before = timing.map(|_| self.persistent_puts());
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.count_call(MqiCounter::Put, MqiCounter::PutFailed, &result);
+        if result.is_err() {
+            // STATQ's PutFailCount of the handle's queue.
+            if let Some(Target::Queue(queue)) = self.handles.get(&hobj.0).map(|h| &h.target) {
+                queue.count_put(None);
+            }
+        }
         if let (Some(timing), Some(before)) = (timing, persistent_before) {
             let stored = result.as_ref().ok().map(|_| data.len());
             self.account_put(hobj, timing, before, stored);
@@ -368,6 +374,7 @@ impl Connection {
             // MQXQH; its reports are the destination queue manager's to make.
             let (mut xmit, message) = transmission_message(&stored, destination, data);
             self.store_message(queue, &mut xmit, &message, syncpoint, put_time_ms)?;
+            queue.count_put(Some((persistent, message.len())));
             self.after_put(queue, xmit.priority as u8, syncpoint, watch);
             if logical_order {
                 position.advance(&stored, data.len(), syncpoint);
@@ -379,6 +386,7 @@ impl Connection {
         }
         self.store_message(queue, &mut stored, data, syncpoint, put_time_ms)?;
         self.count_message_put(persistent, data.len());
+        queue.count_put(Some((persistent, data.len())));
         if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
             let unit = syncpoint.then_some(crate::queue_manager_put::InUnit {
                 unit: &mut self.unit,

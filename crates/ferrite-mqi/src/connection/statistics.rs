@@ -83,6 +83,26 @@ impl Connection {
         }
     }
 
+    /// STATQ: an MQGET's browse or failure on the handle's local queue (a destructive get's
+    /// message is counted by the queue itself).
+    pub(super) fn count_queue_get(
+        &self,
+        hobj: Hobj,
+        kind: GetKind,
+        md: &Mqmd,
+        result: &MqResult<GetResult>,
+    ) {
+        if let Some(super::Target::Queue(queue)) = self.handles.get(&hobj.0).map(|h| &h.target) {
+            let returned = result.as_ref().ok().map(|got| {
+                (
+                    md.persistence == MQPER_PERSISTENT,
+                    got.returned_length as usize,
+                )
+            });
+            queue.count_get_call(kind.browse, returned);
+        }
+    }
+
     /// An MQPUT1 that stored its message: persistent if this call counted a persistent
     /// message (`persistent_before` is the count before the call; only this connection's
     /// thread writes its record).

@@ -149,6 +149,16 @@ fn statistics_q_fields(record: &QueueIntervalRecord) -> Map<String, Value> {
         "NonPersAvgQTime_us": average[0],
         "PersAvgQTime_us": average[1],
         "ExpiredMsgCount": s.expired,
+        "NonPersPutBytes": s.put_bytes[0],
+        "PersPutBytes": s.put_bytes[1],
+        "PutFailCount": s.puts_failed,
+        "GetFailCount": s.gets_failed,
+        "NonPersBrowses": s.browses[0],
+        "PersBrowses": s.browses[1],
+        "NonPersBrowseBytes": s.browse_bytes[0],
+        "PersBrowseBytes": s.browse_bytes[1],
+        "BrowseFailCount": s.browses_failed,
+        "PurgeCount": s.purged,
     });
     match fields {
         Value::Object(map) => map,
