@@ -98,8 +98,11 @@ fn mqi_counts(message: &mut EventWriter, mqi: &MqiStatistics) {
         .integer_list(
             MQIAMO_PUTS,
             &[
-                long(c(MqiCounter::NonPersistentPuts) - c(MqiCounter::Put1NonPersistent)),
-                long(c(MqiCounter::PersistentPuts) - c(MqiCounter::Put1Persistent)),
+                long(
+                    c(MqiCounter::NonPersistentPuts)
+                        .saturating_sub(c(MqiCounter::Put1NonPersistent)),
+                ),
+                long(c(MqiCounter::PersistentPuts).saturating_sub(c(MqiCounter::Put1Persistent))),
             ],
         )
         .integer(MQIAMO_PUTS_FAILED, long(c(MqiCounter::PutFailed)))

@@ -4,7 +4,8 @@
 //! batches' network time; each end's interval gives a STATISTICS_CHL record in
 //! statistics.jsonl and an MQCMD_STATISTICS_CHANNEL message on SYSTEM.ADMIN.STATISTICS.QUEUE.
 //! A channel whose STATCHL (or the queue manager's, through STATCHL(QMGR)) does not ask counts
-//! nothing; a channel that ended is reported for its last interval, then no more.
+//! nothing; a channel that ended is reported for its last interval, then no more. IBM's PCF
+//! classes parse every statistics and accounting message of such work.
 
 mod support;
 
@@ -249,4 +250,64 @@ fn message_channels_count_their_messages_batches_and_network_time() {
         "then no more"
     );
     qm1.chinit.stop_sender(QUIET, StopMode::Quiesce);
+}
+
+/// IBM's PCF classes (`tests/java`'s PcfStatistics, com.ibm.mq.headers.pcf.PCFMessage from
+/// IBM's allclient jar, fetched by Maven at test time) parse every statistics and accounting
+/// message QM1 wrote for known work: ten messages put with MQPUT1 to a remote queue and sent
+/// over the channel in batches of four. Needs a JDK (17 or later) and Maven on the PATH.
+#[test]
+fn ibm_pcf_classes_parse_the_statistics_and_accounting_messages() {
+    let (qm1, _qm2) = pair();
+    let sending = &qm1.fixture.queue_manager;
+    mqsc_ok(
+        sending,
+        "ALTER QMGR STATMQI(ON) ACCTMQI(ON) STATQ(ON) ACCTQ(ON)",
+    );
+    put_ten(sending);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    wait_until("ten messages confirmed", || {
+        sender.snapshot().messages == 10
+    });
+    sending.close_statistics_interval().unwrap();
+    let output = support::java::run_java(
+        "PcfStatistics",
+        &support::java::channel_arguments(&qm1, &[]),
+    );
+    assert!(output.contains("2 passed, 0 failed"), "every check ran");
+    let lines: Vec<&str> = output.lines().collect();
+    let has = |command: &str, parameter: &str| {
+        lines
+            .iter()
+            .any(|line| line.starts_with(command) && line.ends_with(parameter))
+    };
+    // The channel's group: ten messages in two full batches and one incomplete.
+    for parameter in [
+        "MQCACH_CHANNEL_NAME=QM1.TO.QM2",
+        "MQIACH_CHANNEL_TYPE=1",
+        "MQCA_REMOTE_Q_MGR_NAME=QM2",
+        "MQIAMO_MSGS=10",
+        "MQIAMO_FULL_BATCHES=2",
+        "MQIAMO_INCOMPLETE_BATCHES=1",
+        "MQIAMO_AVG_BATCH_SIZE=3",
+        "MQIAMO_PUT_RETRIES=0",
+    ] {
+        assert!(has("STATISTICS_CHANNEL", parameter), "{parameter}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("STATISTICS_CHANNEL") && line.contains("MQIAMO64_BYTES=")),
+        "TotalBytes, an MQCFIN64"
+    );
+    // The transmission queue's statistics: ten non-persistent messages put.
+    assert!(has("STATISTICS_Q", "MQCA_Q_NAME=QM2"));
+    assert!(has("STATISTICS_Q", "MQIAMO_PUTS=[10, 0]"));
+    assert!(lines
+        .iter()
+        .any(|line| line.starts_with("STATISTICS_MQI") && line.contains("MQIAMO_PUT1S=")));
+    // The putting connection's accounting: its ten MQPUT1 calls, and its queue's.
+    assert!(has("ACCOUNTING_MQI", "MQIAMO_PUT1S=[10, 0]"));
+    assert!(has("ACCOUNTING_Q", "MQCA_Q_NAME=QM2"));
+    qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce);
 }

@@ -374,6 +374,7 @@ impl Connection {
             // MQXQH; its reports are the destination queue manager's to make.
             let (mut xmit, message) = transmission_message(&stored, destination, data);
             self.store_message(queue, &mut xmit, &message, syncpoint, put_time_ms)?;
+            self.count_message_put(persistent, data.len());
             queue.count_put(Some((persistent, message.len())));
             self.after_put(queue, xmit.priority as u8, syncpoint, watch);
             if logical_order {
