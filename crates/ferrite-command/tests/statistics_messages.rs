@@ -165,6 +165,19 @@ fn accounting_mqi_messages_follow_acctmqi() {
     assert_eq!(records[0]["Record"], "ACCOUNTING_MQI");
     assert_eq!(records[0]["PersPuts"], 3);
     assert_eq!(records[0]["Get_Failed"], 1);
+    // Class 1 accounting: each verb's calls (the times are sampled: present, maybe 0).
+    for (verb, calls) in [
+        ("MQOPEN", 1),
+        ("MQPUT", 5),
+        ("MQGET", 6),
+        ("MQCLOSE", 1),
+        ("MQPUT1", 0),
+        ("MQCMIT", 0),
+    ] {
+        assert_eq!(records[0][format!("{verb}_Calls")], calls, "{verb}");
+        assert!(records[0][format!("{verb}_CPU_us")].is_u64(), "{verb}");
+        assert!(records[0][format!("{verb}_Elapsed_us")].is_u64(), "{verb}");
+    }
     assert_eq!(
         records[1]["Get"],
         1 + 1,

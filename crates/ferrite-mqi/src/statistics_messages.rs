@@ -25,6 +25,7 @@ use ferrite_queue_manager::statistics::{
 use ferrite_queue_manager::{now_ms, ConnectionRecord, QueueManager};
 
 use crate::connection::queue_accounting::QueueAccounting;
+use crate::connection::verb_accounting::VerbAccounting;
 use crate::event_writer::EventWriter;
 use crate::queue_manager_put::{put_message, queue_manager_descriptor};
 
@@ -379,17 +380,41 @@ pub fn accounting_mqi(
 
 /// A connection ended: its accounting message and record, when ACCTMQI is ON. The
 /// connection's record is complete (every call it made counted).
-pub fn connection_ended(queue_manager: &QueueManager, record: &ConnectionRecord) {
+pub fn connection_ended(
+    queue_manager: &QueueManager,
+    record: &ConnectionRecord,
+    verbs: Option<&VerbAccounting>,
+) {
     if queue_manager.queue_manager_attributes().accounting_mqi != "ON" {
         return;
     }
-    let (data, json) = accounting_mqi(queue_manager.name(), record, now_ms());
+    let (data, mut json) = accounting_mqi(queue_manager.name(), record, now_ms());
+    if let Some(verbs) = verbs {
+        add_verb_times(&mut json, verbs);
+    }
     put_admin(queue_manager, ACCOUNTING_QUEUE, &data);
     if let Err(error) = queue_manager.append_accounting_record(&json) {
         queue_manager.say(&format!(
             "CSQW133E {} ACCOUNTING RECORD NOT WRITTEN: {error}",
             queue_manager.name()
         ));
+    }
+}
+
+/// Class 1 accounting's fields (verb_accounting.rs): each verb's calls, elapsed and CPU µs
+/// (sampled, scaled to all calls) and its longest sampled call, as `MQPUT_Calls`,
+/// `MQPUT_Elapsed_us`, `MQPUT_CPU_us`, `MQPUT_Max_Elapsed_us`.
+fn add_verb_times(json: &mut serde_json::Value, verbs: &VerbAccounting) {
+    let fields = json.as_object_mut().expect("an object");
+    for (verb, times) in verbs.verbs() {
+        for (name, value) in [
+            ("Calls", times.calls),
+            ("Elapsed_us", times.elapsed_us()),
+            ("CPU_us", times.cpu_us()),
+            ("Max_Elapsed_us", times.elapsed_max_us()),
+        ] {
+            fields.insert(format!("{verb}_{name}"), serde_json::json!(value));
+        }
     }
 }
 
@@ -544,8 +569,10 @@ mod tests {
         let connections = Connections::default();
         let record = connections.register("APP", 6, "user", 1_000).unwrap();
         record.mqi.add(MqiCounter::Put, 3);
-        let (data, json) = accounting_mqi("QM1", &record, 2_000);
+        let (data, mut json) = accounting_mqi("QM1", &record, 2_000);
+        add_verb_times(&mut json, &VerbAccounting::default());
         assert_eq!(json["Put"], 3);
+        assert_eq!(json["MQCMIT_Calls"], 0);
         assert_eq!(json["Disc_Time"], "1970-01-01T00:00:02.000Z");
         for field in json.as_object().unwrap().keys() {
             assert!(section.contains(&format!("`{field}`")), "{field}");

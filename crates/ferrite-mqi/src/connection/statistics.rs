@@ -14,6 +14,7 @@ use ferrite_queue_manager::statistics::QueueManagerAccounting;
 use ferrite_queue_manager::LocalQueue;
 
 use super::queue_accounting::{CallTiming, QueueAccounting};
+use super::verb_accounting::Verb;
 use super::{Connection, Hobj, ObjectHandle};
 use crate::error::MqResult;
 use crate::structures::{Mqgmo, Mqmd};
@@ -100,6 +101,22 @@ impl Connection {
                 )
             });
             queue.count_get_call(kind.browse, returned);
+        }
+    }
+
+    /// Class 1 accounting: the timing of a verb's call that starts (None without ACCTMQI).
+    #[inline]
+    pub(super) fn verb_timing(&mut self) -> Option<CallTiming> {
+        self.verb_accounting
+            .as_mut()
+            .map(|accounting| accounting.start())
+    }
+
+    /// Class 1 accounting: a call of `verb` timed by `timing` ended.
+    #[inline]
+    pub(super) fn verb_timed(&mut self, verb: Verb, timing: Option<CallTiming>) {
+        if let (Some(accounting), Some(timing)) = (self.verb_accounting.as_mut(), timing) {
+            accounting.ended(verb, timing);
         }
     }
 
