@@ -8,7 +8,7 @@
 //! `--now` closes the running queue manager's current interval first (RESET QMGR
 //! TYPE(STATISTICS)); `--watch N` does so every N seconds and prints each interval; `--json`
 //! prints the records as they are stored; `--csv DIR` writes one CSV file per record type, as
-//! mq-smf-csv does.
+//! mq-smf-csv does; `--svg FILE` draws the intervals (statistics_plot.rs).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
