@@ -117,7 +117,7 @@ fn channel_messages(qm: &Arc<QueueManager>) -> Vec<PcfMessage> {
         .collect()
 }
 
-fn find<'a>(parameters: &'a [Parameter], id: i32) -> &'a Parameter {
+fn find(parameters: &[Parameter], id: i32) -> &Parameter {
     parameters
         .iter()
         .find(|p| p.id() == id)

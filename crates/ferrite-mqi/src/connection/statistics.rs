@@ -94,12 +94,10 @@ impl Connection {
         result: &MqResult<GetResult>,
     ) {
         if let Some(super::Target::Queue(queue)) = self.handles.get(&hobj.0).map(|h| &h.target) {
-            let returned = result.as_ref().ok().map(|got| {
-                (
-                    md.persistence == MQPER_PERSISTENT,
-                    got.returned_length as usize,
-                )
-            });
+            let returned = result
+                .as_ref()
+                .ok()
+                .map(|got| (md.persistence == MQPER_PERSISTENT, got.returned_length));
             queue.count_get_call(kind.browse, returned);
         }
     }

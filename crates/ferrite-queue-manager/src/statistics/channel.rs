@@ -23,8 +23,9 @@ use crate::objects::message_channel::ChannelType;
 use crate::queue_manager::QueueManager;
 use crate::ChannelDefinition;
 
-/// The most channel instances kept between two intervals (MQ's MAXCHL range ends at 9,999;
-/// an instance started past this limit counts nothing).
+/// The most channel instances kept between two intervals (MQ's MAXCHL range ends at 9,999).
+/// Past it, the ended instances are forgotten; an instance started while this many run
+/// counts nothing.
 pub const CHANNEL_STATISTICS_INSTANCES_MAX: usize = 9_999;
 
 /// The counters of one running message channel instance.
@@ -169,6 +170,11 @@ pub struct ChannelStatisticsRegistry {
 impl ChannelStatisticsRegistry {
     fn register(&self, statistics: Arc<ChannelStatistics>) -> bool {
         let mut instances = self.instances.lock().unwrap();
+        if instances.len() >= CHANNEL_STATISTICS_INSTANCES_MAX {
+            // No interval closed for long (STATIME 0): the ended channels' last figures give
+            // way to the running ones.
+            instances.retain(|instance| Arc::strong_count(instance) > 1);
+        }
         if instances.len() >= CHANNEL_STATISTICS_INSTANCES_MAX {
             return false;
         }

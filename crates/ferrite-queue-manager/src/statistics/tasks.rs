@@ -160,6 +160,10 @@ impl QueueManager {
         let task = Arc::new(TaskStatistics::for_this_thread(kind, index));
         let mut tasks = self.statistics_state().tasks.tasks.lock().unwrap();
         if tasks.len() >= TASKS_MAX {
+            // Ended tasks (a channel initiator restarted without an interval closing) give way.
+            tasks.retain(|task| Arc::strong_count(task) > 1);
+        }
+        if tasks.len() >= TASKS_MAX {
             return None;
         }
         tasks.push(task.clone());
