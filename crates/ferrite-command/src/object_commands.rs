@@ -26,8 +26,9 @@
 use ferrite_queue_manager::objects::message_channel::{
     connection_name_text, parse_connection_name, split_connection_names, ChannelType,
     MessageChannelAttributes, NonPersistentMessageSpeed, PutAuthority, BATCH_DATA_LIMIT_KIB_MAX,
-    BATCH_HEARTBEAT_MS_MAX, BATCH_INTERVAL_MS_MAX, BATCH_SIZE_MAX, CONNECTION_NAME_LENGTH_MAX,
-    RETRY_COUNT_MAX, RETRY_INTERVAL_SECONDS_MAX, SEQUENCE_WRAP_MAX, SEQUENCE_WRAP_MIN,
+    BATCH_HEARTBEAT_MS_MAX, BATCH_INTERVAL_MS_MAX, BATCH_SIZE_MAX, CHANNEL_STATISTICS_VALUES,
+    CONNECTION_NAME_LENGTH_MAX, RETRY_COUNT_MAX, RETRY_INTERVAL_SECONDS_MAX, SEQUENCE_WRAP_MAX,
+    SEQUENCE_WRAP_MIN,
 };
 use ferrite_queue_manager::objects::{
     AliasTargetType, AUTH_INFO_CHECK_VALUES, AUTH_TYPES, FAIL_DELAY_SECONDS_MAX,
@@ -83,7 +84,7 @@ pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
             "MAXINSTC", "DISCINT", "MONCHL", "QSGDISP", "SSLCIPH", "SSLCAUTH", "SSLPEER",
             "MCAUSER", // message channels (objects/message_channel.rs):
             "CONNAME", "XMITQ", "BATCHSZ", "BATCHINT", "BATCHLIM", "BATCHHB", "NPMSPEED",
-            "SHORTRTY", "SHORTTMR", "LONGRTY", "LONGTMR", "SEQWRAP", "PUTAUT",
+            "SHORTRTY", "SHORTTMR", "LONGRTY", "LONGTMR", "SEQWRAP", "PUTAUT", "STATCHL",
         ]),
         ObjectType::Process => value(&[
             "DESCR", "APPLICID", "APPLTYPE", "USERDATA", "ENVRDATA", "QSGDISP",
@@ -468,6 +469,11 @@ fn apply_message_channel(
                 0 => PutAuthority::Default,
                 _ => PutAuthority::Context,
             }
+        }
+        "STATCHL" => {
+            message.statistics = CHANNEL_STATISTICS_VALUES
+                [choice(token, value, &CHANNEL_STATISTICS_VALUES)?]
+            .to_string()
         }
         _ => return Ok(false),
     }
@@ -1021,6 +1027,10 @@ fn channel_attributes(d: &ChannelDefinition) -> Vec<(&'static str, AttributeValu
                 PutAuthority::Default => "DEF",
                 PutAuthority::Context => "CTX",
             }),
+        ),
+        (
+            "STATCHL",
+            keyword_of(&m.statistics, &CHANNEL_STATISTICS_VALUES),
         ),
     ];
     all.into_iter()

@@ -48,6 +48,7 @@ pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("STATQ", Takes::Value),
     ("STATMQI", Takes::Value),
     ("ACCTMQI", Takes::Value),
+    ("STATCHL", Takes::Value),
     ("CHCKCLNT", Takes::Value),
     ("CONNAUTH", Takes::Value),
     ("CHLAUTH", Takes::Value),
@@ -134,6 +135,10 @@ pub(crate) fn stored_attributes(
         (
             "ACCTMQI",
             keyword(&attributes.accounting_mqi, &QMGR_MQI_MONITORING_VALUES),
+        ),
+        (
+            "STATCHL",
+            keyword(&attributes.statistics_channel, &QMGR_MONITORING_VALUES),
         ),
         (
             "CONNAUTH",
@@ -324,6 +329,10 @@ pub(crate) fn apply_qmgr_attribute(
             attributes.accounting_mqi = QMGR_MQI_MONITORING_VALUES
                 [choice(token, value, &QMGR_MQI_MONITORING_VALUES)?]
             .to_string()
+        }
+        "STATCHL" => {
+            attributes.statistics_channel =
+                QMGR_MONITORING_VALUES[choice(token, value, &QMGR_MONITORING_VALUES)?].to_string()
         }
         "CHCKCLNT" => {
             attributes.check_client = QMGR_CHECK_CLIENT_VALUES

@@ -165,6 +165,19 @@ fn accounting_mqi_messages_follow_acctmqi() {
     assert_eq!(records[0]["Record"], "ACCOUNTING_MQI");
     assert_eq!(records[0]["PersPuts"], 3);
     assert_eq!(records[0]["Get_Failed"], 1);
+    // Class 1 accounting: each verb's calls (the times are sampled: present, maybe 0).
+    for (verb, calls) in [
+        ("MQOPEN", 1),
+        ("MQPUT", 5),
+        ("MQGET", 6),
+        ("MQCLOSE", 1),
+        ("MQPUT1", 0),
+        ("MQCMIT", 0),
+    ] {
+        assert_eq!(records[0][format!("{verb}_Calls")], calls, "{verb}");
+        assert!(records[0][format!("{verb}_CPU_us")].is_u64(), "{verb}");
+        assert!(records[0][format!("{verb}_Elapsed_us")].is_u64(), "{verb}");
+    }
     assert_eq!(
         records[1]["Get"],
         1 + 1,
@@ -267,6 +280,15 @@ fn queue_statistics_follow_statq() {
     assert_eq!(records[0]["PersPuts"], 3);
     assert_eq!(records[0]["NonPersGets"], 2);
     assert_eq!(records[0]["QMaxDepth"], 5);
+    assert_eq!(list(q1, MQIAMO64_PUT_BYTES), vec![200, 300]);
+    assert_eq!(integer(q1, MQIAMO_PUTS_FAILED), 0);
+    assert_eq!(
+        integer(q1, MQIAMO_GETS_FAILED),
+        1,
+        "the get that found nothing"
+    );
+    assert_eq!(records[0]["GetFailCount"], 1);
+    assert_eq!(records[0]["PersPutBytes"], 300);
 
     // An interval's depth range starts from the depth it opens with: two messages left on
     // the queue, then one got in the next interval.
@@ -365,4 +387,68 @@ fn queue_accounting_follows_acctq() {
     ok(&queue_manager, "ALTER QMGR ACCTQ(NONE)");
     work(&queue_manager);
     assert!(messages(&queue_manager, ACCOUNTING_QUEUE).is_empty());
+}
+
+#[test]
+fn queue_statistics_count_browses_failed_calls_and_purges() {
+    let (directory, queue_manager) = queue_manager(&["Q1"]);
+    define_default_objects(&queue_manager).unwrap();
+    ok(&queue_manager, "ALTER QLOCAL(Q1) STATQ(ON)");
+    ok(&queue_manager, "RESET QMGR TYPE(STATISTICS)");
+    messages(&queue_manager, STATISTICS_QUEUE);
+    // Three non-persistent messages of 10 bytes, browsed through and one browse past the
+    // end; a put while PUT(DISABLED); then CLEAR QLOCAL removes the three.
+    let mut connection = connect(&queue_manager);
+    let hobj = connection
+        .open(&mut Mqod::queue("Q1"), MQOO_OUTPUT | MQOO_BROWSE)
+        .unwrap();
+    for _ in 0..3 {
+        let mut md = with_persistence(persistence(false));
+        put_md(
+            &mut connection,
+            hobj,
+            &mut md,
+            MQPMO_NO_SYNCPOINT,
+            &[1u8; 10],
+        )
+        .unwrap();
+    }
+    get(&mut connection, hobj, MQGMO_BROWSE_FIRST).unwrap();
+    for _ in 0..2 {
+        get(&mut connection, hobj, MQGMO_BROWSE_NEXT).unwrap();
+    }
+    assert_eq!(
+        reason(get(&mut connection, hobj, MQGMO_BROWSE_NEXT)),
+        ferrite_constants::reason::MQRC_NO_MSG_AVAILABLE
+    );
+    ok(&queue_manager, "ALTER QLOCAL(Q1) PUT(DISABLED)");
+    let mut md = with_persistence(persistence(false));
+    reason(put_md(
+        &mut connection,
+        hobj,
+        &mut md,
+        MQPMO_NO_SYNCPOINT,
+        b"refused",
+    ));
+    ok(&queue_manager, "ALTER QLOCAL(Q1) PUT(ENABLED)");
+    connection.close(hobj, 0).unwrap();
+    connection.disconnect().unwrap();
+    ok(&queue_manager, "CLEAR QLOCAL(Q1)");
+    ok(&queue_manager, "RESET QMGR TYPE(STATISTICS)");
+    let q1 = &statistics_q_groups(&queue_manager)[0];
+    assert_eq!(list(q1, MQIAMO_PUTS), vec![3, 0]);
+    assert_eq!(list(q1, MQIAMO64_PUT_BYTES), vec![30, 0]);
+    assert_eq!(integer(q1, MQIAMO_PUTS_FAILED), 1);
+    assert_eq!(list(q1, MQIAMO_BROWSES), vec![3, 0]);
+    assert_eq!(list(q1, MQIAMO64_BROWSE_BYTES), vec![30, 0]);
+    assert_eq!(integer(q1, MQIAMO_BROWSES_FAILED), 1);
+    assert_eq!(list(q1, MQIAMO_GETS), vec![0, 0]);
+    assert_eq!(integer(q1, MQIAMO_GETS_FAILED), 0);
+    assert_eq!(integer(q1, MQIAMO_MSGS_PURGED), 3);
+    let records = statistics_records(directory.path(), "STATISTICS_Q");
+    let last = records.last().unwrap();
+    assert_eq!(last["PurgeCount"], 3);
+    assert_eq!(last["NonPersBrowses"], 3);
+    assert_eq!(last["BrowseFailCount"], 1);
+    assert_eq!(last["PutFailCount"], 1);
 }

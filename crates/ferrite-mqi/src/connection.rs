@@ -15,6 +15,7 @@ mod shared_queues;
 mod statistics;
 mod status;
 mod syncpoint;
+pub(crate) mod verb_accounting;
 pub use get_watch::NextMessage;
 pub use retained::retained_topic_strings;
 pub use shared_queues::WAIT_SLICE_MS;
@@ -333,6 +334,8 @@ pub struct Connection {
     /// Which calls queue accounting times.
     accounting_sampler: queue_accounting::CallSampler,
     queue_accounting: queue_accounting::ConnectionQueueAccounting,
+    /// Class 1 accounting (verb_accounting.rs), when ACCTMQI was ON at MQCONN.
+    verb_accounting: Option<Box<verb_accounting::VerbAccounting>>,
     /// Queue sharing groups: the unit of work's shared queue work (shared_queues.rs).
     shared_unit: shared_queues::SharedUnitOfWork,
 }
@@ -439,6 +442,8 @@ impl Connection {
         record
             .mqi
             .add(ferrite_queue_manager::statistics::MqiCounter::Conn, 1);
+        let queue_manager_accounts_mqi =
+            queue_manager.queue_manager_attributes().accounting_mqi == "ON";
         Ok(Connection {
             queue_manager,
             unit: UnitOfWork::new(),
@@ -456,6 +461,8 @@ impl Connection {
             accounted_handles: 0,
             accounting_sampler: Default::default(),
             queue_accounting: Default::default(),
+            verb_accounting: queue_manager_accounts_mqi
+                .then(|| Box::new(verb_accounting::VerbAccounting::default())),
             shared_unit: Default::default(),
         })
     }
@@ -693,7 +700,11 @@ impl Drop for Connection {
         }
         self.delete_temporary_queues();
         // Accounting hook: the connection's MQI (ACCTMQI) and queue (ACCTQ) accounting.
-        crate::statistics_messages::connection_ended(&self.queue_manager, &self.record);
+        crate::statistics_messages::connection_ended(
+            &self.queue_manager,
+            &self.record,
+            self.verb_accounting.as_deref(),
+        );
         crate::statistics_messages::queues_accounted(
             &self.queue_manager,
             &self.record,

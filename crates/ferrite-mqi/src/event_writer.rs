@@ -65,6 +65,20 @@ impl EventWriter {
         writer
     }
 
+    /// MQCFH MsgSeqNumber (from 1) and Control (MQCFC_LAST on the last of a sequence).
+    pub fn sequence(&mut self, number: i32, last: bool) -> &mut EventWriter {
+        assert!(number >= 1, "sequence numbers start at 1");
+        let control = if last { MQCFC_LAST } else { MQCFC_NOT_LAST };
+        for (offset, value) in [(16, number), (20, control)] {
+            let bytes = match self.order {
+                ByteOrder::Big => value.to_be_bytes(),
+                ByteOrder::Little => value.to_le_bytes(),
+            };
+            self.out[offset..offset + 4].copy_from_slice(&bytes);
+        }
+        self
+    }
+
     fn int(&mut self, value: i32) {
         match self.order {
             ByteOrder::Big => self.out.extend_from_slice(&value.to_be_bytes()),
@@ -117,6 +131,19 @@ impl EventWriter {
         }
         for value in values {
             self.int(*value);
+        }
+        self.parameters += 1;
+        self
+    }
+
+    /// An MQCFIN64 (its Reserved field zero).
+    pub fn integer64(&mut self, parameter: i32, value: i64) -> &mut EventWriter {
+        for field in [MQCFT_INTEGER64, MQCFIN64_STRUC_LENGTH, parameter, 0] {
+            self.int(field);
+        }
+        match self.order {
+            ByteOrder::Big => self.out.extend_from_slice(&value.to_be_bytes()),
+            ByteOrder::Little => self.out.extend_from_slice(&value.to_le_bytes()),
         }
         self.parameters += 1;
         self

@@ -1,6 +1,8 @@
 //! MQ distributed's statistics and accounting messages: at each statistics interval an MQI
 //! statistics message (MQCFT_STATISTICS, MQCMD_STATISTICS_MQI) on
-//! SYSTEM.ADMIN.STATISTICS.QUEUE when the queue manager's STATMQI is ON; when a connection
+//! SYSTEM.ADMIN.STATISTICS.QUEUE when the queue manager's STATMQI is ON, a queue statistics
+//! message (MQCMD_STATISTICS_Q) for the queues whose STATQ asked, a channel statistics
+//! message (MQCMD_STATISTICS_CHANNEL) for the message channels whose STATCHL asked; when a connection
 //! ends, an MQI accounting message (MQCFT_ACCOUNTING, MQCMD_ACCOUNTING_MQI) on
 //! SYSTEM.ADMIN.ACCOUNTING.QUEUE, and its record in `accounting.jsonl`, when ACCTMQI is ON.
 //! Their counts are the message manager's (ferrite-queue-manager's statistics/mqi.rs): the
@@ -17,10 +19,13 @@ use ferrite_constants::{
 };
 use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::statistics::records::iso_time;
-use ferrite_queue_manager::statistics::{IntervalRecords, MqiCounter, MqiStatistics};
+use ferrite_queue_manager::statistics::{
+    ChannelIntervalRecord, IntervalRecords, MqiCounter, MqiStatistics,
+};
 use ferrite_queue_manager::{now_ms, ConnectionRecord, QueueManager};
 
 use crate::connection::queue_accounting::QueueAccounting;
+use crate::connection::verb_accounting::VerbAccounting;
 use crate::event_writer::EventWriter;
 use crate::queue_manager_put::{put_message, queue_manager_descriptor};
 
@@ -39,6 +44,9 @@ pub fn install(queue_manager: &QueueManager) {
             }
             if !records.queues.is_empty() {
                 let data = statistics_q(queue_manager.name(), records);
+                put_admin(queue_manager, STATISTICS_QUEUE, &data);
+            }
+            for data in statistics_channel(queue_manager.name(), records) {
                 put_admin(queue_manager, STATISTICS_QUEUE, &data);
             }
         },
@@ -91,8 +99,11 @@ fn mqi_counts(message: &mut EventWriter, mqi: &MqiStatistics) {
         .integer_list(
             MQIAMO_PUTS,
             &[
-                long(c(MqiCounter::NonPersistentPuts) - c(MqiCounter::Put1NonPersistent)),
-                long(c(MqiCounter::PersistentPuts) - c(MqiCounter::Put1Persistent)),
+                long(
+                    c(MqiCounter::NonPersistentPuts)
+                        .saturating_sub(c(MqiCounter::Put1NonPersistent)),
+                ),
+                long(c(MqiCounter::PersistentPuts).saturating_sub(c(MqiCounter::Put1Persistent))),
             ],
         )
         .integer(MQIAMO_PUTS_FAILED, long(c(MqiCounter::PutFailed)))
@@ -195,11 +206,95 @@ pub fn statistics_q(queue_manager: &str, records: &IntervalRecords) -> Vec<u8> {
                 .integer64_list(MQIAMO64_AVG_Q_TIME, &pair64(s.average_time_on_queue_us()))
                 .integer_list(MQIAMO_PUTS, &pair(s.puts))
                 .integer_list(MQIAMO_GETS, &pair(s.gets))
+                .integer(MQIAMO_PUTS_FAILED, long(s.puts_failed))
+                .integer64_list(MQIAMO64_PUT_BYTES, &pair64(s.put_bytes))
+                .integer(MQIAMO_GETS_FAILED, long(s.gets_failed))
                 .integer64_list(MQIAMO64_GET_BYTES, &pair64(s.get_bytes))
-                .integer(MQIAMO_MSGS_EXPIRED, long(s.expired));
+                .integer_list(MQIAMO_BROWSES, &pair(s.browses))
+                .integer(MQIAMO_BROWSES_FAILED, long(s.browses_failed))
+                .integer64_list(MQIAMO64_BROWSE_BYTES, &pair64(s.browse_bytes))
+                .integer(MQIAMO_MSGS_EXPIRED, long(s.expired))
+                .integer(MQIAMO_MSGS_PURGED, long(s.purged));
         });
     }
     message.finish()
+}
+
+/// The most ChlStatisticsData groups in one message (MQ's 100; more channels take more
+/// messages, in sequence, the last with MQCFC_LAST).
+pub const CHANNEL_GROUPS_PER_MESSAGE_MAX: usize = 100;
+
+/// The MQCMD_STATISTICS_CHANNEL messages of an interval (none without channels): one
+/// MQGACF_CHL_STATISTICS_DATA group for each message channel instance whose STATCHL asked
+/// (MQ's "Channel statistics message data"), at most [`CHANNEL_GROUPS_PER_MESSAGE_MAX`] a
+/// message.
+pub fn statistics_channel(queue_manager: &str, records: &IntervalRecords) -> Vec<Vec<u8>> {
+    let chunks: Vec<_> = records
+        .channels
+        .chunks(CHANNEL_GROUPS_PER_MESSAGE_MAX)
+        .collect();
+    let last = chunks.len();
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(index, channels)| {
+            let mut message = writer(MQCFT_STATISTICS, MQCMD_STATISTICS_CHANNEL);
+            message.sequence(index as i32 + 1, index + 1 == last);
+            message.string(MQCA_Q_MGR_NAME, queue_manager, MQ_Q_MGR_NAME_LENGTH);
+            dates(
+                &mut message,
+                (MQCAMO_START_DATE, MQCAMO_START_TIME),
+                records.start_ms,
+            );
+            dates(
+                &mut message,
+                (MQCAMO_END_DATE, MQCAMO_END_TIME),
+                records.end_ms,
+            );
+            message
+                .integer(MQIA_COMMAND_LEVEL, MQCMDL_CURRENT_LEVEL)
+                .integer(MQIAMO_OBJECT_COUNT, long(channels.len() as u64));
+            for channel in channels {
+                message.group(MQGACF_CHL_STATISTICS_DATA, |group| {
+                    channel_group(group, channel)
+                });
+            }
+            message.finish()
+        })
+        .collect()
+}
+
+/// One channel instance's ChlStatisticsData parameters.
+fn channel_group(group: &mut EventWriter, channel: &ChannelIntervalRecord) {
+    group
+        .string(
+            MQCACH_CHANNEL_NAME,
+            &channel.channel,
+            MQ_CHANNEL_NAME_LENGTH,
+        )
+        .integer(MQIACH_CHANNEL_TYPE, channel.channel_type)
+        .string(
+            MQCA_REMOTE_Q_MGR_NAME,
+            &channel.remote_queue_manager,
+            MQ_Q_MGR_NAME_LENGTH,
+        )
+        .string(
+            MQCACH_CONNECTION_NAME,
+            &channel.connection_name,
+            MQ_CONN_NAME_LENGTH,
+        )
+        .integer(MQIAMO_MSGS, long(channel.messages))
+        .integer64(MQIAMO64_BYTES, long64(channel.bytes))
+        .integer(MQIAMO_FULL_BATCHES, long(channel.full_batches))
+        .integer(MQIAMO_INCOMPLETE_BATCHES, long(channel.incomplete_batches))
+        .integer(MQIAMO_AVG_BATCH_SIZE, long(channel.average_batch_size()))
+        .integer(MQIAMO_PUT_RETRIES, long(channel.put_retries));
+    if let Some((min, average, max)) = channel.net_time_us {
+        group
+            .integer(MQIAMO_NET_TIME_MIN, long(min))
+            .integer(MQIAMO_NET_TIME_AVG, long(average))
+            .integer(MQIAMO_NET_TIME_MAX, long(max));
+    }
 }
 
 /// The parameters every accounting message starts with: the queue manager, the
@@ -285,17 +380,41 @@ pub fn accounting_mqi(
 
 /// A connection ended: its accounting message and record, when ACCTMQI is ON. The
 /// connection's record is complete (every call it made counted).
-pub fn connection_ended(queue_manager: &QueueManager, record: &ConnectionRecord) {
+pub fn connection_ended(
+    queue_manager: &QueueManager,
+    record: &ConnectionRecord,
+    verbs: Option<&VerbAccounting>,
+) {
     if queue_manager.queue_manager_attributes().accounting_mqi != "ON" {
         return;
     }
-    let (data, json) = accounting_mqi(queue_manager.name(), record, now_ms());
+    let (data, mut json) = accounting_mqi(queue_manager.name(), record, now_ms());
+    if let Some(verbs) = verbs {
+        add_verb_times(&mut json, verbs);
+    }
     put_admin(queue_manager, ACCOUNTING_QUEUE, &data);
     if let Err(error) = queue_manager.append_accounting_record(&json) {
         queue_manager.say(&format!(
             "CSQW133E {} ACCOUNTING RECORD NOT WRITTEN: {error}",
             queue_manager.name()
         ));
+    }
+}
+
+/// Class 1 accounting's fields (verb_accounting.rs): each verb's calls, elapsed and CPU µs
+/// (sampled, scaled to all calls) and its longest sampled call, as `MQPUT_Calls`,
+/// `MQPUT_Elapsed_us`, `MQPUT_CPU_us`, `MQPUT_Max_Elapsed_us`.
+fn add_verb_times(json: &mut serde_json::Value, verbs: &VerbAccounting) {
+    let fields = json.as_object_mut().expect("an object");
+    for (verb, times) in verbs.verbs() {
+        for (name, value) in [
+            ("Calls", times.calls),
+            ("Elapsed_us", times.elapsed_us()),
+            ("CPU_us", times.cpu_us()),
+            ("Max_Elapsed_us", times.elapsed_max_us()),
+        ] {
+            fields.insert(format!("{verb}_{name}"), serde_json::json!(value));
+        }
     }
 }
 
@@ -450,8 +569,10 @@ mod tests {
         let connections = Connections::default();
         let record = connections.register("APP", 6, "user", 1_000).unwrap();
         record.mqi.add(MqiCounter::Put, 3);
-        let (data, json) = accounting_mqi("QM1", &record, 2_000);
+        let (data, mut json) = accounting_mqi("QM1", &record, 2_000);
+        add_verb_times(&mut json, &VerbAccounting::default());
         assert_eq!(json["Put"], 3);
+        assert_eq!(json["MQCMIT_Calls"], 0);
         assert_eq!(json["Disc_Time"], "1970-01-01T00:00:02.000Z");
         for field in json.as_object().unwrap().keys() {
             assert!(section.contains(&format!("`{field}`")), "{field}");

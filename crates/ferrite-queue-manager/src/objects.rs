@@ -17,7 +17,7 @@
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
-//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ STATMQI ACCTMQI CHCKCLNT (CHLEV absent in older images: DISABLED; STATMQI and ACCTMQI: OFF), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS), CHLAUTH (absent: ENABLED) and DEFXMITQ (absent: blank) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ STATMQI ACCTMQI STATCHL CHCKCLNT (CHLEV absent in older images: DISABLED; STATMQI, ACCTMQI and STATCHL: OFF), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS), CHLAUTH (absent: ENABLED) and DEFXMITQ (absent: blank) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE (QUEUE or TOPIC) PUT GET DEFPSIST DEFPRTY |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
 //! | `CHANNEL`  | 1       | CHANNEL CHLTYPE (SVRCONN, SDR, SVR, RCVR, RQSTR) DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER, and for message channels the lines of objects/message_channel.rs |
@@ -285,6 +285,10 @@ pub struct QueueManagerAttributes {
     /// ACCTMQI: OFF or ON: an MQI accounting message (MQCMD_ACCOUNTING_MQI) for each
     /// connection when it ends (absent in older images: OFF).
     pub accounting_mqi: String,
+    /// STATCHL: channel statistics (MQCMD_STATISTICS_CHANNEL): OFF (MQ's default), channels
+    /// with STATCHL(QMGR) write none; LOW, MEDIUM or HIGH, they do; NONE, no channel does,
+    /// whatever its STATCHL. Read when a channel starts (absent in older images: OFF).
+    pub statistics_channel: String,
     /// CHCKCLNT: connection authentication of client connections (MQ's CONNAUTH AUTHINFO
     /// attribute, kept on the queue manager): NONE (the default), OPTIONAL or REQUIRED.
     pub check_client: String,
@@ -390,6 +394,7 @@ impl QueueManagerAttributes {
             statistics_queue: QMGR_ACCOUNTING_VALUES[0].to_string(),
             statistics_mqi: QMGR_MQI_MONITORING_VALUES[0].to_string(),
             accounting_mqi: QMGR_MQI_MONITORING_VALUES[0].to_string(),
+            statistics_channel: QMGR_MONITORING_VALUES[0].to_string(),
             check_client: QMGR_CHECK_CLIENT_VALUES[0].to_string(),
             connection_authentication: DEFAULT_CONNECTION_AUTH_INFO.to_string(),
             channel_authentication: true,
@@ -439,6 +444,11 @@ impl QueueManagerAttributes {
                 "ACCTMQI",
                 &self.accounting_mqi,
                 &QMGR_MQI_MONITORING_VALUES[..],
+            ),
+            (
+                "STATCHL",
+                &self.statistics_channel,
+                &QMGR_MONITORING_VALUES[..],
             ),
             (
                 "CMDEV",
@@ -1616,6 +1626,7 @@ impl ObjectDefinition {
                     .line("STATQ", &d.statistics_queue)
                     .line("STATMQI", &d.statistics_mqi)
                     .line("ACCTMQI", &d.accounting_mqi)
+                    .line("STATCHL", &d.statistics_channel)
                     .line("CHCKCLNT", &d.check_client)
                     .line("CONNAUTH", &d.connection_authentication)
                     .line("CHLAUTH", enabled_disabled(!d.channel_authentication))
@@ -1850,6 +1861,7 @@ impl QueueManagerAttributes {
                 "STATQ" => d.statistics_queue = value.clone(),
                 "STATMQI" => d.statistics_mqi = value.clone(),
                 "ACCTMQI" => d.accounting_mqi = value.clone(),
+                "STATCHL" => d.statistics_channel = value.clone(),
                 "CHCKCLNT" => d.check_client = value.clone(),
                 "CONNAUTH" => d.connection_authentication = value.clone(),
                 "CHLAUTH" => d.channel_authentication = !disabled(value),

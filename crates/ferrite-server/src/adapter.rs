@@ -20,6 +20,9 @@ use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use ferrite_queue_manager::statistics::tasks::{TaskKind, TaskStatistics};
+use ferrite_queue_manager::QueueManager;
+
 use crate::channel_conversation::Conversation;
 use crate::channel_initiator::CONVERSATION_STACK_BYTES;
 use crate::local_work::{self, Place, LOCAL_RUNS_PER_TURN_MAX};
@@ -44,8 +47,12 @@ struct RunQueue {
 }
 
 impl AdapterPool {
-    /// Starts `count` adapter threads.
-    pub(crate) fn start(count: usize) -> std::io::Result<Arc<AdapterPool>> {
+    /// Starts `count` adapter threads, each counting its runs in `queue_manager`'s task
+    /// statistics (QCTADP).
+    pub(crate) fn start(
+        count: usize,
+        queue_manager: &Arc<QueueManager>,
+    ) -> std::io::Result<Arc<AdapterPool>> {
         assert!(count >= 1, "at least one adapter");
         let pool = Arc::new(AdapterPool {
             queue: Mutex::new(RunQueue::default()),
@@ -57,10 +64,15 @@ impl AdapterPool {
         });
         for index in 0..count {
             let adapter_pool = pool.clone();
+            let queue_manager = queue_manager.clone();
             let thread = std::thread::Builder::new()
                 .name(format!("ferrite-adapter-{index}"))
                 .stack_size(CONVERSATION_STACK_BYTES)
-                .spawn(move || adapter_pool.serve())?;
+                .spawn(move || {
+                    let task = queue_manager.task_statistics(TaskKind::Adapter, index as u32);
+                    drop(queue_manager);
+                    adapter_pool.serve(task.as_deref())
+                })?;
             pool.threads.lock().unwrap().push(thread);
             pool.started.fetch_add(1, Ordering::Relaxed);
         }
@@ -93,7 +105,7 @@ impl AdapterPool {
         }
     }
 
-    fn serve(&self) {
+    fn serve(&self, task: Option<&TaskStatistics>) {
         local_work::enter(Place::Adapter);
         loop {
             let conversation = {
@@ -112,12 +124,16 @@ impl AdapterPool {
             };
             self.busy.fetch_add(1, Ordering::Relaxed);
             self.runs.fetch_add(1, Ordering::Relaxed);
+            let started = Instant::now();
             conversation.run();
             // The conversations it woke (a getter its put satisfied), then its replies.
             while local_work::has_runs() {
                 local_work::run(LOCAL_RUNS_PER_TURN_MAX);
             }
             local_work::flush();
+            if let Some(task) = task {
+                task.request(1, started);
+            }
             self.busy.fetch_sub(1, Ordering::Relaxed);
         }
     }

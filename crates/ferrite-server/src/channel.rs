@@ -1213,6 +1213,7 @@ impl Channel {
         self.handoff = Some(inbound::Handoff::Receiver(inbound::ReceiverHandoff {
             channel,
             agreed,
+            partner_queue_manager: negotiation::partner_queue_manager(proposal),
         }));
         Err(End::Closed)
     }

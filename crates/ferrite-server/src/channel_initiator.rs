@@ -376,7 +376,7 @@ impl ChannelInitiator {
                 ));
             }
         }
-        let adapters = AdapterPool::start(config.adapters)?;
+        let adapters = AdapterPool::start(config.adapters, &queue_manager)?;
         let timer = Timer::start()?;
         let dispatchers = (0..config.dispatchers)
             .map(|_| Dispatcher::new())

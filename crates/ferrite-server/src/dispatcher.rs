@@ -22,6 +22,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use ferrite_queue_manager::statistics::tasks::TaskKind;
+
 use crate::channel::{Channel, ChannelSocket, READ_INTEREST};
 use crate::channel_conversation::Conversation;
 use crate::channel_initiator::{ChannelInstance, ChinitShared, CONVERSATION_STACK_BYTES};
@@ -174,7 +176,7 @@ impl Dispatcher {
         let thread = std::thread::Builder::new()
             .name(format!("ferrite-dispatcher-{index}"))
             .stack_size(CONVERSATION_STACK_BYTES)
-            .spawn(move || dispatcher.serve(&chinit))?;
+            .spawn(move || dispatcher.serve(&chinit, index))?;
         *self.thread.lock().unwrap() = Some(thread);
         Ok(())
     }
@@ -204,8 +206,12 @@ impl Dispatcher {
         }
     }
 
-    fn serve(&self, chinit: &Arc<ChinitShared>) {
+    fn serve(&self, chinit: &Arc<ChinitShared>, index: usize) {
         local_work::enter(Place::Dispatcher);
+        // QCTDSP: each turn with events is timed; its requests are the events it served.
+        let task = chinit
+            .queue_manager
+            .task_statistics(TaskKind::Dispatcher, index as u32);
         let mut channels: HashMap<u64, Channel> = HashMap::new();
         let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; EVENTS_PER_WAIT];
         let mut buffer = vec![0u8; DISPATCHER_READ_BUFFER_BYTES];
@@ -232,6 +238,7 @@ impl Dispatcher {
                     timeout_ms,
                 )
             };
+            let turn_started = Instant::now();
             let ready = if ready < 0 {
                 let error = std::io::Error::last_os_error();
                 if error.kind() != std::io::ErrorKind::Interrupted {
@@ -318,6 +325,11 @@ impl Dispatcher {
             }
             // Heartbeats and refusals the timers sent.
             local_work::flush();
+            if let Some(task) = task.as_deref() {
+                if ready > 0 {
+                    task.request(ready as u64, turn_started);
+                }
+            }
         }
     }
 

@@ -872,3 +872,86 @@ fn calls_that_cannot_wait_run_on_the_dispatcher_and_commits_of_persistent_work_h
     putter.disconnect().unwrap();
     getter.disconnect().unwrap();
 }
+
+#[test]
+fn the_task_statistics_count_every_adapter_run_and_the_dispatchers_turns() {
+    let listener = start(&["Q1"], 2, 3);
+    let queue_manager = &listener.fixture.queue_manager;
+    // Wait for every task to register (each thread does as it starts), then open an interval.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while queue_manager
+        .close_statistics_interval()
+        .unwrap()
+        .tasks
+        .len()
+        < 5
+    {
+        assert!(Instant::now() < deadline, "the five tasks never registered");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let runs_before = listener.chinit.adapter_runs();
+    let mut client = connect(&listener);
+    for _ in 0..10 {
+        put(&mut client, "Q1", b"counted");
+    }
+    client.disconnect().unwrap();
+    // The adapters' requests are their runs; the last run counts once its reply is out, so
+    // the intervals are summed until they account for every run.
+    let mut adapter_requests = 0;
+    let mut dispatcher_requests = 0;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let records = queue_manager.close_statistics_interval().unwrap();
+        let dispatchers: Vec<_> = records
+            .tasks
+            .iter()
+            .filter(|t| t.record == "QCTDSP")
+            .collect();
+        let adapters: Vec<_> = records
+            .tasks
+            .iter()
+            .filter(|t| t.record == "QCTADP")
+            .collect();
+        assert_eq!(
+            dispatchers.iter().map(|t| t.index).collect::<Vec<_>>(),
+            [0, 1]
+        );
+        assert_eq!(
+            adapters.iter().map(|t| t.index).collect::<Vec<_>>(),
+            [0, 1, 2]
+        );
+        assert!(records.tasks.iter().all(|task| task.cpu_us.is_some()));
+        adapter_requests += adapters.iter().map(|t| t.requests).sum::<u64>();
+        dispatcher_requests += dispatchers.iter().map(|t| t.requests).sum::<u64>();
+        if adapter_requests == listener.chinit.adapter_runs() - runs_before {
+            break;
+        }
+        assert!(Instant::now() < deadline, "adapter runs never all counted");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(adapter_requests >= 2, "MQCONN and MQDISC run on adapters");
+    // Each of the ten MQPUTs (and the other calls) reached a dispatcher as a socket event.
+    assert!(dispatcher_requests >= 10, "{dispatcher_requests}");
+    // The JSON records carry MQSMF's task report.
+    let text = std::fs::read_to_string(
+        queue_manager
+            .directory()
+            .join(ferrite_queue_manager::statistics::STATISTICS_FILE),
+    )
+    .unwrap();
+    let adapter = text
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .find(|record| record["Record"] == "QCTADP")
+        .expect("a QCTADP record");
+    for field in [
+        "Task",
+        "Requests",
+        "Busy_Pct",
+        "Avg_ET_us",
+        "CPU_Time_us",
+        "Avg_CPU_us",
+    ] {
+        assert!(adapter.get(field).is_some(), "{field} in {adapter}");
+    }
+}

@@ -173,6 +173,15 @@ fn no_page_is_serial_with_ping_pong_slots() {
     // Each force extends the page the previous one ended in, through a slot: nothing serial.
     assert_eq!(after.qjstserw - before.qjstserw, 0);
     assert!(after.qjstciwr - before.qjstciwr >= 20 * 2);
+    // QJSTIO: every I/O of each copy in the per-copy table, all of more than one page (6000
+    // bytes from a partial page span two at least), with the pages QJSTCIWR counts.
+    let table = after.since(&before).copy_io;
+    for (copy, classes) in table.iter().enumerate() {
+        assert_eq!(classes[0].count, 0, "copy {copy}: {classes:?}");
+        assert_eq!(classes[1].count, 20, "copy {copy}: {classes:?}");
+        assert_eq!(classes[1].pages, after.qjstciwr - before.qjstciwr);
+        assert!(classes[1].max_io_nanos <= classes[1].io_nanos);
+    }
     manager.shutdown().unwrap();
 }
 

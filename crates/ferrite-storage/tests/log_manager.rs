@@ -143,6 +143,13 @@ fn append_force_reopen_reads_every_forced_record() {
     assert!(statistics.qjstwrf >= 13);
     assert!(statistics.qjstlogw[0] >= 1 && statistics.qjstbfwr >= 1);
     assert_eq!(statistics.qjstbffl, end.0.div_ceil(LOG_PAGE_BYTES as u64));
+    // QJSTIO: copy 1's I/Os (one page or more) are QJSTLOGW's, their pages QJSTCIWR's; no
+    // copy 2 without dual logging.
+    let [copy1, copy2] = statistics.copy_io;
+    assert_eq!(copy1[0].count + copy1[1].count, statistics.qjstlogw[0]);
+    assert_eq!(copy1[0].pages + copy1[1].pages, statistics.qjstciwr);
+    assert_eq!(copy1[0].count, copy1[0].pages, "one page each");
+    assert_eq!(copy2, [ferrite_storage::log::LogCopyIo::default(); 2]);
     manager.shutdown().unwrap();
     drop(manager);
 

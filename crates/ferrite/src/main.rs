@@ -14,6 +14,7 @@ mod process;
 mod security;
 mod sharing;
 mod statistics;
+mod statistics_plot;
 mod trigger_monitor;
 mod utilities;
 
@@ -296,6 +297,9 @@ struct StatsArguments {
     /// Write one CSV file per record type (QMST.csv, QPST.csv, ...) in DIRECTORY.
     #[arg(long, value_name = "DIRECTORY")]
     csv: Option<PathBuf>,
+    /// Draw the intervals as an SVG chart in FILE (by default the last day's intervals).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["json", "csv"])]
+    svg: Option<PathBuf>,
     /// Connect with this user ID (for --now and --watch); the password as for `ferrite mqsc`.
     #[arg(short = 'u', long = "user", value_name = "USER")]
     user: Option<String>,
@@ -1317,6 +1321,9 @@ fn run_stats(arguments: &StatsArguments) -> Result<(), String> {
     }
 }
 
+/// A day, in milliseconds (`ferrite stats --svg`'s default span).
+const DAY_MS: u64 = 86_400_000;
+
 /// RESET QMGR TYPE(STATISTICS) on the running queue manager.
 fn close_statistics_interval(arguments: &StatsArguments) -> Result<(), String> {
     let name = &arguments.queue_manager;
@@ -1350,10 +1357,23 @@ fn print_statistics(arguments: &StatsArguments, directory: &std::path::Path) -> 
     }
     let wanted = if arguments.all {
         intervals.len()
+    } else if let (Some(_), None) = (&arguments.svg, arguments.last) {
+        // A chart's default: the day that ends with the latest interval.
+        let end = intervals.last().map_or(0, |interval| interval.end_ms);
+        intervals
+            .iter()
+            .filter(|interval| interval.end_ms + DAY_MS > end)
+            .count()
     } else {
         arguments.last.unwrap_or(1).max(1)
     };
     let chosen = &intervals[intervals.len().saturating_sub(wanted)..];
+    if let Some(svg) = &arguments.svg {
+        std::fs::write(svg, statistics_plot::svg(chosen))
+            .map_err(|error| format!("ferrite: cannot write {}: {error}", svg.display()))?;
+        println!("{}", svg.display());
+        return Ok(());
+    }
     if let Some(csv) = &arguments.csv {
         for path in statistics::write_csv(chosen, csv)? {
             println!("{}", path.display());

@@ -8,7 +8,7 @@
 //! `--now` closes the running queue manager's current interval first (RESET QMGR
 //! TYPE(STATISTICS)); `--watch N` does so every N seconds and prints each interval; `--json`
 //! prints the records as they are stored; `--csv DIR` writes one CSV file per record type, as
-//! mq-smf-csv does.
+//! mq-smf-csv does; `--svg FILE` draws the intervals (statistics_plot.rs).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -146,6 +146,78 @@ pub fn report(interval: &Interval) -> String {
     let queues: Vec<&Value> = interval.records("STATISTICS_Q").collect();
     if !queues.is_empty() {
         text.push_str(&queue_report(&queues, seconds));
+    }
+    let channels: Vec<&Value> = interval.records("STATISTICS_CHL").collect();
+    if !channels.is_empty() {
+        text.push_str(&channel_report(&channels, seconds));
+    }
+    let tasks: Vec<&Value> = interval
+        .records
+        .iter()
+        .filter(|record| matches!(record["Record"].as_str(), Some("QCTDSP" | "QCTADP")))
+        .collect();
+    if !tasks.is_empty() {
+        text.push_str(&task_report(&tasks));
+    }
+    text
+}
+
+/// The channel initiator's tasks, as MQSMF's task report: requests, busy %, CPU used, CPU %,
+/// average CPU and elapsed µs per request.
+fn task_report(tasks: &[&Value]) -> String {
+    let mut text = format!(
+        "Channel initiator tasks\n  {:<12} {:>10} {:>7} {:>12} {:>7} {:>9} {:>9}\n",
+        "task", "requests", "busy %", "CPU s", "CPU %", "avg CPU", "avg ET"
+    );
+    for task in tasks {
+        let c = |name| count(task, name);
+        let kind = match task["Record"].as_str() {
+            Some("QCTDSP") => "dispatcher",
+            _ => "adapter",
+        };
+        let cpu = |name: &str, scale: f64, decimals: usize| {
+            or_dash(task[name].as_f64().map(|value| value / scale), decimals)
+        };
+        text.push_str(&format!(
+            "  {:<12} {:>10} {:>7.1} {:>12} {:>7} {:>9} {:>9}\n",
+            format!("{kind} {}", c("Task")),
+            c("Requests"),
+            task["Busy_Pct"].as_f64().unwrap_or(0.0),
+            cpu("CPU_Time_us", 1e6, 6),
+            cpu("CPU_Pct", 1.0, 1),
+            cpu("Avg_CPU_us", 1.0, 0),
+            c("Avg_ET_us"),
+        ));
+    }
+    text
+}
+
+/// The message channels whose STATCHL asked (MQ distributed's channel statistics), one line
+/// each: messages and their rate, bytes, full and incomplete batches, the average batch and
+/// (a sender's) average network time.
+fn channel_report(channels: &[&Value], seconds: f64) -> String {
+    let mut text = format!(
+        "Channels (STATISTICS_CHL)\n  {:<20} {:<5} {:<12} {:>9} {:>9} {:>12} {:>6} {:>6} {:>5} {:>9}\n",
+        "channel", "type", "remote", "messages", "msgs/s", "bytes", "full", "part", "avg", "net µs"
+    );
+    for channel in channels {
+        let c = |name| count(channel, name);
+        let net = channel["NetTimeAvg_us"]
+            .as_u64()
+            .map_or("-".to_string(), |net| net.to_string());
+        text.push_str(&format!(
+            "  {:<20} {:<5} {:<12} {:>9} {:>9.1} {:>12} {:>6} {:>6} {:>5} {:>9}\n",
+            channel["ChannelName"].as_str().unwrap_or("?"),
+            channel["ChannelType"].as_str().unwrap_or("?"),
+            channel["RemoteQmgr"].as_str().unwrap_or("?"),
+            c("MsgCount"),
+            per_second(c("MsgCount"), seconds),
+            c("TotalBytes"),
+            c("FullBatchCount"),
+            c("IncmplBatchCount"),
+            c("AverageBatchSize"),
+            net,
+        ));
     }
     text
 }
@@ -380,8 +452,33 @@ fn log_report(qjst: &Value, seconds: f64) -> String {
         figures.io_busy_percent,
         or_dash(figures.bytes_per_force, 0),
     );
+    text.push_str(&log_copy_table(qjst));
     for advice in figures.advice {
         text.push_str(&format!("  ! {advice}\n"));
+    }
+    text
+}
+
+/// MQSMF's per-copy I/O table (QJSTIO): for each copy that wrote, its one-page and
+/// more-than-one-page I/Os: requests, CIs, average I/O and suspend µs, pages per I/O, longest.
+fn log_copy_table(qjst: &Value) -> String {
+    let mut text = String::new();
+    for copy in [1, 2] {
+        for (class, label) in [("1Page", "1 page"), ("NPage", ">1 page")] {
+            let c = |name: &str| count(qjst, &format!("Copy{copy}_{class}_{name}"));
+            let requests = c("IO_Count");
+            if requests == 0 {
+                continue;
+            }
+            text.push_str(&format!(
+                "  Log {copy}, {label:<7}: requests {requests}, CIs {}, average I/O {} µs, after I/O {} µs, {:.1} pages/IO, longest {} µs\n",
+                c("IO_CI"),
+                c("IO_Total_Time_us") / requests,
+                c("IO_Total_Suspend_Time_us") / requests,
+                c("IO_CI") as f64 / requests as f64,
+                c("IO_Max_Duration_us"),
+            ));
+        }
     }
     text
 }
@@ -410,8 +507,9 @@ fn page_set_report(page_sets: &[&Value]) -> String {
 }
 
 /// The records of `intervals` as CSV, one file per record type (`QMST.csv`, ...) in
-/// `directory`, as mq-smf-csv writes one per SMF section: a header of the fields in the
-/// order the first record has them, then a row per record.
+/// `directory`, as mq-smf-csv writes one per SMF section: a header of every field the
+/// records of that type have (in the order they first appear: a field only some records
+/// carry, such as a sender's network times, comes after the others), then a row per record.
 pub fn write_csv(intervals: &[Interval], directory: &Path) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(directory)
         .map_err(|error| format!("ferrite: cannot create {}: {error}", directory.display()))?;
@@ -426,10 +524,16 @@ pub fn write_csv(intervals: &[Interval], directory: &Path) -> Result<Vec<PathBuf
             .iter()
             .flat_map(|interval| interval.records(&kind))
             .collect();
-        let header: Vec<String> = records[0]
-            .as_object()
-            .map(|fields| fields.keys().cloned().collect())
-            .unwrap_or_default();
+        let mut header: Vec<String> = Vec::new();
+        for field in records
+            .iter()
+            .filter_map(|record| record.as_object())
+            .flat_map(|fields| fields.keys())
+        {
+            if !header.contains(field) {
+                header.push(field.clone());
+            }
+        }
         let mut text = header.join(",");
         text.push('\n');
         for record in records {
@@ -497,6 +601,27 @@ mod tests {
         assert!((figures.pages_per_io.unwrap() - 88.7).abs() < 0.1);
         assert!((figures.io_busy_percent - 91.9).abs() < 0.1);
         assert!(figures.advice.iter().any(|a| a.contains("half")));
+        // The same interval's per-copy I/O table (MQSMF: "Log 1, 1 page 21218, 21218, 29"
+        // and "Log 1,>1 page 147669, 14963483, 370": I/O times 629,572 and 54,497,499 µs).
+        let mut qjst = qjst;
+        let fields = qjst.as_object_mut().unwrap();
+        for (class, count, cis, time) in [
+            ("1Page", 21_218u64, 21_218u64, 629_572u64),
+            ("NPage", 147_669, 14_963_483, 54_497_499),
+        ] {
+            fields.insert(format!("Copy1_{class}_IO_Count"), json!(count));
+            fields.insert(format!("Copy1_{class}_IO_CI"), json!(cis));
+            fields.insert(format!("Copy1_{class}_IO_Total_Time_us"), json!(time));
+        }
+        let table = log_copy_table(&qjst);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 2, "copy 2 wrote nothing: {table}");
+        assert!(
+            lines[0].contains("requests 21218, CIs 21218, average I/O 29 µs"),
+            "{table}"
+        );
+        assert!(lines[1].contains("average I/O 369 µs"), "{table}");
+        assert!(lines[1].contains("101.3 pages/IO"), "{table}");
     }
 
     #[test]
@@ -527,10 +652,36 @@ mod tests {
             .clone(),
         );
         lines.push_str(&format!("{queue}\n"));
+        for (name, net_time) in [("TO.QM2", Some(250)), ("FROM.QM2", None)] {
+            let mut channel = header(60_000, 120_000);
+            let fields = channel.as_object_mut().unwrap();
+            fields.extend(
+                json!({"Record": "STATISTICS_CHL", "ChannelName": name, "ChannelType": "SDR",
+                       "RemoteQmgr": "QM2", "MsgCount": 120, "TotalBytes": 60_000,
+                       "FullBatchCount": 2, "IncmplBatchCount": 1, "AverageBatchSize": 40})
+                .as_object()
+                .unwrap()
+                .clone(),
+            );
+            if let Some(net_time) = net_time {
+                fields.insert("NetTimeAvg_us".into(), json!(net_time));
+            }
+            lines.push_str(&format!("{channel}\n"));
+        }
+        let mut task = header(60_000, 120_000);
+        task.as_object_mut().unwrap().extend(
+            json!({"Record": "QCTADP", "Task": 0, "Requests": 78284, "Busy_Time_us": 15_840_000,
+                   "Busy_Pct": 26.4, "Avg_ET_us": 202, "CPU_Time_us": 3_943_509,
+                   "CPU_Pct": 6.6, "Avg_CPU_us": 50})
+            .as_object()
+            .unwrap()
+            .clone(),
+        );
+        lines.push_str(&format!("{task}\n"));
         std::fs::write(directory.path().join(STATISTICS_FILE), lines).unwrap();
         let intervals = read_intervals(directory.path()).unwrap();
         assert_eq!(intervals.len(), 2);
-        assert_eq!(intervals[1].records.len(), 3);
+        assert_eq!(intervals[1].records.len(), 6);
         let text = report(&intervals[1]);
         assert!(text.contains("messages put 12 (12 persistent"), "{text}");
         assert!(text.contains("0.2/s"), "{text}");
@@ -542,9 +693,44 @@ mod tests {
         let columns: Vec<&str> = queue_line.split_whitespace().collect();
         // 40 puts, 60 gets, depth 0-7, (30 x 100 + 30 x 40) / 60 = 70 µs, 1.0 gets/s.
         assert_eq!(columns, ["APP.Q", "40", "60", "0", "7", "70", "1.0", "0"]);
+        let channel_columns = |name: &str| -> Vec<String> {
+            let line = text
+                .lines()
+                .find(|line| line.trim_start().starts_with(&format!("{name} ")))
+                .unwrap_or_else(|| panic!("{name}'s line in {text}"));
+            line.split_whitespace().map(str::to_string).collect()
+        };
+        // 120 messages in 60 s: 2.0/s.
+        assert_eq!(
+            channel_columns("TO.QM2"),
+            ["TO.QM2", "SDR", "QM2", "120", "2.0", "60000", "2", "1", "40", "250"]
+        );
+        assert_eq!(channel_columns("FROM.QM2").last().unwrap(), "-");
+        // MP16's SSL task example figures, as MQSMF prints them.
+        let task_line = text
+            .lines()
+            .find(|line| line.trim_start().starts_with("adapter 0"))
+            .unwrap_or_else(|| panic!("the adapter's line in {text}"));
+        let columns: Vec<&str> = task_line.split_whitespace().collect();
+        assert_eq!(
+            columns,
+            ["adapter", "0", "78284", "26.4", "3.943509", "6.6", "50", "202"]
+        );
         let csv_directory = directory.path().join("csv");
         let written = write_csv(&intervals, &csv_directory).unwrap();
-        assert_eq!(written.len(), 3, "QMST, QPST and STATISTICS_Q");
+        assert_eq!(
+            written.len(),
+            5,
+            "QMST, QPST, STATISTICS_Q, STATISTICS_CHL and QCTADP"
+        );
+        let channels = std::fs::read_to_string(csv_directory.join("STATISTICS_CHL.csv")).unwrap();
+        let mut rows = channels.lines();
+        assert!(
+            rows.next().unwrap().ends_with(",NetTimeAvg_us"),
+            "{channels}"
+        );
+        assert!(rows.next().unwrap().ends_with(",250"), "{channels}");
+        assert!(rows.next().unwrap().ends_with(','), "{channels}");
         let qmst = std::fs::read_to_string(csv_directory.join("QMST.csv")).unwrap();
         assert_eq!(qmst.lines().count(), 3, "a header and two rows:\n{qmst}");
         std::fs::write(directory.path().join(STATISTICS_FILE), "not json\n").unwrap();

@@ -1,7 +1,7 @@
 //! `ferrite stats`: `--now` closes a running queue manager's statistics interval and reports
 //! it (the persistent puts made through `ferrite put` counted exactly), `--json` prints the
-//! records as stored, `--csv` writes one file per record type, and `--now` on a stopped queue
-//! manager fails with MQRC_Q_MGR_NOT_AVAILABLE.
+//! records as stored, `--csv` writes one file per record type, `--svg` draws the day's
+//! intervals, and `--now` on a stopped queue manager fails with MQRC_Q_MGR_NOT_AVAILABLE.
 
 mod support;
 
@@ -54,7 +54,9 @@ fn stats_now_reports_the_running_queue_managers_interval() {
         &["stats", "SQM", "--all", "--csv", csv.to_str().unwrap()],
         "",
     );
-    assert_eq!(written.lines().count(), 4, "{written}");
+    // QMST, QPST, QJST, QIS1, and the channel initiator's dispatchers and adapters.
+    assert_eq!(written.lines().count(), 6, "{written}");
+    assert!(written.contains("QCTDSP.csv"), "{written}");
     let qpst = std::fs::read_to_string(csv.join("QPST.csv")).unwrap();
     assert!(qpst.starts_with("Record,Version,QMgr,"), "{qpst}");
 
@@ -65,6 +67,18 @@ fn stats_now_reports_the_running_queue_managers_interval() {
     // The records stay readable while it is stopped.
     let (read, output) = run(home.path(), &["stats", "SQM"]);
     assert!(read, "{output}");
+    // The day's intervals as a chart: the interval's five puts in its first panel.
+    let chart = home.path().join("day.svg");
+    ok(
+        home.path(),
+        &["stats", "SQM", "--svg", chart.to_str().unwrap()],
+        "",
+    );
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("messages put / s (QMST)"),
+        "{svg}"
+    );
 
     // ferrite plan from the measured interval: the log bytes per message measured.
     let plan = ok(home.path(), &["plan", "SQM"], "");

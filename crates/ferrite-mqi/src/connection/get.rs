@@ -19,6 +19,7 @@ use ferrite_queue_manager::{
 
 use super::get_buffer::GetBuffer;
 use super::group_get::GroupGet;
+use super::verb_accounting::Verb;
 use super::{
     failed, key_of_message_token, message_token, set_text, Connection, Hobj, ObjectHandle, Target,
 };
@@ -137,11 +138,14 @@ impl Connection {
         {
             self.message_handles.properties(hmsg)?;
         }
+        let verb_timing = self.verb_timing();
         let timing = self.accounting_timing();
         let result = self.with_lent_queue(hobj, |connection, lent| {
             connection.get_from_handle(hobj, lent, md, gmo, buffer)
         });
         self.count_get(kind, md, &result);
+        self.verb_timed(Verb::Get, verb_timing);
+        self.count_queue_get(hobj, kind, md, &result);
         if let Some(timing) = timing {
             self.account_get(hobj, timing, kind, md, &result);
         }

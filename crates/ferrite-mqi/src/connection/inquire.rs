@@ -11,6 +11,7 @@ use ferrite_constants::{
 use ferrite_queue_manager::statistics::MqiCounter;
 use ferrite_queue_manager::{ConfigurationChange, ObjectDefinition, ObjectTimes, ObjectType};
 
+use super::verb_accounting::Verb;
 use super::{failed, Connection, Hobj, Inquired, Target};
 
 use crate::descriptor;
@@ -73,8 +74,10 @@ impl Connection {
     /// answers MQ's not-applicable value and the call completes with MQCC_WARNING and
     /// MQRC_SELECTOR_NOT_FOR_TYPE in [`Inquired::warning`].
     pub fn inquire(&mut self, hobj: Hobj, selectors: &[i32]) -> MqResult<Inquired> {
+        let timing = self.verb_timing();
         let result = self.inquire_handle(hobj, selectors);
         self.count_call(MqiCounter::Inq, MqiCounter::InqFailed, &result);
+        self.verb_timed(Verb::Inq, timing);
         result
     }
 
@@ -209,8 +212,10 @@ impl Connection {
     /// TriggerData) of a local queue; through an alias only the inhibits. The new definition is stored (it survives restart). Nothing is changed
     /// unless every selector and value is valid.
     pub fn set(&mut self, hobj: Hobj, attributes: &[(i32, AttributeValue)]) -> MqResult<()> {
+        let timing = self.verb_timing();
         let result = self.set_attributes(hobj, attributes);
         self.count_call(MqiCounter::Set, MqiCounter::SetFailed, &result);
+        self.verb_timed(Verb::Set, timing);
         result
     }
 

@@ -21,6 +21,7 @@ use ferrite_queue_manager::{
     LocalQueue, ObjectDefinition, ObjectType, Principal, QueueDefinition,
 };
 
+use super::verb_accounting::Verb;
 use super::{
     failed, new_lock_holder, Connection, Hobj, ObjectHandle, RemoteRoute, Target,
     DYNAMIC_Q_NAME_PREFIX_MAX,
@@ -129,8 +130,10 @@ impl Connection {
     /// on a NOSHARE queue), MQOO_INPUT_EXCLUSIVE (MQRC_OBJECT_IN_USE when another
     /// handle has the queue open for input, or any handle has it exclusively).
     pub fn open(&mut self, od: &mut Mqod, options: i32) -> MqResult<Hobj> {
+        let timing = self.verb_timing();
         let result = self.open_reporting(od, options);
         self.count_call(MqiCounter::Open, MqiCounter::OpenFailed, &result);
+        self.verb_timed(Verb::Open, timing);
         result
     }
 
@@ -597,8 +600,10 @@ impl Connection {
     /// options on any other queue, or on a temporary dynamic queue through a handle that did
     /// not create it: MQRC_OPTION_NOT_VALID_FOR_TYPE.
     pub fn close(&mut self, hobj: Hobj, options: i32) -> MqResult<()> {
+        let timing = self.verb_timing();
         let result = self.close_handle(hobj, options);
         self.count_call(MqiCounter::Close, MqiCounter::CloseFailed, &result);
+        self.verb_timed(Verb::Close, timing);
         result
     }
 

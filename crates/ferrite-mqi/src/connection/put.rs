@@ -19,6 +19,7 @@ use ferrite_constants::{
 };
 use ferrite_queue_manager::{now_ms, LocalQueue, ObjectType, UnitOfWork};
 
+use super::verb_accounting::Verb;
 use super::{failed, set_text, Connection, Hobj, Target};
 
 use crate::async_status::PutTarget;
@@ -80,10 +81,18 @@ impl Connection {
             data,
         )?;
         let data = with_properties.as_deref().unwrap_or(data);
+        let verb_timing = self.verb_timing();
         let timing = self.accounting_timing();
         let persistent_before = timing.map(|_| self.persistent_puts());
         let result = self.put_on_handle(hobj, md, pmo, data);
         self.count_call(MqiCounter::Put, MqiCounter::PutFailed, &result);
+        self.verb_timed(Verb::Put, verb_timing);
+        if result.is_err() {
+            // STATQ's PutFailCount of the handle's queue.
+            if let Some(Target::Queue(queue)) = self.handles.get(&hobj.0).map(|h| &h.target) {
+                queue.count_put(None);
+            }
+        }
         if let (Some(timing), Some(before)) = (timing, persistent_before) {
             let stored = result.as_ref().ok().map(|_| data.len());
             self.account_put(hobj, timing, before, stored);
@@ -247,8 +256,10 @@ impl Connection {
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
         let persistent_before = self.persistent_puts();
+        let verb_timing = self.verb_timing();
         let result = self.put1_inner(od, md, pmo, data);
         self.count_call(MqiCounter::Put1, MqiCounter::Put1Failed, &result);
+        self.verb_timed(Verb::Put1, verb_timing);
         self.count_put1_message(persistent_before, result.is_ok());
         if let Err(error) = &result {
             // Inhibit events (INHIBTEV): Put Inhibited (the open's local events are raised by
@@ -368,6 +379,8 @@ impl Connection {
             // MQXQH; its reports are the destination queue manager's to make.
             let (mut xmit, message) = transmission_message(&stored, destination, data);
             self.store_message(queue, &mut xmit, &message, syncpoint, put_time_ms)?;
+            self.count_message_put(persistent, data.len());
+            queue.count_put(Some((persistent, message.len())));
             self.after_put(queue, xmit.priority as u8, syncpoint, watch);
             if logical_order {
                 position.advance(&stored, data.len(), syncpoint);
@@ -379,6 +392,7 @@ impl Connection {
         }
         self.store_message(queue, &mut stored, data, syncpoint, put_time_ms)?;
         self.count_message_put(persistent, data.len());
+        queue.count_put(Some((persistent, data.len())));
         if stored.report & crate::reports::QUEUE_MANAGER_REPORTS != 0 {
             let unit = syncpoint.then_some(crate::queue_manager_put::InUnit {
                 unit: &mut self.unit,

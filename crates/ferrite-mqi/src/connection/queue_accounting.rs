@@ -77,7 +77,7 @@ fn kind(put: bool) -> usize {
 }
 
 /// `sampled_ns` over `samples` of the `calls`, scaled to all of them, in µs.
-fn scaled_us(sampled_ns: u64, samples: u64, calls: u64) -> u64 {
+pub(crate) fn scaled_us(sampled_ns: u64, samples: u64, calls: u64) -> u64 {
     if samples == 0 {
         return 0;
     }
@@ -267,7 +267,7 @@ impl CallTiming {
     }
 
     /// (elapsed ns, CPU ns) since the start, each when sampled.
-    fn finish(self) -> (Option<u64>, Option<u64>) {
+    pub(crate) fn finish(self) -> (Option<u64>, Option<u64>) {
         let cpu = self
             .cpu_started
             .map(|started| thread_cpu_time().saturating_sub(started).as_nanos() as u64);

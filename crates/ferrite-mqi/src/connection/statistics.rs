@@ -14,6 +14,7 @@ use ferrite_queue_manager::statistics::QueueManagerAccounting;
 use ferrite_queue_manager::LocalQueue;
 
 use super::queue_accounting::{CallTiming, QueueAccounting};
+use super::verb_accounting::Verb;
 use super::{Connection, Hobj, ObjectHandle};
 use crate::error::MqResult;
 use crate::structures::{Mqgmo, Mqmd};
@@ -80,6 +81,40 @@ impl Connection {
             };
             counters.add(messages, 1);
             counters.add(bytes, got.returned_length as u64);
+        }
+    }
+
+    /// STATQ: an MQGET's browse or failure on the handle's local queue (a destructive get's
+    /// message is counted by the queue itself).
+    pub(super) fn count_queue_get(
+        &self,
+        hobj: Hobj,
+        kind: GetKind,
+        md: &Mqmd,
+        result: &MqResult<GetResult>,
+    ) {
+        if let Some(super::Target::Queue(queue)) = self.handles.get(&hobj.0).map(|h| &h.target) {
+            let returned = result
+                .as_ref()
+                .ok()
+                .map(|got| (md.persistence == MQPER_PERSISTENT, got.returned_length));
+            queue.count_get_call(kind.browse, returned);
+        }
+    }
+
+    /// Class 1 accounting: the timing of a verb's call that starts (None without ACCTMQI).
+    #[inline]
+    pub(super) fn verb_timing(&mut self) -> Option<CallTiming> {
+        self.verb_accounting
+            .as_mut()
+            .map(|accounting| accounting.start())
+    }
+
+    /// Class 1 accounting: a call of `verb` timed by `timing` ended.
+    #[inline]
+    pub(super) fn verb_timed(&mut self, verb: Verb, timing: Option<CallTiming>) {
+        if let (Some(accounting), Some(timing)) = (self.verb_accounting.as_mut(), timing) {
+            accounting.ended(verb, timing);
         }
     }
 

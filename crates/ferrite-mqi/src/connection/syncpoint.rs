@@ -5,6 +5,7 @@ use ferrite_queue_manager::statistics::MqiCounter;
 use ferrite_queue_manager::UnitOfWork;
 use ferrite_storage::{Rba, StorageResult};
 
+use super::verb_accounting::Verb;
 use super::{failed, Connection, Target};
 
 use crate::error::{MqError, MqResult};
@@ -13,6 +14,13 @@ use crate::triggering;
 impl Connection {
     /// MQCMIT: commit the unit of work (its puts become visible, its gets final).
     pub fn commit(&mut self) -> MqResult<()> {
+        let timing = self.verb_timing();
+        let result = self.commit_untimed();
+        self.verb_timed(Verb::Commit, timing);
+        result
+    }
+
+    fn commit_untimed(&mut self) -> MqResult<()> {
         self.check_running()?;
         // Queue sharing group hook: a unit of work on shared queues (shared_queues.rs).
         if self.shared_unit_active() {
@@ -66,6 +74,13 @@ impl Connection {
     /// MQBACK: back out the unit of work (its puts vanish, its gets return to their queues in
     /// their places with BackoutCount + 1).
     pub fn backout(&mut self) -> MqResult<()> {
+        let timing = self.verb_timing();
+        let result = self.backout_untimed();
+        self.verb_timed(Verb::Backout, timing);
+        result
+    }
+
+    fn backout_untimed(&mut self) -> MqResult<()> {
         self.check_running()?;
         // Queue sharing group hook: a unit of work on shared queues (shared_queues.rs).
         if self.shared_unit_active() {

@@ -15,6 +15,7 @@
 //! | `SHORTRTY` `SHORTTMR` `LONGRTY` `LONGTMR` | numbers (attempts, seconds)          |
 //! | `SEQWRAP`  | the number after which sequence numbers wrap to 1                   |
 //! | `PUTAUT`   | DEF or CTX                                                         |
+//! | `STATCHL`  | QMGR, OFF, LOW, MEDIUM or HIGH (channel statistics records)          |
 //!
 //! Written only for message channels, so a SVRCONN image is what it was before they existed.
 
@@ -105,6 +106,8 @@ impl ChannelType {
             | "LONGTMR" => &[Sender, Server],
             "BATCHSZ" | "NPMSPEED" | "SEQWRAP" => &[Sender, Server, Receiver, Requester],
             "PUTAUT" => &[Receiver, Requester],
+            // MQ collects channel statistics for message channels only.
+            "STATCHL" => &[Sender, Server, Receiver, Requester],
             _ => return false,
         };
         types.contains(&self)
@@ -144,6 +147,8 @@ pub const RETRY_INTERVAL_SECONDS_MAX: u32 = 999_999_999;
 /// SEQWRAP range (MQ: 100-999999999).
 pub const SEQUENCE_WRAP_MIN: u32 = 100;
 pub const SEQUENCE_WRAP_MAX: u32 = 999_999_999;
+/// STATCHL values of a channel, MQ's default first.
+pub const CHANNEL_STATISTICS_VALUES: [&str; 5] = ["QMGR", "OFF", "LOW", "MEDIUM", "HIGH"];
 /// DISCINT of a new SDR or SVR channel (MQ's default, seconds).
 pub const MESSAGE_CHANNEL_DISCONNECT_INTERVAL_DEFAULT: u32 = 6_000;
 
@@ -174,6 +179,10 @@ pub struct MessageChannelAttributes {
     pub sequence_number_wrap: u32,
     /// PUTAUT (default DEF).
     pub put_authority: PutAuthority,
+    /// STATCHL: whether the channel writes statistics records (one of
+    /// [`CHANNEL_STATISTICS_VALUES`]; QMGR, the default: as the queue manager's STATCHL).
+    /// Read when the channel starts, as MQ does.
+    pub statistics: String,
 }
 
 impl Default for MessageChannelAttributes {
@@ -192,6 +201,7 @@ impl Default for MessageChannelAttributes {
             long_retry_interval_seconds: 1_200,
             sequence_number_wrap: SEQUENCE_WRAP_MAX,
             put_authority: PutAuthority::Default,
+            statistics: CHANNEL_STATISTICS_VALUES[0].to_string(),
         }
     }
 }
@@ -278,6 +288,9 @@ impl MessageChannelAttributes {
         if let Some((name, _, max)) = ranges.iter().find(|(_, value, max)| value > max) {
             return fail(format!("{name} must be 0-{max}"));
         }
+        if !CHANNEL_STATISTICS_VALUES.contains(&self.statistics.as_str()) {
+            return fail("STATCHL must be QMGR, OFF, LOW, MEDIUM or HIGH".to_string());
+        }
         if !(SEQUENCE_WRAP_MIN..=SEQUENCE_WRAP_MAX).contains(&self.sequence_number_wrap) {
             return fail(format!(
                 "SEQWRAP must be {SEQUENCE_WRAP_MIN}-{SEQUENCE_WRAP_MAX}"
@@ -330,6 +343,7 @@ impl MessageChannelAttributes {
                 }
                 .to_string(),
             ),
+            ("STATCHL", self.statistics.clone()),
         ]
     }
 
@@ -364,6 +378,7 @@ impl MessageChannelAttributes {
                     _ => PutAuthority::Default,
                 }
             }
+            "STATCHL" => self.statistics = value.to_string(),
             _ => return Ok(false),
         }
         Ok(true)
@@ -418,6 +433,8 @@ mod tests {
         assert!(!ChannelType::Sender.has_attribute("SHARECNV"));
         assert!(ChannelType::ServerConnection.has_attribute("SHARECNV"));
         assert!(!ChannelType::ServerConnection.has_attribute("BATCHSZ"));
+        assert!(ChannelType::Receiver.has_attribute("STATCHL"));
+        assert!(!ChannelType::ServerConnection.has_attribute("STATCHL"));
         for channel_type in CHANNEL_TYPES {
             assert_eq!(
                 ChannelType::from_keyword(channel_type.keyword()),
@@ -438,6 +455,7 @@ mod tests {
             batch_size: 7,
             non_persistent_message_speed: NonPersistentMessageSpeed::Normal,
             put_authority: PutAuthority::Context,
+            statistics: "HIGH".into(),
             ..MessageChannelAttributes::default()
         };
         attributes.long_retry_count = 3;

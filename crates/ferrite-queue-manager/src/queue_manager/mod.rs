@@ -2659,6 +2659,11 @@ impl QueueManager {
         self.log.statistics()
     }
 
+    /// A statistics interval begins for the log's longest I/Os (QJSTIO).
+    pub(crate) fn reset_log_interval_statistics(&self) {
+        self.log.reset_interval_statistics();
+    }
+
     pub fn checkpoints_taken(&self) -> u64 {
         self.checkpoints_taken.load(Ordering::Relaxed)
     }

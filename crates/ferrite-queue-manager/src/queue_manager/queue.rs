@@ -363,6 +363,18 @@ pub struct QueueIntervalStatistics {
     /// Time on queue of the messages got (with a put time), µs in all, and how many.
     pub time_on_queue_us: [u64; 2],
     pub timed_gets: [u64; 2],
+    /// Data bytes of the messages MQPUT and MQPUT1 stored (at the put, committed or not).
+    pub put_bytes: [u64; 2],
+    /// MQPUT and MQPUT1 calls on the queue that failed.
+    pub puts_failed: u64,
+    /// Destructive MQGET calls on the queue that failed (MQRC_NO_MSG_AVAILABLE included).
+    pub gets_failed: u64,
+    /// Messages browsed, their data bytes, and browses that failed.
+    pub browses: [u64; 2],
+    pub browse_bytes: [u64; 2],
+    pub browses_failed: u64,
+    /// Messages removed by CLEAR QLOCAL.
+    pub purged: u64,
 }
 
 impl QueueIntervalStatistics {
@@ -384,6 +396,7 @@ struct IntervalCounts {
     depth_min: u64,
     depth_max: u64,
     expired: u64,
+    purged: u64,
 }
 
 /// The part of [`QueueIntervalStatistics`] a get adds after it leaves the queue's lock
@@ -394,6 +407,14 @@ struct GotCounters {
     get_bytes: [AtomicU64; 2],
     time_on_queue_us: [AtomicU64; 2],
     timed_gets: [AtomicU64; 2],
+    /// What the MQI layer adds after its calls (`LocalQueue::count_put`,
+    /// `LocalQueue::count_get_call`).
+    put_bytes: [AtomicU64; 2],
+    puts_failed: AtomicU64,
+    gets_failed: AtomicU64,
+    browses: [AtomicU64; 2],
+    browse_bytes: [AtomicU64; 2],
+    browses_failed: AtomicU64,
 }
 
 /// Messages by identifier. Most identifiers (every MSGID, most CORRELIDs) belong to one
@@ -1409,6 +1430,7 @@ impl LocalQueue {
         state.index_cursor = None;
         state.locks.clear();
         let drained = std::mem::take(&mut state.messages);
+        state.interval.purged += drained.len() as u64;
         self.unclaim(drained.len() as u64);
         self.note_depth(&mut state);
         drained.into_values().collect()
@@ -1496,15 +1518,59 @@ impl LocalQueue {
         let take = |counters: &[AtomicU64; 2]| -> [u64; 2] {
             std::array::from_fn(|kind| counters[kind].swap(0, Ordering::Relaxed))
         };
+        let take_one = |counter: &AtomicU64| counter.swap(0, Ordering::Relaxed);
+        let got = &self.got;
         QueueIntervalStatistics {
             puts: counts.puts,
             gets: counts.gets,
-            get_bytes: take(&self.got.get_bytes),
+            get_bytes: take(&got.get_bytes),
             depth_min: counts.depth_min,
             depth_max: counts.depth_max,
             expired: counts.expired,
-            time_on_queue_us: take(&self.got.time_on_queue_us),
-            timed_gets: take(&self.got.timed_gets),
+            time_on_queue_us: take(&got.time_on_queue_us),
+            timed_gets: take(&got.timed_gets),
+            put_bytes: take(&got.put_bytes),
+            puts_failed: take_one(&got.puts_failed),
+            gets_failed: take_one(&got.gets_failed),
+            browses: take(&got.browses),
+            browse_bytes: take(&got.browse_bytes),
+            browses_failed: take_one(&got.browses_failed),
+            purged: counts.purged,
+        }
+    }
+
+    /// STATQ: an MQPUT or MQPUT1 on this queue stored a message of `bytes` (`Some`), or
+    /// failed (`None`).
+    pub fn count_put(&self, stored: Option<(bool, usize)>) {
+        match stored {
+            Some((persistent, bytes)) => {
+                self.got.put_bytes[usize::from(persistent)]
+                    .fetch_add(bytes as u64, Ordering::Relaxed);
+            }
+            None => {
+                self.got.puts_failed.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// STATQ: an MQGET on this queue, browsing or not, returned a message of `bytes`
+    /// (`Some`), or failed (`None`). A destructive get's message is counted under the lock
+    /// already: only its failure is counted here.
+    pub fn count_get_call(&self, browse: bool, returned: Option<(bool, usize)>) {
+        let got = &self.got;
+        match (browse, returned) {
+            (true, Some((persistent, bytes))) => {
+                got.browses[usize::from(persistent)].fetch_add(1, Ordering::Relaxed);
+                got.browse_bytes[usize::from(persistent)]
+                    .fetch_add(bytes as u64, Ordering::Relaxed);
+            }
+            (true, None) => {
+                got.browses_failed.fetch_add(1, Ordering::Relaxed);
+            }
+            (false, None) => {
+                got.gets_failed.fetch_add(1, Ordering::Relaxed);
+            }
+            (false, Some(_)) => {}
         }
     }
 

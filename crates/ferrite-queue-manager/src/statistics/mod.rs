@@ -1,7 +1,8 @@
 //! Statistics records: what MQ for z/OS writes to SMF 115 at every STATIME interval (the
 //! message manager QMST, buffer manager QPST per pool, log manager QJST, page sets QIS1), as
 //! JSON lines in the queue manager's directory (`writer.rs`; docs/formats.md "Statistics
-//! records").
+//! records"); message channels' STATISTICS_CHL (`channel.rs`); the channel initiator's
+//! dispatcher and adapter tasks, QCTDSP and QCTADP (`tasks.rs`).
 //!
 //! The counters themselves live where the work is counted, as relaxed atomics: QPST in each
 //! buffer pool, QJST in the log manager, the message manager's in each connection's record
@@ -14,8 +15,10 @@
 //! [`QueueManager::statistics_tick`]; STATIME 0 writes no interval records) or on demand
 //! (RESET QMGR TYPE(STATISTICS), `ferrite stats --now`: [`QueueManager::close_statistics_interval`]).
 
+pub mod channel;
 pub mod mqi;
 pub mod records;
+pub mod tasks;
 pub mod writer;
 
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -26,6 +29,7 @@ use ferrite_storage::log::LogStatistics;
 
 use crate::queue_manager::{now_ms, QueueManager};
 
+pub use channel::{ChannelIntervalRecord, ChannelStatistics};
 pub use mqi::{MqiCounter, MqiCounters, MqiStatistics, MQI_COUNTERS};
 pub use records::{IntervalRecords, QueueIntervalRecord};
 pub use writer::{StatisticsWriter, STATISTICS_FILE, STATISTICS_FILE_BYTES_MAX};
@@ -85,6 +89,10 @@ pub struct StatisticsState {
     observer: std::sync::OnceLock<IntervalObserver>,
     /// The QMGR object's ACCTQ, read at each MQOPEN without the object store's lock.
     queue_accounting: std::sync::atomic::AtomicU8,
+    /// STATCHL: the message channel instances counting for the current interval.
+    channels: channel::ChannelStatisticsRegistry,
+    /// The channel initiator's tasks.
+    tasks: tasks::TaskStatisticsRegistry,
 }
 
 /// The QMGR object's ACCTQ.
@@ -109,6 +117,8 @@ impl StatisticsState {
             accounting_writer: Mutex::new(None),
             observer: std::sync::OnceLock::new(),
             queue_accounting: std::sync::atomic::AtomicU8::new(0),
+            channels: channel::ChannelStatisticsRegistry::default(),
+            tasks: tasks::TaskStatisticsRegistry::default(),
         }
     }
 }
@@ -206,8 +216,11 @@ impl QueueManager {
         for pool in self.pools() {
             pool.reset_interval_statistics();
         }
+        self.reset_log_interval_statistics();
         let mut records = IntervalRecords::between(self.name(), &opened, &closing);
         records.queues = self.queue_interval_statistics();
+        records.channels = state.channels.take_interval();
+        records.tasks = state.tasks.take_interval();
         let writer = match writer.as_mut() {
             Some(writer) => writer,
             None => writer.insert(StatisticsWriter::new(self.directory())),

@@ -1,13 +1,15 @@
 //! One interval's statistics records, and their JSON form (docs/formats.md "Statistics
 //! records"): one object per record, named as MQSMF and mq-smf-csv name SMF 115's sections
 //! (`QMST`, `QPST`, `QJST`, `QIS1`) and their fields, and MQ distributed's queue
-//! statistics (`STATISTICS_Q`, STATQ).
+//! statistics (`STATISTICS_Q`, STATQ) and channel statistics (`STATISTICS_CHL`, STATCHL), and
+//! the channel initiator's task records (`QCTDSP`, `QCTADP`).
 
 use ferrite_storage::buffer_pool::BufferPoolStatistics;
 use ferrite_storage::log::LogStatistics;
 use serde_json::{json, Map, Value};
 
-use super::{MqiStatistics, PageSetStatistics, StatisticsSnapshot};
+use super::tasks::TaskIntervalRecord;
+use super::{ChannelIntervalRecord, MqiStatistics, PageSetStatistics, StatisticsSnapshot};
 use crate::QueueIntervalStatistics;
 
 /// The version of the records' layout, in every record as `Version`.
@@ -26,6 +28,10 @@ pub struct IntervalRecords {
     pub page_sets: Vec<PageSetStatistics>,
     /// STATQ: the queues whose statistics were asked for, by name.
     pub queues: Vec<QueueIntervalRecord>,
+    /// STATCHL: the message channel instances that asked for statistics.
+    pub channels: Vec<ChannelIntervalRecord>,
+    /// The channel initiator's dispatchers and adapters.
+    pub tasks: Vec<TaskIntervalRecord>,
 }
 
 /// One queue's statistics for an interval (STATQ).
@@ -67,6 +73,8 @@ impl IntervalRecords {
             dual_logging: closing.dual_logging,
             page_sets: closing.page_sets.clone(),
             queues: Vec::new(),
+            channels: Vec::new(),
+            tasks: Vec::new(),
         }
     }
 
@@ -76,7 +84,8 @@ impl IntervalRecords {
     }
 
     /// Every record as a JSON object, in order: QMST, a QPST per pool, QJST, a QIS1 per
-    /// page set, a STATISTICS_Q per queue whose STATQ asked.
+    /// page set, a STATISTICS_Q per queue whose STATQ asked, a STATISTICS_CHL per channel
+    /// instance whose STATCHL asked, a QCTDSP per dispatcher and a QCTADP per adapter.
     pub fn json_records(&self) -> Vec<Value> {
         let mut records = vec![self.record("QMST", qmst_fields(&self.message_manager))];
         for (pool, statistics) in &self.buffer_pools {
@@ -88,6 +97,13 @@ impl IntervalRecords {
         }
         for queue in &self.queues {
             records.push(self.record("STATISTICS_Q", statistics_q_fields(queue)));
+        }
+        for channel in &self.channels {
+            records.push(self.record("STATISTICS_CHL", statistics_chl_fields(channel)));
+        }
+        let interval = std::time::Duration::from_millis(self.end_ms.saturating_sub(self.start_ms));
+        for task in &self.tasks {
+            records.push(self.record(task.record, task_fields(task, interval)));
         }
         records
     }
@@ -133,11 +149,71 @@ fn statistics_q_fields(record: &QueueIntervalRecord) -> Map<String, Value> {
         "NonPersAvgQTime_us": average[0],
         "PersAvgQTime_us": average[1],
         "ExpiredMsgCount": s.expired,
+        "NonPersPutBytes": s.put_bytes[0],
+        "PersPutBytes": s.put_bytes[1],
+        "PutFailCount": s.puts_failed,
+        "GetFailCount": s.gets_failed,
+        "NonPersBrowses": s.browses[0],
+        "PersBrowses": s.browses[1],
+        "NonPersBrowseBytes": s.browse_bytes[0],
+        "PersBrowseBytes": s.browse_bytes[1],
+        "BrowseFailCount": s.browses_failed,
+        "PurgeCount": s.purged,
     });
     match fields {
         Value::Object(map) => map,
         _ => unreachable!("a JSON object"),
     }
+}
+
+/// A channel instance's STATISTICS_CHL fields: MQ distributed's channel statistics
+/// (amqsmon's names); the network times only when a batch was confirmed in the interval.
+fn statistics_chl_fields(record: &ChannelIntervalRecord) -> Map<String, Value> {
+    let mut fields = json!({
+        "ChannelName": record.channel,
+        "ChannelType": record.channel_type_keyword,
+        "RemoteQmgr": record.remote_queue_manager,
+        "ConnectionName": record.connection_name,
+        "MsgCount": record.messages,
+        "TotalBytes": record.bytes,
+        "FullBatchCount": record.full_batches,
+        "IncmplBatchCount": record.incomplete_batches,
+        "AverageBatchSize": record.average_batch_size(),
+        "PutRetryCount": record.put_retries,
+    });
+    if let Some((min, average, max)) = record.net_time_us {
+        let map = fields.as_object_mut().expect("a JSON object");
+        map.insert("NetTimeMin_us".into(), json!(min));
+        map.insert("NetTimeAvg_us".into(), json!(average));
+        map.insert("NetTimeMax_us".into(), json!(max));
+    }
+    match fields {
+        Value::Object(map) => map,
+        _ => unreachable!("a JSON object"),
+    }
+}
+
+/// A channel initiator task's fields: MQSMF's task report (the CPU figures only when the
+/// thread's CPU clock could be read).
+fn task_fields(task: &TaskIntervalRecord, interval: std::time::Duration) -> Map<String, Value> {
+    let (busy_percent, cpu_percent, average_cpu, average_elapsed) = task.derived(interval);
+    let mut map = Map::new();
+    map.insert("Task".into(), json!(task.index));
+    map.insert("Requests".into(), json!(task.requests));
+    map.insert("Busy_Time_us".into(), json!(task.busy_us));
+    map.insert("Busy_Pct".into(), json!(round2(busy_percent)));
+    map.insert("Avg_ET_us".into(), json!(average_elapsed.unwrap_or(0)));
+    if let Some(cpu_us) = task.cpu_us {
+        map.insert("CPU_Time_us".into(), json!(cpu_us));
+        map.insert("CPU_Pct".into(), json!(round2(cpu_percent.unwrap_or(0.0))));
+        map.insert("Avg_CPU_us".into(), json!(average_cpu.unwrap_or(0)));
+    }
+    map
+}
+
+/// `value` to two decimals.
+fn round2(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
 }
 
 fn qmst_fields(statistics: &MqiStatistics) -> Map<String, Value> {
@@ -225,6 +301,21 @@ fn qjst_fields(s: &LogStatistics, dual_logging: bool) -> Map<String, Value> {
         .map(|(name, value)| (name.to_string(), json!(value)))
         .collect();
     map.insert("Dual_Logging".into(), json!(dual_logging));
+    // QJSTIO: MQSMF's per-copy I/O table, with mq-smf-csv's IO_* names.
+    for (copy, classes) in s.copy_io.iter().enumerate() {
+        for (class, io) in classes.iter().enumerate() {
+            let prefix = format!("Copy{}_{}", copy + 1, ["1Page", "NPage"][class]);
+            for (name, value) in [
+                ("IO_Count", io.count),
+                ("IO_CI", io.pages),
+                ("IO_Total_Time_us", io.io_nanos / 1000),
+                ("IO_Total_Suspend_Time_us", io.suspend_nanos / 1000),
+                ("IO_Max_Duration_us", io.max_io_nanos / 1000),
+            ] {
+                map.insert(format!("{prefix}_{name}"), json!(value));
+            }
+        }
+    }
     map
 }
 
@@ -293,8 +384,17 @@ mod tests {
             queue: "Q1".into(),
             statistics: QueueIntervalStatistics::default(),
         });
+        records.channels.push(ChannelIntervalRecord {
+            net_time_us: Some((1, 2, 3)),
+            ..ChannelIntervalRecord::default()
+        });
+        records.tasks.push(TaskIntervalRecord {
+            record: "QCTADP",
+            cpu_us: Some(1),
+            ..TaskIntervalRecord::default()
+        });
         let json = records.json_records();
-        assert_eq!(json.last().unwrap()["Record"], "STATISTICS_Q");
+        assert_eq!(json.last().unwrap()["Record"], "QCTADP");
         for record in json {
             for field in record.as_object().unwrap().keys() {
                 assert!(

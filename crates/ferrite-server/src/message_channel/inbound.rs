@@ -28,6 +28,8 @@ use crate::channel_initiator::{ChannelInstance, ChinitShared};
 pub(crate) struct ReceiverHandoff {
     pub channel: ChannelDefinition,
     pub agreed: Agreed,
+    /// The sending queue manager's name (from its INITIAL_DATA).
+    pub partner_queue_manager: String,
 }
 
 /// What becomes of a message channel's socket when the dispatcher lets it go.
@@ -173,6 +175,7 @@ pub(crate) fn start_receiver(
             &handoff.channel,
             handoff.agreed,
             instance.as_ref(),
+            (&handoff.partner_queue_manager, &connection_name),
         );
         let stopped_by_user =
             instance.stopping.load(Ordering::Acquire) && !chinit.stopping.load(Ordering::Acquire);

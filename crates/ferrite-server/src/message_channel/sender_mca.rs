@@ -534,7 +534,16 @@ impl SenderMca {
             .set_read_timeout(None)
             .map_err(|e| e.to_string())?;
         self.announce_started(queue_manager);
-        serve_receiver(transport, queue_manager.clone(), channel, agreed, self)
+        let partner = negotiation::partner_queue_manager(&proposal);
+        let connection_name = self.connection_name.lock().unwrap().clone();
+        serve_receiver(
+            transport,
+            queue_manager.clone(),
+            channel,
+            agreed,
+            self,
+            (&partner, &connection_name),
+        )
     }
 
     /// One connection: negotiation, resolution of the in-doubt batch, batches until idle
@@ -574,7 +583,7 @@ impl SenderMca {
             return Ok(());
         }
         let mut transport = Transport::new(stream);
-        let agreed = negotiate(&mut transport, queue_manager, channel)?;
+        let (agreed, partner) = negotiate(&mut transport, queue_manager, channel)?;
         let mut channel = channel.clone();
         channel.message.batch_size = agreed.batch_size;
         channel.message.sequence_number_wrap = agreed.sequence_wrap;
@@ -597,7 +606,16 @@ impl SenderMca {
             .store(partner_committed, Ordering::Relaxed);
         self.announce_started(queue_manager);
         *attempts = 0;
-        self.send_batches(&mut transport, &writer, &mut agent, &channel, agreed)
+        let statistics = queue_manager.channel_statistics(
+            &channel,
+            &partner,
+            &self.connection_name.lock().unwrap(),
+        );
+        let session = Session {
+            agreed,
+            statistics: statistics.as_deref(),
+        };
+        self.send_batches(&mut transport, &writer, &mut agent, &channel, session)
     }
 
     /// Batches while the transmission queue has messages; Ok after DISCINT idle or at STOP.
@@ -607,8 +625,9 @@ impl SenderMca {
         writer: &TcpStream,
         agent: &mut SendingAgent,
         channel: &ChannelDefinition,
-        agreed: Agreed,
+        session: Session,
     ) -> Result<(), String> {
+        let agreed = session.agreed;
         let mut idle_since = Instant::now();
         let disconnect = Duration::from_secs(u64::from(channel.disconnect_interval));
         let heartbeat = Duration::from_secs(u64::from(agreed.heartbeat_interval));
@@ -642,7 +661,9 @@ impl SenderMca {
             };
             self.in_doubt.store(1, Ordering::Relaxed);
             let count = batch.messages.len();
+            let mut batch_bytes = 0;
             for (index, message) in batch.messages.iter().enumerate() {
+                batch_bytes += message.message.len();
                 let segments = message_flow_segments(
                     message.sequence_number,
                     &message.message,
@@ -662,7 +683,11 @@ impl SenderMca {
                 self.current_sequence
                     .store(message.sequence_number, Ordering::Relaxed);
             }
+            let sent = Instant::now();
             let confirmed = confirmed_sequence(&read_flow(transport)?)?;
+            if let Some(statistics) = session.statistics {
+                statistics.net_time(sent.elapsed());
+            }
             if confirmed != batch.last_sequence() {
                 return Err(format!(
                     "the partner confirmed sequence number {confirmed}, the batch ended at {}: sequence numbers out of step (RESET CHANNEL)",
@@ -674,10 +699,37 @@ impl SenderMca {
             self.last_sequence.store(confirmed, Ordering::Relaxed);
             self.messages.fetch_add(count as u64, Ordering::Relaxed);
             self.batches.fetch_add(1, Ordering::Relaxed);
+            if let Some(statistics) = session.statistics {
+                count_sent_batch(statistics, &batch, batch_bytes, channel);
+            }
             idle_since = Instant::now();
             last_flow = idle_since;
         }
     }
+}
+
+/// What one sending session runs with: the negotiated values and, when STATCHL asks, the
+/// channel's statistics counters.
+struct Session<'a> {
+    agreed: Agreed,
+    statistics: Option<&'a ferrite_queue_manager::statistics::ChannelStatistics>,
+}
+
+/// STATCHL: a confirmed batch's messages and bytes, full when BATCHSZ (as negotiated) or
+/// BATCHLIM ended it.
+fn count_sent_batch(
+    statistics: &ferrite_queue_manager::statistics::ChannelStatistics,
+    batch: &super::sending::Batch,
+    batch_bytes: usize,
+    channel: &ChannelDefinition,
+) {
+    for message in &batch.messages {
+        statistics.message(message.message.len());
+    }
+    let limit_kib = channel.message.batch_data_limit_kib as usize;
+    let full = batch.messages.len() >= channel.message.batch_size as usize
+        || (limit_kib != 0 && batch_bytes >= limit_kib * 1024);
+    statistics.batch(full);
 }
 
 impl SenderMca {
@@ -869,12 +921,13 @@ fn read_flow(transport: &mut Transport) -> Result<ferrite_protocol::segment::Seg
     })
 }
 
-/// Proposes INITIAL_DATA and takes the partner's answer.
+/// Proposes INITIAL_DATA and takes the partner's answer: what was agreed, and the partner
+/// queue manager's name.
 fn negotiate(
     transport: &mut Transport,
     queue_manager: &QueueManager,
     channel: &ChannelDefinition,
-) -> Result<Agreed, String> {
+) -> Result<(Agreed, String), String> {
     let proposal = negotiation::proposal(
         channel,
         queue_manager,
@@ -889,7 +942,7 @@ fn negotiate(
     let agreed = negotiation::agreed(&proposal, &answer)
         .ok_or_else(|| "the partner's INITIAL_DATA answer raised a limit".to_string())?;
     transport.set_limits(agreed.max_transmission_size, agreed.max_message_length);
-    Ok(agreed)
+    Ok((agreed, negotiation::partner_queue_manager(&answer)))
 }
 
 /// The partner's answer to this end's INITIAL_DATA: its ID, or why it refused (a STATUS_DATA

@@ -19,6 +19,7 @@ use ferrite_protocol::message_channel::{channel_header, MessageData, PingData, R
 use ferrite_protocol::segment::{ControlFlags1, Segment, SegmentType};
 use ferrite_protocol::transport::Transport;
 use ferrite_protocol::ByteOrder;
+use ferrite_queue_manager::statistics::ChannelStatistics;
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
 use super::negotiation::Agreed;
@@ -104,17 +105,20 @@ pub trait ReceiverProgress {
 
 /// The receiving MCA of `channel` on a negotiated socket, until the partner closes or the
 /// socket ends (STOP CHANNEL shuts it down). A batch not confirmed when it ends is backed out.
+/// `partner`: the partner queue manager's name and address, for the channel's statistics
+/// (STATCHL).
 pub fn serve_receiver(
     mut transport: Transport,
     queue_manager: Arc<QueueManager>,
     channel: &ChannelDefinition,
     agreed: Agreed,
     progress: &dyn ReceiverProgress,
+    partner: (&str, &str),
 ) -> Result<(), String> {
     let mut channel = channel.clone();
     channel.message.batch_size = agreed.batch_size;
     channel.message.sequence_number_wrap = agreed.sequence_wrap;
-    let mut agent = match ReceivingAgent::open(queue_manager, &channel) {
+    let mut agent = match ReceivingAgent::open(queue_manager.clone(), &channel) {
         Ok(agent) => agent,
         Err(error) => {
             let _ = send_status(
@@ -127,18 +131,34 @@ pub fn serve_receiver(
         }
     };
     send_status(&mut transport, 0, agent.last_committed() as i32, false)?;
-    let outcome = receive_flows(&mut transport, &mut agent, progress);
+    let statistics = queue_manager.channel_statistics(&channel, partner.0, partner.1);
+    let counted = Counted {
+        progress,
+        statistics: statistics.as_deref(),
+        batch_size: agreed.batch_size,
+    };
+    let outcome = receive_flows(&mut transport, &mut agent, &counted);
     if outcome.is_err() {
         let _ = agent.abandon();
     }
     outcome
 }
 
+/// Where a receiving MCA counts: its DISPLAY CHSTATUS progress and, when STATCHL asks, its
+/// statistics (a batch is full when it has the negotiated BATCHSZ messages).
+struct Counted<'a> {
+    progress: &'a dyn ReceiverProgress,
+    statistics: Option<&'a ChannelStatistics>,
+    batch_size: u32,
+}
+
 fn receive_flows(
     transport: &mut Transport,
     agent: &mut ReceivingAgent,
-    progress: &dyn ReceiverProgress,
+    counted: &Counted,
 ) -> Result<(), String> {
+    let progress = counted.progress;
+    let mut batch_messages = 0u32;
     loop {
         let flow = match transport.read_flow() {
             Ok(flow) => flow,
@@ -168,10 +188,18 @@ fn receive_flows(
                     return Err(format!("a message could not be put: {error}"));
                 }
                 progress.message_received(message.message.len());
+                batch_messages += 1;
+                if let Some(statistics) = counted.statistics {
+                    statistics.message(message.message.len());
+                }
                 if confirm {
                     match agent.end_of_batch() {
                         Ok(sequence) => {
                             progress.batch_committed(sequence);
+                            if let Some(statistics) = counted.statistics {
+                                statistics.batch(batch_messages >= counted.batch_size);
+                            }
+                            batch_messages = 0;
                             send_status(transport, 0, sequence as i32, false)?;
                         }
                         Err(error) => {

@@ -147,6 +147,20 @@ pub struct LogRecord {
     pub payload: Vec<u8>,
 }
 
+/// One log copy's write I/Os of one size class, MQ's QJSTIO entry (MQSMF's per-copy I/O
+/// table): the I/Os (one `write_pages` of a job on that copy, its in-place pages and its
+/// ping-pong slot), their pages (CIs), the time in their writes, the time after them until
+/// the copy was durable (its sync, for the I/O that ends a write cycle: MQ's suspend time),
+/// and the longest write since the statistics interval began.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LogCopyIo {
+    pub count: u64,
+    pub pages: u64,
+    pub io_nanos: u64,
+    pub suspend_nanos: u64,
+    pub max_io_nanos: u64,
+}
+
 /// Log manager statistics, named as MQ's QJST fields (CSQDQJST).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LogStatistics {
@@ -216,6 +230,8 @@ pub struct LogStatistics {
     /// Write cycles a forcer led itself (leader/follower group commit: it found no I/O in
     /// progress, so it wrote and synced the log instead of waking the logger thread).
     pub leader_ios: u64,
+    /// QJSTIO: each copy's write I/Os, [copy][one page, more than one page].
+    pub copy_io: [[LogCopyIo; 2]; 2],
 }
 
 /// Checkpoint location recorded in the BSDS.
@@ -1636,6 +1652,11 @@ impl LogManager {
     /// The QJST statistics.
     pub fn statistics(&self) -> LogStatistics {
         self.shared.counters().snapshot()
+    }
+
+    /// A statistics interval begins: the longest I/O of each copy's class starts from zero.
+    pub fn reset_interval_statistics(&self) {
+        self.shared.counters().reset_interval();
     }
 
     /// Force everything, stop the logger, finish queued offloads (unless offload is suspended),

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::LogStatistics;
+use super::{LogCopyIo, LogStatistics};
 
 /// The live counters. Every update is a relaxed atomic add: the counters are statistics, not
 /// synchronisation.
@@ -34,6 +34,45 @@ pub(crate) struct LogCounters {
     pub leader_ios: AtomicU64,
     pub write_syncs: AtomicU64,
     pub sync_nanos: AtomicU64,
+    /// QJSTIO: [copy][one page, more than one page].
+    pub copy_io: [[LogCopyIoCounters; 2]; 2],
+}
+
+/// One log copy's write I/Os of one class (QJSTIO's entries).
+#[derive(Default, Debug)]
+pub(crate) struct LogCopyIoCounters {
+    pub count: AtomicU64,
+    pub pages: AtomicU64,
+    pub io_nanos: AtomicU64,
+    pub suspend_nanos: AtomicU64,
+    /// The longest I/O since the last [`LogCounters::reset_interval`].
+    pub max_io_nanos: AtomicU64,
+}
+
+/// QJSTIO's class of a write of `pages` pages: 0 for one page, 1 for more.
+pub(crate) fn io_class(pages: u64) -> usize {
+    usize::from(pages > 1)
+}
+
+impl LogCopyIoCounters {
+    /// One write I/O of `pages` pages that took `nanos`.
+    pub fn write(&self, pages: u64, nanos: u64) {
+        bump(&self.count, 1);
+        bump(&self.pages, pages);
+        bump(&self.io_nanos, nanos);
+        self.max_io_nanos.fetch_max(nanos, Ordering::Relaxed);
+    }
+
+    fn snapshot(&self) -> LogCopyIo {
+        let get = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        LogCopyIo {
+            count: get(&self.count),
+            pages: get(&self.pages),
+            io_nanos: get(&self.io_nanos),
+            suspend_nanos: get(&self.suspend_nanos),
+            max_io_nanos: get(&self.max_io_nanos),
+        }
+    }
 }
 
 /// Add to a counter.
@@ -71,6 +110,17 @@ impl LogCounters {
             leader_ios: get(&self.leader_ios),
             write_syncs: get(&self.write_syncs),
             sync_nanos: get(&self.sync_nanos),
+            copy_io: self
+                .copy_io
+                .each_ref()
+                .map(|classes| classes.each_ref().map(LogCopyIoCounters::snapshot)),
+        }
+    }
+
+    /// A statistics interval begins: the longest I/Os start again from zero.
+    pub fn reset_interval(&self) {
+        for class in self.copy_io.iter().flatten() {
+            class.max_io_nanos.store(0, Ordering::Relaxed);
         }
     }
 }
@@ -106,6 +156,19 @@ impl LogStatistics {
             leader_ios: self.leader_ios - earlier.leader_ios,
             write_syncs: self.write_syncs - earlier.write_syncs,
             sync_nanos: self.sync_nanos - earlier.sync_nanos,
+            copy_io: std::array::from_fn(|copy| {
+                std::array::from_fn(|class| {
+                    let (now, then) = (self.copy_io[copy][class], earlier.copy_io[copy][class]);
+                    LogCopyIo {
+                        count: now.count - then.count,
+                        pages: now.pages - then.pages,
+                        io_nanos: now.io_nanos - then.io_nanos,
+                        suspend_nanos: now.suspend_nanos - then.suspend_nanos,
+                        // Since the interval's reset: not a difference.
+                        max_io_nanos: now.max_io_nanos,
+                    }
+                })
+            }),
         }
     }
 }

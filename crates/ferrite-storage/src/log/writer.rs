@@ -61,7 +61,7 @@ use super::active::{
     PING_PONG_SLOT_BYTES,
 };
 use super::current_page::PageImage;
-use super::statistics::bump;
+use super::statistics::{bump, io_class};
 use super::{
     page_ceil, page_floor, FileSwitch, LogShared, OffloadJob, LOG_PAGE_BYTES,
     LOG_UNSYNCED_BYTES_MAX, LOG_WRITE_PAGES_MAX,
@@ -260,6 +260,7 @@ fn write_pages(
 ) -> StorageResult<()> {
     let file: &Arc<dyn StorageFile> = &shared.sources.files.files[job.file][copy];
     let counters = shared.counters();
+    let started = Instant::now();
     let mut written = 0u64;
     let write = |bytes: &[u8], offset: u64| {
         file.write_at(bytes, offset)
@@ -295,7 +296,23 @@ fn write_pages(
     }
     bump(&counters.qjstlogw[copy], 1);
     bump(&counters.bytes_written[copy], written);
+    let pages = job_pages(job);
+    counters.copy_io[copy][io_class(pages)].write(pages, started.elapsed().as_nanos() as u64);
     Ok(())
+}
+
+/// The pages (CIs) one I/O of `job` writes on a copy: in place, and the slot's page.
+fn job_pages(job: WriteJob) -> u64 {
+    (job.in_place / LOG_PAGE_BYTES) as u64 + u64::from(job.slot.is_some())
+}
+
+/// QJSTIO's suspend time: the time since `started` until `copy`, written by `job`, was
+/// durable.
+fn count_suspend(shared: &LogShared, copy: usize, job: WriteJob, started: Instant) {
+    bump(
+        &shared.counters().copy_io[copy][io_class(job_pages(job))].suspend_nanos,
+        started.elapsed().as_nanos() as u64,
+    );
 }
 
 #[derive(Default)]
@@ -345,11 +362,10 @@ impl CopyWriter {
             }
             // After a failed write the job's result is that failure (reported by `wrote`).
             let result = if sync && !failed {
-                shared
-                    .sources
-                    .files
-                    .sync(job.file, copy)
-                    .map_err(|error| error.to_string())
+                let synced = Instant::now();
+                let result = shared.sources.files.sync(job.file, copy);
+                count_suspend(shared, copy, job, synced);
+                result.map_err(|error| error.to_string())
             } else {
                 Ok(())
             };
@@ -579,6 +595,7 @@ impl LogIo {
                 let synced = Instant::now();
                 shared.sources.files.sync(job.file, 0)?;
                 count_sync(shared, synced);
+                count_suspend(shared, 0, job, synced);
             }
             return Ok(());
         };
@@ -603,7 +620,9 @@ impl LogIo {
         let synced = Instant::now();
         let first = first.and_then(|()| {
             if sync {
-                shared.sources.files.sync(job.file, 0)
+                let result = shared.sources.files.sync(job.file, 0);
+                count_suspend(shared, 0, job, synced);
+                result
             } else {
                 Ok(())
             }
@@ -663,10 +682,13 @@ impl LogIo {
         first
             .write_back()
             .map_err(|error| StorageError::io(first.path(), "write back active log", error))?;
+        count_suspend(shared, 0, job, synced);
+        let flushed = Instant::now();
         second
             .sync_data()
             .map_err(|error| StorageError::io(second.path(), "sync active log", error))?;
         count_sync(shared, synced);
+        count_suspend(shared, 1, job, flushed);
         let ios = std::mem::take(&mut self.shared_flush_unsynced);
         bump(&shared.counters().shared_flush_ios, ios);
         Ok(())
