@@ -6,7 +6,9 @@
 mod support;
 
 use ferrite_sharing::coupling_facility::CouplingFacility;
-use ferrite_sharing::list_structure::{ListStructure, SharedMessage, SharedSelection};
+use ferrite_sharing::list_structure::{
+    is_not_allocated, ListStructure, SharedMessage, SharedSelection,
+};
 use ferrite_test_kit::servers::Server;
 use support::{fails, member, ok};
 
@@ -48,6 +50,7 @@ fn a_lost_coupling_facility_is_reported_then_connected_again() {
         "QSG1",
         "APP1",
     );
+    structure.allocate(0).unwrap();
     let message = SharedMessage {
         priority: 5,
         message_id: [1; 24],
@@ -81,10 +84,14 @@ fn a_lost_coupling_facility_is_reported_then_connected_again() {
         "{unreachable}"
     );
 
-    // Redis back, empty (it keeps nothing): both connections are made again.
+    // Redis back, empty (it keeps nothing): both connections are made again, and the
+    // structure is known lost rather than taken for an empty one.
     redis.restart();
     let status = ok(&queue_manager, "DISPLAY CFSTATUS(CSQ_ADMIN)");
     assert!(status.contains("STATUS(ACTIVE)"), "{status}");
+    let lost = structure.depth("Q1").unwrap_err();
+    assert!(is_not_allocated(&lost), "{lost}");
+    structure.allocate(0).unwrap();
     assert_eq!(structure.depth("Q1").unwrap(), 0);
     structure.put("Q1", &message).unwrap();
     let got = structure

@@ -31,11 +31,14 @@ impl Group {
         let directories = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
         let first = member(directories[0].path(), "QM1", &redis, &postgres);
         let second = member(directories[1].path(), "QM2", &redis, &postgres);
-        ok(&first, "DEFINE CFSTRUCT(APP1)");
+        // RECOVER(YES): it takes persistent messages.
+        ok(&first, "DEFINE CFSTRUCT(APP1) RECOVER(YES)");
         ok(
             &first,
             "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)",
         );
+        // The first use allocates the structure in the coupling facility.
+        ok(&first, "DISPLAY QLOCAL(ORDERS) CURDEPTH");
         Group {
             first,
             second,
@@ -433,7 +436,7 @@ fn a_restarted_member_finishes_its_shared_work_the_way_it_went() {
     let directories = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     let first = member(directories[0].path(), "QM1", &redis, &postgres);
     let second = member(directories[1].path(), "QM2", &redis, &postgres);
-    ok(&first, "DEFINE CFSTRUCT(APP1)");
+    ok(&first, "DEFINE CFSTRUCT(APP1) RECOVER(YES)");
     ok(
         &first,
         "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)",
@@ -512,7 +515,7 @@ fn a_failed_members_units_of_work_are_backed_out_by_its_peers() {
     let directories = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     let (first, first_group) = member_and_group(directories[0].path(), "QM1", &redis, &postgres);
     let (second, second_group) = member_and_group(directories[1].path(), "QM2", &redis, &postgres);
-    ok(&first, "DEFINE CFSTRUCT(APP1)");
+    ok(&first, "DEFINE CFSTRUCT(APP1) RECOVER(YES)");
     ok(
         &first,
         "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)",
