@@ -32,11 +32,16 @@ local function unindex(q, entry, record)
   redis.call('ZREM', q .. 'c:' .. correlation_id(record), entry)
 end
 
+-- An entry's place in its queue: by priority, then by entry.
+local function score_of(record, entry)
+  return (9 - tonumber(string.sub(record, 1, 1))) * PRIORITY_STEP + entry
+end
+
 -- An entry for record in queue, visible at once: `entry`, or a new one.
 local function add(queue, record, entry)
   local q = queue_prefix(queue)
   entry = entry or redis.call('INCR', prefix .. 'seq')
-  local score = (9 - tonumber(string.sub(record, 1, 1))) * PRIORITY_STEP + entry
+  local score = score_of(record, entry)
   redis.call('HSET', q .. 'r', entry, record)
   index(q, entry, score, record)
   return entry
@@ -140,7 +145,7 @@ if operation == 'get' or operation == 'browse' then
     local unit_key, units_key, unit_name = ARGV[8], ARGV[9], ARGV[10]
     unindex(q, entry, record)
     if unit_key ~= '' then
-      stage(unit_key, units_key, unit_name, 'G|' .. queue .. '|' .. entry .. '|' .. score)
+      stage(unit_key, units_key, unit_name, 'G|' .. queue .. '|' .. entry)
     else
       redis.call('HDEL', q .. 'r', entry)
       redis.call('HDEL', q .. 'b', entry)
@@ -166,6 +171,11 @@ if operation == 'commit' or operation == 'backout' then
     operation = 'backout'
     refused = true
   end
+  -- A unit whose staged changes are gone went with a structure the coupling facility lost:
+  -- it cannot commit (every unit with work has a list: a member ends only units it staged in).
+  if operation == 'commit' and redis.call('EXISTS', unit_key) == 0 then
+    return redis.error_reply('FERRITE_BACKED_OUT unit ' .. unit_name .. ' was lost with the structure')
+  end
   if operation == 'backout' and by_peer then
     redis.call('SADD', aborted_key, unit_name)
   end
@@ -186,14 +196,16 @@ if operation == 'commit' or operation == 'backout' then
       local split = string.find(tail, '|', 1, true)
       add(queue, string.sub(tail, split + 1), tonumber(string.sub(tail, 1, split - 1)))
     elseif kind == 'G' then
-      local split = string.find(tail, '|', 1, true)
-      local entry = string.sub(tail, 1, split - 1)
+      local entry = tail
       if operation == 'commit' then
         redis.call('HDEL', q .. 'r', entry)
         redis.call('HDEL', q .. 'b', entry)
       else
+        -- Back in its place: the score is computed again (as a number: Lua's text form of
+        -- a number this large would round it).
+        local record = redis.call('HGET', q .. 'r', entry)
         redis.call('HINCRBY', q .. 'b', entry, 1)
-        index(q, entry, tonumber(string.sub(tail, split + 1)), redis.call('HGET', q .. 'r', entry))
+        index(q, entry, score_of(record, tonumber(entry)), record)
       end
     end
   end

@@ -183,6 +183,14 @@ impl QueueManager {
         purge: bool,
     ) -> Result<StructureRecovery, SharingError> {
         let group = self.group_or_fail()?;
+        // A lost structure is found lost when it is next used: use it now. The first call
+        // after the coupling facility restarted may find its connection broken instead; the
+        // second connects again.
+        for _ in 0..2 {
+            if group.shared_queue_depth(name, "").is_ok() {
+                break;
+            }
+        }
         let status = group.structure_recovery_status(name)?;
         if status.state != StructureState::Failed {
             return Err(SharingError::new(
