@@ -143,7 +143,10 @@ fn mqi_calls_on_shared_queues_fail_while_redis_is_down_and_work_again_after() {
         reason(get(&mut app, shared, MQGMO_NO_SYNCPOINT)),
         MQRC_CF_NOT_AVAILABLE
     );
-    assert_eq!(reason(put(&mut app, shared, b"lost")), MQRC_CF_NOT_AVAILABLE);
+    assert_eq!(
+        reason(put(&mut app, shared, b"lost")),
+        MQRC_CF_NOT_AVAILABLE
+    );
     put(&mut app, private, b"private work goes on").unwrap();
     let (_, data) = get(&mut app, private, MQGMO_NO_SYNCPOINT).unwrap();
     assert_eq!(data, b"private work goes on");
@@ -152,7 +155,10 @@ fn mqi_calls_on_shared_queues_fail_while_redis_is_down_and_work_again_after() {
     // The structure's connection was dropped when it broke: the next call connects again.
     put(&mut app, shared, b"after").unwrap();
     let (_, data) = get(&mut app, shared, MQGMO_NO_SYNCPOINT).unwrap();
-    assert_eq!(data, b"after", "the non-persistent message put before went with Redis");
+    assert_eq!(
+        data, b"after",
+        "the non-persistent message put before went with Redis"
+    );
     assert_eq!(
         reason(get(&mut app, shared, MQGMO_NO_SYNCPOINT)),
         MQRC_NO_MSG_AVAILABLE
