@@ -49,6 +49,9 @@ pub struct SharedUnit {
     pub unit: String,
 }
 
+/// A queue's records (entry -> record) and backout counts (entry -> count).
+type QueueHashes = (Vec<(u64, Vec<u8>)>, std::collections::HashMap<u64, u32>);
+
 /// The script behind every operation; ARGV[1] names it, ARGV[2] is the structure's key prefix.
 const SCRIPT: &str = include_str!("list_structure.lua");
 
@@ -302,35 +305,7 @@ impl ListStructure {
         keys.dedup();
         let mut snapshot = StructureSnapshot::default();
         for key in keys {
-            let queue = key[self.prefix.len() + 2..key.len() - 2].to_string();
-            let backouts_key = format!("{}b", &key[..key.len() - 1]);
-            let (records, backouts): (Vec<(u64, Vec<u8>)>, Vec<(u64, u32)>) =
-                self.facility.run(|connection| {
-                    redis::pipe()
-                        .cmd("HGETALL")
-                        .arg(&key)
-                        .cmd("HGETALL")
-                        .arg(&backouts_key)
-                        .query(connection)
-                })?;
-            let mut messages: Vec<StructureMessage> = records
-                .into_iter()
-                .map(|(entry, record)| {
-                    let message = decode_record(&record).ok_or_else(damaged)?;
-                    let backout_count = backouts
-                        .iter()
-                        .find(|(counted, _)| *counted == entry)
-                        .map_or(0, |(_, count)| *count);
-                    Ok(StructureMessage {
-                        queue: queue.clone(),
-                        entry,
-                        backout_count,
-                        message,
-                    })
-                })
-                .collect::<Result<_, SharingError>>()?;
-            messages.sort_by_key(|message| message.entry);
-            snapshot.messages.extend(messages);
+            snapshot.messages.extend(self.queue_snapshot(&key)?);
         }
         let counter_key = format!("{}seq", self.prefix);
         let entries: Option<u64> = self
@@ -338,6 +313,33 @@ impl ListStructure {
             .run(|connection| redis::cmd("GET").arg(&counter_key).query(connection))?;
         snapshot.entries = entries.unwrap_or(0);
         Ok(snapshot)
+    }
+
+    /// The committed messages of the queue whose records hash is `records_key`, by entry.
+    fn queue_snapshot(&mut self, records_key: &str) -> Result<Vec<StructureMessage>, SharingError> {
+        let queue = &records_key[self.prefix.len() + 2..records_key.len() - 2];
+        let backouts_key = format!("{}b", &records_key[..records_key.len() - 1]);
+        let (records, backouts): QueueHashes = self.facility.run(|connection| {
+            redis::pipe()
+                .cmd("HGETALL")
+                .arg(records_key)
+                .cmd("HGETALL")
+                .arg(&backouts_key)
+                .query(connection)
+        })?;
+        let mut messages = records
+            .into_iter()
+            .map(|(entry, record)| {
+                Ok(StructureMessage {
+                    queue: queue.to_string(),
+                    entry,
+                    backout_count: backouts.get(&entry).copied().unwrap_or(0),
+                    message: decode_record(&record).ok_or_else(damaged)?,
+                })
+            })
+            .collect::<Result<Vec<_>, SharingError>>()?;
+        messages.sort_by_key(|message| message.entry);
+        Ok(messages)
     }
 
     /// The units of `member` with staged changes (what peer recovery backs out).

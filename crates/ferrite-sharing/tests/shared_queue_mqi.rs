@@ -469,6 +469,17 @@ fn a_restarted_member_finishes_its_shared_work_the_way_it_went() {
     };
     let decided = prepared(b"decided", "u.decided");
     let undecided = prepared(b"undecided", "u.undecided");
+    // The shared half holds work (a unit with none has nothing to commit), on a queue of
+    // its own.
+    let shared_half = ferrite_queue_manager::SharedMessage {
+        priority: 0,
+        message_id: [9; 24],
+        correlation_id: [0; 24],
+        data: b"shared half".to_vec(),
+    };
+    group
+        .put_shared_in_unit("APP1", "u.decided", "DECIDED.Q", &shared_half)
+        .unwrap();
     group
         .commit_shared_deciding("APP1", "u.decided", &decided)
         .unwrap();
