@@ -361,7 +361,7 @@ pub(crate) fn display(context: &Context, object: &Token, rest: &[Token]) -> Outc
 /// (NEVERUSED, ACTIVE, FAILED with FAILDATE/FAILTIME, RECOVERED), or FAILED with REASON when
 /// the coupling facility cannot be reached. TYPE(BACKUP) shows each application structure's
 /// STATUS and last backup: QMNAME (the member whose log holds it), BKUPDATE, BKUPTIME,
-/// BKUPSIZE (KiB), BKUPSRBA, BKUPERBA, and LOGS (the members whose logs recovery reads).
+/// BKUPSIZE (MB, as MQ), BKUPSRBA, BKUPERBA, and LOGS (the members whose logs recovery reads).
 pub(crate) fn display_status(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     let pattern = structure_name(object, true).map_err(|e| context.syntax(e))?;
     let found = keywords(rest, &[("TYPE", Takes::Value)]).map_err(|e| context.syntax(e))?;
@@ -473,7 +473,7 @@ fn backup_attributes(
     lines.push(format!("QMNAME({})", backup.member));
     lines.push(format!("BKUPDATE({date})"));
     lines.push(format!("BKUPTIME({time})"));
-    lines.push(format!("BKUPSIZE({})", backup.bytes.div_ceil(1024)));
+    lines.push(format!("BKUPSIZE({})", backup.bytes.div_ceil(1024 * 1024)));
     lines.push(format!("BKUPSRBA({:016X})", backup.start_rba));
     lines.push(format!("BKUPERBA({:016X})", backup.end_rba));
     let logs: Vec<String> = group
