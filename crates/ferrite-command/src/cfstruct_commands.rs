@@ -389,9 +389,11 @@ pub(crate) fn display_status(context: &Context, object: &Token, rest: &[Token]) 
     for (name, kind) in names {
         let recovery = match kind {
             "APPL" => Some(
-                group
-                    .structure_recovery_status(&name)
-                    .map_err(|error| group_failure(context, error))?,
+                match facility.is_ok() {
+                    true => context.queue_manager.look_at_cf_structure(&name),
+                    false => group.structure_recovery_status(&name),
+                }
+                .map_err(|error| group_failure(context, error))?,
             ),
             _ => None,
         };
@@ -444,7 +446,7 @@ fn status_attributes(
 fn failure_time(recovery: Option<&StructureRecoveryStatus>) -> Vec<String> {
     let (date, time) = match recovery.and_then(|recovery| recovery.failed_ms) {
         Some(ms) => date_time(ms),
-        None => (String::new(), String::new()),
+        None => (" ".to_string(), " ".to_string()),
     };
     vec![format!("FAILDATE({date})"), format!("FAILTIME({time})")]
 }

@@ -40,7 +40,7 @@ use ferrite_storage::StorageError;
 use super::QueueManager;
 use crate::{
     QueueSharingGroup, SharedMessage, SharingError, StructureBackup, StructureMessage,
-    StructureSnapshot, StructureState,
+    StructureRecoveryStatus, StructureSnapshot, StructureState,
 };
 
 /// How far members' clocks may differ: recovery reads records logged this long before the
@@ -116,6 +116,30 @@ impl QueueManager {
         self.log.force(through).map_err(log_failed)
     }
 
+    /// `name`'s state, after a look at it if it is in use: a structure the coupling facility
+    /// lost is found lost (and recorded FAILED) by its next use, and this is one. The first
+    /// call after the coupling facility restarted may find its connection broken instead;
+    /// a second connects again.
+    pub fn look_at_cf_structure(
+        &self,
+        name: &str,
+    ) -> Result<StructureRecoveryStatus, SharingError> {
+        let group = self.group_or_fail()?;
+        let status = group.structure_recovery_status(name)?;
+        if !matches!(
+            status.state,
+            StructureState::Active | StructureState::Recovered
+        ) {
+            return Ok(status);
+        }
+        for _ in 0..2 {
+            if group.shared_queue_depth(name, "").is_ok() {
+                return Ok(status);
+            }
+        }
+        group.structure_recovery_status(name)
+    }
+
     /// BACKUP CFSTRUCT(name): the structure's persistent messages to this member's log (one
     /// CF BACKUP record each, then a CF BACKUP END, forced), the range recorded in the
     /// repository. Only a RECOVER(YES) structure that is not failed can be backed up.
@@ -183,15 +207,7 @@ impl QueueManager {
         purge: bool,
     ) -> Result<StructureRecovery, SharingError> {
         let group = self.group_or_fail()?;
-        // A lost structure is found lost when it is next used: use it now. The first call
-        // after the coupling facility restarted may find its connection broken instead; the
-        // second connects again.
-        for _ in 0..2 {
-            if group.shared_queue_depth(name, "").is_ok() {
-                break;
-            }
-        }
-        let status = group.structure_recovery_status(name)?;
+        let status = self.look_at_cf_structure(name)?;
         if status.state != StructureState::Failed {
             return Err(SharingError::new(
                 MQRC_CF_STRUC_IN_USE,
