@@ -33,7 +33,7 @@ use ferrite_constants::{
 };
 use ferrite_mqi_types::GetResult;
 use ferrite_queue_manager::objects::authority_record::AuthorityObjectType;
-use ferrite_queue_manager::queue_manager::cf_structure_recovery::{is_persistent, log_image};
+use ferrite_queue_manager::queue_manager::cf_structure_recovery::is_persistent;
 use ferrite_queue_manager::{
     now_ms, BrowseCursor, QueueDefinition, QueueSharingGroup, RetrievedSharedMessage,
     SharedMessage, SharedSelection, SharingError,
@@ -379,7 +379,12 @@ impl Connection {
             entry,
             time_ms: now_ms(),
         };
-        let payload = record.encode_put(&log_image(message));
+        let payload = record.encode_put_fields(
+            message.priority,
+            &message.message_id,
+            &message.correlation_id,
+            &message.data,
+        );
         let end = self
             .queue_manager
             .log_shared(log_kind::SHARED_PUT, &payload)

@@ -103,14 +103,31 @@ fn identifier(decoder: &mut Decoder) -> Result<[u8; IDENTIFIER_BYTES], DecodeErr
         .map_err(|_| DecodeError("an identifier is not 24 bytes"))
 }
 
+/// A message's fields as SHARED PUT and CF BACKUP encode them.
+fn encode_message(
+    encoder: &mut Encoder,
+    priority: u8,
+    message_id: &[u8; IDENTIFIER_BYTES],
+    correlation_id: &[u8; IDENTIFIER_BYTES],
+    data: &[u8],
+) {
+    assert!(priority <= 9, "priority 0-9");
+    encoder
+        .u8(priority)
+        .bytes(message_id)
+        .bytes(correlation_id)
+        .raw(data);
+}
+
 impl SharedMessageImage {
     fn encode(&self, encoder: &mut Encoder) {
-        assert!(self.priority <= 9, "priority 0-9");
-        encoder
-            .u8(self.priority)
-            .bytes(&self.message_id)
-            .bytes(&self.correlation_id)
-            .raw(&self.data);
+        encode_message(
+            encoder,
+            self.priority,
+            &self.message_id,
+            &self.correlation_id,
+            &self.data,
+        );
     }
 
     fn decode(decoder: &mut Decoder) -> Result<SharedMessageImage, DecodeError> {
@@ -157,9 +174,25 @@ impl SharedQueueRecord {
 
     /// A SHARED PUT payload.
     pub fn encode_put(&self, message: &SharedMessageImage) -> Vec<u8> {
-        let mut encoder = Encoder::with_capacity(128 + message.data.len());
+        self.encode_put_fields(
+            message.priority,
+            &message.message_id,
+            &message.correlation_id,
+            &message.data,
+        )
+    }
+
+    /// A SHARED PUT payload from the message's fields (the data copied once, into it).
+    pub fn encode_put_fields(
+        &self,
+        priority: u8,
+        message_id: &[u8; IDENTIFIER_BYTES],
+        correlation_id: &[u8; IDENTIFIER_BYTES],
+        data: &[u8],
+    ) -> Vec<u8> {
+        let mut encoder = Encoder::with_capacity(128 + data.len());
         self.encode_head(&mut encoder);
-        message.encode(&mut encoder);
+        encode_message(&mut encoder, priority, message_id, correlation_id, data);
         encoder.bytes
     }
 
