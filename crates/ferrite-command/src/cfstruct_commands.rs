@@ -9,12 +9,18 @@
 //! 256K), DSBUFS(1-9999, 100), DSEXPAND(YES|NO), CFCONLOS(TERMINATE|TOLERATE|ASQMGR),
 //! RECAUTO(YES|NO). As MQ: RECOVER(YES) needs CFLEVEL(3) or more, OFFLOAD(SMDS) CFLEVEL(5).
 //! On a queue manager outside a group every one of these fails with CSQ5112E.
+//!
+//! BACKUP CFSTRUCT(name) writes the structure's persistent messages to this member's log and
+//! records the backup in the repository (refused, as MQ, for a RECOVER(NO) structure or one
+//! below CFLEVEL(3)); RECOVER CFSTRUCT(name) [TYPE(NORMAL|PURGE)] rebuilds a FAILED structure
+//! from its last backup and every member's log, or empty with TYPE(PURGE)
+//! (ferrite-queue-manager's `cf_structure_recovery`).
 
 use std::sync::Arc;
 
 use ferrite_queue_manager::{
     CfStructure, ConnectivityLoss, OffloadTarget, QueueSharingGroup, SharingError,
-    ADMIN_STRUCTURE_NAME, CF_STRUCTURE_NAME_LENGTH_MAX,
+    StructureRecoveryStatus, StructureState, ADMIN_STRUCTURE_NAME, CF_STRUCTURE_NAME_LENGTH_MAX,
 };
 
 use crate::attributes::{date_time, generic_match, AttributeValue};
@@ -348,28 +354,55 @@ pub(crate) fn display(context: &Context, object: &Token, rest: &[Token]) -> Outc
     ))
 }
 
-/// DISPLAY CFSTATUS(generic) [TYPE(SUMMARY)]: each structure's state in the coupling
-/// facility, CSQ_ADMIN first. Sizes are the coupling facility server's (one Redis holds every
-/// structure of the group): SIZEMAX its memory limit in KiB (0: none), SIZEUSED the percent
-/// of it used.
+/// DISPLAY CFSTATUS(generic) [TYPE(SUMMARY|BACKUP)]: each structure's state, CSQ_ADMIN
+/// first. TYPE(SUMMARY) shows the coupling facility's: sizes are the server's (one Redis
+/// holds every structure of the group), SIZEMAX its memory limit in KiB (0: none), SIZEUSED
+/// the percent of it used; STATUS is the structure's as the repository records it
+/// (NEVERUSED, ACTIVE, FAILED with FAILDATE/FAILTIME, RECOVERED), or FAILED with REASON when
+/// the coupling facility cannot be reached. TYPE(BACKUP) shows each application structure's
+/// STATUS and last backup: QMNAME (the member whose log holds it), BKUPDATE, BKUPTIME,
+/// BKUPSIZE (MB, as MQ), BKUPSRBA, BKUPERBA, and LOGS (the members whose logs recovery reads).
 pub(crate) fn display_status(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     let pattern = structure_name(object, true).map_err(|e| context.syntax(e))?;
     let found = keywords(rest, &[("TYPE", Takes::Value)]).map_err(|e| context.syntax(e))?;
+    let mut backup = false;
     for (token, value) in &found {
-        choice(token, value.expect("checked"), &["SUMMARY"]).map_err(|e| context.syntax(e))?;
+        backup = choice(token, value.expect("checked"), &["SUMMARY", "BACKUP"])
+            .map_err(|e| context.syntax(e))?
+            == 1;
     }
     let group = group(context, "DISPLAY CFSTATUS")?;
     let structures = group
         .structures()
         .map_err(|error| group_failure(context, error))?;
-    let facility = group.coupling_facility_status();
     let mut names = vec![(ADMIN_STRUCTURE_NAME.to_string(), "ADMIN")];
+    if backup {
+        names.clear();
+    }
     names.extend(structures.iter().map(|s| (s.name.clone(), "APPL")));
-    let details = names
+    let names: Vec<(String, &str)> = names
         .into_iter()
         .filter(|(name, _)| generic_match(&pattern, name))
-        .map(|(name, kind)| status_attributes(&name, kind, &facility))
         .collect();
+    let facility = group.coupling_facility_status();
+    let mut details = Vec::with_capacity(names.len());
+    for (name, kind) in names {
+        let recovery = match kind {
+            "APPL" => Some(
+                match facility.is_ok() {
+                    true => context.queue_manager.look_at_cf_structure(&name),
+                    false => group.structure_recovery_status(&name),
+                }
+                .map_err(|error| group_failure(context, error))?,
+            ),
+            _ => None,
+        };
+        details.push(match (backup, recovery) {
+            (true, Some(recovery)) => backup_attributes(group.as_ref(), &name, &recovery)
+                .map_err(|error| group_failure(context, error))?,
+            (_, recovery) => status_attributes(&name, kind, &facility, recovery.as_ref()),
+        });
+    }
     Ok(Output::found_each(
         &context.name,
         "CSQMDRTC",
@@ -382,6 +415,7 @@ fn status_attributes(
     name: &str,
     kind: &str,
     facility: &Result<ferrite_queue_manager::CouplingFacilityStatus, SharingError>,
+    recovery: Option<&StructureRecoveryStatus>,
 ) -> Vec<String> {
     let mut lines = vec![
         format!("CFSTATUS({name})"),
@@ -393,7 +427,9 @@ fn status_attributes(
             let used_percent = (status.used_bytes * 100)
                 .checked_div(status.limit_bytes)
                 .unwrap_or(0);
-            lines.push("STATUS(ACTIVE)".to_string());
+            let state = recovery.map_or(StructureState::Active, |recovery| recovery.state);
+            lines.push(format!("STATUS({})", state.name()));
+            lines.extend(failure_time(recovery));
             lines.push(format!("SIZEMAX({})", status.limit_bytes / 1024));
             lines.push(format!("SIZEUSED({used_percent})"));
             lines.push(format!("CFSERVER({})", status.server));
@@ -404,4 +440,115 @@ fn status_attributes(
         }
     }
     lines
+}
+
+/// FAILDATE and FAILTIME of a structure that failed (blank otherwise).
+fn failure_time(recovery: Option<&StructureRecoveryStatus>) -> Vec<String> {
+    let (date, time) = match recovery.and_then(|recovery| recovery.failed_ms) {
+        Some(ms) => date_time(ms),
+        None => (" ".to_string(), " ".to_string()),
+    };
+    vec![format!("FAILDATE({date})"), format!("FAILTIME({time})")]
+}
+
+fn backup_attributes(
+    group: &dyn QueueSharingGroup,
+    name: &str,
+    recovery: &StructureRecoveryStatus,
+) -> Result<Vec<String>, SharingError> {
+    let mut lines = vec![
+        format!("CFSTATUS({name})"),
+        "TYPE(BACKUP)".to_string(),
+        format!("STATUS({})", recovery.state.name()),
+    ];
+    lines.extend(failure_time(Some(recovery)));
+    let Some(backup) = &recovery.backup else {
+        lines.extend(
+            [
+                "QMNAME", "BKUPDATE", "BKUPTIME", "BKUPSIZE", "BKUPSRBA", "BKUPERBA",
+            ]
+            .map(|keyword| format!("{keyword}( )")),
+        );
+        return Ok(lines);
+    };
+    let (date, time) = date_time(backup.taken_ms);
+    lines.push(format!("QMNAME({})", backup.member));
+    lines.push(format!("BKUPDATE({date})"));
+    lines.push(format!("BKUPTIME({time})"));
+    lines.push(format!("BKUPSIZE({})", backup.bytes.div_ceil(1024 * 1024)));
+    lines.push(format!("BKUPSRBA({:016X})", backup.start_rba));
+    lines.push(format!("BKUPERBA({:016X})", backup.end_rba));
+    let logs: Vec<String> = group
+        .member_directories()?
+        .into_iter()
+        .map(|(member, _)| member)
+        .collect();
+    lines.push(format!("LOGS({})", logs.join(",")));
+    Ok(lines)
+}
+
+/// BACKUP CFSTRUCT(name): refused with CSQE151I, as MQ refuses it, unless the structure is RECOVER(YES) at
+/// CFLEVEL(3) or more can be backed up); CSQE120I when the backup is written.
+pub(crate) fn backup(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    let name = structure_name(object, false).map_err(|e| context.syntax(e))?;
+    keywords(rest, &[("EXCLINT", Takes::Value)]).map_err(|e| context.syntax(e))?;
+    let group = group(context, "BACKUP CFSTRUCT")?;
+    let structure = group
+        .structures()
+        .map_err(|error| group_failure(context, error))?
+        .into_iter()
+        .find(|structure| structure.name == name)
+        .ok_or_else(|| {
+            Failure(vec![format!(
+                "CSQM125I {} CSQMMSGP CFSTRUCT({name}) QSGDISP(GROUP) WAS NOT FOUND",
+                context.name
+            )])
+        })?;
+    if !structure.recover || structure.level < 3 {
+        return Err(Failure(vec![format!(
+            "CSQE151I {} CSQEBKUP Backup of structure {name} not allowed: it is RECOVER(NO) or below CFLEVEL(3)",
+            context.name
+        )]));
+    }
+    let backup = context
+        .queue_manager
+        .backup_cf_structure(&name)
+        .map_err(|error| group_failure(context, error))?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQE121I {} CSQEBKUP Backup of structure {name} completed at RBA={:016X}, size {} KiB, {} messages",
+        context.name,
+        backup.end_rba,
+        backup.bytes.div_ceil(1024),
+        backup.messages
+    ));
+    Ok(output)
+}
+
+/// RECOVER CFSTRUCT(name) [TYPE(NORMAL|PURGE)]: rebuild a FAILED structure.
+pub(crate) fn recover(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
+    let name = structure_name(object, false).map_err(|e| context.syntax(e))?;
+    let found = keywords(rest, &[("TYPE", Takes::Value)]).map_err(|e| context.syntax(e))?;
+    let mut purge = false;
+    for (token, value) in &found {
+        purge = choice(token, value.expect("checked"), &["NORMAL", "PURGE"])
+            .map_err(|e| context.syntax(e))?
+            == 1;
+    }
+    group(context, "RECOVER CFSTRUCT")?;
+    let recovery = context
+        .queue_manager
+        .recover_cf_structure(&name, purge)
+        .map_err(|error| group_failure(context, error))?;
+    let mut output = Output::default();
+    output.line(format!(
+        "CSQE130I {} CSQERCVR Recovery of structure {name} started, using logs of {}",
+        context.name,
+        recovery.logs_read.join(",")
+    ));
+    output.line(format!(
+        "CSQE132I {} CSQERCVR Structure recovery completed for {name}: {} messages from the backup, {} log records applied, {} messages now",
+        context.name, recovery.from_backup, recovery.records_applied, recovery.messages
+    ));
+    Ok(output)
 }

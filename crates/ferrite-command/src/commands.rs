@@ -22,11 +22,13 @@ use crate::CommandResponse;
 pub(crate) const VERBS: &[(&str, &str)] = &[
     ("ALTER", "ALT"),
     ("ARCHIVE", "ARC"),
+    ("BACKUP", "BACKUP"),
     ("CLEAR", "CLEAR"),
     ("DEFINE", "DEF"),
     ("DELETE", "DELETE"),
     ("DISPLAY", "DIS"),
     ("PING", "PING"),
+    ("RECOVER", "REC"),
     ("REFRESH", "REF"),
     ("RESET", "RESET"),
     ("RESOLVE", "RESOLVE"),
@@ -278,6 +280,14 @@ fn dispatch(
         ("DISPLAY", "CFSTRUCT", _) => (
             "CSQMDRTC",
             crate::cfstruct_commands::display(context, object_token, rest),
+        ),
+        ("BACKUP", "CFSTRUCT", _) => (
+            "CSQEBKUP",
+            crate::cfstruct_commands::backup(context, object_token, rest),
+        ),
+        ("RECOVER", "CFSTRUCT", _) => (
+            "CSQERCVR",
+            crate::cfstruct_commands::recover(context, object_token, rest),
         ),
         ("DISPLAY", "CFSTATUS", _) => (
             "CSQMDRTC",

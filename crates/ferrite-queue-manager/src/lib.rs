@@ -54,7 +54,8 @@ pub use queue_sharing_group::{
 };
 pub use queue_sharing_group::{
     CfStructure, ConnectivityLoss, CouplingFacilityStatus, MemberRecovery, OffloadTarget,
-    QueueSharingGroup, SharedQueueDefinition, SharingError, SharingGroupMember,
+    QueueSharingGroup, SharedQueueDefinition, SharingError, SharingGroupMember, StructureBackup,
+    StructureMessage, StructureRecoveryStatus, StructureSnapshot, StructureState,
     ADMIN_STRUCTURE_NAME, CF_STRUCTURE_NAME_LENGTH_MAX, QUEUE_SHARING_GROUP_MEMBERS_MAX,
 };
 pub use security::{

@@ -177,6 +177,9 @@ pub struct SharedMessage {
 /// A message a get or browse of a shared queue returned.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RetrievedSharedMessage {
+    /// Its entry: the number its structure gave it, never given again (the member's log
+    /// names it so).
+    pub entry: u64,
     pub message: SharedMessage,
     /// How often a unit of work that got it was backed out.
     pub backout_count: u32,
@@ -191,6 +194,73 @@ pub struct BrowseCursor(pub u64);
 impl BrowseCursor {
     /// Before the first message.
     pub const START: BrowseCursor = BrowseCursor(0);
+}
+
+/// A CF application structure's state in the group (DISPLAY CFSTATUS STATUS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StructureState {
+    /// Defined, never used: the first member that uses it allocates it.
+    NeverUsed,
+    Active,
+    /// Lost (the coupling facility restarted empty or was flushed); RECOVER(YES) structures
+    /// stay failed until RECOVER CFSTRUCT.
+    Failed,
+    /// Rebuilt by RECOVER CFSTRUCT.
+    Recovered,
+}
+
+impl StructureState {
+    /// The name DISPLAY CFSTATUS shows.
+    pub fn name(self) -> &'static str {
+        match self {
+            StructureState::NeverUsed => "NEVERUSED",
+            StructureState::Active => "ACTIVE",
+            StructureState::Failed => "FAILED",
+            StructureState::Recovered => "RECOVERED",
+        }
+    }
+}
+
+/// The last backup of a structure (BACKUP CFSTRUCT), as the shared repository records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StructureBackup {
+    /// The member whose log holds it.
+    pub member: String,
+    /// Its log range: the first CF BACKUP record and the end of the CF BACKUP END record.
+    pub start_rba: u64,
+    pub end_rba: u64,
+    /// When it began, milliseconds since the Unix epoch: recovery replays every member's
+    /// shared queue records logged from then on.
+    pub taken_ms: u64,
+    pub messages: u64,
+    pub bytes: u64,
+}
+
+/// A structure's recovery state (DISPLAY CFSTATUS).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StructureRecoveryStatus {
+    pub state: StructureState,
+    /// When it was found failed (ms since the Unix epoch), while it is failed or recovered.
+    pub failed_ms: Option<u64>,
+    pub backup: Option<StructureBackup>,
+}
+
+/// One message of a structure as a snapshot or a recovery sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StructureMessage {
+    pub queue: String,
+    pub entry: u64,
+    pub backout_count: u32,
+    pub message: SharedMessage,
+}
+
+/// A structure's committed messages (those hidden by a unit's uncommitted get included) and
+/// its entry counter, read queue by queue (a fuzzy snapshot, as MQ's backup is: the log
+/// records logged from before its start make it exact).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StructureSnapshot {
+    pub entries: u64,
+    pub messages: Vec<StructureMessage>,
 }
 
 /// Which message a get or browse of a shared queue wants (MQMO_MATCH_MSG_ID,
@@ -233,13 +303,13 @@ pub trait QueueSharingGroup: Send + Sync {
     fn delete_shared_queue(&self, name: &str) -> Result<(), SharingError>;
     /// Every shared queue defined in the group, by name.
     fn shared_queues(&self) -> Result<Vec<SharedQueueDefinition>, SharingError>;
-    /// Put a message on the shared queue `queue` of `structure`, visible at once.
+    /// Put a message on the shared queue `queue` of `structure`, visible at once; its entry.
     fn put_shared(
         &self,
         structure: &str,
         queue: &str,
         message: &SharedMessage,
-    ) -> Result<(), SharingError>;
+    ) -> Result<u64, SharingError>;
     /// Get (remove) the first message of `queue` that `selection` matches, if any.
     fn get_shared(
         &self,
@@ -258,14 +328,14 @@ pub trait QueueSharingGroup: Send + Sync {
     /// The visible messages of the shared queue `queue` of `structure` (CURDEPTH).
     fn shared_queue_depth(&self, structure: &str, queue: &str) -> Result<u64, SharingError>;
     /// Stage a put in this member's unit of work `unit` on `structure`: invisible until
-    /// [`QueueSharingGroup::commit_shared`].
+    /// [`QueueSharingGroup::commit_shared`]; the entry it will have.
     fn put_shared_in_unit(
         &self,
         structure: &str,
         unit: &str,
         queue: &str,
         message: &SharedMessage,
-    ) -> Result<(), SharingError>;
+    ) -> Result<u64, SharingError>;
     /// Get the first message `selection` matches in this member's unit `unit`: hidden from
     /// every other getter at once, removed at commit, restored at backout.
     fn get_shared_in_unit(
@@ -308,4 +378,26 @@ pub trait QueueSharingGroup: Send + Sync {
     fn wait_for_arrival(&self, queue: &str, seen: u64, timeout: std::time::Duration) -> bool;
     /// This member stops: the repository records it inactive. Called once, by shutdown.
     fn leave(&self) -> Result<(), SharingError>;
+    /// Record where this member's data directory (and so its log) is, for structure recovery
+    /// run by any member.
+    fn record_member_directory(&self, directory: &std::path::Path) -> Result<(), SharingError>;
+    /// Every member's data directory as recorded (members that never recorded one omitted).
+    fn member_directories(&self) -> Result<Vec<(String, std::path::PathBuf)>, SharingError>;
+    /// The recovery state and last backup of `structure` (MQRC_UNKNOWN_OBJECT_NAME when it is
+    /// not defined).
+    fn structure_recovery_status(
+        &self,
+        structure: &str,
+    ) -> Result<StructureRecoveryStatus, SharingError>;
+    /// Read `structure`'s committed messages (BACKUP CFSTRUCT).
+    fn snapshot_structure(&self, structure: &str) -> Result<StructureSnapshot, SharingError>;
+    /// Record `backup` as `structure`'s last.
+    fn record_backup(&self, structure: &str, backup: &StructureBackup) -> Result<(), SharingError>;
+    /// Allocate `structure` anew holding exactly `snapshot`'s messages, its entry counter at
+    /// least `snapshot.entries`, and record it RECOVERED (RECOVER CFSTRUCT).
+    fn restore_structure(
+        &self,
+        structure: &str,
+        snapshot: &StructureSnapshot,
+    ) -> Result<(), SharingError>;
 }

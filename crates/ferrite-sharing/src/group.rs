@@ -6,17 +6,19 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use ferrite_constants::reason::MQRC_CF_STRUC_FAILED;
 use ferrite_queue_manager::{
     BrowseCursor, CfStructure, CouplingFacilityStatus, MemberRecovery, QueueSharingGroup,
     RetrievedSharedMessage, SharedMessage, SharedQueueDefinition, SharedSelection, SharingError,
-    SharingGroupMember,
+    SharingGroupMember, StructureBackup, StructureRecoveryStatus, StructureSnapshot,
+    StructureState,
 };
 use ferrite_storage::config::QueueSharingGroupParameters;
 
 use crate::arrivals::Arrivals;
 use crate::coupling_facility::CouplingFacility;
 use crate::list_structure::{
-    arrivals_channel, decisions_key, prepared_key, ListStructure, SharedUnit,
+    arrivals_channel, decisions_key, is_not_allocated, prepared_key, ListStructure, SharedUnit,
 };
 use crate::peer_recovery::PeerWatch;
 use crate::repository::Repository;
@@ -99,11 +101,71 @@ pub fn join(
 }
 
 impl Group {
-    /// Run `operation` on the list structure `name`, connecting to it on first use.
+    /// Run `operation` on the list structure `name`, connecting to it on first use. A
+    /// structure the coupling facility does not hold is allocated when it was never used (or
+    /// is RECOVER(NO): allocated anew, empty, as MQ does) and `operation` runs again; a
+    /// RECOVER(YES) structure that was in use is lost with its messages: it is recorded
+    /// FAILED and the call fails with MQRC_CF_STRUC_FAILED until RECOVER CFSTRUCT.
     fn with_structure<T>(
         &self,
         name: &str,
-        operation: impl FnOnce(&mut ListStructure) -> Result<T, SharingError>,
+        mut operation: impl FnMut(&mut ListStructure) -> Result<T, SharingError>,
+    ) -> Result<T, SharingError> {
+        match self.on_structure(name, &mut operation) {
+            Err(error) if is_not_allocated(&error) => {
+                self.allocate_or_fail(name)?;
+                self.on_structure(name, &mut operation)
+            }
+            other => other,
+        }
+    }
+
+    /// Allocate the structure `name` that the coupling facility does not hold, or record it
+    /// failed (see [`Group::with_structure`]).
+    fn allocate_or_fail(&self, name: &str) -> Result<(), SharingError> {
+        let (status, recoverable) = self
+            .repository
+            .lock()
+            .unwrap()
+            .structure_recovery_status(&self.name, name)?;
+        let lost = status.state != StructureState::NeverUsed;
+        if lost && (recoverable || status.state == StructureState::Failed) {
+            if status.state != StructureState::Failed {
+                eprintln!(
+                    "CSQE035E {} Structure {name} in failed state, recovery needed",
+                    self.queue_manager
+                );
+                self.repository.lock().unwrap().set_structure_state(
+                    &self.name,
+                    name,
+                    StructureState::Failed,
+                )?;
+            }
+            return Err(SharingError::new(
+                MQRC_CF_STRUC_FAILED,
+                format!("CF structure {name} has failed: its messages are lost from the coupling facility; RECOVER CFSTRUCT({name}) rebuilds it"),
+            ));
+        }
+        self.on_structure(name, &mut |list| list.allocate(0))?;
+        if status.state == StructureState::NeverUsed {
+            self.repository.lock().unwrap().set_structure_state(
+                &self.name,
+                name,
+                StructureState::Active,
+            )?;
+        } else {
+            eprintln!(
+                "CSQE040I {} Structure {name} allocated again empty: RECOVER(NO), its messages are lost",
+                self.queue_manager
+            );
+        }
+        Ok(())
+    }
+
+    fn on_structure<T>(
+        &self,
+        name: &str,
+        operation: &mut impl FnMut(&mut ListStructure) -> Result<T, SharingError>,
     ) -> Result<T, SharingError> {
         let mut structures = self.structures.lock().unwrap();
         if !structures.contains_key(name) {
@@ -257,7 +319,7 @@ impl QueueSharingGroup for Group {
         structure: &str,
         queue: &str,
         message: &SharedMessage,
-    ) -> Result<(), SharingError> {
+    ) -> Result<u64, SharingError> {
         self.with_structure(structure, |list| list.put(queue, message))
     }
 
@@ -290,7 +352,7 @@ impl QueueSharingGroup for Group {
         unit: &str,
         queue: &str,
         message: &SharedMessage,
-    ) -> Result<(), SharingError> {
+    ) -> Result<u64, SharingError> {
         let unit = self.unit(unit);
         self.with_structure(structure, |list| list.put_in_unit(&unit, queue, message))
     }
@@ -394,6 +456,62 @@ impl QueueSharingGroup for Group {
             .lock()
             .unwrap()
             .stop_member(&self.name, &self.queue_manager)
+    }
+
+    fn record_member_directory(&self, directory: &std::path::Path) -> Result<(), SharingError> {
+        let directory = directory.canonicalize().unwrap_or(directory.to_path_buf());
+        self.repository.lock().unwrap().record_member_directory(
+            &self.name,
+            &self.queue_manager,
+            &directory.to_string_lossy(),
+        )
+    }
+
+    fn member_directories(&self) -> Result<Vec<(String, std::path::PathBuf)>, SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .member_directories(&self.name)
+    }
+
+    fn structure_recovery_status(
+        &self,
+        structure: &str,
+    ) -> Result<StructureRecoveryStatus, SharingError> {
+        let (status, _) = self
+            .repository
+            .lock()
+            .unwrap()
+            .structure_recovery_status(&self.name, structure)?;
+        Ok(status)
+    }
+
+    fn snapshot_structure(&self, structure: &str) -> Result<StructureSnapshot, SharingError> {
+        // A lost structure fails here as any other use of it does (allocate_or_fail).
+        self.with_structure(structure, |list| list.depth("").map(|_| ()))?;
+        self.with_structure(structure, |list| list.snapshot())
+    }
+
+    fn record_backup(&self, structure: &str, backup: &StructureBackup) -> Result<(), SharingError> {
+        self.repository
+            .lock()
+            .unwrap()
+            .record_backup(&self.name, structure, backup)
+    }
+
+    fn restore_structure(
+        &self,
+        structure: &str,
+        snapshot: &StructureSnapshot,
+    ) -> Result<(), SharingError> {
+        // Messages first, the state key last: no member uses the structure before it is whole.
+        self.on_structure(structure, &mut |list| list.restore(&snapshot.messages))?;
+        self.on_structure(structure, &mut |list| list.allocate(snapshot.entries))?;
+        self.repository.lock().unwrap().set_structure_state(
+            &self.name,
+            structure,
+            StructureState::Recovered,
+        )
     }
 }
 

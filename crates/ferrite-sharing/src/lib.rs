@@ -17,6 +17,9 @@
 //!   goes from empty to non-empty on any member.
 //! - [`peer_recovery`]: members' leases, and the backout of a failed member's units of work
 //!   by its peers.
+//! - [`structure_state`]: structures' states and backups, and members' directories, in the
+//!   repository (BACKUP and RECOVER CFSTRUCT; the queue manager's `cf_structure_recovery`
+//!   reads the logs).
 //!
 //! Every failure carries MQ's reason code: MQRC_CF_NOT_AVAILABLE (2345) when the coupling
 //! facility cannot be reached or is misconfigured, MQRC_CF_STRUC_FAILED (2373) when a
@@ -29,6 +32,7 @@ pub mod group;
 pub mod list_structure;
 pub mod peer_recovery;
 pub mod repository;
+pub mod structure_state;
 
 pub use ferrite_queue_manager::{QueueSharingGroup, SharingError, SharingGroupMember};
 pub use group::{add_member, join, remove_member, Group};

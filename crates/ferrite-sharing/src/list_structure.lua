@@ -32,11 +32,16 @@ local function unindex(q, entry, record)
   redis.call('ZREM', q .. 'c:' .. correlation_id(record), entry)
 end
 
--- A new entry for record in queue, visible at once.
-local function add(queue, record)
+-- An entry's place in its queue: by priority, then by entry.
+local function score_of(record, entry)
+  return (9 - tonumber(string.sub(record, 1, 1))) * PRIORITY_STEP + entry
+end
+
+-- An entry for record in queue, visible at once: `entry`, or a new one.
+local function add(queue, record, entry)
   local q = queue_prefix(queue)
-  local entry = redis.call('INCR', prefix .. 'seq')
-  local score = (9 - tonumber(string.sub(record, 1, 1))) * PRIORITY_STEP + entry
+  entry = entry or redis.call('INCR', prefix .. 'seq')
+  local score = score_of(record, entry)
   redis.call('HSET', q .. 'r', entry, record)
   index(q, entry, score, record)
   return entry
@@ -85,11 +90,41 @@ local function stage(unit_key, units_key, unit_name, change)
   redis.call('SADD', units_key, unit_name)
 end
 
+-- The structure exists from its allocation (its state key) until the server loses it: every
+-- operation but allocation, restore and backout refuses to run on a structure that is not
+-- there, so that a structure lost with its messages is never taken for an empty one.
+if operation == 'allocate' then
+  redis.call('SET', prefix .. 'state', 'ACTIVE', 'NX')
+  local entries = tonumber(ARGV[4] or '0')
+  if tonumber(redis.call('GET', prefix .. 'seq') or '0') < entries then
+    redis.call('SET', prefix .. 'seq', entries)
+  end
+  return 1
+end
+
+if operation == 'restore' then
+  local touched = {}
+  for i = 4, #ARGV, 4 do
+    local queue, entry, count, record = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2], ARGV[i + 3]
+    touching(queue)
+    add(queue, record, entry)
+    if count ~= '0' then redis.call('HSET', queue_prefix(queue) .. 'b', entry, count) end
+  end
+  announce()
+  return 1
+end
+
+if operation ~= 'backout' and redis.call('EXISTS', prefix .. 'state') == 0 then
+  return redis.error_reply('FERRITE_NOT_ALLOCATED the structure is not allocated')
+end
+
 if operation == 'put' then
   local queue, record, unit_key, units_key, unit_name = ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
   if unit_key ~= '' then
-    stage(unit_key, units_key, unit_name, 'P|' .. queue .. '|' .. record)
-    return 0
+    -- The entry is given now (the member logs it), the message made visible at commit.
+    local entry = redis.call('INCR', prefix .. 'seq')
+    stage(unit_key, units_key, unit_name, 'P|' .. queue .. '|' .. entry .. '|' .. record)
+    return entry
   end
   touching(queue)
   local entry = add(queue, record)
@@ -110,13 +145,13 @@ if operation == 'get' or operation == 'browse' then
     local unit_key, units_key, unit_name = ARGV[8], ARGV[9], ARGV[10]
     unindex(q, entry, record)
     if unit_key ~= '' then
-      stage(unit_key, units_key, unit_name, 'G|' .. queue .. '|' .. entry .. '|' .. score)
+      stage(unit_key, units_key, unit_name, 'G|' .. queue .. '|' .. entry)
     else
       redis.call('HDEL', q .. 'r', entry)
       redis.call('HDEL', q .. 'b', entry)
     end
   end
-  return {score, record, count}
+  return {score, record, count, entry}
 end
 
 if operation == 'depth' then
@@ -136,6 +171,11 @@ if operation == 'commit' or operation == 'backout' then
     operation = 'backout'
     refused = true
   end
+  -- A unit whose staged changes are gone went with a structure the coupling facility lost:
+  -- it cannot commit (every unit with work has a list: a member ends only units it staged in).
+  if operation == 'commit' and redis.call('EXISTS', unit_key) == 0 then
+    return redis.error_reply('FERRITE_BACKED_OUT unit ' .. unit_name .. ' was lost with the structure')
+  end
   if operation == 'backout' and by_peer then
     redis.call('SADD', aborted_key, unit_name)
   end
@@ -153,16 +193,19 @@ if operation == 'commit' or operation == 'backout' then
     local q = queue_prefix(queue)
     touching(queue)
     if kind == 'P' and operation == 'commit' then
-      add(queue, tail)
-    elseif kind == 'G' then
       local split = string.find(tail, '|', 1, true)
-      local entry = string.sub(tail, 1, split - 1)
+      add(queue, string.sub(tail, split + 1), tonumber(string.sub(tail, 1, split - 1)))
+    elseif kind == 'G' then
+      local entry = tail
       if operation == 'commit' then
         redis.call('HDEL', q .. 'r', entry)
         redis.call('HDEL', q .. 'b', entry)
       else
+        -- Back in its place: the score is computed again (as a number: Lua's text form of
+        -- a number this large would round it).
+        local record = redis.call('HGET', q .. 'r', entry)
         redis.call('HINCRBY', q .. 'b', entry, 1)
-        index(q, entry, tonumber(string.sub(tail, split + 1)), redis.call('HGET', q .. 'r', entry))
+        index(q, entry, score_of(record, tonumber(entry)), record)
       end
     end
   end

@@ -10,6 +10,7 @@
 //!
 //! | key | type | holds |
 //! |---|---|---|
+//! | `qsg:{G}:s:S:state` | string | `ACTIVE` from the structure's allocation: absent, it was never used or was lost |
 //! | `qsg:{G}:s:S:seq` | string | the structure's entry counter |
 //! | `qsg:{G}:s:S:q:Q:i` | sorted set | Q's visible entries, score = (9 - priority) x 2^44 + entry |
 //! | `qsg:{G}:s:S:q:Q:r` | hash | entry -> record (priority, MSGID, CORRELID, data) |
@@ -28,7 +29,7 @@
 use ferrite_constants::reason::{MQRC_BACKED_OUT, MQRC_CF_STRUC_FAILED};
 pub use ferrite_queue_manager::{
     BrowseCursor, RetrievedSharedMessage, SharedMessage, SharedSelection, SharingError,
-    IDENTIFIER_LENGTH,
+    StructureMessage, StructureSnapshot, IDENTIFIER_LENGTH,
 };
 
 use crate::coupling_facility::CouplingFacility;
@@ -36,6 +37,8 @@ use crate::coupling_facility::CouplingFacility;
 /// Entries a get or browse by MSGID and CORRELID together examines at most (those with the
 /// MSGID, in order), a bound on one script's work.
 pub const SELECTION_SCAN_MAX: usize = 1_000;
+/// Messages one restore script puts back at most (a bound on one script's work).
+pub const RESTORE_BATCH_MESSAGES: usize = 500;
 /// Entries a structure numbers before its counter would pass the score's exact range (2^44).
 pub const ENTRIES_MAX: u64 = 1 << 44;
 
@@ -45,6 +48,9 @@ pub struct SharedUnit {
     pub member: String,
     pub unit: String,
 }
+
+/// A queue's records (entry -> record) and backout counts (entry -> count).
+type QueueHashes = (Vec<(u64, Vec<u8>)>, std::collections::HashMap<u64, u32>);
 
 /// The script behind every operation; ARGV[1] names it, ARGV[2] is the structure's key prefix.
 const SCRIPT: &str = include_str!("list_structure.lua");
@@ -70,18 +76,19 @@ impl ListStructure {
         }
     }
 
-    /// Put a message, visible at once (out of syncpoint).
-    pub fn put(&mut self, queue: &str, message: &SharedMessage) -> Result<(), SharingError> {
+    /// Put a message, visible at once (out of syncpoint); its entry.
+    pub fn put(&mut self, queue: &str, message: &SharedMessage) -> Result<u64, SharingError> {
         self.put_record(queue, message, None)
     }
 
-    /// Stage a put in `unit`: invisible until [`ListStructure::commit`].
+    /// Stage a put in `unit`: invisible until [`ListStructure::commit`]; the entry it has
+    /// from then on.
     pub fn put_in_unit(
         &mut self,
         unit: &SharedUnit,
         queue: &str,
         message: &SharedMessage,
-    ) -> Result<(), SharingError> {
+    ) -> Result<u64, SharingError> {
         self.put_record(queue, message, Some(unit))
     }
 
@@ -90,7 +97,7 @@ impl ListStructure {
         queue: &str,
         message: &SharedMessage,
         unit: Option<&SharedUnit>,
-    ) -> Result<(), SharingError> {
+    ) -> Result<u64, SharingError> {
         assert!(message.priority <= 9, "priority 0-9");
         let record = encode_record(message);
         let (unit_key, units_key, unit_name) = self.unit_keys(unit);
@@ -104,10 +111,10 @@ impl ListStructure {
                 .arg(&unit_name)
         })?;
         assert!(
-            (entry as u64) < ENTRIES_MAX,
+            entry > 0 && (entry as u64) < ENTRIES_MAX,
             "structure entry counter exhausted"
         );
-        Ok(())
+        Ok(entry as u64)
     }
 
     /// Get the first message `selection` matches, removed at once (out of syncpoint).
@@ -138,7 +145,7 @@ impl ListStructure {
     ) -> Result<Option<RetrievedSharedMessage>, SharingError> {
         let (kind, first, second) = selection_arguments(selection);
         let (unit_key, units_key, unit_name) = self.unit_keys(unit);
-        let found: Option<(u64, Vec<u8>, u32)> = self.invoke(|invocation| {
+        let found: Option<(u64, Vec<u8>, u32, u64)> = self.invoke(|invocation| {
             invocation
                 .arg("get")
                 .arg(queue)
@@ -160,7 +167,7 @@ impl ListStructure {
         after: BrowseCursor,
     ) -> Result<Option<RetrievedSharedMessage>, SharingError> {
         let (kind, first, second) = selection_arguments(selection);
-        let found: Option<(u64, Vec<u8>, u32)> = self.invoke(|invocation| {
+        let found: Option<(u64, Vec<u8>, u32, u64)> = self.invoke(|invocation| {
             invocation
                 .arg("browse")
                 .arg(queue)
@@ -246,6 +253,93 @@ impl ListStructure {
             )),
             Err(error) => Err(error),
         }
+    }
+
+    /// Allocate the structure (mark it present in the server) with its entry counter at
+    /// least `entries`; nothing changes in a structure already allocated but the counter.
+    pub fn allocate(&mut self, entries: u64) -> Result<(), SharingError> {
+        let _: i64 = self.invoke(|invocation| invocation.arg("allocate").arg(entries))?;
+        Ok(())
+    }
+
+    /// Put `messages` back with their own entries and backout counts (RECOVER CFSTRUCT), in
+    /// batches of [`RESTORE_BATCH_MESSAGES`] a script.
+    pub fn restore(&mut self, messages: &[StructureMessage]) -> Result<(), SharingError> {
+        for batch in messages.chunks(RESTORE_BATCH_MESSAGES) {
+            let _: i64 = self.invoke(|invocation| {
+                invocation.arg("restore");
+                for message in batch {
+                    assert!(
+                        message.entry > 0 && message.entry < ENTRIES_MAX,
+                        "a valid entry"
+                    );
+                    invocation
+                        .arg(&message.queue)
+                        .arg(message.entry)
+                        .arg(message.backout_count)
+                        .arg(encode_record(&message.message));
+                }
+                invocation
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Every committed message of the structure (including those a unit of work has got but
+    /// not committed) and its entry counter, read queue by queue; the order of the entries is
+    /// the queues' (by name) then the entries'.
+    pub fn snapshot(&mut self) -> Result<StructureSnapshot, SharingError> {
+        let pattern = format!("{}q:*:r", self.prefix);
+        let mut keys: Vec<String> = self.facility.run(|connection| {
+            let keys: redis::Iter<String> = redis::cmd("SCAN")
+                .cursor_arg(0)
+                .arg("MATCH")
+                .arg(&pattern)
+                .arg("COUNT")
+                .arg(1000)
+                .clone()
+                .iter(connection)?;
+            Ok(keys.collect())
+        })?;
+        keys.sort();
+        keys.dedup();
+        let mut snapshot = StructureSnapshot::default();
+        for key in keys {
+            snapshot.messages.extend(self.queue_snapshot(&key)?);
+        }
+        let counter_key = format!("{}seq", self.prefix);
+        let entries: Option<u64> = self
+            .facility
+            .run(|connection| redis::cmd("GET").arg(&counter_key).query(connection))?;
+        snapshot.entries = entries.unwrap_or(0);
+        Ok(snapshot)
+    }
+
+    /// The committed messages of the queue whose records hash is `records_key`, by entry.
+    fn queue_snapshot(&mut self, records_key: &str) -> Result<Vec<StructureMessage>, SharingError> {
+        let queue = &records_key[self.prefix.len() + 2..records_key.len() - 2];
+        let backouts_key = format!("{}b", &records_key[..records_key.len() - 1]);
+        let (records, backouts): QueueHashes = self.facility.run(|connection| {
+            redis::pipe()
+                .cmd("HGETALL")
+                .arg(records_key)
+                .cmd("HGETALL")
+                .arg(&backouts_key)
+                .query(connection)
+        })?;
+        let mut messages = records
+            .into_iter()
+            .map(|(entry, record)| {
+                Ok(StructureMessage {
+                    queue: queue.to_string(),
+                    entry,
+                    backout_count: backouts.get(&entry).copied().unwrap_or(0),
+                    message: decode_record(&record).ok_or_else(damaged)?,
+                })
+            })
+            .collect::<Result<Vec<_>, SharingError>>()?;
+        messages.sort_by_key(|message| message.entry);
+        Ok(messages)
     }
 
     /// The units of `member` with staged changes (what peer recovery backs out).
@@ -346,16 +440,28 @@ fn decode_record(record: &[u8]) -> Option<SharedMessage> {
     })
 }
 
+fn damaged() -> SharingError {
+    SharingError::new(
+        MQRC_CF_STRUC_FAILED,
+        "a shared message's record in the coupling facility is damaged",
+    )
+}
+
+/// Whether `error` says the structure is not allocated in the coupling facility: never used,
+/// or lost with the server's data.
+pub fn is_not_allocated(error: &SharingError) -> bool {
+    error.text.contains(NOT_ALLOCATED)
+}
+
+/// What the script's error says when the structure is not allocated.
+const NOT_ALLOCATED: &str = "FERRITE_NOT_ALLOCATED";
+
 fn retrieved(
-    (score, record, backout_count): (u64, Vec<u8>, u32),
+    (score, record, backout_count, entry): (u64, Vec<u8>, u32, u64),
 ) -> Result<RetrievedSharedMessage, SharingError> {
-    let message = decode_record(&record).ok_or_else(|| {
-        SharingError::new(
-            MQRC_CF_STRUC_FAILED,
-            "a shared message's record in the coupling facility is damaged",
-        )
-    })?;
+    let message = decode_record(&record).ok_or_else(damaged)?;
     Ok(RetrievedSharedMessage {
+        entry,
         message,
         backout_count,
         cursor: BrowseCursor(score),

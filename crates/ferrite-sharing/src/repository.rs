@@ -18,7 +18,7 @@ use ferrite_queue_manager::{
 use crate::CONNECT_TIMEOUT_MS;
 
 /// The version of the tables below; a repository of another version is refused.
-pub const SCHEMA_VERSION: i32 = 1;
+pub const SCHEMA_VERSION: i32 = 2;
 
 /// The advisory lock key held while the tables are created and members added ("FQSG").
 const SCHEMA_LOCK_KEY: i64 = 0x4651_5347;
@@ -71,12 +71,36 @@ CREATE TABLE IF NOT EXISTS ferrite_shared_queue (
     altered_ms bigint NOT NULL,
     PRIMARY KEY (qsg_name, queue_name)
 );
+CREATE TABLE IF NOT EXISTS ferrite_cf_structure_state (
+    qsg_name varchar(4) NOT NULL REFERENCES ferrite_qsg (qsg_name),
+    struc_name varchar(12) NOT NULL,
+    status varchar(10) NOT NULL CHECK (status IN ('ACTIVE', 'FAILED', 'RECOVERED')),
+    failed_ms bigint,
+    PRIMARY KEY (qsg_name, struc_name)
+);
+CREATE TABLE IF NOT EXISTS ferrite_cf_backup (
+    qsg_name varchar(4) NOT NULL REFERENCES ferrite_qsg (qsg_name),
+    struc_name varchar(12) NOT NULL,
+    qmgr_name varchar(48) NOT NULL,
+    start_rba bigint NOT NULL,
+    end_rba bigint NOT NULL,
+    taken_ms bigint NOT NULL,
+    messages bigint NOT NULL,
+    bytes bigint NOT NULL,
+    PRIMARY KEY (qsg_name, struc_name)
+);
+CREATE TABLE IF NOT EXISTS ferrite_qsg_member_directory (
+    qsg_name varchar(4) NOT NULL REFERENCES ferrite_qsg (qsg_name),
+    qmgr_name varchar(48) NOT NULL,
+    directory text NOT NULL,
+    PRIMARY KEY (qsg_name, qmgr_name)
+);
 ";
 
 /// A connection to the shared repository. One that the server closed (it stopped or
 /// restarted) is made again by the next call.
 pub struct Repository {
-    url: String,
+    pub(crate) url: String,
     client: postgres::Client,
 }
 
@@ -90,7 +114,7 @@ impl Repository {
     }
 
     /// The connection, made again first if the server closed it.
-    fn client(&mut self) -> Result<&mut postgres::Client, SharingError> {
+    pub(crate) fn client(&mut self) -> Result<&mut postgres::Client, SharingError> {
         if self.client.is_closed() {
             self.client = open(&self.url)?;
         }
@@ -326,7 +350,9 @@ impl Repository {
         let deleted = self
             .client()?
             .execute(
-                "DELETE FROM ferrite_cf_structure WHERE qsg_name = $1 AND struc_name = $2",
+                "WITH state AS (DELETE FROM ferrite_cf_structure_state WHERE qsg_name = $1 AND struc_name = $2), \
+                 backup AS (DELETE FROM ferrite_cf_backup WHERE qsg_name = $1 AND struc_name = $2) \
+                 DELETE FROM ferrite_cf_structure WHERE qsg_name = $1 AND struc_name = $2",
                 &[&group, &name],
             )
             .map_err(|error| repository_failed(&url, &error))?;
@@ -562,6 +588,10 @@ fn unknown_structure(group: &str, name: &str) -> SharingError {
     )
 }
 
+pub(crate) fn unknown_structure_error(group: &str, name: &str) -> SharingError {
+    unknown_structure(group, name)
+}
+
 /// A new connection to `url`.
 fn open(url: &str) -> Result<postgres::Client, SharingError> {
     let unavailable = |why: String| {
@@ -625,7 +655,7 @@ fn wrong_schema(url: &str, found: i32) -> SharingError {
 }
 
 /// A failure of the repository in use: MQRC_DB2_NOT_AVAILABLE.
-fn repository_failed(url: &str, error: &postgres::Error) -> SharingError {
+pub(crate) fn repository_failed(url: &str, error: &postgres::Error) -> SharingError {
     SharingError::new(
         MQRC_DB2_NOT_AVAILABLE,
         format!("shared repository {url} failed: {}", error_text(error)),

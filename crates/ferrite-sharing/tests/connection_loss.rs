@@ -6,7 +6,9 @@
 mod support;
 
 use ferrite_sharing::coupling_facility::CouplingFacility;
-use ferrite_sharing::list_structure::{ListStructure, SharedMessage, SharedSelection};
+use ferrite_sharing::list_structure::{
+    is_not_allocated, ListStructure, SharedMessage, SharedSelection,
+};
 use ferrite_test_kit::servers::Server;
 use support::{fails, member, ok};
 
@@ -48,6 +50,7 @@ fn a_lost_coupling_facility_is_reported_then_connected_again() {
         "QSG1",
         "APP1",
     );
+    structure.allocate(0).unwrap();
     let message = SharedMessage {
         priority: 5,
         message_id: [1; 24],
@@ -81,10 +84,14 @@ fn a_lost_coupling_facility_is_reported_then_connected_again() {
         "{unreachable}"
     );
 
-    // Redis back, empty (it keeps nothing): both connections are made again.
+    // Redis back, empty (it keeps nothing): both connections are made again, and the
+    // structure is known lost rather than taken for an empty one.
     redis.restart();
     let status = ok(&queue_manager, "DISPLAY CFSTATUS(CSQ_ADMIN)");
     assert!(status.contains("STATUS(ACTIVE)"), "{status}");
+    let lost = structure.depth("Q1").unwrap_err();
+    assert!(is_not_allocated(&lost), "{lost}");
+    structure.allocate(0).unwrap();
     assert_eq!(structure.depth("Q1").unwrap(), 0);
     structure.put("Q1", &message).unwrap();
     let got = structure
@@ -92,5 +99,70 @@ fn a_lost_coupling_facility_is_reported_then_connected_again() {
         .unwrap()
         .unwrap();
     assert_eq!(got.message, message);
+    queue_manager.shutdown().unwrap();
+}
+
+/// CFCONLOS: while Redis is down, MQI calls on shared queues fail (MQRC_CF_STRUC_FAILED on
+/// the connection that broke, MQRC_CF_NOT_AVAILABLE while no connection can be made) and
+/// private queues work on; when Redis is back on its port the member connects again by itself,
+/// and the RECOVER(NO) structure, lost with the server's data, is allocated anew, empty.
+#[test]
+fn mqi_calls_on_shared_queues_fail_while_redis_is_down_and_work_again_after() {
+    use ferrite_constants::{get_options::*, open_options::*, put_options::*, reason::*};
+    use ferrite_mqi::Mqod;
+    use ferrite_test_kit::mqi::{connect, get, put_md, reason};
+
+    let mut redis = Server::redis();
+    let postgres = Server::postgres();
+    let directory = tempfile::tempdir().unwrap();
+    let queue_manager = member(directory.path(), "QM1", &redis, &postgres);
+    ok(&queue_manager, "DEFINE CFSTRUCT(APP1) CFCONLOS(TOLERATE)");
+    ok(
+        &queue_manager,
+        "DEFINE QLOCAL(SHARED.Q) QSGDISP(SHARED) CFSTRUCT(APP1)",
+    );
+    ok(&queue_manager, "DEFINE QLOCAL(PRIVATE.Q)");
+    let mut app = connect(&queue_manager);
+    let options = MQOO_OUTPUT | MQOO_INPUT_SHARED;
+    let shared = app.open(&mut Mqod::queue("SHARED.Q"), options).unwrap();
+    let private = app.open(&mut Mqod::queue("PRIVATE.Q"), options).unwrap();
+    let put = |app: &mut ferrite_mqi::Connection, hobj, data: &[u8]| {
+        put_md(
+            app,
+            hobj,
+            &mut ferrite_mqi::Mqmd::default(),
+            MQPMO_NO_SYNCPOINT,
+            data,
+        )
+    };
+    put(&mut app, shared, b"before").unwrap();
+
+    redis.stop();
+    assert_eq!(reason(put(&mut app, shared, b"lost")), MQRC_CF_STRUC_FAILED);
+    assert_eq!(
+        reason(get(&mut app, shared, MQGMO_NO_SYNCPOINT)),
+        MQRC_CF_NOT_AVAILABLE
+    );
+    assert_eq!(
+        reason(put(&mut app, shared, b"lost")),
+        MQRC_CF_NOT_AVAILABLE
+    );
+    put(&mut app, private, b"private work goes on").unwrap();
+    let (_, data) = get(&mut app, private, MQGMO_NO_SYNCPOINT).unwrap();
+    assert_eq!(data, b"private work goes on");
+
+    redis.restart();
+    // The structure's connection was dropped when it broke: the next call connects again.
+    put(&mut app, shared, b"after").unwrap();
+    let (_, data) = get(&mut app, shared, MQGMO_NO_SYNCPOINT).unwrap();
+    assert_eq!(
+        data, b"after",
+        "the non-persistent message put before went with Redis"
+    );
+    assert_eq!(
+        reason(get(&mut app, shared, MQGMO_NO_SYNCPOINT)),
+        MQRC_NO_MSG_AVAILABLE
+    );
+    drop(app);
     queue_manager.shutdown().unwrap();
 }

@@ -15,11 +15,13 @@ use ferrite_test_kit::servers::Server;
 const QUEUE: &str = "APP.SHARED.Q";
 
 fn structure(redis: &Server) -> ListStructure {
-    ListStructure::new(
+    let mut structure = ListStructure::new(
         CouplingFacility::connect(&redis.url()).unwrap(),
         "QSG1",
         "APP1",
-    )
+    );
+    structure.allocate(0).unwrap();
+    structure
 }
 
 fn identifier(byte: u8) -> [u8; IDENTIFIER_LENGTH] {

@@ -31,11 +31,14 @@ impl Group {
         let directories = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
         let first = member(directories[0].path(), "QM1", &redis, &postgres);
         let second = member(directories[1].path(), "QM2", &redis, &postgres);
-        ok(&first, "DEFINE CFSTRUCT(APP1)");
+        // RECOVER(YES): it takes persistent messages.
+        ok(&first, "DEFINE CFSTRUCT(APP1) RECOVER(YES)");
         ok(
             &first,
             "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)",
         );
+        // The first use allocates the structure in the coupling facility.
+        ok(&first, "DISPLAY QLOCAL(ORDERS) CURDEPTH");
         Group {
             first,
             second,
@@ -433,7 +436,7 @@ fn a_restarted_member_finishes_its_shared_work_the_way_it_went() {
     let directories = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     let first = member(directories[0].path(), "QM1", &redis, &postgres);
     let second = member(directories[1].path(), "QM2", &redis, &postgres);
-    ok(&first, "DEFINE CFSTRUCT(APP1)");
+    ok(&first, "DEFINE CFSTRUCT(APP1) RECOVER(YES)");
     ok(
         &first,
         "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)",
@@ -466,6 +469,17 @@ fn a_restarted_member_finishes_its_shared_work_the_way_it_went() {
     };
     let decided = prepared(b"decided", "u.decided");
     let undecided = prepared(b"undecided", "u.undecided");
+    // The shared half holds work (a unit with none has nothing to commit), on a queue of
+    // its own.
+    let shared_half = ferrite_queue_manager::SharedMessage {
+        priority: 0,
+        message_id: [9; 24],
+        correlation_id: [0; 24],
+        data: b"shared half".to_vec(),
+    };
+    group
+        .put_shared_in_unit("APP1", "u.decided", "DECIDED.Q", &shared_half)
+        .unwrap();
     group
         .commit_shared_deciding("APP1", "u.decided", &decided)
         .unwrap();
@@ -512,7 +526,7 @@ fn a_failed_members_units_of_work_are_backed_out_by_its_peers() {
     let directories = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     let (first, first_group) = member_and_group(directories[0].path(), "QM1", &redis, &postgres);
     let (second, second_group) = member_and_group(directories[1].path(), "QM2", &redis, &postgres);
-    ok(&first, "DEFINE CFSTRUCT(APP1)");
+    ok(&first, "DEFINE CFSTRUCT(APP1) RECOVER(YES)");
     ok(
         &first,
         "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)",

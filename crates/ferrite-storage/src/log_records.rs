@@ -15,12 +15,14 @@
 //! | 4 | PREPARE | urid | UR becomes in doubt | — |
 //! | 5 | BACKOUT | urid, backout counts | free slots the UR put; set backout counts | — |
 //! | 6 | CHECKPOINT | sequence, counters, page set RBAs, units of recovery and their operations | — | — |
+//! | 0x11-0x16 | shared queues' records ([`shared`]) | structure, queue, entry, ... | — (structure recovery only) | — |
 //!
 //! `ur` encodes the unit of recovery: 0 = none (out of syncpoint: the record commits itself),
 //! 1 = this record begins a UR whose URID is this record's RBA, n ≥ 2 = URID n − 2.
 //! A GET with ur 0 frees the slot at once (out-of-syncpoint get, or an object deletion).
 
 pub mod codec;
+pub mod shared;
 
 use self::codec::{DecodeError, Decoder, Encoder};
 use crate::types::{PageNumber, PageSetId, Rba, Urid};
@@ -32,6 +34,13 @@ pub mod kind {
     pub const PREPARE: u8 = 4;
     pub const BACKOUT: u8 = 5;
     pub const CHECKPOINT: u8 = 6;
+    /// Shared queues' records ([`super::shared`]): restart skips them.
+    pub const SHARED_PUT: u8 = 0x11;
+    pub const SHARED_GET: u8 = 0x12;
+    pub const SHARED_COMMIT: u8 = 0x13;
+    pub const SHARED_BACKOUT: u8 = 0x14;
+    pub const CF_BACKUP: u8 = 0x15;
+    pub const CF_BACKUP_END: u8 = 0x16;
 }
 
 /// Upper bound on continuation pages in one record: a 100 MiB message.
@@ -381,12 +390,24 @@ impl CheckpointRecord {
 /// A decoded record, for restart and for the log print utility.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecoveryRecord {
-    Put { record: PutRecord, image: Vec<u8> },
+    Put {
+        record: PutRecord,
+        image: Vec<u8>,
+    },
     Get(GetRecord),
     Commit(Urid),
     Prepare(Urid),
     Backout(BackoutRecord),
     Checkpoint(CheckpointRecord),
+    SharedPut {
+        record: shared::SharedQueueRecord,
+        message: shared::SharedMessageImage,
+    },
+    SharedGet(shared::SharedQueueRecord),
+    SharedCommit(shared::SharedUnitEnd),
+    SharedBackout(shared::SharedUnitEnd),
+    CfBackup(shared::BackupMessage),
+    CfBackupEnd(shared::BackupEnd),
 }
 
 impl RecoveryRecord {
@@ -404,6 +425,21 @@ impl RecoveryRecord {
             kind::PREPARE => RecoveryRecord::Prepare(decode_urid(payload)?),
             kind::BACKOUT => RecoveryRecord::Backout(BackoutRecord::decode(payload)?),
             kind::CHECKPOINT => RecoveryRecord::Checkpoint(CheckpointRecord::decode(payload)?),
+            kind::SHARED_PUT => {
+                let (record, message) = shared::SharedQueueRecord::decode_put(payload)?;
+                RecoveryRecord::SharedPut { record, message }
+            }
+            kind::SHARED_GET => {
+                RecoveryRecord::SharedGet(shared::SharedQueueRecord::decode_get(payload)?)
+            }
+            kind::SHARED_COMMIT => {
+                RecoveryRecord::SharedCommit(shared::SharedUnitEnd::decode(payload)?)
+            }
+            kind::SHARED_BACKOUT => {
+                RecoveryRecord::SharedBackout(shared::SharedUnitEnd::decode(payload)?)
+            }
+            kind::CF_BACKUP => RecoveryRecord::CfBackup(shared::BackupMessage::decode(payload)?),
+            kind::CF_BACKUP_END => RecoveryRecord::CfBackupEnd(shared::BackupEnd::decode(payload)?),
             _ => return Err(DecodeError("unknown log record kind")),
         })
     }
@@ -428,6 +464,28 @@ impl RecoveryRecord {
             RecoveryRecord::Checkpoint(record) => format!(
                 "{rba} CHECKPOINT sequence={} units_of_recovery={} page_sets={}",
                 record.checkpoint_sequence, record.units_of_recovery.len(), record.page_set_recovery_rbas.len()
+            ),
+            RecoveryRecord::SharedPut { record, message } => format!(
+                "{rba} SHARED PUT unit={} {}({}) entry={} bytes={}",
+                record.unit, record.entry.queue, record.entry.structure, record.entry.entry, message.data.len()
+            ),
+            RecoveryRecord::SharedGet(record) => format!(
+                "{rba} SHARED GET unit={} {}({}) entry={}",
+                record.unit, record.entry.queue, record.entry.structure, record.entry.entry
+            ),
+            RecoveryRecord::SharedCommit(end) => {
+                format!("{rba} SHARED COMMIT unit={} structure={}", end.unit, end.structure)
+            }
+            RecoveryRecord::SharedBackout(end) => {
+                format!("{rba} SHARED BACKOUT unit={} structure={}", end.unit, end.structure)
+            }
+            RecoveryRecord::CfBackup(backup) => format!(
+                "{rba} CF BACKUP {}({}) entry={} backup={}",
+                backup.entry.queue, backup.entry.structure, backup.entry.entry, backup.backup_ms
+            ),
+            RecoveryRecord::CfBackupEnd(end) => format!(
+                "{rba} CF BACKUP END structure={} backup={} messages={} entries={}",
+                end.structure, end.backup_ms, end.messages, end.entries
             ),
         }
     }

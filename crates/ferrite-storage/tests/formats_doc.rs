@@ -28,6 +28,9 @@ use ferrite_storage::log::record::{
     self, SegmentHeader, RECORD_HEADER_LAYOUT, SEGMENT_HEADER_LAYOUT,
 };
 use ferrite_storage::log::CheckpointLocation;
+use ferrite_storage::log_records::shared::{
+    BackupEnd, BackupMessage, SharedEntry, SharedMessageImage, SharedQueueRecord, SharedUnitEnd,
+};
 use ferrite_storage::log_records::{
     self, kind, BackoutRecord, CheckpointRecord, GetRecord, MessageLocation, PutRecord,
     RecoveryRecord, UrOperation, UrReference, UrSnapshot, UrState,
@@ -810,6 +813,13 @@ fn walk(rows: &[RecordRow], bytes: &mut &[u8], found: &mut BTreeMap<String, Vec<
                 Value::Integer(byte.into())
             }
             "rest" => Value::Bytes(std::mem::take(bytes).to_vec()),
+            "bytes" => {
+                let length = read_varint(bytes) as usize;
+                assert!(length <= bytes.len(), "bytes run past the payload");
+                let (value, rest) = bytes.split_at(length);
+                *bytes = rest;
+                Value::Bytes(value.to_vec())
+            }
             "count" => {
                 let count = read_varint(bytes);
                 let prefix = format!("{}[].", row.path);
@@ -883,6 +893,109 @@ fn record_samples() -> Vec<RecordSample> {
         },
         backout_sample(),
         checkpoint_sample(),
+    ]
+    .into_iter()
+    .chain(shared_samples())
+    .collect()
+}
+
+/// The shared queue records (`log_records::shared`).
+fn shared_samples() -> Vec<RecordSample> {
+    let text = |value: &str| Value::Bytes(value.as_bytes().to_vec());
+    let entry = SharedEntry {
+        structure: "APP1".into(),
+        queue: "ORDERS".into(),
+        entry: 4711,
+    };
+    let message = SharedMessageImage {
+        priority: 4,
+        message_id: [1; 24],
+        correlation_id: [2; 24],
+        data: b"image".to_vec(),
+    };
+    let record = SharedQueueRecord {
+        unit: "u1".into(),
+        entry: entry.clone(),
+        time_ms: 1_700_000_000_000,
+    };
+    let head = [
+        ("unit", text("u1")),
+        ("structure", text("APP1")),
+        ("queue", text("ORDERS")),
+        ("entry", int(4711)),
+        ("time", int(1_700_000_000_000)),
+    ];
+    let message_fields = [
+        ("priority", int(4)),
+        ("message id", Value::Bytes(vec![1; 24])),
+        ("correlation id", Value::Bytes(vec![2; 24])),
+        ("message", Value::Bytes(b"image".to_vec())),
+    ];
+    let backup = BackupMessage {
+        entry,
+        backup_ms: 99,
+        backout_count: 3,
+        message: message.clone(),
+    };
+    let mut backup_fields = vec![
+        ("structure", text("APP1")),
+        ("backup time", int(99)),
+        ("queue", text("ORDERS")),
+        ("entry", int(4711)),
+        ("backout count", int(3)),
+    ];
+    backup_fields.extend(message_fields.clone());
+    vec![
+        RecordSample {
+            name: "SHARED PUT",
+            kind: kind::SHARED_PUT,
+            payload: record.encode_put(&message),
+            fields: expect(&[&head[..], &message_fields[..]].concat()),
+        },
+        RecordSample {
+            name: "SHARED GET",
+            kind: kind::SHARED_GET,
+            payload: record.encode_get(),
+            fields: expect(&head),
+        },
+        RecordSample {
+            name: "SHARED COMMIT",
+            kind: kind::SHARED_COMMIT,
+            payload: SharedUnitEnd {
+                unit: "u1".into(),
+                structure: "APP1".into(),
+                time_ms: 5,
+            }
+            .encode(),
+            fields: expect(&[
+                ("unit", text("u1")),
+                ("structure", text("APP1")),
+                ("time", int(5)),
+            ]),
+        },
+        RecordSample {
+            name: "CF BACKUP",
+            kind: kind::CF_BACKUP,
+            payload: backup.encode(),
+            fields: expect(&backup_fields),
+        },
+        RecordSample {
+            name: "CF BACKUP END",
+            kind: kind::CF_BACKUP_END,
+            payload: BackupEnd {
+                structure: "APP1".into(),
+                backup_ms: 99,
+                messages: 1,
+                entries: 4711,
+            }
+            .encode(),
+            fields: expect(&[
+                ("structure", text("APP1")),
+                ("backup time", int(99)),
+                ("messages", int(1)),
+                ("entries", int(4711)),
+            ]),
+        },
     ]
 }
 

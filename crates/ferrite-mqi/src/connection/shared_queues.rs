@@ -10,8 +10,12 @@
 //! MQBACK (MQDISC, an abnormal end) applies or drops it in one script. A unit spans one
 //! structure (work on a second fails with MQRC_SYNCPOINT_NOT_AVAILABLE) and any private
 //! queues: a unit with both commits in two phases ([`Connection::commit_with_shared_unit`]),
-//! the coupling facility's atomic commit being the decision. Persistent messages
-//! are kept only in the structure (not logged by the member). MQGMO_WAIT waits for the
+//! the coupling facility's atomic commit being the decision. Persistent messages go only
+//! to RECOVER(YES) structures (MQRC_PERSISTENT_NOT_ALLOWED elsewhere, as MQ), and the member
+//! logs each it puts and gets, and the end of each unit that held them, in its own log
+//! (`QueueManager::log_shared`; RECOVER CFSTRUCT reads them back): an out-of-syncpoint put
+//! or get of one, and a commit of a unit that logged any, is forced before the call returns.
+//! Non-persistent messages are never logged. MQGMO_WAIT waits for the
 //! queue's next arrival (its depth going from 0 to 1 on any member, which the group's
 //! arrivals listener counts), looking again at least every [`WAIT_SLICE_MS`] (selective
 //! getters whose message comes to a non-empty queue, a quiescing queue manager), until a
@@ -29,11 +33,15 @@ use ferrite_constants::{
 };
 use ferrite_mqi_types::GetResult;
 use ferrite_queue_manager::objects::authority_record::AuthorityObjectType;
+use ferrite_queue_manager::queue_manager::cf_structure_recovery::is_persistent;
 use ferrite_queue_manager::{
     now_ms, BrowseCursor, QueueDefinition, QueueSharingGroup, RetrievedSharedMessage,
     SharedMessage, SharedSelection, SharingError,
 };
 use ferrite_storage::data_manager::message::{decode_descriptor, encode_image, Identifier};
+use ferrite_storage::log_records::kind as log_kind;
+use ferrite_storage::log_records::shared::{SharedEntry, SharedQueueRecord, SharedUnitEnd};
+use ferrite_storage::types::Rba;
 
 use super::get::return_data;
 use super::get_buffer::GetBuffer;
@@ -75,6 +83,8 @@ const SHARED_GET_OPTIONS: i32 = MQGMO_WAIT
 #[derive(Default)]
 pub(super) struct SharedUnitOfWork {
     active: Option<(String, String)>,
+    /// The unit logged a persistent message's put or get: its end is logged too.
+    logged: bool,
 }
 
 /// The number of this process's next shared unit of work.
@@ -85,6 +95,8 @@ static NEXT_UNIT: AtomicU64 = AtomicU64::new(1);
 pub(super) struct SharedTarget {
     name: String,
     structure: String,
+    /// The structure is RECOVER(YES): it takes persistent messages.
+    recoverable: bool,
     definition: QueueDefinition,
     cursor: BrowseCursor,
 }
@@ -132,9 +144,15 @@ impl Connection {
             return failed(MQRC_FUNCTION_NOT_SUPPORTED);
         }
         self.authorize_open(od, AuthorityObjectType::Queue, name, options)?;
+        let recoverable = group
+            .structures()
+            .map_err(group_error)?
+            .iter()
+            .any(|structure| structure.name == shared.structure && structure.recover);
         Ok(Some(Target::Shared(Box::new(SharedTarget {
             name: name.to_string(),
             structure: shared.structure,
+            recoverable,
             definition: shared.queue,
             cursor: BrowseCursor::START,
         }))))
@@ -184,10 +202,14 @@ impl Connection {
         }
         let defaults = (definition.default_priority, definition.default_persistent);
         let (structure, name) = (shared.structure.clone(), shared.name.clone());
+        let recoverable = shared.recoverable;
         let put_time_ms = now_ms();
         let (mut stored, warning) = self.stored_descriptor(md, pmo.options, defaults);
         self.set_put_context(&mut stored, pmo.options, None, put_time_ms);
         let engine = descriptor::to_engine(&stored, put_time_ms);
+        if engine.persistent && !recoverable {
+            return failed(MQRC_PERSISTENT_NOT_ALLOWED);
+        }
         let message = SharedMessage {
             priority: engine.priority,
             message_id: stored.msg_id,
@@ -197,14 +219,23 @@ impl Connection {
         let group = self.group()?;
         if pmo.options & MQPMO_NO_SYNCPOINT == 0 {
             let unit = self.shared_unit_name(&structure)?;
-            group
+            let entry = group
                 .put_shared_in_unit(&structure, &unit, &name, &message)
                 .map_err(group_error)?;
-            self.shared_unit.active = Some((structure, unit));
+            self.shared_unit.active = Some((structure.clone(), unit.clone()));
+            if engine.persistent {
+                let entry = shared_entry(&structure, &name, entry);
+                self.log_shared_put(&unit, entry, &message)?;
+            }
         } else {
-            group
+            let entry = group
                 .put_shared(&structure, &name, &message)
                 .map_err(group_error)?;
+            if engine.persistent {
+                let end =
+                    self.log_shared_put("", shared_entry(&structure, &name, entry), &message)?;
+                self.queue_manager.force_shared(end).map_err(group_error)?;
+            }
         }
         self.return_put_descriptor(md, &stored);
         set_text(&mut pmo.resolved_q_name, &name);
@@ -258,6 +289,8 @@ impl Connection {
             if let Some(found) = self.take_shared(hobj, selection, options, length, &unit)? {
                 if let Some(unit) = &unit {
                     self.shared_unit.active = Some((structure, unit.clone()));
+                    // Its get was logged (take_shared): the unit's end is logged too.
+                    self.shared_unit.logged |= is_persistent(&found.message);
                 }
                 return self.deliver_shared(hobj, found, md, gmo, buffer);
             }
@@ -288,9 +321,15 @@ impl Connection {
         let shared = self.shared_target(hobj).expect("a shared handle");
         let (structure, name) = (shared.structure.as_str(), shared.name.as_str());
         let browse_from = |after| group.browse_shared(structure, name, selection, after);
-        let get = |selection| match unit {
-            Some(unit) => group.get_shared_in_unit(structure, unit, name, selection),
-            None => group.get_shared(structure, name, selection),
+        let get = |selection| {
+            let found = match unit {
+                Some(unit) => group.get_shared_in_unit(structure, unit, name, selection),
+                None => group.get_shared(structure, name, selection),
+            }?;
+            if let Some(found) = &found {
+                self.log_shared_get(structure, name, unit.as_deref(), found)?;
+            }
+            Ok(found)
         };
         if options & MQGMO_BROWSE_FIRST != 0 {
             return browse_from(BrowseCursor::START).map_err(group_error);
@@ -326,6 +365,85 @@ impl Connection {
                 Ok(format!("{:x}.{number:x}", now_ms()))
             }
         }
+    }
+
+    /// Log the put of a persistent message (`unit` empty out of syncpoint); the record's end.
+    fn log_shared_put(
+        &mut self,
+        unit: &str,
+        entry: SharedEntry,
+        message: &SharedMessage,
+    ) -> MqResult<Rba> {
+        let record = SharedQueueRecord {
+            unit: unit.to_string(),
+            entry,
+            time_ms: now_ms(),
+        };
+        let payload = record.encode_put_fields(
+            message.priority,
+            &message.message_id,
+            &message.correlation_id,
+            &message.data,
+        );
+        let end = self
+            .queue_manager
+            .log_shared(log_kind::SHARED_PUT, &payload)
+            .map_err(group_error)?;
+        self.shared_unit.logged |= !unit.is_empty();
+        Ok(end)
+    }
+
+    /// Log the get of `found` when it is persistent (forced out of syncpoint). A failure of
+    /// the log leaves the message got: the call fails all the same.
+    fn log_shared_get(
+        &self,
+        structure: &str,
+        queue: &str,
+        unit: Option<&str>,
+        found: &RetrievedSharedMessage,
+    ) -> Result<(), SharingError> {
+        if !is_persistent(&found.message) {
+            return Ok(());
+        }
+        let record = SharedQueueRecord {
+            unit: unit.unwrap_or("").to_string(),
+            entry: shared_entry(structure, queue, found.entry),
+            time_ms: now_ms(),
+        };
+        let end = self
+            .queue_manager
+            .log_shared(log_kind::SHARED_GET, &record.encode_get())?;
+        if unit.is_none() {
+            self.queue_manager.force_shared(end)?;
+        }
+        Ok(())
+    }
+
+    /// Log the end of the shared unit `unit` on `structure` if it logged anything; the
+    /// record's end (to force for a commit).
+    fn log_shared_end(
+        &mut self,
+        structure: &str,
+        unit: &str,
+        commit: bool,
+    ) -> MqResult<Option<Rba>> {
+        if !std::mem::take(&mut self.shared_unit.logged) {
+            return Ok(None);
+        }
+        let end = SharedUnitEnd {
+            unit: unit.to_string(),
+            structure: structure.to_string(),
+            time_ms: now_ms(),
+        };
+        let record_kind = match commit {
+            true => log_kind::SHARED_COMMIT,
+            false => log_kind::SHARED_BACKOUT,
+        };
+        let end = self
+            .queue_manager
+            .log_shared(record_kind, &end.encode())
+            .map_err(group_error)?;
+        Ok(Some(end))
     }
 
     /// Whether the unit of work holds shared queues' work.
@@ -364,6 +482,7 @@ impl Connection {
             let _ = self.backout_unit();
             let _ = group.backout_shared(&structure, &unit);
             let _ = group.forget_mixed(&urid);
+            let _ = self.log_shared_end(&structure, &unit, false);
             return Err(error);
         }
         let decided = match group.commit_shared_deciding(&structure, &unit, &urid) {
@@ -384,8 +503,11 @@ impl Connection {
             let _ = self.backout_unit();
             let _ = group.backout_shared(&structure, &unit);
             let _ = group.forget_mixed(&urid);
+            let _ = self.log_shared_end(&structure, &unit, false);
             return failed(MQRC_BACKED_OUT);
         }
+        // Forced with the private half's commit.
+        self.log_shared_end(&structure, &unit, true)?;
         self.commit_private_half()?;
         let _ = group.forget_mixed(&urid);
         Ok(())
@@ -409,7 +531,13 @@ impl Connection {
             true => group.commit_shared(&structure, &unit),
             false => group.backout_shared(&structure, &unit),
         };
-        ended.map_err(group_error)
+        // A commit that failed is logged as a backout: the structure backed it out, or lost it.
+        let logged = self.log_shared_end(&structure, &unit, commit && ended.is_ok())?;
+        ended.map_err(group_error)?;
+        if let (true, Some(end)) = (commit, logged) {
+            self.queue_manager.force_shared(end).map_err(group_error)?;
+        }
+        Ok(())
     }
 
     /// The message found, into the MQMD and the buffer.
@@ -437,6 +565,15 @@ impl Connection {
         set_text(&mut gmo.resolved_q_name, &shared.name);
         let accept_truncated = gmo.options & MQGMO_ACCEPT_TRUNCATED_MSG != 0;
         return_data(&image[offset..], accept_truncated, gmo, buffer)
+    }
+}
+
+/// A shared message's identity in the log.
+fn shared_entry(structure: &str, queue: &str, entry: u64) -> SharedEntry {
+    SharedEntry {
+        structure: structure.to_string(),
+        queue: queue.to_string(),
+        entry,
     }
 }
 

@@ -15,6 +15,7 @@
 //! ```
 
 pub mod buffer_pool_resizes;
+pub mod cf_structure_recovery;
 pub mod connections;
 pub mod delivery_order;
 pub mod groups;
@@ -655,6 +656,12 @@ impl QueueManager {
     pub fn attach_queue_sharing_group(&self, group: Arc<dyn crate::QueueSharingGroup>) -> bool {
         if self.queue_sharing_group.set(group.clone()).is_err() {
             return false;
+        }
+        if let Err(error) = group.record_member_directory(&self.directory) {
+            self.say(&format!(
+                "CSQE006E {} data directory not recorded in the shared repository (RECOVER CFSTRUCT cannot read this member's log): {error}",
+                self.name
+            ));
         }
         self.recover_shared_work(group.as_ref());
         true

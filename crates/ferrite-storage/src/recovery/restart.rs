@@ -94,8 +94,9 @@ enum Decoded<'a> {
 }
 
 fn decode<'a>(record: &LogRecordRef<'a>) -> StorageResult<Option<Decoded<'a>>> {
-    if record.kind >= 0xF0 {
-        return Ok(None); // the log manager's own records
+    if record.kind >= 0xF0 || crate::log_records::shared::is_shared_kind(record.kind) {
+        // The log manager's own records, and shared queues' (structure recovery's alone).
+        return Ok(None);
     }
     let decoded = if record.kind == kind::PUT {
         PutRecord::decode(record.payload).map(|(put, image)| Decoded::Put { record: put, image })
@@ -223,7 +224,8 @@ fn rebuild_current_status(
                     entry.state = UrState::InDoubt;
                 }
             }
-            Some(RecoveryRecord::Checkpoint(_) | RecoveryRecord::Put { .. }) | None => {}
+            // Shared queues' records are skipped undecoded (`decode`).
+            Some(_) | None => {}
         }
     }
     let (in_doubt, in_flight) = counts(&status);
@@ -370,6 +372,12 @@ fn redo(
                 entry.state = UrState::InDoubt;
             }
         }
+        RecoveryRecord::SharedPut { .. }
+        | RecoveryRecord::SharedGet(_)
+        | RecoveryRecord::SharedCommit(_)
+        | RecoveryRecord::SharedBackout(_)
+        | RecoveryRecord::CfBackup(_)
+        | RecoveryRecord::CfBackupEnd(_) => unreachable!("decode skips shared queues' records"),
     }
     Ok(())
 }
