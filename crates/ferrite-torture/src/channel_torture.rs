@@ -143,6 +143,7 @@ pub fn run(
             Ok(report)
         }
         Err(error) => {
+            report.elapsed = started.elapsed();
             let kept = directory.keep();
             Err(format!(
                 "{error}\n{}\n(FERRITE_HOME kept at {}; replay with ferrite-torture channels --seed {} --rounds {})",
