@@ -492,9 +492,19 @@ impl ChildQueueManager {
         })
     }
 
+    /// The bindings socket of the queue manager (Ferrite's Rust client connects to it).
+    pub(crate) fn socket(&self) -> std::path::PathBuf {
+        self.home.join("qmgrs").join(&self.name).join("qm.sock")
+    }
+
     /// Runs MQSC commands (`ferrite mqsc NAME`, the commands on its standard input); the
     /// command's output when it fails.
     pub(crate) fn mqsc(&self, commands: &[String]) -> Result<(), String> {
+        self.mqsc_output(commands).map(|_| ())
+    }
+
+    /// Runs MQSC commands: their output, or the output when the command fails.
+    pub(crate) fn mqsc_output(&self, commands: &[String]) -> Result<String, String> {
         use std::process::{Command, Stdio};
         let mut child = Command::new(&self.binary)
             .args(["mqsc", &self.name])
@@ -513,14 +523,15 @@ impl ChildQueueManager {
         let output = child
             .wait_with_output()
             .map_err(|error| error.to_string())?;
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
         if output.status.success() {
-            Ok(())
+            Ok(text)
         } else {
-            Err(format!(
-                "{}{}",
-                String::from_utf8_lossy(&output.stdout),
-                String::from_utf8_lossy(&output.stderr)
-            ))
+            Err(text)
         }
     }
 }

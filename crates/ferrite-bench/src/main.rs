@@ -3,6 +3,7 @@
 //! (MP16). See BENCHMARKS.md at the repository root for the figures and how to read them.
 
 mod benches;
+mod channels;
 mod client;
 mod engine;
 mod local_workloads;
@@ -107,6 +108,14 @@ enum Bench {
     /// Put+get round trips through the messaging REST API (ferrite-web) of an in-process
     /// queue manager.
     Rest,
+    /// Message channels between two `ferrite start` queue managers: msgs/s moved and CPU per
+    /// message on each side, 1 and 32 KiB, NP FAST and persistent, BATCHSZ 1 and 50, against
+    /// MP16's CPU and the receiver's local persistent put+get rate. Not part of `all`.
+    Channels,
+    /// Not a workload: print the channel goals' ratios from --results (the run --run, else the
+    /// last run with channel figures), Ferrite's rows against the peers' (scripts/bench
+    /// --channels) and MP16's CPU, and append them to it. Not part of `all`.
+    ChannelsTable,
     /// Not a workload: print the network goals' ratios from --results (the run --run, else the
     /// last run with network figures) and append them to it. Not part of `all`.
     NetworkTable,
@@ -173,6 +182,24 @@ fn main() {
         };
         let report = Report { rows };
         if let Err(error) = report.append_json_lines(&cli.results, &figures.run, &figures.mode) {
+            eprintln!("cannot write {}: {error}", cli.results.display());
+        }
+        return;
+    }
+    if cli.bench == Bench::ChannelsTable {
+        let Some((run, rows)) = channels::channels_table(&cli.results, cli.run.as_deref()) else {
+            eprintln!("no channel figures in {}", cli.results.display());
+            std::process::exit(1);
+        };
+        let report = Report { rows };
+        let mode = if cli.smoke {
+            "smoke"
+        } else if cli.quick {
+            "quick"
+        } else {
+            "full"
+        };
+        if let Err(error) = report.append_json_lines(&cli.results, &run, mode) {
             eprintln!("cannot write {}: {error}", cli.results.display());
         }
         return;
@@ -297,6 +324,9 @@ fn main() {
     }
     if selected(Bench::Rest) {
         rest::rest_round_trips(&mut context);
+    }
+    if cli.bench == Bench::Channels {
+        channels::channels(&mut context);
     }
     println!(
         "\nferrite-bench {} finished in {:.1} s",

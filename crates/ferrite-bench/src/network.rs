@@ -613,7 +613,7 @@ fn push_echo(context: &mut Context, echo: &client::Echo) {
 // ---------------------------------------------------------------- the ratio table
 
 /// One flat JSON object's fields (strings, numbers, booleans, null), or None if it is not one.
-fn parse_flat_json(line: &str) -> Option<HashMap<String, Value>> {
+pub(crate) fn parse_flat_json(line: &str) -> Option<HashMap<String, Value>> {
     let mut chars = line.trim().chars().peekable();
     let mut fields = HashMap::new();
     let skip_spaces = |chars: &mut std::iter::Peekable<std::str::Chars>| {
@@ -681,21 +681,21 @@ fn parse_flat_json(line: &str) -> Option<HashMap<String, Value>> {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Value {
+pub(crate) enum Value {
     Text(String),
     Number(f64),
     Null,
 }
 
 impl Value {
-    fn text(&self) -> Option<&str> {
+    pub(crate) fn text(&self) -> Option<&str> {
         match self {
             Value::Text(text) => Some(text),
             _ => None,
         }
     }
 
-    fn number(&self) -> Option<f64> {
+    pub(crate) fn number(&self) -> Option<f64> {
         match self {
             Value::Number(number) => Some(*number),
             _ => None,

@@ -12,9 +12,11 @@
 //! - [`gated_log`]: the real file system with a gate on the active logs' syncs (hold the log's
 //!   force, see that it is held, make it fail).
 //! - [`servers`]: Redis and a throw-away PostgreSQL cluster for queue sharing groups' tests.
+//! - [`channel_pair`]: the MQSC of a sender channel between two queue manager processes.
 //!
 //! A test crate's own helpers, used by no other crate, stay in its `tests/support` module.
 
+pub mod channel_pair;
 pub mod corpus;
 pub mod gated_log;
 pub mod hostile;

@@ -8,6 +8,9 @@
 //! queue manager shows against a model of what was acknowledged ([`model`]).
 //!
 //! - [`torture`]: SIGKILL at seeded random moments, restart, verify; thousands of times.
+//! - [`channel_torture`]: two queue managers and a message channel between them, the sender
+//!   or the receiver SIGKILLed at seeded flows of the channel ([`channel_proxy`]), every
+//!   arrival checked against [`channel_model`].
 //! - [`soak`]: one queue manager under load for a long time, its memory, threads and file
 //!   descriptors sampled and bounded.
 //!
@@ -15,6 +18,9 @@
 //! that it can be checked alone), [`model`], [`workload`], [`queue_manager`] (the process),
 //! [`process_stats`] (/proc sampling).
 
+pub mod channel_model;
+pub mod channel_proxy;
+pub mod channel_torture;
 pub mod message;
 pub mod model;
 pub mod process_stats;

@@ -5,6 +5,7 @@
 //! cargo run --release -p ferrite-torture -- --crashes 2000          # the long torture
 //! cargo run --release -p ferrite-torture -- --crashes 50 --seed 7   # replay seed 7
 //! cargo run --release -p ferrite-torture -- soak --minutes 60       # the soak
+//! cargo run --release -p ferrite-torture -- channels --rounds 500   # message channel kills
 //! ```
 //!
 //! Exits non-zero at the first lost, duplicated or phantom message, order violation, failed
@@ -16,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Args, Parser, Subcommand};
 
+use ferrite_torture::channel_torture::{self, ChannelTortureOptions};
 use ferrite_torture::queue_manager::locate_ferrite;
 use ferrite_torture::soak::{self, SoakOptions};
 use ferrite_torture::torture::{self, TortureOptions};
@@ -38,6 +40,29 @@ enum Command {
     /// One queue manager under the mixed load for a long time; memory, threads and file
     /// descriptors must stay flat after the warm-up.
     Soak(SoakArguments),
+    /// Two queue managers and a message channel between them; the sender or the receiver
+    /// SIGKILLed at seeded flows (mid-batch, mid-confirm) every round, every arrival checked
+    /// against the model.
+    Channels(ChannelArguments),
+}
+
+#[derive(Args)]
+struct ChannelArguments {
+    /// Rounds, each with one SIGKILL.
+    #[arg(long, default_value_t = 100)]
+    rounds: u64,
+    /// Most messages the producer puts in each half of a round.
+    #[arg(long, default_value_t = 200)]
+    messages_max: u64,
+    /// The ferrite binary (default: the one built beside this program).
+    #[arg(long)]
+    ferrite: Option<PathBuf>,
+    /// Directory for the FERRITE_HOME (default: the system's temporary directory).
+    #[arg(long)]
+    work_directory: Option<PathBuf>,
+    /// Seed of every random choice (default: from the clock; printed for replay).
+    #[arg(long)]
+    seed: Option<u64>,
 }
 
 #[derive(Args)]
@@ -127,6 +152,7 @@ fn main() -> ExitCode {
     let arguments = Arguments::parse();
     let result = match arguments.command {
         Some(Command::Soak(soak_arguments)) => run_soak(soak_arguments),
+        Some(Command::Channels(channel_arguments)) => run_channels(channel_arguments),
         None => run_torture(arguments.torture),
     };
     match result {
@@ -154,11 +180,7 @@ fn run_torture(arguments: TortureArguments) -> Result<(), String> {
         kill_during_restart_percent: arguments.kill_during_restart_percent.min(100),
         interrupt: &INTERRUPTED,
     };
-    // SAFETY: installing a handler that only stores to an atomic.
-    unsafe {
-        libc::signal(libc::SIGINT, interrupt as *const () as libc::sighandler_t);
-        libc::signal(libc::SIGTERM, interrupt as *const () as libc::sighandler_t);
-    }
+    install_interrupt_handler();
     println!(
         "ferrite-torture: {} crashes, seed {seed}, {} connections, ferrite at {}",
         options.crashes,
@@ -172,6 +194,36 @@ fn run_torture(arguments: TortureArguments) -> Result<(), String> {
     } else {
         println!("seed {seed}: PASSED");
     }
+    Ok(())
+}
+
+fn install_interrupt_handler() {
+    // SAFETY: installing a handler that only stores to an atomic.
+    unsafe {
+        libc::signal(libc::SIGINT, interrupt as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGTERM, interrupt as *const () as libc::sighandler_t);
+    }
+}
+
+fn run_channels(arguments: ChannelArguments) -> Result<(), String> {
+    let seed = seed_or_clock(arguments.seed);
+    let options = ChannelTortureOptions {
+        rounds: arguments.rounds,
+        seed,
+        ferrite: locate_ferrite(arguments.ferrite.as_deref())?,
+        work_directory: arguments.work_directory,
+        messages_max: arguments.messages_max.max(1),
+        interrupt: &INTERRUPTED,
+    };
+    install_interrupt_handler();
+    println!(
+        "ferrite-torture channels: {} rounds, seed {seed}, ferrite at {}",
+        options.rounds,
+        options.ferrite.display()
+    );
+    let report = channel_torture::run(&options, &mut |line| println!("{line}"))?;
+    println!("\n{}", report.summary());
+    println!("seed {seed}: PASSED");
     Ok(())
 }
 

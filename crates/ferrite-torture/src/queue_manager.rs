@@ -59,6 +59,9 @@ pub struct QueueManagerHome {
     pub ferrite: PathBuf,
     pub home: PathBuf,
     pub name: String,
+    /// The TCP listener's port (`ferrite start --port`), for message channels; none: the
+    /// bindings socket only.
+    pub listener_port: Option<u16>,
 }
 
 impl QueueManagerHome {
@@ -151,6 +154,7 @@ impl QueueManagerHome {
         }
         let mut child = command
             .args(["start", &self.name])
+            .args(self.listener_port.map(|port| format!("--port={port}")))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

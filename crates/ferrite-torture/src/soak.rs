@@ -102,6 +102,7 @@ pub fn run(options: &SoakOptions, progress: &mut dyn FnMut(&str)) -> Result<Soak
         ferrite: options.ferrite.clone(),
         home: directory.path().to_path_buf(),
         name: "SOAK".to_string(),
+        listener_port: None,
     };
     let result = soak(options, &home, progress);
     if result.is_err() {

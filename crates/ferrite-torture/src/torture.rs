@@ -176,6 +176,7 @@ pub fn run(
             ferrite: options.ferrite.clone(),
             home: directory.path().to_path_buf(),
             name: QUEUE_MANAGER_NAME.to_string(),
+            listener_port: None,
         };
         report.queue_managers += 1;
         let result =

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use ferrite_test_kit::channel_pair::ChannelPair;
 use ferrite_test_kit::process::free_port;
 use support::{ok, status};
 
@@ -78,26 +79,23 @@ impl Pair<'_> {
     }
 }
 
+/// The channel from QMA to QMB (the test kit's pair of definitions).
+const PAIR: ChannelPair<'static> = ChannelPair {
+    channel: "QMA.TO.QMB",
+    receiver: "QMB",
+    remote_queue: "TO.B",
+    destination: "ARRIVALS",
+};
+
 fn define_objects(home: &Path, port_b: u16) {
     ok(home, &["create", "QMA"], "");
     ok(home, &["create", "QMB"], "");
     ok(
         home,
         &["mqsc", "QMA"],
-        &format!(
-            "DEFINE QLOCAL(QMB) USAGE(XMITQ)\n\
-             DEFINE QREMOTE(TO.B) RNAME(ARRIVALS) RQMNAME(QMB) XMITQ(QMB)\n\
-             DEFINE CHANNEL(QMA.TO.QMB) CHLTYPE(SDR) CONNAME('127.0.0.1({port_b})') XMITQ(QMB) \
-             BATCHSZ(7) SHORTRTY(1000) SHORTTMR(1) DISCINT(0)\n"
-        ),
+        &PAIR.sender_definitions(port_b, "BATCHSZ(7) SHORTRTY(1000) SHORTTMR(1) DISCINT(0)"),
     );
-    ok(
-        home,
-        &["mqsc", "QMB"],
-        "DEFINE QLOCAL(ARRIVALS)\n\
-         DEFINE CHANNEL(QMA.TO.QMB) CHLTYPE(RCVR)\n\
-         SET CHLAUTH('QMA.TO.QMB') TYPE(BLOCKUSER) USERLIST('nobody')\n",
-    );
+    ok(home, &["mqsc", "QMB"], &PAIR.receiver_definitions(""));
 }
 
 #[test]

@@ -7,6 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
+import java.util.List;
+
+import org.apache.activemq.artemis.api.core.QueueConfiguration;
+import org.apache.activemq.artemis.api.core.RoutingType;
+import org.apache.activemq.artemis.core.config.BridgeConfiguration;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.server.JournalType;
@@ -15,7 +20,8 @@ import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 /**
  * An Apache ActiveMQ Artemis broker embedded in its own JVM, started by scripts/bench.
  *
- * <p>Usage: {@code ArtemisBroker PORT DATA_DIRECTORY}. It listens on 127.0.0.1:PORT (core
+ * <p>Usage: {@code ArtemisBroker PORT DATA_DIRECTORY [--bridge-to PORT]} (with --bridge-to, the
+ * core bridge of the channel benchmark, {@link ChannelPeers}). It listens on 127.0.0.1:PORT (core
  * protocol, which the Artemis JMS client speaks), keeps its journal, bindings, paging and large
  * messages under DATA_DIRECTORY, prints {@code ARTEMIS READY <port>} once it accepts connections,
  * and runs until it gets SIGTERM (the script stops it by its pid), when it stops the broker.
@@ -63,8 +69,8 @@ public final class ArtemisBroker {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 2) {
-            System.err.println("usage: ArtemisBroker PORT DATA_DIRECTORY");
+        if (args.length != 2 && !(args.length == 4 && "--bridge-to".equals(args[2]))) {
+            System.err.println("usage: ArtemisBroker PORT DATA_DIRECTORY [--bridge-to PORT]");
             System.exit(2);
         }
         int port = Integer.parseInt(args[0]);
@@ -87,6 +93,17 @@ public final class ArtemisBroker {
         config.setPagingDirectory(data.resolve("paging").toString());
         config.setLargeMessagesDirectory(data.resolve("large-messages").toString());
         config.addAcceptorConfiguration("core", "tcp://127.0.0.1:" + port + "?protocols=CORE");
+        if (args.length == 4) {
+            // The channel benchmark's forwarder (ChannelPeers): queue fwd.src bridged to address
+            // fwd.dst of the broker on the other port, with duplicate detection (the bridge's
+            // once-and-only-once), reconnecting for ever.
+            config.addQueueConfiguration(new QueueConfiguration("fwd.src").setRoutingType(RoutingType.ANYCAST)
+                    .setDurable(true));
+            config.addConnectorConfiguration("peer", "tcp://127.0.0.1:" + Integer.parseInt(args[3]));
+            config.getBridgeConfigurations().add(new BridgeConfiguration().setName("fwd").setQueueName("fwd.src")
+                    .setForwardingAddress("fwd.dst").setStaticConnectors(List.of("peer"))
+                    .setUseDuplicateDetection(true).setRetryInterval(100).setReconnectAttempts(-1));
+        }
         EmbeddedActiveMQ broker = new EmbeddedActiveMQ();
         broker.setConfiguration(config);
         broker.start();
