@@ -135,6 +135,8 @@ pub struct ChannelInstance {
     pub(crate) last_sequence: AtomicU32,
     /// Whether the instance is a RCVR channel's (not a client's).
     pub(crate) receiver: AtomicBool,
+    /// A RCVR channel's COMPHDR, COMPMSG, COMPRATE and COMPTIME.
+    pub(crate) indicators: crate::message_channel::indicators::ChannelIndicators,
     socket: TcpStream,
 }
 
@@ -748,6 +750,7 @@ fn accept_loop(shared: &Arc<ChinitShared>, stop: &AtomicBool, listener: TcpListe
             batches: AtomicU64::new(0),
             last_sequence: AtomicU32::new(0),
             receiver: AtomicBool::new(false),
+            indicators: Default::default(),
             socket,
         });
         shared
@@ -791,6 +794,7 @@ fn sender_status(
         last_sequence: snapshot.last_sequence,
         in_doubt: snapshot.in_doubt,
         started: snapshot.started,
+        indicators: snapshot.indicators,
     }
 }
 
@@ -817,6 +821,7 @@ fn receiver_status(
         last_sequence,
         in_doubt: false,
         started: snapshot.started,
+        indicators: instance.indicators.values(),
     }
 }
 

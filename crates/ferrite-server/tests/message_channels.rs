@@ -1453,3 +1453,229 @@ fn an_idle_senders_heartbeat_finds_a_partner_gone_quietly() {
     assert!(sender.wait_ended(PATIENCE));
     receiver.join().unwrap();
 }
+
+/// Puts `data` to TO.QM2 on `qm` as a persistent message.
+fn put_data(qm: &Arc<QueueManager>, data: &[u8]) {
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    let mut md = Mqmd {
+        persistence: MQPER_PERSISTENT,
+        ..Mqmd::default()
+    };
+    connection
+        .put1(
+            &mut Mqod::queue("TO.QM2"),
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            data,
+        )
+        .unwrap();
+}
+
+/// The next message's data on APP.IN of `qm`.
+fn get_data(qm: &Arc<QueueManager>) -> Vec<u8> {
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue("APP.IN"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let mut md = Mqmd::default();
+    let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
+    gmo.wait_interval = PATIENCE.as_millis() as i32;
+    let mut data = Vec::new();
+    connection
+        .get_appending(hobj, &mut md, &mut gmo, &mut data, 1 << 22)
+        .expect("the message arrives");
+    data
+}
+
+/// Fixed-width records (blank-padded text, zero-padded numbers) that every technique
+/// compresses well, RLE included, `length` bytes.
+fn compressible(length: usize) -> Vec<u8> {
+    let mut record = b"ORDER 42".to_vec();
+    record.resize(48, b' ');
+    record.extend_from_slice(b"000000000000000000100");
+    record.resize(96, b' ');
+    record.iter().copied().cycle().take(length).collect()
+}
+
+/// Bytes no technique can shrink (xorshift), `length` bytes.
+fn incompressible(length: usize) -> Vec<u8> {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    (0..length)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect()
+}
+
+/// The value of `attribute` in a DISPLAY CHSTATUS answer (`NAME(value)`).
+fn shown<'a>(display: &'a str, attribute: &str) -> &'a str {
+    let start = display
+        .find(&format!("{attribute}("))
+        .unwrap_or_else(|| panic!("{attribute} in {display}"))
+        + attribute.len()
+        + 1;
+    let end = start + display[start..].find(')').unwrap();
+    &display[start..end]
+}
+
+#[test]
+fn every_compression_technique_carries_messages_between_two_queue_managers() {
+    let large = compressible(300_000);
+    let small = compressible(600);
+    let noise = incompressible(70_000);
+    for (header, message) in [
+        ("SYSTEM", "RLE"),
+        ("NONE", "ZLIBFAST"),
+        ("SYSTEM", "ZLIBHIGH"),
+    ] {
+        let (qm1, qm2) = pair(
+            "COMPHDR(NONE,SYSTEM) COMPMSG(ANY)",
+            &format!("COMPHDR({header}) COMPMSG({message},NONE)"),
+        );
+        let (mqsc1, mqsc2) = (console(&qm1), console(&qm2));
+        let (sending, receiving) = (&qm1.fixture.queue_manager, &qm2.fixture.queue_manager);
+        let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+        put_data(sending, &large);
+        put_data(sending, &small);
+        assert_eq!(get_data(receiving), large, "{message}: a segmented message");
+        assert_eq!(get_data(receiving), small, "{message}");
+        wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+        let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+        assert_eq!(shown(&display, "COMPHDR"), format!("{header},{header}"));
+        assert_eq!(shown(&display, "COMPMSG"), format!("{message},{message}"));
+        let (rate, _) = shown(&display, "COMPRATE").split_once(',').unwrap();
+        assert!(rate.trim().parse::<u64>().unwrap() > 50, "{display}");
+        assert!(shown(&display, "COMPTIME").contains(','), "{display}");
+        let sent_bytes: u64 = shown(&display, "BYTSSENT").parse().unwrap();
+        assert!(
+            sent_bytes < (large.len() / 2) as u64,
+            "compressed on the wire: {display}"
+        );
+        let display = run_ok(&mqsc2, "DISPLAY CHSTATUS(*) CHLTYPE(RCVR) ALL");
+        assert_eq!(shown(&display, "COMPMSG"), format!("{message},{message}"));
+        let (rate, _) = shown(&display, "COMPRATE").split_once(',').unwrap();
+        assert!(rate.trim().parse::<u64>().unwrap() > 50, "{display}");
+
+        // Incompressible data travels as it is (only a first segment holding the headers
+        // shrinks), and arrives intact.
+        put_data(sending, &noise);
+        assert_eq!(get_data(receiving), noise, "{message}: incompressible");
+        wait_until("confirmed", || sender.snapshot().last_sequence == 3);
+        let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+        let noise_bytes = shown(&display, "BYTSSENT").parse::<u64>().unwrap() - sent_bytes;
+        assert!(noise_bytes > noise.len() as u64, "{display}");
+        if header == "SYSTEM" {
+            // The headers went with COMPHDR; the message data, which did not shrink, as it is.
+            assert_eq!(shown(&display, "COMPMSG"), format!("{message},NONE"));
+        }
+        assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+        assert!(sender.wait_ended(PATIENCE));
+    }
+}
+
+#[test]
+fn ends_that_share_no_compression_technique_fall_back_to_none() {
+    let (qm1, qm2) = pair(
+        "COMPHDR(NONE) COMPMSG(RLE)",
+        "COMPHDR(SYSTEM) COMPMSG(ZLIBHIGH,ZLIBFAST)",
+    );
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    let data = compressible(50_000);
+    put_data(&qm1.fixture.queue_manager, &data);
+    assert_eq!(get_data(&qm2.fixture.queue_manager), data);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 1);
+    let display = run_ok(&console(&qm1), &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+    assert_eq!(shown(&display, "COMPHDR"), "NONE,NONE");
+    assert_eq!(shown(&display, "COMPMSG"), "NONE,NONE");
+    assert_eq!(shown(&display, "COMPRATE"), " , ", "nothing compressed");
+    let sent_bytes: u64 = shown(&display, "BYTSSENT").parse().unwrap();
+    assert!(sent_bytes > data.len() as u64, "{display}");
+    // The definitions' lists are what DISPLAY CHANNEL shows.
+    let definition = run_ok(&console(&qm1), &format!("DISPLAY CHANNEL({CHANNEL}) ALL"));
+    assert!(definition.contains("COMPMSG(ZLIBHIGH,ZLIBFAST)"), "{definition}");
+    assert!(definition.contains("COMPHDR(SYSTEM)"), "{definition}");
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_corrupt_compressed_segment_ends_the_channel_and_loses_nothing() {
+    use ferrite_mqi::name_resolution::RemoteDestination;
+    use ferrite_mqi::transmission_queue::transmission_message;
+    use ferrite_protocol::message_channel::message_flow_segments;
+    use ferrite_protocol::segment::{ControlFlags2, SegmentType};
+    use ferrite_protocol::transport::Transport;
+    use ferrite_server::message_channel::negotiation;
+    use ferrite_server::message_channel::session::{
+        confirmed_sequence, send_flow, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER,
+    };
+    use std::io::Write;
+    let (qm1, qm2) = pair(
+        "NPMSPEED(NORMAL) COMPMSG(ANY)",
+        "NPMSPEED(NORMAL) COMPMSG(ZLIBFAST)",
+    );
+    let qm = &qm1.fixture.queue_manager;
+    // A hostile sending MCA of QM1's channel: negotiation (ZLIBFAST agreed), one good
+    // message of a batch, then one whose MSGCOMP segment is no zlib stream.
+    let stream = std::net::TcpStream::connect(("127.0.0.1", qm2.port())).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut raw = stream.try_clone().unwrap();
+    let mut transport = Transport::new(stream);
+    let proposal = negotiation::proposal(&qm.channel(CHANNEL).unwrap(), qm, 32768);
+    send_flow(
+        &mut transport,
+        SegmentType::InitialData,
+        &proposal.encode(FLOW_ORDER),
+    )
+    .unwrap();
+    let answer = transport.read_flow().unwrap();
+    assert_eq!(answer.header.segment_type, SegmentType::InitialData);
+    assert_eq!(answer.payload[106], 2, "ZLIBFAST chosen");
+    assert_eq!(confirmed_sequence(&transport.read_flow().unwrap()), Ok(0));
+    let destination = RemoteDestination {
+        transmission_queue: "QM2".into(),
+        remote_q_name: "APP.IN".into(),
+        remote_q_mgr_name: "QM2".into(),
+    };
+    for (sequence, corrupt) in [(1, false), (2, true)] {
+        let (_, transmitted) = transmission_message(&numbered_md(0), &destination, b"message");
+        for mut segment in message_flow_segments(
+            sequence,
+            &transmitted,
+            FLOW_ORDER,
+            FLOW_ENCODING,
+            FLOW_CCSID,
+            32768,
+            corrupt,
+        )
+        .unwrap()
+        {
+            if corrupt {
+                segment.header.flags2 = ControlFlags2(ControlFlags2::MSGCOMP);
+                segment.payload = b"x\x01 this is not deflate data".to_vec();
+            }
+            raw.write_all(&segment.encode().unwrap()).unwrap();
+        }
+    }
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+    assert!(logged(&qm2, "AMQ9504E"), "{:?}", qm2.log.lock().unwrap());
+    assert_eq!(
+        depth(&qm2.fixture.queue_manager, "APP.IN"),
+        0,
+        "the batch with the corrupt segment was backed out"
+    );
+    // The real sender: nothing was committed; everything arrives once.
+    put_numbered(qm, 0..3);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 3);
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(get_next(&mut connection, Some(Duration::from_millis(200))).is_none());
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}

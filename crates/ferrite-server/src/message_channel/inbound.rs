@@ -107,6 +107,10 @@ fn process_user() -> Option<String> {
 }
 
 impl ReceiverProgress for ChannelInstance {
+    fn indicators(&self) -> &super::indicators::ChannelIndicators {
+        &self.indicators
+    }
+
     fn message_received(&self, bytes: usize) {
         self.note_message();
         self.bytes_received

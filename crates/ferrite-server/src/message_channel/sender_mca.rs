@@ -36,11 +36,13 @@ use ferrite_protocol::initial_data::InitialData;
 use ferrite_protocol::message_channel::{
     channel_header, message_flow_segments, PingData, ResetData,
 };
-use ferrite_protocol::segment::{ControlFlags1, SegmentType};
+use ferrite_protocol::compression::SegmentCompression;
+use ferrite_protocol::segment::{ControlFlags1, ControlFlags2, SegmentType};
 use ferrite_protocol::transport::Transport;
 use ferrite_queue_manager::objects::message_channel::{parse_connection_name, ChannelType};
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
+use super::indicators::ChannelIndicators;
 use super::negotiation::{self, Agreed};
 use super::session::{
     confirmed_sequence, send_flow, serve_receiver, ReceiverProgress, FLOW_CCSID, FLOW_ENCODING,
@@ -123,6 +125,8 @@ pub struct SenderMca {
     announced: AtomicBool,
     /// STOP CHANNEL (not the channel initiator's end) stopped it.
     user_stop: AtomicBool,
+    /// COMPHDR, COMPMSG, COMPRATE, COMPTIME, XQTIME, NETTIME.
+    pub indicators: ChannelIndicators,
     log: crate::MessageSink,
 }
 
@@ -141,6 +145,7 @@ pub struct SenderSnapshot {
     pub last_sequence: u32,
     pub in_doubt: bool,
     pub started: SystemTime,
+    pub indicators: ferrite_command::MessageChannelIndicators,
 }
 
 impl SenderMca {
@@ -200,6 +205,7 @@ impl SenderMca {
             in_doubt: AtomicU8::new(0),
             announced: AtomicBool::new(false),
             user_stop: AtomicBool::new(false),
+            indicators: ChannelIndicators::default(),
             log,
         })
     }
@@ -232,6 +238,7 @@ impl SenderMca {
             last_sequence: self.last_sequence.load(Ordering::Relaxed),
             in_doubt: self.in_doubt.load(Ordering::Relaxed) != 0,
             started: self.started,
+            indicators: self.indicators.values(),
         }
     }
 
@@ -597,6 +604,7 @@ impl SenderMca {
             .store(partner_committed, Ordering::Relaxed);
         self.announce_started(queue_manager);
         *attempts = 0;
+        self.indicators.negotiated(agreed.compression);
         self.send_batches(&mut transport, &writer, &mut agent, &channel, agreed)
     }
 
@@ -613,6 +621,8 @@ impl SenderMca {
         let disconnect = Duration::from_secs(u64::from(channel.disconnect_interval));
         let heartbeat = Duration::from_secs(u64::from(agreed.heartbeat_interval));
         let mut last_flow = Instant::now();
+        // A compressed segment's payload (kept between segments).
+        let mut compressed = Vec::new();
         loop {
             if self.stopping() {
                 return Ok(());
@@ -642,27 +652,24 @@ impl SenderMca {
             };
             self.in_doubt.store(1, Ordering::Relaxed);
             let count = batch.messages.len();
-            for (index, message) in batch.messages.iter().enumerate() {
-                let segments = message_flow_segments(
-                    message.sequence_number,
-                    &message.message,
-                    FLOW_ORDER,
-                    FLOW_ENCODING,
-                    FLOW_CCSID,
-                    agreed.max_transmission_size,
-                    index + 1 == count,
-                )
-                .map_err(|e| e.to_string())?;
-                for segment in segments {
-                    let bytes = segment.encode().map_err(|e| e.to_string())?;
-                    write_all(writer, &bytes)?;
-                    self.bytes_sent
-                        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                }
-                self.current_sequence
-                    .store(message.sequence_number, Ordering::Relaxed);
+            for microseconds in &batch.queue_times_us {
+                self.indicators.transmission_queue_time_us.record(*microseconds);
             }
+            for (index, message) in batch.messages.iter().enumerate() {
+                self.send_message(
+                    writer,
+                    message,
+                    agreed,
+                    index + 1 == count,
+                    &mut compressed,
+                )?;
+            }
+            // NETTIME: from the batch's end on the socket to the partner's confirmation.
+            let sent = Instant::now();
             let confirmed = confirmed_sequence(&read_flow(transport)?)?;
+            self.indicators
+                .network_time_us
+                .record(sent.elapsed().as_micros() as u64);
             if confirmed != batch.last_sequence() {
                 return Err(format!(
                     "the partner confirmed sequence number {confirmed}, the batch ended at {}: sequence numbers out of step (RESET CHANNEL)",
@@ -681,6 +688,56 @@ impl SenderMca {
 }
 
 impl SenderMca {
+    /// One message's MESSAGE_DATA segments, each compressed on its own as COMPHDR and COMPMSG
+    /// agreed (`end_of_batch`: the last asks for confirmation); COMPRATE and COMPTIME count
+    /// it.
+    fn send_message(
+        &self,
+        writer: &TcpStream,
+        message: &super::sync_queue::BatchMessage,
+        agreed: Agreed,
+        end_of_batch: bool,
+        compressed: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        let segments = message_flow_segments(
+            message.sequence_number,
+            &message.message,
+            FLOW_ORDER,
+            FLOW_ENCODING,
+            FLOW_CCSID,
+            agreed.max_transmission_size,
+            end_of_batch,
+        )
+        .map_err(|e| e.to_string())?;
+        let (mut raw, mut wire, mut nanoseconds) = (0u64, 0u64, 0u64);
+        let mut used = SegmentCompression::NONE;
+        for (position, mut segment) in segments.into_iter().enumerate() {
+            raw += segment.payload.len() as u64;
+            if agreed.compression.is_active() {
+                let started = Instant::now();
+                let flags =
+                    agreed
+                        .compression
+                        .compress(position == 0, &segment.payload, FLOW_ORDER, compressed);
+                nanoseconds += started.elapsed().as_nanos() as u64;
+                if flags != 0 {
+                    std::mem::swap(&mut segment.payload, compressed);
+                    segment.header.flags2 = ControlFlags2(flags);
+                    used = segments_used(used, flags, agreed.compression);
+                }
+            }
+            wire += segment.payload.len() as u64;
+            let bytes = segment.encode().map_err(|e| e.to_string())?;
+            write_all(writer, &bytes)?;
+            self.bytes_sent
+                .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        }
+        self.indicators.message_moved(used, raw, wire, nanoseconds);
+        self.current_sequence
+            .store(message.sequence_number, Ordering::Relaxed);
+        Ok(())
+    }
+
     /// BATCHHB: whether a batch is about to start (a message waits, nothing is in doubt)
     /// after more than BATCHHB milliseconds without a flow from the partner.
     fn batch_heartbeat_due(
@@ -699,6 +756,26 @@ impl SenderMca {
         agent
             .wait_for_message(Duration::ZERO)
             .map_err(|e| e.to_string())
+    }
+}
+
+/// The techniques a message's segments used so far, with a segment's ControlFlags2 `flags`.
+pub(crate) fn segments_used(
+    used: SegmentCompression,
+    flags: u8,
+    agreed: SegmentCompression,
+) -> SegmentCompression {
+    SegmentCompression {
+        header: if flags & ControlFlags2::HDRCOMP != 0 {
+            agreed.header
+        } else {
+            used.header
+        },
+        message: if flags & ControlFlags2::MSGCOMP != 0 {
+            agreed.message
+        } else {
+            used.message
+        },
     }
 }
 
@@ -917,6 +994,10 @@ fn initial_data_answer(flow: &ferrite_protocol::segment::Segment) -> Result<Init
 }
 
 impl ReceiverProgress for SenderMca {
+    fn indicators(&self) -> &ChannelIndicators {
+        &self.indicators
+    }
+
     fn message_received(&self, bytes: usize) {
         self.messages.fetch_add(1, Ordering::Relaxed);
         self.bytes_received
