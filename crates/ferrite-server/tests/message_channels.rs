@@ -1549,6 +1549,13 @@ fn every_compression_technique_carries_messages_between_two_queue_managers() {
         let (rate, _) = shown(&display, "COMPRATE").split_once(',').unwrap();
         assert!(rate.trim().parse::<u64>().unwrap() > 50, "{display}");
         assert!(shown(&display, "COMPTIME").contains(','), "{display}");
+        // A sender's time indicators: on the transmission queue, and the confirm round trip.
+        for indicator in ["XQTIME", "NETTIME"] {
+            let (short, long) = shown(&display, indicator).split_once(',').unwrap();
+            assert!(short.trim().parse::<u64>().is_ok(), "{display}");
+            assert!(long.trim().parse::<u64>().is_ok(), "{display}");
+        }
+        pcf_shows_compression_and_time_indicators(&qm1, header, message);
         let sent_bytes: u64 = shown(&display, "BYTSSENT").parse().unwrap();
         assert!(
             sent_bytes < (large.len() / 2) as u64,
@@ -1574,6 +1581,43 @@ fn every_compression_technique_carries_messages_between_two_queue_managers() {
         assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
         assert!(sender.wait_ended(PATIENCE));
     }
+}
+
+/// PCF Inquire Channel Status: COMPHDR and COMPMSG as MQCFIL of MQCOMPRESS_* values,
+/// COMPRATE, COMPTIME, XQTIME and NETTIME as MQCFIL pairs.
+fn pcf_shows_compression_and_time_indicators(qm1: &Listener, header: &str, message: &str) {
+    use ferrite_command::pcf::Parameter;
+    use ferrite_constants::{channel::*, pcf::*, pcf_selector::*};
+    let (status, responses) = pcf(
+        qm1,
+        MQCMD_INQUIRE_CHANNEL_STATUS,
+        vec![Parameter::string(MQCACH_CHANNEL_NAME, CHANNEL)],
+    );
+    assert_eq!(status, 0);
+    let list = |id: i32| match responses[0].iter().find(|p| p.id() == id) {
+        Some(Parameter::IntegerList { values, .. }) => values.clone(),
+        other => panic!("{id}: {other:?}"),
+    };
+    let technique = |keyword: &str| match keyword {
+        "SYSTEM" => MQCOMPRESS_SYSTEM,
+        "RLE" => MQCOMPRESS_RLE,
+        "ZLIBFAST" => MQCOMPRESS_ZLIBFAST,
+        "ZLIBHIGH" => MQCOMPRESS_ZLIBHIGH,
+        _ => MQCOMPRESS_NONE,
+    };
+    assert_eq!(list(MQIACH_HDR_COMPRESSION), vec![technique(header); 2]);
+    assert_eq!(list(MQIACH_MSG_COMPRESSION), vec![technique(message); 2]);
+    for id in [
+        MQIACH_COMPRESSION_RATE,
+        MQIACH_COMPRESSION_TIME,
+        MQIACH_XMITQ_TIME_INDICATOR,
+        MQIACH_NETWORK_TIME_INDICATOR,
+    ] {
+        let pair = list(id);
+        assert_eq!(pair.len(), 2, "{id}");
+        assert!(pair.iter().all(|value| *value >= 0), "{id}: {pair:?}");
+    }
+    assert!(list(MQIACH_COMPRESSION_RATE)[0] > 50);
 }
 
 #[test]
