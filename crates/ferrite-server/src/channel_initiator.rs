@@ -257,10 +257,23 @@ impl ChinitShared {
         if senders.get(name).is_some_and(|sender| !sender.ended()) {
             return Err(format!("channel {name} is already running"));
         }
-        let sender = SenderMca::start(self.queue_manager.clone(), channel, self.log.clone())
-            .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
+        let sender = SenderMca::start(
+            self.queue_manager.clone(),
+            channel,
+            self.log.clone(),
+            self.key_repository(),
+        )
+        .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
         senders.insert(name.to_string(), sender.clone());
         Ok(sender)
+    }
+
+    /// The queue manager's key repository (SSLKEYR).
+    pub(crate) fn key_repository(&self) -> std::path::PathBuf {
+        crate::tls::key_repository(
+            self.queue_manager.directory(),
+            &self.config.ssl_key_repository,
+        )
     }
 
     /// Whether the MCA of channel `name` started from this end (or requested) is running.
@@ -276,7 +289,7 @@ impl ChinitShared {
     pub(crate) fn start_requested_server(
         &self,
         channel: ferrite_queue_manager::ChannelDefinition,
-        stream: TcpStream,
+        stream: ferrite_protocol::transport::Stream,
         partner: String,
     ) -> Result<Arc<SenderMca>, String> {
         let name = channel.name.clone();
@@ -556,7 +569,12 @@ impl ChannelInitiator {
     /// PING CHANNEL of a SDR channel that is not running (`sender_mca::ping`).
     pub fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
         let channel = self.stopped_sending_channel(name)?;
-        crate::message_channel::sender_mca::ping(&self.shared.queue_manager, &channel, data_length)
+        crate::message_channel::sender_mca::ping(
+            &self.shared.queue_manager,
+            &channel,
+            data_length,
+            &self.shared.key_repository(),
+        )
     }
 
     /// RESOLVE CHANNEL(name) ACTION(COMMIT | BACKOUT) of a SDR or SVR channel that is not

@@ -1723,3 +1723,97 @@ fn a_corrupt_compressed_segment_ends_the_channel_and_loses_nothing() {
     assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
     assert!(sender.wait_ended(PATIENCE));
 }
+
+/// A self-signed certificate for each queue manager (`CN=QM1,O=Ferrite`, `CN=QM2,O=Ferrite`,
+/// naming 127.0.0.1), each trusting the other's through its key repository's ca.crt.
+fn exchange_certificates(qm1: &Listener, qm2: &Listener) {
+    let repository = |listener: &Listener| listener.fixture.directory.path().join("tls");
+    for (listener, name) in [(qm1, "QM1"), (qm2, "QM2")] {
+        ferrite_server::tls::create_self_signed(&repository(listener), name).unwrap();
+    }
+    for (from, to) in [(qm1, qm2), (qm2, qm1)] {
+        std::fs::copy(
+            repository(from).join("qm.crt"),
+            repository(to).join("ca.crt"),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn tls_message_channels_check_cipher_specs_and_peer_names_at_both_ends() {
+    let (qm1, qm2) = pair(
+        "NPMSPEED(NORMAL) SSLCIPH(TLS_AES_256_GCM_SHA384) SSLCAUTH(REQUIRED) SSLPEER('CN=QM1') COMPMSG(ANY)",
+        "NPMSPEED(NORMAL) SSLCIPH(TLS_AES_256_GCM_SHA384) SSLPEER('CN=QM2, O=Ferrite') COMPMSG(ZLIBFAST)",
+    );
+    exchange_certificates(&qm1, &qm2);
+    let (mqsc1, mqsc2) = (console(&qm1), console(&qm2));
+    let ping = run_ok(&mqsc1, &format!("PING CHANNEL({CHANNEL})"));
+    assert!(ping.contains("AMQ8020I"), "{ping}");
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    put_numbered(&qm1.fixture.queue_manager, 0..5);
+    expect_numbered(&qm2.fixture.queue_manager, 0..5);
+    let large = compressible(200_000);
+    put_data(&qm1.fixture.queue_manager, &large);
+    assert_eq!(get_data(&qm2.fixture.queue_manager), large, "segments inside TLS");
+    wait_until("confirmed", || sender.snapshot().last_sequence == 6);
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+
+    // Each refusal leaves the sender retrying, nothing delivered, and says why at the end
+    // that refused (MQ's AMQ9631E, AMQ9639E, AMQ9636E).
+    let cases = [
+        // CipherSpecs that differ: the handshake agrees a suite the receiver does not accept.
+        (
+            "SSLCIPH(TLS_AES_256_GCM_SHA384) SSLPEER('CN=QM1')",
+            "SSLCIPH(TLS_AES_128_GCM_SHA256) SSLPEER(' ')",
+            &qm2,
+            "AMQ9631E",
+        ),
+        // TLS at one end only.
+        ("SSLCIPH(' ') SSLPEER(' ')", "SSLCIPH(TLS_AES_128_GCM_SHA256)", &qm2, "AMQ9639E"),
+        (
+            "SSLCIPH(TLS_AES_128_GCM_SHA256)",
+            "SSLCIPH(' ') SSLPEER(' ')",
+            &qm2,
+            "AMQ9639E",
+        ),
+        // The receiver's SSLPEER does not name the sender's certificate.
+        (
+            "SSLCIPH(TLS_AES_128_GCM_SHA256) SSLPEER('CN=SOMEONE.ELSE')",
+            "SSLCIPH(TLS_AES_128_GCM_SHA256)",
+            &qm2,
+            "AMQ9636E",
+        ),
+        // The sender's SSLPEER does not name the receiver's certificate.
+        (
+            "SSLCIPH(TLS_AES_128_GCM_SHA256) SSLPEER(' ')",
+            "SSLCIPH(TLS_AES_128_GCM_SHA256) SSLPEER('CN=NOT.QM2')",
+            &qm1,
+            "AMQ9636E",
+        ),
+    ];
+    for (receiver, sending, refusing, message) in cases {
+        run_ok(&mqsc2, &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) {receiver}"));
+        run_ok(&mqsc1, &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) {sending}"));
+        refusing.log.lock().unwrap().clear();
+        put_numbered(&qm1.fixture.queue_manager, 0..1);
+        let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+        wait_until("the refusal", || logged(refusing, message));
+        wait_until("retrying", || sender.status() == SenderStatus::Retrying);
+        assert_eq!(depth(&qm2.fixture.queue_manager, "APP.IN"), 0, "{message}");
+        assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+        assert!(sender.wait_ended(PATIENCE));
+    }
+    // Agreeing again, the waiting messages arrive once.
+    run_ok(&mqsc2, &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) SSLPEER('CN=QM1')"));
+    run_ok(&mqsc1, &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) SSLPEER('CN=QM2')"));
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..1);
+    wait_until("all sent", || transmission_queue_looks_empty(&qm1.fixture.queue_manager));
+    for _ in 1..cases.len() {
+        expect_numbered(&qm2.fixture.queue_manager, 0..1);
+    }
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+}

@@ -11,13 +11,12 @@
 //! MCA then runs on the requester's socket ([`start_server`]), or a SDR channel, which closes
 //! the socket and starts itself to its CONNAME ([`call_back`]).
 
-use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use ferrite_constants::misc::{MQRQ_CHANNEL_STOPPED_ERROR, MQRQ_CHANNEL_STOPPED_OK};
 use ferrite_mqi::channel_events::MessageChannelEvent;
-use ferrite_protocol::transport::Transport;
+use ferrite_protocol::transport::{Stream, Transport};
 use ferrite_queue_manager::ChannelDefinition;
 
 use super::negotiation::Agreed;
@@ -47,7 +46,7 @@ pub(crate) enum Handoff {
 pub(crate) fn start_server(
     chinit: &Arc<ChinitShared>,
     instance: &ChannelInstance,
-    stream: TcpStream,
+    stream: Stream,
     channel: ChannelDefinition,
 ) {
     let name = channel.name.clone();
@@ -145,7 +144,7 @@ fn stopped<'a>(
 pub(crate) fn start_receiver(
     chinit: Arc<ChinitShared>,
     instance: Arc<ChannelInstance>,
-    stream: TcpStream,
+    stream: Stream,
     handoff: ReceiverHandoff,
 ) {
     chinit.live_conversations.fetch_add(1, Ordering::AcqRel);
@@ -154,7 +153,6 @@ pub(crate) fn start_receiver(
     let running = chinit.clone();
     let spawned = std::thread::Builder::new().name(name).spawn(move || {
         let chinit = running;
-        let _ = stream.set_nonblocking(false);
         let mut transport = Transport::new(stream);
         transport.set_limits(
             handoff.agreed.max_transmission_size,

@@ -38,7 +38,7 @@ use ferrite_protocol::message_channel::{
 };
 use ferrite_protocol::compression::SegmentCompression;
 use ferrite_protocol::segment::{ControlFlags1, ControlFlags2, SegmentType};
-use ferrite_protocol::transport::Transport;
+use ferrite_protocol::transport::{Stream, Transport};
 use ferrite_queue_manager::objects::message_channel::{parse_connection_name, ChannelType};
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
@@ -127,6 +127,8 @@ pub struct SenderMca {
     user_stop: AtomicBool,
     /// COMPHDR, COMPMSG, COMPRATE, COMPTIME, XQTIME, NETTIME.
     pub indicators: ChannelIndicators,
+    /// The queue manager's key repository (a channel with SSLCIPH runs TLS with it).
+    key_repository: std::path::PathBuf,
     log: crate::MessageSink,
 }
 
@@ -154,9 +156,10 @@ impl SenderMca {
         queue_manager: Arc<QueueManager>,
         channel: ChannelDefinition,
         log: crate::MessageSink,
+        key_repository: std::path::PathBuf,
     ) -> std::io::Result<Arc<SenderMca>> {
         assert!(channel.channel_type.sends() || channel.channel_type == ChannelType::Requester);
-        let mca = SenderMca::new(&channel, log);
+        let mca = SenderMca::new(&channel, log, key_repository);
         let running = mca.clone();
         std::thread::Builder::new()
             .name(format!("mca-{}", channel.name))
@@ -171,11 +174,11 @@ impl SenderMca {
         queue_manager: Arc<QueueManager>,
         channel: ChannelDefinition,
         log: crate::MessageSink,
-        stream: TcpStream,
+        stream: Stream,
         partner: String,
     ) -> std::io::Result<Arc<SenderMca>> {
         assert_eq!(channel.channel_type, ChannelType::Server);
-        let mca = SenderMca::new(&channel, log);
+        let mca = SenderMca::new(&channel, log, std::path::PathBuf::new());
         *mca.connection_name.lock().unwrap() = partner;
         let running = mca.clone();
         std::thread::Builder::new()
@@ -184,7 +187,11 @@ impl SenderMca {
         Ok(mca)
     }
 
-    fn new(channel: &ChannelDefinition, log: crate::MessageSink) -> Arc<SenderMca> {
+    fn new(
+        channel: &ChannelDefinition,
+        log: crate::MessageSink,
+        key_repository: std::path::PathBuf,
+    ) -> Arc<SenderMca> {
         Arc::new(SenderMca {
             channel: channel.name.clone(),
             channel_type: channel.channel_type,
@@ -206,6 +213,7 @@ impl SenderMca {
             announced: AtomicBool::new(false),
             user_stop: AtomicBool::new(false),
             indicators: ChannelIndicators::default(),
+            key_repository,
             log,
         })
     }
@@ -428,7 +436,7 @@ impl SenderMca {
         &self,
         queue_manager: &Arc<QueueManager>,
         channel: &ChannelDefinition,
-        stream: TcpStream,
+        stream: Stream,
     ) {
         self.set_status(SenderStatus::Binding);
         let outcome = self.send_on(queue_manager, channel, stream, &mut 0);
@@ -465,13 +473,14 @@ impl SenderMca {
         &self,
         queue_manager: &Arc<QueueManager>,
         channel: &ChannelDefinition,
-        stream: TcpStream,
+        stream: Stream,
     ) -> Result<(), String> {
-        let _ = stream.set_nodelay(true);
-        stream
+        let socket = raw_socket(&stream)?;
+        let _ = socket.set_nodelay(true);
+        socket
             .set_read_timeout(Some(ANSWER_TIMEOUT))
             .map_err(|e| e.to_string())?;
-        *self.socket.lock().unwrap() = Some(stream.try_clone().map_err(|e| e.to_string())?);
+        *self.socket.lock().unwrap() = Some(socket);
         if self.stopping() {
             return Ok(());
         }
@@ -552,7 +561,7 @@ impl SenderMca {
         channel: &ChannelDefinition,
         attempts: &mut u64,
     ) -> Result<(), String> {
-        let (stream, entry) = connect(channel)?;
+        let (stream, entry) = connect(channel, &self.key_repository)?;
         *self.connection_name.lock().unwrap() = entry;
         if channel.channel_type == ChannelType::Requester {
             return self.request(queue_manager, channel, stream);
@@ -567,16 +576,17 @@ impl SenderMca {
         &self,
         queue_manager: &Arc<QueueManager>,
         channel: &ChannelDefinition,
-        stream: TcpStream,
+        stream: Stream,
         attempts: &mut u64,
     ) -> Result<(), String> {
-        let _ = stream.set_nodelay(true);
-        stream
+        let socket = raw_socket(&stream)?;
+        let _ = socket.set_nodelay(true);
+        socket
             .set_read_timeout(Some(ANSWER_TIMEOUT))
             .map_err(|e| e.to_string())?;
-        *self.socket.lock().unwrap() = Some(stream.try_clone().map_err(|e| e.to_string())?);
+        *self.socket.lock().unwrap() = Some(socket.try_clone().map_err(|e| e.to_string())?);
         // Message segments are written as they are cut (CONFIRM_REQUEST on the last only).
-        let writer = stream.try_clone().map_err(|e| e.to_string())?;
+        let mut writer = stream.try_clone().map_err(|e| e.to_string())?;
         if self.stop.load(Ordering::Acquire) == FORCE {
             return Ok(());
         }
@@ -605,14 +615,22 @@ impl SenderMca {
         self.announce_started(queue_manager);
         *attempts = 0;
         self.indicators.negotiated(agreed.compression);
-        self.send_batches(&mut transport, &writer, &mut agent, &channel, agreed)
+        self.send_batches(
+            &mut transport,
+            &socket,
+            &mut writer,
+            &mut agent,
+            &channel,
+            agreed,
+        )
     }
 
     /// Batches while the transmission queue has messages; Ok after DISCINT idle or at STOP.
     fn send_batches(
         &self,
         transport: &mut Transport,
-        writer: &TcpStream,
+        socket: &TcpStream,
+        writer: &mut Stream,
         agent: &mut SendingAgent,
         channel: &ChannelDefinition,
         agreed: Agreed,
@@ -632,7 +650,7 @@ impl SenderMca {
             if self.batch_heartbeat_due(agent, channel, last_flow)? {
                 // BATCHHB: the partner is asked to answer before messages leave the
                 // transmission queue; if it has gone they stay there, not in doubt.
-                exchange_heartbeat(transport, writer, heartbeat)?;
+                exchange_heartbeat(transport, socket, heartbeat)?;
                 self.batch_heartbeats.fetch_add(1, Ordering::Relaxed);
                 last_flow = Instant::now();
             }
@@ -641,13 +659,13 @@ impl SenderMca {
                     return Ok(());
                 }
                 if agreed.heartbeat_interval != 0 && last_flow.elapsed() >= heartbeat {
-                    exchange_heartbeat(transport, writer, heartbeat)?;
+                    exchange_heartbeat(transport, socket, heartbeat)?;
                     last_flow = Instant::now();
                 }
                 agent
                     .wait_for_message(IDLE_WAIT_SLICE)
                     .map_err(|e| e.to_string())?;
-                partner_still_there(transport, writer)?;
+                partner_still_there(transport, socket)?;
                 continue;
             };
             self.in_doubt.store(1, Ordering::Relaxed);
@@ -693,7 +711,7 @@ impl SenderMca {
     /// it.
     fn send_message(
         &self,
-        writer: &TcpStream,
+        writer: &mut Stream,
         message: &super::sync_queue::BatchMessage,
         agreed: Agreed,
         end_of_batch: bool,
@@ -867,8 +885,40 @@ fn heartbeat_answered(transport: &mut Transport) -> Result<(), String> {
     Ok(())
 }
 
-/// Connects to the first address of CONNAME that answers: the socket and the entry.
-fn connect(channel: &ChannelDefinition) -> Result<(TcpStream, String), String> {
+/// Connects to the first address of CONNAME that answers: the stream and the entry. With
+/// SSLCIPH the stream runs TLS with the key repository `key_repository`
+/// (`tls::message_channel_client`): a handshake that fails (no CipherSpec in common, a
+/// certificate the partner does not trust) or a partner certificate that does not match
+/// SSLPEER is an error, and the channel retries as after any failed connection.
+fn connect(
+    channel: &ChannelDefinition,
+    key_repository: &std::path::Path,
+) -> Result<(Stream, String), String> {
+    let (socket, entry, host) = connect_tcp(channel)?;
+    if channel.ssl_cipher_spec.is_empty() {
+        return Ok((Stream::Tcp(socket), entry));
+    }
+    let name = &channel.name;
+    let client = crate::tls::message_channel_client(key_repository, &channel.ssl_cipher_spec)
+        .map_err(|error| format!("AMQ9642E channel {name}: no usable TLS key repository: {error}"))?;
+    socket
+        .set_read_timeout(Some(ANSWER_TIMEOUT))
+        .and_then(|()| socket.set_write_timeout(Some(ANSWER_TIMEOUT)))
+        .map_err(|e| e.to_string())?;
+    let tls = client.connect(socket, &host).map_err(|error| {
+        format!(
+            "AMQ9631E channel {name}: the TLS handshake with {entry} failed ({error}); SSLCIPH({}) must be a CipherSpec the partner's channel accepts, with certificates each end trusts",
+            channel.ssl_cipher_spec
+        )
+    })?;
+    let _ = tls.set_write_timeout(None);
+    crate::tls::check_partner(channel, &crate::tls::stream_security(&tls))?;
+    Ok((Stream::Tls(tls), entry))
+}
+
+/// The TCP connection to the first address of CONNAME that answers: the socket, the entry
+/// and its host.
+fn connect_tcp(channel: &ChannelDefinition) -> Result<(TcpStream, String, String), String> {
     let mut failures = Vec::new();
     for entry in &channel.message.connection_names {
         let Some((host, port)) = parse_connection_name(entry) else {
@@ -884,7 +934,7 @@ fn connect(channel: &ChannelDefinition) -> Result<(TcpStream, String), String> {
         };
         for address in addresses {
             match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
-                Ok(stream) => return Ok((stream, entry.clone())),
+                Ok(stream) => return Ok((stream, entry.clone(), host)),
                 Err(error) => failures.push(format!("{entry}: {error}")),
             }
         }
@@ -901,8 +951,9 @@ pub fn ping(
     queue_manager: &Arc<QueueManager>,
     channel: &ChannelDefinition,
     data_length: usize,
+    key_repository: &std::path::Path,
 ) -> Result<(), String> {
-    let (stream, _) = connect(channel)?;
+    let (stream, _) = connect(channel, key_repository)?;
     stream
         .set_read_timeout(Some(ANSWER_TIMEOUT))
         .map_err(|e| e.to_string())?;
@@ -932,9 +983,19 @@ pub fn ping(
     Ok(())
 }
 
-fn write_all(mut stream: &TcpStream, bytes: &[u8]) -> Result<(), String> {
+fn write_all(stream: &mut Stream, bytes: &[u8]) -> Result<(), String> {
     use std::io::Write;
     stream.write_all(bytes).map_err(|e| e.to_string())
+}
+
+/// The TCP socket under `stream` (timeouts, peeks, shutdown by STOP CHANNEL MODE(FORCE)).
+pub(crate) fn raw_socket(stream: &Stream) -> Result<TcpStream, String> {
+    match stream {
+        Stream::Tcp(socket) => socket.try_clone(),
+        Stream::Tls(tls) => tls.socket().try_clone(),
+        Stream::Unix(_) => Err(std::io::Error::other("a message channel runs on TCP")),
+    }
+    .map_err(|e| e.to_string())
 }
 
 fn read_flow(transport: &mut Transport) -> Result<ferrite_protocol::segment::Segment, String> {
@@ -1011,10 +1072,50 @@ impl ReceiverProgress for SenderMca {
     }
 }
 
+/// [`partner_still_there`] on a TLS session: bytes on the socket may be TLS records that
+/// carry no flow (an alert, a key update), so the flow is read with a short timeout instead
+/// of peeked at; a read that times out keeps what it had read in the transport.
+fn tls_partner_still_there(transport: &mut Transport, socket: &TcpStream) -> Result<(), String> {
+    const GLANCE: Duration = Duration::from_millis(1);
+    socket
+        .set_read_timeout(Some(GLANCE))
+        .map_err(|e| e.to_string())?;
+    let read = transport.read_flow();
+    socket
+        .set_read_timeout(Some(ANSWER_TIMEOUT))
+        .map_err(|e| e.to_string())?;
+    match read {
+        Err(ferrite_protocol::transport::TransportError::Io(error))
+            if matches!(
+                error.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            Ok(())
+        }
+        Err(ferrite_protocol::transport::TransportError::Closed) => {
+            Err("the partner closed the connection".to_string())
+        }
+        Err(error) => Err(error.to_string()),
+        Ok(flow) => match flow.header.segment_type {
+            SegmentType::StatusData => Err(format!(
+                "the partner ended the channel ({})",
+                confirmed_sequence(&flow).err().unwrap_or_default()
+            )),
+            other => Err(format!(
+                "protocol error: {other:?} from the partner between batches"
+            )),
+        },
+    }
+}
+
 /// Between batches the partner sends nothing unasked: a connection it closed (a requester
 /// or receiver stopped) or a flow it sent (STATUS_DATA ending the channel, or garbage) ends
 /// the session, found without waiting for the next heartbeat.
 fn partner_still_there(transport: &mut Transport, socket: &TcpStream) -> Result<(), String> {
+    if matches!(transport.stream(), Stream::Tls(_)) {
+        return tls_partner_still_there(transport, socket);
+    }
     socket.set_nonblocking(true).map_err(|e| e.to_string())?;
     let mut byte = [0u8; 1];
     let peeked = socket.peek(&mut byte);
