@@ -1817,3 +1817,22 @@ fn tls_message_channels_check_cipher_specs_and_peer_names_at_both_ends() {
     assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
     assert!(sender.wait_ended(PATIENCE));
 }
+
+#[test]
+fn a_requester_and_its_server_run_tls_on_the_requesters_connection() {
+    let (qm1, qm2) = requester_pair("SSLCIPH(ANY_TLS13) SSLCAUTH(REQUIRED) SSLPEER('CN=QM2')");
+    exchange_certificates(&qm1, &qm2);
+    run_ok(
+        &console(&qm2),
+        &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(RQSTR) SSLCIPH(TLS_CHACHA20_POLY1305_SHA256) SSLPEER('CN=QM1')"),
+    );
+    put_numbered(&qm1.fixture.queue_manager, 0..4);
+    run_ok(&console(&qm2), &format!("START CHANNEL({CHANNEL})"));
+    expect_numbered(&qm2.fixture.queue_manager, 0..4);
+    let server = qm1.chinit.sender(CHANNEL).expect("the requester started the SVR");
+    wait_until("confirmed", || server.snapshot().last_sequence == 4);
+    let requester = qm2.chinit.sender(CHANNEL).unwrap();
+    assert!(qm2.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(requester.wait_ended(PATIENCE));
+    assert!(server.wait_ended(PATIENCE));
+}
