@@ -28,10 +28,10 @@
 //!
 //! A failure the channel initiator reports is `CSQM134E ... verb FAILED: reason`.
 
-use std::time::{SystemTime, UNIX_EPOCH};
 use ferrite_queue_manager::objects::message_channel::{
     compression_list_text, HEADER_COMPRESSION_KEYWORDS, MESSAGE_COMPRESSION_KEYWORDS,
 };
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::attributes::{date_time, generic_match, AttributeValue};
 use crate::channel_initiator::{
@@ -176,13 +176,22 @@ pub(crate) fn message_status_attributes(
             "COMPMSG",
             compression_pair(MESSAGE_COMPRESSION_KEYWORDS, indicators.message_compression),
         ),
-        ("COMPRATE", AttributeValue::Pair(running(indicators.compression_rate))),
-        ("COMPTIME", AttributeValue::Pair(running(indicators.compression_time_us))),
+        (
+            "COMPRATE",
+            AttributeValue::Pair(running(indicators.compression_rate)),
+        ),
+        (
+            "COMPTIME",
+            AttributeValue::Pair(running(indicators.compression_time_us)),
+        ),
         (
             "XQTIME",
             AttributeValue::Pair(running(indicators.transmission_queue_time_us)),
         ),
-        ("NETTIME", AttributeValue::Pair(running(indicators.network_time_us))),
+        (
+            "NETTIME",
+            AttributeValue::Pair(running(indicators.network_time_us)),
+        ),
     ]
 }
 

@@ -25,9 +25,10 @@
 
 use ferrite_queue_manager::objects::message_channel::{
     compression_list_text, connection_name_text, parse_compression_list, parse_connection_name,
-    split_connection_names, ChannelType, MessageChannelAttributes, HEADER_COMPRESSION_KEYWORDS,
-    HEADER_COMPRESSION_LIST_MAX, MESSAGE_COMPRESSION_KEYWORDS, MESSAGE_COMPRESSION_LIST_MAX, NonPersistentMessageSpeed, PutAuthority, BATCH_DATA_LIMIT_KIB_MAX,
-    BATCH_HEARTBEAT_MS_MAX, BATCH_INTERVAL_MS_MAX, BATCH_SIZE_MAX, CONNECTION_NAME_LENGTH_MAX,
+    split_connection_names, ChannelType, MessageChannelAttributes, NonPersistentMessageSpeed,
+    PutAuthority, BATCH_DATA_LIMIT_KIB_MAX, BATCH_HEARTBEAT_MS_MAX, BATCH_INTERVAL_MS_MAX,
+    BATCH_SIZE_MAX, CONNECTION_NAME_LENGTH_MAX, HEADER_COMPRESSION_KEYWORDS,
+    HEADER_COMPRESSION_LIST_MAX, MESSAGE_COMPRESSION_KEYWORDS, MESSAGE_COMPRESSION_LIST_MAX,
     RETRY_COUNT_MAX, RETRY_INTERVAL_SECONDS_MAX, SEQUENCE_WRAP_MAX, SEQUENCE_WRAP_MIN,
 };
 use ferrite_queue_manager::objects::{

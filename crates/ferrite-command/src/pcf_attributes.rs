@@ -8,10 +8,10 @@ use ferrite_constants::{
     misc::*, object_type::*, open_options::*, pcf_selector::*, persistence::*, platform::*,
     priority::*, queue_type::*, selector::*, shareability::*, syncpoint::*, trigger_type::*,
 };
-use ferrite_queue_manager::{ObjectDefinition, ObjectTimes, ObjectType};
 use ferrite_queue_manager::objects::message_channel::{
     HEADER_COMPRESSION_KEYWORDS, MESSAGE_COMPRESSION_KEYWORDS,
 };
+use ferrite_queue_manager::{ObjectDefinition, ObjectTimes, ObjectType};
 
 use crate::attributes::AttributeValue;
 use crate::object_commands;

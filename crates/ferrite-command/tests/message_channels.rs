@@ -72,8 +72,14 @@ fn each_channel_type_has_mq_defaults_and_survives_restart() {
     }
     let receiver = ok(&queue_manager, "DISPLAY CHANNEL(QM2.TO.QM1) ALL");
     assert!(receiver.contains("PUTAUT(CTX)"), "{receiver}");
-    assert!(receiver.contains("COMPHDR(NONE)"), "MQ's default: {receiver}");
-    assert!(receiver.contains("COMPMSG(NONE)"), "MQ's default: {receiver}");
+    assert!(
+        receiver.contains("COMPHDR(NONE)"),
+        "MQ's default: {receiver}"
+    );
+    assert!(
+        receiver.contains("COMPMSG(NONE)"),
+        "MQ's default: {receiver}"
+    );
     ok(
         &queue_manager,
         "ALTER CHANNEL(QM2.TO.QM1) CHLTYPE(RCVR) COMPHDR(SYSTEM, NONE) COMPMSG(ANY)",

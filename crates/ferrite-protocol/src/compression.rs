@@ -159,10 +159,7 @@ impl Compression {
 
 /// A list as INITIAL_DATA carries it: the techniques in order, then NOT_AVAILABLE. ANY
 /// stands for every technique of `techniques` (NONE last).
-pub fn encode_list<const N: usize>(
-    list: &[Compression],
-    techniques: &[Compression],
-) -> [u8; N] {
+pub fn encode_list<const N: usize>(list: &[Compression], techniques: &[Compression]) -> [u8; N] {
     let mut entries = [NOT_AVAILABLE; N];
     let expanded = expand_any(list, techniques);
     for (entry, technique) in entries.iter_mut().zip(expanded) {
@@ -244,13 +241,7 @@ impl SegmentCompression {
     /// Compresses one MESSAGE_DATA segment's payload (`first`: the flow's first segment,
     /// which holds the header region) into `out`: the ControlFlags2 bits that say what `out`
     /// holds (0: `payload` as it is, compression not being worth it).
-    pub fn compress(
-        self,
-        first: bool,
-        payload: &[u8],
-        order: ByteOrder,
-        out: &mut Vec<u8>,
-    ) -> u8 {
+    pub fn compress(self, first: bool, payload: &[u8], order: ByteOrder, out: &mut Vec<u8>) -> u8 {
         debug_assert!(self.header != Compression::Any && self.message != Compression::Any);
         out.clear();
         let mut flags = 0u8;
@@ -510,9 +501,18 @@ mod tests {
     #[test]
     fn corrupt_rle_is_refused() {
         let mut out = Vec::new();
-        assert!(rle_decode(&[5, b'a'], &mut out, 100).is_err(), "truncated literal");
-        assert!(rle_decode(&[200], &mut out, 100).is_err(), "truncated repeat");
-        assert!(rle_decode(&[255, b'x'], &mut out, 10).is_err(), "expands too far");
+        assert!(
+            rle_decode(&[5, b'a'], &mut out, 100).is_err(),
+            "truncated literal"
+        );
+        assert!(
+            rle_decode(&[200], &mut out, 100).is_err(),
+            "truncated repeat"
+        );
+        assert!(
+            rle_decode(&[255, b'x'], &mut out, 10).is_err(),
+            "expands too far"
+        );
     }
 
     #[test]

@@ -289,8 +289,7 @@ impl Transport {
     pub fn read_flow(&mut self) -> Result<Segment, TransportError> {
         loop {
             while let Some(mut segment) = self.decoder.next_segment()? {
-                if segment.header.flags2.0 & (ControlFlags2::HDRCOMP | ControlFlags2::MSGCOMP)
-                    != 0
+                if segment.header.flags2.0 & (ControlFlags2::HDRCOMP | ControlFlags2::MSGCOMP) != 0
                 {
                     self.decompress(&mut segment)?;
                 }

@@ -1639,7 +1639,10 @@ fn ends_that_share_no_compression_technique_fall_back_to_none() {
     assert!(sent_bytes > data.len() as u64, "{display}");
     // The definitions' lists are what DISPLAY CHANNEL shows.
     let definition = run_ok(&console(&qm1), &format!("DISPLAY CHANNEL({CHANNEL}) ALL"));
-    assert!(definition.contains("COMPMSG(ZLIBHIGH,ZLIBFAST)"), "{definition}");
+    assert!(
+        definition.contains("COMPMSG(ZLIBHIGH,ZLIBFAST)"),
+        "{definition}"
+    );
     assert!(definition.contains("COMPHDR(SYSTEM)"), "{definition}");
     assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
     assert!(sender.wait_ended(PATIENCE));
@@ -1755,7 +1758,11 @@ fn tls_message_channels_check_cipher_specs_and_peer_names_at_both_ends() {
     expect_numbered(&qm2.fixture.queue_manager, 0..5);
     let large = compressible(200_000);
     put_data(&qm1.fixture.queue_manager, &large);
-    assert_eq!(get_data(&qm2.fixture.queue_manager), large, "segments inside TLS");
+    assert_eq!(
+        get_data(&qm2.fixture.queue_manager),
+        large,
+        "segments inside TLS"
+    );
     wait_until("confirmed", || sender.snapshot().last_sequence == 6);
     assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
     assert!(sender.wait_ended(PATIENCE));
@@ -1771,7 +1778,12 @@ fn tls_message_channels_check_cipher_specs_and_peer_names_at_both_ends() {
             "AMQ9631E",
         ),
         // TLS at one end only.
-        ("SSLCIPH(' ') SSLPEER(' ')", "SSLCIPH(TLS_AES_128_GCM_SHA256)", &qm2, "AMQ9639E"),
+        (
+            "SSLCIPH(' ') SSLPEER(' ')",
+            "SSLCIPH(TLS_AES_128_GCM_SHA256)",
+            &qm2,
+            "AMQ9639E",
+        ),
         (
             "SSLCIPH(TLS_AES_128_GCM_SHA256)",
             "SSLCIPH(' ') SSLPEER(' ')",
@@ -1794,8 +1806,14 @@ fn tls_message_channels_check_cipher_specs_and_peer_names_at_both_ends() {
         ),
     ];
     for (receiver, sending, refusing, message) in cases {
-        run_ok(&mqsc2, &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) {receiver}"));
-        run_ok(&mqsc1, &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) {sending}"));
+        run_ok(
+            &mqsc2,
+            &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) {receiver}"),
+        );
+        run_ok(
+            &mqsc1,
+            &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) {sending}"),
+        );
         refusing.log.lock().unwrap().clear();
         put_numbered(&qm1.fixture.queue_manager, 0..1);
         let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
@@ -1806,11 +1824,19 @@ fn tls_message_channels_check_cipher_specs_and_peer_names_at_both_ends() {
         assert!(sender.wait_ended(PATIENCE));
     }
     // Agreeing again, the waiting messages arrive once.
-    run_ok(&mqsc2, &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) SSLPEER('CN=QM1')"));
-    run_ok(&mqsc1, &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) SSLPEER('CN=QM2')"));
+    run_ok(
+        &mqsc2,
+        &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) SSLPEER('CN=QM1')"),
+    );
+    run_ok(
+        &mqsc1,
+        &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) SSLPEER('CN=QM2')"),
+    );
     let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
     expect_numbered(&qm2.fixture.queue_manager, 0..1);
-    wait_until("all sent", || transmission_queue_looks_empty(&qm1.fixture.queue_manager));
+    wait_until("all sent", || {
+        transmission_queue_looks_empty(&qm1.fixture.queue_manager)
+    });
     for _ in 1..cases.len() {
         expect_numbered(&qm2.fixture.queue_manager, 0..1);
     }
@@ -1829,7 +1855,10 @@ fn a_requester_and_its_server_run_tls_on_the_requesters_connection() {
     put_numbered(&qm1.fixture.queue_manager, 0..4);
     run_ok(&console(&qm2), &format!("START CHANNEL({CHANNEL})"));
     expect_numbered(&qm2.fixture.queue_manager, 0..4);
-    let server = qm1.chinit.sender(CHANNEL).expect("the requester started the SVR");
+    let server = qm1
+        .chinit
+        .sender(CHANNEL)
+        .expect("the requester started the SVR");
     wait_until("confirmed", || server.snapshot().last_sequence == 4);
     let requester = qm2.chinit.sender(CHANNEL).unwrap();
     assert!(qm2.chinit.stop_sender(CHANNEL, StopMode::Force));

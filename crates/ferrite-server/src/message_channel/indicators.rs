@@ -109,8 +109,7 @@ impl ChannelIndicators {
         self.header_compression[1].store(used.header.mqcompress(), Ordering::Relaxed);
         self.message_compression[1].store(used.message.mqcompress(), Ordering::Relaxed);
         if self.header_compression[0].load(Ordering::Relaxed) == Compression::None.mqcompress()
-            && self.message_compression[0].load(Ordering::Relaxed)
-                == Compression::None.mqcompress()
+            && self.message_compression[0].load(Ordering::Relaxed) == Compression::None.mqcompress()
         {
             return;
         }

@@ -362,16 +362,31 @@ mod tests {
         assert_eq!(&bytes[104..106], &[8, 0xFF]);
         assert_eq!(&bytes[106..109], &[4, 1, 0xFF]);
         let cases = [
-            ("COMPHDR(SYSTEM) COMPMSG(RLE)", Compression::System, Compression::Rle),
+            (
+                "COMPHDR(SYSTEM) COMPMSG(RLE)",
+                Compression::System,
+                Compression::Rle,
+            ),
             ("COMPMSG(ANY)", Compression::None, Compression::ZlibHigh),
-            ("COMPHDR(NONE) COMPMSG(ZLIBFAST)", Compression::None, Compression::None),
+            (
+                "COMPHDR(NONE) COMPMSG(ZLIBFAST)",
+                Compression::None,
+                Compression::None,
+            ),
         ];
         for (attributes, header, message) in cases {
-            mqsc_ok(&qm2, &format!("DEFINE CHANNEL(C) CHLTYPE(RCVR) REPLACE {attributes}"));
+            mqsc_ok(
+                &qm2,
+                &format!("DEFINE CHANNEL(C) CHLTYPE(RCVR) REPLACE {attributes}"),
+            );
             let receiver = qm2.channel("C").unwrap();
             let reply = answer(&proposal, &receiver, &qm2, 32768);
             let agreed = agreed(&proposal, &reply).expect("agreed");
-            assert_eq!(agreed.compression, SegmentCompression { header, message }, "{attributes}");
+            assert_eq!(
+                agreed.compression,
+                SegmentCompression { header, message },
+                "{attributes}"
+            );
         }
         // An answer choosing a technique the proposal did not offer is refused.
         let receiver = qm2.channel("C").unwrap();

@@ -32,11 +32,11 @@ use ferrite_mqi::channel_events::MessageChannelEvent;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
+use ferrite_protocol::compression::SegmentCompression;
 use ferrite_protocol::initial_data::InitialData;
 use ferrite_protocol::message_channel::{
     channel_header, message_flow_segments, PingData, ResetData,
 };
-use ferrite_protocol::compression::SegmentCompression;
 use ferrite_protocol::segment::{ControlFlags1, ControlFlags2, SegmentType};
 use ferrite_protocol::transport::{Stream, Transport};
 use ferrite_queue_manager::objects::message_channel::{parse_connection_name, ChannelType};
@@ -671,16 +671,12 @@ impl SenderMca {
             self.in_doubt.store(1, Ordering::Relaxed);
             let count = batch.messages.len();
             for microseconds in &batch.queue_times_us {
-                self.indicators.transmission_queue_time_us.record(*microseconds);
+                self.indicators
+                    .transmission_queue_time_us
+                    .record(*microseconds);
             }
             for (index, message) in batch.messages.iter().enumerate() {
-                self.send_message(
-                    writer,
-                    message,
-                    agreed,
-                    index + 1 == count,
-                    &mut compressed,
-                )?;
+                self.send_message(writer, message, agreed, index + 1 == count, &mut compressed)?;
             }
             // NETTIME: from the batch's end on the socket to the partner's confirmation.
             let sent = Instant::now();
@@ -733,10 +729,12 @@ impl SenderMca {
             raw += segment.payload.len() as u64;
             if agreed.compression.is_active() {
                 let started = Instant::now();
-                let flags =
-                    agreed
-                        .compression
-                        .compress(position == 0, &segment.payload, FLOW_ORDER, compressed);
+                let flags = agreed.compression.compress(
+                    position == 0,
+                    &segment.payload,
+                    FLOW_ORDER,
+                    compressed,
+                );
                 nanoseconds += started.elapsed().as_nanos() as u64;
                 if flags != 0 {
                     std::mem::swap(&mut segment.payload, compressed);
@@ -900,7 +898,9 @@ fn connect(
     }
     let name = &channel.name;
     let client = crate::tls::message_channel_client(key_repository, &channel.ssl_cipher_spec)
-        .map_err(|error| format!("AMQ9642E channel {name}: no usable TLS key repository: {error}"))?;
+        .map_err(|error| {
+            format!("AMQ9642E channel {name}: no usable TLS key repository: {error}")
+        })?;
     socket
         .set_read_timeout(Some(ANSWER_TIMEOUT))
         .and_then(|()| socket.set_write_timeout(Some(ANSWER_TIMEOUT)))

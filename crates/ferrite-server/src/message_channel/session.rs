@@ -154,12 +154,7 @@ fn receive_flows(
             Err(ferrite_protocol::transport::TransportError::Protocol(error)) => {
                 // A segment that breaks the protocol (one that does not decompress among
                 // them) ends the channel; the open batch is backed out and sent again.
-                let _ = send_status(
-                    transport,
-                    status_code::REMOTE_PROTOCOL_ERROR,
-                    0,
-                    true,
-                );
+                let _ = send_status(transport, status_code::REMOTE_PROTOCOL_ERROR, 0, true);
                 return Err(format!(
                     "AMQ9504E a protocol error was detected for the channel: {error}"
                 ));
