@@ -1146,6 +1146,19 @@ impl Channel {
     ) -> Result<(), End> {
         use crate::message_channel::inbound;
         let peer = self.socket.instance.peer;
+        if self.chinit.is_stopped(&channel.name) {
+            // STOP CHANNEL left it STOPPED: the partner is refused until START CHANNEL.
+            (self.chinit.log)(&format!(
+                "AMQ9534E ferrite listener: channel {} from {peer} is STOPPED; START CHANNEL enables it",
+                channel.name
+            ));
+            self.status(
+                flow,
+                status_code::CHANNEL_UNAVAILABLE,
+                MQRC_CHANNEL_STOPPED_BY_USER,
+            )?;
+            return Err(End::Closed);
+        }
         if let Err(refusal) = tls::check_channel(channel, &self.socket_security) {
             (self.chinit.log)(&format!("{} (partner {peer})", refusal.message));
             self.status(flow, refusal.status, refusal.reason)?;

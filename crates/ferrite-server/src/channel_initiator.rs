@@ -217,6 +217,9 @@ pub(crate) struct ChinitShared {
     /// The thread serving SYSTEM.CHANNEL.INITQ (`message_channel::trigger`), if the queue
     /// exists.
     trigger_monitor: Mutex<Option<JoinHandle<()>>>,
+    /// Message channels STOP CHANNEL left STOPPED (kept on SYSTEM.CHANNEL.SYNCQ, so a restart
+    /// keeps them stopped until START CHANNEL).
+    stopped: Mutex<std::collections::BTreeSet<String>>,
 }
 
 impl ChinitShared {
@@ -237,13 +240,67 @@ impl ChinitShared {
         (all, from_client)
     }
 
+    /// The STOPPED channels recorded on SYSTEM.CHANNEL.SYNCQ (none when it cannot be read:
+    /// said in the log).
+    fn load_stopped(&self) {
+        let stopped = ferrite_mqi::Connection::connect(self.queue_manager.clone(), "").and_then(
+            |mut connection| crate::message_channel::sync_queue::stopped_channels(&mut connection),
+        );
+        match stopped {
+            Ok(names) => self.stopped.lock().unwrap().extend(names),
+            Err(error) if error.reason == ferrite_constants::reason::MQRC_UNKNOWN_OBJECT_NAME => {}
+            Err(error) => (self.log)(&format!(
+                "ferrite channel initiator: the STOPPED channels on SYSTEM.CHANNEL.SYNCQ cannot be read: {error}"
+            )),
+        }
+    }
+
+    /// Whether STOP CHANNEL left channel `name` STOPPED.
+    pub(crate) fn is_stopped(&self, name: &str) -> bool {
+        self.stopped.lock().unwrap().contains(name)
+    }
+
+    /// Records channel `name` STOPPED (STOP CHANNEL) or not (START CHANNEL), on
+    /// SYSTEM.CHANNEL.SYNCQ first.
+    pub(crate) fn set_stopped(&self, name: &str, stopped: bool) -> Result<(), String> {
+        use crate::message_channel::sync_queue::{RecordKind, SyncQueue, STOPPED_RECORD};
+        if self.is_stopped(name) == stopped {
+            return Ok(());
+        }
+        // Recorded (a persistent put or get and a commit) without holding the set, which
+        // dispatchers read.
+        let record = || -> ferrite_mqi::MqResult<()> {
+            let mut connection = ferrite_mqi::Connection::connect(self.queue_manager.clone(), "")?;
+            let sync = SyncQueue::open(&mut connection, name)?;
+            if stopped {
+                sync.replace(&mut connection, RecordKind::Stopped, STOPPED_RECORD)?;
+            } else {
+                sync.remove(&mut connection, RecordKind::Stopped)?;
+            }
+            connection.commit()
+        };
+        record().map_err(|error| format!("SYSTEM.CHANNEL.SYNCQ: {error}"))?;
+        let mut set = self.stopped.lock().unwrap();
+        if stopped {
+            set.insert(name.to_string());
+        } else {
+            set.remove(name);
+        }
+        Ok(())
+    }
+
     /// START CHANNEL ([`ChannelInitiator::start_channel`]; also the channel trigger monitor
-    /// and a requester's callback).
+    /// and a requester's callback). A STOPPED channel is started by START CHANNEL only.
     pub(crate) fn start_sender(&self, name: &str) -> Result<Arc<SenderMca>, String> {
         let channel = self
             .queue_manager
             .channel(name)
             .ok_or_else(|| format!("channel {name} is not defined"))?;
+        if self.is_stopped(name) {
+            return Err(format!(
+                "channel {name} is STOPPED (AMQ9534E): START CHANNEL enables it"
+            ));
+        }
         let starts = channel.channel_type.sends()
             || channel.channel_type
                 == ferrite_queue_manager::objects::message_channel::ChannelType::Requester;
@@ -409,7 +466,9 @@ impl ChannelInitiator {
             live_conversations: AtomicUsize::new(0),
             senders: Mutex::new(HashMap::new()),
             trigger_monitor: Mutex::new(None),
+            stopped: Mutex::new(std::collections::BTreeSet::new()),
         });
+        shared.load_stopped();
         let chinit = Arc::new(ChannelInitiator {
             shared: shared.clone(),
             listener: Mutex::new(None),
@@ -544,7 +603,72 @@ impl ChannelInitiator {
     /// own thread (`message_channel::sender_mca`). Refused when the channel is not defined,
     /// is of another type, or is running already.
     pub fn start_channel(&self, name: &str) -> Result<Arc<SenderMca>, String> {
+        if self.shared.queue_manager.channel(name).is_some() {
+            self.shared.set_stopped(name, false)?;
+        }
         self.shared.start_sender(name)
+    }
+
+    /// STOP CHANNEL from an operator (MQSC, PCF): the channel's running instances stop
+    /// (`force`: MODE(FORCE)) and a message channel is left STOPPED, across restarts, until
+    /// START CHANNEL; a stopped receiving channel refuses its partner. Returns how many
+    /// instances stopped (none: the channel was not active, and nothing changes).
+    pub fn stop_channel_by_operator(&self, name: &str, force: bool) -> Result<usize, String> {
+        let mut stopped = 0;
+        if force {
+            stopped += usize::from(self.stop_sender(name, StopMode::Force));
+        }
+        stopped += ChannelInitiator::stop_channel(self, name);
+        let message_channel = self
+            .shared
+            .queue_manager
+            .channel(name)
+            .is_some_and(|channel| channel.channel_type.is_message_channel());
+        if stopped > 0 && message_channel {
+            self.shared.set_stopped(name, true)?;
+        }
+        Ok(stopped)
+    }
+
+    /// Message channels STOPPED with no instance to show them (after a restart, or a
+    /// receiver), as DISPLAY CHSTATUS lists them.
+    fn stopped_without_instance(&self) -> Vec<ferrite_command::MessageChannelStatus> {
+        let names: Vec<String> = self
+            .shared
+            .stopped
+            .lock()
+            .unwrap()
+            .iter()
+            .cloned()
+            .collect();
+        names
+            .into_iter()
+            .filter(|name| self.sender(name).is_none() && self.running_instances(name) == 0)
+            .filter_map(|name| {
+                let channel = self.shared.queue_manager.channel(&name)?;
+                Some(ferrite_command::MessageChannelStatus {
+                    channel: name,
+                    channel_type: channel.channel_type.keyword(),
+                    connection_name: channel
+                        .message
+                        .connection_names
+                        .first()
+                        .cloned()
+                        .unwrap_or_default(),
+                    status: "STOPPED".to_string(),
+                    transmission_queue: channel.message.transmission_queue.clone(),
+                    messages: 0,
+                    batches: 0,
+                    bytes_sent: 0,
+                    bytes_received: 0,
+                    current_sequence: 0,
+                    last_sequence: 0,
+                    in_doubt: false,
+                    started: SystemTime::now(),
+                    indicators: Default::default(),
+                })
+            })
+            .collect()
     }
 
     /// The definition of SDR or SVR channel `name`, which must not be running (AMQ9514).
@@ -856,7 +980,7 @@ impl ferrite_command::ChannelInitiator for ChannelInitiator {
     }
 
     fn stop_channel(&self, name: &str) -> Result<usize, String> {
-        Ok(ChannelInitiator::stop_channel(self, name))
+        self.stop_channel_by_operator(name, false)
     }
 
     fn message_channel_statuses(&self) -> Vec<ferrite_command::MessageChannelStatus> {
@@ -871,17 +995,32 @@ impl ferrite_command::ChannelInitiator for ChannelInitiator {
                 .filter(|instance| instance.receiver.load(Ordering::Acquire))
                 .map(|instance| receiver_status(&self.shared.queue_manager, instance)),
         );
+        statuses.extend(self.stopped_without_instance());
         statuses
     }
 
     fn start_channel(&self, name: &str) -> Result<(), String> {
-        ChannelInitiator::start_channel(self, name).map(|_| ())
+        use ferrite_queue_manager::objects::message_channel::ChannelType;
+        let was_stopped = self.shared.is_stopped(name);
+        let started = ChannelInitiator::start_channel(self, name).map(|_| ());
+        let receives = self
+            .shared
+            .queue_manager
+            .channel(name)
+            .is_some_and(|channel| {
+                channel.channel_type == ChannelType::Receiver
+                    || channel.message.connection_names.is_empty()
+            });
+        // START CHANNEL of a STOPPED channel that this end does not start (a RCVR, a SVR
+        // without CONNAME) enables it for its partner, as MQ does.
+        match started {
+            Err(_) if was_stopped && receives => Ok(()),
+            outcome => outcome,
+        }
     }
 
     fn stop_channel_forced(&self, name: &str) -> Result<usize, String> {
-        let mut stopped = usize::from(self.stop_sender(name, StopMode::Force));
-        stopped += ChannelInitiator::stop_channel(self, name);
-        Ok(stopped)
+        self.stop_channel_by_operator(name, true)
     }
 
     fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {

@@ -1865,3 +1865,87 @@ fn a_requester_and_its_server_run_tls_on_the_requesters_connection() {
     assert!(requester.wait_ended(PATIENCE));
     assert!(server.wait_ended(PATIENCE));
 }
+
+/// A second channel initiator for `listener`'s queue manager (the first one stopped), on a
+/// new port, logging into `listener`'s log: a restart of the channel initiator.
+fn restart_channel_initiator(
+    listener: &Listener,
+) -> Arc<ferrite_server::channel_initiator::ChannelInitiator> {
+    use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
+    listener.chinit.stop();
+    let sink = listener.log.clone();
+    ChannelInitiator::start(
+        listener.fixture.queue_manager.clone(),
+        ChannelInitiatorConfig {
+            address: [127, 0, 0, 1].into(),
+            port: 0,
+            ..ChannelInitiatorConfig::default()
+        },
+        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+    )
+    .expect("the channel initiator starts again")
+}
+
+#[test]
+fn a_stopped_channel_stays_stopped_across_a_restart_until_start_channel() {
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    put_numbered(&qm1.fixture.queue_manager, 0..1);
+    expect_numbered(&qm2.fixture.queue_manager, 0..1);
+
+    // STOP CHANNEL of the receiver: its instance ends and the channel is STOPPED; the
+    // sender's reconnections are refused (AMQ9534E) and it retries.
+    run_ok(&console(&qm2), &format!("STOP CHANNEL({CHANNEL})"));
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+    let display = run_ok(&console(&qm2), &format!("DISPLAY CHSTATUS({CHANNEL})"));
+    assert!(
+        display.contains("CHLTYPE(RCVR)") && display.contains("STATUS(STOPPED)"),
+        "{display}"
+    );
+    wait_until("the refusal", || logged(&qm2, "AMQ9534E"));
+    wait_until("retrying", || sender.status() == SenderStatus::Retrying);
+    put_numbered(&qm1.fixture.queue_manager, 1..2);
+
+    // The channel initiator restarts: the channel is still STOPPED, and still refused.
+    let chinit2 = restart_channel_initiator(&qm2);
+    let port = chinit2.local_address().unwrap().port();
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+    mqsc_ok(
+        &qm1.fixture.queue_manager,
+        &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})')"),
+    );
+    let mqsc2 = ferrite_command::CommandProcessor::new(qm2.fixture.queue_manager.clone());
+    mqsc2.set_channel_initiator(Some(chinit2.clone()));
+    let display = run_ok(&mqsc2, &format!("DISPLAY CHSTATUS({CHANNEL})"));
+    assert!(display.contains("STATUS(STOPPED)"), "{display}");
+    qm2.log.lock().unwrap().clear();
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    wait_until("the refusal after the restart", || logged(&qm2, "AMQ9534E"));
+    assert_eq!(depth(&qm2.fixture.queue_manager, "APP.IN"), 0);
+
+    // START CHANNEL enables the receiver; the sender's next attempt delivers.
+    run_ok(&mqsc2, &format!("START CHANNEL({CHANNEL})"));
+    expect_numbered(&qm2.fixture.queue_manager, 1..2);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+
+    // A sender STOPPED by STOP CHANNEL is shown STOPPED after its channel initiator restarts.
+    run_ok(&console(&qm1), &format!("STOP CHANNEL({CHANNEL})"));
+    assert!(sender.wait_ended(PATIENCE));
+    let chinit1 = restart_channel_initiator(&qm1);
+    let mqsc1 = ferrite_command::CommandProcessor::new(qm1.fixture.queue_manager.clone());
+    mqsc1.set_channel_initiator(Some(chinit1.clone()));
+    let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL})"));
+    assert!(
+        display.contains("CHLTYPE(SDR)") && display.contains("STATUS(STOPPED)"),
+        "{display}"
+    );
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL})"));
+    assert!(!display.contains("STATUS(STOPPED)"), "{display}");
+    assert!(chinit1.stop_sender(CHANNEL, StopMode::Force));
+    chinit1.stop();
+    chinit2.stop();
+}
