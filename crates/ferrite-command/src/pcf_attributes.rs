@@ -981,6 +981,7 @@ pub(crate) const QUEUE_MANAGER_MAP: &[Mapping] = &[
     text("COMMANDQ", MQCA_COMMAND_INPUT_Q_NAME),
     text("CONNAUTH", MQCA_CONN_AUTH),
     text("DEFXMITQ", MQCA_DEF_XMIT_Q_NAME),
+    integer("ACTCHL", MQIA_ACTIVE_CHANNELS),
     integer("MAXPRTY", MQIA_MAX_PRIORITY),
     flag("SYNCPT", MQIA_SYNCPOINT, &[("SYNCPT", MQSP_AVAILABLE)]),
 ];

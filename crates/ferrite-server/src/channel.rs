@@ -1205,6 +1205,29 @@ impl Channel {
             )?;
             return Err(End::Closed);
         }
+        let limit = self.chinit.active_channel_limit();
+        let Some(slot) = self.chinit.active_channels.try_acquire(limit) else {
+            (self.chinit.log)(&format!(
+                "ferrite listener: channel {} from {peer} not activated: ACTCHL({limit}) channels are active",
+                channel.name
+            ));
+            crate::message_channel::channel_event(
+                &self.chinit.queue_manager,
+                ferrite_mqi::channel_events::MessageChannelEvent::NotActivated {
+                    channel: &channel.name,
+                    transmission_queue: None,
+                    connection_name: &format!("{}({})", peer.ip(), peer.port()),
+                },
+                &self.chinit.log,
+            );
+            self.status(
+                flow,
+                status_code::CHANNEL_UNAVAILABLE,
+                MQRC_CHANNEL_NOT_ACTIVATED,
+            )?;
+            return Err(End::Closed);
+        };
+        *self.socket.instance.active_slot.lock().unwrap() = Some(slot);
         *self.socket.instance.channel_name.lock().unwrap() = channel.name.clone();
         let reply = negotiation::answer(
             proposal,

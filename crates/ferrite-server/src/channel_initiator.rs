@@ -137,6 +137,8 @@ pub struct ChannelInstance {
     pub(crate) receiver: AtomicBool,
     /// A RCVR channel's COMPHDR, COMPMSG, COMPRATE and COMPTIME.
     pub(crate) indicators: crate::message_channel::indicators::ChannelIndicators,
+    /// A receiving channel's ACTCHL slot, held until the instance is forgotten.
+    pub(crate) active_slot: Mutex<Option<crate::message_channel::active::ActiveSlot>>,
     socket: TcpStream,
 }
 
@@ -220,6 +222,8 @@ pub(crate) struct ChinitShared {
     /// Message channels STOP CHANNEL left STOPPED (kept on SYSTEM.CHANNEL.SYNCQ, so a restart
     /// keeps them stopped until START CHANNEL).
     stopped: Mutex<std::collections::BTreeSet<String>>,
+    /// ACTCHL's slots, held by active message channels.
+    pub(crate) active_channels: Arc<crate::message_channel::active::ActiveChannels>,
 }
 
 impl ChinitShared {
@@ -319,6 +323,7 @@ impl ChinitShared {
             channel,
             self.log.clone(),
             self.key_repository(),
+            self.active_channels.clone(),
         )
         .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
         senders.insert(name.to_string(), sender.clone());
@@ -360,6 +365,7 @@ impl ChinitShared {
             self.log.clone(),
             stream,
             partner,
+            self.active_channels.clone(),
         )
         .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
         senders.insert(name, sender.clone());
@@ -368,7 +374,16 @@ impl ChinitShared {
 
     /// The instance's socket has closed.
     pub(crate) fn forget_instance(&self, id: u64) {
-        self.instances.lock().unwrap().remove(&id);
+        if let Some(instance) = self.instances.lock().unwrap().remove(&id) {
+            instance.active_slot.lock().unwrap().take();
+        }
+    }
+
+    /// ACTCHL now.
+    pub(crate) fn active_channel_limit(&self) -> u32 {
+        self.queue_manager
+            .queue_manager_attributes()
+            .active_channels
     }
 }
 
@@ -467,6 +482,7 @@ impl ChannelInitiator {
             senders: Mutex::new(HashMap::new()),
             trigger_monitor: Mutex::new(None),
             stopped: Mutex::new(std::collections::BTreeSet::new()),
+            active_channels: Default::default(),
         });
         shared.load_stopped();
         let chinit = Arc::new(ChannelInitiator {
@@ -893,6 +909,7 @@ fn accept_loop(shared: &Arc<ChinitShared>, stop: &AtomicBool, listener: TcpListe
             last_sequence: AtomicU32::new(0),
             receiver: AtomicBool::new(false),
             indicators: Default::default(),
+            active_slot: Mutex::new(None),
             socket,
         });
         shared

@@ -1949,3 +1949,70 @@ fn a_stopped_channel_stays_stopped_across_a_restart_until_start_channel() {
     chinit1.stop();
     chinit2.stop();
 }
+
+#[test]
+fn actchl_holds_a_channel_back_until_an_active_one_ends() {
+    use ferrite_constants::pcf_selector::MQCACH_CHANNEL_NAME;
+    const SECOND: &str = "QM1.TO.QM2.B";
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    mqsc_ok(
+        &qm2.fixture.queue_manager,
+        &format!("DEFINE CHANNEL({SECOND}) CHLTYPE(RCVR) NPMSPEED(NORMAL)"),
+    );
+    let qm = &qm1.fixture.queue_manager;
+    for command in [
+        "DEFINE QLOCAL(XQ.B) USAGE(XMITQ)".to_string(),
+        "DEFINE QREMOTE(TO.QM2.B) RNAME(APP.IN) RQMNAME(QM2) XMITQ(XQ.B)".to_string(),
+        format!(
+            "DEFINE CHANNEL({SECOND}) CHLTYPE(SDR) CONNAME('127.0.0.1({})') XMITQ(XQ.B) NPMSPEED(NORMAL) DISCINT(0) SHORTTMR(1)",
+            qm2.port()
+        ),
+        "ALTER QMGR ACTCHL(1) CHLEV(EXCEPTION)".to_string(),
+    ] {
+        mqsc_ok(qm, &command);
+    }
+    let shown = run_ok(&console(&qm1), "DISPLAY QMGR ACTCHL");
+    assert!(shown.contains("ACTCHL(1)"), "{shown}");
+    let first = qm1.chinit.start_channel(CHANNEL).unwrap();
+    wait_until("the first channel runs", || {
+        first.status() == SenderStatus::Running
+    });
+    // The second waits, not activated, while the first is active.
+    let second = qm1.chinit.start_channel(SECOND).unwrap();
+    let events = wait_for_channel_events(&qm1, &[2296]);
+    assert!(
+        events[0]
+            .1
+            .contains(&(MQCACH_CHANNEL_NAME, SECOND.to_string())),
+        "{events:?}"
+    );
+    assert_eq!(second.status(), SenderStatus::Starting);
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    connection
+        .put1(
+            &mut Mqod::queue("TO.QM2.B"),
+            &mut numbered_md(0),
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            b"message 0",
+        )
+        .unwrap();
+    assert!(logged(&qm1, "not activated, ACTCHL(1)"));
+    assert_eq!(qm2.chinit.instances().len(), 1, "only the first connected");
+    // The first ends: the second becomes active and delivers.
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(first.wait_ended(PATIENCE));
+    let events = std::cell::RefCell::new(Vec::new());
+    wait_until("Channel Activated", || {
+        let mut events = events.borrow_mut();
+        events.extend(take_channel_events(&qm1));
+        events.iter().any(|(reason, parameters)| {
+            *reason == 2295 && parameters.contains(&(MQCACH_CHANNEL_NAME, SECOND.to_string()))
+        })
+    });
+    expect_numbered(&qm2.fixture.queue_manager, 0..1);
+    assert!(qm1.chinit.stop_sender(SECOND, StopMode::Force));
+    assert!(second.wait_ended(PATIENCE));
+    // ACTCHL's range.
+    assert!(!console(&qm1).run("ALTER QMGR ACTCHL(0)").success);
+    assert!(!console(&qm1).run("ALTER QMGR ACTCHL(10000)").success);
+}

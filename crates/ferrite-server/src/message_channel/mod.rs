@@ -10,6 +10,7 @@
 //!   lose and duplicate nothing.
 //!
 //! - [`negotiation`]: INITIAL_DATA between the two MCAs (limits, COMPHDR and COMPMSG).
+//! - [`active`]: ACTCHL, the active channel slots.
 //! - [`indicators`]: DISPLAY CHSTATUS's COMPHDR, COMPMSG, COMPRATE, COMPTIME, XQTIME and
 //!   NETTIME of a running channel.
 //! - [`session`]: the flows after it (batches, confirmations, heartbeats, pings) on a
@@ -29,6 +30,7 @@
 //! The agents themselves do not own sockets: a caller feeds the receiving agent the flows it reads and
 //! sends the sending agent's batches. Sequence numbers run from 1 to SEQWRAP, then wrap to 1.
 
+pub mod active;
 pub(crate) mod inbound;
 pub mod indicators;
 pub mod negotiation;

@@ -42,6 +42,7 @@ use ferrite_protocol::transport::{Stream, Transport};
 use ferrite_queue_manager::objects::message_channel::{parse_connection_name, ChannelType};
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
+use super::active::{ActiveChannels, ActiveSlot};
 use super::indicators::ChannelIndicators;
 use super::negotiation::{self, Agreed};
 use super::session::{
@@ -129,6 +130,8 @@ pub struct SenderMca {
     pub indicators: ChannelIndicators,
     /// The queue manager's key repository (a channel with SSLCIPH runs TLS with it).
     key_repository: std::path::PathBuf,
+    /// ACTCHL's slots: a session holds one.
+    active_channels: Arc<ActiveChannels>,
     log: crate::MessageSink,
 }
 
@@ -157,9 +160,10 @@ impl SenderMca {
         channel: ChannelDefinition,
         log: crate::MessageSink,
         key_repository: std::path::PathBuf,
+        active_channels: Arc<ActiveChannels>,
     ) -> std::io::Result<Arc<SenderMca>> {
         assert!(channel.channel_type.sends() || channel.channel_type == ChannelType::Requester);
-        let mca = SenderMca::new(&channel, log, key_repository);
+        let mca = SenderMca::new(&channel, log, key_repository, active_channels);
         let running = mca.clone();
         std::thread::Builder::new()
             .name(format!("mca-{}", channel.name))
@@ -176,9 +180,10 @@ impl SenderMca {
         log: crate::MessageSink,
         stream: Stream,
         partner: String,
+        active_channels: Arc<ActiveChannels>,
     ) -> std::io::Result<Arc<SenderMca>> {
         assert_eq!(channel.channel_type, ChannelType::Server);
-        let mca = SenderMca::new(&channel, log, std::path::PathBuf::new());
+        let mca = SenderMca::new(&channel, log, std::path::PathBuf::new(), active_channels);
         *mca.connection_name.lock().unwrap() = partner;
         let running = mca.clone();
         std::thread::Builder::new()
@@ -191,6 +196,7 @@ impl SenderMca {
         channel: &ChannelDefinition,
         log: crate::MessageSink,
         key_repository: std::path::PathBuf,
+        active_channels: Arc<ActiveChannels>,
     ) -> Arc<SenderMca> {
         Arc::new(SenderMca {
             channel: channel.name.clone(),
@@ -214,6 +220,7 @@ impl SenderMca {
             user_stop: AtomicBool::new(false),
             indicators: ChannelIndicators::default(),
             key_repository,
+            active_channels,
             log,
         })
     }
@@ -326,8 +333,13 @@ impl SenderMca {
             if self.stopping() {
                 break;
             }
+            let Some(slot) = self.activate(queue_manager, channel) else {
+                break;
+            };
             self.set_status(SenderStatus::Binding);
             let outcome = self.session(queue_manager, channel, &mut attempts);
+            // Not active while retrying (nor once ended): the slot goes back.
+            drop(slot);
             if self.stopping() {
                 self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_OK, None);
                 break;
@@ -370,6 +382,65 @@ impl SenderMca {
         self.socket.lock().unwrap().take();
         self.announce_stopped_by_user(queue_manager);
         self.set_status(SenderStatus::Stopped);
+    }
+
+    /// An ACTCHL slot for the next session, waiting (STARTING, Channel Not Activated then
+    /// Channel Activated) while ACTCHL channels are active; `None` when STOP CHANNEL comes
+    /// first.
+    fn activate(
+        &self,
+        queue_manager: &QueueManager,
+        channel: &ChannelDefinition,
+    ) -> Option<ActiveSlot> {
+        let limit = || queue_manager.queue_manager_attributes().active_channels;
+        if let Some(slot) = self.active_channels.try_acquire(limit()) {
+            return Some(slot);
+        }
+        self.set_status(SenderStatus::Starting);
+        self.not_activated(queue_manager, channel, limit());
+        loop {
+            if self.stopping() {
+                return None;
+            }
+            self.active_channels.wait_freed(IDLE_WAIT_SLICE);
+            if let Some(slot) = self.active_channels.try_acquire(limit()) {
+                (self.log)(&format!(
+                    "ferrite channel {}: activated (an active channel ended)",
+                    channel.name
+                ));
+                super::channel_event(
+                    queue_manager,
+                    MessageChannelEvent::Activated {
+                        channel: &self.channel,
+                        transmission_queue: self.sent_from(),
+                        connection_name: &planned_connection_name(channel),
+                    },
+                    &self.log,
+                );
+                return Some(slot);
+            }
+        }
+    }
+
+    /// Channel Not Activated: ACTCHL(`limit`) channels are active.
+    fn not_activated(&self, queue_manager: &QueueManager, channel: &ChannelDefinition, limit: u32) {
+        (self.log)(&format!(
+            "ferrite channel {}: not activated, ACTCHL({limit}) channels are active; it waits for one to end",
+            channel.name
+        ));
+        let connection_name = match self.connection_name.lock().unwrap().clone() {
+            name if name.is_empty() => planned_connection_name(channel),
+            name => name,
+        };
+        super::channel_event(
+            queue_manager,
+            MessageChannelEvent::NotActivated {
+                channel: &self.channel,
+                transmission_queue: self.sent_from(),
+                connection_name: &connection_name,
+            },
+            &self.log,
+        );
     }
 
     /// Channel Started: the session is negotiated and resynchronized (RUNNING).
@@ -438,6 +509,13 @@ impl SenderMca {
         channel: &ChannelDefinition,
         stream: Stream,
     ) {
+        let limit = queue_manager.queue_manager_attributes().active_channels;
+        let Some(_slot) = self.active_channels.try_acquire(limit) else {
+            // A requester's connection does not wait: it is closed, the channel not activated.
+            self.not_activated(queue_manager, channel, limit);
+            self.set_status(SenderStatus::Stopped);
+            return;
+        };
         self.set_status(SenderStatus::Binding);
         let outcome = self.send_on(queue_manager, channel, stream, &mut 0);
         self.socket.lock().unwrap().take();
@@ -773,6 +851,16 @@ impl SenderMca {
             .wait_for_message(Duration::ZERO)
             .map_err(|e| e.to_string())
     }
+}
+
+/// The connection name a channel not yet connected will use first (its first CONNAME entry).
+fn planned_connection_name(channel: &ChannelDefinition) -> String {
+    channel
+        .message
+        .connection_names
+        .first()
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// The techniques a message's segments used so far, with a segment's ControlFlags2 `flags`.
