@@ -217,6 +217,44 @@ pub fn choose(proposed: &[Compression], allowed: &[Compression]) -> Compression 
         .unwrap_or(Compression::None)
 }
 
+/// zlib's stream state, made once per channel instance and reset for each segment (a zlib
+/// compressor's tables are large: allocating them per segment would cost more than the
+/// compression).
+#[derive(Default)]
+pub struct ZlibState {
+    fast: Option<Compress>,
+    high: Option<Compress>,
+    decompress: Option<Decompress>,
+}
+
+impl std::fmt::Debug for ZlibState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ZlibState").finish_non_exhaustive()
+    }
+}
+
+impl ZlibState {
+    /// The compressor of `level`, reset.
+    fn compressor(&mut self, level: u32) -> &mut Compress {
+        let slot = if level == ZLIB_FAST_LEVEL {
+            &mut self.fast
+        } else {
+            &mut self.high
+        };
+        let compressor =
+            slot.get_or_insert_with(|| Compress::new(flate2::Compression::new(level), true));
+        compressor.reset();
+        compressor
+    }
+
+    /// The decompressor, reset.
+    fn decompressor(&mut self) -> &mut Decompress {
+        let decompressor = self.decompress.get_or_insert_with(|| Decompress::new(true));
+        decompressor.reset(true);
+        decompressor
+    }
+}
+
 /// What a channel instance compresses with, as negotiated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SegmentCompression {
@@ -241,7 +279,14 @@ impl SegmentCompression {
     /// Compresses one MESSAGE_DATA segment's payload (`first`: the flow's first segment,
     /// which holds the header region) into `out`: the ControlFlags2 bits that say what `out`
     /// holds (0: `payload` as it is, compression not being worth it).
-    pub fn compress(self, first: bool, payload: &[u8], order: ByteOrder, out: &mut Vec<u8>) -> u8 {
+    pub fn compress(
+        self,
+        first: bool,
+        payload: &[u8],
+        order: ByteOrder,
+        out: &mut Vec<u8>,
+        zlib: &mut ZlibState,
+    ) -> u8 {
         debug_assert!(self.header != Compression::Any && self.message != Compression::Any);
         out.clear();
         let mut flags = 0u8;
@@ -266,8 +311,12 @@ impl SegmentCompression {
         let compressed = !body.is_empty()
             && match self.message {
                 Compression::Rle => rle_encode(body, out, prefix + body_budget),
-                Compression::ZlibFast => zlib_encode(ZLIB_FAST_LEVEL, body, out, body_budget),
-                Compression::ZlibHigh => zlib_encode(ZLIB_HIGH_LEVEL, body, out, body_budget),
+                Compression::ZlibFast => {
+                    zlib_encode(zlib.compressor(ZLIB_FAST_LEVEL), body, out, body_budget)
+                }
+                Compression::ZlibHigh => {
+                    zlib_encode(zlib.compressor(ZLIB_HIGH_LEVEL), body, out, body_budget)
+                }
                 _ => false,
             };
         if compressed {
@@ -292,6 +341,7 @@ impl SegmentCompression {
         order: ByteOrder,
         limit: usize,
         out: &mut Vec<u8>,
+        zlib: &mut ZlibState,
     ) -> Result<()> {
         out.clear();
         let mut body = payload;
@@ -320,7 +370,9 @@ impl SegmentCompression {
         if flags & ControlFlags2::MSGCOMP != 0 {
             match self.message {
                 Compression::Rle => rle_decode(body, out, limit)?,
-                Compression::ZlibFast | Compression::ZlibHigh => zlib_decode(body, out, limit)?,
+                Compression::ZlibFast | Compression::ZlibHigh => {
+                    zlib_decode(zlib.decompressor(), body, out, limit)?
+                }
                 _ => {
                     return Err(ProtocolError::CompressedData(
                         "MSGCOMP without a COMPMSG technique agreed",
@@ -417,10 +469,9 @@ pub fn rle_decode(input: &[u8], out: &mut Vec<u8>, limit: usize) -> Result<()> {
 
 /// Appends the zlib stream of `input` at `level` to `out` if it takes at most `budget`
 /// bytes: whether it did (on false, `out` may hold a partial stream for the caller to drop).
-fn zlib_encode(level: u32, input: &[u8], out: &mut Vec<u8>, budget: usize) -> bool {
+fn zlib_encode(compressor: &mut Compress, input: &[u8], out: &mut Vec<u8>, budget: usize) -> bool {
     let start = out.len();
     out.reserve(budget);
-    let mut compressor = Compress::new(flate2::Compression::new(level), true);
     // compress_vec writes into the spare capacity only: a stream that does not end there
     // did not fit.
     let status = compressor.compress_vec(input, out, FlushCompress::Finish);
@@ -431,9 +482,13 @@ fn zlib_encode(level: u32, input: &[u8], out: &mut Vec<u8>, budget: usize) -> bo
 
 /// Appends the bytes of the zlib stream `input` to `out`, which may not grow beyond `limit`
 /// bytes; the stream must end exactly at the end of `input`.
-fn zlib_decode(input: &[u8], out: &mut Vec<u8>, limit: usize) -> Result<()> {
+fn zlib_decode(
+    decompressor: &mut Decompress,
+    input: &[u8],
+    out: &mut Vec<u8>,
+    limit: usize,
+) -> Result<()> {
     out.reserve(limit.saturating_sub(out.len()));
-    let mut decompressor = Decompress::new(true);
     // decompress_vec writes into the spare capacity only, so a stream expanding beyond it
     // stops short of its end.
     let status = decompressor
@@ -544,7 +599,8 @@ mod tests {
                 let agreed = SegmentCompression { header, message };
                 for order in [ByteOrder::Big, ByteOrder::Little] {
                     let mut wire = Vec::new();
-                    let flags = agreed.compress(true, &payload, order, &mut wire);
+                    let mut zlib = ZlibState::default();
+                    let flags = agreed.compress(true, &payload, order, &mut wire, &mut zlib);
                     assert_eq!(
                         flags & ControlFlags2::HDRCOMP != 0,
                         header == Compression::System
@@ -556,7 +612,7 @@ mod tests {
                     assert!(wire.len() < payload.len());
                     let mut back = Vec::new();
                     agreed
-                        .decompress(flags, &wire, order, payload.len(), &mut back)
+                        .decompress(flags, &wire, order, payload.len(), &mut back, &mut zlib)
                         .unwrap();
                     assert_eq!(back, payload, "{agreed:?}");
                 }
@@ -586,8 +642,9 @@ mod tests {
                 message,
             };
             let mut wire = Vec::new();
+            let mut zlib = ZlibState::default();
             assert_eq!(
-                agreed.compress(false, &noise, ByteOrder::Little, &mut wire),
+                agreed.compress(false, &noise, ByteOrder::Little, &mut wire, &mut zlib),
                 0
             );
             assert!(wire.is_empty());
@@ -603,28 +660,64 @@ mod tests {
         let mut payload = header_like();
         payload.extend(vec![b'z'; 3000]);
         let mut wire = Vec::new();
-        let flags = agreed.compress(true, &payload, ByteOrder::Little, &mut wire);
+        let mut zlib = ZlibState::default();
+        let flags = agreed.compress(true, &payload, ByteOrder::Little, &mut wire, &mut zlib);
         assert_eq!(flags, ControlFlags2::HDRCOMP | ControlFlags2::MSGCOMP);
         let mut out = Vec::new();
         let last = wire.len() - 1;
         let mut corrupt = wire.clone();
         corrupt[last] ^= 0xFF;
         assert!(agreed
-            .decompress(flags, &corrupt, ByteOrder::Little, 1 << 20, &mut out)
+            .decompress(
+                flags,
+                &corrupt,
+                ByteOrder::Little,
+                1 << 20,
+                &mut out,
+                &mut zlib
+            )
             .is_err());
         assert!(agreed
-            .decompress(flags, &wire[..last], ByteOrder::Little, 1 << 20, &mut out)
+            .decompress(
+                flags,
+                &wire[..last],
+                ByteOrder::Little,
+                1 << 20,
+                &mut out,
+                &mut zlib
+            )
             .is_err());
         assert!(agreed
-            .decompress(flags, &wire, ByteOrder::Little, payload.len() - 1, &mut out)
+            .decompress(
+                flags,
+                &wire,
+                ByteOrder::Little,
+                payload.len() - 1,
+                &mut out,
+                &mut zlib
+            )
             .is_err());
         let mut long_header = wire.clone();
         long_header[..4].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(agreed
-            .decompress(flags, &long_header, ByteOrder::Little, 1 << 20, &mut out)
+            .decompress(
+                flags,
+                &long_header,
+                ByteOrder::Little,
+                1 << 20,
+                &mut out,
+                &mut zlib
+            )
             .is_err());
         assert!(SegmentCompression::NONE
-            .decompress(flags, &wire, ByteOrder::Little, 1 << 20, &mut out)
+            .decompress(
+                flags,
+                &wire,
+                ByteOrder::Little,
+                1 << 20,
+                &mut out,
+                &mut zlib
+            )
             .is_err());
     }
 }

@@ -10,7 +10,7 @@ use std::os::unix::io::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
-use crate::compression::SegmentCompression;
+use crate::compression::{SegmentCompression, ZlibState};
 use crate::segment::{
     encode_segments, ControlFlags2, Reassembler, Segment, SegmentDecoder, SegmentHeader,
     DEFAULT_MAX_TRANSMISSION_SIZE,
@@ -182,6 +182,8 @@ pub struct Transport {
     compression: SegmentCompression,
     /// A decompressed segment's payload (kept between segments).
     decompressed: Vec<u8>,
+    /// zlib's state (made at the first compressed segment).
+    zlib: ZlibState,
     /// What decompression has done so far.
     decompression: DecompressionCounters,
     /// The ControlFlags2 compression bits of the segments decompressed since
@@ -221,6 +223,7 @@ impl Transport {
             output: Vec::new(),
             compression: SegmentCompression::NONE,
             decompressed: Vec::new(),
+            zlib: ZlibState::default(),
             decompression: DecompressionCounters::default(),
             compression_flags: 0,
         }
@@ -257,6 +260,7 @@ impl Transport {
             segment.header.byte_order,
             limit,
             &mut self.decompressed,
+            &mut self.zlib,
         )?;
         self.decompression.compressed_bytes += segment.payload.len() as u64;
         self.decompression.decompressed_bytes += self.decompressed.len() as u64;

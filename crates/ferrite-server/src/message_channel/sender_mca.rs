@@ -32,7 +32,7 @@ use ferrite_mqi::channel_events::MessageChannelEvent;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
-use ferrite_protocol::compression::SegmentCompression;
+use ferrite_protocol::compression::{SegmentCompression, ZlibState};
 use ferrite_protocol::initial_data::InitialData;
 use ferrite_protocol::message_channel::{
     channel_header, message_flow_segments, PingData, ResetData,
@@ -717,8 +717,8 @@ impl SenderMca {
         let disconnect = Duration::from_secs(u64::from(channel.disconnect_interval));
         let heartbeat = Duration::from_secs(u64::from(agreed.heartbeat_interval));
         let mut last_flow = Instant::now();
-        // A compressed segment's payload (kept between segments).
-        let mut compressed = Vec::new();
+        // A compressed segment's payload and zlib's state (kept between segments).
+        let mut compressed = (Vec::new(), ZlibState::default());
         loop {
             if self.stopping() {
                 return Ok(());
@@ -789,8 +789,9 @@ impl SenderMca {
         message: &super::sync_queue::BatchMessage,
         agreed: Agreed,
         end_of_batch: bool,
-        compressed: &mut Vec<u8>,
+        compressed: &mut (Vec<u8>, ZlibState),
     ) -> Result<(), String> {
+        let (compressed, zlib) = compressed;
         let segments = message_flow_segments(
             message.sequence_number,
             &message.message,
@@ -812,6 +813,7 @@ impl SenderMca {
                     &segment.payload,
                     FLOW_ORDER,
                     compressed,
+                    zlib,
                 );
                 nanoseconds += started.elapsed().as_nanos() as u64;
                 if flags != 0 {
