@@ -28,6 +28,9 @@
 //!
 //! A failure the channel initiator reports is `CSQM134E ... verb FAILED: reason`.
 
+use ferrite_queue_manager::objects::message_channel::{
+    compression_list_text, HEADER_COMPRESSION_KEYWORDS, MESSAGE_COMPRESSION_KEYWORDS,
+};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::attributes::{date_time, generic_match, AttributeValue};
@@ -134,6 +137,9 @@ pub(crate) fn message_status_attributes(
 ) -> Vec<(&'static str, AttributeValue)> {
     let integer = |value: u64| AttributeValue::Integer(value as i64);
     let text = |value: &str| AttributeValue::Text(value.to_string());
+    let indicators = &status.indicators;
+    // MQ shows the indicators of a running channel only.
+    let running = |pair: Option<(u64, u64)>| pair.filter(|_| status.status == "RUNNING");
     let status_keyword = match status.status.as_str() {
         "STARTING" => "STARTING",
         "BINDING" => "BINDING",
@@ -162,7 +168,36 @@ pub(crate) fn message_status_attributes(
         ("BYTSRCVD", integer(status.bytes_received)),
         ("CHSTADA", date(Some(status.started), false)),
         ("CHSTATI", date(Some(status.started), true)),
+        (
+            "COMPHDR",
+            compression_pair(HEADER_COMPRESSION_KEYWORDS, indicators.header_compression),
+        ),
+        (
+            "COMPMSG",
+            compression_pair(MESSAGE_COMPRESSION_KEYWORDS, indicators.message_compression),
+        ),
+        (
+            "COMPRATE",
+            AttributeValue::Pair(running(indicators.compression_rate)),
+        ),
+        (
+            "COMPTIME",
+            AttributeValue::Pair(running(indicators.compression_time_us)),
+        ),
+        (
+            "XQTIME",
+            AttributeValue::Pair(running(indicators.transmission_queue_time_us)),
+        ),
+        (
+            "NETTIME",
+            AttributeValue::Pair(running(indicators.network_time_us)),
+        ),
     ]
+}
+
+/// COMPHDR or COMPMSG of a channel's status: the technique negotiated and the last one used.
+fn compression_pair(keywords: &[(&'static str, i32)], pair: [i32; 2]) -> AttributeValue {
+    AttributeValue::Text(compression_list_text(keywords, &pair))
 }
 
 /// Every attribute name DISPLAY CHSTATUS takes: a client channel's and a message channel's.
@@ -182,6 +217,7 @@ fn status_attribute_sample() -> Vec<(&'static str, AttributeValue)> {
         last_sequence: 0,
         in_doubt: false,
         started: SystemTime::UNIX_EPOCH,
+        indicators: Default::default(),
     });
     for attribute in message {
         if !sample.iter().any(|(name, _)| *name == attribute.0) {

@@ -71,6 +71,26 @@ pub struct MessageChannelStatus {
     pub in_doubt: bool,
     /// CHSTADA and CHSTATI.
     pub started: SystemTime,
+    /// COMPHDR, COMPMSG, COMPRATE, COMPTIME, XQTIME and NETTIME.
+    pub indicators: MessageChannelIndicators,
+}
+
+/// A running message channel's compression and time indicators, as DISPLAY CHSTATUS shows
+/// them. Each pair is MQ's short-term and long-term value (`None`: nothing measured yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MessageChannelIndicators {
+    /// COMPHDR: the technique negotiated and the one the last message used (MQCOMPRESS_*).
+    pub header_compression: [i32; 2],
+    /// COMPMSG: the technique negotiated and the one the last message used.
+    pub message_compression: [i32; 2],
+    /// COMPRATE: the percentage by which compression reduced the data.
+    pub compression_rate: Option<(u64, u64)>,
+    /// COMPTIME: microseconds per message spent compressing or decompressing.
+    pub compression_time_us: Option<(u64, u64)>,
+    /// XQTIME (senders): microseconds messages spent on the transmission queue.
+    pub transmission_queue_time_us: Option<(u64, u64)>,
+    /// NETTIME (senders): microseconds of the end-of-batch confirmation's round trip.
+    pub network_time_us: Option<(u64, u64)>,
 }
 
 /// The TCP listener's state, as DISPLAY LSSTATUS and DISPLAY CHINIT show it.

@@ -72,7 +72,7 @@ use ferrite_queue_manager::QueueManager;
 pub use channel_commands::LISTENER_NAME;
 pub use channel_initiator::{
     ChannelInitiator, ChannelInitiatorTasks, ChannelInstanceStatus, ListenerStatus,
-    MessageChannelStatus,
+    MessageChannelIndicators, MessageChannelStatus,
 };
 pub use default_objects::define_default_objects;
 pub use events::CommandOrigin;

@@ -24,10 +24,12 @@
 //! IDPWOS exists here (checked against Ferrite's user registry).
 
 use ferrite_queue_manager::objects::message_channel::{
-    connection_name_text, parse_connection_name, split_connection_names, ChannelType,
-    MessageChannelAttributes, NonPersistentMessageSpeed, PutAuthority, BATCH_DATA_LIMIT_KIB_MAX,
-    BATCH_HEARTBEAT_MS_MAX, BATCH_INTERVAL_MS_MAX, BATCH_SIZE_MAX, CHANNEL_STATISTICS_VALUES,
-    CONNECTION_NAME_LENGTH_MAX, RETRY_COUNT_MAX, RETRY_INTERVAL_SECONDS_MAX, SEQUENCE_WRAP_MAX,
+    compression_list_text, connection_name_text, parse_compression_list, parse_connection_name,
+    split_connection_names, ChannelType, MessageChannelAttributes, NonPersistentMessageSpeed,
+    PutAuthority, BATCH_DATA_LIMIT_KIB_MAX, BATCH_HEARTBEAT_MS_MAX, BATCH_INTERVAL_MS_MAX,
+    BATCH_SIZE_MAX, CHANNEL_STATISTICS_VALUES, CONNECTION_NAME_LENGTH_MAX,
+    HEADER_COMPRESSION_KEYWORDS, HEADER_COMPRESSION_LIST_MAX, MESSAGE_COMPRESSION_KEYWORDS,
+    MESSAGE_COMPRESSION_LIST_MAX, RETRY_COUNT_MAX, RETRY_INTERVAL_SECONDS_MAX, SEQUENCE_WRAP_MAX,
     SEQUENCE_WRAP_MIN,
 };
 use ferrite_queue_manager::objects::{
@@ -85,6 +87,7 @@ pub(crate) fn settable(object_type: ObjectType) -> Vec<(&'static str, Takes)> {
             "MCAUSER", // message channels (objects/message_channel.rs):
             "CONNAME", "XMITQ", "BATCHSZ", "BATCHINT", "BATCHLIM", "BATCHHB", "NPMSPEED",
             "SHORTRTY", "SHORTTMR", "LONGRTY", "LONGTMR", "SEQWRAP", "PUTAUT", "STATCHL",
+            "COMPHDR", "COMPMSG",
         ]),
         ObjectType::Process => value(&[
             "DESCR", "APPLICID", "APPLTYPE", "USERDATA", "ENVRDATA", "QSGDISP",
@@ -474,6 +477,31 @@ fn apply_message_channel(
             message.statistics = CHANNEL_STATISTICS_VALUES
                 [choice(token, value, &CHANNEL_STATISTICS_VALUES)?]
             .to_string()
+        }
+        "COMPHDR" | "COMPMSG" => {
+            let (keywords, max, list) = if token.keyword == "COMPHDR" {
+                (
+                    HEADER_COMPRESSION_KEYWORDS,
+                    HEADER_COMPRESSION_LIST_MAX,
+                    &mut message.header_compression,
+                )
+            } else {
+                (
+                    MESSAGE_COMPRESSION_KEYWORDS,
+                    MESSAGE_COMPRESSION_LIST_MAX,
+                    &mut message.message_compression,
+                )
+            };
+            let parsed = parse_compression_list(keywords, &value.text)
+                .map_err(|why| value_error(token, value, &why))?;
+            if parsed.is_empty() || parsed.len() > max {
+                return Err(value_error(
+                    token,
+                    value,
+                    &format!("1 to {max} techniques are needed"),
+                ));
+            }
+            *list = parsed;
         }
         _ => return Ok(false),
     }
@@ -1031,6 +1059,20 @@ fn channel_attributes(d: &ChannelDefinition) -> Vec<(&'static str, AttributeValu
         (
             "STATCHL",
             keyword_of(&m.statistics, &CHANNEL_STATISTICS_VALUES),
+        ),
+        (
+            "COMPHDR",
+            text(&compression_list_text(
+                HEADER_COMPRESSION_KEYWORDS,
+                &m.header_compression,
+            )),
+        ),
+        (
+            "COMPMSG",
+            text(&compression_list_text(
+                MESSAGE_COMPRESSION_KEYWORDS,
+                &m.message_compression,
+            )),
         ),
     ];
     all.into_iter()

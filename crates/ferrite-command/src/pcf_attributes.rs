@@ -8,6 +8,9 @@ use ferrite_constants::{
     misc::*, object_type::*, open_options::*, pcf_selector::*, persistence::*, platform::*,
     priority::*, queue_type::*, selector::*, shareability::*, syncpoint::*, trigger_type::*,
 };
+use ferrite_queue_manager::objects::message_channel::{
+    HEADER_COMPRESSION_KEYWORDS, MESSAGE_COMPRESSION_KEYWORDS,
+};
 use ferrite_queue_manager::{ObjectDefinition, ObjectTimes, ObjectType};
 
 use crate::attributes::AttributeValue;
@@ -32,6 +35,9 @@ pub(crate) enum Kind {
     Identifier,
     /// MQCFIN from a keyword shown alone (SHARE or NOSHARE): the values are the keywords.
     Flag(&'static [(&'static str, i32)]),
+    /// MQCFIL from keywords separated by commas (COMPHDR, COMPMSG): the values are the
+    /// keywords' constants.
+    KeywordList(&'static [(&'static str, i32)]),
 }
 
 /// One attribute: its MQSC keyword, its PCF parameter identifier, how its value maps.
@@ -67,6 +73,26 @@ const fn flag(
         keyword,
         selector,
         kind: Kind::Flag(values),
+    }
+}
+
+const fn pair(keyword: &'static str, selector: i32) -> Mapping {
+    Mapping {
+        keyword,
+        selector,
+        kind: Kind::Pair,
+    }
+}
+
+const fn keyword_list(
+    keyword: &'static str,
+    selector: i32,
+    values: &'static [(&'static str, i32)],
+) -> Mapping {
+    Mapping {
+        keyword,
+        selector,
+        kind: Kind::KeywordList(values),
     }
 }
 
@@ -440,6 +466,16 @@ pub(crate) const CHANNEL_MAP: &[Mapping] = &[
         &[("DEF", MQPA_DEFAULT), ("CTX", MQPA_CONTEXT)],
     ),
     choice("STATCHL", MQIA_STATISTICS_CHANNEL, MONITORING),
+    keyword_list(
+        "COMPHDR",
+        MQIACH_HDR_COMPRESSION,
+        HEADER_COMPRESSION_KEYWORDS,
+    ),
+    keyword_list(
+        "COMPMSG",
+        MQIACH_MSG_COMPRESSION,
+        MESSAGE_COMPRESSION_KEYWORDS,
+    ),
     text("ALTDATE", MQCA_ALTERATION_DATE),
     text("ALTTIME", MQCA_ALTERATION_TIME),
 ];
@@ -481,6 +517,20 @@ pub(crate) const CHANNEL_STATUS_MAP: &[Mapping] = &[
     integer("MAXMSGL", MQIACH_MAX_MSG_LENGTH),
     integer("MAXSHCNV", MQIACH_MAX_SHARING_CONVS),
     integer("CURSHCNV", MQIACH_CURRENT_SHARING_CONVS),
+    keyword_list(
+        "COMPHDR",
+        MQIACH_HDR_COMPRESSION,
+        HEADER_COMPRESSION_KEYWORDS,
+    ),
+    keyword_list(
+        "COMPMSG",
+        MQIACH_MSG_COMPRESSION,
+        MESSAGE_COMPRESSION_KEYWORDS,
+    ),
+    pair("COMPRATE", MQIACH_COMPRESSION_RATE),
+    pair("COMPTIME", MQIACH_COMPRESSION_TIME),
+    pair("XQTIME", MQIACH_XMITQ_TIME_INDICATOR),
+    pair("NETTIME", MQIACH_NETWORK_TIME_INDICATOR),
 ];
 
 /// Channel status attributes DISPLAY shows that PCF expresses otherwise (CURRENT is the
@@ -825,6 +875,20 @@ pub(crate) fn to_parameter(
                 .map(str::to_string)
                 .collect(),
         },
+        (Kind::KeywordList(values), AttributeValue::Text(list)) => Parameter::IntegerList {
+            parameter,
+            values: list
+                .split(',')
+                .map(str::trim)
+                .filter(|word| !word.is_empty())
+                .map(|word| {
+                    values
+                        .iter()
+                        .find(|(keyword, _)| *keyword == word)
+                        .map(|(_, value)| *value)
+                })
+                .collect::<Option<Vec<i32>>>()?,
+        },
         (Kind::Pair, AttributeValue::Pair(pair)) => {
             let (a, b) = pair.map_or((-1, -1), |(a, b)| {
                 (a.min(i32::MAX as u64) as i32, b.min(i32::MAX as u64) as i32)
@@ -919,6 +983,7 @@ pub(crate) const QUEUE_MANAGER_MAP: &[Mapping] = &[
     text("COMMANDQ", MQCA_COMMAND_INPUT_Q_NAME),
     text("CONNAUTH", MQCA_CONN_AUTH),
     text("DEFXMITQ", MQCA_DEF_XMIT_Q_NAME),
+    integer("ACTCHL", MQIA_ACTIVE_CHANNELS),
     integer("MAXPRTY", MQIA_MAX_PRIORITY),
     flag("SYNCPT", MQIA_SYNCPOINT, &[("SYNCPT", MQSP_AVAILABLE)]),
 ];

@@ -662,6 +662,19 @@ fn mqsc_value(mapping: &Mapping, parameter: &Parameter) -> Result<(Token, Value)
         (Kind::TextList, Parameter::StringList { values, .. }) => {
             (values.join(","), values.join(","))
         }
+        (Kind::KeywordList(keywords), Parameter::IntegerList { values, .. }) => {
+            let words = values
+                .iter()
+                .map(|value| {
+                    keywords
+                        .iter()
+                        .find(|(_, known)| known == value)
+                        .map(|(keyword, _)| *keyword)
+                })
+                .collect::<Option<Vec<&str>>>()
+                .ok_or_else(value_error)?;
+            (words.join(","), words.join(","))
+        }
         _ => return Err(unknown_parameter(parameter)),
     };
     Ok((
@@ -1858,6 +1871,7 @@ mod tests {
                     last_sequence: 0,
                     in_doubt: true,
                     started: std::time::SystemTime::UNIX_EPOCH,
+                    indicators: Default::default(),
                 }),
                 CHANNEL_STATUS_DISPLAY_ONLY,
             ),

@@ -53,6 +53,7 @@ pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("CONNAUTH", Takes::Value),
     ("CHLAUTH", Takes::Value),
     ("DEFXMITQ", Takes::Value),
+    ("ACTCHL", Takes::Value),
     ("QSGDISP", Takes::Value),
 ];
 
@@ -148,6 +149,10 @@ pub(crate) fn stored_attributes(
         (
             "DEFXMITQ",
             AttributeValue::Text(attributes.default_transmission_queue.clone()),
+        ),
+        (
+            "ACTCHL",
+            AttributeValue::Integer(attributes.active_channels.into()),
         ),
     ]
 }
@@ -342,6 +347,18 @@ pub(crate) fn apply_qmgr_attribute(
         "CONNAUTH" => attributes.connection_authentication = name_or_blank(token, value)?,
         "CHLAUTH" => attributes.channel_authentication = event(token, value)?,
         "DEFXMITQ" => attributes.default_transmission_queue = name_or_blank(token, value)?,
+        "ACTCHL" => {
+            let limit = ferrite_queue_manager::objects::ACTIVE_CHANNELS_MAX;
+            let count = number(token, value, limit.into())? as u32;
+            if count == 0 {
+                return Err(value_error(
+                    token,
+                    value,
+                    "a number from 1 to 9999 is needed",
+                ));
+            }
+            attributes.active_channels = count;
+        }
         "QSGDISP" => {
             choice(token, value, &["QMGR"])?;
         }

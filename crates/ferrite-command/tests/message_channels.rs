@@ -72,6 +72,21 @@ fn each_channel_type_has_mq_defaults_and_survives_restart() {
     }
     let receiver = ok(&queue_manager, "DISPLAY CHANNEL(QM2.TO.QM1) ALL");
     assert!(receiver.contains("PUTAUT(CTX)"), "{receiver}");
+    assert!(
+        receiver.contains("COMPHDR(NONE)"),
+        "MQ's default: {receiver}"
+    );
+    assert!(
+        receiver.contains("COMPMSG(NONE)"),
+        "MQ's default: {receiver}"
+    );
+    ok(
+        &queue_manager,
+        "ALTER CHANNEL(QM2.TO.QM1) CHLTYPE(RCVR) COMPHDR(SYSTEM, NONE) COMPMSG(ANY)",
+    );
+    let receiver = ok(&queue_manager, "DISPLAY CHANNEL(QM2.TO.QM1) ALL");
+    assert!(receiver.contains("COMPHDR(SYSTEM,NONE)"), "{receiver}");
+    assert!(receiver.contains("COMPMSG(ANY)"), "{receiver}");
     assert!(!receiver.contains("XMITQ"), "{receiver}");
     assert!(!receiver.contains("DISCINT"), "{receiver}");
 
@@ -118,6 +133,11 @@ fn attributes_outside_a_channels_type_are_refused() {
         "DEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME('h(99999)') XMITQ(Q)",
         "DEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(Q) NPMSPEED(SLOW)",
         "DEFINE CHANNEL(S) CHLTYPE(CLUSSDR) CONNAME('h(1)')",
+        "DEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(Q) COMPMSG(ANY)",
+        "DEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(Q) COMPMSG(LZ77)",
+        "DEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(Q) COMPMSG(RLE,RLE)",
+        "DEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(Q) COMPHDR(RLE)",
+        "DEFINE CHANNEL(C) CHLTYPE(SVRCONN) COMPMSG(RLE)",
     ] {
         refused(&queue_manager, command);
     }

@@ -685,9 +685,32 @@ fn channels_processes_namelists_and_listener() {
             string(MQCACH_XMIT_Q_NAME, "QM2"),
             int(MQIACH_BATCH_SIZE, 20),
             int(MQIACH_NPM_SPEED, MQNPMS_NORMAL),
+            Parameter::IntegerList {
+                parameter: MQIACH_MSG_COMPRESSION,
+                values: vec![MQCOMPRESS_ZLIBHIGH, MQCOMPRESS_RLE],
+            },
         ],
     );
+    // COMPMSG(ANY) belongs to receiving channels; an unknown technique is a value error.
+    for values in [vec![MQCOMPRESS_ANY], vec![77]] {
+        let refused = admin.fails(
+            MQCMD_CHANGE_CHANNEL,
+            vec![
+                string(MQCACH_CHANNEL_NAME, "PCF.SDR"),
+                int(MQIACH_CHANNEL_TYPE, MQCHT_SENDER),
+                Parameter::IntegerList {
+                    parameter: MQIACH_MSG_COMPRESSION,
+                    values,
+                },
+            ],
+        );
+        assert_ne!(refused.0, 0);
+    }
     let sender = admin.queue_manager.channel("PCF.SDR").unwrap();
+    assert_eq!(
+        sender.message.message_compression,
+        vec![MQCOMPRESS_ZLIBHIGH, MQCOMPRESS_RLE]
+    );
     assert_eq!(sender.message.batch_size, 20);
     assert_eq!(sender.message.transmission_queue, "QM2");
     let senders = admin.ok(
@@ -697,7 +720,13 @@ fn channels_processes_namelists_and_listener() {
             int(MQIACH_CHANNEL_TYPE, MQCHT_SENDER),
             Parameter::IntegerList {
                 parameter: MQIACF_CHANNEL_ATTRS,
-                values: vec![MQCACH_XMIT_Q_NAME, MQIACH_BATCH_SIZE, MQIACH_NPM_SPEED],
+                values: vec![
+                    MQCACH_XMIT_Q_NAME,
+                    MQIACH_BATCH_SIZE,
+                    MQIACH_NPM_SPEED,
+                    MQIACH_HDR_COMPRESSION,
+                    MQIACH_MSG_COMPRESSION,
+                ],
             },
         ],
     );
@@ -709,6 +738,14 @@ fn channels_processes_namelists_and_listener() {
             string(MQCACH_XMIT_Q_NAME, "QM2"),
             int(MQIACH_BATCH_SIZE, 20),
             int(MQIACH_NPM_SPEED, MQNPMS_NORMAL),
+            Parameter::IntegerList {
+                parameter: MQIACH_HDR_COMPRESSION,
+                values: vec![MQCOMPRESS_NONE],
+            },
+            Parameter::IntegerList {
+                parameter: MQIACH_MSG_COMPRESSION,
+                values: vec![MQCOMPRESS_ZLIBHIGH, MQCOMPRESS_RLE],
+            },
         ]]
     );
     admin.ok(

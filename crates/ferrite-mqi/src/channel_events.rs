@@ -28,6 +28,8 @@
 //! | Channel Started | 2282 MQRC_CHANNEL_STARTED | QMgrName, ChannelName, XmitQName (SDR and SVR only), ConnectionName | ENABLED |
 //! | Channel Stopped | 2283 MQRC_CHANNEL_STOPPED | QMgrName, ReasonQualifier, ChannelName, ErrorIdentifier, AuxErrorDataInt1, AuxErrorDataInt2, XmitQName (SDR and SVR only), ConnectionName | qualifier MQRQ_CHANNEL_STOPPED_OK (7): ENABLED; _ERROR (8), _RETRY (9), _DISABLED (10): EXCEPTION or ENABLED |
 //! | Channel Stopped By User | 2279 MQRC_CHANNEL_STOPPED_BY_USER | QMgrName, ReasonQualifier MQRQ_CHANNEL_STOPPED_DISABLED (10), ChannelName | EXCEPTION or ENABLED |
+//! | Channel Not Activated | 2296 MQRC_CHANNEL_NOT_ACTIVATED | QMgrName, ChannelName, XmitQName (SDR and SVR only), ConnectionName | EXCEPTION or ENABLED |
+//! | Channel Activated | 2295 MQRC_CHANNEL_ACTIVATED | QMgrName, ChannelName, XmitQName (SDR and SVR only), ConnectionName | EXCEPTION or ENABLED |
 //!
 //! ErrorIdentifier (MQIACF_ERROR_IDENTIFIER 1013) is the number of the AMQ message that
 //! reports the error (9526 a sequence number error, 9999 any other end in error), 0 when the
@@ -57,8 +59,9 @@ use ferrite_constants::{
         MQIACF_REASON_QUALIFIER,
     },
     reason::{
-        MQRC_CHANNEL_BLOCKED, MQRC_CHANNEL_BLOCKED_WARNING, MQRC_CHANNEL_STARTED,
-        MQRC_CHANNEL_STOPPED, MQRC_CHANNEL_STOPPED_BY_USER,
+        MQRC_CHANNEL_ACTIVATED, MQRC_CHANNEL_BLOCKED, MQRC_CHANNEL_BLOCKED_WARNING,
+        MQRC_CHANNEL_NOT_ACTIVATED, MQRC_CHANNEL_STARTED, MQRC_CHANNEL_STOPPED,
+        MQRC_CHANNEL_STOPPED_BY_USER,
     },
     selector::MQCA_Q_MGR_NAME,
 };
@@ -183,6 +186,18 @@ pub enum MessageChannelEvent<'a> {
     },
     /// STOP CHANNEL ended the channel.
     StoppedByUser { channel: &'a str },
+    /// The channel cannot become active: ACTCHL channels are active already. It waits.
+    NotActivated {
+        channel: &'a str,
+        transmission_queue: Option<&'a str>,
+        connection_name: &'a str,
+    },
+    /// A channel that was not activated has become active.
+    Activated {
+        channel: &'a str,
+        transmission_queue: Option<&'a str>,
+        connection_name: &'a str,
+    },
 }
 
 impl MessageChannelEvent<'_> {
@@ -191,7 +206,9 @@ impl MessageChannelEvent<'_> {
         let informational = match self {
             MessageChannelEvent::Started { .. } => true,
             MessageChannelEvent::Stopped { qualifier, .. } => *qualifier == MQRQ_CHANNEL_STOPPED_OK,
-            MessageChannelEvent::StoppedByUser { .. } => false,
+            MessageChannelEvent::StoppedByUser { .. }
+            | MessageChannelEvent::NotActivated { .. }
+            | MessageChannelEvent::Activated { .. } => false,
         };
         match channel_events {
             "ENABLED" => true,
@@ -204,6 +221,8 @@ impl MessageChannelEvent<'_> {
         match self {
             MessageChannelEvent::Started { channel, .. }
             | MessageChannelEvent::Stopped { channel, .. }
+            | MessageChannelEvent::NotActivated { channel, .. }
+            | MessageChannelEvent::Activated { channel, .. }
             | MessageChannelEvent::StoppedByUser { channel } => channel,
         }
     }
@@ -246,11 +265,23 @@ pub fn message_channel_event_message(
         MessageChannelEvent::Started { .. } => MQRC_CHANNEL_STARTED,
         MessageChannelEvent::Stopped { .. } => MQRC_CHANNEL_STOPPED,
         MessageChannelEvent::StoppedByUser { .. } => MQRC_CHANNEL_STOPPED_BY_USER,
+        MessageChannelEvent::NotActivated { .. } => MQRC_CHANNEL_NOT_ACTIVATED,
+        MessageChannelEvent::Activated { .. } => MQRC_CHANNEL_ACTIVATED,
     };
     let mut writer = EventWriter::new(MQCFH_VERSION_1, MQCMD_CHANNEL_EVENT, reason, order);
     writer.string(MQCA_Q_MGR_NAME, queue_manager_name, MQ_Q_MGR_NAME_LENGTH);
     match *event {
         MessageChannelEvent::Started {
+            channel,
+            transmission_queue,
+            connection_name,
+        }
+        | MessageChannelEvent::NotActivated {
+            channel,
+            transmission_queue,
+            connection_name,
+        }
+        | MessageChannelEvent::Activated {
             channel,
             transmission_queue,
             connection_name,
@@ -319,7 +350,13 @@ mod tests {
             connection_name: "h(1)",
         };
         let by_user = MessageChannelEvent::StoppedByUser { channel: "A" };
+        let not_activated = MessageChannelEvent::NotActivated {
+            channel: "A",
+            transmission_queue: Some("XQ"),
+            connection_name: "h(1)",
+        };
         for (event, exception, enabled) in [
+            (&not_activated, true, true),
             (&started, false, true),
             (&stopped(MQRQ_CHANNEL_STOPPED_OK), false, true),
             (&stopped(MQRQ_CHANNEL_STOPPED_RETRY), true, true),

@@ -126,6 +126,9 @@ pub enum ProtocolError {
     Unsupported(&'static str),
     /// A segment of a split message arrived out of order (see [`crate::segment::Reassembler`]).
     Reassembly(&'static str),
+    /// A compressed segment (ControlFlags2 HDRCOMP or MSGCOMP) does not decompress: corrupt,
+    /// truncated, larger than a segment can hold, or compressed without an agreement.
+    CompressedData(&'static str),
     /// A reassembled message would exceed the configured limit.
     MessageTooLarge {
         /// Size reached.
@@ -173,6 +176,9 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::Unsupported(what) => write!(f, "not supported: {what}"),
             ProtocolError::Reassembly(what) => write!(f, "segment reassembly error: {what}"),
+            ProtocolError::CompressedData(what) => {
+                write!(f, "compressed segment cannot be decompressed: {what}")
+            }
             ProtocolError::MessageTooLarge { size, maximum } => write!(
                 f,
                 "reassembled message of at least {size} bytes exceeds the limit of {maximum}"

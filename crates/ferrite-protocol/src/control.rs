@@ -80,6 +80,8 @@ pub mod status_code {
     pub const QM_TERMINATING: i32 = 5;
     pub const CAN_NOT_STORE: i32 = 6;
     pub const USER_CLOSED: i32 = 7;
+    /// The dissector's MQ_STATUS_E_REMOTE_PROTOCOL_ERROR (0x0A).
+    pub const REMOTE_PROTOCOL_ERROR: i32 = 10;
     pub const SECURITY_FAILURE: i32 = 20;
     pub const CHANNEL_UNAVAILABLE: i32 = 22;
     pub const CIPHER_SPEC: i32 = 24;

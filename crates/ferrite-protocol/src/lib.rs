@@ -15,6 +15,8 @@
 //! - [`message_channel`]: the flows between queue managers' message channel agents (MSH and
 //!   MESSAGE_DATA, RESET_DATA, PING_DATA; a message segmented over several TSH segments with
 //!   the batch's CONFIRM_REQUEST on its last).
+//! - [`compression`]: COMPHDR and COMPMSG on message channels: the algorithm lists of
+//!   INITIAL_DATA, the choice, and each MESSAGE_DATA segment compressed on its own (RLE, zlib).
 //! - [`uid`]: the USERID_DATA (`UID `) and CONAUTH_INFO (`CAUT`) structures.
 //! - [`mqi`]: the MQI structures as they travel on the wire: `MQMD` v1-v2, `MQOD` v1-v4,
 //!   `MQPMO` v1-v3, `MQGMO` v1-v4; and `MQCNO` v1-v8 / `MQCSP` v1-v3 in their native 64-bit layout.
@@ -49,6 +51,7 @@
 
 pub mod api;
 pub mod codec;
+pub mod compression;
 pub mod control;
 pub mod initial_data;
 pub mod message_channel;

@@ -10,8 +10,9 @@ use std::os::unix::io::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
+use crate::compression::{SegmentCompression, ZlibState};
 use crate::segment::{
-    encode_segments, Reassembler, Segment, SegmentDecoder, SegmentHeader,
+    encode_segments, ControlFlags2, Reassembler, Segment, SegmentDecoder, SegmentHeader,
     DEFAULT_MAX_TRANSMISSION_SIZE,
 };
 use crate::wire::FLOW_OVERHEAD;
@@ -177,6 +178,26 @@ pub struct Transport {
     /// The segments of the flow being written (kept between flows, see
     /// [`OUTPUT_BUFFER_KEPT_BYTES`]).
     output: Vec<u8>,
+    /// COMPHDR and COMPMSG agreed on a message channel (received segments are decompressed).
+    compression: SegmentCompression,
+    /// A decompressed segment's payload (kept between segments).
+    decompressed: Vec<u8>,
+    /// zlib's state (made at the first compressed segment).
+    zlib: ZlibState,
+    /// What decompression has done so far.
+    decompression: DecompressionCounters,
+    /// The ControlFlags2 compression bits of the segments decompressed since
+    /// [`Transport::take_compression_flags`].
+    compression_flags: u8,
+}
+
+/// Received compressed segments: bytes on the wire, bytes once decompressed, and the time
+/// spent (COMPRATE and COMPTIME of a receiving channel).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DecompressionCounters {
+    pub compressed_bytes: u64,
+    pub decompressed_bytes: u64,
+    pub nanoseconds: u64,
 }
 
 impl Transport {
@@ -200,7 +221,54 @@ impl Transport {
             max_transmission_size: DEFAULT_MAX_TRANSMISSION_SIZE,
             buffer: vec![0; read_buffer_bytes],
             output: Vec::new(),
+            compression: SegmentCompression::NONE,
+            decompressed: Vec::new(),
+            zlib: ZlibState::default(),
+            decompression: DecompressionCounters::default(),
+            compression_flags: 0,
         }
+    }
+
+    /// The compression a message channel negotiated: received segments with ControlFlags2
+    /// HDRCOMP or MSGCOMP are decompressed with it (without one, such a segment is a
+    /// protocol error).
+    pub fn set_compression(&mut self, compression: SegmentCompression) {
+        self.compression = compression;
+    }
+
+    /// What decompression has done since the transport was made.
+    pub fn decompression(&self) -> DecompressionCounters {
+        self.decompression
+    }
+
+    /// The ControlFlags2 HDRCOMP and MSGCOMP bits of the segments decompressed since the last
+    /// call (of the flow just read, when called after each flow).
+    pub fn take_compression_flags(&mut self) -> u8 {
+        std::mem::take(&mut self.compression_flags)
+    }
+
+    /// Replaces a compressed segment's payload by the bytes it stands for.
+    fn decompress(&mut self, segment: &mut Segment) -> Result<(), TransportError> {
+        const COMPRESSED: u8 = ControlFlags2::HDRCOMP | ControlFlags2::MSGCOMP;
+        let flags = segment.header.flags2.0 & COMPRESSED;
+        let started = std::time::Instant::now();
+        let limit =
+            (self.max_transmission_size as usize).saturating_sub(segment.header.header_length());
+        self.compression.decompress(
+            flags,
+            &segment.payload,
+            segment.header.byte_order,
+            limit,
+            &mut self.decompressed,
+            &mut self.zlib,
+        )?;
+        self.decompression.compressed_bytes += segment.payload.len() as u64;
+        self.decompression.decompressed_bytes += self.decompressed.len() as u64;
+        self.decompression.nanoseconds += started.elapsed().as_nanos() as u64;
+        self.compression_flags |= flags;
+        std::mem::swap(&mut segment.payload, &mut self.decompressed);
+        segment.header.flags2 = ControlFlags2(segment.header.flags2.0 & !COMPRESSED);
+        Ok(())
     }
 
     /// The socket.
@@ -224,7 +292,11 @@ impl Transport {
     /// The next whole flow (a split flow reassembled into one segment with FIRST|LAST).
     pub fn read_flow(&mut self) -> Result<Segment, TransportError> {
         loop {
-            while let Some(segment) = self.decoder.next_segment()? {
+            while let Some(mut segment) = self.decoder.next_segment()? {
+                if segment.header.flags2.0 & (ControlFlags2::HDRCOMP | ControlFlags2::MSGCOMP) != 0
+                {
+                    self.decompress(&mut segment)?;
+                }
                 if let Some(flow) = self.reassembler.push(segment)? {
                     return Ok(flow);
                 }

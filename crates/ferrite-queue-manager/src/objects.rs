@@ -17,7 +17,7 @@
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
-//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ STATMQI ACCTMQI STATCHL CHCKCLNT (CHLEV absent in older images: DISABLED; STATMQI, ACCTMQI and STATCHL: OFF), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS), CHLAUTH (absent: ENABLED) and DEFXMITQ (absent: blank) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ STATMQI ACCTMQI STATCHL CHCKCLNT (CHLEV absent in older images: DISABLED; STATMQI, ACCTMQI and STATCHL: OFF), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS), CHLAUTH (absent: ENABLED), DEFXMITQ (absent: blank) and ACTCHL (absent: 200) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE (QUEUE or TOPIC) PUT GET DEFPSIST DEFPRTY |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
 //! | `CHANNEL`  | 1       | CHANNEL CHLTYPE (SVRCONN, SDR, SVR, RCVR, RQSTR) DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER, and for message channels the lines of objects/message_channel.rs |
@@ -302,7 +302,14 @@ pub struct QueueManagerAttributes {
     /// DEFXMITQ: the transmission queue for messages to a queue manager that no other rule of
     /// name resolution reaches (blank, MQ's default: none).
     pub default_transmission_queue: String,
+    /// ACTCHL: the most message channels active at once (1-9999, MQ's default 200); a
+    /// channel beyond it waits (Channel Not Activated event).
+    pub active_channels: u32,
 }
+
+/// ACTCHL's default and largest value (MQ for z/OS).
+pub const ACTIVE_CHANNELS_DEFAULT: u32 = 200;
+pub const ACTIVE_CHANNELS_MAX: u32 = 9_999;
 
 /// The AUTHINFO a new queue manager's CONNAUTH names (a default object).
 pub const DEFAULT_CONNECTION_AUTH_INFO: &str = "SYSTEM.DEFAULT.AUTHINFO.IDPWOS";
@@ -399,6 +406,7 @@ impl QueueManagerAttributes {
             connection_authentication: DEFAULT_CONNECTION_AUTH_INFO.to_string(),
             channel_authentication: true,
             default_transmission_queue: String::new(),
+            active_channels: ACTIVE_CHANNELS_DEFAULT,
         }
     }
 
@@ -1630,7 +1638,8 @@ impl ObjectDefinition {
                     .line("CHCKCLNT", &d.check_client)
                     .line("CONNAUTH", &d.connection_authentication)
                     .line("CHLAUTH", enabled_disabled(!d.channel_authentication))
-                    .line("DEFXMITQ", &d.default_transmission_queue);
+                    .line("DEFXMITQ", &d.default_transmission_queue)
+                    .line("ACTCHL", &d.active_channels.to_string());
             }
             ObjectDefinition::AuthInfo(d) => {
                 image
@@ -1866,6 +1875,7 @@ impl QueueManagerAttributes {
                 "CONNAUTH" => d.connection_authentication = value.clone(),
                 "CHLAUTH" => d.channel_authentication = !disabled(value),
                 "DEFXMITQ" => d.default_transmission_queue = value.clone(),
+                "ACTCHL" => d.active_channels = number(key, value)?,
                 _ => return Err(unknown(image.object_type, key)),
             }
         }

@@ -49,7 +49,7 @@ use ferrite_protocol::segment::{
     encode_segments, ControlFlags1, HeaderKind, Reassembler, Segment, SegmentDecoder,
     SegmentHeader, SegmentType, DEFAULT_MAX_TRANSMISSION_SIZE,
 };
-use ferrite_protocol::transport::TransportError;
+use ferrite_protocol::transport::{Stream, TransportError};
 use ferrite_protocol::wire::{self, FLOW_OVERHEAD};
 use ferrite_protocol::ByteOrder;
 
@@ -476,16 +476,27 @@ impl ChannelSocket {
 
     /// The socket leaves the dispatcher whole: out of the epoll instance, blocking, what
     /// waited to be written written; a second handle to it for its new owner.
-    fn detach(&self) -> Option<TcpStream> {
+    fn detach(&self) -> Option<Stream> {
         let mut output = self.output.lock().unwrap();
         self.leave_epoll();
         self.stream.set_nonblocking(false).ok()?;
         let waiting = output.pending[output.written..].to_vec();
-        (&self.stream).write_all(&waiting).ok()?;
         output.closed = true;
         output.pending = Vec::new();
         output.written = 0;
-        self.stream.try_clone().ok()
+        let Some(mut tls) = output.tls.take() else {
+            (&self.stream).write_all(&waiting).ok()?;
+            return Some(Stream::Tcp(self.stream.try_clone().ok()?));
+        };
+        // A TLS socket: its session goes with it, the output written through it first.
+        tls.writer().write_all(&waiting).ok()?;
+        while tls.wants_write() {
+            tls.write_tls(&mut &self.stream).ok()?;
+        }
+        let socket = self.stream.try_clone().ok()?;
+        ferrite_protocol::tls::TlsStream::handshake(rustls::Connection::Server(tls), socket)
+            .ok()
+            .map(Stream::Tls)
     }
 
     /// The dispatcher, closing: no more output; the socket leaves the epoll instance.
@@ -1125,8 +1136,9 @@ impl Channel {
     }
 
     /// The checks every inbound message channel passes before its INITIAL_DATA is answered:
-    /// a plain socket (no TLS on message channels yet) and its CHLAUTH records, applied to the
-    /// user its MCA runs as. A refusal is answered with a status flow and ends the socket.
+    /// the socket's TLS against the channel's SSLCIPH, SSLCAUTH and SSLPEER (as a client
+    /// channel's, `tls::check_channel`) and its CHLAUTH records, applied to the user its MCA
+    /// runs as. A refusal is answered with a status flow and ends the socket.
     fn admit_message_channel(
         &mut self,
         flow: &Segment,
@@ -1134,16 +1146,22 @@ impl Channel {
     ) -> Result<(), End> {
         use crate::message_channel::inbound;
         let peer = self.socket.instance.peer;
-        if self.mode != SocketMode::Plain {
+        if self.chinit.is_stopped(&channel.name) {
+            // STOP CHANNEL left it STOPPED: the partner is refused until START CHANNEL.
             (self.chinit.log)(&format!(
-                "ferrite listener: channel {} from {peer}: TLS on message channels is not supported yet",
+                "AMQ9534E ferrite listener: channel {} from {peer} is STOPPED; START CHANNEL enables it",
                 channel.name
             ));
             self.status(
                 flow,
-                status_code::CIPHER_SPEC,
-                MQRC_SSL_INITIALIZATION_ERROR,
+                status_code::CHANNEL_UNAVAILABLE,
+                MQRC_CHANNEL_STOPPED_BY_USER,
             )?;
+            return Err(End::Closed);
+        }
+        if let Err(refusal) = tls::check_channel(channel, &self.socket_security) {
+            (self.chinit.log)(&format!("{} (partner {peer})", refusal.message));
+            self.status(flow, refusal.status, refusal.reason)?;
             return Err(End::Closed);
         }
         let mut as_user = channel.clone();
@@ -1187,6 +1205,29 @@ impl Channel {
             )?;
             return Err(End::Closed);
         }
+        let limit = self.chinit.active_channel_limit();
+        let Some(slot) = self.chinit.active_channels.try_acquire(limit) else {
+            (self.chinit.log)(&format!(
+                "ferrite listener: channel {} from {peer} not activated: ACTCHL({limit}) channels are active",
+                channel.name
+            ));
+            crate::message_channel::channel_event(
+                &self.chinit.queue_manager,
+                ferrite_mqi::channel_events::MessageChannelEvent::NotActivated {
+                    channel: &channel.name,
+                    transmission_queue: None,
+                    connection_name: &format!("{}({})", peer.ip(), peer.port()),
+                },
+                &self.chinit.log,
+            );
+            self.status(
+                flow,
+                status_code::CHANNEL_UNAVAILABLE,
+                MQRC_CHANNEL_NOT_ACTIVATED,
+            )?;
+            return Err(End::Closed);
+        };
+        *self.socket.instance.active_slot.lock().unwrap() = Some(slot);
         *self.socket.instance.channel_name.lock().unwrap() = channel.name.clone();
         let reply = negotiation::answer(
             proposal,

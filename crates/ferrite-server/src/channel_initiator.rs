@@ -135,6 +135,10 @@ pub struct ChannelInstance {
     pub(crate) last_sequence: AtomicU32,
     /// Whether the instance is a RCVR channel's (not a client's).
     pub(crate) receiver: AtomicBool,
+    /// A RCVR channel's COMPHDR, COMPMSG, COMPRATE and COMPTIME.
+    pub(crate) indicators: crate::message_channel::indicators::ChannelIndicators,
+    /// A receiving channel's ACTCHL slot, held until the instance is forgotten.
+    pub(crate) active_slot: Mutex<Option<crate::message_channel::active::ActiveSlot>>,
     socket: TcpStream,
 }
 
@@ -215,6 +219,11 @@ pub(crate) struct ChinitShared {
     /// The thread serving SYSTEM.CHANNEL.INITQ (`message_channel::trigger`), if the queue
     /// exists.
     trigger_monitor: Mutex<Option<JoinHandle<()>>>,
+    /// Message channels STOP CHANNEL left STOPPED (kept on SYSTEM.CHANNEL.SYNCQ, so a restart
+    /// keeps them stopped until START CHANNEL).
+    stopped: Mutex<std::collections::BTreeSet<String>>,
+    /// ACTCHL's slots, held by active message channels.
+    pub(crate) active_channels: Arc<crate::message_channel::active::ActiveChannels>,
 }
 
 impl ChinitShared {
@@ -235,13 +244,67 @@ impl ChinitShared {
         (all, from_client)
     }
 
+    /// The STOPPED channels recorded on SYSTEM.CHANNEL.SYNCQ (none when it cannot be read:
+    /// said in the log).
+    fn load_stopped(&self) {
+        let stopped = ferrite_mqi::Connection::connect(self.queue_manager.clone(), "").and_then(
+            |mut connection| crate::message_channel::sync_queue::stopped_channels(&mut connection),
+        );
+        match stopped {
+            Ok(names) => self.stopped.lock().unwrap().extend(names),
+            Err(error) if error.reason == ferrite_constants::reason::MQRC_UNKNOWN_OBJECT_NAME => {}
+            Err(error) => (self.log)(&format!(
+                "ferrite channel initiator: the STOPPED channels on SYSTEM.CHANNEL.SYNCQ cannot be read: {error}"
+            )),
+        }
+    }
+
+    /// Whether STOP CHANNEL left channel `name` STOPPED.
+    pub(crate) fn is_stopped(&self, name: &str) -> bool {
+        self.stopped.lock().unwrap().contains(name)
+    }
+
+    /// Records channel `name` STOPPED (STOP CHANNEL) or not (START CHANNEL), on
+    /// SYSTEM.CHANNEL.SYNCQ first.
+    pub(crate) fn set_stopped(&self, name: &str, stopped: bool) -> Result<(), String> {
+        use crate::message_channel::sync_queue::{RecordKind, SyncQueue, STOPPED_RECORD};
+        if self.is_stopped(name) == stopped {
+            return Ok(());
+        }
+        // Recorded (a persistent put or get and a commit) without holding the set, which
+        // dispatchers read.
+        let record = || -> ferrite_mqi::MqResult<()> {
+            let mut connection = ferrite_mqi::Connection::connect(self.queue_manager.clone(), "")?;
+            let sync = SyncQueue::open(&mut connection, name)?;
+            if stopped {
+                sync.replace(&mut connection, RecordKind::Stopped, STOPPED_RECORD)?;
+            } else {
+                sync.remove(&mut connection, RecordKind::Stopped)?;
+            }
+            connection.commit()
+        };
+        record().map_err(|error| format!("SYSTEM.CHANNEL.SYNCQ: {error}"))?;
+        let mut set = self.stopped.lock().unwrap();
+        if stopped {
+            set.insert(name.to_string());
+        } else {
+            set.remove(name);
+        }
+        Ok(())
+    }
+
     /// START CHANNEL ([`ChannelInitiator::start_channel`]; also the channel trigger monitor
-    /// and a requester's callback).
+    /// and a requester's callback). A STOPPED channel is started by START CHANNEL only.
     pub(crate) fn start_sender(&self, name: &str) -> Result<Arc<SenderMca>, String> {
         let channel = self
             .queue_manager
             .channel(name)
             .ok_or_else(|| format!("channel {name} is not defined"))?;
+        if self.is_stopped(name) {
+            return Err(format!(
+                "channel {name} is STOPPED (AMQ9534E): START CHANNEL enables it"
+            ));
+        }
         let starts = channel.channel_type.sends()
             || channel.channel_type
                 == ferrite_queue_manager::objects::message_channel::ChannelType::Requester;
@@ -255,10 +318,24 @@ impl ChinitShared {
         if senders.get(name).is_some_and(|sender| !sender.ended()) {
             return Err(format!("channel {name} is already running"));
         }
-        let sender = SenderMca::start(self.queue_manager.clone(), channel, self.log.clone())
-            .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
+        let sender = SenderMca::start(
+            self.queue_manager.clone(),
+            channel,
+            self.log.clone(),
+            self.key_repository(),
+            self.active_channels.clone(),
+        )
+        .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
         senders.insert(name.to_string(), sender.clone());
         Ok(sender)
+    }
+
+    /// The queue manager's key repository (SSLKEYR).
+    pub(crate) fn key_repository(&self) -> std::path::PathBuf {
+        crate::tls::key_repository(
+            self.queue_manager.directory(),
+            &self.config.ssl_key_repository,
+        )
     }
 
     /// Whether the MCA of channel `name` started from this end (or requested) is running.
@@ -274,7 +351,7 @@ impl ChinitShared {
     pub(crate) fn start_requested_server(
         &self,
         channel: ferrite_queue_manager::ChannelDefinition,
-        stream: TcpStream,
+        stream: ferrite_protocol::transport::Stream,
         partner: String,
     ) -> Result<Arc<SenderMca>, String> {
         let name = channel.name.clone();
@@ -288,6 +365,7 @@ impl ChinitShared {
             self.log.clone(),
             stream,
             partner,
+            self.active_channels.clone(),
         )
         .map_err(|error| format!("cannot start the channel's MCA: {error}"))?;
         senders.insert(name, sender.clone());
@@ -296,7 +374,16 @@ impl ChinitShared {
 
     /// The instance's socket has closed.
     pub(crate) fn forget_instance(&self, id: u64) {
-        self.instances.lock().unwrap().remove(&id);
+        if let Some(instance) = self.instances.lock().unwrap().remove(&id) {
+            instance.active_slot.lock().unwrap().take();
+        }
+    }
+
+    /// ACTCHL now.
+    pub(crate) fn active_channel_limit(&self) -> u32 {
+        self.queue_manager
+            .queue_manager_attributes()
+            .active_channels
     }
 }
 
@@ -394,7 +481,10 @@ impl ChannelInitiator {
             live_conversations: AtomicUsize::new(0),
             senders: Mutex::new(HashMap::new()),
             trigger_monitor: Mutex::new(None),
+            stopped: Mutex::new(std::collections::BTreeSet::new()),
+            active_channels: Default::default(),
         });
+        shared.load_stopped();
         let chinit = Arc::new(ChannelInitiator {
             shared: shared.clone(),
             listener: Mutex::new(None),
@@ -529,7 +619,72 @@ impl ChannelInitiator {
     /// own thread (`message_channel::sender_mca`). Refused when the channel is not defined,
     /// is of another type, or is running already.
     pub fn start_channel(&self, name: &str) -> Result<Arc<SenderMca>, String> {
+        if self.shared.queue_manager.channel(name).is_some() {
+            self.shared.set_stopped(name, false)?;
+        }
         self.shared.start_sender(name)
+    }
+
+    /// STOP CHANNEL from an operator (MQSC, PCF): the channel's running instances stop
+    /// (`force`: MODE(FORCE)) and a message channel is left STOPPED, across restarts, until
+    /// START CHANNEL; a stopped receiving channel refuses its partner. Returns how many
+    /// instances stopped (none: the channel was not active, and nothing changes).
+    pub fn stop_channel_by_operator(&self, name: &str, force: bool) -> Result<usize, String> {
+        let mut stopped = 0;
+        if force {
+            stopped += usize::from(self.stop_sender(name, StopMode::Force));
+        }
+        stopped += ChannelInitiator::stop_channel(self, name);
+        let message_channel = self
+            .shared
+            .queue_manager
+            .channel(name)
+            .is_some_and(|channel| channel.channel_type.is_message_channel());
+        if stopped > 0 && message_channel {
+            self.shared.set_stopped(name, true)?;
+        }
+        Ok(stopped)
+    }
+
+    /// Message channels STOPPED with no instance to show them (after a restart, or a
+    /// receiver), as DISPLAY CHSTATUS lists them.
+    fn stopped_without_instance(&self) -> Vec<ferrite_command::MessageChannelStatus> {
+        let names: Vec<String> = self
+            .shared
+            .stopped
+            .lock()
+            .unwrap()
+            .iter()
+            .cloned()
+            .collect();
+        names
+            .into_iter()
+            .filter(|name| self.sender(name).is_none() && self.running_instances(name) == 0)
+            .filter_map(|name| {
+                let channel = self.shared.queue_manager.channel(&name)?;
+                Some(ferrite_command::MessageChannelStatus {
+                    channel: name,
+                    channel_type: channel.channel_type.keyword(),
+                    connection_name: channel
+                        .message
+                        .connection_names
+                        .first()
+                        .cloned()
+                        .unwrap_or_default(),
+                    status: "STOPPED".to_string(),
+                    transmission_queue: channel.message.transmission_queue.clone(),
+                    messages: 0,
+                    batches: 0,
+                    bytes_sent: 0,
+                    bytes_received: 0,
+                    current_sequence: 0,
+                    last_sequence: 0,
+                    in_doubt: false,
+                    started: SystemTime::now(),
+                    indicators: Default::default(),
+                })
+            })
+            .collect()
     }
 
     /// The definition of SDR or SVR channel `name`, which must not be running (AMQ9514).
@@ -554,7 +709,12 @@ impl ChannelInitiator {
     /// PING CHANNEL of a SDR channel that is not running (`sender_mca::ping`).
     pub fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {
         let channel = self.stopped_sending_channel(name)?;
-        crate::message_channel::sender_mca::ping(&self.shared.queue_manager, &channel, data_length)
+        crate::message_channel::sender_mca::ping(
+            &self.shared.queue_manager,
+            &channel,
+            data_length,
+            &self.shared.key_repository(),
+        )
     }
 
     /// RESOLVE CHANNEL(name) ACTION(COMMIT | BACKOUT) of a SDR or SVR channel that is not
@@ -748,6 +908,8 @@ fn accept_loop(shared: &Arc<ChinitShared>, stop: &AtomicBool, listener: TcpListe
             batches: AtomicU64::new(0),
             last_sequence: AtomicU32::new(0),
             receiver: AtomicBool::new(false),
+            indicators: Default::default(),
+            active_slot: Mutex::new(None),
             socket,
         });
         shared
@@ -791,6 +953,7 @@ fn sender_status(
         last_sequence: snapshot.last_sequence,
         in_doubt: snapshot.in_doubt,
         started: snapshot.started,
+        indicators: snapshot.indicators,
     }
 }
 
@@ -817,6 +980,7 @@ fn receiver_status(
         last_sequence,
         in_doubt: false,
         started: snapshot.started,
+        indicators: instance.indicators.values(),
     }
 }
 
@@ -833,7 +997,7 @@ impl ferrite_command::ChannelInitiator for ChannelInitiator {
     }
 
     fn stop_channel(&self, name: &str) -> Result<usize, String> {
-        Ok(ChannelInitiator::stop_channel(self, name))
+        self.stop_channel_by_operator(name, false)
     }
 
     fn message_channel_statuses(&self) -> Vec<ferrite_command::MessageChannelStatus> {
@@ -848,17 +1012,32 @@ impl ferrite_command::ChannelInitiator for ChannelInitiator {
                 .filter(|instance| instance.receiver.load(Ordering::Acquire))
                 .map(|instance| receiver_status(&self.shared.queue_manager, instance)),
         );
+        statuses.extend(self.stopped_without_instance());
         statuses
     }
 
     fn start_channel(&self, name: &str) -> Result<(), String> {
-        ChannelInitiator::start_channel(self, name).map(|_| ())
+        use ferrite_queue_manager::objects::message_channel::ChannelType;
+        let was_stopped = self.shared.is_stopped(name);
+        let started = ChannelInitiator::start_channel(self, name).map(|_| ());
+        let receives = self
+            .shared
+            .queue_manager
+            .channel(name)
+            .is_some_and(|channel| {
+                channel.channel_type == ChannelType::Receiver
+                    || channel.message.connection_names.is_empty()
+            });
+        // START CHANNEL of a STOPPED channel that this end does not start (a RCVR, a SVR
+        // without CONNAME) enables it for its partner, as MQ does.
+        match started {
+            Err(_) if was_stopped && receives => Ok(()),
+            outcome => outcome,
+        }
     }
 
     fn stop_channel_forced(&self, name: &str) -> Result<usize, String> {
-        let mut stopped = usize::from(self.stop_sender(name, StopMode::Force));
-        stopped += ChannelInitiator::stop_channel(self, name);
-        Ok(stopped)
+        self.stop_channel_by_operator(name, true)
     }
 
     fn ping_channel(&self, name: &str, data_length: usize) -> Result<(), String> {

@@ -157,7 +157,7 @@ pub fn server_config(repository: &Path) -> Result<Arc<rustls::ServerConfig>, Str
     } else {
         rustls::server::WebPkiClientVerifier::no_client_auth()
     };
-    let config = rustls::ServerConfig::builder_with_provider(provider)
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(&[&rustls::version::TLS12, &rustls::version::TLS13])
         .map_err(|error| format!("TLS versions: {error}"))?
         .with_client_cert_verifier(verifier)
@@ -169,6 +169,9 @@ pub fn server_config(repository: &Path) -> Result<Arc<rustls::ServerConfig>, Str
                 key_path.display()
             )
         })?;
+    // No TLS 1.3 session tickets: channels do not resume sessions, and a session then sends
+    // nothing its partner did not ask for (a sending MCA reads only flows between batches).
+    config.send_tls13_tickets = 0;
     Ok(Arc::new(config))
 }
 
@@ -207,20 +210,73 @@ pub fn accept(
     let _ = stream.set_write_timeout(Some(handshake_timeout));
     let tls = TlsStream::handshake(rustls::Connection::Server(connection), stream)
         .map_err(|error| format!("TLS handshake failed: {error}"))?;
+    let security = stream_security(&tls);
+    Ok((Stream::Tls(tls), security))
+}
+
+/// What the handshake of a [`TlsStream`] settled (either side): the suite, the version, the
+/// partner's certificate subject.
+pub fn stream_security(tls: &TlsStream) -> SocketSecurity {
     let suite = tls
         .cipher_suite()
         .map(|suite: SupportedCipherSuite| suite.suite());
-    let version = tls.protocol_version();
     let peer_subject = tls
         .peer_certificates()
         .first()
         .map(|leaf| subject_dn(leaf).unwrap_or_else(|| "(undecodable subject)".to_string()));
-    let security = SocketSecurity {
+    SocketSecurity {
         tls: true,
-        suite: suite.zip(version),
+        suite: suite.zip(tls.protocol_version()),
         peer_subject,
+    }
+}
+
+/// The TLS client side of a message channel this queue manager starts (SDR, SVR with a
+/// CONNAME, RQSTR) with SSLCIPH `cipher_spec`: it trusts the certificates of the key
+/// repository's `ca.crt` (the partners' CAs, or their self-signed certificates) and presents
+/// the queue manager's own `qm.crt` and `qm.key` (the partner's SSLCAUTH and SSLPEER see
+/// them), as MQ's MCA presents the queue manager's certificate.
+pub fn message_channel_client(
+    repository: &Path,
+    cipher_spec: &str,
+) -> Result<ferrite_protocol::tls::ClientTls, String> {
+    let read = |name: &str| {
+        let path = repository.join(name);
+        std::fs::read(&path).map_err(|error| format!("cannot read {}: {error}", path.display()))
     };
-    Ok((Stream::Tls(tls), security))
+    let trusted = read(CA_FILE).map_err(|error| {
+        format!("{error} (the key repository's {CA_FILE} holds the certificates that partners' certificates must chain to)")
+    })?;
+    let identity = match (read(CERTIFICATE_FILE), read(KEY_FILE)) {
+        (Ok(certificate), Ok(key)) => Some((certificate, key)),
+        _ => None,
+    };
+    ferrite_protocol::tls::ClientTls::from_pem(
+        &trusted,
+        cipher_spec,
+        identity
+            .as_ref()
+            .map(|(certificate, key)| (certificate.as_slice(), key.as_slice())),
+    )
+}
+
+/// The partner's certificate against this end's SSLPEER (the sending end checks the
+/// receiving end's certificate, as MQ checks SSLPEER at both ends of a message channel).
+pub fn check_partner(channel: &ChannelDefinition, security: &SocketSecurity) -> Result<(), String> {
+    if channel.ssl_peer.is_empty() {
+        return Ok(());
+    }
+    match &security.peer_subject {
+        Some(subject) if peer_matches(&channel.ssl_peer, subject) => Ok(()),
+        Some(subject) => Err(format!(
+            "AMQ9636E channel {}: the partner's certificate name '{subject}' does not match SSLPEER({})",
+            channel.name, channel.ssl_peer
+        )),
+        None => Err(format!(
+            "AMQ9636E channel {}: SSLPEER({}) and the partner sent no certificate",
+            channel.name, channel.ssl_peer
+        )),
+    }
 }
 
 /// Whether a socket whose first byte is `first_byte` starts with a TLS handshake (the other

@@ -1453,3 +1453,566 @@ fn an_idle_senders_heartbeat_finds_a_partner_gone_quietly() {
     assert!(sender.wait_ended(PATIENCE));
     receiver.join().unwrap();
 }
+
+/// Puts `data` to TO.QM2 on `qm` as a persistent message.
+fn put_data(qm: &Arc<QueueManager>, data: &[u8]) {
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    let mut md = Mqmd {
+        persistence: MQPER_PERSISTENT,
+        ..Mqmd::default()
+    };
+    connection
+        .put1(
+            &mut Mqod::queue("TO.QM2"),
+            &mut md,
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            data,
+        )
+        .unwrap();
+}
+
+/// The next message's data on APP.IN of `qm`.
+fn get_data(qm: &Arc<QueueManager>) -> Vec<u8> {
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    let hobj = connection
+        .open(&mut Mqod::queue("APP.IN"), MQOO_INPUT_SHARED)
+        .unwrap();
+    let mut md = Mqmd::default();
+    let mut gmo = Mqgmo::with_options(MQGMO_WAIT | MQGMO_NO_SYNCPOINT);
+    gmo.wait_interval = PATIENCE.as_millis() as i32;
+    let mut data = Vec::new();
+    connection
+        .get_appending(hobj, &mut md, &mut gmo, &mut data, 1 << 22)
+        .expect("the message arrives");
+    data
+}
+
+/// Fixed-width records (blank-padded text, zero-padded numbers) that every technique
+/// compresses well, RLE included, `length` bytes.
+fn compressible(length: usize) -> Vec<u8> {
+    let mut record = b"ORDER 42".to_vec();
+    record.resize(48, b' ');
+    record.extend_from_slice(b"000000000000000000100");
+    record.resize(96, b' ');
+    record.iter().copied().cycle().take(length).collect()
+}
+
+/// Bytes no technique can shrink (xorshift), `length` bytes.
+fn incompressible(length: usize) -> Vec<u8> {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    (0..length)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect()
+}
+
+/// The value of `attribute` in a DISPLAY CHSTATUS answer (`NAME(value)`).
+fn shown<'a>(display: &'a str, attribute: &str) -> &'a str {
+    let start = display
+        .find(&format!("{attribute}("))
+        .unwrap_or_else(|| panic!("{attribute} in {display}"))
+        + attribute.len()
+        + 1;
+    let end = start + display[start..].find(')').unwrap();
+    &display[start..end]
+}
+
+#[test]
+fn every_compression_technique_carries_messages_between_two_queue_managers() {
+    let large = compressible(300_000);
+    let small = compressible(600);
+    let noise = incompressible(70_000);
+    for (header, message) in [
+        ("SYSTEM", "RLE"),
+        ("NONE", "ZLIBFAST"),
+        ("SYSTEM", "ZLIBHIGH"),
+    ] {
+        let (qm1, qm2) = pair(
+            "COMPHDR(NONE,SYSTEM) COMPMSG(ANY)",
+            &format!("COMPHDR({header}) COMPMSG({message},NONE)"),
+        );
+        let (mqsc1, mqsc2) = (console(&qm1), console(&qm2));
+        let (sending, receiving) = (&qm1.fixture.queue_manager, &qm2.fixture.queue_manager);
+        let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+        put_data(sending, &large);
+        put_data(sending, &small);
+        assert_eq!(get_data(receiving), large, "{message}: a segmented message");
+        assert_eq!(get_data(receiving), small, "{message}");
+        wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+        let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+        assert_eq!(shown(&display, "COMPHDR"), format!("{header},{header}"));
+        assert_eq!(shown(&display, "COMPMSG"), format!("{message},{message}"));
+        let (rate, _) = shown(&display, "COMPRATE").split_once(',').unwrap();
+        assert!(rate.trim().parse::<u64>().unwrap() > 50, "{display}");
+        assert!(shown(&display, "COMPTIME").contains(','), "{display}");
+        // A sender's time indicators: on the transmission queue, and the confirm round trip.
+        for indicator in ["XQTIME", "NETTIME"] {
+            let (short, long) = shown(&display, indicator).split_once(',').unwrap();
+            assert!(short.trim().parse::<u64>().is_ok(), "{display}");
+            assert!(long.trim().parse::<u64>().is_ok(), "{display}");
+        }
+        pcf_shows_compression_and_time_indicators(&qm1, header, message);
+        let sent_bytes: u64 = shown(&display, "BYTSSENT").parse().unwrap();
+        assert!(
+            sent_bytes < (large.len() / 2) as u64,
+            "compressed on the wire: {display}"
+        );
+        let display = run_ok(&mqsc2, "DISPLAY CHSTATUS(*) CHLTYPE(RCVR) ALL");
+        assert_eq!(shown(&display, "COMPMSG"), format!("{message},{message}"));
+        let (rate, _) = shown(&display, "COMPRATE").split_once(',').unwrap();
+        assert!(rate.trim().parse::<u64>().unwrap() > 50, "{display}");
+
+        // Incompressible data travels as it is (only a first segment holding the headers
+        // shrinks), and arrives intact.
+        put_data(sending, &noise);
+        assert_eq!(get_data(receiving), noise, "{message}: incompressible");
+        wait_until("confirmed", || sender.snapshot().last_sequence == 3);
+        let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+        let noise_bytes = shown(&display, "BYTSSENT").parse::<u64>().unwrap() - sent_bytes;
+        assert!(noise_bytes > noise.len() as u64, "{display}");
+        if header == "SYSTEM" {
+            // The headers went with COMPHDR; the message data, which did not shrink, as it is.
+            assert_eq!(shown(&display, "COMPMSG"), format!("{message},NONE"));
+        }
+        assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+        assert!(sender.wait_ended(PATIENCE));
+    }
+}
+
+/// PCF Inquire Channel Status: COMPHDR and COMPMSG as MQCFIL of MQCOMPRESS_* values,
+/// COMPRATE, COMPTIME, XQTIME and NETTIME as MQCFIL pairs.
+fn pcf_shows_compression_and_time_indicators(qm1: &Listener, header: &str, message: &str) {
+    use ferrite_command::pcf::Parameter;
+    use ferrite_constants::{channel::*, pcf::*, pcf_selector::*};
+    let (status, responses) = pcf(
+        qm1,
+        MQCMD_INQUIRE_CHANNEL_STATUS,
+        vec![Parameter::string(MQCACH_CHANNEL_NAME, CHANNEL)],
+    );
+    assert_eq!(status, 0);
+    let list = |id: i32| match responses[0].iter().find(|p| p.id() == id) {
+        Some(Parameter::IntegerList { values, .. }) => values.clone(),
+        other => panic!("{id}: {other:?}"),
+    };
+    let technique = |keyword: &str| match keyword {
+        "SYSTEM" => MQCOMPRESS_SYSTEM,
+        "RLE" => MQCOMPRESS_RLE,
+        "ZLIBFAST" => MQCOMPRESS_ZLIBFAST,
+        "ZLIBHIGH" => MQCOMPRESS_ZLIBHIGH,
+        _ => MQCOMPRESS_NONE,
+    };
+    assert_eq!(list(MQIACH_HDR_COMPRESSION), vec![technique(header); 2]);
+    assert_eq!(list(MQIACH_MSG_COMPRESSION), vec![technique(message); 2]);
+    for id in [
+        MQIACH_COMPRESSION_RATE,
+        MQIACH_COMPRESSION_TIME,
+        MQIACH_XMITQ_TIME_INDICATOR,
+        MQIACH_NETWORK_TIME_INDICATOR,
+    ] {
+        let pair = list(id);
+        assert_eq!(pair.len(), 2, "{id}");
+        assert!(pair.iter().all(|value| *value >= 0), "{id}: {pair:?}");
+    }
+    assert!(list(MQIACH_COMPRESSION_RATE)[0] > 50);
+}
+
+#[test]
+fn ends_that_share_no_compression_technique_fall_back_to_none() {
+    let (qm1, qm2) = pair(
+        "COMPHDR(NONE) COMPMSG(RLE)",
+        "COMPHDR(SYSTEM) COMPMSG(ZLIBHIGH,ZLIBFAST)",
+    );
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    let data = compressible(50_000);
+    put_data(&qm1.fixture.queue_manager, &data);
+    assert_eq!(get_data(&qm2.fixture.queue_manager), data);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 1);
+    let display = run_ok(&console(&qm1), &format!("DISPLAY CHSTATUS({CHANNEL}) ALL"));
+    assert_eq!(shown(&display, "COMPHDR"), "NONE,NONE");
+    assert_eq!(shown(&display, "COMPMSG"), "NONE,NONE");
+    assert_eq!(shown(&display, "COMPRATE"), " , ", "nothing compressed");
+    let sent_bytes: u64 = shown(&display, "BYTSSENT").parse().unwrap();
+    assert!(sent_bytes > data.len() as u64, "{display}");
+    // The definitions' lists are what DISPLAY CHANNEL shows.
+    let definition = run_ok(&console(&qm1), &format!("DISPLAY CHANNEL({CHANNEL}) ALL"));
+    assert!(
+        definition.contains("COMPMSG(ZLIBHIGH,ZLIBFAST)"),
+        "{definition}"
+    );
+    assert!(definition.contains("COMPHDR(SYSTEM)"), "{definition}");
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_corrupt_compressed_segment_ends_the_channel_and_loses_nothing() {
+    use ferrite_mqi::name_resolution::RemoteDestination;
+    use ferrite_mqi::transmission_queue::transmission_message;
+    use ferrite_protocol::message_channel::message_flow_segments;
+    use ferrite_protocol::segment::{ControlFlags2, SegmentType};
+    use ferrite_protocol::transport::Transport;
+    use ferrite_server::message_channel::negotiation;
+    use ferrite_server::message_channel::session::{
+        confirmed_sequence, send_flow, FLOW_CCSID, FLOW_ENCODING, FLOW_ORDER,
+    };
+    use std::io::Write;
+    let (qm1, qm2) = pair(
+        "NPMSPEED(NORMAL) COMPMSG(ANY)",
+        "NPMSPEED(NORMAL) COMPMSG(ZLIBFAST)",
+    );
+    let qm = &qm1.fixture.queue_manager;
+    // A hostile sending MCA of QM1's channel: negotiation (ZLIBFAST agreed), one good
+    // message of a batch, then one whose MSGCOMP segment is no zlib stream.
+    let stream = std::net::TcpStream::connect(("127.0.0.1", qm2.port())).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut raw = stream.try_clone().unwrap();
+    let mut transport = Transport::new(stream);
+    let proposal = negotiation::proposal(&qm.channel(CHANNEL).unwrap(), qm, 32768);
+    send_flow(
+        &mut transport,
+        SegmentType::InitialData,
+        &proposal.encode(FLOW_ORDER),
+    )
+    .unwrap();
+    let answer = transport.read_flow().unwrap();
+    assert_eq!(answer.header.segment_type, SegmentType::InitialData);
+    assert_eq!(answer.payload[106], 2, "ZLIBFAST chosen");
+    assert_eq!(confirmed_sequence(&transport.read_flow().unwrap()), Ok(0));
+    let destination = RemoteDestination {
+        transmission_queue: "QM2".into(),
+        remote_q_name: "APP.IN".into(),
+        remote_q_mgr_name: "QM2".into(),
+    };
+    for (sequence, corrupt) in [(1, false), (2, true)] {
+        let (_, transmitted) = transmission_message(&numbered_md(0), &destination, b"message");
+        for mut segment in message_flow_segments(
+            sequence,
+            &transmitted,
+            FLOW_ORDER,
+            FLOW_ENCODING,
+            FLOW_CCSID,
+            32768,
+            corrupt,
+        )
+        .unwrap()
+        {
+            if corrupt {
+                segment.header.flags2 = ControlFlags2(ControlFlags2::MSGCOMP);
+                segment.payload = b"x\x01 this is not deflate data".to_vec();
+            }
+            raw.write_all(&segment.encode().unwrap()).unwrap();
+        }
+    }
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+    assert!(logged(&qm2, "AMQ9504E"), "{:?}", qm2.log.lock().unwrap());
+    assert_eq!(
+        depth(&qm2.fixture.queue_manager, "APP.IN"),
+        0,
+        "the batch with the corrupt segment was backed out"
+    );
+    // The real sender: nothing was committed; everything arrives once.
+    put_numbered(qm, 0..3);
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..3);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 3);
+    let mut connection = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    assert!(get_next(&mut connection, Some(Duration::from_millis(200))).is_none());
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+/// A self-signed certificate for each queue manager (`CN=QM1,O=Ferrite`, `CN=QM2,O=Ferrite`,
+/// naming 127.0.0.1), each trusting the other's through its key repository's ca.crt.
+fn exchange_certificates(qm1: &Listener, qm2: &Listener) {
+    let repository = |listener: &Listener| listener.fixture.directory.path().join("tls");
+    for (listener, name) in [(qm1, "QM1"), (qm2, "QM2")] {
+        ferrite_server::tls::create_self_signed(&repository(listener), name).unwrap();
+    }
+    for (from, to) in [(qm1, qm2), (qm2, qm1)] {
+        std::fs::copy(
+            repository(from).join("qm.crt"),
+            repository(to).join("ca.crt"),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn tls_message_channels_check_cipher_specs_and_peer_names_at_both_ends() {
+    let (qm1, qm2) = pair(
+        "NPMSPEED(NORMAL) SSLCIPH(TLS_AES_256_GCM_SHA384) SSLCAUTH(REQUIRED) SSLPEER('CN=QM1') COMPMSG(ANY)",
+        "NPMSPEED(NORMAL) SSLCIPH(TLS_AES_256_GCM_SHA384) SSLPEER('CN=QM2, O=Ferrite') COMPMSG(ZLIBFAST)",
+    );
+    exchange_certificates(&qm1, &qm2);
+    let (mqsc1, mqsc2) = (console(&qm1), console(&qm2));
+    let ping = run_ok(&mqsc1, &format!("PING CHANNEL({CHANNEL})"));
+    assert!(ping.contains("AMQ8020I"), "{ping}");
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    put_numbered(&qm1.fixture.queue_manager, 0..5);
+    expect_numbered(&qm2.fixture.queue_manager, 0..5);
+    let large = compressible(200_000);
+    put_data(&qm1.fixture.queue_manager, &large);
+    assert_eq!(
+        get_data(&qm2.fixture.queue_manager),
+        large,
+        "segments inside TLS"
+    );
+    wait_until("confirmed", || sender.snapshot().last_sequence == 6);
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+
+    // Each refusal leaves the sender retrying, nothing delivered, and says why at the end
+    // that refused (MQ's AMQ9631E, AMQ9639E, AMQ9636E).
+    let cases = [
+        // CipherSpecs that differ: the handshake agrees a suite the receiver does not accept.
+        (
+            "SSLCIPH(TLS_AES_256_GCM_SHA384) SSLPEER('CN=QM1')",
+            "SSLCIPH(TLS_AES_128_GCM_SHA256) SSLPEER(' ')",
+            &qm2,
+            "AMQ9631E",
+        ),
+        // TLS at one end only.
+        (
+            "SSLCIPH(' ') SSLPEER(' ')",
+            "SSLCIPH(TLS_AES_128_GCM_SHA256)",
+            &qm2,
+            "AMQ9639E",
+        ),
+        (
+            "SSLCIPH(TLS_AES_128_GCM_SHA256)",
+            "SSLCIPH(' ') SSLPEER(' ')",
+            &qm2,
+            "AMQ9639E",
+        ),
+        // The receiver's SSLPEER does not name the sender's certificate.
+        (
+            "SSLCIPH(TLS_AES_128_GCM_SHA256) SSLPEER('CN=SOMEONE.ELSE')",
+            "SSLCIPH(TLS_AES_128_GCM_SHA256)",
+            &qm2,
+            "AMQ9636E",
+        ),
+        // The sender's SSLPEER does not name the receiver's certificate.
+        (
+            "SSLCIPH(TLS_AES_128_GCM_SHA256) SSLPEER(' ')",
+            "SSLCIPH(TLS_AES_128_GCM_SHA256) SSLPEER('CN=NOT.QM2')",
+            &qm1,
+            "AMQ9636E",
+        ),
+    ];
+    for (receiver, sending, refusing, message) in cases {
+        run_ok(
+            &mqsc2,
+            &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) {receiver}"),
+        );
+        run_ok(
+            &mqsc1,
+            &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) {sending}"),
+        );
+        refusing.log.lock().unwrap().clear();
+        put_numbered(&qm1.fixture.queue_manager, 0..1);
+        let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+        wait_until("the refusal", || logged(refusing, message));
+        wait_until("retrying", || sender.status() == SenderStatus::Retrying);
+        assert_eq!(depth(&qm2.fixture.queue_manager, "APP.IN"), 0, "{message}");
+        assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+        assert!(sender.wait_ended(PATIENCE));
+    }
+    // Agreeing again, the waiting messages arrive once.
+    run_ok(
+        &mqsc2,
+        &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) SSLPEER('CN=QM1')"),
+    );
+    run_ok(
+        &mqsc1,
+        &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) SSLPEER('CN=QM2')"),
+    );
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    expect_numbered(&qm2.fixture.queue_manager, 0..1);
+    wait_until("all sent", || {
+        transmission_queue_looks_empty(&qm1.fixture.queue_manager)
+    });
+    for _ in 1..cases.len() {
+        expect_numbered(&qm2.fixture.queue_manager, 0..1);
+    }
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+}
+
+#[test]
+fn a_requester_and_its_server_run_tls_on_the_requesters_connection() {
+    let (qm1, qm2) = requester_pair("SSLCIPH(ANY_TLS13) SSLCAUTH(REQUIRED) SSLPEER('CN=QM2')");
+    exchange_certificates(&qm1, &qm2);
+    run_ok(
+        &console(&qm2),
+        &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(RQSTR) SSLCIPH(TLS_CHACHA20_POLY1305_SHA256) SSLPEER('CN=QM1')"),
+    );
+    put_numbered(&qm1.fixture.queue_manager, 0..4);
+    run_ok(&console(&qm2), &format!("START CHANNEL({CHANNEL})"));
+    expect_numbered(&qm2.fixture.queue_manager, 0..4);
+    let server = qm1
+        .chinit
+        .sender(CHANNEL)
+        .expect("the requester started the SVR");
+    wait_until("confirmed", || server.snapshot().last_sequence == 4);
+    let requester = qm2.chinit.sender(CHANNEL).unwrap();
+    assert!(qm2.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(requester.wait_ended(PATIENCE));
+    assert!(server.wait_ended(PATIENCE));
+}
+
+/// A second channel initiator for `listener`'s queue manager (the first one stopped), on a
+/// new port, logging into `listener`'s log: a restart of the channel initiator.
+fn restart_channel_initiator(
+    listener: &Listener,
+) -> Arc<ferrite_server::channel_initiator::ChannelInitiator> {
+    use ferrite_server::channel_initiator::{ChannelInitiator, ChannelInitiatorConfig};
+    listener.chinit.stop();
+    let sink = listener.log.clone();
+    ChannelInitiator::start(
+        listener.fixture.queue_manager.clone(),
+        ChannelInitiatorConfig {
+            address: [127, 0, 0, 1].into(),
+            port: 0,
+            ..ChannelInitiatorConfig::default()
+        },
+        Arc::new(move |line: &str| sink.lock().unwrap().push(line.to_string())),
+    )
+    .expect("the channel initiator starts again")
+}
+
+#[test]
+fn a_stopped_channel_stays_stopped_across_a_restart_until_start_channel() {
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    put_numbered(&qm1.fixture.queue_manager, 0..1);
+    expect_numbered(&qm2.fixture.queue_manager, 0..1);
+
+    // STOP CHANNEL of the receiver: its instance ends and the channel is STOPPED; the
+    // sender's reconnections are refused (AMQ9534E) and it retries.
+    run_ok(&console(&qm2), &format!("STOP CHANNEL({CHANNEL})"));
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+    let display = run_ok(&console(&qm2), &format!("DISPLAY CHSTATUS({CHANNEL})"));
+    assert!(
+        display.contains("CHLTYPE(RCVR)") && display.contains("STATUS(STOPPED)"),
+        "{display}"
+    );
+    wait_until("the refusal", || logged(&qm2, "AMQ9534E"));
+    wait_until("retrying", || sender.status() == SenderStatus::Retrying);
+    put_numbered(&qm1.fixture.queue_manager, 1..2);
+
+    // The channel initiator restarts: the channel is still STOPPED, and still refused.
+    let chinit2 = restart_channel_initiator(&qm2);
+    let port = chinit2.local_address().unwrap().port();
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Force));
+    assert!(sender.wait_ended(PATIENCE));
+    mqsc_ok(
+        &qm1.fixture.queue_manager,
+        &format!("ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})')"),
+    );
+    let mqsc2 = ferrite_command::CommandProcessor::new(qm2.fixture.queue_manager.clone());
+    mqsc2.set_channel_initiator(Some(chinit2.clone()));
+    let display = run_ok(&mqsc2, &format!("DISPLAY CHSTATUS({CHANNEL})"));
+    assert!(display.contains("STATUS(STOPPED)"), "{display}");
+    qm2.log.lock().unwrap().clear();
+    let sender = qm1.chinit.start_channel(CHANNEL).unwrap();
+    wait_until("the refusal after the restart", || logged(&qm2, "AMQ9534E"));
+    assert_eq!(depth(&qm2.fixture.queue_manager, "APP.IN"), 0);
+
+    // START CHANNEL enables the receiver; the sender's next attempt delivers.
+    run_ok(&mqsc2, &format!("START CHANNEL({CHANNEL})"));
+    expect_numbered(&qm2.fixture.queue_manager, 1..2);
+    wait_until("confirmed", || sender.snapshot().last_sequence == 2);
+
+    // A sender STOPPED by STOP CHANNEL is shown STOPPED after its channel initiator restarts.
+    run_ok(&console(&qm1), &format!("STOP CHANNEL({CHANNEL})"));
+    assert!(sender.wait_ended(PATIENCE));
+    let chinit1 = restart_channel_initiator(&qm1);
+    let mqsc1 = ferrite_command::CommandProcessor::new(qm1.fixture.queue_manager.clone());
+    mqsc1.set_channel_initiator(Some(chinit1.clone()));
+    let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL})"));
+    assert!(
+        display.contains("CHLTYPE(SDR)") && display.contains("STATUS(STOPPED)"),
+        "{display}"
+    );
+    run_ok(&mqsc1, &format!("START CHANNEL({CHANNEL})"));
+    let display = run_ok(&mqsc1, &format!("DISPLAY CHSTATUS({CHANNEL})"));
+    assert!(!display.contains("STATUS(STOPPED)"), "{display}");
+    assert!(chinit1.stop_sender(CHANNEL, StopMode::Force));
+    chinit1.stop();
+    chinit2.stop();
+}
+
+#[test]
+fn actchl_holds_a_channel_back_until_an_active_one_ends() {
+    use ferrite_constants::pcf_selector::MQCACH_CHANNEL_NAME;
+    const SECOND: &str = "QM1.TO.QM2.B";
+    let (qm1, qm2) = pair("NPMSPEED(NORMAL)", "NPMSPEED(NORMAL)");
+    mqsc_ok(
+        &qm2.fixture.queue_manager,
+        &format!("DEFINE CHANNEL({SECOND}) CHLTYPE(RCVR) NPMSPEED(NORMAL)"),
+    );
+    let qm = &qm1.fixture.queue_manager;
+    for command in [
+        "DEFINE QLOCAL(XQ.B) USAGE(XMITQ)".to_string(),
+        "DEFINE QREMOTE(TO.QM2.B) RNAME(APP.IN) RQMNAME(QM2) XMITQ(XQ.B)".to_string(),
+        format!(
+            "DEFINE CHANNEL({SECOND}) CHLTYPE(SDR) CONNAME('127.0.0.1({})') XMITQ(XQ.B) NPMSPEED(NORMAL) DISCINT(0) SHORTTMR(1)",
+            qm2.port()
+        ),
+        "ALTER QMGR ACTCHL(1) CHLEV(EXCEPTION)".to_string(),
+    ] {
+        mqsc_ok(qm, &command);
+    }
+    let shown = run_ok(&console(&qm1), "DISPLAY QMGR ACTCHL");
+    assert!(shown.contains("ACTCHL(1)"), "{shown}");
+    let first = qm1.chinit.start_channel(CHANNEL).unwrap();
+    wait_until("the first channel runs", || {
+        first.status() == SenderStatus::Running
+    });
+    // The second waits, not activated, while the first is active.
+    let second = qm1.chinit.start_channel(SECOND).unwrap();
+    let events = wait_for_channel_events(&qm1, &[2296]);
+    assert!(
+        events[0]
+            .1
+            .contains(&(MQCACH_CHANNEL_NAME, SECOND.to_string())),
+        "{events:?}"
+    );
+    assert_eq!(second.status(), SenderStatus::Starting);
+    let mut connection = Connection::connect(qm.clone(), "").unwrap();
+    connection
+        .put1(
+            &mut Mqod::queue("TO.QM2.B"),
+            &mut numbered_md(0),
+            &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+            b"message 0",
+        )
+        .unwrap();
+    assert!(logged(&qm1, "not activated, ACTCHL(1)"));
+    assert_eq!(qm2.chinit.instances().len(), 1, "only the first connected");
+    // The first ends: the second becomes active and delivers.
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(first.wait_ended(PATIENCE));
+    let events = std::cell::RefCell::new(Vec::new());
+    wait_until("Channel Activated", || {
+        let mut events = events.borrow_mut();
+        events.extend(take_channel_events(&qm1));
+        events.iter().any(|(reason, parameters)| {
+            *reason == 2295 && parameters.contains(&(MQCACH_CHANNEL_NAME, SECOND.to_string()))
+        })
+    });
+    expect_numbered(&qm2.fixture.queue_manager, 0..1);
+    assert!(qm1.chinit.stop_sender(SECOND, StopMode::Force));
+    assert!(second.wait_ended(PATIENCE));
+    // ACTCHL's range.
+    assert!(!console(&qm1).run("ALTER QMGR ACTCHL(0)").success);
+    assert!(!console(&qm1).run("ALTER QMGR ACTCHL(10000)").success);
+}

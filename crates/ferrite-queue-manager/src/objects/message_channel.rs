@@ -16,9 +16,14 @@
 //! | `SEQWRAP`  | the number after which sequence numbers wrap to 1                   |
 //! | `PUTAUT`   | DEF or CTX                                                         |
 //! | `STATCHL`  | QMGR, OFF, LOW, MEDIUM or HIGH (channel statistics records)          |
+//! | `COMPHDR` `COMPMSG` | techniques in order of preference, separated by `,`       |
 //!
 //! Written only for message channels, so a SVRCONN image is what it was before they existed.
 
+use ferrite_constants::channel::{
+    MQCOMPRESS_ANY, MQCOMPRESS_NONE, MQCOMPRESS_RLE, MQCOMPRESS_SYSTEM, MQCOMPRESS_ZLIBFAST,
+    MQCOMPRESS_ZLIBHIGH,
+};
 use ferrite_storage::error::{StorageError, StorageResult};
 
 /// The channel types Ferrite defines (MQ's CHLTYPE keywords).
@@ -108,6 +113,7 @@ impl ChannelType {
             "PUTAUT" => &[Receiver, Requester],
             // MQ collects channel statistics for message channels only.
             "STATCHL" => &[Sender, Server, Receiver, Requester],
+            "COMPHDR" | "COMPMSG" => &[Sender, Server, Receiver, Requester],
             _ => return false,
         };
         types.contains(&self)
@@ -130,6 +136,56 @@ pub enum PutAuthority {
     Default,
     /// CTX: the UserIdentifier in each message's MQMD.
     Context,
+}
+
+/// COMPHDR's techniques (MQCOMPRESS_*) and keywords.
+pub const HEADER_COMPRESSION_KEYWORDS: &[(&str, i32)] =
+    &[("NONE", MQCOMPRESS_NONE), ("SYSTEM", MQCOMPRESS_SYSTEM)];
+/// COMPMSG's techniques and keywords (ANY only on a receiving channel: RCVR, RQSTR).
+pub const MESSAGE_COMPRESSION_KEYWORDS: &[(&str, i32)] = &[
+    ("NONE", MQCOMPRESS_NONE),
+    ("RLE", MQCOMPRESS_RLE),
+    ("ZLIBFAST", MQCOMPRESS_ZLIBFAST),
+    ("ZLIBHIGH", MQCOMPRESS_ZLIBHIGH),
+    ("ANY", MQCOMPRESS_ANY),
+];
+/// The most techniques COMPHDR and COMPMSG list (MQCD's HdrCompList and MsgCompList).
+pub const HEADER_COMPRESSION_LIST_MAX: usize = 2;
+pub const MESSAGE_COMPRESSION_LIST_MAX: usize = 16;
+
+/// The keyword of technique `value` in `keywords` ("?" for one it does not name).
+pub fn compression_keyword(keywords: &[(&'static str, i32)], value: i32) -> &'static str {
+    keywords
+        .iter()
+        .find(|(_, known)| *known == value)
+        .map_or("?", |(keyword, _)| *keyword)
+}
+
+/// A COMPHDR or COMPMSG list as MQSC shows it: keywords separated by commas.
+pub fn compression_list_text(keywords: &[(&'static str, i32)], list: &[i32]) -> String {
+    list.iter()
+        .map(|value| compression_keyword(keywords, *value))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The techniques of a COMPHDR or COMPMSG value (keywords separated by commas, blanks
+/// around them ignored); `Err` names a keyword `keywords` does not have.
+pub fn parse_compression_list(
+    keywords: &[(&'static str, i32)],
+    text: &str,
+) -> Result<Vec<i32>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|word| !word.is_empty())
+        .map(|word| {
+            keywords
+                .iter()
+                .find(|(keyword, _)| keyword.eq_ignore_ascii_case(word))
+                .map(|(_, value)| *value)
+                .ok_or_else(|| format!("'{word}' is not a compression technique here"))
+        })
+        .collect()
 }
 
 /// Longest CONNAME (MQ_CONN_NAME_LENGTH).
@@ -183,6 +239,11 @@ pub struct MessageChannelAttributes {
     /// [`CHANNEL_STATISTICS_VALUES`]; QMGR, the default: as the queue manager's STATCHL).
     /// Read when the channel starts, as MQ does.
     pub statistics: String,
+    /// COMPHDR: header compression techniques in order of preference (MQCOMPRESS_*;
+    /// default NONE).
+    pub header_compression: Vec<i32>,
+    /// COMPMSG: message data compression techniques in order of preference (default NONE).
+    pub message_compression: Vec<i32>,
 }
 
 impl Default for MessageChannelAttributes {
@@ -202,6 +263,8 @@ impl Default for MessageChannelAttributes {
             sequence_number_wrap: SEQUENCE_WRAP_MAX,
             put_authority: PutAuthority::Default,
             statistics: CHANNEL_STATISTICS_VALUES[0].to_string(),
+            header_compression: vec![MQCOMPRESS_NONE],
+            message_compression: vec![MQCOMPRESS_NONE],
         }
     }
 }
@@ -296,6 +359,7 @@ impl MessageChannelAttributes {
                 "SEQWRAP must be {SEQUENCE_WRAP_MIN}-{SEQUENCE_WRAP_MAX}"
             ));
         }
+        self.validate_compression(channel_type)?;
         match channel_type {
             ChannelType::Sender | ChannelType::Requester if self.connection_names.is_empty() => {
                 fail(format!(
@@ -311,6 +375,51 @@ impl MessageChannelAttributes {
             }
             _ => Ok(()),
         }
+    }
+
+    /// COMPHDR and COMPMSG: one to the list's limit of known techniques, each once; ANY
+    /// only on a receiving channel, as MQ allows.
+    fn validate_compression(&self, channel_type: ChannelType) -> StorageResult<()> {
+        let lists = [
+            (
+                "COMPHDR",
+                &self.header_compression,
+                HEADER_COMPRESSION_KEYWORDS,
+                HEADER_COMPRESSION_LIST_MAX,
+            ),
+            (
+                "COMPMSG",
+                &self.message_compression,
+                MESSAGE_COMPRESSION_KEYWORDS,
+                MESSAGE_COMPRESSION_LIST_MAX,
+            ),
+        ];
+        for (name, list, keywords, max) in lists {
+            if list.is_empty() || list.len() > max {
+                return Err(StorageError::invalid(format!(
+                    "{name} lists 1 to {max} techniques"
+                )));
+            }
+            for (index, value) in list.iter().enumerate() {
+                if !keywords.iter().any(|(_, known)| known == value) {
+                    return Err(StorageError::invalid(format!(
+                        "{name} value {value} is not a technique"
+                    )));
+                }
+                if list[..index].contains(value) {
+                    return Err(StorageError::invalid(format!(
+                        "{name} names {} twice",
+                        compression_keyword(keywords, *value)
+                    )));
+                }
+            }
+        }
+        if self.message_compression.contains(&MQCOMPRESS_ANY) && channel_type.sends() {
+            return Err(StorageError::invalid(
+                "COMPMSG(ANY) is for receiving channels (RCVR, RQSTR)".to_string(),
+            ));
+        }
+        Ok(())
     }
 
     /// The image lines of a message channel's own attributes (see the module's table).
@@ -344,6 +453,14 @@ impl MessageChannelAttributes {
                 .to_string(),
             ),
             ("STATCHL", self.statistics.clone()),
+            (
+                "COMPHDR",
+                compression_list_text(HEADER_COMPRESSION_KEYWORDS, &self.header_compression),
+            ),
+            (
+                "COMPMSG",
+                compression_list_text(MESSAGE_COMPRESSION_KEYWORDS, &self.message_compression),
+            ),
         ]
     }
 
@@ -379,6 +496,14 @@ impl MessageChannelAttributes {
                 }
             }
             "STATCHL" => self.statistics = value.to_string(),
+            "COMPHDR" | "COMPMSG" => {
+                let (keywords, list) = if key == "COMPHDR" {
+                    (HEADER_COMPRESSION_KEYWORDS, &mut self.header_compression)
+                } else {
+                    (MESSAGE_COMPRESSION_KEYWORDS, &mut self.message_compression)
+                };
+                *list = parse_compression_list(keywords, value).map_err(StorageError::invalid)?;
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -422,6 +547,20 @@ mod tests {
         attributes.batch_size = 50;
         attributes.sequence_number_wrap = 99;
         assert!(attributes.validate(ChannelType::Sender).is_err());
+        attributes.sequence_number_wrap = 1000;
+        attributes.message_compression = vec![MQCOMPRESS_ANY];
+        assert!(
+            attributes.validate(ChannelType::Sender).is_err(),
+            "COMPMSG(ANY) is a receiver's"
+        );
+        assert!(attributes.validate(ChannelType::Receiver).is_ok());
+        attributes.message_compression = vec![MQCOMPRESS_RLE, MQCOMPRESS_RLE];
+        assert!(attributes.validate(ChannelType::Receiver).is_err());
+        attributes.message_compression = vec![MQCOMPRESS_RLE];
+        attributes.header_compression = vec![MQCOMPRESS_RLE];
+        assert!(attributes.validate(ChannelType::Receiver).is_err());
+        attributes.header_compression = Vec::new();
+        assert!(attributes.validate(ChannelType::Receiver).is_err());
     }
 
     #[test]
@@ -456,6 +595,8 @@ mod tests {
             non_persistent_message_speed: NonPersistentMessageSpeed::Normal,
             put_authority: PutAuthority::Context,
             statistics: "HIGH".into(),
+            header_compression: vec![MQCOMPRESS_SYSTEM],
+            message_compression: vec![MQCOMPRESS_ZLIBHIGH, MQCOMPRESS_RLE, MQCOMPRESS_NONE],
             ..MessageChannelAttributes::default()
         };
         attributes.long_retry_count = 3;

@@ -11,13 +11,12 @@
 //! MCA then runs on the requester's socket ([`start_server`]), or a SDR channel, which closes
 //! the socket and starts itself to its CONNAME ([`call_back`]).
 
-use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use ferrite_constants::misc::{MQRQ_CHANNEL_STOPPED_ERROR, MQRQ_CHANNEL_STOPPED_OK};
 use ferrite_mqi::channel_events::MessageChannelEvent;
-use ferrite_protocol::transport::Transport;
+use ferrite_protocol::transport::{Stream, Transport};
 use ferrite_queue_manager::ChannelDefinition;
 
 use super::negotiation::Agreed;
@@ -49,7 +48,7 @@ pub(crate) enum Handoff {
 pub(crate) fn start_server(
     chinit: &Arc<ChinitShared>,
     instance: &ChannelInstance,
-    stream: TcpStream,
+    stream: Stream,
     channel: ChannelDefinition,
 ) {
     let name = channel.name.clone();
@@ -109,6 +108,10 @@ fn process_user() -> Option<String> {
 }
 
 impl ReceiverProgress for ChannelInstance {
+    fn indicators(&self) -> &super::indicators::ChannelIndicators {
+        &self.indicators
+    }
+
     fn message_received(&self, bytes: usize) {
         self.note_message();
         self.bytes_received
@@ -143,7 +146,7 @@ fn stopped<'a>(
 pub(crate) fn start_receiver(
     chinit: Arc<ChinitShared>,
     instance: Arc<ChannelInstance>,
-    stream: TcpStream,
+    stream: Stream,
     handoff: ReceiverHandoff,
 ) {
     chinit.live_conversations.fetch_add(1, Ordering::AcqRel);
@@ -152,7 +155,6 @@ pub(crate) fn start_receiver(
     let running = chinit.clone();
     let spawned = std::thread::Builder::new().name(name).spawn(move || {
         let chinit = running;
-        let _ = stream.set_nonblocking(false);
         let mut transport = Transport::new(stream);
         transport.set_limits(
             handoff.agreed.max_transmission_size,

@@ -9,7 +9,10 @@
 //! - [`sync_queue`]: the records on SYSTEM.CHANNEL.SYNCQ that make a restart of either side
 //!   lose and duplicate nothing.
 //!
-//! - [`negotiation`]: INITIAL_DATA between the two MCAs.
+//! - [`negotiation`]: INITIAL_DATA between the two MCAs (limits, COMPHDR and COMPMSG).
+//! - [`active`]: ACTCHL, the active channel slots.
+//! - [`indicators`]: DISPLAY CHSTATUS's COMPHDR, COMPMSG, COMPRATE, COMPTIME, XQTIME and
+//!   NETTIME of a running channel.
 //! - [`session`]: the flows after it (batches, confirmations, heartbeats, pings) on a
 //!   blocking socket; [`sender_mca`]: the thread of a channel started from this end (SDR,
 //!   SVR with a CONNAME, RQSTR: START/STOP CHANNEL, retries, DISCINT) or of a SVR a
@@ -27,7 +30,9 @@
 //! The agents themselves do not own sockets: a caller feeds the receiving agent the flows it reads and
 //! sends the sending agent's batches. Sequence numbers run from 1 to SEQWRAP, then wrap to 1.
 
+pub mod active;
 pub(crate) mod inbound;
+pub mod indicators;
 pub mod negotiation;
 pub mod receiving;
 pub mod sender_mca;

@@ -4,8 +4,17 @@
 //! does: the lower batch size (BATCHSZ), message length (MAXMSGL, 0 meaning the queue
 //! manager's limit), transmission size and sequence wrap (SEQWRAP), and the higher heartbeat
 //! interval (HBINT). The sender runs with the answer's values.
+//!
+//! Compression (`ferrite_protocol::compression`): the proposal lists the sender's COMPHDR and
+//! COMPMSG in order of preference; the answer names, first in each list, the proposer's
+//! first technique the receiver's own COMPHDR or COMPMSG allows (ANY allows all), or NONE
+//! when they share none.
 
 use ferrite_protocol::codec::MqChars;
+use ferrite_protocol::compression::{
+    choose, decode_list, encode_list, Compression, SegmentCompression, HEADER_TECHNIQUES,
+    MESSAGE_TECHNIQUES,
+};
 use ferrite_protocol::initial_data::*;
 use ferrite_protocol::wire::{self, chars};
 use ferrite_queue_manager::objects::message_channel::ChannelType;
@@ -25,6 +34,23 @@ pub struct Agreed {
     pub max_transmission_size: u32,
     pub sequence_wrap: u32,
     pub heartbeat_interval: u32,
+    /// COMPHDR and COMPMSG in force.
+    pub compression: SegmentCompression,
+}
+
+/// A channel's COMPHDR or COMPMSG (MQCOMPRESS_* values) as techniques.
+fn techniques(list: &[i32]) -> Vec<Compression> {
+    list.iter()
+        .filter_map(|value| Compression::from_mqcompress(*value))
+        .collect()
+}
+
+/// The technique an answer's list names first (NONE when it names none).
+fn answered(entries: &[u8]) -> Compression {
+    decode_list(entries)
+        .first()
+        .copied()
+        .unwrap_or(Compression::None)
 }
 
 /// A channel's MAXMSGL as a number (0: the queue manager's limit).
@@ -109,6 +135,14 @@ fn own_initial_data(
     id.ccsid = 1208;
     id.qmgr_name = chars(queue_manager.name());
     id.heartbeat_interval = channel.heartbeat_interval;
+    id.hdr_comp_list = encode_list(
+        &techniques(&channel.message.header_compression),
+        &HEADER_TECHNIQUES,
+    );
+    id.msg_comp_list = encode_list(
+        &techniques(&channel.message.message_compression),
+        &MESSAGE_TECHNIQUES,
+    );
     id.process_id = std::process::id();
     id.product_id = chars(wire::PRODUCT_ID);
     id.qmgr_id = chars(&ferrite_mqi::queue_manager_identifier(queue_manager));
@@ -174,6 +208,16 @@ pub fn answer(
     reply.ccsid = 1208;
     reply.qmgr_name = chars(queue_manager.name());
     reply.heartbeat_interval = proposal.heartbeat_interval.max(channel.heartbeat_interval);
+    let header = choose(
+        &decode_list(&proposal.hdr_comp_list),
+        &techniques(&channel.message.header_compression),
+    );
+    let message = choose(
+        &decode_list(&proposal.msg_comp_list),
+        &techniques(&channel.message.message_compression),
+    );
+    reply.hdr_comp_list = encode_list(&[header], &HEADER_TECHNIQUES);
+    reply.msg_comp_list = encode_list(&[message], &MESSAGE_TECHNIQUES);
     reply.process_id = std::process::id();
     reply.product_id = chars(wire::PRODUCT_ID);
     reply.qmgr_id = chars(&ferrite_mqi::queue_manager_identifier(queue_manager));
@@ -193,12 +237,24 @@ pub fn agreed(proposal: &InitialData, answer: &InitialData) -> Option<Agreed> {
         && lowered(answer.max_transmission_size, proposal.max_transmission_size)
         && lowered(answer.sequence_wrap_value, proposal.sequence_wrap_value)
         && answer.max_transmission_size >= wire::MIN_TRANSMISSION_SIZE;
+    // The answer may choose NONE or a technique the proposal offered, nothing else.
+    let header = answered(&answer.hdr_comp_list);
+    let message = answered(&answer.msg_comp_list);
+    let offered = |chosen: Compression, list: &[u8]| {
+        chosen == Compression::None || decode_list(list).contains(&chosen)
+    };
+    let acceptable = acceptable
+        && offered(header, &proposal.hdr_comp_list)
+        && offered(message, &proposal.msg_comp_list)
+        && matches!(header, Compression::None | Compression::System)
+        && !matches!(message, Compression::System | Compression::Any);
     acceptable.then_some(Agreed {
         batch_size: u32::from(answer.max_msgs_per_batch),
         max_message_length: answer.max_message_size,
         max_transmission_size: answer.max_transmission_size,
         sequence_wrap: answer.sequence_wrap_value,
         heartbeat_interval: answer.heartbeat_interval,
+        compression: SegmentCompression { header, message },
     })
 }
 
@@ -267,6 +323,7 @@ mod tests {
                 max_transmission_size: 16384,
                 sequence_wrap: 5000,
                 heartbeat_interval: 300,
+                compression: SegmentCompression::NONE,
             })
         );
 
@@ -282,6 +339,60 @@ mod tests {
         let mut raised = answer(&proposal, &receiver, &qm2, 16384);
         raised.max_message_size = 1 << 20;
         assert_eq!(agreed(&proposal, &raised), None);
+        for qm in [qm1, qm2] {
+            qm.shutdown().unwrap();
+        }
+    }
+
+    /// COMPHDR and COMPMSG: the sender's lists at offsets 104 and 106 (one byte per entry,
+    /// 0xFF for the unused ones); the receiver answers with its choice first.
+    #[test]
+    fn compression_is_the_senders_first_technique_the_receiver_allows() {
+        let directories = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+        let qm1 = queue_manager(directories[0].path(), "QM1");
+        let qm2 = queue_manager(directories[1].path(), "QM2");
+        mqsc_ok(&qm1, "DEFINE QLOCAL(XQ) USAGE(XMITQ)");
+        mqsc_ok(
+            &qm1,
+            "DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1(1414)') XMITQ(XQ) COMPHDR(SYSTEM) COMPMSG(ZLIBHIGH,RLE)",
+        );
+        let sender = qm1.channel("C").unwrap();
+        let proposal = proposal(&sender, &qm1, 32768);
+        let bytes = proposal.encode(ByteOrder::Little);
+        assert_eq!(&bytes[104..106], &[8, 0xFF]);
+        assert_eq!(&bytes[106..109], &[4, 1, 0xFF]);
+        let cases = [
+            (
+                "COMPHDR(SYSTEM) COMPMSG(RLE)",
+                Compression::System,
+                Compression::Rle,
+            ),
+            ("COMPMSG(ANY)", Compression::None, Compression::ZlibHigh),
+            (
+                "COMPHDR(NONE) COMPMSG(ZLIBFAST)",
+                Compression::None,
+                Compression::None,
+            ),
+        ];
+        for (attributes, header, message) in cases {
+            mqsc_ok(
+                &qm2,
+                &format!("DEFINE CHANNEL(C) CHLTYPE(RCVR) REPLACE {attributes}"),
+            );
+            let receiver = qm2.channel("C").unwrap();
+            let reply = answer(&proposal, &receiver, &qm2, 32768);
+            let agreed = agreed(&proposal, &reply).expect("agreed");
+            assert_eq!(
+                agreed.compression,
+                SegmentCompression { header, message },
+                "{attributes}"
+            );
+        }
+        // An answer choosing a technique the proposal did not offer is refused.
+        let receiver = qm2.channel("C").unwrap();
+        let mut reply = answer(&proposal, &receiver, &qm2, 32768);
+        reply.msg_comp_list[0] = 2;
+        assert_eq!(agreed(&proposal, &reply), None);
         for qm in [qm1, qm2] {
             qm.shutdown().unwrap();
         }

@@ -32,15 +32,18 @@ use ferrite_mqi::channel_events::MessageChannelEvent;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
+use ferrite_protocol::compression::{SegmentCompression, ZlibState};
 use ferrite_protocol::initial_data::InitialData;
 use ferrite_protocol::message_channel::{
     channel_header, message_flow_segments, PingData, ResetData,
 };
-use ferrite_protocol::segment::{ControlFlags1, SegmentType};
-use ferrite_protocol::transport::Transport;
+use ferrite_protocol::segment::{ControlFlags1, ControlFlags2, SegmentType};
+use ferrite_protocol::transport::{Stream, Transport};
 use ferrite_queue_manager::objects::message_channel::{parse_connection_name, ChannelType};
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
+use super::active::{ActiveChannels, ActiveSlot};
+use super::indicators::ChannelIndicators;
 use super::negotiation::{self, Agreed};
 use super::session::{
     confirmed_sequence, send_flow, serve_receiver, ReceiverProgress, FLOW_CCSID, FLOW_ENCODING,
@@ -123,6 +126,12 @@ pub struct SenderMca {
     announced: AtomicBool,
     /// STOP CHANNEL (not the channel initiator's end) stopped it.
     user_stop: AtomicBool,
+    /// COMPHDR, COMPMSG, COMPRATE, COMPTIME, XQTIME, NETTIME.
+    pub indicators: ChannelIndicators,
+    /// The queue manager's key repository (a channel with SSLCIPH runs TLS with it).
+    key_repository: std::path::PathBuf,
+    /// ACTCHL's slots: a session holds one.
+    active_channels: Arc<ActiveChannels>,
     log: crate::MessageSink,
 }
 
@@ -141,6 +150,7 @@ pub struct SenderSnapshot {
     pub last_sequence: u32,
     pub in_doubt: bool,
     pub started: SystemTime,
+    pub indicators: ferrite_command::MessageChannelIndicators,
 }
 
 impl SenderMca {
@@ -149,9 +159,11 @@ impl SenderMca {
         queue_manager: Arc<QueueManager>,
         channel: ChannelDefinition,
         log: crate::MessageSink,
+        key_repository: std::path::PathBuf,
+        active_channels: Arc<ActiveChannels>,
     ) -> std::io::Result<Arc<SenderMca>> {
         assert!(channel.channel_type.sends() || channel.channel_type == ChannelType::Requester);
-        let mca = SenderMca::new(&channel, log);
+        let mca = SenderMca::new(&channel, log, key_repository, active_channels);
         let running = mca.clone();
         std::thread::Builder::new()
             .name(format!("mca-{}", channel.name))
@@ -166,11 +178,12 @@ impl SenderMca {
         queue_manager: Arc<QueueManager>,
         channel: ChannelDefinition,
         log: crate::MessageSink,
-        stream: TcpStream,
+        stream: Stream,
         partner: String,
+        active_channels: Arc<ActiveChannels>,
     ) -> std::io::Result<Arc<SenderMca>> {
         assert_eq!(channel.channel_type, ChannelType::Server);
-        let mca = SenderMca::new(&channel, log);
+        let mca = SenderMca::new(&channel, log, std::path::PathBuf::new(), active_channels);
         *mca.connection_name.lock().unwrap() = partner;
         let running = mca.clone();
         std::thread::Builder::new()
@@ -179,7 +192,12 @@ impl SenderMca {
         Ok(mca)
     }
 
-    fn new(channel: &ChannelDefinition, log: crate::MessageSink) -> Arc<SenderMca> {
+    fn new(
+        channel: &ChannelDefinition,
+        log: crate::MessageSink,
+        key_repository: std::path::PathBuf,
+        active_channels: Arc<ActiveChannels>,
+    ) -> Arc<SenderMca> {
         Arc::new(SenderMca {
             channel: channel.name.clone(),
             channel_type: channel.channel_type,
@@ -200,6 +218,9 @@ impl SenderMca {
             in_doubt: AtomicU8::new(0),
             announced: AtomicBool::new(false),
             user_stop: AtomicBool::new(false),
+            indicators: ChannelIndicators::default(),
+            key_repository,
+            active_channels,
             log,
         })
     }
@@ -232,6 +253,7 @@ impl SenderMca {
             last_sequence: self.last_sequence.load(Ordering::Relaxed),
             in_doubt: self.in_doubt.load(Ordering::Relaxed) != 0,
             started: self.started,
+            indicators: self.indicators.values(),
         }
     }
 
@@ -311,8 +333,13 @@ impl SenderMca {
             if self.stopping() {
                 break;
             }
+            let Some(slot) = self.activate(queue_manager, channel) else {
+                break;
+            };
             self.set_status(SenderStatus::Binding);
             let outcome = self.session(queue_manager, channel, &mut attempts);
+            // Not active while retrying (nor once ended): the slot goes back.
+            drop(slot);
             if self.stopping() {
                 self.announce_ended(queue_manager, MQRQ_CHANNEL_STOPPED_OK, None);
                 break;
@@ -355,6 +382,65 @@ impl SenderMca {
         self.socket.lock().unwrap().take();
         self.announce_stopped_by_user(queue_manager);
         self.set_status(SenderStatus::Stopped);
+    }
+
+    /// An ACTCHL slot for the next session, waiting (STARTING, Channel Not Activated then
+    /// Channel Activated) while ACTCHL channels are active; `None` when STOP CHANNEL comes
+    /// first.
+    fn activate(
+        &self,
+        queue_manager: &QueueManager,
+        channel: &ChannelDefinition,
+    ) -> Option<ActiveSlot> {
+        let limit = || queue_manager.queue_manager_attributes().active_channels;
+        if let Some(slot) = self.active_channels.try_acquire(limit()) {
+            return Some(slot);
+        }
+        self.set_status(SenderStatus::Starting);
+        self.not_activated(queue_manager, channel, limit());
+        loop {
+            if self.stopping() {
+                return None;
+            }
+            self.active_channels.wait_freed(IDLE_WAIT_SLICE);
+            if let Some(slot) = self.active_channels.try_acquire(limit()) {
+                (self.log)(&format!(
+                    "ferrite channel {}: activated (an active channel ended)",
+                    channel.name
+                ));
+                super::channel_event(
+                    queue_manager,
+                    MessageChannelEvent::Activated {
+                        channel: &self.channel,
+                        transmission_queue: self.sent_from(),
+                        connection_name: &planned_connection_name(channel),
+                    },
+                    &self.log,
+                );
+                return Some(slot);
+            }
+        }
+    }
+
+    /// Channel Not Activated: ACTCHL(`limit`) channels are active.
+    fn not_activated(&self, queue_manager: &QueueManager, channel: &ChannelDefinition, limit: u32) {
+        (self.log)(&format!(
+            "ferrite channel {}: not activated, ACTCHL({limit}) channels are active; it waits for one to end",
+            channel.name
+        ));
+        let connection_name = match self.connection_name.lock().unwrap().clone() {
+            name if name.is_empty() => planned_connection_name(channel),
+            name => name,
+        };
+        super::channel_event(
+            queue_manager,
+            MessageChannelEvent::NotActivated {
+                channel: &self.channel,
+                transmission_queue: self.sent_from(),
+                connection_name: &connection_name,
+            },
+            &self.log,
+        );
     }
 
     /// Channel Started: the session is negotiated and resynchronized (RUNNING).
@@ -421,8 +507,15 @@ impl SenderMca {
         &self,
         queue_manager: &Arc<QueueManager>,
         channel: &ChannelDefinition,
-        stream: TcpStream,
+        stream: Stream,
     ) {
+        let limit = queue_manager.queue_manager_attributes().active_channels;
+        let Some(_slot) = self.active_channels.try_acquire(limit) else {
+            // A requester's connection does not wait: it is closed, the channel not activated.
+            self.not_activated(queue_manager, channel, limit);
+            self.set_status(SenderStatus::Stopped);
+            return;
+        };
         self.set_status(SenderStatus::Binding);
         let outcome = self.send_on(queue_manager, channel, stream, &mut 0);
         self.socket.lock().unwrap().take();
@@ -458,13 +551,14 @@ impl SenderMca {
         &self,
         queue_manager: &Arc<QueueManager>,
         channel: &ChannelDefinition,
-        stream: TcpStream,
+        stream: Stream,
     ) -> Result<(), String> {
-        let _ = stream.set_nodelay(true);
-        stream
+        let socket = raw_socket(&stream)?;
+        let _ = socket.set_nodelay(true);
+        socket
             .set_read_timeout(Some(ANSWER_TIMEOUT))
             .map_err(|e| e.to_string())?;
-        *self.socket.lock().unwrap() = Some(stream.try_clone().map_err(|e| e.to_string())?);
+        *self.socket.lock().unwrap() = Some(socket);
         if self.stopping() {
             return Ok(());
         }
@@ -554,7 +648,7 @@ impl SenderMca {
         channel: &ChannelDefinition,
         attempts: &mut u64,
     ) -> Result<(), String> {
-        let (stream, entry) = connect(channel)?;
+        let (stream, entry) = connect(channel, &self.key_repository)?;
         *self.connection_name.lock().unwrap() = entry;
         if channel.channel_type == ChannelType::Requester {
             return self.request(queue_manager, channel, stream);
@@ -569,16 +663,17 @@ impl SenderMca {
         &self,
         queue_manager: &Arc<QueueManager>,
         channel: &ChannelDefinition,
-        stream: TcpStream,
+        stream: Stream,
         attempts: &mut u64,
     ) -> Result<(), String> {
-        let _ = stream.set_nodelay(true);
-        stream
+        let socket = raw_socket(&stream)?;
+        let _ = socket.set_nodelay(true);
+        socket
             .set_read_timeout(Some(ANSWER_TIMEOUT))
             .map_err(|e| e.to_string())?;
-        *self.socket.lock().unwrap() = Some(stream.try_clone().map_err(|e| e.to_string())?);
+        *self.socket.lock().unwrap() = Some(socket.try_clone().map_err(|e| e.to_string())?);
         // Message segments are written as they are cut (CONFIRM_REQUEST on the last only).
-        let writer = stream.try_clone().map_err(|e| e.to_string())?;
+        let mut writer = stream.try_clone().map_err(|e| e.to_string())?;
         if self.stop.load(Ordering::Acquire) == FORCE {
             return Ok(());
         }
@@ -615,14 +710,23 @@ impl SenderMca {
             agreed,
             statistics: statistics.as_deref(),
         };
-        self.send_batches(&mut transport, &writer, &mut agent, &channel, session)
+        self.indicators.negotiated(agreed.compression);
+        self.send_batches(
+            &mut transport,
+            &socket,
+            &mut writer,
+            &mut agent,
+            &channel,
+            session,
+        )
     }
 
     /// Batches while the transmission queue has messages; Ok after DISCINT idle or at STOP.
     fn send_batches(
         &self,
         transport: &mut Transport,
-        writer: &TcpStream,
+        socket: &TcpStream,
+        writer: &mut Stream,
         agent: &mut SendingAgent,
         channel: &ChannelDefinition,
         session: Session,
@@ -632,6 +736,8 @@ impl SenderMca {
         let disconnect = Duration::from_secs(u64::from(channel.disconnect_interval));
         let heartbeat = Duration::from_secs(u64::from(agreed.heartbeat_interval));
         let mut last_flow = Instant::now();
+        // A compressed segment's payload and zlib's state (kept between segments).
+        let mut compressed = (Vec::new(), ZlibState::default());
         loop {
             if self.stopping() {
                 return Ok(());
@@ -641,7 +747,7 @@ impl SenderMca {
             if self.batch_heartbeat_due(agent, channel, last_flow)? {
                 // BATCHHB: the partner is asked to answer before messages leave the
                 // transmission queue; if it has gone they stay there, not in doubt.
-                exchange_heartbeat(transport, writer, heartbeat)?;
+                exchange_heartbeat(transport, socket, heartbeat)?;
                 self.batch_heartbeats.fetch_add(1, Ordering::Relaxed);
                 last_flow = Instant::now();
             }
@@ -650,43 +756,36 @@ impl SenderMca {
                     return Ok(());
                 }
                 if agreed.heartbeat_interval != 0 && last_flow.elapsed() >= heartbeat {
-                    exchange_heartbeat(transport, writer, heartbeat)?;
+                    exchange_heartbeat(transport, socket, heartbeat)?;
                     last_flow = Instant::now();
                 }
                 agent
                     .wait_for_message(IDLE_WAIT_SLICE)
                     .map_err(|e| e.to_string())?;
-                partner_still_there(transport, writer)?;
+                partner_still_there(transport, socket)?;
                 continue;
             };
             self.in_doubt.store(1, Ordering::Relaxed);
             let count = batch.messages.len();
+            for microseconds in &batch.queue_times_us {
+                self.indicators
+                    .transmission_queue_time_us
+                    .record(*microseconds);
+            }
             let mut batch_bytes = 0;
             for (index, message) in batch.messages.iter().enumerate() {
                 batch_bytes += message.message.len();
-                let segments = message_flow_segments(
-                    message.sequence_number,
-                    &message.message,
-                    FLOW_ORDER,
-                    FLOW_ENCODING,
-                    FLOW_CCSID,
-                    agreed.max_transmission_size,
-                    index + 1 == count,
-                )
-                .map_err(|e| e.to_string())?;
-                for segment in segments {
-                    let bytes = segment.encode().map_err(|e| e.to_string())?;
-                    write_all(writer, &bytes)?;
-                    self.bytes_sent
-                        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
-                }
-                self.current_sequence
-                    .store(message.sequence_number, Ordering::Relaxed);
+                self.send_message(writer, message, agreed, index + 1 == count, &mut compressed)?;
             }
+            // NETTIME: from the batch's end on the socket to the partner's confirmation.
             let sent = Instant::now();
             let confirmed = confirmed_sequence(&read_flow(transport)?)?;
+            let network_time = sent.elapsed();
+            self.indicators
+                .network_time_us
+                .record(network_time.as_micros() as u64);
             if let Some(statistics) = session.statistics {
-                statistics.net_time(sent.elapsed());
+                statistics.net_time(network_time);
             }
             if confirmed != batch.last_sequence() {
                 return Err(format!(
@@ -733,6 +832,60 @@ fn count_sent_batch(
 }
 
 impl SenderMca {
+    /// One message's MESSAGE_DATA segments, each compressed on its own as COMPHDR and COMPMSG
+    /// agreed (`end_of_batch`: the last asks for confirmation); COMPRATE and COMPTIME count
+    /// it.
+    fn send_message(
+        &self,
+        writer: &mut Stream,
+        message: &super::sync_queue::BatchMessage,
+        agreed: Agreed,
+        end_of_batch: bool,
+        compressed: &mut (Vec<u8>, ZlibState),
+    ) -> Result<(), String> {
+        let (compressed, zlib) = compressed;
+        let segments = message_flow_segments(
+            message.sequence_number,
+            &message.message,
+            FLOW_ORDER,
+            FLOW_ENCODING,
+            FLOW_CCSID,
+            agreed.max_transmission_size,
+            end_of_batch,
+        )
+        .map_err(|e| e.to_string())?;
+        let (mut raw, mut wire, mut nanoseconds) = (0u64, 0u64, 0u64);
+        let mut used = SegmentCompression::NONE;
+        for (position, mut segment) in segments.into_iter().enumerate() {
+            raw += segment.payload.len() as u64;
+            if agreed.compression.is_active() {
+                let started = Instant::now();
+                let flags = agreed.compression.compress(
+                    position == 0,
+                    &segment.payload,
+                    FLOW_ORDER,
+                    compressed,
+                    zlib,
+                );
+                nanoseconds += started.elapsed().as_nanos() as u64;
+                if flags != 0 {
+                    std::mem::swap(&mut segment.payload, compressed);
+                    segment.header.flags2 = ControlFlags2(flags);
+                    used = segments_used(used, flags, agreed.compression);
+                }
+            }
+            wire += segment.payload.len() as u64;
+            let bytes = segment.encode().map_err(|e| e.to_string())?;
+            write_all(writer, &bytes)?;
+            self.bytes_sent
+                .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        }
+        self.indicators.message_moved(used, raw, wire, nanoseconds);
+        self.current_sequence
+            .store(message.sequence_number, Ordering::Relaxed);
+        Ok(())
+    }
+
     /// BATCHHB: whether a batch is about to start (a message waits, nothing is in doubt)
     /// after more than BATCHHB milliseconds without a flow from the partner.
     fn batch_heartbeat_due(
@@ -751,6 +904,36 @@ impl SenderMca {
         agent
             .wait_for_message(Duration::ZERO)
             .map_err(|e| e.to_string())
+    }
+}
+
+/// The connection name a channel not yet connected will use first (its first CONNAME entry).
+fn planned_connection_name(channel: &ChannelDefinition) -> String {
+    channel
+        .message
+        .connection_names
+        .first()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The techniques a message's segments used so far, with a segment's ControlFlags2 `flags`.
+pub(crate) fn segments_used(
+    used: SegmentCompression,
+    flags: u8,
+    agreed: SegmentCompression,
+) -> SegmentCompression {
+    SegmentCompression {
+        header: if flags & ControlFlags2::HDRCOMP != 0 {
+            agreed.header
+        } else {
+            used.header
+        },
+        message: if flags & ControlFlags2::MSGCOMP != 0 {
+            agreed.message
+        } else {
+            used.message
+        },
     }
 }
 
@@ -842,8 +1025,42 @@ fn heartbeat_answered(transport: &mut Transport) -> Result<(), String> {
     Ok(())
 }
 
-/// Connects to the first address of CONNAME that answers: the socket and the entry.
-fn connect(channel: &ChannelDefinition) -> Result<(TcpStream, String), String> {
+/// Connects to the first address of CONNAME that answers: the stream and the entry. With
+/// SSLCIPH the stream runs TLS with the key repository `key_repository`
+/// (`tls::message_channel_client`): a handshake that fails (no CipherSpec in common, a
+/// certificate the partner does not trust) or a partner certificate that does not match
+/// SSLPEER is an error, and the channel retries as after any failed connection.
+fn connect(
+    channel: &ChannelDefinition,
+    key_repository: &std::path::Path,
+) -> Result<(Stream, String), String> {
+    let (socket, entry, host) = connect_tcp(channel)?;
+    if channel.ssl_cipher_spec.is_empty() {
+        return Ok((Stream::Tcp(socket), entry));
+    }
+    let name = &channel.name;
+    let client = crate::tls::message_channel_client(key_repository, &channel.ssl_cipher_spec)
+        .map_err(|error| {
+            format!("AMQ9642E channel {name}: no usable TLS key repository: {error}")
+        })?;
+    socket
+        .set_read_timeout(Some(ANSWER_TIMEOUT))
+        .and_then(|()| socket.set_write_timeout(Some(ANSWER_TIMEOUT)))
+        .map_err(|e| e.to_string())?;
+    let tls = client.connect(socket, &host).map_err(|error| {
+        format!(
+            "AMQ9631E channel {name}: the TLS handshake with {entry} failed ({error}); SSLCIPH({}) must be a CipherSpec the partner's channel accepts, with certificates each end trusts",
+            channel.ssl_cipher_spec
+        )
+    })?;
+    let _ = tls.set_write_timeout(None);
+    crate::tls::check_partner(channel, &crate::tls::stream_security(&tls))?;
+    Ok((Stream::Tls(tls), entry))
+}
+
+/// The TCP connection to the first address of CONNAME that answers: the socket, the entry
+/// and its host.
+fn connect_tcp(channel: &ChannelDefinition) -> Result<(TcpStream, String, String), String> {
     let mut failures = Vec::new();
     for entry in &channel.message.connection_names {
         let Some((host, port)) = parse_connection_name(entry) else {
@@ -859,7 +1076,7 @@ fn connect(channel: &ChannelDefinition) -> Result<(TcpStream, String), String> {
         };
         for address in addresses {
             match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
-                Ok(stream) => return Ok((stream, entry.clone())),
+                Ok(stream) => return Ok((stream, entry.clone(), host)),
                 Err(error) => failures.push(format!("{entry}: {error}")),
             }
         }
@@ -876,8 +1093,9 @@ pub fn ping(
     queue_manager: &Arc<QueueManager>,
     channel: &ChannelDefinition,
     data_length: usize,
+    key_repository: &std::path::Path,
 ) -> Result<(), String> {
-    let (stream, _) = connect(channel)?;
+    let (stream, _) = connect(channel, key_repository)?;
     stream
         .set_read_timeout(Some(ANSWER_TIMEOUT))
         .map_err(|e| e.to_string())?;
@@ -907,9 +1125,19 @@ pub fn ping(
     Ok(())
 }
 
-fn write_all(mut stream: &TcpStream, bytes: &[u8]) -> Result<(), String> {
+fn write_all(stream: &mut Stream, bytes: &[u8]) -> Result<(), String> {
     use std::io::Write;
     stream.write_all(bytes).map_err(|e| e.to_string())
+}
+
+/// The TCP socket under `stream` (timeouts, peeks, shutdown by STOP CHANNEL MODE(FORCE)).
+pub(crate) fn raw_socket(stream: &Stream) -> Result<TcpStream, String> {
+    match stream {
+        Stream::Tcp(socket) => socket.try_clone(),
+        Stream::Tls(tls) => tls.socket().try_clone(),
+        Stream::Unix(_) => Err(std::io::Error::other("a message channel runs on TCP")),
+    }
+    .map_err(|e| e.to_string())
 }
 
 fn read_flow(transport: &mut Transport) -> Result<ferrite_protocol::segment::Segment, String> {
@@ -970,6 +1198,10 @@ fn initial_data_answer(flow: &ferrite_protocol::segment::Segment) -> Result<Init
 }
 
 impl ReceiverProgress for SenderMca {
+    fn indicators(&self) -> &ChannelIndicators {
+        &self.indicators
+    }
+
     fn message_received(&self, bytes: usize) {
         self.messages.fetch_add(1, Ordering::Relaxed);
         self.bytes_received
@@ -983,10 +1215,50 @@ impl ReceiverProgress for SenderMca {
     }
 }
 
+/// [`partner_still_there`] on a TLS session: bytes on the socket may be TLS records that
+/// carry no flow (an alert, a key update), so the flow is read with a short timeout instead
+/// of peeked at; a read that times out keeps what it had read in the transport.
+fn tls_partner_still_there(transport: &mut Transport, socket: &TcpStream) -> Result<(), String> {
+    const GLANCE: Duration = Duration::from_millis(1);
+    socket
+        .set_read_timeout(Some(GLANCE))
+        .map_err(|e| e.to_string())?;
+    let read = transport.read_flow();
+    socket
+        .set_read_timeout(Some(ANSWER_TIMEOUT))
+        .map_err(|e| e.to_string())?;
+    match read {
+        Err(ferrite_protocol::transport::TransportError::Io(error))
+            if matches!(
+                error.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            Ok(())
+        }
+        Err(ferrite_protocol::transport::TransportError::Closed) => {
+            Err("the partner closed the connection".to_string())
+        }
+        Err(error) => Err(error.to_string()),
+        Ok(flow) => match flow.header.segment_type {
+            SegmentType::StatusData => Err(format!(
+                "the partner ended the channel ({})",
+                confirmed_sequence(&flow).err().unwrap_or_default()
+            )),
+            other => Err(format!(
+                "protocol error: {other:?} from the partner between batches"
+            )),
+        },
+    }
+}
+
 /// Between batches the partner sends nothing unasked: a connection it closed (a requester
 /// or receiver stopped) or a flow it sent (STATUS_DATA ending the channel, or garbage) ends
 /// the session, found without waiting for the next heartbeat.
 fn partner_still_there(transport: &mut Transport, socket: &TcpStream) -> Result<(), String> {
+    if matches!(transport.stream(), Stream::Tls(_)) {
+        return tls_partner_still_there(transport, socket);
+    }
     socket.set_nonblocking(true).map_err(|e| e.to_string())?;
     let mut byte = [0u8; 1];
     let peeked = socket.peek(&mut byte);

@@ -28,6 +28,9 @@ pub struct Batch {
     pub messages: Vec<BatchMessage>,
     /// Whether this is an in-doubt batch sent again after a restart.
     pub resent: bool,
+    /// XQTIME: microseconds each message got from the transmission queue had spent there
+    /// (empty for a batch sent again).
+    pub queue_times_us: Vec<u64>,
 }
 
 impl Batch {
@@ -77,6 +80,7 @@ impl SendingAgent {
             Some(data) => Some(Batch {
                 messages: decode_batch(&data)?,
                 resent: true,
+                queue_times_us: Vec::new(),
             })
             .filter(|batch| !batch.messages.is_empty()),
             None => None,
@@ -121,7 +125,7 @@ impl SendingAgent {
         if let Some(batch) = &self.in_doubt {
             return Ok(Some(batch.clone()));
         }
-        let (messages, kept) = self.get_batch()?;
+        let (messages, kept, queue_times_us) = self.get_batch()?;
         if messages.is_empty() {
             self.connection.backout()?;
             return Ok(None);
@@ -146,10 +150,12 @@ impl SendingAgent {
         self.in_doubt = (!kept.is_empty()).then_some(Batch {
             messages: kept,
             resent: true,
+            queue_times_us: Vec::new(),
         });
         Ok(Some(Batch {
             messages,
             resent: false,
+            queue_times_us,
         }))
     }
 
@@ -273,7 +279,7 @@ impl SendingAgent {
     /// batch ends at BATCHSZ messages, at BATCHLIM KiB, or when the transmission queue is
     /// empty; with BATCHINT, not before BATCHINT milliseconds from its first message (it
     /// waits for more in the meantime).
-    fn get_batch(&mut self) -> MqResult<(Vec<BatchMessage>, Vec<BatchMessage>)> {
+    fn get_batch(&mut self) -> MqResult<(Vec<BatchMessage>, Vec<BatchMessage>, Vec<u64>)> {
         let limit_bytes = match self.channel.message.batch_data_limit_kib {
             0 => usize::MAX,
             kib => kib as usize * 1024,
@@ -284,6 +290,7 @@ impl SendingAgent {
             std::time::Duration::from_millis(u64::from(self.channel.message.batch_interval_ms));
         let mut batch_started = std::time::Instant::now();
         let (mut messages, mut kept, mut bytes) = (Vec::new(), Vec::new(), 0usize);
+        let mut queue_times_us = Vec::new();
         while messages.len() < self.channel.message.batch_size as usize && bytes < limit_bytes {
             let open_for = batch_started.elapsed();
             let mut gmo = if messages.is_empty() || open_for >= interval {
@@ -314,10 +321,26 @@ impl SendingAgent {
                 kept.push(message.clone());
             }
             messages.push(message);
+            if let Some(microseconds) = time_on_queue_us(&md) {
+                queue_times_us.push(microseconds);
+            }
         }
         debug_assert!(messages.len() <= self.channel.message.batch_size as usize);
-        Ok((messages, kept))
+        Ok((messages, kept, queue_times_us))
     }
+}
+
+/// Microseconds since the put of a message with descriptor `md` (its PutDate and PutTime,
+/// GMT to the hundredth of a second); `None` without a valid put time.
+fn time_on_queue_us(md: &Mqmd) -> Option<u64> {
+    let date: &[u8; 8] = md.put_date.as_bytes().try_into().ok()?;
+    let time: &[u8; 8] = md.put_time.as_bytes().try_into().ok()?;
+    let put_ms = ferrite_message::jms::put_timestamp_ms(date, time)?;
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_millis() as i64;
+    Some((now_ms - put_ms).max(0) as u64 * 1000)
 }
 
 impl Drop for SendingAgent {

@@ -14,6 +14,7 @@
 
 use std::sync::Arc;
 
+use ferrite_protocol::compression::SegmentCompression;
 use ferrite_protocol::control::{status_code, Status};
 use ferrite_protocol::message_channel::{channel_header, MessageData, PingData, ResetData};
 use ferrite_protocol::segment::{ControlFlags1, Segment, SegmentType};
@@ -22,7 +23,9 @@ use ferrite_protocol::ByteOrder;
 use ferrite_queue_manager::statistics::ChannelStatistics;
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
+use super::indicators::ChannelIndicators;
 use super::negotiation::Agreed;
+use super::sender_mca::segments_used;
 use super::ReceivingAgent;
 
 /// The encoding of the flows Ferrite sends (MQENC_NATIVE on little-endian machines).
@@ -99,6 +102,7 @@ pub fn confirmed_sequence(flow: &Segment) -> Result<u32, String> {
 
 /// Counters a running receiving MCA keeps (DISPLAY CHSTATUS).
 pub trait ReceiverProgress {
+    fn indicators(&self) -> &ChannelIndicators;
     fn message_received(&self, bytes: usize);
     fn batch_committed(&self, sequence: u32);
 }
@@ -115,6 +119,8 @@ pub fn serve_receiver(
     progress: &dyn ReceiverProgress,
     partner: (&str, &str),
 ) -> Result<(), String> {
+    transport.set_compression(agreed.compression);
+    progress.indicators().negotiated(agreed.compression);
     let mut channel = channel.clone();
     channel.message.batch_size = agreed.batch_size;
     channel.message.sequence_number_wrap = agreed.sequence_wrap;
@@ -137,7 +143,7 @@ pub fn serve_receiver(
         statistics: statistics.as_deref(),
         batch_size: agreed.batch_size,
     };
-    let outcome = receive_flows(&mut transport, &mut agent, &counted);
+    let outcome = receive_flows(&mut transport, &mut agent, &counted, agreed);
     if outcome.is_err() {
         let _ = agent.abandon();
     }
@@ -156,15 +162,38 @@ fn receive_flows(
     transport: &mut Transport,
     agent: &mut ReceivingAgent,
     counted: &Counted,
+    agreed: Agreed,
 ) -> Result<(), String> {
     let progress = counted.progress;
     let mut batch_messages = 0u32;
     loop {
+        let before = transport.decompression();
         let flow = match transport.read_flow() {
             Ok(flow) => flow,
             Err(ferrite_protocol::transport::TransportError::Closed) => return Ok(()),
+            Err(ferrite_protocol::transport::TransportError::Protocol(error)) => {
+                // A segment that breaks the protocol (one that does not decompress among
+                // them) ends the channel; the open batch is backed out and sent again.
+                let _ = send_status(transport, status_code::REMOTE_PROTOCOL_ERROR, 0, true);
+                return Err(format!(
+                    "AMQ9504E a protocol error was detected for the channel: {error}"
+                ));
+            }
             Err(error) => return Err(error.to_string()),
         };
+        if flow.header.segment_type == SegmentType::MessageData {
+            let after = transport.decompression();
+            let flags = transport.take_compression_flags();
+            let raw = flow.payload.len() as u64;
+            let expanded = (after.decompressed_bytes - before.decompressed_bytes)
+                .saturating_sub(after.compressed_bytes - before.compressed_bytes);
+            progress.indicators().message_moved(
+                segments_used(SegmentCompression::NONE, flags, agreed.compression),
+                raw,
+                raw.saturating_sub(expanded),
+                after.nanoseconds - before.nanoseconds,
+            );
+        }
         let order = flow.header.byte_order;
         let confirm = flow.header.flags1.contains(ControlFlags1::CONFIRM_REQUEST);
         match flow.header.segment_type {

@@ -9,6 +9,7 @@
 //! | receiver state | channel name, `R`, 3 blanks | `FERRITE-CHANNEL-SYNC 1\nSEQUENCE=<last sequence number committed>\n` |
 //! | reset pending | channel name, `X`, 3 blanks | as a state record: the sequence number RESET CHANNEL set, to tell the partner at the next start |
 //! | in-doubt batch | channel name, `B`, 3 blanks | `FERRITE-CHANNEL-BATCH 1\n`, then per message: sequence number and length (u32 little-endian each), the transmission-queue message |
+//! | stopped | channel name, `T`, 3 blanks | `FERRITE-CHANNEL-SYNC 1\nSTOPPED\n`: STOP CHANNEL stopped it; START CHANNEL removes it |
 //!
 //! A sending MCA moves a batch off its transmission queue and into its in-doubt record in one
 //! unit of work, and deletes the record once the partner confirms the batch; a receiving MCA
@@ -38,6 +39,7 @@ pub enum RecordKind {
     ReceiverState,
     InDoubtBatch,
     ResetPending,
+    Stopped,
 }
 
 impl RecordKind {
@@ -47,8 +49,42 @@ impl RecordKind {
             RecordKind::ReceiverState => b'R',
             RecordKind::InDoubtBatch => b'B',
             RecordKind::ResetPending => b'X',
+            RecordKind::Stopped => b'T',
         }
     }
+}
+
+/// A stopped record's data.
+pub const STOPPED_RECORD: &[u8] = b"FERRITE-CHANNEL-SYNC 1\nSTOPPED\n";
+
+/// The channels with a stopped record (browsed from the whole queue; the records are few).
+pub fn stopped_channels(connection: &mut Connection) -> MqResult<Vec<String>> {
+    let hobj = connection.open(&mut Mqod::queue(SYNC_QUEUE), MQOO_BROWSE)?;
+    let mut channels = Vec::new();
+    let mut options = MQGMO_BROWSE_FIRST;
+    loop {
+        let mut md = Mqmd::default();
+        let mut gmo = Mqgmo::with_options(options | MQGMO_NO_WAIT | MQGMO_ACCEPT_TRUNCATED_MSG);
+        let mut data = Vec::new();
+        match connection.get_appending(hobj, &mut md, &mut gmo, &mut data, 0) {
+            Ok(_) => {}
+            Err(error) if error.reason == MQRC_TRUNCATED_MSG_ACCEPTED => {}
+            Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => break,
+            Err(error) => {
+                let _ = connection.close(hobj, 0);
+                return Err(error);
+            }
+        }
+        options = MQGMO_BROWSE_NEXT;
+        if md.correl_id[20] == RecordKind::Stopped.letter() {
+            let name = String::from_utf8_lossy(&md.correl_id[..20])
+                .trim_end()
+                .to_string();
+            channels.push(name);
+        }
+    }
+    connection.close(hobj, 0)?;
+    Ok(channels)
 }
 
 /// One message of a batch: its sequence number and the transmission-queue message.
