@@ -624,7 +624,12 @@ pub(crate) const SUBSCRIPTION_MAP: &[Mapping] = &[
     choice(
         "PSPROP",
         MQIACF_PUBSUB_PROPERTIES,
-        &[("NONE", MQPSPROP_NONE), ("MSGPROP", MQPSPROP_MSGPROP)],
+        &[
+            ("NONE", MQPSPROP_NONE),
+            ("COMPAT", MQPSPROP_COMPAT),
+            ("RFH2", MQPSPROP_RFH2),
+            ("MSGPROP", MQPSPROP_MSGPROP),
+        ],
     ),
     choice(
         "REQONLY",

@@ -12,7 +12,7 @@
 //! (MQ's own numbers for these displays; the z/OS ones are not in Ferrite's references.)
 //!
 //! DEFINE SUB makes a durable administrative subscription (SUBTYPE(ADMIN)) to a local queue
-//! (DEST, DESTCLAS(PROVIDED)); PSPROP takes MSGPROP
+//! (DEST, DESTCLAS(PROVIDED)); PSPROP takes MSGPROP, RFH2, COMPAT
 //! or NONE; PUBACCT, PUBAPPID, EXPIRY, REQONLY, SUBUSER and VARUSER are as ALTER SUB takes
 //! them (subscription_changes.rs).
 //! A subscription's name (SUB) is text as given, up to 10,240 bytes; generic names end in `*`.

@@ -418,7 +418,7 @@ fn alter_sub_changes_what_mq_lets_change() {
     );
     fails(&queue_manager, "ALTER SUB('Prices desk') EXPIRY(-5)");
     fails(&queue_manager, "ALTER SUB('Prices desk') PUBACCT(12)");
-    fails(&queue_manager, "ALTER SUB('Prices desk') PSPROP(RFH2)");
+    fails(&queue_manager, "ALTER SUB('Prices desk') PSPROP(RFH1)");
     let missing = fails(&queue_manager, "ALTER SUB('No such desk') USERDATA('x')");
     assert!(missing.contains("NOT FOUND"), "{missing}");
 
@@ -494,6 +494,124 @@ fn alter_sub_changes_what_mq_lets_change() {
     connection
         .close(hsub, ferrite_constants::close_options::MQCO_REMOVE_SUB)
         .unwrap();
+}
+
+/// A little-endian MQLONG at `offset` of `data`.
+fn long_at(data: &[u8], offset: usize) -> i32 {
+    i32::from_le_bytes(data[offset..offset + 4].try_into().unwrap())
+}
+
+#[test]
+fn psprop_puts_publish_subscribe_properties_where_each_form_says() {
+    // The V7.0 report's RAINBOW set-up: one publication with COLOUR=BLUE reaches four
+    // subscriptions that differ only in PSPROP.
+    let queues = ["LQ1", "LQ2", "LQ3", "LQ4"];
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&queues);
+    define_default_objects(&queue_manager).unwrap();
+    ok(
+        &queue_manager,
+        "DEF TOPIC(RAINBOW) TOPICSTR('/RAINBOW1') DURSUB(YES)",
+    );
+    for (queue, form) in queues.iter().zip(["NONE", "MSGPROP", "RFH2", "COMPAT"]) {
+        ok(
+            &queue_manager,
+            &format!("DEF SUB(PS{form}) TOPICOBJ(RAINBOW) DEST({queue}) PSPROP({form})"),
+        );
+        let shown = ok(&queue_manager, &format!("DISPLAY SUB(PS{form}) PSPROP"));
+        assert!(shown.contains(&format!("PSPROP({form})")), "{shown}");
+    }
+    let mut connection = ferrite_test_kit::connect(&queue_manager);
+    let mut od = ferrite_mqi::Mqod {
+        object_type: ferrite_constants::object_type::MQOT_TOPIC,
+        object_name: "RAINBOW".to_string(),
+        ..ferrite_mqi::Mqod::default()
+    };
+    let hobj = connection
+        .open(&mut od, ferrite_constants::open_options::MQOO_OUTPUT)
+        .unwrap();
+    let hmsg = connection.create_message_handle(0).unwrap();
+    connection
+        .set_message_property(
+            hmsg,
+            "COLOUR",
+            ferrite_mqi::message_handles::PropertyValue::String("BLUE".into()),
+        )
+        .unwrap();
+    let mut md = ferrite_mqi::Mqmd {
+        format: *b"MQSTR   ",
+        ..ferrite_mqi::Mqmd::default()
+    };
+    let mut pmo =
+        ferrite_mqi::Mqpmo::with_options(ferrite_constants::put_options::MQPMO_NO_SYNCPOINT);
+    pmo.original_msg_handle = Some(hmsg);
+    let body = [b'x'; 100];
+    connection.put(hobj, &mut md, &mut pmo, &body).unwrap();
+
+    let copies: Vec<(ferrite_mqi::Mqmd, Vec<u8>)> = queues
+        .iter()
+        .map(|queue| get_from(&queue_manager, queue).expect("a copy on each queue"))
+        .collect();
+    let text = |data: &[u8]| String::from_utf8_lossy(data).into_owned();
+    for (_, data) in &copies {
+        assert!(data.ends_with(&body), "the publication's data last");
+        assert!(
+            text(data).contains("<COLOUR>BLUE</COLOUR>"),
+            "the publisher's property"
+        );
+    }
+    // NONE: the publication as published, its own MQRFH2 only.
+    let (none, none_data) = &copies[0];
+    assert_eq!(&none.format, b"MQHRF2  ");
+    assert!(!text(none_data).contains("mqps") && !text(none_data).contains("psc"));
+    // MSGPROP: MQTopicString as a property.
+    let (_, message_properties) = &copies[1];
+    assert!(text(message_properties).contains("<mqps><Top>/RAINBOW1</Top></mqps>"));
+    // RFH2: a psc folder, first in the MQRFH2, and no mqps folder.
+    let (rfh2, rfh2_data) = &copies[2];
+    assert_eq!(&rfh2.format, b"MQHRF2  ");
+    assert_eq!(
+        &rfh2_data[40..40 + "<psc>".len()],
+        b"<psc>",
+        "the first folder (after the 36-byte fixed part and its length)"
+    );
+    assert!(
+        text(rfh2_data).contains("<psc><Command>Publish</Command><Topic>/RAINBOW1</Topic></psc>")
+    );
+    assert!(!text(rfh2_data).contains("mqps"));
+    // COMPAT: an MQRFH version 1 ahead of the publication (with its own MQRFH2) as published.
+    let (compat, compat_data) = &copies[3];
+    assert_eq!(&compat.format, b"MQHRF   ");
+    assert_eq!(&compat_data[0..4], b"RFH ");
+    assert_eq!(long_at(compat_data, 4), 1, "Version");
+    let length = long_at(compat_data, 8) as usize;
+    assert_eq!(length % 4, 0);
+    assert_eq!(
+        &compat_data[20..28],
+        b"MQHRF2  ",
+        "the Format of what follows"
+    );
+    assert_eq!(
+        text(&compat_data[32..length]).trim_end(),
+        "MQPSCommand Publish MQPSTopic /RAINBOW1"
+    );
+    assert_eq!(
+        &compat_data[length..],
+        none_data.as_slice(),
+        "then as published"
+    );
+    // As in the report's table: every form but NONE makes the copy longer.
+    for (_, data) in &copies[1..] {
+        assert!(data.len() > none_data.len());
+    }
+
+    // PSPROP changes with ALTER SUB and PCF, and survives a restart.
+    ok(&queue_manager, "ALTER SUB(PSNONE) PSPROP(COMPAT)");
+    drop(connection);
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    let shown = ok(&queue_manager, "DISPLAY SUB(PSNONE) PSPROP");
+    assert!(shown.contains("PSPROP(COMPAT)"), "{shown}");
 }
 
 #[test]

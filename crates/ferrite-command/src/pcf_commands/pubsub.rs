@@ -264,14 +264,14 @@ fn requested_changes(request: &Request) -> Result<SubscriptionChanges, PcfFailur
     changes.properties = one_of(
         request,
         MQIACF_PUBSUB_PROPERTIES,
-        &[MQPSPROP_NONE, MQPSPROP_MSGPROP],
+        &[
+            MQPSPROP_NONE,
+            MQPSPROP_COMPAT,
+            MQPSPROP_RFH2,
+            MQPSPROP_MSGPROP,
+        ],
     )?
-    .map(|index| {
-        [
-            PublicationProperties::None,
-            PublicationProperties::MessageProperties,
-        ][index]
-    });
+    .map(|index| PublicationProperties::ALL[index]);
     changes.publications_on_request = one_of(
         request,
         MQIACF_REQUEST_ONLY,

@@ -7,8 +7,10 @@
 //! string (and whose selector it passes), as one copy per subscription: a new MsgId, the
 //! subscription's CorrelId (SubCorrelId), its PUBPRTY, the publisher's context (the
 //! subscription's PUBACCT and PUBAPPID in place of its AccountingToken and ApplIdentityData
-//! when they are set), and the properties MQ adds (`mqps.Top`, MQTopicString; `mqps.Sud`,
-//! MQSubUserData; none with PSPROP(NONE)). All or nothing:
+//! when they are set), and the properties MQ adds as the subscription's PSPROP says: MSGPROP
+//! as message properties (`mqps.Top`, MQTopicString; `mqps.Sud`, MQSubUserData; `mqps.Ret`,
+//! MQIsRetained), RFH2 in a `psc` folder of its MQRFH2 ([`command_folder`]), COMPAT in an
+//! MQRFH version 1 ahead of it ([`compatible_name_values`]), NONE not at all. All or nothing:
 //! outside syncpoint the copies are put in a unit of work of the publish's own, committed
 //! before MQPUT returns; inside, in the connection's. A copy that cannot be put fails the
 //! publish when the topic's PMSGDLV/NPMSGDLV require it (ALL; ALLDUR for a durable
@@ -43,9 +45,10 @@
 
 use std::sync::Arc;
 
+use ferrite_constants::structs::{MQRFH_STRUC_ID, MQRFH_VERSION_1};
 use ferrite_constants::{
     close_options::{MQCO_KEEP_SUB, MQCO_REMOVE_SUB},
-    format::MQFMT_RF_HEADER_2,
+    format::{MQFMT_RF_HEADER_1, MQFMT_RF_HEADER_2},
     misc::*,
     object_type::MQOT_TOPIC,
     open_options::*,
@@ -53,6 +56,7 @@ use ferrite_constants::{
     put_options::*,
     reason::*,
 };
+use ferrite_message::folder::{Content, Element, Folder};
 use ferrite_message::properties::{MessageProperties, PropertyValue};
 use ferrite_message::property_control::{join_message_data, split_message_data};
 use ferrite_protocol::ByteOrder;
@@ -154,9 +158,18 @@ impl Publication<'_> {
         copy: &mut Mqmd,
         subscription: &SubscriptionDefinition,
     ) -> MqResult<std::borrow::Cow<'_, [u8]>> {
-        if subscription.publication_properties == PublicationProperties::None {
+        match subscription.publication_properties {
             // PSPROP(NONE): as published, Format and all.
-            return Ok(std::borrow::Cow::Borrowed(self.data));
+            PublicationProperties::None => return Ok(std::borrow::Cow::Borrowed(self.data)),
+            PublicationProperties::Rfh2 => {
+                let data = command_folder_data(copy, self.data, self.topic_string, self.retained)?;
+                return Ok(std::borrow::Cow::Owned(data));
+            }
+            PublicationProperties::Compatible => {
+                let data = rfh1_data(copy, self.data, self.topic_string, self.retained);
+                return Ok(std::borrow::Cow::Owned(data));
+            }
+            PublicationProperties::MessageProperties => {}
         }
         let plain = subscription.user_data.is_empty();
         if let Some((format, data)) = self.plain_copy.get().filter(|_| plain) {
@@ -996,20 +1009,7 @@ pub(super) fn publication_data(
     user_data: &str,
     retained: bool,
 ) -> MqResult<Vec<u8>> {
-    let (mut properties, other_folders, body) = if md.format == MQFMT_RF_HEADER_2 {
-        let split = split_message_data(md.encoding, md.coded_char_set_id, md.format, data)
-            .map_err(|error| MqError::failed(error.reason_code()))?;
-        let body = (
-            split.body_encoding,
-            split.body_coded_char_set_id,
-            split.body_format,
-            &data[split.body_offset..],
-        );
-        (split.properties, split.other_folders, body)
-    } else {
-        let body = (md.encoding, md.coded_char_set_id, md.format, data);
-        (MessageProperties::new(), Vec::new(), body)
-    };
+    let (mut properties, other_folders, body) = publication_parts(md, data)?;
     let set = |properties: &mut MessageProperties, name: &str, value: &str| {
         properties
             .set(name, PropertyValue::String(value.to_string()))
@@ -1024,24 +1024,144 @@ pub(super) fn publication_data(
             .set(IS_RETAINED_PROPERTY, PropertyValue::Boolean(true))
             .map_err(|error| MqError::failed(error.reason_code()))?;
     }
-    // The byte order the MQMD's Encoding names (native when it names none), as MQPUT with a
-    // message handle builds its MQRFH2.
+    join(md, &properties, &other_folders, body)
+}
+
+/// The `psc` folder PSPROP(RFH2) adds: `<Command>Publish</Command>`, `<Topic>`, and
+/// `<PubOpt>IsRetainedPub</PubOpt>` for a retained publication.
+pub fn command_folder(topic_string: &str, retained: bool) -> Folder {
+    let element = |name: &str, value: &str| Element {
+        name: name.to_string(),
+        attributes: Vec::new(),
+        content: Content::Value(value.to_string()),
+    };
+    let mut elements = vec![
+        element("Command", "Publish"),
+        element("Topic", topic_string),
+    ];
+    if retained {
+        elements.push(element("PubOpt", "IsRetainedPub"));
+    }
+    Folder {
+        name: "psc".to_string(),
+        attributes: Vec::new(),
+        elements,
+    }
+}
+
+/// The data of a PSPROP(RFH2) subscriber's copy: the publication's MQRFH2 (made when it has
+/// none) with the `psc` folder ([`command_folder`]) first; `md`'s Format follows.
+fn command_folder_data(
+    md: &mut Mqmd,
+    data: &[u8],
+    topic_string: &str,
+    retained: bool,
+) -> MqResult<Vec<u8>> {
+    let (properties, mut folders, body) = publication_parts(md, data)?;
+    folders.insert(0, command_folder(topic_string, retained));
+    join(md, &properties, &folders, body)
+}
+
+/// The NameValueString PSPROP(COMPAT) puts in its MQRFH version 1: `MQPSCommand Publish
+/// MQPSTopic topic`, and `MQPSPubOpt IsRetainedPub` for a retained publication. A value with
+/// a blank or a double quote is quoted, its double quotes doubled.
+pub fn compatible_name_values(topic_string: &str, retained: bool) -> String {
+    let mut text = String::from("MQPSCommand Publish MQPSTopic ");
+    if topic_string.is_empty() || topic_string.contains([' ', '"']) {
+        text.push('"');
+        text.push_str(&topic_string.replace('"', "\"\""));
+        text.push('"');
+    } else {
+        text.push_str(topic_string);
+    }
+    if retained {
+        text.push_str(" MQPSPubOpt IsRetainedPub");
+    }
+    text
+}
+
+/// The data of a PSPROP(COMPAT) subscriber's copy: an MQRFH version 1 (32 bytes: StrucId,
+/// Version 1, StrucLength, Encoding, CodedCharSetId and Format of what follows, Flags 0; then
+/// [`compatible_name_values`] in UTF-8, blank-padded to a multiple of 4; integers in the byte
+/// order `md`'s Encoding names) ahead of the publication as published. `md` takes Format
+/// MQHRF and CodedCharSetId 1208 (the header's own character set).
+fn rfh1_data(md: &mut Mqmd, data: &[u8], topic_string: &str, retained: bool) -> Vec<u8> {
+    let mut name_values = compatible_name_values(topic_string, retained).into_bytes();
+    while name_values.len() % 4 != 0 {
+        name_values.push(b' ');
+    }
+    let length = RFH1_FIXED_BYTES + name_values.len();
+    let order = byte_order(md.encoding);
+    let integer = |value: i32| match order {
+        ByteOrder::Little => value.to_le_bytes(),
+        ByteOrder::Big => value.to_be_bytes(),
+    };
+    let mut out = Vec::with_capacity(length + data.len());
+    out.extend_from_slice(&MQRFH_STRUC_ID);
+    out.extend_from_slice(&integer(MQRFH_VERSION_1));
+    out.extend_from_slice(&integer(length as i32));
+    out.extend_from_slice(&integer(md.encoding));
+    out.extend_from_slice(&integer(md.coded_char_set_id));
+    out.extend_from_slice(&md.format);
+    out.extend_from_slice(&integer(0));
+    debug_assert_eq!(out.len(), RFH1_FIXED_BYTES);
+    out.extend_from_slice(&name_values);
+    out.extend_from_slice(data);
+    md.format = MQFMT_RF_HEADER_1;
+    md.coded_char_set_id = 1208;
+    out
+}
+
+/// The fixed part of an MQRFH version 1 (MQRFH_STRUC_LENGTH_FIXED).
+const RFH1_FIXED_BYTES: usize = 32;
+
+/// The byte order the MQMD's Encoding names (native when it names none), as MQPUT with a
+/// message handle builds its MQRFH2.
+fn byte_order(encoding: i32) -> ByteOrder {
     let native = if cfg!(target_endian = "little") {
         ByteOrder::Little
     } else {
         ByteOrder::Big
     };
-    let order = ByteOrder::from_mq_encoding(md.encoding).unwrap_or(native);
-    let (format, joined) = join_message_data(
-        &properties,
-        &other_folders,
-        body.0,
-        body.1,
-        body.2,
-        body.3,
-        order,
-    )
-    .map_err(|error| MqError::failed(error.reason_code()))?;
+    ByteOrder::from_mq_encoding(encoding).unwrap_or(native)
+}
+
+/// A publication taken apart: the properties and other folders of its MQRFH2 chain (none
+/// when it has no MQRFH2), and its body with the body's Encoding, CodedCharSetId and Format.
+type PublicationParts<'d> = (
+    MessageProperties,
+    Vec<Folder>,
+    (i32, i32, [u8; 8], &'d [u8]),
+);
+
+fn publication_parts<'d>(md: &Mqmd, data: &'d [u8]) -> MqResult<PublicationParts<'d>> {
+    if md.format != MQFMT_RF_HEADER_2 {
+        let body = (md.encoding, md.coded_char_set_id, md.format, data);
+        return Ok((MessageProperties::new(), Vec::new(), body));
+    }
+    let split = split_message_data(md.encoding, md.coded_char_set_id, md.format, data)
+        .map_err(|error| MqError::failed(error.reason_code()))?;
+    let body = (
+        split.body_encoding,
+        split.body_coded_char_set_id,
+        split.body_format,
+        &data[split.body_offset..],
+    );
+    Ok((split.properties, split.other_folders, body))
+}
+
+/// One MQRFH2 with `folders` then the property folders, ahead of `body`; `md`'s Format
+/// follows.
+fn join(
+    md: &mut Mqmd,
+    properties: &MessageProperties,
+    folders: &[Folder],
+    body: (i32, i32, [u8; 8], &[u8]),
+) -> MqResult<Vec<u8>> {
+    let order = byte_order(md.encoding);
+    let (format, joined) =
+        join_message_data(properties, folders, body.0, body.1, body.2, body.3, order)
+            .map_err(|error| MqError::failed(error.reason_code()))?;
     md.format = format;
     Ok(joined)
 }
@@ -1099,5 +1219,46 @@ impl ObjectHandle {
             Target::Queue(queue) => Some(queue.with_definition(|d| d.definition_type)),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compatible_name_values_quote_what_needs_it() {
+        assert_eq!(
+            compatible_name_values("Sport/Football", false),
+            "MQPSCommand Publish MQPSTopic Sport/Football"
+        );
+        assert_eq!(
+            compatible_name_values("a \"b\" c", true),
+            "MQPSCommand Publish MQPSTopic \"a \"\"b\"\" c\" MQPSPubOpt IsRetainedPub"
+        );
+    }
+
+    #[test]
+    fn rfh1_data_describes_what_follows() {
+        let mut md = Mqmd {
+            format: *b"MQSTR   ",
+            encoding: 546,
+            coded_char_set_id: 819,
+            ..Mqmd::default()
+        };
+        let data = rfh1_data(&mut md, b"body", "t", true);
+        assert_eq!(md.format, MQFMT_RF_HEADER_1);
+        assert_eq!(md.coded_char_set_id, 1208);
+        let length = u32::from_le_bytes(data[8..12].try_into().unwrap()) as usize;
+        assert_eq!(length % 4, 0);
+        assert_eq!(&data[12..16], &546i32.to_le_bytes());
+        assert_eq!(&data[16..20], &819i32.to_le_bytes());
+        assert_eq!(&data[20..28], b"MQSTR   ");
+        assert_eq!(&data[length..], b"body");
+        let folder = command_folder("t", true).to_xml();
+        assert_eq!(
+            folder,
+            "<psc><Command>Publish</Command><Topic>t</Topic><PubOpt>IsRetainedPub</PubOpt></psc>"
+        );
     }
 }

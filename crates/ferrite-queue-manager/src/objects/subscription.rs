@@ -8,7 +8,7 @@
 //! SUBTYPE REQONLY SUBUSER VARUSER PUBACCT PUBAPPID PSPROP EXPIRY EXPIRYAT` (REQONLY `YES` or
 //! `NO`, absent: `NO`; SUBUSER the owning user ID, absent: blank, anyone; VARUSER `FIXED` or
 //! `ANY`, absent: `FIXED`; PUBACCT 64 hexadecimal digits, absent: zeros; PUBAPPID text,
-//! absent: blank; PSPROP `NONE` or `MSGPROP`, absent: `MSGPROP`; EXPIRY tenths of a second
+//! absent: blank; PSPROP `NONE`, `COMPAT`, `RFH2` or `MSGPROP`, absent: `MSGPROP`; EXPIRY tenths of a second
 //! or `UNLIMITED`, absent: `UNLIMITED`; EXPIRYAT the time it expires, milliseconds since
 //! 1970, present with a limited EXPIRY): SUBID and DESTCORL as 48 hexadecimal digits,
 //! WSCHEMA `TOPIC` or `CHAR`, DESTCLAS `MANAGED` or `PROVIDED`, PUBPRTY `ASPUB`, `ASQDEF` or
@@ -40,13 +40,19 @@ pub const PUBLICATION_APPLICATION_ID_LENGTH_MAX: usize = 32;
 /// EXPIRY(UNLIMITED) (MQEI_UNLIMITED).
 pub const EXPIRY_UNLIMITED: i32 = -1;
 
-/// PSPROP: how MQ's publish/subscribe properties (MQTopicString, MQSubUserData,
-/// MQIsRetained) travel with a subscription's publications. MQ's COMPAT and RFH2 forms (an
-/// MQRFH version 1 or a `psc` folder) are not offered.
+/// PSPROP: how MQ's publish/subscribe properties (the topic string, SubUserData, whether the
+/// publication is a retained one) travel with a subscription's publications.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PublicationProperties {
     /// PSPROP(NONE): none are added; the publication arrives as published.
     None,
+    /// PSPROP(COMPAT): in an MQRFH version 1 ahead of the publication, as queued
+    /// publish/subscribe applications of earlier MQ versions read them (`MQPSCommand Publish
+    /// MQPSTopic ...`).
+    Compatible,
+    /// PSPROP(RFH2): in a `psc` folder of the copy's MQRFH2 (`<Command>Publish</Command>
+    /// <Topic>...</Topic>`), as applications written for a message broker read them.
+    Rfh2,
     /// PSPROP(MSGPROP): as message properties (`mqps.*` in the copy's MQRFH2).
     MessageProperties,
 }
@@ -56,18 +62,26 @@ impl PublicationProperties {
     pub fn keyword(self) -> &'static str {
         match self {
             PublicationProperties::None => "NONE",
+            PublicationProperties::Compatible => "COMPAT",
+            PublicationProperties::Rfh2 => "RFH2",
             PublicationProperties::MessageProperties => "MSGPROP",
         }
     }
 
-    /// From PSPROP's keyword (None for one Ferrite does not offer).
+    /// From PSPROP's keyword (None for one MQ does not have).
     pub fn from_keyword(keyword: &str) -> Option<PublicationProperties> {
-        match keyword {
-            "NONE" => Some(PublicationProperties::None),
-            "MSGPROP" => Some(PublicationProperties::MessageProperties),
-            _ => None,
-        }
+        PublicationProperties::ALL
+            .into_iter()
+            .find(|properties| properties.keyword() == keyword)
     }
+
+    /// Every PSPROP, in the order of their MQPSPROP_* values (0-3).
+    pub const ALL: [PublicationProperties; 4] = [
+        PublicationProperties::None,
+        PublicationProperties::Compatible,
+        PublicationProperties::Rfh2,
+        PublicationProperties::MessageProperties,
+    ];
 }
 
 /// A subscription.
@@ -423,7 +437,7 @@ mod tests {
         definition.publications_on_request = true;
         definition.publication_accounting_token = [0x3C; 32];
         definition.publication_application_id = "Ledger".into();
-        definition.publication_properties = PublicationProperties::None;
+        definition.publication_properties = PublicationProperties::Rfh2;
         definition.set_expiry(600, 1_000);
         assert_eq!(definition.expires_at_ms, 61_000);
         assert!(!definition.expired(60_999) && definition.expired(61_000));
