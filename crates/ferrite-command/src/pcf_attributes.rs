@@ -645,6 +645,12 @@ pub(crate) const SUBSCRIPTION_MAP: &[Mapping] = &[
         MQIACF_VARIABLE_USER_ID,
         &[("ANY", MQVU_ANY_USER), ("FIXED", MQVU_FIXED_USER)],
     ),
+    choice(
+        "SUBSCOPE",
+        MQIACF_SUBSCRIPTION_SCOPE,
+        &[("ALL", MQTSCOPE_ALL), ("QMGR", MQTSCOPE_QMGR)],
+    ),
+    integer("SUBLEVEL", MQIACF_SUB_LEVEL),
 ];
 
 /// DISPLAY SBSTATUS (ACTIVE and DESTDPTH are Ferrite's, shown in MQSC only).

@@ -445,17 +445,23 @@ fn alter_sub_changes_what_mq_lets_change() {
         "{shown}"
     );
 
-    // EXPIRY(0): expired at once, so it gets no publications; UNLIMITED again, it does.
-    ok(&queue_manager, "ALTER SUB('Prices desk') EXPIRY(0)");
-    publish_eu(&mut connection, b"apples 4");
-    assert!(get_from(&queue_manager, "APP.NIGHT").is_none(), "expired");
     ok(&queue_manager, "ALTER SUB('Prices desk') EXPIRY(UNLIMITED)");
-    publish_eu(&mut connection, b"apples 5");
-    let (_, data) = get_from(&queue_manager, "APP.NIGHT").expect("delivered again");
+    publish_eu(&mut connection, b"apples 4");
+    let (_, data) = get_from(&queue_manager, "APP.NIGHT").expect("delivered");
     assert!(
         String::from_utf8_lossy(&data).contains("mqps"),
         "PSPROP(MSGPROP)"
     );
+
+    // EXPIRY(0): expired at once, so it gets no publications, and the queue manager removes
+    // it.
+    ok(&queue_manager, "ALTER SUB('Prices desk') EXPIRY(0)");
+    publish_eu(&mut connection, b"apples 5");
+    assert!(get_from(&queue_manager, "APP.NIGHT").is_none(), "expired");
+    let removed = ferrite_test_kit::wait_until(std::time::Duration::from_secs(30), || {
+        queue_manager.subscription("Prices desk").is_none()
+    });
+    assert!(removed, "an expired subscription is removed");
 
     // DEFINE SUB takes them too.
     ok(
@@ -665,4 +671,103 @@ fn an_alias_queue_may_target_a_topic_and_keeps_it_across_restart() {
     );
     let shown = ok(&queue_manager, "DISPLAY QALIAS(PRICES.ALIAS) TARGTYPE");
     assert!(shown.contains("TARGTYPE(QUEUE)"), "{shown}");
+}
+
+#[test]
+fn define_sub_like_subscope_and_sublevel_interception() {
+    let (directory, queue_manager) =
+        ferrite_test_kit::queue_manager(&["FINAL.Q", "INTERCEPT.Q", "COPY.Q"]);
+    define_default_objects(&queue_manager).unwrap();
+    ok(
+        &queue_manager,
+        "DEFINE SUB(FINAL) TOPICSTR('Orders/+') DEST(FINAL.Q) USERDATA('final') PSPROP(RFH2) SUBSCOPE(QMGR)",
+    );
+    ok(
+        &queue_manager,
+        "DEFINE SUB(COPIED) LIKE(FINAL) DEST(COPY.Q)",
+    );
+    let shown = ok(&queue_manager, "DISPLAY SUB(COPIED) ALL");
+    for expected in [
+        "TOPICSTR(Orders/+)",
+        "DEST(COPY.Q)",
+        "USERDATA(final)",
+        "PSPROP(RFH2)",
+        "SUBSCOPE(QMGR)",
+        "SUBLEVEL(1)",
+        "SUBTYPE(ADMIN)",
+    ] {
+        assert!(shown.contains(expected), "{expected} in\n{shown}");
+    }
+    let original = ok(&queue_manager, "DISPLAY SUB(FINAL) SUBID");
+    assert_ne!(
+        shown_value(&shown, "SUBID"),
+        shown_value(&original, "SUBID")
+    );
+    let missing = fails(&queue_manager, "DEFINE SUB(X) LIKE(NO.SUCH.SUB)");
+    assert!(missing.contains("NOT FOUND"), "{missing}");
+    fails(
+        &queue_manager,
+        "DEFINE SUB(X) TOPICSTR('a') DEST(FINAL.Q) SUBLEVEL(10)",
+    );
+    fails(
+        &queue_manager,
+        "DEFINE SUB(X) TOPICSTR('a') DEST(FINAL.Q) SUBLEVEL(2) REQONLY(YES)",
+    );
+    ok(&queue_manager, "DELETE SUB(COPIED)");
+
+    // Both get a publication at SUBLEVEL 1; an interceptor at SUBLEVEL 5 takes it from them.
+    publish(&queue_manager, "Orders/Books", 0, b"first");
+    assert!(get_from(&queue_manager, "FINAL.Q").is_some());
+    ok(
+        &queue_manager,
+        "DEFINE SUB(INTERCEPTOR) TOPICSTR('Orders/#') DEST(INTERCEPT.Q) SUBLEVEL(5)",
+    );
+    publish(&queue_manager, "Orders/Books", 0, b"second");
+    let (_, intercepted) = get_from(&queue_manager, "INTERCEPT.Q").expect("intercepted");
+    assert!(intercepted.ends_with(b"second"));
+    assert!(get_from(&queue_manager, "FINAL.Q").is_none(), "intercepted");
+
+    // SUBLEVEL and SUBSCOPE survive a restart.
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    let shown = ok(&queue_manager, "DISPLAY SUB(INTERCEPTOR) SUBLEVEL SUBSCOPE");
+    assert!(
+        shown.contains("SUBLEVEL(5)") && shown.contains("SUBSCOPE(ALL)"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn expired_subscriptions_are_removed_with_their_stored_record() {
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&["SOON.Q", "LATER.Q"]);
+    define_default_objects(&queue_manager).unwrap();
+    ok(
+        &queue_manager,
+        "DEFINE SUB(SOON) TOPICSTR('News') DEST(SOON.Q) EXPIRY(1)",
+    );
+    ok(
+        &queue_manager,
+        "DEFINE SUB(LATER) TOPICSTR('News') DEST(LATER.Q) EXPIRY(999999)",
+    );
+    // The queue manager's timer removes SOON once its tenth of a second has passed.
+    let removed = ferrite_test_kit::wait_until(std::time::Duration::from_secs(30), || {
+        queue_manager.subscription("SOON").is_none()
+    });
+    assert!(removed, "the expired subscription was removed");
+    assert!(queue_manager.subscription("LATER").is_some());
+    let shown = ok(&queue_manager, "DISPLAY SUB(*)");
+    assert!(!shown.contains("SUB(SOON)"), "{shown}");
+
+    // Removed durably: not back after a crash and restart.
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    assert!(queue_manager.subscription("SOON").is_none());
+    assert!(queue_manager.subscription("LATER").is_some());
+    // An explicit call finds nothing more to remove.
+    let now = ferrite_queue_manager::now_ms();
+    assert!(queue_manager
+        .remove_expired_subscriptions(now)
+        .unwrap()
+        .is_empty());
 }

@@ -65,9 +65,12 @@ use ferrite_queue_manager::objects::authority_record::{
 };
 use ferrite_queue_manager::objects::subscription::{
     hex, PublicationProperties, SubscriptionDefinition, PRIORITY_AS_PUBLISHED,
-    PRIORITY_AS_QUEUE_DEFAULT,
+    PRIORITY_AS_QUEUE_DEFAULT, SUBSCRIPTION_LEVEL_MAX,
 };
 use ferrite_queue_manager::objects::topic::{MessageDelivery, SYSTEM_BASE_TOPIC};
+use ferrite_queue_manager::pubsub::subscriptions::{
+    intercepted, PUBLICATION_LEVEL_DEFAULT, RETAINED_PUBLICATION_LEVEL,
+};
 use ferrite_queue_manager::pubsub::topic_string::{check_topic_string, combine};
 use ferrite_queue_manager::pubsub::{TopicTree, WildcardScheme};
 use ferrite_queue_manager::{
@@ -385,7 +388,10 @@ impl Connection {
             retained: false,
             plain_copy: Default::default(),
         };
-        let subscribers = self.queue_manager.subscribers(&tree, topic_string);
+        let subscribers = intercepted(
+            self.queue_manager.subscribers(&tree, topic_string),
+            PUBLICATION_LEVEL_DEFAULT,
+        );
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
         let retain = options & MQPMO_RETAIN != 0;
         self.deliver_all(&publication, &subscribers, syncpoint, retain)?;
@@ -485,6 +491,7 @@ impl Connection {
 
     fn subscribe_as(&mut self, sd: &mut Mqsd, hobj: &mut Hobj, shared: bool) -> MqResult<Hobj> {
         check_subscribe_options(sd.options)?;
+        check_subscription_level(sd)?;
         self.check_quiescing(sd.options & MQSO_FAIL_IF_QUIESCING != 0)?;
         let durable = sd.options & MQSO_DURABLE != 0;
         let name = trim(&sd.sub_name).to_string();
@@ -512,6 +519,7 @@ impl Connection {
         };
         sd.sub_correl_id = subscription.correl_id;
         sd.res_object_string = subscription.topic_string.clone();
+        sd.sub_level = subscription.level.into();
         Ok(self.subscription_handle(&subscription, sd.options))
     }
 
@@ -576,6 +584,8 @@ impl Connection {
             user: self.principal.name.clone(),
             any_user: sd.options & MQSO_ANY_USERID != 0,
             durable,
+            scope_queue_manager: sd.options & MQSO_SCOPE_QMGR != 0,
+            level: sd.sub_level as u8,
             ..SubscriptionDefinition::blank()
         };
         // Claimed before it is defined, so that no other handle resumes it in between.
@@ -636,6 +646,9 @@ impl Connection {
             }
             if sd.selection_string != subscription.selector {
                 return failed(MQRC_SELECTOR_NOT_ALTERABLE);
+            }
+            if sd.sub_level != i32::from(subscription.level) {
+                return failed(MQRC_SUBLEVEL_NOT_ALTERABLE);
             }
             subscription.user_data = sd.sub_user_data.clone();
             if !subscription.managed {
@@ -907,6 +920,24 @@ fn check_subscribe_options(options: i32) -> MqResult<()> {
         return failed(MQRC_OPTIONS_ERROR);
     }
     Ok(())
+}
+
+/// MQSD's SubLevel: 0-9 (MQRC_SD_ERROR), and 0 or 1 with MQSO_PUBLICATIONS_ON_REQUEST
+/// (MQRC_OPTIONS_ERROR), as MQ allows it.
+fn check_subscription_level(sd: &Mqsd) -> MqResult<()> {
+    if !(0..=i32::from(SUBSCRIPTION_LEVEL_MAX)).contains(&sd.sub_level) {
+        return failed(MQRC_SD_ERROR);
+    }
+    if sd.sub_level > 1 && sd.options & MQSO_PUBLICATIONS_ON_REQUEST != 0 {
+        return failed(MQRC_OPTIONS_ERROR);
+    }
+    Ok(())
+}
+
+/// Whether retained publications reach `subscription`: MQ republishes them at PubLevel 1,
+/// so a subscription above SUBLEVEL 1 (an interceptor) does not get them.
+pub(super) fn sends_retained(subscription: &SubscriptionDefinition) -> bool {
+    subscription.level <= RETAINED_PUBLICATION_LEVEL
 }
 
 /// A copy put: its queue, its priority and the trigger watch taken before the put (what

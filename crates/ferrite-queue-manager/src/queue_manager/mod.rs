@@ -2325,6 +2325,12 @@ impl QueueManager {
                             ));
                         }
                     }
+                    if let Err(error) = queue_manager.remove_expired_subscriptions(now_ms()) {
+                        queue_manager.say(&format!(
+                            "CSQE001E {} SUBSCRIPTION EXPIRY FAILED: {error}",
+                            queue_manager.name
+                        ));
+                    }
                     if let Some(observer) = queue_manager.timer_observer.get() {
                         observer(&queue_manager);
                     }
