@@ -928,6 +928,15 @@ pub(crate) const QUEUE_MANAGER_MAP: &[Mapping] = &[
     text("COMMANDQ", MQCA_COMMAND_INPUT_Q_NAME),
     text("CONNAUTH", MQCA_CONN_AUTH),
     text("DEFXMITQ", MQCA_DEF_XMIT_Q_NAME),
+    choice(
+        "PSMODE",
+        MQIA_PUBSUB_MODE,
+        &[
+            ("ENABLED", MQPSM_ENABLED),
+            ("COMPAT", MQPSM_COMPAT),
+            ("DISABLED", MQPSM_DISABLED),
+        ],
+    ),
     integer("MAXPRTY", MQIA_MAX_PRIORITY),
     flag("SYNCPT", MQIA_SYNCPOINT, &[("SYNCPT", MQSP_AVAILABLE)]),
 ];

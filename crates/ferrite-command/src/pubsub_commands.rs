@@ -663,13 +663,22 @@ fn topic_status_attributes(
     ]
 }
 
-/// DISPLAY PUBSUB: the queue manager's publish/subscribe engine (always active here: MQ's
-/// PSMODE(ENABLED)).
+/// DISPLAY PUBSUB: the queue manager's publish/subscribe engine: STATUS(ACTIVE) with
+/// PSMODE(ENABLED), COMPAT with PSMODE(COMPAT), INACTIVE with PSMODE(DISABLED).
 pub(crate) fn display_pubsub(context: &Context, _object: &Token, rest: &[Token]) -> Outcome {
+    let mode = context
+        .queue_manager
+        .queue_manager_attributes()
+        .publish_subscribe_mode;
+    let status = match mode.as_str() {
+        "COMPAT" => "COMPAT",
+        "DISABLED" => "INACTIVE",
+        _ => "ACTIVE",
+    };
     let attributes = vec![
         ("QMNAME", AttributeValue::Text(context.name.to_string())),
         ("TYPE", AttributeValue::Keyword("LOCAL")),
-        ("STATUS", AttributeValue::Keyword("ACTIVE")),
+        ("STATUS", AttributeValue::Keyword(status)),
         (
             "SUBCOUNT",
             AttributeValue::Integer(context.queue_manager.subscriptions().len() as i64),

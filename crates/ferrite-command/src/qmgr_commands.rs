@@ -13,7 +13,7 @@
 
 use ferrite_queue_manager::objects::{
     AUTH_INFO_CHECK_VALUES, QMGR_CHANNEL_EVENT_VALUES, QMGR_CHECK_CLIENT_VALUES,
-    QMGR_COMMAND_EVENT_VALUES,
+    QMGR_COMMAND_EVENT_VALUES, QMGR_PUBSUB_MODE_VALUES,
 };
 use ferrite_queue_manager::{ObjectDefinition, ObjectType};
 use ferrite_queue_manager::{
@@ -52,6 +52,7 @@ pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("CONNAUTH", Takes::Value),
     ("CHLAUTH", Takes::Value),
     ("DEFXMITQ", Takes::Value),
+    ("PSMODE", Takes::Value),
     ("QSGDISP", Takes::Value),
 ];
 
@@ -143,6 +144,10 @@ pub(crate) fn stored_attributes(
         (
             "DEFXMITQ",
             AttributeValue::Text(attributes.default_transmission_queue.clone()),
+        ),
+        (
+            "PSMODE",
+            keyword(&attributes.publish_subscribe_mode, &QMGR_PUBSUB_MODE_VALUES),
         ),
     ]
 }
@@ -333,6 +338,10 @@ pub(crate) fn apply_qmgr_attribute(
         "CONNAUTH" => attributes.connection_authentication = name_or_blank(token, value)?,
         "CHLAUTH" => attributes.channel_authentication = event(token, value)?,
         "DEFXMITQ" => attributes.default_transmission_queue = name_or_blank(token, value)?,
+        "PSMODE" => {
+            attributes.publish_subscribe_mode =
+                QMGR_PUBSUB_MODE_VALUES[choice(token, value, &QMGR_PUBSUB_MODE_VALUES)?].to_string()
+        }
         "QSGDISP" => {
             choice(token, value, &["QMGR"])?;
         }

@@ -771,3 +771,76 @@ fn expired_subscriptions_are_removed_with_their_stored_record() {
         .unwrap()
         .is_empty());
 }
+
+#[test]
+fn psmode_disabled_inhibits_publish_subscribe_and_compat_does_not() {
+    use ferrite_constants::{object_type::MQOT_TOPIC, open_options::MQOO_OUTPUT, reason::*};
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.Q"]);
+    define_default_objects(&queue_manager).unwrap();
+    let shown = ok(&queue_manager, "DISPLAY QMGR PSMODE");
+    assert!(shown.contains("PSMODE(ENABLED)"), "{shown}");
+    let mut connection = ferrite_test_kit::connect(&queue_manager);
+    let mut od = ferrite_mqi::Mqod {
+        object_type: MQOT_TOPIC,
+        object_string: "Prices".to_string(),
+        ..ferrite_mqi::Mqod::default()
+    };
+    let publisher = connection.open(&mut od.clone(), MQOO_OUTPUT).unwrap();
+    let subscribe = |connection: &mut ferrite_mqi::Connection| {
+        let mut sd = ferrite_mqi::Mqsd {
+            options: ferrite_constants::misc::MQSO_CREATE | ferrite_constants::misc::MQSO_MANAGED,
+            object_string: "Prices".to_string(),
+            ..ferrite_mqi::Mqsd::default()
+        };
+        connection.subscribe(&mut sd, &mut ferrite_mqi::Hobj(0))
+    };
+    let put = |connection: &mut ferrite_mqi::Connection| {
+        let mut md = ferrite_mqi::Mqmd::default();
+        let mut pmo =
+            ferrite_mqi::Mqpmo::with_options(ferrite_constants::put_options::MQPMO_NO_SYNCPOINT);
+        connection.put(publisher, &mut md, &mut pmo, b"price")
+    };
+
+    ok(&queue_manager, "ALTER QMGR PSMODE(DISABLED)");
+    let shown = ok(&queue_manager, "DISPLAY PUBSUB");
+    assert!(shown.contains("STATUS(INACTIVE)"), "{shown}");
+    assert_eq!(
+        ferrite_test_kit::reason(connection.open(&mut od, MQOO_OUTPUT)),
+        MQRC_PUBSUB_INHIBITED
+    );
+    assert_eq!(
+        ferrite_test_kit::reason(subscribe(&mut connection)),
+        MQRC_PUBSUB_INHIBITED
+    );
+    assert_eq!(
+        ferrite_test_kit::reason(put(&mut connection)),
+        MQRC_PUBSUB_INHIBITED,
+        "a topic opened before"
+    );
+    fails(&queue_manager, "ALTER QMGR PSMODE(OFF)");
+
+    // Kept across a restart.
+    drop(connection);
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    let shown = ok(&queue_manager, "DISPLAY QMGR PSMODE");
+    assert!(shown.contains("PSMODE(DISABLED)"), "{shown}");
+    let mut connection = ferrite_test_kit::connect(&queue_manager);
+    assert_eq!(
+        ferrite_test_kit::reason(subscribe(&mut connection)),
+        MQRC_PUBSUB_INHIBITED
+    );
+
+    // COMPAT: the MQI's publish/subscribe works (only the queued interface is off).
+    ok(&queue_manager, "ALTER QMGR PSMODE(COMPAT)");
+    let shown = ok(&queue_manager, "DISPLAY PUBSUB");
+    assert!(shown.contains("STATUS(COMPAT)"), "{shown}");
+    subscribe(&mut connection).unwrap();
+    let mut od = ferrite_mqi::Mqod {
+        object_type: MQOT_TOPIC,
+        object_string: "Prices".to_string(),
+        ..ferrite_mqi::Mqod::default()
+    };
+    connection.open(&mut od, MQOO_OUTPUT).unwrap();
+}

@@ -8,6 +8,8 @@
 //! queue manager shows against a model of what was acknowledged ([`model`]).
 //!
 //! - [`torture`]: SIGKILL at seeded random moments, restart, verify; thousands of times.
+//! - [`pubsub`]: the same for publish/subscribe: durable subscriptions and publications under
+//!   syncpoint, no publication lost or doubled for any subscriber.
 //! - [`soak`]: one queue manager under load for a long time, its memory, threads and file
 //!   descriptors sampled and bounded.
 //!
@@ -18,6 +20,7 @@
 pub mod message;
 pub mod model;
 pub mod process_stats;
+pub mod pubsub;
 pub mod queue_manager;
 pub mod random;
 pub mod soak;

@@ -23,6 +23,9 @@
 //!
 //! **Retained publications** (MQPMO_RETAIN, MQSUBRQ): `retained.rs`.
 //!
+//! **PSMODE(DISABLED)** on the queue manager: MQOPEN of a topic, MQPUT and MQPUT1 on one, and
+//! MQSUB fail with MQRC_PUBSUB_INHIBITED.
+//!
 //! **Expiry.** A subscription whose EXPIRY (ALTER SUB, DEFINE SUB) has run out gets no more
 //! publications, and MQSUB of its name removes it first (with a managed queue, the queue)
 //! unless a handle still has it open.
@@ -218,12 +221,23 @@ impl TopicAccess {
 impl Connection {
     // ----- MQOPEN of a topic -------------------------------------------------------------
 
+    /// PSMODE(DISABLED): MQOPEN of a topic, MQPUT and MQPUT1 on one, and MQSUB fail with
+    /// MQRC_PUBSUB_INHIBITED. PSMODE(COMPAT) inhibits only MQ's queued publish/subscribe
+    /// interface, which Ferrite does not have.
+    fn check_publish_subscribe_mode(&self) -> MqResult<()> {
+        match self.queue_manager.publish_subscribe_inhibited() {
+            true => failed(MQRC_PUBSUB_INHIBITED),
+            false => Ok(()),
+        }
+    }
+
     /// MQOPEN of MQOT_TOPIC: the handle's target is the full topic string (the TOPIC object's
     /// TOPICSTR and the ObjectString joined), checked for publish authority.
     pub(super) fn open_topic(&mut self, od: &mut Mqod, options: i32) -> MqResult<Target> {
         if options & !TOPIC_OPEN_OPTIONS != 0 || options & MQOO_OUTPUT == 0 {
             return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
         }
+        self.check_publish_subscribe_mode()?;
         let topic_string = self.topic_string_of(trim(&od.object_name), &od.object_string)?;
         let tree = self.queue_manager.topic_tree();
         self.authorize_topic(&tree, &topic_string, TopicAccess::Publish(options))?;
@@ -359,6 +373,7 @@ impl Connection {
     ) -> MqResult<Option<MqError>> {
         let options = pmo.options;
         self.check_quiescing(options & MQPMO_FAIL_IF_QUIESCING != 0)?;
+        self.check_publish_subscribe_mode()?;
         // MQPMO_RETAIN is a publish's option (the queue put refuses it).
         super::put::check_put_options(options & !MQPMO_RETAIN, open_options)?;
         let passed = self.passed_context(pmo, open_options)?;
@@ -492,6 +507,7 @@ impl Connection {
     fn subscribe_as(&mut self, sd: &mut Mqsd, hobj: &mut Hobj, shared: bool) -> MqResult<Hobj> {
         check_subscribe_options(sd.options)?;
         check_subscription_level(sd)?;
+        self.check_publish_subscribe_mode()?;
         self.check_quiescing(sd.options & MQSO_FAIL_IF_QUIESCING != 0)?;
         let durable = sd.options & MQSO_DURABLE != 0;
         let name = trim(&sd.sub_name).to_string();
