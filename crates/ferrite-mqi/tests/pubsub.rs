@@ -1127,3 +1127,55 @@ fn sublevel_lets_an_interceptor_take_publications_from_the_subscribers_below_it(
     let altered = connection.subscribe(&mut sd, &mut Hobj(0));
     assert_eq!(reason(altered), MQRC_SUBLEVEL_NOT_ALTERABLE);
 }
+
+#[test]
+fn publish_subscribe_calls_are_counted_in_the_mqi_statistics() {
+    use ferrite_queue_manager::statistics::MqiCounter;
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let before = queue_manager.statistics_snapshot().message_manager;
+    let mut connection = connect(&queue_manager);
+    let durable = MQSO_CREATE | MQSO_DURABLE | MQSO_MANAGED;
+    let (hsub, _) = subscribe_named(&mut connection, durable, "Counted", "Stats", false);
+    let (first, _) = subscribe(&mut connection, MQSO_CREATE | MQSO_MANAGED, "Stats");
+    let (second, _) = subscribe(&mut connection, MQSO_CREATE | MQSO_MANAGED, "Stats");
+    let refused = subscribe_named(&mut connection, MQSO_RESUME, "Nobody", "Stats", false);
+    assert_eq!(reason(refused.0), MQRC_NO_SUBSCRIPTION);
+    let hobj = publisher(&mut connection, "Stats");
+    publish_with(
+        &mut connection,
+        hobj,
+        MQPER_PERSISTENT,
+        MQPMO_NO_SYNCPOINT,
+        b"one",
+    );
+    publish_with(
+        &mut connection,
+        hobj,
+        MQPER_NOT_PERSISTENT,
+        MQPMO_NO_SYNCPOINT,
+        b"two",
+    );
+    connection.close(first, 0).unwrap();
+    connection.close(second, 0).unwrap();
+    connection.close(hsub.unwrap(), MQCO_REMOVE_SUB).unwrap();
+    let counted = queue_manager
+        .statistics_snapshot()
+        .message_manager
+        .since(&before);
+    for (counter, count) in [
+        (MqiCounter::SubscribeDurableCreate, 1),
+        (MqiCounter::SubscribeNonDurableCreate, 2),
+        (MqiCounter::SubscribeFailed, 1),
+        (MqiCounter::PersistentTopicPuts, 1),
+        (MqiCounter::NonPersistentTopicPuts, 1),
+        (MqiCounter::TopicPutFailed, 0),
+        // Three subscribers each: the persistent publication to the two non-durable
+        // subscriptions' temporary queues is counted as the publication's persistence.
+        (MqiCounter::PersistentPublished, 3),
+        (MqiCounter::NonPersistentPublished, 3),
+        (MqiCounter::UnsubscribeDurable, 1),
+        (MqiCounter::UnsubscribeNonDurable, 2),
+    ] {
+        assert_eq!(counted.get(counter), count, "{counter:?}");
+    }
+}

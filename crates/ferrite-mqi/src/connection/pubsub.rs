@@ -76,6 +76,7 @@ use ferrite_queue_manager::pubsub::subscriptions::{
 };
 use ferrite_queue_manager::pubsub::topic_string::{check_topic_string, combine};
 use ferrite_queue_manager::pubsub::{TopicTree, WildcardScheme};
+use ferrite_queue_manager::statistics::MqiCounter;
 use ferrite_queue_manager::{
     now_ms, AliasDefinition, AliasTargetType, DefinitionType, LocalQueue, Principal, UnitOfWork,
 };
@@ -371,6 +372,23 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        let published =
+            self.publish_once(topic_string, open_options, alias_defaults, md, pmo, data);
+        if published.is_err() {
+            self.record.mqi.add(MqiCounter::TopicPutFailed, 1);
+        }
+        published
+    }
+
+    fn publish_once(
+        &mut self,
+        topic_string: &str,
+        open_options: i32,
+        alias_defaults: Option<(u8, bool)>,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>> {
         let options = pmo.options;
         self.check_quiescing(options & MQPMO_FAIL_IF_QUIESCING != 0)?;
         self.check_publish_subscribe_mode()?;
@@ -409,7 +427,20 @@ impl Connection {
         );
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
         let retain = options & MQPMO_RETAIN != 0;
-        self.deliver_all(&publication, &subscribers, syncpoint, retain)?;
+        let delivered = self.deliver_all(&publication, &subscribers, syncpoint, retain)?;
+        let (puts, copies) = if persistent {
+            (
+                MqiCounter::PersistentTopicPuts,
+                MqiCounter::PersistentPublished,
+            )
+        } else {
+            (
+                MqiCounter::NonPersistentTopicPuts,
+                MqiCounter::NonPersistentPublished,
+            )
+        };
+        self.record.mqi.add(puts, 1);
+        self.record.mqi.add(copies, delivered as u64);
         if subscribers.is_empty() && options & MQPMO_WARN_IF_NO_SUBS_MATCHED != 0 {
             warning = warning.or(Some(MqError::warning(MQRC_NO_SUBS_MATCHED)));
         }
@@ -420,13 +451,14 @@ impl Connection {
     /// Put a copy for each subscriber in one unit of work (the connection's with `syncpoint`,
     /// otherwise one committed here), all or nothing; with `retain`, the publication becomes
     /// its topic's retained one in the same unit (MQRC_PUT_NOT_RETAINED when it cannot).
+    /// Returns how many copies were put on subscribers' queues.
     fn deliver_all(
         &mut self,
         publication: &Publication,
         subscribers: &[SubscriptionDefinition],
         syncpoint: bool,
         retain: bool,
-    ) -> MqResult<()> {
+    ) -> MqResult<usize> {
         let mut own = UnitOfWork::new();
         if retain {
             let unit = if syncpoint { &mut self.unit } else { &mut own };
@@ -480,10 +512,11 @@ impl Connection {
         if !syncpoint {
             self.queue_manager.commit(&mut own)?;
         }
+        let copies = delivered.len();
         for (queue, priority, watch) in delivered {
             self.after_put(&queue, priority, syncpoint, watch);
         }
-        Ok(())
+        Ok(copies)
     }
 
     // ----- MQSUB -------------------------------------------------------------------------
@@ -505,6 +538,14 @@ impl Connection {
     }
 
     fn subscribe_as(&mut self, sd: &mut Mqsd, hobj: &mut Hobj, shared: bool) -> MqResult<Hobj> {
+        let subscribed = self.subscribe_once(sd, hobj, shared);
+        if subscribed.is_err() {
+            self.record.mqi.add(MqiCounter::SubscribeFailed, 1);
+        }
+        subscribed
+    }
+
+    fn subscribe_once(&mut self, sd: &mut Mqsd, hobj: &mut Hobj, shared: bool) -> MqResult<Hobj> {
         check_subscribe_options(sd.options)?;
         check_subscription_level(sd)?;
         self.check_publish_subscribe_mode()?;
@@ -528,11 +569,30 @@ impl Connection {
             }
             existing => existing,
         };
-        let subscription = match existing {
-            Some(existing) => self.resume_subscription(sd, existing, hobj, shared)?,
+        let (subscription, counter) = match existing {
+            Some(existing) => {
+                let alter = sd.options & MQSO_ALTER != 0;
+                let counter = match (durable, alter) {
+                    (true, true) => MqiCounter::SubscribeDurableAlter,
+                    (true, false) => MqiCounter::SubscribeDurableResume,
+                    (false, true) => MqiCounter::SubscribeNonDurableAlter,
+                    (false, false) => MqiCounter::SubscribeNonDurableResume,
+                };
+                (
+                    self.resume_subscription(sd, existing, hobj, shared)?,
+                    counter,
+                )
+            }
             None if sd.options & MQSO_CREATE == 0 => return failed(MQRC_NO_SUBSCRIPTION),
-            None => self.create_subscription(sd, name, hobj, shared)?,
+            None => {
+                let counter = match durable {
+                    true => MqiCounter::SubscribeDurableCreate,
+                    false => MqiCounter::SubscribeNonDurableCreate,
+                };
+                (self.create_subscription(sd, name, hobj, shared)?, counter)
+            }
         };
+        self.record.mqi.add(counter, 1);
         sd.sub_correl_id = subscription.correl_id;
         sd.res_object_string = subscription.topic_string.clone();
         sd.sub_level = subscription.level.into();
@@ -864,6 +924,13 @@ impl Connection {
         let claim = self.queue_manager.release_subscription(&name);
         if remove && claim.handles == 1 {
             self.remove_subscription(&name, claim.shared)?;
+            self.record.mqi.add(
+                match durable {
+                    true => MqiCounter::UnsubscribeDurable,
+                    false => MqiCounter::UnsubscribeNonDurable,
+                },
+                1,
+            );
         }
         Ok(())
     }
