@@ -455,7 +455,7 @@ impl Connection {
     fn deliver_all(
         &mut self,
         publication: &Publication,
-        subscribers: &[SubscriptionDefinition],
+        subscribers: &[Arc<SubscriptionDefinition>],
         syncpoint: bool,
         retain: bool,
     ) -> MqResult<usize> {
@@ -1201,7 +1201,7 @@ pub fn compatible_name_values(topic_string: &str, retained: bool) -> String {
 /// MQHRF and CodedCharSetId 1208 (the header's own character set).
 fn rfh1_data(md: &mut Mqmd, data: &[u8], topic_string: &str, retained: bool) -> Vec<u8> {
     let mut name_values = compatible_name_values(topic_string, retained).into_bytes();
-    while name_values.len() % 4 != 0 {
+    while !name_values.len().is_multiple_of(4) {
         name_values.push(b' ');
     }
     let length = RFH1_FIXED_BYTES + name_values.len();

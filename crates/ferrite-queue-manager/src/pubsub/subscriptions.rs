@@ -21,7 +21,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use ferrite_constants::reason;
 use ferrite_storage::error::{StorageError, StorageResult};
@@ -43,7 +43,15 @@ pub struct SubscriptionRegistry {
     /// When the next subscription expires, milliseconds since 1970 (0: not known yet, scan;
     /// `u64::MAX`: none will).
     next_expiry_ms: AtomicU64,
+    /// Bumped after every change to the set of subscriptions (define, replace, delete).
+    generation: AtomicU64,
+    /// Every subscription as of a generation, shared by the publications made while it is
+    /// current: a publish reads it without copying one subscription.
+    snapshot: std::sync::RwLock<Option<(u64, SubscriptionSnapshot)>>,
 }
+
+/// Every subscription at one moment, shared ([`QueueManager::subscription_snapshot`]).
+pub type SubscriptionSnapshot = Arc<[Arc<SubscriptionDefinition>]>;
 
 /// How long an expired subscription that a handle still has open waits before the timer
 /// looks at it again.
@@ -59,9 +67,9 @@ pub const RETAINED_PUBLICATION_LEVEL: u8 = 1;
 /// ones whose SUBLEVEL is the highest of theirs not above it (subscribers at a higher level
 /// intercept it from those below).
 pub fn intercepted(
-    mut subscribers: Vec<SubscriptionDefinition>,
+    mut subscribers: Vec<Arc<SubscriptionDefinition>>,
     publication_level: u8,
-) -> Vec<SubscriptionDefinition> {
+) -> Vec<Arc<SubscriptionDefinition>> {
     let highest = subscribers
         .iter()
         .map(|subscription| subscription.level)
@@ -211,6 +219,7 @@ impl QueueManager {
                 .nondurable
                 .insert(subscription.name.clone(), subscription);
         }
+        self.subscriptions_changed();
         // After the definition is in place: a scan that set the next expiry before it may not
         // have seen it, and this lowers it again.
         if expires_at_ms != 0 {
@@ -232,6 +241,7 @@ impl QueueManager {
             let mut state = self.subscription_registry().state.lock().unwrap();
             state.nondurable.remove(name);
         }
+        self.subscriptions_changed();
         Ok(existing)
     }
 
@@ -318,16 +328,50 @@ impl QueueManager {
         state.in_use.get(name).copied()
     }
 
+    /// A subscription was made, changed or removed: the next snapshot is taken afresh.
+    fn subscriptions_changed(&self) {
+        self.subscription_registry()
+            .generation
+            .fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Every subscription, shared: the snapshot of the current generation, taken once per
+    /// change rather than once per publication. A snapshot taken while a change was made is
+    /// kept only for the generation it began in, so it is never mistaken for a later one.
+    pub fn subscription_snapshot(&self) -> SubscriptionSnapshot {
+        let registry = self.subscription_registry();
+        let generation = registry.generation.load(Ordering::SeqCst);
+        if let Some((taken, snapshot)) = registry.snapshot.read().unwrap().as_ref() {
+            if *taken == generation {
+                return snapshot.clone();
+            }
+        }
+        let snapshot: SubscriptionSnapshot =
+            self.subscriptions().into_iter().map(Arc::new).collect();
+        let mut cached = registry.snapshot.write().unwrap();
+        let newer = cached
+            .as_ref()
+            .is_some_and(|(taken, _)| *taken > generation);
+        if !newer {
+            *cached = Some((generation, snapshot.clone()));
+        }
+        snapshot
+    }
+
     /// The subscriptions a publication on `topic_string` goes to.
-    pub fn subscribers(&self, tree: &TopicTree, topic_string: &str) -> Vec<SubscriptionDefinition> {
+    pub fn subscribers(
+        &self,
+        tree: &TopicTree,
+        topic_string: &str,
+    ) -> Vec<Arc<SubscriptionDefinition>> {
         let blocking: Vec<&str> = tree
             .ancestors(topic_string)
             .filter(|node| node.wildcard_block)
             .map(|node| node.topic_string.as_str())
             .collect();
         let now_ms = crate::now_ms();
-        self.subscriptions()
-            .into_iter()
+        self.subscription_snapshot()
+            .iter()
             .filter(|subscription| {
                 if subscription.publications_on_request || subscription.expired(now_ms) {
                     return false;
@@ -340,6 +384,7 @@ impl QueueManager {
                             .iter()
                             .any(|blocked| blocked_by(scheme, pattern, blocked)))
             })
+            .cloned()
             .collect()
     }
 }
