@@ -482,7 +482,6 @@ mod tests {
         );
         definition.publication_priority = 4;
         definition.wildcard_scheme = WildcardScheme::Character;
-        definition.publications_on_request = true;
         definition.publication_accounting_token = [0x3C; 32];
         definition.publication_application_id = "Ledger".into();
         definition.publication_properties = PublicationProperties::Rfh2;
@@ -496,8 +495,14 @@ mod tests {
             ObjectDefinition::decode(&image).unwrap(),
             ObjectDefinition::Subscription(definition.clone())
         );
+        definition.publications_on_request = true;
         assert!(definition.validate().is_err(), "REQONLY(YES) at SUBLEVEL 7");
-        definition.publications_on_request = false;
+        definition.level = 1;
+        let image = ObjectDefinition::Subscription(definition.clone()).encode();
+        assert_eq!(
+            ObjectDefinition::decode(&image).unwrap(),
+            ObjectDefinition::Subscription(definition.clone())
+        );
         definition.level = 10;
         assert!(definition.validate().is_err());
         definition.level = 0;
