@@ -533,3 +533,52 @@ pub fn run(
     running.stop()?;
     Ok(report)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_check_finds_lost_doubled_phantom_and_partial() {
+        let mut model = Model::default();
+        for (number, publication) in [
+            (0, Publication::Committed),
+            (1, Publication::Committed),
+            (2, Publication::Absent),
+            (3, Publication::Uncertain(7)),
+            (4, Publication::Uncertain(7)),
+        ] {
+            model.publications.insert(number, publication);
+        }
+        model.consumed[0].insert(1);
+        // The first subscriber has 0 twice, 2 (never committed), and only half of unit 7.
+        let first = HashMap::from([(0, 2), (2, 1), (3, 1)]);
+        let second = HashMap::from([(0, 1), (1, 1), (3, 1), (4, 1)]);
+        let mut report = PubSubTortureReport::default();
+        model.verify(&[first, second], &mut report);
+        assert_eq!(report.duplicated, 1);
+        assert_eq!(report.phantom, 1);
+        assert_eq!(report.partial_units, 1);
+        assert_eq!(report.lost, 1, "4 for the first subscriber");
+        assert!(!report.clean());
+
+        // As the queue manager should leave them: clean.
+        let mut model = Model::default();
+        model.publications.insert(0, Publication::Committed);
+        model.publications.insert(1, Publication::Uncertain(3));
+        model.uncertain_gets[1].insert(0);
+        let mut report = PubSubTortureReport::default();
+        model.verify(
+            &[HashMap::from([(0, 1), (1, 1)]), HashMap::from([(1, 1)])],
+            &mut report,
+        );
+        assert!(report.clean(), "{report:?}");
+        assert_eq!(report.uncertain_units_committed, 1);
+        assert!(
+            model.consumed[1].contains(&0),
+            "the get in flight was committed"
+        );
+        assert_eq!(publication_number(b"xxPUB:\0\0\0\0\0\0\0\x05"), Some(5));
+        assert_eq!(publication_number(b"short"), None);
+    }
+}
