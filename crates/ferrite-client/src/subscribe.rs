@@ -24,11 +24,10 @@ const LSD_LENGTH: usize = 196;
 const STRING_CCSID: i32 = 1208;
 /// The largest SPI SUBSCRIBE reply asked for.
 const SPI_SUBSCRIBE_REPLY_BYTES_MAX: u32 = 1024;
-/// The MQSD's SubExpiry, PubPriority and SubLevel (MQ's defaults: MQEI_UNLIMITED,
-/// MQPRI_PRIORITY_AS_PUBLISHED, 1).
+/// The MQSD's SubExpiry and PubPriority (MQ's defaults: MQEI_UNLIMITED,
+/// MQPRI_PRIORITY_AS_PUBLISHED).
 const SUB_EXPIRY_UNLIMITED: i32 = -1;
 const PUB_PRIORITY_AS_PUBLISHED: i32 = -3;
-const SUB_LEVEL: i32 = 1;
 
 /// `sd` on the wire, followed by its strings.
 fn encode_sd(sd: &Mqsd, order: ByteOrder) -> MqResult<Vec<u8>> {
@@ -60,7 +59,7 @@ fn encode_sd(sd: &Mqsd, order: ByteOrder) -> MqResult<Vec<u8>> {
         pub_accounting_token: [0; 32],
         pub_appl_identity_data: MqChars::BLANK,
         selection_string: string(&sd.selection_string),
-        sub_level: SUB_LEVEL,
+        sub_level: sd.sub_level,
         res_object_string: CharV::default(),
     };
     let mut writer = Writer::new(order);
@@ -120,6 +119,7 @@ impl Connection {
         let (queue, spbo) = self.spi_call(&request, b"SPBO")?;
         let (hsub, wire_sd) = decode_spbo(&spbo.bytes, order).ok_or_else(unexpected)?;
         sd.sub_correl_id = wire_sd.sub_correl_id;
+        sd.sub_level = wire_sd.sub_level;
         *hobj = Hobj(queue);
         Ok(Hobj(hsub))
     }

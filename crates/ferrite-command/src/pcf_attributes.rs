@@ -675,7 +675,12 @@ pub(crate) const SUBSCRIPTION_MAP: &[Mapping] = &[
     choice(
         "PSPROP",
         MQIACF_PUBSUB_PROPERTIES,
-        &[("NONE", MQPSPROP_NONE), ("MSGPROP", MQPSPROP_MSGPROP)],
+        &[
+            ("NONE", MQPSPROP_NONE),
+            ("COMPAT", MQPSPROP_COMPAT),
+            ("RFH2", MQPSPROP_RFH2),
+            ("MSGPROP", MQPSPROP_MSGPROP),
+        ],
     ),
     choice(
         "REQONLY",
@@ -691,6 +696,12 @@ pub(crate) const SUBSCRIPTION_MAP: &[Mapping] = &[
         MQIACF_VARIABLE_USER_ID,
         &[("ANY", MQVU_ANY_USER), ("FIXED", MQVU_FIXED_USER)],
     ),
+    choice(
+        "SUBSCOPE",
+        MQIACF_SUBSCRIPTION_SCOPE,
+        &[("ALL", MQTSCOPE_ALL), ("QMGR", MQTSCOPE_QMGR)],
+    ),
+    integer("SUBLEVEL", MQIACF_SUB_LEVEL),
 ];
 
 /// DISPLAY SBSTATUS (ACTIVE and DESTDPTH are Ferrite's, shown in MQSC only).
@@ -984,6 +995,15 @@ pub(crate) const QUEUE_MANAGER_MAP: &[Mapping] = &[
     text("CONNAUTH", MQCA_CONN_AUTH),
     text("DEFXMITQ", MQCA_DEF_XMIT_Q_NAME),
     integer("ACTCHL", MQIA_ACTIVE_CHANNELS),
+    choice(
+        "PSMODE",
+        MQIA_PUBSUB_MODE,
+        &[
+            ("ENABLED", MQPSM_ENABLED),
+            ("COMPAT", MQPSM_COMPAT),
+            ("DISABLED", MQPSM_DISABLED),
+        ],
+    ),
     integer("MAXPRTY", MQIA_MAX_PRIORITY),
     flag("SYNCPT", MQIA_SYNCPOINT, &[("SYNCPT", MQSP_AVAILABLE)]),
 ];

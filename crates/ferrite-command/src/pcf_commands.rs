@@ -1538,6 +1538,8 @@ fn run(context: &Context, command: i32, request: &Request) -> Responses {
         MQCMD_INQUIRE_TOPIC_STATUS => pubsub::inquire_topic_status(context, request),
         MQCMD_DELETE_SUBSCRIPTION => pubsub::delete_subscription(context, request),
         MQCMD_CHANGE_SUBSCRIPTION => pubsub::change_subscription(context, request),
+        MQCMD_CREATE_SUBSCRIPTION => pubsub::create_subscription(context, request, false),
+        MQCMD_COPY_SUBSCRIPTION => pubsub::create_subscription(context, request, true),
         MQCMD_INQUIRE_LISTENER_STATUS => inquire_listener_status(context, request),
         MQCMD_INQUIRE_USAGE => usage::inquire_usage(context, request),
         MQCMD_SET_CHLAUTH_REC => channel_authentication::set(context, request),

@@ -12,14 +12,15 @@
 //! (MQ's own numbers for these displays; the z/OS ones are not in Ferrite's references.)
 //!
 //! DEFINE SUB makes a durable administrative subscription (SUBTYPE(ADMIN)) to a local queue
-//! (DEST, DESTCLAS(PROVIDED)); PSPROP takes MSGPROP
+//! (DEST, DESTCLAS(PROVIDED)), from MQ's defaults or, with LIKE, from another subscription's
+//! attributes ([`new_subscription`], shared with PCF Create and Copy Subscription); SUBSCOPE
+//! takes ALL or QMGR, SUBLEVEL 0-9; PSPROP takes MSGPROP, RFH2, COMPAT
 //! or NONE; PUBACCT, PUBAPPID, EXPIRY, REQONLY, SUBUSER and VARUSER are as ALTER SUB takes
 //! them (subscription_changes.rs).
 //! A subscription's name (SUB) is text as given, up to 10,240 bytes; generic names end in `*`.
 
 use ferrite_queue_manager::objects::subscription::{
-    hex, hex32, priority_keyword, priority_value, SubscriptionDefinition, EXPIRY_UNLIMITED,
-    PRIORITY_AS_PUBLISHED,
+    hex, hex32, priority_keyword, SubscriptionDefinition, EXPIRY_UNLIMITED, SUBSCRIPTION_LEVEL_MAX,
 };
 use ferrite_queue_manager::pubsub::topic_string::combine;
 use ferrite_queue_manager::pubsub::WildcardScheme;
@@ -31,6 +32,7 @@ use crate::context::{
     Takes,
 };
 use crate::parser::{SyntaxError, Token, Value};
+use crate::subscription_changes::SubscriptionChanges;
 
 /// The keywords DEFINE SUB takes.
 const DEFINE_SUB_KEYWORDS: &[(&str, Takes)] = &[
@@ -51,6 +53,9 @@ const DEFINE_SUB_KEYWORDS: &[(&str, Takes)] = &[
     ("REQONLY", Takes::Value),
     ("SUBUSER", Takes::Value),
     ("VARUSER", Takes::Value),
+    ("SUBSCOPE", Takes::Value),
+    ("SUBLEVEL", Takes::Value),
+    ("LIKE", Takes::Value),
     ("REPLACE", Takes::Nothing),
     ("NOREPLACE", Takes::Nothing),
 ];
@@ -76,26 +81,42 @@ fn value_of<'f>(found: &'f Found, keyword: &str) -> Option<(&'f Token, &'f Value
         .and_then(|(token, value)| value.map(|value| (*token, value)))
 }
 
-/// DEFINE SUB(name): a durable administrative subscription.
+/// DEFINE SUB(name): a durable administrative subscription, from LIKE's attributes when
+/// given.
 pub(crate) fn define_subscription(context: &Context, object: &Token, rest: &[Token]) -> Outcome {
     let name = subscription_name(object, false).map_err(|e| context.syntax(e))?;
     let found = keywords(rest, DEFINE_SUB_KEYWORDS).map_err(|e| context.syntax(e))?;
     let replace = found.iter().any(|(token, _)| token.keyword == "REPLACE");
-    let subscription = subscription_from(context, &name, &found).map_err(|e| context.syntax(e))?;
-    let topic_object_error =
-        |topic_object: &str| context.not_found("CSQMMSGP", "TOPIC", topic_object);
-    let subscription = match subscription {
-        Ok(subscription) => subscription,
-        Err(topic_object) => return Err(topic_object_error(&topic_object)),
-    };
-    if context
-        .queue_manager
-        .queue(&subscription.destination)
-        .is_none()
-    {
-        return Err(context.not_found("CSQMMSGP", "QLOCAL", &subscription.destination));
-    }
+    let request =
+        request_from(&found, context.queue_manager.name()).map_err(|e| context.syntax(e))?;
     let queue_manager = context.queue_manager;
+    let like = match value_of(&found, "LIKE") {
+        Some((_, value)) => Some(
+            queue_manager
+                .subscription(&value.text)
+                .ok_or_else(|| context.not_found("CSQMMSGP", "SUB", &value.text))?,
+        ),
+        None => None,
+    };
+    let subscription =
+        new_subscription(context, &name, like.as_ref(), &request).map_err(|refusal| {
+            match refusal {
+                NotDefined::UnknownTopicObject(topic_object) => {
+                    context.not_found("CSQMMSGP", "TOPIC", &topic_object)
+                }
+                NotDefined::UnknownDestination(queue) => {
+                    context.not_found("CSQMMSGP", "QLOCAL", &queue)
+                }
+                NotDefined::Missing(keyword) => context.syntax(SyntaxError::new(
+                    format!("CSQ9010E Required parameter '{keyword}' is missing"),
+                    0,
+                )),
+                NotDefined::Refused { reason, what } => Failure(vec![format!(
+                    "CSQM090E {} CSQMMSGP FAILURE REASON CODE X'{reason:08X}': {what} of SUB({name}) cannot be so",
+                    context.name
+                )]),
+            }
+        })?;
     // REPLACE of a subscription that does not exist defines it.
     let replace = replace && queue_manager.subscription(&name).is_some();
     queue_manager
@@ -104,103 +125,189 @@ pub(crate) fn define_subscription(context: &Context, object: &Token, rest: &[Tok
     Ok(Output::default())
 }
 
-/// The subscription DEFINE SUB's keywords describe (checked); `Err` inside names a TOPICOBJ
-/// that does not exist.
-fn subscription_from(
-    context: &Context,
-    name: &str,
-    found: &Found,
-) -> Result<Result<SubscriptionDefinition, String>, SyntaxError> {
-    let text = |keyword: &str| value_of(found, keyword).map(|(_, value)| value.text.clone());
-    let topic_object = text("TOPICOBJ").unwrap_or_default();
-    let object_topic_string = match topic_object.as_str() {
-        "" => String::new(),
-        object => match context.queue_manager.topic_object(object) {
-            Ok(TopicDefinition { topic_string, .. }) => topic_string,
-            Err(_) => return Ok(Err(object.to_string())),
-        },
-    };
-    let topic_string = combine(&object_topic_string, &text("TOPICSTR").unwrap_or_default());
-    if topic_string.is_empty() {
-        return Err(SyntaxError::new(
-            "CSQ9010E Required parameter 'TOPICSTR' or 'TOPICOBJ' is missing".to_string(),
-            0,
-        ));
-    }
-    let Some(destination) = text("DEST") else {
-        return Err(SyntaxError::new(
-            "CSQ9010E Required parameter 'DEST' is missing".to_string(),
-            0,
-        ));
-    };
-    let id = crate::pubsub_commands::new_subscription_id(context);
-    let mut subscription = SubscriptionDefinition {
-        name: name.to_string(),
-        id,
-        topic_object,
-        topic_string,
-        wildcard_scheme: WildcardScheme::Topic,
-        destination,
-        destination_queue_manager: text("DESTQMGR").unwrap_or_default(),
-        managed: false,
-        correl_id: id,
-        user_data: text("USERDATA").unwrap_or_default(),
-        selector: text("SELECTOR").unwrap_or_default(),
-        publication_priority: PRIORITY_AS_PUBLISHED,
-        administrative: true,
-        publications_on_request: false,
-        // DEFINE SUB's SUBUSER defaults to the user who defines it, VARUSER to ANY.
-        user: String::new(),
-        any_user: true,
-        durable: true,
-        ..SubscriptionDefinition::blank()
-    };
-    apply_choices(&mut subscription, found, context.queue_manager.name())?;
-    // PSPROP, PUBACCT, PUBAPPID, EXPIRY, REQONLY, SUBUSER and VARUSER as ALTER SUB takes them.
-    let changes = crate::subscription_changes::changes_from(found)?;
-    let now_ms = ferrite_queue_manager::now_ms();
-    let subscription = changes
-        .apply(context.queue_manager, subscription, now_ms)
-        .expect("a provided destination on this queue manager takes every change");
-    Ok(Ok(subscription))
+/// What DEFINE SUB, PCF Create Subscription or Copy Subscription asks of a new
+/// administrative subscription (None: as LIKE's, or MQ's default).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NewSubscription {
+    pub(crate) topic_object: Option<String>,
+    pub(crate) topic_string: Option<String>,
+    pub(crate) correl_id: Option<[u8; 24]>,
+    pub(crate) selector: Option<String>,
+    pub(crate) wildcard_character: Option<bool>,
+    pub(crate) scope_queue_manager: Option<bool>,
+    pub(crate) level: Option<u8>,
+    /// DEST, DESTQMGR, USERDATA, PUBPRTY, PSPROP, PUBACCT, PUBAPPID, EXPIRY, REQONLY, SUBUSER
+    /// and VARUSER, as ALTER SUB takes them (its unalterable fields unset).
+    pub(crate) changes: SubscriptionChanges,
 }
 
-/// WSCHEMA, PUBPRTY, DESTCLAS, DESTCORL and DESTQMGR's checks.
-fn apply_choices(
-    subscription: &mut SubscriptionDefinition,
-    found: &Found,
-    queue_manager_name: &str,
-) -> Result<(), SyntaxError> {
-    if let Some((token, value)) = value_of(found, "WSCHEMA") {
-        subscription.wildcard_scheme = match choice(token, value, &["TOPIC", "CHAR"])? {
-            0 => WildcardScheme::Topic,
-            _ => WildcardScheme::Character,
+/// Why a new subscription was not made.
+#[derive(Debug)]
+pub(crate) enum NotDefined {
+    /// TOPICOBJ names no TOPIC object.
+    UnknownTopicObject(String),
+    /// DEST names no queue of this queue manager.
+    UnknownDestination(String),
+    /// A required keyword (TOPICSTR or TOPICOBJ, DEST) was given neither itself nor by LIKE.
+    Missing(&'static str),
+    /// An attribute MQ refuses so (its reason, and which attribute).
+    Refused { reason: i32, what: &'static str },
+}
+
+/// The subscription `name` that `request` describes, starting from `like` (a copy of its
+/// attributes but its name, SUBID, and, when it is its SUBID, DESTCORL) or from MQ's
+/// defaults for DEFINE SUB. Checked: TOPICOBJ and DEST exist, the selector parses, and what
+/// MQ refuses of the attributes together (SUBLEVEL above 1 with REQONLY(YES)).
+pub(crate) fn new_subscription(
+    context: &Context,
+    name: &str,
+    like: Option<&SubscriptionDefinition>,
+    request: &NewSubscription,
+) -> Result<SubscriptionDefinition, NotDefined> {
+    let queue_manager = context.queue_manager;
+    let id = new_subscription_id(context);
+    let mut subscription = match like {
+        Some(like) => SubscriptionDefinition {
+            name: name.to_string(),
+            id,
+            correl_id: if like.correl_id == like.id {
+                id
+            } else {
+                like.correl_id
+            },
+            managed: false,
+            administrative: true,
+            durable: true,
+            ..like.clone()
+        },
+        None => SubscriptionDefinition {
+            name: name.to_string(),
+            id,
+            correl_id: id,
+            administrative: true,
+            // DEFINE SUB's VARUSER defaults to ANY.
+            any_user: true,
+            ..SubscriptionDefinition::blank()
+        },
+    };
+    if request.topic_object.is_some() || request.topic_string.is_some() {
+        let topic_object = request.topic_object.clone().unwrap_or_default();
+        let object_topic_string = match topic_object.as_str() {
+            "" => String::new(),
+            object => match queue_manager.topic_object(object) {
+                Ok(TopicDefinition { topic_string, .. }) => topic_string,
+                Err(_) => return Err(NotDefined::UnknownTopicObject(topic_object)),
+            },
+        };
+        let topic_string = request.topic_string.as_deref().unwrap_or_default();
+        subscription.topic_string = combine(&object_topic_string, topic_string);
+        subscription.topic_object = topic_object;
+    }
+    if subscription.topic_string.is_empty() {
+        return Err(NotDefined::Missing("TOPICSTR"));
+    }
+    if let Some(correl_id) = request.correl_id {
+        subscription.correl_id = correl_id;
+    }
+    if let Some(selector) = &request.selector {
+        if !selector.is_empty() && ferrite_mqi::selection::Selection::parse(selector).is_err() {
+            let reason = ferrite_constants::reason::MQRC_SELECTION_STRING_ERROR;
+            return Err(NotDefined::Refused {
+                reason,
+                what: "SELECTOR",
+            });
+        }
+        subscription.selector.clone_from(selector);
+    }
+    if let Some(character) = request.wildcard_character {
+        subscription.wildcard_scheme = match character {
+            true => WildcardScheme::Character,
+            false => WildcardScheme::Topic,
         };
     }
-    if let Some((token, value)) = value_of(found, "PUBPRTY") {
-        subscription.publication_priority = priority_value(&value.text)
-            .ok_or_else(|| value_error(token, value, "ASPUB, ASQDEF or 0-9 is needed"))?;
+    if let Some(scope) = request.scope_queue_manager {
+        subscription.scope_queue_manager = scope;
+    }
+    if let Some(level) = request.level {
+        subscription.level = level;
+    }
+    let now_ms = ferrite_queue_manager::now_ms();
+    // LIKE's EXPIRY counts from now, as a new setting does.
+    let expiry = subscription.expiry;
+    subscription.set_expiry(expiry, now_ms);
+    let mut subscription = request
+        .changes
+        .apply(queue_manager, subscription, now_ms)
+        .map_err(|refused| NotDefined::Refused {
+            reason: refused.reason,
+            what: refused.what,
+        })?;
+    if subscription.destination.is_empty() {
+        return Err(NotDefined::Missing("DEST"));
+    }
+    if queue_manager.queue(&subscription.destination).is_none() {
+        return Err(NotDefined::UnknownDestination(std::mem::take(
+            &mut subscription.destination,
+        )));
+    }
+    if subscription.level > 1 && subscription.publications_on_request {
+        let reason = ferrite_constants::reason::MQRC_OPTIONS_ERROR;
+        return Err(NotDefined::Refused {
+            reason,
+            what: "SUBLEVEL",
+        });
+    }
+    Ok(subscription)
+}
+
+/// What DEFINE SUB's keywords ask for, each value checked.
+fn request_from(found: &Found, queue_manager_name: &str) -> Result<NewSubscription, SyntaxError> {
+    let text = |keyword: &str| value_of(found, keyword).map(|(_, value)| value.text.clone());
+    let mut request = NewSubscription {
+        topic_object: text("TOPICOBJ"),
+        topic_string: text("TOPICSTR"),
+        selector: text("SELECTOR"),
+        // DEST, DESTQMGR, PSPROP, PUBACCT, PUBAPPID, PUBPRTY, EXPIRY, REQONLY, SUBUSER,
+        // USERDATA and VARUSER as ALTER SUB takes them.
+        changes: crate::subscription_changes::changes_from(found)?,
+        ..NewSubscription::default()
+    };
+    if let Some((token, value)) = value_of(found, "WSCHEMA") {
+        request.wildcard_character = Some(choice(token, value, &["TOPIC", "CHAR"])? == 1);
     }
     if let Some((token, value)) = value_of(found, "DESTCLAS") {
         choice(token, value, &["PROVIDED"])?;
     }
     if let Some((token, value)) = value_of(found, "DESTCORL") {
-        subscription.correl_id =
+        request.correl_id = Some(
             ferrite_queue_manager::objects::subscription::from_hex(&value.text)
-                .ok_or_else(|| value_error(token, value, "48 hexadecimal digits are needed"))?;
+                .ok_or_else(|| value_error(token, value, "48 hexadecimal digits are needed"))?,
+        );
     }
     if let Some((token, value)) = value_of(found, "DESTQMGR") {
         if !value.text.is_empty() && value.text != queue_manager_name {
             return Err(value_error(token, value, "only this queue manager"));
         }
     }
-    if !subscription.selector.is_empty()
-        && ferrite_mqi::selection::Selection::parse(&subscription.selector).is_err()
-    {
-        let (token, value) = value_of(found, "SELECTOR").expect("a selector was given");
-        return Err(value_error(token, value, "not a valid selector"));
+    if let Some((token, value)) = value_of(found, "SELECTOR") {
+        if !value.text.is_empty() && ferrite_mqi::selection::Selection::parse(&value.text).is_err()
+        {
+            return Err(value_error(token, value, "not a valid selector"));
+        }
     }
-    Ok(())
+    if let Some((token, value)) = value_of(found, "SUBSCOPE") {
+        request.scope_queue_manager = Some(choice(token, value, &["ALL", "QMGR"])? == 1);
+    }
+    if let Some((token, value)) = value_of(found, "SUBLEVEL") {
+        let level = value
+            .text
+            .parse::<u8>()
+            .ok()
+            .filter(|level| *level <= SUBSCRIPTION_LEVEL_MAX)
+            .ok_or_else(|| value_error(token, value, "0-9 is needed"))?;
+        request.level = Some(level);
+    }
+    Ok(request)
 }
 
 /// A new SUBID: 24 bytes unique in this queue manager (the MQI's identifier scheme).
@@ -276,6 +383,8 @@ pub(crate) fn subscription_attributes(
         ("PUBAPPID", text(&s.publication_application_id)),
         ("SUBUSER", text(&s.user)),
         ("VARUSER", keyword(if s.any_user { "ANY" } else { "FIXED" })),
+        ("SUBSCOPE", keyword(s.scope_keyword())),
+        ("SUBLEVEL", AttributeValue::Integer(s.level.into())),
     ]
 }
 
@@ -554,13 +663,22 @@ fn topic_status_attributes(
     ]
 }
 
-/// DISPLAY PUBSUB: the queue manager's publish/subscribe engine (always active here: MQ's
-/// PSMODE(ENABLED)).
+/// DISPLAY PUBSUB: the queue manager's publish/subscribe engine: STATUS(ACTIVE) with
+/// PSMODE(ENABLED), COMPAT with PSMODE(COMPAT), INACTIVE with PSMODE(DISABLED).
 pub(crate) fn display_pubsub(context: &Context, _object: &Token, rest: &[Token]) -> Outcome {
+    let mode = context
+        .queue_manager
+        .queue_manager_attributes()
+        .publish_subscribe_mode;
+    let status = match mode.as_str() {
+        "COMPAT" => "COMPAT",
+        "DISABLED" => "INACTIVE",
+        _ => "ACTIVE",
+    };
     let attributes = vec![
         ("QMNAME", AttributeValue::Text(context.name.to_string())),
         ("TYPE", AttributeValue::Keyword("LOCAL")),
-        ("STATUS", AttributeValue::Keyword("ACTIVE")),
+        ("STATUS", AttributeValue::Keyword(status)),
         (
             "SUBCOUNT",
             AttributeValue::Integer(context.queue_manager.subscriptions().len() as i64),

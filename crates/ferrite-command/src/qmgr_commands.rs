@@ -13,7 +13,7 @@
 
 use ferrite_queue_manager::objects::{
     AUTH_INFO_CHECK_VALUES, QMGR_CHANNEL_EVENT_VALUES, QMGR_CHECK_CLIENT_VALUES,
-    QMGR_COMMAND_EVENT_VALUES,
+    QMGR_COMMAND_EVENT_VALUES, QMGR_PUBSUB_MODE_VALUES,
 };
 use ferrite_queue_manager::{ObjectDefinition, ObjectType};
 use ferrite_queue_manager::{
@@ -54,6 +54,7 @@ pub(crate) const ALTERABLE: &[(&str, Takes)] = &[
     ("CHLAUTH", Takes::Value),
     ("DEFXMITQ", Takes::Value),
     ("ACTCHL", Takes::Value),
+    ("PSMODE", Takes::Value),
     ("QSGDISP", Takes::Value),
 ];
 
@@ -153,6 +154,10 @@ pub(crate) fn stored_attributes(
         (
             "ACTCHL",
             AttributeValue::Integer(attributes.active_channels.into()),
+        ),
+        (
+            "PSMODE",
+            keyword(&attributes.publish_subscribe_mode, &QMGR_PUBSUB_MODE_VALUES),
         ),
     ]
 }
@@ -358,6 +363,10 @@ pub(crate) fn apply_qmgr_attribute(
                 ));
             }
             attributes.active_channels = count;
+        }
+        "PSMODE" => {
+            attributes.publish_subscribe_mode =
+                QMGR_PUBSUB_MODE_VALUES[choice(token, value, &QMGR_PUBSUB_MODE_VALUES)?].to_string()
         }
         "QSGDISP" => {
             choice(token, value, &["QMGR"])?;

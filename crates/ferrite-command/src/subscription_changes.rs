@@ -225,8 +225,9 @@ pub(crate) fn changes_from(found: &Found) -> Result<SubscriptionChanges, SyntaxE
     }
     if let Some((token, value)) = value_of(found, "PSPROP") {
         changes.properties = Some(
-            PublicationProperties::from_keyword(&value.text)
-                .ok_or_else(|| value_error(token, value, "NONE or MSGPROP is needed"))?,
+            PublicationProperties::from_keyword(&value.text).ok_or_else(|| {
+                value_error(token, value, "NONE, COMPAT, RFH2 or MSGPROP is needed")
+            })?,
         );
     }
     if let Some((token, value)) = value_of(found, "REQONLY") {

@@ -1364,10 +1364,7 @@ fn change_subscription_changes_what_mq_lets_change() {
         ),
         (int(MQIACF_EXPIRY, -7), MQRCCF_PARM_VALUE_ERROR),
         (int(MQIACF_PUB_PRIORITY, 10), MQRCCF_PARM_VALUE_ERROR),
-        (
-            int(MQIACF_PUBSUB_PROPERTIES, MQPSPROP_COMPAT),
-            MQRCCF_PARM_VALUE_ERROR,
-        ),
+        (int(MQIACF_PUBSUB_PROPERTIES, 7), MQRCCF_PARM_VALUE_ERROR),
     ] {
         let (refused, _) = admin.fails(MQCMD_CHANGE_SUBSCRIPTION, vec![name(), parameter]);
         assert_eq!(refused, reason);
@@ -1392,4 +1389,123 @@ fn change_subscription_changes_what_mq_lets_change() {
     );
     let shown = admin.ok(MQCMD_INQUIRE_SUBSCRIPTION, vec![name()]);
     assert_eq!(integer_of(&shown[0], MQIACF_EXPIRY), MQEI_UNLIMITED);
+}
+
+#[test]
+fn create_and_copy_subscription_make_what_define_sub_makes() {
+    let admin = admin();
+    let queue_manager = &admin.queue_manager;
+    for command in ["DEFINE QLOCAL(APP.DAY)", "DEFINE QLOCAL(APP.NIGHT)"] {
+        assert!(run_command(queue_manager, command).success, "{command}");
+    }
+    admin.ok(
+        MQCMD_CREATE_SUBSCRIPTION,
+        vec![
+            string(MQCACF_SUB_NAME, "Prices desk"),
+            string(MQCA_TOPIC_STRING, "Prices/#"),
+            string(MQCACF_DESTINATION, "APP.DAY"),
+            string(MQCACF_SUB_SELECTOR, "Region = 'EU'"),
+            string(MQCACF_SUB_USER_DATA, "day"),
+            int(MQIACF_PUBSUB_PROPERTIES, MQPSPROP_RFH2),
+            int(MQIACF_SUBSCRIPTION_SCOPE, MQTSCOPE_QMGR),
+            int(MQIACF_SUB_LEVEL, 3),
+        ],
+    );
+    let shown = admin.ok(
+        MQCMD_INQUIRE_SUBSCRIPTION,
+        vec![string(MQCACF_SUB_NAME, "Prices desk")],
+    );
+    let created = &shown[0];
+    assert_eq!(string_of(created, MQCA_TOPIC_STRING), "Prices/#");
+    assert_eq!(string_of(created, MQCACF_SUB_SELECTOR), "Region = 'EU'");
+    assert_eq!(integer_of(created, MQIACF_PUBSUB_PROPERTIES), MQPSPROP_RFH2);
+    assert_eq!(
+        integer_of(created, MQIACF_SUBSCRIPTION_SCOPE),
+        MQTSCOPE_QMGR
+    );
+    assert_eq!(integer_of(created, MQIACF_SUB_LEVEL), 3);
+    assert_eq!(integer_of(created, MQIACF_SUB_TYPE), MQSUBTYPE_ADMIN);
+
+    // Again without Replace: it exists; with MQRP_YES: replaced.
+    let again = vec![
+        string(MQCACF_SUB_NAME, "Prices desk"),
+        string(MQCA_TOPIC_STRING, "Prices/#"),
+        string(MQCACF_DESTINATION, "APP.NIGHT"),
+    ];
+    let (reason, _) = admin.fails(MQCMD_CREATE_SUBSCRIPTION, again.clone());
+    assert_eq!(reason, MQRC_SUB_ALREADY_EXISTS);
+    let mut replace = again.clone();
+    replace.push(int(MQIACF_REPLACE, MQRP_YES));
+    admin.ok(MQCMD_CREATE_SUBSCRIPTION, replace);
+
+    // Copy: the original's attributes, a SUBID and DESTCORL of its own, and what it overrides.
+    admin.ok(
+        MQCMD_COPY_SUBSCRIPTION,
+        vec![
+            string(MQCACF_FROM_SUB_NAME, "Prices desk"),
+            string(MQCACF_TO_SUB_NAME, "Prices copy"),
+            string(MQCACF_SUB_USER_DATA, "copied"),
+        ],
+    );
+    let from = &admin.ok(
+        MQCMD_INQUIRE_SUBSCRIPTION,
+        vec![string(MQCACF_SUB_NAME, "Prices desk")],
+    )[0];
+    let copy = &admin.ok(
+        MQCMD_INQUIRE_SUBSCRIPTION,
+        vec![string(MQCACF_SUB_NAME, "Prices copy")],
+    )[0];
+    assert_eq!(string_of(copy, MQCA_TOPIC_STRING), "Prices/#");
+    assert_eq!(string_of(copy, MQCACF_DESTINATION), "APP.NIGHT");
+    assert_eq!(string_of(copy, MQCACF_SUB_USER_DATA), "copied");
+    assert_ne!(find(copy, MQBACF_SUB_ID), find(from, MQBACF_SUB_ID));
+
+    // MQ's refusals.
+    for (parameters, reason) in [
+        (
+            vec![
+                string(MQCACF_SUB_NAME, "No queue"),
+                string(MQCA_TOPIC_STRING, "a"),
+                string(MQCACF_DESTINATION, "NO.SUCH.QUEUE"),
+            ],
+            MQRC_UNKNOWN_OBJECT_NAME,
+        ),
+        (
+            vec![
+                string(MQCACF_SUB_NAME, "No topic"),
+                string(MQCACF_DESTINATION, "APP.DAY"),
+            ],
+            MQRCCF_PARM_COUNT_TOO_SMALL,
+        ),
+        (
+            vec![
+                string(MQCACF_SUB_NAME, "Level ten"),
+                string(MQCA_TOPIC_STRING, "a"),
+                string(MQCACF_DESTINATION, "APP.DAY"),
+                int(MQIACF_SUB_LEVEL, 10),
+            ],
+            MQRCCF_PARM_VALUE_ERROR,
+        ),
+        (
+            vec![
+                string(MQCACF_SUB_NAME, "Interceptor on request"),
+                string(MQCA_TOPIC_STRING, "a"),
+                string(MQCACF_DESTINATION, "APP.DAY"),
+                int(MQIACF_SUB_LEVEL, 2),
+                int(MQIACF_REQUEST_ONLY, MQRU_PUBLISH_ON_REQUEST),
+            ],
+            MQRC_OPTIONS_ERROR,
+        ),
+    ] {
+        let (refused, _) = admin.fails(MQCMD_CREATE_SUBSCRIPTION, parameters);
+        assert_eq!(refused, reason);
+    }
+    let (reason, _) = admin.fails(
+        MQCMD_COPY_SUBSCRIPTION,
+        vec![
+            string(MQCACF_FROM_SUB_NAME, "No such desk"),
+            string(MQCACF_TO_SUB_NAME, "x"),
+        ],
+    );
+    assert_eq!(reason, MQRC_NO_SUBSCRIPTION);
 }

@@ -418,7 +418,7 @@ fn alter_sub_changes_what_mq_lets_change() {
     );
     fails(&queue_manager, "ALTER SUB('Prices desk') EXPIRY(-5)");
     fails(&queue_manager, "ALTER SUB('Prices desk') PUBACCT(12)");
-    fails(&queue_manager, "ALTER SUB('Prices desk') PSPROP(RFH2)");
+    fails(&queue_manager, "ALTER SUB('Prices desk') PSPROP(RFH1)");
     let missing = fails(&queue_manager, "ALTER SUB('No such desk') USERDATA('x')");
     assert!(missing.contains("NOT FOUND"), "{missing}");
 
@@ -445,17 +445,23 @@ fn alter_sub_changes_what_mq_lets_change() {
         "{shown}"
     );
 
-    // EXPIRY(0): expired at once, so it gets no publications; UNLIMITED again, it does.
-    ok(&queue_manager, "ALTER SUB('Prices desk') EXPIRY(0)");
-    publish_eu(&mut connection, b"apples 4");
-    assert!(get_from(&queue_manager, "APP.NIGHT").is_none(), "expired");
     ok(&queue_manager, "ALTER SUB('Prices desk') EXPIRY(UNLIMITED)");
-    publish_eu(&mut connection, b"apples 5");
-    let (_, data) = get_from(&queue_manager, "APP.NIGHT").expect("delivered again");
+    publish_eu(&mut connection, b"apples 4");
+    let (_, data) = get_from(&queue_manager, "APP.NIGHT").expect("delivered");
     assert!(
         String::from_utf8_lossy(&data).contains("mqps"),
         "PSPROP(MSGPROP)"
     );
+
+    // EXPIRY(0): expired at once, so it gets no publications, and the queue manager removes
+    // it.
+    ok(&queue_manager, "ALTER SUB('Prices desk') EXPIRY(0)");
+    publish_eu(&mut connection, b"apples 5");
+    assert!(get_from(&queue_manager, "APP.NIGHT").is_none(), "expired");
+    let removed = ferrite_test_kit::wait_until(std::time::Duration::from_secs(30), || {
+        queue_manager.subscription("Prices desk").is_none()
+    });
+    assert!(removed, "an expired subscription is removed");
 
     // DEFINE SUB takes them too.
     ok(
@@ -494,6 +500,124 @@ fn alter_sub_changes_what_mq_lets_change() {
     connection
         .close(hsub, ferrite_constants::close_options::MQCO_REMOVE_SUB)
         .unwrap();
+}
+
+/// A little-endian MQLONG at `offset` of `data`.
+fn long_at(data: &[u8], offset: usize) -> i32 {
+    i32::from_le_bytes(data[offset..offset + 4].try_into().unwrap())
+}
+
+#[test]
+fn psprop_puts_publish_subscribe_properties_where_each_form_says() {
+    // The V7.0 report's RAINBOW set-up: one publication with COLOUR=BLUE reaches four
+    // subscriptions that differ only in PSPROP.
+    let queues = ["LQ1", "LQ2", "LQ3", "LQ4"];
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&queues);
+    define_default_objects(&queue_manager).unwrap();
+    ok(
+        &queue_manager,
+        "DEF TOPIC(RAINBOW) TOPICSTR('/RAINBOW1') DURSUB(YES)",
+    );
+    for (queue, form) in queues.iter().zip(["NONE", "MSGPROP", "RFH2", "COMPAT"]) {
+        ok(
+            &queue_manager,
+            &format!("DEF SUB(PS{form}) TOPICOBJ(RAINBOW) DEST({queue}) PSPROP({form})"),
+        );
+        let shown = ok(&queue_manager, &format!("DISPLAY SUB(PS{form}) PSPROP"));
+        assert!(shown.contains(&format!("PSPROP({form})")), "{shown}");
+    }
+    let mut connection = ferrite_test_kit::connect(&queue_manager);
+    let mut od = ferrite_mqi::Mqod {
+        object_type: ferrite_constants::object_type::MQOT_TOPIC,
+        object_name: "RAINBOW".to_string(),
+        ..ferrite_mqi::Mqod::default()
+    };
+    let hobj = connection
+        .open(&mut od, ferrite_constants::open_options::MQOO_OUTPUT)
+        .unwrap();
+    let hmsg = connection.create_message_handle(0).unwrap();
+    connection
+        .set_message_property(
+            hmsg,
+            "COLOUR",
+            ferrite_mqi::message_handles::PropertyValue::String("BLUE".into()),
+        )
+        .unwrap();
+    let mut md = ferrite_mqi::Mqmd {
+        format: *b"MQSTR   ",
+        ..ferrite_mqi::Mqmd::default()
+    };
+    let mut pmo =
+        ferrite_mqi::Mqpmo::with_options(ferrite_constants::put_options::MQPMO_NO_SYNCPOINT);
+    pmo.original_msg_handle = Some(hmsg);
+    let body = [b'x'; 100];
+    connection.put(hobj, &mut md, &mut pmo, &body).unwrap();
+
+    let copies: Vec<(ferrite_mqi::Mqmd, Vec<u8>)> = queues
+        .iter()
+        .map(|queue| get_from(&queue_manager, queue).expect("a copy on each queue"))
+        .collect();
+    let text = |data: &[u8]| String::from_utf8_lossy(data).into_owned();
+    for (_, data) in &copies {
+        assert!(data.ends_with(&body), "the publication's data last");
+        assert!(
+            text(data).contains("<COLOUR>BLUE</COLOUR>"),
+            "the publisher's property"
+        );
+    }
+    // NONE: the publication as published, its own MQRFH2 only.
+    let (none, none_data) = &copies[0];
+    assert_eq!(&none.format, b"MQHRF2  ");
+    assert!(!text(none_data).contains("mqps") && !text(none_data).contains("psc"));
+    // MSGPROP: MQTopicString as a property.
+    let (_, message_properties) = &copies[1];
+    assert!(text(message_properties).contains("<mqps><Top>/RAINBOW1</Top></mqps>"));
+    // RFH2: a psc folder, first in the MQRFH2, and no mqps folder.
+    let (rfh2, rfh2_data) = &copies[2];
+    assert_eq!(&rfh2.format, b"MQHRF2  ");
+    assert_eq!(
+        &rfh2_data[40..40 + "<psc>".len()],
+        b"<psc>",
+        "the first folder (after the 36-byte fixed part and its length)"
+    );
+    assert!(
+        text(rfh2_data).contains("<psc><Command>Publish</Command><Topic>/RAINBOW1</Topic></psc>")
+    );
+    assert!(!text(rfh2_data).contains("mqps"));
+    // COMPAT: an MQRFH version 1 ahead of the publication (with its own MQRFH2) as published.
+    let (compat, compat_data) = &copies[3];
+    assert_eq!(&compat.format, b"MQHRF   ");
+    assert_eq!(&compat_data[0..4], b"RFH ");
+    assert_eq!(long_at(compat_data, 4), 1, "Version");
+    let length = long_at(compat_data, 8) as usize;
+    assert_eq!(length % 4, 0);
+    assert_eq!(
+        &compat_data[20..28],
+        b"MQHRF2  ",
+        "the Format of what follows"
+    );
+    assert_eq!(
+        text(&compat_data[32..length]).trim_end(),
+        "MQPSCommand Publish MQPSTopic /RAINBOW1"
+    );
+    assert_eq!(
+        &compat_data[length..],
+        none_data.as_slice(),
+        "then as published"
+    );
+    // As in the report's table: every form but NONE makes the copy longer.
+    for (_, data) in &copies[1..] {
+        assert!(data.len() > none_data.len());
+    }
+
+    // PSPROP changes with ALTER SUB and PCF, and survives a restart.
+    ok(&queue_manager, "ALTER SUB(PSNONE) PSPROP(COMPAT)");
+    drop(connection);
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    let shown = ok(&queue_manager, "DISPLAY SUB(PSNONE) PSPROP");
+    assert!(shown.contains("PSPROP(COMPAT)"), "{shown}");
 }
 
 #[test]
@@ -547,4 +671,176 @@ fn an_alias_queue_may_target_a_topic_and_keeps_it_across_restart() {
     );
     let shown = ok(&queue_manager, "DISPLAY QALIAS(PRICES.ALIAS) TARGTYPE");
     assert!(shown.contains("TARGTYPE(QUEUE)"), "{shown}");
+}
+
+#[test]
+fn define_sub_like_subscope_and_sublevel_interception() {
+    let (directory, queue_manager) =
+        ferrite_test_kit::queue_manager(&["FINAL.Q", "INTERCEPT.Q", "COPY.Q"]);
+    define_default_objects(&queue_manager).unwrap();
+    ok(
+        &queue_manager,
+        "DEFINE SUB(FINAL) TOPICSTR('Orders/+') DEST(FINAL.Q) USERDATA('final') PSPROP(RFH2) SUBSCOPE(QMGR)",
+    );
+    ok(
+        &queue_manager,
+        "DEFINE SUB(COPIED) LIKE(FINAL) DEST(COPY.Q)",
+    );
+    let shown = ok(&queue_manager, "DISPLAY SUB(COPIED) ALL");
+    for expected in [
+        "TOPICSTR(Orders/+)",
+        "DEST(COPY.Q)",
+        "USERDATA(final)",
+        "PSPROP(RFH2)",
+        "SUBSCOPE(QMGR)",
+        "SUBLEVEL(1)",
+        "SUBTYPE(ADMIN)",
+    ] {
+        assert!(shown.contains(expected), "{expected} in\n{shown}");
+    }
+    let original = ok(&queue_manager, "DISPLAY SUB(FINAL) SUBID");
+    assert_ne!(
+        shown_value(&shown, "SUBID"),
+        shown_value(&original, "SUBID")
+    );
+    let missing = fails(&queue_manager, "DEFINE SUB(X) LIKE(NO.SUCH.SUB)");
+    assert!(missing.contains("NOT FOUND"), "{missing}");
+    fails(
+        &queue_manager,
+        "DEFINE SUB(X) TOPICSTR('a') DEST(FINAL.Q) SUBLEVEL(10)",
+    );
+    fails(
+        &queue_manager,
+        "DEFINE SUB(X) TOPICSTR('a') DEST(FINAL.Q) SUBLEVEL(2) REQONLY(YES)",
+    );
+    ok(&queue_manager, "DELETE SUB(COPIED)");
+
+    // Both get a publication at SUBLEVEL 1; an interceptor at SUBLEVEL 5 takes it from them.
+    publish(&queue_manager, "Orders/Books", 0, b"first");
+    assert!(get_from(&queue_manager, "FINAL.Q").is_some());
+    ok(
+        &queue_manager,
+        "DEFINE SUB(INTERCEPTOR) TOPICSTR('Orders/#') DEST(INTERCEPT.Q) SUBLEVEL(5)",
+    );
+    publish(&queue_manager, "Orders/Books", 0, b"second");
+    let (_, intercepted) = get_from(&queue_manager, "INTERCEPT.Q").expect("intercepted");
+    assert!(intercepted.ends_with(b"second"));
+    assert!(get_from(&queue_manager, "FINAL.Q").is_none(), "intercepted");
+
+    // SUBLEVEL and SUBSCOPE survive a restart.
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    let shown = ok(&queue_manager, "DISPLAY SUB(INTERCEPTOR) SUBLEVEL SUBSCOPE");
+    assert!(
+        shown.contains("SUBLEVEL(5)") && shown.contains("SUBSCOPE(ALL)"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn expired_subscriptions_are_removed_with_their_stored_record() {
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&["SOON.Q", "LATER.Q"]);
+    define_default_objects(&queue_manager).unwrap();
+    ok(
+        &queue_manager,
+        "DEFINE SUB(SOON) TOPICSTR('News') DEST(SOON.Q) EXPIRY(1)",
+    );
+    ok(
+        &queue_manager,
+        "DEFINE SUB(LATER) TOPICSTR('News') DEST(LATER.Q) EXPIRY(999999)",
+    );
+    // The queue manager's timer removes SOON once its tenth of a second has passed.
+    let removed = ferrite_test_kit::wait_until(std::time::Duration::from_secs(30), || {
+        queue_manager.subscription("SOON").is_none()
+    });
+    assert!(removed, "the expired subscription was removed");
+    assert!(queue_manager.subscription("LATER").is_some());
+    let shown = ok(&queue_manager, "DISPLAY SUB(*)");
+    assert!(!shown.contains("SUB(SOON)"), "{shown}");
+
+    // Removed durably: not back after a crash and restart.
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    assert!(queue_manager.subscription("SOON").is_none());
+    assert!(queue_manager.subscription("LATER").is_some());
+    // An explicit call finds nothing more to remove.
+    let now = ferrite_queue_manager::now_ms();
+    assert!(queue_manager
+        .remove_expired_subscriptions(now)
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn psmode_disabled_inhibits_publish_subscribe_and_compat_does_not() {
+    use ferrite_constants::{object_type::MQOT_TOPIC, open_options::MQOO_OUTPUT, reason::*};
+    let (directory, queue_manager) = ferrite_test_kit::queue_manager(&["APP.Q"]);
+    define_default_objects(&queue_manager).unwrap();
+    let shown = ok(&queue_manager, "DISPLAY QMGR PSMODE");
+    assert!(shown.contains("PSMODE(ENABLED)"), "{shown}");
+    let mut connection = ferrite_test_kit::connect(&queue_manager);
+    let mut od = ferrite_mqi::Mqod {
+        object_type: MQOT_TOPIC,
+        object_string: "Prices".to_string(),
+        ..ferrite_mqi::Mqod::default()
+    };
+    let publisher = connection.open(&mut od.clone(), MQOO_OUTPUT).unwrap();
+    let subscribe = |connection: &mut ferrite_mqi::Connection| {
+        let mut sd = ferrite_mqi::Mqsd {
+            options: ferrite_constants::misc::MQSO_CREATE | ferrite_constants::misc::MQSO_MANAGED,
+            object_string: "Prices".to_string(),
+            ..ferrite_mqi::Mqsd::default()
+        };
+        connection.subscribe(&mut sd, &mut ferrite_mqi::Hobj(0))
+    };
+    let put = |connection: &mut ferrite_mqi::Connection| {
+        let mut md = ferrite_mqi::Mqmd::default();
+        let mut pmo =
+            ferrite_mqi::Mqpmo::with_options(ferrite_constants::put_options::MQPMO_NO_SYNCPOINT);
+        connection.put(publisher, &mut md, &mut pmo, b"price")
+    };
+
+    ok(&queue_manager, "ALTER QMGR PSMODE(DISABLED)");
+    let shown = ok(&queue_manager, "DISPLAY PUBSUB");
+    assert!(shown.contains("STATUS(INACTIVE)"), "{shown}");
+    assert_eq!(
+        ferrite_test_kit::reason(connection.open(&mut od, MQOO_OUTPUT)),
+        MQRC_PUBSUB_INHIBITED
+    );
+    assert_eq!(
+        ferrite_test_kit::reason(subscribe(&mut connection)),
+        MQRC_PUBSUB_INHIBITED
+    );
+    assert_eq!(
+        ferrite_test_kit::reason(put(&mut connection)),
+        MQRC_PUBSUB_INHIBITED,
+        "a topic opened before"
+    );
+    fails(&queue_manager, "ALTER QMGR PSMODE(OFF)");
+
+    // Kept across a restart.
+    drop(connection);
+    queue_manager.shutdown().unwrap();
+    drop(queue_manager);
+    let queue_manager = reopen(directory.path());
+    let shown = ok(&queue_manager, "DISPLAY QMGR PSMODE");
+    assert!(shown.contains("PSMODE(DISABLED)"), "{shown}");
+    let mut connection = ferrite_test_kit::connect(&queue_manager);
+    assert_eq!(
+        ferrite_test_kit::reason(subscribe(&mut connection)),
+        MQRC_PUBSUB_INHIBITED
+    );
+
+    // COMPAT: the MQI's publish/subscribe works (only the queued interface is off).
+    ok(&queue_manager, "ALTER QMGR PSMODE(COMPAT)");
+    let shown = ok(&queue_manager, "DISPLAY PUBSUB");
+    assert!(shown.contains("STATUS(COMPAT)"), "{shown}");
+    subscribe(&mut connection).unwrap();
+    let mut od = ferrite_mqi::Mqod {
+        object_type: MQOT_TOPIC,
+        object_string: "Prices".to_string(),
+        ..ferrite_mqi::Mqod::default()
+    };
+    connection.open(&mut od, MQOO_OUTPUT).unwrap();
 }

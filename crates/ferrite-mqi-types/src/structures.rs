@@ -205,8 +205,8 @@ impl Mqod {
 }
 
 /// MQSD, the subscription descriptor of MQSUB (the fields Ferrite's publish/subscribe uses).
-/// `Default` is `MQSD_DEFAULT`: a non-durable subscription, MQSO_NONE.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// `Default` is `MQSD_DEFAULT`: a non-durable subscription, MQSO_NONE, SubLevel 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mqsd {
     /// Options: MQSO_* (CREATE, RESUME, ALTER, DURABLE, MANAGED, WILDCARD_CHAR, ...).
     pub options: i32,
@@ -227,6 +227,25 @@ pub struct Mqsd {
     pub selection_string: String,
     /// ResObjectString (output): the full topic string subscribed to.
     pub res_object_string: String,
+    /// SubLevel (0-9, initially 1): the subscription's level; with MQSO_RESUME, output.
+    pub sub_level: i32,
+}
+
+impl Default for Mqsd {
+    fn default() -> Mqsd {
+        Mqsd {
+            options: 0,
+            object_name: String::new(),
+            object_string: String::new(),
+            alternate_user_id: String::new(),
+            sub_name: String::new(),
+            sub_user_data: String::new(),
+            sub_correl_id: [0; 24],
+            selection_string: String::new(),
+            res_object_string: String::new(),
+            sub_level: 1,
+        }
+    }
 }
 
 /// MQPMO, put-message options. `Default` is `MQPMO_DEFAULT`.

@@ -148,7 +148,47 @@ fn mqi_counts(message: &mut EventWriter, mqi: &MqiStatistics) {
         .integer(MQIAMO_COMMITS, long(c(MqiCounter::Commit)))
         .integer(MQIAMO_COMMITS_FAILED, long(c(MqiCounter::CommitFailed)))
         .integer(MQIAMO_BACKOUTS, long(c(MqiCounter::Backout)))
-        .integer(MQIAMO_STATS, long(c(MqiCounter::Status)));
+        .integer(MQIAMO_STATS, long(c(MqiCounter::Status)))
+        .integer_list(
+            MQIAMO_SUBS_DUR,
+            &[
+                long(c(MqiCounter::SubscribeDurableCreate)),
+                long(c(MqiCounter::SubscribeDurableAlter)),
+                long(c(MqiCounter::SubscribeDurableResume)),
+            ],
+        )
+        .integer_list(
+            MQIAMO_SUBS_NDUR,
+            &[
+                long(c(MqiCounter::SubscribeNonDurableCreate)),
+                long(c(MqiCounter::SubscribeNonDurableAlter)),
+                long(c(MqiCounter::SubscribeNonDurableResume)),
+            ],
+        )
+        .integer(MQIAMO_SUBS_FAILED, long(c(MqiCounter::SubscribeFailed)))
+        .integer(MQIAMO_UNSUBS_DUR, long(c(MqiCounter::UnsubscribeDurable)))
+        .integer(
+            MQIAMO_UNSUBS_NDUR,
+            long(c(MqiCounter::UnsubscribeNonDurable)),
+        )
+        .integer_list(
+            MQIAMO_TOPIC_PUTS,
+            &pair(
+                MqiCounter::NonPersistentTopicPuts,
+                MqiCounter::PersistentTopicPuts,
+            ),
+        )
+        .integer(
+            MQIAMO_TOPIC_PUTS_FAILED,
+            long(c(MqiCounter::TopicPutFailed)),
+        )
+        .integer_list(
+            MQIAMO_PUBLISH_MSG_COUNT,
+            &pair(
+                MqiCounter::NonPersistentPublished,
+                MqiCounter::PersistentPublished,
+            ),
+        );
 }
 
 /// The MQCMD_STATISTICS_MQI message of an interval.

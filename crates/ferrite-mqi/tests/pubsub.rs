@@ -1032,3 +1032,150 @@ fn an_expired_subscription_gets_no_publications_and_mqsub_removes_it() {
         "with its managed queue"
     );
 }
+
+#[test]
+fn the_timer_removes_an_expired_durable_subscription_and_its_managed_queue() {
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let options = MQSO_CREATE | MQSO_DURABLE | MQSO_MANAGED;
+    let mut subscriber = connect(&queue_manager);
+    let (hsub, queue) = subscribe_named(&mut subscriber, options, "Hourly", "Batch", false);
+    let hsub = hsub.unwrap();
+    let mut expiring = queue_manager.subscription("Hourly").unwrap();
+    expiring.set_expiry(0, ferrite_queue_manager::now_ms());
+    queue_manager.define_subscription(expiring, true).unwrap();
+    assert_eq!(managed_queues(&queue_manager).len(), 1);
+    // Open: kept until no handle has it.
+    let now = ferrite_queue_manager::now_ms();
+    assert!(queue_manager
+        .remove_expired_subscriptions(now)
+        .unwrap()
+        .is_empty());
+    subscriber.close(queue, 0).unwrap();
+    subscriber.close(hsub, MQCO_KEEP_SUB).unwrap();
+    // The subscription, then its managed queue.
+    let removed = ferrite_test_kit::wait_until(std::time::Duration::from_secs(30), || {
+        queue_manager.subscription("Hourly").is_none() && managed_queues(&queue_manager).is_empty()
+    });
+    assert!(removed, "removed once closed, with its managed queue");
+}
+
+#[test]
+fn sublevel_lets_an_interceptor_take_publications_from_the_subscribers_below_it() {
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let mut connection = connect(&queue_manager);
+    let subscribe_at = |connection: &mut Connection, name: &str, level: i32, options: i32| {
+        let mut sd = Mqsd {
+            options: MQSO_CREATE | MQSO_MANAGED | MQSO_DURABLE | options,
+            sub_name: name.into(),
+            object_string: "Prices/Fruit".into(),
+            sub_level: level,
+            ..Mqsd::default()
+        };
+        let mut hobj = Hobj(0);
+        connection
+            .subscribe(&mut sd, &mut hobj)
+            .map(|hsub| (hsub, hobj))
+    };
+    let (_, final_queue) = subscribe_at(&mut connection, "Final", 1, 0).unwrap();
+    let hobj = publisher(&mut connection, "Prices/Fruit");
+    publish(&mut connection, hobj, MQPMO_NO_SYNCPOINT, b"apples");
+    assert_eq!(drain(&mut connection, final_queue).len(), 1);
+
+    // An interceptor at SUBLEVEL 5: publications at PubLevel 9 reach it, not the level 1 one.
+    let (interceptor, intercept_queue) =
+        subscribe_at(&mut connection, "Interceptor", 5, MQSO_SCOPE_QMGR).unwrap();
+    publish(&mut connection, hobj, MQPMO_NO_SYNCPOINT, b"pears");
+    let intercepted = drain(&mut connection, intercept_queue);
+    assert_eq!(intercepted.len(), 1);
+    assert_eq!(intercepted[0].data, b"pears");
+    assert!(
+        drain(&mut connection, final_queue).is_empty(),
+        "intercepted"
+    );
+    let stored = queue_manager.subscription("Interceptor").unwrap();
+    assert_eq!((stored.level, stored.scope_queue_manager), (5, true));
+
+    // MQ's checks of SubLevel; MQSO_RESUME returns it, MQSO_ALTER may not change it.
+    assert_eq!(
+        reason(subscribe_at(&mut connection, "Bad", 10, 0).map(|(hsub, _)| hsub)),
+        MQRC_SD_ERROR
+    );
+    assert_eq!(
+        reason(
+            subscribe_at(&mut connection, "Bad", 2, MQSO_PUBLICATIONS_ON_REQUEST)
+                .map(|(hsub, _)| hsub)
+        ),
+        MQRC_OPTIONS_ERROR
+    );
+    connection.close(interceptor, MQCO_KEEP_SUB).unwrap();
+    let mut sd = Mqsd {
+        options: MQSO_RESUME | MQSO_MANAGED | MQSO_DURABLE,
+        sub_name: "Interceptor".into(),
+        sub_level: 1,
+        ..Mqsd::default()
+    };
+    let mut hobj_resumed = Hobj(0);
+    let resumed = connection.subscribe(&mut sd, &mut hobj_resumed).unwrap();
+    assert_eq!(sd.sub_level, 5, "MQSO_RESUME returns SubLevel");
+    connection.close(resumed, MQCO_KEEP_SUB).unwrap();
+    let mut sd = Mqsd {
+        options: MQSO_ALTER | MQSO_MANAGED | MQSO_DURABLE,
+        sub_name: "Interceptor".into(),
+        sub_level: 1,
+        ..Mqsd::default()
+    };
+    let altered = connection.subscribe(&mut sd, &mut Hobj(0));
+    assert_eq!(reason(altered), MQRC_SUBLEVEL_NOT_ALTERABLE);
+}
+
+#[test]
+fn publish_subscribe_calls_are_counted_in_the_mqi_statistics() {
+    use ferrite_queue_manager::statistics::MqiCounter;
+    let (_directory, queue_manager) = queue_manager_with_defaults(&[]);
+    let before = queue_manager.statistics_snapshot().message_manager;
+    let mut connection = connect(&queue_manager);
+    let durable = MQSO_CREATE | MQSO_DURABLE | MQSO_MANAGED;
+    let (hsub, _) = subscribe_named(&mut connection, durable, "Counted", "Stats", false);
+    let (first, _) = subscribe(&mut connection, MQSO_CREATE | MQSO_MANAGED, "Stats");
+    let (second, _) = subscribe(&mut connection, MQSO_CREATE | MQSO_MANAGED, "Stats");
+    let refused = subscribe_named(&mut connection, MQSO_RESUME, "Nobody", "Stats", false);
+    assert_eq!(reason(refused.0), MQRC_NO_SUBSCRIPTION);
+    let hobj = publisher(&mut connection, "Stats");
+    publish_with(
+        &mut connection,
+        hobj,
+        MQPER_PERSISTENT,
+        MQPMO_NO_SYNCPOINT,
+        b"one",
+    );
+    publish_with(
+        &mut connection,
+        hobj,
+        MQPER_NOT_PERSISTENT,
+        MQPMO_NO_SYNCPOINT,
+        b"two",
+    );
+    connection.close(first, 0).unwrap();
+    connection.close(second, 0).unwrap();
+    connection.close(hsub.unwrap(), MQCO_REMOVE_SUB).unwrap();
+    let counted = queue_manager
+        .statistics_snapshot()
+        .message_manager
+        .since(&before);
+    for (counter, count) in [
+        (MqiCounter::SubscribeDurableCreate, 1),
+        (MqiCounter::SubscribeNonDurableCreate, 2),
+        (MqiCounter::SubscribeFailed, 1),
+        (MqiCounter::PersistentTopicPuts, 1),
+        (MqiCounter::NonPersistentTopicPuts, 1),
+        (MqiCounter::TopicPutFailed, 0),
+        // Three subscribers each: the persistent publication to the two non-durable
+        // subscriptions' temporary queues is counted as the publication's persistence.
+        (MqiCounter::PersistentPublished, 3),
+        (MqiCounter::NonPersistentPublished, 3),
+        (MqiCounter::UnsubscribeDurable, 1),
+        (MqiCounter::UnsubscribeNonDurable, 2),
+    ] {
+        assert_eq!(counted.get(counter), count, "{counter:?}");
+    }
+}

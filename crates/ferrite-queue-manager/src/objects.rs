@@ -17,7 +17,7 @@
 //! |------------|---------|----------------------------------------------------------------------|
 //! | `QLOCAL`   | 3       | QUEUE DESCR PSID STGCLASS MAXDEPTH MAXMSGL DEFPSIST DEFPRTY INDXTYPE PUT GET DEFTYPE (v1: no DEFTYPE, PREDEFINED), and from v3 BOTHRESH BOQNAME HARDENBO SHARE DEFSOPT MSGDLVSQ RETINTVL DEFREADA DEFPRESP PROPCTL ACCTQ MONQ STATQ USAGE TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS TRIGDATA QDPHIEV QDEPTHHI QDPLOEV QDEPTHLO QDPMAXEV QSVCIEV QSVCINT (absent: MQ's default) |
 //! | `QMODEL`   | 2       | as QLOCAL, DEFTYPE is TEMPDYN or PERMDYN (v2: the v3 QLOCAL attributes) |
-//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ STATMQI ACCTMQI STATCHL CHCKCLNT (CHLEV absent in older images: DISABLED; STATMQI, ACCTMQI and STATCHL: OFF), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS), CHLAUTH (absent: ENABLED), DEFXMITQ (absent: blank) and ACTCHL (absent: 200) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
+//! | `QMGR`     | 1       | QMNAME DESCR DEADQ TRIGINT MAXMSGL MAXUMSGS EXPRYINT PERFMEV INHIBTEV LOCALEV CMDEV CONFIGEV STRSTPEV CHLEV ACCTQ MONQ STATQ STATMQI ACCTMQI STATCHL CHCKCLNT (CHLEV absent in older images: DISABLED; STATMQI, ACCTMQI and STATCHL: OFF), AUTHOREV (absent: DISABLED), and CONNAUTH (absent in older images: SYSTEM.DEFAULT.AUTHINFO.IDPWOS), CHLAUTH (absent: ENABLED), DEFXMITQ (absent: blank), ACTCHL (absent: 200) and PSMODE (ENABLED, COMPAT or DISABLED; absent: ENABLED) (one image; absent: the defaults of [`QueueManagerAttributes::new`]) |
 //! | `QALIAS`   | 1       | QUEUE DESCR TARGET TARGTYPE (QUEUE or TOPIC) PUT GET DEFPSIST DEFPRTY |
 //! | `QREMOTE`  | 1       | QUEUE DESCR RNAME RQMNAME XMITQ PUT DEFPSIST DEFPRTY                 |
 //! | `CHANNEL`  | 1       | CHANNEL CHLTYPE (SVRCONN, SDR, SVR, RCVR, RQSTR) DESCR MAXMSGL HBINT KAINT SHARECNV MAXINST MAXINSTC DISCINT MONCHL SSLCIPH SSLCAUTH SSLPEER MCAUSER, and for message channels the lines of objects/message_channel.rs |
@@ -305,11 +305,18 @@ pub struct QueueManagerAttributes {
     /// ACTCHL: the most message channels active at once (1-9999, MQ's default 200); a
     /// channel beyond it waits (Channel Not Activated event).
     pub active_channels: u32,
+    /// PSMODE: ENABLED (MQ's default), COMPAT (the publish/subscribe engine runs; MQ's queued
+    /// publish/subscribe interface, which Ferrite does not have, does not) or DISABLED (the
+    /// MQI's publish/subscribe calls fail with MQRC_PUBSUB_INHIBITED).
+    pub publish_subscribe_mode: String,
 }
 
 /// ACTCHL's default and largest value (MQ for z/OS).
 pub const ACTIVE_CHANNELS_DEFAULT: u32 = 200;
 pub const ACTIVE_CHANNELS_MAX: u32 = 9_999;
+
+/// PSMODE values, first the default.
+pub const QMGR_PUBSUB_MODE_VALUES: [&str; 3] = ["ENABLED", "COMPAT", "DISABLED"];
 
 /// The AUTHINFO a new queue manager's CONNAUTH names (a default object).
 pub const DEFAULT_CONNECTION_AUTH_INFO: &str = "SYSTEM.DEFAULT.AUTHINFO.IDPWOS";
@@ -407,6 +414,7 @@ impl QueueManagerAttributes {
             channel_authentication: true,
             default_transmission_queue: String::new(),
             active_channels: ACTIVE_CHANNELS_DEFAULT,
+            publish_subscribe_mode: QMGR_PUBSUB_MODE_VALUES[0].to_string(),
         }
     }
 
@@ -467,6 +475,11 @@ impl QueueManagerAttributes {
                 "CHCKCLNT",
                 &self.check_client,
                 &QMGR_CHECK_CLIENT_VALUES[..],
+            ),
+            (
+                "PSMODE",
+                &self.publish_subscribe_mode,
+                &QMGR_PUBSUB_MODE_VALUES[..],
             ),
         ] {
             if !allowed.contains(&value.as_str()) {
@@ -1639,7 +1652,8 @@ impl ObjectDefinition {
                     .line("CONNAUTH", &d.connection_authentication)
                     .line("CHLAUTH", enabled_disabled(!d.channel_authentication))
                     .line("DEFXMITQ", &d.default_transmission_queue)
-                    .line("ACTCHL", &d.active_channels.to_string());
+                    .line("ACTCHL", &d.active_channels.to_string())
+                    .line("PSMODE", &d.publish_subscribe_mode);
             }
             ObjectDefinition::AuthInfo(d) => {
                 image
@@ -1876,6 +1890,7 @@ impl QueueManagerAttributes {
                 "CHLAUTH" => d.channel_authentication = !disabled(value),
                 "DEFXMITQ" => d.default_transmission_queue = value.clone(),
                 "ACTCHL" => d.active_channels = number(key, value)?,
+                "PSMODE" => d.publish_subscribe_mode = value.clone(),
                 _ => return Err(unknown(image.object_type, key)),
             }
         }
@@ -2018,6 +2033,7 @@ mod tests {
                 connection_authentication: "APP.AUTHINFO".into(),
                 channel_authentication: false,
                 channel_events: "EXCEPTION".into(),
+                publish_subscribe_mode: "COMPAT".into(),
                 ..QueueManagerAttributes::new("QM1", 500, 30)
             }),
         ];

@@ -29,3 +29,18 @@ pub mod servers;
 pub use mqi::*;
 pub use mqsc::*;
 pub use queue_manager::*;
+
+/// Poll `condition` (every 2 ms) until it holds or `timeout` passes: a wait on a condition
+/// with a generous bound, never a sleep standing in for one. Returns whether it held.
+pub fn wait_until(timeout: std::time::Duration, mut condition: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        if condition() {
+            return true;
+        }
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}

@@ -8,6 +8,8 @@
 //! queue manager shows against a model of what was acknowledged ([`model`]).
 //!
 //! - [`torture`]: SIGKILL at seeded random moments, restart, verify; thousands of times.
+//! - [`pubsub`]: the same for publish/subscribe: durable subscriptions and publications under
+//!   syncpoint, no publication lost or doubled for any subscriber.
 //! - [`channel_torture`]: two queue managers and a message channel between them, the sender
 //!   or the receiver SIGKILLed at seeded flows of the channel ([`channel_proxy`]), every
 //!   arrival checked against [`channel_model`].
@@ -24,6 +26,7 @@ pub mod channel_torture;
 pub mod message;
 pub mod model;
 pub mod process_stats;
+pub mod pubsub;
 pub mod queue_manager;
 pub mod random;
 pub mod soak;

@@ -6,6 +6,7 @@
 //! cargo run --release -p ferrite-torture -- --crashes 50 --seed 7   # replay seed 7
 //! cargo run --release -p ferrite-torture -- soak --minutes 60       # the soak
 //! cargo run --release -p ferrite-torture -- channels --rounds 500   # message channel kills
+//! cargo run --release -p ferrite-torture -- pubsub --crashes 500    # durable subscriptions
 //! ```
 //!
 //! Exits non-zero at the first lost, duplicated or phantom message, order violation, failed
@@ -44,6 +45,9 @@ enum Command {
     /// SIGKILLed at seeded flows (mid-batch, mid-confirm) every round, every arrival checked
     /// against the model.
     Channels(ChannelArguments),
+    /// Durable subscriptions fed by publications under syncpoint: SIGKILL, restart, and no
+    /// publication lost or doubled for any subscriber.
+    Pubsub(PubSubArguments),
 }
 
 #[derive(Args)]
@@ -63,6 +67,18 @@ struct ChannelArguments {
     /// Seed of every random choice (default: from the clock; printed for replay).
     #[arg(long)]
     seed: Option<u64>,
+}
+
+#[derive(Args)]
+struct PubSubArguments {
+    /// Crashes (SIGKILLs) to survive.
+    #[arg(long, default_value_t = 100)]
+    crashes: u64,
+    /// Longest workload between a restart and the next kill, in milliseconds.
+    #[arg(long, default_value_t = 1500)]
+    run_ms_max: u64,
+    #[command(flatten)]
+    common: Common,
 }
 
 #[derive(Args)]
@@ -153,6 +169,7 @@ fn main() -> ExitCode {
     let result = match arguments.command {
         Some(Command::Soak(soak_arguments)) => run_soak(soak_arguments),
         Some(Command::Channels(channel_arguments)) => run_channels(channel_arguments),
+        Some(Command::Pubsub(pubsub_arguments)) => run_pubsub(pubsub_arguments),
         None => run_torture(arguments.torture),
     };
     match result {
@@ -225,6 +242,31 @@ fn run_channels(arguments: ChannelArguments) -> Result<(), String> {
     println!("\n{}", report.summary());
     println!("seed {seed}: PASSED");
     Ok(())
+}
+
+fn run_pubsub(arguments: PubSubArguments) -> Result<(), String> {
+    let ferrite = locate_ferrite(arguments.common.ferrite.as_deref())?;
+    let seed = seed_or_clock(arguments.common.seed);
+    let options = ferrite_torture::pubsub::PubSubTortureOptions {
+        crashes: arguments.crashes,
+        seed,
+        ferrite,
+        work_directory: arguments.common.work_directory,
+        run_ms_max: arguments.run_ms_max.max(51),
+    };
+    println!(
+        "ferrite-torture pubsub: {} crashes, seed {seed}, ferrite at {}",
+        options.crashes,
+        options.ferrite.display()
+    );
+    let report = ferrite_torture::pubsub::run(&options, &mut |line| println!("{line}"))?;
+    println!("\n{report:?}");
+    if report.clean() {
+        println!("seed {seed}: PASSED");
+        Ok(())
+    } else {
+        Err(format!("seed {seed}: {report:?}"))
+    }
 }
 
 fn run_soak(arguments: SoakArguments) -> Result<(), String> {

@@ -3,18 +3,21 @@
 //! (MQCMD_INQUIRE_TOPIC_STATUS) and Delete Subscription (MQCMD_DELETE_SUBSCRIPTION), answered
 //! from what DISPLAY SUB, SBSTATUS and TPSTATUS show (pubsub_commands.rs) through the PCF maps;
 //! Change Subscription (MQCMD_CHANGE_SUBSCRIPTION), checked as ALTER SUB is
-//! (subscription_changes.rs).
+//! (subscription_changes.rs); Create Subscription (MQCMD_CREATE_SUBSCRIPTION) and Copy
+//! Subscription (MQCMD_COPY_SUBSCRIPTION), made as DEFINE SUB and DEFINE SUB LIKE make them
+//! (`pubsub_commands::new_subscription`).
 
 use ferrite_constants::{
     expiry::MQEI_UNLIMITED, misc::*, pcf_reason::*, pcf_selector::*, priority::*, reason::*,
     selector::*,
 };
-use ferrite_queue_manager::objects::subscription::PublicationProperties;
+use ferrite_queue_manager::objects::subscription::{PublicationProperties, SUBSCRIPTION_LEVEL_MAX};
 
 use super::{ignorable, Context, Inquiry, PcfFailure, Request, Responses};
 use crate::pcf_attributes::{
     to_parameters, SUBSCRIPTION_MAP, SUBSCRIPTION_STATUS_MAP, TOPIC_STATUS_MAP,
 };
+use crate::pubsub_commands::{new_subscription, NewSubscription, NotDefined};
 use crate::pubsub_commands::{
     selected_subscriptions, status_attributes, subscription_attributes, topic_status_rows,
 };
@@ -264,14 +267,14 @@ fn requested_changes(request: &Request) -> Result<SubscriptionChanges, PcfFailur
     changes.properties = one_of(
         request,
         MQIACF_PUBSUB_PROPERTIES,
-        &[MQPSPROP_NONE, MQPSPROP_MSGPROP],
+        &[
+            MQPSPROP_NONE,
+            MQPSPROP_COMPAT,
+            MQPSPROP_RFH2,
+            MQPSPROP_MSGPROP,
+        ],
     )?
-    .map(|index| {
-        [
-            PublicationProperties::None,
-            PublicationProperties::MessageProperties,
-        ][index]
-    });
+    .map(|index| PublicationProperties::ALL[index]);
     changes.publications_on_request = one_of(
         request,
         MQIACF_REQUEST_ONLY,
@@ -318,4 +321,138 @@ pub(super) fn change_subscription(context: &Context, request: &Request) -> Respo
         .define_subscription(altered, true)
         .map_err(PcfFailure::storage)?;
     Ok(Vec::new())
+}
+
+/// The parameters Create Subscription takes (Copy Subscription: these, FromSubscriptionName
+/// and ToSubscriptionName in place of SubName).
+const CREATE_SUBSCRIPTION_PARAMETERS: &[i32] = &[
+    MQCACF_SUB_NAME,
+    MQCACF_DESTINATION,
+    MQCACF_DESTINATION_Q_MGR,
+    MQBACF_DESTINATION_CORREL_ID,
+    MQIACF_DESTINATION_CLASS,
+    MQIACF_EXPIRY,
+    MQBACF_ACCOUNTING_TOKEN,
+    MQCACF_APPL_IDENTITY_DATA,
+    MQIACF_PUB_PRIORITY,
+    MQIACF_PUBSUB_PROPERTIES,
+    MQIACF_REQUEST_ONLY,
+    MQCACF_SUB_SELECTOR,
+    MQCACF_SUB_USER_ID,
+    MQCA_TOPIC_NAME,
+    MQCA_TOPIC_STRING,
+    MQCACF_SUB_USER_DATA,
+    MQIACF_VARIABLE_USER_ID,
+    MQIACF_WILDCARD_SCHEMA,
+    MQIACF_SUBSCRIPTION_SCOPE,
+    MQIACF_SUB_LEVEL,
+    MQIACF_REPLACE,
+];
+
+/// Create Subscription (`copy` false: SubName) and Copy Subscription (`copy` true:
+/// FromSubscriptionName, ToSubscriptionName): a durable administrative subscription, as DEFINE
+/// SUB (LIKE) makes it. An existing one is MQRC_SUB_ALREADY_EXISTS unless Replace is MQRP_YES.
+pub(super) fn create_subscription(context: &Context, request: &Request, copy: bool) -> Responses {
+    let names = if copy {
+        [MQCACF_FROM_SUB_NAME, MQCACF_TO_SUB_NAME]
+    } else {
+        [MQCACF_SUB_NAME, MQCACF_SUB_NAME]
+    };
+    request.check(|p| {
+        ignorable(p)
+            || names.contains(&p.id())
+            || (p.id() != MQCACF_SUB_NAME || !copy)
+                && CREATE_SUBSCRIPTION_PARAMETERS.contains(&p.id())
+    })?;
+    let queue_manager = context.queue_manager;
+    let like = match copy {
+        true => {
+            let from = request.required_string(MQCACF_FROM_SUB_NAME)?;
+            Some(
+                queue_manager
+                    .subscription(from)
+                    .ok_or(PcfFailure::new(MQRC_NO_SUBSCRIPTION))?,
+            )
+        }
+        false => None,
+    };
+    let name = request.required_string(names[1])?;
+    let limit = ferrite_queue_manager::objects::subscription::SUBSCRIPTION_TEXT_LENGTH_MAX;
+    if name.is_empty() || name.len() > limit || name.contains('*') {
+        return Err(PcfFailure::parameter(MQRCCF_PARM_VALUE_ERROR, names[1]));
+    }
+    let replace = match request.integer(MQIACF_REPLACE)? {
+        None | Some(MQRP_NO) => false,
+        Some(MQRP_YES) => true,
+        Some(_) => {
+            return Err(PcfFailure::parameter(
+                MQRCCF_REPLACE_VALUE_ERROR,
+                MQIACF_REPLACE,
+            ))
+        }
+    };
+    let wanted = new_subscription_request(request)?;
+    let subscription = new_subscription(context, name, like.as_ref(), &wanted).map_err(
+        |refusal| match refusal {
+            NotDefined::UnknownTopicObject(_) | NotDefined::UnknownDestination(_) => {
+                PcfFailure::new(MQRC_UNKNOWN_OBJECT_NAME)
+            }
+            NotDefined::Missing("DEST") => {
+                PcfFailure::parameter(MQRCCF_PARM_COUNT_TOO_SMALL, MQCACF_DESTINATION)
+            }
+            NotDefined::Missing(_) => {
+                PcfFailure::parameter(MQRCCF_PARM_COUNT_TOO_SMALL, MQCA_TOPIC_STRING)
+            }
+            NotDefined::Refused { reason, .. } => PcfFailure::new(reason),
+        },
+    )?;
+    let replace = replace && queue_manager.subscription(name).is_some();
+    queue_manager
+        .define_subscription(subscription, replace)
+        .map_err(PcfFailure::storage)?;
+    Ok(Vec::new())
+}
+
+/// What a Create or Copy Subscription asks of the new subscription, each value checked.
+fn new_subscription_request(request: &Request) -> Result<NewSubscription, PcfFailure> {
+    let mut changes = requested_changes(request)?;
+    if changes.managed == Some(true) {
+        // DEFINE SUB makes subscriptions to a provided destination only.
+        return Err(PcfFailure::parameter(
+            MQRCCF_PARM_VALUE_ERROR,
+            MQIACF_DESTINATION_CLASS,
+        ));
+    }
+    let level = match request.integer(MQIACF_SUB_LEVEL)? {
+        None => None,
+        Some(level) => Some(
+            u8::try_from(level)
+                .ok()
+                .filter(|level| *level <= SUBSCRIPTION_LEVEL_MAX)
+                .ok_or(PcfFailure::parameter(
+                    MQRCCF_PARM_VALUE_ERROR,
+                    MQIACF_SUB_LEVEL,
+                ))?,
+        ),
+    };
+    let scope = one_of(
+        request,
+        MQIACF_SUBSCRIPTION_SCOPE,
+        &[MQTSCOPE_ALL, MQTSCOPE_QMGR],
+    )?
+    .map(|index| index == 1);
+    // What ALTER SUB may not change is what a new subscription is made with.
+    Ok(NewSubscription {
+        topic_object: changes.topic_object.take(),
+        topic_string: changes.topic_string.take(),
+        correl_id: changes.correl_id.take(),
+        selector: changes.selector.take(),
+        wildcard_character: changes.wildcard_character.take(),
+        scope_queue_manager: scope,
+        level,
+        changes: SubscriptionChanges {
+            managed: None,
+            ..changes
+        },
+    })
 }

@@ -7,8 +7,10 @@
 //! string (and whose selector it passes), as one copy per subscription: a new MsgId, the
 //! subscription's CorrelId (SubCorrelId), its PUBPRTY, the publisher's context (the
 //! subscription's PUBACCT and PUBAPPID in place of its AccountingToken and ApplIdentityData
-//! when they are set), and the properties MQ adds (`mqps.Top`, MQTopicString; `mqps.Sud`,
-//! MQSubUserData; none with PSPROP(NONE)). All or nothing:
+//! when they are set), and the properties MQ adds as the subscription's PSPROP says: MSGPROP
+//! as message properties (`mqps.Top`, MQTopicString; `mqps.Sud`, MQSubUserData; `mqps.Ret`,
+//! MQIsRetained), RFH2 in a `psc` folder of its MQRFH2 ([`command_folder`]), COMPAT in an
+//! MQRFH version 1 ahead of it ([`compatible_name_values`]), NONE not at all. All or nothing:
 //! outside syncpoint the copies are put in a unit of work of the publish's own, committed
 //! before MQPUT returns; inside, in the connection's. A copy that cannot be put fails the
 //! publish when the topic's PMSGDLV/NPMSGDLV require it (ALL; ALLDUR for a durable
@@ -20,6 +22,9 @@
 //! non-durable) queue as a non-persistent message, since such a queue holds no others.
 //!
 //! **Retained publications** (MQPMO_RETAIN, MQSUBRQ): `retained.rs`.
+//!
+//! **PSMODE(DISABLED)** on the queue manager: MQOPEN of a topic, MQPUT and MQPUT1 on one, and
+//! MQSUB fail with MQRC_PUBSUB_INHIBITED.
 //!
 //! **Expiry.** A subscription whose EXPIRY (ALTER SUB, DEFINE SUB) has run out gets no more
 //! publications, and MQSUB of its name removes it first (with a managed queue, the queue)
@@ -43,9 +48,10 @@
 
 use std::sync::Arc;
 
+use ferrite_constants::structs::{MQRFH_STRUC_ID, MQRFH_VERSION_1};
 use ferrite_constants::{
     close_options::{MQCO_KEEP_SUB, MQCO_REMOVE_SUB},
-    format::MQFMT_RF_HEADER_2,
+    format::{MQFMT_RF_HEADER_1, MQFMT_RF_HEADER_2},
     misc::*,
     object_type::MQOT_TOPIC,
     open_options::*,
@@ -53,6 +59,7 @@ use ferrite_constants::{
     put_options::*,
     reason::*,
 };
+use ferrite_message::folder::{Content, Element, Folder};
 use ferrite_message::properties::{MessageProperties, PropertyValue};
 use ferrite_message::property_control::{join_message_data, split_message_data};
 use ferrite_protocol::ByteOrder;
@@ -61,11 +68,15 @@ use ferrite_queue_manager::objects::authority_record::{
 };
 use ferrite_queue_manager::objects::subscription::{
     hex, PublicationProperties, SubscriptionDefinition, PRIORITY_AS_PUBLISHED,
-    PRIORITY_AS_QUEUE_DEFAULT,
+    PRIORITY_AS_QUEUE_DEFAULT, SUBSCRIPTION_LEVEL_MAX,
 };
 use ferrite_queue_manager::objects::topic::{MessageDelivery, SYSTEM_BASE_TOPIC};
+use ferrite_queue_manager::pubsub::subscriptions::{
+    intercepted, PUBLICATION_LEVEL_DEFAULT, RETAINED_PUBLICATION_LEVEL,
+};
 use ferrite_queue_manager::pubsub::topic_string::{check_topic_string, combine};
 use ferrite_queue_manager::pubsub::{TopicTree, WildcardScheme};
+use ferrite_queue_manager::statistics::MqiCounter;
 use ferrite_queue_manager::{
     now_ms, AliasDefinition, AliasTargetType, DefinitionType, LocalQueue, Principal, UnitOfWork,
 };
@@ -154,9 +165,18 @@ impl Publication<'_> {
         copy: &mut Mqmd,
         subscription: &SubscriptionDefinition,
     ) -> MqResult<std::borrow::Cow<'_, [u8]>> {
-        if subscription.publication_properties == PublicationProperties::None {
+        match subscription.publication_properties {
             // PSPROP(NONE): as published, Format and all.
-            return Ok(std::borrow::Cow::Borrowed(self.data));
+            PublicationProperties::None => return Ok(std::borrow::Cow::Borrowed(self.data)),
+            PublicationProperties::Rfh2 => {
+                let data = command_folder_data(copy, self.data, self.topic_string, self.retained)?;
+                return Ok(std::borrow::Cow::Owned(data));
+            }
+            PublicationProperties::Compatible => {
+                let data = rfh1_data(copy, self.data, self.topic_string, self.retained);
+                return Ok(std::borrow::Cow::Owned(data));
+            }
+            PublicationProperties::MessageProperties => {}
         }
         let plain = subscription.user_data.is_empty();
         if let Some((format, data)) = self.plain_copy.get().filter(|_| plain) {
@@ -202,12 +222,23 @@ impl TopicAccess {
 impl Connection {
     // ----- MQOPEN of a topic -------------------------------------------------------------
 
+    /// PSMODE(DISABLED): MQOPEN of a topic, MQPUT and MQPUT1 on one, and MQSUB fail with
+    /// MQRC_PUBSUB_INHIBITED. PSMODE(COMPAT) inhibits only MQ's queued publish/subscribe
+    /// interface, which Ferrite does not have.
+    fn check_publish_subscribe_mode(&self) -> MqResult<()> {
+        match self.queue_manager.publish_subscribe_inhibited() {
+            true => failed(MQRC_PUBSUB_INHIBITED),
+            false => Ok(()),
+        }
+    }
+
     /// MQOPEN of MQOT_TOPIC: the handle's target is the full topic string (the TOPIC object's
     /// TOPICSTR and the ObjectString joined), checked for publish authority.
     pub(super) fn open_topic(&mut self, od: &mut Mqod, options: i32) -> MqResult<Target> {
         if options & !TOPIC_OPEN_OPTIONS != 0 || options & MQOO_OUTPUT == 0 {
             return failed(MQRC_OPTION_NOT_VALID_FOR_TYPE);
         }
+        self.check_publish_subscribe_mode()?;
         let topic_string = self.topic_string_of(trim(&od.object_name), &od.object_string)?;
         let tree = self.queue_manager.topic_tree();
         self.authorize_topic(&tree, &topic_string, TopicAccess::Publish(options))?;
@@ -341,8 +372,26 @@ impl Connection {
         pmo: &mut Mqpmo,
         data: &[u8],
     ) -> MqResult<Option<MqError>> {
+        let published =
+            self.publish_once(topic_string, open_options, alias_defaults, md, pmo, data);
+        if published.is_err() {
+            self.record.mqi.add(MqiCounter::TopicPutFailed, 1);
+        }
+        published
+    }
+
+    fn publish_once(
+        &mut self,
+        topic_string: &str,
+        open_options: i32,
+        alias_defaults: Option<(u8, bool)>,
+        md: &mut Mqmd,
+        pmo: &mut Mqpmo,
+        data: &[u8],
+    ) -> MqResult<Option<MqError>> {
         let options = pmo.options;
         self.check_quiescing(options & MQPMO_FAIL_IF_QUIESCING != 0)?;
+        self.check_publish_subscribe_mode()?;
         // MQPMO_RETAIN is a publish's option (the queue put refuses it).
         super::put::check_put_options(options & !MQPMO_RETAIN, open_options)?;
         let passed = self.passed_context(pmo, open_options)?;
@@ -372,10 +421,26 @@ impl Connection {
             retained: false,
             plain_copy: Default::default(),
         };
-        let subscribers = self.queue_manager.subscribers(&tree, topic_string);
+        let subscribers = intercepted(
+            self.queue_manager.subscribers(&tree, topic_string),
+            PUBLICATION_LEVEL_DEFAULT,
+        );
         let syncpoint = options & MQPMO_NO_SYNCPOINT == 0;
         let retain = options & MQPMO_RETAIN != 0;
-        self.deliver_all(&publication, &subscribers, syncpoint, retain)?;
+        let delivered = self.deliver_all(&publication, &subscribers, syncpoint, retain)?;
+        let (puts, copies) = if persistent {
+            (
+                MqiCounter::PersistentTopicPuts,
+                MqiCounter::PersistentPublished,
+            )
+        } else {
+            (
+                MqiCounter::NonPersistentTopicPuts,
+                MqiCounter::NonPersistentPublished,
+            )
+        };
+        self.record.mqi.add(puts, 1);
+        self.record.mqi.add(copies, delivered as u64);
         if subscribers.is_empty() && options & MQPMO_WARN_IF_NO_SUBS_MATCHED != 0 {
             warning = warning.or(Some(MqError::warning(MQRC_NO_SUBS_MATCHED)));
         }
@@ -386,13 +451,14 @@ impl Connection {
     /// Put a copy for each subscriber in one unit of work (the connection's with `syncpoint`,
     /// otherwise one committed here), all or nothing; with `retain`, the publication becomes
     /// its topic's retained one in the same unit (MQRC_PUT_NOT_RETAINED when it cannot).
+    /// Returns how many copies were put on subscribers' queues.
     fn deliver_all(
         &mut self,
         publication: &Publication,
-        subscribers: &[SubscriptionDefinition],
+        subscribers: &[Arc<SubscriptionDefinition>],
         syncpoint: bool,
         retain: bool,
-    ) -> MqResult<()> {
+    ) -> MqResult<usize> {
         let mut own = UnitOfWork::new();
         if retain {
             let unit = if syncpoint { &mut self.unit } else { &mut own };
@@ -446,10 +512,11 @@ impl Connection {
         if !syncpoint {
             self.queue_manager.commit(&mut own)?;
         }
+        let copies = delivered.len();
         for (queue, priority, watch) in delivered {
             self.after_put(&queue, priority, syncpoint, watch);
         }
-        Ok(())
+        Ok(copies)
     }
 
     // ----- MQSUB -------------------------------------------------------------------------
@@ -471,7 +538,17 @@ impl Connection {
     }
 
     fn subscribe_as(&mut self, sd: &mut Mqsd, hobj: &mut Hobj, shared: bool) -> MqResult<Hobj> {
+        let subscribed = self.subscribe_once(sd, hobj, shared);
+        if subscribed.is_err() {
+            self.record.mqi.add(MqiCounter::SubscribeFailed, 1);
+        }
+        subscribed
+    }
+
+    fn subscribe_once(&mut self, sd: &mut Mqsd, hobj: &mut Hobj, shared: bool) -> MqResult<Hobj> {
         check_subscribe_options(sd.options)?;
+        check_subscription_level(sd)?;
+        self.check_publish_subscribe_mode()?;
         self.check_quiescing(sd.options & MQSO_FAIL_IF_QUIESCING != 0)?;
         let durable = sd.options & MQSO_DURABLE != 0;
         let name = trim(&sd.sub_name).to_string();
@@ -492,13 +569,33 @@ impl Connection {
             }
             existing => existing,
         };
-        let subscription = match existing {
-            Some(existing) => self.resume_subscription(sd, existing, hobj, shared)?,
+        let (subscription, counter) = match existing {
+            Some(existing) => {
+                let alter = sd.options & MQSO_ALTER != 0;
+                let counter = match (durable, alter) {
+                    (true, true) => MqiCounter::SubscribeDurableAlter,
+                    (true, false) => MqiCounter::SubscribeDurableResume,
+                    (false, true) => MqiCounter::SubscribeNonDurableAlter,
+                    (false, false) => MqiCounter::SubscribeNonDurableResume,
+                };
+                (
+                    self.resume_subscription(sd, existing, hobj, shared)?,
+                    counter,
+                )
+            }
             None if sd.options & MQSO_CREATE == 0 => return failed(MQRC_NO_SUBSCRIPTION),
-            None => self.create_subscription(sd, name, hobj, shared)?,
+            None => {
+                let counter = match durable {
+                    true => MqiCounter::SubscribeDurableCreate,
+                    false => MqiCounter::SubscribeNonDurableCreate,
+                };
+                (self.create_subscription(sd, name, hobj, shared)?, counter)
+            }
         };
+        self.record.mqi.add(counter, 1);
         sd.sub_correl_id = subscription.correl_id;
         sd.res_object_string = subscription.topic_string.clone();
+        sd.sub_level = subscription.level.into();
         Ok(self.subscription_handle(&subscription, sd.options))
     }
 
@@ -563,6 +660,8 @@ impl Connection {
             user: self.principal.name.clone(),
             any_user: sd.options & MQSO_ANY_USERID != 0,
             durable,
+            scope_queue_manager: sd.options & MQSO_SCOPE_QMGR != 0,
+            level: sd.sub_level as u8,
             ..SubscriptionDefinition::blank()
         };
         // Claimed before it is defined, so that no other handle resumes it in between.
@@ -623,6 +722,9 @@ impl Connection {
             }
             if sd.selection_string != subscription.selector {
                 return failed(MQRC_SELECTOR_NOT_ALTERABLE);
+            }
+            if sd.sub_level != i32::from(subscription.level) {
+                return failed(MQRC_SUBLEVEL_NOT_ALTERABLE);
             }
             subscription.user_data = sd.sub_user_data.clone();
             if !subscription.managed {
@@ -822,6 +924,13 @@ impl Connection {
         let claim = self.queue_manager.release_subscription(&name);
         if remove && claim.handles == 1 {
             self.remove_subscription(&name, claim.shared)?;
+            self.record.mqi.add(
+                match durable {
+                    true => MqiCounter::UnsubscribeDurable,
+                    false => MqiCounter::UnsubscribeNonDurable,
+                },
+                1,
+            );
         }
         Ok(())
     }
@@ -894,6 +1003,24 @@ fn check_subscribe_options(options: i32) -> MqResult<()> {
         return failed(MQRC_OPTIONS_ERROR);
     }
     Ok(())
+}
+
+/// MQSD's SubLevel: 0-9 (MQRC_SD_ERROR), and 0 or 1 with MQSO_PUBLICATIONS_ON_REQUEST
+/// (MQRC_OPTIONS_ERROR), as MQ allows it.
+fn check_subscription_level(sd: &Mqsd) -> MqResult<()> {
+    if !(0..=i32::from(SUBSCRIPTION_LEVEL_MAX)).contains(&sd.sub_level) {
+        return failed(MQRC_SD_ERROR);
+    }
+    if sd.sub_level > 1 && sd.options & MQSO_PUBLICATIONS_ON_REQUEST != 0 {
+        return failed(MQRC_OPTIONS_ERROR);
+    }
+    Ok(())
+}
+
+/// Whether retained publications reach `subscription`: MQ republishes them at PubLevel 1,
+/// so a subscription above SUBLEVEL 1 (an interceptor) does not get them.
+pub(super) fn sends_retained(subscription: &SubscriptionDefinition) -> bool {
+    subscription.level <= RETAINED_PUBLICATION_LEVEL
 }
 
 /// A copy put: its queue, its priority and the trigger watch taken before the put (what
@@ -996,20 +1123,7 @@ pub(super) fn publication_data(
     user_data: &str,
     retained: bool,
 ) -> MqResult<Vec<u8>> {
-    let (mut properties, other_folders, body) = if md.format == MQFMT_RF_HEADER_2 {
-        let split = split_message_data(md.encoding, md.coded_char_set_id, md.format, data)
-            .map_err(|error| MqError::failed(error.reason_code()))?;
-        let body = (
-            split.body_encoding,
-            split.body_coded_char_set_id,
-            split.body_format,
-            &data[split.body_offset..],
-        );
-        (split.properties, split.other_folders, body)
-    } else {
-        let body = (md.encoding, md.coded_char_set_id, md.format, data);
-        (MessageProperties::new(), Vec::new(), body)
-    };
+    let (mut properties, other_folders, body) = publication_parts(md, data)?;
     let set = |properties: &mut MessageProperties, name: &str, value: &str| {
         properties
             .set(name, PropertyValue::String(value.to_string()))
@@ -1024,24 +1138,144 @@ pub(super) fn publication_data(
             .set(IS_RETAINED_PROPERTY, PropertyValue::Boolean(true))
             .map_err(|error| MqError::failed(error.reason_code()))?;
     }
-    // The byte order the MQMD's Encoding names (native when it names none), as MQPUT with a
-    // message handle builds its MQRFH2.
+    join(md, &properties, &other_folders, body)
+}
+
+/// The `psc` folder PSPROP(RFH2) adds: `<Command>Publish</Command>`, `<Topic>`, and
+/// `<PubOpt>IsRetainedPub</PubOpt>` for a retained publication.
+pub fn command_folder(topic_string: &str, retained: bool) -> Folder {
+    let element = |name: &str, value: &str| Element {
+        name: name.to_string(),
+        attributes: Vec::new(),
+        content: Content::Value(value.to_string()),
+    };
+    let mut elements = vec![
+        element("Command", "Publish"),
+        element("Topic", topic_string),
+    ];
+    if retained {
+        elements.push(element("PubOpt", "IsRetainedPub"));
+    }
+    Folder {
+        name: "psc".to_string(),
+        attributes: Vec::new(),
+        elements,
+    }
+}
+
+/// The data of a PSPROP(RFH2) subscriber's copy: the publication's MQRFH2 (made when it has
+/// none) with the `psc` folder ([`command_folder`]) first; `md`'s Format follows.
+fn command_folder_data(
+    md: &mut Mqmd,
+    data: &[u8],
+    topic_string: &str,
+    retained: bool,
+) -> MqResult<Vec<u8>> {
+    let (properties, mut folders, body) = publication_parts(md, data)?;
+    folders.insert(0, command_folder(topic_string, retained));
+    join(md, &properties, &folders, body)
+}
+
+/// The NameValueString PSPROP(COMPAT) puts in its MQRFH version 1: `MQPSCommand Publish
+/// MQPSTopic topic`, and `MQPSPubOpt IsRetainedPub` for a retained publication. A value with
+/// a blank or a double quote is quoted, its double quotes doubled.
+pub fn compatible_name_values(topic_string: &str, retained: bool) -> String {
+    let mut text = String::from("MQPSCommand Publish MQPSTopic ");
+    if topic_string.is_empty() || topic_string.contains([' ', '"']) {
+        text.push('"');
+        text.push_str(&topic_string.replace('"', "\"\""));
+        text.push('"');
+    } else {
+        text.push_str(topic_string);
+    }
+    if retained {
+        text.push_str(" MQPSPubOpt IsRetainedPub");
+    }
+    text
+}
+
+/// The data of a PSPROP(COMPAT) subscriber's copy: an MQRFH version 1 (32 bytes: StrucId,
+/// Version 1, StrucLength, Encoding, CodedCharSetId and Format of what follows, Flags 0; then
+/// [`compatible_name_values`] in UTF-8, blank-padded to a multiple of 4; integers in the byte
+/// order `md`'s Encoding names) ahead of the publication as published. `md` takes Format
+/// MQHRF and CodedCharSetId 1208 (the header's own character set).
+fn rfh1_data(md: &mut Mqmd, data: &[u8], topic_string: &str, retained: bool) -> Vec<u8> {
+    let mut name_values = compatible_name_values(topic_string, retained).into_bytes();
+    while !name_values.len().is_multiple_of(4) {
+        name_values.push(b' ');
+    }
+    let length = RFH1_FIXED_BYTES + name_values.len();
+    let order = byte_order(md.encoding);
+    let integer = |value: i32| match order {
+        ByteOrder::Little => value.to_le_bytes(),
+        ByteOrder::Big => value.to_be_bytes(),
+    };
+    let mut out = Vec::with_capacity(length + data.len());
+    out.extend_from_slice(&MQRFH_STRUC_ID);
+    out.extend_from_slice(&integer(MQRFH_VERSION_1));
+    out.extend_from_slice(&integer(length as i32));
+    out.extend_from_slice(&integer(md.encoding));
+    out.extend_from_slice(&integer(md.coded_char_set_id));
+    out.extend_from_slice(&md.format);
+    out.extend_from_slice(&integer(0));
+    debug_assert_eq!(out.len(), RFH1_FIXED_BYTES);
+    out.extend_from_slice(&name_values);
+    out.extend_from_slice(data);
+    md.format = MQFMT_RF_HEADER_1;
+    md.coded_char_set_id = 1208;
+    out
+}
+
+/// The fixed part of an MQRFH version 1 (MQRFH_STRUC_LENGTH_FIXED).
+const RFH1_FIXED_BYTES: usize = 32;
+
+/// The byte order the MQMD's Encoding names (native when it names none), as MQPUT with a
+/// message handle builds its MQRFH2.
+fn byte_order(encoding: i32) -> ByteOrder {
     let native = if cfg!(target_endian = "little") {
         ByteOrder::Little
     } else {
         ByteOrder::Big
     };
-    let order = ByteOrder::from_mq_encoding(md.encoding).unwrap_or(native);
-    let (format, joined) = join_message_data(
-        &properties,
-        &other_folders,
-        body.0,
-        body.1,
-        body.2,
-        body.3,
-        order,
-    )
-    .map_err(|error| MqError::failed(error.reason_code()))?;
+    ByteOrder::from_mq_encoding(encoding).unwrap_or(native)
+}
+
+/// A publication taken apart: the properties and other folders of its MQRFH2 chain (none
+/// when it has no MQRFH2), and its body with the body's Encoding, CodedCharSetId and Format.
+type PublicationParts<'d> = (
+    MessageProperties,
+    Vec<Folder>,
+    (i32, i32, [u8; 8], &'d [u8]),
+);
+
+fn publication_parts<'d>(md: &Mqmd, data: &'d [u8]) -> MqResult<PublicationParts<'d>> {
+    if md.format != MQFMT_RF_HEADER_2 {
+        let body = (md.encoding, md.coded_char_set_id, md.format, data);
+        return Ok((MessageProperties::new(), Vec::new(), body));
+    }
+    let split = split_message_data(md.encoding, md.coded_char_set_id, md.format, data)
+        .map_err(|error| MqError::failed(error.reason_code()))?;
+    let body = (
+        split.body_encoding,
+        split.body_coded_char_set_id,
+        split.body_format,
+        &data[split.body_offset..],
+    );
+    Ok((split.properties, split.other_folders, body))
+}
+
+/// One MQRFH2 with `folders` then the property folders, ahead of `body`; `md`'s Format
+/// follows.
+fn join(
+    md: &mut Mqmd,
+    properties: &MessageProperties,
+    folders: &[Folder],
+    body: (i32, i32, [u8; 8], &[u8]),
+) -> MqResult<Vec<u8>> {
+    let order = byte_order(md.encoding);
+    let (format, joined) =
+        join_message_data(properties, folders, body.0, body.1, body.2, body.3, order)
+            .map_err(|error| MqError::failed(error.reason_code()))?;
     md.format = format;
     Ok(joined)
 }
@@ -1099,5 +1333,46 @@ impl ObjectHandle {
             Target::Queue(queue) => Some(queue.with_definition(|d| d.definition_type)),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compatible_name_values_quote_what_needs_it() {
+        assert_eq!(
+            compatible_name_values("Sport/Football", false),
+            "MQPSCommand Publish MQPSTopic Sport/Football"
+        );
+        assert_eq!(
+            compatible_name_values("a \"b\" c", true),
+            "MQPSCommand Publish MQPSTopic \"a \"\"b\"\" c\" MQPSPubOpt IsRetainedPub"
+        );
+    }
+
+    #[test]
+    fn rfh1_data_describes_what_follows() {
+        let mut md = Mqmd {
+            format: *b"MQSTR   ",
+            encoding: 546,
+            coded_char_set_id: 819,
+            ..Mqmd::default()
+        };
+        let data = rfh1_data(&mut md, b"body", "t", true);
+        assert_eq!(md.format, MQFMT_RF_HEADER_1);
+        assert_eq!(md.coded_char_set_id, 1208);
+        let length = u32::from_le_bytes(data[8..12].try_into().unwrap()) as usize;
+        assert_eq!(length % 4, 0);
+        assert_eq!(&data[12..16], &546i32.to_le_bytes());
+        assert_eq!(&data[16..20], &819i32.to_le_bytes());
+        assert_eq!(&data[20..28], b"MQSTR   ");
+        assert_eq!(&data[length..], b"body");
+        let folder = command_folder("t", true).to_xml();
+        assert_eq!(
+            folder,
+            "<psc><Command>Publish</Command><Topic>t</Topic><PubOpt>IsRetainedPub</PubOpt></psc>"
+        );
     }
 }

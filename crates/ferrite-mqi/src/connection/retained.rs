@@ -154,6 +154,9 @@ pub(super) fn send_retained(
     let Ok(queue) = retained_queue(queue_manager) else {
         return Ok(0);
     };
+    if !super::pubsub::sends_retained(subscription) {
+        return Ok(0);
+    }
     let mut unit = UnitOfWork::new();
     let mut sent = 0;
     for retained in read_retained(queue_manager, &queue, None)? {

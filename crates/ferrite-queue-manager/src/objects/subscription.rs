@@ -5,10 +5,11 @@
 //!
 //! ## Stored image (`FERRITE-OBJECT 2 SUB`)
 //! `SUB SUBID TOPICOBJ TOPICSTR WSCHEMA DEST DESTQMGR DESTCLAS DESTCORL USERDATA SELECTOR PUBPRTY
-//! SUBTYPE REQONLY SUBUSER VARUSER PUBACCT PUBAPPID PSPROP EXPIRY EXPIRYAT` (REQONLY `YES` or
+//! SUBTYPE REQONLY SUBUSER VARUSER PUBACCT PUBAPPID PSPROP EXPIRY EXPIRYAT SUBSCOPE SUBLEVEL`
+//! (SUBSCOPE `ALL` or `QMGR`, absent: `ALL`; SUBLEVEL 0-9, absent: 1; REQONLY `YES` or
 //! `NO`, absent: `NO`; SUBUSER the owning user ID, absent: blank, anyone; VARUSER `FIXED` or
 //! `ANY`, absent: `FIXED`; PUBACCT 64 hexadecimal digits, absent: zeros; PUBAPPID text,
-//! absent: blank; PSPROP `NONE` or `MSGPROP`, absent: `MSGPROP`; EXPIRY tenths of a second
+//! absent: blank; PSPROP `NONE`, `COMPAT`, `RFH2` or `MSGPROP`, absent: `MSGPROP`; EXPIRY tenths of a second
 //! or `UNLIMITED`, absent: `UNLIMITED`; EXPIRYAT the time it expires, milliseconds since
 //! 1970, present with a limited EXPIRY): SUBID and DESTCORL as 48 hexadecimal digits,
 //! WSCHEMA `TOPIC` or `CHAR`, DESTCLAS `MANAGED` or `PROVIDED`, PUBPRTY `ASPUB`, `ASQDEF` or
@@ -37,16 +38,26 @@ pub const PRIORITY_AS_QUEUE_DEFAULT: i32 = -1;
 /// PUBAPPID's longest value (MQ_APPL_IDENTITY_DATA_LENGTH).
 pub const PUBLICATION_APPLICATION_ID_LENGTH_MAX: usize = 32;
 
+/// SUBLEVEL's default (MQSD's initial SubLevel) and highest value.
+pub const SUBSCRIPTION_LEVEL_DEFAULT: u8 = 1;
+pub const SUBSCRIPTION_LEVEL_MAX: u8 = 9;
+
 /// EXPIRY(UNLIMITED) (MQEI_UNLIMITED).
 pub const EXPIRY_UNLIMITED: i32 = -1;
 
-/// PSPROP: how MQ's publish/subscribe properties (MQTopicString, MQSubUserData,
-/// MQIsRetained) travel with a subscription's publications. MQ's COMPAT and RFH2 forms (an
-/// MQRFH version 1 or a `psc` folder) are not offered.
+/// PSPROP: how MQ's publish/subscribe properties (the topic string, SubUserData, whether the
+/// publication is a retained one) travel with a subscription's publications.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PublicationProperties {
     /// PSPROP(NONE): none are added; the publication arrives as published.
     None,
+    /// PSPROP(COMPAT): in an MQRFH version 1 ahead of the publication, as queued
+    /// publish/subscribe applications of earlier MQ versions read them (`MQPSCommand Publish
+    /// MQPSTopic ...`).
+    Compatible,
+    /// PSPROP(RFH2): in a `psc` folder of the copy's MQRFH2 (`<Command>Publish</Command>
+    /// <Topic>...</Topic>`), as applications written for a message broker read them.
+    Rfh2,
     /// PSPROP(MSGPROP): as message properties (`mqps.*` in the copy's MQRFH2).
     MessageProperties,
 }
@@ -56,18 +67,26 @@ impl PublicationProperties {
     pub fn keyword(self) -> &'static str {
         match self {
             PublicationProperties::None => "NONE",
+            PublicationProperties::Compatible => "COMPAT",
+            PublicationProperties::Rfh2 => "RFH2",
             PublicationProperties::MessageProperties => "MSGPROP",
         }
     }
 
-    /// From PSPROP's keyword (None for one Ferrite does not offer).
+    /// From PSPROP's keyword (None for one MQ does not have).
     pub fn from_keyword(keyword: &str) -> Option<PublicationProperties> {
-        match keyword {
-            "NONE" => Some(PublicationProperties::None),
-            "MSGPROP" => Some(PublicationProperties::MessageProperties),
-            _ => None,
-        }
+        PublicationProperties::ALL
+            .into_iter()
+            .find(|properties| properties.keyword() == keyword)
     }
+
+    /// Every PSPROP, in the order of their MQPSPROP_* values (0-3).
+    pub const ALL: [PublicationProperties; 4] = [
+        PublicationProperties::None,
+        PublicationProperties::Compatible,
+        PublicationProperties::Rfh2,
+        PublicationProperties::MessageProperties,
+    ];
 }
 
 /// A subscription.
@@ -126,6 +145,14 @@ pub struct SubscriptionDefinition {
     pub expires_at_ms: u64,
     /// Whether it is durable (stored); non-durable ones are never stored.
     pub durable: bool,
+    /// SUBSCOPE(QMGR), MQSO_SCOPE_QMGR: publications from this queue manager only;
+    /// SUBSCOPE(ALL), MQ's default: from other queue managers of a hierarchy or cluster too
+    /// (Ferrite has no pub/sub hierarchies or clusters, so both receive the same).
+    pub scope_queue_manager: bool,
+    /// SUBLEVEL (0-9): a publication at PubLevel p reaches only the subscriptions it
+    /// matches whose SUBLEVEL is the highest of theirs not above p (an interceptor subscribes
+    /// above the others).
+    pub level: u8,
 }
 
 impl SubscriptionDefinition {
@@ -155,6 +182,17 @@ impl SubscriptionDefinition {
             expiry: EXPIRY_UNLIMITED,
             expires_at_ms: 0,
             durable: true,
+            scope_queue_manager: false,
+            level: SUBSCRIPTION_LEVEL_DEFAULT,
+        }
+    }
+
+    /// SUBSCOPE's keyword.
+    pub fn scope_keyword(&self) -> &'static str {
+        if self.scope_queue_manager {
+            "QMGR"
+        } else {
+            "ALL"
         }
     }
 
@@ -203,6 +241,12 @@ impl SubscriptionDefinition {
             return fail(format!(
                 "PUBAPPID is at most {PUBLICATION_APPLICATION_ID_LENGTH_MAX} bytes"
             ));
+        }
+        if self.level > SUBSCRIPTION_LEVEL_MAX {
+            return fail(format!("SUBLEVEL must be 0-{SUBSCRIPTION_LEVEL_MAX}"));
+        }
+        if self.level > 1 && self.publications_on_request {
+            return fail("REQONLY(YES) takes SUBLEVEL 0 or 1".to_string());
         }
         if self.expiry < EXPIRY_UNLIMITED {
             return fail("EXPIRY must be UNLIMITED or 0-999999999".to_string());
@@ -253,7 +297,9 @@ impl SubscriptionDefinition {
             .line("PUBACCT", &hex32(&self.publication_accounting_token))
             .line("PUBAPPID", &self.publication_application_id)
             .line("PSPROP", self.publication_properties.keyword())
-            .line("EXPIRY", &expiry_keyword(self.expiry));
+            .line("EXPIRY", &expiry_keyword(self.expiry))
+            .line("SUBSCOPE", self.scope_keyword())
+            .line("SUBLEVEL", &self.level.to_string());
         if self.expiry != EXPIRY_UNLIMITED {
             image.line("EXPIRYAT", &self.expires_at_ms.to_string());
         }
@@ -296,6 +342,20 @@ impl SubscriptionDefinition {
                 }
                 "EXPIRY" => d.expiry = expiry_value(value).ok_or_else(bad)?,
                 "EXPIRYAT" => d.expires_at_ms = value.parse().map_err(|_| bad())?,
+                "SUBSCOPE" => {
+                    d.scope_queue_manager = match value.as_str() {
+                        "ALL" => false,
+                        "QMGR" => true,
+                        _ => return Err(bad()),
+                    }
+                }
+                "SUBLEVEL" => {
+                    d.level = value
+                        .parse()
+                        .ok()
+                        .filter(|level| *level <= SUBSCRIPTION_LEVEL_MAX)
+                        .ok_or_else(bad)?
+                }
                 _ => return Err(unknown(image.object_type, key)),
             }
         }
@@ -406,6 +466,8 @@ mod tests {
             expiry: EXPIRY_UNLIMITED,
             expires_at_ms: 0,
             durable: true,
+            scope_queue_manager: false,
+            level: SUBSCRIPTION_LEVEL_DEFAULT,
         }
     }
 
@@ -420,11 +482,12 @@ mod tests {
         );
         definition.publication_priority = 4;
         definition.wildcard_scheme = WildcardScheme::Character;
-        definition.publications_on_request = true;
         definition.publication_accounting_token = [0x3C; 32];
         definition.publication_application_id = "Ledger".into();
-        definition.publication_properties = PublicationProperties::None;
+        definition.publication_properties = PublicationProperties::Rfh2;
         definition.set_expiry(600, 1_000);
+        definition.scope_queue_manager = true;
+        definition.level = 7;
         assert_eq!(definition.expires_at_ms, 61_000);
         assert!(!definition.expired(60_999) && definition.expired(61_000));
         let image = ObjectDefinition::Subscription(definition.clone()).encode();
@@ -432,6 +495,17 @@ mod tests {
             ObjectDefinition::decode(&image).unwrap(),
             ObjectDefinition::Subscription(definition.clone())
         );
+        definition.publications_on_request = true;
+        assert!(definition.validate().is_err(), "REQONLY(YES) at SUBLEVEL 7");
+        definition.level = 1;
+        let image = ObjectDefinition::Subscription(definition.clone()).encode();
+        assert_eq!(
+            ObjectDefinition::decode(&image).unwrap(),
+            ObjectDefinition::Subscription(definition.clone())
+        );
+        definition.level = 10;
+        assert!(definition.validate().is_err());
+        definition.level = 0;
         definition.publication_priority = 10;
         assert!(definition.validate().is_err());
         definition.publication_priority = 0;

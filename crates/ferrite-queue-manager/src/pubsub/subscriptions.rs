@@ -12,10 +12,16 @@
 //! A publication's subscribers are the subscriptions whose topic string selects its topic
 //! string in their wildcard scheme and that no WILDCARD(BLOCK) node keeps from it, but those
 //! that take publications on request only (MQSO_PUBLICATIONS_ON_REQUEST, REQONLY(YES)) and
-//! those whose EXPIRY has run out.
+//! those whose EXPIRY has run out; of those, [`intercepted`] keeps the ones at the highest
+//! SUBLEVEL not above the publication's PubLevel.
+//!
+//! A subscription whose EXPIRY has run out is removed ([`QueueManager::remove_expired_subscriptions`],
+//! from the queue manager's timer), its stored record and a durable managed one's queue with
+//! it, once no handle has it open.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use ferrite_constants::reason;
 use ferrite_storage::error::{StorageError, StorageResult};
@@ -34,6 +40,50 @@ pub const SUBSCRIPTIONS_MAX: usize = 1_000_000;
 #[derive(Debug, Default)]
 pub struct SubscriptionRegistry {
     state: Mutex<RegistryState>,
+    /// When the next subscription expires, milliseconds since 1970 (0: not known yet, scan;
+    /// `u64::MAX`: none will).
+    next_expiry_ms: AtomicU64,
+    /// Bumped after every change to the set of subscriptions (define, replace, delete).
+    generation: AtomicU64,
+    /// Every subscription as of a generation, shared by the publications made while it is
+    /// current: a publish reads it without copying one subscription.
+    snapshot: std::sync::RwLock<Option<(u64, SubscriptionSnapshot)>>,
+}
+
+/// Every subscription at one moment, shared ([`QueueManager::subscription_snapshot`]).
+pub type SubscriptionSnapshot = Arc<[Arc<SubscriptionDefinition>]>;
+
+/// How long an expired subscription that a handle still has open waits before the timer
+/// looks at it again.
+pub const EXPIRED_IN_USE_RETRY_MS: u64 = 1_000;
+
+/// The publication level of MQPUT and MQPUT1 (MQPMO_DEFAULT's PubLevel).
+pub const PUBLICATION_LEVEL_DEFAULT: u8 = 9;
+/// The publication level of a retained publication sent to a new subscription or on
+/// MQSUBRQ: MQ republishes retained publications at PubLevel 1.
+pub const RETAINED_PUBLICATION_LEVEL: u8 = 1;
+
+/// Of a publication's subscribers, those it reaches at PubLevel `publication_level`: the
+/// ones whose SUBLEVEL is the highest of theirs not above it (subscribers at a higher level
+/// intercept it from those below).
+pub fn intercepted(
+    mut subscribers: Vec<Arc<SubscriptionDefinition>>,
+    publication_level: u8,
+) -> Vec<Arc<SubscriptionDefinition>> {
+    let highest = subscribers
+        .iter()
+        .map(|subscription| subscription.level)
+        .filter(|level| *level <= publication_level)
+        .max();
+    match highest {
+        // The usual case, every subscriber at SUBLEVEL(1) and PubLevel 9: nothing to drop.
+        Some(highest) if subscribers.iter().all(|s| s.level == highest) => subscribers,
+        Some(highest) => {
+            subscribers.retain(|subscription| subscription.level == highest);
+            subscribers
+        }
+        None => Vec::new(),
+    }
 }
 
 #[derive(Debug, Default)]
@@ -156,17 +206,27 @@ impl QueueManager {
                 format!("the queue manager holds {SUBSCRIPTIONS_MAX} subscriptions already"),
             ));
         }
+        let expires_at_ms = subscription.expires_at_ms;
         if subscription.durable {
-            return self.define_object(ObjectDefinition::Subscription(subscription), replace);
+            self.define_object(ObjectDefinition::Subscription(subscription), replace)?;
+        } else {
+            let mut state = self.subscription_registry().state.lock().unwrap();
+            // Checked again under the lock: a concurrent MQSUB may have made it meanwhile.
+            if !replace && state.nondurable.contains_key(&subscription.name) {
+                return Err(already_exists(&subscription.name));
+            }
+            state
+                .nondurable
+                .insert(subscription.name.clone(), subscription);
         }
-        let mut state = self.subscription_registry().state.lock().unwrap();
-        // Checked again under the lock: a concurrent MQSUB may have made it meanwhile.
-        if !replace && state.nondurable.contains_key(&subscription.name) {
-            return Err(already_exists(&subscription.name));
+        self.subscriptions_changed();
+        // After the definition is in place: a scan that set the next expiry before it may not
+        // have seen it, and this lowers it again.
+        if expires_at_ms != 0 {
+            self.subscription_registry()
+                .next_expiry_ms
+                .fetch_min(expires_at_ms, Ordering::SeqCst);
         }
-        state
-            .nondurable
-            .insert(subscription.name.clone(), subscription);
         Ok(())
     }
 
@@ -181,7 +241,53 @@ impl QueueManager {
             let mut state = self.subscription_registry().state.lock().unwrap();
             state.nondurable.remove(name);
         }
+        self.subscriptions_changed();
         Ok(existing)
+    }
+
+    /// Remove every subscription whose EXPIRY has run out by `now_ms` and that no handle has
+    /// open (a durable one's stored record, and a durable managed one's queue, go with it), as
+    /// MQ removes expired subscriptions. Costs one comparison until the next one expires.
+    /// Returns the names removed.
+    pub fn remove_expired_subscriptions(&self, now_ms: u64) -> StorageResult<Vec<String>> {
+        let registry = self.subscription_registry();
+        if now_ms < registry.next_expiry_ms.load(Ordering::Relaxed) {
+            return Ok(Vec::new());
+        }
+        // Anything defined from here on lowers it again.
+        registry.next_expiry_ms.store(u64::MAX, Ordering::SeqCst);
+        let mut removed = Vec::new();
+        let mut next_ms = u64::MAX;
+        for subscription in self.subscriptions() {
+            if !subscription.expired(now_ms) {
+                if subscription.expires_at_ms != 0 {
+                    next_ms = next_ms.min(subscription.expires_at_ms);
+                }
+                continue;
+            }
+            if self.subscription_in_use(&subscription.name) {
+                next_ms = next_ms.min(now_ms + EXPIRED_IN_USE_RETRY_MS);
+                continue;
+            }
+            match self.delete_subscription(&subscription.name) {
+                Ok(gone) => {
+                    if gone.managed && gone.durable {
+                        let _ = self.delete_queue(&gone.destination, true);
+                    }
+                    removed.push(gone.name);
+                }
+                // Removed meanwhile by a command or an MQSUB of its name.
+                Err(error) if error.reason_code() == reason::MQRC_NO_SUBSCRIPTION => {}
+                Err(error) => {
+                    registry.next_expiry_ms.fetch_min(now_ms, Ordering::Relaxed);
+                    return Err(error);
+                }
+            }
+        }
+        registry
+            .next_expiry_ms
+            .fetch_min(next_ms, Ordering::Relaxed);
+        Ok(removed)
     }
 
     fn subscription_count(&self) -> usize {
@@ -222,16 +328,50 @@ impl QueueManager {
         state.in_use.get(name).copied()
     }
 
+    /// A subscription was made, changed or removed: the next snapshot is taken afresh.
+    fn subscriptions_changed(&self) {
+        self.subscription_registry()
+            .generation
+            .fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Every subscription, shared: the snapshot of the current generation, taken once per
+    /// change rather than once per publication. A snapshot taken while a change was made is
+    /// kept only for the generation it began in, so it is never mistaken for a later one.
+    pub fn subscription_snapshot(&self) -> SubscriptionSnapshot {
+        let registry = self.subscription_registry();
+        let generation = registry.generation.load(Ordering::SeqCst);
+        if let Some((taken, snapshot)) = registry.snapshot.read().unwrap().as_ref() {
+            if *taken == generation {
+                return snapshot.clone();
+            }
+        }
+        let snapshot: SubscriptionSnapshot =
+            self.subscriptions().into_iter().map(Arc::new).collect();
+        let mut cached = registry.snapshot.write().unwrap();
+        let newer = cached
+            .as_ref()
+            .is_some_and(|(taken, _)| *taken > generation);
+        if !newer {
+            *cached = Some((generation, snapshot.clone()));
+        }
+        snapshot
+    }
+
     /// The subscriptions a publication on `topic_string` goes to.
-    pub fn subscribers(&self, tree: &TopicTree, topic_string: &str) -> Vec<SubscriptionDefinition> {
+    pub fn subscribers(
+        &self,
+        tree: &TopicTree,
+        topic_string: &str,
+    ) -> Vec<Arc<SubscriptionDefinition>> {
         let blocking: Vec<&str> = tree
             .ancestors(topic_string)
             .filter(|node| node.wildcard_block)
             .map(|node| node.topic_string.as_str())
             .collect();
         let now_ms = crate::now_ms();
-        self.subscriptions()
-            .into_iter()
+        self.subscription_snapshot()
+            .iter()
             .filter(|subscription| {
                 if subscription.publications_on_request || subscription.expired(now_ms) {
                     return false;
@@ -244,6 +384,7 @@ impl QueueManager {
                             .iter()
                             .any(|blocked| blocked_by(scheme, pattern, blocked)))
             })
+            .cloned()
             .collect()
     }
 }

@@ -312,6 +312,9 @@ pub struct QueueManager {
     /// read on the put/get path without the object store's lock.
     max_uncommitted_messages: AtomicU32,
     expiry_interval_seconds: AtomicU32,
+    /// PSMODE(DISABLED): MQOPEN of topics, MQSUB and publishing fail with
+    /// MQRC_PUBSUB_INHIBITED (read on the publish path without the object store's lock).
+    publish_subscribe_inhibited: std::sync::atomic::AtomicBool,
     /// The AUTHINFO in force for connection authentication (security/connection_authentication.rs).
     pub(crate) connection_authentication: RwLock<ConnectionAuthentication>,
     /// Serialises SET CHLAUTH's read-modify-write of a record (security/channel_authentication.rs).
@@ -531,6 +534,7 @@ impl QueueManager {
             definitions: RwLock::new(BTreeMap::new()),
             max_uncommitted_messages,
             expiry_interval_seconds,
+            publish_subscribe_inhibited: Default::default(),
             object_locations: Mutex::new(HashMap::new()),
             object_times: Mutex::new(HashMap::new()),
             next_message_sequence: AtomicU64::new(1),
@@ -1019,6 +1023,10 @@ impl QueueManager {
                 .store(attributes.max_uncommitted_messages, Ordering::Relaxed);
             self.expiry_interval_seconds
                 .store(attributes.expiry_interval, Ordering::Relaxed);
+            self.publish_subscribe_inhibited.store(
+                attributes.publish_subscribe_mode == "DISABLED",
+                Ordering::Relaxed,
+            );
             self.note_queue_manager_accounting(&attributes.accounting_queue);
         }
     }
@@ -1026,6 +1034,12 @@ impl QueueManager {
     /// MAXUMSGS in force.
     pub fn max_uncommitted_messages(&self) -> u32 {
         self.max_uncommitted_messages.load(Ordering::Relaxed)
+    }
+
+    /// Whether PSMODE is DISABLED: the MQI's publish/subscribe calls fail with
+    /// MQRC_PUBSUB_INHIBITED.
+    pub fn publish_subscribe_inhibited(&self) -> bool {
+        self.publish_subscribe_inhibited.load(Ordering::Relaxed)
     }
 
     /// EXPRYINT in force, seconds (0 = no scan).
@@ -2331,6 +2345,12 @@ impl QueueManager {
                                 queue_manager.name
                             ));
                         }
+                    }
+                    if let Err(error) = queue_manager.remove_expired_subscriptions(now_ms()) {
+                        queue_manager.say(&format!(
+                            "CSQE001E {} SUBSCRIPTION EXPIRY FAILED: {error}",
+                            queue_manager.name
+                        ));
                     }
                     if let Some(observer) = queue_manager.timer_observer.get() {
                         observer(&queue_manager);

@@ -52,6 +52,21 @@ pub enum MqiCounter {
     NonPersistentBrowseBytes,
     PersistentGetBytes,
     PersistentBrowseBytes,
+    // Publish/subscribe (MQ distributed's STATMQI pub/sub fields).
+    SubscribeDurableCreate,
+    SubscribeDurableAlter,
+    SubscribeDurableResume,
+    SubscribeNonDurableCreate,
+    SubscribeNonDurableAlter,
+    SubscribeNonDurableResume,
+    SubscribeFailed,
+    UnsubscribeDurable,
+    UnsubscribeNonDurable,
+    PersistentTopicPuts,
+    NonPersistentTopicPuts,
+    TopicPutFailed,
+    PersistentPublished,
+    NonPersistentPublished,
 }
 
 /// Every counter with its name in the statistics records: MQSMF's and mq-smf-csv's QMST names
@@ -97,10 +112,24 @@ pub const MQI_COUNTERS: [(MqiCounter, &str); MQI_COUNTER_COUNT] = [
     (MqiCounter::NonPersistentBrowseBytes, "NonPersBrowseBytes"),
     (MqiCounter::PersistentGetBytes, "PersGetBytes"),
     (MqiCounter::PersistentBrowseBytes, "PersBrowseBytes"),
+    (MqiCounter::SubscribeDurableCreate, "Sub_Dur_Create"),
+    (MqiCounter::SubscribeDurableAlter, "Sub_Dur_Alter"),
+    (MqiCounter::SubscribeDurableResume, "Sub_Dur_Resume"),
+    (MqiCounter::SubscribeNonDurableCreate, "Sub_NDur_Create"),
+    (MqiCounter::SubscribeNonDurableAlter, "Sub_NDur_Alter"),
+    (MqiCounter::SubscribeNonDurableResume, "Sub_NDur_Resume"),
+    (MqiCounter::SubscribeFailed, "Sub_Failed"),
+    (MqiCounter::UnsubscribeDurable, "Unsub_Dur"),
+    (MqiCounter::UnsubscribeNonDurable, "Unsub_NDur"),
+    (MqiCounter::PersistentTopicPuts, "PersTopicPuts"),
+    (MqiCounter::NonPersistentTopicPuts, "NonPersTopicPuts"),
+    (MqiCounter::TopicPutFailed, "TopicPut_Failed"),
+    (MqiCounter::PersistentPublished, "PersPublished"),
+    (MqiCounter::NonPersistentPublished, "NonPersPublished"),
 ];
 
 /// How many counters there are.
-pub const MQI_COUNTER_COUNT: usize = 38;
+pub const MQI_COUNTER_COUNT: usize = 52;
 
 /// The live counters of one connection (or the totals of ended ones).
 #[derive(Debug)]

@@ -100,6 +100,7 @@ fn mqsd(request: &SubscribeRequest<'_>) -> MqResult<Mqsd> {
         sub_correl_id: sd.sub_correl_id,
         selection_string: text(&sd.selection_string, MQRC_SELECTION_STRING_ERROR)?,
         res_object_string: String::new(),
+        sub_level: sd.sub_level,
     })
 }
 
@@ -113,6 +114,7 @@ fn spbo(
     let mut sd = request.sd.clone();
     if let Some(mqsd) = mqsd {
         sd.sub_correl_id = mqsd.sub_correl_id;
+        sd.sub_level = mqsd.sub_level;
     }
     for value in [
         &mut sd.object_string,
