@@ -256,21 +256,21 @@ fn a_disconnect_with_logged_work_commits_it_without_holding_a_thread() {
         "the implicit commit's force reaches the log's sync"
     );
     // The log's writer is held: the MQDISC waits for its commit on no thread. The only
-    // adapter serves an MQOPEN meanwhile, and the unit's message is not seen yet.
-    open_elsewhere(&listener)
-        .recv_timeout(BOUND)
+    // adapter serves an MQOPEN meanwhile, and the unit's message is not seen yet. (The gate
+    // opens before the assertions: a failure must not leave the log held.)
+    let opened = open_elsewhere(&listener).recv_timeout(BOUND);
+    let answered_early = disconnected.try_recv().is_ok();
+    let seen_early = get_no_wait(&mut watcher, input);
+    gate.open();
+    opened
         .expect("an MQOPEN is served while an MQDISC's commit waits for the log")
         .unwrap();
     assert!(
-        disconnected.try_recv().is_err(),
+        !answered_early,
         "MQDISC answered while its commit record is not durable"
     );
-    assert_eq!(
-        ferrite_test_kit::reason(get_no_wait(&mut watcher, input)),
-        MQRC_NO_MSG_AVAILABLE
-    );
+    assert_eq!(ferrite_test_kit::reason(seen_early), MQRC_NO_MSG_AVAILABLE);
 
-    gate.open();
     disconnected
         .recv_timeout(BOUND)
         .expect("MQDISC answered once the log is durable")
@@ -307,18 +307,19 @@ fn a_backout_of_logged_work_is_answered_on_the_dispatcher_while_the_log_is_held(
         let result = backer.backout();
         let _ = sender.send((result, backer));
     });
-    let (result, _backer) = backed_out
-        .recv_timeout(BOUND)
-        .expect("MQBACK of logged work answered while the log's sync is held");
+    let backout = backed_out.recv_timeout(BOUND);
+    let runs_after_backout = listener.chinit.adapter_runs();
+    let committed_early = committed.try_recv().is_ok();
+    // Opened before the assertions: a failure must not leave the log held.
+    gate.open();
+    let (result, _backer) =
+        backout.expect("MQBACK of logged work answered while the log's sync is held");
     result.unwrap();
     assert_eq!(
-        listener.chinit.adapter_runs(),
-        adapter_runs,
+        runs_after_backout, adapter_runs,
         "MQBACK ran on the dispatcher"
     );
-    assert!(committed.try_recv().is_err());
-
-    gate.open();
+    assert!(!committed_early, "MQCMIT answered before the log's sync");
     let (result, _committer) = committed
         .recv_timeout(BOUND)
         .expect("MQCMIT answered once the log is durable");
