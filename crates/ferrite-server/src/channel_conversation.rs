@@ -11,12 +11,15 @@
 //! its socket's output drained) and when it ends. Its flows are served in order, one at a
 //! time; while an MQGET waits, later flows wait behind it (a client sends nothing else on a
 //! conversation during a call). On a dispatcher, a flow that may wait (MQCONN, MQOPEN, a
-//! backout of persistent work: see `waits_off_the_dispatcher` and
+//! persistent put outside syncpoint: see `waits_off_the_dispatcher` and
 //! `MqiSession::call`'s `may_wait`) is not served: the conversation moves to the adapters'
-//! run queue with that flow first.
+//! run queue with that flow first. An MQBACK runs where it is read: a backout logs its record
+//! without forcing it.
 //!
 //! ## A commit without a thread
-//! An MQCMIT is logged wherever it is read, and not waited for: the conversation keeps the
+//! An MQCMIT (and the implicit commit of an MQDISC with logged work, which closes the handles
+//! and logs the commit first, then serves the MQDISC once it is durable) is logged wherever it
+//! is read, and not waited for: the conversation keeps the
 //! flow as its pending commit, registers a durability notice with the log, and serves no later
 //! flow. The thread that learns that the log is durable through the commit's record (the log's
 //! writer, or a forcer leading its own write) schedules the conversation: on its own list if it
@@ -124,11 +127,14 @@ struct ConversationWork {
 }
 
 /// An MQCMIT whose commit record is logged: answered once the log is durable through `end`
-/// (or failed), by the conversation, woken by the log's notice.
+/// (or failed), by the conversation, woken by the log's notice. Or the implicit commit of an
+/// MQDISC (`disconnect`): once it is durable the MQDISC flow is served, with nothing left to
+/// wait for.
 struct PendingCommit {
     flow: Segment,
     reply_header: SegmentHeader,
     end: Rba,
+    disconnect: bool,
 }
 
 /// The reply to an MQCONN refused for a wrong user ID or password, sent when FAILDLAY is over;
@@ -427,6 +433,16 @@ impl Conversation {
     /// Serves one flow from the client, unless this thread must not wait and the flow may
     /// ([`Served::MustWait`]).
     fn serve(self: &Arc<Self>, work: &mut ConversationWork, flow: Segment) -> Result<Served, End> {
+        let flow = if flow.header.segment_type == SegmentType::MqDisc
+            && work.session.unit_of_work_is_logged()
+        {
+            match self.start_disconnect_commit(work, flow) {
+                Some(flow) => flow,
+                None => return Ok(Served::Done),
+            }
+        } else {
+            flow
+        };
         if !local_work::may_wait() && waits_off_the_dispatcher(flow.header.segment_type) {
             return Ok(Served::MustWait(flow));
         }
@@ -660,10 +676,40 @@ impl Conversation {
             }
             CommitStart::Logged(end) => end,
         };
+        self.await_commit(work, flow, reply_header, end, false);
+        Ok(())
+    }
+
+    /// MQDISC of a unit of work that logged: its commit is logged here and the MQDISC served
+    /// once it is durable (by then it waits for nothing: MQ's implicit commit without a thread
+    /// waiting for the log). Returns the flow back when there is nothing to wait for.
+    fn start_disconnect_commit(
+        self: &Arc<Self>,
+        work: &mut ConversationWork,
+        flow: Segment,
+    ) -> Option<Segment> {
+        let Some(end) = work.session.disconnect_commit_logged() else {
+            return Some(flow);
+        };
+        let reply_header = reply_header(&flow.header, SegmentType::MqDiscReply);
+        self.await_commit(work, flow, reply_header, end, true);
+        None
+    }
+
+    /// Keeps `flow`'s commit, logged through `end`, pending, and asks the log for its notice.
+    fn await_commit(
+        self: &Arc<Self>,
+        work: &mut ConversationWork,
+        flow: Segment,
+        reply_header: SegmentHeader,
+        end: Rba,
+        disconnect: bool,
+    ) {
         work.pending_commit = Some(PendingCommit {
             flow,
             reply_header,
             end,
+            disconnect,
         });
         let conversation = self.clone();
         let notice: DurableNotice = Box::new(move || conversation.commit_answered());
@@ -671,7 +717,6 @@ impl Conversation {
         if let Some(notice) = work.session.notify_when_durable(end, notice) {
             drop(notice);
         }
-        Ok(())
     }
 
     /// The log's notice: the force a pending commit waits for is over. Called by the thread
@@ -702,6 +747,12 @@ impl Conversation {
             return Ok(false);
         };
         let pending = work.pending_commit.take().expect("a pending commit");
+        if pending.disconnect {
+            // The MQDISC itself is served next, its unit of work committed.
+            work.session.disconnect_commit_durable(pending.end, forced);
+            self.state.lock().unwrap().inbox.push_front(pending.flow);
+            return Ok(true);
+        }
         let payload = work
             .session
             .commit_durable(
@@ -725,6 +776,10 @@ impl Conversation {
             return true;
         };
         let pending = work.pending_commit.take().expect("a pending commit");
+        if pending.disconnect {
+            work.session.disconnect_commit_durable(pending.end, forced);
+            return false;
+        }
         let _ = work.session.commit_durable(
             &pending.flow,
             pending.reply_header.header_length(),

@@ -4,10 +4,11 @@
 //! arrives, decodes segments and reassembles flows, answers heartbeats, negotiates, starts and
 //! ends conversations itself ([`crate::channel::Channel`]) and hands every other flow to its
 //! conversation, which it then runs itself ([`crate::local_work`]): an MQI call that will not
-//! wait is made on the dispatcher; one that may (MQCONN, MQOPEN, a backout waiting for the log)
-//! goes to an adapter. An MQCMIT is logged on the dispatcher, which goes on without waiting for
-//! the log: the log's writer hands the conversation back ([`Completions`]) once the commit is
-//! durable, and the dispatcher answers it. It writes what a slow reader left waiting when the
+//! wait is made on the dispatcher; one that may (MQCONN, MQOPEN, a persistent put outside
+//! syncpoint, which forces the log) goes to an adapter. An MQCMIT (or an MQDISC's implicit
+//! commit) is logged on the dispatcher, which goes on without waiting for the log: the log's
+//! writer hands the conversation back ([`Completions`]) once the commit is durable, and the
+//! dispatcher answers it. It writes what a slow reader left waiting when the
 //! socket becomes writable, and every [`DISPATCHER_TICK`] looks at each socket's timers
 //! (handshake timeout, heartbeats, DISCINT, write timeout, STOP CHANNEL).
 //!

@@ -28,7 +28,7 @@ pub const LOCAL_RUNS_PER_TURN_MAX: usize = 256;
 pub(crate) enum Place {
     /// Owns sockets: must never wait (for the log, a lock held across I/O, a timer).
     Dispatcher,
-    /// Runs calls that may wait (MQCONN, a backout waiting for the log).
+    /// Runs calls that may wait (MQCONN, a persistent put outside syncpoint forcing the log).
     Adapter,
 }
 

@@ -304,13 +304,37 @@ impl MqiSession {
         self.queue_manager.log().notify_when_durable(end, notice)
     }
 
+    /// Whether the connection's unit of work has logged: its commit waits for the log.
+    pub fn unit_of_work_is_logged(&self) -> bool {
+        self.connection
+            .as_ref()
+            .is_some_and(Connection::unit_of_work_is_logged)
+    }
+
+    /// The handles an MQDISC closes and the commit it makes, logged without waiting for the
+    /// log ([`Connection::disconnect_commit_logged`]): the RBA that must be durable before
+    /// [`MqiSession::disconnect_commit_durable`] completes the commit; the MQDISC flow is then
+    /// served, with nothing left to wait for. `None`: nothing to wait for.
+    pub fn disconnect_commit_logged(&mut self) -> Option<Rba> {
+        self.connection.as_mut()?.disconnect_commit_logged()
+    }
+
+    /// Completes the commit [`MqiSession::disconnect_commit_logged`] logged through `end`.
+    pub fn disconnect_commit_durable(&mut self, end: Rba, forced: StorageResult<()>) {
+        if let Some(connection) = self.connection.as_mut() {
+            connection.disconnect_commit_durable(end, forced);
+        }
+    }
+
     /// How the force through `end` ended, `None` while it is still to be written.
     pub fn durable_outcome(&self, end: Rba) -> Option<StorageResult<()>> {
         self.queue_manager.log().durable_outcome(end)
     }
 
     /// Whether serving `body` may wait for the log to be forced: a put of an MQPER_PERSISTENT
-    /// message outside syncpoint, a commit or backout of a unit of work that logged.
+    /// message outside syncpoint, a commit of a unit of work that logged. A backout logs its
+    /// record without forcing it (a unit whose backout record is lost is backed out by
+    /// restart), so it never waits for the log.
     ///
     /// Two calls force the log without being told here, and are made wherever they come: a
     /// get outside syncpoint that finds a persistent message (which message it finds is not
@@ -324,7 +348,7 @@ impl MqiSession {
         match (segment_type, body) {
             (_, ApiBody::Put(put)) => persistent_outside_syncpoint(&put.md, &put.pmo),
             (_, ApiBody::Put1(put1)) => persistent_outside_syncpoint(&put1.md, &put1.pmo),
-            (SegmentType::MqCmit | SegmentType::MqBack, _) => self
+            (SegmentType::MqCmit, _) => self
                 .connection
                 .as_ref()
                 .is_some_and(|connection| connection.unit_of_work_is_logged()),

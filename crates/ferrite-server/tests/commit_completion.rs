@@ -1,7 +1,8 @@
 //! MQCMIT over a client channel without a thread waiting for the log: the commit is logged,
 //! the conversation registers for the log's notice and gives its thread back; the reply goes
-//! out once the log is durable through the commit's record. The active logs' syncs are held
-//! (or failed) at a gate ([`ferrite_test_kit::gated_log`]) to show what happens meanwhile.
+//! out once the log is durable through the commit's record. The same for MQDISC's implicit
+//! commit; MQBACK never waits for the log. The active logs' syncs are held (or failed) at a
+//! gate ([`ferrite_test_kit::gated_log`]) to show what happens meanwhile.
 
 mod support;
 
@@ -221,4 +222,111 @@ fn many_conversations_committing_at_once_all_complete() {
         .collect();
     expected.sort();
     assert_eq!(seen, expected);
+}
+
+/// MQOPEN (which runs on the channel initiator's only adapter) from a new connection, on a
+/// thread of its own: its outcome comes on the channel.
+fn open_elsewhere(listener: &Listener) -> mpsc::Receiver<MqResult<()>> {
+    let (sender, receiver) = mpsc::channel();
+    let mut other = listener.connect_app();
+    std::thread::spawn(move || {
+        let result = other.open(&mut Mqod::queue("Q1"), MQOO_INQUIRE).map(|_| ());
+        let _ = sender.send(result);
+    });
+    receiver
+}
+
+#[test]
+fn a_disconnect_with_logged_work_commits_it_without_holding_a_thread() {
+    let gate = GatedLogFileSystem::new();
+    let listener = start(&gate, 1);
+    let mut disconnecting = listener.connect_app();
+    let output = open(&mut disconnecting, MQOO_OUTPUT);
+    put_persistent(&mut disconnecting, output, b"committed by MQDISC");
+    let mut watcher = listener.connect_app();
+    let input = open(&mut watcher, MQOO_INPUT_SHARED);
+
+    gate.close();
+    let (sender, disconnected) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(disconnecting.disconnect());
+    });
+    assert!(
+        gate.wait_until_held(BOUND),
+        "the implicit commit's force reaches the log's sync"
+    );
+    // The log's writer is held: the MQDISC waits for its commit on no thread. The only
+    // adapter serves an MQOPEN meanwhile, and the unit's message is not seen yet. (The gate
+    // opens before the assertions: a failure must not leave the log held.)
+    let opened = open_elsewhere(&listener).recv_timeout(BOUND);
+    let answered_early = disconnected.try_recv().is_ok();
+    let seen_early = get_no_wait(&mut watcher, input);
+    gate.open();
+    opened
+        .expect("an MQOPEN is served while an MQDISC's commit waits for the log")
+        .unwrap();
+    assert!(
+        !answered_early,
+        "MQDISC answered while its commit record is not durable"
+    );
+    assert_eq!(ferrite_test_kit::reason(seen_early), MQRC_NO_MSG_AVAILABLE);
+
+    disconnected
+        .recv_timeout(BOUND)
+        .expect("MQDISC answered once the log is durable")
+        .unwrap();
+    assert_eq!(
+        get_no_wait(&mut watcher, input).unwrap(),
+        b"committed by MQDISC"
+    );
+}
+
+#[test]
+fn a_backout_of_logged_work_is_answered_on_the_dispatcher_while_the_log_is_held() {
+    let gate = GatedLogFileSystem::new();
+    let listener = start(&gate, 1);
+    let mut committer = listener.connect_app();
+    let output = open(&mut committer, MQOO_OUTPUT);
+    put_persistent(&mut committer, output, b"committed");
+    let mut backer = listener.connect_app();
+    let backer_output = open(&mut backer, MQOO_OUTPUT);
+    put_persistent(&mut backer, backer_output, b"backed out");
+    let mut watcher = listener.connect_app();
+    let input = open(&mut watcher, MQOO_INPUT_SHARED);
+    let adapter_runs = listener.chinit.adapter_runs();
+
+    // The log's writer held in its sync by another conversation's commit.
+    gate.close();
+    let committed = commit_on_a_thread(committer);
+    assert!(
+        gate.wait_until_held(BOUND),
+        "the commit's force reaches the log's sync"
+    );
+    let (sender, backed_out) = mpsc::channel();
+    std::thread::spawn(move || {
+        let result = backer.backout();
+        let _ = sender.send((result, backer));
+    });
+    let backout = backed_out.recv_timeout(BOUND);
+    let runs_after_backout = listener.chinit.adapter_runs();
+    let committed_early = committed.try_recv().is_ok();
+    // Opened before the assertions: a failure must not leave the log held.
+    gate.open();
+    let (result, _backer) =
+        backout.expect("MQBACK of logged work answered while the log's sync is held");
+    result.unwrap();
+    assert_eq!(
+        runs_after_backout, adapter_runs,
+        "MQBACK ran on the dispatcher"
+    );
+    assert!(!committed_early, "MQCMIT answered before the log's sync");
+    let (result, _committer) = committed
+        .recv_timeout(BOUND)
+        .expect("MQCMIT answered once the log is durable");
+    result.unwrap();
+    assert_eq!(get_no_wait(&mut watcher, input).unwrap(), b"committed");
+    assert_eq!(
+        ferrite_test_kit::reason(get_no_wait(&mut watcher, input)),
+        MQRC_NO_MSG_AVAILABLE
+    );
 }

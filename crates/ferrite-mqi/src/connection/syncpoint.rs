@@ -134,6 +134,40 @@ impl Connection {
         result.map_err(MqError::from)
     }
 
+    /// The first half of an MQDISC for a caller that must not wait for the log: closes every
+    /// handle and logs the unit of work's commit, as [`Connection::disconnect`] does, and
+    /// returns the RBA that must be durable before [`Connection::disconnect_commit_durable`]
+    /// completes the commit. [`Connection::disconnect`] then finds nothing left to commit.
+    /// `None`: nothing to wait for, the commit complete already; or a unit on shared queues,
+    /// a stopping queue manager or a failed commit, all left to [`Connection::disconnect`].
+    pub fn disconnect_commit_logged(&mut self) -> Option<Rba> {
+        if self.shared_unit_active() || self.queue_manager.is_stopping() {
+            return None;
+        }
+        self.close_all();
+        match self.queue_manager.commit_logged(&mut self.unit) {
+            Ok(Some(end)) => Some(end),
+            Ok(None) => {
+                self.disconnect_commit_durable(Rba(0), Ok(()));
+                None
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// Completes the commit [`Connection::disconnect_commit_logged`] logged through `end`,
+    /// `forced` being how the log's force through it ended. A failed commit leaves the unit of
+    /// work as it was: [`Connection::disconnect`] backs it out and reports the failure.
+    pub fn disconnect_commit_durable(&mut self, end: Rba, forced: StorageResult<()>) {
+        if self
+            .queue_manager
+            .commit_durable(&mut self.unit, end, forced)
+            .is_ok()
+        {
+            self.arrivals.resolved(&self.queue_manager, true);
+        }
+    }
+
     /// Back the unit of work out, with the trigger hooks: the trigger messages it held, and
     /// the conditions on the queues its gets return messages to.
     pub(super) fn backout_unit(&mut self) -> Result<(), ferrite_storage::StorageError> {
