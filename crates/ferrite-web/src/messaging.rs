@@ -11,16 +11,24 @@
 //!
 //! | header | MQMD | values |
 //! |---|---|---|
-//! | ibm-mq-md-messageId | MsgId | 48 hexadecimal digits (response) |
-//! | ibm-mq-md-correlationId | CorrelId | 48 hexadecimal digits |
+//! | ibm-mq-md-messageId | MsgId | `ID:` and 48 hexadecimal digits (response) |
+//! | ibm-mq-md-correlationId | CorrelId | `ID:` and 48 hexadecimal digits, or an application-specific ID |
 //! | ibm-mq-md-persistence | Persistence | `persistent`, `nonPersistent` (default: the queue's DEFPSIST) |
 //! | ibm-mq-md-expiry | Expiry | `unlimited` or milliseconds (MQ keeps tenths of a second) |
 //! | ibm-mq-md-replyTo | ReplyToQ, ReplyToQMgr | `queue` or `queue@qmgr` |
-//! | ibm-mq-md-priority | Priority | 0-9 (response) |
+//! | ibm-mq-md-priority | Priority | 0-9 (default: the queue's DEFPRTY) |
 //!
 //! A `text/plain` (or other text, JSON or XML) body is put with Format MQSTR and CCSID 1208,
 //! `application/octet-stream` with Format MQFMT_NONE; a got message of Format MQSTR comes back
 //! as `text/plain;charset=utf-8`, any other as `application/octet-stream`.
+//!
+//! Identifiers take REST API v3's form, in headers, query parameters and the messagelist
+//! alike: `ID:` and the 24 bytes as 48 hexadecimal digits. A correlation ID without the
+//! prefix is application-specific, as a JMSCorrelationID string is: its UTF-8 bytes, at most
+//! 24, padded with nulls, are the CorrelId (IBM MQ's classes for JMS put the first 24 bytes
+//! there too, and the whole string in an MQRFH2 `jms` folder, which Ferrite does not write,
+//! so a longer one is refused with 2207 rather than cut). A CorrelId always comes back in the
+//! `ID:` form.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -51,6 +59,10 @@ pub const MESSAGE_BYTES_MAX: usize = 104_857_600;
 const CCSID_UTF8: i32 = 1208;
 /// MQ's identifiers (MsgId, CorrelId) are 24 bytes.
 const IDENTIFIER_BYTES: usize = 24;
+/// REST API v3's prefix of an identifier given as hexadecimal digits.
+pub const IDENTIFIER_PREFIX: &str = "ID:";
+/// MQ's highest message priority (MaxPriority).
+const PRIORITY_MAX: i32 = 9;
 /// The most messages one messagelist request returns (and its default `limit`).
 pub const MESSAGE_LIST_LENGTH_MAX: usize = 1_000;
 /// The bytes of each message a messagelist browses for its `dataPreview`.
@@ -143,8 +155,8 @@ fn put_out_of_syncpoint(
 fn created(md: &Mqmd) -> Response {
     let mut response = StatusCode::CREATED.into_response();
     let headers = response.headers_mut();
-    headers.insert("ibm-mq-md-messageId", hex_header(&md.msg_id));
-    headers.insert("ibm-mq-md-correlationId", hex_header(&md.correl_id));
+    headers.insert("ibm-mq-md-messageId", identifier_header(&md.msg_id));
+    headers.insert("ibm-mq-md-correlationId", identifier_header(&md.correl_id));
     response
 }
 
@@ -226,8 +238,13 @@ fn descriptor_from_headers(headers: &HeaderMap) -> RestResult<Mqmd> {
         })?;
     }
     if let Some(value) = header(headers, "ibm-mq-md-correlationId") {
-        md.correl_id = identifier(&value).ok_or_else(|| {
+        md.correl_id = correlation_identifier(&value).ok_or_else(|| {
             RestError::invalid_header("ibm-mq-md-correlationId", &value, MQRC_CORREL_ID_ERROR)
+        })?;
+    }
+    if let Some(value) = header(headers, "ibm-mq-md-priority") {
+        md.priority = priority(&value).ok_or_else(|| {
+            RestError::invalid_header("ibm-mq-md-priority", &value, MQRC_PRIORITY_ERROR)
         })?;
     }
     if let Some(value) = header(headers, "ibm-mq-md-replyTo") {
@@ -271,12 +288,46 @@ fn identifier(text: &str) -> Option<[u8; IDENTIFIER_BYTES]> {
     Some(bytes)
 }
 
+/// `ID:` and 48 hexadecimal digits (either case) as an identifier.
+fn encoded_identifier(text: &str) -> Option<[u8; IDENTIFIER_BYTES]> {
+    identifier(text.strip_prefix(IDENTIFIER_PREFIX)?)
+}
+
+/// A correlation ID: `ID:` and 48 hexadecimal digits, or an application-specific ID of 1 to
+/// 24 bytes of UTF-8, padded with nulls.
+fn correlation_identifier(text: &str) -> Option<[u8; IDENTIFIER_BYTES]> {
+    if text.starts_with(IDENTIFIER_PREFIX) {
+        return encoded_identifier(text);
+    }
+    if text.is_empty() || text.len() > IDENTIFIER_BYTES {
+        return None;
+    }
+    let mut bytes = [0u8; IDENTIFIER_BYTES];
+    bytes[..text.len()].copy_from_slice(text.as_bytes());
+    Some(bytes)
+}
+
+/// A priority, 0 to [`PRIORITY_MAX`].
+fn priority(text: &str) -> Option<i32> {
+    text.parse::<i32>()
+        .ok()
+        .filter(|priority| (0..=PRIORITY_MAX).contains(priority))
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
-fn hex_header(bytes: &[u8]) -> HeaderValue {
-    HeaderValue::from_str(&hex(bytes)).expect("hexadecimal digits are a valid header value")
+/// An identifier in REST API v3's form: `ID:` and 48 hexadecimal digits.
+fn identifier_text(bytes: &[u8; IDENTIFIER_BYTES]) -> String {
+    let text = format!("{IDENTIFIER_PREFIX}{}", hex(bytes));
+    debug_assert_eq!(encoded_identifier(&text).as_ref(), Some(bytes));
+    text
+}
+
+fn identifier_header(bytes: &[u8; IDENTIFIER_BYTES]) -> HeaderValue {
+    HeaderValue::from_str(&identifier_text(bytes))
+        .expect("ID: and hexadecimal digits are a valid header value")
 }
 
 /// What a get or browse selects: `wait`, `messageId`, `correlationId`.
@@ -301,22 +352,34 @@ fn selection(parameters: &HashMap<String, String>) -> RestResult<Selection> {
                 )
             })?,
     };
-    let id = |key: &str, reason: i32| -> RestResult<[u8; IDENTIFIER_BYTES]> {
+    let id = |key: &str,
+              read: fn(&str) -> Option<[u8; IDENTIFIER_BYTES]>,
+              form: &str,
+              reason: i32|
+     -> RestResult<[u8; IDENTIFIER_BYTES]> {
         match parameters.get(key) {
             None => Ok([0u8; IDENTIFIER_BYTES]),
-            Some(text) => identifier(text).ok_or_else(|| {
+            Some(text) => read(text).ok_or_else(|| {
                 RestError::bad_request(
                     "MQWB0203E",
-                    format!("The {key} parameter '{text}' is not 48 hexadecimal digits."),
+                    format!("The {key} parameter '{text}' is not {form}."),
                     reason,
                 )
             }),
         }
     };
+    let encoded = "ID: and 48 hexadecimal digits";
+    let application =
+        "ID: and 48 hexadecimal digits, or an application-specific ID of 1 to 24 bytes";
     Ok(Selection {
         wait_ms,
-        message_id: id("messageId", MQRC_MSG_ID_ERROR)?,
-        correlation_id: id("correlationId", MQRC_CORREL_ID_ERROR)?,
+        message_id: id("messageId", encoded_identifier, encoded, MQRC_MSG_ID_ERROR)?,
+        correlation_id: id(
+            "correlationId",
+            correlation_identifier,
+            application,
+            MQRC_CORREL_ID_ERROR,
+        )?,
     })
 }
 
@@ -405,8 +468,8 @@ fn message_response(md: &Mqmd, data: Vec<u8>) -> Response {
     let mut response = (StatusCode::OK, data).into_response();
     let headers = response.headers_mut();
     headers.insert("content-type", HeaderValue::from_static(content_type));
-    headers.insert("ibm-mq-md-messageId", hex_header(&md.msg_id));
-    headers.insert("ibm-mq-md-correlationId", hex_header(&md.correl_id));
+    headers.insert("ibm-mq-md-messageId", identifier_header(&md.msg_id));
+    headers.insert("ibm-mq-md-correlationId", identifier_header(&md.correl_id));
     headers.insert(
         "ibm-mq-md-persistence",
         HeaderValue::from_static(persistence_text(md.persistence)),
@@ -491,8 +554,8 @@ fn preview_text(md: &Mqmd, data: &[u8]) -> String {
 /// Ferrite's `dataLength` (MQGET's DataLength) and `dataPreview` (its first bytes).
 fn summary(md: &Mqmd, data_length: usize, preview: &[u8]) -> serde_json::Value {
     let mut summary = serde_json::json!({
-        "messageId": hex(&md.msg_id),
-        "correlationId": hex(&md.correl_id),
+        "messageId": identifier_text(&md.msg_id),
+        "correlationId": identifier_text(&md.correl_id),
         "format": format_text(md),
         "persistence": persistence_text(md.persistence),
         "priority": md.priority,
@@ -613,6 +676,27 @@ mod tests {
         let id = identifier(&text[..48]).unwrap();
         assert_eq!(hex(&id), &text[..48]);
         assert!(identifier(&"zz".repeat(24)).is_none());
+        // REST API v3's forms: `ID:` and the digits; an application-specific correlation ID.
+        assert_eq!(encoded_identifier(&format!("ID:{}", &text[..48])), Some(id));
+        assert_eq!(encoded_identifier(&text[..48]), None);
+        assert_eq!(encoded_identifier("ID:12"), None);
+        assert_eq!(identifier_text(&id), format!("ID:{}", &text[..48]));
+        assert_eq!(
+            correlation_identifier(&format!("ID:{}", &text[..48])),
+            Some(id)
+        );
+        let application = correlation_identifier("order-42").unwrap();
+        assert_eq!(&application[..8], b"order-42");
+        assert_eq!(application[8..], [0u8; 16]);
+        assert!(correlation_identifier(&"x".repeat(24)).is_some());
+        assert!(correlation_identifier(&"x".repeat(25)).is_none());
+        assert!(correlation_identifier("").is_none());
+        assert!(correlation_identifier("ID:zz").is_none());
+        assert_eq!(priority("0"), Some(0));
+        assert_eq!(priority("9"), Some(9));
+        assert_eq!(priority("10"), None);
+        assert_eq!(priority("-1"), None);
+        assert_eq!(priority("high"), None);
         assert_eq!(expiry_tenths("unlimited"), Some(-1));
         assert_eq!(expiry_tenths("1500"), Some(15));
         assert_eq!(expiry_tenths("1"), Some(1));
@@ -633,7 +717,7 @@ mod tests {
         };
         md.msg_id[0] = 0xab;
         let summary = summary(&md, 300, "héllo wörld".as_bytes());
-        assert_eq!(summary["messageId"], format!("ab{}", "00".repeat(23)));
+        assert_eq!(summary["messageId"], format!("ID:ab{}", "00".repeat(23)));
         assert_eq!(summary["format"], "MQSTR");
         assert_eq!(summary["persistence"], "persistent");
         assert_eq!(summary["priority"], 7);
