@@ -17,6 +17,7 @@
 //! | ibm-mq-md-expiry | Expiry | `unlimited` or milliseconds (MQ keeps tenths of a second) |
 //! | ibm-mq-md-replyTo | ReplyToQ, ReplyToQMgr | `queue` or `queue@qmgr` |
 //! | ibm-mq-md-priority | Priority | 0-9 (default: the queue's DEFPRTY) |
+//! | ibm-mq-usr | (message properties) | `name;value;type`, ... (see [`crate::user_properties`]) |
 //!
 //! A `text/plain` (or other text, JSON or XML) body is put with Format MQSTR and CCSID 1208,
 //! `application/octet-stream` with Format MQFMT_NONE; a got message of Format MQSTR comes back
@@ -39,16 +40,21 @@ use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use ferrite_constants::format::{MQFMT_NONE, MQFMT_STRING};
 use ferrite_constants::get_options::*;
+use ferrite_constants::misc::{
+    MQCMHO_DEFAULT_VALIDATION, MQIMPO_INQ_FIRST, MQIMPO_INQ_NEXT, MQTYPE_AS_SET,
+};
 use ferrite_constants::open_options::*;
 use ferrite_constants::persistence::*;
 use ferrite_constants::put_options::*;
 use ferrite_constants::reason::*;
-use ferrite_mqi::{Connection, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::message_handles::PropertyValue;
+use ferrite_mqi::{Connection, Hmsg, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
 
 use crate::admin::check_queue_manager;
 use crate::authentication::Caller;
 use crate::errors::{RestError, RestResult};
 use crate::roles::Role;
+use crate::user_properties;
 use crate::{blocking, Web};
 
 /// The longest `wait` a get may ask for, milliseconds.
@@ -61,6 +67,8 @@ const CCSID_UTF8: i32 = 1208;
 const IDENTIFIER_BYTES: usize = 24;
 /// REST API v3's prefix of an identifier given as hexadecimal digits.
 pub const IDENTIFIER_PREFIX: &str = "ID:";
+/// The header a message's user-defined properties come and go in.
+pub const USER_PROPERTIES_HEADER: &str = "ibm-mq-usr";
 /// MQ's highest message priority (MaxPriority).
 const PRIORITY_MAX: i32 = 9;
 /// The most messages one messagelist request returns (and its default `limit`).
@@ -124,31 +132,116 @@ pub async fn put(
     check_queue_manager(&web, &queue_manager)?;
     messaging_caller(&caller)?;
     let md = descriptor_from_headers(&headers)?;
+    let properties = user_properties_from_headers(&headers)?;
     let md = blocking(&web, move |web| {
         let mut connection = connect(web, &caller)?;
         let hobj = open(&mut connection, &queue, MQOO_OUTPUT)?;
-        put_out_of_syncpoint(&mut connection, hobj, md, &body, &format!("queue {queue}"))
+        let message = Message {
+            md,
+            properties: &properties,
+            body: &body,
+        };
+        put_out_of_syncpoint(&mut connection, hobj, message, &format!("queue {queue}"))
     })
     .await?;
     Ok(created(&md))
 }
 
-/// MQPUT of `body` outside syncpoint with a new MsgId; the descriptor as put.
+/// A message a put request describes: its MQMD, its user properties (`ibm-mq-usr`) and body.
+struct Message<'a> {
+    md: Mqmd,
+    properties: &'a [(String, PropertyValue)],
+    body: &'a [u8],
+}
+
+/// MQPUT of the message outside syncpoint with a new MsgId, its user properties set with
+/// MQSETMP on a message handle the put names (OriginalMsgHandle); the descriptor as put.
 fn put_out_of_syncpoint(
     connection: &mut Connection,
     hobj: ferrite_mqi::connection::Hobj,
-    mut md: Mqmd,
-    body: &[u8],
+    message: Message<'_>,
     target: &str,
 ) -> RestResult<Mqmd> {
+    let Message {
+        mut md,
+        properties,
+        body,
+    } = message;
     let mut pmo = Mqpmo {
         options: MQPMO_NO_SYNCPOINT | MQPMO_NEW_MSG_ID | MQPMO_FAIL_IF_QUIESCING,
         ..Mqpmo::default()
     };
+    if !properties.is_empty() {
+        pmo.original_msg_handle = Some(properties_handle(connection, properties)?);
+    }
     connection
         .put(hobj, &mut md, &mut pmo, body)
         .map_err(|error| RestError::mq(error.reason, &format!("MQPUT to {target}")))?;
     Ok(md)
+}
+
+/// MQCRTMH and an MQSETMP for each property.
+fn properties_handle(
+    connection: &mut Connection,
+    properties: &[(String, PropertyValue)],
+) -> RestResult<Hmsg> {
+    let hmsg = connection
+        .create_message_handle(MQCMHO_DEFAULT_VALIDATION)
+        .map_err(|error| RestError::mq(error.reason, "MQCRTMH"))?;
+    for (name, value) in properties {
+        connection
+            .set_message_property(hmsg, name, value.clone())
+            .map_err(|error| {
+                RestError::invalid_header(USER_PROPERTIES_HEADER, name, error.reason)
+            })?;
+    }
+    Ok(hmsg)
+}
+
+/// The user properties the `ibm-mq-usr` request headers name.
+fn user_properties_from_headers(headers: &HeaderMap) -> RestResult<Vec<(String, PropertyValue)>> {
+    let values: Vec<&str> = headers
+        .get_all(USER_PROPERTIES_HEADER)
+        .iter()
+        .map(|value| value.to_str())
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            RestError::invalid_header(
+                USER_PROPERTIES_HEADER,
+                "(not visible ASCII)",
+                MQRC_PROPERTY_TYPE_ERROR,
+            )
+        })?;
+    user_properties::parse(&values).map_err(|error| {
+        RestError::bad_request(
+            "MQWB0302E",
+            format!(
+                "The {USER_PROPERTIES_HEADER} request header cannot be set: {}.",
+                error.problem
+            ),
+            error.reason,
+        )
+    })
+}
+
+/// The user properties in a got message's handle, as `ibm-mq-usr` gives them back: the JMS
+/// user properties (MQ's `usr` folder), those whose names have no `.`.
+fn user_properties_text(connection: &mut Connection, hmsg: Hmsg) -> RestResult<Option<String>> {
+    let mut texts = Vec::new();
+    let mut options = MQIMPO_INQ_FIRST;
+    loop {
+        match connection.inquire_message_property(hmsg, "%", options, MQTYPE_AS_SET) {
+            Ok((name, value)) => {
+                if !name.contains('.') {
+                    texts.extend(user_properties::format_property(&name, &value));
+                }
+            }
+            Err(error) if error.reason == MQRC_PROPERTY_NOT_AVAILABLE => break,
+            Err(error) => return Err(RestError::mq(error.reason, "MQINQMP")),
+        }
+        options = MQIMPO_INQ_NEXT;
+    }
+    Ok((!texts.is_empty()).then(|| texts.join(",")))
 }
 
 /// 201 with the identifiers of the message put.
@@ -182,6 +275,7 @@ pub async fn publish(
     let topic = topic.to_string();
     messaging_caller(&caller)?;
     let md = descriptor_from_headers(&headers)?;
+    let properties = user_properties_from_headers(&headers)?;
     let md = blocking(&web, move |web| {
         let mut connection = connect(web, &caller)?;
         let mut od = Mqod {
@@ -192,7 +286,12 @@ pub async fn publish(
         let hobj = connection
             .open(&mut od, MQOO_OUTPUT | MQOO_FAIL_IF_QUIESCING)
             .map_err(|error| RestError::mq(error.reason, &format!("MQOPEN of topic {topic}")))?;
-        put_out_of_syncpoint(&mut connection, hobj, md, &body, &format!("topic {topic}"))
+        let message = Message {
+            md,
+            properties: &properties,
+            body: &body,
+        };
+        put_out_of_syncpoint(&mut connection, hobj, message, &format!("topic {topic}"))
     })
     .await?;
     Ok(created(&md))
@@ -432,8 +531,12 @@ async fn receive(
             correl_id: selection.correlation_id,
             ..Mqmd::default()
         };
+        let hmsg = connection
+            .create_message_handle(MQCMHO_DEFAULT_VALIDATION)
+            .map_err(|error| RestError::mq(error.reason, "MQCRTMH"))?;
         let mut gmo = Mqgmo {
-            options: MQGMO_NO_SYNCPOINT | MQGMO_FAIL_IF_QUIESCING,
+            options: MQGMO_NO_SYNCPOINT | MQGMO_FAIL_IF_QUIESCING | MQGMO_PROPERTIES_IN_HANDLE,
+            msg_handle: Some(hmsg),
             ..Mqgmo::default()
         };
         gmo.options |= if browse { MQGMO_BROWSE_FIRST } else { 0 };
@@ -443,7 +546,10 @@ async fn receive(
         }
         let mut data = Vec::new();
         match connection.get_appending(hobj, &mut md, &mut gmo, &mut data, MESSAGE_BYTES_MAX) {
-            Ok(_) => Ok(Some((md, data))),
+            Ok(_) => {
+                let properties = user_properties_text(&mut connection, hmsg)?;
+                Ok(Some((md, data, properties)))
+            }
             Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => Ok(None),
             Err(error) => Err(RestError::mq(
                 error.reason,
@@ -454,12 +560,13 @@ async fn receive(
     .await?;
     Ok(match got {
         None => StatusCode::NO_CONTENT.into_response(),
-        Some((md, data)) => message_response(&md, data),
+        Some((md, data, properties)) => message_response(&md, data, properties),
     })
 }
 
-/// 200 with the message's data and its MQMD in headers.
-fn message_response(md: &Mqmd, data: Vec<u8>) -> Response {
+/// 200 with the message's data, its MQMD in headers and its user properties in
+/// `ibm-mq-usr`.
+fn message_response(md: &Mqmd, data: Vec<u8>, properties: Option<String>) -> Response {
     let content_type = if md.format == MQFMT_STRING {
         "text/plain;charset=utf-8"
     } else {
@@ -481,6 +588,9 @@ fn message_response(md: &Mqmd, data: Vec<u8>) -> Response {
     headers.insert("ibm-mq-md-priority", HeaderValue::from(md.priority));
     if let Some(value) = reply_to_text(md).and_then(|text| HeaderValue::from_str(&text).ok()) {
         headers.insert("ibm-mq-md-replyTo", value);
+    }
+    if let Some(value) = properties.and_then(|text| HeaderValue::from_str(&text).ok()) {
+        headers.insert(USER_PROPERTIES_HEADER, value);
     }
     response
 }
@@ -630,6 +740,10 @@ fn browse_summaries(
 ) -> RestResult<Vec<serde_json::Value>> {
     let mut summaries = Vec::new();
     let mut preview = Vec::with_capacity(PREVIEW_BYTES_MAX);
+    // Properties go into a handle, so the format and preview are the body's.
+    let hmsg = connection
+        .create_message_handle(MQCMHO_DEFAULT_VALIDATION)
+        .map_err(|error| RestError::mq(error.reason, "MQCRTMH"))?;
     let mut cursor = MQGMO_BROWSE_FIRST;
     while summaries.len() < limit {
         let mut md = Mqmd {
@@ -641,7 +755,9 @@ fn browse_summaries(
             options: cursor
                 | MQGMO_NO_SYNCPOINT
                 | MQGMO_ACCEPT_TRUNCATED_MSG
-                | MQGMO_FAIL_IF_QUIESCING,
+                | MQGMO_FAIL_IF_QUIESCING
+                | MQGMO_PROPERTIES_IN_HANDLE,
+            msg_handle: Some(hmsg),
             ..Mqgmo::default()
         };
         preview.clear();

@@ -587,3 +587,113 @@ fn an_application_specific_correlation_id_is_kept_in_the_correl_id_and_selects()
         1
     );
 }
+
+#[test]
+fn user_properties_are_set_from_ibm_mq_usr_and_returned_on_browse_and_get() {
+    let web = start(&["APP.IN"]);
+    let answer = web
+        .call("POST", MESSAGES)
+        .user("uma")
+        .header(
+            "ibm-mq-usr",
+            r#"region;"north, west";string, retries;3;int,urgent;true;boolean,ratio;0.25;double,big;9000000000;long"#,
+        )
+        .body("text/plain", b"with properties");
+    assert_eq!(answer.status, 201, "{}", answer.text());
+    let expected = r#"region;"north, west";string,retries;3;int,urgent;true;boolean,ratio;0.25;double,big;9000000000;long"#;
+
+    // The messagelist shows the body, not the MQRFH2 the properties travel in.
+    let list = web.call("GET", MESSAGE_LIST).user("uma").send().json();
+    assert_eq!(list["messages"][0]["format"], "MQSTR", "{list}");
+    assert_eq!(list["messages"][0]["dataPreview"], "with properties");
+    for method in ["GET", "DELETE"] {
+        let answer = web.call(method, MESSAGES).user("uma").send();
+        assert_eq!(answer.status, 200, "{method}: {}", answer.text());
+        assert_eq!(answer.text(), "with properties");
+        assert_eq!(
+            answer.header("content-type").unwrap(),
+            "text/plain;charset=utf-8"
+        );
+        assert_eq!(answer.header("ibm-mq-usr").unwrap(), expected, "{method}");
+    }
+    // The other way round: a message put through the MQI with MQSETMP has its properties
+    // in ibm-mq-usr.
+    let mut connection = ferrite_mqi::Connection::connect_as(
+        web.queue_manager.clone(),
+        "",
+        &ferrite_mqi::Mqcno::default(),
+        "uma",
+    )
+    .unwrap();
+    let hmsg = connection.create_message_handle(0).unwrap();
+    connection
+        .set_message_property(
+            hmsg,
+            "colour",
+            ferrite_mqi::message_handles::PropertyValue::String("blue".into()),
+        )
+        .unwrap();
+    let mut od = ferrite_mqi::Mqod {
+        object_name: "APP.IN".into(),
+        ..ferrite_mqi::Mqod::default()
+    };
+    let hobj = connection
+        .open(&mut od, ferrite_constants::open_options::MQOO_OUTPUT)
+        .unwrap();
+    let mut md = ferrite_mqi::Mqmd {
+        format: ferrite_constants::format::MQFMT_STRING,
+        ..ferrite_mqi::Mqmd::default()
+    };
+    let mut pmo = ferrite_mqi::Mqpmo {
+        options: ferrite_constants::put_options::MQPMO_NO_SYNCPOINT,
+        original_msg_handle: Some(hmsg),
+        ..ferrite_mqi::Mqpmo::default()
+    };
+    connection
+        .put(hobj, &mut md, &mut pmo, b"from the MQI")
+        .unwrap();
+    let answer = web.call("DELETE", MESSAGES).user("uma").send();
+    assert_eq!(answer.text(), "from the MQI");
+    assert_eq!(
+        answer.header("ibm-mq-usr").unwrap(),
+        r#"colour;"blue";string"#
+    );
+    // A message without properties has no ibm-mq-usr header.
+    let answer = web
+        .call("POST", MESSAGES)
+        .user("uma")
+        .body("text/plain", b"plain");
+    assert_eq!(answer.status, 201);
+    let answer = web.call("DELETE", MESSAGES).user("uma").send();
+    assert_eq!(answer.text(), "plain");
+    assert_eq!(answer.header("ibm-mq-usr"), None);
+
+    // Bad names: 2442; unknown types and values not of their type: 2473; nothing put.
+    for (value, reason) in [
+        (r#"JMSType;"x";string"#, 2442),
+        (r#"a.b;"x";string"#, 2442),
+        (r#"1st;"x";string"#, 2442),
+        (r#"and;"x";string"#, 2442),
+        ("count;3;integer", 2473),
+        ("count;three;int", 2473),
+        ("tiny;300;byte", 2473),
+        ("flag;yes;boolean", 2473),
+        ("text;unquoted;string", 2473),
+    ] {
+        let answer = web
+            .call("POST", MESSAGES)
+            .user("uma")
+            .header("ibm-mq-usr", value)
+            .body("text/plain", b"x");
+        assert_eq!(answer.status, 400, "{value}: {}", answer.text());
+        assert_eq!(answer.error()["reasonCode"], reason, "{value}");
+    }
+    assert_eq!(
+        web.queue_manager
+            .queue("APP.IN")
+            .unwrap()
+            .status()
+            .current_depth,
+        0
+    );
+}
