@@ -203,12 +203,12 @@ fn user_properties_from_headers(headers: &HeaderMap) -> RestResult<Vec<(String, 
     let values: Vec<&str> = headers
         .get_all(USER_PROPERTIES_HEADER)
         .iter()
-        .map(|value| value.to_str())
+        .map(|value| std::str::from_utf8(value.as_bytes()))
         .collect::<Result<_, _>>()
         .map_err(|_| {
             RestError::invalid_header(
                 USER_PROPERTIES_HEADER,
-                "(not visible ASCII)",
+                "(not UTF-8)",
                 MQRC_PROPERTY_TYPE_ERROR,
             )
         })?;
@@ -589,7 +589,8 @@ fn message_response(md: &Mqmd, data: Vec<u8>, properties: Option<String>) -> Res
     if let Some(value) = reply_to_text(md).and_then(|text| HeaderValue::from_str(&text).ok()) {
         headers.insert("ibm-mq-md-replyTo", value);
     }
-    if let Some(value) = properties.and_then(|text| HeaderValue::from_str(&text).ok()) {
+    // UTF-8 as it is: HTTP lets a header value hold bytes over 0x7f.
+    if let Some(value) = properties.and_then(|text| HeaderValue::from_bytes(text.as_bytes()).ok()) {
         headers.insert(USER_PROPERTIES_HEADER, value);
     }
     response
@@ -817,6 +818,46 @@ mod tests {
         assert_eq!(expiry_tenths("1500"), Some(15));
         assert_eq!(expiry_tenths("1"), Some(1));
         assert_eq!(expiry_tenths("-5"), None);
+    }
+
+    #[test]
+    fn user_properties_are_read_from_every_ibm_mq_usr_header_as_utf8() {
+        let mut headers = HeaderMap::new();
+        headers.append(
+            USER_PROPERTIES_HEADER,
+            HeaderValue::from_bytes(r#"region;"wést";string"#.as_bytes()).unwrap(),
+        );
+        headers.append(USER_PROPERTIES_HEADER, HeaderValue::from_static("n;1;int"));
+        assert_eq!(
+            user_properties_from_headers(&headers).unwrap(),
+            vec![
+                ("region".to_string(), PropertyValue::String("wést".into())),
+                ("n".to_string(), PropertyValue::Int32(1)),
+            ]
+        );
+        headers.append(
+            USER_PROPERTIES_HEADER,
+            HeaderValue::from_bytes(&[b'a', b';', 0xff]).unwrap(),
+        );
+        assert!(user_properties_from_headers(&headers).is_err());
+    }
+
+    #[test]
+    fn user_properties_go_back_in_their_header_as_utf8() {
+        let md = Mqmd {
+            format: MQFMT_STRING,
+            ..Mqmd::default()
+        };
+        let text = r#"colour;"bleu clair, é";string"#.to_string();
+        let response = message_response(&md, b"x".to_vec(), Some(text.clone()));
+        let value = response.headers().get(USER_PROPERTIES_HEADER).unwrap();
+        assert_eq!(value.as_bytes(), text.as_bytes());
+        let response = message_response(&md, b"x".to_vec(), None);
+        assert!(response.headers().get(USER_PROPERTIES_HEADER).is_none());
+        assert_eq!(
+            response.headers().get("ibm-mq-md-messageId").unwrap(),
+            &format!("ID:{}", "00".repeat(24))
+        );
     }
 
     #[test]
