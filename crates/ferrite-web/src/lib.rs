@@ -39,6 +39,7 @@ pub mod mqsc_action;
 pub mod pubsub_resources;
 pub mod queue_attributes;
 pub mod roles;
+pub mod user_properties;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -11,16 +11,25 @@
 //!
 //! | header | MQMD | values |
 //! |---|---|---|
-//! | ibm-mq-md-messageId | MsgId | 48 hexadecimal digits (response) |
-//! | ibm-mq-md-correlationId | CorrelId | 48 hexadecimal digits |
+//! | ibm-mq-md-messageId | MsgId | `ID:` and 48 hexadecimal digits (response) |
+//! | ibm-mq-md-correlationId | CorrelId | `ID:` and 48 hexadecimal digits, or an application-specific ID |
 //! | ibm-mq-md-persistence | Persistence | `persistent`, `nonPersistent` (default: the queue's DEFPSIST) |
 //! | ibm-mq-md-expiry | Expiry | `unlimited` or milliseconds (MQ keeps tenths of a second) |
 //! | ibm-mq-md-replyTo | ReplyToQ, ReplyToQMgr | `queue` or `queue@qmgr` |
-//! | ibm-mq-md-priority | Priority | 0-9 (response) |
+//! | ibm-mq-md-priority | Priority | 0-9 (default: the queue's DEFPRTY) |
+//! | ibm-mq-usr | (message properties) | `name;value;type`, ... (see [`crate::user_properties`]) |
 //!
 //! A `text/plain` (or other text, JSON or XML) body is put with Format MQSTR and CCSID 1208,
 //! `application/octet-stream` with Format MQFMT_NONE; a got message of Format MQSTR comes back
 //! as `text/plain;charset=utf-8`, any other as `application/octet-stream`.
+//!
+//! Identifiers take REST API v3's form, in headers, query parameters and the messagelist
+//! alike: `ID:` and the 24 bytes as 48 hexadecimal digits. A correlation ID without the
+//! prefix is application-specific, as a JMSCorrelationID string is: its UTF-8 bytes, at most
+//! 24, padded with nulls, are the CorrelId (IBM MQ's classes for JMS put the first 24 bytes
+//! there too, and the whole string in an MQRFH2 `jms` folder, which Ferrite does not write,
+//! so a longer one is refused with 2207 rather than cut). A CorrelId always comes back in the
+//! `ID:` form.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -31,16 +40,21 @@ use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use ferrite_constants::format::{MQFMT_NONE, MQFMT_STRING};
 use ferrite_constants::get_options::*;
+use ferrite_constants::misc::{
+    MQCMHO_DEFAULT_VALIDATION, MQIMPO_INQ_FIRST, MQIMPO_INQ_NEXT, MQTYPE_AS_SET,
+};
 use ferrite_constants::open_options::*;
 use ferrite_constants::persistence::*;
 use ferrite_constants::put_options::*;
 use ferrite_constants::reason::*;
-use ferrite_mqi::{Connection, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
+use ferrite_mqi::message_handles::PropertyValue;
+use ferrite_mqi::{Connection, Hmsg, Mqcno, Mqgmo, Mqmd, Mqod, Mqpmo};
 
 use crate::admin::check_queue_manager;
 use crate::authentication::Caller;
 use crate::errors::{RestError, RestResult};
 use crate::roles::Role;
+use crate::user_properties;
 use crate::{blocking, Web};
 
 /// The longest `wait` a get may ask for, milliseconds.
@@ -51,6 +65,12 @@ pub const MESSAGE_BYTES_MAX: usize = 104_857_600;
 const CCSID_UTF8: i32 = 1208;
 /// MQ's identifiers (MsgId, CorrelId) are 24 bytes.
 const IDENTIFIER_BYTES: usize = 24;
+/// REST API v3's prefix of an identifier given as hexadecimal digits.
+pub const IDENTIFIER_PREFIX: &str = "ID:";
+/// The header a message's user-defined properties come and go in.
+pub const USER_PROPERTIES_HEADER: &str = "ibm-mq-usr";
+/// MQ's highest message priority (MaxPriority).
+const PRIORITY_MAX: i32 = 9;
 /// The most messages one messagelist request returns (and its default `limit`).
 pub const MESSAGE_LIST_LENGTH_MAX: usize = 1_000;
 /// The bytes of each message a messagelist browses for its `dataPreview`.
@@ -112,39 +132,124 @@ pub async fn put(
     check_queue_manager(&web, &queue_manager)?;
     messaging_caller(&caller)?;
     let md = descriptor_from_headers(&headers)?;
+    let properties = user_properties_from_headers(&headers)?;
     let md = blocking(&web, move |web| {
         let mut connection = connect(web, &caller)?;
         let hobj = open(&mut connection, &queue, MQOO_OUTPUT)?;
-        put_out_of_syncpoint(&mut connection, hobj, md, &body, &format!("queue {queue}"))
+        let message = Message {
+            md,
+            properties: &properties,
+            body: &body,
+        };
+        put_out_of_syncpoint(&mut connection, hobj, message, &format!("queue {queue}"))
     })
     .await?;
     Ok(created(&md))
 }
 
-/// MQPUT of `body` outside syncpoint with a new MsgId; the descriptor as put.
+/// A message a put request describes: its MQMD, its user properties (`ibm-mq-usr`) and body.
+struct Message<'a> {
+    md: Mqmd,
+    properties: &'a [(String, PropertyValue)],
+    body: &'a [u8],
+}
+
+/// MQPUT of the message outside syncpoint with a new MsgId, its user properties set with
+/// MQSETMP on a message handle the put names (OriginalMsgHandle); the descriptor as put.
 fn put_out_of_syncpoint(
     connection: &mut Connection,
     hobj: ferrite_mqi::connection::Hobj,
-    mut md: Mqmd,
-    body: &[u8],
+    message: Message<'_>,
     target: &str,
 ) -> RestResult<Mqmd> {
+    let Message {
+        mut md,
+        properties,
+        body,
+    } = message;
     let mut pmo = Mqpmo {
         options: MQPMO_NO_SYNCPOINT | MQPMO_NEW_MSG_ID | MQPMO_FAIL_IF_QUIESCING,
         ..Mqpmo::default()
     };
+    if !properties.is_empty() {
+        pmo.original_msg_handle = Some(properties_handle(connection, properties)?);
+    }
     connection
         .put(hobj, &mut md, &mut pmo, body)
         .map_err(|error| RestError::mq(error.reason, &format!("MQPUT to {target}")))?;
     Ok(md)
 }
 
+/// MQCRTMH and an MQSETMP for each property.
+fn properties_handle(
+    connection: &mut Connection,
+    properties: &[(String, PropertyValue)],
+) -> RestResult<Hmsg> {
+    let hmsg = connection
+        .create_message_handle(MQCMHO_DEFAULT_VALIDATION)
+        .map_err(|error| RestError::mq(error.reason, "MQCRTMH"))?;
+    for (name, value) in properties {
+        connection
+            .set_message_property(hmsg, name, value.clone())
+            .map_err(|error| {
+                RestError::invalid_header(USER_PROPERTIES_HEADER, name, error.reason)
+            })?;
+    }
+    Ok(hmsg)
+}
+
+/// The user properties the `ibm-mq-usr` request headers name.
+fn user_properties_from_headers(headers: &HeaderMap) -> RestResult<Vec<(String, PropertyValue)>> {
+    let values: Vec<&str> = headers
+        .get_all(USER_PROPERTIES_HEADER)
+        .iter()
+        .map(|value| std::str::from_utf8(value.as_bytes()))
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            RestError::invalid_header(
+                USER_PROPERTIES_HEADER,
+                "(not UTF-8)",
+                MQRC_PROPERTY_TYPE_ERROR,
+            )
+        })?;
+    user_properties::parse(&values).map_err(|error| {
+        RestError::bad_request(
+            "MQWB0302E",
+            format!(
+                "The {USER_PROPERTIES_HEADER} request header cannot be set: {}.",
+                error.problem
+            ),
+            error.reason,
+        )
+    })
+}
+
+/// The user properties in a got message's handle, as `ibm-mq-usr` gives them back: the JMS
+/// user properties (MQ's `usr` folder), those whose names have no `.`.
+fn user_properties_text(connection: &mut Connection, hmsg: Hmsg) -> RestResult<Option<String>> {
+    let mut texts = Vec::new();
+    let mut options = MQIMPO_INQ_FIRST;
+    loop {
+        match connection.inquire_message_property(hmsg, "%", options, MQTYPE_AS_SET) {
+            Ok((name, value)) => {
+                if !name.contains('.') {
+                    texts.extend(user_properties::format_property(&name, &value));
+                }
+            }
+            Err(error) if error.reason == MQRC_PROPERTY_NOT_AVAILABLE => break,
+            Err(error) => return Err(RestError::mq(error.reason, "MQINQMP")),
+        }
+        options = MQIMPO_INQ_NEXT;
+    }
+    Ok((!texts.is_empty()).then(|| texts.join(",")))
+}
+
 /// 201 with the identifiers of the message put.
 fn created(md: &Mqmd) -> Response {
     let mut response = StatusCode::CREATED.into_response();
     let headers = response.headers_mut();
-    headers.insert("ibm-mq-md-messageId", hex_header(&md.msg_id));
-    headers.insert("ibm-mq-md-correlationId", hex_header(&md.correl_id));
+    headers.insert("ibm-mq-md-messageId", identifier_header(&md.msg_id));
+    headers.insert("ibm-mq-md-correlationId", identifier_header(&md.correl_id));
     response
 }
 
@@ -170,6 +275,7 @@ pub async fn publish(
     let topic = topic.to_string();
     messaging_caller(&caller)?;
     let md = descriptor_from_headers(&headers)?;
+    let properties = user_properties_from_headers(&headers)?;
     let md = blocking(&web, move |web| {
         let mut connection = connect(web, &caller)?;
         let mut od = Mqod {
@@ -180,7 +286,12 @@ pub async fn publish(
         let hobj = connection
             .open(&mut od, MQOO_OUTPUT | MQOO_FAIL_IF_QUIESCING)
             .map_err(|error| RestError::mq(error.reason, &format!("MQOPEN of topic {topic}")))?;
-        put_out_of_syncpoint(&mut connection, hobj, md, &body, &format!("topic {topic}"))
+        let message = Message {
+            md,
+            properties: &properties,
+            body: &body,
+        };
+        put_out_of_syncpoint(&mut connection, hobj, message, &format!("topic {topic}"))
     })
     .await?;
     Ok(created(&md))
@@ -226,8 +337,13 @@ fn descriptor_from_headers(headers: &HeaderMap) -> RestResult<Mqmd> {
         })?;
     }
     if let Some(value) = header(headers, "ibm-mq-md-correlationId") {
-        md.correl_id = identifier(&value).ok_or_else(|| {
+        md.correl_id = correlation_identifier(&value).ok_or_else(|| {
             RestError::invalid_header("ibm-mq-md-correlationId", &value, MQRC_CORREL_ID_ERROR)
+        })?;
+    }
+    if let Some(value) = header(headers, "ibm-mq-md-priority") {
+        md.priority = priority(&value).ok_or_else(|| {
+            RestError::invalid_header("ibm-mq-md-priority", &value, MQRC_PRIORITY_ERROR)
         })?;
     }
     if let Some(value) = header(headers, "ibm-mq-md-replyTo") {
@@ -271,12 +387,46 @@ fn identifier(text: &str) -> Option<[u8; IDENTIFIER_BYTES]> {
     Some(bytes)
 }
 
+/// `ID:` and 48 hexadecimal digits (either case) as an identifier.
+fn encoded_identifier(text: &str) -> Option<[u8; IDENTIFIER_BYTES]> {
+    identifier(text.strip_prefix(IDENTIFIER_PREFIX)?)
+}
+
+/// A correlation ID: `ID:` and 48 hexadecimal digits, or an application-specific ID of 1 to
+/// 24 bytes of UTF-8, padded with nulls.
+fn correlation_identifier(text: &str) -> Option<[u8; IDENTIFIER_BYTES]> {
+    if text.starts_with(IDENTIFIER_PREFIX) {
+        return encoded_identifier(text);
+    }
+    if text.is_empty() || text.len() > IDENTIFIER_BYTES {
+        return None;
+    }
+    let mut bytes = [0u8; IDENTIFIER_BYTES];
+    bytes[..text.len()].copy_from_slice(text.as_bytes());
+    Some(bytes)
+}
+
+/// A priority, 0 to [`PRIORITY_MAX`].
+fn priority(text: &str) -> Option<i32> {
+    text.parse::<i32>()
+        .ok()
+        .filter(|priority| (0..=PRIORITY_MAX).contains(priority))
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
-fn hex_header(bytes: &[u8]) -> HeaderValue {
-    HeaderValue::from_str(&hex(bytes)).expect("hexadecimal digits are a valid header value")
+/// An identifier in REST API v3's form: `ID:` and 48 hexadecimal digits.
+fn identifier_text(bytes: &[u8; IDENTIFIER_BYTES]) -> String {
+    let text = format!("{IDENTIFIER_PREFIX}{}", hex(bytes));
+    debug_assert_eq!(encoded_identifier(&text).as_ref(), Some(bytes));
+    text
+}
+
+fn identifier_header(bytes: &[u8; IDENTIFIER_BYTES]) -> HeaderValue {
+    HeaderValue::from_str(&identifier_text(bytes))
+        .expect("ID: and hexadecimal digits are a valid header value")
 }
 
 /// What a get or browse selects: `wait`, `messageId`, `correlationId`.
@@ -301,22 +451,34 @@ fn selection(parameters: &HashMap<String, String>) -> RestResult<Selection> {
                 )
             })?,
     };
-    let id = |key: &str, reason: i32| -> RestResult<[u8; IDENTIFIER_BYTES]> {
+    let id = |key: &str,
+              read: fn(&str) -> Option<[u8; IDENTIFIER_BYTES]>,
+              form: &str,
+              reason: i32|
+     -> RestResult<[u8; IDENTIFIER_BYTES]> {
         match parameters.get(key) {
             None => Ok([0u8; IDENTIFIER_BYTES]),
-            Some(text) => identifier(text).ok_or_else(|| {
+            Some(text) => read(text).ok_or_else(|| {
                 RestError::bad_request(
                     "MQWB0203E",
-                    format!("The {key} parameter '{text}' is not 48 hexadecimal digits."),
+                    format!("The {key} parameter '{text}' is not {form}."),
                     reason,
                 )
             }),
         }
     };
+    let encoded = "ID: and 48 hexadecimal digits";
+    let application =
+        "ID: and 48 hexadecimal digits, or an application-specific ID of 1 to 24 bytes";
     Ok(Selection {
         wait_ms,
-        message_id: id("messageId", MQRC_MSG_ID_ERROR)?,
-        correlation_id: id("correlationId", MQRC_CORREL_ID_ERROR)?,
+        message_id: id("messageId", encoded_identifier, encoded, MQRC_MSG_ID_ERROR)?,
+        correlation_id: id(
+            "correlationId",
+            correlation_identifier,
+            application,
+            MQRC_CORREL_ID_ERROR,
+        )?,
     })
 }
 
@@ -369,8 +531,12 @@ async fn receive(
             correl_id: selection.correlation_id,
             ..Mqmd::default()
         };
+        let hmsg = connection
+            .create_message_handle(MQCMHO_DEFAULT_VALIDATION)
+            .map_err(|error| RestError::mq(error.reason, "MQCRTMH"))?;
         let mut gmo = Mqgmo {
-            options: MQGMO_NO_SYNCPOINT | MQGMO_FAIL_IF_QUIESCING,
+            options: MQGMO_NO_SYNCPOINT | MQGMO_FAIL_IF_QUIESCING | MQGMO_PROPERTIES_IN_HANDLE,
+            msg_handle: Some(hmsg),
             ..Mqgmo::default()
         };
         gmo.options |= if browse { MQGMO_BROWSE_FIRST } else { 0 };
@@ -380,7 +546,10 @@ async fn receive(
         }
         let mut data = Vec::new();
         match connection.get_appending(hobj, &mut md, &mut gmo, &mut data, MESSAGE_BYTES_MAX) {
-            Ok(_) => Ok(Some((md, data))),
+            Ok(_) => {
+                let properties = user_properties_text(&mut connection, hmsg)?;
+                Ok(Some((md, data, properties)))
+            }
             Err(error) if error.reason == MQRC_NO_MSG_AVAILABLE => Ok(None),
             Err(error) => Err(RestError::mq(
                 error.reason,
@@ -391,12 +560,13 @@ async fn receive(
     .await?;
     Ok(match got {
         None => StatusCode::NO_CONTENT.into_response(),
-        Some((md, data)) => message_response(&md, data),
+        Some((md, data, properties)) => message_response(&md, data, properties),
     })
 }
 
-/// 200 with the message's data and its MQMD in headers.
-fn message_response(md: &Mqmd, data: Vec<u8>) -> Response {
+/// 200 with the message's data, its MQMD in headers and its user properties in
+/// `ibm-mq-usr`.
+fn message_response(md: &Mqmd, data: Vec<u8>, properties: Option<String>) -> Response {
     let content_type = if md.format == MQFMT_STRING {
         "text/plain;charset=utf-8"
     } else {
@@ -405,8 +575,8 @@ fn message_response(md: &Mqmd, data: Vec<u8>) -> Response {
     let mut response = (StatusCode::OK, data).into_response();
     let headers = response.headers_mut();
     headers.insert("content-type", HeaderValue::from_static(content_type));
-    headers.insert("ibm-mq-md-messageId", hex_header(&md.msg_id));
-    headers.insert("ibm-mq-md-correlationId", hex_header(&md.correl_id));
+    headers.insert("ibm-mq-md-messageId", identifier_header(&md.msg_id));
+    headers.insert("ibm-mq-md-correlationId", identifier_header(&md.correl_id));
     headers.insert(
         "ibm-mq-md-persistence",
         HeaderValue::from_static(persistence_text(md.persistence)),
@@ -418,6 +588,10 @@ fn message_response(md: &Mqmd, data: Vec<u8>) -> Response {
     headers.insert("ibm-mq-md-priority", HeaderValue::from(md.priority));
     if let Some(value) = reply_to_text(md).and_then(|text| HeaderValue::from_str(&text).ok()) {
         headers.insert("ibm-mq-md-replyTo", value);
+    }
+    // UTF-8 as it is: HTTP lets a header value hold bytes over 0x7f.
+    if let Some(value) = properties.and_then(|text| HeaderValue::from_bytes(text.as_bytes()).ok()) {
+        headers.insert(USER_PROPERTIES_HEADER, value);
     }
     response
 }
@@ -491,8 +665,8 @@ fn preview_text(md: &Mqmd, data: &[u8]) -> String {
 /// Ferrite's `dataLength` (MQGET's DataLength) and `dataPreview` (its first bytes).
 fn summary(md: &Mqmd, data_length: usize, preview: &[u8]) -> serde_json::Value {
     let mut summary = serde_json::json!({
-        "messageId": hex(&md.msg_id),
-        "correlationId": hex(&md.correl_id),
+        "messageId": identifier_text(&md.msg_id),
+        "correlationId": identifier_text(&md.correl_id),
         "format": format_text(md),
         "persistence": persistence_text(md.persistence),
         "priority": md.priority,
@@ -567,6 +741,10 @@ fn browse_summaries(
 ) -> RestResult<Vec<serde_json::Value>> {
     let mut summaries = Vec::new();
     let mut preview = Vec::with_capacity(PREVIEW_BYTES_MAX);
+    // Properties go into a handle, so the format and preview are the body's.
+    let hmsg = connection
+        .create_message_handle(MQCMHO_DEFAULT_VALIDATION)
+        .map_err(|error| RestError::mq(error.reason, "MQCRTMH"))?;
     let mut cursor = MQGMO_BROWSE_FIRST;
     while summaries.len() < limit {
         let mut md = Mqmd {
@@ -578,7 +756,9 @@ fn browse_summaries(
             options: cursor
                 | MQGMO_NO_SYNCPOINT
                 | MQGMO_ACCEPT_TRUNCATED_MSG
-                | MQGMO_FAIL_IF_QUIESCING,
+                | MQGMO_FAIL_IF_QUIESCING
+                | MQGMO_PROPERTIES_IN_HANDLE,
+            msg_handle: Some(hmsg),
             ..Mqgmo::default()
         };
         preview.clear();
@@ -613,10 +793,71 @@ mod tests {
         let id = identifier(&text[..48]).unwrap();
         assert_eq!(hex(&id), &text[..48]);
         assert!(identifier(&"zz".repeat(24)).is_none());
+        // REST API v3's forms: `ID:` and the digits; an application-specific correlation ID.
+        assert_eq!(encoded_identifier(&format!("ID:{}", &text[..48])), Some(id));
+        assert_eq!(encoded_identifier(&text[..48]), None);
+        assert_eq!(encoded_identifier("ID:12"), None);
+        assert_eq!(identifier_text(&id), format!("ID:{}", &text[..48]));
+        assert_eq!(
+            correlation_identifier(&format!("ID:{}", &text[..48])),
+            Some(id)
+        );
+        let application = correlation_identifier("order-42").unwrap();
+        assert_eq!(&application[..8], b"order-42");
+        assert_eq!(application[8..], [0u8; 16]);
+        assert!(correlation_identifier(&"x".repeat(24)).is_some());
+        assert!(correlation_identifier(&"x".repeat(25)).is_none());
+        assert!(correlation_identifier("").is_none());
+        assert!(correlation_identifier("ID:zz").is_none());
+        assert_eq!(priority("0"), Some(0));
+        assert_eq!(priority("9"), Some(9));
+        assert_eq!(priority("10"), None);
+        assert_eq!(priority("-1"), None);
+        assert_eq!(priority("high"), None);
         assert_eq!(expiry_tenths("unlimited"), Some(-1));
         assert_eq!(expiry_tenths("1500"), Some(15));
         assert_eq!(expiry_tenths("1"), Some(1));
         assert_eq!(expiry_tenths("-5"), None);
+    }
+
+    #[test]
+    fn user_properties_are_read_from_every_ibm_mq_usr_header_as_utf8() {
+        let mut headers = HeaderMap::new();
+        headers.append(
+            USER_PROPERTIES_HEADER,
+            HeaderValue::from_bytes(r#"region;"wést";string"#.as_bytes()).unwrap(),
+        );
+        headers.append(USER_PROPERTIES_HEADER, HeaderValue::from_static("n;1;int"));
+        assert_eq!(
+            user_properties_from_headers(&headers).unwrap(),
+            vec![
+                ("region".to_string(), PropertyValue::String("wést".into())),
+                ("n".to_string(), PropertyValue::Int32(1)),
+            ]
+        );
+        headers.append(
+            USER_PROPERTIES_HEADER,
+            HeaderValue::from_bytes(&[b'a', b';', 0xff]).unwrap(),
+        );
+        assert!(user_properties_from_headers(&headers).is_err());
+    }
+
+    #[test]
+    fn user_properties_go_back_in_their_header_as_utf8() {
+        let md = Mqmd {
+            format: MQFMT_STRING,
+            ..Mqmd::default()
+        };
+        let text = r#"colour;"bleu clair, é";string"#.to_string();
+        let response = message_response(&md, b"x".to_vec(), Some(text.clone()));
+        let value = response.headers().get(USER_PROPERTIES_HEADER).unwrap();
+        assert_eq!(value.as_bytes(), text.as_bytes());
+        let response = message_response(&md, b"x".to_vec(), None);
+        assert!(response.headers().get(USER_PROPERTIES_HEADER).is_none());
+        assert_eq!(
+            response.headers().get("ibm-mq-md-messageId").unwrap(),
+            &format!("ID:{}", "00".repeat(24))
+        );
     }
 
     #[test]
@@ -633,7 +874,7 @@ mod tests {
         };
         md.msg_id[0] = 0xab;
         let summary = summary(&md, 300, "héllo wörld".as_bytes());
-        assert_eq!(summary["messageId"], format!("ab{}", "00".repeat(23)));
+        assert_eq!(summary["messageId"], format!("ID:ab{}", "00".repeat(23)));
         assert_eq!(summary["format"], "MQSTR");
         assert_eq!(summary["persistence"], "persistent");
         assert_eq!(summary["priority"], 7);

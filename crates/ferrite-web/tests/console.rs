@@ -296,7 +296,7 @@ fn the_console_manages_queues_and_messages_in_a_real_browser() {
             .collect();
         // Message ID, correlation ID, put time, persistence, priority, format, length, preview.
         assert_eq!(cells[0], message_id, "{cells:?}");
-        assert_eq!(cells[1], "00".repeat(24), "{cells:?}");
+        assert_eq!(cells[1], format!("ID:{}", "00".repeat(24)), "{cells:?}");
         assert!(
             cells[2].starts_with("20") && cells[2].len() == 23,
             "{cells:?}"
@@ -396,6 +396,8 @@ fn put_message_id(output: &str) -> String {
     let id = output
         .strip_prefix("Put message ")
         .unwrap_or_else(|| panic!("not a put's output: {output}"));
-    assert_eq!(id.len(), 48, "{output}");
+    // REST API v3's form: `ID:` and 48 hexadecimal digits.
+    let digits = id.strip_prefix("ID:").unwrap_or_else(|| panic!("{output}"));
+    assert_eq!(digits.len(), 48, "{output}");
     id.to_string()
 }

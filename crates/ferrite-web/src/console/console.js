@@ -264,7 +264,7 @@ async function listMessages() {
 
 async function openMessage(queue, messageId) {
   const answer = await rest("GET",
-    `/messaging/qmgr/${state.qmgr}/queue/${encodeURIComponent(queue)}/message?messageId=${messageId}`);
+    `/messaging/qmgr/${state.qmgr}/queue/${encodeURIComponent(queue)}/message?messageId=${encodeURIComponent(messageId)}`);
   showMessage(answer);
 }
 
