@@ -115,17 +115,19 @@ impl SendingAgent {
         if delivered {
             self.confirmed()?;
         }
-        // With nothing in doubt, numbers this end saved beyond the partner's were taken by
-        // NPMSPEED(FAST) messages only, never kept: numbering goes on from the partner's, so
-        // that both ends decide the next save points from the same numbers. A partner further
-        // behind than unsaved batches can leave it is out of step: its check refuses the next
-        // message (AMQ9526).
+        // Numbers this end saved beyond the partner's committed one (or beyond the in-doubt
+        // batch sent again) were taken by NPMSPEED(FAST) messages only, never kept: numbering
+        // goes on from where the partner will stand, so that both ends decide the next save
+        // points from the same numbers. A partner further behind than unsaved batches can
+        // leave it is out of step: its check refuses the next message (AMQ9526).
         let behind = (u64::from(self.last_sequence) + u64::from(wrap)
             - u64::from(partner_last_committed))
             % u64::from(wrap);
         let unsaved = u64::from(UNSAVED_SEQUENCE_MAX) + u64::from(BATCH_SIZE_MAX);
-        if self.in_doubt.is_none() && behind <= unsaved {
-            self.last_sequence = partner_last_committed;
+        match &self.in_doubt {
+            Some(batch) => self.last_sequence = batch.last_sequence(),
+            None if behind <= unsaved => self.last_sequence = partner_last_committed,
+            None => {}
         }
         Ok(())
     }
