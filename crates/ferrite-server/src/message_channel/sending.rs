@@ -150,13 +150,14 @@ impl SendingAgent {
         // (MP16: log forces for persistent messages or NPMSPEED(NORMAL) only). The partner
         // saves the same batches, after this end (`ReceivingAgent::end_of_batch`), so after
         // a crash its saved number is never ahead of this end's ([`SendingAgent::resolve`]).
-        if !kept.is_empty() || passes_save_point(before, self.last_sequence) {
-            debug_assert!(self.in_doubt.is_none(), "a confirmed batch has no record");
+        if !kept.is_empty() {
             self.sync.replace(
                 &mut self.connection,
                 RecordKind::InDoubtBatch,
                 &encode_batch(&kept),
             )?;
+        }
+        if !kept.is_empty() || passes_save_point(before, self.last_sequence) {
             self.sync.replace(
                 &mut self.connection,
                 RecordKind::SenderState,
