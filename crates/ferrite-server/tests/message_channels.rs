@@ -2016,3 +2016,90 @@ fn actchl_holds_a_channel_back_until_an_active_one_ends() {
     assert!(!console(&qm1).run("ALTER QMGR ACTCHL(0)").success);
     assert!(!console(&qm1).run("ALTER QMGR ACTCHL(10000)").success);
 }
+
+/// Force (log check) requests `listener`'s log has had (QJSTWRF).
+fn log_forces(listener: &Listener) -> u64 {
+    listener.fixture.queue_manager.log_statistics().qjstwrf
+}
+
+/// Puts `count` messages of `persistence` to TO.QM2 on QM1 outside syncpoint, gets them from
+/// APP.IN on QM2 and waits until the sender has had their batches confirmed (`moved` in all).
+fn move_messages(qm1: &Listener, qm2: &Listener, persistence: i32, count: usize, moved: u64) {
+    let mut connection = Connection::connect(qm1.fixture.queue_manager.clone(), "").unwrap();
+    for index in 0..count {
+        let mut md = Mqmd {
+            persistence,
+            ..Mqmd::default()
+        };
+        connection
+            .put1(
+                &mut Mqod::queue("TO.QM2"),
+                &mut md,
+                &mut Mqpmo::with_options(MQPMO_NO_SYNCPOINT),
+                format!("moved {index}").as_bytes(),
+            )
+            .unwrap();
+    }
+    let mut receiver = Connection::connect(qm2.fixture.queue_manager.clone(), "").unwrap();
+    for index in 0..count {
+        let (md, data) = get_next(&mut receiver, None).expect("the message arrives");
+        assert_eq!(data, format!("moved {index}"), "in order");
+        assert_eq!(md.persistence, persistence);
+    }
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    wait_until("the batches confirmed", || {
+        sender.snapshot().messages == moved
+    });
+}
+
+#[test]
+fn batches_of_fast_non_persistent_messages_only_force_no_log_at_either_end() {
+    // BATCHSZ(1) at the receiving end: the agreed batch size is the smaller.
+    let (qm1, qm2) = pair("BATCHSZ(1)", "");
+    qm1.chinit.start_channel(CHANNEL).unwrap();
+    move_messages(&qm1, &qm2, MQPER_PERSISTENT, 1, 1);
+    let (sender_forces, receiver_forces) = (log_forces(&qm1), log_forces(&qm2));
+    move_messages(&qm1, &qm2, MQPER_NOT_PERSISTENT, 20, 21);
+    assert_eq!(log_forces(&qm1), sender_forces, "the sending end");
+    assert_eq!(log_forces(&qm2), receiver_forces, "the receiving end");
+
+    // Stopped and started after batches that saved no sequence number, the channel is in
+    // step and persistent messages force the log at both ends, a batch each.
+    let sender = qm1.chinit.sender(CHANNEL).unwrap();
+    assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+    assert!(sender.wait_ended(PATIENCE));
+    wait_until("the receiving end ended", || {
+        qm2.chinit.instances().is_empty()
+    });
+    qm1.chinit.start_channel(CHANNEL).unwrap();
+    let (sender_forces, receiver_forces) = (log_forces(&qm1), log_forces(&qm2));
+    move_messages(&qm1, &qm2, MQPER_PERSISTENT, 3, 3);
+    // Each message: its put, and its batch moved to the in-doubt record.
+    assert!(log_forces(&qm1) >= sender_forces + 6, "the sending end");
+    assert!(log_forces(&qm2) >= receiver_forces + 3, "the receiving end");
+    assert!(qm1
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .all(|line| !line.contains("AMQ9526E")));
+}
+
+#[test]
+fn npmspeed_normal_at_either_end_makes_both_ends_log_non_persistent_batches() {
+    for (receiver, sender) in [("NPMSPEED(NORMAL)", ""), ("", "NPMSPEED(NORMAL)")] {
+        let (qm1, qm2) = pair(&format!("BATCHSZ(1) {receiver}"), sender);
+        qm1.chinit.start_channel(CHANNEL).unwrap();
+        move_messages(&qm1, &qm2, MQPER_PERSISTENT, 1, 1);
+        let (sender_forces, receiver_forces) = (log_forces(&qm1), log_forces(&qm2));
+        move_messages(&qm1, &qm2, MQPER_NOT_PERSISTENT, 3, 4);
+        assert!(log_forces(&qm1) >= sender_forces + 3, "{receiver}/{sender}");
+        assert!(
+            log_forces(&qm2) >= receiver_forces + 3,
+            "{receiver}/{sender}"
+        );
+        let sender = qm1.chinit.sender(CHANNEL).unwrap();
+        assert!(qm1.chinit.stop_sender(CHANNEL, StopMode::Quiesce));
+        assert!(sender.wait_ended(PATIENCE));
+    }
+}

@@ -95,6 +95,19 @@ pub fn previous_sequence(sequence: u32, wrap: u32) -> u32 {
     }
 }
 
+/// Most sequence numbers that batches of NPMSPEED(FAST) non-persistent messages only may take
+/// between two saved sync records. Such a batch saves no state (so nothing forces the log for
+/// it) unless it passes a multiple of this number ([`passes_save_point`]); both ends decide
+/// alike from the batch's numbers, so after a crash their saved numbers are never further
+/// apart than this and a batch.
+pub const UNSAVED_SEQUENCE_MAX: u32 = 1000;
+
+/// Whether a batch numbered from after `before` through `last` passes a save point: a
+/// multiple of [`UNSAVED_SEQUENCE_MAX`], or SEQWRAP.
+pub fn passes_save_point(before: u32, last: u32) -> bool {
+    last < before || last / UNSAVED_SEQUENCE_MAX != before / UNSAVED_SEQUENCE_MAX
+}
+
 /// Whether `sequence` is `reference` or comes after it, within half the SEQWRAP cycle (a
 /// batch is never near that long).
 pub fn is_at_or_after(sequence: u32, reference: u32, wrap: u32) -> bool {
@@ -105,6 +118,15 @@ pub fn is_at_or_after(sequence: u32, reference: u32, wrap: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn save_points_are_the_multiples_of_the_unsaved_maximum_and_the_wrap() {
+        assert!(!passes_save_point(0, 999));
+        assert!(passes_save_point(999, 1000));
+        assert!(!passes_save_point(1000, 1999));
+        assert!(passes_save_point(1500, 2500));
+        assert!(passes_save_point(99, 1), "wrapped");
+    }
 
     #[test]
     fn sequence_numbers_wrap_at_seqwrap() {

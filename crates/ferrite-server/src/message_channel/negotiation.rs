@@ -17,7 +17,7 @@ use ferrite_protocol::compression::{
 };
 use ferrite_protocol::initial_data::*;
 use ferrite_protocol::wire::{self, chars};
-use ferrite_queue_manager::objects::message_channel::ChannelType;
+use ferrite_queue_manager::objects::message_channel::{ChannelType, NonPersistentMessageSpeed};
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
 /// The FAP level Ferrite proposes and accepts on message channels.
@@ -36,6 +36,27 @@ pub struct Agreed {
     pub heartbeat_interval: u32,
     /// COMPHDR and COMPMSG in force.
     pub compression: SegmentCompression,
+    /// NPMSPEED(FAST) at both ends (CapFlags2 FAST_MESSAGES_REQUIRED proposed and answered);
+    /// otherwise both run NPMSPEED(NORMAL), as MQ does on a mismatch.
+    pub fast_messages: bool,
+}
+
+impl Agreed {
+    /// `channel` as both ends run it: BATCHSZ, SEQWRAP and NPMSPEED as agreed.
+    pub fn apply(&self, channel: &mut ChannelDefinition) {
+        channel.message.batch_size = self.batch_size;
+        channel.message.sequence_number_wrap = self.sequence_wrap;
+        channel.message.non_persistent_message_speed = if self.fast_messages {
+            NonPersistentMessageSpeed::Fast
+        } else {
+            NonPersistentMessageSpeed::Normal
+        };
+    }
+}
+
+/// Whether `channel` asks for NPMSPEED(FAST).
+fn fast(channel: &ChannelDefinition) -> bool {
+    channel.message.non_persistent_message_speed == NonPersistentMessageSpeed::Fast
 }
 
 /// A channel's COMPHDR or COMPMSG (MQCOMPRESS_* values) as techniques.
@@ -127,6 +148,9 @@ fn own_initial_data(
 ) -> InitialData {
     let mut id = InitialData::new(MESSAGE_CHANNEL_FAP_LEVEL);
     id.cap_flags1 = MESSAGE_CHANNEL_CAPABILITIES1;
+    if fast(channel) {
+        id.cap_flags2 |= CAP2_FAST_MESSAGES_REQUIRED;
+    }
     id.max_msgs_per_batch = channel.message.batch_size.min(u32::from(u16::MAX)) as u16;
     id.max_transmission_size = max_transmission_size;
     id.max_message_size = max_message_length(channel);
@@ -200,6 +224,9 @@ pub fn answer(
     let mut reply = InitialData::new(fap_level);
     reply.cap_flags1 = proposal.cap_flags1 & MESSAGE_CHANNEL_CAPABILITIES1;
     reply.ini_err_flags1 = errors;
+    if fast(channel) {
+        reply.cap_flags2 = proposal.cap_flags2 & CAP2_FAST_MESSAGES_REQUIRED;
+    }
     reply.max_msgs_per_batch = batch_size as u16;
     reply.max_transmission_size = transmission_size;
     reply.max_message_size = max_message_size;
@@ -255,6 +282,7 @@ pub fn agreed(proposal: &InitialData, answer: &InitialData) -> Option<Agreed> {
         sequence_wrap: answer.sequence_wrap_value,
         heartbeat_interval: answer.heartbeat_interval,
         compression: SegmentCompression { header, message },
+        fast_messages: proposal.cap_flags2 & answer.cap_flags2 & CAP2_FAST_MESSAGES_REQUIRED != 0,
     })
 }
 
@@ -324,6 +352,7 @@ mod tests {
                 sequence_wrap: 5000,
                 heartbeat_interval: 300,
                 compression: SegmentCompression::NONE,
+                fast_messages: true,
             })
         );
 

@@ -15,7 +15,7 @@ use ferrite_queue_manager::objects::message_channel::{
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 
 use super::sync_queue::{decode_state, encode_state, RecordKind, SyncQueue};
-use super::{is_at_or_after, next_sequence};
+use super::{is_at_or_after, next_sequence, passes_save_point, UNSAVED_SEQUENCE_MAX};
 
 /// What became of one message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +38,9 @@ pub struct ReceivingAgent {
     last_committed: u32,
     /// The last sequence number received in the open batch.
     last_received: u32,
+    /// Whether the open batch put a message in its unit of work (persistent, or any with
+    /// NPMSPEED(NORMAL)).
+    batch_in_syncpoint: bool,
 }
 
 impl ReceivingAgent {
@@ -63,6 +66,7 @@ impl ReceivingAgent {
             sync,
             last_committed,
             last_received: last_committed,
+            batch_in_syncpoint: false,
         })
     }
 
@@ -72,15 +76,16 @@ impl ReceivingAgent {
     }
 
     /// Whether `sequence` can be a message of the batch that follows the last committed one:
-    /// within MQ's largest BATCHSZ after it (a batch sent again after a restart may skip the
-    /// numbers of its NPMSPEED(FAST) messages, and BATCHSZ may have changed since). Err: the
+    /// within MQ's largest BATCHSZ, and the numbers unsaved batches may take
+    /// ([`UNSAVED_SEQUENCE_MAX`]), after it (a batch sent again after a restart may skip the
+    /// numbers of NPMSPEED(FAST) messages, and BATCHSZ may have changed since). Err: the
     /// number expected next (a sender out of step: AMQ9526, until RESET CHANNEL).
     pub fn check_sequence(&self, sequence: u32) -> Result<(), u32> {
         let wrap = self.channel.message.sequence_number_wrap;
         let ahead = (u64::from(sequence) + u64::from(wrap) - u64::from(self.last_committed))
             % u64::from(wrap);
         let duplicate = !is_at_or_after(sequence, next_sequence(self.last_committed, wrap), wrap);
-        if duplicate || ahead <= u64::from(BATCH_SIZE_MAX) {
+        if duplicate || ahead <= u64::from(BATCH_SIZE_MAX) + u64::from(UNSAVED_SEQUENCE_MAX) {
             Ok(())
         } else {
             Err(next_sequence(self.last_committed, wrap))
@@ -104,6 +109,7 @@ impl ReceivingAgent {
         let fast =
             self.channel.message.non_persistent_message_speed == NonPersistentMessageSpeed::Fast;
         let syncpoint = md.persistence == MQPER_PERSISTENT || !fast;
+        self.batch_in_syncpoint |= syncpoint;
         let mut options = MQPMO_SET_ALL_CONTEXT | MQPMO_FAIL_IF_QUIESCING;
         options |= if syncpoint {
             MQPMO_SYNCPOINT
@@ -143,14 +149,19 @@ impl ReceivingAgent {
     }
 
     /// The end of the batch: the sequence number recorded and everything committed; returns
-    /// the sequence number the partner is told was committed.
+    /// the sequence number the partner is told was committed. A batch of NPMSPEED(FAST)
+    /// non-persistent messages only records its number only at a save point, as its sender
+    /// does: otherwise its commit logs nothing and forces no log.
     pub fn end_of_batch(&mut self) -> MqResult<u32> {
-        self.sync.replace(
-            &mut self.connection,
-            RecordKind::ReceiverState,
-            &encode_state(self.last_received),
-        )?;
+        if self.batch_in_syncpoint || passes_save_point(self.last_committed, self.last_received) {
+            self.sync.replace(
+                &mut self.connection,
+                RecordKind::ReceiverState,
+                &encode_state(self.last_received),
+            )?;
+        }
         self.connection.commit()?;
+        self.batch_in_syncpoint = false;
         self.last_committed = self.last_received;
         Ok(self.last_committed)
     }
@@ -162,6 +173,7 @@ impl ReceivingAgent {
         self.connection.backout()?;
         self.last_committed = super::previous_sequence(next, wrap);
         self.last_received = self.last_committed;
+        self.batch_in_syncpoint = false;
         self.sync.replace(
             &mut self.connection,
             RecordKind::ReceiverState,
@@ -174,6 +186,7 @@ impl ReceivingAgent {
     /// The batch failed: what it put is backed out (NPMSPEED(FAST) messages stay).
     pub fn abandon(&mut self) -> MqResult<()> {
         self.last_received = self.last_committed;
+        self.batch_in_syncpoint = false;
         self.connection.backout()
     }
 }

@@ -680,8 +680,7 @@ impl SenderMca {
         let mut transport = Transport::new(stream);
         let (agreed, partner) = negotiate(&mut transport, queue_manager, channel)?;
         let mut channel = channel.clone();
-        channel.message.batch_size = agreed.batch_size;
-        channel.message.sequence_number_wrap = agreed.sequence_wrap;
+        agreed.apply(&mut channel);
         let mut agent =
             SendingAgent::open(queue_manager.clone(), &channel).map_err(|e| e.to_string())?;
         let mut partner_committed = confirmed_sequence(&read_flow(&mut transport)?)?;

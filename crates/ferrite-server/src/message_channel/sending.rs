@@ -9,14 +9,14 @@ use ferrite_constants::{
 use ferrite_mqi::name_resolution::RemoteDestination;
 use ferrite_mqi::transmission_queue::{parse_transmission_message, transmission_message};
 use ferrite_mqi::{Connection, Hobj, MqResult, Mqgmo, Mqmd, Mqod, Mqpmo};
-use ferrite_queue_manager::objects::message_channel::NonPersistentMessageSpeed;
+use ferrite_queue_manager::objects::message_channel::{NonPersistentMessageSpeed, BATCH_SIZE_MAX};
 use ferrite_queue_manager::{ChannelDefinition, QueueManager};
 use std::sync::Arc;
 
 use super::sync_queue::{
     decode_batch, decode_state, encode_batch, encode_state, BatchMessage, RecordKind, SyncQueue,
 };
-use super::{is_at_or_after, next_sequence};
+use super::{is_at_or_after, next_sequence, passes_save_point, UNSAVED_SEQUENCE_MAX};
 
 /// The longest transmission-queue message a batch takes (MQ's largest MAXMSGL).
 const MESSAGE_LENGTH_MAX: usize = 104_857_600;
@@ -115,6 +115,20 @@ impl SendingAgent {
         if delivered {
             self.confirmed()?;
         }
+        // Numbers this end saved beyond the partner's committed one (or beyond the in-doubt
+        // batch sent again) were taken by NPMSPEED(FAST) messages only, never kept: numbering
+        // goes on from where the partner will stand, so that both ends decide the next save
+        // points from the same numbers. A partner further behind than unsaved batches can
+        // leave it is out of step: its check refuses the next message (AMQ9526).
+        let behind = (u64::from(self.last_sequence) + u64::from(wrap)
+            - u64::from(partner_last_committed))
+            % u64::from(wrap);
+        let unsaved = u64::from(UNSAVED_SEQUENCE_MAX) + u64::from(BATCH_SIZE_MAX);
+        match &self.in_doubt {
+            Some(batch) => self.last_sequence = batch.last_sequence(),
+            None if behind <= unsaved => self.last_sequence = partner_last_committed,
+            None => {}
+        }
         Ok(())
     }
 
@@ -125,26 +139,31 @@ impl SendingAgent {
         if let Some(batch) = &self.in_doubt {
             return Ok(Some(batch.clone()));
         }
+        let before = self.last_sequence;
         let (messages, kept, queue_times_us) = self.get_batch()?;
         if messages.is_empty() {
             self.connection.backout()?;
             return Ok(None);
         }
-        if kept.is_empty() {
-            self.sync
-                .remove(&mut self.connection, RecordKind::InDoubtBatch)?;
-        } else {
+        // A batch of NPMSPEED(FAST) non-persistent messages only writes no sync record unless
+        // it passes a save point: its commit has nothing to log, so nothing forces the log
+        // (MP16: log forces for persistent messages or NPMSPEED(NORMAL) only). The partner
+        // saves the same batches, after this end (`ReceivingAgent::end_of_batch`), so after
+        // a crash its saved number is never ahead of this end's ([`SendingAgent::resolve`]).
+        if !kept.is_empty() {
             self.sync.replace(
                 &mut self.connection,
                 RecordKind::InDoubtBatch,
                 &encode_batch(&kept),
             )?;
         }
-        self.sync.replace(
-            &mut self.connection,
-            RecordKind::SenderState,
-            &encode_state(self.last_sequence),
-        )?;
+        if !kept.is_empty() || passes_save_point(before, self.last_sequence) {
+            self.sync.replace(
+                &mut self.connection,
+                RecordKind::SenderState,
+                &encode_state(self.last_sequence),
+            )?;
+        }
         self.connection.commit()?;
         // NP FAST messages are not kept: a batch sent again holds only what may be resent.
         self.in_doubt = (!kept.is_empty()).then_some(Batch {

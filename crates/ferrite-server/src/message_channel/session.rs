@@ -122,8 +122,7 @@ pub fn serve_receiver(
     transport.set_compression(agreed.compression);
     progress.indicators().negotiated(agreed.compression);
     let mut channel = channel.clone();
-    channel.message.batch_size = agreed.batch_size;
-    channel.message.sequence_number_wrap = agreed.sequence_wrap;
+    agreed.apply(&mut channel);
     let mut agent = match ReceivingAgent::open(queue_manager.clone(), &channel) {
         Ok(agent) => agent,
         Err(error) => {

@@ -15,7 +15,9 @@
 //! unit of work, and deletes the record once the partner confirms the batch; a receiving MCA
 //! updates its state in the unit of work that puts the batch's messages. So a crash of either
 //! side at any step leaves each batch either in the sender's record (sent again, or dropped if
-//! the receiver's state shows it committed) or delivered, never both.
+//! the receiver's state shows it committed) or delivered, never both. A batch of NPMSPEED(FAST)
+//! non-persistent messages only updates neither state record unless it passes a save point
+//! (`super::passes_save_point`), so that its commits force no log at either end.
 
 use ferrite_constants::{
     get_options::*, match_options::MQMO_MATCH_CORREL_ID, open_options::*, persistence::*,
