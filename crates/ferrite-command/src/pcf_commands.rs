@@ -343,6 +343,18 @@ fn passes(filter: &Parameter, parameters: &[Parameter]) -> Result<bool, PcfFailu
 }
 
 /// A name a command takes: an MQ object name, generic (trailing `*`) when `generic`.
+/// MQIACF_REPLACE of a Create or Copy request: MQRP_YES or MQRP_NO (the default).
+fn replace_option(request: &Request) -> Result<bool, PcfFailure> {
+    match request.integer(MQIACF_REPLACE)? {
+        None | Some(MQRP_NO) => Ok(false),
+        Some(MQRP_YES) => Ok(true),
+        Some(_) => Err(PcfFailure::parameter(
+            MQRCCF_REPLACE_VALUE_ERROR,
+            MQIACF_REPLACE,
+        )),
+    }
+}
+
 fn check_name(name: &str, id: i32, generic: bool, length_max: usize) -> Result<(), PcfFailure> {
     let stem = if generic {
         name.strip_suffix('*').unwrap_or(name)
@@ -752,16 +764,7 @@ fn create_or_change(
     let length_max = object_commands::name_length_max(object_type);
     let name = request.required_string(name_parameter)?;
     check_name(name, name_parameter, false, length_max)?;
-    let replace = match request.integer(MQIACF_REPLACE)? {
-        None | Some(MQRP_NO) => false,
-        Some(MQRP_YES) => true,
-        Some(_) => {
-            return Err(PcfFailure::parameter(
-                MQRCCF_REPLACE_VALUE_ERROR,
-                MQIACF_REPLACE,
-            ))
-        }
-    };
+    let replace = replace_option(request)?;
     let copied = (mode == Mode::Copy).then_some((from_parameter, length_max));
     let mut definition =
         starting_definition(context, request, mode, object_type, name, replace, copied)?;

@@ -65,6 +65,15 @@ fn date_and_time(ms: u64) -> (String, String) {
     (iso[..10].to_string(), iso[11..19].replace(':', "."))
 }
 
+/// What every statistics and accounting message starts with: the queue manager, the
+/// interval's start and end, and the command level.
+fn interval_header(message: &mut EventWriter, queue_manager: &str, start_ms: u64, end_ms: u64) {
+    message.string(MQCA_Q_MGR_NAME, queue_manager, MQ_Q_MGR_NAME_LENGTH);
+    dates(message, (MQCAMO_START_DATE, MQCAMO_START_TIME), start_ms);
+    dates(message, (MQCAMO_END_DATE, MQCAMO_END_TIME), end_ms);
+    message.integer(MQIA_COMMAND_LEVEL, MQCMDL_CURRENT_LEVEL);
+}
+
 fn dates(message: &mut EventWriter, (date, time): (i32, i32), ms: u64) {
     let (day, clock) = date_and_time(ms);
     message
@@ -195,19 +204,13 @@ fn mqi_counts(message: &mut EventWriter, mqi: &MqiStatistics) {
 pub fn statistics_mqi(queue_manager: &str, records: &IntervalRecords) -> Vec<u8> {
     let mqi = &records.message_manager;
     let mut message = writer(MQCFT_STATISTICS, MQCMD_STATISTICS_MQI);
-    message.string(MQCA_Q_MGR_NAME, queue_manager, MQ_Q_MGR_NAME_LENGTH);
-    dates(
+    interval_header(
         &mut message,
-        (MQCAMO_START_DATE, MQCAMO_START_TIME),
+        queue_manager,
         records.start_ms,
-    );
-    dates(
-        &mut message,
-        (MQCAMO_END_DATE, MQCAMO_END_TIME),
         records.end_ms,
     );
     message
-        .integer(MQIA_COMMAND_LEVEL, MQCMDL_CURRENT_LEVEL)
         .integer(MQIAMO_CONNS, long(mqi.get(MqiCounter::Conn)))
         .integer(MQIAMO_CONNS_FAILED, long(mqi.get(MqiCounter::ConnFailed)))
         .integer_list(MQIAMO_DISCS, &[long(mqi.get(MqiCounter::Disc)), 0, 0]);
@@ -219,20 +222,13 @@ pub fn statistics_mqi(queue_manager: &str, records: &IntervalRecords) -> Vec<u8>
 /// each queue whose STATQ asked (MQ's "Queue statistics message data").
 pub fn statistics_q(queue_manager: &str, records: &IntervalRecords) -> Vec<u8> {
     let mut message = writer(MQCFT_STATISTICS, MQCMD_STATISTICS_Q);
-    message.string(MQCA_Q_MGR_NAME, queue_manager, MQ_Q_MGR_NAME_LENGTH);
-    dates(
+    interval_header(
         &mut message,
-        (MQCAMO_START_DATE, MQCAMO_START_TIME),
+        queue_manager,
         records.start_ms,
-    );
-    dates(
-        &mut message,
-        (MQCAMO_END_DATE, MQCAMO_END_TIME),
         records.end_ms,
     );
-    message
-        .integer(MQIA_COMMAND_LEVEL, MQCMDL_CURRENT_LEVEL)
-        .integer(MQIAMO_OBJECT_COUNT, long(records.queues.len() as u64));
+    message.integer(MQIAMO_OBJECT_COUNT, long(records.queues.len() as u64));
     for queue in &records.queues {
         let s = &queue.statistics;
         let pair = |values: [u64; 2]| [long(values[0]), long(values[1])];
@@ -280,20 +276,13 @@ pub fn statistics_channel(queue_manager: &str, records: &IntervalRecords) -> Vec
         .map(|(index, channels)| {
             let mut message = writer(MQCFT_STATISTICS, MQCMD_STATISTICS_CHANNEL);
             message.sequence(index as i32 + 1, index + 1 == last);
-            message.string(MQCA_Q_MGR_NAME, queue_manager, MQ_Q_MGR_NAME_LENGTH);
-            dates(
+            interval_header(
                 &mut message,
-                (MQCAMO_START_DATE, MQCAMO_START_TIME),
+                queue_manager,
                 records.start_ms,
-            );
-            dates(
-                &mut message,
-                (MQCAMO_END_DATE, MQCAMO_END_TIME),
                 records.end_ms,
             );
-            message
-                .integer(MQIA_COMMAND_LEVEL, MQCMDL_CURRENT_LEVEL)
-                .integer(MQIAMO_OBJECT_COUNT, long(channels.len() as u64));
+            message.integer(MQIAMO_OBJECT_COUNT, long(channels.len() as u64));
             for channel in channels {
                 message.group(MQGACF_CHL_STATISTICS_DATA, |group| {
                     channel_group(group, channel)
@@ -346,15 +335,8 @@ fn accounting_header(
     ended_ms: u64,
 ) -> EventWriter {
     let mut message = writer(MQCFT_ACCOUNTING, command);
-    message.string(MQCA_Q_MGR_NAME, queue_manager, MQ_Q_MGR_NAME_LENGTH);
-    dates(
-        &mut message,
-        (MQCAMO_START_DATE, MQCAMO_START_TIME),
-        record.started_ms,
-    );
-    dates(&mut message, (MQCAMO_END_DATE, MQCAMO_END_TIME), ended_ms);
+    interval_header(&mut message, queue_manager, record.started_ms, ended_ms);
     message
-        .integer(MQIA_COMMAND_LEVEL, MQCMDL_CURRENT_LEVEL)
         .integer(MQIACF_SEQUENCE_NUMBER, 0)
         .string(MQCACF_APPL_NAME, &record.appl_tag, MQ_APPL_NAME_LENGTH)
         .integer(MQIACF_PROCESS_ID, long(u64::from(record.process_id())))

@@ -13,7 +13,7 @@ use ferrite_constants::{
 };
 use ferrite_queue_manager::objects::subscription::{PublicationProperties, SUBSCRIPTION_LEVEL_MAX};
 
-use super::{ignorable, Context, Inquiry, PcfFailure, Request, Responses};
+use super::{ignorable, replace_option, Context, Inquiry, PcfFailure, Request, Responses};
 use crate::pcf_attributes::{
     to_parameters, SUBSCRIPTION_MAP, SUBSCRIPTION_STATUS_MAP, TOPIC_STATUS_MAP,
 };
@@ -381,16 +381,7 @@ pub(super) fn create_subscription(context: &Context, request: &Request, copy: bo
     if name.is_empty() || name.len() > limit || name.contains('*') {
         return Err(PcfFailure::parameter(MQRCCF_PARM_VALUE_ERROR, names[1]));
     }
-    let replace = match request.integer(MQIACF_REPLACE)? {
-        None | Some(MQRP_NO) => false,
-        Some(MQRP_YES) => true,
-        Some(_) => {
-            return Err(PcfFailure::parameter(
-                MQRCCF_REPLACE_VALUE_ERROR,
-                MQIACF_REPLACE,
-            ))
-        }
-    };
+    let replace = replace_option(request)?;
     let wanted = new_subscription_request(request)?;
     let subscription = new_subscription(context, name, like.as_ref(), &wanted).map_err(
         |refusal| match refusal {
